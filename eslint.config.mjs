@@ -1,0 +1,51 @@
+// One lint config for the whole workspace. The module-boundary rule is an error: an app never
+// imports another app, and each lib type may only depend on the types below it.
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default [
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '.local/**', '.tools/**', '**/*.cjs', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: false,
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:contracts'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util', 'type:contracts'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util', 'type:contracts'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts'] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+            { sourceTag: 'scope:search-orchestrator', onlyDependOnLibsWithTags: ['scope:search-orchestrator', 'scope:shared'] },
+            { sourceTag: 'scope:provider-fetcher', onlyDependOnLibsWithTags: ['scope:provider-fetcher', 'scope:shared'] },
+            { sourceTag: 'scope:dedupe', onlyDependOnLibsWithTags: ['scope:dedupe', 'scope:shared'] },
+            { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
+            { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:webhook-dispatcher', 'scope:shared'] },
+            { sourceTag: 'scope:provider-sim', onlyDependOnLibsWithTags: ['scope:provider-sim', 'scope:shared'] },
+          ],
+        },
+      ],
+      'no-console': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Nest resolves constructor parameters from emitted type metadata: a type-only import would erase it.
+    files: ['**/*.module.ts', '**/*.controller.ts', '**/*.service.ts', '**/*.consumer.ts', '**/*.usecase.ts', '**/*.provider.ts', '**/*.guard.ts', '**/*.filter.ts', '**/*.interceptor.ts', '**/*.health.ts'],
+    rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  {
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+];

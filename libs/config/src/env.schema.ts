@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Booleans from the environment: only the words operators actually write. */
+export const envBoolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const brokerList = z
+  .string()
+  .min(1)
+  .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[^:\s]+:\d{1,5}$/, 'expected host:port')).min(1));
+
+/**
+ * Settings every service shares (operator.md "Configuration"). Each service extends this
+ * with its own keys; nothing reads `process.env` outside `loadConfig`.
+ */
+export const SharedEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  INSTANCE_ID: z.string().min(1).optional(),
+  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/jobs'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  KAFKA_BROKERS: brokerList.default(['127.0.0.1:19092']),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** Port of the service's own health, readiness (and later metrics) endpoints. */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** How long a SIGTERM drain may take before in-flight work is abandoned. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120000).default(15000),
+});
+
+export type SharedEnv = z.infer<typeof SharedEnvSchema>;

@@ -1,0 +1,2 @@
+export * from './env.schema.js';
+export * from './load-config.js';

@@ -1,0 +1,173 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
+import { requestContext, type Logger } from '@jobs/observability';
+import { decodeHeaders, MessageHeader, parseStages, type DecodedHeaders } from './headers.js';
+import type { TopicSpec, ValueOf } from './topic.js';
+
+/** Where the message came from, for handlers that need more than its value. */
+export interface MessageMeta {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  headers: DecodedHeaders;
+  /** Stable id of this message: the producer's x-message-id, else topic/partition/offset. */
+  messageId: string;
+  stages: string[];
+}
+
+export type MessageHandler<T extends TopicSpec = TopicSpec> = (value: ValueOf<T>, meta: MessageMeta) => Promise<void>;
+
+export interface DeadLetter {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: string;
+  error: string;
+  consumerGroup: string;
+}
+
+export interface TopicConsumerSettings {
+  groupId: string;
+  service: string;
+  logger: Logger;
+  /** Gets messages that can never be processed (unparseable, off-contract). */
+  deadLetter: (letter: DeadLetter) => Promise<void>;
+  /** Where a brand-new group starts; reply listeners start at the end. */
+  fromBeginning?: boolean;
+  partitionsConsumedConcurrently?: number;
+}
+
+interface Subscription {
+  topic: TopicSpec;
+  handler: MessageHandler;
+}
+
+/**
+ * One consumer group member over the declared topics. Off-contract messages go to the
+ * dead-letter topic and are skipped; a handler that throws is retried by kafkajs (the offset
+ * is not committed), so a transient failure never drops a message.
+ */
+export class TopicConsumer {
+  private readonly consumer: Consumer;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private joined = false;
+  private running = false;
+  private readonly tracer = trace.getTracer('@jobs/kafka');
+
+  constructor(
+    kafka: Kafka,
+    private readonly settings: TopicConsumerSettings,
+  ) {
+    this.consumer = kafka.consumer({
+      groupId: settings.groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 30000,
+      heartbeatInterval: 3000,
+      retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10000 },
+    });
+    const { GROUP_JOIN, CRASH, STOP, DISCONNECT } = this.consumer.events;
+    this.consumer.on(GROUP_JOIN, () => {
+      this.joined = true;
+    });
+    this.consumer.on(CRASH, (event) => {
+      this.joined = false;
+      settings.logger.error({ err: event.payload.error, restart: event.payload.restart }, 'kafka consumer crashed');
+    });
+    this.consumer.on(STOP, () => {
+      this.joined = false;
+    });
+    this.consumer.on(DISCONNECT, () => {
+      this.joined = false;
+    });
+  }
+
+  on<T extends TopicSpec>(topic: T, handler: MessageHandler<T>): this {
+    if (this.running) throw new Error('subscribe before start()');
+    this.subscriptions.set(topic.name, { topic, handler: handler as MessageHandler });
+    return this;
+  }
+
+  get topics(): string[] {
+    return [...this.subscriptions.keys()];
+  }
+
+  /** True while the member is in its group and fetching. */
+  isReady(): boolean {
+    return this.running && this.joined;
+  }
+
+  async start(): Promise<void> {
+    if (this.subscriptions.size === 0) return;
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topics: this.topics, fromBeginning: this.settings.fromBeginning ?? true });
+    this.running = true;
+    await this.consumer.run({
+      autoCommit: true,
+      partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently ?? 4,
+      eachMessage: (payload) => this.dispatch(payload),
+    });
+  }
+
+  /** Stops fetching, lets in-flight handlers finish, commits their offsets and leaves the group. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    await this.consumer.disconnect();
+  }
+
+  private async dispatch({ topic, partition, message }: EachMessagePayload): Promise<void> {
+    const subscription = this.subscriptions.get(topic);
+    if (!subscription) return;
+    const headers = decodeHeaders(message.headers);
+    const key = message.key?.toString('utf8') ?? null;
+    const raw = message.value?.toString('utf8') ?? '';
+    const meta: MessageMeta = {
+      topic,
+      partition,
+      offset: message.offset,
+      key,
+      headers,
+      messageId: headers[MessageHeader.MessageId] ?? `${topic}/${partition}/${message.offset}`,
+      stages: parseStages(headers[MessageHeader.Stages]),
+    };
+
+    let value: unknown;
+    try {
+      value = subscription.topic.value.parse(JSON.parse(raw));
+    } catch (error) {
+      this.settings.logger.error({ topic, partition, offset: message.offset, err: error }, 'off-contract message sent to dead letter');
+      await this.settings.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: String(error), consumerGroup: this.settings.groupId });
+      return;
+    }
+
+    const parent = propagation.extract(ROOT_CONTEXT, headers);
+    const span = this.tracer.startSpan(
+      `${topic} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.destination.name': topic,
+          'messaging.kafka.partition': partition,
+          'messaging.consumer.group.name': this.settings.groupId,
+          'service.stage': this.settings.service,
+        },
+      },
+      parent,
+    );
+    const work = { requestId: headers[MessageHeader.RequestId] ?? meta.messageId, stages: meta.stages };
+    try {
+      await context.with(trace.setSpan(parent, span), () =>
+        requestContext.run(work, () => subscription.handler(value as never, meta)),
+      );
+    } catch (error) {
+      span.recordException(error as Error);
+      this.settings.logger.warn({ topic, partition, offset: message.offset, err: error }, 'handler failed; kafka will redeliver');
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+}

@@ -1,0 +1,4 @@
+// Loaded with `node --import` before a service's main module (see the README).
+import { startTelemetry } from './telemetry.js';
+
+startTelemetry(process.env['OTEL_SERVICE_NAME'] ?? 'jobs-service');
