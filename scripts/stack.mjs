@@ -1,0 +1,420 @@
+// The local stack: infrastructure, database, build, services, and the test run.
+// Called by scripts/run.sh (which provides Node 24 and the npm packages):
+//   node scripts/stack.mjs up     everything, then stay in the foreground until Ctrl-C
+//   node scripts/stack.mjs test   the same set-up on separate ports, every check and test, then stop
+//   node scripts/stack.mjs e2e    like test, but only the end-to-end tests
+//   node scripts/stack.mjs down   stop a broker left running by an earlier `up`
+// Plain Node (no TypeScript build needed): it runs before anything is built.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, createWriteStream } from 'node:fs';
+import { createConnection } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const command = process.argv[2] ?? 'up';
+const started = Date.now();
+
+/** Two port blocks so that a running `npm run up` and `npm test` never meet. */
+const PROFILES = {
+  dev: { port: 8080, adminPort: 8081, simPort: 8090, healthBase: 9100, db: 'jobs', redisDb: 0, kafkaInstance: 'dev', kafkaPort: 19092 },
+  test: { port: 18080, adminPort: 18081, simPort: 18090, healthBase: 19100, db: 'jobs_test', redisDb: 1, kafkaInstance: 'test', kafkaPort: 29092 },
+};
+const profile = command === 'up' || command === 'down' ? PROFILES.dev : PROFILES.test;
+const env = process.env;
+const PORT = Number(env.PORT ?? profile.port);
+const ADMIN_PORT = Number(env.ADMIN_PORT ?? profile.adminPort);
+const SIM_PORT = Number(env.PROVIDER_SIM_PORT ?? profile.simPort);
+
+/** Start order: the partner simulator first, the gateway (which waits for everyone) last. */
+const SERVICES = [
+  { name: 'provider-sim', port: SIM_PORT, env: { PROVIDER_SIM_PORT: String(SIM_PORT) } },
+  { name: 'billing', port: profile.healthBase + 4 },
+  { name: 'dedupe', port: profile.healthBase + 3 },
+  { name: 'provider-fetcher', port: profile.healthBase + 2 },
+  { name: 'search-orchestrator', port: profile.healthBase + 1 },
+  { name: 'webhook-dispatcher', port: profile.healthBase + 5 },
+  { name: 'gateway', port: PORT, env: { PORT: String(PORT), ADMIN_PORT: String(ADMIN_PORT) } },
+];
+
+const children = new Map();
+let kafkaStartedHere = false;
+let shuttingDown = false;
+const logDir = join(ROOT, '.local', 'logs', profile.kafkaInstance);
+
+function say(message) {
+  const secs = ((Date.now() - started) / 1000).toFixed(1).padStart(5);
+  process.stdout.write(`[stack ${secs}s] ${message}\n`);
+}
+
+function run(cmd, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...env, ...options.env } });
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve(output);
+      else {
+        const error = new Error(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`})${output ? `\n${output.trim()}` : ''}`);
+        error.exitCode = code ?? 1;
+        reject(error);
+      }
+    });
+  });
+}
+
+function portOpen(host, port, timeoutMs = 500) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function waitFor(what, check, timeoutMs, everyMs = 250) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await sleep(everyMs);
+  }
+  throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+}
+
+async function which(binary) {
+  try {
+    return (await run('bash', ['-c', `command -v ${binary}`], { quiet: true })).trim();
+  } catch {
+    return '';
+  }
+}
+
+// ---------------------------------------------------------------- infrastructure
+
+async function ensurePostgres() {
+  if (env.DATABASE_URL) {
+    const url = new URL(env.DATABASE_URL);
+    say(`PostgreSQL from DATABASE_URL (${url.hostname}:${url.port || 5432})`);
+    return env.DATABASE_URL;
+  }
+  if (!(await portOpen('127.0.0.1', 5432))) {
+    if (await which('pg_ctlcluster')) {
+      say('local PostgreSQL is installed but stopped; starting it ...');
+      await run('bash', ['-c', 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | tail -n1) main start'], { quiet: true });
+      await waitFor('PostgreSQL on 127.0.0.1:5432', () => portOpen('127.0.0.1', 5432), 30000);
+    } else {
+      throw new Error('no PostgreSQL: set DATABASE_URL or install the postgresql server package');
+    }
+  }
+  say('PostgreSQL on 127.0.0.1:5432');
+  return `postgresql://postgres@127.0.0.1:5432/${profile.db}`;
+}
+
+async function ensureRedis() {
+  if (env.REDIS_URL) {
+    say('Redis from REDIS_URL');
+    return env.REDIS_URL;
+  }
+  if (!(await portOpen('127.0.0.1', 6379))) {
+    if (await which('redis-server')) {
+      say('local Redis is installed but stopped; starting it ...');
+      await run('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], { quiet: true });
+      await waitFor('Redis on 127.0.0.1:6379', () => portOpen('127.0.0.1', 6379), 15000);
+    } else {
+      throw new Error('no Redis: set REDIS_URL or install the redis-server package');
+    }
+  }
+  say('Redis on 127.0.0.1:6379');
+  return `redis://127.0.0.1:6379/${profile.redisDb}`;
+}
+
+function kafkaEnv() {
+  return { KAFKA_INSTANCE: profile.kafkaInstance, KAFKA_PORT: String(profile.kafkaPort), KAFKA_CONTROLLER_PORT: String(profile.kafkaPort + 1) };
+}
+
+async function ensureKafka() {
+  if (env.KAFKA_BROKERS) {
+    say(`Kafka from KAFKA_BROKERS (${env.KAFKA_BROKERS})`);
+    return env.KAFKA_BROKERS;
+  }
+  const wasRunning = await run('bash', ['deploy/kafka/kafka.sh', 'status'], { quiet: true, env: kafkaEnv() }).then(
+    () => true,
+    () => false,
+  );
+  await run('bash', ['deploy/kafka/kafka.sh', 'start'], { env: kafkaEnv() });
+  kafkaStartedHere = !wasRunning;
+  return `127.0.0.1:${profile.kafkaPort}`;
+}
+
+async function stopKafka() {
+  if (!kafkaStartedHere) return;
+  say('stopping the Kafka broker started by this run ...');
+  await run('bash', ['deploy/kafka/kafka.sh', 'stop'], { env: kafkaEnv() }).catch((e) => say(`kafka stop: ${e.message}`));
+}
+
+// ---------------------------------------------------------------- database and build
+
+async function prepareDatabase(databaseUrl, fresh) {
+  await run('node', ['scripts/db/generate.mjs']);
+  if (fresh) await run('node', ['scripts/db/migrate.mjs', 'reset'], { env: { DATABASE_URL: databaseUrl } });
+  await run('node', ['scripts/db/migrate.mjs', 'deploy'], { env: { DATABASE_URL: databaseUrl } });
+}
+
+async function flushRedis(redisUrl) {
+  const db = new URL(redisUrl).pathname.slice(1) || '0';
+  const { hostname, port } = new URL(redisUrl);
+  if (await which('redis-cli')) await run('redis-cli', ['-h', hostname, '-p', port || '6379', '-n', db, 'FLUSHDB'], { quiet: true });
+}
+
+async function build() {
+  say('building every project (nx run-many -t build; cached after the first run) ...');
+  await run('nx', ['run-many', '-t', 'build', '--output-style=static'], { quiet: true }).catch((e) => {
+    process.stdout.write(`${e.message}\n`);
+    throw new Error('build failed');
+  });
+  say('build done');
+}
+
+// ---------------------------------------------------------------- services
+
+function serviceEnv(infra) {
+  return {
+    NODE_ENV: command === 'up' ? 'development' : 'test',
+    DATABASE_URL: infra.databaseUrl,
+    REDIS_URL: infra.redisUrl,
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    ADMIN_TOKEN: env.ADMIN_TOKEN ?? 'dev-admin-token',
+    WORLD_SEED: env.WORLD_SEED ?? '42',
+    REFRESH_INTERVAL_MS: env.REFRESH_INTERVAL_MS ?? '60000',
+    WEBHOOK_RETRY_SCALE: env.WEBHOOK_RETRY_SCALE ?? '1',
+    WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? 'true',
+    PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
+    SERVICE_HEALTH_URLS: SERVICES.filter((s) => s.name !== 'gateway').map((s) => `${s.name}=http://127.0.0.1:${s.port}`).join(','),
+    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+  };
+}
+
+function startService(service, infra) {
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `${service.name}.log`);
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(
+    'node',
+    ['--enable-source-maps', '--import', '@jobs/observability/register', `apps/${service.name}/dist/main.js`],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...env, ...serviceEnv(infra), ...service.env, HEALTH_PORT: String(service.port), OTEL_SERVICE_NAME: service.name },
+    },
+  );
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  // Errors and warnings also reach the terminal, one compact line each.
+  child.stderr.on('data', (d) => process.stderr.write(prefixLines(service.name, d)));
+  child.stdout.on('data', (d) => {
+    for (const line of String(d).split('\n')) {
+      if (/"level":"(error|fatal)"/.test(line)) process.stderr.write(prefixLines(service.name, compactLog(line)));
+    }
+  });
+  child.on('exit', (code, signal) => {
+    children.delete(service.name);
+    if (!shuttingDown) say(`${service.name} exited (${signal ?? `code ${code}`}); its log: ${logFile}`);
+  });
+  children.set(service.name, child);
+  return logFile;
+}
+
+function compactLog(line) {
+  try {
+    const entry = JSON.parse(line);
+    return `${entry.level}: ${entry.msg}${entry.err?.message ? ` (${entry.err.message})` : ''}\n`;
+  } catch {
+    return `${line}\n`;
+  }
+}
+
+function prefixLines(name, data) {
+  return String(data)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => `  [${name}] ${l}\n`)
+    .join('');
+}
+
+async function startServices(infra) {
+  say(`starting ${SERVICES.length} services (logs in ${logDir.replace(ROOT + '/', '')}/) ...`);
+  for (const service of SERVICES) startService(service, infra);
+  const readyz = `http://127.0.0.1:${PORT}/readyz`;
+  let lastReport = '';
+  let lastSaid = 0;
+  await waitFor(
+    `${readyz} to answer 200`,
+    async () => {
+      if (children.size < SERVICES.length) throw new Error('a service exited during start-up; see its log above');
+      try {
+        const res = await fetch(readyz, { signal: AbortSignal.timeout(3000) });
+        if (res.status === 200) return true;
+        const body = await res.json().catch(() => ({}));
+        const waiting = Object.entries(body.checks ?? {}).filter(([, ok]) => !ok).map(([k]) => k);
+        lastReport = waiting.join(', ');
+      } catch {
+        lastReport = 'gateway not listening yet';
+      }
+      if (Date.now() - lastSaid > 5000) {
+        lastSaid = Date.now();
+        say(`waiting for readiness: ${lastReport}`);
+      }
+      return false;
+    },
+    Number(env.STACK_READY_TIMEOUT_MS ?? 180000),
+    500,
+  );
+  say(`every service is ready (${readyz} → 200)`);
+}
+
+async function stopServices() {
+  if (children.size === 0) return;
+  say(`stopping ${children.size} services (SIGTERM, then drain) ...`);
+  const exits = [...children.values()].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of children.values()) child.kill('SIGTERM');
+  const timeout = sleep(25000).then(() => 'timeout');
+  if ((await Promise.race([Promise.all(exits), timeout])) === 'timeout') {
+    for (const [name, child] of children) {
+      say(`${name} did not stop in time; killing it`);
+      child.kill('SIGKILL');
+    }
+  }
+}
+
+// ---------------------------------------------------------------- demo account
+
+async function adminPost(path, body) {
+  const res = await fetch(`http://127.0.0.1:${ADMIN_PORT}/admin${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${env.ADMIN_TOKEN ?? 'dev-admin-token'}` },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`admin ${path} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+async function seedDemoAccount() {
+  const file = join(ROOT, '.local', 'demo-account.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    const res = await fetch(`http://127.0.0.1:${PORT}/v1/account`, { headers: { authorization: `Bearer ${saved.live_key}` } }).catch(() => null);
+    if (res?.status === 200) return saved;
+  }
+  const account = await adminPost('/accounts', { plan: 'pro', credits: 10000 });
+  writeFileSync(file, JSON.stringify(account, null, 2));
+  return account;
+}
+
+// ---------------------------------------------------------------- commands
+
+async function setUp({ fresh }) {
+  const kafka = ensureKafka(); // the broker starts while the rest is prepared
+  kafka.catch(() => {});
+  const databaseUrl = await ensurePostgres();
+  const redisUrl = await ensureRedis();
+  if (fresh) await flushRedis(redisUrl);
+  await prepareDatabase(databaseUrl, fresh);
+  await build();
+  const kafkaBrokers = await kafka;
+  return { databaseUrl, redisUrl, kafkaBrokers };
+}
+
+async function shutdown(code) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  await stopServices();
+  await stopKafka();
+  say(code === 0 ? 'stopped; nothing of ours is left running' : `stopped (exit ${code})`);
+  process.exit(code);
+}
+
+async function up() {
+  const infra = await setUp({ fresh: false });
+  await startServices(infra);
+  const demo = await seedDemoAccount();
+  const base = `http://127.0.0.1:${PORT}/v1`;
+  process.stdout.write(`
+  The job-data API is up.
+
+    base URL      ${base}
+    admin API     http://127.0.0.1:${ADMIN_PORT}/admin   (Authorization: Bearer ${env.ADMIN_TOKEN ?? 'dev-admin-token'})
+    demo live key ${demo.live_key}
+    demo test key ${demo.test_key}
+
+  Try it:
+
+    curl -s ${base}/jobs/search \\
+      -H 'Authorization: Bearer ${demo.live_key}' \\
+      -H 'Content-Type: application/json' \\
+      -d '{"filters":{"title_or":["engineer"]},"limit":5}'
+
+  Logs: ${logDir.replace(ROOT + '/', '')}/<service>.log    Ctrl-C stops everything.
+`);
+  await new Promise(() => {}); // the signal handlers end the process
+}
+
+async function test({ e2eOnly }) {
+  if (!e2eOnly) {
+    say('lint, typecheck and unit tests of every project ...');
+    await run('nx', ['run-many', '-t', 'lint', 'typecheck', 'test', '--output-style=static']);
+  }
+  const infra = await setUp({ fresh: true });
+  await startServices(infra);
+  say('end-to-end tests against the running stack ...');
+  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static'], {
+    env: {
+      BASE_URL: `http://127.0.0.1:${PORT}`,
+      ADMIN_URL: `http://127.0.0.1:${ADMIN_PORT}`,
+      ADMIN_TOKEN: env.ADMIN_TOKEN ?? 'dev-admin-token',
+      KAFKA_BROKERS: infra.kafkaBrokers,
+      DATABASE_URL: infra.databaseUrl,
+      REDIS_URL: infra.redisUrl,
+      PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
+      SERVICE_PORTS: SERVICES.map((s) => `${s.name}=${s.port}`).join(','),
+    },
+  });
+  say(`all tests passed in ${((Date.now() - started) / 1000).toFixed(0)}s`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    process.stdout.write('\n');
+    say(`${signal}: shutting down`);
+    void shutdown(130);
+  });
+}
+
+const commands = {
+  up: () => up(),
+  test: () => test({ e2eOnly: false }),
+  e2e: () => test({ e2eOnly: true }),
+  down: async () => {
+    kafkaStartedHere = true;
+    await stopKafka();
+  },
+};
+
+if (!commands[command]) {
+  process.stderr.write(`unknown command ${command}; use up, test, e2e or down\n`);
+  process.exit(2);
+}
+commands[command]().then(
+  () => shutdown(0),
+  (error) => {
+    process.stderr.write(`\n[stack] FAILED: ${error.message}\n`);
+    for (const name of children.keys()) process.stderr.write(`  log of ${name}: ${join(logDir, `${name}.log`)}\n`);
+    void shutdown(error.exitCode && error.exitCode !== 0 ? error.exitCode : 1);
+  },
+);
