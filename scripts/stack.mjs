@@ -163,8 +163,24 @@ async function stopKafka() {
 
 async function prepareDatabase(databaseUrl, fresh) {
   await run('node', ['scripts/db/generate.mjs']);
-  if (fresh) await run('node', ['scripts/db/migrate.mjs', 'reset'], { env: { DATABASE_URL: databaseUrl } });
+  if (fresh) await dropDatabase(databaseUrl);
   await run('node', ['scripts/db/migrate.mjs', 'deploy'], { env: { DATABASE_URL: databaseUrl } });
+}
+
+/** The test profile starts from an empty database every run; `deploy` creates it again. */
+async function dropDatabase(databaseUrl) {
+  const { default: pg } = await import('pg');
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+  say(`database ${name} dropped for a fresh run`);
 }
 
 async function flushRedis(redisUrl) {

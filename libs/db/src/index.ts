@@ -1,0 +1,5 @@
+export * from './prisma-client.js';
+export * from './errors.js';
+export * from './outbox.js';
+export * from './prisma.service.js';
+export * from './prisma.module.js';

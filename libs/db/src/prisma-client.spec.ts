@@ -1,0 +1,183 @@
+// Integration test against the real PostgreSQL (the server of DATABASE_URL, default
+// postgresql://postgres@127.0.0.1:5432): a throwaway database is created, migrated with the very
+// code path of `node scripts/db/migrate.mjs deploy`, exercised, and dropped.
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  createPrismaClient,
+  enqueueOutbox,
+  isUniqueViolation,
+  KeyMode,
+  LedgerReason,
+  Plan,
+  Prisma,
+  type PrismaClient,
+  PrismaModule,
+  PrismaService,
+} from './index.js';
+import { databaseUrlFromEnv, deployMigrations, dropDatabase, MIGRATIONS_DIR } from '../migrator.mjs';
+
+const dbName = `jobs_test_${randomBytes(6).toString('hex')}`;
+const url = (() => {
+  const u = new URL(databaseUrlFromEnv());
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+const migrationNames = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  const result = await deployMigrations({ databaseUrl: url });
+  expect(result).toEqual({ createdDatabase: true, applied: migrationNames, total: migrationNames.length });
+  prisma = createPrismaClient(url, { poolSize: 4 });
+  await prisma.$connect();
+});
+
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await dropDatabase(url);
+});
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const ACCOUNT = 'acct_test_1';
+
+async function creditsOf(accountId: string): Promise<number> {
+  const a = await prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditsRemaining: true } });
+  return a.creditsRemaining;
+}
+
+it('has at least the init migration', () => {
+  expect(migrationNames.length).toBeGreaterThanOrEqual(1);
+  expect(migrationNames[0]).toMatch(/^\d{14}_init$/);
+});
+
+it('stores an account and an API key, and keyHash is unique', async () => {
+  const account = await prisma.account.create({
+    data: {
+      id: ACCOUNT,
+      plan: Plan.starter,
+      creditsRemaining: 100,
+      creditsResetAt: new Date('2026-12-01T00:00:00Z'),
+      rateLimitLimit: 60,
+      rateLimitWindowSeconds: 60,
+    },
+  });
+  expect(account.pinnedVersion).toBe('2026-10-01');
+  expect(account.createdAt).toBeInstanceOf(Date);
+
+  const key = 'sk_live_0123456789abcdef';
+  const apiKey = await prisma.apiKey.create({
+    data: { id: 'key_1', accountId: ACCOUNT, mode: KeyMode.live, keyHash: sha256(key), keyPrefix: key.slice(0, 12) },
+  });
+  expect(apiKey.revokedAt).toBeNull();
+  const found = await prisma.apiKey.findUnique({ where: { keyHash: sha256(key) }, include: { account: true } });
+  expect(found?.account.plan).toBe('starter');
+
+  const dup = prisma.apiKey.create({
+    data: { id: 'key_2', accountId: ACCOUNT, mode: KeyMode.test, keyHash: sha256(key), keyPrefix: key.slice(0, 12) },
+  });
+  await expect(dup).rejects.toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
+  await expect(dup).rejects.toMatchObject({ code: 'P2002' });
+  expect(await prisma.apiKey.count({ where: { accountId: ACCOUNT } })).toBe(1);
+});
+
+it('charges a job once per account: PaidJob + LedgerEntry + credits in one transaction', async () => {
+  const charge = (ledgerId: string, requestId: string) =>
+    prisma.$transaction(async (tx) => {
+      // ledger first, so a failure of the PaidJob insert proves the ledger row is rolled back too
+      await tx.ledgerEntry.create({
+        data: { id: ledgerId, accountId: ACCOUNT, jobId: 'job_1', requestId, operation: 'jobs.search', credits: 1, reason: LedgerReason.charged },
+      });
+      await tx.paidJob.create({ data: { accountId: ACCOUNT, jobId: 'job_1' } });
+      await tx.account.update({ where: { id: ACCOUNT }, data: { creditsRemaining: { decrement: 1 } } });
+      await enqueueOutbox(tx, { topic: 'billing.charged.v1', key: ACCOUNT, value: { accountId: ACCOUNT, jobId: 'job_1', requestId } });
+    });
+
+  await charge('led_1', 'req_1');
+  expect(await creditsOf(ACCOUNT)).toBe(99);
+  expect(await prisma.paidJob.count({ where: { accountId: ACCOUNT } })).toBe(1);
+
+  let error: unknown;
+  try {
+    await charge('led_2', 'req_2');
+  } catch (e) {
+    error = e;
+  }
+  expect(isUniqueViolation(error)).toBe(true);
+  expect((error as Prisma.PrismaClientKnownRequestError).code).toBe('P2002');
+
+  // rolled back: no second ledger entry, no second outbox message, credits untouched
+  expect(await prisma.ledgerEntry.findUnique({ where: { id: 'led_2' } })).toBeNull();
+  expect(await prisma.ledgerEntry.count({ where: { accountId: ACCOUNT } })).toBe(1);
+  expect(await creditsOf(ACCOUNT)).toBe(99);
+  const outbox = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+  expect(outbox).toHaveLength(1);
+  expect(typeof outbox[0]?.id).toBe('bigint');
+  expect(outbox[0]).toMatchObject({ topic: 'billing.charged.v1', key: ACCOUNT, headers: {}, publishedAt: null });
+  expect(outbox[0]?.value).toEqual({ accountId: ACCOUNT, jobId: 'job_1', requestId: 'req_1' });
+
+  // the ledger page query the (accountId, createdAt desc, id) index serves
+  const page = await prisma.ledgerEntry.findMany({ where: { accountId: ACCOUNT }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 10 });
+  expect(page.map((l) => l.id)).toEqual(['led_1']);
+});
+
+it('ProcessedMessage makes a consumer exactly-once', async () => {
+  await prisma.processedMessage.create({ data: { consumerGroup: 'billing', messageId: 'm1' } });
+  await prisma.processedMessage.create({ data: { consumerGroup: 'dedupe', messageId: 'm1' } });
+  await expect(prisma.processedMessage.create({ data: { consumerGroup: 'billing', messageId: 'm1' } })).rejects.toMatchObject({ code: 'P2002' });
+});
+
+it('stores a canonical job with its sources', async () => {
+  const now = new Date();
+  await prisma.company.create({ data: { id: 'cmp_1', domain: 'acme.com', name: 'Acme' } });
+  const job = await prisma.canonicalJob.create({
+    data: {
+      id: 'job_1',
+      companyId: 'cmp_1',
+      title: 'Senior Engineer',
+      normalizedTitle: 'senior engineer',
+      countryCode: 'DE',
+      salaryMin: 70000.5,
+      firstSeenAt: now,
+      lastSeenAt: now,
+      pReal: 0.93,
+      blockingKey: 'acme|senior engineer|de',
+      sources: {
+        create: [
+          { id: 'src_1', provider: 'provider_a', providerJobId: 'a-1', firstSeenAt: now, lastSeenAt: now, fields: ['title', 'salary'] },
+          { id: 'src_2', provider: 'own_index', providerJobId: 'o-1', firstSeenAt: now, lastSeenAt: now },
+        ],
+      },
+    },
+    include: { sources: { orderBy: { id: 'asc' } } },
+  });
+  expect(job.status).toBe('open');
+  expect(job.repostCount).toBe(0);
+  expect(job.salaryMin).toBe(70000.5);
+  expect(job.sources.map((s) => s.fields)).toEqual([['title', 'salary'], []]);
+  await expect(
+    prisma.jobSource.create({ data: { id: 'src_3', canonicalJobId: 'job_1', provider: 'provider_a', providerJobId: 'a-1', firstSeenAt: now, lastSeenAt: now } }),
+  ).rejects.toMatchObject({ code: 'P2002' });
+});
+
+it('re-running the migrator applies nothing', async () => {
+  await expect(deployMigrations({ databaseUrl: url })).resolves.toEqual({ createdDatabase: false, applied: [], total: migrationNames.length });
+});
+
+it('PrismaModule.forRoot provides a connected PrismaService', async () => {
+  @Module({ imports: [PrismaModule.forRoot({ url, poolSize: 2 })] })
+  class AppModule {}
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+  try {
+    const service = app.get(PrismaService);
+    expect(await service.account.count()).toBe(1);
+  } finally {
+    await app.close();
+  }
+});

@@ -1,0 +1,46 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client.js';
+
+// The generated client (prisma/schema.prisma → ./generated/prisma, gitignored; produced by the
+// `prisma-generate` target): PrismaClient, the Prisma namespace, model types and enums.
+export * from './generated/prisma/client.js';
+
+export interface PrismaClientOptions {
+  /** Max pg connections of this client's pool (per process). Default 10. */
+  poolSize?: number;
+  /** Fail a connection attempt after this long. Default 5000 ms. */
+  connectionTimeoutMillis?: number;
+  /** Close pooled connections idle for this long. Default 30000 ms. */
+  idleTimeoutMillis?: number;
+  /** Server-side statement_timeout for every query. Default: none. */
+  statementTimeoutMillis?: number;
+  /**
+   * Prisma client log levels (printed by Prisma to stdout). Default: none — errors are thrown to
+   * the caller, which matters because expected P2002s (exactly-once inserts) must not spam logs.
+   */
+  log?: ('query' | 'info' | 'warn' | 'error')[];
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * A PrismaClient on PostgreSQL through the pg driver adapter (no native engine). Prisma
+ * connects lazily; call `$connect()` to fail fast and `$disconnect()` to end the pool.
+ */
+export function createPrismaClient(databaseUrl: string, options: PrismaClientOptions = {}): PrismaClient {
+  return new PrismaClient({ adapter: createPgAdapter(databaseUrl, options), ...(options.log ? { log: options.log } : {}) });
+}
+
+/** The driver adapter createPrismaClient() uses, for classes that extend PrismaClient. */
+export function createPgAdapter(databaseUrl: string, options: PrismaClientOptions = {}): PrismaPg {
+  if (!databaseUrl) throw new Error('@jobs/db: a PostgreSQL connection string (DATABASE_URL) is required');
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  if (!Number.isInteger(poolSize) || poolSize < 1) throw new Error(`@jobs/db: poolSize must be a positive integer, got ${poolSize}`);
+  return new PrismaPg({
+    connectionString: databaseUrl,
+    max: poolSize,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
+    ...(options.statementTimeoutMillis !== undefined ? { statement_timeout: options.statementTimeoutMillis } : {}),
+  });
+}
