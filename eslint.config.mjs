@@ -9,6 +9,9 @@ export default [
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
+    // Nest resolves constructor parameters from emitted type metadata: with these flags the
+    // type-import rule knows that a decorated class's parameter types are runtime values.
+    languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -38,11 +41,6 @@ export default [
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
-  },
-  {
-    // Nest resolves constructor parameters from emitted type metadata: a type-only import would erase it.
-    files: ['**/*.module.ts', '**/*.controller.ts', '**/*.service.ts', '**/*.consumer.ts', '**/*.usecase.ts', '**/*.provider.ts', '**/*.guard.ts', '**/*.filter.ts', '**/*.interceptor.ts', '**/*.health.ts'],
-    rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],

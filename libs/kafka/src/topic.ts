@@ -8,8 +8,11 @@ export interface TopicSpec<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly value: S;
   readonly partitions: number;
-  /** The message key: the entity whose order matters. */
-  readonly keyOf: (value: z.infer<S>) => string;
+  /**
+   * The message key: the entity whose order matters. Declared as a method so that a list of
+   * differently typed topics is still a list of TopicSpec (method parameters are bivariant).
+   */
+  keyOf(value: z.infer<S>): string;
 }
 
 export type ValueOf<T extends TopicSpec> = z.infer<T['value']>;

@@ -62,6 +62,12 @@ export class TypedProducer {
     });
   }
 
+  /** Sends messages already built (and validated) elsewhere, e.g. by the outbox. */
+  async sendRaw(topic: string, messages: Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.producer.send({ topic, acks: -1, messages });
+  }
+
   /** Builds the wire message; exposed so the outbox relay sends exactly what `publish` would. */
   toKafkaMessage<T extends TopicSpec>(topic: T, value: ValueOf<T>, options: PublishOptions = {}): Message {
     const parsed = topic.value.parse(value) as ValueOf<T>;

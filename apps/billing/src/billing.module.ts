@@ -1,0 +1,24 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { Topics, ALL_TOPICS } from '@jobs/contracts';
+import { PrismaModule } from '@jobs/db';
+import { KafkaModule } from '@jobs/nest-kafka';
+import { OutboxModule } from '@jobs/outbox';
+import { ChargeSearchPageUseCase } from './charges/charge-search-page.usecase.js';
+import { ChargesConsumer } from './charges/charges.consumer.js';
+import type { BillingConfig } from './config.js';
+
+@Module({})
+export class BillingModule {
+  static forRoot(config: BillingConfig): DynamicModule {
+    return {
+      module: BillingModule,
+      imports: [
+        PrismaModule.forRoot({ url: config.DATABASE_URL }),
+        KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'billing', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+        OutboxModule,
+      ],
+      controllers: [ChargesConsumer],
+      providers: [ChargeSearchPageUseCase],
+    };
+  }
+}

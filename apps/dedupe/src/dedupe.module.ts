@@ -1,0 +1,23 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { Topics, ALL_TOPICS } from '@jobs/contracts';
+import { PrismaModule } from '@jobs/db';
+import { KafkaModule } from '@jobs/nest-kafka';
+import { CanonicalJobRepository } from './canonical-jobs/canonical-job.repository.js';
+import { DeduplicateBatchUseCase } from './canonical-jobs/deduplicate-batch.usecase.js';
+import { RecordsConsumer } from './canonical-jobs/records.consumer.js';
+import type { DedupeConfig } from './config.js';
+
+@Module({})
+export class DedupeModule {
+  static forRoot(config: DedupeConfig): DynamicModule {
+    return {
+      module: DedupeModule,
+      imports: [
+        PrismaModule.forRoot({ url: config.DATABASE_URL }),
+        KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'dedupe', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+      ],
+      controllers: [RecordsConsumer],
+      providers: [CanonicalJobRepository, DeduplicateBatchUseCase],
+    };
+  }
+}

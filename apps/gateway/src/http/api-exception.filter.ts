@@ -1,0 +1,66 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CATALOG, type ErrorCode, type ErrorEnvelope } from '@jobs/contracts';
+import type { Logger } from '@jobs/observability';
+import { ApiError } from './api-error.js';
+
+export const DOC_BASE_URL = 'https://docs.jobdata.example/v1/errors';
+
+/**
+ * Every failure leaves as the public error envelope with the request's id; nothing ever answers
+ * a bare 500 page or a stack trace. Unknown failures are logged and become `internal_error`.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const error = this.toApiError(exception);
+    const { status, type } = ERROR_CATALOG[error.code];
+    if (status >= 500) this.logger.error({ err: exception, request_id: request.requestId }, 'request failed');
+    const body: ErrorEnvelope = {
+      error: {
+        type,
+        code: error.code,
+        message: error.message,
+        doc_url: `${DOC_BASE_URL}#${error.code}`,
+        request_id: request.requestId,
+        ...error.extras,
+      },
+    };
+    for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  private toApiError(exception: unknown): ApiError {
+    if (exception instanceof ApiError) return exception;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code: ErrorCode = status === 404 ? 'not_found' : status === 401 ? 'unauthorized' : status === 413 || (status >= 400 && status < 500) ? 'invalid_request' : 'internal_error';
+      const message = status === 404 ? 'No such endpoint.' : code === 'internal_error' ? 'Something went wrong on our side. Retry with the same Idempotency-Key.' : exception.message;
+      return new ApiError(code, message);
+    }
+    const fastifyCode = (exception as { code?: string } | null)?.code;
+    if (typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_')) {
+      const statusCode = (exception as { statusCode?: number }).statusCode ?? 400;
+      if (statusCode < 500) return new ApiError('invalid_request', bodyErrorMessage(fastifyCode), { param: 'body' });
+    }
+    return new ApiError('internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key.');
+  }
+}
+
+function bodyErrorMessage(code: string): string {
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Send the body as JSON with Content-Type: application/json.';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large.';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The JSON body is empty.';
+    default:
+      return 'The request body is not valid JSON.';
+  }
+}

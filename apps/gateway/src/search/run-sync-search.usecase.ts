@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Topics, type JobSearchRequest, type JobSearchResponse } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import { providersForPlan } from '@jobs/plans';
+import type { Principal } from '../auth/api-key.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
+import { ApiError } from '../http/api-error.js';
+import { SearchReplies, SearchReplyTimeout } from './search-replies.js';
+
+export interface SyncSearchResult {
+  body: JobSearchResponse;
+  creditsCharged: number;
+  creditsRemaining: number;
+}
+
+/**
+ * POST /v1/jobs/search: hands the search to the pipeline over Kafka and waits for its answer
+ * (orchestrator → fetcher → dedupe → orchestrator → billing → here).
+ */
+@Injectable()
+export class RunSyncSearchUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly publisher: KafkaPublisher,
+    private readonly replies: SearchReplies,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async execute(principal: Principal, request: JobSearchRequest, requestId: string): Promise<SyncSearchResult> {
+    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId } });
+    const timeoutMs = request.waterfall.timeout_ms;
+    const now = Date.now();
+    const answer = this.replies.wait(requestId, timeoutMs + this.config.SEARCH_REPLY_GRACE_MS);
+    try {
+      await this.publisher.publish(Topics.SearchRequested, {
+        v: 1,
+        search_id: requestId,
+        kind: 'sync',
+        account_id: account.id,
+        plan: account.plan,
+        mode: principal.mode,
+        providers_enabled: providersForPlan(account.plan),
+        request,
+        requested_at: new Date(now).toISOString(),
+        deadline_at: now + timeoutMs,
+      });
+    } catch (error) {
+      this.replies.cancel(requestId);
+      throw error;
+    }
+    let reply;
+    try {
+      reply = await answer;
+    } catch (error) {
+      if (error instanceof SearchReplyTimeout) {
+        throw new ApiError('internal_error', 'The search did not complete in time. Retry with the same Idempotency-Key.');
+      }
+      throw error;
+    }
+    if (reply.outcome === 'error' || !reply.response) {
+      const failure = reply.error ?? { code: 'internal_error' as const, message: 'The search failed.' };
+      throw new ApiError(failure.code, failure.message, {
+        ...(failure.param ? { param: failure.param } : {}),
+        ...(failure.credits_needed !== undefined ? { credits_needed: failure.credits_needed } : {}),
+        ...(failure.required_plan ? { required_plan: failure.required_plan } : {}),
+      });
+    }
+    return { body: reply.response, creditsCharged: reply.credits_charged, creditsRemaining: reply.credits_remaining ?? account.creditsRemaining };
+  }
+}

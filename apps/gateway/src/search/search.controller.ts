@@ -1,0 +1,28 @@
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { JobSearchRequestSchema, type JobSearchResponse } from '@jobs/contracts';
+import { ApiKeyGuard, CurrentPrincipal, RequestId } from '../auth/api-key.guard.js';
+import type { Principal } from '../auth/api-key.js';
+import { parseRequest } from '../http/validation.js';
+import { RunSyncSearchUseCase } from './run-sync-search.usecase.js';
+
+@Controller('v1/jobs')
+@UseGuards(ApiKeyGuard)
+export class SearchController {
+  constructor(private readonly runSyncSearch: RunSyncSearchUseCase) {}
+
+  @Post('search')
+  @HttpCode(200)
+  async search(
+    @Body() body: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @RequestId() requestId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<JobSearchResponse> {
+    const request = parseRequest(JobSearchRequestSchema, body);
+    const result = await this.runSyncSearch.execute(principal, request, requestId);
+    void reply.header('X-Credits-Charged', String(result.creditsCharged));
+    void reply.header('X-Credits-Remaining', String(result.creditsRemaining));
+    return result.body;
+  }
+}

@@ -1,0 +1,28 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { Topics, ALL_TOPICS } from '@jobs/contracts';
+import { KafkaModule } from '@jobs/nest-kafka';
+import { createProviderAdapters } from '@jobs/provider-adapters';
+import type { FetcherConfig } from './config.js';
+import { FetchConsumer } from './fetch/fetch.consumer.js';
+import { FetchProviderUseCase, PROVIDER_ADAPTERS } from './fetch/fetch-provider.usecase.js';
+
+@Module({})
+export class FetcherModule {
+  static forRoot(config: FetcherConfig): DynamicModule {
+    return {
+      module: FetcherModule,
+      imports: [
+        KafkaModule.forRoot({
+          brokers: config.KAFKA_BROKERS,
+          groupId: 'provider-fetcher',
+          topology: ALL_TOPICS,
+          deadLetterTopic: Topics.DeadLetter,
+          // Provider calls wait on the network: more partitions in flight per replica.
+          partitionsConsumedConcurrently: 12,
+        }),
+      ],
+      controllers: [FetchConsumer],
+      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, FetchProviderUseCase],
+    };
+  }
+}

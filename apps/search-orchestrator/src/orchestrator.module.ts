@@ -1,0 +1,24 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { Topics, ALL_TOPICS } from '@jobs/contracts';
+import { KafkaModule } from '@jobs/nest-kafka';
+import { RedisModule } from '@jobs/redis';
+import type { OrchestratorConfig } from './config.js';
+import { CollectBatchUseCase } from './search/collect-batch.usecase.js';
+import { SearchConsumer } from './search/search.consumer.js';
+import { SearchStateStore } from './search/search-state.store.js';
+import { StartSearchUseCase } from './search/start-search.usecase.js';
+
+@Module({})
+export class OrchestratorModule {
+  static forRoot(config: OrchestratorConfig): DynamicModule {
+    return {
+      module: OrchestratorModule,
+      imports: [
+        RedisModule.forRoot(config.REDIS_URL),
+        KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'search-orchestrator', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+      ],
+      controllers: [SearchConsumer],
+      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase],
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import type { SearchRequested } from '@jobs/contracts';
+import type { ProviderBatch, WaterfallPlan } from '@jobs/waterfall';
+
+export interface SearchState {
+  request: SearchRequested.Value;
+  plan: WaterfallPlan;
+  startedAt: number;
+}
+
+const stateKey = (id: string) => `orchestrator:search:${id}`;
+const pendingKey = (id: string) => `orchestrator:search:${id}:pending`;
+const batchesKey = (id: string) => `orchestrator:search:${id}:batches`;
+
+/**
+ * Records one provider's batch and tells whether it was the last one awaited, atomically, so
+ * exactly one orchestrator replica completes a search however the batches are spread.
+ */
+const RECORD_BATCH = `
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local removed = redis.call('SREM', KEYS[1], ARGV[1])
+local left = redis.call('SCARD', KEYS[1])
+return {removed, left}
+`;
+
+/** In-flight search state, shared by every orchestrator replica. */
+@Injectable()
+export class SearchStateStore {
+  constructor(private readonly redis: Redis) {}
+
+  async open(searchId: string, state: SearchState, ttlSeconds: number): Promise<void> {
+    await this.redis
+      .multi()
+      .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
+      .del(pendingKey(searchId), batchesKey(searchId))
+      .sadd(pendingKey(searchId), ...state.plan.providers)
+      .expire(pendingKey(searchId), ttlSeconds)
+      .exec();
+  }
+
+  async load(searchId: string): Promise<SearchState | null> {
+    const raw = await this.redis.get(stateKey(searchId));
+    return raw ? (JSON.parse(raw) as SearchState) : null;
+  }
+
+  /** Returns true when this batch completed the search (and was not a redelivery). */
+  async recordBatch(searchId: string, batch: ProviderBatch, ttlSeconds: number): Promise<{ complete: boolean; firstTime: boolean }> {
+    const [removed, left] = (await this.redis.eval(RECORD_BATCH, 2, pendingKey(searchId), batchesKey(searchId), batch.provider, JSON.stringify(batch))) as [number, number];
+    await this.redis.expire(batchesKey(searchId), ttlSeconds);
+    return { complete: left === 0 && removed === 1, firstTime: removed === 1 };
+  }
+
+  async batches(searchId: string): Promise<ProviderBatch[]> {
+    const all = await this.redis.hvals(batchesKey(searchId));
+    return all.map((raw) => JSON.parse(raw) as ProviderBatch);
+  }
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { Topics, type SearchRequested } from '@jobs/contracts';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import { cheapestPlanFor } from '@jobs/plans';
+import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
+import { SearchStateStore } from './search-state.store.js';
+
+/** State outlives the search's deadline generously, so late batches still find it. */
+const STATE_TTL_SECONDS = 15 * 60;
+
+/** Plans the waterfall of a new search and asks the provider-fetcher for each provider. */
+@Injectable()
+export class StartSearchUseCase {
+  constructor(
+    private readonly store: SearchStateStore,
+    private readonly publisher: KafkaPublisher,
+  ) {}
+
+  async execute(message: SearchRequested.Value): Promise<void> {
+    let plan;
+    try {
+      plan = planWaterfall(message.request, message.providers_enabled);
+    } catch (error) {
+      if (!(error instanceof ProviderNotOnPlanError)) throw error;
+      await this.publisher.publish(Topics.SearchResponded, {
+        v: 1,
+        search_id: message.search_id,
+        request_id: message.search_id,
+        outcome: 'error',
+        error: {
+          code: 'plan_required',
+          message: `Your plan does not include ${error.providers.join(', ')}.`,
+          required_plan: cheapestPlanFor(error.providers),
+        },
+        credits_charged: 0,
+        credits_remaining: null,
+      });
+      return;
+    }
+    await this.store.open(message.search_id, { request: message, plan, startedAt: Date.now() }, STATE_TTL_SECONDS);
+    await this.publisher.publishMany(
+      Topics.ProviderFetchRequested,
+      plan.providers.map((provider) => ({
+        value: {
+          v: 1 as const,
+          search_id: message.search_id,
+          provider,
+          filters: message.request.filters,
+          want: message.request.limit,
+          deadline_at: message.deadline_at,
+        },
+      })),
+    );
+  }
+}

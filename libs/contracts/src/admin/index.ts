@@ -1,0 +1,3 @@
+export * from './accounts.schema.js';
+export * from './providers.schema.js';
+export * from './world.schema.js';

@@ -1,0 +1,62 @@
+/**
+ * Admin API: the simulated job market (operator.md).
+ *
+ * Spec choices (README material):
+ * - `world_job_id` is an opaque non-empty string chosen by the simulator.
+ * - A world job's `providers` holds 1 to 7 distinct slugs.
+ * - `location` fields are each optional; `salary.origin` is optional and means `declared` when
+ *   omitted (the employer states it; providers may still present it as inferred).
+ * - `PATCH` accepts any subset of the create fields, at least one.
+ * - `POST .../repost` takes no body; `{}` is accepted too.
+ */
+import { z } from 'zod';
+import { DateTimeSchema, DomainSchema, UrlSchema } from '../public/common.schema.js';
+import { EmploymentTypeSchema, LocationSchema, SalarySchema, SenioritySchema } from '../public/job.schema.js';
+import { PROVIDER_SLUGS, ProviderSlugSchema } from '../public/providers.schema.js';
+
+export const AdminWorldCompanySchema = z.strictObject({ domain: DomainSchema, name: z.string().min(1) });
+export type AdminWorldCompany = z.infer<typeof AdminWorldCompanySchema>;
+
+export const WorldJobIdSchema = z.string().min(1).max(128);
+export type WorldJobId = z.infer<typeof WorldJobIdSchema>;
+
+const worldJobShape = {
+  company_domain: DomainSchema,
+  title: z.string().min(1),
+  providers: z
+    .array(ProviderSlugSchema)
+    .min(1)
+    .max(PROVIDER_SLUGS.length)
+    .refine((slugs) => new Set(slugs).size === slugs.length, 'providers must not repeat a slug'),
+  location: LocationSchema.partial().optional(),
+  employment_type: EmploymentTypeSchema.optional(),
+  seniority: SenioritySchema.optional(),
+  job_family: z.string().min(1).optional(),
+  salary: SalarySchema.extend({ origin: SalarySchema.shape.origin.default('declared') }).optional(),
+  description: z.string().optional(),
+  apply_url: UrlSchema.optional(),
+  posted_at: DateTimeSchema.optional(),
+};
+
+export const AdminWorldJobCreateRequestSchema = z.strictObject(worldJobShape);
+export type AdminWorldJobCreateRequest = z.infer<typeof AdminWorldJobCreateRequestSchema>;
+
+export const AdminWorldJobResponseSchema = z.strictObject({ world_job_id: WorldJobIdSchema });
+export type AdminWorldJobResponse = z.infer<typeof AdminWorldJobResponseSchema>;
+
+export const AdminWorldJobPatchRequestSchema = z
+  .strictObject(worldJobShape)
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, 'a patch changes at least one field');
+export type AdminWorldJobPatchRequest = z.infer<typeof AdminWorldJobPatchRequestSchema>;
+
+export const AdminWorldJobCloseRequestSchema = z.strictObject({
+  reason: z.enum(['filled', 'expired', 'removed']),
+});
+export type AdminWorldJobCloseRequest = z.infer<typeof AdminWorldJobCloseRequestSchema>;
+
+export const AdminWorldJobRepostRequestSchema = z.strictObject({}).optional();
+export type AdminWorldJobRepostRequest = z.infer<typeof AdminWorldJobRepostRequestSchema>;
+
+export const AdminWorldJobParamsSchema = z.strictObject({ world_job_id: WorldJobIdSchema });
+export type AdminWorldJobParams = z.infer<typeof AdminWorldJobParamsSchema>;

@@ -1,0 +1,231 @@
+/**
+ * One valid example of each main contract object, typed by the contract. Used by this library's
+ * specs (every example must parse) and handy as a base for other projects' tests:
+ * `{ ...examples.job(), status: 'closed', closed_reason: 'filled' }`.
+ * Each call returns a fresh copy.
+ */
+import type {
+  BillingChargeRequested,
+  DeadLetter,
+  EventEmitted,
+  ProviderFetchRequested,
+  ProviderRecordsFetched,
+  SearchRecordsDeduplicated,
+  SearchRequested,
+  SearchResponded,
+} from './messages/index.js';
+import type { JobSearchResponse, SearchMetadata } from './public/job-search.schema.js';
+import type { Job } from './public/job.schema.js';
+import type { NormalizedProviderRecord } from './records/normalized-provider-record.schema.js';
+
+const T0 = '2026-10-01T12:00:00.000Z';
+
+function job(): Job {
+  return {
+    id: 'job_01JABCDEF',
+    title: 'Senior Backend Engineer',
+    company: { id: 'cmp_acme', name: 'Acme Ltd', domain: 'acme.example' },
+    location: { city: 'London', region: 'England', country_code: 'GB', remote: false },
+    employment_type: 'full_time',
+    seniority: 'senior',
+    job_family: 'engineering',
+    salary: { min: 80_000, max: 100_000, currency: 'GBP', period: 'year', origin: 'declared' },
+    description: 'Build the platform.',
+    apply_url: 'https://acme.example/jobs/1/apply',
+    posted_at: '2026-09-28T00:00:00Z',
+    first_seen_at: '2026-09-28T06:00:00Z',
+    last_seen_at: T0,
+    last_verified_at: T0,
+    status: 'open',
+    closed_reason: null,
+    repost_count: 0,
+    p_real: 0.93,
+    sources: [
+      {
+        provider: 'own_index',
+        provider_job_id: 'own-1',
+        url: 'https://acme.example/jobs/1',
+        first_seen_at: '2026-09-28T06:00:00Z',
+        last_seen_at: T0,
+        fields: ['title', 'location', 'description'],
+      },
+      {
+        provider: 'provider_a',
+        provider_job_id: 'A-991',
+        url: null,
+        first_seen_at: '2026-09-29T06:00:00Z',
+        last_seen_at: T0,
+        fields: ['salary', 'seniority'],
+      },
+    ],
+    license: { display: true, resale: false },
+  };
+}
+
+function metadata(): SearchMetadata {
+  return {
+    request_id: 'req_123',
+    status: 'complete',
+    credits_charged: 1,
+    jobs_already_paid: 0,
+    duplicates_merged: 1,
+    credits_remaining: 99,
+    providers: {
+      tried: ['own_index', 'provider_a'],
+      hit: ['own_index', 'provider_a'],
+      failed: [],
+      contributions: { own_index: 1, provider_a: 0 },
+    },
+    field_coverage: { salary: 1, seniority: 1, 'location.remote': 1, description: 1 },
+    latency_ms: 420,
+  };
+}
+
+function searchResponse(): JobSearchResponse {
+  return { data: [job()], next_cursor: 'cur_abc', metadata: metadata() };
+}
+
+function normalizedRecord(): NormalizedProviderRecord {
+  return {
+    provider: 'provider_a',
+    provider_job_id: 'A-991',
+    url: 'https://provider-a.example/jobs/A-991',
+    title: 'Senior Backend Engineer',
+    company: { name: 'Acme Ltd', domain: 'acme.example' },
+    location: { city: 'London', region: null, country_code: 'GB', remote: false },
+    employment_type: 'full_time',
+    seniority: 'senior',
+    job_family: null,
+    salary: { min: 80_000, max: 100_000, currency: 'GBP', period: 'year', origin: 'inferred' },
+    description: null,
+    apply_url: null,
+    posted_at: null,
+    seen_at: T0,
+  };
+}
+
+function searchRequested(): SearchRequested.Value {
+  return {
+    v: 1,
+    search_id: 'req_123',
+    kind: 'sync',
+    account_id: 'acc_demo',
+    plan: 'pro',
+    mode: 'live',
+    providers_enabled: ['own_index', 'provider_a', 'provider_b'],
+    request: {
+      filters: { title_or: ['backend'] },
+      waterfall: { strategy: 'cheapest_first', timeout_ms: 10_000, min_sources: 2 },
+      limit: 25,
+      dry_run: false,
+    },
+    requested_at: T0,
+    deadline_at: Date.parse(T0) + 10_000,
+  };
+}
+
+function providerRecordsFetched(): ProviderRecordsFetched.Value {
+  return {
+    v: 1,
+    search_id: 'req_123',
+    provider: 'provider_a',
+    outcome: 'ok',
+    latency_ms: 120,
+    fetched_at: T0,
+    records: [normalizedRecord()],
+  };
+}
+
+function providerFetchRequested(): ProviderFetchRequested.Value {
+  return {
+    v: 1,
+    search_id: 'req_123',
+    provider: 'provider_a',
+    filters: { title_or: ['backend'] },
+    want: 25,
+    deadline_at: Date.parse(T0) + 10_000,
+  };
+}
+
+function searchRecordsDeduplicated(): SearchRecordsDeduplicated.Value {
+  return {
+    v: 1,
+    search_id: 'req_123',
+    provider: 'provider_a',
+    outcome: 'ok',
+    latency_ms: 120,
+    records_in: 1,
+    duplicates_merged: 1,
+    jobs: [job()],
+  };
+}
+
+function billingChargeRequested(): BillingChargeRequested.Value {
+  const { credits_charged: _charged, jobs_already_paid: _paid, credits_remaining: _remaining, ...draft } = metadata();
+  return {
+    v: 1,
+    search_id: 'req_123',
+    request_id: 'req_123',
+    account_id: 'acc_demo',
+    mode: 'live',
+    operation: 'POST /v1/jobs/search',
+    max_credits: null,
+    response: { data: [job()], next_cursor: 'cur_abc', metadata: draft },
+  };
+}
+
+function searchResponded(): SearchResponded.Value {
+  return {
+    v: 1,
+    search_id: 'req_123',
+    request_id: 'req_123',
+    outcome: 'ok',
+    response: searchResponse(),
+    credits_charged: 1,
+    credits_remaining: 99,
+  };
+}
+
+function eventEmitted(): EventEmitted.Value {
+  return {
+    v: 1,
+    account_id: 'acc_demo',
+    event: {
+      id: 'evt_1',
+      type: 'search.completed',
+      created_at: '2026-11-22T08:00:00Z',
+      watch_id: null,
+      data: { search: { id: 'srch_1', status: 'completed', jobs_found: 3 } },
+    },
+    webhook_url: 'https://hooks.example.com/jobs',
+  };
+}
+
+function deadLetter(): DeadLetter.Value {
+  return {
+    v: 1,
+    topic: 'search.requested',
+    partition: 4,
+    offset: '1024',
+    key: 'req_123',
+    value: '{"v":2}',
+    error: 'v: Invalid input: expected 1',
+    failed_at: T0,
+    consumer_group: 'search-orchestrator',
+  };
+}
+
+export const examples = {
+  job,
+  metadata,
+  searchResponse,
+  normalizedRecord,
+  searchRequested,
+  providerFetchRequested,
+  providerRecordsFetched,
+  searchRecordsDeduplicated,
+  billingChargeRequested,
+  searchResponded,
+  eventEmitted,
+  deadLetter,
+} as const;

@@ -1,0 +1,21 @@
+/**
+ * `event.emitted` (key: account_id): dedupe (job lifecycle), search-orchestrator
+ * (search.completed) and the watch refresher -> webhook-dispatcher, which stores the event in
+ * the account's feed and delivers it to `webhook_url`.
+ */
+import { z } from 'zod';
+import { UrlSchema } from '../public/common.schema.js';
+import { EventSchema } from '../public/event.schema.js';
+import { AccountIdSchema } from '../public/ids.schema.js';
+import { MessageVersionSchema } from './common.schema.js';
+
+export const ValueSchema = z.strictObject({
+  v: MessageVersionSchema,
+  account_id: AccountIdSchema,
+  event: EventSchema,
+  /** where to deliver; null keeps the event in the feed only */
+  webhook_url: UrlSchema.nullable(),
+});
+export type Value = z.infer<typeof ValueSchema>;
+
+export const keyOf = (value: Value): string => value.account_id;

@@ -1,0 +1,1 @@
+export * from './normalized-provider-record.schema.js';

@@ -1,0 +1,105 @@
+import { examples } from './examples.js';
+import type { SearchRequested } from './messages/index.js';
+import {
+  ALL_TOPICS,
+  renderTopicTable,
+  SERVICE_NAMES,
+  topicByName,
+  Topics,
+  type MessageOf,
+  type TopicId,
+} from './topology.js';
+
+const exampleOf: Record<TopicId, () => unknown> = {
+  SearchRequested: examples.searchRequested,
+  ProviderFetchRequested: examples.providerFetchRequested,
+  ProviderRecordsFetched: examples.providerRecordsFetched,
+  SearchRecordsDeduplicated: examples.searchRecordsDeduplicated,
+  BillingChargeRequested: examples.billingChargeRequested,
+  SearchResponded: examples.searchResponded,
+  EventEmitted: examples.eventEmitted,
+  DeadLetter: examples.deadLetter,
+};
+const entries = Object.entries(Topics) as [TopicId, (typeof Topics)[TopicId]][];
+
+describe('topology', () => {
+  it('declares exactly the eight topics, with unique names', () => {
+    const names = ALL_TOPICS.map((topic) => topic.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual([
+      'search.requested',
+      'provider.fetch.requested',
+      'provider.records.fetched',
+      'search.records.deduplicated',
+      'billing.charge.requested',
+      'search.responded',
+      'event.emitted',
+      'dead-letter',
+    ]);
+  });
+
+  it.each(entries)('%s: its example parses and its key is a non-empty string', (id, topic) => {
+    const value = topic.value.parse(exampleOf[id]());
+    const key = (topic.keyOf as (v: unknown) => string)(value);
+    expect(typeof key).toBe('string');
+    expect(key.length).toBeGreaterThan(0);
+  });
+
+  it.each(entries)('%s: positive integer partitions, known services, one-line texts', (_id, topic) => {
+    expect(Number.isInteger(topic.partitions) && topic.partitions > 0).toBe(true);
+    expect(topic.producers.length).toBeGreaterThan(0);
+    for (const service of [...topic.producers, ...topic.consumers]) expect(SERVICE_NAMES).toContain(service);
+    for (const text of [topic.purpose, topic.keyReason, topic.key]) {
+      expect(text.trim().length).toBeGreaterThan(0);
+      expect(text).not.toContain('\n');
+    }
+  });
+
+  it('uses 12 partitions for search and billing topics and 3 for the dead letters', () => {
+    for (const topic of ALL_TOPICS) expect([topic.name, topic.partitions]).toEqual([topic.name, topic.name === 'dead-letter' ? 3 : 12]);
+  });
+
+  it('keys billing by account and the search flow by search id', () => {
+    expect(Topics.BillingChargeRequested.keyOf(examples.billingChargeRequested())).toBe('acc_demo');
+    expect(Topics.SearchResponded.keyOf(examples.searchResponded())).toBe('req_123');
+    expect(Topics.ProviderRecordsFetched.key).toBe('search_id');
+  });
+
+  it('wires each consumer to a producer upstream: every non-gateway producer consumes something', () => {
+    const consumers = new Set(ALL_TOPICS.flatMap((topic) => topic.consumers));
+    for (const producer of ALL_TOPICS.flatMap((topic) => topic.producers)) {
+      if (producer !== 'gateway') expect(consumers).toContain(producer);
+    }
+  });
+
+  it('finds topics by name', () => {
+    expect(topicByName('billing.charge.requested')).toBe(Topics.BillingChargeRequested);
+    expect(topicByName('nope')).toBeUndefined();
+  });
+
+  it('types messages from the registry', () => {
+    const message: MessageOf<typeof Topics.SearchRequested> = examples.searchRequested();
+    const same: SearchRequested.Value = message;
+    expect(same.kind).toBe('sync');
+  });
+});
+
+describe('renderTopicTable', () => {
+  const table = renderTopicTable();
+  const lines = table.split('\n');
+
+  it('renders a header, a separator and one row per topic', () => {
+    expect(lines[0]).toBe('| topic | producer(s) | consumer(s) | key | partitions | what flows |');
+    expect(lines[1]).toBe('|---|---|---|---|---|---|');
+    expect(lines).toHaveLength(2 + ALL_TOPICS.length);
+  });
+
+  it('puts every topic in its row with its services, key and partitions', () => {
+    const row = lines.find((line) => line.startsWith('| `billing.charge.requested` |'));
+    expect(row).toContain('| search-orchestrator | billing |');
+    expect(row).toContain('`account_id`');
+    expect(row).toContain('| 12 |');
+    expect(lines.find((line) => line.startsWith('| `dead-letter` |'))).toContain('| 3 |');
+    for (const line of lines.slice(2)) expect(line.split(' | ')).toHaveLength(6);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * The one declared Kafka topology: every topic with its name, value schema, key, partitions,
+ * producers and consumers. Topic names live here and nowhere else (never in env variables).
+ *
+ * The sync search is a coordinator pattern: the gateway asks, the orchestrator fans out one
+ * fetch per provider, dedupe answers per provider batch, the orchestrator gathers and hands the
+ * page to billing, and billing answers the gateway.
+ */
+import type { z } from 'zod';
+import * as BillingChargeRequested from './messages/billing-charge-requested.schema.js';
+import * as DeadLetter from './messages/dead-letter.schema.js';
+import * as EventEmitted from './messages/event-emitted.schema.js';
+import * as ProviderFetchRequested from './messages/provider-fetch-requested.schema.js';
+import * as ProviderRecordsFetched from './messages/provider-records-fetched.schema.js';
+import * as SearchRecordsDeduplicated from './messages/search-records-deduplicated.schema.js';
+import * as SearchRequested from './messages/search-requested.schema.js';
+import * as SearchResponded from './messages/search-responded.schema.js';
+
+export const SERVICE_NAMES = [
+  'gateway',
+  'search-orchestrator',
+  'provider-fetcher',
+  'dedupe',
+  'billing',
+  'webhook-dispatcher',
+  'provider-sim',
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export interface TopicDefinition<Name extends string = string, Schema extends z.ZodType = z.ZodType> {
+  /** the Kafka topic name */
+  readonly name: Name;
+  /** schema of the JSON message value */
+  readonly value: Schema;
+  /** what the message key is */
+  readonly key: string;
+  /** extracts the message key from a value; never empty */
+  readonly keyOf: (value: z.output<Schema>) => string;
+  readonly partitions: number;
+  readonly producers: readonly ServiceName[];
+  readonly consumers: readonly ServiceName[];
+  /** one line: what flows on the topic */
+  readonly purpose: string;
+  /** one line: why that key */
+  readonly keyReason: string;
+}
+
+function defineTopic<const Name extends string, Schema extends z.ZodType>(
+  definition: TopicDefinition<Name, Schema>,
+): TopicDefinition<Name, Schema> {
+  return definition;
+}
+
+const SEARCH_PARTITIONS = 12;
+
+export const Topics = {
+  SearchRequested: defineTopic({
+    name: 'search.requested',
+    value: SearchRequested.ValueSchema,
+    key: 'search_id',
+    keyOf: SearchRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['gateway'],
+    consumers: ['search-orchestrator'],
+    purpose: 'A validated search (request with defaults, plan, enabled providers, deadline) to run',
+    keyReason: 'One search is coordinated by one orchestrator partition from start to answer',
+  }),
+  ProviderFetchRequested: defineTopic({
+    name: 'provider.fetch.requested',
+    value: ProviderFetchRequested.ValueSchema,
+    key: 'search_id',
+    keyOf: ProviderFetchRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['search-orchestrator'],
+    consumers: ['provider-fetcher'],
+    purpose: 'One provider to query for one search: filters, how many records, deadline',
+    keyReason: 'Keeps the fan-out of one search together and in order; searches spread over partitions',
+  }),
+  ProviderRecordsFetched: defineTopic({
+    name: 'provider.records.fetched',
+    value: ProviderRecordsFetched.ValueSchema,
+    key: 'search_id',
+    keyOf: ProviderRecordsFetched.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['provider-fetcher'],
+    consumers: ['dedupe'],
+    purpose: "One provider's normalized records for a search, or its failure (error or timeout)",
+    keyReason: "A search's provider batches reach the same dedupe partition and merge in arrival order",
+  }),
+  SearchRecordsDeduplicated: defineTopic({
+    name: 'search.records.deduplicated',
+    value: SearchRecordsDeduplicated.ValueSchema,
+    key: 'search_id',
+    keyOf: SearchRecordsDeduplicated.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['dedupe'],
+    consumers: ['search-orchestrator'],
+    purpose: 'The canonical jobs one provider batch touched, with merge counts, for the orchestrator to gather',
+    keyReason: 'Results of one search return to the orchestrator partition that coordinates it',
+  }),
+  BillingChargeRequested: defineTopic({
+    name: 'billing.charge.requested',
+    value: BillingChargeRequested.ValueSchema,
+    key: 'account_id',
+    keyOf: BillingChargeRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['search-orchestrator'],
+    consumers: ['billing'],
+    purpose: 'A gathered page to charge (new unique jobs, max_credits cap) and finalize',
+    keyReason: "One account's charges serialize, so credits and already-paid checks never race",
+  }),
+  SearchResponded: defineTopic({
+    name: 'search.responded',
+    value: SearchResponded.ValueSchema,
+    key: 'search_id',
+    keyOf: SearchResponded.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['billing', 'search-orchestrator'],
+    consumers: ['gateway'],
+    purpose: 'The final answer of a search (billed page, dry-run estimate or error) for the waiting request',
+    keyReason: 'The answer follows its search; at most one answer per search id',
+  }),
+  EventEmitted: defineTopic({
+    name: 'event.emitted',
+    value: EventEmitted.ValueSchema,
+    key: 'account_id',
+    keyOf: EventEmitted.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['dedupe', 'search-orchestrator'],
+    consumers: ['webhook-dispatcher'],
+    purpose: 'Every event (job lifecycle, company hiring, search.completed) for the feed and webhook delivery',
+    keyReason: "One account's events are stored and delivered in the order they happened",
+  }),
+  DeadLetter: defineTopic({
+    name: 'dead-letter',
+    value: DeadLetter.ValueSchema,
+    key: 'original message key',
+    keyOf: DeadLetter.keyOf,
+    partitions: 3,
+    producers: ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing'],
+    consumers: [],
+    purpose: 'Messages that failed their schema or kept failing, with the raw value and the error, for operators',
+    keyReason: 'Keeps parked messages of one entity in their original order for inspection and replay',
+  }),
+} as const;
+
+export type Topics = typeof Topics;
+export type TopicId = keyof Topics;
+export type AnyTopic = Topics[TopicId];
+export type TopicName = AnyTopic['name'];
+
+/** The inferred value type of a topic: `MessageOf<typeof Topics.SearchRequested>`. */
+export type MessageOf<T extends { readonly value: z.ZodType }> = z.output<T['value']>;
+
+/** Every topic, in declaration order. */
+export const ALL_TOPICS: readonly AnyTopic[] = Object.values(Topics);
+
+/** The topic definition of a topic name, or undefined for a name that is not declared. */
+export function topicByName(name: string): AnyTopic | undefined {
+  return ALL_TOPICS.find((topic) => topic.name === name);
+}
+
+/** Markdown table of the topology for the README. */
+export function renderTopicTable(): string {
+  const list = (services: readonly ServiceName[]) => (services.length ? services.join(', ') : '(operators)');
+  const escape = (text: string) => text.replaceAll('|', '\\|');
+  const rows = ALL_TOPICS.map((topic) =>
+    [
+      `\`${topic.name}\``,
+      list(topic.producers),
+      list(topic.consumers),
+      `\`${topic.key}\`: ${escape(topic.keyReason)}`,
+      String(topic.partitions),
+      escape(topic.purpose),
+    ].join(' | '),
+  );
+  return [
+    '| topic | producer(s) | consumer(s) | key | partitions | what flows |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row} |`),
+  ].join('\n');
+}

@@ -1,0 +1,4 @@
+export * from './kafka.options.js';
+export * from './kafka-publisher.js';
+export * from './kafka-topology.transport.js';
+export * from './kafka.module.js';

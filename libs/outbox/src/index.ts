@@ -1,0 +1,2 @@
+export * from './outbox-relay.js';
+export * from './outbox.module.js';

@@ -1,0 +1,116 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { TopicSpec, ValueOf } from '@jobs/kafka';
+import { enqueueOutbox, PrismaService, type OutboxWriter } from '@jobs/db';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import type { Logger } from '@jobs/observability';
+import { DrainRegistry, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
+
+const BATCH = 200;
+const IDLE_POLL_MS = 500;
+
+interface OutboxRow {
+  id: bigint;
+  topic: string;
+  key: string;
+  value: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * Transactional outbox: `stage()` writes a message in the caller's transaction; the relay
+ * publishes committed messages in id order and marks them. `kick()` after a commit publishes at
+ * once; a poll catches everything else (crash between commit and publish, another replica's
+ * rows). Rows are claimed with SKIP LOCKED, so replicas never publish the same row concurrently;
+ * a crash after send and before the mark re-publishes, which consumers tolerate (at least once).
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly publisher: KafkaPublisher,
+    @Inject(LOGGER) private readonly logger: Logger,
+    drains: DrainRegistry,
+    readiness: ReadinessRegistry,
+  ) {
+    drains.register('outbox-relay', () => this.stop());
+    readiness.register('outbox-relay', () => !this.stopped);
+  }
+
+  /** Writes a contract-checked message into the transaction `tx`, with the current context's headers. */
+  async stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
+    const message = this.publisher.typed.toKafkaMessage(topic, value);
+    await enqueueOutbox(tx, {
+      topic: topic.name,
+      key: String(message.key),
+      value: JSON.parse(String(message.value)) as never,
+      headers: message.headers as Record<string, string>,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  /** Publish now (call after committing a transaction that staged messages). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    // Publish what is already committed before the producer disconnects.
+    await this.publishBatch().catch(() => undefined);
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.drain().finally(() => {
+        this.running = undefined;
+        const next = this.again ? 0 : IDLE_POLL_MS;
+        this.again = false;
+        this.schedule(next);
+      });
+    }, delayMs);
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.publishBatch()) === BATCH);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'outbox relay pass failed; will retry');
+    }
+  }
+
+  private async publishBatch(): Promise<number> {
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<OutboxRow[]>`
+        SELECT id, topic, key, value, headers FROM outbox_messages
+        WHERE published_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
+      if (rows.length === 0) return 0;
+      const byTopic = new Map<string, OutboxRow[]>();
+      for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
+      for (const [topic, group] of byTopic) {
+        await this.publisher.typed.sendRaw(
+          topic,
+          group.map((row) => ({ key: row.key, value: JSON.stringify(row.value), headers: row.headers })),
+        );
+      }
+      await tx.$executeRaw`UPDATE outbox_messages SET published_at = now() WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+      return rows.length;
+    });
+  }
+}

@@ -1,0 +1,1 @@
+export * from './plan-catalog.js';

@@ -1,0 +1,44 @@
+import type { Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
+
+export interface ProviderQuery {
+  filters: Filters;
+  /** How many records the search wants from this provider. */
+  want: number;
+  /** Aborts when the search's deadline passes. */
+  signal: AbortSignal;
+}
+
+/**
+ * One partner's API behind one interface: build its request from our filters, page through
+ * its own paging, and map its own format into normalized records. Swapping a simulated
+ * provider for the real one is a new adapter and a base URL.
+ */
+export interface ProviderAdapter {
+  readonly provider: ProviderSlug;
+  search(query: ProviderQuery): Promise<NormalizedProviderRecord[]>;
+}
+
+/** The provider answered with an error status or an unreadable body. */
+export class ProviderResponseError extends Error {
+  constructor(
+    readonly provider: ProviderSlug,
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderResponseError';
+  }
+}
+
+export async function getJson(provider: ProviderSlug, url: URL, signal: AbortSignal): Promise<unknown> {
+  const res = await fetch(url, { signal, headers: { accept: 'application/json' } });
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new ProviderResponseError(provider, res.status, `${provider} answered ${res.status}`);
+  }
+  try {
+    return await res.json();
+  } catch {
+    throw new ProviderResponseError(provider, res.status, `${provider} sent a body that is not JSON`);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './waterfall-plan.js';
+export * from './search-page.js';

@@ -1,0 +1,32 @@
+import { planWaterfall, ProviderNotOnPlanError } from './waterfall-plan.js';
+import type { JobSearchRequest } from '@jobs/contracts';
+
+const ALL = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'] as const;
+const waterfall = (w: Partial<JobSearchRequest['waterfall']>): Pick<JobSearchRequest, 'waterfall'> => ({
+  waterfall: { strategy: 'cheapest_first', timeout_ms: 10000, min_sources: 2, ...w },
+});
+
+describe('planWaterfall', () => {
+  it('asks every provider of the plan, own index first, by default', () => {
+    const plan = planWaterfall(waterfall({}), ['provider_b', 'own_index', 'provider_a']);
+    expect(plan.providers).toEqual(['own_index', 'provider_b', 'provider_a']);
+  });
+
+  it('searches only the own index with own_only', () => {
+    expect(planWaterfall(waterfall({ strategy: 'own_only' }), ALL).providers).toEqual(['own_index']);
+  });
+
+  it('rejects providers that are not on the plan', () => {
+    expect(() => planWaterfall(waterfall({ providers: ['provider_c'] }), ['own_index', 'provider_a'])).toThrow(ProviderNotOnPlanError);
+  });
+
+  it('orders by refresh speed for freshest_first', () => {
+    const plan = planWaterfall(waterfall({ strategy: 'freshest_first' }), ALL);
+    expect(plan.providers[0]).toBe('own_index');
+    expect(plan.providers.indexOf('provider_c')).toBeLessThan(plan.providers.indexOf('provider_d'));
+  });
+
+  it('keeps only the listed providers, once each', () => {
+    expect(planWaterfall(waterfall({ providers: ['provider_a', 'provider_a'] }), ALL).providers).toEqual(['provider_a']);
+  });
+});

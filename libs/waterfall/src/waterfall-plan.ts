@@ -1,0 +1,35 @@
+import type { JobSearchRequest, ProviderSlug, WaterfallStrategy } from '@jobs/contracts';
+
+/** Which providers one search asks, in which order. */
+export interface WaterfallPlan {
+  strategy: WaterfallStrategy;
+  providers: ProviderSlug[];
+}
+
+export class ProviderNotOnPlanError extends Error {
+  constructor(readonly providers: ProviderSlug[]) {
+    super(`not on the plan: ${providers.join(', ')}`);
+    this.name = 'ProviderNotOnPlanError';
+  }
+}
+
+/** Partners ordered by how quickly they reflect changes (the simulated market's refresh lag). */
+export const FRESHNESS_ORDER: readonly ProviderSlug[] = ['own_index', 'provider_c', 'provider_a', 'provider_e', 'provider_b', 'provider_f', 'provider_d'];
+
+/**
+ * Plans a search: the providers asked for (or every provider of the plan), checked against
+ * the plan, ordered for the strategy. Free and Starter plans and `own_only` search the own index only.
+ */
+export function planWaterfall(request: Pick<JobSearchRequest, 'waterfall'>, providersEnabled: readonly ProviderSlug[]): WaterfallPlan {
+  const { strategy } = request.waterfall;
+  const asked = request.waterfall.providers;
+  if (asked) {
+    const notAllowed = asked.filter((p) => !providersEnabled.includes(p));
+    if (notAllowed.length > 0) throw new ProviderNotOnPlanError(notAllowed);
+  }
+  if (strategy === 'own_only') return { strategy, providers: ['own_index'] };
+  const chosen = asked ? [...new Set(asked)] : [...providersEnabled];
+  if (strategy === 'freshest_first') chosen.sort((a, b) => FRESHNESS_ORDER.indexOf(a) - FRESHNESS_ORDER.indexOf(b));
+  else chosen.sort((a, b) => (a === 'own_index' ? -1 : b === 'own_index' ? 1 : 0));
+  return { strategy, providers: chosen };
+}
