@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { loadConfig } from '@jobs/config';
+
+export const ProviderSimEnvSchema = z.object({
+  PROVIDER_SIM_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  PROVIDER_SIM_HOST: z.string().min(1).default('127.0.0.1'),
+  WORLD_SEED: z.coerce.number().int().min(0).max(4294967295).default(42),
+  /** How long `fail: "timeout"` holds an answer back (operator.md: 60 s). */
+  PROVIDER_SIM_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(60000),
+});
+
+export type ProviderSimEnv = z.infer<typeof ProviderSimEnvSchema>;
+
+/** What the app's modules need; tests build it directly (and may inject a clock). */
+export interface SimOptions {
+  seed: number;
+  timeoutMs: number;
+  clock?: () => number;
+}
+
+export const SIM_OPTIONS = Symbol('SIM_OPTIONS');
+
+export function loadProviderSimEnv(env: NodeJS.ProcessEnv = process.env): Readonly<ProviderSimEnv> {
+  return loadConfig(ProviderSimEnvSchema, env);
+}

@@ -1,0 +1,52 @@
+import type { World } from '../world.js';
+import { bool, country, createView, date, int, list, str, type ProviderView } from './common.js';
+
+/**
+ * The service's own crawler: a clean format that mirrors the canonical job fields.
+ *
+ * `GET /own_index/v1/jobs?title=&country_code=&posted_since=&company_domain=&remote=&offset=&limit=`
+ */
+export function ownIndexView(world: World): ProviderView {
+  return createView(world, {
+    slug: 'own_index',
+    name: 'Own index',
+    routes: [
+      { method: 'GET', path: '/own_index/v1/jobs', operation: 'search' },
+      { method: 'GET', path: '/own_index/v1/jobs/:id', operation: 'detail' },
+    ],
+    parse: ({ query: q }) => ({
+      query: {
+        titleAny: list(q, 'title', ','),
+        countryCode: country(str(q, 'country_code')),
+        postedSince: date(q, 'posted_since'),
+        companyDomain: str(q, 'company_domain'),
+        remote: bool(q, 'remote', ['true'], ['false']),
+      },
+      offset: int(q, 'offset', 0, 1_000_000, 0),
+      limit: int(q, 'limit', 1, 100, 50),
+    }),
+    render: ({ id, job }) => ({
+      id,
+      title: job.title,
+      company: { name: job.companyName, domain: job.companyDomain },
+      location: { city: job.location.city, region: job.location.region, country_code: job.location.countryCode, remote: job.location.remote },
+      employment_type: job.employmentType,
+      seniority: job.seniority,
+      job_family: job.jobFamily,
+      salary: job.salary ? { ...job.salary } : null,
+      description: job.description,
+      apply_url: job.applyUrl,
+      posted_at: new Date(job.postedAt).toISOString(),
+    }),
+    envelope: (data, total, p) => ({
+      data,
+      total,
+      offset: p.offset,
+      limit: p.limit,
+      next_offset: p.offset + data.length < total ? p.offset + data.length : null,
+    }),
+    errorBody: (status, message, param) => ({
+      error: { code: status === 400 ? 'invalid_request' : status === 404 ? 'not_found' : 'unavailable', message, param: param ?? null },
+    }),
+  });
+}

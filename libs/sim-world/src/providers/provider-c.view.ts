@@ -1,0 +1,67 @@
+import { countryByCode } from '../vocab/countries.js';
+import type { Salary, Seniority } from '../types.js';
+import type { World } from '../world.js';
+import { BadParam, bool, country, createView, decodeToken, encodeToken, estimateSalary, int, list, str, type ParsedSearch, type ProviderView } from './common.js';
+
+const EMPLOYMENT = { full_time: 'FULL_TIME', part_time: 'PART_TIME', contract: 'CONTRACT', internship: 'INTERNSHIP', temporary: 'TEMPORARY' } as const;
+const LEVEL: Record<Seniority, string> = {
+  intern: 'INTERN', junior: 'JUNIOR', mid: 'MID', senior: 'SENIOR', lead: 'LEAD', director: 'DIRECTOR', vp: 'EXECUTIVE', c_level: 'EXECUTIVE',
+};
+const UNIT = { year: 'YEAR', month: 'MONTH', hour: 'HOUR' } as const;
+
+const comp = (s: Salary, estimated: boolean): unknown => ({ from: s.min, to: s.max, currency: s.currency, unit: UNIT[s.period], estimated });
+
+/**
+ * provider_c: camelCase, opaque page tokens, uuid ids, ISO alpha-3 countries, epoch-second
+ * dates, nested `comp` (with its own estimates where the posting declares none), no
+ * descriptions, fastest refresh.
+ *
+ * `GET /provider_c/v1/search?query=kw1&query=kw2&countryCode=GBR&postedAfter=<epoch s>&companyDomain=&remote=true&pageSize=20&pageToken=`
+ */
+export function providerCView(world: World): ProviderView {
+  return createView<ParsedSearch & { pageSize: number }>(world, {
+    slug: 'provider_c',
+    name: 'Provider C',
+    routes: [
+      { method: 'GET', path: '/provider_c/v1/search', operation: 'search' },
+      { method: 'GET', path: '/provider_c/v1/jobs/:id', operation: 'detail' },
+    ],
+    parse: ({ query: q }) => {
+      const after = str(q, 'postedAfter');
+      if (after !== undefined && !/^\d{1,11}$/.test(after)) throw new BadParam('postedAfter', 'postedAfter must be epoch seconds');
+      const query = {
+        titleAny: list(q, 'query', ','),
+        countryCode: country(str(q, 'countryCode')),
+        postedSince: after === undefined ? undefined : Number(after) * 1000,
+        companyDomain: str(q, 'companyDomain'),
+        remote: bool(q, 'remote', ['true'], ['false']),
+      };
+      const pageSize = int(q, 'pageSize', 1, 100, 20);
+      return { query, offset: decodeToken(str(q, 'pageToken'), query, 'pageToken'), limit: pageSize, pageSize };
+    },
+    render: ({ id, job, quirk }) => {
+      const estimate = job.salary === null && quirk(1) < 0.4 ? estimateSalary(job, quirk(2)) : null;
+      return {
+        jobId: id,
+        jobTitle: job.title,
+        companyName: quirk(3) < 0.1 ? job.companyName.toUpperCase() : job.companyName,
+        companyUrl: `https://${job.companyDomain}`,
+        location: { city: job.location.city, region: job.location.region, countryCode: countryByCode(job.location.countryCode)?.iso3 ?? null },
+        workplaceType: job.location.remote === null ? null : job.location.remote ? 'REMOTE' : quirk(4) < 0.3 ? 'HYBRID' : 'ON_SITE',
+        employmentType: job.employmentType ? EMPLOYMENT[job.employmentType] : null,
+        seniority: job.seniority ? LEVEL[job.seniority] : null,
+        comp: job.salary ? comp(job.salary, false) : estimate ? comp(estimate, true) : null,
+        applyUrl: job.applyUrl,
+        postedAt: Math.floor(job.postedAt / 1000),
+      };
+    },
+    envelope: (jobs, total, p) => ({
+      jobs,
+      totalSize: total,
+      nextPageToken: p.offset + jobs.length < total ? encodeToken(p.offset + jobs.length, p.query) : null,
+    }),
+    errorBody: (status, message, param) => ({
+      errors: [{ status: String(status), code: status === 400 ? 'INVALID_ARGUMENT' : status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE', detail: message, ...(param ? { field: param } : {}) }],
+    }),
+  });
+}
