@@ -223,7 +223,7 @@ function startService(service, infra) {
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(
     'node',
-    ['--enable-source-maps', '--import', '@jobs/observability/register', `apps/${service.name}/dist/main.js`],
+    ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', '--import', '@jobs/observability/register', `apps/${service.name}/dist/main.js`],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -30,6 +30,7 @@ export async function provisionTopics(admin: Admin, topics: readonly TopicSpec[]
       });
     options.logger?.info({ topics: missing.map((t) => t.name) }, 'kafka topics created');
   }
+  await waitUntilServed(admin, topics);
   const present = topics.filter((t) => existing.has(t.name));
   if (present.length === 0) return;
   const { topics: metadata } = await admin.fetchTopicMetadata({ topics: present.map((t) => t.name) });
@@ -40,5 +41,23 @@ export async function provisionTopics(admin: Admin, topics: readonly TopicSpec[]
   if (grow.length > 0) {
     await admin.createPartitions({ topicPartitions: grow });
     options.logger?.info({ topics: grow }, 'kafka partitions raised');
+  }
+}
+
+/**
+ * Another service may have just created a topic: wait until the broker serves metadata (and a
+ * leader) for every declared topic before anyone subscribes or publishes.
+ */
+async function waitUntilServed(admin: Admin, topics: readonly TopicSpec[], timeoutMs = 30000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const { topics: metadata } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.name) });
+      if (metadata.every((m) => m.partitions.length > 0 && m.partitions.every((p) => p.leader >= 0))) return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline) throw new Error('topics not served by the broker in time');
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -65,6 +65,8 @@ export class TopicConsumer {
       allowAutoTopicCreation: false,
       sessionTimeout: 30000,
       heartbeatInterval: 3000,
+      // Bounds how long an idle fetch (and so a graceful stop) waits; new messages return at once.
+      maxWaitTimeInMs: 1000,
       retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10000 },
     });
     const { GROUP_JOIN, CRASH, STOP, DISCONNECT } = this.consumer.events;

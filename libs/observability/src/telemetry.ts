@@ -6,7 +6,7 @@ import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 let sdk: NodeSDK | undefined;
 
@@ -22,7 +22,8 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
   const spanProcessors: SpanProcessor[] = env['OTEL_EXPORTER_OTLP_ENDPOINT']
     ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: 500 })]
-    : [];
+    : // Without an exporter the SDK would install no tracer provider at all; spans still need ids.
+      [new NoopSpanProcessor()];
   sdk = new NodeSDK({
     serviceName,
     spanProcessors,

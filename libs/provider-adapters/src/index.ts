@@ -1,1 +1,3 @@
 export * from './provider-adapter.js';
+export * from './own-index.adapter.js';
+export * from './adapters.js';

@@ -61,6 +61,8 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const transports = options.microservices?.(app) ?? [];
   for (const strategy of transports) app.connectMicroservice({ strategy }, { inheritAppConfig: true });
   await options.configure?.(app, logger);
+  // Module init first (topics provisioned, producer and database connected), consumers after.
+  await app.init();
   await app.startAllMicroservices();
   await app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const url = await app.getUrl();

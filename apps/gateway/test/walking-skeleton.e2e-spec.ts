@@ -1,0 +1,76 @@
+import { ErrorEnvelopeSchema, JobSearchResponseSchema } from '@jobs/contracts';
+import { api, createAccount, TopicTap } from './stack.js';
+
+/**
+ * The walking skeleton: one live search crosses all six services as Kafka messages and comes
+ * back in the spec's shape, charged once.
+ */
+describe('POST /v1/jobs/search through every service', () => {
+  const tap = new TopicTap(['search.requested', 'provider.fetch.requested', 'provider.records.fetched', 'search.records.deduplicated', 'billing.charge.requested', 'search.responded']);
+  let liveKey: string;
+
+  beforeAll(async () => {
+    await tap.start();
+    liveKey = (await createAccount({ plan: 'pro', credits: 1000 })).live_key;
+  });
+  afterAll(() => tap.stop());
+
+  const search = { filters: { title_or: ['engineer'] }, waterfall: { providers: ['own_index'] }, limit: 5 };
+
+  it('answers a live search with canonical jobs, after every stage handled it', async () => {
+    const res = await api('/v1/jobs/search', { key: liveKey, body: search });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id');
+    expect(requestId).toMatch(/^req_/);
+
+    const body = JobSearchResponseSchema.parse(res.body);
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(body.data.length).toBeLessThanOrEqual(5);
+    expect(body.metadata.request_id).toBe(requestId);
+    expect(body.metadata.providers.tried).toEqual(['own_index']);
+    expect(body.data.every((job) => job.id.startsWith('job_') && job.sources.some((s) => s.provider === 'own_index'))).toBe(true);
+    expect(Number(res.headers.get('x-credits-charged'))).toBe(body.metadata.credits_charged);
+    expect(body.metadata.credits_charged).toBe(body.data.length);
+    expect(Number(res.headers.get('x-credits-remaining'))).toBe(1000 - body.data.length);
+
+    // Each stage published under the same request id, and the answer carries the whole path.
+    const reply = await tap.waitFor((m) => m.topic === 'search.responded' && m.headers['x-request-id'] === requestId);
+    expect(reply.headers['x-stages']).toBe('gateway,search-orchestrator,provider-fetcher,dedupe,search-orchestrator,billing');
+    expect(reply.headers['traceparent']).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    for (const topic of ['search.requested', 'provider.fetch.requested', 'provider.records.fetched', 'search.records.deduplicated', 'billing.charge.requested']) {
+      const message = await tap.waitFor((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
+      expect(message.key).toBeTruthy();
+    }
+    const traceIds = new Set(tap.seen.filter((m) => m.headers['x-request-id'] === requestId).map((m) => m.headers['traceparent']?.split('-')[1]));
+    expect(traceIds.size).toBe(1);
+  });
+
+  it('does not charge twice for the same jobs', async () => {
+    const first = await api('/v1/jobs/search', { key: liveKey, body: search });
+    const again = await api('/v1/jobs/search', { key: liveKey, body: search });
+    expect(again.status).toBe(200);
+    const firstBody = JobSearchResponseSchema.parse(first.body);
+    const body = JobSearchResponseSchema.parse(again.body);
+    expect(body.data.map((j) => j.id)).toEqual(firstBody.data.map((j) => j.id));
+    expect(body.metadata.credits_charged).toBe(0);
+    expect(body.metadata.jobs_already_paid).toBe(body.data.length);
+    expect(again.headers.get('x-credits-charged')).toBe('0');
+  });
+
+  it('answers bad input and missing keys with the error envelope', async () => {
+    const bad = await api('/v1/jobs/search', { key: liveKey, body: { ...search, limit: 101 } });
+    expect(bad.status).toBe(400);
+    const envelope = ErrorEnvelopeSchema.parse(bad.body);
+    expect(envelope.error.code).toBe('invalid_request');
+    expect(envelope.error.param).toBe('limit');
+    expect(envelope.error.request_id).toBe(bad.headers.get('x-request-id'));
+
+    const unknown = await api('/v1/jobs/search', { key: liveKey, body: { filters: { titel_or: ['x'] } } });
+    expect(unknown.status).toBe(400);
+    expect(ErrorEnvelopeSchema.parse(unknown.body).error).toMatchObject({ code: 'unknown_filter', param: 'filters.titel_or' });
+
+    const anonymous = await api('/v1/jobs/search', { body: search });
+    expect(anonymous.status).toBe(401);
+    expect(ErrorEnvelopeSchema.parse(anonymous.body).error.code).toBe('unauthorized');
+  });
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
+import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { searchParamsFor } from './query.js';
+
+/** The own crawler's format: clean, close to the canonical Job. */
+const OwnIndexJob = z.object({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  company: z.object({ name: z.string().min(1), domain: z.string().nullable() }),
+  location: z.object({ city: z.string().nullable(), region: z.string().nullable(), country_code: z.string().nullable(), remote: z.boolean().nullable() }),
+  employment_type: z.string().nullable(),
+  seniority: z.string().nullable(),
+  job_family: z.string().nullable(),
+  salary: z.object({ min: z.number().nullable(), max: z.number().nullable(), currency: z.string(), period: z.enum(['year', 'month', 'hour']) }).nullable(),
+  description: z.string().nullable(),
+  apply_url: z.string().nullable(),
+  posted_at: z.string().nullable(),
+});
+const OwnIndexPage = z.object({ data: z.array(z.unknown()), next_offset: z.number().int().nullable() });
+
+const PAGE_SIZE = 100;
+
+export class OwnIndexAdapter implements ProviderAdapter {
+  readonly provider = ProviderSlugSchema.enum.own_index;
+
+  constructor(private readonly baseUrl: string) {}
+
+  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    const records: NormalizedProviderRecord[] = [];
+    let offset: number | null = 0;
+    while (offset !== null && records.length < want) {
+      const url = new URL('/own_index/v1/jobs', this.baseUrl);
+      for (const [k, v] of searchParamsFor(filters)) url.searchParams.set(k, v);
+      url.searchParams.set('offset', String(offset));
+      url.searchParams.set('limit', String(Math.min(PAGE_SIZE, want - records.length)));
+      const page = OwnIndexPage.safeParse(await getJson(this.provider, url, signal));
+      if (!page.success) throw new ProviderResponseError(this.provider, 200, 'own_index page has an unexpected shape');
+      const seenAt = new Date().toISOString();
+      for (const raw of page.data.data) {
+        const job = OwnIndexJob.safeParse(raw);
+        if (job.success) records.push(toRecord(job.data, seenAt));
+      }
+      offset = page.data.next_offset;
+    }
+    return records.slice(0, want);
+  }
+}
+
+function toRecord(job: z.infer<typeof OwnIndexJob>, seenAt: string): NormalizedProviderRecord {
+  return {
+    provider: 'own_index',
+    provider_job_id: job.id,
+    url: job.apply_url,
+    title: job.title.trim(),
+    company: { name: job.company.name, domain: job.company.domain?.toLowerCase() ?? null },
+    location: { ...job.location, country_code: job.location.country_code?.toUpperCase() ?? null },
+    employment_type: enumOrNull(job.employment_type, ['full_time', 'part_time', 'contract', 'internship', 'temporary'] as const),
+    seniority: enumOrNull(job.seniority, ['intern', 'junior', 'mid', 'senior', 'lead', 'director', 'vp', 'c_level'] as const),
+    job_family: job.job_family,
+    salary: job.salary ? { ...job.salary, origin: 'declared' } : null,
+    description: job.description,
+    apply_url: job.apply_url,
+    posted_at: job.posted_at,
+    seen_at: seenAt,
+  };
+}
+
+function enumOrNull<const T extends readonly string[]>(value: string | null, allowed: T): T[number] | null {
+  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T[number]) : null;
+}
