@@ -1,0 +1,42 @@
+import { Writable } from 'node:stream';
+import { createLogger } from './logger.js';
+import { requestContext } from './request-context.js';
+import { newId } from './ids.js';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
+describe('createLogger', () => {
+  it('writes structured lines with the service and the request id', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger({ service: 'billing' }, stream);
+    requestContext.run({ requestId: 'req_abc', stages: [] }, () => logger.info('charged'));
+    expect(lines[0]).toMatchObject({ service: 'billing', request_id: 'req_abc', msg: 'charged', level: 'info' });
+  });
+
+  it('never writes keys or secrets', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger({ service: 'gateway' }, stream);
+    logger.info({ req: { headers: { authorization: 'Bearer svc_live_secret' } }, live_key: 'svc_live_x', secret: 's3' }, 'request');
+    const text = JSON.stringify(lines[0]);
+    expect(text).not.toContain('svc_live_secret');
+    expect(text).not.toContain('svc_live_x');
+    expect(text).not.toContain('s3"');
+  });
+});
+
+describe('newId', () => {
+  it('makes prefixed, distinct ids', () => {
+    const a = newId('job');
+    expect(a).toMatch(/^job_[0-9a-z]{16}$/);
+    expect(newId('job')).not.toBe(a);
+  });
+});
