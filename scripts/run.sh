@@ -22,10 +22,13 @@ if [[ -z "$node_bin" || "$(node_major "$node_bin")" -lt 22 ]] || \
 fi
 say "using Node $(node -v) ($(command -v node))"
 
-# npm ci when node_modules is missing or older than the lock file.
+# Install from the lock file when node_modules is missing or older than it. `npm install`, not
+# `npm ci`: the lock lists other platforms' optional binaries (@swc/core-darwin-*, ...) only as
+# names, because registries that mirror one platform do not serve them, and `npm ci` refuses such
+# a lock while `npm install` installs exactly the locked versions for this platform.
 if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
-  say "installing npm packages (npm ci; about a minute on a fresh clone) ..."
-  npm ci --no-audit --no-fund --loglevel=error
+  say "installing npm packages from package-lock.json (about a minute on a fresh clone) ..."
+  npm install --no-audit --no-fund --loglevel=error
 fi
 
 export PATH="$PWD/node_modules/.bin:$PATH"
