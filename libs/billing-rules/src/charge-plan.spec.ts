@@ -30,8 +30,8 @@ describe('planCharges', () => {
     expect(plan.kind === 'ok' && plan.lines.map((l) => l.jobId)).toEqual(['job_a', 'job_b']);
   });
 
-  it('still returns already-paid jobs when the cap is reached', () => {
-    const plan = planCharges({ ...base, jobIds: ['job_a', 'job_b', 'job_c'], maxCredits: 0, alreadyPaid: new Set(['job_c']) });
+  it('returns the already-paid jobs before the cap, and stops at the first job it cannot charge', () => {
+    const plan = planCharges({ ...base, jobIds: ['job_c', 'job_a', 'job_d'], maxCredits: 0, alreadyPaid: new Set(['job_c', 'job_d']) });
     expect(plan.kind === 'ok' && plan.lines.map((l) => l.jobId)).toEqual(['job_c']);
   });
 
