@@ -28,7 +28,15 @@ say "using Node $(node -v) ($(command -v node))"
 # a lock while `npm install` installs exactly the locked versions for this platform.
 if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
   say "installing npm packages from package-lock.json (about a minute on a fresh clone) ..."
-  npm install --no-audit --no-fund --loglevel=error
+  npm install --no-audit --no-fund --loglevel=error &
+  npm_pid=$!
+  started=$SECONDS
+  while kill -0 "$npm_pid" 2>/dev/null; do
+    sleep 5
+    kill -0 "$npm_pid" 2>/dev/null && (( (SECONDS - started) % 15 < 5 )) && say "still installing npm packages ($((SECONDS - started))s) ..."
+  done
+  wait "$npm_pid" || { say "npm install failed"; exit 1; }
+  say "npm packages installed in $((SECONDS - started))s"
 fi
 
 export PATH="$PWD/node_modules/.bin:$PATH"

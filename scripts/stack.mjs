@@ -52,6 +52,10 @@ function run(cmd, args, options = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: ROOT, stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...env, ...options.env } });
     let output = '';
+    // A quiet step still says it is alive: no silent minutes.
+    const since = Date.now();
+    const heartbeat = options.heartbeat ? setInterval(() => say(`${options.heartbeat} (${Math.round((Date.now() - since) / 1000)}s) ...`), 15000) : undefined;
+    child.on('exit', () => clearInterval(heartbeat));
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
     child.on('error', reject);
@@ -191,7 +195,7 @@ async function flushRedis(redisUrl) {
 
 async function build() {
   say('building every project (nx run-many -t build; cached after the first run) ...');
-  await run('nx', ['run-many', '-t', 'build', '--output-style=static'], { quiet: true }).catch((e) => {
+  await run('nx', ['run-many', '-t', 'build', '--output-style=static'], { quiet: true, heartbeat: 'still building' }).catch((e) => {
     process.stdout.write(`${e.message}\n`);
     throw new Error('build failed');
   });
@@ -383,8 +387,10 @@ async function up() {
 
 async function test({ e2eOnly }) {
   if (!e2eOnly) {
-    say('lint, typecheck and unit tests of every project ...');
-    await run('nx', ['run-many', '-t', 'lint', 'typecheck', 'test', '--output-style=static']);
+    // --skip-nx-cache: the test command proves the code as it is, never from a cached result
+    // (Nx's cache can live outside the clone and be shared between checkouts).
+    say('lint, typecheck and unit tests of every project (nx run-many, cache skipped) ...');
+    await run('nx', ['run-many', '-t', 'lint', 'typecheck', 'test', '--output-style=static', '--skip-nx-cache']);
   }
   const infra = await setUp({ fresh: true });
   await startServices(infra);

@@ -5,6 +5,7 @@ import { HttpErrorFilter } from './common/http-error.filter.js';
  * What main.ts and the tests share: the error envelope, and JSON bodies that may be empty
  * (a proxied `POST .../reset` or `.../repost` often carries `Content-Type: application/json`
  * and no body). Create the app with `bodyParser: false` so this parser is the only one.
+ * Signals and the graceful stop are handled by runService (main.ts); tests close the app.
  */
 export function configureApp(app: NestFastifyApplication): void {
   app.useGlobalFilters(new HttpErrorFilter());
@@ -18,5 +19,4 @@ export function configureApp(app: NestFastifyApplication): void {
       done(Object.assign(new Error('request body is not valid JSON'), { statusCode: 400 }), undefined);
     }
   });
-  app.enableShutdownHooks();
 }

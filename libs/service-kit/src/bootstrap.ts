@@ -27,6 +27,8 @@ export interface RunServiceOptions {
   /** Last touches before listening (filters, hooks, extra servers). */
   configure?: (app: NestFastifyApplication, logger: Logger) => Promise<void> | void;
   bodyLimitBytes?: number;
+  /** Off when the app registers its own body parser (Nest registers its parser during init). */
+  bodyParser?: boolean;
 }
 
 export interface RunningService {
@@ -56,7 +58,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const app = await NestFactory.create<NestFastifyApplication>(
     ServiceRootModule,
     new FastifyAdapter({ bodyLimit: options.bodyLimitBytes ?? 1_048_576, return503OnClosing: true }),
-    { logger: new PinoNestLogger(logger), abortOnError: false },
+    { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: options.bodyParser ?? true },
   );
   const transports = options.microservices?.(app) ?? [];
   for (const strategy of transports) app.connectMicroservice({ strategy }, { inheritAppConfig: true });
@@ -66,7 +68,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   await app.startAllMicroservices();
   await app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const url = await app.getUrl();
-  logger.info({ url, instance: info.instanceId }, `${options.name} listening`);
+  logger.info({ url }, `${options.name} listening`);
 
   let stopping: Promise<void> | undefined;
   const stop = (reason = 'stop'): Promise<void> => {
