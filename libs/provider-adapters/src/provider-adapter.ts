@@ -31,7 +31,15 @@ export class ProviderResponseError extends Error {
 }
 
 export async function getJson(provider: ProviderSlug, url: URL, signal: AbortSignal): Promise<unknown> {
-  const res = await fetch(url, { signal, headers: { accept: 'application/json' } });
+  return readJson(provider, await fetch(url, { signal, headers: { accept: 'application/json' } }));
+}
+
+/** POST a JSON body and read the JSON answer (providers that search by POST). */
+export async function postJson(provider: ProviderSlug, url: URL, body: unknown, signal: AbortSignal): Promise<unknown> {
+  return readJson(provider, await fetch(url, { method: 'POST', signal, headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+}
+
+async function readJson(provider: ProviderSlug, res: Response): Promise<unknown> {
   if (!res.ok) {
     await res.body?.cancel();
     throw new ProviderResponseError(provider, res.status, `${provider} answered ${res.status}`);

@@ -13,3 +13,23 @@ export function searchParamsFor(filters: Filters): Array<[string, string]> {
   if (filters.posted_within_days) params.push(['posted_since', new Date(Date.now() - filters.posted_within_days * 86_400_000).toISOString().slice(0, 10)]);
   return params;
 }
+
+/** The one country of a filter, or undefined when none or several (then filtered afterwards). */
+export function oneCountry(filters: Filters): string | undefined {
+  return filters.country_code_or?.length === 1 ? filters.country_code_or[0]! : undefined;
+}
+
+/** The one company domain of a filter, or undefined when none or several. */
+export function oneDomain(filters: Filters): string | undefined {
+  return filters.company_domain_or?.length === 1 ? filters.company_domain_or[0]! : undefined;
+}
+
+/** The remote filter when set (true or false), else undefined. */
+export function remoteFilter(filters: Filters): boolean | undefined {
+  return filters.remote === true || filters.remote === false ? filters.remote : undefined;
+}
+
+/** Start of the posted-within window as epoch ms, or undefined. `now` for tests. */
+export function postedSinceMs(filters: Filters, now = Date.now()): number | undefined {
+  return filters.posted_within_days ? now - filters.posted_within_days * 86_400_000 : undefined;
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
+import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { collectPages, validRecord } from './paging.js';
+import { iso3Of, toCountryCode } from './normalize/country.js';
+import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { toPeriod } from './normalize/salary.js';
+
+const ProviderCJob = z.object({
+  jobId: z.string().min(1),
+  jobTitle: z.string().min(1),
+  companyName: z.string().min(1),
+  companyUrl: z.string().nullish(),
+  location: z.object({ city: z.string().nullish(), region: z.string().nullish(), countryCode: z.string().nullish() }).nullish(),
+  workplaceType: z.string().nullish(),
+  employmentType: z.string().nullish(),
+  seniority: z.string().nullish(),
+  comp: z
+    .object({ from: z.number().nullish(), to: z.number().nullish(), currency: z.string(), unit: z.string(), estimated: z.boolean().nullish() })
+    .nullish(),
+  applyUrl: z.string().nullish(),
+  postedAt: z.number().nullish(),
+});
+const ProviderCPage = z.object({ jobs: z.array(z.unknown()), nextPageToken: z.string().nullish() });
+
+const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
+/** EXECUTIVE covers vp and c_level: the lower is taken. */
+const SENIORITY = { intern: 'intern', junior: 'junior', mid: 'mid', senior: 'senior', lead: 'lead', director: 'director', executive: 'vp' } as const;
+const REMOTE: Record<string, boolean> = { REMOTE: true, ON_SITE: false, HYBRID: false };
+
+const PAGE_SIZE = 100;
+
+/** provider_c item → normalized record, or null when it cannot be read. provider_c sends no descriptions. */
+export function mapProviderC(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
+  const parsed = ProviderCJob.safeParse(raw);
+  if (!parsed.success) return null;
+  const job = parsed.data;
+  const comp = job.comp;
+  const period = comp ? toPeriod(comp.unit) : null;
+  return validRecord({
+    provider: 'provider_c',
+    provider_job_id: job.jobId,
+    url: toUrl(job.applyUrl),
+    title: job.jobTitle.trim(),
+    company: { name: job.companyName.trim(), domain: toDomain(job.companyUrl) },
+    location: {
+      city: job.location?.city ?? null,
+      region: job.location?.region ?? null,
+      country_code: toCountryCode(job.location?.countryCode),
+      remote: job.workplaceType ? (REMOTE[job.workplaceType.toUpperCase()] ?? null) : null,
+    },
+    employment_type: EMPLOYMENT[vocabKey(job.employmentType) as keyof typeof EMPLOYMENT] ?? null,
+    seniority: SENIORITY[vocabKey(job.seniority) as keyof typeof SENIORITY] ?? null,
+    job_family: null,
+    salary:
+      comp && period && (comp.from != null || comp.to != null)
+        ? { min: comp.from ?? null, max: comp.to ?? null, currency: comp.currency.toUpperCase(), period, origin: comp.estimated ? 'inferred' : 'declared' }
+        : null,
+    description: null,
+    apply_url: toUrl(job.applyUrl),
+    posted_at: job.postedAt == null ? null : toIsoUtc(job.postedAt, 's'),
+    seen_at: seenAt,
+  });
+}
+
+export class ProviderCAdapter implements ProviderAdapter {
+  readonly provider = ProviderSlugSchema.enum.provider_c;
+
+  constructor(private readonly baseUrl: string) {}
+
+  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    // computed once: a page token may be bound to the exact query
+    const since = postedSinceMs(filters);
+    return collectPages<string | undefined>(
+      want,
+      undefined,
+      async (token, pageSize) => {
+        const url = new URL('/provider_c/v1/search', this.baseUrl);
+        for (const keyword of filters.title_or ?? []) url.searchParams.append('query', keyword);
+        const country = oneCountry(filters);
+        if (country) url.searchParams.set('countryCode', iso3Of(country) ?? country);
+        if (since !== undefined) url.searchParams.set('postedAfter', String(Math.floor(since / 1000)));
+        const domain = oneDomain(filters);
+        if (domain) url.searchParams.set('companyDomain', domain);
+        const remote = remoteFilter(filters);
+        if (remote !== undefined) url.searchParams.set('remote', String(remote));
+        url.searchParams.set('pageSize', String(pageSize));
+        if (token) url.searchParams.set('pageToken', token);
+        const body = ProviderCPage.safeParse(await getJson(this.provider, url, signal));
+        if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_c page has an unexpected shape');
+        return { items: body.data.jobs, next: body.data.nextPageToken ?? null };
+      },
+      mapProviderC,
+      PAGE_SIZE,
+    );
+  }
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
+import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { collectPages, validRecord } from './paging.js';
+import { countryNameOf, toCountryCode } from './normalize/country.js';
+import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { parseSalaryText } from './normalize/salary.js';
+import { markdownToText } from './normalize/text.js';
+
+const ProviderDItem = z.object({
+  ref: z.string().min(1),
+  name: z.string().min(1),
+  employer: z.object({ label: z.string().min(1), domain: z.string().nullish() }),
+  place: z.string().nullish(),
+  is_remote: z.string().nullish(),
+  seniority: z.string().nullish(),
+  type: z.string().nullish(),
+  pay: z.string().nullish(),
+  body: z.string().nullish(),
+  link: z.string().nullish(),
+  published: z.string().nullish(),
+});
+const ProviderDPage = z.object({ data: z.object({ items: z.array(z.unknown()), page: z.number().int(), pages: z.number().int() }) });
+
+const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
+const SENIORITY = { intern: 'intern', junior: 'junior', 'mid level': 'mid', mid: 'mid', senior: 'senior', lead: 'lead', director: 'director', vp: 'vp', 'c level': 'c_level' } as const;
+const REMOTE_SUFFIX = /\s+-\s+remote$/i;
+
+const PAGE_SIZE = 25;
+
+/** "City, Region, Country" (or "Remote, Country", "City, Country", "Country") → location parts. */
+export function parsePlace(place: string | null | undefined): { city: string | null; region: string | null; country_code: string | null } {
+  const parts = (place ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) return { city: null, region: null, country_code: null };
+  const country = toCountryCode(parts.at(-1));
+  const rest = country ? parts.slice(0, -1) : parts;
+  const cityPart = rest[0] && !/^remote$/i.test(rest[0]) ? rest[0] : null;
+  return { city: cityPart, region: rest.length >= 2 ? rest.slice(1).join(', ') : null, country_code: country };
+}
+
+/** provider_d item → normalized record, or null when it cannot be read. */
+export function mapProviderD(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
+  const parsed = ProviderDItem.safeParse(raw);
+  if (!parsed.success) return null;
+  const item = parsed.data;
+  const title = item.name.replace(REMOTE_SUFFIX, '').trim();
+  const remote = item.is_remote === 'yes' ? true : item.is_remote === 'no' ? false : REMOTE_SUFFIX.test(item.name) ? true : null;
+  return validRecord({
+    provider: 'provider_d',
+    provider_job_id: item.ref,
+    url: toUrl(item.link),
+    title: title || item.name.trim(),
+    company: { name: item.employer.label.trim(), domain: toDomain(item.employer.domain) },
+    location: { ...parsePlace(item.place), remote },
+    employment_type: EMPLOYMENT[vocabKey(item.type) as keyof typeof EMPLOYMENT] ?? null,
+    seniority: SENIORITY[vocabKey(item.seniority) as keyof typeof SENIORITY] ?? null,
+    job_family: null,
+    salary: parseSalaryText(item.pay),
+    description: markdownToText(item.body),
+    apply_url: toUrl(item.link),
+    posted_at: toIsoUtc(item.published),
+    seen_at: seenAt,
+  });
+}
+
+export class ProviderDAdapter implements ProviderAdapter {
+  readonly provider = ProviderSlugSchema.enum.provider_d;
+
+  constructor(private readonly baseUrl: string) {}
+
+  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    // computed once: a page token may be bound to the exact query
+    const since = postedSinceMs(filters);
+    return collectPages(
+      want,
+      0,
+      async (page, pageSize) => {
+        const url = new URL('/provider_d/api/v1/feed', this.baseUrl);
+        if (filters.title_or?.length) url.searchParams.set('search', filters.title_or.join(';'));
+        const country = oneCountry(filters);
+        if (country) url.searchParams.set('country', countryNameOf(country) ?? country);
+        if (since !== undefined) url.searchParams.set('published_since', new Date(since).toISOString().slice(0, 10));
+        const domain = oneDomain(filters);
+        if (domain) url.searchParams.set('employer', domain);
+        const remote = remoteFilter(filters);
+        if (remote !== undefined) url.searchParams.set('remote', remote ? 'yes' : 'no');
+        url.searchParams.set('page', String(page));
+        url.searchParams.set('page_size', String(pageSize));
+        const body = ProviderDPage.safeParse(await getJson(this.provider, url, signal));
+        if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_d page has an unexpected shape');
+        const { items, page: current, pages } = body.data.data;
+        return { items, next: current + 1 < pages ? current + 1 : null };
+      },
+      mapProviderD,
+      PAGE_SIZE,
+    );
+  }
+}

@@ -1,0 +1,57 @@
+import { NormalizedProviderRecordSchema } from '@jobs/contracts';
+import { mapProviderE, ProviderEAdapter } from './provider-e.adapter.js';
+import { fixture, serveJson, type FixtureServer } from './testing/fixture-server.js';
+import { ALL_FILTERS, daysAgo, SEEN_AT, signal, UNPUSHABLE_FILTERS } from './testing/filters.js';
+
+const page = fixture('e.json');
+const [uk, denver, boston] = page.response.docs;
+
+describe('mapProviderE', () => {
+  it('maps UK, RFC 1123 dates and the snippet', () => {
+    const r = mapProviderE(uk, SEEN_AT)!;
+    expect(NormalizedProviderRecordSchema.parse(r)).toEqual(r);
+    expect(r).toMatchObject({
+      provider: 'provider_e',
+      provider_job_id: '0753dc298ebf7761',
+      title: 'Sales Engineer (Enterprise)',
+      company: { name: 'COPPERLAB MANUFACTURING', domain: null },
+      location: { city: 'Manchester', region: 'England', country_code: 'GB', remote: false },
+      employment_type: null,
+      seniority: null,
+      salary: null,
+      posted_at: '2026-11-22T05:58:40.000Z',
+    });
+    expect(r.description).toMatch(/^At Copperlab Manufacturing, .*…$/);
+  });
+
+  it('parses short salaries', () => {
+    expect(mapProviderE(denver, SEEN_AT)!.salary).toEqual({ min: 94000, max: 124000, currency: 'USD', period: 'year', origin: 'declared' });
+    expect(mapProviderE(boston, SEEN_AT)!.salary).toEqual({ min: 70.5, max: 89.5, currency: 'USD', period: 'hour', origin: 'declared' });
+    expect(mapProviderE(boston, SEEN_AT)!.location.remote).toBe(true);
+    expect(mapProviderE({ ...boston, salary: 'R$12K/mo' }, SEEN_AT)!.salary).toMatchObject({ min: 12000, currency: 'BRL', period: 'month' });
+    expect(mapProviderE({ ...boston, jobkey: '' }, SEEN_AT)).toBeNull();
+  });
+});
+
+describe('ProviderEAdapter', () => {
+  let server: FixtureServer;
+  afterEach(() => server.close());
+
+  it('sends our filters and pages by start until want', async () => {
+    server = await serveJson((req) => ({ ...page, response: { ...page.response, numFound: 100, start: Number(req.url.searchParams.get('start')) } }));
+    const records = await new ProviderEAdapter(server.baseUrl).search({ filters: ALL_FILTERS, want: 5, signal: signal() });
+    expect(records).toHaveLength(5);
+    expect(server.requests.map((r) => r.url.searchParams.get('start'))).toEqual(['0', '3']);
+    const q = server.requests[0]!.url;
+    expect(q.pathname).toBe('/provider_e/select');
+    expect(Object.fromEntries(q.searchParams)).toMatchObject({ q: 'engineer OR developer', fq_country: 'UK', fq_domain: 'acme.com', fq_remote: 'true', rows: '5' });
+    expect(daysAgo(q.searchParams.get('fq_since')!)).toBe(7);
+  });
+
+  it('matches everything without keywords and stops at numFound', async () => {
+    server = await serveJson(() => page);
+    const records = await new ProviderEAdapter(server.baseUrl).search({ filters: UNPUSHABLE_FILTERS, want: 3, signal: signal() });
+    expect(records).toHaveLength(3);
+    expect(Object.fromEntries(server.requests[0]!.url.searchParams)).toEqual({ q: '*:*', start: '0', rows: '3' });
+  });
+});

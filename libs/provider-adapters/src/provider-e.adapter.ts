@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
+import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { collectPages, validRecord } from './paging.js';
+import { toCountryCode, ukForGb } from './normalize/country.js';
+import { toIsoUtc, toUrl } from './normalize/fields.js';
+import { parseSalaryText } from './normalize/salary.js';
+
+const ProviderEDoc = z.object({
+  jobkey: z.string().min(1),
+  title: z.string().min(1),
+  company: z.string().min(1),
+  loc: z.object({ city: z.string().nullish(), region: z.string().nullish(), country_code: z.string().nullish() }).nullish(),
+  remote: z.boolean().nullish(),
+  snippet: z.string().nullish(),
+  salary: z.string().nullish(),
+  url: z.string().nullish(),
+  date: z.string().nullish(),
+});
+const ProviderEPage = z.object({ response: z.object({ numFound: z.number().int(), start: z.number().int(), docs: z.array(z.unknown()) }) });
+
+const PAGE_SIZE = 50;
+
+/**
+ * provider_e doc → normalized record, or null when it cannot be read. provider_e sends no
+ * company domain, seniority or employment type, and only a 150-character snippet.
+ */
+export function mapProviderE(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
+  const parsed = ProviderEDoc.safeParse(raw);
+  if (!parsed.success) return null;
+  const doc = parsed.data;
+  return validRecord({
+    provider: 'provider_e',
+    provider_job_id: doc.jobkey,
+    url: toUrl(doc.url),
+    title: doc.title.trim(),
+    company: { name: doc.company.trim(), domain: null },
+    location: { city: doc.loc?.city ?? null, region: doc.loc?.region ?? null, country_code: toCountryCode(doc.loc?.country_code), remote: doc.remote ?? null },
+    employment_type: null,
+    seniority: null,
+    job_family: null,
+    salary: parseSalaryText(doc.salary),
+    description: doc.snippet?.trim() || null,
+    apply_url: toUrl(doc.url),
+    posted_at: toIsoUtc(doc.date),
+    seen_at: seenAt,
+  });
+}
+
+/** Solr query text for keywords: `a OR b`, `*:*` for none. */
+function solrQuery(keywords: readonly string[] | undefined): string {
+  return keywords?.length ? keywords.join(' OR ') : '*:*';
+}
+
+export class ProviderEAdapter implements ProviderAdapter {
+  readonly provider = ProviderSlugSchema.enum.provider_e;
+
+  constructor(private readonly baseUrl: string) {}
+
+  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    // computed once: a page token may be bound to the exact query
+    const since = postedSinceMs(filters);
+    return collectPages(
+      want,
+      0,
+      async (start, rows) => {
+        const url = new URL('/provider_e/select', this.baseUrl);
+        url.searchParams.set('q', solrQuery(filters.title_or));
+        const country = oneCountry(filters);
+        if (country) url.searchParams.set('fq_country', ukForGb(country));
+        if (since !== undefined) url.searchParams.set('fq_since', new Date(since).toISOString());
+        const domain = oneDomain(filters);
+        if (domain) url.searchParams.set('fq_domain', domain);
+        const remote = remoteFilter(filters);
+        if (remote !== undefined) url.searchParams.set('fq_remote', String(remote));
+        url.searchParams.set('start', String(start));
+        url.searchParams.set('rows', String(rows));
+        const body = ProviderEPage.safeParse(await getJson(this.provider, url, signal));
+        if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_e page has an unexpected shape');
+        const { numFound, start: at, docs } = body.data.response;
+        const end = at + docs.length;
+        return { items: docs, next: end < numFound ? end : null };
+      },
+      mapProviderE,
+      PAGE_SIZE,
+    );
+  }
+}

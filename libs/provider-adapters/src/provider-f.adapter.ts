@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
+import { postJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { collectPages, validRecord } from './paging.js';
+import { toCountryCode } from './normalize/country.js';
+import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { parseAmount, toPeriod } from './normalize/salary.js';
+import { htmlToText } from './normalize/text.js';
+
+const ProviderFPosting = z.object({
+  posting_id: z.union([z.number(), z.string().min(1)]),
+  headline: z.string().min(1),
+  org: z.object({ display_name: z.string().min(1), url: z.string().nullish() }),
+  geo: z.object({ city: z.string().nullish(), admin1: z.string().nullish(), country: z.string().nullish() }).nullish(),
+  remote_ok: z.boolean().nullish(),
+  contract: z.string().nullish(),
+  level: z.string().nullish(),
+  compensation: z
+    .object({ amount_min: z.union([z.string(), z.number()]).nullish(), amount_max: z.union([z.string(), z.number()]).nullish(), currency: z.string(), interval: z.string() })
+    .nullish(),
+  body_html: z.string().nullish(),
+  apply: z.object({ url: z.string().nullish() }).nullish(),
+  created: z.string().nullish(),
+});
+const ProviderFPage = z.object({ status: z.literal('ok'), data: z.object({ postings: z.array(z.unknown()), cursor: z.object({ next: z.string().nullish() }).nullish() }) });
+
+const EMPLOYMENT = { permanent: 'full_time', 'full time': 'full_time', 'part time': 'part_time', freelance: 'contract', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
+/** Coarse levels: ENTRY covers intern and junior, EXEC director, vp and c_level (the lower is taken). */
+const SENIORITY = { entry: 'junior', mid: 'mid', senior: 'senior', lead: 'lead', exec: 'director' } as const;
+
+const PAGE_SIZE = 100;
+
+function amount(value: string | number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'number' ? value : parseAmount(value);
+}
+
+/** provider_f posting → normalized record, or null when it cannot be read. */
+export function mapProviderF(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
+  const parsed = ProviderFPosting.safeParse(raw);
+  if (!parsed.success) return null;
+  const p = parsed.data;
+  const comp = p.compensation;
+  const period = comp ? toPeriod(comp.interval) : null;
+  const [min, max] = comp ? [amount(comp.amount_min), amount(comp.amount_max)] : [null, null];
+  return validRecord({
+    provider: 'provider_f',
+    provider_job_id: String(p.posting_id),
+    url: toUrl(p.apply?.url),
+    title: p.headline.trim(),
+    company: { name: p.org.display_name.trim(), domain: toDomain(p.org.url) },
+    location: { city: p.geo?.city ?? null, region: p.geo?.admin1 ?? null, country_code: toCountryCode(p.geo?.country), remote: p.remote_ok ?? null },
+    employment_type: EMPLOYMENT[vocabKey(p.contract) as keyof typeof EMPLOYMENT] ?? null,
+    seniority: SENIORITY[vocabKey(p.level) as keyof typeof SENIORITY] ?? null,
+    job_family: null,
+    salary: comp && period && (min !== null || max !== null) ? { min, max, currency: comp.currency.toUpperCase(), period, origin: 'declared' } : null,
+    description: htmlToText(p.body_html),
+    apply_url: toUrl(p.apply?.url),
+    posted_at: toIsoUtc(p.created),
+    seen_at: seenAt,
+  });
+}
+
+export class ProviderFAdapter implements ProviderAdapter {
+  readonly provider = ProviderSlugSchema.enum.provider_f;
+
+  constructor(private readonly baseUrl: string) {}
+
+  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    // computed once: a page token may be bound to the exact query
+    const since = postedSinceMs(filters);
+    return collectPages<string | undefined>(
+      want,
+      undefined,
+      async (cursor, limit) => {
+        const body: Record<string, unknown> = { limit };
+        if (filters.title_or?.length) body['keywords'] = filters.title_or;
+        const country = oneCountry(filters);
+        if (country) body['location'] = { country };
+        if (since !== undefined) body['since'] = since;
+        const domain = oneDomain(filters);
+        if (domain) body['domain'] = domain;
+        const remote = remoteFilter(filters);
+        if (remote !== undefined) body['remote'] = remote;
+        if (cursor) body['cursor'] = cursor;
+        const page = ProviderFPage.safeParse(await postJson(this.provider, new URL('/provider_f/api/search', this.baseUrl), body, signal));
+        if (!page.success) throw new ProviderResponseError(this.provider, 200, 'provider_f page has an unexpected shape');
+        return { items: page.data.data.postings, next: page.data.data.cursor?.next ?? null };
+      },
+      mapProviderF,
+      PAGE_SIZE,
+    );
+  }
+}
