@@ -45,6 +45,19 @@ describe('POST /v1/jobs/search through every service', () => {
     expect(traceIds.size).toBe(1);
   });
 
+  it('asks all seven sources on a Pro plan and merges what several of them saw', async () => {
+    const res = await api('/v1/jobs/search', { key: liveKey, body: { filters: { title_or: ['engineer'], country_code_or: ['GB'] }, limit: 50 } });
+    expect(res.status).toBe(200);
+    const body = JobSearchResponseSchema.parse(res.body);
+    expect(body.metadata.status).toBe('complete');
+    expect([...body.metadata.providers.tried].sort()).toEqual(['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
+    expect(body.metadata.providers.hit.length).toBeGreaterThan(1);
+    expect(body.data.every((job) => job.location.country_code === 'GB')).toBe(true);
+    const sourceCounts = body.data.map((job) => new Set(job.sources.map((s) => s.provider)).size);
+    expect(sourceCounts.some((n) => n > 1)).toBe(true);
+    expect(body.metadata.duplicates_merged).toBeGreaterThan(0);
+  });
+
   it('does not charge twice for the same jobs', async () => {
     const first = await api('/v1/jobs/search', { key: liveKey, body: search });
     const again = await api('/v1/jobs/search', { key: liveKey, body: search });

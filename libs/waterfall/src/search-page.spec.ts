@@ -1,6 +1,10 @@
 import { examples } from '@jobs/contracts';
 import { assembleSearchPage, fieldCoverage } from './search-page.js';
 
+const withSources = (j: ReturnType<typeof examples.job>, n: number) => ({
+  ...j,
+  sources: Array.from({ length: n }, (_, i) => ({ ...j.sources[0]!, provider: i === 0 ? ('own_index' as const) : ('provider_a' as const), provider_job_id: `p${i}` })),
+});
 const job = (id: string, salary = true) => ({ ...examples.job(), id, ...(salary ? {} : { salary: null }) });
 
 describe('assembleSearchPage', () => {
@@ -11,13 +15,16 @@ describe('assembleSearchPage', () => {
       ...base,
       providers: ['own_index', 'provider_a'],
       batches: [
-        { provider: 'provider_a', outcome: 'ok', duplicatesMerged: 1, jobs: [job('job_b'), job('job_c')] },
-        { provider: 'own_index', outcome: 'ok', duplicatesMerged: 0, jobs: [job('job_a'), job('job_b')] },
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 3, jobs: [withSources(job('job_b'), 2), job('job_c')] },
+        { provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [job('job_a'), job('job_b')] },
       ],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_a', 'job_b', 'job_c']);
     expect(page.metadata.providers.contributions).toEqual({ own_index: 2, provider_a: 1 });
+    // 5 records stood for 3 jobs.
     expect(page.metadata.duplicates_merged).toBe(2);
+    // job_b's later snapshot lists both sources.
+    expect(page.data[1]!.sources).toHaveLength(2);
     expect(page.metadata.status).toBe('complete');
     expect(page.metadata.latency_ms).toBe(250);
   });
@@ -27,8 +34,8 @@ describe('assembleSearchPage', () => {
       ...base,
       providers: ['own_index', 'provider_a', 'provider_b'],
       batches: [
-        { provider: 'own_index', outcome: 'ok', duplicatesMerged: 0, jobs: [] },
-        { provider: 'provider_a', outcome: 'provider_error', duplicatesMerged: 0, jobs: [] },
+        { provider: 'own_index', outcome: 'ok', recordsIn: 0, jobs: [] },
+        { provider: 'provider_a', outcome: 'provider_error', recordsIn: 0, jobs: [] },
       ],
     });
     expect(page.metadata.status).toBe('partial');
@@ -40,7 +47,7 @@ describe('assembleSearchPage', () => {
   });
 
   it('cuts the page at the limit', () => {
-    const page = assembleSearchPage({ ...base, limit: 1, providers: ['own_index'], batches: [{ provider: 'own_index', outcome: 'ok', duplicatesMerged: 0, jobs: [job('job_a'), job('job_b')] }] });
+    const page = assembleSearchPage({ ...base, limit: 1, providers: ['own_index'], batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [job('job_a'), job('job_b')] }] });
     expect(page.data).toHaveLength(1);
   });
 });

@@ -4,7 +4,9 @@ import type { Job, JobSearchResponseDraft, ProviderFailure, ProviderSlug } from 
 export interface ProviderBatch {
   provider: ProviderSlug;
   outcome: 'ok' | 'provider_error' | 'provider_timeout';
-  duplicatesMerged: number;
+  /** Provider records in the batch (several may resolve to one canonical job). */
+  recordsIn: number;
+  /** Canonical jobs the batch resolved to, as dedupe saw them after merging the batch. */
   jobs: Job[];
 }
 
@@ -22,7 +24,10 @@ export interface AssembleInput {
 
 /**
  * Merges the providers' batches into one page: canonical jobs in plan order, each once, the
- * first provider that brought a job credited with it. Billing later fills in the credit fields.
+ * first provider that brought a job credited with it. Batches are de-duplicated concurrently, so
+ * the same job can arrive in several snapshots; the one listing the most sources is kept.
+ * `duplicates_merged` counts the provider records that resolved to a job another record of
+ * this search already stood for. Billing later fills in the credit fields.
  */
 export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft {
   const byProvider = new Map(input.batches.map((b) => [b.provider, b]));
@@ -30,7 +35,7 @@ export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft
   const contributions: Partial<Record<ProviderSlug, number>> = {};
   const hit: ProviderSlug[] = [];
   const failed: ProviderFailure[] = [];
-  let duplicatesMerged = 0;
+  let recordsIn = 0;
 
   for (const provider of input.providers) {
     const batch = byProvider.get(provider);
@@ -42,16 +47,13 @@ export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft
       failed.push({ provider, code: batch.outcome });
       continue;
     }
-    duplicatesMerged += batch.duplicatesMerged;
+    recordsIn += batch.recordsIn;
     if (batch.jobs.length > 0) hit.push(provider);
     let firsts = 0;
     for (const job of batch.jobs) {
-      if (seen.has(job.id)) {
-        duplicatesMerged += 1;
-        continue;
-      }
-      seen.set(job.id, job);
-      firsts += 1;
+      const earlier = seen.get(job.id);
+      if (!earlier) firsts += 1;
+      if (!earlier || moreComplete(job, earlier)) seen.set(job.id, job);
     }
     contributions[provider] = firsts;
   }
@@ -63,12 +65,17 @@ export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft
     metadata: {
       request_id: input.requestId,
       status: failed.length > 0 ? 'partial' : 'complete',
-      duplicates_merged: duplicatesMerged,
+      duplicates_merged: Math.max(0, recordsIn - seen.size),
       providers: { tried: [...input.providers], hit, failed, contributions },
       field_coverage: fieldCoverage(data),
       latency_ms: Math.max(0, Math.round(input.now - input.startedAt)),
     },
   };
+}
+
+function moreComplete(candidate: Job, current: Job): boolean {
+  if (candidate.sources.length !== current.sources.length) return candidate.sources.length > current.sources.length;
+  return candidate.last_seen_at > current.last_seen_at;
 }
 
 export function fieldCoverage(jobs: readonly Job[]): Record<string, number> {

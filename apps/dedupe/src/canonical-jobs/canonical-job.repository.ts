@@ -7,7 +7,7 @@ import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
 export interface MergeResult {
   jobId: string;
-  /** The record joined a canonical job that already existed (from another provider or request). */
+  /** The record joined a canonical job that another provider's record had created. */
   merged: boolean;
 }
 
@@ -32,7 +32,7 @@ export class CanonicalJobRepository {
       if (known) {
         await tx.jobSource.update({ where: { id: known.id }, data: { lastSeenAt: seenAt } });
         await tx.canonicalJob.update({ where: { id: known.canonicalJobId }, data: { lastSeenAt: seenAt } });
-        return { jobId: known.canonicalJobId, merged: true };
+        return { jobId: known.canonicalJobId, merged: false };
       }
       const company = await this.company(tx, domain, record.company.name);
       const candidate = await tx.canonicalJob.findFirst({ where: { blockingKey: block, status: 'open' }, orderBy: { firstSeenAt: 'asc' }, include: { sources: true } });

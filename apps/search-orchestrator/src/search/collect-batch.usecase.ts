@@ -28,7 +28,7 @@ export class CollectBatchUseCase {
     }
     const { complete } = await this.store.recordBatch(
       message.search_id,
-      { provider: message.provider, outcome: message.outcome, duplicatesMerged: message.duplicates_merged, jobs: message.jobs },
+      { provider: message.provider, outcome: message.outcome, recordsIn: message.records_in, jobs: message.jobs },
       STATE_TTL_SECONDS,
     );
     if (!complete) return;
