@@ -1,5 +1,5 @@
 import { ErrorEnvelopeSchema, JobSearchResponseSchema } from '@jobs/contracts';
-import { api, createAccount, TopicTap } from './stack.js';
+import { api, createAccount, stack, TopicTap } from './stack.js';
 
 /**
  * The walking skeleton: one live search crosses all six services as Kafka messages and comes
@@ -14,6 +14,16 @@ describe('POST /v1/jobs/search through every service', () => {
     liveKey = (await createAccount({ plan: 'pro', credits: 1000 })).live_key;
   });
   afterAll(() => tap.stop());
+
+  it('runs on a stack whose every service is ready', async () => {
+    // The gateway's /readyz aggregates every service's own readiness: one stopped service fails it.
+    const res = await fetch(`${stack.baseUrl}/readyz`);
+    const body = (await res.json()) as { checks: Record<string, boolean> };
+    expect(res.status).toBe(200);
+    for (const service of ['provider-sim', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher']) {
+      expect(body.checks[service]).toBe(true);
+    }
+  });
 
   const search = { filters: { title_or: ['engineer'] }, waterfall: { providers: ['own_index'] }, limit: 5 };
 

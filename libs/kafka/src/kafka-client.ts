@@ -14,12 +14,19 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
+/**
+ * kafkajs errors it retries by itself: a broker answer that failed (a coordinator still
+ * loading after a start, a leader moving) and the consumer restart that follows. They are
+ * warnings; what kafkajs gives up on still reaches the service as a thrown error.
+ */
+const RETRIED = /^(Response |Crash: |Restarting the consumer)/;
+
 /** kafkajs logs through the service's pino logger; its chatty INFO lines become debug. */
 function pinoLogCreator(logger: Logger): logCreator {
   return () =>
     ({ level, log }: LogEntry) => {
       const { message, timestamp: _timestamp, logger: _name, ...extra } = log;
-      const target = level === logLevel.INFO ? 'debug' : (LEVELS[level] ?? 'debug');
+      const target = level === logLevel.INFO ? 'debug' : level === logLevel.ERROR && RETRIED.test(message) ? 'warn' : (LEVELS[level] ?? 'debug');
       logger[target]({ kafka: extra }, `kafka: ${message}`);
     };
 }

@@ -75,7 +75,9 @@ export class TopicConsumer {
     });
     this.consumer.on(CRASH, (event) => {
       this.joined = false;
-      settings.logger.error({ err: event.payload.error, restart: event.payload.restart }, 'kafka consumer crashed');
+      const { error, restart } = event.payload;
+      // A crash kafkajs recovers from (restart) is a warning; one it does not is an error.
+      settings.logger[restart ? 'warn' : 'error']({ err: error, restart }, restart ? 'kafka consumer restarting' : 'kafka consumer stopped');
     });
     this.consumer.on(STOP, () => {
       this.joined = false;
