@@ -21,7 +21,17 @@ const PROFILES = {
   dev: { port: 8080, adminPort: 8081, simPort: 8090, healthBase: 9100, db: 'jobs', redisDb: 0, kafkaInstance: 'dev', kafkaPort: 19092 },
   test: { port: 18080, adminPort: 18081, simPort: 18090, healthBase: 19100, db: 'jobs_test', redisDb: 1, kafkaInstance: 'test', kafkaPort: 29092 },
 };
-const profile = command === 'up' || command === 'down' ? PROFILES.dev : PROFILES.test;
+/**
+ * STACK_SLOT=1..9 gives a test run its own everything (ports 2N080.., database, Redis db,
+ * Kafka instance), so several runs can share one machine.
+ */
+function slotProfile(slot) {
+  const base = 20000 + slot * 1000;
+  return { port: base + 80, adminPort: base + 81, simPort: base + 90, healthBase: base + 100, db: `jobs_test_s${slot}`, redisDb: 1 + slot, kafkaInstance: `s${slot}`, kafkaPort: base + 92 };
+}
+const slot = Number(process.env.STACK_SLOT ?? 0);
+if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('STACK_SLOT must be 1..9');
+const profile = slot > 0 ? slotProfile(slot) : command === 'up' || command === 'down' ? PROFILES.dev : PROFILES.test;
 const env = process.env;
 const PORT = Number(env.PORT ?? profile.port);
 const ADMIN_PORT = Number(env.ADMIN_PORT ?? profile.adminPort);
