@@ -1,25 +1,35 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { Topics, ALL_TOPICS } from '@jobs/contracts';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { ALL_TOPICS, Topics } from '@jobs/contracts';
 import { PrismaModule } from '@jobs/db';
 import { KafkaModule } from '@jobs/nest-kafka';
 import { RedisModule } from '@jobs/redis';
-import { AccountController } from './account/account.controller.js';
-import { ApiKeyGuard } from './auth/api-key.guard.js';
-import { ApiKeyService } from './auth/api-key.service.js';
+import { AccountModule } from './account/account.module.js';
+import { ManageAccountsUseCase } from './admin/manage-accounts.usecase.js';
+import { AuthModule } from './auth/auth.module.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
 import { StackReadiness } from './readiness/stack-readiness.js';
-import { RunSyncSearchUseCase } from './search/run-sync-search.usecase.js';
-import { SearchReplies } from './search/search-replies.js';
-import { SearchRepliesConsumer } from './search/search-replies.consumer.js';
-import { SearchController } from './search/search.controller.js';
-import { ManageAccountsUseCase } from './admin/manage-accounts.usecase.js';
+import { SearchModule } from './search/search.module.js';
 
+/** The gateway's configuration, for every feature module. */
+@Global()
+@Module({})
+class GatewayConfigModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return { module: GatewayConfigModule, providers: [{ provide: GATEWAY_CONFIG, useValue: config }], exports: [GATEWAY_CONFIG] };
+  }
+}
+
+/**
+ * The public API. Infrastructure modules first, then one module per feature; a feature module
+ * owns its controllers and use cases.
+ */
 @Module({})
 export class GatewayModule {
   static forRoot(config: GatewayConfig, instanceId: string): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
+        GatewayConfigModule.forRoot(config),
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
         RedisModule.forRoot(config.REDIS_URL),
         KafkaModule.forRoot({
@@ -30,18 +40,12 @@ export class GatewayModule {
           topology: ALL_TOPICS,
           deadLetterTopic: Topics.DeadLetter,
         }),
+        AuthModule,
+        AccountModule,
+        SearchModule,
       ],
-      controllers: [SearchController, AccountController, SearchRepliesConsumer],
-      providers: [
-        { provide: GATEWAY_CONFIG, useValue: config },
-        ApiKeyService,
-        ApiKeyGuard,
-        SearchReplies,
-        RunSyncSearchUseCase,
-        ManageAccountsUseCase,
-        StackReadiness,
-      ],
-      exports: [GATEWAY_CONFIG, ManageAccountsUseCase, ApiKeyService],
+      providers: [ManageAccountsUseCase, StackReadiness],
+      exports: [ManageAccountsUseCase],
     };
   }
 }

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { RunSyncSearchUseCase } from './run-sync-search.usecase.js';
+import { SearchReplies } from './search-replies.js';
+import { SearchRepliesConsumer } from './search-replies.consumer.js';
+import { SearchController } from './search.controller.js';
+
+@Module({
+  controllers: [SearchController, SearchRepliesConsumer],
+  providers: [SearchReplies, RunSyncSearchUseCase],
+})
+export class SearchModule {}
