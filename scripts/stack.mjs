@@ -405,7 +405,8 @@ async function test({ e2eOnly }) {
   const infra = await setUp({ fresh: true });
   await startServices(infra);
   say('end-to-end tests against the running stack ...');
-  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static'], {
+  // One e2e project at a time: they share the stack, and some change provider behaviour.
+  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1'], {
     env: {
       BASE_URL: `http://127.0.0.1:${PORT}`,
       ADMIN_URL: `http://127.0.0.1:${ADMIN_PORT}`,

@@ -17,8 +17,10 @@ export class FetcherModule {
           groupId: 'provider-fetcher',
           topology: ALL_TOPICS,
           deadLetterTopic: Topics.DeadLetter,
-          // Provider calls wait on the network: more partitions in flight per replica.
+          // Provider calls wait on the network, and one search's calls to its providers must run
+          // side by side (they share a partition): many calls in flight per replica.
           partitionsConsumedConcurrently: 12,
+          concurrencyWithinPartition: 16,
         }),
       ],
       controllers: [FetchConsumer],

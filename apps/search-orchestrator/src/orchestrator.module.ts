@@ -4,6 +4,8 @@ import { KafkaModule } from '@jobs/nest-kafka';
 import { RedisModule } from '@jobs/redis';
 import type { OrchestratorConfig } from './config.js';
 import { CollectBatchUseCase } from './search/collect-batch.usecase.js';
+import { CompleteSearchUseCase } from './search/complete-search.usecase.js';
+import { DeadlineSweeper } from './search/deadline-sweeper.js';
 import { SearchConsumer } from './search/search.consumer.js';
 import { SearchStateStore } from './search/search-state.store.js';
 import { StartSearchUseCase } from './search/start-search.usecase.js';
@@ -18,7 +20,7 @@ export class OrchestratorModule {
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'search-orchestrator', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
       ],
       controllers: [SearchConsumer],
-      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase],
+      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper],
     };
   }
 }

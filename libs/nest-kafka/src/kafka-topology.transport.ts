@@ -42,6 +42,7 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
       logger: this.log.child({ component: 'consumer', group: this.options.groupId }),
       fromBeginning: this.options.fromBeginning,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently,
+      concurrencyWithinPartition: this.options.concurrencyWithinPartition,
       deadLetter: (letter) =>
         this.publisher.publish(this.options.deadLetterTopic, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: letter.consumerGroup } as never),
     });

@@ -13,4 +13,6 @@ export interface KafkaModuleOptions {
   /** Where a brand-new consumer group starts reading. */
   fromBeginning?: boolean;
   partitionsConsumedConcurrently?: number;
+  /** See TopicConsumerSettings.concurrencyWithinPartition. */
+  concurrencyWithinPartition?: number;
 }

@@ -12,6 +12,9 @@ export interface SearchState {
 const stateKey = (id: string) => `orchestrator:search:${id}`;
 const pendingKey = (id: string) => `orchestrator:search:${id}:pending`;
 const batchesKey = (id: string) => `orchestrator:search:${id}:batches`;
+const doneKey = (id: string) => `orchestrator:search:${id}:done`;
+/** Open searches by deadline (epoch ms), shared by every replica's deadline sweeper. */
+const DEADLINES = 'orchestrator:deadlines';
 
 /**
  * Records one provider's batch and tells whether it was the last one awaited, atomically, so
@@ -36,7 +39,27 @@ export class SearchStateStore {
       .del(pendingKey(searchId), batchesKey(searchId))
       .sadd(pendingKey(searchId), ...state.plan.providers)
       .expire(pendingKey(searchId), ttlSeconds)
+      .zadd(DEADLINES, state.request.deadline_at, searchId)
       .exec();
+  }
+
+  /**
+   * Exactly one caller completes a search: the batch that brings the last provider, or the
+   * deadline sweeper, whichever comes first, on whichever replica.
+   */
+  async claimCompletion(searchId: string, ttlSeconds: number): Promise<boolean> {
+    const claimed = await this.redis.set(doneKey(searchId), '1', 'EX', ttlSeconds, 'NX');
+    await this.redis.zrem(DEADLINES, searchId);
+    return claimed === 'OK';
+  }
+
+  /** Searches whose deadline passed before `now`, oldest first. */
+  async overdue(now: number, max: number): Promise<string[]> {
+    return this.redis.zrangebyscore(DEADLINES, '-inf', now, 'LIMIT', 0, max);
+  }
+
+  async forgetDeadline(searchId: string): Promise<void> {
+    await this.redis.zrem(DEADLINES, searchId);
   }
 
   async load(searchId: string): Promise<SearchState | null> {

@@ -3,10 +3,9 @@ import { Topics, type SearchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { cheapestPlanFor } from '@jobs/plans';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
+import { STATE_TTL_SECONDS } from './complete-search.usecase.js';
 import { SearchStateStore } from './search-state.store.js';
 
-/** State outlives the search's deadline generously, so late batches still find it. */
-const STATE_TTL_SECONDS = 15 * 60;
 
 /** Plans the waterfall of a new search and asks the provider-fetcher for each provider. */
 @Injectable()

@@ -1,0 +1,99 @@
+/** Helpers for end-to-end tests against a running stack (never imported by services). */
+import { Kafka, logLevel, type Consumer, type IHeaders } from 'kafkajs';
+
+/** Where the running stack is (set by scripts/stack.mjs for `npm test`). */
+export const stack = {
+  baseUrl: process.env['BASE_URL'] ?? 'http://127.0.0.1:8080',
+  adminUrl: process.env['ADMIN_URL'] ?? 'http://127.0.0.1:8081',
+  adminToken: process.env['ADMIN_TOKEN'] ?? 'dev-admin-token',
+  kafkaBrokers: (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','),
+};
+
+export async function createAccount(body: { plan: string; credits: number }): Promise<{ account_id: string; live_key: string; test_key: string }> {
+  const res = await fetch(`${stack.adminUrl}/admin/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`account creation answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { account_id: string; live_key: string; test_key: string };
+}
+
+export async function api(path: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await fetch(`${stack.baseUrl}${path}`, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(init.key ? { authorization: `Bearer ${init.key}` } : {}),
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+export interface SeenMessage {
+  topic: string;
+  key: string | null;
+  value: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/** Reads topics from the beginning with a throwaway group and keeps what it sees. */
+export class TopicTap {
+  private readonly consumer: Consumer;
+  readonly seen: SeenMessage[] = [];
+
+  constructor(private readonly topics: string[]) {
+    const kafka = new Kafka({ clientId: 'e2e-tap', brokers: stack.kafkaBrokers, logLevel: logLevel.NOTHING });
+    this.consumer = kafka.consumer({ groupId: `e2e-tap-${process.pid}-${Date.now()}`, maxWaitTimeInMs: 200 });
+  }
+
+  async start(): Promise<void> {
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topics: this.topics, fromBeginning: true });
+    await this.consumer.run({
+      eachMessage: async ({ topic, message }) => {
+        this.seen.push({
+          topic,
+          key: message.key?.toString() ?? null,
+          value: JSON.parse(message.value?.toString() ?? 'null') as Record<string, unknown>,
+          headers: decode(message.headers),
+        });
+      },
+    });
+  }
+
+  async waitFor(predicate: (m: SeenMessage) => boolean, timeoutMs = 15000): Promise<SeenMessage> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const found = this.seen.find(predicate);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('message not seen in time');
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer.disconnect();
+  }
+}
+
+function decode(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) out[k] = String(Array.isArray(v) ? v[0] : v);
+  return out;
+}
+
+/** Direct calls to the simulator's control API (the admin API proxies to it). */
+export async function simControl(method: 'PUT' | 'POST', path: string, body?: unknown): Promise<number> {
+  const base = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
+  const res = await fetch(`${base}/_control${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.body?.cancel();
+  return res.status;
+}
