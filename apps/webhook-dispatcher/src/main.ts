@@ -1,18 +1,8 @@
 import 'reflect-metadata';
 import { loadConfig } from '@jobs/config';
-import { KafkaTopologyTransport } from '@jobs/nest-kafka';
-import { runService } from '@jobs/service-kit';
+import { runKafkaService } from '@jobs/nest-kafka';
 import { DispatcherEnvSchema } from './config.js';
 import { DispatcherModule } from './dispatcher.module.js';
 
 const config = loadConfig(DispatcherEnvSchema);
-
-await runService({
-  name: 'webhook-dispatcher',
-  module: DispatcherModule.forRoot(config),
-  port: config.HEALTH_PORT,
-  logLevel: config.LOG_LEVEL,
-  instanceId: config.INSTANCE_ID,
-  shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  microservices: (app) => [app.get(KafkaTopologyTransport)],
-});
+await runKafkaService('webhook-dispatcher', config, DispatcherModule.forRoot(config));
