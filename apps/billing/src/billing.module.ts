@@ -5,6 +5,10 @@ import { KafkaModule } from '@jobs/nest-kafka';
 import { OutboxModule } from '@jobs/outbox';
 import { ChargeSearchPageUseCase } from './charges/charge-search-page.usecase.js';
 import { ChargesConsumer } from './charges/charges.consumer.js';
+import { CursorCodec } from '@jobs/cursors';
+import { BillingQueriesConsumer } from './queries/billing-queries.consumer.js';
+import { ChargeJobUseCase } from './queries/charge-job.usecase.js';
+import { CURSOR_CODEC, ListLedgerUseCase } from './queries/list-ledger.usecase.js';
 import type { BillingConfig } from './config.js';
 
 @Module({})
@@ -17,8 +21,8 @@ export class BillingModule {
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'billing', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
         OutboxModule,
       ],
-      controllers: [ChargesConsumer],
-      providers: [ChargeSearchPageUseCase],
+      controllers: [ChargesConsumer, BillingQueriesConsumer],
+      providers: [ChargeSearchPageUseCase, ChargeJobUseCase, ListLedgerUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }
 }

@@ -6,6 +6,8 @@ import { CanonicalJobRepository } from './canonical-jobs/canonical-job.repositor
 import { DeduplicateBatchUseCase } from './canonical-jobs/deduplicate-batch.usecase.js';
 import { RecordsConsumer } from './canonical-jobs/records.consumer.js';
 import type { DedupeConfig } from './config.js';
+import { DedupeQueriesConsumer } from './queries/dedupe-queries.consumer.js';
+import { GetJobUseCase } from './queries/get-job.usecase.js';
 
 @Module({})
 export class DedupeModule {
@@ -16,8 +18,8 @@ export class DedupeModule {
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'dedupe', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
       ],
-      controllers: [RecordsConsumer],
-      providers: [CanonicalJobRepository, DeduplicateBatchUseCase],
+      controllers: [RecordsConsumer, DedupeQueriesConsumer],
+      providers: [CanonicalJobRepository, DeduplicateBatchUseCase, GetJobUseCase],
     };
   }
 }

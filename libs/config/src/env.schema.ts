@@ -25,6 +25,8 @@ export const SharedEnvSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   /** Port of the service's own health, readiness (and later metrics) endpoints. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Signs pagination cursors (tamper-proof); every replica of a service must share it. */
+  CURSOR_SECRET: z.string().min(16).default('dev-cursor-secret-change-me'),
   /** How long a SIGTERM drain may take before in-flight work is abandoned. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120000).default(15000),
 });

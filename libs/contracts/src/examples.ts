@@ -6,8 +6,11 @@
  */
 import type {
   BillingChargeRequested,
+  BillingQueryRequested,
   DeadLetter,
+  DedupeQueryRequested,
   EventEmitted,
+  QueryResponded,
   ProviderFetchRequested,
   ProviderRecordsFetched,
   SearchRecordsDeduplicated,
@@ -201,6 +204,18 @@ function eventEmitted(): EventEmitted.Value {
   };
 }
 
+function billingQueryRequested(): BillingQueryRequested.Value {
+  return { v: 1, query_id: 'req_query1', account_id: 'acc_demo', mode: 'live', query: { kind: 'job.charge', job_id: 'job_1', operation: 'GET /v1/jobs/job_1' } };
+}
+
+function dedupeQueryRequested(): DedupeQueryRequested.Value {
+  return { v: 1, query_id: 'req_query2', account_id: 'acc_demo', query: { kind: 'job.get', job_id: 'job_1', providers_routable: ['own_index'] } };
+}
+
+function queryResponded(): QueryResponded.Value {
+  return { v: 1, query_id: 'req_query1', outcome: 'ok', result: { kind: 'job.charge', reason: 'charged', credits_charged: 1, credits_remaining: 99 } };
+}
+
 function deadLetter(): DeadLetter.Value {
   return {
     v: 1,
@@ -227,5 +242,8 @@ export const examples = {
   billingChargeRequested,
   searchResponded,
   eventEmitted,
+  billingQueryRequested,
+  dedupeQueryRequested,
+  queryResponded,
   deadLetter,
 } as const;

@@ -18,12 +18,15 @@ const exampleOf: Record<TopicId, () => unknown> = {
   BillingChargeRequested: examples.billingChargeRequested,
   SearchResponded: examples.searchResponded,
   EventEmitted: examples.eventEmitted,
+  BillingQueryRequested: examples.billingQueryRequested,
+  DedupeQueryRequested: examples.dedupeQueryRequested,
+  QueryResponded: examples.queryResponded,
   DeadLetter: examples.deadLetter,
 };
 const entries = Object.entries(Topics) as [TopicId, (typeof Topics)[TopicId]][];
 
 describe('topology', () => {
-  it('declares exactly the eight topics, with unique names', () => {
+  it('declares exactly the eleven topics, with unique names', () => {
     const names = ALL_TOPICS.map((topic) => topic.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toEqual([
@@ -34,6 +37,9 @@ describe('topology', () => {
       'billing.charge.requested',
       'search.responded',
       'event.emitted',
+      'billing.query.requested',
+      'dedupe.query.requested',
+      'query.responded',
       'dead-letter',
     ]);
   });

@@ -10,6 +10,9 @@ import type { z } from 'zod';
 import * as BillingChargeRequested from './messages/billing-charge-requested.schema.js';
 import * as DeadLetter from './messages/dead-letter.schema.js';
 import * as EventEmitted from './messages/event-emitted.schema.js';
+import * as BillingQueryRequested from './messages/billing-query-requested.schema.js';
+import * as DedupeQueryRequested from './messages/dedupe-query-requested.schema.js';
+import * as QueryResponded from './messages/query-responded.schema.js';
 import * as ProviderFetchRequested from './messages/provider-fetch-requested.schema.js';
 import * as ProviderRecordsFetched from './messages/provider-records-fetched.schema.js';
 import * as SearchRecordsDeduplicated from './messages/search-records-deduplicated.schema.js';
@@ -130,6 +133,39 @@ export const Topics = {
     consumers: ['webhook-dispatcher'],
     purpose: 'Every event (job lifecycle, company hiring, search.completed) for the feed and webhook delivery',
     keyReason: "One account's events are stored and delivered in the order they happened",
+  }),
+  BillingQueryRequested: defineTopic({
+    name: 'billing.query.requested',
+    value: BillingQueryRequested.ValueSchema,
+    key: 'account_id',
+    keyOf: BillingQueryRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['gateway'],
+    consumers: ['billing'],
+    purpose: 'A read of the ledger or a single-job charge (GET /jobs/{id}) for billing to answer now',
+    keyReason: "Shares the account key of billing.charge.requested: one account's charges serialize",
+  }),
+  DedupeQueryRequested: defineTopic({
+    name: 'dedupe.query.requested',
+    value: DedupeQueryRequested.ValueSchema,
+    key: 'query_id',
+    keyOf: DedupeQueryRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['gateway'],
+    consumers: ['dedupe'],
+    purpose: 'A read of the canonical job store (one job by id) for dedupe to answer now',
+    keyReason: 'Reads need no order among themselves: spread evenly over partitions',
+  }),
+  QueryResponded: defineTopic({
+    name: 'query.responded',
+    value: QueryResponded.ValueSchema,
+    key: 'query_id',
+    keyOf: QueryResponded.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['billing', 'dedupe'],
+    consumers: ['gateway'],
+    purpose: 'The answer (result or error) to a query, for the gateway request waiting on it',
+    keyReason: 'The answer follows its query id',
   }),
   DeadLetter: defineTopic({
     name: 'dead-letter',

@@ -19,3 +19,14 @@ describe('message headers', () => {
     expect(parseStages('')).toEqual([]);
   });
 });
+
+describe('isDeterministicFailure', () => {
+  it('sends bugs and broken data to the dead letter, retries the rest', async () => {
+    const { isDeterministicFailure, NonRetriableError } = await import('./typed-consumer.js');
+    const zodError = Object.assign(new Error('bad'), { name: 'ZodError' });
+    expect(isDeterministicFailure(zodError)).toBe(true);
+    expect(isDeterministicFailure(new TypeError('x is undefined'))).toBe(true);
+    expect(isDeterministicFailure(new NonRetriableError('unknown account'))).toBe(true);
+    expect(isDeterministicFailure(new Error('connect ECONNREFUSED 127.0.0.1:5432'))).toBe(false);
+  });
+});

@@ -16,6 +16,22 @@ export interface MessageMeta {
   stages: string[];
 }
 
+/** A failure that no retry can cure: the message goes to the dead-letter topic at once. */
+export class NonRetriableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NonRetriableError';
+  }
+}
+
+/**
+ * Bugs and broken data fail the same way every time; redelivering them would block their
+ * partition forever. Anything else (a database, Redis or Kafka hiccup) is retried by kafkajs.
+ */
+export function isDeterministicFailure(error: unknown): boolean {
+  return error instanceof NonRetriableError || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError');
+}
+
 export type MessageHandler<T extends TopicSpec = TopicSpec> = (value: ValueOf<T>, meta: MessageMeta) => Promise<void>;
 
 export interface DeadLetter {
@@ -192,6 +208,11 @@ export class TopicConsumer {
       );
     } catch (error) {
       span.recordException(error as Error);
+      if (isDeterministicFailure(error)) {
+        this.settings.logger.error({ topic, partition, offset: message.offset, err: error }, 'handler failed for good; message sent to dead letter');
+        await this.settings.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: String(error), consumerGroup: this.settings.groupId });
+        return;
+      }
       this.settings.logger.warn({ topic, partition, offset: message.offset, err: error }, 'handler failed; kafka will redeliver');
       throw error;
     } finally {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Topics, type BillingChargeRequested, type SearchResponded } from '@jobs/contracts';
 import { planCharges } from '@jobs/billing-rules';
 import { isUniqueViolation, PrismaService } from '@jobs/db';
+import { NonRetriableError } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 
@@ -27,7 +28,7 @@ export class ChargeSearchPageUseCase {
         // Row lock: one account's charges serialize, whichever billing replica runs them.
         const [account] = await tx.$queryRaw<Array<{ credits_remaining: number }>>`
           SELECT credits_remaining FROM accounts WHERE id = ${message.account_id} FOR UPDATE`;
-        if (!account) throw new Error(`unknown account ${message.account_id}`);
+        if (!account) throw new NonRetriableError(`unknown account ${message.account_id}`);
         const jobIds = message.response.data.map((job) => job.id);
         const paid = await tx.paidJob.findMany({ where: { accountId: message.account_id, jobId: { in: jobIds } }, select: { jobId: true } });
         const plan = planCharges({

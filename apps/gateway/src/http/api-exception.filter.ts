@@ -5,6 +5,8 @@ import type { Logger } from '@jobs/observability';
 import { ApiError } from './api-error.js';
 
 export const DOC_BASE_URL = 'https://docs.jobdata.example/v1/errors';
+/** Where an account buys credits or a bigger plan (insufficient_credits, plan_required). */
+export const UPGRADE_URL = 'https://jobdata.example/pricing';
 
 /**
  * Every failure leaves as the public error envelope with the request's id; nothing ever answers
@@ -29,6 +31,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         doc_url: `${DOC_BASE_URL}#${error.code}`,
         request_id: request.requestId,
         ...error.extras,
+        ...(error.code === 'insufficient_credits' || error.code === 'plan_required' ? { upgrade_url: error.extras.upgrade_url ?? UPGRADE_URL } : {}),
       },
     };
     for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);

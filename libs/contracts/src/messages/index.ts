@@ -8,5 +8,8 @@ export * as BillingChargeRequested from './billing-charge-requested.schema.js';
 export * as SearchResponded from './search-responded.schema.js';
 export * as DeadLetter from './dead-letter.schema.js';
 export * as EventEmitted from './event-emitted.schema.js';
+export * as BillingQueryRequested from './billing-query-requested.schema.js';
+export * as DedupeQueryRequested from './dedupe-query-requested.schema.js';
+export * as QueryResponded from './query-responded.schema.js';
 export { SearchCorrelationIdSchema, SearchKindSchema, type SearchKind } from './search-requested.schema.js';
 export { SearchFailureSchema, type SearchFailure } from './search-responded.schema.js';

@@ -37,7 +37,8 @@ export const WatchIdSchema = prefixedId(ID_PREFIXES.watch);
 export const EventIdSchema = prefixedId(ID_PREFIXES.event);
 export const LedgerEntryIdSchema = prefixedId(ID_PREFIXES.ledgerEntry);
 export const RequestIdSchema = prefixedId(ID_PREFIXES.request);
-export const CursorSchema = prefixedId(ID_PREFIXES.cursor);
+/** Cursors carry a signed position, so they may be longer than ids (still URL-safe). */
+export const CursorSchema = z.string().regex(/^cur_[A-Za-z0-9_-]{1,1024}$/, 'Expected a cursor (cur_...) from a previous page');
 export const AccountIdSchema = prefixedId(ID_PREFIXES.account);
 
 export type JobId = z.infer<typeof JobIdSchema>;

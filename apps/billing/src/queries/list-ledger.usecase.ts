@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { BillingQueryRequested, LedgerListResponse } from '@jobs/contracts';
+import { CursorCodec } from '@jobs/cursors';
+import { PrismaService } from '@jobs/db';
+import { QueryFailure } from './query-failure.js';
+
+export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
+
+type LedgerListQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'ledger.list' }>;
+
+interface LedgerPosition {
+  /** created_at of the last entry served (ISO) and its id: the keyset of the next page. */
+  at: string;
+  id: string;
+}
+
+/** GET /billing/ledger: newest first, keyset-paged (stable while new entries arrive). */
+@Injectable()
+export class ListLedgerUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+  ) {}
+
+  async execute(accountId: string, query: LedgerListQuery): Promise<LedgerListResponse> {
+    const scope = `ledger:${accountId}:${query.job_id ?? '*'}`;
+    let after: LedgerPosition | null = null;
+    if (query.cursor) {
+      after = this.cursors.decode<LedgerPosition>(scope, query.cursor);
+      if (!after) throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
+    }
+    const rows = await this.prisma.ledgerEntry.findMany({
+      where: {
+        accountId,
+        ...(query.job_id ? { jobId: query.job_id } : {}),
+        ...(after
+          ? { OR: [{ createdAt: { lt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { lt: after.id } }] }
+          : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map((row) => ({
+        id: row.id,
+        job_id: row.jobId,
+        request_id: row.requestId,
+        operation: row.operation,
+        credits: row.credits,
+        reason: row.reason,
+        created_at: row.createdAt.toISOString(),
+      })),
+      next_cursor: rows.length > query.limit && last ? this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id }) : null,
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import type { Job } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import { providersForPlan } from '@jobs/plans';
+import type { Principal } from '../auth/api-key.js';
+import { QueryClient } from '../messaging/query-client.js';
+
+export interface JobRead {
+  job: Job;
+  creditsCharged: number;
+  creditsRemaining: number;
+}
+
+/**
+ * GET /v1/jobs/{id}: the job from dedupe's store (only if a provider of the plan saw it),
+ * then billing charges 1 credit unless it was paid for before.
+ */
+@Injectable()
+export class GetJobUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly queries: QueryClient,
+  ) {}
+
+  async execute(principal: Principal, jobId: string, requestId: string): Promise<JobRead> {
+    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true } });
+    const { job } = await this.queries.askDedupe({
+      v: 1,
+      query_id: requestId,
+      account_id: principal.accountId,
+      query: { kind: 'job.get', job_id: jobId, providers_routable: providersForPlan(account.plan) },
+    });
+    const charge = await this.queries.askBilling({
+      v: 1,
+      query_id: requestId,
+      account_id: principal.accountId,
+      mode: principal.mode,
+      query: { kind: 'job.charge', job_id: jobId, operation: `GET /v1/jobs/${jobId}` },
+    });
+    return { job, creditsCharged: charge.credits_charged, creditsRemaining: charge.credits_remaining };
+  }
+}

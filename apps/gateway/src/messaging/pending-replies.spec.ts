@@ -1,0 +1,19 @@
+import { PendingReplies, ReplyTimeout } from './pending-replies.js';
+
+describe('PendingReplies', () => {
+  it('settles the waiter of an id, and only once', async () => {
+    const replies = new PendingReplies<string>();
+    const answer = replies.wait('req_1', 1000);
+    expect(replies.settle('req_2', 'other')).toBe(false);
+    expect(replies.settle('req_1', 'yes')).toBe(true);
+    expect(replies.settle('req_1', 'again')).toBe(false);
+    await expect(answer).resolves.toBe('yes');
+    expect(replies.pending).toBe(0);
+  });
+
+  it('times out and forgets the waiter', async () => {
+    const replies = new PendingReplies<string>();
+    await expect(replies.wait('req_1', 10)).rejects.toBeInstanceOf(ReplyTimeout);
+    expect(replies.pending).toBe(0);
+  });
+});

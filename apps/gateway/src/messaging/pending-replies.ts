@@ -1,0 +1,51 @@
+/** Raised when no answer arrived in time. */
+export class ReplyTimeout extends Error {
+  constructor(readonly id: string) {
+    super(`no answer for ${id} in time`);
+    this.name = 'ReplyTimeout';
+  }
+}
+
+interface Waiter<T> {
+  resolve: (reply: T) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Requests answered through Kafka: the caller registers before it publishes, the reply
+ * listener settles it by id. Every gateway replica hears every reply; only the waiting one acts.
+ */
+export class PendingReplies<T> {
+  private readonly waiters = new Map<string, Waiter<T>>();
+
+  wait(id: string, timeoutMs: number): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(id);
+        reject(new ReplyTimeout(id));
+      }, timeoutMs);
+      this.waiters.set(id, { resolve, reject, timer });
+    });
+  }
+
+  cancel(id: string): void {
+    const waiter = this.waiters.get(id);
+    if (!waiter) return;
+    clearTimeout(waiter.timer);
+    this.waiters.delete(id);
+  }
+
+  settle(id: string, reply: T): boolean {
+    const waiter = this.waiters.get(id);
+    if (!waiter) return false;
+    clearTimeout(waiter.timer);
+    this.waiters.delete(id);
+    waiter.resolve(reply);
+    return true;
+  }
+
+  get pending(): number {
+    return this.waiters.size;
+  }
+}

@@ -1,0 +1,67 @@
+import { Controller, Injectable } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { Topics, type BillingQueryRequested, type DedupeQueryRequested, type QueryResponded } from '@jobs/contracts';
+
+type QueryResult = QueryResponded.QueryResult;
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import { ApiError } from '../http/api-error.js';
+import { PendingReplies, ReplyTimeout } from './pending-replies.js';
+
+/** How long the gateway waits for an owning service to answer a query. */
+const QUERY_TIMEOUT_MS = 10_000;
+
+type ResultOf<K extends QueryResult['kind']> = Extract<QueryResult, { kind: K }>;
+
+/**
+ * Asks the service that owns some data (billing: credits and ledger; dedupe: canonical jobs)
+ * over Kafka and waits for its answer; an error answer becomes the public error.
+ */
+@Injectable()
+export class QueryClient {
+  readonly replies = new PendingReplies<QueryResponded.Value>();
+
+  constructor(private readonly publisher: KafkaPublisher) {}
+
+  askBilling<K extends BillingQueryRequested.Value['query']['kind']>(value: BillingQueryRequested.Value & { query: { kind: K } }): Promise<ResultOf<K>> {
+    return this.ask(value.query_id, value.query.kind, () => this.publisher.publish(Topics.BillingQueryRequested, value)) as Promise<ResultOf<K>>;
+  }
+
+  askDedupe<K extends DedupeQueryRequested.Value['query']['kind']>(value: DedupeQueryRequested.Value & { query: { kind: K } }): Promise<ResultOf<K>> {
+    return this.ask(value.query_id, value.query.kind, () => this.publisher.publish(Topics.DedupeQueryRequested, value)) as Promise<ResultOf<K>>;
+  }
+
+  private async ask(queryId: string, kind: QueryResult['kind'], publish: () => Promise<void>): Promise<QueryResult> {
+    const answer = this.replies.wait(queryId, QUERY_TIMEOUT_MS);
+    try {
+      await publish();
+    } catch (error) {
+      this.replies.cancel(queryId);
+      throw error;
+    }
+    let reply: QueryResponded.Value;
+    try {
+      reply = await answer;
+    } catch (error) {
+      if (error instanceof ReplyTimeout) throw new ApiError('internal_error', 'The request did not complete in time. Retry it.');
+      throw error;
+    }
+    if (reply.outcome === 'error' || !reply.result) {
+      const failure = reply.error ?? { code: 'internal_error' as const, message: 'The request failed.' };
+      const { code, message, ...extras } = failure;
+      throw new ApiError(code, message, extras);
+    }
+    if (reply.result.kind !== kind) throw new ApiError('internal_error', 'Unexpected answer.');
+    return reply.result;
+  }
+}
+
+/** Every answer to a query reaches this replica; the waiting request, if here, is settled. */
+@Controller()
+export class QueryRepliesConsumer {
+  constructor(private readonly client: QueryClient) {}
+
+  @EventPattern(Topics.QueryResponded.name)
+  onQueryResponded(@Payload() reply: QueryResponded.Value): void {
+    this.client.replies.settle(reply.query_id, reply);
+  }
+}

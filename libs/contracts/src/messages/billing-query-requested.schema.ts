@@ -1,0 +1,38 @@
+/**
+ * `billing.query.requested` (key: account_id): gateway -> billing. Reads and single charges that
+ * the gateway needs answered now; billing owns credits and the ledger, so it answers them.
+ * The answer comes back on `query.responded` under the same `query_id`.
+ */
+import { z } from 'zod';
+import { ApiKeyModeSchema } from '../public/headers.schema.js';
+import { AccountIdSchema, CursorSchema, JobIdSchema, RequestIdSchema } from '../public/ids.schema.js';
+import { OperationSchema } from '../public/ledger.schema.js';
+import { MessageVersionSchema } from './common.schema.js';
+
+export const LedgerListQuerySchema = z.strictObject({
+  kind: z.literal('ledger.list'),
+  job_id: JobIdSchema.optional(),
+  cursor: CursorSchema.optional(),
+  limit: z.number().int().min(1).max(100),
+});
+
+/** Charge one job to the account (1 credit unless already paid), e.g. for GET /jobs/{id}. */
+export const JobChargeQuerySchema = z.strictObject({
+  kind: z.literal('job.charge'),
+  job_id: JobIdSchema,
+  operation: OperationSchema,
+});
+
+export const BillingQuerySchema = z.discriminatedUnion('kind', [LedgerListQuerySchema, JobChargeQuerySchema]);
+export type BillingQuery = z.infer<typeof BillingQuerySchema>;
+
+export const ValueSchema = z.strictObject({
+  v: MessageVersionSchema,
+  query_id: RequestIdSchema,
+  account_id: AccountIdSchema,
+  mode: ApiKeyModeSchema,
+  query: BillingQuerySchema,
+});
+export type Value = z.infer<typeof ValueSchema>;
+
+export const keyOf = (value: Value): string => value.account_id;

@@ -1,0 +1,38 @@
+/**
+ * `query.responded` (key: query_id): billing, dedupe -> gateway. The answer to a
+ * `*.query.requested`; every gateway replica hears it and the one waiting settles it.
+ */
+import { z } from 'zod';
+import { NonNegativeIntSchema } from '../public/common.schema.js';
+import { RequestIdSchema } from '../public/ids.schema.js';
+import { LedgerListResponseSchema, LedgerReasonSchema } from '../public/ledger.schema.js';
+import { JobSchema } from '../public/job.schema.js';
+import { MessageVersionSchema } from './common.schema.js';
+import { SearchFailureSchema } from './search-responded.schema.js';
+
+export const QueryResultSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('ledger.list'), page: LedgerListResponseSchema }),
+  z.strictObject({ kind: z.literal('job.get'), job: JobSchema }),
+  z.strictObject({
+    kind: z.literal('job.charge'),
+    reason: LedgerReasonSchema.nullable(),
+    credits_charged: NonNegativeIntSchema,
+    credits_remaining: NonNegativeIntSchema,
+  }),
+]);
+export type QueryResult = z.infer<typeof QueryResultSchema>;
+
+export const ValueSchema = z
+  .strictObject({
+    v: MessageVersionSchema,
+    query_id: RequestIdSchema,
+    outcome: z.enum(['ok', 'error']),
+    result: QueryResultSchema.optional(),
+    error: SearchFailureSchema.optional(),
+  })
+  .refine((value) => (value.outcome === 'ok' ? value.result !== undefined && !value.error : value.error !== undefined && !value.result), {
+    message: 'an ok answer carries a result, an error answer an error',
+  });
+export type Value = z.infer<typeof ValueSchema>;
+
+export const keyOf = (value: Value): string => value.query_id;
