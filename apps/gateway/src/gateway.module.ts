@@ -9,6 +9,9 @@ import { AuthModule } from './auth/auth.module.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
 import { StackReadiness } from './readiness/stack-readiness.js';
 import { SearchModule } from './search/search.module.js';
+import { JobsModule } from './jobs/jobs.module.js';
+import { LedgerModule } from './ledger/ledger.module.js';
+import { MessagingModule } from './messaging/messaging.module.js';
 
 /** The gateway's configuration, for every feature module. */
 @Global()
@@ -41,6 +44,9 @@ export class GatewayModule {
           deadLetterTopic: Topics.DeadLetter,
         }),
         AuthModule,
+        MessagingModule,
+        JobsModule,
+        LedgerModule,
         AccountModule,
         SearchModule,
       ],
