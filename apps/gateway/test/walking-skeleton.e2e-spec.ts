@@ -56,7 +56,7 @@ describe('POST /v1/jobs/search through every service', () => {
   });
 
   it('asks all seven sources on a Pro plan and merges what several of them saw', async () => {
-    const res = await api('/v1/jobs/search', { key: liveKey, body: { filters: { title_or: ['engineer'], country_code_or: ['GB'] }, limit: 50 } });
+    const res = await api('/v1/jobs/search', { key: liveKey, body: { filters: { title_or: ['engineer'], country_code_or: ['GB'] }, waterfall: { strategy: 'max_coverage' }, limit: 50 } });
     expect(res.status).toBe(200);
     const body = JobSearchResponseSchema.parse(res.body);
     expect(body.metadata.status).toBe('complete');

@@ -6,6 +6,7 @@ import type { OrchestratorConfig } from './config.js';
 import { CollectBatchUseCase } from './search/collect-batch.usecase.js';
 import { CompleteSearchUseCase } from './search/complete-search.usecase.js';
 import { DeadlineSweeper } from './search/deadline-sweeper.js';
+import { FanOutUseCase } from './search/fan-out.usecase.js';
 import { SearchConsumer } from './search/search.consumer.js';
 import { SearchStateStore } from './search/search-state.store.js';
 import { StartSearchUseCase } from './search/start-search.usecase.js';
@@ -20,7 +21,7 @@ export class OrchestratorModule {
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'search-orchestrator', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
       ],
       controllers: [SearchConsumer],
-      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper],
+      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase],
     };
   }
 }

@@ -17,7 +17,7 @@ describe('waterfall with failing providers', () => {
   it('answers 200 partial within timeout_ms, naming each dropped provider and its code', async () => {
     const res = await api('/v1/jobs/search', {
       key: liveKey,
-      body: { filters: { title_or: ['analyst'] }, waterfall: { providers: ['own_index', 'provider_b', 'provider_c'], timeout_ms: 1500 }, limit: 10 },
+      body: { filters: { title_or: ['analyst'] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_b', 'provider_c'], timeout_ms: 1500 }, limit: 10 },
     });
     expect(res.status).toBe(200);
     const body = JobSearchResponseSchema.parse(res.body);
@@ -33,5 +33,60 @@ describe('waterfall with failing providers', () => {
     expect(body.metadata.providers.hit).not.toContain('provider_c');
     // Only returned jobs are billed.
     expect(body.metadata.credits_charged).toBe(body.data.length - body.metadata.jobs_already_paid);
+  });
+});
+
+describe('waterfall strategies', () => {
+  let liveKey: string;
+  beforeAll(async () => {
+    liveKey = (await createAccount({ plan: 'pro', credits: 5000 })).live_key;
+  });
+  const search = async (waterfall: Record<string, unknown>, filters: Record<string, unknown> = { title_or: ['engineer'] }, limit = 5) => {
+    const res = await api('/v1/jobs/search', { key: liveKey, body: { filters, waterfall, limit } });
+    expect(res.status).toBe(200);
+    return JobSearchResponseSchema.parse(res.body);
+  };
+
+  it('cheapest_first stops at the own index when it finds enough', async () => {
+    const body = await search({ strategy: 'cheapest_first' });
+    expect(body.data).toHaveLength(5);
+    expect(body.metadata.providers.tried).toEqual(['own_index']);
+  });
+
+  it('cheapest_first goes on to the partners when the own index finds too little', async () => {
+    const body = await search({ strategy: 'cheapest_first' }, { title_or: ['engineer'], country_code_or: ['NZ'] }, 100);
+    expect(body.metadata.providers.tried.length).toBeGreaterThan(1);
+    expect(body.metadata.providers.tried[0]).toBe('own_index');
+  });
+
+  it('max_coverage asks every provider of the plan', async () => {
+    const body = await search({ strategy: 'max_coverage' });
+    expect(body.metadata.providers.tried).toHaveLength(7);
+  });
+
+  it('own_only asks the own index only', async () => {
+    const body = await search({ strategy: 'own_only' });
+    expect(body.metadata.providers.tried).toEqual(['own_index']);
+  });
+
+  it('freshest_first asks the sources that refresh fastest first', async () => {
+    const body = await search({ strategy: 'freshest_first' });
+    expect(body.metadata.providers.tried.slice(0, 2)).toEqual(['own_index', 'provider_c']);
+  });
+
+  it('consensus returns only jobs seen by at least min_sources providers', async () => {
+    const body = await search({ strategy: 'consensus', min_sources: 3 }, { title_or: ['manager'] }, 20);
+    expect(body.data.length).toBeGreaterThan(0);
+    for (const job of body.data) expect(new Set(job.sources.map((s) => s.provider)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('every returned job satisfies the filters, whatever the providers sent', async () => {
+    const body = await search({ strategy: 'max_coverage' }, { title_or: ['engineer'], seniority_or: ['senior'], remote: false, salary_min_gte: 50000 }, 30);
+    for (const job of body.data) {
+      expect(job.title.toLowerCase()).toContain('engineer');
+      expect(job.seniority).toBe('senior');
+      expect(job.location.remote).toBe(false);
+      expect(job.salary).not.toBeNull();
+    }
   });
 });

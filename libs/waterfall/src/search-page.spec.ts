@@ -8,7 +8,7 @@ const withSources = (j: ReturnType<typeof examples.job>, n: number) => ({
 const job = (id: string, salary = true) => ({ ...examples.job(), id, ...(salary ? {} : { salary: null }) });
 
 describe('assembleSearchPage', () => {
-  const base = { requestId: 'req_1', limit: 10, startedAt: 1000, now: 1250 };
+  const base = { requestId: 'req_1', limit: 10, startedAt: 1000, now: 1250, filters: {}, strategy: 'max_coverage' as const, minSources: 2 };
 
   it('merges batches in plan order, each job once, crediting the first provider', () => {
     const page = assembleSearchPage({
@@ -49,6 +49,37 @@ describe('assembleSearchPage', () => {
   it('cuts the page at the limit', () => {
     const page = assembleSearchPage({ ...base, limit: 1, providers: ['own_index'], batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [job('job_a'), job('job_b')] }] });
     expect(page.data).toHaveLength(1);
+  });
+});
+
+describe('assembleSearchPage filters and consensus', () => {
+  const base = { requestId: 'req_1', limit: 10, startedAt: 0, now: Date.parse('2026-11-22T12:00:00Z'), minSources: 2 };
+
+  it('applies every filter to the merged jobs, whatever the providers sent', () => {
+    const page = assembleSearchPage({
+      ...base,
+      strategy: 'max_coverage',
+      filters: { title_or: ['designer'] },
+      providers: ['own_index'],
+      batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [{ ...job('job_a'), title: 'Product Designer' }, { ...job('job_b'), title: 'Engineer' }] }],
+    });
+    expect(page.data.map((j) => j.id)).toEqual(['job_a']);
+    expect(page.metadata.providers.contributions).toEqual({ own_index: 1 });
+  });
+
+  it('keeps only jobs seen by min_sources providers under consensus', () => {
+    const page = assembleSearchPage({
+      ...base,
+      strategy: 'consensus',
+      filters: {},
+      providers: ['own_index', 'provider_a'],
+      batches: [
+        { provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [withSources(job('job_single'), 1), withSources(job('job_double'), 2)] },
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 1, jobs: [withSources(job('job_double'), 2)] },
+      ],
+    });
+    expect(page.data.map((j) => j.id)).toEqual(['job_double']);
+    expect(page.metadata.providers.hit).toEqual(['own_index', 'provider_a']);
   });
 });
 

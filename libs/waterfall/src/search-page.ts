@@ -1,4 +1,5 @@
-import type { Job, JobSearchResponseDraft, ProviderFailure, ProviderSlug } from '@jobs/contracts';
+import type { Filters, Job, JobSearchResponseDraft, ProviderFailure, ProviderSlug, WaterfallStrategy } from '@jobs/contracts';
+import { matchesFilters, sourceCount } from './job-filter.js';
 
 /** What one provider's fetch, after de-duplication, brought to a search. */
 export interface ProviderBatch {
@@ -15,7 +16,11 @@ export const COVERAGE_FIELDS = ['salary', 'seniority', 'employment_type', 'job_f
 
 export interface AssembleInput {
   requestId: string;
+  /** The providers actually asked (started waves), in priority order. */
   providers: readonly ProviderSlug[];
+  filters: Filters;
+  strategy: WaterfallStrategy;
+  minSources: number;
   batches: readonly ProviderBatch[];
   limit: number;
   startedAt: number;
@@ -32,8 +37,7 @@ export interface AssembleInput {
 export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft {
   const byProvider = new Map(input.batches.map((b) => [b.provider, b]));
   const seen = new Map<string, Job>();
-  const contributions: Partial<Record<ProviderSlug, number>> = {};
-  const hit: ProviderSlug[] = [];
+  const firstBy = new Map<string, ProviderSlug>();
   const failed: ProviderFailure[] = [];
   let recordsIn = 0;
 
@@ -48,17 +52,27 @@ export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft
       continue;
     }
     recordsIn += batch.recordsIn;
-    if (batch.jobs.length > 0) hit.push(provider);
-    let firsts = 0;
     for (const job of batch.jobs) {
       const earlier = seen.get(job.id);
-      if (!earlier) firsts += 1;
+      if (!earlier) firstBy.set(job.id, provider);
       if (!earlier || moreComplete(job, earlier)) seen.set(job.id, job);
     }
-    contributions[provider] = firsts;
   }
 
-  const data = [...seen.values()].slice(0, input.limit);
+  const minSources = input.strategy === 'consensus' ? input.minSources : 1;
+  const matching = [...seen.values()].filter((job) => matchesFilters(job, input.filters, input.now) && sourceCount(job) >= minSources);
+  const contributions: Partial<Record<ProviderSlug, number>> = {};
+  for (const provider of input.providers) if (byProvider.get(provider)?.outcome === 'ok') contributions[provider] = 0;
+  for (const job of matching) {
+    const provider = firstBy.get(job.id)!;
+    contributions[provider] = (contributions[provider] ?? 0) + 1;
+  }
+  const matchingIds = new Set(matching.map((job) => job.id));
+  const hit = input.providers.filter((provider) => {
+    const batch = byProvider.get(provider);
+    return batch?.outcome === 'ok' && batch.jobs.some((job) => matchingIds.has(job.id));
+  });
+  const data = matching.slice(0, input.limit);
   return {
     data,
     next_cursor: null,

@@ -12,6 +12,13 @@ describe('planWaterfall', () => {
     expect(plan.providers).toEqual(['own_index', 'provider_b', 'provider_a']);
   });
 
+  it('asks the own index alone first with cheapest_first, all at once otherwise', () => {
+    expect(planWaterfall(waterfall({}), ALL).waves).toEqual([['own_index'], ['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']]);
+    expect(planWaterfall(waterfall({ strategy: 'max_coverage' }), ALL).waves).toHaveLength(1);
+    expect(planWaterfall(waterfall({ strategy: 'consensus' }), ALL).waves[0]).toHaveLength(7);
+    expect(planWaterfall(waterfall({ providers: ['provider_a', 'provider_b'] }), ALL).waves).toEqual([['provider_a', 'provider_b']]);
+  });
+
   it('searches only the own index with own_only', () => {
     expect(planWaterfall(waterfall({ strategy: 'own_only' }), ALL).providers).toEqual(['own_index']);
   });

@@ -3,6 +3,7 @@ import type { SearchRecordsDeduplicated } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { CompleteSearchUseCase, STATE_TTL_SECONDS } from './complete-search.usecase.js';
+import { FanOutUseCase } from './fan-out.usecase.js';
 import { SearchStateStore } from './search-state.store.js';
 
 /**
@@ -14,6 +15,7 @@ export class CollectBatchUseCase {
   constructor(
     private readonly store: SearchStateStore,
     private readonly completeSearch: CompleteSearchUseCase,
+    private readonly fanOut: FanOutUseCase,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -29,7 +31,14 @@ export class CollectBatchUseCase {
       STATE_TTL_SECONDS,
     );
     if (!complete) return;
-    if (!(await this.store.claimCompletion(message.search_id, STATE_TTL_SECONDS))) return;
-    await this.completeSearch.execute(state);
+    // The wave is in. Enough unique matching jobs, or no wave left: answer. Otherwise ask the next wave.
+    const page = await this.completeSearch.draft(state);
+    const lastWave = state.wave >= state.plan.waves.length - 1;
+    if (lastWave || page.data.length >= state.request.request.limit) {
+      if (!(await this.store.claimCompletion(message.search_id, STATE_TTL_SECONDS))) return;
+      await this.completeSearch.execute(state, page);
+      return;
+    }
+    await this.fanOut.nextWave(state);
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Topics } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { assembleSearchPage } from '@jobs/waterfall';
-import { SearchStateStore, type SearchState } from './search-state.store.js';
+import type { JobSearchResponseDraft } from '@jobs/contracts';
+import { SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
 
 /** State outlives the search's deadline generously, so late batches still find it. */
 export const STATE_TTL_SECONDS = 15 * 60;
@@ -18,16 +19,25 @@ export class CompleteSearchUseCase {
     private readonly publisher: KafkaPublisher,
   ) {}
 
-  async execute(state: SearchState): Promise<void> {
-    const searchId = state.request.search_id;
-    const page = assembleSearchPage({
-      requestId: searchId,
-      providers: state.plan.providers,
-      batches: await this.store.batches(searchId),
-      limit: state.request.request.limit,
+  /** The page as it stands with the batches gathered so far. */
+  async draft(state: SearchState): Promise<JobSearchResponseDraft> {
+    const { request } = state.request;
+    return assembleSearchPage({
+      requestId: state.request.search_id,
+      providers: triedProviders(state),
+      filters: request.filters,
+      strategy: request.waterfall.strategy,
+      minSources: request.waterfall.min_sources,
+      batches: await this.store.batches(state.request.search_id),
+      limit: request.limit,
       startedAt: state.startedAt,
       now: Date.now(),
     });
+  }
+
+  async execute(state: SearchState, page?: JobSearchResponseDraft): Promise<void> {
+    const searchId = state.request.search_id;
+    page ??= await this.draft(state);
     await this.publisher.publish(Topics.BillingChargeRequested, {
       v: 1,
       search_id: searchId,

@@ -6,7 +6,15 @@ import type { ProviderBatch, WaterfallPlan } from '@jobs/waterfall';
 export interface SearchState {
   request: SearchRequested.Value;
   plan: WaterfallPlan;
+  /** Index of the wave being asked; the providers of waves up to it were tried. */
+  wave: number;
   startedAt: number;
+}
+
+/** The providers a search has asked so far, in priority order. */
+export function triedProviders(state: SearchState): WaterfallPlan['providers'] {
+  const asked = new Set(state.plan.waves.slice(0, state.wave + 1).flat());
+  return state.plan.providers.filter((p) => asked.has(p));
 }
 
 const stateKey = (id: string) => `orchestrator:search:${id}`;
@@ -37,7 +45,7 @@ export class SearchStateStore {
       .multi()
       .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
       .del(pendingKey(searchId), batchesKey(searchId))
-      .sadd(pendingKey(searchId), ...state.plan.providers)
+      .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
       .expire(pendingKey(searchId), ttlSeconds)
       .zadd(DEADLINES, state.request.deadline_at, searchId)
       .exec();
@@ -60,6 +68,19 @@ export class SearchStateStore {
 
   async forgetDeadline(searchId: string): Promise<void> {
     await this.redis.zrem(DEADLINES, searchId);
+  }
+
+  /**
+   * Moves a search to its next wave. Only the caller whose batch emptied the pending set gets
+   * here, so the state is written by one replica at a time.
+   */
+  async advance(searchId: string, state: SearchState, ttlSeconds: number): Promise<void> {
+    await this.redis
+      .multi()
+      .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
+      .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
+      .expire(pendingKey(searchId), ttlSeconds)
+      .exec();
   }
 
   async load(searchId: string): Promise<SearchState | null> {

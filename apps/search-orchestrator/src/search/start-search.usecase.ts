@@ -3,15 +3,13 @@ import { Topics, type SearchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { cheapestPlanFor } from '@jobs/plans';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
-import { STATE_TTL_SECONDS } from './complete-search.usecase.js';
-import { SearchStateStore } from './search-state.store.js';
-
+import { FanOutUseCase } from './fan-out.usecase.js';
 
 /** Plans the waterfall of a new search and asks the provider-fetcher for each provider. */
 @Injectable()
 export class StartSearchUseCase {
   constructor(
-    private readonly store: SearchStateStore,
+    private readonly fanOut: FanOutUseCase,
     private readonly publisher: KafkaPublisher,
   ) {}
 
@@ -36,19 +34,6 @@ export class StartSearchUseCase {
       });
       return;
     }
-    await this.store.open(message.search_id, { request: message, plan, startedAt: Date.now() }, STATE_TTL_SECONDS);
-    await this.publisher.publishMany(
-      Topics.ProviderFetchRequested,
-      plan.providers.map((provider) => ({
-        value: {
-          v: 1 as const,
-          search_id: message.search_id,
-          provider,
-          filters: message.request.filters,
-          want: message.request.limit,
-          deadline_at: message.deadline_at,
-        },
-      })),
-    );
+    await this.fanOut.firstWave({ request: message, plan, wave: 0, startedAt: Date.now() });
   }
 }
