@@ -153,11 +153,14 @@ function kafkaEnv() {
   return { KAFKA_INSTANCE: profile.kafkaInstance, KAFKA_PORT: String(profile.kafkaPort), KAFKA_CONTROLLER_PORT: String(profile.kafkaPort + 1) };
 }
 
-async function ensureKafka() {
+async function ensureKafka({ fresh }) {
   if (env.KAFKA_BROKERS) {
     say(`Kafka from KAFKA_BROKERS (${env.KAFKA_BROKERS})`);
     return env.KAFKA_BROKERS;
   }
+  // A fresh run starts from empty topics too: messages left by an earlier run would name
+  // accounts and searches the fresh database never had.
+  if (fresh) await run('bash', ['deploy/kafka/kafka.sh', 'reset'], { env: kafkaEnv() });
   const wasRunning = await run('bash', ['deploy/kafka/kafka.sh', 'status'], { quiet: true, env: kafkaEnv() }).then(
     () => true,
     () => false,
@@ -350,7 +353,7 @@ async function seedDemoAccount() {
 // ---------------------------------------------------------------- commands
 
 async function setUp({ fresh }) {
-  const kafka = ensureKafka(); // the broker starts while the rest is prepared
+  const kafka = ensureKafka({ fresh }); // the broker starts while the rest is prepared
   kafka.catch(() => {});
   const databaseUrl = await ensurePostgres();
   const redisUrl = await ensureRedis();

@@ -7,6 +7,10 @@ import { CollectBatchUseCase } from './search/collect-batch.usecase.js';
 import { CompleteSearchUseCase } from './search/complete-search.usecase.js';
 import { DeadlineSweeper } from './search/deadline-sweeper.js';
 import { FanOutUseCase } from './search/fan-out.usecase.js';
+import { CursorCodec } from '@jobs/cursors';
+import { NextPageUseCase } from './search/next-page.usecase.js';
+import { ResultSetStore } from './search/result-sets.store.js';
+import { SEARCH_CURSOR_CODEC } from './search/search-cursor.js';
 import { SearchConsumer } from './search/search.consumer.js';
 import { SearchStateStore } from './search/search-state.store.js';
 import { StartSearchUseCase } from './search/start-search.usecase.js';
@@ -21,7 +25,7 @@ export class OrchestratorModule {
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'search-orchestrator', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
       ],
       controllers: [SearchConsumer],
-      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase],
+      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase, NextPageUseCase, ResultSetStore, { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }
 }

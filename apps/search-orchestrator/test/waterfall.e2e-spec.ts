@@ -90,3 +90,39 @@ describe('waterfall strategies', () => {
     }
   });
 });
+
+describe('paging a sync search', () => {
+  let liveKey: string;
+  beforeAll(async () => {
+    liveKey = (await createAccount({ plan: 'pro', credits: 5000 })).live_key;
+  });
+  const body = { filters: { title_or: ['designer'] }, waterfall: { strategy: 'max_coverage' }, limit: 10 };
+
+  it('pages one result set without gaps or repeats, each page billed on its own', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await api('/v1/jobs/search', { key: liveKey, body: cursor ? { ...body, cursor } : body });
+      expect(res.status).toBe(200);
+      const page = JobSearchResponseSchema.parse(res.body);
+      expect(page.data.length).toBeLessThanOrEqual(10);
+      expect(page.metadata.credits_charged).toBe(page.data.length);
+      seen.push(...page.data.map((j) => j.id));
+      cursor = page.next_cursor;
+      pages += 1;
+    } while (cursor && pages < 6);
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('refuses a cursor with a changed request, or an altered cursor', async () => {
+    const first = JobSearchResponseSchema.parse((await api('/v1/jobs/search', { key: liveKey, body })).body);
+    expect(first.next_cursor).not.toBeNull();
+    const changed = await api('/v1/jobs/search', { key: liveKey, body: { ...body, limit: 20, cursor: first.next_cursor } });
+    expect(changed.status).toBe(400);
+    expect((changed.body as { error: { param: string } }).error.param).toBe('cursor');
+    const altered = await api('/v1/jobs/search', { key: liveKey, body: { ...body, cursor: `${first.next_cursor!.slice(0, -3)}abc` } });
+    expect(altered.status).toBe(400);
+  });
+});

@@ -61,7 +61,9 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: options.bodyParser ?? true },
   );
   const transports = options.microservices?.(app) ?? [];
-  for (const strategy of transports) app.connectMicroservice({ strategy }, { inheritAppConfig: true });
+  // HTTP filters would answer an HTTP response that does not exist: message handlers get none
+  // (consumer controllers carry @KafkaConsumer(), which rethrows their real errors).
+  for (const strategy of transports) app.connectMicroservice({ strategy }, { inheritAppConfig: false });
   await options.configure?.(app, logger);
   // Module init first (topics provisioned, producer and database connected), consumers after.
   await app.init();

@@ -5,3 +5,4 @@ export * from './drain.registry.js';
 export * from './health.controller.js';
 export * from './service-kit.module.js';
 export * from './bootstrap.js';
+export * from './rethrow-rpc.filter.js';

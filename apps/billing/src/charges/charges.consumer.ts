@@ -1,9 +1,9 @@
-import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type BillingChargeRequested } from '@jobs/contracts';
 import { ChargeSearchPageUseCase } from './charge-search-page.usecase.js';
 
-@Controller()
+@KafkaConsumer()
 export class ChargesConsumer {
   constructor(private readonly chargeSearchPage: ChargeSearchPageUseCase) {}
 

@@ -1,12 +1,12 @@
-import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type BillingQueryRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { ChargeJobUseCase } from './charge-job.usecase.js';
 import { ListLedgerUseCase } from './list-ledger.usecase.js';
 import { QueryFailure } from './query-failure.js';
 
-@Controller()
+@KafkaConsumer()
 export class BillingQueriesConsumer {
   constructor(
     private readonly listLedger: ListLedgerUseCase,

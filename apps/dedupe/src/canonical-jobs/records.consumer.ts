@@ -1,9 +1,9 @@
-import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type ProviderRecordsFetched } from '@jobs/contracts';
 import { DeduplicateBatchUseCase } from './deduplicate-batch.usecase.js';
 
-@Controller()
+@KafkaConsumer()
 export class RecordsConsumer {
   constructor(private readonly deduplicate: DeduplicateBatchUseCase) {}
 

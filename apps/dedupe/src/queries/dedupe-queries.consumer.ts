@@ -1,10 +1,10 @@
-import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type DedupeQueryRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { GetJobUseCase } from './get-job.usecase.js';
 
-@Controller()
+@KafkaConsumer()
 export class DedupeQueriesConsumer {
   constructor(
     private readonly getJob: GetJobUseCase,

@@ -1,5 +1,6 @@
-import { Controller, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type BillingQueryRequested, type DedupeQueryRequested, type QueryResponded } from '@jobs/contracts';
 
 type QueryResult = QueryResponded.QueryResult;
@@ -56,7 +57,7 @@ export class QueryClient {
 }
 
 /** Every answer to a query reaches this replica; the waiting request, if here, is settled. */
-@Controller()
+@KafkaConsumer()
 export class QueryRepliesConsumer {
   constructor(private readonly client: QueryClient) {}
 

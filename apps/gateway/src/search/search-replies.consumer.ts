@@ -1,9 +1,9 @@
-import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type SearchResponded } from '@jobs/contracts';
 import { SearchReplies } from './search-replies.js';
 
-@Controller()
+@KafkaConsumer()
 export class SearchRepliesConsumer {
   constructor(private readonly replies: SearchReplies) {}
 

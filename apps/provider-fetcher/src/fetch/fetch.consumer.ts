@@ -1,9 +1,9 @@
-import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type ProviderFetchRequested } from '@jobs/contracts';
 import { FetchProviderUseCase } from './fetch-provider.usecase.js';
 
-@Controller()
+@KafkaConsumer()
 export class FetchConsumer {
   constructor(private readonly fetchProvider: FetchProviderUseCase) {}
 

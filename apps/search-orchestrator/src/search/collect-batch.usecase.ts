@@ -32,11 +32,11 @@ export class CollectBatchUseCase {
     );
     if (!complete) return;
     // The wave is in. Enough unique matching jobs, or no wave left: answer. Otherwise ask the next wave.
-    const page = await this.completeSearch.draft(state);
+    const result = await this.completeSearch.result(state);
     const lastWave = state.wave >= state.plan.waves.length - 1;
-    if (lastWave || page.data.length >= state.request.request.limit) {
+    if (lastWave || result.matching.length >= state.request.request.limit) {
       if (!(await this.store.claimCompletion(message.search_id, STATE_TTL_SECONDS))) return;
-      await this.completeSearch.execute(state, page);
+      await this.completeSearch.execute(state, result);
       return;
     }
     await this.fanOut.nextWave(state);

@@ -1,28 +1,33 @@
-import { Injectable } from '@nestjs/common';
-import { Topics } from '@jobs/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { Topics, type Job } from '@jobs/contracts';
+import type { CursorCodec } from '@jobs/cursors';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { assembleSearchPage } from '@jobs/waterfall';
-import type { JobSearchResponseDraft } from '@jobs/contracts';
+import { assembleSearchResult, fieldCoverage, type SearchResult } from '@jobs/waterfall';
+import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
+import { SEARCH_CURSOR_CODEC, searchCursorScope, type SearchCursor } from './search-cursor.js';
 import { SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
 
 /** State outlives the search's deadline generously, so late batches still find it. */
 export const STATE_TTL_SECONDS = 15 * 60;
 
 /**
- * Assembles the page of a search from the batches gathered so far (a provider without a batch
- * is reported as timed out) and sends it to billing. Callers must have claimed the completion.
+ * Builds the first page of a search from the batches gathered so far (a provider without a
+ * batch is reported as timed out), keeps the rest for the next pages, and sends the page to
+ * billing. Callers must have claimed the completion.
  */
 @Injectable()
 export class CompleteSearchUseCase {
   constructor(
     private readonly store: SearchStateStore,
+    private readonly resultSets: ResultSetStore,
     private readonly publisher: KafkaPublisher,
+    @Inject(SEARCH_CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
-  /** The page as it stands with the batches gathered so far. */
-  async draft(state: SearchState): Promise<JobSearchResponseDraft> {
+  /** Every matching job gathered so far, in page order. */
+  async result(state: SearchState): Promise<SearchResult> {
     const { request } = state.request;
-    return assembleSearchPage({
+    return assembleSearchResult({
       requestId: state.request.search_id,
       providers: triedProviders(state),
       filters: request.filters,
@@ -35,18 +40,27 @@ export class CompleteSearchUseCase {
     });
   }
 
-  async execute(state: SearchState, page?: JobSearchResponseDraft): Promise<void> {
-    const searchId = state.request.search_id;
-    page ??= await this.draft(state);
+  async execute(state: SearchState, result?: SearchResult): Promise<void> {
+    const { search_id: searchId, account_id: accountId, request } = state.request;
+    result ??= await this.result(state);
+    const fingerprint = requestFingerprint(accountId, request);
+    const hasMore = result.matching.length > request.limit;
+    if (hasMore) await this.resultSets.save(searchId, { ...result, fingerprint });
+    const cursor: SearchCursor = { set: searchId, offset: request.limit, fingerprint };
+    await this.publishPage(state.request, result.matching.slice(0, request.limit), result.metadata, hasMore ? this.cursors.encode(searchCursorScope(accountId), cursor) : null);
+  }
+
+  /** Hands one page to billing, which charges it and answers the gateway. */
+  async publishPage(search: SearchState['request'], data: Job[], metadata: SearchResult['metadata'], nextCursor: string | null): Promise<void> {
     await this.publisher.publish(Topics.BillingChargeRequested, {
       v: 1,
-      search_id: searchId,
-      request_id: searchId,
-      account_id: state.request.account_id,
-      mode: state.request.mode,
+      search_id: search.search_id,
+      request_id: search.search_id,
+      account_id: search.account_id,
+      mode: search.mode,
       operation: 'POST /v1/jobs/search',
-      max_credits: state.request.request.waterfall.max_credits ?? null,
-      response: page,
+      max_credits: search.request.waterfall.max_credits ?? null,
+      response: { data, next_cursor: nextCursor, metadata: { ...metadata, request_id: search.search_id, field_coverage: fieldCoverage(data) } },
     });
   }
 }

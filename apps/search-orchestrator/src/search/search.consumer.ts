@@ -1,10 +1,10 @@
-import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type SearchRecordsDeduplicated, type SearchRequested } from '@jobs/contracts';
 import { CollectBatchUseCase } from './collect-batch.usecase.js';
 import { StartSearchUseCase } from './start-search.usecase.js';
 
-@Controller()
+@KafkaConsumer()
 export class SearchConsumer {
   constructor(
     private readonly startSearch: StartSearchUseCase,

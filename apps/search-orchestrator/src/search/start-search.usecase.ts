@@ -4,16 +4,19 @@ import { KafkaPublisher } from '@jobs/nest-kafka';
 import { cheapestPlanFor } from '@jobs/plans';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
 import { FanOutUseCase } from './fan-out.usecase.js';
+import { NextPageUseCase } from './next-page.usecase.js';
 
 /** Plans the waterfall of a new search and asks the provider-fetcher for each provider. */
 @Injectable()
 export class StartSearchUseCase {
   constructor(
     private readonly fanOut: FanOutUseCase,
+    private readonly nextPage: NextPageUseCase,
     private readonly publisher: KafkaPublisher,
   ) {}
 
   async execute(message: SearchRequested.Value): Promise<void> {
+    if (message.request.cursor) return this.nextPage.execute(message, message.request.cursor);
     let plan;
     try {
       plan = planWaterfall(message.request, message.providers_enabled);

@@ -1,14 +1,14 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { Topics, type EventEmitted } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
-import { LOGGER } from '@jobs/service-kit';
+import { KafkaConsumer, LOGGER } from '@jobs/service-kit';
 
 /**
  * Receives every emitted event. The foundation only acknowledges them; signed deliveries,
  * the retry schedule and replay arrive with the webhook work (issue 5).
  */
-@Controller()
+@KafkaConsumer()
 export class EventsConsumer {
   constructor(@Inject(LOGGER) private readonly logger: Logger) {}
 

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import type { JobSearchRequest } from '@jobs/contracts';
+import type { SearchResult } from '@jobs/waterfall';
+
+/** How long the next pages of a search stay available. */
+export const RESULT_SET_TTL_SECONDS = 60 * 60;
+
+export interface ResultSet extends SearchResult {
+  /** Which request the pages belong to: the same filters, waterfall and limit on every page. */
+  fingerprint: string;
+}
+
+const key = (id: string) => `orchestrator:resultset:${id}`;
+
+/** The request parts that must not change between the pages of one result set. */
+export function requestFingerprint(accountId: string, request: Pick<JobSearchRequest, 'filters' | 'waterfall' | 'limit'>): string {
+  return createHash('sha256').update(canonicalJson({ accountId, filters: request.filters, waterfall: request.waterfall, limit: request.limit })).digest('base64url');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * One search's whole result, kept so that its later pages come from the same set: no job
+ * twice, none skipped, whatever the providers return in the meantime.
+ */
+@Injectable()
+export class ResultSetStore {
+  constructor(private readonly redis: Redis) {}
+
+  async save(id: string, set: ResultSet): Promise<void> {
+    await this.redis.set(key(id), JSON.stringify(set), 'EX', RESULT_SET_TTL_SECONDS);
+  }
+
+  async load(id: string): Promise<ResultSet | null> {
+    const raw = await this.redis.get(key(id));
+    return raw ? (JSON.parse(raw) as ResultSet) : null;
+  }
+}
