@@ -35,6 +35,17 @@ export interface AssembleInput {
  * this search already stood for. Billing later fills in the credit fields.
  */
 export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft {
+  const { matching, metadata } = assembleSearchResult(input);
+  return { data: matching.slice(0, input.limit), next_cursor: null, metadata };
+}
+
+/** Every matching job of the search, in page order, and the search's metadata (for paging). */
+export interface SearchResult {
+  matching: Job[];
+  metadata: JobSearchResponseDraft['metadata'];
+}
+
+export function assembleSearchResult(input: AssembleInput): SearchResult {
   const byProvider = new Map(input.batches.map((b) => [b.provider, b]));
   const seen = new Map<string, Job>();
   const firstBy = new Map<string, ProviderSlug>();
@@ -74,8 +85,7 @@ export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft
   });
   const data = matching.slice(0, input.limit);
   return {
-    data,
-    next_cursor: null,
+    matching,
     metadata: {
       request_id: input.requestId,
       status: failed.length > 0 ? 'partial' : 'complete',
