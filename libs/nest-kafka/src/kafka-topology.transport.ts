@@ -43,8 +43,8 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
       fromBeginning: this.options.fromBeginning,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently,
       concurrencyWithinPartition: this.options.concurrencyWithinPartition,
-      deadLetter: (letter) =>
-        this.publisher.publish(this.options.deadLetterTopic, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: letter.consumerGroup } as never),
+      deadLetter: ({ consumerGroup, ...letter }) =>
+        this.publisher.publish(this.options.deadLetterTopic, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
     });
     for (const [pattern, handler] of this.getHandlers()) {
       const topic: TopicSpec | undefined = byName.get(pattern);
