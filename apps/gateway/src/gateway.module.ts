@@ -4,7 +4,7 @@ import { PrismaModule } from '@jobs/db';
 import { KafkaModule } from '@jobs/nest-kafka';
 import { RedisModule } from '@jobs/redis';
 import { AccountModule } from './account/account.module.js';
-import { ManageAccountsUseCase } from './admin/manage-accounts.usecase.js';
+import { AdminUseCasesModule } from './admin/admin.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
 import { StackReadiness } from './readiness/stack-readiness.js';
@@ -12,6 +12,12 @@ import { SearchModule } from './search/search.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { LedgerModule } from './ledger/ledger.module.js';
 import { MessagingModule } from './messaging/messaging.module.js';
+import { ProvidersModule } from './providers/providers.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
+import { SandboxModule } from './sandbox/sandbox.module.js';
+import { LimitsModule } from './limits/limits.module.js';
+import { IdempotencyModule } from './idempotency/idempotency.module.js';
+import { VersioningModule } from './versioning/versioning.module.js';
 
 /** The gateway's configuration, for every feature module. */
 @Global()
@@ -44,14 +50,21 @@ export class GatewayModule {
           deadLetterTopic: Topics.DeadLetter,
         }),
         AuthModule,
+        // The door (installed in main.ts): version check, rate limit, idempotency.
+        LimitsModule,
+        VersioningModule,
+        IdempotencyModule,
         MessagingModule,
         JobsModule,
         LedgerModule,
         AccountModule,
         SearchModule,
+        ProvidersModule,
+        SandboxModule,
+        OpenApiModule,
+        AdminUseCasesModule,
       ],
-      providers: [ManageAccountsUseCase, StackReadiness],
-      exports: [ManageAccountsUseCase],
+      providers: [StackReadiness],
     };
   }
 }

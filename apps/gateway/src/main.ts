@@ -10,6 +10,13 @@ import { GatewayEnvSchema } from './config/gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
 import { installRequestContext } from './http/request-context.hook.js';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+import { installIdempotencyRecorder } from './idempotency/idempotency.recorder.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
+import { RateLimitInterceptor } from './limits/rate-limit.interceptor.js';
+import { installServiceVersionHeader } from './versioning/service-version.hook.js';
+import { ServiceVersionGuard } from './versioning/service-version.guard.js';
+import { ServiceVersionInterceptor } from './versioning/service-version.interceptor.js';
 
 const config = loadConfig(GatewayEnvSchema);
 const instanceId = config.INSTANCE_ID ?? `gateway-${hostname()}-${process.pid}`;
@@ -23,8 +30,16 @@ const service = await runService({
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   microservices: (app) => [app.get(KafkaTopologyTransport)],
   configure: (app, logger) => {
-    installRequestContext(app.getHttpAdapter().getInstance());
+    const fastify = app.getHttpAdapter().getInstance();
+    installRequestContext(fastify);
+    installServiceVersionHeader(fastify);
+    installIdempotencyRecorder(fastify, app.get(IdempotencyStore), logger);
     app.useGlobalFilters(new ApiExceptionFilter(logger));
+    // The door, in this order: an unsupported version is refused before the key is checked;
+    // after authentication the rate limit decides before any work, then the pinned version,
+    // then Idempotency-Key (a replay is a request too, so it counts against the limit).
+    app.useGlobalGuards(app.get(ServiceVersionGuard));
+    app.useGlobalInterceptors(app.get(RateLimitInterceptor), app.get(ServiceVersionInterceptor), app.get(IdempotencyInterceptor));
   },
 });
 

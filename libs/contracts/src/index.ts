@@ -8,3 +8,4 @@ export * from './records/index.js';
 export * from './messages/index.js';
 export * from './topology.js';
 export * from './examples.js';
+export * from './openapi/index.js';

@@ -1,1 +1,5 @@
 export * from './normalize.js';
+export * from './text-sketch.js';
+export * from './features.js';
+export * from './score.js';
+export * from './canonical-index.js';

@@ -38,13 +38,19 @@ export class OwnIndexAdapter implements ProviderAdapter {
       if (!page.success) throw new ProviderResponseError(this.provider, 200, 'own_index page has an unexpected shape');
       const seenAt = new Date().toISOString();
       for (const raw of page.data.data) {
-        const job = OwnIndexJob.safeParse(raw);
-        if (job.success) records.push(toRecord(job.data, seenAt));
+        const record = mapOwnIndex(raw, seenAt);
+        if (record) records.push(record);
       }
       offset = page.data.next_offset;
     }
     return records.slice(0, want);
   }
+}
+
+/** own_index item → normalized record, or null when it cannot be read. */
+export function mapOwnIndex(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
+  const job = OwnIndexJob.safeParse(raw);
+  return job.success ? toRecord(job.data, seenAt) : null;
 }
 
 function toRecord(job: z.infer<typeof OwnIndexJob>, seenAt: string): NormalizedProviderRecord {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
-import { blockingKey, normalizeCompanyName, normalizeDomain, normalizeTitle } from '@jobs/matching';
+import { CanonicalIndex, blockingKey, normalizeCompanyName, normalizeTitle, recordToMatch, type MatchFields } from '@jobs/matching';
 import { newId } from '@jobs/observability';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
@@ -13,69 +13,93 @@ export interface MergeResult {
 
 const RECORD_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url', 'posted_at'] as const;
 
+type StoredRow = Prisma.CanonicalJobGetPayload<{ include: { company: true } }> & {
+  sources: { provider: NormalizedProviderRecord['provider']; providerJobId: string }[];
+  keys: { key: string }[];
+};
+
 /**
- * Canonical jobs in PostgreSQL. Each record is merged inside a transaction holding an advisory
- * lock on its blocking key, so two replicas that see one opening at once still make one job.
+ * Canonical jobs in PostgreSQL, matched by `@jobs/matching`: a record is scored against the open
+ * jobs sharing one of its blocking keys (`canonical_job_keys`) and joins the best one or
+ * creates a job. A batch is one transaction holding advisory locks on every blocking key of
+ * its records, taken in one sorted order (no deadlocks), so two replicas that see one opening
+ * at once serialize on a shared key and still make one job. A known (provider,
+ * provider_job_id) always keeps its job.
  */
 @Injectable()
 export class CanonicalJobRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async merge(record: NormalizedProviderRecord): Promise<MergeResult> {
-    const domain = normalizeDomain(record.company.domain);
-    const companyKey = domain ?? `name:${normalizeCompanyName(record.company.name)}`;
-    const block = blockingKey(companyKey, record.title, record.location.country_code);
-    const seenAt = new Date(record.seen_at);
+    const [result] = await this.mergeBatch([record]);
+    return result!;
+  }
+
+  /** Merges records in order (later ones may join jobs earlier ones created); one result per record. */
+  async mergeBatch(records: readonly NormalizedProviderRecord[]): Promise<MergeResult[]> {
+    if (records.length === 0) return [];
+    const inputs = records.map((r) => recordToMatch(r));
+    const keys = [...new Set(inputs.flatMap((i) => i.keys))];
     return this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${block}, 0))`;
-      const known = await tx.jobSource.findUnique({ where: { provider_providerJobId: { provider: record.provider, providerJobId: record.provider_job_id } } });
-      if (known) {
-        await tx.jobSource.update({ where: { id: known.id }, data: { lastSeenAt: seenAt } });
-        await tx.canonicalJob.update({ where: { id: known.canonicalJobId }, data: { lastSeenAt: seenAt } });
-        return { jobId: known.canonicalJobId, merged: false };
-      }
-      const company = await this.company(tx, domain, record.company.name);
-      const candidate = await tx.canonicalJob.findFirst({ where: { blockingKey: block, status: 'open' }, orderBy: { firstSeenAt: 'asc' }, include: { sources: true } });
-      const fields = RECORD_FIELDS.filter((f) => record[f] !== null);
-      if (candidate) {
-        await tx.jobSource.create({ data: this.sourceData(candidate.id, record, seenAt, fields) });
-        await tx.canonicalJob.update({
-          where: { id: candidate.id },
-          data: { lastSeenAt: seenAt, pReal: pRealFor(new Set([...candidate.sources.map((s) => s.provider), record.provider]).size), ...this.fillGaps(candidate, record) },
-        });
-        return { jobId: candidate.id, merged: true };
-      }
-      const jobId = newId('job');
-      await tx.canonicalJob.create({
-        data: {
-          id: jobId,
-          companyId: company.id,
-          title: record.title,
-          normalizedTitle: normalizeTitle(record.title),
-          city: record.location.city,
-          region: record.location.region,
-          countryCode: record.location.country_code,
-          remote: record.location.remote,
-          employmentType: record.employment_type,
-          seniority: record.seniority,
-          jobFamily: record.job_family,
-          salaryMin: record.salary?.min ?? null,
-          salaryMax: record.salary?.max ?? null,
-          salaryCurrency: record.salary?.currency ?? null,
-          salaryPeriod: record.salary?.period ?? null,
-          salaryOrigin: record.salary?.origin ?? null,
-          description: record.description,
-          applyUrl: record.apply_url,
-          postedAt: record.posted_at ? new Date(record.posted_at) : null,
-          firstSeenAt: seenAt,
-          lastSeenAt: seenAt,
-          lastVerifiedAt: record.provider === 'own_index' ? seenAt : null,
-          pReal: pRealFor(1),
-          blockingKey: block,
-          sources: { create: [this.sourceData(undefined, record, seenAt, fields)] },
-        },
+      // one statement, locks taken in ascending lock-id order: every transaction agrees on the order
+      await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM unnest(${keys}::text[]) AS x ORDER BY 1) AS locks`;
+      const known = await tx.jobSource.findMany({
+        where: { OR: records.map((r) => ({ provider: r.provider, providerJobId: r.provider_job_id })) },
+        select: { id: true, provider: true, providerJobId: true, canonicalJobId: true },
       });
-      return { jobId, merged: false };
+      const knownBySource = new Map(known.map((s) => [`${s.provider}\u0000${s.providerJobId}`, s]));
+      const freshKeys = new Set<string>();
+      const fresh: NormalizedProviderRecord[] = [];
+      records.forEach((r, i) => {
+        if (knownBySource.has(`${r.provider}\u0000${r.provider_job_id}`)) return;
+        fresh.push(r);
+        for (const key of inputs[i]!.keys) freshKeys.add(key);
+      });
+      const stored = fresh.length > 0 ? await this.candidates(tx, [...freshKeys], fresh) : [];
+      // the fields each stored job was loaded with: what the update compares against
+      const loaded = new Map(stored.map((row) => [row.id, { row, fields: fieldsOfRow(row) }]));
+
+      const index = new CanonicalIndex(() => newId('job'));
+      for (const { row, fields } of loaded.values()) index.load({ id: row.id, fields, keys: row.keys.map((k) => k.key), sources: row.sources });
+
+      const results: MergeResult[] = [];
+      const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[] }>();
+      const knownSeen: { sourceId: string; jobId: string; seenAt: Date }[] = [];
+      for (const record of records) {
+        const seenAt = new Date(record.seen_at);
+        const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
+        if (source) {
+          knownSeen.push({ sourceId: source.id, jobId: source.canonicalJobId, seenAt });
+          results.push({ jobId: source.canonicalJobId, merged: false });
+          continue;
+        }
+        const result = index.merge(record);
+        results.push({ jobId: result.jobId, merged: result.merged });
+        // the same listing twice in one batch: the first one is the source
+        if (result.known) continue;
+        const entry = touched.get(result.jobId) ?? { seenAt, sources: [] };
+        if (seenAt > entry.seenAt) entry.seenAt = seenAt;
+        entry.sources.push(record);
+        touched.set(result.jobId, entry);
+      }
+
+      for (const k of knownSeen) {
+        await tx.jobSource.update({ where: { id: k.sourceId }, data: { lastSeenAt: k.seenAt } });
+        await tx.canonicalJob.update({ where: { id: k.jobId }, data: { lastSeenAt: k.seenAt } });
+      }
+      const newKeys: { key: string; canonicalJobId: string }[] = [];
+      for (const [jobId, { seenAt, sources }] of touched) {
+        const job = index.job(jobId)!;
+        const stored = loaded.get(jobId);
+        const before = new Set(stored?.row.keys.map((k) => k.key) ?? []);
+        for (const key of job.keys) if (!before.has(key)) newKeys.push({ key, canonicalJobId: jobId });
+        const jobFamily = sources.find((r) => r.job_family !== null)?.job_family ?? null;
+        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, jobFamily, seenAt, job.providers.size);
+        else await this.create(tx, jobId, job.fields, sources[0]!, jobFamily, seenAt, job.providers.size);
+        await tx.jobSource.createMany({ data: sources.map((r) => sourceData(jobId, r)) });
+      }
+      if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
+      return results;
     });
   }
 
@@ -87,6 +111,93 @@ export class CanonicalJobRepository {
 
   toJob = toJob;
 
+  /**
+   * Open jobs sharing a blocking key, oldest first (ties in score go to the oldest). Jobs made
+   * before blocking keys were stored are found by their legacy `blocking_key` column.
+   */
+  private async candidates(tx: Prisma.TransactionClient, keys: string[], records: readonly NormalizedProviderRecord[]): Promise<StoredRow[]> {
+    const legacy = [...new Set(records.flatMap((r) => legacyBlocks(r)))];
+    const jobs = await tx.canonicalJob.findMany({
+      where: { status: 'open', OR: [{ keys: { some: { key: { in: keys } } } }, { blockingKey: { in: legacy } }] },
+      include: { company: true },
+      orderBy: [{ firstSeenAt: 'asc' }, { id: 'asc' }],
+    });
+    if (jobs.length === 0) return [];
+    // one query after the other: nested includes would run side by side on the transaction's connection
+    const ids = jobs.map((j) => j.id);
+    const sources = await tx.jobSource.findMany({ where: { canonicalJobId: { in: ids } }, select: { canonicalJobId: true, provider: true, providerJobId: true } });
+    const jobKeys = await tx.canonicalJobKey.findMany({ where: { canonicalJobId: { in: ids } }, select: { canonicalJobId: true, key: true } });
+    return jobs.map((job) => ({
+      ...job,
+      sources: sources.filter((s) => s.canonicalJobId === job.id),
+      keys: jobKeys.filter((k) => k.canonicalJobId === job.id),
+    }));
+  }
+
+  private async create(tx: Prisma.TransactionClient, jobId: string, f: MatchFields, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number): Promise<void> {
+    const company = await this.company(tx, f.companyDomain, f.companyName);
+    const primary = recordToMatch(first).keys.find((k) => !k.startsWith('u:'))!;
+    await tx.canonicalJob.create({
+      data: {
+        id: jobId,
+        companyId: company.id,
+        title: f.title,
+        normalizedTitle: normalizeTitle(f.title),
+        city: f.city,
+        region: f.region,
+        countryCode: f.countryCode,
+        remote: f.remote,
+        employmentType: f.employmentType,
+        seniority: f.seniority,
+        jobFamily,
+        salaryMin: f.salary?.min ?? null,
+        salaryMax: f.salary?.max ?? null,
+        salaryCurrency: f.salary?.currency ?? null,
+        salaryPeriod: f.salary?.period ?? null,
+        salaryOrigin: f.salary?.origin ?? null,
+        description: f.description,
+        applyUrl: f.applyUrl,
+        postedAt: f.postedAt ? new Date(f.postedAt) : null,
+        firstSeenAt: new Date(first.seen_at),
+        lastSeenAt: seenAt,
+        lastVerifiedAt: first.provider === 'own_index' ? new Date(first.seen_at) : null,
+        pReal: pRealFor(providers),
+        blockingKey: primary,
+      },
+    });
+  }
+
+  /** Writes what merging changed: filled or better fields, the company once a domain is known, sightings. */
+  private async update(
+    tx: Prisma.TransactionClient,
+    row: StoredRow,
+    before: MatchFields,
+    f: MatchFields,
+    jobFamily: string | null,
+    seenAt: Date,
+    providers: number,
+  ): Promise<void> {
+    const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt, pReal: pRealFor(providers) };
+    if (row.jobFamily === null && jobFamily !== null) data.jobFamily = jobFamily;
+    if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = (await this.company(tx, f.companyDomain, f.companyName)).id;
+    if (f.city !== before.city) data.city = f.city;
+    if (f.region !== before.region) data.region = f.region;
+    if (f.remote !== before.remote) data.remote = f.remote;
+    if (f.employmentType !== before.employmentType) data.employmentType = f.employmentType;
+    if (f.seniority !== before.seniority) data.seniority = f.seniority;
+    if (f.salary !== before.salary && f.salary) {
+      data.salaryMin = f.salary.min;
+      data.salaryMax = f.salary.max;
+      data.salaryCurrency = f.salary.currency;
+      data.salaryPeriod = f.salary.period;
+      data.salaryOrigin = f.salary.origin;
+    }
+    if (f.description !== before.description) data.description = f.description;
+    if (f.applyUrl !== before.applyUrl) data.applyUrl = f.applyUrl;
+    if (f.postedAt !== before.postedAt) data.postedAt = f.postedAt ? new Date(f.postedAt) : null;
+    await tx.canonicalJob.update({ where: { id: row.id }, data });
+  }
+
   private async company(tx: Prisma.TransactionClient, domain: string | null, name: string) {
     if (domain) {
       return tx.company.upsert({ where: { domain }, create: { id: newId('cmp'), domain, name }, update: {} });
@@ -94,36 +205,48 @@ export class CanonicalJobRepository {
     const existing = await tx.company.findFirst({ where: { domain: null, name } });
     return existing ?? tx.company.create({ data: { id: newId('cmp'), domain: null, name } });
   }
+}
 
-  private sourceData(canonicalJobId: string | undefined, record: NormalizedProviderRecord, seenAt: Date, fields: readonly string[]) {
-    return {
-      id: newId('src'),
-      ...(canonicalJobId ? { canonicalJobId } : {}),
-      provider: record.provider,
-      providerJobId: record.provider_job_id,
-      url: record.url,
-      firstSeenAt: seenAt,
-      lastSeenAt: seenAt,
-      fields: [...fields],
-    } as Prisma.JobSourceUncheckedCreateInput;
-  }
+/** A stored job in the matcher's terms. Job family is not matched on, so it is left out. */
+function fieldsOfRow(row: StoredRow): MatchFields {
+  return {
+    title: row.title,
+    companyName: row.company.name,
+    companyDomain: row.company.domain,
+    city: row.city,
+    region: row.region,
+    countryCode: row.countryCode,
+    remote: row.remote,
+    employmentType: row.employmentType,
+    seniority: row.seniority,
+    salary:
+      row.salaryCurrency && row.salaryPeriod
+        ? { min: row.salaryMin, max: row.salaryMax, currency: row.salaryCurrency, period: row.salaryPeriod as 'year' | 'month' | 'hour', origin: (row.salaryOrigin ?? 'declared') as 'declared' | 'inferred' }
+        : null,
+    description: row.description,
+    applyUrl: row.applyUrl,
+    postedAt: row.postedAt?.toISOString() ?? null,
+  };
+}
 
-  /** Fields the canonical job lacks and this record has. */
-  private fillGaps(job: CanonicalJobRow | (Omit<CanonicalJobRow, 'company'> & { company?: unknown }), record: NormalizedProviderRecord): Prisma.CanonicalJobUpdateInput {
-    const data: Prisma.CanonicalJobUpdateInput = {};
-    if (job.seniority === null && record.seniority) data.seniority = record.seniority;
-    if (job.employmentType === null && record.employment_type) data.employmentType = record.employment_type;
-    if (job.jobFamily === null && record.job_family) data.jobFamily = record.job_family;
-    if (job.description === null && record.description) data.description = record.description;
-    if (job.applyUrl === null && record.apply_url) data.applyUrl = record.apply_url;
-    if (job.remote === null && record.location.remote !== null) data.remote = record.location.remote;
-    if (job.salaryCurrency === null && record.salary) {
-      data.salaryMin = record.salary.min;
-      data.salaryMax = record.salary.max;
-      data.salaryCurrency = record.salary.currency;
-      data.salaryPeriod = record.salary.period;
-      data.salaryOrigin = record.salary.origin;
-    }
-    return data;
-  }
+/** The single exact key jobs were stored under before multi-key blocking (still read, never written). */
+function legacyBlocks(record: NormalizedProviderRecord): string[] {
+  const name = `name:${normalizeCompanyName(record.company.name)}`;
+  const blocks = [blockingKey(name, record.title, record.location.country_code)];
+  if (record.company.domain) blocks.push(blockingKey(record.company.domain.toLowerCase().replace(/^www\./, ''), record.title, record.location.country_code));
+  return blocks;
+}
+
+function sourceData(canonicalJobId: string, record: NormalizedProviderRecord): Prisma.JobSourceCreateManyInput {
+  const seenAt = new Date(record.seen_at);
+  return {
+    id: newId('src'),
+    canonicalJobId,
+    provider: record.provider,
+    providerJobId: record.provider_job_id,
+    url: record.url,
+    firstSeenAt: seenAt,
+    lastSeenAt: seenAt,
+    fields: RECORD_FIELDS.filter((f) => record[f] !== null),
+  };
 }

@@ -18,8 +18,8 @@ export class DeduplicateBatchUseCase {
   async execute(message: ProviderRecordsFetched.Value): Promise<void> {
     const ids: string[] = [];
     let merged = 0;
-    for (const record of message.records) {
-      const result = await this.jobs.merge(record);
+    // one transaction for the whole provider batch: bulk lookups, one set of locks
+    for (const result of await this.jobs.mergeBatch(message.records)) {
       if (result.merged) merged += 1;
       if (!ids.includes(result.jobId)) ids.push(result.jobId);
     }

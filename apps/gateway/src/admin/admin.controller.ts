@@ -1,14 +1,38 @@
-import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { AdminAccountCreateRequestSchema, AdminCreditsRequestSchema, AdminKeyCreateRequestSchema } from '@jobs/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import {
+  AdminAccountCreateRequestSchema,
+  AdminCreditsRequestSchema,
+  AdminKeyCreateRequestSchema,
+  AdminProviderUpdateRequestSchema,
+  AdminWebhookSecretQuerySchema,
+  AdminWorldCompanySchema,
+  AdminWorldJobCloseRequestSchema,
+  AdminWorldJobCreateRequestSchema,
+  AdminWorldJobParamsSchema,
+  AdminWorldJobPatchRequestSchema,
+  AdminWorldJobRepostRequestSchema,
+} from '@jobs/contracts';
 import { parseRequest } from '../http/validation.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { ManageAccountsUseCase } from './manage-accounts.usecase.js';
+import { ManageKeysUseCase } from './manage-keys.usecase.js';
+import { ProviderControlsUseCase } from './provider-controls.usecase.js';
+import { RequestRefreshUseCase } from './request-refresh.usecase.js';
+import { WebhookSecretsUseCase } from './webhook-secrets.usecase.js';
+import { WorldControlsUseCase } from './world-controls.usecase.js';
 
 /** The internal admin API of operator.md, on ADMIN_PORT only. */
 @Controller('admin')
 @UseGuards(AdminTokenGuard)
 export class AdminController {
-  constructor(private readonly accounts: ManageAccountsUseCase) {}
+  constructor(
+    private readonly accounts: ManageAccountsUseCase,
+    private readonly keys: ManageKeysUseCase,
+    private readonly webhookSecrets: WebhookSecretsUseCase,
+    private readonly providers: ProviderControlsUseCase,
+    private readonly world: WorldControlsUseCase,
+    private readonly refresh: RequestRefreshUseCase,
+  ) {}
 
   @Post('accounts')
   @HttpCode(201)
@@ -25,12 +49,74 @@ export class AdminController {
   @Post('accounts/:accountId/keys')
   @HttpCode(201)
   createKey(@Param('accountId') accountId: string, @Body() body: unknown) {
-    return this.accounts.createKey(accountId, parseRequest(AdminKeyCreateRequestSchema, body).mode);
+    return this.keys.createKey(accountId, parseRequest(AdminKeyCreateRequestSchema, body).mode);
+  }
+
+  @Get('accounts/:accountId/webhook-secret')
+  webhookSecret(@Param('accountId') accountId: string, @Query() query: unknown) {
+    return this.webhookSecrets.secretFor(accountId, parseRequest(AdminWebhookSecretQuerySchema, query).url);
   }
 
   @Delete('keys/:key')
   @HttpCode(204)
   async revokeKey(@Param('key') key: string): Promise<void> {
-    await this.accounts.revokeKey(key);
+    await this.keys.revokeKey(key);
   }
+
+  /** Not in operator.md: every provider's current settings, for operators to look before they change one. */
+  @Get('providers')
+  async listProviders() {
+    return { data: await this.providers.list() };
+  }
+
+  @Put('providers/:slug')
+  updateProvider(@Param('slug') slug: string, @Body() body: unknown) {
+    return this.providers.update(slug, parseRequest(AdminProviderUpdateRequestSchema, body));
+  }
+
+  @Post('providers/reset')
+  @HttpCode(204)
+  async resetProviders(): Promise<void> {
+    await this.providers.reset();
+  }
+
+  @Post('world/companies')
+  @HttpCode(201)
+  addCompany(@Body() body: unknown) {
+    return this.world.addCompany(parseRequest(AdminWorldCompanySchema, body));
+  }
+
+  @Post('world/jobs')
+  @HttpCode(201)
+  addJob(@Body() body: unknown) {
+    return this.world.addJob(parseRequest(AdminWorldJobCreateRequestSchema, body));
+  }
+
+  @Patch('world/jobs/:worldJobId')
+  patchJob(@Param('worldJobId') worldJobId: string, @Body() body: unknown) {
+    return this.world.patchJob(worldJobIdOf(worldJobId), parseRequest(AdminWorldJobPatchRequestSchema, body));
+  }
+
+  @Post('world/jobs/:worldJobId/close')
+  @HttpCode(200)
+  closeJob(@Param('worldJobId') worldJobId: string, @Body() body: unknown) {
+    return this.world.closeJob(worldJobIdOf(worldJobId), parseRequest(AdminWorldJobCloseRequestSchema, body));
+  }
+
+  @Post('world/jobs/:worldJobId/repost')
+  @HttpCode(200)
+  repostJob(@Param('worldJobId') worldJobId: string, @Body() body: unknown) {
+    parseRequest(AdminWorldJobRepostRequestSchema, body);
+    return this.world.repostJob(worldJobIdOf(worldJobId));
+  }
+
+  @Post('refresh')
+  @HttpCode(202)
+  requestRefresh() {
+    return this.refresh.execute();
+  }
+}
+
+function worldJobIdOf(worldJobId: string): string {
+  return parseRequest(AdminWorldJobParamsSchema, { world_job_id: worldJobId }).world_job_id;
 }

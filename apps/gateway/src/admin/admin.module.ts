@@ -1,16 +1,41 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type OnModuleInit } from '@nestjs/common';
 import type { INestApplicationContext } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { GATEWAY_CONFIG } from '../config/gateway.config.js';
+import { ProvidersModule } from '../providers/providers.module.js';
+import { installAdminJsonParser } from './admin-json-body.js';
 import { AdminController } from './admin.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { ManageAccountsUseCase } from './manage-accounts.usecase.js';
+import { ManageKeysUseCase } from './manage-keys.usecase.js';
+import { ProviderControlsUseCase } from './provider-controls.usecase.js';
+import { RequestRefreshUseCase } from './request-refresh.usecase.js';
+import { WebhookSecretsUseCase } from './webhook-secrets.usecase.js';
+import { WorldControlsUseCase } from './world-controls.usecase.js';
+
+const ADMIN_USE_CASES = [ManageAccountsUseCase, ManageKeysUseCase, WebhookSecretsUseCase, ProviderControlsUseCase, WorldControlsUseCase, RequestRefreshUseCase];
+
+/**
+ * The admin use cases live in the gateway's context (GatewayModule imports this), so they share
+ * its database, Redis, key cache and provider health monitor.
+ */
+@Module({ imports: [ProvidersModule], providers: ADMIN_USE_CASES, exports: ADMIN_USE_CASES })
+export class AdminUseCasesModule {}
 
 /**
  * The admin API listens on its own port (never exposed publicly), so it is a second Nest HTTP
  * application in the gateway process that reuses the gateway's use cases, not a second copy.
  */
 @Module({})
-export class AdminModule {
+export class AdminModule implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  /** Runs after Nest registered its body parsers and before the server listens. */
+  onModuleInit(): void {
+    installAdminJsonParser(this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
+  }
+
   static sharing(gateway: INestApplicationContext): DynamicModule {
     return {
       module: AdminModule,
@@ -18,7 +43,7 @@ export class AdminModule {
       providers: [
         AdminTokenGuard,
         { provide: GATEWAY_CONFIG, useValue: gateway.get(GATEWAY_CONFIG) },
-        { provide: ManageAccountsUseCase, useValue: gateway.get(ManageAccountsUseCase) },
+        ...ADMIN_USE_CASES.map((useCase) => ({ provide: useCase, useValue: gateway.get(useCase) })),
       ],
     };
   }

@@ -1,33 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import type { Plan } from '@jobs/contracts';
-import { PrismaService } from '@jobs/db';
+import type { AdminAccountCreateRequest, AdminAccountCreateResponse, AdminCreditsResponse } from '@jobs/contracts';
+import { isRecordNotFound, PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
 import { PLAN_DEFAULTS } from '@jobs/plans';
-import { generateApiKey, hashApiKey, type KeyMode } from '../auth/api-key.js';
-import { ApiKeyService } from '../auth/api-key.service.js';
+import { generateApiKey, hashApiKey } from '../auth/api-key.js';
 import { ApiError } from '../http/api-error.js';
 
-export interface CreateAccountCommand {
-  plan: Plan;
-  credits: number;
-  rate_limit?: { limit: number; window_seconds: number } | undefined;
-}
-
 const CREDIT_PERIOD_DAYS = 30;
+/** Credits and rate limits are PostgreSQL `integer` columns. */
+export const MAX_STORED_INT = 2_147_483_647;
 
-/** Accounts and keys, as the admin API of operator.md manages them. */
+/** Accounts, as the admin API of operator.md creates and tops them up. */
 @Injectable()
 export class ManageAccountsUseCase {
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly keys: ApiKeyService,
-  ) {}
+  constructor(private readonly prisma: PrismaService) {}
 
-  async createAccount(command: CreateAccountCommand): Promise<{ account_id: string; live_key: string; test_key: string }> {
+  async createAccount(command: AdminAccountCreateRequest): Promise<AdminAccountCreateResponse> {
+    ensureStorable(command.credits, 'credits');
+    const defaults = PLAN_DEFAULTS[command.plan].rateLimit;
+    const rateLimit = command.rate_limit ?? { limit: defaults.limit, window_seconds: defaults.windowSeconds };
+    ensureStorable(rateLimit.limit, 'rate_limit.limit');
+    ensureStorable(rateLimit.window_seconds, 'rate_limit.window_seconds');
     const accountId = newId('acc');
     const liveKey = generateApiKey('live');
     const testKey = generateApiKey('test');
-    const rateLimit = command.rate_limit ?? { limit: PLAN_DEFAULTS[command.plan].rateLimit.limit, window_seconds: PLAN_DEFAULTS[command.plan].rateLimit.windowSeconds };
     await this.prisma.account.create({
       data: {
         id: accountId,
@@ -47,22 +43,26 @@ export class ManageAccountsUseCase {
     return { account_id: accountId, live_key: liveKey, test_key: testKey };
   }
 
-  async addCredits(accountId: string, amount: number): Promise<{ credits_remaining: number }> {
-    const updated = await this.prisma.account.updateMany({ where: { id: accountId }, data: { creditsRemaining: { increment: amount } } });
-    if (updated.count === 0) throw new ApiError('not_found', `No account ${accountId}.`);
-    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
-    return { credits_remaining: account.creditsRemaining };
+  /** Adds credits in one statement, so a top-up never loses a charge billing makes meanwhile. */
+  async addCredits(accountId: string, amount: number): Promise<AdminCreditsResponse> {
+    ensureStorable(amount, 'amount');
+    try {
+      const account = await this.prisma.account.update({
+        where: { id: accountId, creditsRemaining: { lte: MAX_STORED_INT - amount } },
+        data: { creditsRemaining: { increment: amount } },
+        select: { creditsRemaining: true },
+      });
+      return { credits_remaining: account.creditsRemaining };
+    } catch (error) {
+      if (!isRecordNotFound(error)) throw error;
+      if (await this.prisma.account.count({ where: { id: accountId } })) {
+        throw new ApiError('invalid_request', `amount: the balance may not exceed ${MAX_STORED_INT} credits.`, { param: 'amount' });
+      }
+      throw new ApiError('not_found', `No account ${accountId}.`);
+    }
   }
+}
 
-  async createKey(accountId: string, mode: KeyMode): Promise<{ key: string }> {
-    const exists = await this.prisma.account.count({ where: { id: accountId } });
-    if (!exists) throw new ApiError('not_found', `No account ${accountId}.`);
-    const key = generateApiKey(mode);
-    await this.prisma.apiKey.create({ data: { id: newId('key'), accountId, mode, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 12) } });
-    return { key };
-  }
-
-  async revokeKey(key: string): Promise<void> {
-    if (!(await this.keys.revoke(key))) throw new ApiError('not_found', 'No such active key.');
-  }
+function ensureStorable(value: number, param: string): void {
+  if (value > MAX_STORED_INT) throw new ApiError('invalid_request', `${param}: must be at most ${MAX_STORED_INT}.`, { param });
 }

@@ -24,6 +24,23 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** How often the providers are health-checked for GET /v1/providers. */
+  PROVIDER_HEALTH_INTERVAL_MS: z.coerce.number().int().min(500).default(10_000),
+  /** A health check that takes longer than this counts as no answer (status `down`). */
+  PROVIDER_HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
+  /** An answer slower than this counts as `degraded`. */
+  PROVIDER_HEALTH_SLOW_MS: z.coerce.number().int().min(1).default(1_500),
+  /** Keyless routes (the sandbox) allow this many requests per client address per window. */
+  SANDBOX_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+  SANDBOX_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** A rate-limit check that Redis does not answer within this lets the request through (fail open). */
+  RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).default(250),
+  /** How long an Idempotency-Key and its response are kept, from the key's first use (>= 24 h). */
+  IDEMPOTENCY_RETENTION_SECONDS: z.coerce.number().int().min(86_400).default(86_400),
+  /** How long a request owns its key; longer than the slowest sync search (30 s + reply grace). */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1_000).default(60_000),
+  /** How long a duplicate waits for the owner's response (or a retry for a search's answer) before 409/500. */
+  IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(40_000),
 });
 
 export type GatewayConfig = z.infer<typeof GatewayEnvSchema>;

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOG, type ErrorCode, type ErrorEnvelope } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { ApiError } from './api-error.js';
+import { StoredResponse } from './stored-response.js';
 
 export const DOC_BASE_URL = 'https://docs.jobdata.example/v1/errors';
 /** Where an account buys credits or a bigger plan (insufficient_credits, plan_required). */
@@ -20,22 +21,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
+    if (exception instanceof StoredResponse) {
+      for (const [name, value] of Object.entries(exception.headers)) void reply.header(name, value);
+      void reply.status(exception.status).send(exception.body);
+      return;
+    }
     const error = this.toApiError(exception);
-    const { status, type } = ERROR_CATALOG[error.code];
+    const { status } = ERROR_CATALOG[error.code];
     if (status >= 500) this.logger.error({ err: exception, request_id: request.requestId }, 'request failed');
-    const body: ErrorEnvelope = {
-      error: {
-        type,
-        code: error.code,
-        message: error.message,
-        doc_url: `${DOC_BASE_URL}#${error.code}`,
-        request_id: request.requestId,
-        ...error.extras,
-        ...(error.code === 'insufficient_credits' || error.code === 'plan_required' ? { upgrade_url: error.extras.upgrade_url ?? UPGRADE_URL } : {}),
-      },
-    };
     for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(error, request.requestId));
   }
 
   private toApiError(exception: unknown): ApiError {
@@ -53,6 +48,21 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     return new ApiError('internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key.');
   }
+}
+
+/** The public error envelope of an ApiError; `request_id` must equal the response's X-Request-Id. */
+export function errorEnvelope(error: ApiError, requestId: string): ErrorEnvelope {
+  return {
+    error: {
+      type: ERROR_CATALOG[error.code].type,
+      code: error.code,
+      message: error.message,
+      doc_url: `${DOC_BASE_URL}#${error.code}`,
+      request_id: requestId,
+      ...error.extras,
+      ...(error.code === 'insufficient_credits' || error.code === 'plan_required' ? { upgrade_url: error.extras.upgrade_url ?? UPGRADE_URL } : {}),
+    },
+  };
 }
 
 function bodyErrorMessage(code: string): string {

@@ -1,15 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Topics, type JobSearchRequest, type JobSearchResponse } from '@jobs/contracts';
+import { Topics, type JobSearchRequest, type JobSearchResult } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { providersForPlan } from '@jobs/plans';
 import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
+import { RunSandboxSearchUseCase } from '../sandbox/run-sandbox-search.usecase.js';
 import { SearchReplies, SearchReplyTimeout } from './search-replies.js';
 
 export interface SyncSearchResult {
-  body: JobSearchResponse;
+  body: JobSearchResult;
   creditsCharged: number;
   creditsRemaining: number;
 }
@@ -24,11 +25,16 @@ export class RunSyncSearchUseCase {
     private readonly prisma: PrismaService,
     private readonly publisher: KafkaPublisher,
     private readonly replies: SearchReplies,
+    private readonly sandbox: RunSandboxSearchUseCase,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   async execute(principal: Principal, request: JobSearchRequest, requestId: string): Promise<SyncSearchResult> {
     const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId } });
+    if (principal.mode === 'test') {
+      // A test key gets the sandbox's fixed data in the live shape: no pipeline, never charged.
+      return { body: this.sandbox.execute(request, requestId, account.creditsRemaining), creditsCharged: 0, creditsRemaining: account.creditsRemaining };
+    }
     const timeoutMs = request.waterfall.timeout_ms;
     const now = Date.now();
     const answer = this.replies.wait(requestId, timeoutMs + this.config.SEARCH_REPLY_GRACE_MS);

@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { JobSearchRequestSchema, type JobSearchResponse } from '@jobs/contracts';
+import { JobSearchRequestSchema, type JobSearchResult } from '@jobs/contracts';
 import { ApiKeyGuard, CurrentPrincipal, RequestId } from '../auth/api-key.guard.js';
 import type { Principal } from '../auth/api-key.js';
 import { parseRequest } from '../http/validation.js';
+import { ReattachesSearch } from '../idempotency/idempotent-search.decorator.js';
 import { RunSyncSearchUseCase } from './run-sync-search.usecase.js';
 
 @Controller('v1/jobs')
@@ -13,12 +14,13 @@ export class SearchController {
 
   @Post('search')
   @HttpCode(200)
+  @ReattachesSearch()
   async search(
     @Body() body: unknown,
     @CurrentPrincipal() principal: Principal,
     @RequestId() requestId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<JobSearchResponse> {
+  ): Promise<JobSearchResult> {
     const request = parseRequest(JobSearchRequestSchema, body);
     const result = await this.runSyncSearch.execute(principal, request, requestId);
     void reply.header('X-Credits-Charged', String(result.creditsCharged));

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { SandboxModule } from '../sandbox/sandbox.module.js';
 import { RunSyncSearchUseCase } from './run-sync-search.usecase.js';
 import { SearchReplies } from './search-replies.js';
 import { SearchRepliesConsumer } from './search-replies.consumer.js';
 import { SearchController } from './search.controller.js';
 
 @Module({
+  imports: [SandboxModule],
   controllers: [SearchController, SearchRepliesConsumer],
   providers: [SearchReplies, RunSyncSearchUseCase],
 })

@@ -1,0 +1,74 @@
+import { ERROR_CATALOG, HEADERS, type SearchResponded } from '@jobs/contracts';
+import { ApiError } from '../http/api-error.js';
+import { errorEnvelope } from '../http/api-exception.filter.js';
+
+/** A finished response as it went out: replayed byte for byte. */
+export interface StoredHttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * What Redis holds under one Idempotency-Key (scoped to account, method and path):
+ * - `running`: a request owns the key until `lease_until` (a crashed owner loses it then);
+ * - `failed`: the owner answered 5xx; the next retry may re-attach (sync search) or re-run;
+ * - `done`: the final response (2xx or 4xx), replayed to every retry with the same body.
+ */
+export interface IdempotencyRecord {
+  fingerprint: string;
+  state: 'running' | 'failed' | 'done';
+  /** The owning request's id; for the sync search also the search id. */
+  request_id: string;
+  lease_until: number;
+  service_version: string;
+  response?: StoredHttpResponse;
+}
+
+export type NextStep =
+  | { kind: 'conflict' }
+  | { kind: 'replay'; response: StoredHttpResponse }
+  /** Another request runs with this key right now: wait for its response. */
+  | { kind: 'wait' }
+  /** The sync search of `request_id` may still answer: look for its answer; `expired` once it no longer can. */
+  | { kind: 'reattach'; expired: boolean }
+  /** Nothing to re-attach to: this request becomes the key's owner and runs. */
+  | { kind: 'take-over' };
+
+/** What a request with an already-used key does, given the key's record. */
+export function nextStep(record: IdempotencyRecord, fingerprint: string, now: number, reattachesSearch: boolean): NextStep {
+  if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
+  if (record.state === 'done' && record.response) return { kind: 'replay', response: record.response };
+  const expired = now >= record.lease_until;
+  if (record.state === 'running' && !expired) return { kind: 'wait' };
+  if (reattachesSearch) return { kind: 'reattach', expired };
+  return { kind: 'take-over' };
+}
+
+/**
+ * The response a sync search would have given for its answer, for a retry that re-attaches
+ * after the first attempt gave up waiting (same mapping as the search use case). The request
+ * id is the search id, as in the answer's own metadata.
+ */
+export function responseFromSearchAnswer(answer: SearchResponded.Value, serviceVersion: string, creditsRemainingFallback: number): StoredHttpResponse {
+  const common = { 'content-type': 'application/json; charset=utf-8', [HEADERS.requestId]: answer.search_id, [HEADERS.serviceVersion]: serviceVersion };
+  const result = answer.outcome === 'ok' ? (answer.response ?? answer.estimate) : undefined;
+  if (result) {
+    return {
+      status: 200,
+      headers: {
+        ...common,
+        [HEADERS.creditsCharged]: String(answer.credits_charged),
+        [HEADERS.creditsRemaining]: String(answer.credits_remaining ?? creditsRemainingFallback),
+      },
+      body: JSON.stringify(result),
+    };
+  }
+  const failure = answer.error ?? { code: 'internal_error' as const, message: 'The search failed.' };
+  const error = new ApiError(failure.code, failure.message, {
+    ...(failure.param ? { param: failure.param } : {}),
+    ...(failure.credits_needed !== undefined ? { credits_needed: failure.credits_needed } : {}),
+    ...(failure.required_plan ? { required_plan: failure.required_plan } : {}),
+  });
+  return { status: ERROR_CATALOG[failure.code].status, headers: common, body: JSON.stringify(errorEnvelope(error, answer.search_id)) };
+}

@@ -1,0 +1,120 @@
+import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Observable } from 'rxjs';
+import { HEADERS, IdempotencyKeySchema, IDEMPOTENCY_KEY_MAX_LENGTH, SERVICE_VERSION } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
+import { ApiError } from '../http/api-error.js';
+import { StoredResponse } from '../http/stored-response.js';
+import { bodyFingerprint } from './canonical-json.js';
+import { REATTACHES_SEARCH } from './idempotent-search.decorator.js';
+import { nextStep, responseFromSearchAnswer, type IdempotencyRecord, type StoredHttpResponse } from './idempotency-record.js';
+import { IdempotencyStore } from './idempotency.store.js';
+
+/** The key a request owns; the response recorder completes it when the response goes out. */
+export interface IdempotencyClaim {
+  key: string;
+  record: IdempotencyRecord;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: IdempotencyClaim;
+  }
+}
+
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const POLL_MS = 100;
+
+/**
+ * `Idempotency-Key` on authenticated POSTs (a global interceptor, after the rate limit). The
+ * first request with a key owns it and runs; a retry with the same body gets the stored
+ * response; a different body gets 409; a concurrent duplicate waits (bounded) for the owner's
+ * response and replays it; a retry after a 5xx re-attaches to the sync search it started.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly reflector: Reflector,
+    private readonly prisma: PrismaService,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (context.getType() !== 'http') return next.handle();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || !request.principal || header === undefined) return next.handle();
+    const parsed = IdempotencyKeySchema.safeParse(header);
+    if (!parsed.success) {
+      throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (for example a UUID).`, { param: HEADERS.idempotencyKey });
+    }
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const path = request.url.split('?')[0] ?? request.url;
+    const claim: IdempotencyClaim = {
+      key: this.store.keyFor(request.principal.accountId, request.method, path, parsed.data),
+      record: {
+        fingerprint: bodyFingerprint(request.body),
+        state: 'running',
+        request_id: request.requestId,
+        lease_until: Date.now() + this.config.IDEMPOTENCY_LEASE_MS,
+        service_version: String(reply.getHeader(HEADERS.serviceVersion) ?? SERVICE_VERSION),
+      },
+    };
+    const reattaches = this.reflector.getAllAndOverride<boolean | undefined>(REATTACHES_SEARCH, [context.getHandler(), context.getClass()]) ?? false;
+    await this.claimOrReplay(claim, reattaches, request.principal.accountId);
+    if (reattaches) await this.store.watchSearch(claim.record.request_id);
+    request.idempotency = claim;
+    return next.handle();
+  }
+
+  /** Returns once this request owns the key; otherwise throws the replay or the error to answer. */
+  private async claimOrReplay(claim: IdempotencyClaim, reattaches: boolean, accountId: string): Promise<void> {
+    const giveUpAt = Date.now() + this.config.IDEMPOTENCY_WAIT_MS;
+    for (;;) {
+      const existing = await this.store.claim(claim.key, claim.record);
+      if (!existing) return;
+      const step = nextStep(existing, claim.record.fingerprint, Date.now(), reattaches);
+      switch (step.kind) {
+        case 'conflict':
+          throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body. Use a new key for a different request.');
+        case 'replay':
+          throw replay(step.response);
+        case 'reattach': {
+          const answer = await this.store.answerOf(existing.request_id);
+          if (answer) {
+            const response = responseFromSearchAnswer(answer, existing.service_version, await this.creditsRemaining(accountId));
+            await this.store.replaceIfOwner(claim.key, existing.request_id, { ...existing, state: 'done', response });
+            throw replay(response);
+          }
+          // No answer and none can come any more (the search never ran, or was lost): run afresh.
+          if (step.expired && (await this.store.replaceIfOwner(claim.key, existing.request_id, claim.record))) return;
+          break;
+        }
+        case 'take-over':
+          if (await this.store.replaceIfOwner(claim.key, existing.request_id, claim.record)) return;
+          break;
+        case 'wait':
+          break;
+      }
+      if (Date.now() >= giveUpAt) {
+        if (existing.state === 'running') {
+          throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed. Retry shortly with the same key to get its response.');
+        }
+        throw new ApiError('internal_error', 'The search started under this Idempotency-Key is still running. Retry with the same Idempotency-Key.');
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  private async creditsRemaining(accountId: string): Promise<number> {
+    const account = await this.prisma.account.findUnique({ where: { id: accountId }, select: { creditsRemaining: true } });
+    return account?.creditsRemaining ?? 0;
+  }
+}
+
+function replay(response: StoredHttpResponse): StoredResponse {
+  return new StoredResponse(response.status, { ...response.headers, [REPLAYED_HEADER]: 'true' }, response.body);
+}

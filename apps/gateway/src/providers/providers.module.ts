@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ListProvidersUseCase } from './list-providers.usecase.js';
+import { ProviderHealthMonitor } from './provider-health.monitor.js';
+import { ProviderSimClient } from './provider-sim.client.js';
+import { ProvidersController } from './providers.controller.js';
+
+/** GET /v1/providers and the health checks behind it; the admin API reuses the simulator client. */
+@Module({
+  controllers: [ProvidersController],
+  providers: [ProviderSimClient, ProviderHealthMonitor, ListProvidersUseCase],
+  exports: [ProviderSimClient, ProviderHealthMonitor],
+})
+export class ProvidersModule {}

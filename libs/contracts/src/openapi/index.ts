@@ -1,0 +1,2 @@
+export * from './openapi-document.js';
+export * from './openapi-yaml.js';

@@ -1,0 +1,129 @@
+import type { NormalizedProviderRecord } from '@jobs/contracts';
+import { blockingKeys, featuresOf, fieldsOfRecord, mergeFields, type MatchFields } from './features.js';
+import { decide, type CandidateJob, type RecordToMatch } from './score.js';
+
+export interface IndexMergeResult {
+  jobId: string;
+  /** The record joined an existing canonical job (false when it created one or was known). */
+  merged: boolean;
+  /** The (provider, provider_job_id) was already in the index: its job, unchanged. */
+  known: boolean;
+}
+
+/** A canonical job as stored elsewhere (the database), loaded into an index as a candidate. */
+export interface StoredJob {
+  id: string;
+  fields: MatchFields;
+  keys: Iterable<string>;
+  sources: Iterable<{ provider: string; providerJobId: string }>;
+}
+
+/** A job's state in the index: its merged fields and the union of its keys. */
+export interface IndexedJobView {
+  readonly id: string;
+  readonly fields: MatchFields;
+  readonly keys: ReadonlySet<string>;
+  readonly providers: ReadonlySet<string>;
+}
+
+interface IndexedJob extends CandidateJob {
+  fields: MatchFields;
+  keys: Set<string>;
+  providers: Set<string>;
+}
+
+/** A record ready to match: its fields, features and blocking keys. */
+export function recordToMatch(record: NormalizedProviderRecord): RecordToMatch & { fields: MatchFields } {
+  const fields = fieldsOfRecord(record);
+  const features = featuresOf(fields);
+  return { provider: record.provider, fields, features, keys: blockingKeys(features) };
+}
+
+/**
+ * Canonical jobs in memory, matched exactly as the dedupe service matches them in PostgreSQL:
+ * a known (provider, provider_job_id) keeps its job; otherwise the record is scored against
+ * the jobs sharing one of its blocking keys and joins the best one or starts a new job. Used
+ * by the benchmark and by batch merging.
+ */
+export class CanonicalIndex {
+  private readonly jobs = new Map<string, IndexedJob>();
+  private readonly byKey = new Map<string, string[]>();
+  private readonly bySource = new Map<string, string>();
+  private sequence = 0;
+
+  constructor(private readonly newId: () => string = () => `job_${(this.sequence++).toString(36)}`) {}
+
+  get size(): number {
+    return this.jobs.size;
+  }
+
+  /** Adds a stored canonical job (and its sources) so records can match it. */
+  load(stored: StoredJob): void {
+    if (this.jobs.has(stored.id)) return;
+    const job: IndexedJob = { id: stored.id, fields: stored.fields, features: featuresOf(stored.fields), keys: new Set(), providers: new Set() };
+    this.jobs.set(stored.id, job);
+    this.addKeys(job, [...stored.keys]);
+    for (const s of stored.sources) {
+      job.providers.add(s.provider);
+      this.bySource.set(`${s.provider}\u0000${s.providerJobId}`, stored.id);
+    }
+  }
+
+  job(id: string): IndexedJobView | undefined {
+    return this.jobs.get(id);
+  }
+
+  merge(record: NormalizedProviderRecord): IndexMergeResult {
+    const sourceKey = `${record.provider}\u0000${record.provider_job_id}`;
+    const known = this.bySource.get(sourceKey);
+    if (known) return { jobId: known, merged: false, known: true };
+    const input = recordToMatch(record);
+    const decision = decide(input, this.candidates(input.keys));
+    let jobId = decision.jobId;
+    if (jobId) {
+      const job = this.jobs.get(jobId)!;
+      const changes = mergeFields(job.fields, input.fields);
+      if (Object.keys(changes).length > 0) {
+        job.fields = { ...job.fields, ...changes };
+        job.features = featuresOf(job.fields, changes.description === undefined ? job.features.description : undefined);
+      }
+      job.providers.add(record.provider);
+      this.addKeys(job, input.keys);
+    } else {
+      jobId = this.newId();
+      const job: IndexedJob = { id: jobId, fields: input.fields, features: input.features, keys: new Set(), providers: new Set([record.provider]) };
+      this.jobs.set(jobId, job);
+      this.addKeys(job, input.keys);
+    }
+    this.bySource.set(sourceKey, jobId);
+    return { jobId, merged: decision.jobId !== null, known: false };
+  }
+
+  /** The canonical job of a (provider, provider_job_id), if merged. */
+  jobOf(provider: string, providerJobId: string): string | undefined {
+    return this.bySource.get(`${provider}\u0000${providerJobId}`);
+  }
+
+  private candidates(keys: readonly string[]): CandidateJob[] {
+    const out: IndexedJob[] = [];
+    for (const key of keys) {
+      const ids = this.byKey.get(key);
+      if (!ids) continue;
+      for (const id of ids) {
+        const job = this.jobs.get(id)!;
+        if (!out.includes(job)) out.push(job);
+      }
+    }
+    return out;
+  }
+
+  private addKeys(job: IndexedJob, keys: readonly string[]): void {
+    for (const key of keys) {
+      if (job.keys.has(key)) continue;
+      job.keys.add(key);
+      const list = this.byKey.get(key);
+      if (list) list.push(job.id);
+      else this.byKey.set(key, [job.id]);
+    }
+  }
+}
