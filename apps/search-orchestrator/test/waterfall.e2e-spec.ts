@@ -1,4 +1,4 @@
-import { JobSearchResponseSchema } from '@jobs/contracts';
+import { DryRunEstimateSchema, JobSearchResponseSchema } from '@jobs/contracts';
 import { api, createAccount, simControl } from '@jobs/e2e-support';
 
 /** Providers that fail or miss the deadline are dropped; the answer is partial and they cost nothing. */
@@ -124,5 +124,21 @@ describe('paging a sync search', () => {
     expect((changed.body as { error: { param: string } }).error.param).toBe('cursor');
     const altered = await api('/v1/jobs/search', { key: liveKey, body: { ...body, cursor: `${first.next_cursor!.slice(0, -3)}abc` } });
     expect(altered.status).toBe(400);
+  });
+});
+
+describe('dry_run', () => {
+  it('answers an estimate and charges nothing', async () => {
+    const key = (await createAccount({ plan: 'pro', credits: 100 })).live_key;
+    const res = await api('/v1/jobs/search', { key, body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage' }, limit: 10, dry_run: true } });
+    expect(res.status).toBe(200);
+    const body = DryRunEstimateSchema.parse(res.body);
+    expect(body.request_id).toBe(res.headers.get('x-request-id'));
+    expect(body.estimate.providers_planned).toHaveLength(7);
+    expect(body.estimate.expected_unique_jobs_range.min).toBeGreaterThan(0);
+    expect(body.estimate.expected_unique_jobs_range.max).toBeGreaterThanOrEqual(body.estimate.expected_unique_jobs_range.min);
+    expect(body.estimate.credits_range).toEqual({ min: 0, max: 10 });
+    expect(res.headers.get('x-credits-charged')).toBe('0');
+    expect((await api('/v1/account', { key })).body!['credits_remaining']).toBe(100);
   });
 });

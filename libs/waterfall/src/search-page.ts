@@ -118,3 +118,20 @@ export function fieldCoverage(jobs: readonly Job[]): Record<string, number> {
 function valueAt(job: Job, path: string): unknown {
   return path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), job);
 }
+
+/**
+ * The free `dry_run` answer, from what the planned providers returned for one page. The low
+ * end of the unique-jobs range is what was seen; each provider that filled its page may hold at
+ * least one more page, which bounds the high end. Credits range from 0 (every job already paid)
+ * to one page of new jobs, under `max_credits`.
+ */
+export function estimateFromResult(result: SearchResult, batches: readonly ProviderBatch[], want: number, limit: number, maxCredits: number | null, providersPlanned: readonly ProviderSlug[]) {
+  const seen = result.matching.length;
+  const fullPages = batches.filter((b) => b.outcome === 'ok' && b.recordsIn >= want).length;
+  const pageCredits = Math.min(limit, seen, maxCredits ?? Number.POSITIVE_INFINITY);
+  return {
+    expected_unique_jobs_range: { min: seen, max: seen + fullPages * want },
+    providers_planned: [...providersPlanned],
+    credits_range: { min: 0, max: pageCredits },
+  };
+}

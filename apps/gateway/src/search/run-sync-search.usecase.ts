@@ -64,6 +64,10 @@ export class RunSyncSearchUseCase {
       }
       throw error;
     }
+    if (reply.outcome === 'ok' && reply.estimate) {
+      // A dry run: an estimate, never charged.
+      return { body: reply.estimate, creditsCharged: 0, creditsRemaining: account.creditsRemaining };
+    }
     if (reply.outcome === 'error' || !reply.response) {
       const failure = reply.error ?? { code: 'internal_error' as const, message: 'The search failed.' };
       throw new ApiError(failure.code, failure.message, {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Topics, type Job } from '@jobs/contracts';
 import type { CursorCodec } from '@jobs/cursors';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { assembleSearchResult, fieldCoverage, type SearchResult } from '@jobs/waterfall';
+import { assembleSearchResult, estimateFromResult, fieldCoverage, type SearchResult } from '@jobs/waterfall';
 import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
 import { SEARCH_CURSOR_CODEC, searchCursorScope, type SearchCursor } from './search-cursor.js';
 import { SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
@@ -43,11 +43,27 @@ export class CompleteSearchUseCase {
   async execute(state: SearchState, result?: SearchResult): Promise<void> {
     const { search_id: searchId, account_id: accountId, request } = state.request;
     result ??= await this.result(state);
+    if (request.dry_run) return this.answerEstimate(state, result);
     const fingerprint = requestFingerprint(accountId, request);
     const hasMore = result.matching.length > request.limit;
     if (hasMore) await this.resultSets.save(searchId, { ...result, fingerprint });
     const cursor: SearchCursor = { set: searchId, offset: request.limit, fingerprint };
     await this.publishPage(state.request, result.matching.slice(0, request.limit), result.metadata, hasMore ? this.cursors.encode(searchCursorScope(accountId), cursor) : null);
+  }
+
+  /** dry_run: the estimate goes straight back to the gateway; billing never sees it. */
+  private async answerEstimate(state: SearchState, result: SearchResult): Promise<void> {
+    const { search_id: searchId, request } = state.request;
+    const estimate = estimateFromResult(result, await this.store.batches(searchId), request.limit, request.limit, request.waterfall.max_credits ?? null, state.plan.providers);
+    await this.publisher.publish(Topics.SearchResponded, {
+      v: 1,
+      search_id: searchId,
+      request_id: searchId,
+      outcome: 'ok',
+      estimate: { request_id: searchId, estimate },
+      credits_charged: 0,
+      credits_remaining: null,
+    });
   }
 
   /** Hands one page to billing, which charges it and answers the gateway. */
