@@ -50,6 +50,8 @@ const SERVICES = [
 
 const children = new Map();
 let kafkaStartedHere = false;
+/** A broker start still under way when something else fails: stop waits for it, then stops it. */
+let kafkaStarting;
 let shuttingDown = false;
 const logDir = join(ROOT, '.local', 'logs', profile.kafkaInstance);
 
@@ -354,7 +356,7 @@ async function seedDemoAccount() {
 
 async function setUp({ fresh }) {
   const kafka = ensureKafka({ fresh }); // the broker starts while the rest is prepared
-  kafka.catch(() => {});
+  kafkaStarting = kafka.catch(() => {});
   const databaseUrl = await ensurePostgres();
   const redisUrl = await ensureRedis();
   if (fresh) await flushRedis(redisUrl);
@@ -368,6 +370,7 @@ async function shutdown(code) {
   if (shuttingDown) return;
   shuttingDown = true;
   await stopServices();
+  await kafkaStarting;
   await stopKafka();
   say(code === 0 ? 'stopped; nothing of ours is left running' : `stopped (exit ${code})`);
   process.exit(code);

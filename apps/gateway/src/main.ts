@@ -9,6 +9,7 @@ import { AdminModule } from './admin/admin.module.js';
 import { GatewayEnvSchema } from './config/gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
+import { MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
 import { installRequestContext } from './http/request-context.hook.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { installIdempotencyRecorder } from './idempotency/idempotency.recorder.js';
@@ -29,6 +30,8 @@ const service = await runService({
   logLevel: config.LOG_LEVEL,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   microservices: (app) => [app.get(KafkaTopologyTransport)],
+  // Fastify types this hook over every server flavour (http, https, http2); ours is plain http.
+  fastify: { maxParamLength: MAX_PARAM_LENGTH, frameworkErrors: routerErrorHandler as never },
   configure: (app, logger) => {
     const fastify = app.getHttpAdapter().getInstance();
     installRequestContext(fastify);

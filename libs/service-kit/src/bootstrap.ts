@@ -4,6 +4,8 @@ import { Module, type DynamicModule, type INestApplication, type Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { CustomTransportStrategy } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+
+type FastifyAdapterOptions = NonNullable<ConstructorParameters<typeof FastifyAdapter>[0]>;
 import { createLogger, type Logger } from '@jobs/observability';
 import { DrainRegistry } from './drain.registry.js';
 import { PinoNestLogger } from './nest-logger.js';
@@ -29,6 +31,8 @@ export interface RunServiceOptions {
   bodyLimitBytes?: number;
   /** Off when the app registers its own body parser (Nest registers its parser during init). */
   bodyParser?: boolean;
+  /** Extra Fastify server options (router limits, handlers of errors raised before routing). */
+  fastify?: FastifyAdapterOptions;
 }
 
 export interface RunningService {
@@ -57,7 +61,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
 
   const app = await NestFactory.create<NestFastifyApplication>(
     ServiceRootModule,
-    new FastifyAdapter({ bodyLimit: options.bodyLimitBytes ?? 1_048_576, return503OnClosing: true }),
+    new FastifyAdapter({ bodyLimit: options.bodyLimitBytes ?? 1_048_576, return503OnClosing: true, ...options.fastify }),
     { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: options.bodyParser ?? true },
   );
   const transports = options.microservices?.(app) ?? [];
