@@ -194,3 +194,18 @@ describe('POST /v1/sandbox/jobs/search', () => {
     });
   });
 });
+
+describe('a test key on the other endpoints', () => {
+  it('reads sandbox jobs for free and sees an empty ledger', async () => {
+    const account = await createAccount({ plan: 'pro', credits: 10 });
+    const sandboxPage = await api('/v1/jobs/search', { key: account.test_key, body: { limit: 1 } });
+    const jobId = (sandboxPage.body!['data'] as Array<{ id: string }>)[0]!.id;
+    const job = await api(`/v1/jobs/${jobId}`, { key: account.test_key });
+    expect(job.status).toBe(200);
+    expect(job.body!['id']).toBe(jobId);
+    expect(job.headers.get('x-credits-charged')).toBe('0');
+    expect((await api('/v1/jobs/job_notinthesandbox', { key: account.test_key })).status).toBe(404);
+    expect((await api('/v1/billing/ledger', { key: account.test_key })).body).toEqual({ data: [], next_cursor: null });
+    expect((await api('/v1/account', { key: account.live_key })).body!['credits_remaining']).toBe(10);
+  });
+});

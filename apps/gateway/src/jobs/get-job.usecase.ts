@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Job } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { providersForPlan } from '@jobs/plans';
+import { findSandboxJob } from '@jobs/sandbox';
+import { ApiError } from '../http/api-error.js';
 import type { Principal } from '../auth/api-key.js';
 import { QueryClient } from '../messaging/query-client.js';
 
@@ -23,7 +25,13 @@ export class GetJobUseCase {
   ) {}
 
   async execute(principal: Principal, jobId: string, requestId: string): Promise<JobRead> {
-    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true } });
+    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true, creditsRemaining: true } });
+    if (principal.mode === 'test') {
+      // Test keys see the sandbox's fictional jobs, never charged.
+      const job = findSandboxJob(jobId);
+      if (!job) throw new ApiError('not_found', `No job ${jobId} in the sandbox data.`);
+      return { job, creditsCharged: 0, creditsRemaining: account.creditsRemaining };
+    }
     const { job } = await this.queries.askDedupe({
       v: 1,
       query_id: requestId,
