@@ -7,7 +7,8 @@ import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
 import { RunSandboxSearchUseCase } from '../sandbox/run-sandbox-search.usecase.js';
-import { SearchReplies, SearchReplyTimeout } from './search-replies.js';
+import { ReplyTimeout } from '../messaging/pending-replies.js';
+import { SearchReplies } from './search-replies.js';
 
 export interface SyncSearchResult {
   body: JobSearchResult;
@@ -59,7 +60,7 @@ export class RunSyncSearchUseCase {
     try {
       reply = await answer;
     } catch (error) {
-      if (error instanceof SearchReplyTimeout) {
+      if (error instanceof ReplyTimeout) {
         throw new ApiError('internal_error', 'The search did not complete in time. Retry with the same Idempotency-Key.');
       }
       throw error;

@@ -9,6 +9,6 @@ export class SearchRepliesConsumer {
 
   @EventPattern(Topics.SearchResponded.name)
   onSearchResponded(@Payload() reply: SearchResponded.Value): void {
-    this.replies.settle(reply);
+    this.replies.settleReply(reply);
   }
 }
