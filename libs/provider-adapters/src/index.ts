@@ -7,3 +7,4 @@ export * from './provider-c.adapter.js';
 export * from './provider-d.adapter.js';
 export * from './provider-e.adapter.js';
 export * from './provider-f.adapter.js';
+export * from './resilient-adapter.js';

@@ -1,0 +1,81 @@
+import type { NormalizedProviderRecord } from '@jobs/contracts';
+import { ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { CircuitOpenError, isTransient, ResilientAdapter } from './resilient-adapter.js';
+
+const settings = { maxConcurrent: 2, retries: 2, retryDelayMs: 1, breakerThreshold: 3, breakerCooldownMs: 1000 };
+const query = (signal = new AbortController().signal): ProviderQuery => ({ filters: {}, want: 5, signal });
+
+/** A fake partner whose answers the test scripts. */
+function fakeProvider(script: Array<'ok' | 500 | 400 | 'network'>) {
+  let calls = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const adapter: ProviderAdapter = {
+    provider: 'provider_a',
+    async search(): Promise<NormalizedProviderRecord[]> {
+      const step = script[Math.min(calls, script.length - 1)]!;
+      calls += 1;
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight -= 1;
+      if (step === 'ok') return [];
+      if (step === 'network') throw new TypeError('fetch failed');
+      throw new ProviderResponseError('provider_a', step, `answered ${step}`);
+    },
+  };
+  return { adapter, calls: () => calls, maxInFlight: () => maxInFlight };
+}
+
+describe('ResilientAdapter', () => {
+  it('retries transient failures and succeeds', async () => {
+    const fake = fakeProvider([500, 'network', 'ok']);
+    await expect(new ResilientAdapter(fake.adapter, settings).search(query())).resolves.toEqual([]);
+    expect(fake.calls()).toBe(3);
+  });
+
+  it('does not retry a 4xx', async () => {
+    const fake = fakeProvider([400, 'ok']);
+    await expect(new ResilientAdapter(fake.adapter, settings).search(query())).rejects.toBeInstanceOf(ProviderResponseError);
+    expect(fake.calls()).toBe(1);
+  });
+
+  it('never retries past the deadline', async () => {
+    const fake = fakeProvider([500]);
+    const controller = new AbortController();
+    const slow = new ResilientAdapter(fake.adapter, { ...settings, retries: 10, retryDelayMs: 50 });
+    const pending = slow.search(query(controller.signal));
+    setTimeout(() => controller.abort(new Error('deadline')), 20);
+    await expect(pending).rejects.toThrow();
+    expect(fake.calls()).toBeLessThanOrEqual(2);
+  });
+
+  it('limits calls in flight', async () => {
+    const fake = fakeProvider(['ok']);
+    const adapter = new ResilientAdapter(fake.adapter, settings);
+    await Promise.all(Array.from({ length: 6 }, () => adapter.search(query())));
+    expect(fake.calls()).toBe(6);
+    expect(fake.maxInFlight()).toBe(2);
+  });
+
+  it('opens the circuit after repeated failures, then lets a trial through after the cooldown', async () => {
+    let now = 0;
+    const fake = fakeProvider([500, 500, 500, 'ok']);
+    const adapter = new ResilientAdapter(fake.adapter, { ...settings, retries: 0 }, () => now);
+    for (let i = 0; i < 3; i++) await expect(adapter.search(query())).rejects.toBeInstanceOf(ProviderResponseError);
+    expect(adapter.circuit).toBe('open');
+    await expect(adapter.search(query())).rejects.toBeInstanceOf(CircuitOpenError);
+    expect(fake.calls()).toBe(3);
+    now = 1001;
+    expect(adapter.circuit).toBe('half_open');
+    await expect(adapter.search(query())).resolves.toEqual([]);
+    expect(adapter.circuit).toBe('closed');
+  });
+
+  it('classifies failures', () => {
+    expect(isTransient(new ProviderResponseError('provider_a', 503, 'x'))).toBe(true);
+    expect(isTransient(new ProviderResponseError('provider_a', 429, 'x'))).toBe(true);
+    expect(isTransient(new ProviderResponseError('provider_a', 404, 'x'))).toBe(false);
+    expect(isTransient(new TypeError('fetch failed'))).toBe(true);
+  });
+});

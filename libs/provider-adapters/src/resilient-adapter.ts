@@ -1,0 +1,127 @@
+import type { NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
+import { ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+
+export interface ResilienceSettings {
+  /** Calls to this provider in flight at once, per fetcher replica; the rest queue. */
+  maxConcurrent: number;
+  /** Extra attempts after a transient failure, only while the deadline allows. */
+  retries: number;
+  /** Wait before a retry (doubled each time). */
+  retryDelayMs: number;
+  /** Consecutive failures that open the circuit. */
+  breakerThreshold: number;
+  /** How long an open circuit refuses calls before one trial call is let through. */
+  breakerCooldownMs: number;
+}
+
+export const DEFAULT_RESILIENCE: ResilienceSettings = { maxConcurrent: 8, retries: 2, retryDelayMs: 100, breakerThreshold: 5, breakerCooldownMs: 10_000 };
+
+/** The circuit is open: the provider failed repeatedly and is not called for a while. */
+export class CircuitOpenError extends Error {
+  constructor(readonly provider: ProviderSlug) {
+    super(`${provider} circuit open`);
+    this.name = 'CircuitOpenError';
+  }
+}
+
+/** 5xx, 429 and network failures may pass; 4xx and unreadable answers will not. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof ProviderResponseError) return error.status === null || error.status >= 500 || error.status === 429;
+  return error instanceof TypeError; // fetch's network failure
+}
+
+/**
+ * Wraps a provider adapter with what every partner call needs: a concurrency limit, retries of
+ * transient failures that never outlive the search's deadline, and a circuit breaker so a dead
+ * provider is answered at once (provider_error) instead of being waited for on every search.
+ */
+export class ResilientAdapter implements ProviderAdapter {
+  readonly provider: ProviderSlug;
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+  private failures = 0;
+  private openUntil = 0;
+
+  constructor(
+    private readonly inner: ProviderAdapter,
+    private readonly settings: ResilienceSettings = DEFAULT_RESILIENCE,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.provider = inner.provider;
+  }
+
+  get circuit(): 'closed' | 'open' | 'half_open' {
+    if (this.failures < this.settings.breakerThreshold) return 'closed';
+    return this.now() < this.openUntil ? 'open' : 'half_open';
+  }
+
+  async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    if (this.circuit === 'open') throw new CircuitOpenError(this.provider);
+    await this.acquire(query.signal);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const records = await this.inner.search(query);
+          this.failures = 0;
+          return records;
+        } catch (error) {
+          if (query.signal.aborted || !isTransient(error) || attempt >= this.settings.retries) {
+            this.recordFailure(error, query.signal);
+            throw error;
+          }
+          await delay(this.settings.retryDelayMs * 2 ** attempt, query.signal);
+        }
+      }
+    } finally {
+      this.release();
+    }
+  }
+
+  private recordFailure(error: unknown, signal: AbortSignal): void {
+    // A search's own deadline passing says nothing about the provider's health.
+    if (signal.aborted && !(error instanceof ProviderResponseError)) return;
+    this.failures += 1;
+    if (this.failures >= this.settings.breakerThreshold) this.openUntil = this.now() + this.settings.breakerCooldownMs;
+  }
+
+  private acquire(signal: AbortSignal): Promise<void> {
+    if (this.active < this.settings.maxConcurrent) {
+      this.active += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort);
+        this.active += 1;
+        resolve();
+      };
+      const onAbort = () => {
+        const index = this.queue.indexOf(grant);
+        if (index >= 0) this.queue.splice(index, 1);
+        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(grant);
+    });
+  }
+
+  private release(): void {
+    this.active -= 1;
+    this.queue.shift()?.();
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
