@@ -1,1 +1,2 @@
 export * from './cursor-codec.js';
+export * from './canonical-json.js';

@@ -4,23 +4,11 @@
  * digest of the request's filters, waterfall and limit, so a cursor cannot be altered, forged
  * without the secret, or replayed against a different search.
  */
-import { createHash } from 'node:crypto';
-import type { CursorCodec } from '@jobs/cursors';
+import { digestOf, type CursorCodec } from '@jobs/cursors';
 
 /** A stable digest of any JSON value: object keys are sorted, so key order never matters. */
 export function requestDigest(value: unknown): string {
-  return createHash('sha256').update(stableStringify(value)).digest('base64url');
-}
-
-function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return digestOf(value, 'base64url');
 }
 
 const scopeOf = (requestScope: string) => `sandbox.search:${requestScope}`;

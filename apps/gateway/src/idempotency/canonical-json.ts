@@ -1,25 +1,6 @@
-import { createHash } from 'node:crypto';
-
-/**
- * JSON with object keys sorted at every depth, so two bodies that mean the same (keys in a
- * different order, different whitespace) have the same text. Array order is kept: it matters.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'null';
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const source = value as Record<string, unknown>;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(source).sort()) sorted[key] = sortKeys(source[key]);
-    return sorted;
-  }
-  return value;
-}
+import { digestOf } from '@jobs/cursors';
 
 /** SHA-256 of the canonical JSON of a request body: what "the same body" means for Idempotency-Key. */
 export function bodyFingerprint(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
+  return digestOf(body ?? null, 'hex');
 }

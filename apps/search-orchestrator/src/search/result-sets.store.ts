@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { JobSearchRequest } from '@jobs/contracts';
+import { digestOf } from '@jobs/cursors';
 import type { SearchResult } from '@jobs/waterfall';
 
 /** How long the next pages of a search stay available. */
@@ -16,20 +16,9 @@ const key = (id: string) => `orchestrator:resultset:${id}`;
 
 /** The request parts that must not change between the pages of one result set. */
 export function requestFingerprint(accountId: string, request: Pick<JobSearchRequest, 'filters' | 'waterfall' | 'limit'>): string {
-  return createHash('sha256').update(canonicalJson({ accountId, filters: request.filters, waterfall: request.waterfall, limit: request.limit })).digest('base64url');
+  return digestOf({ accountId, filters: request.filters, waterfall: request.waterfall, limit: request.limit }, 'base64url');
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /**
  * One search's whole result, kept so that its later pages come from the same set: no job
