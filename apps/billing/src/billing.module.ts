@@ -4,6 +4,7 @@ import { PrismaModule } from '@jobs/db';
 import { KafkaModule } from '@jobs/nest-kafka';
 import { OutboxModule } from '@jobs/outbox';
 import { ChargeSearchPageUseCase } from './charges/charge-search-page.usecase.js';
+import { AccountCharges } from './charges/account-charges.js';
 import { ChargesConsumer } from './charges/charges.consumer.js';
 import { CursorCodec } from '@jobs/cursors';
 import { BillingQueriesConsumer } from './queries/billing-queries.consumer.js';
@@ -22,7 +23,7 @@ export class BillingModule {
         OutboxModule,
       ],
       controllers: [ChargesConsumer, BillingQueriesConsumer],
-      providers: [ChargeSearchPageUseCase, ChargeJobUseCase, ListLedgerUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
+      providers: [AccountCharges, ChargeSearchPageUseCase, ChargeJobUseCase, ListLedgerUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }
 }
