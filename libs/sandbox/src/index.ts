@@ -4,6 +4,5 @@
  * TypeScript: no Nest, no database, no I/O.
  */
 export * from './sandbox-dataset.js';
-export * from './sandbox-filters.js';
 export * from './sandbox-cursor.js';
 export * from './sandbox-search.js';

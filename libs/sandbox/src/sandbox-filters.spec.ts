@@ -1,6 +1,6 @@
 import { FiltersSchema, type Filters } from '@jobs/contracts';
 import { SANDBOX_AS_OF, SANDBOX_JOBS } from './sandbox-dataset.js';
-import { matchesFilters, yearlyMinimum } from './sandbox-filters.js';
+import { matchesFilters, yearlyMinimum } from '@jobs/job-filters';
 
 const now = Date.parse(SANDBOX_AS_OF);
 const run = (filters: Filters) => SANDBOX_JOBS.filter((job) => matchesFilters(job, FiltersSchema.parse(filters), now));

@@ -20,7 +20,7 @@ import type { DryRunEstimate, Job, JobSearchRequest, JobSearchResponse, JobSearc
 import type { CursorCodec } from '@jobs/cursors';
 import { decodeSandboxCursor, encodeSandboxCursor, requestDigest } from './sandbox-cursor.js';
 import { SANDBOX_AS_OF, SANDBOX_JOBS, SANDBOX_PROVIDERS } from './sandbox-dataset.js';
-import { matchesFilters } from './sandbox-filters.js';
+import { matchesFilters } from '@jobs/job-filters';
 
 export interface SandboxSearchContext {
   /** the request's `req_...` id, echoed in `metadata.request_id` */

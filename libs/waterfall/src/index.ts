@@ -1,3 +1,3 @@
 export * from './waterfall-plan.js';
 export * from './search-page.js';
-export * from './job-filter.js';
+export * from './source-count.js';

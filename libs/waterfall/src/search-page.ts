@@ -1,5 +1,6 @@
 import type { Filters, Job, JobSearchResponseDraft, ProviderFailure, ProviderSlug, WaterfallStrategy } from '@jobs/contracts';
-import { matchesFilters, sourceCount } from './job-filter.js';
+import { matchesFilters } from '@jobs/job-filters';
+import { sourceCount } from './source-count.js';
 
 /** What one provider's fetch, after de-duplication, brought to a search. */
 export interface ProviderBatch {

@@ -1,5 +1,5 @@
 import { examples, type Job } from '@jobs/contracts';
-import { matchesFilters, sourceCount, titleMatches } from './job-filter.js';
+import { matchesFilters, titleMatches, titleSearchText, titleWords, yearlyMinimum } from './job-filters.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const job = (patch: Partial<Job> = {}): Job => ({ ...examples.job(), ...patch });
@@ -11,6 +11,7 @@ describe('titleMatches', () => {
     ['Senior Software Engineer', 'Engineering Manager', false],
     ['Ingénieur logiciel', 'ingenieur', true],
     ['Data Analyst', 'engineer', false],
+    ['Engineering Manager', 'gineer', false],
   ])('%s / %s → %s', (title, keyword, expected) => {
     expect(titleMatches(title, keyword)).toBe(expected);
   });
@@ -53,9 +54,30 @@ describe('matchesFilters', () => {
   });
 });
 
-describe('sourceCount', () => {
-  it('counts distinct providers', () => {
-    const base = examples.job().sources[0]!;
-    expect(sourceCount(job({ sources: [base, { ...base, provider_job_id: 'other' }, { ...base, provider: 'provider_f' }] }))).toBe(2);
+describe('titleSearchText', () => {
+  it('keeps the words between single spaces with a leading and trailing space', () => {
+    expect(titleSearchText('  Senior C++ / Back-End Engineer (m/w/d)')).toBe(' senior c++ back end engineer m w d ');
+    expect(titleWords('Ingénieur Développeur')).toEqual(['ingenieur', 'developpeur']);
+  });
+
+  it('turns word-prefix matching into substring matching on " word"', () => {
+    for (const [title, keyword] of [
+      ['Senior Software Engineer', 'software eng'],
+      ['Data Analyst', 'engineer'],
+      ['Engineering Manager', 'gineer'],
+    ] as const) {
+      const text = titleSearchText(title);
+      const bySubstring = titleWords(keyword).every((w) => text.includes(` ${w}`));
+      expect(bySubstring).toBe(titleMatches(title, keyword));
+    }
+  });
+});
+
+describe('yearlyMinimum', () => {
+  it('scales months by 12 and hours by 2080, and is null without a minimum', () => {
+    expect(yearlyMinimum({ min: 10, max: null, currency: 'EUR', period: 'hour', origin: 'declared' })).toBe(20800);
+    expect(yearlyMinimum({ min: 3000, max: 4000, currency: 'EUR', period: 'month', origin: 'declared' })).toBe(36000);
+    expect(yearlyMinimum({ min: null, max: 4000, currency: 'EUR', period: 'year', origin: 'declared' })).toBeNull();
+    expect(yearlyMinimum(null)).toBeNull();
   });
 });
