@@ -6,6 +6,7 @@ import { CanonicalJobRepository } from './canonical-jobs/canonical-job.repositor
 import { DeduplicateBatchUseCase } from './canonical-jobs/deduplicate-batch.usecase.js';
 import { RecordsConsumer } from './canonical-jobs/records.consumer.js';
 import type { DedupeConfig } from './config.js';
+import { OwnIndexStore } from './own-index/own-index.store.js';
 import { DedupeQueriesConsumer } from './queries/dedupe-queries.consumer.js';
 import { GetJobUseCase } from './queries/get-job.usecase.js';
 
@@ -19,7 +20,7 @@ export class DedupeModule {
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'dedupe', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
       ],
       controllers: [RecordsConsumer, DedupeQueriesConsumer],
-      providers: [CanonicalJobRepository, DeduplicateBatchUseCase, GetJobUseCase],
+      providers: [CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase],
     };
   }
 }

@@ -159,6 +159,7 @@ function searchRecordsDeduplicated(): SearchRecordsDeduplicated.Value {
     latency_ms: 120,
     records_in: 1,
     duplicates_merged: 1,
+    from_store: 0,
     jobs: [job()],
   };
 }

@@ -29,6 +29,23 @@ describe('assembleSearchPage', () => {
     expect(page.metadata.latency_ms).toBe(250);
   });
 
+  it('credits the own index with what its store answered, without counting store answers as merged records', () => {
+    const page = assembleSearchPage({
+      ...base,
+      providers: ['own_index', 'provider_a'],
+      batches: [
+        // one crawler record (job_a) and two jobs from the store (job_s1, job_s2)
+        { provider: 'own_index', outcome: 'ok', recordsIn: 1, fromStore: 2, jobs: [job('job_a'), job('job_s1'), job('job_s2')] },
+        // two partner records: one opening the store already had, one new
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 2, jobs: [job('job_s1'), job('job_c')] },
+      ],
+    });
+    expect(page.data.map((j) => j.id)).toEqual(['job_a', 'job_s1', 'job_s2', 'job_c']);
+    expect(page.metadata.providers.contributions).toEqual({ own_index: 3, provider_a: 1 });
+    // three records stood for three distinct jobs: nothing merged
+    expect(page.metadata.duplicates_merged).toBe(0);
+  });
+
   it('is partial and lists the failed providers, a missing batch as a timeout', () => {
     const page = assembleSearchPage({
       ...base,

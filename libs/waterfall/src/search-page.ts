@@ -8,8 +8,13 @@ export interface ProviderBatch {
   outcome: 'ok' | 'provider_error' | 'provider_timeout';
   /** Provider records in the batch (several may resolve to one canonical job). */
   recordsIn: number;
-  /** Canonical jobs the batch resolved to, as dedupe saw them after merging the batch. */
+  /**
+   * Canonical jobs the batch resolved to, as dedupe saw them after merging the batch; for the
+   * own index followed by the `fromStore` jobs its store answered.
+   */
   jobs: Job[];
+  /** Own index: trailing jobs of `jobs` that came from the store, not from this batch's records. */
+  fromStore?: number;
 }
 
 /** Fields whose coverage the metadata reports (the spec names these and leaves the list open). */
@@ -52,6 +57,8 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
   const firstBy = new Map<string, ProviderSlug>();
   const failed: ProviderFailure[] = [];
   let recordsIn = 0;
+  /** Jobs that provider records of this search resolved to (store answers are not records). */
+  const recordJobs = new Set<string>();
 
   for (const provider of input.providers) {
     const batch = byProvider.get(provider);
@@ -64,6 +71,8 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
       continue;
     }
     recordsIn += batch.recordsIn;
+    const fromRecords = batch.jobs.length - (batch.fromStore ?? 0);
+    batch.jobs.forEach((job, i) => i < fromRecords && recordJobs.add(job.id));
     for (const job of batch.jobs) {
       const earlier = seen.get(job.id);
       if (!earlier) firstBy.set(job.id, provider);
@@ -90,7 +99,7 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
     metadata: {
       request_id: input.requestId,
       status: failed.length > 0 ? 'partial' : 'complete',
-      duplicates_merged: Math.max(0, recordsIn - seen.size),
+      duplicates_merged: Math.max(0, recordsIn - recordJobs.size),
       providers: { tried: [...input.providers], hit, failed, contributions },
       field_coverage: fieldCoverage(data),
       latency_ms: Math.max(0, Math.round(input.now - input.startedAt)),
@@ -128,7 +137,7 @@ function valueAt(job: Job, path: string): unknown {
  */
 export function estimateFromResult(result: SearchResult, batches: readonly ProviderBatch[], want: number, limit: number, maxCredits: number | null, providersPlanned: readonly ProviderSlug[]) {
   const seen = result.matching.length;
-  const fullPages = batches.filter((b) => b.outcome === 'ok' && b.recordsIn >= want).length;
+  const fullPages = batches.filter((b) => b.outcome === 'ok' && (b.recordsIn >= want || (b.fromStore ?? 0) >= want)).length;
   const pageCredits = Math.min(limit, seen, maxCredits ?? Number.POSITIVE_INFINITY);
   return {
     expected_unique_jobs_range: { min: seen, max: seen + fullPages * want },

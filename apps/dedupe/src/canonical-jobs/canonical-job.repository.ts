@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { CanonicalIndex, blockingKey, normalizeCompanyName, normalizeTitle, recordToMatch, type MatchFields } from '@jobs/matching';
+import { titleSearchText } from '@jobs/job-filters';
 import { newId } from '@jobs/observability';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
@@ -64,12 +65,12 @@ export class CanonicalJobRepository {
 
       const results: MergeResult[] = [];
       const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[] }>();
-      const knownSeen: { sourceId: string; jobId: string; seenAt: Date }[] = [];
+      const knownSeen: { sourceId: string; jobId: string; seenAt: Date; verified: boolean }[] = [];
       for (const record of records) {
         const seenAt = new Date(record.seen_at);
         const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
         if (source) {
-          knownSeen.push({ sourceId: source.id, jobId: source.canonicalJobId, seenAt });
+          knownSeen.push({ sourceId: source.id, jobId: source.canonicalJobId, seenAt, verified: record.provider === 'own_index' });
           results.push({ jobId: source.canonicalJobId, merged: false });
           continue;
         }
@@ -85,7 +86,8 @@ export class CanonicalJobRepository {
 
       for (const k of knownSeen) {
         await tx.jobSource.update({ where: { id: k.sourceId }, data: { lastSeenAt: k.seenAt } });
-        await tx.canonicalJob.update({ where: { id: k.jobId }, data: { lastSeenAt: k.seenAt } });
+        // the own crawler seeing the listing confirms it live at its origin
+        await tx.canonicalJob.update({ where: { id: k.jobId }, data: { lastSeenAt: k.seenAt, ...(k.verified ? { lastVerifiedAt: k.seenAt } : {}) } });
       }
       const newKeys: { key: string; canonicalJobId: string }[] = [];
       for (const [jobId, { seenAt, sources }] of touched) {
@@ -94,8 +96,11 @@ export class CanonicalJobRepository {
         const before = new Set(stored?.row.keys.map((k) => k.key) ?? []);
         for (const key of job.keys) if (!before.has(key)) newKeys.push({ key, canonicalJobId: jobId });
         const jobFamily = sources.find((r) => r.job_family !== null)?.job_family ?? null;
-        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, jobFamily, seenAt, job.providers.size);
-        else await this.create(tx, jobId, job.fields, sources[0]!, jobFamily, seenAt, job.providers.size);
+        // the own crawler seeing the listing confirms it live at its origin
+        const crawled = sources.find((r) => r.provider === 'own_index');
+        const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
+        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, jobFamily, seenAt, job.providers.size, verifiedAt);
+        else await this.create(tx, jobId, job.fields, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt);
         await tx.jobSource.createMany({ data: sources.map((r) => sourceData(jobId, r)) });
       }
       if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
@@ -134,7 +139,7 @@ export class CanonicalJobRepository {
     }));
   }
 
-  private async create(tx: Prisma.TransactionClient, jobId: string, f: MatchFields, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number): Promise<void> {
+  private async create(tx: Prisma.TransactionClient, jobId: string, f: MatchFields, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number, verifiedAt: Date | null): Promise<void> {
     const company = await this.company(tx, f.companyDomain, f.companyName);
     const primary = recordToMatch(first).keys.find((k) => !k.startsWith('u:'))!;
     await tx.canonicalJob.create({
@@ -143,6 +148,7 @@ export class CanonicalJobRepository {
         companyId: company.id,
         title: f.title,
         normalizedTitle: normalizeTitle(f.title),
+        titleSearch: titleSearchText(f.title),
         city: f.city,
         region: f.region,
         countryCode: f.countryCode,
@@ -160,7 +166,7 @@ export class CanonicalJobRepository {
         postedAt: f.postedAt ? new Date(f.postedAt) : null,
         firstSeenAt: new Date(first.seen_at),
         lastSeenAt: seenAt,
-        lastVerifiedAt: first.provider === 'own_index' ? new Date(first.seen_at) : null,
+        lastVerifiedAt: verifiedAt,
         pReal: pRealFor(providers),
         blockingKey: primary,
       },
@@ -176,8 +182,10 @@ export class CanonicalJobRepository {
     jobFamily: string | null,
     seenAt: Date,
     providers: number,
+    verifiedAt: Date | null,
   ): Promise<void> {
     const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt, pReal: pRealFor(providers) };
+    if (verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt)) data.lastVerifiedAt = verifiedAt;
     if (row.jobFamily === null && jobFamily !== null) data.jobFamily = jobFamily;
     if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = (await this.company(tx, f.companyDomain, f.companyName)).id;
     if (f.city !== before.city) data.city = f.city;

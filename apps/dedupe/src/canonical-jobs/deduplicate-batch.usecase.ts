@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type ProviderRecordsFetched } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
+import { OwnIndexStore } from '../own-index/own-index.store.js';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
 
 /**
  * Merges one provider's records for a search into canonical jobs and answers the orchestrator
- * with the canonical jobs, in the provider's rank order. Re-processing a redelivered batch
- * finds the same sources and answers the same ids.
+ * with the canonical jobs, in the provider's rank order. For the own index, the jobs its store
+ * answers for the search follow the crawler's. Re-processing a redelivered batch finds the
+ * same sources and answers the same ids.
  */
 @Injectable()
 export class DeduplicateBatchUseCase {
   constructor(
     private readonly jobs: CanonicalJobRepository,
+    private readonly ownIndex: OwnIndexStore,
     private readonly publisher: KafkaPublisher,
   ) {}
 
@@ -24,6 +27,10 @@ export class DeduplicateBatchUseCase {
       if (!ids.includes(result.jobId)) ids.push(result.jobId);
     }
     const rows = await this.jobs.load(ids);
+    // a failed own index answers nothing (the orchestrator reports it failed)
+    const fromStore = message.index_query && message.outcome === 'ok'
+      ? (await this.ownIndex.search({ ...message.index_query, now: new Date() })).filter((row) => !ids.includes(row.id))
+      : [];
     await this.publisher.publish(Topics.SearchRecordsDeduplicated, {
       v: 1,
       search_id: message.search_id,
@@ -32,7 +39,8 @@ export class DeduplicateBatchUseCase {
       latency_ms: message.latency_ms,
       records_in: message.records.length,
       duplicates_merged: Math.min(merged, message.records.length),
-      jobs: rows.map((row) => this.jobs.toJob(row)),
+      from_store: fromStore.length,
+      jobs: [...rows, ...fromStore].map((row) => this.jobs.toJob(row)),
     });
   }
 }

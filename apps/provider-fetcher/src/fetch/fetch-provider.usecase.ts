@@ -51,6 +51,8 @@ export class FetchProviderUseCase {
       latency_ms: Date.now() - started,
       fetched_at: new Date().toISOString(),
       records: outcome === 'ok' ? records : [],
+      // the store answers whatever became of the crawler's call
+      ...(message.index_scope ? { index_query: { filters: message.filters, want: message.want, scope: message.index_scope } } : {}),
     });
   }
 }

@@ -27,7 +27,7 @@ export class CollectBatchUseCase {
     }
     const { complete } = await this.store.recordBatch(
       message.search_id,
-      { provider: message.provider, outcome: message.outcome, recordsIn: message.records_in, jobs: message.jobs },
+      { provider: message.provider, outcome: message.outcome, recordsIn: message.records_in, fromStore: message.from_store, jobs: message.jobs },
       STATE_TTL_SECONDS,
     );
     if (!complete) return;

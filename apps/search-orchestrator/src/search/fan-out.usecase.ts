@@ -35,6 +35,8 @@ export class FanOutUseCase {
           filters: request.request.filters,
           want: request.request.limit,
           deadline_at: request.deadline_at,
+          // the own index also answers from the store, with jobs a provider of this plan has seen
+          ...(provider === 'own_index' ? { index_scope: { providers_routable: request.providers_enabled } } : {}),
         },
       })),
     );

@@ -1,11 +1,22 @@
 /** Pieces shared by the Kafka message schemas. */
 import { z } from 'zod';
+import { ProviderSlugSchema } from '../public/providers.schema.js';
 
 /** Version field of every message value; bump with a new schema, never change v1 in place. */
 export const MessageVersionSchema = z.literal(1);
 
 /** An absolute deadline as epoch milliseconds. */
 export const EpochMsSchema = z.number().int().positive();
+
+/**
+ * What the own index may answer from its store of canonical jobs for one account: jobs that at
+ * least one provider routable on the account's plan has seen (operator.md: a Starter account
+ * never receives a job known only through a partner).
+ */
+export const OwnIndexScopeSchema = z.strictObject({
+  providers_routable: z.array(ProviderSlugSchema).min(1),
+});
+export type OwnIndexScope = z.infer<typeof OwnIndexScopeSchema>;
 
 /** How one provider's part of a search ended. */
 export const FetchOutcomeSchema = z.enum(['ok', 'provider_error', 'provider_timeout']);

@@ -24,3 +24,12 @@ describe('provider.fetch.requested', () => {
     expect(ProviderFetchRequested.ValueSchema.safeParse({ ...value, filters: { nope: 1 } }).success).toBe(false);
   });
 });
+
+describe('provider.fetch.requested index_scope', () => {
+  it('lets only the own index answer from the store', () => {
+    const own = { ...examples.providerFetchRequested(), provider: 'own_index' as const, index_scope: { providers_routable: ['own_index' as const] } };
+    expect(ProviderFetchRequested.ValueSchema.safeParse(own).success).toBe(true);
+    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...own, provider: 'provider_a' }).success).toBe(false);
+    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...own, index_scope: { providers_routable: [] } }).success).toBe(false);
+  });
+});

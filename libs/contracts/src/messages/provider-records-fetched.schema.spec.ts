@@ -27,3 +27,12 @@ describe('provider.records.fetched', () => {
     expect(ProviderRecordsFetched.ValueSchema.safeParse({ ...value(), records: [other] }).error?.issues[0]?.path).toEqual(['records', 0, 'provider']);
   });
 });
+
+describe('provider.records.fetched index_query', () => {
+  it('is the own index only', () => {
+    const query = { filters: { title_or: ['engineer'] }, want: 25, scope: { providers_routable: ['own_index' as const] } };
+    const value = { ...examples.providerRecordsFetched(), provider: 'own_index' as const, records: [], index_query: query };
+    expect(ProviderRecordsFetched.ValueSchema.safeParse(value).success).toBe(true);
+    expect(ProviderRecordsFetched.ValueSchema.safeParse({ ...value, provider: 'provider_a' }).success).toBe(false);
+  });
+});

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
-import { FetchOutcomeSchema, MessageVersionSchema } from './common.schema.js';
+import { FiltersSchema } from '../public/filters.schema.js';
+import { FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema } from './common.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 
 export const ValueSchema = z
@@ -18,10 +19,24 @@ export const ValueSchema = z
     latency_ms: NonNegativeIntSchema,
     fetched_at: DateTimeSchema,
     records: z.array(NormalizedProviderRecordSchema),
+    /**
+     * own_index only: after merging the crawler's records, dedupe also answers from the store of
+     * canonical jobs with up to `want` jobs matching `filters` within `scope`.
+     */
+    index_query: z
+      .strictObject({
+        filters: FiltersSchema,
+        want: z.number().int().min(1).max(10_000),
+        scope: OwnIndexScopeSchema,
+      })
+      .optional(),
   })
   .superRefine((value, ctx) => {
     if (value.outcome !== 'ok' && value.records.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['records'], message: 'a failed fetch carries no records' });
+    }
+    if (value.index_query && value.provider !== 'own_index') {
+      ctx.addIssue({ code: 'custom', path: ['index_query'], message: 'only the own index answers from the store' });
     }
     value.records.forEach((record, index) => {
       if (record.provider !== value.provider) {

@@ -23,3 +23,12 @@ describe('search.records.deduplicated', () => {
     expect(SearchRecordsDeduplicated.ValueSchema.safeParse({ ...value, records_in: 0, duplicates_merged: 0 }).success).toBe(false);
   });
 });
+
+describe('search.records.deduplicated from_store', () => {
+  it('lets the own index answer more jobs than records came in, from its store only', () => {
+    const value = { ...examples.searchRecordsDeduplicated(), records_in: 0, duplicates_merged: 0 };
+    expect(SearchRecordsDeduplicated.ValueSchema.safeParse({ ...value, provider: 'own_index', from_store: 1 }).success).toBe(true);
+    expect(SearchRecordsDeduplicated.ValueSchema.safeParse({ ...value, provider: 'provider_a', from_store: 1 }).success).toBe(false);
+    expect(SearchRecordsDeduplicated.ValueSchema.parse({ ...value, provider: 'own_index', jobs: [], from_store: undefined }).from_store).toBe(0);
+  });
+});

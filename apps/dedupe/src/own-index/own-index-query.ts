@@ -1,0 +1,61 @@
+import type { Filters, OwnIndexScope } from '@jobs/contracts';
+import { Prisma } from '@jobs/db';
+import { PERIODS_PER_YEAR, titleWords } from '@jobs/job-filters';
+
+const DAY_MS = 86_400_000;
+const ALL_PROVIDERS = 7;
+
+export interface OwnIndexQuery {
+  filters: Filters;
+  scope: OwnIndexScope;
+  want: number;
+  /** The moment `posted_within_days` counts back from. */
+  now: Date;
+}
+
+/**
+ * A keyword as SQL: each of its words starts a word of the title (`titleSearchText` keeps the
+ * words between spaces, so that is `LIKE '% word%'`; words hold only [a-z0-9+#], nothing LIKE
+ * would read as a wildcard). A keyword without words matches nothing, as in `titleMatches`.
+ */
+function keywordSql(keyword: string): Prisma.Sql {
+  const words = titleWords(keyword);
+  if (words.length === 0) return Prisma.sql`FALSE`;
+  return Prisma.sql`(${Prisma.join(
+    words.map((w) => Prisma.sql`j.title_search LIKE ${`% ${w}%`}`),
+    ' AND ',
+  )})`;
+}
+
+const anyOf = (keywords: readonly string[]) => Prisma.sql`(${Prisma.join(keywords.map(keywordSql), ' OR ')})`;
+
+/**
+ * The ids of the canonical jobs the own index answers for a search, freshest first: every
+ * filter of `@jobs/job-filters` in SQL (same meaning, so nothing it keeps is missed), and only
+ * jobs a provider routable on the account's plan has seen. Served by the indexes on
+ * canonical_jobs (trigram on title_search, status + last_seen_at, country, first_seen_at,
+ * company) and job_sources(canonical_job_id).
+ */
+export function ownIndexQuery({ filters, scope, want, now }: OwnIndexQuery): Prisma.Sql {
+  const where: Prisma.Sql[] = [];
+  if (filters.include_closed !== true) where.push(Prisma.sql`j.status = 'open'`);
+  if (filters.title_or) where.push(anyOf(filters.title_or));
+  if (filters.title_not && filters.title_not.length > 0) where.push(Prisma.sql`NOT ${anyOf(filters.title_not)}`);
+  if (filters.country_code_or) where.push(Prisma.sql`j.country_code = ANY(${filters.country_code_or}::text[])`);
+  if (filters.posted_within_days !== undefined) where.push(Prisma.sql`j.first_seen_at >= ${new Date(now.getTime() - filters.posted_within_days * DAY_MS)}`);
+  if (filters.seniority_or) where.push(Prisma.sql`j.seniority = ANY(${filters.seniority_or}::text[])`);
+  if (filters.employment_type_or) where.push(Prisma.sql`j.employment_type = ANY(${filters.employment_type_or}::text[])`);
+  if (typeof filters.remote === 'boolean') where.push(Prisma.sql`j.remote = ${filters.remote}`);
+  if (filters.salary_min_gte !== undefined) {
+    where.push(Prisma.sql`j.salary_currency IS NOT NULL AND j.salary_min IS NOT NULL AND j.salary_min * (CASE j.salary_period
+      WHEN 'month' THEN ${PERIODS_PER_YEAR.month}::float8 WHEN 'hour' THEN ${PERIODS_PER_YEAR.hour}::float8 WHEN 'year' THEN 1::float8 END) >= ${filters.salary_min_gte}`);
+  }
+  if (filters.company_domain_or) where.push(Prisma.sql`j.company_id IN (SELECT c.id FROM companies c WHERE c.domain = ANY(${filters.company_domain_or}::text[]))`);
+  if (filters.job_family_or) where.push(Prisma.sql`lower(j.job_family) = ANY(${filters.job_family_or.map((f) => f.toLowerCase())}::text[])`);
+  // every plan with all seven providers routable may see every stored job
+  if (new Set(scope.providers_routable).size < ALL_PROVIDERS) {
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM job_sources s WHERE s.canonical_job_id = j.id AND s.provider::text = ANY(${scope.providers_routable}::text[]))`);
+  }
+  const condition = where.length > 0 ? Prisma.join(where, ' AND ') : Prisma.sql`TRUE`;
+  return Prisma.sql`SELECT j.id FROM canonical_jobs j WHERE ${condition} ORDER BY j.last_seen_at DESC, j.id LIMIT ${want}`;
+}

@@ -1,0 +1,149 @@
+// Integration test against the real PostgreSQL (the server of DATABASE_URL): a throwaway
+// database is migrated exactly as `node scripts/db/migrate.mjs deploy` does, filled through the
+// dedupe repository, and the own index's SQL is checked against the one meaning of the filters
+// (@jobs/job-filters) on every stored job.
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import type { Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import { databaseUrlFromEnv, deployMigrations, dropDatabase } from '@jobs/db/migrator';
+import { matchesFilters } from '@jobs/job-filters';
+import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import { toJob } from '../canonical-jobs/job-view.js';
+import { OwnIndexStore } from './own-index.store.js';
+
+const url = (() => {
+  const u = new URL(databaseUrlFromEnv());
+  u.pathname = `/jobs_test_ownindex_${randomBytes(5).toString('hex')}`;
+  return u.toString();
+})();
+
+const NOW = new Date('2026-11-22T12:00:00Z');
+const DAY = 86_400_000;
+const TITLES = ['Senior Software Engineer', 'Backend Engineer (m/w/d)', 'Data Analyst', 'Ingénieur Logiciel', 'C++ Developer', 'Engineering Manager', 'Product Designer', 'Head of Data'];
+const COUNTRIES = ['GB', 'DE', 'US', null] as const;
+const SENIORITIES = ['junior', 'mid', 'senior', 'lead', null] as const;
+const TYPES = ['full_time', 'contract', null] as const;
+const FAMILIES = ['Engineering', 'data', null] as const;
+const DOMAINS = ['acme.example', 'globex.example', 'initech.example'];
+const PROVIDERS: ProviderSlug[] = ['own_index', 'provider_a', 'provider_c'];
+
+/** 120 distinct openings, each listed by one provider, with every field varied. */
+function records(): NormalizedProviderRecord[] {
+  return Array.from({ length: 120 }, (_, i) => {
+    const salaryKind = i % 5;
+    return {
+      provider: PROVIDERS[i % PROVIDERS.length]!,
+      provider_job_id: `R-${i}`,
+      url: null,
+      // a distinct suffix per opening: no two records are the same job
+      title: `${TITLES[i % TITLES.length]} ${['North', 'South', 'East', 'West', 'Core'][i % 5]} ${i}`,
+      company: { name: `Company ${i % 3}`, domain: DOMAINS[i % 3]! },
+      location: { city: `City ${i}`, region: null, country_code: COUNTRIES[i % 4]!, remote: [true, false, null][i % 3]! },
+      employment_type: TYPES[i % 3]!,
+      seniority: SENIORITIES[i % 5]!,
+      job_family: FAMILIES[i % 3]!,
+      salary:
+        salaryKind === 0
+          ? null
+          : salaryKind === 1
+            ? { min: 30 + i, max: 60 + i, currency: 'USD', period: 'hour', origin: 'declared' }
+            : salaryKind === 2
+              ? { min: 3000 + i * 40, max: null, currency: 'EUR', period: 'month', origin: 'declared' }
+              : salaryKind === 3
+                ? { min: null, max: 90_000, currency: 'GBP', period: 'year', origin: 'inferred' }
+                : { min: 40_000 + i * 500, max: 90_000 + i * 500, currency: 'GBP', period: 'year', origin: 'declared' },
+      description: `Opening number ${i} with a unique description ${randomBytes(4).toString('hex')}.`,
+      apply_url: `https://${DOMAINS[i % 3]}/careers/${i}`,
+      posted_at: null,
+      seen_at: new Date(NOW.getTime() - (i % 40) * DAY).toISOString(),
+    };
+  });
+}
+
+let prisma: PrismaService;
+let repository: CanonicalJobRepository;
+let store: OwnIndexStore;
+
+beforeAll(async () => {
+  await deployMigrations({ databaseUrl: url });
+  prisma = new PrismaService(url, { poolSize: 4 });
+  await prisma.$connect();
+  repository = new CanonicalJobRepository(prisma);
+  store = new OwnIndexStore(prisma, repository);
+  const results = await repository.mergeBatch(records());
+  expect(new Set(results.map((r) => r.jobId)).size).toBe(120);
+  // two jobs closed, to exercise include_closed
+  await prisma.canonicalJob.updateMany({ where: { id: { in: results.slice(0, 2).map((r) => r.jobId) } }, data: { status: 'closed', closedReason: 'filled' } });
+}, 60_000);
+
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await dropDatabase(url);
+});
+
+async function everyJob() {
+  const rows = await prisma.canonicalJob.findMany({ include: { company: true, sources: true } });
+  return rows.map(toJob);
+}
+
+const ALL: ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
+
+describe('the own index store', () => {
+  it('answers exactly the stored jobs that match the filters (SQL == @jobs/job-filters)', async () => {
+    const jobs = await everyJob();
+    const some = <T>(values: readonly T[]) => fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 });
+    const filters: fc.Arbitrary<Filters> = fc.record(
+      {
+        title_or: some(['engineer', 'eng', 'software eng', 'data', 'c++', 'ingenieur', 'gineer', 'manager']),
+        title_not: some(['senior', 'manager', 'head']),
+        country_code_or: some(['GB', 'DE', 'US', 'FR']),
+        posted_within_days: fc.integer({ min: 1, max: 45 }),
+        seniority_or: some(['junior', 'mid', 'senior', 'lead'] as const),
+        employment_type_or: some(['full_time', 'contract', 'part_time'] as const),
+        remote: fc.constantFrom(true, false, null),
+        salary_min_gte: fc.integer({ min: 0, max: 150_000 }),
+        company_domain_or: some(DOMAINS),
+        job_family_or: some(['engineering', 'DATA', 'sales']),
+        include_closed: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    );
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(filters, async (f) => {
+        const rows = await store.search({ filters: f, scope: { providers_routable: ALL }, want: 1000, now: NOW });
+        const expected = jobs.filter((j) => matchesFilters(j, f, NOW.getTime())).map((j) => j.id);
+        expect(rows.map((r) => r.id).sort()).toEqual(expected.sort());
+        if (expected.length > 0) answered += 1;
+      }),
+      { numRuns: 150 },
+    );
+    // the property is not vacuous: many filter sets do keep jobs
+    expect(answered).toBeGreaterThan(10);
+  });
+
+  it('answers a plan only with jobs a provider routable on it has seen', async () => {
+    const starter = await store.search({ filters: {}, scope: { providers_routable: ['own_index'] }, want: 1000, now: NOW });
+    expect(starter.length).toBeGreaterThan(0);
+    expect(starter.every((row) => row.sources.some((s) => s.provider === 'own_index'))).toBe(true);
+    const growth = await store.search({ filters: {}, scope: { providers_routable: ['own_index', 'provider_a', 'provider_b'] }, want: 1000, now: NOW });
+    expect(growth.every((row) => row.sources.some((s) => ['own_index', 'provider_a'].includes(s.provider)))).toBe(true);
+    expect(growth.some((row) => row.sources.every((s) => s.provider === 'provider_a'))).toBe(true);
+    expect(growth.length).toBeGreaterThan(starter.length);
+  });
+
+  it('answers the freshest first, at most `want` jobs', async () => {
+    const rows = await store.search({ filters: { title_or: ['engineer'] }, scope: { providers_routable: ALL }, want: 7, now: NOW });
+    expect(rows).toHaveLength(7);
+    const seen = rows.map((r) => r.lastSeenAt.getTime());
+    expect([...seen].sort((a, b) => b - a)).toEqual(seen);
+  });
+
+  it('uses the trigram index for title keywords', async () => {
+    await prisma.$executeRawUnsafe('SET enable_seqscan = off');
+    const plan = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM canonical_jobs j WHERE j.title_search LIKE '% engineer%'`);
+    await prisma.$executeRawUnsafe('RESET enable_seqscan');
+    expect(plan.map((l) => l['QUERY PLAN']).join('\n')).toContain('canonical_jobs_title_search_trgm_idx');
+  });
+});
