@@ -1,1 +1,2 @@
 export * from './charge-plan.js';
+export * from './page-continuation.js';

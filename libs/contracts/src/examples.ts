@@ -174,7 +174,8 @@ function billingChargeRequested(): BillingChargeRequested.Value {
     mode: 'live',
     operation: 'POST /v1/jobs/search',
     max_credits: null,
-    response: { data: [job()], next_cursor: 'cur_abc', metadata: draft },
+    response: { data: [job()], metadata: draft },
+    continuation: { set: 'req_123', fingerprint: 'fp_abc', page_start: 0, set_size: 30 },
   };
 }
 

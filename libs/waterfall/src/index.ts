@@ -1,3 +1,4 @@
 export * from './waterfall-plan.js';
 export * from './search-page.js';
 export * from './source-count.js';
+export * from './result-set-paging.js';

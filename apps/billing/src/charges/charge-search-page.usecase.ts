@@ -1,14 +1,22 @@
-import { Injectable } from '@nestjs/common';
-import { Topics, type BillingChargeRequested, type SearchResponded } from '@jobs/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { nextCursorPosition } from '@jobs/billing-rules';
+import { searchCursorScope, Topics, type BillingChargeRequested, type SearchResponded } from '@jobs/contracts';
+import { CursorCodec } from '@jobs/cursors';
 import { OutboxRelay } from '@jobs/outbox';
+import { CURSOR_CODEC } from '../queries/list-ledger.usecase.js';
 import { AccountCharges } from './account-charges.js';
 
-/** Charges one page of a search and answers the gateway, exactly once (see AccountCharges). */
+/**
+ * Charges one page of a search and answers the gateway, exactly once (see AccountCharges).
+ * `max_credits` may cut the page short, so the page's `next_cursor` is minted here, right after
+ * the last job returned (`nextCursorPosition`), with the orchestrator's codec, secret and scope.
+ */
 @Injectable()
 export class ChargeSearchPageUseCase {
   constructor(
     private readonly charges: AccountCharges,
     private readonly outbox: OutboxRelay,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
   async execute(message: BillingChargeRequested.Value): Promise<void> {
@@ -36,11 +44,12 @@ export class ChargeSearchPageUseCase {
           return;
         }
         const returned = new Set(message.mode === 'test' ? jobIds : plan.lines.map((l) => l.jobId));
+        const next = nextCursorPosition({ continuation: message.continuation, pageJobIds: jobIds, returnedJobIds: returned });
         await reply({
           outcome: 'ok',
           response: {
             data: message.response.data.filter((job) => returned.has(job.id)),
-            next_cursor: message.response.next_cursor,
+            next_cursor: next ? this.cursors.encode(searchCursorScope(message.account_id), next) : null,
             metadata: { ...message.response.metadata, credits_charged: plan.creditsCharged, jobs_already_paid: plan.alreadyPaid, credits_remaining: creditsRemaining },
           },
           credits_charged: plan.creditsCharged,

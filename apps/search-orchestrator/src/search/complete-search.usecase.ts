@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Topics, type Job } from '@jobs/contracts';
-import type { CursorCodec } from '@jobs/cursors';
+import { Injectable } from '@nestjs/common';
+import { Topics, type Job, type SearchContinuation } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { assembleSearchResult, estimateFromResult, fieldCoverage, type SearchResult } from '@jobs/waterfall';
+import { assembleSearchResult, estimateFromResult, fieldCoverage, firstPageMayContinue, type SearchResult } from '@jobs/waterfall';
 import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
-import { SEARCH_CURSOR_CODEC, searchCursorScope, type SearchCursor } from './search-cursor.js';
 import { SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
 
 /** State outlives the search's deadline generously, so late batches still find it. */
@@ -12,8 +10,14 @@ export const STATE_TTL_SECONDS = 15 * 60;
 
 /**
  * Builds the first page of a search from the batches gathered so far (a provider without a
- * batch is reported as timed out), keeps the rest for the next pages, and sends the page to
- * billing. Callers must have claimed the completion.
+ * batch is reported as timed out), keeps the whole result set when another page can follow,
+ * and sends the page to billing. Callers must have claimed the completion.
+ *
+ * Billing, not this service, mints `next_cursor`: `waterfall.max_credits` may stop the results
+ * before the page ends, and only billing knows where (which jobs the account already paid for).
+ * The page therefore travels with its continuation (result set, fingerprint, page start, set
+ * size) and billing points the cursor right after the last job it returns, so a capped page is
+ * continued from the cut: no job skipped, none repeated.
  */
 @Injectable()
 export class CompleteSearchUseCase {
@@ -21,7 +25,6 @@ export class CompleteSearchUseCase {
     private readonly store: SearchStateStore,
     private readonly resultSets: ResultSetStore,
     private readonly publisher: KafkaPublisher,
-    @Inject(SEARCH_CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
   /** Every matching job gathered so far, in page order. */
@@ -45,10 +48,12 @@ export class CompleteSearchUseCase {
     result ??= await this.result(state);
     if (request.dry_run) return this.answerEstimate(state, result);
     const fingerprint = requestFingerprint(accountId, request);
-    const hasMore = result.matching.length > request.limit;
-    if (hasMore) await this.resultSets.save(searchId, { ...result, fingerprint });
-    const cursor: SearchCursor = { set: searchId, offset: request.limit, fingerprint };
-    await this.publishPage(state.request, result.matching.slice(0, request.limit), result.metadata, hasMore ? this.cursors.encode(searchCursorScope(accountId), cursor) : null);
+    let continuation: SearchContinuation | null = null;
+    if (firstPageMayContinue(result.matching.length, request.limit, request.waterfall.max_credits ?? null)) {
+      await this.resultSets.save(searchId, { ...result, fingerprint });
+      continuation = { set: searchId, fingerprint, page_start: 0, set_size: result.matching.length };
+    }
+    await this.publishPage(state.request, result.matching.slice(0, request.limit), result.metadata, continuation);
   }
 
   /** dry_run: the estimate goes straight back to the gateway; billing never sees it. */
@@ -66,8 +71,8 @@ export class CompleteSearchUseCase {
     });
   }
 
-  /** Hands one page to billing, which charges it and answers the gateway. */
-  async publishPage(search: SearchState['request'], data: Job[], metadata: SearchResult['metadata'], nextCursor: string | null): Promise<void> {
+  /** Hands one page to billing, which charges it, mints its next cursor and answers the gateway. */
+  async publishPage(search: SearchState['request'], data: Job[], metadata: SearchResult['metadata'], continuation: SearchContinuation | null): Promise<void> {
     await this.publisher.publish(Topics.BillingChargeRequested, {
       v: 1,
       search_id: search.search_id,
@@ -76,7 +81,8 @@ export class CompleteSearchUseCase {
       mode: search.mode,
       operation: 'POST /v1/jobs/search',
       max_credits: search.request.waterfall.max_credits ?? null,
-      response: { data, next_cursor: nextCursor, metadata: { ...metadata, request_id: search.search_id, field_coverage: fieldCoverage(data) } },
+      response: { data, metadata: { ...metadata, request_id: search.search_id, field_coverage: fieldCoverage(data) } },
+      continuation,
     });
   }
 }

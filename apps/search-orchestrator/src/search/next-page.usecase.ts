@@ -1,14 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Topics, type SearchRequested } from '@jobs/contracts';
+import { SearchCursorPositionSchema, searchCursorScope, Topics, type SearchRequested } from '@jobs/contracts';
 import type { CursorCodec } from '@jobs/cursors';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { CompleteSearchUseCase } from './complete-search.usecase.js';
 import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
-import { SEARCH_CURSOR_CODEC, searchCursorScope, type SearchCursor } from './search-cursor.js';
+import { SEARCH_CURSOR_CODEC } from './search-cursor.js';
 
 /**
- * A page after the first: served from the search's stored result set, so pages never overlap
- * or skip; billed like any search (new unique jobs on this page only).
+ * A page after the first: served from the search's stored result set, from where the previous
+ * page really ended (billing minted the cursor after the last job it returned, see
+ * CompleteSearchUseCase), so pages never overlap or skip, with or without `max_credits`; billed
+ * like any search (new unique jobs on this page only).
  */
 @Injectable()
 export class NextPageUseCase {
@@ -21,7 +23,7 @@ export class NextPageUseCase {
 
   async execute(message: SearchRequested.Value, rawCursor: string): Promise<void> {
     const started = Date.now();
-    const cursor = this.cursors.decode<SearchCursor>(searchCursorScope(message.account_id), rawCursor);
+    const cursor = SearchCursorPositionSchema.safeParse(this.cursors.decode<unknown>(searchCursorScope(message.account_id), rawCursor)).data;
     if (!cursor) return this.refuse(message, 'This cursor was not issued for this account. Send a next_cursor exactly as received.');
     if (cursor.fingerprint !== requestFingerprint(message.account_id, message.request)) {
       return this.refuse(message, 'Send the same filters, waterfall and limit on every page of a search.');
@@ -30,8 +32,8 @@ export class NextPageUseCase {
     if (!set) return this.refuse(message, 'This cursor has expired. Start the search again without a cursor.');
     const { limit } = message.request;
     const data = set.matching.slice(cursor.offset, cursor.offset + limit);
-    const next = cursor.offset + limit < set.matching.length ? this.cursors.encode(searchCursorScope(message.account_id), { ...cursor, offset: cursor.offset + limit }) : null;
-    await this.completeSearch.publishPage(message, data, { ...set.metadata, latency_ms: Date.now() - started }, next);
+    const continuation = { set: cursor.set, fingerprint: cursor.fingerprint, page_start: cursor.offset, set_size: set.matching.length };
+    await this.completeSearch.publishPage(message, data, { ...set.metadata, latency_ms: Date.now() - started }, continuation);
   }
 
   private async refuse(message: SearchRequested.Value, text: string): Promise<void> {

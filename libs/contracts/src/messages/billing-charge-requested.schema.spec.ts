@@ -29,3 +29,19 @@ describe('billing.charge.requested', () => {
     expect(BillingChargeRequested.ValueSchema.safeParse({ ...value(), operation: 'search' }).success).toBe(false);
   });
 });
+
+describe('billing.charge.requested continuation', () => {
+  const value = examples.billingChargeRequested;
+  it('leaves next_cursor to billing: the draft page carries none', () => {
+    const withCursor = { ...value(), response: { ...value().response, next_cursor: 'cur_abc' } };
+    expect(BillingChargeRequested.ValueSchema.safeParse(withCursor).success).toBe(false);
+  });
+  it('takes a continuation inside the stored result set, or null', () => {
+    expect(BillingChargeRequested.ValueSchema.safeParse({ ...value(), continuation: null }).success).toBe(true);
+    const continuation = value().continuation!;
+    expect(BillingChargeRequested.ValueSchema.safeParse({ ...value(), continuation: { ...continuation, page_start: -1 } }).success).toBe(false);
+    expect(BillingChargeRequested.ValueSchema.safeParse({ ...value(), continuation: { ...continuation, set: 'nope' } }).success).toBe(false);
+    const { continuation: _c, ...without } = value();
+    expect(BillingChargeRequested.ValueSchema.safeParse(without).success).toBe(false);
+  });
+});

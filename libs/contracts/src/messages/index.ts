@@ -1,5 +1,6 @@
 /** Every Kafka message, one module per topic, exposed as a namespace: `SearchRequested.Value`. */
 export * from './common.schema.js';
+export * from './search-cursor.schema.js';
 export * as SearchRequested from './search-requested.schema.js';
 export * as ProviderFetchRequested from './provider-fetch-requested.schema.js';
 export * as ProviderRecordsFetched from './provider-records-fetched.schema.js';
