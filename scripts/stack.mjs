@@ -6,7 +6,7 @@
 //   node scripts/stack.mjs down   stop a broker left running by an earlier `up`
 // Plain Node (no TypeScript build needed): it runs before anything is built.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync, createWriteStream } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, createWriteStream, renameSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +53,19 @@ let kafkaStartedHere = false;
 /** A broker start still under way when something else fails: stop waits for it, then stops it. */
 let kafkaStarting;
 let shuttingDown = false;
+/**
+ * Once every service is ready the stack supervises them: a service that dies is started again
+ * (as a process supervisor or Kubernetes would); before that, a death fails the start-up.
+ */
+let supervising = false;
+/** Restarts waiting for their delay, so a shutdown can cancel them. */
+const pendingRestarts = new Map();
 const logDir = join(ROOT, '.local', 'logs', profile.kafkaInstance);
+/** The running services' pids (name -> pid), rewritten on every (re)start and exit, for the e2e tests. */
+const pidsFile = join(ROOT, '.local', 'run', profile.kafkaInstance, 'pids.json');
+const RESTART_DELAY_MS = 500;
+/** A service that dies again within this long after its start waits twice as long each time (up to 10 s). */
+const CRASH_LOOP_WINDOW_MS = 10000;
 
 function say(message) {
   const secs = ((Date.now() - started) / 1000).toFixed(1).padStart(5);
@@ -249,8 +261,11 @@ function startService(service, infra) {
       env: { ...env, ...serviceEnv(infra), ...service.env, HEALTH_PORT: String(service.port), OTEL_SERVICE_NAME: service.name },
     },
   );
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
+  const startedAt = Date.now();
+  // Both streams go to one file, closed once the process and its pipes are done.
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  child.on('close', () => out.end());
   // Errors and warnings also reach the terminal, one compact line each.
   child.stderr.on('data', (d) => process.stderr.write(prefixLines(service.name, d)));
   child.stdout.on('data', (d) => {
@@ -259,11 +274,36 @@ function startService(service, infra) {
     }
   });
   child.on('exit', (code, signal) => {
-    children.delete(service.name);
-    if (!shuttingDown) say(`${service.name} exited (${signal ?? `code ${code}`}); its log: ${logFile}`);
+    if (children.get(service.name) === child) children.delete(service.name);
+    writePids();
+    if (shuttingDown) return;
+    say(`${service.name} exited (${signal ?? `code ${code}`}); its log: ${logFile}`);
+    if (supervising) scheduleRestart(service, infra, Date.now() - startedAt);
   });
   children.set(service.name, child);
+  writePids();
   return logFile;
+}
+
+/** Starts a service that died again after a short delay, with the same command, environment and log. */
+function scheduleRestart(service, infra, ranForMs) {
+  const previous = pendingRestarts.get(service.name);
+  const delay = ranForMs < CRASH_LOOP_WINDOW_MS && previous?.delay ? Math.min(previous.delay * 2, 10000) : RESTART_DELAY_MS;
+  const timer = setTimeout(() => {
+    if (shuttingDown || children.has(service.name)) return;
+    say(`restarting ${service.name} (after ${delay} ms)`);
+    startService(service, infra);
+  }, delay);
+  pendingRestarts.set(service.name, { timer, delay });
+}
+
+/** Written whole and renamed into place, so a reader never sees half a file. */
+function writePids() {
+  const pids = Object.fromEntries([...children].map(([name, child]) => [name, child.pid]));
+  mkdirSync(dirname(pidsFile), { recursive: true });
+  const temporary = `${pidsFile}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(pids, null, 2)}\n`);
+  renameSync(temporary, pidsFile);
 }
 
 function compactLog(line) {
@@ -312,10 +352,13 @@ async function startServices(infra) {
     500,
   );
   say(`every service is ready (${readyz} → 200)`);
+  supervising = true;
 }
 
 async function stopServices() {
-  if (children.size === 0) return;
+  for (const { timer } of pendingRestarts.values()) clearTimeout(timer);
+  pendingRestarts.clear();
+  if (children.size === 0) return removePidsFile();
   say(`stopping ${children.size} services (SIGTERM, then drain) ...`);
   const exits = [...children.values()].map((child) => new Promise((resolve) => child.once('exit', resolve)));
   for (const child of children.values()) child.kill('SIGTERM');
@@ -326,6 +369,11 @@ async function stopServices() {
       child.kill('SIGKILL');
     }
   }
+  removePidsFile();
+}
+
+function removePidsFile() {
+  rmSync(pidsFile, { force: true });
 }
 
 // ---------------------------------------------------------------- demo account
@@ -422,6 +470,7 @@ async function test({ e2eOnly }) {
       REDIS_URL: infra.redisUrl,
       PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
       SERVICE_PORTS: SERVICES.map((s) => `${s.name}=${s.port}`).join(','),
+      STACK_PIDS_FILE: pidsFile,
     },
   });
   say(`all tests passed in ${((Date.now() - started) / 1000).toFixed(0)}s`);
