@@ -1,1 +1,3 @@
 export * from './stack.js';
+export * from './services.js';
+export * from './world.js';

@@ -1,0 +1,73 @@
+/**
+ * The stack's service processes, for fault tests: scripts/stack.mjs supervises them (a service
+ * that dies is started again) and keeps their pids in the file named by STACK_PIDS_FILE.
+ */
+import { readFileSync } from 'node:fs';
+import { stack } from './stack.js';
+
+/** The service name -> pid file of the running stack. */
+export function stackPidsFile(): string {
+  const file = process.env['STACK_PIDS_FILE'];
+  if (!file) throw new Error('STACK_PIDS_FILE is not set: run the e2e tests through scripts/stack.mjs, or point it at .local/run/<instance>/pids.json');
+  return file;
+}
+
+/** The pid of a running service, or undefined while it is down (between a death and its restart). */
+export function servicePid(name: string): number | undefined {
+  let pids: Record<string, number>;
+  try {
+    pids = JSON.parse(readFileSync(stackPidsFile(), 'utf8')) as Record<string, number>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const pid = pids[name];
+  return typeof pid === 'number' ? pid : undefined;
+}
+
+/** Services killed by this test process and not yet seen back: name -> the pid that was killed. */
+const killed = new Map<string, number>();
+
+/** Sends `signal` to a service's process (SIGKILL: no drain, like a crash) and returns its pid. */
+export function killService(name: string, signal: NodeJS.Signals = 'SIGKILL'): number {
+  const pid = servicePid(name);
+  if (pid === undefined) throw new Error(`${name} is not running (no pid in ${stackPidsFile()})`);
+  process.kill(pid, signal);
+  killed.set(name, pid);
+  return pid;
+}
+
+/**
+ * Waits until every service killed through killService runs again under a new pid and then
+ * the gateway's /readyz (which checks every service) answers 200.
+ */
+export async function waitForStackReady(timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let waitingFor = '';
+  while (Date.now() < deadline) {
+    const down = [...killed].filter(([name, pid]) => {
+      const now = servicePid(name);
+      return now === undefined || now === pid;
+    });
+    if (down.length > 0) {
+      waitingFor = `a new process of ${down.map(([name]) => name).join(', ')}`;
+    } else if (await readyz()) {
+      killed.clear();
+      return;
+    } else {
+      waitingFor = `${stack.baseUrl}/readyz to answer 200`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the stack was not ready within ${timeoutMs} ms: waiting for ${waitingFor}`);
+}
+
+async function readyz(): Promise<boolean> {
+  try {
+    const res = await fetch(`${stack.baseUrl}/readyz`, { signal: AbortSignal.timeout(3000) });
+    await res.body?.cancel();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}

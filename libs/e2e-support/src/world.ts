@@ -1,0 +1,113 @@
+/**
+ * Deterministic fixtures through the admin API (operator.md): companies and openings added to
+ * the simulated market, provider behaviour, and the paged ledger of an account.
+ */
+import { randomBytes } from 'node:crypto';
+import { api, stack } from './stack.js';
+
+/** A call to the admin API; throws unless it answers `expect`. */
+export async function admin(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, expect = 200): Promise<Record<string, unknown> | null> {
+  const res = await fetch(`${stack.adminUrl}/admin${path}`, {
+    method,
+    headers: { authorization: `Bearer ${stack.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== expect) throw new Error(`admin ${method} ${path} answered ${res.status} (expected ${expect}): ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : null;
+}
+
+/**
+ * A word no title of the seeded world has and no other call of this returns: 12 random
+ * letters, all the same length, so one never starts another (title keywords match word prefixes).
+ */
+export function uniqueWord(): string {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  return `zq${[...randomBytes(10)].map((b) => letters[b % 26]).join('')}`;
+}
+
+export type ProviderSlug = 'own_index' | 'provider_a' | 'provider_b' | 'provider_c' | 'provider_d' | 'provider_e' | 'provider_f';
+
+export interface WorldJobInput {
+  providers: ProviderSlug[];
+  /** A company made for the job when omitted. */
+  company_domain?: string;
+  location?: { city?: string | null; region?: string | null; country_code?: string | null; remote?: boolean | null };
+  employment_type?: string;
+  seniority?: string;
+  salary?: { min: number | null; max: number | null; currency: string; period: 'year' | 'month' | 'hour' };
+  description?: string;
+}
+
+export interface WorldJob {
+  worldJobId: string;
+  /** The unique word of its title: `title_or: [keyword]` finds exactly this opening. */
+  keyword: string;
+  title: string;
+  companyDomain: string;
+}
+
+/** A new company of the simulated market, with a unique domain. */
+export async function addWorldCompany(): Promise<string> {
+  const domain = `${uniqueWord()}.example`;
+  await admin('POST', '/world/companies', { domain, name: `${domain.split('.')[0]} Ltd` }, 201);
+  return domain;
+}
+
+/** A new opening with a title unique in the world, listed by exactly `providers` from now on. */
+export async function addWorldJob(input: WorldJobInput): Promise<WorldJob> {
+  const keyword = uniqueWord();
+  const title = `${keyword[0]!.toUpperCase()}${keyword.slice(1)} Analyst`;
+  const companyDomain = input.company_domain ?? (await addWorldCompany());
+  const answer = await admin(
+    'POST',
+    '/world/jobs',
+    {
+      location: { city: 'London', region: 'England', country_code: 'GB', remote: false },
+      employment_type: 'full_time',
+      seniority: 'mid',
+      salary: { min: 50000, max: 60000, currency: 'GBP', period: 'year' },
+      description: `${title}: a test opening.`,
+      ...input,
+      company_domain: companyDomain,
+      title,
+    },
+    201,
+  );
+  return { worldJobId: String(answer!['world_job_id']), keyword, title, companyDomain };
+}
+
+/** Simulated provider behaviour (`fail: error` answers 5xx); undo with resetProviders(). */
+export async function setProvider(slug: ProviderSlug, settings: { fail?: 'none' | 'error' | 'timeout'; latency_ms?: number }): Promise<void> {
+  await admin('PUT', `/providers/${slug}`, settings);
+}
+
+export async function resetProviders(): Promise<void> {
+  await admin('POST', '/providers/reset', undefined, 204);
+}
+
+export interface LedgerLine {
+  id: string;
+  job_id: string;
+  request_id: string;
+  operation: string;
+  credits: number;
+  reason: 'charged' | 'already_paid';
+  created_at: string;
+}
+
+/** Every ledger line of the key's account (GET /v1/billing/ledger, all pages), newest first. */
+export async function wholeLedger(key: string, jobId?: string): Promise<LedgerLine[]> {
+  const lines: LedgerLine[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 1000; page++) {
+    const query = new URLSearchParams({ ...(jobId ? { job_id: jobId } : {}), ...(cursor ? { cursor } : {}) }).toString();
+    const res = await api(`/v1/billing/ledger${query ? `?${query}` : ''}`, { key });
+    if (res.status !== 200) throw new Error(`GET /v1/billing/ledger answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const body = res.body as { data: LedgerLine[]; next_cursor: string | null };
+    lines.push(...body.data);
+    cursor = body.next_cursor;
+    if (!cursor) return lines;
+  }
+  throw new Error('the ledger did not end within 1000 pages');
+}
