@@ -2,6 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { Topics, ALL_TOPICS } from '@jobs/contracts';
 import { KafkaModule } from '@jobs/nest-kafka';
 import { createProviderAdapters } from '@jobs/provider-adapters';
+import { RedisModule } from '@jobs/redis';
+import { BreakerReportsPublisher } from './breakers/breaker-reports.publisher.js';
 import type { FetcherConfig } from './config.js';
 import { FetchConsumer } from './fetch/fetch.consumer.js';
 import { FetchProviderUseCase, PROVIDER_ADAPTERS } from './fetch/fetch-provider.usecase.js';
@@ -12,6 +14,8 @@ export class FetcherModule {
     return {
       module: FetcherModule,
       imports: [
+        // Breaker states for the gateway's provider status (BreakerReportsPublisher).
+        RedisModule.forRoot(config.REDIS_URL),
         KafkaModule.forRoot({
           brokers: config.KAFKA_BROKERS,
           groupId: 'provider-fetcher',
@@ -24,7 +28,7 @@ export class FetcherModule {
         }),
       ],
       controllers: [FetchConsumer],
-      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, FetchProviderUseCase],
+      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, FetchProviderUseCase, BreakerReportsPublisher],
     };
   }
 }

@@ -6,6 +6,7 @@ export * from './public/index.js';
 export * from './admin/index.js';
 export * from './records/index.js';
 export * from './messages/index.js';
+export * from './state/index.js';
 export * from './topology.js';
 export * from './examples.js';
 export * from './openapi/index.js';

@@ -72,6 +72,34 @@ describe('ResilientAdapter', () => {
     expect(adapter.circuit).toBe('closed');
   });
 
+  it('reports each state with the time it started, and tells listeners about every change', async () => {
+    let now = 100;
+    const fake = fakeProvider([500, 500, 500, 500, 'ok']);
+    const adapter = new ResilientAdapter(fake.adapter, { ...settings, retries: 0 }, () => now);
+    const changes: unknown[] = [];
+    adapter.onCircuitChange((s) => changes.push(s));
+    expect(adapter.snapshot()).toEqual({ provider: 'provider_a', state: 'closed', since: 100, retryAt: null });
+
+    now = 200;
+    for (let i = 0; i < 3; i++) await expect(adapter.search(query())).rejects.toBeInstanceOf(ProviderResponseError);
+    expect(adapter.snapshot()).toEqual({ provider: 'provider_a', state: 'open', since: 200, retryAt: 1200 });
+
+    now = 1200; // the cool-down is over: half-open from the moment it ended, with no call
+    expect(adapter.snapshot()).toEqual({ provider: 'provider_a', state: 'half_open', since: 1200, retryAt: null });
+    now = 1300; // the trial fails: open again, from now
+    await expect(adapter.search(query())).rejects.toBeInstanceOf(ProviderResponseError);
+    expect(adapter.snapshot()).toEqual({ provider: 'provider_a', state: 'open', since: 1300, retryAt: 2300 });
+
+    now = 2400; // the next trial succeeds: closed
+    await expect(adapter.search(query())).resolves.toEqual([]);
+    expect(adapter.snapshot()).toEqual({ provider: 'provider_a', state: 'closed', since: 2400, retryAt: null });
+    expect(changes).toEqual([
+      { provider: 'provider_a', state: 'open', since: 200, retryAt: 1200 },
+      { provider: 'provider_a', state: 'open', since: 1300, retryAt: 2300 },
+      { provider: 'provider_a', state: 'closed', since: 2400, retryAt: null },
+    ]);
+  });
+
   it('classifies failures', () => {
     expect(isTransient(new ProviderResponseError('provider_a', 503, 'x'))).toBe(true);
     expect(isTransient(new ProviderResponseError('provider_a', 429, 'x'))).toBe(true);

@@ -1,4 +1,4 @@
-import type { NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
+import type { CircuitState, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
 import { ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
 
 export interface ResilienceSettings {
@@ -15,6 +15,15 @@ export interface ResilienceSettings {
 }
 
 export const DEFAULT_RESILIENCE: ResilienceSettings = { maxConcurrent: 8, retries: 2, retryDelayMs: 100, breakerThreshold: 5, breakerCooldownMs: 10_000 };
+
+/** What a circuit breaker is doing now, and since when (epoch ms). */
+export interface CircuitSnapshot {
+  provider: ProviderSlug;
+  state: CircuitState;
+  since: number;
+  /** When an open circuit lets a trial call through; null unless open. */
+  retryAt: number | null;
+}
 
 /** The circuit is open: the provider failed repeatedly and is not called for a while. */
 export class CircuitOpenError extends Error {
@@ -41,6 +50,9 @@ export class ResilientAdapter implements ProviderAdapter {
   private readonly queue: Array<() => void> = [];
   private failures = 0;
   private openUntil = 0;
+  private openedAt = 0;
+  private closedAt: number;
+  private readonly listeners: Array<(snapshot: CircuitSnapshot) => void> = [];
 
   constructor(
     private readonly inner: ProviderAdapter,
@@ -48,11 +60,29 @@ export class ResilientAdapter implements ProviderAdapter {
     private readonly now: () => number = Date.now,
   ) {
     this.provider = inner.provider;
+    this.closedAt = now();
   }
 
-  get circuit(): 'closed' | 'open' | 'half_open' {
+  get circuit(): CircuitState {
     if (this.failures < this.settings.breakerThreshold) return 'closed';
     return this.now() < this.openUntil ? 'open' : 'half_open';
+  }
+
+  /** The breaker's state and since when; half-open starts when the cool-down of the open state ends. */
+  snapshot(): CircuitSnapshot {
+    const state = this.circuit;
+    if (state === 'closed') return { provider: this.provider, state, since: this.closedAt, retryAt: null };
+    if (state === 'open') return { provider: this.provider, state, since: this.openedAt, retryAt: this.openUntil };
+    return { provider: this.provider, state, since: this.openUntil, retryAt: null };
+  }
+
+  /**
+   * Called on every change a call causes (closed to open, half-open to open or closed, an open
+   * circuit's retry time moving). Open to half-open happens by time alone, with no call: read
+   * `snapshot()` for it, or derive it from `retryAt`.
+   */
+  onCircuitChange(listener: (snapshot: CircuitSnapshot) => void): void {
+    this.listeners.push(listener);
   }
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
@@ -62,7 +92,7 @@ export class ResilientAdapter implements ProviderAdapter {
       for (let attempt = 0; ; attempt++) {
         try {
           const records = await this.inner.search(query);
-          this.failures = 0;
+          this.recordSuccess();
           return records;
         } catch (error) {
           if (query.signal.aborted || !isTransient(error) || attempt >= this.settings.retries) {
@@ -80,8 +110,26 @@ export class ResilientAdapter implements ProviderAdapter {
   private recordFailure(error: unknown, signal: AbortSignal): void {
     // A search's own deadline passing says nothing about the provider's health.
     if (signal.aborted && !(error instanceof ProviderResponseError)) return;
+    const wasOpen = this.circuit === 'open';
     this.failures += 1;
-    if (this.failures >= this.settings.breakerThreshold) this.openUntil = this.now() + this.settings.breakerCooldownMs;
+    if (this.failures < this.settings.breakerThreshold) return;
+    const now = this.now();
+    if (!wasOpen) this.openedAt = now;
+    this.openUntil = now + this.settings.breakerCooldownMs;
+    this.notify();
+  }
+
+  private recordSuccess(): void {
+    const wasClosed = this.failures < this.settings.breakerThreshold;
+    this.failures = 0;
+    if (wasClosed) return;
+    this.closedAt = this.now();
+    this.notify();
+  }
+
+  private notify(): void {
+    const snapshot = this.snapshot();
+    for (const listener of this.listeners) listener(snapshot);
   }
 
   private acquire(signal: AbortSignal): Promise<void> {
