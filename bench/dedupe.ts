@@ -7,7 +7,8 @@
  *   BENCH_DETAILS=1 npm run bench:dedupe      # also: the URL-blind run's misses by provider pair, with examples
  *
  * Env: WORLD_SEED (42), BENCH_AT (world clock, ISO, default 2026-11-20T12:00:00Z), BENCH_SLOTS
- * (world slots, default the simulator's 36,000), BENCH_ORDER_SEED (shuffle, 1), BENCH_DETAILS.
+ * (world slots, default the simulator's 36,000), BENCH_ORDER_SEED (shuffle, 1), BENCH_DETAILS,
+ * BENCH_LATER_DAYS (the second snapshot of the over-time run, 30 days later).
  */
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { CanonicalIndex, blockingKey, normalizeDomain, recordToMatch, scoreCandidate } from '@jobs/matching';
@@ -20,6 +21,7 @@ const atMs = Date.parse(process.env['BENCH_AT'] ?? '2026-11-20T12:00:00Z');
 const slots = process.env['BENCH_SLOTS'] ? Number(process.env['BENCH_SLOTS']) : undefined;
 const orderSeed = Number(process.env['BENCH_ORDER_SEED'] ?? 1);
 const details = process.env['BENCH_DETAILS'] === '1';
+const laterMs = atMs + Number(process.env['BENCH_LATER_DAYS'] ?? 30) * 86_400_000;
 
 type Rule = (records: readonly NormalizedProviderRecord[]) => string[];
 
@@ -98,6 +100,32 @@ const urlBlind = withoutApplyUrls(records);
 const urlBlindJobs = run('matcher, apply URLs withheld', matcher, urlBlind);
 run('matcher, apply URLs and posting dates withheld', matcher, withoutDates(withoutApplyUrls(records)));
 
+// ------------------------------------------------------------------ over time: re-listings
+
+// The market a month later: openings closed, new ones opened, some re-listed under new provider
+// ids (same world id). The listings not seen in the first snapshot arrive after it, as a refresh
+// would bring them, and are scored together with the first snapshot's records.
+const laterTruth = new Map(world.groundTruthEntries(laterMs).map((e) => [`${e.provider}\u0000${e.providerJobId}`, e.worldJobId]));
+const firstKeys = new Set(records.map(sourceKey));
+const laterRecords = shuffle(
+  PROVIDER_SLUGS.flatMap((slug) => fetchListing(views[slug], laterMs).records).filter((r) => !firstKeys.has(sourceKey(r))),
+  new Rng(orderSeed + 1),
+);
+const overTime = [...records, ...laterRecords];
+const overTimeTruth = overTime.map((r, i) => (i < records.length ? truth[i]! : laterTruth.get(sourceKey(r))!));
+const firstOpenings = new Set(truth);
+const trueRelistings = new Set(laterRecords.map((r) => laterTruth.get(sourceKey(r))!).filter((id) => firstOpenings.has(id))).size;
+let detectedRelistings = 0;
+const overTimeStarted = performance.now();
+const overTimeIndex = new CanonicalIndex();
+const overTimeJobs = overTime.map((r) => {
+  const result = overTimeIndex.merge(r);
+  if (result.reposted) detectedRelistings += 1;
+  return result.jobId;
+});
+const overTimeSeconds = (performance.now() - overTimeStarted) / 1000;
+const overTimeScore = pairwiseScore(overTimeJobs, overTimeTruth);
+
 // ------------------------------------------------------------------ report
 
 const pct = (x: number): string => x.toFixed(4);
@@ -110,7 +138,9 @@ console.log(`World seed ${seed} at ${new Date(atMs).toISOString()}${slots ? `, $
 console.log('| rule | canonical jobs | precision | recall | F1 | records/s |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.name} | ${int(r.jobs)} | ${pct(r.score.precision)} | ${pct(r.score.recall)} | ${pct(r.score.f1)} | ${int(records.length / r.seconds)} |`);
+console.log(`| matcher over time: + the listings new ${Math.round((laterMs - atMs) / 86_400_000)} days later (${int(laterRecords.length)} records) | ${int(new Set(overTimeJobs).size)} | ${pct(overTimeScore.precision)} | ${pct(overTimeScore.recall)} | ${pct(overTimeScore.f1)} | ${int(overTime.length / overTimeSeconds)} |`);
 console.log(`\n(${int(openings)} true openings; pairwise precision/recall over record pairs, records/s single-threaded, matching only.)`);
+console.log(`Over time: ${int(new Set(overTimeTruth).size)} true openings; ${int(trueRelistings)} openings of the first snapshot came back under new provider ids (re-listed), ${int(detectedRelistings)} records were merged as re-listings.`);
 
 // the run with apply URLs is exact on this world; the URL-blind run shows where similarity alone errs
 if (details) printDetails(urlBlindJobs, urlBlind);

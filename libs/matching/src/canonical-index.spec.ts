@@ -211,7 +211,7 @@ describe('CanonicalIndex', () => {
     const index = new CanonicalIndex();
     const a = record();
     const first = index.merge(a);
-    expect(index.merge({ ...a, title: 'Renamed' })).toEqual({ jobId: first.jobId, merged: false, known: true });
+    expect(index.merge({ ...a, title: 'Renamed' })).toEqual({ jobId: first.jobId, merged: false, known: true, reposted: false });
     expect(index.jobOf(a.provider, a.provider_job_id)).toBe(first.jobId);
     expect(index.size).toBe(1);
   });
@@ -236,6 +236,40 @@ describe('CanonicalIndex', () => {
     const { jobId } = index.merge(record());
     index.merge(providerE({ company: { name: 'Apexstack Logistics', domain: null }, apply_url: null }));
     expect([...index.job(jobId)!.keys].some((k) => k.startsWith('n:apexstack|'))).toBe(true);
+  });
+
+  describe('re-listings', () => {
+    const LATER = '2026-11-19T08:00:00.000Z';
+
+    it('a listing under a new id posted days later is a repost of the same job, its posting time moved', () => {
+      const index = new CanonicalIndex();
+      const { jobId } = index.merge(record());
+      const again = index.merge(record({ posted_at: LATER }));
+      expect(again).toMatchObject({ jobId, merged: true, reposted: true });
+      expect(index.job(jobId)!.fields.postedAt).toBe(LATER);
+      // another provider's listing of the re-listed opening is not a second repost
+      expect(index.merge(record({ provider: 'provider_b', posted_at: LATER }))).toMatchObject({ jobId, reposted: false });
+    });
+
+    it('is recognised without apply URLs on title, place, description and salary', () => {
+      const index = new CanonicalIndex();
+      const { jobId } = index.merge(record({ apply_url: null }));
+      expect(index.merge(record({ apply_url: null, posted_at: LATER }))).toMatchObject({ jobId, reposted: true });
+    });
+
+    it('needs strong evidence: another description posted later is another opening', () => {
+      const index = new CanonicalIndex();
+      const { jobId } = index.merge(record({ apply_url: null }));
+      const other = index.merge(record({ apply_url: null, posted_at: LATER, description: OTHER_DESCRIPTION }));
+      expect(other.jobId).not.toBe(jobId);
+      expect(other.reposted).toBe(false);
+    });
+
+    it('a listing posted the same day is no repost', () => {
+      const index = new CanonicalIndex();
+      index.merge(record());
+      expect(index.merge(record({ provider: 'provider_b' })).reposted).toBe(false);
+    });
   });
 
   it('gives the same partition whatever the arrival order', () => {

@@ -8,6 +8,8 @@ export interface IndexMergeResult {
   merged: boolean;
   /** The (provider, provider_job_id) was already in the index: its job, unchanged. */
   known: boolean;
+  /** The record re-lists its job (posted more than a day later): the job's posting time moves to it. */
+  reposted: boolean;
 }
 
 /** A canonical job as stored elsewhere (the database), loaded into an index as a candidate. */
@@ -76,13 +78,14 @@ export class CanonicalIndex {
   merge(record: NormalizedProviderRecord): IndexMergeResult {
     const sourceKey = `${record.provider}\u0000${record.provider_job_id}`;
     const known = this.bySource.get(sourceKey);
-    if (known) return { jobId: known, merged: false, known: true };
+    if (known) return { jobId: known, merged: false, known: true, reposted: false };
     const input = recordToMatch(record);
     const decision = decide(input, this.candidates(input.keys));
     let jobId = decision.jobId;
     if (jobId) {
       const job = this.jobs.get(jobId)!;
       const changes = mergeFields(job.fields, input.fields);
+      if (decision.relisted) changes.postedAt = input.fields.postedAt;
       if (Object.keys(changes).length > 0) {
         job.fields = { ...job.fields, ...changes };
         job.features = featuresOf(job.fields, changes.description === undefined ? job.features.description : undefined);
@@ -96,7 +99,7 @@ export class CanonicalIndex {
       this.addKeys(job, input.keys);
     }
     this.bySource.set(sourceKey, jobId);
-    return { jobId, merged: decision.jobId !== null, known: false };
+    return { jobId, merged: decision.jobId !== null, known: false, reposted: decision.relisted };
   }
 
   /** The canonical job of a (provider, provider_job_id), if merged. */

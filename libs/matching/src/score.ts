@@ -76,6 +76,15 @@ export const WEIGHTS = {
 
 export const MATCH_THRESHOLD = 2;
 
+/**
+ * A re-listing: the record is posted more than `RELIST_MIN_GAP_MS` after the job it resembles.
+ * Leaving out what a re-listing changes by nature (the posting time, a new id at a provider
+ * that listed it before), the rest must be strong evidence: same title, place and description
+ * at least (1.5 + 1 + 2 + 0.5 for an equal salary).
+ */
+export const RELIST_THRESHOLD = 5;
+export const RELIST_MIN_GAP_MS = 86_400_000;
+
 const SENIORITY_RANK: Readonly<Record<string, number>> = { intern: 0, junior: 1, mid: 2, senior: 3, lead: 4, director: 5, vp: 5, c_level: 5 };
 const DAY_MS = 86_400_000;
 
@@ -156,20 +165,47 @@ export interface MatchDecision {
   jobId: string | null;
   /** Best candidate's score (-Infinity without candidates). */
   score: number;
+  /** The record re-lists the job: posted more than a day after it (see `isRelisting`). */
+  relisted: boolean;
 }
 
-/** The best candidate at or above the threshold; ties go to the first (oldest) candidate. */
+/** Whether a record of an opening is a re-listing of it: posted more than a day after the job. */
+export function isRelisting(record: RecordToMatch, job: CandidateJob): boolean {
+  const a = record.features;
+  const b = job.features;
+  if (a.postedAt === null || b.postedAt === null) return false;
+  if (a.postedDayOnly || b.postedDayOnly) return Math.floor(a.postedAt / DAY_MS) - Math.floor(b.postedAt / DAY_MS) > 1;
+  return a.postedAt - b.postedAt > RELIST_MIN_GAP_MS;
+}
+
+/**
+ * The best candidate at or above the threshold; ties go to the first (oldest) candidate. When
+ * none reaches it, the best re-listing candidate whose score without the posting time and the
+ * provider's earlier listing reaches `RELIST_THRESHOLD` (the opening was listed again).
+ */
 export function decide(record: RecordToMatch, candidates: Iterable<CandidateJob>): MatchDecision {
   let best: CandidateJob | null = null;
   let bestScore = -Infinity;
+  let relist: CandidateJob | null = null;
+  let relistScore = -Infinity;
   for (const job of candidates) {
-    const s = scoreCandidate(record, job);
+    const explain: Record<string, number> = {};
+    const s = scoreCandidate(record, job, explain);
     if (s > bestScore) {
       best = job;
       bestScore = s;
     }
+    if (s < MATCH_THRESHOLD && s > -Infinity && isRelisting(record, job)) {
+      const withoutRelisting = s - (explain['posted'] ?? 0) - (explain['provider'] ?? 0);
+      if (withoutRelisting >= RELIST_THRESHOLD && withoutRelisting > relistScore) {
+        relist = job;
+        relistScore = withoutRelisting;
+      }
+    }
   }
-  return { jobId: best && bestScore >= MATCH_THRESHOLD ? best.id : null, score: bestScore };
+  if (best && bestScore >= MATCH_THRESHOLD) return { jobId: best.id, score: bestScore, relisted: isRelisting(record, best) };
+  if (relist) return { jobId: relist.id, score: bestScore, relisted: true };
+  return { jobId: null, score: bestScore, relisted: false };
 }
 
 function hasUrlKey(keys: ReadonlySet<string>): boolean {

@@ -10,6 +10,8 @@ export interface MergeResult {
   jobId: string;
   /** The record joined a canonical job that another provider's record had created. */
   merged: boolean;
+  /** The record re-listed its job (same id, `repost_count` up). */
+  reposted: boolean;
 }
 
 const RECORD_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url', 'posted_at'] as const;
@@ -64,22 +66,23 @@ export class CanonicalJobRepository {
       for (const { row, fields } of loaded.values()) index.load({ id: row.id, fields, keys: row.keys.map((k) => k.key), sources: row.sources });
 
       const results: MergeResult[] = [];
-      const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[] }>();
+      const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[]; reposts: number }>();
       const knownSeen: { sourceId: string; jobId: string; seenAt: Date; verified: boolean }[] = [];
       for (const record of records) {
         const seenAt = new Date(record.seen_at);
         const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
         if (source) {
           knownSeen.push({ sourceId: source.id, jobId: source.canonicalJobId, seenAt, verified: record.provider === 'own_index' });
-          results.push({ jobId: source.canonicalJobId, merged: false });
+          results.push({ jobId: source.canonicalJobId, merged: false, reposted: false });
           continue;
         }
         const result = index.merge(record);
-        results.push({ jobId: result.jobId, merged: result.merged });
+        results.push({ jobId: result.jobId, merged: result.merged, reposted: result.reposted });
         // the same listing twice in one batch: the first one is the source
         if (result.known) continue;
-        const entry = touched.get(result.jobId) ?? { seenAt, sources: [] };
+        const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0 };
         if (seenAt > entry.seenAt) entry.seenAt = seenAt;
+        if (result.reposted) entry.reposts += 1;
         entry.sources.push(record);
         touched.set(result.jobId, entry);
       }
@@ -90,7 +93,7 @@ export class CanonicalJobRepository {
         await tx.canonicalJob.update({ where: { id: k.jobId }, data: { lastSeenAt: k.seenAt, ...(k.verified ? { lastVerifiedAt: k.seenAt } : {}) } });
       }
       const newKeys: { key: string; canonicalJobId: string }[] = [];
-      for (const [jobId, { seenAt, sources }] of touched) {
+      for (const [jobId, { seenAt, sources, reposts }] of touched) {
         const job = index.job(jobId)!;
         const stored = loaded.get(jobId);
         const before = new Set(stored?.row.keys.map((k) => k.key) ?? []);
@@ -99,8 +102,8 @@ export class CanonicalJobRepository {
         // the own crawler seeing the listing confirms it live at its origin
         const crawled = sources.find((r) => r.provider === 'own_index');
         const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
-        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, jobFamily, seenAt, job.providers.size, verifiedAt);
-        else await this.create(tx, jobId, job.fields, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt);
+        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, jobFamily, seenAt, job.providers.size, verifiedAt, reposts);
+        else await this.create(tx, jobId, job.fields, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts);
         await tx.jobSource.createMany({ data: sources.map((r) => sourceData(jobId, r)) });
       }
       if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
@@ -139,7 +142,7 @@ export class CanonicalJobRepository {
     }));
   }
 
-  private async create(tx: Prisma.TransactionClient, jobId: string, f: MatchFields, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number, verifiedAt: Date | null): Promise<void> {
+  private async create(tx: Prisma.TransactionClient, jobId: string, f: MatchFields, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number, verifiedAt: Date | null, reposts: number): Promise<void> {
     const company = await this.company(tx, f.companyDomain, f.companyName);
     const primary = recordToMatch(first).keys.find((k) => !k.startsWith('u:'))!;
     await tx.canonicalJob.create({
@@ -168,6 +171,8 @@ export class CanonicalJobRepository {
         lastSeenAt: seenAt,
         lastVerifiedAt: verifiedAt,
         pReal: pRealFor(providers),
+        // a job made and re-listed within one batch
+        repostCount: reposts,
         blockingKey: primary,
       },
     });
@@ -183,9 +188,12 @@ export class CanonicalJobRepository {
     seenAt: Date,
     providers: number,
     verifiedAt: Date | null,
+    reposts: number,
   ): Promise<void> {
     const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt, pReal: pRealFor(providers) };
     if (verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt)) data.lastVerifiedAt = verifiedAt;
+    // re-listed: same id, one more repost, open again (its posting time moved with the fields)
+    if (reposts > 0) Object.assign(data, { repostCount: { increment: reposts }, status: 'open', closedReason: null });
     if (row.jobFamily === null && jobFamily !== null) data.jobFamily = jobFamily;
     if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = (await this.company(tx, f.companyDomain, f.companyName)).id;
     if (f.city !== before.city) data.city = f.city;

@@ -5,18 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
-import { PrismaService } from '@jobs/db';
-import { databaseUrlFromEnv, deployMigrations, dropDatabase } from '@jobs/db/migrator';
+import type { PrismaService } from '@jobs/db';
 import { matchesFilters } from '@jobs/job-filters';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import { toJob } from '../canonical-jobs/job-view.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
 import { OwnIndexStore } from './own-index.store.js';
-
-const url = (() => {
-  const u = new URL(databaseUrlFromEnv());
-  u.pathname = `/jobs_test_ownindex_${randomBytes(5).toString('hex')}`;
-  return u.toString();
-})();
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const DAY = 86_400_000;
@@ -61,14 +55,14 @@ function records(): NormalizedProviderRecord[] {
   });
 }
 
+let db: ThrowawayDatabase;
 let prisma: PrismaService;
 let repository: CanonicalJobRepository;
 let store: OwnIndexStore;
 
 beforeAll(async () => {
-  await deployMigrations({ databaseUrl: url });
-  prisma = new PrismaService(url, { poolSize: 4 });
-  await prisma.$connect();
+  db = await throwawayDatabase('ownindex');
+  prisma = db.prisma;
   repository = new CanonicalJobRepository(prisma);
   store = new OwnIndexStore(prisma, repository);
   const results = await repository.mergeBatch(records());
@@ -78,8 +72,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await dropDatabase(url);
+  await db?.drop();
 });
 
 async function everyJob() {

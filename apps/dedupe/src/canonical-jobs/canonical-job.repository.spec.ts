@@ -1,0 +1,102 @@
+// Integration test against the real PostgreSQL: canonical jobs as dedupe stores them.
+import type { NormalizedProviderRecord } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
+import { CanonicalJobRepository } from './canonical-job.repository.js';
+import { toJob } from './job-view.js';
+
+const DESCRIPTION =
+  'Northwind is hiring a Platform Engineer in Leeds to run our build and deploy systems. You will own CI pipelines, ' +
+  'observability and the developer platform, working with product teams every day. We offer a hybrid week and a learning budget.';
+const POSTED = '2026-11-02T10:00:00.000Z';
+
+let sequence = 0;
+function record(overrides: Partial<NormalizedProviderRecord> = {}): NormalizedProviderRecord {
+  return {
+    provider: 'provider_a',
+    provider_job_id: `A-${sequence++}`,
+    url: null,
+    title: 'Platform Engineer',
+    company: { name: 'Northwind Ltd', domain: 'northwind.example' },
+    location: { city: 'Leeds', region: 'England', country_code: 'GB', remote: false },
+    employment_type: 'full_time',
+    seniority: 'mid',
+    job_family: 'engineering',
+    salary: { min: 55_000, max: 65_000, currency: 'GBP', period: 'year', origin: 'declared' },
+    description: DESCRIPTION,
+    apply_url: 'https://northwind.example/careers/4f21aa',
+    posted_at: POSTED,
+    seen_at: '2026-11-20T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+let db: ThrowawayDatabase;
+let repository: CanonicalJobRepository;
+
+beforeAll(async () => {
+  db = await throwawayDatabase('dedupe');
+  repository = new CanonicalJobRepository(db.prisma);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+const jobOf = async (id: string) => toJob((await repository.load([id]))[0]!);
+
+describe('CanonicalJobRepository', () => {
+  it('merges one opening seen by three providers into one job with provenance, and corroboration raises p_real', async () => {
+    const a = record();
+    const [first] = await repository.mergeBatch([a]);
+    const single = await jobOf(first!.jobId);
+    const [b] = await repository.mergeBatch([record({ provider: 'provider_b', title: 'Platform Engineer (m/f/d)', salary: null, seen_at: '2026-11-20T13:00:00.000Z' })]);
+    const [own] = await repository.mergeBatch([record({ provider: 'own_index', seen_at: '2026-11-20T14:00:00.000Z' })]);
+    expect(b).toEqual({ jobId: first!.jobId, merged: true, reposted: false });
+    expect(own!.jobId).toBe(first!.jobId);
+    const job = await jobOf(first!.jobId);
+    expect(job.sources.map((s) => s.provider)).toEqual(['provider_a', 'provider_b', 'own_index']);
+    expect(job.sources[1]!.fields).not.toContain('salary');
+    expect(job.sources[0]!.fields).toEqual(expect.arrayContaining(['title', 'salary', 'description', 'apply_url']));
+    expect(job.p_real).toBeGreaterThan(single.p_real);
+    expect(job.first_seen_at).toBe('2026-11-20T12:00:00.000Z');
+    expect(job.last_seen_at).toBe('2026-11-20T14:00:00.000Z');
+    // only the own crawler confirms a job live at its origin
+    expect(single.last_verified_at).toBeNull();
+    expect(job.last_verified_at).toBe('2026-11-20T14:00:00.000Z');
+  });
+
+  it('keeps ids stable across restarts: a new repository on the same database answers the same job for a known listing', async () => {
+    const a = record({ title: 'Site Reliability Engineer', apply_url: 'https://northwind.example/careers/sre-1' });
+    const [first] = await repository.mergeBatch([a]);
+    const restarted = new CanonicalJobRepository(new PrismaService(db.url, { poolSize: 2 }));
+    const [again] = await restarted.mergeBatch([{ ...a, seen_at: '2026-11-21T09:00:00.000Z' }]);
+    expect(again).toEqual({ jobId: first!.jobId, merged: false, reposted: false });
+    expect((await jobOf(first!.jobId)).last_seen_at).toBe('2026-11-21T09:00:00.000Z');
+  });
+
+  it('counts a re-listing under a new id as a repost of the same job, once, whatever provider brings it', async () => {
+    const opening = { title: 'Data Platform Engineer', apply_url: 'https://northwind.example/careers/dpe-7' };
+    const [first] = await repository.mergeBatch([record(opening), record({ ...opening, provider: 'provider_c' })]);
+    const LATER = '2026-11-18T08:30:00.000Z';
+    const [relisted, sameRelisting] = await repository.mergeBatch([
+      record({ ...opening, posted_at: LATER, seen_at: '2026-11-21T10:00:00.000Z' }),
+      record({ ...opening, provider: 'provider_c', posted_at: LATER, seen_at: '2026-11-21T10:00:00.000Z' }),
+    ]);
+    expect(relisted).toEqual({ jobId: first!.jobId, merged: true, reposted: true });
+    expect(sameRelisting).toMatchObject({ jobId: first!.jobId, reposted: false });
+    const job = await jobOf(first!.jobId);
+    expect(job.repost_count).toBe(1);
+    expect(job.posted_at).toBe(LATER);
+    expect(job.status).toBe('open');
+    expect(job.sources).toHaveLength(4);
+  });
+
+  it('makes one job when two replicas merge the same opening at the same moment', async () => {
+    const opening = { title: 'Security Engineer', apply_url: 'https://northwind.example/careers/sec-3' };
+    const other = new CanonicalJobRepository(new PrismaService(db.url, { poolSize: 2 }));
+    const [x, y] = await Promise.all([repository.mergeBatch([record({ ...opening, provider: 'provider_d' })]), other.mergeBatch([record({ ...opening, provider: 'provider_e' })])]);
+    expect(x![0]!.jobId).toBe(y![0]!.jobId);
+    expect(await db.prisma.canonicalJob.count({ where: { title: 'Security Engineer' } })).toBe(1);
+  });
+});
