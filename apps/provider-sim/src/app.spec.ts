@@ -22,7 +22,8 @@ describe('provider-sim over HTTP', () => {
     for (const slug of ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']) {
       await call('PUT', `/_control/providers/${slug}`, { latency_ms: 5 });
     }
-  });
+    // generating the 36,000-requisition world takes seconds on a busy machine
+  }, 60_000);
 
   afterAll(async () => {
     await app.close();
