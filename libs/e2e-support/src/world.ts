@@ -32,11 +32,14 @@ export interface WorldJobInput {
   providers: ProviderSlug[];
   /** A company made for the job when omitted. */
   company_domain?: string;
-  location?: { city?: string | null; region?: string | null; country_code?: string | null; remote?: boolean | null };
-  employment_type?: string;
-  seniority?: string;
-  salary?: { min: number | null; max: number | null; currency: string; period: 'year' | 'month' | 'hour' };
-  description?: string;
+  /** A word put first in the title, to find several openings with one keyword. */
+  shared_word?: string;
+  /** Fields of the opening; null leaves a field out (the default is a complete posting). */
+  location?: { city?: string | null; region?: string | null; country_code?: string | null; remote?: boolean | null } | null;
+  employment_type?: string | null;
+  seniority?: string | null;
+  salary?: { min: number | null; max: number | null; currency: string; period: 'year' | 'month' | 'hour' } | null;
+  description?: string | null;
 }
 
 export interface WorldJob {
@@ -57,23 +60,22 @@ export async function addWorldCompany(): Promise<string> {
 /** A new opening with a title unique in the world, listed by exactly `providers` from now on. */
 export async function addWorldJob(input: WorldJobInput): Promise<WorldJob> {
   const keyword = uniqueWord();
-  const title = `${keyword[0]!.toUpperCase()}${keyword.slice(1)} Analyst`;
-  const companyDomain = input.company_domain ?? (await addWorldCompany());
-  const answer = await admin(
-    'POST',
-    '/world/jobs',
-    {
-      location: { city: 'London', region: 'England', country_code: 'GB', remote: false },
-      employment_type: 'full_time',
-      seniority: 'mid',
-      salary: { min: 50000, max: 60000, currency: 'GBP', period: 'year' },
-      description: `${title}: a test opening.`,
-      ...input,
-      company_domain: companyDomain,
-      title,
-    },
-    201,
-  );
+  const capital = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
+  const title = `${input.shared_word ? `${capital(input.shared_word)} ` : ''}${capital(keyword)} Analyst`;
+  const { shared_word: _shared, company_domain, ...fields } = input;
+  const companyDomain = company_domain ?? (await addWorldCompany());
+  const body: Record<string, unknown> = {
+    location: { city: 'London', region: 'England', country_code: 'GB', remote: false },
+    employment_type: 'full_time',
+    seniority: 'mid',
+    salary: { min: 50000, max: 60000, currency: 'GBP', period: 'year' },
+    description: `${title}: a test opening.`,
+    ...fields,
+    company_domain: companyDomain,
+    title,
+  };
+  for (const [field, value] of Object.entries(body)) if (value === null) delete body[field];
+  const answer = await admin('POST', '/world/jobs', body, 201);
   return { worldJobId: String(answer!['world_job_id']), keyword, title, companyDomain };
 }
 
