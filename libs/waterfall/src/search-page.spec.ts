@@ -1,5 +1,5 @@
 import { examples } from '@jobs/contracts';
-import { assembleSearchPage, fieldCoverage } from './search-page.js';
+import { assembleSearchPage } from './search-page.js';
 
 const withSources = (j: ReturnType<typeof examples.job>, n: number) => ({
   ...j,
@@ -97,13 +97,6 @@ describe('assembleSearchPage filters and consensus', () => {
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_double']);
     expect(page.metadata.providers.hit).toEqual(['own_index', 'provider_a']);
-  });
-});
-
-describe('fieldCoverage', () => {
-  it('reports the fraction of jobs with a value', () => {
-    expect(fieldCoverage([job('job_a'), job('job_b', false)])['salary']).toBe(0.5);
-    expect(fieldCoverage([])['salary']).toBe(0);
   });
 });
 

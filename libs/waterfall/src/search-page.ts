@@ -1,5 +1,6 @@
 import type { Filters, Job, JobSearchResponseDraft, ProviderFailure, ProviderSlug, WaterfallStrategy } from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
+import { fieldCoverage } from '@jobs/search-metadata';
 import { sourceCount } from './source-count.js';
 
 /** What one provider's fetch, after de-duplication, brought to a search. */
@@ -16,9 +17,6 @@ export interface ProviderBatch {
   /** Own index: trailing jobs of `jobs` that came from the store, not from this batch's records. */
   fromStore?: number;
 }
-
-/** Fields whose coverage the metadata reports (the spec names these and leaves the list open). */
-export const COVERAGE_FIELDS = ['salary', 'seniority', 'employment_type', 'job_family', 'location.remote', 'location.country_code', 'description', 'apply_url', 'posted_at'] as const;
 
 export interface AssembleInput {
   requestId: string;
@@ -110,23 +108,6 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
 function moreComplete(candidate: Job, current: Job): boolean {
   if (candidate.sources.length !== current.sources.length) return candidate.sources.length > current.sources.length;
   return candidate.last_seen_at > current.last_seen_at;
-}
-
-export function fieldCoverage(jobs: readonly Job[]): Record<string, number> {
-  const coverage: Record<string, number> = {};
-  for (const field of COVERAGE_FIELDS) {
-    if (jobs.length === 0) {
-      coverage[field] = 0;
-      continue;
-    }
-    const present = jobs.filter((job) => valueAt(job, field) !== null && valueAt(job, field) !== undefined).length;
-    coverage[field] = Math.round((present / jobs.length) * 1000) / 1000;
-  }
-  return coverage;
-}
-
-function valueAt(job: Job, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), job);
 }
 
 /**

@@ -3,6 +3,7 @@ import { nextCursorPosition } from '@jobs/billing-rules';
 import { searchCursorScope, Topics, type BillingChargeRequested, type SearchResponded } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import { OutboxRelay } from '@jobs/outbox';
+import { fieldCoverage } from '@jobs/search-metadata';
 import { CURSOR_CODEC } from '../queries/list-ledger.usecase.js';
 import { AccountCharges } from './account-charges.js';
 
@@ -45,12 +46,20 @@ export class ChargeSearchPageUseCase {
         }
         const returned = new Set(message.mode === 'test' ? jobIds : plan.lines.map((l) => l.jobId));
         const next = nextCursorPosition({ continuation: message.continuation, pageJobIds: jobIds, returnedJobIds: returned });
+        const data = message.response.data.filter((job) => returned.has(job.id));
         await reply({
           outcome: 'ok',
           response: {
-            data: message.response.data.filter((job) => returned.has(job.id)),
+            data,
             next_cursor: next ? this.cursors.encode(searchCursorScope(message.account_id), next) : null,
-            metadata: { ...message.response.metadata, credits_charged: plan.creditsCharged, jobs_already_paid: plan.alreadyPaid, credits_remaining: creditsRemaining },
+            metadata: {
+              ...message.response.metadata,
+              // the cap may have cut the page: coverage describes the jobs returned
+              field_coverage: data.length === jobIds.length ? message.response.metadata.field_coverage : fieldCoverage(data),
+              credits_charged: plan.creditsCharged,
+              jobs_already_paid: plan.alreadyPaid,
+              credits_remaining: creditsRemaining,
+            },
           },
           credits_charged: plan.creditsCharged,
           credits_remaining: creditsRemaining,

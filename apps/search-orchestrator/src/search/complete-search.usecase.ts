@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type Job, type SearchContinuation } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { assembleSearchResult, estimateFromResult, fieldCoverage, firstPageMayContinue, type SearchResult } from '@jobs/waterfall';
+import { fieldCoverage } from '@jobs/search-metadata';
+import { assembleSearchResult, estimateFromResult, firstPageMayContinue, type SearchResult } from '@jobs/waterfall';
 import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
 import { SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
 
