@@ -5,6 +5,13 @@
  * Each call returns a fresh copy.
  */
 import type {
+  AccountCreditsAdded,
+  CompanyHiringChanged,
+  EventChargeRequested,
+  JobLifecycleChanged,
+  RefreshFetchRequested,
+  RefreshRecordsFetched,
+  RefreshRequested,
   BillingChargeRequested,
   BillingQueryRequested,
   DeadLetter,
@@ -232,6 +239,56 @@ function deadLetter(): DeadLetter.Value {
   };
 }
 
+function jobLifecycleChanged(): JobLifecycleChanged.Value {
+  return { v: 1, change_id: 'chg_1', change: 'updated', changed_fields: ['salary'], job: job(), occurred_at: T0 };
+}
+
+function companyHiringChanged(): CompanyHiringChanged.Value {
+  return {
+    v: 1,
+    change_id: 'chg_2',
+    company: { id: 'cmp_acme', name: 'Acme Ltd', domain: 'acme.example' },
+    is_hiring: { value: true, confidence: 0.9, basis: '3 open jobs seen by 2 providers in the last day' },
+    previous: null,
+    occurred_at: T0,
+  };
+}
+
+function refreshRequested(): RefreshRequested.Value {
+  return { v: 1, refresh_id: 'rfr_1', requested_at: T0 };
+}
+
+function refreshFetchRequested(): RefreshFetchRequested.Value {
+  return { v: 1, refresh_id: 'rfr_1', scope: { key: 'company:acme.example', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', want: 1000, deadline_at: Date.parse(T0) + 30_000 };
+}
+
+function refreshRecordsFetched(): RefreshRecordsFetched.Value {
+  return {
+    v: 1,
+    refresh_id: 'rfr_1',
+    scope: { key: 'company:acme.example', filters: { company_domain_or: ['acme.example'] } },
+    provider: 'provider_a',
+    outcome: 'ok',
+    complete: true,
+    latency_ms: 140,
+    fetched_at: T0,
+    records: [normalizedRecord()],
+  };
+}
+
+function eventChargeRequested(): EventChargeRequested.Value {
+  return {
+    v: 1,
+    account_id: 'acc_demo',
+    event: { id: 'evt_2', type: 'job.opened', created_at: T0, watch_id: 'wat_1', data: { job: job() } },
+    webhook_url: 'https://hooks.example.com/jobs',
+  };
+}
+
+function accountCreditsAdded(): AccountCreditsAdded.Value {
+  return { v: 1, account_id: 'acc_demo', amount: 100, credits_remaining: 140, added_at: T0 };
+}
+
 export const examples = {
   job,
   metadata,
@@ -248,4 +305,11 @@ export const examples = {
   dedupeQueryRequested,
   queryResponded,
   deadLetter,
+  jobLifecycleChanged,
+  companyHiringChanged,
+  refreshRequested,
+  refreshFetchRequested,
+  refreshRecordsFetched,
+  eventChargeRequested,
+  accountCreditsAdded,
 } as const;

@@ -22,11 +22,18 @@ const exampleOf: Record<TopicId, () => unknown> = {
   DedupeQueryRequested: examples.dedupeQueryRequested,
   QueryResponded: examples.queryResponded,
   DeadLetter: examples.deadLetter,
+  JobLifecycleChanged: examples.jobLifecycleChanged,
+  CompanyHiringChanged: examples.companyHiringChanged,
+  RefreshRequested: examples.refreshRequested,
+  RefreshFetchRequested: examples.refreshFetchRequested,
+  RefreshRecordsFetched: examples.refreshRecordsFetched,
+  EventChargeRequested: examples.eventChargeRequested,
+  AccountCreditsAdded: examples.accountCreditsAdded,
 };
 const entries = Object.entries(Topics) as [TopicId, (typeof Topics)[TopicId]][];
 
 describe('topology', () => {
-  it('declares exactly the eleven topics, with unique names', () => {
+  it('declares exactly these topics, with unique names', () => {
     const names = ALL_TOPICS.map((topic) => topic.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toEqual([
@@ -40,6 +47,13 @@ describe('topology', () => {
       'billing.query.requested',
       'dedupe.query.requested',
       'query.responded',
+      'job.lifecycle.changed',
+      'company.hiring.changed',
+      'refresh.requested',
+      'refresh.fetch.requested',
+      'refresh.records.fetched',
+      'event.charge.requested',
+      'account.credits.added',
       'dead-letter',
     ]);
   });
@@ -61,8 +75,9 @@ describe('topology', () => {
     }
   });
 
-  it('uses 12 partitions for search and billing topics and 3 for the dead letters', () => {
-    for (const topic of ALL_TOPICS) expect([topic.name, topic.partitions]).toEqual([topic.name, topic.name === 'dead-letter' ? 3 : 12]);
+  it('uses 12 partitions for entity-keyed topics, 3 for the dead letters and 1 for the global refresh trigger', () => {
+    const expected = (name: string) => (name === 'dead-letter' ? 3 : name === 'refresh.requested' ? 1 : 12);
+    for (const topic of ALL_TOPICS) expect([topic.name, topic.partitions]).toEqual([topic.name, expected(topic.name)]);
   });
 
   it('keys billing by account and the search flow by search id', () => {

@@ -18,6 +18,13 @@ import * as ProviderRecordsFetched from './messages/provider-records-fetched.sch
 import * as SearchRecordsDeduplicated from './messages/search-records-deduplicated.schema.js';
 import * as SearchRequested from './messages/search-requested.schema.js';
 import * as SearchResponded from './messages/search-responded.schema.js';
+import * as JobLifecycleChanged from './messages/job-lifecycle-changed.schema.js';
+import * as CompanyHiringChanged from './messages/company-hiring-changed.schema.js';
+import * as RefreshRequested from './messages/refresh-requested.schema.js';
+import * as RefreshFetchRequested from './messages/refresh-fetch-requested.schema.js';
+import * as RefreshRecordsFetched from './messages/refresh-records-fetched.schema.js';
+import * as EventChargeRequested from './messages/event-charge-requested.schema.js';
+import * as AccountCreditsAdded from './messages/account-credits-added.schema.js';
 
 export const SERVICE_NAMES = [
   'gateway',
@@ -166,6 +173,83 @@ export const Topics = {
     consumers: ['gateway'],
     purpose: 'The answer (result or error) to a query, for the gateway request waiting on it',
     keyReason: 'The answer follows its query id',
+  }),
+  JobLifecycleChanged: defineTopic({
+    name: 'job.lifecycle.changed',
+    value: JobLifecycleChanged.ValueSchema,
+    key: 'job_id',
+    keyOf: JobLifecycleChanged.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['dedupe'],
+    consumers: ['search-orchestrator'],
+    purpose: 'One change of a canonical job (opened, updated, closed, reposted) with the job after it, for the watch matcher',
+    keyReason: "One job's changes stay in the order dedupe made them",
+  }),
+  CompanyHiringChanged: defineTopic({
+    name: 'company.hiring.changed',
+    value: CompanyHiringChanged.ValueSchema,
+    key: 'company domain',
+    keyOf: CompanyHiringChanged.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['dedupe'],
+    consumers: ['search-orchestrator'],
+    purpose: "A company's is_hiring value changed (true, false or null), for company watches",
+    keyReason: "One company's hiring changes stay in order",
+  }),
+  RefreshRequested: defineTopic({
+    name: 'refresh.requested',
+    value: RefreshRequested.ValueSchema,
+    key: '"refresh"',
+    keyOf: RefreshRequested.keyOf,
+    partitions: 1,
+    producers: ['gateway'],
+    consumers: ['search-orchestrator'],
+    purpose: 'An operator asked for a refresh pass now (POST /admin/refresh)',
+    keyReason: 'Passes are rare and global: one partition, one planner at a time',
+  }),
+  RefreshFetchRequested: defineTopic({
+    name: 'refresh.fetch.requested',
+    value: RefreshFetchRequested.ValueSchema,
+    key: 'scope key',
+    keyOf: RefreshFetchRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['search-orchestrator'],
+    consumers: ['provider-fetcher'],
+    purpose: "One provider's complete listing to read for one refresh scope (watched company, saved filters)",
+    keyReason: "One scope's reads stay together; scopes spread over partitions",
+  }),
+  RefreshRecordsFetched: defineTopic({
+    name: 'refresh.records.fetched',
+    value: RefreshRecordsFetched.ValueSchema,
+    key: 'scope key',
+    keyOf: RefreshRecordsFetched.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['provider-fetcher'],
+    consumers: ['dedupe'],
+    purpose: "One provider's listing for a refresh scope, complete or not, for merging and lifecycle decisions",
+    keyReason: 'Listings of one scope reach one dedupe partition in order, so absences are judged on ordered snapshots',
+  }),
+  EventChargeRequested: defineTopic({
+    name: 'event.charge.requested',
+    value: EventChargeRequested.ValueSchema,
+    key: 'account_id',
+    keyOf: EventChargeRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['search-orchestrator'],
+    consumers: ['billing'],
+    purpose: 'A job.opened watch event to charge (1 credit unless paid) and then emit',
+    keyReason: "Shares the account key of billing's other inputs: one account's charges serialize",
+  }),
+  AccountCreditsAdded: defineTopic({
+    name: 'account.credits.added',
+    value: AccountCreditsAdded.ValueSchema,
+    key: 'account_id',
+    keyOf: AccountCreditsAdded.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['gateway'],
+    consumers: ['search-orchestrator', 'billing'],
+    purpose: 'Credits were added to an account: on_hold searches resume, held job.opened events are released',
+    keyReason: "One account's top-ups stay in order",
   }),
   DeadLetter: defineTopic({
     name: 'dead-letter',

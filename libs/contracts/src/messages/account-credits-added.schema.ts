@@ -1,0 +1,20 @@
+/**
+ * `account.credits.added` (key: account_id): gateway (admin `POST
+ * /admin/accounts/{id}/credits`, through its outbox) -> search-orchestrator (resumes the
+ * account's `on_hold` async searches) and billing (releases held `job.opened` events).
+ */
+import { z } from 'zod';
+import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
+import { AccountIdSchema } from '../public/ids.schema.js';
+import { MessageVersionSchema } from './common.schema.js';
+
+export const ValueSchema = z.strictObject({
+  v: MessageVersionSchema,
+  account_id: AccountIdSchema,
+  amount: z.number().int().positive(),
+  credits_remaining: NonNegativeIntSchema,
+  added_at: DateTimeSchema,
+});
+export type Value = z.infer<typeof ValueSchema>;
+
+export const keyOf = (value: Value): string => value.account_id;

@@ -1,0 +1,33 @@
+import { examples } from '../examples.js';
+import * as CompanyHiringChanged from './company-hiring-changed.schema.js';
+import * as JobLifecycleChanged from './job-lifecycle-changed.schema.js';
+import * as RefreshRecordsFetched from './refresh-records-fetched.schema.js';
+
+describe('job.lifecycle.changed', () => {
+  it('names the changed fields of an update and carries the closed job of a closure', () => {
+    const value = examples.jobLifecycleChanged();
+    expect(JobLifecycleChanged.keyOf(value)).toBe(value.job.id);
+    expect(JobLifecycleChanged.ValueSchema.safeParse({ ...value, changed_fields: [] }).success).toBe(false);
+    expect(JobLifecycleChanged.ValueSchema.safeParse({ ...value, change: 'closed', changed_fields: [] }).success).toBe(false);
+    const closed = { ...value, change: 'closed', changed_fields: [], job: { ...value.job, status: 'closed', closed_reason: 'filled' } };
+    expect(JobLifecycleChanged.ValueSchema.safeParse(closed).success).toBe(true);
+    expect(JobLifecycleChanged.ValueSchema.safeParse({ ...value, change_id: 'evt_1' }).success).toBe(false);
+  });
+});
+
+describe('company.hiring.changed', () => {
+  it('is keyed by domain and may carry an unknown value', () => {
+    const value = examples.companyHiringChanged();
+    expect(CompanyHiringChanged.keyOf(value)).toBe('acme.example');
+    expect(CompanyHiringChanged.ValueSchema.safeParse({ ...value, is_hiring: { value: null, confidence: 0, basis: 'no listing seen for 30 days' } }).success).toBe(true);
+  });
+});
+
+describe('refresh.records.fetched', () => {
+  it('a failed fetch is never complete and carries no records', () => {
+    const value = examples.refreshRecordsFetched();
+    expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error' }).success).toBe(false);
+    expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error', records: [] }).success).toBe(false);
+    expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error', records: [], complete: false }).success).toBe(true);
+  });
+});
