@@ -6,6 +6,7 @@
  */
 import type {
   AccountCreditsAdded,
+  OrchestratorQueryRequested,
   CompanyHiringChanged,
   EventChargeRequested,
   JobLifecycleChanged,
@@ -289,6 +290,18 @@ function accountCreditsAdded(): AccountCreditsAdded.Value {
   return { v: 1, account_id: 'acc_demo', amount: 100, credits_remaining: 140, added_at: T0 };
 }
 
+function orchestratorQueryRequested(): OrchestratorQueryRequested.Value {
+  return {
+    v: 1,
+    query_id: 'req_query3',
+    account_id: 'acc_demo',
+    plan: 'pro',
+    mode: 'live',
+    providers_enabled: ['own_index', 'provider_a'],
+    query: { kind: 'watch.delete', watch_id: 'wat_1' },
+  };
+}
+
 export const examples = {
   job,
   metadata,
@@ -312,4 +325,5 @@ export const examples = {
   refreshRecordsFetched,
   eventChargeRequested,
   accountCreditsAdded,
+  orchestratorQueryRequested,
 } as const;

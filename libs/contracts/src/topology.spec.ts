@@ -29,6 +29,7 @@ const exampleOf: Record<TopicId, () => unknown> = {
   RefreshRecordsFetched: examples.refreshRecordsFetched,
   EventChargeRequested: examples.eventChargeRequested,
   AccountCreditsAdded: examples.accountCreditsAdded,
+  OrchestratorQueryRequested: examples.orchestratorQueryRequested,
 };
 const entries = Object.entries(Topics) as [TopicId, (typeof Topics)[TopicId]][];
 
@@ -46,6 +47,7 @@ describe('topology', () => {
       'event.emitted',
       'billing.query.requested',
       'dedupe.query.requested',
+      'orchestrator.query.requested',
       'query.responded',
       'job.lifecycle.changed',
       'company.hiring.changed',

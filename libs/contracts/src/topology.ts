@@ -25,6 +25,7 @@ import * as RefreshFetchRequested from './messages/refresh-fetch-requested.schem
 import * as RefreshRecordsFetched from './messages/refresh-records-fetched.schema.js';
 import * as EventChargeRequested from './messages/event-charge-requested.schema.js';
 import * as AccountCreditsAdded from './messages/account-credits-added.schema.js';
+import * as OrchestratorQueryRequested from './messages/orchestrator-query-requested.schema.js';
 
 export const SERVICE_NAMES = [
   'gateway',
@@ -163,13 +164,24 @@ export const Topics = {
     purpose: 'A read of the canonical job store (one job by id) for dedupe to answer now',
     keyReason: 'Reads need no order among themselves: spread evenly over partitions',
   }),
+  OrchestratorQueryRequested: defineTopic({
+    name: 'orchestrator.query.requested',
+    value: OrchestratorQueryRequested.ValueSchema,
+    key: 'account_id',
+    keyOf: OrchestratorQueryRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['gateway'],
+    consumers: ['search-orchestrator'],
+    purpose: 'Async search creation and reads, watch creation, listing and deletion, for the orchestrator to answer now',
+    keyReason: "One account's commands and reads stay in order (a read after a create sees it)",
+  }),
   QueryResponded: defineTopic({
     name: 'query.responded',
     value: QueryResponded.ValueSchema,
     key: 'query_id',
     keyOf: QueryResponded.keyOf,
     partitions: SEARCH_PARTITIONS,
-    producers: ['billing', 'dedupe'],
+    producers: ['billing', 'dedupe', 'search-orchestrator'],
     consumers: ['gateway'],
     purpose: 'The answer (result or error) to a query, for the gateway request waiting on it',
     keyReason: 'The answer follows its query id',

@@ -24,3 +24,4 @@ export * as AccountCreditsAdded from './account-credits-added.schema.js';
 export { ChangeIdSchema, JobChangeSchema, type JobChange } from './job-lifecycle-changed.schema.js';
 export { RefreshIdSchema } from './refresh-requested.schema.js';
 export { RefreshScopeSchema, type RefreshScope } from './refresh-fetch-requested.schema.js';
+export * as OrchestratorQueryRequested from './orchestrator-query-requested.schema.js';

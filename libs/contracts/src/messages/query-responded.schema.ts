@@ -1,5 +1,5 @@
 /**
- * `query.responded` (key: query_id): billing, dedupe -> gateway. The answer to a
+ * `query.responded` (key: query_id): billing, dedupe, search-orchestrator -> gateway. The answer to a
  * `*.query.requested`; every gateway replica hears it and the one waiting settles it.
  */
 import { z } from 'zod';
@@ -7,6 +7,8 @@ import { NonNegativeIntSchema } from '../public/common.schema.js';
 import { RequestIdSchema } from '../public/ids.schema.js';
 import { LedgerListResponseSchema, LedgerReasonSchema } from '../public/ledger.schema.js';
 import { JobSchema } from '../public/job.schema.js';
+import { AsyncSearchSchema } from '../public/async-search.schema.js';
+import { WatchListResponseSchema, WatchSchema } from '../public/watch.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 import { SearchFailureSchema } from './search-responded.schema.js';
 
@@ -19,6 +21,11 @@ export const QueryResultSchema = z.discriminatedUnion('kind', [
     credits_charged: NonNegativeIntSchema,
     credits_remaining: NonNegativeIntSchema,
   }),
+  z.strictObject({ kind: z.literal('async.create'), search: AsyncSearchSchema }),
+  z.strictObject({ kind: z.literal('async.get'), search: AsyncSearchSchema }),
+  z.strictObject({ kind: z.literal('watch.create'), watch: WatchSchema }),
+  z.strictObject({ kind: z.literal('watch.list'), page: WatchListResponseSchema }),
+  z.strictObject({ kind: z.literal('watch.delete'), deleted: z.literal(true) }),
 ]);
 export type QueryResult = z.infer<typeof QueryResultSchema>;
 
