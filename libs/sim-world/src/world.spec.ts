@@ -147,6 +147,21 @@ describe('World: control mutations', () => {
     expect(job.location).toEqual({ city: 'Leeds', region: null, countryCode: 'GB', remote: null });
   });
 
+  it('gives control-created openings provider ids an earlier simulator process never gave', () => {
+    const ids = (addedEpoch: number) => {
+      const world = new World({ seed: 42, clock: () => T0, companies: 300, slots: 3000, addedEpoch });
+      world.addJob({ companyDomain: 'acme-widgets.example', title: 'Restart Proof Role', providers: ['own_index', 'provider_a'] });
+      return ['own_index', 'provider_a'].map((slug) => {
+        const [hit] = world.search(slug as 'own_index', { titleAny: ['restart proof role'] }, 0, 5).listings;
+        expect(world.groundTruth(slug as 'own_index', hit!.providerJobId)).toBe(hit!.job.id);
+        return hit!.providerJobId;
+      });
+    };
+    const first = ids(17);
+    expect(ids(17)).toEqual(first);
+    for (const [a, b] of ids(18).map((id, i) => [id, first[i]])) expect(a).not.toBe(b);
+  });
+
   it('patches, closes and re-lists (with new provider ids) seeded and added openings', () => {
     const world = smallWorld();
     const listing = world.search('provider_d', {}, 0, 1).listings[0]!;

@@ -37,6 +37,12 @@ export interface WorldOptions {
   /** Standing requisitions; about 83% of them are open at any time. Default 36,000 (≈30,000 openings). */
   slots?: number;
   lagMs?: Partial<Record<ProviderSlug, number>>;
+  /**
+   * Tells this process's control-created openings apart from an earlier process's (1..4095):
+   * their provider ids include it, so a simulator restarted beside a kept database never hands
+   * out an id that an earlier opening had. Default: from the clock at start (minutes).
+   */
+  addedEpoch?: number;
 }
 
 export interface NewJobInput {
@@ -131,6 +137,7 @@ export class World {
   private readonly addedBySlot = new Map<number, AddedJob>();
   private readonly pinned = new Map<number, AddedJob>();
   private nextSlot = ADDED_SLOT_BASE;
+  private readonly addedEpoch: number;
   private addedVersion = 0;
   private readonly organicCache = new Map<ProviderSlug, Snapshot>();
   private readonly snapshotCache = new Map<ProviderSlug, Snapshot>();
@@ -138,6 +145,8 @@ export class World {
   constructor(options: WorldOptions = {}) {
     this.seed = (options.seed ?? 42) >>> 0;
     this.clock = options.clock ?? Date.now;
+    this.addedEpoch = options.addedEpoch ?? (Math.floor(this.clock() / 60_000) % 4095) + 1;
+    if (!Number.isInteger(this.addedEpoch) || this.addedEpoch < 1 || this.addedEpoch > 4095) throw new Error('addedEpoch must be 1..4095');
     this.lagMs = { ...DEFAULT_LAG_MS, ...options.lagMs };
     this.market = new Market({ seed: this.seed, companies: options.companies ?? 3000, slots: options.slots ?? 36_000 });
     this.companyByDomain = new Map(this.market.companies.map((c) => [c.domain, c]));
@@ -327,7 +336,7 @@ export class World {
     const { slot, period12, adminReposts } = unpackListingKey(packed);
     if (slot >= ADDED_SLOT_BASE) {
       const job = this.addedBySlot.get(slot);
-      return job && job.created && job.period === 0 ? job.id : null;
+      return job && job.created && (job.period & 0xfff) === period12 ? job.id : null;
     }
     for (const job of this.pinned.values()) {
       if (job.slot === slot && (job.period & 0xfff) === period12 && job.adminReposts % 16 === adminReposts) return job.id;
@@ -410,7 +419,8 @@ export class World {
     const job: AddedJob = {
       id: this.market.worldJobId(slot, 0),
       slot,
-      period: 0,
+      // the listing key's period bits carry the epoch: ids differ from an earlier process's
+      period: this.addedEpoch,
       fields,
       titleNorm: normalizeText(fields.title),
       providers: uniqueProviders(input.providers),
