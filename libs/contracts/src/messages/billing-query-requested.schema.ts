@@ -23,7 +23,14 @@ export const JobChargeQuerySchema = z.strictObject({
   operation: OperationSchema,
 });
 
-export const BillingQuerySchema = z.discriminatedUnion('kind', [LedgerListQuerySchema, JobChargeQuerySchema]);
+/** Charge a company profile read: 1 credit every request (no already-paid rule), ledger job_id null. */
+export const CompanyChargeQuerySchema = z.strictObject({
+  kind: z.literal('company.charge'),
+  domain: z.string().min(1).max(253),
+  operation: OperationSchema,
+});
+
+export const BillingQuerySchema = z.discriminatedUnion('kind', [LedgerListQuerySchema, JobChargeQuerySchema, CompanyChargeQuerySchema]);
 export type BillingQuery = z.infer<typeof BillingQuerySchema>;
 
 export const ValueSchema = z.strictObject({

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AccountIdSchema, JobIdSchema, RequestIdSchema } from '../public/ids.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
+import { DomainSchema } from '../public/common.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
 /**
@@ -17,7 +18,17 @@ export const JobGetQuerySchema = z.strictObject({
   providers_routable: z.array(ProviderSlugSchema).min(1),
 });
 
-export const DedupeQuerySchema = z.discriminatedUnion('kind', [JobGetQuerySchema]);
+/**
+ * A company's hiring profile (GET /companies/{domain}), computed only from the jobs a provider
+ * routable on the account's plan saw; unknown domain (or no such job) = not_found.
+ */
+export const CompanyProfileQuerySchema = z.strictObject({
+  kind: z.literal('company.profile'),
+  domain: DomainSchema,
+  providers_routable: z.array(ProviderSlugSchema).min(1),
+});
+
+export const DedupeQuerySchema = z.discriminatedUnion('kind', [JobGetQuerySchema, CompanyProfileQuerySchema]);
 export type DedupeQuery = z.infer<typeof DedupeQuerySchema>;
 
 export const ValueSchema = z.strictObject({

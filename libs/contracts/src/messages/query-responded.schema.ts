@@ -7,6 +7,7 @@ import { NonNegativeIntSchema } from '../public/common.schema.js';
 import { RequestIdSchema } from '../public/ids.schema.js';
 import { LedgerListResponseSchema, LedgerReasonSchema } from '../public/ledger.schema.js';
 import { JobSchema } from '../public/job.schema.js';
+import { CompanyProfileSchema } from '../public/company.schema.js';
 import { AsyncSearchSchema } from '../public/async-search.schema.js';
 import { WatchListResponseSchema, WatchSchema } from '../public/watch.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
@@ -21,6 +22,8 @@ export const QueryResultSchema = z.discriminatedUnion('kind', [
     credits_charged: NonNegativeIntSchema,
     credits_remaining: NonNegativeIntSchema,
   }),
+  z.strictObject({ kind: z.literal('company.profile'), profile: CompanyProfileSchema }),
+  z.strictObject({ kind: z.literal('company.charge'), credits_charged: NonNegativeIntSchema, credits_remaining: NonNegativeIntSchema }),
   z.strictObject({ kind: z.literal('async.create'), search: AsyncSearchSchema }),
   z.strictObject({ kind: z.literal('async.get'), search: AsyncSearchSchema }),
   z.strictObject({ kind: z.literal('watch.create'), watch: WatchSchema }),

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema, DomainSchema, UrlSchema } from '../public/common.schema.js';
-import { EmploymentTypeSchema, LocationSchema, SalarySchema, SenioritySchema } from '../public/job.schema.js';
+import { ClosedReasonSchema, EmploymentTypeSchema, JobStatusSchema, LocationSchema, SalarySchema, SenioritySchema } from '../public/job.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 
 export const NormalizedProviderRecordSchema = z.strictObject({
@@ -26,5 +26,11 @@ export const NormalizedProviderRecordSchema = z.strictObject({
   posted_at: DateTimeSchema.nullable(),
   /** when the provider-fetcher saw this record */
   seen_at: DateTimeSchema,
+  /**
+   * Optional (added compatibly in issue 5): only a source that checks the employer's page, the
+   * own crawler, lists recently closed openings, with `status: closed` and why. Omitted = open.
+   */
+  status: JobStatusSchema.optional(),
+  closed_reason: ClosedReasonSchema.exclude(['unknown']).nullable().optional(),
 });
 export type NormalizedProviderRecord = z.infer<typeof NormalizedProviderRecordSchema>;
