@@ -1,0 +1,165 @@
+import { EventSchema, examples, type JobLifecycleChanged, type CompanyHiringChanged } from '@jobs/contracts';
+import { eventsForHiringChange, eventsForJobChange, jobInScope, watchEventId } from './watch-events.js';
+import type { WatchRecord } from './watch.js';
+
+const CHANGE_AT = '2026-10-01T12:00:00.000Z';
+
+function watch(overrides: Partial<WatchRecord> = {}): WatchRecord {
+  return {
+    id: 'wat_company',
+    accountId: 'acc_1',
+    type: 'company',
+    domain: 'acme.example',
+    filters: null,
+    webhookUrl: 'https://hooks.example.com/jobs',
+    events: ['job.opened', 'job.updated', 'job.closed', 'job.reposted', 'company.hiring_started', 'company.hiring_stopped'],
+    status: 'active',
+    mode: 'live',
+    providersEnabled: ['own_index', 'provider_a'],
+    createdAt: new Date('2026-09-30T12:00:00.000Z'),
+    ...overrides,
+  };
+}
+
+function change(kind: JobLifecycleChanged.Value['change'], overrides: Partial<JobLifecycleChanged.Value> = {}): JobLifecycleChanged.Value {
+  const base = examples.jobLifecycleChanged();
+  const job =
+    kind === 'closed'
+      ? { ...base.job, status: 'closed' as const, closed_reason: 'filled' as const }
+      : kind === 'reposted'
+        ? { ...base.job, repost_count: 2 }
+        : base.job;
+  return { ...base, change_id: `chg_${kind}`, change: kind, changed_fields: kind === 'updated' ? ['salary'] : [], job, occurred_at: CHANGE_AT, ...overrides };
+}
+
+function hiring(value: boolean | null, overrides: Partial<CompanyHiringChanged.Value> = {}): CompanyHiringChanged.Value {
+  const base = examples.companyHiringChanged();
+  return { ...base, is_hiring: { ...base.is_hiring, value }, occurred_at: CHANGE_AT, ...overrides };
+}
+
+describe('watchEventId', () => {
+  it('is the same for the same watch and change, and a valid event id', () => {
+    const id = watchEventId('wat_1', 'chg_1');
+    expect(id).toBe(watchEventId('wat_1', 'chg_1'));
+    expect(id).toMatch(/^evt_[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('differs between watches and between changes', () => {
+    const ids = new Set([watchEventId('wat_1', 'chg_1'), watchEventId('wat_2', 'chg_1'), watchEventId('wat_1', 'chg_2'), watchEventId('wat_1c', 'hg_1')]);
+    expect(ids.size).toBe(4);
+  });
+});
+
+describe('eventsForJobChange', () => {
+  it.each([
+    ['opened', 'job.opened'],
+    ['updated', 'job.updated'],
+    ['closed', 'job.closed'],
+    ['reposted', 'job.reposted'],
+  ] as const)('makes %s into a valid %s event with the watch id and the change time', (kind, type) => {
+    const [made, ...rest] = eventsForJobChange([watch()], change(kind));
+    expect(rest).toHaveLength(0);
+    expect(made!.event.type).toBe(type);
+    expect(made!.event.watch_id).toBe('wat_company');
+    expect(made!.event.created_at).toBe(CHANGE_AT);
+    expect(made!.event.id).toBe(watchEventId('wat_company', `chg_${kind}`));
+    expect(EventSchema.parse(made!.event)).toEqual(made!.event);
+  });
+
+  it('carries the full job on opened and updated', () => {
+    const c = change('updated');
+    expect(eventsForJobChange([watch()], c)[0]!.event.data.job).toEqual(c.job);
+  });
+
+  it('carries only the lifecycle fields on closed and reposted', () => {
+    const closed = eventsForJobChange([watch()], change('closed'))[0]!.event.data.job;
+    expect(Object.keys(closed).sort()).toEqual(['closed_reason', 'company', 'id', 'status', 'title']);
+    expect(closed).toMatchObject({ status: 'closed', closed_reason: 'filled' });
+    const reposted = eventsForJobChange([watch()], change('reposted'))[0]!.event.data.job;
+    expect(Object.keys(reposted).sort()).toEqual(['company', 'id', 'repost_count', 'status', 'title']);
+    expect(reposted).toMatchObject({ repost_count: 2, status: 'open' });
+  });
+
+  it('makes the same event again for a redelivered change', () => {
+    expect(eventsForJobChange([watch()], change('opened'))).toEqual(eventsForJobChange([watch()], change('opened')));
+  });
+
+  it('skips watches of another company, and jobs without a domain', () => {
+    expect(eventsForJobChange([watch({ domain: 'other.example' })], change('opened'))).toEqual([]);
+    const c = change('opened');
+    expect(eventsForJobChange([watch()], { ...c, job: { ...c.job, company: { ...c.job.company, domain: null } } })).toEqual([]);
+  });
+
+  it('narrows a company watch by its filters', () => {
+    expect(eventsForJobChange([watch({ filters: { title_or: ['backend'] } })], change('opened'))).toHaveLength(1);
+    expect(eventsForJobChange([watch({ filters: { title_or: ['designer'] } })], change('opened'))).toEqual([]);
+    expect(eventsForJobChange([watch({ filters: { country_code_or: ['FR'] } })], change('opened'))).toEqual([]);
+  });
+
+  it('matches search watches by their filters, any company', () => {
+    const search = watch({ id: 'wat_search', type: 'search', domain: null, filters: { title_or: ['engineer'], country_code_or: ['GB'] } });
+    expect(eventsForJobChange([search], change('opened')).map((m) => m.watch.id)).toEqual(['wat_search']);
+    expect(eventsForJobChange([{ ...search, filters: { title_or: ['nurse'] } }], change('opened'))).toEqual([]);
+    expect(eventsForJobChange([{ ...search, filters: { company_domain_or: ['acme.example'] } }], change('opened'))).toHaveLength(1);
+  });
+
+  it('matches a closed job for job.closed even though the filters exclude closed jobs', () => {
+    const search = watch({ type: 'search', domain: null, filters: { title_or: ['engineer'] } });
+    expect(eventsForJobChange([search], change('closed'))).toHaveLength(1);
+    expect(jobInScope(search, { ...change('updated'), job: change('closed').job })).toBe(false);
+  });
+
+  it('counts posted_within_days back from the moment of the change', () => {
+    const c = change('opened');
+    const recent = { ...c, job: { ...c.job, first_seen_at: '2026-09-29T12:00:00.000Z' } };
+    const old = { ...c, job: { ...c.job, first_seen_at: '2026-08-01T12:00:00.000Z' } };
+    const w = watch({ filters: { posted_within_days: 7 } });
+    expect(eventsForJobChange([w], recent)).toHaveLength(1);
+    expect(eventsForJobChange([w], old)).toEqual([]);
+  });
+
+  it('skips watches not subscribed to the event type', () => {
+    expect(eventsForJobChange([watch({ events: ['job.closed'] })], change('opened'))).toEqual([]);
+    expect(eventsForJobChange([watch({ events: ['job.closed'] })], change('closed'))).toHaveLength(1);
+  });
+
+  it('skips changes that occurred before the watch was created', () => {
+    expect(eventsForJobChange([watch({ createdAt: new Date('2026-10-01T12:00:00.001Z') })], change('opened'))).toEqual([]);
+    expect(eventsForJobChange([watch({ createdAt: new Date(CHANGE_AT) })], change('opened'))).toHaveLength(1);
+  });
+
+  it('skips paused and test-key watches', () => {
+    expect(eventsForJobChange([watch({ status: 'paused' })], change('opened'))).toEqual([]);
+    expect(eventsForJobChange([watch({ mode: 'test' })], change('opened'))).toEqual([]);
+  });
+
+  it('makes one event per concerned watch, each with its own id', () => {
+    const made = eventsForJobChange([watch({ id: 'wat_a' }), watch({ id: 'wat_b' }), watch({ id: 'wat_c', domain: 'x.example' })], change('opened'));
+    expect(made.map((m) => m.watch.id)).toEqual(['wat_a', 'wat_b']);
+    expect(new Set(made.map((m) => m.event.id)).size).toBe(2);
+  });
+});
+
+describe('eventsForHiringChange', () => {
+  it('fires company.hiring_started on true and company.hiring_stopped on false', () => {
+    const started = eventsForHiringChange([watch()], hiring(true));
+    expect(started.map((m) => m.event.type)).toEqual(['company.hiring_started']);
+    expect(EventSchema.parse(started[0]!.event)).toEqual(started[0]!.event);
+    expect(started[0]!.event.id).toBe(watchEventId('wat_company', 'chg_2'));
+    const stopped = eventsForHiringChange([watch()], hiring(false));
+    expect(stopped.map((m) => m.event.type)).toEqual(['company.hiring_stopped']);
+    expect(stopped[0]!.event.data.is_hiring.value).toBe(false);
+  });
+
+  it('fires nothing on a change to null', () => {
+    expect(eventsForHiringChange([watch()], hiring(null))).toEqual([]);
+  });
+
+  it('concerns only company watches of that domain subscribed to the type, created before the change', () => {
+    expect(eventsForHiringChange([watch({ domain: 'other.example' })], hiring(true))).toEqual([]);
+    expect(eventsForHiringChange([watch({ type: 'search', domain: null, filters: { company_domain_or: ['acme.example'] } })], hiring(true))).toEqual([]);
+    expect(eventsForHiringChange([watch({ events: ['company.hiring_stopped'] })], hiring(true))).toEqual([]);
+    expect(eventsForHiringChange([watch({ events: ['company.hiring_stopped'] })], hiring(false))).toHaveLength(1);
+    expect(eventsForHiringChange([watch({ createdAt: new Date('2026-10-02T00:00:00.000Z') })], hiring(true))).toEqual([]);
+  });
+});

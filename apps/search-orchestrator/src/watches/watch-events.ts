@@ -1,0 +1,102 @@
+/**
+ * The watch matcher's rules (pure): which watches a job or company change concerns, and the
+ * events it makes for them.
+ *
+ * - A change concerns a watch only if the watch is active, was made with a live key, subscribes
+ *   to the event type, and was created no later than the change occurred.
+ * - Company watch: the job's company domain is the watch's domain and the watch's filters (if
+ *   any) match. Search watch: the watch's filters match (`matchesFilters` of @jobs/job-filters,
+ *   `posted_within_days` counted back from the moment of the change). A `closed` change is
+ *   matched with closed jobs allowed (the job is closed by then).
+ * - The event id is derived from (watch id, change id): a redelivered or replayed change makes
+ *   the same event, which the feed stores once and billing charges once. `created_at` is the
+ *   moment of the change, so the rebuilt event is identical too.
+ */
+import { createHash } from 'node:crypto';
+import type { CompanyHiringChanged, Event, EventOf, Filters, JobLifecycleChanged, WatchEventType } from '@jobs/contracts';
+import { matchesFilters } from '@jobs/job-filters';
+import { isLive, type WatchRecord } from './watch.js';
+
+/** `evt_` + 32 base64url characters of SHA-256(watch id, change id). */
+export function watchEventId(watchId: string, changeId: string): string {
+  return `evt_${createHash('sha256').update(`${watchId}\u0000${changeId}`).digest('base64url').slice(0, 32)}`;
+}
+
+const EVENT_OF_CHANGE: Record<JobLifecycleChanged.Value['change'], WatchEventType> = {
+  opened: 'job.opened',
+  updated: 'job.updated',
+  closed: 'job.closed',
+  reposted: 'job.reposted',
+};
+
+export type JobWatchEvent = EventOf<'job.opened' | 'job.updated' | 'job.closed' | 'job.reposted'>;
+export type HiringWatchEvent = EventOf<'company.hiring_started' | 'company.hiring_stopped'>;
+
+export interface WatchEvent<E extends Event = Event> {
+  watch: WatchRecord;
+  event: E;
+}
+
+function concerns(watch: WatchRecord, type: WatchEventType, occurredAt: string): boolean {
+  return isLive(watch) && watch.events.includes(type) && watch.createdAt.getTime() <= Date.parse(occurredAt);
+}
+
+/** Whether the job (after the change) is in the watch's scope. */
+export function jobInScope(watch: WatchRecord, change: JobLifecycleChanged.Value): boolean {
+  const { job } = change;
+  if (watch.type === 'company' && (job.company.domain === null || job.company.domain !== watch.domain)) return false;
+  const filters: Filters = { ...(watch.filters ?? {}), ...(change.change === 'closed' ? { include_closed: true } : {}) };
+  return matchesFilters(job, filters, Date.parse(change.occurred_at));
+}
+
+/** The event one job change makes for one watch (the watch is assumed concerned). */
+export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Value): JobWatchEvent | null {
+  const base = { id: watchEventId(watch.id, change.change_id), created_at: change.occurred_at, watch_id: watch.id };
+  const { job } = change;
+  switch (change.change) {
+    case 'opened':
+      return { ...base, type: 'job.opened', data: { job } };
+    case 'updated':
+      return { ...base, type: 'job.updated', data: { job } };
+    case 'closed':
+      if (job.status !== 'closed' || job.closed_reason === null) return null;
+      return { ...base, type: 'job.closed', data: { job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: job.closed_reason } } };
+    case 'reposted':
+      if (job.repost_count < 1) return null;
+      return { ...base, type: 'job.reposted', data: { job: { id: job.id, title: job.title, company: job.company, status: job.status, repost_count: job.repost_count } } };
+  }
+}
+
+/** Every watch event one job change makes, in the order of `watches`. */
+export function eventsForJobChange(watches: readonly WatchRecord[], change: JobLifecycleChanged.Value): WatchEvent<JobWatchEvent>[] {
+  const type = EVENT_OF_CHANGE[change.change];
+  const out: WatchEvent<JobWatchEvent>[] = [];
+  for (const watch of watches) {
+    if (!concerns(watch, type, change.occurred_at) || !jobInScope(watch, change)) continue;
+    const event = jobEventFor(watch, change);
+    if (event) out.push({ watch, event });
+  }
+  return out;
+}
+
+/**
+ * Every watch event one hiring change makes: company watches of that domain get
+ * `company.hiring_started` (true) or `company.hiring_stopped` (false); a change to null
+ * (unknown) fires nothing.
+ */
+export function eventsForHiringChange(watches: readonly WatchRecord[], change: CompanyHiringChanged.Value): WatchEvent<HiringWatchEvent>[] {
+  const value = change.is_hiring.value;
+  if (value === null) return [];
+  const type = value ? 'company.hiring_started' : 'company.hiring_stopped';
+  const out: WatchEvent<HiringWatchEvent>[] = [];
+  for (const watch of watches) {
+    if (watch.type !== 'company' || watch.domain !== change.company.domain || !concerns(watch, type, change.occurred_at)) continue;
+    const base = { id: watchEventId(watch.id, change.change_id), created_at: change.occurred_at, watch_id: watch.id };
+    const company = { id: change.company.id, name: change.company.name, domain: change.company.domain };
+    const event: HiringWatchEvent = value
+      ? { ...base, type: 'company.hiring_started', data: { company, is_hiring: { ...change.is_hiring, value: true } } }
+      : { ...base, type: 'company.hiring_stopped', data: { company, is_hiring: { ...change.is_hiring, value: false } } };
+    out.push({ watch, event });
+  }
+  return out;
+}
