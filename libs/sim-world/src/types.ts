@@ -96,6 +96,12 @@ export interface SearchQuery {
   postedSince?: number;
   companyDomain?: string;
   remote?: boolean;
+  /**
+   * Also list openings closed within the last 30 days (after the open ones), as closed, with
+   * their reason. Only the own crawler offers it: it checks the employer's page, where a
+   * closed opening says why. Openings closed through the control API (and those pinned by it).
+   */
+  includeClosed?: boolean;
 }
 
 /** One provider's listing of one opening, at the provider's (lagged) view time. */

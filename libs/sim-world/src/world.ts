@@ -27,6 +27,9 @@ export const DEFAULT_LAG_MS: Readonly<Record<ProviderSlug, number>> = {
   provider_f: 10 * 60_000,
 };
 
+/** How long the own crawler keeps listing a closed opening (with `includeClosed`). */
+const CLOSED_LISTED_MS = 30 * 86_400_000;
+
 export interface WorldOptions {
   /** `WORLD_SEED`; default 42. */
   seed?: number;
@@ -309,12 +312,35 @@ export class World {
     const match = compileQuery(query);
     let total = 0;
     const page: Entry[] = [];
-    for (const entry of snapshot.entries) {
+    // only the own crawler checks employers' pages, so only it knows closed openings
+    const entries = query.includeClosed && slug === 'own_index' ? [...snapshot.entries, ...this.recentlyClosed(slug, at)] : snapshot.entries;
+    for (const entry of entries) {
       if (!match(entry)) continue;
       if (total >= offset && page.length < limit) page.push(entry);
       total++;
     }
     return { total, listings: page.map((e) => this.toListing(slug, e, snapshot.at)) };
+  }
+
+  /** Control-closed openings a provider listed, closed within the last 30 days, freshest first. */
+  private recentlyClosed(slug: ProviderSlug, at: number): Entry[] {
+    const out: Entry[] = [];
+    for (const job of this.added.values()) {
+      if (job.status !== 'closed' || job.closedAt === null || at - job.closedAt > CLOSED_LISTED_MS || !job.providers.includes(slug)) continue;
+      out.push({
+        packed: packListingKey(job.slot, job.period, job.adminReposts),
+        postedAt: job.postedAt,
+        titleNorm: job.titleNorm,
+        countryCode: job.fields.location.countryCode,
+        remote: job.fields.location.remote,
+        domain: job.fields.companyDomain,
+        slot: job.slot,
+        period: job.period,
+        origin: 0,
+        added: job,
+      });
+    }
+    return out.sort(byFreshness);
   }
 
   /** One listing by the provider's own id, if the provider lists it now. */

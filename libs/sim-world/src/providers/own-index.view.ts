@@ -4,7 +4,9 @@ import { bool, country, createView, date, int, list, str, type ProviderView } fr
 /**
  * The service's own crawler: a clean format that mirrors the canonical job fields.
  *
- * `GET /own_index/v1/jobs?title=&country_code=&posted_since=&company_domain=&remote=&offset=&limit=`
+ * `GET /own_index/v1/jobs?title=&country_code=&posted_since=&company_domain=&remote=&include_closed=&offset=&limit=`
+ * (`include_closed=true` appends openings closed within 30 days, with `status: closed` and
+ * `closed_reason`.)
  */
 export function ownIndexView(world: World): ProviderView {
   return createView(world, {
@@ -21,6 +23,7 @@ export function ownIndexView(world: World): ProviderView {
         postedSince: date(q, 'posted_since'),
         companyDomain: str(q, 'company_domain'),
         remote: bool(q, 'remote', ['true'], ['false']),
+        includeClosed: bool(q, 'include_closed', ['true'], ['false']),
       },
       offset: int(q, 'offset', 0, 1_000_000, 0),
       limit: int(q, 'limit', 1, 100, 50),
@@ -37,6 +40,9 @@ export function ownIndexView(world: World): ProviderView {
       description: job.description,
       apply_url: job.applyUrl,
       posted_at: new Date(job.postedAt).toISOString(),
+      // the crawler reads the employer's page: it knows when and why an opening closed
+      status: job.status,
+      closed_reason: job.closedReason,
     }),
     envelope: (data, total, p) => ({
       data,
