@@ -302,6 +302,66 @@ function orchestratorQueryRequested(): OrchestratorQueryRequested.Value {
   };
 }
 
+/** The async search chunk pipeline (issue 5): one chunk of provider_a, then its charge. */
+function asyncChunkRequested() {
+  return {
+    v: 1,
+    search_id: 'srch_demo',
+    provider: 'provider_a',
+    chunk: 0,
+    attempt: 0,
+    from: { kind: 'pages', page: null },
+    filters: { title_or: ['engineer'] },
+    want: 200,
+    as_of: 1_795_000_000_000,
+    deadline_at: 1_795_000_010_000,
+  };
+}
+function asyncChunkFetched() {
+  return {
+    v: 1,
+    search_id: 'srch_demo',
+    provider: 'provider_a',
+    chunk: 0,
+    attempt: 0,
+    outcome: 'ok',
+    latency_ms: 120,
+    fetched_at: '2026-11-22T08:00:00.000Z',
+    records: [{ ...normalizedRecord(), provider: 'provider_a' }],
+    next: { kind: 'pages', page: { cursor: 2, page_size: 100 } },
+  };
+}
+function asyncChunkDeduplicated() {
+  return {
+    v: 1,
+    search_id: 'srch_demo',
+    provider: 'provider_a',
+    chunk: 0,
+    attempt: 0,
+    outcome: 'ok',
+    latency_ms: 120,
+    records_in: 1,
+    duplicates_merged: 0,
+    jobs: [job()],
+    next: null,
+  };
+}
+function asyncChunkChargeRequested() {
+  return { v: 1, search_id: 'srch_demo', account_id: 'acc_demo', mode: 'live', batch: 1, operation: 'POST /v1/searches', max_credits: null, job_ids: ['job_demo'] };
+}
+function asyncChunkCharged() {
+  return {
+    v: 1,
+    search_id: 'srch_demo',
+    account_id: 'acc_demo',
+    batch: 1,
+    collected: [{ job_id: 'job_demo', reason: 'charged' }],
+    stopped: null,
+    credits_charged: 1,
+    credits_remaining: 99,
+  };
+}
+
 export const examples = {
   job,
   metadata,
@@ -326,4 +386,9 @@ export const examples = {
   eventChargeRequested,
   accountCreditsAdded,
   orchestratorQueryRequested,
+  asyncChunkRequested,
+  asyncChunkFetched,
+  asyncChunkDeduplicated,
+  asyncChunkChargeRequested,
+  asyncChunkCharged,
 } as const;

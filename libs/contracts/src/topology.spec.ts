@@ -30,6 +30,11 @@ const exampleOf: Record<TopicId, () => unknown> = {
   EventChargeRequested: examples.eventChargeRequested,
   AccountCreditsAdded: examples.accountCreditsAdded,
   OrchestratorQueryRequested: examples.orchestratorQueryRequested,
+  AsyncChunkRequested: examples.asyncChunkRequested,
+  AsyncChunkFetched: examples.asyncChunkFetched,
+  AsyncChunkDeduplicated: examples.asyncChunkDeduplicated,
+  AsyncChunkChargeRequested: examples.asyncChunkChargeRequested,
+  AsyncChunkCharged: examples.asyncChunkCharged,
 };
 const entries = Object.entries(Topics) as [TopicId, (typeof Topics)[TopicId]][];
 
@@ -56,6 +61,11 @@ describe('topology', () => {
       'refresh.records.fetched',
       'event.charge.requested',
       'account.credits.added',
+      'async.chunk.requested',
+      'async.chunk.fetched',
+      'async.chunk.deduplicated',
+      'async.chunk.charge.requested',
+      'async.chunk.charged',
       'dead-letter',
     ]);
   });

@@ -25,3 +25,9 @@ export { ChangeIdSchema, JobChangeSchema, type JobChange } from './job-lifecycle
 export { RefreshIdSchema } from './refresh-requested.schema.js';
 export { RefreshScopeSchema, type RefreshScope } from './refresh-fetch-requested.schema.js';
 export * as OrchestratorQueryRequested from './orchestrator-query-requested.schema.js';
+export * as AsyncChunkRequested from './async-chunk-requested.schema.js';
+export * as AsyncChunkFetched from './async-chunk-fetched.schema.js';
+export * as AsyncChunkDeduplicated from './async-chunk-deduplicated.schema.js';
+export * as AsyncChunkChargeRequested from './async-chunk-charge-requested.schema.js';
+export * as AsyncChunkCharged from './async-chunk-charged.schema.js';
+export { ASYNC_CHUNK_MAX, ChunkPositionSchema, StoreKeySchema, ProviderPagePositionSchema, type ChunkPosition, type StoreKey, type ProviderPagePosition } from './async-chunk-requested.schema.js';

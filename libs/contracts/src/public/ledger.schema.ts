@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from './common.schema.js';
-import { CursorSchema, JobIdSchema, LedgerEntryIdSchema, RequestIdSchema } from './ids.schema.js';
+import { CursorSchema, EventIdSchema, JobIdSchema, LedgerEntryIdSchema, RequestIdSchema, SearchIdSchema } from './ids.schema.js';
 import { pageOf } from './pagination.schema.js';
 
 export const LedgerReasonSchema = z.enum(['charged', 'already_paid']);
@@ -21,11 +21,17 @@ export const OperationSchema = z
   .regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/, 'Expected "<METHOD> <path>", e.g. "POST /v1/jobs/search"');
 export type Operation = z.infer<typeof OperationSchema>;
 
+/**
+ * What caused a ledger line: the request (`req_`), the async search that collected the job
+ * (`srch_`, charged as collected) or the watch event that delivered it (`evt_`).
+ */
+export const LedgerRequestIdSchema = z.union([RequestIdSchema, SearchIdSchema, EventIdSchema]);
+
 export const LedgerEntrySchema = z
   .strictObject({
     id: LedgerEntryIdSchema,
     job_id: JobIdSchema.nullable(),
-    request_id: RequestIdSchema,
+    request_id: LedgerRequestIdSchema,
     operation: OperationSchema,
     credits: NonNegativeIntSchema,
     reason: LedgerReasonSchema,

@@ -1,0 +1,68 @@
+/**
+ * `async.chunk.requested` (key: search_id): search-orchestrator -> provider-fetcher. One chunk
+ * of an async search's collection from one provider: read the provider page by page from
+ * `from` until `want` records are in (or it has no more), within `deadline_at`.
+ *
+ * The own index is read in two phases: its crawler page by page (`pages`), then its store of
+ * canonical jobs by keyset (`store`, answered by dedupe). `chunk` numbers the provider's chunks
+ * of the search and `attempt` the tries of one chunk, so a late or repeated answer is told apart.
+ */
+import { z } from 'zod';
+import { DateTimeSchema } from '../public/common.schema.js';
+import { FiltersSchema } from '../public/filters.schema.js';
+import { JobIdSchema, SearchIdSchema } from '../public/ids.schema.js';
+import { ProviderSlugSchema } from '../public/providers.schema.js';
+import { EpochMsSchema, MessageVersionSchema, OwnIndexScopeSchema } from './common.schema.js';
+
+/** Where a provider's own paging resumes: its page cursor (token, page number or offset) and the page size it was read with. */
+export const ProviderPagePositionSchema = z.strictObject({
+  cursor: z.union([z.string().min(1).max(4096), z.number().int().min(0)]),
+  page_size: z.number().int().min(1).max(1000),
+});
+export type ProviderPagePosition = z.infer<typeof ProviderPagePositionSchema>;
+
+/** The last canonical job a store page returned, in store order (first_seen_at desc, id desc). */
+export const StoreKeySchema = z.strictObject({ first_seen_at: DateTimeSchema, id: JobIdSchema });
+export type StoreKey = z.infer<typeof StoreKeySchema>;
+
+/** Where the next chunk of a provider starts; `page: null` / `after: null` is the beginning. */
+export const ChunkPositionSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('pages'), page: ProviderPagePositionSchema.nullable() }),
+  z.strictObject({ kind: z.literal('store'), after: StoreKeySchema.nullable() }),
+]);
+export type ChunkPosition = z.infer<typeof ChunkPositionSchema>;
+
+/** The most records (and jobs) one chunk carries: keeps every chunk message well under Kafka's 1 MB. */
+export const ASYNC_CHUNK_MAX = 250;
+
+export const ChunkRefShape = {
+  search_id: SearchIdSchema,
+  provider: ProviderSlugSchema,
+  chunk: z.number().int().min(0),
+  attempt: z.number().int().min(0).max(10),
+};
+
+export const ValueSchema = z
+  .strictObject({
+    v: MessageVersionSchema,
+    ...ChunkRefShape,
+    from: ChunkPositionSchema,
+    filters: FiltersSchema,
+    want: z.number().int().min(1).max(ASYNC_CHUNK_MAX),
+    /** the moment `posted_within_days` counts back from, fixed for the whole search so paging stays stable */
+    as_of: EpochMsSchema,
+    deadline_at: EpochMsSchema,
+    /** own_index only: the scope its store answers within */
+    index_scope: OwnIndexScopeSchema.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.provider !== 'own_index' && (value.index_scope || value.from.kind === 'store')) {
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'only the own index answers from the store' });
+    }
+    if (value.provider === 'own_index' && !value.index_scope) {
+      ctx.addIssue({ code: 'custom', path: ['index_scope'], message: 'the own index needs its store scope' });
+    }
+  });
+export type Value = z.infer<typeof ValueSchema>;
+
+export const keyOf = (value: Value): string => value.search_id;
