@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Topics, ALL_TOPICS } from '@jobs/contracts';
+import { PrismaModule } from '@jobs/db';
 import { KafkaModule } from '@jobs/nest-kafka';
 import { RedisModule } from '@jobs/redis';
 import type { OrchestratorConfig } from './config.js';
@@ -14,6 +15,13 @@ import { SEARCH_CURSOR_CODEC } from './search/search-cursor.js';
 import { SearchConsumer } from './search/search.consumer.js';
 import { SearchStateStore } from './search/search-state.store.js';
 import { StartSearchUseCase } from './search/start-search.usecase.js';
+import { OrchestratorQueriesConsumer } from './queries/orchestrator-queries.consumer.js';
+import { RefreshConsumer } from './refresh/refresh.consumer.js';
+import { REFRESH_SETTINGS, RefreshPlanner } from './refresh/refresh-planner.js';
+import { ManageWatchesUseCase, WATCH_CURSOR_CODEC } from './watches/manage-watches.usecase.js';
+import { MatchChangesUseCase } from './watches/match-changes.usecase.js';
+import { WatchMatcherConsumer } from './watches/watch-matcher.consumer.js';
+import { WatchStore } from './watches/watch.store.js';
 
 @Module({})
 export class OrchestratorModule {
@@ -21,11 +29,16 @@ export class OrchestratorModule {
     return {
       module: OrchestratorModule,
       imports: [
+        PrismaModule.forRoot({ url: config.DATABASE_URL }),
         RedisModule.forRoot(config.REDIS_URL),
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'search-orchestrator', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
       ],
-      controllers: [SearchConsumer],
-      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase, NextPageUseCase, ResultSetStore, { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
+      controllers: [SearchConsumer, OrchestratorQueriesConsumer, RefreshConsumer, WatchMatcherConsumer],
+      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase, NextPageUseCase, ResultSetStore, { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+        // Watches: store, CRUD, refresh passes, the matcher.
+        WatchStore, ManageWatchesUseCase, MatchChangesUseCase, RefreshPlanner,
+        { provide: WATCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+        { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS } }],
     };
   }
 }

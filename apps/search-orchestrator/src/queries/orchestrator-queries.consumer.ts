@@ -1,0 +1,50 @@
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { KafkaConsumer } from '@jobs/service-kit';
+import { Topics, type OrchestratorQueryRequested, type QueryResponded } from '@jobs/contracts';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
+import { QueryFailure } from './query-failure.js';
+
+type Message = OrchestratorQueryRequested.Value;
+
+/**
+ * Commands and reads of what the orchestrator owns (async searches, watches), dispatched on
+ * `query.kind`; the answer goes to the waiting gateway on `query.responded`. A failure the
+ * caller must hear is an error answer; anything else is retried by kafkajs.
+ */
+@KafkaConsumer()
+export class OrchestratorQueriesConsumer {
+  constructor(
+    private readonly watches: ManageWatchesUseCase,
+    private readonly publisher: KafkaPublisher,
+  ) {}
+
+  @EventPattern(Topics.OrchestratorQueryRequested.name)
+  async onQuery(@Payload() message: Message): Promise<void> {
+    let result: QueryResponded.QueryResult;
+    try {
+      result = await this.answer(message);
+    } catch (error) {
+      if (!(error instanceof QueryFailure)) throw error;
+      await this.publisher.publish(Topics.QueryResponded, { v: 1, query_id: message.query_id, outcome: 'error', error: error.toFailure() });
+      return;
+    }
+    await this.publisher.publish(Topics.QueryResponded, { v: 1, query_id: message.query_id, outcome: 'ok', result });
+  }
+
+  private async answer(message: Message): Promise<QueryResponded.QueryResult> {
+    const { query } = message;
+    switch (query.kind) {
+      case 'watch.create':
+        return { kind: 'watch.create', watch: await this.watches.create(message, query) };
+      case 'watch.list':
+        return { kind: 'watch.list', page: await this.watches.list(message, query) };
+      case 'watch.delete':
+        await this.watches.delete(message, query);
+        return { kind: 'watch.delete', deleted: true };
+      case 'async.create':
+      case 'async.get':
+        throw new QueryFailure('not_found', 'Async searches are not available yet.');
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { OrchestratorQueryRequested, Watch, WatchListResponse } from '@jobs/contracts';
+import { CursorCodec } from '@jobs/cursors';
+import { planAtLeast } from '@jobs/plans';
+import { QueryFailure } from '../queries/query-failure.js';
+import { toPublicWatch } from './watch.js';
+import { WatchStore, type WatchPosition } from './watch.store.js';
+
+export const WATCH_CURSOR_CODEC = Symbol('WATCH_CURSOR_CODEC');
+
+/** GET /watches page size (server-set, interface.md). */
+export const WATCH_PAGE_SIZE = 50;
+
+type Message = OrchestratorQueryRequested.Value;
+type QueryOf<K extends Message['query']['kind']> = Extract<Message['query'], { kind: K }>;
+
+/** Watches are for Pro and above (interface.md "Plans and provider access"). */
+const WATCH_PLAN = 'pro' as const;
+
+/** POST, GET and DELETE /watches, answered by the orchestrator that owns them. */
+@Injectable()
+export class ManageWatchesUseCase {
+  constructor(
+    private readonly store: WatchStore,
+    @Inject(WATCH_CURSOR_CODEC) private readonly cursors: CursorCodec,
+  ) {}
+
+  /** Creates the watch once per id (the gateway mints it), `active` from now on. */
+  async create(message: Message, query: QueryOf<'watch.create'>): Promise<Watch> {
+    if (!planAtLeast(message.plan, WATCH_PLAN)) {
+      throw new QueryFailure('plan_required', `Watches need the ${WATCH_PLAN} plan or above.`, { required_plan: WATCH_PLAN });
+    }
+    const { request } = query;
+    const watch = await this.store.createOnce({
+      id: query.watch_id,
+      accountId: message.account_id,
+      type: request.type,
+      domain: request.type === 'company' ? (request.domain ?? null) : null,
+      filters: request.filters ?? null,
+      webhookUrl: request.webhook_url,
+      events: request.events,
+      status: 'active',
+      mode: message.mode,
+      providersEnabled: message.providers_enabled,
+    });
+    if (watch.accountId !== message.account_id) throw new QueryFailure('internal_error', 'The watch could not be created. Retry the request.');
+    return toPublicWatch(watch);
+  }
+
+  /** Newest first, WATCH_PAGE_SIZE a page, keyset-paged with a signed cursor. */
+  async list(message: Message, query: QueryOf<'watch.list'>): Promise<WatchListResponse> {
+    const scope = `watches:${message.account_id}`;
+    let after: WatchPosition | null = null;
+    if (query.cursor) {
+      after = this.cursors.decode<WatchPosition>(scope, query.cursor);
+      if (!after) throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
+    }
+    const { watches, more } = await this.store.page(message.account_id, after, WATCH_PAGE_SIZE);
+    const last = watches[watches.length - 1];
+    return {
+      data: watches.map(toPublicWatch),
+      next_cursor: more && last ? this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies WatchPosition) : null,
+    };
+  }
+
+  /** Deletes the account's watch; another account's or an unknown id is not found. */
+  async delete(message: Message, query: QueryOf<'watch.delete'>): Promise<void> {
+    if (!(await this.store.delete(message.account_id, query.watch_id))) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
+  }
+}

@@ -1,0 +1,47 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Topics, type CompanyHiringChanged, type Event, type JobLifecycleChanged } from '@jobs/contracts';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import type { Logger } from '@jobs/observability';
+import { LOGGER } from '@jobs/service-kit';
+import { eventsForHiringChange, eventsForJobChange, type WatchEvent } from './watch-events.js';
+import { WatchStore } from './watch.store.js';
+
+/**
+ * The watch matcher: a job or company change becomes one event per concerned watch. A
+ * `job.opened` costs a credit, so it goes to billing (`event.charge.requested`), which charges
+ * and emits it; every other event is free and goes out at once (`event.emitted`).
+ *
+ * Published directly, not through an outbox: nothing is written here, and a redelivered change
+ * makes the same events with the same ids, which the feed stores once and billing charges once.
+ */
+@Injectable()
+export class MatchChangesUseCase {
+  constructor(
+    private readonly watches: WatchStore,
+    private readonly publisher: KafkaPublisher,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onJobChange(change: JobLifecycleChanged.Value): Promise<void> {
+    const made = eventsForJobChange(await this.watches.liveWatchesFor(change.job.company.domain), change);
+    await this.emit(made);
+    if (made.length > 0) this.logger.info({ change_id: change.change_id, job_id: change.job.id, change: change.change, events: made.length }, 'job change matched watches');
+  }
+
+  async onHiringChange(change: CompanyHiringChanged.Value): Promise<void> {
+    const made = eventsForHiringChange(await this.watches.liveWatchesFor(change.company.domain), change);
+    await this.emit(made);
+    if (made.length > 0) this.logger.info({ change_id: change.change_id, domain: change.company.domain, events: made.length }, 'hiring change matched watches');
+  }
+
+  private async emit(made: readonly WatchEvent[]): Promise<void> {
+    const charged = [];
+    const free = [];
+    for (const { watch, event } of made) {
+      if (event.type === 'job.opened') charged.push({ value: { v: 1 as const, account_id: watch.accountId, event, webhook_url: watch.webhookUrl } });
+      else free.push({ value: { v: 1 as const, account_id: watch.accountId, event: event satisfies Event, webhook_url: watch.webhookUrl } });
+    }
+    await this.publisher.publishMany(Topics.EventChargeRequested, charged);
+    await this.publisher.publishMany(Topics.EventEmitted, free);
+  }
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { FiltersSchema, ProviderSlugSchema, WatchEventTypeSchema, WatchStatusSchema, WatchTypeSchema } from '@jobs/contracts';
+import { PrismaService, type Prisma } from '@jobs/db';
+import { z } from 'zod';
+import type { WatchRecord } from './watch.js';
+
+type WatchRow = Prisma.WatchGetPayload<object>;
+
+/** What is read back from the table is checked like any other boundary. */
+const StoredWatchSchema = z.object({
+  type: WatchTypeSchema,
+  filters: FiltersSchema.nullable(),
+  events: z.array(WatchEventTypeSchema),
+  status: WatchStatusSchema,
+  providersEnabled: z.array(ProviderSlugSchema),
+});
+
+function toRecord(row: WatchRow): WatchRecord {
+  const checked = StoredWatchSchema.parse({ type: row.type, filters: row.filters, events: row.events, status: row.status, providersEnabled: row.providersEnabled });
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    type: checked.type,
+    domain: row.domain,
+    filters: checked.filters,
+    webhookUrl: row.webhookUrl,
+    events: checked.events,
+    status: checked.status,
+    mode: row.mode,
+    providersEnabled: checked.providersEnabled,
+    createdAt: row.createdAt,
+  };
+}
+
+export interface WatchPosition {
+  /** created_at (ISO) and id of the last watch served: the keyset of the next page */
+  at: string;
+  id: string;
+}
+
+/** The orchestrator's watches table (PostgreSQL). */
+@Injectable()
+export class WatchStore {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Inserts the watch unless its id exists (a redelivered or retried create), then reads it back. */
+  async createOnce(watch: Omit<WatchRecord, 'createdAt'>): Promise<WatchRecord> {
+    await this.prisma.watch.createMany({
+      data: [
+        {
+          id: watch.id,
+          accountId: watch.accountId,
+          type: watch.type,
+          domain: watch.domain,
+          filters: watch.filters ?? undefined,
+          webhookUrl: watch.webhookUrl,
+          events: [...watch.events],
+          status: watch.status,
+          mode: watch.mode,
+          providersEnabled: [...watch.providersEnabled],
+        },
+      ],
+      skipDuplicates: true,
+    });
+    return toRecord(await this.prisma.watch.findUniqueOrThrow({ where: { id: watch.id } }));
+  }
+
+  /** One page of an account's watches, newest first, and whether more follow. */
+  async page(accountId: string, after: WatchPosition | null, limit: number): Promise<{ watches: WatchRecord[]; more: boolean }> {
+    const rows = await this.prisma.watch.findMany({
+      where: {
+        accountId,
+        ...(after ? { OR: [{ createdAt: { lt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { lt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    });
+    return { watches: rows.slice(0, limit).map(toRecord), more: rows.length > limit };
+  }
+
+  /** Deletes an account's watch; false when it has no such watch. */
+  async delete(accountId: string, id: string): Promise<boolean> {
+    const { count } = await this.prisma.watch.deleteMany({ where: { id, accountId } });
+    return count > 0;
+  }
+
+  /** Live watches a change of a job or a company at `domain` may concern: that company's watches and every search watch. */
+  async liveWatchesFor(domain: string | null): Promise<WatchRecord[]> {
+    const rows = await this.prisma.watch.findMany({
+      where: { status: 'active', mode: 'live', OR: [{ type: 'search' }, ...(domain ? [{ type: 'company', domain }] : [])] },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    return rows.map(toRecord);
+  }
+
+  /** Every live watch (the refresh planner's input). */
+  async allLive(): Promise<WatchRecord[]> {
+    const rows = await this.prisma.watch.findMany({ where: { status: 'active', mode: 'live' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    return rows.map(toRecord);
+  }
+}
