@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminWebhookSecretResponse } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
+import { WEBHOOK_URL_MAX_LENGTH, webhookSecretFor } from '@jobs/webhook-targets';
 import { ApiError } from '../http/api-error.js';
-import { generateWebhookSecret, WEBHOOK_URL_MAX_LENGTH } from './webhook-secret.js';
 
-/** The signing secret of one account's webhook endpoint: made on first ask, the same ever after. */
+/**
+ * The signing secret of one account's webhook endpoint: made on first ask, the same ever after
+ * (the create-or-get is shared with the webhook-dispatcher, which makes it on a first delivery).
+ */
 @Injectable()
 export class WebhookSecretsUseCase {
   constructor(private readonly prisma: PrismaService) {}
@@ -12,9 +15,6 @@ export class WebhookSecretsUseCase {
   async secretFor(accountId: string, url: string): Promise<AdminWebhookSecretResponse> {
     if (url.length > WEBHOOK_URL_MAX_LENGTH) throw new ApiError('invalid_request', `url: at most ${WEBHOOK_URL_MAX_LENGTH} characters.`, { param: 'url' });
     if (!(await this.prisma.account.count({ where: { id: accountId } }))) throw new ApiError('not_found', `No account ${accountId}.`);
-    // Insert-if-absent, then read: two first asks at once still end with one secret.
-    await this.prisma.webhookEndpointSecret.createMany({ data: [{ accountId, url, secret: generateWebhookSecret() }], skipDuplicates: true });
-    const row = await this.prisma.webhookEndpointSecret.findUniqueOrThrow({ where: { accountId_url: { accountId, url } } });
-    return { url: row.url, secret: row.secret };
+    return { url, secret: await webhookSecretFor(this.prisma, accountId, url) };
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SharedEnvSchema } from '@jobs/config';
+import { envBoolean, SharedEnvSchema } from '@jobs/config';
 
 export const GatewayEnvSchema = SharedEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -21,6 +21,8 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
     )
     .pipe(z.array(z.object({ name: z.string().min(1), url: z.string().url() }))),
   PROVIDER_SIM_URL: z.string().url().default('http://127.0.0.1:8090'),
+  /** Whether webhook URLs may point at loopback/private addresses (operator.md); checked with `checkWebhookUrl` of @jobs/webhook-targets. */
+  WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),

@@ -1,0 +1,108 @@
+/**
+ * WEBHOOK_ALLOW_PRIVATE (operator.md): when false, a webhook URL that is, or resolves to, a
+ * loopback, private, link-local or unique-local address is refused: with 400 `invalid_request`
+ * (`param: "webhook_url"`) when an async search or a watch is created, and again at delivery
+ * time (the dispatcher connects through `safeLookup`, so the address checked is the address used,
+ * and a DNS answer that changes after creation cannot reach an internal host).
+ *
+ * Gateway use (POST /searches, POST /watches):
+ *
+ *   const verdict = await checkWebhookUrl(body.webhook_url, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+ *   if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason, { param: 'webhook_url' });
+ */
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import { lookup as dnsLookupAsync } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { classifyAddress } from './address-class.js';
+
+export interface WebhookUrlPolicy {
+  /** WEBHOOK_ALLOW_PRIVATE */
+  allowPrivate: boolean;
+  /** Resolves a host name to its addresses (tests inject one); default: the system resolver. */
+  resolve?: (hostname: string) => Promise<string[]>;
+}
+
+export type WebhookUrlVerdict = { ok: true } | { ok: false; reason: string };
+
+/** Longest webhook URL accepted (it is part of the signing secret's key). */
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
+const systemResolve = async (hostname: string): Promise<string[]> =>
+  (await dnsLookupAsync(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+/** Whether a webhook may be sent to `url` under `policy`; the reason is safe to show the caller. */
+export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<WebhookUrlVerdict> {
+  if (url.length > WEBHOOK_URL_MAX_LENGTH) return { ok: false, reason: `webhook_url: at most ${WEBHOOK_URL_MAX_LENGTH} characters.` };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, reason: 'webhook_url: not an absolute URL.' };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, reason: 'webhook_url: only http and https URLs receive webhooks.' };
+  if (policy.allowPrivate) return { ok: true };
+  const host = hostOf(parsed);
+  if (isIP(host)) return judge(host, [host]);
+  if (isLocalName(host)) return refused(host);
+  let addresses: string[];
+  try {
+    addresses = await (policy.resolve ?? systemResolve)(host);
+  } catch {
+    return { ok: false, reason: `webhook_url: the host ${host} does not resolve.` };
+  }
+  if (addresses.length === 0) return { ok: false, reason: `webhook_url: the host ${host} does not resolve.` };
+  return judge(host, addresses);
+}
+
+/** The URL's host without IPv6 brackets (the WHATWG parser already normalized `0x7f.1` forms). */
+export function hostOf(url: URL): string {
+  const host = url.hostname;
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function isLocalName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+function judge(host: string, addresses: string[]): WebhookUrlVerdict {
+  return addresses.every((address) => classifyAddress(address) === 'public') ? { ok: true } : refused(host);
+}
+
+function refused(host: string): WebhookUrlVerdict {
+  return { ok: false, reason: `webhook_url: ${host} is or resolves to a loopback, private or link-local address, which cannot receive webhooks.` };
+}
+
+/** Raised by `safeLookup` when a host resolves to an address webhooks may not reach. */
+export class UnsafeWebhookTargetError extends Error {
+  readonly code = 'EUNSAFEWEBHOOKTARGET';
+  constructor(readonly host: string) {
+    super(`${host} resolves to a loopback, private or link-local address`);
+    this.name = 'UnsafeWebhookTargetError';
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for `http.request` / `net.connect` that refuses non-public addresses (unless
+ * `allowPrivate`), so the connection goes only to an address that passed the check. IP literals
+ * never reach a lookup: check them with `checkWebhookUrl` first.
+ */
+export function safeLookup(allowPrivate: boolean) {
+  return (hostname: string, options: { family?: number | string; all?: boolean; hints?: number }, callback: LookupCallback): void => {
+    const all: LookupAllOptions = { all: true, verbatim: true, ...(options.hints ? { hints: options.hints } : {}) };
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    if (family === 4 || family === 6) all.family = family;
+    dnsLookup(hostname, all, (error, addresses) => {
+      if (error) return callback(error, []);
+      if (!allowPrivate && (isLocalName(hostname) || addresses.some((entry) => classifyAddress(entry.address) !== 'public'))) {
+        return callback(new UnsafeWebhookTargetError(hostname) as NodeJS.ErrnoException, []);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+      callback(null, first.address, first.family);
+    });
+  };
+}
