@@ -7,6 +7,8 @@ import { BreakerReportsPublisher } from './breakers/breaker-reports.publisher.js
 import type { FetcherConfig } from './config.js';
 import { FetchConsumer } from './fetch/fetch.consumer.js';
 import { FetchProviderUseCase, PROVIDER_ADAPTERS } from './fetch/fetch-provider.usecase.js';
+import { FetchRefreshUseCase } from './refresh/fetch-refresh.usecase.js';
+import { RefreshConsumer } from './refresh/refresh.consumer.js';
 
 @Module({})
 export class FetcherModule {
@@ -27,8 +29,8 @@ export class FetcherModule {
           concurrencyWithinPartition: 16,
         }),
       ],
-      controllers: [FetchConsumer],
-      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, FetchProviderUseCase, BreakerReportsPublisher],
+      controllers: [FetchConsumer, RefreshConsumer],
+      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, FetchProviderUseCase, FetchRefreshUseCase, BreakerReportsPublisher],
     };
   }
 }

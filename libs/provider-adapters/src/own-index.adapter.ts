@@ -16,6 +16,9 @@ const OwnIndexJob = z.object({
   description: z.string().nullable(),
   apply_url: z.string().nullable(),
   posted_at: z.string().nullable(),
+  /** the crawler reads the employer's page: a closed opening (include_closed=true) says why */
+  status: z.enum(['open', 'closed']).optional(),
+  closed_reason: z.enum(['filled', 'expired', 'removed']).nullable().optional(),
 });
 const OwnIndexPage = z.object({ data: z.array(z.unknown()), next_offset: z.number().int().nullable() });
 
@@ -26,12 +29,15 @@ export class OwnIndexAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     const records: NormalizedProviderRecord[] = [];
-    let offset: number | null = 0;
+    // a resumed read (async search chunk) starts where the previous one stopped
+    let offset: number | null = paging?.start ? Number(paging.start.cursor) : 0;
     while (offset !== null && records.length < want) {
       const url = new URL('/own_index/v1/jobs', this.baseUrl);
       for (const [k, v] of searchParamsFor(filters)) url.searchParams.set(k, v);
+      // closed openings the crawler knows come with their reason (refreshes ask for them)
+      if (filters.include_closed === true) url.searchParams.set('include_closed', 'true');
       url.searchParams.set('offset', String(offset));
       url.searchParams.set('limit', String(Math.min(PAGE_SIZE, want - records.length)));
       const page = OwnIndexPage.safeParse(await getJson(this.provider, url, signal));
@@ -42,6 +48,10 @@ export class OwnIndexAdapter implements ProviderAdapter {
         if (record) records.push(record);
       }
       offset = page.data.next_offset;
+    }
+    if (paging) {
+      paging.next = offset === null ? null : { cursor: offset, page_size: PAGE_SIZE };
+      return records;
     }
     return records.slice(0, want);
   }
@@ -69,6 +79,7 @@ function toRecord(job: z.infer<typeof OwnIndexJob>, seenAt: string): NormalizedP
     apply_url: job.apply_url,
     posted_at: job.posted_at,
     seen_at: seenAt,
+    ...(job.status === 'closed' ? { status: 'closed' as const, closed_reason: job.closed_reason ?? null } : {}),
   };
 }
 
