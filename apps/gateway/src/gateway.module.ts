@@ -18,6 +18,7 @@ import { SandboxModule } from './sandbox/sandbox.module.js';
 import { LimitsModule } from './limits/limits.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { VersioningModule } from './versioning/versioning.module.js';
+import { WatchesModule } from './watches/watches.module.js';
 
 /** The gateway's configuration, for every feature module. */
 @Global()
@@ -60,6 +61,7 @@ export class GatewayModule {
         AccountModule,
         SearchModule,
         ProvidersModule,
+        WatchesModule,
         SandboxModule,
         OpenApiModule,
         AdminUseCasesModule,

@@ -341,10 +341,10 @@ describe('admin API: the simulated world', () => {
 });
 
 describe('admin API: refresh', () => {
-  it('accepts a refresh pass with 202', async () => {
+  it('accepts a refresh pass with 202 and names it', async () => {
     const res = await admin('POST', '/refresh');
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ status: 'accepted' });
+    expect(res.body).toEqual({ status: 'accepted', refresh_id: expect.stringMatching(/^rfr_[a-z0-9]{16}$/) });
   });
 });
 

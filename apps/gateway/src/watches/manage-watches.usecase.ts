@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { Watch, WatchCreateRequest, WatchListResponse } from '@jobs/contracts';
+import { digestOf } from '@jobs/cursors';
+import { PrismaService } from '@jobs/db';
+import { newId } from '@jobs/observability';
+import { providersForPlan } from '@jobs/plans';
+import type { Principal } from '../auth/api-key.js';
+import { QueryClient } from '../messaging/query-client.js';
+
+/**
+ * POST, GET and DELETE /v1/watches: the orchestrator owns watches and answers over Kafka
+ * (`orchestrator.query.requested` kinds watch.*); it also refuses plans below Pro.
+ */
+@Injectable()
+export class ManageWatchesUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly queries: QueryClient,
+  ) {}
+
+  /**
+   * The watch id is minted here: from the Idempotency-Key when there is one, so a retry after
+   * a 5xx names the same watch and the orchestrator creates it once.
+   */
+  async create(principal: Principal, request: WatchCreateRequest, requestId: string, idempotencyKey: string | undefined): Promise<Watch> {
+    const watchId = idempotencyKey ? `wat_${digestOf({ watch: idempotencyKey }, 'base64url').slice(0, 24)}` : newId('wat');
+    const { watch } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.create', watch_id: watchId, request } });
+    return watch;
+  }
+
+  async list(principal: Principal, cursor: string | undefined, requestId: string): Promise<WatchListResponse> {
+    const { page } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.list', ...(cursor ? { cursor } : {}) } });
+    return page;
+  }
+
+  async delete(principal: Principal, watchId: string, requestId: string): Promise<void> {
+    await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.delete', watch_id: watchId } });
+  }
+
+  private async header(principal: Principal, requestId: string) {
+    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true } });
+    return { v: 1 as const, query_id: requestId, account_id: principal.accountId, plan: account.plan, mode: principal.mode, providers_enabled: providersForPlan(account.plan) };
+  }
+}
