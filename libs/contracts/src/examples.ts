@@ -7,6 +7,7 @@
 import type {
   AccountCreditsAdded,
   OrchestratorQueryRequested,
+  DispatcherQueryRequested,
   CompanyHiringChanged,
   EventChargeRequested,
   JobLifecycleChanged,
@@ -290,6 +291,10 @@ function accountCreditsAdded(): AccountCreditsAdded.Value {
   return { v: 1, account_id: 'acc_demo', amount: 100, credits_remaining: 140, added_at: T0 };
 }
 
+function dispatcherQueryRequested(): DispatcherQueryRequested.Value {
+  return { v: 1, query_id: 'req_query3', account_id: 'acc_demo', mode: 'live', query: { kind: 'events.list', limit: 100 } };
+}
+
 function orchestratorQueryRequested(): OrchestratorQueryRequested.Value {
   return {
     v: 1,
@@ -386,6 +391,7 @@ export const examples = {
   eventChargeRequested,
   accountCreditsAdded,
   orchestratorQueryRequested,
+  dispatcherQueryRequested,
   asyncChunkRequested,
   asyncChunkFetched,
   asyncChunkDeduplicated,

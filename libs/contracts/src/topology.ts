@@ -26,6 +26,7 @@ import * as RefreshRecordsFetched from './messages/refresh-records-fetched.schem
 import * as EventChargeRequested from './messages/event-charge-requested.schema.js';
 import * as AccountCreditsAdded from './messages/account-credits-added.schema.js';
 import * as OrchestratorQueryRequested from './messages/orchestrator-query-requested.schema.js';
+import * as DispatcherQueryRequested from './messages/dispatcher-query-requested.schema.js';
 import * as AsyncChunkRequested from './messages/async-chunk-requested.schema.js';
 import * as AsyncChunkFetched from './messages/async-chunk-fetched.schema.js';
 import * as AsyncChunkDeduplicated from './messages/async-chunk-deduplicated.schema.js';
@@ -180,13 +181,24 @@ export const Topics = {
     purpose: 'Async search creation and reads, watch creation, listing and deletion, for the orchestrator to answer now',
     keyReason: "One account's commands and reads stay in order (a read after a create sees it)",
   }),
+  DispatcherQueryRequested: defineTopic({
+    name: 'dispatcher.query.requested',
+    value: DispatcherQueryRequested.ValueSchema,
+    key: 'account_id',
+    keyOf: DispatcherQueryRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['gateway'],
+    consumers: ['webhook-dispatcher'],
+    purpose: 'A read of the event feed (GET /events) or a replay of one event (POST /webhooks/replay) for the dispatcher to answer now',
+    keyReason: "Shares the account key of event.emitted: a feed read or replay lands on the partition that stores the account's events",
+  }),
   QueryResponded: defineTopic({
     name: 'query.responded',
     value: QueryResponded.ValueSchema,
     key: 'query_id',
     keyOf: QueryResponded.keyOf,
     partitions: SEARCH_PARTITIONS,
-    producers: ['billing', 'dedupe', 'search-orchestrator'],
+    producers: ['billing', 'dedupe', 'search-orchestrator', 'webhook-dispatcher'],
     consumers: ['gateway'],
     purpose: 'The answer (result or error) to a query, for the gateway request waiting on it',
     keyReason: 'The answer follows its query id',

@@ -25,6 +25,7 @@ export { ChangeIdSchema, JobChangeSchema, type JobChange } from './job-lifecycle
 export { RefreshIdSchema } from './refresh-requested.schema.js';
 export { RefreshScopeSchema, type RefreshScope } from './refresh-fetch-requested.schema.js';
 export * as OrchestratorQueryRequested from './orchestrator-query-requested.schema.js';
+export * as DispatcherQueryRequested from './dispatcher-query-requested.schema.js';
 export * as AsyncChunkRequested from './async-chunk-requested.schema.js';
 export * as AsyncChunkFetched from './async-chunk-fetched.schema.js';
 export * as AsyncChunkDeduplicated from './async-chunk-deduplicated.schema.js';

@@ -1,5 +1,5 @@
 /**
- * `query.responded` (key: query_id): billing, dedupe, search-orchestrator -> gateway. The answer to a
+ * `query.responded` (key: query_id): billing, dedupe, search-orchestrator, webhook-dispatcher -> gateway. The answer to a
  * `*.query.requested`; every gateway replica hears it and the one waiting settles it.
  */
 import { z } from 'zod';
@@ -10,6 +10,8 @@ import { JobSchema } from '../public/job.schema.js';
 import { CompanyProfileSchema } from '../public/company.schema.js';
 import { AsyncSearchSchema } from '../public/async-search.schema.js';
 import { WatchListResponseSchema, WatchSchema } from '../public/watch.schema.js';
+import { EventListResponseSchema } from '../public/event.schema.js';
+import { WebhookReplayResponseSchema } from '../public/webhook.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 import { SearchFailureSchema } from './search-responded.schema.js';
 
@@ -29,6 +31,8 @@ export const QueryResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('watch.create'), watch: WatchSchema }),
   z.strictObject({ kind: z.literal('watch.list'), page: WatchListResponseSchema }),
   z.strictObject({ kind: z.literal('watch.delete'), deleted: z.literal(true) }),
+  z.strictObject({ kind: z.literal('events.list'), page: EventListResponseSchema }),
+  z.strictObject({ kind: z.literal('webhook.replay'), replay: WebhookReplayResponseSchema }),
 ]);
 export type QueryResult = z.infer<typeof QueryResultSchema>;
 
