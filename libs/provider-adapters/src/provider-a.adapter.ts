@@ -65,9 +65,9 @@ export class ProviderAAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters);
+    const since = postedSinceMs(filters, asOf);
     return collectPages(
       want,
       1,
@@ -89,6 +89,7 @@ export class ProviderAAdapter implements ProviderAdapter {
       },
       mapProviderA,
       PAGE_SIZE,
+      paging,
     );
   }
 }

@@ -6,6 +6,25 @@ export interface ProviderQuery {
   want: number;
   /** Aborts when the search's deadline passes. */
   signal: AbortSignal;
+  /**
+   * Resumable reading (async search chunks): start at `paging.start` (null: the first page),
+   * read whole pages until `want` records are in, and leave in `paging.next` where the next read
+   * starts (null: no more). Without it, a search reads from the first page and keeps `want` records.
+   */
+  paging?: ResumablePaging;
+  /** The moment `posted_within_days` counts back from (default now); fixed over a resumed read. */
+  asOf?: number;
+}
+
+/** A provider's own paging position: its cursor (token, page number or offset) and page size. */
+export interface PagePosition {
+  cursor: string | number;
+  page_size: number;
+}
+
+export interface ResumablePaging {
+  start: PagePosition | null;
+  next?: PagePosition | null;
 }
 
 /**

@@ -57,9 +57,9 @@ export class ProviderBAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters);
+    const since = postedSinceMs(filters, asOf);
     return collectPages(
       want,
       0,
@@ -82,6 +82,7 @@ export class ProviderBAdapter implements ProviderAdapter {
       },
       mapProviderB,
       PAGE_SIZE,
+      paging,
     );
   }
 }

@@ -69,9 +69,9 @@ export class ProviderCAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters);
+    const since = postedSinceMs(filters, asOf);
     return collectPages<string | undefined>(
       want,
       undefined,
@@ -93,6 +93,7 @@ export class ProviderCAdapter implements ProviderAdapter {
       },
       mapProviderC,
       PAGE_SIZE,
+      paging,
     );
   }
 }

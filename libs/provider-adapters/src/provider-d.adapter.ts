@@ -69,9 +69,9 @@ export class ProviderDAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters);
+    const since = postedSinceMs(filters, asOf);
     return collectPages(
       want,
       0,
@@ -94,6 +94,7 @@ export class ProviderDAdapter implements ProviderAdapter {
       },
       mapProviderD,
       PAGE_SIZE,
+      paging,
     );
   }
 }

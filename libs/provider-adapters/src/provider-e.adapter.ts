@@ -58,9 +58,9 @@ export class ProviderEAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters);
+    const since = postedSinceMs(filters, asOf);
     return collectPages(
       want,
       0,
@@ -84,6 +84,7 @@ export class ProviderEAdapter implements ProviderAdapter {
       },
       mapProviderE,
       PAGE_SIZE,
+      paging,
     );
   }
 }

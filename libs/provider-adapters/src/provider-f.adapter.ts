@@ -67,9 +67,9 @@ export class ProviderFAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters);
+    const since = postedSinceMs(filters, asOf);
     return collectPages<string | undefined>(
       want,
       undefined,
@@ -90,6 +90,7 @@ export class ProviderFAdapter implements ProviderAdapter {
       },
       mapProviderF,
       PAGE_SIZE,
+      paging,
     );
   }
 }
