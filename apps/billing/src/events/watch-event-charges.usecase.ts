@@ -1,0 +1,130 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JobOpenedEventSchema, Topics, type EventChargeRequested } from '@jobs/contracts';
+import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
+import type { Logger } from '@jobs/observability';
+import { OutboxRelay } from '@jobs/outbox';
+import { LOGGER } from '@jobs/service-kit';
+import { AccountCharges } from '../charges/account-charges.js';
+
+type JobOpenedEvent = EventChargeRequested.Value['event'];
+
+interface HeldEvent {
+  accountId: string;
+  event: JobOpenedEvent;
+  webhookUrl: string;
+}
+
+/** The charge mark of a watch event: written once, when the event is first charged or held. */
+const handledKey = (eventId: string) => `watch-event:${eventId}`;
+/** The charge mark of a held event's release: written once, when the top-up finally charges it. */
+const releasedKey = (eventId: string) => `watch-event-release:${eventId}`;
+
+/** Ledger operation of a job delivered by a watch (OperationSchema: "<METHOD> <path>"). */
+export const watchEventOperation = (watchId: string) => `POST /v1/watches/${watchId}`;
+
+/** Thrown inside a release transaction to undo it: the account still cannot pay. */
+class StillShort extends Error {}
+
+/** At most this many held events are released per top-up pass (the rest wait for the next one). */
+const RELEASE_BATCH = 10_000;
+
+/**
+ * `job.opened` watch events: 1 credit unless the account paid for the job before (ledger line
+ * `POST /v1/watches/<watch_id>`, request id = the event id), charged with the one AccountCharges
+ * transaction, which stages the `event.emitted` too. An account without credits gets the event
+ * held (in that transaction) until a top-up; held events are released oldest first, and while
+ * an account has held events newer ones queue behind them, so its events go out in order.
+ */
+@Injectable()
+export class WatchEventChargesUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly charges: AccountCharges,
+    private readonly outbox: OutboxRelay,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async charge(message: EventChargeRequested.Value): Promise<void> {
+    const held: HeldEvent = { accountId: message.account_id, event: message.event, webhookUrl: message.webhook_url };
+    if (await this.marked(handledKey(message.event.id))) return; // a redelivery
+    if ((await this.prisma.heldWatchEvent.count({ where: { accountId: message.account_id } })) > 0) {
+      await this.holdBehind(held);
+      await this.release(message.account_id);
+      return;
+    }
+    await this.charges.charge(this.request(held, handledKey(message.event.id)), async (tx, plan) => {
+      if (plan.kind === 'insufficient_credits') {
+        await this.hold(tx, held);
+        this.logger.info({ account_id: held.accountId, event_id: held.event.id }, 'job.opened held: no credits left');
+        return;
+      }
+      await this.emit(tx, held);
+    });
+  }
+
+  /** After a top-up: charges and emits the account's held events, oldest first, while credits last. */
+  async release(accountId: string): Promise<number> {
+    let released = 0;
+    for (let i = 0; i < RELEASE_BATCH; i++) {
+      const row = await this.prisma.heldWatchEvent.findFirst({ where: { accountId }, orderBy: { seq: 'asc' } });
+      if (!row) break;
+      const held: HeldEvent = { accountId, event: JobOpenedEventSchema.parse(row.event), webhookUrl: row.webhookUrl };
+      if (await this.marked(releasedKey(held.event.id))) {
+        // released by a concurrent pass that committed: its row is gone or going
+        await this.prisma.heldWatchEvent.deleteMany({ where: { eventId: held.event.id } });
+        continue;
+      }
+      try {
+        await this.charges.charge(this.request(held, releasedKey(held.event.id)), async (tx, plan) => {
+          if (plan.kind === 'insufficient_credits') throw new StillShort();
+          await tx.heldWatchEvent.deleteMany({ where: { eventId: held.event.id } });
+          await this.emit(tx, held);
+        });
+      } catch (error) {
+        if (error instanceof StillShort) break;
+        throw error;
+      }
+      released += 1;
+    }
+    if (released > 0) this.logger.info({ account_id: accountId, released }, 'held job.opened events released');
+    return released;
+  }
+
+  private request(held: HeldEvent, chargeKey: string) {
+    return {
+      chargeKey,
+      accountId: held.accountId,
+      requestId: held.event.id,
+      operation: watchEventOperation(held.event.watch_id),
+      jobIds: [held.event.data.job.id],
+      maxCredits: null,
+      mode: 'live' as const,
+    };
+  }
+
+  /** Queues an event behind the account's held ones, with its mark, once. */
+  private async holdBehind(held: HeldEvent): Promise<void> {
+    try {
+      await this.prisma.$transaction(async (tx) => {
+        await tx.processedMessage.create({ data: { consumerGroup: 'billing', messageId: handledKey(held.event.id) } });
+        await this.hold(tx, held);
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+
+  private async hold(tx: Prisma.TransactionClient, held: HeldEvent): Promise<void> {
+    await tx.heldWatchEvent.create({
+      data: { accountId: held.accountId, eventId: held.event.id, jobId: held.event.data.job.id, watchId: held.event.watch_id, event: held.event, webhookUrl: held.webhookUrl },
+    });
+  }
+
+  private emit(tx: Prisma.TransactionClient, held: HeldEvent): Promise<void> {
+    return this.outbox.stage(tx, Topics.EventEmitted, { v: 1, account_id: held.accountId, event: held.event, webhook_url: held.webhookUrl });
+  }
+
+  private async marked(key: string): Promise<boolean> {
+    return (await this.prisma.processedMessage.count({ where: { consumerGroup: 'billing', messageId: key } })) > 0;
+  }
+}
