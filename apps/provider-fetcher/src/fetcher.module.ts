@@ -9,6 +9,8 @@ import { FetchConsumer } from './fetch/fetch.consumer.js';
 import { FetchProviderUseCase, PROVIDER_ADAPTERS } from './fetch/fetch-provider.usecase.js';
 import { FetchRefreshUseCase } from './refresh/fetch-refresh.usecase.js';
 import { RefreshConsumer } from './refresh/refresh.consumer.js';
+import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
+import { FetchChunkUseCase } from './async-chunks/fetch-chunk.usecase.js';
 
 @Module({})
 export class FetcherModule {
@@ -29,8 +31,8 @@ export class FetcherModule {
           concurrencyWithinPartition: 16,
         }),
       ],
-      controllers: [FetchConsumer, RefreshConsumer],
-      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, FetchProviderUseCase, FetchRefreshUseCase, BreakerReportsPublisher],
+      controllers: [FetchConsumer, RefreshConsumer, AsyncChunksConsumer],
+      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, FetchProviderUseCase, FetchRefreshUseCase, FetchChunkUseCase, BreakerReportsPublisher],
     };
   }
 }

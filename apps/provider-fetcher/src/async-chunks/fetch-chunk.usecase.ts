@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Topics, type AsyncChunkFetched, type AsyncChunkRequested, type ChunkPosition, type NormalizedProviderRecord } from '@jobs/contracts';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import type { Logger } from '@jobs/observability';
+import type { ProviderAdapter, ResumablePaging } from '@jobs/provider-adapters';
+import { LOGGER } from '@jobs/service-kit';
+import { PROVIDER_ADAPTERS } from '../fetch/fetch-provider.usecase.js';
+
+/**
+ * Reads one chunk of an async search from one provider: whole pages from the chunk's position
+ * until `want` records are in, within the chunk's deadline, and hands the records and the next
+ * position to dedupe. The own index's crawler pages come first; once they end, the next chunk is
+ * a store page (no call here: dedupe answers it from the canonical store). A failure or a
+ * timeout carries no records and keeps the position, so the orchestrator can try the chunk again.
+ */
+@Injectable()
+export class FetchChunkUseCase {
+  private readonly adapters: Map<string, ProviderAdapter>;
+
+  constructor(
+    @Inject(PROVIDER_ADAPTERS) adapters: ProviderAdapter[],
+    private readonly publisher: KafkaPublisher,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.adapters = new Map(adapters.map((a) => [a.provider, a]));
+  }
+
+  async execute(message: AsyncChunkRequested.Value): Promise<void> {
+    const started = Date.now();
+    const reply = (fields: Pick<AsyncChunkFetched.Value, 'outcome' | 'records' | 'next'> & Partial<Pick<AsyncChunkFetched.Value, 'index_query'>>) =>
+      this.publisher.publish(Topics.AsyncChunkFetched, {
+        v: 1,
+        search_id: message.search_id,
+        provider: message.provider,
+        chunk: message.chunk,
+        attempt: message.attempt,
+        latency_ms: Date.now() - started,
+        fetched_at: new Date().toISOString(),
+        ...fields,
+      });
+    if (message.from.kind === 'store') {
+      // the own index's store phase: dedupe reads the page and decides the next position
+      return reply({
+        outcome: 'ok',
+        records: [],
+        next: null,
+        index_query: { filters: message.filters, scope: message.index_scope!, want: message.want, after: message.from.after, as_of: message.as_of },
+      });
+    }
+    const adapter = this.adapters.get(message.provider);
+    const budget = message.deadline_at - started;
+    let outcome: AsyncChunkFetched.Value['outcome'] = 'ok';
+    let records: NormalizedProviderRecord[] = [];
+    const paging: ResumablePaging = { start: message.from.page };
+    if (!adapter) {
+      outcome = 'provider_error';
+    } else if (budget <= 0) {
+      outcome = 'provider_timeout';
+    } else {
+      const signal = AbortSignal.timeout(budget);
+      try {
+        records = await adapter.search({ filters: message.filters, want: message.want, signal, paging, asOf: message.as_of });
+      } catch (error) {
+        outcome = signal.aborted ? 'provider_timeout' : 'provider_error';
+        this.logger.warn({ provider: message.provider, search_id: message.search_id, chunk: message.chunk, attempt: message.attempt, err: error, outcome }, 'chunk fetch failed');
+      }
+    }
+    if (outcome !== 'ok') return reply({ outcome, records: [], next: message.from });
+    return reply({ outcome, records, next: nextPosition(message.provider, paging.next ?? null) });
+  }
+}
+
+/** After a provider's last page: nothing more, except the own index, whose store is read next. */
+export function nextPosition(provider: AsyncChunkRequested.Value['provider'], page: ResumablePaging['next']): ChunkPosition | null {
+  if (page) return { kind: 'pages', page };
+  return provider === 'own_index' ? { kind: 'store', after: null } : null;
+}
