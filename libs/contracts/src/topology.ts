@@ -143,9 +143,9 @@ export const Topics = {
     key: 'account_id',
     keyOf: EventEmitted.keyOf,
     partitions: SEARCH_PARTITIONS,
-    producers: ['dedupe', 'search-orchestrator'],
+    producers: ['search-orchestrator', 'billing'],
     consumers: ['webhook-dispatcher'],
-    purpose: 'Every event (job lifecycle, company hiring, search.completed) for the feed and webhook delivery',
+    purpose: 'Every event for the feed and webhook delivery: free watch events and search.completed (orchestrator), charged job.opened (billing)',
     keyReason: "One account's events are stored and delivered in the order they happened",
   }),
   BillingQueryRequested: defineTopic({

@@ -1,7 +1,7 @@
 /**
  * `event.charge.requested` (key: account_id): search-orchestrator (the watch matcher) ->
  * billing. A `job.opened` event of a watch: billing charges the job (1 credit unless the
- * account paid for it before, ledger operation `job.opened <watch_id>`, request id = the
+ * account paid for it before, ledger operation `POST /v1/watches/<watch_id>`, request id = the
  * event id) and, in the same transaction, stages the `event.emitted` for delivery. An account
  * without credits gets its event held until a top-up (`account.credits.added`).
  */

@@ -1,7 +1,7 @@
 /**
- * `event.emitted` (key: account_id): dedupe (job lifecycle), search-orchestrator
- * (search.completed) and the watch refresher -> webhook-dispatcher, which stores the event in
- * the account's feed and delivers it to `webhook_url`.
+ * `event.emitted` (key: account_id): search-orchestrator (the watch matcher's free events,
+ * search.completed) and billing (charged `job.opened`) -> webhook-dispatcher, which stores the
+ * event in the account's feed and delivers it to `webhook_url`.
  */
 import { z } from 'zod';
 import { UrlSchema } from '../public/common.schema.js';
