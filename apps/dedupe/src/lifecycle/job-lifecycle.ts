@@ -1,0 +1,118 @@
+/**
+ * Lifecycle decisions of canonical jobs (plain TypeScript, no Nest or Prisma): which fields
+ * fire `job.updated`, which changes one merge publishes, and the stable change ids.
+ */
+import { createHash } from 'node:crypto';
+import type { Job, JobChange, NormalizedProviderRecord } from '@jobs/contracts';
+import { normalizeTitle } from '@jobs/matching';
+
+/**
+ * The public Job fields whose change fires `job.updated` (what a reader of the opening would
+ * call a change of it). Not `posted_at` (a re-listing moves it: `job.reposted`), nor sightings
+ * (`last_seen_at`, `last_verified_at`), `sources`, `p_real`, `status` or the company.
+ */
+export const UPDATE_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url'] as const;
+export type UpdateField = (typeof UPDATE_FIELDS)[number];
+
+type FieldValues = Record<UpdateField, unknown>;
+
+function valuesOfJob(job: Pick<Job, UpdateField>): FieldValues {
+  return {
+    title: job.title,
+    location: job.location,
+    employment_type: job.employment_type,
+    seniority: job.seniority,
+    job_family: job.job_family,
+    salary: job.salary,
+    description: job.description,
+    apply_url: job.apply_url,
+  };
+}
+
+/** Canonical JSON (sorted keys) of a value, so equal values compare equal. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+}
+
+/** The fields of `UPDATE_FIELDS` whose value differs between two views of one job, in that order. */
+export function changedJobFields(before: Pick<Job, UpdateField>, after: Pick<Job, UpdateField>): UpdateField[] {
+  const a = valuesOfJob(before);
+  const b = valuesOfJob(after);
+  return UPDATE_FIELDS.filter((field) => canonical(a[field]) !== canonical(b[field]));
+}
+
+const short = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 12);
+
+/**
+ * What one provider's record says about each tracked field, as short hashes (stored per
+ * source). The title is compared normalized, so casing or a provider's suffix never counts.
+ */
+export function recordFieldHashes(record: NormalizedProviderRecord): Record<UpdateField, string> {
+  const values: FieldValues = {
+    title: normalizeTitle(record.title),
+    location: record.location,
+    employment_type: record.employment_type,
+    seniority: record.seniority,
+    job_family: record.job_family,
+    salary: record.salary,
+    description: record.description,
+    apply_url: record.apply_url,
+  };
+  return Object.fromEntries(UPDATE_FIELDS.map((f) => [f, short(canonical(values[f]))])) as Record<UpdateField, string>;
+}
+
+/**
+ * The fields a known listing changed since its provider last showed it: the hash moved and the
+ * new value is known (a provider dropping a value never erases the job's). A source stored
+ * before hashes were kept (empty) changes nothing.
+ */
+export function listingChangedFields(stored: Readonly<Record<string, unknown>>, record: NormalizedProviderRecord): UpdateField[] {
+  const now = recordFieldHashes(record);
+  return UPDATE_FIELDS.filter((field) => typeof stored[field] === 'string' && stored[field] !== now[field] && !isEmpty(record, field));
+}
+
+function isEmpty(record: NormalizedProviderRecord, field: UpdateField): boolean {
+  if (field === 'location') return record.location.city === null && record.location.region === null && record.location.country_code === null && record.location.remote === null;
+  if (field === 'title') return false;
+  return record[field] === null;
+}
+
+/** What happened to one canonical job in one transaction. */
+export interface JobHappenings {
+  /** the job was made in this transaction */
+  created: boolean;
+  /** re-listed at least once in this transaction */
+  reposted: boolean;
+  /** closed in this transaction (it was open before) */
+  closed: boolean;
+  /** tracked fields that differ between the job before and after */
+  changedFields: readonly UpdateField[];
+}
+
+/**
+ * The changes to publish, in order. A job made in the transaction is `opened` only (whatever
+ * else happened to it there: the full job carries it). A re-listing is `reposted`, followed by
+ * `updated` when tracked fields changed too. A closing is `closed`, after an `updated` of the
+ * same transaction. A job closed and re-listed in one transaction ends open: `reposted` only.
+ */
+export function decideChanges(h: JobHappenings): JobChange[] {
+  if (h.created) return ['opened'];
+  const out: JobChange[] = [];
+  if (h.reposted) out.push('reposted');
+  if (h.changedFields.length > 0) out.push('updated');
+  if (h.closed && !h.reposted) out.push('closed');
+  return out;
+}
+
+/** `chg_<job id>_<n>`: the job's n-th published change; unique, and the same on a redelivery. */
+export function jobChangeId(jobId: string, version: number): string {
+  return `chg_${jobId}_${version}`;
+}
+
+/** `chg_<company id>_h<n>`: the company's n-th hiring change. */
+export function hiringChangeId(companyId: string, version: number): string {
+  return `chg_${companyId}_h${version}`;
+}
