@@ -9,6 +9,8 @@ import type { DedupeConfig } from './config.js';
 import { OwnIndexStore } from './own-index/own-index.store.js';
 import { DedupeQueriesConsumer } from './queries/dedupe-queries.consumer.js';
 import { GetJobUseCase } from './queries/get-job.usecase.js';
+import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
+import { DeduplicateChunkUseCase } from './async-chunks/deduplicate-chunk.usecase.js';
 
 @Module({})
 export class DedupeModule {
@@ -19,8 +21,8 @@ export class DedupeModule {
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'dedupe', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
       ],
-      controllers: [RecordsConsumer, DedupeQueriesConsumer],
-      providers: [CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase],
+      controllers: [RecordsConsumer, DedupeQueriesConsumer, AsyncChunksConsumer],
+      providers: [CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase, DeduplicateChunkUseCase],
     };
   }
 }

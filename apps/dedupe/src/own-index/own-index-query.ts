@@ -37,6 +37,12 @@ const anyOf = (keywords: readonly string[]) => Prisma.sql`(${Prisma.join(keyword
  * company) and job_sources(canonical_job_id).
  */
 export function ownIndexQuery({ filters, scope, want, now }: OwnIndexQuery): Prisma.Sql {
+  const condition = ownIndexCondition({ filters, scope, now });
+  return Prisma.sql`SELECT j.id FROM canonical_jobs j WHERE ${condition} ORDER BY j.last_seen_at DESC, j.id LIMIT ${want}`;
+}
+
+/** Every filter of a search and the plan scope, as one SQL condition on `canonical_jobs j`. */
+export function ownIndexCondition({ filters, scope, now }: Omit<OwnIndexQuery, 'want'>): Prisma.Sql {
   const where: Prisma.Sql[] = [];
   if (filters.include_closed !== true) where.push(Prisma.sql`j.status = 'open'`);
   if (filters.title_or) where.push(anyOf(filters.title_or));
@@ -56,6 +62,23 @@ export function ownIndexQuery({ filters, scope, want, now }: OwnIndexQuery): Pri
   if (new Set(scope.providers_routable).size < ALL_PROVIDERS) {
     where.push(Prisma.sql`EXISTS (SELECT 1 FROM job_sources s WHERE s.canonical_job_id = j.id AND s.provider::text = ANY(${scope.providers_routable}::text[]))`);
   }
-  const condition = where.length > 0 ? Prisma.join(where, ' AND ') : Prisma.sql`TRUE`;
-  return Prisma.sql`SELECT j.id FROM canonical_jobs j WHERE ${condition} ORDER BY j.last_seen_at DESC, j.id LIMIT ${want}`;
+  return where.length > 0 ? Prisma.join(where, ' AND ') : Prisma.sql`TRUE`;
+}
+
+/** Where a store page ended: the last job's first sighting and id (the page order). */
+export interface StorePageKey {
+  firstSeenAt: Date;
+  id: string;
+}
+
+/**
+ * One page of the own index's store for an async search, after `after`: the same conditions,
+ * in a stable order (first_seen_at, then id, both descending; neither moves once a job exists,
+ * and jobs first seen during the search sort before the first page and are not re-read), so
+ * page after page reads every matching job once.
+ */
+export function ownIndexPageQuery(query: Omit<OwnIndexQuery, 'want'> & { want: number; after: StorePageKey | null }): Prisma.Sql {
+  const condition = ownIndexCondition(query);
+  const after = query.after ? Prisma.sql`AND (j.first_seen_at, j.id) < (${query.after.firstSeenAt}, ${query.after.id})` : Prisma.empty;
+  return Prisma.sql`SELECT j.id, j.first_seen_at FROM canonical_jobs j WHERE ${condition} ${after} ORDER BY j.first_seen_at DESC, j.id DESC LIMIT ${query.want}`;
 }

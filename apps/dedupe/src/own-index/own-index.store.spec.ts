@@ -133,6 +133,24 @@ describe('the own index store', () => {
     expect([...seen].sort((a, b) => b - a)).toEqual(seen);
   });
 
+  it('pages the store for async searches: every matching job once, page after page, in a stable order', async () => {
+    const scope = { providers_routable: ALL };
+    for (const filters of [{}, { title_or: ['engineer'] }, { country_code_or: ['GB', 'DE'], include_closed: true }] as Filters[]) {
+      const all = await store.search({ filters, scope, want: 1000, now: NOW });
+      const seen: string[] = [];
+      let after = null as Parameters<OwnIndexStore['page']>[0]['after'];
+      for (let pages = 0; pages < 100; pages++) {
+        const page = await store.page({ filters, scope, want: 7, after, now: NOW });
+        expect(page.rows.length).toBeLessThanOrEqual(7);
+        seen.push(...page.rows.map((r) => r.id));
+        if (!page.next) break;
+        after = page.next;
+      }
+      expect(seen).toHaveLength(new Set(seen).size);
+      expect([...seen].sort()).toEqual(all.map((r) => r.id).sort());
+    }
+  });
+
   it('uses the trigram index for title keywords', async () => {
     await prisma.$executeRawUnsafe('SET enable_seqscan = off');
     const plan = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM canonical_jobs j WHERE j.title_search LIKE '% engineer%'`);

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { Topics, type AsyncChunkFetched, type ChunkPosition } from '@jobs/contracts';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import type { CanonicalJobRow } from '../canonical-jobs/job-view.js';
+import { OwnIndexStore } from '../own-index/own-index.store.js';
+
+/**
+ * Merges one chunk of an async search into canonical jobs (one transaction per chunk, as for a
+ * sync provider batch) and answers the orchestrator with the jobs in the provider's rank order
+ * and where the provider's next chunk starts. An own-index store chunk is one store page in the
+ * stable store order; its next position is the last job of the page. Redelivered, it merges into
+ * the same jobs and answers the same ids.
+ */
+@Injectable()
+export class DeduplicateChunkUseCase {
+  constructor(
+    private readonly jobs: CanonicalJobRepository,
+    private readonly ownIndex: OwnIndexStore,
+    private readonly publisher: KafkaPublisher,
+  ) {}
+
+  async execute(message: AsyncChunkFetched.Value): Promise<void> {
+    let rows: CanonicalJobRow[] = [];
+    let merged = 0;
+    let next: ChunkPosition | null = message.next;
+    if (message.outcome === 'ok' && message.index_query) {
+      const { filters, scope, want, after, as_of } = message.index_query;
+      const page = await this.ownIndex.page({ filters, scope, want, now: new Date(as_of), after: after ? { firstSeenAt: new Date(after.first_seen_at), id: after.id } : null });
+      rows = page.rows;
+      next = page.next ? { kind: 'store', after: { first_seen_at: page.next.firstSeenAt.toISOString(), id: page.next.id } } : null;
+    } else if (message.records.length > 0) {
+      const ids: string[] = [];
+      for (const result of await this.jobs.mergeBatch(message.records)) {
+        if (result.merged) merged += 1;
+        if (!ids.includes(result.jobId)) ids.push(result.jobId);
+      }
+      rows = await this.jobs.load(ids);
+    }
+    await this.publisher.publish(Topics.AsyncChunkDeduplicated, {
+      v: 1,
+      search_id: message.search_id,
+      provider: message.provider,
+      chunk: message.chunk,
+      attempt: message.attempt,
+      outcome: message.outcome,
+      latency_ms: message.latency_ms,
+      records_in: message.records.length,
+      duplicates_merged: Math.min(merged, message.records.length),
+      jobs: rows.map((row) => this.jobs.toJob(row)),
+      next,
+    });
+  }
+}
