@@ -11,6 +11,8 @@ import { BillingQueriesConsumer } from './queries/billing-queries.consumer.js';
 import { ChargeJobUseCase } from './queries/charge-job.usecase.js';
 import { CURSOR_CODEC, ListLedgerUseCase } from './queries/list-ledger.usecase.js';
 import type { BillingConfig } from './config.js';
+import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
+import { ChargeAsyncChunkUseCase } from './async-chunks/charge-async-chunk.usecase.js';
 import { WatchEventChargesUseCase } from './events/watch-event-charges.usecase.js';
 import { WatchEventsConsumer } from './events/watch-events.consumer.js';
 
@@ -24,8 +26,8 @@ export class BillingModule {
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'billing', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
         OutboxModule,
       ],
-      controllers: [ChargesConsumer, BillingQueriesConsumer, WatchEventsConsumer],
-      providers: [AccountCharges, ChargeSearchPageUseCase, ChargeJobUseCase, ListLedgerUseCase, WatchEventChargesUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
+      controllers: [ChargesConsumer, BillingQueriesConsumer, WatchEventsConsumer, AsyncChunksConsumer],
+      providers: [AccountCharges, ChargeAsyncChunkUseCase, ChargeSearchPageUseCase, ChargeJobUseCase, ListLedgerUseCase, WatchEventChargesUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }
 }

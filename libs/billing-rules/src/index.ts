@@ -1,2 +1,3 @@
 export * from './charge-plan.js';
 export * from './page-continuation.js';
+export * from './partial-charge.js';

@@ -14,6 +14,13 @@ export interface ChargeRequest {
   jobIds: readonly string[];
   maxCredits: number | null;
   mode: ChargeInput['mode'];
+  /** The rules to apply; default `planCharges` (one page: all of it, or 402). */
+  rules?: (input: ChargeInput) => ChargePlan;
+  /**
+   * `maxCredits` caps the whole request, charged in several parts (an async search): the credits
+   * already charged under `requestId` are counted in the transaction and taken off the cap.
+   */
+  capAcrossParts?: boolean;
 }
 
 /** What a caller answers with, inside the same transaction as the charge. */
@@ -40,11 +47,11 @@ export class AccountCharges {
           SELECT credits_remaining FROM accounts WHERE id = ${request.accountId} FOR UPDATE`;
         if (!account) throw new NonRetriableError(`unknown account ${request.accountId}`);
         const paid = await tx.paidJob.findMany({ where: { accountId: request.accountId, jobId: { in: [...request.jobIds] } }, select: { jobId: true } });
-        const plan = planCharges({
+        const plan = (request.rules ?? planCharges)({
           jobIds: request.jobIds,
           alreadyPaid: new Set(paid.map((p) => p.jobId)),
           creditsRemaining: account.credits_remaining,
-          maxCredits: request.maxCredits,
+          maxCredits: request.capAcrossParts ? await this.capLeft(tx, request) : request.maxCredits,
           mode: request.mode,
         });
         if (plan.kind === 'ok') await this.record(tx, request, plan);
@@ -55,6 +62,13 @@ export class AccountCharges {
       throw error;
     }
     this.outbox.kick();
+  }
+
+  /** What a request charged in parts may still charge: its cap less the credits its ledger lines hold. */
+  private async capLeft(tx: Prisma.TransactionClient, request: ChargeRequest): Promise<number | null> {
+    if (request.maxCredits === null) return null;
+    const spent = await tx.ledgerEntry.aggregate({ where: { accountId: request.accountId, requestId: request.requestId }, _sum: { credits: true } });
+    return Math.max(0, request.maxCredits - (spent._sum.credits ?? 0));
   }
 
   private async record(tx: Prisma.TransactionClient, request: ChargeRequest, plan: Extract<ChargePlan, { kind: 'ok' }>): Promise<void> {
