@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { SharedEnvSchema } from '@jobs/config';
+import { envBoolean, SharedEnvSchema } from '@jobs/config';
 
 export const DispatcherEnvSchema = SharedEnvSchema.extend({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9105),
+  /** Multiplies the retry schedule (operator.md): 0.001 turns 1 minute into 60 ms. */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1000).default(1),
+  /** Whether webhooks may go to loopback/private addresses (operator.md); checked at every connection. */
+  WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
+  /** Webhook attempts running at once in this replica. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Webhook attempts running at once to one endpoint URL in this replica. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
 });
 export type DispatcherConfig = z.infer<typeof DispatcherEnvSchema>;
+export const DISPATCHER_CONFIG = Symbol('DISPATCHER_CONFIG');

@@ -1,16 +1,36 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Topics, ALL_TOPICS } from '@jobs/contracts';
+import { CursorCodec } from '@jobs/cursors';
+import { PrismaModule } from '@jobs/db';
 import { KafkaModule } from '@jobs/nest-kafka';
-import type { DispatcherConfig } from './config.js';
+import { DISPATCHER_CONFIG, type DispatcherConfig } from './config.js';
+import { DeliveryStore } from './deliveries/delivery-store.js';
+import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { EventsConsumer } from './deliveries/events.consumer.js';
+import { StoreEventUseCase } from './events/store-event.usecase.js';
+import { DispatcherQueriesConsumer } from './queries/dispatcher-queries.consumer.js';
+import { CURSOR_CODEC, ListEventsUseCase } from './queries/list-events.usecase.js';
+import { ReplayEventUseCase } from './queries/replay-event.usecase.js';
 
 @Module({})
 export class DispatcherModule {
   static forRoot(config: DispatcherConfig): DynamicModule {
     return {
       module: DispatcherModule,
-      imports: [KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'webhook-dispatcher', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter })],
-      controllers: [EventsConsumer],
+      imports: [
+        PrismaModule.forRoot({ url: config.DATABASE_URL }),
+        KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'webhook-dispatcher', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+      ],
+      controllers: [EventsConsumer, DispatcherQueriesConsumer],
+      providers: [
+        { provide: DISPATCHER_CONFIG, useValue: config },
+        { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+        StoreEventUseCase,
+        DeliveryStore,
+        DeliveryWorker,
+        ListEventsUseCase,
+        ReplayEventUseCase,
+      ],
     };
   }
 }

@@ -1,0 +1,31 @@
+/**
+ * The event feed's pages (GET /events), oldest first by feed position. Pure.
+ *
+ * `next_cursor`: a page that returns events always carries the cursor of its last event, also
+ * when it reached the end of the feed, so a client that stores it can later ask
+ * `GET /events?since=<it>` and receive exactly the events stored since (interface.md: the last
+ * stored next_cursor recovers missed events). A page with no events has `next_cursor: null`: the
+ * client has read everything and keeps the cursor it sent. So a loop "while next_cursor" stops
+ * after one empty page, and nothing is ever skipped or repeated.
+ */
+import type { CursorCodec } from '@jobs/cursors';
+
+export interface FeedPosition {
+  /** the feed position (a bigint) of the last event served, as a decimal string */
+  p: string;
+}
+
+export const feedScope = (accountId: string): string => `events:${accountId}`;
+
+/** The position after which a page starts: 0 without `since`, null when `since` is not ours. */
+export function positionAfter(codec: CursorCodec, accountId: string, since: string | undefined): bigint | null {
+  if (since === undefined) return 0n;
+  const decoded = codec.decode<FeedPosition>(feedScope(accountId), since);
+  if (!decoded || typeof decoded.p !== 'string' || !/^\d{1,19}$/.test(decoded.p)) return null;
+  return BigInt(decoded.p);
+}
+
+/** The cursor to continue after a page whose last event is at `lastPosition` (null: empty page). */
+export function nextCursor(codec: CursorCodec, accountId: string, lastPosition: bigint | null): string | null {
+  return lastPosition === null ? null : codec.encode(feedScope(accountId), { p: lastPosition.toString() } satisfies FeedPosition);
+}

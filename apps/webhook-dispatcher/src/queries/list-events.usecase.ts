@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventSchema, type DispatcherQueryRequested, type EventListResponse } from '@jobs/contracts';
+import { CursorCodec } from '@jobs/cursors';
+import { PrismaService } from '@jobs/db';
+import { nextCursor, positionAfter } from '../events/feed-page.js';
+import { QueryFailure } from './query-failure.js';
+
+export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
+
+type EventsListQuery = Extract<DispatcherQueryRequested.DispatcherQuery, { kind: 'events.list' }>;
+
+/** GET /events: the account's feed, oldest first (feed position), `limit` per page after `since`. */
+@Injectable()
+export class ListEventsUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+  ) {}
+
+  async execute(accountId: string, query: EventsListQuery): Promise<EventListResponse> {
+    const after = positionAfter(this.cursors, accountId, query.since);
+    if (after === null) throw new QueryFailure('invalid_request', 'since: this cursor was not issued by GET /events for this account.', { param: 'since' });
+    const rows = await this.prisma.webhookEvent.findMany({
+      where: { accountId, position: { gt: after } },
+      orderBy: { position: 'asc' },
+      take: query.limit,
+      select: { position: true, body: true },
+    });
+    return {
+      data: rows.map((row) => EventSchema.parse(JSON.parse(row.body))),
+      next_cursor: nextCursor(this.cursors, accountId, rows.at(-1)?.position ?? null),
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { WebhookReplayResponse } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import { newId } from '@jobs/observability';
+import { QueryFailure } from './query-failure.js';
+
+/**
+ * POST /webhooks/replay: a new delivery of a stored event (same id, same body bytes, a fresh
+ * signature at send time) to its original webhook_url, with its own attempts and retries; free.
+ * The request's query id marks it, so a redelivered request makes no second replay.
+ */
+@Injectable()
+export class ReplayEventUseCase {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async execute(accountId: string, queryId: string, eventId: string): Promise<WebhookReplayResponse> {
+    const event = await this.prisma.webhookEvent.findUnique({
+      where: { accountId_eventId: { accountId, eventId } },
+      select: { position: true, webhookUrl: true },
+    });
+    if (!event) throw new QueryFailure('not_found', `No event ${eventId}.`);
+    if (event.webhookUrl === null) {
+      throw new QueryFailure('invalid_request', `event_id: ${eventId} has no webhook endpoint (it is in the feed only, GET /v1/events); there is nothing to re-send.`, { param: 'event_id' });
+    }
+    await this.prisma.webhookDelivery.createMany({
+      data: [{ id: newId('dlv'), eventPosition: event.position, accountId, url: event.webhookUrl, kind: 'replay', replayQueryId: queryId, status: 'pending', dueAt: new Date() }],
+      skipDuplicates: true,
+    });
+    return { event_id: eventId, status: 'queued' };
+  }
+}
