@@ -11,6 +11,7 @@ import { StackReadiness } from './readiness/stack-readiness.js';
 import { SearchModule } from './search/search.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { LedgerModule } from './ledger/ledger.module.js';
+import { EventsModule } from './events/events.module.js';
 import { MessagingModule } from './messaging/messaging.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
@@ -58,6 +59,7 @@ export class GatewayModule {
         MessagingModule,
         JobsModule,
         LedgerModule,
+        EventsModule,
         AccountModule,
         SearchModule,
         ProvidersModule,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
-import { Topics, type BillingQueryRequested, type DedupeQueryRequested, type OrchestratorQueryRequested, type QueryResponded } from '@jobs/contracts';
+import { Topics, type BillingQueryRequested, type DedupeQueryRequested, type DispatcherQueryRequested, type OrchestratorQueryRequested, type QueryResponded } from '@jobs/contracts';
 
 type QueryResult = QueryResponded.QueryResult;
 import { KafkaPublisher } from '@jobs/nest-kafka';
@@ -33,6 +33,10 @@ export class QueryClient {
 
   askOrchestrator<K extends OrchestratorQueryRequested.Value['query']['kind']>(value: OrchestratorQueryRequested.Value & { query: { kind: K } }): Promise<ResultOf<K>> {
     return this.ask(value.query_id, value.query.kind, () => this.publisher.publish(Topics.OrchestratorQueryRequested, value)) as Promise<ResultOf<K>>;
+  }
+
+  askDispatcher<K extends DispatcherQueryRequested.Value['query']['kind']>(value: DispatcherQueryRequested.Value & { query: { kind: K } }): Promise<ResultOf<K>> {
+    return this.ask(value.query_id, value.query.kind, () => this.publisher.publish(Topics.DispatcherQueryRequested, value)) as Promise<ResultOf<K>>;
   }
 
   private async ask(queryId: string, kind: QueryResult['kind'], publish: () => Promise<void>): Promise<QueryResult> {

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import type { EventListQuery, EventListResponse, WebhookReplayResponse } from '@jobs/contracts';
+import type { Principal } from '../auth/api-key.js';
+import { ApiError } from '../http/api-error.js';
+import { QueryClient } from '../messaging/query-client.js';
+
+/**
+ * The event feed and replays belong to the webhook-dispatcher; the gateway asks it over Kafka.
+ * Test keys are never charged and get no events: an empty feed, and no event to replay.
+ */
+@Injectable()
+export class EventFeedUseCase {
+  constructor(private readonly queries: QueryClient) {}
+
+  async list(principal: Principal, query: EventListQuery, requestId: string): Promise<EventListResponse> {
+    if (principal.mode === 'test') return { data: [], next_cursor: null };
+    const { page } = await this.queries.askDispatcher({
+      v: 1,
+      query_id: requestId,
+      account_id: principal.accountId,
+      mode: principal.mode,
+      query: { kind: 'events.list', limit: query.limit, ...(query.since ? { since: query.since } : {}) },
+    });
+    return page;
+  }
+
+  async replay(principal: Principal, eventId: string, requestId: string): Promise<WebhookReplayResponse> {
+    if (principal.mode === 'test') throw new ApiError('not_found', `No event ${eventId}.`);
+    const { replay } = await this.queries.askDispatcher({
+      v: 1,
+      query_id: requestId,
+      account_id: principal.accountId,
+      mode: principal.mode,
+      query: { kind: 'webhook.replay', event_id: eventId },
+    });
+    return replay;
+  }
+}
