@@ -231,6 +231,14 @@ async function build() {
 
 // ---------------------------------------------------------------- services
 
+/**
+ * The webhook retry schedule's multiplier: 1 under `npm run up`, 0.001 for test stacks (`npm test`
+ * and any STACK_SLOT), so the whole 24 h schedule takes about 86 s and e2e tests can watch it.
+ */
+function webhookRetryScale() {
+  return env.WEBHOOK_RETRY_SCALE ?? (profile === PROFILES.dev ? '1' : '0.001');
+}
+
 function serviceEnv(infra) {
   return {
     NODE_ENV: command === 'up' ? 'development' : 'test',
@@ -240,7 +248,7 @@ function serviceEnv(infra) {
     ADMIN_TOKEN: env.ADMIN_TOKEN ?? 'dev-admin-token',
     WORLD_SEED: env.WORLD_SEED ?? '42',
     REFRESH_INTERVAL_MS: env.REFRESH_INTERVAL_MS ?? '60000',
-    WEBHOOK_RETRY_SCALE: env.WEBHOOK_RETRY_SCALE ?? '1',
+    WEBHOOK_RETRY_SCALE: webhookRetryScale(),
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? 'true',
     PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
     SERVICE_HEALTH_URLS: SERVICES.filter((s) => s.name !== 'gateway').map((s) => `${s.name}=http://127.0.0.1:${s.port}`).join(','),
@@ -471,6 +479,7 @@ async function test({ e2eOnly }) {
       PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
       SERVICE_PORTS: SERVICES.map((s) => `${s.name}=${s.port}`).join(','),
       STACK_PIDS_FILE: pidsFile,
+      WEBHOOK_RETRY_SCALE: webhookRetryScale(),
     },
   });
   say(`all tests passed in ${((Date.now() - started) / 1000).toFixed(0)}s`);
