@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { Topics, ALL_TOPICS } from '@jobs/contracts';
 import { PrismaModule } from '@jobs/db';
 import { KafkaModule } from '@jobs/nest-kafka';
+import { OutboxModule } from '@jobs/outbox';
 import { CanonicalJobRepository } from './canonical-jobs/canonical-job.repository.js';
 import { DeduplicateBatchUseCase } from './canonical-jobs/deduplicate-batch.usecase.js';
 import { RecordsConsumer } from './canonical-jobs/records.consumer.js';
@@ -11,6 +12,9 @@ import { DedupeQueriesConsumer } from './queries/dedupe-queries.consumer.js';
 import { GetJobUseCase } from './queries/get-job.usecase.js';
 import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
 import { DeduplicateChunkUseCase } from './async-chunks/deduplicate-chunk.usecase.js';
+import { GetCompanyProfileUseCase } from './companies/get-company-profile.usecase.js';
+import { MergeRefreshUseCase } from './refresh/merge-refresh.usecase.js';
+import { RefreshRecordsConsumer } from './refresh/refresh-records.consumer.js';
 
 @Module({})
 export class DedupeModule {
@@ -20,9 +24,11 @@ export class DedupeModule {
       imports: [
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'dedupe', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+        // lifecycle and hiring changes are staged in the merge transaction, published by the relay
+        OutboxModule,
       ],
-      controllers: [RecordsConsumer, DedupeQueriesConsumer, AsyncChunksConsumer],
-      providers: [CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase, DeduplicateChunkUseCase],
+      controllers: [RecordsConsumer, DedupeQueriesConsumer, AsyncChunksConsumer, RefreshRecordsConsumer],
+      providers: [CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase, DeduplicateChunkUseCase, MergeRefreshUseCase, GetCompanyProfileUseCase],
     };
   }
 }

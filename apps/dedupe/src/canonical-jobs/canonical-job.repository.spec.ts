@@ -2,6 +2,7 @@
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
+import { outboxStub } from '../testing/outbox-stub.js';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
 import { toJob } from './job-view.js';
 
@@ -36,7 +37,7 @@ let repository: CanonicalJobRepository;
 
 beforeAll(async () => {
   db = await throwawayDatabase('dedupe');
-  repository = new CanonicalJobRepository(db.prisma);
+  repository = new CanonicalJobRepository(db.prisma, outboxStub());
 }, 60_000);
 
 afterAll(async () => {
@@ -69,7 +70,7 @@ describe('CanonicalJobRepository', () => {
   it('keeps ids stable across restarts: a new repository on the same database answers the same job for a known listing', async () => {
     const a = record({ title: 'Site Reliability Engineer', apply_url: 'https://northwind.example/careers/sre-1' });
     const [first] = await repository.mergeBatch([a]);
-    const restarted = new CanonicalJobRepository(new PrismaService(db.url, { poolSize: 2 }));
+    const restarted = new CanonicalJobRepository(new PrismaService(db.url, { poolSize: 2 }), outboxStub());
     const [again] = await restarted.mergeBatch([{ ...a, seen_at: '2026-11-21T09:00:00.000Z' }]);
     expect(again).toEqual({ jobId: first!.jobId, merged: false, reposted: false });
     expect((await jobOf(first!.jobId)).last_seen_at).toBe('2026-11-21T09:00:00.000Z');
@@ -94,7 +95,7 @@ describe('CanonicalJobRepository', () => {
 
   it('makes one job when two replicas merge the same opening at the same moment', async () => {
     const opening = { title: 'Security Engineer', apply_url: 'https://northwind.example/careers/sec-3' };
-    const other = new CanonicalJobRepository(new PrismaService(db.url, { poolSize: 2 }));
+    const other = new CanonicalJobRepository(new PrismaService(db.url, { poolSize: 2 }), outboxStub());
     const [x, y] = await Promise.all([repository.mergeBatch([record({ ...opening, provider: 'provider_d' })]), other.mergeBatch([record({ ...opening, provider: 'provider_e' })])]);
     expect(x![0]!.jobId).toBe(y![0]!.jobId);
     expect(await db.prisma.canonicalJob.count({ where: { title: 'Security Engineer' } })).toBe(1);

@@ -1,10 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import type { NormalizedProviderRecord } from '@jobs/contracts';
+import type { ClosedReason, Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { CanonicalIndex, blockingKey, normalizeCompanyName, normalizeTitle, recordToMatch, type MatchFields } from '@jobs/matching';
 import { titleSearchText } from '@jobs/job-filters';
 import { newId } from '@jobs/observability';
+import { OutboxRelay } from '@jobs/outbox';
+import { LifecycleRecorder, type JobTrack } from '../lifecycle/lifecycle-recorder.js';
+import { listingChangedFields, recordFieldHashes, type UpdateField } from '../lifecycle/job-lifecycle.js';
+import { ownIndexQuery } from '../own-index/own-index-query.js';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
+
+/**
+ * A complete refresh listing of one provider for one scope: the scope's open jobs whose source
+ * from that provider is absent from it are no longer listed there; a job none of whose sources
+ * is listed any more closes (with the own crawler's reason when it showed the opening closed).
+ */
+export interface RefreshListing {
+  provider: ProviderSlug;
+  filters: Filters;
+  /** records the listing showed closed (own crawler), with their reasons */
+  closed: readonly NormalizedProviderRecord[];
+  at: Date;
+}
+
+const ALL_PROVIDERS: ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
+const SCOPE_MAX_JOBS = 100_000;
 
 export interface MergeResult {
   jobId: string;
@@ -31,24 +51,42 @@ type StoredRow = Prisma.CanonicalJobGetPayload<{ include: { company: true } }> &
  */
 @Injectable()
 export class CanonicalJobRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly lifecycle: LifecycleRecorder;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly outbox: OutboxRelay,
+  ) {
+    this.lifecycle = new LifecycleRecorder(outbox);
+  }
 
   async merge(record: NormalizedProviderRecord): Promise<MergeResult> {
     const [result] = await this.mergeBatch([record]);
     return result!;
   }
 
-  /** Merges records in order (later ones may join jobs earlier ones created); one result per record. */
-  async mergeBatch(records: readonly NormalizedProviderRecord[]): Promise<MergeResult[]> {
-    if (records.length === 0) return [];
+  /**
+   * Merges records in order (later ones may join jobs earlier ones created); one result per
+   * record. In the same transaction: a complete refresh listing's absences (`refresh`), and every
+   * lifecycle change (opened, updated, closed, reposted) and company hiring change it made,
+   * staged in the outbox exactly once.
+   */
+  async mergeBatch(records: readonly NormalizedProviderRecord[], refresh?: RefreshListing): Promise<MergeResult[]> {
+    if (records.length === 0 && !refresh) return [];
+    const results = await this.prisma.$transaction((tx) => this.mergeInTransaction(tx, records, refresh), { timeout: 60_000, maxWait: 10_000 });
+    this.outbox.kick();
+    return results;
+  }
+
+  private async mergeInTransaction(tx: Prisma.TransactionClient, records: readonly NormalizedProviderRecord[], refresh: RefreshListing | undefined): Promise<MergeResult[]> {
     const inputs = records.map((r) => recordToMatch(r));
     const keys = [...new Set(inputs.flatMap((i) => i.keys))];
-    return this.prisma.$transaction(async (tx) => {
+    {
       // one statement, locks taken in ascending lock-id order: every transaction agrees on the order
       await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM unnest(${keys}::text[]) AS x ORDER BY 1) AS locks`;
-      const known = await tx.jobSource.findMany({
+      const known = records.length === 0 ? [] : await tx.jobSource.findMany({
         where: { OR: records.map((r) => ({ provider: r.provider, providerJobId: r.provider_job_id })) },
-        select: { id: true, provider: true, providerJobId: true, canonicalJobId: true },
+        select: { id: true, provider: true, providerJobId: true, canonicalJobId: true, fieldHashes: true },
       });
       const knownBySource = new Map(known.map((s) => [`${s.provider}\u0000${s.providerJobId}`, s]));
       const freshKeys = new Set<string>();
@@ -66,31 +104,44 @@ export class CanonicalJobRepository {
       for (const { row, fields } of loaded.values()) index.load({ id: row.id, fields, keys: row.keys.map((k) => k.key), sources: row.sources });
 
       const results: MergeResult[] = [];
-      const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[]; reposts: number }>();
-      const knownSeen: { sourceId: string; jobId: string; seenAt: Date; verified: boolean }[] = [];
+      const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[]; reposts: number; relistedAt: string | null }>();
+      const knownSeen: { sourceId: string; jobId: string; seenAt: Date; verified: boolean; record: NormalizedProviderRecord; changed: UpdateField[] }[] = [];
       for (const record of records) {
         const seenAt = new Date(record.seen_at);
         const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
         if (source) {
-          knownSeen.push({ sourceId: source.id, jobId: source.canonicalJobId, seenAt, verified: record.provider === 'own_index' });
+          const changed = listingChangedFields(source.fieldHashes as Record<string, unknown>, record);
+          knownSeen.push({ sourceId: source.id, jobId: source.canonicalJobId, seenAt, verified: record.provider === 'own_index', record, changed });
           results.push({ jobId: source.canonicalJobId, merged: false, reposted: false });
           continue;
         }
         const result = index.merge(record);
-        results.push({ jobId: result.jobId, merged: result.merged, reposted: result.reposted });
+        // a new listing of a closed job is a re-listing: same id, open again, one more repost
+        const relistsClosed = result.merged && !result.reposted && !touched.has(result.jobId) && loaded.get(result.jobId)?.row.status === 'closed';
+        const reposted = result.reposted || relistsClosed;
+        results.push({ jobId: result.jobId, merged: result.merged, reposted });
         // the same listing twice in one batch: the first one is the source
         if (result.known) continue;
-        const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0 };
+        const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0, relistedAt: null };
         if (seenAt > entry.seenAt) entry.seenAt = seenAt;
-        if (result.reposted) entry.reposts += 1;
+        if (reposted) entry.reposts += 1;
+        if (relistsClosed) entry.relistedAt = record.posted_at;
         entry.sources.push(record);
         touched.set(result.jobId, entry);
       }
 
+      // every job this transaction may change, locked, as it was before
+      const track: JobTrack = await this.lifecycle.begin(tx, [...new Set([...knownSeen.map((k) => k.jobId), ...touched.keys()])]);
+      for (const jobId of touched.keys()) if (!track.before.has(jobId)) track.created.add(jobId);
+      for (const [jobId, entry] of touched) if (entry.reposts > 0 && !track.created.has(jobId)) track.reposted.add(jobId);
+
       for (const k of knownSeen) {
-        await tx.jobSource.update({ where: { id: k.sourceId }, data: { lastSeenAt: k.seenAt } });
+        await tx.jobSource.update({ where: { id: k.sourceId }, data: { lastSeenAt: k.seenAt, listed: true, unlistedAt: null, fieldHashes: recordFieldHashes(k.record) } });
         // the own crawler seeing the listing confirms it live at its origin
-        await tx.canonicalJob.update({ where: { id: k.jobId }, data: { lastSeenAt: k.seenAt, ...(k.verified ? { lastVerifiedAt: k.seenAt } : {}) } });
+        const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: k.seenAt, ...(k.verified ? { lastVerifiedAt: k.seenAt } : {}) };
+        // the listing itself changed at the employer: the job follows it
+        if (k.changed.length > 0) Object.assign(data, listingUpdate(k.record, k.changed));
+        await tx.canonicalJob.update({ where: { id: k.jobId }, data });
       }
       const newKeys: { key: string; canonicalJobId: string }[] = [];
       for (const [jobId, { seenAt, sources, reposts }] of touched) {
@@ -102,13 +153,54 @@ export class CanonicalJobRepository {
         // the own crawler seeing the listing confirms it live at its origin
         const crawled = sources.find((r) => r.provider === 'own_index');
         const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
-        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, jobFamily, seenAt, job.providers.size, verifiedAt, reposts);
+        const relistedAt = touched.get(jobId)!.relistedAt;
+        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, jobFamily, seenAt, job.providers.size, verifiedAt, reposts, relistedAt);
         else await this.create(tx, jobId, job.fields, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts);
         await tx.jobSource.createMany({ data: sources.map((r) => sourceData(jobId, r)) });
       }
+      // a changed title brings its blocking keys along, so later records still meet the job
+      for (const k of knownSeen) if (k.changed.includes('title')) for (const key of recordToMatch(k.record).keys) newKeys.push({ key, canonicalJobId: k.jobId });
       if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
+      if (refresh) await this.applyAbsences(tx, track, records, refresh);
+      await this.lifecycle.finish(tx, track, { scopeCompanies: refresh !== undefined });
       return results;
+    }
+  }
+
+  /**
+   * A complete listing's absences: this provider's listed sources of the scope's open jobs that
+   * the listing did not show open are no longer listed; a job left with no listed source closes.
+   */
+  private async applyAbsences(tx: Prisma.TransactionClient, track: JobTrack, records: readonly NormalizedProviderRecord[], refresh: RefreshListing): Promise<void> {
+    const scope = await tx.$queryRaw<{ id: string }[]>(
+      ownIndexQuery({ filters: { ...refresh.filters, include_closed: false }, scope: { providers_routable: ALL_PROVIDERS }, want: SCOPE_MAX_JOBS, now: refresh.at }),
+    );
+    const closedIds = refresh.closed.map((r) => r.provider_job_id);
+    // jobs the crawler showed closed are in scope even if a filter no longer matches them
+    const shownClosed = closedIds.length === 0 ? [] : await tx.jobSource.findMany({ where: { provider: refresh.provider, providerJobId: { in: closedIds } }, select: { canonicalJobId: true, providerJobId: true } });
+    const scopeIds = [...new Set([...scope.map((r) => r.id), ...shownClosed.map((s) => s.canonicalJobId)])];
+    if (scopeIds.length === 0) return;
+    const listedIds = records.filter((r) => r.provider === refresh.provider).map((r) => r.provider_job_id);
+    const absent = await tx.jobSource.findMany({
+      where: { provider: refresh.provider, listed: true, canonicalJobId: { in: scopeIds }, providerJobId: { notIn: listedIds } },
+      select: { id: true, canonicalJobId: true },
     });
+    if (absent.length === 0) return;
+    await tx.jobSource.updateMany({ where: { id: { in: absent.map((s) => s.id) } }, data: { listed: false, unlistedAt: refresh.at } });
+    const affected = [...new Set(absent.map((s) => s.canonicalJobId))];
+    await this.lifecycle.lock(tx, track, affected);
+    const stillListed = await tx.jobSource.findMany({ where: { canonicalJobId: { in: affected }, listed: true }, select: { canonicalJobId: true }, distinct: ['canonicalJobId'] });
+    const listed = new Set(stillListed.map((s) => s.canonicalJobId));
+    const reasonByJob = new Map<string, ClosedReason>();
+    for (const s of shownClosed) {
+      const reason = refresh.closed.find((r) => r.provider_job_id === s.providerJobId)?.closed_reason;
+      if (reason) reasonByJob.set(s.canonicalJobId, reason);
+    }
+    for (const jobId of affected) {
+      if (listed.has(jobId) || track.before.get(jobId)?.status !== 'open' || track.reposted.has(jobId) || track.created.has(jobId)) continue;
+      await tx.canonicalJob.update({ where: { id: jobId }, data: { status: 'closed', closedReason: reasonByJob.get(jobId) ?? 'unknown', closedAt: refresh.at } });
+      track.closed.add(jobId);
+    }
   }
 
   async load(ids: readonly string[]): Promise<CanonicalJobRow[]> {
@@ -126,7 +218,8 @@ export class CanonicalJobRepository {
   private async candidates(tx: Prisma.TransactionClient, keys: string[], records: readonly NormalizedProviderRecord[]): Promise<StoredRow[]> {
     const legacy = [...new Set(records.flatMap((r) => legacyBlocks(r)))];
     const jobs = await tx.canonicalJob.findMany({
-      where: { status: 'open', OR: [{ keys: { some: { key: { in: keys } } } }, { blockingKey: { in: legacy } }] },
+      // closed jobs too: a new listing of a closed opening re-lists it (same id, repost_count up)
+      where: { OR: [{ keys: { some: { key: { in: keys } } } }, { blockingKey: { in: legacy } }] },
       include: { company: true },
       orderBy: [{ firstSeenAt: 'asc' }, { id: 'asc' }],
     });
@@ -189,11 +282,12 @@ export class CanonicalJobRepository {
     providers: number,
     verifiedAt: Date | null,
     reposts: number,
+    relistedAt: string | null = null,
   ): Promise<void> {
     const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt, pReal: pRealFor(providers) };
     if (verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt)) data.lastVerifiedAt = verifiedAt;
     // re-listed: same id, one more repost, open again (its posting time moved with the fields)
-    if (reposts > 0) Object.assign(data, { repostCount: { increment: reposts }, status: 'open', closedReason: null });
+    if (reposts > 0) Object.assign(data, { repostCount: { increment: reposts }, status: 'open', closedReason: null, closedAt: null });
     if (row.jobFamily === null && jobFamily !== null) data.jobFamily = jobFamily;
     if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = (await this.company(tx, f.companyDomain, f.companyName)).id;
     if (f.city !== before.city) data.city = f.city;
@@ -211,6 +305,8 @@ export class CanonicalJobRepository {
     if (f.description !== before.description) data.description = f.description;
     if (f.applyUrl !== before.applyUrl) data.applyUrl = f.applyUrl;
     if (f.postedAt !== before.postedAt) data.postedAt = f.postedAt ? new Date(f.postedAt) : null;
+    // a closed job listed again: the new listing's posting time, as for any re-listing
+    if (relistedAt) data.postedAt = new Date(relistedAt);
     await tx.canonicalJob.update({ where: { id: row.id }, data });
   }
 
@@ -264,5 +360,24 @@ function sourceData(canonicalJobId: string, record: NormalizedProviderRecord): P
     firstSeenAt: seenAt,
     lastSeenAt: seenAt,
     fields: RECORD_FIELDS.filter((f) => record[f] !== null),
+    fieldHashes: recordFieldHashes(record),
   };
+}
+
+/** The job's columns for the fields a known listing changed (its new values). */
+function listingUpdate(record: NormalizedProviderRecord, changed: readonly UpdateField[]): Prisma.CanonicalJobUncheckedUpdateInput {
+  const data: Prisma.CanonicalJobUncheckedUpdateInput = {};
+  for (const field of changed) {
+    if (field === 'title') Object.assign(data, { title: record.title, normalizedTitle: normalizeTitle(record.title), titleSearch: titleSearchText(record.title) });
+    if (field === 'location') Object.assign(data, { city: record.location.city, region: record.location.region, countryCode: record.location.country_code, remote: record.location.remote });
+    if (field === 'employment_type') data.employmentType = record.employment_type;
+    if (field === 'seniority') data.seniority = record.seniority;
+    if (field === 'job_family') data.jobFamily = record.job_family;
+    if (field === 'description') data.description = record.description;
+    if (field === 'apply_url') data.applyUrl = record.apply_url;
+    if (field === 'salary' && record.salary) {
+      Object.assign(data, { salaryMin: record.salary.min, salaryMax: record.salary.max, salaryCurrency: record.salary.currency, salaryPeriod: record.salary.period, salaryOrigin: record.salary.origin });
+    }
+  }
+  return data;
 }

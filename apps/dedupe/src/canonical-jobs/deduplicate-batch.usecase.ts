@@ -22,7 +22,8 @@ export class DeduplicateBatchUseCase {
     const ids: string[] = [];
     let merged = 0;
     // one transaction for the whole provider batch: bulk lookups, one set of locks
-    for (const result of await this.jobs.mergeBatch(message.records)) {
+    // a listing the own crawler shows closed (searches with include_closed) never makes or feeds a job
+    for (const result of await this.jobs.mergeBatch(message.records.filter((r) => r.status !== 'closed'))) {
       if (result.merged) merged += 1;
       if (!ids.includes(result.jobId)) ids.push(result.jobId);
     }

@@ -10,6 +10,7 @@ import { matchesFilters } from '@jobs/job-filters';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import { toJob } from '../canonical-jobs/job-view.js';
 import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
+import { outboxStub } from '../testing/outbox-stub.js';
 import { OwnIndexStore } from './own-index.store.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -63,7 +64,7 @@ let store: OwnIndexStore;
 beforeAll(async () => {
   db = await throwawayDatabase('ownindex');
   prisma = db.prisma;
-  repository = new CanonicalJobRepository(prisma);
+  repository = new CanonicalJobRepository(prisma, outboxStub());
   store = new OwnIndexStore(prisma, repository);
   const results = await repository.mergeBatch(records());
   expect(new Set(results.map((r) => r.jobId)).size).toBe(120);

@@ -1,0 +1,123 @@
+import { Topics, type Job } from '@jobs/contracts';
+import type { Prisma } from '@jobs/db';
+import type { OutboxRelay } from '@jobs/outbox';
+import { isHiring, type CompanyJobFacts } from '../companies/company-profile.js';
+import { toJob } from '../canonical-jobs/job-view.js';
+import { changedJobFields, decideChanges, hiringChangeId, jobChangeId } from './job-lifecycle.js';
+
+/** The jobs one transaction may change: locked, as they were, and what happened to them. */
+export interface JobTrack {
+  before: Map<string, Job>;
+  created: Set<string>;
+  reposted: Set<string>;
+  closed: Set<string>;
+}
+
+/**
+ * Records, inside the merge transaction, each lifecycle change of the jobs it touched (once:
+ * versions numbered under the job's row lock) and each change of a touched company's
+ * `is_hiring` value, staged in dedupe's outbox, so a change is published if and only if it
+ * committed, and a redelivered batch (which changes nothing) publishes nothing again.
+ */
+export class LifecycleRecorder {
+  constructor(private readonly outbox: Pick<OutboxRelay, 'stage'>) {}
+
+  /** Locks the existing jobs among `ids` (ascending id order) and keeps their current view. */
+  async begin(tx: Prisma.TransactionClient, ids: readonly string[]): Promise<JobTrack> {
+    const track: JobTrack = { before: new Map(), created: new Set(), reposted: new Set(), closed: new Set() };
+    await this.lock(tx, track, ids);
+    return track;
+  }
+
+  async lock(tx: Prisma.TransactionClient, track: JobTrack, ids: readonly string[]): Promise<void> {
+    const fresh = [...new Set(ids)].filter((id) => !track.before.has(id)).sort();
+    if (fresh.length === 0) return;
+    await tx.$queryRaw`SELECT id FROM canonical_jobs WHERE id = ANY(${fresh}::text[]) ORDER BY id FOR UPDATE`;
+    const rows = await tx.canonicalJob.findMany({ where: { id: { in: fresh } }, include: { company: true, sources: true } });
+    for (const row of rows) track.before.set(row.id, toJob(row));
+  }
+
+  /**
+   * Stages the changes of every tracked job, then the hiring changes of the companies whose
+   * open jobs changed (all touched companies when `scopeCompanies`: a refresh re-judges them).
+   */
+  async finish(tx: Prisma.TransactionClient, track: JobTrack, options: { scopeCompanies: boolean }): Promise<void> {
+    const ids = [...new Set([...track.before.keys(), ...track.created])].sort();
+    if (ids.length === 0) return;
+    const rows = await tx.canonicalJob.findMany({ where: { id: { in: ids } }, include: { company: true, sources: true } });
+    const now = new Date();
+    const companies = new Set<string>();
+    for (const row of rows) {
+      const before = track.before.get(row.id);
+      const after = toJob(row);
+      const changedFields = before ? changedJobFields(before, after) : [];
+      const changes = decideChanges({ created: track.created.has(row.id), reposted: track.reposted.has(row.id), closed: track.closed.has(row.id), changedFields });
+      if (options.scopeCompanies || changes.some((c) => c !== 'updated')) companies.add(row.companyId);
+      if (changes.length === 0) continue;
+      const [{ lifecycle_version: version }] = await tx.$queryRaw<[{ lifecycle_version: number }]>`
+        UPDATE canonical_jobs SET lifecycle_version = lifecycle_version + ${changes.length} WHERE id = ${row.id} RETURNING lifecycle_version`;
+      let n = version - changes.length;
+      for (const change of changes) {
+        n += 1;
+        await this.outbox.stage(tx, Topics.JobLifecycleChanged, {
+          v: 1,
+          change_id: jobChangeId(row.id, n),
+          change,
+          changed_fields: change === 'updated' ? changedFields : [],
+          job: after,
+          occurred_at: now.toISOString(),
+        });
+      }
+    }
+    await this.recordHiring(tx, [...companies], now);
+  }
+
+  /** Re-judges `is_hiring` (every provider) of companies with a domain; stages a change when the value moved. */
+  private async recordHiring(tx: Prisma.TransactionClient, companyIds: readonly string[], now: Date): Promise<void> {
+    const ids = [...new Set(companyIds)].sort();
+    if (ids.length === 0) return;
+    // one company's judgements serialize (after the job locks: every transaction takes jobs first)
+    await tx.$queryRaw`SELECT id FROM companies WHERE id = ANY(${ids}::text[]) AND domain IS NOT NULL ORDER BY id FOR UPDATE`;
+    const companies = await tx.company.findMany({ where: { id: { in: ids }, domain: { not: null } } });
+    if (companies.length === 0) return;
+    const jobs = await tx.canonicalJob.findMany({
+      where: { companyId: { in: companies.map((c) => c.id) } },
+      select: { companyId: true, status: true, firstSeenAt: true, lastSeenAt: true, closedAt: true, pReal: true, jobFamily: true },
+    });
+    const states = new Map((await tx.companyHiringState.findMany({ where: { companyId: { in: companies.map((c) => c.id) } } })).map((s) => [s.companyId, s]));
+    for (const company of companies) {
+      const facts: CompanyJobFacts[] = jobs.filter((j) => j.companyId === company.id).map((j) => ({ ...j, sources: [] }));
+      const judged = isHiring(facts, now);
+      const state = states.get(company.id);
+      if (!state) {
+        // first judgement: unknown is where every company starts, so only a known value is a change
+        const version = judged.value === null ? 0 : 1;
+        await tx.companyHiringState.create({ data: { companyId: company.id, value: judged.value, version } });
+        if (version === 1) await this.stageHiring(tx, company, judged, null, version, now);
+        continue;
+      }
+      if (state.value === judged.value) continue;
+      const version = state.version + 1;
+      await tx.companyHiringState.update({ where: { companyId: company.id }, data: { value: judged.value, version } });
+      await this.stageHiring(tx, company, judged, state.value, version, now);
+    }
+  }
+
+  private stageHiring(
+    tx: Prisma.TransactionClient,
+    company: { id: string; name: string; domain: string | null },
+    judged: ReturnType<typeof isHiring>,
+    previous: boolean | null,
+    version: number,
+    now: Date,
+  ): Promise<void> {
+    return this.outbox.stage(tx, Topics.CompanyHiringChanged, {
+      v: 1,
+      change_id: hiringChangeId(company.id, version),
+      company: { id: company.id, name: company.name, domain: company.domain! },
+      is_hiring: judged,
+      previous,
+      occurred_at: now.toISOString(),
+    });
+  }
+}

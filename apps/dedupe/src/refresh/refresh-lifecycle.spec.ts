@@ -1,0 +1,188 @@
+// Integration test against the real PostgreSQL: refresh listings merged by dedupe, the job
+// lifecycle they decide (closure only from complete listings) and the changes staged in the
+// outbox exactly once.
+import { randomBytes } from 'node:crypto';
+import type { CompanyHiringChanged, JobLifecycleChanged, NormalizedProviderRecord, ProviderSlug, RefreshRecordsFetched } from '@jobs/contracts';
+import type { Logger } from '@jobs/observability';
+import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import { toJob } from '../canonical-jobs/job-view.js';
+import { outboxStub } from '../testing/outbox-stub.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
+import { MergeRefreshUseCase } from './merge-refresh.usecase.js';
+
+const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+let db: ThrowawayDatabase;
+let repository: CanonicalJobRepository;
+let refresh: MergeRefreshUseCase;
+
+beforeAll(async () => {
+  db = await throwawayDatabase('lifecycle');
+  repository = new CanonicalJobRepository(db.prisma, outboxStub());
+  refresh = new MergeRefreshUseCase(repository, logger);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+let clock = Date.parse('2026-11-20T12:00:00.000Z');
+const tick = () => new Date((clock += 60_000)).toISOString();
+
+/** A company of its own per test, so scopes never overlap. */
+function company() {
+  const word = randomBytes(4).toString('hex');
+  const domain = `c${word}.example`;
+  let n = 0;
+  const record = (provider: ProviderSlug, title: string, overrides: Partial<NormalizedProviderRecord> = {}): NormalizedProviderRecord => ({
+    provider,
+    provider_job_id: `${provider}-${word}-${title.replaceAll(' ', '-')}-${n++}`,
+    url: null,
+    title,
+    company: { name: `Company ${word}`, domain },
+    location: { city: 'Leeds', region: null, country_code: 'GB', remote: false },
+    employment_type: 'full_time',
+    seniority: 'mid',
+    job_family: 'engineering',
+    salary: { min: 50_000, max: 60_000, currency: 'GBP', period: 'year', origin: 'declared' },
+    description: `The ${title} of ${domain}: keep things running, every day, with a friendly team of ${word}.`,
+    apply_url: null,
+    posted_at: '2026-11-19T09:00:00.000Z',
+    seen_at: tick(),
+    ...overrides,
+  });
+  const listing = (provider: ProviderSlug, records: NormalizedProviderRecord[], over: Partial<RefreshRecordsFetched.Value> = {}): RefreshRecordsFetched.Value => {
+    const at = tick();
+    return {
+      v: 1,
+      refresh_id: `rfr_${word}`,
+      scope: { key: `company:${domain}`, filters: { company_domain_or: [domain] } },
+      provider,
+      outcome: 'ok',
+      complete: true,
+      latency_ms: 5,
+      fetched_at: at,
+      records: records.map((r) => ({ ...r, seen_at: at })),
+      ...over,
+    };
+  };
+  return { domain, record, listing };
+}
+
+async function changesOf(jobId: string): Promise<JobLifecycleChanged.Value[]> {
+  const rows = await db.prisma.outboxMessage.findMany({ where: { topic: 'job.lifecycle.changed', key: jobId }, orderBy: { id: 'asc' } });
+  return rows.map((r) => r.value as unknown as JobLifecycleChanged.Value);
+}
+
+async function hiringOf(domain: string): Promise<CompanyHiringChanged.Value[]> {
+  const rows = await db.prisma.outboxMessage.findMany({ where: { topic: 'company.hiring.changed', key: domain }, orderBy: { id: 'asc' } });
+  return rows.map((r) => r.value as unknown as CompanyHiringChanged.Value);
+}
+
+const jobOf = async (id: string) => toJob((await repository.load([id]))[0]!);
+
+describe('refresh listings and the job lifecycle', () => {
+  it('stages opened once when a job is made (any path), and nothing again on a redelivery', async () => {
+    const c = company();
+    const a = c.record('provider_a', 'Harbour Pilot');
+    const [made] = await repository.mergeBatch([a]);
+    await repository.mergeBatch([a]);
+    await refresh.execute(c.listing('provider_a', [a]));
+    const changes = await changesOf(made!.jobId);
+    expect(changes.map((ch) => ch.change)).toEqual(['opened']);
+    expect(changes[0]!.change_id).toBe(`chg_${made!.jobId}_1`);
+    expect(changes[0]!.job).toMatchObject({ id: made!.jobId, status: 'open', title: 'Harbour Pilot' });
+  });
+
+  it('closes a job only when every source is absent from a complete listing, once, with reason unknown', async () => {
+    const c = company();
+    const a = c.record('provider_a', 'Canal Engineer');
+    const b = c.record('provider_b', 'Canal Engineer');
+    const [made] = await repository.mergeBatch([a, b]);
+    const other = c.record('provider_a', 'Lock Keeper');
+    await repository.mergeBatch([other]);
+
+    await refresh.execute(c.listing('provider_a', [other]));
+    expect((await jobOf(made!.jobId)).status).toBe('open'); // provider_b still lists it
+    const sourceA = await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: a.provider_job_id } });
+    expect(sourceA.listed).toBe(false);
+
+    const absent = c.listing('provider_b', []);
+    await refresh.execute(absent);
+    await refresh.execute(absent); // redelivery
+    const job = await jobOf(made!.jobId);
+    expect(job).toMatchObject({ status: 'closed', closed_reason: 'unknown' });
+    expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened', 'closed']);
+    const closed = (await changesOf(made!.jobId))[1]!;
+    expect(closed.change_id).toBe(`chg_${made!.jobId}_2`);
+    expect(closed.job.status).toBe('closed');
+    expect((await jobOf((await repository.mergeBatch([other]))[0]!.jobId)).status).toBe('open');
+  });
+
+  it('an incomplete or failed listing closes nothing', async () => {
+    const c = company();
+    const a = c.record('provider_c', 'Tide Analyst');
+    const [made] = await repository.mergeBatch([a]);
+    await refresh.execute(c.listing('provider_c', [], { complete: false }));
+    await refresh.execute(c.listing('provider_c', [], { outcome: 'provider_error', complete: false }));
+    await refresh.execute(c.listing('provider_c', [], { outcome: 'provider_timeout', complete: false }));
+    expect((await jobOf(made!.jobId)).status).toBe('open');
+    expect((await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: a.provider_job_id } })).listed).toBe(true);
+    expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened']);
+  });
+
+  it('a closure the own crawler shows carries its reason', async () => {
+    const c = company();
+    const own = c.record('own_index', 'Dock Master');
+    const [made] = await repository.mergeBatch([own]);
+    await refresh.execute(c.listing('own_index', [{ ...own, status: 'closed', closed_reason: 'filled' }]));
+    expect(await jobOf(made!.jobId)).toMatchObject({ status: 'closed', closed_reason: 'filled' });
+    const closed = (await changesOf(made!.jobId)).at(-1)!;
+    expect(closed).toMatchObject({ change: 'closed', job: { closed_reason: 'filled' } });
+  });
+
+  it('a changed listing updates its job once, naming the fields; the same listing again changes nothing', async () => {
+    const c = company();
+    const a = c.record('provider_a', 'Quay Surveyor');
+    const [made] = await repository.mergeBatch([a]);
+    const raised = { ...a, salary: { min: 70_000, max: 80_000, currency: 'GBP', period: 'year' as const, origin: 'declared' as const }, seniority: 'senior' as const };
+    await refresh.execute(c.listing('provider_a', [raised]));
+    await refresh.execute(c.listing('provider_a', [raised]));
+    const changes = await changesOf(made!.jobId);
+    expect(changes.map((ch) => ch.change)).toEqual(['opened', 'updated']);
+    expect(changes[1]!.changed_fields).toEqual(['seniority', 'salary']);
+    expect(changes[1]!.job.salary).toMatchObject({ min: 70_000, max: 80_000 });
+    expect((await jobOf(made!.jobId)).seniority).toBe('senior');
+  });
+
+  it('a closed job listed again under a new id is re-listed: same id, open, repost_count up, reposted once', async () => {
+    const c = company();
+    const a = c.record('provider_a', 'Ferry Captain');
+    const [made] = await repository.mergeBatch([a]);
+    await refresh.execute(c.listing('provider_a', []));
+    expect((await jobOf(made!.jobId)).status).toBe('closed');
+    const again = c.record('provider_a', 'Ferry Captain', { posted_at: '2026-11-20T15:00:00.000Z' });
+    const [relisted] = await repository.mergeBatch([again]);
+    await repository.mergeBatch([again]);
+    expect(relisted).toEqual({ jobId: made!.jobId, merged: true, reposted: true });
+    const job = await jobOf(made!.jobId);
+    expect(job).toMatchObject({ status: 'open', closed_reason: null, repost_count: 1, posted_at: '2026-11-20T15:00:00.000Z' });
+    expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened', 'closed', 'reposted']);
+    const row = await db.prisma.canonicalJob.findUniqueOrThrow({ where: { id: made!.jobId } });
+    expect(row.closedAt).toBeNull();
+  });
+
+  it('stages company.hiring.changed when is_hiring moves: true when a job opens, false once all closed in complete listings', async () => {
+    const c = company();
+    const a = c.record('provider_a', 'Boat Builder');
+    await repository.mergeBatch([a]);
+    await refresh.execute(c.listing('provider_a', [a])); // still listed: no change
+    expect((await hiringOf(c.domain)).map((h) => [h.previous, h.is_hiring.value])).toEqual([[null, true]]);
+    await refresh.execute(c.listing('provider_a', [], { complete: false }));
+    expect(await hiringOf(c.domain)).toHaveLength(1);
+    await refresh.execute(c.listing('provider_a', []));
+    const changes = await hiringOf(c.domain);
+    expect(changes.map((h) => [h.previous, h.is_hiring.value])).toEqual([[null, true], [true, false]]);
+    expect(new Set(changes.map((h) => h.change_id)).size).toBe(2);
+    expect(changes[1]!.company.domain).toBe(c.domain);
+  });
+});
