@@ -9,6 +9,7 @@ import { ChargesConsumer } from './charges/charges.consumer.js';
 import { CursorCodec } from '@jobs/cursors';
 import { BillingQueriesConsumer } from './queries/billing-queries.consumer.js';
 import { ChargeJobUseCase } from './queries/charge-job.usecase.js';
+import { ChargeCompanyUseCase } from './queries/charge-company.usecase.js';
 import { CURSOR_CODEC, ListLedgerUseCase } from './queries/list-ledger.usecase.js';
 import type { BillingConfig } from './config.js';
 import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
@@ -27,7 +28,7 @@ export class BillingModule {
         OutboxModule,
       ],
       controllers: [ChargesConsumer, BillingQueriesConsumer, WatchEventsConsumer, AsyncChunksConsumer],
-      providers: [AccountCharges, ChargeAsyncChunkUseCase, ChargeSearchPageUseCase, ChargeJobUseCase, ListLedgerUseCase, WatchEventChargesUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
+      providers: [AccountCharges, ChargeAsyncChunkUseCase, ChargeSearchPageUseCase, ChargeJobUseCase, ChargeCompanyUseCase, ListLedgerUseCase, WatchEventChargesUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }
 }
