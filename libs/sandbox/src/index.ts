@@ -6,3 +6,4 @@
 export * from './sandbox-dataset.js';
 export * from './sandbox-cursor.js';
 export * from './sandbox-search.js';
+export * from './sandbox-company.js';
