@@ -10,6 +10,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
 import { StackReadiness } from './readiness/stack-readiness.js';
 import { SearchModule } from './search/search.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
+import { CompaniesModule } from './companies/companies.module.js';
 import { LedgerModule } from './ledger/ledger.module.js';
 import { EventsModule } from './events/events.module.js';
 import { MessagingModule } from './messaging/messaging.module.js';
@@ -58,6 +59,7 @@ export class GatewayModule {
         IdempotencyModule,
         MessagingModule,
         JobsModule,
+        CompaniesModule,
         LedgerModule,
         EventsModule,
         AccountModule,
