@@ -22,6 +22,15 @@ import { ManageWatchesUseCase, WATCH_CURSOR_CODEC } from './watches/manage-watch
 import { MatchChangesUseCase } from './watches/match-changes.usecase.js';
 import { WatchMatcherConsumer } from './watches/watch-matcher.consumer.js';
 import { WatchStore } from './watches/watch.store.js';
+import { OutboxModule } from '@jobs/outbox';
+import { ApplyChargeUseCase } from './async-search/apply-charge.usecase.js';
+import { AsyncSearchConsumer } from './async-search/async-search.consumer.js';
+import { AsyncSearchSteps } from './async-search/async-search.steps.js';
+import { AsyncSearchSweeper } from './async-search/async-search-sweeper.js';
+import { CollectChunkUseCase } from './async-search/collect-chunk.usecase.js';
+import { CreateAsyncSearchUseCase } from './async-search/create-async-search.usecase.js';
+import { ASYNC_CURSOR_CODEC, ReadAsyncSearchUseCase } from './async-search/read-async-search.usecase.js';
+import { ResumeSearchesUseCase } from './async-search/resume-searches.usecase.js';
 
 @Module({})
 export class OrchestratorModule {
@@ -32,12 +41,17 @@ export class OrchestratorModule {
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
         RedisModule.forRoot(config.REDIS_URL),
         KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'search-orchestrator', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+        // async searches stage their chunk requests, charges and events with their state
+        OutboxModule,
       ],
-      controllers: [SearchConsumer, OrchestratorQueriesConsumer, RefreshConsumer, WatchMatcherConsumer],
+      controllers: [SearchConsumer, OrchestratorQueriesConsumer, RefreshConsumer, WatchMatcherConsumer, AsyncSearchConsumer],
       providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase, NextPageUseCase, ResultSetStore, { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // Watches: store, CRUD, refresh passes, the matcher.
         WatchStore, ManageWatchesUseCase, MatchChangesUseCase, RefreshPlanner,
         { provide: WATCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+        // Async searches: state in PostgreSQL, chunked collection, charges as collected, sweeper.
+        AsyncSearchSteps, CreateAsyncSearchUseCase, ReadAsyncSearchUseCase, CollectChunkUseCase, ApplyChargeUseCase, ResumeSearchesUseCase, AsyncSearchSweeper,
+        { provide: ASYNC_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS } }],
     };
   }

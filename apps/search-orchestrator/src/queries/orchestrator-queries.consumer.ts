@@ -3,6 +3,8 @@ import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type OrchestratorQueryRequested, type QueryResponded } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
+import { CreateAsyncSearchUseCase } from '../async-search/create-async-search.usecase.js';
+import { ReadAsyncSearchUseCase } from '../async-search/read-async-search.usecase.js';
 import { QueryFailure } from './query-failure.js';
 
 type Message = OrchestratorQueryRequested.Value;
@@ -16,6 +18,8 @@ type Message = OrchestratorQueryRequested.Value;
 export class OrchestratorQueriesConsumer {
   constructor(
     private readonly watches: ManageWatchesUseCase,
+    private readonly createAsyncSearch: CreateAsyncSearchUseCase,
+    private readonly readAsyncSearch: ReadAsyncSearchUseCase,
     private readonly publisher: KafkaPublisher,
   ) {}
 
@@ -43,8 +47,9 @@ export class OrchestratorQueriesConsumer {
         await this.watches.delete(message, query);
         return { kind: 'watch.delete', deleted: true };
       case 'async.create':
+        return { kind: 'async.create', search: await this.createAsyncSearch.execute(message, query) };
       case 'async.get':
-        throw new QueryFailure('not_found', 'Async searches are not available yet.');
+        return { kind: 'async.get', search: await this.readAsyncSearch.execute(message, query) };
     }
   }
 }

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import type { AsyncChunkCharged } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import { isFinal } from './collection.js';
+import { AsyncSearchSteps, jobOf } from './async-search.steps.js';
+
+/**
+ * Billing answered one charge batch: under the search's lock, the collected prefix becomes part
+ * of the results (jobs_found, credits and coverage counted), and the rest is held for credits
+ * (`stopped: credits`: the search goes on_hold and collection stops) or dropped (`max_credits`:
+ * the search has reached its cap and ends). A batch answered before (a redelivery) has no
+ * pending rows left and changes nothing.
+ */
+@Injectable()
+export class ApplyChargeUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly steps: AsyncSearchSteps,
+  ) {}
+
+  async execute(message: AsyncChunkCharged.Value): Promise<void> {
+    await this.prisma.$transaction(
+      async (tx) => {
+        const search = await this.steps.lock(tx, message.search_id);
+        if (!search || isFinal(search.status)) return;
+        const searchId = search.row.id;
+        const rows = await tx.asyncSearchResult.findMany({ where: { searchId, state: 'pending', chargeBatch: message.batch } });
+        if (rows.length === 0) return;
+        const collected = new Set(message.collected.map((c) => c.job_id));
+        const collectedRows = rows.filter((row) => collected.has(row.jobId));
+        const rest = rows.filter((row) => !collected.has(row.jobId)).map((row) => row.jobId);
+        await tx.asyncSearchResult.updateMany({ where: { searchId, jobId: { in: collectedRows.map((r) => r.jobId) } }, data: { state: 'collected' } });
+        if (rest.length > 0 && message.stopped === 'credits') {
+          await tx.asyncSearchResult.updateMany({ where: { searchId, jobId: { in: rest } }, data: { state: 'held', chargeBatch: null } });
+        } else if (rest.length > 0) {
+          await tx.asyncSearchResult.deleteMany({ where: { searchId, jobId: { in: rest } } });
+        }
+        const onHold = message.stopped === 'credits' && rest.length > 0;
+        search.row = await tx.asyncSearch.update({
+          where: { id: searchId },
+          data: {
+            jobsFound: { increment: collectedRows.length },
+            creditsCharged: { increment: message.credits_charged },
+            jobsAlreadyPaid: { increment: message.collected.filter((c) => c.reason === 'already_paid' && collected.has(c.job_id)).length },
+            creditsRemaining: message.credits_remaining,
+            ...(message.stopped === 'max_credits' ? { capReached: true } : {}),
+            ...(onHold ? { status: 'on_hold' } : {}),
+            ...this.steps.collectedCounters(search, collectedRows.map((r) => jobOf(r.job))),
+          },
+        });
+        if (onHold) search.status = 'on_hold';
+        await this.steps.advance(tx, search);
+      },
+      { timeout: 60_000 },
+    );
+    this.steps.kick();
+  }
+}

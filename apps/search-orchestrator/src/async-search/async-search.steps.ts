@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AsyncSearchCreateRequestSchema,
+  ChunkPositionSchema,
+  JobSchema,
+  ProviderSlugSchema,
+  Topics,
+  type AsyncSearchCreateRequest,
+  type AsyncSearchFinalStatus,
+  type AsyncSearchStatus,
+  type ChunkPosition,
+  type Job,
+  type ProviderSlug,
+} from '@jobs/contracts';
+import type { Prisma } from '@jobs/db';
+import { OutboxRelay } from '@jobs/outbox';
+import { z } from 'zod';
+import {
+  CHUNK_SIZE,
+  completionEventId,
+  coverageCounts,
+  FIRST_POSITION,
+  nextStep,
+  searchMetadata,
+  type FailureCode,
+  type LegState,
+  type LegView,
+  type MatchContext,
+} from './collection.js';
+
+export type Tx = Prisma.TransactionClient;
+type SearchRow = Prisma.AsyncSearchGetPayload<object>;
+type LegRow = Prisma.AsyncSearchLegGetPayload<object>;
+
+/** What is read back from the tables is checked like any other boundary. */
+const WavesSchema = z.array(z.array(ProviderSlugSchema).min(1)).min(1);
+
+/** An async search as the steps use it: the row with its JSON columns checked. */
+export interface LoadedSearch {
+  row: SearchRow;
+  request: AsyncSearchCreateRequest;
+  waves: ProviderSlug[][];
+  status: AsyncSearchStatus;
+}
+
+export function loadSearch(row: SearchRow): LoadedSearch {
+  return {
+    row,
+    request: AsyncSearchCreateRequestSchema.parse(row.request),
+    waves: WavesSchema.parse(row.waves),
+    status: row.status as AsyncSearchStatus,
+  };
+}
+
+export function legView(row: LegRow): LegView {
+  return {
+    provider: row.provider,
+    wave: row.wave,
+    state: row.state as LegState,
+    failure: (row.failure as FailureCode | null) ?? null,
+    matched: row.matched,
+    duplicatesMerged: row.duplicatesMerged,
+  };
+}
+
+export const positionOf = (leg: LegRow): ChunkPosition => ChunkPositionSchema.parse(leg.position);
+export const jobOf = (value: unknown): Job => JobSchema.parse(value);
+
+export function matchContext(search: LoadedSearch): MatchContext {
+  const { waterfall, filters } = search.request;
+  return { filters, strategy: waterfall.strategy, minSources: waterfall.min_sources, asOf: search.row.asOf.getTime() };
+}
+
+/**
+ * The transactional steps every async search handler shares. Each runs inside the handler's
+ * transaction, after the search row was locked (`lock`), so one search's steps serialize across
+ * replicas and partitions; every message they send is staged in the outbox of that transaction,
+ * so a state change and its messages commit together or not at all (SIGKILL-safe).
+ */
+@Injectable()
+export class AsyncSearchSteps {
+  constructor(private readonly outbox: OutboxRelay) {}
+
+  /** Locks the search row for this transaction; null when it does not exist. */
+  async lock(tx: Tx, searchId: string): Promise<LoadedSearch | null> {
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM async_searches WHERE id = ${searchId} FOR UPDATE`;
+    if (locked.length === 0) return null;
+    return loadSearch(await tx.asyncSearch.findUniqueOrThrow({ where: { id: searchId } }));
+  }
+
+  /** Stages the request of a leg's current chunk (and try); the deadline runs from now. */
+  async askChunk(tx: Tx, search: LoadedSearch, provider: ProviderSlug, chunk: number, attempt: number, from: ChunkPosition): Promise<void> {
+    const { request, row } = search;
+    await this.outbox.stage(tx, Topics.AsyncChunkRequested, {
+      v: 1,
+      search_id: row.id,
+      provider,
+      chunk,
+      attempt,
+      from,
+      filters: request.filters,
+      want: CHUNK_SIZE,
+      as_of: row.asOf.getTime(),
+      deadline_at: Date.now() + request.waterfall.timeout_ms,
+      ...(provider === 'own_index' ? { index_scope: { providers_routable: row.providersEnabled.map((p) => ProviderSlugSchema.parse(p)) } } : {}),
+    });
+  }
+
+  /** Opens the legs of a wave and asks each provider for its first chunk. */
+  async startWave(tx: Tx, search: LoadedSearch, wave: number): Promise<void> {
+    const providers = search.waves[wave] ?? [];
+    await tx.asyncSearchLeg.createMany({
+      data: providers.map((provider) => ({ searchId: search.row.id, provider, wave, state: 'fetching', position: FIRST_POSITION as Prisma.InputJsonValue })),
+      skipDuplicates: true,
+    });
+    for (const provider of providers) await this.askChunk(tx, search, provider, 0, 0, FIRST_POSITION);
+  }
+
+  /** Stages one charge batch of result rows (their jobs in collection order). */
+  async askCharge(tx: Tx, search: LoadedSearch, batch: number, jobIds: string[]): Promise<void> {
+    await this.outbox.stage(tx, Topics.AsyncChunkChargeRequested, {
+      v: 1,
+      search_id: search.row.id,
+      account_id: search.row.accountId,
+      mode: search.row.mode,
+      batch,
+      operation: 'POST /v1/searches',
+      max_credits: search.request.waterfall.max_credits ?? null,
+      job_ids: jobIds,
+    });
+  }
+
+  /** Result rows of a search in one state. */
+  count(tx: Tx, searchId: string, state: 'pending' | 'held' | 'collected'): Promise<number> {
+    return tx.asyncSearchResult.count({ where: { searchId, state } });
+  }
+
+  /**
+   * After any step: apply the state machine (`nextStep`): ask paused legs again, open the next
+   * wave, or finish the search. Marks progress for the sweeper.
+   */
+  async advance(tx: Tx, search: LoadedSearch): Promise<void> {
+    const legs = await tx.asyncSearchLeg.findMany({ where: { searchId: search.row.id }, orderBy: [{ wave: 'asc' }] });
+    const step = nextStep({
+      status: search.status,
+      limit: search.request.limit,
+      jobsFound: search.row.jobsFound,
+      capReached: search.row.capReached,
+      pending: await this.count(tx, search.row.id, 'pending'),
+      held: await this.count(tx, search.row.id, 'held'),
+      wave: search.row.wave,
+      waves: search.waves.length,
+      legs: orderLegs(legs, search.waves).map(legView),
+    });
+    switch (step.kind) {
+      case 'wait':
+        break;
+      case 'drive':
+        for (const leg of legs.filter((l) => step.providers.includes(l.provider))) {
+          await tx.asyncSearchLeg.update({ where: { searchId_provider: { searchId: leg.searchId, provider: leg.provider } }, data: { state: 'fetching' } });
+          await this.askChunk(tx, search, leg.provider, leg.chunk, leg.attempt, positionOf(leg));
+        }
+        break;
+      case 'next_wave':
+        await tx.asyncSearch.update({ where: { id: search.row.id }, data: { wave: search.row.wave + 1 } });
+        await this.startWave(tx, search, search.row.wave + 1);
+        break;
+      case 'finish':
+        await this.finish(tx, search, step.status, legs);
+        return;
+    }
+    await tx.asyncSearch.update({ where: { id: search.row.id }, data: { progressAt: new Date() } });
+  }
+
+  /**
+   * Ends the search: legs still reading stop, the metadata is written, and `search.completed`
+   * (event id derived from the search id) is staged in this same transaction.
+   */
+  async finish(tx: Tx, search: LoadedSearch, status: AsyncSearchFinalStatus, legs: LegRow[]): Promise<void> {
+    const searchId = search.row.id;
+    await tx.asyncSearchLeg.updateMany({ where: { searchId, state: { in: ['fetching', 'paused'] } }, data: { state: 'stopped' } });
+    const contributions = await tx.asyncSearchResult.groupBy({ by: ['provider'], where: { searchId, state: 'collected' }, _count: { _all: true } });
+    const creditsRemaining = search.row.creditsRemaining ?? (await accountCredits(tx, search.row.accountId));
+    const now = new Date();
+    const metadata = searchMetadata({
+      requestId: search.row.requestId,
+      legs: orderLegs(legs, search.waves).map(legView),
+      contributions: Object.fromEntries(contributions.map((c) => [c.provider, c._count._all])),
+      coverage: z.record(z.string(), z.number()).parse(search.row.coverageCounts),
+      jobsFound: search.row.jobsFound,
+      creditsCharged: search.row.creditsCharged,
+      jobsAlreadyPaid: search.row.jobsAlreadyPaid,
+      creditsRemaining,
+      latencyMs: now.getTime() - search.row.createdAt.getTime(),
+    });
+    await tx.asyncSearch.update({ where: { id: searchId }, data: { status, completedAt: now, progressAt: now, metadata: metadata as Prisma.InputJsonValue, creditsRemaining } });
+    await this.outbox.stage(tx, Topics.EventEmitted, {
+      v: 1,
+      account_id: search.row.accountId,
+      event: { id: completionEventId(searchId), created_at: now.toISOString(), watch_id: null, type: 'search.completed', data: { search: { id: searchId, status, jobs_found: search.row.jobsFound } } },
+      webhook_url: search.row.webhookUrl,
+    });
+  }
+
+  /** Publish what the committed transaction staged. */
+  kick(): void {
+    this.outbox.kick();
+  }
+
+  /** Counters to add when jobs are collected. */
+  collectedCounters(search: LoadedSearch, jobs: readonly Job[]) {
+    return { coverageCounts: coverageCounts(jobs, z.record(z.string(), z.number()).parse(search.row.coverageCounts)) as Prisma.InputJsonValue };
+  }
+}
+
+/** Legs in the plan's provider order (tried, failed and contributions read in that order). */
+export function orderLegs(legs: LegRow[], waves: ProviderSlug[][]): LegRow[] {
+  const order = waves.flat();
+  return [...legs].sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider));
+}
+
+/** The account's balance (the gateway's table, read only): for a search billing never answered. */
+export async function accountCredits(tx: Pick<Tx, '$queryRaw'>, accountId: string): Promise<number> {
+  const [account] = await tx.$queryRaw<{ credits_remaining: number }[]>`SELECT credits_remaining FROM accounts WHERE id = ${accountId}`;
+  return account?.credits_remaining ?? 0;
+}

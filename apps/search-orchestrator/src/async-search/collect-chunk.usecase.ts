@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import type { AsyncChunkDeduplicated, Job } from '@jobs/contracts';
+import { PrismaService, type Prisma } from '@jobs/db';
+import { afterFailedChunk, isFinal, legAfterChunk, matchingJobs, newCandidates } from './collection.js';
+import { AsyncSearchSteps, matchContext, positionOf, type LoadedSearch, type Tx } from './async-search.steps.js';
+
+/**
+ * One de-duplicated chunk reaches its search: in one transaction under the search's lock, its
+ * matching jobs the search does not hold yet (up to the room left under `limit`) become result
+ * rows and are sent to billing as one charge batch (rule 4: charged as collected), the leg moves
+ * on (next chunk asked, paused, exhausted) and the search takes its next step. A failed chunk is
+ * asked again, then its provider is given up (the search will be partial). An answer for a chunk
+ * or try the leg is not waiting for (a redelivery, a re-driven duplicate) changes nothing.
+ */
+@Injectable()
+export class CollectChunkUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly steps: AsyncSearchSteps,
+  ) {}
+
+  async execute(message: AsyncChunkDeduplicated.Value): Promise<void> {
+    await this.prisma.$transaction(
+      async (tx) => {
+        const search = await this.steps.lock(tx, message.search_id);
+        if (!search || isFinal(search.status)) return;
+        const leg = await tx.asyncSearchLeg.findUnique({ where: { searchId_provider: { searchId: message.search_id, provider: message.provider } } });
+        if (!leg || leg.state !== 'fetching' || leg.chunk !== message.chunk || leg.attempt !== message.attempt) return;
+        const where = { searchId_provider: { searchId: leg.searchId, provider: leg.provider } };
+        if (message.outcome !== 'ok') {
+          if (afterFailedChunk(message.attempt) === 'retry') {
+            await tx.asyncSearchLeg.update({ where, data: { attempt: message.attempt + 1 } });
+            await this.steps.askChunk(tx, search, leg.provider, leg.chunk, message.attempt + 1, positionOf(leg));
+          } else {
+            await tx.asyncSearchLeg.update({ where, data: { state: 'failed', failure: message.outcome, latencyMs: { increment: message.latency_ms } } });
+          }
+        } else {
+          await this.collect(tx, search, message, where);
+        }
+        if (search.status === 'queued') {
+          await tx.asyncSearch.update({ where: { id: search.row.id }, data: { status: 'running' } });
+          search.status = 'running';
+        }
+        await this.steps.advance(tx, search);
+      },
+      { timeout: 60_000 },
+    );
+    this.steps.kick();
+  }
+
+  private async collect(tx: Tx, search: LoadedSearch, message: AsyncChunkDeduplicated.Value, where: Prisma.AsyncSearchLegWhereUniqueInput): Promise<void> {
+    const searchId = search.row.id;
+    const matching = matchingJobs(message.jobs, matchContext(search));
+    const known = new Set(
+      (await tx.asyncSearchResult.findMany({ where: { searchId, jobId: { in: matching.map((j) => j.id) } }, select: { jobId: true } })).map((r) => r.jobId),
+    );
+    const pending = await this.steps.count(tx, searchId, 'pending');
+    const held = await this.steps.count(tx, searchId, 'held');
+    const room = search.request.limit - search.row.jobsFound - pending - held;
+    const candidates = newCandidates(matching, known, room);
+    const onHold = search.status === 'on_hold';
+    if (candidates.length > 0) await this.addResults(tx, search, message.provider, candidates, onHold);
+    const done = search.row.capReached || search.row.jobsFound >= search.request.limit;
+    const state = legAfterChunk({ next: message.next, onHold, roomLeft: room - candidates.length, done });
+    const next = message.next ?? positionOf(await tx.asyncSearchLeg.findUniqueOrThrow({ where }));
+    await tx.asyncSearchLeg.update({
+      where,
+      data: {
+        state,
+        chunk: message.chunk + 1,
+        attempt: 0,
+        position: next as Prisma.InputJsonValue,
+        recordsIn: { increment: message.records_in },
+        duplicatesMerged: { increment: message.duplicates_merged },
+        matched: { increment: matching.length },
+        latencyMs: { increment: message.latency_ms },
+      },
+    });
+    if (state === 'fetching') await this.steps.askChunk(tx, search, message.provider, message.chunk + 1, 0, next);
+  }
+
+  /** New result rows, numbered in collection order; sent to billing now, or held while on_hold. */
+  private async addResults(tx: Tx, search: LoadedSearch, provider: AsyncChunkDeduplicated.Value['provider'], jobs: Job[], onHold: boolean): Promise<void> {
+    const batch = onHold ? null : search.row.chargeSeq + 1;
+    await tx.asyncSearchResult.createMany({
+      data: jobs.map((job, i) => ({
+        searchId: search.row.id,
+        jobId: job.id,
+        seq: search.row.resultSeq + 1 + i,
+        provider,
+        state: onHold ? 'held' : 'pending',
+        chargeBatch: batch,
+        job: job as unknown as Prisma.InputJsonValue,
+      })),
+    });
+    const updated = await tx.asyncSearch.update({
+      where: { id: search.row.id },
+      data: { resultSeq: { increment: jobs.length }, ...(batch === null ? {} : { chargeSeq: batch }) },
+    });
+    search.row = updated;
+    if (batch !== null) await this.steps.askCharge(tx, search, batch, jobs.map((j) => j.id));
+  }
+}

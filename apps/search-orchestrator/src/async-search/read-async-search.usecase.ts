@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JobSchema, type AsyncSearch, type OrchestratorQueryRequested } from '@jobs/contracts';
+import type { CursorCodec } from '@jobs/cursors';
+import { PrismaService } from '@jobs/db';
+import { z } from 'zod';
+import { QueryFailure } from '../queries/query-failure.js';
+import { asyncCursorScope, asyncSearchView, READABLE, type AsyncPagePosition } from './async-search.view.js';
+
+type Message = OrchestratorQueryRequested.Value;
+type GetQuery = Extract<Message['query'], { kind: 'async.get' }>;
+
+export const ASYNC_CURSOR_CODEC = Symbol('ASYNC_CURSOR_CODEC');
+const PositionSchema = z.strictObject({ after: z.number().int().min(0) });
+
+/**
+ * GET /searches/{id}: the search as it stands, and once completed or partial one page of its
+ * collected jobs in collection order (`next_cursor` signed and bound to the account and the
+ * search: no gap, no repeat). Another account's search is not found. Free.
+ */
+@Injectable()
+export class ReadAsyncSearchUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(ASYNC_CURSOR_CODEC) private readonly cursors: CursorCodec,
+  ) {}
+
+  async execute(message: Message, query: GetQuery): Promise<AsyncSearch> {
+    const row = await this.prisma.asyncSearch.findUnique({ where: { id: query.search_id } });
+    if (!row || row.accountId !== message.account_id) throw new QueryFailure('not_found', `No async search ${query.search_id}.`);
+    if (!(READABLE as readonly string[]).includes(row.status)) return asyncSearchView(row);
+    const scope = asyncCursorScope(row.accountId, row.id);
+    let after = 0;
+    if (query.read.cursor !== undefined) {
+      const position = PositionSchema.safeParse(this.cursors.decode<AsyncPagePosition>(scope, query.read.cursor));
+      if (!position.success) throw new QueryFailure('invalid_request', 'cursor: not a cursor of this search.', { param: 'cursor' });
+      after = position.data.after;
+    }
+    const rows = await this.prisma.asyncSearchResult.findMany({
+      where: { searchId: row.id, state: 'collected', seq: { gt: after } },
+      orderBy: { seq: 'asc' },
+      take: query.read.limit + 1,
+      select: { seq: true, job: true },
+    });
+    const page = rows.slice(0, query.read.limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > query.read.limit && last ? this.cursors.encode(scope, { after: last.seq } satisfies AsyncPagePosition) : null;
+    return asyncSearchView(row, { data: page.map((r) => JobSchema.parse(r.job)), nextCursor });
+  }
+}

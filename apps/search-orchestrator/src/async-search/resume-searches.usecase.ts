@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '@jobs/db';
+import { CHUNK_SIZE } from './collection.js';
+import { AsyncSearchSteps, type LoadedSearch, type Tx } from './async-search.steps.js';
+
+/**
+ * A top-up (`account.credits.added`) resumes the account's on_hold searches: each goes back to
+ * running, its held jobs are sent to billing again (new batches, in collection order) and its
+ * paused providers are asked for their next chunks. Each search in its own locked transaction;
+ * a search that is no longer on_hold is left alone, so a redelivered top-up changes nothing.
+ */
+@Injectable()
+export class ResumeSearchesUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly steps: AsyncSearchSteps,
+  ) {}
+
+  async forAccount(accountId: string): Promise<void> {
+    const held = await this.prisma.asyncSearch.findMany({ where: { accountId, status: 'on_hold' }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+    for (const { id } of held) await this.resume(id);
+  }
+
+  async resume(searchId: string): Promise<void> {
+    await this.prisma.$transaction(
+      async (tx) => {
+        const search = await this.steps.lock(tx, searchId);
+        if (!search || search.status !== 'on_hold') return;
+        search.row = await tx.asyncSearch.update({ where: { id: searchId }, data: { status: 'running' } });
+        search.status = 'running';
+        await this.releaseHeld(tx, search);
+        await this.steps.advance(tx, search);
+      },
+      { timeout: 60_000 },
+    );
+    this.steps.kick();
+  }
+
+  private async releaseHeld(tx: Tx, search: LoadedSearch): Promise<void> {
+    const rows = await tx.asyncSearchResult.findMany({ where: { searchId: search.row.id, state: 'held' }, orderBy: { seq: 'asc' }, select: { jobId: true } });
+    for (let start = 0; start < rows.length; start += CHUNK_SIZE) {
+      const jobIds = rows.slice(start, start + CHUNK_SIZE).map((r) => r.jobId);
+      const batch = search.row.chargeSeq + 1;
+      await tx.asyncSearchResult.updateMany({ where: { searchId: search.row.id, jobId: { in: jobIds } }, data: { state: 'pending', chargeBatch: batch } });
+      search.row = await tx.asyncSearch.update({ where: { id: search.row.id }, data: { chargeSeq: batch } });
+      await this.steps.askCharge(tx, search, batch, jobIds);
+    }
+  }
+}
