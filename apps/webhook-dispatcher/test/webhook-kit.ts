@@ -1,0 +1,167 @@
+/**
+ * Test kit of the webhook e2e tests: a real HTTP receiver on 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE is
+ * true in the test stack), events published to `event.emitted` as a producer would, and the
+ * signature check exactly as interface.md tells receivers to do it.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { Topics, type Event, type EventEmitted } from '@jobs/contracts';
+import { admin, stack } from '@jobs/e2e-support';
+
+export interface Arrival {
+  path: string;
+  headers: IncomingHttpHeaders;
+  raw: string;
+  at: number;
+}
+
+/** What the receiver does with the n-th request (1-based) to a path: answer a status, or never answer. */
+export type Behaviour = (n: number) => number | 'hang';
+
+export class Receiver {
+  readonly arrivals: Arrival[] = [];
+  private readonly behaviours = new Map<string, Behaviour>();
+  private readonly hanging = new Set<ServerResponse>();
+  private server?: Server;
+  base = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        this.arrivals.push({ path, headers: req.headers, raw: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const n = this.arrivals.filter((a) => a.path === path).length;
+        const answer = (this.behaviours.get(path) ?? (() => 200))(n);
+        if (answer === 'hang') {
+          this.hanging.add(res);
+          res.on('close', () => this.hanging.delete(res));
+          return;
+        }
+        res.writeHead(answer, { 'content-type': 'text/plain' }).end(String(answer));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** A fresh endpoint URL on this receiver with its behaviour. */
+  endpoint(behaviour: Behaviour = () => 200): string {
+    const path = `/hooks/${randomBytes(6).toString('hex')}`;
+    this.behaviours.set(path, behaviour);
+    return `${this.base}${path}`;
+  }
+
+  at(url: string): Arrival[] {
+    const path = new URL(url).pathname;
+    return this.arrivals.filter((a) => a.path === path);
+  }
+
+  /** Whether a request to this URL is still held open by a 'hang' behaviour. */
+  isHanging(url: string): boolean {
+    const path = new URL(url).pathname;
+    return [...this.hanging].some((res) => (res.req.url ?? '') === path);
+  }
+
+  async waitFor(url: string, count: number, timeoutMs = 30_000): Promise<Arrival[]> {
+    return eventually(() => {
+      const seen = this.at(url);
+      return seen.length >= count ? seen : undefined;
+    }, timeoutMs, `${count} request(s) at ${url} (saw ${this.at(url).length})`);
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+/** Polls until `probe` returns a value, or fails after the deadline. */
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let eventCounter = 0;
+
+/** A valid event (search.completed, or job.closed from a watch) with a fresh id. */
+export function makeEvent(kind: 'search.completed' | 'job.closed' = 'search.completed'): Event {
+  const suffix = `${Date.now().toString(36)}${randomBytes(5).toString('hex')}${(eventCounter++).toString(36)}`;
+  const created_at = new Date().toISOString();
+  if (kind === 'search.completed') {
+    return { id: `evt_${suffix}`, type: 'search.completed', created_at, watch_id: null, data: { search: { id: `srch_${suffix}`, status: 'completed', jobs_found: 3 } } };
+  }
+  return {
+    id: `evt_${suffix}`,
+    type: 'job.closed',
+    created_at,
+    watch_id: `wat_${suffix}`,
+    data: { job: { id: `job_${suffix}`, title: 'Café Barista — Nuit', company: { id: `cmp_${suffix}`, name: 'Ünïcode Ltd', domain: 'unicode.example' }, status: 'closed', closed_reason: 'filled' } },
+  };
+}
+
+export class EventPublisher {
+  private readonly producer: Producer = new Kafka({ clientId: 'e2e-webhooks', brokers: stack.kafkaBrokers, logLevel: logLevel.NOTHING }).producer();
+
+  async start(): Promise<void> {
+    await this.producer.connect();
+  }
+
+  /** Publishes events of one account, in order, keyed by the account like every producer does. */
+  async publish(accountId: string, events: Event[], webhookUrl: string | null): Promise<EventEmitted.Value[]> {
+    const values = events.map((event) => Topics.EventEmitted.value.parse({ v: 1, account_id: accountId, event, webhook_url: webhookUrl }));
+    await this.producer.send({
+      topic: Topics.EventEmitted.name,
+      messages: values.map((value) => ({ key: Topics.EventEmitted.keyOf(value), value: JSON.stringify(value) })),
+    });
+    return values;
+  }
+
+  async stop(): Promise<void> {
+    await this.producer.disconnect();
+  }
+}
+
+/** The endpoint's signing secret from the admin API (operator.md). */
+export async function secretOf(accountId: string, url: string): Promise<string> {
+  const answer = await admin('GET', `/accounts/${accountId}/webhook-secret?url=${encodeURIComponent(url)}`);
+  return String(answer!['secret']);
+}
+
+/**
+ * interface.md, Delivery 3, as a receiver does it: split the header on ",", each part on the
+ * first "=", compare hex to hex in constant time, and refuse a `t` more than 5 minutes away.
+ */
+export function receiverVerifies(header: string | string[] | undefined, secret: string, rawBody: string, now = Date.now()): { ok: boolean; t: number } {
+  if (typeof header !== 'string') return { ok: false, t: 0 };
+  const parts = new Map<string, string[]>();
+  for (const part of header.split(',')) {
+    const at = part.indexOf('=');
+    if (at < 0) continue;
+    const name = part.slice(0, at);
+    parts.set(name, [...(parts.get(name) ?? []), part.slice(at + 1)]);
+  }
+  const t = Number(parts.get('t')?.[0]);
+  if (!Number.isInteger(t)) return { ok: false, t: 0 };
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex'));
+  const matches = (parts.get('v1') ?? []).some((v1) => {
+    const given = Buffer.from(v1);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  return { ok: matches && Math.abs(now / 1000 - t) <= 300, t };
+}
+
+/** WEBHOOK_RETRY_SCALE of the running stack (scripts/stack.mjs passes it; test stacks use 0.001). */
+export const RETRY_SCALE = Number(process.env['WEBHOOK_RETRY_SCALE'] ?? '0.001');
+export const SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000].map((ms) => ms * RETRY_SCALE);
