@@ -341,7 +341,7 @@ export const Topics = {
     key: 'original message key',
     keyOf: DeadLetter.keyOf,
     partitions: 3,
-    producers: ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing'],
+    producers: ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher'],
     consumers: [],
     purpose: 'Messages that failed their schema or kept failing, with the raw value and the error, for operators',
     keyReason: 'Keeps parked messages of one entity in their original order for inspection and replay',
