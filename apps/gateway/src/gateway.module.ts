@@ -21,6 +21,8 @@ import { LimitsModule } from './limits/limits.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { VersioningModule } from './versioning/versioning.module.js';
 import { WatchesModule } from './watches/watches.module.js';
+import { AsyncSearchesModule } from './async-searches/async-searches.module.js';
+import { OutboxModule } from '@jobs/outbox';
 
 /** The gateway's configuration, for every feature module. */
 @Global()
@@ -52,6 +54,8 @@ export class GatewayModule {
           topology: ALL_TOPICS,
           deadLetterTopic: Topics.DeadLetter,
         }),
+        // the admin API's top-ups stage account.credits.added with the balance change
+        OutboxModule,
         AuthModule,
         // The door (installed in main.ts): version check, rate limit, idempotency.
         LimitsModule,
@@ -66,6 +70,7 @@ export class GatewayModule {
         SearchModule,
         ProvidersModule,
         WatchesModule,
+        AsyncSearchesModule,
         SandboxModule,
         OpenApiModule,
         AdminUseCasesModule,

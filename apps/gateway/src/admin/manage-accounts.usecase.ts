@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { AdminAccountCreateRequest, AdminAccountCreateResponse, AdminCreditsResponse } from '@jobs/contracts';
+import { Topics, type AdminAccountCreateRequest, type AdminAccountCreateResponse, type AdminCreditsResponse } from '@jobs/contracts';
 import { isRecordNotFound, PrismaService } from '@jobs/db';
+import { OutboxRelay } from '@jobs/outbox';
 import { newId } from '@jobs/observability';
 import { PLAN_DEFAULTS } from '@jobs/plans';
 import { generateApiKey, hashApiKey } from '../auth/api-key.js';
@@ -13,7 +14,10 @@ export const MAX_STORED_INT = 2_147_483_647;
 /** Accounts, as the admin API of operator.md creates and tops them up. */
 @Injectable()
 export class ManageAccountsUseCase {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly outbox: OutboxRelay,
+  ) {}
 
   async createAccount(command: AdminAccountCreateRequest): Promise<AdminAccountCreateResponse> {
     ensureStorable(command.credits, 'credits');
@@ -43,15 +47,24 @@ export class ManageAccountsUseCase {
     return { account_id: accountId, live_key: liveKey, test_key: testKey };
   }
 
-  /** Adds credits in one statement, so a top-up never loses a charge billing makes meanwhile. */
+  /**
+   * Adds credits in one statement, so a top-up never loses a charge billing makes meanwhile,
+   * and stages `account.credits.added` in the same transaction (on_hold async searches resume,
+   * held watch events are released): a top-up is never applied without its message.
+   */
   async addCredits(accountId: string, amount: number): Promise<AdminCreditsResponse> {
     ensureStorable(amount, 'amount');
     try {
-      const account = await this.prisma.account.update({
-        where: { id: accountId, creditsRemaining: { lte: MAX_STORED_INT - amount } },
-        data: { creditsRemaining: { increment: amount } },
-        select: { creditsRemaining: true },
+      const account = await this.prisma.$transaction(async (tx) => {
+        const updated = await tx.account.update({
+          where: { id: accountId, creditsRemaining: { lte: MAX_STORED_INT - amount } },
+          data: { creditsRemaining: { increment: amount } },
+          select: { creditsRemaining: true },
+        });
+        await this.outbox.stage(tx, Topics.AccountCreditsAdded, { v: 1, account_id: accountId, amount, credits_remaining: updated.creditsRemaining, added_at: new Date().toISOString() });
+        return updated;
       });
+      this.outbox.kick();
       return { credits_remaining: account.creditsRemaining };
     } catch (error) {
       if (!isRecordNotFound(error)) throw error;

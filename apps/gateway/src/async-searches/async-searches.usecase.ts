@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AsyncSearch, AsyncSearchCreateRequest, AsyncSearchReadQuery } from '@jobs/contracts';
+import { digestOf } from '@jobs/cursors';
+import { PrismaService } from '@jobs/db';
+import { newId } from '@jobs/observability';
+import { providersForPlan } from '@jobs/plans';
+import { checkWebhookUrl } from '@jobs/webhook-targets';
+import type { Principal } from '../auth/api-key.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
+import { ApiError } from '../http/api-error.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.interceptor.js';
+import { QueryClient } from '../messaging/query-client.js';
+
+/**
+ * POST and GET /v1/searches: the orchestrator owns async searches and answers over Kafka
+ * (`orchestrator.query.requested` kinds async.create / async.get); it refuses a provider off the
+ * plan (403 plan_required) and another account's search (404).
+ */
+@Injectable()
+export class AsyncSearchesUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly queries: QueryClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  /**
+   * The search id is minted here: with an Idempotency-Key it is derived from the key (scoped to
+   * the account) and the body, so every retry of that request, after a 500 too, names the same
+   * search and the orchestrator creates it once.
+   */
+  async create(principal: Principal, request: AsyncSearchCreateRequest, requestId: string, idempotency: IdempotencyClaim | undefined): Promise<AsyncSearch> {
+    if (request.webhook_url !== undefined) {
+      // WEBHOOK_ALLOW_PRIVATE at creation time (the dispatcher checks again at delivery time).
+      const verdict = await checkWebhookUrl(request.webhook_url, { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE });
+      if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason, { param: 'webhook_url' });
+    }
+    const searchId = searchIdFor(idempotency);
+    const { search } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'async.create', search_id: searchId, request } });
+    return search;
+  }
+
+  async read(principal: Principal, searchId: string, read: AsyncSearchReadQuery, requestId: string): Promise<AsyncSearch> {
+    const { search } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'async.get', search_id: searchId, read } });
+    return search;
+  }
+
+  private async header(principal: Principal, requestId: string) {
+    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true } });
+    return { v: 1 as const, query_id: requestId, account_id: principal.accountId, plan: account.plan, mode: principal.mode, providers_enabled: providersForPlan(account.plan) };
+  }
+}
+
+/** `srch_` + 24 characters: from the idempotency claim (account, path, key, body) when there is one, else random. */
+export function searchIdFor(idempotency: Pick<IdempotencyClaim, 'key' | 'record'> | undefined): string {
+  if (!idempotency) return newId('srch');
+  return `srch_${digestOf({ search: idempotency.key, body: idempotency.record.fingerprint }, 'base64url').slice(0, 24)}`;
+}
