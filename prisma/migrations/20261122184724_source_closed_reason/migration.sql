@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "job_sources" ADD COLUMN     "closed_reason" TEXT;
