@@ -136,7 +136,7 @@ export class CanonicalJobRepository {
       for (const [jobId, entry] of touched) if (entry.reposts > 0 && !track.created.has(jobId)) track.reposted.add(jobId);
 
       for (const k of knownSeen) {
-        await tx.jobSource.update({ where: { id: k.sourceId }, data: { lastSeenAt: k.seenAt, listed: true, unlistedAt: null, fieldHashes: recordFieldHashes(k.record) } });
+        await tx.jobSource.update({ where: { id: k.sourceId }, data: { lastSeenAt: k.seenAt, listed: true, unlistedAt: null, closedReason: null, fieldHashes: recordFieldHashes(k.record) } });
         // the own crawler seeing the listing confirms it live at its origin
         const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: k.seenAt, ...(k.verified ? { lastVerifiedAt: k.seenAt } : {}) };
         // the listing itself changed at the employer: the job follows it
@@ -185,17 +185,23 @@ export class CanonicalJobRepository {
       where: { provider: refresh.provider, listed: true, canonicalJobId: { in: scopeIds }, providerJobId: { notIn: listedIds } },
       select: { id: true, canonicalJobId: true },
     });
+    // the crawler said why: kept on its source until the job closes (its other sources may go later)
+    for (const r of refresh.closed) {
+      if (r.closed_reason) await tx.jobSource.updateMany({ where: { provider: refresh.provider, providerJobId: r.provider_job_id }, data: { closedReason: r.closed_reason } });
+    }
     if (absent.length === 0) return;
     await tx.jobSource.updateMany({ where: { id: { in: absent.map((s) => s.id) } }, data: { listed: false, unlistedAt: refresh.at } });
     const affected = [...new Set(absent.map((s) => s.canonicalJobId))];
     await this.lifecycle.lock(tx, track, affected);
     const stillListed = await tx.jobSource.findMany({ where: { canonicalJobId: { in: affected }, listed: true }, select: { canonicalJobId: true }, distinct: ['canonicalJobId'] });
     const listed = new Set(stillListed.map((s) => s.canonicalJobId));
-    const reasonByJob = new Map<string, ClosedReason>();
-    for (const s of shownClosed) {
-      const reason = refresh.closed.find((r) => r.provider_job_id === s.providerJobId)?.closed_reason;
-      if (reason) reasonByJob.set(s.canonicalJobId, reason);
-    }
+    const reasons = await tx.jobSource.findMany({
+      where: { canonicalJobId: { in: affected }, listed: false, closedReason: { not: null } },
+      select: { canonicalJobId: true, closedReason: true },
+      orderBy: { unlistedAt: 'asc' },
+    });
+    // the latest reason a source gave wins
+    const reasonByJob = new Map(reasons.map((s) => [s.canonicalJobId, s.closedReason as ClosedReason]));
     for (const jobId of affected) {
       if (listed.has(jobId) || track.before.get(jobId)?.status !== 'open' || track.reposted.has(jobId) || track.created.has(jobId)) continue;
       await tx.canonicalJob.update({ where: { id: jobId }, data: { status: 'closed', closedReason: reasonByJob.get(jobId) ?? 'unknown', closedAt: refresh.at } });

@@ -140,6 +140,17 @@ describe('refresh listings and the job lifecycle', () => {
     expect(closed).toMatchObject({ change: 'closed', job: { closed_reason: 'filled' } });
   });
 
+  it('keeps the crawler reason until the last source goes: closed later by a partner listing, still removed', async () => {
+    const c = company();
+    const own = c.record('own_index', 'Net Mender');
+    const partner = c.record('provider_a', 'Net Mender');
+    const [made] = await repository.mergeBatch([own, partner]);
+    await refresh.execute(c.listing('own_index', [{ ...own, status: 'closed', closed_reason: 'removed' }]));
+    expect((await jobOf(made!.jobId)).status).toBe('open');
+    await refresh.execute(c.listing('provider_a', []));
+    expect(await jobOf(made!.jobId)).toMatchObject({ status: 'closed', closed_reason: 'removed' });
+  });
+
   it('a changed listing updates its job once, naming the fields; the same listing again changes nothing', async () => {
     const c = company();
     const a = c.record('provider_a', 'Quay Surveyor');
