@@ -52,6 +52,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Every refresh pass reads each live watch's scope: leave none behind for later suites.
+  for (const { key, id } of created) await api(`/v1/watches/${id}`, { key, method: 'DELETE' });
   await Promise.all([tap.stop(), producer.disconnect(), db.end()]);
   await new Promise((resolve) => receiver.close(resolve));
 });
@@ -60,10 +62,14 @@ async function pro(credits = 100) {
   return createAccount({ plan: 'pro', credits });
 }
 
+const created: { key: string; id: string }[] = [];
+
 async function createWatch(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Watch> {
   const res = await api('/v1/watches', { key, body: { webhook_url: webhookUrl, ...body }, headers });
   if (res.status !== 201) throw new Error(`POST /v1/watches answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return WatchSchema.parse(res.body);
+  const watch = WatchSchema.parse(res.body);
+  created.push({ key, id: watch.id });
+  return watch;
 }
 
 async function listAll(key: string): Promise<{ pages: Watch[][]; ids: string[] }> {
@@ -197,7 +203,8 @@ describe('watches over HTTP', () => {
   });
 
   it('lists newest first in server-sized pages with a signed cursor, every watch once', async () => {
-    const { live_key: key } = await pro();
+    // A test key's watches are listed like any other and never refreshed (53 scopes less per pass).
+    const { test_key: key } = await pro();
     const made: string[] = [];
     for (let i = 0; i < 53; i++) made.push((await createWatch(key, { type: 'company', domain: newDomain() })).id);
     const { pages, ids } = await listAll(key);
@@ -205,7 +212,7 @@ describe('watches over HTTP', () => {
     expect(ids).toEqual([...made].reverse());
     const other = await pro();
     const firstPage = WatchListResponseSchema.parse((await api('/v1/watches', { key })).body);
-    const stolen = await api(`/v1/watches?cursor=${firstPage.next_cursor}`, { key: other.live_key });
+    const stolen = await api(`/v1/watches?cursor=${firstPage.next_cursor}`, { key: other.test_key });
     expect(stolen.status).toBe(400);
     expect(ErrorEnvelopeSchema.parse(stolen.body).error).toMatchObject({ code: 'invalid_request', param: 'cursor' });
   });
