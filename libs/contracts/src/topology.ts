@@ -294,13 +294,13 @@ export const Topics = {
   AsyncChunkFetched: defineTopic({
     name: 'async.chunk.fetched',
     value: AsyncChunkFetched.ValueSchema,
-    key: 'search_id',
+    key: 'search_id:provider',
     keyOf: AsyncChunkFetched.keyOf,
     partitions: SEARCH_PARTITIONS,
     producers: ['provider-fetcher'],
     consumers: ['dedupe'],
     purpose: "One chunk's normalized records (or its failure, or an own-index store page to answer) and the provider's next position",
-    keyReason: "A search's chunks reach the same dedupe partition and merge in arrival order",
+    keyReason: "One provider's chunks of a search merge in order on one dedupe partition, while the search's providers merge side by side",
   }),
   AsyncChunkDeduplicated: defineTopic({
     name: 'async.chunk.deduplicated',

@@ -1,5 +1,5 @@
 /**
- * `async.chunk.fetched` (key: search_id): provider-fetcher -> dedupe. One chunk's normalized
+ * `async.chunk.fetched` (key: search_id:provider): provider-fetcher -> dedupe. One chunk's normalized
  * records (none when the fetch failed) and where the provider's next chunk starts; for the
  * own index's store phase, the store query dedupe answers instead of records.
  */
@@ -44,4 +44,5 @@ export const ValueSchema = z
   });
 export type Value = z.infer<typeof ValueSchema>;
 
-export const keyOf = (value: Value): string => value.search_id;
+/** One search's providers merge side by side on several dedupe partitions; one provider's chunks stay in order. */
+export const keyOf = (value: Value): string => `${value.search_id}:${value.provider}`;
