@@ -318,7 +318,9 @@ export class CanonicalJobRepository {
 
   private async company(tx: Prisma.TransactionClient, domain: string | null, name: string) {
     if (domain) {
-      return tx.company.upsert({ where: { domain }, create: { id: newId('cmp'), domain, name }, update: {} });
+      // two batches meeting a new company at once: the second waits for the first and takes its row
+      await tx.$executeRaw`INSERT INTO companies (id, domain, name) VALUES (${newId('cmp')}, ${domain}, ${name}) ON CONFLICT (domain) DO NOTHING`;
+      return tx.company.findUniqueOrThrow({ where: { domain } });
     }
     const existing = await tx.company.findFirst({ where: { domain: null, name } });
     return existing ?? tx.company.create({ data: { id: newId('cmp'), domain: null, name } });

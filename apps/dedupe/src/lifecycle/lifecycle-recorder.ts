@@ -32,7 +32,9 @@ export class LifecycleRecorder {
   async lock(tx: Prisma.TransactionClient, track: JobTrack, ids: readonly string[]): Promise<void> {
     const fresh = [...new Set(ids)].filter((id) => !track.before.has(id)).sort();
     if (fresh.length === 0) return;
-    await tx.$queryRaw`SELECT id FROM canonical_jobs WHERE id = ANY(${fresh}::text[]) ORDER BY id FOR UPDATE`;
+    // NO KEY UPDATE: serializes writers of the job without blocking the key-share locks that
+    // inserting its sources takes (a FOR UPDATE there deadlocked concurrent batches)
+    await tx.$queryRaw`SELECT id FROM canonical_jobs WHERE id = ANY(${fresh}::text[]) ORDER BY id FOR NO KEY UPDATE`;
     const rows = await tx.canonicalJob.findMany({ where: { id: { in: fresh } }, include: { company: true, sources: true } });
     for (const row of rows) track.before.set(row.id, toJob(row));
   }
@@ -76,8 +78,10 @@ export class LifecycleRecorder {
   private async recordHiring(tx: Prisma.TransactionClient, companyIds: readonly string[], now: Date): Promise<void> {
     const ids = [...new Set(companyIds)].sort();
     if (ids.length === 0) return;
-    // one company's judgements serialize (after the job locks: every transaction takes jobs first)
-    await tx.$queryRaw`SELECT id FROM companies WHERE id = ANY(${ids}::text[]) AND domain IS NOT NULL ORDER BY id FOR UPDATE`;
+    // one company's judgements serialize: advisory locks in one sorted statement, taken last in
+    // the transaction (row locks on companies would meet the key-share locks of job inserts and
+    // the company upserts of other batches in a cycle)
+    await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended('hiring:' || x, 0) AS k FROM unnest(${ids}::text[]) AS x ORDER BY 1) AS locks`;
     const companies = await tx.company.findMany({ where: { id: { in: ids }, domain: { not: null } } });
     if (companies.length === 0) return;
     const jobs = await tx.canonicalJob.findMany({

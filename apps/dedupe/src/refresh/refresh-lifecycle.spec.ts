@@ -182,6 +182,16 @@ describe('refresh listings and the job lifecycle', () => {
     expect(row.closedAt).toBeNull();
   });
 
+  it('concurrent batches over the same companies all commit (no deadlock) and open each job once', async () => {
+    const companies = [company(), company(), company()];
+    const batches = Array.from({ length: 8 }, (_, b) => companies.map((c, i) => c.record('provider_a', `Crane Operator ${b} ${i}`)).reverse().slice(b % 2));
+    const results = await Promise.all(batches.map((batch) => repository.mergeBatch(batch)));
+    const ids = [...new Set(results.flat().map((r) => r.jobId))];
+    expect(ids.length).toBe(results.flat().length);
+    for (const id of ids) expect((await changesOf(id)).map((ch) => ch.change)).toEqual(['opened']);
+    for (const c of companies) expect((await hiringOf(c.domain)).map((h) => h.is_hiring.value)).toEqual([true]);
+  });
+
   it('stages company.hiring.changed when is_hiring moves: true when a job opens, false once all closed in complete listings', async () => {
     const c = company();
     const a = c.record('provider_a', 'Boat Builder');
