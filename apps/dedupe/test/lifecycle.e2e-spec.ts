@@ -63,9 +63,17 @@ async function refreshUntil(domain: string, providers: ProviderSlug[], predicate
   throw new Error('change not seen after several refreshes');
 }
 
+/** The job of a new opening, once every one of `providers` has merged its listing of it. */
 async function openedJob(title: string, domain: string, providers: ProviderSlug[]): Promise<string> {
   const opened = await refreshUntil(domain, providers, (m) => m.topic === 'job.lifecycle.changed' && m.value['change'] === 'opened' && (m.value['job'] as { title: string }).title === title);
-  return String(opened.key);
+  const jobId = String(opened.key);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const seenBy = new Set((await getJob(jobId)).sources.map((s) => s.provider));
+    if (providers.every((p) => seenBy.has(p))) return jobId;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`job ${jobId} not merged from every provider in time`);
 }
 
 describe('job lifecycle from refreshes', () => {
