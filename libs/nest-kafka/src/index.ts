@@ -3,3 +3,4 @@ export * from './kafka-publisher.js';
 export * from './kafka-topology.transport.js';
 export * from './kafka.module.js';
 export * from './run-kafka-service.js';
+export * from './query-answers.js';

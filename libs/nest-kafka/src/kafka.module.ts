@@ -5,6 +5,7 @@ import type { Logger } from '@jobs/observability';
 import { LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import { KafkaPublisher } from './kafka-publisher.js';
 import { KafkaTopologyTransport } from './kafka-topology.transport.js';
+import { QueryAnswers } from './query-answers.js';
 import { KAFKA_OPTIONS, type KafkaModuleOptions } from './kafka.options.js';
 
 @Global()
@@ -22,8 +23,9 @@ export class KafkaModule {
         },
         KafkaPublisher,
         KafkaTopologyTransport,
+        QueryAnswers,
       ],
-      exports: [Kafka, KafkaPublisher, KafkaTopologyTransport],
+      exports: [Kafka, KafkaPublisher, KafkaTopologyTransport, QueryAnswers],
     };
   }
 }

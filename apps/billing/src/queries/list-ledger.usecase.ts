@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { BillingQueryRequested, LedgerListResponse } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
-import { QueryFailure } from './query-failure.js';
+import { QueryFailure } from '@jobs/nest-kafka';
 
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
 

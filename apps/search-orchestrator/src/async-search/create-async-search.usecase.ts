@@ -4,7 +4,7 @@ import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
 import { cheapestPlanFor } from '@jobs/plans';
 import { matchingSandboxJobs, plannedProviders } from '@jobs/sandbox';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
-import { QueryFailure } from '../queries/query-failure.js';
+import { QueryFailure } from '@jobs/nest-kafka';
 import { coverageCounts } from './collection.js';
 import { acceptedView } from './async-search.view.js';
 import { AsyncSearchSteps, loadSearch, type Tx } from './async-search.steps.js';

@@ -3,7 +3,7 @@ import { JobSchema, type AsyncSearch, type OrchestratorQueryRequested } from '@j
 import type { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { z } from 'zod';
-import { QueryFailure } from '../queries/query-failure.js';
+import { QueryFailure } from '@jobs/nest-kafka';
 import { asyncCursorScope, asyncSearchView, READABLE, type AsyncPagePosition } from './async-search.view.js';
 
 type Message = OrchestratorQueryRequested.Value;

@@ -1,11 +1,10 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type OrchestratorQueryRequested, type QueryResponded } from '@jobs/contracts';
-import { KafkaPublisher } from '@jobs/nest-kafka';
+import { QueryAnswers } from '@jobs/nest-kafka';
 import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
 import { CreateAsyncSearchUseCase } from '../async-search/create-async-search.usecase.js';
 import { ReadAsyncSearchUseCase } from '../async-search/read-async-search.usecase.js';
-import { QueryFailure } from './query-failure.js';
 
 type Message = OrchestratorQueryRequested.Value;
 
@@ -20,20 +19,12 @@ export class OrchestratorQueriesConsumer {
     private readonly watches: ManageWatchesUseCase,
     private readonly createAsyncSearch: CreateAsyncSearchUseCase,
     private readonly readAsyncSearch: ReadAsyncSearchUseCase,
-    private readonly publisher: KafkaPublisher,
+    private readonly answers: QueryAnswers,
   ) {}
 
   @EventPattern(Topics.OrchestratorQueryRequested.name)
-  async onQuery(@Payload() message: Message): Promise<void> {
-    let result: QueryResponded.QueryResult;
-    try {
-      result = await this.answer(message);
-    } catch (error) {
-      if (!(error instanceof QueryFailure)) throw error;
-      await this.publisher.publish(Topics.QueryResponded, { v: 1, query_id: message.query_id, outcome: 'error', error: error.toFailure() });
-      return;
-    }
-    await this.publisher.publish(Topics.QueryResponded, { v: 1, query_id: message.query_id, outcome: 'ok', result });
+  onQuery(@Payload() message: Message): Promise<void> {
+    return this.answers.answer(message.query_id, () => this.answer(message));
   }
 
   private async answer(message: Message): Promise<QueryResponded.QueryResult> {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { OrchestratorQueryRequested, Watch, WatchListResponse } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import { planAtLeast } from '@jobs/plans';
-import { QueryFailure } from '../queries/query-failure.js';
+import { QueryFailure } from '@jobs/nest-kafka';
 import { toPublicWatch } from './watch.js';
 import { WatchStore, type WatchPosition } from './watch.store.js';
 

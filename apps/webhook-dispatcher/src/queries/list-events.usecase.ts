@@ -3,7 +3,7 @@ import { EventSchema, type DispatcherQueryRequested, type EventListResponse } fr
 import { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { nextCursor, positionAfter } from '../events/feed-page.js';
-import { QueryFailure } from './query-failure.js';
+import { QueryFailure } from '@jobs/nest-kafka';
 
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
 

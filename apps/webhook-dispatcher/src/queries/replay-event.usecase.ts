@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { WebhookReplayResponse } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
-import { QueryFailure } from './query-failure.js';
+import { QueryFailure } from '@jobs/nest-kafka';
 
 /**
  * POST /webhooks/replay: a new delivery of a stored event (same id, same body bytes, a fresh
