@@ -24,6 +24,7 @@ module.exports = {
   },
   moduleNameMapper: {
     '^@jobs/([a-z0-9-]+)$': path.join(root, 'libs/$1/src/index.ts'),
+    '^@jobs/([a-z0-9-]+)/testing$': path.join(root, 'libs/$1/src/testing/index.ts'),
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/src/**/*.spec.ts'],

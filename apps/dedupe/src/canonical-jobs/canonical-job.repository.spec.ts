@@ -1,7 +1,7 @@
 // Integration test against the real PostgreSQL: canonical jobs as dedupe stores them.
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
-import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '../testing/outbox-stub.js';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
 import { toJob } from './job-view.js';

@@ -9,7 +9,7 @@ import type { PrismaService } from '@jobs/db';
 import { matchesFilters } from '@jobs/job-filters';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import { toJob } from '../canonical-jobs/job-view.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '../testing/outbox-stub.js';
 import { OwnIndexStore } from './own-index.store.js';
 

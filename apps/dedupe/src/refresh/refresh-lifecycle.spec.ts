@@ -7,7 +7,7 @@ import type { Logger } from '@jobs/observability';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import { toJob } from '../canonical-jobs/job-view.js';
 import { outboxStub } from '../testing/outbox-stub.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { MergeRefreshUseCase } from './merge-refresh.usecase.js';
 
 const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;

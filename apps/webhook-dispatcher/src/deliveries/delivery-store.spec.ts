@@ -1,7 +1,7 @@
 // Integration spec on a throwaway PostgreSQL database: the event store and the delivery claims.
 import pg from 'pg';
 import type { EventEmitted } from '@jobs/contracts';
-import { throwawayDatabase, type ThrowawayDatabase } from '../testing/throwaway-database.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { StoreEventUseCase } from '../events/store-event.usecase.js';
 import { DeliveryStore, LEASE_MS } from './delivery-store.js';
 

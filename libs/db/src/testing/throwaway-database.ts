@@ -1,8 +1,8 @@
 // For integration specs: a database of its own on the real PostgreSQL server of DATABASE_URL,
 // migrated exactly as `node scripts/db/migrate.mjs deploy` does, and dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import { PrismaService } from '@jobs/db';
-import { databaseUrlFromEnv, deployMigrations, dropDatabase } from '@jobs/db/migrator';
+import { PrismaService } from '../prisma.service.js';
+import { databaseUrlFromEnv, deployMigrations, dropDatabase } from '../../migrator.mjs';
 
 export interface ThrowawayDatabase {
   url: string;
