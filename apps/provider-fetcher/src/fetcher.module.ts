@@ -6,7 +6,8 @@ import { RedisModule } from '@jobs/redis';
 import { BreakerReportsPublisher } from './breakers/breaker-reports.publisher.js';
 import type { FetcherConfig } from './config.js';
 import { FetchConsumer } from './fetch/fetch.consumer.js';
-import { FetchProviderUseCase, PROVIDER_ADAPTERS } from './fetch/fetch-provider.usecase.js';
+import { PROVIDER_ADAPTERS, ProviderCalls } from './calls/provider-calls.js';
+import { FetchProviderUseCase } from './fetch/fetch-provider.usecase.js';
 import { FetchRefreshUseCase } from './refresh/fetch-refresh.usecase.js';
 import { RefreshConsumer } from './refresh/refresh.consumer.js';
 import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
@@ -32,7 +33,7 @@ export class FetcherModule {
         }),
       ],
       controllers: [FetchConsumer, RefreshConsumer, AsyncChunksConsumer],
-      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, FetchProviderUseCase, FetchRefreshUseCase, FetchChunkUseCase, BreakerReportsPublisher],
+      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, ProviderCalls, FetchProviderUseCase, FetchRefreshUseCase, FetchChunkUseCase, BreakerReportsPublisher],
     };
   }
 }

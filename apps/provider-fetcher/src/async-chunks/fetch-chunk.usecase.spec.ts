@@ -3,6 +3,7 @@ import { AsyncChunkFetched, examples, type AsyncChunkRequested, type NormalizedP
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
+import { ProviderCalls } from '../calls/provider-calls.js';
 import { FetchChunkUseCase, nextPosition } from './fetch-chunk.usecase.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
@@ -15,7 +16,7 @@ function request(patch: Partial<AsyncChunkRequested.Value> = {}): AsyncChunkRequ
 async function run(adapter: ProviderAdapter, message: AsyncChunkRequested.Value) {
   const published: unknown[] = [];
   const publisher = { publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)) } as unknown as KafkaPublisher;
-  await new FetchChunkUseCase([adapter], publisher, logger).execute(message);
+  await new FetchChunkUseCase(new ProviderCalls([adapter], logger), publisher).execute(message);
   return AsyncChunkFetched.ValueSchema.parse(published[0]);
 }
 

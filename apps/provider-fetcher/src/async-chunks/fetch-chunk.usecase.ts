@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Topics, type AsyncChunkFetched, type AsyncChunkRequested, type ChunkPosition, type NormalizedProviderRecord } from '@jobs/contracts';
+import { Injectable } from '@nestjs/common';
+import { Topics, type AsyncChunkFetched, type AsyncChunkRequested, type ChunkPosition } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import type { Logger } from '@jobs/observability';
-import type { ProviderAdapter, ResumablePaging } from '@jobs/provider-adapters';
-import { LOGGER } from '@jobs/service-kit';
-import { PROVIDER_ADAPTERS } from '../fetch/fetch-provider.usecase.js';
+import type { ResumablePaging } from '@jobs/provider-adapters';
+import { ProviderCalls } from '../calls/provider-calls.js';
 
 /**
  * Reads one chunk of an async search from one provider: whole pages from the chunk's position
@@ -15,15 +13,10 @@ import { PROVIDER_ADAPTERS } from '../fetch/fetch-provider.usecase.js';
  */
 @Injectable()
 export class FetchChunkUseCase {
-  private readonly adapters: Map<string, ProviderAdapter>;
-
   constructor(
-    @Inject(PROVIDER_ADAPTERS) adapters: ProviderAdapter[],
+    private readonly calls: ProviderCalls,
     private readonly publisher: KafkaPublisher,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.adapters = new Map(adapters.map((a) => [a.provider, a]));
-  }
+  ) {}
 
   async execute(message: AsyncChunkRequested.Value): Promise<void> {
     const started = Date.now();
@@ -47,24 +40,13 @@ export class FetchChunkUseCase {
         index_query: { filters: message.filters, scope: message.index_scope!, want: message.want, after: message.from.after, as_of: message.as_of },
       });
     }
-    const adapter = this.adapters.get(message.provider);
-    const budget = message.deadline_at - started;
-    let outcome: AsyncChunkFetched.Value['outcome'] = 'ok';
-    let records: NormalizedProviderRecord[] = [];
     const paging: ResumablePaging = { start: message.from.page };
-    if (!adapter) {
-      outcome = 'provider_error';
-    } else if (budget <= 0) {
-      outcome = 'provider_timeout';
-    } else {
-      const signal = AbortSignal.timeout(budget);
-      try {
-        records = await adapter.search({ filters: message.filters, want: message.want, signal, paging, asOf: message.as_of });
-      } catch (error) {
-        outcome = signal.aborted ? 'provider_timeout' : 'provider_error';
-        this.logger.warn({ provider: message.provider, search_id: message.search_id, chunk: message.chunk, attempt: message.attempt, err: error, outcome }, 'chunk fetch failed');
-      }
-    }
+    const { outcome, records } = await this.calls.call(
+      message.provider,
+      { filters: message.filters, want: message.want, paging, asOf: message.as_of },
+      message.deadline_at,
+      { search_id: message.search_id, chunk: message.chunk, attempt: message.attempt },
+    );
     if (outcome !== 'ok') return reply({ outcome, records: [], next: message.from });
     return reply({ outcome, records, next: nextPosition(message.provider, paging.next ?? null) });
   }

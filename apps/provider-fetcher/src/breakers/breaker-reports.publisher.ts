@@ -4,7 +4,7 @@ import { BREAKER_REPORT_INTERVAL_MS, BREAKER_REPORT_MAX_AGE_MS, providerBreakerK
 import type { Logger } from '@jobs/observability';
 import { ResilientAdapter, type CircuitSnapshot, type ProviderAdapter } from '@jobs/provider-adapters';
 import { DrainRegistry, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
-import { PROVIDER_ADAPTERS } from '../fetch/fetch-provider.usecase.js';
+import { PROVIDER_ADAPTERS } from '../calls/provider-calls.js';
 
 /**
  * Writes this replica's report and drops every replica's report older than the max age, then

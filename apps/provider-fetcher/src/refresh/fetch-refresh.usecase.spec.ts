@@ -3,6 +3,7 @@ import { examples, RefreshRecordsFetched, type NormalizedProviderRecord, type Re
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
+import { ProviderCalls } from '../calls/provider-calls.js';
 import { FetchRefreshUseCase, isComplete } from './fetch-refresh.usecase.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
@@ -14,7 +15,7 @@ function request(provider: RefreshFetchRequested.Value['provider'], want = 5): R
 function run(adapter: ProviderAdapter, message: RefreshFetchRequested.Value) {
   const published: unknown[] = [];
   const publisher = { publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)) } as unknown as KafkaPublisher;
-  return new FetchRefreshUseCase([adapter], publisher, logger).execute(message).then(() => RefreshRecordsFetched.ValueSchema.parse(published[0]));
+  return new FetchRefreshUseCase(new ProviderCalls([adapter], logger), publisher).execute(message).then(() => RefreshRecordsFetched.ValueSchema.parse(published[0]));
 }
 
 const record = (provider: NormalizedProviderRecord['provider'], id: string): NormalizedProviderRecord => ({ ...examples.normalizedRecord(), provider, provider_job_id: id });

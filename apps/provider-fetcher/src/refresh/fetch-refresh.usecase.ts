@@ -1,10 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Topics, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
+import { Injectable } from '@nestjs/common';
+import { Topics, type FetchOutcome, type RefreshFetchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import type { Logger } from '@jobs/observability';
-import type { ProviderAdapter } from '@jobs/provider-adapters';
-import { LOGGER } from '@jobs/service-kit';
-import { PROVIDER_ADAPTERS } from '../fetch/fetch-provider.usecase.js';
+import { ProviderCalls } from '../calls/provider-calls.js';
 
 /**
  * Reads one provider's current listing for one refresh scope, up to `want` records, within the
@@ -14,37 +11,16 @@ import { PROVIDER_ADAPTERS } from '../fetch/fetch-provider.usecase.js';
  */
 @Injectable()
 export class FetchRefreshUseCase {
-  private readonly adapters: Map<string, ProviderAdapter>;
-
   constructor(
-    @Inject(PROVIDER_ADAPTERS) adapters: ProviderAdapter[],
+    private readonly calls: ProviderCalls,
     private readonly publisher: KafkaPublisher,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.adapters = new Map(adapters.map((a) => [a.provider, a]));
-  }
+  ) {}
 
   async execute(message: RefreshFetchRequested.Value): Promise<void> {
     const started = Date.now();
-    const budget = message.deadline_at - started;
-    let outcome: 'ok' | 'provider_error' | 'provider_timeout' = 'ok';
-    let records: NormalizedProviderRecord[] = [];
-    const adapter = this.adapters.get(message.provider);
-    if (!adapter) {
-      outcome = 'provider_error';
-    } else if (budget <= 0) {
-      outcome = 'provider_timeout';
-    } else {
-      const signal = AbortSignal.timeout(budget);
-      // the own crawler also lists recently closed openings with their reason
-      const filters = message.provider === 'own_index' ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
-      try {
-        records = await adapter.search({ filters, want: message.want, signal });
-      } catch (error) {
-        outcome = signal.aborted ? 'provider_timeout' : 'provider_error';
-        this.logger.warn({ provider: message.provider, refresh_id: message.refresh_id, scope: message.scope.key, err: error, outcome }, 'refresh fetch failed');
-      }
-    }
+    // the own crawler also lists recently closed openings with their reason
+    const filters = message.provider === 'own_index' ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
+    const { outcome, records } = await this.calls.call(message.provider, { filters, want: message.want }, message.deadline_at, { refresh_id: message.refresh_id, scope: message.scope.key });
     await this.publisher.publish(Topics.RefreshRecordsFetched, {
       v: 1,
       refresh_id: message.refresh_id,
@@ -54,12 +30,12 @@ export class FetchRefreshUseCase {
       complete: isComplete(outcome, records.length, message.want),
       latency_ms: Date.now() - started,
       fetched_at: new Date().toISOString(),
-      records: outcome === 'ok' ? records : [],
+      records,
     });
   }
 }
 
 /** A listing was read to its end: the provider answered and had fewer records than asked for. */
-export function isComplete(outcome: 'ok' | 'provider_error' | 'provider_timeout', records: number, want: number): boolean {
+export function isComplete(outcome: FetchOutcome, records: number, want: number): boolean {
   return outcome === 'ok' && records < want;
 }
