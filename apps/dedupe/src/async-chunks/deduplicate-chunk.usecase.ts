@@ -23,6 +23,7 @@ export class DeduplicateChunkUseCase {
   async execute(message: AsyncChunkFetched.Value): Promise<void> {
     let rows: CanonicalJobRow[] = [];
     let merged = 0;
+    let recordsIn = 0;
     let next: ChunkPosition | null = message.next;
     if (message.outcome === 'ok' && message.index_query) {
       const { filters, scope, want, after, as_of } = message.index_query;
@@ -30,12 +31,7 @@ export class DeduplicateChunkUseCase {
       rows = page.rows;
       next = page.next ? { kind: 'store', after: { first_seen_at: page.next.firstSeenAt.toISOString(), id: page.next.id } } : null;
     } else if (message.records.length > 0) {
-      const ids: string[] = [];
-      for (const result of await this.jobs.mergeBatch(message.records)) {
-        if (result.merged) merged += 1;
-        if (!ids.includes(result.jobId)) ids.push(result.jobId);
-      }
-      rows = await this.jobs.load(ids);
+      ({ rows, recordsIn, merged } = await this.jobs.mergeListings(message.records));
     }
     await this.publisher.publish(Topics.AsyncChunkDeduplicated, {
       v: 1,
@@ -45,8 +41,8 @@ export class DeduplicateChunkUseCase {
       attempt: message.attempt,
       outcome: message.outcome,
       latency_ms: message.latency_ms,
-      records_in: message.records.length,
-      duplicates_merged: Math.min(merged, message.records.length),
+      records_in: recordsIn,
+      duplicates_merged: merged,
       jobs: rows.map((row) => this.jobs.toJob(row)),
       next,
     });

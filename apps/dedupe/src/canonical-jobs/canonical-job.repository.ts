@@ -218,6 +218,22 @@ export class CanonicalJobRepository {
   toJob = toJob;
 
   /**
+   * What a provider listed for a search (sync or async), merged in one transaction, and the
+   * canonical jobs it resolved to in the provider's rank order. A listing the own crawler shows
+   * closed (asked with include_closed) never makes or feeds a job: closures come from refreshes.
+   */
+  async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<{ rows: CanonicalJobRow[]; recordsIn: number; merged: number }> {
+    const live = records.filter((r) => r.status !== 'closed');
+    const ids = new Set<string>();
+    let merged = 0;
+    for (const result of await this.mergeBatch(live)) {
+      if (result.merged) merged += 1;
+      ids.add(result.jobId);
+    }
+    return { rows: await this.load([...ids]), recordsIn: live.length, merged: Math.min(merged, live.length) };
+  }
+
+  /**
    * Open jobs sharing a blocking key, oldest first (ties in score go to the oldest). Jobs made
    * before blocking keys were stored are found by their legacy `blocking_key` column.
    */

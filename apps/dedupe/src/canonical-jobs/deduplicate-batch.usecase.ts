@@ -19,18 +19,11 @@ export class DeduplicateBatchUseCase {
   ) {}
 
   async execute(message: ProviderRecordsFetched.Value): Promise<void> {
-    const ids: string[] = [];
-    let merged = 0;
-    // one transaction for the whole provider batch: bulk lookups, one set of locks
-    // a listing the own crawler shows closed (searches with include_closed) never makes or feeds a job
-    for (const result of await this.jobs.mergeBatch(message.records.filter((r) => r.status !== 'closed'))) {
-      if (result.merged) merged += 1;
-      if (!ids.includes(result.jobId)) ids.push(result.jobId);
-    }
-    const rows = await this.jobs.load(ids);
+    const { rows, recordsIn, merged } = await this.jobs.mergeListings(message.records);
+    const ids = new Set(rows.map((row) => row.id));
     // a failed own index answers nothing (the orchestrator reports it failed)
     const fromStore = message.index_query && message.outcome === 'ok'
-      ? (await this.ownIndex.search({ ...message.index_query, now: new Date() })).filter((row) => !ids.includes(row.id))
+      ? (await this.ownIndex.search({ ...message.index_query, now: new Date() })).filter((row) => !ids.has(row.id))
       : [];
     await this.publisher.publish(Topics.SearchRecordsDeduplicated, {
       v: 1,
@@ -38,8 +31,8 @@ export class DeduplicateBatchUseCase {
       provider: message.provider,
       outcome: message.outcome,
       latency_ms: message.latency_ms,
-      records_in: message.records.length,
-      duplicates_merged: Math.min(merged, message.records.length),
+      records_in: recordsIn,
+      duplicates_merged: merged,
       from_store: fromStore.length,
       jobs: [...rows, ...fromStore].map((row) => this.jobs.toJob(row)),
     });
