@@ -116,7 +116,7 @@ describe('billing killed in the middle of charges', () => {
       expect(line.credits).toBe(line.reason === 'charged' ? 1 : 0);
     }
     // One line per job per search, never two.
-    const perRequest = new Map<string, string[]>();
+    const perRequest = new Map<string, (string | null)[]>();
     for (const line of ledger) perRequest.set(line.request_id, [...(perRequest.get(line.request_id) ?? []), line.job_id]);
     for (const jobIds of perRequest.values()) {
       expect(jobIds).toHaveLength(2);

@@ -383,16 +383,15 @@ describe('watch events', () => {
     expect(eventsOf(watch.id)).toEqual([]);
     expect(await wholeLedger(key)).toEqual([]);
 
-    // One credit releases the older held event only; the other waits for the next top-up.
+    // One credit (the admin top-up publishes account.credits.added) releases the older held
+    // event only; the other waits for the next top-up.
     await admin('POST', `/accounts/${accountId}/credits`, { amount: 1 });
-    await producer.send({ topic: 'account.credits.added', messages: [{ key: accountId, value: JSON.stringify({ v: 1, account_id: accountId, amount: 1, credits_remaining: 1, added_at: new Date().toISOString() }) }] });
     const one = await eventOf(watch.id, (e) => e.type === 'job.opened');
     const firstHeld = held[0]!;
     expect((one.event.data as { job: Job }).job.id).toBe(firstHeld);
     expect(await creditsOf(key)).toBe(0);
 
     await admin('POST', `/accounts/${accountId}/credits`, { amount: 5 });
-    await producer.send({ topic: 'account.credits.added', messages: [{ key: accountId, value: JSON.stringify({ v: 1, account_id: accountId, amount: 5, credits_remaining: 5, added_at: new Date().toISOString() }) }] });
     const two = await eventOf(watch.id, (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id !== firstHeld);
     expect((two.event.data as { job: Job }).job.id).toBe(held[1]);
     expect(await creditsOf(key)).toBe(4);

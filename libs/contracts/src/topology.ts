@@ -167,7 +167,7 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['gateway'],
     consumers: ['dedupe'],
-    purpose: 'A read of the canonical job store (one job by id) for dedupe to answer now',
+    purpose: 'A read of the canonical job store (one job by id, a company profile) for dedupe to answer now',
     keyReason: 'Reads need no order among themselves: spread evenly over partitions',
   }),
   OrchestratorQueryRequested: defineTopic({

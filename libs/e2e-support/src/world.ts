@@ -90,7 +90,7 @@ export async function resetProviders(): Promise<void> {
 
 export interface LedgerLine {
   id: string;
-  job_id: string;
+  job_id: string | null;
   request_id: string;
   operation: string;
   credits: number;
