@@ -199,13 +199,16 @@ describe('async searches (POST/GET /v1/searches)', () => {
     expect(await creditsOf(account.live_key)).toBe(10);
   }, 30_000);
 
-  it('survives a SIGKILL of the orchestrator and of billing mid-collection with an exact ledger', async () => {
+  it('survives a SIGKILL of every service on its path (orchestrator, billing, dedupe, fetcher) mid-collection with an exact ledger', async () => {
     const account = await createAccount({ plan: 'pro', credits: 5000 });
     const accepted = await start(account.live_key, { filters: { title_or: ['engineer', 'manager', 'analyst'] }, waterfall: { strategy: 'max_coverage' }, limit: 1500 });
     await waitFor(account.live_key, accepted.id, (s) => s.jobs_found > 0 || finished(s));
     killService('search-orchestrator');
     await new Promise((r) => setTimeout(r, 1500));
     killService('billing');
+    await new Promise((r) => setTimeout(r, 1500));
+    killService('dedupe');
+    killService('provider-fetcher');
     await waitForStackReady();
     const done = await waitFor(account.live_key, accepted.id, finished, 240_000);
     expect(['completed', 'partial']).toContain(done.status);
