@@ -3,7 +3,7 @@ import type { TopicSpec, ValueOf } from '@jobs/kafka';
 import { enqueueOutbox, PrismaService, type OutboxWriter } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
-import { DrainRegistry, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
+import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 
 const BATCH = 200;
 const IDLE_POLL_MS = 500;
@@ -25,10 +25,10 @@ interface OutboxRow {
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly loop = new KickableLoop(async () => {
+    await this.drain();
+    return IDLE_POLL_MS;
+  });
 
   constructor(
     private readonly prisma: PrismaService,
@@ -38,7 +38,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
     readiness: ReadinessRegistry,
   ) {
     drains.register('outbox-relay', () => this.stop());
-    readiness.register('outbox-relay', () => !this.stopped);
+    readiness.register('outbox-relay', () => !this.loop.isStopped);
   }
 
   /** Writes a contract-checked message into the transaction `tx`, with the current context's headers. */
@@ -53,43 +53,23 @@ export class OutboxRelay implements OnApplicationBootstrap {
   }
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Publish now (call after committing a transaction that staged messages). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
     // Publish what is already committed before the producer disconnects.
     await this.publishBatch().catch(() => undefined);
   }
 
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.drain().finally(() => {
-        this.running = undefined;
-        const next = this.again ? 0 : IDLE_POLL_MS;
-        this.again = false;
-        this.schedule(next);
-      });
-    }, delayMs);
-  }
-
   private async drain(): Promise<void> {
     try {
-      while (!this.stopped && (await this.publishBatch()) === BATCH);
+      while (!this.loop.isStopped && (await this.publishBatch()) === BATCH);
     } catch (error) {
       this.logger.warn({ err: error }, 'outbox relay pass failed; will retry');
     }

@@ -6,3 +6,4 @@ export * from './health.controller.js';
 export * from './service-kit.module.js';
 export * from './bootstrap.js';
 export * from './rethrow-rpc.filter.js';
+export * from './kickable-loop.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
 import type { Logger } from '@jobs/observability';
-import { DrainRegistry, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
+import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 import { webhookSecretFor } from '@jobs/webhook-targets';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../config.js';
 import { DeliveryStore, type AttemptOutcome, type ClaimedAttempt } from './delivery-store.js';
@@ -23,11 +23,21 @@ const CLAIM_BATCH = 16;
 export class DeliveryWorker implements OnApplicationBootstrap {
   private readonly slots: EndpointSlots;
   private readonly running = new Set<Promise<void>>();
-  private timer?: NodeJS.Timeout;
-  private pass?: Promise<void>;
-  private again = false;
-  private stopped = false;
   private healthy = true;
+  /** One claiming pass at a time; it says when to look again (a failed pass: in a second). */
+  private readonly loop = new KickableLoop(() =>
+    this.claimAndStart().then(
+      (wakeInMs) => {
+        this.healthy = true;
+        return wakeInMs;
+      },
+      (error: unknown) => {
+        this.healthy = false;
+        this.logger.warn({ err: error }, 'delivery pass failed; will retry');
+        return 1000;
+      },
+    ),
+  );
 
   constructor(
     private readonly store: DeliveryStore,
@@ -39,59 +49,27 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   ) {
     this.slots = new EndpointSlots(config.WEBHOOK_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
     drains.register('delivery-worker', () => this.stop());
-    readiness.register('delivery-worker', () => !this.stopped && this.healthy);
+    readiness.register('delivery-worker', () => !this.loop.isStopped && this.healthy);
   }
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Look for due deliveries now (a new event was stored, an attempt ended). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.pass) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.kick();
   }
 
   /** Stops claiming and waits for the attempts under way (each ends within its deadline). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.pass;
+    await this.loop.stop();
     await Promise.allSettled([...this.running]);
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.pass = this.claimAndStart()
-        .then(
-          (wakeInMs) => {
-            this.healthy = true;
-            return wakeInMs;
-          },
-          (error: unknown) => {
-            this.healthy = false;
-            this.logger.warn({ err: error }, 'delivery pass failed; will retry');
-            return 1000;
-          },
-        )
-        .then((wakeInMs) => {
-          this.pass = undefined;
-          const next = this.again ? 0 : wakeInMs;
-          this.again = false;
-          this.schedule(next);
-        });
-    }, delayMs);
   }
 
   /** Claims and starts attempts while slots and due deliveries remain; returns when to look again. */
   private async claimAndStart(): Promise<number> {
-    while (!this.stopped && this.slots.free > 0) {
+    while (!this.loop.isStopped && this.slots.free > 0) {
       const skip = this.slots.saturated();
       const claims = await this.store.claimDue(new Date(), Math.min(CLAIM_BATCH, this.slots.free), skip, (url) =>
         this.config.WEBHOOK_ENDPOINT_CONCURRENCY - this.slots.inFlightTo(url),

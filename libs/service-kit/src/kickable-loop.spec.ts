@@ -1,0 +1,56 @@
+import { KickableLoop } from './kickable-loop.js';
+
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+describe('KickableLoop', () => {
+  it('runs a pass at start and again after the delay the pass returns', async () => {
+    let passes = 0;
+    const loop = new KickableLoop(async () => (++passes, 20));
+    loop.start();
+    await tick(5);
+    expect(passes).toBe(1);
+    await tick(30);
+    expect(passes).toBe(2);
+    await loop.stop();
+  });
+
+  it('coalesces kicks during a pass into exactly one more pass right after it', async () => {
+    let passes = 0;
+    let release!: () => void;
+    const loop = new KickableLoop(async () => {
+      passes += 1;
+      if (passes === 1) await new Promise<void>((r) => (release = r));
+      return 60_000;
+    });
+    loop.start();
+    await tick(5);
+    loop.kick();
+    loop.kick();
+    loop.kick();
+    release();
+    await tick(5);
+    expect(passes).toBe(2);
+    await tick(20);
+    expect(passes).toBe(2);
+    await loop.stop();
+  });
+
+  it('stop waits for the pass under way and runs no more', async () => {
+    let passes = 0;
+    let finished = false;
+    const loop = new KickableLoop(async () => {
+      passes += 1;
+      await tick(20);
+      finished = true;
+      return 0;
+    });
+    loop.start();
+    await tick(5);
+    await loop.stop();
+    expect(finished).toBe(true);
+    loop.kick();
+    await tick(10);
+    expect(passes).toBe(1);
+    expect(loop.isStopped).toBe(true);
+  });
+});
