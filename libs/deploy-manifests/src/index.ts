@@ -1,0 +1,2 @@
+export * from './load-manifests.js';
+export * from './validate-manifest.js';
