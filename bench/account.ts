@@ -1,0 +1,94 @@
+/**
+ * Gateway overhead benchmark: `GET /v1/account` at a fixed concurrency for a fixed time against
+ * the running stack, beside a bare Node `http` server started by this script on the same machine
+ * that answers the same JSON bytes (no auth, no Redis, no database, no Fastify/Nest). Both are
+ * driven by the same load loop in this process (global fetch, undici keep-alive), so the load
+ * generator's own cost is in both columns; the ratio is the gateway's overhead per request.
+ *
+ *   npm run up                     # in another shell (or any running stack)
+ *   npm run bench:account          # BASE_URL/ADMIN_URL/ADMIN_TOKEN default to the dev stack
+ *   BENCH_SECONDS=30 BENCH_CONCURRENCY=64 npm run bench:account
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const base = process.env['BASE_URL'] ?? 'http://127.0.0.1:8080';
+const adminUrl = process.env['ADMIN_URL'] ?? 'http://127.0.0.1:8081';
+const adminToken = process.env['ADMIN_TOKEN'] ?? 'dev-admin-token';
+const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
+const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 64);
+
+interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  latencies: number[];
+}
+
+/** `concurrency` loops, each sending its next request when the previous answered, for `seconds` (after a 1 s warm-up). */
+async function load(url: string, headers: Record<string, string>): Promise<LoadResult> {
+  const one = async () => {
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  const warmUntil = Date.now() + 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => { while (Date.now() < warmUntil) await one(); }));
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        const status = await one().catch(() => 0);
+        latencies.push(performance.now() - t);
+        if (status !== 200) errors++;
+      }
+    }),
+  );
+  return { requests: latencies.length, errors, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+const created = await fetch(`${adminUrl}/admin/accounts`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ plan: 'pro', credits: 100, rate_limit: { limit: 10_000_000, window_seconds: 60 } }),
+});
+if (created.status !== 201) throw new Error(`account creation answered ${created.status}: ${await created.text()}`);
+const key = String(((await created.json()) as Record<string, unknown>)['live_key']);
+const auth = { authorization: `Bearer ${key}` };
+const sample = await fetch(`${base}/v1/account`, { headers: auth });
+if (sample.status !== 200) throw new Error(`GET /v1/account answered ${sample.status}`);
+const body = Buffer.from(await sample.arrayBuffer());
+
+const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body));
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/v1/account`;
+
+const gateway = await load(`${base}/v1/account`, auth);
+const plain = await load(bareUrl, auth);
+bare.closeAllConnections();
+bare.close();
+
+const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+const line = (name: string, r: LoadResult) =>
+  row([name, r.requests.toLocaleString('en'), r.errors, (r.requests / r.seconds).toFixed(0), pct(r.latencies, 50).toFixed(1), pct(r.latencies, 95).toFixed(1), pct(r.latencies, 99).toFixed(1)]);
+const gRps = gateway.requests / gateway.seconds;
+const pRps = plain.requests / plain.seconds;
+process.stdout.write(
+  [
+    `GET /v1/account, concurrency ${concurrency}, ${seconds} s each (${body.length}-byte answer); both driven by one Node load loop (fetch, keep-alive) on the same machine`,
+    '',
+    row(['server', 'requests', 'errors', 'requests/s', 'p50 (ms)', 'p95 (ms)', 'p99 (ms)']),
+    '|---|---:|---:|---:|---:|---:|---:|',
+    line('gateway (Fastify + Nest, API key lookup, PostgreSQL account read)', gateway),
+    line('bare node:http, same JSON', plain),
+    '',
+    `gateway overhead: ${(pRps / gRps).toFixed(1)}x the bare server's time per request (throughput ratio), p50 ${(pct(gateway.latencies, 50) / Math.max(0.001, pct(plain.latencies, 50))).toFixed(1)}x`,
+  ].join('\n') + '\n',
+);
+if (gateway.errors > 0) process.exitCode = 1;
