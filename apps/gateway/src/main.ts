@@ -27,6 +27,7 @@ const service = await runService({
   instanceId,
   module: GatewayModule.forRoot(config, instanceId),
   port: config.PORT,
+  host: config.LISTEN_HOST,
   logLevel: config.LOG_LEVEL,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   microservices: (app) => [app.get(KafkaTopologyTransport)],
@@ -51,6 +52,6 @@ const admin = await NestFactory.create<NestFastifyApplication>(AdminModule.shari
 });
 installRequestContext(admin.getHttpAdapter().getInstance());
 admin.useGlobalFilters(new ApiExceptionFilter(service.logger));
-await admin.listen({ port: config.ADMIN_PORT, host: '127.0.0.1' });
+await admin.listen({ port: config.ADMIN_PORT, host: config.LISTEN_HOST });
 service.logger.info({ url: await admin.getUrl() }, 'admin API listening');
 service.app.get(DrainRegistry).register('admin-api', () => admin.close());

@@ -23,6 +23,12 @@ export const SharedEnvSchema = z.object({
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   KAFKA_BROKERS: brokerList.default(['127.0.0.1:19092']),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /**
+   * Address the service's HTTP listeners bind: loopback by default (a developer machine, the
+   * test stack); `0.0.0.0` in containers (docker-compose, deploy/k8s) so probes, Services and the
+   * gateway's readiness checks can reach them.
+   */
+  LISTEN_HOST: z.string().min(1).default('127.0.0.1'),
   /** Port of the service's own health, readiness (and later metrics) endpoints. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Signs pagination cursors (tamper-proof); every replica of a service must share it. */

@@ -12,6 +12,7 @@ export function runKafkaService(name: string, config: Readonly<SharedEnv & { HEA
     name,
     module,
     port: config.HEALTH_PORT,
+    host: config.LISTEN_HOST,
     logLevel: config.LOG_LEVEL,
     instanceId: config.INSTANCE_ID,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
