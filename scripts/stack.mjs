@@ -38,7 +38,7 @@ const ADMIN_PORT = Number(env.ADMIN_PORT ?? profile.adminPort);
 const SIM_PORT = Number(env.PROVIDER_SIM_PORT ?? profile.simPort);
 
 /** Start order: the partner simulator first, the gateway (which waits for everyone) last. */
-const SERVICES = [
+const BASE_SERVICES = [
   { name: 'provider-sim', port: SIM_PORT, env: { PROVIDER_SIM_PORT: String(SIM_PORT) } },
   { name: 'billing', port: profile.healthBase + 4 },
   { name: 'dedupe', port: profile.healthBase + 3 },
@@ -47,6 +47,32 @@ const SERVICES = [
   { name: 'webhook-dispatcher', port: profile.healthBase + 5 },
   { name: 'gateway', port: PORT, env: { PORT: String(PORT), ADMIN_PORT: String(ADMIN_PORT) } },
 ];
+/** Services that consume in a Kafka consumer group and may run as several replicas. */
+const SCALABLE = ['billing', 'dedupe', 'provider-fetcher', 'search-orchestrator', 'webhook-dispatcher'];
+
+/**
+ * SCALE=dedupe=3,billing=2 runs that many replicas of a consumer (1..12: the partitions of its
+ * input topics). Replica k > 1 is `<name>#k` (its log `<name>-k.log`), with health port
+ * healthBase + 10 (k - 1) + the service's offset, and joins the same consumer group.
+ */
+function parseScale(text) {
+  const scale = new Map();
+  for (const part of (text ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [name, count] = part.split('=');
+    const n = Number(count);
+    if (!SCALABLE.includes(name) || !Number.isInteger(n) || n < 1 || n > 12) {
+      throw new Error(`SCALE: "${part}" is not <consumer>=<1..12>; consumers: ${SCALABLE.join(', ')}`);
+    }
+    scale.set(name, n);
+  }
+  return scale;
+}
+const SCALE = parseScale(env.SCALE);
+const SERVICES = BASE_SERVICES.flatMap((service) =>
+  Array.from({ length: SCALE.get(service.name) ?? 1 }, (_, i) =>
+    i === 0 ? { ...service, id: service.name } : { ...service, id: `${service.name}#${i + 1}`, port: service.port + 10 * i },
+  ),
+);
 
 const children = new Map();
 let kafkaStartedHere = false;
@@ -251,14 +277,14 @@ function serviceEnv(infra) {
     WEBHOOK_RETRY_SCALE: webhookRetryScale(),
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? 'true',
     PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
-    SERVICE_HEALTH_URLS: SERVICES.filter((s) => s.name !== 'gateway').map((s) => `${s.name}=http://127.0.0.1:${s.port}`).join(','),
+    SERVICE_HEALTH_URLS: SERVICES.filter((s) => s.name !== 'gateway').map((s) => `${s.id}=http://127.0.0.1:${s.port}`).join(','),
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   };
 }
 
 function startService(service, infra) {
   mkdirSync(logDir, { recursive: true });
-  const logFile = join(logDir, `${service.name}.log`);
+  const logFile = join(logDir, `${service.id.replace('#', '-')}.log`);
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(
     'node',
@@ -275,34 +301,34 @@ function startService(service, infra) {
   child.stderr.pipe(out, { end: false });
   child.on('close', () => out.end());
   // Errors and warnings also reach the terminal, one compact line each.
-  child.stderr.on('data', (d) => process.stderr.write(prefixLines(service.name, d)));
+  child.stderr.on('data', (d) => process.stderr.write(prefixLines(service.id, d)));
   child.stdout.on('data', (d) => {
     for (const line of String(d).split('\n')) {
-      if (/"level":"(error|fatal)"/.test(line)) process.stderr.write(prefixLines(service.name, compactLog(line)));
+      if (/"level":"(error|fatal)"/.test(line)) process.stderr.write(prefixLines(service.id, compactLog(line)));
     }
   });
   child.on('exit', (code, signal) => {
-    if (children.get(service.name) === child) children.delete(service.name);
+    if (children.get(service.id) === child) children.delete(service.id);
     writePids();
     if (shuttingDown) return;
-    say(`${service.name} exited (${signal ?? `code ${code}`}); its log: ${logFile}`);
+    say(`${service.id} exited (${signal ?? `code ${code}`}); its log: ${logFile}`);
     if (supervising) scheduleRestart(service, infra, Date.now() - startedAt);
   });
-  children.set(service.name, child);
+  children.set(service.id, child);
   writePids();
   return logFile;
 }
 
 /** Starts a service that died again after a short delay, with the same command, environment and log. */
 function scheduleRestart(service, infra, ranForMs) {
-  const previous = pendingRestarts.get(service.name);
+  const previous = pendingRestarts.get(service.id);
   const delay = ranForMs < CRASH_LOOP_WINDOW_MS && previous?.delay ? Math.min(previous.delay * 2, 10000) : RESTART_DELAY_MS;
   const timer = setTimeout(() => {
-    if (shuttingDown || children.has(service.name)) return;
-    say(`restarting ${service.name} (after ${delay} ms)`);
+    if (shuttingDown || children.has(service.id)) return;
+    say(`restarting ${service.id} (after ${delay} ms)`);
     startService(service, infra);
   }, delay);
-  pendingRestarts.set(service.name, { timer, delay });
+  pendingRestarts.set(service.id, { timer, delay });
 }
 
 /** Written whole and renamed into place, so a reader never sees half a file. */
@@ -477,7 +503,7 @@ async function test({ e2eOnly }) {
       DATABASE_URL: infra.databaseUrl,
       REDIS_URL: infra.redisUrl,
       PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
-      SERVICE_PORTS: SERVICES.map((s) => `${s.name}=${s.port}`).join(','),
+      SERVICE_PORTS: SERVICES.map((s) => `${s.id}=${s.port}`).join(','),
       STACK_PIDS_FILE: pidsFile,
       WEBHOOK_RETRY_SCALE: webhookRetryScale(),
     },
