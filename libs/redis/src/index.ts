@@ -1,1 +1,2 @@
 export * from './redis.module.js';
+export * from './interval-lease.js';

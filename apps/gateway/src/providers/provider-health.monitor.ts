@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { claimIntervalLease } from '@jobs/redis';
 import { type AdminProviderSettings, PROVIDER_SLUGS, type ProviderSlug, type ProviderStatus } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { DrainRegistry, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
@@ -96,9 +97,8 @@ export class ProviderHealthMonitor implements OnApplicationBootstrap {
   }
 
   private async periodicCheck(): Promise<void> {
-    // One replica checks per interval; the lease lapses a little early so the next tick renews it.
-    const leaseMs = Math.max(this.config.PROVIDER_HEALTH_INTERVAL_MS - 250, 250);
-    if ((await this.redis.set(LEASE_KEY, this.info.instanceId, 'PX', leaseMs, 'NX')) !== 'OK') return;
+    // One replica checks per interval.
+    if (!(await claimIntervalLease(this.redis, LEASE_KEY, this.info.instanceId, this.config.PROVIDER_HEALTH_INTERVAL_MS))) return;
     await this.check();
   }
 
