@@ -14,6 +14,17 @@ describe('KickableLoop', () => {
     await loop.stop();
   });
 
+  it('can wait before its first pass', async () => {
+    let passes = 0;
+    const loop = new KickableLoop(async () => (++passes, 60_000));
+    loop.start(30);
+    await tick(10);
+    expect(passes).toBe(0);
+    await tick(40);
+    expect(passes).toBe(1);
+    await loop.stop();
+  });
+
   it('coalesces kicks during a pass into exactly one more pass right after it', async () => {
     let passes = 0;
     let release!: () => void;

@@ -16,8 +16,9 @@ export class KickableLoop {
     return this.stopped;
   }
 
-  start(): void {
-    this.schedule(0);
+  /** The first pass after `delayMs` (at once by default). */
+  start(delayMs = 0): void {
+    this.schedule(delayMs);
   }
 
   /** Run a pass now (or right after the one under way). */

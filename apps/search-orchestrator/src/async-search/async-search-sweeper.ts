@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
 import type { Logger } from '@jobs/observability';
-import { DrainRegistry, LOGGER } from '@jobs/service-kit';
+import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { STALL_MS } from './collection.js';
 import { accountCredits, AsyncSearchSteps, positionOf } from './async-search.steps.js';
 import { ResumeSearchesUseCase } from './resume-searches.usecase.js';
@@ -19,9 +19,10 @@ const BATCH = 20;
  */
 @Injectable()
 export class AsyncSearchSweeper implements OnApplicationBootstrap {
-  private timer?: NodeJS.Timeout;
-  private stopped = false;
-  private running?: Promise<void>;
+  private readonly loop = new KickableLoop(async () => {
+    await this.sweep().catch((error: unknown) => this.logger.warn({ err: error }, 'async search sweep failed; will retry'));
+    return SWEEP_EVERY_MS;
+  });
 
   constructor(
     private readonly prisma: PrismaService,
@@ -30,28 +31,11 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     @Inject(LOGGER) private readonly logger: Logger,
     drains: DrainRegistry,
   ) {
-    drains.register('async-search-sweeper', async () => {
-      this.stopped = true;
-      clearTimeout(this.timer);
-      await this.running;
-    });
+    drains.register('async-search-sweeper', () => this.loop.stop());
   }
 
   onApplicationBootstrap(): void {
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.sweep()
-        .then(() => undefined)
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'async search sweep failed; will retry'))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, SWEEP_EVERY_MS);
+    this.loop.start(SWEEP_EVERY_MS);
   }
 
   /** One pass; returns how many searches it re-drove or resumed. */

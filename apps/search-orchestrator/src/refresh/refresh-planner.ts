@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { claimIntervalLease } from '@jobs/redis';
 import { Topics } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { newId, type Logger } from '@jobs/observability';
-import { DrainRegistry, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
+import { DrainRegistry, KickableLoop, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import { WatchStore } from '../watches/watch.store.js';
 import { planRefresh } from './refresh-plan.js';
 
@@ -27,8 +28,11 @@ const LEASE_KEY = 'search-orchestrator:refresh:lease';
  */
 @Injectable()
 export class RefreshPlanner implements OnApplicationBootstrap {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  /** Scheduled passes, one at a time; a failed one waits for the next interval. */
+  private readonly loop = new KickableLoop(async () => {
+    await this.tick().catch((error: unknown) => this.logger.warn({ err: error }, 'scheduled refresh pass failed; the next tick tries again'));
+    return this.settings.intervalMs;
+  });
 
   constructor(
     private readonly watches: WatchStore,
@@ -39,18 +43,11 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     @Inject(LOGGER) private readonly logger: Logger,
     drains: DrainRegistry,
   ) {
-    drains.register('refresh-planner', async () => {
-      clearInterval(this.timer);
-      await this.running;
-    });
+    drains.register('refresh-planner', () => this.loop.stop());
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.tick()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'scheduled refresh pass failed; the next tick tries again'))
-        .finally(() => (this.running = undefined));
-    }, this.settings.intervalMs);
+    this.loop.start(this.settings.intervalMs);
   }
 
   /** One pass now; returns how many fetches it asked for. */
@@ -67,9 +64,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
 
   /** A scheduled pass, by the one replica holding the lease for this interval. */
   private async tick(): Promise<void> {
-    // The lease lapses a little before the next tick, so the holder (or another replica) renews it.
-    const leaseMs = Math.max(this.settings.intervalMs - 250, 250);
-    if ((await this.redis.set(LEASE_KEY, this.info.instanceId, 'PX', leaseMs, 'NX')) !== 'OK') return;
+    if (!(await claimIntervalLease(this.redis, LEASE_KEY, this.info.instanceId, this.settings.intervalMs))) return;
     await this.pass(newId('rfr'));
   }
 }
