@@ -8,7 +8,7 @@ import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js
 import { FiltersSchema } from '../public/filters.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { ASYNC_CHUNK_MAX, ChunkPositionSchema, ChunkRefShape, StoreKeySchema } from './async-chunk-requested.schema.js';
-import { EpochMsSchema, FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema } from './common.schema.js';
+import { EpochMsSchema, FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema, refineRecordsOfProvider } from './common.schema.js';
 
 export const ValueSchema = z
   .strictObject({
@@ -38,9 +38,7 @@ export const ValueSchema = z
     if (value.index_query && value.provider !== 'own_index') {
       ctx.addIssue({ code: 'custom', path: ['index_query'], message: 'only the own index answers from the store' });
     }
-    value.records.forEach((record, index) => {
-      if (record.provider !== value.provider) ctx.addIssue({ code: 'custom', path: ['records', index, 'provider'], message: 'record from another provider' });
-    });
+    refineRecordsOfProvider(value, ctx);
   });
 export type Value = z.infer<typeof ValueSchema>;
 

@@ -7,7 +7,7 @@ import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { FiltersSchema } from '../public/filters.schema.js';
-import { FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema } from './common.schema.js';
+import { FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema, refineRecordsOfProvider } from './common.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 
 export const ValueSchema = z
@@ -38,11 +38,7 @@ export const ValueSchema = z
     if (value.index_query && value.provider !== 'own_index') {
       ctx.addIssue({ code: 'custom', path: ['index_query'], message: 'only the own index answers from the store' });
     }
-    value.records.forEach((record, index) => {
-      if (record.provider !== value.provider) {
-        ctx.addIssue({ code: 'custom', path: ['records', index, 'provider'], message: 'record from another provider' });
-      }
-    });
+    refineRecordsOfProvider(value, ctx);
   });
 export type Value = z.infer<typeof ValueSchema>;
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
-import { FetchOutcomeSchema, MessageVersionSchema } from './common.schema.js';
+import { FetchOutcomeSchema, MessageVersionSchema, refineRecordsOfProvider } from './common.schema.js';
 import { RefreshScopeSchema } from './refresh-fetch-requested.schema.js';
 import { RefreshIdSchema } from './refresh-requested.schema.js';
 
@@ -28,9 +28,7 @@ export const ValueSchema = z
     if (value.outcome !== 'ok' && (value.records.length > 0 || value.complete)) {
       ctx.addIssue({ code: 'custom', path: ['outcome'], message: 'a failed fetch carries no records and is never complete' });
     }
-    value.records.forEach((record, index) => {
-      if (record.provider !== value.provider) ctx.addIssue({ code: 'custom', path: ['records', index, 'provider'], message: 'record from another provider' });
-    });
+    refineRecordsOfProvider(value, ctx);
   });
 export type Value = z.infer<typeof ValueSchema>;
 
