@@ -41,4 +41,6 @@ fi
 
 export PATH="$PWD/node_modules/.bin:$PATH"
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false KAFKAJS_NO_PARTITIONER_WARNING=1
+# `npm run test:faults`: its own infrastructure and a stack on it (scripts/faults.mjs).
+if [[ ${1:-} == faults ]]; then shift; exec node scripts/faults.mjs "$@"; fi
 exec node scripts/stack.mjs "$@"

@@ -3,6 +3,8 @@
 //   node scripts/stack.mjs up     everything, then stay in the foreground until Ctrl-C
 //   node scripts/stack.mjs test   the same set-up on separate ports, every check and test, then stop
 //   node scripts/stack.mjs e2e    like test, but only the end-to-end tests
+//   node scripts/stack.mjs serve  a fresh test stack (no checks, no demo account) kept up until SIGINT,
+//                                 for scripts/faults.mjs, which brings its own infrastructure
 //   node scripts/stack.mjs down   stop a broker left running by an earlier `up`
 // Plain Node (no TypeScript build needed): it runs before anything is built.
 import { spawn } from 'node:child_process';
@@ -68,11 +70,9 @@ function parseScale(text) {
   return scale;
 }
 const SCALE = parseScale(env.SCALE);
-const SERVICES = BASE_SERVICES.flatMap((service) =>
-  Array.from({ length: SCALE.get(service.name) ?? 1 }, (_, i) =>
-    i === 0 ? { ...service, id: service.name } : { ...service, id: `${service.name}#${i + 1}`, port: service.port + 10 * i },
-  ),
-);
+/** Replica i (0-based) of a service: the first keeps the service's name and port. */
+const replicaOf = (service, i) => (i === 0 ? { ...service, id: service.name } : { ...service, id: `${service.name}#${i + 1}`, port: service.port + 10 * i });
+const SERVICES = BASE_SERVICES.flatMap((service) => Array.from({ length: SCALE.get(service.name) ?? 1 }, (_, i) => replicaOf(service, i)));
 
 const children = new Map();
 let kafkaStartedHere = false;
@@ -360,13 +360,19 @@ function prefixLines(name, data) {
 async function startServices(infra) {
   say(`starting ${SERVICES.length} services (logs in ${logDir.replace(ROOT + '/', '')}/) ...`);
   for (const service of SERVICES) startService(service, infra);
+  await awaitReadiness();
+  supervising = true;
+}
+
+/** Waits for the gateway's /readyz (every service's readiness); before supervision, a death fails it. */
+async function awaitReadiness() {
   const readyz = `http://127.0.0.1:${PORT}/readyz`;
   let lastReport = '';
   let lastSaid = 0;
   await waitFor(
     `${readyz} to answer 200`,
     async () => {
-      if (children.size < SERVICES.length) throw new Error('a service exited during start-up; see its log above');
+      if (!supervising && children.size < SERVICES.length) throw new Error('a service exited during start-up; see its log above');
       try {
         const res = await fetch(readyz, { signal: AbortSignal.timeout(3000) });
         if (res.status === 200) return true;
@@ -386,7 +392,6 @@ async function startServices(infra) {
     500,
   );
   say(`every service is ready (${readyz} → 200)`);
-  supervising = true;
 }
 
 async function stopServices() {
@@ -483,6 +488,58 @@ async function up() {
   await new Promise(() => {}); // the signal handlers end the process
 }
 
+/** Where the e2e tests find the running stack (SERVICE_PORTS read when called: the replica phase adds some). */
+function e2eEnv(infra) {
+  return {
+    BASE_URL: `http://127.0.0.1:${PORT}`,
+    ADMIN_URL: `http://127.0.0.1:${ADMIN_PORT}`,
+    ADMIN_TOKEN: env.ADMIN_TOKEN ?? 'dev-admin-token',
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    DATABASE_URL: infra.databaseUrl,
+    REDIS_URL: infra.redisUrl,
+    PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
+    SERVICE_PORTS: SERVICES.map((s) => `${s.id}=${s.port}`).join(','),
+    STACK_PIDS_FILE: pidsFile,
+    WEBHOOK_RETRY_SCALE: webhookRetryScale(),
+  };
+}
+
+/** Replicas of every consumer in the replica phase of `npm test`. */
+const REPLICA_PHASE_REPLICAS = 2;
+/**
+ * The outcome of the replica scenario run by the one-replica e2e phase
+ * (apps/search-orchestrator/test/replica-scenario.ts), which the replica phase compares with.
+ */
+const replicaBaseline = join(dirname(pidsFile), 'replica-scenario.json');
+
+/**
+ * The replica phase (issue 7): a second replica of every consumer joins the running stack (same
+ * database, Kafka and consumer groups: the groups rebalance as under a scale-up, and on 2 cores
+ * starting five processes is cheaper than restarting all), the gateway starts again so its
+ * /readyz awaits the new replicas too, then the `e2e-replicas` targets run.
+ */
+async function replicaPhase(infra) {
+  const added = BASE_SERVICES.filter((service) => SCALABLE.includes(service.name)).flatMap((service) => {
+    const running = SERVICES.filter((s) => s.name === service.name).length;
+    return Array.from({ length: Math.max(0, REPLICA_PHASE_REPLICAS - running) }, (_, i) => replicaOf(service, running + i));
+  });
+  if (added.length > 0) {
+    say(`replica phase: starting ${added.map((s) => s.id).join(', ')} ...`);
+    SERVICES.splice(SERVICES.findIndex((s) => s.name === 'gateway'), 0, ...added);
+    for (const service of added) startService(service, infra);
+    // The gateway reads SERVICE_HEALTH_URLS at start: the supervisor starts it again with the new list.
+    const gateway = children.get('gateway');
+    const exited = new Promise((resolve) => gateway.once('exit', resolve));
+    gateway.kill('SIGTERM');
+    await exited;
+    await awaitReadiness();
+  }
+  // Without SCALE the e2e phase ran one replica each, so its scenario outcome must be there.
+  if (SCALE.size === 0 && !existsSync(replicaBaseline)) throw new Error(`the one-replica phase left no ${replicaBaseline} to compare with`);
+  say('replica specs against two replicas of every consumer ...');
+  await run('nx', ['run-many', '-t', 'e2e-replicas', '--output-style=static', '--parallel=1'], { env: e2eEnv(infra) });
+}
+
 async function test({ e2eOnly }) {
   if (!e2eOnly) {
     // --skip-nx-cache: the test command proves the code as it is, never from a cached result
@@ -492,22 +549,11 @@ async function test({ e2eOnly }) {
   }
   const infra = await setUp({ fresh: true });
   await startServices(infra);
+  rmSync(replicaBaseline, { force: true }); // an earlier run's outcome proves nothing about this one
   say('end-to-end tests against the running stack ...');
   // One e2e project at a time: they share the stack, and some change provider behaviour.
-  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1'], {
-    env: {
-      BASE_URL: `http://127.0.0.1:${PORT}`,
-      ADMIN_URL: `http://127.0.0.1:${ADMIN_PORT}`,
-      ADMIN_TOKEN: env.ADMIN_TOKEN ?? 'dev-admin-token',
-      KAFKA_BROKERS: infra.kafkaBrokers,
-      DATABASE_URL: infra.databaseUrl,
-      REDIS_URL: infra.redisUrl,
-      PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
-      SERVICE_PORTS: SERVICES.map((s) => `${s.id}=${s.port}`).join(','),
-      STACK_PIDS_FILE: pidsFile,
-      WEBHOOK_RETRY_SCALE: webhookRetryScale(),
-    },
-  });
+  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1'], { env: e2eEnv(infra) });
+  await replicaPhase(infra);
   say(`all tests passed in ${((Date.now() - started) / 1000).toFixed(0)}s`);
 }
 
@@ -519,8 +565,16 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** A fresh test stack on the given infrastructure, up until a signal: scripts/faults.mjs drives it. */
+async function serve() {
+  const infra = await setUp({ fresh: true });
+  await startServices(infra);
+  await new Promise(() => {}); // the signal handlers end the process
+}
+
 const commands = {
   up: () => up(),
+  serve: () => serve(),
   test: () => test({ e2eOnly: false }),
   e2e: () => test({ e2eOnly: true }),
   down: async () => {
@@ -530,7 +584,7 @@ const commands = {
 };
 
 if (!commands[command]) {
-  process.stderr.write(`unknown command ${command}; use up, test, e2e or down\n`);
+  process.stderr.write(`unknown command ${command}; use up, test, e2e, serve or down\n`);
   process.exit(2);
 }
 commands[command]().then(

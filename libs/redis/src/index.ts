@@ -1,2 +1,3 @@
 export * from './redis.module.js';
 export * from './interval-lease.js';
+export * from './deadline.js';

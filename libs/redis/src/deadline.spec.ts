@@ -1,0 +1,12 @@
+import { withinDeadline } from './deadline.js';
+
+describe('a Redis call within a deadline', () => {
+  it('answers what the call answers in time', async () => {
+    await expect(withinDeadline(Promise.resolve('OK'), 50, 'get')).resolves.toBe('OK');
+    await expect(withinDeadline(Promise.reject(new Error('connection closed')), 50, 'get')).rejects.toThrow('connection closed');
+  });
+
+  it('gives up on a call that never answers, naming it', async () => {
+    await expect(withinDeadline(new Promise(() => undefined), 10, 'API-key cache')).rejects.toThrow('API-key cache: no answer from Redis within 10 ms');
+  });
+});
