@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@jobs/config';
 import { KafkaTopologyTransport } from '@jobs/nest-kafka';
-import { DrainRegistry, PinoNestLogger, runService } from '@jobs/service-kit';
+import { DrainRegistry, installHttpRouteAttribute, PinoNestLogger, runService } from '@jobs/service-kit';
 import { hostname } from 'node:os';
 import { AdminModule } from './admin/admin.module.js';
 import { GatewayEnvSchema } from './config/gateway.config.js';
@@ -31,6 +31,8 @@ const service = await runService({
   logLevel: config.LOG_LEVEL,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   microservices: (app) => [app.get(KafkaTopologyTransport)],
+  // The public port never shows metrics; the admin port does (below, AdminModule).
+  metrics: false,
   // Fastify types this hook over every server flavour (http, https, http2); ours is plain http.
   fastify: { maxParamLength: MAX_PARAM_LENGTH, frameworkErrors: routerErrorHandler as never },
   configure: (app, logger) => {
@@ -51,6 +53,7 @@ const admin = await NestFactory.create<NestFastifyApplication>(AdminModule.shari
   logger: new PinoNestLogger(service.logger.child({ component: 'admin' })),
 });
 installRequestContext(admin.getHttpAdapter().getInstance());
+installHttpRouteAttribute(admin.getHttpAdapter().getInstance());
 admin.useGlobalFilters(new ApiExceptionFilter(service.logger));
 await admin.listen({ port: config.ADMIN_PORT, host: config.LISTEN_HOST });
 service.logger.info({ url: await admin.getUrl() }, 'admin API listening');

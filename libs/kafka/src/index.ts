@@ -4,3 +4,4 @@ export * from './kafka-client.js';
 export * from './topic-provisioner.js';
 export * from './typed-producer.js';
 export * from './typed-consumer.js';
+export * from './consumer-metrics.js';

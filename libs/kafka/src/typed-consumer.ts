@@ -3,6 +3,7 @@ import type { Consumer, EachBatchPayload, EachMessagePayload, Kafka } from 'kafk
 import { requestContext, type Logger } from '@jobs/observability';
 import { decodeHeaders, MessageHeader, parseStages, type DecodedHeaders } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
+import { ConsumerMetrics } from './consumer-metrics.js';
 
 /** Where the message came from, for handlers that need more than its value. */
 export interface MessageMeta {
@@ -77,6 +78,7 @@ export class TopicConsumer {
   private joined = false;
   private running = false;
   private readonly tracer = trace.getTracer('@jobs/kafka');
+  private readonly metrics: ConsumerMetrics;
 
   constructor(
     kafka: Kafka,
@@ -92,6 +94,7 @@ export class TopicConsumer {
       retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10000 },
     });
     const { GROUP_JOIN, CRASH, STOP, DISCONNECT } = this.consumer.events;
+    this.metrics = new ConsumerMetrics(settings.groupId);
     this.consumer.on(GROUP_JOIN, () => {
       this.joined = true;
     });
@@ -126,6 +129,7 @@ export class TopicConsumer {
 
   async start(): Promise<void> {
     if (this.subscriptions.size === 0) return;
+    this.metrics.watch(this.consumer);
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: this.topics, fromBeginning: this.settings.fromBeginning ?? true });
     this.running = true;
@@ -159,11 +163,13 @@ export class TopicConsumer {
     if (!this.running) return;
     this.running = false;
     await this.consumer.disconnect();
+    this.metrics.unwatch();
   }
 
   private async dispatch({ topic, partition, message }: EachMessagePayload): Promise<void> {
     const subscription = this.subscriptions.get(topic);
     if (!subscription) return;
+    const startedAt = performance.now();
     const headers = decodeHeaders(message.headers);
     const key = message.key?.toString('utf8') ?? null;
     const raw = message.value?.toString('utf8') ?? '';
@@ -183,6 +189,7 @@ export class TopicConsumer {
     } catch (error) {
       this.settings.logger.error({ topic, partition, offset: message.offset, err: error }, 'off-contract message sent to dead letter');
       await this.settings.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: String(error), consumerGroup: this.settings.groupId });
+      this.metrics.handled(topic, 'dead_lettered', startedAt);
       return;
     }
 
@@ -206,13 +213,16 @@ export class TopicConsumer {
       await context.with(trace.setSpan(parent, span), () =>
         requestContext.run(work, () => subscription.handler(value as never, meta)),
       );
+      this.metrics.handled(topic, 'ok', startedAt);
     } catch (error) {
       span.recordException(error as Error);
       if (isDeterministicFailure(error)) {
         this.settings.logger.error({ topic, partition, offset: message.offset, err: error }, 'handler failed for good; message sent to dead letter');
         await this.settings.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: String(error), consumerGroup: this.settings.groupId });
+        this.metrics.handled(topic, 'dead_lettered', startedAt);
         return;
       }
+      this.metrics.handled(topic, 'retried', startedAt);
       this.settings.logger.warn({ topic, partition, offset: message.offset, err: error }, 'handler failed; kafka will redeliver');
       throw error;
     } finally {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { requestContext } from '@jobs/observability';
 import { appendStage, MessageHeader } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
+import { countPublished } from './consumer-metrics.js';
 
 export interface PublishOptions {
   /** Overrides the request id of the current context (for work started outside a request). */
@@ -24,6 +25,7 @@ export interface OutgoingMessage<T extends TopicSpec> {
 export class TypedProducer {
   private readonly producer: Producer;
   private connected = false;
+  private readonly tracer = trace.getTracer('@jobs/kafka');
 
   constructor(
     kafka: Kafka,
@@ -54,18 +56,54 @@ export class TypedProducer {
 
   async publishMany<T extends TopicSpec>(topic: T, messages: readonly OutgoingMessage<T>[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.producer.send({
-      topic: topic.name,
-      acks: -1,
-      compression: CompressionTypes.None,
-      messages: messages.map((m) => this.toKafkaMessage(topic, m.value, m.options)),
-    });
+    await this.inPublishSpan(topic.name, messages.length, () =>
+      this.producer.send({
+        topic: topic.name,
+        acks: -1,
+        compression: CompressionTypes.None,
+        messages: messages.map((m) => this.toKafkaMessage(topic, m.value, m.options)),
+      }),
+    );
+    countPublished(topic.name, messages.length);
+  }
+
+  /**
+   * Runs `work` (which builds and sends or stages messages) inside a PRODUCER span, so the
+   * messages' trace context names that span and each consumer's span becomes its child.
+   */
+  async inPublishSpan<R>(topic: string, count: number, work: () => Promise<R>, via: 'kafka' | 'outbox' = 'kafka'): Promise<R> {
+    return this.tracer.startActiveSpan(
+      `${topic} publish`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.operation.type': 'send',
+          'messaging.destination.name': topic,
+          'messaging.batch.message_count': count,
+          'jobs.publish.via': via,
+          'service.stage': this.service,
+        },
+      },
+      async (span) => {
+        try {
+          return await work();
+        } catch (error) {
+          span.recordException(error as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
   }
 
   /** Sends messages already built (and validated) elsewhere, e.g. by the outbox. */
   async sendRaw(topic: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return;
     await this.producer.send({ topic, acks: -1, messages });
+    countPublished(topic, messages.length);
   }
 
   /** Builds the wire message; exposed so the outbox relay sends exactly what `publish` would. */

@@ -1,3 +1,5 @@
 export * from './logger.js';
 export * from './request-context.js';
 export * from './ids.js';
+export * from './stage-span.js';
+export * from './metrics.js';

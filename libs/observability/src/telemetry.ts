@@ -1,12 +1,13 @@
 import { register } from 'node:module';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { OTLPTraceExporter as OtlpProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
-import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { prometheusReader } from './metrics.js';
+import { BatchSpanProcessor, NoopSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 let sdk: NodeSDK | undefined;
 
@@ -21,17 +22,21 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   // ESM modules (NestJS 12, our own code) are only patchable through the loader hook.
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
   const spanProcessors: SpanProcessor[] = env['OTEL_EXPORTER_OTLP_ENDPOINT']
-    ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: 500 })]
+    ? [new BatchSpanProcessor({ exporter: traceExporter(env), scheduledDelayMillis: 500 })]
     : // Without an exporter the SDK would install no tracer provider at all; spans still need ids.
       [new NoopSpanProcessor()];
   sdk = new NodeSDK({
     serviceName,
     spanProcessors,
+    // Metrics are pulled: each service serves them at GET /metrics (metrics.ts).
+    metricReaders: [prometheusReader()],
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => req.url === '/livez' || req.url === '/readyz',
       }),
-      new KafkaJsInstrumentation(),
+      // No kafkajs instrumentation: libs/kafka makes the producer and consumer spans itself. The
+      // instrumentation would start each send's span from the sender's context and overwrite the
+      // trace context an outbox row carries from the transaction that wrote it.
       new IORedisInstrumentation(),
       new PgInstrumentation(),
       new PrismaInstrumentation(),
@@ -39,6 +44,12 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   });
   sdk.start();
   return sdk;
+}
+
+/** OTLP over HTTP, protobuf by default; `OTEL_EXPORTER_OTLP_PROTOCOL=http/json` for JSON receivers. */
+function traceExporter(env: NodeJS.ProcessEnv): SpanExporter {
+  const protocol = (env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] ?? env['OTEL_EXPORTER_OTLP_PROTOCOL'] ?? 'http/protobuf').trim();
+  return protocol === 'http/json' ? new OtlpJsonTraceExporter() : new OtlpProtoTraceExporter();
 }
 
 export async function stopTelemetry(): Promise<void> {

@@ -43,13 +43,22 @@ export class OutboxRelay implements OnApplicationBootstrap {
 
   /** Writes a contract-checked message into the transaction `tx`, with the current context's headers. */
   async stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
-    const message = this.publisher.typed.toKafkaMessage(topic, value);
-    await enqueueOutbox(tx, {
-      topic: topic.name,
-      key: String(message.key),
-      value: JSON.parse(String(message.value)) as never,
-      headers: message.headers as Record<string, string>,
-    });
+    // The row keeps the trace context of the staging span, so the consumer's span continues
+    // this trace however late the relay sends it.
+    await this.publisher.typed.inPublishSpan(
+      topic.name,
+      1,
+      async () => {
+        const message = this.publisher.typed.toKafkaMessage(topic, value);
+        await enqueueOutbox(tx, {
+          topic: topic.name,
+          key: String(message.key),
+          value: JSON.parse(String(message.value)) as never,
+          headers: message.headers as Record<string, string>,
+        });
+      },
+      'outbox',
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -8,6 +8,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 type FastifyAdapterOptions = NonNullable<ConstructorParameters<typeof FastifyAdapter>[0]>;
 import { createLogger, type Logger } from '@jobs/observability';
 import { DrainRegistry } from './drain.registry.js';
+import { installHttpRouteAttribute } from './http-route-metrics.js';
 import { PinoNestLogger } from './nest-logger.js';
 import { ReadinessRegistry } from './readiness.registry.js';
 import { ServiceKitModule } from './service-kit.module.js';
@@ -24,6 +25,8 @@ export interface RunServiceOptions {
   shutdownTimeoutMs?: number;
   /** Mount the kit's /livez and /readyz on this app. */
   health?: boolean;
+  /** Mount GET /metrics on this app (default on; off on a public port). */
+  metrics?: boolean;
   /** Transports to attach (the Kafka consumer), created from the application container. */
   microservices?: (app: INestApplication) => CustomTransportStrategy[];
   /** Last touches before listening (filters, hooks, extra servers). */
@@ -56,7 +59,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const logger = createLogger({ service: options.name, level: options.logLevel ?? 'info', instanceId: info.instanceId });
   const appModule = typeof options.module === 'function' && !isClass(options.module) ? options.module(logger) : options.module;
 
-  @Module({ imports: [ServiceKitModule.forRoot({ info, logger, health: options.health }), appModule as Type<unknown>] })
+  @Module({ imports: [ServiceKitModule.forRoot({ info, logger, health: options.health, metrics: options.metrics }), appModule as Type<unknown>] })
   class ServiceRootModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -68,6 +71,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   // HTTP filters would answer an HTTP response that does not exist: message handlers get none
   // (consumer controllers carry @KafkaConsumer(), which rethrows their real errors).
   for (const strategy of transports) app.connectMicroservice({ strategy }, { inheritAppConfig: false });
+  installHttpRouteAttribute(app.getHttpAdapter().getInstance());
   await options.configure?.(app, logger);
   // Module init first (topics provisioned, producer and database connected), consumers after.
   await app.init();

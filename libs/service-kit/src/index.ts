@@ -7,3 +7,5 @@ export * from './service-kit.module.js';
 export * from './bootstrap.js';
 export * from './rethrow-rpc.filter.js';
 export * from './kickable-loop.js';
+export * from './metrics.controller.js';
+export * from './http-route-metrics.js';

@@ -25,6 +25,7 @@ export class ChargeAsyncChunkUseCase {
     await this.charges.charge(
       {
         chargeKey: `async:${message.search_id}:${message.batch}`,
+        kind: 'async',
         accountId: message.account_id,
         requestId: message.search_id,
         operation: message.operation,

@@ -4,10 +4,13 @@ import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
 import { NonRetriableError } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
+import { ChargeMetrics, type ChargeKind } from './charge-metrics.js';
 
 export interface ChargeRequest {
   /** Idempotency key of the charge: it is written once, however often the request arrives. */
   chargeKey: string;
+  /** What is charged, for the metrics. */
+  kind: ChargeKind;
   accountId: string;
   requestId: string;
   operation: string;
@@ -34,12 +37,15 @@ export type Answer = (tx: Prisma.TransactionClient, plan: ChargePlan, creditsRem
  */
 @Injectable()
 export class AccountCharges {
+  private readonly metrics = new ChargeMetrics();
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly outbox: OutboxRelay,
   ) {}
 
   async charge(request: ChargeRequest, answer: Answer): Promise<void> {
+    let decided: ChargePlan | undefined;
     try {
       await this.prisma.$transaction(async (tx) => {
         await tx.processedMessage.create({ data: { consumerGroup: 'billing', messageId: request.chargeKey } });
@@ -55,12 +61,14 @@ export class AccountCharges {
           mode: request.mode,
         });
         if (plan.kind === 'ok') await this.record(tx, request, plan);
+        decided = plan;
         await answer(tx, plan, account.credits_remaining - (plan.kind === 'ok' ? plan.creditsCharged : 0));
       });
     } catch (error) {
       if (isUniqueViolation(error)) return; // already charged and answered: a redelivery
       throw error;
     }
+    if (decided) this.metrics.record(request.kind, decided);
     this.outbox.kick();
   }
 

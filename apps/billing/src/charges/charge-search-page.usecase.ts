@@ -6,6 +6,7 @@ import { OutboxRelay } from '@jobs/outbox';
 import { fieldCoverage } from '@jobs/search-metadata';
 import { CURSOR_CODEC } from '../queries/list-ledger.usecase.js';
 import { AccountCharges } from './account-charges.js';
+import { annotateStage, type StageAttributes } from '@jobs/observability';
 
 /**
  * Charges one page of a search and answers the gateway, exactly once (see AccountCharges).
@@ -22,9 +23,12 @@ export class ChargeSearchPageUseCase {
 
   async execute(message: BillingChargeRequested.Value): Promise<void> {
     const jobIds = message.response.data.map((job) => job.id);
+    // noted inside the transaction, set on the stage span after it (Prisma's spans are active inside)
+    let outcome: StageAttributes = {};
     await this.charges.charge(
       {
         chargeKey: `charge:${message.search_id}`,
+        kind: 'search',
         accountId: message.account_id,
         requestId: message.request_id,
         operation: message.operation,
@@ -35,6 +39,9 @@ export class ChargeSearchPageUseCase {
       async (tx, plan, creditsRemaining) => {
         const reply = (value: Omit<SearchResponded.Value, 'v' | 'search_id' | 'request_id'>) =>
           this.outbox.stage(tx, Topics.SearchResponded, { v: 1, search_id: message.search_id, request_id: message.request_id, ...value });
+        outcome = plan.kind === 'insufficient_credits'
+          ? { 'billing.outcome': 'insufficient_credits', 'credits.needed': plan.creditsNeeded }
+          : { 'billing.outcome': 'charged', 'credits.charged': plan.creditsCharged, 'jobs.already_paid': plan.alreadyPaid, 'credits.remaining': creditsRemaining };
         if (plan.kind === 'insufficient_credits') {
           await reply({
             outcome: 'error',
@@ -66,5 +73,6 @@ export class ChargeSearchPageUseCase {
         });
       },
     );
+    annotateStage({ 'search.id': message.search_id, 'account.id': message.account_id, 'billing.mode': message.mode, 'jobs.on_page': jobIds.length, ...outcome });
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JobOpenedEventSchema, Topics, type EventChargeRequested } from '@jobs/contracts';
 import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
-import type { Logger } from '@jobs/observability';
+import { annotateStage, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { LOGGER } from '@jobs/service-kit';
 import { AccountCharges } from '../charges/account-charges.js';
@@ -46,6 +46,7 @@ export class WatchEventChargesUseCase {
 
   async charge(message: EventChargeRequested.Value): Promise<void> {
     const held: HeldEvent = { accountId: message.account_id, event: message.event, webhookUrl: message.webhook_url };
+    annotateStage({ 'account.id': message.account_id, 'event.id': message.event.id, 'event.type': message.event.type, 'job.id': message.event.data.job.id });
     if (await this.marked(handledKey(message.event.id))) return; // a redelivery
     if ((await this.prisma.heldWatchEvent.count({ where: { accountId: message.account_id } })) > 0) {
       await this.holdBehind(held);
@@ -93,6 +94,7 @@ export class WatchEventChargesUseCase {
   private request(held: HeldEvent, chargeKey: string) {
     return {
       chargeKey,
+      kind: 'event' as const,
       accountId: held.accountId,
       requestId: held.event.id,
       operation: watchEventOperation(held.event.watch_id),

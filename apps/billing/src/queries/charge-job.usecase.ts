@@ -17,6 +17,7 @@ export class ChargeJobUseCase {
     await this.charges.charge(
       {
         chargeKey: `charge:${message.query_id}`,
+        kind: 'job',
         accountId: message.account_id,
         requestId: message.query_id,
         operation: query.operation,

@@ -3,6 +3,7 @@ import { Topics, type ProviderRecordsFetched } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { OwnIndexStore } from '../own-index/own-index.store.js';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
+import { annotateStage } from '@jobs/observability';
 
 /**
  * Merges one provider's records for a search into canonical jobs and answers the orchestrator
@@ -25,6 +26,7 @@ export class DeduplicateBatchUseCase {
     const fromStore = message.index_query && message.outcome === 'ok'
       ? (await this.ownIndex.search({ ...message.index_query, now: new Date() })).filter((row) => !ids.has(row.id))
       : [];
+    annotateStage({ 'search.id': message.search_id, provider: message.provider, 'records.in': recordsIn, 'duplicates.merged': merged, 'jobs.canonical': rows.length, 'jobs.from_store': fromStore.length });
     await this.publisher.publish(Topics.SearchRecordsDeduplicated, {
       v: 1,
       search_id: message.search_id,

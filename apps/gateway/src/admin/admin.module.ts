@@ -2,6 +2,7 @@ import { type DynamicModule, Module, type OnModuleInit } from '@nestjs/common';
 import type { INestApplicationContext } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { MetricsController } from '@jobs/service-kit';
 import { GATEWAY_CONFIG } from '../config/gateway.config.js';
 import { ProvidersModule } from '../providers/providers.module.js';
 import { installAdminJsonParser } from './admin-json-body.js';
@@ -39,7 +40,8 @@ export class AdminModule implements OnModuleInit {
   static sharing(gateway: INestApplicationContext): DynamicModule {
     return {
       module: AdminModule,
-      controllers: [AdminController],
+      // GET /metrics of the whole gateway process, for the operator's Prometheus only.
+      controllers: [AdminController, MetricsController],
       providers: [
         AdminTokenGuard,
         { provide: GATEWAY_CONFIG, useValue: gateway.get(GATEWAY_CONFIG) },

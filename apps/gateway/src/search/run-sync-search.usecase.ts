@@ -9,6 +9,7 @@ import { ApiError } from '../http/api-error.js';
 import { RunSandboxSearchUseCase } from '../sandbox/run-sandbox-search.usecase.js';
 import { ReplyTimeout } from '../messaging/pending-replies.js';
 import { SearchReplies } from './search-replies.js';
+import { annotateStage } from '@jobs/observability';
 
 export interface SyncSearchResult {
   body: JobSearchResult;
@@ -37,6 +38,7 @@ export class RunSyncSearchUseCase {
       return { body: this.sandbox.execute(request, requestId, account.creditsRemaining), creditsCharged: 0, creditsRemaining: account.creditsRemaining };
     }
     const timeoutMs = request.waterfall.timeout_ms;
+    annotateStage({ 'search.id': requestId, 'account.id': account.id, 'account.plan': account.plan, 'search.strategy': request.waterfall.strategy, 'search.limit': request.limit, 'search.dry_run': request.dry_run });
     const now = Date.now();
     const answer = this.replies.wait(requestId, timeoutMs + this.config.SEARCH_REPLY_GRACE_MS);
     try {
@@ -77,6 +79,7 @@ export class RunSyncSearchUseCase {
         ...(failure.required_plan ? { required_plan: failure.required_plan } : {}),
       });
     }
+    annotateStage({ 'jobs.returned': reply.response.data.length, 'credits.charged': reply.credits_charged });
     return { body: reply.response, creditsCharged: reply.credits_charged, creditsRemaining: reply.credits_remaining ?? account.creditsRemaining };
   }
 }

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FetchOutcome, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
-import type { Logger } from '@jobs/observability';
+import { inStageSpan, type Logger } from '@jobs/observability';
 import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
 import { LOGGER } from '@jobs/service-kit';
+import { ProviderCallMetrics, providerCallLabel } from './provider-call-metrics.js';
 
 export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');
 
@@ -22,6 +23,7 @@ export interface ProviderCallResult {
 @Injectable()
 export class ProviderCalls {
   private readonly adapters: Map<ProviderSlug, ProviderAdapter>;
+  private readonly metrics = new ProviderCallMetrics();
 
   constructor(
     @Inject(PROVIDER_ADAPTERS) adapters: ProviderAdapter[],
@@ -34,14 +36,25 @@ export class ProviderCalls {
     const adapter = this.adapters.get(provider);
     if (!adapter) return { outcome: 'provider_error', records: [] };
     const budget = deadlineAt - Date.now();
-    if (budget <= 0) return { outcome: 'provider_timeout', records: [] };
-    const signal = AbortSignal.timeout(budget);
-    try {
-      return { outcome: 'ok', records: await adapter.search({ ...query, signal }) };
-    } catch (error) {
-      const outcome = signal.aborted ? 'provider_timeout' : 'provider_error';
-      this.logger.warn({ ...context, provider, err: error, outcome }, 'provider call failed');
-      return { outcome, records: [] };
+    const startedAt = performance.now();
+    if (budget <= 0) {
+      this.metrics.record(provider, 'timeout', startedAt);
+      return { outcome: 'provider_timeout', records: [] };
     }
+    return inStageSpan(`provider ${provider} call`, { provider, want: query.want, budget_ms: budget }, async (annotate) => {
+      const signal = AbortSignal.timeout(budget);
+      try {
+        const records = await adapter.search({ ...query, signal });
+        annotate({ outcome: 'ok', records: records.length });
+        this.metrics.record(provider, 'ok', startedAt);
+        return { outcome: 'ok', records };
+      } catch (error) {
+        const outcome = signal.aborted ? 'provider_timeout' : 'provider_error';
+        annotate({ outcome });
+        this.metrics.record(provider, providerCallLabel(outcome, error), startedAt);
+        this.logger.warn({ ...context, provider, err: error, outcome }, 'provider call failed');
+        return { outcome, records: [] };
+      }
+    });
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Topics, type ProviderFetchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { ProviderCalls } from '../calls/provider-calls.js';
+import { annotateStage } from '@jobs/observability';
 
 /**
  * Calls one provider for one search within the search's deadline and hands the normalized
@@ -18,6 +19,7 @@ export class FetchProviderUseCase {
   async execute(message: ProviderFetchRequested.Value): Promise<void> {
     const started = Date.now();
     const { outcome, records } = await this.calls.call(message.provider, { filters: message.filters, want: message.want }, message.deadline_at, { search_id: message.search_id });
+    annotateStage({ 'search.id': message.search_id, provider: message.provider, 'provider.outcome': outcome, 'records.out': records.length });
     await this.publisher.publish(Topics.ProviderRecordsFetched, {
       v: 1,
       search_id: message.search_id,

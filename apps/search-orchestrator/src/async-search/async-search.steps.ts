@@ -14,6 +14,7 @@ import {
 } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import { OutboxRelay } from '@jobs/outbox';
+import { SearchMetrics } from '../search/search-metrics.js';
 import { z } from 'zod';
 import {
   CHUNK_SIZE,
@@ -79,6 +80,8 @@ export function matchContext(search: LoadedSearch): MatchContext {
  */
 @Injectable()
 export class AsyncSearchSteps {
+  private readonly metrics = new SearchMetrics();
+
   constructor(private readonly outbox: OutboxRelay) {}
 
   /** Locks the search row for this transaction; null when it does not exist. */
@@ -200,6 +203,8 @@ export class AsyncSearchSteps {
       event: { id: completionEventId(searchId), created_at: now.toISOString(), watch_id: null, type: 'search.completed', data: { search: { id: searchId, status, jobs_found: search.row.jobsFound } } },
       webhook_url: search.row.webhookUrl,
     });
+    // Counted inside the transaction: one that rolls back (a crash, a conflict) may count twice.
+    this.metrics.asyncSearchFinished(status);
   }
 
   /** Publish what the committed transaction staged. */

@@ -4,6 +4,7 @@ import { KafkaPublisher } from '@jobs/nest-kafka';
 import { fieldCoverage } from '@jobs/search-metadata';
 import { assembleSearchResult, estimateFromResult, firstPageMayContinue, type SearchResult } from '@jobs/waterfall';
 import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
+import { SearchMetrics } from './search-metrics.js';
 import { SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
 
 /** State outlives the search's deadline generously, so late batches still find it. */
@@ -22,6 +23,8 @@ export const STATE_TTL_SECONDS = 15 * 60;
  */
 @Injectable()
 export class CompleteSearchUseCase {
+  private readonly metrics = new SearchMetrics();
+
   constructor(
     private readonly store: SearchStateStore,
     private readonly resultSets: ResultSetStore,
@@ -47,7 +50,11 @@ export class CompleteSearchUseCase {
   async execute(state: SearchState, result?: SearchResult): Promise<void> {
     const { search_id: searchId, account_id: accountId, request } = state.request;
     result ??= await this.result(state);
-    if (request.dry_run) return this.answerEstimate(state, result);
+    if (request.dry_run) {
+      await this.answerEstimate(state, result);
+      this.metrics.searchAnswered(request.waterfall.strategy, 'estimate');
+      return;
+    }
     const fingerprint = requestFingerprint(accountId, request);
     let continuation: SearchContinuation | null = null;
     if (firstPageMayContinue(result.matching.length, request.limit, request.waterfall.max_credits ?? null)) {
@@ -55,6 +62,7 @@ export class CompleteSearchUseCase {
       continuation = { set: searchId, fingerprint, page_start: 0, set_size: result.matching.length };
     }
     await this.publishPage(state.request, result.matching.slice(0, request.limit), result.metadata, continuation);
+    this.metrics.searchAnswered(request.waterfall.strategy, result.metadata.status);
   }
 
   /** dry_run: the estimate goes straight back to the gateway; billing never sees it. */

@@ -3,6 +3,7 @@ import { Topics } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { STATE_TTL_SECONDS } from './complete-search.usecase.js';
 import { SearchStateStore, type SearchState } from './search-state.store.js';
+import { annotateStage } from '@jobs/observability';
 
 /** Asks the provider-fetcher for every provider of a search's current wave. */
 @Injectable()
@@ -25,6 +26,7 @@ export class FanOutUseCase {
 
   private async askWave(state: SearchState): Promise<void> {
     const { request } = state;
+    annotateStage({ 'search.id': request.search_id, 'search.strategy': state.plan.strategy, 'search.wave': state.wave, 'search.wave_providers': state.plan.waves[state.wave]!.join(','), 'search.limit': request.request.limit });
     await this.publisher.publishMany(
       Topics.ProviderFetchRequested,
       state.plan.waves[state.wave]!.map((provider) => ({

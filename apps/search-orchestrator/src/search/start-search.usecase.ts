@@ -5,10 +5,13 @@ import { cheapestPlanFor } from '@jobs/plans';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { NextPageUseCase } from './next-page.usecase.js';
+import { SearchMetrics } from './search-metrics.js';
 
 /** Plans the waterfall of a new search and asks the provider-fetcher for each provider. */
 @Injectable()
 export class StartSearchUseCase {
+  private readonly metrics = new SearchMetrics();
+
   constructor(
     private readonly fanOut: FanOutUseCase,
     private readonly nextPage: NextPageUseCase,
@@ -22,6 +25,7 @@ export class StartSearchUseCase {
       plan = planWaterfall(message.request, message.providers_enabled);
     } catch (error) {
       if (!(error instanceof ProviderNotOnPlanError)) throw error;
+      this.metrics.searchAnswered(message.request.waterfall.strategy, 'plan_required');
       await this.publisher.publish(Topics.SearchResponded, {
         v: 1,
         search_id: message.search_id,
@@ -38,5 +42,6 @@ export class StartSearchUseCase {
       return;
     }
     await this.fanOut.firstWave({ request: message, plan, wave: 0, startedAt: Date.now() });
+    this.metrics.searchStarted(message.request.waterfall.strategy);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Topics, type CompanyHiringChanged, type Event, type JobLifecycleChanged } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import type { Logger } from '@jobs/observability';
+import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { eventsForHiringChange, eventsForJobChange, type WatchEvent } from './watch-events.js';
 import { WatchStore } from './watch.store.js';
@@ -24,6 +24,7 @@ export class MatchChangesUseCase {
 
   async onJobChange(change: JobLifecycleChanged.Value): Promise<void> {
     const made = eventsForJobChange(await this.watches.liveWatchesFor(change.job.company.domain), change);
+    annotateStage({ 'job.id': change.job.id, 'job.change': change.change, 'events.made': made.length });
     await this.emit(made);
     if (made.length > 0) this.logger.info({ change_id: change.change_id, job_id: change.job.id, change: change.change, events: made.length }, 'job change matched watches');
   }

@@ -4,6 +4,7 @@ import type { Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 import { webhookSecretFor } from '@jobs/webhook-targets';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../config.js';
+import { DeliveryMetrics } from './delivery-metrics.js';
 import { DeliveryStore, type AttemptOutcome, type ClaimedAttempt } from './delivery-store.js';
 import { EndpointSlots } from './endpoint-slots.js';
 import { signatureHeader } from './signature.js';
@@ -24,6 +25,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   private readonly slots: EndpointSlots;
   private readonly running = new Set<Promise<void>>();
   private healthy = true;
+  private readonly metrics = new DeliveryMetrics();
   /** One claiming pass at a time; it says when to look again (a failed pass: in a second). */
   private readonly loop = new KickableLoop(() =>
     this.claimAndStart().then(
@@ -105,6 +107,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     const outcome: AttemptOutcome = await postWebhook({ url: claim.url, body: claim.body, signature, eventId: claim.eventId }, { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE });
     const finishedAt = new Date();
     const next = await this.store.finish(claim, outcome, startedAt, finishedAt, this.config.WEBHOOK_RETRY_SCALE);
+    this.metrics.record(next.status, (finishedAt.getTime() - startedAt.getTime()) / 1000);
     this.logger.info(
       {
         event_id: claim.eventId,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EventEmitted } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { NonRetriableError } from '@jobs/kafka';
-import { newId } from '@jobs/observability';
+import { annotateStage, newId } from '@jobs/observability';
 
 export interface StoredEvent {
   /** false when the event was already stored (a redelivery or a re-emission): nothing new happens */
@@ -24,6 +24,7 @@ export class StoreEventUseCase {
   async execute(message: EventEmitted.Value): Promise<StoredEvent> {
     const { account_id: accountId, event, webhook_url: webhookUrl } = message;
     const body = JSON.stringify(event);
+    annotateStage({ 'account.id': accountId, 'event.id': event.id, 'event.type': event.type, 'event.has_webhook': webhookUrl !== null });
     return this.prisma.$transaction(async (tx) => {
       if (!(await tx.account.count({ where: { id: accountId } }))) throw new NonRetriableError(`unknown account ${accountId}`);
       // One account's feed positions are taken one transaction at a time, so they grow in commit

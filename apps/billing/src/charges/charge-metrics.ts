@@ -1,0 +1,31 @@
+import type { Counter } from '@opentelemetry/api';
+import type { ChargePlan } from '@jobs/billing-rules';
+import { jobsMeter } from '@jobs/observability';
+
+/** What a charge pays for: a sync search page, an async search chunk, a watch event, one job. */
+export type ChargeKind = 'search' | 'async' | 'event' | 'job';
+
+/** `billing_charges_total`, `billing_credits_charged_total`, `billing_already_paid_jobs_total`, by kind. */
+export class ChargeMetrics {
+  private readonly charges: Counter;
+  private readonly credits: Counter;
+  private readonly alreadyPaid: Counter;
+
+  constructor() {
+    const meter = jobsMeter();
+    this.charges = meter.createCounter('billing_charges_total', { description: 'Charges decided (once per charge, redeliveries excluded), by kind and outcome (charged, insufficient_credits).' });
+    this.credits = meter.createCounter('billing_credits_charged_total', { description: 'Credits taken from accounts, by kind.' });
+    this.alreadyPaid = meter.createCounter('billing_already_paid_jobs_total', { description: 'Jobs returned free because the account had paid for them before, by kind.' });
+  }
+
+  /** After the charge's transaction committed. */
+  record(kind: ChargeKind, plan: ChargePlan): void {
+    if (plan.kind === 'insufficient_credits') {
+      this.charges.add(1, { kind, outcome: 'insufficient_credits' });
+      return;
+    }
+    this.charges.add(1, { kind, outcome: 'charged' });
+    this.credits.add(plan.creditsCharged, { kind });
+    this.alreadyPaid.add(plan.alreadyPaid, { kind });
+  }
+}

@@ -1,0 +1,93 @@
+import type { Counter, Histogram, ObservableGauge, ObservableResult } from '@opentelemetry/api';
+import type { Consumer } from 'kafkajs';
+import { jobsMeter, secondsHistogram, secondsSince } from '@jobs/observability';
+
+/** What became of one consumed message. */
+export type ConsumeOutcome = 'ok' | 'retried' | 'dead_lettered';
+
+interface KafkaInstruments {
+  consumed: Counter;
+  processSeconds: Histogram;
+  lag: ObservableGauge;
+  published: Counter;
+}
+
+let instruments: KafkaInstruments | undefined;
+
+/** Created on first use, after the SDK registered its meter provider (see `jobsMeter`). */
+function kafkaInstruments(): KafkaInstruments {
+  if (instruments) return instruments;
+  const meter = jobsMeter();
+  instruments = {
+    consumed: meter.createCounter('kafka_consumer_messages_total', { description: 'Messages handled, by topic, consumer group and outcome (ok, retried, dead_lettered).' }),
+    processSeconds: secondsHistogram(meter, 'kafka_consumer_process_seconds', 'Time to handle one message, by topic and consumer group.'),
+    lag: meter.createObservableGauge('kafka_consumer_lag', { description: 'Messages behind the high watermark after the last batch, by topic, partition and consumer group.' }),
+    published: meter.createCounter('kafka_producer_messages_total', { description: 'Messages sent, by topic.' }),
+  };
+  return instruments;
+}
+
+export interface PartitionLagRow {
+  topic: string;
+  partition: number;
+  lag: number;
+}
+
+/**
+ * The last known lag of each partition one group member reads. kafkajs reports it after every
+ * batch (`offsetLag`: high watermark - 1 - last offset of the batch); a partition that got no
+ * batch since keeps its last value, which is right: no batch means nothing new arrived.
+ */
+export class PartitionLag {
+  private readonly lags = new Map<string, PartitionLagRow>();
+
+  record(topic: string, partition: number, offsetLag: string): void {
+    const lag = Number(offsetLag);
+    if (!Number.isFinite(lag)) return;
+    this.lags.set(`${topic}\u0000${partition}`, { topic, partition, lag: Math.max(0, lag) });
+  }
+
+  /** After a rebalance, forgets the partitions another member now reads (it reports them). */
+  retain(assignment: Readonly<Record<string, readonly number[]>>): void {
+    for (const [key, row] of this.lags) {
+      if (!assignment[row.topic]?.includes(row.partition)) this.lags.delete(key);
+    }
+  }
+
+  rows(): PartitionLagRow[] {
+    return [...this.lags.values()];
+  }
+}
+
+/** The metrics of one consumer group member: messages by outcome, handling time, lag. */
+export class ConsumerMetrics {
+  private readonly lag = new PartitionLag();
+  private readonly observeLag = (result: ObservableResult): void => {
+    for (const row of this.lag.rows()) result.observe(row.lag, { topic: row.topic, partition: row.partition, group: this.group });
+  };
+
+  constructor(private readonly group: string) {}
+
+  /** Follows the consumer's batches and rebalances; the gauge reads them at each scrape. */
+  watch(consumer: Consumer): void {
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => this.lag.record(payload.topic, payload.partition, payload.offsetLag));
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.lag.retain(payload.memberAssignment));
+    kafkaInstruments().lag.addCallback(this.observeLag);
+  }
+
+  unwatch(): void {
+    kafkaInstruments().lag.removeCallback(this.observeLag);
+  }
+
+  /** One message done; `startedAt` is its `performance.now()` at dispatch. */
+  handled(topic: string, outcome: ConsumeOutcome, startedAt: number): void {
+    const { consumed, processSeconds } = kafkaInstruments();
+    consumed.add(1, { topic, group: this.group, outcome });
+    processSeconds.record(secondsSince(startedAt), { topic, group: this.group });
+  }
+}
+
+/** Counts messages the broker acknowledged. */
+export function countPublished(topic: string, count: number): void {
+  kafkaInstruments().published.add(count, { topic });
+}
