@@ -95,6 +95,7 @@ export class WatchEventChargesUseCase {
     return {
       chargeKey,
       kind: 'event' as const,
+      kind: 'event' as const,
       accountId: held.accountId,
       requestId: held.event.id,
       operation: watchEventOperation(held.event.watch_id),
