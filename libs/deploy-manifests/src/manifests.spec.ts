@@ -95,6 +95,14 @@ describe('deploy/k8s manifests', () => {
     expect(container(d)['resources']?.limits).toBeDefined();
   });
 
+  it.each(deployments.map((d) => [name(d), d] as const))('%s is scraped by Prometheus at /metrics on its health port, the admin port for the gateway', (_n, d) => {
+    const env = environment(d);
+    const metricsPort = name(d) === 'gateway' ? env['ADMIN_PORT'] : name(d) === 'provider-sim' ? env['PROVIDER_SIM_PORT'] : env['HEALTH_PORT'];
+    const declared = (container(d)['ports'] ?? []).map((p: Obj) => String(p.containerPort));
+    expect(declared).toContain(metricsPort);
+    expect(d['spec']['template']['metadata']['annotations']).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': metricsPort, 'prometheus.io/path': '/metrics' });
+  });
+
   it.each(deployments.map((d) => [name(d), d] as const))('%s gets longer to stop than its drain may take', (_n, d) => {
     const drainMs = Number(environment(d)['SHUTDOWN_TIMEOUT_MS'] ?? SharedEnvSchema.parse({}).SHUTDOWN_TIMEOUT_MS);
     expect(d['spec']['template']['spec']['terminationGracePeriodSeconds']).toBeGreaterThan(preStopSeconds(d) + drainMs / 1000);
