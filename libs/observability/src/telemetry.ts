@@ -3,6 +3,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter as OtlpProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
@@ -37,6 +38,8 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
       // No kafkajs instrumentation: libs/kafka makes the producer and consumer spans itself. The
       // instrumentation would start each send's span from the sender's context and overwrite the
       // trace context an outbox row carries from the transaction that wrote it.
+      // fetch (undici) carries the provider adapters' and the webhook sender's calls.
+      new UndiciInstrumentation(),
       new IORedisInstrumentation(),
       new PgInstrumentation(),
       new PrismaInstrumentation(),
