@@ -4,92 +4,12 @@
  * signature check exactly as interface.md tells receivers to do it.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { Topics, type Event, type EventEmitted } from '@jobs/contracts';
 import { admin, stack } from '@jobs/e2e-support';
 
-export interface Arrival {
-  path: string;
-  headers: IncomingHttpHeaders;
-  raw: string;
-  at: number;
-}
-
-/** What the receiver does with the n-th request (1-based) to a path: answer a status, or never answer. */
-export type Behaviour = (n: number) => number | 'hang';
-
-export class Receiver {
-  readonly arrivals: Arrival[] = [];
-  private readonly behaviours = new Map<string, Behaviour>();
-  private readonly hanging = new Set<ServerResponse>();
-  private server?: Server;
-  base = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        this.arrivals.push({ path, headers: req.headers, raw: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-        const n = this.arrivals.filter((a) => a.path === path).length;
-        const answer = (this.behaviours.get(path) ?? (() => 200))(n);
-        if (answer === 'hang') {
-          this.hanging.add(res);
-          res.on('close', () => this.hanging.delete(res));
-          return;
-        }
-        res.writeHead(answer, { 'content-type': 'text/plain' }).end(String(answer));
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** A fresh endpoint URL on this receiver with its behaviour. */
-  endpoint(behaviour: Behaviour = () => 200): string {
-    const path = `/hooks/${randomBytes(6).toString('hex')}`;
-    this.behaviours.set(path, behaviour);
-    return `${this.base}${path}`;
-  }
-
-  at(url: string): Arrival[] {
-    const path = new URL(url).pathname;
-    return this.arrivals.filter((a) => a.path === path);
-  }
-
-  /** Whether a request to this URL is still held open by a 'hang' behaviour. */
-  isHanging(url: string): boolean {
-    const path = new URL(url).pathname;
-    return [...this.hanging].some((res) => (res.req.url ?? '') === path);
-  }
-
-  async waitFor(url: string, count: number, timeoutMs = 30_000): Promise<Arrival[]> {
-    return eventually(() => {
-      const seen = this.at(url);
-      return seen.length >= count ? seen : undefined;
-    }, timeoutMs, `${count} request(s) at ${url} (saw ${this.at(url).length})`);
-  }
-
-  async stop(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-/** Polls until `probe` returns a value, or fails after the deadline. */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// The receiver and the polling helper live in @jobs/e2e-support (the replica scenario uses them too).
+export { eventually, Receiver, type Arrival, type Behaviour } from '@jobs/e2e-support';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

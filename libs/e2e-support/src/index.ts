@@ -1,3 +1,4 @@
 export * from './stack.js';
 export * from './services.js';
 export * from './world.js';
+export * from './webhooks.js';

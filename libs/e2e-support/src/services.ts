@@ -3,6 +3,7 @@
  * that dies is started again) and keeps their pids in the file named by STACK_PIDS_FILE.
  */
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { stack } from './stack.js';
 
 /** The service name -> pid file of the running stack. */
@@ -10,6 +11,22 @@ export function stackPidsFile(): string {
   const file = process.env['STACK_PIDS_FILE'];
   if (!file) throw new Error('STACK_PIDS_FILE is not set: run the e2e tests through scripts/stack.mjs, or point it at .local/run/<instance>/pids.json');
   return file;
+}
+
+/** The stack's run directory (`.local/run/<instance>/`): its pids, and what tests leave for a later phase. */
+export function stackRunDir(): string {
+  return dirname(stackPidsFile());
+}
+
+/** How many replicas of each service run now (`dedupe` and `dedupe#2` are two of dedupe). */
+export function replicaCounts(): Record<string, number> {
+  const pids = JSON.parse(readFileSync(stackPidsFile(), 'utf8')) as Record<string, number>;
+  const counts: Record<string, number> = {};
+  for (const id of Object.keys(pids)) {
+    const name = id.split('#')[0]!;
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
 }
 
 /** The pid of a running service, or undefined while it is down (between a death and its restart). */

@@ -1,5 +1,5 @@
 /** Helpers for end-to-end tests against a running stack (never imported by services). */
-import { Kafka, logLevel, type Consumer, type IHeaders } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel, type Consumer, type IHeaders } from 'kafkajs';
 
 /** Where the running stack is (set by scripts/stack.mjs for `npm test`). */
 export const stack = {
@@ -96,4 +96,29 @@ export async function simControl(method: 'PUT' | 'POST', path: string, body?: un
   });
   await res.body?.cancel();
   return res.status;
+}
+
+export interface GroupMember {
+  clientId: string;
+  /** topic -> the partitions assigned to this member. */
+  assignment: Record<string, number[]>;
+}
+
+/** The members of a consumer group right now (empty while it rebalances) and their partitions. */
+export async function consumerGroupMembers(groupId: string): Promise<{ state: string; members: GroupMember[] }> {
+  const admin = new Kafka({ clientId: 'e2e-admin', brokers: stack.kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([groupId]);
+    const group = groups[0]!;
+    return {
+      state: group.state,
+      members: group.members.map((member) => ({
+        clientId: member.clientId,
+        assignment: AssignerProtocol.MemberAssignment.decode(member.memberAssignment)?.assignment ?? {},
+      })),
+    };
+  } finally {
+    await admin.disconnect();
+  }
 }
