@@ -2,3 +2,5 @@ export * from './stack.js';
 export * from './services.js';
 export * from './world.js';
 export * from './webhooks.js';
+export * from './prometheus-text.js';
+export * from './metrics.js';
