@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis';
+
 /**
  * A Redis call bounded in time. While Redis is away ioredis queues commands and retries them
  * with a growing back-off (seconds per request), so a request path that can do without Redis
@@ -13,4 +15,13 @@ export async function withinDeadline<T>(work: Promise<T>, ms: number, what: stri
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A call on a request path: refused at once while the client is not connected (ioredis would
+ * queue it until a reconnect), and given up after `ms` when connected but slow.
+ */
+export async function callRedis<T>(redis: Redis, call: (redis: Redis) => Promise<T>, ms: number, what: string): Promise<T> {
+  if (redis.status !== 'ready') throw new Error(`${what}: Redis is not connected (${redis.status})`);
+  return withinDeadline(call(redis), ms, what);
 }

@@ -37,6 +37,12 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   SANDBOX_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** A rate-limit check that Redis does not answer within this lets the request through (fail open). */
   RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).default(250),
+  /**
+   * A Redis call of the API-key cache or the Idempotency-Key records fails at once while the
+   * client is disconnected, and after this long when Redis is connected but does not answer:
+   * keys then resolve from PostgreSQL, keyed POSTs are refused before they run.
+   */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).default(3_000),
   /** How long an Idempotency-Key and its response are kept, from the key's first use (>= 24 h). */
   IDEMPOTENCY_RETENTION_SECONDS: z.coerce.number().int().min(86_400).default(86_400),
   /** How long a request owns its key; longer than the slowest sync search (30 s + reply grace). */

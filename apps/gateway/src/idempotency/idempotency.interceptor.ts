@@ -64,8 +64,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
       },
     };
     const reattaches = this.reflector.getAllAndOverride<boolean | undefined>(REATTACHES_SEARCH, [context.getHandler(), context.getClass()]) ?? false;
-    await this.claimOrReplay(claim, reattaches, request.principal.accountId);
-    if (reattaches) await this.store.watchSearch(claim.record.request_id);
+    try {
+      await this.claimOrReplay(claim, reattaches, request.principal.accountId);
+      if (reattaches) await this.store.watchSearch(claim.record.request_id);
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof StoredResponse) throw error;
+      // Redis is away: without its record a keyed request could run twice (a retry would not
+      // find it), so it is refused before it runs; the client retries with the same key.
+      throw new ApiError('internal_error', 'This Idempotency-Key cannot be recorded right now, so the request was not run. Retry shortly with the same Idempotency-Key.', {}, { 'Retry-After': '1' });
+    }
     request.idempotency = claim;
     return next.handle();
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { callRedis } from '@jobs/redis';
 import type { SearchResponded } from '@jobs/contracts';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import type { IdempotencyRecord } from './idempotency-record.js';
@@ -44,7 +45,7 @@ export class IdempotencyStore {
 
   /** null: the record was created and the caller owns the key; otherwise the record already there. */
   async claim(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
-    const existing = (await this.redis.eval(CLAIM_SCRIPT, 1, key, JSON.stringify(record), String(this.config.IDEMPOTENCY_RETENTION_SECONDS))) as string | null;
+    const existing = (await this.bounded((redis) => redis.eval(CLAIM_SCRIPT, 1, key, JSON.stringify(record), String(this.config.IDEMPOTENCY_RETENTION_SECONDS)), 'claim')) as string | null;
     return existing ? (JSON.parse(existing) as IdempotencyRecord) : null;
   }
 
@@ -55,12 +56,12 @@ export class IdempotencyStore {
 
   /** Writes `next` if `ownerRequestId` still owns the key; false when another request took it over. */
   async replaceIfOwner(key: string, ownerRequestId: string, next: IdempotencyRecord): Promise<boolean> {
-    return (await this.redis.eval(REPLACE_IF_OWNER_SCRIPT, 1, key, ownerRequestId, JSON.stringify(next))) === 1;
+    return (await this.bounded((redis) => redis.eval(REPLACE_IF_OWNER_SCRIPT, 1, key, ownerRequestId, JSON.stringify(next)), 'replace')) === 1;
   }
 
   /** Remembers that the answer of this sync search is wanted by an idempotency record. */
   async watchSearch(searchId: string): Promise<void> {
-    await this.redis.set(searchMarkerKey(searchId), '1', 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
+    await this.bounded((redis) => redis.set(searchMarkerKey(searchId), '1', 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS), 'watch search');
   }
 
   /** Keeps the answer of a watched search (any search under an Idempotency-Key); ignores the others. */
@@ -71,7 +72,12 @@ export class IdempotencyStore {
   }
 
   async answerOf(searchId: string): Promise<SearchResponded.Value | null> {
-    const raw = await this.redis.get(searchAnswerKey(searchId));
+    const raw = await this.bounded((redis) => redis.get(searchAnswerKey(searchId)), 'search answer');
     return raw ? (JSON.parse(raw) as SearchResponded.Value) : null;
+  }
+
+  /** Calls on the request path fail fast while Redis is away (the interceptor then refuses the request). */
+  private bounded<T>(call: (redis: Redis) => Promise<T>, what: string): Promise<T> {
+    return callRedis(this.redis, call, this.config.REDIS_TIMEOUT_MS, `Idempotency-Key ${what}`);
   }
 }
