@@ -95,7 +95,6 @@ export class WatchEventChargesUseCase {
     return {
       chargeKey,
       kind: 'event' as const,
-      kind: 'event' as const,
       accountId: held.accountId,
       requestId: held.event.id,
       operation: watchEventOperation(held.event.watch_id),
