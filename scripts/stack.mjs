@@ -21,7 +21,7 @@ const started = Date.now();
 /** Two port blocks so that a running `npm run up` and `npm test` never meet. */
 const PROFILES = {
   dev: { port: 8080, adminPort: 8081, simPort: 8090, healthBase: 9100, db: 'jobs', redisDb: 0, kafkaInstance: 'dev', kafkaPort: 19092 },
-  test: { port: 18080, adminPort: 18081, simPort: 18090, healthBase: 19100, db: 'jobs_test', redisDb: 1, kafkaInstance: 'test', kafkaPort: 29092 },
+  test: { port: 18080, adminPort: 18081, simPort: 18090, healthBase: 19100, db: 'jobs_test', redisDb: 1, kafkaInstance: 'test', kafkaPort: 29092, otlpPort: 18095 },
 };
 /**
  * STACK_SLOT=1..9 gives a test run its own everything (ports 2N080.., database, Redis db,
@@ -29,7 +29,7 @@ const PROFILES = {
  */
 function slotProfile(slot) {
   const base = 20000 + slot * 1000;
-  return { port: base + 80, adminPort: base + 81, simPort: base + 90, healthBase: base + 100, db: `jobs_test_s${slot}`, redisDb: 1 + slot, kafkaInstance: `s${slot}`, kafkaPort: base + 92 };
+  return { port: base + 80, adminPort: base + 81, simPort: base + 90, healthBase: base + 100, db: `jobs_test_s${slot}`, redisDb: 1 + slot, kafkaInstance: `s${slot}`, kafkaPort: base + 92, otlpPort: base + 95 };
 }
 const slot = Number(process.env.STACK_SLOT ?? 0);
 if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('STACK_SLOT must be 1..9');
@@ -279,6 +279,22 @@ function serviceEnv(infra) {
     PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
     SERVICE_HEALTH_URLS: SERVICES.filter((s) => s.name !== 'gateway').map((s) => `${s.id}=http://127.0.0.1:${s.port}`).join(','),
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+    ...traceEnv(),
+  };
+}
+
+/**
+ * Test stacks send traces (OTLP/HTTP JSON) to the port where the trace e2e test runs its receiver,
+ * and sample only traces whose caller asked for it (a sampled `traceparent`): every other request
+ * keeps its trace ids for logs and headers but records nothing, so the rest of the suite pays no
+ * export cost. `npm run up` exports only where OTEL_EXPORTER_OTLP_ENDPOINT says (operator.md).
+ */
+function traceEnv() {
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT || !profile.otlpPort) return {};
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${profile.otlpPort}`,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_TRACES_SAMPLER: 'parentbased_always_off',
   };
 }
 
@@ -500,7 +516,9 @@ function e2eEnv(infra) {
     PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
     SERVICE_PORTS: SERVICES.map((s) => `${s.id}=${s.port}`).join(','),
     STACK_PIDS_FILE: pidsFile,
+    STACK_LOG_DIR: logDir,
     WEBHOOK_RETRY_SCALE: webhookRetryScale(),
+    ...(profile.otlpPort && !env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTLP_RECEIVER_PORT: String(profile.otlpPort) } : {}),
   };
 }
 

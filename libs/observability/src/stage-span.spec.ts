@@ -19,11 +19,11 @@ beforeEach(() => exporter.reset());
 describe('stage spans', () => {
   it('annotates the active span with jobs.-prefixed attributes and leaves out empty values', () => {
     trace.getTracer('t').startActiveSpan('stage', (span) => {
-      annotateStage({ provider: 'provider_a', 'records.in': 12, 'jobs.already_paid': 3, missing: undefined, nothing: null });
+      annotateStage({ provider: 'provider_a', 'records.in': 12, 'page.already_paid': 3, missing: undefined, nothing: null });
       span.end();
     });
     const [stage] = exporter.getFinishedSpans();
-    expect(stage!.attributes).toEqual({ 'jobs.provider': 'provider_a', 'jobs.records.in': 12, 'jobs.already_paid': 3 });
+    expect(stage!.attributes).toEqual({ 'jobs.provider': 'provider_a', 'jobs.records.in': 12, 'jobs.page.already_paid': 3 });
   });
 
   it('is a no-op outside a span', () => {

@@ -7,7 +7,7 @@ const tracer = trace.getTracer('@jobs/stages');
 function prefixed(attributes: StageAttributes): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
   for (const [name, value] of Object.entries(attributes)) {
-    if (value !== undefined && value !== null) out[name.startsWith('jobs.') ? name : `jobs.${name}`] = value;
+    if (value !== undefined && value !== null) out[`jobs.${name}`] = value;
   }
   return out;
 }

@@ -41,7 +41,7 @@ export class ChargeSearchPageUseCase {
           this.outbox.stage(tx, Topics.SearchResponded, { v: 1, search_id: message.search_id, request_id: message.request_id, ...value });
         outcome = plan.kind === 'insufficient_credits'
           ? { 'billing.outcome': 'insufficient_credits', 'credits.needed': plan.creditsNeeded }
-          : { 'billing.outcome': 'charged', 'credits.charged': plan.creditsCharged, 'jobs.already_paid': plan.alreadyPaid, 'credits.remaining': creditsRemaining };
+          : { 'billing.outcome': 'charged', 'credits.charged': plan.creditsCharged, 'page.already_paid': plan.alreadyPaid, 'credits.remaining': creditsRemaining };
         if (plan.kind === 'insufficient_credits') {
           await reply({
             outcome: 'error',
@@ -73,6 +73,6 @@ export class ChargeSearchPageUseCase {
         });
       },
     );
-    annotateStage({ 'search.id': message.search_id, 'account.id': message.account_id, 'billing.mode': message.mode, 'jobs.on_page': jobIds.length, ...outcome });
+    annotateStage({ 'search.id': message.search_id, 'account.id': message.account_id, 'billing.mode': message.mode, 'page.jobs': jobIds.length, ...outcome });
   }
 }

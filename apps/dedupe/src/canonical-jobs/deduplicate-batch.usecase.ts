@@ -26,7 +26,7 @@ export class DeduplicateBatchUseCase {
     const fromStore = message.index_query && message.outcome === 'ok'
       ? (await this.ownIndex.search({ ...message.index_query, now: new Date() })).filter((row) => !ids.has(row.id))
       : [];
-    annotateStage({ 'search.id': message.search_id, provider: message.provider, 'records.in': recordsIn, 'duplicates.merged': merged, 'jobs.canonical': rows.length, 'jobs.from_store': fromStore.length });
+    annotateStage({ 'search.id': message.search_id, provider: message.provider, 'records.in': recordsIn, 'duplicates.merged': merged, 'batch.canonical_jobs': rows.length, 'batch.store_jobs': fromStore.length });
     await this.publisher.publish(Topics.SearchRecordsDeduplicated, {
       v: 1,
       search_id: message.search_id,

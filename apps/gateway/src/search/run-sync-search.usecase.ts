@@ -79,7 +79,7 @@ export class RunSyncSearchUseCase {
         ...(failure.required_plan ? { required_plan: failure.required_plan } : {}),
       });
     }
-    annotateStage({ 'jobs.returned': reply.response.data.length, 'credits.charged': reply.credits_charged });
+    annotateStage({ 'page.jobs': reply.response.data.length, 'credits.charged': reply.credits_charged });
     return { body: reply.response, creditsCharged: reply.credits_charged, creditsRemaining: reply.credits_remaining ?? account.creditsRemaining };
   }
 }

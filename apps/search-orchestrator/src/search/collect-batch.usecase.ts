@@ -30,7 +30,7 @@ export class CollectBatchUseCase {
       { provider: message.provider, outcome: message.outcome, recordsIn: message.records_in, fromStore: message.from_store, jobs: message.jobs },
       STATE_TTL_SECONDS,
     );
-    annotateStage({ 'search.id': message.search_id, provider: message.provider, 'provider.outcome': message.outcome, 'records.in': message.records_in, 'jobs.touched': message.jobs.length, 'wave.complete': complete });
+    annotateStage({ 'search.id': message.search_id, provider: message.provider, 'provider.outcome': message.outcome, 'records.in': message.records_in, 'batch.jobs': message.jobs.length, 'wave.complete': complete });
     if (!complete) return;
     // The wave is in. Enough unique matching jobs, or no wave left: answer. Otherwise ask the next wave.
     const result = await this.completeSearch.result(state);

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { JobSearchResponseSchema } from '@jobs/contracts';
+import { addWorldCompany, addWorldJob, ancestry, api, createAccount, OtlpReceiver, servicesAlong, type ReceivedSpan } from '@jobs/e2e-support';
+
+/**
+ * One search is one trace: the test stack exports spans (OTLP/HTTP JSON) to a receiver running in
+ * this process, and samples only the traces a caller asks for with a sampled `traceparent`, as
+ * this test does. The search finds a new opening of a watched company, so the trace continues past
+ * the answer through the opening's lifecycle change, the watch's charged event and its storage for
+ * delivery: every one of the six services, each stage a child of the message that started it.
+ */
+const receiverPort = Number(process.env['OTLP_RECEIVER_PORT']);
+const WAIT_MS = 30_000;
+const SERVER = 2;
+const CLIENT = 3;
+const PRODUCER = 4;
+const CONSUMER = 5;
+
+const receiver = new OtlpReceiver();
+// The watch's webhook endpoint: delivery is not under test here, only that the event reached the dispatcher.
+const hooks = createServer((_req, res) => res.writeHead(200).end());
+let hookUrl: string;
+
+beforeAll(async () => {
+  if (!Number.isInteger(receiverPort) || receiverPort <= 0) throw new Error('OTLP_RECEIVER_PORT is not set: run through npm test / the stack e2e mode');
+  await receiver.listen(receiverPort);
+  await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+  hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`;
+});
+afterAll(async () => {
+  await receiver.close();
+  await new Promise((resolve) => hooks.close(resolve));
+});
+
+async function spansUntil(traceId: string, done: (spans: ReceivedSpan[]) => boolean): Promise<ReceivedSpan[]> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    const spans = receiver.trace(traceId);
+    if (done(spans)) return spans;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const seen = receiver.trace(traceId).map((s) => `${s.service}: ${s.name}`);
+  throw new Error(`trace ${traceId} incomplete after ${WAIT_MS} ms; received ${seen.length} spans:\n${seen.join('\n')}`);
+}
+
+/** Spans whose parent was not received: while export batches are in flight, more than the root. */
+const rootsOf = (spans: readonly ReceivedSpan[]) => {
+  const ids = new Set(spans.map((s) => s.spanId));
+  return spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
+};
+
+const consumerOf = (topic: string, service: string) => (s: ReceivedSpan) => s.kind === CONSUMER && s.service === service && s.name === `${topic} process`;
+// The dispatcher also stores the free company.hiring_started event of the same trace.
+const jobOpenedStored = (s: ReceivedSpan) => consumerOf('event.emitted', 'webhook-dispatcher')(s) && s.attributes['jobs.event.type'] === 'job.opened';
+
+describe('tracing: one search, one trace across every service', () => {
+  it('links the gateway, the waterfall, every provider call, dedupe, billing and the event dispatcher parent to child, with stage attributes', async () => {
+    const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
+    const domain = await addWorldCompany();
+    expect((await api('/v1/watches', { key, body: { type: 'company', domain, webhook_url: hookUrl } })).status).toBe(201);
+    const opening = await addWorldJob({ providers: ['own_index', 'provider_a'], company_domain: domain });
+
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+    const res = await api('/v1/jobs/search', {
+      key,
+      headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+      body: { filters: { title_or: [opening.keyword] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] }, limit: 10 },
+    });
+    expect(res.status).toBe(200);
+    const page = JobSearchResponseSchema.parse(res.body);
+    expect(page.data).toHaveLength(1);
+    // One credit for the new job: the search's page or the watch's job.opened, whichever billing
+    // handles first (both are in this trace; the other finds it already paid).
+    expect(page.metadata.credits_charged + page.metadata.jobs_already_paid).toBe(1);
+
+    const spans = await spansUntil(
+      traceId,
+      // Parents end, and so are exported, after their children: wait for the tree to close.
+      (all) => rootsOf(all).length === 1 && all.some(jobOpenedStored) && all.some(consumerOf('search.responded', 'gateway')) && all.filter((s) => s.service === 'provider-sim').length >= 2,
+    );
+
+    // One tree: a single root, the gateway's server span, child of the caller's span; every
+    // other span's parent was received too.
+    const roots = rootsOf(spans);
+    expect(roots).toHaveLength(1);
+    const root = roots[0]!;
+    expect(root).toMatchObject({ service: 'gateway', kind: SERVER, parentSpanId: callerSpanId });
+    expect(new Set(spans.map((s) => s.service))).toEqual(
+      new Set(['gateway', 'search-orchestrator', 'provider-fetcher', 'provider-sim', 'dedupe', 'billing', 'webhook-dispatcher']),
+    );
+
+    // Every consumer span is the child of the producer span of the message it handles.
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    for (const consumer of spans.filter((s) => s.kind === CONSUMER)) {
+      const parent = byId.get(consumer.parentSpanId!)!;
+      expect({ consumer: consumer.name, parent: parent.name, kind: parent.kind }).toEqual({
+        consumer: consumer.name,
+        parent: consumer.name.replace(/ process$/, ' publish'),
+        kind: PRODUCER,
+      });
+    }
+
+    // The answer: gateway → orchestrator (plan) → fetcher → dedupe → orchestrator (gather) → billing → gateway.
+    const answered = spans.find(consumerOf('search.responded', 'gateway'))!;
+    expect(servicesAlong(ancestry(spans, answered))).toEqual(['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'search-orchestrator', 'billing', 'gateway']);
+    expect(ancestry(spans, answered).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([
+      'search.requested process',
+      'provider.fetch.requested process',
+      'provider.records.fetched process',
+      'search.records.deduplicated process',
+      'billing.charge.requested process',
+      'search.responded process',
+    ]);
+
+    // The new opening's event: dedupe's lifecycle change (through its outbox) → the watch matcher
+    // → billing charges job.opened → the dispatcher stores it for the feed and delivery.
+    const dispatched = spans.find(jobOpenedStored)!;
+    expect(servicesAlong(ancestry(spans, dispatched))).toEqual(['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'search-orchestrator', 'billing', 'webhook-dispatcher']);
+    expect(ancestry(spans, dispatched).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([
+      'search.requested process',
+      'provider.fetch.requested process',
+      'provider.records.fetched process',
+      'job.lifecycle.changed process',
+      'event.charge.requested process',
+      'event.emitted process',
+    ]);
+    expect(dispatched.attributes).toMatchObject({ 'jobs.event.type': 'job.opened', 'jobs.event.has_webhook': true });
+
+    // Each provider call is a span of its own in the fetcher, and the partner's HTTP server span
+    // (the simulator) is its grandchild through the HTTP client span.
+    for (const provider of ['own_index', 'provider_a']) {
+      const call = spans.find((s) => s.service === 'provider-fetcher' && s.name === `provider ${provider} call`);
+      expect(call?.attributes).toMatchObject({ 'jobs.provider': provider, 'jobs.outcome': 'ok' });
+      const served = spans.filter((s) => s.service === 'provider-sim' && s.kind === SERVER && ancestry(spans, s).includes(call!));
+      expect(served.length).toBeGreaterThan(0);
+      expect(ancestry(spans, served[0]!).some((s) => s.kind === CLIENT && s.service === 'provider-fetcher')).toBe(true);
+    }
+
+    // Logs of the stages carry the trace id beside the request id.
+    const requestId = res.headers.get('x-request-id');
+    const logLines = (service: string) =>
+      readFileSync(join(String(process.env['STACK_LOG_DIR']), `${service}.log`), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(traceId))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logLines('search-orchestrator')).toContainEqual(expect.objectContaining({ trace_id: traceId, request_id: requestId, msg: 'job change matched watches' }));
+    expect(logLines('webhook-dispatcher').length).toBeGreaterThan(0);
+    expect(logLines('webhook-dispatcher').every((line) => line['trace_id'] === traceId && line['request_id'] === requestId)).toBe(true);
+
+    // Stage attributes: what the stage decided, where an SRE looks for it.
+    const stage = (service: string, topic: string) => spans.find(consumerOf(topic, service))!.attributes;
+    expect(root.attributes).toMatchObject({ 'jobs.search.strategy': 'max_coverage', 'jobs.account.plan': 'pro', 'jobs.credits.charged': page.metadata.credits_charged, 'jobs.page.jobs': 1 });
+    expect(stage('search-orchestrator', 'search.requested')).toMatchObject({ 'jobs.search.strategy': 'max_coverage', 'jobs.search.wave_providers': 'own_index,provider_a' });
+    expect(stage('dedupe', 'provider.records.fetched')).toMatchObject({ 'jobs.records.in': expect.any(Number), 'jobs.batch.canonical_jobs': expect.any(Number) });
+    expect(stage('billing', 'billing.charge.requested')).toMatchObject({
+      'jobs.billing.outcome': 'charged',
+      'jobs.credits.charged': page.metadata.credits_charged,
+      'jobs.page.already_paid': page.metadata.jobs_already_paid,
+    });
+    expect(stage('billing', 'event.charge.requested')).toMatchObject({ 'jobs.event.type': 'job.opened', 'jobs.job.id': page.data[0]!.id });
+    expect(stage('search-orchestrator', 'job.lifecycle.changed')).toMatchObject({ 'jobs.job.change': 'opened', 'jobs.events.made': 1 });
+  });
+});

@@ -1,0 +1,137 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+
+/** One span as an OTLP/HTTP JSON export carries it, flattened with its service's name. */
+export interface ReceivedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  /** OTLP SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  kind: number;
+  attributes: Record<string, string | number | boolean>;
+}
+
+const AnyValue = z.object({
+  stringValue: z.string().optional(),
+  intValue: z.union([z.string(), z.number()]).optional(),
+  doubleValue: z.number().optional(),
+  boolValue: z.boolean().optional(),
+});
+const KeyValue = z.object({ key: z.string(), value: AnyValue });
+/** The parts of `ExportTraceServiceRequest` (opentelemetry-proto, JSON mapping with hex ids) the tests read. */
+const ExportTraceServiceRequest = z.object({
+  resourceSpans: z.array(
+    z.object({
+      resource: z.object({ attributes: z.array(KeyValue).default([]) }).optional(),
+      scopeSpans: z.array(
+        z.object({
+          spans: z.array(
+            z.object({
+              traceId: z.string(),
+              spanId: z.string(),
+              parentSpanId: z.string().optional(),
+              name: z.string(),
+              kind: z.number().optional(),
+              attributes: z.array(KeyValue).default([]),
+            }),
+          ).default([]),
+        }),
+      ).default([]),
+    }),
+  ).default([]),
+});
+
+function attributeValue(value: z.infer<typeof AnyValue>): string | number | boolean | undefined {
+  if (value.stringValue !== undefined) return value.stringValue;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  return value.doubleValue ?? value.boolValue;
+}
+
+function attributeMap(list: z.infer<typeof KeyValue>[]): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const { key, value } of list) {
+    const v = attributeValue(value);
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+/**
+ * An in-process OTLP/HTTP receiver (JSON encoding, `POST /v1/traces`) for tests: the services of
+ * a test stack export to it (scripts/stack.mjs sets OTEL_EXPORTER_OTLP_ENDPOINT and
+ * OTEL_EXPORTER_OTLP_PROTOCOL=http/json) and it keeps every span it receives.
+ */
+export class OtlpReceiver {
+  readonly spans: ReceivedSpan[] = [];
+  private server: Server | undefined;
+
+  async listen(port: number): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (req.method !== 'POST' || req.url !== '/v1/traces') {
+          res.writeHead(404).end();
+          return;
+        }
+        const parsed = ExportTraceServiceRequest.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
+        if (!parsed.success) {
+          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: parsed.error.message }));
+          return;
+        }
+        for (const resourceSpans of parsed.data.resourceSpans) {
+          const service = String(attributeMap(resourceSpans.resource?.attributes ?? [])['service.name'] ?? 'unknown');
+          for (const { spans } of resourceSpans.scopeSpans) {
+            for (const span of spans) {
+              this.spans.push({
+                service,
+                traceId: span.traceId,
+                spanId: span.spanId,
+                parentSpanId: span.parentSpanId || null,
+                name: span.name,
+                kind: span.kind ?? 0,
+                attributes: attributeMap(span.attributes),
+              });
+            }
+          }
+        }
+        // ExportTraceServiceResponse: an empty object is full success.
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, '127.0.0.1', resolve);
+    });
+  }
+
+  get port(): number {
+    return (this.server?.address() as AddressInfo).port;
+  }
+
+  trace(traceId: string): ReceivedSpan[] {
+    return this.spans.filter((span) => span.traceId === traceId);
+  }
+
+  async close(): Promise<void> {
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
+
+/** The spans from the root down to `span`, root first (stops where a parent was not received). */
+export function ancestry(spans: readonly ReceivedSpan[], span: ReceivedSpan): ReceivedSpan[] {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const path = [span];
+  for (let parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined; parent; parent = parent.parentSpanId ? byId.get(parent.parentSpanId) : undefined) {
+    path.unshift(parent);
+  }
+  return path;
+}
+
+/** The services a path of spans passes through, consecutive repeats collapsed. */
+export function servicesAlong(path: readonly ReceivedSpan[]): string[] {
+  return path.map((s) => s.service).filter((service, i, all) => i === 0 || all[i - 1] !== service);
+}
