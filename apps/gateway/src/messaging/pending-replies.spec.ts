@@ -16,4 +16,19 @@ describe('PendingReplies', () => {
     await expect(replies.wait('req_1', 10)).rejects.toBeInstanceOf(ReplyTimeout);
     expect(replies.pending).toBe(0);
   });
+
+  it('a timeout before the caller awaits (its publish still retrying) is no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const replies = new PendingReplies<string>();
+      const answer = replies.wait('req_1', 1);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the publish, slower than the timeout
+      expect(unhandled).toEqual([]);
+      await expect(answer).rejects.toBeInstanceOf(ReplyTimeout);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
 });

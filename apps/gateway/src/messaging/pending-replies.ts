@@ -20,13 +20,18 @@ export class PendingReplies<T> {
   private readonly waiters = new Map<string, Waiter<T>>();
 
   wait(id: string, timeoutMs: number): Promise<T> {
-    return new Promise((resolve, reject) => {
+    const answer = new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(id);
         reject(new ReplyTimeout(id));
       }, timeoutMs);
       this.waiters.set(id, { resolve, reject, timer });
     });
+    // The caller awaits this only after its publish: if the publish outlives the timeout (a
+    // broker away, kafkajs retrying), the timeout must not be an unhandled rejection, which
+    // ends the process. The caller still sees the ReplyTimeout when it awaits.
+    answer.catch(() => undefined);
+    return answer;
   }
 
   cancel(id: string): void {
