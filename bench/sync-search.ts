@@ -17,12 +17,13 @@
  *   npm run bench:sync             # BASE_URL/ADMIN_URL/ADMIN_TOKEN/PROVIDER_SIM_URL default to the dev stack
  *   BENCH_REQUESTS=256 BENCH_LIMIT=20 npm run bench:sync
  */
-import type { Filters, Job, JobSearchRequest, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
+import type { Job, JobSearchRequest, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
 import { JobSearchRequestSchema } from '@jobs/contracts';
 import { CanonicalIndex } from '@jobs/matching';
 import { providersForPlan } from '@jobs/plans';
 import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
+import { FILTER_SETS } from './filter-sets.js';
 
 const base = process.env['BASE_URL'] ?? 'http://127.0.0.1:8080';
 const adminUrl = process.env['ADMIN_URL'] ?? 'http://127.0.0.1:8081';
@@ -32,19 +33,6 @@ const requestsPerLevel = Number(process.env['BENCH_REQUESTS'] ?? 96);
 const limit = Number(process.env['BENCH_LIMIT'] ?? 20);
 const levels = (process.env['BENCH_CONCURRENCY'] ?? '1,16,64').split(',').map(Number);
 
-/** Realistic filter sets, cycled through in order (each level sends the same sequence). */
-const FILTER_SETS: Filters[] = [
-  { title_or: ['engineer'], country_code_or: ['GB'] },
-  { title_or: ['manager'], remote: true },
-  { title_or: ['developer', 'engineer'], posted_within_days: 14 },
-  { title_or: ['analyst'], country_code_or: ['US', 'CA'] },
-  { title_or: ['designer'], employment_type_or: ['full_time'] },
-  { title_or: ['data'], seniority_or: ['senior', 'lead'] },
-  { title_or: ['sales'], country_code_or: ['DE', 'FR', 'NL'] },
-  { title_or: ['support', 'specialist'], remote: false },
-  { title_or: ['product'], salary_min_gte: 50_000 },
-  { title_or: ['marketing'], title_not: ['intern'] },
-];
 const bodyOf = (i: number) => ({ filters: FILTER_SETS[i % FILTER_SETS.length]!, waterfall: { strategy: 'max_coverage' }, limit });
 
 interface LevelResult {

@@ -23,7 +23,15 @@ export class DedupeModule {
       module: DedupeModule,
       imports: [
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
-        KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'dedupe', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+        KafkaModule.forRoot({
+          brokers: config.KAFKA_BROKERS,
+          groupId: 'dedupe',
+          topology: ALL_TOPICS,
+          deadLetterTopic: Topics.DeadLetter,
+          // A search's provider batches arrive on different partitions at once (keyed by
+          // search:provider): merge most of them side by side, within the pool of 10 connections.
+          partitionsConsumedConcurrently: 8,
+        }),
         // lifecycle and hiring changes are staged in the merge transaction, published by the relay
         OutboxModule,
       ],

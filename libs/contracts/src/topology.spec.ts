@@ -97,7 +97,13 @@ describe('topology', () => {
   it('keys billing by account and the search flow by search id', () => {
     expect(Topics.BillingChargeRequested.keyOf(examples.billingChargeRequested())).toBe('acc_demo');
     expect(Topics.SearchResponded.keyOf(examples.searchResponded())).toBe('req_123');
-    expect(Topics.ProviderRecordsFetched.key).toBe('search_id');
+  });
+
+  it("spreads one search's provider batches over dedupe partitions, and gathers its results on one orchestrator partition", () => {
+    const batch = examples.providerRecordsFetched();
+    expect(Topics.ProviderRecordsFetched.keyOf(batch)).toBe(`${batch.search_id}:${batch.provider}`);
+    expect(Topics.ProviderRecordsFetched.keyOf({ ...batch, provider: 'provider_b' })).not.toBe(Topics.ProviderRecordsFetched.keyOf({ ...batch, provider: 'provider_a' }));
+    expect(Topics.SearchRecordsDeduplicated.keyOf(examples.searchRecordsDeduplicated())).toBe(examples.searchRecordsDeduplicated().search_id);
   });
 
   it('wires each consumer to a producer upstream: every non-gateway producer consumes something', () => {

@@ -96,13 +96,14 @@ export const Topics = {
   ProviderRecordsFetched: defineTopic({
     name: 'provider.records.fetched',
     value: ProviderRecordsFetched.ValueSchema,
-    key: 'search_id',
+    key: 'search_id:provider',
     keyOf: ProviderRecordsFetched.keyOf,
     partitions: SEARCH_PARTITIONS,
     producers: ['provider-fetcher'],
     consumers: ['dedupe'],
     purpose: "One provider's normalized records for a search, or its failure (error or timeout)",
-    keyReason: "A search's provider batches reach the same dedupe partition and merge in arrival order",
+    keyReason:
+      "A search's provider batches merge side by side on several dedupe partitions (advisory locks on blocking keys keep concurrent merges of one opening to one job); the orchestrator gathers them whatever their order",
   }),
   SearchRecordsDeduplicated: defineTopic({
     name: 'search.records.deduplicated',

@@ -12,6 +12,9 @@ export interface ReceivedSpan {
   /** OTLP SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;
   attributes: Record<string, string | number | boolean>;
+  /** Wall clock, milliseconds since the epoch (fractional). */
+  startMs: number;
+  endMs: number;
 }
 
 const AnyValue = z.object({
@@ -35,6 +38,8 @@ const ExportTraceServiceRequest = z.object({
               parentSpanId: z.string().optional(),
               name: z.string(),
               kind: z.number().optional(),
+              startTimeUnixNano: z.union([z.string(), z.number()]),
+              endTimeUnixNano: z.union([z.string(), z.number()]),
               attributes: z.array(KeyValue).default([]),
             }),
           ).default([]),
@@ -43,6 +48,12 @@ const ExportTraceServiceRequest = z.object({
     }),
   ).default([]),
 });
+
+/** OTLP JSON times are 64-bit nanoseconds, as strings or numbers: exact through BigInt. */
+function nanosToMs(nanos: string | number): number {
+  const value = BigInt(typeof nanos === 'number' ? Math.round(nanos) : nanos);
+  return Number(value / 1000n) / 1000;
+}
 
 function attributeValue(value: z.infer<typeof AnyValue>): string | number | boolean | undefined {
   if (value.stringValue !== undefined) return value.stringValue;
@@ -94,6 +105,8 @@ export class OtlpReceiver {
                 name: span.name,
                 kind: span.kind ?? 0,
                 attributes: attributeMap(span.attributes),
+                startMs: nanosToMs(span.startTimeUnixNano),
+                endMs: nanosToMs(span.endTimeUnixNano),
               });
             }
           }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 
 /**
  * What travels with one unit of work, across HTTP and Kafka hops: the public request id and
@@ -19,3 +20,12 @@ export const requestContext = {
     return storage.getStore();
   },
 };
+
+/**
+ * Runs `fn` outside any unit of work: no request context, no active span. For background loops
+ * (outbox relay, delivery worker, sweepers) started or kicked from a handler: without it their
+ * later passes would inherit the kicking request's ids and trace for ever.
+ */
+export function detached<T>(fn: () => T): T {
+  return storage.exit(() => context.with(ROOT_CONTEXT, fn));
+}

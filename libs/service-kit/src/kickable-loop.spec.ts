@@ -1,8 +1,20 @@
+import { requestContext } from '@jobs/observability';
 import { KickableLoop } from './kickable-loop.js';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 describe('KickableLoop', () => {
+  it('runs its passes outside the request that kicked it', async () => {
+    const seen: Array<string | undefined> = [];
+    const loop = new KickableLoop(async () => (seen.push(requestContext.current()?.requestId), 60_000));
+    requestContext.run({ requestId: 'req_kicker', stages: [] }, () => loop.start());
+    await tick(5);
+    requestContext.run({ requestId: 'req_kicker', stages: [] }, () => loop.kick());
+    await tick(5);
+    expect(seen).toEqual([undefined, undefined]);
+    await loop.stop();
+  });
+
   it('runs a pass at start and again after the delay the pass returns', async () => {
     let passes = 0;
     const loop = new KickableLoop(async () => (++passes, 20));

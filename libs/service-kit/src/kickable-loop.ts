@@ -1,3 +1,5 @@
+import { detached } from '@jobs/observability';
+
 /**
  * A background pass that runs again after the delay it returns, or at once when kicked: kicks
  * during a pass coalesce into one more pass right after it, and `stop()` waits for the pass
@@ -41,13 +43,18 @@ export class KickableLoop {
   private schedule(delayMs: number): void {
     clearTimeout(this.timer);
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pass().then((wakeInMs) => {
-        this.running = undefined;
-        const next = this.again ? 0 : wakeInMs;
-        this.again = false;
-        this.schedule(next);
-      });
-    }, delayMs);
+    // Passes belong to no request: a kick from a handler must not hand its trace to every later pass.
+    this.timer = setTimeout(
+      () =>
+        detached(() => {
+          this.running = this.pass().then((wakeInMs) => {
+            this.running = undefined;
+            const next = this.again ? 0 : wakeInMs;
+            this.again = false;
+            this.schedule(next);
+          });
+        }),
+      delayMs,
+    );
   }
 }

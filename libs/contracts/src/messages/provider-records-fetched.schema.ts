@@ -42,4 +42,8 @@ export const ValueSchema = z
   });
 export type Value = z.infer<typeof ValueSchema>;
 
-export const keyOf = (value: Value): string => value.search_id;
+/**
+ * One search's provider batches merge side by side on several dedupe partitions instead of queueing
+ * behind each other on one (the search waits for its slowest merge, not the sum of all seven).
+ */
+export const keyOf = (value: Value): string => `${value.search_id}:${value.provider}`;

@@ -1,0 +1,122 @@
+/**
+ * Where a sync search spends its time: N searches, one at a time, each with a sampled W3C
+ * `traceparent`, so the stack exports exactly their traces to an OTLP/HTTP receiver run here
+ * (`OtlpReceiver` of @jobs/e2e-support, the one the trace e2e test uses). For each trace it
+ * walks the critical path, from the gateway's request span to the gateway consuming the answer,
+ * and splits it into segments: work inside a service (from the message that woke it to its next
+ * publish) and Kafka hops (from publish to the next service's handler start). It also reports
+ * each provider call. Medians and p95 over the searches, in a markdown table.
+ *
+ * The stack must export traces to this receiver:
+ *   STACK_SLOT=1 npm run up             # test-profile stacks export to port 2N095 (http/json)
+ *   OTLP_RECEIVER_PORT=21095 BASE_URL=http://127.0.0.1:21080 ADMIN_URL=http://127.0.0.1:21081 npm run bench:stages
+ * or: OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_EXPORTER_OTLP_PROTOCOL=http/json npm run up
+ *   and npm run bench:stages (port 4318 by default).
+ */
+import { randomBytes } from 'node:crypto';
+import { ancestry, OtlpReceiver, type ReceivedSpan } from '@jobs/e2e-support';
+import { FILTER_SETS } from './filter-sets.js';
+
+const base = process.env['BASE_URL'] ?? 'http://127.0.0.1:8080';
+const adminUrl = process.env['ADMIN_URL'] ?? 'http://127.0.0.1:8081';
+const adminToken = process.env['ADMIN_TOKEN'] ?? 'dev-admin-token';
+const receiverPort = Number(process.env['OTLP_RECEIVER_PORT'] ?? 4318);
+const searches = Number(process.env['BENCH_REQUESTS'] ?? 40);
+const limit = Number(process.env['BENCH_LIMIT'] ?? 20);
+const strategy = process.env['BENCH_STRATEGY'] ?? 'max_coverage';
+const CONSUMER = 5;
+const PRODUCER = 4;
+
+const receiver = new OtlpReceiver();
+await receiver.listen(receiverPort);
+
+const created = await fetch(`${adminUrl}/admin/accounts`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } }),
+});
+if (created.status !== 201) throw new Error(`account creation failed: ${created.status} ${await created.text()}`);
+const { live_key: key } = (await created.json()) as { live_key: string };
+
+const isAnswer = (s: ReceivedSpan) => s.service === 'gateway' && s.kind === CONSUMER && s.name === 'search.responded process';
+
+/** Waits until the trace is one closed tree containing the answer's consumption. */
+async function completeTrace(traceId: string): Promise<ReceivedSpan[]> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const spans = receiver.trace(traceId);
+    const ids = new Set(spans.map((s) => s.spanId));
+    const roots = spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
+    if (roots.length === 1 && roots[0]!.kind === 2 && spans.some(isAnswer)) return spans;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`trace ${traceId} did not arrive complete: is the stack exporting to port ${receiverPort}?`);
+}
+
+interface Segment {
+  label: string;
+  ms: number;
+}
+
+/** The critical path of one search, as consecutive segments that add up to the request's time. */
+function segmentsOf(spans: ReceivedSpan[]): { total: number; segments: Segment[]; providers: Segment[] } {
+  const answer = spans.find(isAnswer)!;
+  const path = ancestry(spans, answer);
+  const root = path[0]!;
+  const segments: Segment[] = [];
+  let cursor = root.startMs;
+  let where = `${root.service}: request in → publish`;
+  for (const span of path) {
+    if (span.kind !== CONSUMER) continue;
+    const producer = path[path.indexOf(span) - 1]!;
+    if (producer.kind === PRODUCER) {
+      segments.push({ label: where, ms: producer.startMs - cursor });
+      segments.push({ label: `kafka: ${span.name.replace(/ process$/, '')}`, ms: span.startMs - producer.startMs });
+    }
+    cursor = span.startMs;
+    where = `${span.service}: ${span.name.replace(/ process$/, '')}`;
+  }
+  segments.push({ label: `${answer.service}: answer → response out`, ms: root.endMs - cursor });
+  const providers = spans
+    .filter((s) => s.service === 'provider-fetcher' && s.name.startsWith('provider '))
+    .map((s) => ({ label: `(in provider-fetcher) ${s.name}`, ms: s.endMs - s.startMs }));
+  return { total: root.endMs - root.startMs, segments, providers };
+}
+
+const samples = new Map<string, number[]>();
+const add = (label: string, ms: number) => samples.set(label, [...(samples.get(label) ?? []), ms]);
+const order: string[] = [];
+
+for (let i = 0; i < searches; i++) {
+  const traceId = randomBytes(16).toString('hex');
+  const res = await fetch(`${base}/v1/jobs/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+    body: JSON.stringify({ filters: FILTER_SETS[i % FILTER_SETS.length], waterfall: { strategy }, limit }),
+  });
+  if (res.status !== 200) throw new Error(`search ${i} answered ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+  const { total, segments, providers } = segmentsOf(await completeTrace(traceId));
+  add('whole request (gateway server span)', total);
+  // The path's shape can vary (which provider's batch completes the wave); labels keep it apart.
+  for (const s of [...segments, ...providers]) {
+    if (!order.includes(s.label)) order.push(s.label);
+    add(s.label, s.ms);
+  }
+}
+await receiver.close();
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+const totalP50 = pct(samples.get('whole request (gateway server span)')!, 50);
+const fmt = (n: number) => n.toFixed(1);
+console.log(`\nSync search, ${strategy}, limit ${limit}, Pro plan: ${searches} searches one at a time; critical path from the traces\n`);
+console.log('| segment | seen in | p50 ms | p95 ms | p50 share |');
+console.log('|---|---:|---:|---:|---:|');
+for (const label of ['whole request (gateway server span)', ...order]) {
+  const values = samples.get(label)!;
+  const share = label.startsWith('(in ') || label.startsWith('whole') ? '' : `${((pct(values, 50) / totalP50) * 100).toFixed(0)}%`;
+  console.log(`| ${label} | ${values.length}/${searches} | ${fmt(pct(values, 50))} | ${fmt(pct(values, 95))} | ${share} |`);
+}
