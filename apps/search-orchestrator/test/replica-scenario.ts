@@ -31,6 +31,8 @@ export const CLOSED = 1;
 /** The openings the second sync search asks for by their own title words, racing the first. */
 export const SUBSET = [0, 2, 5];
 export const CREDITS = 100;
+/** The services that consume in a Kafka group, each run as one replica and then two. */
+export const CONSUMERS = ['search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher'];
 
 const WAIT_MS = 120_000;
 // Every provider of the plan, with the longest deadline: a provider dropped under load would

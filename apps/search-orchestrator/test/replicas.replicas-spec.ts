@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { addWorldCompany, addWorldJob, api, consumerGroupMembers, createAccount, eventually, killService, Receiver, replicaCounts, uniqueWord, waitForStackReady, wholeLedger, type GroupMember, type WorldJob } from '@jobs/e2e-support';
 import {
+  CONSUMERS,
   CREDITS,
   creditsOf,
   deliveredEvents,
@@ -20,7 +21,6 @@ import {
  * replica scenario gives exactly what one replica gave, and a replica of dedupe and one of
  * billing SIGKILLed mid-load hand their partitions over without losing or doubling anything.
  */
-const CONSUMERS = ['search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher'];
 const WAIT_MS = 180_000;
 
 /** Waits until the group is stable with `count` members, each holding partitions no other holds. */
