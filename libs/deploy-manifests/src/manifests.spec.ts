@@ -35,12 +35,10 @@ function environment(d: Obj): Record<string, string> {
   return env;
 }
 
-/** The port and path a probe asks (httpGet, or an exec that fetches a loopback URL). */
+/** The port and path an httpGet probe asks (the kubelet's own HTTP check: no process per probe). */
 function probeTarget(probe: Obj | undefined): { port: number; path: string } | undefined {
-  if (!probe) return undefined;
-  if (probe['httpGet']) return { port: Number(probe['httpGet'].port), path: probe['httpGet'].path };
-  const url = /http:\/\/127\.0\.0\.1:(\d+)(\/[a-z]+)/.exec((probe['exec']?.command ?? []).join(' '));
-  return url ? { port: Number(url[1]), path: url[2] ?? '' } : undefined;
+  if (!probe?.['httpGet']) return undefined;
+  return { port: Number(probe['httpGet'].port), path: probe['httpGet'].path };
 }
 
 /** Seconds a preStop `sleep N` holds the pod before SIGTERM. */
