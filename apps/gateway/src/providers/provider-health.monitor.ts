@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { claimIntervalLease } from '@jobs/redis';
 import { type AdminProviderSettings, PROVIDER_SLUGS, type ProviderSlug, type ProviderStatus } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
-import { DrainRegistry, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
+import { DrainRegistry, KickableLoop, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ProviderSimClient } from './provider-sim.client.js';
 import { deriveProviderStatus, type ProbeOutcome, type ProviderHealth } from './provider-status.js';
@@ -28,8 +28,10 @@ return 1`;
  */
 @Injectable()
 export class ProviderHealthMonitor implements OnApplicationBootstrap {
-  private timer?: NodeJS.Timeout;
-  private ticking?: Promise<void>;
+  private readonly loop = new KickableLoop(async () => {
+    await this.periodicCheck().catch((error: unknown) => this.logger.warn({ err: error }, 'provider health check failed'));
+    return this.config.PROVIDER_HEALTH_INTERVAL_MS;
+  });
   private catchingUp?: Promise<void>;
 
   constructor(
@@ -40,15 +42,11 @@ export class ProviderHealthMonitor implements OnApplicationBootstrap {
     @Inject(SERVICE_INFO) private readonly info: ServiceInfo,
     drains: DrainRegistry,
   ) {
-    drains.register('provider-health', async () => {
-      clearInterval(this.timer);
-      await this.ticking;
-    });
+    drains.register('provider-health', () => this.loop.stop());
   }
 
   onApplicationBootstrap(): void {
-    this.tick();
-    this.timer = setInterval(() => this.tick(), this.config.PROVIDER_HEALTH_INTERVAL_MS);
+    this.loop.start();
   }
 
   /** The latest stored health of every provider; checks now when some is missing or stale. */
@@ -88,12 +86,6 @@ export class ProviderHealthMonitor implements OnApplicationBootstrap {
     await this.store(known.map((s) => this.entry(s.slug, s.status, stored.get(s.slug)!.probe, now, new Date(now).toISOString())));
     const slugs = settings.map((s) => s.slug);
     void this.check(slugs).catch((error: unknown) => this.logger.warn({ err: error, slugs }, 'provider check after a settings change failed'));
-  }
-
-  private tick(): void {
-    this.ticking ??= this.periodicCheck()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'provider health check failed'))
-      .finally(() => (this.ticking = undefined));
   }
 
   private async periodicCheck(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from '@jobs/observability';
-import { DrainRegistry, LOGGER } from '@jobs/service-kit';
+import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { CompleteSearchUseCase, STATE_TTL_SECONDS } from './complete-search.usecase.js';
 import { SearchStateStore } from './search-state.store.js';
 
@@ -18,8 +18,10 @@ const GRACE_MS = 750;
  */
 @Injectable()
 export class DeadlineSweeper implements OnApplicationBootstrap {
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<void>;
+  private readonly loop = new KickableLoop(async () => {
+    await this.sweep().catch((error: unknown) => this.logger.warn({ err: error }, 'deadline sweep failed'));
+    return SWEEP_EVERY_MS;
+  });
 
   constructor(
     private readonly store: SearchStateStore,
@@ -27,18 +29,11 @@ export class DeadlineSweeper implements OnApplicationBootstrap {
     @Inject(LOGGER) private readonly logger: Logger,
     drains: DrainRegistry,
   ) {
-    drains.register('deadline-sweeper', async () => {
-      clearInterval(this.timer);
-      await this.sweeping;
-    });
+    drains.register('deadline-sweeper', () => this.loop.stop());
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'deadline sweep failed'))
-        .finally(() => (this.sweeping = undefined));
-    }, SWEEP_EVERY_MS);
+    this.loop.start(SWEEP_EVERY_MS);
   }
 
   private async sweep(): Promise<void> {
