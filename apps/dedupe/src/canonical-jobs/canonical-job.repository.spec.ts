@@ -67,6 +67,32 @@ describe('CanonicalJobRepository', () => {
     expect(job.last_verified_at).toBe('2026-11-20T14:00:00.000Z');
   });
 
+  it('records sightings of known listings in bulk: last sighting wins, only the crawler verifies, an unlisted source is listed again', async () => {
+    const domain = { name: 'Sightings Ltd', domain: 'sightings.example' };
+    const apply = 'https://sightings.example/careers/1';
+    const other = 'https://sightings.example/careers/2';
+    const a = record({ company: domain, apply_url: apply });
+    const own = record({ provider: 'own_index', company: domain, apply_url: apply });
+    const b = record({ provider: 'provider_b', company: domain, apply_url: other, title: 'Data Engineer' });
+    const [ja, , jb] = await repository.mergeBatch([a, own, b]);
+    await db.prisma.jobSource.updateMany({ where: { providerJobId: a.provider_job_id }, data: { listed: false, unlistedAt: new Date('2026-11-20T12:30:00.000Z') } });
+    // one batch: the crawler sees the first job, then provider_a later (not a verification)
+    await repository.mergeBatch([
+      { ...own, seen_at: '2026-11-21T08:00:00.000Z' },
+      { ...a, seen_at: '2026-11-21T09:00:00.000Z' },
+      { ...b, seen_at: '2026-11-21T07:00:00.000Z' },
+    ]);
+    const first = await jobOf(ja!.jobId);
+    const second = await jobOf(jb!.jobId);
+    expect(first.last_seen_at).toBe('2026-11-21T09:00:00.000Z');
+    expect(first.last_verified_at).toBe('2026-11-21T08:00:00.000Z');
+    expect(second.last_seen_at).toBe('2026-11-21T07:00:00.000Z');
+    expect(second.last_verified_at).toBeNull();
+    const sourceA = await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: a.provider_job_id } });
+    expect(sourceA).toMatchObject({ listed: true, unlistedAt: null, lastSeenAt: new Date('2026-11-21T09:00:00.000Z') });
+    expect(Object.keys(sourceA.fieldHashes as object).length).toBeGreaterThan(0);
+  });
+
   it('keeps ids stable across restarts: a new repository on the same database answers the same job for a known listing', async () => {
     const a = record({ title: 'Site Reliability Engineer', apply_url: 'https://northwind.example/careers/sre-1' });
     const [first] = await repository.mergeBatch([a]);

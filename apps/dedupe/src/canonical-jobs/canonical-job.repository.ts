@@ -10,6 +10,17 @@ import { listingChangedFields, recordFieldHashes, type UpdateField } from '../li
 import { ownIndexQuery } from '../own-index/own-index-query.js';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
+/** A record of a listing the store already has: a sighting of its source and job. */
+interface KnownSighting {
+  sourceId: string;
+  jobId: string;
+  seenAt: Date;
+  /** The own crawler saw it (confirms the listing live at its origin). */
+  verified: boolean;
+  record: NormalizedProviderRecord;
+  changed: UpdateField[];
+}
+
 /**
  * A complete refresh listing of one provider for one scope: the scope's open jobs whose source
  * from that provider is absent from it are no longer listed there; a job none of whose sources
@@ -105,7 +116,7 @@ export class CanonicalJobRepository {
 
       const results: MergeResult[] = [];
       const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[]; reposts: number; relistedAt: string | null }>();
-      const knownSeen: { sourceId: string; jobId: string; seenAt: Date; verified: boolean; record: NormalizedProviderRecord; changed: UpdateField[] }[] = [];
+      const knownSeen: KnownSighting[] = [];
       for (const record of records) {
         const seenAt = new Date(record.seen_at);
         const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
@@ -135,14 +146,9 @@ export class CanonicalJobRepository {
       for (const jobId of touched.keys()) if (!track.before.has(jobId)) track.created.add(jobId);
       for (const [jobId, entry] of touched) if (entry.reposts > 0 && !track.created.has(jobId)) track.reposted.add(jobId);
 
-      for (const k of knownSeen) {
-        await tx.jobSource.update({ where: { id: k.sourceId }, data: { lastSeenAt: k.seenAt, listed: true, unlistedAt: null, closedReason: null, fieldHashes: recordFieldHashes(k.record) } });
-        // the own crawler seeing the listing confirms it live at its origin
-        const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: k.seenAt, ...(k.verified ? { lastVerifiedAt: k.seenAt } : {}) };
-        // the listing itself changed at the employer: the job follows it
-        if (k.changed.length > 0) Object.assign(data, listingUpdate(k.record, k.changed));
-        await tx.canonicalJob.update({ where: { id: k.jobId }, data });
-      }
+      await this.recordSightings(tx, knownSeen);
+      // the listing itself changed at the employer: the job follows it (rare: one update each)
+      for (const k of knownSeen) if (k.changed.length > 0) await tx.canonicalJob.update({ where: { id: k.jobId }, data: listingUpdate(k.record, k.changed) });
       const newKeys: { key: string; canonicalJobId: string }[] = [];
       for (const [jobId, { seenAt, sources, reposts }] of touched) {
         const job = index.job(jobId)!;
@@ -165,6 +171,41 @@ export class CanonicalJobRepository {
       await this.lifecycle.finish(tx, track, { scopeCompanies: refresh !== undefined });
       return results;
     }
+  }
+
+  /**
+   * Sightings of listings already known, the common case of a repeated search: two statements
+   * for the whole batch instead of two per record. As record by record, the last sighting of a
+   * source or job wins, and the own crawler's sightings set `last_verified_at` (it confirms the
+   * listing live at its origin).
+   */
+  private async recordSightings(tx: Prisma.TransactionClient, seen: readonly KnownSighting[]): Promise<void> {
+    if (seen.length === 0) return;
+    const bySource = [...new Map(seen.map((k) => [k.sourceId, k])).values()];
+    await tx.$executeRaw`
+      UPDATE job_sources AS s
+      SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL, field_hashes = v.field_hashes
+      FROM unnest(
+        ${bySource.map((k) => k.sourceId)}::text[],
+        ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[],
+        ${bySource.map((k) => JSON.stringify(recordFieldHashes(k.record)))}::text[]::jsonb[]
+      ) AS v(id, seen_at, field_hashes)
+      WHERE s.id = v.id`;
+    const byJob = new Map<string, { seenAt: Date; verifiedAt: Date | null }>();
+    for (const k of seen) {
+      const verifiedAt = k.verified ? k.seenAt : (byJob.get(k.jobId)?.verifiedAt ?? null);
+      byJob.set(k.jobId, { seenAt: k.seenAt, verifiedAt });
+    }
+    const jobs = [...byJob];
+    await tx.$executeRaw`
+      UPDATE canonical_jobs AS j
+      SET last_seen_at = v.seen_at, last_verified_at = COALESCE(v.verified_at, j.last_verified_at)
+      FROM unnest(
+        ${jobs.map(([id]) => id)}::text[],
+        ${jobs.map(([, t]) => t.seenAt.toISOString())}::text[]::timestamptz[],
+        ${jobs.map(([, t]) => t.verifiedAt?.toISOString() ?? null)}::text[]::timestamptz[]
+      ) AS v(id, seen_at, verified_at)
+      WHERE j.id = v.id`;
   }
 
   /**
