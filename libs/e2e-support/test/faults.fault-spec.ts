@@ -21,6 +21,7 @@ const SERVICES = ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe'
 /** How long a scenario may take to see the stack serve again; generous: the machine has 2 cores. */
 const RECOVERY_MS = 180_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 const receiver = new Receiver();
 let db: pg.Client;
@@ -48,6 +49,16 @@ async function loadAccount(): Promise<LoadAccount> {
   return account;
 }
 
+/** One line per fault on the run's output (beside the stack's log), so a run shows what each scenario did. */
+function report(message: string): void {
+  process.stdout.write(`[faults spec] ${message}\n`);
+}
+
+/** Waits until some load request is under way, so the fault meets work in flight (not an idle stack). */
+async function whileBusy(): Promise<number> {
+  return eventually(() => (load.inFlight > 0 ? load.inFlight : undefined), RECOVERY_MS, 'a request of the load under way', 10);
+}
+
 /** Waits until the load got `more` sync answers and one async 202 after the fault: the stack serves again. */
 async function servesAgain(more = 3): Promise<void> {
   const answered = load.answered + more;
@@ -73,31 +84,41 @@ afterAll(async () => {
 
 describe('faults under load', () => {
   it.each(SERVICES)('SIGKILL of %s: the supervisor starts it again and the stack serves again', async (name) => {
+    const started = Date.now();
+    const busy = await whileBusy();
     const killed = killService(name, 'SIGKILL');
     await waitForStackReady(RECOVERY_MS);
     expect(servicePid(name)).not.toBe(killed);
     await servesAgain();
+    report(`SIGKILL ${name} (pid ${killed}, ${busy} requests under way): back as pid ${servicePid(name)}, serving again after ${seconds(started)}`);
   });
 
   it('Kafka broker stopped and started again: the services reconnect and the stack serves again', async () => {
+    const started = Date.now();
+    const busy = await whileBusy();
     infrastructure('kafka-stop');
     await sleep(5000); // the load meets the missing broker
     infrastructure('kafka-start');
     await waitForStackReady(RECOVERY_MS);
     await servesAgain();
+    report(`Kafka broker stopped for 5 s (${busy} requests under way): serving again after ${seconds(started)}`);
   });
 
   it.each(['fast', 'immediate'] as const)('PostgreSQL restarted (-m %s): the services reconnect and the stack serves again', async (mode) => {
+    const started = Date.now();
     // A fresh client for the checks: the restart ends every connection, this one's too.
     await db.end().catch(() => undefined);
+    const busy = await whileBusy();
     infrastructure('pg-restart', mode);
     db = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
     await waitForStackReady(RECOVERY_MS);
     await servesAgain();
+    report(`PostgreSQL restart -m ${mode} (${busy} requests under way): serving again after ${seconds(started)}`);
   });
 
   it('Redis away: rate limits fail open, a keyed request is refused (never run, never charged), and the stack recovers', async () => {
+    const started = Date.now();
     // A reference account with one request per hour: Redis up, its second request is a 429.
     const limited = await admin('POST', '/accounts', { plan: 'pro', credits: 100, rate_limit: { limit: 1, window_seconds: 3600 } }, 201);
     const limitedKey = String(limited!['live_key']);
@@ -128,6 +149,7 @@ describe('faults under load', () => {
       infrastructure('redis-start');
     }
     await waitForStackReady(RECOVERY_MS);
+    report(`Redis away (SHUTDOWN SAVE, started again): keyed POST refused with 500 + Retry-After, rate limits open; ready again after ${seconds(started)}`);
 
     // The retry with the same key runs once; another retry replays it and charges nothing.
     const first = await api('/v1/jobs/search', { key: account!.key, body, headers: { 'Idempotency-Key': idempotencyKey } });
@@ -149,6 +171,7 @@ describe('faults under load', () => {
     const searches = new Map<string, AsyncSearch>();
 
     beforeAll(async () => {
+      const started = Date.now();
       // Requests under way keep retrying with their key for up to two minutes.
       await load.stop(120_000);
       for (const create of load.asyncCreates) for (const id of create.ids) searches.set(id, undefined as unknown as AsyncSearch);
@@ -167,6 +190,7 @@ describe('faults under load', () => {
         },
         RECOVERY_MS,
         'every async search to finish',
+        1000,
       ).catch(() => undefined); // the test below names the stuck ones
       // Deliveries still due (a failed first attempt waits its scaled slot) get their time.
       await eventually(
@@ -176,7 +200,12 @@ describe('faults under load', () => {
         },
         RECOVERY_MS,
         'the deliveries to finish',
+        500,
       ).catch(() => undefined); // still in retry is allowed; the event test below checks what is left
+      report(
+        `quiesced after ${seconds(started)}: ${load.syncSearches.length} sync searches (${load.syncSearches.filter((s) => s.attempts > 1).length} retried), ` +
+          `${searches.size} async searches, ${load.openingsAdded} openings added`,
+      );
     }, 3 * RECOVERY_MS);
 
     it('every sync search got its 200 (same Idempotency-Key on retries), and every async POST its 202 naming one search', () => {
@@ -199,8 +228,7 @@ describe('faults under load', () => {
 
     it('no charge lost or doubled: per account, credits spent = ledger credits = distinct charged jobs = paid jobs (over HTTP and in PostgreSQL)', async () => {
       for (const account of accounts) {
-        const ledger = await wholeLedger(account.key);
-        const credits = AccountSchema.parse((await api('/v1/account', { key: account.key })).body).credits_remaining;
+        const { ledger, credits, row, paid } = await ledgerSnapshot(account);
         const charged = ledger.filter((line) => line.reason === 'charged');
         const spent = account.startCredits - credits;
         expect(spent).toBeGreaterThan(0);
@@ -208,18 +236,6 @@ describe('faults under load', () => {
         expect(charged).toHaveLength(spent);
         expect(new Set(charged.map((line) => line.job_id)).size).toBe(spent); // no job charged twice
 
-        const row = (
-          await db.query<{ credits_remaining: number; credits: string; charged_lines: string; charged_jobs: string; paid_jobs: string; lines: string }>(
-            `SELECT a.credits_remaining,
-                    (SELECT COALESCE(SUM(credits), 0) FROM ledger_entries WHERE account_id = a.id) AS credits,
-                    (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_lines,
-                    (SELECT COUNT(DISTINCT job_id) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_jobs,
-                    (SELECT COUNT(*) FROM paid_jobs WHERE account_id = a.id) AS paid_jobs,
-                    (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id) AS lines
-               FROM accounts a WHERE a.id = $1`,
-            [account.accountId],
-          )
-        ).rows[0]!;
         expect(row.credits_remaining).toBe(credits);
         const spentInDb = account.startCredits - row.credits_remaining;
         expect(Number(row.credits)).toBe(spentInDb);
@@ -227,8 +243,7 @@ describe('faults under load', () => {
         expect(Number(row.charged_jobs)).toBe(spentInDb);
         expect(Number(row.paid_jobs)).toBe(spentInDb);
         expect(Number(row.lines)).toBe(ledger.length);
-        const paid = await db.query<{ job_id: string }>('SELECT job_id FROM paid_jobs WHERE account_id = $1', [account.accountId]);
-        expect(new Set(paid.rows.map((r) => r.job_id))).toEqual(new Set(charged.map((line) => line.job_id)));
+        expect(new Set(paid)).toEqual(new Set(charged.map((line) => line.job_id)));
       }
     });
 
@@ -246,6 +261,7 @@ describe('faults under load', () => {
 
     it('no event lost: every event of the feed was delivered, signed, or is still in retry; every finished async search has its search.completed', async () => {
       for (const account of accounts) {
+        const receivedBeforeFeed = await receivedBy(account);
         const feed: Event[] = [];
         let since: string | null = null;
         for (let pages = 0; pages < 1000; pages++) {
@@ -256,20 +272,10 @@ describe('faults under load', () => {
           since = page.next_cursor;
           if (!since || page.data.length === 0) break;
         }
-        // What the receiver got at this account's two endpoints, deduplicated by event id.
-        const hooks = [account.searchHook, watchHooks.get(account.accountId)!];
-        const received = new Map<string, Event>();
-        for (const hook of hooks) {
-          const secret = String((await admin('GET', `/accounts/${account.accountId}/webhook-secret?url=${encodeURIComponent(hook)}`))!['secret']);
-          for (const arrival of receiver.at(hook)) {
-            expect(signed(arrival.headers['service-signature'], secret, arrival.raw)).toBe(true);
-            const event = EventSchema.parse(JSON.parse(arrival.raw));
-            received.set(event.id, event);
-          }
-        }
         const feedIds = new Set(feed.map((event) => event.id));
         expect(feed.length).toBe(feedIds.size);
-        expect([...received.keys()].filter((id) => !feedIds.has(id))).toEqual([]);
+        // Arrivals read before the feed are all in it (a refresh may still add events after the load).
+        expect([...receivedBeforeFeed.keys()].filter((id) => !feedIds.has(id))).toEqual([]);
         const pending = new Set(
           (
             await db.query<{ event_id: string }>(
@@ -278,6 +284,8 @@ describe('faults under load', () => {
             )
           ).rows.map((r) => r.event_id),
         );
+        // Read after the pending deliveries: one delivered in between has arrived by now.
+        const received = await receivedBy(account);
         expect(feed.filter((event) => !received.has(event.id) && !pending.has(event.id)).map((e) => `${e.id} ${e.type}`)).toEqual([]);
 
         const completed = new Map(feed.filter((e) => e.type === 'search.completed').map((e) => [(e.data as { search: { id: string } }).search.id, e]));
@@ -293,6 +301,61 @@ describe('faults under load', () => {
     });
   });
 });
+
+/** What the receiver got at the account's two endpoints, each signed with that endpoint's secret, deduplicated by event id. */
+async function receivedBy(account: LoadAccount): Promise<Map<string, Event>> {
+  const received = new Map<string, Event>();
+  for (const hook of [account.searchHook, watchHooks.get(account.accountId)!]) {
+    const secret = String((await admin('GET', `/accounts/${account.accountId}/webhook-secret?url=${encodeURIComponent(hook)}`))!['secret']);
+    for (const arrival of receiver.at(hook)) {
+      expect(signed(arrival.headers['service-signature'], secret, arrival.raw)).toBe(true);
+      const event = EventSchema.parse(JSON.parse(arrival.raw));
+      received.set(event.id, event);
+    }
+  }
+  return received;
+}
+
+/**
+ * The account's ledger over HTTP, its balance over HTTP and the same in PostgreSQL, read so that
+ * no charge fell between the reads: a watch's scheduled refresh may still charge a `job.opened`
+ * after the load stopped, and a charge landing between the HTTP and the SQL reads is no
+ * inconsistency. Read again (up to 30 times) until PostgreSQL's ledger is the same before and
+ * after and the HTTP ledger has as many lines; the checks then judge the last reading.
+ */
+async function ledgerSnapshot(account: LoadAccount): Promise<{ ledger: LedgerLine[]; credits: number; row: LedgerRow; paid: string[] }> {
+  const lines = async () => Number((await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM ledger_entries WHERE account_id = $1', [account.accountId])).rows[0]!.n);
+  for (let reading = 1; ; reading++) {
+    const before = await lines();
+    const ledger = await wholeLedger(account.key);
+    const credits = AccountSchema.parse((await api('/v1/account', { key: account.key })).body).credits_remaining;
+    const row = (
+      await db.query<LedgerRow>(
+        `SELECT a.credits_remaining,
+                (SELECT COALESCE(SUM(credits), 0) FROM ledger_entries WHERE account_id = a.id) AS credits,
+                (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_lines,
+                (SELECT COUNT(DISTINCT job_id) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_jobs,
+                (SELECT COUNT(*) FROM paid_jobs WHERE account_id = a.id) AS paid_jobs,
+                (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id) AS lines
+           FROM accounts a WHERE a.id = $1`,
+        [account.accountId],
+      )
+    ).rows[0]!;
+    const paid = (await db.query<{ job_id: string }>('SELECT job_id FROM paid_jobs WHERE account_id = $1', [account.accountId])).rows.map((r) => r.job_id);
+    const still = (await lines()) === before && Number(row.lines) === before && ledger.length === before && row.credits_remaining === credits;
+    if (still || reading >= 30) return { ledger, credits, row, paid };
+    await sleep(1000);
+  }
+}
+
+interface LedgerRow {
+  credits_remaining: number;
+  credits: string;
+  charged_lines: string;
+  charged_jobs: string;
+  paid_jobs: string;
+  lines: string;
+}
 
 /** interface.md Delivery 2-3, as a receiver checks it: HMAC-SHA256 of `t.raw`, hex compared in constant time. */
 function signed(header: string | string[] | undefined, secret: string, raw: string): boolean {

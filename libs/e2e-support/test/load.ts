@@ -4,6 +4,12 @@
  * async searches (same retry rule) announced by webhook, and a simulated market that keeps
  * opening jobs that the accounts' search watches report (job.opened, charged) after refreshes.
  * It records what every client finally got, for the checks after quiescing.
+ *
+ * Deliberately light (about two sync searches, a quarter of an async search and half an opening
+ * a second): enough to have work in flight in every service at each fault, little enough that a
+ * 2-core machine shared with other stacks keeps up. A heavier load left dedupe minutes behind,
+ * and the orchestrator's stall sweeper then asked the same chunks again and again, so the async
+ * searches could not finish within any reasonable quiescing time.
  */
 import { randomUUID } from 'node:crypto';
 import { AsyncSearchSchema, JobSearchResponseSchema, type JobSearchResponse } from '@jobs/contracts';
@@ -46,6 +52,11 @@ interface Answer {
 const PROVIDERS: ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
 const STRATEGIES = ['max_coverage', 'cheapest_first', 'own_only', 'freshest_first'];
 const CLIENT_TIMEOUT_MS = 30_000;
+/** Pauses of the loops (see the class comment). */
+const SYNC_PAUSE_MS = 1000;
+const ASYNC_PAUSE_MS = 4000;
+const OPENING_PAUSE_MS = 2000;
+const REFRESH_EVERY_MS = 15_000;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,6 +88,8 @@ export class Load {
   readonly asyncCreates: AsyncCreate[] = [];
   /** World openings added (each with its account's word), and refresh passes asked for. */
   openingsAdded = 0;
+  /** Sync and async requests under way (sent, not answered yet): a fault is best injected while some are. */
+  inFlight = 0;
   private running = false;
   /** Retrying stops here (set by stop()): a request still failing then keeps its last status. */
   private retryUntil = Infinity;
@@ -117,7 +130,7 @@ export class Load {
       this.syncSearches.push(search);
       const answer = await this.untilFinal(search, () => post('/v1/jobs/search', account.key, body, search.idempotencyKey));
       if (answer.status === 200) search.page = JobSearchResponseSchema.parse(answer.body);
-      await sleep(200);
+      await sleep(SYNC_PAUSE_MS);
     }
   }
 
@@ -126,8 +139,10 @@ export class Load {
       const account = this.accounts[n % this.accounts.length]!;
       const body = {
         filters: { title_or: [account.word] },
-        waterfall: { strategy: 'max_coverage', timeout_ms: 5000 },
-        limit: 500,
+        // A small limit bounds each search's chunks (legs stop once it is full); the longer
+        // provider deadline keeps slow provider calls on a busy machine from failing every try.
+        waterfall: { strategy: 'max_coverage', timeout_ms: 10_000 },
+        limit: 25,
         webhook_url: account.searchHook,
       };
       const create: AsyncCreate = { account, idempotencyKey: `fault-async-${randomUUID()}`, attempts: 0, status: 0, ids: new Set() };
@@ -137,13 +152,13 @@ export class Load {
         if (answer.status === 202) create.ids.add(AsyncSearchSchema.parse(answer.body).id);
         return answer;
       });
-      await sleep(2500);
+      await sleep(ASYNC_PAUSE_MS);
     }
   }
 
-  /** New openings every second or so, a refresh pass every ~8 s so the watches see them. */
+  /** New openings every two seconds or so, a refresh pass every ~15 s so the watches see them. */
   private async worldLoop(): Promise<void> {
-    let nextRefresh = Date.now() + 8000;
+    let nextRefresh = Date.now() + REFRESH_EVERY_MS;
     for (let n = 0; this.running; n++) {
       const account = this.accounts[n % this.accounts.length]!;
       const providers = [...new Set([pick(PROVIDERS), pick(PROVIDERS)])];
@@ -154,16 +169,17 @@ export class Load {
       );
       if (Date.now() >= nextRefresh) {
         await admin('POST', '/refresh', undefined, 202).catch(() => undefined);
-        nextRefresh = Date.now() + 8000;
+        nextRefresh = Date.now() + REFRESH_EVERY_MS;
       }
-      await sleep(1000);
+      await sleep(OPENING_PAUSE_MS);
     }
   }
 
   private async untilFinal(request: { attempts: number; status: number }, send: () => Promise<Answer>): Promise<Answer> {
     for (;;) {
       request.attempts++;
-      const answer = await send();
+      this.inFlight++;
+      const answer = await send().finally(() => this.inFlight--);
       request.status = answer.status;
       if (!retriable(answer.status) || Date.now() >= this.retryUntil) return answer;
       await sleep(answer.retryAfterSeconds ? answer.retryAfterSeconds * 1000 : Math.min(250 * request.attempts, 3000));
