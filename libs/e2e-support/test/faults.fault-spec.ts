@@ -216,14 +216,25 @@ describe('faults under load', () => {
       expect(load.syncSearches.some((s) => s.attempts > 1)).toBe(true);
     });
 
-    it('no async search lost or stuck: each is readable and completed, or partial only with a provider failure', () => {
+    it('no async search lost or stuck: each is readable and finished, partial only with a provider failure, failed only with every provider failed', () => {
       expect(searches.size).toBeGreaterThan(5);
-      const unfinished = [...searches].filter(([, s]) => !s || !['completed', 'partial'].includes(s.status)).map(([id, s]) => `${id}: ${s?.status ?? 'unreadable'}`);
+      const unfinished = [...searches].filter(([, s]) => !s || !['completed', 'partial', 'failed'].includes(s.status)).map(([id, s]) => `${id}: ${s?.status ?? 'unreadable'}`);
       expect(unfinished).toEqual([]);
       for (const search of searches.values()) {
         expect(search.metadata).not.toBeNull();
-        if (search.status === 'partial') expect(search.metadata!.providers.failed.length).toBeGreaterThan(0);
+        const { tried, failed } = search.metadata!.providers;
+        if (search.status === 'partial') expect(failed.length).toBeGreaterThan(0);
+        // `failed` is a legitimate end here (interface.md: the search cannot finish): a chunk
+        // whose three tries all fall into fault windows (asked just before the fetcher is killed,
+        // then waiting in Kafka past its deadline while it restarts) times out, and when that
+        // happens to every provider, nothing was collected. It must then say so consistently.
+        if (search.status === 'failed') {
+          expect(search.jobs_found).toBe(0);
+          expect(failed.map((f) => f.provider).sort()).toEqual([...tried].sort());
+        }
       }
+      // Failing is the exception: most searches finish with jobs despite the faults.
+      expect([...searches.values()].filter((s) => s.status === 'failed').length).toBeLessThan(searches.size / 4);
     });
 
     it('no charge lost or doubled: per account, credits spent = ledger credits = distinct charged jobs = paid jobs (over HTTP and in PostgreSQL)', async () => {
