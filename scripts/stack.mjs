@@ -404,7 +404,8 @@ async function awaitReadiness() {
       }
       return false;
     },
-    Number(env.STACK_READY_TIMEOUT_MS ?? 180000),
+    // generous: a loaded 2-core machine has needed over 3 min for twelve processes to join their groups
+    Number(env.STACK_READY_TIMEOUT_MS ?? 300000),
     500,
   );
   say(`every service is ready (${readyz} → 200)`);
