@@ -319,7 +319,7 @@ function asyncChunkRequested() {
     filters: { title_or: ['engineer'] },
     want: 200,
     as_of: 1_795_000_000_000,
-    deadline_at: 1_795_000_010_000,
+    timeout_ms: 10_000,
   };
 }
 function asyncChunkFetched() {

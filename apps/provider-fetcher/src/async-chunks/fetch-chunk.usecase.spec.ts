@@ -10,7 +10,7 @@ const logger = { warn: () => undefined } as unknown as Logger;
 const record = (provider: NormalizedProviderRecord['provider'], id: string): NormalizedProviderRecord => ({ ...examples.normalizedRecord(), provider, provider_job_id: id });
 
 function request(patch: Partial<AsyncChunkRequested.Value> = {}): AsyncChunkRequested.Value {
-  return { v: 1, search_id: 'srch_1', provider: 'provider_a', chunk: 3, attempt: 1, from: { kind: 'pages', page: { cursor: 4, page_size: 100 } }, filters: { title_or: ['engineer'] }, want: 200, as_of: 1_795_000_000_000, deadline_at: Date.now() + 5_000, ...patch };
+  return { v: 1, search_id: 'srch_1', provider: 'provider_a', chunk: 3, attempt: 1, from: { kind: 'pages', page: { cursor: 4, page_size: 100 } }, filters: { title_or: ['engineer'] }, want: 200, as_of: 1_795_000_000_000, timeout_ms: 5_000, ...patch };
 }
 
 async function run(adapter: ProviderAdapter, message: AsyncChunkRequested.Value) {
@@ -41,6 +41,22 @@ describe('FetchChunkUseCase', () => {
     const adapter: ProviderAdapter = { provider: 'provider_a', search: async () => Promise.reject(new Error('503')) };
     const out = await run(adapter, request());
     expect(out).toMatchObject({ outcome: 'provider_error', records: [], next: { kind: 'pages', page: { cursor: 4, page_size: 100 } } });
+  });
+
+  it('gives the provider its whole budget from when the chunk is taken, however long it waited in Kafka', async () => {
+    const adapter: ProviderAdapter = {
+      provider: 'provider_a',
+      // answers after 50 ms: within a 1 s budget counted from now, though the chunk was asked a minute ago
+      search: async ({ signal }) => {
+        await new Promise((r) => setTimeout(r, 50));
+        signal.throwIfAborted();
+        return [record('provider_a', '1')];
+      },
+    };
+    const out = await run(adapter, request({ timeout_ms: 1_000 }));
+    expect(out).toMatchObject({ outcome: 'ok' });
+    const slow: ProviderAdapter = { provider: 'provider_a', search: ({ signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) };
+    expect(await run(slow, request({ timeout_ms: 1_000 }))).toMatchObject({ outcome: 'provider_timeout', records: [] });
   });
 
   it('an own index store page is not fetched here: dedupe gets the store query', async () => {

@@ -44,7 +44,7 @@ export class FetchChunkUseCase {
     const { outcome, records } = await this.calls.call(
       message.provider,
       { filters: message.filters, want: message.want, paging, asOf: message.as_of },
-      message.deadline_at,
+      started + message.timeout_ms,
       { search_id: message.search_id, chunk: message.chunk, attempt: message.attempt },
     );
     if (outcome !== 'ok') return reply({ outcome, records: [], next: message.from });

@@ -104,7 +104,7 @@ export class AsyncSearchSteps {
       filters: request.filters,
       want: CHUNK_SIZE,
       as_of: row.asOf.getTime(),
-      deadline_at: Date.now() + request.waterfall.timeout_ms,
+      timeout_ms: request.waterfall.timeout_ms,
       ...(provider === 'own_index' ? { index_scope: { providers_routable: row.providersEnabled.map((p) => ProviderSlugSchema.parse(p)) } } : {}),
     });
   }

@@ -1,7 +1,7 @@
 /**
  * `async.chunk.requested` (key: search_id): search-orchestrator -> provider-fetcher. One chunk
  * of an async search's collection from one provider: read the provider page by page from
- * `from` until `want` records are in (or it has no more), within `deadline_at`.
+ * `from` until `want` records are in (or it has no more), within `timeout_ms` of taking the chunk.
  *
  * The own index is read in two phases: its crawler page by page (`pages`), then its store of
  * canonical jobs by keyset (`store`, answered by dedupe). `chunk` numbers the provider's chunks
@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { DateTimeSchema } from '../public/common.schema.js';
 import { FiltersSchema } from '../public/filters.schema.js';
+import { WATERFALL_LIMITS } from '../public/waterfall.schema.js';
 import { JobIdSchema, SearchIdSchema } from '../public/ids.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { EpochMsSchema, MessageVersionSchema, OwnIndexScopeSchema } from './common.schema.js';
@@ -51,7 +52,12 @@ export const ValueSchema = z
     want: z.number().int().min(1).max(ASYNC_CHUNK_MAX),
     /** the moment `posted_within_days` counts back from, fixed for the whole search so paging stays stable */
     as_of: EpochMsSchema,
-    deadline_at: EpochMsSchema,
+    /**
+     * The provider call's budget, counted from when the fetcher takes the chunk, not from when it
+     * was asked: nobody waits on one chunk, so a chunk that waited in Kafka (a fetcher restarting)
+     * still gets its full try instead of timing out unasked.
+     */
+    timeout_ms: z.number().int().min(WATERFALL_LIMITS.timeoutMsMin).max(WATERFALL_LIMITS.timeoutMsMax),
     /** own_index only: the scope its store answers within */
     index_scope: OwnIndexScopeSchema.optional(),
   })
