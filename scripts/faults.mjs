@@ -8,7 +8,7 @@
 //   node scripts/faults.mjs kafka-stop | kafka-start | redis-stop | redis-start
 //   node scripts/faults.mjs infra-up | infra-down        only the infrastructure (to debug a spec)
 //
-// STACK_SLOT (default 9) picks the ports: stack 2N080.. as in stack.mjs, PostgreSQL 2N432,
+// STACK_SLOT (default 8; slot 9's Kafka port is npm test's own, 29092) picks the ports: stack 2N080.. as in stack.mjs, PostgreSQL 2N432,
 // Redis 2N379, Kafka 2N092 (controller 2N093). Plain Node: it runs before anything is built.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, appendFileSync, chownSync, readdirSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const slot = Number(process.env.STACK_SLOT ?? 9);
+const slot = Number(process.env.STACK_SLOT ?? 8);
 if (!Number.isInteger(slot) || slot < 1 || slot > 9) throw new Error('STACK_SLOT must be 1..9');
 const base = 20000 + slot * 1000;
 const PORTS = { api: base + 80, admin: base + 81, sim: base + 90, pg: base + 432, redis: base + 379, kafka: base + 92 };
@@ -38,6 +38,7 @@ function say(message) {
 /** Runs a command to its end; throws with its output when it fails. */
 function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...options.env } });
+  if (result.error) throw new Error(`${cmd} could not start: ${result.error.message}`);
   if (result.status !== 0) {
     throw new Error(`${cmd} ${args.join(' ')} failed (${result.signal ?? `exit ${result.status}`})\n${`${result.stdout ?? ''}${result.stderr ?? ''}`.trim()}`);
   }
@@ -75,10 +76,13 @@ function pgBin(name) {
   return `/usr/lib/postgresql/${versions.at(-1)}/bin/${name}`;
 }
 
+/** util-linux's runuser lives in sbin, which a minimal PATH (CI's `env -i`) leaves out. */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
+
 /** PostgreSQL refuses to run as root: then its tools run as the `postgres` OS user. */
 function asPostgres(bin, args) {
   const isRoot = process.getuid?.() === 0;
-  return isRoot ? run('runuser', ['-u', 'postgres', '--', pgBin(bin), ...args]) : run(pgBin(bin), args);
+  return isRoot ? run(RUNUSER, ['-u', 'postgres', '--', pgBin(bin), ...args]) : run(pgBin(bin), args);
 }
 
 function pgCtl(args) {
