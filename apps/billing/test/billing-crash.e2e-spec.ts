@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { ErrorEnvelopeSchema, JobSearchResponseSchema, type JobSearchResponse } from '@jobs/contracts';
-import { addWorldJob, api, createAccount, killService, servicePid, waitForStackReady, wholeLedger, type WorldJob } from '@jobs/e2e-support';
+import { accountLedgerTotals, addWorldJob, api, createAccount, killService, servicePid, waitForStackReady, wholeLedger, type WorldJob } from '@jobs/e2e-support';
 
 /**
  * Billing dies mid-charge (SIGKILL, no drain) while several searches of one account wait for
@@ -133,18 +133,7 @@ describe('billing killed in the middle of charges', () => {
     }
 
     // The same invariant, in PostgreSQL.
-    const row = (
-      await db.query<{ credits_remaining: number; credits: string; charged_lines: string; charged_jobs: string; paid_jobs: string; lines: string }>(
-        `SELECT a.credits_remaining,
-                (SELECT COALESCE(SUM(credits), 0) FROM ledger_entries WHERE account_id = a.id) AS credits,
-                (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_lines,
-                (SELECT COUNT(DISTINCT job_id) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_jobs,
-                (SELECT COUNT(*) FROM paid_jobs WHERE account_id = a.id) AS paid_jobs,
-                (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id) AS lines
-           FROM accounts a WHERE a.id = $1`,
-        [account.account_id],
-      )
-    ).rows[0]!;
+    const row = await accountLedgerTotals(db, account.account_id);
     expect(row.credits_remaining).toBe(credits);
     expect(Number(row.credits)).toBe(START_CREDITS - row.credits_remaining);
     expect(Number(row.charged_lines)).toBe(START_CREDITS - row.credits_remaining);

@@ -1,8 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventSchema, WatchSchema, type Event, type Job } from '@jobs/contracts';
-import { addWorldCompany, addWorldJob, admin, api, createAccount, wholeLedger, type WorldJob } from '@jobs/e2e-support';
+import { addWorldCompany, addWorldJob, admin, api, createAccount, signatureValid, wholeLedger, type WorldJob } from '@jobs/e2e-support';
 
 /**
  * From an admin world change to a signed webhook: a company watch with a real HTTP receiver,
@@ -60,16 +59,6 @@ async function delivered(watchId: string, predicate: (event: Event) => boolean):
 }
 
 const jobOf = (event: Event) => (event.data as { job: Job }).job;
-
-/** interface.md Delivery 2-3: split on ",", each part on the first "=", HMAC-SHA256 of `t.raw`, constant-time hex compare. */
-function signatureValid(header: string, raw: string, secret: string): boolean {
-  const parts = new Map(header.split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const));
-  const t = parts.get('t');
-  const v1 = parts.get('v1');
-  if (!t || !v1) return false;
-  const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
-  return expected.length === v1.length && timingSafeEqual(Buffer.from(expected), Buffer.from(v1));
-}
 
 describe('a company watch over the simulated market', () => {
   it('delivers job.opened (charged, signed), hiring_started, job.updated, job.closed with hiring_stopped, and job.reposted', async () => {

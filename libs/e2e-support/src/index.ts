@@ -5,3 +5,4 @@ export * from './webhooks.js';
 export * from './otlp-receiver.js';
 export * from './prometheus-text.js';
 export * from './metrics.js';
+export * from './ledger-sql.js';

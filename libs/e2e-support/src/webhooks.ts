@@ -2,7 +2,7 @@
  * A real webhook receiver for e2e tests: an HTTP server on 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE is
  * true in the test stacks) that records every request and answers per path as told.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -85,4 +85,19 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * interface.md Delivery 2-3, as a receiver checks a `Service-Signature` header: split on ",",
+ * each part on its first "=", HMAC-SHA256 of `t.raw` with the endpoint's secret, hex compared in
+ * constant time.
+ */
+export function signatureValid(header: string | string[] | undefined, raw: string, secret: string): boolean {
+  if (typeof header !== 'string') return false;
+  const parts = new Map(header.split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const));
+  const t = parts.get('t');
+  const v1 = parts.get('v1');
+  if (!t || !v1) return false;
+  const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
+  return expected.length === v1.length && timingSafeEqual(Buffer.from(expected), Buffer.from(v1));
 }

@@ -1,7 +1,7 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { AccountSchema, AsyncSearchSchema, ErrorEnvelopeSchema, EventListResponseSchema, EventSchema, type AsyncSearch, type Event } from '@jobs/contracts';
-import { admin, api, eventually, killService, Receiver, servicePid, uniqueWord, waitForStackReady, wholeLedger, type LedgerLine } from '../src/index.js';
+import { accountLedgerTotals, admin, type AccountLedgerTotals, api, eventually, killService, Receiver, servicePid, signatureValid, uniqueWord, waitForStackReady, wholeLedger, type LedgerLine } from '../src/index.js';
 import { infrastructure } from './infrastructure.js';
 import { Load, type LoadAccount } from './load.js';
 
@@ -320,7 +320,7 @@ async function receivedBy(account: LoadAccount): Promise<Map<string, Event>> {
   for (const hook of [account.searchHook, watchHooks.get(account.accountId)!]) {
     const secret = String((await admin('GET', `/accounts/${account.accountId}/webhook-secret?url=${encodeURIComponent(hook)}`))!['secret']);
     for (const arrival of receiver.at(hook)) {
-      expect(signed(arrival.headers['service-signature'], secret, arrival.raw)).toBe(true);
+      expect(signatureValid(arrival.headers['service-signature'], arrival.raw, secret)).toBe(true);
       const event = EventSchema.parse(JSON.parse(arrival.raw));
       received.set(event.id, event);
     }
@@ -335,47 +335,16 @@ async function receivedBy(account: LoadAccount): Promise<Map<string, Event>> {
  * inconsistency. Read again (up to 30 times) until PostgreSQL's ledger is the same before and
  * after and the HTTP ledger has as many lines; the checks then judge the last reading.
  */
-async function ledgerSnapshot(account: LoadAccount): Promise<{ ledger: LedgerLine[]; credits: number; row: LedgerRow; paid: string[] }> {
+async function ledgerSnapshot(account: LoadAccount): Promise<{ ledger: LedgerLine[]; credits: number; row: AccountLedgerTotals; paid: string[] }> {
   const lines = async () => Number((await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM ledger_entries WHERE account_id = $1', [account.accountId])).rows[0]!.n);
   for (let reading = 1; ; reading++) {
     const before = await lines();
     const ledger = await wholeLedger(account.key);
     const credits = AccountSchema.parse((await api('/v1/account', { key: account.key })).body).credits_remaining;
-    const row = (
-      await db.query<LedgerRow>(
-        `SELECT a.credits_remaining,
-                (SELECT COALESCE(SUM(credits), 0) FROM ledger_entries WHERE account_id = a.id) AS credits,
-                (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_lines,
-                (SELECT COUNT(DISTINCT job_id) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_jobs,
-                (SELECT COUNT(*) FROM paid_jobs WHERE account_id = a.id) AS paid_jobs,
-                (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id) AS lines
-           FROM accounts a WHERE a.id = $1`,
-        [account.accountId],
-      )
-    ).rows[0]!;
+    const row = await accountLedgerTotals(db, account.accountId);
     const paid = (await db.query<{ job_id: string }>('SELECT job_id FROM paid_jobs WHERE account_id = $1', [account.accountId])).rows.map((r) => r.job_id);
     const still = (await lines()) === before && Number(row.lines) === before && ledger.length === before && row.credits_remaining === credits;
     if (still || reading >= 30) return { ledger, credits, row, paid };
     await sleep(1000);
   }
-}
-
-interface LedgerRow {
-  credits_remaining: number;
-  credits: string;
-  charged_lines: string;
-  charged_jobs: string;
-  paid_jobs: string;
-  lines: string;
-}
-
-/** interface.md Delivery 2-3, as a receiver checks it: HMAC-SHA256 of `t.raw`, hex compared in constant time. */
-function signed(header: string | string[] | undefined, secret: string, raw: string): boolean {
-  if (typeof header !== 'string') return false;
-  const parts = new Map(header.split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const));
-  const t = parts.get('t');
-  const v1 = parts.get('v1');
-  if (!t || !v1) return false;
-  const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
-  return expected.length === v1.length && timingSafeEqual(Buffer.from(expected), Buffer.from(v1));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
-import { requestContext } from '@jobs/observability';
+import { inActiveSpan, requestContext } from '@jobs/observability';
 import { appendStage, MessageHeader } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
 import { countPublished } from './consumer-metrics.js';
@@ -72,7 +72,8 @@ export class TypedProducer {
    * messages' trace context names that span and each consumer's span becomes its child.
    */
   async inPublishSpan<R>(topic: string, count: number, work: () => Promise<R>, via: 'kafka' | 'outbox' = 'kafka'): Promise<R> {
-    return this.tracer.startActiveSpan(
+    return inActiveSpan(
+      this.tracer,
       `${topic} publish`,
       {
         kind: SpanKind.PRODUCER,
@@ -85,17 +86,7 @@ export class TypedProducer {
           'service.stage': this.service,
         },
       },
-      async (span) => {
-        try {
-          return await work();
-        } catch (error) {
-          span.recordException(error as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          throw error;
-        } finally {
-          span.end();
-        }
-      },
+      work,
     );
   }
 

@@ -1,4 +1,4 @@
-import { SpanStatusCode, trace, type AttributeValue } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type AttributeValue, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 
 export type StageAttributes = Record<string, AttributeValue | null | undefined>;
 
@@ -30,9 +30,14 @@ export async function inStageSpan<R>(
   attributes: StageAttributes,
   work: (annotate: (more: StageAttributes) => void) => Promise<R>,
 ): Promise<R> {
-  return tracer.startActiveSpan(name, { attributes: prefixed(attributes) }, async (span) => {
+  return inActiveSpan(tracer, name, { attributes: prefixed(attributes) }, (span) => work((more) => span.setAttributes(prefixed(more))));
+}
+
+/** `work` in a new active span that ends with it; a failure is recorded on the span and rethrown. */
+export async function inActiveSpan<R>(spanTracer: Tracer, name: string, options: SpanOptions, work: (span: Span) => Promise<R>): Promise<R> {
+  return spanTracer.startActiveSpan(name, options, async (span) => {
     try {
-      return await work((more) => span.setAttributes(prefixed(more)));
+      return await work(span);
     } catch (error) {
       span.recordException(error as Error);
       span.setStatus({ code: SpanStatusCode.ERROR });
