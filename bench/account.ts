@@ -11,10 +11,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
-const base = process.env['BASE_URL'] ?? 'http://127.0.0.1:8080';
-const adminUrl = process.env['ADMIN_URL'] ?? 'http://127.0.0.1:8081';
-const adminToken = process.env['ADMIN_TOKEN'] ?? 'dev-admin-token';
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 64);
 
@@ -51,17 +49,9 @@ async function load(url: string, headers: Record<string, string>): Promise<LoadR
   return { requests: latencies.length, errors, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-const created = await fetch(`${adminUrl}/admin/accounts`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ plan: 'pro', credits: 100, rate_limit: { limit: 10_000_000, window_seconds: 60 } }),
-});
-if (created.status !== 201) throw new Error(`account creation answered ${created.status}: ${await created.text()}`);
-const key = String(((await created.json()) as Record<string, unknown>)['live_key']);
+const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 100, rate_limit: { limit: 10_000_000, window_seconds: 60 } });
 const auth = { authorization: `Bearer ${key}` };
-const sample = await fetch(`${base}/v1/account`, { headers: auth });
+const sample = await fetch(`${baseUrl}/v1/account`, { headers: auth });
 if (sample.status !== 200) throw new Error(`GET /v1/account answered ${sample.status}`);
 const body = Buffer.from(await sample.arrayBuffer());
 
@@ -69,14 +59,14 @@ const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'a
 await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/v1/account`;
 
-const gateway = await load(`${base}/v1/account`, auth);
+const gateway = await load(`${baseUrl}/v1/account`, auth);
 const plain = await load(bareUrl, auth);
 bare.closeAllConnections();
 bare.close();
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 const line = (name: string, r: LoadResult) =>
-  row([name, r.requests.toLocaleString('en'), r.errors, (r.requests / r.seconds).toFixed(0), pct(r.latencies, 50).toFixed(1), pct(r.latencies, 95).toFixed(1), pct(r.latencies, 99).toFixed(1)]);
+  row([name, r.requests.toLocaleString('en'), r.errors, (r.requests / r.seconds).toFixed(0), percentile(r.latencies, 50).toFixed(1), percentile(r.latencies, 95).toFixed(1), percentile(r.latencies, 99).toFixed(1)]);
 const gRps = gateway.requests / gateway.seconds;
 const pRps = plain.requests / plain.seconds;
 process.stdout.write(
@@ -88,7 +78,7 @@ process.stdout.write(
     line('gateway (Fastify + Nest, API key lookup, PostgreSQL account read)', gateway),
     line('bare node:http, same JSON', plain),
     '',
-    `gateway overhead: ${(pRps / gRps).toFixed(1)}x the bare server's time per request (throughput ratio), p50 ${(pct(gateway.latencies, 50) / Math.max(0.001, pct(plain.latencies, 50))).toFixed(1)}x`,
+    `gateway overhead: ${(pRps / gRps).toFixed(1)}x the bare server's time per request (throughput ratio), p50 ${(percentile(gateway.latencies, 50) / Math.max(0.001, percentile(plain.latencies, 50))).toFixed(1)}x`,
   ].join('\n') + '\n',
 );
 if (gateway.errors > 0) process.exitCode = 1;

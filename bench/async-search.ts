@@ -8,9 +8,8 @@
  *   npm run bench:async            # BASE_URL/ADMIN_URL/ADMIN_TOKEN default to the dev stack
  *   BENCH_LIMIT=2000 BASE_URL=http://127.0.0.1:26080 ADMIN_URL=http://127.0.0.1:26081 npm run bench:async
  */
-const base = process.env['BASE_URL'] ?? 'http://127.0.0.1:8080';
-const adminUrl = process.env['ADMIN_URL'] ?? 'http://127.0.0.1:8081';
-const adminToken = process.env['ADMIN_TOKEN'] ?? 'dev-admin-token';
+import { baseUrl, createBenchAccount } from './stack.js';
+
 const limit = Number(process.env['BENCH_LIMIT'] ?? 10_000);
 const timeoutMs = Number(process.env['BENCH_TIMEOUT_MS'] ?? 30 * 60_000);
 const filters = { title_or: ['engineer', 'manager', 'analyst', 'developer', 'designer', 'specialist', 'lead', 'sales', 'support', 'data', 'product', 'marketing'], include_closed: true };
@@ -26,13 +25,11 @@ async function call(url: string, init: { method?: string; body?: unknown; header
   return { status: res.status, body: (await res.json()) as Json };
 }
 
-const account = await call(`${adminUrl}/admin/accounts`, { body: { plan: 'pro', credits: limit * 2, rate_limit: { limit: 100_000, window_seconds: 60 } }, headers: { authorization: `Bearer ${adminToken}` } });
-if (account.status !== 201) throw new Error(`account creation answered ${account.status}`);
-const key = String(account.body['live_key']);
+const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: limit * 2, rate_limit: { limit: 100_000, window_seconds: 60 } });
 const auth = { authorization: `Bearer ${key}` };
 
 const started = Date.now();
-const created = await call(`${base}/v1/searches`, { body: { filters, waterfall: { strategy: 'max_coverage' }, limit }, headers: auth });
+const created = await call(`${baseUrl}/v1/searches`, { body: { filters, waterfall: { strategy: 'max_coverage' }, limit }, headers: auth });
 if (created.status !== 202) throw new Error(`POST /v1/searches answered ${created.status}: ${JSON.stringify(created.body)}`);
 const id = String(created.body['id']);
 
@@ -41,14 +38,14 @@ const progress: Array<[number, number]> = [];
 while (!['completed', 'partial', 'failed'].includes(String(search['status']))) {
   if (Date.now() - started > timeoutMs) throw new Error(`search ${id} still ${String(search['status'])} after ${timeoutMs} ms`);
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const read = await call(`${base}/v1/searches/${id}?limit=1`, { headers: auth });
+  const read = await call(`${baseUrl}/v1/searches/${id}?limit=1`, { headers: auth });
   if (read.status === 200) search = read.body;
   progress.push([Date.now() - started, Number(search['jobs_found'])]);
 }
 const wallMs = Date.now() - started;
 const found = Number(search['jobs_found']);
 const metadata = search['metadata'] as { credits_charged: number; duplicates_merged: number; providers: { tried: string[]; failed: unknown[] } };
-const balance = await call(`${base}/v1/account`, { headers: auth });
+const balance = await call(`${baseUrl}/v1/account`, { headers: auth });
 const spent = limit * 2 - Number(balance.body['credits_remaining']);
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;

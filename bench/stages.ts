@@ -14,12 +14,10 @@
  *   and npm run bench:stages (port 4318 by default).
  */
 import { randomBytes } from 'node:crypto';
-import { ancestry, OtlpReceiver, type ReceivedSpan } from '@jobs/e2e-support';
+import { ancestry, OtlpReceiver, rootsOf, type ReceivedSpan } from '@jobs/e2e-support';
 import { FILTER_SETS } from './filter-sets.js';
+import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
-const base = process.env['BASE_URL'] ?? 'http://127.0.0.1:8080';
-const adminUrl = process.env['ADMIN_URL'] ?? 'http://127.0.0.1:8081';
-const adminToken = process.env['ADMIN_TOKEN'] ?? 'dev-admin-token';
 const receiverPort = Number(process.env['OTLP_RECEIVER_PORT'] ?? 4318);
 const searches = Number(process.env['BENCH_REQUESTS'] ?? 40);
 const limit = Number(process.env['BENCH_LIMIT'] ?? 20);
@@ -30,13 +28,7 @@ const PRODUCER = 4;
 const receiver = new OtlpReceiver();
 await receiver.listen(receiverPort);
 
-const created = await fetch(`${adminUrl}/admin/accounts`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } }),
-});
-if (created.status !== 201) throw new Error(`account creation failed: ${created.status} ${await created.text()}`);
-const { live_key: key } = (await created.json()) as { live_key: string };
+const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
 
 const isAnswer = (s: ReceivedSpan) => s.service === 'gateway' && s.kind === CONSUMER && s.name === 'search.responded process';
 
@@ -45,8 +37,7 @@ async function completeTrace(traceId: string): Promise<ReceivedSpan[]> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const spans = receiver.trace(traceId);
-    const ids = new Set(spans.map((s) => s.spanId));
-    const roots = spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
+    const roots = rootsOf(spans);
     if (roots.length === 1 && roots[0]!.kind === 2 && spans.some(isAnswer)) return spans;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -89,7 +80,7 @@ const order: string[] = [];
 
 for (let i = 0; i < searches; i++) {
   const traceId = randomBytes(16).toString('hex');
-  const res = await fetch(`${base}/v1/jobs/search`, {
+  const res = await fetch(`${baseUrl}/v1/jobs/search`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
     body: JSON.stringify({ filters: FILTER_SETS[i % FILTER_SETS.length], waterfall: { strategy }, limit }),
@@ -106,17 +97,14 @@ for (let i = 0; i < searches; i++) {
 }
 await receiver.close();
 
-const pct = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
-const totalP50 = pct(samples.get('whole request (gateway server span)')!, 50);
+for (const values of samples.values()) values.sort((a, b) => a - b);
+const totalP50 = percentile(samples.get('whole request (gateway server span)')!, 50);
 const fmt = (n: number) => n.toFixed(1);
 console.log(`\nSync search, ${strategy}, limit ${limit}, Pro plan: ${searches} searches one at a time; critical path from the traces\n`);
 console.log('| segment | seen in | p50 ms | p95 ms | p50 share |');
 console.log('|---|---:|---:|---:|---:|');
 for (const label of ['whole request (gateway server span)', ...order]) {
   const values = samples.get(label)!;
-  const share = label.startsWith('(in ') || label.startsWith('whole') ? '' : `${((pct(values, 50) / totalP50) * 100).toFixed(0)}%`;
-  console.log(`| ${label} | ${values.length}/${searches} | ${fmt(pct(values, 50))} | ${fmt(pct(values, 95))} | ${share} |`);
+  const share = label.startsWith('(in ') || label.startsWith('whole') ? '' : `${((percentile(values, 50) / totalP50) * 100).toFixed(0)}%`;
+  console.log(`| ${label} | ${values.length}/${searches} | ${fmt(percentile(values, 50))} | ${fmt(percentile(values, 95))} | ${share} |`);
 }

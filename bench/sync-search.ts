@@ -24,10 +24,8 @@ import { providersForPlan } from '@jobs/plans';
 import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
 import { FILTER_SETS } from './filter-sets.js';
+import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
-const base = process.env['BASE_URL'] ?? 'http://127.0.0.1:8080';
-const adminUrl = process.env['ADMIN_URL'] ?? 'http://127.0.0.1:8081';
-const adminToken = process.env['ADMIN_TOKEN'] ?? 'dev-admin-token';
 const simUrl = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
 const requestsPerLevel = Number(process.env['BENCH_REQUESTS'] ?? 96);
 const limit = Number(process.env['BENCH_LIMIT'] ?? 20);
@@ -59,19 +57,12 @@ async function runLevel(concurrency: number, one: (i: number) => Promise<boolean
   );
   return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000, errors };
 }
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 // ---- full stack ----
-const created = await fetch(`${adminUrl}/admin/accounts`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } }),
-});
-if (created.status !== 201) throw new Error(`account creation answered ${created.status}: ${await created.text()}`);
-const key = String(((await created.json()) as Record<string, unknown>)['live_key']);
+const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
 let firstError: string | undefined;
 const overStack = async (i: number): Promise<boolean> => {
-  const res = await fetch(`${base}/v1/jobs/search`, {
+  const res = await fetch(`${baseUrl}/v1/jobs/search`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(bodyOf(i)),
@@ -174,15 +165,15 @@ for (const concurrency of levels) {
       concurrency,
       requestsPerLevel,
       stack.errors,
-      ms(pct(stack.latencies, 50)),
-      ms(pct(stack.latencies, 95)),
-      ms(pct(stack.latencies, 99)),
+      ms(percentile(stack.latencies, 50)),
+      ms(percentile(stack.latencies, 95)),
+      ms(percentile(stack.latencies, 99)),
       rps(stack).toFixed(1),
-      ms(pct(local.latencies, 50)),
-      ms(pct(local.latencies, 95)),
-      ms(pct(local.latencies, 99)),
+      ms(percentile(local.latencies, 50)),
+      ms(percentile(local.latencies, 95)),
+      ms(percentile(local.latencies, 99)),
       rps(local).toFixed(0),
-      `${(pct(stack.latencies, 50) / pct(local.latencies, 50)).toFixed(0)}x`,
+      `${(percentile(stack.latencies, 50) / percentile(local.latencies, 50)).toFixed(0)}x`,
       `${(rps(local) / rps(stack)).toFixed(0)}x`,
     ]),
   );
