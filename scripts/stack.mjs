@@ -289,10 +289,12 @@ function serviceEnv(infra) {
  * keeps its trace ids for logs and headers but records nothing, so the rest of the suite pays no
  * export cost. `npm run up` exports only where OTEL_EXPORTER_OTLP_ENDPOINT says (operator.md).
  */
+const OTLP_RECEIVER_PORT = env.OTEL_EXPORTER_OTLP_ENDPOINT ? undefined : profile.otlpPort;
+
 function traceEnv() {
-  if (env.OTEL_EXPORTER_OTLP_ENDPOINT || !profile.otlpPort) return {};
+  if (!OTLP_RECEIVER_PORT) return {};
   return {
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${profile.otlpPort}`,
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${OTLP_RECEIVER_PORT}`,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_TRACES_SAMPLER: 'parentbased_always_off',
   };
@@ -519,7 +521,7 @@ function e2eEnv(infra) {
     STACK_PIDS_FILE: pidsFile,
     STACK_LOG_DIR: logDir,
     WEBHOOK_RETRY_SCALE: webhookRetryScale(),
-    ...(profile.otlpPort && !env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTLP_RECEIVER_PORT: String(profile.otlpPort) } : {}),
+    ...(OTLP_RECEIVER_PORT ? { OTLP_RECEIVER_PORT: String(OTLP_RECEIVER_PORT) } : {}),
   };
 }
 

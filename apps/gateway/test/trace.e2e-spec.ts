@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JobSearchResponseSchema } from '@jobs/contracts';
-import { addWorldCompany, addWorldJob, ancestry, api, createAccount, OtlpReceiver, servicesAlong, type ReceivedSpan } from '@jobs/e2e-support';
+import { addWorldCompany, addWorldJob, ancestry, api, createAccount, OtlpReceiver, rootsOf, servicesAlong, type ReceivedSpan } from '@jobs/e2e-support';
 
 /**
  * One search is one trace: the test stack exports spans (OTLP/HTTP JSON) to a receiver running in
@@ -46,12 +46,6 @@ async function spansUntil(traceId: string, done: (spans: ReceivedSpan[]) => bool
   const seen = receiver.trace(traceId).map((s) => `${s.service}: ${s.name}`);
   throw new Error(`trace ${traceId} incomplete after ${WAIT_MS} ms; received ${seen.length} spans:\n${seen.join('\n')}`);
 }
-
-/** Spans whose parent was not received: while export batches are in flight, more than the root. */
-const rootsOf = (spans: readonly ReceivedSpan[]) => {
-  const ids = new Set(spans.map((s) => s.spanId));
-  return spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
-};
 
 const consumerOf = (topic: string, service: string) => (s: ReceivedSpan) => s.kind === CONSUMER && s.service === service && s.name === `${topic} process`;
 // The dispatcher also stores the free company.hiring_started event of the same trace.

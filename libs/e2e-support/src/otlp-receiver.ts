@@ -134,6 +134,12 @@ export class OtlpReceiver {
   }
 }
 
+/** Spans whose parent was not received: the root alone once a trace is complete (parents end, and so are exported, after their children). */
+export function rootsOf(spans: readonly ReceivedSpan[]): ReceivedSpan[] {
+  const ids = new Set(spans.map((s) => s.spanId));
+  return spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
+}
+
 /** The spans from the root down to `span`, root first (stops where a parent was not received). */
 export function ancestry(spans: readonly ReceivedSpan[], span: ReceivedSpan): ReceivedSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
