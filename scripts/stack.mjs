@@ -380,6 +380,32 @@ async function startServices(infra) {
   for (const service of SERVICES) startService(service, infra);
   await awaitReadiness();
   supervising = true;
+  await firstRefreshPass();
+}
+
+/**
+ * One refresh pass before anything else, awaited: a fresh store takes in the own crawler's whole
+ * catalog (the own index answers searches from the store) and the partners' recent listings,
+ * as a store that has been running would hold them. Later passes only re-verify.
+ */
+async function firstRefreshPass() {
+  const admin = `http://127.0.0.1:${ADMIN_PORT}/admin`;
+  const headers = { authorization: `Bearer ${env.ADMIN_TOKEN ?? 'dev-admin-token'}` };
+  const started = Date.now();
+  const answer = await fetch(`${admin}/refresh`, { method: 'POST', headers });
+  if (answer.status !== 202) throw new Error(`POST /admin/refresh answered ${answer.status}`);
+  const { refresh_id: refreshId } = await answer.json();
+  say(`first refresh pass ${refreshId}: the own crawler's catalog into the store ...`);
+  await waitFor(
+    `refresh pass ${refreshId} to complete`,
+    async () => {
+      const res = await fetch(`${admin}/refresh/${refreshId}`, { headers, signal: AbortSignal.timeout(3000) }).catch(() => null);
+      return res?.status === 200 && (await res.json()).status === 'completed';
+    },
+    10 * 60_000,
+    500,
+  );
+  say(`first refresh pass done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 }
 
 /** Waits for the gateway's /readyz (every service's readiness); before supervision, a death fails it. */

@@ -15,6 +15,8 @@ import { DeduplicateChunkUseCase } from './async-chunks/deduplicate-chunk.usecas
 import { GetCompanyProfileUseCase } from './companies/get-company-profile.usecase.js';
 import { MergeRefreshUseCase } from './refresh/merge-refresh.usecase.js';
 import { RefreshRecordsConsumer } from './refresh/refresh-records.consumer.js';
+import { RefreshRequestedConsumer } from './refresh/refresh-requested.consumer.js';
+import { REFRESH_SETTINGS, RefreshPlanner } from './refresh/refresh-planner.js';
 
 @Module({})
 export class DedupeModule {
@@ -35,8 +37,13 @@ export class DedupeModule {
         // lifecycle and hiring changes are staged in the merge transaction, published by the relay
         OutboxModule,
       ],
-      controllers: [RecordsConsumer, DedupeQueriesConsumer, AsyncChunksConsumer, RefreshRecordsConsumer],
-      providers: [CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase, DeduplicateChunkUseCase, MergeRefreshUseCase, GetCompanyProfileUseCase],
+      controllers: [RecordsConsumer, DedupeQueriesConsumer, AsyncChunksConsumer, RefreshRecordsConsumer, RefreshRequestedConsumer],
+      providers: [
+        CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase, DeduplicateChunkUseCase, GetCompanyProfileUseCase,
+        // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
+        RefreshPlanner, MergeRefreshUseCase,
+        { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS, buckets: config.REFRESH_BUCKETS } },
+      ],
     };
   }
 }

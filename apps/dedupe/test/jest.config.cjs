@@ -6,5 +6,5 @@ module.exports = {
   displayName: 'dedupe-e2e',
   rootDir: __dirname,
   testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
-  testTimeout: 120000,
+  testTimeout: 300000,
 };

@@ -28,17 +28,17 @@ afterAll(async () => {
   await tap?.stop();
 });
 
-/** Publishes one refresh read per provider of a company scope, as the planner does; returns the refresh id. */
+/** Publishes one `companies` sweep per provider of one company, as the planner does for a batch of companies; returns the refresh id. */
 async function refresh(domain: string, providers: ProviderSlug[]): Promise<string> {
   const refreshId = `rfr_e2e_${randomBytes(6).toString('hex')}`;
   const messages = providers.map((provider) => {
     const value = RefreshFetchRequested.ValueSchema.parse({
       v: 1,
       refresh_id: refreshId,
-      scope: { key: `company:${domain}`, filters: { company_domain_or: [domain] } },
+      kind: 'companies',
+      scope: { key: `companies:e2e:${domain}`, filters: { company_domain_or: [domain] } },
       provider,
-      want: 100,
-      deadline_at: Date.now() + 15_000,
+      timeout_ms: 15_000,
     });
     return { key: RefreshFetchRequested.keyOf(value), value: JSON.stringify(value) };
   });
@@ -51,7 +51,7 @@ const changesOf = (jobId: string) => tap.seen.filter((m) => m.topic === 'job.lif
 const getJob = async (id: string) => JobSchema.parse((await api(`/v1/jobs/${id}`, { key: live })).body);
 
 /** Refreshes until `predicate` is seen (a refresh may run before the provider shows the change). */
-async function refreshUntil(domain: string, providers: ProviderSlug[], predicate: (m: SeenMessage) => boolean, attempts = 6): Promise<SeenMessage> {
+async function refreshUntil(domain: string, providers: ProviderSlug[], predicate: (m: SeenMessage) => boolean, attempts = 10): Promise<SeenMessage> {
   for (let i = 0; i < attempts; i++) {
     await refresh(domain, providers);
     try {

@@ -56,7 +56,10 @@ describe('tracing: one search, one trace across every service', () => {
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
     const domain = await addWorldCompany();
     expect((await api('/v1/watches', { key, body: { type: 'company', domain, webhook_url: hookUrl } })).status).toBe(201);
-    const opening = await addWorldJob({ providers: ['own_index', 'provider_a'], company_domain: domain });
+    // Listed by provider_a alone and posted ten days ago: no refresh pass brings it into the store
+    // (its new-listings window is minutes long, and the store does not know the company), so the
+    // search's own merge opens it and its job.opened belongs to this trace.
+    const opening = await addWorldJob({ providers: ['provider_a'], company_domain: domain, posted_at: new Date(Date.now() - 10 * 86_400_000).toISOString() });
 
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
@@ -75,7 +78,7 @@ describe('tracing: one search, one trace across every service', () => {
     const spans = await spansUntil(
       traceId,
       // Parents end, and so are exported, after their children: wait for the tree to close.
-      (all) => rootsOf(all).length === 1 && all.some(jobOpenedStored) && all.some(consumerOf('search.responded', 'gateway')) && all.filter((s) => s.service === 'provider-sim').length >= 2,
+      (all) => rootsOf(all).length === 1 && all.some(jobOpenedStored) && all.some(consumerOf('search.responded', 'gateway')) && all.some((s) => s.service === 'provider-sim'),
     );
 
     // One tree: a single root, the gateway's server span, child of the caller's span; every
@@ -99,12 +102,18 @@ describe('tracing: one search, one trace across every service', () => {
       });
     }
 
-    // The answer: gateway → orchestrator (plan) → fetcher → dedupe → orchestrator (gather) → billing → gateway.
+    // The answer follows the leg whose batch completed the search: the partner's (gateway →
+    // orchestrator (plan) → fetcher → dedupe → orchestrator (gather) → billing → gateway), or the
+    // own index's store query, which skips the fetcher.
     const answered = spans.find(consumerOf('search.responded', 'gateway'))!;
-    expect(servicesAlong(ancestry(spans, answered))).toEqual(['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'search-orchestrator', 'billing', 'gateway']);
+    const path = servicesAlong(ancestry(spans, answered));
+    expect([
+      ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'search-orchestrator', 'billing', 'gateway'],
+      ['gateway', 'search-orchestrator', 'dedupe', 'search-orchestrator', 'billing', 'gateway'],
+    ]).toContainEqual(path);
     expect(ancestry(spans, answered).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([
       'search.requested process',
-      'provider.fetch.requested process',
+      ...(path.includes('provider-fetcher') ? ['provider.fetch.requested process'] : []),
       'provider.records.fetched process',
       'search.records.deduplicated process',
       'billing.charge.requested process',
@@ -125,15 +134,15 @@ describe('tracing: one search, one trace across every service', () => {
     ]);
     expect(dispatched.attributes).toMatchObject({ 'jobs.event.type': 'job.opened', 'jobs.event.has_webhook': true });
 
-    // Each provider call is a span of its own in the fetcher, and the partner's HTTP server span
-    // (the simulator) is its grandchild through the HTTP client span.
-    for (const provider of ['own_index', 'provider_a']) {
-      const call = spans.find((s) => s.service === 'provider-fetcher' && s.name === `provider ${provider} call`);
-      expect(call?.attributes).toMatchObject({ 'jobs.provider': provider, 'jobs.outcome': 'ok' });
-      const served = spans.filter((s) => s.service === 'provider-sim' && s.kind === SERVER && ancestry(spans, s).includes(call!));
-      expect(served.length).toBeGreaterThan(0);
-      expect(ancestry(spans, served[0]!).some((s) => s.kind === CLIENT && s.service === 'provider-fetcher')).toBe(true);
-    }
+    // The partner's call is a span of its own in the fetcher, and its HTTP server span (the
+    // simulator) is its grandchild through the HTTP client span. The own index is not called: its
+    // store answers.
+    const call = spans.find((s) => s.service === 'provider-fetcher' && s.name === 'provider provider_a call');
+    expect(call?.attributes).toMatchObject({ 'jobs.provider': 'provider_a', 'jobs.outcome': 'ok' });
+    const served = spans.filter((s) => s.service === 'provider-sim' && s.kind === SERVER && ancestry(spans, s).includes(call!));
+    expect(served.length).toBeGreaterThan(0);
+    expect(ancestry(spans, served[0]!).some((s) => s.kind === CLIENT && s.service === 'provider-fetcher')).toBe(true);
+    expect(spans.some((s) => s.name === 'provider own_index call')).toBe(false);
 
     // Logs of the stages carry the trace id beside the request id.
     const requestId = res.headers.get('x-request-id');

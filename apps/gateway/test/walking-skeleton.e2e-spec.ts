@@ -25,7 +25,8 @@ describe('POST /v1/jobs/search through every service', () => {
     }
   });
 
-  const search = { filters: { title_or: ['engineer'] }, waterfall: { providers: ['own_index'] }, limit: 5 };
+  // a partner: its leg passes every service (the own index's leg is a store query, below)
+  const search = { filters: { title_or: ['engineer'] }, waterfall: { providers: ['provider_a'] }, limit: 5 };
 
   it('answers a live search with canonical jobs, after every stage handled it', async () => {
     const res = await api('/v1/jobs/search', { key: liveKey, body: search });
@@ -37,8 +38,8 @@ describe('POST /v1/jobs/search through every service', () => {
     expect(body.data.length).toBeGreaterThan(0);
     expect(body.data.length).toBeLessThanOrEqual(5);
     expect(body.metadata.request_id).toBe(requestId);
-    expect(body.metadata.providers.tried).toEqual(['own_index']);
-    expect(body.data.every((job) => job.id.startsWith('job_') && job.sources.some((s) => s.provider === 'own_index'))).toBe(true);
+    expect(body.metadata.providers.tried).toEqual(['provider_a']);
+    expect(body.data.every((job) => job.id.startsWith('job_') && job.sources.some((s) => s.provider === 'provider_a'))).toBe(true);
     expect(Number(res.headers.get('x-credits-charged'))).toBe(body.metadata.credits_charged);
     expect(body.metadata.credits_charged).toBe(body.data.length);
     expect(Number(res.headers.get('x-credits-remaining'))).toBe(1000 - body.data.length);
@@ -53,6 +54,20 @@ describe('POST /v1/jobs/search through every service', () => {
     }
     const traceIds = new Set(tap.seen.filter((m) => m.headers['x-request-id'] === requestId).map((m) => m.headers['traceparent']?.split('-')[1]));
     expect(traceIds.size).toBe(1);
+  });
+
+  it('answers the own index from the store: straight from the orchestrator to dedupe, no fetcher', async () => {
+    const res = await api('/v1/jobs/search', { key: liveKey, body: { filters: { title_or: ['engineer'] }, waterfall: { providers: ['own_index'] }, limit: 5 } });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id');
+    const body = JobSearchResponseSchema.parse(res.body);
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(body.metadata.providers.tried).toEqual(['own_index']);
+    const reply = await tap.waitFor((m) => m.topic === 'search.responded' && m.headers['x-request-id'] === requestId);
+    expect(reply.headers['x-stages']).toBe('gateway,search-orchestrator,dedupe,search-orchestrator,billing');
+    const leg = await tap.waitFor((m) => m.topic === 'provider.records.fetched' && m.headers['x-request-id'] === requestId);
+    expect(leg.value).toMatchObject({ provider: 'own_index', records: [], index_query: { want: 5 } });
+    expect(tap.seen.some((m) => m.topic === 'provider.fetch.requested' && m.headers['x-request-id'] === requestId)).toBe(false);
   });
 
   it('asks all seven sources on a Pro plan and merges what several of them saw', async () => {

@@ -16,12 +16,11 @@ import { SearchConsumer } from './search/search.consumer.js';
 import { SearchStateStore } from './search/search-state.store.js';
 import { StartSearchUseCase } from './search/start-search.usecase.js';
 import { OrchestratorQueriesConsumer } from './queries/orchestrator-queries.consumer.js';
-import { RefreshConsumer } from './refresh/refresh.consumer.js';
-import { REFRESH_SETTINGS, RefreshPlanner } from './refresh/refresh-planner.js';
 import { ManageWatchesUseCase, WATCH_CURSOR_CODEC } from './watches/manage-watches.usecase.js';
 import { MatchChangesUseCase } from './watches/match-changes.usecase.js';
 import { WatchMatcherConsumer } from './watches/watch-matcher.consumer.js';
 import { WatchStore } from './watches/watch.store.js';
+import { WatchIndex } from './watches/watch-index.js';
 import { OutboxModule } from '@jobs/outbox';
 import { ApplyChargeUseCase } from './async-search/apply-charge.usecase.js';
 import { AsyncSearchConsumer } from './async-search/async-search.consumer.js';
@@ -44,15 +43,14 @@ export class OrchestratorModule {
         // async searches stage their chunk requests, charges and events with their state
         OutboxModule,
       ],
-      controllers: [SearchConsumer, OrchestratorQueriesConsumer, RefreshConsumer, WatchMatcherConsumer, AsyncSearchConsumer],
+      controllers: [SearchConsumer, OrchestratorQueriesConsumer, WatchMatcherConsumer, AsyncSearchConsumer],
       providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase, NextPageUseCase, ResultSetStore, { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
-        // Watches: store, CRUD, refresh passes, the matcher.
-        WatchStore, ManageWatchesUseCase, MatchChangesUseCase, RefreshPlanner,
+        // Watches: store, CRUD, the in-memory index and the matcher.
+        WatchStore, WatchIndex, ManageWatchesUseCase, MatchChangesUseCase,
         { provide: WATCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // Async searches: state in PostgreSQL, chunked collection, charges as collected, sweeper.
         AsyncSearchSteps, CreateAsyncSearchUseCase, ReadAsyncSearchUseCase, CollectChunkUseCase, ApplyChargeUseCase, ResumeSearchesUseCase, AsyncSearchSweeper,
-        { provide: ASYNC_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
-        { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS } }],
+        { provide: ASYNC_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }
 }

@@ -192,7 +192,9 @@ describe('billing rules of POST /v1/jobs/search', () => {
     it('charges nothing for what the failed provider would have brought', async () => {
       const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
       const onOwnIndex = await addWorldJob({ providers: ['own_index'] });
-      const onlyOnD = await addWorldJob({ providers: ['provider_d'] });
+      // posted ten days ago at a company the store does not know: no refresh pass brings it into
+      // the store, so only provider_d's answer can (the own index's store leg must not)
+      const onlyOnD = await addWorldJob({ providers: ['provider_d'], posted_at: new Date(Date.now() - 10 * 86_400_000).toISOString() });
       const body = { filters: { title_or: [onOwnIndex.keyword, onlyOnD.keyword] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_d'] }, limit: 10 };
 
       await setProvider('provider_d', { fail: 'error' });

@@ -5,5 +5,5 @@ module.exports = {
   displayName: 'search-orchestrator-e2e',
   rootDir: __dirname,
   testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
-  testTimeout: 60000,
+  testTimeout: 300000,
 };

@@ -149,8 +149,8 @@ describe('plan routing', () => {
     expect(contributions.own_index).toBeGreaterThanOrEqual(1); // no partner lists ownOnly
     for (const provider of ['provider_d', 'provider_e', 'provider_f'] as const) expect(contributions[provider] ?? 0).toBe(0);
 
-    // Three records of `shared` became one job.
-    expect(metadata.duplicates_merged).toBeGreaterThanOrEqual(2);
+    // Two partner records of `shared` became one job (the own index answers from the store: no record).
+    expect(metadata.duplicates_merged).toBeGreaterThanOrEqual(1);
     expect(page.data.find((j) => j.title === shared.title)!.sources.map((s) => s.provider).sort()).toEqual(['own_index', 'provider_a', 'provider_b']);
 
     // field_coverage: the fraction of returned jobs with a value, for every field it names.

@@ -1,7 +1,7 @@
 import { planCharges } from './charge-plan.js';
 import { nextCursorPosition } from './page-continuation.js';
 
-const continuation = { set: 'req_first', fingerprint: 'fp', page_start: 10, set_size: 25 };
+const continuation = { set: 'req_first', fingerprint: 'fp', page_start: 10, set_size: 25, more: false };
 const page = ['job_a', 'job_b', 'job_c', 'job_d', 'job_e'];
 
 /** The jobs a charge plan returns for the page, as billing answers them. */
@@ -24,6 +24,20 @@ describe('nextCursorPosition', () => {
     expect(nextCursorPosition({ continuation, pageJobIds: page, returnedJobIds: returned })?.offset).toBe(14);
   });
 
+  it('points past the end of the set while a provider has more (the set grows then), not otherwise', () => {
+    const last = { ...continuation, page_start: 20, set_size: 25 };
+    expect(nextCursorPosition({ continuation: { ...last, more: true }, pageJobIds: page, returnedJobIds: returnedBy(page, null) })?.offset).toBe(25);
+    expect(nextCursorPosition({ continuation: last, pageJobIds: page, returnedJobIds: returnedBy(page, null) })).toBeNull();
+  });
+
+  it('keeps the place of an empty page nothing cut while a provider has more, and ends it otherwise', () => {
+    const empty = { ...continuation, page_start: 25, set_size: 25 };
+    expect(nextCursorPosition({ continuation: { ...empty, more: true }, pageJobIds: [], returnedJobIds: new Set() })).toEqual({ set: 'req_first', offset: 25, fingerprint: 'fp' });
+    expect(nextCursorPosition({ continuation: empty, pageJobIds: [], returnedJobIds: new Set() })).toBeNull();
+    // a cap of 0 before an unpaid job: the same empty page forever, so no cursor even with more
+    expect(nextCursorPosition({ continuation: { ...continuation, more: true }, pageJobIds: page, returnedJobIds: new Set() })).toBeNull();
+  });
+
   it('continues at the page end when nothing was cut', () => {
     expect(nextCursorPosition({ continuation, pageJobIds: page, returnedJobIds: returnedBy(page, null) })?.offset).toBe(15);
   });
@@ -38,7 +52,7 @@ describe('nextCursorPosition', () => {
         const pageJobIds = set.slice(offset, offset + 10);
         const returned = returnedBy(pageJobIds, cap, paidBefore);
         seen.push(...pageJobIds.filter((id) => returned.has(id)));
-        offset = nextCursorPosition({ continuation: { set: 'req_first', fingerprint: 'fp', page_start: offset, set_size: set.length }, pageJobIds, returnedJobIds: returned })?.offset ?? null;
+        offset = nextCursorPosition({ continuation: { set: 'req_first', fingerprint: 'fp', page_start: offset, set_size: set.length, more: false }, pageJobIds, returnedJobIds: returned })?.offset ?? null;
       }
       expect(seen).toEqual(set);
     }

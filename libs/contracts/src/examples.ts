@@ -184,7 +184,7 @@ function billingChargeRequested(): BillingChargeRequested.Value {
     operation: 'POST /v1/jobs/search',
     max_credits: null,
     response: { data: [job()], metadata: draft },
-    continuation: { set: 'req_123', fingerprint: 'fp_abc', page_start: 0, set_size: 30 },
+    continuation: { set: 'req_123', fingerprint: 'fp_abc', page_start: 0, set_size: 30, more: false },
   };
 }
 
@@ -261,17 +261,21 @@ function refreshRequested(): RefreshRequested.Value {
 }
 
 function refreshFetchRequested(): RefreshFetchRequested.Value {
-  return { v: 1, refresh_id: 'rfr_1', scope: { key: 'company:acme.example', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', want: 1000, deadline_at: Date.parse(T0) + 30_000 };
+  return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', timeout_ms: 120_000 };
 }
 
 function refreshRecordsFetched(): RefreshRecordsFetched.Value {
   return {
     v: 1,
     refresh_id: 'rfr_1',
-    scope: { key: 'company:acme.example', filters: { company_domain_or: ['acme.example'] } },
+    kind: 'companies',
+    scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } },
     provider: 'provider_a',
+    part: 0,
+    final: true,
     outcome: 'ok',
     complete: true,
+    started_at: T0,
     latency_ms: 140,
     fetched_at: T0,
     records: [normalizedRecord()],

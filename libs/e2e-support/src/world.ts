@@ -3,7 +3,7 @@
  * the simulated market, provider behaviour, and the paged ledger of an account.
  */
 import { randomBytes } from 'node:crypto';
-import { api, stack } from './stack.js';
+import { api, crawlPending, stack } from './stack.js';
 
 /** A call to the admin API; throws unless it answers `expect`. */
 export async function admin(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, expect = 200): Promise<Record<string, unknown> | null> {
@@ -14,6 +14,8 @@ export async function admin(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   });
   const text = await res.text();
   if (res.status !== expect) throw new Error(`admin ${method} ${path} answered ${res.status} (expected ${expect}): ${text}`);
+  // a new opening of the own crawler is in the store after the next refresh pass (see crawlPending)
+  if (method === 'POST' && path === '/world/jobs' && JSON.stringify((body as { providers?: unknown })?.providers ?? []).includes('own_index')) crawlPending();
   return text ? (JSON.parse(text) as Record<string, unknown>) : null;
 }
 
@@ -40,6 +42,8 @@ export interface WorldJobInput {
   seniority?: string | null;
   salary?: { min: number | null; max: number | null; currency: string; period: 'year' | 'month' | 'hour' } | null;
   description?: string | null;
+  /** When the employer posted it (ISO); default now. */
+  posted_at?: string;
 }
 
 export interface WorldJob {
@@ -113,3 +117,4 @@ export async function wholeLedger(key: string, jobId?: string): Promise<LedgerLi
   }
   throw new Error('the ledger did not end within 1000 pages');
 }
+

@@ -20,7 +20,7 @@ const OwnIndexJob = z.object({
   status: z.enum(['open', 'closed']).optional(),
   closed_reason: z.enum(['filled', 'expired', 'removed']).nullable().optional(),
 });
-const OwnIndexPage = z.object({ data: z.array(z.unknown()), next_offset: z.number().int().nullable() });
+const OwnIndexPage = z.object({ data: z.array(z.unknown()), next_offset: z.number().int().nullable(), total: z.number().int().optional() });
 
 const PAGE_SIZE = 100;
 
@@ -29,7 +29,7 @@ export class OwnIndexAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     const records: NormalizedProviderRecord[] = [];
     // a resumed read (async search chunk) starts where the previous one stopped
     let offset: number | null = paging?.start ? Number(paging.start.cursor) : 0;
@@ -38,10 +38,12 @@ export class OwnIndexAdapter implements ProviderAdapter {
       for (const [k, v] of searchParamsFor(filters)) url.searchParams.set(k, v);
       // closed openings the crawler knows come with their reason (refreshes ask for them)
       if (filters.include_closed === true) url.searchParams.set('include_closed', 'true');
+      if (postedSince !== undefined) url.searchParams.set('posted_since', new Date(postedSince).toISOString());
       url.searchParams.set('offset', String(offset));
       url.searchParams.set('limit', String(Math.min(PAGE_SIZE, want - records.length)));
       const page = OwnIndexPage.safeParse(await getJson(this.provider, url, signal));
       if (!page.success) throw new ProviderResponseError(this.provider, 200, 'own_index page has an unexpected shape');
+      if (paging && page.data.total !== undefined) (paging.totals ??= []).push(page.data.total);
       const seenAt = new Date().toISOString();
       for (const raw of page.data.data) {
         const record = mapOwnIndex(raw, seenAt);

@@ -5,6 +5,8 @@ export interface Page<C> {
   items: unknown[];
   /** Where the next page starts, or null when this was the last. */
   next: C | null;
+  /** How many postings the provider says match the whole query, when it says. */
+  total?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function collectPages<C>(
   let cursor: C | null = paging?.start ? (paging.start.cursor as C) : first;
   while (cursor !== null && records.length < want) {
     const page: Page<C> = await fetchPage(cursor, pageSize);
+    if (paging && page.total !== undefined) (paging.totals ??= []).push(page.total);
     const seenAt = new Date().toISOString();
     for (const raw of page.items) {
       const record = map(raw, seenAt);

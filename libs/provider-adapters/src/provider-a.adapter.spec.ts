@@ -71,6 +71,12 @@ describe('ProviderAAdapter', () => {
     expect(server.requests[1]!.url.searchParams.get('page')).toBe('2');
   });
 
+  it('asks for several companies in one listing (a comma list of domains)', async () => {
+    server = await serveJson(() => ({ ...page, next_page: null }));
+    await new ProviderAAdapter(server.baseUrl).search({ filters: { company_domain_or: ['acme.com', 'globex.com'] }, want: 50, signal: signal() });
+    expect(server.requests[0]!.url.searchParams.get('company')).toBe('acme.com,globex.com');
+  });
+
   it('stops on the last page and leaves filters it cannot apply', async () => {
     server = await serveJson(() => ({ ...page, next_page: null }));
     const records = await new ProviderAAdapter(server.baseUrl).search({ filters: UNPUSHABLE_FILTERS, want: 50, signal: signal() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { collectPages, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
 import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
@@ -20,7 +20,7 @@ const ProviderAJob = z.object({
   url: z.string().nullish(),
   date_posted: z.string().nullish(),
 });
-const ProviderAPage = z.object({ results: z.array(z.unknown()), next_page: z.number().int().nullable() });
+const ProviderAPage = z.object({ results: z.array(z.unknown()), next_page: z.number().int().nullable(), total: z.number().int().optional() });
 
 const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
 /** LinkedIn levels are lossy: "Mid-Senior level" is senior or lead, "Executive" vp or c_level (the lower is taken). */
@@ -65,9 +65,9 @@ export class ProviderAAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf);
+    const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
       want,
       1,
@@ -77,7 +77,7 @@ export class ProviderAAdapter implements ProviderAdapter {
         const country = oneCountry(filters);
         if (country) url.searchParams.set('country', ukForGb(country));
         if (since !== undefined) url.searchParams.set('posted_after', new Date(since).toISOString());
-        const domain = oneDomain(filters);
+        const domain = domainList(filters);
         if (domain) url.searchParams.set('company', domain);
         const remote = remoteFilter(filters);
         if (remote !== undefined) url.searchParams.set('remote', String(remote));
@@ -85,7 +85,7 @@ export class ProviderAAdapter implements ProviderAdapter {
         url.searchParams.set('per_page', String(perPage));
         const body = ProviderAPage.safeParse(await getJson(this.provider, url, signal));
         if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_a page has an unexpected shape');
-        return { items: body.data.results, next: body.data.next_page };
+        return { items: body.data.results, next: body.data.next_page, total: body.data.total };
       },
       mapProviderA,
       PAGE_SIZE,

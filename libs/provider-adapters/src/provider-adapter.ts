@@ -14,6 +14,8 @@ export interface ProviderQuery {
   paging?: ResumablePaging;
   /** The moment `posted_within_days` counts back from (default now); fixed over a resumed read. */
   asOf?: number;
+  /** Only postings posted at or after this moment (epoch ms): a refresh's new-listings window. */
+  postedSince?: number;
 }
 
 /** A provider's own paging position: its cursor (token, page number or offset) and page size. */
@@ -25,6 +27,12 @@ export interface PagePosition {
 export interface ResumablePaging {
   start: PagePosition | null;
   next?: PagePosition | null;
+  /**
+   * The total each page read reported, in order (filled in by the adapter when the provider
+   * says): a listing read whole whose total moved between its pages may have shifted under the
+   * reader (a posting skipped), so a refresh sweep does not judge absences from it.
+   */
+  totals?: number[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { collectPages, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
 import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
@@ -57,9 +57,9 @@ export class ProviderBAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf);
+    const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
       want,
       0,
@@ -69,7 +69,7 @@ export class ProviderBAdapter implements ProviderAdapter {
         const country = oneCountry(filters);
         if (country) url.searchParams.set('location', countryNameOf(country) ?? country);
         if (since !== undefined) url.searchParams.set('from_date', new Date(since).toISOString().slice(0, 10));
-        const domain = oneDomain(filters);
+        const domain = domainList(filters);
         if (domain) url.searchParams.set('employer_domain', domain);
         const remote = remoteFilter(filters);
         if (remote !== undefined) url.searchParams.set('work_mode', remote ? 'remote' : 'onsite');
@@ -78,7 +78,7 @@ export class ProviderBAdapter implements ProviderAdapter {
         const body = ProviderBPage.safeParse(await getJson(this.provider, url, signal));
         if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_b page has an unexpected shape');
         const end = body.data.offset + body.data.jobs.length;
-        return { items: body.data.jobs, next: end < body.data.total_count ? end : null };
+        return { items: body.data.jobs, next: end < body.data.total_count ? end : null, total: body.data.total_count };
       },
       mapProviderB,
       PAGE_SIZE,

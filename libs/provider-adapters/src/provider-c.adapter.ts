@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { collectPages, validRecord } from './paging.js';
 import { iso3Of, toCountryCode } from './normalize/country.js';
 import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
@@ -22,7 +22,7 @@ const ProviderCJob = z.object({
   applyUrl: z.string().nullish(),
   postedAt: z.number().nullish(),
 });
-const ProviderCPage = z.object({ jobs: z.array(z.unknown()), nextPageToken: z.string().nullish() });
+const ProviderCPage = z.object({ jobs: z.array(z.unknown()), nextPageToken: z.string().nullish(), totalSize: z.number().int().optional() });
 
 const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
 /** EXECUTIVE covers vp and c_level: the lower is taken. */
@@ -69,9 +69,9 @@ export class ProviderCAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf);
+    const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages<string | undefined>(
       want,
       undefined,
@@ -81,7 +81,7 @@ export class ProviderCAdapter implements ProviderAdapter {
         const country = oneCountry(filters);
         if (country) url.searchParams.set('countryCode', iso3Of(country) ?? country);
         if (since !== undefined) url.searchParams.set('postedAfter', String(Math.floor(since / 1000)));
-        const domain = oneDomain(filters);
+        const domain = domainList(filters);
         if (domain) url.searchParams.set('companyDomain', domain);
         const remote = remoteFilter(filters);
         if (remote !== undefined) url.searchParams.set('remote', String(remote));
@@ -89,7 +89,7 @@ export class ProviderCAdapter implements ProviderAdapter {
         if (token) url.searchParams.set('pageToken', token);
         const body = ProviderCPage.safeParse(await getJson(this.provider, url, signal));
         if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_c page has an unexpected shape');
-        return { items: body.data.jobs, next: body.data.nextPageToken ?? null };
+        return { items: body.data.jobs, next: body.data.nextPageToken ?? null, total: body.data.totalSize };
       },
       mapProviderC,
       PAGE_SIZE,

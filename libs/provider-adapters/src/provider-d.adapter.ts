@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { collectPages, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
 import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
@@ -21,7 +21,7 @@ const ProviderDItem = z.object({
   link: z.string().nullish(),
   published: z.string().nullish(),
 });
-const ProviderDPage = z.object({ data: z.object({ items: z.array(z.unknown()), page: z.number().int(), pages: z.number().int() }) });
+const ProviderDPage = z.object({ data: z.object({ items: z.array(z.unknown()), page: z.number().int(), pages: z.number().int() }), meta: z.object({ total: z.number().int() }).optional() });
 
 const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
 const SENIORITY = { intern: 'intern', junior: 'junior', 'mid level': 'mid', mid: 'mid', senior: 'senior', lead: 'lead', director: 'director', vp: 'vp', 'c level': 'c_level' } as const;
@@ -69,9 +69,9 @@ export class ProviderDAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf);
+    const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
       want,
       0,
@@ -81,7 +81,7 @@ export class ProviderDAdapter implements ProviderAdapter {
         const country = oneCountry(filters);
         if (country) url.searchParams.set('country', countryNameOf(country) ?? country);
         if (since !== undefined) url.searchParams.set('published_since', new Date(since).toISOString().slice(0, 10));
-        const domain = oneDomain(filters);
+        const domain = domainList(filters);
         if (domain) url.searchParams.set('employer', domain);
         const remote = remoteFilter(filters);
         if (remote !== undefined) url.searchParams.set('remote', remote ? 'yes' : 'no');
@@ -90,7 +90,7 @@ export class ProviderDAdapter implements ProviderAdapter {
         const body = ProviderDPage.safeParse(await getJson(this.provider, url, signal));
         if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_d page has an unexpected shape');
         const { items, page: current, pages } = body.data.data;
-        return { items, next: current + 1 < pages ? current + 1 : null };
+        return { items, next: current + 1 < pages ? current + 1 : null, total: body.data.meta?.total };
       },
       mapProviderD,
       PAGE_SIZE,

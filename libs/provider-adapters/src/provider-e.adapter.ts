@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { collectPages, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
 import { toIsoUtc, toUrl } from './normalize/fields.js';
@@ -58,9 +58,9 @@ export class ProviderEAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf);
+    const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
       want,
       0,
@@ -70,7 +70,7 @@ export class ProviderEAdapter implements ProviderAdapter {
         const country = oneCountry(filters);
         if (country) url.searchParams.set('fq_country', ukForGb(country));
         if (since !== undefined) url.searchParams.set('fq_since', new Date(since).toISOString());
-        const domain = oneDomain(filters);
+        const domain = domainList(filters);
         if (domain) url.searchParams.set('fq_domain', domain);
         const remote = remoteFilter(filters);
         if (remote !== undefined) url.searchParams.set('fq_remote', String(remote));
@@ -80,7 +80,7 @@ export class ProviderEAdapter implements ProviderAdapter {
         if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_e page has an unexpected shape');
         const { numFound, start: at, docs } = body.data.response;
         const end = at + docs.length;
-        return { items: docs, next: end < numFound ? end : null };
+        return { items: docs, next: end < numFound ? end : null, total: numFound };
       },
       mapProviderE,
       PAGE_SIZE,

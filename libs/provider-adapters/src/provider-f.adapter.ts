@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { postJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, oneDomain, postedSinceMs, remoteFilter } from './query.js';
+import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { collectPages, validRecord } from './paging.js';
 import { toCountryCode } from './normalize/country.js';
 import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
@@ -23,7 +23,7 @@ const ProviderFPosting = z.object({
   apply: z.object({ url: z.string().nullish() }).nullish(),
   created: z.string().nullish(),
 });
-const ProviderFPage = z.object({ status: z.literal('ok'), data: z.object({ postings: z.array(z.unknown()), cursor: z.object({ next: z.string().nullish() }).nullish() }) });
+const ProviderFPage = z.object({ status: z.literal('ok'), total: z.number().int().optional(), data: z.object({ postings: z.array(z.unknown()), cursor: z.object({ next: z.string().nullish() }).nullish() }) });
 
 const EMPLOYMENT = { permanent: 'full_time', 'full time': 'full_time', 'part time': 'part_time', freelance: 'contract', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
 /** Coarse levels: ENTRY covers intern and junior, EXEC director, vp and c_level (the lower is taken). */
@@ -67,9 +67,9 @@ export class ProviderFAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf);
+    const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages<string | undefined>(
       want,
       undefined,
@@ -79,14 +79,14 @@ export class ProviderFAdapter implements ProviderAdapter {
         const country = oneCountry(filters);
         if (country) body['location'] = { country };
         if (since !== undefined) body['since'] = since;
-        const domain = oneDomain(filters);
+        const domain = domainList(filters);
         if (domain) body['domain'] = domain;
         const remote = remoteFilter(filters);
         if (remote !== undefined) body['remote'] = remote;
         if (cursor) body['cursor'] = cursor;
         const page = ProviderFPage.safeParse(await postJson(this.provider, new URL('/provider_f/api/search', this.baseUrl), body, signal));
         if (!page.success) throw new ProviderResponseError(this.provider, 200, 'provider_f page has an unexpected shape');
-        return { items: page.data.data.postings, next: page.data.data.cursor?.next ?? null };
+        return { items: page.data.data.postings, next: page.data.data.cursor?.next ?? null, total: page.data.total };
       },
       mapProviderF,
       PAGE_SIZE,

@@ -6,10 +6,12 @@
  * The data is built once from a compact table so that it shows every feature of a full Job:
  * several sources per job (up to all seven providers), salaries in nine currencies and three
  * periods (declared and inferred, open-ended ranges), unknown values (`null`), remote and
- * on-site jobs, reposts, and two closed jobs (returned only with `include_closed`).
+ * on-site jobs, reposts, and two closed jobs. The sync sandbox's fixed page shows all 40;
+ * a test key's filtered async search returns the closed ones only with `include_closed`.
  *
- * Sandbox time stands still at `SANDBOX_AS_OF`: every timestamp is relative to it and
- * `posted_within_days` counts back from it, so the same request always gets the same answer.
+ * Sandbox time stands still at `SANDBOX_AS_OF`: every timestamp is relative to it, and
+ * `posted_within_days` and the company profiles count back from it, so the same request always
+ * gets the same answer.
  */
 import type {
   ClosedReason,

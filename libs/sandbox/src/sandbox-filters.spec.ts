@@ -1,6 +1,7 @@
-import { FiltersSchema, type Filters } from '@jobs/contracts';
+import { FiltersSchema, JobSearchRequestSchema, type Filters, type JobSearchRequestInput } from '@jobs/contracts';
 import { SANDBOX_AS_OF, SANDBOX_JOBS } from './sandbox-dataset.js';
 import { matchesFilters, yearlyMinimum } from '@jobs/job-filters';
+import { matchingSandboxJobs, plannedProviders } from './sandbox-filters.js';
 
 const now = Date.parse(SANDBOX_AS_OF);
 const run = (filters: Filters) => SANDBOX_JOBS.filter((job) => matchesFilters(job, FiltersSchema.parse(filters), now));
@@ -81,5 +82,37 @@ describe('sandbox filters', () => {
     const jobs = run({ title_or: ['engineer'], remote: true, country_code_or: ['DE', 'SE', 'AU'] });
     expect(jobs.length).toBeGreaterThan(0);
     expect(jobs.every((job) => /engineer/i.test(job.title) && job.location.remote === true && ['DE', 'SE', 'AU'].includes(job.location.country_code ?? ''))).toBe(true);
+  });
+});
+
+// A test key's async search filters the sandbox (the sync sandbox answers one fixed page).
+describe('matchingSandboxJobs', () => {
+  const match = (input: JobSearchRequestInput) => matchingSandboxJobs(JobSearchRequestSchema.parse(input));
+
+  it('applies the filters deterministically, newest first', () => {
+    const a = match({ filters: { country_code_or: ['GB'], include_closed: true } });
+    expect(match({ filters: { include_closed: true, country_code_or: ['GB'] } })).toEqual(a);
+    expect(a.length).toBeGreaterThan(1);
+    expect(a).toEqual(run({ country_code_or: ['GB'], include_closed: true }));
+    expect(a.some((job) => job.status === 'closed')).toBe(true);
+    expect(match({})).toEqual(SANDBOX_JOBS.filter((job) => job.status === 'open'));
+    expect(match({ filters: { title_or: ['astronaut'] } })).toEqual([]);
+  });
+
+  it('honours the waterfall: own_only, a provider list and consensus', () => {
+    const ownOnly = JobSearchRequestSchema.parse({ waterfall: { strategy: 'own_only' } });
+    expect(plannedProviders(ownOnly)).toEqual(['own_index']);
+    const own = matchingSandboxJobs(ownOnly);
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.every((job) => job.sources.length === 1 && job.sources[0]?.provider === 'own_index')).toBe(true);
+    const listedRequest = JobSearchRequestSchema.parse({ waterfall: { providers: ['provider_e', 'provider_f'] } });
+    expect(plannedProviders(listedRequest)).toEqual(['provider_e', 'provider_f']);
+    const listed = matchingSandboxJobs(listedRequest);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((job) => job.sources.every((s) => s.provider === 'provider_e' || s.provider === 'provider_f'))).toBe(true);
+    const consensus = match({ waterfall: { strategy: 'consensus', min_sources: 3 } });
+    expect(consensus.length).toBeGreaterThan(0);
+    expect(consensus.every((job) => job.sources.length >= 3)).toBe(true);
+    expect(consensus.length).toBeLessThan(match({}).length);
   });
 });

@@ -2,27 +2,42 @@ import {
   DryRunEstimateSchema,
   JobSearchRequestSchema,
   JobSearchResponseSchema,
+  PROVIDER_SLUGS,
   type JobSearchRequestInput,
   type JobSearchResponse,
 } from '@jobs/contracts';
-import { CursorCodec } from '@jobs/cursors';
 import { SANDBOX_JOBS } from './sandbox-dataset.js';
-import { SandboxCursorError, searchSandbox } from './sandbox-search.js';
+import { SANDBOX_PAGE_JOBS, searchSandbox } from './sandbox-search.js';
 
-const cursors = new CursorCodec('a-sandbox-test-secret');
-const context = { requestId: 'req_sandboxtest', creditsRemaining: 0, cursors };
+const context = { requestId: 'req_sandboxtest', creditsRemaining: 0 };
 const search = (input: JobSearchRequestInput) => searchSandbox(JobSearchRequestSchema.parse(input), context);
 const page = (input: JobSearchRequestInput): JobSearchResponse => JobSearchResponseSchema.parse(search(input));
-const openJobs = SANDBOX_JOBS.filter((job) => job.status === 'open');
+
+/** Valid bodies that a filtering search would answer very differently. */
+const VARIED: JobSearchRequestInput[] = [
+  {},
+  { limit: 1 },
+  { limit: 100 },
+  { filters: { title_or: ['engineer'], country_code_or: ['DE', 'SE', 'JP'], remote: true }, limit: 3 },
+  { filters: { title_or: ['astronaut'] } },
+  { filters: { include_closed: false, salary_min_gte: 150000, seniority_or: ['senior'] }, limit: 7 },
+  { waterfall: { strategy: 'own_only' } },
+  { waterfall: { providers: ['provider_e', 'provider_f'] }, limit: 2 },
+  { waterfall: { strategy: 'consensus', min_sources: 3 }, limit: 50 },
+  { limit: 2, cursor: 'cur_neverissuedbythesandbox' },
+  { dry_run: false, filters: { company_domain_or: ['acme-robotics.example'] } },
+];
 
 describe('searchSandbox', () => {
-  it('answers the full response shape with the default limit, free and complete', () => {
+  it('answers the whole fixed dataset as one free, complete, final page', () => {
     const body = page({});
-    expect(body.data.length).toBe(25);
-    expect(body.data).toEqual(openJobs.slice(0, 25));
-    expect(body.next_cursor).toMatch(/^cur_/);
+    expect(body.data).toEqual(SANDBOX_JOBS);
+    expect(SANDBOX_PAGE_JOBS).toBe(SANDBOX_JOBS);
+    expect(body.data.some((job) => job.status === 'closed')).toBe(true);
+    expect(body.next_cursor).toBeNull();
     expect(body.metadata).toMatchObject({ request_id: 'req_sandboxtest', status: 'complete', credits_charged: 0, jobs_already_paid: 0, credits_remaining: 0, latency_ms: 0 });
-    expect(body.metadata.providers.tried).toHaveLength(7);
+    expect(body.metadata.providers.tried).toEqual([...PROVIDER_SLUGS]);
+    expect(body.metadata.providers.hit).toEqual([...PROVIDER_SLUGS]);
     expect(body.metadata.providers.failed).toEqual([]);
     expect(body.metadata.duplicates_merged).toBe(body.data.reduce((n, job) => n + job.sources.length - 1, 0));
     const contributed = Object.values(body.metadata.providers.contributions).reduce((n, c) => n + (c ?? 0), 0);
@@ -30,77 +45,35 @@ describe('searchSandbox', () => {
     expect(body.metadata.field_coverage['salary']).toBe(body.data.filter((job) => job.salary !== null).length / body.data.length);
   });
 
-  it('reports the caller\'s credits_remaining untouched', () => {
+  it('answers every valid body without dry_run with exactly the same page, byte for byte', () => {
+    const reference = JSON.stringify(search({}));
+    for (const input of VARIED) expect(JSON.stringify(search(input))).toBe(reference);
+  });
+
+  it('reports the caller\'s credits_remaining untouched and never charges', () => {
     const body = JobSearchResponseSchema.parse(searchSandbox(JobSearchRequestSchema.parse({ limit: 1 }), { ...context, creditsRemaining: 42 }));
     expect(body.metadata.credits_remaining).toBe(42);
     expect(body.metadata.credits_charged).toBe(0);
+    expect(body.data).toEqual(page({}).data);
   });
 
-  it('pages through every match with signed cursors, then ends with next_cursor null', () => {
-    const request = { filters: { include_closed: true }, limit: 15 };
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const body = page({ ...request, ...(cursor ? { cursor } : {}) });
-      seen.push(...body.data.map((job) => job.id));
-      cursor = body.next_cursor ?? undefined;
-      pages++;
-    } while (cursor);
-    expect(pages).toBe(3);
-    expect(seen).toEqual(SANDBOX_JOBS.map((job) => job.id));
-  });
-
-  it('refuses a cursor used with different filters, or altered', () => {
-    const first = page({ filters: { title_or: ['engineer'] }, limit: 2 });
-    expect(first.next_cursor).not.toBeNull();
-    const cursor = first.next_cursor!;
-    expect(() => search({ filters: { title_or: ['data'] }, limit: 2, cursor })).toThrow(SandboxCursorError);
-    expect(() => search({ filters: { title_or: ['engineer'] }, limit: 3, cursor })).toThrow(SandboxCursorError);
-    expect(() => search({ filters: { title_or: ['engineer'] }, limit: 2, cursor: `${cursor.slice(0, -1)}z` })).toThrow(SandboxCursorError);
-    const second = page({ filters: { title_or: ['engineer'] }, limit: 2, cursor });
-    expect(second.data[0]?.id).not.toBe(first.data[0]?.id);
-  });
-
-  it('applies filters deterministically', () => {
-    const a = page({ filters: { country_code_or: ['GB'], include_closed: true }, limit: 100 });
-    const b = page({ filters: { include_closed: true, country_code_or: ['GB'] }, limit: 100 });
-    expect(a).toEqual(b);
-    expect(a.data.length).toBeGreaterThan(1);
-    expect(a.data.every((job) => job.location.country_code === 'GB')).toBe(true);
-    expect(a.data.some((job) => job.status === 'closed')).toBe(true);
-    expect(a.next_cursor).toBeNull();
-    const none = page({ filters: { title_or: ['astronaut'] } });
-    expect(none.data).toEqual([]);
-    expect(none.next_cursor).toBeNull();
-    expect(none.metadata.providers.hit).toEqual([]);
-    expect(none.metadata.field_coverage['salary']).toBe(0);
-  });
-
-  it('honours the waterfall: own_only, a provider list and consensus', () => {
-    const own = page({ waterfall: { strategy: 'own_only' }, limit: 100 });
-    expect(own.metadata.providers.tried).toEqual(['own_index']);
-    expect(own.data.length).toBeGreaterThan(0);
-    expect(own.data.every((job) => job.sources.length === 1 && job.sources[0]?.provider === 'own_index')).toBe(true);
-    const listed = page({ waterfall: { providers: ['provider_e', 'provider_f'] }, limit: 100 });
-    expect(listed.metadata.providers.tried).toEqual(['provider_e', 'provider_f']);
-    expect(listed.data.every((job) => job.sources.every((s) => s.provider === 'provider_e' || s.provider === 'provider_f'))).toBe(true);
-    const consensus = page({ waterfall: { strategy: 'consensus', min_sources: 3 }, limit: 100 });
-    expect(consensus.data.length).toBeGreaterThan(0);
-    expect(consensus.data.every((job) => job.sources.length >= 3)).toBe(true);
-    expect(consensus.data.length).toBeLessThan(page({ limit: 100 }).data.length);
-  });
-
-  it('answers dry_run with an estimate of every match, free', () => {
-    const estimate = DryRunEstimateSchema.parse(search({ filters: { title_or: ['engineer'] }, limit: 1, dry_run: true }));
-    const all = page({ filters: { title_or: ['engineer'] }, limit: 100 });
+  it('answers dry_run with one fixed estimate of the fixed page, free, whatever else is sent', () => {
+    const estimate = DryRunEstimateSchema.parse(search({ dry_run: true }));
     expect(estimate).toEqual({
       request_id: 'req_sandboxtest',
-      estimate: { expected_unique_jobs_range: { min: all.data.length, max: all.data.length }, providers_planned: all.metadata.providers.tried, credits_range: { min: 0, max: 0 } },
+      estimate: { expected_unique_jobs_range: { min: SANDBOX_JOBS.length, max: SANDBOX_JOBS.length }, providers_planned: [...PROVIDER_SLUGS], credits_range: { min: 0, max: 0 } },
     });
+    for (const input of VARIED) expect(search({ ...input, dry_run: true })).toEqual(estimate);
   });
 
-  it('never hands out the frozen dataset objects for mutation', () => {
+  it('hands out copies: a caller changing its answer changes no later answer', () => {
+    const first = page({});
+    first.data.pop();
+    first.metadata.providers.tried.pop();
+    first.metadata.field_coverage['salary'] = 0;
+    expect(page({})).toEqual(JobSearchResponseSchema.parse(search({ limit: 5 })));
+    expect(page({}).data).toHaveLength(SANDBOX_JOBS.length);
+    expect(page({}).metadata.providers.tried).toHaveLength(PROVIDER_SLUGS.length);
     expect(Object.isFrozen(SANDBOX_JOBS)).toBe(true);
   });
 });

@@ -1,42 +1,32 @@
 /**
- * `POST /sandbox/jobs/search` (and any search made with a test key): the live endpoint's request
- * and response shapes answered from the fixed sandbox data. No provider, no database, no charge.
+ * `POST /sandbox/jobs/search` (and any `POST /jobs/search` made with a test key): the live
+ * endpoint's request and response shapes, answered with fixed illustrative data whatever is sent
+ * (interface.md). No provider, no database, no charge.
  *
  * Choices (README material):
- * - The waterfall is honoured on the fixed data: `own_only` plans `own_index` only, a
- *   `providers` list plans those providers, every other strategy plans all seven; a job is kept
- *   when a planned provider saw it (`consensus`: at least `min_sources` of them), and its
- *   `sources` list only the planned providers.
- * - Order: newest first sighting first, then id. `limit` and signed `cur_` cursors page through
- *   that order; a cursor is valid only with the same `filters`, `waterfall` and `limit`.
- * - Metadata: `status` complete, `credits_charged` and `jobs_already_paid` 0, `latency_ms` 0
- *   (nothing was fetched), `duplicates_merged` the extra sources of the returned jobs,
- *   `contributions` the provider that saw each returned job first, `field_coverage` over the
- *   returned jobs (0 on an empty page). `credits_remaining` is given by the caller.
- * - `dry_run`: `expected_unique_jobs_range` is the exact number of matching jobs (min = max),
- *   `credits_range` is 0 to 0 because the sandbox never charges.
+ * - The caller validates the body first (the live endpoint's schema: a body of the wrong shape
+ *   is a 400); every valid body then gets the same answer. Only the response's shape follows the
+ *   request: `dry_run: true` gets the fixed estimate, any other body the fixed page.
+ * - The fixed page is the whole sandbox dataset, 40 jobs (closed ones too, so every feature of a
+ *   Job is shown), newest first sighting first, `next_cursor: null`. `filters`, `waterfall`,
+ *   `limit` and `cursor` do not change it; a `cursor` must still be a well-formed `cur_` string
+ *   (schema), but is then ignored: the sandbox never issues one, so there is nothing to page to.
+ * - Metadata: `status` complete, all seven providers tried, `credits_charged` and
+ *   `jobs_already_paid` 0, `latency_ms` 0 (nothing was fetched), `duplicates_merged` the extra
+ *   sources of the page's jobs, `contributions` the provider that saw each job first,
+ *   `field_coverage` over the page. Only `request_id` and `credits_remaining` (given by the
+ *   caller: 0 without a key, the account's balance for a test key) vary.
+ * - The estimate: `expected_unique_jobs_range` is the fixed page's size (min = max), all seven
+ *   providers planned, `credits_range` 0 to 0 because the sandbox never charges.
  */
 import type { DryRunEstimate, Job, JobSearchRequest, JobSearchResponse, JobSearchResult, ProviderSlug, SearchMetadata } from '@jobs/contracts';
-import type { CursorCodec } from '@jobs/cursors';
-import { decodeSandboxCursor, encodeSandboxCursor, requestDigest } from './sandbox-cursor.js';
-import { SANDBOX_AS_OF, SANDBOX_JOBS, SANDBOX_PROVIDERS } from './sandbox-dataset.js';
-import { matchesFilters } from '@jobs/job-filters';
+import { SANDBOX_JOBS, SANDBOX_PROVIDERS } from './sandbox-dataset.js';
 
 export interface SandboxSearchContext {
   /** the request's `req_...` id, echoed in `metadata.request_id` */
   readonly requestId: string;
   /** reported in `metadata.credits_remaining`; nothing is ever deducted */
   readonly creditsRemaining: number;
-  /** signs and checks `cur_` cursors; shared with every replica through CURSOR_SECRET */
-  readonly cursors: CursorCodec;
-}
-
-/** The cursor was not issued by the sandbox for this very search (altered, forged or reused). */
-export class SandboxCursorError extends Error {
-  constructor() {
-    super('This cursor does not belong to this search: send the next_cursor of the previous page with the same filters, waterfall and limit.');
-    this.name = 'SandboxCursorError';
-  }
 }
 
 /** Fields reported in `metadata.field_coverage`, with how to read each from a job. */
@@ -52,32 +42,13 @@ const COVERAGE: Record<string, (job: Job) => unknown> = {
   posted_at: (job) => job.posted_at,
 };
 
-export function plannedProviders(request: JobSearchRequest): ProviderSlug[] {
-  if (request.waterfall.strategy === 'own_only') return ['own_index'];
-  return [...(request.waterfall.providers ?? SANDBOX_PROVIDERS)];
-}
+/** The jobs of the fixed page: every sandbox job, in the dataset's order. */
+export const SANDBOX_PAGE_JOBS: readonly Job[] = SANDBOX_JOBS;
 
-/** Every sandbox job matching the request, with sources narrowed to the planned providers. */
-export function matchingSandboxJobs(request: JobSearchRequest): Job[] {
-  const planned = plannedProviders(request);
-  const needed = request.waterfall.strategy === 'consensus' ? request.waterfall.min_sources : 1;
-  const now = Date.parse(SANDBOX_AS_OF);
-  const matches: Job[] = [];
-  for (const job of SANDBOX_JOBS) {
-    if (!matchesFilters(job, request.filters, now)) continue;
-    const sources = job.sources.filter((source) => planned.includes(source.provider));
-    if (sources.length < needed) continue;
-    matches.push(sources.length === job.sources.length ? job : { ...job, sources });
-  }
-  return matches;
-}
+type FixedMetadata = Omit<SearchMetadata, 'request_id' | 'credits_remaining'>;
 
-function cursorScope(request: JobSearchRequest): string {
-  return requestDigest({ filters: request.filters, waterfall: request.waterfall, limit: request.limit });
-}
-
-function metadataFor(page: Job[], planned: ProviderSlug[], context: SandboxSearchContext): SearchMetadata {
-  const contributions: Partial<Record<ProviderSlug, number>> = Object.fromEntries(planned.map((slug) => [slug, 0]));
+function fixedMetadata(page: readonly Job[], tried: readonly ProviderSlug[]): FixedMetadata {
+  const contributions: Partial<Record<ProviderSlug, number>> = Object.fromEntries(tried.map((slug) => [slug, 0]));
   const seen = new Set<ProviderSlug>();
   for (const job of page) {
     for (const source of job.sources) seen.add(source.provider);
@@ -88,46 +59,43 @@ function metadataFor(page: Job[], planned: ProviderSlug[], context: SandboxSearc
     Object.entries(COVERAGE).map(([field, read]) => [field, page.length === 0 ? 0 : page.filter((job) => read(job) !== null).length / page.length]),
   );
   return {
-    request_id: context.requestId,
     status: 'complete',
     credits_charged: 0,
     jobs_already_paid: 0,
     duplicates_merged: page.reduce((sum, job) => sum + job.sources.length - 1, 0),
-    credits_remaining: context.creditsRemaining,
-    providers: { tried: planned, hit: planned.filter((slug) => seen.has(slug)), failed: [], contributions },
+    providers: { tried: [...tried], hit: tried.filter((slug) => seen.has(slug)), failed: [], contributions },
     field_coverage,
     latency_ms: 0,
   };
 }
 
-/** Answers a parsed search request from the sandbox data; throws SandboxCursorError on a foreign cursor. */
-export function searchSandbox(request: JobSearchRequest, context: SandboxSearchContext): JobSearchResult {
-  const scope = cursorScope(request);
-  let offset = 0;
-  if (request.cursor !== undefined) {
-    const decoded = decodeSandboxCursor(context.cursors, scope, request.cursor);
-    if (decoded === null) throw new SandboxCursorError();
-    offset = decoded;
-  }
-  const planned = plannedProviders(request);
-  const matches = matchingSandboxJobs(request);
+/** Computed once: the answer never depends on the request. */
+const FIXED_METADATA = fixedMetadata(SANDBOX_PAGE_JOBS, SANDBOX_PROVIDERS);
+
+/**
+ * Answers a parsed (so already validated) search request from the sandbox: the fixed estimate
+ * when `dry_run` is true, else the fixed page. Nothing else in the request is read.
+ */
+export function searchSandbox(request: Pick<JobSearchRequest, 'dry_run'>, context: SandboxSearchContext): JobSearchResult {
   if (request.dry_run) {
     const estimate: DryRunEstimate = {
       request_id: context.requestId,
       estimate: {
-        expected_unique_jobs_range: { min: matches.length, max: matches.length },
-        providers_planned: planned,
+        expected_unique_jobs_range: { min: SANDBOX_PAGE_JOBS.length, max: SANDBOX_PAGE_JOBS.length },
+        providers_planned: [...SANDBOX_PROVIDERS],
         credits_range: { min: 0, max: 0 },
       },
     };
     return estimate;
   }
-  const page = matches.slice(offset, offset + request.limit);
-  const end = offset + page.length;
   const response: JobSearchResponse = {
-    data: page,
-    next_cursor: end < matches.length ? encodeSandboxCursor(context.cursors, scope, end) : null,
-    metadata: metadataFor(page, planned, context),
+    data: [...SANDBOX_PAGE_JOBS],
+    next_cursor: null,
+    metadata: {
+      request_id: context.requestId,
+      ...structuredClone(FIXED_METADATA),
+      credits_remaining: context.creditsRemaining,
+    },
   };
   return response;
 }

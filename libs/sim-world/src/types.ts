@@ -94,6 +94,7 @@ export interface SearchQuery {
   countryCode?: string;
   /** Epoch milliseconds: posted at or after. */
   postedSince?: number;
+  /** One company domain, or several as a comma-separated list (any of them). */
   companyDomain?: string;
   remote?: boolean;
   /**

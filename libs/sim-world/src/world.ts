@@ -560,13 +560,13 @@ export class World {
 
 function compileQuery(q: SearchQuery): (e: Entry) => boolean {
   const keywords = (q.titleAny ?? []).map((k) => normalizeText(k).trim().split(' ').filter(Boolean)).filter((w) => w.length > 0);
-  const domain = q.companyDomain ? normalizeDomain(q.companyDomain) : undefined;
+  const domains = q.companyDomain ? new Set(q.companyDomain.split(',').map(normalizeDomain).filter(Boolean)) : undefined;
   const country = q.countryCode?.toUpperCase();
   return (e) => {
     if (country !== undefined && e.countryCode !== country) return false;
     if (q.remote !== undefined && e.remote !== q.remote) return false;
     if (q.postedSince !== undefined && e.postedAt < q.postedSince) return false;
-    if (domain !== undefined && e.domain !== domain) return false;
+    if (domains !== undefined && !domains.has(e.domain)) return false;
     if (keywords.length > 0 && !keywords.some((words) => words.every((w) => e.titleNorm.includes(` ${w}`)))) return false;
     return true;
   };

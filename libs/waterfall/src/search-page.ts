@@ -1,4 +1,4 @@
-import type { Filters, Job, JobSearchResponseDraft, ProviderFailure, ProviderSlug, WaterfallStrategy } from '@jobs/contracts';
+import type { ChunkPosition, Filters, Job, JobSearchResponseDraft, ProviderFailure, ProviderSlug, WaterfallStrategy } from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
 import { fieldCoverage } from '@jobs/search-metadata';
 import { sourceCount } from './source-count.js';
@@ -16,6 +16,8 @@ export interface ProviderBatch {
   jobs: Job[];
   /** Own index: trailing jobs of `jobs` that came from the store, not from this batch's records. */
   fromStore?: number;
+  /** Where the provider's next read starts (null: it has no more). */
+  next?: ChunkPosition | null;
 }
 
 export interface AssembleInput {

@@ -32,21 +32,21 @@ const decode = (cursor: string | null) => (cursor ? SearchCursorPositionSchema.p
 describe('ChargeSearchPageUseCase', () => {
   it('cuts the page at max_credits and points the next cursor right after the last job returned', async () => {
     const { useCase, answer } = billing();
-    await useCase.execute(page(3, { set: 'req_123', fingerprint: 'fp', page_start: 10, set_size: 30 }));
+    await useCase.execute(page(3, { set: 'req_123', fingerprint: 'fp', page_start: 10, set_size: 30, more: false }));
     expect(answer().response.data.map((j) => j.id)).toEqual(['job_a', 'job_b', 'job_c']);
     expect(decode(answer().response.next_cursor)).toEqual({ set: 'req_123', offset: 13, fingerprint: 'fp' });
   });
 
   it('gives a cursor to a first page cut by the cap even when the whole set fits in it', async () => {
     const { useCase, answer } = billing(['job_b']);
-    await useCase.execute(page(1, { set: 'req_123', fingerprint: 'fp', page_start: 0, set_size: 5 }));
+    await useCase.execute(page(1, { set: 'req_123', fingerprint: 'fp', page_start: 0, set_size: 5, more: false }));
     expect(answer().response.data.map((j) => j.id)).toEqual(['job_a', 'job_b']);
     expect(decode(answer().response.next_cursor)?.offset).toBe(2);
   });
 
   it('has no next cursor after the last page, or without a continuation', async () => {
     const last = billing();
-    await last.useCase.execute(page(null, { set: 'req_123', fingerprint: 'fp', page_start: 25, set_size: 30 }));
+    await last.useCase.execute(page(null, { set: 'req_123', fingerprint: 'fp', page_start: 25, set_size: 30, more: false }));
     expect(last.answer().response.next_cursor).toBeNull();
     const single = billing();
     await single.useCase.execute(page(null, null));

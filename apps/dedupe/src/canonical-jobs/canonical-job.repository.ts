@@ -7,7 +7,7 @@ import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { LifecycleRecorder, type JobTrack } from '../lifecycle/lifecycle-recorder.js';
 import { listingChangedFields, recordFieldHashes, type UpdateField } from '../lifecycle/job-lifecycle.js';
-import { ownIndexQuery } from '../own-index/own-index-query.js';
+import { ownIndexCondition } from '../own-index/own-index-query.js';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
 /** A record of a listing the store already has: a sighting of its source and job. */
@@ -22,20 +22,25 @@ interface KnownSighting {
 }
 
 /**
- * A complete refresh listing of one provider for one scope: the scope's open jobs whose source
- * from that provider is absent from it are no longer listed there; a job none of whose sources
- * is listed any more closes (with the own crawler's reason when it showed the opening closed).
+ * What one part of a refresh sweep (one provider, one scope) says beyond its open records: the
+ * openings the own crawler showed closed (with their reasons), and, on the last part of a sweep
+ * read whole, that every listed source of this provider for the scope's open jobs not seen
+ * since the sweep began is no longer listed. A job none of whose sources is listed closes (with
+ * the crawler's reason when it gave one, else `unknown`).
  */
 export interface RefreshListing {
   provider: ProviderSlug;
   filters: Filters;
   /** records the listing showed closed (own crawler), with their reasons */
   closed: readonly NormalizedProviderRecord[];
+  /** when the sweep asked for its first page: sources seen before were not in its listing */
+  since: Date;
+  /** the sweep was read whole and this is its last part: judge absences */
+  judgeAbsences: boolean;
   at: Date;
 }
 
 const ALL_PROVIDERS: ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
-const SCOPE_MAX_JOBS = 100_000;
 
 export interface MergeResult {
   jobId: string;
@@ -82,9 +87,16 @@ export class CanonicalJobRepository {
    * lifecycle change (opened, updated, closed, reposted) and company hiring change it made,
    * staged in the outbox exactly once.
    */
-  async mergeBatch(records: readonly NormalizedProviderRecord[], refresh?: RefreshListing): Promise<MergeResult[]> {
+  async mergeBatch(records: readonly NormalizedProviderRecord[], refresh?: RefreshListing, finished?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<MergeResult[]> {
     if (records.length === 0 && !refresh) return [];
-    const results = await this.prisma.$transaction((tx) => this.mergeInTransaction(tx, records, refresh), { timeout: 60_000, maxWait: 10_000 });
+    const results = await this.prisma.$transaction(
+      async (tx) => {
+        const merged = await this.mergeInTransaction(tx, records, refresh);
+        await finished?.(tx);
+        return merged;
+      },
+      { timeout: 60_000, maxWait: 10_000 },
+    );
     this.outbox.kick();
     return results;
   }
@@ -167,8 +179,8 @@ export class CanonicalJobRepository {
       // a changed title brings its blocking keys along, so later records still meet the job
       for (const k of knownSeen) if (k.changed.includes('title')) for (const key of recordToMatch(k.record).keys) newKeys.push({ key, canonicalJobId: k.jobId });
       if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
-      if (refresh) await this.applyAbsences(tx, track, records, refresh);
-      await this.lifecycle.finish(tx, track, { scopeCompanies: refresh !== undefined });
+      if (refresh) await this.applyAbsences(tx, track, refresh);
+      await this.lifecycle.finish(tx, track);
       return results;
     }
   }
@@ -179,18 +191,27 @@ export class CanonicalJobRepository {
    * source or job wins, and the own crawler's sightings set `last_verified_at` (it confirms the
    * listing live at its origin).
    */
-  private async recordSightings(tx: Prisma.TransactionClient, seen: readonly KnownSighting[]): Promise<void> {
+  private async recordSightings(tx: Prisma.TransactionClient, seen: readonly KnownSighting[], writeHashes = true): Promise<void> {
     if (seen.length === 0) return;
     const bySource = [...new Map(seen.map((k) => [k.sourceId, k])).values()];
-    await tx.$executeRaw`
-      UPDATE job_sources AS s
-      SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL, field_hashes = v.field_hashes
-      FROM unnest(
-        ${bySource.map((k) => k.sourceId)}::text[],
-        ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[],
-        ${bySource.map((k) => JSON.stringify(recordFieldHashes(k.record)))}::text[]::jsonb[]
-      ) AS v(id, seen_at, field_hashes)
-      WHERE s.id = v.id`;
+    if (writeHashes) {
+      await tx.$executeRaw`
+        UPDATE job_sources AS s
+        SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL, field_hashes = v.field_hashes
+        FROM unnest(
+          ${bySource.map((k) => k.sourceId)}::text[],
+          ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[],
+          ${bySource.map((k) => JSON.stringify(recordFieldHashes(k.record)))}::text[]::jsonb[]
+        ) AS v(id, seen_at, field_hashes)
+        WHERE s.id = v.id`;
+    } else {
+      // unchanged listings: their field hashes stay as they are
+      await tx.$executeRaw`
+        UPDATE job_sources AS s
+        SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL
+        FROM unnest(${bySource.map((k) => k.sourceId)}::text[], ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
+        WHERE s.id = v.id`;
+    }
     const byJob = new Map<string, { seenAt: Date; verifiedAt: Date | null }>();
     for (const k of seen) {
       const verifiedAt = k.verified ? k.seenAt : (byJob.get(k.jobId)?.verifiedAt ?? null);
@@ -209,45 +230,72 @@ export class CanonicalJobRepository {
   }
 
   /**
-   * A complete listing's absences: this provider's listed sources of the scope's open jobs that
-   * the listing did not show open are no longer listed; a job left with no listed source closes.
+   * A refresh part's closures: the sources the crawler showed closed are unlisted with its
+   * reason; on a sweep read whole, this provider's listed sources of the scope's open jobs not
+   * seen since the sweep began are unlisted (one statement each). A job left with no listed
+   * source closes.
    */
-  private async applyAbsences(tx: Prisma.TransactionClient, track: JobTrack, records: readonly NormalizedProviderRecord[], refresh: RefreshListing): Promise<void> {
-    const scope = await tx.$queryRaw<{ id: string }[]>(
-      ownIndexQuery({ filters: { ...refresh.filters, include_closed: false }, scope: { providers_routable: ALL_PROVIDERS }, want: SCOPE_MAX_JOBS, now: refresh.at }),
-    );
-    const closedIds = refresh.closed.map((r) => r.provider_job_id);
-    // jobs the crawler showed closed are in scope even if a filter no longer matches them
-    const shownClosed = closedIds.length === 0 ? [] : await tx.jobSource.findMany({ where: { provider: refresh.provider, providerJobId: { in: closedIds } }, select: { canonicalJobId: true, providerJobId: true } });
-    const scopeIds = [...new Set([...scope.map((r) => r.id), ...shownClosed.map((s) => s.canonicalJobId)])];
-    if (scopeIds.length === 0) return;
-    const listedIds = records.filter((r) => r.provider === refresh.provider).map((r) => r.provider_job_id);
-    const absent = await tx.jobSource.findMany({
-      where: { provider: refresh.provider, listed: true, canonicalJobId: { in: scopeIds }, providerJobId: { notIn: listedIds } },
-      select: { id: true, canonicalJobId: true },
-    });
-    // the crawler said why: kept on its source until the job closes (its other sources may go later)
-    for (const r of refresh.closed) {
-      if (r.closed_reason) await tx.jobSource.updateMany({ where: { provider: refresh.provider, providerJobId: r.provider_job_id }, data: { closedReason: r.closed_reason } });
+  private async applyAbsences(tx: Prisma.TransactionClient, track: JobTrack, refresh: RefreshListing): Promise<void> {
+    const affected = new Set<string>();
+    if (refresh.closed.length > 0) {
+      const shown = await tx.$queryRaw<{ canonical_job_id: string }[]>`
+        UPDATE job_sources AS s SET listed = false, unlisted_at = COALESCE(s.unlisted_at, ${refresh.at}), closed_reason = v.reason
+        FROM unnest(${refresh.closed.map((r) => r.provider_job_id)}::text[], ${refresh.closed.map((r) => r.closed_reason ?? null)}::text[]) AS v(id, reason)
+        WHERE s.provider = ${refresh.provider}::provider AND s.provider_job_id = v.id
+        RETURNING s.canonical_job_id`;
+      for (const row of shown) affected.add(row.canonical_job_id);
     }
-    if (absent.length === 0) return;
-    await tx.jobSource.updateMany({ where: { id: { in: absent.map((s) => s.id) } }, data: { listed: false, unlistedAt: refresh.at } });
-    const affected = [...new Set(absent.map((s) => s.canonicalJobId))];
-    await this.lifecycle.lock(tx, track, affected);
-    const stillListed = await tx.jobSource.findMany({ where: { canonicalJobId: { in: affected }, listed: true }, select: { canonicalJobId: true }, distinct: ['canonicalJobId'] });
+    if (refresh.judgeAbsences) {
+      const scope = ownIndexCondition({ filters: { ...refresh.filters, include_closed: false }, scope: { providers_routable: ALL_PROVIDERS }, now: refresh.at });
+      const absent = await tx.$queryRaw<{ canonical_job_id: string }[]>`
+        UPDATE job_sources AS s SET listed = false, unlisted_at = ${refresh.at}
+        FROM canonical_jobs AS j
+        WHERE s.canonical_job_id = j.id AND s.provider = ${refresh.provider}::provider AND s.listed AND s.last_seen_at < ${refresh.since} AND ${scope}
+        RETURNING s.canonical_job_id`;
+      for (const row of absent) affected.add(row.canonical_job_id);
+    }
+    if (affected.size === 0) return;
+    const jobIds = [...affected];
+    await this.lifecycle.lock(tx, track, jobIds);
+    const stillListed = await tx.jobSource.findMany({ where: { canonicalJobId: { in: jobIds }, listed: true }, select: { canonicalJobId: true }, distinct: ['canonicalJobId'] });
     const listed = new Set(stillListed.map((s) => s.canonicalJobId));
     const reasons = await tx.jobSource.findMany({
-      where: { canonicalJobId: { in: affected }, listed: false, closedReason: { not: null } },
+      where: { canonicalJobId: { in: jobIds }, listed: false, closedReason: { not: null } },
       select: { canonicalJobId: true, closedReason: true },
       orderBy: { unlistedAt: 'asc' },
     });
     // the latest reason a source gave wins
     const reasonByJob = new Map(reasons.map((s) => [s.canonicalJobId, s.closedReason as ClosedReason]));
-    for (const jobId of affected) {
+    for (const jobId of jobIds) {
       if (listed.has(jobId) || track.before.get(jobId)?.status !== 'open' || track.reposted.has(jobId) || track.created.has(jobId)) continue;
       await tx.canonicalJob.update({ where: { id: jobId }, data: { status: 'closed', closedReason: reasonByJob.get(jobId) ?? 'unknown', closedAt: refresh.at } });
       track.closed.add(jobId);
     }
+  }
+
+  /**
+   * A refresh part of one provider: its listings the store already has, unchanged since this
+   * provider last showed them (nearly all of a sweep), are sightings only, written with two
+   * statements and no locks (a sighting changes no lifecycle); the rest (new listings, changed
+   * ones) and the part's closures go through `mergeBatch`.
+   */
+  async mergeRefreshPart(records: readonly NormalizedProviderRecord[], refresh: RefreshListing, finished?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<{ sightings: number; merged: number }> {
+    const known = records.length === 0 ? [] : await this.prisma.$queryRaw<{ id: string; provider_job_id: string; canonical_job_id: string; field_hashes: Record<string, unknown> }[]>`
+      SELECT id, provider_job_id, canonical_job_id, field_hashes FROM job_sources
+      WHERE provider = ${refresh.provider}::provider AND provider_job_id = ANY(${records.map((r) => r.provider_job_id)}::text[])`;
+    const byId = new Map(known.map((k) => [k.provider_job_id, k]));
+    const sightings: KnownSighting[] = [];
+    const rest: NormalizedProviderRecord[] = [];
+    for (const record of records) {
+      const source = byId.get(record.provider_job_id);
+      const changed = source ? listingChangedFields(source.field_hashes, record) : null;
+      if (source && changed!.length === 0) sightings.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt: new Date(record.seen_at), verified: record.provider === 'own_index', record, changed: [] });
+      else rest.push(record);
+    }
+    if (sightings.length > 0) await this.prisma.$transaction((tx) => this.recordSightings(tx, sightings, false));
+    const needsMerge = rest.length > 0 || refresh.closed.length > 0 || refresh.judgeAbsences || finished !== undefined;
+    if (needsMerge) await this.mergeBatch(rest, refresh, finished);
+    return { sightings: sightings.length, merged: rest.length };
   }
 
   async load(ids: readonly string[]): Promise<CanonicalJobRow[]> {

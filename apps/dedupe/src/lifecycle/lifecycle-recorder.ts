@@ -41,9 +41,9 @@ export class LifecycleRecorder {
 
   /**
    * Stages the changes of every tracked job, then the hiring changes of the companies whose
-   * open jobs changed (all touched companies when `scopeCompanies`: a refresh re-judges them).
+   * open jobs changed (opened, closed, reposted: the store's own changes, whatever caused them).
    */
-  async finish(tx: Prisma.TransactionClient, track: JobTrack, options: { scopeCompanies: boolean }): Promise<void> {
+  async finish(tx: Prisma.TransactionClient, track: JobTrack): Promise<void> {
     const ids = [...new Set([...track.before.keys(), ...track.created])].sort();
     if (ids.length === 0) return;
     const rows = await tx.canonicalJob.findMany({ where: { id: { in: ids } }, include: { company: true, sources: true } });
@@ -54,7 +54,7 @@ export class LifecycleRecorder {
       const after = toJob(row);
       const changedFields = before ? changedJobFields(before, after) : [];
       const changes = decideChanges({ created: track.created.has(row.id), reposted: track.reposted.has(row.id), closed: track.closed.has(row.id), changedFields });
-      if (options.scopeCompanies || changes.some((c) => c !== 'updated')) companies.add(row.companyId);
+      if (changes.some((c) => c !== 'updated')) companies.add(row.companyId);
       if (changes.length === 0) continue;
       const [{ lifecycle_version: version }] = await tx.$queryRaw<[{ lifecycle_version: number }]>`
         UPDATE canonical_jobs SET lifecycle_version = lifecycle_version + ${changes.length} WHERE id = ${row.id} RETURNING lifecycle_version`;

@@ -29,18 +29,6 @@ function keywordSql(keyword: string): Prisma.Sql {
 
 const anyOf = (keywords: readonly string[]) => Prisma.sql`(${Prisma.join(keywords.map(keywordSql), ' OR ')})`;
 
-/**
- * The ids of the canonical jobs the own index answers for a search, freshest first: every
- * filter of `@jobs/job-filters` in SQL (same meaning, so nothing it keeps is missed), and only
- * jobs a provider routable on the account's plan has seen. Served by the indexes on
- * canonical_jobs (trigram on title_search, status + last_seen_at, country, first_seen_at,
- * company) and job_sources(canonical_job_id).
- */
-export function ownIndexQuery({ filters, scope, want, now }: OwnIndexQuery): Prisma.Sql {
-  const condition = ownIndexCondition({ filters, scope, now });
-  return Prisma.sql`SELECT j.id FROM canonical_jobs j WHERE ${condition} ORDER BY j.last_seen_at DESC, j.id LIMIT ${want}`;
-}
-
 /** Every filter of a search and the plan scope, as one SQL condition on `canonical_jobs j`. */
 export function ownIndexCondition({ filters, scope, now }: Omit<OwnIndexQuery, 'want'>): Prisma.Sql {
   const where: Prisma.Sql[] = [];
@@ -72,8 +60,9 @@ export interface StorePageKey {
 }
 
 /**
- * One page of the own index's store for an async search, after `after`: the same conditions,
- * in a stable order (first_seen_at, then id, both descending; neither moves once a job exists,
+ * One page of the own index's store for a search, after `after`: every filter of
+ * `@jobs/job-filters` in SQL (same meaning, so nothing it keeps is missed), only jobs a provider
+ * routable on the account's plan has seen, in a stable order (first_seen_at, then id, both descending; neither moves once a job exists,
  * and jobs first seen during the search sort before the first page and are not re-read), so
  * page after page reads every matching job once.
  */

@@ -60,6 +60,8 @@ let db: ThrowawayDatabase;
 let prisma: PrismaService;
 let repository: CanonicalJobRepository;
 let store: OwnIndexStore;
+/** Every matching job the store answers, in one page. */
+const everything = async (query: Omit<Parameters<OwnIndexStore['page']>[0], 'after'>) => (await store.page({ ...query, after: null })).rows;
 
 beforeAll(async () => {
   db = await throwawayDatabase('ownindex');
@@ -106,7 +108,7 @@ describe('the own index store', () => {
     let answered = 0;
     await fc.assert(
       fc.asyncProperty(filters, async (f) => {
-        const rows = await store.search({ filters: f, scope: { providers_routable: ALL }, want: 1000, now: NOW });
+        const rows = await everything({ filters: f, scope: { providers_routable: ALL }, want: 1000, now: NOW });
         const expected = jobs.filter((j) => matchesFilters(j, f, NOW.getTime())).map((j) => j.id);
         expect(rows.map((r) => r.id).sort()).toEqual(expected.sort());
         if (expected.length > 0) answered += 1;
@@ -118,26 +120,26 @@ describe('the own index store', () => {
   });
 
   it('answers a plan only with jobs a provider routable on it has seen', async () => {
-    const starter = await store.search({ filters: {}, scope: { providers_routable: ['own_index'] }, want: 1000, now: NOW });
+    const starter = await everything({ filters: {}, scope: { providers_routable: ['own_index'] }, want: 1000, now: NOW });
     expect(starter.length).toBeGreaterThan(0);
     expect(starter.every((row) => row.sources.some((s) => s.provider === 'own_index'))).toBe(true);
-    const growth = await store.search({ filters: {}, scope: { providers_routable: ['own_index', 'provider_a', 'provider_b'] }, want: 1000, now: NOW });
+    const growth = await everything({ filters: {}, scope: { providers_routable: ['own_index', 'provider_a', 'provider_b'] }, want: 1000, now: NOW });
     expect(growth.every((row) => row.sources.some((s) => ['own_index', 'provider_a'].includes(s.provider)))).toBe(true);
     expect(growth.some((row) => row.sources.every((s) => s.provider === 'provider_a'))).toBe(true);
     expect(growth.length).toBeGreaterThan(starter.length);
   });
 
-  it('answers the freshest first, at most `want` jobs', async () => {
-    const rows = await store.search({ filters: { title_or: ['engineer'] }, scope: { providers_routable: ALL }, want: 7, now: NOW });
+  it('answers the newest first (first seen, then id), at most `want` jobs', async () => {
+    const rows = await everything({ filters: { title_or: ['engineer'] }, scope: { providers_routable: ALL }, want: 7, now: NOW });
     expect(rows).toHaveLength(7);
-    const seen = rows.map((r) => r.lastSeenAt.getTime());
-    expect([...seen].sort((a, b) => b - a)).toEqual(seen);
+    const keys = rows.map((r) => `${r.firstSeenAt.toISOString()}|${r.id}`);
+    expect([...keys].sort().reverse()).toEqual(keys);
   });
 
   it('pages the store for async searches: every matching job once, page after page, in a stable order', async () => {
     const scope = { providers_routable: ALL };
     for (const filters of [{}, { title_or: ['engineer'] }, { country_code_or: ['GB', 'DE'], include_closed: true }] as Filters[]) {
-      const all = await store.search({ filters, scope, want: 1000, now: NOW });
+      const all = await everything({ filters, scope, want: 1000, now: NOW });
       const seen: string[] = [];
       let after = null as Parameters<OwnIndexStore['page']>[0]['after'];
       for (let pages = 0; pages < 100; pages++) {

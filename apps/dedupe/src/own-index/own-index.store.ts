@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import type { CanonicalJobRow } from '../canonical-jobs/job-view.js';
-import { ownIndexPageQuery, ownIndexQuery, type OwnIndexQuery, type StorePageKey } from './own-index-query.js';
+import { ownIndexPageQuery, type OwnIndexQuery, type StorePageKey } from './own-index-query.js';
 
 /**
  * The own index's store side: canonical jobs in PostgreSQL (everything every provider and the
@@ -15,14 +15,9 @@ export class OwnIndexStore {
     private readonly jobs: CanonicalJobRepository,
   ) {}
 
-  async search(query: OwnIndexQuery): Promise<CanonicalJobRow[]> {
-    const ids = await this.prisma.$queryRaw<{ id: string }[]>(ownIndexQuery(query));
-    return this.jobs.load(ids.map((r) => r.id));
-  }
-
   /**
-   * One page of the store for an async search, after `after` in the stable store order, and the
-   * key the next page starts after (null when this page was the last).
+   * One page of the store for a search (sync or async), after `after` in the stable store order,
+   * and the key the next page starts after (null when this page was the last).
    */
   async page(query: Omit<OwnIndexQuery, 'want'> & { want: number; after: StorePageKey | null }): Promise<{ rows: CanonicalJobRow[]; next: StorePageKey | null }> {
     const keys = await this.prisma.$queryRaw<{ id: string; first_seen_at: Date }[]>(ownIndexPageQuery(query));

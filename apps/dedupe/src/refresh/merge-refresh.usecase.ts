@@ -1,31 +1,49 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RefreshRecordsFetched } from '@jobs/contracts';
-import type { Logger } from '@jobs/observability';
+import type { Prisma } from '@jobs/db';
+import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import { RefreshPlanner } from './refresh-planner.js';
 
 /**
- * One provider's refresh listing for one scope: its open records are merged like any batch
- * (new jobs open, changed listings update their jobs, re-listings repost); only a complete
- * listing (read to its end) may also mark this provider's absent sources of the scope's jobs
- * no longer listed and close the jobs left with no listed source. A failed or incomplete
- * fetch closes nothing. Every change is staged in dedupe's outbox in the same transaction.
+ * One part of a refresh sweep: its open records are merged (unchanged known listings are
+ * sightings only; new listings open jobs, changed ones update them, re-listings repost), the
+ * openings the own crawler showed closed are unlisted with their reason, and the final part of
+ * a sweep read whole also unlists this provider's sources of the scope's open jobs not seen
+ * since the sweep began. A job with no listed source left closes. A failed, timed-out or
+ * truncated sweep closes nothing. Every change is staged in dedupe's outbox in the same
+ * transaction, and the final part marks its sweep ended there too.
  */
 @Injectable()
 export class MergeRefreshUseCase {
   constructor(
     private readonly jobs: CanonicalJobRepository,
+    private readonly planner: RefreshPlanner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async execute(message: RefreshRecordsFetched.Value): Promise<void> {
     const open = message.records.filter((r) => r.status !== 'closed');
     const closed = message.records.filter((r) => r.status === 'closed');
-    const complete = message.outcome === 'ok' && message.complete;
-    await this.jobs.mergeBatch(open, complete ? { provider: message.provider, filters: message.scope.filters, closed, at: new Date(message.fetched_at) } : undefined);
-    this.logger.info(
-      { refresh_id: message.refresh_id, scope: message.scope.key, provider: message.provider, outcome: message.outcome, complete, records: open.length, closed: closed.length },
-      'refresh listing merged',
+    const complete = message.outcome === 'ok' && message.final && message.complete;
+    const finished = message.final
+      ? (tx: Prisma.TransactionClient) =>
+          tx.refreshSweep
+            .updateMany({ where: { passId: message.refresh_id, provider: message.provider, key: message.scope.key, finishedAt: null }, data: { finishedAt: new Date(), complete, records: { increment: message.records.length } } })
+            .then(() => undefined)
+      : undefined;
+    const { sightings, merged } = await this.jobs.mergeRefreshPart(
+      open,
+      { provider: message.provider, filters: message.scope.filters, closed, since: new Date(message.started_at), judgeAbsences: complete && message.kind !== 'new_listings', at: new Date(message.fetched_at) },
+      finished,
     );
+    annotateStage({ 'refresh.id': message.refresh_id, provider: message.provider, 'refresh.kind': message.kind, 'refresh.part': message.part, 'records.in': message.records.length, 'records.merged': merged });
+    if (message.final) {
+      this.logger.info({ refresh_id: message.refresh_id, scope: message.scope.key, kind: message.kind, provider: message.provider, outcome: message.outcome, complete, parts: message.part + 1 }, 'refresh sweep merged');
+      this.planner.kick();
+    } else {
+      this.logger.debug({ refresh_id: message.refresh_id, scope: message.scope.key, part: message.part, sightings, merged, closed: closed.length }, 'refresh part merged');
+    }
   }
 }

@@ -9,8 +9,9 @@ import { toJob } from '../canonical-jobs/job-view.js';
 import { outboxStub } from '../testing/outbox-stub.js';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { MergeRefreshUseCase } from './merge-refresh.usecase.js';
+import type { RefreshPlanner } from './refresh-planner.js';
 
-const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
 let db: ThrowawayDatabase;
 let repository: CanonicalJobRepository;
 let refresh: MergeRefreshUseCase;
@@ -18,7 +19,7 @@ let refresh: MergeRefreshUseCase;
 beforeAll(async () => {
   db = await throwawayDatabase('lifecycle');
   repository = new CanonicalJobRepository(db.prisma, outboxStub());
-  refresh = new MergeRefreshUseCase(repository, logger);
+  refresh = new MergeRefreshUseCase(repository, { kick: () => undefined } as unknown as RefreshPlanner, logger);
 }, 60_000);
 
 afterAll(async () => {
@@ -55,10 +56,14 @@ function company() {
     return {
       v: 1,
       refresh_id: `rfr_${word}`,
-      scope: { key: `company:${domain}`, filters: { company_domain_or: [domain] } },
+      kind: 'companies',
+      scope: { key: `companies:${domain}`, filters: { company_domain_or: [domain] } },
       provider,
+      part: 0,
+      final: true,
       outcome: 'ok',
       complete: true,
+      started_at: at,
       latency_ms: 5,
       fetched_at: at,
       records: records.map((r) => ({ ...r, seen_at: at })),

@@ -9,6 +9,7 @@ import {
   AdminWorldJobCloseRequestSchema,
   AdminWorldJobCreateRequestSchema,
   AdminWorldJobParamsSchema,
+  AdminRefreshParamsSchema,
   AdminWorldJobPatchRequestSchema,
   AdminWorldJobRepostRequestSchema,
 } from '@jobs/contracts';
@@ -114,6 +115,11 @@ export class AdminController {
   @HttpCode(202)
   requestRefresh() {
     return this.refresh.execute();
+  }
+
+  @Get('refresh/:refreshId')
+  refreshStatus(@Param('refreshId') refreshId: string) {
+    return this.refresh.status(parseRequest(AdminRefreshParamsSchema, { refresh_id: refreshId }).refresh_id);
   }
 }
 

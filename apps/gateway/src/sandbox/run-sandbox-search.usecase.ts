@@ -1,26 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { JobSearchRequest, JobSearchResult } from '@jobs/contracts';
-import type { CursorCodec } from '@jobs/cursors';
-import { SandboxCursorError, searchSandbox } from '@jobs/sandbox';
-import { ApiError } from '../http/api-error.js';
-
-export const SANDBOX_CURSORS = Symbol('SANDBOX_CURSORS');
+import { searchSandbox } from '@jobs/sandbox';
 
 /**
  * Answers a search from the sandbox's fixed data: the keyless `POST /v1/sandbox/jobs/search`
- * and every search made with a test key. No provider, no database, never charged.
+ * and every `POST /v1/jobs/search` made with a test key. The request is validated before it
+ * gets here (the live endpoint's schema); every valid body then gets the same fixed page, or
+ * the same fixed estimate with `dry_run: true`. A well-formed `cursor` is accepted and ignored:
+ * the fixed page's `next_cursor` is always null, so there is no later page to go to.
+ * No provider, no database, never charged.
  */
 @Injectable()
 export class RunSandboxSearchUseCase {
-  constructor(@Inject(SANDBOX_CURSORS) private readonly cursors: CursorCodec) {}
-
   /** `creditsRemaining` is only reported: 0 for the keyless sandbox, the account's balance for a test key. */
   execute(request: JobSearchRequest, requestId: string, creditsRemaining: number): JobSearchResult {
-    try {
-      return searchSandbox(request, { requestId, creditsRemaining, cursors: this.cursors });
-    } catch (error) {
-      if (error instanceof SandboxCursorError) throw new ApiError('invalid_request', error.message, { param: 'cursor' });
-      throw error;
-    }
+    return searchSandbox(request, { requestId, creditsRemaining });
   }
 }

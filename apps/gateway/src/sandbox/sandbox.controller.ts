@@ -10,8 +10,10 @@ import { RunSandboxSearchUseCase } from './run-sandbox-search.usecase.js';
 const KEYLESS_CREDITS_REMAINING = 0;
 
 /**
- * `POST /v1/sandbox/jobs/search`: no key, the live endpoint's validation and shapes, fixed data.
- * Without an account to count against, it is rate limited per client address.
+ * `POST /v1/sandbox/jobs/search`: no key, the live endpoint's validation and shapes, fixed data:
+ * a body of the wrong shape is a 400 as on the live endpoint, every valid body the same fixed
+ * page (or, with `dry_run: true`, the same fixed estimate). Without an account to count against,
+ * it is rate limited per client address.
  */
 @Controller('v1/sandbox/jobs')
 @RateLimited('client-address')

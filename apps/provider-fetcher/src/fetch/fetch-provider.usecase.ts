@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type ProviderFetchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
+import type { ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
 import { annotateStage } from '@jobs/observability';
 
@@ -18,7 +19,9 @@ export class FetchProviderUseCase {
 
   async execute(message: ProviderFetchRequested.Value): Promise<void> {
     const started = Date.now();
-    const { outcome, records } = await this.calls.call(message.provider, { filters: message.filters, want: message.want }, message.deadline_at, { search_id: message.search_id });
+    // paged from where the search's previous page of this provider ended (its first page by default)
+    const paging: ResumablePaging = { start: message.from ?? null };
+    const { outcome, records } = await this.calls.call(message.provider, { filters: message.filters, want: message.want, paging }, message.deadline_at, { search_id: message.search_id });
     annotateStage({ 'search.id': message.search_id, provider: message.provider, 'provider.outcome': outcome, 'records.out': records.length });
     await this.publisher.publish(Topics.ProviderRecordsFetched, {
       v: 1,
@@ -28,8 +31,8 @@ export class FetchProviderUseCase {
       latency_ms: Date.now() - started,
       fetched_at: new Date().toISOString(),
       records,
-      // the store answers whatever became of the crawler's call
-      ...(message.index_scope ? { index_query: { filters: message.filters, want: message.want, scope: message.index_scope } } : {}),
+      // where a later page continues: unchanged after a failure, so it can be asked again
+      next: outcome === 'ok' ? (paging.next ? { kind: 'pages', page: paging.next } : null) : { kind: 'pages', page: message.from ?? null },
     });
   }
 }

@@ -4,63 +4,118 @@ import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
-import { FetchRefreshUseCase, isComplete } from './fetch-refresh.usecase.js';
+import { FetchRefreshUseCase, readWhole, SWEEP_PART_RECORDS } from './fetch-refresh.usecase.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
 
-function request(provider: RefreshFetchRequested.Value['provider'], want = 5): RefreshFetchRequested.Value {
-  return { v: 1, refresh_id: 'rfr_1', scope: { key: 'company:acme.example', filters: { company_domain_or: ['acme.example'] } }, provider, want, deadline_at: Date.now() + 5_000 };
+function request(provider: RefreshFetchRequested.Value['provider'], overrides: Partial<RefreshFetchRequested.Value> = {}): RefreshFetchRequested.Value {
+  return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:0/10:0', filters: { company_domain_or: ['acme.example'] } }, provider, timeout_ms: 5_000, ...overrides } as RefreshFetchRequested.Value;
 }
 
-function run(adapter: ProviderAdapter, message: RefreshFetchRequested.Value) {
+async function run(adapter: ProviderAdapter, message: RefreshFetchRequested.Value) {
   const published: unknown[] = [];
   const publisher = { publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)) } as unknown as KafkaPublisher;
-  return new FetchRefreshUseCase(new ProviderCalls([adapter], logger), publisher).execute(message).then(() => RefreshRecordsFetched.ValueSchema.parse(published[0]));
+  await new FetchRefreshUseCase(new ProviderCalls([adapter], logger), publisher).execute(message);
+  return published.map((p) => RefreshRecordsFetched.ValueSchema.parse(p));
 }
 
 const record = (provider: NormalizedProviderRecord['provider'], id: string): NormalizedProviderRecord => ({ ...examples.normalizedRecord(), provider, provider_job_id: id });
 
-describe('isComplete', () => {
-  it('is true only for an ok listing shorter than want', () => {
-    expect(isComplete('ok', 4, 5)).toBe(true);
-    expect(isComplete('ok', 0, 5)).toBe(true);
-    expect(isComplete('ok', 5, 5)).toBe(false);
-    expect(isComplete('provider_error', 0, 5)).toBe(false);
-    expect(isComplete('provider_timeout', 0, 5)).toBe(false);
+/** A provider listing `count` postings in pages, reporting `totals(page)` as its total. */
+function paged(provider: ProviderAdapter['provider'], count: number, totals: (page: number) => number = () => count): ProviderAdapter & { queries: ProviderQuery[] } {
+  const queries: ProviderQuery[] = [];
+  return {
+    provider,
+    queries,
+    search: async (q) => {
+      queries.push(q);
+      const start = Number(q.paging?.start?.cursor ?? 0);
+      const end = Math.min(count, start + q.want);
+      q.paging!.totals = [totals(start / q.want)];
+      q.paging!.next = end < count ? { cursor: end, page_size: q.want } : null;
+      return Array.from({ length: end - start }, (_, i) => record(provider, String(start + i)));
+    },
+  };
+}
+
+describe('readWhole', () => {
+  it('holds while the total stays the same on every page', () => {
+    expect(readWhole([])).toBe(true);
+    expect(readWhole([5, 5, 5])).toBe(true);
+    expect(readWhole([5, 4])).toBe(false);
   });
 });
 
 describe('FetchRefreshUseCase', () => {
-  it('publishes a listing read to its end as complete', async () => {
-    const adapter: ProviderAdapter = { provider: 'provider_a', search: async () => [record('provider_a', '1'), record('provider_a', '2')] };
-    const out = await run(adapter, request('provider_a'));
-    expect(out).toMatchObject({ outcome: 'ok', complete: true, provider: 'provider_a', refresh_id: 'rfr_1', scope: { key: 'company:acme.example' } });
-    expect(out.records.map((r) => r.provider_job_id)).toEqual(['1', '2']);
+  it('hands a listing to dedupe part by part; the last part is final and complete', async () => {
+    const adapter = paged('provider_a', SWEEP_PART_RECORDS * 2 + 1);
+    const parts = await run(adapter, request('provider_a'));
+    expect(parts.map((p) => [p.part, p.final, p.complete, p.records.length])).toEqual([
+      [0, false, false, SWEEP_PART_RECORDS],
+      [1, false, false, SWEEP_PART_RECORDS],
+      [2, true, true, 1],
+    ]);
+    expect(new Set(parts.map((p) => p.started_at)).size).toBe(1);
+    expect(parts.flatMap((p) => p.records.map((r) => r.provider_job_id))).toHaveLength(SWEEP_PART_RECORDS * 2 + 1);
   });
 
-  it('a listing that filled want may go on: not complete', async () => {
-    const adapter: ProviderAdapter = { provider: 'provider_a', search: async () => [record('provider_a', '1'), record('provider_a', '2')] };
-    expect(await run(adapter, request('provider_a', 2))).toMatchObject({ outcome: 'ok', complete: false });
+  it('a listing whose total moved while it was read is not complete', async () => {
+    const parts = await run(paged('provider_a', SWEEP_PART_RECORDS + 5, (page) => (page === 0 ? SWEEP_PART_RECORDS + 6 : SWEEP_PART_RECORDS + 5)), request('provider_a'));
+    expect(parts.at(-1)).toMatchObject({ final: true, complete: false });
   });
 
-  it('a provider error carries no records and is never complete', async () => {
-    const adapter: ProviderAdapter = { provider: 'provider_b', search: async () => { throw new Error('503'); } };
-    expect(await run(adapter, request('provider_b'))).toMatchObject({ outcome: 'provider_error', complete: false, records: [] });
+  it('a failure ends the sweep: a final part without records, never complete', async () => {
+    let calls = 0;
+    const adapter: ProviderAdapter = {
+      provider: 'provider_b',
+      search: async (q) => {
+        if (++calls > 1) throw new Error('503');
+        q.paging!.next = { cursor: 1, page_size: 1 };
+        return [record('provider_b', '1')];
+      },
+    };
+    const parts = await run(adapter, request('provider_b'));
+    expect(parts.map((p) => [p.part, p.final, p.outcome, p.complete, p.records.length])).toEqual([
+      [0, false, 'ok', false, 1],
+      [1, true, 'provider_error', false, 0],
+    ]);
   });
 
-  it('a passed deadline is a timeout, without calling the provider', async () => {
-    const search = jest.fn(async () => [] as NormalizedProviderRecord[]);
-    const out = await run({ provider: 'provider_c', search }, { ...request('provider_c'), deadline_at: Date.now() - 1 });
-    expect(out).toMatchObject({ outcome: 'provider_timeout', complete: false });
-    expect(search).not.toHaveBeenCalled();
+  it('a new-listings window is never complete and asks the provider for postings since its start', async () => {
+    const adapter = paged('provider_c', 3);
+    const parts = await run(adapter, request('provider_c', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }));
+    expect(parts.at(-1)).toMatchObject({ final: true, complete: false, kind: 'new_listings' });
+    expect(adapter.queries[0]!.postedSince).toBe(1_000);
+  });
+
+  it('runs two sweeps per provider at a time, other providers side by side', async () => {
+    const active = new Map<string, number>();
+    let most = 0;
+    const slow = (provider: ProviderAdapter['provider']): ProviderAdapter => ({
+      provider,
+      search: async (q) => {
+        active.set(provider, (active.get(provider) ?? 0) + 1);
+        most = Math.max(most, active.get(provider)!);
+        await new Promise((r) => setTimeout(r, 20));
+        active.set(provider, active.get(provider)! - 1);
+        q.paging!.next = null;
+        return [];
+      },
+    });
+    const publisher = { publish: jest.fn(async () => undefined) } as unknown as KafkaPublisher;
+    const useCase = new FetchRefreshUseCase(new ProviderCalls([slow('provider_a'), slow('provider_b')], logger), publisher);
+    const started = Date.now();
+    await Promise.all([1, 2, 3, 4].map(() => useCase.execute(request('provider_a'))).concat(useCase.execute(request('provider_b'))));
+    expect(most).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
   });
 
   it('asks the own crawler for closed openings too, partners with the scope filters as they are', async () => {
-    const seen: ProviderQuery[] = [];
-    const capture = (provider: ProviderAdapter['provider']): ProviderAdapter => ({ provider, search: async (q) => (seen.push(q), []) });
-    await run(capture('own_index'), request('own_index'));
-    await run(capture('provider_a'), request('provider_a'));
-    expect(seen[0]!.filters).toEqual({ company_domain_or: ['acme.example'], include_closed: true });
-    expect(seen[1]!.filters).toEqual({ company_domain_or: ['acme.example'] });
+    const own = paged('own_index', 0);
+    const partner = paged('provider_a', 0);
+    await run(own, request('own_index', { kind: 'catalog', scope: { key: 'catalog', filters: {} } }));
+    await run(partner, request('provider_a'));
+    expect(own.queries[0]!.filters).toEqual({ include_closed: true });
+    expect(partner.queries[0]!.filters).toEqual({ company_domain_or: ['acme.example'] });
   });
 });

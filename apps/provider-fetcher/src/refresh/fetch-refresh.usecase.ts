@@ -1,41 +1,100 @@
 import { Injectable } from '@nestjs/common';
-import { Topics, type FetchOutcome, type RefreshFetchRequested } from '@jobs/contracts';
+import { Topics, type FetchOutcome, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
+import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
 
+/** Sweeps of one provider at a time per fetcher replica. */
+export const SWEEP_LANES = 2;
+/** Records per `refresh.records.fetched` part: a few pages, a short merge for dedupe. */
+export const SWEEP_PART_RECORDS = 200;
+/** A listing longer than this is cut (incomplete): a bound on one sweep, far above any scope here. */
+export const SWEEP_MAX_RECORDS = 50_000;
+
 /**
- * Reads one provider's current listing for one refresh scope, up to `want` records, within the
- * deadline, and hands it to dedupe. `complete` only when the provider answered and the listing
- * ended before `want` (read to its end): only then may dedupe judge absences. A failure or a
- * timeout carries no records and is never complete, so it never closes a job.
+ * One sweep of a refresh pass: reads one provider's listing for one scope to its end, part by
+ * part (each call reads whole pages until `SWEEP_PART_RECORDS` are in and leaves the next page's
+ * position), and hands every part to dedupe as soon as it is read. The last part says whether
+ * the listing was read whole: every call answered, the last page reached, within the sweep's
+ * budget, and the provider's total the same on every page (a listing that moved while it was
+ * read may have shifted a posting past the reader). Only then may dedupe judge absences. The own
+ * crawler is asked for recently closed openings too, with their reason.
  */
 @Injectable()
 export class FetchRefreshUseCase {
+  /**
+   * SWEEP_LANES sweeps per provider at a time in this replica (the consumer hands a partition's
+   * messages over several at once): refresh work holds two of the provider's eight concurrent
+   * calls at most, so live searches keep the rest. Waiting sweeps start in arrival order.
+   */
+  private readonly running = new Map<string, number>();
+  private readonly waiting = new Map<string, Array<() => void>>();
+
   constructor(
     private readonly calls: ProviderCalls,
     private readonly publisher: KafkaPublisher,
   ) {}
 
   async execute(message: RefreshFetchRequested.Value): Promise<void> {
-    const started = Date.now();
-    // the own crawler also lists recently closed openings with their reason
-    const filters = message.provider === 'own_index' ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
-    const { outcome, records } = await this.calls.call(message.provider, { filters, want: message.want }, message.deadline_at, { refresh_id: message.refresh_id, scope: message.scope.key });
-    await this.publisher.publish(Topics.RefreshRecordsFetched, {
-      v: 1,
-      refresh_id: message.refresh_id,
-      scope: message.scope,
-      provider: message.provider,
-      outcome,
-      complete: isComplete(outcome, records.length, message.want),
-      latency_ms: Date.now() - started,
-      fetched_at: new Date().toISOString(),
-      records,
-    });
+    const provider = message.provider;
+    if ((this.running.get(provider) ?? 0) >= SWEEP_LANES) await new Promise<void>((resolve) => this.waiting.set(provider, [...(this.waiting.get(provider) ?? []), resolve]));
+    else this.running.set(provider, (this.running.get(provider) ?? 0) + 1);
+    try {
+      await this.sweep(message);
+    } finally {
+      // hand the lane to the next waiting sweep, or free it
+      const next = this.waiting.get(provider)?.shift();
+      if (next) next();
+      else this.running.set(provider, this.running.get(provider)! - 1);
+    }
+  }
+
+  private async sweep(message: RefreshFetchRequested.Value): Promise<void> {
+    const startedAt = new Date();
+    const deadlineAt = startedAt.getTime() + message.timeout_ms;
+    const filters = message.provider === 'own_index' && message.kind !== 'new_listings' ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
+    const context = { refresh_id: message.refresh_id, scope: message.scope.key };
+    const publish = (part: number, final: boolean, outcome: FetchOutcome, complete: boolean, records: NormalizedProviderRecord[], callStarted: number) =>
+      this.publisher.publish(Topics.RefreshRecordsFetched, {
+        v: 1,
+        refresh_id: message.refresh_id,
+        kind: message.kind,
+        scope: message.scope,
+        provider: message.provider,
+        part,
+        final,
+        outcome,
+        complete,
+        started_at: startedAt.toISOString(),
+        latency_ms: Date.now() - callStarted,
+        fetched_at: new Date().toISOString(),
+        records,
+      });
+
+    const totals: number[] = [];
+    let read = 0;
+    let position: PagePosition | null = null;
+    for (let part = 0; ; part++) {
+      const callStarted = Date.now();
+      const paging: ResumablePaging = { start: position };
+      const { outcome, records } = await this.calls.call(message.provider, { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since }, deadlineAt, context);
+      if (outcome !== 'ok') return void (await publish(part, true, outcome, false, [], callStarted));
+      totals.push(...(paging.totals ?? []));
+      read += records.length;
+      position = paging.next ?? null;
+      const ended = position === null;
+      const cut = !ended && read >= SWEEP_MAX_RECORDS;
+      const final = ended || cut;
+      await publish(part, final, 'ok', final && ended && message.kind !== 'new_listings' && readWhole(totals), records, callStarted);
+      if (final) return;
+    }
   }
 }
 
-/** A listing was read to its end: the provider answered and had fewer records than asked for. */
-export function isComplete(outcome: FetchOutcome, records: number, want: number): boolean {
-  return outcome === 'ok' && records < want;
+/**
+ * The provider's total did not move while the listing was read (page positions did not shift
+ * under the reader). A provider that reports no total is taken as read whole.
+ */
+export function readWhole(totals: readonly number[]): boolean {
+  return totals.every((t) => t === totals[0]);
 }

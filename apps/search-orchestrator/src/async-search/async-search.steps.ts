@@ -20,7 +20,7 @@ import {
   CHUNK_SIZE,
   completionEventId,
   coverageCounts,
-  FIRST_POSITION,
+  firstPosition,
   nextStep,
   searchMetadata,
   type FailureCode,
@@ -113,10 +113,10 @@ export class AsyncSearchSteps {
   async startWave(tx: Tx, search: LoadedSearch, wave: number): Promise<void> {
     const providers = search.waves[wave] ?? [];
     await tx.asyncSearchLeg.createMany({
-      data: providers.map((provider) => ({ searchId: search.row.id, provider, wave, state: 'fetching', position: FIRST_POSITION as Prisma.InputJsonValue })),
+      data: providers.map((provider) => ({ searchId: search.row.id, provider, wave, state: 'fetching', position: firstPosition(provider) as Prisma.InputJsonValue })),
       skipDuplicates: true,
     });
-    for (const provider of providers) await this.askChunk(tx, search, provider, 0, 0, FIRST_POSITION);
+    for (const provider of providers) await this.askChunk(tx, search, provider, 0, 0, firstPosition(provider));
   }
 
   /** Stages one charge batch of result rows (their jobs in collection order). */

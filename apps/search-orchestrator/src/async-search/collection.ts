@@ -38,8 +38,11 @@ export interface MatchContext {
 export const FINAL_STATUSES: readonly AsyncSearchStatus[] = ['completed', 'partial', 'failed'];
 export const isFinal = (status: string): boolean => (FINAL_STATUSES as readonly string[]).includes(status);
 
-/** The first position of a provider: its first page (the own index: its crawler's first page). */
-export const FIRST_POSITION: ChunkPosition = { kind: 'pages', page: null };
+/**
+ * The first position of a provider: its first page; the own index answers from its store (the
+ * refresh pipeline keeps the store current with the crawler's sweeps, so no search waits for it).
+ */
+export { firstPosition } from '@jobs/waterfall';
 
 /**
  * The jobs of a chunk that match the search, each once, in the chunk's order: every filter is

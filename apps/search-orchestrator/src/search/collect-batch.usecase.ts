@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { SearchRecordsDeduplicated } from '@jobs/contracts';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
-import { CompleteSearchUseCase, STATE_TTL_SECONDS } from './complete-search.usecase.js';
+import { CompleteSearchUseCase } from './complete-search.usecase.js';
 import { FanOutUseCase } from './fan-out.usecase.js';
-import { SearchStateStore } from './search-state.store.js';
+import { SearchStateStore, STATE_TTL_SECONDS } from './search-state.store.js';
 
 /**
  * Gathers the de-duplicated batches of a search; the batch that brings the last provider
@@ -27,7 +27,7 @@ export class CollectBatchUseCase {
     }
     const { complete } = await this.store.recordBatch(
       message.search_id,
-      { provider: message.provider, outcome: message.outcome, recordsIn: message.records_in, fromStore: message.from_store, jobs: message.jobs },
+      { provider: message.provider, outcome: message.outcome, recordsIn: message.records_in, fromStore: message.from_store, jobs: message.jobs, next: message.next },
       STATE_TTL_SECONDS,
     );
     annotateStage({ 'search.id': message.search_id, provider: message.provider, 'provider.outcome': message.outcome, 'records.in': message.records_in, 'batch.jobs': message.jobs.length, 'wave.complete': complete });

@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { Topics, type Job, type SearchContinuation } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { fieldCoverage } from '@jobs/search-metadata';
-import { assembleSearchResult, estimateFromResult, firstPageMayContinue, type SearchResult } from '@jobs/waterfall';
-import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
+import { assembleSearchResult, estimateFromResult, firstPageMayContinue, hasMore, nextPositions, providersWithMore, type ProviderBatch, type SearchResult } from '@jobs/waterfall';
+import { requestFingerprint, ResultSetStore, type ResultSet } from './result-sets.store.js';
+import { FanOutUseCase } from './fan-out.usecase.js';
 import { SearchMetrics } from './search-metrics.js';
 import { SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
 
-/** State outlives the search's deadline generously, so late batches still find it. */
-export const STATE_TTL_SECONDS = 15 * 60;
+/** Rounds of reads one page may take beyond its result set (until it is full or no provider has more). */
+const MAX_EXTENSION_ROUNDS = 12;
+/** A round is not started this close to the request's deadline: the page is answered with what there is. */
+const EXTENSION_MARGIN_MS = 1_000;
 
 /**
  * Builds the first page of a search from the batches gathered so far (a provider without a
@@ -29,10 +32,11 @@ export class CompleteSearchUseCase {
     private readonly store: SearchStateStore,
     private readonly resultSets: ResultSetStore,
     private readonly publisher: KafkaPublisher,
+    private readonly fanOut: FanOutUseCase,
   ) {}
 
   /** Every matching job gathered so far, in page order. */
-  async result(state: SearchState): Promise<SearchResult> {
+  async result(state: SearchState, batches?: ProviderBatch[]): Promise<SearchResult> {
     const { request } = state.request;
     return assembleSearchResult({
       requestId: state.request.search_id,
@@ -40,7 +44,7 @@ export class CompleteSearchUseCase {
       filters: request.filters,
       strategy: request.waterfall.strategy,
       minSources: request.waterfall.min_sources,
-      batches: await this.store.batches(state.request.search_id),
+      batches: batches ?? (await this.store.batches(state.request.search_id)),
       limit: request.limit,
       startedAt: state.startedAt,
       now: Date.now(),
@@ -48,21 +52,67 @@ export class CompleteSearchUseCase {
   }
 
   async execute(state: SearchState, result?: SearchResult): Promise<void> {
+    if (state.extension) return this.extend(state, state.extension);
     const { search_id: searchId, account_id: accountId, request } = state.request;
-    result ??= await this.result(state);
+    const batches = await this.store.batches(searchId);
+    result ??= await this.result(state, batches);
     if (request.dry_run) {
       await this.answerEstimate(state, result);
       this.metrics.searchAnswered(request.waterfall.strategy, 'estimate');
       return;
     }
     const fingerprint = requestFingerprint(accountId, request);
+    // every provider of the plan: those not asked yet (a later wave) hold their first page
+    const positions = nextPositions(state.plan.providers, triedProviders(state), batches, state.from ?? {});
+    const more = hasMore(positions);
     let continuation: SearchContinuation | null = null;
-    if (firstPageMayContinue(result.matching.length, request.limit, request.waterfall.max_credits ?? null)) {
-      await this.resultSets.save(searchId, { ...result, fingerprint });
-      continuation = { set: searchId, fingerprint, page_start: 0, set_size: result.matching.length };
+    if (firstPageMayContinue(result.matching.length, request.limit, request.waterfall.max_credits ?? null, more)) {
+      await this.resultSets.save(searchId, { ...result, fingerprint, positions });
+      continuation = { set: searchId, fingerprint, page_start: 0, set_size: result.matching.length, more };
     }
     await this.publishPage(state.request, result.matching.slice(0, request.limit), result.metadata, continuation);
     this.metrics.searchAnswered(request.waterfall.strategy, result.metadata.status);
+  }
+
+  /**
+   * A round of reads beyond a stored result set is in: its new matching jobs are appended to the
+   * set (each job once), the providers' positions move on, and the page is answered from
+   * `offset`. A round that brought nothing for the page while some provider still has more (its
+   * records were all jobs the set had) reads again, within the request's deadline.
+   */
+  private async extend(state: SearchState, extension: NonNullable<SearchState['extension']>): Promise<void> {
+    const { request } = state.request;
+    const set = await this.resultSets.load(extension.set);
+    if (!set) return this.refuse(state.request, 'This cursor has expired. Start the search again without a cursor.');
+    const batches = await this.store.batches(state.request.search_id);
+    const round = await this.result(state, batches);
+    const known = new Set(set.matching.map((job) => job.id));
+    const fresh = round.matching.filter((job) => !known.has(job.id));
+    const grown: ResultSet = { ...set, matching: [...set.matching, ...fresh], positions: { ...set.positions, ...nextPositions(state.plan.providers, state.plan.providers, batches, state.from ?? {}) } };
+    await this.resultSets.save(extension.set, grown);
+    const more = hasMore(grown.positions ?? {});
+    const askAgain = providersWithMore(state.plan.providers, grown.positions ?? {});
+    if (grown.matching.length < extension.offset + request.limit && askAgain.length > 0 && extension.round < MAX_EXTENSION_ROUNDS && Date.now() < state.request.deadline_at - EXTENSION_MARGIN_MS) {
+      // the page is not full yet: read further (twice as many per provider after a round that brought nothing new)
+      const want = fresh.length === 0 ? Math.min(100, (extension.want ?? request.limit) * 2) : (extension.want ?? request.limit);
+      await this.fanOut.firstWave({ ...state, plan: { ...state.plan, providers: askAgain, waves: [askAgain] }, wave: 0, from: grown.positions, extension: { ...extension, round: extension.round + 1, want } });
+      return;
+    }
+    const continuation = { set: extension.set, fingerprint: extension.fingerprint, page_start: extension.offset, set_size: grown.matching.length, more };
+    await this.publishPage(state.request, grown.matching.slice(extension.offset, extension.offset + request.limit), round.metadata, continuation);
+    this.metrics.searchAnswered(request.waterfall.strategy, round.metadata.status);
+  }
+
+  async refuse(search: SearchState['request'], text: string): Promise<void> {
+    await this.publisher.publish(Topics.SearchResponded, {
+      v: 1,
+      search_id: search.search_id,
+      request_id: search.search_id,
+      outcome: 'error',
+      error: { code: 'invalid_request', message: text, param: 'cursor' },
+      credits_charged: 0,
+      credits_remaining: null,
+    });
   }
 
   /** dry_run: the estimate goes straight back to the gateway; billing never sees it. */

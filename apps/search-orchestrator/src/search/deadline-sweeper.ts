@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { CompleteSearchUseCase, STATE_TTL_SECONDS } from './complete-search.usecase.js';
-import { SearchStateStore } from './search-state.store.js';
+import { CompleteSearchUseCase } from './complete-search.usecase.js';
+import { SearchStateStore, STATE_TTL_SECONDS } from './search-state.store.js';
 
 /** How often overdue searches are looked for. */
 const SWEEP_EVERY_MS = 200;

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Topics } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { STATE_TTL_SECONDS } from './complete-search.usecase.js';
-import { SearchStateStore, type SearchState } from './search-state.store.js';
-import { annotateStage } from '@jobs/observability';
 
-/** Asks the provider-fetcher for every provider of a search's current wave. */
+import { SearchStateStore, type SearchState, STATE_TTL_SECONDS } from './search-state.store.js';
+import { annotateStage } from '@jobs/observability';
+import type { ChunkPosition } from '@jobs/contracts';
+
+const storeAfter = (position: ChunkPosition | null | undefined) => (position?.kind === 'store' ? position.after : null);
+const pageFrom = (position: ChunkPosition | null | undefined) => (position?.kind === 'pages' ? position.page : null);
+
+/** Asks every provider of a search's current wave: the partners through the provider-fetcher, the own index from the store. */
 @Injectable()
 export class FanOutUseCase {
   constructor(
@@ -26,21 +30,29 @@ export class FanOutUseCase {
 
   private async askWave(state: SearchState): Promise<void> {
     const { request } = state;
-    annotateStage({ 'search.id': request.search_id, 'search.strategy': state.plan.strategy, 'search.wave': state.wave, 'search.wave_providers': state.plan.waves[state.wave]!.join(','), 'search.limit': request.request.limit });
+    const providers = state.plan.waves[state.wave]!;
+    annotateStage({ 'search.id': request.search_id, 'search.strategy': state.plan.strategy, 'search.wave': state.wave, 'search.wave_providers': providers.join(','), 'search.limit': request.request.limit });
+    // The own index answers from the store (kept current by the refresh pipeline's crawler
+    // sweeps): dedupe queries it at once, nothing waits for the crawler or the fetcher.
+    if (providers.includes('own_index')) {
+      await this.publisher.publish(Topics.ProviderRecordsFetched, {
+        v: 1,
+        search_id: request.search_id,
+        provider: 'own_index',
+        outcome: 'ok',
+        latency_ms: 0,
+        fetched_at: new Date().toISOString(),
+        records: [],
+        index_query: { filters: request.request.filters, want: state.extension?.want ?? request.request.limit, scope: { providers_routable: request.providers_enabled }, after: storeAfter(state.from?.own_index) },
+      });
+    }
     await this.publisher.publishMany(
       Topics.ProviderFetchRequested,
-      state.plan.waves[state.wave]!.map((provider) => ({
-        value: {
-          v: 1 as const,
-          search_id: request.search_id,
-          provider,
-          filters: request.request.filters,
-          want: request.request.limit,
-          deadline_at: request.deadline_at,
-          // the own index also answers from the store, with jobs a provider of this plan has seen
-          ...(provider === 'own_index' ? { index_scope: { providers_routable: request.providers_enabled } } : {}),
-        },
-      })),
+      providers
+        .filter((provider) => provider !== 'own_index')
+        .map((provider) => ({
+          value: { v: 1 as const, search_id: request.search_id, provider, filters: request.request.filters, want: state.extension?.want ?? request.request.limit, deadline_at: request.deadline_at, from: pageFrom(state.from?.[provider]) },
+        })),
     );
   }
 }

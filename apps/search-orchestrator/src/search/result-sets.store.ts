@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { JobSearchRequest } from '@jobs/contracts';
 import { digestOf } from '@jobs/cursors';
-import type { SearchResult } from '@jobs/waterfall';
+import type { ProviderPositions, SearchResult } from '@jobs/waterfall';
 
 /** How long the next pages of a search stay available. */
 export const RESULT_SET_TTL_SECONDS = 60 * 60;
@@ -10,6 +10,8 @@ export const RESULT_SET_TTL_SECONDS = 60 * 60;
 export interface ResultSet extends SearchResult {
   /** Which request the pages belong to: the same filters, waterfall and limit on every page. */
   fingerprint: string;
+  /** Where each provider's next read starts when a page reaches the end of the set (null: no more). */
+  positions?: ProviderPositions;
 }
 
 const key = (id: string) => `orchestrator:resultset:${id}`;
@@ -21,8 +23,9 @@ export function requestFingerprint(accountId: string, request: Pick<JobSearchReq
 
 
 /**
- * One search's whole result, kept so that its later pages come from the same set: no job
- * twice, none skipped, whatever the providers return in the meantime.
+ * One search's result so far, kept so that its later pages come from the same set: no job
+ * twice, none skipped, whatever the providers return in the meantime. When a page reaches its
+ * end and a provider has more, the set grows (jobs appended, never reordered).
  */
 @Injectable()
 export class ResultSetStore {

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { SearchRequested } from '@jobs/contracts';
-import type { ProviderBatch, WaterfallPlan } from '@jobs/waterfall';
+import type { ProviderBatch, ProviderPositions, WaterfallPlan } from '@jobs/waterfall';
+
+/** State outlives the search's deadline generously, so late batches still find it. */
+export const STATE_TTL_SECONDS = 15 * 60;
 
 export interface SearchState {
   request: SearchRequested.Value;
@@ -9,6 +12,13 @@ export interface SearchState {
   /** Index of the wave being asked; the providers of waves up to it were tried. */
   wave: number;
   startedAt: number;
+  /** Where each provider's read starts (a later page of a result set); absent: its first page. */
+  from?: ProviderPositions;
+  /**
+   * A later page that reached the end of its stored result set: this round reads further from
+   * the providers that have more, grows the set and answers the page from `offset`.
+   */
+  extension?: { set: string; offset: number; fingerprint: string; round: number; /** records asked of each provider this round (default `limit`) */ want?: number };
 }
 
 /** The providers a search has asked so far, in priority order. */
@@ -44,7 +54,8 @@ export class SearchStateStore {
     await this.redis
       .multi()
       .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
-      .del(pendingKey(searchId), batchesKey(searchId))
+      // a result set grown in several rounds reopens its request's state: nothing of the last round stays
+      .del(pendingKey(searchId), batchesKey(searchId), doneKey(searchId))
       .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
       .expire(pendingKey(searchId), ttlSeconds)
       .zadd(DEADLINES, state.request.deadline_at, searchId)

@@ -4,6 +4,7 @@ import { CursorCodec } from '@jobs/cursors';
 import { planAtLeast } from '@jobs/plans';
 import { QueryFailure } from '@jobs/nest-kafka';
 import { toPublicWatch } from './watch.js';
+import { WatchIndex } from './watch-index.js';
 import { WatchStore, type WatchPosition } from './watch.store.js';
 
 export const WATCH_CURSOR_CODEC = Symbol('WATCH_CURSOR_CODEC');
@@ -22,6 +23,7 @@ const WATCH_PLAN = 'pro' as const;
 export class ManageWatchesUseCase {
   constructor(
     private readonly store: WatchStore,
+    private readonly index: WatchIndex,
     @Inject(WATCH_CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
@@ -44,6 +46,8 @@ export class ManageWatchesUseCase {
       providersEnabled: message.providers_enabled,
     });
     if (watch.accountId !== message.account_id) throw new QueryFailure('internal_error', 'The watch could not be created. Retry the request.');
+    // the matchers reload their index before the next change they match
+    await this.index.changed();
     return toPublicWatch(watch);
   }
 
@@ -66,5 +70,6 @@ export class ManageWatchesUseCase {
   /** Deletes the account's watch; another account's or an unknown id is not found. */
   async delete(message: Message, query: QueryOf<'watch.delete'>): Promise<void> {
     if (!(await this.store.delete(message.account_id, query.watch_id))) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
+    await this.index.changed();
   }
 }

@@ -4,10 +4,11 @@ import { KafkaPublisher } from '@jobs/nest-kafka';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { eventsForHiringChange, eventsForJobChange, type WatchEvent } from './watch-events.js';
-import { WatchStore } from './watch.store.js';
+import { WatchIndex } from './watch-index.js';
 
 /**
- * The watch matcher: a job or company change becomes one event per concerned watch. A
+ * The watch matcher: a job or company change becomes one event per concerned watch, found
+ * through the in-memory watch index (no query per change). A
  * `job.opened` costs a credit, so it goes to billing (`event.charge.requested`), which charges
  * and emits it; every other event is free and goes out at once (`event.emitted`).
  *
@@ -17,20 +18,20 @@ import { WatchStore } from './watch.store.js';
 @Injectable()
 export class MatchChangesUseCase {
   constructor(
-    private readonly watches: WatchStore,
+    private readonly watches: WatchIndex,
     private readonly publisher: KafkaPublisher,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onJobChange(change: JobLifecycleChanged.Value): Promise<void> {
-    const made = eventsForJobChange(await this.watches.liveWatchesFor(change.job.company.domain), change);
+    const made = eventsForJobChange((await this.watches.current()).forJob(change.job.title, change.job.company.domain), change);
     annotateStage({ 'job.id': change.job.id, 'job.change': change.change, 'events.made': made.length });
     await this.emit(made);
     if (made.length > 0) this.logger.info({ change_id: change.change_id, job_id: change.job.id, change: change.change, events: made.length }, 'job change matched watches');
   }
 
   async onHiringChange(change: CompanyHiringChanged.Value): Promise<void> {
-    const made = eventsForHiringChange(await this.watches.liveWatchesFor(change.company.domain), change);
+    const made = eventsForHiringChange((await this.watches.current()).forCompany(change.company.domain), change);
     await this.emit(made);
     if (made.length > 0) this.logger.info({ change_id: change.change_id, domain: change.company.domain, events: made.length }, 'hiring change matched watches');
   }

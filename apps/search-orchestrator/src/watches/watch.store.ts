@@ -84,16 +84,7 @@ export class WatchStore {
     return count > 0;
   }
 
-  /** Live watches a change of a job or a company at `domain` may concern: that company's watches and every search watch. */
-  async liveWatchesFor(domain: string | null): Promise<WatchRecord[]> {
-    const rows = await this.prisma.watch.findMany({
-      where: { status: 'active', mode: 'live', OR: [{ type: 'search' }, ...(domain ? [{ type: 'company', domain }] : [])] },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
-    return rows.map(toRecord);
-  }
-
-  /** Every live watch (the refresh planner's input). */
+  /** Every live watch (the matcher's index). */
   async allLive(): Promise<WatchRecord[]> {
     const rows = await this.prisma.watch.findMany({ where: { status: 'active', mode: 'live' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
     return rows.map(toRecord);

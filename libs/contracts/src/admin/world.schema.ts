@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { DateTimeSchema, DomainSchema, UrlSchema } from '../public/common.schema.js';
 import { EmploymentTypeSchema, LocationSchema, SalarySchema, SenioritySchema } from '../public/job.schema.js';
 import { PROVIDER_SLUGS, ProviderSlugSchema } from '../public/providers.schema.js';
+import { RefreshIdSchema } from '../messages/refresh-requested.schema.js';
 
 export const AdminWorldCompanySchema = z.strictObject({ domain: DomainSchema, name: z.string().min(1) });
 export type AdminWorldCompany = z.infer<typeof AdminWorldCompanySchema>;
@@ -60,3 +61,6 @@ export type AdminWorldJobRepostRequest = z.infer<typeof AdminWorldJobRepostReque
 
 export const AdminWorldJobParamsSchema = z.strictObject({ world_job_id: WorldJobIdSchema });
 export type AdminWorldJobParams = z.infer<typeof AdminWorldJobParamsSchema>;
+
+/** GET /admin/refresh/{refresh_id}: the id POST /admin/refresh answered. */
+export const AdminRefreshParamsSchema = z.strictObject({ refresh_id: RefreshIdSchema });

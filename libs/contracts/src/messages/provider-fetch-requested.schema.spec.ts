@@ -25,11 +25,9 @@ describe('provider.fetch.requested', () => {
   });
 });
 
-describe('provider.fetch.requested index_scope', () => {
-  it('lets only the own index answer from the store', () => {
+describe('provider.fetch.requested and the own index', () => {
+  it('carries no store scope: the own index answers from the store without the fetcher', () => {
     const own = { ...examples.providerFetchRequested(), provider: 'own_index' as const, index_scope: { providers_routable: ['own_index' as const] } };
-    expect(ProviderFetchRequested.ValueSchema.safeParse(own).success).toBe(true);
-    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...own, provider: 'provider_a' }).success).toBe(false);
-    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...own, index_scope: { providers_routable: [] } }).success).toBe(false);
+    expect(ProviderFetchRequested.ValueSchema.safeParse(own).success).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { FiltersSchema } from '../public/filters.schema.js';
 import { FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema, refineRecordsOfProvider } from './common.schema.js';
+import { ChunkPositionSchema, StoreKeySchema } from './async-chunk-requested.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 
 export const ValueSchema = z
@@ -19,15 +20,18 @@ export const ValueSchema = z
     latency_ms: NonNegativeIntSchema,
     fetched_at: DateTimeSchema,
     records: z.array(NormalizedProviderRecordSchema),
+    /** partners: where the provider's next page starts (null: it has no more) */
+    next: ChunkPositionSchema.nullable().optional(),
     /**
-     * own_index only: after merging the crawler's records, dedupe also answers from the store of
-     * canonical jobs with up to `want` jobs matching `filters` within `scope`.
+     * own_index only: dedupe answers from the store of canonical jobs with up to `want` jobs
+     * matching `filters` within `scope`, after `after` in store order (null: from the start).
      */
     index_query: z
       .strictObject({
         filters: FiltersSchema,
         want: z.number().int().min(1).max(10_000),
         scope: OwnIndexScopeSchema,
+        after: StoreKeySchema.nullable().optional(),
       })
       .optional(),
   })

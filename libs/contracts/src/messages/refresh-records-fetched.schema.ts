@@ -1,25 +1,35 @@
 /**
- * `refresh.records.fetched` (key: scope_key): provider-fetcher -> dedupe. One provider's
- * listing for a refresh scope. `complete` is true only when the listing was read to its end
- * (ok outcome, fewer than `want` records): only then may dedupe treat an absent source as no
- * longer listed. A failed or timed-out fetch carries no records and never closes anything.
+ * `refresh.records.fetched` (key: `refresh:new` or `refresh:sweeps`): provider-fetcher -> dedupe. One part (a few pages)
+ * of a refresh sweep, in order; the last part is `final` and says whether the whole listing was
+ * read (`complete`: every page answered, to its end, within the deadline, its total steady).
+ * Only a complete `catalog` or `companies` sweep lets dedupe treat this provider's sources of
+ * the scope not seen since `started_at` as no longer listed. A failed or timed-out part carries
+ * no records and ends the sweep incomplete: it never closes anything.
  */
 import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { FetchOutcomeSchema, MessageVersionSchema, refineRecordsOfProvider } from './common.schema.js';
-import { RefreshScopeSchema } from './refresh-fetch-requested.schema.js';
+import { RefreshScopeSchema, RefreshSweepKindSchema } from './refresh-fetch-requested.schema.js';
 import { RefreshIdSchema } from './refresh-requested.schema.js';
 
 export const ValueSchema = z
   .strictObject({
     v: MessageVersionSchema,
     refresh_id: RefreshIdSchema,
+    kind: RefreshSweepKindSchema,
     scope: RefreshScopeSchema,
     provider: ProviderSlugSchema,
+    /** 0, 1, 2, ... within the sweep */
+    part: NonNegativeIntSchema,
+    /** the sweep's last part */
+    final: z.boolean(),
     outcome: FetchOutcomeSchema,
+    /** final parts only: the listing was read whole */
     complete: z.boolean(),
+    /** when the sweep asked for its first page: a source it listed was seen at or after this */
+    started_at: DateTimeSchema,
     latency_ms: NonNegativeIntSchema,
     fetched_at: DateTimeSchema,
     records: z.array(NormalizedProviderRecordSchema),
@@ -28,8 +38,16 @@ export const ValueSchema = z
     if (value.outcome !== 'ok' && (value.records.length > 0 || value.complete)) {
       ctx.addIssue({ code: 'custom', path: ['outcome'], message: 'a failed fetch carries no records and is never complete' });
     }
+    if (value.complete && (!value.final || value.kind === 'new_listings')) {
+      ctx.addIssue({ code: 'custom', path: ['complete'], message: 'only the final part of a catalog or companies sweep may be complete' });
+    }
     refineRecordsOfProvider(value, ctx);
   });
 export type Value = z.infer<typeof ValueSchema>;
 
-export const keyOf = (value: Value): string => value.scope.key;
+/**
+ * Two partitions: every sweep's parts reach dedupe in order (absences are judged after its last
+ * part), new listings (small, and what watches wait for) never queue behind a long sweep, and
+ * refresh merges take two of dedupe's concurrent slots at most, so live searches keep the others.
+ */
+export const keyOf = (value: Value): string => (value.kind === 'new_listings' ? 'refresh:new' : 'refresh:sweeps');

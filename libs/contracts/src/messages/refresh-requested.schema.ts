@@ -1,7 +1,7 @@
 /**
- * `refresh.requested` (key: "refresh"): gateway (admin `POST /admin/refresh`) ->
- * search-orchestrator. Starts one refresh pass now instead of at the next
- * `REFRESH_INTERVAL_MS` tick.
+ * `refresh.requested` (key: "refresh"): gateway (admin `POST /admin/refresh`) -> dedupe (the
+ * refresh planner). Starts one refresh pass now instead of at the next `REFRESH_INTERVAL_MS`
+ * tick (right after the pass under way, if one runs).
  */
 import { z } from 'zod';
 import { DateTimeSchema } from '../public/common.schema.js';

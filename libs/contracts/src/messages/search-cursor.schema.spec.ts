@@ -10,8 +10,9 @@ describe('search cursor position', () => {
     expect(SearchCursorPositionSchema.safeParse(null).success).toBe(false);
   });
 
-  it('has a continuation with the page start and the set size', () => {
-    expect(SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10, set_size: 14 }).success).toBe(true);
+  it('has a continuation with the page start, the set size and whether a provider has more', () => {
+    expect(SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10, set_size: 14, more: true }).success).toBe(true);
+    expect(SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10, set_size: 14 }).success).toBe(false);
     expect(SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10 }).success).toBe(false);
   });
 

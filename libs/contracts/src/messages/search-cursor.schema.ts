@@ -30,8 +30,10 @@ export const SearchContinuationSchema = z.strictObject({
   fingerprint: z.string().min(1),
   /** Index in the result set of this page's first job. */
   page_start: NonNegativeIntSchema,
-  /** How many jobs the whole result set holds. */
+  /** How many jobs the result set holds so far. */
   set_size: NonNegativeIntSchema,
+  /** Some provider may still hold matching jobs beyond the set: the set grows when a page reaches its end. */
+  more: z.boolean(),
 });
 export type SearchContinuation = z.infer<typeof SearchContinuationSchema>;
 

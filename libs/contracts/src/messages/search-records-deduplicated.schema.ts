@@ -9,6 +9,7 @@ import { JobSchema } from '../public/job.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { FetchOutcomeSchema, MessageVersionSchema } from './common.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
+import { ChunkPositionSchema } from './async-chunk-requested.schema.js';
 
 export const ValueSchema = z
   .strictObject({
@@ -23,6 +24,8 @@ export const ValueSchema = z
     /** own_index: jobs answered from the store of canonical jobs beyond this batch's records */
     from_store: NonNegativeIntSchema.default(0),
     jobs: z.array(JobSchema),
+    /** where this provider's next read for the search starts (null: it has no more; absent: unknown) */
+    next: ChunkPositionSchema.nullable().optional(),
   })
   .superRefine((value, ctx) => {
     if (value.duplicates_merged > value.records_in) {

@@ -9,8 +9,8 @@ export const ALL_FILTERS: Filters = {
   posted_within_days: 7,
 };
 
-/** Filters a provider cannot apply (several countries and domains): left to the fetcher. */
-export const UNPUSHABLE_FILTERS: Filters = { country_code_or: ['GB', 'DE'], company_domain_or: ['acme.com', 'globex.com'], remote: null };
+/** Filters a provider cannot apply (several countries): left to the fetcher. */
+export const UNPUSHABLE_FILTERS: Filters = { country_code_or: ['GB', 'DE'], remote: null };
 
 export const SEEN_AT = '2026-11-22T08:00:00.000Z';
 

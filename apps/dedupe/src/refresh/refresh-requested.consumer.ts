@@ -3,13 +3,13 @@ import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type RefreshRequested } from '@jobs/contracts';
 import { RefreshPlanner } from './refresh-planner.js';
 
-/** POST /admin/refresh: one pass at once (the topic has one partition: one planner at a time). */
+/** POST /admin/refresh: a pass now (or right after the one under way). */
 @KafkaConsumer()
-export class RefreshConsumer {
+export class RefreshRequestedConsumer {
   constructor(private readonly planner: RefreshPlanner) {}
 
   @EventPattern(Topics.RefreshRequested.name)
-  async onRefreshRequested(@Payload() message: RefreshRequested.Value): Promise<void> {
-    await this.planner.pass(message.refresh_id);
+  onRefreshRequested(@Payload() message: RefreshRequested.Value): Promise<void> {
+    return this.planner.request(message.refresh_id, new Date(message.requested_at));
   }
 }

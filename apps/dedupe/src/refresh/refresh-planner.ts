@@ -1,0 +1,166 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { PROVIDER_SLUGS, Topics, type ProviderSlug } from '@jobs/contracts';
+import { PrismaService, type Prisma } from '@jobs/db';
+import { newId, type Logger } from '@jobs/observability';
+import { OutboxRelay } from '@jobs/outbox';
+import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
+import { nextBucket, planPass } from './refresh-plan.js';
+
+export const REFRESH_SETTINGS = Symbol('REFRESH_SETTINGS');
+export interface RefreshSettings {
+  /** REFRESH_INTERVAL_MS (operator.md) */
+  intervalMs: number;
+  /** Buckets of stored companies: every stored job is re-verified within this many passes. */
+  buckets: number;
+}
+
+/** Company domains per `companies` listing (one call pages through all of them). */
+export const COMPANIES_PER_SWEEP = 100;
+/** One sweep's budget at the fetcher. */
+export const SWEEP_TIMEOUT_MS = 120_000;
+/** A pass whose sweeps have not all ended by then is over anyway (a sweep was lost). */
+export const PASS_STALE_MS = 10 * 60_000;
+/** How long a pass's rows are kept. */
+const PASS_HISTORY_MS = 86_400_000;
+/** While a pass runs or a request waits, the planner looks again this often. */
+const BUSY_POLL_MS = 500;
+
+/**
+ * How late each partner shows a new posting (observed of the simulated market; a real partner's
+ * would be measured the same way): its `new_listings` window reaches back this much further.
+ */
+export const LISTING_LAG_MS: Readonly<Partial<Record<ProviderSlug, number>>> = {
+  provider_a: 5 * 60_000,
+  provider_b: 15 * 60_000,
+  provider_c: 1 * 60_000,
+  provider_d: 30 * 60_000,
+  provider_e: 60 * 60_000,
+  provider_f: 10 * 60_000,
+};
+const PARTNERS = PROVIDER_SLUGS.filter((p) => p !== 'own_index');
+
+export type PassStart = { started: string } | { waiting: 'running' | 'interval' };
+
+/**
+ * Refresh passes (dedupe owns the store and keeps it true): every REFRESH_INTERVAL_MS, and at
+ * once for a `POST /admin/refresh`, one pass asks the provider-fetcher for its sweeps
+ * (`refresh.fetch.requested`, staged in dedupe's outbox with the pass's rows, so a pass is
+ * planned whole or not at all). A pass never starts while the last one still runs (a sweep
+ * without its final part, within PASS_STALE_MS); requests made meanwhile are served by the next
+ * pass, which starts as soon as the last one ends. Replicas agree through an advisory lock.
+ */
+@Injectable()
+export class RefreshPlanner implements OnApplicationBootstrap {
+  private readonly loop = new KickableLoop(async () => {
+    try {
+      const outcome = await this.tryStart(new Date());
+      if ('started' in outcome) return BUSY_POLL_MS;
+      if (outcome.waiting === 'running') return BUSY_POLL_MS;
+      return await this.untilNextPass();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'refresh planner failed; trying again');
+      return Math.min(this.settings.intervalMs, 5_000);
+    }
+  });
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly outbox: OutboxRelay,
+    @Inject(REFRESH_SETTINGS) private readonly settings: RefreshSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
+    drains: DrainRegistry,
+  ) {
+    drains.register('refresh-planner', () => this.loop.stop());
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop.start(this.settings.intervalMs);
+  }
+
+  /** An operator's request: served by the next pass (now, unless one runs). */
+  async request(refreshId: string, requestedAt: Date): Promise<void> {
+    await this.prisma.refreshRequest.createMany({ data: [{ id: refreshId, requestedAt }], skipDuplicates: true });
+    this.loop.kick();
+  }
+
+  /** Looks again soon (a sweep of the running pass just ended). */
+  kick(): void {
+    this.loop.kick();
+  }
+
+  /** Starts a pass if one is due (a request waits, or the interval has passed) and none runs. */
+  async tryStart(now: Date): Promise<PassStart> {
+    const started = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dedupe:refresh-planner', 0))`;
+        const last = await tx.refreshPass.findFirst({ orderBy: { startedAt: 'desc' } });
+        if (last && now.getTime() - last.startedAt.getTime() < PASS_STALE_MS) {
+          const open = await tx.refreshSweep.count({ where: { passId: last.id, finishedAt: null } });
+          if (open > 0) return { waiting: 'running' } as const;
+        }
+        const queued = await tx.refreshRequest.findMany({ where: { passId: null }, orderBy: [{ requestedAt: 'asc' }, { id: 'asc' }] });
+        // a scheduled pass: one per interval (a little early is fine: timers drift)
+        if (queued.length === 0 && last && now.getTime() - last.startedAt.getTime() < this.settings.intervalMs - 250) return { waiting: 'interval' } as const;
+        const id = queued[0]?.id ?? newId('rfr');
+        await this.startPass(tx, id, queued.length > 0 ? 'request' : 'schedule', nextBucket(last?.bucket ?? null, this.settings.buckets), now);
+        if (queued.length > 0) await tx.refreshRequest.updateMany({ where: { id: { in: queued.map((q) => q.id) } }, data: { passId: id } });
+        return { started: id } as const;
+      },
+      { timeout: 30_000, maxWait: 10_000 },
+    );
+    if ('started' in started) this.outbox.kick();
+    return started;
+  }
+
+  private async startPass(tx: Prisma.TransactionClient, id: string, trigger: 'schedule' | 'request', bucket: number, now: Date): Promise<void> {
+    const rows = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
+      SELECT DISTINCT s.provider::text AS provider, c.domain
+      FROM job_sources s JOIN canonical_jobs j ON j.id = s.canonical_job_id JOIN companies c ON c.id = j.company_id
+      WHERE s.listed AND j.status = 'open' AND s.provider <> 'own_index' AND c.domain IS NOT NULL
+        AND mod(abs(hashtext(c.domain)), ${this.settings.buckets}) = ${bucket}`;
+    // Open jobs the own crawler stopped listing (it saw them close) wait only on their partners:
+    // those companies are re-verified with those partners in this pass, whatever their bucket.
+    const closing = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
+      SELECT DISTINCT p.provider::text AS provider, c.domain
+      FROM job_sources o JOIN canonical_jobs j ON j.id = o.canonical_job_id JOIN companies c ON c.id = j.company_id
+      JOIN job_sources p ON p.canonical_job_id = j.id AND p.listed AND p.provider <> 'own_index'
+      WHERE o.provider = 'own_index' AND NOT o.listed AND j.status = 'open' AND c.domain IS NOT NULL`;
+    const domainsByProvider = new Map<ProviderSlug, Set<string>>();
+    for (const row of [...rows, ...closing]) domainsByProvider.set(row.provider, (domainsByProvider.get(row.provider) ?? new Set()).add(row.domain));
+    const sweeps = planPass({
+      now: now.getTime(),
+      intervalMs: this.settings.intervalMs,
+      lagMs: LISTING_LAG_MS,
+      partners: PARTNERS,
+      bucket,
+      buckets: this.settings.buckets,
+      batchSize: COMPANIES_PER_SWEEP,
+      domainsByProvider: new Map([...domainsByProvider].map(([provider, domains]) => [provider, [...domains]])),
+    });
+    // a day of passes is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
+    const kept = new Date(now.getTime() - PASS_HISTORY_MS);
+    await tx.refreshPass.deleteMany({ where: { startedAt: { lt: kept } } });
+    await tx.refreshRequest.deleteMany({ where: { requestedAt: { lt: kept }, passId: { not: null } } });
+    await tx.refreshPass.create({ data: { id, trigger, startedAt: now, bucket } });
+    await tx.refreshSweep.createMany({ data: sweeps.map((s) => ({ passId: id, provider: s.provider, key: s.scope.key, kind: s.kind })) });
+    for (const sweep of sweeps) {
+      await this.outbox.stage(tx, Topics.RefreshFetchRequested, {
+        v: 1,
+        refresh_id: id,
+        kind: sweep.kind,
+        scope: sweep.scope,
+        provider: sweep.provider,
+        ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
+        timeout_ms: SWEEP_TIMEOUT_MS,
+      });
+    }
+    this.logger.info({ refresh_id: id, trigger, bucket, sweeps: sweeps.length, companies: rows.length, closing: closing.length }, 'refresh pass started');
+  }
+
+  /** Time until the next scheduled pass. */
+  private async untilNextPass(): Promise<number> {
+    const last = await this.prisma.refreshPass.findFirst({ orderBy: { startedAt: 'desc' }, select: { startedAt: true } });
+    if (!last) return this.settings.intervalMs;
+    return Math.max(BUSY_POLL_MS, last.startedAt.getTime() + this.settings.intervalMs - Date.now());
+  }
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { titleWords } from '@jobs/job-filters';
+import { isLive, type WatchRecord } from './watch.js';
+import { WatchStore } from './watch.store.js';
+
+/** Bumped by every change of a watch: every matcher replica reloads its index when it moves. */
+export const WATCHES_VERSION_KEY = 'orchestrator:watches:version';
+
+/**
+ * The live watches, indexed for the matcher (pure): by company domain (company watches, and
+ * search watches limited to companies), by the first word of each title keyword (search watches
+ * with `title_or`: a keyword matches when each of its words starts a title word, so the job's
+ * title words and their prefixes find every candidate), and the rest, which any change may
+ * concern. Candidates are then checked with the watch rules (`watch-events.ts`), so the index
+ * only has to never miss one.
+ */
+export class WatchCandidates {
+  private readonly byDomain = new Map<string, WatchRecord[]>();
+  private readonly byTitleWord = new Map<string, WatchRecord[]>();
+  private readonly unindexed: WatchRecord[] = [];
+
+  constructor(watches: readonly WatchRecord[]) {
+    const add = (map: Map<string, WatchRecord[]>, key: string, watch: WatchRecord) => map.set(key, [...(map.get(key) ?? []), watch]);
+    for (const watch of watches) {
+      if (!isLive(watch)) continue;
+      if (watch.type === 'company' && watch.domain !== null) add(this.byDomain, watch.domain, watch);
+      else if (watch.filters?.title_or?.length) {
+        const firsts = new Set(watch.filters.title_or.map((k) => titleWords(k)[0]).filter((w): w is string => w !== undefined));
+        for (const word of firsts) add(this.byTitleWord, word, watch);
+      } else if (watch.filters?.company_domain_or?.length) for (const domain of new Set(watch.filters.company_domain_or)) add(this.byDomain, domain, watch);
+      else this.unindexed.push(watch);
+    }
+  }
+
+  get size(): number {
+    const all = new Set([...this.byDomain.values(), ...this.byTitleWord.values(), this.unindexed].flat());
+    return all.size;
+  }
+
+  /** Watches a change of a job (title, company domain) may concern, each once, oldest first. */
+  forJob(title: string, domain: string | null): WatchRecord[] {
+    const found = new Set<WatchRecord>(this.unindexed);
+    if (domain !== null) for (const watch of this.byDomain.get(domain) ?? []) found.add(watch);
+    for (const word of new Set(titleWords(title))) {
+      for (let end = 1; end <= word.length; end++) for (const watch of this.byTitleWord.get(word.slice(0, end)) ?? []) found.add(watch);
+    }
+    return byAge([...found]);
+  }
+
+  /** Company watches of a domain (hiring changes concern only them). */
+  forCompany(domain: string): WatchRecord[] {
+    return byAge((this.byDomain.get(domain) ?? []).filter((w) => w.type === 'company'));
+  }
+}
+
+function byAge(watches: WatchRecord[]): WatchRecord[] {
+  return watches.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The matcher's view of the live watches: held in memory and reloaded (one query) only when the
+ * watches' version in Redis moved, so a change is matched without a database read. A watch is
+ * written, then the version bumped, before its creation is answered: a change that occurs after
+ * the answer is matched against an index that has it.
+ */
+@Injectable()
+export class WatchIndex {
+  private loaded: { version: string; candidates: WatchCandidates } | null = null;
+
+  constructor(
+    private readonly store: WatchStore,
+    private readonly redis: Redis,
+  ) {}
+
+  async current(): Promise<WatchCandidates> {
+    const version = (await this.redis.get(WATCHES_VERSION_KEY)) ?? '0';
+    if (this.loaded?.version === version) return this.loaded.candidates;
+    const candidates = new WatchCandidates(await this.store.allLive());
+    this.loaded = { version, candidates };
+    return candidates;
+  }
+
+  /** After a watch was created, changed or deleted. */
+  async changed(): Promise<void> {
+    await this.redis.incr(WATCHES_VERSION_KEY);
+  }
+}
