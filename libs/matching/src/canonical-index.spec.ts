@@ -251,6 +251,17 @@ describe('CanonicalIndex', () => {
       expect(index.merge(record({ provider: 'provider_b', posted_at: LATER }))).toMatchObject({ jobId, reposted: false });
     });
 
+    it('the same day, a new id at a provider that stopped listing the job re-lists it; while it still lists it, another opening', () => {
+      const SAME_DAY = '2026-11-03T15:40:00.000Z';
+      const stored = recordToMatch(record({ apply_url: null }));
+      const unlisted = new CanonicalIndex();
+      unlisted.load({ id: 'job_closed', fields: stored.fields, keys: stored.keys, sources: [{ provider: 'provider_a', providerJobId: 'A-1', listed: false }] });
+      expect(unlisted.merge(record({ provider_job_id: 'A-2', apply_url: null, posted_at: SAME_DAY }))).toMatchObject({ jobId: 'job_closed', merged: true });
+      const listed = new CanonicalIndex();
+      listed.load({ id: 'job_open', fields: stored.fields, keys: stored.keys, sources: [{ provider: 'provider_a', providerJobId: 'A-1', listed: true }] });
+      expect(listed.merge(record({ provider_job_id: 'A-2', apply_url: null, posted_at: SAME_DAY })).jobId).not.toBe('job_open');
+    });
+
     it('is recognised without apply URLs on title, place, description and salary', () => {
       const index = new CanonicalIndex();
       const { jobId } = index.merge(record({ apply_url: null }));

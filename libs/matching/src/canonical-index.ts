@@ -17,7 +17,8 @@ export interface StoredJob {
   id: string;
   fields: MatchFields;
   keys: Iterable<string>;
-  sources: Iterable<{ provider: string; providerJobId: string }>;
+  /** `listed: false`: the provider stopped listing it (it no longer counts as listing the job). */
+  sources: Iterable<{ provider: string; providerJobId: string; listed?: boolean }>;
 }
 
 /** A job's state in the index: its merged fields and the union of its keys. */
@@ -66,7 +67,8 @@ export class CanonicalIndex {
     this.jobs.set(stored.id, job);
     this.addKeys(job, [...stored.keys]);
     for (const s of stored.sources) {
-      job.providers.add(s.provider);
+      // a provider that stopped listing the job may list it again under a new id: a re-listing
+      if (s.listed !== false) job.providers.add(s.provider);
       this.bySource.set(`${s.provider}\u0000${s.providerJobId}`, stored.id);
     }
   }

@@ -162,6 +162,12 @@ export class CanonicalJobRepository {
       // the listing itself changed at the employer: the job follows it (rare: one update each)
       for (const k of knownSeen) if (k.changed.length > 0) await tx.canonicalJob.update({ where: { id: k.jobId }, data: listingUpdate(k.record, k.changed) });
       const newKeys: { key: string; canonicalJobId: string }[] = [];
+      // companies of the jobs made here and of those that learnt their company's domain
+      const companyIds = await this.companies(tx, [...touched.keys()].flatMap((jobId) => {
+        const { fields } = index.job(jobId)!;
+        const stored = loaded.get(jobId);
+        return !stored || (fields.companyDomain && fields.companyDomain !== stored.fields.companyDomain) ? [fields] : [];
+      }));
       for (const [jobId, { seenAt, sources, reposts }] of touched) {
         const job = index.job(jobId)!;
         const stored = loaded.get(jobId);
@@ -172,8 +178,8 @@ export class CanonicalJobRepository {
         const crawled = sources.find((r) => r.provider === 'own_index');
         const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
         const relistedAt = touched.get(jobId)!.relistedAt;
-        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, jobFamily, seenAt, job.providers.size, verifiedAt, reposts, relistedAt);
-        else await this.create(tx, jobId, job.fields, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts);
+        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, companyIds, jobFamily, seenAt, job.providers.size, verifiedAt, reposts, relistedAt);
+        else await this.create(tx, jobId, job.fields, companyIds, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts);
         await tx.jobSource.createMany({ data: sources.map((r) => sourceData(jobId, r)) });
       }
       // a changed title brings its blocking keys along, so later records still meet the job
@@ -187,9 +193,9 @@ export class CanonicalJobRepository {
 
   /**
    * Sightings of listings already known, the common case of a repeated search: two statements
-   * for the whole batch instead of two per record. As record by record, the last sighting of a
-   * source or job wins, and the own crawler's sightings set `last_verified_at` (it confirms the
-   * listing live at its origin).
+   * for the whole batch instead of two per record. Sightings only move forward (the latest of a
+   * source or job wins; a row already as recent is left unwritten), and the own crawler's set
+   * `last_verified_at` (it confirms the listing live at its origin).
    */
   private async recordSightings(tx: Prisma.TransactionClient, seen: readonly KnownSighting[], writeHashes = true): Promise<void> {
     if (seen.length === 0) return;
@@ -205,12 +211,12 @@ export class CanonicalJobRepository {
         ) AS v(id, seen_at, field_hashes)
         WHERE s.id = v.id`;
     } else {
-      // unchanged listings: their field hashes stay as they are
+      // unchanged listings: their field hashes stay as they are; a row already as new is not rewritten
       await tx.$executeRaw`
         UPDATE job_sources AS s
         SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL
         FROM unnest(${bySource.map((k) => k.sourceId)}::text[], ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
-        WHERE s.id = v.id`;
+        WHERE s.id = v.id AND (s.last_seen_at < v.seen_at OR NOT s.listed)`;
     }
     const byJob = new Map<string, { seenAt: Date; verifiedAt: Date | null }>();
     for (const k of seen) {
@@ -220,13 +226,13 @@ export class CanonicalJobRepository {
     const jobs = [...byJob];
     await tx.$executeRaw`
       UPDATE canonical_jobs AS j
-      SET last_seen_at = v.seen_at, last_verified_at = COALESCE(v.verified_at, j.last_verified_at)
+      SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
       FROM unnest(
         ${jobs.map(([id]) => id)}::text[],
         ${jobs.map(([, t]) => t.seenAt.toISOString())}::text[]::timestamptz[],
         ${jobs.map(([, t]) => t.verifiedAt?.toISOString() ?? null)}::text[]::timestamptz[]
       ) AS v(id, seen_at, verified_at)
-      WHERE j.id = v.id`;
+      WHERE j.id = v.id AND (j.last_seen_at < v.seen_at OR v.verified_at > COALESCE(j.last_verified_at, '-infinity'))`;
   }
 
   /**
@@ -337,7 +343,7 @@ export class CanonicalJobRepository {
     if (jobs.length === 0) return [];
     // one query after the other: nested includes would run side by side on the transaction's connection
     const ids = jobs.map((j) => j.id);
-    const sources = await tx.jobSource.findMany({ where: { canonicalJobId: { in: ids } }, select: { canonicalJobId: true, provider: true, providerJobId: true } });
+    const sources = await tx.jobSource.findMany({ where: { canonicalJobId: { in: ids } }, select: { canonicalJobId: true, provider: true, providerJobId: true, listed: true } });
     const jobKeys = await tx.canonicalJobKey.findMany({ where: { canonicalJobId: { in: ids } }, select: { canonicalJobId: true, key: true } });
     return jobs.map((job) => ({
       ...job,
@@ -346,13 +352,12 @@ export class CanonicalJobRepository {
     }));
   }
 
-  private async create(tx: Prisma.TransactionClient, jobId: string, f: MatchFields, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number, verifiedAt: Date | null, reposts: number): Promise<void> {
-    const company = await this.company(tx, f.companyDomain, f.companyName);
+  private async create(tx: Prisma.TransactionClient, jobId: string, f: MatchFields, companyIds: CompanyIds, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number, verifiedAt: Date | null, reposts: number): Promise<void> {
     const primary = recordToMatch(first).keys.find((k) => !k.startsWith('u:'))!;
     await tx.canonicalJob.create({
       data: {
         id: jobId,
-        companyId: company.id,
+        companyId: companyIds.of(f),
         title: f.title,
         normalizedTitle: normalizeTitle(f.title),
         titleSearch: titleSearchText(f.title),
@@ -388,6 +393,7 @@ export class CanonicalJobRepository {
     row: StoredRow,
     before: MatchFields,
     f: MatchFields,
+    companyIds: CompanyIds,
     jobFamily: string | null,
     seenAt: Date,
     providers: number,
@@ -400,7 +406,7 @@ export class CanonicalJobRepository {
     // re-listed: same id, one more repost, open again (its posting time moved with the fields)
     if (reposts > 0) Object.assign(data, { repostCount: { increment: reposts }, status: 'open', closedReason: null, closedAt: null });
     if (row.jobFamily === null && jobFamily !== null) data.jobFamily = jobFamily;
-    if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = (await this.company(tx, f.companyDomain, f.companyName)).id;
+    if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = companyIds.of(f);
     if (f.city !== before.city) data.city = f.city;
     if (f.region !== before.region) data.region = f.region;
     if (f.remote !== before.remote) data.remote = f.remote;
@@ -421,15 +427,42 @@ export class CanonicalJobRepository {
     await tx.canonicalJob.update({ where: { id: row.id }, data });
   }
 
-  private async company(tx: Prisma.TransactionClient, domain: string | null, name: string) {
-    if (domain) {
-      // two batches meeting a new company at once: the second waits for the first and takes its row
-      await tx.$executeRaw`INSERT INTO companies (id, domain, name) VALUES (${newId('cmp')}, ${domain}, ${name}) ON CONFLICT (domain) DO NOTHING`;
-      return tx.company.findUniqueOrThrow({ where: { domain } });
+  /**
+   * The companies of jobs being made or moved, made where missing: one insert in domain order
+   * (two batches meeting the same new companies wait for each other in the same order instead
+   * of deadlocking), one read. Companies without a domain are rare and found by name.
+   */
+  private async companies(tx: Prisma.TransactionClient, fields: readonly MatchFields[]): Promise<CompanyIds> {
+    const names = new Map<string, string>();
+    for (const f of fields) if (f.companyDomain && !names.has(f.companyDomain)) names.set(f.companyDomain, f.companyName);
+    const domains = [...names.keys()].sort();
+    const byDomain = new Map<string, string>();
+    if (domains.length > 0) {
+      await tx.$executeRaw`
+        INSERT INTO companies (id, domain, name)
+        SELECT v.id, v.domain, v.name FROM unnest(${domains.map(() => newId('cmp'))}::text[], ${domains}::text[], ${domains.map((d) => names.get(d)!)}::text[]) AS v(id, domain, name)
+        ORDER BY v.domain
+        ON CONFLICT (domain) DO NOTHING`;
+      for (const c of await tx.company.findMany({ where: { domain: { in: domains } }, select: { id: true, domain: true } })) byDomain.set(c.domain!, c.id);
     }
-    const existing = await tx.company.findFirst({ where: { domain: null, name } });
-    return existing ?? tx.company.create({ data: { id: newId('cmp'), domain: null, name } });
+    const byName = new Map<string, string>();
+    for (const name of [...new Set(fields.filter((f) => !f.companyDomain).map((f) => f.companyName))].sort()) {
+      const existing = await tx.company.findFirst({ where: { domain: null, name }, select: { id: true } });
+      byName.set(name, (existing ?? (await tx.company.create({ data: { id: newId('cmp'), domain: null, name }, select: { id: true } }))).id);
+    }
+    return {
+      of: (f) => {
+        const id = f.companyDomain ? byDomain.get(f.companyDomain) : byName.get(f.companyName);
+        if (!id) throw new Error(`company of ${f.companyDomain ?? f.companyName} was not resolved`);
+        return id;
+      },
+    };
   }
+}
+
+/** The stored company of a job's fields (by domain, else by name). */
+interface CompanyIds {
+  of(f: MatchFields): string;
 }
 
 /** A stored job in the matcher's terms. Job family is not matched on, so it is left out. */

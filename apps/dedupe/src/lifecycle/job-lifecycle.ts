@@ -46,11 +46,11 @@ export function changedJobFields(before: Pick<Job, UpdateField>, after: Pick<Job
 
 const short = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 12);
 
-/**
- * What one provider's record says about each tracked field, as short hashes (stored per
- * source). The title is compared normalized, so casing or a provider's suffix never counts.
- */
-export function recordFieldHashes(record: NormalizedProviderRecord): Record<UpdateField, string> {
+/** Key of the whole record's hash among a source's field hashes: an unchanged listing costs one hash. */
+const RECORD_HASH = '_record';
+
+/** Each tracked field of a record as canonical text; the title normalized, so casing or a provider's suffix never counts. */
+function canonicalFields(record: NormalizedProviderRecord): string[] {
   const values: FieldValues = {
     title: normalizeTitle(record.title),
     location: record.location,
@@ -61,17 +61,28 @@ export function recordFieldHashes(record: NormalizedProviderRecord): Record<Upda
     description: record.description,
     apply_url: record.apply_url,
   };
-  return Object.fromEntries(UPDATE_FIELDS.map((f) => [f, short(canonical(values[f]))])) as Record<UpdateField, string>;
+  return UPDATE_FIELDS.map((f) => canonical(values[f]));
+}
+
+/**
+ * What one provider's record says about each tracked field, as short hashes (stored per
+ * source), and about all of them at once (`_record`).
+ */
+export function recordFieldHashes(record: NormalizedProviderRecord): Record<UpdateField | typeof RECORD_HASH, string> {
+  const fields = canonicalFields(record);
+  return { ...(Object.fromEntries(UPDATE_FIELDS.map((f, i) => [f, short(fields[i]!)])) as Record<UpdateField, string>), [RECORD_HASH]: short(fields.join('\u0000')) };
 }
 
 /**
  * The fields a known listing changed since its provider last showed it: the hash moved and the
  * new value is known (a provider dropping a value never erases the job's). A source stored
- * before hashes were kept (empty) changes nothing.
+ * before hashes were kept (empty) changes nothing. Nearly every sighting is of an unchanged
+ * listing: the whole record's hash settles it.
  */
 export function listingChangedFields(stored: Readonly<Record<string, unknown>>, record: NormalizedProviderRecord): UpdateField[] {
-  const now = recordFieldHashes(record);
-  return UPDATE_FIELDS.filter((field) => typeof stored[field] === 'string' && stored[field] !== now[field] && !isEmpty(record, field));
+  const fields = canonicalFields(record);
+  if (typeof stored[RECORD_HASH] === 'string' && stored[RECORD_HASH] === short(fields.join('\u0000'))) return [];
+  return UPDATE_FIELDS.filter((field, i) => typeof stored[field] === 'string' && stored[field] !== short(fields[i]!) && !isEmpty(record, field));
 }
 
 function isEmpty(record: NormalizedProviderRecord, field: UpdateField): boolean {
