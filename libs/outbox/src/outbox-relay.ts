@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { TopicSpec, ValueOf } from '@jobs/kafka';
-import { enqueueOutbox, PrismaService, type OutboxWriter } from '@jobs/db';
+import { enqueueOutbox, enqueueOutboxMany, PrismaService, type OutboxWriter } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
@@ -56,6 +56,25 @@ export class OutboxRelay implements OnApplicationBootstrap {
           value: JSON.parse(String(message.value)) as never,
           headers: message.headers as Record<string, string>,
         });
+      },
+      'outbox',
+    );
+  }
+
+  /** Several messages of one topic in one insert (published in the array's order), under one span. */
+  async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[]): Promise<void> {
+    if (values.length === 0) return;
+    await this.publisher.typed.inPublishSpan(
+      topic.name,
+      values.length,
+      async () => {
+        await enqueueOutboxMany(
+          tx,
+          values.map((value) => {
+            const message = this.publisher.typed.toKafkaMessage(topic, value);
+            return { topic: topic.name, key: String(message.key), value: JSON.parse(String(message.value)) as never, headers: message.headers as Record<string, string> };
+          }),
+        );
       },
       'outbox',
     );

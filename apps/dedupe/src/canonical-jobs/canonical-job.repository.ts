@@ -162,6 +162,9 @@ export class CanonicalJobRepository {
       // the listing itself changed at the employer: the job follows it (rare: one update each)
       for (const k of knownSeen) if (k.changed.length > 0) await tx.canonicalJob.update({ where: { id: k.jobId }, data: listingUpdate(k.record, k.changed) });
       const newKeys: { key: string; canonicalJobId: string }[] = [];
+      const creates: Prisma.CanonicalJobCreateManyInput[] = [];
+      const updates: { id: string; data: Prisma.CanonicalJobUncheckedUpdateInput }[] = [];
+      const newSources: Prisma.JobSourceCreateManyInput[] = [];
       // companies of the jobs made here and of those that learnt their company's domain
       const companyIds = await this.companies(tx, [...touched.keys()].flatMap((jobId) => {
         const { fields } = index.job(jobId)!;
@@ -178,10 +181,15 @@ export class CanonicalJobRepository {
         const crawled = sources.find((r) => r.provider === 'own_index');
         const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
         const relistedAt = touched.get(jobId)!.relistedAt;
-        if (stored) await this.update(tx, stored.row, stored.fields, job.fields, companyIds, jobFamily, seenAt, job.providers.size, verifiedAt, reposts, relistedAt);
-        else await this.create(tx, jobId, job.fields, companyIds, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts);
-        await tx.jobSource.createMany({ data: sources.map((r) => sourceData(jobId, r)) });
+        if (stored) updates.push({ id: jobId, data: jobUpdate(stored.row, stored.fields, job.fields, companyIds, jobFamily, seenAt, job.providers.size, verifiedAt, reposts, relistedAt) });
+        else creates.push(jobCreate(jobId, job.fields, companyIds, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts));
+        for (const r of sources) newSources.push(sourceData(jobId, r));
       }
+      // set-based: one insert for the new jobs, one for the new sources, one update for the jobs
+      // that only met another listing (sighting and p_real); the rare field changes one by one
+      if (creates.length > 0) await tx.canonicalJob.createMany({ data: creates });
+      await this.applyUpdates(tx, updates);
+      if (newSources.length > 0) await tx.jobSource.createMany({ data: newSources });
       // a changed title brings its blocking keys along, so later records still meet the job
       for (const k of knownSeen) if (k.changed.includes('title')) for (const key of recordToMatch(k.record).keys) newKeys.push({ key, canonicalJobId: k.jobId });
       if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
@@ -352,79 +360,25 @@ export class CanonicalJobRepository {
     }));
   }
 
-  private async create(tx: Prisma.TransactionClient, jobId: string, f: MatchFields, companyIds: CompanyIds, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number, verifiedAt: Date | null, reposts: number): Promise<void> {
-    const primary = recordToMatch(first).keys.find((k) => !k.startsWith('u:'))!;
-    await tx.canonicalJob.create({
-      data: {
-        id: jobId,
-        companyId: companyIds.of(f),
-        title: f.title,
-        normalizedTitle: normalizeTitle(f.title),
-        titleSearch: titleSearchText(f.title),
-        city: f.city,
-        region: f.region,
-        countryCode: f.countryCode,
-        remote: f.remote,
-        employmentType: f.employmentType,
-        seniority: f.seniority,
-        jobFamily,
-        salaryMin: f.salary?.min ?? null,
-        salaryMax: f.salary?.max ?? null,
-        salaryCurrency: f.salary?.currency ?? null,
-        salaryPeriod: f.salary?.period ?? null,
-        salaryOrigin: f.salary?.origin ?? null,
-        description: f.description,
-        applyUrl: f.applyUrl,
-        postedAt: f.postedAt ? new Date(f.postedAt) : null,
-        firstSeenAt: new Date(first.seen_at),
-        lastSeenAt: seenAt,
-        lastVerifiedAt: verifiedAt,
-        pReal: pRealFor(providers),
-        // a job made and re-listed within one batch
-        repostCount: reposts,
-        blockingKey: primary,
-      },
-    });
-  }
-
-  /** Writes what merging changed: filled or better fields, the company once a domain is known, sightings. */
-  private async update(
-    tx: Prisma.TransactionClient,
-    row: StoredRow,
-    before: MatchFields,
-    f: MatchFields,
-    companyIds: CompanyIds,
-    jobFamily: string | null,
-    seenAt: Date,
-    providers: number,
-    verifiedAt: Date | null,
-    reposts: number,
-    relistedAt: string | null = null,
-  ): Promise<void> {
-    const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt, pReal: pRealFor(providers) };
-    if (verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt)) data.lastVerifiedAt = verifiedAt;
-    // re-listed: same id, one more repost, open again (its posting time moved with the fields)
-    if (reposts > 0) Object.assign(data, { repostCount: { increment: reposts }, status: 'open', closedReason: null, closedAt: null });
-    if (row.jobFamily === null && jobFamily !== null) data.jobFamily = jobFamily;
-    if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = companyIds.of(f);
-    if (f.city !== before.city) data.city = f.city;
-    if (f.region !== before.region) data.region = f.region;
-    if (f.remote !== before.remote) data.remote = f.remote;
-    if (f.employmentType !== before.employmentType) data.employmentType = f.employmentType;
-    if (f.seniority !== before.seniority) data.seniority = f.seniority;
-    if (f.salary !== before.salary && f.salary) {
-      data.salaryMin = f.salary.min;
-      data.salaryMax = f.salary.max;
-      data.salaryCurrency = f.salary.currency;
-      data.salaryPeriod = f.salary.period;
-      data.salaryOrigin = f.salary.origin;
-    }
-    if (f.description !== before.description) data.description = f.description;
-    if (f.applyUrl !== before.applyUrl) data.applyUrl = f.applyUrl;
-    if (f.postedAt !== before.postedAt) data.postedAt = f.postedAt ? new Date(f.postedAt) : null;
-    // a closed job listed again: the new listing's posting time, as for any re-listing
-    if (relistedAt) data.postedAt = new Date(relistedAt);
-    await tx.canonicalJob.update({ where: { id: row.id }, data });
+  /**
+   * Writes the updates of jobs that met new listings: those that only moved their sighting and
+   * p_real in one statement, the others (fields, company, re-listing) one by one.
+   */
+  private async applyUpdates(tx: Prisma.TransactionClient, updates: readonly { id: string; data: Prisma.CanonicalJobUncheckedUpdateInput }[]): Promise<void> {
+    const simple = updates.filter((u) => Object.keys(u.data).every((k) => SIGHTING_COLUMNS.has(k)));
+    for (const u of updates) if (!simple.includes(u)) await tx.canonicalJob.update({ where: { id: u.id }, data: u.data });
+    if (simple.length === 0) return;
+    const at = (d: Date | undefined) => d?.toISOString() ?? null;
+    await tx.$executeRaw`
+      UPDATE canonical_jobs AS j
+      SET last_seen_at = v.last_seen_at, p_real = v.p_real, last_verified_at = COALESCE(v.last_verified_at, j.last_verified_at), updated_at = now()
+      FROM unnest(
+        ${simple.map((u) => u.id)}::text[],
+        ${simple.map((u) => at(u.data.lastSeenAt as Date))}::text[]::timestamptz[],
+        ${simple.map((u) => u.data.pReal as number)}::float8[],
+        ${simple.map((u) => at(u.data.lastVerifiedAt as Date | undefined))}::text[]::timestamptz[]
+      ) AS v(id, last_seen_at, p_real, last_verified_at)
+      WHERE j.id = v.id`;
   }
 
   /**
@@ -464,6 +418,84 @@ export class CanonicalJobRepository {
 interface CompanyIds {
   of(f: MatchFields): string;
 }
+
+/** Columns a job's update may hold and still be written with the others in one statement. */
+const SIGHTING_COLUMNS = new Set(['lastSeenAt', 'pReal', 'lastVerifiedAt']);
+
+/** A new canonical job's row. */
+function jobCreate(jobId: string, f: MatchFields, companyIds: CompanyIds, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number, verifiedAt: Date | null, reposts: number): Prisma.CanonicalJobCreateManyInput {
+  const primary = recordToMatch(first).keys.find((k) => !k.startsWith('u:'))!;
+  return {
+      id: jobId,
+      companyId: companyIds.of(f),
+      title: f.title,
+      normalizedTitle: normalizeTitle(f.title),
+      titleSearch: titleSearchText(f.title),
+      city: f.city,
+      region: f.region,
+      countryCode: f.countryCode,
+      remote: f.remote,
+      employmentType: f.employmentType,
+      seniority: f.seniority,
+      jobFamily,
+      salaryMin: f.salary?.min ?? null,
+      salaryMax: f.salary?.max ?? null,
+      salaryCurrency: f.salary?.currency ?? null,
+      salaryPeriod: f.salary?.period ?? null,
+      salaryOrigin: f.salary?.origin ?? null,
+      description: f.description,
+      applyUrl: f.applyUrl,
+      postedAt: f.postedAt ? new Date(f.postedAt) : null,
+      firstSeenAt: new Date(first.seen_at),
+      lastSeenAt: seenAt,
+      lastVerifiedAt: verifiedAt,
+      pReal: pRealFor(providers),
+      // a job made and re-listed within one batch
+      repostCount: reposts,
+      blockingKey: primary,
+  };
+}
+
+
+/** What merging changed on a stored job: filled or better fields, the company once a domain is known, sightings. */
+function jobUpdate(
+  row: StoredRow,
+  before: MatchFields,
+  f: MatchFields,
+  companyIds: CompanyIds,
+  jobFamily: string | null,
+  seenAt: Date,
+  providers: number,
+  verifiedAt: Date | null,
+  reposts: number,
+  relistedAt: string | null = null,
+): Prisma.CanonicalJobUncheckedUpdateInput {
+  const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt, pReal: pRealFor(providers) };
+  if (verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt)) data.lastVerifiedAt = verifiedAt;
+  // re-listed: same id, one more repost, open again (its posting time moved with the fields)
+  if (reposts > 0) Object.assign(data, { repostCount: { increment: reposts }, status: 'open', closedReason: null, closedAt: null });
+  if (row.jobFamily === null && jobFamily !== null) data.jobFamily = jobFamily;
+  if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = companyIds.of(f);
+  if (f.city !== before.city) data.city = f.city;
+  if (f.region !== before.region) data.region = f.region;
+  if (f.remote !== before.remote) data.remote = f.remote;
+  if (f.employmentType !== before.employmentType) data.employmentType = f.employmentType;
+  if (f.seniority !== before.seniority) data.seniority = f.seniority;
+  if (f.salary !== before.salary && f.salary) {
+    data.salaryMin = f.salary.min;
+    data.salaryMax = f.salary.max;
+    data.salaryCurrency = f.salary.currency;
+    data.salaryPeriod = f.salary.period;
+    data.salaryOrigin = f.salary.origin;
+  }
+  if (f.description !== before.description) data.description = f.description;
+  if (f.applyUrl !== before.applyUrl) data.applyUrl = f.applyUrl;
+  if (f.postedAt !== before.postedAt) data.postedAt = f.postedAt ? new Date(f.postedAt) : null;
+  // a closed job listed again: the new listing's posting time, as for any re-listing
+  if (relistedAt) data.postedAt = new Date(relistedAt);
+  return data;
+}
+
 
 /** A stored job in the matcher's terms. Job family is not matched on, so it is left out. */
 function fieldsOfRow(row: StoredRow): MatchFields {

@@ -20,7 +20,7 @@ export interface JobTrack {
  * committed, and a redelivered batch (which changes nothing) publishes nothing again.
  */
 export class LifecycleRecorder {
-  constructor(private readonly outbox: Pick<OutboxRelay, 'stage'>) {}
+  constructor(private readonly outbox: Pick<OutboxRelay, 'stage' | 'stageMany'>) {}
 
   /** Locks the existing jobs among `ids` (ascending id order) and keeps their current view. */
   async begin(tx: Prisma.TransactionClient, ids: readonly string[]): Promise<JobTrack> {
@@ -49,27 +49,38 @@ export class LifecycleRecorder {
     const rows = await tx.canonicalJob.findMany({ where: { id: { in: ids } }, include: { company: true, sources: true } });
     const now = new Date();
     const companies = new Set<string>();
+    const changed: { id: string; after: Job; changedFields: ReturnType<typeof changedJobFields>; changes: ReturnType<typeof decideChanges> }[] = [];
     for (const row of rows) {
       const before = track.before.get(row.id);
       const after = toJob(row);
       const changedFields = before ? changedJobFields(before, after) : [];
       const changes = decideChanges({ created: track.created.has(row.id), reposted: track.reposted.has(row.id), closed: track.closed.has(row.id), changedFields });
       if (changes.some((c) => c !== 'updated')) companies.add(row.companyId);
-      if (changes.length === 0) continue;
-      const [{ lifecycle_version: version }] = await tx.$queryRaw<[{ lifecycle_version: number }]>`
-        UPDATE canonical_jobs SET lifecycle_version = lifecycle_version + ${changes.length} WHERE id = ${row.id} RETURNING lifecycle_version`;
-      let n = version - changes.length;
-      for (const change of changes) {
-        n += 1;
-        await this.outbox.stage(tx, Topics.JobLifecycleChanged, {
-          v: 1,
-          change_id: jobChangeId(row.id, n),
-          change,
-          changed_fields: change === 'updated' ? changedFields : [],
-          job: after,
-          occurred_at: now.toISOString(),
-        });
-      }
+      if (changes.length > 0) changed.push({ id: row.id, after, changedFields, changes });
+    }
+    if (changed.length > 0) {
+      // each job's changes numbered under its row lock, all jobs in one statement
+      const versions = await tx.$queryRaw<{ id: string; lifecycle_version: number }[]>`
+        UPDATE canonical_jobs AS j SET lifecycle_version = j.lifecycle_version + v.n
+        FROM unnest(${changed.map((c) => c.id)}::text[], ${changed.map((c) => c.changes.length)}::int[]) AS v(id, n)
+        WHERE j.id = v.id
+        RETURNING j.id, j.lifecycle_version`;
+      const versionOf = new Map(versions.map((v) => [v.id, v.lifecycle_version]));
+      await this.outbox.stageMany(
+        tx,
+        Topics.JobLifecycleChanged,
+        changed.flatMap(({ id, after, changedFields, changes }) => {
+          const first = versionOf.get(id)! - changes.length;
+          return changes.map((change, i) => ({
+            v: 1 as const,
+            change_id: jobChangeId(id, first + i + 1),
+            change,
+            changed_fields: change === 'updated' ? changedFields : [],
+            job: after,
+            occurred_at: now.toISOString(),
+          }));
+        }),
+      );
     }
     await this.recordHiring(tx, [...companies], now);
   }
