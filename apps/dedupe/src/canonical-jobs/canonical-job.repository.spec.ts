@@ -126,4 +126,20 @@ describe('CanonicalJobRepository', () => {
     expect(x![0]!.jobId).toBe(y![0]!.jobId);
     expect(await db.prisma.canonicalJob.count({ where: { title: 'Security Engineer' } })).toBe(1);
   });
+
+  it('two batches meeting the same new companies in opposite orders both commit (companies are made in one order)', async () => {
+    const other = new CanonicalJobRepository(new PrismaService(db.url, { poolSize: 2 }), outboxStub());
+    const companies = Array.from({ length: 6 }, (_, i) => ({ name: `Crossing ${i} Ltd`, domain: `crossing-${i}.example` }));
+    // different openings (no blocking key in common, so no advisory lock orders the two batches)
+    const opening = (i: number, provider: NormalizedProviderRecord['provider']) =>
+      record({ provider, company: companies[i]!, title: `${provider} Crossing Role ${i}`, apply_url: `https://crossing-${i}.example/jobs/${provider}`, description: null });
+    for (let round = 0; round < 5; round++) {
+      // fresh companies each round, met in ascending order by one batch and descending by the other
+      companies.forEach((c, i) => Object.assign(c, { domain: `crossing-${round}-${i}.example` }));
+      const up = companies.map((_, i) => opening(i, 'provider_c'));
+      const down = companies.map((_, i) => opening(i, 'provider_f')).reverse();
+      await expect(Promise.all([repository.mergeBatch(up), other.mergeBatch(down)])).resolves.toHaveLength(2);
+    }
+    expect(await db.prisma.company.count({ where: { domain: { startsWith: 'crossing-' } } })).toBe(30);
+  });
 });
