@@ -114,7 +114,7 @@ describe('job lifecycle from refreshes', () => {
     await setProvider('provider_b', { fail: 'error' });
     await admin('POST', `/world/jobs/${world.worldJobId}/close`, { reason: 'expired' });
     const failedRefresh = await refresh(domain, ['provider_b']);
-    await tap.waitFor((m) => m.topic === 'refresh.records.fetched' && m.value['refresh_id'] === failedRefresh && m.value['outcome'] === 'provider_error', 20_000);
+    await tap.waitFor((m) => m.topic === 'refresh.records.fetched' && m.value['refresh_id'] === failedRefresh && m.value['outcome'] === 'provider_error', 60_000);
     // a marker behind the failed listing in the scope's partition: once its job opened, dedupe has processed the failure
     const marker = await addWorldJob({ providers: ['provider_c'], company_domain: domain });
     await openedJob(marker.title, domain, ['provider_c']);
