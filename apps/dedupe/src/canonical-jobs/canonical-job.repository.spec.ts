@@ -57,6 +57,8 @@ describe('CanonicalJobRepository', () => {
     expect(own!.jobId).toBe(first!.jobId);
     const job = await jobOf(first!.jobId);
     expect(job.sources.map((s) => s.provider)).toEqual(['provider_a', 'provider_b', 'own_index']);
+    // the providers that saw it, as bits (own_index 1, provider_a 2, provider_b 4): grown batch by batch
+    expect((await db.prisma.canonicalJob.findUniqueOrThrow({ where: { id: first!.jobId } })).seenBy).toBe(1 | 2 | 4);
     expect(job.sources[1]!.fields).not.toContain('salary');
     expect(job.sources[0]!.fields).toEqual(expect.arrayContaining(['title', 'salary', 'description', 'apply_url']));
     expect(job.p_real).toBeGreaterThan(single.p_real);

@@ -7,7 +7,7 @@ import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { LifecycleRecorder, type JobTrack } from '../lifecycle/lifecycle-recorder.js';
 import { listingChangedFields, recordFieldHashes, type UpdateField } from '../lifecycle/job-lifecycle.js';
-import { ownIndexCondition } from '../own-index/own-index-query.js';
+import { ownIndexCondition, providerBits } from '../own-index/own-index-query.js';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
 /** A record of a listing the store already has: a sighting of its source and job. */
@@ -182,7 +182,7 @@ export class CanonicalJobRepository {
         const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
         const relistedAt = touched.get(jobId)!.relistedAt;
         if (stored) updates.push({ id: jobId, data: jobUpdate(stored.row, stored.fields, job.fields, companyIds, jobFamily, seenAt, job.providers.size, verifiedAt, reposts, relistedAt) });
-        else creates.push(jobCreate(jobId, job.fields, companyIds, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts));
+        else creates.push({ ...jobCreate(jobId, job.fields, companyIds, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts), seenBy: providerBits(sources.map((r) => r.provider)) });
         for (const r of sources) newSources.push(sourceData(jobId, r));
       }
       // set-based: one insert for the new jobs, one for the new sources, one update for the jobs
@@ -190,6 +190,14 @@ export class CanonicalJobRepository {
       if (creates.length > 0) await tx.canonicalJob.createMany({ data: creates });
       await this.applyUpdates(tx, updates);
       if (newSources.length > 0) await tx.jobSource.createMany({ data: newSources });
+      // stored jobs that new providers saw: their bits, in one statement
+      const grown = [...touched].filter(([jobId]) => loaded.has(jobId)).map(([jobId, { sources }]) => ({ jobId, bits: providerBits(sources.map((r) => r.provider)) }));
+      if (grown.length > 0) {
+        await tx.$executeRaw`
+          UPDATE canonical_jobs AS j SET seen_by = j.seen_by | v.bits
+          FROM unnest(${grown.map((g) => g.jobId)}::text[], ${grown.map((g) => g.bits)}::int[]) AS v(id, bits)
+          WHERE j.id = v.id AND (j.seen_by | v.bits) <> j.seen_by`;
+      }
       // a changed title brings its blocking keys along, so later records still meet the job
       for (const k of knownSeen) if (k.changed.includes('title')) for (const key of recordToMatch(k.record).keys) newKeys.push({ key, canonicalJobId: k.jobId });
       if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });

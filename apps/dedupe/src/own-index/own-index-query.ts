@@ -1,9 +1,20 @@
-import type { Filters, OwnIndexScope } from '@jobs/contracts';
+import { PROVIDER_SLUGS, type Filters, type OwnIndexScope, type ProviderSlug } from '@jobs/contracts';
 import { Prisma } from '@jobs/db';
 import { PERIODS_PER_YEAR, titleWords } from '@jobs/job-filters';
 
 const DAY_MS = 86_400_000;
-const ALL_PROVIDERS = 7;
+
+/** A provider's bit in `canonical_jobs.seen_by` (own_index 1, provider_a 2, ... provider_f 64; the migration's order). */
+export const providerBit = (slug: ProviderSlug): number => 1 << PROVIDER_SLUGS.indexOf(slug);
+
+/** The bits of several providers. */
+export const providerBits = (slugs: Iterable<ProviderSlug>): number => {
+  let bits = 0;
+  for (const slug of slugs) bits |= providerBit(slug);
+  return bits;
+};
+
+const ALL_PROVIDER_BITS = providerBits(PROVIDER_SLUGS);
 
 export interface OwnIndexQuery {
   filters: Filters;
@@ -46,10 +57,10 @@ export function ownIndexCondition({ filters, scope, now }: Omit<OwnIndexQuery, '
   }
   if (filters.company_domain_or) where.push(Prisma.sql`j.company_id IN (SELECT c.id FROM companies c WHERE c.domain = ANY(${filters.company_domain_or}::text[]))`);
   if (filters.job_family_or) where.push(Prisma.sql`lower(j.job_family) = ANY(${filters.job_family_or.map((f) => f.toLowerCase())}::text[])`);
-  // every plan with all seven providers routable may see every stored job
-  if (new Set(scope.providers_routable).size < ALL_PROVIDERS) {
-    where.push(Prisma.sql`EXISTS (SELECT 1 FROM job_sources s WHERE s.canonical_job_id = j.id AND s.provider::text = ANY(${scope.providers_routable}::text[]))`);
-  }
+  // only jobs a provider routable on the plan has seen: a test on the row (every plan with all
+  // seven providers routable may see every stored job)
+  const routable = providerBits(scope.providers_routable);
+  if (routable !== ALL_PROVIDER_BITS) where.push(Prisma.sql`(j.seen_by & ${routable}::int) <> 0`);
   return where.length > 0 ? Prisma.join(where, ' AND ') : Prisma.sql`TRUE`;
 }
 

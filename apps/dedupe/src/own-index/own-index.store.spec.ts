@@ -127,6 +127,11 @@ describe('the own index store', () => {
     expect(growth.every((row) => row.sources.some((s) => ['own_index', 'provider_a'].includes(s.provider)))).toBe(true);
     expect(growth.some((row) => row.sources.every((s) => s.provider === 'provider_a'))).toBe(true);
     expect(growth.length).toBeGreaterThan(starter.length);
+    // exactly those: every job with a source of a routable provider, no other
+    const all = await everything({ filters: {}, scope: { providers_routable: ALL }, want: 1000, now: NOW });
+    const seenBy = (providers: string[]) => all.filter((row) => row.sources.some((s) => providers.includes(s.provider))).map((row) => row.id).sort();
+    expect(starter.map((row) => row.id).sort()).toEqual(seenBy(['own_index']));
+    expect(growth.map((row) => row.id).sort()).toEqual(seenBy(['own_index', 'provider_a', 'provider_b']));
   });
 
   it('answers the newest first (first seen, then id), at most `want` jobs', async () => {
