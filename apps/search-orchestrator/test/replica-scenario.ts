@@ -26,8 +26,13 @@ export const OPENINGS: readonly { providers: ProviderSlug[]; company: 0 | 1 }[] 
   { providers: ['provider_e'], company: 1 },
   { providers: ['provider_a', 'provider_f'], company: 1 },
 ];
-/** The opening closed in the world at the end (seen by two partners: both must leave it out). */
-export const CLOSED = 1;
+/**
+ * The opening closed in the world at the end: the crawler shows it closed at the next pass, and
+ * its two partners must then leave it out (the pass after re-reads the company of an open job
+ * whose crawler listing closed, so the closure comes within two passes, not the ten of a
+ * partner-only opening's company bucket).
+ */
+export const CLOSED = 0;
 /** The openings the second sync search asks for by their own title words, racing the first. */
 export const SUBSET = [0, 2, 5];
 export const CREDITS = 100;
