@@ -1,4 +1,5 @@
-import { AccountSchema, JobSearchResponseSchema, type JobSearchResponse } from '@jobs/contracts';
+import { AccountSchema, type JobSearchResponse } from '@jobs/contracts';
+import { allPages, lower, searchPage } from './search-pages.js';
 import { addWorldCompany, admin, api, createAccount, uniqueWord, wholeLedger, type ProviderSlug } from '@jobs/e2e-support';
 
 /**
@@ -37,26 +38,6 @@ async function openings(word: string, count: number): Promise<string[]> {
   return titles;
 }
 
-async function search(key: string, body: Record<string, unknown>): Promise<JobSearchResponse> {
-  const res = await api('/v1/jobs/search', { key, body });
-  if (res.status !== 200) throw new Error(`search answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return JobSearchResponseSchema.parse(res.body);
-}
-
-/** Every page of a search, following next_cursor with the same body. */
-async function allPages(key: string, body: Record<string, unknown>, maxPages = 20): Promise<JobSearchResponse[]> {
-  const pages: JobSearchResponse[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await search(key, cursor ? { ...body, cursor } : body);
-    pages.push(page);
-    cursor = page.next_cursor;
-  } while (cursor && pages.length < maxPages);
-  expect(cursor).toBeNull();
-  return pages;
-}
-
-const lower = (titles: readonly string[]) => titles.map((t) => t.toLowerCase()).sort();
 const titlesOf = (pages: readonly JobSearchResponse[]) => lower(pages.flatMap((p) => p.data.map((j) => j.title)));
 
 const creditsOf = async (key: string) => AccountSchema.parse((await api('/v1/account', { key })).body).credits_remaining;
@@ -73,7 +54,7 @@ describe('paging a search capped by max_credits', () => {
 
   it('continues each capped page right after its last job: the whole set, no gap, no repeat, one charge per job', async () => {
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
-    const pages = await allPages(key, capped);
+    const pages = await allPages(key, capped, 20);
 
     // limit 10, cap 3, 14 jobs: 3 + 3 + 3 + 3 + 2, each page all new and fully charged.
     expect(pages[0]!.data).toHaveLength(3);
@@ -98,12 +79,12 @@ describe('paging a search capped by max_credits', () => {
     // Another account pages the same search uncapped: the same result set (its order may differ:
     // the own index now also answers from the store, where the first search put these jobs).
     const other = (await createAccount({ plan: 'pro', credits: 100 })).live_key;
-    const full = await allPages(other, uncapped);
+    const full = await allPages(other, uncapped, 20);
     expect(full.map((p) => p.data.length)).toEqual([10, 4]);
     expect(full.flatMap((p) => p.data.map((j) => j.id)).sort()).toEqual([...ids].sort());
 
     // Re-read uncapped by the payer: all of them again, already paid, free.
-    const reread = await search(key, { ...uncapped, limit: 100 });
+    const reread = await searchPage(key, { ...uncapped, limit: 100 });
     expect(reread.data.map((j) => j.id).sort()).toEqual([...ids].sort());
     expect(reread.metadata).toMatchObject({ credits_charged: 0, jobs_already_paid: 14, credits_remaining: 86 });
   });
@@ -112,7 +93,7 @@ describe('paging a search capped by max_credits', () => {
     const small = uniqueWord();
     const smallTitles = await openings(small, 4);
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
-    const pages = await allPages(key, { filters: { title_or: [small] }, waterfall: { strategy: 'max_coverage', max_credits: 3 }, limit: 10 });
+    const pages = await allPages(key, { filters: { title_or: [small] }, waterfall: { strategy: 'max_coverage', max_credits: 3 }, limit: 10 }, 20);
     expect(pages.map((p) => p.data.length)).toEqual([3, 1]);
     expect(titlesOf(pages)).toEqual(lower(smallTitles));
     expect(pages.map((p) => p.metadata.credits_charged)).toEqual([3, 1]);

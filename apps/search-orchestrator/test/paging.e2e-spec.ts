@@ -1,5 +1,5 @@
-import { JobSearchResponseSchema, type JobSearchResponse } from '@jobs/contracts';
-import { addWorldCompany, admin, api, createAccount, uniqueWord, wholeLedger, type ProviderSlug } from '@jobs/e2e-support';
+import { allPages, lower } from './search-pages.js';
+import { addWorldCompany, admin, createAccount, uniqueWord, wholeLedger, type ProviderSlug } from '@jobs/e2e-support';
 
 /**
  * Paging to the end: `next_cursor` stays non-null while further matching jobs exist, and
@@ -22,21 +22,6 @@ async function openings(word: string, count: number): Promise<string[]> {
   return titles;
 }
 
-async function allPages(key: string, body: Record<string, unknown>, maxPages = 60): Promise<JobSearchResponse[]> {
-  const pages: JobSearchResponse[] = [];
-  let cursor: string | null = null;
-  do {
-    const res = await api('/v1/jobs/search', { key, body: cursor ? { ...body, cursor } : body });
-    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${JSON.stringify(res.body)}`);
-    const page = JobSearchResponseSchema.parse(res.body);
-    pages.push(page);
-    cursor = page.next_cursor;
-  } while (cursor && pages.length < maxPages);
-  expect(cursor).toBeNull();
-  return pages;
-}
-
-const lower = (titles: readonly string[]) => titles.map((t) => t.toLowerCase()).sort();
 
 describe('paging a search to its end', () => {
   const word = uniqueWord();
@@ -55,7 +40,7 @@ describe('paging a search to its end', () => {
     ['consensus', 1],
   ] as const)('%s with limit %d yields every match exactly once, each page billed once', async (strategy, limit) => {
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
-    const pages = await allPages(key, { filters: { title_or: [word] }, waterfall: { strategy }, limit });
+    const pages = await allPages(key, { filters: { title_or: [word] }, waterfall: { strategy }, limit }, 60);
     const seen = pages.flatMap((p) => p.data);
     // consensus keeps the openings listed by at least two sources
     const expected = strategy === 'consensus' ? titles.filter((_, i) => LISTINGS[i % LISTINGS.length]!.length >= 2) : titles;
