@@ -27,13 +27,18 @@ export type RefreshScope = z.infer<typeof RefreshScopeSchema>;
 export const RefreshSweepKindSchema = z.enum(['catalog', 'companies', 'new_listings']);
 export type RefreshSweepKind = z.infer<typeof RefreshSweepKindSchema>;
 
+/** Which sweep a message is about: the fields a sweep's request and each of its parts share. */
+export const RefreshSweepFields = {
+  v: MessageVersionSchema,
+  refresh_id: RefreshIdSchema,
+  kind: RefreshSweepKindSchema,
+  scope: RefreshScopeSchema,
+  provider: ProviderSlugSchema,
+};
+
 export const ValueSchema = z
   .strictObject({
-    v: MessageVersionSchema,
-    refresh_id: RefreshIdSchema,
-    kind: RefreshSweepKindSchema,
-    scope: RefreshScopeSchema,
-    provider: ProviderSlugSchema,
+    ...RefreshSweepFields,
     /** new_listings only: postings posted at or after this moment */
     posted_since: EpochMsSchema.optional(),
     /** the sweep's budget, counted from when the fetcher takes it; a sweep cut short is incomplete */

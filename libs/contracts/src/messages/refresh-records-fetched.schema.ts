@@ -8,19 +8,13 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
-import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
-import { FetchOutcomeSchema, MessageVersionSchema, refineRecordsOfProvider } from './common.schema.js';
-import { RefreshScopeSchema, RefreshSweepKindSchema } from './refresh-fetch-requested.schema.js';
-import { RefreshIdSchema } from './refresh-requested.schema.js';
+import { FetchOutcomeSchema, refineRecordsOfProvider } from './common.schema.js';
+import { RefreshSweepFields } from './refresh-fetch-requested.schema.js';
 
 export const ValueSchema = z
   .strictObject({
-    v: MessageVersionSchema,
-    refresh_id: RefreshIdSchema,
-    kind: RefreshSweepKindSchema,
-    scope: RefreshScopeSchema,
-    provider: ProviderSlugSchema,
+    ...RefreshSweepFields,
     /** 0, 1, 2, ... within the sweep */
     part: NonNegativeIntSchema,
     /** the sweep's last part */
