@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { context, ROOT_CONTEXT } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 
 /**
  * What travels with one unit of work, across HTTP and Kafka hops: the public request id and
@@ -28,4 +29,16 @@ export const requestContext = {
  */
 export function detached<T>(fn: () => T): T {
   return storage.exit(() => context.with(ROOT_CONTEXT, fn));
+}
+
+/**
+ * Runs `fn` with tracing suppressed (no spans from our code or the pg, Prisma, Redis and HTTP
+ * instrumentations), outside any unit of work. For the probes of background loops ("is anything
+ * due?"): a loop that finds nothing several times a second would otherwise fill the trace store
+ * with empty root traces and spend most of an idle service's CPU making and exporting them. Work
+ * a probe finds starts its own spans (from the trace context it stored) outside `fn`. `fn`'s
+ * result is awaited inside, because some thenables (Prisma's queries) only start when awaited.
+ */
+export function untraced<T>(fn: () => T | PromiseLike<T>): Promise<T> {
+  return storage.exit(() => context.with(suppressTracing(ROOT_CONTEXT), async () => await fn()));
 }

@@ -2,11 +2,18 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import type { TopicSpec, ValueOf } from '@jobs/kafka';
 import { enqueueOutbox, enqueueOutboxMany, PrismaService, type OutboxWriter } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import type { Logger } from '@jobs/observability';
+import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 
 const BATCH = 200;
-const IDLE_POLL_MS = 500;
+/**
+ * The safety net's period: rows nobody kicked for (a replica that crashed between its commit and
+ * its publish). Polls are untraced and cheap, but an idle service should not wake for nothing.
+ */
+const IDLE_POLL_MS = 5_000;
+/** After a stage() the relay looks every SOON_POLL_MS for a while, in case the caller never kicks. */
+const SOON_POLL_MS = 200;
+const SOON_WINDOW_MS = 10_000;
 
 interface OutboxRow {
   id: bigint;
@@ -19,16 +26,18 @@ interface OutboxRow {
 /**
  * Transactional outbox: `stage()` writes a message in the caller's transaction; the relay
  * publishes committed messages in id order and marks them. `kick()` after a commit publishes at
- * once; a poll catches everything else (crash between commit and publish, another replica's
- * rows). Rows are claimed with SKIP LOCKED, so replicas never publish the same row concurrently;
+ * once; a poll catches everything else (a caller that did not kick, a crash between commit and
+ * publish: then another replica's relay, or this one's after its restart, sends the rows). Rows are claimed with SKIP LOCKED, so replicas never publish the same row concurrently;
  * a crash after send and before the mark re-publishes, which consumers tolerate (at least once).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
     await this.drain();
-    return IDLE_POLL_MS;
+    return Date.now() < this.soonUntil ? SOON_POLL_MS : IDLE_POLL_MS;
   });
+  /** Until when a staged row may still be waiting for its transaction's commit and a kick. */
+  private soonUntil = 0;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -43,6 +52,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
 
   /** Writes a contract-checked message into the transaction `tx`, with the current context's headers. */
   async stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
+    this.expectCommit();
     // The row keeps the trace context of the staging span, so the consumer's span continues
     // this trace however late the relay sends it.
     await this.publisher.typed.inPublishSpan(
@@ -64,6 +74,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
   /** Several messages of one topic in one insert (published in the array's order), under one span. */
   async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[]): Promise<void> {
     if (values.length === 0) return;
+    this.expectCommit();
     await this.publisher.typed.inPublishSpan(
       topic.name,
       values.length,
@@ -84,6 +95,12 @@ export class OutboxRelay implements OnApplicationBootstrap {
     this.loop.start();
   }
 
+  /** A row was staged: look for it soon even if its caller never kicks after the commit. */
+  private expectCommit(): void {
+    this.soonUntil = Date.now() + SOON_WINDOW_MS;
+    this.loop.wakeWithin(SOON_POLL_MS);
+  }
+
   /** Publish now (call after committing a transaction that staged messages). */
   kick(): void {
     this.loop.kick();
@@ -97,7 +114,8 @@ export class OutboxRelay implements OnApplicationBootstrap {
 
   private async drain(): Promise<void> {
     try {
-      while (!this.loop.isStopped && (await this.publishBatch()) === BATCH);
+      // The messages' spans were made when they were staged (their rows carry the trace context).
+      while (!this.loop.isStopped && (await untraced(() => this.publishBatch())) === BATCH);
     } catch (error) {
       this.logger.warn({ err: error }, 'outbox relay pass failed; will retry');
     }

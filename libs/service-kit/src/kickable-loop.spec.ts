@@ -76,4 +76,42 @@ describe('KickableLoop', () => {
     expect(passes).toBe(1);
     expect(loop.isStopped).toBe(true);
   });
+  it('wakeWithin brings a far pass forward but never delays a nearer one', async () => {
+    let passes = 0;
+    const loop = new KickableLoop(async () => (++passes, passes === 1 ? 60_000 : 60));
+    try {
+      loop.start();
+      await tick(5);
+      expect(passes).toBe(1);
+      loop.wakeWithin(20); // the next pass was 60 s away
+      await tick(10);
+      expect(passes).toBe(1);
+      await tick(25);
+      expect(passes).toBe(2); // the next one is 60 ms away
+      loop.wakeWithin(60_000);
+      await tick(80);
+      expect(passes).toBe(3);
+    } finally {
+      await loop.stop();
+    }
+  });
+
+  it('wakeWithin during a pass bounds the delay that pass returns', async () => {
+    let passes = 0;
+    let release!: () => void;
+    const loop = new KickableLoop(async () => {
+      passes += 1;
+      if (passes === 1) await new Promise<void>((r) => (release = r));
+      return 60_000;
+    });
+    loop.start();
+    await tick(5);
+    loop.wakeWithin(20);
+    release();
+    await tick(5);
+    expect(passes).toBe(1);
+    await tick(30);
+    expect(passes).toBe(2);
+    await loop.stop();
+  });
 });

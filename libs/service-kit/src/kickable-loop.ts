@@ -8,8 +8,12 @@ import { detached } from '@jobs/observability';
  */
 export class KickableLoop {
   private timer?: NodeJS.Timeout;
+  /** When the scheduled pass runs (epoch ms), while one is scheduled and none runs. */
+  private dueAt?: number;
   private running?: Promise<void>;
   private again = false;
+  /** A wakeWithin() during a pass: the next pass runs no later than this (epoch ms). */
+  private soonest?: number;
   private stopped = false;
 
   constructor(private readonly pass: () => Promise<number>) {}
@@ -33,6 +37,18 @@ export class KickableLoop {
     this.schedule(0);
   }
 
+  /** Run a pass within `ms` at the latest (sooner if it was scheduled sooner). */
+  wakeWithin(ms: number): void {
+    if (this.stopped) return;
+    if (this.running) {
+      // the pass under way returns its own delay; it runs again no later than asked
+      this.soonest = Math.min(this.soonest ?? Infinity, Date.now() + ms);
+      return;
+    }
+    if (this.dueAt !== undefined && this.dueAt <= Date.now() + ms) return;
+    this.schedule(ms);
+  }
+
   /** No more passes; resolves once the pass under way (if any) has ended. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -42,15 +58,20 @@ export class KickableLoop {
 
   private schedule(delayMs: number): void {
     clearTimeout(this.timer);
+    this.dueAt = undefined;
     if (this.stopped) return;
+    this.dueAt = Date.now() + delayMs;
     // Passes belong to no request: a kick from a handler must not hand its trace to every later pass.
     this.timer = setTimeout(
       () =>
         detached(() => {
+          this.dueAt = undefined;
           this.running = this.pass().then((wakeInMs) => {
             this.running = undefined;
-            const next = this.again ? 0 : wakeInMs;
+            const soonest = this.soonest === undefined ? Infinity : Math.max(0, this.soonest - Date.now());
+            const next = this.again ? 0 : Math.min(wakeInMs, soonest);
             this.again = false;
+            this.soonest = undefined;
             this.schedule(next);
           });
         }),

@@ -23,13 +23,15 @@ export const PASS_STALE_MS = 10 * 60_000;
 /** How long a pass's rows are kept. */
 const PASS_HISTORY_MS = 86_400_000;
 /** While a pass runs or a request waits, the planner looks again this often. */
-const BUSY_POLL_MS = 500;
+// While a pass runs: the merge of its last sweep kicks the planner, so this is only the fallback.
+const BUSY_POLL_MS = 2_000;
 
 /**
  * How late each partner shows a new posting (observed of the simulated market; a real partner's
  * would be measured the same way): its `new_listings` window reaches back this much further.
  */
 export const LISTING_LAG_MS: Readonly<Partial<Record<ProviderSlug, number>>> = {
+  own_index: 2 * 60_000,
   provider_a: 5 * 60_000,
   provider_b: 15 * 60_000,
   provider_c: 1 * 60_000,
@@ -102,7 +104,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         // a scheduled pass: one per interval (a little early is fine: timers drift)
         if (queued.length === 0 && last && now.getTime() - last.startedAt.getTime() < this.settings.intervalMs - 250) return { waiting: 'interval' } as const;
         const id = queued[0]?.id ?? newId('rfr');
-        await this.startPass(tx, id, queued.length > 0 ? 'request' : 'schedule', nextBucket(last?.bucket ?? null, this.settings.buckets), now);
+        await this.startPass(tx, id, queued.length > 0 ? 'request' : 'schedule', nextBucket(last?.bucket ?? null, this.settings.buckets), now, last?.startedAt ?? null);
         if (queued.length > 0) await tx.refreshRequest.updateMany({ where: { id: { in: queued.map((q) => q.id) } }, data: { passId: id } });
         return { started: id } as const;
       },
@@ -112,7 +114,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     return started;
   }
 
-  private async startPass(tx: Prisma.TransactionClient, id: string, trigger: 'schedule' | 'request', bucket: number, now: Date): Promise<void> {
+  private async startPass(tx: Prisma.TransactionClient, id: string, trigger: 'schedule' | 'request', bucket: number, now: Date, lastPassAt: Date | null): Promise<void> {
     const rows = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
       SELECT DISTINCT s.provider::text AS provider, c.domain
       FROM job_sources s JOIN canonical_jobs j ON j.id = s.canonical_job_id JOIN companies c ON c.id = j.company_id
@@ -132,6 +134,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
       intervalMs: this.settings.intervalMs,
       lagMs: LISTING_LAG_MS,
       partners: PARTNERS,
+      lastPassAt: lastPassAt?.getTime() ?? null,
       bucket,
       buckets: this.settings.buckets,
       batchSize: COMPANIES_PER_SWEEP,
@@ -151,6 +154,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         scope: sweep.scope,
         provider: sweep.provider,
         ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
+        ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
         timeout_ms: SWEEP_TIMEOUT_MS,
       });
     }

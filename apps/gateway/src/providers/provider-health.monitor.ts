@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { Redis } from 'ioredis';
 import { claimIntervalLease } from '@jobs/redis';
 import { type AdminProviderSettings, PROVIDER_SLUGS, type ProviderSlug, type ProviderStatus } from '@jobs/contracts';
-import type { Logger } from '@jobs/observability';
+import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ProviderSimClient } from './provider-sim.client.js';
@@ -29,7 +29,8 @@ return 1`;
 @Injectable()
 export class ProviderHealthMonitor implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
-    await this.periodicCheck().catch((error: unknown) => this.logger.warn({ err: error }, 'provider health check failed'));
+    // Periodic probes are housekeeping: untraced (a trace every few seconds of an idle gateway is noise).
+    await untraced(() => this.periodicCheck()).catch((error: unknown) => this.logger.warn({ err: error }, 'provider health check failed'));
     return this.config.PROVIDER_HEALTH_INTERVAL_MS;
   });
   private catchingUp?: Promise<void>;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { BREAKER_REPORT_INTERVAL_MS, BREAKER_REPORT_MAX_AGE_MS, providerBreakerKey, type BreakerReport } from '@jobs/contracts';
-import type { Logger } from '@jobs/observability';
+import { untraced, type Logger } from '@jobs/observability';
 import { ResilientAdapter, type CircuitSnapshot, type ProviderAdapter } from '@jobs/provider-adapters';
 import { DrainRegistry, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import { PROVIDER_ADAPTERS } from '../calls/provider-calls.js';
@@ -56,7 +56,8 @@ export class BreakerReportsPublisher implements OnApplicationBootstrap {
       });
     }
     void this.reportAll();
-    this.timer = setInterval(() => void this.reportAll(), BREAKER_REPORT_INTERVAL_MS);
+    // Periodic reports are housekeeping: untraced, like every background loop's probe.
+    this.timer = setInterval(() => void untraced(() => this.reportAll()), BREAKER_REPORT_INTERVAL_MS);
   }
 
   private reportAll(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
-import type { Logger } from '@jobs/observability';
+import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { STALL_MS } from './collection.js';
 import { accountCredits, AsyncSearchSteps, positionOf } from './async-search.steps.js';
@@ -41,10 +41,11 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
   /** One pass; returns how many searches it re-drove or resumed. */
   async sweep(now = Date.now()): Promise<number> {
     const before = new Date(now - STALL_MS);
-    const stalled = await this.prisma.asyncSearch.findMany({ where: { status: { in: ['queued', 'running'] }, progressAt: { lt: before } }, select: { id: true }, take: BATCH });
+    // The probes are untraced (an idle orchestrator makes them every few seconds); a re-drive traces itself.
+    const stalled = await untraced(() => this.prisma.asyncSearch.findMany({ where: { status: { in: ['queued', 'running'] }, progressAt: { lt: before } }, select: { id: true }, take: BATCH }));
     let moved = 0;
     for (const { id } of stalled) if (await this.redrive(id, before)) moved += 1;
-    const held = await this.prisma.asyncSearch.findMany({ where: { status: 'on_hold', progressAt: { lt: before } }, select: { id: true, accountId: true }, take: BATCH });
+    const held = await untraced(() => this.prisma.asyncSearch.findMany({ where: { status: 'on_hold', progressAt: { lt: before } }, select: { id: true, accountId: true }, take: BATCH }));
     for (const search of held) {
       if ((await accountCredits(this.prisma, search.accountId)) <= 0) continue;
       await this.resume.resume(search.id);

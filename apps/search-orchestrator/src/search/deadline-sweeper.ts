@@ -1,11 +1,15 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import type { Logger } from '@jobs/observability';
+import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { CompleteSearchUseCase } from './complete-search.usecase.js';
 import { SearchStateStore, STATE_TTL_SECONDS } from './search-state.store.js';
 
-/** How often overdue searches are looked for. */
-const SWEEP_EVERY_MS = 200;
+/**
+ * The longest the sweeper sleeps: it wakes for each deadline this replica registers and for the
+ * earliest one it knows, so this only bounds how late it notices another replica's search whose
+ * replica died.
+ */
+const IDLE_SWEEP_MS = 2_000;
 /**
  * Providers past the deadline are reported by the fetcher itself (provider_timeout) a moment
  * after it; the sweeper waits that long before answering without them.
@@ -19,8 +23,15 @@ const GRACE_MS = 750;
 @Injectable()
 export class DeadlineSweeper implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
-    await this.sweep().catch((error: unknown) => this.logger.warn({ err: error }, 'deadline sweep failed'));
-    return SWEEP_EVERY_MS;
+    try {
+      await this.sweep();
+      // untraced: an idle orchestrator looks several times a minute
+      const earliest = await untraced(() => this.store.earliestDeadline());
+      return earliest === null ? IDLE_SWEEP_MS : clamp(earliest + GRACE_MS - Date.now(), 0, IDLE_SWEEP_MS);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'deadline sweep failed');
+      return IDLE_SWEEP_MS;
+    }
   });
 
   constructor(
@@ -30,14 +41,15 @@ export class DeadlineSweeper implements OnApplicationBootstrap {
     drains: DrainRegistry,
   ) {
     drains.register('deadline-sweeper', () => this.loop.stop());
+    store.onDeadline((deadlineAt) => this.loop.wakeWithin(Math.max(0, deadlineAt + GRACE_MS - Date.now())));
   }
 
   onApplicationBootstrap(): void {
-    this.loop.start(SWEEP_EVERY_MS);
+    this.loop.start(IDLE_SWEEP_MS);
   }
 
   private async sweep(): Promise<void> {
-    for (const searchId of await this.store.overdue(Date.now() - GRACE_MS, 50)) {
+    for (const searchId of await untraced(() => this.store.overdue(Date.now() - GRACE_MS, 50))) {
       const state = await this.store.load(searchId);
       if (!state) {
         await this.store.forgetDeadline(searchId);
@@ -48,4 +60,8 @@ export class DeadlineSweeper implements OnApplicationBootstrap {
       await this.completeSearch.execute(state);
     }
   }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
 }

@@ -48,7 +48,14 @@ return {removed, left}
 /** In-flight search state, shared by every orchestrator replica. */
 @Injectable()
 export class SearchStateStore {
+  private readonly deadlineListeners: Array<(deadlineAt: number) => void> = [];
+
   constructor(private readonly redis: Redis) {}
+
+  /** Called with each deadline this replica registers (the deadline sweeper wakes for it). */
+  onDeadline(listener: (deadlineAt: number) => void): void {
+    this.deadlineListeners.push(listener);
+  }
 
   async open(searchId: string, state: SearchState, ttlSeconds: number): Promise<void> {
     await this.redis
@@ -60,6 +67,7 @@ export class SearchStateStore {
       .expire(pendingKey(searchId), ttlSeconds)
       .zadd(DEADLINES, state.request.deadline_at, searchId)
       .exec();
+    for (const listener of this.deadlineListeners) listener(state.request.deadline_at);
   }
 
   /**
@@ -70,6 +78,12 @@ export class SearchStateStore {
     const claimed = await this.redis.set(doneKey(searchId), '1', 'EX', ttlSeconds, 'NX');
     await this.redis.zrem(DEADLINES, searchId);
     return claimed === 'OK';
+  }
+
+  /** The earliest registered deadline (epoch ms), or null when no search is open. */
+  async earliestDeadline(): Promise<number | null> {
+    const [, score] = await this.redis.zrange(DEADLINES, '0', '0', 'WITHSCORES');
+    return score === undefined ? null : Number(score);
   }
 
   /** Searches whose deadline passed before `now`, oldest first. */

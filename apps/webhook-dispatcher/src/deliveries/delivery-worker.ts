@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
-import type { Logger } from '@jobs/observability';
+import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 import { webhookSecretFor } from '@jobs/webhook-targets';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../config.js';
@@ -10,8 +10,14 @@ import { EndpointSlots } from './endpoint-slots.js';
 import { signatureHeader } from './signature.js';
 import { postWebhook } from './webhook-sender.js';
 
-/** The longest the worker sleeps without looking for due deliveries (other replicas' work, clock). */
-const IDLE_POLL_MS = 250;
+/**
+ * The longest the worker sleeps without looking for due deliveries. New deliveries and replays
+ * kick it and retries wake it at their due time, so this only bounds how late it notices what
+ * nothing told it about (another replica's lost lease, a clock step).
+ */
+const IDLE_POLL_MS = 5_000;
+/** Due deliveries it could not take (their endpoints' slots are busy): an ending attempt kicks it. */
+const SATURATED_POLL_MS = 1_000;
 const CLAIM_BATCH = 16;
 
 /**
@@ -73,15 +79,19 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   private async claimAndStart(): Promise<number> {
     while (!this.loop.isStopped && this.slots.free > 0) {
       const skip = this.slots.saturated();
-      const claims = await this.store.claimDue(new Date(), Math.min(CLAIM_BATCH, this.slots.free), skip, (url) =>
-        this.config.WEBHOOK_ENDPOINT_CONCURRENCY - this.slots.inFlightTo(url),
+      // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt traces itself.
+      const claims = await untraced(() =>
+        this.store.claimDue(new Date(), Math.min(CLAIM_BATCH, this.slots.free), skip, (url) => this.config.WEBHOOK_ENDPOINT_CONCURRENCY - this.slots.inFlightTo(url)),
       );
       for (const claim of claims) this.start(claim);
       if (claims.length === 0) break;
     }
-    const nextDue = await this.store.nextDueAt();
+    const nextDue = await untraced(() => this.store.nextDueAt());
     if (!nextDue) return IDLE_POLL_MS;
-    return Math.max(0, Math.min(IDLE_POLL_MS, nextDue.getTime() - Date.now()));
+    const wait = nextDue.getTime() - Date.now();
+    if (wait > 0) return Math.min(IDLE_POLL_MS, wait);
+    // Due now yet not claimed: its endpoint's slots (or all) are busy, or it just became due.
+    return this.slots.free > 0 && this.slots.saturated().length === 0 ? 50 : SATURATED_POLL_MS;
   }
 
   private start(claim: ClaimedAttempt): void {
