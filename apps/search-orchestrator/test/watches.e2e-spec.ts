@@ -245,9 +245,15 @@ describe('refresh passes', () => {
     await createWatch(key, { type: 'search', filters: { title_or: [uniqueWord()] } });
     const refreshId = await refreshPass();
     const sweeps = tap.seen.filter((m) => m.topic === 'refresh.fetch.requested' && m.value['refresh_id'] === refreshId).map((m) => m.value);
-    // every partner's new listings, the own crawler's whole catalog, batches of stored companies
+    // every partner's new listings, the own crawler's whole catalog (every REFRESH_BUCKETS passes) or its change feed, batches of stored companies
     expect(sweeps.filter((v) => v['kind'] === 'new_listings').map((v) => v['provider']).sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
-    expect(sweeps.filter((v) => v['kind'] === 'catalog')).toEqual([expect.objectContaining({ provider: 'own_index', scope: { key: 'catalog', filters: {} } })]);
+    const [own, ...more] = sweeps.filter((v) => v['provider'] === 'own_index');
+    expect(more).toEqual([]);
+    expect(own).toEqual(
+      own?.['kind'] === 'catalog'
+        ? expect.objectContaining({ scope: { key: 'catalog', filters: {} } })
+        : expect.objectContaining({ kind: 'catalog_changes', scope: { key: 'catalog_changes', filters: {} }, changed_since: expect.any(Number) }),
+    );
     for (const v of sweeps.filter((x) => x['kind'] === 'companies')) {
       expect((v['scope'] as { filters: { company_domain_or: string[] } }).filters.company_domain_or.length).toBeGreaterThan(0);
     }

@@ -29,7 +29,7 @@ export class OwnIndexAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, postedSince, changedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     const records: NormalizedProviderRecord[] = [];
     // a resumed read (async search chunk) starts where the previous one stopped
     let offset: number | null = paging?.start ? Number(paging.start.cursor) : 0;
@@ -39,6 +39,7 @@ export class OwnIndexAdapter implements ProviderAdapter {
       // closed openings the crawler knows come with their reason (refreshes ask for them)
       if (filters.include_closed === true) url.searchParams.set('include_closed', 'true');
       if (postedSince !== undefined) url.searchParams.set('posted_since', new Date(postedSince).toISOString());
+      if (changedSince !== undefined) url.searchParams.set('changed_since', new Date(changedSince).toISOString());
       url.searchParams.set('offset', String(offset));
       url.searchParams.set('limit', String(Math.min(PAGE_SIZE, want - records.length)));
       const page = OwnIndexPage.safeParse(await getJson(this.provider, url, signal));

@@ -16,6 +16,12 @@ export interface ProviderQuery {
   asOf?: number;
   /** Only postings posted at or after this moment (epoch ms): a refresh's new-listings window. */
   postedSince?: number;
+  /**
+   * Only openings that opened, changed or closed at or after this moment (epoch ms), closed ones
+   * with their reason: the own crawler's change feed (a refresh's `catalog_changes` sweep).
+   * Partners have no such feed and ignore it.
+   */
+  changedSince?: number;
 }
 
 /** A provider's own paging position: its cursor (token, page number or offset) and page size. */

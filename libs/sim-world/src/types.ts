@@ -103,6 +103,11 @@ export interface SearchQuery {
    * closed opening says why. Openings closed through the control API (and those pinned by it).
    */
   includeClosed?: boolean;
+  /**
+   * Only the own crawler's change feed: the openings that opened, changed or closed at or after
+   * this moment (epoch ms; closed ones as closed, with their reason), instead of its listing.
+   */
+  changedSince?: number;
 }
 
 /** One provider's listing of one opening, at the provider's (lagged) view time. */

@@ -92,6 +92,8 @@ interface AddedJob {
   repostCount: number;
   adminReposts: number;
   created: boolean;
+  /** When a control call last changed it (epoch ms): the own crawler's change feed reports it from then. */
+  changedAt: number;
 }
 
 interface Entry {
@@ -105,6 +107,8 @@ interface Entry {
   period: number;
   origin: number;
   added: AddedJob | null;
+  /** An organic opening listed as closed (the own crawler's change feed): when its period closed. */
+  closedAt?: number;
 }
 
 interface Snapshot {
@@ -144,6 +148,7 @@ export class World {
   private addedVersion = 0;
   private readonly organicCache = new Map<ProviderSlug, Snapshot>();
   private readonly snapshotCache = new Map<ProviderSlug, Snapshot>();
+  private readonly changesCache = new Map<ProviderSlug, Snapshot>();
 
   constructor(options: WorldOptions = {}) {
     this.seed = (options.seed ?? 42) >>> 0;
@@ -295,9 +300,12 @@ export class World {
   }
 
   private toListing(slug: ProviderSlug, entry: Entry, t: number): Listing {
-    const job = entry.added
-      ? this.materializeAdded(entry.added)
-      : this.materializeOrganic(this.market.base(entry.slot, entry.origin), entry.period, t);
+    let job: WorldJob;
+    if (entry.added) job = this.materializeAdded(entry.added);
+    else if (entry.closedAt !== undefined) {
+      const open = this.materializeOrganic(this.market.base(entry.slot, entry.origin), entry.period, entry.closedAt);
+      job = { ...open, status: 'closed', closedReason: this.market.closedReason(entry.slot, entry.period), closedAt: entry.closedAt };
+    } else job = this.materializeOrganic(this.market.base(entry.slot, entry.origin), entry.period, t);
     return { provider: slug, providerJobId: encodeProviderJobId(this.seed, slug, entry.packed), job };
   }
 
@@ -312,14 +320,76 @@ export class World {
     const match = compileQuery(query);
     let total = 0;
     const page: Entry[] = [];
-    // only the own crawler checks employers' pages, so only it knows closed openings
-    const entries = query.includeClosed && slug === 'own_index' ? [...snapshot.entries, ...this.recentlyClosed(slug, at)] : snapshot.entries;
+    // only the own crawler checks employers' pages, so only it knows closed openings and keeps a change feed
+    const entries =
+      slug !== 'own_index'
+        ? snapshot.entries
+        : query.changedSince !== undefined
+          ? this.changes(slug, query.changedSince, at)
+          : query.includeClosed
+            ? [...snapshot.entries, ...this.recentlyClosed(slug, at)]
+            : snapshot.entries;
     for (const entry of entries) {
       if (!match(entry)) continue;
       if (total >= offset && page.length < limit) page.push(entry);
       total++;
     }
     return { total, listings: page.map((e) => this.toListing(slug, e, snapshot.at)) };
+  }
+
+  /**
+   * The own crawler's change feed at its view time: the openings it lists that opened (or were
+   * re-listed) or changed at or after `since`, and those it listed that closed since then, as
+   * closed with their reason; control calls count from the moment they were made. Freshest first.
+   */
+  private changes(slug: ProviderSlug, since: number, at: number): Entry[] {
+    const t = this.viewTime(slug, at);
+    const from = quantize(since);
+    const key = `${t}:${from}:${this.pinned.size}:${this.addedVersion}`;
+    const cached = this.changesCache.get(slug);
+    if (cached && cached.key === key) return cached.entries;
+    const bit = 1 << PROVIDER_SLUGS.indexOf(slug);
+    const market = this.market;
+    const out: Entry[] = [];
+    const organic = (slot: number, k: number, closedAt?: number): void => {
+      const origin = market.originOf(slot, k);
+      if (this.pinned.has(PIN_KEY(slot, origin))) return;
+      const base = market.base(slot, origin);
+      if ((base.providerMask & bit) === 0) return;
+      const entry: Entry = { packed: packListingKey(slot, k, 0), postedAt: market.period(slot, k).start, titleNorm: base.titleNorm, countryCode: base.fields.location.countryCode, remote: base.fields.location.remote, domain: base.fields.companyDomain, slot, period: k, origin, added: null };
+      out.push(closedAt === undefined ? entry : { ...entry, closedAt });
+    };
+    for (let slot = 0; slot < market.slotCount; slot++) {
+      const k = market.periodIndex(slot, t);
+      const p = market.period(slot, k);
+      if (t < p.openUntil) {
+        if (p.start >= from || market.changePoints(slot, p).some((c) => c >= from && c <= t)) organic(slot, k);
+      } else if (p.openUntil >= from) organic(slot, k, p.openUntil);
+      // a window longer than a closed phase: the last period's closure is in it too
+      if (p.start >= from) {
+        const last = market.period(slot, k - 1);
+        if (last.openUntil >= from) organic(slot, k - 1, last.openUntil);
+      }
+    }
+    for (const job of this.added.values()) {
+      if (job.changedAt < from || !job.providers.includes(slug)) continue;
+      if (job.status === 'closed' && (job.closedAt === null || at - job.closedAt > CLOSED_LISTED_MS)) continue;
+      out.push({
+        packed: packListingKey(job.slot, job.period, job.adminReposts),
+        postedAt: job.postedAt,
+        titleNorm: job.titleNorm,
+        countryCode: job.fields.location.countryCode,
+        remote: job.fields.location.remote,
+        domain: job.fields.companyDomain,
+        slot: job.slot,
+        period: job.period,
+        origin: 0,
+        added: job,
+      });
+    }
+    out.sort(byFreshness);
+    this.changesCache.set(slug, { at: t, key, entries: out });
+    return out;
   }
 
   /** Control-closed openings a provider listed, closed within the last 30 days, freshest first. */
@@ -457,6 +527,7 @@ export class World {
       repostCount: 0,
       adminReposts: 0,
       created: true,
+      changedAt: this.now(),
     };
     this.added.set(job.id, job);
     this.addedBySlot.set(slot, job);
@@ -481,6 +552,7 @@ export class World {
     if (patch.applyUrl !== undefined) f.applyUrl = patch.applyUrl;
     if (patch.postedAt !== undefined) job.postedAt = patch.postedAt;
     if (patch.providers !== undefined) job.providers = uniqueProviders(patch.providers);
+    job.changedAt = this.now();
     this.addedVersion++;
     return this.materializeAdded(job);
   }
@@ -490,6 +562,7 @@ export class World {
     job.closedAt = job.status === 'closed' ? job.closedAt : quantizeSecond(this.now());
     job.status = 'closed';
     job.closedReason = reason;
+    job.changedAt = this.now();
     this.addedVersion++;
     return this.materializeAdded(job);
   }
@@ -503,6 +576,7 @@ export class World {
     job.adminReposts++;
     job.repostCount++;
     job.postedAt = quantizeSecond(this.now());
+    job.changedAt = this.now();
     this.addedVersion++;
     return this.materializeAdded(job);
   }
@@ -541,6 +615,7 @@ export class World {
       repostCount: truth.repostCount,
       adminReposts: 0,
       created: false,
+      changedAt: this.now(),
     };
     this.added.set(id, job);
     this.pinned.set(PIN_KEY(ref.slot, ref.origin), job);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { RefreshRecordsFetched } from '@jobs/contracts';
+import { isWindowSweep, type RefreshRecordsFetched } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
@@ -35,7 +35,7 @@ export class MergeRefreshUseCase {
       : undefined;
     const { sightings, merged } = await this.jobs.mergeRefreshPart(
       open,
-      { provider: message.provider, filters: message.scope.filters, closed, since: new Date(message.started_at), judgeAbsences: complete && message.kind !== 'new_listings', at: new Date(message.fetched_at) },
+      { provider: message.provider, filters: message.scope.filters, closed, since: new Date(message.started_at), judgeAbsences: complete && !isWindowSweep(message.kind), at: new Date(message.fetched_at) },
       finished,
     );
     annotateStage({ 'refresh.id': message.refresh_id, provider: message.provider, 'refresh.kind': message.kind, 'refresh.part': message.part, 'records.in': message.records.length, 'records.merged': merged });

@@ -2,8 +2,13 @@
  * The refresh planner's rules (pure): the sweeps of one pass. The work of a pass follows the
  * providers and the store, never the watches (watches are matched from the changes it makes).
  *
- * - `catalog`: the own crawler's whole listing, every pass (it is our own crawler: the own
- *   index's part of the market is re-verified every interval).
+ * - `catalog`: the own crawler's whole listing, in the pass of bucket 0 (every `buckets` passes,
+ *   and the first pass of all): every job it lists is re-verified within `buckets` passes, and
+ *   one it no longer lists (without a closure it could report) is closed then.
+ * - `catalog_changes`: in the other passes, the own crawler's change feed since its lag and two
+ *   intervals before now (or since the last pass, if that was longer ago): its openings that
+ *   opened, changed or closed (with their reason), so the own index's part of the market is
+ *   current within one pass while a pass reads only what moved.
  * - `new_listings`: every partner's postings since `now - (its listing lag + 2 intervals)`: a
  *   posting that became visible since the last pass (or the one before, if one was missed) is
  *   in it, so new openings and re-listings anywhere in the market reach the store, and through it
@@ -21,6 +26,7 @@ export interface PlannedSweep {
   provider: ProviderSlug;
   scope: RefreshScope;
   postedSince?: number;
+  changedSince?: number;
 }
 
 export interface PassInput {
@@ -29,6 +35,8 @@ export interface PassInput {
   /** how late each partner shows a new posting */
   lagMs: Readonly<Partial<Record<ProviderSlug, number>>>;
   partners: readonly ProviderSlug[];
+  /** when the last pass started (epoch ms), or null for the first pass */
+  lastPassAt: number | null;
   bucket: number;
   buckets: number;
   batchSize: number;
@@ -43,7 +51,13 @@ export function planPass(input: PassInput): PlannedSweep[] {
     scope: { key: 'new_listings', filters: {} },
     postedSince: input.now - ((input.lagMs[provider] ?? 0) + 2 * input.intervalMs),
   }));
-  sweeps.push({ kind: 'catalog', provider: 'own_index', scope: { key: 'catalog', filters: {} } });
+  if (input.bucket === 0 || input.lastPassAt === null) sweeps.push({ kind: 'catalog', provider: 'own_index', scope: { key: 'catalog', filters: {} } });
+  else {
+    const window = (input.lagMs.own_index ?? 0) + 2 * input.intervalMs;
+    // a pass late by more than an interval reaches back to the one before it
+    const changedSince = Math.min(input.now, input.lastPassAt + input.intervalMs) - window;
+    sweeps.push({ kind: 'catalog_changes', provider: 'own_index', scope: { key: 'catalog_changes', filters: {} }, changedSince });
+  }
   for (const provider of input.partners) {
     const domains = [...(input.domainsByProvider.get(provider) ?? [])].sort();
     for (let i = 0; i * input.batchSize < domains.length; i++) {

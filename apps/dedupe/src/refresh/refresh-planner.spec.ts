@@ -47,6 +47,10 @@ describe('RefreshPlanner', () => {
     expect(await planner.tryStart(new Date(t0.getTime() + 2 * MIN + 1))).toEqual({ started: 'rfr_operator_1' });
     expect(await db.prisma.refreshRequest.findUniqueOrThrow({ where: { id: 'rfr_operator_1' } })).toMatchObject({ passId: 'rfr_operator_1' });
     expect((await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: 'rfr_operator_1' } })).bucket).toBe(1);
+    // outside bucket 0 the own crawler is read through its change feed: since the lag and two
+    // intervals back, and this pass comes two intervals after the last, so from the last one's
+    const own = (await sweepsOf('rfr_operator_1')).filter((s) => s.provider === 'own_index');
+    expect(own).toEqual([expect.objectContaining({ kind: 'catalog_changes', changed_since: t0.getTime() + MIN - 4 * MIN })]);
     await finishAll('rfr_operator_1');
 
     // on schedule: not before the interval has passed since the last start

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Topics, type FetchOutcome, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
+import { isWindowSweep, Topics, type FetchOutcome, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
@@ -52,7 +52,8 @@ export class FetchRefreshUseCase {
   private async sweep(message: RefreshFetchRequested.Value): Promise<void> {
     const startedAt = new Date();
     const deadlineAt = startedAt.getTime() + message.timeout_ms;
-    const filters = message.provider === 'own_index' && message.kind !== 'new_listings' ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
+    // the own crawler's whole catalog comes with the openings it saw close (and why); its change feed has them anyway
+    const filters = message.kind === 'catalog' ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
     const context = { refresh_id: message.refresh_id, scope: message.scope.key };
     const publish = (part: number, final: boolean, outcome: FetchOutcome, complete: boolean, records: NormalizedProviderRecord[], callStarted: number) =>
       this.publisher.publish(Topics.RefreshRecordsFetched, {
@@ -77,7 +78,7 @@ export class FetchRefreshUseCase {
     for (let part = 0; ; part++) {
       const callStarted = Date.now();
       const paging: ResumablePaging = { start: position };
-      const { outcome, records } = await this.calls.call(message.provider, { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since }, deadlineAt, context);
+      const { outcome, records } = await this.calls.call(message.provider, { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since }, deadlineAt, context);
       if (outcome !== 'ok') return void (await publish(part, true, outcome, false, [], callStarted));
       totals.push(...(paging.totals ?? []));
       read += records.length;
@@ -85,7 +86,7 @@ export class FetchRefreshUseCase {
       const ended = position === null;
       const cut = !ended && read >= SWEEP_MAX_RECORDS;
       const final = ended || cut;
-      await publish(part, final, 'ok', final && ended && message.kind !== 'new_listings' && readWhole(totals), records, callStarted);
+      await publish(part, final, 'ok', final && ended && !isWindowSweep(message.kind) && readWhole(totals), records, callStarted);
       if (final) return;
     }
   }

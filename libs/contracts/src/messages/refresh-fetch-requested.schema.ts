@@ -5,6 +5,9 @@
  * share of its concurrency next to live searches).
  *
  * - `catalog`: the provider's whole listing (the own crawler's part of the market).
+ * - `catalog_changes`: the own crawler's openings that opened, changed or closed since
+ *   `changed_since` (its change feed): a pass reads what moved, and the whole `catalog` only
+ *   every few passes. Never complete for absences, like `new_listings`.
  * - `companies`: the listing of a batch of companies (`filters.company_domain_or`, many domains
  *   per call): re-verifies the stored jobs this provider listed for them.
  * - `new_listings`: postings posted since `posted_since` (the provider's listing lag and the
@@ -24,7 +27,7 @@ export const RefreshScopeSchema = z.strictObject({
 });
 export type RefreshScope = z.infer<typeof RefreshScopeSchema>;
 
-export const RefreshSweepKindSchema = z.enum(['catalog', 'companies', 'new_listings']);
+export const RefreshSweepKindSchema = z.enum(['catalog', 'catalog_changes', 'companies', 'new_listings']);
 export type RefreshSweepKind = z.infer<typeof RefreshSweepKindSchema>;
 
 /** Which sweep a message is about: the fields a sweep's request and each of its parts share. */
@@ -41,6 +44,8 @@ export const ValueSchema = z
     ...RefreshSweepFields,
     /** new_listings only: postings posted at or after this moment */
     posted_since: EpochMsSchema.optional(),
+    /** catalog_changes only: openings that opened, changed or closed at or after this moment */
+    changed_since: EpochMsSchema.optional(),
     /** the sweep's budget, counted from when the fetcher takes it; a sweep cut short is incomplete */
     timeout_ms: z.number().int().min(1_000).max(600_000),
   })
@@ -48,7 +53,16 @@ export const ValueSchema = z
     if ((value.kind === 'new_listings') !== (value.posted_since !== undefined)) {
       ctx.addIssue({ code: 'custom', path: ['posted_since'], message: 'posted_since is set exactly for new_listings sweeps' });
     }
+    if ((value.kind === 'catalog_changes') !== (value.changed_since !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['changed_since'], message: 'changed_since is set exactly for catalog_changes sweeps' });
+    }
+    if (value.kind.startsWith('catalog') && value.provider !== 'own_index') {
+      ctx.addIssue({ code: 'custom', path: ['provider'], message: 'catalog sweeps read the own crawler' });
+    }
   });
 export type Value = z.infer<typeof ValueSchema>;
 
 export const keyOf = (value: Value): string => value.provider;
+
+/** Sweeps that read a window of what moved: never a whole listing, so never complete for absences. */
+export const isWindowSweep = (kind: RefreshSweepKind): boolean => kind === 'new_listings' || kind === 'catalog_changes';

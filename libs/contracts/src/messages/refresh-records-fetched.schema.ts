@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { FetchOutcomeSchema, refineRecordsOfProvider } from './common.schema.js';
-import { RefreshSweepFields } from './refresh-fetch-requested.schema.js';
+import { isWindowSweep, RefreshSweepFields } from './refresh-fetch-requested.schema.js';
 
 export const ValueSchema = z
   .strictObject({
@@ -32,7 +32,7 @@ export const ValueSchema = z
     if (value.outcome !== 'ok' && (value.records.length > 0 || value.complete)) {
       ctx.addIssue({ code: 'custom', path: ['outcome'], message: 'a failed fetch carries no records and is never complete' });
     }
-    if (value.complete && (!value.final || value.kind === 'new_listings')) {
+    if (value.complete && (!value.final || isWindowSweep(value.kind))) {
       ctx.addIssue({ code: 'custom', path: ['complete'], message: 'only the final part of a catalog or companies sweep may be complete' });
     }
     refineRecordsOfProvider(value, ctx);
@@ -41,7 +41,8 @@ export type Value = z.infer<typeof ValueSchema>;
 
 /**
  * Two partitions: every sweep's parts reach dedupe in order (absences are judged after its last
- * part), new listings (small, and what watches wait for) never queue behind a long sweep, and
+ * part), the windows of new listings and catalog changes (small, and what watches wait for)
+ * never queue behind a long sweep, and
  * refresh merges take two of dedupe's concurrent slots at most, so live searches keep the others.
  */
-export const keyOf = (value: Value): string => (value.kind === 'new_listings' ? 'refresh:new' : 'refresh:sweeps');
+export const keyOf = (value: Value): string => (isWindowSweep(value.kind) ? 'refresh:new' : 'refresh:sweeps');

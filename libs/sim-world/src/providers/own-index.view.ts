@@ -4,9 +4,10 @@ import { bool, country, createView, date, int, list, str, type ProviderView } fr
 /**
  * The service's own crawler: a clean format that mirrors the canonical job fields.
  *
- * `GET /own_index/v1/jobs?title=&country_code=&posted_since=&company_domain=&remote=&include_closed=&offset=&limit=`
+ * `GET /own_index/v1/jobs?title=&country_code=&posted_since=&company_domain=&remote=&include_closed=&changed_since=&offset=&limit=`
  * (`include_closed=true` appends openings closed within 30 days, with `status: closed` and
- * `closed_reason`.)
+ * `closed_reason`; `changed_since` answers the crawler's change feed instead of its listing: the
+ * openings that opened, changed or closed since then, closed ones as closed.)
  */
 export function ownIndexView(world: World): ProviderView {
   return createView(world, {
@@ -24,6 +25,7 @@ export function ownIndexView(world: World): ProviderView {
         companyDomain: str(q, 'company_domain'),
         remote: bool(q, 'remote', ['true'], ['false']),
         includeClosed: bool(q, 'include_closed', ['true'], ['false']),
+        changedSince: date(q, 'changed_since'),
       },
       offset: int(q, 'offset', 0, 1_000_000, 0),
       limit: int(q, 'limit', 1, 100, 50),
