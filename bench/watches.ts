@@ -2,6 +2,9 @@
  * Company watches at scale: what N live company watches cost a running stack between customer
  * requests, and how fast a new opening at a watched company reaches its webhook.
  *
+ * 0. Fills the store with the whole simulated market first (bench/store-fill.ts: every
+ *    provider's full listing through dedupe's normal merge), as a customer's stack holds it, so
+ *    the passes re-verify a full store (BENCH_FILL=0 skips it, e.g. on a stack filled already).
  * 1. Creates N company watches (POST /v1/watches, no filters, every event type) spread over
  *    BENCH_ACCOUNTS Pro accounts (admin API), on N distinct companies of the simulated market
  *    that have openings (drawn with BENCH_SEED from the domains of the simulator's own_index
@@ -33,7 +36,7 @@
  * --searches BENCH_SEARCHES (10 per column), --keep-watches BENCH_KEEP_WATCHES=1;
  * BENCH_CONCURRENCY (8 watch creations/deletions in flight), BENCH_EVENT_TIMEOUT_MS (60,000),
  * BENCH_WARMUP_MAX_MS (900,000), BENCH_SEED (1: which companies are watched and sampled),
- * BENCH_TIMELINE_FILE (writes every 5 s CPU sample as JSON lines), STACK_PIDS_FILE
+ * BENCH_TIMELINE_FILE (writes every 5 s CPU sample as JSON lines), BENCH_FILL (1), STACK_PIDS_FILE
  * (`.local/run/dev/pids.json` of the current directory), PROVIDER_SIM_URL, BASE_URL, ADMIN_URL,
  * ADMIN_TOKEN (the dev stack of `npm run up`).
  */
@@ -49,6 +52,8 @@ import { FILTER_SETS } from './filter-sets.js';
 import { openLagProbe } from './kafka-lag.js';
 import { GROUP, machineBetween, processEnv, servicePids, snapshot, stackLocation, usageBetween, type GroupUsage, type Snapshot } from './proc-cpu.js';
 import { createBenchAccount, percentile } from './stack.js';
+import { fillStore, storeCounts } from './store-fill.js';
+import pg from 'pg';
 
 // ---------------------------------------------------------------- options
 
@@ -309,8 +314,23 @@ async function waitForQuiet(maxMs: number): Promise<boolean> {
 
 // ---------------------------------------------------------------- the run
 
+/** What the store held when the watches were made. */
+let storeSize = 'as found (BENCH_FILL=0)';
+
 say(`stack: ${pidsFile} (${Object.keys(services).length} services, database ${location.database ?? '?'} on port ${location.postgresPort}, Redis on port ${location.redisPort}), refresh interval ${intervalMs / 1000} s`);
 noteLoad('start');
+if (process.env['BENCH_FILL'] !== '0') {
+  const db = new pg.Client({ connectionString: orchestratorEnv['DATABASE_URL'] });
+  await db.connect();
+  const dedupeEnv = services['dedupe'] === undefined ? {} : processEnv(services['dedupe']);
+  const dedupeMetricsUrl = process.env['DEDUPE_METRICS_URL'] ?? `http://127.0.0.1:${dedupeEnv['HEALTH_PORT'] ?? 9103}/metrics`;
+  const brokers = (orchestratorEnv['KAFKA_BROKERS'] ?? process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(',');
+  const fill = await fillStore({ simUrl, brokers, db, dedupeMetricsUrl, settleMs: 10_000, timeoutMs: 1_800_000, log: say });
+  const counts = await storeCounts(db);
+  say(`store filled (${fill.refreshId}, caught up after ${fill.caughtUpSeconds.toFixed(0)} s): ${counts.openJobs.toLocaleString('en')} open canonical jobs, ${counts.sources.toLocaleString('en')} sources`);
+  storeSize = `${counts.openJobs.toLocaleString('en')} open canonical jobs, ${counts.sources.toLocaleString('en')} sources (filled with the whole market before the watches)`;
+  await db.end();
+}
 const market = await marketDomains();
 if (market.size < watchCount) throw new Error(`the simulated market shows ${market.size} company domains, fewer than ${watchCount} watches`);
 const marketListings = [...market.values()].reduce((a, b) => a + b, 0);
@@ -511,6 +531,7 @@ const summary = [
   row(['watches (N)', `${created.length.toLocaleString('en')} company watches on distinct companies of the simulated market (${domains.length} of ${market.size} drawn with seed ${seed}; they have ${fixed((100 * watchedListings) / marketListings, 0)}% of the own crawler's listings), ${accountCount} Pro accounts, one receiver each`]),
   row(['watch creation', `${seconds(creationMs)} (${fixed(created.length / (creationMs / 1000))} watches/s, ${concurrency} in flight), ${creationErrors} failed`]),
   row(['refresh interval', `${intervalMs / 1000} s (REFRESH_INTERVAL_MS of the orchestrator)`]),
+  row(['store', storeSize]),
   row(['warm-up', `${seconds((samples[warmup.to]!.at - samples[warmup.from]!.at))}${settled ? '' : ` (not settled within BENCH_WARMUP_MAX_MS: events still coming or dedupe more than one pass behind)`}; deliveries ${warmupEvents.length.toLocaleString('en')}: ${byType(warmupEvents)}`]),
   row(['steady window', `${fixed(steadyMinutes, 2)} min (${intervals} intervals); deliveries ${steadyEvents.length.toLocaleString('en')} (${fixed(steadyEvents.length / steadyMinutes)}/min): ${byType(steadyEvents)}`]),
   row(['stack CPU, steady (services + Kafka + PostgreSQL backends)', `${fixed(steadyStack / steadyMinutes)} CPU-s/min = ${fixed((steadyStack / (steadyMinutes * 60)) * 100, 0)}% of one core`]),

@@ -52,8 +52,8 @@ export class FetchRefreshUseCase {
   private async sweep(message: RefreshFetchRequested.Value): Promise<void> {
     const startedAt = new Date();
     const deadlineAt = startedAt.getTime() + message.timeout_ms;
-    // the own crawler's whole catalog comes with the openings it saw close (and why); its change feed has them anyway
-    const filters = message.kind === 'catalog' ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
+    // a whole listing of the own crawler comes with the openings it saw close (and why); its change feed has them anyway
+    const filters = message.provider === 'own_index' && !isWindowSweep(message.kind) ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
     const context = { refresh_id: message.refresh_id, scope: message.scope.key };
     const publish = (part: number, final: boolean, outcome: FetchOutcome, complete: boolean, records: NormalizedProviderRecord[], callStarted: number) =>
       this.publisher.publish(Topics.RefreshRecordsFetched, {
