@@ -14,8 +14,12 @@ export interface RefreshSettings {
   buckets: number;
 }
 
-/** Company domains per `companies` listing (one call pages through all of them). */
-export const COMPANIES_PER_SWEEP = 100;
+/**
+ * Company domains per `companies` listing (one call pages through all of them). Small enough
+ * that a bucket makes several sweeps per partner, which the fetcher runs side by side while the
+ * partner has idle call slots: a slow partner's share of a pass takes seconds.
+ */
+export const COMPANIES_PER_SWEEP = 25;
 /** One sweep's budget at the fetcher. */
 export const SWEEP_TIMEOUT_MS = 120_000;
 /** A pass whose sweeps have not all ended by then is over anyway (a sweep was lost). */

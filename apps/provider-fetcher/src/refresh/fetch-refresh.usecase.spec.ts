@@ -2,9 +2,9 @@ import { jest } from '@jest/globals';
 import { examples, RefreshRecordsFetched, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
-import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
+import { ResilientAdapter, type ProviderAdapter, type ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
-import { FetchRefreshUseCase, readWhole, SWEEP_PART_RECORDS } from './fetch-refresh.usecase.js';
+import { FetchRefreshUseCase, MAX_SWEEP_LANES, readWhole, SWEEP_LANES, SWEEP_PART_RECORDS } from './fetch-refresh.usecase.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
 
@@ -117,5 +117,55 @@ describe('FetchRefreshUseCase', () => {
     await run(partner, request('provider_a'));
     expect(own.queries[0]!.filters).toEqual({ include_closed: true });
     expect(partner.queries[0]!.filters).toEqual({ company_domain_or: ['acme.example'] });
+  });
+
+  describe('lanes', () => {
+    /** A provider whose calls wait until released; counts how many run at once. */
+    function gated() {
+      let now = 0;
+      let peak = 0;
+      const waiting: Array<() => void> = [];
+      const adapter: ProviderAdapter = {
+        provider: 'provider_d',
+        search: async (q) => {
+          peak = Math.max(peak, ++now);
+          await new Promise<void>((resolve) => waiting.push(resolve));
+          now -= 1;
+          q.paging!.next = null;
+          return [];
+        },
+      };
+      return { adapter, peak: () => peak, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
+    }
+    const settle = () => new Promise((r) => setTimeout(r, 5));
+
+    async function sweepsAtOnce(liveCalls: number): Promise<number> {
+      const provider = gated();
+      const resilient = new ResilientAdapter(provider.adapter, { maxConcurrent: 8, retries: 0, retryDelayMs: 1, breakerThreshold: 100, breakerCooldownMs: 1 });
+      const publisher = { publish: jest.fn(async () => undefined) } as unknown as KafkaPublisher;
+      const useCase = new FetchRefreshUseCase(new ProviderCalls([resilient], logger), publisher);
+      // live searches hold some of the provider's eight call slots
+      const live = Array.from({ length: liveCalls }, () => resilient.search({ filters: {}, want: 1, signal: AbortSignal.timeout(5_000), paging: { start: null } }));
+      await settle();
+      const sweeps = Array.from({ length: 10 }, (_, i) => useCase.execute(request('provider_d', { scope: { key: `companies:0/10:${i}`, filters: { company_domain_or: [`d${i}.example`] } } })));
+      await settle();
+      const sweepPeak = provider.peak() - liveCalls;
+      // every sweep still runs, lane after lane
+      for (let i = 0; i < 20 && provider.peak() > 0; i++) {
+        provider.releaseAll();
+        await settle();
+      }
+      await Promise.all([...sweeps, ...live]);
+      return sweepPeak;
+    }
+
+    it(`runs up to ${MAX_SWEEP_LANES} sweeps of a provider nobody else calls`, async () => {
+      expect(await sweepsAtOnce(0)).toBe(MAX_SWEEP_LANES);
+    });
+
+    it(`keeps slots free for live searches: ${SWEEP_LANES} sweeps only when live calls hold most of them`, async () => {
+      expect(await sweepsAtOnce(5)).toBe(SWEEP_LANES);
+      expect(await sweepsAtOnce(3)).toBe(3);
+    });
   });
 });
