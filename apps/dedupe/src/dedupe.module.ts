@@ -14,6 +14,8 @@ import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
 import { DeduplicateChunkUseCase } from './async-chunks/deduplicate-chunk.usecase.js';
 import { GetCompanyProfileUseCase } from './companies/get-company-profile.usecase.js';
 import { MergeRefreshUseCase } from './refresh/merge-refresh.usecase.js';
+import { LiveWorkGate } from '@jobs/service-kit';
+import { LIVE_QUIET_MS } from './refresh/refresh-records.consumer.js';
 import { RefreshRecordsConsumer } from './refresh/refresh-records.consumer.js';
 import { RefreshRequestedConsumer } from './refresh/refresh-requested.consumer.js';
 import { REFRESH_SETTINGS, RefreshPlanner } from './refresh/refresh-planner.js';
@@ -42,6 +44,8 @@ export class DedupeModule {
         CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase, DeduplicateChunkUseCase, GetCompanyProfileUseCase,
         // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
         RefreshPlanner, MergeRefreshUseCase,
+        // Live work (search batches, async chunks, job and company reads) goes before refresh parts.
+        { provide: LiveWorkGate, useValue: new LiveWorkGate(LIVE_QUIET_MS) },
         { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS, buckets: config.REFRESH_BUCKETS } },
       ],
     };

@@ -119,7 +119,7 @@ it('charges a job once per account: PaidJob + LedgerEntry + credits in one trans
   const outbox = await prisma.outboxMessage.findMany({ orderBy: { id: 'asc' } });
   expect(outbox).toHaveLength(1);
   expect(typeof outbox[0]?.id).toBe('bigint');
-  expect(outbox[0]).toMatchObject({ topic: 'billing.charged.v1', key: ACCOUNT, headers: {}, publishedAt: null });
+  expect(outbox[0]).toMatchObject({ topic: 'billing.charged.v1', key: ACCOUNT, headers: {} });
   expect(outbox[0]?.value).toEqual({ accountId: ACCOUNT, jobId: 'job_1', requestId: 'req_1' });
 
   // the ledger page query the (accountId, createdAt desc, id) index serves

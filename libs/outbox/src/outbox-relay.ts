@@ -25,7 +25,7 @@ interface OutboxRow {
 
 /**
  * Transactional outbox: `stage()` writes a message in the caller's transaction; the relay
- * publishes committed messages in id order and marks them. `kick()` after a commit publishes at
+ * publishes committed messages in id order and deletes them in the same transaction. `kick()` after a commit publishes at
  * once; a poll catches everything else (a caller that did not kick, a crash between commit and
  * publish: then another replica's relay, or this one's after its restart, sends the rows). Rows are claimed with SKIP LOCKED, so replicas never publish the same row concurrently;
  * a crash after send and before the mark re-publishes, which consumers tolerate (at least once).
@@ -125,7 +125,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
     return this.prisma.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<OutboxRow[]>`
         SELECT id, topic, key, value, headers FROM outbox_messages
-        WHERE published_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
+        ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
       if (rows.length === 0) return 0;
       const byTopic = new Map<string, OutboxRow[]>();
       for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
@@ -135,7 +135,8 @@ export class OutboxRelay implements OnApplicationBootstrap {
           group.map((row) => ({ key: row.key, value: JSON.stringify(row.value), headers: row.headers })),
         );
       }
-      await tx.$executeRaw`UPDATE outbox_messages SET published_at = now() WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+      // sent: gone with the commit (a crash before it sends them again: at least once)
+      await tx.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
       return rows.length;
     });
   }

@@ -9,3 +9,4 @@ export * from './rethrow-rpc.filter.js';
 export * from './kickable-loop.js';
 export * from './metrics.controller.js';
 export * from './http-route-metrics.js';
+export * from './live-work-gate.js';

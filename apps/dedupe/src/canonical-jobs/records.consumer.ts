@@ -1,14 +1,17 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { KafkaConsumer } from '@jobs/service-kit';
+import { KafkaConsumer, LiveWorkGate } from '@jobs/service-kit';
 import { Topics, type ProviderRecordsFetched } from '@jobs/contracts';
 import { DeduplicateBatchUseCase } from './deduplicate-batch.usecase.js';
 
 @KafkaConsumer()
 export class RecordsConsumer {
-  constructor(private readonly deduplicate: DeduplicateBatchUseCase) {}
+  constructor(
+    private readonly deduplicate: DeduplicateBatchUseCase,
+    private readonly gate: LiveWorkGate,
+  ) {}
 
   @EventPattern(Topics.ProviderRecordsFetched.name)
   onRecordsFetched(@Payload() message: ProviderRecordsFetched.Value): Promise<void> {
-    return this.deduplicate.execute(message);
+    return this.gate.live(() => this.deduplicate.execute(message));
   }
 }

@@ -60,7 +60,9 @@ export function ownIndexCondition({ filters, scope, now }: Omit<OwnIndexQuery, '
   // only jobs a provider routable on the plan has seen: a test on the row (every plan with all
   // seven providers routable may see every stored job)
   const routable = providerBits(scope.providers_routable);
-  if (routable !== ALL_PROVIDER_BITS) where.push(Prisma.sql`(j.seen_by & ${routable}::int) <> 0`);
+  // The mask is a literal (an integer we computed), not a parameter: the partial indexes of the
+  // narrow plans' scopes (migration 20261125030000) only serve a query whose predicate they can prove.
+  if (routable !== ALL_PROVIDER_BITS) where.push(Prisma.sql`(j.seen_by & ${Prisma.raw(String(routable | 0))}) <> 0`);
   return where.length > 0 ? Prisma.join(where, ' AND ') : Prisma.sql`TRUE`;
 }
 

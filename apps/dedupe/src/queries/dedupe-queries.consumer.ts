@@ -1,5 +1,5 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { KafkaConsumer } from '@jobs/service-kit';
+import { KafkaConsumer, LiveWorkGate } from '@jobs/service-kit';
 import { Topics, type DedupeQueryRequested } from '@jobs/contracts';
 import { QueryAnswers, QueryFailure } from '@jobs/nest-kafka';
 import { GetCompanyProfileUseCase } from '../companies/get-company-profile.usecase.js';
@@ -11,12 +11,13 @@ export class DedupeQueriesConsumer {
     private readonly getJob: GetJobUseCase,
     private readonly getCompanyProfile: GetCompanyProfileUseCase,
     private readonly answers: QueryAnswers,
+    private readonly gate: LiveWorkGate,
   ) {}
 
   @EventPattern(Topics.DedupeQueryRequested.name)
   async onQuery(@Payload() message: DedupeQueryRequested.Value): Promise<void> {
     const { query } = message;
-    await this.answers.answer(message.query_id, async () => {
+    await this.gate.live(() => this.answers.answer(message.query_id, async () => {
       if (query.kind === 'company.profile') {
         const profile = await this.getCompanyProfile.execute(query);
         if (!profile) throw new QueryFailure('not_found', `No company ${query.domain}.`);
@@ -25,6 +26,6 @@ export class DedupeQueriesConsumer {
       const job = await this.getJob.execute(query);
       if (!job) throw new QueryFailure('not_found', `No job ${query.job_id}.`);
       return { kind: 'job.get', job };
-    });
+    }));
   }
 }

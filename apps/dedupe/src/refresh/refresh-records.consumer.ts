@@ -1,14 +1,23 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { KafkaConsumer } from '@jobs/service-kit';
+import { KafkaConsumer, LiveWorkGate } from '@jobs/service-kit';
 import { Topics, type RefreshRecordsFetched } from '@jobs/contracts';
 import { MergeRefreshUseCase } from './merge-refresh.usecase.js';
 
+/** Live work this recent still holds refresh parts back (a search's next provider batch is usually that close). */
+export const LIVE_QUIET_MS = 250;
+/** The longest a refresh part waits for live work: refresh slows down under live load, never stops. */
+export const REFRESH_YIELD_MAX_MS = 2_000;
+
 @KafkaConsumer()
 export class RefreshRecordsConsumer {
-  constructor(private readonly mergeRefresh: MergeRefreshUseCase) {}
+  constructor(
+    private readonly mergeRefresh: MergeRefreshUseCase,
+    private readonly gate: LiveWorkGate,
+  ) {}
 
   @EventPattern(Topics.RefreshRecordsFetched.name)
-  onRefreshRecordsFetched(@Payload() message: RefreshRecordsFetched.Value): Promise<void> {
+  async onRefreshRecordsFetched(@Payload() message: RefreshRecordsFetched.Value): Promise<void> {
+    await this.gate.yieldToLive(REFRESH_YIELD_MAX_MS);
     return this.mergeRefresh.execute(message);
   }
 }
