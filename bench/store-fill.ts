@@ -117,7 +117,7 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
 async function refreshLag(metricsUrl: string): Promise<number | null> {
   const { status, exposition } = await scrape(metricsUrl);
   if (status !== 200) return null;
-  const lags = exposition.samples.filter((s) => s.name === 'kafka_consumer_lag' && s.labels['topic'] === Topics.RefreshRecordsFetched.name && s.labels['group'] === 'dedupe');
+  const lags = exposition.samples.filter((s) => s.name === 'kafka_consumer_lag' && s.labels['topic'] === Topics.RefreshRecordsFetched.name && s.labels['group'] === 'dedupe.refresh');
   return lags.length === 0 ? null : lags.reduce((sum, s) => sum + s.value, 0);
 }
 

@@ -127,8 +127,8 @@ const location = stackLocation(pidsFile, orchestratorEnv['DATABASE_URL'], orches
 const lagProbe = await openLagProbe((orchestratorEnv['KAFKA_BROKERS'] ?? process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','));
 /** The way from a refresh pass to a webhook: each topic with the group consuming it. */
 const REFRESH_CHAIN: Array<[group: string, topic: string]> = [
-  ['provider-fetcher', Topics.RefreshFetchRequested.name],
-  ['dedupe', Topics.RefreshRecordsFetched.name],
+  ['provider-fetcher.refresh', Topics.RefreshFetchRequested.name],
+  ['dedupe.refresh', Topics.RefreshRecordsFetched.name],
   ['search-orchestrator', Topics.JobLifecycleChanged.name],
   ['billing', Topics.EventChargeRequested.name],
   ['webhook-dispatcher', Topics.EventEmitted.name],
@@ -385,7 +385,7 @@ for (;;) {
   const total = events.between(warmupStart.at, now).length;
   const lastInterval = events.between(now - intervalMs, now).length;
   const quietEvents = total > 0 && lastInterval <= Math.max(20, 0.02 * total);
-  if (now - warmupStart.at >= 2 * intervalMs && quietEvents && (await lagProbe.lag('dedupe', Topics.RefreshRecordsFetched.name)) <= onePass) {
+  if (now - warmupStart.at >= 2 * intervalMs && quietEvents && (await lagProbe.lag('dedupe.refresh', Topics.RefreshRecordsFetched.name)) <= onePass) {
     settled = true;
     break;
   }

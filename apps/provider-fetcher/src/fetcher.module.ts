@@ -30,6 +30,9 @@ export class FetcherModule {
           // side by side (they share a partition): many calls in flight per replica.
           partitionsConsumedConcurrently: 12,
           concurrencyWithinPartition: 16,
+          // Sweeps (seconds each) in a group of their own (`provider-fetcher.refresh`): a live
+          // search's fetch is never fetched from Kafka only after a sweep's batch is done.
+          backgroundGroups: [{ suffix: 'refresh', topics: [Topics.RefreshFetchRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 16 }],
         }),
       ],
       controllers: [FetchConsumer, RefreshConsumer, AsyncChunksConsumer],

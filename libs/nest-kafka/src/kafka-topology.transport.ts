@@ -6,7 +6,7 @@ import { TopicConsumer, type MessageMeta, type TopicSpec } from '@jobs/kafka';
 import type { Logger } from '@jobs/observability';
 import { DrainRegistry, LOGGER, ReadinessRegistry, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import { KafkaPublisher } from './kafka-publisher.js';
-import { KAFKA_OPTIONS, type KafkaModuleOptions } from './kafka.options.js';
+import { KAFKA_OPTIONS, type BackgroundGroup, type KafkaModuleOptions } from './kafka.options.js';
 
 export const KAFKA_ALL_TOPICS_TRANSPORT = Symbol('KAFKA_ALL_TOPICS_TRANSPORT');
 
@@ -19,7 +19,7 @@ export const KAFKA_ALL_TOPICS_TRANSPORT = Symbol('KAFKA_ALL_TOPICS_TRANSPORT');
 @Injectable()
 export class KafkaTopologyTransport extends Server implements CustomTransportStrategy {
   override readonly propagatesEventHandlerErrors = true;
-  private consumer?: TopicConsumer;
+  private consumers: TopicConsumer[] = [];
 
   constructor(
     private readonly kafka: Kafka,
@@ -36,29 +36,68 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
 
   async listen(callback: (...optionalParams: unknown[]) => unknown): Promise<void> {
     const byName = new Map(this.options.topology.map((t) => [t.name, t]));
-    const consumer = new TopicConsumer(this.kafka, {
-      groupId: this.options.groupId,
-      service: this.info.name,
-      logger: this.log.child({ component: 'consumer', group: this.options.groupId }),
-      fromBeginning: this.options.fromBeginning,
-      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently,
-      concurrencyWithinPartition: this.options.concurrencyWithinPartition,
-      deadLetter: ({ consumerGroup, ...letter }) =>
-        this.publisher.publish(this.options.deadLetterTopic, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
-    });
+    const background = new Map<string, BackgroundGroup>();
+    for (const group of this.options.backgroundGroups ?? []) for (const topic of group.topics) background.set(topic.name, group);
+    const consumers = new Map<string, TopicConsumer>();
+    const consumerFor = (group: BackgroundGroup | undefined): TopicConsumer => {
+      const groupId = group ? `${this.options.groupId}.${group.suffix}` : this.options.groupId;
+      let consumer = consumers.get(groupId);
+      if (!consumer) {
+        consumer = new TopicConsumer(this.kafka, {
+          groupId,
+          service: this.info.name,
+          logger: this.log.child({ component: 'consumer', group: groupId }),
+          fromBeginning: this.options.fromBeginning,
+          partitionsConsumedConcurrently: group ? group.partitionsConsumedConcurrently : this.options.partitionsConsumedConcurrently,
+          concurrencyWithinPartition: group ? group.concurrencyWithinPartition : this.options.concurrencyWithinPartition,
+          deadLetter: ({ consumerGroup, ...letter }) =>
+            this.publisher.publish(this.options.deadLetterTopic, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
+        });
+        consumers.set(groupId, consumer);
+      }
+      return consumer;
+    };
     for (const [pattern, handler] of this.getHandlers()) {
       const topic: TopicSpec | undefined = byName.get(pattern);
       if (!topic) throw new Error(`@EventPattern('${pattern}') is not a topic of the declared topology`);
-      consumer.on(topic, (value, meta) => this.invoke(handler, value, meta));
+      consumerFor(background.get(topic.name)).on(topic, (value, meta) => this.invoke(handler, value, meta));
     }
-    this.consumer = consumer;
-    this.readiness.register(`kafka-consumer:${this.options.groupId}`, () => consumer.isReady());
-    await consumer.start();
+    this.consumers = [...consumers.values()];
+    for (const [groupId, consumer] of consumers) {
+      this.readiness.register(`kafka-consumer:${groupId}`, () => consumer.isReady());
+      // a background group new to the cluster takes over where the service's group stood on its topics
+      if (groupId !== this.options.groupId) await this.inheritOffsets(groupId, consumer.topics);
+    }
+    await Promise.all(this.consumers.map((consumer) => consumer.start()));
     callback();
   }
 
   async close(): Promise<void> {
-    await this.consumer?.stop();
+    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
+  }
+
+  /**
+   * A background group that has no committed offset yet starts from the service group's
+   * committed offsets on the same topics (they were consumed there before the split), so
+   * nothing is read twice and nothing skipped. Another replica doing the same at once, or a
+   * group already running, makes this a no-op.
+   */
+  private async inheritOffsets(groupId: string, topics: readonly string[]): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const own = await admin.fetchOffsets({ groupId, topics: [...topics] });
+      if (own.some((t) => t.partitions.some((p) => Number(p.offset) >= 0))) return;
+      const parent = await admin.fetchOffsets({ groupId: this.options.groupId, topics: [...topics] });
+      for (const { topic, partitions } of parent) {
+        const committed = partitions.filter((p) => Number(p.offset) >= 0).map((p) => ({ partition: p.partition, offset: p.offset }));
+        if (committed.length > 0) await admin.setOffsets({ groupId, topic, partitions: committed });
+      }
+    } catch (error) {
+      this.log.warn({ err: error, group: groupId }, 'could not take over the service group offsets; the group starts as configured');
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   on(): never {
@@ -66,7 +105,7 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
   }
 
   unwrap<T>(): T {
-    return this.consumer as T;
+    return this.consumers as T;
   }
 
   private async invoke(handler: NestHandler, value: unknown, meta: MessageMeta): Promise<void> {

@@ -15,4 +15,17 @@ export interface KafkaModuleOptions {
   partitionsConsumedConcurrently?: number;
   /** See TopicConsumerSettings.concurrencyWithinPartition. */
   concurrencyWithinPartition?: number;
+  /**
+   * Topics of background work consumed by a group of their own (`<groupId>.<suffix>`), so a long
+   * handler there never delays the live topics: kafkajs fetches again only once every batch of
+   * the last fetch is handled, so one consumer's slow batch holds all of its partitions.
+   */
+  backgroundGroups?: readonly BackgroundGroup[];
+}
+
+export interface BackgroundGroup {
+  suffix: string;
+  topics: readonly TopicSpec[];
+  partitionsConsumedConcurrently?: number;
+  concurrencyWithinPartition?: number;
 }
