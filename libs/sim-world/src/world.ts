@@ -252,18 +252,7 @@ export class World {
       if ((base.providerMask & bit) === 0) continue;
       if (checkPins && this.pinned.has(PIN_KEY(slot, origin))) continue;
       const period = market.memoPeriodOf(slot);
-      entries.push({
-        packed: packListingKey(slot, period, 0),
-        postedAt: market.memoStartOf(slot),
-        titleNorm: base.titleNorm,
-        countryCode: base.fields.location.countryCode,
-        remote: base.fields.location.remote,
-        domain: base.fields.companyDomain,
-        slot,
-        period,
-        origin,
-        added: null,
-      });
+      entries.push(organicEntry(base, period, market.memoStartOf(slot)));
     }
     entries.sort(byFreshness);
     const snapshot = { at: t, key, entries };
@@ -280,18 +269,7 @@ export class World {
     const extra: Entry[] = [];
     for (const job of this.added.values()) {
       if (job.status !== 'open' || !job.providers.includes(slug)) continue;
-      extra.push({
-        packed: packListingKey(job.slot, job.period, job.adminReposts),
-        postedAt: job.postedAt,
-        titleNorm: job.titleNorm,
-        countryCode: job.fields.location.countryCode,
-        remote: job.fields.location.remote,
-        domain: job.fields.companyDomain,
-        slot: job.slot,
-        period: job.period,
-        origin: 0,
-        added: job,
-      });
+      extra.push(addedEntry(job));
     }
     extra.sort(byFreshness);
     const snapshot = { at: t, key, entries: extra.length ? mergeSorted(organic, extra) : organic };
@@ -356,7 +334,7 @@ export class World {
       if (this.pinned.has(PIN_KEY(slot, origin))) return;
       const base = market.base(slot, origin);
       if ((base.providerMask & bit) === 0) return;
-      const entry: Entry = { packed: packListingKey(slot, k, 0), postedAt: market.period(slot, k).start, titleNorm: base.titleNorm, countryCode: base.fields.location.countryCode, remote: base.fields.location.remote, domain: base.fields.companyDomain, slot, period: k, origin, added: null };
+      const entry = organicEntry(base, k, market.period(slot, k).start);
       out.push(closedAt === undefined ? entry : { ...entry, closedAt });
     };
     for (let slot = 0; slot < market.slotCount; slot++) {
@@ -374,18 +352,7 @@ export class World {
     for (const job of this.added.values()) {
       if (job.changedAt < from || !job.providers.includes(slug)) continue;
       if (job.status === 'closed' && (job.closedAt === null || at - job.closedAt > CLOSED_LISTED_MS)) continue;
-      out.push({
-        packed: packListingKey(job.slot, job.period, job.adminReposts),
-        postedAt: job.postedAt,
-        titleNorm: job.titleNorm,
-        countryCode: job.fields.location.countryCode,
-        remote: job.fields.location.remote,
-        domain: job.fields.companyDomain,
-        slot: job.slot,
-        period: job.period,
-        origin: 0,
-        added: job,
-      });
+      out.push(addedEntry(job));
     }
     out.sort(byFreshness);
     this.changesCache.set(slug, { at: t, key, entries: out });
@@ -397,18 +364,7 @@ export class World {
     const out: Entry[] = [];
     for (const job of this.added.values()) {
       if (job.status !== 'closed' || job.closedAt === null || at - job.closedAt > CLOSED_LISTED_MS || !job.providers.includes(slug)) continue;
-      out.push({
-        packed: packListingKey(job.slot, job.period, job.adminReposts),
-        postedAt: job.postedAt,
-        titleNorm: job.titleNorm,
-        countryCode: job.fields.location.countryCode,
-        remote: job.fields.location.remote,
-        domain: job.fields.companyDomain,
-        slot: job.slot,
-        period: job.period,
-        origin: 0,
-        added: job,
-      });
+      out.push(addedEntry(job));
     }
     return out.sort(byFreshness);
   }
@@ -631,6 +587,38 @@ export class World {
     }
     return domain;
   }
+}
+
+/** The listing entry of an organic opening (`base`, its slot and origin) in period `period`, posted at `postedAt`. */
+function organicEntry(base: OpeningBase, period: number, postedAt: number): Entry {
+  return {
+    packed: packListingKey(base.slot, period, 0),
+    postedAt,
+    titleNorm: base.titleNorm,
+    countryCode: base.fields.location.countryCode,
+    remote: base.fields.location.remote,
+    domain: base.fields.companyDomain,
+    slot: base.slot,
+    period,
+    origin: base.origin,
+    added: null,
+  };
+}
+
+/** The listing entry of an opening the control API created or pinned. */
+function addedEntry(job: AddedJob): Entry {
+  return {
+    packed: packListingKey(job.slot, job.period, job.adminReposts),
+    postedAt: job.postedAt,
+    titleNorm: job.titleNorm,
+    countryCode: job.fields.location.countryCode,
+    remote: job.fields.location.remote,
+    domain: job.fields.companyDomain,
+    slot: job.slot,
+    period: job.period,
+    origin: 0,
+    added: job,
+  };
 }
 
 function compileQuery(q: SearchQuery): (e: Entry) => boolean {
