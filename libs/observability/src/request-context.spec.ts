@@ -1,21 +1,9 @@
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { trace } from '@opentelemetry/api';
 import { requestContext, untraced } from './request-context.js';
+import { useInMemoryTracing } from './testing/in-memory-tracing.js';
 
-const exporter = new InMemorySpanExporter();
-const contextManager = new AsyncLocalStorageContextManager().enable();
+const exporter = useInMemoryTracing();
 const tracer = () => trace.getTracer('t');
-
-beforeAll(() => {
-  context.setGlobalContextManager(contextManager);
-  trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }));
-});
-afterAll(() => {
-  trace.disable();
-  context.disable();
-});
-beforeEach(() => exporter.reset());
 
 /** Like a Prisma query: nothing happens until someone calls then(). */
 function lazySpan(name: string): PromiseLike<string> {

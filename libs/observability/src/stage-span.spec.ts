@@ -1,20 +1,8 @@
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { trace } from '@opentelemetry/api';
 import { annotateStage, inStageSpan } from './stage-span.js';
+import { useInMemoryTracing } from './testing/in-memory-tracing.js';
 
-const exporter = new InMemorySpanExporter();
-const contextManager = new AsyncLocalStorageContextManager().enable();
-
-beforeAll(() => {
-  context.setGlobalContextManager(contextManager);
-  trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }));
-});
-afterAll(() => {
-  trace.disable();
-  context.disable();
-});
-beforeEach(() => exporter.reset());
+const exporter = useInMemoryTracing();
 
 describe('stage spans', () => {
   it('annotates the active span with jobs.-prefixed attributes and leaves out empty values', () => {

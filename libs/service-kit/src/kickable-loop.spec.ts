@@ -3,6 +3,18 @@ import { KickableLoop } from './kickable-loop.js';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
+/** A loop whose first pass waits until `release()`; every pass asks for the next in 60 s. */
+function heldFirstPass() {
+  let passes = 0;
+  let release!: () => void;
+  const loop = new KickableLoop(async () => {
+    passes += 1;
+    if (passes === 1) await new Promise<void>((r) => (release = r));
+    return 60_000;
+  });
+  return { loop, passes: () => passes, release: () => release() };
+}
+
 describe('KickableLoop', () => {
   it('runs its passes outside the request that kicked it', async () => {
     const seen: Array<string | undefined> = [];
@@ -38,13 +50,7 @@ describe('KickableLoop', () => {
   });
 
   it('coalesces kicks during a pass into exactly one more pass right after it', async () => {
-    let passes = 0;
-    let release!: () => void;
-    const loop = new KickableLoop(async () => {
-      passes += 1;
-      if (passes === 1) await new Promise<void>((r) => (release = r));
-      return 60_000;
-    });
+    const { loop, passes, release } = heldFirstPass();
     loop.start();
     await tick(5);
     loop.kick();
@@ -52,9 +58,9 @@ describe('KickableLoop', () => {
     loop.kick();
     release();
     await tick(5);
-    expect(passes).toBe(2);
+    expect(passes()).toBe(2);
     await tick(20);
-    expect(passes).toBe(2);
+    expect(passes()).toBe(2);
     await loop.stop();
   });
 
@@ -76,6 +82,7 @@ describe('KickableLoop', () => {
     expect(passes).toBe(1);
     expect(loop.isStopped).toBe(true);
   });
+
   it('wakeWithin brings a far pass forward but never delays a nearer one', async () => {
     let passes = 0;
     const loop = new KickableLoop(async () => (++passes, passes === 1 ? 60_000 : 60));
@@ -97,21 +104,15 @@ describe('KickableLoop', () => {
   });
 
   it('wakeWithin during a pass bounds the delay that pass returns', async () => {
-    let passes = 0;
-    let release!: () => void;
-    const loop = new KickableLoop(async () => {
-      passes += 1;
-      if (passes === 1) await new Promise<void>((r) => (release = r));
-      return 60_000;
-    });
+    const { loop, passes, release } = heldFirstPass();
     loop.start();
     await tick(5);
     loop.wakeWithin(20);
     release();
     await tick(5);
-    expect(passes).toBe(1);
+    expect(passes()).toBe(1);
     await tick(30);
-    expect(passes).toBe(2);
+    expect(passes()).toBe(2);
     await loop.stop();
   });
 });
