@@ -125,8 +125,10 @@ const orchestratorEnv = processEnv(orchestratorPid);
 const intervalMs = Number(orchestratorEnv['REFRESH_INTERVAL_MS'] ?? process.env['REFRESH_INTERVAL_MS'] ?? 60_000);
 const location = stackLocation(pidsFile, orchestratorEnv['DATABASE_URL'], orchestratorEnv['REDIS_URL']);
 const lagProbe = await openLagProbe((orchestratorEnv['KAFKA_BROKERS'] ?? process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','));
-/** The way from a refresh pass to a webhook: each topic with the group consuming it. */
+/** The way from a refresh pass or round to a webhook: each topic with the group consuming it. */
 const REFRESH_CHAIN: Array<[group: string, topic: string]> = [
+  ['provider-fetcher.passes', Topics.RefreshPassFetchRequested.name],
+  ['dedupe.passes', Topics.RefreshPassRecordsFetched.name],
   ['provider-fetcher.refresh', Topics.RefreshFetchRequested.name],
   ['dedupe.refresh', Topics.RefreshRecordsFetched.name],
   ['search-orchestrator', Topics.JobLifecycleChanged.name],

@@ -35,9 +35,13 @@ export class DedupeModule {
           // A search's provider batches arrive on different partitions at once (keyed by
           // search:provider): merge most of them side by side, within the pool of 10 connections.
           partitionsConsumedConcurrently: 8,
-          // Refresh work in a group of its own (`dedupe.refresh`): a refresh part's merge (or its
-          // wait for live work) never holds back the fetch of a search's batches.
-          backgroundGroups: [{ suffix: 'refresh', topics: [Topics.RefreshRecordsFetched, Topics.RefreshRequested], partitionsConsumedConcurrently: 2 }],
+          // Refresh work in groups of its own: a refresh part's merge (or its wait for live work)
+          // never holds back the fetch of a search's batches, and a round's merges (`dedupe.refresh`)
+          // never hold back a pass's or an operator's request (`dedupe.passes`).
+          backgroundGroups: [
+            { suffix: 'refresh', topics: [Topics.RefreshRecordsFetched], partitionsConsumedConcurrently: 1 },
+            { suffix: 'passes', topics: [Topics.RefreshPassRecordsFetched, Topics.RefreshRequested], partitionsConsumedConcurrently: 2 },
+          ],
         }),
         // lifecycle and hiring changes are staged in the merge transaction, published by the relay
         OutboxModule,

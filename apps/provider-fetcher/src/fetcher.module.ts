@@ -30,9 +30,13 @@ export class FetcherModule {
           // side by side (they share a partition): many calls in flight per replica.
           partitionsConsumedConcurrently: 12,
           concurrencyWithinPartition: 16,
-          // Sweeps (seconds each) in a group of their own (`provider-fetcher.refresh`): a live
-          // search's fetch is never fetched from Kafka only after a sweep's batch is done.
-          backgroundGroups: [{ suffix: 'refresh', topics: [Topics.RefreshFetchRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 16 }],
+          // Sweeps (seconds each) in groups of their own: a live search's fetch is never fetched
+          // from Kafka only after a sweep's batch is done, nor a pass's sweep after a round's
+          // (`provider-fetcher.refresh`: rounds; `provider-fetcher.passes`: passes).
+          backgroundGroups: [
+            { suffix: 'refresh', topics: [Topics.RefreshFetchRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 16 },
+            { suffix: 'passes', topics: [Topics.RefreshPassFetchRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 4 },
+          ],
         }),
       ],
       controllers: [FetchConsumer, RefreshConsumer, AsyncChunksConsumer],

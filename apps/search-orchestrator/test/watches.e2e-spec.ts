@@ -38,7 +38,7 @@ beforeAll(async () => {
   const kafka = new Kafka({ clientId: 'e2e-watches', brokers: stack.kafkaBrokers, logLevel: logLevel.NOTHING });
   producer = kafka.producer();
   await producer.connect();
-  tap = new TopicTap(['event.emitted', 'refresh.fetch.requested']);
+  tap = new TopicTap(['event.emitted', 'refresh.fetch.requested', 'refresh.pass.fetch.requested']);
   await tap.start();
   // A real endpoint for the watches' webhook_url (deliveries are the dispatcher's; they answer 200).
   receiver = createServer((req, res) => {
@@ -244,24 +244,24 @@ describe('refresh passes', () => {
     await createWatch(key, { type: 'company', domain });
     await createWatch(key, { type: 'search', filters: { title_or: [uniqueWord()] } });
     const refreshId = await refreshPass();
-    const sweeps = tap.seen.filter((m) => m.topic === 'refresh.fetch.requested' && m.value['refresh_id'] === refreshId).map((m) => m.value);
-    // every partner's new listings, the own crawler's whole catalog (every REFRESH_BUCKETS passes) or its change feed, batches of stored companies
-    expect(sweeps.filter((v) => v['kind'] === 'new_listings').map((v) => v['provider']).sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
-    const [own, ...more] = sweeps.filter((v) => v['provider'] === 'own_index');
-    expect(more).toEqual([]);
-    expect(own).toEqual(
-      own?.['kind'] === 'catalog'
-        ? expect.objectContaining({ scope: { key: 'catalog', filters: {} } })
-        : expect.objectContaining({ kind: 'catalog_changes', scope: { key: 'catalog_changes', filters: {} }, changed_since: expect.any(Number) }),
-    );
-    for (const v of sweeps.filter((x) => x['kind'] === 'companies')) {
+    const status = (await admin('GET', `/refresh/${refreshId}`)) as { round_id: string };
+    const sweepsOf = (topic: string, id: string) => tap.seen.filter((m) => m.topic === topic && m.value['refresh_id'] === id).map((m) => m.value);
+    // the pass: every partner's new listings and the own crawler's change feed
+    const pass = sweepsOf('refresh.pass.fetch.requested', refreshId);
+    expect(pass.filter((v) => v['kind'] === 'new_listings').map((v) => v['provider']).sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
+    expect(pass.filter((v) => v['provider'] === 'own_index')).toEqual([expect.objectContaining({ kind: 'catalog_changes', scope: { key: 'catalog_changes', filters: {} }, changed_since: expect.any(Number) })]);
+    expect(pass).toHaveLength(7);
+    // the round: batches of stored companies, and the own crawler's whole catalog every REFRESH_BUCKETS rounds
+    const round = sweepsOf('refresh.fetch.requested', status.round_id);
+    expect(round.filter((v) => v['provider'] === 'own_index').every((v) => v['kind'] === 'catalog')).toBe(true);
+    for (const v of round.filter((x) => x['kind'] !== 'catalog')) {
+      expect(v['kind']).toBe('companies');
       expect((v['scope'] as { filters: { company_domain_or: string[] } }).filters.company_domain_or.length).toBeGreaterThan(0);
     }
     // no sweep reads a watch's scope: watches are matched from the changes a pass makes
-    const scopes = JSON.stringify(sweeps.map((v) => v['scope']));
+    const scopes = JSON.stringify([...pass, ...round].map((v) => v['scope']));
     expect(scopes).not.toContain(domain);
-    const status = await admin('GET', `/refresh/${refreshId}`);
-    expect(status).toMatchObject({ refresh_id: refreshId, status: 'completed', sweeps: { total: sweeps.length, finished: sweeps.length } });
+    expect(status).toMatchObject({ refresh_id: refreshId, status: 'completed', sweeps: { total: pass.length + round.length, finished: pass.length + round.length } });
   });
 });
 

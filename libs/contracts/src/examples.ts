@@ -264,6 +264,14 @@ function refreshFetchRequested(): RefreshFetchRequested.Value {
   return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', timeout_ms: 120_000 };
 }
 
+function refreshPassFetchRequested(): RefreshFetchRequested.Value {
+  return { v: 1, refresh_id: 'rfr_1', kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, provider: 'provider_a', posted_since: Date.parse(T0) - 420_000, timeout_ms: 120_000 };
+}
+
+function refreshPassRecordsFetched(): RefreshRecordsFetched.Value {
+  return { ...refreshRecordsFetched(), kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, complete: false };
+}
+
 function refreshRecordsFetched(): RefreshRecordsFetched.Value {
   return {
     v: 1,
@@ -391,6 +399,8 @@ export const examples = {
   companyHiringChanged,
   refreshRequested,
   refreshFetchRequested,
+  refreshPassFetchRequested,
+  refreshPassRecordsFetched,
   refreshRecordsFetched,
   eventChargeRequested,
   accountCreditsAdded,

@@ -2,6 +2,7 @@ import { examples } from './examples.js';
 import type { SearchRequested } from './messages/index.js';
 import {
   ALL_TOPICS,
+  refreshTopicsOf,
   renderTopicTable,
   SERVICE_NAMES,
   topicByName,
@@ -25,6 +26,8 @@ const exampleOf: Record<TopicId, () => unknown> = {
   JobLifecycleChanged: examples.jobLifecycleChanged,
   CompanyHiringChanged: examples.companyHiringChanged,
   RefreshRequested: examples.refreshRequested,
+  RefreshPassFetchRequested: examples.refreshPassFetchRequested,
+  RefreshPassRecordsFetched: examples.refreshPassRecordsFetched,
   RefreshFetchRequested: examples.refreshFetchRequested,
   RefreshRecordsFetched: examples.refreshRecordsFetched,
   EventChargeRequested: examples.eventChargeRequested,
@@ -59,6 +62,8 @@ describe('topology', () => {
       'job.lifecycle.changed',
       'company.hiring.changed',
       'refresh.requested',
+      'refresh.pass.fetch.requested',
+      'refresh.pass.records.fetched',
       'refresh.fetch.requested',
       'refresh.records.fetched',
       'event.charge.requested',
@@ -104,6 +109,16 @@ describe('topology', () => {
     expect(Topics.ProviderRecordsFetched.keyOf(batch)).toBe(`${batch.search_id}:${batch.provider}`);
     expect(Topics.ProviderRecordsFetched.keyOf({ ...batch, provider: 'provider_b' })).not.toBe(Topics.ProviderRecordsFetched.keyOf({ ...batch, provider: 'provider_a' }));
     expect(Topics.SearchRecordsDeduplicated.keyOf(examples.searchRecordsDeduplicated())).toBe(examples.searchRecordsDeduplicated().search_id);
+  });
+
+  it("keeps a pass's sweeps (what moved) on topics apart from a round's (re-verification), a round's parts in order on one partition", () => {
+    expect(refreshTopicsOf('new_listings')).toEqual({ fetch: Topics.RefreshPassFetchRequested, records: Topics.RefreshPassRecordsFetched });
+    expect(refreshTopicsOf('catalog_changes')).toEqual({ fetch: Topics.RefreshPassFetchRequested, records: Topics.RefreshPassRecordsFetched });
+    expect(refreshTopicsOf('companies')).toEqual({ fetch: Topics.RefreshFetchRequested, records: Topics.RefreshRecordsFetched });
+    expect(refreshTopicsOf('catalog')).toEqual({ fetch: Topics.RefreshFetchRequested, records: Topics.RefreshRecordsFetched });
+    const part = examples.refreshRecordsFetched();
+    expect(Topics.RefreshRecordsFetched.keyOf({ ...part, provider: 'provider_b' })).toBe(Topics.RefreshRecordsFetched.keyOf(part));
+    expect(Topics.RefreshPassRecordsFetched.keyOf(examples.refreshPassRecordsFetched())).toBe('provider_a');
   });
 
   it('wires each consumer to a producer upstream: every non-gateway producer consumes something', () => {

@@ -234,8 +234,30 @@ export const Topics = {
     partitions: 1,
     producers: ['gateway'],
     consumers: ['dedupe'],
-    purpose: 'An operator asked for a refresh pass now (POST /admin/refresh)',
-    keyReason: 'Passes are rare and global: one partition, one planner at a time',
+    purpose: 'An operator asked for a refresh now (POST /admin/refresh): the next pass and the next re-verification round serve it',
+    keyReason: 'Requests are rare and global: one partition, one planner at a time',
+  }),
+  RefreshPassFetchRequested: defineTopic({
+    name: 'refresh.pass.fetch.requested',
+    value: RefreshFetchRequested.ValueSchema,
+    key: 'provider',
+    keyOf: RefreshFetchRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['dedupe'],
+    consumers: ['provider-fetcher'],
+    purpose: "One sweep of a refresh pass (what moved): a partner's new listings or the own crawler's change feed, read to the end",
+    keyReason: "A provider's sweeps take a bounded share of its calls beside live searches; a topic apart from the rounds', so a pass never waits behind a round at the fetcher",
+  }),
+  RefreshPassRecordsFetched: defineTopic({
+    name: 'refresh.pass.records.fetched',
+    value: RefreshRecordsFetched.ValueSchema,
+    key: 'provider',
+    keyOf: RefreshRecordsFetched.passKeyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['provider-fetcher'],
+    consumers: ['dedupe'],
+    purpose: "One part of a pass's sweep (new listings or the own crawler's changes), for merging: new openings, updates, re-listings, the crawler's closures",
+    keyReason: "A sweep's parts merge in order, a pass's providers side by side; a topic apart from the rounds', so a pass never waits behind a round's merges",
   }),
   RefreshFetchRequested: defineTopic({
     name: 'refresh.fetch.requested',
@@ -245,19 +267,19 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['dedupe'],
     consumers: ['provider-fetcher'],
-    purpose: 'One sweep of a refresh pass: a provider\'s whole listing, a batch of companies, or its new listings, read to the end',
-    keyReason: "One provider's sweeps run one after the other: a bounded share of its calls beside live searches",
+    purpose: "One sweep of a re-verification round: the own crawler's whole listing or a batch of companies, read to the end",
+    keyReason: "A provider's sweeps take a bounded share of its calls beside live searches",
   }),
   RefreshRecordsFetched: defineTopic({
     name: 'refresh.records.fetched',
     value: RefreshRecordsFetched.ValueSchema,
-    key: '"refresh:new" or "refresh:sweeps"',
+    key: '"refresh:sweeps"',
     keyOf: RefreshRecordsFetched.keyOf,
     partitions: SEARCH_PARTITIONS,
     producers: ['provider-fetcher'],
     consumers: ['dedupe'],
-    purpose: "One part of a refresh sweep (the last says whether the listing was read whole), for merging and lifecycle decisions",
-    keyReason: 'Two partitions: a sweep\'s parts merge in order before its absences are judged, new listings never wait behind a long sweep, and refresh merges hold two of dedupe\'s slots at most, so live searches keep the rest',
+    purpose: "One part of a round's sweep (the last says whether the listing was read whole), for merging and lifecycle decisions",
+    keyReason: "One partition: a sweep's parts merge in order before its absences are judged, and a round's merges hold one of dedupe's slots, so live searches keep the rest",
   }),
   EventChargeRequested: defineTopic({
     name: 'event.charge.requested',
@@ -350,6 +372,18 @@ export const Topics = {
 } as const;
 
 export type Topics = typeof Topics;
+
+/**
+ * The topics of a refresh sweep: a pass's (what moved) apart from a round's (re-verification),
+ * each consumed by a group of its own at the fetcher and in dedupe: kafkajs fetches again only
+ * once every batch of its last fetch is handled, so sharing a group would hold a pass's sweeps
+ * behind a round's slowest one.
+ */
+export function refreshTopicsOf(kind: RefreshFetchRequested.Value['kind']) {
+  return RefreshFetchRequested.isWindowSweep(kind)
+    ? { fetch: Topics.RefreshPassFetchRequested, records: Topics.RefreshPassRecordsFetched }
+    : { fetch: Topics.RefreshFetchRequested, records: Topics.RefreshRecordsFetched };
+}
 export type TopicId = keyof Topics;
 export type AnyTopic = Topics[TopicId];
 export type TopicName = AnyTopic['name'];

@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { PROVIDER_SLUGS, Topics, type ProviderSlug } from '@jobs/contracts';
+import { PROVIDER_SLUGS, refreshTopicsOf, type ProviderSlug } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { newId, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { nextBucket, planPass } from './refresh-plan.js';
+import { nextBucket, planPass, planRound, type PlannedSweep } from './refresh-plan.js';
 
 export const REFRESH_SETTINGS = Symbol('REFRESH_SETTINGS');
 export interface RefreshSettings {
@@ -45,24 +45,30 @@ export const LISTING_LAG_MS: Readonly<Partial<Record<ProviderSlug, number>>> = {
 };
 const PARTNERS = PROVIDER_SLUGS.filter((p) => p !== 'own_index');
 
-export type PassStart = { started: string } | { waiting: 'running' | 'interval' };
+/** A sequence of the planner: passes (what moved) or re-verification rounds (one bucket each). */
+export type RefreshSequence = 'pass' | 'round';
+export type SequenceStart = { started: string } | { waiting: 'running' | 'interval' };
+export type RefreshStart = Record<RefreshSequence, SequenceStart>;
 
 /**
- * Refresh passes (dedupe owns the store and keeps it true): every REFRESH_INTERVAL_MS, and at
- * once for a `POST /admin/refresh`, one pass asks the provider-fetcher for its sweeps
- * (`refresh.fetch.requested`, staged in dedupe's outbox with the pass's rows, so a pass is
- * planned whole or not at all). A pass never starts while the last one still runs (a sweep
- * without its final part, within PASS_STALE_MS); requests made meanwhile are served by the next
- * pass, which starts as soon as the last one ends. Replicas agree through an advisory lock.
+ * Refresh passes and re-verification rounds (dedupe owns the store and keeps it true): every
+ * REFRESH_INTERVAL_MS, and at once for a `POST /admin/refresh`, the planner asks the
+ * provider-fetcher for a pass's sweeps (partners' new listings, the own crawler's change feed;
+ * `refresh.pass.fetch.requested`) and a round's (one bucket of stored companies, the own crawler's whole catalog on bucket 0) as
+ * (`refresh.fetch.requested`), staged in dedupe's outbox with their rows, so each is planned whole
+ * or not at all. A pass never starts while the last pass still runs, nor a round while the last
+ * round does (a sweep without its final part, within PASS_STALE_MS); the two sequences do not wait
+ * for each other, so what moved reaches the store within a pass however long a round takes. A
+ * request is served by the next pass and the next round to start (each as soon as the one under
+ * way ends). Replicas agree through an advisory lock.
  */
 @Injectable()
 export class RefreshPlanner implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
     try {
       const outcome = await this.tryStart(new Date());
-      if ('started' in outcome) return BUSY_POLL_MS;
-      if (outcome.waiting === 'running') return BUSY_POLL_MS;
-      return await this.untilNextPass();
+      if (Object.values(outcome).some((s) => 'started' in s || s.waiting === 'running')) return BUSY_POLL_MS;
+      return await this.untilNextStart();
     } catch (error) {
       this.logger.warn({ err: error }, 'refresh planner failed; trying again');
       return Math.min(this.settings.intervalMs, 5_000);
@@ -83,49 +89,83 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     this.loop.start(this.settings.intervalMs);
   }
 
-  /** An operator's request: served by the next pass (now, unless one runs). */
+  /** An operator's request: served by the next pass and the next round (now, unless one runs). */
   async request(refreshId: string, requestedAt: Date): Promise<void> {
     await this.prisma.refreshRequest.createMany({ data: [{ id: refreshId, requestedAt }], skipDuplicates: true });
     this.loop.kick();
   }
 
-  /** Looks again soon (a sweep of the running pass just ended). */
+  /** Looks again soon (a sweep just ended). */
   kick(): void {
     this.loop.kick();
   }
 
-  /** Starts a pass if one is due (a request waits, or the interval has passed) and none runs. */
-  async tryStart(now: Date): Promise<PassStart> {
-    const started = await this.prisma.$transaction(
+  /** Starts a pass and a round if each is due (a request waits, or the interval has passed) and none of its kind runs. */
+  async tryStart(now: Date): Promise<RefreshStart> {
+    const outcome = await this.prisma.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dedupe:refresh-planner', 0))`;
-        const last = await tx.refreshPass.findFirst({ orderBy: { startedAt: 'desc' } });
-        if (last && now.getTime() - last.startedAt.getTime() < PASS_STALE_MS) {
-          const open = await tx.refreshSweep.count({ where: { passId: last.id, finishedAt: null } });
-          if (open > 0) return { waiting: 'running' } as const;
-        }
-        const queued = await tx.refreshRequest.findMany({ where: { passId: null }, orderBy: [{ requestedAt: 'asc' }, { id: 'asc' }] });
-        // a scheduled pass: one per interval (a little early is fine: timers drift)
-        if (queued.length === 0 && last && now.getTime() - last.startedAt.getTime() < this.settings.intervalMs - 250) return { waiting: 'interval' } as const;
-        const id = queued[0]?.id ?? newId('rfr');
-        await this.startPass(tx, id, queued.length > 0 ? 'request' : 'schedule', nextBucket(last?.bucket ?? null, this.settings.buckets), now, last?.startedAt ?? null);
-        if (queued.length > 0) await tx.refreshRequest.updateMany({ where: { id: { in: queued.map((q) => q.id) } }, data: { passId: id } });
-        return { started: id } as const;
+        return { pass: await this.startIfDue(tx, 'pass', now), round: await this.startIfDue(tx, 'round', now) };
       },
       { timeout: 30_000, maxWait: 10_000 },
     );
-    if ('started' in started) this.outbox.kick();
-    return started;
+    if ('started' in outcome.pass || 'started' in outcome.round) this.outbox.kick();
+    return outcome;
   }
 
-  private async startPass(tx: Prisma.TransactionClient, id: string, trigger: 'schedule' | 'request', bucket: number, now: Date, lastPassAt: Date | null): Promise<void> {
+  private async startIfDue(tx: Prisma.TransactionClient, kind: RefreshSequence, now: Date): Promise<SequenceStart> {
+    const last = await tx.refreshPass.findFirst({ where: { kind }, orderBy: { startedAt: 'desc' } });
+    if (last && now.getTime() - last.startedAt.getTime() < PASS_STALE_MS) {
+      const open = await tx.refreshSweep.count({ where: { passId: last.id, finishedAt: null } });
+      if (open > 0) return { waiting: 'running' };
+    }
+    const servedBy = kind === 'pass' ? 'passId' : 'roundId';
+    const queued = await tx.refreshRequest.findMany({ where: { [servedBy]: null }, orderBy: [{ requestedAt: 'asc' }, { id: 'asc' }], select: { id: true } });
+    // on schedule: one per interval (a little early is fine: timers drift)
+    if (queued.length === 0 && last && now.getTime() - last.startedAt.getTime() < this.settings.intervalMs - 250) return { waiting: 'interval' };
+    // a pass takes the id of the first request it serves (the id the operator was given)
+    const id = kind === 'pass' && queued[0] ? queued[0].id : newId('rfr');
+    const trigger = queued.length > 0 ? 'request' : 'schedule';
+    const sweeps = kind === 'pass' ? this.planPass(now, last?.startedAt ?? null) : await this.planRound(tx, nextBucket(last?.bucket ?? null, this.settings.buckets));
+    const bucket = kind === 'round' ? nextBucket(last?.bucket ?? null, this.settings.buckets) : null;
+    // a day of passes and rounds is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
+    const kept = new Date(now.getTime() - PASS_HISTORY_MS);
+    await tx.refreshPass.deleteMany({ where: { kind, startedAt: { lt: kept } } });
+    await tx.refreshRequest.deleteMany({ where: { requestedAt: { lt: kept }, passId: { not: null }, roundId: { not: null } } });
+    await tx.refreshPass.create({ data: { id, kind, trigger, startedAt: now, bucket } });
+    await tx.refreshSweep.createMany({ data: sweeps.map((s) => ({ passId: id, provider: s.provider, key: s.scope.key, kind: s.kind })) });
+    for (const topic of new Set(sweeps.map((sweep) => refreshTopicsOf(sweep.kind).fetch))) {
+      const values = sweeps
+        .filter((sweep) => refreshTopicsOf(sweep.kind).fetch === topic)
+        .map((sweep) => ({
+          v: 1 as const,
+          refresh_id: id,
+          kind: sweep.kind,
+          scope: sweep.scope,
+          provider: sweep.provider,
+          ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
+          ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
+          timeout_ms: SWEEP_TIMEOUT_MS,
+        }));
+      await this.outbox.stageMany(tx, topic, values);
+    }
+    if (queued.length > 0) await tx.refreshRequest.updateMany({ where: { id: { in: queued.map((q) => q.id) } }, data: { [servedBy]: id } });
+    this.logger.info({ refresh_id: id, kind, trigger, bucket, sweeps: sweeps.length, requests: queued.length }, `refresh ${kind} started`);
+    return { started: id };
+  }
+
+  private planPass(now: Date, lastPassAt: Date | null): PlannedSweep[] {
+    return planPass({ now: now.getTime(), intervalMs: this.settings.intervalMs, lagMs: LISTING_LAG_MS, partners: PARTNERS, lastPassAt: lastPassAt?.getTime() ?? null });
+  }
+
+  private async planRound(tx: Prisma.TransactionClient, bucket: number): Promise<PlannedSweep[]> {
     const rows = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
       SELECT DISTINCT s.provider::text AS provider, c.domain
       FROM job_sources s JOIN canonical_jobs j ON j.id = s.canonical_job_id JOIN companies c ON c.id = j.company_id
       WHERE s.listed AND j.status = 'open' AND s.provider <> 'own_index' AND c.domain IS NOT NULL
         AND mod(abs(hashtext(c.domain)), ${this.settings.buckets}) = ${bucket}`;
     // Open jobs the own crawler stopped listing (it saw them close) wait only on their partners:
-    // those companies are re-verified with those partners in this pass, whatever their bucket.
+    // those companies are re-verified with those partners in this round, whatever their bucket.
     const closing = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
       SELECT DISTINCT p.provider::text AS provider, c.domain
       FROM job_sources o JOIN canonical_jobs j ON j.id = o.canonical_job_id JOIN companies c ON c.id = j.company_id
@@ -133,42 +173,19 @@ export class RefreshPlanner implements OnApplicationBootstrap {
       WHERE o.provider = 'own_index' AND NOT o.listed AND j.status = 'open' AND c.domain IS NOT NULL`;
     const domainsByProvider = new Map<ProviderSlug, Set<string>>();
     for (const row of [...rows, ...closing]) domainsByProvider.set(row.provider, (domainsByProvider.get(row.provider) ?? new Set()).add(row.domain));
-    const sweeps = planPass({
-      now: now.getTime(),
-      intervalMs: this.settings.intervalMs,
-      lagMs: LISTING_LAG_MS,
+    return planRound({
       partners: PARTNERS,
-      lastPassAt: lastPassAt?.getTime() ?? null,
       bucket,
       buckets: this.settings.buckets,
       batchSize: COMPANIES_PER_SWEEP,
       domainsByProvider: new Map([...domainsByProvider].map(([provider, domains]) => [provider, [...domains]])),
     });
-    // a day of passes is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
-    const kept = new Date(now.getTime() - PASS_HISTORY_MS);
-    await tx.refreshPass.deleteMany({ where: { startedAt: { lt: kept } } });
-    await tx.refreshRequest.deleteMany({ where: { requestedAt: { lt: kept }, passId: { not: null } } });
-    await tx.refreshPass.create({ data: { id, trigger, startedAt: now, bucket } });
-    await tx.refreshSweep.createMany({ data: sweeps.map((s) => ({ passId: id, provider: s.provider, key: s.scope.key, kind: s.kind })) });
-    for (const sweep of sweeps) {
-      await this.outbox.stage(tx, Topics.RefreshFetchRequested, {
-        v: 1,
-        refresh_id: id,
-        kind: sweep.kind,
-        scope: sweep.scope,
-        provider: sweep.provider,
-        ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
-        ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
-        timeout_ms: SWEEP_TIMEOUT_MS,
-      });
-    }
-    this.logger.info({ refresh_id: id, trigger, bucket, sweeps: sweeps.length, companies: rows.length, closing: closing.length }, 'refresh pass started');
   }
 
-  /** Time until the next scheduled pass. */
-  private async untilNextPass(): Promise<number> {
-    const last = await this.prisma.refreshPass.findFirst({ orderBy: { startedAt: 'desc' }, select: { startedAt: true } });
-    if (!last) return this.settings.intervalMs;
-    return Math.max(BUSY_POLL_MS, last.startedAt.getTime() + this.settings.intervalMs - Date.now());
+  /** Time until the next scheduled pass or round. */
+  private async untilNextStart(): Promise<number> {
+    const lasts = await Promise.all((['pass', 'round'] as const).map((kind) => this.prisma.refreshPass.findFirst({ where: { kind }, orderBy: { startedAt: 'desc' }, select: { startedAt: true } })));
+    const next = Math.min(...lasts.map((last) => (last ? last.startedAt.getTime() + this.settings.intervalMs : Date.now())));
+    return Math.max(BUSY_POLL_MS, next - Date.now());
   }
 }

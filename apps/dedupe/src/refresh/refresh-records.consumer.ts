@@ -15,8 +15,19 @@ export class RefreshRecordsConsumer {
     private readonly gate: LiveWorkGate,
   ) {}
 
+  /** A round's part. */
   @EventPattern(Topics.RefreshRecordsFetched.name)
-  async onRefreshRecordsFetched(@Payload() message: RefreshRecordsFetched.Value): Promise<void> {
+  onRoundRecordsFetched(@Payload() message: RefreshRecordsFetched.Value): Promise<void> {
+    return this.merge(message);
+  }
+
+  /** A pass's part. */
+  @EventPattern(Topics.RefreshPassRecordsFetched.name)
+  onPassRecordsFetched(@Payload() message: RefreshRecordsFetched.Value): Promise<void> {
+    return this.merge(message);
+  }
+
+  private async merge(message: RefreshRecordsFetched.Value): Promise<void> {
     await this.gate.yieldToLive(REFRESH_YIELD_MAX_MS);
     return this.mergeRefresh.execute(message);
   }

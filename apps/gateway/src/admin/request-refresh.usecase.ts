@@ -7,19 +7,22 @@ import { ApiError } from '../http/api-error.js';
 
 export interface RefreshStatus {
   refresh_id: string;
-  /** queued: waits for the pass under way; running: its sweeps are being read; completed: every sweep ended */
+  /** queued: waits for the pass under way; running: its pass or its round is being read; completed: every sweep of both ended */
   status: 'queued' | 'running' | 'completed';
   requested_at: string;
   started_at: string | null;
+  /** the re-verification round that serves it (null until it starts) */
+  round_id: string | null;
   sweeps: { total: number; finished: number; complete: number };
 }
 
 /**
- * POST /admin/refresh: asks for one refresh pass (own crawler, partners' new listings, one
- * bucket of stored companies re-verified; watches follow from the changes) now, by publishing
+ * POST /admin/refresh: asks for one refresh now (a pass: partners' new listings and the own
+ * crawler's changes; and a re-verification round: one bucket of stored companies, the own
+ * crawler's whole catalog on bucket 0; watches follow from the changes), by publishing
  * `refresh.requested` for dedupe's refresh planner. Answered (202) once Kafka has the request.
- * GET /admin/refresh/{refresh_id} (an operator addition) says how far that pass is, read from
- * the planner's tables.
+ * GET /admin/refresh/{refresh_id} (an operator addition) says how far the pass and round that
+ * serve it are, read from the planner's tables: completed once both have ended.
  */
 @Injectable()
 export class RequestRefreshUseCase {
@@ -37,14 +40,18 @@ export class RequestRefreshUseCase {
   async status(refreshId: string): Promise<RefreshStatus> {
     const request = await this.prisma.refreshRequest.findUnique({ where: { id: refreshId } });
     if (!request) throw new ApiError('not_found', `No refresh ${refreshId} (a request just made may take a moment to arrive).`);
-    const pass = request.passId ? await this.prisma.refreshPass.findUnique({ where: { id: request.passId }, include: { sweeps: { select: { finishedAt: true, complete: true } } } }) : null;
-    const finished = pass?.sweeps.filter((s) => s.finishedAt !== null).length ?? 0;
+    const servedBy = [request.passId, request.roundId].filter((id): id is string => id !== null);
+    const runs = await this.prisma.refreshPass.findMany({ where: { id: { in: servedBy } }, select: { id: true, startedAt: true, sweeps: { select: { finishedAt: true, complete: true } } } });
+    const sweeps = runs.flatMap((run) => run.sweeps);
+    const finished = sweeps.filter((s) => s.finishedAt !== null).length;
+    const pass = runs.find((run) => run.id === request.passId);
     return {
       refresh_id: refreshId,
-      status: !pass ? 'queued' : finished === pass.sweeps.length ? 'completed' : 'running',
+      status: !pass ? 'queued' : servedBy.length === 2 && finished === sweeps.length ? 'completed' : 'running',
       requested_at: request.requestedAt.toISOString(),
       started_at: pass?.startedAt.toISOString() ?? null,
-      sweeps: { total: pass?.sweeps.length ?? 0, finished, complete: pass?.sweeps.filter((s) => s.complete).length ?? 0 },
+      round_id: request.roundId,
+      sweeps: { total: sweeps.length, finished, complete: sweeps.filter((s) => s.complete).length },
     };
   }
 }

@@ -4,7 +4,8 @@ import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import { ResilientAdapter, type ProviderAdapter, type ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
-import { FetchRefreshUseCase, MAX_SWEEP_LANES, readWhole, SWEEP_LANES, SWEEP_PART_RECORDS } from './fetch-refresh.usecase.js';
+import { FetchRefreshUseCase, readWhole, SWEEP_PART_RECORDS } from './fetch-refresh.usecase.js';
+import { MAX_SWEEP_LANES, SWEEP_LANES } from './sweep-lanes.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
 

@@ -7,8 +7,15 @@ import { FetchRefreshUseCase } from './fetch-refresh.usecase.js';
 export class RefreshConsumer {
   constructor(private readonly fetchRefresh: FetchRefreshUseCase) {}
 
+  /** A round's sweep. */
   @EventPattern(Topics.RefreshFetchRequested.name)
-  onRefreshFetchRequested(@Payload() message: RefreshFetchRequested.Value): Promise<void> {
+  onRoundSweep(@Payload() message: RefreshFetchRequested.Value): Promise<void> {
+    return this.fetchRefresh.execute(message);
+  }
+
+  /** A pass's sweep: the same reading, in a group of its own (see FetcherModule). */
+  @EventPattern(Topics.RefreshPassFetchRequested.name)
+  onPassSweep(@Payload() message: RefreshFetchRequested.Value): Promise<void> {
     return this.fetchRefresh.execute(message);
   }
 }

@@ -1,8 +1,9 @@
 /**
- * `refresh.fetch.requested` (key: provider): dedupe (the refresh planner) -> provider-fetcher.
- * One sweep of a refresh pass: read one provider's listing for one scope to its end, page by
- * page. Keyed by provider, so one provider's sweeps run one after the other (a polite, bounded
- * share of its concurrency next to live searches).
+ * `refresh.fetch.requested` (a re-verification round's sweeps) and `refresh.pass.fetch.requested`
+ * (a pass's sweeps), key: provider: dedupe (the refresh planner) -> provider-fetcher. One sweep:
+ * read one provider's listing for one scope to its end, page by page. Keyed by provider, so one
+ * provider's sweeps take a polite, bounded share of its concurrency next to live searches. The
+ * two topics are consumed by two groups, so a pass's sweeps never wait behind a round's.
  *
  * - `catalog`: the provider's whole listing (the own crawler's part of the market).
  * - `catalog_changes`: the own crawler's openings that opened, changed or closed since

@@ -1,6 +1,7 @@
 /**
- * `refresh.records.fetched` (key: `refresh:new` or `refresh:sweeps`): provider-fetcher -> dedupe. One part (a few pages)
- * of a refresh sweep, in order; the last part is `final` and says whether the whole listing was
+ * `refresh.records.fetched` (a round's sweeps, key `refresh:sweeps`) and
+ * `refresh.pass.records.fetched` (a pass's sweeps, key: provider): provider-fetcher -> dedupe.
+ * One part (a few pages) of a refresh sweep, in order; the last part is `final` and says whether the whole listing was
  * read (`complete`: every page answered, to its end, within the deadline, its total steady).
  * Only a complete `catalog` or `companies` sweep lets dedupe treat this provider's sources of
  * the scope not seen since `started_at` as no longer listed. A failed or timed-out part carries
@@ -40,9 +41,11 @@ export const ValueSchema = z
 export type Value = z.infer<typeof ValueSchema>;
 
 /**
- * Two partitions: every sweep's parts reach dedupe in order (absences are judged after its last
- * part), the windows of new listings and catalog changes (small, and what watches wait for)
- * never queue behind a long sweep, and
- * refresh merges take two of dedupe's concurrent slots at most, so live searches keep the others.
+ * A round's parts (`refresh.records.fetched`) on one partition: every sweep's parts reach dedupe
+ * in order (absences are judged after its last part), and a round's merges take one of dedupe's
+ * concurrent slots, so live searches keep the others.
  */
-export const keyOf = (value: Value): string => (isWindowSweep(value.kind) ? 'refresh:new' : 'refresh:sweeps');
+export const keyOf = (_value: Value): string => 'refresh:sweeps';
+
+/** A pass's parts (`refresh.pass.records.fetched`) by provider: each sweep's parts in order, a pass's providers side by side. */
+export const passKeyOf = (value: Value): string => value.provider;
