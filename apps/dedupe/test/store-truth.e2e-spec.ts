@@ -105,6 +105,27 @@ describe('watches matched from the store changes', () => {
   beforeAll(() => receiver.start());
   afterAll(() => receiver.stop());
 
+  it('a job first known without its company\'s domain reaches the company\'s watch as job.opened once a provider naming the domain joins it', async () => {
+    const domain = await addWorldCompany();
+    const { live_key: key } = await createAccount({ plan: 'pro', credits: 10 });
+    const url = receiver.endpoint();
+    const res = await api('/v1/watches', { method: 'POST', key, body: { type: 'company', domain, webhook_url: url, events: ['job.opened'] } });
+    expect(res.status).toBe(201);
+    // provider_e lists no company domains: its record makes the job under a company known by name only
+    const world = await addWorldJob({ providers: ['provider_e', 'provider_c'], company_domain: domain });
+    const [unknown] = (await search(key, { filters: { title_or: [world.keyword] }, waterfall: { providers: ['provider_e'] } })).data;
+    expect(unknown!.company.domain).toBeNull();
+    // provider_c names the domain: the same job reaches the watched company, a new opening there
+    const [known] = (await search(key, { filters: { title_or: [world.keyword] }, waterfall: { providers: ['provider_c'] } })).data;
+    expect(known).toMatchObject({ id: unknown!.id, company: { domain } });
+    const [arrival] = await receiver.waitFor(url, 1, 30_000);
+    const event = JSON.parse(arrival!.raw) as { type: string; data: { job: Job } };
+    expect(event).toMatchObject({ type: 'job.opened', data: { job: { id: unknown!.id, company: { domain } } } });
+    // a little longer: nothing more arrives
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(receiver.at(url)).toHaveLength(1);
+  });
+
   it('1,000 watches of one company: a new opening makes one job.opened per watch, once each', async () => {
     const domain = await addWorldCompany();
     const accounts = await Promise.all(Array.from({ length: 10 }, () => createAccount({ plan: 'pro', credits: 100 })));

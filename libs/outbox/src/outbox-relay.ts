@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { TopicSpec, ValueOf } from '@jobs/kafka';
-import { enqueueOutbox, enqueueOutboxMany, PrismaService, type OutboxWriter } from '@jobs/db';
+import { enqueueOutboxMany, PrismaService, type OutboxWriter } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
@@ -51,30 +51,16 @@ export class OutboxRelay implements OnApplicationBootstrap {
   }
 
   /** Writes a contract-checked message into the transaction `tx`, with the current context's headers. */
-  async stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
-    this.expectCommit();
-    // The row keeps the trace context of the staging span, so the consumer's span continues
-    // this trace however late the relay sends it.
-    await this.publisher.typed.inPublishSpan(
-      topic.name,
-      1,
-      async () => {
-        const message = this.publisher.typed.toKafkaMessage(topic, value);
-        await enqueueOutbox(tx, {
-          topic: topic.name,
-          key: String(message.key),
-          value: JSON.parse(String(message.value)) as never,
-          headers: message.headers as Record<string, string>,
-        });
-      },
-      'outbox',
-    );
+  stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
+    return this.stageMany(tx, topic, [value]);
   }
 
   /** Several messages of one topic in one insert (published in the array's order), under one span. */
   async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[]): Promise<void> {
     if (values.length === 0) return;
     this.expectCommit();
+    // The rows keep the trace context of the staging span, so the consumer's span continues
+    // this trace however late the relay sends them.
     await this.publisher.typed.inPublishSpan(
       topic.name,
       values.length,

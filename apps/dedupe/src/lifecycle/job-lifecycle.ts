@@ -8,8 +8,9 @@ import { normalizeTitle } from '@jobs/matching';
 
 /**
  * The public Job fields whose change fires `job.updated` (what a reader of the opening would
- * call a change of it). Not `posted_at` (a re-listing moves it: `job.reposted`), nor sightings
- * (`last_seen_at`, `last_verified_at`), `sources`, `p_real`, `status` or the company.
+ * call a change of it), as a provider's record states them. Not `posted_at` (a re-listing moves
+ * it: `job.reposted`), nor sightings (`last_seen_at`, `last_verified_at`), `sources`, `p_real`
+ * or `status`; the company only once it becomes known (`ChangedField`).
  */
 export const UPDATE_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url'] as const;
 export type UpdateField = (typeof UPDATE_FIELDS)[number];
@@ -37,11 +38,20 @@ function canonical(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
 }
 
-/** The fields of `UPDATE_FIELDS` whose value differs between two views of one job, in that order. */
-export function changedJobFields(before: Pick<Job, UpdateField>, after: Pick<Job, UpdateField>): UpdateField[] {
+/**
+ * A changed field beyond `UPDATE_FIELDS`: `company`, the job reached a known company (it was
+ * listed under a company without a domain, and a provider naming the domain joined it). For
+ * that company's watches the job is a new opening there (the watch matcher sends `job.opened`).
+ */
+export type ChangedField = UpdateField | 'company';
+
+/** The fields whose value differs between two views of one job: `UPDATE_FIELDS` in that order, then `company`. */
+export function changedJobFields(before: Pick<Job, UpdateField | 'company'>, after: Pick<Job, UpdateField | 'company'>): ChangedField[] {
   const a = valuesOfJob(before);
   const b = valuesOfJob(after);
-  return UPDATE_FIELDS.filter((field) => canonical(a[field]) !== canonical(b[field]));
+  const fields: ChangedField[] = UPDATE_FIELDS.filter((field) => canonical(a[field]) !== canonical(b[field]));
+  if (before.company.domain === null && after.company.domain !== null) fields.push('company');
+  return fields;
 }
 
 const short = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 12);
@@ -100,7 +110,7 @@ export interface JobHappenings {
   /** closed in this transaction (it was open before) */
   closed: boolean;
   /** tracked fields that differ between the job before and after */
-  changedFields: readonly UpdateField[];
+  changedFields: readonly ChangedField[];
 }
 
 /**

@@ -55,7 +55,8 @@ export class LifecycleRecorder {
       const after = toJob(row);
       const changedFields = before ? changedJobFields(before, after) : [];
       const changes = decideChanges({ created: track.created.has(row.id), reposted: track.reposted.has(row.id), closed: track.closed.has(row.id), changedFields });
-      if (changes.some((c) => c !== 'updated')) companies.add(row.companyId);
+      // opened, closed or reposted, or a job that reached this company: its hiring may have moved
+      if (changes.some((c) => c !== 'updated') || changedFields.includes('company')) companies.add(row.companyId);
       if (changes.length > 0) changed.push({ id: row.id, after, changedFields, changes });
     }
     if (changed.length > 0) {

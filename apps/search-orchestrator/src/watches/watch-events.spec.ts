@@ -90,6 +90,24 @@ describe('eventsForJobChange', () => {
     expect(eventsForJobChange([watch()], { ...c, job: { ...c.job, company: { ...c.job.company, domain: null } } })).toEqual([]);
   });
 
+  it('sends job.opened to the watches a job enters when it reaches a known company, job.updated to those that had it', () => {
+    const reached = change('updated', { change_id: 'chg_reached', changed_fields: ['salary', 'company'] });
+    const company = watch();
+    const byDomain = watch({ id: 'wat_by_domain', type: 'search', domain: null, filters: { company_domain_or: ['acme.example'] } });
+    const byTitle = watch({ id: 'wat_by_title', type: 'search', domain: null, filters: { title_or: ['engineer'] } });
+    const made = eventsForJobChange([company, byDomain, byTitle], reached);
+    expect(made.map((m) => [m.watch.id, m.event.type])).toEqual([
+      ['wat_company', 'job.opened'],
+      ['wat_by_domain', 'job.opened'],
+      ['wat_by_title', 'job.updated'],
+    ]);
+    expect(made[0]!.event.id).toBe(watchEventId('wat_company', 'chg_reached'));
+    for (const m of made) expect(EventSchema.parse(m.event)).toEqual(m.event);
+    // subscribed to job.opened only: the company watch still hears of it; to job.updated only: it does not
+    expect(eventsForJobChange([watch({ events: ['job.opened'] })], reached)).toHaveLength(1);
+    expect(eventsForJobChange([watch({ events: ['job.updated'] })], reached)).toEqual([]);
+  });
+
   it('narrows a company watch by its filters', () => {
     expect(eventsForJobChange([watch({ filters: { title_or: ['backend'] } })], change('opened'))).toHaveLength(1);
     expect(eventsForJobChange([watch({ filters: { title_or: ['designer'] } })], change('opened'))).toEqual([]);

@@ -8,6 +8,9 @@
  *   any) match. Search watch: the watch's filters match (`matchesFilters` of @jobs/job-filters,
  *   `posted_within_days` counted back from the moment of the change). A `closed` change is
  *   matched with closed jobs allowed (the job is closed by then).
+ * - A job that reaches a known company (an update naming `company`: it was listed under a
+ *   company without a domain until a provider naming the domain joined it) is a new opening for
+ *   the watches it enters: they get `job.opened`, the others `job.updated`.
  * - The event id is derived from (watch id, change id): a redelivered or replayed change makes
  *   the same event, which the feed stores once and billing charges once. `created_at` is the
  *   moment of the change, so the rebuilt event is identical too.
@@ -22,7 +25,7 @@ export function watchEventId(watchId: string, changeId: string): string {
   return `evt_${createHash('sha256').update(`${watchId}\u0000${changeId}`).digest('base64url').slice(0, 32)}`;
 }
 
-const EVENT_OF_CHANGE: Record<JobLifecycleChanged.Value['change'], WatchEventType> = {
+const EVENT_OF_CHANGE: Record<JobLifecycleChanged.Value['change'], JobWatchEvent['type']> = {
   opened: 'job.opened',
   updated: 'job.updated',
   closed: 'job.closed',
@@ -49,6 +52,23 @@ export function jobInScope(watch: WatchRecord, change: JobLifecycleChanged.Value
   return matchesFilters(job, filters, Date.parse(change.occurred_at));
 }
 
+/**
+ * Whether the change brought the job into the watch's scope: an update naming `company` (the job
+ * reached a known company; its company had no domain before) for a watch the job did not match
+ * under an unknown company (a company watch, or filters naming company domains). For that watch
+ * the job is a new opening: it gets `job.opened`, never having heard of the job.
+ */
+export function enteredScope(watch: WatchRecord, change: JobLifecycleChanged.Value): boolean {
+  if (change.change !== 'updated' || !change.changed_fields.includes('company')) return false;
+  const before = { ...change, job: { ...change.job, company: { ...change.job.company, domain: null } } };
+  return !jobInScope(watch, before);
+}
+
+/** The event type a change makes for a watch whose scope holds the job. */
+export function eventTypeFor(watch: WatchRecord, change: JobLifecycleChanged.Value): JobWatchEvent['type'] {
+  return enteredScope(watch, change) ? 'job.opened' : EVENT_OF_CHANGE[change.change];
+}
+
 /** The event one job change makes for one watch (the watch is assumed concerned). */
 export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Value): JobWatchEvent | null {
   const base = { id: watchEventId(watch.id, change.change_id), created_at: change.occurred_at, watch_id: watch.id };
@@ -57,7 +77,7 @@ export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Valu
     case 'opened':
       return { ...base, type: 'job.opened', data: { job } };
     case 'updated':
-      return { ...base, type: 'job.updated', data: { job } };
+      return { ...base, type: eventTypeFor(watch, change) === 'job.opened' ? 'job.opened' : 'job.updated', data: { job } };
     case 'closed':
       if (job.status !== 'closed' || job.closed_reason === null) return null;
       return { ...base, type: 'job.closed', data: { job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: job.closed_reason } } };
@@ -69,10 +89,9 @@ export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Valu
 
 /** Every watch event one job change makes, in the order of `watches`. */
 export function eventsForJobChange(watches: readonly WatchRecord[], change: JobLifecycleChanged.Value): WatchEvent<JobWatchEvent>[] {
-  const type = EVENT_OF_CHANGE[change.change];
   const out: WatchEvent<JobWatchEvent>[] = [];
   for (const watch of watches) {
-    if (!concerns(watch, type, change.occurred_at) || !jobInScope(watch, change)) continue;
+    if (!jobInScope(watch, change) || !concerns(watch, eventTypeFor(watch, change), change.occurred_at)) continue;
     const event = jobEventFor(watch, change);
     if (event) out.push({ watch, event });
   }
