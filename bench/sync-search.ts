@@ -13,10 +13,17 @@
  * calls, the own index's PostgreSQL store, billing (credits, ledger, cursor signing), API keys,
  * validation, rate limits and every Kafka hop: everything the stack adds beyond that pure work.
  *
+ * CPU per search: around each stack level, the CPU time of every process of the stack is read
+ * from /proc (its services from the pids file, its Kafka broker, the PostgreSQL backends of its
+ * database; `bench/proc-cpu.ts`), and divided by the searches; the in-process column's CPU is
+ * this process's own (`process.cpuUsage`). Run on a quiet machine: whatever else the stack does
+ * meanwhile (a refresh pass) counts too.
+ *
  *   npm run up                     # in another shell (or any running stack)
  *   npm run bench:sync             # BASE_URL/ADMIN_URL/ADMIN_TOKEN/PROVIDER_SIM_URL default to the dev stack
  *   BENCH_REQUESTS=256 BENCH_LIMIT=20 npm run bench:sync
  */
+import { resolve } from 'node:path';
 import type { Job, JobSearchRequest, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
 import { JobSearchRequestSchema } from '@jobs/contracts';
 import { CanonicalIndex } from '@jobs/matching';
@@ -24,26 +31,40 @@ import { providersForPlan } from '@jobs/plans';
 import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
 import { FILTER_SETS } from './filter-sets.js';
+import { GROUP, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
 import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
 const simUrl = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
 const requestsPerLevel = Number(process.env['BENCH_REQUESTS'] ?? 96);
 const limit = Number(process.env['BENCH_LIMIT'] ?? 20);
 const levels = (process.env['BENCH_CONCURRENCY'] ?? '1,16,64').split(',').map(Number);
+/** `max_coverage` asks every provider of the plan at once; `default` sends no strategy (cheapest first). */
+const strategies = (process.env['BENCH_STRATEGIES'] ?? 'max_coverage,default').split(',');
+const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
+const services = servicePids(pidsFile);
+const dedupeEnv = processEnv(services['dedupe']!);
+const location = stackLocation(pidsFile, dedupeEnv['DATABASE_URL'], dedupeEnv['REDIS_URL']);
+/** The stack's processes in the CPU table (the simulated partners apart: they stand for the outside world). */
+const CPU_COLUMNS = ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher', GROUP.kafka, GROUP.pgBackends] as const;
+const SHORT: Record<string, string> = { 'search-orchestrator': 'orchestrator', 'provider-fetcher': 'fetcher', 'webhook-dispatcher': 'dispatcher', [GROUP.kafka]: 'Kafka', [GROUP.pgBackends]: 'PostgreSQL' };
 
-const bodyOf = (i: number) => ({ filters: FILTER_SETS[i % FILTER_SETS.length]!, waterfall: { strategy: 'max_coverage' }, limit });
+const bodyOf = (i: number, strategy: string) => ({ filters: FILTER_SETS[i % FILTER_SETS.length]!, ...(strategy === 'default' ? {} : { waterfall: { strategy } }), limit });
 
 interface LevelResult {
   latencies: number[];
   seconds: number;
   errors: number;
+  /** CPU-ms per search by process (stack) or of this process (in-process). */
+  cpuMs: Map<string, number>;
 }
 
 /** `requests` calls of `one(i)`, `concurrency` at a time, each worker taking the next index. */
-async function runLevel(concurrency: number, one: (i: number) => Promise<boolean>): Promise<LevelResult> {
+async function runLevel(concurrency: number, one: (i: number) => Promise<boolean>, measure: 'stack' | 'self'): Promise<LevelResult> {
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
+  const before = measure === 'stack' ? snapshot(location) : undefined;
+  const selfBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -55,17 +76,26 @@ async function runLevel(concurrency: number, one: (i: number) => Promise<boolean
       }
     }),
   );
-  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000, errors };
+  const seconds = (performance.now() - started) / 1000;
+  const cpuMs = new Map<string, number>();
+  if (before) {
+    const usage = usageBetween(before, snapshot(location));
+    for (const column of CPU_COLUMNS) cpuMs.set(column, ((usage.get(column)?.seconds ?? 0) * 1000) / requestsPerLevel);
+  } else {
+    const self = process.cpuUsage(selfBefore);
+    cpuMs.set('self', (self.user + self.system) / 1000 / requestsPerLevel);
+  }
+  return { latencies: latencies.sort((a, b) => a - b), seconds, errors, cpuMs };
 }
 
 // ---- full stack ----
 const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
 let firstError: string | undefined;
-const overStack = async (i: number): Promise<boolean> => {
+const overStack = (strategy: string) => async (i: number): Promise<boolean> => {
   const res = await fetch(`${baseUrl}/v1/jobs/search`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(bodyOf(i)),
+    body: JSON.stringify(bodyOf(i, strategy)),
   });
   const text = await res.text();
   if (res.status !== 200) firstError ??= `${res.status} ${text.slice(0, 300)}`;
@@ -75,7 +105,8 @@ const overStack = async (i: number): Promise<boolean> => {
 // ---- in process ----
 const plan: ProviderSlug[] = providersForPlan('pro');
 const adapters = new Map(createProviderAdapters(simUrl).map((a) => [a.provider, a]));
-const requests: JobSearchRequest[] = FILTER_SETS.map((_, i) => JobSearchRequestSchema.parse(bodyOf(i)));
+const requestsOf = (strategy: string): JobSearchRequest[] => FILTER_SETS.map((_, i) => JobSearchRequestSchema.parse(bodyOf(i, strategy)));
+const requests = requestsOf('max_coverage');
 /** records[filter set][provider]: fetched once, before timing. */
 const records: Array<Map<ProviderSlug, NormalizedProviderRecord[]>> = [];
 for (const request of requests) {
@@ -115,78 +146,93 @@ function toJob(index: CanonicalIndex, id: string, sources: NormalizedProviderRec
   };
 }
 
-const inProcess = async (i: number): Promise<boolean> => {
-  const startedAt = Date.now();
-  const request = requests[i % requests.length]!;
-  const fetched = records[i % records.length]!;
-  const waterfall = planWaterfall(request, plan);
-  const index = new CanonicalIndex();
-  const recordsOf = new Map<string, NormalizedProviderRecord[]>();
-  const batches: ProviderBatch[] = [];
-  for (const wave of waterfall.waves) {
-    for (const provider of wave) {
-      await new Promise((resolve) => setImmediate(resolve)); // let concurrent searches interleave, as batches do
-      const batch = fetched.get(provider) ?? [];
-      const ids: string[] = [];
-      for (const record of batch) {
-        const { jobId } = index.merge(record);
-        recordsOf.set(jobId, [...(recordsOf.get(jobId) ?? []), record]);
-        if (!ids.includes(jobId)) ids.push(jobId);
+const inProcess = (strategy: string) => {
+  const planned = requestsOf(strategy);
+  return async (i: number): Promise<boolean> => {
+    const startedAt = Date.now();
+    const request = planned[i % planned.length]!;
+    const fetched = records[i % records.length]!;
+    const waterfall = planWaterfall(request, plan);
+    const index = new CanonicalIndex();
+    const recordsOf = new Map<string, NormalizedProviderRecord[]>();
+    const batches: ProviderBatch[] = [];
+    for (const wave of waterfall.waves) {
+      for (const provider of wave) {
+        await new Promise((resolve) => setImmediate(resolve)); // let concurrent searches interleave, as batches do
+        const batch = fetched.get(provider) ?? [];
+        const ids: string[] = [];
+        for (const record of batch) {
+          const { jobId } = index.merge(record);
+          recordsOf.set(jobId, [...(recordsOf.get(jobId) ?? []), record]);
+          if (!ids.includes(jobId)) ids.push(jobId);
+        }
+        batches.push({ provider, outcome: 'ok', recordsIn: batch.length, jobs: ids.map((id) => toJob(index, id, recordsOf.get(id)!)) });
       }
-      batches.push({ provider, outcome: 'ok', recordsIn: batch.length, jobs: ids.map((id) => toJob(index, id, recordsOf.get(id)!)) });
     }
-  }
-  const page = assembleSearchPage({
-    requestId: `req_${i}`,
-    providers: waterfall.providers,
-    filters: request.filters,
-    strategy: waterfall.strategy,
-    minSources: request.waterfall.min_sources ?? 2,
-    batches,
-    limit: request.limit,
-    startedAt,
-    now: Date.now(),
-  });
-  return page.data.length >= 0;
+    const page = assembleSearchPage({
+      requestId: `req_${i}`,
+      providers: waterfall.providers,
+      filters: request.filters,
+      strategy: waterfall.strategy,
+      minSources: request.waterfall.min_sources ?? 2,
+      batches,
+      limit: request.limit,
+      startedAt,
+      now: Date.now(),
+    });
+    return page.data.length >= 0;
+  };
 };
 
-await runLevel(4, overStack); // warm-up: JIT, connections, the own index store
-await runLevel(4, inProcess);
+await runLevel(4, overStack('max_coverage'), 'stack'); // warm-up: JIT, connections, the own index store
+await runLevel(4, inProcess('max_coverage'), 'self');
 const rows: string[] = [];
+const cpuRows: string[] = [];
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
-for (const concurrency of levels) {
-  const stack = await runLevel(concurrency, overStack);
-  const local = await runLevel(concurrency, inProcess);
-  /** Answered searches per second (a failed or timed-out request counts in the wall time, not as done). */
-  const rps = (r: LevelResult) => (requestsPerLevel - r.errors) / r.seconds;
-  const ms = (v: number) => v.toFixed(v < 10 ? 2 : 0);
-  rows.push(
-    row([
-      concurrency,
-      requestsPerLevel,
-      stack.errors,
-      ms(percentile(stack.latencies, 50)),
-      ms(percentile(stack.latencies, 95)),
-      ms(percentile(stack.latencies, 99)),
-      rps(stack).toFixed(1),
-      ms(percentile(local.latencies, 50)),
-      ms(percentile(local.latencies, 95)),
-      ms(percentile(local.latencies, 99)),
-      rps(local).toFixed(0),
-      `${(percentile(stack.latencies, 50) / percentile(local.latencies, 50)).toFixed(0)}x`,
-      `${(rps(local) / rps(stack)).toFixed(0)}x`,
-    ]),
-  );
+const ms = (v: number) => v.toFixed(v < 10 ? 2 : 0);
+for (const strategy of strategies) {
+  for (const concurrency of levels) {
+    const stack = await runLevel(concurrency, overStack(strategy), 'stack');
+    const local = await runLevel(concurrency, inProcess(strategy), 'self');
+    /** Answered searches per second (a failed or timed-out request counts in the wall time, not as done). */
+    const rps = (r: LevelResult) => (requestsPerLevel - r.errors) / r.seconds;
+    rows.push(
+      row([
+        strategy,
+        concurrency,
+        requestsPerLevel,
+        stack.errors,
+        ms(percentile(stack.latencies, 50)),
+        ms(percentile(stack.latencies, 95)),
+        ms(percentile(stack.latencies, 99)),
+        rps(stack).toFixed(1),
+        ms(percentile(local.latencies, 50)),
+        ms(percentile(local.latencies, 95)),
+        ms(percentile(local.latencies, 99)),
+        rps(local).toFixed(0),
+        `${(percentile(stack.latencies, 50) / percentile(local.latencies, 50)).toFixed(0)}x`,
+        `${(rps(local) / rps(stack)).toFixed(0)}x`,
+      ]),
+    );
+    const stackCpu = [...stack.cpuMs.values()].reduce((a, b) => a + b, 0);
+    cpuRows.push(row([strategy, concurrency, ...CPU_COLUMNS.map((c) => ms(stack.cpuMs.get(c) ?? 0)), `**${ms(stackCpu)}**`, ms(local.cpuMs.get('self') ?? 0)]));
+  }
 }
 const recordsPerSearch = records.map((m) => [...m.values()].reduce((n, r) => n + r.length, 0));
 process.stdout.write(
   [
-    `Sync search, Pro plan, max_coverage, limit ${limit}, ${FILTER_SETS.length} filter sets cycled; ${requestsPerLevel} requests per concurrency level.`,
-    `In-process = waterfall plan + CanonicalIndex merge of the ${Math.min(...recordsPerSearch)}-${Math.max(...recordsPerSearch)} provider records of that filter set (fetched once from the simulator, untimed) + job filters + page assembly, in one Node process: no provider HTTP, no PostgreSQL store, no billing, no Kafka.`,
+    `Sync search, Pro plan, limit ${limit}, ${FILTER_SETS.length} filter sets cycled; ${requestsPerLevel} requests per concurrency level; strategies ${strategies.join(', ')} (default: no strategy sent, cheapest_first).`,
+    `In-process = waterfall plan + CanonicalIndex merge of the ${Math.min(...recordsPerSearch)}-${Math.max(...recordsPerSearch)} provider records of that filter set (fetched once from the simulator, untimed; every wave of the plan merged) + job filters + page assembly, in one Node process: no provider HTTP, no PostgreSQL store, no billing, no Kafka.`,
     '',
-    row(['concurrency', 'requests', 'stack errors', 'stack p50 (ms)', 'p95', 'p99', 'stack ok req/s', 'in-process p50 (ms)', 'p95', 'p99', 'in-process req/s', 'p50 ratio', 'throughput ratio']),
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    row(['strategy', 'concurrency', 'requests', 'stack errors', 'stack p50 (ms)', 'p95', 'p99', 'stack ok req/s', 'in-process p50 (ms)', 'p95', 'p99', 'in-process req/s', 'p50 ratio', 'throughput ratio']),
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
+    '',
+    `CPU per search (ms), by process: CPU time read from /proc around each stack level / searches (the simulated partners apart); in-process: this process's CPU / searches.`,
+    '',
+    row(['strategy', 'concurrency', ...CPU_COLUMNS.map((c) => SHORT[c] ?? c), 'stack', 'in-process']),
+    `|---|---:|${CPU_COLUMNS.map(() => '---:').join('|')}|---:|---:|`,
+    ...cpuRows,
   ].join('\n') + '\n',
 );
 if (firstError) process.stdout.write(`first stack error: ${firstError}\n`);
