@@ -144,4 +144,22 @@ describe('CanonicalJobRepository', () => {
     }
     expect(await db.prisma.company.count({ where: { domain: { startsWith: 'crossing-' } } })).toBe(30);
   });
+
+  it('loads jobs with their company and sources in one statement, exactly as Prisma\'s include reads them, in the order asked', async () => {
+    const rows = { name: 'Rows Co', domain: 'rows.example' };
+    const [first] = await repository.mergeBatch([record({ provider: 'provider_b', provider_job_id: 'rows-1', title: 'Rows Engineer', company: rows }), record({ provider: 'provider_c', provider_job_id: 'rows-2', title: 'Rows Engineer', company: rows })]);
+    const [second] = await repository.mergeBatch([record({ provider_job_id: 'rows-3', title: 'Rows Analyst', company: { name: 'Rowan', domain: null }, location: { city: 'York', region: null, country_code: 'GB', remote: false } })]);
+    const ids = [second!.jobId, 'job_missing', first!.jobId];
+    const viaPrisma = await db.prisma.canonicalJob.findMany({ where: { id: { in: ids } }, include: { company: true, sources: true } });
+    const loaded = await repository.load(ids);
+    expect(loaded.map((row) => row.id)).toEqual([second!.jobId, first!.jobId]);
+    const byId = new Map(viaPrisma.map((row) => [row.id, row]));
+    for (const row of loaded) {
+      const expected = byId.get(row.id)!;
+      expect({ ...row, sources: [...row.sources].sort((a, b) => a.id.localeCompare(b.id)) }).toEqual({ ...expected, sources: [...expected.sources].sort((a, b) => a.id.localeCompare(b.id)) });
+    }
+    expect(loaded.map((row) => row.sources.length)).toEqual([1, 2]);
+    expect(loaded.map((row) => row.company.domain)).toEqual([null, 'rows.example']);
+    expect(loaded[1]!.firstSeenAt).toBeInstanceOf(Date);
+  });
 });

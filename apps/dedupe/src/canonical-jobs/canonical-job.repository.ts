@@ -8,6 +8,7 @@ import { OutboxRelay } from '@jobs/outbox';
 import { LifecycleRecorder, type JobTrack } from '../lifecycle/lifecycle-recorder.js';
 import { listingChangedFields, recordFieldHashes, type UpdateField } from '../lifecycle/job-lifecycle.js';
 import { ownIndexCondition, providerBits } from '../own-index/own-index-query.js';
+import { loadJobRows } from './job-rows.js';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
 /** A record of a listing the store already has: a sighting of its source and job. */
@@ -302,45 +303,58 @@ export class CanonicalJobRepository {
    * ones) and the part's closures go through `mergeBatch`.
    */
   async mergeRefreshPart(records: readonly NormalizedProviderRecord[], refresh: RefreshListing, finished?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<{ sightings: number; merged: number }> {
-    const known = records.length === 0 ? [] : await this.prisma.$queryRaw<{ id: string; provider_job_id: string; canonical_job_id: string; field_hashes: Record<string, unknown> }[]>`
-      SELECT id, provider_job_id, canonical_job_id, field_hashes FROM job_sources
-      WHERE provider = ${refresh.provider}::provider AND provider_job_id = ANY(${records.map((r) => r.provider_job_id)}::text[])`;
-    const byId = new Map(known.map((k) => [k.provider_job_id, k]));
-    const sightings: KnownSighting[] = [];
-    const rest: NormalizedProviderRecord[] = [];
-    for (const record of records) {
-      const source = byId.get(record.provider_job_id);
-      const changed = source ? listingChangedFields(source.field_hashes, record) : null;
-      if (source && changed!.length === 0) sightings.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt: new Date(record.seen_at), verified: record.provider === 'own_index', record, changed: [] });
-      else rest.push(record);
-    }
+    const { sightings, rest } = await this.splitKnown(records);
     if (sightings.length > 0) await this.prisma.$transaction((tx) => this.recordSightings(tx, sightings, false));
     const needsMerge = rest.length > 0 || refresh.closed.length > 0 || refresh.judgeAbsences || finished !== undefined;
     if (needsMerge) await this.mergeBatch(rest, refresh, finished);
     return { sightings: sightings.length, merged: rest.length };
   }
 
-  async load(ids: readonly string[]): Promise<CanonicalJobRow[]> {
-    const rows = await this.prisma.canonicalJob.findMany({ where: { id: { in: [...ids] } }, include: { company: true, sources: true } });
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  /**
+   * Splits records into listings the store knows unchanged since their provider last showed
+   * them (sightings only: no lock, no merge, no lifecycle change can follow) and the rest, for
+   * the merge transaction. One indexed read for the whole batch.
+   */
+  private async splitKnown(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
+    const known = records.length === 0 ? [] : await this.prisma.$queryRaw<{ id: string; provider: string; provider_job_id: string; canonical_job_id: string; field_hashes: Record<string, unknown> }[]>`
+      SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes
+      FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[], ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
+        ON s.provider = v.provider::provider AND s.provider_job_id = v.id`;
+    const bySource = new Map(known.map((k) => [`${k.provider}\u0000${k.provider_job_id}`, k]));
+    const sightings: KnownSighting[] = [];
+    const rest: NormalizedProviderRecord[] = [];
+    for (const record of records) {
+      const source = bySource.get(`${record.provider}\u0000${record.provider_job_id}`);
+      if (source && listingChangedFields(source.field_hashes, record).length === 0) {
+        sightings.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt: new Date(record.seen_at), verified: record.provider === 'own_index', record, changed: [] });
+      } else rest.push(record);
+    }
+    return { sightings, rest };
+  }
+
+  load(ids: readonly string[]): Promise<CanonicalJobRow[]> {
+    return loadJobRows(this.prisma, ids);
   }
 
   toJob = toJob;
 
   /**
-   * What a provider listed for a search (sync or async), merged in one transaction, and the
-   * canonical jobs it resolved to in the provider's rank order. A listing the own crawler shows
-   * closed (asked with include_closed) never makes or feeds a job: closures come from refreshes.
+   * What a provider listed for a search (sync or async), and the canonical jobs it resolved to
+   * in the provider's rank order: listings the store knows unchanged are sightings only (as in a
+   * refresh part), the others merged in one transaction. A listing the own crawler shows closed
+   * (asked with include_closed) never makes or feeds a job: closures come from refreshes.
    */
   async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<{ rows: CanonicalJobRow[]; recordsIn: number; merged: number }> {
     const live = records.filter((r) => r.status !== 'closed');
+    // a repeated search meets listings the store has, unchanged: sightings only, no merge transaction
+    const { sightings, rest } = await this.splitKnown(live);
+    if (sightings.length > 0) await this.prisma.$transaction((tx) => this.recordSightings(tx, sightings, false));
+    const results = rest.length > 0 ? await this.mergeBatch(rest) : [];
+    const sighted = new Map(sightings.map((k) => [k.record, k.jobId]));
     const ids = new Set<string>();
-    let merged = 0;
-    for (const result of await this.mergeBatch(live)) {
-      if (result.merged) merged += 1;
-      ids.add(result.jobId);
-    }
+    let next = 0;
+    for (const record of live) ids.add(sighted.get(record) ?? results[next++]!.jobId);
+    const merged = results.filter((r) => r.merged).length;
     return { rows: await this.load([...ids]), recordsIn: live.length, merged: Math.min(merged, live.length) };
   }
 

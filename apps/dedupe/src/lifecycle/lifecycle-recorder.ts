@@ -2,6 +2,7 @@ import { Topics, type Job } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import type { OutboxRelay } from '@jobs/outbox';
 import { isHiring, type CompanyJobFacts } from '../companies/company-profile.js';
+import { loadJobRows } from '../canonical-jobs/job-rows.js';
 import { toJob } from '../canonical-jobs/job-view.js';
 import { changedJobFields, decideChanges, hiringChangeId, jobChangeId } from './job-lifecycle.js';
 
@@ -35,8 +36,7 @@ export class LifecycleRecorder {
     // NO KEY UPDATE: serializes writers of the job without blocking the key-share locks that
     // inserting its sources takes (a FOR UPDATE there deadlocked concurrent batches)
     await tx.$queryRaw`SELECT id FROM canonical_jobs WHERE id = ANY(${fresh}::text[]) ORDER BY id FOR NO KEY UPDATE`;
-    const rows = await tx.canonicalJob.findMany({ where: { id: { in: fresh } }, include: { company: true, sources: true } });
-    for (const row of rows) track.before.set(row.id, toJob(row));
+    for (const row of await loadJobRows(tx, fresh)) track.before.set(row.id, toJob(row));
   }
 
   /**
@@ -46,7 +46,7 @@ export class LifecycleRecorder {
   async finish(tx: Prisma.TransactionClient, track: JobTrack): Promise<void> {
     const ids = [...new Set([...track.before.keys(), ...track.created])].sort();
     if (ids.length === 0) return;
-    const rows = await tx.canonicalJob.findMany({ where: { id: { in: ids } }, include: { company: true, sources: true } });
+    const rows = await loadJobRows(tx, ids);
     const now = new Date();
     const companies = new Set<string>();
     const changed: { id: string; after: Job; changedFields: ReturnType<typeof changedJobFields>; changes: ReturnType<typeof decideChanges> }[] = [];
