@@ -8,12 +8,18 @@ const JOB_DATES = ['postedAt', 'firstSeenAt', 'lastSeenAt', 'lastVerifiedAt', 'c
 const COMPANY_DATES = ['createdAt'] as const;
 const SOURCE_DATES = ['firstSeenAt', 'lastSeenAt', 'unlistedAt'] as const;
 
-const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+/** snake_case column -> camelCase field, worked out once per column name (a page has thousands of them). */
+const fieldNames = new Map<string, string>();
+const camel = (key: string): string => {
+  let name = fieldNames.get(key);
+  if (name === undefined) fieldNames.set(key, (name = key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())));
+  return name;
+};
 
 /** A row of `to_jsonb(table)` as the Prisma model it is: camelCase keys, timestamps as Dates. */
 function asModel<T>(json: Record<string, unknown>, dates: readonly string[]): T {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(json)) out[camel(key)] = value;
+  for (const key in json) out[camel(key)] = json[key];
   for (const key of dates) if (typeof out[key] === 'string') out[key] = new Date(out[key]);
   return out as T;
 }
