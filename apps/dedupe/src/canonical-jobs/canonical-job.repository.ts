@@ -303,19 +303,18 @@ export class CanonicalJobRepository {
    * ones) and the part's closures go through `mergeBatch`.
    */
   async mergeRefreshPart(records: readonly NormalizedProviderRecord[], refresh: RefreshListing, finished?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<{ sightings: number; merged: number }> {
-    const { sightings, rest } = await this.splitKnown(records);
-    if (sightings.length > 0) await this.prisma.$transaction((tx) => this.recordSightings(tx, sightings, false));
+    const { sightings, rest } = await this.sightKnown(records);
     const needsMerge = rest.length > 0 || refresh.closed.length > 0 || refresh.judgeAbsences || finished !== undefined;
     if (needsMerge) await this.mergeBatch(rest, refresh, finished);
     return { sightings: sightings.length, merged: rest.length };
   }
 
   /**
-   * Splits records into listings the store knows unchanged since their provider last showed
-   * them (sightings only: no lock, no merge, no lifecycle change can follow) and the rest, for
-   * the merge transaction. One indexed read for the whole batch.
+   * Writes the sightings of the listings the store knows unchanged since their provider last
+   * showed them (no lock, no merge, no lifecycle change can follow) and returns them apart from
+   * the rest, which go to the merge transaction. One indexed read for the whole batch.
    */
-  private async splitKnown(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
+  private async sightKnown(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
     const known = records.length === 0 ? [] : await this.prisma.$queryRaw<{ id: string; provider: string; provider_job_id: string; canonical_job_id: string; field_hashes: Record<string, unknown> }[]>`
       SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes
       FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[], ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
@@ -329,6 +328,7 @@ export class CanonicalJobRepository {
         sightings.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt: new Date(record.seen_at), verified: record.provider === 'own_index', record, changed: [] });
       } else rest.push(record);
     }
+    if (sightings.length > 0) await this.prisma.$transaction((tx) => this.recordSightings(tx, sightings, false));
     return { sightings, rest };
   }
 
@@ -347,8 +347,7 @@ export class CanonicalJobRepository {
   async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<{ rows: CanonicalJobRow[]; recordsIn: number; merged: number }> {
     const live = records.filter((r) => r.status !== 'closed');
     // a repeated search meets listings the store has, unchanged: sightings only, no merge transaction
-    const { sightings, rest } = await this.splitKnown(live);
-    if (sightings.length > 0) await this.prisma.$transaction((tx) => this.recordSightings(tx, sightings, false));
+    const { sightings, rest } = await this.sightKnown(live);
     const results = rest.length > 0 ? await this.mergeBatch(rest) : [];
     const sighted = new Map(sightings.map((k) => [k.record, k.jobId]));
     const ids = new Set<string>();

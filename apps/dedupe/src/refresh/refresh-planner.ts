@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { PROVIDER_SLUGS, refreshTopicsOf, type ProviderSlug } from '@jobs/contracts';
+import { PROVIDER_SLUGS, refreshTopicsOf, type ProviderSlug, type RefreshFetchRequested } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { newId, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
@@ -54,9 +54,9 @@ export type RefreshStart = Record<RefreshSequence, SequenceStart>;
  * Refresh passes and re-verification rounds (dedupe owns the store and keeps it true): every
  * REFRESH_INTERVAL_MS, and at once for a `POST /admin/refresh`, the planner asks the
  * provider-fetcher for a pass's sweeps (partners' new listings, the own crawler's change feed;
- * `refresh.pass.fetch.requested`) and a round's (one bucket of stored companies, the own crawler's whole catalog on bucket 0) as
- * (`refresh.fetch.requested`), staged in dedupe's outbox with their rows, so each is planned whole
- * or not at all. A pass never starts while the last pass still runs, nor a round while the last
+ * `refresh.pass.fetch.requested`) and a round's (one bucket of stored companies, the own
+ * crawler's whole catalog on bucket 0; `refresh.fetch.requested`), staged in dedupe's outbox
+ * with their rows, so each is planned whole or not at all. A pass never starts while the last pass still runs, nor a round while the last
  * round does (a sweep without its final part, within PASS_STALE_MS); the two sequences do not wait
  * for each other, so what moved reaches the store within a pass however long a round takes. A
  * request is served by the next pass and the next round to start (each as soon as the one under
@@ -126,19 +126,21 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     // a pass takes the id of the first request it serves (the id the operator was given)
     const id = kind === 'pass' && queued[0] ? queued[0].id : newId('rfr');
     const trigger = queued.length > 0 ? 'request' : 'schedule';
-    const sweeps = kind === 'pass' ? this.planPass(now, last?.startedAt ?? null) : await this.planRound(tx, nextBucket(last?.bucket ?? null, this.settings.buckets));
     const bucket = kind === 'round' ? nextBucket(last?.bucket ?? null, this.settings.buckets) : null;
+    const sweeps = bucket === null ? this.planPass(now, last?.startedAt ?? null) : await this.planRound(tx, bucket);
     // a day of passes and rounds is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
     const kept = new Date(now.getTime() - PASS_HISTORY_MS);
     await tx.refreshPass.deleteMany({ where: { kind, startedAt: { lt: kept } } });
     await tx.refreshRequest.deleteMany({ where: { requestedAt: { lt: kept }, passId: { not: null }, roundId: { not: null } } });
     await tx.refreshPass.create({ data: { id, kind, trigger, startedAt: now, bucket } });
     await tx.refreshSweep.createMany({ data: sweeps.map((s) => ({ passId: id, provider: s.provider, key: s.scope.key, kind: s.kind })) });
-    for (const topic of new Set(sweeps.map((sweep) => refreshTopicsOf(sweep.kind).fetch))) {
-      const values = sweeps
-        .filter((sweep) => refreshTopicsOf(sweep.kind).fetch === topic)
-        .map((sweep) => ({
-          v: 1 as const,
+    const byTopic = new Map<ReturnType<typeof refreshTopicsOf>['fetch'], RefreshFetchRequested.Value[]>();
+    for (const sweep of sweeps) {
+      const topic = refreshTopicsOf(sweep.kind).fetch;
+      byTopic.set(topic, [
+        ...(byTopic.get(topic) ?? []),
+        {
+          v: 1,
           refresh_id: id,
           kind: sweep.kind,
           scope: sweep.scope,
@@ -146,9 +148,10 @@ export class RefreshPlanner implements OnApplicationBootstrap {
           ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
           ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
           timeout_ms: SWEEP_TIMEOUT_MS,
-        }));
-      await this.outbox.stageMany(tx, topic, values);
+        },
+      ]);
     }
+    for (const [topic, values] of byTopic) await this.outbox.stageMany(tx, topic, values);
     if (queued.length > 0) await tx.refreshRequest.updateMany({ where: { id: { in: queued.map((q) => q.id) } }, data: { [servedBy]: id } });
     this.logger.info({ refresh_id: id, kind, trigger, bucket, sweeps: sweeps.length, requests: queued.length }, `refresh ${kind} started`);
     return { started: id };

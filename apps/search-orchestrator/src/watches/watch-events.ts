@@ -69,15 +69,15 @@ export function eventTypeFor(watch: WatchRecord, change: JobLifecycleChanged.Val
   return enteredScope(watch, change) ? 'job.opened' : EVENT_OF_CHANGE[change.change];
 }
 
-/** The event one job change makes for one watch (the watch is assumed concerned). */
-export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Value): JobWatchEvent | null {
+/** The event one job change makes for one watch (the watch is assumed concerned), of `type` (`eventTypeFor`). */
+export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Value, type: JobWatchEvent['type'] = eventTypeFor(watch, change)): JobWatchEvent | null {
   const base = { id: watchEventId(watch.id, change.change_id), created_at: change.occurred_at, watch_id: watch.id };
   const { job } = change;
   switch (change.change) {
     case 'opened':
       return { ...base, type: 'job.opened', data: { job } };
     case 'updated':
-      return { ...base, type: eventTypeFor(watch, change) === 'job.opened' ? 'job.opened' : 'job.updated', data: { job } };
+      return { ...base, type: type === 'job.opened' ? 'job.opened' : 'job.updated', data: { job } };
     case 'closed':
       if (job.status !== 'closed' || job.closed_reason === null) return null;
       return { ...base, type: 'job.closed', data: { job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: job.closed_reason } } };
@@ -91,8 +91,10 @@ export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Valu
 export function eventsForJobChange(watches: readonly WatchRecord[], change: JobLifecycleChanged.Value): WatchEvent<JobWatchEvent>[] {
   const out: WatchEvent<JobWatchEvent>[] = [];
   for (const watch of watches) {
-    if (!jobInScope(watch, change) || !concerns(watch, eventTypeFor(watch, change), change.occurred_at)) continue;
-    const event = jobEventFor(watch, change);
+    if (!jobInScope(watch, change)) continue;
+    const type = eventTypeFor(watch, change);
+    if (!concerns(watch, type, change.occurred_at)) continue;
+    const event = jobEventFor(watch, change, type);
     if (event) out.push({ watch, event });
   }
   return out;
