@@ -12,6 +12,9 @@ import { DispatcherQueriesConsumer } from './queries/dispatcher-queries.consumer
 import { CURSOR_CODEC, ListEventsUseCase } from './queries/list-events.usecase.js';
 import { ReplayEventUseCase } from './queries/replay-event.usecase.js';
 
+/** Messages of one partition handled at once (one store transaction for a batch of events). */
+const EVENTS_HANDLED_TOGETHER = 500;
+
 @Module({})
 export class DispatcherModule {
   static forRoot(config: DispatcherConfig): DynamicModule {
@@ -19,7 +22,16 @@ export class DispatcherModule {
       module: DispatcherModule,
       imports: [
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
-        KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'webhook-dispatcher', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+        // A fetched batch's messages are handled together: its events are stored in one transaction
+        // (EventsConsumer), its feed reads and replays answered side by side. Offsets are committed
+        // once every message up to them is done.
+        KafkaModule.forRoot({
+          brokers: config.KAFKA_BROKERS,
+          groupId: 'webhook-dispatcher',
+          topology: ALL_TOPICS,
+          deadLetterTopic: Topics.DeadLetter,
+          concurrencyWithinPartition: EVENTS_HANDLED_TOGETHER,
+        }),
       ],
       controllers: [EventsConsumer, DispatcherQueriesConsumer],
       providers: [

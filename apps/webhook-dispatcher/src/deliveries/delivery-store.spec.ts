@@ -40,34 +40,41 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     await expect(events.execute({ ...message(null), account_id: 'acc_nobody' })).rejects.toMatchObject({ name: 'NonRetriableError' });
   });
 
-  it('claims a due delivery once (SKIP LOCKED, lease), caps claims per endpoint and skips saturated endpoints', async () => {
+  /** Every endpoint of this spec but `url` as busy as `perEndpoint` allows: a claim then takes `url`'s deliveries only. */
+  const ENDPOINTS = ['http://one.example/hook', 'http://busy.example/hook', 'http://calm.example/hook', 'http://flaky.example/hook', 'http://refused.example/hook', 'http://batch.example/hook'];
+  const onlyTo = (url: string, perEndpoint = 1) => new Map(ENDPOINTS.filter((u) => u !== url).map((u) => [u, perEndpoint]));
+
+  it('claims a due delivery once (SKIP LOCKED, lease), endpoints round robin, none beyond its free slots, saturated endpoints skipped', async () => {
     for (let i = 0; i < 3; i++) await events.execute(message('http://busy.example/hook'));
     await events.execute(message('http://calm.example/hook'));
-    const first = await store.claimDue(far(), 10, ['http://one.example/hook'], (url) => (url === 'http://busy.example/hook' ? 2 : 4));
-    expect(first.filter((c) => c.url === 'http://busy.example/hook')).toHaveLength(2);
-    expect(first.filter((c) => c.url === 'http://calm.example/hook')).toHaveLength(1);
+    // busy's three are older than calm's one, yet a claim of two takes one of each (fair share); one.example is saturated.
+    const first = await store.claimDue(far(), 2, new Map([['http://one.example/hook', 2]]), 2);
+    expect(first.map((c) => c.url).sort()).toEqual(['http://busy.example/hook', 'http://calm.example/hook']);
     expect(first.every((c) => c.attempt === 1)).toBe(true);
-    expect(first.map((c) => c.url)).not.toContain('http://one.example/hook');
+    // busy has one attempt under way and room for one more: one is taken, not two.
+    const second = await store.claimDue(far(), 10, new Map([['http://one.example/hook', 2], ['http://busy.example/hook', 1]]), 2);
+    expect(second.map((c) => c.url)).toEqual(['http://busy.example/hook']);
     // Concurrent claimers (replicas) never get the same delivery: each row is leased by its claim.
-    const [a, b] = await Promise.all([store.claimDue(far(), 10, [], () => 4), store.claimDue(far(), 10, [], () => 4)]);
-    const ids = [...first, ...a, ...b].map((c) => c.deliveryId);
+    const [a, b] = await Promise.all([store.claimDue(far(), 10, new Map(), 4), store.claimDue(far(), 10, new Map(), 4)]);
+    const ids = [...first, ...second, ...a, ...b].map((c) => c.deliveryId);
     expect(new Set(ids).size).toBe(ids.length);
+    expect([...a, ...b].map((c) => c.url).sort()).toEqual(['http://busy.example/hook', 'http://one.example/hook']);
   });
 
   it('records a failure with the next retry, a success as final, and ignores a late finish after the lease was lost', async () => {
     const m = message('http://flaky.example/hook');
     await events.execute(m);
     const now = far();
-    const [claim] = await store.claimDue(now, 10, [], (url) => (url === 'http://flaky.example/hook' ? 1 : 0));
-    expect(claim).toMatchObject({ eventId: m.event.id, attempt: 1, body: JSON.stringify(m.event) });
+    const [claim, ...more] = await store.claimDue(now, 10, onlyTo('http://flaky.example/hook'), 1);
+    expect(more).toEqual([]);
+    expect(claim).toMatchObject({ eventId: m.event.id, attempt: 1, body: JSON.stringify(m.event), secret: null });
     const failedAt = new Date(now.getTime() + 5);
     await expect(store.finish(claim!, { kind: 'failed', statusCode: 500, error: null }, now, failedAt, 1)).resolves.toEqual({ status: 'pending', dueAt: new Date(failedAt.getTime() + 60_000) });
-
     // The retry is claimed after the worker that took it died: its lease ends, another claim takes it.
     const retryAt = new Date(failedAt.getTime() + 60_000);
-    const [retry] = await store.claimDue(retryAt, 10, [], (url) => (url === 'http://flaky.example/hook' ? 1 : 0));
+    const [retry] = await store.claimDue(retryAt, 10, onlyTo('http://flaky.example/hook'), 1);
     expect(retry).toMatchObject({ attempt: 2, retrySlot: 1 });
-    const [again] = await store.claimDue(new Date(retryAt.getTime() + LEASE_MS), 10, [], (url) => (url === 'http://flaky.example/hook' ? 1 : 0));
+    const [again] = await store.claimDue(new Date(retryAt.getTime() + LEASE_MS), 10, onlyTo('http://flaky.example/hook'), 1);
     expect(again).toMatchObject({ attempt: 3 });
     // The dead worker's late finish changes nothing; the live one's success is final.
     await store.finish(retry!, { kind: 'succeeded', statusCode: 200 }, retryAt, retryAt, 1);
@@ -85,10 +92,52 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
 
   it('refuses for good: a refused attempt is final', async () => {
     await events.execute(message('http://refused.example/hook'));
-    const [claim] = await store.claimDue(far(), 10, [], (url) => (url === 'http://refused.example/hook' ? 1 : 0));
+    const [claim] = await store.claimDue(far(), 10, onlyTo('http://refused.example/hook'), 1);
     await store.finish(claim!, { kind: 'refused', error: 'private' }, new Date(), new Date(), 1);
     const delivery = await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: claim!.deliveryId } });
     expect(delivery).toMatchObject({ status: 'refused', dueAt: null });
+  });
+
+  it('stores a batch in one transaction: feed positions in the batch order, a repeat stored once, an unknown account refused alone; the claim carries trace context and secret', async () => {
+    const url = 'http://batch.example/hook';
+    const [a, b, c] = [message(url), message(url), message(null)];
+    await db.prisma.webhookEndpointSecret.create({ data: { accountId: 'acc_a', url, secret: 'whsec_batch' } });
+    const traceParent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const outcomes = await events.storeMany([
+      { message: a, traceParent, requestId: 'req_batch' },
+      { message: b, traceParent: null, requestId: null },
+      { message: { ...c, account_id: 'acc_nobody' }, traceParent: null, requestId: null },
+      { message: a, traceParent, requestId: 'req_batch' },
+      { message: c, traceParent: null, requestId: null },
+    ]);
+    expect(outcomes[0]).toEqual({ stored: true, delivery: true });
+    expect(outcomes[1]).toEqual({ stored: true, delivery: true });
+    expect(outcomes[2]).toMatchObject({ name: 'NonRetriableError' });
+    expect(outcomes[3]).toEqual({ stored: false, delivery: false });
+    expect(outcomes[4]).toEqual({ stored: true, delivery: false });
+    const rows = await db.prisma.webhookEvent.findMany({ where: { eventId: { in: [a.event.id, b.event.id, c.event.id] } }, orderBy: { position: 'asc' } });
+    expect(rows.map((r) => r.eventId)).toEqual([a.event.id, b.event.id, c.event.id]);
+    const claims = await store.claimDue(far(), 10, onlyTo(url, 4), 4);
+    expect(claims.map((claim) => claim.eventId).sort()).toEqual([a.event.id, b.event.id].sort());
+    expect(claims.find((claim) => claim.eventId === a.event.id)).toMatchObject({ traceParent, requestId: 'req_batch', secret: 'whsec_batch' });
+    expect(claims.find((claim) => claim.eventId === b.event.id)).toMatchObject({ traceParent: null, requestId: null });
+    // Both ends recorded in one statement.
+    const at = new Date();
+    const next = await store.finishMany(
+      [
+        { claim: claims[0]!, outcome: { kind: 'succeeded', statusCode: 200 }, startedAt: at, finishedAt: at },
+        { claim: claims[1]!, outcome: { kind: 'failed', statusCode: null, error: 'connection failed: ECONNRESET' }, startedAt: at, finishedAt: at },
+      ],
+      1,
+    );
+    expect(next).toEqual([{ status: 'succeeded', dueAt: null }, { status: 'pending', dueAt: new Date(at.getTime() + 60_000) }]);
+    const attempts = await db.prisma.webhookAttempt.findMany({ where: { deliveryId: { in: claims.map((claim) => claim.deliveryId) } } });
+    expect(attempts.map((x) => [x.deliveryId, x.outcome, x.statusCode, x.error]).sort()).toEqual(
+      [
+        [claims[0]!.deliveryId, 'succeeded', 200, null],
+        [claims[1]!.deliveryId, 'failed', null, 'connection failed: ECONNRESET'],
+      ].sort(),
+    );
   });
 
   it('takes feed positions in commit order: a store waiting on the account lock gets a position after the one that held it', async () => {

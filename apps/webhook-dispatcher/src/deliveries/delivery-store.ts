@@ -13,12 +13,32 @@ export interface ClaimedAttempt {
   attempt: number;
   retrySlot: number;
   firstFailedAt: Date | null;
+  /** The endpoint's signing secret, when it exists yet (the first delivery to an endpoint makes it). */
+  secret: string | null;
+  /** W3C traceparent of the span that made the delivery: the attempt's span continues it. */
+  traceParent: string | null;
+  /** The request id of the work that made the delivery, for the attempt's log line. */
+  requestId: string | null;
 }
 
 export type AttemptOutcome =
   | { kind: 'succeeded'; statusCode: number }
   | { kind: 'failed'; statusCode: number | null; error: string | null }
   | { kind: 'refused'; error: string };
+
+/** One attempt that ended, for `finishMany`. */
+export interface FinishedAttempt {
+  claim: ClaimedAttempt;
+  outcome: AttemptOutcome;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+/** The delivery's state after an attempt. */
+export interface NextState {
+  status: string;
+  dueAt: Date | null;
+}
 
 interface ClaimRow {
   id: string;
@@ -28,99 +48,121 @@ interface ClaimRow {
   attempt_count: number;
   retry_slot: number;
   first_failed_at: Date | null;
+  trace_parent: string | null;
+  request_id: string | null;
   event_id: string;
   body: string;
+  secret: string | null;
 }
 
 /** How long a claimed attempt is owned: longer than the 10 s deadline, so only a dead worker loses it. */
 export const LEASE_MS = 30_000;
+/** Due rows a claim looks at per delivery it may take: room to pick round robin over endpoints. */
+const CANDIDATES_PER_CLAIM = 4;
 
 /**
  * Deliveries held durably in PostgreSQL. A due delivery is claimed with FOR UPDATE SKIP LOCKED
  * (replicas never take the same one) and its due time moves to the end of a lease: if the worker
  * dies during the attempt, the delivery is due again when the lease ends and the unfinished
  * attempt is recorded as `interrupted`. A finish applies only while the attempt is still the
- * delivery's latest, so a late finish after a lease was lost changes nothing.
+ * delivery's latest, so a late finish after a lease was lost changes nothing. A claim and a
+ * batch of finishes are one statement each, whatever their size.
  */
 @Injectable()
 export class DeliveryStore {
   constructor(private readonly prisma: PrismaService) {}
 
   /**
-   * Up to `limit` due deliveries, oldest due first, none to an endpoint in `skipUrls`, at most
-   * `perUrl` per endpoint; each gets its attempt row (`in_flight`) in the same transaction.
+   * Up to `limit` due deliveries, each with its attempt row (`in_flight`) written in the same
+   * statement. An endpoint gets at most `perEndpoint` minus its attempts already under way
+   * (`busy`), and endpoints share the claim round robin: every endpoint's oldest due delivery
+   * before any endpoint's second, so a backlog on one endpoint never starves another.
    */
-  async claimDue(now: Date, limit: number, skipUrls: readonly string[], perUrl: (url: string) => number): Promise<ClaimedAttempt[]> {
+  async claimDue(now: Date, limit: number, busy: ReadonlyMap<string, number>, perEndpoint: number): Promise<ClaimedAttempt[]> {
     if (limit <= 0) return [];
-    return this.prisma.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<ClaimRow[]>`
-        SELECT d.id, d.account_id, d.url, d.kind, d.attempt_count, d.retry_slot, d.first_failed_at, e.event_id, e.body
-        FROM webhook_deliveries d JOIN webhook_events e ON e.position = d.event_position
-        WHERE d.status = 'pending' AND d.due_at <= ${now} AND NOT (d.url = ANY(${[...skipUrls]}::text[]))
+    const busyUrls = [...busy.keys()];
+    const busyCounts = busyUrls.map((url) => busy.get(url)!);
+    const saturated = busyUrls.filter((url) => busy.get(url)! >= perEndpoint);
+    const leaseEnd = new Date(now.getTime() + LEASE_MS);
+    // Rows locked as candidates but not chosen are free again when the statement commits.
+    const rows = await this.prisma.$queryRaw<ClaimRow[]>`
+      WITH candidates AS (
+        SELECT d.id, d.url, d.due_at FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.due_at <= ${now} AND NOT (d.url = ANY(${saturated}::text[]))
         ORDER BY d.due_at
-        LIMIT ${limit * 4}
-        FOR UPDATE OF d SKIP LOCKED`;
-      const taken = new Map<string, number>();
-      const chosen = rows.filter((row) => {
-        const count = taken.get(row.url) ?? 0;
-        if (count >= perUrl(row.url)) return false;
-        taken.set(row.url, count + 1);
-        return true;
-      }).slice(0, limit);
-      if (chosen.length === 0) return [];
-      const ids = chosen.map((row) => row.id);
-      await tx.$executeRaw`
-        UPDATE webhook_attempts SET outcome = 'interrupted', finished_at = ${now}, error = 'the dispatcher stopped during this attempt'
-        WHERE delivery_id = ANY(${ids}::text[]) AND outcome = 'in_flight'`;
-      await tx.$executeRaw`
-        UPDATE webhook_deliveries SET due_at = ${new Date(now.getTime() + LEASE_MS)}, attempt_count = attempt_count + 1, updated_at = ${now}
-        WHERE id = ANY(${ids}::text[])`;
-      await tx.webhookAttempt.createMany({
-        data: chosen.map((row) => ({ deliveryId: row.id, number: row.attempt_count + 1, startedAt: now, outcome: 'in_flight' })),
-      });
-      return chosen.map((row) => ({
-        deliveryId: row.id,
-        accountId: row.account_id,
-        url: row.url,
-        kind: row.kind,
-        eventId: row.event_id,
-        body: row.body,
-        attempt: row.attempt_count + 1,
-        retrySlot: row.retry_slot,
-        firstFailedAt: row.first_failed_at,
-      }));
-    });
+        LIMIT ${limit * CANDIDATES_PER_CLAIM}
+        FOR UPDATE SKIP LOCKED
+      ), ranked AS (
+        SELECT c.id, c.due_at, row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn, coalesce(b.n, 0) AS busy
+        FROM candidates c LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[]) AS b(url, n) ON b.url = c.url
+      ), chosen AS (
+        SELECT id FROM ranked WHERE turn + busy <= ${perEndpoint} ORDER BY turn, due_at LIMIT ${limit}
+      ), interrupted AS (
+        UPDATE webhook_attempts a SET outcome = 'interrupted', finished_at = ${now}, error = 'the dispatcher stopped during this attempt'
+        FROM chosen WHERE a.delivery_id = chosen.id AND a.outcome = 'in_flight'
+      ), claimed AS (
+        UPDATE webhook_deliveries d SET due_at = ${leaseEnd}, attempt_count = d.attempt_count + 1, updated_at = ${now}
+        FROM chosen WHERE d.id = chosen.id
+        RETURNING d.id, d.account_id, d.url, d.kind, d.attempt_count, d.retry_slot, d.first_failed_at, d.trace_parent, d.request_id, d.event_position
+      ), attempts AS (
+        INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome)
+        SELECT id, attempt_count, ${now}, 'in_flight' FROM claimed
+      )
+      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent, c.request_id, e.event_id, e.body, s.secret
+      FROM claimed c
+      JOIN webhook_events e ON e.position = c.event_position
+      LEFT JOIN webhook_endpoint_secrets s ON s.account_id = c.account_id AND s.url = c.url`;
+    return rows.map((row) => ({
+      deliveryId: row.id,
+      accountId: row.account_id,
+      url: row.url,
+      kind: row.kind,
+      eventId: row.event_id,
+      body: row.body,
+      // attempt_count as RETURNING gives it: already counting this attempt
+      attempt: row.attempt_count,
+      retrySlot: row.retry_slot,
+      firstFailedAt: row.first_failed_at,
+      secret: row.secret,
+      traceParent: row.trace_parent,
+      requestId: row.request_id,
+    }));
   }
 
-  /** Records the attempt and the delivery's next state: done, retry at its slot, or given up. */
-  async finish(claim: ClaimedAttempt, outcome: AttemptOutcome, startedAt: Date, finishedAt: Date, scale: number): Promise<{ status: string; dueAt: Date | null }> {
-    let next: { status: string; dueAt: Date | null; retrySlot: number; firstFailedAt: Date | null };
-    if (outcome.kind === 'succeeded') next = { status: 'succeeded', dueAt: null, retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt };
-    else if (outcome.kind === 'refused') next = { status: 'refused', dueAt: null, retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt ?? finishedAt };
-    else {
-      const after = afterFailure({ retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt }, finishedAt, scale);
-      next =
-        after.kind === 'retry'
-          ? { status: 'pending', dueAt: after.dueAt, retrySlot: after.retrySlot, firstFailedAt: after.firstFailedAt }
-          : { status: 'failed', dueAt: null, retrySlot: after.retrySlot, firstFailedAt: after.firstFailedAt };
-    }
-    await this.prisma.$transaction(async (tx) => {
-      await tx.webhookAttempt.updateMany({
-        where: { deliveryId: claim.deliveryId, number: claim.attempt, outcome: 'in_flight' },
-        data: {
-          outcome: outcome.kind,
-          finishedAt,
-          durationMs: Math.max(0, finishedAt.getTime() - startedAt.getTime()),
-          statusCode: outcome.kind === 'refused' ? null : outcome.statusCode,
-          error: outcome.kind === 'succeeded' ? null : outcome.error,
-        },
-      });
-      await tx.webhookDelivery.updateMany({
-        where: { id: claim.deliveryId, attemptCount: claim.attempt, status: 'pending' },
-        data: next,
-      });
-    });
-    return { status: next.status, dueAt: next.dueAt };
+  /** Records one attempt and the delivery's next state: done, retry at its slot, or given up. */
+  async finish(claim: ClaimedAttempt, outcome: AttemptOutcome, startedAt: Date, finishedAt: Date, scale: number): Promise<NextState> {
+    const [next] = await this.finishMany([{ claim, outcome, startedAt, finishedAt }], scale);
+    return next!;
+  }
+
+  /**
+   * Records attempts and their deliveries' next states in one statement. An attempt whose lease
+   * was lost meanwhile (another worker claimed the delivery again) changes nothing.
+   */
+  async finishMany(finished: readonly FinishedAttempt[], scale: number): Promise<NextState[]> {
+    if (finished.length === 0) return [];
+    const states = finished.map(({ claim, outcome, finishedAt }) => nextStateOf(claim, outcome, finishedAt, scale));
+    const iso = (date: Date | null) => date?.toISOString() ?? null;
+    await this.prisma.$executeRaw`
+      WITH f AS (
+        SELECT * FROM unnest(
+          ${finished.map((f) => f.claim.deliveryId)}::text[], ${finished.map((f) => f.claim.attempt)}::int[],
+          ${finished.map((f) => f.outcome.kind)}::text[], ${finished.map((f) => f.finishedAt.toISOString())}::text[],
+          ${finished.map((f) => Math.max(0, f.finishedAt.getTime() - f.startedAt.getTime()))}::int[],
+          ${finished.map((f) => (f.outcome.kind === 'refused' ? null : f.outcome.statusCode))}::int[],
+          ${finished.map((f) => (f.outcome.kind === 'succeeded' ? null : f.outcome.error))}::text[],
+          ${states.map((s) => s.status)}::text[], ${states.map((s) => iso(s.dueAt))}::text[],
+          ${states.map((s) => s.retrySlot)}::int[], ${states.map((s) => iso(s.firstFailedAt))}::text[]
+        ) AS f(id, number, outcome, finished_at, duration_ms, status_code, error, status, due_at, retry_slot, first_failed_at)
+      ), attempts AS (
+        UPDATE webhook_attempts a
+        SET outcome = f.outcome, finished_at = f.finished_at::timestamptz, duration_ms = f.duration_ms, status_code = f.status_code, error = f.error
+        FROM f WHERE a.delivery_id = f.id AND a.number = f.number AND a.outcome = 'in_flight'
+      )
+      UPDATE webhook_deliveries d
+      SET status = f.status, due_at = f.due_at::timestamptz, retry_slot = f.retry_slot, first_failed_at = f.first_failed_at::timestamptz, updated_at = f.finished_at::timestamptz
+      FROM f WHERE d.id = f.id AND d.attempt_count = f.number AND d.status = 'pending'`;
+    return states.map(({ status, dueAt }) => ({ status, dueAt }));
   }
 
   /** The earliest due time of any pending delivery (for the worker's next wake-up). */
@@ -128,4 +170,14 @@ export class DeliveryStore {
     const row = await this.prisma.webhookDelivery.findFirst({ where: { status: 'pending' }, orderBy: { dueAt: 'asc' }, select: { dueAt: true } });
     return row?.dueAt ?? null;
   }
+}
+
+/** The delivery's state after an attempt that ended at `finishedAt` (the retry schedule for a failure). */
+function nextStateOf(claim: ClaimedAttempt, outcome: AttemptOutcome, finishedAt: Date, scale: number): NextState & { retrySlot: number; firstFailedAt: Date | null } {
+  if (outcome.kind === 'succeeded') return { status: 'succeeded', dueAt: null, retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt };
+  if (outcome.kind === 'refused') return { status: 'refused', dueAt: null, retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt ?? finishedAt };
+  const after = afterFailure({ retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt }, finishedAt, scale);
+  return after.kind === 'retry'
+    ? { status: 'pending', dueAt: after.dueAt, retrySlot: after.retrySlot, firstFailedAt: after.firstFailedAt }
+    : { status: 'failed', dueAt: null, retrySlot: after.retrySlot, firstFailedAt: after.firstFailedAt };
 }

@@ -1,14 +1,16 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { PrismaService } from '@jobs/db';
-import { untraced, type Logger } from '@jobs/observability';
+import { requestContext, untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 import { webhookSecretFor } from '@jobs/webhook-targets';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../config.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
-import { DeliveryStore, type AttemptOutcome, type ClaimedAttempt } from './delivery-store.js';
+import { DeliveryStore, type AttemptOutcome, type ClaimedAttempt, type FinishedAttempt, type NextState } from './delivery-store.js';
 import { EndpointSlots } from './endpoint-slots.js';
+import { GroupCommit } from './group-commit.js';
 import { signatureHeader } from './signature.js';
-import { postWebhook } from './webhook-sender.js';
+import { WebhookSender } from './webhook-sender.js';
 
 /**
  * The longest the worker sleeps without looking for due deliveries. New deliveries and replays
@@ -18,20 +20,27 @@ import { postWebhook } from './webhook-sender.js';
 const IDLE_POLL_MS = 5_000;
 /** Due deliveries it could not take (their endpoints' slots are busy): an ending attempt kicks it. */
 const SATURATED_POLL_MS = 1_000;
-const CLAIM_BATCH = 16;
+/** Deliveries one claim takes at most (one statement). */
+const CLAIM_BATCH = 64;
+/** Attempts whose ends one statement records at most. */
+const FINISH_BATCH = 500;
 
 /**
- * Sends due deliveries. Each pass claims what is due (oldest first) within the free slots,
- * skipping endpoints that already use all of theirs, and starts those attempts without waiting
- * for them: a 10 s hang on one endpoint holds that endpoint's slots only. Every replica runs one;
- * PostgreSQL (SKIP LOCKED claims, leases) shares the work among them.
+ * Sends due deliveries. Each pass claims what is due within the free slots (endpoints round
+ * robin, none beyond its own slots) and starts those attempts without waiting for them: a 10 s
+ * hang on one endpoint holds that endpoint's slots only. An attempt's slot is free as soon as its
+ * POST ends; the ends of attempts that finish together are recorded in one statement. Every
+ * replica runs one; PostgreSQL (SKIP LOCKED claims, leases) shares the work among them.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap {
   private readonly slots: EndpointSlots;
+  private readonly sender: WebhookSender;
+  private readonly finishes: GroupCommit<FinishedAttempt, NextState>;
   private readonly running = new Set<Promise<void>>();
   private healthy = true;
   private readonly metrics = new DeliveryMetrics();
+  private readonly tracer = trace.getTracer('@jobs/webhook-dispatcher');
   /** One claiming pass at a time; it says when to look again (a failed pass: in a second). */
   private readonly loop = new KickableLoop(() =>
     this.claimAndStart().then(
@@ -56,6 +65,9 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     readiness: ReadinessRegistry,
   ) {
     this.slots = new EndpointSlots(config.WEBHOOK_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
+    this.sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectionsPerOrigin: config.WEBHOOK_CONCURRENCY });
+    // The bookkeeping write belongs to no one delivery's trace.
+    this.finishes = new GroupCommit((finished) => untraced(() => this.store.finishMany(finished, config.WEBHOOK_RETRY_SCALE)), FINISH_BATCH);
     drains.register('delivery-worker', () => this.stop());
     readiness.register('delivery-worker', () => !this.loop.isStopped && this.healthy);
   }
@@ -69,22 +81,22 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     this.loop.kick();
   }
 
-  /** Stops claiming and waits for the attempts under way (each ends within its deadline). */
+  /** Stops claiming, waits for the attempts under way (each ends within its deadline) and their records. */
   async stop(): Promise<void> {
     await this.loop.stop();
     await Promise.allSettled([...this.running]);
+    await this.finishes.flushed();
+    await this.sender.close();
   }
 
   /** Claims and starts attempts while slots and due deliveries remain; returns when to look again. */
   private async claimAndStart(): Promise<number> {
     while (!this.loop.isStopped && this.slots.free > 0) {
-      const skip = this.slots.saturated();
-      // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt traces itself.
-      const claims = await untraced(() =>
-        this.store.claimDue(new Date(), Math.min(CLAIM_BATCH, this.slots.free), skip, (url) => this.config.WEBHOOK_ENDPOINT_CONCURRENCY - this.slots.inFlightTo(url)),
-      );
+      const asked = Math.min(CLAIM_BATCH, this.slots.free);
+      // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt continues its event's trace.
+      const claims = await untraced(() => this.store.claimDue(new Date(), asked, this.slots.byEndpoint(), this.config.WEBHOOK_ENDPOINT_CONCURRENCY));
       for (const claim of claims) this.start(claim);
-      if (claims.length === 0) break;
+      if (claims.length < asked) break;
     }
     const nextDue = await untraced(() => this.store.nextDueAt());
     if (!nextDue) return IDLE_POLL_MS;
@@ -100,23 +112,57 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       this.logger.warn({ delivery_id: claim.deliveryId }, 'claimed a delivery without a free slot');
       return;
     }
-    const work = this.attempt(claim)
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.slots.release(claim.url);
+      this.kick();
+    };
+    // The attempt continues the trace (and carries the request id) of the work that made the delivery.
+    const parent = claim.traceParent ? propagation.extract(ROOT_CONTEXT, { traceparent: claim.traceParent }) : ROOT_CONTEXT;
+    const work = context
+      .with(parent, () => requestContext.run({ requestId: claim.requestId ?? claim.deliveryId, stages: [] }, () => this.attempt(claim, release)))
       .catch((error: unknown) => this.logger.error({ err: error, delivery_id: claim.deliveryId, event_id: claim.eventId }, 'webhook attempt could not be recorded; its lease will expire and it runs again'))
       .finally(() => {
-        this.slots.release(claim.url);
+        release();
         this.running.delete(work);
-        this.kick();
       });
     this.running.add(work);
   }
 
-  private async attempt(claim: ClaimedAttempt): Promise<void> {
+  private async attempt(claim: ClaimedAttempt, release: () => void): Promise<void> {
+    const span = this.tracer.startSpan('webhook deliver', {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'jobs.event.id': claim.eventId,
+        'jobs.delivery.id': claim.deliveryId,
+        'jobs.delivery.kind': claim.kind,
+        'jobs.delivery.attempt': claim.attempt,
+        'server.address': hostOf(claim.url),
+      },
+    });
     const startedAt = new Date();
-    const secret = await webhookSecretFor(this.prisma, claim.accountId, claim.url);
-    const signature = signatureHeader(secret, Math.floor(startedAt.getTime() / 1000), claim.body);
-    const outcome: AttemptOutcome = await postWebhook({ url: claim.url, body: claim.body, signature, eventId: claim.eventId }, { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE });
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await context.with(trace.setSpan(context.active(), span), async () => {
+        const secret = claim.secret ?? (await webhookSecretFor(this.prisma, claim.accountId, claim.url));
+        const signature = signatureHeader(secret, Math.floor(startedAt.getTime() / 1000), claim.body);
+        return this.sender.post({ url: claim.url, body: claim.body, signature, eventId: claim.eventId });
+      });
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      throw error;
+    }
     const finishedAt = new Date();
-    const next = await this.store.finish(claim, outcome, startedAt, finishedAt, this.config.WEBHOOK_RETRY_SCALE);
+    span.setAttributes({ 'jobs.delivery.outcome': outcome.kind, ...(outcome.kind !== 'refused' && outcome.statusCode !== null ? { 'http.response.status_code': outcome.statusCode } : {}) });
+    if (outcome.kind !== 'succeeded') span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+    // The endpoint may take its next attempt now; this one's record goes with the others ending together.
+    release();
+    const next = await this.finishes.submit({ claim, outcome, startedAt, finishedAt });
     this.metrics.record(next.status, (finishedAt.getTime() - startedAt.getTime()) / 1000);
     this.logger.info(
       {

@@ -28,6 +28,11 @@ export class EndpointSlots {
     return [...this.inFlight].filter(([, count]) => count >= this.perEndpoint).map(([url]) => url);
   }
 
+  /** Attempts under way per endpoint (endpoints with none are absent): a claim's per-endpoint room. */
+  byEndpoint(): ReadonlyMap<string, number> {
+    return this.inFlight;
+  }
+
   /** Attempts under way to one endpoint. */
   inFlightTo(url: string): number {
     return this.inFlight.get(url) ?? 0;

@@ -1,23 +1,40 @@
 import { Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
+import { context, propagation } from '@opentelemetry/api';
 import { Topics, type EventEmitted } from '@jobs/contracts';
-import type { Logger } from '@jobs/observability';
+import { annotateStage, requestContext, type Logger } from '@jobs/observability';
 import { KafkaConsumer, LOGGER } from '@jobs/service-kit';
-import { StoreEventUseCase } from '../events/store-event.usecase.js';
+import { StoreEventUseCase, type IncomingEvent, type StoredEvent } from '../events/store-event.usecase.js';
 import { DeliveryWorker } from './delivery-worker.js';
+import { GroupCommit } from './group-commit.js';
 
-/** Every emitted event: stored in the feed with its first delivery, then the worker is woken. */
+/** Events stored in one transaction at most (a fetched batch's handlers run together: dispatcher.module). */
+const STORE_BATCH = 500;
+
+/**
+ * Every emitted event: stored in the feed with its first delivery, then the worker is woken.
+ * The handlers of a fetched batch run together and their events are stored in one transaction
+ * (group commit); each message's offset is committed only once its event is stored.
+ */
 @KafkaConsumer()
 export class EventsConsumer {
+  private readonly intake: GroupCommit<IncomingEvent, StoredEvent>;
+
   constructor(
-    private readonly storeEvent: StoreEventUseCase,
+    storeEvent: StoreEventUseCase,
     private readonly worker: DeliveryWorker,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.intake = new GroupCommit((events) => storeEvent.storeMany(events), STORE_BATCH);
+  }
 
   @EventPattern(Topics.EventEmitted.name)
   async onEventEmitted(@Payload() message: EventEmitted.Value): Promise<void> {
-    const outcome = await this.storeEvent.execute(message);
+    annotateStage({ 'account.id': message.account_id, 'event.id': message.event.id, 'event.type': message.event.type, 'event.has_webhook': message.webhook_url !== null });
+    // The consumer span's context: the delivery's attempts continue this trace.
+    const carrier: Record<string, string> = {};
+    propagation.inject(context.active(), carrier);
+    const outcome = await this.intake.submit({ message, traceParent: carrier['traceparent'] ?? null, requestId: requestContext.current()?.requestId ?? null });
     this.logger.info({ event_id: message.event.id, type: message.event.type, account_id: message.account_id, ...outcome }, outcome.stored ? 'event stored' : 'event already stored');
     if (outcome.delivery) this.worker.kick();
   }

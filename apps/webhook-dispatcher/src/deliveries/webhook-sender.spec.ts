@@ -1,14 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { postWebhook } from './webhook-sender.js';
+import { WebhookSender } from './webhook-sender.js';
 
 interface Seen {
   headers: IncomingMessage['headers'];
   body: string;
 }
 
-describe('postWebhook', () => {
+describe('WebhookSender', () => {
   let server: Server;
+  let connections = 0;
+  const senders: WebhookSender[] = [];
   let base: string;
   const seen: Seen[] = [];
   let handler: (res: ServerResponse) => void = (res) => res.writeHead(204).end();
@@ -22,10 +24,12 @@ describe('postWebhook', () => {
         handler(res);
       });
     });
+    server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    await Promise.all(senders.map((sender) => sender.close()));
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
@@ -33,8 +37,12 @@ describe('postWebhook', () => {
     seen.length = 0;
   });
 
-  const post = (url: string, allowPrivate = true, deadlineMs?: number) =>
-    postWebhook({ url, body: '{"id":"evt_1","n":"é"}', signature: 't=1,v1=abc', eventId: 'evt_1' }, { allowPrivate, ...(deadlineMs ? { deadlineMs } : {}) });
+  const senderFor = (allowPrivate: boolean, deadlineMs?: number) => {
+    const sender = new WebhookSender({ allowPrivate, ...(deadlineMs ? { deadlineMs } : {}) });
+    senders.push(sender);
+    return sender;
+  };
+  const post = (url: string, allowPrivate = true, deadlineMs?: number) => senderFor(allowPrivate, deadlineMs).post({ url, body: '{"id":"evt_1","n":"é"}', signature: 't=1,v1=abc', eventId: 'evt_1' });
 
   it('POSTs the exact body bytes with Content-Type and the signature; a 2xx is a success', async () => {
     handler = (res) => res.writeHead(202).end('accepted');
@@ -44,6 +52,16 @@ describe('postWebhook', () => {
     expect(seen[0]!.headers['content-type']).toBe('application/json');
     expect(seen[0]!.headers['service-signature']).toBe('t=1,v1=abc');
     expect(seen[0]!.headers['content-length']).toBe(String(Buffer.byteLength('{"id":"evt_1","n":"é"}')));
+  });
+
+  it('keeps connections to an origin open: 20 attempts one after another use at most two', async () => {
+    handler = (res) => res.writeHead(200).end('ok');
+    const sender = senderFor(true);
+    const before = connections;
+    for (let i = 0; i < 20; i++) await expect(sender.post({ url: `${base}/hook/${i}`, body: '{}', signature: 't=1,v1=abc', eventId: `evt_${i}` })).resolves.toEqual({ kind: 'succeeded', statusCode: 200 });
+    expect(seen).toHaveLength(20);
+    // undici may open a second connection while the first answer is still being read; never one per attempt.
+    expect(connections - before).toBeLessThanOrEqual(2);
   });
 
   it.each([301, 400, 410, 500, 503])('a %s is a failure with its status', async (status) => {

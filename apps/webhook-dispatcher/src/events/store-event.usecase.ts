@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EventEmitted } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { NonRetriableError } from '@jobs/kafka';
-import { annotateStage, newId } from '@jobs/observability';
+import { newId } from '@jobs/observability';
 
 export interface StoredEvent {
   /** false when the event was already stored (a redelivery or a re-emission): nothing new happens */
@@ -11,37 +11,87 @@ export interface StoredEvent {
   delivery: boolean;
 }
 
+/** One emitted event to store, with the trace context its delivery's attempts continue. */
+export interface IncomingEvent {
+  message: EventEmitted.Value;
+  /** W3C traceparent of the span that received it; null when there is none. */
+  traceParent: string | null;
+  /** The request id the message carried; null when none. */
+  requestId: string | null;
+}
+
 /**
- * Stores an emitted event in the account's feed, once per (account, event id), with the exact
- * JSON bytes every delivery and replay will send, and (when it has a webhook_url) its first
- * delivery, due now; both in one transaction, so a crash leaves either both or neither and a
- * redelivered message finds the event and does nothing.
+ * Stores emitted events in their accounts' feeds, once per (account, event id), with the exact
+ * JSON bytes every delivery and replay will send, and (when an event has a webhook_url) its first
+ * delivery, due now; all in one transaction, so a crash leaves either both or neither and a
+ * redelivered message finds the event and does nothing. A batch costs four statements whatever
+ * its size (set-based over arrays); events keep their order in the feed.
  */
 @Injectable()
 export class StoreEventUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(message: EventEmitted.Value): Promise<StoredEvent> {
-    const { account_id: accountId, event, webhook_url: webhookUrl } = message;
-    const body = JSON.stringify(event);
-    annotateStage({ 'account.id': accountId, 'event.id': event.id, 'event.type': event.type, 'event.has_webhook': webhookUrl !== null });
+    const [outcome] = await this.storeMany([{ message, traceParent: null, requestId: null }]);
+    if (outcome instanceof Error) throw outcome;
+    return outcome!;
+  }
+
+  /**
+   * One outcome per event, in order: what happened, or a NonRetriableError for an event of an
+   * unknown account (that event alone). A database failure throws (nothing of the batch is stored).
+   */
+  async storeMany(events: readonly IncomingEvent[]): Promise<Array<StoredEvent | Error>> {
+    if (events.length === 0) return [];
+    const accountIds = [...new Set(events.map((e) => e.message.account_id))].sort();
     return this.prisma.$transaction(async (tx) => {
-      if (!(await tx.account.count({ where: { id: accountId } }))) throw new NonRetriableError(`unknown account ${accountId}`);
-      // One account's feed positions are taken one transaction at a time, so they grow in commit
-      // order and a reader paging with `since` never passes an event that commits later.
-      await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended(${`webhook-feed:${accountId}`}, 0))) AS lock`;
-      const rows = await tx.$queryRaw<Array<{ position: bigint }>>`
-        INSERT INTO webhook_events (account_id, event_id, type, watch_id, body, webhook_url, created_at)
-        VALUES (${accountId}, ${event.id}, ${event.type}, ${event.watch_id}, ${body}, ${webhookUrl}, ${new Date(event.created_at)})
-        ON CONFLICT (account_id, event_id) DO NOTHING
-        RETURNING position`;
-      const position = rows[0]?.position;
-      if (position === undefined) return { stored: false, delivery: false };
-      if (webhookUrl === null) return { stored: true, delivery: false };
-      await tx.webhookDelivery.create({
-        data: { id: newId('dlv'), eventPosition: position, accountId, url: webhookUrl, kind: 'original', status: 'pending', dueAt: new Date() },
+      const known = new Set(
+        (await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM accounts WHERE id = ANY(${accountIds}::text[])`).map((row) => row.id),
+      );
+      // The first of each (account, event id) is stored; a repeat within the batch is "already stored".
+      const firsts = new Map<string, number>();
+      events.forEach((e, i) => {
+        const key = `${e.message.account_id}\u0000${e.message.event.id}`;
+        if (known.has(e.message.account_id) && !firsts.has(key)) firsts.set(key, i);
       });
-      return { stored: true, delivery: true };
+      const rows = [...firsts.values()].map((i) => events[i]!);
+      const inserted = new Map<string, bigint>();
+      if (rows.length > 0) {
+        // One account's feed positions are taken one transaction at a time, so they grow in commit
+        // order and a reader paging with `since` never passes an event that commits later. Locks are
+        // taken in one order (sorted) so two replicas' batches cannot deadlock.
+        const lockKeys = [...new Set(rows.map((e) => `webhook-feed:${e.message.account_id}`))].sort();
+        await tx.$queryRaw`
+          SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS locked
+          FROM (SELECT k FROM unnest(${lockKeys}::text[]) AS k ORDER BY k OFFSET 0) AS keys`;
+        // Positions follow the batch's order (ORDER BY ord), which is the order the messages came in.
+        const stored = await tx.$queryRaw<Array<{ position: bigint; account_id: string; event_id: string }>>`
+          INSERT INTO webhook_events (account_id, event_id, type, watch_id, body, webhook_url, created_at)
+          SELECT account_id, event_id, type, watch_id, body, webhook_url, created_at::timestamptz
+          FROM unnest(
+            ${rows.map((e) => e.message.account_id)}::text[], ${rows.map((e) => e.message.event.id)}::text[],
+            ${rows.map((e) => e.message.event.type)}::text[], ${rows.map((e) => e.message.event.watch_id)}::text[],
+            ${rows.map((e) => JSON.stringify(e.message.event))}::text[], ${rows.map((e) => e.message.webhook_url)}::text[],
+            ${rows.map((e) => e.message.event.created_at)}::text[]
+          ) WITH ORDINALITY AS i(account_id, event_id, type, watch_id, body, webhook_url, created_at, ord)
+          ORDER BY ord
+          ON CONFLICT (account_id, event_id) DO NOTHING
+          RETURNING position, account_id, event_id`;
+        for (const row of stored) inserted.set(`${row.account_id}\u0000${row.event_id}`, row.position);
+        const now = new Date();
+        const deliveries = rows.flatMap((e) => {
+          const position = inserted.get(`${e.message.account_id}\u0000${e.message.event.id}`);
+          if (position === undefined || e.message.webhook_url === null) return [];
+          return [{ id: newId('dlv'), eventPosition: position, accountId: e.message.account_id, url: e.message.webhook_url, kind: 'original', status: 'pending', dueAt: now, traceParent: e.traceParent, requestId: e.requestId }];
+        });
+        if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries });
+      }
+      return events.map((e, i): StoredEvent | Error => {
+        if (!known.has(e.message.account_id)) return new NonRetriableError(`unknown account ${e.message.account_id}`);
+        const key = `${e.message.account_id}\u0000${e.message.event.id}`;
+        const stored = firsts.get(key) === i && inserted.has(key);
+        return { stored, delivery: stored && e.message.webhook_url !== null };
+      });
     });
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { WebhookReplayResponse } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
-import { newId } from '@jobs/observability';
+import { context, propagation } from '@opentelemetry/api';
+import { newId, requestContext } from '@jobs/observability';
 import { QueryFailure } from '@jobs/nest-kafka';
 
 /**
@@ -22,8 +23,24 @@ export class ReplayEventUseCase {
     if (event.webhookUrl === null) {
       throw new QueryFailure('invalid_request', `event_id: ${eventId} has no webhook endpoint (it is in the feed only, GET /v1/events); there is nothing to re-send.`, { param: 'event_id' });
     }
+    // The replay's attempts continue the replay request's trace.
+    const carrier: Record<string, string> = {};
+    propagation.inject(context.active(), carrier);
     await this.prisma.webhookDelivery.createMany({
-      data: [{ id: newId('dlv'), eventPosition: event.position, accountId, url: event.webhookUrl, kind: 'replay', replayQueryId: queryId, status: 'pending', dueAt: new Date() }],
+      data: [
+        {
+          id: newId('dlv'),
+          eventPosition: event.position,
+          accountId,
+          url: event.webhookUrl,
+          kind: 'replay',
+          replayQueryId: queryId,
+          status: 'pending',
+          dueAt: new Date(),
+          traceParent: carrier['traceparent'] ?? null,
+          requestId: requestContext.current()?.requestId ?? null,
+        },
+      ],
       skipDuplicates: true,
     });
     return { event_id: eventId, status: 'queued' };
