@@ -98,12 +98,13 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       for (const claim of claims) this.start(claim);
       if (claims.length < asked) break;
     }
+    // Attempts under way kick a pass as each ends; meanwhile a retry falling due waits a second at most.
+    if (this.slots.size > 0) return SATURATED_POLL_MS;
     const nextDue = await untraced(() => this.store.nextDueAt());
     if (!nextDue) return IDLE_POLL_MS;
     const wait = nextDue.getTime() - Date.now();
-    if (wait > 0) return Math.min(IDLE_POLL_MS, wait);
-    // Due now yet not claimed: its endpoint's slots (or all) are busy, or it just became due.
-    return this.slots.free > 0 && this.slots.saturated().length === 0 ? 50 : SATURATED_POLL_MS;
+    // Due now yet not claimed (it just became due, or another replica holds it): look again soon.
+    return wait > 0 ? Math.min(IDLE_POLL_MS, wait) : 50;
   }
 
   private start(claim: ClaimedAttempt): void {

@@ -24,7 +24,7 @@ export interface IncomingEvent {
  * Stores emitted events in their accounts' feeds, once per (account, event id), with the exact
  * JSON bytes every delivery and replay will send, and (when an event has a webhook_url) its first
  * delivery, due now; all in one transaction, so a crash leaves either both or neither and a
- * redelivered message finds the event and does nothing. A batch costs four statements whatever
+ * redelivered message finds the event and does nothing. A batch costs three statements whatever
  * its size (set-based over arrays); events keep their order in the feed.
  */
 @Injectable()
@@ -55,7 +55,7 @@ export class StoreEventUseCase {
         if (known.has(e.message.account_id) && !firsts.has(key)) firsts.set(key, i);
       });
       const rows = [...firsts.values()].map((i) => events[i]!);
-      const inserted = new Map<string, bigint>();
+      const inserted = new Set<string>();
       if (rows.length > 0) {
         // One account's feed positions are taken one transaction at a time, so they grow in commit
         // order and a reader paging with `since` never passes an event that commits later. Locks are
@@ -65,26 +65,30 @@ export class StoreEventUseCase {
           SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS locked
           FROM (SELECT k FROM unnest(${lockKeys}::text[]) AS k ORDER BY k OFFSET 0) AS keys`;
         // Positions follow the batch's order (ORDER BY ord), which is the order the messages came in.
-        const stored = await tx.$queryRaw<Array<{ position: bigint; account_id: string; event_id: string }>>`
-          INSERT INTO webhook_events (account_id, event_id, type, watch_id, body, webhook_url, created_at)
-          SELECT account_id, event_id, type, watch_id, body, webhook_url, created_at::timestamptz
-          FROM unnest(
-            ${rows.map((e) => e.message.account_id)}::text[], ${rows.map((e) => e.message.event.id)}::text[],
-            ${rows.map((e) => e.message.event.type)}::text[], ${rows.map((e) => e.message.event.watch_id)}::text[],
-            ${rows.map((e) => JSON.stringify(e.message.event))}::text[], ${rows.map((e) => e.message.webhook_url)}::text[],
-            ${rows.map((e) => e.message.event.created_at)}::text[]
-          ) WITH ORDINALITY AS i(account_id, event_id, type, watch_id, body, webhook_url, created_at, ord)
-          ORDER BY ord
-          ON CONFLICT (account_id, event_id) DO NOTHING
-          RETURNING position, account_id, event_id`;
-        for (const row of stored) inserted.set(`${row.account_id}\u0000${row.event_id}`, row.position);
+        // The first deliveries are written by the same statement, for the events it inserted.
         const now = new Date();
-        const deliveries = rows.flatMap((e) => {
-          const position = inserted.get(`${e.message.account_id}\u0000${e.message.event.id}`);
-          if (position === undefined || e.message.webhook_url === null) return [];
-          return [{ id: newId('dlv'), eventPosition: position, accountId: e.message.account_id, url: e.message.webhook_url, kind: 'original', status: 'pending', dueAt: now, traceParent: e.traceParent, requestId: e.requestId }];
-        });
-        if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries });
+        const stored = await tx.$queryRaw<Array<{ account_id: string; event_id: string }>>`
+          WITH input AS (
+            SELECT * FROM unnest(
+              ${rows.map((e) => e.message.account_id)}::text[], ${rows.map((e) => e.message.event.id)}::text[],
+              ${rows.map((e) => e.message.event.type)}::text[], ${rows.map((e) => e.message.event.watch_id)}::text[],
+              ${rows.map((e) => JSON.stringify(e.message.event))}::text[], ${rows.map((e) => e.message.webhook_url)}::text[],
+              ${rows.map((e) => e.message.event.created_at)}::text[], ${rows.map(() => newId('dlv'))}::text[],
+              ${rows.map((e) => e.traceParent)}::text[], ${rows.map((e) => e.requestId)}::text[]
+            ) WITH ORDINALITY AS i(account_id, event_id, type, watch_id, body, webhook_url, created_at, delivery_id, trace_parent, request_id, ord)
+          ), events AS (
+            INSERT INTO webhook_events (account_id, event_id, type, watch_id, body, webhook_url, created_at)
+            SELECT account_id, event_id, type, watch_id, body, webhook_url, created_at::timestamptz FROM input ORDER BY ord
+            ON CONFLICT (account_id, event_id) DO NOTHING
+            RETURNING position, account_id, event_id
+          ), deliveries AS (
+            INSERT INTO webhook_deliveries (id, event_position, account_id, url, kind, status, due_at, trace_parent, request_id, created_at, updated_at)
+            SELECT i.delivery_id, e.position, i.account_id, i.webhook_url, 'original', 'pending', ${now}, i.trace_parent, i.request_id, ${now}, ${now}
+            FROM events e JOIN input i ON i.account_id = e.account_id AND i.event_id = e.event_id
+            WHERE i.webhook_url IS NOT NULL
+          )
+          SELECT account_id, event_id FROM events`;
+        for (const row of stored) inserted.add(`${row.account_id}\u0000${row.event_id}`);
       }
       return events.map((e, i): StoredEvent | Error => {
         if (!known.has(e.message.account_id)) return new NonRetriableError(`unknown account ${e.message.account_id}`);
