@@ -38,12 +38,12 @@ export class EventPublisher {
     await this.producer.connect();
   }
 
-  /** Publishes events of one account, in order, keyed by the account like every producer does. */
-  async publish(accountId: string, events: Event[], webhookUrl: string | null): Promise<EventEmitted.Value[]> {
+  /** Publishes events of one account, in order, keyed by the account like every producer does (`headers`: e.g. a traceparent). */
+  async publish(accountId: string, events: Event[], webhookUrl: string | null, headers?: Record<string, string>): Promise<EventEmitted.Value[]> {
     const values = events.map((event) => Topics.EventEmitted.value.parse({ v: 1, account_id: accountId, event, webhook_url: webhookUrl }));
     await this.producer.send({
       topic: Topics.EventEmitted.name,
-      messages: values.map((value) => ({ key: Topics.EventEmitted.keyOf(value), value: JSON.stringify(value) })),
+      messages: values.map((value) => ({ key: Topics.EventEmitted.keyOf(value), value: JSON.stringify(value), ...(headers ? { headers } : {}) })),
     });
     return values;
   }

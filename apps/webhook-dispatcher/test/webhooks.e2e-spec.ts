@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { EventListResponseSchema, ErrorEnvelopeSchema, WebhookReplayResponseSchema, type Event } from '@jobs/contracts';
-import { api, createAccount, killService, servicePid, waitForStackReady } from '@jobs/e2e-support';
+import { ancestry, api, createAccount, killService, OtlpReceiver, servicePid, waitForStackReady } from '@jobs/e2e-support';
 import { EventPublisher, eventually, makeEvent, Receiver, receiverVerifies, SCHEDULE_MS, secretOf, sleep } from './webhook-kit.js';
 
 /**
@@ -70,6 +71,35 @@ describe('webhook deliveries', () => {
     const stored = await db.query('SELECT count(*)::int AS n FROM webhook_events WHERE event_id = $1', [event.id]);
     expect(stored.rows[0].n).toBe(1);
     expect(await attemptsOf(event.id)).toEqual([expect.objectContaining({ kind: 'original', number: 1, outcome: 'succeeded', status_code: 200, status: 'succeeded' })]);
+  });
+
+  it("joins the event's trace: each attempt is a span under the consumer span that stored the event, a retry too", async () => {
+    const port = Number(process.env['OTLP_RECEIVER_PORT']);
+    if (!Number.isInteger(port) || port <= 0) throw new Error('OTLP_RECEIVER_PORT is not set: run through npm test / the stack e2e mode');
+    const traces = new OtlpReceiver();
+    await traces.listen(port);
+    try {
+      // A producer's sampled trace context, as libs/kafka's publisher sends it.
+      const traceId = randomBytes(16).toString('hex');
+      const url = receiver.endpoint((n) => (n === 1 ? 503 : 200));
+      const event = makeEvent();
+      await publisher.publish(account.account_id, [event], url, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+      await receiver.waitFor(url, 2);
+      const spans = await eventually(async () => {
+        const all = traces.trace(traceId);
+        return all.filter((s) => s.name === 'webhook deliver').length === 2 ? all : undefined;
+      }, 30_000, 'two delivery spans in the trace');
+      const stored = spans.find((s) => s.service === 'webhook-dispatcher' && s.name === 'event.emitted process');
+      expect(stored).toBeDefined();
+      const attempts = spans.filter((s) => s.name === 'webhook deliver').sort((a, b) => a.startMs - b.startMs);
+      expect(attempts.map((s) => [s.service, s.attributes['jobs.event.id'], s.attributes['jobs.delivery.attempt'], s.attributes['jobs.delivery.outcome']])).toEqual([
+        ['webhook-dispatcher', event.id, 1, 'failed'],
+        ['webhook-dispatcher', event.id, 2, 'succeeded'],
+      ]);
+      for (const attempt of attempts) expect(ancestry(spans, attempt)).toContain(stored);
+    } finally {
+      await traces.close();
+    }
   });
 
   it('retries a failing endpoint on the scaled schedule, measured from the first failure, with the same id and bytes, until it answers 2xx', async () => {
