@@ -41,7 +41,7 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
   });
 
   /** Every endpoint of this spec but `url` as busy as `perEndpoint` allows: a claim then takes `url`'s deliveries only. */
-  const ENDPOINTS = ['http://one.example/hook', 'http://busy.example/hook', 'http://calm.example/hook', 'http://flaky.example/hook', 'http://refused.example/hook', 'http://batch.example/hook'];
+  const ENDPOINTS = ['http://one.example/hook', 'http://busy.example/hook', 'http://calm.example/hook', 'http://flaky.example/hook', 'http://refused.example/hook', 'http://batch.example/hook', 'http://back.example/hook'];
   const onlyTo = (url: string, perEndpoint = 1) => new Map(ENDPOINTS.filter((u) => u !== url).map((u) => [u, perEndpoint]));
 
   it('claims a due delivery once (SKIP LOCKED, lease), endpoints round robin, none beyond its free slots, saturated endpoints skipped', async () => {
@@ -96,6 +96,25 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     await store.finish(claim!, { kind: 'refused', error: 'private' }, new Date(), new Date(), 1);
     const delivery = await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: claim!.deliveryId } });
     expect(delivery).toMatchObject({ status: 'refused', dueAt: null });
+  });
+
+  it('takes back a claim whose attempt never started: due at once, as if never claimed; a claim taken since by another is left alone', async () => {
+    const url = 'http://back.example/hook';
+    const m = message(url);
+    await events.execute(m);
+    const now = far();
+    const [claim] = await store.claimDue(now, 10, onlyTo(url), 1);
+    expect(claim).toMatchObject({ eventId: m.event.id, attempt: 1 });
+    await store.giveBack([claim!], now);
+    expect(await db.prisma.webhookAttempt.count({ where: { deliveryId: claim!.deliveryId } })).toBe(0);
+    const [again] = await store.claimDue(now, 10, onlyTo(url), 1);
+    expect(again).toMatchObject({ deliveryId: claim!.deliveryId, attempt: 1 });
+    // The first claim handed back late (after `again` took it) changes nothing.
+    await store.giveBack([{ ...again!, attempt: 0 }], now);
+    const delivery = await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: claim!.deliveryId } });
+    expect(delivery).toMatchObject({ attemptCount: 1, dueAt: new Date(now.getTime() + LEASE_MS) });
+    expect(await db.prisma.webhookAttempt.findMany({ where: { deliveryId: claim!.deliveryId }, select: { number: true, outcome: true } })).toEqual([{ number: 1, outcome: 'in_flight' }]);
+    await store.finish(again!, { kind: 'succeeded', statusCode: 200 }, now, now, 1);
   });
 
   it('stores a batch in one transaction: feed positions in the batch order, a repeat stored once, an unknown account refused alone; the claim carries trace context and secret', async () => {

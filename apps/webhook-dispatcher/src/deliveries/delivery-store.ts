@@ -165,6 +165,24 @@ export class DeliveryStore {
     return states.map(({ status, dueAt }) => ({ status, dueAt }));
   }
 
+  /**
+   * Hands back claims whose attempt never started (the worker stops, or a claim waited too long
+   * for its endpoint's slot): each delivery is due again at once, as if never claimed (its
+   * `in_flight` attempt row is removed, its attempt count restored). A claim another worker has
+   * taken since (its lease ended) is left alone.
+   */
+  async giveBack(claims: readonly ClaimedAttempt[], now: Date): Promise<void> {
+    if (claims.length === 0) return;
+    await this.prisma.$executeRaw`
+      WITH back AS (
+        SELECT * FROM unnest(${claims.map((c) => c.deliveryId)}::text[], ${claims.map((c) => c.attempt)}::int[]) AS b(id, number)
+      ), unstarted AS (
+        DELETE FROM webhook_attempts a USING back WHERE a.delivery_id = back.id AND a.number = back.number AND a.outcome = 'in_flight'
+      )
+      UPDATE webhook_deliveries d SET due_at = ${now}, attempt_count = d.attempt_count - 1, updated_at = ${now}
+      FROM back WHERE d.id = back.id AND d.attempt_count = back.number AND d.status = 'pending'`;
+  }
+
   /** The earliest due time of any pending delivery (for the worker's next wake-up). */
   async nextDueAt(): Promise<Date | null> {
     const row = await this.prisma.webhookDelivery.findFirst({ where: { status: 'pending' }, orderBy: { dueAt: 'asc' }, select: { dueAt: true } });

@@ -1,12 +1,13 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { WEBHOOK_RESPONSE_DEADLINE_MS } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { requestContext, untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 import { webhookSecretFor } from '@jobs/webhook-targets';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../config.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
-import { DeliveryStore, type AttemptOutcome, type ClaimedAttempt, type FinishedAttempt, type NextState } from './delivery-store.js';
+import { DeliveryStore, LEASE_MS, type AttemptOutcome, type ClaimedAttempt, type FinishedAttempt, type NextState } from './delivery-store.js';
 import { EndpointSlots } from './endpoint-slots.js';
 import { GroupCommit } from './group-commit.js';
 import { signatureHeader } from './signature.js';
@@ -21,16 +22,26 @@ const IDLE_POLL_MS = 5_000;
 /** Due deliveries it could not take (their endpoints' slots are busy): an ending attempt kicks it. */
 const SATURATED_POLL_MS = 1_000;
 /** Deliveries one claim takes at most (one statement). */
-const CLAIM_BATCH = 64;
+const CLAIM_BATCH = 128;
+/**
+ * Claims held per slot (under way or waiting for a slot of their endpoint): the next claim's
+ * round trip to PostgreSQL overlaps the attempts under way, so an attempt that ends starts the
+ * next one at once instead of waiting for a claim.
+ */
+const PREFETCH = 2;
+/** A claim that waited this long for its endpoint's slot is handed back: its attempt must end well within its lease. */
+const MAX_WAITING_MS = LEASE_MS - WEBHOOK_RESPONSE_DEADLINE_MS - 5_000;
 /** Attempts whose ends one statement records at most. */
 const FINISH_BATCH = 500;
 
 /**
- * Sends due deliveries. Each pass claims what is due within the free slots (endpoints round
- * robin, none beyond its own slots) and starts those attempts without waiting for them: a 10 s
- * hang on one endpoint holds that endpoint's slots only. An attempt's slot is free as soon as its
- * POST ends; the ends of attempts that finish together are recorded in one statement. Every
- * replica runs one; PostgreSQL (SKIP LOCKED claims, leases) shares the work among them.
+ * Sends due deliveries. Each pass claims what is due (endpoints round robin, none beyond twice
+ * its slots) and starts attempts without waiting for them, as slots allow: at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY to one endpoint, so a 10 s hang on one endpoint holds that
+ * endpoint's slots only; claims waiting for a slot start, endpoints in turn, as attempts end. An
+ * attempt's slot is free as soon as its POST ends; the ends of attempts that finish together are
+ * recorded in one statement. Every replica runs one; PostgreSQL (SKIP LOCKED claims, leases)
+ * shares the work among them.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap {
@@ -38,6 +49,11 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   private readonly sender: WebhookSender;
   private readonly finishes: GroupCommit<FinishedAttempt, NextState>;
   private readonly running = new Set<Promise<void>>();
+  /** Claimed, waiting for a slot of their endpoint; endpoints in the order they take turns. */
+  private readonly waiting = new Map<string, Array<{ claim: ClaimedAttempt; claimedAt: number }>>();
+  private waitingCount = 0;
+  /** Claims that waited too long, to hand back at the next pass. */
+  private stale: ClaimedAttempt[] = [];
   private healthy = true;
   private readonly metrics = new DeliveryMetrics();
   private readonly tracer = trace.getTracer('@jobs/webhook-dispatcher');
@@ -81,25 +97,44 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     this.loop.kick();
   }
 
-  /** Stops claiming, waits for the attempts under way (each ends within its deadline) and their records. */
+  /** Stops claiming, hands back the claims not started, waits for the attempts under way (each ends within its deadline) and their records. */
   async stop(): Promise<void> {
     await this.loop.stop();
+    const unstarted = [...this.stale, ...[...this.waiting.values()].flat().map((w) => w.claim)];
+    this.waiting.clear();
+    this.waitingCount = 0;
+    this.stale = [];
+    await this.store.giveBack(unstarted, new Date()).catch((error: unknown) => this.logger.warn({ err: error }, 'could not hand back unstarted deliveries; their leases end in 30 s'));
     await Promise.allSettled([...this.running]);
     await this.finishes.flushed();
     await this.sender.close();
   }
 
-  /** Claims and starts attempts while slots and due deliveries remain; returns when to look again. */
+  /** Claims while there is room (slots and waiting places) and due deliveries; returns when to look again. */
   private async claimAndStart(): Promise<number> {
-    while (!this.loop.isStopped && this.slots.free > 0) {
-      const asked = Math.min(CLAIM_BATCH, this.slots.free);
+    if (this.stale.length > 0) {
+      const stale = this.stale;
+      this.stale = [];
+      await untraced(() => this.store.giveBack(stale, new Date()));
+    }
+    while (!this.loop.isStopped) {
+      const room = this.slots.total * PREFETCH - this.slots.size - this.waitingCount;
+      if (room <= 0) break;
+      const asked = Math.min(CLAIM_BATCH, room);
       // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt continues its event's trace.
-      const claims = await untraced(() => this.store.claimDue(new Date(), asked, this.slots.byEndpoint(), this.config.WEBHOOK_ENDPOINT_CONCURRENCY));
-      for (const claim of claims) this.start(claim);
+      const claims = await untraced(() => this.store.claimDue(new Date(), asked, this.held(), this.config.WEBHOOK_ENDPOINT_CONCURRENCY * PREFETCH));
+      const claimedAt = Date.now();
+      for (const claim of claims) {
+        const queue = this.waiting.get(claim.url);
+        if (queue) queue.push({ claim, claimedAt });
+        else this.waiting.set(claim.url, [{ claim, claimedAt }]);
+      }
+      this.waitingCount += claims.length;
+      this.startWaiting();
       if (claims.length < asked) break;
     }
     // Attempts under way kick a pass as each ends; meanwhile a retry falling due waits a second at most.
-    if (this.slots.size > 0) return SATURATED_POLL_MS;
+    if (this.slots.size > 0 || this.waitingCount > 0) return SATURATED_POLL_MS;
     const nextDue = await untraced(() => this.store.nextDueAt());
     if (!nextDue) return IDLE_POLL_MS;
     const wait = nextDue.getTime() - Date.now();
@@ -107,17 +142,46 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     return wait > 0 ? Math.min(IDLE_POLL_MS, wait) : 50;
   }
 
-  private start(claim: ClaimedAttempt): void {
-    if (!this.slots.tryTake(claim.url)) {
-      // Cannot happen (claims respect the free slots); the lease makes it due again anyway.
-      this.logger.warn({ delivery_id: claim.deliveryId }, 'claimed a delivery without a free slot');
-      return;
+  /** Claims held per endpoint: attempts under way and claims waiting for a slot. */
+  private held(): Map<string, number> {
+    const held = new Map(this.slots.byEndpoint());
+    for (const [url, queue] of this.waiting) held.set(url, (held.get(url) ?? 0) + queue.length);
+    return held;
+  }
+
+  /** Starts waiting claims while slots allow, one per endpoint in turn (an endpoint served goes to the back). */
+  private startWaiting(): void {
+    let started = true;
+    while (started && this.slots.free > 0 && this.waitingCount > 0) {
+      started = false;
+      for (const [url, queue] of this.waiting) {
+        if (this.slots.free === 0) break;
+        if (!this.slots.tryTake(url)) continue;
+        const next = queue.shift()!;
+        this.waiting.delete(url);
+        if (queue.length > 0) this.waiting.set(url, queue);
+        this.waitingCount -= 1;
+        started = true;
+        if (Date.now() - next.claimedAt > MAX_WAITING_MS) {
+          // Too close to its lease's end to be sure to finish within it: claimed again later instead.
+          this.slots.release(url);
+          this.stale.push(next.claim);
+          this.loop.kick();
+          continue;
+        }
+        this.start(next.claim);
+      }
     }
+  }
+
+  /** Runs an attempt in the slot already taken for it. */
+  private start(claim: ClaimedAttempt): void {
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       this.slots.release(claim.url);
+      this.startWaiting();
       this.kick();
     };
     // The attempt continues the trace (and carries the request id) of the work that made the delivery.
