@@ -4,7 +4,7 @@ import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer
 import { inActiveSpan, requestContext } from '@jobs/observability';
 import { appendStage, MessageHeader } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
-import { countPublished } from './consumer-metrics.js';
+import { countProduceRequest, countPublished } from './consumer-metrics.js';
 
 export interface PublishOptions {
   /** Overrides the request id of the current context (for work started outside a request). */
@@ -91,6 +91,7 @@ export class CoalescingSender {
     try {
       await this.sendBatch([...byTopic].map(([topic, messages]) => ({ topic, messages })));
       this.sent.requests += 1;
+      countProduceRequest();
       for (const messages of byTopic.values()) this.sent.messages += messages.length;
     } catch (error) {
       failure = error ?? new Error('produce request failed');
