@@ -10,6 +10,7 @@ interface KafkaInstruments {
   processSeconds: Histogram;
   lag: ObservableGauge;
   published: Counter;
+  produceRequests: Counter;
 }
 
 let instruments: KafkaInstruments | undefined;
@@ -23,6 +24,7 @@ function kafkaInstruments(): KafkaInstruments {
     processSeconds: secondsHistogram(meter, 'kafka_consumer_process_seconds', 'Time to handle one message, by topic and consumer group.'),
     lag: meter.createObservableGauge('kafka_consumer_lag', { description: 'Messages behind the high watermark after the last batch, by topic, partition and consumer group.' }),
     published: meter.createCounter('kafka_producer_messages_total', { description: 'Messages sent, by topic.' }),
+    produceRequests: meter.createCounter('kafka_producer_requests_total', { description: 'Produce requests sent (each may carry several topics\' messages).' }),
   };
   return instruments;
 }
@@ -90,4 +92,9 @@ export class ConsumerMetrics {
 /** Counts messages the broker acknowledged. */
 export function countPublished(topic: string, count: number): void {
   kafkaInstruments().published.add(count, { topic });
+}
+
+/** Counts produce requests the broker acknowledged (messages per request: published / requests). */
+export function countProduceRequest(): void {
+  kafkaInstruments().produceRequests.add(1);
 }

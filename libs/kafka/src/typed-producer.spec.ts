@@ -1,7 +1,7 @@
-import type { Kafka } from 'kafkajs';
+import type { Kafka, TopicMessages } from 'kafkajs';
 import { z } from 'zod';
 import { requestContext } from '@jobs/observability';
-import { TypedProducer } from './typed-producer.js';
+import { COALESCE_MAX_BYTES, CoalescingSender, TypedProducer } from './typed-producer.js';
 import type { TopicSpec } from './topic.js';
 
 const topic: TopicSpec<z.ZodObject<{ v: z.ZodLiteral<1>; id: z.ZodString }>> = {
@@ -31,5 +31,60 @@ describe('TypedProducer.toKafkaMessage', () => {
   it('refuses a value that breaks the contract', () => {
     expect(() => producer.toKafkaMessage(topic, { v: 1, id: '' })).toThrow();
     expect(() => producer.toKafkaMessage(topic, { v: 2, id: 'x' } as never)).toThrow();
+  });
+});
+
+describe('CoalescingSender', () => {
+  const message = (value: string) => ({ key: 'k', value });
+  const deferred = () => {
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    return { promise, resolve, reject };
+  };
+
+  it('sends what is published in one turn in one request, and what comes while it is out in the next', async () => {
+    const requests: TopicMessages[][] = [];
+    const answers: Array<ReturnType<typeof deferred>> = [];
+    const sender = new CoalescingSender((topicMessages) => {
+      requests.push(topicMessages);
+      const answer = deferred();
+      answers.push(answer);
+      return answer.promise;
+    });
+    const first = [sender.send('a', [message('1')]), sender.send('b', [message('2')]), sender.send('a', [message('3')])];
+    await new Promise((r) => setImmediate(r));
+    expect(requests).toEqual([[{ topic: 'a', messages: [message('1'), message('3')] }, { topic: 'b', messages: [message('2')] }]]);
+    // published while the first request is out: waits for it, then goes in one request
+    const second = [sender.send('b', [message('4')]), sender.send('b', [message('5')])];
+    await new Promise((r) => setImmediate(r));
+    expect(requests).toHaveLength(1);
+    answers[0]!.resolve();
+    await Promise.all(first);
+    await new Promise((r) => setImmediate(r));
+    expect(requests[1]).toEqual([{ topic: 'b', messages: [message('4'), message('5')] }]);
+    answers[1]!.resolve();
+    await Promise.all(second);
+    expect(sender.sent).toEqual({ requests: 2, messages: 5 });
+  });
+
+  it('fails every publish of a request that failed, and sends the next ones', async () => {
+    let calls = 0;
+    const sender = new CoalescingSender(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('broker down');
+    });
+    const failed = [sender.send('a', [message('1')]), sender.send('b', [message('2')])];
+    await expect(Promise.all(failed.map((p) => p.then(() => 'sent', (e: Error) => e.message)))).resolves.toEqual(['broker down', 'broker down']);
+    await expect(sender.send('a', [message('3')])).resolves.toBeUndefined();
+    expect(calls).toBe(2);
+  });
+
+  it('keeps a request under its size bound: a large publish goes on its own', async () => {
+    const requests: TopicMessages[][] = [];
+    const sender = new CoalescingSender(async (topicMessages) => void requests.push(topicMessages));
+    const big = 'x'.repeat(COALESCE_MAX_BYTES - 2);
+    await Promise.all([sender.send('a', [message(big)]), sender.send('a', [message('small')]), sender.send('a', [message('more')])]);
+    expect(requests.map((r) => r.flatMap((t) => t.messages.map((m) => String(m.value).length)))).toEqual([[big.length], [5, 4]]);
   });
 });

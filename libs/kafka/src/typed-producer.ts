@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer, type TopicMessages } from 'kafkajs';
 import { inActiveSpan, requestContext } from '@jobs/observability';
 import { appendStage, MessageHeader } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
-import { countPublished } from './consumer-metrics.js';
+import { countProduceRequest, countPublished } from './consumer-metrics.js';
 
 export interface PublishOptions {
   /** Overrides the request id of the current context (for work started outside a request). */
@@ -17,6 +17,91 @@ export interface OutgoingMessage<T extends TopicSpec> {
   options?: PublishOptions;
 }
 
+/** What one coalesced produce request carries at most (the broker's message.max.bytes is 1 MiB). */
+export const COALESCE_MAX_BYTES = 256 * 1024;
+
+const messageBytes = (m: Message): number => {
+  const v = m.value;
+  return v === null || v === undefined ? 0 : v.length; // a string's UTF-16 length: the 4x margin under 1 MiB covers multi-byte text
+};
+
+/** Messages waiting for the producer's next request, with the callers waiting on them. */
+interface Waiting {
+  topic: string;
+  messages: Message[];
+  settle: (error?: unknown) => void;
+}
+
+/**
+ * Sends through one kafkajs producer with at most one produce request in flight: what callers
+ * publish while a request is out waits and goes with the next one, every topic in one
+ * `sendBatch` (kafkajs has no linger). An idle producer sends at once (one event-loop turn
+ * gathers what was published side by side), a busy one sends larger and fewer requests. The
+ * order of what was published is the order sent, so one key's messages keep their order.
+ */
+export class CoalescingSender {
+  private waiting: Waiting[] = [];
+  private inFlight = false;
+  private scheduled = false;
+  /** Produce requests sent and messages in them (for the specs and the benchmarks' reading). */
+  readonly sent = { requests: 0, messages: 0 };
+
+  constructor(private readonly sendBatch: (topicMessages: TopicMessages[]) => Promise<unknown>) {}
+
+  send(topic: string, messages: Message[]): Promise<void> {
+    if (messages.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ topic, messages, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.inFlight || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.inFlight || this.waiting.length === 0) return;
+    // what fits under the request's size bound (one partition's record batch must stay under the
+    // broker's message.max.bytes); a single larger publish goes alone, as it always did
+    let bytes = 0;
+    let take = 0;
+    while (take < this.waiting.length) {
+      const size = this.waiting[take]!.messages.reduce((n, m) => n + messageBytes(m), 0);
+      if (take > 0 && bytes + size > COALESCE_MAX_BYTES) break;
+      bytes += size;
+      take += 1;
+    }
+    const batch = this.waiting.slice(0, take);
+    this.waiting = this.waiting.slice(take);
+    this.inFlight = true;
+    // one entry per topic, in the order first published; each topic's messages in publish order
+    const byTopic = new Map<string, Message[]>();
+    for (const { topic, messages } of batch) {
+      const list = byTopic.get(topic);
+      if (list) list.push(...messages);
+      else byTopic.set(topic, [...messages]);
+    }
+    let failure: unknown;
+    try {
+      await this.sendBatch([...byTopic].map(([topic, messages]) => ({ topic, messages })));
+      this.sent.requests += 1;
+      countProduceRequest();
+      for (const messages of byTopic.values()) this.sent.messages += messages.length;
+    } catch (error) {
+      failure = error ?? new Error('produce request failed');
+    }
+    this.inFlight = false;
+    for (const w of batch) w.settle(failure);
+    this.schedule();
+  }
+}
+
 /**
  * Publishes contract-checked messages. Every message is validated against its topic's schema
  * (a mismatch is a bug in the producer, so it throws), keyed by the topology's key function,
@@ -26,6 +111,7 @@ export class TypedProducer {
   private readonly producer: Producer;
   private connected = false;
   private readonly tracer = trace.getTracer('@jobs/kafka');
+  private readonly sender: CoalescingSender;
 
   constructor(
     kafka: Kafka,
@@ -37,6 +123,7 @@ export class TypedProducer {
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
+    this.sender = new CoalescingSender((topicMessages) => this.producer.sendBatch({ topicMessages, acks: -1, compression: CompressionTypes.None }));
   }
 
   async connect(): Promise<void> {
@@ -56,14 +143,7 @@ export class TypedProducer {
 
   async publishMany<T extends TopicSpec>(topic: T, messages: readonly OutgoingMessage<T>[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.inPublishSpan(topic.name, messages.length, () =>
-      this.producer.send({
-        topic: topic.name,
-        acks: -1,
-        compression: CompressionTypes.None,
-        messages: messages.map((m) => this.toKafkaMessage(topic, m.value, m.options)),
-      }),
-    );
+    await this.inPublishSpan(topic.name, messages.length, () => this.sender.send(topic.name, messages.map((m) => this.toKafkaMessage(topic, m.value, m.options))));
     countPublished(topic.name, messages.length);
   }
 
@@ -93,7 +173,7 @@ export class TypedProducer {
   /** Sends messages already built (and validated) elsewhere, e.g. by the outbox. */
   async sendRaw(topic: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.producer.send({ topic, acks: -1, messages });
+    await this.sender.send(topic, messages);
     countPublished(topic, messages.length);
   }
 

@@ -114,13 +114,15 @@ export class OutboxRelay implements OnApplicationBootstrap {
         ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
       if (rows.length === 0) return 0;
       const byTopic = new Map<string, OutboxRow[]>();
-      for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
-      for (const [topic, group] of byTopic) {
-        await this.publisher.typed.sendRaw(
-          topic,
-          group.map((row) => ({ key: row.key, value: JSON.stringify(row.value), headers: row.headers })),
-        );
+      for (const row of rows) {
+        const group = byTopic.get(row.topic);
+        if (group) group.push(row);
+        else byTopic.set(row.topic, [row]);
       }
+      // every topic at once: the producer sends them in one request
+      await Promise.all(
+        [...byTopic].map(([topic, group]) => this.publisher.typed.sendRaw(topic, group.map((row) => ({ key: row.key, value: JSON.stringify(row.value), headers: row.headers })))),
+      );
       // sent: gone with the commit (a crash before it sends them again: at least once)
       await tx.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
       return rows.length;

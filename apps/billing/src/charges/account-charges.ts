@@ -48,14 +48,19 @@ export class AccountCharges {
     let decided: ChargePlan | undefined;
     try {
       await this.prisma.$transaction(async (tx) => {
-        await tx.processedMessage.create({ data: { consumerGroup: 'billing', messageId: request.chargeKey } });
+        // the mark first: a second delivery waits here for the first one's commit, then finds it
+        const marked = await tx.$executeRaw`
+          INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON CONFLICT DO NOTHING`;
+        if (marked === 0) return; // already charged and answered: a redelivery
         const [account] = await tx.$queryRaw<Array<{ credits_remaining: number }>>`
           SELECT credits_remaining FROM accounts WHERE id = ${request.accountId} FOR UPDATE`;
         if (!account) throw new NonRetriableError(`unknown account ${request.accountId}`);
-        const paid = await tx.paidJob.findMany({ where: { accountId: request.accountId, jobId: { in: [...request.jobIds] } }, select: { jobId: true } });
+        // read after the lock (a statement of its own, so it sees what the charge before it paid)
+        const paid = await tx.$queryRaw<Array<{ job_id: string }>>`
+          SELECT job_id FROM paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])`;
         const plan = (request.rules ?? planCharges)({
           jobIds: request.jobIds,
-          alreadyPaid: new Set(paid.map((p) => p.jobId)),
+          alreadyPaid: new Set(paid.map((p) => p.job_id)),
           creditsRemaining: account.credits_remaining,
           maxCredits: request.capAcrossParts ? await this.capLeft(tx, request) : request.maxCredits,
           mode: request.mode,
@@ -79,24 +84,25 @@ export class AccountCharges {
     return Math.max(0, request.maxCredits - (spent._sum.credits ?? 0));
   }
 
+  /** The paid jobs, the balance and the ledger lines of a charge, in one statement. */
   private async record(tx: Prisma.TransactionClient, request: ChargeRequest, plan: Extract<ChargePlan, { kind: 'ok' }>): Promise<void> {
-    const charged = plan.lines.filter((l) => l.reason === 'charged');
-    if (charged.length > 0) {
-      await tx.paidJob.createMany({ data: charged.map((l) => ({ accountId: request.accountId, jobId: l.jobId })) });
-      await tx.account.update({ where: { id: request.accountId }, data: { creditsRemaining: { decrement: plan.creditsCharged } } });
-    }
-    if (plan.lines.length > 0) {
-      await tx.ledgerEntry.createMany({
-        data: plan.lines.map((l) => ({
-          id: newId('led'),
-          accountId: request.accountId,
-          jobId: l.jobId,
-          requestId: request.requestId,
-          operation: request.operation,
-          credits: l.credits,
-          reason: l.reason,
-        })),
-      });
-    }
+    if (plan.lines.length === 0) return;
+    const charged = plan.lines.filter((l) => l.reason === 'charged').map((l) => l.jobId);
+    await tx.$executeRaw`
+      WITH paid AS (
+        INSERT INTO paid_jobs (account_id, job_id) SELECT ${request.accountId}, x FROM unnest(${charged}::text[]) AS x
+      ), balance AS (
+        UPDATE accounts SET credits_remaining = credits_remaining - ${plan.creditsCharged}::int, updated_at = now()
+        WHERE id = ${request.accountId} AND ${charged.length}::int > 0
+      )
+      INSERT INTO ledger_entries (id, account_id, job_id, request_id, operation, credits, reason)
+      SELECT v.id, ${request.accountId}, v.job_id, ${request.requestId}, ${request.operation}, v.credits, v.reason::ledger_reason
+      FROM unnest(
+        ${plan.lines.map(() => newId('led'))}::text[],
+        ${plan.lines.map((l) => l.jobId)}::text[],
+        ${plan.lines.map((l) => l.credits)}::int[],
+        ${plan.lines.map((l) => l.reason)}::text[]
+      ) WITH ORDINALITY AS v(id, job_id, credits, reason, n)
+      ORDER BY v.n`;
   }
 }

@@ -108,11 +108,9 @@ export class CanonicalJobRepository {
     {
       // one statement, locks taken in ascending lock-id order: every transaction agrees on the order
       await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM unnest(${keys}::text[]) AS x ORDER BY 1) AS locks`;
-      const known = records.length === 0 ? [] : await tx.jobSource.findMany({
-        where: { OR: records.map((r) => ({ provider: r.provider, providerJobId: r.provider_job_id })) },
-        select: { id: true, provider: true, providerJobId: true, canonicalJobId: true, fieldHashes: true },
-      });
-      const knownBySource = new Map(known.map((s) => [`${s.provider}\u0000${s.providerJobId}`, s]));
+      // read again under the locks: another replica may have stored some since sightKnown
+      const known = await knownSources(tx, records);
+      const knownBySource = new Map(known.map((s) => [`${s.provider}\u0000${s.provider_job_id}`, s]));
       const freshKeys = new Set<string>();
       const fresh: NormalizedProviderRecord[] = [];
       records.forEach((r, i) => {
@@ -134,9 +132,9 @@ export class CanonicalJobRepository {
         const seenAt = new Date(record.seen_at);
         const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
         if (source) {
-          const changed = listingChangedFields(source.fieldHashes as Record<string, unknown>, record);
-          knownSeen.push({ sourceId: source.id, jobId: source.canonicalJobId, seenAt, verified: record.provider === 'own_index', record, changed });
-          results.push({ jobId: source.canonicalJobId, merged: false, reposted: false });
+          const changed = listingChangedFields(source.field_hashes, record);
+          knownSeen.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt, verified: record.provider === 'own_index', record, changed });
+          results.push({ jobId: source.canonical_job_id, merged: false, reposted: false });
           continue;
         }
         const result = index.merge(record);
@@ -209,38 +207,24 @@ export class CanonicalJobRepository {
   }
 
   /**
-   * Sightings of listings already known, the common case of a repeated search: two statements
-   * for the whole batch instead of two per record. Sightings only move forward (the latest of a
-   * source or job wins; a row already as recent is left unwritten), and the own crawler's set
-   * `last_verified_at` (it confirms the listing live at its origin).
+   * Sightings of known listings inside a merge transaction (their field hashes rewritten: some
+   * changed): two statements for the whole batch instead of two per record. Sightings only move
+   * forward (the latest of a job wins), and the own crawler's set `last_verified_at` (it confirms
+   * the listing live at its origin). Unchanged listings are written by recordUnchangedSightings.
    */
-  private async recordSightings(tx: Prisma.TransactionClient, seen: readonly KnownSighting[], writeHashes = true): Promise<void> {
+  private async recordSightings(tx: Prisma.TransactionClient, seen: readonly KnownSighting[]): Promise<void> {
     if (seen.length === 0) return;
     const bySource = [...new Map(seen.map((k) => [k.sourceId, k])).values()];
-    if (writeHashes) {
-      await tx.$executeRaw`
-        UPDATE job_sources AS s
-        SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL, field_hashes = v.field_hashes
-        FROM unnest(
-          ${bySource.map((k) => k.sourceId)}::text[],
-          ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[],
-          ${bySource.map((k) => JSON.stringify(recordFieldHashes(k.record)))}::text[]::jsonb[]
-        ) AS v(id, seen_at, field_hashes)
-        WHERE s.id = v.id`;
-    } else {
-      // unchanged listings: their field hashes stay as they are; a row already as new is not rewritten
-      await tx.$executeRaw`
-        UPDATE job_sources AS s
-        SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL
-        FROM unnest(${bySource.map((k) => k.sourceId)}::text[], ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
-        WHERE s.id = v.id AND (s.last_seen_at < v.seen_at OR NOT s.listed)`;
-    }
-    const byJob = new Map<string, { seenAt: Date; verifiedAt: Date | null }>();
-    for (const k of seen) {
-      const verifiedAt = k.verified ? k.seenAt : (byJob.get(k.jobId)?.verifiedAt ?? null);
-      byJob.set(k.jobId, { seenAt: k.seenAt, verifiedAt });
-    }
-    const jobs = [...byJob];
+    await tx.$executeRaw`
+      UPDATE job_sources AS s
+      SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL, field_hashes = v.field_hashes
+      FROM unnest(
+        ${bySource.map((k) => k.sourceId)}::text[],
+        ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[],
+        ${bySource.map((k) => JSON.stringify(recordFieldHashes(k.record)))}::text[]::jsonb[]
+      ) AS v(id, seen_at, field_hashes)
+      WHERE s.id = v.id`;
+    const jobs = [...sightingsByJob(seen)];
     await tx.$executeRaw`
       UPDATE canonical_jobs AS j
       SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
@@ -315,10 +299,7 @@ export class CanonicalJobRepository {
    * the rest, which go to the merge transaction. One indexed read for the whole batch.
    */
   private async sightKnown(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
-    const known = records.length === 0 ? [] : await this.prisma.$queryRaw<{ id: string; provider: string; provider_job_id: string; canonical_job_id: string; field_hashes: Record<string, unknown> }[]>`
-      SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes
-      FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[], ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
-        ON s.provider = v.provider::provider AND s.provider_job_id = v.id`;
+    const known = await knownSources(this.prisma, records);
     const bySource = new Map(known.map((k) => [`${k.provider}\u0000${k.provider_job_id}`, k]));
     const sightings: KnownSighting[] = [];
     const rest: NormalizedProviderRecord[] = [];
@@ -328,8 +309,33 @@ export class CanonicalJobRepository {
         sightings.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt: new Date(record.seen_at), verified: record.provider === 'own_index', record, changed: [] });
       } else rest.push(record);
     }
-    if (sightings.length > 0) await this.prisma.$transaction((tx) => this.recordSightings(tx, sightings, false));
+    if (sightings.length > 0) await this.recordUnchangedSightings(sightings);
     return { sightings, rest };
+  }
+
+  /**
+   * The sightings of unchanged listings in one statement (its sources' and its jobs' rows, no
+   * transaction around it: one statement is atomic). A row already as new is not rewritten.
+   */
+  private async recordUnchangedSightings(seen: readonly KnownSighting[]): Promise<void> {
+    const sources = [...new Map(seen.map((k) => [k.sourceId, k])).values()];
+    const jobs = [...sightingsByJob(seen)];
+    await this.prisma.$executeRaw`
+      WITH sources AS (
+        UPDATE job_sources AS s
+        SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL
+        FROM unnest(${sources.map((k) => k.sourceId)}::text[], ${sources.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
+        WHERE s.id = v.id AND (s.last_seen_at < v.seen_at OR NOT s.listed)
+        RETURNING 1
+      )
+      UPDATE canonical_jobs AS j
+      SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
+      FROM unnest(
+        ${jobs.map(([id]) => id)}::text[],
+        ${jobs.map(([, t]) => t.seenAt.toISOString())}::text[]::timestamptz[],
+        ${jobs.map(([, t]) => t.verifiedAt?.toISOString() ?? null)}::text[]::timestamptz[]
+      ) AS v(id, seen_at, verified_at)
+      WHERE j.id = v.id AND (j.last_seen_at < v.seen_at OR v.verified_at > COALESCE(j.last_verified_at, '-infinity'))`;
   }
 
   load(ids: readonly string[]): Promise<CanonicalJobRow[]> {
@@ -517,6 +523,34 @@ function jobUpdate(
   return data;
 }
 
+
+/** A stored source of a listing: its job and the hashes of the fields it was last seen with. */
+interface KnownSource {
+  id: string;
+  provider: string;
+  provider_job_id: string;
+  canonical_job_id: string;
+  field_hashes: Record<string, unknown>;
+}
+
+/** The stored sources of these listings, in one indexed statement (Prisma's OR of pairs costs more to build than to run). */
+function knownSources(db: Pick<Prisma.TransactionClient, '$queryRaw'>, records: readonly NormalizedProviderRecord[]): Promise<KnownSource[]> {
+  if (records.length === 0) return Promise.resolve([]);
+  return db.$queryRaw<KnownSource[]>`
+    SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes
+    FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[], ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
+      ON s.provider = v.provider::provider AND s.provider_job_id = v.id`;
+}
+
+/** Each sighted job's latest sighting, and when the own crawler last confirmed it. */
+function sightingsByJob(seen: readonly KnownSighting[]): Map<string, { seenAt: Date; verifiedAt: Date | null }> {
+  const byJob = new Map<string, { seenAt: Date; verifiedAt: Date | null }>();
+  for (const k of seen) {
+    const verifiedAt = k.verified ? k.seenAt : (byJob.get(k.jobId)?.verifiedAt ?? null);
+    byJob.set(k.jobId, { seenAt: k.seenAt, verifiedAt });
+  }
+  return byJob;
+}
 
 /** A stored job in the matcher's terms. Job family is not matched on, so it is left out. */
 function fieldsOfRow(row: StoredRow): MatchFields {

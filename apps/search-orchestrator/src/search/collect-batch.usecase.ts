@@ -20,24 +20,24 @@ export class CollectBatchUseCase {
   ) {}
 
   async execute(message: SearchRecordsDeduplicated.Value): Promise<void> {
-    const state = await this.store.load(message.search_id);
-    if (!state) {
-      this.logger.warn({ search_id: message.search_id, provider: message.provider }, 'batch for an unknown or expired search dropped');
-      return;
-    }
-    const { complete } = await this.store.recordBatch(
+    const recorded = await this.store.recordBatch(
       message.search_id,
       { provider: message.provider, outcome: message.outcome, recordsIn: message.records_in, fromStore: message.from_store, jobs: message.jobs, next: message.next },
       STATE_TTL_SECONDS,
     );
+    if (!recorded) {
+      this.logger.warn({ search_id: message.search_id, provider: message.provider }, 'batch for an unknown or expired search dropped');
+      return;
+    }
+    const { state, complete, batches } = recorded;
     annotateStage({ 'search.id': message.search_id, provider: message.provider, 'provider.outcome': message.outcome, 'records.in': message.records_in, 'batch.jobs': message.jobs.length, 'wave.complete': complete });
     if (!complete) return;
     // The wave is in. Enough unique matching jobs, or no wave left: answer. Otherwise ask the next wave.
-    const result = await this.completeSearch.result(state);
+    const result = await this.completeSearch.result(state, batches);
     const lastWave = state.wave >= state.plan.waves.length - 1;
     if (lastWave || result.matching.length >= state.request.request.limit) {
       if (!(await this.store.claimCompletion(message.search_id, STATE_TTL_SECONDS))) return;
-      await this.completeSearch.execute(state, result);
+      await this.completeSearch.execute(state, result, batches);
       return;
     }
     await this.fanOut.nextWave(state);

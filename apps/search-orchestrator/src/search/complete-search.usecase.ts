@@ -51,13 +51,14 @@ export class CompleteSearchUseCase {
     });
   }
 
-  async execute(state: SearchState, result?: SearchResult): Promise<void> {
-    if (state.extension) return this.extend(state, state.extension);
+  /** `batches`: the wave's batches when the caller has them (read once per search, they are large). */
+  async execute(state: SearchState, result?: SearchResult, gathered?: ProviderBatch[]): Promise<void> {
+    if (state.extension) return this.extend(state, state.extension, gathered);
     const { search_id: searchId, account_id: accountId, request } = state.request;
-    const batches = await this.store.batches(searchId);
+    const batches = gathered ?? (await this.store.batches(searchId));
     result ??= await this.result(state, batches);
     if (request.dry_run) {
-      await this.answerEstimate(state, result);
+      await this.answerEstimate(state, result, batches);
       this.metrics.searchAnswered(request.waterfall.strategy, 'estimate');
       return;
     }
@@ -80,11 +81,11 @@ export class CompleteSearchUseCase {
    * `offset`. A round that brought nothing for the page while some provider still has more (its
    * records were all jobs the set had) reads again, within the request's deadline.
    */
-  private async extend(state: SearchState, extension: NonNullable<SearchState['extension']>): Promise<void> {
+  private async extend(state: SearchState, extension: NonNullable<SearchState['extension']>, gathered?: ProviderBatch[]): Promise<void> {
     const { request } = state.request;
     const set = await this.resultSets.load(extension.set);
     if (!set) return this.refuse(state.request, 'This cursor has expired. Start the search again without a cursor.');
-    const batches = await this.store.batches(state.request.search_id);
+    const batches = gathered ?? (await this.store.batches(state.request.search_id));
     const round = await this.result(state, batches);
     const known = new Set(set.matching.map((job) => job.id));
     const fresh = round.matching.filter((job) => !known.has(job.id));
@@ -116,9 +117,9 @@ export class CompleteSearchUseCase {
   }
 
   /** dry_run: the estimate goes straight back to the gateway; billing never sees it. */
-  private async answerEstimate(state: SearchState, result: SearchResult): Promise<void> {
+  private async answerEstimate(state: SearchState, result: SearchResult, batches: ProviderBatch[]): Promise<void> {
     const { search_id: searchId, request } = state.request;
-    const estimate = estimateFromResult(result, await this.store.batches(searchId), request.limit, request.limit, request.waterfall.max_credits ?? null, state.plan.providers);
+    const estimate = estimateFromResult(result, batches, request.limit, request.limit, request.waterfall.max_credits ?? null, state.plan.providers);
     await this.publisher.publish(Topics.SearchResponded, {
       v: 1,
       search_id: searchId,

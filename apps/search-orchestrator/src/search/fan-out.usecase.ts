@@ -32,27 +32,30 @@ export class FanOutUseCase {
     const { request } = state;
     const providers = state.plan.waves[state.wave]!;
     annotateStage({ 'search.id': request.search_id, 'search.strategy': state.plan.strategy, 'search.wave': state.wave, 'search.wave_providers': providers.join(','), 'search.limit': request.request.limit });
+    const want = state.extension?.want ?? request.request.limit;
     // The own index answers from the store (kept current by the refresh pipeline's crawler
-    // sweeps): dedupe queries it at once, nothing waits for the crawler or the fetcher.
-    if (providers.includes('own_index')) {
-      await this.publisher.publish(Topics.ProviderRecordsFetched, {
-        v: 1,
-        search_id: request.search_id,
-        provider: 'own_index',
-        outcome: 'ok',
-        latency_ms: 0,
-        fetched_at: new Date().toISOString(),
-        records: [],
-        index_query: { filters: request.request.filters, want: state.extension?.want ?? request.request.limit, scope: { providers_routable: request.providers_enabled }, after: storeAfter(state.from?.own_index) },
-      });
-    }
-    await this.publisher.publishMany(
+    // sweeps): dedupe queries it at once, nothing waits for the crawler or the fetcher. Both
+    // topics are published side by side, so the producer sends them in one request.
+    const ownIndex = providers.includes('own_index')
+      ? this.publisher.publish(Topics.ProviderRecordsFetched, {
+          v: 1,
+          search_id: request.search_id,
+          provider: 'own_index',
+          outcome: 'ok',
+          latency_ms: 0,
+          fetched_at: new Date().toISOString(),
+          records: [],
+          index_query: { filters: request.request.filters, want, scope: { providers_routable: request.providers_enabled }, after: storeAfter(state.from?.own_index) },
+        })
+      : undefined;
+    const partners = this.publisher.publishMany(
       Topics.ProviderFetchRequested,
       providers
         .filter((provider) => provider !== 'own_index')
         .map((provider) => ({
-          value: { v: 1 as const, search_id: request.search_id, provider, filters: request.request.filters, want: state.extension?.want ?? request.request.limit, deadline_at: request.deadline_at, from: pageFrom(state.from?.[provider]) },
+          value: { v: 1 as const, search_id: request.search_id, provider, filters: request.request.filters, want, deadline_at: request.deadline_at, from: pageFrom(state.from?.[provider]) },
         })),
     );
+    await Promise.all([ownIndex, partners]);
   }
 }

@@ -36,13 +36,19 @@ const DEADLINES = 'orchestrator:deadlines';
 
 /**
  * Records one provider's batch and tells whether it was the last one awaited, atomically, so
- * exactly one orchestrator replica completes a search however the batches are spread.
+ * exactly one orchestrator replica completes a search however the batches are spread. One round
+ * trip: the search's state comes back with it (nothing is recorded for an unknown or expired
+ * search), and every batch when this one completed the wave.
  */
 const RECORD_BATCH = `
+local state = redis.call('GET', KEYS[3])
+if not state then return {-1} end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
 local removed = redis.call('SREM', KEYS[1], ARGV[1])
 local left = redis.call('SCARD', KEYS[1])
-return {removed, left}
+if removed == 1 and left == 0 then return {removed, left, state, redis.call('HVALS', KEYS[2])} end
+return {removed, left, state}
 `;
 
 /** In-flight search state, shared by every orchestrator replica. */
@@ -113,11 +119,16 @@ export class SearchStateStore {
     return raw ? (JSON.parse(raw) as SearchState) : null;
   }
 
-  /** Returns true when this batch completed the search (and was not a redelivery). */
-  async recordBatch(searchId: string, batch: ProviderBatch, ttlSeconds: number): Promise<{ complete: boolean; firstTime: boolean }> {
-    const [removed, left] = (await this.redis.eval(RECORD_BATCH, 2, pendingKey(searchId), batchesKey(searchId), batch.provider, JSON.stringify(batch))) as [number, number];
-    await this.redis.expire(batchesKey(searchId), ttlSeconds);
-    return { complete: left === 0 && removed === 1, firstTime: removed === 1 };
+  /**
+   * Records a provider's batch of a search in flight: null for an unknown or expired search;
+   * `batches` (all of the wave's) when this batch completed it (and was not a redelivery).
+   */
+  async recordBatch(searchId: string, batch: ProviderBatch, ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
+    const reply = (await this.redis.eval(RECORD_BATCH, 3, pendingKey(searchId), batchesKey(searchId), stateKey(searchId), batch.provider, JSON.stringify(batch), ttlSeconds)) as [number, number?, string?, string[]?];
+    const [removed, left, state, batches] = reply;
+    if (removed === -1 || state === undefined) return null;
+    const complete = left === 0 && removed === 1;
+    return { state: JSON.parse(state) as SearchState, complete, firstTime: removed === 1, ...(complete && batches ? { batches: batches.map((raw) => JSON.parse(raw) as ProviderBatch) } : {}) };
   }
 
   async batches(searchId: string): Promise<ProviderBatch[]> {
