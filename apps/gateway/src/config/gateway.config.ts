@@ -26,6 +26,14 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
+  /**
+   * How long a replica answers a key (and its account's settings) from its own memory before it
+   * reads the shared Redis entry again: the bound on how long another replica's revocation takes
+   * to reach this one, so at most 1 s (issue 14).
+   */
+  API_KEY_LOCAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
+  /** Keys a replica keeps in memory at most (past it the map starts over). */
+  API_KEY_LOCAL_CACHE_MAX_KEYS: z.coerce.number().int().min(1).default(10_000),
   /** How often the providers are health-checked for GET /v1/providers. */
   PROVIDER_HEALTH_INTERVAL_MS: z.coerce.number().int().min(500).default(10_000),
   /** A health check that takes longer than this counts as no answer (status `down`). */
