@@ -23,6 +23,12 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   PROVIDER_SIM_URL: z.string().url().default('http://127.0.0.1:8090'),
   /** Whether webhook URLs may point at loopback/private addresses (operator.md); checked with `checkWebhookUrl` of @jobs/webhook-targets. */
   WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
+  /**
+   * Sync searches one gateway replica lets into the pipeline at once; beyond it a search is
+   * refused with 503 and Retry-After before any work (issue 14: overload is refused, never a 500
+   * after the wait). 16 is the concurrency the stack is sized for (bench:sync).
+   */
+  SEARCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
