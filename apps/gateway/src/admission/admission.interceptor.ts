@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Counter } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import { finalize, type Observable } from 'rxjs';
+import { z } from 'zod';
 import { jobsMeter } from '@jobs/observability';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
@@ -26,7 +27,7 @@ export class AdmissionInterceptor implements NestInterceptor {
     private readonly reflector: Reflector,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
-    this.pools = { 'sync-search': new InFlightLimit(config.SEARCH_MAX_IN_FLIGHT) };
+    this.pools = { 'sync-search': new InFlightLimit({ min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT), max: config.SEARCH_MAX_IN_FLIGHT, window: config.SEARCH_ADMISSION_WINDOW }) };
     const meter = jobsMeter();
     this.refused = meter.createCounter('gateway_admission_refused_total', { description: 'Requests refused with 503 because the work in flight on this replica was at capacity, by pool.' });
     meter
@@ -34,19 +35,38 @@ export class AdmissionInterceptor implements NestInterceptor {
       .addCallback((result) => {
         for (const [pool, limit] of Object.entries(this.pools)) result.observe(limit.current, { pool });
       });
+    meter
+      .createObservableGauge('gateway_admission_limit', { description: 'How many requests this replica admits at once now (adaptive, SEARCH_MIN_IN_FLIGHT..SEARCH_MAX_IN_FLIGHT), by pool.' })
+      .addCallback((result) => {
+        for (const [pool, limit] of Object.entries(this.pools)) result.observe(limit.limit, { pool });
+      });
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const pool = this.reflector.getAllAndOverride<AdmissionPool | undefined>(ADMISSION_POOL, [context.getHandler(), context.getClass()]);
-    if (!pool || context.switchToHttp().getRequest<FastifyRequest>().principal?.mode !== 'live') return next.handle();
-    const admission = this.pools[pool].tryEnter();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (!pool || request.principal?.mode !== 'live') return next.handle();
+    const admission = this.pools[pool].tryEnter(ceilingMs(request.body));
     if (isRefusal(admission)) {
       this.refused.add(1, { pool });
       throw overloaded(admission.retryAfterSeconds);
     }
     return next.handle().pipe(finalize(() => admission.release()));
   }
+}
+
+/** Only what admission reads of a search body, before validation (which comes later and answers a bad body with 400). */
+const SearchTimeoutSchema = z.object({ waterfall: z.object({ timeout_ms: z.number().int().min(1000).max(30_000) }) });
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * The longest a sync search's caller should wait: its own `waterfall.timeout_ms` (the gateway
+ * waits 5 s more before answering 500, so the limit shrinks well before that).
+ */
+function ceilingMs(body: unknown): number {
+  const parsed = SearchTimeoutSchema.safeParse(body);
+  return parsed.success ? parsed.data.waterfall.timeout_ms : DEFAULT_TIMEOUT_MS;
 }
 
 /** The spec has no code for "the service is at capacity": see README, "Choices where the spec is silent". */

@@ -1,56 +1,111 @@
-import { InFlightLimit, isRefusal, type Slot } from './in-flight-limit.js';
+import { InFlightLimit, isRefusal, type Refusal, type Slot } from './in-flight-limit.js';
+
+const CEILING = 10_000;
+
+/** A limit on a clock the test moves. */
+function limitOn(tuning: { min: number; max: number; window: number }) {
+  const clock = { now: 0 };
+  return { limit: new InFlightLimit(tuning, () => clock.now), clock };
+}
+
+const enter = (limit: InFlightLimit, ceiling = CEILING) => {
+  const admission = limit.tryEnter(ceiling);
+  if (isRefusal(admission)) throw new Error('refused');
+  return admission;
+};
 
 describe('admission by the work in flight', () => {
-  it('admits up to its capacity, refuses beyond it, and admits again once a slot is released', () => {
-    const limit = new InFlightLimit(2);
-    const a = limit.tryEnter();
-    const b = limit.tryEnter();
-    expect(isRefusal(a) || isRefusal(b)).toBe(false);
+  it('admits up to its limit, refuses beyond it, and admits again once a slot is released', () => {
+    const { limit } = limitOn({ min: 1, max: 2, window: 8 });
+    const a = enter(limit);
+    enter(limit);
     expect(limit.current).toBe(2);
-    expect(isRefusal(limit.tryEnter())).toBe(true);
-    (a as Slot).release();
+    expect(isRefusal(limit.tryEnter(CEILING))).toBe(true);
+    a.release();
     expect(limit.current).toBe(1);
-    expect(isRefusal(limit.tryEnter())).toBe(false);
+    expect(isRefusal(limit.tryEnter(CEILING))).toBe(false);
   });
 
   it('releases a slot once, however often the end of the work is reported', () => {
-    const limit = new InFlightLimit(1);
-    const slot = limit.tryEnter() as Slot;
+    const { limit } = limitOn({ min: 1, max: 1, window: 8 });
+    const slot = enter(limit);
     slot.release();
     slot.release();
     expect(limit.current).toBe(0);
-    const next = limit.tryEnter();
-    expect(isRefusal(next)).toBe(false);
-    expect(isRefusal(limit.tryEnter())).toBe(true);
+    enter(limit);
+    expect(isRefusal(limit.tryEnter(CEILING))).toBe(true);
   });
 
   it('asks to come back after the time the work in flight takes to drain at the recent completion rate', () => {
-    let now = 0;
-    const limit = new InFlightLimit(4, () => now);
+    const { limit, clock } = limitOn({ min: 4, max: 4, window: 100 });
+    const slots = Array.from({ length: 4 }, () => enter(limit));
     // Without completions yet: 1 s.
-    const slots = Array.from({ length: 4 }, () => limit.tryEnter() as Slot);
-    expect(limit.tryEnter()).toEqual({ retryAfterSeconds: 1 });
+    expect(limit.tryEnter(CEILING)).toEqual({ retryAfterSeconds: 1 });
     // Two completions over 4 s: 0.5 per second; 4 in flight drain in 8 s.
-    now = 1000;
+    clock.now = 1000;
     slots[0]!.release();
-    now = 5000;
+    clock.now = 5000;
     slots[1]!.release();
-    limit.tryEnter();
-    limit.tryEnter();
-    expect(limit.current).toBe(4);
-    expect(limit.tryEnter()).toEqual({ retryAfterSeconds: 8 });
+    enter(limit);
+    enter(limit);
+    expect(limit.tryEnter(CEILING)).toEqual({ retryAfterSeconds: 8 });
   });
 
   it('keeps Retry-After between 1 and 30 s, and forgets completions older than 10 s', () => {
-    let now = 0;
-    const limit = new InFlightLimit(100, () => now);
-    const slots = Array.from({ length: 100 }, () => limit.tryEnter() as Slot);
-    now = 9_000;
+    const { limit, clock } = limitOn({ min: 100, max: 100, window: 1000 });
+    const slots = Array.from({ length: 100 }, () => enter(limit));
+    clock.now = 9_000;
     slots[0]!.release();
-    limit.tryEnter();
+    enter(limit);
     // 1 completion in 9 s, 100 in flight: 900 s, held to 30.
-    expect(limit.tryEnter()).toEqual({ retryAfterSeconds: 30 });
-    now = 20_000;
-    expect(limit.tryEnter()).toEqual({ retryAfterSeconds: 1 });
+    expect((limit.tryEnter(CEILING) as Refusal).retryAfterSeconds).toBe(30);
+    clock.now = 20_000;
+    expect((limit.tryEnter(CEILING) as Refusal).retryAfterSeconds).toBe(1);
+  });
+
+  it('shrinks the limit once per generation of admitted work when the work outlives its ceiling', () => {
+    const { limit, clock } = limitOn({ min: 2, max: 10, window: 8 });
+    const slots = Array.from({ length: 10 }, () => enter(limit));
+    clock.now = CEILING + 1;
+    for (const slot of slots) slot.release();
+    // Ten late completions, all admitted under the old limit: one decrease, 10 -> 7.
+    expect(limit.limit).toBe(7);
+    const next = Array.from({ length: 7 }, () => enter(limit));
+    clock.now += CEILING + 1;
+    for (const slot of next) slot.release();
+    expect(limit.limit).toBe(4);
+    const last = Array.from({ length: 4 }, () => enter(limit));
+    clock.now += CEILING + 1;
+    for (const slot of last) slot.release();
+    // Never below the minimum.
+    expect(limit.limit).toBe(2);
+  });
+
+  it('holds the p95 of a window against twice the quiet p95, then grows again by one while work keeps it full', () => {
+    const { limit, clock } = limitOn({ min: 1, max: 8, window: 4 });
+    // Quiet: one at a time, 1 s each, so the quiet p95 is 1 s and the target 2 s.
+    for (let i = 0; i < 6; i++) {
+      const slot = enter(limit);
+      clock.now += 1000;
+      slot.release();
+    }
+    expect(limit.quietP95Ms).toBe(1000);
+    expect(limit.limit).toBe(8);
+    // Eight at once taking 3 s each: above the target, 8 -> 5.
+    const busy = Array.from({ length: 8 }, () => enter(limit));
+    clock.now += 3000;
+    for (const slot of busy) slot.release();
+    expect(limit.limit).toBe(5);
+    // Five at once taking 1.5 s: within the target, and the limit was reached: 5 -> 6.
+    for (let round = 0; round < 4; round++) {
+      const held = Array.from({ length: limit.limit }, () => enter(limit));
+      expect(isRefusal(limit.tryEnter(CEILING))).toBe(true);
+      clock.now += 1500;
+      for (const slot of held) slot.release();
+    }
+    expect(limit.limit).toBeGreaterThan(5);
+    expect(limit.limit).toBeLessThanOrEqual(8);
   });
 });
+
+export type { Slot };

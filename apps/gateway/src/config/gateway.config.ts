@@ -24,11 +24,15 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   /** Whether webhook URLs may point at loopback/private addresses (operator.md); checked with `checkWebhookUrl` of @jobs/webhook-targets. */
   WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
   /**
-   * Sync searches one gateway replica lets into the pipeline at once; beyond it a search is
-   * refused with 503 and Retry-After before any work (issue 14: overload is refused, never a 500
-   * after the wait). 16 is the concurrency the stack is sized for (bench:sync).
+   * Sync searches one gateway replica lets into the pipeline at once, at most; beyond its current
+   * limit a search is refused with 503 and Retry-After before any work (issue 14: overload is
+   * refused, never a 500 after the wait). The limit adapts between SEARCH_MIN_IN_FLIGHT and this
+   * (src/admission/in-flight-limit.ts); 16 is the concurrency the stack is sized for (bench:sync).
    */
   SEARCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
+  SEARCH_MIN_IN_FLIGHT: z.coerce.number().int().min(1).default(2),
+  /** Completed searches per decision of the adaptive limit (the p95 of their latencies against the target). */
+  SEARCH_ADMISSION_WINDOW: z.coerce.number().int().min(1).default(8),
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
