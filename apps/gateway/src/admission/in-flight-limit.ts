@@ -25,6 +25,7 @@ const QUIET_SAMPLES = 50;
 /** Below this many quiet latencies the quiet p95 is not known yet. */
 const QUIET_SAMPLES_NEEDED = 5;
 const DECREASE = 0.7;
+const MIN_WINDOW = 2;
 
 /**
  * Admission by the work in flight on this replica. At most `limit` units at once; beyond that a
@@ -39,15 +40,16 @@ const DECREASE = 0.7;
  * unit in flight beside it), never above `ceilingMs` (the longest a caller can be kept waiting before the
  * answer would be a timeout). Above the target the limit shrinks by 30 % (at once when a single
  * unit outlives the ceiling), at most once per generation of admitted work, so the units still
- * finishing under the old limit do not shrink it again; at or under the target, and if the
- * limit was reached, it grows by one. This is AIMD, as TCP's congestion window.
+ * finishing under the old limit do not shrink it again (nor count in the next window); at or
+ * under the target it grows by a quarter (at least one). A window is `window` completions, fewer
+ * (down to 2) while the limit is smaller. Additive-increase, multiplicative-decrease, as TCP's
+ * congestion window.
  */
 export class InFlightLimit {
   private inFlight = 0;
   private currentLimit: number;
   /** Bumped by every decrease: units admitted before it report on the old limit. */
   private generation = 0;
-  private reachedLimit = false;
   /** Bumped whenever more than QUIET_IN_FLIGHT + 1 units are in flight: a unit that saw it change was not quiet. */
   private crowding = 0;
   private windowLatencies: number[] = [];
@@ -79,12 +81,10 @@ export class InFlightLimit {
   /** Admits a unit that may keep its caller waiting at most `ceilingMs`, or refuses it. */
   tryEnter(ceilingMs: number): Slot | Refusal {
     if (this.inFlight >= this.currentLimit) {
-      this.reachedLimit = true;
       return { retryAfterSeconds: this.retryAfterSeconds() };
     }
     const crowdingAtEntry = this.crowding;
     this.inFlight++;
-    if (this.inFlight >= this.currentLimit) this.reachedLimit = true;
     if (this.inFlight > QUIET_IN_FLIGHT + 1) this.crowding++;
     const generation = this.generation;
     const started = this.now();
@@ -115,15 +115,17 @@ export class InFlightLimit {
       return;
     }
     this.windowLatencies.push(latencyMs);
-    if (this.windowLatencies.length < this.tuning.window) return;
+    // A small limit decides on fewer completions, so it recovers as quickly as a large one.
+    if (this.windowLatencies.length < Math.max(MIN_WINDOW, Math.min(this.tuning.window, this.currentLimit))) return;
     const p95 = percentile95(this.windowLatencies);
     const quietP95 = this.quietP95Ms;
     const target = quietP95 === undefined ? ceilingMs : Math.min(ceilingMs, 2 * quietP95);
     if (p95 > target) this.decrease(generation);
     else {
-      if (this.reachedLimit) this.currentLimit = Math.min(this.tuning.max, this.currentLimit + 1);
+      // Within the target the limit grows, full or not: a limit shrunk by a busy spell comes back
+      // while the load is light, instead of refusing the next burst at a level no longer needed.
+      this.currentLimit = Math.min(this.tuning.max, this.currentLimit + Math.max(1, Math.floor(this.currentLimit / 4)));
       this.windowLatencies = [];
-      this.reachedLimit = false;
     }
   }
 
@@ -132,7 +134,6 @@ export class InFlightLimit {
     this.generation++;
     this.currentLimit = Math.max(this.tuning.min, Math.floor(this.currentLimit * DECREASE));
     this.windowLatencies = [];
-    this.reachedLimit = false;
   }
 
   private retryAfterSeconds(): number {
