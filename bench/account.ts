@@ -11,6 +11,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { GROUP, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
 import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -21,6 +23,8 @@ interface LoadResult {
   errors: number;
   seconds: number;
   latencies: number[];
+  /** CPU-ms per request by CPU_GROUPS, over the measured window (warm-up excluded). */
+  cpuMs: number[];
 }
 
 /** `concurrency` loops, each sending its next request when the previous answered, for `seconds` (after a 1 s warm-up). */
@@ -34,6 +38,7 @@ async function load(url: string, headers: Record<string, string>): Promise<LoadR
   await Promise.all(Array.from({ length: concurrency }, async () => { while (Date.now() < warmUntil) await one(); }));
   const latencies: number[] = [];
   let errors = 0;
+  const before = snapshot(location);
   const started = performance.now();
   const until = started + seconds * 1000;
   await Promise.all(
@@ -46,8 +51,19 @@ async function load(url: string, headers: Record<string, string>): Promise<LoadR
       }
     }),
   );
-  return { requests: latencies.length, errors, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+  const elapsed = (performance.now() - started) / 1000;
+  const usage = usageBetween(before, snapshot(location));
+  const cpuMs = CPU_GROUPS.map((group) => ((usage.get(group)?.seconds ?? 0) * 1000) / Math.max(1, latencies.length));
+  return { requests: latencies.length, errors, seconds: elapsed, latencies: latencies.sort((a, b) => a - b), cpuMs };
 }
+
+// CPU per request from /proc: the gateway process, the stack's PostgreSQL backends, the Redis
+// server (shared) and this process (the load loop, and the bare server in its row).
+const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
+const gatewayPid = servicePids(pidsFile)['gateway']!;
+const gatewayEnv = processEnv(gatewayPid);
+const location = stackLocation(pidsFile, gatewayEnv['DATABASE_URL'], gatewayEnv['REDIS_URL']);
+const CPU_GROUPS = ['gateway', GROUP.pgBackends, GROUP.redis, GROUP.bench] as const;
 
 const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 100, rate_limit: { limit: 10_000_000, window_seconds: 60 } });
 const auth = { authorization: `Bearer ${key}` };
@@ -78,7 +94,14 @@ process.stdout.write(
     line('gateway (Fastify + Nest, API key lookup, PostgreSQL account read)', gateway),
     line('bare node:http, same JSON', plain),
     '',
-    `gateway overhead: ${(pRps / gRps).toFixed(1)}x the bare server's time per request (throughput ratio), p50 ${(percentile(gateway.latencies, 50) / Math.max(0.001, percentile(plain.latencies, 50))).toFixed(1)}x`,
+    `gateway overhead: ${(pRps / gRps).toFixed(1)}x the bare server's time per request (throughput ratio; gateway at ${((100 * gRps) / pRps).toFixed(0)} % of the bare server), p50 ${(percentile(gateway.latencies, 50) / Math.max(0.001, percentile(plain.latencies, 50))).toFixed(1)}x`,
+    '',
+    'CPU per request (ms, from /proc over the measured window)',
+    '',
+    row(['server', 'gateway process', 'PostgreSQL backends', 'Redis (shared)', 'this process (load loop; bare server)']),
+    '|---|---:|---:|---:|---:|',
+    row(['gateway', ...gateway.cpuMs.map((ms) => ms.toFixed(3))]),
+    row(['bare node:http', ...plain.cpuMs.map((ms) => ms.toFixed(3))]),
   ].join('\n') + '\n',
 );
 if (gateway.errors > 0) process.exitCode = 1;

@@ -18,6 +18,7 @@ import { ProvidersModule } from './providers/providers.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { SandboxModule } from './sandbox/sandbox.module.js';
 import { LimitsModule } from './limits/limits.module.js';
+import { AdmissionModule } from './admission/admission.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { VersioningModule } from './versioning/versioning.module.js';
 import { WatchesModule } from './watches/watches.module.js';
@@ -57,8 +58,9 @@ export class GatewayModule {
         // the admin API's top-ups stage account.credits.added with the balance change
         OutboxModule,
         AuthModule,
-        // The door (installed in main.ts): version check, rate limit, idempotency.
+        // The door (installed in main.ts): version check, rate limit, admission, idempotency.
         LimitsModule,
+        AdmissionModule,
         VersioningModule,
         IdempotencyModule,
         MessagingModule,

@@ -11,6 +11,7 @@ import { GatewayModule } from './gateway.module.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
 import { MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
 import { installRequestContext } from './http/request-context.hook.js';
+import { AdmissionInterceptor } from './admission/admission.interceptor.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { installIdempotencyRecorder } from './idempotency/idempotency.recorder.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
@@ -43,9 +44,10 @@ const service = await runService({
     app.useGlobalFilters(new ApiExceptionFilter(logger));
     // The door, in this order: an unsupported version is refused before the key is checked;
     // after authentication the rate limit decides before any work, then the pinned version,
+    // then admission by the work in flight (503 beyond capacity, before any record or work),
     // then Idempotency-Key (a replay is a request too, so it counts against the limit).
     app.useGlobalGuards(app.get(ServiceVersionGuard));
-    app.useGlobalInterceptors(app.get(RateLimitInterceptor), app.get(ServiceVersionInterceptor), app.get(IdempotencyInterceptor));
+    app.useGlobalInterceptors(app.get(RateLimitInterceptor), app.get(ServiceVersionInterceptor), app.get(AdmissionInterceptor), app.get(IdempotencyInterceptor));
   },
 });
 

@@ -3,19 +3,35 @@ import { Redis } from 'ioredis';
 import { PrismaService } from '@jobs/db';
 import { callRedis } from '@jobs/redis';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
-import { hashApiKey, parseApiKey, type Principal } from './api-key.js';
+import { hashApiKey, parseApiKey, PrincipalSchema, type Principal } from './api-key.js';
 
 const cacheKey = (hash: string) => `gateway:apikey:${hash}`;
 const REVOKED = 'revoked';
 
+interface LocalEntry {
+  /** null: unknown or revoked. */
+  principal: Principal | null;
+  expiresAt: number;
+}
+
 /**
- * Resolves API keys through a Redis cache in front of PostgreSQL. Revocation overwrites the
- * cache entry, so a revoked key fails on its very next request on every gateway replica.
- * The cache is only a cache: while Redis is away keys resolve from PostgreSQL alone, so the API
+ * Resolves API keys, with their account's settings, through two caches in front of PostgreSQL:
+ * a per-replica map that answers without any I/O for API_KEY_LOCAL_CACHE_MS (at most 1 s), and
+ * the Redis entry every replica shares. Revocation writes `revoked` into the Redis entry and
+ * drops the revoking replica's own map entry, so the revoking replica refuses the key on its
+ * very next request and every other replica once its local entry lapses (within 1 s); each
+ * replica reads Redis at most once per key per local lifetime.
+ * The caches are only caches: while Redis is away keys resolve from PostgreSQL alone, so the API
  * stays up (rate limits fail open, keyed POSTs are refused by the idempotency interceptor).
  */
 @Injectable()
 export class ApiKeyService {
+  private readonly local = new Map<string, LocalEntry>();
+  /** Resolutions under way, so a burst on a cold key reads Redis or PostgreSQL once, not once per request. */
+  private readonly resolving = new Map<string, Promise<Principal | null>>();
+  /** Counts this replica's revocations: a resolution that began before one is not remembered (it may have read the key as valid). */
+  private revocations = 0;
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly redis: Redis,
@@ -25,18 +41,59 @@ export class ApiKeyService {
   async resolve(key: string): Promise<Principal | null> {
     if (!parseApiKey(key)) return null;
     const keyHash = hashApiKey(key);
+    const now = Date.now();
+    const hit = this.local.get(keyHash);
+    if (hit && hit.expiresAt > now) return hit.principal;
+    let resolving = this.resolving.get(keyHash);
+    if (!resolving) {
+      const revocationsBefore = this.revocations;
+      resolving = this.resolveShared(keyHash)
+        .then((principal) => {
+          if (this.revocations === revocationsBefore) this.remember(keyHash, principal);
+          return principal;
+        })
+        .finally(() => this.resolving.delete(keyHash));
+      this.resolving.set(keyHash, resolving);
+    }
+    return resolving;
+  }
+
+  /** The Redis entry, else the key's row with its account's (one query), which then fills the Redis entry. */
+  private async resolveShared(keyHash: string): Promise<Principal | null> {
     const cached = await this.cache((redis) => redis.get(cacheKey(keyHash)));
     if (cached === REVOKED) return null;
-    if (cached) return JSON.parse(cached) as Principal;
-    const row = await this.prisma.apiKey.findUnique({ where: { keyHash } });
+    if (cached) {
+      // An entry in another shape (written by an older gateway) is read again from the database.
+      const parsed = PrincipalSchema.safeParse(safeJson(cached));
+      if (parsed.success) return parsed.data;
+    }
+    const row = await this.prisma.apiKey.findUnique({
+      where: { keyHash },
+      select: { accountId: true, mode: true, revokedAt: true, account: { select: { plan: true, rateLimitLimit: true, rateLimitWindowSeconds: true, pinnedVersion: true } } },
+    });
     if (!row || row.revokedAt) {
       // Unknown keys are cached briefly too, so guessing keys cannot hammer the database.
       await this.cache((redis) => redis.set(cacheKey(keyHash), REVOKED, 'EX', 30));
       return null;
     }
-    const principal: Principal = { accountId: row.accountId, mode: row.mode, keyHash };
-    await this.cache((redis) => redis.set(cacheKey(keyHash), JSON.stringify(principal), 'EX', this.config.API_KEY_CACHE_TTL_SECONDS));
+    const principal: Principal = {
+      accountId: row.accountId,
+      mode: row.mode,
+      keyHash,
+      plan: row.account.plan,
+      rateLimit: row.account.rateLimitLimit,
+      rateLimitWindowSeconds: row.account.rateLimitWindowSeconds,
+      pinnedVersion: row.account.pinnedVersion,
+    };
+    // NX: a revocation that wrote `revoked` since the row was read must not be overwritten.
+    await this.cache((redis) => redis.set(cacheKey(keyHash), JSON.stringify(principal), 'EX', this.config.API_KEY_CACHE_TTL_SECONDS, 'NX'));
     return principal;
+  }
+
+  private remember(keyHash: string, principal: Principal | null): void {
+    // Bounded: past the cap the map starts over (a flood of guessed keys must not grow it without end).
+    if (this.local.size >= this.config.API_KEY_LOCAL_CACHE_MAX_KEYS) this.local.clear();
+    this.local.set(keyHash, { principal, expiresAt: Date.now() + this.config.API_KEY_LOCAL_CACHE_MS });
   }
 
   /** A cache call's answer, or undefined when Redis does not give one in time (the caller goes on without the cache). */
@@ -48,11 +105,22 @@ export class ApiKeyService {
     }
   }
 
-  /** Revokes a key at once: database first, then the cache entry every replica reads. */
+  /** Revokes a key at once: database first, then the cache entry every replica reads, then this replica's own. */
   async revoke(key: string): Promise<boolean> {
     const keyHash = hashApiKey(key);
     const { count } = await this.prisma.apiKey.updateMany({ where: { keyHash, revokedAt: null }, data: { revokedAt: new Date() } });
     await this.redis.set(cacheKey(keyHash), REVOKED, 'EX', this.config.API_KEY_CACHE_TTL_SECONDS);
+    this.revocations++;
+    this.local.delete(keyHash);
+    this.resolving.delete(keyHash);
     return count > 0;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

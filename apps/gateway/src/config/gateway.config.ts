@@ -23,9 +23,27 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   PROVIDER_SIM_URL: z.string().url().default('http://127.0.0.1:8090'),
   /** Whether webhook URLs may point at loopback/private addresses (operator.md); checked with `checkWebhookUrl` of @jobs/webhook-targets. */
   WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
+  /**
+   * Sync searches one gateway replica lets into the pipeline at once, at most; beyond its current
+   * limit a search is refused with 503 and Retry-After before any work (issue 14: overload is
+   * refused, never a 500 after the wait). The limit adapts between SEARCH_MIN_IN_FLIGHT and this
+   * (src/admission/in-flight-limit.ts); 16 is the concurrency the stack is sized for (bench:sync).
+   */
+  SEARCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
+  SEARCH_MIN_IN_FLIGHT: z.coerce.number().int().min(1).default(2),
+  /** Completed searches per decision of the adaptive limit (the p95 of their latencies against the target). */
+  SEARCH_ADMISSION_WINDOW: z.coerce.number().int().min(1).default(8),
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
+  /**
+   * How long a replica answers a key (and its account's settings) from its own memory before it
+   * reads the shared Redis entry again: the bound on how long another replica's revocation takes
+   * to reach this one, so at most 1 s (issue 14).
+   */
+  API_KEY_LOCAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
+  /** Keys a replica keeps in memory at most (past it the map starts over). */
+  API_KEY_LOCAL_CACHE_MAX_KEYS: z.coerce.number().int().min(1).default(10_000),
   /** How often the providers are health-checked for GET /v1/providers. */
   PROVIDER_HEALTH_INTERVAL_MS: z.coerce.number().int().min(500).default(10_000),
   /** A health check that takes longer than this counts as no answer (status `down`). */

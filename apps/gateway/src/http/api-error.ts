@@ -14,6 +14,8 @@ export class ApiError extends Error {
     message: string,
     readonly extras: ApiErrorExtras = {},
     readonly headers: Record<string, string> = {},
+    /** Another HTTP status than the code's own (ERROR_CATALOG): 503 for a refusal at capacity. */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -27,8 +27,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
     const error = this.toApiError(exception);
-    const { status } = ERROR_CATALOG[error.code];
-    if (status >= 500) this.logger.error({ err: exception, request_id: request.requestId }, 'request failed');
+    const status = error.status ?? ERROR_CATALOG[error.code].status;
+    // A refusal at capacity is counted (gateway_admission_refused_total), not logged one by one.
+    if (status >= 500 && status !== 503) this.logger.error({ err: exception, request_id: request.requestId }, 'request failed');
     for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(error, request.requestId));
   }

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AccountSettingsReader } from './account-settings.js';
 import { RateLimitInterceptor } from './rate-limit.interceptor.js';
 import { RateLimiter } from './rate-limiter.js';
 
 /** Rate limits per account (and per client address on keyless routes); main.ts installs the interceptor globally. */
 @Module({
-  providers: [AccountSettingsReader, RateLimiter, RateLimitInterceptor],
-  exports: [AccountSettingsReader, RateLimitInterceptor],
+  providers: [RateLimiter, RateLimitInterceptor],
+  exports: [RateLimitInterceptor],
 })
 export class LimitsModule {}

@@ -4,7 +4,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
-import { AccountSettingsReader } from './account-settings.js';
 import { RATE_LIMIT_BUCKET, type RateLimitBucket } from './rate-limited.decorator.js';
 import { RateLimiter } from './rate-limiter.js';
 import { rateLimitHeaders } from './rate-window.js';
@@ -19,7 +18,6 @@ import { rateLimitHeaders } from './rate-window.js';
 export class RateLimitInterceptor implements NestInterceptor {
   constructor(
     private readonly limiter: RateLimiter,
-    private readonly accounts: AccountSettingsReader,
     private readonly reflector: Reflector,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -38,7 +36,8 @@ export class RateLimitInterceptor implements NestInterceptor {
       limit = this.config.SANDBOX_RATE_LIMIT;
       windowSeconds = this.config.SANDBOX_RATE_LIMIT_WINDOW_SECONDS;
     } else {
-      const account = await this.accounts.of(request);
+      // The account's limit came with its key (ApiKeyService), read once per request at most.
+      const account = request.principal;
       if (!account) return next.handle();
       key = `account:${account.accountId}`;
       limit = account.rateLimit;

@@ -4,6 +4,7 @@ import { JobSearchRequestSchema, type JobSearchResult } from '@jobs/contracts';
 import { ApiKeyGuard, CurrentPrincipal, RequestId } from '../auth/api-key.guard.js';
 import type { Principal } from '../auth/api-key.js';
 import { parseRequest } from '../http/validation.js';
+import { Admitted } from '../admission/admitted.decorator.js';
 import { ReattachesSearch } from '../idempotency/idempotent-search.decorator.js';
 import { RunSyncSearchUseCase } from './run-sync-search.usecase.js';
 
@@ -15,6 +16,7 @@ export class SearchController {
   @Post('search')
   @HttpCode(200)
   @ReattachesSearch()
+  @Admitted('sync-search')
   async search(
     @Body() body: unknown,
     @CurrentPrincipal() principal: Principal,

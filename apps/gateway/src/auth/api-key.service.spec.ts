@@ -1,0 +1,98 @@
+import { jest } from '@jest/globals';
+import type { Redis } from 'ioredis';
+import type { PrismaService } from '@jobs/db';
+import type { GatewayConfig } from '../config/gateway.config.js';
+import { hashApiKey } from './api-key.js';
+import { ApiKeyService } from './api-key.service.js';
+
+const KEY = 'svc_live_0123456789abcdefghijklmnopqrstuv';
+const ACCOUNT = { plan: 'pro', rateLimitLimit: 600, rateLimitWindowSeconds: 60, pinnedVersion: '2026-10-01' };
+
+/** The neighbours stubbed: one database row and one Redis shared by every replica, each counting its reads. */
+function world() {
+  const row = { accountId: 'acct_1', mode: 'live', revokedAt: null as Date | null, account: ACCOUNT };
+  const entries = new Map<string, string>();
+  const reads = { database: 0, redis: 0 };
+  const prisma = {
+    apiKey: {
+      findUnique: async () => {
+        reads.database++;
+        return { ...row };
+      },
+      updateMany: async () => {
+        const count = row.revokedAt ? 0 : 1;
+        row.revokedAt = new Date();
+        return { count };
+      },
+    },
+  } as unknown as PrismaService;
+  const redis = {
+    status: 'ready',
+    get: async (key: string) => {
+      reads.redis++;
+      return entries.get(key) ?? null;
+    },
+    set: async (key: string, value: string, ...args: unknown[]) => {
+      if (args.includes('NX') && entries.has(key)) return null;
+      entries.set(key, value);
+      return 'OK';
+    },
+  } as unknown as Redis;
+  const config = { API_KEY_CACHE_TTL_SECONDS: 300, API_KEY_LOCAL_CACHE_MS: 500, API_KEY_LOCAL_CACHE_MAX_KEYS: 100, REDIS_TIMEOUT_MS: 1000 } as GatewayConfig;
+  const replica = () => new ApiKeyService(prisma, redis, config);
+  return { replica, reads, entries };
+}
+
+describe('API keys resolved through the replica cache and Redis', () => {
+  beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  it('resolves a key with its account settings once, then from memory without any I/O', async () => {
+    const { replica, reads } = world();
+    const gateway = replica();
+    const principal = await gateway.resolve(KEY);
+    expect(principal).toEqual({ accountId: 'acct_1', mode: 'live', keyHash: hashApiKey(KEY), plan: 'pro', rateLimit: 600, rateLimitWindowSeconds: 60, pinnedVersion: '2026-10-01' });
+    expect(reads).toEqual({ database: 1, redis: 1 });
+    for (let i = 0; i < 5; i++) expect(await gateway.resolve(KEY)).toEqual(principal);
+    expect(reads).toEqual({ database: 1, redis: 1 });
+  });
+
+  it('reads Redis or the database once for a burst of requests on a cold key', async () => {
+    const { replica, reads } = world();
+    const gateway = replica();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => gateway.resolve(KEY)));
+    expect(new Set(answers.map((a) => a?.accountId))).toEqual(new Set(['acct_1']));
+    expect(reads).toEqual({ database: 1, redis: 1 });
+  });
+
+  it('refuses a revoked key on the revoking replica at once and on another once its memory lapses', async () => {
+    const { replica } = world();
+    const [a, b] = [replica(), replica()];
+    expect(await a.resolve(KEY)).not.toBeNull();
+    expect(await b.resolve(KEY)).not.toBeNull();
+    expect(await a.revoke(KEY)).toBe(true);
+    expect(await a.resolve(KEY)).toBeNull();
+    // b answered from memory a moment ago; past API_KEY_LOCAL_CACHE_MS it reads the shared entry again.
+    jest.advanceTimersByTime(501);
+    expect(await b.resolve(KEY)).toBeNull();
+  });
+
+  it('keeps a revocation when a resolution that read the key as valid finishes after it', async () => {
+    const { replica, entries } = world();
+    const gateway = replica();
+    const pending = gateway.resolve(KEY);
+    await gateway.revoke(KEY);
+    await pending;
+    expect(await gateway.resolve(KEY)).toBeNull();
+    expect(entries.get(`gateway:apikey:${hashApiKey(KEY)}`)).toBe('revoked');
+  });
+
+  it('reads an entry of another shape again from the database, and refuses malformed keys without I/O', async () => {
+    const { replica, reads, entries } = world();
+    entries.set(`gateway:apikey:${hashApiKey(KEY)}`, JSON.stringify({ accountId: 'acct_1', mode: 'live', keyHash: hashApiKey(KEY) }));
+    expect((await replica().resolve(KEY))?.plan).toBe('pro');
+    expect(reads.database).toBe(1);
+    expect(await replica().resolve('not-a-key')).toBeNull();
+    expect(reads.redis).toBe(1);
+  });
+});
