@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { AccountSchema, AsyncSearchSchema, ErrorEnvelopeSchema, EventListResponseSchema, EventSchema, type AsyncSearch, type Event } from '@jobs/contracts';
-import { accountLedgerTotals, admin, type AccountLedgerTotals, api, eventually, killService, Receiver, servicePid, signatureValid, uniqueWord, waitForStackReady, wholeLedger, type LedgerLine } from '../src/index.js';
+import { accountLedgerTotals, admin, type AccountLedgerTotals, api, eventually, killService, Receiver, servicePid, signatureValid, stack, uniqueWord, waitForStackReady, wholeLedger, type LedgerLine } from '../src/index.js';
 import { infrastructure } from './infrastructure.js';
 import { Load, type LoadAccount } from './load.js';
 
@@ -87,6 +87,22 @@ async function loadAccount(): Promise<LoadAccount> {
   if (watch.status !== 201) throw new Error(`POST /v1/watches answered ${watch.status}: ${JSON.stringify(watch.body)}`);
   watchHooks.set(account.accountId, hook);
   return account;
+}
+
+/**
+ * A sync search sent as is. api() first awaits a refresh pass when the load added an opening of
+ * the own crawler since the last pass, and no pass finishes while Redis is away (the orchestrator
+ * keeps its lease there): the Redis scenario then waited for the pass until its timeout, not for
+ * the refusal it checks (whether it did depended on the load's last opening).
+ */
+async function searchWithoutPass(key: string, body: unknown, idempotencyKey: string): Promise<{ status: number; headers: Headers; body: unknown }> {
+  const res = await fetch(`${stack.baseUrl}/v1/jobs/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'Idempotency-Key': idempotencyKey },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 /** One line per fault on the run's output (beside the stack's log), so a run shows what each scenario did. */
@@ -187,7 +203,7 @@ describe('faults under load', () => {
       expect(open.headers.get('ratelimit-remaining')).toBeNull();
 
       // A keyed request cannot be recorded: refused before it runs (internal_error with Retry-After).
-      const refused = await api('/v1/jobs/search', { key: account!.key, body, headers: { 'Idempotency-Key': idempotencyKey } });
+      const refused = await searchWithoutPass(account!.key, body, idempotencyKey);
       expect(refused.status).toBe(500);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(ErrorEnvelopeSchema.parse(refused.body).error.code).toBe('internal_error');
