@@ -22,6 +22,17 @@ if [[ -z "$node_bin" || "$(node_major "$node_bin")" -lt 22 ]] || \
 fi
 say "using Node $(node -v) ($(command -v node))"
 
+# A patch (patches/, patch-package) changed since the last install, e.g. by a merge: its package
+# is installed afresh, so the postinstall applies the whole new patch to pristine files (applied
+# over the old patch's edits, it would fail).
+patch_stamp=node_modules/.patches-applied
+for patch in patches/*.patch; do
+  [[ -f $patch && -d node_modules && ( ! -f $patch_stamp || $patch -nt $patch_stamp ) ]] || continue
+  package=$(basename "$patch" .patch); package=${package%+*}; package=${package//+//}
+  say "patches/$(basename "$patch") is new: installing $package afresh"
+  rm -rf "node_modules/$package" node_modules/.package-lock.json
+done
+
 # Install from the lock file when node_modules is missing or older than it. `npm install`, not
 # `npm ci`: the lock lists other platforms' optional binaries (@swc/core-darwin-*, ...) only as
 # names, because registries that mirror one platform do not serve them, and `npm ci` refuses such
@@ -38,6 +49,7 @@ if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules
   wait "$npm_pid" || { say "npm install failed"; exit 1; }
   say "npm packages installed in $((SECONDS - started))s"
 fi
+touch "$patch_stamp"
 
 export PATH="$PWD/node_modules/.bin:$PATH"
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false KAFKAJS_NO_PARTITIONER_WARNING=1

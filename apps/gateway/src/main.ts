@@ -26,6 +26,7 @@ const instanceId = config.INSTANCE_ID ?? `gateway-${hostname()}-${process.pid}`;
 const service = await runService({
   name: 'gateway',
   instanceId,
+  replicaId: config.INSTANCE_ID,
   module: GatewayModule.forRoot(config, instanceId),
   port: config.PORT,
   host: config.LISTEN_HOST,

@@ -48,6 +48,12 @@ export interface DeadLetter {
 export interface TopicConsumerSettings {
   groupId: string;
   service: string;
+  /**
+   * The replica's stable name (INSTANCE_ID): the member joins as a static member (KIP-345), so
+   * a process restarted under the same name takes its old place and partitions at once instead
+   * of waiting for the dead member's session to expire. Unique per replica within the group.
+   */
+  groupInstanceId?: string;
   logger: Logger;
   /** Gets messages that can never be processed (unparseable, off-contract). */
   deadLetter: (letter: DeadLetter) => Promise<void>;
@@ -60,6 +66,21 @@ export interface TopicConsumerSettings {
    * no order among themselves, such as the provider calls of one search. Default 1: in order.
    */
   concurrencyWithinPartition?: number;
+}
+
+/**
+ * The member's session and how often it shows it is alive. kafkajs heartbeats only from its
+ * fetch loop, between messages; the keep-alive below heartbeats while handlers run too, so the
+ * session bounds the event loop's stalls (GC, a starved 2-core machine), not a handler's length.
+ * A restarted replica does not wait for it (static membership); only a member that is gone for
+ * good (or runs without INSTANCE_ID) holds its partitions this long.
+ */
+export const CONSUMER_SESSION_TIMEOUT_MS = 15_000;
+export const CONSUMER_HEARTBEAT_INTERVAL_MS = 3_000;
+
+/** Kafka accepts [a-zA-Z0-9._-] in a group.instance.id (as in a topic name), at most 249 characters. */
+export function groupInstanceIdOf(replica: string): string {
+  return replica.replace(/[^a-zA-Z0-9._-]/g, '_').slice(0, 249);
 }
 
 interface Subscription {
@@ -79,6 +100,10 @@ export class TopicConsumer {
   private running = false;
   private readonly tracer = trace.getTracer('@jobs/kafka');
   private readonly metrics: ConsumerMetrics;
+  /** Handlers running now, and the heartbeat of the batch they came in: kept alive while > 0. */
+  private handling = 0;
+  private heartbeat: (() => Promise<void>) | undefined;
+  private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(
     kafka: Kafka,
@@ -87,8 +112,9 @@ export class TopicConsumer {
     this.consumer = kafka.consumer({
       groupId: settings.groupId,
       allowAutoTopicCreation: false,
-      sessionTimeout: 30000,
-      heartbeatInterval: 3000,
+      sessionTimeout: CONSUMER_SESSION_TIMEOUT_MS,
+      heartbeatInterval: CONSUMER_HEARTBEAT_INTERVAL_MS,
+      ...(settings.groupInstanceId ? { groupInstanceId: groupInstanceIdOf(settings.groupInstanceId) } : {}),
       // Bounds how long an idle fetch (and so a graceful stop) waits; new messages return at once.
       maxWaitTimeInMs: 1000,
       retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10000 },
@@ -133,6 +159,8 @@ export class TopicConsumer {
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: this.topics, fromBeginning: this.settings.fromBeginning ?? true });
     this.running = true;
+    this.keepAlive = setInterval(() => this.keepSessionAlive(), CONSUMER_HEARTBEAT_INTERVAL_MS);
+    this.keepAlive.unref();
     const within = this.settings.concurrencyWithinPartition ?? 1;
     await this.consumer.run({
       autoCommit: true,
@@ -162,11 +190,30 @@ export class TopicConsumer {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    clearInterval(this.keepAlive);
     await this.consumer.disconnect();
     this.metrics.unwatch();
   }
 
-  private async dispatch({ topic, partition, message }: EachMessagePayload): Promise<void> {
+  /**
+   * A heartbeat while a handler runs (kafkajs limits it to one per interval). A refusal (a
+   * rebalance under way) is left to kafkajs: its own heartbeat after the handler sees it too.
+   */
+  private keepSessionAlive(): void {
+    if (this.handling > 0 && this.running) void this.heartbeat?.().catch(() => undefined);
+  }
+
+  private async dispatch(payload: EachMessagePayload): Promise<void> {
+    this.handling++;
+    this.heartbeat = payload.heartbeat;
+    try {
+      await this.handle(payload);
+    } finally {
+      this.handling--;
+    }
+  }
+
+  private async handle({ topic, partition, message }: EachMessagePayload): Promise<void> {
     const subscription = this.subscriptions.get(topic);
     if (!subscription) return;
     const startedAt = performance.now();

@@ -46,6 +46,7 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
         consumer = new TopicConsumer(this.kafka, {
           groupId,
           service: this.info.name,
+          groupInstanceId: this.info.replicaId,
           logger: this.log.child({ component: 'consumer', group: groupId }),
           fromBeginning: this.options.fromBeginning,
           partitionsConsumedConcurrently: group ? group.partitionsConsumedConcurrently : this.options.partitionsConsumedConcurrently,

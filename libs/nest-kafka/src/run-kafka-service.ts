@@ -15,6 +15,7 @@ export function runKafkaService(name: string, config: Readonly<SharedEnv & { HEA
     host: config.LISTEN_HOST,
     logLevel: config.LOG_LEVEL,
     instanceId: config.INSTANCE_ID,
+    replicaId: config.INSTANCE_ID,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     microservices: (app) => [app.get(KafkaTopologyTransport)],
   });

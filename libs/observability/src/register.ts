@@ -1,4 +1,5 @@
 // Loaded with `node --import` before a service's main module (see the README).
-import { startTelemetry } from './telemetry.js';
+import { startTelemetry, telemetryHooksReady } from './telemetry.js';
 
 startTelemetry(process.env['OTEL_SERVICE_NAME'] ?? 'jobs-service');
+await telemetryHooksReady();

@@ -22,6 +22,8 @@ export interface RunServiceOptions {
   host?: string;
   logLevel?: string;
   instanceId?: string;
+  /** See ServiceInfo.replicaId: INSTANCE_ID when it is configured. */
+  replicaId?: string;
   shutdownTimeoutMs?: number;
   /** Mount the kit's /livez and /readyz on this app. */
   health?: boolean;
@@ -55,6 +57,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const info: ServiceInfo = {
     name: options.name,
     instanceId: options.instanceId ?? `${options.name}-${hostname()}-${process.pid}`,
+    ...(options.replicaId ? { replicaId: options.replicaId } : {}),
   };
   const logger = createLogger({ service: options.name, level: options.logLevel ?? 'info', instanceId: info.instanceId });
   const appModule = typeof options.module === 'function' && !isClass(options.module) ? options.module(logger) : options.module;

@@ -6,4 +6,9 @@ export interface ServiceInfo {
   /** The service's name, also its Kafka client id and stage name. */
   name: string;
   instanceId: string;
+  /**
+   * The replica's configured name (INSTANCE_ID), the same after a restart; absent when not
+   * configured. Kafka consumers join their groups as static members under it.
+   */
+  replicaId?: string;
 }

@@ -4,7 +4,7 @@ import { Topics } from '@jobs/contracts';
 import { TopicConsumer } from '@jobs/kafka';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
-import { DrainRegistry, LOGGER } from '@jobs/service-kit';
+import { DrainRegistry, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import { IdempotencyStore } from './idempotency.store.js';
 
 /** One group for all replicas: each answer is kept once, and offsets survive restarts. */
@@ -25,11 +25,13 @@ export class SearchAnswersConsumer implements OnApplicationBootstrap {
     publisher: KafkaPublisher,
     private readonly store: IdempotencyStore,
     @Inject(LOGGER) logger: Logger,
+    @Inject(SERVICE_INFO) info: ServiceInfo,
     drains: DrainRegistry,
   ) {
     this.consumer = new TopicConsumer(kafka, {
       groupId: SEARCH_ANSWERS_GROUP,
       service: 'gateway',
+      groupInstanceId: info.replicaId,
       logger: logger.child({ component: 'consumer', group: SEARCH_ANSWERS_GROUP }),
       fromBeginning: false,
       deadLetter: ({ consumerGroup, ...letter }) => publisher.publish(Topics.DeadLetter, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
