@@ -54,8 +54,7 @@ export class CollectChunkUseCase {
     const known = new Set(
       (await tx.asyncSearchResult.findMany({ where: { searchId, jobId: { in: matching.map((j) => j.id) } }, select: { jobId: true } })).map((r) => r.jobId),
     );
-    const pending = await this.steps.count(tx, searchId, 'pending');
-    const held = await this.steps.count(tx, searchId, 'held');
+    const { pending, held } = await this.steps.inFlight(tx, searchId);
     const room = search.request.limit - search.row.jobsFound - pending - held;
     const candidates = newCandidates(matching, known, room);
     const onHold = search.status === 'on_hold';
