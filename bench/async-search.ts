@@ -8,6 +8,8 @@
  *   npm run bench:async            # BASE_URL/ADMIN_URL/ADMIN_TOKEN default to the dev stack
  *   BENCH_LIMIT=2000 BASE_URL=http://127.0.0.1:26080 ADMIN_URL=http://127.0.0.1:26081 npm run bench:async
  */
+import { resolve } from 'node:path';
+import { GROUP, machineBetween, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
 import { baseUrl, createBenchAccount } from './stack.js';
 
 const limit = Number(process.env['BENCH_LIMIT'] ?? 10_000);
@@ -15,6 +17,19 @@ const timeoutMs = Number(process.env['BENCH_TIMEOUT_MS'] ?? 30 * 60_000);
 const filters = { title_or: ['engineer', 'manager', 'analyst', 'developer', 'designer', 'specialist', 'lead', 'sales', 'support', 'data', 'product', 'marketing'], include_closed: true };
 
 type Json = Record<string, unknown>;
+
+/** CPU per process from /proc around the search (bench/proc-cpu.ts), when the stack's pids file is here. */
+const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
+const location = (() => {
+  try {
+    const env = processEnv(servicePids(pidsFile)['dedupe']!);
+    return stackLocation(pidsFile, env['DATABASE_URL'], env['REDIS_URL']);
+  } catch {
+    return undefined;
+  }
+})();
+const CPU_COLUMNS = ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher', GROUP.kafka, GROUP.pgBackends, 'provider-sim'] as const;
+const SHORT: Record<string, string> = { 'search-orchestrator': 'orchestrator', 'provider-fetcher': 'fetcher', 'webhook-dispatcher': 'dispatcher', [GROUP.kafka]: 'Kafka', [GROUP.pgBackends]: 'PostgreSQL', 'provider-sim': 'simulator' };
 
 async function call(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json }> {
   const res = await fetch(url, {
@@ -28,6 +43,7 @@ async function call(url: string, init: { method?: string; body?: unknown; header
 const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: limit * 2, rate_limit: { limit: 100_000, window_seconds: 60 } });
 const auth = { authorization: `Bearer ${key}` };
 
+const cpuBefore = location && snapshot(location);
 const started = Date.now();
 const created = await call(`${baseUrl}/v1/searches`, { body: { filters, waterfall: { strategy: 'max_coverage' }, limit }, headers: auth });
 if (created.status !== 202) throw new Error(`POST /v1/searches answered ${created.status}: ${JSON.stringify(created.body)}`);
@@ -43,6 +59,7 @@ while (!['completed', 'partial', 'failed'].includes(String(search['status']))) {
   progress.push([Date.now() - started, Number(search['jobs_found'])]);
 }
 const wallMs = Date.now() - started;
+const cpuAfter = location && snapshot(location);
 const found = Number(search['jobs_found']);
 const metadata = search['metadata'] as { credits_charged: number; duplicates_merged: number; providers: { tried: string[]; failed: unknown[] } };
 const balance = await call(`${baseUrl}/v1/account`, { headers: auth });
@@ -66,6 +83,20 @@ const lines = [
     `${metadata.providers.tried.length} tried, ${metadata.providers.failed.length} failed`,
   ]),
 ];
+if (cpuBefore && cpuAfter) {
+  const usage = usageBetween(cpuBefore, cpuAfter);
+  const machine = machineBetween(cpuBefore, cpuAfter);
+  const seconds = (column: string) => usage.get(column)?.seconds ?? 0;
+  const stack = CPU_COLUMNS.filter((c) => c !== 'provider-sim').reduce((sum, c) => sum + seconds(c), 0);
+  lines.push(
+    '',
+    'CPU-seconds by process during the search (/proc; the simulator apart from the stack total), and the whole machine:',
+    '',
+    row([...CPU_COLUMNS.map((c) => SHORT[c] ?? c), 'stack', 'CPU-ms per job', `machine busy (${machine.cores} cores)`]),
+    `|${'---:|'.repeat(CPU_COLUMNS.length + 3)}`,
+    row([...CPU_COLUMNS.map((c) => seconds(c).toFixed(1)), `**${stack.toFixed(1)}**`, found > 0 ? ((stack * 1000) / found).toFixed(2) : '-', `${machine.busySeconds.toFixed(1)} (${((machine.busySeconds / (wallMs / 1000) / Math.max(1, machine.cores)) * 100).toFixed(0)} %)`]),
+  );
+}
 process.stdout.write(`${lines.join('\n')}\n`);
 if (spent !== metadata.credits_charged || metadata.credits_charged !== found) {
   process.stdout.write(`ledger mismatch: spent ${spent}, charged ${metadata.credits_charged}, jobs_found ${found}\n`);

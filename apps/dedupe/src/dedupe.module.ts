@@ -41,6 +41,8 @@ export class DedupeModule {
           backgroundGroups: [
             { suffix: 'refresh', topics: [Topics.RefreshRecordsFetched], partitionsConsumedConcurrently: 1 },
             { suffix: 'passes', topics: [Topics.RefreshPassRecordsFetched, Topics.RefreshRequested], partitionsConsumedConcurrently: 2 },
+            // Async search chunks (200 records each) beside, not in front of, a sync search's batches.
+            { suffix: 'async', topics: [Topics.AsyncChunkFetched], partitionsConsumedConcurrently: 4 },
           ],
         }),
         // lifecycle and hiring changes are staged in the merge transaction, published by the relay

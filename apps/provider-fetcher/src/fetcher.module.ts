@@ -36,6 +36,9 @@ export class FetcherModule {
           backgroundGroups: [
             { suffix: 'refresh', topics: [Topics.RefreshFetchRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 16 },
             { suffix: 'passes', topics: [Topics.RefreshPassFetchRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 4 },
+            // Async search chunks (a chunk's pages side by side, up to a second each): a sync fetch
+            // never waits for a chunk's batch, and one search's providers read side by side.
+            { suffix: 'async', topics: [Topics.AsyncChunkRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 8 },
           ],
         }),
       ],

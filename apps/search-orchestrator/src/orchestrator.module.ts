@@ -26,6 +26,7 @@ import { ApplyChargeUseCase } from './async-search/apply-charge.usecase.js';
 import { AsyncSearchConsumer } from './async-search/async-search.consumer.js';
 import { AsyncSearchSteps } from './async-search/async-search.steps.js';
 import { AsyncSearchSweeper } from './async-search/async-search-sweeper.js';
+import { AsyncPipelineProbe } from './async-search/async-pipeline.probe.js';
 import { CollectChunkUseCase } from './async-search/collect-chunk.usecase.js';
 import { CreateAsyncSearchUseCase } from './async-search/create-async-search.usecase.js';
 import { ASYNC_CURSOR_CODEC, ReadAsyncSearchUseCase } from './async-search/read-async-search.usecase.js';
@@ -39,7 +40,15 @@ export class OrchestratorModule {
       imports: [
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
         RedisModule.forRoot(config.REDIS_URL),
-        KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'search-orchestrator', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+        KafkaModule.forRoot({
+          brokers: config.KAFKA_BROKERS,
+          groupId: 'search-orchestrator',
+          topology: ALL_TOPICS,
+          deadLetterTopic: Topics.DeadLetter,
+          // Async collection in a group of its own: a chunk's answer never waits in a fetch behind
+          // a batch of job.lifecycle.changed (a 10,000-job search makes as many), nor they behind it.
+          backgroundGroups: [{ suffix: 'async', topics: [Topics.AsyncChunkDeduplicated, Topics.AsyncChunkCharged], partitionsConsumedConcurrently: 4 }],
+        }),
         // async searches stage their chunk requests, charges and events with their state
         OutboxModule,
       ],
@@ -49,7 +58,7 @@ export class OrchestratorModule {
         WatchStore, WatchIndex, ManageWatchesUseCase, MatchChangesUseCase,
         { provide: WATCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // Async searches: state in PostgreSQL, chunked collection, charges as collected, sweeper.
-        AsyncSearchSteps, CreateAsyncSearchUseCase, ReadAsyncSearchUseCase, CollectChunkUseCase, ApplyChargeUseCase, ResumeSearchesUseCase, AsyncSearchSweeper,
+        AsyncSearchSteps, CreateAsyncSearchUseCase, ReadAsyncSearchUseCase, CollectChunkUseCase, ApplyChargeUseCase, ResumeSearchesUseCase, AsyncSearchSweeper, AsyncPipelineProbe,
         { provide: ASYNC_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AccountSchema, AsyncSearchSchema, ErrorEnvelopeSchema, type AsyncSearch } from '@jobs/contracts';
-import { addWorldJob, admin, api, createAccount, killService, resetProviders, setProvider, uniqueWord, waitForStackReady, wholeLedger, type LedgerLine, type ProviderSlug } from '@jobs/e2e-support';
+import { addWorldJob, admin, api, crawled, createAccount, killService, resetProviders, servicePid, setProvider, TopicTap, uniqueWord, waitForStackReady, wholeLedger, type LedgerLine, type ProviderSlug } from '@jobs/e2e-support';
 
 /**
  * interface.md "Async search" over HTTP against the running stack: POST /v1/searches answers
@@ -198,6 +200,44 @@ describe('async searches (POST/GET /v1/searches)', () => {
     expect(new Set(ids).size).toBe(15);
     expect(await creditsOf(account.live_key)).toBe(10);
   }, 30_000);
+
+  it('never asks a chunk again while it is still on its way: with dedupe paused past the stall time, each chunk is asked once', async () => {
+    const word = await openings(4, ['own_index', 'provider_a', 'provider_c']);
+    const account = await createAccount({ plan: 'pro', credits: 50 });
+    const tap = new TopicTap(['async.chunk.requested']);
+    await tap.start();
+    await crawled(); // the refresh pass that brings the openings into the store needs dedupe
+    const dedupe = servicePid('dedupe');
+    if (dedupe === undefined) throw new Error('dedupe is not running');
+    // the chunks are fetched, then wait for dedupe: the search makes no step for longer than the
+    // sweeper's stall time (30 s) while every chunk is still on its way
+    process.kill(dedupe, 'SIGSTOP');
+    const resume = setTimeout(() => process.kill(dedupe, 'SIGCONT'), 90_000); // whatever happens to this test
+    let accepted: AsyncSearch;
+    try {
+      accepted = await start(account.live_key, { filters: { title_or: [word] }, waterfall: { strategy: 'max_coverage' } });
+      await new Promise((r) => setTimeout(r, 45_000));
+      expect((await read(account.live_key, accepted.id)).status).toBe('queued');
+    } finally {
+      clearTimeout(resume);
+      process.kill(dedupe, 'SIGCONT');
+    }
+    const done = await waitFor(account.live_key, accepted.id, finished, 150_000);
+    expect(done).toMatchObject({ status: 'completed', jobs_found: 4 });
+    await tap.stop();
+    const asks = tap.seen.filter((m) => m.value['search_id'] === accepted.id).map((m) => `${String(m.value['provider'])}/${String(m.value['chunk'])}/${String(m.value['attempt'])}`);
+    expect(asks.filter((ask) => ask.endsWith('/0/0')).length).toBe(done.metadata!.providers.tried.length);
+    expect(asks.length).toBeGreaterThanOrEqual(done.metadata!.providers.tried.length);
+    // every chunk (provider, chunk, try) asked exactly once
+    expect(new Set(asks).size).toBe(asks.length);
+    // ... though the sweeper did find the search idle past its stall time (it says so in its log)
+    const logDir = process.env['STACK_LOG_DIR'];
+    if (logDir) {
+      const logs = readdirSync(logDir).filter((f) => f.startsWith('search-orchestrator')).map((f) => readFileSync(join(logDir, f), 'utf8')).join('\n');
+      expect(logs.split('\n').some((line) => line.includes(accepted.id) && line.includes('still on their way'))).toBe(true);
+    }
+    expect(await creditsOf(account.live_key)).toBe(46);
+  }, 240_000);
 
   it('survives a SIGKILL of every service on its path (orchestrator, billing, dedupe, fetcher) mid-collection with an exact ledger', async () => {
     const account = await createAccount({ plan: 'pro', credits: 5000 });

@@ -306,13 +306,13 @@ export const Topics = {
   AsyncChunkRequested: defineTopic({
     name: 'async.chunk.requested',
     value: AsyncChunkRequested.ValueSchema,
-    key: 'search_id',
+    key: 'search_id:provider',
     keyOf: AsyncChunkRequested.keyOf,
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['provider-fetcher'],
     purpose: "One chunk of an async search's collection: one provider's pages from a resumable position",
-    keyReason: "One search's chunks stay together and in order; searches spread over partitions",
+    keyReason: "One provider's chunks of a search stay in order, while the search's providers are read side by side on several fetcher partitions",
   }),
   AsyncChunkFetched: defineTopic({
     name: 'async.chunk.fetched',

@@ -1,4 +1,4 @@
-import { collectPages } from './paging.js';
+import { byOffset, byPage, collectPages } from './paging.js';
 import type { PagePosition, ResumablePaging } from './provider-adapter.js';
 import { mapProviderA } from './provider-a.adapter.js';
 import { fixture } from './testing/fixture-server.js';
@@ -59,5 +59,74 @@ describe('collectPages, resumed (async search chunks)', () => {
     expect(records.map((r) => r.provider_job_id)).toEqual(['a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11']);
     expect(sizes).toEqual([4, 4]);
     expect(paging.next).toEqual({ cursor: 4, page_size: 4 });
+  });
+});
+
+describe('collectPages, pages side by side (addressable paging)', () => {
+  /** 23 items behind offset paging, like provider_b; `short` makes the page at that offset one item short. */
+  const all = Array.from({ length: 23 }, (_, i) => ({ ...(items[0] as object), id: `b${i}` }));
+  function offsetProvider(short?: number) {
+    let inFlight = 0;
+    const log = { asked: [] as number[], most: 0 };
+    const fetchPage = async (offset: number, size: number) => {
+      log.asked.push(offset);
+      inFlight += 1;
+      log.most = Math.max(log.most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      const slice = all.slice(offset, offset + (offset === short ? size - 1 : size));
+      const end = offset + slice.length;
+      return { items: slice, next: end < all.length ? end : null };
+    };
+    return { fetchPage, log };
+  }
+
+  it('reads the same records and leaves the same next position as one page after the other, asking the pages at once', async () => {
+    const one = offsetProvider();
+    const inTurn: ResumablePaging = { start: { cursor: 5, page_size: 4 } };
+    const expected = await collectPages(10, 0, one.fetchPage, mapProviderA, 100, inTurn);
+    const many = offsetProvider();
+    const side: ResumablePaging = { start: { cursor: 5, page_size: 4 } };
+    const records = await collectPages(10, 0, many.fetchPage, mapProviderA, 100, side, { seek: byOffset, parallel: 8 });
+    expect(records.map((r) => r.provider_job_id)).toEqual(expected.map((r) => r.provider_job_id));
+    expect(records.map((r) => r.provider_job_id)).toEqual(['b5', 'b6', 'b7', 'b8', 'b9', 'b10', 'b11', 'b12', 'b13', 'b14', 'b15', 'b16']);
+    expect(side.next).toEqual(inTurn.next);
+    expect(many.log.asked).toEqual([5, 9, 13]);
+    expect(many.log.most).toBe(3);
+    expect(one.log.most).toBe(1);
+  });
+
+  it('stops at the last page: pages asked past the end are not used and next is null', async () => {
+    const { fetchPage, log } = offsetProvider();
+    const paging: ResumablePaging = { start: { cursor: 16, page_size: 4 } };
+    const records = await collectPages(40, 0, fetchPage, mapProviderA, 100, paging, { seek: byOffset, parallel: 8 });
+    expect(records.map((r) => r.provider_job_id)).toEqual(['b16', 'b17', 'b18', 'b19', 'b20', 'b21', 'b22']);
+    expect(paging.next).toBeNull();
+    expect(log.asked).toEqual([16, 20, 24, 28, 32, 36, 40, 44]);
+  });
+
+  it('continues from a short page’s own next position, never skipping or repeating a record', async () => {
+    const { fetchPage, log } = offsetProvider(4);
+    const paging: ResumablePaging = { start: { cursor: 0, page_size: 4 } };
+    const records = await collectPages(12, 0, fetchPage, mapProviderA, 100, paging, { seek: byOffset, parallel: 8 });
+    // the page at 4 held 3 items (next 7, not 8): the pages asked at 8 are dropped, the read goes on from 7
+    expect(records.map((r) => r.provider_job_id)).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8', 'b9', 'b10', 'b11', 'b12', 'b13', 'b14']);
+    expect(log.asked).toEqual([0, 4, 8, 7, 11]);
+    expect(paging.next).toEqual({ cursor: 15, page_size: 4 });
+  });
+
+  it('asks one page at a time when the read is not parallel (page-number seek)', async () => {
+    let most = 0;
+    let inFlight = 0;
+    const fetchPage = async (page: number, size: number) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight -= 1;
+      return { items: all.slice((page - 1) * size, page * size), next: page * size < all.length ? byPage(page, 1) : null };
+    };
+    const records = await collectPages(12, 1, fetchPage, mapProviderA, 4, undefined, { seek: byPage, parallel: 1 });
+    expect(records).toHaveLength(12);
+    expect(most).toBe(1);
   });
 });

@@ -12,6 +12,11 @@ export interface ProviderQuery {
    * starts (null: no more). Without it, a search reads from the first page and keeps `want` records.
    */
   paging?: ResumablePaging;
+  /**
+   * Pages asked side by side where the provider's pages are addressed by number or offset (an
+   * async chunk's pages; default 1: one after the other). Cursor-paged providers read in turn.
+   */
+  parallelPages?: number;
   /** The moment `posted_within_days` counts back from (default now); fixed over a resumed read. */
   asOf?: number;
   /** Only postings posted at or after this moment (epoch ms): a refresh's new-listings window. */

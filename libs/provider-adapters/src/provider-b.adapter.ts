@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
-import { collectPages, validRecord } from './paging.js';
+import { byOffset, collectPages, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
 import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
@@ -57,7 +57,7 @@ export class ProviderBAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf, postedSince, parallelPages }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
@@ -83,6 +83,7 @@ export class ProviderBAdapter implements ProviderAdapter {
       mapProviderB,
       PAGE_SIZE,
       paging,
+      { seek: byOffset, parallel: parallelPages ?? 1 },
     );
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
-import { collectPages, validRecord } from './paging.js';
+import { byOffset, collectPages, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
 import { toIsoUtc, toUrl } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
@@ -58,7 +58,7 @@ export class ProviderEAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({ filters, want, signal, paging, asOf, postedSince, parallelPages }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
@@ -85,6 +85,7 @@ export class ProviderEAdapter implements ProviderAdapter {
       mapProviderE,
       PAGE_SIZE,
       paging,
+      { seek: byOffset, parallel: parallelPages ?? 1 },
     );
   }
 }

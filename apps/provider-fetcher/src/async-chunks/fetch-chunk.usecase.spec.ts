@@ -4,7 +4,7 @@ import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
-import { FetchChunkUseCase, nextPosition } from './fetch-chunk.usecase.js';
+import { CHUNK_PARALLEL_PAGES, FetchChunkUseCase, nextPosition } from './fetch-chunk.usecase.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
 const record = (provider: NormalizedProviderRecord['provider'], id: string): NormalizedProviderRecord => ({ ...examples.normalizedRecord(), provider, provider_job_id: id });
@@ -32,7 +32,8 @@ describe('FetchChunkUseCase', () => {
       },
     };
     const out = await run(adapter, request());
-    expect(queries[0]).toMatchObject({ want: 200, asOf: 1_795_000_000_000, paging: { start: { cursor: 4, page_size: 100 } } });
+    expect(queries[0]).toMatchObject({ want: 200, asOf: 1_795_000_000_000, paging: { start: { cursor: 4, page_size: 100 } }, parallelPages: CHUNK_PARALLEL_PAGES });
+    expect(CHUNK_PARALLEL_PAGES).toBeGreaterThan(1);
     expect(out).toMatchObject({ outcome: 'ok', chunk: 3, attempt: 1, next: { kind: 'pages', page: { cursor: 6, page_size: 100 } } });
     expect(out.records.map((r) => r.provider_job_id)).toEqual(['1', '2']);
   });

@@ -5,6 +5,12 @@ import type { ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
 
 /**
+ * Pages of one chunk asked side by side where the provider's pages are addressed by number or
+ * offset: a 200-record chunk of provider_d (25 per page, ~400 ms each) takes one page's time.
+ */
+export const CHUNK_PARALLEL_PAGES = 8;
+
+/**
  * Reads one chunk of an async search from one provider: whole pages from the chunk's position
  * until `want` records are in, within the chunk's deadline, and hands the records and the next
  * position to dedupe. The own index's crawler pages come first; once they end, the next chunk is
@@ -43,7 +49,7 @@ export class FetchChunkUseCase {
     const paging: ResumablePaging = { start: message.from.page };
     const { outcome, records } = await this.calls.call(
       message.provider,
-      { filters: message.filters, want: message.want, paging, asOf: message.as_of },
+      { filters: message.filters, want: message.want, paging, asOf: message.as_of, parallelPages: CHUNK_PARALLEL_PAGES },
       started + message.timeout_ms,
       { search_id: message.search_id, chunk: message.chunk, attempt: message.attempt },
     );

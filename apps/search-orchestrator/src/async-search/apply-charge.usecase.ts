@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { AsyncChunkCharged } from '@jobs/contracts';
+import type { AsyncChunkCharged, Job } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { isFinal } from './collection.js';
-import { AsyncSearchSteps, jobOf } from './async-search.steps.js';
+import { AsyncSearchSteps } from './async-search.steps.js';
 
 /**
  * Billing answered one charge batch: under the search's lock, the collected prefix becomes part
@@ -24,7 +24,7 @@ export class ApplyChargeUseCase {
         const search = await this.steps.lock(tx, message.search_id);
         if (!search || isFinal(search.status)) return;
         const searchId = search.row.id;
-        const rows = await tx.asyncSearchResult.findMany({ where: { searchId, state: 'pending', chargeBatch: message.batch } });
+        const rows = await tx.asyncSearchResult.findMany({ where: { searchId, state: 'pending', chargeBatch: message.batch }, select: { jobId: true, job: true } });
         if (rows.length === 0) return;
         const collected = new Set(message.collected.map((c) => c.job_id));
         const collectedRows = rows.filter((row) => collected.has(row.jobId));
@@ -45,7 +45,8 @@ export class ApplyChargeUseCase {
             creditsRemaining: message.credits_remaining,
             ...(message.stopped === 'max_credits' ? { capReached: true } : {}),
             ...(onHold ? { status: 'on_hold' } : {}),
-            ...this.steps.collectedCounters(search, collectedRows.map((r) => jobOf(r.job))),
+            // snapshots checked against the Job contract when collected: counted as stored
+            ...this.steps.collectedCounters(search, collectedRows.map((r) => r.job as unknown as Job)),
           },
         });
         if (onHold) search.status = 'on_hold';

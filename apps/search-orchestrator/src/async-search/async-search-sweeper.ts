@@ -2,7 +2,8 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { PrismaService } from '@jobs/db';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { STALL_MS } from './collection.js';
+import { STALL_MS, STUCK_MS } from './collection.js';
+import { AsyncPipelineProbe } from './async-pipeline.probe.js';
 import { accountCredits, AsyncSearchSteps, positionOf } from './async-search.steps.js';
 import { ResumeSearchesUseCase } from './resume-searches.usecase.js';
 
@@ -16,6 +17,12 @@ const BATCH = 20;
  * charge, and the search ignores answers it is no longer waiting for), and an on_hold search
  * whose account has credits again is resumed (a top-up that raced its hold). Every replica
  * sweeps; SKIP LOCKED keeps two from re-driving one search at once.
+ *
+ * A chunk still on its way is never asked twice: while its request waits in the outbox or a
+ * message of the search waits (or is being handled) on its partition at any hop
+ * (AsyncPipelineProbe), the search is left alone and looked at again STALL_MS later. Every hop
+ * delivers at least once, so a chunk is lost only when its message was dead-lettered; a search
+ * that has not moved for STUCK_MS is re-driven whatever the probe says (a hop that never drains).
  */
 @Injectable()
 export class AsyncSearchSweeper implements OnApplicationBootstrap {
@@ -24,9 +31,13 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     return SWEEP_EVERY_MS;
   });
 
+  /** search id -> when to probe it again, after the probe found its work still on its way */
+  private readonly lookAgainAt = new Map<string, number>();
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly steps: AsyncSearchSteps,
+    private readonly pipeline: AsyncPipelineProbe,
     private readonly resume: ResumeSearchesUseCase,
     @Inject(LOGGER) private readonly logger: Logger,
     drains: DrainRegistry,
@@ -44,7 +55,8 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     // The probes are untraced (an idle orchestrator makes them every few seconds); a re-drive traces itself.
     const stalled = await untraced(() => this.prisma.asyncSearch.findMany({ where: { status: { in: ['queued', 'running'] }, progressAt: { lt: before } }, select: { id: true }, take: BATCH }));
     let moved = 0;
-    for (const { id } of stalled) if (await this.redrive(id, before)) moved += 1;
+    for (const [id, at] of this.lookAgainAt) if (at <= now) this.lookAgainAt.delete(id);
+    for (const { id } of stalled) if (await this.redrive(id, before, now)) moved += 1;
     const held = await untraced(() => this.prisma.asyncSearch.findMany({ where: { status: 'on_hold', progressAt: { lt: before } }, select: { id: true, accountId: true }, take: BATCH }));
     for (const search of held) {
       if ((await accountCredits(this.prisma, search.accountId)) <= 0) continue;
@@ -54,7 +66,13 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     return moved;
   }
 
-  private async redrive(searchId: string, before: Date): Promise<boolean> {
+  private async redrive(searchId: string, before: Date, now: number): Promise<boolean> {
+    if (this.lookAgainAt.has(searchId)) return false;
+    if (await this.onItsWay(searchId, now)) {
+      this.lookAgainAt.set(searchId, now + STALL_MS);
+      this.logger.info({ search_id: searchId }, 'async search idle but its chunks or charges are still on their way; not asked again');
+      return false;
+    }
     const moved = await this.prisma.$transaction(
       async (tx) => {
         const locked = await tx.$queryRaw<{ id: string }[]>`
@@ -78,5 +96,20 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     );
     this.steps.kick();
     return moved;
+  }
+
+  /** Whether the search's unanswered work may still arrive (read without the lock: the re-drive checks progress again under it). */
+  private async onItsWay(searchId: string, now: number): Promise<boolean> {
+    const search = await this.prisma.asyncSearch.findUnique({ where: { id: searchId }, select: { accountId: true, progressAt: true } });
+    if (!search || search.progressAt.getTime() < now - STUCK_MS) return false;
+    const legs = await this.prisma.asyncSearchLeg.findMany({ where: { searchId, state: 'fetching' }, select: { provider: true } });
+    const charges = await this.prisma.asyncSearchResult.findMany({ where: { searchId, state: 'pending' }, distinct: ['chargeBatch'], select: { chargeBatch: true } });
+    try {
+      return await this.pipeline.holds(this.prisma, { searchId, accountId: search.accountId, providers: legs.map((l) => l.provider), charges: charges.length });
+    } catch (error) {
+      // the broker cannot say: wait for the next look rather than risk asking twice
+      this.logger.warn({ err: error, search_id: searchId }, 'could not read the async pipeline backlog; the search is looked at again later');
+      return true;
+    }
   }
 }

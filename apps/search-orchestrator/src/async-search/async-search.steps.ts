@@ -133,9 +133,12 @@ export class AsyncSearchSteps {
     });
   }
 
-  /** Result rows of a search in one state. */
-  count(tx: Tx, searchId: string, state: 'pending' | 'held' | 'collected'): Promise<number> {
-    return tx.asyncSearchResult.count({ where: { searchId, state } });
+  /** Result rows of a search waiting for billing (pending) and for credits (held), in one statement. */
+  async inFlight(tx: Tx, searchId: string): Promise<{ pending: number; held: number }> {
+    const [counts] = await tx.$queryRaw<{ pending: number; held: number }[]>`
+      SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending, count(*) FILTER (WHERE state = 'held')::int AS held
+      FROM async_search_results WHERE search_id = ${searchId} AND state IN ('pending', 'held')`;
+    return counts ?? { pending: 0, held: 0 };
   }
 
   /**
@@ -144,13 +147,14 @@ export class AsyncSearchSteps {
    */
   async advance(tx: Tx, search: LoadedSearch): Promise<void> {
     const legs = await tx.asyncSearchLeg.findMany({ where: { searchId: search.row.id }, orderBy: [{ wave: 'asc' }] });
+    const { pending, held } = await this.inFlight(tx, search.row.id);
     const step = nextStep({
       status: search.status,
       limit: search.request.limit,
       jobsFound: search.row.jobsFound,
       capReached: search.row.capReached,
-      pending: await this.count(tx, search.row.id, 'pending'),
-      held: await this.count(tx, search.row.id, 'held'),
+      pending,
+      held,
       wave: search.row.wave,
       waves: search.waves.length,
       legs: orderLegs(legs, search.waves).map(legView),
@@ -212,7 +216,7 @@ export class AsyncSearchSteps {
     this.outbox.kick();
   }
 
-  /** Counters to add when jobs are collected. */
+  /** Counters to add when jobs are collected (their snapshots as stored when collected: checked then, not again). */
   collectedCounters(search: LoadedSearch, jobs: readonly Job[]) {
     return { coverageCounts: coverageCounts(jobs, z.record(z.string(), z.number()).parse(search.row.coverageCounts)) as Prisma.InputJsonValue };
   }

@@ -1,5 +1,5 @@
 /**
- * `async.chunk.requested` (key: search_id): search-orchestrator -> provider-fetcher. One chunk
+ * `async.chunk.requested` (key: search_id:provider): search-orchestrator -> provider-fetcher. One chunk
  * of an async search's collection from one provider: read the provider page by page from
  * `from` until `want` records are in (or it has no more), within `timeout_ms` of taking the chunk.
  *
@@ -71,4 +71,5 @@ export const ValueSchema = z
   });
 export type Value = z.infer<typeof ValueSchema>;
 
-export const keyOf = (value: Value): string => value.search_id;
+/** One search's providers are read side by side on several fetcher partitions; one provider's chunks stay in order. */
+export const keyOf = (value: Value): string => `${value.search_id}:${value.provider}`;
