@@ -3,7 +3,7 @@ import { InFlightLimit, isRefusal, type Refusal, type Slot } from './in-flight-l
 const CEILING = 10_000;
 
 /** A limit on a clock the test moves. */
-function limitOn(tuning: { min: number; max: number; window: number }) {
+function limitOn(tuning: { min: number; max: number; window: number; floorMs?: number }) {
   const clock = { now: 0 };
   return { limit: new InFlightLimit(tuning, () => clock.now), clock };
 }
@@ -110,6 +110,27 @@ describe('admission by the work in flight', () => {
       slot.release();
     }
     expect(limit.limit).toBe(8);
+  });
+
+  it('never shrinks while the window p95 is at or under the floor, however fast quiet work was', () => {
+    const { limit, clock } = limitOn({ min: 2, max: 8, window: 4, floorMs: 1000 });
+    // Quiet: 50 ms each, so twice the quiet p95 is 100 ms, under the floor.
+    for (let i = 0; i < 6; i++) {
+      const slot = enter(limit);
+      clock.now += 50;
+      slot.release();
+    }
+    expect(limit.quietP95Ms).toBe(50);
+    // Eight at once taking 900 ms: nine times quiet, but under the 1 s floor: no refusal to come.
+    const busy = Array.from({ length: 8 }, () => enter(limit));
+    clock.now += 900;
+    for (const slot of busy) slot.release();
+    expect(limit.limit).toBe(8);
+    // Beyond the floor the limit shrinks as before: 8 -> 5.
+    const slower = Array.from({ length: 8 }, () => enter(limit));
+    clock.now += 1500;
+    for (const slot of slower) slot.release();
+    expect(limit.limit).toBe(5);
   });
 });
 

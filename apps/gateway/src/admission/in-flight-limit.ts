@@ -14,6 +14,13 @@ export interface InFlightTuning {
   max: number;
   /** Completions per decision: the p95 of that many latencies moves the limit. */
   window: number;
+  /**
+   * A p95 at or under this never shrinks the limit, whatever the quiet p95: refusing work that
+   * would still be answered this fast helps no caller (twice a 40 ms quiet p95 would turn 16
+   * concurrent cheap searches, answered in 300 ms, into refusals with a Retry-After of seconds).
+   * 0: the target is twice the quiet p95 alone.
+   */
+  floorMs?: number;
 }
 
 /** How far back completions count towards the drain rate that sets `Retry-After`. */
@@ -37,7 +44,7 @@ const MIN_WINDOW = 2;
  * The limit adapts to what the pipeline carries now (the machine, the strategy mix, whatever
  * else runs): it starts at `max`; every `window` completions the p95 of their latencies is held
  * against the target: twice the quiet p95 (latencies of work that never had more than one other
- * unit in flight beside it), never above `ceilingMs` (the longest a caller can be kept waiting before the
+ * unit in flight beside it), never under `floorMs`, never above `ceilingMs` (the longest a caller can be kept waiting before the
  * answer would be a timeout). Above the target the limit shrinks by 30 % (at once when a single
  * unit outlives the ceiling), at most once per generation of admitted work, so the units still
  * finishing under the old limit do not shrink it again (nor count in the next window); at or
@@ -119,7 +126,7 @@ export class InFlightLimit {
     if (this.windowLatencies.length < Math.max(MIN_WINDOW, Math.min(this.tuning.window, this.currentLimit))) return;
     const p95 = percentile95(this.windowLatencies);
     const quietP95 = this.quietP95Ms;
-    const target = quietP95 === undefined ? ceilingMs : Math.min(ceilingMs, 2 * quietP95);
+    const target = quietP95 === undefined ? ceilingMs : Math.min(ceilingMs, Math.max(this.tuning.floorMs ?? 0, 2 * quietP95));
     if (p95 > target) this.decrease(generation);
     else {
       // Within the target the limit grows, full or not: a limit shrunk by a busy spell comes back

@@ -33,6 +33,12 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   SEARCH_MIN_IN_FLIGHT: z.coerce.number().int().min(1).default(2),
   /** Completed searches per decision of the adaptive limit (the p95 of their latencies against the target). */
   SEARCH_ADMISSION_WINDOW: z.coerce.number().int().min(1).default(8),
+  /**
+   * A window p95 at or under this never shrinks the limit (the target is twice the quiet p95, but
+   * never under this): without it, 16 concurrent cheap searches answered in 300 ms on a quiet
+   * machine were mostly refused because their quiet p95 was 48 ms (bench:sync, issue 14).
+   */
+  SEARCH_LATENCY_FLOOR_MS: z.coerce.number().int().min(0).default(1000),
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
