@@ -38,7 +38,7 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
    * never under this): without it, 16 concurrent cheap searches answered in 300 ms on a quiet
    * machine were mostly refused because their quiet p95 was 48 ms (bench:sync, issue 14).
    */
-  SEARCH_LATENCY_FLOOR_MS: z.coerce.number().int().min(0).default(1000),
+  SEARCH_LATENCY_FLOOR_MS: z.coerce.number().int().min(0).default(500),
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
