@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ClosedReason, Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
-import { PrismaService, type Prisma } from '@jobs/db';
+import { Prisma, PrismaService } from '@jobs/db';
 import { CanonicalIndex, blockingKey, normalizeCompanyName, normalizeTitle, recordToMatch, type MatchFields } from '@jobs/matching';
 import { titleSearchText } from '@jobs/job-filters';
 import { newId } from '@jobs/observability';
@@ -224,16 +224,7 @@ export class CanonicalJobRepository {
         ${bySource.map((k) => JSON.stringify(recordFieldHashes(k.record)))}::text[]::jsonb[]
       ) AS v(id, seen_at, field_hashes)
       WHERE s.id = v.id`;
-    const jobs = [...sightingsByJob(seen)];
-    await tx.$executeRaw`
-      UPDATE canonical_jobs AS j
-      SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
-      FROM unnest(
-        ${jobs.map(([id]) => id)}::text[],
-        ${jobs.map(([, t]) => t.seenAt.toISOString())}::text[]::timestamptz[],
-        ${jobs.map(([, t]) => t.verifiedAt?.toISOString() ?? null)}::text[]::timestamptz[]
-      ) AS v(id, seen_at, verified_at)
-      WHERE j.id = v.id AND (j.last_seen_at < v.seen_at OR v.verified_at > COALESCE(j.last_verified_at, '-infinity'))`;
+    await tx.$executeRaw(jobSightingsUpdate(seen));
   }
 
   /**
@@ -319,7 +310,6 @@ export class CanonicalJobRepository {
    */
   private async recordUnchangedSightings(seen: readonly KnownSighting[]): Promise<void> {
     const sources = [...new Map(seen.map((k) => [k.sourceId, k])).values()];
-    const jobs = [...sightingsByJob(seen)];
     await this.prisma.$executeRaw`
       WITH sources AS (
         UPDATE job_sources AS s
@@ -328,14 +318,7 @@ export class CanonicalJobRepository {
         WHERE s.id = v.id AND (s.last_seen_at < v.seen_at OR NOT s.listed)
         RETURNING 1
       )
-      UPDATE canonical_jobs AS j
-      SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
-      FROM unnest(
-        ${jobs.map(([id]) => id)}::text[],
-        ${jobs.map(([, t]) => t.seenAt.toISOString())}::text[]::timestamptz[],
-        ${jobs.map(([, t]) => t.verifiedAt?.toISOString() ?? null)}::text[]::timestamptz[]
-      ) AS v(id, seen_at, verified_at)
-      WHERE j.id = v.id AND (j.last_seen_at < v.seen_at OR v.verified_at > COALESCE(j.last_verified_at, '-infinity'))`;
+      ${jobSightingsUpdate(seen)}`;
   }
 
   load(ids: readonly string[]): Promise<CanonicalJobRow[]> {
@@ -540,6 +523,24 @@ function knownSources(db: Pick<Prisma.TransactionClient, '$queryRaw'>, records: 
     SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes
     FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[], ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
       ON s.provider = v.provider::provider AND s.provider_job_id = v.id`;
+}
+
+/**
+ * The jobs' side of a batch of sightings, one statement for both writers of sightings (inside a
+ * merge and for unchanged listings): last seen moves forward, last verified too where a
+ * verifying provider saw the job; rows already as new are left alone.
+ */
+function jobSightingsUpdate(seen: readonly KnownSighting[]): Prisma.Sql {
+  const jobs = [...sightingsByJob(seen)];
+  return Prisma.sql`
+      UPDATE canonical_jobs AS j
+      SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
+      FROM unnest(
+        ${jobs.map(([id]) => id)}::text[],
+        ${jobs.map(([, t]) => t.seenAt.toISOString())}::text[]::timestamptz[],
+        ${jobs.map(([, t]) => t.verifiedAt?.toISOString() ?? null)}::text[]::timestamptz[]
+      ) AS v(id, seen_at, verified_at)
+      WHERE j.id = v.id AND (j.last_seen_at < v.seen_at OR v.verified_at > COALESCE(j.last_verified_at, '-infinity'))`;
 }
 
 /** Each sighted job's latest sighting, and when the own crawler last confirmed it. */
