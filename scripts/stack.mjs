@@ -89,6 +89,8 @@ const pendingRestarts = new Map();
 const logDir = join(ROOT, '.local', 'logs', profile.kafkaInstance);
 /** The running services' pids (name -> pid), rewritten on every (re)start and exit, for the e2e tests. */
 const pidsFile = join(ROOT, '.local', 'run', profile.kafkaInstance, 'pids.json');
+/** The services' inspector ports (id -> port), for bench/profile.ts. */
+const inspectFile = join(ROOT, '.local', 'run', profile.kafkaInstance, 'inspect.json');
 const RESTART_DELAY_MS = 500;
 /** A service that dies again within this long after its start waits twice as long each time (up to 10 s). */
 const CRASH_LOOP_WINDOW_MS = 10000;
@@ -306,7 +308,9 @@ function startService(service, infra) {
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(
     'node',
-    ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', '--import', '@jobs/observability/register', `apps/${service.name}/dist/main.js`],
+    // The inspector stays closed unless someone sends SIGUSR1 (bench/profile.ts does, to take CPU
+    // profiles of the running services); its port is then fixed, beside the service's own.
+    ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', `--inspect-port=127.0.0.1:${inspectPortOf(service)}`, '--import', '@jobs/observability/register', `apps/${service.name}/dist/main.js`],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -351,13 +355,21 @@ function scheduleRestart(service, infra, ranForMs) {
   pendingRestarts.set(service.id, { timer, delay });
 }
 
+/** Where a service's inspector listens once opened by SIGUSR1: its port + 500 (free in every port block). */
+const inspectPortOf = (service) => service.port + 500;
+
 /** Written whole and renamed into place, so a reader never sees half a file. */
 function writePids() {
   const pids = Object.fromEntries([...children].map(([name, child]) => [name, child.pid]));
-  mkdirSync(dirname(pidsFile), { recursive: true });
-  const temporary = `${pidsFile}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(pids, null, 2)}\n`);
-  renameSync(temporary, pidsFile);
+  writeWhole(inspectFile, `${JSON.stringify(Object.fromEntries(SERVICES.filter((s) => children.has(s.id)).map((s) => [s.id, inspectPortOf(s)])), null, 2)}\n`);
+  writeWhole(pidsFile, `${JSON.stringify(pids, null, 2)}\n`);
+}
+
+function writeWhole(path, text) {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
 }
 
 function compactLog(line) {
@@ -460,6 +472,7 @@ async function stopServices() {
 
 function removePidsFile() {
   rmSync(pidsFile, { force: true });
+  rmSync(inspectFile, { force: true });
 }
 
 // ---------------------------------------------------------------- demo account
