@@ -4,7 +4,7 @@ import { PrismaModule } from '@jobs/db';
 import { KafkaModule } from '@jobs/nest-kafka';
 import { OutboxModule } from '@jobs/outbox';
 import { CanonicalJobRepository } from './canonical-jobs/canonical-job.repository.js';
-import { DeduplicateBatchUseCase } from './canonical-jobs/deduplicate-batch.usecase.js';
+import { DeduplicateWaveUseCase } from './canonical-jobs/deduplicate-wave.usecase.js';
 import { RecordsConsumer } from './canonical-jobs/records.consumer.js';
 import type { DedupeConfig } from './config.js';
 import { OwnIndexStore } from './own-index/own-index.store.js';
@@ -50,7 +50,7 @@ export class DedupeModule {
       ],
       controllers: [RecordsConsumer, DedupeQueriesConsumer, AsyncChunksConsumer, RefreshRecordsConsumer, RefreshRequestedConsumer],
       providers: [
-        CanonicalJobRepository, OwnIndexStore, DeduplicateBatchUseCase, GetJobUseCase, DeduplicateChunkUseCase, GetCompanyProfileUseCase,
+        CanonicalJobRepository, OwnIndexStore, DeduplicateWaveUseCase, GetJobUseCase, DeduplicateChunkUseCase, GetCompanyProfileUseCase,
         // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
         RefreshPlanner, MergeRefreshUseCase,
         // Live work (search batches, async chunks, job and company reads) goes before refresh parts.

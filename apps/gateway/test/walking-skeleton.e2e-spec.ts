@@ -66,7 +66,7 @@ describe('POST /v1/jobs/search through every service', () => {
     const reply = await tap.waitFor((m) => m.topic === 'search.responded' && m.headers['x-request-id'] === requestId);
     expect(reply.headers['x-stages']).toBe('gateway,search-orchestrator,dedupe,search-orchestrator,billing');
     const leg = await tap.waitFor((m) => m.topic === 'provider.records.fetched' && m.headers['x-request-id'] === requestId);
-    expect(leg.value).toMatchObject({ provider: 'own_index', records: [], index_query: { want: 5 } });
+    expect(leg.value).toMatchObject({ batches: [{ provider: 'own_index', records: [] }], index_query: { want: 5 } });
     expect(tap.seen.some((m) => m.topic === 'provider.fetch.requested' && m.headers['x-request-id'] === requestId)).toBe(false);
   });
 
@@ -81,6 +81,15 @@ describe('POST /v1/jobs/search through every service', () => {
     const sourceCounts = body.data.map((job) => new Set(job.sources.map((s) => s.provider)).size);
     expect(sourceCounts.some((n) => n > 1)).toBe(true);
     expect(body.metadata.duplicates_merged).toBeGreaterThan(0);
+    // one wave, one message per hop: the six partners asked in one request and merged in one batch beside the own index leg
+    const requestId = res.headers.get('x-request-id');
+    await tap.waitFor((m) => m.topic === 'search.responded' && m.headers['x-request-id'] === requestId);
+    const ofSearch = (topic: string) => tap.seen.filter((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
+    expect(ofSearch('provider.fetch.requested')).toHaveLength(1);
+    expect((ofSearch('provider.fetch.requested')[0]!.value as { providers: unknown[] }).providers).toHaveLength(6);
+    const legs = ofSearch('provider.records.fetched').map((m) => (m.value as { batches: { provider: string }[] }).batches.map((b) => b.provider).sort());
+    expect(legs.sort((a, b) => a.length - b.length)).toEqual([['own_index'], ['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']]);
+    expect(ofSearch('search.records.deduplicated')).toHaveLength(2);
   });
 
   it('does not charge twice for the same jobs', async () => {

@@ -7,7 +7,7 @@ import { BreakerReportsPublisher } from './breakers/breaker-reports.publisher.js
 import type { FetcherConfig } from './config.js';
 import { FetchConsumer } from './fetch/fetch.consumer.js';
 import { PROVIDER_ADAPTERS, ProviderCalls } from './calls/provider-calls.js';
-import { FetchProviderUseCase } from './fetch/fetch-provider.usecase.js';
+import { FetchWaveUseCase } from './fetch/fetch-wave.usecase.js';
 import { FetchRefreshUseCase } from './refresh/fetch-refresh.usecase.js';
 import { RefreshConsumer } from './refresh/refresh.consumer.js';
 import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
@@ -43,7 +43,7 @@ export class FetcherModule {
         }),
       ],
       controllers: [FetchConsumer, RefreshConsumer, AsyncChunksConsumer],
-      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, ProviderCalls, FetchProviderUseCase, FetchRefreshUseCase, FetchChunkUseCase, BreakerReportsPublisher],
+      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, ProviderCalls, FetchWaveUseCase, FetchRefreshUseCase, FetchChunkUseCase, BreakerReportsPublisher],
     };
   }
 }

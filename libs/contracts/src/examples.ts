@@ -140,11 +140,7 @@ function providerRecordsFetched(): ProviderRecordsFetched.Value {
   return {
     v: 1,
     search_id: 'req_123',
-    provider: 'provider_a',
-    outcome: 'ok',
-    latency_ms: 120,
-    fetched_at: T0,
-    records: [normalizedRecord()],
+    batches: [{ provider: 'provider_a', outcome: 'ok', latency_ms: 120, fetched_at: T0, records: [normalizedRecord()] }],
   };
 }
 
@@ -152,7 +148,7 @@ function providerFetchRequested(): ProviderFetchRequested.Value {
   return {
     v: 1,
     search_id: 'req_123',
-    provider: 'provider_a',
+    providers: [{ provider: 'provider_a' }],
     filters: { title_or: ['backend'] },
     want: 25,
     deadline_at: Date.parse(T0) + 10_000,
@@ -160,16 +156,12 @@ function providerFetchRequested(): ProviderFetchRequested.Value {
 }
 
 function searchRecordsDeduplicated(): SearchRecordsDeduplicated.Value {
+  const found = job();
   return {
     v: 1,
     search_id: 'req_123',
-    provider: 'provider_a',
-    outcome: 'ok',
-    latency_ms: 120,
-    records_in: 1,
-    duplicates_merged: 1,
-    from_store: 0,
-    jobs: [job()],
+    jobs: [found],
+    batches: [{ provider: 'provider_a', outcome: 'ok', latency_ms: 120, records_in: 1, duplicates_merged: 1, from_store: 0, job_ids: [found.id] }],
   };
 }
 

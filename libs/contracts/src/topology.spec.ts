@@ -104,10 +104,11 @@ describe('topology', () => {
     expect(Topics.SearchResponded.keyOf(examples.searchResponded())).toBe('req_123');
   });
 
-  it("spreads one search's provider batches over dedupe partitions, and gathers its results on one orchestrator partition", () => {
-    const batch = examples.providerRecordsFetched();
-    expect(Topics.ProviderRecordsFetched.keyOf(batch)).toBe(`${batch.search_id}:${batch.provider}`);
-    expect(Topics.ProviderRecordsFetched.keyOf({ ...batch, provider: 'provider_b' })).not.toBe(Topics.ProviderRecordsFetched.keyOf({ ...batch, provider: 'provider_a' }));
+  it("merges a search's partner wave and own index leg side by side, and gathers its results on one orchestrator partition", () => {
+    const wave = examples.providerRecordsFetched();
+    expect(Topics.ProviderRecordsFetched.keyOf(wave)).toBe(`${wave.search_id}:partners`);
+    const ownIndex = { ...wave, batches: [{ ...wave.batches[0]!, provider: 'own_index' as const, records: [] }], index_query: { filters: {}, want: 20, scope: { providers_routable: ['own_index' as const] } } };
+    expect(Topics.ProviderRecordsFetched.keyOf(ownIndex)).toBe(`${wave.search_id}:own_index`);
     expect(Topics.SearchRecordsDeduplicated.keyOf(examples.searchRecordsDeduplicated())).toBe(examples.searchRecordsDeduplicated().search_id);
   });
 

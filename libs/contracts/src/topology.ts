@@ -2,9 +2,11 @@
  * The one declared Kafka topology: every topic with its name, value schema, key, partitions,
  * producers and consumers. Topic names live here and nowhere else (never in env variables).
  *
- * The sync search is a coordinator pattern: the gateway asks, the orchestrator fans out one
- * fetch per provider, dedupe answers per provider batch, the orchestrator gathers and hands the
- * page to billing, and billing answers the gateway.
+ * The sync search is a coordinator pattern: the gateway asks, the orchestrator asks each wave of
+ * partners in one fetch request (the own index beside it, straight to dedupe), the fetcher calls
+ * them side by side and hands the whole wave to dedupe in one message, dedupe merges it in one
+ * pass and answers once, the orchestrator gathers and hands the page to billing, and billing
+ * answers the gateway. Few, larger messages: every message costs a produce, a fetch and a commit.
  */
 import type { z } from 'zod';
 import * as BillingChargeRequested from './messages/billing-charge-requested.schema.js';
@@ -90,20 +92,20 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['provider-fetcher'],
-    purpose: 'One provider to query for one search: filters, how many records, deadline',
-    keyReason: 'Keeps the fan-out of one search together and in order; searches spread over partitions',
+    purpose: "One wave of a search: its partner providers (each with where its paging resumes), filters, how many records, deadline",
+    keyReason: 'A search\'s waves stay in order on one partition; searches spread over partitions',
   }),
   ProviderRecordsFetched: defineTopic({
     name: 'provider.records.fetched',
     value: ProviderRecordsFetched.ValueSchema,
-    key: 'search_id:provider',
+    key: 'search_id:leg',
     keyOf: ProviderRecordsFetched.keyOf,
     partitions: SEARCH_PARTITIONS,
     producers: ['provider-fetcher', 'search-orchestrator'],
     consumers: ['dedupe'],
-    purpose: "One provider's normalized records for a search, or its failure (error or timeout); the own index's leg, a store query, straight from the orchestrator",
+    purpose: "One wave's normalized records, a batch per partner (or its failure: error or timeout), sent once the wave is in; or the own index's leg, a store query, straight from the orchestrator",
     keyReason:
-      "A search's provider batches merge side by side on several dedupe partitions (advisory locks on blocking keys keep concurrent merges of one opening to one job); the orchestrator gathers them whatever their order",
+      "A search's partner wave and own index leg (`own_index` or `partners`) merge side by side on two dedupe partitions (advisory locks on blocking keys keep concurrent merges of one opening to one job); the orchestrator gathers them whatever their order",
   }),
   SearchRecordsDeduplicated: defineTopic({
     name: 'search.records.deduplicated',
@@ -113,7 +115,7 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['dedupe'],
     consumers: ['search-orchestrator'],
-    purpose: 'The canonical jobs one provider batch touched, with merge counts, for the orchestrator to gather',
+    purpose: 'The canonical jobs one wave (or the own index leg) touched, each once, and per provider its jobs in rank order with merge counts, for the orchestrator to gather',
     keyReason: 'Results of one search return to the orchestrator partition that coordinates it',
   }),
   BillingChargeRequested: defineTopic({

@@ -328,12 +328,13 @@ export class CanonicalJobRepository {
   toJob = toJob;
 
   /**
-   * What a provider listed for a search (sync or async), and the canonical jobs it resolved to
-   * in the provider's rank order: listings the store knows unchanged are sightings only (as in a
-   * refresh part), the others merged in one transaction. A listing the own crawler shows closed
-   * (asked with include_closed) never makes or feeds a job: closures come from refreshes.
+   * What providers listed for a search (sync or async; one provider or a whole wave), and the
+   * canonical jobs it resolved to in the records' order: listings the store knows unchanged are
+   * sightings only (as in a refresh part), the others merged in one transaction. `outcomes`
+   * follows `records` (null: skipped). A listing the own crawler shows closed (asked with
+   * include_closed) never makes or feeds a job: closures come from refreshes.
    */
-  async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<{ rows: CanonicalJobRow[]; recordsIn: number; merged: number }> {
+  async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<{ rows: CanonicalJobRow[]; recordsIn: number; merged: number; outcomes: Array<{ jobId: string; merged: boolean } | null> }> {
     const live = records.filter((r) => r.status !== 'closed');
     // a repeated search meets listings the store has, unchanged: sightings only, no merge transaction
     const { sightings, rest } = await this.sightKnown(live);
@@ -341,9 +342,15 @@ export class CanonicalJobRepository {
     const sighted = new Map(sightings.map((k) => [k.record, k.jobId]));
     const ids = new Set<string>();
     let next = 0;
-    for (const record of live) ids.add(sighted.get(record) ?? results[next++]!.jobId);
+    const outcomes = records.map((record) => {
+      if (record.status === 'closed') return null;
+      const known = sighted.get(record);
+      const outcome = known !== undefined ? { jobId: known, merged: false } : { jobId: results[next]!.jobId, merged: results[next++]!.merged };
+      ids.add(outcome.jobId);
+      return outcome;
+    });
     const merged = results.filter((r) => r.merged).length;
-    return { rows: await this.load([...ids]), recordsIn: live.length, merged: Math.min(merged, live.length) };
+    return { rows: await this.load([...ids]), recordsIn: live.length, merged: Math.min(merged, live.length), outcomes };
   }
 
   /**

@@ -1,12 +1,12 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer, LiveWorkGate } from '@jobs/service-kit';
 import { Topics, type ProviderRecordsFetched } from '@jobs/contracts';
-import { DeduplicateBatchUseCase } from './deduplicate-batch.usecase.js';
+import { DeduplicateWaveUseCase } from './deduplicate-wave.usecase.js';
 
 @KafkaConsumer()
 export class RecordsConsumer {
   constructor(
-    private readonly deduplicate: DeduplicateBatchUseCase,
+    private readonly deduplicate: DeduplicateWaveUseCase,
     private readonly gate: LiveWorkGate,
   ) {}
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SearchRecordsDeduplicated } from '@jobs/contracts';
+import type { ProviderBatch } from '@jobs/waterfall';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { CompleteSearchUseCase } from './complete-search.usecase.js';
@@ -7,8 +8,9 @@ import { FanOutUseCase } from './fan-out.usecase.js';
 import { SearchStateStore, STATE_TTL_SECONDS } from './search-state.store.js';
 
 /**
- * Gathers the de-duplicated batches of a search; the batch that brings the last provider
- * completes it, unless the deadline sweeper already did.
+ * Gathers the de-duplicated batches of a search (a wave's partners in one message, the own
+ * index in another); the message that brings the last provider completes it, unless the
+ * deadline sweeper already did.
  */
 @Injectable()
 export class CollectBatchUseCase {
@@ -20,17 +22,23 @@ export class CollectBatchUseCase {
   ) {}
 
   async execute(message: SearchRecordsDeduplicated.Value): Promise<void> {
-    const recorded = await this.store.recordBatch(
-      message.search_id,
-      { provider: message.provider, outcome: message.outcome, recordsIn: message.records_in, fromStore: message.from_store, jobs: message.jobs, next: message.next },
-      STATE_TTL_SECONDS,
-    );
+    const jobs = new Map(message.jobs.map((job) => [job.id, job]));
+    const received: ProviderBatch[] = message.batches.map((batch) => ({
+      provider: batch.provider,
+      outcome: batch.outcome,
+      recordsIn: batch.records_in,
+      fromStore: batch.from_store,
+      jobs: batch.job_ids.map((id) => jobs.get(id)!),
+      next: batch.next,
+    }));
+    const recorded = await this.store.recordBatches(message.search_id, received, STATE_TTL_SECONDS);
+    const providers = message.batches.map((batch) => batch.provider).join(',');
     if (!recorded) {
-      this.logger.warn({ search_id: message.search_id, provider: message.provider }, 'batch for an unknown or expired search dropped');
+      this.logger.warn({ search_id: message.search_id, providers }, 'batches for an unknown or expired search dropped');
       return;
     }
     const { state, complete, batches } = recorded;
-    annotateStage({ 'search.id': message.search_id, provider: message.provider, 'provider.outcome': message.outcome, 'records.in': message.records_in, 'batch.jobs': message.jobs.length, 'wave.complete': complete });
+    annotateStage({ 'search.id': message.search_id, providers, 'records.in': message.batches.reduce((sum, b) => sum + b.records_in, 0), 'batch.jobs': message.jobs.length, 'wave.complete': complete });
     if (!complete) return;
     // The wave is in. Enough unique matching jobs, or no wave left: answer. Otherwise ask the next wave.
     const result = await this.completeSearch.result(state, batches);

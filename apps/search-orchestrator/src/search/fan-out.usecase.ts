@@ -9,7 +9,7 @@ import type { ChunkPosition } from '@jobs/contracts';
 const storeAfter = (position: ChunkPosition | null | undefined) => (position?.kind === 'store' ? position.after : null);
 const pageFrom = (position: ChunkPosition | null | undefined) => (position?.kind === 'pages' ? position.page : null);
 
-/** Asks every provider of a search's current wave: the partners through the provider-fetcher, the own index from the store. */
+/** Asks every provider of a search's current wave: the partners in one request to the provider-fetcher, the own index from the store. */
 @Injectable()
 export class FanOutUseCase {
   constructor(
@@ -40,22 +40,16 @@ export class FanOutUseCase {
       ? this.publisher.publish(Topics.ProviderRecordsFetched, {
           v: 1,
           search_id: request.search_id,
-          provider: 'own_index',
-          outcome: 'ok',
-          latency_ms: 0,
-          fetched_at: new Date().toISOString(),
-          records: [],
+          batches: [{ provider: 'own_index', outcome: 'ok', latency_ms: 0, fetched_at: new Date().toISOString(), records: [] }],
           index_query: { filters: request.request.filters, want, scope: { providers_routable: request.providers_enabled }, after: storeAfter(state.from?.own_index) },
         })
       : undefined;
-    const partners = this.publisher.publishMany(
-      Topics.ProviderFetchRequested,
-      providers
-        .filter((provider) => provider !== 'own_index')
-        .map((provider) => ({
-          value: { v: 1 as const, search_id: request.search_id, provider, filters: request.request.filters, want, deadline_at: request.deadline_at, from: pageFrom(state.from?.[provider]) },
-        })),
-    );
+    // the wave's partners in one request: one fetcher calls them side by side and answers once
+    const asks = providers.filter((provider) => provider !== 'own_index').map((provider) => ({ provider, from: pageFrom(state.from?.[provider]) }));
+    const partners =
+      asks.length > 0
+        ? this.publisher.publish(Topics.ProviderFetchRequested, { v: 1, search_id: request.search_id, providers: asks, filters: request.request.filters, want, deadline_at: request.deadline_at })
+        : undefined;
     await Promise.all([ownIndex, partners]);
   }
 }

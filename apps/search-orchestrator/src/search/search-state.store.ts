@@ -35,19 +35,23 @@ const doneKey = (id: string) => `orchestrator:search:${id}:done`;
 const DEADLINES = 'orchestrator:deadlines';
 
 /**
- * Records one provider's batch and tells whether it was the last one awaited, atomically, so
- * exactly one orchestrator replica completes a search however the batches are spread. One round
- * trip: the search's state comes back with it (nothing is recorded for an unknown or expired
- * search), and every batch when this one completed the wave.
+ * Records the provider batches of one message (a wave of partners, or the own index leg) and
+ * tells whether they were the last ones awaited, atomically, so exactly one orchestrator replica
+ * completes a search however the messages are spread. One round trip: the search's state comes
+ * back with it (nothing is recorded for an unknown or expired search), and every batch when
+ * these completed the wave. ARGV: ttl, then provider and batch JSON pairs.
  */
-const RECORD_BATCH = `
+const RECORD_BATCHES = `
 local state = redis.call('GET', KEYS[3])
 if not state then return {-1} end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-local removed = redis.call('SREM', KEYS[1], ARGV[1])
+local removed = 0
+for i = 2, #ARGV, 2 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  removed = removed + redis.call('SREM', KEYS[1], ARGV[i])
+end
+redis.call('EXPIRE', KEYS[2], ARGV[1])
 local left = redis.call('SCARD', KEYS[1])
-if removed == 1 and left == 0 then return {removed, left, state, redis.call('HVALS', KEYS[2])} end
+if removed > 0 and left == 0 then return {removed, left, state, redis.call('HVALS', KEYS[2])} end
 return {removed, left, state}
 `;
 
@@ -120,15 +124,16 @@ export class SearchStateStore {
   }
 
   /**
-   * Records a provider's batch of a search in flight: null for an unknown or expired search;
-   * `batches` (all of the wave's) when this batch completed it (and was not a redelivery).
+   * Records provider batches of a search in flight: null for an unknown or expired search;
+   * `batches` (all of the wave's) when these completed it (and were not a redelivery).
    */
-  async recordBatch(searchId: string, batch: ProviderBatch, ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
-    const reply = (await this.redis.eval(RECORD_BATCH, 3, pendingKey(searchId), batchesKey(searchId), stateKey(searchId), batch.provider, JSON.stringify(batch), ttlSeconds)) as [number, number?, string?, string[]?];
-    const [removed, left, state, batches] = reply;
+  async recordBatches(searchId: string, batches: readonly ProviderBatch[], ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
+    const pairs = batches.flatMap((batch) => [batch.provider, JSON.stringify(batch)]);
+    const reply = (await this.redis.eval(RECORD_BATCHES, 3, pendingKey(searchId), batchesKey(searchId), stateKey(searchId), ttlSeconds, ...pairs)) as [number, number?, string?, string[]?];
+    const [removed, left, state, all] = reply;
     if (removed === -1 || state === undefined) return null;
-    const complete = left === 0 && removed === 1;
-    return { state: JSON.parse(state) as SearchState, complete, firstTime: removed === 1, ...(complete && batches ? { batches: batches.map((raw) => JSON.parse(raw) as ProviderBatch) } : {}) };
+    const complete = left === 0 && removed > 0;
+    return { state: JSON.parse(state) as SearchState, complete, firstTime: removed > 0, ...(complete && all ? { batches: all.map((raw) => JSON.parse(raw) as ProviderBatch) } : {}) };
   }
 
   async batches(searchId: string): Promise<ProviderBatch[]> {

@@ -17,17 +17,20 @@ describe('provider.fetch.requested value (generic)', () => {
 });
 
 describe('provider.fetch.requested', () => {
-  it('wants at least one record from one known provider', () => {
+  it('wants at least one record from known providers, each asked once', () => {
     const value = examples.providerFetchRequested();
     expect(ProviderFetchRequested.ValueSchema.safeParse({ ...value, want: 0 }).success).toBe(false);
-    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...value, provider: 'provider_z' }).success).toBe(false);
+    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...value, providers: [{ provider: 'provider_z' }] }).success).toBe(false);
+    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...value, providers: [] }).success).toBe(false);
+    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...value, providers: [{ provider: 'provider_a' }, { provider: 'provider_a' }] }).error?.issues[0]?.path).toEqual(['providers', 1, 'provider']);
+    expect(ProviderFetchRequested.ValueSchema.safeParse({ ...value, providers: [{ provider: 'provider_a' }, { provider: 'provider_b', from: null }] }).success).toBe(true);
     expect(ProviderFetchRequested.ValueSchema.safeParse({ ...value, filters: { nope: 1 } }).success).toBe(false);
   });
 });
 
 describe('provider.fetch.requested and the own index', () => {
-  it('carries no store scope: the own index answers from the store without the fetcher', () => {
-    const own = { ...examples.providerFetchRequested(), provider: 'own_index' as const, index_scope: { providers_routable: ['own_index' as const] } };
-    expect(ProviderFetchRequested.ValueSchema.safeParse(own).success).toBe(false);
+  it('never asks the own index: it answers from the store without the fetcher', () => {
+    const own = { ...examples.providerFetchRequested(), providers: [{ provider: 'own_index' as const }] };
+    expect(ProviderFetchRequested.ValueSchema.safeParse(own).error?.issues[0]?.path).toEqual(['providers', 0, 'provider']);
   });
 });

@@ -1,6 +1,8 @@
 /**
- * `provider.records.fetched` (key: search_id): provider-fetcher -> dedupe.
- * A failed or timed-out fetch carries no records; every record names the fetched provider.
+ * `provider.records.fetched` (key: search_id): provider-fetcher -> dedupe, one per wave of a
+ * search: every partner's normalized records (or its failure) once the last one answered or the
+ * deadline passed; or, straight from the orchestrator, the own index's leg (a store query).
+ * A failed or timed-out fetch carries no records; every record names its batch's provider.
  */
 import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
@@ -11,10 +13,9 @@ import { FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema, refineRe
 import { ChunkPositionSchema, StoreKeySchema } from './async-chunk-requested.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 
-export const ValueSchema = z
+/** One provider's part of a wave. */
+export const FetchedBatchSchema = z
   .strictObject({
-    v: MessageVersionSchema,
-    search_id: SearchCorrelationIdSchema,
     provider: ProviderSlugSchema,
     outcome: FetchOutcomeSchema,
     latency_ms: NonNegativeIntSchema,
@@ -22,9 +23,25 @@ export const ValueSchema = z
     records: z.array(NormalizedProviderRecordSchema),
     /** partners: where the provider's next page starts (null: it has no more) */
     next: ChunkPositionSchema.nullable().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.outcome !== 'ok' && value.records.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['records'], message: 'a failed fetch carries no records' });
+    }
+    refineRecordsOfProvider(value, ctx);
+  });
+export type FetchedBatch = z.infer<typeof FetchedBatchSchema>;
+
+export const ValueSchema = z
+  .strictObject({
+    v: MessageVersionSchema,
+    search_id: SearchCorrelationIdSchema,
+    /** one per provider of the wave (each provider once) */
+    batches: z.array(FetchedBatchSchema).min(1),
     /**
-     * own_index only: dedupe answers from the store of canonical jobs with up to `want` jobs
-     * matching `filters` within `scope`, after `after` in store order (null: from the start).
+     * own_index only (its one batch): dedupe answers from the store of canonical jobs with up
+     * to `want` jobs matching `filters` within `scope`, after `after` in store order (null: from
+     * the start).
      */
     index_query: z
       .strictObject({
@@ -36,18 +53,19 @@ export const ValueSchema = z
       .optional(),
   })
   .superRefine((value, ctx) => {
-    if (value.outcome !== 'ok' && value.records.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['records'], message: 'a failed fetch carries no records' });
-    }
-    if (value.index_query && value.provider !== 'own_index') {
+    const seen = new Set<string>();
+    value.batches.forEach((batch, index) => {
+      if (seen.has(batch.provider)) ctx.addIssue({ code: 'custom', path: ['batches', index, 'provider'], message: 'provider reported twice' });
+      seen.add(batch.provider);
+    });
+    if (value.index_query && (value.batches.length !== 1 || value.batches[0]!.provider !== 'own_index')) {
       ctx.addIssue({ code: 'custom', path: ['index_query'], message: 'only the own index answers from the store' });
     }
-    refineRecordsOfProvider(value, ctx);
   });
 export type Value = z.infer<typeof ValueSchema>;
 
 /**
- * One search's provider batches merge side by side on several dedupe partitions instead of queueing
- * behind each other on one (the search waits for its slowest merge, not the sum of all seven).
+ * A search's waves follow each other; its own index leg and its partners' wave merge side by
+ * side (advisory locks on blocking keys keep concurrent merges of one opening to one job).
  */
-export const keyOf = (value: Value): string => `${value.search_id}:${value.provider}`;
+export const keyOf = (value: Value): string => `${value.search_id}:${value.index_query ? 'own_index' : 'partners'}`;

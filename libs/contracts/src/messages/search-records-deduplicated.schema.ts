@@ -1,20 +1,21 @@
 /**
- * `search.records.deduplicated` (key: search_id): dedupe -> search-orchestrator.
- * `jobs` are the canonical jobs this provider batch touched, in the provider's rank order; for
- * the own index, followed by the `from_store` jobs its store answered that the crawler did not.
+ * `search.records.deduplicated` (key: search_id): dedupe -> search-orchestrator, one per
+ * `provider.records.fetched` (a wave of partners, or the own index's leg). `jobs` are the
+ * canonical jobs the wave touched, each once; each batch lists its own as `job_ids`, in the
+ * provider's rank order (for the own index followed by the `from_store` jobs its store answered
+ * that the crawler did not).
  */
 import { z } from 'zod';
 import { NonNegativeIntSchema } from '../public/common.schema.js';
 import { JobSchema } from '../public/job.schema.js';
+import { JobIdSchema } from '../public/ids.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { FetchOutcomeSchema, MessageVersionSchema } from './common.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 import { ChunkPositionSchema } from './async-chunk-requested.schema.js';
 
-export const ValueSchema = z
+export const DeduplicatedBatchSchema = z
   .strictObject({
-    v: MessageVersionSchema,
-    search_id: SearchCorrelationIdSchema,
     provider: ProviderSlugSchema,
     outcome: FetchOutcomeSchema,
     latency_ms: NonNegativeIntSchema,
@@ -23,7 +24,8 @@ export const ValueSchema = z
     duplicates_merged: NonNegativeIntSchema,
     /** own_index: jobs answered from the store of canonical jobs beyond this batch's records */
     from_store: NonNegativeIntSchema.default(0),
-    jobs: z.array(JobSchema),
+    /** the batch's canonical jobs, in its rank order (ids of `jobs`) */
+    job_ids: z.array(JobIdSchema),
     /** where this provider's next read for the search starts (null: it has no more; absent: unknown) */
     next: ChunkPositionSchema.nullable().optional(),
   })
@@ -34,9 +36,31 @@ export const ValueSchema = z
     if (value.from_store > 0 && value.provider !== 'own_index') {
       ctx.addIssue({ code: 'custom', path: ['from_store'], message: 'only the own index answers from the store' });
     }
-    if (value.jobs.length > value.records_in + value.from_store) {
-      ctx.addIssue({ code: 'custom', path: ['jobs'], message: 'more jobs than records came in' });
+    if (value.job_ids.length > value.records_in + value.from_store) {
+      ctx.addIssue({ code: 'custom', path: ['job_ids'], message: 'more jobs than records came in' });
     }
+  });
+export type DeduplicatedBatch = z.infer<typeof DeduplicatedBatchSchema>;
+
+export const ValueSchema = z
+  .strictObject({
+    v: MessageVersionSchema,
+    search_id: SearchCorrelationIdSchema,
+    /** every canonical job a batch lists, once */
+    jobs: z.array(JobSchema),
+    batches: z.array(DeduplicatedBatchSchema).min(1),
+  })
+  .superRefine((value, ctx) => {
+    const ids = new Set(value.jobs.map((job) => job.id));
+    if (ids.size !== value.jobs.length) ctx.addIssue({ code: 'custom', path: ['jobs'], message: 'a job listed twice' });
+    const providers = new Set<string>();
+    value.batches.forEach((batch, index) => {
+      if (providers.has(batch.provider)) ctx.addIssue({ code: 'custom', path: ['batches', index, 'provider'], message: 'provider reported twice' });
+      providers.add(batch.provider);
+      batch.job_ids.forEach((id, at) => {
+        if (!ids.has(id)) ctx.addIssue({ code: 'custom', path: ['batches', index, 'job_ids', at], message: 'job not in jobs' });
+      });
+    });
   });
 export type Value = z.infer<typeof ValueSchema>;
 
