@@ -37,6 +37,14 @@ export async function enqueueOutboxMany(tx: OutboxWriter, messages: readonly Out
   return count;
 }
 
+/** Several messages in one INSERT, returning their row ids in the array's order. */
+export async function enqueueOutboxReturning(tx: OutboxWriter, messages: readonly OutboxMessageInput[]): Promise<bigint[]> {
+  if (messages.length === 0) return [];
+  const rows = await tx.outboxMessage.createManyAndReturn({ data: messages.map(toRow), select: { id: true } });
+  // createManyAndReturn answers in insertion order; the ids follow it (one sequence, one statement)
+  return rows.map((row) => row.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 function toRow(message: OutboxMessageInput): Prisma.OutboxMessageCreateManyInput {
   if (!message.topic) throw new Error('enqueueOutbox: topic is required');
   return { topic: message.topic, key: message.key, value: message.value, headers: message.headers ?? {} };

@@ -1,19 +1,22 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { TopicSpec, ValueOf } from '@jobs/kafka';
-import { enqueueOutboxMany, PrismaService, type OutboxWriter } from '@jobs/db';
+import { enqueueOutboxReturning, PrismaService, type OutboxWriter } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 
 const BATCH = 200;
 /**
- * The safety net's period: rows nobody kicked for (a replica that crashed between its commit and
- * its publish). Polls are untraced and cheap, but an idle service should not wake for nothing.
+ * The safety net's period: rows nobody published (a replica that crashed between its commit and
+ * its publish, a publish that failed). One cheap untraced statement when there are none.
  */
-const IDLE_POLL_MS = 5_000;
-/** After a stage() the relay looks every SOON_POLL_MS for a while, in case the caller never kicks. */
-const SOON_POLL_MS = 200;
-const SOON_WINDOW_MS = 10_000;
+const SAFETY_POLL_MS = 5_000;
+/** The safety net takes rows this old: younger ones are their own replica's to publish. */
+const ORPHAN_AFTER_MS = 5_000;
+/** While rows staged here are not yet seen committed, the relay looks again this soon (a caller that never kicks, a commit still under way). */
+const PENDING_CHECK_MS = 100;
+/** A staged row not seen committed for this long was rolled back (or sent by another replica's safety net): forgotten. */
+const PENDING_MAX_AGE_MS = 60_000;
 
 interface OutboxRow {
   id: bigint;
@@ -23,21 +26,41 @@ interface OutboxRow {
   headers: Record<string, string>;
 }
 
+/** A row this replica staged, with its message as it will be sent. */
+interface StagedMessage {
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+  stagedAt: number;
+}
+
 /**
  * Transactional outbox: `stage()` writes a message in the caller's transaction; the relay
- * publishes committed messages in id order and deletes them in the same transaction. `kick()` after a commit publishes at
- * once; a poll catches everything else (a caller that did not kick, a crash between commit and
- * publish: then another replica's relay, or this one's after its restart, sends the rows). Rows are claimed with SKIP LOCKED, so replicas never publish the same row concurrently;
- * a crash after send and before the mark re-publishes, which consumers tolerate (at least once).
+ * publishes committed messages and deletes them afterwards. The replica that staged a row
+ * publishes it itself, from memory: `kick()` after the commit (or its own check soon after)
+ * finds which of its staged rows are committed (one indexed read), sends them in id order and
+ * deletes them (one statement): no transaction, no row lock, nothing parsed back. A safety net
+ * polls for rows older than a few seconds (a replica that crashed between its commit and its
+ * publish, a failed send), claims them with SKIP LOCKED in a transaction and publishes them;
+ * after a restart the first pass takes every row. A crash after a send and before the delete
+ * re-publishes, which consumers tolerate (at least once).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
-    await this.drain();
-    return Date.now() < this.soonUntil ? SOON_POLL_MS : IDLE_POLL_MS;
+    await this.publishStaged();
+    if (Date.now() >= this.nextSafetyPollAt) {
+      await this.drainOrphans();
+      this.nextSafetyPollAt = Date.now() + SAFETY_POLL_MS;
+    }
+    return this.staged.size > 0 ? PENDING_CHECK_MS : Math.max(0, this.nextSafetyPollAt - Date.now());
   });
-  /** Until when a staged row may still be waiting for its transaction's commit and a kick. */
-  private soonUntil = 0;
+  /** Rows staged by this replica and not yet published, by id. */
+  private readonly staged = new Map<bigint, StagedMessage>();
+  private nextSafetyPollAt = 0;
+  /** The first safety pass after a start takes rows of any age: this replica's own, left by its crash. */
+  private restarted = true;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -58,33 +81,31 @@ export class OutboxRelay implements OnApplicationBootstrap {
   /** Several messages of one topic in one insert (published in the array's order), under one span. */
   async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[]): Promise<void> {
     if (values.length === 0) return;
-    this.expectCommit();
     // The rows keep the trace context of the staging span, so the consumer's span continues
-    // this trace however late the relay sends them.
+    // this trace however late they are sent.
     await this.publisher.typed.inPublishSpan(
       topic.name,
       values.length,
       async () => {
-        await enqueueOutboxMany(
+        const messages = values.map((value) => {
+          const message = this.publisher.typed.toKafkaMessage(topic, value);
+          return { topic: topic.name, key: String(message.key), value: String(message.value), headers: message.headers as Record<string, string> };
+        });
+        const ids = await enqueueOutboxReturning(
           tx,
-          values.map((value) => {
-            const message = this.publisher.typed.toKafkaMessage(topic, value);
-            return { topic: topic.name, key: String(message.key), value: JSON.parse(String(message.value)) as never, headers: message.headers as Record<string, string> };
-          }),
+          messages.map((m) => ({ topic: m.topic, key: m.key, value: JSON.parse(m.value) as never, headers: m.headers })),
         );
+        const stagedAt = Date.now();
+        ids.forEach((id, i) => this.staged.set(id, { ...messages[i]!, stagedAt }));
       },
       'outbox',
     );
+    // in case the caller never kicks after its commit
+    this.loop.wakeWithin(PENDING_CHECK_MS);
   }
 
   onApplicationBootstrap(): void {
     this.loop.start();
-  }
-
-  /** A row was staged: look for it soon even if its caller never kicks after the commit. */
-  private expectCommit(): void {
-    this.soonUntil = Date.now() + SOON_WINDOW_MS;
-    this.loop.wakeWithin(SOON_POLL_MS);
   }
 
   /** Publish now (call after committing a transaction that staged messages). */
@@ -95,37 +116,65 @@ export class OutboxRelay implements OnApplicationBootstrap {
   async stop(): Promise<void> {
     await this.loop.stop();
     // Publish what is already committed before the producer disconnects.
-    await this.publishBatch().catch(() => undefined);
+    await this.publishStaged().catch(() => undefined);
   }
 
-  private async drain(): Promise<void> {
+  /** This replica's staged rows that are committed by now: sent in id order, then deleted. */
+  private async publishStaged(): Promise<void> {
+    if (this.staged.size === 0) return;
     try {
-      // The messages' spans were made when they were staged (their rows carry the trace context).
-      while (!this.loop.isStopped && (await untraced(() => this.publishBatch())) === BATCH);
+      await untraced(async () => {
+        const ids = [...this.staged.keys()];
+        const committed = await this.prisma.$queryRaw<{ id: bigint }[]>`SELECT id FROM outbox_messages WHERE id = ANY(${ids}::bigint[]) ORDER BY id`;
+        if (committed.length > 0) {
+          await this.send(committed.map(({ id }) => ({ id, ...this.staged.get(id)! })));
+          await this.prisma.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${committed.map((r) => r.id)}::bigint[])`;
+          for (const { id } of committed) this.staged.delete(id);
+        }
+        const now = Date.now();
+        for (const [id, message] of this.staged) if (now - message.stagedAt > PENDING_MAX_AGE_MS) this.staged.delete(id);
+      });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'outbox publish failed; will retry');
+    }
+  }
+
+  /** Rows nobody published (their replica crashed, or its send failed), claimed so that one replica sends them. */
+  private async drainOrphans(): Promise<void> {
+    try {
+      // one cheap statement when there are none (nearly always)
+      const orphans = await untraced(() => this.prisma.$queryRaw<{ n: number }[]>`SELECT 1 AS n FROM outbox_messages WHERE ${this.restarted} OR created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000}) LIMIT 1`);
+      if (orphans.length > 0) while (!this.loop.isStopped && (await untraced(() => this.publishOrphans(this.restarted))) === BATCH);
+      this.restarted = false;
     } catch (error) {
       this.logger.warn({ err: error }, 'outbox relay pass failed; will retry');
     }
   }
 
-  private async publishBatch(): Promise<number> {
+  private async publishOrphans(anyAge: boolean): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<OutboxRow[]>`
         SELECT id, topic, key, value, headers FROM outbox_messages
+        WHERE ${anyAge} OR created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000})
         ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
       if (rows.length === 0) return 0;
-      const byTopic = new Map<string, OutboxRow[]>();
-      for (const row of rows) {
-        const group = byTopic.get(row.topic);
-        if (group) group.push(row);
-        else byTopic.set(row.topic, [row]);
-      }
-      // every topic at once: the producer sends them in one request
-      await Promise.all(
-        [...byTopic].map(([topic, group]) => this.publisher.typed.sendRaw(topic, group.map((row) => ({ key: row.key, value: JSON.stringify(row.value), headers: row.headers })))),
-      );
+      await this.send(rows.map((row) => ({ id: row.id, topic: row.topic, key: row.key, value: JSON.stringify(row.value), headers: row.headers })));
       // sent: gone with the commit (a crash before it sends them again: at least once)
       await tx.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+      for (const row of rows) this.staged.delete(row.id);
       return rows.length;
     });
+  }
+
+  /** Every topic at once (the producer sends them in one request), each topic's messages in id order. */
+  private async send(messages: ReadonlyArray<{ id: bigint; topic: string; key: string; value: string; headers: Record<string, string> }>): Promise<void> {
+    const byTopic = new Map<string, Array<{ key: string; value: string; headers: Record<string, string> }>>();
+    for (const m of messages) {
+      const group = byTopic.get(m.topic);
+      const message = { key: m.key, value: m.value, headers: m.headers };
+      if (group) group.push(message);
+      else byTopic.set(m.topic, [message]);
+    }
+    await Promise.all([...byTopic].map(([topic, group]) => this.publisher.typed.sendRaw(topic, group)));
   }
 }
