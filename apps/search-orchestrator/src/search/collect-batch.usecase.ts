@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SearchRecordsDeduplicated } from '@jobs/contracts';
-import type { ProviderBatch } from '@jobs/waterfall';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { CompleteSearchUseCase } from './complete-search.usecase.js';
 import { FanOutUseCase } from './fan-out.usecase.js';
-import { SearchStateStore, STATE_TTL_SECONDS } from './search-state.store.js';
+import { SearchStateStore, STATE_TTL_SECONDS, type GatheredMessage } from './search-state.store.js';
 
 /**
  * Gathers the de-duplicated batches of a search (a wave's partners in one message, the own
@@ -22,16 +21,11 @@ export class CollectBatchUseCase {
   ) {}
 
   async execute(message: SearchRecordsDeduplicated.Value): Promise<void> {
-    const jobs = new Map(message.jobs.map((job) => [job.id, job]));
-    const received: ProviderBatch[] = message.batches.map((batch) => ({
-      provider: batch.provider,
-      outcome: batch.outcome,
-      recordsIn: batch.records_in,
-      fromStore: batch.from_store,
-      jobs: batch.job_ids.map((id) => jobs.get(id)!),
-      next: batch.next,
-    }));
-    const recorded = await this.store.recordBatches(message.search_id, received, STATE_TTL_SECONDS);
+    const gathered: GatheredMessage = {
+      jobs: message.jobs,
+      batches: message.batches.map((batch) => ({ provider: batch.provider, outcome: batch.outcome, recordsIn: batch.records_in, fromStore: batch.from_store, jobIds: batch.job_ids, next: batch.next })),
+    };
+    const recorded = await this.store.recordGathered(message.search_id, gathered, STATE_TTL_SECONDS);
     const providers = message.batches.map((batch) => batch.provider).join(',');
     if (!recorded) {
       this.logger.warn({ search_id: message.search_id, providers }, 'batches for an unknown or expired search dropped');

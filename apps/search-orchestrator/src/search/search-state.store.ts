@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import type { SearchRequested } from '@jobs/contracts';
+import type { Job, SearchRequested } from '@jobs/contracts';
 import type { ProviderBatch, ProviderPositions, WaterfallPlan } from '@jobs/waterfall';
 
 /** State outlives the search's deadline generously, so late batches still find it. */
@@ -35,25 +35,38 @@ const doneKey = (id: string) => `orchestrator:search:${id}:done`;
 const DEADLINES = 'orchestrator:deadlines';
 
 /**
- * Records the provider batches of one message (a wave of partners, or the own index leg) and
- * tells whether they were the last ones awaited, atomically, so exactly one orchestrator replica
- * completes a search however the messages are spread. One round trip: the search's state comes
- * back with it (nothing is recorded for an unknown or expired search), and every batch when
- * these completed the wave. ARGV: ttl, then provider and batch JSON pairs.
+ * Records one de-duplicated message of a search (a wave of partners, or the own index leg: its
+ * jobs once, its batches by job id) and tells whether its providers were the last ones awaited,
+ * atomically, so exactly one orchestrator replica completes a search however the messages are
+ * spread. One round trip: the search's state comes back with it (nothing is recorded for an
+ * unknown or expired search), and every recorded message when this one completed the wave.
+ * ARGV: ttl, the message's field and JSON, then its providers.
  */
-const RECORD_BATCHES = `
+const RECORD_GATHERED = `
 local state = redis.call('GET', KEYS[3])
 if not state then return {-1} end
-local removed = 0
-for i = 2, #ARGV, 2 do
-  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
-  removed = removed + redis.call('SREM', KEYS[1], ARGV[i])
-end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[1])
+local removed = 0
+for i = 4, #ARGV do removed = removed + redis.call('SREM', KEYS[1], ARGV[i]) end
 local left = redis.call('SCARD', KEYS[1])
 if removed > 0 and left == 0 then return {removed, left, state, redis.call('HVALS', KEYS[2])} end
 return {removed, left, state}
 `;
+
+/** What one de-duplicated message brought, as kept in Redis: each job once, each batch by job id. */
+export interface GatheredMessage {
+  jobs: Job[];
+  batches: Array<Omit<ProviderBatch, 'jobs'> & { jobIds: string[] }>;
+}
+
+/** The provider batches of gathered messages, each batch's jobs in its rank order. */
+export function batchesOf(messages: readonly GatheredMessage[]): ProviderBatch[] {
+  return messages.flatMap((message) => {
+    const jobs = new Map(message.jobs.map((job) => [job.id, job]));
+    return message.batches.map(({ jobIds, ...batch }) => ({ ...batch, jobs: jobIds.map((id) => jobs.get(id)!) }));
+  });
+}
 
 /** In-flight search state, shared by every orchestrator replica. */
 @Injectable()
@@ -124,20 +137,21 @@ export class SearchStateStore {
   }
 
   /**
-   * Records provider batches of a search in flight: null for an unknown or expired search;
-   * `batches` (all of the wave's) when these completed it (and were not a redelivery).
+   * Records a de-duplicated message of a search in flight: null for an unknown or expired
+   * search; `batches` (all of the wave's) when its providers completed it (and it was not a
+   * redelivery).
    */
-  async recordBatches(searchId: string, batches: readonly ProviderBatch[], ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
-    const pairs = batches.flatMap((batch) => [batch.provider, JSON.stringify(batch)]);
-    const reply = (await this.redis.eval(RECORD_BATCHES, 3, pendingKey(searchId), batchesKey(searchId), stateKey(searchId), ttlSeconds, ...pairs)) as [number, number?, string?, string[]?];
+  async recordGathered(searchId: string, message: GatheredMessage, ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
+    const providers = message.batches.map((batch) => batch.provider);
+    const reply = (await this.redis.eval(RECORD_GATHERED, 3, pendingKey(searchId), batchesKey(searchId), stateKey(searchId), ttlSeconds, providers.join(','), JSON.stringify(message), ...providers)) as [number, number?, string?, string[]?];
     const [removed, left, state, all] = reply;
     if (removed === -1 || state === undefined) return null;
     const complete = left === 0 && removed > 0;
-    return { state: JSON.parse(state) as SearchState, complete, firstTime: removed > 0, ...(complete && all ? { batches: all.map((raw) => JSON.parse(raw) as ProviderBatch) } : {}) };
+    return { state: JSON.parse(state) as SearchState, complete, firstTime: removed > 0, ...(complete && all ? { batches: batchesOf(all.map((raw) => JSON.parse(raw) as GatheredMessage)) } : {}) };
   }
 
   async batches(searchId: string): Promise<ProviderBatch[]> {
     const all = await this.redis.hvals(batchesKey(searchId));
-    return all.map((raw) => JSON.parse(raw) as ProviderBatch);
+    return batchesOf(all.map((raw) => JSON.parse(raw) as GatheredMessage));
   }
 }
