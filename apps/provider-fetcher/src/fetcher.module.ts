@@ -26,10 +26,11 @@ export class FetcherModule {
           groupId: 'provider-fetcher',
           topology: ALL_TOPICS,
           deadLetterTopic: Topics.DeadLetter,
-          // Provider calls wait on the network, and one search's calls to its providers must run
-          // side by side (they share a partition): many calls in flight per replica.
+          // A wave waits on the network for its slowest partner (half a second): handled apart
+          // from the fetch loop, many at once, so a search's fetch request is taken the moment
+          // it arrives instead of after the waves fetched before it are done.
           partitionsConsumedConcurrently: 12,
-          concurrencyWithinPartition: 16,
+          detachedInFlight: 64,
           // Sweeps (seconds each) in groups of their own: a live search's fetch is never fetched
           // from Kafka only after a sweep's batch is done, nor a pass's sweep after a round's
           // (`provider-fetcher.refresh`: rounds; `provider-fetcher.passes`: passes).

@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
 import { EventEmitter } from 'node:events';
-import type { ConsumerConfig, ConsumerRunConfig, EachMessagePayload, Kafka } from 'kafkajs';
+import type { ConsumerConfig, ConsumerRunConfig, EachBatchPayload, EachMessagePayload, Kafka } from 'kafkajs';
 import { z } from 'zod';
 import type { Logger } from '@jobs/observability';
-import { CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, groupInstanceIdOf, TopicConsumer } from './typed-consumer.js';
+import { CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, groupInstanceIdOf, PartitionProgress, TopicConsumer } from './typed-consumer.js';
 import type { TopicSpec } from './topic.js';
 
 /** The kafkajs consumer stands in for the broker: it records its config and hands us `run`'s handler. */
@@ -19,6 +19,7 @@ function stubKafka() {
       seen.run = run;
     },
     disconnect: async () => undefined,
+    commitOffsets: jest.fn(async (_offsets: Array<{ topic: string; partition: number; offset: string }>) => undefined),
   };
   const kafka = {
     consumer: (config: ConsumerConfig) => {
@@ -26,7 +27,7 @@ function stubKafka() {
       return consumer;
     },
   } as unknown as Kafka;
-  return { kafka, seen };
+  return { kafka, seen, consumer };
 }
 
 const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn(), child: () => logger } as unknown as Logger;
@@ -94,6 +95,97 @@ describe('TopicConsumer keep-alive', () => {
     await seen.run!.eachMessage!(payload);
     await jest.advanceTimersByTimeAsync(CONSUMER_HEARTBEAT_INTERVAL_MS * 3);
     expect(payload.heartbeat).not.toHaveBeenCalled();
+    await consumer.stop();
+  });
+});
+
+describe('PartitionProgress', () => {
+  it('commits up to the lowest offset still running, or one past the highest done', () => {
+    const progress = new PartitionProgress();
+    for (const offset of ['5', '6', '7']) progress.start(offset);
+    progress.finish('6');
+    // 5 was where the group stood when it was fetched: nothing new to commit while it runs
+    expect(progress.commitable()).toBeUndefined();
+    progress.finish('5');
+    expect(progress.commitable()).toBe('7');
+    progress.committedAt('7');
+    progress.finish('7');
+    expect(progress.commitable()).toBe('8');
+    progress.committedAt('8');
+    expect(progress.commitable()).toBeUndefined();
+    expect(progress.idle).toBe(true);
+  });
+});
+
+describe('TopicConsumer detached handling', () => {
+  afterEach(() => jest.useRealTimers());
+
+  function batchOf(offsets: string[]) {
+    const resolved: string[] = [];
+    const payload = {
+      batch: { topic: topic.name, partition: 3, messages: offsets.map((offset) => ({ key: null, value: Buffer.from('{"v":1}'), offset, headers: {}, timestamp: '0', attributes: 0, size: 0 })) },
+      resolveOffset: (offset: string) => void resolved.push(offset),
+      heartbeat: jest.fn(async () => undefined),
+      isRunning: () => true,
+      isStale: () => false,
+    } as unknown as EachBatchPayload;
+    return { payload, resolved };
+  }
+
+  it('takes a batch without waiting for its handlers, and commits each offset only once everything before it is done', async () => {
+    const { kafka, seen, consumer: stub } = stubKafka();
+    const finish = new Map<string, () => void>();
+    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 8 }).on(topic, (_value, meta) => new Promise<void>((resolve) => finish.set(meta.offset, resolve)));
+    await consumer.start();
+    expect(seen.run!.autoCommit).toBe(false);
+    const { payload, resolved } = batchOf(['10', '11', '12']);
+    await seen.run!.eachBatch!(payload);
+    // the fetch position moved past every message while all three handlers still run
+    expect(resolved).toEqual(['10', '11', '12']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(finish.size).toBe(3);
+    finish.get('11')!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stub.commitOffsets).not.toHaveBeenCalled();
+    finish.get('10')!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 3, offset: '12' }]);
+    finish.get('12')!();
+    await consumer.stop();
+    expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 3, offset: '13' }]);
+  });
+
+  it('holds the fetch loop when the handlers in flight reach the limit', async () => {
+    const { kafka, seen } = stubKafka();
+    const finish: Array<() => void> = [];
+    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 2 }).on(topic, () => new Promise<void>((resolve) => finish.push(resolve)));
+    await consumer.start();
+    const { payload, resolved } = batchOf(['1', '2', '3']);
+    let taken = false;
+    const take = seen.run!.eachBatch!(payload).then(() => (taken = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(resolved).toEqual(['1', '2']);
+    expect(taken).toBe(false);
+    finish[0]!();
+    await take;
+    expect(resolved).toEqual(['1', '2', '3']);
+    for (const done of finish) done();
+    await consumer.stop();
+  });
+
+  it('retries a failing handler in place and never commits past it until it succeeds', async () => {
+    jest.useFakeTimers();
+    const { kafka, seen, consumer: stub } = stubKafka();
+    let failures = 2;
+    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 4 }).on(topic, async () => {
+      if (failures-- > 0) throw new Error('database away');
+    });
+    await consumer.start();
+    await seen.run!.eachBatch!(batchOf(['40']).payload);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(stub.commitOffsets).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 3, offset: '41' }]);
     await consumer.stop();
   });
 });

@@ -66,6 +66,64 @@ export interface TopicConsumerSettings {
    * no order among themselves, such as the provider calls of one search. Default 1: in order.
    */
   concurrencyWithinPartition?: number;
+  /**
+   * Handle messages apart from the fetch loop, up to this many at once over all the member's
+   * partitions, in no order. kafkajs fetches again only once every batch of its last fetch is
+   * handled, so one slow handler (a provider call of half a second) would hold every partition of
+   * the member that long; here a message is taken and the fetch goes on at once. Offsets are
+   * committed as handlers finish, never past one still running or failing (a failure is retried
+   * with backoff in place), so a crash or a rebalance redelivers exactly what was not done (at
+   * least once). For I/O-bound handlers whose messages need no order among themselves.
+   */
+  detachedInFlight?: number;
+}
+
+/** Retries of a failed detached handler: 300 ms doubling to 10 s, while the member owns the partition. */
+const DETACHED_RETRY_FIRST_MS = 300;
+const DETACHED_RETRY_MAX_MS = 10_000;
+
+/**
+ * The offsets of one partition taken by a detached member and not yet committed: the committable
+ * offset is the lowest one still running (or one past the highest done when none runs).
+ */
+export class PartitionProgress {
+  private readonly running = new Set<bigint>();
+  private highestDone: bigint | undefined;
+  private committed: bigint | undefined;
+
+  start(offset: string): void {
+    const at = BigInt(offset);
+    this.running.add(at);
+    // the group's position is at most the first offset fetched: committing it again says nothing
+    if (this.committed === undefined) this.committed = at;
+  }
+
+  finish(offset: string): void {
+    const done = BigInt(offset);
+    this.running.delete(done);
+    if (this.highestDone === undefined || done > this.highestDone) this.highestDone = done;
+  }
+
+  /** The next offset to commit (Kafka's "next to read"), when it moved since the last commit. */
+  commitable(): string | undefined {
+    let next: bigint | undefined;
+    if (this.running.size > 0) {
+      let lowest: bigint | undefined;
+      for (const offset of this.running) if (lowest === undefined || offset < lowest) lowest = offset;
+      next = lowest;
+    } else if (this.highestDone !== undefined) next = this.highestDone + 1n;
+    if (next === undefined || (this.committed !== undefined && next <= this.committed)) return undefined;
+    return String(next);
+  }
+
+  committedAt(offset: string): void {
+    const at = BigInt(offset);
+    if (this.committed === undefined || at > this.committed) this.committed = at;
+  }
+
+  get idle(): boolean {
+    return this.running.size === 0;
+  }
 }
 
 /**
@@ -104,6 +162,9 @@ export class TopicConsumer {
   private handling = 0;
   private heartbeat: (() => Promise<void>) | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
+  /** Detached handlers running now (detachedInFlight), and each partition's progress. */
+  private readonly detached = new Set<Promise<void>>();
+  private readonly progress = new Map<string, PartitionProgress>();
 
   constructor(
     kafka: Kafka,
@@ -123,6 +184,8 @@ export class TopicConsumer {
     this.metrics = new ConsumerMetrics(settings.groupId);
     this.consumer.on(GROUP_JOIN, () => {
       this.joined = true;
+      // a new assignment: what this member knew of partitions it no longer works on is stale
+      for (const [key, progress] of this.progress) if (progress.idle) this.progress.delete(key);
     });
     this.consumer.on(CRASH, (event) => {
       this.joined = false;
@@ -162,6 +225,16 @@ export class TopicConsumer {
     this.keepAlive = setInterval(() => this.keepSessionAlive(), CONSUMER_HEARTBEAT_INTERVAL_MS);
     this.keepAlive.unref();
     const within = this.settings.concurrencyWithinPartition ?? 1;
+    const detached = this.settings.detachedInFlight ?? 0;
+    if (detached > 0) {
+      await this.consumer.run({
+        autoCommit: false,
+        partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently ?? 4,
+        eachBatchAutoResolve: false,
+        eachBatch: (payload: EachBatchPayload) => this.takeBatch(payload, detached),
+      });
+      return;
+    }
     await this.consumer.run({
       autoCommit: true,
       partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently ?? 4,
@@ -186,11 +259,65 @@ export class TopicConsumer {
     }
   }
 
+  /**
+   * Detached handling: takes a batch's messages as room allows (at most `limit` handlers of
+   * this member at once), moves the fetch position past each at once and returns, so the next
+   * fetch does not wait for the handlers; each partition's offset is committed as its handlers
+   * finish.
+   */
+  private async takeBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload, limit: number): Promise<void> {
+    const key = `${batch.topic}|${batch.partition}`;
+    for (const message of batch.messages) {
+      while (this.detached.size >= limit) await Promise.race(this.detached);
+      if (!isRunning() || isStale() || !this.running) return;
+      let progress = this.progress.get(key);
+      if (!progress) this.progress.set(key, (progress = new PartitionProgress()));
+      progress.start(message.offset);
+      resolveOffset(message.offset);
+      const payload = { topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined };
+      const done: Promise<void> = this.handleDetached(payload, progress, isRunning).finally(() => {
+        this.detached.delete(done);
+      });
+      this.detached.add(done);
+    }
+  }
+
+  /** Runs one detached handler to success (retrying a transient failure in place), then commits what is done. */
+  private async handleDetached(payload: EachMessagePayload, progress: PartitionProgress, isRunning: () => boolean): Promise<void> {
+    for (let delay = DETACHED_RETRY_FIRST_MS; ; delay = Math.min(delay * 2, DETACHED_RETRY_MAX_MS)) {
+      try {
+        await this.dispatch(payload);
+        break;
+      } catch {
+        // not committed: while the member still runs it tries again, else the partition's next owner (or this one after a restart) redelivers it
+        if (!this.running || !isRunning()) return;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+    progress.finish(payload.message.offset);
+    await this.commitDone(payload.topic, payload.partition, progress);
+  }
+
+  /** Commits a partition's contiguous done offsets; one commit at a time per member, the latest offsets win. */
+  private async commitDone(topic: string, partition: number, progress: PartitionProgress): Promise<void> {
+    const offset = progress.commitable();
+    if (offset === undefined) return;
+    try {
+      await this.consumer.commitOffsets([{ topic, partition, offset }]);
+      progress.committedAt(offset);
+    } catch (error) {
+      // a rebalance took the partition: its new owner redelivers what this commit would have covered
+      this.settings.logger.warn({ topic, partition, offset, err: error }, 'offset commit failed; the messages after the last commit may come again');
+    }
+  }
+
   /** Stops fetching, lets in-flight handlers finish, commits their offsets and leaves the group. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     clearInterval(this.keepAlive);
+    // detached handlers finish and commit while the member is still in its group
+    await Promise.allSettled([...this.detached]);
     await this.consumer.disconnect();
     this.metrics.unwatch();
   }

@@ -51,6 +51,7 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
           fromBeginning: this.options.fromBeginning,
           partitionsConsumedConcurrently: group ? group.partitionsConsumedConcurrently : this.options.partitionsConsumedConcurrently,
           concurrencyWithinPartition: group ? group.concurrencyWithinPartition : this.options.concurrencyWithinPartition,
+          detachedInFlight: group ? group.detachedInFlight : this.options.detachedInFlight,
           deadLetter: ({ consumerGroup, ...letter }) =>
             this.publisher.publish(this.options.deadLetterTopic, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
         });

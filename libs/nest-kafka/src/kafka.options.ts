@@ -15,6 +15,8 @@ export interface KafkaModuleOptions {
   partitionsConsumedConcurrently?: number;
   /** See TopicConsumerSettings.concurrencyWithinPartition. */
   concurrencyWithinPartition?: number;
+  /** See TopicConsumerSettings.detachedInFlight. */
+  detachedInFlight?: number;
   /**
    * Topics of background work consumed by a group of their own (`<groupId>.<suffix>`), so a long
    * handler there never delays the live topics: kafkajs fetches again only once every batch of
@@ -28,4 +30,5 @@ export interface BackgroundGroup {
   topics: readonly TopicSpec[];
   partitionsConsumedConcurrently?: number;
   concurrencyWithinPartition?: number;
+  detachedInFlight?: number;
 }

@@ -14,7 +14,12 @@ export interface ResilienceSettings {
   breakerCooldownMs: number;
 }
 
-export const DEFAULT_RESILIENCE: ResilienceSettings = { maxConcurrent: 8, retries: 2, retryDelayMs: 100, breakerThreshold: 5, breakerCooldownMs: 10_000 };
+/**
+ * 32 calls in flight per provider and fetcher replica: a partner answering in half a second then
+ * carries 60 searches a second per replica (at 8, fifteen searches a second at concurrency 16
+ * queued behind the slowest partner's slots).
+ */
+export const DEFAULT_RESILIENCE: ResilienceSettings = { maxConcurrent: 32, retries: 2, retryDelayMs: 100, breakerThreshold: 5, breakerCooldownMs: 10_000 };
 
 /** What a circuit breaker is doing now, and since when (epoch ms). */
 export interface CircuitSnapshot {
