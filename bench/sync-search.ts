@@ -33,7 +33,7 @@ import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
 import { FILTER_SETS } from './filter-sets.js';
 import { GROUP, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
-import { baseUrl, createBenchAccount, percentile } from './stack.js';
+import { baseUrl, createBenchAccount, percentile, vacuumIfAutovacuumIsOff } from './stack.js';
 
 const simUrl = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
 const requestsPerLevel = Number(process.env['BENCH_REQUESTS'] ?? 96);
@@ -200,8 +200,10 @@ const rows: string[] = [];
 const cpuRows: string[] = [];
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 const ms = (v: number) => v.toFixed(v < 10 ? 2 : 0);
+const vacuums: string[] = [];
 for (const strategy of strategies) {
   for (const concurrency of levels) {
+    vacuums.push(await vacuumIfAutovacuumIsOff(dedupeEnv['DATABASE_URL']));
     const stack = await runLevel(concurrency, overStack(strategy), 'stack');
     const local = await runLevel(concurrency, inProcess(strategy), 'self');
     /** Answered searches per second (a failed or timed-out request counts in the wall time, not as done). */
@@ -246,4 +248,5 @@ process.stdout.write(
     ...cpuRows,
   ].join('\n') + '\n',
 );
+process.stdout.write(`store upkeep before each level: ${[...new Set(vacuums.map((v) => v.replace(/ in [0-9.]+ s/, '')))].join('; ')}\n`);
 if (firstError) process.stdout.write(`first stack error: ${firstError}\n`);

@@ -32,9 +32,12 @@ export class DedupeModule {
           groupId: 'dedupe',
           topology: ALL_TOPICS,
           deadLetterTopic: Topics.DeadLetter,
-          // A search's provider batches arrive on different partitions at once (keyed by
-          // search:provider): merge most of them side by side, within the pool of 10 connections.
+          // A search's partner wave and own index leg arrive on two partitions at once, and the
+          // merges of different searches need no order among themselves (advisory locks keep one
+          // opening one job): up to 8 side by side, within the pool of 10 connections, handled
+          // apart from the fetch loop so one slow merge never holds the next search's batches.
           partitionsConsumedConcurrently: 8,
+          detachedInFlight: 8,
           // Refresh work in groups of its own: a refresh part's merge (or its wait for live work)
           // never holds back the fetch of a search's batches, and a round's merges (`dedupe.refresh`)
           // never hold back a pass's or an operator's request (`dedupe.passes`).
