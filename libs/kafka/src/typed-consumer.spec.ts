@@ -188,4 +188,28 @@ describe('TopicConsumer detached handling', () => {
     expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 3, offset: '41' }]);
     await consumer.stop();
   });
+
+  it('sends one commit at a time, the offsets that became committable meanwhile together in the next', async () => {
+    const { kafka, seen, consumer: stub } = stubKafka();
+    let answerCommit!: () => void;
+    stub.commitOffsets.mockImplementationOnce(() => new Promise<undefined>((resolve) => (answerCommit = () => resolve(undefined))));
+    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 8 }).on(topic, async () => undefined);
+    await consumer.start();
+    await seen.run!.eachBatch!(batchOf(['1']).payload);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stub.commitOffsets).toHaveBeenCalledTimes(1);
+    const other = batchOf(['8', '9']).payload;
+    (other.batch as { partition: number }).partition = 4;
+    await seen.run!.eachBatch!(batchOf(['2', '3']).payload);
+    await seen.run!.eachBatch!(other);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stub.commitOffsets).toHaveBeenCalledTimes(1);
+    answerCommit();
+    await consumer.stop();
+    expect(stub.commitOffsets).toHaveBeenCalledTimes(2);
+    expect(stub.commitOffsets).toHaveBeenLastCalledWith([
+      { topic: topic.name, partition: 3, offset: '4' },
+      { topic: topic.name, partition: 4, offset: '10' },
+    ]);
+  });
 });

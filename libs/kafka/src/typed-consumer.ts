@@ -165,6 +165,9 @@ export class TopicConsumer {
   /** Detached handlers running now (detachedInFlight), and each partition's progress. */
   private readonly detached = new Set<Promise<void>>();
   private readonly progress = new Map<string, PartitionProgress>();
+  /** Offsets to commit once the commit request now out (if any) is answered. */
+  private readonly commitsWaiting = new Map<string, { topic: string; partition: number; offset: string; progress: PartitionProgress }>();
+  private committing: Promise<void> | undefined;
 
   constructor(
     kafka: Kafka,
@@ -298,17 +301,32 @@ export class TopicConsumer {
     await this.commitDone(payload.topic, payload.partition, progress);
   }
 
-  /** Commits a partition's contiguous done offsets; one commit at a time per member, the latest offsets win. */
+  /**
+   * Commits a partition's contiguous done offsets. One commit request at a time per member:
+   * offsets that become committable while one is out go together in the next (the latest per
+   * partition), so a busy member sends one commit per round trip, not one per message.
+   */
   private async commitDone(topic: string, partition: number, progress: PartitionProgress): Promise<void> {
     const offset = progress.commitable();
     if (offset === undefined) return;
-    try {
-      await this.consumer.commitOffsets([{ topic, partition, offset }]);
-      progress.committedAt(offset);
-    } catch (error) {
-      // a rebalance took the partition: its new owner redelivers what this commit would have covered
-      this.settings.logger.warn({ topic, partition, offset, err: error }, 'offset commit failed; the messages after the last commit may come again');
+    this.commitsWaiting.set(`${topic}|${partition}`, { topic, partition, offset, progress });
+    while (!this.committing && this.commitsWaiting.size > 0) {
+      const batch = [...this.commitsWaiting.values()];
+      this.commitsWaiting.clear();
+      this.committing = this.consumer.commitOffsets(batch.map(({ topic: t, partition: p, offset: o }) => ({ topic: t, partition: p, offset: o }))).then(
+        () => {
+          for (const { offset: o, progress: owner } of batch) owner.committedAt(o);
+        },
+        (error: unknown) => {
+          // a rebalance took a partition: its new owner redelivers what this commit would have covered
+          this.settings.logger.warn({ commits: batch.map(({ topic: t, partition: p, offset: o }) => ({ topic: t, partition: p, offset: o })), err: error }, 'offset commit failed; the messages after the last commit may come again');
+        },
+      );
+      await this.committing;
+      this.committing = undefined;
     }
+    // the commit that covers this offset may still be out: stop() waits for it
+    await this.committing;
   }
 
   /** Stops fetching, lets in-flight handlers finish, commits their offsets and leaves the group. */
