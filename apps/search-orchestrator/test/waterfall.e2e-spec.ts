@@ -1,5 +1,5 @@
 import { DryRunEstimateSchema, JobSearchResponseSchema } from '@jobs/contracts';
-import { api, createAccount, simControl } from '@jobs/e2e-support';
+import { api, createAccount, simControl, TopicTap } from '@jobs/e2e-support';
 
 /** Providers that fail or miss the deadline are dropped; the answer is partial and they cost nothing. */
 describe('waterfall with failing providers', () => {
@@ -35,6 +35,40 @@ describe('waterfall with failing providers', () => {
     expect(body.metadata.providers.hit).not.toContain('provider_c');
     // Only returned jobs are billed.
     expect(body.metadata.credits_charged).toBe(body.data.length - body.metadata.jobs_already_paid);
+  });
+
+  it('drops only the partner past timeout_ms: those that answered in time reach dedupe before the deadline and are in the answer', async () => {
+    // A wave is one message to dedupe; one that waited for its slowest partner was merged only
+    // after the deadline, and the deadline sweeper answered without every partner of the wave.
+    const tap = new TopicTap(['provider.fetch.requested', 'provider.records.fetched']);
+    await tap.start();
+    try {
+      const res = await api('/v1/jobs/search', {
+        key: liveKey,
+        body: { filters: { title_or: ['analyst'] }, waterfall: { strategy: 'max_coverage', providers: ['provider_a', 'provider_b', 'provider_d'], timeout_ms: 4000 }, limit: 10 },
+      });
+      expect(res.status).toBe(200);
+      const body = JobSearchResponseSchema.parse(res.body);
+      expect(body.metadata.status).toBe('partial');
+      expect(body.metadata.providers.failed).toEqual([{ provider: 'provider_b', code: 'provider_timeout' }]);
+      expect(body.metadata.providers.hit).toEqual(expect.arrayContaining(['provider_a', 'provider_d']));
+      expect(body.data.some((job) => job.sources.some((s) => s.provider === 'provider_a' || s.provider === 'provider_d'))).toBe(true);
+
+      const requestId = res.headers.get('x-request-id');
+      const ofSearch = (topic: string) => (m: { topic: string; headers: Record<string, string> }) => m.topic === topic && m.headers['x-request-id'] === requestId;
+      const ask = await tap.waitFor(ofSearch('provider.fetch.requested'));
+      const deadlineAt = ask.value['deadline_at'] as number;
+      await tap.waitFor((m) => ofSearch('provider.records.fetched')(m) && JSON.stringify(m.value['batches']).includes('"provider_b"'));
+      const sentAt = new Map(
+        tap.seen.filter(ofSearch('provider.records.fetched')).flatMap((m) => (m.value['batches'] as { provider: string }[]).map((b) => [b.provider, m.timestamp] as const)),
+      );
+      expect([...sentAt.keys()].sort()).toEqual(['provider_a', 'provider_b', 'provider_d']);
+      expect(sentAt.get('provider_a')).toBeLessThan(deadlineAt);
+      expect(sentAt.get('provider_d')).toBeLessThan(deadlineAt);
+      expect(sentAt.get('provider_b')).toBeGreaterThanOrEqual(deadlineAt);
+    } finally {
+      await tap.stop();
+    }
   });
 });
 

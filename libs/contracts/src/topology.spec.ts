@@ -104,9 +104,14 @@ describe('topology', () => {
     expect(Topics.SearchResponded.keyOf(examples.searchResponded())).toBe('req_123');
   });
 
-  it("merges a search's partner wave and own index leg side by side, and gathers its results on one orchestrator partition", () => {
+  it("merges a search's partner wave, any later part of it and its own index leg side by side, and gathers its results on one orchestrator partition", () => {
     const wave = examples.providerRecordsFetched();
-    expect(Topics.ProviderRecordsFetched.keyOf(wave)).toBe(`${wave.search_id}:partners`);
+    expect(Topics.ProviderRecordsFetched.keyOf(wave)).toBe(`${wave.search_id}:provider_a`);
+    const batch = wave.batches[0]!;
+    const partners = { ...wave, batches: [batch, { ...batch, provider: 'provider_d' as const, records: [] }] };
+    expect(Topics.ProviderRecordsFetched.keyOf(partners)).toBe(`${wave.search_id}:provider_a+provider_d`);
+    const straggler = { ...wave, batches: [{ ...batch, provider: 'provider_b' as const, outcome: 'provider_timeout' as const, records: [] }] };
+    expect(Topics.ProviderRecordsFetched.keyOf(straggler)).not.toBe(Topics.ProviderRecordsFetched.keyOf(partners));
     const ownIndex = { ...wave, batches: [{ ...wave.batches[0]!, provider: 'own_index' as const, records: [] }], index_query: { filters: {}, want: 20, scope: { providers_routable: ['own_index' as const] } } };
     expect(Topics.ProviderRecordsFetched.keyOf(ownIndex)).toBe(`${wave.search_id}:own_index`);
     expect(Topics.SearchRecordsDeduplicated.keyOf(examples.searchRecordsDeduplicated())).toBe(examples.searchRecordsDeduplicated().search_id);

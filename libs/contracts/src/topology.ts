@@ -98,14 +98,15 @@ export const Topics = {
   ProviderRecordsFetched: defineTopic({
     name: 'provider.records.fetched',
     value: ProviderRecordsFetched.ValueSchema,
-    key: 'search_id:leg',
+    key: 'search_id:providers',
     keyOf: ProviderRecordsFetched.keyOf,
     partitions: SEARCH_PARTITIONS,
     producers: ['provider-fetcher', 'search-orchestrator'],
     consumers: ['dedupe'],
-    purpose: "One wave's normalized records, a batch per partner (or its failure: error or timeout), sent once the wave is in; or the own index's leg, a store query, straight from the orchestrator",
+    purpose:
+      "One wave's normalized records, a batch per partner (or its failure: error or timeout), sent once the wave is in (a wave not all in by half its budget: what is in then, each later answer as it comes); or the own index's leg, a store query, straight from the orchestrator",
     keyReason:
-      "A search's partner wave and own index leg (`own_index` or `partners`) merge side by side on two dedupe partitions (advisory locks on blocking keys keep concurrent merges of one opening to one job); the orchestrator gathers them whatever their order",
+      "The providers the message carries (`own_index`, or a wave's partners joined by `+`): a search's own index leg, its partner wave and any later part of that wave merge side by side on their own dedupe partitions (advisory locks on blocking keys keep concurrent merges of one opening to one job); the orchestrator gathers them whatever their order",
   }),
   SearchRecordsDeduplicated: defineTopic({
     name: 'search.records.deduplicated',

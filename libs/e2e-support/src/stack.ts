@@ -82,6 +82,8 @@ export interface SeenMessage {
   key: string | null;
   value: Record<string, unknown>;
   headers: Record<string, string>;
+  /** When its producer made it (the Kafka message timestamp, epoch ms). */
+  timestamp: number;
 }
 
 /**
@@ -121,6 +123,7 @@ export class TopicTap {
           key: message.key?.toString() ?? null,
           value: JSON.parse(message.value?.toString() ?? 'null') as Record<string, unknown>,
           headers: decode(message.headers),
+          timestamp: Number(message.timestamp),
         });
       },
     });

@@ -5,12 +5,22 @@ import type { ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
 import { annotateStage } from '@jobs/observability';
 
+type Ask = ProviderFetchRequested.Value['providers'][number];
+type Batch = ProviderRecordsFetched.FetchedBatch;
+
 /**
  * Calls every partner of one wave of a search side by side, each within the search's deadline,
- * and hands the whole wave to dedupe in one message once the last one answered (or the deadline
- * passed): one produce, one merge and one answer per wave instead of one per provider. A
- * provider that fails or misses the deadline is reported as such; it never fails the search and
- * never costs anything.
+ * and hands the wave to dedupe: one produce, one merge and one answer per wave instead of one per
+ * provider. A provider that fails or misses the deadline is reported as such; it never fails the
+ * search and never costs anything.
+ *
+ * A wave that is not all in by half of its remaining budget does not hold back the partners that
+ * answered: they go then, in one message, and every later answer as it comes (the stragglers cut
+ * off at the deadline together). Waiting for the slowest partner would start their merge only
+ * after the deadline, and the orchestrator's deadline sweeper answers without whatever has not
+ * arrived by then (750 ms later): one partner past `timeout_ms` would cost every partner that
+ * answered in time its jobs, reported as `provider_timeout`. This way an answer's merge starts no
+ * later than half the budget before the deadline, or as soon as the answer came.
  */
 @Injectable()
 export class FetchWaveUseCase {
@@ -20,12 +30,40 @@ export class FetchWaveUseCase {
   ) {}
 
   async execute(message: ProviderFetchRequested.Value): Promise<void> {
-    const batches = await Promise.all(message.providers.map((ask) => this.fetch(message, ask)));
-    annotateStage({ 'search.id': message.search_id, 'wave.providers': batches.length, 'records.out': batches.reduce((sum, b) => sum + b.records.length, 0) });
-    await this.publisher.publish(Topics.ProviderRecordsFetched, { v: 1, search_id: message.search_id, batches });
+    const now = Date.now();
+    const flushAt = now + Math.max(0, message.deadline_at - now) / 2;
+    const sent = { messages: 0, records: 0 };
+    const calls = message.providers.map((ask) => {
+      const call: { batch?: Batch; sent: boolean; done: Promise<void> } = { sent: false, done: Promise.resolve() };
+      call.done = this.fetch(message, ask).then((batch) => void (call.batch = batch));
+      return call;
+    });
+    // what is in and not yet sent, in the order the providers were asked
+    const flush = async () => {
+      const ready = calls.filter((call) => call.batch && !call.sent);
+      if (ready.length === 0) return;
+      for (const call of ready) call.sent = true;
+      const batches = ready.map((call) => call.batch!);
+      sent.messages += 1;
+      sent.records += batches.reduce((sum, b) => sum + b.records.length, 0);
+      await this.publisher.publish(Topics.ProviderRecordsFetched, { v: 1, search_id: message.search_id, batches });
+    };
+    // the whole wave in one message, unless it is not all in by flushAt
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(calls.map((call) => call.done)), new Promise<void>((resolve) => (timer = setTimeout(resolve, flushAt - Date.now())))]);
+    clearTimeout(timer);
+    await flush();
+    // then each answer as it comes; those that end in the same turn (the deadline's timeouts) together
+    while (calls.some((call) => !call.sent)) {
+      const waiting = calls.filter((call) => !call.batch);
+      if (waiting.length > 0) await Promise.race(waiting.map((call) => call.done));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await flush();
+    }
+    annotateStage({ 'search.id': message.search_id, 'wave.providers': calls.length, 'wave.messages': sent.messages, 'records.out': sent.records });
   }
 
-  private async fetch(message: ProviderFetchRequested.Value, ask: ProviderFetchRequested.Value['providers'][number]): Promise<ProviderRecordsFetched.FetchedBatch> {
+  private async fetch(message: ProviderFetchRequested.Value, ask: Ask): Promise<Batch> {
     const started = Date.now();
     // paged from where the search's previous page of this provider ended (its first page by default)
     const paging: ResumablePaging = { start: ask.from ?? null };

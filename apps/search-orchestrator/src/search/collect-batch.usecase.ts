@@ -7,8 +7,8 @@ import { FanOutUseCase } from './fan-out.usecase.js';
 import { SearchStateStore, STATE_TTL_SECONDS, type GatheredMessage } from './search-state.store.js';
 
 /**
- * Gathers the de-duplicated batches of a search (a wave's partners in one message, the own
- * index in another); the message that brings the last provider completes it, unless the
+ * Gathers the de-duplicated batches of a search (a wave's partners in one message, or in parts
+ * when some were slow, the own index in another); the message that brings the last provider completes it, unless the
  * deadline sweeper already did.
  */
 @Injectable()

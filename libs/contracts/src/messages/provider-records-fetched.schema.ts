@@ -1,7 +1,8 @@
 /**
- * `provider.records.fetched` (key: search_id): provider-fetcher -> dedupe, one per wave of a
- * search: every partner's normalized records (or its failure) once the last one answered or the
- * deadline passed; or, straight from the orchestrator, the own index's leg (a store query).
+ * `provider.records.fetched` (key: search_id and the providers it carries): provider-fetcher ->
+ * dedupe, one per wave of a search: every partner's normalized records (or its failure) once the
+ * last one answered; a wave not all in by half its budget in parts (what is in then, each later
+ * answer as it comes). Or, straight from the orchestrator, the own index's leg (a store query).
  * A failed or timed-out fetch carries no records; every record names its batch's provider.
  */
 import { z } from 'zod';
@@ -65,7 +66,10 @@ export const ValueSchema = z
 export type Value = z.infer<typeof ValueSchema>;
 
 /**
- * A search's waves follow each other; its own index leg and its partners' wave merge side by
- * side (advisory locks on blocking keys keep concurrent merges of one opening to one job).
+ * Keyed by the providers the message carries: a search's own index leg and its partners' wave
+ * merge side by side, and so do the parts of a wave that was not all in by half its budget (a
+ * late answer never waits behind the merge of those that came before it). Advisory locks on
+ * blocking keys keep concurrent merges of one opening to one job; a search's waves follow each
+ * other anyway (the next is asked once the last is in).
  */
-export const keyOf = (value: Value): string => `${value.search_id}:${value.index_query ? 'own_index' : 'partners'}`;
+export const keyOf = (value: Value): string => `${value.search_id}:${value.batches.map((batch) => batch.provider).join('+')}`;

@@ -1,0 +1,67 @@
+import { examples, type ProviderFetchRequested, type ProviderRecordsFetched, type ProviderSlug } from '@jobs/contracts';
+import type { KafkaPublisher } from '@jobs/nest-kafka';
+import type { ProviderCalls, ProviderCallResult } from '../calls/provider-calls.js';
+import { FetchWaveUseCase } from './fetch-wave.usecase.js';
+
+/** How each simulated partner answers: ok after `ms`, or nothing until the deadline (a timeout). */
+type Behaviour = { ms: number } | 'hangs';
+
+function wave(behaviours: Partial<Record<ProviderSlug, Behaviour>>, budgetMs: number) {
+  const started = Date.now();
+  const published: Array<{ at: number; providers: string[]; outcomes: string[] }> = [];
+  const calls = {
+    call: async (provider: ProviderSlug, _query: unknown, deadlineAt: number): Promise<ProviderCallResult> => {
+      const behaviour = behaviours[provider]!;
+      if (behaviour === 'hangs') {
+        await new Promise((r) => setTimeout(r, deadlineAt - Date.now()));
+        return { outcome: 'provider_timeout', records: [] };
+      }
+      await new Promise((r) => setTimeout(r, behaviour.ms));
+      return { outcome: 'ok', records: [{ ...examples.normalizedRecord(), provider }] };
+    },
+  } as unknown as ProviderCalls;
+  const publisher = {
+    publish: async (_topic: unknown, value: ProviderRecordsFetched.Value) => {
+      published.push({ at: Date.now() - started, providers: value.batches.map((b) => b.provider), outcomes: value.batches.map((b) => b.outcome) });
+    },
+  } as unknown as KafkaPublisher;
+  const message: ProviderFetchRequested.Value = {
+    v: 1,
+    search_id: 'req_wave0000000001',
+    providers: (Object.keys(behaviours) as ProviderSlug[]).map((provider) => ({ provider })),
+    filters: {},
+    want: 10,
+    deadline_at: started + budgetMs,
+  };
+  return { run: () => new FetchWaveUseCase(calls, publisher).execute(message), published };
+}
+
+describe('FetchWaveUseCase', () => {
+  it('sends a wave that is all in early as one message, in the order the providers were asked', async () => {
+    const { run, published } = wave({ provider_d: { ms: 30 }, provider_a: { ms: 5 }, provider_c: { ms: 15 } }, 1_000);
+    await run();
+    expect(published).toEqual([{ at: expect.any(Number), providers: ['provider_d', 'provider_a', 'provider_c'], outcomes: ['ok', 'ok', 'ok'] }]);
+    expect(published[0]!.at).toBeLessThan(500);
+  });
+
+  it('does not hold back the partners that answered for one that misses the deadline: they go at half the budget, the straggler at the deadline', async () => {
+    const { run, published } = wave({ provider_a: { ms: 5 }, provider_b: 'hangs', provider_d: { ms: 20 }, provider_f: 'hangs' }, 400);
+    await run();
+    expect(published.map(({ providers, outcomes }) => ({ providers, outcomes }))).toEqual([
+      { providers: ['provider_a', 'provider_d'], outcomes: ['ok', 'ok'] },
+      { providers: ['provider_b', 'provider_f'], outcomes: ['provider_timeout', 'provider_timeout'] },
+    ]);
+    // half the budget, well before the deadline: dedupe merges them while the straggler is still out
+    expect(published[0]!.at).toBeGreaterThanOrEqual(190);
+    expect(published[0]!.at).toBeLessThan(320);
+    expect(published[1]!.at).toBeGreaterThanOrEqual(390);
+  });
+
+  it('sends an answer that comes after half the budget as soon as it comes, not at the deadline', async () => {
+    const { run, published } = wave({ provider_a: { ms: 5 }, provider_e: { ms: 260 }, provider_b: 'hangs' }, 400);
+    await run();
+    expect(published.map((p) => p.providers)).toEqual([['provider_a'], ['provider_e'], ['provider_b']]);
+    expect(published[1]!.at).toBeGreaterThanOrEqual(250);
+    expect(published[1]!.at).toBeLessThan(380);
+  });
+});
