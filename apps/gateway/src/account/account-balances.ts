@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
 import { LOGGER } from '@jobs/service-kit';
 import type { Logger } from '@jobs/observability';
@@ -37,7 +37,7 @@ const BALANCES: pg.QueryConfig = {
  * traces it like any other query.
  */
 @Injectable()
-export class AccountBalances implements OnModuleDestroy {
+export class AccountBalances implements OnApplicationShutdown {
   private readonly pool: pg.Pool;
   private readonly reads: BatchedReads<string, Balance>;
 
@@ -63,7 +63,8 @@ export class AccountBalances implements OnModuleDestroy {
     return this.reads.read(accountId);
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the HTTP server has closed (module destroy hooks run before it stops taking requests). */
+  async onApplicationShutdown(): Promise<void> {
     await this.pool.end();
   }
 }
