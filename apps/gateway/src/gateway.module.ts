@@ -17,10 +17,7 @@ import { MessagingModule } from './messaging/messaging.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { SandboxModule } from './sandbox/sandbox.module.js';
-import { LimitsModule } from './limits/limits.module.js';
-import { AdmissionModule } from './admission/admission.module.js';
-import { IdempotencyModule } from './idempotency/idempotency.module.js';
-import { VersioningModule } from './versioning/versioning.module.js';
+import { DoorModule } from './http/door.module.js';
 import { WatchesModule } from './watches/watches.module.js';
 import { AsyncSearchesModule } from './async-searches/async-searches.module.js';
 import { OutboxModule } from '@jobs/outbox';
@@ -59,10 +56,7 @@ export class GatewayModule {
         OutboxModule,
         AuthModule,
         // The door (installed in main.ts): version check, rate limit, admission, idempotency.
-        LimitsModule,
-        AdmissionModule,
-        VersioningModule,
-        IdempotencyModule,
+        DoorModule,
         MessagingModule,
         JobsModule,
         CompaniesModule,

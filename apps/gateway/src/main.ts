@@ -9,16 +9,13 @@ import { AdminModule } from './admin/admin.module.js';
 import { GatewayEnvSchema } from './config/gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
+import { DoorInterceptor } from './http/door.interceptor.js';
 import { MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
 import { installRequestContext } from './http/request-context.hook.js';
-import { AdmissionInterceptor } from './admission/admission.interceptor.js';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { installIdempotencyRecorder } from './idempotency/idempotency.recorder.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
-import { RateLimitInterceptor } from './limits/rate-limit.interceptor.js';
 import { installServiceVersionHeader } from './versioning/service-version.hook.js';
 import { ServiceVersionGuard } from './versioning/service-version.guard.js';
-import { ServiceVersionInterceptor } from './versioning/service-version.interceptor.js';
 
 const config = loadConfig(GatewayEnvSchema);
 const instanceId = config.INSTANCE_ID ?? `gateway-${hostname()}-${process.pid}`;
@@ -43,12 +40,11 @@ const service = await runService({
     installServiceVersionHeader(fastify);
     installIdempotencyRecorder(fastify, app.get(IdempotencyStore), logger);
     app.useGlobalFilters(new ApiExceptionFilter(logger));
-    // The door, in this order: an unsupported version is refused before the key is checked;
-    // after authentication the rate limit decides before any work, then the pinned version,
-    // then admission by the work in flight (503 beyond capacity, before any record or work),
-    // then Idempotency-Key (a replay is a request too, so it counts against the limit).
+    // The door: an unsupported version is refused before the key is checked; after
+    // authentication DoorInterceptor runs the rate limit, the pinned version, admission and
+    // Idempotency-Key, in that order.
     app.useGlobalGuards(app.get(ServiceVersionGuard));
-    app.useGlobalInterceptors(app.get(RateLimitInterceptor), app.get(ServiceVersionInterceptor), app.get(AdmissionInterceptor), app.get(IdempotencyInterceptor));
+    app.useGlobalInterceptors(app.get(DoorInterceptor));
   },
 });
 

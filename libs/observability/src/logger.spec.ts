@@ -39,4 +39,10 @@ describe('newId', () => {
     expect(a).toMatch(/^job_[0-9a-z]{16}$/);
     expect(newId('job')).not.toBe(a);
   });
+
+  it('never repeats across refills of its random pool', () => {
+    const ids = new Set(Array.from({ length: 2000 }, () => newId('req')));
+    expect(ids.size).toBe(2000);
+    expect(newId('svc_live', 32)).toMatch(/^svc_live_[0-9a-z]{32}$/);
+  });
 });

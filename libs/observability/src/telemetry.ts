@@ -9,7 +9,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { prometheusReader } from './metrics.js';
-import { BatchSpanProcessor, NoopSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, ParentBasedSampler, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 let sdk: NodeSDK | undefined;
 let hooksAcknowledged: (() => Promise<void>) | undefined;
@@ -29,13 +29,19 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   const channel = createAddHookMessageChannel();
   hooksAcknowledged = channel.waitForAllMessagesAcknowledged;
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, channel.registerOptions);
-  const spanProcessors: SpanProcessor[] = env['OTEL_EXPORTER_OTLP_ENDPOINT']
+  const exporting = Boolean(env['OTEL_EXPORTER_OTLP_ENDPOINT']);
+  const spanProcessors: SpanProcessor[] = exporting
     ? [new BatchSpanProcessor({ exporter: traceExporter(env), scheduledDelayMillis: 500 })]
     : // Without an exporter the SDK would install no tracer provider at all; spans still need ids.
       [new NoopSpanProcessor()];
   sdk = new NodeSDK({
     serviceName,
     spanProcessors,
+    // With nowhere to send spans, recording them (attributes, events, timings) is work for
+    // nothing: the default sampler is then parent-based always-off. Trace and span ids still
+    // exist (logs, Kafka headers, traceparent), and a caller's sampled trace is still recorded
+    // downstream. OTEL_TRACES_SAMPLER, when set, decides as usual.
+    ...(!exporting && env['OTEL_TRACES_SAMPLER'] === undefined ? { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) } : {}),
     // Metrics are pulled: each service serves them at GET /metrics (metrics.ts).
     metricReaders: [prometheusReader()],
     instrumentations: [

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AccountBalances } from './account-balances.js';
 import { AccountController } from './account.controller.js';
 
-@Module({ controllers: [AccountController] })
+@Module({ controllers: [AccountController], providers: [AccountBalances] })
 export class AccountModule {}

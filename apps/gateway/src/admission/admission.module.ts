@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AdmissionInterceptor } from './admission.interceptor.js';
+import { AdmissionGate } from './admission.gate.js';
 
-/** Admission by the work in flight; main.ts installs the interceptor globally. */
-@Module({ providers: [AdmissionInterceptor], exports: [AdmissionInterceptor] })
+/** Admission by the work in flight; DoorInterceptor runs the gate. */
+@Module({ providers: [AdmissionGate], exports: [AdmissionGate] })
 export class AdmissionModule {}

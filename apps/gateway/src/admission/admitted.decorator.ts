@@ -5,7 +5,7 @@ export const ADMISSION_POOL = 'gateway:admission-pool';
 export type AdmissionPool = 'sync-search';
 
 /**
- * Puts a route under admission control (AdmissionInterceptor): its live-key requests count as
+ * Puts a route under admission control (AdmissionGate): its live-key requests count as
  * work in flight, and beyond the pool's capacity they are refused with 503 and `Retry-After`.
  *   @Admitted('sync-search')  // SEARCH_MAX_IN_FLIGHT per replica
  */

@@ -8,7 +8,7 @@ import { checkWebhookUrl } from '@jobs/webhook-targets';
 import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
-import type { IdempotencyClaim } from '../idempotency/idempotency.interceptor.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.gate.js';
 import { QueryClient } from '../messaging/query-client.js';
 
 /**

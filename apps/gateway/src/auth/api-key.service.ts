@@ -22,7 +22,7 @@ interface LocalEntry {
  * very next request and every other replica once its local entry lapses (within 1 s); each
  * replica reads Redis at most once per key per local lifetime.
  * The caches are only caches: while Redis is away keys resolve from PostgreSQL alone, so the API
- * stays up (rate limits fail open, keyed POSTs are refused by the idempotency interceptor).
+ * stays up (rate limits fail open, keyed POSTs are refused by the idempotency gate).
  */
 @Injectable()
 export class ApiKeyService {

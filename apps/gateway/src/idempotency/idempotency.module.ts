@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { IdempotencyGate } from './idempotency.gate.js';
 import { IdempotencyStore } from './idempotency.store.js';
 import { SearchAnswersConsumer } from './search-answers.consumer.js';
 
-/** Idempotency-Key on authenticated POSTs; main.ts installs the interceptor and the response recorder. */
+/** Idempotency-Key on authenticated POSTs; DoorInterceptor runs the gate, main.ts installs the response recorder. */
 @Module({
-  providers: [IdempotencyStore, IdempotencyInterceptor, SearchAnswersConsumer],
-  exports: [IdempotencyStore, IdempotencyInterceptor],
+  providers: [IdempotencyStore, IdempotencyGate, SearchAnswersConsumer],
+  exports: [IdempotencyStore, IdempotencyGate],
 })
 export class IdempotencyModule {}

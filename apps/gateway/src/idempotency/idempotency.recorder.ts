@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { HEADERS } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
+import type { IdempotencyClaim } from './idempotency.gate.js';
 import type { StoredHttpResponse } from './idempotency-record.js';
 import type { IdempotencyStore } from './idempotency.store.js';
 
@@ -13,28 +14,34 @@ const KEPT_HEADERS = ['content-type', HEADERS.requestId, HEADERS.serviceVersion,
  * replayed; a 5xx is not: the record turns `failed` so a retry re-attaches or runs again.
  */
 export function installIdempotencyRecorder(fastify: FastifyInstance, store: IdempotencyStore, logger: Logger): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: most responses own no key and pass straight through.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     const claim = request.idempotency;
-    if (!claim) return payload;
+    if (!claim) return done(null, payload);
     request.idempotency = undefined;
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-    const status = reply.statusCode;
-    try {
-      if (status >= 500 || body === null) {
-        await store.replaceIfOwner(claim.key, claim.record.request_id, { ...claim.record, state: 'failed' });
-      } else {
-        const headers: Record<string, string> = {};
-        for (const name of KEPT_HEADERS) {
-          const value = reply.getHeader(name);
-          if (value !== undefined) headers[name] = String(value);
-        }
-        const response: StoredHttpResponse = { status, headers, body };
-        await store.replaceIfOwner(claim.key, claim.record.request_id, { ...claim.record, state: 'done', response });
-      }
-    } catch (error) {
-      // The response still goes out; a retry finds the key `running` until its lease ends.
-      logger.warn({ err: error, request_id: request.requestId }, 'idempotency record not completed');
-    }
-    return payload;
+    void complete(store, claim, reply, payload).then(
+      () => done(null, payload),
+      (error: unknown) => {
+        // The response still goes out; a retry finds the key `running` until its lease ends.
+        logger.warn({ err: error, request_id: request.requestId }, 'idempotency record not completed');
+        done(null, payload);
+      },
+    );
   });
+}
+
+async function complete(store: IdempotencyStore, claim: IdempotencyClaim, reply: FastifyReply, payload: unknown): Promise<void> {
+  const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+  const status = reply.statusCode;
+  if (status >= 500 || body === null) {
+    await store.replaceIfOwner(claim.key, claim.record.request_id, { ...claim.record, state: 'failed' });
+    return;
+  }
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  const response: StoredHttpResponse = { status, headers, body };
+  await store.replaceIfOwner(claim.key, claim.record.request_id, { ...claim.record, state: 'done', response });
 }

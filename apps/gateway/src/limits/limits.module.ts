@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { RateLimitInterceptor } from './rate-limit.interceptor.js';
+import { RateLimitGate } from './rate-limit.gate.js';
 import { RateLimiter } from './rate-limiter.js';
 
-/** Rate limits per account (and per client address on keyless routes); main.ts installs the interceptor globally. */
+/** Rate limits per account (and per client address on keyless routes); DoorInterceptor runs the gate. */
 @Module({
-  providers: [RateLimiter, RateLimitInterceptor],
-  exports: [RateLimitInterceptor],
+  providers: [RateLimiter, RateLimitGate],
+  exports: [RateLimitGate],
 })
 export class LimitsModule {}

@@ -2,10 +2,11 @@
  * Fixed-window rate limiting, one counter per bucket (an account, or a client address). The
  * window opens with the bucket's first request and lasts `windowSeconds`; every request in it
  * increments the counter. Counting and opening the window happen in one Lua script, so
- * concurrent requests on any gateway replica never both take the last slot.
+ * concurrent requests on any gateway replica never both take the last slot. ARGV[2] requests
+ * are counted at once (BatchedHits: a replica's requests of one bucket in one event-loop turn).
  */
 export const FIXED_WINDOW_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])

@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { LimitsModule } from '../limits/limits.module.js';
 import { ServiceVersionGuard } from './service-version.guard.js';
-import { ServiceVersionInterceptor } from './service-version.interceptor.js';
+import { ServiceVersionGate } from './service-version.gate.js';
 
-/** `Service-Version` checking and reporting; main.ts installs the guard, interceptor and header hook. */
+/** `Service-Version` checking and reporting; main.ts installs the guard and the header hook, DoorInterceptor runs the gate. */
 @Module({
-  imports: [LimitsModule],
-  providers: [ServiceVersionGuard, ServiceVersionInterceptor],
-  exports: [ServiceVersionGuard, ServiceVersionInterceptor],
+  providers: [ServiceVersionGuard, ServiceVersionGate],
+  exports: [ServiceVersionGuard, ServiceVersionGate],
 })
 export class VersioningModule {}

@@ -1,14 +1,11 @@
-import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Observable } from 'rxjs';
 import { HEADERS, IdempotencyKeySchema, IDEMPOTENCY_KEY_MAX_LENGTH, SERVICE_VERSION } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
 import { StoredResponse } from '../http/stored-response.js';
 import { bodyFingerprint } from './canonical-json.js';
-import { REATTACHES_SEARCH } from './idempotent-search.decorator.js';
 import { nextStep, responseFromSearchAnswer, type IdempotencyRecord, type StoredHttpResponse } from './idempotency-record.js';
 import { IdempotencyStore } from './idempotency.store.js';
 
@@ -28,30 +25,31 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const POLL_MS = 100;
 
 /**
- * `Idempotency-Key` on authenticated POSTs (a global interceptor, after the rate limit). The
- * first request with a key owns it and runs; a retry with the same body gets the stored
- * response; a different body gets 409; a concurrent duplicate waits (bounded) for the owner's
- * response and replays it; a retry after a 5xx re-attaches to the sync search it started.
+ * `Idempotency-Key` on authenticated POSTs (the last gate of DoorInterceptor, after the rate
+ * limit and admission). The first request with a key owns it and runs; a retry with the same
+ * body gets the stored response; a different body gets 409; a concurrent duplicate waits
+ * (bounded) for the owner's response and replays it; a retry after a 5xx re-attaches to the
+ * sync search it started.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyGate {
   constructor(
     private readonly store: IdempotencyStore,
-    private readonly reflector: Reflector,
     private readonly prisma: PrismaService,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() !== 'http') return next.handle();
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+  /**
+   * Returns once the request owns its key (or has none to own); otherwise throws the replay or
+   * the error to answer. `reattaches`: the route is the sync search (@ReattachesSearch).
+   */
+  async pass(request: FastifyRequest, reply: FastifyReply, reattaches: boolean): Promise<void> {
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || !request.principal || header === undefined) return next.handle();
+    if (request.method !== 'POST' || !request.principal || header === undefined) return;
     const parsed = IdempotencyKeySchema.safeParse(header);
     if (!parsed.success) {
       throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (for example a UUID).`, { param: HEADERS.idempotencyKey });
     }
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const path = request.url.split('?')[0] ?? request.url;
     const claim: IdempotencyClaim = {
       key: this.store.keyFor(request.principal.accountId, request.method, path, parsed.data),
@@ -63,7 +61,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
         service_version: String(reply.getHeader(HEADERS.serviceVersion) ?? SERVICE_VERSION),
       },
     };
-    const reattaches = this.reflector.getAllAndOverride<boolean | undefined>(REATTACHES_SEARCH, [context.getHandler(), context.getClass()]) ?? false;
     try {
       await this.claimOrReplay(claim, reattaches, request.principal.accountId);
       if (reattaches) await this.store.watchSearch(claim.record.request_id);
@@ -74,7 +71,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw new ApiError('internal_error', 'This Idempotency-Key cannot be recorded right now, so the request was not run. Retry shortly with the same Idempotency-Key.', {}, { 'Retry-After': '1' });
     }
     request.idempotency = claim;
-    return next.handle();
   }
 
   /** Returns once this request owns the key; otherwise throws the replay or the error to answer. */

@@ -1,32 +1,27 @@
-import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Counter } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
-import { finalize, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { jobsMeter } from '@jobs/observability';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
-import { ADMISSION_POOL, type AdmissionPool } from './admitted.decorator.js';
+import type { AdmissionPool } from './admitted.decorator.js';
 import { InFlightLimit, isRefusal } from './in-flight-limit.js';
 
 /**
- * Admission control (issue 14): a global interceptor after the rate limit (an account over its
- * own limit gets 429 first) and before Idempotency-Key (a refused request leaves no record, so
- * its retry with the same key simply runs). Beyond capacity the answer is 503 with the
+ * Admission control (issue 14): the gate after the rate limit (an account over its own limit
+ * gets 429 first) and before Idempotency-Key (a refused request leaves no record, so its retry
+ * with the same key simply runs; DoorInterceptor). Beyond capacity the answer is 503 with the
  * `rate_limited` envelope and `Retry-After`, at once and without any I/O; the slot is held
  * until the response is decided, whatever the outcome. Test-key searches (the sandbox's fixed
  * data, no pipeline) are not counted.
  */
 @Injectable()
-export class AdmissionInterceptor implements NestInterceptor {
+export class AdmissionGate {
   private readonly pools: Record<AdmissionPool, InFlightLimit>;
   private readonly refused: Counter;
 
-  constructor(
-    private readonly reflector: Reflector,
-    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
-  ) {
+  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.pools = { 'sync-search': new InFlightLimit({ min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT), max: config.SEARCH_MAX_IN_FLIGHT, window: config.SEARCH_ADMISSION_WINDOW, floorMs: config.SEARCH_LATENCY_FLOOR_MS }) };
     const meter = jobsMeter();
     this.refused = meter.createCounter('gateway_admission_refused_total', { description: 'Requests refused with 503 because the work in flight on this replica was at capacity, by pool.' });
@@ -42,17 +37,19 @@ export class AdmissionInterceptor implements NestInterceptor {
       });
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
-    const pool = this.reflector.getAllAndOverride<AdmissionPool | undefined>(ADMISSION_POOL, [context.getHandler(), context.getClass()]);
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (!pool || request.principal?.mode !== 'live') return next.handle();
+  /**
+   * Takes a slot of the route's pool for a live-key request, or throws 503 beyond capacity.
+   * Returns the slot's release (the caller runs it once the response is decided), or nothing
+   * when the request is not counted.
+   */
+  pass(request: FastifyRequest, pool: AdmissionPool | undefined): (() => void) | undefined {
+    if (!pool || request.principal?.mode !== 'live') return undefined;
     const admission = this.pools[pool].tryEnter(ceilingMs(request.body));
     if (isRefusal(admission)) {
       this.refused.add(1, { pool });
       throw overloaded(admission.retryAfterSeconds);
     }
-    return next.handle().pipe(finalize(() => admission.release()));
+    return () => admission.release();
   }
 }
 

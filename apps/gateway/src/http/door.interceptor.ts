@@ -1,0 +1,73 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { finalize, type Observable } from 'rxjs';
+import { AdmissionGate } from '../admission/admission.gate.js';
+import { ADMISSION_POOL, type AdmissionPool } from '../admission/admitted.decorator.js';
+import { IdempotencyGate } from '../idempotency/idempotency.gate.js';
+import { REATTACHES_SEARCH } from '../idempotency/idempotent-search.decorator.js';
+import { RATE_LIMIT_BUCKET, type RateLimitBucket } from '../limits/rate-limited.decorator.js';
+import { RateLimitGate } from '../limits/rate-limit.gate.js';
+import { ServiceVersionGate } from '../versioning/service-version.gate.js';
+
+/** What the door reads from a route's decorators, once per route. */
+interface RouteDoor {
+  rateLimitBucket: RateLimitBucket | undefined;
+  admissionPool: AdmissionPool | undefined;
+  reattachesSearch: boolean;
+}
+
+/**
+ * The door after authentication, its gates in this order: the rate limit decides before any
+ * work; then the pinned version is reported; then admission by the work in flight (503 beyond
+ * capacity, before any record or work); then Idempotency-Key (a replay is a request too, so it
+ * counts against the limit). An unsupported version was refused before the key was checked
+ * (ServiceVersionGuard). One global interceptor runs the gates, not one interceptor each: Nest
+ * wraps every interceptor in rxjs layers on every request (bench:account, issue 14).
+ */
+@Injectable()
+export class DoorInterceptor implements NestInterceptor {
+  private readonly routes = new WeakMap<object, RouteDoor>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly rateLimit: RateLimitGate,
+    private readonly version: ServiceVersionGate,
+    private readonly admission: AdmissionGate,
+    private readonly idempotency: IdempotencyGate,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (context.getType() !== 'http') return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const route = this.route(context);
+    await this.rateLimit.pass(request, reply, route.rateLimitBucket);
+    this.version.pass(request, reply);
+    const release = this.admission.pass(request, route.admissionPool);
+    try {
+      await this.idempotency.pass(request, reply, route.reattachesSearch);
+    } catch (error) {
+      release?.();
+      throw error;
+    }
+    // An admitted request holds its slot until the response is decided, whatever the outcome.
+    return release ? next.handle().pipe(finalize(release)) : next.handle();
+  }
+
+  private route(context: ExecutionContext): RouteDoor {
+    const handler = context.getHandler();
+    let route = this.routes.get(handler);
+    if (!route) {
+      const targets = [handler, context.getClass()];
+      route = {
+        rateLimitBucket: this.reflector.getAllAndOverride<RateLimitBucket | undefined>(RATE_LIMIT_BUCKET, targets),
+        admissionPool: this.reflector.getAllAndOverride<AdmissionPool | undefined>(ADMISSION_POOL, targets),
+        reattachesSearch: this.reflector.getAllAndOverride<boolean | undefined>(REATTACHES_SEARCH, targets) ?? false,
+      };
+      this.routes.set(handler, route);
+    }
+    return route;
+  }
+}
