@@ -60,11 +60,20 @@ export interface GatheredMessage {
   batches: Array<Omit<ProviderBatch, 'jobs'> & { jobIds: string[] }>;
 }
 
-/** The provider batches of gathered messages, each batch's jobs in its rank order. */
+/**
+ * The provider batches of gathered messages, each batch's jobs in its rank order, each provider
+ * once: a wave redelivered after its fetcher died part-way may come again whole, beside the
+ * part recorded before (the first recorded wins).
+ */
 export function batchesOf(messages: readonly GatheredMessage[]): ProviderBatch[] {
+  const seen = new Set<string>();
   return messages.flatMap((message) => {
     const jobs = new Map(message.jobs.map((job) => [job.id, job]));
-    return message.batches.map(({ jobIds, ...batch }) => ({ ...batch, jobs: jobIds.map((id) => jobs.get(id)!) }));
+    return message.batches.flatMap(({ jobIds, ...batch }) => {
+      if (seen.has(batch.provider)) return [];
+      seen.add(batch.provider);
+      return [{ ...batch, jobs: jobIds.map((id) => jobs.get(id)!) }];
+    });
   });
 }
 
