@@ -46,8 +46,10 @@ export class AccountCharges {
 
   async charge(request: ChargeRequest, answer: Answer): Promise<void> {
     let decided: ChargePlan | undefined;
+    let committed: Prisma.TransactionClient | undefined;
     try {
       await this.prisma.$transaction(async (tx) => {
+        committed = tx;
         // the mark first: a second delivery waits here for the first one's commit, then finds it
         const marked = await tx.$executeRaw`
           INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON CONFLICT DO NOTHING`;
@@ -74,7 +76,7 @@ export class AccountCharges {
       throw error;
     }
     if (decided) this.metrics.record(request.kind, decided);
-    this.outbox.kick();
+    this.outbox.kick(committed);
   }
 
   /** What a request charged in parts may still charge: its cap less the credits its ledger lines hold. */

@@ -90,15 +90,17 @@ export class CanonicalJobRepository {
    */
   async mergeBatch(records: readonly NormalizedProviderRecord[], refresh?: RefreshListing, finished?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<MergeResult[]> {
     if (records.length === 0 && !refresh) return [];
+    let committed: Prisma.TransactionClient | undefined;
     const results = await this.prisma.$transaction(
       async (tx) => {
+        committed = tx;
         const merged = await this.mergeInTransaction(tx, records, refresh);
         await finished?.(tx);
         return merged;
       },
       { timeout: 60_000, maxWait: 10_000 },
     );
-    this.outbox.kick();
+    this.outbox.kick(committed);
     return results;
   }
 
