@@ -33,6 +33,8 @@ interface StagedMessage {
   value: string;
   headers: Record<string, string>;
   stagedAt: number;
+  /** Its transaction's caller said it committed (`kick(tx)`): sent without reading back whether it is. */
+  committed: boolean;
 }
 
 /**
@@ -60,8 +62,6 @@ export class OutboxRelay implements OnApplicationBootstrap {
   private readonly staged = new Map<bigint, StagedMessage>();
   /** The rows each transaction staged, until its caller says it committed (`kick(tx)`). */
   private readonly stagedBy = new WeakMap<object, bigint[]>();
-  /** Staged rows known committed: sent without reading back whether they are. */
-  private readonly committed = new Set<bigint>();
   private nextSafetyPollAt = 0;
   /** The first safety pass after a start takes rows of any age: this replica's own, left by its crash. */
   private restarted = true;
@@ -100,7 +100,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
           messages.map((m) => ({ topic: m.topic, key: m.key, value: JSON.parse(m.value) as never, headers: m.headers })),
         );
         const stagedAt = Date.now();
-        ids.forEach((id, i) => this.staged.set(id, { ...messages[i]!, stagedAt }));
+        ids.forEach((id, i) => this.staged.set(id, { ...messages[i]!, stagedAt, committed: false }));
         const ofTransaction = this.stagedBy.get(tx);
         if (ofTransaction) ofTransaction.push(...ids);
         else this.stagedBy.set(tx, [...ids]);
@@ -123,7 +123,10 @@ export class OutboxRelay implements OnApplicationBootstrap {
   kick(committedTx?: object): void {
     const ids = committedTx ? this.stagedBy.get(committedTx) : undefined;
     if (ids) {
-      for (const id of ids) if (this.staged.has(id)) this.committed.add(id);
+      for (const id of ids) {
+        const message = this.staged.get(id);
+        if (message) message.committed = true;
+      }
       this.stagedBy.delete(committedTx!);
     }
     this.loop.kick();
@@ -140,20 +143,20 @@ export class OutboxRelay implements OnApplicationBootstrap {
     if (this.staged.size === 0) return;
     try {
       await untraced(async () => {
-        const unknown = [...this.staged.keys()].filter((id) => !this.committed.has(id));
+        const unknown = [...this.staged].filter(([, message]) => !message.committed).map(([id]) => id);
         const seen = unknown.length > 0 ? await this.prisma.$queryRaw<{ id: bigint }[]>`SELECT id FROM outbox_messages WHERE id = ANY(${unknown}::bigint[])` : [];
-        const committed = [...this.committed, ...seen.map((r) => r.id)].filter((id) => this.staged.has(id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((id) => ({ id }));
+        for (const { id } of seen) {
+          const message = this.staged.get(id);
+          if (message) message.committed = true;
+        }
+        const committed = [...this.staged].filter(([, message]) => message.committed).map(([id]) => id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
         if (committed.length > 0) {
-          await this.send(committed.map(({ id }) => ({ id, ...this.staged.get(id)! })));
-          await this.prisma.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${committed.map((r) => r.id)}::bigint[])`;
-          for (const { id } of committed) {
-            this.staged.delete(id);
-            this.committed.delete(id);
-          }
+          await this.send(committed.map((id) => ({ id, ...this.staged.get(id)! })));
+          await this.prisma.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${committed}::bigint[])`;
+          for (const id of committed) this.staged.delete(id);
         }
         const now = Date.now();
         for (const [id, message] of this.staged) if (now - message.stagedAt > PENDING_MAX_AGE_MS) this.staged.delete(id);
-        for (const id of this.committed) if (!this.staged.has(id)) this.committed.delete(id);
       });
     } catch (error) {
       this.logger.warn({ err: error }, 'outbox publish failed; will retry');
@@ -182,10 +185,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
       await this.send(rows.map((row) => ({ id: row.id, topic: row.topic, key: row.key, value: JSON.stringify(row.value), headers: row.headers })));
       // sent: gone with the commit (a crash before it sends them again: at least once)
       await tx.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
-      for (const row of rows) {
-        this.staged.delete(row.id);
-        this.committed.delete(row.id);
-      }
+      for (const row of rows) this.staged.delete(row.id);
       return rows.length;
     });
   }
