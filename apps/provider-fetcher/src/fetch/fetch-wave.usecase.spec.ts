@@ -9,11 +9,15 @@ type Behaviour = { ms: number } | 'hangs';
 function wave(behaviours: Partial<Record<ProviderSlug, Behaviour>>, budgetMs: number) {
   const started = Date.now();
   const published: Array<{ at: number; providers: string[]; outcomes: string[] }> = [];
+  let deadline: Promise<unknown> | undefined;
   const calls = {
     call: async (provider: ProviderSlug, _query: unknown, deadlineAt: number): Promise<ProviderCallResult> => {
       const behaviour = behaviours[provider]!;
       if (behaviour === 'hangs') {
-        await new Promise((r) => setTimeout(r, deadlineAt - Date.now()));
+        // one timer for every hanging call: they reach the deadline in the same turn (two timers
+        // computed a millisecond apart may fire in different turns of the event loop)
+        deadline ??= new Promise((r) => setTimeout(r, deadlineAt - Date.now()));
+        await deadline;
         return { outcome: 'provider_timeout', records: [] };
       }
       await new Promise((r) => setTimeout(r, behaviour.ms));
