@@ -37,7 +37,8 @@ function wave(behaviours: Partial<Record<ProviderSlug, Behaviour>>, budgetMs: nu
     want: 10,
     deadline_at: started + budgetMs,
   };
-  return { run: () => new FetchWaveUseCase(calls, publisher).execute(message), published };
+  const useCase = new FetchWaveUseCase(calls, publisher);
+  return { run: () => useCase.execute(message), published };
 }
 
 describe('FetchWaveUseCase', () => {
@@ -67,5 +68,22 @@ describe('FetchWaveUseCase', () => {
     expect(published.map((p) => p.providers)).toEqual([['provider_a'], ['provider_e'], ['provider_b']]);
     expect(published[1]!.at).toBeGreaterThanOrEqual(250);
     expect(published[1]!.at).toBeLessThan(380);
+  });
+
+  it('lightly loaded, sends the others without a last partner that is still out 20 ms after them, so their merge starts while it answers', async () => {
+    const { run, published } = wave({ provider_a: { ms: 5 }, provider_c: { ms: 15 }, provider_d: { ms: 150 } }, 1_000);
+    await run();
+    expect(published.map((p) => p.providers)).toEqual([['provider_a', 'provider_c'], ['provider_d']]);
+    expect(published[0]!.at).toBeGreaterThanOrEqual(30);
+    expect(published[0]!.at).toBeLessThan(140);
+    expect(published[1]!.at).toBeGreaterThanOrEqual(145);
+  });
+
+  it('under load (three waves in flight), keeps such a wave in one message', async () => {
+    const { run, published } = wave({ provider_a: { ms: 5 }, provider_c: { ms: 15 }, provider_d: { ms: 150 } }, 1_000);
+    await Promise.all([run(), run(), run()]);
+    // the first two waves were lightly loaded when they started, the third was not
+    expect(published.map((p) => p.providers).filter((providers) => providers.length === 3)).toHaveLength(1);
+    expect(published).toHaveLength(5);
   });
 });

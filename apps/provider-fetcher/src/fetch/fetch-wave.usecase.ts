@@ -8,6 +8,11 @@ import { annotateStage } from '@jobs/observability';
 type Ask = ProviderFetchRequested.Value['providers'][number];
 type Batch = ProviderRecordsFetched.FetchedBatch;
 
+/** Waves in flight in this process (this one included) up to which the fetcher counts as lightly loaded. */
+const LIGHT_LOAD_WAVES = 2;
+/** How long the last partner out may follow the others before they go without it (light load only). */
+const LAST_ONE_GRACE_MS = 20;
+
 /**
  * Calls every partner of one wave of a search side by side, each within the search's deadline,
  * and hands the wave to dedupe: one produce, one merge and one answer per wave instead of one per
@@ -21,6 +26,14 @@ type Batch = ProviderRecordsFetched.FetchedBatch;
  * arrived by then (750 ms later): one partner past `timeout_ms` would cost every partner that
  * answered in time its jobs, reported as `provider_timeout`. This way an answer's merge starts no
  * later than half the budget before the deadline, or as soon as the answer came.
+ *
+ * Lightly loaded (at most LIGHT_LOAD_WAVES waves in flight here), a wave of three or more whose
+ * last partner is still out LAST_ONE_GRACE_MS after the others also goes without it: dedupe
+ * merges the others while the slowest partner is still answering, and after it only that
+ * partner's records, so a lone search is answered that much sooner after its slowest partner
+ * (issue 14: provider_d answers 100 ms after provider_f; the whole wave's merge was 16 ms of the
+ * 64 ms after it). Under load the wave stays one message: a second merge and answer per search
+ * would cost CPU that concurrent searches are waiting for.
  */
 @Injectable()
 export class FetchWaveUseCase {
@@ -29,7 +42,18 @@ export class FetchWaveUseCase {
     private readonly publisher: KafkaPublisher,
   ) {}
 
+  private wavesInFlight = 0;
+
   async execute(message: ProviderFetchRequested.Value): Promise<void> {
+    this.wavesInFlight++;
+    try {
+      await this.fetchWave(message, this.wavesInFlight <= LIGHT_LOAD_WAVES);
+    } finally {
+      this.wavesInFlight--;
+    }
+  }
+
+  private async fetchWave(message: ProviderFetchRequested.Value, light: boolean): Promise<void> {
     const now = Date.now();
     const flushAt = now + Math.max(0, message.deadline_at - now) / 2;
     const sent = { messages: 0, records: 0 };
@@ -48,10 +72,14 @@ export class FetchWaveUseCase {
       sent.records += batches.reduce((sum, b) => sum + b.records.length, 0);
       await this.publisher.publish(Topics.ProviderRecordsFetched, { v: 1, search_id: message.search_id, batches });
     };
-    // the whole wave in one message, unless it is not all in by flushAt
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(calls.map((call) => call.done)), new Promise<void>((resolve) => (timer = setTimeout(resolve, flushAt - Date.now())))]);
-    clearTimeout(timer);
+    // the whole wave in one message, unless it is not all in by flushAt (or, lightly loaded, its
+    // last partner is late)
+    const timers: NodeJS.Timeout[] = [];
+    const after = (ms: number) => new Promise<void>((resolve) => timers.push(setTimeout(resolve, ms)));
+    const waits: Promise<unknown>[] = [Promise.all(calls.map((call) => call.done)), after(flushAt - Date.now())];
+    if (light && calls.length >= 3) waits.push(allButOneIn(calls).then(() => after(LAST_ONE_GRACE_MS)));
+    await Promise.race(waits);
+    timers.forEach(clearTimeout);
     await flush();
     // then each answer as it comes; those that end in the same turn (the deadline's timeouts) together
     while (calls.some((call) => !call.sent)) {
@@ -78,4 +106,12 @@ export class FetchWaveUseCase {
       next: outcome === 'ok' ? (paging.next ? { kind: 'pages', page: paging.next } : null) : { kind: 'pages', page: ask.from ?? null },
     };
   }
+}
+
+/** Resolves once every call of the wave but one has ended. */
+function allButOneIn(calls: ReadonlyArray<{ done: Promise<void> }>): Promise<void> {
+  return new Promise((resolve) => {
+    let ended = 0;
+    for (const call of calls) void call.done.then(() => ++ended === calls.length - 1 && resolve());
+  });
 }
