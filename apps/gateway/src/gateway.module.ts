@@ -21,6 +21,7 @@ import { DoorModule } from './http/door.module.js';
 import { WatchesModule } from './watches/watches.module.js';
 import { AsyncSearchesModule } from './async-searches/async-searches.module.js';
 import { OutboxModule } from '@jobs/outbox';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 
 /** The gateway's configuration, for every feature module. */
 @Global()
@@ -70,6 +71,7 @@ export class GatewayModule {
         SandboxModule,
         OpenApiModule,
         AdminUseCasesModule,
+        DashboardModule,
       ],
       providers: [StackReadiness],
     };

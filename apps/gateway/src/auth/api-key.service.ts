@@ -40,7 +40,15 @@ export class ApiKeyService {
 
   async resolve(key: string): Promise<Principal | null> {
     if (!parseApiKey(key)) return null;
-    const keyHash = hashApiKey(key);
+    return this.resolveHash(hashApiKey(key));
+  }
+
+  /**
+   * The same resolution by the key's hash, through the same caches: the dashboard's sessions
+   * keep only the hash of the key they were opened with, so a session ends within the same
+   * bound as the key (at most API_KEY_LOCAL_CACHE_MS after its revocation, on every replica).
+   */
+  async resolveHash(keyHash: string): Promise<Principal | null> {
     const now = Date.now();
     const hit = this.local.get(keyHash);
     if (hit && hit.expiresAt > now) return hit.principal;
@@ -107,7 +115,11 @@ export class ApiKeyService {
 
   /** Revokes a key at once: database first, then the cache entry every replica reads, then this replica's own. */
   async revoke(key: string): Promise<boolean> {
-    const keyHash = hashApiKey(key);
+    return this.revokeHash(hashApiKey(key));
+  }
+
+  /** The same revocation by the key's hash (the dashboard revokes keys it lists, never shown in full again). */
+  async revokeHash(keyHash: string): Promise<boolean> {
     const { count } = await this.prisma.apiKey.updateMany({ where: { keyHash, revokedAt: null }, data: { revokedAt: new Date() } });
     await this.redis.set(cacheKey(keyHash), REVOKED, 'EX', this.config.API_KEY_CACHE_TTL_SECONDS);
     this.revocations++;

@@ -59,6 +59,16 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   /** Keyless routes (the sandbox) allow this many requests per client address per window. */
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
   SANDBOX_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** The dashboard (/dashboard/): a session lapses after this long without use ... */
+  DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(1_800),
+  /** ... and this long after sign-in in any case. */
+  DASHBOARD_SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(43_200),
+  /** `auto`: the session cookie is Secure when the request came over HTTPS (directly or per X-Forwarded-Proto); `true` always. */
+  DASHBOARD_COOKIE_SECURE: z.enum(['auto', 'true']).default('auto'),
+  /** Sign-in attempts allowed per client address per minute. */
+  DASHBOARD_SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  /** The dashboard's built files; by default apps/dashboard/dist of this checkout. */
+  DASHBOARD_DIR: z.string().min(1).optional(),
   /** A rate-limit check that Redis does not answer within this lets the request through (fail open). */
   RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).default(250),
   /**

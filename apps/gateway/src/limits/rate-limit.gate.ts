@@ -27,6 +27,10 @@ export class RateLimitGate {
       key = `ip:${request.ip}`;
       limit = this.config.SANDBOX_RATE_LIMIT;
       windowSeconds = this.config.SANDBOX_RATE_LIMIT_WINDOW_SECONDS;
+    } else if (bucket === 'dashboard-sign-in') {
+      key = `dashboard-sign-in:${request.ip}`;
+      limit = this.config.DASHBOARD_SIGN_IN_RATE_LIMIT;
+      windowSeconds = 60;
     } else {
       // The account's limit came with its key (ApiKeyService), read once per request at most.
       const account = request.principal;

@@ -2,8 +2,11 @@ import { SetMetadata } from '@nestjs/common';
 
 export const RATE_LIMIT_BUCKET = 'gateway:rate-limit-bucket';
 
-/** `client-address`: keyless routes (the sandbox) are limited per caller IP address. */
-export type RateLimitBucket = 'client-address';
+/**
+ * `client-address`: keyless routes (the sandbox) are limited per caller IP address.
+ * `dashboard-sign-in`: the dashboard's sign-in, per caller IP address, in a bucket of its own.
+ */
+export type RateLimitBucket = 'client-address' | 'dashboard-sign-in';
 
 /**
  * Puts a route or controller under a rate limit other than the account's. Authenticated

@@ -9,6 +9,6 @@ import { ProvidersController } from './providers.controller.js';
 @Module({
   controllers: [ProvidersController],
   providers: [ProviderSimClient, ProviderHealthMonitor, ProviderBreakersStore, ListProvidersUseCase],
-  exports: [ProviderSimClient, ProviderHealthMonitor],
+  exports: [ProviderSimClient, ProviderHealthMonitor, ListProvidersUseCase],
 })
 export class ProvidersModule {}

@@ -2,5 +2,5 @@ import { Module } from '@nestjs/common';
 import { ManageWatchesUseCase } from './manage-watches.usecase.js';
 import { WatchesController } from './watches.controller.js';
 
-@Module({ controllers: [WatchesController], providers: [ManageWatchesUseCase] })
+@Module({ controllers: [WatchesController], providers: [ManageWatchesUseCase], exports: [ManageWatchesUseCase] })
 export class WatchesModule {}

@@ -1,0 +1,180 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  LedgerListQuerySchema,
+  WatchCreateRequestSchema,
+  WatchListQuerySchema,
+  WatchParamsSchema,
+  WebhookReplayRequestSchema,
+  type Account,
+  type LedgerListResponse,
+  type ProviderListResponse,
+  type Watch,
+  type WatchListResponse,
+  type WebhookReplayResponse,
+} from '@jobs/contracts';
+import { ReadAccountUseCase } from '../account/read-account.usecase.js';
+import { RequestId } from '../auth/api-key.guard.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
+import { ApiError } from '../http/api-error.js';
+import { parseRequest } from '../http/validation.js';
+import { ReadLedgerUseCase } from '../ledger/read-ledger.usecase.js';
+import { RateLimited } from '../limits/rate-limited.decorator.js';
+import { ListProvidersUseCase } from '../providers/list-providers.usecase.js';
+import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
+import { requestProtocol } from './dashboard-cookie.js';
+import { DashboardDeliveriesUseCase, type EventDeliveriesView } from './dashboard-deliveries.usecase.js';
+import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
+import { DashboardKeysUseCase, type DashboardKey } from './dashboard-keys.usecase.js';
+import { CurrentDashboard, DashboardSessionGuard, type DashboardCaller } from './dashboard-session.guard.js';
+import { sameOrigin, sessionCookie, type DashboardSession } from './dashboard-session.js';
+import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
+import { DashboardUsageUseCase, type DailyUsage } from './dashboard-usage.usecase.js';
+import { DeliveriesQuerySchema, KeyCreateRequestSchema, KeyParamsSchema, SignInRequestSchema } from './dashboard.schema.js';
+
+export interface SessionView {
+  account_id: string;
+  key_prefix: string;
+  csrf_token: string;
+  expires_at: string;
+}
+
+const sessionView = (session: DashboardSession): SessionView => ({
+  account_id: session.accountId,
+  key_prefix: session.keyPrefix,
+  csrf_token: session.csrfToken,
+  expires_at: new Date(session.expiresAt).toISOString(),
+});
+
+/**
+ * The dashboard's own API on the public port: sign-in with a live key, then the session cookie
+ * (DashboardSessionGuard) for everything else. Each route maps HTTP onto a use case the public
+ * API or the admin API already has (keys, account, ledger, watches, replay, providers) or a
+ * read of its own (usage per day, deliveries with attempts).
+ */
+@Controller('dashboard/api')
+@UseInterceptors(DashboardHeadersInterceptor)
+export class DashboardApiController {
+  constructor(
+    private readonly signIn: DashboardSignInUseCase,
+    private readonly keys: DashboardKeysUseCase,
+    private readonly account: ReadAccountUseCase,
+    private readonly usage: DashboardUsageUseCase,
+    private readonly ledger: ReadLedgerUseCase,
+    private readonly watches: ManageWatchesUseCase,
+    private readonly deliveries: DashboardDeliveriesUseCase,
+    private readonly providers: ListProvidersUseCase,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('session')
+  @HttpCode(201)
+  @RateLimited('dashboard-sign-in')
+  async open(@Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    // No session yet, so no CSRF token: a sign-in from another site (login CSRF) is refused by origin.
+    const protocol = requestProtocol(request, this.config);
+    const origin = request.headers.origin;
+    const fetchSite = request.headers['sec-fetch-site'];
+    if (!sameOrigin({ origin: typeof origin === 'string' ? origin : undefined, host: request.headers.host, secFetchSite: typeof fetchSite === 'string' ? fetchSite : undefined }, protocol)) {
+      throw new ApiError('unauthorized', 'Sign in from the dashboard itself.', {}, {}, 403);
+    }
+    const { sessionId, session } = await this.signIn.signIn(parseRequest(SignInRequestSchema, body).key);
+    const maxAgeSeconds = Math.floor((session.expiresAt - Date.now()) / 1000);
+    void reply.header('Set-Cookie', sessionCookie(sessionId, { maxAgeSeconds, secure: protocol === 'https' }));
+    return sessionView(session);
+  }
+
+  @Get('session')
+  @UseGuards(DashboardSessionGuard)
+  current(@CurrentDashboard() caller: DashboardCaller): SessionView {
+    return sessionView(caller.session);
+  }
+
+  @Delete('session')
+  @HttpCode(204)
+  @UseGuards(DashboardSessionGuard)
+  async close(@CurrentDashboard() caller: DashboardCaller, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.signIn.signOut(caller.sessionId);
+    void reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: requestProtocol(request, this.config) === 'https' }));
+  }
+
+  @Get('account')
+  @UseGuards(DashboardSessionGuard)
+  accountOf(@CurrentDashboard() caller: DashboardCaller): Promise<Account> {
+    return this.account.execute(caller.principal);
+  }
+
+  @Get('keys')
+  @UseGuards(DashboardSessionGuard)
+  listKeys(@CurrentDashboard() caller: DashboardCaller): Promise<{ data: DashboardKey[] }> {
+    return this.keys.list(caller.session.accountId);
+  }
+
+  @Post('keys')
+  @HttpCode(201)
+  @UseGuards(DashboardSessionGuard)
+  createKey(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardKey & { key: string }> {
+    return this.keys.create(caller.session.accountId, parseRequest(KeyCreateRequestSchema, body).mode);
+  }
+
+  @Delete('keys/:id')
+  @UseGuards(DashboardSessionGuard)
+  revokeKey(@Param() params: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardKey> {
+    const parsed = KeyParamsSchema.safeParse(params);
+    if (!parsed.success) throw new ApiError('not_found', 'No such key.');
+    return this.keys.revoke(caller.session.accountId, parsed.data.id);
+  }
+
+  @Get('usage/daily')
+  @UseGuards(DashboardSessionGuard)
+  daily(@CurrentDashboard() caller: DashboardCaller): Promise<{ data: DailyUsage[] }> {
+    return this.usage.daily(caller.session.accountId);
+  }
+
+  @Get('ledger')
+  @UseGuards(DashboardSessionGuard)
+  ledgerPage(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<LedgerListResponse> {
+    return this.ledger.page(caller.principal, parseRequest(LedgerListQuerySchema, query), requestId);
+  }
+
+  @Get('watches')
+  @UseGuards(DashboardSessionGuard)
+  listWatches(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<WatchListResponse> {
+    return this.watches.list(caller.principal, parseRequest(WatchListQuerySchema, query).cursor, requestId);
+  }
+
+  @Post('watches')
+  @HttpCode(201)
+  @UseGuards(DashboardSessionGuard)
+  createWatch(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<Watch> {
+    return this.watches.create(caller.principal, parseRequest(WatchCreateRequestSchema, body), requestId, undefined);
+  }
+
+  @Delete('watches/:id')
+  @HttpCode(204)
+  @UseGuards(DashboardSessionGuard)
+  async deleteWatch(@Param() params: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<void> {
+    const parsed = WatchParamsSchema.safeParse(params);
+    if (!parsed.success) throw new ApiError('not_found', 'No such watch.');
+    await this.watches.delete(caller.principal, parsed.data.id, requestId);
+  }
+
+  @Get('deliveries')
+  @UseGuards(DashboardSessionGuard)
+  deliveryPage(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<{ data: EventDeliveriesView[]; next_cursor: string | null }> {
+    return this.deliveries.page(caller.session.accountId, parseRequest(DeliveriesQuerySchema, query).cursor);
+  }
+
+  @Post('deliveries/replay')
+  @HttpCode(202)
+  @UseGuards(DashboardSessionGuard)
+  replay(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<WebhookReplayResponse> {
+    return this.deliveries.replay(caller.principal, parseRequest(WebhookReplayRequestSchema, body).event_id, requestId);
+  }
+
+  @Get('providers')
+  @UseGuards(DashboardSessionGuard)
+  providerList(@CurrentDashboard() caller: DashboardCaller): Promise<ProviderListResponse> {
+    return this.providers.execute(caller.principal);
+  }
+}

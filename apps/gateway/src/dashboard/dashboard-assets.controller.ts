@@ -1,0 +1,39 @@
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
+import { ApiError } from '../http/api-error.js';
+import { DASHBOARD_SECURITY_HEADERS, DashboardFiles, defaultDashboardDir, type DashboardFile } from './dashboard-assets.js';
+
+/** The dashboard's page and its built assets, on the public port under /dashboard/. */
+@Controller('dashboard')
+export class DashboardAssetsController {
+  private readonly files: DashboardFiles;
+
+  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    this.files = new DashboardFiles(config.DASHBOARD_DIR ?? defaultDashboardDir());
+  }
+
+  /** /dashboard without the slash: the page's relative asset URLs need the slash. */
+  @Get()
+  redirect(@Res() reply: FastifyReply): void {
+    void reply.code(308).header('Location', '/dashboard/').send();
+  }
+
+  @Get('/')
+  async page(@Res() reply: FastifyReply): Promise<void> {
+    const file = await this.files.page();
+    if (!file) throw new ApiError('not_found', 'The dashboard is not built: run `npx nx run @jobs/dashboard:build`.');
+    send(reply, file);
+  }
+
+  @Get('assets/:name')
+  async asset(@Param('name') name: string, @Res() reply: FastifyReply): Promise<void> {
+    const file = await this.files.asset(name);
+    if (!file) throw new ApiError('not_found', 'No such dashboard file.');
+    send(reply, file);
+  }
+}
+
+function send(reply: FastifyReply, file: DashboardFile): void {
+  void reply.headers(DASHBOARD_SECURITY_HEADERS).header('Content-Type', file.type).header('Cache-Control', file.cacheControl).send(file.body);
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import type { WebhookReplayResponse } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import type { Principal } from '../auth/api-key.js';
+import { EventFeedUseCase } from '../events/event-feed.usecase.js';
+import { ApiError } from '../http/api-error.js';
+
+export interface DeliveryAttemptView {
+  number: number;
+  outcome: string;
+  status_code: number | null;
+  error: string | null;
+  started_at: string;
+  duration_ms: number | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  kind: string;
+  url: string;
+  status: string;
+  next_attempt_at: string | null;
+  created_at: string;
+  attempts: DeliveryAttemptView[];
+}
+
+export interface EventDeliveriesView {
+  event_id: string;
+  type: string;
+  watch_id: string | null;
+  webhook_url: string | null;
+  created_at: string;
+  deliveries: DeliveryView[];
+}
+
+/** Events per page, newest first. */
+export const DELIVERIES_PAGE_SIZE = 20;
+const CURSOR = /^[0-9]{1,19}$/;
+
+/**
+ * Webhook deliveries in the dashboard: each event of the account's feed with its deliveries (the
+ * original and any replays) and every attempt, read from the dispatcher's tables (which only the
+ * dispatcher writes); a replay goes through the same use case as POST /v1/webhooks/replay.
+ */
+@Injectable()
+export class DashboardDeliveriesUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly feed: EventFeedUseCase,
+  ) {}
+
+  /** `cursor`: the feed position to continue below (opaque to the page). */
+  async page(accountId: string, cursor: string | undefined): Promise<{ data: EventDeliveriesView[]; next_cursor: string | null }> {
+    if (cursor !== undefined && !CURSOR.test(cursor)) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+    const events = await this.prisma.webhookEvent.findMany({
+      where: { accountId, ...(cursor ? { position: { lt: BigInt(cursor) } } : {}) },
+      orderBy: { position: 'desc' },
+      take: DELIVERIES_PAGE_SIZE + 1,
+      select: {
+        position: true,
+        eventId: true,
+        type: true,
+        watchId: true,
+        webhookUrl: true,
+        createdAt: true,
+        deliveries: { orderBy: { createdAt: 'asc' }, include: { attempts: { orderBy: { number: 'asc' } } } },
+      },
+    });
+    const page = events.slice(0, DELIVERIES_PAGE_SIZE);
+    return {
+      data: page.map((event) => ({
+        event_id: event.eventId,
+        type: event.type,
+        watch_id: event.watchId,
+        webhook_url: event.webhookUrl,
+        created_at: event.createdAt.toISOString(),
+        deliveries: event.deliveries.map((delivery) => ({
+          id: delivery.id,
+          kind: delivery.kind,
+          url: delivery.url,
+          status: delivery.status,
+          next_attempt_at: delivery.status === 'pending' ? (delivery.dueAt?.toISOString() ?? null) : null,
+          created_at: delivery.createdAt.toISOString(),
+          attempts: delivery.attempts.map((attempt) => ({
+            number: attempt.number,
+            outcome: attempt.outcome,
+            status_code: attempt.statusCode,
+            error: attempt.error,
+            started_at: attempt.startedAt.toISOString(),
+            duration_ms: attempt.durationMs,
+          })),
+        })),
+      })),
+      next_cursor: events.length > DELIVERIES_PAGE_SIZE ? String(page[page.length - 1]!.position) : null,
+    };
+  }
+
+  replay(principal: Principal, eventId: string, requestId: string): Promise<WebhookReplayResponse> {
+    return this.feed.replay(principal, eventId, requestId);
+  }
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { AccountModule } from '../account/account.module.js';
+import { AdminUseCasesModule } from '../admin/admin.module.js';
+import { EventsModule } from '../events/events.module.js';
+import { LedgerModule } from '../ledger/ledger.module.js';
+import { ProvidersModule } from '../providers/providers.module.js';
+import { WatchesModule } from '../watches/watches.module.js';
+import { DashboardApiController } from './dashboard-api.controller.js';
+import { DashboardAssetsController } from './dashboard-assets.controller.js';
+import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
+import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
+import { DashboardKeysUseCase } from './dashboard-keys.usecase.js';
+import { DashboardSessionGuard } from './dashboard-session.guard.js';
+import { DashboardSessionStore } from './dashboard-session.store.js';
+import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
+import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
+
+/**
+ * The customer dashboard (issue 16): its page and assets at /dashboard/, its API at
+ * /dashboard/api, signed in by session cookie. It reuses the public API's and the admin API's
+ * use cases rather than its own copies.
+ */
+@Module({
+  imports: [AccountModule, AdminUseCasesModule, EventsModule, LedgerModule, ProvidersModule, WatchesModule],
+  controllers: [DashboardApiController, DashboardAssetsController],
+  providers: [DashboardSessionStore, DashboardSessionGuard, DashboardSignInUseCase, DashboardKeysUseCase, DashboardUsageUseCase, DashboardDeliveriesUseCase, DashboardHeadersInterceptor],
+})
+export class DashboardModule {}
