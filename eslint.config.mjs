@@ -7,7 +7,7 @@ export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '.local/**', '.tools/**', '**/*.cjs', '**/*.mjs'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     // Nest resolves constructor parameters from emitted type metadata: with these flags the
     // type-import rule knows that a decorated class's parameter types are runtime values.
@@ -34,6 +34,7 @@ export default [
             { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
             { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:webhook-dispatcher', 'scope:shared'] },
             { sourceTag: 'scope:provider-sim', onlyDependOnLibsWithTags: ['scope:provider-sim', 'scope:shared'] },
+            { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:shared'] },
           ],
         },
       ],

@@ -1,0 +1,124 @@
+import { useState } from 'preact/hooks';
+import { get, post, type EventDeliveries, type Page } from '../api.js';
+import { formatDate, formatDuration } from '../format.js';
+import { describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+
+export function DeliveriesPage() {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const [page, reload] = useLoad(() => get<Page<EventDeliveries>>(`/deliveries${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [replaying, setReplaying] = useState<string | null>(null);
+
+  return (
+    <section aria-labelledby="page-title">
+      <p>
+        Every event with its deliveries (the first one and any replays) and each attempt. Replays are free.{' '}
+        <button type="button" class="outline secondary" onClick={reload}>
+          Refresh
+        </button>
+      </p>
+      {status && <p role="status">{status}</p>}
+      {error && <ErrorNote message={error} />}
+      <Loaded load={page} what="deliveries">
+        {({ data, next_cursor }) => (
+          <>
+            {data.length === 0 ? (
+              <Empty>No events yet: watches and async searches with a webhook URL produce them.</Empty>
+            ) : (
+              data.map((event) => (
+                <article key={event.event_id} data-event-id={event.event_id} aria-labelledby={`evt-${event.event_id}`}>
+                  <header class="row-actions">
+                    <h2 id={`evt-${event.event_id}`}>
+                      <code>{event.type}</code> <small class="muted">{event.event_id}</small>
+                    </h2>
+                  </header>
+                  <p class="muted">
+                    {formatDate(event.created_at)} · {event.webhook_url ?? 'feed only (no webhook URL)'}
+                    {event.watch_id ? ` · watch ${event.watch_id}` : ''}
+                  </p>
+                  {event.deliveries.length === 0 ? (
+                    <Empty>No delivery yet.</Empty>
+                  ) : (
+                    <table>
+                      <thead>
+                        <tr>
+                          <th scope="col">Delivery</th>
+                          <th scope="col">Status</th>
+                          <th scope="col">Attempts</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {event.deliveries.map((d) => (
+                          <tr key={d.id} data-delivery-kind={d.kind}>
+                            <td>
+                              {d.kind} <small class="muted">{formatDate(d.created_at)}</small>
+                            </td>
+                            <td>
+                              {d.status}
+                              {d.next_attempt_at ? ` (next ${formatDate(d.next_attempt_at)})` : ''}
+                            </td>
+                            <td>
+                              {d.attempts.length === 0 ? (
+                                <span class="muted">none yet</span>
+                              ) : (
+                                <ol class="attempts">
+                                  {d.attempts.map((a) => (
+                                    <li key={a.number} data-attempt-outcome={a.outcome}>
+                                      {a.outcome}
+                                      {a.status_code !== null ? `, HTTP ${a.status_code}` : ''}, {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
+                                      {a.error ? ` (${a.error})` : ''}
+                                    </li>
+                                  ))}
+                                </ol>
+                              )}
+                            </td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  )}
+                  {event.webhook_url && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-busy={replaying === event.event_id ? 'true' : undefined}
+                      disabled={replaying !== null}
+                      aria-label={`Replay event ${event.event_id}`}
+                      onClick={() => {
+                        setReplaying(event.event_id);
+                        setError(null);
+                        post<{ event_id: string; status: string }>('/deliveries/replay', { event_id: event.event_id }).then(
+                          () => {
+                            setStatus(`Replay of ${event.event_id} queued; refresh to see its attempt.`);
+                            setReplaying(null);
+                            reload();
+                          },
+                          (problem: unknown) => {
+                            setError(describe(problem));
+                            setReplaying(null);
+                          },
+                        );
+                      }}
+                    >
+                      Replay
+                    </button>
+                  )}
+                </article>
+              ))
+            )}
+            <nav aria-label="Delivery pages" class="row-actions">
+              <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+                Newer
+              </button>
+              <button type="button" class="secondary" disabled={!next_cursor} onClick={() => next_cursor && setCursors([...cursors, next_cursor])}>
+                Older
+              </button>
+            </nav>
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}

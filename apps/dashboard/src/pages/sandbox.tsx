@@ -1,0 +1,89 @@
+import { useState } from 'preact/hooks';
+import { sandboxSearch, type SandboxResult } from '../api.js';
+import { splitList } from '../format.js';
+import { describe, Empty, ErrorNote, Loading } from '../ui.js';
+
+export function SandboxPage() {
+  const [titles, setTitles] = useState('engineer');
+  const [remote, setRemote] = useState(false);
+  const [limit, setLimit] = useState(5);
+  const [result, setResult] = useState<SandboxResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <section aria-labelledby="page-title">
+      <p>
+        Runs <code>POST /v1/sandbox/jobs/search</code>: fixed, fictional jobs, no key, never charged.
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(null);
+          const filters: Record<string, unknown> = {};
+          const words = splitList(titles);
+          if (words.length) filters['title_or'] = words;
+          if (remote) filters['remote'] = true;
+          sandboxSearch({ filters, limit }).then(
+            (r) => {
+              setResult(r);
+              setBusy(false);
+            },
+            (problem: unknown) => {
+              setError(describe(problem));
+              setBusy(false);
+            },
+          );
+        }}
+      >
+        <div class="grid">
+          <label for="sandbox-titles">
+            Title keywords (comma-separated)
+            <input id="sandbox-titles" value={titles} onInput={(e) => setTitles((e.target as HTMLInputElement).value)} />
+          </label>
+          <label for="sandbox-limit">
+            Limit
+            <input id="sandbox-limit" type="number" min={1} max={100} value={limit} onInput={(e) => setLimit(Number((e.target as HTMLInputElement).value))} />
+          </label>
+        </div>
+        <label for="sandbox-remote">
+          <input id="sandbox-remote" type="checkbox" checked={remote} onChange={(e) => setRemote((e.target as HTMLInputElement).checked)} />
+          Remote only
+        </label>
+        <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
+          Run sandbox search
+        </button>
+      </form>
+      {error && <ErrorNote message={error} />}
+      {busy && <Loading what="sandbox jobs" />}
+      {result &&
+        (result.data.length === 0 ? (
+          <Empty>No jobs matched.</Empty>
+        ) : (
+          <table>
+            <caption class="muted">
+              {result.data.length} jobs, request <code>{result.metadata.request_id}</code>, {result.metadata.credits_charged} credits charged
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Company</th>
+                <th scope="col">Location</th>
+                <th scope="col">Sources</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.data.map((job) => (
+                <tr key={job.id}>
+                  <td>{job.title}</td>
+                  <td>{job.company.name}</td>
+                  <td>{[job.location.city, job.location.country_code, job.location.remote ? 'remote' : null].filter(Boolean).join(', ') || '—'}</td>
+                  <td>{job.sources.map((s) => s.provider).join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState } from 'preact/hooks';
+import { signIn, type SessionView } from '../api.js';
+import { describe, ErrorNote } from '../ui.js';
+
+export function SignInPage({ notice, onSignedIn }: { notice: string | null; onSignedIn: (session: SessionView) => void }) {
+  const [key, setKey] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <main class="container" id="main">
+      <article>
+        <h1>Sign in to the dashboard</h1>
+        {notice && <p role="status">{notice}</p>}
+        <p>
+          Paste a <strong>live</strong> API key (<code>svc_live_…</code>). It is exchanged once for a session cookie the page cannot read; the key is not kept in
+          the browser.
+        </p>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            setBusy(true);
+            setError(null);
+            signIn(key.trim()).then(
+              (session) => {
+                setKey('');
+                onSignedIn(session);
+              },
+              (problem: unknown) => {
+                setError(describe(problem));
+                setBusy(false);
+              },
+            );
+          }}
+        >
+          <label for="api-key">
+            Live API key
+            <input
+              id="api-key"
+              name="api-key"
+              type="password"
+              autoComplete="off"
+              spellcheck={false}
+              required
+              value={key}
+              onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+              aria-invalid={error ? 'true' : undefined}
+              aria-describedby={error ? 'sign-in-error' : undefined}
+            />
+          </label>
+          {error && (
+            <div id="sign-in-error">
+              <ErrorNote message={error} />
+            </div>
+          )}
+          <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
+            Sign in
+          </button>
+        </form>
+      </article>
+    </main>
+  );
+}

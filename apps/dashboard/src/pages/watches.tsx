@@ -1,0 +1,148 @@
+import { useState } from 'preact/hooks';
+import { del, get, post, type Page, type Watch } from '../api.js';
+import { formatDate, splitList } from '../format.js';
+import { Confirm, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+
+export function WatchesPage() {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const [watches, reload] = useLoad(() => get<Page<Watch>>(`/watches${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
+  const [type, setType] = useState<'company' | 'search'>('company');
+  const [domain, setDomain] = useState('');
+  const [titles, setTitles] = useState('');
+  const [url, setUrl] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Watch | null>(null);
+
+  return (
+    <section aria-labelledby="page-title">
+      <h2>New watch</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(null);
+          const body =
+            type === 'company' ? { type, domain: domain.trim(), webhook_url: url.trim() } : { type, filters: { title_or: splitList(titles) }, webhook_url: url.trim() };
+          post<Watch>('/watches', body).then(
+            (watch) => {
+              setStatus(`Watch ${watch.id} created.`);
+              setBusy(false);
+              setCursors([]);
+              reload();
+            },
+            (problem: unknown) => {
+              setError(describe(problem));
+              setBusy(false);
+            },
+          );
+        }}
+      >
+        <div class="grid">
+          <label for="watch-type">
+            Type
+            <select id="watch-type" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'company' | 'search')}>
+              <option value="company">company (a domain)</option>
+              <option value="search">search (saved title keywords)</option>
+            </select>
+          </label>
+          {type === 'company' ? (
+            <label for="watch-domain">
+              Company domain
+              <input id="watch-domain" required placeholder="acme.com" value={domain} onInput={(e) => setDomain((e.target as HTMLInputElement).value)} />
+            </label>
+          ) : (
+            <label for="watch-titles">
+              Title keywords (comma-separated)
+              <input id="watch-titles" required value={titles} onInput={(e) => setTitles((e.target as HTMLInputElement).value)} />
+            </label>
+          )}
+        </div>
+        <label for="watch-url">
+          Webhook URL
+          <input id="watch-url" type="url" required placeholder="https://example.com/hooks/jobs" value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
+          Create watch
+        </button>
+      </form>
+      {error && <ErrorNote message={error} />}
+      {status && <p role="status">{status}</p>}
+      <h2>Your watches</h2>
+      <p class="muted">Pausing a watch is not offered by the API yet: delete it and create it again.</p>
+      <Loaded load={watches} what="watches">
+        {({ data, next_cursor }) => (
+          <>
+            {data.length === 0 ? (
+              <Empty>No watches yet.</Empty>
+            ) : (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Watch</th>
+                    <th scope="col">What</th>
+                    <th scope="col">Webhook</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">
+                      <span class="muted">Action</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((w) => (
+                    <tr key={w.id}>
+                      <td>
+                        <code>{w.id}</code>
+                      </td>
+                      <td>{w.type === 'company' ? w.domain : `titles: ${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}</td>
+                      <td>{w.webhook_url}</td>
+                      <td>{w.status}</td>
+                      <td>{formatDate(w.created_at)}</td>
+                      <td>
+                        <button type="button" class="outline contrast" aria-label={`Delete watch ${w.id}`} onClick={() => setDeleting(w)}>
+                          Delete
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <nav aria-label="Watch pages" class="row-actions">
+              <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+                Previous
+              </button>
+              <button type="button" class="secondary" disabled={!next_cursor} onClick={() => next_cursor && setCursors([...cursors, next_cursor])}>
+                Next
+              </button>
+            </nav>
+          </>
+        )}
+      </Loaded>
+      <Confirm
+        open={deleting !== null}
+        title="Delete this watch?"
+        confirmLabel="Delete watch"
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          const watch = deleting!;
+          setDeleting(null);
+          del<void>(`/watches/${encodeURIComponent(watch.id)}`).then(
+            () => {
+              setStatus(`Watch ${watch.id} deleted.`);
+              reload();
+            },
+            (problem: unknown) => setError(describe(problem)),
+          );
+        }}
+      >
+        <p>
+          Watch <code>{deleting?.id}</code> stops sending events at once. Past events stay in the feed.
+        </p>
+      </Confirm>
+    </section>
+  );
+}
