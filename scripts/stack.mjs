@@ -535,6 +535,7 @@ async function up() {
     admin API     http://127.0.0.1:${ADMIN_PORT}/admin   (Authorization: Bearer ${env.ADMIN_TOKEN ?? 'dev-admin-token'})
     demo live key ${demo.live_key}
     demo test key ${demo.test_key}
+    dashboard     http://127.0.0.1:${PORT}/dashboard   (sign in with the demo live key)
 
   Try it:
 

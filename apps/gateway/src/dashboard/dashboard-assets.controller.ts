@@ -4,7 +4,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js'
 import { ApiError } from '../http/api-error.js';
 import { DASHBOARD_SECURITY_HEADERS, DashboardFiles, defaultDashboardDir, type DashboardFile } from './dashboard-assets.js';
 
-/** The dashboard's page and its built assets, on the public port under /dashboard/. */
+/** The dashboard's page and its built assets, on the public port at /dashboard. */
 @Controller('dashboard')
 export class DashboardAssetsController {
   private readonly files: DashboardFiles;
@@ -13,13 +13,11 @@ export class DashboardAssetsController {
     this.files = new DashboardFiles(config.DASHBOARD_DIR ?? defaultDashboardDir());
   }
 
-  /** /dashboard without the slash: the page's relative asset URLs need the slash. */
+  /**
+   * The page at /dashboard (Nest routes drop a trailing slash, so /dashboard/ is not a second
+   * route); its asset URLs are absolute (/dashboard/assets/...), its pages are #/ fragments.
+   */
   @Get()
-  redirect(@Res() reply: FastifyReply): void {
-    void reply.code(308).header('Location', '/dashboard/').send();
-  }
-
-  @Get('/')
   async page(@Res() reply: FastifyReply): Promise<void> {
     const file = await this.files.page();
     if (!file) throw new ApiError('not_found', 'The dashboard is not built: run `npx nx run @jobs/dashboard:build`.');

@@ -1,0 +1,72 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** The clone's root: the e2e target runs in apps/dashboard. */
+export const ROOT = join(process.cwd(), '..', '..');
+/** Screenshots of each page, kept as test artifacts (gitignored with the rest of .local/). */
+export const ARTIFACTS = process.env['DASHBOARD_ARTIFACTS_DIR'] ?? join(ROOT, '.local', 'artifacts', 'dashboard');
+
+const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome'];
+
+function findChromium(): string | undefined {
+  const fromEnv = process.env['CHROMIUM_PATH'];
+  if (fromEnv && existsSync(fromEnv)) return fromEnv;
+  for (const name of CANDIDATES) {
+    const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Debian's chromium: found on PATH (or CHROMIUM_PATH), else installed with apt-get (the test
+ * machines run as root); when neither works the tests stop with what to do, never skipped.
+ */
+export function chromiumPath(): string {
+  let path = findChromium();
+  if (path) return path;
+  const asRoot = process.getuid?.() === 0;
+  try {
+    process.stderr.write('[dashboard e2e] no Chromium found; installing Debian package chromium (apt-get install -y chromium) ...\n');
+    const prefix = asRoot ? [] : ['sudo', '-n'];
+    const [command, ...args] = [...prefix, 'apt-get', 'install', '-y', '--no-install-recommends', 'chromium'];
+    try {
+      execFileSync(command!, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    } catch {
+      execFileSync(asRoot ? 'apt-get' : 'sudo', asRoot ? ['update'] : ['-n', 'apt-get', 'update'], { stdio: 'inherit' });
+      execFileSync(command!, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    }
+  } catch (error) {
+    throw new Error(`The dashboard's browser tests need Chromium and could not install it (${String(error)}). Install it with "apt-get install -y chromium" (as root) or set CHROMIUM_PATH to a Chromium binary.`);
+  }
+  path = findChromium();
+  if (!path) throw new Error('apt-get installed chromium but no chromium binary is on PATH; set CHROMIUM_PATH.');
+  return path;
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    // root in a container has no user namespace sandbox; /dev/shm may be small.
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+}
+
+/** Runs axe-core in the page and returns its serious and critical violations, in words. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP (no inline script) stays in force.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const results = (await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }))) as axe.AxeResults;
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
