@@ -81,15 +81,20 @@ describe('POST /v1/jobs/search through every service', () => {
     const sourceCounts = body.data.map((job) => new Set(job.sources.map((s) => s.provider)).size);
     expect(sourceCounts.some((n) => n > 1)).toBe(true);
     expect(body.metadata.duplicates_merged).toBeGreaterThan(0);
-    // one wave, one message per hop: the six partners asked in one request and merged in one batch beside the own index leg
+    // one wave: the six partners asked in one request, their records in one message beside the own
+    // index leg; lightly loaded, the last partner still out 20 ms after the others comes apart
+    // (FetchWaveUseCase), so at most two messages, the second holding that partner alone
     const requestId = res.headers.get('x-request-id');
     await tap.waitFor((m) => m.topic === 'search.responded' && m.headers['x-request-id'] === requestId);
     const ofSearch = (topic: string) => tap.seen.filter((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
     expect(ofSearch('provider.fetch.requested')).toHaveLength(1);
     expect((ofSearch('provider.fetch.requested')[0]!.value as { providers: unknown[] }).providers).toHaveLength(6);
     const legs = ofSearch('provider.records.fetched').map((m) => (m.value as { batches: { provider: string }[] }).batches.map((b) => b.provider).sort());
-    expect(legs.sort((a, b) => a.length - b.length)).toEqual([['own_index'], ['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']]);
-    expect(ofSearch('search.records.deduplicated')).toHaveLength(2);
+    const partnerLegs = legs.filter((providers) => !providers.includes('own_index'));
+    expect(legs.filter((providers) => providers.includes('own_index'))).toEqual([['own_index']]);
+    expect(partnerLegs.flat().sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
+    expect(partnerLegs.map((providers) => providers.length).sort()).toEqual(partnerLegs.length === 1 ? [6] : [1, 5]);
+    expect(ofSearch('search.records.deduplicated')).toHaveLength(legs.length);
   });
 
   it('does not charge twice for the same jobs', async () => {
