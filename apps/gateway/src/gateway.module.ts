@@ -21,6 +21,7 @@ import { DoorModule } from './http/door.module.js';
 import { WatchesModule } from './watches/watches.module.js';
 import { AsyncSearchesModule } from './async-searches/async-searches.module.js';
 import { OutboxModule } from '@jobs/outbox';
+import { McpModule } from './mcp/mcp.module.js';
 
 /** The gateway's configuration, for every feature module. */
 @Global()
@@ -69,6 +70,8 @@ export class GatewayModule {
         AsyncSearchesModule,
         SandboxModule,
         OpenApiModule,
+        // MCP: tools that call the API above through the same pipeline
+        McpModule,
         AdminUseCasesModule,
       ],
       providers: [StackReadiness],
