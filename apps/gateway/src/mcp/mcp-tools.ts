@@ -63,7 +63,11 @@ type AnyObject = z.ZodObject<z.ZodRawShape>;
 export interface McpTool<I extends AnyObject = AnyObject, O extends AnyObject = AnyObject> {
   name: string;
   title: string;
-  /** One line on what a call costs, for the README and the docs page. */
+  /** The API endpoint it calls, for the docs. */
+  endpoint: string;
+  /** What it does in a few words, for the docs. */
+  purpose: string;
+  /** One line on what a call costs, for the docs. */
   cost: string;
   /** What a model reads: what the tool does, what it costs and when it is free. */
   description: string;
@@ -134,8 +138,10 @@ export const WatchDeletedSchema = z.strictObject({ id: WatchIdSchema, deleted: z
 export const MCP_TOOLS: readonly McpTool[] = [
   tool({
     name: 'estimate_search',
+    endpoint: 'POST /v1/jobs/search` with `dry_run: true',
+    purpose: 'Estimates a search: matching jobs, providers, credits for one page',
     title: 'Estimate a job search (free)',
-    cost: 'free (a dry run: nothing is searched or charged)',
+    cost: 'free (a dry run: nothing is charged)',
     description:
       'Estimates a job search without running it: how many unique jobs match across every page, which providers would be asked, and the range of credits the same search_jobs call would charge for one page of `limit` jobs (jobs the account already paid for and `waterfall.max_credits` taken into account). FREE: never charges credits. Call it before search_jobs to choose `max_credits` and `limit`; a credits range of 0 to 0 means the filters match nothing.',
     input: z.strictObject({
@@ -152,6 +158,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
   tool({
     name: 'search_jobs',
+    endpoint: 'POST /v1/jobs/search',
+    purpose: 'One page of canonical jobs with metadata; next pages with cursor',
     title: 'Search jobs (costs credits)',
     cost: '1 credit per new unique job returned, never more than `max_credits`; 0 for jobs already paid for, an empty result or a test key',
     description:
@@ -181,6 +189,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
   tool({
     name: 'get_job',
+    endpoint: 'GET /v1/jobs/{id}',
+    purpose: 'One job by id',
     title: 'Read a job (1 credit unless already paid)',
     cost: '1 credit, free if the account already paid for this job (or with a test key)',
     description:
@@ -194,6 +204,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
   tool({
     name: 'get_company_profile',
+    endpoint: 'GET /v1/companies/{domain}',
+    purpose: "A company's hiring profile",
     title: 'Read a company hiring profile (1 credit per call)',
     cost: '1 credit per call, every time (no already-paid rule); free with a test key',
     description:
@@ -208,6 +220,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
   tool({
     name: 'get_account',
+    endpoint: 'GET /v1/account',
+    purpose: 'Plan, credits remaining, providers, rate limit',
     title: 'Read the account and its credits (free)',
     cost: 'free',
     description:
@@ -221,6 +235,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
   tool({
     name: 'create_watch',
+    endpoint: 'POST /v1/watches',
+    purpose: 'A company or saved-search watch sending webhook events',
     title: 'Create a watch (free; job.opened events cost)',
     cost: 'free to create; each job.opened event it delivers costs 1 credit unless the job was already paid for (other events free)',
     description:
@@ -230,7 +246,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       domain: WatchCreateRequestSchema.shape.domain.describe('For type company: the company domain.'),
       filters: filtersInput.optional().describe('For type search (required): the Filters object to follow.'),
       webhook_url: WatchCreateRequestSchema.shape.webhook_url.describe('http(s) URL that receives the events.'),
-      events: WatchCreateRequestSchema.shape.events.optional().describe('Event types to send; all job and company events when omitted.'),
+      events: WatchCreateRequestSchema.shape.events.describe('Event types to send; all job and company events when omitted.'),
       idempotency_key: idempotencyKeyInput,
     }),
     output: WatchSchema,
@@ -241,6 +257,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
   tool({
     name: 'list_watches',
+    endpoint: 'GET /v1/watches',
+    purpose: "The account's watches, paged",
     title: 'List watches (free)',
     cost: 'free',
     description: "Lists the account's watches, a server-sized page at a time (pass next_cursor as cursor for the next). FREE.",
@@ -253,6 +271,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
   tool({
     name: 'delete_watch',
+    endpoint: 'DELETE /v1/watches/{id}',
+    purpose: 'Deletes a watch',
     title: 'Delete a watch (free)',
     cost: 'free',
     description: 'Deletes a watch by id (wat_...): it sends no more events. FREE. An unknown id is not_found.',
@@ -266,6 +286,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
   tool({
     name: 'list_events',
+    endpoint: 'GET /v1/events',
+    purpose: 'The event feed, oldest first, from since',
     title: 'Read the event feed (free)',
     cost: 'free',
     description:
@@ -281,3 +303,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
       data.length === 0 ? 'No events (nothing new since the cursor sent).' : `${data.length} events, oldest first. Next time pass since=${next_cursor ?? '(the cursor you sent)'}.`,
   }),
 ];
+
+/** The tool table of the README's "MCP server" section and of the docs page (kept equal by mcp-docs.spec.ts). */
+export function renderToolTable(): string {
+  const rows = MCP_TOOLS.map((tool) => `| \`${tool.name}\` | ${tool.purpose} | \`${tool.endpoint}\` | ${tool.cost} |`);
+  return ['| Tool | What it does | API call | Cost |', '|---|---|---|---|', ...rows].join('\n');
+}
