@@ -22,6 +22,7 @@ import { WatchesModule } from './watches/watches.module.js';
 import { AsyncSearchesModule } from './async-searches/async-searches.module.js';
 import { OutboxModule } from '@jobs/outbox';
 import { DashboardModule } from './dashboard/dashboard.module.js';
+import { McpModule } from './mcp/mcp.module.js';
 
 /** The gateway's configuration, for every feature module. */
 @Global()
@@ -70,6 +71,8 @@ export class GatewayModule {
         AsyncSearchesModule,
         SandboxModule,
         OpenApiModule,
+        // MCP: tools that call the API above through the same pipeline
+        McpModule,
         AdminUseCasesModule,
         DashboardModule,
       ],

@@ -1,0 +1,311 @@
+/**
+ * The MCP server's tools, as plain data: each names the HTTP API call it makes, its input and
+ * output schemas (the contracts' own zod schemas) and what it costs. No Nest, no SDK, no I/O:
+ * the server (mcp-server.ts) registers these with the SDK and runs each call through the
+ * gateway's own HTTP pipeline (api-dispatcher.ts), so every rule of the HTTP API applies as is.
+ *
+ * Inputs are the contracts' schemas with one deliberate loosening: `filters` accepts unknown
+ * keys here, so that a misspelt filter reaches the API and comes back as its
+ * `400 unknown_filter` (with the name it probably meant and a request id) instead of an
+ * anonymous schema error. Every other argument is checked by the SDK against the contracts'
+ * bounds before any request is made (nothing is counted or charged for a malformed call).
+ */
+import { z } from 'zod';
+import {
+  AccountSchema,
+  CompanyProfileSchema,
+  CursorSchema,
+  DomainSchema,
+  DryRunEstimateSchema,
+  EventListResponseSchema,
+  FiltersSchema,
+  IdempotencyKeySchema,
+  JobIdSchema,
+  JobSchema,
+  JobSearchRequestSchema,
+  JobSearchResponseSchema,
+  PAGE_LIMITS,
+  WatchCreateRequestSchema,
+  WatchIdSchema,
+  WatchListResponseSchema,
+  WatchSchema,
+  WaterfallSchema,
+} from '@jobs/contracts';
+
+/** One request to the HTTP API, as the gateway's router sees it. */
+export interface ApiCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path and query, from the public root (`/v1/...`). */
+  url: string;
+  body?: unknown;
+  /** Sent as `Idempotency-Key` (POSTs that create or charge). */
+  idempotencyKey?: string;
+}
+
+/** What the HTTP API answered. */
+export interface ApiAnswer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+}
+
+/** MCP tool annotations (hints for clients, never a security boundary). */
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface McpTool<I extends AnyObject = AnyObject, O extends AnyObject = AnyObject> {
+  name: string;
+  title: string;
+  /** The API endpoint it calls, for the docs. */
+  endpoint: string;
+  /** What it does in a few words, for the docs. */
+  purpose: string;
+  /** One line on what a call costs, for the docs. */
+  cost: string;
+  /** What a model reads: what the tool does, what it costs and when it is free. */
+  description: string;
+  input: I;
+  output: O;
+  hints: ToolHints;
+  /**
+   * The API request for these (validated) arguments. `newKey` makes an Idempotency-Key for a
+   * POST whose caller gave none.
+   */
+  request(args: z.output<I>, newKey: () => string): ApiCall;
+  /** The structured result of a 2xx answer (default: its body). */
+  result?(answer: ApiAnswer, args: z.output<I>): unknown;
+  /** One sentence a model reads first: what came back and what it cost. */
+  summary(content: z.output<O>, answer: ApiAnswer): string;
+}
+
+function tool<I extends AnyObject, O extends AnyObject>(definition: McpTool<I, O>): McpTool {
+  return definition as unknown as McpTool;
+}
+
+// ---- shared inputs ---------------------------------------------------------------------------
+
+/** The contracts' Filters object, open to unknown keys so the API can name them (see above). */
+const filtersInput = FiltersSchema.loose().describe(
+  'Filters object (all optional, combined with AND): title_or, title_not, country_code_or (ISO 3166-1 alpha-2, GB not UK), posted_within_days, seniority_or, employment_type_or, remote, salary_min_gte, company_domain_or, job_family_or, include_closed. An unknown name is refused with unknown_filter.',
+);
+
+const idempotencyKeyInput = IdempotencyKeySchema.optional().describe(
+  'Optional. Sent as Idempotency-Key. After an internal_error, call again with the key the error names: the same call is then never run or charged twice. A new key is made when omitted.',
+);
+
+const { max_credits: _cap, ...waterfallWithoutCap } = WaterfallSchema.shape;
+
+const syncLimit = JobSearchRequestSchema.shape.limit.describe('Jobs per page, 1 to 100 (default 25).');
+
+const eventsLimit = z
+  .number()
+  .int()
+  .min(PAGE_LIMITS.events.min)
+  .max(PAGE_LIMITS.events.max)
+  .optional()
+  .describe(`Events per page, ${PAGE_LIMITS.events.min} to ${PAGE_LIMITS.events.max} (default ${PAGE_LIMITS.events.default}).`);
+
+/** `?a=1&b=2` from the defined entries, or '' when none. */
+export function queryString(params: Record<string, string | number | undefined>): string {
+  const entries = Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined);
+  if (entries.length === 0) return '';
+  return `?${new URLSearchParams(entries.map(([name, value]): [string, string] => [name, String(value)])).toString()}`;
+}
+
+const header = (answer: ApiAnswer, name: string): string | undefined => answer.headers[name.toLowerCase()];
+
+const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+
+/** "Charged 1 credit (99 left)." from the billable answers' headers. */
+function chargeLine(answer: ApiAnswer): string {
+  const charged = header(answer, 'X-Credits-Charged');
+  const remaining = header(answer, 'X-Credits-Remaining');
+  if (charged === undefined) return '';
+  return ` Charged ${credits(Number(charged))}${remaining === undefined ? '' : ` (${remaining} left)`}.`;
+}
+
+// ---- the tools -------------------------------------------------------------------------------
+
+export const WatchDeletedSchema = z.strictObject({ id: WatchIdSchema, deleted: z.literal(true) });
+
+export const MCP_TOOLS: readonly McpTool[] = [
+  tool({
+    name: 'estimate_search',
+    endpoint: 'POST /v1/jobs/search` with `dry_run: true',
+    purpose: 'Estimates a search: matching jobs, providers, credits for one page',
+    title: 'Estimate a job search (free)',
+    cost: 'free (a dry run: nothing is charged)',
+    description:
+      'Estimates a job search without running it: how many unique jobs match across every page, which providers would be asked, and the range of credits the same search_jobs call would charge for one page of `limit` jobs (jobs the account already paid for and `waterfall.max_credits` taken into account). FREE: never charges credits. Call it before search_jobs to choose `max_credits` and `limit`; a credits range of 0 to 0 means the filters match nothing.',
+    input: z.strictObject({
+      filters: filtersInput.optional(),
+      waterfall: WaterfallSchema.optional().describe('Waterfall object: strategy, providers, max_credits, timeout_ms, min_sources.'),
+      limit: syncLimit,
+    }),
+    output: DryRunEstimateSchema,
+    hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    request: (args) => ({ method: 'POST', url: '/v1/jobs/search', body: { ...args, dry_run: true } }),
+    summary: ({ estimate }) =>
+      `Estimate (free): ${estimate.expected_unique_jobs_range.min}-${estimate.expected_unique_jobs_range.max} unique jobs match; one page would cost ${estimate.credits_range.min}-${estimate.credits_range.max} credits; providers: ${estimate.providers_planned.join(', ')}.`,
+  }),
+
+  tool({
+    name: 'search_jobs',
+    endpoint: 'POST /v1/jobs/search',
+    purpose: 'One page of canonical jobs with metadata; next pages with cursor',
+    title: 'Search jobs (costs credits)',
+    cost: '1 credit per new unique job returned, never more than `max_credits`; 0 for jobs already paid for, an empty result or a test key',
+    description:
+      'Searches jobs across the own index and the partner providers of the plan (the waterfall) and returns one page of canonical, de-duplicated jobs with metadata (credits_charged, credits_remaining, providers tried, hit and failed). COSTS CREDITS: 1 credit per unique job on the page that the account never paid for; jobs paid for earlier, an empty result and any call with a test key (svc_test_) are free. `max_credits` is required and is a hard cap: results stop at the cap, so the call never charges more. Run estimate_search first (free) to see the likely cost. For the next page send the same filters, waterfall and limit with `cursor` = the previous next_cursor.',
+    input: z.strictObject({
+      filters: filtersInput.optional(),
+      waterfall: z
+        .strictObject(waterfallWithoutCap)
+        .optional()
+        .describe('Waterfall object without max_credits (given apart): strategy, providers, timeout_ms, min_sources.'),
+      max_credits: z.number().int().min(0).describe('Required: the most credits this call may charge (waterfall.max_credits, a hard cap). 0 returns only jobs already paid for.'),
+      limit: syncLimit,
+      cursor: CursorSchema.optional().describe('next_cursor of the previous page.'),
+      idempotency_key: idempotencyKeyInput,
+    }),
+    output: JobSearchResponseSchema,
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    request: ({ max_credits, idempotency_key, waterfall, ...rest }, newKey) => ({
+      method: 'POST',
+      url: '/v1/jobs/search',
+      body: { ...rest, waterfall: { ...waterfall, max_credits } },
+      idempotencyKey: idempotency_key ?? newKey(),
+    }),
+    summary: ({ data, next_cursor, metadata }) =>
+      `${data.length} jobs (${metadata.status}); charged ${credits(metadata.credits_charged)}, ${metadata.jobs_already_paid} already paid for (free), ${metadata.credits_remaining} credits left.${next_cursor ? ' More pages: pass next_cursor as cursor.' : ' Last page.'}`,
+  }),
+
+  tool({
+    name: 'get_job',
+    endpoint: 'GET /v1/jobs/{id}',
+    purpose: 'One job by id',
+    title: 'Read a job (1 credit unless already paid)',
+    cost: '1 credit, free if the account already paid for this job (or with a test key)',
+    description:
+      'Reads one canonical job by id (job_...): title, company, location, salary, description, apply_url, status, p_real and the sources that saw it. COSTS 1 CREDIT unless the account already paid for this job (for example because a search returned it): then it is free, as with a test key.',
+    input: z.strictObject({ job_id: JobIdSchema.describe('The job id, job_...') }),
+    output: JobSchema,
+    hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    request: ({ job_id }) => ({ method: 'GET', url: `/v1/jobs/${encodeURIComponent(job_id)}` }),
+    summary: (job, answer) => `${job.title} at ${job.company.name} (${job.status}).${chargeLine(answer)}`,
+  }),
+
+  tool({
+    name: 'get_company_profile',
+    endpoint: 'GET /v1/companies/{domain}',
+    purpose: "A company's hiring profile",
+    title: 'Read a company hiring profile (1 credit per call)',
+    cost: '1 credit per call, every time (no already-paid rule); free with a test key',
+    description:
+      "Reads a company's hiring profile by its web domain (example.com, no scheme or path): open_jobs_count, is_hiring (value, confidence, basis; null means unknown, never false), hiring_pulse, top job families and per-source counts. COSTS 1 CREDIT PER CALL, every time, even for a company read before; free with a test key.",
+    input: z.strictObject({ domain: DomainSchema.describe('Company domain, e.g. example.com') }),
+    output: CompanyProfileSchema,
+    hints: { readOnlyHint: true, idempotentHint: false, openWorldHint: true },
+    request: ({ domain }) => ({ method: 'GET', url: `/v1/companies/${encodeURIComponent(domain)}` }),
+    summary: (profile, answer) =>
+      `${profile.company.name}: ${profile.open_jobs_count} open jobs, is_hiring ${profile.is_hiring.value === null ? 'unknown' : String(profile.is_hiring.value)}.${chargeLine(answer)}`,
+  }),
+
+  tool({
+    name: 'get_account',
+    endpoint: 'GET /v1/account',
+    purpose: 'Plan, credits remaining, providers, rate limit',
+    title: 'Read the account and its credits (free)',
+    cost: 'free',
+    description:
+      "Reads the API key's account: plan, credits_remaining, credits_reset_at, the providers enabled on the plan and the rate limit. FREE. Use it to check the balance before spending credits.",
+    input: z.strictObject({}),
+    output: AccountSchema,
+    hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    request: () => ({ method: 'GET', url: '/v1/account' }),
+    summary: (account) => `Plan ${account.plan}, ${credits(account.credits_remaining)} remaining (reset at ${account.credits_reset_at}).`,
+  }),
+
+  tool({
+    name: 'create_watch',
+    endpoint: 'POST /v1/watches',
+    purpose: 'A company or saved-search watch sending webhook events',
+    title: 'Create a watch (free; job.opened events cost)',
+    cost: 'free to create; each job.opened event it delivers costs 1 credit unless the job was already paid for (other events free)',
+    description:
+      'Creates a watch that sends signed webhook events to `webhook_url`: type "company" (needs `domain`) follows one company, type "search" (needs `filters`) follows a saved search. Creating it is FREE; afterwards each job.opened event it delivers COSTS 1 CREDIT unless the job was already paid for, and every other event type is free. Needs the pro plan or above (plan_required otherwise). Events also appear in list_events.',
+    input: z.strictObject({
+      type: WatchCreateRequestSchema.shape.type,
+      domain: WatchCreateRequestSchema.shape.domain.describe('For type company: the company domain.'),
+      filters: filtersInput.optional().describe('For type search (required): the Filters object to follow.'),
+      webhook_url: WatchCreateRequestSchema.shape.webhook_url.describe('http(s) URL that receives the events.'),
+      events: WatchCreateRequestSchema.shape.events.describe('Event types to send; all job and company events when omitted.'),
+      idempotency_key: idempotencyKeyInput,
+    }),
+    output: WatchSchema,
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    request: ({ idempotency_key, ...watch }, newKey) => ({ method: 'POST', url: '/v1/watches', body: watch, idempotencyKey: idempotency_key ?? newKey() }),
+    summary: (watch) => `Watch ${watch.id} (${watch.type}) is ${watch.status}; events go to ${watch.webhook_url}.`,
+  }),
+
+  tool({
+    name: 'list_watches',
+    endpoint: 'GET /v1/watches',
+    purpose: "The account's watches, paged",
+    title: 'List watches (free)',
+    cost: 'free',
+    description: "Lists the account's watches, a server-sized page at a time (pass next_cursor as cursor for the next). FREE.",
+    input: z.strictObject({ cursor: CursorSchema.optional().describe('next_cursor of the previous page.') }),
+    output: WatchListResponseSchema,
+    hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    request: ({ cursor }) => ({ method: 'GET', url: `/v1/watches${queryString({ cursor })}` }),
+    summary: ({ data, next_cursor }) => `${data.length} watches.${next_cursor ? ' More pages: pass next_cursor as cursor.' : ''}`,
+  }),
+
+  tool({
+    name: 'delete_watch',
+    endpoint: 'DELETE /v1/watches/{id}',
+    purpose: 'Deletes a watch',
+    title: 'Delete a watch (free)',
+    cost: 'free',
+    description: 'Deletes a watch by id (wat_...): it sends no more events. FREE. An unknown id is not_found.',
+    input: z.strictObject({ watch_id: WatchIdSchema.describe('The watch id, wat_...') }),
+    output: WatchDeletedSchema,
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    request: ({ watch_id }) => ({ method: 'DELETE', url: `/v1/watches/${encodeURIComponent(watch_id)}` }),
+    result: (_answer, { watch_id }) => ({ id: watch_id, deleted: true }),
+    summary: ({ id }) => `Watch ${id} deleted.`,
+  }),
+
+  tool({
+    name: 'list_events',
+    endpoint: 'GET /v1/events',
+    purpose: 'The event feed, oldest first, from since',
+    title: 'Read the event feed (free)',
+    cost: 'free',
+    description:
+      "Reads the account's event feed, oldest first: job.opened, job.updated, job.closed, job.reposted, company.hiring_started, company.hiring_stopped and search.completed. FREE (a job.opened event was charged when it was delivered, never when read). Omit `since` to start from the oldest retained event. To read only what is new, pass the last next_cursor you got as `since`: a page with events always carries the cursor after its last event; an empty page answers next_cursor null (nothing new: keep the cursor you sent).",
+    input: z.strictObject({
+      since: CursorSchema.optional().describe('next_cursor of a previous call; omit to start from the oldest event.'),
+      limit: eventsLimit,
+    }),
+    output: EventListResponseSchema,
+    hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    request: ({ since, limit }) => ({ method: 'GET', url: `/v1/events${queryString({ since, limit })}` }),
+    summary: ({ data, next_cursor }) =>
+      data.length === 0 ? 'No events (nothing new since the cursor sent).' : `${data.length} events, oldest first. Next time pass since=${next_cursor ?? '(the cursor you sent)'}.`,
+  }),
+];
+
+/** The tool table of the README's "MCP server" section and of the docs page (kept equal by mcp-docs.spec.ts). */
+export function renderToolTable(): string {
+  const rows = MCP_TOOLS.map((tool) => `| \`${tool.name}\` | ${tool.purpose} | \`${tool.endpoint}\` | ${tool.cost} |`);
+  return ['| Tool | What it does | API call | Cost |', '|---|---|---|---|', ...rows].join('\n');
+}

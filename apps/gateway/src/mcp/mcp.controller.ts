@@ -1,0 +1,96 @@
+import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HEADERS } from '@jobs/contracts';
+import { ApiKeyService } from '../auth/api-key.service.js';
+import { ApiError } from '../http/api-error.js';
+import { ApiDispatcher, type McpCaller } from './api-dispatcher.js';
+import { buildMcpServer, loadSdk, MCP_SERVER_NAME } from './mcp-server.js';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The MCP server on the public port: Streamable HTTP, stateless (no session: any replica answers
+ * any request, nothing is kept between requests), JSON responses. Each POST is authenticated
+ * with the caller's API key (401 with `WWW-Authenticate: Bearer` otherwise), then handled by a
+ * server built for that request, whose tools send their API requests through this gateway's
+ * own pipeline with the caller's key (ApiDispatcher). The MCP request itself is not counted by
+ * the rate limit (no principal is set on it): each tool call is, as the API request it makes.
+ * GET (a server-initiated event stream) and DELETE (ending a session) have nothing to offer
+ * without sessions: 405, as the transport specification allows.
+ */
+@Controller('mcp')
+export class McpController {
+  constructor(
+    private readonly keys: ApiKeyService,
+    private readonly dispatcher: ApiDispatcher,
+  ) {}
+
+  @Post()
+  async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const caller = await this.authenticate(request);
+    const sdk = await loadSdk();
+    const server = buildMcpServer(sdk, (call) => this.dispatcher.send(caller, call));
+    const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
+      await sendWebResponse(reply, response);
+    } finally {
+      await server.close();
+    }
+  }
+
+  @Get()
+  async openStream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.authenticate(request);
+    methodNotAllowed(reply, 'This MCP server is stateless and sends no server-initiated stream: POST requests only.');
+  }
+
+  @Delete()
+  async endSession(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.authenticate(request);
+    methodNotAllowed(reply, 'This MCP server is stateless: there is no session to end.');
+  }
+
+  /** The same bearer key as the HTTP API; anything missing, malformed or revoked is 401. */
+  private async authenticate(request: FastifyRequest): Promise<McpCaller> {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? BEARER.exec(header) : null;
+    if (!match) {
+      throw new ApiError('unauthorized', 'Send your API key as "Authorization: Bearer <key>".', {}, { 'WWW-Authenticate': `Bearer realm="${MCP_SERVER_NAME}"` });
+    }
+    const principal = await this.keys.resolve(match[1]!);
+    if (!principal) {
+      throw new ApiError('unauthorized', 'This API key is unknown, malformed or revoked.', {}, {
+        'WWW-Authenticate': `Bearer realm="${MCP_SERVER_NAME}", error="invalid_token", error_description="The API key is unknown, malformed or revoked"`,
+      });
+    }
+    const version = request.headers[HEADERS.serviceVersion.toLowerCase()];
+    return { authorization: header as string, ip: request.ip, ...(typeof version === 'string' ? { serviceVersion: version } : {}) };
+  }
+}
+
+/** The Fastify request as the SDK's web-standard transport reads it (the body is passed parsed). */
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return new Request(new URL(request.url, 'http://localhost'), { method: request.method, headers });
+}
+
+async function sendWebResponse(reply: FastifyReply, response: Response): Promise<void> {
+  void reply.status(response.status);
+  response.headers.forEach((value, name) => void reply.header(name, value));
+  const body = await response.text();
+  await reply.send(body === '' ? undefined : body);
+}
+
+function methodNotAllowed(reply: FastifyReply, message: string): void {
+  void reply
+    .status(405)
+    .header('Allow', 'POST')
+    .header('content-type', 'application/json; charset=utf-8')
+    .send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+}

@@ -1,0 +1,214 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  AccountSchema,
+  CompanyProfileSchema,
+  DryRunEstimateSchema,
+  EventListResponseSchema,
+  JobSchema,
+  JobSearchResponseSchema,
+  WatchListResponseSchema,
+  WatchSchema,
+} from '@jobs/contracts';
+import { addWorldJob, api, createAccount, eventually, Receiver, stack, uniqueWord, wholeLedger } from './stack.js';
+
+/**
+ * The MCP server (`/mcp` on the public port) driven by the official SDK's client over
+ * Streamable HTTP with a bearer API key: its tools are the HTTP API's requests, so what they
+ * charge is what the ledger shows, and the API's errors come back as tool errors.
+ */
+const TOOLS = ['estimate_search', 'search_jobs', 'get_job', 'get_company_profile', 'get_account', 'create_watch', 'list_watches', 'delete_watch', 'list_events'];
+
+async function connect(key: string | undefined): Promise<Client> {
+  const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp`), {
+    requestInit: { headers: key === undefined ? {} : { Authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function text(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+}
+
+describe('the MCP server over Streamable HTTP', () => {
+  const receiver = new Receiver();
+  let account: { account_id: string; live_key: string; test_key: string };
+  let client: Client;
+  const word = uniqueWord();
+  const providers = ['provider_a'];
+
+  beforeAll(async () => {
+    await receiver.start();
+    account = await createAccount({ plan: 'pro', credits: 100 });
+    // three openings only provider_a lists, all found by one keyword
+    for (let i = 0; i < 3; i++) await addWorldJob({ providers: ['provider_a'], shared_word: word });
+    client = await connect(account.live_key);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await receiver.stop();
+  });
+
+  it('lists every tool with an output schema and a description that says what it costs', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.description).toMatch(/FREE|COSTS? .*CREDIT/);
+    }
+    expect(tools.find((tool) => tool.name === 'search_jobs')!.inputSchema.required).toEqual(['max_credits']);
+  });
+
+  it('estimates a search for free (dry run), then charges a search no more than its max_credits, as the ledger shows', async () => {
+    const filters = { title_or: [word] };
+    const estimate = await call(client, 'estimate_search', { filters, waterfall: { providers }, limit: 10 });
+    expect(estimate.isError).toBeFalsy();
+    const { estimate: range } = DryRunEstimateSchema.parse(estimate.structuredContent);
+    expect(range.providers_planned).toEqual(providers);
+    expect(range.credits_range.max).toBeGreaterThanOrEqual(1);
+    expect(AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining).toBe(100);
+
+    // a cap of 2 over 3 new jobs: the search stops at the cap
+    const capped = await call(client, 'search_jobs', { filters, waterfall: { providers }, max_credits: 2, limit: 10 });
+    expect(capped.isError).toBeFalsy();
+    const first = JobSearchResponseSchema.parse(capped.structuredContent);
+    expect(first.metadata.credits_charged).toBe(2);
+    expect(first.metadata.credits_remaining).toBe(98);
+    expect(text(capped)).toContain('charged 2 credits');
+
+    // the rest: only the job not yet paid is charged
+    const rest = JobSearchResponseSchema.parse((await call(client, 'search_jobs', { filters, waterfall: { providers }, max_credits: 10, limit: 10 })).structuredContent);
+    expect(rest.data).toHaveLength(3);
+    expect(rest.metadata).toMatchObject({ credits_charged: 1, jobs_already_paid: 2, credits_remaining: 97 });
+
+    // what the tools said they charged is what the ledger holds, under each search's request id
+    const ledger = await wholeLedger(account.live_key);
+    const charged = (requestId: string) => ledger.filter((line) => line.request_id === requestId).reduce((sum, line) => sum + line.credits, 0);
+    expect(charged(first.metadata.request_id)).toBe(2);
+    expect(charged(rest.metadata.request_id)).toBe(1);
+    expect(ledger.reduce((sum, line) => sum + line.credits, 0)).toBe(3);
+    const balance = await api('/v1/account', { key: account.live_key });
+    expect(balance.body).toMatchObject({ credits_remaining: 97 });
+
+    // reading a job already paid for is free; a company profile costs 1 credit every time
+    const job = await call(client, 'get_job', { job_id: rest.data[0]!.id });
+    expect(JobSchema.parse(job.structuredContent).id).toBe(rest.data[0]!.id);
+    expect(text(job)).toContain('Charged 0 credits (97 left)');
+    const profile = await call(client, 'get_company_profile', { domain: rest.data[0]!.company.domain });
+    expect(profile.isError).toBeFalsy();
+    expect(CompanyProfileSchema.parse(profile.structuredContent).company.domain).toBe(rest.data[0]!.company.domain);
+    expect(text(profile)).toContain('Charged 1 credit (96 left)');
+    expect(AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining).toBe(96);
+  });
+
+  it('runs a call again with its idempotency_key without a second run or charge', async () => {
+    const other = uniqueWord();
+    await addWorldJob({ providers: ['provider_a'], shared_word: other });
+    const args = { filters: { title_or: [other] }, waterfall: { providers }, max_credits: 5, idempotency_key: `mcp-e2e-${other}` };
+    const once = JobSearchResponseSchema.parse((await call(client, 'search_jobs', args)).structuredContent);
+    const again = JobSearchResponseSchema.parse((await call(client, 'search_jobs', args)).structuredContent);
+    expect(once.metadata.credits_charged).toBe(1);
+    expect(again).toEqual(once);
+    const conflict = await call(client, 'search_jobs', { ...args, limit: 3 });
+    expect(conflict.isError).toBe(true);
+    expect(text(conflict)).toMatch(/^idempotency_conflict \(HTTP 409\): .* \[request_id: req_\w+\]$/);
+  });
+
+  it('answers an unknown filter with a tool error that names the API code, the field and the request id', async () => {
+    const result = await call(client, 'search_jobs', { filters: { titel_or: ['engineer'] }, max_credits: 5 });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(text(result)).toMatch(/^unknown_filter \(HTTP 400\): .*title_or.* \[param: filters\.titel_or\] \[request_id: req_\w+\]$/);
+  });
+
+  it('creates, lists and deletes a watch for free, and reads the event feed with since', async () => {
+    const balance = async () => AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining;
+    const before = await balance();
+    const domain = `${uniqueWord()}.example`;
+    const created = await call(client, 'create_watch', { type: 'company', domain, webhook_url: receiver.endpoint(), events: ['job.opened'] });
+    expect(created.isError).toBeFalsy();
+    const watch = WatchSchema.parse(created.structuredContent);
+    expect(watch).toMatchObject({ type: 'company', domain, status: 'active' });
+    const listed = WatchListResponseSchema.parse((await call(client, 'list_watches')).structuredContent);
+    expect(listed.data.map((w) => w.id)).toContain(watch.id);
+    expect((await call(client, 'delete_watch', { watch_id: watch.id })).structuredContent).toEqual({ id: watch.id, deleted: true });
+    expect(WatchListResponseSchema.parse((await call(client, 'list_watches')).structuredContent).data.map((w) => w.id)).not.toContain(watch.id);
+    const gone = await call(client, 'delete_watch', { watch_id: watch.id });
+    expect(text(gone)).toMatch(/^not_found \(HTTP 404\)/);
+
+    // an async search (its jobs already paid: free) puts search.completed in the feed
+    const started = await api('/v1/searches', { key: account.live_key, body: { filters: { title_or: [word] }, waterfall: { providers }, limit: 10 } });
+    expect(started.status).toBe(202);
+    const searchId = String(started.body!['id']);
+    const page = await eventually(
+      async () => {
+        const feed = EventListResponseSchema.parse((await call(client, 'list_events', { limit: 100 })).structuredContent);
+        return feed.data.some((event) => event.type === 'search.completed' && event.data.search.id === searchId) ? feed : undefined;
+      },
+      60_000,
+      'search.completed in the feed',
+      500,
+    );
+    expect(page.next_cursor).not.toBeNull();
+    const after = await call(client, 'list_events', { since: page.next_cursor });
+    expect(after.isError).toBeFalsy();
+    expect(EventListResponseSchema.parse(after.structuredContent)).toEqual({ data: [], next_cursor: null });
+    expect(await balance()).toBe(before);
+  });
+
+  it('keeps the plan rules: watches on a starter plan are plan_required', async () => {
+    const starter = await createAccount({ plan: 'starter', credits: 10 });
+    const starterClient = await connect(starter.live_key);
+    try {
+      const result = await call(starterClient, 'create_watch', { type: 'company', domain: 'example.com', webhook_url: receiver.endpoint() });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toMatch(/^plan_required \(HTTP 403\): .*\[required_plan: pro\] \[upgrade_url: https?:\/\/\S+\] \[request_id: req_\w+\]$/);
+    } finally {
+      await starterClient.close();
+    }
+  });
+
+  it('never charges a test key', async () => {
+    const testClient = await connect(account.test_key);
+    try {
+      const page = JobSearchResponseSchema.parse((await call(testClient, 'search_jobs', { filters: { title_or: ['engineer'] }, max_credits: 10, limit: 3 })).structuredContent);
+      expect(page.metadata.credits_charged).toBe(0);
+    } finally {
+      await testClient.close();
+    }
+  });
+
+  it('refuses a missing, malformed or revoked key with 401 and WWW-Authenticate: Bearer', async () => {
+    await expect(connect(undefined)).rejects.toMatchObject({ code: 401 });
+    await expect(connect('svc_live_notakey')).rejects.toBeInstanceOf(StreamableHTTPError);
+
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${stack.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(initialize) });
+    const missing = await post({});
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+"$/);
+    expect(await missing.json()).toMatchObject({ error: { code: 'unauthorized', request_id: missing.headers.get('x-request-id') } });
+
+    const revokedKey = (await createAccount({ plan: 'pro', credits: 1 })).live_key;
+    expect((await post({ authorization: `Bearer ${revokedKey}` })).status).toBe(200);
+    const revoke = await fetch(`${stack.adminUrl}/admin/keys/${revokedKey}`, { method: 'DELETE', headers: { authorization: `Bearer ${stack.adminToken}` } });
+    expect(revoke.status).toBeLessThan(300);
+    await eventually(async () => ((await post({ authorization: `Bearer ${revokedKey}` })).status === 401 ? true : undefined), 5_000, 'the revoked key refused');
+    const revoked = await post({ authorization: `Bearer ${revokedKey}` });
+    expect(revoked.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+", error="invalid_token"/);
+
+    // GET (server stream) and DELETE (session end) do not exist on a stateless server, keyed or not
+    const stream = await fetch(`${stack.baseUrl}/mcp`, { headers: { authorization: `Bearer ${account.live_key}`, accept: 'text/event-stream' } });
+    expect(stream.status).toBe(405);
+    expect(stream.headers.get('allow')).toBe('POST');
+    expect((await fetch(`${stack.baseUrl}/mcp`, { method: 'DELETE' })).status).toBe(401);
+  });
+});
