@@ -13,7 +13,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const contractsPublic = join(root, '..', 'contracts', 'src', 'public');
 const stage = join(root, '.build');
 const dist = join(root, 'dist');
-const isSource = (name) => name.endsWith('.ts') && !name.endsWith('.spec.ts');
+const isSource = (name) => name.endsWith('.ts') && !/\.spec(-helper)?\.ts$/.test(name);
 
 function filesUnder(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -63,7 +63,7 @@ export interface JobsClientOptions {
   sleep?: SleepLike;
   /** Jitter source in [0, 1) (default `Math.random`). */
   random?: () => number;
-  /** Clock in ms (default `Date.now`), to read `Retry-After` dates. */
+  /** Clock in ms (default `Date.now`): `Retry-After` dates and `waitUntilDone`'s deadline. */
   now?: () => number;
   /** Makes the `Idempotency-Key` of a POST the caller gave none for (default `crypto.randomUUID()`). */
   idempotencyKey?: () => string;
@@ -214,11 +214,11 @@ export class SearchesResource extends Resource {
   /** Reads the search until it is `completed`, `partial` or `failed` (an `on_hold` search waits for credits). */
   async waitUntilDone(id: string, options: WaitOptions & { limit?: number } = {}): Promise<WithResponse<AsyncSearch>> {
     const interval = options.pollIntervalMs ?? 2_000;
-    const deadline = Date.now() + (options.timeoutMs ?? 600_000);
+    const deadline = this.transport.now() + (options.timeoutMs ?? 600_000);
     for (;;) {
       const search = await this.get(id, { ...(options.limit ? { limit: options.limit } : {}), ...(options.signal ? { signal: options.signal } : {}) });
       if (FINAL_ASYNC_SEARCH_STATUSES.includes(search.status)) return search;
-      if (Date.now() + interval > deadline) throw new Error(`async search ${id} is still ${search.status} after ${options.timeoutMs ?? 600_000} ms`);
+      if (this.transport.now() + interval > deadline) throw new Error(`async search ${id} is still ${search.status} after ${options.timeoutMs ?? 600_000} ms`);
       await this.transport.sleep(interval, options.signal);
     }
   }

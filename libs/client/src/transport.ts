@@ -171,6 +171,11 @@ function abortReason(signal: AbortSignalLike): unknown {
 export class Transport {
   constructor(private readonly config: TransportConfig) {}
 
+  /** The injected clock (pollers use it too). */
+  now(): number {
+    return this.config.now();
+  }
+
   /** The injected sleep (pollers use it too). */
   sleep(ms: number, signal?: AbortSignalLike): Promise<void> {
     return this.config.sleep(ms, signal);
