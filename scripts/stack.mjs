@@ -607,8 +607,9 @@ async function test({ e2eOnly }) {
   if (!e2eOnly) {
     // --skip-nx-cache: the test command proves the code as it is, never from a cached result
     // (Nx's cache can live outside the clone and be shared between checkouts).
-    say('lint, typecheck and unit tests of every project (nx run-many, cache skipped) ...');
-    await run('nx', ['run-many', '-t', 'lint', 'typecheck', 'test', '--output-style=static', '--skip-nx-cache']);
+    // pack-check: the client library packed and installed as a customer would (libs/client).
+    say('lint, typecheck, unit tests and package checks of every project (nx run-many, cache skipped) ...');
+    await run('nx', ['run-many', '-t', 'lint', 'typecheck', 'test', 'pack-check', '--output-style=static', '--skip-nx-cache']);
   }
   const infra = await setUp({ fresh: true });
   await startServices(infra);
