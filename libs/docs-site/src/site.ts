@@ -137,7 +137,7 @@ export class DocsSite {
       const page: DocsPage = { slug: source.slug, title: source.title, path: pagePath(source.slug), twinPath: twinPath(source.slug), anchors: rendered.anchors };
       const body = isApi
         ? `<h1 id="api-reference">API reference</h1>\n<p>Rendered from <a href="${openApiPath}">${openApiPath}</a>. The <a href="${page.twinPath}">Markdown twin</a> summarises every operation.</p>\n<div id="swagger-ui"></div>`
-        : rendered.html;
+        : `<article class="guide">\n${rendered.html}</article>`;
       const html = layout({
         title: source.title,
         path: page.path,
