@@ -12,7 +12,7 @@ import { ApiError } from '../http/api-error.js';
 export class DocsController {
   constructor(private readonly site: DocsSite) {}
 
-  @Get(['docs', 'docs/', 'docs.md', 'docs/:page', 'docs/assets/:hash/:file'])
+  @Get(['docs', 'docs.md', 'docs/:page', 'docs/assets/:hash/:file'])
   serve(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const path = request.url.split('?')[0]!;
     const answer = this.site.respond(path, { ifNoneMatch: request.headers['if-none-match'], acceptEncoding: request.headers['accept-encoding'] });

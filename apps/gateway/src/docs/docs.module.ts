@@ -1,10 +1,12 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { buildOpenApiDocument } from '@jobs/contracts';
 import { DocsSite } from '@jobs/docs-site';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { DocsController } from './docs.controller.js';
 
-/** The documentation site, built once when the gateway starts (a few milliseconds), then served from memory. */
+/** The documentation site, built once when the gateway starts (about 0.1 s of CPU), then served from memory. */
 @Module({
   controllers: [DocsController],
   providers: [
@@ -15,4 +17,18 @@ import { DocsController } from './docs.controller.js';
     },
   ],
 })
-export class DocsModule {}
+export class DocsModule implements OnModuleInit {
+  constructor(
+    private readonly adapter: HttpAdapterHost,
+    private readonly site: DocsSite,
+  ) {}
+
+  /** `/docs/`: Nest folds a trailing slash into `/docs`, so this redirect is a route of Fastify's own. */
+  onModuleInit(): void {
+    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
+    fastify.get('/docs/', (_request, reply) => {
+      const answer = this.site.respond('/docs/')!;
+      void reply.status(answer.status).headers(answer.headers).send();
+    });
+  }
+}
