@@ -18,6 +18,8 @@ async function get(url: URL, headers: Record<string, string> = {}): Promise<Fetc
 
 /** Every href/src of an HTML page, as written (entities of attribute values decoded). */
 const htmlReferences = (html: string) => [...html.matchAll(/\s(?:href|src)\s*=\s*"([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+/** What an HTML page loads (script sources, stylesheets, icons, images), as opposed to links a reader may follow. */
+const htmlAssets = (html: string) => [...html.matchAll(/<(?:script|img|link)\b[^>]*\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
 const htmlIds = (html: string) => new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!));
 /** The link targets of a Markdown page, outside fenced code. */
 const markdownLinks = (markdown: string) => [...markdown.replace(/^(```|~~~)[\s\S]*?^\1/gm, '').matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
@@ -40,7 +42,7 @@ describe('GET /docs', () => {
     const seen = new Set<string>(['/docs']);
     const enqueue = (from: string, href: string) => {
       const url = new URL(href, new URL(from, origin));
-      if (url.origin !== origin) return problems.push(`${from} links outside this host: ${href}`);
+      if (url.origin !== origin) return undefined; // a link out of the site, not an asset (checked below)
       if (url.hash) anchorLinks.push({ from, path: url.pathname, anchor: decodeURIComponent(url.hash.slice(1)) });
       if (!seen.has(url.pathname)) {
         seen.add(url.pathname);
@@ -61,6 +63,7 @@ describe('GET /docs', () => {
         continue;
       }
       if (page.contentType.startsWith('text/html')) {
+        for (const asset of htmlAssets(page.text)) if (!/^(\/(?!\/)|data:)/.test(asset)) problems.push(`${url.pathname} loads an asset from outside this host: ${asset}`);
         for (const href of htmlReferences(page.text)) if (!href.startsWith('data:')) enqueue(url.pathname, href);
       } else if (page.contentType.startsWith('text/markdown')) {
         for (const href of markdownLinks(page.text)) enqueue(url.pathname, href);
@@ -68,7 +71,7 @@ describe('GET /docs', () => {
     }
   });
 
-  it('reaches every page of the site and its Markdown twin, nothing broken or outside this host', () => {
+  it('reaches every page of the site and its Markdown twin, nothing broken, no asset from outside this host', () => {
     expect(problems).toEqual([]);
     const slugs = ['quick-start', 'authentication', 'errors', 'pagination', 'billing', 'waterfall', 'async-searches', 'webhooks', 'sandbox', 'client', 'mcp', 'api'];
     for (const path of ['/docs', '/docs/index.md', ...slugs.flatMap((slug) => [`/docs/${slug}`, `/docs/${slug}.md`]), '/openapi.yaml']) {
