@@ -16,6 +16,7 @@ import { EventsModule } from './events/events.module.js';
 import { MessagingModule } from './messaging/messaging.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
+import { DocsModule } from './docs/docs.module.js';
 import { SandboxModule } from './sandbox/sandbox.module.js';
 import { DoorModule } from './http/door.module.js';
 import { WatchesModule } from './watches/watches.module.js';
@@ -71,6 +72,7 @@ export class GatewayModule {
         AsyncSearchesModule,
         SandboxModule,
         OpenApiModule,
+        DocsModule,
         // MCP: tools that call the API above through the same pipeline
         McpModule,
         AdminUseCasesModule,

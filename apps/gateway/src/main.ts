@@ -33,13 +33,13 @@ const service = await runService({
   // The public port never shows metrics; the admin port does (below, AdminModule).
   metrics: false,
   // Fastify types this hook over every server flavour (http, https, http2); ours is plain http.
-  fastify: { maxParamLength: MAX_PARAM_LENGTH, frameworkErrors: routerErrorHandler as never },
+  fastify: { maxParamLength: MAX_PARAM_LENGTH, frameworkErrors: routerErrorHandler(config.PUBLIC_BASE_URL) as never },
   configure: (app, logger) => {
     const fastify = app.getHttpAdapter().getInstance();
     installRequestContext(fastify);
     installServiceVersionHeader(fastify);
     installIdempotencyRecorder(fastify, app.get(IdempotencyStore), logger);
-    app.useGlobalFilters(new ApiExceptionFilter(logger));
+    app.useGlobalFilters(new ApiExceptionFilter(logger, config.PUBLIC_BASE_URL));
     // The door: an unsupported version is refused before the key is checked; after
     // authentication DoorInterceptor runs the rate limit, the pinned version, admission and
     // Idempotency-Key, in that order.
@@ -53,7 +53,7 @@ const admin = await NestFactory.create<NestFastifyApplication>(AdminModule.shari
 });
 installRequestContext(admin.getHttpAdapter().getInstance());
 installHttpRouteAttribute(admin.getHttpAdapter().getInstance());
-admin.useGlobalFilters(new ApiExceptionFilter(service.logger));
+admin.useGlobalFilters(new ApiExceptionFilter(service.logger, config.PUBLIC_BASE_URL));
 await admin.listen({ port: config.ADMIN_PORT, host: config.LISTEN_HOST });
 service.logger.info({ url: await admin.getUrl() }, 'admin API listening');
 service.app.get(DrainRegistry).register('admin-api', () => admin.close());

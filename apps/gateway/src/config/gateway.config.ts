@@ -1,8 +1,25 @@
 import { z } from 'zod';
 import { envBoolean, SharedEnvSchema } from '@jobs/config';
 
-export const GatewayEnvSchema = SharedEnvSchema.extend({
+/** The address a wildcard bind answers on this machine: `0.0.0.0` and `::` are no address to link to. */
+function reachableHost(listenHost: string): string {
+  if (listenHost === '0.0.0.0' || listenHost === '::' || listenHost === '') return '127.0.0.1';
+  return listenHost.includes(':') && !listenHost.startsWith('[') ? `[${listenHost}]` : listenHost;
+}
+
+const GatewayEnvObject = SharedEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * Where customers reach this gateway, without `/v1` (scheme, host, port and any path prefix a
+   * proxy adds): the documentation's address (`<it>/docs`) and every error's `doc_url`
+   * (`<it>/docs/errors#<code>`). Default: `http://<LISTEN_HOST>:<PORT>` (127.0.0.1 for a wildcard
+   * bind), right for a developer machine and the test stacks; set it behind a proxy or a load balancer.
+   */
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((url) => !/[?#]/.test(url), 'PUBLIC_BASE_URL has no query or fragment')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   ADMIN_TOKEN: z.string().min(8).default('dev-admin-token'),
   /** name=url pairs of the services whose readiness the gateway's /readyz aggregates. */
@@ -84,6 +101,11 @@ export const GatewayEnvSchema = SharedEnvSchema.extend({
   /** How long a duplicate waits for the owner's response (or a retry for a search's answer) before 409/500. */
   IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(40_000),
 });
+
+export const GatewayEnvSchema = GatewayEnvObject.transform((config) => ({
+  ...config,
+  PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? `http://${reachableHost(config.LISTEN_HOST)}:${config.PORT}`,
+}));
 
 export type GatewayConfig = z.infer<typeof GatewayEnvSchema>;
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -1,11 +1,10 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CATALOG, type ErrorCode, type ErrorEnvelope } from '@jobs/contracts';
+import { ERROR_CATALOG, errorDocUrl, type ErrorCode, type ErrorEnvelope } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { ApiError } from './api-error.js';
 import { StoredResponse } from './stored-response.js';
 
-export const DOC_BASE_URL = 'https://docs.jobdata.example/v1/errors';
 /** Where an account buys credits or a bigger plan (insufficient_credits, plan_required). */
 export const UPGRADE_URL = 'https://jobdata.example/pricing';
 
@@ -15,7 +14,11 @@ export const UPGRADE_URL = 'https://jobdata.example/pricing';
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** PUBLIC_BASE_URL: every envelope's `doc_url` is `<it>/docs/errors#<code>`. */
+    private readonly publicBaseUrl: string,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -31,7 +34,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // A refusal at capacity is counted (gateway_admission_refused_total), not logged one by one.
     if (status >= 500 && status !== 503) this.logger.error({ err: exception, request_id: request.requestId }, 'request failed');
     for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(error, request.requestId));
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(error, request.requestId, this.publicBaseUrl));
   }
 
   private toApiError(exception: unknown): ApiError {
@@ -51,14 +54,17 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 }
 
-/** The public error envelope of an ApiError; `request_id` must equal the response's X-Request-Id. */
-export function errorEnvelope(error: ApiError, requestId: string): ErrorEnvelope {
+/**
+ * The public error envelope of an ApiError; `request_id` must equal the response's X-Request-Id,
+ * `doc_url` is the code's section of the errors page served on this host (PUBLIC_BASE_URL).
+ */
+export function errorEnvelope(error: ApiError, requestId: string, publicBaseUrl: string): ErrorEnvelope {
   return {
     error: {
       type: ERROR_CATALOG[error.code].type,
       code: error.code,
       message: error.message,
-      doc_url: `${DOC_BASE_URL}#${error.code}`,
+      doc_url: errorDocUrl(publicBaseUrl, error.code),
       request_id: requestId,
       ...error.extras,
       ...(error.code === 'insufficient_credits' || error.code === 'plan_required' ? { upgrade_url: error.extras.upgrade_url ?? UPGRADE_URL } : {}),

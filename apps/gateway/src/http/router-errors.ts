@@ -12,9 +12,11 @@ export const MAX_PARAM_LENGTH = 2048;
  * Errors Fastify raises while routing, before any hook runs (a malformed URL, an oversized
  * parameter): they still leave as the public envelope, with a request id of their own.
  */
-export function routerErrorHandler(error: FastifyError, request: { requestId?: string }, reply: { raw: ServerResponse }): void {
-  const requestId = request.requestId || newId('req');
-  const apiError = new ApiError('invalid_request', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The request URL is malformed.', { param: 'path' });
-  reply.raw.writeHead(400, { [REQUEST_ID_HEADER]: requestId, 'content-type': 'application/json; charset=utf-8' });
-  reply.raw.end(JSON.stringify(errorEnvelope(apiError, requestId)));
+export function routerErrorHandler(publicBaseUrl: string) {
+  return (error: FastifyError, request: { requestId?: string }, reply: { raw: ServerResponse }): void => {
+    const requestId = request.requestId || newId('req');
+    const apiError = new ApiError('invalid_request', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The request URL is malformed.', { param: 'path' });
+    reply.raw.writeHead(400, { [REQUEST_ID_HEADER]: requestId, 'content-type': 'application/json; charset=utf-8' });
+    reply.raw.end(JSON.stringify(errorEnvelope(apiError, requestId, publicBaseUrl)));
+  };
 }

@@ -88,7 +88,7 @@ export class IdempotencyGate {
         case 'reattach': {
           const answer = await this.store.answerOf(existing.request_id);
           if (answer) {
-            const response = responseFromSearchAnswer(answer, existing.service_version, await this.creditsRemaining(accountId));
+            const response = responseFromSearchAnswer(answer, existing.service_version, await this.creditsRemaining(accountId), this.config.PUBLIC_BASE_URL);
             await this.store.replaceIfOwner(claim.key, existing.request_id, { ...existing, state: 'done', response });
             throw replay(response);
           }

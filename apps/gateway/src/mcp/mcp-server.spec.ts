@@ -55,7 +55,7 @@ describe('the MCP server over the official SDK', () => {
     answer = {
       status: 400,
       headers: { 'x-request-id': 'req_abc' },
-      body: { error: { type: 'invalid_request_error', code: 'unknown_filter', message: 'Unknown filter "titel_or"; did you mean "title_or"?', doc_url: 'https://docs.jobdata.example/v1/errors#unknown_filter', request_id: 'req_abc', param: 'filters.titel_or' } },
+      body: { error: { type: 'invalid_request_error', code: 'unknown_filter', message: 'Unknown filter "titel_or"; did you mean "title_or"?', doc_url: 'http://127.0.0.1:8080/docs/errors#unknown_filter', request_id: 'req_abc', param: 'filters.titel_or' } },
     };
     const result = await client.callTool({ name: 'estimate_search', arguments: { filters: { titel_or: ['engineer'] } } });
     expect(calls[0]).toMatchObject({ body: { filters: { titel_or: ['engineer'] }, dry_run: true } });

@@ -8,7 +8,7 @@ function failure(status: number, error: Record<string, unknown>, headers: Record
   return {
     status,
     headers: { 'x-request-id': 'req_1', ...headers },
-    body: { error: { doc_url: `https://docs.jobdata.example/v1/errors#${String(error['code'])}`, request_id: 'req_1', ...error } },
+    body: { error: { doc_url: `http://127.0.0.1:8080/docs/errors#${String(error['code'])}`, request_id: 'req_1', ...error } },
   };
 }
 

@@ -126,7 +126,7 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(document.components.responses)).toHaveLength(statuses.size);
     const check = documentValidator();
     const envelope = (code: string) => ({
-      error: { type: ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].type, code, message: 'm', doc_url: 'https://docs.jobdata.example/v1/errors', request_id: 'req_1' },
+      error: { type: ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].type, code, message: 'm', doc_url: `https://api.example/docs/errors#${code}`, request_id: 'req_1' },
     });
     const ajv = addFormats(new Ajv2020({ strict: false }));
     ajv.addSchema({ ...document, $id: 'doc.json' } as JsonSchema);

@@ -1,14 +1,21 @@
-import { ERROR_CATALOG, ErrorCodeSchema, ErrorEnvelopeSchema, type ErrorCode } from './errors.schema.js';
+import { ERROR_CATALOG, ErrorCodeSchema, ErrorEnvelopeSchema, errorDocUrl, type ErrorCode } from './errors.schema.js';
 
-const base = { message: 'Something', doc_url: 'https://docs.example/errors', request_id: 'req_1' };
+const base = { message: 'Something', request_id: 'req_1' };
 
 function validBody(code: ErrorCode): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...base, code, type: ERROR_CATALOG[code].type };
+  const body: Record<string, unknown> = { ...base, code, type: ERROR_CATALOG[code].type, doc_url: errorDocUrl('https://api.example', code) };
   if (code === 'insufficient_credits') Object.assign(body, { credits_needed: 3, upgrade_url: 'https://app.example/billing' });
   if (code === 'plan_required') Object.assign(body, { required_plan: 'pro', upgrade_url: 'https://app.example/billing' });
   if (code === 'unknown_filter') body['param'] = 'filters.titel_or';
   return body;
 }
+
+describe('errorDocUrl', () => {
+  it('is the code\'s anchor on the errors page of the public host, with or without a trailing slash', () => {
+    expect(errorDocUrl('http://127.0.0.1:8080', 'rate_limited')).toBe('http://127.0.0.1:8080/docs/errors#rate_limited');
+    expect(errorDocUrl('https://api.example/jobs/', 'not_found')).toBe('https://api.example/jobs/docs/errors#not_found');
+  });
+});
 
 describe('ERROR_CATALOG', () => {
   it('matches the spec table', () => {
@@ -47,6 +54,13 @@ describe('ErrorEnvelopeSchema', () => {
     expect(pathOf(noUpgrade)).toEqual(['error', 'upgrade_url']);
     expect(pathOf({ ...validBody('not_found'), param: 'id' })).toEqual(['error', 'param']);
     expect(pathOf({ ...validBody('not_found'), credits_needed: 1 })).toEqual(['error', 'credits_needed']);
+  });
+
+  it('requires doc_url to point at the section of its own code on /docs/errors', () => {
+    const pathOf = (body: Record<string, unknown>) => ErrorEnvelopeSchema.safeParse({ error: body }).error?.issues[0]?.path;
+    expect(pathOf({ ...validBody('not_found'), doc_url: 'https://api.example/docs/errors#rate_limited' })).toEqual(['error', 'doc_url']);
+    expect(pathOf({ ...validBody('not_found'), doc_url: 'https://docs.jobdata.example/v1/errors#not_found' })).toEqual(['error', 'doc_url']);
+    expect(pathOf({ ...validBody('not_found'), doc_url: 'http://127.0.0.1:8080/docs/errors#not_found' })).toBeUndefined();
   });
 
   it('rejects unknown codes, a missing doc_url, a bad required_plan and extra fields', () => {

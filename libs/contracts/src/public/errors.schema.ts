@@ -60,6 +60,17 @@ export const ERROR_CATALOG = {
   internal_error: { status: 500, type: 'api_error', retry: 'yes, same Idempotency-Key' },
 } as const satisfies Record<ErrorCode, ErrorCatalogEntry>;
 
+/**
+ * Where each error code is explained: the section of the errors page of the documentation the
+ * gateway serves on its own host (`/docs/errors`), whose anchor is the code itself.
+ */
+export const ERROR_DOCS_PATH = '/docs/errors';
+
+/** `doc_url` of an error: `<public base URL>/docs/errors#<code>` (a trailing slash of the base is dropped). */
+export function errorDocUrl(publicBaseUrl: string, code: ErrorCode): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}${ERROR_DOCS_PATH}#${code}`;
+}
+
 const PARAM_CODES: readonly ErrorCode[] = ['invalid_request', 'unknown_filter'];
 const UPGRADE_CODES: readonly ErrorCode[] = ['insufficient_credits', 'plan_required'];
 
@@ -69,7 +80,15 @@ export const ErrorBodySchema = z
     code: ErrorCodeSchema,
     /** human-readable, may change; never parsed */
     message: z.string().min(1),
-    doc_url: UrlSchema,
+    /**
+     * `<public base URL>/docs/errors#<code>`: the code's own section of the errors page. The
+     * pattern is documentation for the OpenAPI reader (with a regex zod would drop `format: uri`);
+     * the check that the anchor is this error's own code is in the refinement below.
+     */
+    doc_url: UrlSchema.meta({
+      description: 'The section of this error code on the errors page: `<host>/docs/errors#<code>`.',
+      pattern: '/docs/errors#[a-z_]+$',
+    }),
     /** equals the X-Request-Id header */
     request_id: RequestIdSchema,
     param: z.string().min(1).optional(),
@@ -81,6 +100,9 @@ export const ErrorBodySchema = z
     const expectedType = ERROR_CATALOG[error.code].type;
     if (error.type !== expectedType) {
       ctx.addIssue({ code: 'custom', path: ['type'], message: `code ${error.code} has type ${expectedType}` });
+    }
+    if (!error.doc_url.endsWith(`${ERROR_DOCS_PATH}#${error.code}`)) {
+      ctx.addIssue({ code: 'custom', path: ['doc_url'], message: `doc_url of ${error.code} points at ${ERROR_DOCS_PATH}#${error.code}` });
     }
     if (error.param !== undefined && !PARAM_CODES.includes(error.code)) {
       ctx.addIssue({ code: 'custom', path: ['param'], message: 'param is only set on invalid_request and unknown_filter' });

@@ -1,0 +1,26 @@
+import { ConfigError, loadConfig } from '@jobs/config';
+import { GatewayEnvSchema } from './gateway.config.js';
+
+describe('PUBLIC_BASE_URL', () => {
+  it('defaults to the address the gateway listens on', () => {
+    expect(loadConfig(GatewayEnvSchema, {}).PUBLIC_BASE_URL).toBe('http://127.0.0.1:8080');
+    expect(loadConfig(GatewayEnvSchema, { PORT: '25080', LISTEN_HOST: '127.0.0.2' }).PUBLIC_BASE_URL).toBe('http://127.0.0.2:25080');
+  });
+
+  it('names loopback for a wildcard bind, and brackets an IPv6 address', () => {
+    expect(loadConfig(GatewayEnvSchema, { PORT: '8080', LISTEN_HOST: '0.0.0.0' }).PUBLIC_BASE_URL).toBe('http://127.0.0.1:8080');
+    expect(loadConfig(GatewayEnvSchema, { LISTEN_HOST: '::' }).PUBLIC_BASE_URL).toBe('http://127.0.0.1:8080');
+    expect(loadConfig(GatewayEnvSchema, { LISTEN_HOST: '::1' }).PUBLIC_BASE_URL).toBe('http://[::1]:8080');
+  });
+
+  it('takes the operator\'s address as given, without a trailing slash', () => {
+    expect(loadConfig(GatewayEnvSchema, { PUBLIC_BASE_URL: 'https://api.example.com/' }).PUBLIC_BASE_URL).toBe('https://api.example.com');
+    expect(loadConfig(GatewayEnvSchema, { PUBLIC_BASE_URL: 'https://example.com/jobs-api' }).PUBLIC_BASE_URL).toBe('https://example.com/jobs-api');
+  });
+
+  it('refuses what is no http(s) address of a host', () => {
+    for (const bad of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com/#docs']) {
+      expect(() => loadConfig(GatewayEnvSchema, { PUBLIC_BASE_URL: bad })).toThrow(ConfigError);
+    }
+  });
+});

@@ -1,0 +1,6 @@
+export * from './api-reference.js';
+export * from './guides.js';
+export * from './markdown.js';
+export * from './paths.js';
+export * from './site.js';
+export * from './slug.js';
