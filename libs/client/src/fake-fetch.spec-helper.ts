@@ -15,7 +15,7 @@ export function answer(status: number, body?: unknown, headers: Record<string, s
 }
 
 export function envelope(status: number, code: string, type: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Scripted {
-  return answer(status, { error: { type, code, message: `${code} happened`, doc_url: `https://docs.jobdata.example/v1/errors#${code}`, request_id: 'req_err1', ...extra } }, { 'x-request-id': 'req_err1', ...headers });
+  return answer(status, { error: { type, code, message: `${code} happened`, doc_url: `http://127.0.0.1:8080/docs/errors#${code}`, request_id: 'req_err1', ...extra } }, { 'x-request-id': 'req_err1', ...headers });
 }
 
 export function responseOf(status: number, body: unknown, headers: Record<string, string>): FetchResponseLike {

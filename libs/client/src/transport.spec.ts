@@ -230,7 +230,8 @@ describe('retries', () => {
   it('turns an answer without the envelope into a typed error by its status', async () => {
     const fake = new FakeFetch([answer(502, '<html>bad gateway</html>', { 'x-request-id': 'req_proxy' }), answer(418, 'teapot')]);
     const { client } = clientWith(fake, { maxRetries: 0 });
-    expect(await caught(client.account())).toMatchObject({ name: 'InternalServerError', status: 502, code: 'internal_error', type: 'api_error', request_id: 'req_proxy' });
+    // its doc_url is the section on the API's own documentation host
+    expect(await caught(client.account())).toMatchObject({ name: 'InternalServerError', status: 502, code: 'internal_error', type: 'api_error', request_id: 'req_proxy', doc_url: 'http://api.test/docs/errors#internal_error' });
     expect(await caught(client.account())).toMatchObject({ name: 'InvalidRequestError', status: 418, code: 'invalid_request' });
   });
 

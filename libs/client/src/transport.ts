@@ -147,7 +147,7 @@ function isErrorBody(value: unknown): value is ErrorBody {
  * The `error` object of an answer; an answer that is not the envelope (a proxy's 502 page, say)
  * gets one made from its status, so callers always branch on `code`.
  */
-export function errorBodyOf(status: number, headers: ResponseHeaders, text: string): ErrorBody {
+export function errorBodyOf(status: number, headers: ResponseHeaders, text: string, baseUrl: string): ErrorBody {
   try {
     const parsed = JSON.parse(text) as { error?: unknown };
     if (isErrorBody(parsed.error)) return parsed.error;
@@ -159,7 +159,8 @@ export function errorBodyOf(status: number, headers: ResponseHeaders, text: stri
     type: TYPE_OF_CODE[code],
     code,
     message: `HTTP ${status} without the API's error envelope${text ? `: ${text.slice(0, 200)}` : ''}`,
-    doc_url: `https://docs.jobdata.example/v1/errors#${code}`,
+    // the API's own documentation host, as its envelopes carry it
+    doc_url: `${new URL(baseUrl).origin}/docs/errors#${code}`,
     request_id: headers.get('X-Request-Id') ?? 'req_unknown',
   };
 }
@@ -237,7 +238,7 @@ export class Transport {
       const retryAfter = retryAfterSeconds(responseHeaders, config.now());
       const error: ApiError = apiErrorOf({
         status,
-        body: errorBodyOf(status, responseHeaders, text),
+        body: errorBodyOf(status, responseHeaders, text, this.config.baseUrl),
         headers: responseHeaders,
         retryAfterSeconds: retryAfter,
         rateLimit: rateLimitInfo(responseHeaders),
