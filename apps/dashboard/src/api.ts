@@ -93,6 +93,7 @@ export async function signOut(): Promise<void> {
 export const get = <T>(path: string) => call<T>('GET', path);
 export const post = <T>(path: string, body: unknown) => call<T>('POST', path, body);
 export const del = <T>(path: string) => call<T>('DELETE', path);
+export const patch = <T>(path: string, body: unknown) => call<T>('PATCH', path, body);
 
 /** The public keyless sandbox (no session, no key). */
 export async function sandboxSearch(body: unknown): Promise<SandboxResult> {

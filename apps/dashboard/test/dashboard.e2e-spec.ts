@@ -138,7 +138,7 @@ describe('the customer dashboard in a browser', () => {
     expect(await page.getByTestId('ledger').textContent()).toContain('charged');
   });
 
-  it('lists, creates and deletes watches', async () => {
+  it('lists, creates, pauses and resumes (by keyboard) and deletes watches', async () => {
     await open('watches', 'Watches');
     await page.getByText('No watches yet.').waitFor();
     await page.getByLabel('Company domain').fill('acme-dashboard.example');
@@ -147,6 +147,35 @@ describe('the customer dashboard in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'created' }).waitFor();
     await page.locator('td', { hasText: 'acme-dashboard.example' }).waitFor();
     await accessibleAndShot('watches');
+
+    const row = page.locator('tr', { hasText: 'acme-dashboard.example' });
+    const watchId = (await row.locator('code').textContent())!.trim();
+    const publicStatus = async () => ((await api('/v1/watches', { key: account.live_key })).body!['data'] as { id: string; status: string }[]).find((w) => w.id === watchId)?.status;
+    expect(await row.locator('td').nth(3).textContent()).toBe('active');
+    // Pause with the keyboard: focus the button, Enter; the row says paused, the button offers Resume and keeps the focus.
+    await page.getByRole('button', { name: `Pause watch ${watchId}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: `Watch ${watchId} paused` }).waitFor();
+    expect(await row.locator('td').nth(3).textContent()).toBe('paused');
+    const resumeButton = page.getByRole('button', { name: `Resume watch ${watchId}` });
+    expect(await resumeButton.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await publicStatus()).toBe('paused');
+    await accessibleAndShot('watches-paused');
+    // Space resumes it (the same focused button).
+    await page.keyboard.press('Space');
+    await page.getByRole('status').filter({ hasText: `Watch ${watchId} resumed` }).waitFor();
+    expect(await row.locator('td').nth(3).textContent()).toBe('active');
+    expect(await publicStatus()).toBe('active');
+
+    // An error is told in words (the server's answer to this one change made to fail in the browser).
+    await page.route('**/dashboard/api/watches/*', (route) =>
+      route.request().method() === 'PATCH' ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal_error', message: 'The service is busy. Try again.' } }) }) : route.continue(),
+    );
+    await page.getByRole('button', { name: `Pause watch ${watchId}` }).click();
+    await page.getByRole('alert').filter({ hasText: `Watch ${watchId} could not be paused: The service is busy. Try again.` }).waitFor();
+    await page.unroute('**/dashboard/api/watches/*');
+    expect(await row.locator('td').nth(3).textContent()).toBe('active');
+
     await page.getByRole('button', { name: /^Delete watch / }).click();
     await page.getByRole('dialog', { name: 'Delete this watch?' }).getByRole('button', { name: 'Delete watch' }).click();
     await page.getByText('No watches yet.').waitFor();

@@ -6,3 +6,4 @@ export * from './otlp-receiver.js';
 export * from './prometheus-text.js';
 export * from './metrics.js';
 export * from './ledger-sql.js';
+export * from './dashboard.js';

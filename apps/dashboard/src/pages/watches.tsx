@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { del, get, post, type Page, type Watch } from '../api.js';
+import { del, get, patch, post, type Page, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
 import { Confirm, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
 
@@ -15,6 +15,33 @@ export function WatchesPage() {
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Watch | null>(null);
+  // Watches paused or resumed here, as the server answered: the row changes in place (no reload),
+  // so the button keeps the keyboard focus and now offers the opposite.
+  const [changed, setChanged] = useState<Record<string, Watch>>({});
+  const [switching, setSwitching] = useState<string | null>(null);
+
+  const toggle = (watch: Watch) => {
+    if (switching) return;
+    const next = watch.status === 'active' ? 'paused' : 'active';
+    setSwitching(watch.id);
+    setError(null);
+    setStatus(null);
+    patch<Watch>(`/watches/${encodeURIComponent(watch.id)}`, { status: next }).then(
+      (updated) => {
+        setChanged((all) => ({ ...all, [updated.id]: updated }));
+        setStatus(`Watch ${updated.id} ${updated.status === 'paused' ? 'paused: it sends no events until you resume it' : 'resumed: it sends events for changes from now on'}.`);
+        setSwitching(null);
+      },
+      (problem: unknown) => {
+        setError(`Watch ${watch.id} could not be ${next === 'paused' ? 'paused' : 'resumed'}: ${describe(problem)}`);
+        setSwitching(null);
+      },
+    );
+  };
+  const refresh = () => {
+    setChanged({});
+    reload();
+  };
 
   return (
     <section aria-labelledby="page-title">
@@ -31,7 +58,7 @@ export function WatchesPage() {
               setStatus(`Watch ${watch.id} created.`);
               setBusy(false);
               setCursors([]);
-              reload();
+              refresh();
             },
             (problem: unknown) => {
               setError(describe(problem));
@@ -71,7 +98,10 @@ export function WatchesPage() {
       {error && <ErrorNote message={error} />}
       {status && <p role="status">{status}</p>}
       <h2>Your watches</h2>
-      <p class="muted">Pausing a watch is not offered by the API yet: delete it and create it again.</p>
+      <p class="muted">
+        A paused watch sends no events (and costs nothing) for changes that happen while it is paused; resuming it does not send them
+        later, only changes from then on.
+      </p>
       <Loaded load={watches} what="watches">
         {({ data, next_cursor }) => (
           <>
@@ -92,22 +122,39 @@ export function WatchesPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.map((w) => (
-                    <tr key={w.id}>
-                      <td>
-                        <code>{w.id}</code>
-                      </td>
-                      <td>{w.type === 'company' ? w.domain : `titles: ${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}</td>
-                      <td>{w.webhook_url}</td>
-                      <td>{w.status}</td>
-                      <td>{formatDate(w.created_at)}</td>
-                      <td>
-                        <button type="button" class="outline contrast" aria-label={`Delete watch ${w.id}`} onClick={() => setDeleting(w)}>
-                          Delete
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
+                  {data.map((row) => {
+                    const w = changed[row.id] ?? row;
+                    const busy = switching === w.id;
+                    return (
+                      <tr key={w.id}>
+                        <td>
+                          <code>{w.id}</code>
+                        </td>
+                        <td>{w.type === 'company' ? w.domain : `titles: ${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}</td>
+                        <td>{w.webhook_url}</td>
+                        <td class={`watch-${w.status}`}>{w.status}</td>
+                        <td>{formatDate(w.created_at)}</td>
+                        <td>
+                          <div class="row-actions">
+                            {/* aria-disabled, not disabled, while it runs: a disabled button would drop the keyboard focus */}
+                            <button
+                              type="button"
+                              class="secondary"
+                              aria-label={`${w.status === 'active' ? 'Pause' : 'Resume'} watch ${w.id}`}
+                              aria-busy={busy ? 'true' : undefined}
+                              aria-disabled={busy ? 'true' : undefined}
+                              onClick={() => toggle(w)}
+                            >
+                              {w.status === 'active' ? 'Pause' : 'Resume'}
+                            </button>
+                            <button type="button" class="outline contrast" aria-label={`Delete watch ${w.id}`} onClick={() => setDeleting(w)}>
+                              Delete
+                            </button>
+                          </div>
+                        </td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
             )}
@@ -133,7 +180,7 @@ export function WatchesPage() {
           del<void>(`/watches/${encodeURIComponent(watch.id)}`).then(
             () => {
               setStatus(`Watch ${watch.id} deleted.`);
-              reload();
+              refresh();
             },
             (problem: unknown) => setError(describe(problem)),
           );

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   LedgerListQuerySchema,
@@ -30,7 +30,7 @@ import { CurrentDashboard, DashboardSessionGuard, type DashboardCaller } from '.
 import { sameOrigin, sessionCookie, type DashboardSession } from './dashboard-session.js';
 import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
 import { DashboardUsageUseCase, type DailyUsage } from './dashboard-usage.usecase.js';
-import { DeliveriesQuerySchema, KeyCreateRequestSchema, KeyParamsSchema, SignInRequestSchema } from './dashboard.schema.js';
+import { DeliveriesQuerySchema, KeyCreateRequestSchema, KeyParamsSchema, SignInRequestSchema, WatchStatusRequestSchema } from './dashboard.schema.js';
 
 export interface SessionView {
   account_id: string;
@@ -157,6 +157,15 @@ export class DashboardApiController {
     const parsed = WatchParamsSchema.safeParse(params);
     if (!parsed.success) throw new ApiError('not_found', 'No such watch.');
     await this.watches.delete(caller.principal, parsed.data.id, requestId);
+  }
+
+  /** Pause or resume: `{status: "paused" | "active"}`; answers the watch. A change, so CSRF and origin are checked (the guard). */
+  @Patch('watches/:id')
+  @UseGuards(DashboardSessionGuard)
+  setWatchStatus(@Param() params: unknown, @Body() body: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<Watch> {
+    const parsed = WatchParamsSchema.safeParse(params);
+    if (!parsed.success) throw new ApiError('not_found', 'No such watch.');
+    return this.watches.setStatus(caller.principal, parsed.data.id, parseRequest(WatchStatusRequestSchema, body).status, requestId);
   }
 
   @Get('deliveries')

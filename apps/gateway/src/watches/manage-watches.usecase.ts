@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Watch, WatchCreateRequest, WatchListResponse } from '@jobs/contracts';
+import type { Watch, WatchCreateRequest, WatchListResponse, WatchStatus } from '@jobs/contracts';
 import { digestOf } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
@@ -11,8 +11,9 @@ import { ApiError } from '../http/api-error.js';
 import { QueryClient } from '../messaging/query-client.js';
 
 /**
- * POST, GET and DELETE /v1/watches: the orchestrator owns watches and answers over Kafka
- * (`orchestrator.query.requested` kinds watch.*); it also refuses plans below Pro.
+ * POST, GET and DELETE /v1/watches, and pausing or resuming a watch (the dashboard's): the
+ * orchestrator owns watches and answers over Kafka (`orchestrator.query.requested` kinds
+ * watch.*); it also refuses plans below Pro.
  */
 @Injectable()
 export class ManageWatchesUseCase {
@@ -42,6 +43,12 @@ export class ManageWatchesUseCase {
 
   async delete(principal: Principal, watchId: string, requestId: string): Promise<void> {
     await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.delete', watch_id: watchId } });
+  }
+
+  /** Pauses (`paused`) or resumes (`active`) the account's watch; 404 for an unknown or another account's id. */
+  async setStatus(principal: Principal, watchId: string, status: WatchStatus, requestId: string): Promise<Watch> {
+    const { watch } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.set_status', watch_id: watchId, status } });
+    return watch;
   }
 
   private async header(principal: Principal, requestId: string) {

@@ -37,6 +37,8 @@ export class OrchestratorQueriesConsumer {
       case 'watch.delete':
         await this.watches.delete(message, query);
         return { kind: 'watch.delete', deleted: true };
+      case 'watch.set_status':
+        return { kind: 'watch.set_status', watch: await this.watches.setStatus(message, query) };
       case 'async.create':
         return { kind: 'async.create', search: await this.createAsyncSearch.execute(message, query) };
       case 'async.get':

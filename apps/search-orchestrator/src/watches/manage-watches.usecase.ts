@@ -18,7 +18,7 @@ type QueryOf<K extends Message['query']['kind']> = Extract<Message['query'], { k
 /** Watches are for Pro and above (interface.md "Plans and provider access"). */
 const WATCH_PLAN = 'pro' as const;
 
-/** POST, GET and DELETE /watches, answered by the orchestrator that owns them. */
+/** POST, GET and DELETE /watches, and pausing or resuming one, answered by the orchestrator that owns them. */
 @Injectable()
 export class ManageWatchesUseCase {
   constructor(
@@ -65,6 +65,23 @@ export class ManageWatchesUseCase {
       data: watches.map(toPublicWatch),
       next_cursor: more && last ? this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies WatchPosition) : null,
     };
+  }
+
+  /**
+   * Pauses (`paused`) or resumes (`active`) the account's watch; another account's or an unknown
+   * id is not found. Setting the status it has already is answered with the watch, unchanged.
+   * Like a create or delete, the watches' version moves before the answer, so every matcher
+   * replica matches the next change against the new status: a paused watch gets no event for a
+   * change it takes after this answer, and a resumed one only for changes that occurred after
+   * its resume (never a replay of the pause).
+   */
+  async setStatus(message: Message, query: QueryOf<'watch.set_status'>): Promise<Watch> {
+    const watch = await this.store.setStatus(message.account_id, query.watch_id, query.status);
+    if (!watch) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
+    // always, even when nothing changed: a redelivered query whose first run stored the status
+    // but died before the version moved must still reach the matchers
+    await this.index.changed();
+    return toPublicWatch(watch);
   }
 
   /** Deletes the account's watch; another account's or an unknown id is not found. */

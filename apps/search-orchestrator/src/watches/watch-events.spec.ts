@@ -4,7 +4,9 @@ import type { WatchRecord } from './watch.js';
 
 const CHANGE_AT = '2026-10-01T12:00:00.000Z';
 
+/** A watch active since its creation unless `activeSince` says it was resumed later. */
 function watch(overrides: Partial<WatchRecord> = {}): WatchRecord {
+  const createdAt = overrides.createdAt ?? new Date('2026-09-30T12:00:00.000Z');
   return {
     id: 'wat_company',
     accountId: 'acc_1',
@@ -16,7 +18,8 @@ function watch(overrides: Partial<WatchRecord> = {}): WatchRecord {
     status: 'active',
     mode: 'live',
     providersEnabled: ['own_index', 'provider_a'],
-    createdAt: new Date('2026-09-30T12:00:00.000Z'),
+    createdAt,
+    activeSince: createdAt,
     ...overrides,
   };
 }
@@ -146,6 +149,13 @@ describe('eventsForJobChange', () => {
     expect(eventsForJobChange([watch({ createdAt: new Date(CHANGE_AT) })], change('opened'))).toHaveLength(1);
   });
 
+  it('skips changes that occurred while a resumed watch was paused: only those since its resume', () => {
+    const resumed = (at: string) => watch({ createdAt: new Date('2026-09-01T00:00:00.000Z'), activeSince: new Date(at) });
+    expect(eventsForJobChange([resumed('2026-10-01T12:00:00.001Z')], change('opened'))).toEqual([]);
+    expect(eventsForJobChange([resumed('2026-10-01T12:00:00.001Z')], change('closed'))).toEqual([]);
+    expect(eventsForJobChange([resumed(CHANGE_AT)], change('opened'))).toHaveLength(1);
+  });
+
   it('skips paused and test-key watches', () => {
     expect(eventsForJobChange([watch({ status: 'paused' })], change('opened'))).toEqual([]);
     expect(eventsForJobChange([watch({ mode: 'test' })], change('opened'))).toEqual([]);
@@ -179,5 +189,11 @@ describe('eventsForHiringChange', () => {
     expect(eventsForHiringChange([watch({ events: ['company.hiring_stopped'] })], hiring(true))).toEqual([]);
     expect(eventsForHiringChange([watch({ events: ['company.hiring_stopped'] })], hiring(false))).toHaveLength(1);
     expect(eventsForHiringChange([watch({ createdAt: new Date('2026-10-02T00:00:00.000Z') })], hiring(true))).toEqual([]);
+  });
+
+  it('concerns no paused watch, and a resumed one only for changes since its resume', () => {
+    expect(eventsForHiringChange([watch({ status: 'paused' })], hiring(true))).toEqual([]);
+    expect(eventsForHiringChange([watch({ activeSince: new Date('2026-10-02T00:00:00.000Z') })], hiring(true))).toEqual([]);
+    expect(eventsForHiringChange([watch({ activeSince: new Date(CHANGE_AT) })], hiring(false))).toHaveLength(1);
   });
 });

@@ -3,7 +3,8 @@
  * events it makes for them.
  *
  * - A change concerns a watch only if the watch is active, was made with a live key, subscribes
- *   to the event type, and was created no later than the change occurred.
+ *   to the event type, and has been active since no later than the change occurred (created, or
+ *   last resumed, by then: a resumed watch never gets events for what happened while paused).
  * - Company watch: the job's company domain is the watch's domain and the watch's filters (if
  *   any) match. Search watch: the watch's filters match (`matchesFilters` of @jobs/job-filters,
  *   `posted_within_days` counted back from the moment of the change). A `closed` change is
@@ -41,7 +42,7 @@ export interface WatchEvent<E extends Event = Event> {
 }
 
 function concerns(watch: WatchRecord, type: WatchEventType, occurredAt: string): boolean {
-  return isLive(watch) && watch.events.includes(type) && watch.createdAt.getTime() <= Date.parse(occurredAt);
+  return isLive(watch) && watch.events.includes(type) && watch.activeSince.getTime() <= Date.parse(occurredAt);
 }
 
 /** Whether the job (after the change) is in the watch's scope. */

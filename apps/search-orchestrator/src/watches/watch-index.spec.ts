@@ -16,6 +16,7 @@ function watch(overrides: Partial<WatchRecord> = {}): WatchRecord {
     mode: 'live',
     providersEnabled: ['own_index'],
     createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, n)),
+    activeSince: new Date(Date.UTC(2026, 10, 1, 0, 0, n)),
     ...overrides,
   };
 }

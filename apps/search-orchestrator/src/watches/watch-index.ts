@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { titleWords } from '@jobs/job-filters';
 import { isLive, type WatchRecord } from './watch.js';
 import { WatchStore } from './watch.store.js';
 
-/** Bumped by every change of a watch: every matcher replica reloads its index when it moves. */
+/** Moved by every change of a watch (create, pause, resume, delete): every matcher replica reloads its index when it moves. */
 export const WATCHES_VERSION_KEY = 'orchestrator:watches:version';
 
 /**
@@ -61,8 +62,9 @@ function byAge(watches: WatchRecord[]): WatchRecord[] {
 /**
  * The matcher's view of the live watches: held in memory and reloaded (one query) only when the
  * watches' version in Redis moved, so a change is matched without a database read. A watch is
- * written, then the version bumped, before its creation is answered: a change that occurs after
- * the answer is matched against an index that has it.
+ * written (created, paused, resumed, deleted), then the version moved, before the change is
+ * answered: a change the matcher takes after the answer is matched against an index that has it.
+ * The version is read before the watches are, so an index is never labelled newer than it is.
  */
 @Injectable()
 export class WatchIndex {
@@ -81,8 +83,12 @@ export class WatchIndex {
     return candidates;
   }
 
-  /** After a watch was created, changed or deleted. */
+  /**
+   * After a watch was created, paused, resumed or deleted. Each move writes a value never used
+   * before (not a counter): a Redis that lost the key and counted again from 0 could hand a
+   * replica the very number it had loaded, and it would keep an index without the change.
+   */
   async changed(): Promise<void> {
-    await this.redis.incr(WATCHES_VERSION_KEY);
+    await this.redis.set(WATCHES_VERSION_KEY, randomUUID());
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FiltersSchema, ProviderSlugSchema, WatchEventTypeSchema, WatchStatusSchema, WatchTypeSchema } from '@jobs/contracts';
+import { FiltersSchema, ProviderSlugSchema, WatchEventTypeSchema, WatchStatusSchema, WatchTypeSchema, type WatchStatus } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { z } from 'zod';
 import type { WatchRecord } from './watch.js';
@@ -29,6 +29,7 @@ function toRecord(row: WatchRow): WatchRecord {
     mode: row.mode,
     providersEnabled: checked.providersEnabled,
     createdAt: row.createdAt,
+    activeSince: row.activeSince,
   };
 }
 
@@ -43,8 +44,8 @@ export interface WatchPosition {
 export class WatchStore {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Inserts the watch unless its id exists (a redelivered or retried create), then reads it back. */
-  async createOnce(watch: Omit<WatchRecord, 'createdAt'>): Promise<WatchRecord> {
+  /** Inserts the watch unless its id exists (a redelivered or retried create), then reads it back; active since its creation. */
+  async createOnce(watch: Omit<WatchRecord, 'createdAt' | 'activeSince'>): Promise<WatchRecord> {
     await this.prisma.watch.createMany({
       data: [
         {
@@ -82,6 +83,21 @@ export class WatchStore {
   async delete(accountId: string, id: string): Promise<boolean> {
     const { count } = await this.prisma.watch.deleteMany({ where: { id, accountId } });
     return count > 0;
+  }
+
+  /**
+   * Sets an account's watch to `status` and reads it back; null when it has no such watch. A
+   * resume stamps `active_since` with the database clock (as `created_at` is); setting the status
+   * the watch already has changes nothing, so a repeated resume does not move `active_since`.
+   */
+  async setStatus(accountId: string, id: string, status: WatchStatus): Promise<WatchRecord | null> {
+    if (status === 'active') {
+      await this.prisma.$executeRaw`UPDATE "watches" SET "status" = 'active', "active_since" = now() WHERE "id" = ${id} AND "account_id" = ${accountId} AND "status" <> 'active'`;
+    } else {
+      await this.prisma.watch.updateMany({ where: { id, accountId, status: { not: status } }, data: { status } });
+    }
+    const row = await this.prisma.watch.findFirst({ where: { id, accountId } });
+    return row ? toRecord(row) : null;
   }
 
   /** Every live watch (the matcher's index). */

@@ -19,9 +19,15 @@ export interface WatchRecord {
   /** providers routable on the account's plan when the watch was made */
   providersEnabled: readonly ProviderSlug[];
   createdAt: Date;
+  /**
+   * When the watch last became active: its creation, or its last resume (a pause leaves it).
+   * Only changes that occurred since are the watch's: nothing that happened while it was
+   * paused is matched after it resumes.
+   */
+  activeSince: Date;
 }
 
-/** Whether the watch takes part in refreshes and matching at all. */
+/** Whether the watch takes part in refreshes and matching at all (a paused watch does not). */
 export function isLive(watch: WatchRecord): boolean {
   return watch.status === 'active' && watch.mode === 'live';
 }

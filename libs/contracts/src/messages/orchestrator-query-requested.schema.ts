@@ -3,6 +3,7 @@
  * and reads of what the orchestrator owns (async searches, watches) that an HTTP request
  * waits for. The answer comes back on `query.responded` under the same `query_id`.
  *
+ * Watches: create, list, delete and set_status (pause or resume).
  * `async.create` is answered once the search is stored (`queued`); collection then runs on
  * its own. Keyed by account so one account's creations and reads stay in order.
  */
@@ -11,7 +12,7 @@ import { AsyncSearchCreateRequestSchema, AsyncSearchReadQuerySchema } from '../p
 import { ApiKeyModeSchema } from '../public/headers.schema.js';
 import { AccountIdSchema, CursorSchema, RequestIdSchema, SearchIdSchema, WatchIdSchema } from '../public/ids.schema.js';
 import { PlanSchema, ProviderSlugSchema } from '../public/providers.schema.js';
-import { WatchCreateRequestSchema } from '../public/watch.schema.js';
+import { WatchCreateRequestSchema, WatchStatusSchema } from '../public/watch.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
 export const AsyncCreateQuerySchema = z.strictObject({
@@ -33,8 +34,13 @@ export const WatchCreateQuerySchema = z.strictObject({
 });
 export const WatchListQuerySchema = z.strictObject({ kind: z.literal('watch.list'), cursor: CursorSchema.optional() });
 export const WatchDeleteQuerySchema = z.strictObject({ kind: z.literal('watch.delete'), watch_id: WatchIdSchema });
+/**
+ * Pauses (`paused`) or resumes (`active`) one of the account's watches; setting the status it
+ * already has changes nothing. Answered with the watch as it is then.
+ */
+export const WatchSetStatusQuerySchema = z.strictObject({ kind: z.literal('watch.set_status'), watch_id: WatchIdSchema, status: WatchStatusSchema });
 
-export const OrchestratorQuerySchema = z.discriminatedUnion('kind', [AsyncCreateQuerySchema, AsyncGetQuerySchema, WatchCreateQuerySchema, WatchListQuerySchema, WatchDeleteQuerySchema]);
+export const OrchestratorQuerySchema = z.discriminatedUnion('kind', [AsyncCreateQuerySchema, AsyncGetQuerySchema, WatchCreateQuerySchema, WatchListQuerySchema, WatchDeleteQuerySchema, WatchSetStatusQuerySchema]);
 export type OrchestratorQuery = z.infer<typeof OrchestratorQuerySchema>;
 
 export const ValueSchema = z.strictObject({

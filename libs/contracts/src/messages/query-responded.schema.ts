@@ -31,6 +31,7 @@ export const QueryResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('watch.create'), watch: WatchSchema }),
   z.strictObject({ kind: z.literal('watch.list'), page: WatchListResponseSchema }),
   z.strictObject({ kind: z.literal('watch.delete'), deleted: z.literal(true) }),
+  z.strictObject({ kind: z.literal('watch.set_status'), watch: WatchSchema }),
   z.strictObject({ kind: z.literal('events.list'), page: EventListResponseSchema }),
   z.strictObject({ kind: z.literal('webhook.replay'), replay: WebhookReplayResponseSchema }),
 ]);

@@ -1,0 +1,31 @@
+import type { OrchestratorQueryRequested, Watch } from '@jobs/contracts';
+import type { PrismaService } from '@jobs/db';
+import type { Principal } from '../auth/api-key.js';
+import type { GatewayConfig } from '../config/gateway.config.js';
+import { WatchStatusRequestSchema } from '../dashboard/dashboard.schema.js';
+import type { QueryClient } from '../messaging/query-client.js';
+import { ManageWatchesUseCase } from './manage-watches.usecase.js';
+
+const principal: Principal = { accountId: 'acc_1', mode: 'live', keyHash: 'h', plan: 'pro', rateLimit: 600, rateLimitWindowSeconds: 60, pinnedVersion: '2026-10-01' };
+const paused: Watch = { id: 'wat_1', type: 'company', domain: 'acme.example', filters: null, webhook_url: 'https://hooks.example.com/jobs', events: ['job.opened'], status: 'paused', created_at: '2026-10-01T00:00:00.000Z' };
+
+describe('ManageWatchesUseCase.setStatus (gateway)', () => {
+  it('asks the orchestrator for watch.set_status under the account, its plan as stored now, and answers its watch', async () => {
+    const asked: OrchestratorQueryRequested.Value[] = [];
+    const queries = { askOrchestrator: async (value: OrchestratorQueryRequested.Value) => (asked.push(value), { kind: 'watch.set_status', watch: paused }) } as unknown as QueryClient;
+    const prisma = { account: { findUniqueOrThrow: async () => ({ plan: 'scale' }) } } as unknown as PrismaService;
+    const useCase = new ManageWatchesUseCase(prisma, queries, {} as GatewayConfig);
+
+    expect(await useCase.setStatus(principal, 'wat_1', 'paused', 'req_1')).toEqual(paused);
+    expect(asked).toEqual([
+      expect.objectContaining({ v: 1, query_id: 'req_1', account_id: 'acc_1', plan: 'scale', mode: 'live', query: { kind: 'watch.set_status', watch_id: 'wat_1', status: 'paused' } }),
+    ]);
+  });
+
+  it("the dashboard's body names only the two statuses", () => {
+    expect(WatchStatusRequestSchema.safeParse({ status: 'paused' }).success).toBe(true);
+    expect(WatchStatusRequestSchema.safeParse({ status: 'active' }).success).toBe(true);
+    expect(WatchStatusRequestSchema.safeParse({ status: 'deleted' }).success).toBe(false);
+    expect(WatchStatusRequestSchema.safeParse({ status: 'paused', events: [] }).success).toBe(false);
+  });
+});

@@ -1,0 +1,146 @@
+import type { Redis } from 'ioredis';
+import { examples, type JobLifecycleChanged, type OrchestratorQueryRequested, type WatchStatus } from '@jobs/contracts';
+import type { CursorCodec } from '@jobs/cursors';
+import { QueryFailure } from '@jobs/nest-kafka';
+import { eventsForJobChange } from './watch-events.js';
+import { WatchIndex } from './watch-index.js';
+import { ManageWatchesUseCase } from './manage-watches.usecase.js';
+import type { WatchRecord } from './watch.js';
+import type { WatchStore } from './watch.store.js';
+
+/** The watches table as the use case relies on it (createOnce, setStatus, delete, allLive), in memory; `now` is the database clock. */
+class MemoryWatchStore {
+  readonly rows = new Map<string, WatchRecord>();
+  now = new Date('2026-10-01T00:00:00.000Z');
+
+  async createOnce(watch: Omit<WatchRecord, 'createdAt' | 'activeSince'>): Promise<WatchRecord> {
+    if (!this.rows.has(watch.id)) this.rows.set(watch.id, { ...watch, createdAt: this.now, activeSince: this.now });
+    return this.rows.get(watch.id)!;
+  }
+
+  async setStatus(accountId: string, id: string, status: WatchStatus): Promise<WatchRecord | null> {
+    const row = this.rows.get(id);
+    if (!row || row.accountId !== accountId) return null;
+    if (row.status !== status) this.rows.set(id, { ...row, status, activeSince: status === 'active' ? this.now : row.activeSince });
+    return this.rows.get(id)!;
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    return this.rows.get(id)?.accountId === accountId && this.rows.delete(id);
+  }
+
+  async allLive(): Promise<WatchRecord[]> {
+    return [...this.rows.values()].filter((w) => w.status === 'active' && w.mode === 'live');
+  }
+}
+
+/** The one Redis every replica shares: get and set of the watches' version, and whether it was lost. */
+class MemoryRedis {
+  private readonly values = new Map<string, string>();
+  async get(key: string): Promise<string | null> {
+    return this.values.get(key) ?? null;
+  }
+  async set(key: string, value: string): Promise<'OK'> {
+    this.values.set(key, value);
+    return 'OK';
+  }
+  flushall(): void {
+    this.values.clear();
+  }
+}
+
+const cursors = {} as CursorCodec;
+
+function message(query: OrchestratorQueryRequested.Value['query'], accountId = 'acc_1'): OrchestratorQueryRequested.Value {
+  return { v: 1, query_id: 'req_q1', account_id: accountId, plan: 'pro', mode: 'live', providers_enabled: ['own_index'], query };
+}
+
+function setStatus(useCase: ManageWatchesUseCase, watchId: string, status: WatchStatus, accountId = 'acc_1') {
+  const msg = message({ kind: 'watch.set_status', watch_id: watchId, status }, accountId);
+  return useCase.setStatus(msg, msg.query as Extract<typeof msg.query, { kind: 'watch.set_status' }>);
+}
+
+function opened(occurredAt: string): JobLifecycleChanged.Value {
+  const base = examples.jobLifecycleChanged();
+  return { ...base, change_id: `chg_${occurredAt}`, change: 'opened', changed_fields: [], occurred_at: occurredAt };
+}
+
+describe('ManageWatchesUseCase: pause and resume', () => {
+  let store: MemoryWatchStore;
+  let redis: MemoryRedis;
+  /** what the gateway's query reaches (one orchestrator replica) */
+  let useCase: ManageWatchesUseCase;
+  /** the matchers of two orchestrator replicas, each with its own in-memory index */
+  let replicas: WatchIndex[];
+  let watchId: string;
+
+  beforeEach(async () => {
+    store = new MemoryWatchStore();
+    redis = new MemoryRedis();
+    const index = () => new WatchIndex(store as unknown as WatchStore, redis as unknown as Redis);
+    useCase = new ManageWatchesUseCase(store as unknown as WatchStore, index(), cursors);
+    replicas = [index(), index()];
+    const domain = examples.jobLifecycleChanged().job.company.domain!;
+    const msg = message({ kind: 'watch.create', watch_id: 'wat_1', request: { type: 'company', domain, webhook_url: 'https://hooks.example.com/jobs', events: ['job.opened'] } });
+    watchId = (await useCase.create(msg, msg.query as Extract<typeof msg.query, { kind: 'watch.create' }>)).id;
+  });
+
+  /** The ids of the watches each replica's matcher would match a job change of the watched company against. */
+  const candidates = () => Promise.all(replicas.map(async (r) => (await r.current()).forJob('Engineer', examples.jobLifecycleChanged().job.company.domain).map((w) => w.id)));
+
+  it('pauses a watch: answered paused, and every replica drops it from its index before the answer', async () => {
+    expect(await candidates()).toEqual([[watchId], [watchId]]);
+    const paused = await setStatus(useCase, watchId, 'paused');
+    expect(paused).toMatchObject({ id: watchId, status: 'paused' });
+    expect(await candidates()).toEqual([[], []]);
+  });
+
+  it('resumes a watch: back in every replica, matched only for changes that occurred since the resume', async () => {
+    await setStatus(useCase, watchId, 'paused');
+    await candidates();
+    store.now = new Date('2026-10-02T00:00:00.000Z');
+    const resumed = await setStatus(useCase, watchId, 'active');
+    expect(resumed).toMatchObject({ id: watchId, status: 'active', created_at: '2026-10-01T00:00:00.000Z' });
+    for (const replica of replicas) {
+      const watches = (await replica.current()).forJob('Engineer', examples.jobLifecycleChanged().job.company.domain);
+      expect(watches.map((w) => w.id)).toEqual([watchId]);
+      // a change made while the watch was paused, matched late (after the resume), is not replayed
+      expect(eventsForJobChange(watches, opened('2026-10-01T12:00:00.000Z'))).toEqual([]);
+      expect(eventsForJobChange(watches, opened('2026-10-02T00:00:01.000Z'))).toHaveLength(1);
+    }
+  });
+
+  it('setting the status a watch has changes nothing (a second resume does not move active_since), and is answered with the watch', async () => {
+    store.now = new Date('2026-10-03T00:00:00.000Z');
+    expect(await setStatus(useCase, watchId, 'active')).toMatchObject({ status: 'active' });
+    expect(store.rows.get(watchId)!.activeSince.toISOString()).toBe('2026-10-01T00:00:00.000Z');
+    await setStatus(useCase, watchId, 'paused');
+    expect(await setStatus(useCase, watchId, 'paused')).toMatchObject({ status: 'paused' });
+  });
+
+  it('moves the version even when nothing changed: a redelivered query whose first run died before the move still reaches the matchers', async () => {
+    await candidates();
+    // the first run stored the pause, then the process died before the version moved
+    await store.setStatus('acc_1', watchId, 'paused');
+    expect(await candidates()).toEqual([[watchId], [watchId]]);
+    await setStatus(useCase, watchId, 'paused');
+    expect(await candidates()).toEqual([[], []]);
+  });
+
+  it('a Redis that lost the version still makes every replica reload: each move is a value never used before', async () => {
+    await candidates();
+    redis.flushall();
+    await candidates();
+    await setStatus(useCase, watchId, 'paused');
+    expect(await candidates()).toEqual([[], []]);
+    redis.flushall();
+    await setStatus(useCase, watchId, 'active');
+    expect(await candidates()).toEqual([[watchId], [watchId]]);
+  });
+
+  it("refuses an unknown watch and another account's watch as not found, changing nothing", async () => {
+    await expect(setStatus(useCase, 'wat_unknown', 'paused')).rejects.toMatchObject(new QueryFailure('not_found', 'No watch wat_unknown.'));
+    await expect(setStatus(useCase, watchId, 'paused', 'acc_2')).rejects.toMatchObject({ code: 'not_found' });
+    expect(store.rows.get(watchId)!.status).toBe('active');
+  });
+});
