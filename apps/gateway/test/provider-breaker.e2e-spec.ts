@@ -91,8 +91,13 @@ describe('provider status from the circuit breaker', () => {
     expect(await breakerStatesOfD()).toContain('open');
     expect((await healthCheckOfD())!.probe.kind).toBe('answered');
 
-    // After the cool-down, with no call yet, the breaker is half-open: degraded.
-    expect(await until(() => statusOfD(key), (s) => s !== 'down', 15_000)).toBe('degraded');
+    // After the cool-down the breaker is half-open, degraded, until a trial call closes it. The
+    // refresh pipeline's calls share the breaker, so one of its rounds may be that trial before
+    // this poll sees the half-open state (CI run of a17cc3f): then the status is operational
+    // because the breaker reports closed, never because the health check alone says so.
+    const cooled = await until(() => statusOfD(key), (s) => s !== 'down', 15_000);
+    expect(['degraded', 'operational']).toContain(cooled);
+    if (cooled === 'operational') expect(await breakerStatesOfD()).toContain('closed');
 
     // A search's trial call succeeds and closes the breaker: operational again.
     const healed = await until(
