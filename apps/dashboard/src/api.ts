@@ -5,6 +5,24 @@
  * for it again (GET /dashboard/api/session), which only a same-origin page can read.
  */
 
+// The answers' shapes come from @jobs/contracts, where the gateway takes them too: the public API's
+// objects, and the dashboard API's own views (type-only imports: nothing of zod reaches the bundle).
+import type {
+  Account,
+  DailyUsage,
+  DashboardKey as ApiKey,
+  DashboardSessionView as SessionView,
+  DeliveryAttemptView as Attempt,
+  DeliveryView as Delivery,
+  EventDeliveriesView as EventDeliveries,
+  Job as SandboxJob,
+  JobSearchResponse as SandboxResult,
+  LedgerEntry,
+  Provider,
+  Watch,
+} from '@jobs/contracts';
+export type { Account, ApiKey, Attempt, DailyUsage, Delivery, EventDeliveries, LedgerEntry, Provider, SandboxJob, SandboxResult, SessionView, Watch };
+
 const BASE = '/dashboard/api';
 
 let csrfToken: string | null = null;
@@ -22,13 +40,6 @@ export class ApiProblem extends Error {
 
 export function whenSignedOut(callback: () => void): void {
   onSignedOut = callback;
-}
-
-export interface SessionView {
-  account_id: string;
-  key_prefix: string;
-  csrf_token: string;
-  expires_at: string;
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -108,90 +119,7 @@ export async function sandboxSearch(body: unknown): Promise<SandboxResult> {
   return json;
 }
 
-export interface Account {
-  plan: string;
-  credits_remaining: number;
-  credits_reset_at: string;
-  providers_enabled: string[];
-  rate_limit: { limit: number; window_seconds: number };
-}
-export interface ApiKey {
-  id: string;
-  prefix: string;
-  mode: 'live' | 'test';
-  created_at: string;
-  revoked_at: string | null;
-}
-export interface DailyUsage {
-  day: string;
-  credits: number;
-  entries: number;
-}
-export interface LedgerEntry {
-  id: string;
-  job_id: string | null;
-  request_id: string;
-  operation: string;
-  credits: number;
-  reason: string;
-  created_at: string;
-}
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;
-}
-export interface Watch {
-  id: string;
-  type: 'company' | 'search';
-  domain: string | null;
-  filters: Record<string, unknown> | null;
-  webhook_url: string;
-  events: string[];
-  status: 'active' | 'paused';
-  created_at: string;
-}
-export interface Attempt {
-  number: number;
-  outcome: string;
-  status_code: number | null;
-  error: string | null;
-  started_at: string;
-  duration_ms: number | null;
-}
-export interface Delivery {
-  id: string;
-  kind: string;
-  url: string;
-  status: string;
-  next_attempt_at: string | null;
-  created_at: string;
-  attempts: Attempt[];
-}
-export interface EventDeliveries {
-  event_id: string;
-  type: string;
-  watch_id: string | null;
-  webhook_url: string | null;
-  created_at: string;
-  deliveries: Delivery[];
-}
-export interface Provider {
-  slug: string;
-  name: string;
-  enabled_on_your_plan: boolean;
-  status: string;
-  last_checked_at: string;
-}
-export interface SandboxJob {
-  id: string;
-  title: string;
-  company: { name: string; domain: string | null };
-  location: { city: string | null; country_code: string | null; remote: boolean | null };
-  employment_type: string | null;
-  seniority: string | null;
-  sources: { provider: string }[];
-}
-export interface SandboxResult {
-  data: SandboxJob[];
-  metadata: { request_id: string; credits_charged: number; latency_ms: number };
 }

@@ -10,3 +10,4 @@ export * from './state/index.js';
 export * from './topology.js';
 export * from './examples.js';
 export * from './openapi/index.js';
+export * from './dashboard/dashboard.schema.js';

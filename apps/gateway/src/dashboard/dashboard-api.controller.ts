@@ -7,6 +7,10 @@ import {
   WatchParamsSchema,
   WebhookReplayRequestSchema,
   type Account,
+  type DailyUsage,
+  type DashboardKey,
+  type DashboardSessionView,
+  type EventDeliveriesView,
   type LedgerListResponse,
   type ProviderListResponse,
   type Watch,
@@ -23,23 +27,16 @@ import { RateLimited } from '../limits/rate-limited.decorator.js';
 import { ListProvidersUseCase } from '../providers/list-providers.usecase.js';
 import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
 import { requestProtocol } from './dashboard-cookie.js';
-import { DashboardDeliveriesUseCase, type EventDeliveriesView } from './dashboard-deliveries.usecase.js';
+import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
 import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
-import { DashboardKeysUseCase, type DashboardKey } from './dashboard-keys.usecase.js';
+import { DashboardKeysUseCase } from './dashboard-keys.usecase.js';
 import { CurrentDashboard, DashboardSessionGuard, type DashboardCaller } from './dashboard-session.guard.js';
 import { sameOrigin, sessionCookie, type DashboardSession } from './dashboard-session.js';
 import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
-import { DashboardUsageUseCase, type DailyUsage } from './dashboard-usage.usecase.js';
+import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
 import { DeliveriesQuerySchema, KeyCreateRequestSchema, KeyParamsSchema, SignInRequestSchema, WatchStatusRequestSchema } from './dashboard.schema.js';
 
-export interface SessionView {
-  account_id: string;
-  key_prefix: string;
-  csrf_token: string;
-  expires_at: string;
-}
-
-const sessionView = (session: DashboardSession): SessionView => ({
+const sessionView = (session: DashboardSession): DashboardSessionView => ({
   account_id: session.accountId,
   key_prefix: session.keyPrefix,
   csrf_token: session.csrfToken,
@@ -70,7 +67,7 @@ export class DashboardApiController {
   @Post('session')
   @HttpCode(201)
   @RateLimited('dashboard-sign-in')
-  async open(@Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+  async open(@Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DashboardSessionView> {
     // No session yet, so no CSRF token: a sign-in from another site (login CSRF) is refused by origin.
     const protocol = requestProtocol(request, this.config);
     const origin = request.headers.origin;
@@ -86,7 +83,7 @@ export class DashboardApiController {
 
   @Get('session')
   @UseGuards(DashboardSessionGuard)
-  current(@CurrentDashboard() caller: DashboardCaller): SessionView {
+  current(@CurrentDashboard() caller: DashboardCaller): DashboardSessionView {
     return sessionView(caller.session);
   }
 

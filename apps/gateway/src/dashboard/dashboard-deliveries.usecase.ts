@@ -1,37 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { WebhookReplayResponse } from '@jobs/contracts';
+import type { EventDeliveriesView, WebhookReplayResponse } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import type { Principal } from '../auth/api-key.js';
 import { EventFeedUseCase } from '../events/event-feed.usecase.js';
 import { ApiError } from '../http/api-error.js';
-
-export interface DeliveryAttemptView {
-  number: number;
-  outcome: string;
-  status_code: number | null;
-  error: string | null;
-  started_at: string;
-  duration_ms: number | null;
-}
-
-export interface DeliveryView {
-  id: string;
-  kind: string;
-  url: string;
-  status: string;
-  next_attempt_at: string | null;
-  created_at: string;
-  attempts: DeliveryAttemptView[];
-}
-
-export interface EventDeliveriesView {
-  event_id: string;
-  type: string;
-  watch_id: string | null;
-  webhook_url: string | null;
-  created_at: string;
-  deliveries: DeliveryView[];
-}
 
 /** Events per page, newest first. */
 export const DELIVERIES_PAGE_SIZE = 20;

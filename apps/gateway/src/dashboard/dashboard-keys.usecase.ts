@@ -1,18 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { DashboardKey } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import type { KeyMode } from '../auth/api-key.js';
 import { hashApiKey } from '../auth/api-key.js';
 import { ApiKeyService } from '../auth/api-key.service.js';
 import { ManageKeysUseCase } from '../admin/manage-keys.usecase.js';
 import { ApiError } from '../http/api-error.js';
-
-export interface DashboardKey {
-  id: string;
-  prefix: string;
-  mode: KeyMode;
-  created_at: string;
-  revoked_at: string | null;
-}
 
 const view = (row: { id: string; keyPrefix: string; mode: KeyMode; createdAt: Date; revokedAt: Date | null }): DashboardKey => ({
   id: row.id,

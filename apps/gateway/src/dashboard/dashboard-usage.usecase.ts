@@ -1,13 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { DailyUsage } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
-
-export interface DailyUsage {
-  /** YYYY-MM-DD (UTC). */
-  day: string;
-  credits: number;
-  /** Ledger lines of the day, free re-reads included. */
-  entries: number;
-}
 
 /** Days of the chart, today included. */
 export const USAGE_DAYS = 30;

@@ -1,0 +1,68 @@
+/**
+ * The dashboard's own API (`/dashboard/api`, apps/gateway/src/dashboard): the answers that are not
+ * public API objects. The gateway builds them and the dashboard app (apps/dashboard) reads them,
+ * both with these types, so the two sides cannot drift apart.
+ */
+import { z } from 'zod';
+import { ApiKeyModeSchema } from '../public/headers.schema.js';
+
+/** A signed-in session as the page sees it (the CSRF token it sends back on every change). */
+export const DashboardSessionViewSchema = z.strictObject({
+  account_id: z.string(),
+  key_prefix: z.string(),
+  csrf_token: z.string(),
+  expires_at: z.string(),
+});
+export type DashboardSessionView = z.infer<typeof DashboardSessionViewSchema>;
+
+/** An API key of the account, by prefix (the key itself is shown once, at creation). */
+export const DashboardKeySchema = z.strictObject({
+  id: z.string(),
+  prefix: z.string(),
+  mode: ApiKeyModeSchema,
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type DashboardKey = z.infer<typeof DashboardKeySchema>;
+
+/** Credits charged on one UTC day. */
+export const DailyUsageSchema = z.strictObject({
+  /** YYYY-MM-DD (UTC). */
+  day: z.string(),
+  credits: z.number(),
+  /** Ledger lines of the day, free re-reads included. */
+  entries: z.number(),
+});
+export type DailyUsage = z.infer<typeof DailyUsageSchema>;
+
+export const DeliveryAttemptViewSchema = z.strictObject({
+  number: z.number(),
+  outcome: z.string(),
+  status_code: z.number().nullable(),
+  error: z.string().nullable(),
+  started_at: z.string(),
+  duration_ms: z.number().nullable(),
+});
+export type DeliveryAttemptView = z.infer<typeof DeliveryAttemptViewSchema>;
+
+export const DeliveryViewSchema = z.strictObject({
+  id: z.string(),
+  kind: z.string(),
+  url: z.string(),
+  status: z.string(),
+  next_attempt_at: z.string().nullable(),
+  created_at: z.string(),
+  attempts: z.array(DeliveryAttemptViewSchema),
+});
+export type DeliveryView = z.infer<typeof DeliveryViewSchema>;
+
+/** One event of the feed with its deliveries (the original and any replays) and their attempts. */
+export const EventDeliveriesViewSchema = z.strictObject({
+  event_id: z.string(),
+  type: z.string(),
+  watch_id: z.string().nullable(),
+  webhook_url: z.string().nullable(),
+  created_at: z.string(),
+  deliveries: z.array(DeliveryViewSchema),
+});
+export type EventDeliveriesView = z.infer<typeof EventDeliveriesViewSchema>;
