@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post, type EventDeliveries, type Page } from '../api.js';
 import { formatDate, formatDuration } from '../format.js';
-import { describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+import { CursorPager, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
 
 export function DeliveriesPage() {
   const [cursors, setCursors] = useState<string[]>([]);
@@ -108,14 +108,7 @@ export function DeliveriesPage() {
                 </article>
               ))
             )}
-            <nav aria-label="Delivery pages" class="row-actions">
-              <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                Newer
-              </button>
-              <button type="button" class="secondary" disabled={!next_cursor} onClick={() => next_cursor && setCursors([...cursors, next_cursor])}>
-                Older
-              </button>
-            </nav>
+            <CursorPager label="Delivery pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer" forward="Older" />
           </>
         )}
       </Loaded>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, type Account, type DailyUsage, type LedgerEntry, type Page } from '../api.js';
 import { formatDate, formatNumber } from '../format.js';
-import { Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+import { CursorPager, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
 import { UsageChart } from './usage-chart.js';
 
 const JOB_ID = /^job_[A-Za-z0-9_-]+$/;
@@ -151,14 +151,7 @@ function Ledger() {
                 </tbody>
               </table>
             )}
-            <nav aria-label="Ledger pages" class="row-actions">
-              <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                Newer
-              </button>
-              <button type="button" class="secondary" disabled={!next_cursor} onClick={() => next_cursor && setCursors([...cursors, next_cursor])}>
-                Older
-              </button>
-            </nav>
+            <CursorPager label="Ledger pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer" forward="Older" />
           </>
         )}
       </Loaded>

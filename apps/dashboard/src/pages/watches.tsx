@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, type Page, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
-import { Confirm, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+import { Confirm, CursorPager, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
 
 export function WatchesPage() {
   const [cursors, setCursors] = useState<string[]>([]);
@@ -158,14 +158,7 @@ export function WatchesPage() {
                 </tbody>
               </table>
             )}
-            <nav aria-label="Watch pages" class="row-actions">
-              <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                Previous
-              </button>
-              <button type="button" class="secondary" disabled={!next_cursor} onClick={() => next_cursor && setCursors([...cursors, next_cursor])}>
-                Next
-              </button>
-            </nav>
+            <CursorPager label="Watch pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Previous" forward="Next" />
           </>
         )}
       </Loaded>
