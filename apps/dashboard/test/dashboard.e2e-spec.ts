@@ -240,8 +240,10 @@ describe('the customer dashboard in a browser', () => {
     for (let i = 0; i < 10 && (await focusedText()) !== 'Usage'; i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
-    await eventually(async () => ((await focusedText()) === 'Usage' ? true : undefined), 5_000, 'focus on the Usage heading');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('page-title');
+    // wait on the heading's id: the link just pressed also reads "Usage", so its text alone
+    // would let the wait end before focus moved (it failed so, 2 runs in 4)
+    await eventually(async () => ((await page.evaluate(() => document.activeElement?.id)) === 'page-title' ? true : undefined), 5_000, 'focus on the Usage heading');
+    expect(await focusedText()).toBe('Usage');
   });
 
   const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim());
