@@ -4,7 +4,7 @@ import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import { ResilientAdapter, type ProviderAdapter, type ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
-import { FetchRefreshUseCase, readWhole, SWEEP_PART_RECORDS } from './fetch-refresh.usecase.js';
+import { FetchRefreshUseCase, readWhole, SWEEP_PART_RECORDS, WINDOW_SWEEP_PARALLEL_PAGES } from './fetch-refresh.usecase.js';
 import { MAX_SWEEP_LANES, SWEEP_LANES } from './sweep-lanes.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
@@ -87,6 +87,15 @@ describe('FetchRefreshUseCase', () => {
     const parts = await run(adapter, request('provider_c', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }));
     expect(parts.at(-1)).toMatchObject({ final: true, complete: false, kind: 'new_listings' });
     expect(adapter.queries[0]!.postedSince).toBe(1_000);
+  });
+
+  it('asks a window sweep\'s pages side by side, a re-verification sweep\'s one at a time', async () => {
+    const window = paged('provider_d', 3);
+    await run(window, request('provider_d', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }));
+    expect(window.queries.map((q) => q.parallelPages)).toEqual([WINDOW_SWEEP_PARALLEL_PAGES]);
+    const round = paged('provider_d', 3);
+    await run(round, request('provider_d'));
+    expect(round.queries.map((q) => q.parallelPages)).toEqual([1]);
   });
 
   it('runs two sweeps per provider at a time, other providers side by side', async () => {

@@ -9,6 +9,14 @@ import { SweepLanes } from './sweep-lanes.js';
 export const SWEEP_PART_RECORDS = 200;
 /** A listing longer than this is cut (incomplete): a bound on one sweep, far above any scope here. */
 export const SWEEP_MAX_RECORDS = 50_000;
+/**
+ * Pages a window sweep (a pass: new listings, the crawler's change feed) asks side by side where
+ * the provider addresses its pages. A requested pass is what a watch's `job.opened` waits for, and
+ * provider_d's day-granular `published_since` gives ~250 postings at 25 a page: ten page
+ * latencies (4 s) one by one, two side by side. A round's sweeps stay one page at a time: they are
+ * background re-verification, paced so that live searches keep the provider's calls.
+ */
+export const WINDOW_SWEEP_PARALLEL_PAGES = 8;
 
 /**
  * One sweep of a refresh pass: reads one provider's listing for one scope to its end, part by
@@ -63,15 +71,21 @@ export class FetchRefreshUseCase {
         records,
       });
 
+    const windowSweep = isWindowSweep(message.kind);
     const totals: number[] = [];
     let read = 0;
     let position: PagePosition | null = null;
     for (let part = 0; ; part++) {
       const callStarted = Date.now();
       const paging: ResumablePaging = { start: position };
-      if (part > 0) await this.lanes.keep(message.provider, isWindowSweep(message.kind));
+      if (part > 0) await this.lanes.keep(message.provider, windowSweep);
       const { outcome, records } = await this.lanes.call(message.provider, () =>
-        this.calls.call(message.provider, { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since }, deadlineAt, context),
+        this.calls.call(
+          message.provider,
+          { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since, parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1 },
+          deadlineAt,
+          context,
+        ),
       );
       if (outcome !== 'ok') return void (await publish(part, true, outcome, false, [], callStarted));
       totals.push(...(paging.totals ?? []));
@@ -80,7 +94,7 @@ export class FetchRefreshUseCase {
       const ended = position === null;
       const cut = !ended && read >= SWEEP_MAX_RECORDS;
       const final = ended || cut;
-      await publish(part, final, 'ok', final && ended && !isWindowSweep(message.kind) && readWhole(totals), records, callStarted);
+      await publish(part, final, 'ok', final && ended && !windowSweep && readWhole(totals), records, callStarted);
       if (final) return;
     }
   }
