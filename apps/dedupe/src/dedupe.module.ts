@@ -19,6 +19,7 @@ import { LIVE_QUIET_MS } from './refresh/refresh-records.consumer.js';
 import { RefreshRecordsConsumer } from './refresh/refresh-records.consumer.js';
 import { RefreshRequestedConsumer } from './refresh/refresh-requested.consumer.js';
 import { REFRESH_SETTINGS, RefreshPlanner } from './refresh/refresh-planner.js';
+import { StoreUpkeep } from './store-upkeep/store-upkeep.js';
 
 @Module({})
 export class DedupeModule {
@@ -56,6 +57,8 @@ export class DedupeModule {
         CanonicalJobRepository, OwnIndexStore, DeduplicateWaveUseCase, GetJobUseCase, DeduplicateChunkUseCase, GetCompanyProfileUseCase,
         // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
         RefreshPlanner, MergeRefreshUseCase,
+        // VACUUM and ANALYZE of the churned store tables where the server's autovacuum is off
+        StoreUpkeep,
         // Live work (search batches, async chunks, job and company reads) goes before refresh parts.
         { provide: LiveWorkGate, useValue: new LiveWorkGate(LIVE_QUIET_MS) },
         { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS, buckets: config.REFRESH_BUCKETS } },

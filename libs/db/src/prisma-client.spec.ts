@@ -166,6 +166,11 @@ it('stores a canonical job with its sources', async () => {
   ).rejects.toMatchObject({ code: 'P2002' });
 });
 
+it('runs statements without JIT compilation (milliseconds-long statements would pay for it)', async () => {
+  const [setting] = await prisma.$queryRaw<Array<{ jit: string }>>`SHOW jit`;
+  expect(setting?.jit).toBe('off');
+});
+
 it('re-running the migrator applies nothing', async () => {
   await expect(deployMigrations({ databaseUrl: url })).resolves.toEqual({ createdDatabase: false, applied: [], total: migrationNames.length });
 });

@@ -1,0 +1,59 @@
+// The rule is pure; the statements run against the real PostgreSQL (the server of DATABASE_URL)
+// in a throwaway database migrated as `node scripts/db/migrate.mjs deploy` does.
+import type { Logger } from '@jobs/observability';
+import { DrainRegistry } from '@jobs/service-kit';
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import { StoreUpkeep, upkeepFor } from './store-upkeep.js';
+
+describe('upkeepFor (autovacuum defaults)', () => {
+  it('vacuums past 50 + 20 % dead rows, else analyzes past 50 + 10 % changes, else leaves the table', () => {
+    expect(
+      upkeepFor([
+        { table: 'canonical_jobs', live: 30_000, dead: 90_000, modifiedSinceAnalyze: 300_000 },
+        { table: 'job_sources', live: 1_000, dead: 251, modifiedSinceAnalyze: 5_000 },
+        { table: 'companies', live: 1_000, dead: 249, modifiedSinceAnalyze: 149 },
+        { table: 'refresh_sweeps', live: 0, dead: 0, modifiedSinceAnalyze: 51 },
+      ]),
+    ).toEqual([
+      { table: 'canonical_jobs', statement: 'vacuum_analyze' },
+      { table: 'job_sources', statement: 'vacuum_analyze' },
+      { table: 'refresh_sweeps', statement: 'analyze' },
+    ]);
+  });
+});
+
+describe('StoreUpkeep on PostgreSQL', () => {
+  let db: ThrowawayDatabase;
+  const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+
+  beforeAll(async () => {
+    db = await throwawayDatabase('upkeep');
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('vacuums and analyzes a churned table the server left alone, then has nothing to do', async () => {
+    // 400 refresh bookkeeping rows, each rewritten: 400 dead, 400 live, 1,200 changes (the
+    // writing backend reports its counts when it next flushes them, forced at its commit)
+    await db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO refresh_passes (id, trigger, started_at, kind) SELECT 'rfr_' || n, 'schedule', now(), 'pass' FROM generate_series(1, 400) AS n`;
+      await tx.$executeRaw`UPDATE refresh_passes SET trigger = 'request'`;
+      await tx.$executeRaw`SELECT pg_stat_force_next_flush()`;
+    });
+    const stats = async () =>
+      (await db.prisma.$queryRaw<Array<{ dead: bigint; vacuumed: Date | null; analyzed: Date | null }>>`
+        SELECT n_dead_tup AS dead, last_vacuum AS vacuumed, last_analyze AS analyzed FROM pg_stat_user_tables WHERE relname = 'refresh_passes'`)[0]!;
+    const deadline = Date.now() + 10_000;
+    while (Number((await stats()).dead) < 400 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(Number((await stats()).dead)).toBeGreaterThanOrEqual(400);
+
+    const upkeep = new StoreUpkeep(db.prisma, logger, new DrainRegistry());
+    expect(await upkeep.runOnce(true)).toContainEqual({ table: 'refresh_passes', statement: 'vacuum_analyze' });
+    const after = await stats();
+    expect(after.vacuumed).not.toBeNull();
+    expect(after.analyzed).not.toBeNull();
+    expect(Number(after.dead)).toBe(0);
+    expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
+  });
+});
