@@ -55,5 +55,14 @@ describe('StoreUpkeep on PostgreSQL', () => {
     expect(after.analyzed).not.toBeNull();
     expect(Number(after.dead)).toBe(0);
     expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
+    // churned again at once: left alone for UPKEEP_MIN_GAP_MS although past the thresholds
+    await db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE refresh_passes SET trigger = 'schedule'`;
+      await tx.$executeRaw`SELECT pg_stat_force_next_flush()`;
+    });
+    const again = Date.now() + 10_000;
+    while (Number((await stats()).dead) < 400 && Date.now() < again) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(Number((await stats()).dead)).toBeGreaterThanOrEqual(400);
+    expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
   });
 });

@@ -14,6 +14,13 @@ export type ChurnedTable = (typeof CHURNED_TABLES)[number];
 /** How often the upkeep looks at the tables' counters (one cheap read of pg_stat_user_tables). */
 export const UPKEEP_CHECK_MS = 60_000;
 
+/**
+ * A table is vacuumed or analyzed at most this often: statistics of a job store move slowly, and
+ * sightings change a tenth of `canonical_jobs` a minute, which by the thresholds alone would
+ * re-analyze it (0.5 s of PostgreSQL CPU) every minute.
+ */
+export const UPKEEP_MIN_GAP_MS = 10 * 60_000;
+
 /** PostgreSQL's own autovacuum defaults: act past threshold + scale x live rows. */
 const VACUUM_THRESHOLD = 50;
 const VACUUM_SCALE = 0.2;
@@ -57,6 +64,8 @@ export class StoreUpkeep implements OnApplicationBootstrap {
     return UPKEEP_CHECK_MS;
   });
   private serverVacuums?: boolean;
+  /** When this replica last vacuumed or analyzed each table. */
+  private readonly lastActed = new Map<ChurnedTable, number>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -76,8 +85,12 @@ export class StoreUpkeep implements OnApplicationBootstrap {
     const counters = await this.prisma.$queryRaw<Array<{ table: ChurnedTable; live: bigint; dead: bigint; modified: bigint }>>`
       SELECT relname AS table, n_live_tup AS live, n_dead_tup AS dead, n_mod_since_analyze AS modified
       FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = ANY(${[...CHURNED_TABLES]}::text[])`;
-    const actions = upkeepFor(counters.map((c) => ({ table: c.table, live: Number(c.live), dead: Number(c.dead), modifiedSinceAnalyze: Number(c.modified) })));
+    const now = Date.now();
+    const actions = upkeepFor(counters.map((c) => ({ table: c.table, live: Number(c.live), dead: Number(c.dead), modifiedSinceAnalyze: Number(c.modified) }))).filter(
+      (action) => now - (this.lastActed.get(action.table) ?? -Infinity) >= UPKEEP_MIN_GAP_MS,
+    );
     for (const action of actions) {
+      this.lastActed.set(action.table, now);
       const startedAt = Date.now();
       // the table name comes from CHURNED_TABLES only (pg_stat_user_tables was filtered by it)
       if (!(CHURNED_TABLES as readonly string[]).includes(action.table)) continue;
