@@ -73,11 +73,6 @@ export class ResilientAdapter implements ProviderAdapter {
     return this.now() < this.openUntil ? 'open' : 'half_open';
   }
 
-  /** Calls under way or waiting for a slot, and the concurrency limit. */
-  get load(): { calls: number; limit: number } {
-    return { calls: this.active + this.queue.length, limit: this.settings.maxConcurrent };
-  }
-
   /** The breaker's state and since when; half-open starts when the cool-down of the open state ends. */
   snapshot(): CircuitSnapshot {
     const state = this.circuit;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FetchOutcome, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
 import { inStageSpan, type Logger } from '@jobs/observability';
-import { ResilientAdapter, type ProviderAdapter, type ProviderQuery } from '@jobs/provider-adapters';
+import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
 import { LOGGER } from '@jobs/service-kit';
 import { ProviderCallMetrics, providerCallLabel } from './provider-call-metrics.js';
 
@@ -30,12 +30,6 @@ export class ProviderCalls {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.adapters = new Map(adapters.map((a) => [a.provider, a]));
-  }
-
-  /** Calls to `provider` under way or waiting for a slot, and its concurrency limit (a plain adapter: none free). */
-  load(provider: ProviderSlug): { calls: number; limit: number } {
-    const adapter = this.adapters.get(provider);
-    return adapter instanceof ResilientAdapter ? adapter.load : { calls: 0, limit: 0 };
   }
 
   async call(provider: ProviderSlug, query: Omit<ProviderQuery, 'signal'>, deadlineAt: number, context: Record<string, unknown>): Promise<ProviderCallResult> {

@@ -2,10 +2,10 @@ import { jest } from '@jest/globals';
 import { examples, RefreshRecordsFetched, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
-import { ResilientAdapter, type ProviderAdapter, type ProviderQuery } from '@jobs/provider-adapters';
+import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
 import { FetchRefreshUseCase, readWhole, SWEEP_PART_RECORDS, WINDOW_SWEEP_PARALLEL_PAGES } from './fetch-refresh.usecase.js';
-import { MAX_SWEEP_LANES, SWEEP_LANES } from './sweep-lanes.js';
+import { ROUND_SWEEPS } from './sweep-pacer.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
 
@@ -129,14 +129,14 @@ describe('FetchRefreshUseCase', () => {
     expect(partner.queries[0]!.filters).toEqual({ company_domain_or: ['acme.example'] });
   });
 
-  describe('lanes', () => {
+  describe('pacing', () => {
     /** A provider whose calls wait until released; counts how many run at once. */
-    function gated() {
+    function gated(provider: ProviderAdapter['provider']) {
       let now = 0;
       let peak = 0;
       const waiting: Array<() => void> = [];
       const adapter: ProviderAdapter = {
-        provider: 'provider_d',
+        provider,
         search: async (q) => {
           peak = Math.max(peak, ++now);
           await new Promise<void>((resolve) => waiting.push(resolve));
@@ -145,37 +145,30 @@ describe('FetchRefreshUseCase', () => {
           return [];
         },
       };
-      return { adapter, peak: () => peak, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
+      return { adapter, peak: () => peak, running: () => now, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
     }
     const settle = () => new Promise((r) => setTimeout(r, 5));
 
-    async function sweepsAtOnce(liveCalls: number): Promise<number> {
-      const provider = gated();
-      const resilient = new ResilientAdapter(provider.adapter, { maxConcurrent: 8, retries: 0, retryDelayMs: 1, breakerThreshold: 100, breakerCooldownMs: 1 });
+    it(`runs ${ROUND_SWEEPS} of a round's sweeps at a time over all providers, every one in the end, while a pass's sweeps start at once`, async () => {
+      const providers = (['provider_a', 'provider_b', 'provider_d'] as const).map(gated);
       const publisher = { publish: jest.fn(async () => undefined) } as unknown as KafkaPublisher;
-      const useCase = new FetchRefreshUseCase(new ProviderCalls([resilient], logger), publisher);
-      // live searches hold some of the provider's eight call slots
-      const live = Array.from({ length: liveCalls }, () => resilient.search({ filters: {}, want: 1, signal: AbortSignal.timeout(5_000), paging: { start: null } }));
+      const useCase = new FetchRefreshUseCase(new ProviderCalls(providers.map((p) => p.adapter), logger), publisher);
+      const round = providers.flatMap((p, i) =>
+        Array.from({ length: 3 }, (_, j) => useCase.execute(request(p.adapter.provider, { scope: { key: `companies:0/10:${i * 3 + j}`, filters: { company_domain_or: [`d${i}${j}.example`] } } }))),
+      );
       await settle();
-      const sweeps = Array.from({ length: 10 }, (_, i) => useCase.execute(request('provider_d', { scope: { key: `companies:0/10:${i}`, filters: { company_domain_or: [`d${i}.example`] } } })));
+      const running = () => providers.reduce((n, p) => n + p.running(), 0);
+      expect(running()).toBe(ROUND_SWEEPS);
+      const pass = providers.map((p) => useCase.execute(request(p.adapter.provider, { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 })));
       await settle();
-      const sweepPeak = provider.peak() - liveCalls;
-      // every sweep still runs, lane after lane
-      for (let i = 0; i < 20 && provider.peak() > 0; i++) {
-        provider.releaseAll();
+      expect(running()).toBe(ROUND_SWEEPS + providers.length);
+      for (let i = 0; i < 20 && running() > 0; i++) {
+        providers.forEach((p) => p.releaseAll());
         await settle();
+        expect(running()).toBeLessThanOrEqual(ROUND_SWEEPS);
       }
-      await Promise.all([...sweeps, ...live]);
-      return sweepPeak;
-    }
-
-    it(`runs up to ${MAX_SWEEP_LANES} sweeps of a provider nobody else calls`, async () => {
-      expect(await sweepsAtOnce(0)).toBe(MAX_SWEEP_LANES);
-    });
-
-    it(`keeps slots free for live searches: ${SWEEP_LANES} sweeps only when live calls hold most of them`, async () => {
-      expect(await sweepsAtOnce(5)).toBe(SWEEP_LANES);
-      expect(await sweepsAtOnce(3)).toBe(3);
+      await Promise.all([...round, ...pass]);
+      expect(publisher.publish).toHaveBeenCalledTimes(round.length + pass.length);
     });
   });
 });

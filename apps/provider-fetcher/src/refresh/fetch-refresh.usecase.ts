@@ -3,7 +3,7 @@ import { isWindowSweep, refreshTopicsOf, type FetchOutcome, type NormalizedProvi
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
-import { SweepLanes } from './sweep-lanes.js';
+import { SweepPacer } from './sweep-pacer.js';
 
 /** Records per `refresh.records.fetched` part: a few pages, a short merge for dedupe. */
 export const SWEEP_PART_RECORDS = 200;
@@ -29,22 +29,21 @@ export const WINDOW_SWEEP_PARALLEL_PAGES = 8;
  */
 @Injectable()
 export class FetchRefreshUseCase {
-  /** Lanes per provider: a bounded share of its calls, a pass's sweeps first (see SweepLanes). */
-  private readonly lanes: SweepLanes;
+  /** A pass's sweeps at once, a round's a few at a time (see SweepPacer). */
+  private readonly pacer = new SweepPacer();
 
   constructor(
     private readonly calls: ProviderCalls,
     private readonly publisher: KafkaPublisher,
-  ) {
-    this.lanes = new SweepLanes((provider) => calls.load(provider));
-  }
+  ) {}
 
   async execute(message: RefreshFetchRequested.Value): Promise<void> {
-    await this.lanes.acquire(message.provider, isWindowSweep(message.kind));
+    const urgent = isWindowSweep(message.kind);
+    await this.pacer.acquire(urgent);
     try {
       await this.sweep(message);
     } finally {
-      this.lanes.release(message.provider);
+      this.pacer.release(urgent);
     }
   }
 
@@ -78,14 +77,11 @@ export class FetchRefreshUseCase {
     for (let part = 0; ; part++) {
       const callStarted = Date.now();
       const paging: ResumablePaging = { start: position };
-      if (part > 0) await this.lanes.keep(message.provider, windowSweep);
-      const { outcome, records } = await this.lanes.call(message.provider, () =>
-        this.calls.call(
-          message.provider,
-          { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since, parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1 },
-          deadlineAt,
-          context,
-        ),
+      const { outcome, records } = await this.calls.call(
+        message.provider,
+        { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since, parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1 },
+        deadlineAt,
+        context,
       );
       if (outcome !== 'ok') return void (await publish(part, true, outcome, false, [], callStarted));
       totals.push(...(paging.totals ?? []));
