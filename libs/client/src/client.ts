@@ -276,7 +276,10 @@ export class WatchesResource extends Resource {
     return itemsOf(this.pages(options));
   }
 
-  /** Deletes a watch (204, no body): the answer's info. */
+  /**
+   * Deletes a watch (204, no body): the answer's info. A 404 on a retry after an attempt whose
+   * answer was lost (network error, 5xx) means that attempt deleted it: returned, `status` 404.
+   */
   async delete(id: string, options?: RequestOptions): Promise<ResponseInfo> {
     const { info } = await this.transport.request<undefined>({ method: 'DELETE', path: `/watches/${encodeURIComponent(id)}`, auth: true }, options);
     return info;

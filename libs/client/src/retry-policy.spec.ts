@@ -1,4 +1,4 @@
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, retryDecision, type RetryPolicy } from './retry-policy.js';
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, mayHaveRun, retryDecision, type RetryPolicy } from './retry-policy.js';
 
 const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 const half = () => 0.5;
@@ -41,6 +41,20 @@ describe('retryDecision', () => {
     expect(retryDecision({ kind: 'network' }, 4, policy, half).retry).toBe(false);
     expect(retryDecision(response(429, 1), 4, policy, half).retry).toBe(false);
     expect(retryDecision(response(500), 1, { ...policy, maxRetries: 0 }, half).retry).toBe(false);
+  });
+});
+
+describe('mayHaveRun', () => {
+  it.each([500, 502, 503, 504])('%d: the service may have acted before the answer was lost', (status) => {
+    expect(mayHaveRun(response(status))).toBe(true);
+  });
+
+  it('a network error: the request may have arrived', () => {
+    expect(mayHaveRun({ kind: 'network' })).toBe(true);
+  });
+
+  it.each([400, 401, 404, 409, 429])('%d: refused, nothing ran', (status) => {
+    expect(mayHaveRun(response(status, 1))).toBe(false);
   });
 });
 

@@ -10,6 +10,9 @@
  *   answer is honoured.
  * - Everything else (400, 401, 402, 403, 404, 409, ...) fails the same way until the request
  *   changes: never retried.
+ * - A DELETE carries no `Idempotency-Key`, so a retry after an attempt that may have run
+ *   (`mayHaveRun`) can find the resource already gone: its 404 means the delete worked
+ *   (`Transport` returns it as success). A 404 with no such attempt before it stays an error.
  *
  * At most `maxRetries` retries in all (so `maxRetries + 1` attempts). Pure: no clock, no I/O.
  */
@@ -78,4 +81,13 @@ export function retryDecision(outcome: AttemptOutcome, attemptsMade: number, pol
     return { retry: true, delayMs, reason };
   }
   return { retry: true, delayMs: backoffDelayMs(retry, policy, random), reason };
+}
+
+/**
+ * Whether an attempt that ended so may have done its work with only the answer lost: no answer
+ * (the connection may have failed, or the attempt timed out, after the service acted) or a 5xx
+ * (a proxy's 502/504 can come after the service acted). A 4xx, 429 included, was refused unrun.
+ */
+export function mayHaveRun(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'network' || outcome.status >= 500;
 }

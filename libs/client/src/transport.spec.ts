@@ -254,6 +254,52 @@ describe('retries', () => {
     expect(account.$response.attempts).toBe(2);
   });
 
+  describe('a DELETE retried after a lost answer', () => {
+    const notFound = () => envelope(404, 'not_found', 'not_found_error');
+
+    it.each([
+      ['a network error', { fail: new TypeError('socket hang up') }],
+      ['a timed-out attempt', { fail: Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }) }],
+      ['a 500', envelope(500, 'internal_error', 'api_error')],
+      ['a proxy\'s 502', answer(502, '<html>bad gateway</html>')],
+      ['a proxy\'s 504', answer(504, '<html>gateway timeout</html>')],
+    ] as const)('treats the retry\'s 404 after %s as deleted: the first attempt did it', async (_what, first) => {
+      const fake = new FakeFetch([first, notFound()]);
+      const { client } = clientWith(fake);
+      const info = await client.watches.delete('wat_1');
+      expect(fake.sent.map((s) => s.method)).toEqual(['DELETE', 'DELETE']);
+      expect(info).toMatchObject({ status: 404, attempts: 2, idempotencyKey: null });
+    });
+
+    it('still counts an earlier lost answer when attempts in between were refused', async () => {
+      const fake = new FakeFetch([{ fail: new TypeError('socket hang up') }, envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '1' }), notFound()]);
+      const { client } = clientWith(fake);
+      expect(await client.watches.delete('wat_1')).toMatchObject({ status: 404, attempts: 3 });
+    });
+
+    it('keeps a first-attempt 404 a NotFoundError: nothing was deleted', async () => {
+      const fake = new FakeFetch([notFound(), answer(204)]);
+      const { client } = clientWith(fake);
+      expect(await caught(client.watches.delete('wat_missing'))).toMatchObject({ name: 'NotFoundError', status: 404, attempts: 1 });
+      expect(fake.sent).toHaveLength(1);
+    });
+
+    it('keeps the 404 an error after a 429: a refused attempt deleted nothing', async () => {
+      const fake = new FakeFetch([envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '1' }), notFound()]);
+      const { client } = clientWith(fake);
+      const error = await caught(client.watches.delete('wat_missing'));
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error).toMatchObject({ attempts: 2 });
+    });
+
+    it('applies to DELETE only: a GET\'s 404 after a network error is still not found', async () => {
+      const fake = new FakeFetch([{ fail: new TypeError('socket hang up') }, notFound()]);
+      const { client } = clientWith(fake);
+      expect(await caught(client.jobs.get('job_missing'))).toBeInstanceOf(NotFoundError);
+      expect(fake.sent).toHaveLength(2);
+    });
+  });
+
   it('stops at once when the caller aborts, also during a wait', async () => {
     const fake = new FakeFetch([], () => envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '30' }));
     const controller = new AbortController();

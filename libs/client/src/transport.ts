@@ -6,7 +6,7 @@
  */
 import { apiErrorOf, ApiConnectionError, type ApiError } from './errors.js';
 import { responseInfo, retryAfterSeconds, rateLimitInfo, type ResponseHeaders, type ResponseInfo } from './response-info.js';
-import { retryDecision, type RetryPolicy, type RetryReason } from './retry-policy.js';
+import { mayHaveRun, retryDecision, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { CLIENT_VERSION } from './version.js';
 import type { ErrorBody, ErrorCode, ErrorType } from '@jobs/contracts';
 
@@ -206,6 +206,8 @@ export class Transport {
     const url = this.url(spec.path, spec.query);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+    // An earlier attempt may have done the work though its answer was lost (see `mayHaveRun`).
+    let earlierMayHaveRun = false;
 
     for (let attempt = 1; ; attempt++) {
       if (options.signal?.aborted) throw abortReason(options.signal);
@@ -226,6 +228,7 @@ export class Transport {
           throw new ApiConnectionError(`${spec.method} ${spec.path}: no answer after ${attempt} attempt(s): ${what}`, { cause, idempotencyKey, attempts: attempt });
         }
         config.onRetry?.({ method: spec.method, path: spec.path, attempt, reason: decision.reason, delayMs: decision.delayMs, status: null, idempotencyKey, error: cause });
+        earlierMayHaveRun = true;
         await config.sleep(decision.delayMs, options.signal);
         continue;
       }
@@ -233,6 +236,11 @@ export class Transport {
       if (status >= 200 && status < 300) {
         const info = responseInfo(status, responseHeaders, idempotencyKey, attempt);
         return { body: (text ? JSON.parse(text) : undefined) as T, info };
+      }
+      // A DELETE has no Idempotency-Key to replay its first answer: when an earlier attempt may have
+      // deleted the resource, this 404 is that delete's result, not an error (the info says 404).
+      if (spec.method === 'DELETE' && status === 404 && earlierMayHaveRun) {
+        return { body: undefined as T, info: responseInfo(status, responseHeaders, idempotencyKey, attempt) };
       }
 
       const retryAfter = retryAfterSeconds(responseHeaders, config.now());
@@ -248,6 +256,7 @@ export class Transport {
       const decision = retryDecision({ kind: 'response', status, retryAfterSeconds: retryAfter }, attempt, policy, config.random);
       if (!decision.retry) throw error;
       config.onRetry?.({ method: spec.method, path: spec.path, attempt, reason: decision.reason, delayMs: decision.delayMs, status, idempotencyKey, error });
+      if (mayHaveRun({ kind: 'response', status, retryAfterSeconds: retryAfter })) earlierMayHaveRun = true;
       await config.sleep(decision.delayMs, options.signal);
     }
   }

@@ -41,7 +41,7 @@ describe('readGuides', () => {
     expect(() => readGuides(folder({ 'nav.yaml': 'index: 1', 'index.md': '# X' }))).toThrow(/list of page slugs/);
   });
 
-  it('ships the pages of the issue, the two stubs of the parallel branches included', () => {
+  it('ships the index, every guide (the client and MCP server pages included) and the API reference', () => {
     const { order } = readGuides();
     for (const slug of ['index', 'quick-start', 'authentication', 'errors', 'pagination', 'billing', 'waterfall', 'async-searches', 'webhooks', 'sandbox', 'client', 'mcp', 'api']) {
       expect(order).toContain(slug);
