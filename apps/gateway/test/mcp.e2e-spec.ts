@@ -11,7 +11,7 @@ import {
   WatchListResponseSchema,
   WatchSchema,
 } from '@jobs/contracts';
-import { addWorldJob, api, createAccount, eventually, Receiver, stack, uniqueWord, wholeLedger } from './stack.js';
+import { addWorldJob, admin, api, createAccount, eventually, Receiver, stack, uniqueWord, wholeLedger } from './stack.js';
 
 /**
  * The MCP server (`/mcp` on the public port) driven by the official SDK's client over
@@ -173,6 +173,30 @@ describe('the MCP server over Streamable HTTP', () => {
     } finally {
       await starterClient.close();
     }
+  });
+
+  it('keeps the account\'s rate limit: past it, a tool call is a rate_limited tool error with its wait, runs nothing and charges nothing', async () => {
+    const limited = await createAccount({ plan: 'pro', credits: 50, rate_limit: { limit: 3, window_seconds: 60 } });
+    const limitedClient = await connect(limited.live_key);
+    try {
+      // the session's own MCP requests (initialize, tools/list) are not API requests: three tool calls fit
+      await limitedClient.listTools();
+      for (let i = 0; i < 3; i++) expect((await call(limitedClient, 'get_account')).isError).toBeFalsy();
+      const refused = await call(limitedClient, 'search_jobs', { filters: { title_or: [word] }, waterfall: { providers }, max_credits: 5 });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toBeUndefined();
+      const line = text(refused);
+      expect(line).toMatch(/^rate_limited \(HTTP 429\): .* \[retry_after_seconds: \d+\] \[request_id: req_\w+\]$/);
+      const wait = Number(/retry_after_seconds: (\d+)/.exec(line)![1]);
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(60);
+    } finally {
+      await limitedClient.close();
+    }
+    // nothing ran: the account is limited now, so its balance is read through the admin API (a
+    // top-up of 1 answers it), after the time a search would take: the untouched 50 plus 1
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await admin('POST', `/accounts/${limited.account_id}/credits`, { amount: 1 }))!['credits_remaining']).toBe(51);
   });
 
   it('never charges a test key', async () => {

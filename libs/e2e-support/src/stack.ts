@@ -9,7 +9,7 @@ export const stack = {
   kafkaBrokers: (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','),
 };
 
-export async function createAccount(body: { plan: string; credits: number }): Promise<{ account_id: string; live_key: string; test_key: string }> {
+export async function createAccount(body: { plan: string; credits: number; rate_limit?: { limit: number; window_seconds: number } }): Promise<{ account_id: string; live_key: string; test_key: string }> {
   const res = await fetch(`${stack.adminUrl}/admin/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
