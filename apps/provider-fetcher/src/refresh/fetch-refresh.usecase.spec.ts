@@ -98,7 +98,7 @@ describe('FetchRefreshUseCase', () => {
     expect(round.queries.map((q) => q.parallelPages)).toEqual([1]);
   });
 
-  it('runs two sweeps per provider at a time, other providers side by side', async () => {
+  it('runs a round\'s sweeps two at a time, a provider\'s with the others\'', async () => {
     const active = new Map<string, number>();
     let most = 0;
     const slow = (provider: ProviderAdapter['provider']): ProviderAdapter => ({
@@ -130,22 +130,21 @@ describe('FetchRefreshUseCase', () => {
   });
 
   describe('pacing', () => {
-    /** A provider whose calls wait until released; counts how many run at once. */
+    /** A provider whose calls wait until released; counts how many run now. */
     function gated(provider: ProviderAdapter['provider']) {
       let now = 0;
-      let peak = 0;
       const waiting: Array<() => void> = [];
       const adapter: ProviderAdapter = {
         provider,
         search: async (q) => {
-          peak = Math.max(peak, ++now);
+          now += 1;
           await new Promise<void>((resolve) => waiting.push(resolve));
           now -= 1;
           q.paging!.next = null;
           return [];
         },
       };
-      return { adapter, peak: () => peak, running: () => now, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
+      return { adapter, running: () => now, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
     }
     const settle = () => new Promise((r) => setTimeout(r, 5));
 

@@ -41,17 +41,18 @@ export class FetchRefreshUseCase {
     const urgent = isWindowSweep(message.kind);
     await this.pacer.acquire(urgent);
     try {
-      await this.sweep(message);
+      await this.sweep(message, urgent);
     } finally {
       this.pacer.release(urgent);
     }
   }
 
-  private async sweep(message: RefreshFetchRequested.Value): Promise<void> {
+  /** `windowSweep`: a pass's window (new listings, the change feed), never complete for absences. */
+  private async sweep(message: RefreshFetchRequested.Value, windowSweep: boolean): Promise<void> {
     const startedAt = new Date();
     const deadlineAt = startedAt.getTime() + message.timeout_ms;
     // a whole listing of the own crawler comes with the openings it saw close (and why); its change feed has them anyway
-    const filters = message.provider === 'own_index' && !isWindowSweep(message.kind) ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
+    const filters = message.provider === 'own_index' && !windowSweep ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
     const context = { refresh_id: message.refresh_id, scope: message.scope.key };
     const publish = (part: number, final: boolean, outcome: FetchOutcome, complete: boolean, records: NormalizedProviderRecord[], callStarted: number) =>
       this.publisher.publish(refreshTopicsOf(message.kind).records, {
@@ -70,7 +71,6 @@ export class FetchRefreshUseCase {
         records,
       });
 
-    const windowSweep = isWindowSweep(message.kind);
     const totals: number[] = [];
     let read = 0;
     let position: PagePosition | null = null;
