@@ -12,8 +12,11 @@
  *   OTLP_RECEIVER_PORT=21095 BASE_URL=http://127.0.0.1:21080 ADMIN_URL=http://127.0.0.1:21081 npm run bench:stages
  * or: OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_EXPORTER_OTLP_PROTOCOL=http/json npm run up
  *   and npm run bench:stages (port 4318 by default).
+ * Options: BENCH_REQUESTS (40), BENCH_LIMIT (20), BENCH_STRATEGY (max_coverage), OTLP_RECEIVER_PORT,
+ * BENCH_TRACE_DUMP (a file: every search's spans as JSON lines, times relative to its first span).
  */
 import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { ancestry, OtlpReceiver, rootsOf, type ReceivedSpan } from '@jobs/e2e-support';
 import { FILTER_SETS } from './filter-sets.js';
 import { baseUrl, createBenchAccount, percentile } from './stack.js';
@@ -22,6 +25,8 @@ const receiverPort = Number(process.env['OTLP_RECEIVER_PORT'] ?? 4318);
 const searches = Number(process.env['BENCH_REQUESTS'] ?? 40);
 const limit = Number(process.env['BENCH_LIMIT'] ?? 20);
 const strategy = process.env['BENCH_STRATEGY'] ?? 'max_coverage';
+/** Writes every search's spans (service, name, kind, start and end relative to the request) as JSON lines, to look into a hop. */
+const dumpFile = process.env['BENCH_TRACE_DUMP'];
 const CONSUMER = 5;
 const PRODUCER = 4;
 
@@ -87,7 +92,13 @@ for (let i = 0; i < searches; i++) {
   });
   if (res.status !== 200) throw new Error(`search ${i} answered ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
-  const { total, segments, providers } = segmentsOf(await completeTrace(traceId));
+  const spans = await completeTrace(traceId);
+  const { total, segments, providers } = segmentsOf(spans);
+  if (dumpFile) {
+    const t0 = Math.min(...spans.map((span) => span.startMs));
+    const rows = [...spans].sort((a, b) => a.startMs - b.startMs).map((span) => ({ service: span.service, name: span.name, kind: span.kind, start: +(span.startMs - t0).toFixed(2), end: +(span.endMs - t0).toFixed(2) }));
+    appendFileSync(dumpFile, JSON.stringify({ search: i, spans: rows }) + '\n');
+  }
   add('whole request (gateway server span)', total);
   // The path's shape can vary (which provider's batch completes the wave); labels keep it apart.
   for (const s of [...segments, ...providers]) {

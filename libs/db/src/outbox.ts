@@ -12,7 +12,7 @@ export interface OutboxMessageInput {
 }
 
 /** Anything with the outbox delegate: the `tx` of `prisma.$transaction(async (tx) => …)` (or a client). */
-export type OutboxWriter = Pick<Prisma.TransactionClient, 'outboxMessage'>;
+export type OutboxWriter = Pick<Prisma.TransactionClient, 'outboxMessage' | '$queryRaw'>;
 
 /**
  * Transactional outbox: inserts the message in the caller's transaction, so it is published
@@ -37,11 +37,37 @@ export async function enqueueOutboxMany(tx: OutboxWriter, messages: readonly Out
   return count;
 }
 
-/** Several messages in one INSERT, returning their row ids in the array's order. */
-export async function enqueueOutboxReturning(tx: OutboxWriter, messages: readonly OutboxMessageInput[]): Promise<bigint[]> {
+/** One message whose value is already JSON text (as it goes on the wire). */
+export interface SerializedOutboxMessage {
+  topic: string;
+  key: string;
+  /** The message value as JSON text, stored as it is (jsonb). */
+  value: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Several messages in one INSERT of JSON text, returning their row ids in the array's order.
+ * Raw SQL on purpose: through the model API Prisma walked every value object to serialize it
+ * again (the answer of a search is a page of 20 jobs), and the caller had to parse its own JSON
+ * text back into objects first; here the text goes as one `text[]` parameter and PostgreSQL
+ * reads it as jsonb.
+ */
+export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readonly SerializedOutboxMessage[]): Promise<bigint[]> {
   if (messages.length === 0) return [];
-  const rows = await tx.outboxMessage.createManyAndReturn({ data: messages.map(toRow), select: { id: true } });
-  // createManyAndReturn answers in insertion order; the ids follow it (one sequence, one statement)
+  for (const message of messages) if (!message.topic) throw new Error('enqueueOutbox: topic is required');
+  const rows = await tx.$queryRaw<Array<{ id: bigint }>>`
+    INSERT INTO outbox_messages (topic, key, value, headers)
+    SELECT m.topic, m.key, m.value::jsonb, m.headers::jsonb
+    FROM unnest(
+      ${messages.map((m) => m.topic)}::text[],
+      ${messages.map((m) => m.key)}::text[],
+      ${messages.map((m) => m.value)}::text[],
+      ${messages.map((m) => JSON.stringify(m.headers))}::text[]
+    ) WITH ORDINALITY AS m(topic, key, value, headers, n)
+    ORDER BY m.n
+    RETURNING id`;
+  // the rows take the sequence's values in the array's order (one statement, ordered input)
   return rows.map((row) => row.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

@@ -8,6 +8,7 @@ import { NestFactory } from '@nestjs/core';
 import {
   createPrismaClient,
   enqueueOutbox,
+  enqueueSerializedOutbox,
   isUniqueViolation,
   KeyMode,
   LedgerReason,
@@ -131,6 +132,24 @@ it('ProcessedMessage makes a consumer exactly-once', async () => {
   await prisma.processedMessage.create({ data: { consumerGroup: 'billing', messageId: 'm1' } });
   await prisma.processedMessage.create({ data: { consumerGroup: 'dedupe', messageId: 'm1' } });
   await expect(prisma.processedMessage.create({ data: { consumerGroup: 'billing', messageId: 'm1' } })).rejects.toMatchObject({ code: 'P2002' });
+});
+
+it('stages JSON text in the outbox in one statement: ids in the array order, stored as jsonb, nothing before the commit', async () => {
+  const messages = ['a', 'b', 'c'].map((n, i) => ({ topic: 'outbox.spec', key: `k${i}`, value: JSON.stringify({ n, nested: { list: [i, 'x'] } }), headers: { 'x-message-id': `m-${n}` } }));
+  const rolledBack = prisma.$transaction(async (tx) => {
+    await enqueueSerializedOutbox(tx, messages);
+    throw new Error('roll back');
+  });
+  await expect(rolledBack).rejects.toThrow('roll back');
+  expect(await prisma.outboxMessage.count({ where: { topic: 'outbox.spec' } })).toBe(0);
+
+  const ids = await prisma.$transaction((tx) => enqueueSerializedOutbox(tx, messages));
+  const rows = await prisma.outboxMessage.findMany({ where: { topic: 'outbox.spec' }, orderBy: { id: 'asc' } });
+  expect(rows.map((r) => r.id)).toEqual(ids);
+  expect(rows.map((r) => r.key)).toEqual(['k0', 'k1', 'k2']);
+  expect(rows.map((r) => r.value)).toEqual(messages.map((m) => JSON.parse(m.value)));
+  expect(rows[2]!.headers).toEqual({ 'x-message-id': 'm-c' });
+  await expect(enqueueSerializedOutbox(prisma, [{ ...messages[0]!, topic: '' }])).rejects.toThrow('topic is required');
 });
 
 it('stores a canonical job with its sources', async () => {

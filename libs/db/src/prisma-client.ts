@@ -28,7 +28,17 @@ export const DEFAULT_POOL_SIZE = 10;
  * connects lazily; call `$connect()` to fail fast and `$disconnect()` to end the pool.
  */
 export function createPrismaClient(databaseUrl: string, options: PrismaClientOptions = {}): PrismaClient {
-  return new PrismaClient({ adapter: createPgAdapter(databaseUrl, options), ...(options.log ? { log: options.log } : {}) });
+  return new PrismaClient(prismaClientSettings(databaseUrl, options));
+}
+
+/**
+ * What every PrismaClient of the services is built with (createPrismaClient, PrismaService).
+ * `errorFormat: 'minimal'`: with the default format the client captures a call site (`new
+ * Error()`, a stack walk) on every query, only to print a code frame in the message of an error;
+ * that was 1-2 % of billing's and dedupe's CPU under load. Errors keep their code and meta.
+ */
+export function prismaClientSettings(databaseUrl: string, options: PrismaClientOptions = {}) {
+  return { adapter: createPgAdapter(databaseUrl, options), errorFormat: 'minimal' as const, ...(options.log ? { log: options.log } : {}) };
 }
 
 /** The driver adapter createPrismaClient() uses, for classes that extend PrismaClient. */

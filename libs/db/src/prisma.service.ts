@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { PrismaClient } from './generated/prisma/client.js';
-import { createPgAdapter, type PrismaClientOptions } from './prisma-client.js';
+import { prismaClientSettings, type PrismaClientOptions } from './prisma-client.js';
 
 /** Injection token of the PostgreSQL connection string (a `string`). */
 export const DATABASE_URL_TOKEN = Symbol.for('@jobs/db:DATABASE_URL');
@@ -20,7 +20,7 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
     @Inject(DATABASE_URL_TOKEN) databaseUrl: string,
     @Optional() @Inject(PRISMA_CLIENT_OPTIONS_TOKEN) options?: PrismaClientOptions,
   ) {
-    super({ adapter: createPgAdapter(databaseUrl, options ?? {}), ...(options?.log ? { log: options.log } : {}) });
+    super(prismaClientSettings(databaseUrl, options ?? {}));
   }
 
   async onModuleInit(): Promise<void> {

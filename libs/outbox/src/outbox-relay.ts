@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { TopicSpec, ValueOf } from '@jobs/kafka';
-import { enqueueOutboxReturning, PrismaService, type OutboxWriter } from '@jobs/db';
+import { enqueueSerializedOutbox, PrismaService, type OutboxWriter } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
@@ -95,10 +95,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
           const message = this.publisher.typed.toKafkaMessage(topic, value);
           return { topic: topic.name, key: String(message.key), value: String(message.value), headers: message.headers as Record<string, string> };
         });
-        const ids = await enqueueOutboxReturning(
-          tx,
-          messages.map((m) => ({ topic: m.topic, key: m.key, value: JSON.parse(m.value) as never, headers: m.headers })),
-        );
+        const ids = await enqueueSerializedOutbox(tx, messages);
         const stagedAt = Date.now();
         ids.forEach((id, i) => this.staged.set(id, { ...messages[i]!, stagedAt, committed: false }));
         const ofTransaction = this.stagedBy.get(tx);
