@@ -10,6 +10,14 @@ export interface PublishOptions {
   /** Overrides the request id of the current context (for work started outside a request). */
   requestId?: string;
   headers?: Record<string, string>;
+  /**
+   * The caller built the value of parts it has just checked against the contract itself (the
+   * fetcher checks every mapped record, to drop a bad one rather than the whole batch), so it is
+   * sent as it is instead of being checked a second time; the consumer checks it on receipt as
+   * always. A records message is hundreds of records: the second check was 5 % of the fetcher's
+   * CPU under load.
+   */
+  contractChecked?: boolean;
 }
 
 export interface OutgoingMessage<T extends TopicSpec> {
@@ -179,7 +187,7 @@ export class TypedProducer {
 
   /** Builds the wire message; exposed so the outbox relay sends exactly what `publish` would. */
   toKafkaMessage<T extends TopicSpec>(topic: T, value: ValueOf<T>, options: PublishOptions = {}): Message {
-    const parsed = topic.value.parse(value) as ValueOf<T>;
+    const parsed = options.contractChecked ? value : (topic.value.parse(value) as ValueOf<T>);
     return {
       key: topic.keyOf(parsed),
       value: JSON.stringify(parsed),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
 import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { validRecord } from './paging.js';
 import { searchParamsFor } from './query.js';
 
 /** The own crawler's format: clean, close to the canonical Job. */
@@ -60,10 +61,10 @@ export class OwnIndexAdapter implements ProviderAdapter {
   }
 }
 
-/** own_index item → normalized record, or null when it cannot be read. */
+/** own_index item → normalized record, or null when it cannot be read or breaks the contract (as every adapter's records). */
 export function mapOwnIndex(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
   const job = OwnIndexJob.safeParse(raw);
-  return job.success ? toRecord(job.data, seenAt) : null;
+  return job.success ? validRecord(toRecord(job.data, seenAt)) : null;
 }
 
 function toRecord(job: z.infer<typeof OwnIndexJob>, seenAt: string): NormalizedProviderRecord {
