@@ -9,6 +9,7 @@ import {
   createPrismaClient,
   enqueueOutbox,
   enqueueSerializedOutbox,
+  preparedStatementNames,
   isUniqueViolation,
   KeyMode,
   LedgerReason,
@@ -183,6 +184,22 @@ it('stores a canonical job with its sources', async () => {
   await expect(
     prisma.jobSource.create({ data: { id: 'src_3', canonicalJobId: 'job_1', provider: 'provider_a', providerJobId: 'a-1', firstSeenAt: now, lastSeenAt: now } }),
   ).rejects.toMatchObject({ code: 'P2002' });
+});
+
+it('names statements by their text, up to a bound, so that each connection prepares them once', async () => {
+  const names = preparedStatementNames(2);
+  const a = names({ sql: 'SELECT 1' });
+  expect(a).toMatch(/^p[\w-]{27}$/);
+  expect(names({ sql: 'SELECT 1' })).toBe(a);
+  const b = names({ sql: 'SELECT 2' });
+  expect(b).not.toBe(a);
+  // past the bound, new texts run unnamed (parsed and planned each time) and known ones keep their names
+  expect(names({ sql: 'SELECT 3' })).toBeUndefined();
+  expect(names({ sql: 'SELECT 2' })).toBe(b);
+  // the client's statements run prepared: the same statement again, with other parameters, on the same pool
+  for (const n of [1, 2, 3]) expect(await prisma.$queryRaw<Array<{ n: number }>>`SELECT ${n}::int AS n`).toEqual([{ n }]);
+  const prepared = await prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int AS n%'`;
+  expect(prepared[0]!.n).toBe(1);
 });
 
 it('runs statements without JIT compilation (milliseconds-long statements would pay for it)', async () => {
