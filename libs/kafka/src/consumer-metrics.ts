@@ -3,7 +3,7 @@ import type { Consumer } from 'kafkajs';
 import { jobsMeter, secondsHistogram, secondsSince } from '@jobs/observability';
 
 /** What became of one consumed message. */
-export type ConsumeOutcome = 'ok' | 'retried' | 'dead_lettered';
+export type ConsumeOutcome = 'ok' | 'retried' | 'dead_lettered' | 'passed_over';
 
 interface KafkaInstruments {
   consumed: Counter;

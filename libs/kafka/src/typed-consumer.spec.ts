@@ -99,6 +99,41 @@ describe('TopicConsumer keep-alive', () => {
   });
 });
 
+describe('TopicConsumer subscriptions that want few messages', () => {
+  const keyed = (key: string, value: string): EachMessagePayload => {
+    const payload = message();
+    return { ...payload, message: { ...payload.message, key: Buffer.from(key), value: Buffer.from(value) } } as EachMessagePayload;
+  };
+
+  it('passes over, unread, a message whose key the subscription does not want, and hands on the ones it wants', async () => {
+    const { kafka, seen } = stubKafka();
+    const deadLetter = jest.fn(async () => undefined);
+    const handled: unknown[] = [];
+    const asked: Array<string | null> = [];
+    const consumer = new TopicConsumer(kafka, { ...settings, deadLetter }).on(topic, async (value) => void handled.push(value), {
+      wants: async (key) => (asked.push(key), key === 'wanted'),
+    });
+    await consumer.start();
+    // not wanted: not even parsed (an off-contract value would otherwise go to the dead letter)
+    await seen.run!.eachMessage!(keyed('other', 'not json'));
+    await seen.run!.eachMessage!(keyed('wanted', '{"v":1}'));
+    expect(asked).toEqual(['other', 'wanted']);
+    expect(handled).toEqual([{ v: 1 }]);
+    expect(deadLetter).not.toHaveBeenCalled();
+    await consumer.stop();
+  });
+
+  it('lets a failure to decide fail the message, so that it comes again', async () => {
+    const { kafka, seen } = stubKafka();
+    const handler = jest.fn(async () => undefined);
+    const consumer = new TopicConsumer(kafka, settings).on(topic, handler, { wants: async () => Promise.reject(new Error('redis away')) });
+    await consumer.start();
+    await expect(seen.run!.eachMessage!(keyed('k', '{"v":1}'))).rejects.toThrow('redis away');
+    expect(handler).not.toHaveBeenCalled();
+    await consumer.stop();
+  });
+});
+
 describe('PartitionProgress', () => {
   it('commits up to the lowest offset still running, or one past the highest done', () => {
     const progress = new PartitionProgress();

@@ -141,7 +141,17 @@ export function groupInstanceIdOf(replica: string): string {
   return replica.replace(/[^a-zA-Z0-9._-]/g, '_').slice(0, 249);
 }
 
-interface Subscription {
+/** How a subscription takes its topic's messages. */
+export interface SubscriptionOptions {
+  /**
+   * Decides from the message key alone, before the value is read, whether the handler wants the
+   * message; one it does not want is passed over (its offset committed like a handled one's),
+   * never parsed. For a consumer that acts on few of a topic's messages, each of them large.
+   */
+  wants?: (key: string | null) => boolean | Promise<boolean>;
+}
+
+interface Subscription extends SubscriptionOptions {
   topic: TopicSpec;
   handler: MessageHandler;
 }
@@ -204,9 +214,9 @@ export class TopicConsumer {
     });
   }
 
-  on<T extends TopicSpec>(topic: T, handler: MessageHandler<T>): this {
+  on<T extends TopicSpec>(topic: T, handler: MessageHandler<T>, options: SubscriptionOptions = {}): this {
     if (this.running) throw new Error('subscribe before start()');
-    this.subscriptions.set(topic.name, { topic, handler: handler as MessageHandler });
+    this.subscriptions.set(topic.name, { ...options, topic, handler: handler as MessageHandler });
     return this;
   }
 
@@ -362,8 +372,10 @@ export class TopicConsumer {
     const subscription = this.subscriptions.get(topic);
     if (!subscription) return;
     const startedAt = performance.now();
-    const headers = decodeHeaders(message.headers);
     const key = message.key?.toString('utf8') ?? null;
+    // a failure to decide (e.g. the store it asks is away) throws: the message comes again
+    if (subscription.wants && !(await subscription.wants(key))) return this.metrics.handled(topic, 'passed_over', startedAt);
+    const headers = decodeHeaders(message.headers);
     const raw = message.value?.toString('utf8') ?? '';
     const meta: MessageMeta = {
       topic,

@@ -64,12 +64,16 @@ export class IdempotencyStore {
     await this.bounded((redis) => redis.set(searchMarkerKey(searchId), '1', 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS), 'watch search');
   }
 
-  /** Keeps the answer of a watched search (any search under an Idempotency-Key); ignores the others. */
-  async keepAnswerIfWatched(answer: SearchResponded.Value): Promise<boolean> {
-    if (!(await this.redis.exists(searchMarkerKey(answer.search_id)))) return false;
-    await this.redis.set(searchAnswerKey(answer.search_id), JSON.stringify(answer), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
-    return true;
+  /** Whether an idempotency record wants this search's answer (it ran under an Idempotency-Key). */
+  async isWatched(searchId: string): Promise<boolean> {
+    return (await this.redis.exists(searchMarkerKey(searchId))) === 1;
   }
+
+  /** Keeps the answer of a watched search, for a retry with the same key. */
+  async keepAnswer(answer: SearchResponded.Value): Promise<void> {
+    await this.redis.set(searchAnswerKey(answer.search_id), JSON.stringify(answer), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
+  }
+
 
   async answerOf(searchId: string): Promise<SearchResponded.Value | null> {
     const raw = await this.bounded((redis) => redis.get(searchAnswerKey(searchId)), 'search answer');

@@ -35,9 +35,12 @@ export class SearchAnswersConsumer implements OnApplicationBootstrap {
       logger: logger.child({ component: 'consumer', group: SEARCH_ANSWERS_GROUP }),
       fromBeginning: false,
       deadLetter: ({ consumerGroup, ...letter }) => publisher.publish(Topics.DeadLetter, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
-    }).on(Topics.SearchResponded, async (answer) => {
-      await this.store.keepAnswerIfWatched(answer);
-    });
+    }).on(
+      Topics.SearchResponded,
+      (answer) => this.store.keepAnswer(answer),
+      // most searches run without an Idempotency-Key: their answers (a page of jobs each) are not read at all
+      { wants: (searchId) => searchId !== null && this.store.isWatched(searchId) },
+    );
     drains.register('idempotency-consumer', () => this.consumer.stop());
   }
 
