@@ -41,7 +41,7 @@ export async function enqueueOutboxMany(tx: OutboxWriter, messages: readonly Out
 export interface SerializedOutboxMessage {
   topic: string;
   key: string;
-  /** The message value as JSON text, stored as it is (jsonb). */
+  /** The message value as JSON text, stored as it is. */
   value: string;
   headers: Record<string, string>;
 }
@@ -50,15 +50,15 @@ export interface SerializedOutboxMessage {
  * Several messages in one INSERT of JSON text, returning their row ids in the array's order.
  * Raw SQL on purpose: through the model API Prisma walked every value object to serialize it
  * again (the answer of a search is a page of 20 jobs), and the caller had to parse its own JSON
- * text back into objects first; here the text goes as one `text[]` parameter and PostgreSQL
- * reads it as jsonb.
+ * text back into objects first; here the text goes as one `text[]` parameter and is stored as it
+ * is (the column is text, uncompressed: the row lives until its send).
  */
 export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readonly SerializedOutboxMessage[]): Promise<bigint[]> {
   if (messages.length === 0) return [];
   for (const message of messages) if (!message.topic) throw new Error('enqueueOutbox: topic is required');
   const rows = await tx.$queryRaw<Array<{ id: bigint }>>`
     INSERT INTO outbox_messages (topic, key, value, headers)
-    SELECT m.topic, m.key, m.value::jsonb, m.headers::jsonb
+    SELECT m.topic, m.key, m.value, m.headers::jsonb
     FROM unnest(
       ${messages.map((m) => m.topic)}::text[],
       ${messages.map((m) => m.key)}::text[],
@@ -73,5 +73,5 @@ export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readon
 
 function toRow(message: OutboxMessageInput): Prisma.OutboxMessageCreateManyInput {
   if (!message.topic) throw new Error('enqueueOutbox: topic is required');
-  return { topic: message.topic, key: message.key, value: message.value, headers: message.headers ?? {} };
+  return { topic: message.topic, key: message.key, value: JSON.stringify(message.value), headers: message.headers ?? {} };
 }

@@ -75,12 +75,12 @@ function company() {
 
 async function changesOf(jobId: string): Promise<JobLifecycleChanged.Value[]> {
   const rows = await db.prisma.outboxMessage.findMany({ where: { topic: 'job.lifecycle.changed', key: jobId }, orderBy: { id: 'asc' } });
-  return rows.map((r) => r.value as unknown as JobLifecycleChanged.Value);
+  return rows.map((r) => JSON.parse(r.value) as JobLifecycleChanged.Value);
 }
 
 async function hiringOf(domain: string): Promise<CompanyHiringChanged.Value[]> {
   const rows = await db.prisma.outboxMessage.findMany({ where: { topic: 'company.hiring.changed', key: domain }, orderBy: { id: 'asc' } });
-  return rows.map((r) => r.value as unknown as CompanyHiringChanged.Value);
+  return rows.map((r) => JSON.parse(r.value) as CompanyHiringChanged.Value);
 }
 
 const jobOf = async (id: string) => toJob((await repository.load([id]))[0]!);

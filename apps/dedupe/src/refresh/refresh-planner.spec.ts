@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 const sweepsOf = async (passId: string) =>
-  (await db.prisma.outboxMessage.findMany({ where: { topic: { in: ['refresh.fetch.requested', 'refresh.pass.fetch.requested'] } } })).map((m) => m.value as unknown as RefreshFetchRequested.Value).filter((v) => v.refresh_id === passId);
+  (await db.prisma.outboxMessage.findMany({ where: { topic: { in: ['refresh.fetch.requested', 'refresh.pass.fetch.requested'] } } })).map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value).filter((v) => v.refresh_id === passId);
 const finishAll = (passId: string) => db.prisma.refreshSweep.updateMany({ where: { passId }, data: { finishedAt: new Date() } });
 
 describe('RefreshPlanner', () => {
@@ -40,7 +40,7 @@ describe('RefreshPlanner', () => {
     expect((await sweepsOf(roundId)).map((s) => s.kind)).toEqual(['catalog']);
     expect(await db.prisma.refreshSweep.count({ where: { passId } })).toBe(7);
     // on topics of their own, so neither waits behind the other's sweeps
-    const topics = async (id: string) => new Set((await db.prisma.outboxMessage.findMany({ where: { topic: { startsWith: 'refresh.' } } })).filter((m) => (m.value as { refresh_id?: string }).refresh_id === id).map((m) => m.topic));
+    const topics = async (id: string) => new Set((await db.prisma.outboxMessage.findMany({ where: { topic: { startsWith: 'refresh.' } } })).filter((m) => (JSON.parse(m.value) as { refresh_id?: string }).refresh_id === id).map((m) => m.topic));
     expect(await topics(passId)).toEqual(new Set(['refresh.pass.fetch.requested']));
     expect(await topics(roundId)).toEqual(new Set(['refresh.fetch.requested']));
     expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: roundId } })).toMatchObject({ kind: 'round', bucket: 0 });
