@@ -74,7 +74,6 @@ export class IdempotencyStore {
     await this.redis.set(searchAnswerKey(answer.search_id), JSON.stringify(answer), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
   }
 
-
   async answerOf(searchId: string): Promise<SearchResponded.Value | null> {
     const raw = await this.bounded((redis) => redis.get(searchAnswerKey(searchId)), 'search answer');
     return raw ? (JSON.parse(raw) as SearchResponded.Value) : null;
