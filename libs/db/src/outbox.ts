@@ -1,41 +1,7 @@
 import { type Prisma } from './generated/prisma/client.js';
 
-/** One Kafka message to publish once the surrounding transaction commits. */
-export interface OutboxMessageInput {
-  topic: string;
-  /** Kafka key: partitioning and per-key ordering. */
-  key: string;
-  /** JSON-serialisable payload. */
-  value: Prisma.InputJsonValue;
-  /** Kafka headers (string values). */
-  headers?: Record<string, string>;
-}
-
-/** Anything with the outbox delegate: the `tx` of `prisma.$transaction(async (tx) => …)` (or a client). */
-export type OutboxWriter = Pick<Prisma.TransactionClient, 'outboxMessage' | '$queryRaw'>;
-
-/**
- * Transactional outbox: inserts the message in the caller's transaction, so it is published
- * (by the outbox relay, in id order) if and only if the business change commits.
- *
- *   await prisma.$transaction(async (tx) => {
- *     await tx.paidJob.create({ data });
- *     await enqueueOutbox(tx, { topic: 'billing.charged.v1', key: accountId, value: event });
- *   });
- *
- * Returns the outbox row id (a bigint sequence value).
- */
-export async function enqueueOutbox(tx: OutboxWriter, message: OutboxMessageInput): Promise<bigint> {
-  const row = await tx.outboxMessage.create({ data: toRow(message), select: { id: true } });
-  return row.id;
-}
-
-/** Several messages in one INSERT (their ids, hence publish order, follow the array order). */
-export async function enqueueOutboxMany(tx: OutboxWriter, messages: readonly OutboxMessageInput[]): Promise<number> {
-  if (messages.length === 0) return 0;
-  const { count } = await tx.outboxMessage.createMany({ data: messages.map(toRow) });
-  return count;
-}
+/** Anything that runs raw statements: the `tx` of `prisma.$transaction(async (tx) => …)` (or a client). */
+export type OutboxWriter = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
 /** One message whose value is already JSON text (as it goes on the wire). */
 export interface SerializedOutboxMessage {
@@ -47,6 +13,14 @@ export interface SerializedOutboxMessage {
 }
 
 /**
+ * Transactional outbox: inserts the messages in the caller's transaction, so they are published
+ * (by the outbox relay, in id order) if and only if the business change commits.
+ *
+ *   await prisma.$transaction(async (tx) => {
+ *     await tx.paidJob.create({ data });
+ *     await enqueueSerializedOutbox(tx, [{ topic: 'billing.charged.v1', key: accountId, value: JSON.stringify(event), headers: {} }]);
+ *   });
+ *
  * Several messages in one INSERT of JSON text, returning their row ids in the array's order.
  * Raw SQL on purpose: through the model API Prisma walked every value object to serialize it
  * again (the answer of a search is a page of 20 jobs), and the caller had to parse its own JSON
@@ -55,7 +29,7 @@ export interface SerializedOutboxMessage {
  */
 export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readonly SerializedOutboxMessage[]): Promise<bigint[]> {
   if (messages.length === 0) return [];
-  for (const message of messages) if (!message.topic) throw new Error('enqueueOutbox: topic is required');
+  for (const message of messages) if (!message.topic) throw new Error('enqueueSerializedOutbox: topic is required');
   const rows = await tx.$queryRaw<Array<{ id: bigint }>>`
     INSERT INTO outbox_messages (topic, key, value, headers)
     SELECT m.topic, m.key, m.value, m.headers::jsonb
@@ -69,9 +43,4 @@ export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readon
     RETURNING id`;
   // the rows take the sequence's values in the array's order (one statement, ordered input)
   return rows.map((row) => row.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-function toRow(message: OutboxMessageInput): Prisma.OutboxMessageCreateManyInput {
-  if (!message.topic) throw new Error('enqueueOutbox: topic is required');
-  return { topic: message.topic, key: message.key, value: JSON.stringify(message.value), headers: message.headers ?? {} };
 }

@@ -7,7 +7,6 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   createPrismaClient,
-  enqueueOutbox,
   enqueueSerializedOutbox,
   preparedStatementNames,
   isUniqueViolation,
@@ -98,7 +97,7 @@ it('charges a job once per account: PaidJob + LedgerEntry + credits in one trans
       });
       await tx.paidJob.create({ data: { accountId: ACCOUNT, jobId: 'job_1' } });
       await tx.account.update({ where: { id: ACCOUNT }, data: { creditsRemaining: { decrement: 1 } } });
-      await enqueueOutbox(tx, { topic: 'billing.charged.v1', key: ACCOUNT, value: { accountId: ACCOUNT, jobId: 'job_1', requestId } });
+      await enqueueSerializedOutbox(tx, [{ topic: 'billing.charged.v1', key: ACCOUNT, value: JSON.stringify({ accountId: ACCOUNT, jobId: 'job_1', requestId }), headers: {} }]);
     });
 
   await charge('led_1', 'req_1');
