@@ -180,7 +180,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
         WHERE ${anyAge} OR created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000})
         ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
       if (rows.length === 0) return 0;
-      await this.send(rows.map((row) => ({ id: row.id, topic: row.topic, key: row.key, value: row.value, headers: row.headers })));
+      await this.send(rows);
       // sent: gone with the commit (a crash before it sends them again: at least once)
       await tx.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
       for (const row of rows) this.staged.delete(row.id);
