@@ -218,6 +218,29 @@ describe('World: search and ground truth', () => {
     expect(world.search('provider_a', { postedSince: since }, 0, 5000).listings.every((l) => l.job.postedAt >= since)).toBe(true);
   });
 
+  it('answers a keyword search from its title index exactly as a check of every title would', () => {
+    // every word of a keyword starts a word of the title: checked here on the whole listing
+    const matches = (title: string, keyword: string) => {
+      const titleWords = title.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);
+      const words = keyword.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);
+      return words.length > 0 && words.every((w) => titleWords.some((t) => t.startsWith(w)));
+    };
+    for (const slug of ['provider_a', 'provider_d', 'own_index'] as const) {
+      const all = world.search(slug, {}, 0, 100_000).listings;
+      for (const titleAny of [['engineer'], ['eng'], ['data engineer', 'recruiter'], ['Senior  Sales!'], ['c++', 'c#'], ['zzznothing'], ['engineer', '!!!']]) {
+        const expected = all.filter((l) => titleAny.some((k) => matches(l.job.title, k))).map((l) => l.providerJobId);
+        const found = world.search(slug, { titleAny }, 0, 100_000);
+        expect(found.listings.map((l) => l.providerJobId)).toEqual(expected);
+        expect(found.total).toBe(expected.length);
+        // paging over the index: the same order, offset and total
+        expect(world.search(slug, { titleAny }, 3, 5).listings.map((l) => l.providerJobId)).toEqual(expected.slice(3, 8));
+      }
+      // a keyword of no word at all filters nothing, as before
+      expect(world.search(slug, { titleAny: ['!!!'] }, 0, 100_000).total).toBe(all.length);
+    }
+    expect(world.search('provider_a', { titleAny: ['engineer'] }, 0, 100_000).total).toBeGreaterThan(10);
+  });
+
   it('maps every listing of every provider back to its opening, also in another process', () => {
     const twin = smallWorld();
     const entries = world.groundTruthEntries();
