@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { ConsumerConfig, ConsumerRunConfig, EachBatchPayload, EachMessagePayload, Kafka } from 'kafkajs';
 import { z } from 'zod';
 import type { Logger } from '@jobs/observability';
-import { CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, groupInstanceIdOf, PartitionProgress, TopicConsumer } from './typed-consumer.js';
+import { COMMIT_LINGER_MS, CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, groupInstanceIdOf, PartitionProgress, TopicConsumer } from './typed-consumer.js';
 import type { TopicSpec } from './topic.js';
 
 /** The kafkajs consumer stands in for the broker: it records its config and hands us `run`'s handler. */
@@ -33,6 +33,21 @@ function stubKafka() {
 const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn(), child: () => logger } as unknown as Logger;
 const topic: TopicSpec = { name: 'search.requested', value: z.object({ v: z.literal(1) }) } as unknown as TopicSpec;
 const settings = { groupId: 'dedupe', service: 'dedupe', logger, deadLetter: async () => undefined };
+
+/** kafkajs handing one message over as a batch of one (every TopicConsumer takes batches), running until told otherwise. */
+function asBatch(payload: EachMessagePayload, state: { running: boolean } = { running: true }) {
+  const resolved: string[] = [];
+  const batch = {
+    batch: { topic: payload.topic, partition: payload.partition, messages: [payload.message] },
+    resolveOffset: (offset: string) => void resolved.push(offset),
+    heartbeat: payload.heartbeat,
+    isRunning: () => state.running,
+    isStale: () => false,
+  } as unknown as EachBatchPayload;
+  return { batch, resolved };
+}
+
+const eachMessage = (seen: { run?: ConsumerRunConfig }, payload: EachMessagePayload) => seen.run!.eachBatch!(asBatch(payload).batch);
 
 function message(): EachMessagePayload {
   return {
@@ -74,15 +89,17 @@ describe('TopicConsumer keep-alive', () => {
     const consumer = new TopicConsumer(kafka, settings).on(topic, () => new Promise<void>((resolve) => (finish = resolve)));
     await consumer.start();
     const payload = message();
-    const handled = seen.run!.eachMessage!(payload);
+    const handled = eachMessage(seen, payload);
 
     await jest.advanceTimersByTimeAsync(CONSUMER_HEARTBEAT_INTERVAL_MS * 3);
     expect(payload.heartbeat).toHaveBeenCalledTimes(3);
 
     finish();
     await handled;
+    // the fetch loop's own heartbeat after the message (kafkajs sends it at most once an interval)
+    expect(payload.heartbeat).toHaveBeenCalledTimes(4);
     await jest.advanceTimersByTimeAsync(CONSUMER_HEARTBEAT_INTERVAL_MS * 3);
-    expect(payload.heartbeat).toHaveBeenCalledTimes(3);
+    expect(payload.heartbeat).toHaveBeenCalledTimes(4);
     await consumer.stop();
   });
 
@@ -92,9 +109,10 @@ describe('TopicConsumer keep-alive', () => {
     const consumer = new TopicConsumer(kafka, settings).on(topic, async () => undefined);
     await consumer.start();
     const payload = message();
-    await seen.run!.eachMessage!(payload);
+    await eachMessage(seen, payload);
+    expect(payload.heartbeat).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(CONSUMER_HEARTBEAT_INTERVAL_MS * 3);
-    expect(payload.heartbeat).not.toHaveBeenCalled();
+    expect(payload.heartbeat).toHaveBeenCalledTimes(1);
     await consumer.stop();
   });
 });
@@ -115,8 +133,8 @@ describe('TopicConsumer subscriptions that want few messages', () => {
     });
     await consumer.start();
     // not wanted: not even parsed (an off-contract value would otherwise go to the dead letter)
-    await seen.run!.eachMessage!(keyed('other', 'not json'));
-    await seen.run!.eachMessage!(keyed('wanted', '{"v":1}'));
+    await eachMessage(seen, keyed('other', 'not json'));
+    await eachMessage(seen, keyed('wanted', '{"v":1}'));
     expect(asked).toEqual(['other', 'wanted']);
     expect(handled).toEqual([{ v: 1 }]);
     expect(deadLetter).not.toHaveBeenCalled();
@@ -128,7 +146,7 @@ describe('TopicConsumer subscriptions that want few messages', () => {
     const handler = jest.fn(async () => undefined);
     const consumer = new TopicConsumer(kafka, settings).on(topic, handler, { wants: async () => Promise.reject(new Error('redis away')) });
     await consumer.start();
-    await expect(seen.run!.eachMessage!(keyed('k', '{"v":1}'))).rejects.toThrow('redis away');
+    await expect(eachMessage(seen, keyed('k', '{"v":1}'))).rejects.toThrow('redis away');
     expect(handler).not.toHaveBeenCalled();
     await consumer.stop();
   });
@@ -152,6 +170,88 @@ describe('PartitionProgress', () => {
   });
 });
 
+/** Past a 1 ms linger and the promise turns after it. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('TopicConsumer commits', () => {
+  afterEach(() => jest.useRealTimers());
+
+  const at = (offset: string, partition = 0) => {
+    const payload = message();
+    return { ...payload, partition, message: { ...payload.message, offset } } as EachMessagePayload;
+  };
+
+  it('commits the offsets handled in order together, once the linger has passed, kafkajs committing nothing itself', async () => {
+    jest.useFakeTimers();
+    const { kafka, seen, consumer: stub } = stubKafka();
+    const consumer = new TopicConsumer(kafka, settings).on(topic, async () => undefined);
+    await consumer.start();
+    expect(seen.run!.autoCommit).toBe(false);
+    const first = asBatch(at('7'));
+    await seen.run!.eachBatch!(first.batch);
+    expect(first.resolved).toEqual(['7']);
+    await eachMessage(seen, at('8'));
+    await eachMessage(seen, at('3', 1));
+    await jest.advanceTimersByTimeAsync(COMMIT_LINGER_MS - 1);
+    expect(stub.commitOffsets).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(stub.commitOffsets).toHaveBeenCalledTimes(1);
+    expect(stub.commitOffsets).toHaveBeenLastCalledWith([
+      { topic: topic.name, partition: 0, offset: '9' },
+      { topic: topic.name, partition: 1, offset: '4' },
+    ]);
+    await jest.advanceTimersByTimeAsync(COMMIT_LINGER_MS * 4);
+    expect(stub.commitOffsets).toHaveBeenCalledTimes(1);
+    await consumer.stop();
+  });
+
+  it('sends what waits before a failing handler\u2019s error goes to kafkajs, and does not resolve the failed offset', async () => {
+    const { kafka, seen, consumer: stub } = stubKafka();
+    const consumer = new TopicConsumer(kafka, settings).on(topic, async (_value, meta) => {
+      if (meta.offset === '11') throw new Error('database away');
+    });
+    await consumer.start();
+    await eachMessage(seen, at('10'));
+    expect(stub.commitOffsets).not.toHaveBeenCalled();
+    const failing = asBatch(at('11'));
+    await expect(seen.run!.eachBatch!(failing.batch)).rejects.toThrow('database away');
+    expect(failing.resolved).toEqual([]);
+    expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 0, offset: '11' }]);
+    await consumer.stop();
+  });
+
+  it('sends what waits at once when kafkajs stops, before it leaves the group', async () => {
+    const { kafka, seen, consumer: stub } = stubKafka();
+    const consumer = new TopicConsumer(kafka, settings).on(topic, async () => undefined);
+    await consumer.start();
+    const state = { running: true };
+    const payload = at('20');
+    const batch = asBatch(payload, state);
+    // kafkajs stops while the message is handled: the batch's end commits it
+    (payload.heartbeat as jest.Mock).mockImplementation(async () => void (state.running = false));
+    await seen.run!.eachBatch!(batch.batch);
+    expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 0, offset: '21' }]);
+    await consumer.stop();
+  });
+
+  it('sends what waits when the consumer is stopped', async () => {
+    const { kafka, seen, consumer: stub } = stubKafka();
+    let left = false;
+    stub.disconnect = async () => void (left = true);
+    const consumer = new TopicConsumer(kafka, settings).on(topic, async () => undefined);
+    await consumer.start();
+    await eachMessage(seen, at('30'));
+    expect(stub.commitOffsets).not.toHaveBeenCalled();
+    stub.commitOffsets.mockImplementationOnce(async () => {
+      expect(left).toBe(false);
+      return undefined;
+    });
+    await consumer.stop();
+    expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 0, offset: '31' }]);
+    expect(left).toBe(true);
+  });
+});
+
 describe('TopicConsumer detached handling', () => {
   afterEach(() => jest.useRealTimers());
 
@@ -170,7 +270,7 @@ describe('TopicConsumer detached handling', () => {
   it('takes a batch without waiting for its handlers, and commits each offset only once everything before it is done', async () => {
     const { kafka, seen, consumer: stub } = stubKafka();
     const finish = new Map<string, () => void>();
-    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 8 }).on(topic, (_value, meta) => new Promise<void>((resolve) => finish.set(meta.offset, resolve)));
+    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 8, commitLingerMs: 1 }).on(topic, (_value, meta) => new Promise<void>((resolve) => finish.set(meta.offset, resolve)));
     await consumer.start();
     expect(seen.run!.autoCommit).toBe(false);
     const { payload, resolved } = batchOf(['10', '11', '12']);
@@ -180,10 +280,10 @@ describe('TopicConsumer detached handling', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(finish.size).toBe(3);
     finish.get('11')!();
-    await new Promise((resolve) => setImmediate(resolve));
+    await settle();
     expect(stub.commitOffsets).not.toHaveBeenCalled();
     finish.get('10')!();
-    await new Promise((resolve) => setImmediate(resolve));
+    await settle();
     expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 3, offset: '12' }]);
     finish.get('12')!();
     await consumer.stop();
@@ -212,7 +312,7 @@ describe('TopicConsumer detached handling', () => {
     jest.useFakeTimers();
     const { kafka, seen, consumer: stub } = stubKafka();
     let failures = 2;
-    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 4 }).on(topic, async () => {
+    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 4, commitLingerMs: 1 }).on(topic, async () => {
       if (failures-- > 0) throw new Error('database away');
     });
     await consumer.start();
@@ -228,16 +328,16 @@ describe('TopicConsumer detached handling', () => {
     const { kafka, seen, consumer: stub } = stubKafka();
     let answerCommit!: () => void;
     stub.commitOffsets.mockImplementationOnce(() => new Promise<undefined>((resolve) => (answerCommit = () => resolve(undefined))));
-    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 8 }).on(topic, async () => undefined);
+    const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 8, commitLingerMs: 1 }).on(topic, async () => undefined);
     await consumer.start();
     await seen.run!.eachBatch!(batchOf(['1']).payload);
-    await new Promise((resolve) => setImmediate(resolve));
+    await settle();
     expect(stub.commitOffsets).toHaveBeenCalledTimes(1);
     const other = batchOf(['8', '9']).payload;
     (other.batch as { partition: number }).partition = 4;
     await seen.run!.eachBatch!(batchOf(['2', '3']).payload);
     await seen.run!.eachBatch!(other);
-    await new Promise((resolve) => setImmediate(resolve));
+    await settle();
     expect(stub.commitOffsets).toHaveBeenCalledTimes(1);
     answerCommit();
     await consumer.stop();

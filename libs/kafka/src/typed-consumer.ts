@@ -76,6 +76,27 @@ export interface TopicConsumerSettings {
    * least once). For I/O-bound handlers whose messages need no order among themselves.
    */
   detachedInFlight?: number;
+  /** How long a handled message's offset may wait to be committed with the ones after it (COMMIT_LINGER_MS). */
+  commitLingerMs?: number;
+}
+
+/**
+ * How long a handled message's offset waits to go out with the offsets handled after it: one
+ * OffsetCommit per member per linger, not one per message (kafkajs commits after every batch,
+ * whatever autoCommitInterval says, and at a few messages a batch that was a commit per message:
+ * a request and an append to __consumer_offsets each, about ten per sync search). The price is
+ * the at-least-once window: a member killed outright redelivers what it handled in its last
+ * linger (handlers are idempotent for exactly that window already); a stop, a rebalance or a
+ * failing handler sends what waits first.
+ */
+export const COMMIT_LINGER_MS = 250;
+
+interface WaitingCommit {
+  topic: string;
+  partition: number;
+  offset: string;
+  /** The detached partition's progress, told once the commit is through. */
+  progress?: PartitionProgress;
 }
 
 /** Retries of a failed detached handler: 300 ms doubling to 10 s, while the member owns the partition. */
@@ -175,9 +196,10 @@ export class TopicConsumer {
   /** Detached handlers running now (detachedInFlight), and each partition's progress. */
   private readonly detached = new Set<Promise<void>>();
   private readonly progress = new Map<string, PartitionProgress>();
-  /** Offsets to commit once the commit request now out (if any) is answered. */
-  private readonly commitsWaiting = new Map<string, { topic: string; partition: number; offset: string; progress: PartitionProgress }>();
+  /** Offsets waiting for the next commit request (the latest per partition), and the one out now. */
+  private readonly commitsWaiting = new Map<string, WaitingCommit>();
   private committing: Promise<void> | undefined;
+  private commitTimer: NodeJS.Timeout | undefined;
 
   constructor(
     kafka: Kafka,
@@ -239,37 +261,38 @@ export class TopicConsumer {
     this.keepAlive.unref();
     const within = this.settings.concurrencyWithinPartition ?? 1;
     const detached = this.settings.detachedInFlight ?? 0;
-    if (detached > 0) {
-      await this.consumer.run({
-        autoCommit: false,
-        partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently ?? 4,
-        eachBatchAutoResolve: false,
-        eachBatch: (payload: EachBatchPayload) => this.takeBatch(payload, detached),
-      });
-      return;
-    }
+    // offsets are committed here (lingered), never by kafkajs
     await this.consumer.run({
-      autoCommit: true,
+      autoCommit: false,
       partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently ?? 4,
-      ...(within > 1
-        ? { eachBatchAutoResolve: false, eachBatch: (payload: EachBatchPayload) => this.dispatchBatch(payload, within) }
-        : { eachMessage: (payload: EachMessagePayload) => this.dispatch(payload) }),
+      eachBatchAutoResolve: false,
+      eachBatch: (payload: EachBatchPayload) => (detached > 0 ? this.takeBatch(payload, detached) : this.dispatchBatch(payload, within)),
     });
   }
 
   /**
-   * Runs a batch's messages `limit` at a time; an offset is resolved only once every message up
-   * to it is done, so a crash or a failure redelivers what was not finished (at least once).
+   * Runs a batch's messages `limit` at a time (1: in order); an offset is resolved only once
+   * every message up to it is done, so a crash or a failure redelivers what was not finished (at
+   * least once). Its commit lingers; a failure (a handler's, or a heartbeat refused by a
+   * rebalance) and a stop send what waits before kafkajs retries, rejoins or leaves.
    */
   private async dispatchBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload, limit: number): Promise<void> {
     const messages = batch.messages;
-    for (let start = 0; start < messages.length; start += limit) {
-      if (!isRunning() || isStale()) return;
-      const slice = messages.slice(start, start + limit);
-      await Promise.all(slice.map((message) => this.dispatch({ topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined })));
-      resolveOffset(slice[slice.length - 1]!.offset);
-      await heartbeat();
+    try {
+      for (let start = 0; start < messages.length; start += limit) {
+        if (!isRunning() || isStale()) break;
+        const slice = messages.slice(start, start + limit);
+        await Promise.all(slice.map((message) => this.dispatch({ topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined })));
+        const last = slice[slice.length - 1]!.offset;
+        resolveOffset(last);
+        void this.queueCommit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) });
+        await heartbeat();
+      }
+    } catch (error) {
+      await this.flushCommits();
+      throw error;
     }
+    if (!isRunning() || !this.running) await this.flushCommits();
   }
 
   /**
@@ -311,31 +334,54 @@ export class TopicConsumer {
     await this.commitDone(payload.topic, payload.partition, progress);
   }
 
-  /**
-   * Commits a partition's contiguous done offsets. One commit request at a time per member:
-   * offsets that become committable while one is out go together in the next (the latest per
-   * partition), so a busy member sends one commit per round trip, not one per message.
-   */
+  /** Queues a partition's contiguous done offsets for the next commit (detached handling). */
   private async commitDone(topic: string, partition: number, progress: PartitionProgress): Promise<void> {
     const offset = progress.commitable();
     if (offset === undefined) return;
-    this.commitsWaiting.set(`${topic}|${partition}`, { topic, partition, offset, progress });
-    while (!this.committing && this.commitsWaiting.size > 0) {
-      const batch = [...this.commitsWaiting.values()];
-      this.commitsWaiting.clear();
-      this.committing = this.consumer.commitOffsets(batch.map(({ topic: t, partition: p, offset: o }) => ({ topic: t, partition: p, offset: o }))).then(
+    await this.queueCommit({ topic, partition, offset, progress });
+  }
+
+  /**
+   * Puts an offset (Kafka's "next to read") in the next commit request, which goes COMMIT_LINGER_MS
+   * after the first offset waiting for it; while the member stops, at once (and the promise is
+   * that request's answer).
+   */
+  private queueCommit(commit: WaitingCommit): Promise<void> {
+    this.commitsWaiting.set(`${commit.topic}|${commit.partition}`, commit);
+    if (!this.running) return this.flushCommits();
+    if (!this.commitTimer) {
+      this.commitTimer = setTimeout(() => void this.flushCommits(), this.settings.commitLingerMs ?? COMMIT_LINGER_MS);
+      this.commitTimer.unref();
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Sends the offsets waiting now. One commit request at a time per member: offsets queued while
+   * one is out wait for the next (the latest per partition).
+   */
+  private async flushCommits(): Promise<void> {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    while (this.committing) await this.committing;
+    if (this.commitsWaiting.size === 0) return;
+    const batch = [...this.commitsWaiting.values()];
+    this.commitsWaiting.clear();
+    const offsets = batch.map(({ topic, partition, offset }) => ({ topic, partition, offset }));
+    this.committing = this.consumer
+      .commitOffsets(offsets)
+      .then(
         () => {
-          for (const { offset: o, progress: owner } of batch) owner.committedAt(o);
+          for (const { offset, progress } of batch) progress?.committedAt(offset);
         },
         (error: unknown) => {
           // a rebalance took a partition: its new owner redelivers what this commit would have covered
-          this.settings.logger.warn({ commits: batch.map(({ topic: t, partition: p, offset: o }) => ({ topic: t, partition: p, offset: o })), err: error }, 'offset commit failed; the messages after the last commit may come again');
+          this.settings.logger.warn({ commits: offsets, err: error }, 'offset commit failed; the messages after the last commit may come again');
         },
-      );
-      await this.committing;
-      this.committing = undefined;
-    }
-    // the commit that covers this offset may still be out: stop() waits for it
+      )
+      .finally(() => {
+        this.committing = undefined;
+      });
     await this.committing;
   }
 
@@ -346,6 +392,8 @@ export class TopicConsumer {
     clearInterval(this.keepAlive);
     // detached handlers finish and commit while the member is still in its group
     await Promise.allSettled([...this.detached]);
+    await this.flushCommits();
+    // in-order batches still running commit as they end (queueCommit sends at once now), before kafkajs leaves the group
     await this.consumer.disconnect();
     this.metrics.unwatch();
   }
