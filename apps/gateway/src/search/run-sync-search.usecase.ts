@@ -31,14 +31,20 @@ export class RunSyncSearchUseCase {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
+  /**
+   * The search goes out before any database read: the account and its plan come with the key
+   * (fixed at the account's creation, cached with it), and billing answers with the balance; it
+   * is read here only for the answers billing does not see (sandbox, dry run).
+   */
   async execute(principal: Principal, request: JobSearchRequest, requestId: string): Promise<SyncSearchResult> {
-    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId } });
     if (principal.mode === 'test') {
       // A test key gets the sandbox's fixed data in the live shape: no pipeline, never charged.
-      return { body: this.sandbox.execute(request, requestId, account.creditsRemaining), creditsCharged: 0, creditsRemaining: account.creditsRemaining };
+      const creditsRemaining = await this.creditsRemaining(principal.accountId);
+      return { body: this.sandbox.execute(request, requestId, creditsRemaining), creditsCharged: 0, creditsRemaining };
     }
+    const { accountId, plan } = principal;
     const timeoutMs = request.waterfall.timeout_ms;
-    annotateStage({ 'search.id': requestId, 'account.id': account.id, 'account.plan': account.plan, 'search.strategy': request.waterfall.strategy, 'search.limit': request.limit, 'search.dry_run': request.dry_run });
+    annotateStage({ 'search.id': requestId, 'account.id': accountId, 'account.plan': plan, 'search.strategy': request.waterfall.strategy, 'search.limit': request.limit, 'search.dry_run': request.dry_run });
     const now = Date.now();
     const answer = this.replies.wait(requestId, timeoutMs + this.config.SEARCH_REPLY_GRACE_MS);
     try {
@@ -46,10 +52,10 @@ export class RunSyncSearchUseCase {
         v: 1,
         search_id: requestId,
         kind: 'sync',
-        account_id: account.id,
-        plan: account.plan,
+        account_id: accountId,
+        plan,
         mode: principal.mode,
-        providers_enabled: providersForPlan(account.plan),
+        providers_enabled: providersForPlan(plan),
         request,
         requested_at: new Date(now).toISOString(),
         deadline_at: now + timeoutMs,
@@ -69,7 +75,7 @@ export class RunSyncSearchUseCase {
     }
     if (reply.outcome === 'ok' && reply.estimate) {
       // A dry run: an estimate, never charged.
-      return { body: reply.estimate, creditsCharged: 0, creditsRemaining: account.creditsRemaining };
+      return { body: reply.estimate, creditsCharged: 0, creditsRemaining: await this.creditsRemaining(accountId) };
     }
     if (reply.outcome === 'error' || !reply.response) {
       const failure = reply.error ?? { code: 'internal_error' as const, message: 'The search failed.' };
@@ -80,6 +86,11 @@ export class RunSyncSearchUseCase {
       });
     }
     annotateStage({ 'page.jobs': reply.response.data.length, 'credits.charged': reply.credits_charged });
-    return { body: reply.response, creditsCharged: reply.credits_charged, creditsRemaining: reply.credits_remaining ?? account.creditsRemaining };
+    return { body: reply.response, creditsCharged: reply.credits_charged, creditsRemaining: reply.credits_remaining ?? (await this.creditsRemaining(accountId)) };
+  }
+
+  private async creditsRemaining(accountId: string): Promise<number> {
+    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditsRemaining: true } });
+    return account.creditsRemaining;
   }
 }

@@ -107,9 +107,11 @@ export class SearchStateStore {
    * deadline sweeper, whichever comes first, on whichever replica.
    */
   async claimCompletion(searchId: string, ttlSeconds: number): Promise<boolean> {
-    const claimed = await this.redis.set(doneKey(searchId), '1', 'EX', ttlSeconds, 'NX');
-    await this.redis.zrem(DEADLINES, searchId);
-    return claimed === 'OK';
+    // one round trip: the deadline goes whoever claims (the sweeper has nothing left to do for it)
+    const replies = await this.redis.multi().set(doneKey(searchId), '1', 'EX', ttlSeconds, 'NX').zrem(DEADLINES, searchId).exec();
+    const failed = replies?.find(([error]) => error);
+    if (!replies || failed) throw failed?.[0] ?? new Error('Redis discarded the completion claim');
+    return replies[0]![1] === 'OK';
   }
 
   /** The earliest registered deadline (epoch ms), or null when no search is open. */
