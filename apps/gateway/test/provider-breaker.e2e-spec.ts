@@ -105,6 +105,14 @@ describe('provider status from the circuit breaker', () => {
         if (attempt < 3) continue;
         throw new Error(`the breaker's cool-down ran out before the health check saw the repair, ${attempt} times`);
       }
+      // A refresh sweep's call made before the breaker opened may end after the repair: its
+      // success closes the breaker (the provider answered), and then operational is right (CI run
+      // of db52fd2: opened 22:45:44.685, closed by such a call 331 ms later). The proof needs the
+      // breaker still open, so that try is made again too.
+      if (status !== 'down' && !(await breakerStatesOfD()).includes('open')) {
+        if (attempt < 3) continue;
+        throw new Error(`a call that began before the breaker opened closed it after the repair, ${attempt} times`);
+      }
       // ...yet the status is down: only the breaker (still cooling down) can say so.
       expect(status).toBe('down');
       expect(await breakerStatesOfD()).toContain('open');
