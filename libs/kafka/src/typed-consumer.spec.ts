@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { EventEmitter } from 'node:events';
-import type { ConsumerConfig, ConsumerRunConfig, EachBatchPayload, EachMessagePayload, Kafka } from 'kafkajs';
+import type { ConsumerConfig, ConsumerRunConfig, EachBatchPayload, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
 import { z } from 'zod';
 import type { Logger } from '@jobs/observability';
 import { COMMIT_LINGER_MS, CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, groupInstanceIdOf, PartitionProgress, TopicConsumer } from './typed-consumer.js';
@@ -34,20 +34,23 @@ const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest
 const topic: TopicSpec = { name: 'search.requested', value: z.object({ v: z.literal(1) }) } as unknown as TopicSpec;
 const settings = { groupId: 'dedupe', service: 'dedupe', logger, deadLetter: async () => undefined };
 
-/** kafkajs handing one message over as a batch of one (every TopicConsumer takes batches), running until told otherwise. */
-function asBatch(payload: EachMessagePayload, state: { running: boolean } = { running: true }) {
+/** kafkajs handing messages of one partition over as a batch, running until told otherwise; `resolved` records the offsets resolved. */
+function batchPayload(partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void> = jest.fn(async () => undefined), state = { running: true }) {
   const resolved: string[] = [];
-  const batch = {
-    batch: { topic: payload.topic, partition: payload.partition, messages: [payload.message] },
+  const payload = {
+    batch: { topic: topic.name, partition, messages },
     resolveOffset: (offset: string) => void resolved.push(offset),
-    heartbeat: payload.heartbeat,
+    heartbeat,
     isRunning: () => state.running,
     isStale: () => false,
   } as unknown as EachBatchPayload;
-  return { batch, resolved };
+  return { payload, resolved };
 }
 
-const eachMessage = (seen: { run?: ConsumerRunConfig }, payload: EachMessagePayload) => seen.run!.eachBatch!(asBatch(payload).batch);
+/** One message as a batch of one (every TopicConsumer takes batches). */
+const asBatch = (one: EachMessagePayload, state?: { running: boolean }) => batchPayload(one.partition, [one.message], one.heartbeat, state);
+
+const eachMessage = (seen: { run?: ConsumerRunConfig }, payload: EachMessagePayload) => seen.run!.eachBatch!(asBatch(payload).payload);
 
 function message(): EachMessagePayload {
   return {
@@ -188,7 +191,7 @@ describe('TopicConsumer commits', () => {
     await consumer.start();
     expect(seen.run!.autoCommit).toBe(false);
     const first = asBatch(at('7'));
-    await seen.run!.eachBatch!(first.batch);
+    await seen.run!.eachBatch!(first.payload);
     expect(first.resolved).toEqual(['7']);
     await eachMessage(seen, at('8'));
     await eachMessage(seen, at('3', 1));
@@ -214,7 +217,7 @@ describe('TopicConsumer commits', () => {
     await eachMessage(seen, at('10'));
     expect(stub.commitOffsets).not.toHaveBeenCalled();
     const failing = asBatch(at('11'));
-    await expect(seen.run!.eachBatch!(failing.batch)).rejects.toThrow('database away');
+    await expect(seen.run!.eachBatch!(failing.payload)).rejects.toThrow('database away');
     expect(failing.resolved).toEqual([]);
     expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 0, offset: '11' }]);
     await consumer.stop();
@@ -229,7 +232,7 @@ describe('TopicConsumer commits', () => {
     const batch = asBatch(payload, state);
     // kafkajs stops while the message is handled: the batch's end commits it
     (payload.heartbeat as jest.Mock).mockImplementation(async () => void (state.running = false));
-    await seen.run!.eachBatch!(batch.batch);
+    await seen.run!.eachBatch!(batch.payload);
     expect(stub.commitOffsets).toHaveBeenLastCalledWith([{ topic: topic.name, partition: 0, offset: '21' }]);
     await consumer.stop();
   });
@@ -255,17 +258,7 @@ describe('TopicConsumer commits', () => {
 describe('TopicConsumer detached handling', () => {
   afterEach(() => jest.useRealTimers());
 
-  function batchOf(offsets: string[]) {
-    const resolved: string[] = [];
-    const payload = {
-      batch: { topic: topic.name, partition: 3, messages: offsets.map((offset) => ({ key: null, value: Buffer.from('{"v":1}'), offset, headers: {}, timestamp: '0', attributes: 0, size: 0 })) },
-      resolveOffset: (offset: string) => void resolved.push(offset),
-      heartbeat: jest.fn(async () => undefined),
-      isRunning: () => true,
-      isStale: () => false,
-    } as unknown as EachBatchPayload;
-    return { payload, resolved };
-  }
+  const batchOf = (offsets: string[]) => batchPayload(3, offsets.map((offset) => ({ ...message().message, offset })));
 
   it('takes a batch without waiting for its handlers, and commits each offset only once everything before it is done', async () => {
     const { kafka, seen, consumer: stub } = stubKafka();
