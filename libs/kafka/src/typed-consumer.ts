@@ -62,7 +62,7 @@ export interface TopicConsumerSettings {
   partitionsConsumedConcurrently?: number;
   /**
    * Handle up to this many messages of one partition at once (a fetched batch in parallel,
-   * offsets committed when the whole batch is done). For I/O-bound handlers whose messages need
+   * an offset resolved once every message up to it is done, committed lingered). For I/O-bound handlers whose messages need
    * no order among themselves, such as the provider calls of one search. Default 1: in order.
    */
   concurrencyWithinPartition?: number;
