@@ -61,9 +61,10 @@ export interface TopicConsumerSettings {
   fromBeginning?: boolean;
   partitionsConsumedConcurrently?: number;
   /**
-   * Handle up to this many messages of one partition at once (a fetched batch in parallel,
-   * an offset resolved once every message up to it is done, committed lingered). For I/O-bound handlers whose messages need
-   * no order among themselves, such as the provider calls of one search. Default 1: in order.
+   * Handle up to this many messages of one partition at once (a fetched batch in parallel, an
+   * offset resolved once every message up to it is done, its commit lingered). For I/O-bound
+   * handlers whose messages need no order among themselves, such as the provider calls of one
+   * search. Default 1: in order.
    */
   concurrencyWithinPartition?: number;
   /**
