@@ -1,5 +1,7 @@
 import { register } from 'node:module';
+import type { MessagePort } from 'node:worker_threads';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
+import { register as registerInThread, supportsSyncHooks, type RegisterHooksOptions } from 'import-in-the-middle/register-hooks.mjs';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter as OtlpProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -28,7 +30,20 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   // was a third of a service's start-up CPU (README "Fault tests": start-up).
   const channel = createAddHookMessageChannel();
   hooksAcknowledged = channel.waitForAllMessagesAcknowledged;
-  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, channel.registerOptions);
+  if (supportsSyncHooks()) {
+    // In the service's own thread (module.registerHooks): the off-thread loader made the main
+    // thread wait on a worker for every import, about a third of the gateway's start-up CPU
+    // (bench/README, issue 14: recovery). The same channel feeds the include list; in one thread
+    // its messages arrive on the next turn of the event loop, before register.ts lets main load.
+    // (The port is an option create-hook's applyOptions reads on both paths; the .d.mts omits it.)
+    // Every instrumented library here is CommonJS and patched in place, which both paths see; an
+    // ES-module named import of node:http's functions would keep the unpatched ones on this
+    // path, and no service makes its outgoing calls that way (fetch is undici's channel).
+    const options: RegisterHooksOptions & { addHookMessagePort: MessagePort } = { include: [], addHookMessagePort: channel.addHookMessagePort };
+    registerInThread(options);
+  } else {
+    register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, channel.registerOptions);
+  }
   const exporting = Boolean(env['OTEL_EXPORTER_OTLP_ENDPOINT']);
   const spanProcessors: SpanProcessor[] = exporting
     ? [new BatchSpanProcessor({ exporter: traceExporter(env), scheduledDelayMillis: 500 })]
