@@ -22,7 +22,7 @@ export class AdmissionGate {
   private readonly refused: Counter;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.pools = { 'sync-search': new InFlightLimit({ min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT), max: config.SEARCH_MAX_IN_FLIGHT, window: config.SEARCH_ADMISSION_WINDOW, floorMs: config.SEARCH_LATENCY_FLOOR_MS }) };
+    this.pools = { 'sync-search': new InFlightLimit({ min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT), max: config.SEARCH_MAX_IN_FLIGHT, start: config.SEARCH_START_IN_FLIGHT, window: config.SEARCH_ADMISSION_WINDOW, floorMs: config.SEARCH_LATENCY_FLOOR_MS }) };
     const meter = jobsMeter();
     this.refused = meter.createCounter('gateway_admission_refused_total', { description: 'Requests refused with 503 because the work in flight on this replica was at capacity, by pool.' });
     meter

@@ -3,7 +3,7 @@ import { InFlightLimit, isRefusal, type Refusal, type Slot } from './in-flight-l
 const CEILING = 10_000;
 
 /** A limit on a clock the test moves. */
-function limitOn(tuning: { min: number; max: number; window: number; floorMs?: number }) {
+function limitOn(tuning: { min: number; max: number; start?: number; window: number; floorMs?: number }) {
   const clock = { now: 0 };
   return { limit: new InFlightLimit(tuning, () => clock.now), clock };
 }
@@ -110,6 +110,58 @@ describe('admission by the work in flight', () => {
       slot.release();
     }
     expect(limit.limit).toBe(8);
+  });
+
+  it('starts at `start` and grows from there only by windows that filled it within the target', () => {
+    const { limit, clock } = limitOn({ min: 2, max: 16, start: 4, window: 4 });
+    // Quiet: one at a time, 1 s each (target 2 s). A light window leaves the limit at its start.
+    for (let i = 0; i < 6; i++) {
+      const slot = enter(limit);
+      clock.now += 1000;
+      slot.release();
+    }
+    expect(limit.limit).toBe(4);
+    // A burst: four let in, the rest refused at once.
+    const first = Array.from({ length: 4 }, () => enter(limit));
+    expect(isRefusal(limit.tryEnter(CEILING))).toBe(true);
+    // They come back within the target: the limit doubles, 4 -> 8, then 8 -> 16.
+    clock.now += 1500;
+    for (const slot of first) slot.release();
+    expect(limit.limit).toBe(8);
+    const second = Array.from({ length: 8 }, () => enter(limit));
+    clock.now += 1500;
+    for (const slot of second) slot.release();
+    expect(limit.limit).toBe(16);
+  });
+
+  it('comes down to `start` after windows that used half of it or less, and doubles back to where it was', () => {
+    const { limit, clock } = limitOn({ min: 2, max: 16, start: 4, window: 4 });
+    const fill = (n: number, ms: number) => {
+      const slots = Array.from({ length: n }, () => enter(limit));
+      clock.now += ms;
+      for (const slot of slots) slot.release();
+    };
+    // Quiet: one at a time, 1 s each (target 2 s); then full windows within it: 4 -> 8 -> 16.
+    for (let i = 0; i < 6; i++) fill(1, 1000);
+    fill(4, 1500);
+    fill(8, 1500);
+    expect(limit.limit).toBe(16);
+    // One at a time again: those windows say nothing about 16 at once, so back to the start.
+    for (let i = 0; i < 8; i++) fill(1, 1000);
+    expect(limit.limit).toBe(4);
+    // A full window within the target: 4 -> 8 -> 16, where the light spell found it, not a quarter at a time.
+    fill(4, 1500);
+    expect(limit.limit).toBe(8);
+    fill(8, 1500);
+    expect(limit.limit).toBe(16);
+    // A busy spell shrinks it below the start (16 -> 11 -> 7 -> 4 -> 2); light load brings it back to the start.
+    for (const n of [16, 11, 7, 4]) fill(n, 3000);
+    expect(limit.limit).toBe(2);
+    for (let i = 0; i < 4; i++) fill(1, 1000);
+    expect(limit.limit).toBe(4);
+    // Above what the busy spell left, growth is a quarter at a time (at least one): 4 -> 5.
+    fill(4, 1500);
+    expect(limit.limit).toBe(5);
   });
 
   it('never shrinks while the window p95 is at or under the floor, however fast quiet work was', () => {

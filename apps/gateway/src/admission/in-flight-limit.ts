@@ -9,9 +9,16 @@ export interface Refusal {
 }
 
 export interface InFlightTuning {
-  /** The limit never goes below this nor above `max`; it starts at `max`. */
+  /** The limit never goes below this nor above `max`. */
   min: number;
   max: number;
+  /**
+   * Where the limit starts, and where it comes back to after a window that used less than half
+   * of it (default: `max`, clamped to min..max). Work the pipeline has not carried lately is not
+   * let in at once: a burst after a light spell would be admitted whole before any of it could
+   * tell whether the pipeline carries it.
+   */
+  start?: number;
   /** Completions per decision: the p95 of that many latencies moves the limit. */
   window: number;
   /**
@@ -42,20 +49,32 @@ const MIN_WINDOW = 2;
  * units have been finishing lately (Little's law), 1 to 30 s.
  *
  * The limit adapts to what the pipeline carries now (the machine, the strategy mix, whatever
- * else runs): it starts at `max`; every `window` completions the p95 of their latencies is held
- * against the target: twice the quiet p95 (latencies of work that never had more than one other
- * unit in flight beside it), never under `floorMs`, never above `ceilingMs` (the longest a caller can be kept waiting before the
- * answer would be a timeout). Above the target the limit shrinks by 30 % (at once when a single
- * unit outlives the ceiling), at most once per generation of admitted work, so the units still
- * finishing under the old limit do not shrink it again (nor count in the next window); at or
- * under the target it grows by a quarter (at least one). A window is `window` completions, fewer
- * (down to 2) while the limit is smaller. Additive-increase, multiplicative-decrease, as TCP's
- * congestion window.
+ * else runs), as TCP's congestion window does: every `window` completions the p95 of their
+ * latencies is held against the target: twice the quiet p95 (latencies of work that never had
+ * more than one other unit in flight beside it), never under `floorMs`, never above `ceilingMs`
+ * (the longest a caller can be kept waiting before the answer would be a timeout).
+ * - Above the target the limit shrinks by 30 % (at once when a single unit outlives the ceiling),
+ *   at most once per generation of admitted work, so the units still finishing under the old
+ *   limit do not shrink it again (nor count in the next window).
+ * - At or under it, a window that filled the limit (a unit admitted at the limit, or one refused)
+ *   grows it: doubling up to where a light spell found it (as TCP's slow start after idle),
+ *   beyond that by a quarter (at least one).
+ * - A window that used half of the limit or less proves nothing about the rest: the limit comes
+ *   down to `start` (or twice the window's peak, if more), as TCP validates an idle congestion
+ *   window (RFC 2861), remembering where it was for the fast way back. A burst after a light
+ *   spell is then admitted in part, and the rest when the first part came back within its target.
+ * A window is `window` completions of units admitted under the present limit, fewer (down to 2)
+ * while the limit is smaller; units admitted before a change do not count towards it.
  */
 export class InFlightLimit {
   private inFlight = 0;
   private currentLimit: number;
-  /** Bumped by every decrease: units admitted before it report on the old limit. */
+  /** Where the limit was before a light spell brought it down: a full window within the target regains it in one step. */
+  private resumeLimit: number;
+  /** The most units in flight at once in the current window, and whether one was refused in it. */
+  private windowPeak = 0;
+  private windowRefused = false;
+  /** Bumped by every change of the limit: units admitted before it report on the old limit. */
   private generation = 0;
   /** Bumped whenever more than QUIET_IN_FLIGHT + 1 units are in flight: a unit that saw it change was not quiet. */
   private crowding = 0;
@@ -68,7 +87,12 @@ export class InFlightLimit {
     private readonly tuning: InFlightTuning,
     private readonly now: () => number = Date.now,
   ) {
-    this.currentLimit = tuning.max;
+    this.currentLimit = this.startLimit;
+    this.resumeLimit = tuning.max;
+  }
+
+  private get startLimit(): number {
+    return Math.min(this.tuning.max, Math.max(this.tuning.min, this.tuning.start ?? this.tuning.max));
   }
 
   get current(): number {
@@ -88,10 +112,12 @@ export class InFlightLimit {
   /** Admits a unit that may keep its caller waiting at most `ceilingMs`, or refuses it. */
   tryEnter(ceilingMs: number): Slot | Refusal {
     if (this.inFlight >= this.currentLimit) {
+      this.windowRefused = true;
       return { retryAfterSeconds: this.retryAfterSeconds() };
     }
     const crowdingAtEntry = this.crowding;
     this.inFlight++;
+    if (this.inFlight > this.windowPeak) this.windowPeak = this.inFlight;
     if (this.inFlight > QUIET_IN_FLIGHT + 1) this.crowding++;
     const generation = this.generation;
     const started = this.now();
@@ -127,20 +153,40 @@ export class InFlightLimit {
     const p95 = percentile95(this.windowLatencies);
     const quietP95 = this.quietP95Ms;
     const target = quietP95 === undefined ? ceilingMs : Math.min(ceilingMs, Math.max(this.tuning.floorMs ?? 0, 2 * quietP95));
-    if (p95 > target) this.decrease(generation);
-    else {
-      // Within the target the limit grows, full or not: a limit shrunk by a busy spell comes back
-      // while the load is light, instead of refusing the next burst at a level no longer needed.
-      this.currentLimit = Math.min(this.tuning.max, this.currentLimit + Math.max(1, Math.floor(this.currentLimit / 4)));
-      this.windowLatencies = [];
+    if (p95 > target) {
+      this.decrease(generation);
+      return;
     }
+    const limit = this.currentLimit;
+    let next = limit;
+    if (this.windowRefused || this.windowPeak >= limit) {
+      next = Math.min(this.tuning.max, limit < this.resumeLimit ? Math.min(this.resumeLimit, 2 * limit) : limit + Math.max(1, Math.floor(limit / 4)));
+    } else if (2 * this.windowPeak <= limit) {
+      // (A limit a busy spell shrank below `start` comes back up to it the same way.)
+      this.resumeLimit = Math.max(this.resumeLimit, limit);
+      next = Math.min(this.tuning.max, Math.max(this.startLimit, 2 * this.windowPeak));
+    }
+    if (next !== limit) {
+      // The units still in flight were admitted under the old limit: they do not speak for the new one.
+      this.generation++;
+      this.currentLimit = next;
+    }
+    this.startWindow();
+  }
+
+  private startWindow(): void {
+    this.windowLatencies = [];
+    this.windowPeak = this.inFlight;
+    this.windowRefused = false;
   }
 
   private decrease(generation: number): void {
     if (generation !== this.generation) return;
     this.generation++;
     this.currentLimit = Math.max(this.tuning.min, Math.floor(this.currentLimit * DECREASE));
-    this.windowLatencies = [];
+    // What was too much is not regained in one step.
+    this.resumeLimit = this.currentLimit;
+    this.startWindow();
   }
 
   private retryAfterSeconds(): number {
