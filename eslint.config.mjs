@@ -39,12 +39,25 @@ export default [
         },
       ],
       'no-console': 'error',
+      // Services load OpenTelemetry's import-in-the-middle in their own thread (libs/observability,
+      // telemetry.ts): a builtin's functions imported by name keep their unpatched originals, so an
+      // outgoing call made through them would have no span. Call fetch, or the module object.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        ...['http', 'https'].flatMap((name) => [name, `node:${name}`]).map((name) => ({
+          name,
+          importNames: ['request', 'get'],
+          allowTypeImports: true,
+          message: 'Named or namespace imports of node:http(s) request/get are not traced (libs/observability/src/telemetry.ts); use fetch or the default import.',
+        })),
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
-    rules: { 'no-console': 'off' },
+    // (Tests and benchmarks do not run under the services' preload: their raw HTTP clients need no span.)
+    rules: { 'no-console': 'off', '@typescript-eslint/no-restricted-imports': 'off' },
   },
 ];
