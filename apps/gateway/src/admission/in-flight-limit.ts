@@ -13,8 +13,8 @@ export interface InFlightTuning {
   min: number;
   max: number;
   /**
-   * Where the limit starts, and where it comes back to after a window that used less than half
-   * of it (default: `max`, clamped to min..max). Work the pipeline has not carried lately is not
+   * Where the limit starts, and where it comes back to after a window that used half of it or
+   * less (default: `max`, clamped to min..max). Work the pipeline has not carried lately is not
    * let in at once: a burst after a light spell would be admitted whole before any of it could
    * tell whether the pipeline carries it.
    */
@@ -69,7 +69,7 @@ const MIN_WINDOW = 2;
 export class InFlightLimit {
   private inFlight = 0;
   private currentLimit: number;
-  /** Where the limit was before a light spell brought it down: a full window within the target regains it in one step. */
+  /** Where the limit was before a light spell brought it down: full windows within the target double it back up to there. */
   private resumeLimit: number;
   /** The most units in flight at once in the current window, and whether one was refused in it. */
   private windowPeak = 0;

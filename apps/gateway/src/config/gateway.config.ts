@@ -49,7 +49,7 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   SEARCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
   SEARCH_MIN_IN_FLIGHT: z.coerce.number().int().min(1).default(2),
   /**
-   * Where the limit starts, and where it returns after a window that used less than half of it:
+   * Where the limit starts, and where it returns after a window that used half of it or less:
    * a burst after a light spell is let in this far, and further once it came back within the
    * target (bench:overload: 16 admitted at once answered at 2.5x the quiet p95 on 2 cores).
    */
