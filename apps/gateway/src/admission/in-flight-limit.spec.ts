@@ -5,7 +5,14 @@ const CEILING = 10_000;
 /** A limit on a clock the test moves. */
 function limitOn(tuning: { min: number; max: number; start?: number; window: number; floorMs?: number }) {
   const clock = { now: 0 };
-  return { limit: new InFlightLimit(tuning, () => clock.now), clock };
+  const limit = new InFlightLimit(tuning, () => clock.now);
+  /** `n` units admitted at once, all released `ms` later. */
+  const fill = (n: number, ms: number) => {
+    const slots = Array.from({ length: n }, () => enter(limit));
+    clock.now += ms;
+    for (const slot of slots) slot.release();
+  };
+  return { limit, clock, fill };
 }
 
 const enter = (limit: InFlightLimit, ceiling = CEILING) => {
@@ -113,13 +120,9 @@ describe('admission by the work in flight', () => {
   });
 
   it('starts at `start` and grows from there only by windows that filled it within the target', () => {
-    const { limit, clock } = limitOn({ min: 2, max: 16, start: 4, window: 4 });
+    const { limit, clock, fill } = limitOn({ min: 2, max: 16, start: 4, window: 4 });
     // Quiet: one at a time, 1 s each (target 2 s). A light window leaves the limit at its start.
-    for (let i = 0; i < 6; i++) {
-      const slot = enter(limit);
-      clock.now += 1000;
-      slot.release();
-    }
+    for (let i = 0; i < 6; i++) fill(1, 1000);
     expect(limit.limit).toBe(4);
     // A burst: four let in, the rest refused at once.
     const first = Array.from({ length: 4 }, () => enter(limit));
@@ -128,19 +131,12 @@ describe('admission by the work in flight', () => {
     clock.now += 1500;
     for (const slot of first) slot.release();
     expect(limit.limit).toBe(8);
-    const second = Array.from({ length: 8 }, () => enter(limit));
-    clock.now += 1500;
-    for (const slot of second) slot.release();
+    fill(8, 1500);
     expect(limit.limit).toBe(16);
   });
 
   it('comes down to `start` after windows that used half of it or less, and doubles back to where it was', () => {
-    const { limit, clock } = limitOn({ min: 2, max: 16, start: 4, window: 4 });
-    const fill = (n: number, ms: number) => {
-      const slots = Array.from({ length: n }, () => enter(limit));
-      clock.now += ms;
-      for (const slot of slots) slot.release();
-    };
+    const { limit, fill } = limitOn({ min: 2, max: 16, start: 4, window: 4 });
     // Quiet: one at a time, 1 s each (target 2 s); then full windows within it: 4 -> 8 -> 16.
     for (let i = 0; i < 6; i++) fill(1, 1000);
     fill(4, 1500);
