@@ -25,64 +25,74 @@ const count = Number(process.env['BENCH_MESSAGES'] ?? 100);
 const run = `${process.pid}-${Date.now()}`;
 const HEADERS = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'x-request-id': 'req_abcdefghijkl', 'x-stages': 'gateway' };
 
-/** Sends `count` messages one at a time (a pause between them, as a lone search's hops are) and returns each hop's ms. */
-async function timeHops(send: (i: number) => Promise<void>, arrived: { next?: () => void }): Promise<number[]> {
-  const hops: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const came = new Promise<void>((resolve) => (arrived.next = resolve));
-    const t = performance.now();
-    await send(i);
-    await came;
-    hops.push(performance.now() - t);
-    await sleep(20);
-  }
-  return hops.sort((a, b) => a - b);
-}
+/** How long a fresh consumer group takes to join and be assigned its partition, before the first message. */
+const JOIN_WAIT_MS = 3000;
 
-async function bare(variant: 'plain' | 'as-services'): Promise<number[]> {
-  const kafka = new Kafka({ clientId: 'bench-kafka-hop', brokers, logLevel: logLevel.NOTHING });
-  const topic = `bench.kafka-hop.${variant}.${run}`;
+/**
+ * Times `count` hops on a scratch topic of one partition, deleted afterwards: `start` connects a
+ * producer and a consumer whose handler calls `arrived`, and returns how to send message `i` and
+ * how to stop. Messages go one at a time, a pause between them (as a lone search's hops are).
+ */
+async function timeHops(kafka: Kafka, topic: string, start: (arrived: () => void) => Promise<{ send: (i: number) => Promise<void>; stop: () => Promise<void> }>): Promise<number[]> {
   const admin = kafka.admin();
   await admin.connect();
   await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-  const producer = kafka.producer(variant === 'plain' ? {} : { idempotent: true, maxInFlightRequests: 5 });
-  const consumer = kafka.consumer({ groupId: topic, maxWaitTimeInMs: 1000 });
-  await Promise.all([producer.connect(), consumer.connect()]);
-  await consumer.subscribe({ topics: [topic], fromBeginning: true });
-  const arrived: { next?: () => void } = {};
-  await consumer.run({ eachMessage: async () => arrived.next?.() });
-  await sleep(3000); // the group's join
-  const hops = await timeHops(
-    (i) => producer.send({ topic, acks: -1, messages: [{ key: `k${i}`, value: JSON.stringify({ i }), ...(variant === 'plain' ? {} : { headers: { ...HEADERS, 'x-message-id': `msg_${i}` } }) }] }).then(() => undefined),
-    arrived,
-  );
-  await Promise.all([consumer.disconnect(), producer.disconnect()]);
-  await admin.deleteTopics({ topics: [topic] });
-  await admin.disconnect();
-  return hops;
+  let next: (() => void) | undefined;
+  const { send, stop } = await start(() => next?.());
+  try {
+    await sleep(JOIN_WAIT_MS);
+    const hops: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const came = new Promise<void>((resolve) => (next = resolve));
+      const t = performance.now();
+      await send(i);
+      await came;
+      hops.push(performance.now() - t);
+      await sleep(20);
+    }
+    return hops.sort((a, b) => a - b);
+  } finally {
+    await stop();
+    await admin.deleteTopics({ topics: [topic] });
+    await admin.disconnect();
+  }
 }
 
-async function ours(): Promise<number[]> {
+function bare(variant: 'plain' | 'as-services'): Promise<number[]> {
+  const kafka = new Kafka({ clientId: 'bench-kafka-hop', brokers, logLevel: logLevel.NOTHING });
+  const topic = `bench.kafka-hop.${variant}.${run}`;
+  return timeHops(kafka, topic, async (arrived) => {
+    const producer = kafka.producer(variant === 'plain' ? {} : { idempotent: true, maxInFlightRequests: 5 });
+    const consumer = kafka.consumer({ groupId: topic, maxWaitTimeInMs: 1000 });
+    await Promise.all([producer.connect(), consumer.connect()]);
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({ eachMessage: async () => arrived() });
+    return {
+      send: (i) => producer.send({ topic, acks: -1, messages: [{ key: `k${i}`, value: JSON.stringify({ i }), ...(variant === 'plain' ? {} : { headers: { ...HEADERS, 'x-message-id': `msg_${i}` } }) }] }).then(() => undefined),
+      stop: () => Promise.all([consumer.disconnect(), producer.disconnect()]).then(() => undefined),
+    };
+  });
+}
+
+function ours(): Promise<number[]> {
   const logger = createLogger({ service: 'bench-kafka-hop', level: 'warn' });
   const kafka = createKafkaClient({ clientId: 'bench-kafka-hop', brokers, logger });
   const Hop = z.object({ v: z.literal(1), i: z.number().int(), search_id: z.string() });
   const topic: TopicSpec<typeof Hop> = { name: `bench.kafka-hop.ours.${run}`, value: Hop, partitions: 1, keyOf: (value) => value.search_id };
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic: topic.name, numPartitions: 1 }], waitForLeaders: true });
-  const producer = new TypedProducer(kafka, 'bench');
-  const consumer = new TopicConsumer(kafka, { groupId: topic.name, service: 'bench', logger, deadLetter: async () => undefined });
-  const arrived: { next?: () => void } = {};
-  consumer.on(topic, async () => arrived.next?.());
-  await producer.connect();
-  await consumer.start();
-  await sleep(3000);
-  const hops = await timeHops((i) => producer.publish(topic, { v: 1, i, search_id: `srch_${i}` }), arrived);
-  await consumer.stop();
-  await producer.disconnect();
-  await admin.deleteTopics({ topics: [topic.name] });
-  await admin.disconnect();
-  return hops;
+  return timeHops(kafka, topic.name, async (arrived) => {
+    const producer = new TypedProducer(kafka, 'bench');
+    const consumer = new TopicConsumer(kafka, { groupId: topic.name, service: 'bench', logger, deadLetter: async () => undefined });
+    consumer.on(topic, async () => arrived());
+    await producer.connect();
+    await consumer.start();
+    return {
+      send: (i) => producer.publish(topic, { v: 1, i, search_id: `srch_${i}` }),
+      stop: async () => {
+        await consumer.stop();
+        await producer.disconnect();
+      },
+    };
+  });
 }
 
 const rows: string[] = [];
