@@ -206,6 +206,33 @@ it('runs statements without JIT compilation (milliseconds-long statements would 
   expect(setting?.jit).toBe('off');
 });
 
+it("PrismaService.direct runs raw statements with pg on the client's own pool, prepared under the client's names", async () => {
+  // one connection: a second pool (the adapter's own, had it not taken this one) would show another backend
+  const service = new PrismaService(url, { poolSize: 1 });
+  try {
+    const [viaPrisma] = await service.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+    const [viaPg] = await service.direct.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+    expect(viaPg!.pid).toBe(viaPrisma!.pid);
+    // tagged template or Prisma.Sql, nested fragments and arrays included; rows as pg parses them
+    const fragment = Prisma.sql`AND x > ${1}`;
+    const rows = await service.direct.$queryRaw<Array<{ x: number; doc: { a: number }; at: Date }>>(
+      Prisma.sql`SELECT x::int AS x, '{"a":1}'::jsonb AS doc, '2026-01-02T03:04:05Z'::timestamptz AS at FROM unnest(${[1, 2, 3]}::int[]) AS x WHERE true ${fragment} ORDER BY x`,
+    );
+    expect(rows).toEqual([
+      { x: 2, doc: { a: 1 }, at: new Date('2026-01-02T03:04:05Z') },
+      { x: 3, doc: { a: 1 }, at: new Date('2026-01-02T03:04:05Z') },
+    ]);
+    for (const n of [1, 2]) expect(await service.direct.$queryRaw<Array<{ n: number }>>`SELECT ${n}::int + 0 AS n`).toEqual([{ n }]);
+    const [prepared] = await service.direct.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int + 0 AS n%'`;
+    expect(prepared!.n).toBe(1);
+    // the changed rows' count, as $executeRaw gives it
+    expect(await service.direct.$executeRaw`UPDATE accounts SET updated_at = updated_at WHERE id = ${ACCOUNT}`).toBe(1);
+    expect(await service.direct.$executeRaw`UPDATE accounts SET updated_at = updated_at WHERE id = ${'acct_none'}`).toBe(0);
+  } finally {
+    await service.$disconnect();
+  }
+});
+
 it('re-running the migrator applies nothing', async () => {
   await expect(deployMigrations({ databaseUrl: url })).resolves.toEqual({ createdDatabase: false, applied: [], total: migrationNames.length });
 });

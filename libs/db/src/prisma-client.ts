@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient } from './generated/prisma/client.js';
+import pg from 'pg';
+import { Prisma, PrismaClient } from './generated/prisma/client.js';
 
 // The generated client (prisma/schema.prisma → ./generated/prisma, gitignored; produced by the
 // `prisma-generate` target): PrismaClient, the Prisma namespace, model types and enums.
@@ -38,29 +39,85 @@ export function createPrismaClient(databaseUrl: string, options: PrismaClientOpt
  * Error()`, a stack walk) on every query, only to print a code frame in the message of an error;
  * that was 1-2 % of billing's and dedupe's CPU under load. Errors keep their code and meta.
  */
-export function prismaClientSettings(databaseUrl: string, options: PrismaClientOptions = {}) {
-  return { adapter: createPgAdapter(databaseUrl, options), errorFormat: 'minimal' as const, ...(options.log ? { log: options.log } : {}) };
+export function prismaClientSettings(databaseUrl: string, options: PrismaClientOptions = {}, adapter: PrismaPg = createPgAdapter(databaseUrl, options)) {
+  return { adapter, errorFormat: 'minimal' as const, ...(options.log ? { log: options.log } : {}) };
 }
 
 /** The driver adapter createPrismaClient() uses, for classes that extend PrismaClient. */
 export function createPgAdapter(databaseUrl: string, options: PrismaClientOptions = {}): PrismaPg {
+  return pooledAdapter(createPgPool(databaseUrl, options), preparedStatementNames());
+}
+
+/** The pg pool behind a client's adapter: its connections, timeouts and session settings. */
+export function createPgPool(databaseUrl: string, options: PrismaClientOptions = {}): pg.Pool {
   if (!databaseUrl) throw new Error('@jobs/db: a PostgreSQL connection string (DATABASE_URL) is required');
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new Error(`@jobs/db: poolSize must be a positive integer, got ${poolSize}`);
-  return new PrismaPg(
-    {
-      connectionString: databaseUrl,
-      max: poolSize,
-      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
-      idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
-      // No JIT: the services' statements run for milliseconds, and where the planner overestimates
-      // a statement's cost (a table without fresh statistics) JIT compiled it for 4-8 ms first
-      // (the own index leg's load of 100 jobs: 7.4 ms, of which JIT 4.1).
-      options: '-c jit=off',
-      ...(options.statementTimeoutMillis !== undefined ? { statement_timeout: options.statementTimeoutMillis } : {}),
-    },
-    { statementNameGenerator: preparedStatementNames() },
-  );
+  return new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
+    // No JIT: the services' statements run for milliseconds, and where the planner overestimates
+    // a statement's cost (a table without fresh statistics) JIT compiled it for 4-8 ms first
+    // (the own index leg's load of 100 jobs: 7.4 ms, of which JIT 4.1).
+    options: '-c jit=off',
+    ...(options.statementTimeoutMillis !== undefined ? { statement_timeout: options.statementTimeoutMillis } : {}),
+  });
+}
+
+/** Prisma's adapter on `pool` (ended with the client), its statements named by `names`. */
+function pooledAdapter(pool: pg.Pool, names: StatementNames): PrismaPg {
+  return new PrismaPg(pool, { statementNameGenerator: names, disposeExternalPool: true });
+}
+
+type StatementNames = (query: { sql: string }) => string;
+
+/** Whatever runs a raw read: a client, a transaction's client, or `PooledStatements`. */
+export interface SqlReader {
+  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
+}
+
+/**
+ * Raw statements sent by `pg` itself on the pool of a client's adapter (same connections, same
+ * statement names), for the few hot statements where Prisma's raw query path costs more than the
+ * statement: a search's load of 70 canonical jobs took 6.3 ms of the service's CPU through
+ * `$queryRaw` against 3.3 ms through `pg`, and the known-listings read 0.93 against 0.36 ms
+ * (bench/README, "Issue 14, the hot reads on pg"). Called like `$queryRaw`/`$executeRaw` (a
+ * tagged template or a `Prisma.Sql`); rows come as pg parses them (jsonb as objects, timestamps
+ * as Dates, bigint and numeric as strings). Outside any transaction: each statement commits on
+ * its own, so a statement that must share a transaction goes through that transaction's client.
+ */
+export class PooledStatements implements SqlReader {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly names: StatementNames,
+  ) {}
+
+  async $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T> {
+    return (await this.run(query, values)).rows as T;
+  }
+
+  /** The number of rows the statement changed (or returned). */
+  async $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number> {
+    return (await this.run(query, values)).rowCount ?? 0;
+  }
+
+  private run(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): Promise<pg.QueryResult> {
+    const sql = isSql(query) ? query : sqlOf(query, values);
+    const name = this.names({ sql: sql.text });
+    return this.pool.query(name ? { name, text: sql.text, values: sql.values } : { text: sql.text, values: sql.values });
+  }
+}
+
+const isSql = (query: TemplateStringsArray | Prisma.Sql): query is Prisma.Sql => query instanceof Prisma.Sql;
+const sqlOf = (strings: TemplateStringsArray, values: unknown[]): Prisma.Sql => Prisma.sql(strings, ...(values as Prisma.Sql['values']));
+
+/** A client's adapter and a `PooledStatements` on the same pool. */
+export function pooledClientParts(databaseUrl: string, options: PrismaClientOptions = {}): { adapter: PrismaPg; statements: PooledStatements } {
+  const pool = createPgPool(databaseUrl, options);
+  const names = preparedStatementNames();
+  return { adapter: pooledAdapter(pool, names), statements: new PooledStatements(pool, names) };
 }
 
 /** How many distinct statements one client prepares at most (per connection of its pool). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { PrismaClient } from './generated/prisma/client.js';
-import { prismaClientSettings, type PrismaClientOptions } from './prisma-client.js';
+import { pooledClientParts, prismaClientSettings, type PooledStatements, type PrismaClientOptions } from './prisma-client.js';
 
 /** Injection token of the PostgreSQL connection string (a `string`). */
 export const DATABASE_URL_TOKEN = Symbol.for('@jobs/db:DATABASE_URL');
@@ -15,12 +15,16 @@ export const PRISMA_CLIENT_OPTIONS_TOKEN = Symbol.for('@jobs/db:PrismaClientOpti
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('PrismaService');
+  /** Raw statements sent by `pg` on this client's own pool, for the hot few (see PooledStatements). */
+  readonly direct: PooledStatements;
 
   constructor(
     @Inject(DATABASE_URL_TOKEN) databaseUrl: string,
     @Optional() @Inject(PRISMA_CLIENT_OPTIONS_TOKEN) options?: PrismaClientOptions,
   ) {
-    super(prismaClientSettings(databaseUrl, options ?? {}));
+    const { adapter, statements } = pooledClientParts(databaseUrl, options ?? {});
+    super(prismaClientSettings(databaseUrl, options ?? {}, adapter));
+    this.direct = statements;
   }
 
   async onModuleInit(): Promise<void> {

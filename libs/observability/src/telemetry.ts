@@ -11,6 +11,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { prometheusReader } from './metrics.js';
+import { redisStatement } from './redis-statement.js';
 import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, ParentBasedSampler, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 let sdk: NodeSDK | undefined;
@@ -68,7 +69,7 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
       // trace context an outbox row carries from the transaction that wrote it.
       // fetch (undici) carries the provider adapters' and the webhook sender's calls.
       new UndiciInstrumentation(),
-      new IORedisInstrumentation(),
+      new IORedisInstrumentation({ dbStatementSerializer: redisStatement }),
       new PgInstrumentation(),
       new PrismaInstrumentation(),
     ],

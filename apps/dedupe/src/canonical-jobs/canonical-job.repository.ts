@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ClosedReason, Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
-import { Prisma, PrismaService } from '@jobs/db';
+import { Prisma, PrismaService, type SqlReader } from '@jobs/db';
 import { CanonicalIndex, blockingKey, normalizeCompanyName, normalizeTitle, recordToMatch, type MatchFields } from '@jobs/matching';
 import { titleSearchText } from '@jobs/job-filters';
 import { newId } from '@jobs/observability';
@@ -292,7 +292,7 @@ export class CanonicalJobRepository {
    * the rest, which go to the merge transaction. One indexed read for the whole batch.
    */
   private async sightKnown(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
-    const known = await knownSources(this.prisma, records);
+    const known = await knownSources(this.prisma.direct, records);
     const bySource = new Map(known.map((k) => [`${k.provider}\u0000${k.provider_job_id}`, k]));
     const sightings: KnownSighting[] = [];
     const rest: NormalizedProviderRecord[] = [];
@@ -312,7 +312,7 @@ export class CanonicalJobRepository {
    */
   private async recordUnchangedSightings(seen: readonly KnownSighting[]): Promise<void> {
     const sources = [...new Map(seen.map((k) => [k.sourceId, k])).values()];
-    await this.prisma.$executeRaw`
+    await this.prisma.direct.$executeRaw`
       WITH sources AS (
         UPDATE job_sources AS s
         SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL
@@ -324,7 +324,7 @@ export class CanonicalJobRepository {
   }
 
   load(ids: readonly string[]): Promise<CanonicalJobRow[]> {
-    return loadJobRows(this.prisma, ids);
+    return loadJobRows(this.prisma.direct, ids);
   }
 
   toJob = toJob;
@@ -526,7 +526,7 @@ interface KnownSource {
 }
 
 /** The stored sources of these listings, in one indexed statement (Prisma's OR of pairs costs more to build than to run). */
-function knownSources(db: Pick<Prisma.TransactionClient, '$queryRaw'>, records: readonly NormalizedProviderRecord[]): Promise<KnownSource[]> {
+function knownSources(db: SqlReader, records: readonly NormalizedProviderRecord[]): Promise<KnownSource[]> {
   if (records.length === 0) return Promise.resolve([]);
   return db.$queryRaw<KnownSource[]>`
     SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes

@@ -1,7 +1,5 @@
-import type { CanonicalJob, Company, JobSource, Prisma } from '@jobs/db';
+import type { CanonicalJob, Company, JobSource, SqlReader } from '@jobs/db';
 import type { CanonicalJobRow } from './job-view.js';
-
-type Reader = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
 /** Columns of each table that hold a timestamp (JSON carries them as text). */
 const JOB_DATES = ['postedAt', 'firstSeenAt', 'lastSeenAt', 'lastVerifiedAt', 'closedAt', 'createdAt', 'updatedAt'] as const;
@@ -29,7 +27,7 @@ function asModel<T>(json: Record<string, unknown>, dates: readonly string[]): T 
  * three, and spends more CPU shaping their results than the database spends on them). `ids`
  * order is kept; ids not found are left out.
  */
-export async function loadJobRows(db: Reader, ids: readonly string[]): Promise<CanonicalJobRow[]> {
+export async function loadJobRows(db: SqlReader, ids: readonly string[]): Promise<CanonicalJobRow[]> {
   if (ids.length === 0) return [];
   const rows = await db.$queryRaw<{ job: Record<string, unknown>; company: Record<string, unknown>; sources: Record<string, unknown>[] }[]>`
     SELECT to_jsonb(j) AS job, to_jsonb(c) AS company,

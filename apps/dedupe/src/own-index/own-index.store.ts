@@ -20,7 +20,7 @@ export class OwnIndexStore {
    * and the key the next page starts after (null when this page was the last).
    */
   async page(query: Omit<OwnIndexQuery, 'want'> & { want: number; after: StorePageKey | null }): Promise<{ rows: CanonicalJobRow[]; next: StorePageKey | null }> {
-    const keys = await this.prisma.$queryRaw<{ id: string; first_seen_at: Date }[]>(ownIndexPageQuery(query));
+    const keys = await this.prisma.direct.$queryRaw<{ id: string; first_seen_at: Date }[]>(ownIndexPageQuery(query));
     const rows = await this.jobs.load(keys.map((k) => k.id));
     const last = keys[keys.length - 1];
     return { rows, next: keys.length === query.want && last ? { firstSeenAt: last.first_seen_at, id: last.id } : null };

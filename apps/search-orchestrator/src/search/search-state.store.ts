@@ -39,7 +39,8 @@ const DEADLINES = 'orchestrator:deadlines';
  * jobs once, its batches by job id) and tells whether its providers were the last ones awaited,
  * atomically, so exactly one orchestrator replica completes a search however the messages are
  * spread. One round trip: the search's state comes back with it (nothing is recorded for an
- * unknown or expired search), and every recorded message when this one completed the wave.
+ * unknown or expired search), and every other recorded message when this one completed the wave
+ * (the caller has this one: a search's largest message is not sent back and parsed again).
  * ARGV: ttl, the message's field and JSON, then its providers.
  */
 const RECORD_GATHERED = `
@@ -50,7 +51,14 @@ redis.call('EXPIRE', KEYS[2], ARGV[1])
 local removed = 0
 for i = 4, #ARGV do removed = removed + redis.call('SREM', KEYS[1], ARGV[i]) end
 local left = redis.call('SCARD', KEYS[1])
-if removed > 0 and left == 0 then return {removed, left, state, redis.call('HVALS', KEYS[2])} end
+if removed > 0 and left == 0 then
+  local all = redis.call('HGETALL', KEYS[2])
+  local others = {}
+  for i = 1, #all, 2 do
+    if all[i] ~= ARGV[2] then others[#others + 1] = all[i + 1] end
+  end
+  return {removed, left, state, others}
+end
 return {removed, left, state}
 `;
 
@@ -155,10 +163,12 @@ export class SearchStateStore {
   async recordGathered(searchId: string, message: GatheredMessage, ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
     const providers = message.batches.map((batch) => batch.provider);
     const reply = (await this.redis.eval(RECORD_GATHERED, 3, pendingKey(searchId), batchesKey(searchId), stateKey(searchId), ttlSeconds, providers.join(','), JSON.stringify(message), ...providers)) as [number, number?, string?, string[]?];
-    const [removed, left, state, all] = reply;
+    const [removed, left, state, others] = reply;
     if (removed === -1 || state === undefined) return null;
     const complete = left === 0 && removed > 0;
-    return { state: JSON.parse(state) as SearchState, complete, firstTime: removed > 0, ...(complete && all ? { batches: batchesOf(all.map((raw) => JSON.parse(raw) as GatheredMessage)) } : {}) };
+    // this message was recorded last: the earlier ones keep the first word on a provider
+    const batches = complete && others ? batchesOf([...others.map((raw) => JSON.parse(raw) as GatheredMessage), message]) : undefined;
+    return { state: JSON.parse(state) as SearchState, complete, firstTime: removed > 0, ...(batches ? { batches } : {}) };
   }
 
   async batches(searchId: string): Promise<ProviderBatch[]> {
