@@ -50,26 +50,32 @@ export class AccountCharges {
     try {
       await this.prisma.$transaction(async (tx) => {
         committed = tx;
-        // the mark first: a second delivery waits here for the first one's commit, then finds it
-        const marked = await tx.$executeRaw`
-          INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON CONFLICT DO NOTHING`;
-        if (marked === 0) return; // already charged and answered: a redelivery
-        const [account] = await tx.$queryRaw<Array<{ credits_remaining: number }>>`
-          SELECT credits_remaining FROM accounts WHERE id = ${request.accountId} FOR UPDATE`;
-        if (!account) throw new NonRetriableError(`unknown account ${request.accountId}`);
+        // The mark and the account's lock in one statement. A second delivery waits for the
+        // first one's commit in whichever it meets first (the mark's insert or the row lock),
+        // then finds the mark; the lock's read gives the balance as the last charge left it.
+        const [locked] = await tx.$queryRaw<Array<{ marked: number; credits_remaining: number | null }>>`
+          WITH mark AS (
+            INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON CONFLICT DO NOTHING RETURNING 1
+          )
+          SELECT (SELECT count(*) FROM mark)::int AS marked,
+            (SELECT credits_remaining FROM accounts WHERE id = ${request.accountId} FOR UPDATE) AS credits_remaining`;
+        // (a SELECT without FROM: always one row)
+        if (locked!.marked === 0) return; // already charged and answered: a redelivery
+        const credits = locked!.credits_remaining;
+        if (credits === null) throw new NonRetriableError(`unknown account ${request.accountId}`);
         // read after the lock (a statement of its own, so it sees what the charge before it paid)
         const paid = await tx.$queryRaw<Array<{ job_id: string }>>`
           SELECT job_id FROM paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])`;
         const plan = (request.rules ?? planCharges)({
           jobIds: request.jobIds,
           alreadyPaid: new Set(paid.map((p) => p.job_id)),
-          creditsRemaining: account.credits_remaining,
+          creditsRemaining: credits,
           maxCredits: request.capAcrossParts ? await this.capLeft(tx, request) : request.maxCredits,
           mode: request.mode,
         });
         if (plan.kind === 'ok') await this.record(tx, request, plan);
         decided = plan;
-        await answer(tx, plan, account.credits_remaining - (plan.kind === 'ok' ? plan.creditsCharged : 0));
+        await answer(tx, plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0));
       });
     } catch (error) {
       if (isUniqueViolation(error)) return; // already charged and answered: a redelivery
