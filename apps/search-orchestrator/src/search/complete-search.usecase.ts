@@ -6,7 +6,7 @@ import { assembleSearchResult, estimateFromResult, firstPageMayContinue, hasMore
 import { requestFingerprint, ResultSetStore, type ResultSet } from './result-sets.store.js';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { SearchMetrics } from './search-metrics.js';
-import { SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
+import { gatheredMessagesKey, SearchStateStore, triedProviders, type SearchState } from './search-state.store.js';
 
 /** Rounds of reads one page may take beyond its result set (until it is full or no provider has more). */
 const MAX_EXTENSION_ROUNDS = 12;
@@ -68,7 +68,7 @@ export class CompleteSearchUseCase {
     const more = hasMore(positions);
     let continuation: SearchContinuation | null = null;
     if (firstPageMayContinue(result.matching.length, request.limit, request.waterfall.max_credits ?? null, more)) {
-      await this.resultSets.save(searchId, { ...result, fingerprint, positions });
+      await this.resultSets.keep(searchId, { ...result, fingerprint, positions }, gatheredMessagesKey(searchId));
       continuation = { set: searchId, fingerprint, page_start: 0, set_size: result.matching.length, more };
     }
     await this.publishPage(state.request, result.matching.slice(0, request.limit), result.metadata, continuation);
@@ -90,7 +90,7 @@ export class CompleteSearchUseCase {
     const known = new Set(set.matching.map((job) => job.id));
     const fresh = round.matching.filter((job) => !known.has(job.id));
     const grown: ResultSet = { ...set, matching: [...set.matching, ...fresh], positions: { ...set.positions, ...nextPositions(state.plan.providers, state.plan.providers, batches, state.from ?? {}) } };
-    await this.resultSets.save(extension.set, grown);
+    await this.resultSets.grow(extension.set, grown, fresh, extension.round);
     const more = hasMore(grown.positions ?? {});
     const askAgain = providersWithMore(state.plan.providers, grown.positions ?? {});
     if (grown.matching.length < extension.offset + request.limit && askAgain.length > 0 && extension.round < MAX_EXTENSION_ROUNDS && Date.now() < state.request.deadline_at - EXTENSION_MARGIN_MS) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import type { JobSearchRequest } from '@jobs/contracts';
+import type { Job, JobSearchRequest } from '@jobs/contracts';
 import { digestOf } from '@jobs/cursors';
 import type { ProviderPositions, SearchResult } from '@jobs/waterfall';
 
@@ -14,29 +14,78 @@ export interface ResultSet extends SearchResult {
   positions?: ProviderPositions;
 }
 
+/** What is kept under the set's key: the jobs by id, in page order; their bodies are in the jobs hash. */
+interface StoredSet extends Omit<ResultSet, 'matching'> {
+  ids: string[];
+}
+
 const key = (id: string) => `orchestrator:resultset:${id}`;
+/** A hash of JSON values, each with `jobs`: the search's gathered messages, then each round that grew the set. */
+const jobsKey = (id: string) => `orchestrator:resultset:${id}:jobs`;
 
 /** The request parts that must not change between the pages of one result set. */
 export function requestFingerprint(accountId: string, request: Pick<JobSearchRequest, 'filters' | 'waterfall' | 'limit'>): string {
   return digestOf({ accountId, filters: request.filters, waterfall: request.waterfall, limit: request.limit }, 'base64url');
 }
 
+const stored = ({ matching, ...set }: ResultSet): StoredSet => ({ ...set, ids: matching.map((job) => job.id) });
 
 /**
  * One search's result so far, kept so that its later pages come from the same set: no job
  * twice, none skipped, whatever the providers return in the meantime. When a page reaches its
  * end and a provider has more, the set grows (jobs appended, never reordered).
+ *
+ * The set's jobs are not written again: the search's gathered messages, already in Redis, become
+ * the set's jobs hash (a RENAME), and the set itself is the ids in page order. A round that grows
+ * the set adds only its new jobs. Before, each first page wrote its whole set (150 KB for a
+ * `max_coverage` search of ~140 jobs) beside the gathered messages that held the same jobs.
  */
 @Injectable()
 export class ResultSetStore {
   constructor(private readonly redis: Redis) {}
 
-  async save(id: string, set: ResultSet): Promise<void> {
-    await this.redis.set(key(id), JSON.stringify(set), 'EX', RESULT_SET_TTL_SECONDS);
+  /** A first page's set, whose jobs are all in the search's gathered messages (the hash under `gatheredKey`, moved here). */
+  async keep(id: string, set: ResultSet, gatheredKey: string): Promise<void> {
+    const write = this.redis.multi().set(key(id), JSON.stringify(stored(set)), 'EX', RESULT_SET_TTL_SECONDS);
+    // a set without jobs (every provider timed out) may have no gathered messages at all
+    if (set.matching.length > 0) write.rename(gatheredKey, jobsKey(id)).expire(jobsKey(id), RESULT_SET_TTL_SECONDS);
+    await this.exec(write);
   }
 
+  /** The set grown by a round: `added` are the jobs it did not have, appended in this order. */
+  async grow(id: string, set: ResultSet, added: readonly Job[], round: number): Promise<void> {
+    const write = this.redis.multi().set(key(id), JSON.stringify(stored(set)), 'EX', RESULT_SET_TTL_SECONDS);
+    if (added.length > 0) write.hset(jobsKey(id), `round:${round}:${Date.now()}`, JSON.stringify({ jobs: added }));
+    await this.exec(write.expire(jobsKey(id), RESULT_SET_TTL_SECONDS));
+  }
+
+  /** The set, or null when it expired (or any of its jobs is missing, which only an expiry causes). */
   async load(id: string): Promise<ResultSet | null> {
-    const raw = await this.redis.get(key(id));
-    return raw ? (JSON.parse(raw) as ResultSet) : null;
+    const replies = await this.exec(this.redis.multi().get(key(id)).hvals(jobsKey(id)));
+    const raw = replies[0] as string | null;
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as StoredSet | ResultSet;
+    // a set kept whole by a replica of the version before (until its hour is up)
+    if ('matching' in parsed) return parsed;
+    const { ids, ...set } = parsed;
+    const jobs = new Map<string, Job>();
+    for (const part of replies[1] as string[]) {
+      for (const job of (JSON.parse(part) as { jobs: Job[] }).jobs) if (!jobs.has(job.id)) jobs.set(job.id, job);
+    }
+    const matching: Job[] = [];
+    for (const jobId of ids) {
+      const job = jobs.get(jobId);
+      if (!job) return null;
+      matching.push(job);
+    }
+    return { ...set, matching };
+  }
+
+  /** Runs a MULTI and gives its replies, or throws its first error (Redis runs the rest of a MULTI past a failed command). */
+  private async exec(multi: ReturnType<Redis['multi']>): Promise<unknown[]> {
+    const replies = await multi.exec();
+    const failed = replies?.find(([error]) => error);
+    if (!replies || failed) throw failed?.[0] ?? new Error('Redis discarded the result set transaction');
+    return replies.map(([, value]) => value);
   }
 }

@@ -30,6 +30,8 @@ export function triedProviders(state: SearchState): WaterfallPlan['providers'] {
 const stateKey = (id: string) => `orchestrator:search:${id}`;
 const pendingKey = (id: string) => `orchestrator:search:${id}:pending`;
 const batchesKey = (id: string) => `orchestrator:search:${id}:batches`;
+/** The hash of a search's gathered messages (their jobs become its result set's, `ResultSetStore.keep`). */
+export const gatheredMessagesKey = batchesKey;
 const doneKey = (id: string) => `orchestrator:search:${id}:done`;
 /** Open searches by deadline (epoch ms), shared by every replica's deadline sweeper. */
 const DEADLINES = 'orchestrator:deadlines';
