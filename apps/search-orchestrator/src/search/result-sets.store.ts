@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { Job, JobSearchRequest } from '@jobs/contracts';
 import { digestOf } from '@jobs/cursors';
+import { execTransaction } from '@jobs/redis';
 import type { ProviderPositions, SearchResult } from '@jobs/waterfall';
 
 /** How long the next pages of a search stay available. */
@@ -49,19 +50,19 @@ export class ResultSetStore {
     const write = this.redis.multi().set(key(id), JSON.stringify(stored(set)), 'EX', RESULT_SET_TTL_SECONDS);
     // a set without jobs (every provider timed out) may have no gathered messages at all
     if (set.matching.length > 0) write.rename(gatheredKey, jobsKey(id)).expire(jobsKey(id), RESULT_SET_TTL_SECONDS);
-    await this.exec(write);
+    await execTransaction(write, 'the result set transaction');
   }
 
   /** The set grown by a round: `added` are the jobs it did not have, appended in this order. */
   async grow(id: string, set: ResultSet, added: readonly Job[], round: number): Promise<void> {
     const write = this.redis.multi().set(key(id), JSON.stringify(stored(set)), 'EX', RESULT_SET_TTL_SECONDS);
     if (added.length > 0) write.hset(jobsKey(id), `round:${round}:${Date.now()}`, JSON.stringify({ jobs: added }));
-    await this.exec(write.expire(jobsKey(id), RESULT_SET_TTL_SECONDS));
+    await execTransaction(write.expire(jobsKey(id), RESULT_SET_TTL_SECONDS), 'the result set transaction');
   }
 
   /** The set, or null when it expired (or any of its jobs is missing, which only an expiry causes). */
   async load(id: string): Promise<ResultSet | null> {
-    const replies = await this.exec(this.redis.multi().get(key(id)).hvals(jobsKey(id)));
+    const replies = await execTransaction(this.redis.multi().get(key(id)).hvals(jobsKey(id)), 'the result set read');
     const raw = replies[0] as string | null;
     if (!raw) return null;
     const parsed = JSON.parse(raw) as StoredSet | ResultSet;
@@ -79,13 +80,5 @@ export class ResultSetStore {
       matching.push(job);
     }
     return { ...set, matching };
-  }
-
-  /** Runs a MULTI and gives its replies, or throws its first error (Redis runs the rest of a MULTI past a failed command). */
-  private async exec(multi: ReturnType<Redis['multi']>): Promise<unknown[]> {
-    const replies = await multi.exec();
-    const failed = replies?.find(([error]) => error);
-    if (!replies || failed) throw failed?.[0] ?? new Error('Redis discarded the result set transaction');
-    return replies.map(([, value]) => value);
   }
 }

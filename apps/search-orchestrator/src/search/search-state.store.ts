@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { execTransaction } from '@jobs/redis';
 import type { Job, SearchRequested } from '@jobs/contracts';
 import type { ProviderBatch, ProviderPositions, WaterfallPlan } from '@jobs/waterfall';
 
@@ -29,9 +30,8 @@ export function triedProviders(state: SearchState): WaterfallPlan['providers'] {
 
 const stateKey = (id: string) => `orchestrator:search:${id}`;
 const pendingKey = (id: string) => `orchestrator:search:${id}:pending`;
-const batchesKey = (id: string) => `orchestrator:search:${id}:batches`;
 /** The hash of a search's gathered messages (their jobs become its result set's, `ResultSetStore.keep`). */
-export const gatheredMessagesKey = batchesKey;
+export const gatheredMessagesKey = (id: string) => `orchestrator:search:${id}:batches`;
 const doneKey = (id: string) => `orchestrator:search:${id}:done`;
 /** Open searches by deadline (epoch ms), shared by every replica's deadline sweeper. */
 const DEADLINES = 'orchestrator:deadlines';
@@ -104,7 +104,7 @@ export class SearchStateStore {
       .multi()
       .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
       // a result set grown in several rounds reopens its request's state: nothing of the last round stays
-      .del(pendingKey(searchId), batchesKey(searchId), doneKey(searchId))
+      .del(pendingKey(searchId), gatheredMessagesKey(searchId), doneKey(searchId))
       .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
       .expire(pendingKey(searchId), ttlSeconds)
       .zadd(DEADLINES, state.request.deadline_at, searchId)
@@ -118,10 +118,8 @@ export class SearchStateStore {
    */
   async claimCompletion(searchId: string, ttlSeconds: number): Promise<boolean> {
     // one round trip: the deadline goes whoever claims (the sweeper has nothing left to do for it)
-    const replies = await this.redis.multi().set(doneKey(searchId), '1', 'EX', ttlSeconds, 'NX').zrem(DEADLINES, searchId).exec();
-    const failed = replies?.find(([error]) => error);
-    if (!replies || failed) throw failed?.[0] ?? new Error('Redis discarded the completion claim');
-    return replies[0]![1] === 'OK';
+    const [claimed] = await execTransaction(this.redis.multi().set(doneKey(searchId), '1', 'EX', ttlSeconds, 'NX').zrem(DEADLINES, searchId), 'the completion claim');
+    return claimed === 'OK';
   }
 
   /** The earliest registered deadline (epoch ms), or null when no search is open. */
@@ -164,7 +162,7 @@ export class SearchStateStore {
    */
   async recordGathered(searchId: string, message: GatheredMessage, ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
     const providers = message.batches.map((batch) => batch.provider);
-    const reply = (await this.redis.eval(RECORD_GATHERED, 3, pendingKey(searchId), batchesKey(searchId), stateKey(searchId), ttlSeconds, providers.join(','), JSON.stringify(message), ...providers)) as [number, number?, string?, string[]?];
+    const reply = (await this.redis.eval(RECORD_GATHERED, 3, pendingKey(searchId), gatheredMessagesKey(searchId), stateKey(searchId), ttlSeconds, providers.join(','), JSON.stringify(message), ...providers)) as [number, number?, string?, string[]?];
     const [removed, left, state, others] = reply;
     if (removed === -1 || state === undefined) return null;
     const complete = left === 0 && removed > 0;
@@ -174,7 +172,7 @@ export class SearchStateStore {
   }
 
   async batches(searchId: string): Promise<ProviderBatch[]> {
-    const all = await this.redis.hvals(batchesKey(searchId));
+    const all = await this.redis.hvals(gatheredMessagesKey(searchId));
     return batchesOf(all.map((raw) => JSON.parse(raw) as GatheredMessage));
   }
 }
