@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { examples, type ProviderFetchRequested, type ProviderRecordsFetched, type ProviderSlug } from '@jobs/contracts';
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { ProviderCalls, ProviderCallResult } from '../calls/provider-calls.js';
@@ -41,49 +42,62 @@ function wave(behaviours: Partial<Record<ProviderSlug, Behaviour>>, budgetMs: nu
   return { run: () => useCase.execute(message), published };
 }
 
+/**
+ * Runs waves on fake timers: every partner's latency and every timer of the use case fire in
+ * their order on the clock, whatever the machine's load (on real timers a starved CI process let
+ * a 150 ms partner land in the same turn as a 20 ms grace timer).
+ */
+async function onTheClock(...runs: Array<Promise<void>>): Promise<void> {
+  await jest.runAllTimersAsync();
+  await Promise.all(runs);
+}
+
 describe('FetchWaveUseCase', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
   it('sends a wave that is all in early as one message, in the order the providers were asked', async () => {
     const { run, published } = wave({ provider_d: { ms: 30 }, provider_a: { ms: 5 }, provider_c: { ms: 15 } }, 1_000);
-    await run();
+    await onTheClock(run());
     expect(published).toEqual([{ at: expect.any(Number), providers: ['provider_d', 'provider_a', 'provider_c'], outcomes: ['ok', 'ok', 'ok'] }]);
-    expect(published[0]!.at).toBeLessThan(500);
+    expect(published[0]!.at).toBe(30);
   });
 
   it('does not hold back the partners that answered for one that misses the deadline: they go at half the budget, the straggler at the deadline', async () => {
     const { run, published } = wave({ provider_a: { ms: 5 }, provider_b: 'hangs', provider_d: { ms: 20 }, provider_f: 'hangs' }, 400);
-    await run();
+    await onTheClock(run());
     expect(published.map(({ providers, outcomes }) => ({ providers, outcomes }))).toEqual([
       { providers: ['provider_a', 'provider_d'], outcomes: ['ok', 'ok'] },
       { providers: ['provider_b', 'provider_f'], outcomes: ['provider_timeout', 'provider_timeout'] },
     ]);
     // half the budget, well before the deadline: dedupe merges them while the straggler is still out
-    expect(published[0]!.at).toBeGreaterThanOrEqual(190);
-    expect(published[0]!.at).toBeLessThan(320);
-    expect(published[1]!.at).toBeGreaterThanOrEqual(390);
+    expect(published[0]!.at).toBe(200);
+    expect(published[1]!.at).toBe(400);
   });
 
   it('sends an answer that comes after half the budget as soon as it comes, not at the deadline', async () => {
     const { run, published } = wave({ provider_a: { ms: 5 }, provider_e: { ms: 260 }, provider_b: 'hangs' }, 400);
-    await run();
+    await onTheClock(run());
     expect(published.map((p) => p.providers)).toEqual([['provider_a'], ['provider_e'], ['provider_b']]);
-    expect(published[1]!.at).toBeGreaterThanOrEqual(250);
-    expect(published[1]!.at).toBeLessThan(380);
+    expect(published[1]!.at).toBe(260);
+    expect(published[2]!.at).toBe(400);
   });
 
   it('lightly loaded, sends the others without a last partner that is still out 20 ms after them, so their merge starts while it answers', async () => {
     const { run, published } = wave({ provider_a: { ms: 5 }, provider_c: { ms: 15 }, provider_d: { ms: 150 } }, 1_000);
-    await run();
+    await onTheClock(run());
     expect(published.map((p) => p.providers)).toEqual([['provider_a', 'provider_c'], ['provider_d']]);
-    expect(published[0]!.at).toBeGreaterThanOrEqual(30);
-    expect(published[0]!.at).toBeLessThan(140);
-    expect(published[1]!.at).toBeGreaterThanOrEqual(145);
+    // the second answer (15 ms) and the grace after it (20 ms)
+    expect(published[0]!.at).toBe(35);
+    expect(published[1]!.at).toBe(150);
   });
 
   it('under load (three waves in flight), keeps such a wave in one message', async () => {
     const { run, published } = wave({ provider_a: { ms: 5 }, provider_c: { ms: 15 }, provider_d: { ms: 150 } }, 1_000);
-    await Promise.all([run(), run(), run()]);
+    await onTheClock(run(), run(), run());
     // the first two waves were lightly loaded when they started, the third was not
-    expect(published.map((p) => p.providers).filter((providers) => providers.length === 3)).toHaveLength(1);
+    expect(published.filter((p) => p.providers.length === 3).map((p) => p.at)).toEqual([150]);
+    expect(published.filter((p) => p.providers.length === 2).map((p) => p.at)).toEqual([35, 35]);
     expect(published).toHaveLength(5);
   });
 });
