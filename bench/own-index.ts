@@ -17,9 +17,9 @@
  * 3. Profile: for each plan, the filter set with the slowest median leg: its store query as
  *    dedupe builds it (`ownIndexPageQuery` of apps/dedupe, loaded from the dedupe build) under
  *    `EXPLAIN (ANALYZE, BUFFERS)`; then what `OwnIndexStore.page` does, in this process with
- *    dedupe's own code (same build, its own Prisma client on the same database): that query, then
+ *    dedupe's own code (same build, its own pool on the same database): that query, then
  *    `CanonicalJobRepository.load` of its ids, timed apart (7 runs, medians), and the load's
- *    statements (captured from Prisma) under EXPLAIN ANALYZE. The planner's statistics and dead
+ *    statements (captured from its pool) under EXPLAIN ANALYZE. The planner's statistics and dead
  *    rows of the tables are reported beside it (a server without autovacuum never analyzes
  *    them); --vacuum (BENCH_VACUUM=1) runs `VACUUM (ANALYZE)` on them before measuring.
  * 4. One Markdown table with the date and the load average.
@@ -183,30 +183,33 @@ interface SqlStatement {
   text: string;
   values: unknown[];
 }
-interface QueryEvent {
-  query: string;
-  params: string;
-}
-interface PrismaLike {
+/** What `CanonicalJobRepository` reads through: `PrismaService.direct`, raw statements on `pg`. */
+interface DirectStatements {
   $queryRaw(sql: SqlStatement): Promise<unknown[]>;
-  $on(event: 'query', listener: (e: QueryEvent) => void): void;
-  $disconnect(): Promise<void>;
 }
 
 await import('reflect-metadata');
 const dedupeDist = new URL('../../apps/dedupe/dist/', import.meta.url);
 const { ownIndexPageQuery } = (await import(new URL('own-index/own-index-query.js', dedupeDist).href)) as { ownIndexPageQuery(q: StorePageQuery): SqlStatement };
 const { CanonicalJobRepository } = (await import(new URL('canonical-jobs/canonical-job.repository.js', dedupeDist).href)) as {
-  CanonicalJobRepository: new (prisma: PrismaLike, outbox: unknown) => { load(ids: readonly string[]): Promise<unknown[]> };
+  CanonicalJobRepository: new (prisma: { direct: DirectStatements }, outbox: unknown) => { load(ids: readonly string[]): Promise<unknown[]> };
 };
-const { PrismaClient, createPgAdapter } = (await import('@jobs/db')) as unknown as {
-  PrismaClient: new (options: unknown) => PrismaLike;
-  createPgAdapter(url: string, options: { poolSize: number }): unknown;
+const { PooledStatements, createPgPool, preparedStatementNames } = (await import('@jobs/db')) as unknown as {
+  PooledStatements: new (pool: pg.Pool, names: (query: { sql: string }) => string) => DirectStatements;
+  createPgPool(url: string, options: { poolSize: number }): pg.Pool;
+  preparedStatementNames(): (query: { sql: string }) => string;
 };
-const prisma = new PrismaClient({ adapter: createPgAdapter(databaseUrl, { poolSize: 2 }), log: [{ emit: 'event', level: 'query' }] });
-let captured: QueryEvent[] | null = null;
-prisma.$on('query', (e) => captured?.push(e));
-const repository = new CanonicalJobRepository(prisma, null);
+// dedupe's page keys and job loads go through `PrismaService.direct` (pg on the adapter's pool):
+// the same here, on a pool whose statements are captured for EXPLAIN
+const pool = createPgPool(databaseUrl, { poolSize: 2 });
+let captured: SqlStatement[] | null = null;
+const send = pool.query.bind(pool) as (config: { text: string; values?: unknown[] }) => Promise<unknown>;
+(pool as unknown as { query: typeof send }).query = (config) => {
+  captured?.push({ text: config.text, values: config.values ?? [] });
+  return send(config);
+};
+const direct = new PooledStatements(pool, preparedStatementNames());
+const repository = new CanonicalJobRepository({ direct }, null);
 
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
@@ -249,10 +252,10 @@ async function profile(plan: 'pro' | 'starter', filterSet: number): Promise<Prof
   const idTimes: number[] = [];
   const loadTimes: number[] = [];
   let jobs = 0;
-  let statements: QueryEvent[] = [];
+  let statements: SqlStatement[] = [];
   for (let run = 0; run < 7; run++) {
     let t = performance.now();
-    const ids = ((await prisma.$queryRaw(sql)) as { id: string }[]).map((r) => r.id);
+    const ids = ((await direct.$queryRaw(sql)) as { id: string }[]).map((r) => r.id);
     idTimes.push(performance.now() - t);
     captured = [];
     t = performance.now();
@@ -262,7 +265,7 @@ async function profile(plan: 'pro' | 'starter', filterSet: number): Promise<Prof
     captured = null;
   }
   const loadStatements = [];
-  for (const statement of statements) loadStatements.push({ sql: statement.query, explained: await explain(statement.query, JSON.parse(statement.params) as unknown[]) });
+  for (const statement of statements) loadStatements.push({ sql: statement.text, explained: await explain(statement.text, statement.values) });
   return { plan, filterSet, filters: CYCLE[filterSet]!, jobs, query: explained, idQueryMs: median(idTimes), loadMs: median(loadTimes), loadStatements };
 }
 
@@ -286,7 +289,7 @@ for (const plan of ['pro', 'starter'] as const) {
   const filterSet = slowestFilterSet(plan);
   if (filterSet !== null) profiles.push(await profile(plan, filterSet));
 }
-await prisma.$disconnect();
+await pool.end();
 await db.end();
 
 // ---------------------------------------------------------------- 4. report
