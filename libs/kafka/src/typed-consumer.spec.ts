@@ -144,6 +144,22 @@ describe('TopicConsumer subscriptions that want few messages', () => {
     await consumer.stop();
   });
 
+  it('sends an off-contract value to the dead letter with its raw text, unhandled, and goes on with the next', async () => {
+    const { kafka, seen } = stubKafka();
+    const deadLetter = jest.fn(async (_parked: { value: string; error: string; consumerGroup: string }) => undefined);
+    const handled: unknown[] = [];
+    const consumer = new TopicConsumer(kafka, { ...settings, deadLetter }).on(topic, async (value) => void handled.push(value));
+    await consumer.start();
+    // the producer does not check: this is where the contract is enforced
+    await eachMessage(seen, keyed('k', '{"v":2}'));
+    await eachMessage(seen, keyed('k', 'not json'));
+    await eachMessage(seen, keyed('k', '{"v":1}'));
+    expect(handled).toEqual([{ v: 1 }]);
+    expect(deadLetter.mock.calls.map(([parked]) => parked.value)).toEqual(['{"v":2}', 'not json']);
+    expect(deadLetter.mock.calls[0]![0]).toMatchObject({ consumerGroup: 'dedupe', error: expect.stringContaining('v') });
+    await consumer.stop();
+  });
+
   it('lets a failure to decide fail the message, so that it comes again', async () => {
     const { kafka, seen } = stubKafka();
     const handler = jest.fn(async () => undefined);

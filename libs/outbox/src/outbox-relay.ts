@@ -78,7 +78,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
     readiness.register('outbox-relay', () => !this.loop.isStopped);
   }
 
-  /** Writes a contract-checked message into the transaction `tx`, with the current context's headers. */
+  /** Writes a message into the transaction `tx`, with the current context's headers (its consumer checks it against the contract). */
   stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
     return this.stageMany(tx, topic, [value]);
   }

@@ -1,5 +1,6 @@
-// For integration specs: stages outbox rows as the relay does (topic, key, contract-checked
-// value), without Kafka; the specs read `outbox_messages` to see what would be published.
+// For integration specs: stages outbox rows as the relay does (topic, key, value), without
+// Kafka, each value checked against its topic's contract as its consumer would check it; the
+// specs read `outbox_messages` to see what would be published.
 import type { TopicSpec, ValueOf } from '@jobs/kafka';
 import { enqueueSerializedOutbox, type OutboxWriter } from '@jobs/db';
 import type { OutboxRelay } from '@jobs/outbox';

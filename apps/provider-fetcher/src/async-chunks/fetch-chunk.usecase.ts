@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Topics, type AsyncChunkFetched, type AsyncChunkRequested, type ChunkPosition } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { ResumablePaging } from '@jobs/provider-adapters';
-import { ProviderCalls, CHECKED_RECORDS } from '../calls/provider-calls.js';
+import { ProviderCalls } from '../calls/provider-calls.js';
 
 /**
  * Pages of one chunk asked side by side where the provider's pages are addressed by number or
@@ -36,7 +36,7 @@ export class FetchChunkUseCase {
         latency_ms: Date.now() - started,
         fetched_at: new Date().toISOString(),
         ...fields,
-      }, CHECKED_RECORDS);
+      });
     if (message.from.kind === 'store') {
       // the own index's store phase: dedupe reads the page and decides the next position
       return reply({

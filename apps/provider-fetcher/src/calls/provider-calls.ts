@@ -7,14 +7,6 @@ import { ProviderCallMetrics, providerCallLabel } from './provider-call-metrics.
 
 export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');
 
-/**
- * How the fetcher publishes what its calls return: every record an adapter returns was checked
- * against the contract as it was mapped (`validRecord`: a bad record is dropped, not its batch),
- * so the message made of them is not checked a second time before it goes; dedupe and the
- * orchestrator check it on receipt.
- */
-export const CHECKED_RECORDS = { contractChecked: true } as const;
-
 export interface ProviderCallResult {
   outcome: FetchOutcome;
   /** Empty unless the outcome is ok. */

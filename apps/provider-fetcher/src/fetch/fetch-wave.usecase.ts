@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Topics, type ProviderFetchRequested, type ProviderRecordsFetched } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { ResumablePaging } from '@jobs/provider-adapters';
-import { ProviderCalls, CHECKED_RECORDS } from '../calls/provider-calls.js';
+import { ProviderCalls } from '../calls/provider-calls.js';
 import { annotateStage } from '@jobs/observability';
 
 type Ask = ProviderFetchRequested.Value['providers'][number];
@@ -70,7 +70,7 @@ export class FetchWaveUseCase {
       const batches = ready.map((call) => call.batch!);
       sent.messages += 1;
       sent.records += batches.reduce((sum, b) => sum + b.records.length, 0);
-      await this.publisher.publish(Topics.ProviderRecordsFetched, { v: 1, search_id: message.search_id, batches }, CHECKED_RECORDS);
+      await this.publisher.publish(Topics.ProviderRecordsFetched, { v: 1, search_id: message.search_id, batches });
     };
     // the whole wave in one message, unless it is not all in by flushAt (or, lightly loaded, its
     // last partner is late)

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isWindowSweep, refreshTopicsOf, type FetchOutcome, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
-import { ProviderCalls, CHECKED_RECORDS } from '../calls/provider-calls.js';
+import { ProviderCalls } from '../calls/provider-calls.js';
 import { SweepPacer } from './sweep-pacer.js';
 
 /** Records per `refresh.records.fetched` part: a few pages, a short merge for dedupe. */
@@ -69,7 +69,7 @@ export class FetchRefreshUseCase {
         latency_ms: Date.now() - callStarted,
         fetched_at: new Date().toISOString(),
         records,
-      }, CHECKED_RECORDS);
+      });
 
     const totals: number[] = [];
     let read = 0;
