@@ -618,7 +618,58 @@ async function test({ e2eOnly }) {
   // One e2e project at a time: they share the stack, and some change provider behaviour.
   await run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1'], { env: e2eEnv(infra) });
   await replicaPhase(infra);
+  await checkNoOffContractMessages(infra);
   say(`all tests passed in ${((Date.now() - started) / 1000).toFixed(0)}s`);
+}
+
+/**
+ * No message of the run broke its topic's contract. Producers do not check what they send: each
+ * consumer parses every value and parks an off-contract one in `dead-letter` with an error that
+ * begins `off-contract` (libs/kafka, TypedConsumer). So a producer that builds an off-contract
+ * message fails the test run here, whichever test made it send. Dead letters of other causes
+ * (the poison test's charge for an unknown account) are on-contract and pass.
+ */
+async function checkNoOffContractMessages(infra) {
+  const { Kafka, logLevel } = await import('kafkajs');
+  const topic = 'dead-letter';
+  const kafka = new Kafka({ clientId: 'stack-contract-check', brokers: infra.kafkaBrokers.split(','), logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  const ends = (await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect())).filter((p) => BigInt(p.high) > BigInt(p.low));
+  const offContract = [];
+  let letters = 0;
+  if (ends.length > 0) {
+    const unread = new Map(ends.map((p) => [p.partition, BigInt(p.high)]));
+    const consumer = kafka.consumer({ groupId: `stack-contract-check-${process.pid}-${Date.now()}` });
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    try {
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`reading ${topic} took over 60 s`)), 60_000);
+        consumer
+          .run({
+            eachMessage: async ({ partition, message }) => {
+              letters += 1;
+              const letter = JSON.parse(message.value.toString('utf8'));
+              if (String(letter.error).startsWith('off-contract')) offContract.push(letter);
+              if (BigInt(message.offset) + 1n >= (unread.get(partition) ?? 0n)) unread.delete(partition);
+              if (unread.size === 0) {
+                clearTimeout(timer);
+                resolve();
+              }
+            },
+          })
+          .catch(reject);
+      });
+    } finally {
+      await consumer.disconnect();
+    }
+  }
+  if (offContract.length > 0) {
+    for (const letter of offContract.slice(0, 5)) say(`off-contract ${letter.topic} message (consumer group ${letter.consumer_group}): ${String(letter.error).slice(0, 600)}`);
+    throw new Error(`${offContract.length} message(s) of this run broke their topic's contract (dead-letter): a producer sends what its consumer refuses`);
+  }
+  say(`dead-letter: ${letters} letter(s), none off-contract`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -92,6 +92,13 @@ export interface TopicConsumerSettings {
  */
 export const COMMIT_LINGER_MS = 250;
 
+/**
+ * How the error of a dead letter begins when the value broke its topic's contract (or was not
+ * JSON): producers do not check what they send (TypedProducer), so this is where a producer's bug
+ * shows; the test stack fails a run that left any (scripts/stack.mjs).
+ */
+export const OFF_CONTRACT = 'off-contract';
+
 interface WaitingCommit {
   topic: string;
   partition: number;
@@ -441,7 +448,8 @@ export class TopicConsumer {
       value = subscription.topic.value.parse(JSON.parse(raw));
     } catch (error) {
       this.settings.logger.error({ topic, partition, offset: message.offset, err: error }, 'off-contract message sent to dead letter');
-      await this.settings.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: String(error), consumerGroup: this.settings.groupId });
+      // the prefix marks a producer's bug apart from a handler's failure (`npm test` fails on any)
+      await this.settings.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: `${OFF_CONTRACT}: ${String(error)}`, consumerGroup: this.settings.groupId });
       this.metrics.handled(topic, 'dead_lettered', startedAt);
       return;
     }
