@@ -44,3 +44,18 @@ it("completes a wave with the message that brings its last provider, giving ever
   // the same part again (a redelivery) completes nothing a second time
   expect(await store.recordGathered(searchId, last, 60)).toMatchObject({ complete: false, firstTime: false });
 });
+
+it("fails a search's opening when one of its commands fails, instead of leaving a search nobody completes", async () => {
+  // a database of its own: the deadlines' key is shared by every search
+  const other = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { lazyConnect: true, db: 15 });
+  const id = `srch_test_${randomUUID()}`;
+  try {
+    await other.set('orchestrator:deadlines', 'not a sorted set');
+    const request = { ...examples.searchRequested(), search_id: id };
+    const plan: SearchState['plan'] = { strategy: 'max_coverage', providers: ['provider_a'], waves: [['provider_a']] };
+    await expect(new SearchStateStore(other).open(id, { request, plan, wave: 0, startedAt: Date.now() }, 60)).rejects.toThrow(/WRONGTYPE/);
+  } finally {
+    await other.del('orchestrator:deadlines', `orchestrator:search:${id}`, `orchestrator:search:${id}:pending`);
+    other.disconnect();
+  }
+});

@@ -99,16 +99,19 @@ export class SearchStateStore {
     this.deadlineListeners.push(listener);
   }
 
+  /** Throws when any of its commands failed (the message that opens the search comes again). */
   async open(searchId: string, state: SearchState, ttlSeconds: number): Promise<void> {
-    await this.redis
-      .multi()
-      .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
-      // a result set grown in several rounds reopens its request's state: nothing of the last round stays
-      .del(pendingKey(searchId), gatheredMessagesKey(searchId), doneKey(searchId))
-      .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
-      .expire(pendingKey(searchId), ttlSeconds)
-      .zadd(DEADLINES, state.request.deadline_at, searchId)
-      .exec();
+    await execTransaction(
+      this.redis
+        .multi()
+        .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
+        // a result set grown in several rounds reopens its request's state: nothing of the last round stays
+        .del(pendingKey(searchId), gatheredMessagesKey(searchId), doneKey(searchId))
+        .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
+        .expire(pendingKey(searchId), ttlSeconds)
+        .zadd(DEADLINES, state.request.deadline_at, searchId),
+      "a search's opening",
+    );
     for (const listener of this.deadlineListeners) listener(state.request.deadline_at);
   }
 
@@ -142,12 +145,14 @@ export class SearchStateStore {
    * here, so the state is written by one replica at a time.
    */
   async advance(searchId: string, state: SearchState, ttlSeconds: number): Promise<void> {
-    await this.redis
-      .multi()
-      .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
-      .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
-      .expire(pendingKey(searchId), ttlSeconds)
-      .exec();
+    await execTransaction(
+      this.redis
+        .multi()
+        .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
+        .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
+        .expire(pendingKey(searchId), ttlSeconds),
+      "a search's next wave",
+    );
   }
 
   async load(searchId: string): Promise<SearchState | null> {
