@@ -40,8 +40,8 @@ interface ProcStat {
 }
 
 /** Fields of /proc/<pid>/stat after the command name: state (3) ppid (4) ... utime (14) stime (15) ... starttime (22). */
-function procStat(pid: number): ProcStat | undefined {
-  const text = readText(`/proc/${pid}/stat`);
+function procStat(pid: number, path = `/proc/${pid}/stat`): ProcStat | undefined {
+  const text = readText(path);
   if (text === undefined) return undefined;
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const n = (i: number) => Number(fields[i - 3]);
@@ -96,6 +96,8 @@ export function servicePids(pidsFile: string): Record<string, number> {
 
 export const GROUP = {
   kafka: 'Kafka broker (java)',
+  /** Part of `kafka`: the JVM's JIT compiler threads (C1, C2), high for minutes after the broker starts. */
+  kafkaJit: 'Kafka broker: its JIT compiler threads',
   pgBackends: 'PostgreSQL backends of the stack database',
   pgServer: 'PostgreSQL server: postmaster, checkpointer, walwriter... (shared)',
   redis: 'redis-server (shared)',
@@ -114,6 +116,24 @@ export interface Snapshot {
   /** group label -> pid -> reading */
   groups: Map<string, Map<number, PidReading>>;
   machine: { busy: number; total: number };
+}
+
+/**
+ * The JIT compiler threads of a JVM (`C1 CompilerThre`, `C2 CompilerThre` in /proc/<pid>/task/<tid>/comm),
+ * by thread id: right after a start the broker spends as much CPU compiling as serving.
+ */
+function compilerThreads(pid: number): Array<[number, PidReading]> {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tids.flatMap((tid) => {
+    if (!/^C\d CompilerThre/.test(readText(`/proc/${pid}/task/${tid}/comm`) ?? '')) return [];
+    const stat = procStat(Number(tid), `/proc/${pid}/task/${tid}/stat`);
+    return stat ? [[Number(tid), { ticks: stat.ticks, start: stat.start }] as [number, PidReading]] : [];
+  });
 }
 
 const reading = (pid: number): Array<[number, PidReading]> => {
@@ -181,6 +201,7 @@ export function snapshot(location: StackLocation): Snapshot {
   for (const [name, pid] of Object.entries(servicePids(location.pidsFile))) groups.set(name, new Map(reading(pid)));
   const kafkaPid = Number(readText(location.kafkaPidFile)?.trim());
   groups.set(GROUP.kafka, new Map(Number.isInteger(kafkaPid) && kafkaPid > 0 ? reading(kafkaPid) : []));
+  groups.set(GROUP.kafkaJit, new Map(Number.isInteger(kafkaPid) && kafkaPid > 0 ? compilerThreads(kafkaPid) : []));
   const infra = infrastructurePids(location);
   groups.set(GROUP.pgBackends, infra.pgBackends);
   groups.set(GROUP.pgServer, infra.pgServer);
