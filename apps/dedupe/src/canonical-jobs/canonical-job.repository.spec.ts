@@ -4,7 +4,7 @@ import { PrismaService } from '@jobs/db';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '../testing/outbox-stub.js';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
-import { toJob } from './job-view.js';
+import { toJob, type JobSourceView } from './job-view.js';
 
 const DESCRIPTION =
   'Northwind is hiring a Platform Engineer in Leeds to run our build and deploy systems. You will own CI pipelines, ' +
@@ -145,7 +145,7 @@ describe('CanonicalJobRepository', () => {
     expect(await db.prisma.company.count({ where: { domain: { startsWith: 'crossing-' } } })).toBe(30);
   });
 
-  it('loads jobs with their company and sources in one statement, exactly as Prisma\'s include reads them, in the order asked', async () => {
+  it('loads jobs with their company and sources in one statement, as Prisma\'s include reads what the view shows, in the order asked', async () => {
     const rows = { name: 'Rows Co', domain: 'rows.example' };
     const [first] = await repository.mergeBatch([record({ provider: 'provider_b', provider_job_id: 'rows-1', title: 'Rows Engineer', company: rows }), record({ provider: 'provider_c', provider_job_id: 'rows-2', title: 'Rows Engineer', company: rows })]);
     const [second] = await repository.mergeBatch([record({ provider_job_id: 'rows-3', title: 'Rows Analyst', company: { name: 'Rowan', domain: null }, location: { city: 'York', region: null, country_code: 'GB', remote: false } })]);
@@ -156,7 +156,15 @@ describe('CanonicalJobRepository', () => {
     const byId = new Map(viaPrisma.map((row) => [row.id, row]));
     for (const row of loaded) {
       const expected = byId.get(row.id)!;
-      expect({ ...row, sources: [...row.sources].sort((a, b) => a.id.localeCompare(b.id)) }).toEqual({ ...expected, sources: [...expected.sources].sort((a, b) => a.id.localeCompare(b.id)) });
+      const bySource = (a: JobSourceView, b: JobSourceView) => `${a.provider}:${a.providerJobId}`.localeCompare(`${b.provider}:${b.providerJobId}`);
+      const { company, sources, ...job } = row;
+      // every column the row carries is the stored one, and the view of the row is the view of the whole stored job
+      expect(job).toEqual(Object.fromEntries(Object.keys(job).map((key) => [key, expected[key as keyof typeof expected]])));
+      expect(company).toEqual({ id: expected.company.id, name: expected.company.name, domain: expected.company.domain });
+      expect([...sources].sort(bySource)).toEqual(
+        [...expected.sources].sort(bySource).map((s) => ({ provider: s.provider, providerJobId: s.providerJobId, url: s.url, firstSeenAt: s.firstSeenAt, lastSeenAt: s.lastSeenAt, fields: s.fields })),
+      );
+      expect(toJob(row)).toEqual(toJob(expected));
     }
     expect(loaded.map((row) => row.sources.length)).toEqual([1, 2]);
     expect(loaded.map((row) => row.company.domain)).toEqual([null, 'rows.example']);

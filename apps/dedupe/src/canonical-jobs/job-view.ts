@@ -1,7 +1,38 @@
 import type { Job } from '@jobs/contracts';
 import type { CanonicalJob, Company, JobSource } from '@jobs/db';
 
-export type CanonicalJobRow = CanonicalJob & { company: Company; sources: JobSource[] };
+/** A source as the view shows it. */
+export type JobSourceView = Pick<JobSource, 'provider' | 'providerJobId' | 'url' | 'firstSeenAt' | 'lastSeenAt' | 'fields'>;
+
+/** A stored canonical job with what its public view reads (`loadJobRows`), and nothing else. */
+export type CanonicalJobRow = Pick<
+  CanonicalJob,
+  | 'id'
+  | 'companyId'
+  | 'title'
+  | 'city'
+  | 'region'
+  | 'countryCode'
+  | 'remote'
+  | 'employmentType'
+  | 'seniority'
+  | 'jobFamily'
+  | 'salaryMin'
+  | 'salaryMax'
+  | 'salaryCurrency'
+  | 'salaryPeriod'
+  | 'salaryOrigin'
+  | 'description'
+  | 'applyUrl'
+  | 'postedAt'
+  | 'firstSeenAt'
+  | 'lastSeenAt'
+  | 'lastVerifiedAt'
+  | 'status'
+  | 'closedReason'
+  | 'repostCount'
+  | 'pReal'
+> & { company: Pick<Company, 'id' | 'name' | 'domain'>; sources: JobSourceView[] };
 
 /** The public Job of a stored canonical job. */
 export function toJob(row: CanonicalJobRow): Job {
