@@ -5,3 +5,4 @@ export * from './topic-provisioner.js';
 export * from './typed-producer.js';
 export * from './typed-consumer.js';
 export * from './consumer-metrics.js';
+export * from './json-bytes.js';

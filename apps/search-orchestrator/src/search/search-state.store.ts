@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { jsonBytes } from '@jobs/kafka';
 import { execTransaction } from '@jobs/redis';
 import type { Job, SearchRequested } from '@jobs/contracts';
 import type { ProviderBatch, ProviderPositions, WaterfallPlan } from '@jobs/waterfall';
@@ -167,7 +168,7 @@ export class SearchStateStore {
    */
   async recordGathered(searchId: string, message: GatheredMessage, ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
     const providers = message.batches.map((batch) => batch.provider);
-    const reply = (await this.redis.eval(RECORD_GATHERED, 3, pendingKey(searchId), gatheredMessagesKey(searchId), stateKey(searchId), ttlSeconds, providers.join(','), JSON.stringify(message), ...providers)) as [number, number?, string?, string[]?];
+    const reply = (await this.redis.eval(RECORD_GATHERED, 3, pendingKey(searchId), gatheredMessagesKey(searchId), stateKey(searchId), ttlSeconds, providers.join(','), jsonBytes(message), ...providers)) as [number, number?, string?, string[]?];
     const [removed, left, state, others] = reply;
     if (removed === -1 || state === undefined) return null;
     const complete = left === 0 && removed > 0;

@@ -1,0 +1,51 @@
+/**
+ * `JSON.stringify(value)` as UTF-8 bytes, serialized in pieces: the root object's properties and
+ * every array's elements (at any depth above the first nested object) one at a time, each piece
+ * by `JSON.stringify`, the pieces' bytes joined.
+ *
+ * Why: V8 13.6 (Node 24) serializes in a slow two-byte mode from the first string holding a
+ * character above U+00FF (one typographic dash or quote in one job description) to the end of
+ * the output. A 115 KB wave of 120 partner records with 43 such characters took 1.3-2.0 ms to
+ * serialize whole and 0.25-0.45 ms in pieces, a 115 KB page of 140 canonical jobs 1.4-1.7 against
+ * 0.22-0.31 (bench/README, "Issue 14, messages serialized in pieces"); only the pieces that hold
+ * such a string pay the slow mode now. The bytes are exactly those of `JSON.stringify`: the same
+ * property order, `undefined`, functions and symbols left out of objects and `null` in arrays,
+ * `toJSON` honoured (such a value is serialized whole).
+ */
+export function jsonBytes(value: unknown): Buffer {
+  const pieces: string[] = [];
+  serialize(value, pieces, true);
+  return Buffer.concat(pieces.map((piece) => Buffer.from(piece, 'utf8')));
+}
+
+const omitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+function serialize(value: unknown, pieces: string[], root: boolean): void {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+    if (Array.isArray(value)) {
+      pieces.push('[');
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) pieces.push(',');
+        const item: unknown = value[i];
+        if (omitted(item)) pieces.push('null');
+        else serialize(item, pieces, false);
+      }
+      pieces.push(']');
+      return;
+    }
+    if (root) {
+      let first = true;
+      pieces.push('{');
+      for (const key of Object.keys(value)) {
+        const item: unknown = (value as Record<string, unknown>)[key];
+        if (omitted(item)) continue;
+        pieces.push(`${first ? '' : ','}${JSON.stringify(key)}:`);
+        first = false;
+        serialize(item, pieces, false);
+      }
+      pieces.push('}');
+      return;
+    }
+  }
+  pieces.push(JSON.stringify(value));
+}
