@@ -1,6 +1,7 @@
 // Integration test against the real PostgreSQL: canonical jobs as dedupe stores them.
+import { jest } from '@jest/globals';
 import type { NormalizedProviderRecord } from '@jobs/contracts';
-import { PrismaService } from '@jobs/db';
+import { PrismaService, type Prisma } from '@jobs/db';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '../testing/outbox-stub.js';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
@@ -143,6 +144,39 @@ describe('CanonicalJobRepository', () => {
       await expect(Promise.all([repository.mergeBatch(up), other.mergeBatch(down)])).resolves.toHaveLength(2);
     }
     expect(await db.prisma.company.count({ where: { domain: { startsWith: 'crossing-' } } })).toBe(30);
+  });
+
+  it('two waves sighting the same known listings in opposite orders both succeed (sightings take their rows in id order)', async () => {
+    const otherPrisma = new PrismaService(db.url, { poolSize: 2 });
+    await otherPrisma.$connect(); // as a service's module init does (and ends its pool on $disconnect)
+    const other = new CanonicalJobRepository(otherPrisma, outboxStub());
+    const listings = Array.from({ length: 400 }, (_, i) =>
+      record({ provider: 'provider_e', provider_job_id: `sighted-${i}`, title: `Sighted Role ${i}`, apply_url: `https://northwind.example/careers/sighted-${i}`, description: null }),
+    );
+    await repository.mergeListings(listings);
+    for (let round = 1; round <= 12; round++) {
+      // the same listings unchanged, seen later: sightings only, written by both waves at once
+      const seenAt = new Date(Date.UTC(2026, 10, 21, 0, round)).toISOString();
+      const seen = listings.map((l) => ({ ...l, seen_at: seenAt }));
+      const [up, down] = await Promise.all([repository.mergeListings(seen), other.mergeListings([...seen].reverse())]);
+      expect(up.merged + down.merged).toBe(0);
+    }
+    const rows = await db.prisma.jobSource.findMany({ where: { provider: 'provider_e', providerJobId: { startsWith: 'sighted-' } }, select: { lastSeenAt: true } });
+    expect(new Set(rows.map((r) => r.lastSeenAt.toISOString()))).toEqual(new Set(['2026-11-21T00:12:00.000Z']));
+    await otherPrisma.$disconnect();
+    // A small table is planned as a hash join (one lock order whatever the arrays say), so the
+    // race above rarely meets; the store's size gets an index loop in the arrays' order. The rule
+    // itself: the sources and the jobs go in ascending id order, however the wave listed them.
+    const sent = jest.spyOn(db.prisma.direct, '$executeRaw');
+    const later = listings.map((l) => ({ ...l, seen_at: '2026-11-21T01:00:00.000Z' })).reverse();
+    await repository.mergeListings(later);
+    const [, sourceIds, , jobs] = sent.mock.calls.at(-1)! as unknown as [unknown, string[], unknown, Prisma.Sql];
+    const jobIds = jobs.values[0] as string[];
+    expect(sourceIds).toHaveLength(400);
+    expect(sourceIds).toEqual([...sourceIds].sort());
+    expect(jobIds).toHaveLength(400);
+    expect(jobIds).toEqual([...jobIds].sort());
+    sent.mockRestore();
   });
 
   it('loads jobs with their company and sources in one statement, as Prisma\'s include reads what the view shows, in the order asked', async () => {

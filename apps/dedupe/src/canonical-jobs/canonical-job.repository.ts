@@ -216,7 +216,7 @@ export class CanonicalJobRepository {
    */
   private async recordSightings(tx: Prisma.TransactionClient, seen: readonly KnownSighting[]): Promise<void> {
     if (seen.length === 0) return;
-    const bySource = [...new Map(seen.map((k) => [k.sourceId, k])).values()];
+    const bySource = latestSightingPerSource(seen);
     await tx.$executeRaw`
       UPDATE job_sources AS s
       SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL, field_hashes = v.field_hashes
@@ -311,7 +311,7 @@ export class CanonicalJobRepository {
    * transaction around it: one statement is atomic). A row already as new is not rewritten.
    */
   private async recordUnchangedSightings(seen: readonly KnownSighting[]): Promise<void> {
-    const sources = [...new Map(seen.map((k) => [k.sourceId, k])).values()];
+    const sources = latestSightingPerSource(seen);
     await this.prisma.direct.$executeRaw`
       WITH sources AS (
         UPDATE job_sources AS s
@@ -540,7 +540,8 @@ function knownSources(db: SqlReader, records: readonly NormalizedProviderRecord[
  * verifying provider saw the job; rows already as new are left alone.
  */
 function jobSightingsUpdate(seen: readonly KnownSighting[]): Prisma.Sql {
-  const jobs = [...sightingsByJob(seen)];
+  // in id order, as every writer of these rows locks them (see latestSightingPerSource)
+  const jobs = [...sightingsByJob(seen)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Prisma.sql`
       UPDATE canonical_jobs AS j
       SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
@@ -550,6 +551,16 @@ function jobSightingsUpdate(seen: readonly KnownSighting[]): Prisma.Sql {
         ${jobs.map(([, t]) => t.verifiedAt?.toISOString() ?? null)}::text[]::timestamptz[]
       ) AS v(id, seen_at, verified_at)
       WHERE j.id = v.id AND (j.last_seen_at < v.seen_at OR v.verified_at > COALESCE(j.last_verified_at, '-infinity'))`;
+}
+
+/**
+ * Each sighted source's latest sighting, in source id order. Statements that update many rows
+ * lock them in the order they meet them (here the array's), so two waves sighting the same
+ * listings in different orders deadlocked (PostgreSQL broke it after `deadlock_timeout`, 1 s, and
+ * the message came again): every sightings statement now takes its rows in id order.
+ */
+function latestSightingPerSource(seen: readonly KnownSighting[]): KnownSighting[] {
+  return [...new Map(seen.map((k) => [k.sourceId, k])).values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0));
 }
 
 /** Each sighted job's latest sighting, and when the own crawler last confirmed it. */
