@@ -1,4 +1,5 @@
 import { type Prisma } from './generated/prisma/client.js';
+import { ascending } from './order.js';
 
 /** Anything that runs raw statements: the `tx` of `prisma.$transaction(async (tx) => …)` (or a client). */
 export type OutboxWriter = Pick<Prisma.TransactionClient, '$queryRaw'>;
@@ -42,5 +43,5 @@ export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readon
     ORDER BY m.n
     RETURNING id`;
   // the rows take the sequence's values in the array's order (one statement, ordered input)
-  return rows.map((row) => row.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return rows.map((row) => row.id).sort(ascending);
 }

@@ -1,8 +1,11 @@
-import { jsonBytes } from './json-bytes.js';
+import { jsonBytes, jsonText } from './json-bytes.js';
 
-const same = (value: unknown) => expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+const same = (value: unknown) => {
+  expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+  expect(jsonText(value)).toBe(JSON.stringify(value));
+};
 
-describe('jsonBytes', () => {
+describe('jsonBytes and jsonText', () => {
   it('writes exactly the bytes of JSON.stringify for every kind of JSON value at the root', () => {
     for (const value of [null, true, 0, -1.5e-7, 'plain', 'dash \u2014 and \u{1F680}', [], {}, [1, 'a', null], { a: 1 }]) same(value);
   });
@@ -30,9 +33,11 @@ describe('jsonBytes', () => {
     }));
     const message = { v: 1, search_id: 's_1', batches: [{ provider: 'provider_a', records }, { provider: 'provider_b', records: [] }], note: undefined };
     expect(jsonBytes(message).equals(Buffer.from(JSON.stringify(message), 'utf8'))).toBe(true);
+    expect(jsonText(message)).toBe(JSON.stringify(message));
   });
 
   it('throws where JSON.stringify throws (a BigInt)', () => {
     expect(() => jsonBytes({ n: 1n })).toThrow(TypeError);
+    expect(() => jsonText({ n: 1n })).toThrow(TypeError);
   });
 });

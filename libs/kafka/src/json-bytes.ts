@@ -13,9 +13,21 @@
  * `toJSON` honoured (such a value is serialized whole).
  */
 export function jsonBytes(value: unknown): Buffer {
+  return Buffer.concat(jsonPieces(value).map((piece) => Buffer.from(piece, 'utf8')));
+}
+
+/**
+ * The same serialization as text, for a caller that stores it as text (the outbox's rows): the
+ * pieces are joined as they are, not encoded to bytes and decoded back.
+ */
+export function jsonText(value: unknown): string {
+  return jsonPieces(value).join('');
+}
+
+function jsonPieces(value: unknown): string[] {
   const pieces: string[] = [];
   serialize(value, pieces, true);
-  return Buffer.concat(pieces.map((piece) => Buffer.from(piece, 'utf8')));
+  return pieces;
 }
 
 const omitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';

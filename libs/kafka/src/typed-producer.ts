@@ -21,9 +21,14 @@ export interface OutgoingMessage<T extends TopicSpec> {
 /** What one coalesced produce request carries at most (the broker's message.max.bytes is 1 MiB). */
 export const COALESCE_MAX_BYTES = 256 * 1024;
 
+/**
+ * A message's size for the coalescing limit. `publish` sends Buffers: their length is the bytes.
+ * The outbox relay sends its rows' text (`sendRaw`): a string's UTF-16 length. Its UTF-8 bytes are
+ * at most 3x that, which the 4x margin of COALESCE_MAX_BYTES under the broker's 1 MiB covers.
+ */
 const messageBytes = (m: Message): number => {
   const v = m.value;
-  return v === null || v === undefined ? 0 : v.length; // bytes (a string's UTF-16 length: the 4x margin under 1 MiB covers multi-byte text)
+  return v === null || v === undefined ? 0 : v.length;
 };
 
 /** Messages waiting for the producer's next request, with the callers waiting on them. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import type { TopicSpec, ValueOf } from '@jobs/kafka';
-import { enqueueSerializedOutbox, PrismaService, type OutboxWriter } from '@jobs/db';
+import { jsonText, type TopicSpec, type ValueOf } from '@jobs/kafka';
+import { ascending, enqueueSerializedOutbox, PrismaService, type OutboxWriter } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
@@ -92,10 +92,9 @@ export class OutboxRelay implements OnApplicationBootstrap {
       topic.name,
       values.length,
       async () => {
-        const messages = values.map((value) => {
-          const message = this.publisher.typed.toKafkaMessage(topic, value);
-          return { topic: topic.name, key: String(message.key), value: String(message.value), headers: message.headers as Record<string, string> };
-        });
+        // The row holds text: serialized as text (in pieces, see jsonText), not as the bytes a
+        // direct publish sends, which would be decoded back here.
+        const messages = values.map((value) => ({ topic: topic.name, key: topic.keyOf(value), value: jsonText(value), headers: this.publisher.typed.headersFor() }));
         const ids = await enqueueSerializedOutbox(tx, messages);
         const stagedAt = Date.now();
         ids.forEach((id, i) => this.staged.set(id, { ...messages[i]!, stagedAt, committed: false }));
@@ -147,7 +146,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
           const message = this.staged.get(id);
           if (message) message.committed = true;
         }
-        const committed = [...this.staged].filter(([, message]) => message.committed).map(([id]) => id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        const committed = [...this.staged].filter(([, message]) => message.committed).map(([id]) => id).sort(ascending);
         if (committed.length > 0) {
           await this.send(committed.map((id) => ({ id, ...this.staged.get(id)! })));
           await this.prisma.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${committed}::bigint[])`;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ClosedReason, Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
-import { Prisma, PrismaService, type SqlReader } from '@jobs/db';
+import { ascending, Prisma, PrismaService, type SqlReader } from '@jobs/db';
 import { CanonicalIndex, blockingKey, normalizeCompanyName, normalizeTitle, recordToMatch, type MatchFields } from '@jobs/matching';
 import { titleSearchText } from '@jobs/job-filters';
 import { newId } from '@jobs/observability';
@@ -541,7 +541,7 @@ function knownSources(db: SqlReader, records: readonly NormalizedProviderRecord[
  */
 function jobSightingsUpdate(seen: readonly KnownSighting[]): Prisma.Sql {
   // in id order, as every writer of these rows locks them (see latestSightingPerSource)
-  const jobs = [...sightingsByJob(seen)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const jobs = [...sightingsByJob(seen)].sort(([a], [b]) => ascending(a, b));
   return Prisma.sql`
       UPDATE canonical_jobs AS j
       SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
@@ -560,7 +560,7 @@ function jobSightingsUpdate(seen: readonly KnownSighting[]): Prisma.Sql {
  * the message came again): every sightings statement now takes its rows in id order.
  */
 function latestSightingPerSource(seen: readonly KnownSighting[]): KnownSighting[] {
-  return [...new Map(seen.map((k) => [k.sourceId, k])).values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0));
+  return [...new Map(seen.map((k) => [k.sourceId, k])).values()].sort((a, b) => ascending(a.sourceId, b.sourceId));
 }
 
 /** Each sighted job's latest sighting, and when the own crawler last confirmed it. */
