@@ -29,7 +29,7 @@ async function startSecondGateway(): Promise<Replica> {
       .filter((entry) => entry.includes('='))
       .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
   );
-  const child = spawn(process.execPath, ['--enable-source-maps', '--import', '@jobs/observability/register', 'apps/gateway/dist/main.js'], {
+  const child = spawn(process.execPath, ['--import', '@jobs/observability/register', 'apps/gateway/bundle/main.mjs'], {
     cwd: ROOT,
     env: { ...env, PORT: '0', ADMIN_PORT: '0', HEALTH_PORT: '0', INSTANCE_ID: `gateway-revocation-e2e-${process.pid}` },
     stdio: ['ignore', 'pipe', 'inherit'],

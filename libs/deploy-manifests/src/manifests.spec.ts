@@ -78,7 +78,7 @@ describe('deploy/k8s manifests', () => {
   it('every service has a Deployment that runs its own app', () => {
     expect(deployments.map(name).sort()).toEqual([...SERVICE_NAMES].sort());
     for (const d of deployments) {
-      expect(container(d)['command']).toContain(`apps/${name(d)}/dist/main.js`);
+      expect(container(d)['command']).toContain(`apps/${name(d)}/bundle/main.mjs`);
       expect(matches(d['spec']['selector']['matchLabels'], podLabels(d))).toBe(true);
     }
   });

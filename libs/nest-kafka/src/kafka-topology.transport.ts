@@ -65,11 +65,10 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
       consumerFor(background.get(topic.name)).on(topic, (value, meta) => this.invoke(handler, value, meta));
     }
     this.consumers = [...consumers.values()];
-    for (const [groupId, consumer] of consumers) {
-      this.readiness.register(`kafka-consumer:${groupId}`, () => consumer.isReady());
-      // a background group new to the cluster takes over where the service's group stood on its topics
-      if (groupId !== this.options.groupId) await this.inheritOffsets(groupId, consumer.topics);
-    }
+    for (const [groupId, consumer] of consumers) this.readiness.register(`kafka-consumer:${groupId}`, () => consumer.isReady());
+    // a background group new to the cluster takes over where the service's group stood on its topics
+    const backgroundGroups = [...consumers].filter(([groupId]) => groupId !== this.options.groupId);
+    if (backgroundGroups.length > 0) await this.inheritOffsets(backgroundGroups.map(([groupId, consumer]) => ({ groupId, topics: consumer.topics })));
     await Promise.all(this.consumers.map((consumer) => consumer.start()));
     callback();
   }
@@ -82,21 +81,29 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
    * A background group that has no committed offset yet starts from the service group's
    * committed offsets on the same topics (they were consumed there before the split), so
    * nothing is read twice and nothing skipped. Another replica doing the same at once, or a
-   * group already running, makes this a no-op.
+   * group already running, makes this a no-op. All groups through one admin client and side by
+   * side: one after the other, each with its own connection, they were a second of every start
+   * of a service with several groups (dedupe, the fetcher), and so of its recovery after a crash.
    */
-  private async inheritOffsets(groupId: string, topics: readonly string[]): Promise<void> {
+  private async inheritOffsets(groups: ReadonlyArray<{ groupId: string; topics: readonly string[] }>): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      const own = await admin.fetchOffsets({ groupId, topics: [...topics] });
-      if (own.some((t) => t.partitions.some((p) => Number(p.offset) >= 0))) return;
-      const parent = await admin.fetchOffsets({ groupId: this.options.groupId, topics: [...topics] });
-      for (const { topic, partitions } of parent) {
-        const committed = partitions.filter((p) => Number(p.offset) >= 0).map((p) => ({ partition: p.partition, offset: p.offset }));
-        if (committed.length > 0) await admin.setOffsets({ groupId, topic, partitions: committed });
-      }
-    } catch (error) {
-      this.log.warn({ err: error, group: groupId }, 'could not take over the service group offsets; the group starts as configured');
+      await Promise.all(
+        groups.map(async ({ groupId, topics }) => {
+          try {
+            const own = await admin.fetchOffsets({ groupId, topics: [...topics] });
+            if (own.some((t) => t.partitions.some((p) => Number(p.offset) >= 0))) return;
+            const parent = await admin.fetchOffsets({ groupId: this.options.groupId, topics: [...topics] });
+            for (const { topic, partitions } of parent) {
+              const committed = partitions.filter((p) => Number(p.offset) >= 0).map((p) => ({ partition: p.partition, offset: p.offset }));
+              if (committed.length > 0) await admin.setOffsets({ groupId, topic, partitions: committed });
+            }
+          } catch (error) {
+            this.log.warn({ err: error, group: groupId }, 'could not take over the service group offsets; the group starts as configured');
+          }
+        }),
+      );
     } finally {
       await admin.disconnect();
     }

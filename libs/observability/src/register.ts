@@ -7,5 +7,5 @@ import { enableCompileCache } from 'node:module';
 enableCompileCache();
 const { startTelemetry, telemetryHooksReady } = await import('./telemetry.js');
 
-startTelemetry(process.env['OTEL_SERVICE_NAME'] ?? 'jobs-service');
+await startTelemetry(process.env['OTEL_SERVICE_NAME'] ?? 'jobs-service');
 await telemetryHooksReady();

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { flushCompileCache } from 'node:module';
 import { hostname } from 'node:os';
 import { Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -82,6 +83,9 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   await app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const url = await app.getUrl();
   logger.info({ url }, `${options.name} listening`);
+  // Node writes its compile cache (enabled by the preload) at exit, which a SIGKILLed process
+  // never reaches: written now, once everything is loaded, the restart after a crash finds it.
+  flushCompileCache();
 
   let stopping: Promise<void> | undefined;
   const stop = (reason = 'stop'): Promise<void> => {

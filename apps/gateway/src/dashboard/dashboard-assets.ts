@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 
 /**
  * The Content-Security-Policy of the dashboard's page: its own scripts, styles, fetches and
@@ -51,9 +51,12 @@ export interface DashboardFile {
   cacheControl: string;
 }
 
-/** apps/dashboard/dist of this checkout, from this file in apps/gateway/{src,dist}/dashboard. */
+/**
+ * apps/dashboard/dist of this checkout, found through the workspace's package link rather than
+ * relative to this file, which runs from src/, dist/ or the gateway's bundle.
+ */
 export function defaultDashboardDir(): string {
-  return fileURLToPath(new URL('../../../dashboard/dist/', import.meta.url));
+  return join(dirname(createRequire(import.meta.url).resolve('@jobs/dashboard/package.json')), 'dist');
 }
 
 /** The built dashboard's files, read once each and kept (the build is fixed while the gateway runs). */
