@@ -5,7 +5,10 @@
  * walks the critical path, from the gateway's request span to the gateway consuming the answer,
  * and splits it into segments: work inside a service (from the message that woke it to its next
  * publish) and Kafka hops (from publish to the next service's handler start). It also reports
- * each provider call. Medians and p95 over the searches, in a markdown table.
+ * each provider call and, per search, its slowest partner's call, how long after that call's end
+ * the request ended, and the request's time less that call (all the stack adds: the issue's
+ * "slowest provider + 60 ms", per search).
+ * Medians and p95 over the searches, in a markdown table.
  *
  * The stack must export traces to this receiver:
  *   STACK_SLOT=1 npm run up             # test-profile stacks export to port 2N095 (http/json)
@@ -54,6 +57,10 @@ interface Segment {
   ms: number;
 }
 
+const SLOWEST_CALL = "(per search) its slowest partner's call";
+const AFTER_SLOWEST = '(per search) request end after its slowest partner answered';
+const OVER_SLOWEST = "(per search) request time less its slowest partner's call";
+
 /** The critical path of one search, as consecutive segments that add up to the request's time. */
 function segmentsOf(spans: ReceivedSpan[]): { total: number; segments: Segment[]; providers: Segment[] } {
   const answer = spans.find(isAnswer)!;
@@ -73,11 +80,22 @@ function segmentsOf(spans: ReceivedSpan[]): { total: number; segments: Segment[]
     where = `${span.service}: ${span.name.replace(/ process$/, '')}`;
   }
   segments.push({ label: `${answer.service}: answer → response out`, ms: root.endMs - cursor });
-  const providers = spans
-    .filter((s) => s.service === 'provider-fetcher' && s.name.startsWith('provider '))
-    .map((s) => ({ label: `(in provider-fetcher) ${s.name}`, ms: s.endMs - s.startMs }));
-  return { total: root.endMs - root.startMs, segments, providers };
+  const calls = spans.filter((s) => s.service === 'provider-fetcher' && s.name.startsWith('provider '));
+  const providers = calls.map((s) => ({ label: `(in provider-fetcher) ${s.name}`, ms: s.endMs - s.startMs }));
+  // The search's own slowest partner (not always provider_d: each call's latency varies), and
+  // what the stack added after its answer: the issue's "slowest provider + 60 ms", per request.
+  const slowest = calls.reduce<ReceivedSpan | undefined>((last, call) => (!last || call.endMs > last.endMs ? call : last), undefined);
+  const afterSlowest = slowest
+    ? [
+        { label: SLOWEST_CALL, ms: slowest.endMs - slowest.startMs },
+        { label: AFTER_SLOWEST, ms: root.endMs - slowest.endMs },
+        // before the calls (request in, two hops, the plan) and after: all the stack adds
+        { label: OVER_SLOWEST, ms: root.endMs - root.startMs - (slowest.endMs - slowest.startMs) },
+      ]
+    : [];
+  return { total: root.endMs - root.startMs, segments, providers: [...afterSlowest, ...providers] };
 }
+
 
 const samples = new Map<string, number[]>();
 const add = (label: string, ms: number) => samples.set(label, [...(samples.get(label) ?? []), ms]);
@@ -116,6 +134,6 @@ console.log('| segment | seen in | p50 ms | p95 ms | p50 share |');
 console.log('|---|---:|---:|---:|---:|');
 for (const label of ['whole request (gateway server span)', ...order]) {
   const values = samples.get(label)!;
-  const share = label.startsWith('(in ') || label.startsWith('whole') ? '' : `${((percentile(values, 50) / totalP50) * 100).toFixed(0)}%`;
+  const share = label.startsWith('(') || label.startsWith('whole') ? '' : `${((percentile(values, 50) / totalP50) * 100).toFixed(0)}%`;
   console.log(`| ${label} | ${values.length}/${searches} | ${fmt(percentile(values, 50))} | ${fmt(percentile(values, 95))} | ${share} |`);
 }

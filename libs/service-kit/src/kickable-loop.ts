@@ -7,7 +7,8 @@ import { detached } from '@jobs/observability';
  * loop never dies. Used by pollers of committed work: the outbox relay, webhook deliveries.
  */
 export class KickableLoop {
-  private timer?: NodeJS.Timeout;
+  /** Cancels the scheduled pass (a timer, or an immediate for a pass due now). */
+  private cancelScheduled?: () => void;
   /** When the scheduled pass runs (epoch ms), while one is scheduled and none runs. */
   private dueAt?: number;
   private running?: Promise<void>;
@@ -52,30 +53,38 @@ export class KickableLoop {
   /** No more passes; resolves once the pass under way (if any) has ended. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.cancelScheduled?.();
     await this.running;
   }
 
   private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
+    this.cancelScheduled?.();
+    this.cancelScheduled = undefined;
     this.dueAt = undefined;
     if (this.stopped) return;
     this.dueAt = Date.now() + delayMs;
     // Passes belong to no request: a kick from a handler must not hand its trace to every later pass.
-    this.timer = setTimeout(
-      () =>
-        detached(() => {
-          this.dueAt = undefined;
-          this.running = this.pass().then((wakeInMs) => {
-            this.running = undefined;
-            const soonest = this.soonest === undefined ? Infinity : Math.max(0, this.soonest - Date.now());
-            const next = this.again ? 0 : Math.min(wakeInMs, soonest);
-            this.again = false;
-            this.soonest = undefined;
-            this.schedule(next);
-          });
-        }),
-      delayMs,
-    );
+    const run = () =>
+      detached(() => {
+        this.cancelScheduled = undefined;
+        this.dueAt = undefined;
+        this.running = this.pass().then((wakeInMs) => {
+          this.running = undefined;
+          const soonest = this.soonest === undefined ? Infinity : Math.max(0, this.soonest - Date.now());
+          const next = this.again ? 0 : Math.min(wakeInMs, soonest);
+          this.again = false;
+          this.soonest = undefined;
+          this.schedule(next);
+        });
+      });
+    // A pass due now (a kick: the outbox relay after a commit, on a search's answer path) runs
+    // on this turn of the event loop; a timer of 0 waits at least 1 ms for the timers phase.
+    if (delayMs <= 0) {
+      const immediate = setImmediate(run);
+      this.cancelScheduled = () => clearImmediate(immediate);
+    } else {
+      const timer = setTimeout(run, delayMs);
+      this.cancelScheduled = () => clearTimeout(timer);
+    }
   }
 }
