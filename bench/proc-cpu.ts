@@ -48,6 +48,12 @@ function procStat(pid: number, path = `/proc/${pid}/stat`): ProcStat | undefined
   return { ppid: n(4), ticks: n(14) + n(15), start: n(22) };
 }
 
+/** CPU a live process has used so far (user + system), in milliseconds; undefined once it is gone. */
+export function processCpuMs(pid: number): number | undefined {
+  const stat = procStat(pid);
+  return stat ? (stat.ticks / TICKS_PER_SECOND) * 1000 : undefined;
+}
+
 /** The environment a process was started with (/proc/<pid>/environ). */
 export function processEnv(pid: number): Record<string, string> {
   const text = readText(`/proc/${pid}/environ`) ?? '';

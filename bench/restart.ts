@@ -12,10 +12,10 @@
  * BENCH_RESTART_SERVICES (default: the six services the fault tests kill), STACK_PIDS_FILE,
  * STACK_LOG_DIR.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { servicePids } from './proc-cpu.js';
+import { processCpuMs, servicePids } from './proc-cpu.js';
 
 const HEALTH_PORTS: Record<string, number> = {
   gateway: 8080,
@@ -29,7 +29,6 @@ const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.
 const logDir = resolve(process.env['STACK_LOG_DIR'] ?? '.local/logs/dev');
 const services = (process.env['BENCH_RESTART_SERVICES'] ?? Object.keys(HEALTH_PORTS).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
 const rounds = Number(process.env['BENCH_RESTART_ROUNDS'] ?? 2);
-const TICK_MS = 10; // USER_HZ 100 on Linux
 const STAGES = [
   ['nest', /^Starting Nest application/],
   ['postgres', /^connected to PostgreSQL/],
@@ -44,13 +43,9 @@ interface Timeline {
   newProcess: number;
   stages: Partial<Record<Stage, number>>;
   ready: number;
+  /** NaN when the new process died again before it could be read. */
   cpuMs: number;
 }
-
-const cpuMsOf = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-};
 
 function logSince(file: string, offset: number): string {
   const size = statSync(file).size;
@@ -87,7 +82,7 @@ async function killAndTime(service: string): Promise<Timeline> {
     await sleep(20);
   }
   const ready = Date.now() - killedAt;
-  const cpuMs = cpuMsOf(pid);
+  const cpuMs = processCpuMs(pid) ?? NaN;
   const stages: Partial<Record<Stage, number>> = {};
   for (const line of logSince(log, offset).split('\n')) {
     let entry: { time?: string; msg?: string };
@@ -110,7 +105,7 @@ async function main(): Promise<void> {
     for (const service of services) {
       const timeline = await killAndTime(service);
       timelines.push(timeline);
-      process.stdout.write(`[restart] ${service} (round ${round}): ready ${seconds(timeline.ready)} s after the kill, ${timeline.cpuMs} ms of CPU\n`);
+      process.stdout.write(`[restart] ${service} (round ${round}): ready ${seconds(timeline.ready)} s after the kill, ${timeline.cpuMs.toFixed(0)} ms of CPU\n`);
       await sleep(3000); // the stack settles (the gateway's readiness polls the others)
     }
   }
@@ -119,7 +114,7 @@ async function main(): Promise<void> {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const t of timelines) {
     const s = t.stages;
-    console.log(`| ${t.service} | ${seconds(t.newProcess)} | ${seconds(s.nest)} | ${seconds(s.postgres)} | ${seconds(s.init)} | ${seconds(s.consumers)} | ${seconds(s.listening)} | ${seconds(t.ready)} | ${t.cpuMs} |`);
+    console.log(`| ${t.service} | ${seconds(t.newProcess)} | ${seconds(s.nest)} | ${seconds(s.postgres)} | ${seconds(s.init)} | ${seconds(s.consumers)} | ${seconds(s.listening)} | ${seconds(t.ready)} | ${t.cpuMs.toFixed(0)} |`);
   }
 }
 

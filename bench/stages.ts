@@ -62,7 +62,7 @@ const AFTER_SLOWEST = '(per search) request end after its slowest partner answer
 const OVER_SLOWEST = "(per search) request time less its slowest partner's call";
 
 /** The critical path of one search, as consecutive segments that add up to the request's time. */
-function segmentsOf(spans: ReceivedSpan[]): { total: number; segments: Segment[]; providers: Segment[] } {
+function segmentsOf(spans: ReceivedSpan[]): { total: number; segments: Segment[]; perSearch: Segment[] } {
   const answer = spans.find(isAnswer)!;
   const path = ancestry(spans, answer);
   const root = path[0]!;
@@ -93,9 +93,8 @@ function segmentsOf(spans: ReceivedSpan[]): { total: number; segments: Segment[]
         { label: OVER_SLOWEST, ms: root.endMs - root.startMs - (slowest.endMs - slowest.startMs) },
       ]
     : [];
-  return { total: root.endMs - root.startMs, segments, providers: [...afterSlowest, ...providers] };
+  return { total: root.endMs - root.startMs, segments, perSearch: [...afterSlowest, ...providers] };
 }
-
 
 const samples = new Map<string, number[]>();
 const add = (label: string, ms: number) => samples.set(label, [...(samples.get(label) ?? []), ms]);
@@ -111,7 +110,7 @@ for (let i = 0; i < searches; i++) {
   if (res.status !== 200) throw new Error(`search ${i} answered ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
   const spans = await completeTrace(traceId);
-  const { total, segments, providers } = segmentsOf(spans);
+  const { total, segments, perSearch } = segmentsOf(spans);
   if (dumpFile) {
     const t0 = Math.min(...spans.map((span) => span.startMs));
     const rows = [...spans].sort((a, b) => a.startMs - b.startMs).map((span) => ({ service: span.service, name: span.name, kind: span.kind, start: +(span.startMs - t0).toFixed(2), end: +(span.endMs - t0).toFixed(2) }));
@@ -119,7 +118,7 @@ for (let i = 0; i < searches; i++) {
   }
   add('whole request (gateway server span)', total);
   // The path's shape can vary (which provider's batch completes the wave); labels keep it apart.
-  for (const s of [...segments, ...providers]) {
+  for (const s of [...segments, ...perSearch]) {
     if (!order.includes(s.label)) order.push(s.label);
     add(s.label, s.ms);
   }
