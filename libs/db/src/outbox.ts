@@ -1,4 +1,4 @@
-import { type Prisma } from './generated/prisma/client.js';
+import { Prisma } from './generated/prisma/client.js';
 import { ascending } from './order.js';
 
 /** Anything that runs raw statements: the `tx` of `prisma.$transaction(async (tx) => …)` (or a client). */
@@ -14,6 +14,13 @@ export interface SerializedOutboxMessage {
 }
 
 /**
+ * The caller's statement around the outbox insert, to write its own change and its messages in
+ * one round trip: it must hold `insert` (`INSERT … RETURNING id`) as a data-modifying CTE and
+ * return that CTE's ids, e.g. `WITH charge AS (…), staged AS (${insert}) SELECT id FROM staged`.
+ */
+export type AroundOutboxInsert = (insert: Prisma.Sql) => Prisma.Sql;
+
+/**
  * Transactional outbox: inserts the messages in the caller's transaction, so they are published
  * (by the outbox relay, in id order) if and only if the business change commits.
  *
@@ -26,12 +33,13 @@ export interface SerializedOutboxMessage {
  * Raw SQL on purpose: through the model API Prisma walked every value object to serialize it
  * again (the answer of a search is a page of 20 jobs), and the caller had to parse its own JSON
  * text back into objects first; here the text goes as one `text[]` parameter and is stored as it
- * is (the column is text, uncompressed: the row lives until its send).
+ * is (the column is text, uncompressed: the row lives until its send). `around` puts the insert
+ * inside a statement of the caller's (see AroundOutboxInsert).
  */
-export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readonly SerializedOutboxMessage[]): Promise<bigint[]> {
+export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readonly SerializedOutboxMessage[], around?: AroundOutboxInsert): Promise<bigint[]> {
   if (messages.length === 0) return [];
   for (const message of messages) if (!message.topic) throw new Error('enqueueSerializedOutbox: topic is required');
-  const rows = await tx.$queryRaw<Array<{ id: bigint }>>`
+  const insert = Prisma.sql`
     INSERT INTO outbox_messages (topic, key, value, headers)
     SELECT m.topic, m.key, m.value, m.headers::jsonb
     FROM unnest(
@@ -42,6 +50,8 @@ export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readon
     ) WITH ORDINALITY AS m(topic, key, value, headers, n)
     ORDER BY m.n
     RETURNING id`;
+  const rows = await tx.$queryRaw<Array<{ id: bigint }>>(around ? around(insert) : insert);
+  if (rows.length !== messages.length) throw new Error(`enqueueSerializedOutbox: the statement returned ${rows.length} ids for ${messages.length} messages`);
   // the rows take the sequence's values in the array's order (one statement, ordered input)
   return rows.map((row) => row.id).sort(ascending);
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { jsonText, type TopicSpec, type ValueOf } from '@jobs/kafka';
-import { ascending, enqueueSerializedOutbox, PrismaService, type OutboxWriter } from '@jobs/db';
+import { ascending, enqueueSerializedOutbox, PrismaService, type AroundOutboxInsert, type OutboxWriter } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
@@ -83,8 +83,12 @@ export class OutboxRelay implements OnApplicationBootstrap {
     return this.stageMany(tx, topic, [value]);
   }
 
-  /** Several messages of one topic in one insert (published in the array's order), under one span. */
-  async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[]): Promise<void> {
+  /**
+   * Several messages of one topic in one insert (published in the array's order), under one span.
+   * `around` runs the insert inside a statement of the caller's, its own change beside it (one
+   * round trip; see AroundOutboxInsert).
+   */
+  async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[], around?: AroundOutboxInsert): Promise<void> {
     if (values.length === 0) return;
     // The rows keep the trace context of the staging span, so the consumer's span continues
     // this trace however late they are sent.
@@ -95,7 +99,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
         // The row holds text: serialized as text (in pieces, see jsonText), not as the bytes a
         // direct publish sends, which would be decoded back here.
         const messages = values.map((value) => ({ topic: topic.name, key: topic.keyOf(value), value: jsonText(value), headers: this.publisher.typed.headersFor() }));
-        const ids = await enqueueSerializedOutbox(tx, messages);
+        const ids = await enqueueSerializedOutbox(tx, messages, around);
         const stagedAt = Date.now();
         ids.forEach((id, i) => this.staged.set(id, { ...messages[i]!, stagedAt, committed: false }));
         const ofTransaction = this.stagedBy.get(tx);

@@ -1,10 +1,9 @@
 import type { ChargePlan } from '@jobs/billing-rules';
 import { AsyncChunkCharged, examples, type AsyncChunkChargeRequested } from '@jobs/contracts';
-import type { OutboxRelay } from '@jobs/outbox';
-import type { AccountCharges, Answer, ChargeRequest } from '../charges/account-charges.js';
+import type { AccountCharges, Answer, ChargeRequest, StageAnswer } from '../charges/account-charges.js';
 import { ChargeAsyncChunkUseCase } from './charge-async-chunk.usecase.js';
 
-/** Billing with the real partial rules; the transaction, the ledger sum and the outbox faked. */
+/** Billing with the real partial rules; the transaction, the ledger sum and the answer's staging faked. */
 function billing(balance: number, spentBySearch = 0, paidBefore: string[] = []) {
   const staged: unknown[] = [];
   const requests: ChargeRequest[] = [];
@@ -13,11 +12,11 @@ function billing(balance: number, spentBySearch = 0, paidBefore: string[] = []) 
       requests.push(request);
       const maxCredits = request.maxCredits === null ? null : request.maxCredits - spentBySearch;
       const plan: ChargePlan = request.rules!({ jobIds: request.jobIds, alreadyPaid: new Set(paidBefore), creditsRemaining: balance, maxCredits, mode: request.mode });
-      await answer({} as never, plan, balance - (plan.kind === 'ok' ? plan.creditsCharged : 0));
+      const stage: StageAnswer = async (_topic, value) => void staged.push(value);
+      await answer({} as never, plan, balance - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
     },
   } as unknown as AccountCharges;
-  const outbox = { stage: async (_tx: unknown, _topic: unknown, value: unknown) => void staged.push(value) } as unknown as OutboxRelay;
-  return { useCase: new ChargeAsyncChunkUseCase(charges, outbox), requests, answer: () => AsyncChunkCharged.ValueSchema.parse(staged[0]) };
+  return { useCase: new ChargeAsyncChunkUseCase(charges), requests, answer: () => AsyncChunkCharged.ValueSchema.parse(staged[0]) };
 }
 
 const request = (patch: Partial<AsyncChunkChargeRequested.Value> = {}): AsyncChunkChargeRequested.Value => ({

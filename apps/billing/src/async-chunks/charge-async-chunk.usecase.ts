@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { planPartialCharges, type PartialChargePlan } from '@jobs/billing-rules';
 import { Topics, type AsyncChunkChargeRequested } from '@jobs/contracts';
 import { NonRetriableError } from '@jobs/kafka';
-import { OutboxRelay } from '@jobs/outbox';
 import { AccountCharges } from '../charges/account-charges.js';
 
 /**
@@ -16,7 +15,6 @@ import { AccountCharges } from '../charges/account-charges.js';
 export class ChargeAsyncChunkUseCase {
   constructor(
     private readonly charges: AccountCharges,
-    private readonly outbox: OutboxRelay,
   ) {}
 
   async execute(message: AsyncChunkChargeRequested.Value): Promise<void> {
@@ -35,9 +33,9 @@ export class ChargeAsyncChunkUseCase {
         rules: planPartialCharges,
         capAcrossParts: true,
       },
-      async (tx, plan, creditsRemaining) => {
+      async (_tx, plan, creditsRemaining, stage) => {
         const partial = plan as PartialChargePlan;
-        await this.outbox.stage(tx, Topics.AsyncChunkCharged, {
+        await stage(Topics.AsyncChunkCharged, {
           v: 1,
           search_id: message.search_id,
           account_id: message.account_id,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { planCharges, type ChargeInput, type ChargePlan } from '@jobs/billing-rules';
-import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
+import { isUniqueViolation, Prisma, PrismaService } from '@jobs/db';
+import type { TopicSpec, ValueOf } from '@jobs/kafka';
 import { NonRetriableError } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
@@ -26,14 +27,21 @@ export interface ChargeRequest {
   capAcrossParts?: boolean;
 }
 
+/**
+ * Stages the caller's answer in the outbox, in the same statement as the charge's own writes when
+ * they are still to go (one round trip less on every charge's path).
+ */
+export type StageAnswer = <T extends TopicSpec>(topic: T, value: ValueOf<T>) => Promise<void>;
+
 /** What a caller answers with, inside the same transaction as the charge. */
-export type Answer = (tx: Prisma.TransactionClient, plan: ChargePlan, creditsRemaining: number) => Promise<void>;
+export type Answer = (tx: Prisma.TransactionClient, plan: ChargePlan, creditsRemaining: number, stage: StageAnswer) => Promise<void>;
 
 /**
  * The one way billing charges: in a single transaction it writes the idempotency mark, locks
  * the account row (one account's charges serialize across replicas), applies the billing
  * rules to the paid-jobs set, writes paid jobs, ledger lines and the balance, and stages the
- * caller's answer in the outbox. A redelivered request finds its mark and does nothing.
+ * caller's answer in the outbox (the writes and the answer's row in one statement). A
+ * redelivered request finds its mark and does nothing.
  */
 @Injectable()
 export class AccountCharges {
@@ -73,9 +81,16 @@ export class AccountCharges {
           maxCredits: request.capAcrossParts ? await this.capLeft(tx, request) : request.maxCredits,
           mode: request.mode,
         });
-        if (plan.kind === 'ok') await this.record(tx, request, plan);
+        // the charge's writes go with the answer's outbox row (or alone after the answer, if it stages nothing)
+        let writes = plan.kind === 'ok' ? chargeWrites(request, plan) : null;
+        const stage: StageAnswer = (topic, value) => {
+          const within = writes;
+          writes = null;
+          return this.outbox.stageMany(tx, topic, [value], within ? (insert) => Prisma.sql`WITH ${within}, staged AS (${insert}) SELECT id FROM staged` : undefined);
+        };
         decided = plan;
-        await answer(tx, plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0));
+        await answer(tx, plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
+        if (writes) await tx.$executeRaw`WITH ${writes} SELECT 1`;
       });
     } catch (error) {
       if (isUniqueViolation(error)) return; // already charged and answered: a redelivery
@@ -91,18 +106,22 @@ export class AccountCharges {
     const spent = await tx.ledgerEntry.aggregate({ where: { accountId: request.accountId, requestId: request.requestId }, _sum: { credits: true } });
     return Math.max(0, request.maxCredits - (spent._sum.credits ?? 0));
   }
+}
 
-  /** The paid jobs, the balance and the ledger lines of a charge, in one statement. */
-  private async record(tx: Prisma.TransactionClient, request: ChargeRequest, plan: Extract<ChargePlan, { kind: 'ok' }>): Promise<void> {
-    if (plan.lines.length === 0) return;
-    const charged = plan.lines.filter((l) => l.reason === 'charged').map((l) => l.jobId);
-    await tx.$executeRaw`
-      WITH paid AS (
-        INSERT INTO paid_jobs (account_id, job_id) SELECT ${request.accountId}, x FROM unnest(${charged}::text[]) AS x
-      ), balance AS (
-        UPDATE accounts SET credits_remaining = credits_remaining - ${plan.creditsCharged}::int, updated_at = now()
-        WHERE id = ${request.accountId} AND ${charged.length}::int > 0
-      )
+/**
+ * The paid jobs, the balance and the ledger lines of a charge, as the CTEs of one statement
+ * (`WITH <these>, …`), or null when the plan writes nothing.
+ */
+function chargeWrites(request: ChargeRequest, plan: Extract<ChargePlan, { kind: 'ok' }>): Prisma.Sql | null {
+  if (plan.lines.length === 0) return null;
+  const charged = plan.lines.filter((l) => l.reason === 'charged').map((l) => l.jobId);
+  return Prisma.sql`
+    paid AS (
+      INSERT INTO paid_jobs (account_id, job_id) SELECT ${request.accountId}, x FROM unnest(${charged}::text[]) AS x
+    ), balance AS (
+      UPDATE accounts SET credits_remaining = credits_remaining - ${plan.creditsCharged}::int, updated_at = now()
+      WHERE id = ${request.accountId} AND ${charged.length}::int > 0
+    ), ledger AS (
       INSERT INTO ledger_entries (id, account_id, job_id, request_id, operation, credits, reason)
       SELECT v.id, ${request.accountId}, v.job_id, ${request.requestId}, ${request.operation}, v.credits, v.reason::ledger_reason
       FROM unnest(
@@ -111,6 +130,6 @@ export class AccountCharges {
         ${plan.lines.map((l) => l.credits)}::int[],
         ${plan.lines.map((l) => l.reason)}::text[]
       ) WITH ORDINALITY AS v(id, job_id, credits, reason, n)
-      ORDER BY v.n`;
-  }
+      ORDER BY v.n
+    )`;
 }

@@ -1,24 +1,23 @@
 import { planCharges, type ChargePlan } from '@jobs/billing-rules';
 import { examples, SearchCursorPositionSchema, searchCursorScope, type BillingChargeRequested, type Job } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
-import type { OutboxRelay } from '@jobs/outbox';
-import type { AccountCharges, Answer, ChargeRequest } from './account-charges.js';
+import type { AccountCharges, Answer, ChargeRequest, StageAnswer } from './account-charges.js';
 import { ChargeSearchPageUseCase } from './charge-search-page.usecase.js';
 
 const codec = new CursorCodec('a-test-secret-of-length');
 const jobs: Job[] = ['job_a', 'job_b', 'job_c', 'job_d', 'job_e'].map((id) => ({ ...examples.job(), id }));
 
-/** Billing with the real charge rules and cursor codec, the transaction and outbox faked. */
+/** Billing with the real charge rules and cursor codec, the transaction and the answer's staging faked. */
 function billing(paidBefore: string[] = []) {
   const staged: unknown[] = [];
   const charges = {
     async charge(request: ChargeRequest, answer: Answer) {
       const plan: ChargePlan = planCharges({ jobIds: request.jobIds, alreadyPaid: new Set(paidBefore), creditsRemaining: 100, maxCredits: request.maxCredits, mode: request.mode });
-      await answer({} as never, plan, 100 - (plan.kind === 'ok' ? plan.creditsCharged : 0));
+      const stage: StageAnswer = async (_topic, value) => void staged.push(value);
+      await answer({} as never, plan, 100 - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
     },
   } as unknown as AccountCharges;
-  const outbox = { stage: async (_tx: unknown, _topic: unknown, value: unknown) => void staged.push(value) } as unknown as OutboxRelay;
-  const useCase = new ChargeSearchPageUseCase(charges, outbox, codec);
+  const useCase = new ChargeSearchPageUseCase(charges, codec);
   return { useCase, answer: () => staged[0] as { response: { data: Job[]; next_cursor: string | null } } };
 }
 

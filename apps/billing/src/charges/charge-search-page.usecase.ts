@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { nextCursorPosition } from '@jobs/billing-rules';
 import { searchCursorScope, Topics, type BillingChargeRequested, type SearchResponded } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
-import { OutboxRelay } from '@jobs/outbox';
 import { fieldCoverage } from '@jobs/search-metadata';
 import { CURSOR_CODEC } from '../queries/list-ledger.usecase.js';
 import { AccountCharges } from './account-charges.js';
@@ -17,7 +16,6 @@ import { annotateStage, type StageAttributes } from '@jobs/observability';
 export class ChargeSearchPageUseCase {
   constructor(
     private readonly charges: AccountCharges,
-    private readonly outbox: OutboxRelay,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
@@ -36,9 +34,9 @@ export class ChargeSearchPageUseCase {
         maxCredits: message.max_credits,
         mode: message.mode,
       },
-      async (tx, plan, creditsRemaining) => {
+      async (_tx, plan, creditsRemaining, stage) => {
         const reply = (value: Omit<SearchResponded.Value, 'v' | 'search_id' | 'request_id'>) =>
-          this.outbox.stage(tx, Topics.SearchResponded, { v: 1, search_id: message.search_id, request_id: message.request_id, ...value });
+          stage(Topics.SearchResponded, { v: 1, search_id: message.search_id, request_id: message.request_id, ...value });
         outcome = plan.kind === 'insufficient_credits'
           ? { 'billing.outcome': 'insufficient_credits', 'credits.needed': plan.creditsNeeded }
           : { 'billing.outcome': 'charged', 'credits.charged': plan.creditsCharged, 'page.already_paid': plan.alreadyPaid, 'credits.remaining': creditsRemaining };

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JobOpenedEventSchema, Topics, type EventChargeRequested } from '@jobs/contracts';
 import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
 import { annotateStage, type Logger } from '@jobs/observability';
-import { OutboxRelay } from '@jobs/outbox';
 import { LOGGER } from '@jobs/service-kit';
-import { AccountCharges } from '../charges/account-charges.js';
+import { AccountCharges, type StageAnswer } from '../charges/account-charges.js';
 
 type JobOpenedEvent = EventChargeRequested.Value['event'];
 
@@ -40,7 +39,6 @@ export class WatchEventChargesUseCase {
   constructor(
     private readonly prisma: PrismaService,
     private readonly charges: AccountCharges,
-    private readonly outbox: OutboxRelay,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -53,13 +51,13 @@ export class WatchEventChargesUseCase {
       await this.release(message.account_id);
       return;
     }
-    await this.charges.charge(this.request(held, handledKey(message.event.id)), async (tx, plan) => {
+    await this.charges.charge(this.request(held, handledKey(message.event.id)), async (tx, plan, _credits, stage) => {
       if (plan.kind === 'insufficient_credits') {
         await this.hold(tx, held);
         this.logger.info({ account_id: held.accountId, event_id: held.event.id }, 'job.opened held: no credits left');
         return;
       }
-      await this.emit(tx, held);
+      await this.emit(stage, held);
     });
   }
 
@@ -76,10 +74,10 @@ export class WatchEventChargesUseCase {
         continue;
       }
       try {
-        await this.charges.charge(this.request(held, releasedKey(held.event.id)), async (tx, plan) => {
+        await this.charges.charge(this.request(held, releasedKey(held.event.id)), async (tx, plan, _credits, stage) => {
           if (plan.kind === 'insufficient_credits') throw new StillShort();
           await tx.heldWatchEvent.deleteMany({ where: { eventId: held.event.id } });
-          await this.emit(tx, held);
+          await this.emit(stage, held);
         });
       } catch (error) {
         if (error instanceof StillShort) break;
@@ -122,8 +120,8 @@ export class WatchEventChargesUseCase {
     });
   }
 
-  private emit(tx: Prisma.TransactionClient, held: HeldEvent): Promise<void> {
-    return this.outbox.stage(tx, Topics.EventEmitted, { v: 1, account_id: held.accountId, event: held.event, webhook_url: held.webhookUrl });
+  private emit(stage: StageAnswer, held: HeldEvent): Promise<void> {
+    return stage(Topics.EventEmitted, { v: 1, account_id: held.accountId, event: held.event, webhook_url: held.webhookUrl });
   }
 
   private async marked(key: string): Promise<boolean> {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type BillingQueryRequested, type QueryResponded } from '@jobs/contracts';
-import { OutboxRelay } from '@jobs/outbox';
 import { AccountCharges } from '../charges/account-charges.js';
 
 type JobChargeQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'job.charge' }>;
@@ -10,7 +9,6 @@ type JobChargeQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'job
 export class ChargeJobUseCase {
   constructor(
     private readonly charges: AccountCharges,
-    private readonly outbox: OutboxRelay,
   ) {}
 
   async execute(message: BillingQueryRequested.Value, query: JobChargeQuery): Promise<void> {
@@ -25,8 +23,8 @@ export class ChargeJobUseCase {
         maxCredits: null,
         mode: message.mode,
       },
-      async (tx, plan, creditsRemaining) => {
-        const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) => this.outbox.stage(tx, Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
+      async (_tx, plan, creditsRemaining, stage) => {
+        const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) => stage(Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
         if (plan.kind === 'insufficient_credits') {
           await answer({ outcome: 'error', error: { code: 'insufficient_credits', message: 'Reading this job needs 1 credit.', credits_needed: plan.creditsNeeded } });
           return;

@@ -25,13 +25,14 @@ export class DeduplicateChunkUseCase {
     let merged = 0;
     let recordsIn = 0;
     let next: ChunkPosition | null = message.next;
+    let writeSightings = async (): Promise<void> => undefined;
     if (message.outcome === 'ok' && message.index_query) {
       const { filters, scope, want, after, as_of } = message.index_query;
       const page = await this.ownIndex.page({ filters, scope, want, now: new Date(as_of), after: after ? { firstSeenAt: new Date(after.first_seen_at), id: after.id } : null });
       rows = page.rows;
       next = page.next ? { kind: 'store', after: { first_seen_at: page.next.firstSeenAt.toISOString(), id: page.next.id } } : null;
     } else if (message.records.length > 0) {
-      ({ rows, recordsIn, merged } = await this.jobs.mergeListings(message.records));
+      ({ rows, recordsIn, merged, writeSightings } = await this.jobs.mergeListings(message.records));
     }
     await this.publisher.publish(Topics.AsyncChunkDeduplicated, {
       v: 1,
@@ -46,5 +47,6 @@ export class DeduplicateChunkUseCase {
       jobs: rows.map((row) => this.jobs.toJob(row)),
       next,
     });
+    await writeSightings();
   }
 }

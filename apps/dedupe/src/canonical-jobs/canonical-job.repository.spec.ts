@@ -47,6 +47,13 @@ afterAll(async () => {
 
 const jobOf = async (id: string) => toJob((await repository.load([id]))[0]!);
 
+/** A search's merge as dedupe runs it: the answer's rows, then the sightings written. */
+async function mergeAndSight(repo: CanonicalJobRepository, records: readonly NormalizedProviderRecord[]) {
+  const merged = await repo.mergeListings(records);
+  await merged.writeSightings();
+  return merged;
+}
+
 describe('CanonicalJobRepository', () => {
   it('merges one opening seen by three providers into one job with provenance, and corroboration raises p_real', async () => {
     const a = record();
@@ -146,6 +153,37 @@ describe('CanonicalJobRepository', () => {
     expect(await db.prisma.company.count({ where: { domain: { startsWith: 'crossing-' } } })).toBe(30);
   });
 
+  it("a search's rows show its sightings of known listings before they are written, as the write leaves them", async () => {
+    const listings = [0, 1, 2].map((i) =>
+      record({ provider: 'provider_c', provider_job_id: `shown-${i}`, title: `Shown Role ${i}`, apply_url: `https://northwind.example/careers/shown-${i}`, seen_at: '2026-11-20T12:00:00.000Z' }),
+    );
+    const first = await mergeAndSight(repository, listings);
+    const ids = first.rows.map((row) => row.id);
+    // seen again, unchanged; the own crawler confirms the first one; one listing twice, its later sighting first
+    const again = [
+      { ...listings[0]!, seen_at: '2026-11-22T09:00:00.000Z' },
+      { ...listings[1]!, seen_at: '2026-11-22T10:00:00.000Z' },
+      { ...listings[1]!, seen_at: '2026-11-22T08:00:00.000Z' },
+      record({ provider: 'own_index', provider_job_id: 'shown-own-0', title: 'Shown Role 0', apply_url: 'https://northwind.example/careers/shown-0', seen_at: '2026-11-20T12:00:00.000Z' }),
+    ];
+    await mergeAndSight(repository, [again[3]!]);
+    const second = await repository.mergeListings(again);
+    expect(second.merged).toBe(0);
+    const shown = second.rows.map(toJob);
+    expect(shown.map((j) => j.id)).toEqual(ids.slice(0, 2));
+    expect(shown[0]!.last_seen_at).toBe('2026-11-22T09:00:00.000Z');
+    expect(shown[1]!.last_seen_at).toBe('2026-11-22T10:00:00.000Z');
+    expect(shown[0]!.sources.find((s) => s.provider === 'provider_c')!.last_seen_at).toBe('2026-11-22T09:00:00.000Z');
+    expect(shown[0]!.last_verified_at).toBe('2026-11-20T12:00:00.000Z');
+    // not written yet: the store still holds the first sightings
+    expect((await jobOf(ids[1]!)).last_seen_at).toBe('2026-11-20T12:00:00.000Z');
+    await second.writeSightings();
+    expect((await repository.load(ids.slice(0, 2))).map(toJob)).toEqual(shown);
+    // an older sighting written late moves nothing back
+    await (await repository.mergeListings([{ ...listings[1]!, seen_at: '2026-11-21T00:00:00.000Z' }])).writeSightings();
+    expect((await jobOf(ids[1]!)).last_seen_at).toBe('2026-11-22T10:00:00.000Z');
+  });
+
   it('two waves sighting the same known listings in opposite orders both succeed (sightings take their rows in id order)', async () => {
     const otherPrisma = new PrismaService(db.url, { poolSize: 2 });
     await otherPrisma.$connect(); // as a service's module init does (and ends its pool on $disconnect)
@@ -153,12 +191,12 @@ describe('CanonicalJobRepository', () => {
     const listings = Array.from({ length: 400 }, (_, i) =>
       record({ provider: 'provider_e', provider_job_id: `sighted-${i}`, title: `Sighted Role ${i}`, apply_url: `https://northwind.example/careers/sighted-${i}`, description: null }),
     );
-    await repository.mergeListings(listings);
+    await mergeAndSight(repository, listings);
     for (let round = 1; round <= 12; round++) {
       // the same listings unchanged, seen later: sightings only, written by both waves at once
       const seenAt = new Date(Date.UTC(2026, 10, 21, 0, round)).toISOString();
       const seen = listings.map((l) => ({ ...l, seen_at: seenAt }));
-      const [up, down] = await Promise.all([repository.mergeListings(seen), other.mergeListings([...seen].reverse())]);
+      const [up, down] = await Promise.all([mergeAndSight(repository, seen), mergeAndSight(other, [...seen].reverse())]);
       expect(up.merged + down.merged).toBe(0);
     }
     const rows = await db.prisma.jobSource.findMany({ where: { provider: 'provider_e', providerJobId: { startsWith: 'sighted-' } }, select: { lastSeenAt: true } });
@@ -169,7 +207,7 @@ describe('CanonicalJobRepository', () => {
     // itself: the sources and the jobs go in ascending id order, however the wave listed them.
     const sent = jest.spyOn(db.prisma.direct, '$executeRaw');
     const later = listings.map((l) => ({ ...l, seen_at: '2026-11-21T01:00:00.000Z' })).reverse();
-    await repository.mergeListings(later);
+    await mergeAndSight(repository, later);
     const [, sourceIds, , jobs] = sent.mock.calls.at(-1)! as unknown as [unknown, string[], unknown, Prisma.Sql];
     const jobIds = jobs.values[0] as string[];
     expect(sourceIds).toHaveLength(400);

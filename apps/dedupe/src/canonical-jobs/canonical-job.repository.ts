@@ -41,6 +41,16 @@ export interface RefreshListing {
   at: Date;
 }
 
+/** A search's listings merged: the canonical jobs, and the sightings still to write (see `mergeListings`). */
+export interface ListingsMerged {
+  rows: CanonicalJobRow[];
+  recordsIn: number;
+  merged: number;
+  outcomes: Array<{ jobId: string; merged: boolean } | null>;
+  /** Writes the batch's sightings of listings the store knew unchanged; call once the answer is out. */
+  writeSightings: () => Promise<void>;
+}
+
 const ALL_PROVIDERS: ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
 
 export interface MergeResult {
@@ -287,11 +297,11 @@ export class CanonicalJobRepository {
   }
 
   /**
-   * Writes the sightings of the listings the store knows unchanged since their provider last
-   * showed them (no lock, no merge, no lifecycle change can follow) and returns them apart from
-   * the rest, which go to the merge transaction. One indexed read for the whole batch.
+   * Sorts a batch's records into sightings (listings the store knows, unchanged since their
+   * provider last showed them: no lock, no merge, no lifecycle change can follow) and the rest,
+   * which go to the merge transaction. One indexed read for the whole batch; nothing written.
    */
-  private async sightKnown(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
+  private async findSightings(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
     const known = await knownSources(this.prisma.direct, records);
     const bySource = new Map(known.map((k) => [`${k.provider}\u0000${k.provider_job_id}`, k]));
     const sightings: KnownSighting[] = [];
@@ -302,20 +312,28 @@ export class CanonicalJobRepository {
         sightings.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt: new Date(record.seen_at), verified: record.provider === 'own_index', record, changed: [] });
       } else rest.push(record);
     }
-    if (sightings.length > 0) await this.recordUnchangedSightings(sightings);
     return { sightings, rest };
+  }
+
+  /** `findSightings`, its sightings written at once. */
+  private async sightKnown(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
+    const found = await this.findSightings(records);
+    await this.recordUnchangedSightings(found.sightings);
+    return found;
   }
 
   /**
    * The sightings of unchanged listings in one statement (its sources' and its jobs' rows, no
-   * transaction around it: one statement is atomic). A row already as new is not rewritten.
+   * transaction around it: one statement is atomic). Times only move forward (GREATEST), so
+   * sightings written in any order leave the latest; a row already as new is not rewritten.
    */
   private async recordUnchangedSightings(seen: readonly KnownSighting[]): Promise<void> {
+    if (seen.length === 0) return;
     const sources = latestSightingPerSource(seen);
     await this.prisma.direct.$executeRaw`
       WITH sources AS (
         UPDATE job_sources AS s
-        SET last_seen_at = v.seen_at, listed = true, unlisted_at = NULL, closed_reason = NULL
+        SET last_seen_at = GREATEST(s.last_seen_at, v.seen_at), listed = true, unlisted_at = NULL, closed_reason = NULL
         FROM unnest(${sources.map((k) => k.sourceId)}::text[], ${sources.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
         WHERE s.id = v.id AND (s.last_seen_at < v.seen_at OR NOT s.listed)
         RETURNING 1
@@ -335,11 +353,16 @@ export class CanonicalJobRepository {
    * sightings only (as in a refresh part), the others merged in one transaction. `outcomes`
    * follows `records` (null: skipped). A listing the own crawler shows closed (asked with
    * include_closed) never makes or feeds a job: closures come from refreshes.
+   *
+   * The sightings are not written yet: `rows` show them already (their times moved forward as
+   * the write will), and the caller writes them with `writeSightings` once it has answered, so
+   * that statement is off the search's path. A caller that fails before it redelivers its
+   * message (nothing committed), which sights them again.
    */
-  async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<{ rows: CanonicalJobRow[]; recordsIn: number; merged: number; outcomes: Array<{ jobId: string; merged: boolean } | null> }> {
+  async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<ListingsMerged> {
     const live = records.filter((r) => r.status !== 'closed');
     // a repeated search meets listings the store has, unchanged: sightings only, no merge transaction
-    const { sightings, rest } = await this.sightKnown(live);
+    const { sightings, rest } = await this.findSightings(live);
     const results = rest.length > 0 ? await this.mergeBatch(rest) : [];
     const sighted = new Map(sightings.map((k) => [k.record, k.jobId]));
     const ids = new Set<string>();
@@ -352,7 +375,14 @@ export class CanonicalJobRepository {
       return outcome;
     });
     const merged = results.filter((r) => r.merged).length;
-    return { rows: await this.load([...ids]), recordsIn: live.length, merged: Math.min(merged, live.length), outcomes };
+    const rows = await this.load([...ids]);
+    return {
+      rows: asSighted(rows, sightings),
+      recordsIn: live.length,
+      merged: Math.min(merged, live.length),
+      outcomes,
+      writeSightings: () => this.recordUnchangedSightings(sightings),
+    };
   }
 
   /**
@@ -560,17 +590,53 @@ function jobSightingsUpdate(seen: readonly KnownSighting[]): Prisma.Sql {
  * the message came again): every sightings statement now takes its rows in id order.
  */
 function latestSightingPerSource(seen: readonly KnownSighting[]): KnownSighting[] {
-  return [...new Map(seen.map((k) => [k.sourceId, k])).values()].sort((a, b) => ascending(a.sourceId, b.sourceId));
+  const bySource = new Map<string, KnownSighting>();
+  for (const k of seen) {
+    const was = bySource.get(k.sourceId);
+    if (!was || k.seenAt >= was.seenAt) bySource.set(k.sourceId, k);
+  }
+  return [...bySource.values()].sort((a, b) => ascending(a.sourceId, b.sourceId));
 }
 
-/** Each sighted job's latest sighting, and when the own crawler last confirmed it. */
+/** Each sighted job's latest sighting, and when the own crawler last confirmed it (the latest times, whatever the batch's order). */
 function sightingsByJob(seen: readonly KnownSighting[]): Map<string, { seenAt: Date; verifiedAt: Date | null }> {
   const byJob = new Map<string, { seenAt: Date; verifiedAt: Date | null }>();
   for (const k of seen) {
-    const verifiedAt = k.verified ? k.seenAt : (byJob.get(k.jobId)?.verifiedAt ?? null);
-    byJob.set(k.jobId, { seenAt: k.seenAt, verifiedAt });
+    const was = byJob.get(k.jobId);
+    const verifiedAt = k.verified ? later(k.seenAt, was?.verifiedAt ?? null) : (was?.verifiedAt ?? null);
+    byJob.set(k.jobId, { seenAt: later(k.seenAt, was?.seenAt ?? null), verifiedAt });
   }
   return byJob;
+}
+
+const later = (a: Date, b: Date | null): Date => (b !== null && b > a ? b : a);
+
+/**
+ * Loaded rows as the pending sightings' write will leave them: each job's and each sighted
+ * source's last sighting moved forward, the job's last confirmation by the own crawler too (the
+ * same rules as `recordUnchangedSightings`, which only moves times forward).
+ */
+function asSighted(rows: CanonicalJobRow[], seen: readonly KnownSighting[]): CanonicalJobRow[] {
+  if (seen.length === 0) return rows;
+  const byJob = sightingsByJob(seen);
+  const bySource = new Map<string, Date>();
+  for (const k of seen) {
+    const key = `${k.record.provider}\u0000${k.record.provider_job_id}`;
+    bySource.set(key, later(k.seenAt, bySource.get(key) ?? null));
+  }
+  return rows.map((row) => {
+    const sighted = byJob.get(row.id);
+    if (!sighted) return row;
+    return {
+      ...row,
+      lastSeenAt: later(sighted.seenAt, row.lastSeenAt),
+      lastVerifiedAt: sighted.verifiedAt ? later(sighted.verifiedAt, row.lastVerifiedAt) : row.lastVerifiedAt,
+      sources: row.sources.map((source) => {
+        const seenAt = bySource.get(`${source.provider}\u0000${source.providerJobId}`);
+        return seenAt ? { ...source, lastSeenAt: later(seenAt, source.lastSeenAt) } : source;
+      }),
+    };
+  });
 }
 
 /** A stored job in the matcher's terms. Job family is not matched on, so it is left out. */

@@ -9,7 +9,7 @@ import { annotateStage, jobsMeter, secondsHistogram, secondsSince } from '@jobs/
 /**
  * Merges one wave of a search (every partner's records together: one read of the known
  * listings, one merge transaction, one load) into canonical jobs and answers the orchestrator
- * once, with each provider's canonical jobs in its rank order. The own index's leg carries no
+ * once (then writes the wave's sightings of known listings), with each provider's canonical jobs in its rank order. The own index's leg carries no
  * records: its store answers the search (an indexed query, kept current by the refresh
  * pipeline). Re-processing a redelivered wave finds the same sources and answers the same ids.
  */
@@ -26,7 +26,7 @@ export class DeduplicateWaveUseCase {
 
   async execute(message: ProviderRecordsFetched.Value): Promise<void> {
     const records = message.batches.flatMap((batch) => batch.records);
-    const merge = records.length > 0 ? await this.jobs.mergeListings(records) : { rows: [], outcomes: [], merged: 0 };
+    const merge = records.length > 0 ? await this.jobs.mergeListings(records) : { rows: [], outcomes: [], merged: 0, writeSightings: async () => undefined };
     const rowsById = new Map<string, CanonicalJobRow>(merge.rows.map((row) => [row.id, row]));
     let at = 0;
     const batches: SearchRecordsDeduplicated.DeduplicatedBatch[] = [];
@@ -70,5 +70,7 @@ export class DeduplicateWaveUseCase {
       jobs: [...rowsById.values()].map((row) => this.jobs.toJob(row)),
       batches,
     });
+    // after the answer: the search does not wait for this statement (its rows already show the sightings)
+    await merge.writeSightings();
   }
 }
