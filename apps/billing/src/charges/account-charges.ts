@@ -58,25 +58,32 @@ export class AccountCharges {
     try {
       await this.prisma.$transaction(async (tx) => {
         committed = tx;
-        // The mark and the account's lock in one statement. A second delivery waits for the
-        // first one's commit in whichever it meets first (the mark's insert or the row lock),
-        // then finds the mark; the lock's read gives the balance as the last charge left it.
-        const [locked] = await tx.$queryRaw<Array<{ marked: number; credits_remaining: number | null }>>`
+        // The mark, the account's lock and the paid jobs in one statement. A second delivery
+        // waits for the first one's commit in whichever it meets first (the mark's insert or the
+        // row lock), then finds the mark; the lock's read gives the balance as the last charge
+        // left it. The paid jobs are read in the statement's snapshot, taken before the lock: if
+        // a charge committed in between (the locked row is a newer version than the snapshot's,
+        // `xmin`), they are read again in a statement of their own. Every charge that pays for
+        // a job also updates the account row in its transaction (chargeWrites), so an unchanged
+        // row means no paid job the snapshot misses.
+        const [locked] = await tx.$queryRaw<Array<{ marked: number; credits_remaining: number | null; current: boolean; paid: string[] | null }>>`
           WITH mark AS (
             INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON CONFLICT DO NOTHING RETURNING 1
+          ), locked AS (
+            SELECT credits_remaining, xmin::text AS version FROM accounts WHERE id = ${request.accountId} FOR UPDATE
           )
           SELECT (SELECT count(*) FROM mark)::int AS marked,
-            (SELECT credits_remaining FROM accounts WHERE id = ${request.accountId} FOR UPDATE) AS credits_remaining`;
+            (SELECT credits_remaining FROM locked) AS credits_remaining,
+            (SELECT version FROM locked) IS NOT DISTINCT FROM (SELECT xmin::text FROM accounts WHERE id = ${request.accountId}) AS current,
+            (SELECT array_agg(job_id) FROM paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])) AS paid`;
         // (a SELECT without FROM: always one row)
         if (locked!.marked === 0) return; // already charged and answered: a redelivery
         const credits = locked!.credits_remaining;
         if (credits === null) throw new NonRetriableError(`unknown account ${request.accountId}`);
-        // read after the lock (a statement of its own, so it sees what the charge before it paid)
-        const paid = await tx.$queryRaw<Array<{ job_id: string }>>`
-          SELECT job_id FROM paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])`;
+        const paid = locked!.current ? (locked!.paid ?? []) : await this.paidJobs(tx, request);
         const plan = (request.rules ?? planCharges)({
           jobIds: request.jobIds,
-          alreadyPaid: new Set(paid.map((p) => p.job_id)),
+          alreadyPaid: new Set(paid),
           creditsRemaining: credits,
           maxCredits: request.capAcrossParts ? await this.capLeft(tx, request) : request.maxCredits,
           mode: request.mode,
@@ -100,6 +107,14 @@ export class AccountCharges {
     this.outbox.kick(committed);
   }
 
+  /** The request's jobs the account paid for, read in a statement of its own (after the account's lock). */
+  private async paidJobs(tx: Prisma.TransactionClient, request: ChargeRequest): Promise<string[]> {
+    this.metrics.paidReadAgain();
+    const rows = await tx.$queryRaw<Array<{ job_id: string }>>`
+      SELECT job_id FROM paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])`;
+    return rows.map((row) => row.job_id);
+  }
+
   /** What a request charged in parts may still charge: its cap less the credits its ledger lines hold. */
   private async capLeft(tx: Prisma.TransactionClient, request: ChargeRequest): Promise<number | null> {
     if (request.maxCredits === null) return null;
@@ -110,7 +125,8 @@ export class AccountCharges {
 
 /**
  * The paid jobs, the balance and the ledger lines of a charge, as the CTEs of one statement
- * (`WITH <these>, …`), or null when the plan writes nothing.
+ * (`WITH <these>, …`), or null when the plan writes nothing. Paid jobs are written only with the
+ * account row's update beside them: `charge` relies on it to know its snapshot saw them all.
  */
 function chargeWrites(request: ChargeRequest, plan: Extract<ChargePlan, { kind: 'ok' }>): Prisma.Sql | null {
   if (plan.lines.length === 0) return null;

@@ -1,0 +1,107 @@
+// Integration test against the real PostgreSQL: the one transaction every charge goes through.
+import { jest } from '@jest/globals';
+import pg from 'pg';
+import { Topics } from '@jobs/contracts';
+import { enqueueSerializedOutbox, type AroundOutboxInsert, type OutboxWriter } from '@jobs/db';
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import type { TopicSpec, ValueOf } from '@jobs/kafka';
+import type { OutboxRelay } from '@jobs/outbox';
+import { AccountCharges, type ChargeRequest } from './account-charges.js';
+import { ChargeMetrics } from './charge-metrics.js';
+
+/** Stages rows as the relay does (each value checked against its topic's contract), without Kafka. */
+function outboxStub(): OutboxRelay {
+  return {
+    stageMany: async <T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[], around?: AroundOutboxInsert) => {
+      const rows = values.map((value) => topic.value.parse(value));
+      await enqueueSerializedOutbox(tx, rows.map((value) => ({ topic: topic.name, key: topic.keyOf(value), value: JSON.stringify(value), headers: {} })), around);
+    },
+    kick: () => undefined,
+  } as unknown as OutboxRelay;
+}
+
+let db: ThrowawayDatabase;
+let charges: AccountCharges;
+let sequence = 0;
+
+beforeAll(async () => {
+  db = await throwawayDatabase('billing');
+  charges = new AccountCharges(db.prisma, outboxStub());
+}, 60_000);
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function account(credits: number): Promise<string> {
+  const id = `acct_charges_${sequence++}`;
+  await db.prisma.account.create({ data: { id, plan: 'pro', creditsRemaining: credits, creditsResetAt: new Date(), rateLimitLimit: 100, rateLimitWindowSeconds: 60 } });
+  return id;
+}
+
+/** Charges `jobIds` as GET /jobs would, answering on query.responded. */
+function charge(accountId: string, jobIds: string[]): Promise<void> {
+  const queryId = `req_charges_${sequence++}`;
+  const request: ChargeRequest = { chargeKey: `charge:${queryId}`, kind: 'job', accountId, requestId: queryId, operation: 'GET /v1/jobs/x', jobIds, maxCredits: null, mode: 'live' };
+  return charges.charge(request, async (_tx, plan, creditsRemaining, stage) => {
+    await stage(Topics.QueryResponded, {
+      v: 1,
+      query_id: queryId,
+      outcome: 'ok',
+      result: { kind: 'job.charge', reason: plan.kind === 'ok' ? (plan.lines[0]?.reason ?? null) : null, credits_charged: plan.kind === 'ok' ? plan.creditsCharged : 0, credits_remaining: creditsRemaining },
+    });
+  });
+}
+
+const ledgerOf = async (accountId: string) =>
+  (await db.prisma.ledgerEntry.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' }, select: { jobId: true, reason: true, credits: true } })).map((e) => `${e.jobId}:${e.reason}:${e.credits}`);
+const creditsOf = async (accountId: string) => (await db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).creditsRemaining;
+
+describe('AccountCharges', () => {
+  it('charges each job once per account, writes the ledger and stages the answer, and reads paid jobs in its first statement', async () => {
+    const reread = jest.spyOn(ChargeMetrics.prototype, 'paidReadAgain');
+    const acct = await account(10);
+    await charge(acct, ['job_a', 'job_b']);
+    await charge(acct, ['job_b', 'job_c']);
+    expect(await ledgerOf(acct)).toEqual(['job_a:charged:1', 'job_b:charged:1', 'job_b:already_paid:0', 'job_c:charged:1']);
+    expect(await creditsOf(acct)).toBe(7);
+    expect(await db.prisma.outboxMessage.count({ where: { topic: Topics.QueryResponded.name, value: { contains: `"credits_remaining":7` } } })).toBe(1);
+    // nothing happened between the statements' snapshots and the account's lock
+    expect(reread).not.toHaveBeenCalled();
+    reread.mockRestore();
+  });
+
+  it('does not charge again a job another charge paid for between its snapshot and the account lock', async () => {
+    const reread = jest.spyOn(ChargeMetrics.prototype, 'paidReadAgain');
+    const acct = await account(10);
+    // another charge of the same account holds the lock and pays for job_x, not yet committed
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [acct]);
+    await other.query("INSERT INTO paid_jobs (account_id, job_id) VALUES ($1, 'job_x')", [acct]);
+    await other.query('UPDATE accounts SET credits_remaining = credits_remaining - 1, updated_at = now() WHERE id = $1', [acct]);
+    const charging = charge(acct, ['job_x', 'job_y']);
+    // the charge's first statement has its snapshot and waits for the lock
+    const waiting = async () => (await other.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n as number;
+    for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waiting()).toBe(1);
+    await other.query('COMMIT');
+    await other.end();
+    await charging;
+    expect(await ledgerOf(acct)).toEqual(['job_x:already_paid:0', 'job_y:charged:1']);
+    expect(await creditsOf(acct)).toBe(8);
+    expect(reread).toHaveBeenCalledTimes(1);
+    reread.mockRestore();
+  });
+
+  it('charges concurrent requests of one account for the same jobs once', async () => {
+    const acct = await account(100);
+    const jobs = Array.from({ length: 12 }, (_, i) => `job_race_${i}`);
+    // overlapping requests at once: each job charged exactly once, whichever request takes it
+    await Promise.all(Array.from({ length: 8 }, (_, i) => charge(acct, jobs.slice(i, i + 5))));
+    const ledger = await ledgerOf(acct);
+    for (const job of jobs) expect(ledger.filter((line) => line.startsWith(`${job}:charged`))).toHaveLength(1);
+    expect(await creditsOf(acct)).toBe(100 - jobs.length);
+  });
+});
