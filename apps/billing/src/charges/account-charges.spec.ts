@@ -2,23 +2,10 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
 import { Topics } from '@jobs/contracts';
-import { enqueueSerializedOutbox, type AroundOutboxInsert, type OutboxWriter } from '@jobs/db';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
-import type { TopicSpec, ValueOf } from '@jobs/kafka';
-import type { OutboxRelay } from '@jobs/outbox';
+import { outboxStub } from '@jobs/outbox/testing';
 import { AccountCharges, type ChargeRequest } from './account-charges.js';
 import { ChargeMetrics } from './charge-metrics.js';
-
-/** Stages rows as the relay does (each value checked against its topic's contract), without Kafka. */
-function outboxStub(): OutboxRelay {
-  return {
-    stageMany: async <T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[], around?: AroundOutboxInsert) => {
-      const rows = values.map((value) => topic.value.parse(value));
-      await enqueueSerializedOutbox(tx, rows.map((value) => ({ topic: topic.name, key: topic.keyOf(value), value: JSON.stringify(value), headers: {} })), around);
-    },
-    kick: () => undefined,
-  } as unknown as OutboxRelay;
-}
 
 let db: ThrowawayDatabase;
 let charges: AccountCharges;

@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
-import { outboxStub } from '../testing/outbox-stub.js';
+import { outboxStub } from '@jobs/outbox/testing';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
 import { toJob, type JobSourceView } from './job-view.js';
 

@@ -10,7 +10,7 @@ import { matchesFilters } from '@jobs/job-filters';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import { toJob } from '../canonical-jobs/job-view.js';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
-import { outboxStub } from '../testing/outbox-stub.js';
+import { outboxStub } from '@jobs/outbox/testing';
 import { OwnIndexStore } from './own-index.store.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');

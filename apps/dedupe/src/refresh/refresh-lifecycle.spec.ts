@@ -6,7 +6,7 @@ import type { CompanyHiringChanged, JobLifecycleChanged, NormalizedProviderRecor
 import type { Logger } from '@jobs/observability';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import { toJob } from '../canonical-jobs/job-view.js';
-import { outboxStub } from '../testing/outbox-stub.js';
+import { outboxStub } from '@jobs/outbox/testing';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { MergeRefreshUseCase } from './merge-refresh.usecase.js';
 import type { RefreshPlanner } from './refresh-planner.js';

@@ -5,7 +5,7 @@ import type { RefreshFetchRequested } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import type { DrainRegistry } from '@jobs/service-kit';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
-import { outboxStub } from '../testing/outbox-stub.js';
+import { outboxStub } from '@jobs/outbox/testing';
 import { RefreshPlanner } from './refresh-planner.js';
 
 const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
