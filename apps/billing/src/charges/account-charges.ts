@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { planCharges, type ChargeInput, type ChargePlan } from '@jobs/billing-rules';
 import { isUniqueViolation, Prisma, PrismaService } from '@jobs/db';
-import type { TopicSpec, ValueOf } from '@jobs/kafka';
-import { NonRetriableError } from '@jobs/kafka';
+import { NonRetriableError, type TopicSpec, type ValueOf } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { ChargeMetrics, type ChargeKind } from './charge-metrics.js';

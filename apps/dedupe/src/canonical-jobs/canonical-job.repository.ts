@@ -356,8 +356,8 @@ export class CanonicalJobRepository {
    *
    * The sightings are not written yet: `rows` show them already (their times moved forward as
    * the write will), and the caller writes them with `writeSightings` once it has answered, so
-   * that statement is off the search's path. A caller that fails before it redelivers its
-   * message (nothing committed), which sights them again.
+   * that statement is off the search's path. A caller that fails before writing them gets its
+   * message again (its offset is not committed) and sights them again.
    */
   async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<ListingsMerged> {
     const live = records.filter((r) => r.status !== 'closed');

@@ -9,9 +9,9 @@ import { annotateStage, jobsMeter, secondsHistogram, secondsSince } from '@jobs/
 /**
  * Merges one wave of a search (every partner's records together: one read of the known
  * listings, one merge transaction, one load) into canonical jobs and answers the orchestrator
- * once (then writes the wave's sightings of known listings), with each provider's canonical jobs in its rank order. The own index's leg carries no
- * records: its store answers the search (an indexed query, kept current by the refresh
- * pipeline). Re-processing a redelivered wave finds the same sources and answers the same ids.
+ * once, with each provider's canonical jobs in its rank order; then writes the wave's sightings
+ * of listings the store knew unchanged. The own index's leg carries no records: its store
+ * answers the search (an indexed query, kept current by the refresh pipeline). Re-processing a redelivered wave finds the same sources and answers the same ids.
  */
 @Injectable()
 export class DeduplicateWaveUseCase {
