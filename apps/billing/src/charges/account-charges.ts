@@ -74,7 +74,7 @@ export class AccountCharges {
           SELECT (SELECT count(*) FROM mark)::int AS marked,
             (SELECT credits_remaining FROM locked) AS credits_remaining,
             (SELECT version FROM locked) IS NOT DISTINCT FROM (SELECT xmin::text FROM accounts WHERE id = ${request.accountId}) AS current,
-            (SELECT array_agg(job_id) FROM paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])) AS paid`;
+            (SELECT array_agg(job_id) FROM ${paidAmong(request)}) AS paid`;
         // (a SELECT without FROM: always one row)
         if (locked!.marked === 0) return; // already charged and answered: a redelivery
         const credits = locked!.credits_remaining;
@@ -109,8 +109,7 @@ export class AccountCharges {
   /** The request's jobs the account paid for, read in a statement of its own (after the account's lock). */
   private async paidJobs(tx: Prisma.TransactionClient, request: ChargeRequest): Promise<string[]> {
     this.metrics.paidReadAgain();
-    const rows = await tx.$queryRaw<Array<{ job_id: string }>>`
-      SELECT job_id FROM paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])`;
+    const rows = await tx.$queryRaw<Array<{ job_id: string }>>`SELECT job_id FROM ${paidAmong(request)}`;
     return rows.map((row) => row.job_id);
   }
 
@@ -121,6 +120,9 @@ export class AccountCharges {
     return Math.max(0, request.maxCredits - (spent._sum.credits ?? 0));
   }
 }
+
+/** The request's jobs in the account's paid jobs, as a `FROM` item (read in the first statement, and again after a re-read). */
+const paidAmong = (request: ChargeRequest): Prisma.Sql => Prisma.sql`paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])`;
 
 /**
  * The paid jobs, the balance and the ledger lines of a charge, as the CTEs of one statement
