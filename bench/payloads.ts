@@ -26,7 +26,7 @@ const brokers = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(',');
 const databaseUrl = process.env['DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/jobs';
 const perTopic = Number(process.env['BENCH_MESSAGES'] ?? 20);
 const loads = Number(process.env['BENCH_LOADS'] ?? 300);
-const TOPICS = ['provider.records.fetched', 'search.records.deduplicated', 'billing.charge.requested', 'search.responded'];
+const TOPICS = ['provider.records.fetched', 'search.records.deduplicated', 'search.page.gathered', 'billing.page.charge.requested', 'search.page.charged'];
 const MIN_BYTES = 20_000;
 
 /** The latest values of at least MIN_BYTES on `topic`, as JSON text. */

@@ -38,7 +38,14 @@ await receiver.listen(receiverPort);
 
 const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
 
-const isAnswer = (s: ReceivedSpan) => s.service === 'gateway' && s.kind === CONSUMER && s.name === 'search.responded process';
+const HALVES = ['search.page.gathered process', 'search.page.charged process'];
+const isHalf = (s: ReceivedSpan) => s.service === 'gateway' && s.kind === CONSUMER && HALVES.includes(s.name);
+/** The answer is joined when its later half (the page, or billing's outcome) reaches the gateway. */
+function answerOf(spans: ReceivedSpan[]): ReceivedSpan | undefined {
+  const halves = spans.filter(isHalf);
+  if (!HALVES.every((name) => halves.some((s) => s.name === name))) return undefined;
+  return halves.reduce((last, s) => (s.startMs > last.startMs ? s : last));
+}
 
 /** Waits until the trace is one closed tree containing the answer's consumption. */
 async function completeTrace(traceId: string): Promise<ReceivedSpan[]> {
@@ -46,7 +53,7 @@ async function completeTrace(traceId: string): Promise<ReceivedSpan[]> {
   while (Date.now() < deadline) {
     const spans = receiver.trace(traceId);
     const roots = rootsOf(spans);
-    if (roots.length === 1 && roots[0]!.kind === 2 && spans.some(isAnswer)) return spans;
+    if (roots.length === 1 && roots[0]!.kind === 2 && answerOf(spans)) return spans;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`trace ${traceId} did not arrive complete: is the stack exporting to port ${receiverPort}?`);
@@ -63,7 +70,7 @@ const OVER_SLOWEST = "(per search) request time less its slowest partner's call"
 
 /** The critical path of one search, as consecutive segments that add up to the request's time. */
 function segmentsOf(spans: ReceivedSpan[]): { total: number; segments: Segment[]; perSearch: Segment[] } {
-  const answer = spans.find(isAnswer)!;
+  const answer = answerOf(spans)!;
   const path = ancestry(spans, answer);
   const root = path[0]!;
   const segments: Segment[] = [];

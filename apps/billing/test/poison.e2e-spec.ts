@@ -17,19 +17,19 @@ describe('a poison message in every billing partition', () => {
     const kafka = new Kafka({ clientId: 'e2e-poison', brokers: stack.kafkaBrokers, logLevel: logLevel.NOTHING });
     const producer = kafka.producer();
     await producer.connect();
-    const messages = Array.from({ length: Topics.BillingChargeRequested.partitions }, (_, partition) => {
-      const value = { ...examples.billingChargeRequested(), account_id: ghost, search_id: `req_poison${partition}x${Date.now()}`, request_id: `req_poison${partition}x${Date.now()}` };
+    const messages = Array.from({ length: Topics.BillingPageChargeRequested.partitions }, (_, partition) => {
+      const value = { ...examples.billingPageChargeRequested(), account_id: ghost, search_id: `req_poison${partition}x${Date.now()}`, request_id: `req_poison${partition}x${Date.now()}` };
       return { partition, key: ghost, value: JSON.stringify(value) };
     });
-    await producer.send({ topic: Topics.BillingChargeRequested.name, messages });
+    await producer.send({ topic: Topics.BillingPageChargeRequested.name, messages });
     await producer.disconnect();
 
     const letters = await Promise.all(
       messages.map((_, partition) =>
-        tap.waitFor((m) => m.value['topic'] === Topics.BillingChargeRequested.name && m.value['partition'] === partition && String(m.value['value']).includes(ghost), 30000),
+        tap.waitFor((m) => m.value['topic'] === Topics.BillingPageChargeRequested.name && m.value['partition'] === partition && String(m.value['value']).includes(ghost), 30000),
       ),
     );
-    expect(letters).toHaveLength(Topics.BillingChargeRequested.partitions);
+    expect(letters).toHaveLength(Topics.BillingPageChargeRequested.partitions);
     expect(letters.every((l) => l.value['consumer_group'] === 'billing' && String(l.value['error']).includes('unknown account'))).toBe(true);
 
     const key = (await createAccount({ plan: 'pro', credits: 100 })).live_key;

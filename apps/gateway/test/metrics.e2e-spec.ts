@@ -11,7 +11,7 @@ const CONSUMED: Record<string, { group: string; topic: string }> = {
   'search-orchestrator': { group: 'search-orchestrator', topic: Topics.SearchRequested.name },
   'provider-fetcher': { group: 'provider-fetcher', topic: Topics.ProviderFetchRequested.name },
   dedupe: { group: 'dedupe', topic: Topics.ProviderRecordsFetched.name },
-  billing: { group: 'billing', topic: Topics.BillingChargeRequested.name },
+  billing: { group: 'billing', topic: Topics.BillingPageChargeRequested.name },
   'webhook-dispatcher': { group: 'webhook-dispatcher', topic: Topics.EventEmitted.name },
 };
 
@@ -81,7 +81,7 @@ describe('GET /metrics of every service', () => {
 
   it('counts what each stage did: published messages, the failed provider, the charge, the search, the delivery', () => {
     expect(total('gateway', 'kafka_producer_messages_total', { topic: Topics.SearchRequested.name })).toBeGreaterThan(0);
-    expect(total('gateway', 'kafka_consumer_messages_total', { topic: Topics.SearchResponded.name, outcome: 'ok' })).toBeGreaterThan(0);
+    expect(total('gateway', 'kafka_consumer_messages_total', { topic: Topics.SearchPageCharged.name, outcome: 'ok' })).toBeGreaterThan(0);
     expect(total('provider-fetcher', 'provider_calls_total', { provider: 'provider_b', outcome: 'error' })).toBeGreaterThanOrEqual(1);
     expect(total('provider-fetcher', 'provider_call_seconds_count', { provider: 'provider_a', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
     expect(total('billing', 'billing_credits_charged_total', { kind: 'search' })).toBeGreaterThan(0);

@@ -78,7 +78,7 @@ describe('tracing: one search, one trace across every service', () => {
     const spans = await spansUntil(
       traceId,
       // Parents end, and so are exported, after their children: wait for the tree to close.
-      (all) => rootsOf(all).length === 1 && all.some(jobOpenedStored) && all.some(consumerOf('search.responded', 'gateway')) && all.some((s) => s.service === 'provider-sim'),
+      (all) => rootsOf(all).length === 1 && all.some(jobOpenedStored) && all.some(consumerOf('search.page.charged', 'gateway')) && all.some(consumerOf('search.page.gathered', 'gateway')) && all.some((s) => s.service === 'provider-sim'),
     );
 
     // One tree: a single root, the gateway's server span, child of the caller's span; every
@@ -102,23 +102,25 @@ describe('tracing: one search, one trace across every service', () => {
       });
     }
 
-    // The answer follows the leg whose batch completed the search: the partner's (gateway →
-    // orchestrator (plan) → fetcher → dedupe → orchestrator (gather) → billing → gateway), or the
-    // own index's store query, which skips the fetcher.
-    const answered = spans.find(consumerOf('search.responded', 'gateway'))!;
+    // The answer's two halves follow the leg whose batch completed the search: the partner's
+    // (gateway → orchestrator (plan) → fetcher → dedupe → orchestrator (gather)), or the own
+    // index's store query, which skips the fetcher; then the page straight to the gateway, and its
+    // charge through billing to the gateway, side by side.
+    const gathered = spans.find(consumerOf('search.page.gathered', 'gateway'))!;
+    const answered = spans.find(consumerOf('search.page.charged', 'gateway'))!;
     const path = servicesAlong(ancestry(spans, answered));
     expect([
       ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'search-orchestrator', 'billing', 'gateway'],
       ['gateway', 'search-orchestrator', 'dedupe', 'search-orchestrator', 'billing', 'gateway'],
     ]).toContainEqual(path);
-    expect(ancestry(spans, answered).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([
+    const gather = [
       'search.requested process',
       ...(path.includes('provider-fetcher') ? ['provider.fetch.requested process'] : []),
       'provider.records.fetched process',
       'search.records.deduplicated process',
-      'billing.charge.requested process',
-      'search.responded process',
-    ]);
+    ];
+    expect(ancestry(spans, answered).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([...gather, 'billing.page.charge.requested process', 'search.page.charged process']);
+    expect(ancestry(spans, gathered).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([...gather, 'search.page.gathered process']);
 
     // The new opening's event: dedupe's lifecycle change (through its outbox) → the watch matcher
     // → billing charges job.opened → the dispatcher stores it for the feed and delivery.
@@ -160,7 +162,7 @@ describe('tracing: one search, one trace across every service', () => {
     expect(root.attributes).toMatchObject({ 'jobs.search.strategy': 'max_coverage', 'jobs.account.plan': 'pro', 'jobs.credits.charged': page.metadata.credits_charged, 'jobs.page.jobs': 1 });
     expect(stage('search-orchestrator', 'search.requested')).toMatchObject({ 'jobs.search.strategy': 'max_coverage', 'jobs.search.wave_providers': 'own_index,provider_a' });
     expect(stage('dedupe', 'provider.records.fetched')).toMatchObject({ 'jobs.records.in': expect.any(Number), 'jobs.batch.canonical_jobs': expect.any(Number) });
-    expect(stage('billing', 'billing.charge.requested')).toMatchObject({
+    expect(stage('billing', 'billing.page.charge.requested')).toMatchObject({
       'jobs.billing.outcome': 'charged',
       'jobs.credits.charged': page.metadata.credits_charged,
       'jobs.page.already_paid': page.metadata.jobs_already_paid,

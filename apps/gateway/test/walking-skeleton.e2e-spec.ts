@@ -6,7 +6,7 @@ import { api, createAccount, stack, TopicTap } from './stack.js';
  * back in the spec's shape, charged once.
  */
 describe('POST /v1/jobs/search through every service', () => {
-  const tap = new TopicTap(['search.requested', 'provider.fetch.requested', 'provider.records.fetched', 'search.records.deduplicated', 'billing.charge.requested', 'search.responded']);
+  const tap = new TopicTap(['search.requested', 'provider.fetch.requested', 'provider.records.fetched', 'search.records.deduplicated', 'search.page.gathered', 'billing.page.charge.requested', 'search.page.charged']);
   let liveKey: string;
 
   beforeAll(async () => {
@@ -44,11 +44,15 @@ describe('POST /v1/jobs/search through every service', () => {
     expect(body.metadata.credits_charged).toBe(body.data.length);
     expect(Number(res.headers.get('x-credits-remaining'))).toBe(1000 - body.data.length);
 
-    // Each stage published under the same request id, and the answer carries the whole path.
-    const reply = await tap.waitFor((m) => m.topic === 'search.responded' && m.headers['x-request-id'] === requestId);
-    expect(reply.headers['x-stages']).toBe('gateway,search-orchestrator,provider-fetcher,dedupe,search-orchestrator,billing');
-    expect(reply.headers['traceparent']).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
-    for (const topic of ['search.requested', 'provider.fetch.requested', 'provider.records.fetched', 'search.records.deduplicated', 'billing.charge.requested']) {
+    // Each stage published under the same request id, and the answer's two halves carry the whole
+    // path: the page from the orchestrator, billing's outcome beside it.
+    const charged = await tap.waitFor((m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId);
+    expect(charged.headers['x-stages']).toBe('gateway,search-orchestrator,provider-fetcher,dedupe,search-orchestrator,billing');
+    expect(charged.headers['traceparent']).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    expect(charged.value).toMatchObject({ outcome: 'ok', charge: { returned_job_ids: body.data.map((job) => job.id), next_cursor: body.next_cursor }, credits_charged: body.data.length });
+    const page = await tap.waitFor((m) => m.topic === 'search.page.gathered' && m.headers['x-request-id'] === requestId);
+    expect(page.headers['x-stages']).toBe('gateway,search-orchestrator,provider-fetcher,dedupe,search-orchestrator');
+    for (const topic of ['search.requested', 'provider.fetch.requested', 'provider.records.fetched', 'search.records.deduplicated', 'billing.page.charge.requested']) {
       const message = await tap.waitFor((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
       expect(message.key).toBeTruthy();
     }
@@ -63,7 +67,7 @@ describe('POST /v1/jobs/search through every service', () => {
     const body = JobSearchResponseSchema.parse(res.body);
     expect(body.data.length).toBeGreaterThan(0);
     expect(body.metadata.providers.tried).toEqual(['own_index']);
-    const reply = await tap.waitFor((m) => m.topic === 'search.responded' && m.headers['x-request-id'] === requestId);
+    const reply = await tap.waitFor((m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId);
     expect(reply.headers['x-stages']).toBe('gateway,search-orchestrator,dedupe,search-orchestrator,billing');
     const leg = await tap.waitFor((m) => m.topic === 'provider.records.fetched' && m.headers['x-request-id'] === requestId);
     expect(leg.value).toMatchObject({ batches: [{ provider: 'own_index', records: [] }], index_query: { want: 5 } });
@@ -85,7 +89,7 @@ describe('POST /v1/jobs/search through every service', () => {
     // index leg; lightly loaded, the last partner still out 20 ms after the others comes apart
     // (FetchWaveUseCase), so at most two messages, the second holding that partner alone
     const requestId = res.headers.get('x-request-id');
-    await tap.waitFor((m) => m.topic === 'search.responded' && m.headers['x-request-id'] === requestId);
+    await tap.waitFor((m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId);
     const ofSearch = (topic: string) => tap.seen.filter((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
     expect(ofSearch('provider.fetch.requested')).toHaveLength(1);
     expect((ofSearch('provider.fetch.requested')[0]!.value as { providers: unknown[] }).providers).toHaveLength(6);

@@ -14,7 +14,7 @@ import type {
   RefreshFetchRequested,
   RefreshRecordsFetched,
   RefreshRequested,
-  BillingChargeRequested,
+  BillingPageChargeRequested,
   BillingQueryRequested,
   DeadLetter,
   DedupeQueryRequested,
@@ -24,6 +24,8 @@ import type {
   ProviderRecordsFetched,
   SearchRecordsDeduplicated,
   SearchRequested,
+  SearchPageCharged,
+  SearchPageGathered,
   SearchResponded,
 } from './messages/index.js';
 import type { JobSearchResponse, SearchMetadata } from './public/job-search.schema.js';
@@ -165,8 +167,12 @@ function searchRecordsDeduplicated(): SearchRecordsDeduplicated.Value {
   };
 }
 
-function billingChargeRequested(): BillingChargeRequested.Value {
+function searchPageGathered(): SearchPageGathered.Value {
   const { credits_charged: _charged, jobs_already_paid: _paid, credits_remaining: _remaining, ...draft } = metadata();
+  return { v: 1, search_id: 'req_123', request_id: 'req_123', response: { data: [job()], metadata: draft } };
+}
+
+function billingPageChargeRequested(): BillingPageChargeRequested.Value {
   return {
     v: 1,
     search_id: 'req_123',
@@ -175,8 +181,20 @@ function billingChargeRequested(): BillingChargeRequested.Value {
     mode: 'live',
     operation: 'POST /v1/jobs/search',
     max_credits: null,
-    response: { data: [job()], metadata: draft },
+    job_ids: [job().id],
     continuation: { set: 'req_123', fingerprint: 'fp_abc', page_start: 0, set_size: 30, more: false },
+  };
+}
+
+function searchPageCharged(): SearchPageCharged.Value {
+  return {
+    v: 1,
+    search_id: 'req_123',
+    request_id: 'req_123',
+    outcome: 'ok',
+    charge: { returned_job_ids: [job().id], next_cursor: 'cur_abc', jobs_already_paid: 0 },
+    credits_charged: 1,
+    credits_remaining: 99,
   };
 }
 
@@ -380,7 +398,9 @@ export const examples = {
   providerFetchRequested,
   providerRecordsFetched,
   searchRecordsDeduplicated,
-  billingChargeRequested,
+  searchPageGathered,
+  billingPageChargeRequested,
+  searchPageCharged,
   searchResponded,
   eventEmitted,
   billingQueryRequested,

@@ -24,7 +24,9 @@ describe('@jobs/contracts barrel', () => {
       contracts.ProviderFetchRequested,
       contracts.ProviderRecordsFetched,
       contracts.SearchRecordsDeduplicated,
-      contracts.BillingChargeRequested,
+      contracts.SearchPageGathered,
+      contracts.BillingPageChargeRequested,
+      contracts.SearchPageCharged,
       contracts.SearchResponded,
       contracts.DeadLetter,
     ]) {

@@ -16,7 +16,9 @@ const exampleOf: Record<TopicId, () => unknown> = {
   ProviderFetchRequested: examples.providerFetchRequested,
   ProviderRecordsFetched: examples.providerRecordsFetched,
   SearchRecordsDeduplicated: examples.searchRecordsDeduplicated,
-  BillingChargeRequested: examples.billingChargeRequested,
+  SearchPageGathered: examples.searchPageGathered,
+  BillingPageChargeRequested: examples.billingPageChargeRequested,
+  SearchPageCharged: examples.searchPageCharged,
   SearchResponded: examples.searchResponded,
   EventEmitted: examples.eventEmitted,
   BillingQueryRequested: examples.billingQueryRequested,
@@ -51,7 +53,9 @@ describe('topology', () => {
       'provider.fetch.requested',
       'provider.records.fetched',
       'search.records.deduplicated',
-      'billing.charge.requested',
+      'search.page.gathered',
+      'billing.page.charge.requested',
+      'search.page.charged',
       'search.responded',
       'event.emitted',
       'billing.query.requested',
@@ -100,7 +104,9 @@ describe('topology', () => {
   });
 
   it('keys billing by account and the search flow by search id', () => {
-    expect(Topics.BillingChargeRequested.keyOf(examples.billingChargeRequested())).toBe('acc_demo');
+    expect(Topics.BillingPageChargeRequested.keyOf(examples.billingPageChargeRequested())).toBe('acc_demo');
+    expect(Topics.SearchPageGathered.keyOf(examples.searchPageGathered())).toBe('req_123');
+    expect(Topics.SearchPageCharged.keyOf(examples.searchPageCharged())).toBe('req_123');
     expect(Topics.SearchResponded.keyOf(examples.searchResponded())).toBe('req_123');
   });
 
@@ -135,7 +141,7 @@ describe('topology', () => {
   });
 
   it('finds topics by name', () => {
-    expect(topicByName('billing.charge.requested')).toBe(Topics.BillingChargeRequested);
+    expect(topicByName('billing.page.charge.requested')).toBe(Topics.BillingPageChargeRequested);
     expect(topicByName('nope')).toBeUndefined();
   });
 
@@ -157,7 +163,7 @@ describe('renderTopicTable', () => {
   });
 
   it('puts every topic in its row with its services, key and partitions', () => {
-    const row = lines.find((line) => line.startsWith('| `billing.charge.requested` |'));
+    const row = lines.find((line) => line.startsWith('| `billing.page.charge.requested` |'));
     expect(row).toContain('| search-orchestrator | billing |');
     expect(row).toContain('`account_id`');
     expect(row).toContain('| 12 |');

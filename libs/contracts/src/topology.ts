@@ -5,11 +5,14 @@
  * The sync search is a coordinator pattern: the gateway asks, the orchestrator asks each wave of
  * partners in one fetch request (the own index beside it, straight to dedupe), the fetcher calls
  * them side by side and hands the whole wave to dedupe in one message, dedupe merges it in one
- * pass and answers once, the orchestrator gathers and hands the page to billing, and billing
- * answers the gateway. Few, larger messages: every message costs a produce, a fetch and a commit.
+ * pass and answers once, the orchestrator gathers and sends the page to the gateway and its job ids
+ * to billing side by side, and the gateway answers once billing's outcome is in. Few, larger
+ * messages: every message costs a produce, a fetch and a commit.
  */
 import type { z } from 'zod';
-import * as BillingChargeRequested from './messages/billing-charge-requested.schema.js';
+import * as BillingPageChargeRequested from './messages/billing-page-charge-requested.schema.js';
+import * as SearchPageGathered from './messages/search-page-gathered.schema.js';
+import * as SearchPageCharged from './messages/search-page-charged.schema.js';
 import * as DeadLetter from './messages/dead-letter.schema.js';
 import * as EventEmitted from './messages/event-emitted.schema.js';
 import * as BillingQueryRequested from './messages/billing-query-requested.schema.js';
@@ -119,16 +122,38 @@ export const Topics = {
     purpose: 'The canonical jobs one wave (or the own index leg) touched, each once, and per provider its jobs in rank order with merge counts, for the orchestrator to gather',
     keyReason: 'Results of one search return to the orchestrator partition that coordinates it',
   }),
-  BillingChargeRequested: defineTopic({
-    name: 'billing.charge.requested',
-    value: BillingChargeRequested.ValueSchema,
+  SearchPageGathered: defineTopic({
+    name: 'search.page.gathered',
+    value: SearchPageGathered.ValueSchema,
+    key: 'search_id',
+    keyOf: SearchPageGathered.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['search-orchestrator'],
+    consumers: ['gateway'],
+    purpose: "A sync search's gathered page (jobs, metadata without the credit fields), sent beside its charge request: the gateway answers once billing's outcome for it is in too",
+    keyReason: 'The page follows its search, as its answer does',
+  }),
+  BillingPageChargeRequested: defineTopic({
+    name: 'billing.page.charge.requested',
+    value: BillingPageChargeRequested.ValueSchema,
     key: 'account_id',
-    keyOf: BillingChargeRequested.keyOf,
+    keyOf: BillingPageChargeRequested.keyOf,
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['billing'],
-    purpose: 'A gathered page to charge (new unique jobs, max_credits cap) and finalize',
+    purpose: "A gathered page's job ids to charge (new unique jobs, max_credits cap) and where the page sits in its result set, for its next cursor",
     keyReason: "One account's charges serialize, so credits and already-paid checks never race",
+  }),
+  SearchPageCharged: defineTopic({
+    name: 'search.page.charged',
+    value: SearchPageCharged.ValueSchema,
+    key: 'search_id',
+    keyOf: SearchPageCharged.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['billing'],
+    consumers: ['gateway'],
+    purpose: "Billing's outcome for a sync search's page (the jobs returned, next cursor, credits; or insufficient_credits), joined by the gateway with the page",
+    keyReason: 'The outcome follows its search; at most one per search id',
   }),
   SearchResponded: defineTopic({
     name: 'search.responded',
@@ -136,9 +161,9 @@ export const Topics = {
     key: 'search_id',
     keyOf: SearchResponded.keyOf,
     partitions: SEARCH_PARTITIONS,
-    producers: ['billing', 'search-orchestrator'],
+    producers: ['search-orchestrator'],
     consumers: ['gateway'],
-    purpose: 'The final answer of a search (billed page, dry-run estimate or error) for the waiting request',
+    purpose: 'The final answer of a search that billing never sees (dry-run estimate or error) for the waiting request',
     keyReason: 'The answer follows its search; at most one answer per search id',
   }),
   EventEmitted: defineTopic({
@@ -161,7 +186,7 @@ export const Topics = {
     producers: ['gateway'],
     consumers: ['billing'],
     purpose: 'A read of the ledger or a single-job charge (GET /jobs/{id}) for billing to answer now',
-    keyReason: "Shares the account key of billing.charge.requested: one account's charges serialize",
+    keyReason: "Shares the account key of billing.page.charge.requested: one account's charges serialize",
   }),
   DedupeQueryRequested: defineTopic({
     name: 'dedupe.query.requested',

@@ -7,7 +7,7 @@ import { ApiError } from '../http/api-error.js';
 import { StoredResponse } from '../http/stored-response.js';
 import { bodyFingerprint } from './canonical-json.js';
 import { nextStep, responseFromSearchAnswer, type IdempotencyRecord, type StoredHttpResponse } from './idempotency-record.js';
-import { IdempotencyStore } from './idempotency.store.js';
+import { ANSWER_JOINING, IdempotencyStore } from './idempotency.store.js';
 
 /** The key a request owns; the response recorder completes it when the response goes out. */
 export interface IdempotencyClaim {
@@ -87,6 +87,8 @@ export class IdempotencyGate {
           throw replay(step.response);
         case 'reattach': {
           const answer = await this.store.answerOf(existing.request_id);
+          // billing has charged the page, which is on its way: wait for it, never run afresh
+          if (answer === ANSWER_JOINING) break;
           if (answer) {
             const response = responseFromSearchAnswer(answer, existing.service_version, await this.creditsRemaining(accountId), this.config.PUBLIC_BASE_URL);
             await this.store.replaceIfOwner(claim.key, existing.request_id, { ...existing, state: 'done', response });

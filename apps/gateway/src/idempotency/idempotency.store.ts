@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { callRedis } from '@jobs/redis';
-import type { SearchResponded } from '@jobs/contracts';
+import type { SearchPageCharged, SearchPageGathered, SearchResponded } from '@jobs/contracts';
+import { joinSearchAnswer } from '../search/search-answer.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import type { IdempotencyRecord } from './idempotency-record.js';
 
@@ -25,6 +26,11 @@ return 1
 
 const searchMarkerKey = (searchId: string) => `gateway:idem:search:${searchId}`;
 const searchAnswerKey = (searchId: string) => `gateway:idem:answer:${searchId}`;
+const searchPageKey = (searchId: string) => `gateway:idem:page:${searchId}`;
+const searchChargeKey = (searchId: string) => `gateway:idem:charged:${searchId}`;
+
+/** Billing answered a charged page whose page (the other half of the answer) is not kept yet. */
+export const ANSWER_JOINING = 'joining';
 
 /**
  * Idempotency records in Redis, kept IDEMPOTENCY_RETENTION_SECONDS (24 h by default) from the
@@ -74,9 +80,26 @@ export class IdempotencyStore {
     await this.redis.set(searchAnswerKey(answer.search_id), JSON.stringify(answer), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
   }
 
-  async answerOf(searchId: string): Promise<SearchResponded.Value | null> {
-    const raw = await this.bounded((redis) => redis.get(searchAnswerKey(searchId)), 'search answer');
-    return raw ? (JSON.parse(raw) as SearchResponded.Value) : null;
+  /** Keeps a watched search's page; its answer is joined when read (`answerOf`). */
+  async keepPage(page: SearchPageGathered.Value): Promise<void> {
+    await this.redis.set(searchPageKey(page.search_id), JSON.stringify(page), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
+  }
+
+  /** Keeps billing's outcome for a watched search's page. */
+  async keepCharge(charged: SearchPageCharged.Value): Promise<void> {
+    await this.redis.set(searchChargeKey(charged.search_id), JSON.stringify(charged), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
+  }
+
+  /**
+   * The search's answer: a final one (estimate, failure) or a charged page joined from its two
+   * halves; `ANSWER_JOINING` when billing has answered and the page is still on its way (the two
+   * topics are read side by side); null when there is no answer yet.
+   */
+  async answerOf(searchId: string): Promise<SearchResponded.Value | typeof ANSWER_JOINING | null> {
+    const [answer, charged, page] = await this.bounded((redis) => redis.mget(searchAnswerKey(searchId), searchChargeKey(searchId), searchPageKey(searchId)), 'search answer');
+    if (answer) return JSON.parse(answer) as SearchResponded.Value;
+    if (!charged) return null;
+    return joinSearchAnswer(JSON.parse(charged) as SearchPageCharged.Value, page ? (JSON.parse(page) as SearchPageGathered.Value) : undefined) ?? ANSWER_JOINING;
   }
 
   /** Calls on the request path fail fast while Redis is away (the interceptor then refuses the request). */

@@ -12,7 +12,8 @@ export const SEARCH_ANSWERS_GROUP = 'gateway.idempotency';
 
 /**
  * Keeps the answers of sync searches started under an Idempotency-Key, including answers that
- * arrive after the waiting request gave up with 500. A retry with the same key then gets that
+ * arrive after the waiting request gave up with 500 (a charged page as its two halves, the page
+ * and billing's outcome, joined when read). A retry with the same key then gets that
  * search's outcome (charged once, by billing, per search id) instead of a second search. This
  * is its own consumer group because the reply listener only settles requests still waiting.
  */
@@ -28,6 +29,7 @@ export class SearchAnswersConsumer implements OnApplicationBootstrap {
     @Inject(SERVICE_INFO) info: ServiceInfo,
     drains: DrainRegistry,
   ) {
+    const watched = (searchId: string | null) => searchId !== null && this.store.isWatched(searchId);
     this.consumer = new TopicConsumer(kafka, {
       groupId: SEARCH_ANSWERS_GROUP,
       service: 'gateway',
@@ -35,12 +37,11 @@ export class SearchAnswersConsumer implements OnApplicationBootstrap {
       logger: logger.child({ component: 'consumer', group: SEARCH_ANSWERS_GROUP }),
       fromBeginning: false,
       deadLetter: ({ consumerGroup, ...letter }) => publisher.publish(Topics.DeadLetter, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
-    }).on(
-      Topics.SearchResponded,
-      (answer) => this.store.keepAnswer(answer),
+    })
       // most searches run without an Idempotency-Key: their answers (a page of jobs each) are not read at all
-      { wants: (searchId) => searchId !== null && this.store.isWatched(searchId) },
-    );
+      .on(Topics.SearchResponded, (answer) => this.store.keepAnswer(answer), { wants: watched })
+      .on(Topics.SearchPageGathered, (page) => this.store.keepPage(page), { wants: watched })
+      .on(Topics.SearchPageCharged, (charged) => this.store.keepCharge(charged), { wants: watched });
     drains.register('idempotency-consumer', () => this.consumer.stop());
   }
 

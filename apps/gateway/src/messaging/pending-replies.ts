@@ -23,6 +23,7 @@ export class PendingReplies<T> {
     const answer = new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(id);
+        this.forget(id);
         reject(new ReplyTimeout(id));
       }, timeoutMs);
       this.waiters.set(id, { resolve, reject, timer });
@@ -39,6 +40,7 @@ export class PendingReplies<T> {
     if (!waiter) return;
     clearTimeout(waiter.timer);
     this.waiters.delete(id);
+    this.forget(id);
   }
 
   settle(id: string, reply: T): boolean {
@@ -46,9 +48,17 @@ export class PendingReplies<T> {
     if (!waiter) return false;
     clearTimeout(waiter.timer);
     this.waiters.delete(id);
+    this.forget(id);
     waiter.resolve(reply);
     return true;
   }
+
+  isWaiting(id: string): boolean {
+    return this.waiters.has(id);
+  }
+
+  /** Called when `id` is settled, cancelled or timed out: a subclass drops what it held for it. */
+  protected forget(_id: string): void {}
 
   get pending(): number {
     return this.waiters.size;

@@ -16,7 +16,8 @@ const EXTENSION_MARGIN_MS = 1_000;
 /**
  * Builds the first page of a search from the batches gathered so far (a provider without a
  * batch is reported as timed out), keeps the whole result set when another page can follow,
- * and sends the page to billing. Callers must have claimed the completion.
+ * and sends the page to the gateway and its job ids to billing. Callers must have claimed the
+ * completion.
  *
  * Billing, not this service, mints `next_cursor`: `waterfall.max_credits` may stop the results
  * before the page ends, and only billing knows where (which jobs the account already paid for).
@@ -131,18 +132,31 @@ export class CompleteSearchUseCase {
     });
   }
 
-  /** Hands one page to billing, which charges it, mints its next cursor and answers the gateway. */
+  /**
+   * Sends the page to the gateway and its job ids to billing, side by side (one produce): billing
+   * charges them, mints the next cursor and tells the gateway which jobs are returned; the page's
+   * weight crosses one hop, not two.
+   */
   async publishPage(search: SearchState['request'], data: Job[], metadata: SearchResult['metadata'], continuation: SearchContinuation | null): Promise<void> {
-    await this.publisher.publish(Topics.BillingChargeRequested, {
-      v: 1,
-      search_id: search.search_id,
-      request_id: search.search_id,
-      account_id: search.account_id,
-      mode: search.mode,
-      operation: 'POST /v1/jobs/search',
-      max_credits: search.request.waterfall.max_credits ?? null,
-      response: { data, metadata: { ...metadata, request_id: search.search_id, field_coverage: fieldCoverage(data) } },
-      continuation,
-    });
+    const { search_id: searchId } = search;
+    await Promise.all([
+      this.publisher.publish(Topics.SearchPageGathered, {
+        v: 1,
+        search_id: searchId,
+        request_id: searchId,
+        response: { data, metadata: { ...metadata, request_id: searchId, field_coverage: fieldCoverage(data) } },
+      }),
+      this.publisher.publish(Topics.BillingPageChargeRequested, {
+        v: 1,
+        search_id: searchId,
+        request_id: searchId,
+        account_id: search.account_id,
+        mode: search.mode,
+        operation: 'POST /v1/jobs/search',
+        max_credits: search.request.waterfall.max_credits ?? null,
+        job_ids: data.map((job) => job.id),
+        continuation,
+      }),
+    ]);
   }
 }

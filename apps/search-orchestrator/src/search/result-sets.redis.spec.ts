@@ -15,7 +15,7 @@ const id = (name: string) => {
   return value;
 };
 const job = (jobId: string, title = 'Engineer'): Job => ({ ...examples.job(), id: jobId, title });
-const metadata = examples.billingChargeRequested().response.metadata;
+const metadata = examples.searchPageGathered().response.metadata;
 const set = (matching: Job[]): ResultSet => ({ matching, metadata, fingerprint: 'fp', positions: { provider_a: null } });
 
 afterAll(async () => {

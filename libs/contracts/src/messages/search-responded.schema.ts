@@ -1,5 +1,7 @@
 /**
- * `search.responded` (key: search_id): billing (or search-orchestrator on failure) -> gateway.
+ * `search.responded` (key: search_id): search-orchestrator -> gateway, for the answers billing
+ * never sees (a dry run's estimate, a failure). A charged page comes as two messages instead
+ * (`search.page.gathered`, `search.page.charged`), which the gateway joins into this shape.
  *
  * Spec choice: besides `response` (a page of jobs) an ok outcome may carry `estimate` instead,
  * the answer to a `dry_run` request; exactly one of the two is set when `outcome` is `ok`, and

@@ -1,14 +1,15 @@
 /**
- * `billing.charge.requested` (key: account_id): search-orchestrator -> billing.
- * Carries the draft page (jobs and metadata without the credit fields) and where it sits in its
- * stored result set; billing charges the new unique jobs up to `max_credits`, cuts the page at the
- * cap, mints `next_cursor` right after the last job it returns (so a capped page skips nothing),
- * finalizes the metadata and answers on `search.responded`.
+ * `billing.page.charge.requested` (key: account_id): search-orchestrator -> billing.
+ * The job ids of one gathered page, in page order, and where the page sits in its stored result
+ * set. Billing charges the new unique jobs up to `max_credits`, cuts the page at the cap, mints
+ * `next_cursor` right after the last job it returns (so a capped page skips nothing) and answers
+ * the gateway on `search.page.charged`. The page itself goes to the gateway beside this request
+ * (`search.page.gathered`): billing needs its ids, not its jobs.
  */
 import { z } from 'zod';
+import { SYNC_SEARCH_LIMITS } from '../public/job-search.schema.js';
 import { ApiKeyModeSchema } from '../public/headers.schema.js';
-import { AccountIdSchema, RequestIdSchema } from '../public/ids.schema.js';
-import { JobSearchResponseDraftSchema } from '../public/job-search.schema.js';
+import { AccountIdSchema, JobIdSchema, RequestIdSchema } from '../public/ids.schema.js';
 import { OperationSchema } from '../public/ledger.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 import { SearchContinuationSchema } from './search-cursor.schema.js';
@@ -24,8 +25,8 @@ export const ValueSchema = z.strictObject({
   operation: OperationSchema,
   /** `waterfall.max_credits`, null when uncapped */
   max_credits: z.number().int().min(0).nullable(),
-  /** The page; its `next_cursor` is billing's to mint, from `continuation`. */
-  response: JobSearchResponseDraftSchema.omit({ next_cursor: true }),
+  /** The page's jobs, in page order (the page itself travels on `search.page.gathered`). */
+  job_ids: z.array(JobIdSchema).max(SYNC_SEARCH_LIMITS.max),
   /** Where the page starts in its stored result set; null when no page can follow. */
   continuation: SearchContinuationSchema.nullable(),
 });
