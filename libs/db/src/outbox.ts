@@ -34,9 +34,10 @@ export type AroundOutboxInsert = (insert: Prisma.Sql) => Prisma.Sql;
  * again (the answer of a search is a page of 20 jobs), and the caller had to parse its own JSON
  * text back into objects first; here the text goes as one `text[]` parameter and is stored as it
  * is (the column is text, uncompressed: the row lives until its send). `around` puts the insert
- * inside a statement of the caller's (see AroundOutboxInsert).
+ * inside a statement of the caller's (see AroundOutboxInsert). `onlyIf`, a condition over that
+ * statement's CTEs, inserts the messages only when it holds: all of them or none (no ids).
  */
-export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readonly SerializedOutboxMessage[], around?: AroundOutboxInsert): Promise<bigint[]> {
+export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readonly SerializedOutboxMessage[], around?: AroundOutboxInsert, onlyIf?: Prisma.Sql): Promise<bigint[]> {
   if (messages.length === 0) return [];
   for (const message of messages) if (!message.topic) throw new Error('enqueueSerializedOutbox: topic is required');
   const insert = Prisma.sql`
@@ -48,9 +49,11 @@ export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readon
       ${messages.map((m) => m.value)}::text[],
       ${messages.map((m) => JSON.stringify(m.headers))}::text[]
     ) WITH ORDINALITY AS m(topic, key, value, headers, n)
+    ${onlyIf ? Prisma.sql`WHERE ${onlyIf}` : Prisma.empty}
     ORDER BY m.n
     RETURNING id`;
   const rows = await tx.$queryRaw<Array<{ id: bigint }>>(around ? around(insert) : insert);
+  if (onlyIf && rows.length === 0) return [];
   if (rows.length !== messages.length) throw new Error(`enqueueSerializedOutbox: the statement returned ${rows.length} ids for ${messages.length} messages`);
   // the rows take the sequence's values in the array's order (one statement, ordered input)
   return rows.map((row) => row.id).sort(ascending);

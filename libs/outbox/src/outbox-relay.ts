@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { jsonText, type TopicSpec, type ValueOf } from '@jobs/kafka';
-import { ascending, enqueueSerializedOutbox, PrismaService, type AroundOutboxInsert, type OutboxWriter } from '@jobs/db';
+import { ascending, enqueueSerializedOutbox, PrismaService, type AroundOutboxInsert, type OutboxWriter, type Prisma } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
@@ -79,17 +79,19 @@ export class OutboxRelay implements OnApplicationBootstrap {
   }
 
   /** Writes a message into the transaction `tx`, with the current context's headers (its consumer checks it against the contract). */
-  stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
-    return this.stageMany(tx, topic, [value]);
+  async stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
+    await this.stageMany(tx, topic, [value]);
   }
 
   /**
    * Several messages of one topic in one insert (published in the array's order), under one span.
    * `around` runs the insert inside a statement of the caller's, its own change beside it (one
-   * round trip; see AroundOutboxInsert).
+   * round trip; see AroundOutboxInsert); `onlyIf` inserts them only when its condition over that
+   * statement holds. Whether they were staged.
    */
-  async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[], around?: AroundOutboxInsert): Promise<void> {
-    if (values.length === 0) return;
+  async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[], around?: AroundOutboxInsert, onlyIf?: Prisma.Sql): Promise<boolean> {
+    if (values.length === 0) return false;
+    let staged = false;
     // The rows keep the trace context of the staging span, so the consumer's span continues
     // this trace however late they are sent.
     await this.publisher.typed.inPublishSpan(
@@ -99,7 +101,9 @@ export class OutboxRelay implements OnApplicationBootstrap {
         // The row holds text: serialized as text (in pieces, see jsonText), not as the bytes a
         // direct publish sends, which would be decoded back here.
         const messages = values.map((value) => ({ topic: topic.name, key: topic.keyOf(value), value: jsonText(value), headers: this.publisher.typed.headersFor() }));
-        const ids = await enqueueSerializedOutbox(tx, messages, around);
+        const ids = await enqueueSerializedOutbox(tx, messages, around, onlyIf);
+        if (ids.length === 0) return;
+        staged = true;
         const stagedAt = Date.now();
         ids.forEach((id, i) => this.staged.set(id, { ...messages[i]!, stagedAt, committed: false }));
         const ofTransaction = this.stagedBy.get(tx);
@@ -109,7 +113,8 @@ export class OutboxRelay implements OnApplicationBootstrap {
       'outbox',
     );
     // in case the caller never kicks after its commit
-    this.loop.wakeWithin(PENDING_CHECK_MS);
+    if (staged) this.loop.wakeWithin(PENDING_CHECK_MS);
+    return staged;
   }
 
   onApplicationBootstrap(): void {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { Topics } from '@jobs/contracts';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
-import { AccountCharges, type ChargeRequest } from './account-charges.js';
+import { AccountCharges, type ChargeRequest, type StagedAnswer } from './account-charges.js';
 import { ChargeMetrics } from './charge-metrics.js';
 
 let db: ThrowawayDatabase;
@@ -26,18 +26,36 @@ async function account(credits: number): Promise<string> {
   return id;
 }
 
-/** Charges `jobIds` as GET /jobs would, answering on query.responded. */
-function charge(accountId: string, jobIds: string[]): Promise<void> {
-  const queryId = `req_charges_${sequence++}`;
+/** Charges `jobIds` as GET /jobs would, answering on query.responded; `unlocked`: as a sync search's page is charged. */
+function charge(accountId: string, jobIds: string[], unlocked = false, queryId = `req_charges_${sequence++}`): Promise<void> {
   const request: ChargeRequest = { chargeKey: `charge:${queryId}`, kind: 'job', accountId, requestId: queryId, operation: 'GET /v1/jobs/x', jobIds, maxCredits: null, mode: 'live' };
-  return charges.charge(request, async (_tx, plan, creditsRemaining, stage) => {
+  const answer: StagedAnswer = async (plan, creditsRemaining, stage) => {
     await stage(Topics.QueryResponded, {
       v: 1,
       query_id: queryId,
       outcome: 'ok',
       result: { kind: 'job.charge', reason: plan.kind === 'ok' ? (plan.lines[0]?.reason ?? null) : null, credits_charged: plan.kind === 'ok' ? plan.creditsCharged : 0, credits_remaining: creditsRemaining },
     });
-  });
+  };
+  return unlocked ? charges.chargeWithoutLock(request, answer) : charges.charge(request, (_tx, plan, creditsRemaining, stage) => answer(plan, creditsRemaining, stage));
+}
+
+/** Another charge of the account, holding the account's lock with job_x paid, not yet committed. */
+async function uncommittedCharge(accountId: string): Promise<pg.Client> {
+  const other = new pg.Client({ connectionString: db.url });
+  await other.connect();
+  await other.query('BEGIN');
+  await other.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+  await other.query("INSERT INTO paid_jobs (account_id, job_id) VALUES ($1, 'job_x')", [accountId]);
+  await other.query('UPDATE accounts SET credits_remaining = credits_remaining - 1, updated_at = now() WHERE id = $1', [accountId]);
+  return other;
+}
+
+/** Until one statement waits for a lock (the charge under test, for the account's row). */
+async function untilWaitingForLock(other: pg.Client): Promise<number> {
+  const waiting = async () => (await other.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n as number;
+  for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  return waiting();
 }
 
 const ledgerOf = async (accountId: string) =>
@@ -62,17 +80,10 @@ describe('AccountCharges', () => {
     const reread = jest.spyOn(ChargeMetrics.prototype, 'paidReadAgain');
     const acct = await account(10);
     // another charge of the same account holds the lock and pays for job_x, not yet committed
-    const other = new pg.Client({ connectionString: db.url });
-    await other.connect();
-    await other.query('BEGIN');
-    await other.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [acct]);
-    await other.query("INSERT INTO paid_jobs (account_id, job_id) VALUES ($1, 'job_x')", [acct]);
-    await other.query('UPDATE accounts SET credits_remaining = credits_remaining - 1, updated_at = now() WHERE id = $1', [acct]);
+    const other = await uncommittedCharge(acct);
     const charging = charge(acct, ['job_x', 'job_y']);
     // the charge's first statement has its snapshot and waits for the lock
-    const waiting = async () => (await other.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n as number;
-    for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(await waiting()).toBe(1);
+    expect(await untilWaitingForLock(other)).toBe(1);
     await other.query('COMMIT');
     await other.end();
     await charging;
@@ -87,6 +98,46 @@ describe('AccountCharges', () => {
     const jobs = Array.from({ length: 12 }, (_, i) => `job_race_${i}`);
     // overlapping requests at once: each job charged exactly once, whichever request takes it
     await Promise.all(Array.from({ length: 8 }, (_, i) => charge(acct, jobs.slice(i, i + 5))));
+    const ledger = await ledgerOf(acct);
+    for (const job of jobs) expect(ledger.filter((line) => line.startsWith(`${job}:charged`))).toHaveLength(1);
+    expect(await creditsOf(acct)).toBe(100 - jobs.length);
+  });
+
+  it('charges a sync search page without a lock held across round trips: once, however often it arrives', async () => {
+    const stale = jest.spyOn(ChargeMetrics.prototype, 'unlockedAttemptStale');
+    const acct = await account(20);
+    await charge(acct, ['job_a', 'job_b'], true, 'req_unlocked_once');
+    await charge(acct, ['job_a', 'job_b'], true, 'req_unlocked_once');
+    await charge(acct, ['job_b', 'job_c'], true);
+    expect(await ledgerOf(acct)).toEqual(['job_a:charged:1', 'job_b:charged:1', 'job_b:already_paid:0', 'job_c:charged:1']);
+    expect(await creditsOf(acct)).toBe(17);
+    expect(await db.prisma.outboxMessage.count({ where: { topic: Topics.QueryResponded.name, value: { contains: `"query_id":"req_unlocked_once"` } } })).toBe(1);
+    expect(await db.prisma.outboxMessage.count({ where: { topic: Topics.QueryResponded.name, value: { contains: `"credits_remaining":17` } } })).toBe(1);
+    expect(stale).not.toHaveBeenCalled();
+    stale.mockRestore();
+  });
+
+  it('writes nothing when the account changed between its read and its write, and reads again', async () => {
+    const stale = jest.spyOn(ChargeMetrics.prototype, 'unlockedAttemptStale');
+    const acct = await account(10);
+    const other = await uncommittedCharge(acct);
+    // the read does not wait (no lock); the write waits for the other charge's lock
+    const charging = charge(acct, ['job_x', 'job_y'], true);
+    expect(await untilWaitingForLock(other)).toBe(1);
+    await other.query('COMMIT');
+    await other.end();
+    await charging;
+    // job_x, paid by the other charge after this one's read, is not charged again
+    expect(await ledgerOf(acct)).toEqual(['job_x:already_paid:0', 'job_y:charged:1']);
+    expect(await creditsOf(acct)).toBe(8);
+    expect(stale).toHaveBeenCalledTimes(1);
+    stale.mockRestore();
+  });
+
+  it('charges concurrent requests of one account for the same jobs once, locked and unlocked side by side', async () => {
+    const acct = await account(100);
+    const jobs = Array.from({ length: 12 }, (_, i) => `job_mixed_${i}`);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => charge(acct, jobs.slice(i, i + 5), i % 2 === 0)));
     const ledger = await ledgerOf(acct);
     for (const job of jobs) expect(ledger.filter((line) => line.startsWith(`${job}:charged`))).toHaveLength(1);
     expect(await creditsOf(acct)).toBe(100 - jobs.length);

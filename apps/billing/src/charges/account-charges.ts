@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { planCharges, type ChargeInput, type ChargePlan } from '@jobs/billing-rules';
-import { isUniqueViolation, Prisma, PrismaService } from '@jobs/db';
+import { isUniqueViolation, Prisma, PrismaService, type OutboxWriter } from '@jobs/db';
 import { NonRetriableError, type TopicSpec, type ValueOf } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
@@ -34,6 +34,12 @@ export type StageAnswer = <T extends TopicSpec>(topic: T, value: ValueOf<T>) => 
 
 /** What a caller answers with, inside the same transaction as the charge. */
 export type Answer = (tx: Prisma.TransactionClient, plan: ChargePlan, creditsRemaining: number, stage: StageAnswer) => Promise<void>;
+
+/** An answer that only stages messages (no statement of its own): it may be built more than once. */
+export type StagedAnswer = (plan: ChargePlan, creditsRemaining: number, stage: StageAnswer) => Promise<void>;
+
+/** Reads and conditional writes before `chargeWithoutLock` falls back to the locking transaction. */
+const UNLOCKED_ATTEMPTS = 4;
 
 /**
  * The one way billing charges: in a single transaction it writes the idempotency mark, locks
@@ -89,10 +95,10 @@ export class AccountCharges {
         });
         // the charge's writes go with the answer's outbox row (or alone after the answer, if it stages nothing)
         let writes = plan.kind === 'ok' ? chargeWrites(request, plan) : null;
-        const stage: StageAnswer = (topic, value) => {
+        const stage: StageAnswer = async (topic, value) => {
           const within = writes;
           writes = null;
-          return this.outbox.stageMany(tx, topic, [value], within ? (insert) => Prisma.sql`WITH ${within}, staged AS (${insert}) SELECT id FROM staged` : undefined);
+          await this.outbox.stageMany(tx, topic, [value], within ? (insert) => Prisma.sql`WITH ${within}, staged AS (${insert}) SELECT id FROM staged` : undefined);
         };
         decided = plan;
         await answer(tx, plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
@@ -104,6 +110,66 @@ export class AccountCharges {
     }
     if (decided) this.metrics.record(request.kind, decided);
     this.outbox.kick(committed);
+  }
+
+  /**
+   * A charge in two statements and no transaction around them (each statement is one), for the
+   * sync search's path: BEGIN, the account's lock held across a round trip and COMMIT cost it
+   * round trips that weigh on every search. The first statement reads the mark, the balance, the
+   * paid jobs and the account row's version (`xmin`) in one snapshot; the rules decide; the second
+   * statement writes the mark, the charge and the answer's outbox row only if the account row is
+   * still that version once locked (`fresh`), all or nothing. Every charge that pays for a job
+   * updates the account row beside it (chargeWrites), so an unchanged version means no paid job
+   * and no balance change the first statement missed. Otherwise nothing is written and the charge
+   * reads again; a redelivery finds its mark (or meets it in the insert) and writes nothing. After
+   * UNLOCKED_ATTEMPTS, the locking transaction (`charge`) decides.
+   */
+  async chargeWithoutLock(request: ChargeRequest, answer: StagedAnswer): Promise<void> {
+    for (let attempt = 0; attempt < UNLOCKED_ATTEMPTS; attempt++) {
+      const [seen] = await this.prisma.$queryRaw<Array<{ done: boolean; credits_remaining: number | null; version: string | null; paid: string[] | null }>>`
+        SELECT EXISTS (SELECT 1 FROM processed_messages WHERE consumer_group = 'billing' AND message_id = ${request.chargeKey}) AS done,
+          a.credits_remaining, a.xmin::text AS version,
+          (SELECT array_agg(job_id) FROM ${paidAmong(request)}) AS paid
+        FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.id = ${request.accountId}`;
+      if (seen!.done) return; // already charged and answered: a redelivery
+      const credits = seen!.credits_remaining;
+      if (credits === null) throw new NonRetriableError(`unknown account ${request.accountId}`);
+      const plan = (request.rules ?? planCharges)({ jobIds: request.jobIds, alreadyPaid: new Set(seen!.paid ?? []), creditsRemaining: credits, maxCredits: request.maxCredits, mode: request.mode });
+      // one statement: the guard, the mark, the writes (each only after the mark) and the answer's outbox row
+      const guarded = Prisma.sql`
+        fresh AS (SELECT 1 FROM accounts WHERE id = ${request.accountId} AND xmin::text = ${seen!.version} FOR UPDATE),
+        mark AS (
+          INSERT INTO processed_messages (consumer_group, message_id) SELECT 'billing', ${request.chargeKey} FROM fresh ON CONFLICT DO NOTHING RETURNING 1
+        )`;
+      const marked = Prisma.sql`EXISTS (SELECT 1 FROM mark)`;
+      const writes = plan.kind === 'ok' ? chargeWrites(request, plan, marked) : null;
+      const within = writes ? Prisma.sql`${guarded}, ${writes}` : guarded;
+      // One writer per attempt: the relay sends what it staged once its statement returns (committed).
+      const writer: OutboxWriter = { $queryRaw: this.prisma.$queryRaw.bind(this.prisma) };
+      let staged: boolean | undefined;
+      const stage: StageAnswer = async (topic, value) => {
+        if (staged !== undefined) throw new Error('chargeWithoutLock: an answer stages one message');
+        staged = await this.outbox.stageMany(writer, topic, [value], (insert) => Prisma.sql`WITH ${within}, staged AS (${insert}) SELECT id FROM staged`, marked);
+      };
+      try {
+        await answer(plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
+        if (staged === undefined) {
+          const [row] = await this.prisma.$queryRaw<Array<{ marked: boolean }>>`WITH ${within} SELECT ${marked} AS marked`;
+          staged = row!.marked;
+        }
+      } catch (error) {
+        if (isUniqueViolation(error)) return; // already charged and answered: a redelivery
+        throw error;
+      }
+      if (staged) {
+        this.metrics.record(request.kind, plan);
+        this.outbox.kick(writer);
+        return;
+      }
+      // the account changed since the read (or a redelivery's mark met this one): read again
+      this.metrics.unlockedAttemptStale();
+    }
+    await this.charge(request, (_tx, plan, creditsRemaining, stage) => answer(plan, creditsRemaining, stage));
   }
 
   /** The request's jobs the account paid for, read in a statement of its own (after the account's lock). */
@@ -126,18 +192,20 @@ const paidAmong = (request: ChargeRequest): Prisma.Sql => Prisma.sql`paid_jobs W
 
 /**
  * The paid jobs, the balance and the ledger lines of a charge, as the CTEs of one statement
- * (`WITH <these>, …`), or null when the plan writes nothing. Paid jobs are written only with the
- * account row's update beside them: `charge` relies on it to know its snapshot saw them all.
+ * (`WITH <these>, …`), or null when the plan writes nothing; `onlyIf`, a condition over the
+ * statement's other CTEs, writes them only when it holds. Paid jobs are written only with the
+ * account row's update beside them: `charge` and `chargeWithoutLock` rely on it to know their
+ * snapshot saw them all.
  */
-function chargeWrites(request: ChargeRequest, plan: Extract<ChargePlan, { kind: 'ok' }>): Prisma.Sql | null {
+function chargeWrites(request: ChargeRequest, plan: Extract<ChargePlan, { kind: 'ok' }>, onlyIf: Prisma.Sql = Prisma.sql`true`): Prisma.Sql | null {
   if (plan.lines.length === 0) return null;
   const charged = plan.lines.filter((l) => l.reason === 'charged').map((l) => l.jobId);
   return Prisma.sql`
     paid AS (
-      INSERT INTO paid_jobs (account_id, job_id) SELECT ${request.accountId}, x FROM unnest(${charged}::text[]) AS x
+      INSERT INTO paid_jobs (account_id, job_id) SELECT ${request.accountId}, x FROM unnest(${charged}::text[]) AS x WHERE ${onlyIf}
     ), balance AS (
       UPDATE accounts SET credits_remaining = credits_remaining - ${plan.creditsCharged}::int, updated_at = now()
-      WHERE id = ${request.accountId} AND ${charged.length}::int > 0
+      WHERE id = ${request.accountId} AND ${charged.length}::int > 0 AND ${onlyIf}
     ), ledger AS (
       INSERT INTO ledger_entries (id, account_id, job_id, request_id, operation, credits, reason)
       SELECT v.id, ${request.accountId}, v.job_id, ${request.requestId}, ${request.operation}, v.credits, v.reason::ledger_reason
@@ -147,6 +215,7 @@ function chargeWrites(request: ChargeRequest, plan: Extract<ChargePlan, { kind: 
         ${plan.lines.map((l) => l.credits)}::int[],
         ${plan.lines.map((l) => l.reason)}::text[]
       ) WITH ORDINALITY AS v(id, job_id, credits, reason, n)
+      WHERE ${onlyIf}
       ORDER BY v.n
     )`;
 }

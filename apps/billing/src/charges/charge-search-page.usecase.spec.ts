@@ -1,7 +1,7 @@
 import { planCharges, type ChargePlan } from '@jobs/billing-rules';
 import { examples, SearchCursorPositionSchema, searchCursorScope, type BillingPageChargeRequested, type SearchPageCharged } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
-import type { AccountCharges, Answer, ChargeRequest, StageAnswer } from './account-charges.js';
+import type { AccountCharges, ChargeRequest, StageAnswer, StagedAnswer } from './account-charges.js';
 import { ChargeSearchPageUseCase } from './charge-search-page.usecase.js';
 
 const codec = new CursorCodec('a-test-secret-of-length');
@@ -11,10 +11,10 @@ const jobIds = ['job_a', 'job_b', 'job_c', 'job_d', 'job_e'];
 function billing(paidBefore: string[] = [], credits = 100) {
   const staged: unknown[] = [];
   const charges = {
-    async charge(request: ChargeRequest, answer: Answer) {
+    async chargeWithoutLock(request: ChargeRequest, answer: StagedAnswer) {
       const plan: ChargePlan = planCharges({ jobIds: request.jobIds, alreadyPaid: new Set(paidBefore), creditsRemaining: credits, maxCredits: request.maxCredits, mode: request.mode });
       const stage: StageAnswer = async (_topic, value) => void staged.push(value);
-      await answer({} as never, plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
+      await answer(plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
     },
   } as unknown as AccountCharges;
   const useCase = new ChargeSearchPageUseCase(charges, codec);

@@ -8,7 +8,7 @@ import { annotateStage, type StageAttributes } from '@jobs/observability';
 
 /**
  * Charges one page of a search and tells the gateway the outcome, exactly once (see
- * AccountCharges). The page itself went to the gateway beside this request: billing sees its job
+ * AccountCharges.chargeWithoutLock: the sync search waits for it). The page itself went to the gateway beside this request: billing sees its job
  * ids only, and answers which of them are returned. `max_credits` may cut the page short, so the
  * page's `next_cursor` is minted here, right after the last job returned (`nextCursorPosition`),
  * with the orchestrator's codec, secret and scope.
@@ -22,9 +22,9 @@ export class ChargeSearchPageUseCase {
 
   async execute(message: BillingPageChargeRequested.Value): Promise<void> {
     const jobIds = message.job_ids;
-    // noted inside the transaction, set on the stage span after it (Prisma's spans are active inside)
+    // noted inside the charge, set on the stage span after it (Prisma's spans are active inside)
     let outcome: StageAttributes = {};
-    await this.charges.charge(
+    await this.charges.chargeWithoutLock(
       {
         chargeKey: `charge:${message.search_id}`,
         kind: 'search',
@@ -35,7 +35,7 @@ export class ChargeSearchPageUseCase {
         maxCredits: message.max_credits,
         mode: message.mode,
       },
-      async (_tx, plan, creditsRemaining, stage) => {
+      async (plan, creditsRemaining, stage) => {
         const reply = (value: Omit<SearchPageCharged.Value, 'v' | 'search_id' | 'request_id' | 'credits_remaining'>) =>
           stage(Topics.SearchPageCharged, { v: 1, search_id: message.search_id, request_id: message.request_id, ...value, credits_remaining: creditsRemaining });
         outcome = plan.kind === 'insufficient_credits'
