@@ -62,6 +62,32 @@ const ledgerOf = async (accountId: string) =>
   (await db.prisma.ledgerEntry.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' }, select: { jobId: true, reason: true, credits: true } })).map((e) => `${e.jobId}:${e.reason}:${e.credits}`);
 const creditsOf = async (accountId: string) => (await db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).creditsRemaining;
 
+/**
+ * Charges job_x and job_y while another charge holds the account's lock with job_x paid, and
+ * commits that one once this one waits for the lock: job_x is not charged again.
+ */
+async function chargeBesideAnother(unlocked: boolean): Promise<void> {
+  const acct = await account(10);
+  const other = await uncommittedCharge(acct);
+  const charging = charge(acct, ['job_x', 'job_y'], unlocked);
+  expect(await untilWaitingForLock(other)).toBe(1);
+  await other.query('COMMIT');
+  await other.end();
+  await charging;
+  expect(await ledgerOf(acct)).toEqual(['job_x:already_paid:0', 'job_y:charged:1']);
+  expect(await creditsOf(acct)).toBe(8);
+}
+
+/** Eight overlapping requests of one account at once: each job charged exactly once, whichever request takes it. */
+async function overlappingCharges(prefix: string, unlocked: (request: number) => boolean): Promise<void> {
+  const acct = await account(100);
+  const jobs = Array.from({ length: 12 }, (_, i) => `${prefix}_${i}`);
+  await Promise.all(Array.from({ length: 8 }, (_, i) => charge(acct, jobs.slice(i, i + 5), unlocked(i))));
+  const ledger = await ledgerOf(acct);
+  for (const job of jobs) expect(ledger.filter((line) => line.startsWith(`${job}:charged`))).toHaveLength(1);
+  expect(await creditsOf(acct)).toBe(100 - jobs.length);
+}
+
 describe('AccountCharges', () => {
   it('charges each job once per account, writes the ledger and stages the answer, and reads paid jobs in its first statement', async () => {
     const reread = jest.spyOn(ChargeMetrics.prototype, 'paidReadAgain');
@@ -78,30 +104,13 @@ describe('AccountCharges', () => {
 
   it('does not charge again a job another charge paid for between its snapshot and the account lock', async () => {
     const reread = jest.spyOn(ChargeMetrics.prototype, 'paidReadAgain');
-    const acct = await account(10);
-    // another charge of the same account holds the lock and pays for job_x, not yet committed
-    const other = await uncommittedCharge(acct);
-    const charging = charge(acct, ['job_x', 'job_y']);
     // the charge's first statement has its snapshot and waits for the lock
-    expect(await untilWaitingForLock(other)).toBe(1);
-    await other.query('COMMIT');
-    await other.end();
-    await charging;
-    expect(await ledgerOf(acct)).toEqual(['job_x:already_paid:0', 'job_y:charged:1']);
-    expect(await creditsOf(acct)).toBe(8);
+    await chargeBesideAnother(false);
     expect(reread).toHaveBeenCalledTimes(1);
     reread.mockRestore();
   });
 
-  it('charges concurrent requests of one account for the same jobs once', async () => {
-    const acct = await account(100);
-    const jobs = Array.from({ length: 12 }, (_, i) => `job_race_${i}`);
-    // overlapping requests at once: each job charged exactly once, whichever request takes it
-    await Promise.all(Array.from({ length: 8 }, (_, i) => charge(acct, jobs.slice(i, i + 5))));
-    const ledger = await ledgerOf(acct);
-    for (const job of jobs) expect(ledger.filter((line) => line.startsWith(`${job}:charged`))).toHaveLength(1);
-    expect(await creditsOf(acct)).toBe(100 - jobs.length);
-  });
+  it('charges concurrent requests of one account for the same jobs once', () => overlappingCharges('job_race', () => false));
 
   it('charges a sync search page without a lock held across round trips: once, however often it arrives', async () => {
     const stale = jest.spyOn(ChargeMetrics.prototype, 'unlockedAttemptStale');
@@ -119,27 +128,11 @@ describe('AccountCharges', () => {
 
   it('writes nothing when the account changed between its read and its write, and reads again', async () => {
     const stale = jest.spyOn(ChargeMetrics.prototype, 'unlockedAttemptStale');
-    const acct = await account(10);
-    const other = await uncommittedCharge(acct);
     // the read does not wait (no lock); the write waits for the other charge's lock
-    const charging = charge(acct, ['job_x', 'job_y'], true);
-    expect(await untilWaitingForLock(other)).toBe(1);
-    await other.query('COMMIT');
-    await other.end();
-    await charging;
-    // job_x, paid by the other charge after this one's read, is not charged again
-    expect(await ledgerOf(acct)).toEqual(['job_x:already_paid:0', 'job_y:charged:1']);
-    expect(await creditsOf(acct)).toBe(8);
+    await chargeBesideAnother(true);
     expect(stale).toHaveBeenCalledTimes(1);
     stale.mockRestore();
   });
 
-  it('charges concurrent requests of one account for the same jobs once, locked and unlocked side by side', async () => {
-    const acct = await account(100);
-    const jobs = Array.from({ length: 12 }, (_, i) => `job_mixed_${i}`);
-    await Promise.all(Array.from({ length: 8 }, (_, i) => charge(acct, jobs.slice(i, i + 5), i % 2 === 0)));
-    const ledger = await ledgerOf(acct);
-    for (const job of jobs) expect(ledger.filter((line) => line.startsWith(`${job}:charged`))).toHaveLength(1);
-    expect(await creditsOf(acct)).toBe(100 - jobs.length);
-  });
+  it('charges concurrent requests of one account for the same jobs once, locked and unlocked side by side', () => overlappingCharges('job_mixed', (i) => i % 2 === 0));
 });
