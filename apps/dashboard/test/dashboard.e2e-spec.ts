@@ -191,8 +191,18 @@ describe('the customer dashboard in a browser', () => {
 
     await open('deliveries', 'Webhook deliveries');
     const event = page.locator('article[data-event-id]').filter({ hasText: 'search.completed' }).first();
-    await event.waitFor();
-    await event.locator('[data-attempt-outcome="succeeded"]').first().waitFor();
+    // the receiver has the request before the dispatcher has written the attempt's outcome (the
+    // page does not poll): refresh until it is there, as the replay's attempt below
+    await eventually(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        await event.waitFor();
+        return (await event.locator('[data-attempt-outcome="succeeded"]').count()) > 0 ? true : undefined;
+      },
+      60_000,
+      'the first attempt shown',
+      500,
+    );
     expect(await event.textContent()).toContain('HTTP 200');
     await accessibleAndShot('deliveries');
 
