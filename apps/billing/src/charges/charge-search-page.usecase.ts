@@ -8,10 +8,11 @@ import { annotateStage, type StageAttributes } from '@jobs/observability';
 
 /**
  * Charges one page of a search and tells the gateway the outcome, exactly once (see
- * AccountCharges.chargeWithoutLock: the sync search waits for it). The page itself went to the gateway beside this request: billing sees its job
- * ids only, and answers which of them are returned. `max_credits` may cut the page short, so the
- * page's `next_cursor` is minted here, right after the last job returned (`nextCursorPosition`),
- * with the orchestrator's codec, secret and scope.
+ * AccountCharges.chargeWithoutLock: the sync search waits for it). The page itself went to the
+ * gateway beside this request: billing sees its job ids only, and answers which of them are
+ * returned. `max_credits` may cut the page short, so the page's `next_cursor` is minted here,
+ * right after the last job returned (`nextCursorPosition`), with the orchestrator's codec, secret
+ * and scope.
  */
 @Injectable()
 export class ChargeSearchPageUseCase {

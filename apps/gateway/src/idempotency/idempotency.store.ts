@@ -76,18 +76,22 @@ export class IdempotencyStore {
   }
 
   /** Keeps the answer of a watched search, for a retry with the same key. */
-  async keepAnswer(answer: SearchResponded.Value): Promise<void> {
-    await this.redis.set(searchAnswerKey(answer.search_id), JSON.stringify(answer), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
+  keepAnswer(answer: SearchResponded.Value): Promise<void> {
+    return this.keep(searchAnswerKey(answer.search_id), answer);
   }
 
   /** Keeps a watched search's page; its answer is joined when read (`answerOf`). */
-  async keepPage(page: SearchPageGathered.Value): Promise<void> {
-    await this.redis.set(searchPageKey(page.search_id), JSON.stringify(page), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
+  keepPage(page: SearchPageGathered.Value): Promise<void> {
+    return this.keep(searchPageKey(page.search_id), page);
   }
 
   /** Keeps billing's outcome for a watched search's page. */
-  async keepCharge(charged: SearchPageCharged.Value): Promise<void> {
-    await this.redis.set(searchChargeKey(charged.search_id), JSON.stringify(charged), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
+  keepCharge(charged: SearchPageCharged.Value): Promise<void> {
+    return this.keep(searchChargeKey(charged.search_id), charged);
+  }
+
+  private async keep(key: string, value: unknown): Promise<void> {
+    await this.redis.set(key, JSON.stringify(value), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
   }
 
   /**

@@ -15,7 +15,8 @@ export function joinSearchAnswer(charged: SearchPageCharged.Value, page: SearchP
   const { returned_job_ids: returnedIds, next_cursor: nextCursor, jobs_already_paid: alreadyPaid } = charged.charge;
   const returned = new Set(returnedIds);
   const { data: gathered, metadata } = page.response;
-  const data = returned.size === gathered.length ? gathered : gathered.filter((job) => returned.has(job.id));
+  const whole = returned.size === gathered.length;
+  const data = whole ? gathered : gathered.filter((job) => returned.has(job.id));
   return {
     ...common,
     outcome: 'ok',
@@ -25,7 +26,7 @@ export function joinSearchAnswer(charged: SearchPageCharged.Value, page: SearchP
       metadata: {
         ...metadata,
         // the cap may have cut the page: coverage describes the jobs returned
-        field_coverage: data.length === gathered.length ? metadata.field_coverage : fieldCoverage(data),
+        field_coverage: whole ? metadata.field_coverage : fieldCoverage(data),
         credits_charged: charged.credits_charged,
         jobs_already_paid: alreadyPaid,
         credits_remaining: charged.credits_remaining,
