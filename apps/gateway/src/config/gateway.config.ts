@@ -102,8 +102,17 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).default(3_000),
   /** How long an Idempotency-Key and its response are kept, from the key's first use (>= 24 h). */
   IDEMPOTENCY_RETENTION_SECONDS: z.coerce.number().int().min(86_400).default(86_400),
-  /** How long a request owns its key; longer than the slowest sync search (30 s + reply grace). */
+  /**
+   * How long a request owns its key at most; longer than the slowest sync search (30 s + reply
+   * grace). An owner whose gateway process died loses it sooner (IDEMPOTENCY_OWNER_TTL_MS).
+   */
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1_000).default(60_000),
+  /**
+   * A gateway process renews its liveness in Redis four times within this; a running key whose
+   * owning process stopped renewing for this long is taken over by a retry (a SIGKILLed replica
+   * holds its keys for at most this, not the whole lease).
+   */
+  IDEMPOTENCY_OWNER_TTL_MS: z.coerce.number().int().min(1_000).default(5_000),
   /** How long a duplicate waits for the owner's response (or a retry for a search's answer) before 409/500. */
   IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(40_000),
 });

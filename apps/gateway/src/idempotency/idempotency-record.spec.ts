@@ -39,6 +39,16 @@ describe('what a request with a used Idempotency-Key does', () => {
     expect(nextStep(record({ state: 'failed' }), 'fp', NOW, false)).toEqual({ kind: 'take-over' });
     expect(nextStep(record({ lease_until: NOW - 1 }), 'fp', NOW, false)).toEqual({ kind: 'take-over' });
   });
+
+  it('does not wait out the lease of an owner whose gateway died: other routes run again, the sync search looks for its answer', () => {
+    expect(nextStep(record(), 'fp', NOW, false, false)).toEqual({ kind: 'take-over' });
+    // the search itself runs on without the gateway and may still answer until the lease ends
+    expect(nextStep(record(), 'fp', NOW, true, false)).toEqual({ kind: 'reattach', expired: false });
+    expect(nextStep(record({ lease_until: NOW }), 'fp', NOW, true, false)).toEqual({ kind: 'reattach', expired: true });
+    // a dead owner changes nothing for a finished response or another body
+    expect(nextStep(record({ state: 'done', response: stored }), 'fp', NOW, false, false)).toEqual({ kind: 'replay', response: stored });
+    expect(nextStep(record(), 'other', NOW, false, false)).toEqual({ kind: 'conflict' });
+  });
 });
 
 describe('the response a re-attached search gives', () => {

@@ -11,7 +11,8 @@ export interface StoredHttpResponse {
 
 /**
  * What Redis holds under one Idempotency-Key (scoped to account, method and path):
- * - `running`: a request owns the key until `lease_until` (a crashed owner loses it then);
+ * - `running`: a request owns the key until `lease_until`, or until its gateway process stops
+ *   renewing its liveness (`owner`), whichever comes first;
  * - `failed`: the owner answered 5xx; the next retry may re-attach (sync search) or re-run;
  * - `done`: the final response (2xx or 4xx), replayed to every retry with the same body.
  */
@@ -21,6 +22,8 @@ export interface IdempotencyRecord {
   /** The owning request's id; for the sync search also the search id. */
   request_id: string;
   lease_until: number;
+  /** The owning gateway process (GatewayLiveness.incarnation); absent in records of older versions. */
+  owner?: string;
   service_version: string;
   response?: StoredHttpResponse;
 }
@@ -35,12 +38,17 @@ export type NextStep =
   /** Nothing to re-attach to: this request becomes the key's owner and runs. */
   | { kind: 'take-over' };
 
-/** What a request with an already-used key does, given the key's record. */
-export function nextStep(record: IdempotencyRecord, fingerprint: string, now: number, reattachesSearch: boolean): NextStep {
+/**
+ * What a request with an already-used key does, given the key's record and whether the
+ * process that owns it still lives. A dead owner's sync search may still answer (the search runs
+ * on without the gateway) until the lease ends; any other request is run again at once (their
+ * effects are keyed by the Idempotency-Key: the same async search, the same watch).
+ */
+export function nextStep(record: IdempotencyRecord, fingerprint: string, now: number, reattachesSearch: boolean, ownerAlive = true): NextStep {
   if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
   if (record.state === 'done' && record.response) return { kind: 'replay', response: record.response };
   const expired = now >= record.lease_until;
-  if (record.state === 'running' && !expired) return { kind: 'wait' };
+  if (record.state === 'running' && !expired && ownerAlive) return { kind: 'wait' };
   if (reattachesSearch) return { kind: 'reattach', expired };
   return { kind: 'take-over' };
 }

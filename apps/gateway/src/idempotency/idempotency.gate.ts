@@ -8,6 +8,7 @@ import { StoredResponse } from '../http/stored-response.js';
 import { bodyFingerprint } from './canonical-json.js';
 import { nextStep, responseFromSearchAnswer, type IdempotencyRecord, type StoredHttpResponse } from './idempotency-record.js';
 import { ANSWER_JOINING, IdempotencyStore } from './idempotency.store.js';
+import { GatewayLiveness } from './gateway-liveness.js';
 
 /** The key a request owns; the response recorder completes it when the response goes out. */
 export interface IdempotencyClaim {
@@ -35,6 +36,7 @@ const POLL_MS = 100;
 export class IdempotencyGate {
   constructor(
     private readonly store: IdempotencyStore,
+    private readonly liveness: GatewayLiveness,
     private readonly prisma: PrismaService,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -58,6 +60,7 @@ export class IdempotencyGate {
         state: 'running',
         request_id: request.requestId,
         lease_until: Date.now() + this.config.IDEMPOTENCY_LEASE_MS,
+        owner: this.liveness.incarnation,
         service_version: String(reply.getHeader(HEADERS.serviceVersion) ?? SERVICE_VERSION),
       },
     };
@@ -79,7 +82,8 @@ export class IdempotencyGate {
     for (;;) {
       const existing = await this.store.claim(claim.key, claim.record);
       if (!existing) return;
-      const step = nextStep(existing, claim.record.fingerprint, Date.now(), reattaches);
+      const now = Date.now();
+      const step = nextStep(existing, claim.record.fingerprint, now, reattaches, await this.ownerAlive(existing, now));
       switch (step.kind) {
         case 'conflict':
           throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body. Use a new key for a different request.');
@@ -112,6 +116,12 @@ export class IdempotencyGate {
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+  }
+
+  /** Asked only of a key some request still runs under: a dead owner's key need not wait out its lease. */
+  private async ownerAlive(record: IdempotencyRecord, now: number): Promise<boolean> {
+    if (record.state !== 'running' || now >= record.lease_until || !record.owner) return true;
+    return this.liveness.isAlive(record.owner);
   }
 
   private async creditsRemaining(accountId: string): Promise<number> {
