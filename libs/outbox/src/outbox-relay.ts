@@ -172,8 +172,15 @@ export class OutboxRelay implements OnApplicationBootstrap {
   /** Rows nobody published (their replica crashed, or its send failed), claimed so that one replica sends them. */
   private async drainOrphans(): Promise<void> {
     try {
-      // one cheap statement when there are none (nearly always)
-      const orphans = await untraced(() => this.prisma.$queryRaw<{ n: number }[]>`SELECT 1 AS n FROM outbox_messages WHERE ${this.restarted} OR created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000}) LIMIT 1`);
+      // One cheap statement when there are none (nearly always): the oldest row by the primary
+      // key, not a scan for any old row, which reads every page the table ever had where the
+      // server does not vacuum. A row created earlier under a larger id (a long transaction) is
+      // found once the rows before it are sent.
+      const orphans = await untraced(
+        () => this.prisma.$queryRaw<{ n: number }[]>`
+          SELECT 1 AS n FROM (SELECT created_at FROM outbox_messages ORDER BY id LIMIT 1) AS oldest
+          WHERE ${this.restarted} OR oldest.created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000})`,
+      );
       if (orphans.length > 0) while (!this.loop.isStopped && (await untraced(() => this.publishOrphans(this.restarted))) === BATCH);
       this.restarted = false;
     } catch (error) {

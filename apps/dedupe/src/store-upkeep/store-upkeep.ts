@@ -3,13 +3,6 @@ import { PrismaService } from '@jobs/db';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 
-/**
- * The store's tables that passes, rounds and searches rewrite all day (sightings, merges,
- * re-verification marks, the planner's bookkeeping): the ones whose dead rows and stale
- * statistics slow the own index leg and the merges.
- */
-export const CHURNED_TABLES = ['canonical_jobs', 'job_sources', 'canonical_job_keys', 'companies', 'company_hiring_states', 'refresh_passes', 'refresh_sweeps'] as const;
-export type ChurnedTable = (typeof CHURNED_TABLES)[number];
 
 /** How often the upkeep looks at the tables' counters (one cheap read of pg_stat_user_tables). */
 export const UPKEEP_CHECK_MS = 60_000;
@@ -28,13 +21,13 @@ const ANALYZE_THRESHOLD = 50;
 const ANALYZE_SCALE = 0.1;
 
 export interface TableCounters {
-  table: ChurnedTable;
+  table: string;
   live: number;
   dead: number;
   modifiedSinceAnalyze: number;
 }
 
-export type UpkeepAction = { table: ChurnedTable; statement: 'vacuum_analyze' | 'analyze' };
+export type UpkeepAction = { table: string; statement: 'vacuum_analyze' | 'analyze' };
 
 /**
  * What autovacuum would do now with its default settings: `VACUUM (ANALYZE)` a table whose dead
@@ -50,12 +43,16 @@ export function upkeepFor(counters: readonly TableCounters[]): UpkeepAction[] {
 }
 
 /**
- * Stands in for the server's autovacuum on the store's churned tables, where it is off (this
- * machine's CI configuration sets `autovacuum = off`): there a refresh pass left 13 dead rows
- * per live one in `canonical_jobs` and the planner, with no statistics at all, read tens of
- * thousands of dead index entries per own index query (p95 61 ms at `limit` 100 against 35 ms on
- * the same store analyzed). Where autovacuum runs, this does nothing. `SKIP_LOCKED` lets a
- * replica pass over a table another replica (or the server) is already vacuuming.
+ * Stands in for the server's autovacuum where it is off (this machine's CI configuration sets
+ * `autovacuum = off`), on every table of the schema as autovacuum would: there a refresh pass
+ * left 13 dead rows per live one in `canonical_jobs` and the planner, with no statistics at all,
+ * read tens of thousands of dead index entries per own index query (p95 61 ms at `limit` 100
+ * against 35 ms on the same store analyzed); and the outbox, where every message every service
+ * sends is a row inserted and deleted, grew by a dead row a message for good (43,000 dead beside
+ * 250 live after one store fill), which each relay's orphan check read. One replica of one
+ * service does it for the database, as the server's launcher would. Where autovacuum runs, this
+ * does nothing. `SKIP_LOCKED` lets a replica pass over a table another replica (or the server)
+ * is already vacuuming.
  */
 @Injectable()
 export class StoreUpkeep implements OnApplicationBootstrap {
@@ -65,7 +62,7 @@ export class StoreUpkeep implements OnApplicationBootstrap {
   });
   private serverVacuums?: boolean;
   /** When this replica last vacuumed or analyzed each table. */
-  private readonly lastActed = new Map<ChurnedTable, number>();
+  private readonly lastActed = new Map<string, number>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -82,9 +79,9 @@ export class StoreUpkeep implements OnApplicationBootstrap {
   /** One look at the counters and what they call for; `force` acts even where the server's autovacuum runs (tests). */
   async runOnce(force = false): Promise<UpkeepAction[]> {
     if (!force && (this.serverVacuums ??= await this.autovacuumIsOn())) return [];
-    const counters = await this.prisma.$queryRaw<Array<{ table: ChurnedTable; live: bigint; dead: bigint; modified: bigint }>>`
+    const counters = await this.prisma.$queryRaw<Array<{ table: string; live: bigint; dead: bigint; modified: bigint }>>`
       SELECT relname AS table, n_live_tup AS live, n_dead_tup AS dead, n_mod_since_analyze AS modified
-      FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = ANY(${[...CHURNED_TABLES]}::text[])`;
+      FROM pg_stat_user_tables WHERE schemaname = current_schema()`;
     const now = Date.now();
     const actions = upkeepFor(counters.map((c) => ({ table: c.table, live: Number(c.live), dead: Number(c.dead), modifiedSinceAnalyze: Number(c.modified) }))).filter(
       (action) => now - (this.lastActed.get(action.table) ?? -Infinity) >= UPKEEP_MIN_GAP_MS,
@@ -92,9 +89,9 @@ export class StoreUpkeep implements OnApplicationBootstrap {
     for (const action of actions) {
       this.lastActed.set(action.table, now);
       const startedAt = Date.now();
-      // the table name comes from CHURNED_TABLES only (pg_stat_user_tables was filtered by it)
-      if (!(CHURNED_TABLES as readonly string[]).includes(action.table)) continue;
-      await this.prisma.$executeRawUnsafe(action.statement === 'vacuum_analyze' ? `VACUUM (ANALYZE, SKIP_LOCKED) ${action.table}` : `ANALYZE (SKIP_LOCKED) ${action.table}`);
+      // a name from the server's own catalog, quoted as an identifier
+      const table = `"${action.table.replaceAll('"', '""')}"`;
+      await this.prisma.$executeRawUnsafe(action.statement === 'vacuum_analyze' ? `VACUUM (ANALYZE, SKIP_LOCKED) ${table}` : `ANALYZE (SKIP_LOCKED) ${table}`);
       this.logger.info({ table: action.table, statement: action.statement, ms: Date.now() - startedAt }, 'store upkeep');
     }
     return actions;
@@ -103,7 +100,7 @@ export class StoreUpkeep implements OnApplicationBootstrap {
   private async autovacuumIsOn(): Promise<boolean> {
     const [row] = await this.prisma.$queryRaw<Array<{ autovacuum: string }>>`SHOW autovacuum`;
     const on = row?.autovacuum === 'on';
-    this.logger.info({ autovacuum: row?.autovacuum }, on ? 'store upkeep: the server vacuums and analyzes, nothing to do here' : 'store upkeep: the server does not vacuum, dedupe stands in on the store tables');
+    this.logger.info({ autovacuum: row?.autovacuum }, on ? 'store upkeep: the server vacuums and analyzes, nothing to do here' : 'store upkeep: the server does not vacuum, dedupe stands in on the schema\'s tables');
     return on;
   }
 }
