@@ -318,7 +318,16 @@ function startService(service, infra) {
     // Each service runs from its bundle (scripts/bundle.mjs: one file, not 2,000 to resolve and
     // read), without --enable-source-maps: parsing the bundle's 7 MB map cost 0.6 s of CPU per
     // start. NODE_OPTIONS=--enable-source-maps brings the mapped stack traces back when wanted.
-    ['--disable-warning=TimeoutNegativeWarning', `--inspect-port=127.0.0.1:${inspectPortOf(service)}`, '--import', '@jobs/observability/register', `apps/${service.name}/bundle/main.mjs`],
+    // The heap's ceiling is set, not left to Node: Node 24 sizes it from the memory limit libuv
+    // reads, and on a host whose cgroup (v1) reports no limit that read overflows to the 192 MB
+    // floor (`--max-old-space-size-percentage` reads negative there): the gateway ran at its
+    // ceiling. The young generation is capped at 16 MB a semi-space (as deploy/Dockerfile does):
+    // sized from a 1 GB heap it is 64 MB, and V8 starts a full collection as soon as the old
+    // generation's headroom falls below the young generation's size, which with ~41 MB live was
+    // every 7 MB promoted: a mark-compact every three lone searches in the orchestrator, fetcher
+    // and dedupe (17-50 ms of marking steps and a 5-20 ms pause on a search's path), 6 in 120
+    // searches with the cap (bench/README.md).
+    ['--disable-warning=TimeoutNegativeWarning', `--max-old-space-size=${SERVICE_HEAP_MB}`, '--max-semi-space-size=16', `--inspect-port=127.0.0.1:${inspectPortOf(service)}`, '--import', '@jobs/observability/register', `apps/${service.name}/bundle/main.mjs`],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -365,6 +374,8 @@ function scheduleRestart(service, infra, ranForMs) {
 
 /** Where a service's inspector listens once opened by SIGUSR1: its port + 500 (free in every port block). */
 const inspectPortOf = (service) => service.port + 500;
+/** Each service's old-space ceiling (MB), STACK_SERVICE_HEAP_MB: see startService. */
+const SERVICE_HEAP_MB = Number(env.STACK_SERVICE_HEAP_MB ?? 1024);
 
 /** Written whole and renamed into place, so a reader never sees half a file. */
 function writePids() {
