@@ -327,7 +327,7 @@ function startService(service, infra) {
     // every 7 MB promoted: a mark-compact every three lone searches in the orchestrator, fetcher
     // and dedupe (17-50 ms of marking steps and a 5-20 ms pause on a search's path), 6 in 120
     // searches with the cap (bench/README.md).
-    ['--disable-warning=TimeoutNegativeWarning', ...heapFlags(), `--inspect-port=127.0.0.1:${inspectPortOf(service)}`, '--import', '@jobs/observability/register', `apps/${service.name}/bundle/main.mjs`],
+    ['--disable-warning=TimeoutNegativeWarning', ...HEAP_FLAGS, `--inspect-port=127.0.0.1:${inspectPortOf(service)}`, '--import', '@jobs/observability/register', `apps/${service.name}/bundle/main.mjs`],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -377,7 +377,7 @@ const inspectPortOf = (service) => service.port + 500;
 /** Each service's old-space ceiling and semi-space size (MB; 0 leaves it to Node), see startService. */
 const SERVICE_HEAP_MB = Number(env.STACK_SERVICE_HEAP_MB ?? 1024);
 const SERVICE_SEMI_SPACE_MB = Number(env.STACK_SERVICE_SEMI_SPACE_MB ?? 16);
-const heapFlags = () => [...(SERVICE_HEAP_MB > 0 ? [`--max-old-space-size=${SERVICE_HEAP_MB}`] : []), ...(SERVICE_SEMI_SPACE_MB > 0 ? [`--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`] : [])];
+const HEAP_FLAGS = [...(SERVICE_HEAP_MB > 0 ? [`--max-old-space-size=${SERVICE_HEAP_MB}`] : []), ...(SERVICE_SEMI_SPACE_MB > 0 ? [`--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`] : [])];
 
 /** Written whole and renamed into place, so a reader never sees half a file. */
 function writePids() {

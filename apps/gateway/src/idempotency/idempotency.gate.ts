@@ -83,7 +83,11 @@ export class IdempotencyGate {
       const existing = await this.store.claim(claim.key, claim.record);
       if (!existing) return;
       const now = Date.now();
-      const step = nextStep(existing, claim.record.fingerprint, now, reattaches, await this.ownerAlive(existing, now));
+      let step = nextStep(existing, claim.record.fingerprint, now, reattaches);
+      // Only a request told to wait asks whether the owner's process lives: a dead owner's key need not wait out its lease.
+      if (step.kind === 'wait' && existing.owner && !(await this.liveness.isAlive(existing.owner))) {
+        step = nextStep(existing, claim.record.fingerprint, now, reattaches, false);
+      }
       switch (step.kind) {
         case 'conflict':
           throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body. Use a new key for a different request.');
@@ -116,12 +120,6 @@ export class IdempotencyGate {
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
-  }
-
-  /** Asked only of a key some request still runs under: a dead owner's key need not wait out its lease. */
-  private async ownerAlive(record: IdempotencyRecord, now: number): Promise<boolean> {
-    if (record.state !== 'running' || now >= record.lease_until || !record.owner) return true;
-    return this.liveness.isAlive(record.owner);
   }
 
   private async creditsRemaining(accountId: string): Promise<number> {
