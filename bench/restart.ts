@@ -15,19 +15,13 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processCpuMs, servicePids } from './proc-cpu.js';
+import { processCpuMs, processEnv, servicePids } from './proc-cpu.js';
 
-const HEALTH_PORTS: Record<string, number> = {
-  gateway: 8080,
-  'search-orchestrator': 9101,
-  'provider-fetcher': 9102,
-  dedupe: 9103,
-  billing: 9104,
-  'webhook-dispatcher': 9105,
-};
+/** The services this benchmark restarts by default: every one but the simulated partners. */
+const SERVICES = ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher'];
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const logDir = resolve(process.env['STACK_LOG_DIR'] ?? '.local/logs/dev');
-const services = (process.env['BENCH_RESTART_SERVICES'] ?? Object.keys(HEALTH_PORTS).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const services = (process.env['BENCH_RESTART_SERVICES'] ?? SERVICES.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
 const rounds = Number(process.env['BENCH_RESTART_ROUNDS'] ?? 2);
 const STAGES = [
   ['nest', /^Starting Nest application/],
@@ -60,12 +54,13 @@ function logSince(file: string, offset: number): string {
 }
 
 async function killAndTime(service: string): Promise<Timeline> {
-  const port = HEALTH_PORTS[service];
-  if (!port) throw new Error(`no health port known for ${service}`);
   const log = join(logDir, `${service}.log`);
   const offset = statSync(log).size;
   const old = servicePids(pidsFile)[service];
   if (!old) throw new Error(`${service} is not running (${pidsFile})`);
+  // The port its supervisor gave it (scripts/stack.mjs sets HEALTH_PORT), whichever stack slot this is.
+  const port = Number(processEnv(old)['HEALTH_PORT']);
+  if (!port) throw new Error(`${service} (pid ${old}) has no HEALTH_PORT in its environment`);
   const killedAt = Date.now();
   process.kill(old, 'SIGKILL');
   let pid: number | undefined;
