@@ -33,10 +33,13 @@ export class FetcherModule {
           detachedInFlight: 64,
           // Sweeps (seconds each) in groups of their own: a live search's fetch is never fetched
           // from Kafka only after a sweep's batch is done, nor a pass's sweep after a round's
-          // (`provider-fetcher.refresh`: rounds; `provider-fetcher.passes`: passes).
+          // (`provider-fetcher.refresh`: rounds; `provider-fetcher.passes`: passes). Detached, so
+          // a silent provider's sweep (up to its call deadline) or its rounds waiting for their
+          // places never hold the sweeps of a provider behind them on the same partition: a
+          // round's sweeps wait in their provider's pacer, a few hundred bytes each.
           backgroundGroups: [
-            { suffix: 'refresh', topics: [Topics.RefreshFetchRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 16 },
-            { suffix: 'passes', topics: [Topics.RefreshPassFetchRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 4 },
+            { suffix: 'refresh', topics: [Topics.RefreshFetchRequested], partitionsConsumedConcurrently: 12, detachedInFlight: 4_096 },
+            { suffix: 'passes', topics: [Topics.RefreshPassFetchRequested], partitionsConsumedConcurrently: 12, detachedInFlight: 64 },
             // Async search chunks (a chunk's pages side by side, up to a second each): a sync fetch
             // never waits for a chunk's batch, and one search's providers read side by side.
             { suffix: 'async', topics: [Topics.AsyncChunkRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 8 },

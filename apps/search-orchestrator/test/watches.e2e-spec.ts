@@ -238,21 +238,32 @@ describe('watches over HTTP', () => {
 });
 
 describe('refresh passes', () => {
-  it('POST /admin/refresh plans sweeps of the providers and the store, the same whatever the watches', async () => {
+  it('POST /admin/refresh plans a pass and a round of every provider, the same whatever the watches', async () => {
     const { live_key: key } = await pro();
     const domain = newDomain();
     await createWatch(key, { type: 'company', domain });
     await createWatch(key, { type: 'search', filters: { title_or: [uniqueWord()] } });
     const refreshId = await refreshPass();
-    const status = (await admin('GET', `/refresh/${refreshId}`)) as { round_id: string };
-    const sweepsOf = (topic: string, id: string) => tap.seen.filter((m) => m.topic === topic && m.value['refresh_id'] === id).map((m) => m.value);
-    // the pass: every partner's new listings and the own crawler's change feed
-    const pass = sweepsOf('refresh.pass.fetch.requested', refreshId);
-    expect(pass.filter((v) => v['kind'] === 'new_listings').map((v) => v['provider']).sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
+    const status = (await admin('GET', `/refresh/${refreshId}`)) as { runs: Array<{ id: string; kind: 'pass' | 'round'; provider: string; sweeps: { total: number } }>; sweeps: { total: number; finished: number } };
+    const providers = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
+    const runsOf = (kind: 'pass' | 'round') => status.runs.filter((r) => r.kind === kind);
+    // every provider's sequences served it, each run with an id of its own
+    expect(runsOf('pass').map((r) => r.provider).sort()).toEqual(providers);
+    expect(runsOf('round').map((r) => r.provider).sort()).toEqual(providers);
+    expect(new Set(status.runs.map((r) => r.id)).size).toBe(providers.length * 2);
+    const sweepsOf = (topic: string, kind: 'pass' | 'round') => {
+      const ids = new Set(runsOf(kind).map((r) => r.id));
+      return tap.seen.filter((m) => m.topic === topic && ids.has(String(m.value['refresh_id']))).map((m) => m.value);
+    };
+    // the passes: every partner's new listings and the own crawler's change feed, one sweep each
+    const pass = sweepsOf('refresh.pass.fetch.requested', 'pass');
+    expect(pass.filter((v) => v['kind'] === 'new_listings').map((v) => v['provider']).sort()).toEqual(providers.slice(1));
     expect(pass.filter((v) => v['provider'] === 'own_index')).toEqual([expect.objectContaining({ kind: 'catalog_changes', scope: { key: 'catalog_changes', filters: {} }, changed_since: expect.any(Number) })]);
     expect(pass).toHaveLength(7);
-    // the round: batches of stored companies, and the own crawler's whole catalog every REFRESH_BUCKETS rounds
-    const round = sweepsOf('refresh.fetch.requested', status.round_id);
+    // each call of a sweep has a deadline that fits the interval, not the sweep's whole budget
+    for (const v of pass) expect(v['call_timeout_ms']).toBeLessThan(v['timeout_ms'] as number);
+    // the rounds: batches of stored companies, and the own crawler's whole catalog every REFRESH_BUCKETS rounds
+    const round = sweepsOf('refresh.fetch.requested', 'round');
     expect(round.filter((v) => v['provider'] === 'own_index').every((v) => v['kind'] === 'catalog')).toBe(true);
     for (const v of round.filter((x) => x['kind'] !== 'catalog')) {
       expect(v['kind']).toBe('companies');

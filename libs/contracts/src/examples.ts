@@ -271,11 +271,11 @@ function refreshRequested(): RefreshRequested.Value {
 }
 
 function refreshFetchRequested(): RefreshFetchRequested.Value {
-  return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', timeout_ms: 120_000 };
+  return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', timeout_ms: 120_000, call_timeout_ms: 30_000 };
 }
 
 function refreshPassFetchRequested(): RefreshFetchRequested.Value {
-  return { v: 1, refresh_id: 'rfr_1', kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, provider: 'provider_a', posted_since: Date.parse(T0) - 420_000, timeout_ms: 120_000 };
+  return { v: 1, refresh_id: 'rfr_1', kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, provider: 'provider_a', posted_since: Date.parse(T0) - 420_000, timeout_ms: 120_000, call_timeout_ms: 30_000 };
 }
 
 function refreshPassRecordsFetched(): RefreshRecordsFetched.Value {

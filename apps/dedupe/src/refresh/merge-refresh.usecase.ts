@@ -30,7 +30,7 @@ export class MergeRefreshUseCase {
     const finished = message.final
       ? (tx: Prisma.TransactionClient) =>
           tx.refreshSweep
-            .updateMany({ where: { passId: message.refresh_id, provider: message.provider, key: message.scope.key, finishedAt: null }, data: { finishedAt: new Date(), complete, records: { increment: message.records.length } } })
+            .updateMany({ where: { passId: message.refresh_id, provider: message.provider, key: message.scope.key, finishedAt: null }, data: { finishedAt: new Date(), complete, ok: message.outcome === 'ok', records: { increment: message.records.length } } })
             .then(() => undefined)
       : undefined;
     const { sightings, merged } = await this.jobs.mergeRefreshPart(

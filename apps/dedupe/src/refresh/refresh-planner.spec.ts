@@ -1,16 +1,18 @@
-// Integration test against the real PostgreSQL: the refresh planner's passes and rounds (one of
-// each kind at a time, requests served by the next of each, one per interval on schedule), their
-// rows and the sweeps staged in the outbox with them.
-import type { RefreshFetchRequested } from '@jobs/contracts';
+// Integration test against the real PostgreSQL: the refresh planner's sequences (a pass and a
+// round per provider, each never overlapping itself and waiting for no other), requests served by
+// the next run of every sequence, the schedule, and the sweeps staged in the outbox with their rows.
+import { PROVIDER_SLUGS, type ProviderSlug, type RefreshFetchRequested } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import type { DrainRegistry } from '@jobs/service-kit';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
-import { RefreshPlanner } from './refresh-planner.js';
+import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import { RefreshPlanner, type SequenceOutcome } from './refresh-planner.js';
 
-const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
 const drains = { register: () => undefined } as unknown as DrainRegistry;
 const MIN = 60_000;
+const PARTNERS = PROVIDER_SLUGS.filter((p) => p !== 'own_index');
 let db: ThrowawayDatabase;
 let planner: RefreshPlanner;
 
@@ -23,67 +25,120 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const sweepsOf = async (passId: string) =>
-  (await db.prisma.outboxMessage.findMany({ where: { topic: { in: ['refresh.fetch.requested', 'refresh.pass.fetch.requested'] } } })).map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value).filter((v) => v.refresh_id === passId);
-const finishAll = (passId: string) => db.prisma.refreshSweep.updateMany({ where: { passId }, data: { finishedAt: new Date() } });
+const staged = async () => (await db.prisma.outboxMessage.findMany({ where: { topic: { startsWith: 'refresh.' } } })).map((m) => ({ topic: m.topic, value: JSON.parse(m.value) as RefreshFetchRequested.Value }));
+const sweepsOf = async (runId: string) => (await staged()).filter((m) => m.value.refresh_id === runId);
+const of = (outcomes: SequenceOutcome[], kind: 'pass' | 'round', provider: ProviderSlug) => outcomes.find((o) => o.kind === kind && o.provider === provider)!.outcome;
+const idOf = (outcomes: SequenceOutcome[], kind: 'pass' | 'round', provider: ProviderSlug) => (of(outcomes, kind, provider) as { started: string }).started;
+const finish = (runId: string, ok = true) => db.prisma.refreshSweep.updateMany({ where: { passId: runId }, data: { finishedAt: new Date(), ok } });
 
 describe('RefreshPlanner', () => {
-  it('plans a pass and a round whole, never a second of a kind while one runs, neither waiting for the other; a request is served by the next of each', async () => {
-    const t0 = new Date('2026-11-24T10:00:00.000Z');
-    const first = await planner.tryStart(t0);
-    const passId = (first.pass as { started: string }).started;
-    const roundId = (first.round as { started: string }).started;
-    expect(passId).toMatch(/^rfr_/);
-    expect(roundId).toMatch(/^rfr_/);
-    // a pass reads what moved; the first round (bucket 0) re-reads the own crawler's whole catalog
-    expect((await sweepsOf(passId)).map((s) => s.kind).sort()).toEqual(['catalog_changes', ...Array(6).fill('new_listings')].sort());
-    expect((await sweepsOf(roundId)).map((s) => s.kind)).toEqual(['catalog']);
-    expect(await db.prisma.refreshSweep.count({ where: { passId } })).toBe(7);
-    // on topics of their own, so neither waits behind the other's sweeps
-    const topics = async (id: string) => new Set((await db.prisma.outboxMessage.findMany({ where: { topic: { startsWith: 'refresh.' } } })).filter((m) => (JSON.parse(m.value) as { refresh_id?: string }).refresh_id === id).map((m) => m.topic));
-    expect(await topics(passId)).toEqual(new Set(['refresh.pass.fetch.requested']));
-    expect(await topics(roundId)).toEqual(new Set(['refresh.fetch.requested']));
-    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: roundId } })).toMatchObject({ kind: 'round', bucket: 0 });
-    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: passId } })).toMatchObject({ kind: 'pass', bucket: null });
+  const t0 = new Date('2026-11-24T10:00:00.000Z');
+  let first: SequenceOutcome[];
 
-    // both running: neither the schedule nor a request starts another of either
-    const at2 = new Date(t0.getTime() + 2 * MIN);
-    expect(await planner.tryStart(at2)).toEqual({ pass: { waiting: 'running' }, round: { waiting: 'running' } });
-    await db.prisma.refreshRequest.create({ data: { id: 'rfr_operator_1', requestedAt: at2 } });
-    expect(await planner.tryStart(at2)).toEqual({ pass: { waiting: 'running' }, round: { waiting: 'running' } });
-
-    // the pass ended, the round still runs: the request's pass starts at once, under the request's id
-    await finishAll(passId);
-    expect(await planner.tryStart(new Date(at2.getTime() + 1))).toEqual({ pass: { started: 'rfr_operator_1' }, round: { waiting: 'running' } });
-    expect(await db.prisma.refreshRequest.findUniqueOrThrow({ where: { id: 'rfr_operator_1' } })).toMatchObject({ passId: 'rfr_operator_1', roundId: null });
-    // the last pass started two intervals ago: its change feed reaches back to that pass's window
-    const own = (await sweepsOf('rfr_operator_1')).filter((s) => s.provider === 'own_index');
-    expect(own).toEqual([expect.objectContaining({ kind: 'catalog_changes', changed_since: t0.getTime() + MIN - 4 * MIN })]);
-
-    // the round ended: the next round serves the request, with the next bucket (nothing stored: no sweep, so over at once)
-    await finishAll(roundId);
-    const next = await planner.tryStart(new Date(at2.getTime() + 2));
-    expect(next.pass).toEqual({ waiting: 'running' });
-    const nextRound = (next.round as { started: string }).started;
-    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: nextRound } })).toMatchObject({ kind: 'round', bucket: 1, trigger: 'request' });
-    expect(await db.prisma.refreshRequest.findUniqueOrThrow({ where: { id: 'rfr_operator_1' } })).toMatchObject({ passId: 'rfr_operator_1', roundId: nextRound });
-    await finishAll('rfr_operator_1');
-
-    // on schedule: not before the interval has passed since the last start of each
-    expect(await planner.tryStart(new Date(at2.getTime() + 30_000))).toEqual({ pass: { waiting: 'interval' }, round: { waiting: 'interval' } });
-    const scheduled = await planner.tryStart(new Date(at2.getTime() + MIN + 2));
-    expect(scheduled.pass).toHaveProperty('started');
-    expect(scheduled.round).toHaveProperty('started');
+  it('starts a pass and a round of every provider, each with its own id and sweeps, on topics apart', async () => {
+    first = await planner.tryStart(t0);
+    expect(first).toHaveLength(2 * PROVIDER_SLUGS.length);
+    expect(first.every((o) => 'started' in o.outcome)).toBe(true);
+    expect(new Set(first.map((o) => (o.outcome as { started: string }).started)).size).toBe(first.length);
+    for (const provider of PARTNERS) {
+      const [sweep, ...more] = await sweepsOf(idOf(first, 'pass', provider));
+      expect(more).toEqual([]);
+      expect(sweep).toMatchObject({ topic: 'refresh.pass.fetch.requested', value: { kind: 'new_listings', provider, timeout_ms: 120_000, call_timeout_ms: 30_000 } });
+    }
+    expect((await sweepsOf(idOf(first, 'pass', 'own_index'))).map((m) => [m.topic, m.value.kind])).toEqual([['refresh.pass.fetch.requested', 'catalog_changes']]);
+    // the own crawler's first round (bucket 0) re-reads its whole catalog; the partners have nothing stored to re-verify
+    expect((await sweepsOf(idOf(first, 'round', 'own_index'))).map((m) => [m.topic, m.value.kind])).toEqual([['refresh.fetch.requested', 'catalog']]);
+    for (const provider of PARTNERS) expect(await sweepsOf(idOf(first, 'round', provider))).toEqual([]);
+    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(first, 'round', 'own_index') } })).toMatchObject({ kind: 'round', provider: 'own_index', bucket: 0, trigger: 'schedule' });
+    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(first, 'pass', 'provider_b') } })).toMatchObject({ kind: 'pass', provider: 'provider_b', bucket: null });
   });
 
-  it('a pass or round whose sweep never ended stops holding the next one back after the stale bound', async () => {
-    const last = await db.prisma.refreshPass.findFirstOrThrow({ where: { kind: 'pass' }, orderBy: { startedAt: 'desc' } });
-    const round = await db.prisma.refreshPass.findFirstOrThrow({ where: { kind: 'round' }, orderBy: { startedAt: 'desc' } });
-    // bucket 2 plans no sweep on an empty store; give it one that never ends
-    await db.prisma.refreshSweep.create({ data: { passId: round.id, provider: 'provider_a', key: 'companies:2/10:0', kind: 'companies' } });
-    expect(await planner.tryStart(new Date(last.startedAt.getTime() + 2 * MIN))).toEqual({ pass: { waiting: 'running' }, round: { waiting: 'running' } });
-    const later = await planner.tryStart(new Date(last.startedAt.getTime() + 11 * MIN));
-    expect(later.pass).toHaveProperty('started');
-    expect(later.round).toHaveProperty('started');
+  it("a provider whose pass has not ended holds back only its own next pass; a request is served by every other provider's at once", async () => {
+    const at = new Date(t0.getTime() + 10_000);
+    // every pass ended but provider_b's (a partner that does not answer)
+    for (const provider of PROVIDER_SLUGS.filter((p) => p !== 'provider_b')) await finish(idOf(first, 'pass', provider));
+    expect(of(await planner.tryStart(at), 'pass', 'own_index')).toEqual({ waiting: 'interval', dueAt: t0.getTime() + MIN });
+    // as planner.request() records it (without kicking the planner's own loop, which runs by the real clock)
+    await db.prisma.refreshRequest.create({ data: { id: 'rfr_operator_1', requestedAt: new Date(at.getTime() + 1) } });
+    const served = await planner.tryStart(new Date(at.getTime() + 2));
+    expect(of(served, 'pass', 'provider_b')).toEqual({ waiting: 'running' });
+    expect(of(served, 'round', 'own_index')).toEqual({ waiting: 'running' });
+    for (const provider of PROVIDER_SLUGS.filter((p) => p !== 'provider_b')) expect(of(served, 'pass', provider)).toHaveProperty('started');
+    // the partners' empty rounds ended at once: their next rounds serve the request, with the next bucket
+    for (const provider of PARTNERS) {
+      const id = idOf(served, 'round', provider);
+      expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id } })).toMatchObject({ bucket: 1, trigger: 'request' });
+    }
+    // provider_b's pass ends: its next one serves the request too, while the others wait for their interval
+    await finish(idOf(first, 'pass', 'provider_b'), false);
+    const late = await planner.tryStart(new Date(at.getTime() + 3));
+    expect(of(late, 'pass', 'provider_b')).toHaveProperty('started');
+    expect(of(late, 'pass', 'provider_a')).toEqual({ waiting: 'running' });
+    // its last pass read nothing: this one reaches back to the last that did (none: the usual window)
+    const [b] = await sweepsOf(idOf(late, 'pass', 'provider_b'));
+    expect(b!.value.posted_since).toBe(at.getTime() + 3 - (15 * MIN + 2 * MIN));
+  });
+
+  it('reaches back to the last pass that read its window when the ones after it failed', async () => {
+    const b = await db.prisma.refreshPass.findFirstOrThrow({ where: { kind: 'pass', provider: 'provider_b' }, orderBy: { startedAt: 'desc' } });
+    await finish(b.id, true);
+    // the next pass, on schedule, fails; the one after reads from the one that read
+    const next = await planner.tryStart(new Date(b.startedAt.getTime() + MIN));
+    await finish(idOf(next, 'pass', 'provider_b'), false);
+    const after = await planner.tryStart(new Date(b.startedAt.getTime() + 2 * MIN));
+    const [sweep] = await sweepsOf(idOf(after, 'pass', 'provider_b'));
+    expect(sweep!.value.posted_since).toBe(b.startedAt.getTime() + MIN - (15 * MIN + 2 * MIN));
+  });
+
+  it('a run whose sweep never ended stops holding its sequence back after the stale bound', async () => {
+    const round = await db.prisma.refreshPass.findFirstOrThrow({ where: { kind: 'round', provider: 'own_index' }, orderBy: { startedAt: 'desc' } });
+    expect(of(await planner.tryStart(new Date(round.startedAt.getTime() + 2 * MIN)), 'round', 'own_index')).toEqual({ waiting: 'running' });
+    const later = await planner.tryStart(new Date(round.startedAt.getTime() + 11 * MIN));
+    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(later, 'round', 'own_index') } })).toMatchObject({ bucket: 1 });
+  });
+});
+
+describe('RefreshPlanner rounds', () => {
+  let store: ThrowawayDatabase;
+  beforeAll(async () => {
+    store = await throwawayDatabase('planner_rounds');
+  }, 60_000);
+  afterAll(async () => {
+    await store?.drop();
+  });
+
+  it("re-verifies each partner's companies of the bucket in batches, and nothing with a partner that lists none", async () => {
+    const repository = new CanonicalJobRepository(store.prisma, outboxStub());
+    const record = (provider: ProviderSlug, domain: string, title: string) => ({
+      provider,
+      provider_job_id: `${provider}-${domain}-${title}`,
+      url: null,
+      title,
+      company: { name: domain, domain },
+      location: { city: 'Leeds', region: null, country_code: 'GB', remote: false },
+      employment_type: 'full_time' as const,
+      seniority: 'mid' as const,
+      job_family: 'engineering' as const,
+      salary: null,
+      description: `The ${title} at ${domain}.`,
+      apply_url: null,
+      posted_at: '2026-11-19T09:00:00.000Z',
+      seen_at: '2026-11-20T09:00:00.000Z',
+    });
+    const domains = Array.from({ length: 30 }, (_, i) => `d${i}.example`);
+    await repository.mergeBatch(domains.map((d) => record('provider_a', d, 'Canal Engineer')));
+    await repository.mergeBatch([record('provider_c', 'd0.example', 'Lock Keeper'), record('own_index', 'd0.example', 'Lock Keeper')]);
+    // one bucket: every company is in each round
+    const planner = new RefreshPlanner(store.prisma, outboxStub(), { intervalMs: MIN, buckets: 1 }, logger, drains);
+    const outcomes = await planner.tryStart(new Date('2026-11-24T10:00:00.000Z'));
+    const sweeps = async (provider: ProviderSlug) =>
+      (await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.fetch.requested' } }))
+        .map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value)
+        .filter((v) => v.refresh_id === idOf(outcomes, 'round', provider));
+    const a = await sweeps('provider_a');
+    expect(a.map((s) => s.scope.key)).toEqual(['companies:0/1:0', 'companies:0/1:1']);
+    expect(a.flatMap((s) => s.scope.filters.company_domain_or ?? []).sort()).toEqual([...domains].sort());
+    expect((await sweeps('provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([['d0.example']]);
+    expect(await sweeps('provider_b')).toEqual([]);
   });
 });

@@ -4,30 +4,29 @@ import { PrismaService, type Prisma } from '@jobs/db';
 import { newId, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { nextBucket, planPass, planRound, type PlannedSweep } from './refresh-plan.js';
+import { decide, nextBucket, planPass, planRound, refreshCallTimeoutMs, type PlannedSweep, type RefreshSequence, type SequenceDecision, type SequenceState } from './refresh-plan.js';
 
 export const REFRESH_SETTINGS = Symbol('REFRESH_SETTINGS');
 export interface RefreshSettings {
   /** REFRESH_INTERVAL_MS (operator.md) */
   intervalMs: number;
-  /** Buckets of stored companies: every stored job is re-verified within this many passes. */
+  /** Buckets of stored companies: every stored job is re-verified within this many rounds of each provider. */
   buckets: number;
 }
 
 /**
  * Company domains per `companies` listing (one call pages through all of them). Small enough
  * that a bucket makes several sweeps per partner, which the fetcher runs side by side while the
- * partner has idle call slots: a slow partner's share of a pass takes seconds.
+ * partner has idle call slots: a slow partner's share of a round takes seconds.
  */
 export const COMPANIES_PER_SWEEP = 25;
-/** One sweep's budget at the fetcher. */
+/** One sweep's budget at the fetcher (each of its calls has the shorter refresh call deadline). */
 export const SWEEP_TIMEOUT_MS = 120_000;
-/** A pass whose sweeps have not all ended by then is over anyway (a sweep was lost). */
+/** A pass or round whose sweeps have not all ended by then is over anyway (a sweep was lost). */
 export const PASS_STALE_MS = 10 * 60_000;
-/** How long a pass's rows are kept. */
+/** How long passes and rounds (and requests) are kept, for GET /admin/refresh/{id}. */
 const PASS_HISTORY_MS = 86_400_000;
-/** While a pass runs or a request waits, the planner looks again this often. */
-// While a pass runs: the merge of its last sweep kicks the planner, so this is only the fallback.
+/** While a sequence runs, the planner looks again this often (the merge of a sweep's last part kicks it sooner). */
 const BUSY_POLL_MS = 2_000;
 
 /**
@@ -43,32 +42,38 @@ export const LISTING_LAG_MS: Readonly<Partial<Record<ProviderSlug, number>>> = {
   provider_e: 60 * 60_000,
   provider_f: 10 * 60_000,
 };
-const PARTNERS = PROVIDER_SLUGS.filter((p) => p !== 'own_index');
+const SEQUENCES: ReadonlyArray<{ kind: RefreshSequence; provider: ProviderSlug }> = (['pass', 'round'] as const).flatMap((kind) => PROVIDER_SLUGS.map((provider) => ({ kind, provider })));
 
-/** A sequence of the planner: passes (what moved) or re-verification rounds (one bucket each). */
-export type RefreshSequence = 'pass' | 'round';
-export type SequenceStart = { started: string } | { waiting: 'running' | 'interval' };
-export type RefreshStart = Record<RefreshSequence, SequenceStart>;
+export interface SequenceOutcome {
+  kind: RefreshSequence;
+  provider: ProviderSlug;
+  /** the pass or round started now, or why none did */
+  outcome: { started: string } | Exclude<SequenceDecision, { start: unknown }>;
+}
 
 /**
- * Refresh passes and re-verification rounds (dedupe owns the store and keeps it true): every
- * REFRESH_INTERVAL_MS, and at once for a `POST /admin/refresh`, the planner asks the
- * provider-fetcher for a pass's sweeps (partners' new listings, the own crawler's change feed;
- * `refresh.pass.fetch.requested`) and a round's (one bucket of stored companies, the own
- * crawler's whole catalog on bucket 0; `refresh.fetch.requested`), staged in dedupe's outbox
- * with their rows, so each is planned whole or not at all. A pass never starts while the last pass still runs, nor a round while the last
- * round does (a sweep without its final part, within PASS_STALE_MS); the two sequences do not wait
- * for each other, so what moved reaches the store within a pass however long a round takes. A
- * request is served by the next pass and the next round to start (each as soon as the one under
- * way ends). Replicas agree through an advisory lock.
+ * Refresh passes and re-verification rounds, a sequence of each per provider (dedupe owns the
+ * store and keeps it true; the rules are in refresh-plan.ts). Every REFRESH_INTERVAL_MS, and at
+ * once for a `POST /admin/refresh`, each provider's next pass (`refresh.pass.fetch.requested`)
+ * and round (`refresh.fetch.requested`) are planned for the provider-fetcher, staged in dedupe's
+ * outbox with their rows, so each is planned whole or not at all. A sequence never starts while
+ * its last run still has sweeps out (within PASS_STALE_MS), and waits for nothing else: a
+ * provider that is slow or failing holds back only its own passes and rounds. A request is served,
+ * in every sequence, by the first run to start at or after it. Replicas agree through an advisory
+ * lock.
  */
 @Injectable()
 export class RefreshPlanner implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
     try {
-      const outcome = await this.tryStart(new Date());
-      if (Object.values(outcome).some((s) => 'started' in s || s.waiting === 'running')) return BUSY_POLL_MS;
-      return await this.untilNextStart();
+      const now = Date.now();
+      const outcomes = await this.tryStart(new Date(now));
+      let next = now + this.settings.intervalMs;
+      for (const { outcome } of outcomes) {
+        if ('started' in outcome || outcome.waiting === 'running') next = Math.min(next, now + BUSY_POLL_MS);
+        else next = Math.min(next, outcome.dueAt);
+      }
+      return Math.max(BUSY_POLL_MS, next - Date.now());
     } catch (error) {
       this.logger.warn({ err: error }, 'refresh planner failed; trying again');
       return Math.min(this.settings.intervalMs, 5_000);
@@ -89,9 +94,9 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     this.loop.start(this.settings.intervalMs);
   }
 
-  /** An operator's request: served by the next pass and the next round (now, unless one runs). */
-  async request(refreshId: string, requestedAt: Date): Promise<void> {
-    await this.prisma.refreshRequest.createMany({ data: [{ id: refreshId, requestedAt }], skipDuplicates: true });
+  /** An operator's request (received now): served by each provider's next pass and round. */
+  async request(refreshId: string, receivedAt = new Date()): Promise<void> {
+    await this.prisma.refreshRequest.createMany({ data: [{ id: refreshId, requestedAt: receivedAt }], skipDuplicates: true });
     this.loop.kick();
   }
 
@@ -100,95 +105,142 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     this.loop.kick();
   }
 
-  /** Starts a pass and a round if each is due (a request waits, or the interval has passed) and none of its kind runs. */
-  async tryStart(now: Date): Promise<RefreshStart> {
-    const outcome = await this.prisma.$transaction(
+  /** Starts every provider's pass and round that is due (a request waits, or its interval has passed) and not running. */
+  async tryStart(now: Date): Promise<SequenceOutcome[]> {
+    const outcomes = await this.prisma.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dedupe:refresh-planner', 0))`;
-        return { pass: await this.startIfDue(tx, 'pass', now), round: await this.startIfDue(tx, 'round', now) };
+        const [states, latestRequestAt] = await Promise.all([sequenceStates(tx), latestRequest(tx)]);
+        const rules = { now: now.getTime(), intervalMs: this.settings.intervalMs, staleMs: PASS_STALE_MS, latestRequestAt };
+        const decided = states.map((state) => ({ state, decision: decide(state, rules) }));
+        const due = decided.filter((d): d is { state: SequenceState; decision: { start: 'schedule' | 'request' } } => 'start' in d.decision);
+        const started = due.length > 0 ? await this.start(tx, now, due) : new Map<string, string>();
+        return decided.map(({ state, decision }): SequenceOutcome => {
+          const id = started.get(`${state.kind}:${state.provider}`);
+          return { kind: state.kind, provider: state.provider, outcome: id ? { started: id } : (decision as SequenceOutcome['outcome']) };
+        });
       },
       { timeout: 30_000, maxWait: 10_000 },
     );
-    if ('started' in outcome.pass || 'started' in outcome.round) this.outbox.kick();
-    return outcome;
+    if (outcomes.some((o) => 'started' in o.outcome)) this.outbox.kick();
+    return outcomes;
   }
 
-  private async startIfDue(tx: Prisma.TransactionClient, kind: RefreshSequence, now: Date): Promise<SequenceStart> {
-    const last = await tx.refreshPass.findFirst({ where: { kind }, orderBy: { startedAt: 'desc' } });
-    if (last && now.getTime() - last.startedAt.getTime() < PASS_STALE_MS) {
-      const open = await tx.refreshSweep.count({ where: { passId: last.id, finishedAt: null } });
-      if (open > 0) return { waiting: 'running' };
-    }
-    const servedBy = kind === 'pass' ? 'passId' : 'roundId';
-    const queued = await tx.refreshRequest.findMany({ where: { [servedBy]: null }, orderBy: [{ requestedAt: 'asc' }, { id: 'asc' }], select: { id: true } });
-    // on schedule: one per interval (a little early is fine: timers drift)
-    if (queued.length === 0 && last && now.getTime() - last.startedAt.getTime() < this.settings.intervalMs - 250) return { waiting: 'interval' };
-    // a pass takes the id of the first request it serves (the id the operator was given)
-    const id = kind === 'pass' && queued[0] ? queued[0].id : newId('rfr');
-    const trigger = queued.length > 0 ? 'request' : 'schedule';
-    const bucket = kind === 'round' ? nextBucket(last?.bucket ?? null, this.settings.buckets) : null;
-    const sweeps = bucket === null ? this.planPass(now, last?.startedAt ?? null) : await this.planRound(tx, bucket);
+  /** Plans and records the due runs, their sweeps staged in the outbox; returns each run's id by `kind:provider`. */
+  private async start(tx: Prisma.TransactionClient, now: Date, due: ReadonlyArray<{ state: SequenceState; decision: { start: 'schedule' | 'request' } }>): Promise<Map<string, string>> {
+    const rounds = due.filter((d) => d.state.kind === 'round').map((d) => ({ provider: d.state.provider, bucket: nextBucket(d.state.last?.bucket ?? null, this.settings.buckets) }));
+    const domains = await this.roundDomains(tx, rounds);
+    const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
+    const lastReads = await lastReadPasses(tx, passProviders);
+    const runs = due.map(({ state, decision }) => {
+      const bucket = rounds.find((r) => state.kind === 'round' && r.provider === state.provider)?.bucket ?? null;
+      const sweeps: PlannedSweep[] =
+        state.kind === 'pass'
+          ? [planPass({ provider: state.provider, now: now.getTime(), intervalMs: this.settings.intervalMs, lagMs: LISTING_LAG_MS[state.provider] ?? 0, lastReadAt: lastReads.get(state.provider) ?? null })]
+          : planRound({ provider: state.provider, bucket: bucket!, buckets: this.settings.buckets, batchSize: COMPANIES_PER_SWEEP, domains: domains.get(state.provider) ?? [] });
+      return { id: newId('rfr'), kind: state.kind, provider: state.provider, trigger: decision.start, bucket, sweeps };
+    });
     // a day of passes and rounds is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
     const kept = new Date(now.getTime() - PASS_HISTORY_MS);
-    await tx.refreshPass.deleteMany({ where: { kind, startedAt: { lt: kept } } });
-    await tx.refreshRequest.deleteMany({ where: { requestedAt: { lt: kept }, passId: { not: null }, roundId: { not: null } } });
-    await tx.refreshPass.create({ data: { id, kind, trigger, startedAt: now, bucket } });
-    await tx.refreshSweep.createMany({ data: sweeps.map((s) => ({ passId: id, provider: s.provider, key: s.scope.key, kind: s.kind })) });
+    await tx.refreshPass.deleteMany({ where: { startedAt: { lt: kept } } });
+    await tx.refreshRequest.deleteMany({ where: { requestedAt: { lt: kept } } });
+    await tx.refreshPass.createMany({ data: runs.map((r) => ({ id: r.id, kind: r.kind, provider: r.provider, trigger: r.trigger, startedAt: now, bucket: r.bucket })) });
+    await tx.refreshSweep.createMany({ data: runs.flatMap((r) => r.sweeps.map((s) => ({ passId: r.id, provider: s.provider, key: s.scope.key, kind: s.kind }))) });
+    const callTimeoutMs = refreshCallTimeoutMs(this.settings.intervalMs);
     const byTopic = new Map<ReturnType<typeof refreshTopicsOf>['fetch'], RefreshFetchRequested.Value[]>();
-    for (const sweep of sweeps) {
-      const topic = refreshTopicsOf(sweep.kind).fetch;
-      byTopic.set(topic, [
-        ...(byTopic.get(topic) ?? []),
-        {
-          v: 1,
-          refresh_id: id,
-          kind: sweep.kind,
-          scope: sweep.scope,
-          provider: sweep.provider,
-          ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
-          ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
-          timeout_ms: SWEEP_TIMEOUT_MS,
-        },
-      ]);
+    for (const run of runs) {
+      for (const sweep of run.sweeps) {
+        const topic = refreshTopicsOf(sweep.kind).fetch;
+        const requests = byTopic.get(topic) ?? [];
+        requests.push(sweepRequest(run.id, sweep, callTimeoutMs));
+        byTopic.set(topic, requests);
+      }
     }
     for (const [topic, values] of byTopic) await this.outbox.stageMany(tx, topic, values);
-    if (queued.length > 0) await tx.refreshRequest.updateMany({ where: { id: { in: queued.map((q) => q.id) } }, data: { [servedBy]: id } });
-    this.logger.info({ refresh_id: id, kind, trigger, bucket, sweeps: sweeps.length, requests: queued.length }, `refresh ${kind} started`);
-    return { started: id };
+    for (const run of runs) {
+      this.logger.debug({ refresh_id: run.id, kind: run.kind, provider: run.provider, trigger: run.trigger, bucket: run.bucket, sweeps: run.sweeps.length }, `refresh ${run.kind} started`);
+    }
+    return new Map(runs.map((r) => [`${r.kind}:${r.provider}`, r.id]));
   }
 
-  private planPass(now: Date, lastPassAt: Date | null): PlannedSweep[] {
-    return planPass({ now: now.getTime(), intervalMs: this.settings.intervalMs, lagMs: LISTING_LAG_MS, partners: PARTNERS, lastPassAt: lastPassAt?.getTime() ?? null });
-  }
-
-  private async planRound(tx: Prisma.TransactionClient, bucket: number): Promise<PlannedSweep[]> {
+  /**
+   * Per partner with a round due, the domains of its round's bucket of which it lists an open
+   * job, and of the open jobs it lists that the own crawler saw close (their partners decide the
+   * closure, whatever the bucket). One statement of each for every due round.
+   */
+  private async roundDomains(tx: Prisma.TransactionClient, rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number }>): Promise<Map<ProviderSlug, string[]>> {
+    const partners = rounds.filter((r) => r.provider !== 'own_index');
+    const byProvider = new Map<ProviderSlug, string[]>();
+    if (partners.length === 0) return byProvider;
+    const providers = partners.map((r) => r.provider);
+    const buckets = partners.map((r) => r.bucket);
     const rows = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
       SELECT DISTINCT s.provider::text AS provider, c.domain
-      FROM job_sources s JOIN canonical_jobs j ON j.id = s.canonical_job_id JOIN companies c ON c.id = j.company_id
-      WHERE s.listed AND j.status = 'open' AND s.provider <> 'own_index' AND c.domain IS NOT NULL
-        AND mod(abs(hashtext(c.domain)), ${this.settings.buckets}) = ${bucket}`;
-    // Open jobs the own crawler stopped listing (it saw them close) wait only on their partners:
-    // those companies are re-verified with those partners in this round, whatever their bucket.
+      FROM unnest(${providers}::text[], ${buckets}::int[]) AS due(provider, bucket)
+      JOIN job_sources s ON s.provider::text = due.provider
+      JOIN canonical_jobs j ON j.id = s.canonical_job_id
+      JOIN companies c ON c.id = j.company_id
+      WHERE s.listed AND j.status = 'open' AND c.domain IS NOT NULL
+        AND mod(abs(hashtext(c.domain)), ${this.settings.buckets}) = due.bucket`;
     const closing = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
       SELECT DISTINCT p.provider::text AS provider, c.domain
       FROM job_sources o JOIN canonical_jobs j ON j.id = o.canonical_job_id JOIN companies c ON c.id = j.company_id
-      JOIN job_sources p ON p.canonical_job_id = j.id AND p.listed AND p.provider <> 'own_index'
+      JOIN job_sources p ON p.canonical_job_id = j.id AND p.listed AND p.provider::text = ANY(${providers}::text[])
       WHERE o.provider = 'own_index' AND NOT o.listed AND j.status = 'open' AND c.domain IS NOT NULL`;
-    const domainsByProvider = new Map<ProviderSlug, Set<string>>();
-    for (const row of [...rows, ...closing]) domainsByProvider.set(row.provider, (domainsByProvider.get(row.provider) ?? new Set()).add(row.domain));
-    return planRound({
-      partners: PARTNERS,
-      bucket,
-      buckets: this.settings.buckets,
-      batchSize: COMPANIES_PER_SWEEP,
-      domainsByProvider: new Map([...domainsByProvider].map(([provider, domains]) => [provider, [...domains]])),
-    });
+    for (const row of [...rows, ...closing]) {
+      const domains = byProvider.get(row.provider);
+      if (domains) domains.push(row.domain);
+      else byProvider.set(row.provider, [row.domain]);
+    }
+    return byProvider;
   }
+}
 
-  /** Time until the next scheduled pass or round. */
-  private async untilNextStart(): Promise<number> {
-    const lasts = await Promise.all((['pass', 'round'] as const).map((kind) => this.prisma.refreshPass.findFirst({ where: { kind }, orderBy: { startedAt: 'desc' }, select: { startedAt: true } })));
-    const next = Math.min(...lasts.map((last) => (last ? last.startedAt.getTime() + this.settings.intervalMs : Date.now())));
-    return Math.max(BUSY_POLL_MS, next - Date.now());
-  }
+/** Each sequence's last run and how many of its sweeps are out: one index probe per sequence. */
+async function sequenceStates(tx: Prisma.TransactionClient): Promise<SequenceState[]> {
+  const kinds = SEQUENCES.map((s) => s.kind);
+  const providers = SEQUENCES.map((s) => s.provider);
+  const rows = await tx.$queryRaw<{ kind: RefreshSequence; provider: ProviderSlug; started_at: Date | null; bucket: number | null; open: number | null }[]>`
+    SELECT seq.kind, seq.provider, last.started_at, last.bucket,
+      (SELECT count(*)::int FROM refresh_sweeps s WHERE s.pass_id = last.id AND s.finished_at IS NULL) AS open
+    FROM unnest(${kinds}::text[], ${providers}::text[]) AS seq(kind, provider)
+    LEFT JOIN LATERAL (
+      SELECT p.id, p.started_at, p.bucket FROM refresh_passes p
+      WHERE p.kind = seq.kind AND p.provider = seq.provider::provider
+      ORDER BY p.started_at DESC LIMIT 1
+    ) last ON true`;
+  return rows.map((r) => ({ kind: r.kind, provider: r.provider, last: r.started_at ? { startedAt: r.started_at.getTime(), bucket: r.bucket, openSweeps: r.open ?? 0 } : null }));
+}
+
+async function latestRequest(tx: Prisma.TransactionClient): Promise<number | null> {
+  const latest = await tx.refreshRequest.findFirst({ orderBy: { requestedAt: 'desc' }, select: { requestedAt: true } });
+  return latest?.requestedAt.getTime() ?? null;
+}
+
+/** Per provider, when its last pass that read its window (every call answered) started. */
+async function lastReadPasses(tx: Prisma.TransactionClient, providers: readonly ProviderSlug[]): Promise<Map<ProviderSlug, number>> {
+  if (providers.length === 0) return new Map();
+  const rows = await tx.$queryRaw<{ provider: ProviderSlug; started_at: Date }[]>`
+    SELECT due.provider, last.started_at
+    FROM unnest(${[...providers]}::text[]) AS due(provider)
+    JOIN LATERAL (
+      SELECT p.started_at FROM refresh_passes p JOIN refresh_sweeps s ON s.pass_id = p.id
+      WHERE p.kind = 'pass' AND p.provider = due.provider::provider AND s.ok
+      ORDER BY p.started_at DESC LIMIT 1
+    ) last ON true`;
+  return new Map(rows.map((r) => [r.provider, r.started_at.getTime()]));
+}
+
+function sweepRequest(refreshId: string, sweep: PlannedSweep, callTimeoutMs: number): RefreshFetchRequested.Value {
+  return {
+    v: 1,
+    refresh_id: refreshId,
+    kind: sweep.kind,
+    scope: sweep.scope,
+    provider: sweep.provider,
+    ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
+    ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
+    timeout_ms: SWEEP_TIMEOUT_MS,
+    call_timeout_ms: callTimeoutMs,
+  };
 }

@@ -40,7 +40,7 @@ describe('StoreUpkeep on PostgreSQL', () => {
     // messages sent (inserted, then deleted): 400 dead, none live (the writing backend reports its
     // counts when it next flushes them, forced at its commit)
     await db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`INSERT INTO refresh_passes (id, trigger, started_at, kind) SELECT 'rfr_' || n, 'schedule', now(), 'pass' FROM generate_series(1, 400) AS n`;
+      await tx.$executeRaw`INSERT INTO refresh_passes (id, trigger, started_at, kind, provider) SELECT 'rfr_' || n, 'schedule', now(), 'pass', 'own_index' FROM generate_series(1, 400) AS n`;
       await tx.$executeRaw`UPDATE refresh_passes SET trigger = 'request'`;
       await tx.$executeRaw`INSERT INTO outbox_messages (topic, key, value) SELECT 'search.page.charged', 'srch_' || n, '{}' FROM generate_series(1, 400) AS n`;
       await tx.$executeRaw`DELETE FROM outbox_messages`;

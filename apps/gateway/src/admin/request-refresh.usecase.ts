@@ -1,28 +1,48 @@
 import { Injectable } from '@nestjs/common';
-import { Topics } from '@jobs/contracts';
+import { PROVIDER_SLUGS, Topics, type ProviderSlug } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { newId } from '@jobs/observability';
 import { ApiError } from '../http/api-error.js';
 
-export interface RefreshStatus {
-  refresh_id: string;
-  /** queued: waits for the pass under way; running: its pass or its round is being read; completed: every sweep of both ended */
-  status: 'queued' | 'running' | 'completed';
-  requested_at: string;
-  started_at: string | null;
-  /** the re-verification round that serves it (null until it starts) */
-  round_id: string | null;
-  sweeps: { total: number; finished: number; complete: number };
+interface SweepCounts {
+  total: number;
+  finished: number;
+  complete: number;
 }
 
+/** One provider's pass or round that serves a request. */
+export interface RefreshRun {
+  /** the run's own id (its sweeps' `refresh_id` on Kafka) */
+  id: string;
+  kind: 'pass' | 'round';
+  provider: ProviderSlug;
+  started_at: string;
+  sweeps: SweepCounts;
+}
+
+export interface RefreshStatus {
+  refresh_id: string;
+  /** queued: no pass or round serves it yet; running: some provider's are still to start or to end; completed: every provider's pass and round ended */
+  status: 'queued' | 'running' | 'completed';
+  requested_at: string;
+  /** when the first run serving it started */
+  started_at: string | null;
+  /** each provider's pass and round that serve it, once started */
+  runs: RefreshRun[];
+  sweeps: SweepCounts;
+}
+
+const SEQUENCES = (['pass', 'round'] as const).flatMap((kind) => PROVIDER_SLUGS.map((provider) => ({ kind, provider })));
+
 /**
- * POST /admin/refresh: asks for one refresh now (a pass: partners' new listings and the own
- * crawler's changes; and a re-verification round: one bucket of stored companies, the own
- * crawler's whole catalog on bucket 0; watches follow from the changes), by publishing
+ * POST /admin/refresh: asks for one refresh now (every provider's pass: partners' new listings
+ * and the own crawler's changes; and its re-verification round: one bucket of stored companies,
+ * the own crawler's whole catalog on bucket 0; watches follow from the changes), by publishing
  * `refresh.requested` for dedupe's refresh planner. Answered (202) once Kafka has the request.
- * GET /admin/refresh/{refresh_id} (an operator addition) says how far the pass and round that
- * serve it are, read from the planner's tables: completed once both have ended.
+ * GET /admin/refresh/{refresh_id} (an operator addition) says how far the passes and rounds that
+ * serve it are (in each provider's sequence, the first to start at or after the request), read
+ * from the planner's tables: completed once every one of them has ended.
  */
 @Injectable()
 export class RequestRefreshUseCase {
@@ -40,18 +60,30 @@ export class RequestRefreshUseCase {
   async status(refreshId: string): Promise<RefreshStatus> {
     const request = await this.prisma.refreshRequest.findUnique({ where: { id: refreshId } });
     if (!request) throw new ApiError('not_found', `No refresh ${refreshId} (a request just made may take a moment to arrive).`);
-    const servedBy = [request.passId, request.roundId].filter((id): id is string => id !== null);
-    const runs = await this.prisma.refreshPass.findMany({ where: { id: { in: servedBy } }, select: { id: true, startedAt: true, sweeps: { select: { finishedAt: true, complete: true } } } });
-    const sweeps = runs.flatMap((run) => run.sweeps);
-    const finished = sweeps.filter((s) => s.finishedAt !== null).length;
-    const pass = runs.find((run) => run.id === request.passId);
+    const kinds = SEQUENCES.map((s) => s.kind);
+    const providers = SEQUENCES.map((s) => s.provider);
+    const rows = await this.prisma.$queryRaw<{ id: string; kind: 'pass' | 'round'; provider: ProviderSlug; started_at: Date; total: number; finished: number; complete: number }[]>`
+      SELECT run.id, seq.kind, seq.provider, run.started_at,
+        count(s.key)::int AS total, count(s.finished_at)::int AS finished, count(*) FILTER (WHERE s.complete)::int AS complete
+      FROM unnest(${kinds}::text[], ${providers}::text[]) AS seq(kind, provider)
+      JOIN LATERAL (
+        SELECT p.id, p.started_at FROM refresh_passes p
+        WHERE p.kind = seq.kind AND p.provider = seq.provider::provider AND p.started_at >= ${request.requestedAt}
+        ORDER BY p.started_at LIMIT 1
+      ) run ON true
+      LEFT JOIN refresh_sweeps s ON s.pass_id = run.id
+      GROUP BY run.id, seq.kind, seq.provider, run.started_at
+      ORDER BY seq.kind, seq.provider`;
+    const runs = rows.map((r): RefreshRun => ({ id: r.id, kind: r.kind, provider: r.provider, started_at: r.started_at.toISOString(), sweeps: { total: r.total, finished: r.finished, complete: r.complete } }));
+    const sweeps = runs.reduce((sum, r) => ({ total: sum.total + r.sweeps.total, finished: sum.finished + r.sweeps.finished, complete: sum.complete + r.sweeps.complete }), { total: 0, finished: 0, complete: 0 });
+    const ended = runs.length === SEQUENCES.length && sweeps.finished === sweeps.total;
     return {
       refresh_id: refreshId,
-      status: !pass ? 'queued' : servedBy.length === 2 && finished === sweeps.length ? 'completed' : 'running',
+      status: runs.length === 0 ? 'queued' : ended ? 'completed' : 'running',
       requested_at: request.requestedAt.toISOString(),
-      started_at: pass?.startedAt.toISOString() ?? null,
-      round_id: request.roundId,
-      sweeps: { total: sweeps.length, finished, complete: sweeps.filter((s) => s.complete).length },
+      started_at: runs.map((r) => r.started_at).sort()[0] ?? null,
+      runs,
+      sweeps,
     };
   }
 }

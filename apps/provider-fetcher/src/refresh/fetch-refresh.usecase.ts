@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isWindowSweep, refreshTopicsOf, type FetchOutcome, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
+import { isWindowSweep, refreshTopicsOf, type FetchOutcome, type NormalizedProviderRecord, type ProviderSlug, type RefreshFetchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
@@ -25,12 +25,14 @@ export const WINDOW_SWEEP_PARALLEL_PAGES = 8;
  * the listing was read whole: every call answered, the last page reached, within the sweep's
  * budget, and the provider's total the same on every page (a listing that moved while it was
  * read may have shifted a posting past the reader). Only then may dedupe judge absences. The own
- * crawler is asked for recently closed openings too, with their reason.
+ * crawler is asked for recently closed openings too, with their reason. Each call has the
+ * request's call deadline (a provider silent that long ends its sweep, incomplete), and each
+ * provider's round sweeps are paced apart from every other provider's.
  */
 @Injectable()
 export class FetchRefreshUseCase {
-  /** A pass's sweeps at once, a round's a few at a time (see SweepPacer). */
-  private readonly pacer = new SweepPacer();
+  /** Per provider: a pass's sweep at once, a round's a few at a time (see SweepPacer). */
+  private readonly pacers = new Map<ProviderSlug, SweepPacer>();
 
   constructor(
     private readonly calls: ProviderCalls,
@@ -39,11 +41,13 @@ export class FetchRefreshUseCase {
 
   async execute(message: RefreshFetchRequested.Value): Promise<void> {
     const urgent = isWindowSweep(message.kind);
-    await this.pacer.acquire(urgent);
+    let pacer = this.pacers.get(message.provider);
+    if (!pacer) this.pacers.set(message.provider, (pacer = new SweepPacer()));
+    await pacer.acquire(urgent);
     try {
       await this.sweep(message, urgent);
     } finally {
-      this.pacer.release(urgent);
+      pacer.release(urgent);
     }
   }
 
@@ -51,6 +55,7 @@ export class FetchRefreshUseCase {
   private async sweep(message: RefreshFetchRequested.Value, windowSweep: boolean): Promise<void> {
     const startedAt = new Date();
     const deadlineAt = startedAt.getTime() + message.timeout_ms;
+    const callTimeoutMs = message.call_timeout_ms ?? message.timeout_ms;
     // a whole listing of the own crawler comes with the openings it saw close (and why); its change feed has them anyway
     const filters = message.provider === 'own_index' && !windowSweep ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
     const context = { refresh_id: message.refresh_id, scope: message.scope.key };
@@ -80,7 +85,7 @@ export class FetchRefreshUseCase {
       const { outcome, records } = await this.calls.call(
         message.provider,
         { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since, parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1 },
-        deadlineAt,
+        Math.min(deadlineAt, callStarted + callTimeoutMs),
         context,
       );
       if (outcome !== 'ok') return void (await publish(part, true, outcome, false, [], callStarted));

@@ -49,6 +49,11 @@ export const ValueSchema = z
     changed_since: EpochMsSchema.optional(),
     /** the sweep's budget, counted from when the fetcher takes it; a sweep cut short is incomplete */
     timeout_ms: z.number().int().min(1_000).max(600_000),
+    /**
+     * each call's deadline within the sweep (a provider silent that long is cut off: the sweep
+     * ends incomplete); absent: the sweep's budget
+     */
+    call_timeout_ms: z.number().int().min(1_000).max(600_000).optional(),
   })
   .superRefine((value, ctx) => {
     if ((value.kind === 'new_listings') !== (value.posted_since !== undefined)) {
