@@ -22,4 +22,11 @@ describe('NormalizedProviderRecordSchema', () => {
     expect(NormalizedProviderRecordSchema.safeParse({ ...r, seniority: 'Senior' }).success).toBe(false);
     expect(NormalizedProviderRecordSchema.safeParse({ ...r, company: { name: 'Acme', domain: 'https://acme.example' } }).success).toBe(false);
   });
+
+  it('takes the fields an adapter mapped lossily, named from the ranked fields only', () => {
+    const r = examples.normalizedRecord();
+    expect(NormalizedProviderRecordSchema.parse({ ...r, lossy: ['seniority', 'location.remote'] }).lossy).toEqual(['seniority', 'location.remote']);
+    expect(NormalizedProviderRecordSchema.safeParse({ ...r, lossy: ['company'] }).success).toBe(false);
+    expect(NormalizedProviderRecordSchema.safeParse({ ...r, lossy: 'seniority' }).success).toBe(false);
+  });
 });

@@ -10,6 +10,13 @@ import { DateTimeSchema, DomainSchema, UrlSchema } from '../public/common.schema
 import { ClosedReasonSchema, EmploymentTypeSchema, JobStatusSchema, LocationSchema, SalarySchema, SenioritySchema } from '../public/job.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 
+/**
+ * The fields of a record that canonical jobs take from their best source (`location` is the
+ * place: city, region and country; `location.remote` is ranked apart, as boards know it apart).
+ */
+export const RankedFieldSchema = z.enum(['title', 'location', 'location.remote', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url', 'posted_at']);
+export type RankedField = z.infer<typeof RankedFieldSchema>;
+
 export const NormalizedProviderRecordSchema = z.strictObject({
   provider: ProviderSlugSchema,
   provider_job_id: z.string().min(1),
@@ -32,5 +39,13 @@ export const NormalizedProviderRecordSchema = z.strictObject({
    */
   status: JobStatusSchema.optional(),
   closed_reason: ClosedReasonSchema.exclude(['unknown']).nullable().optional(),
+  /**
+   * Optional: the fields whose value the adapter could not map exactly from the provider's own
+   * vocabulary (a level shared by two seniorities, an estimated salary, a snippet, a day without
+   * a time, a title the provider rewrote...). Dedupe ranks such a value below an exact one of
+   * another partner; only the adapter knows its vocabulary, so the merge never guesses. Omitted
+   * or empty: every value is exact.
+   */
+  lossy: z.array(RankedFieldSchema).optional(),
 });
 export type NormalizedProviderRecord = z.infer<typeof NormalizedProviderRecordSchema>;
