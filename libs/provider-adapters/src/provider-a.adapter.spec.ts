@@ -7,6 +7,13 @@ const page = fixture('a.json');
 const [us, de, uk] = page.results;
 
 describe('mapProviderA', () => {
+  it('marks the levels shared by two seniorities as lossy, and only those', () => {
+    const lossy = (seniority_level: string | null) => mapProviderA({ ...us, seniority_level }, SEEN_AT)!.lossy;
+    expect(lossy('Mid-Senior level')).toEqual(['seniority']);
+    expect(lossy('Executive')).toEqual(['seniority']);
+    for (const exact of ['Internship', 'Entry level', 'Associate', 'Director', null]) expect(lossy(exact)).toBeUndefined();
+  });
+
   it('maps a full item', () => {
     const r = mapProviderA(us, SEEN_AT)!;
     expect(NormalizedProviderRecordSchema.parse(r)).toEqual(r);

@@ -4,7 +4,7 @@ import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuer
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { byPage, collectPages, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
-import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { toPeriod } from './normalize/salary.js';
 
 const ProviderAJob = z.object({
@@ -25,6 +25,8 @@ const ProviderAPage = z.object({ results: z.array(z.unknown()), next_page: z.num
 const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
 /** LinkedIn levels are lossy: "Mid-Senior level" is senior or lead, "Executive" vp or c_level (the lower is taken). */
 const SENIORITY = { internship: 'intern', 'entry level': 'junior', associate: 'mid', 'mid senior level': 'senior', director: 'director', executive: 'vp' } as const;
+/** The levels that stand for two seniorities: the value taken is one of them, so it ranks as lossy. */
+const SHARED_LEVELS: ReadonlySet<string> = new Set(['mid senior level', 'executive']);
 
 const PAGE_SIZE = 100;
 
@@ -57,6 +59,7 @@ export function mapProviderA(raw: unknown, seenAt: string): NormalizedProviderRe
     apply_url: toUrl(job.url),
     posted_at: toIsoUtc(job.date_posted),
     seen_at: seenAt,
+    ...lossyFields({ seniority: SHARED_LEVELS.has(vocabKey(job.seniority_level)) }),
   });
 }
 

@@ -7,6 +7,12 @@ const page = fixture('b.json');
 const [hamburg, remote, london] = page.jobs;
 
 describe('mapProviderB', () => {
+  it('marks a gender note in the title, an unsaid remote and a date without time as lossy', () => {
+    const r = mapProviderB({ ...london, title: 'Data Engineer (m/w/d)', is_remote: false, posted_date: '2026-11-03' }, SEEN_AT)!;
+    expect(r.lossy).toEqual(['title', 'location.remote', 'posted_at']);
+    expect(mapProviderB({ ...london, title: 'Data Engineer', is_remote: true, posted_date: '2026-11-03T10:00:00Z' }, SEEN_AT)!.lossy).toBeUndefined();
+  });
+
   it('maps a UK item with salary text', () => {
     const r = mapProviderB(london, SEEN_AT)!;
     expect(NormalizedProviderRecordSchema.parse(r)).toEqual(r);

@@ -4,7 +4,7 @@ import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuer
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { byOffset, collectPages, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
-import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { isDateOnly, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
 import { htmlToText } from './normalize/text.js';
 
@@ -29,6 +29,9 @@ const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contrac
 
 const PAGE_SIZE = 50;
 
+/** " (m/w/d)", " (m/f/d)": the board appends a gender note to titles in German-speaking countries. */
+const GENDER_NOTE = /\((?:m|f|w|d|x)(?:\/(?:m|f|w|d|x))+\)\s*$/i;
+
 /** provider_b item → normalized record, or null when it cannot be read. */
 export function mapProviderB(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
   const parsed = ProviderBJob.safeParse(raw);
@@ -49,6 +52,13 @@ export function mapProviderB(raw: unknown, seenAt: string): NormalizedProviderRe
     apply_url: toUrl(job.job_url),
     posted_at: toIsoUtc(job.posted_date),
     seen_at: seenAt,
+    ...lossyFields({
+      // the title as the board decorated it, not as the employer wrote it
+      title: GENDER_NOTE.test(job.title),
+      // the board writes false for "not said" as well as for on-site
+      'location.remote': job.is_remote === false,
+      posted_at: isDateOnly(job.posted_date),
+    }),
   });
 }
 

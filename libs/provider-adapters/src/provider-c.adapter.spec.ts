@@ -7,6 +7,12 @@ const page = fixture('c.json');
 const [intern, manchester, remote] = page.jobs;
 
 describe('mapProviderC', () => {
+  it('marks EXECUTIVE, an estimated comp and a hybrid workplace as lossy', () => {
+    expect(mapProviderC({ ...manchester, seniority: 'EXECUTIVE', workplaceType: 'HYBRID' }, SEEN_AT)!.lossy).toEqual(['location.remote', 'seniority']);
+    expect(mapProviderC({ ...manchester, seniority: 'LEAD', workplaceType: 'ON_SITE', comp: { from: 1, to: 2, currency: 'GBP', unit: 'YEAR', estimated: true } }, SEEN_AT)!.lossy).toEqual(['salary']);
+    expect(mapProviderC({ ...manchester, seniority: 'LEAD', workplaceType: 'REMOTE', comp: null }, SEEN_AT)!.lossy).toBeUndefined();
+  });
+
   it('maps ISO3 countries, epoch seconds and declared comp', () => {
     const r = mapProviderC(manchester, SEEN_AT)!;
     expect(NormalizedProviderRecordSchema.parse(r)).toEqual(r);

@@ -4,7 +4,7 @@ import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuer
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { collectPages, validRecord } from './paging.js';
 import { iso3Of, toCountryCode } from './normalize/country.js';
-import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { toPeriod } from './normalize/salary.js';
 
 const ProviderCJob = z.object({
@@ -28,6 +28,8 @@ const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contrac
 /** EXECUTIVE covers vp and c_level: the lower is taken. */
 const SENIORITY = { intern: 'intern', junior: 'junior', mid: 'mid', senior: 'senior', lead: 'lead', director: 'director', executive: 'vp' } as const;
 const REMOTE: Record<string, boolean> = { REMOTE: true, ON_SITE: false, HYBRID: false };
+/** Workplace types the canonical `remote` cannot state: hybrid is taken as not remote. */
+const COARSE_WORKPLACES: ReadonlySet<string> = new Set(['HYBRID']);
 
 const PAGE_SIZE = 100;
 
@@ -61,6 +63,12 @@ export function mapProviderC(raw: unknown, seenAt: string): NormalizedProviderRe
     apply_url: toUrl(job.applyUrl),
     posted_at: job.postedAt == null ? null : toIsoUtc(job.postedAt, 's'),
     seen_at: seenAt,
+    ...lossyFields({
+      seniority: vocabKey(job.seniority) === 'executive',
+      // provider_c's own estimate where the posting declares none
+      salary: comp?.estimated === true,
+      'location.remote': COARSE_WORKPLACES.has(job.workplaceType?.toUpperCase() ?? ''),
+    }),
   });
 }
 

@@ -7,6 +7,12 @@ const page = fixture('d.json');
 const [remote, austin, bergen] = page.data.items;
 
 describe('mapProviderD', () => {
+  it('marks a place whose one part may be a city or a region, and a date without time, as lossy', () => {
+    expect(mapProviderD({ ...bergen, place: 'Vestland, Norway', published: '2026-11-03' }, SEEN_AT)!.lossy).toEqual(['location', 'posted_at']);
+    expect(mapProviderD({ ...bergen, place: 'Remote, Norway', published: '2026-11-03T10:00:00Z' }, SEEN_AT)!.lossy).toBeUndefined();
+    expect(mapProviderD({ ...bergen, place: 'Bergen, Vestland, Norway', published: '2026-11-03T10:00:00Z' }, SEEN_AT)!.lossy).toBeUndefined();
+  });
+
   it('strips the " - Remote" suffix and parses pay and place', () => {
     const r = mapProviderD(remote, SEEN_AT)!;
     expect(NormalizedProviderRecordSchema.parse(r)).toEqual(r);

@@ -4,7 +4,7 @@ import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuer
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { byPage, collectPages, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
-import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { isDateOnly, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
 import { markdownToText } from './normalize/text.js';
 
@@ -39,6 +39,16 @@ export function parsePlace(place: string | null | undefined): { city: string | n
   return { city: cityPart, region: rest.length >= 2 ? rest.slice(1).join(', ') : null, country_code: country };
 }
 
+/**
+ * A place whose parts cannot be told apart: one part beside the country ("Leeds, United
+ * Kingdom" or "England, United Kingdom") is read as the city, a guess. "Remote, Country" says
+ * there is no city, and a place without a country is read as it comes.
+ */
+export function isAmbiguousPlace(place: string | null | undefined): boolean {
+  const parts = (place ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  return parts.length === 2 && toCountryCode(parts[1]) !== null && !/^remote$/i.test(parts[0]!);
+}
+
 /** provider_d item → normalized record, or null when it cannot be read. */
 export function mapProviderD(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
   const parsed = ProviderDItem.safeParse(raw);
@@ -61,6 +71,7 @@ export function mapProviderD(raw: unknown, seenAt: string): NormalizedProviderRe
     apply_url: toUrl(item.link),
     posted_at: toIsoUtc(item.published),
     seen_at: seenAt,
+    ...lossyFields({ location: isAmbiguousPlace(item.place), posted_at: isDateOnly(item.published) }),
   });
 }
 

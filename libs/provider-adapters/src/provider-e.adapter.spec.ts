@@ -7,6 +7,12 @@ const page = fixture('e.json');
 const [uk, denver, boston] = page.response.docs;
 
 describe('mapProviderE', () => {
+  it('marks a lower-cased title, a rounded salary and a cut snippet as lossy', () => {
+    const r = mapProviderE({ ...uk, title: 'data engineer', salary: '£45K - £55K', snippet: 'We are hiring a data engineer to build…' }, SEEN_AT)!;
+    expect(r.lossy).toEqual(['title', 'salary', 'description']);
+    expect(mapProviderE({ ...uk, title: 'Data Engineer', salary: '£45,500 - £55,000 a year', snippet: 'A short description.' }, SEEN_AT)!.lossy).toBeUndefined();
+  });
+
   it('maps UK, RFC 1123 dates and the snippet', () => {
     const r = mapProviderE(uk, SEEN_AT)!;
     expect(NormalizedProviderRecordSchema.parse(r)).toEqual(r);

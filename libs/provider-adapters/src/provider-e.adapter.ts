@@ -4,7 +4,7 @@ import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuer
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { byOffset, collectPages, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
-import { toIsoUtc, toUrl } from './normalize/fields.js';
+import { lossyFields, toIsoUtc, toUrl } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
 
 const ProviderEDoc = z.object({
@@ -21,6 +21,11 @@ const ProviderEDoc = z.object({
 const ProviderEPage = z.object({ response: z.object({ numFound: z.number().int(), start: z.number().int(), docs: z.array(z.unknown()) }) });
 
 const PAGE_SIZE = 50;
+
+/** A snippet cut short: the board shows the first 150 characters of the description. */
+const CUT = /(?:…|\.\.\.)\s*$/;
+/** "$100K", "R$12K/mo": amounts rounded to thousands (or millions) by the board. */
+const ROUNDED_AMOUNT = /\d\s*[kKmM]\b/;
 
 /**
  * provider_e doc → normalized record, or null when it cannot be read. provider_e sends no
@@ -45,6 +50,12 @@ export function mapProviderE(raw: unknown, seenAt: string): NormalizedProviderRe
     apply_url: toUrl(doc.url),
     posted_at: toIsoUtc(doc.date),
     seen_at: seenAt,
+    ...lossyFields({
+      // some titles come lower-cased: the employer's casing is lost
+      title: /[a-z]/.test(doc.title) && doc.title === doc.title.toLowerCase(),
+      salary: ROUNDED_AMOUNT.test(doc.salary ?? ''),
+      description: CUT.test(doc.snippet ?? ''),
+    }),
   });
 }
 

@@ -7,6 +7,12 @@ const page = fixture('f.json');
 const [frankfurt, hamburg, freelance] = page.data.postings;
 
 describe('mapProviderF', () => {
+  it('marks a rewritten headline and the coarse levels as lossy', () => {
+    expect(mapProviderF({ ...frankfurt, headline: 'Sr. Data Engineer', level: 'EXEC' }, SEEN_AT)!.lossy).toEqual(['title', 'seniority']);
+    expect(mapProviderF({ ...frankfurt, headline: 'DATA ENGINEER', level: 'ENTRY' }, SEEN_AT)!.lossy).toEqual(['title', 'seniority']);
+    expect(mapProviderF({ ...frankfurt, headline: 'Senior Data Engineer', level: 'LEAD' }, SEEN_AT)!.lossy).toBeUndefined();
+  });
+
   it('maps Deutschland, string amounts and HTML bodies', () => {
     const r = mapProviderF(hamburg, SEEN_AT)!;
     expect(NormalizedProviderRecordSchema.parse(r)).toEqual(r);

@@ -4,7 +4,7 @@ import { postJson, ProviderResponseError, type ProviderAdapter, type ProviderQue
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { collectPages, validRecord } from './paging.js';
 import { toCountryCode } from './normalize/country.js';
-import { toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { parseAmount, toPeriod } from './normalize/salary.js';
 import { htmlToText } from './normalize/text.js';
 
@@ -28,6 +28,12 @@ const ProviderFPage = z.object({ status: z.literal('ok'), total: z.number().int(
 const EMPLOYMENT = { permanent: 'full_time', 'full time': 'full_time', 'part time': 'part_time', freelance: 'contract', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
 /** Coarse levels: ENTRY covers intern and junior, EXEC director, vp and c_level (the lower is taken). */
 const SENIORITY = { entry: 'junior', mid: 'mid', senior: 'senior', lead: 'lead', exec: 'director' } as const;
+/** The levels that stand for several seniorities: the value taken ranks as lossy. */
+const SHARED_LEVELS: ReadonlySet<string> = new Set(['entry', 'exec']);
+/** Headlines the board rewrote: "Sr."/"Jr." for Senior/Junior, or all in capitals. */
+function rewrittenHeadline(headline: string): boolean {
+  return /^(?:sr|jr)\.\s/i.test(headline) || (/[A-Z]/.test(headline) && headline === headline.toUpperCase());
+}
 
 const PAGE_SIZE = 100;
 
@@ -59,6 +65,7 @@ export function mapProviderF(raw: unknown, seenAt: string): NormalizedProviderRe
     apply_url: toUrl(p.apply?.url),
     posted_at: toIsoUtc(p.created),
     seen_at: seenAt,
+    ...lossyFields({ title: rewrittenHeadline(p.headline), seniority: SHARED_LEVELS.has(vocabKey(p.level)) }),
   });
 }
 

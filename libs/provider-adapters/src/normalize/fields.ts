@@ -1,3 +1,5 @@
+import { RankedFieldSchema, type RankedField } from '@jobs/contracts';
+
 /** Bare lower-case domain from "https://www.acme.com/", "http://acme.com/", "www.acme.com" or "acme.com". */
 export function toDomain(input: string | null | undefined): string | null {
   let t = input?.trim().toLowerCase();
@@ -43,4 +45,18 @@ export function enumOrNull<const T extends readonly string[]>(value: string | nu
 /** Key for loose lookups of provider vocabulary: "Full-time", "FULL_TIME", "full time" → "full time". */
 export function vocabKey(input: string | null | undefined): string {
   return (input ?? '').trim().toLowerCase().replace(/[-_\s]+/g, ' ');
+}
+
+/**
+ * The record's `lossy` marker: the fields whose value the provider's vocabulary could not state
+ * exactly (`marks[field]` true), in the contract's field order; nothing when every value is exact.
+ */
+export function lossyFields(marks: Partial<Record<RankedField, boolean>>): { lossy?: RankedField[] } {
+  const lossy = RankedFieldSchema.options.filter((field) => marks[field] === true);
+  return lossy.length > 0 ? { lossy } : {};
+}
+
+/** A date without a time of day ("2026-11-03"): the posting time is known to the day only. */
+export function isDateOnly(input: string | null | undefined): boolean {
+  return /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(input ?? '');
 }
