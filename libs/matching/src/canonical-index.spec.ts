@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { CanonicalIndex, recordToMatch } from './canonical-index.js';
-import { blockingKeys, featuresOf, fieldsOfRecord, mergeFields } from './features.js';
+import { blockingKeys, featuresOf, fieldsOfRecord } from './features.js';
 import { MATCH_THRESHOLD, decide, scoreCandidate, type CandidateJob } from './score.js';
 
 const DESCRIPTION =
@@ -39,7 +39,7 @@ function record(overrides: Partial<NormalizedProviderRecord> = {}): NormalizedPr
 
 /** How provider_e shows the same opening: no domain, a spelling of the name, lower-case title, a snippet, no seniority. */
 const providerE = (o: Partial<NormalizedProviderRecord> = {}): NormalizedProviderRecord =>
-  record({ provider: 'provider_e', company: { name: 'APEXSTACK, Inc.', domain: null }, title: 'senior supply chain analyst', employment_type: null, seniority: null, salary: null, description: SNIPPET, ...o });
+  record({ provider: 'provider_e', company: { name: 'APEXSTACK, Inc.', domain: null }, title: 'senior supply chain analyst', employment_type: null, seniority: null, salary: null, description: SNIPPET, lossy: ['title', 'description'], ...o });
 
 function pairScore(a: NormalizedProviderRecord, b: NormalizedProviderRecord, explain?: Record<string, number>): number {
   const ra = recordToMatch(a);
@@ -178,26 +178,34 @@ describe('decide', () => {
   });
 });
 
-describe('mergeFields', () => {
+describe('merged fields', () => {
   const fields = (r: NormalizedProviderRecord) => fieldsOfRecord(r);
 
-  it('replaces a snippet by the full description and a date by the exact time of that day', () => {
-    const job = fields(providerE({ posted_at: '2026-11-03T00:00:00.000Z' }));
-    const changes = mergeFields(job, fields(record()));
-    expect(changes.description).toBe(DESCRIPTION);
-    expect(changes.postedAt).toBe(POSTED);
-    expect(changes.companyDomain).toBe('apexstack.com');
-    expect(changes.seniority).toBe('senior');
+  it('replaces a snippet by the full description and a date by the exact time, and fills the domain', () => {
+    const index = new CanonicalIndex();
+    const { jobId } = index.merge(providerE({ posted_at: '2026-11-03T00:00:00.000Z', lossy: ['title', 'description', 'posted_at'] }));
+    index.merge(record({ provider: 'provider_c' }));
+    const job = index.job(jobId)!;
+    expect(job.fields).toMatchObject({ description: DESCRIPTION, postedAt: POSTED, companyDomain: 'apexstack.com', seniority: 'senior', title: 'Senior Supply Chain Analyst' });
+    expect(job.fieldSources.description).toMatchObject({ provider: 'provider_c', rank: 1 });
   });
 
-  it('keeps first-seen values that are complete', () => {
-    const changes = mergeFields(fields(record()), fields(record({ title: 'Other', description: `${DESCRIPTION} More.`, posted_at: '2026-11-04T00:00:00.000Z' })));
-    expect(changes).toEqual({});
+  it('keeps values of a better source: a lossy level never replaces an exact one, whichever comes first', () => {
+    const lead = record({ provider: 'provider_c', seniority: 'lead' });
+    const lossy = record({ provider: 'provider_a', seniority: 'senior', lossy: ['seniority'] });
+    for (const order of [[lead, lossy], [lossy, lead]]) {
+      const index = new CanonicalIndex();
+      const { jobId } = index.merge(order[0]!);
+      index.merge(order[1]!);
+      expect(index.job(jobId)!.fields.seniority).toBe('lead');
+    }
   });
 
   it('prefers a declared salary over an estimate', () => {
-    const job = fields(record({ salary: { min: 1, max: 2, currency: 'EUR', period: 'year', origin: 'inferred' } }));
-    expect(mergeFields(job, fields(record())).salary?.origin).toBe('declared');
+    const index = new CanonicalIndex();
+    const { jobId } = index.merge(record({ provider: 'provider_c', salary: { min: 1, max: 2, currency: 'EUR', period: 'year', origin: 'inferred' } }));
+    index.merge(record({ provider: 'provider_d' }));
+    expect(index.job(jobId)!.fields.salary?.origin).toBe('declared');
   });
 
   it('sketches descriptions once: unchanged features can be reused', () => {

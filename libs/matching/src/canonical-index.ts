@@ -1,5 +1,6 @@
 import type { NormalizedProviderRecord } from '@jobs/contracts';
-import { blockingKeys, featuresOf, fieldsOfRecord, mergeFields, type MatchFields } from './features.js';
+import { blockingKeys, featuresOf, fieldsOfRecord, type MatchFields } from './features.js';
+import { rankedMerge, sourceOf, sourcesOfRecord, type FieldSources } from './field-rank.js';
 import { decide, type CandidateJob, type RecordToMatch } from './score.js';
 
 export interface IndexMergeResult {
@@ -16,21 +17,25 @@ export interface IndexMergeResult {
 export interface StoredJob {
   id: string;
   fields: MatchFields;
+  /** The source that decided each field (`field-rank.ts`); a field missing here counts as unrecorded. */
+  fieldSources?: FieldSources;
   keys: Iterable<string>;
   /** `listed: false`: the provider stopped listing it (it no longer counts as listing the job). */
   sources: Iterable<{ provider: string; providerJobId: string; listed?: boolean }>;
 }
 
-/** A job's state in the index: its merged fields and the union of its keys. */
+/** A job's state in the index: its merged fields, their sources and the union of its keys. */
 export interface IndexedJobView {
   readonly id: string;
   readonly fields: MatchFields;
+  readonly fieldSources: FieldSources;
   readonly keys: ReadonlySet<string>;
   readonly providers: ReadonlySet<string>;
 }
 
 interface IndexedJob extends CandidateJob {
   fields: MatchFields;
+  fieldSources: FieldSources;
   keys: Set<string>;
   providers: Set<string>;
 }
@@ -45,7 +50,8 @@ export function recordToMatch(record: NormalizedProviderRecord): RecordToMatch &
 /**
  * Canonical jobs in memory, matched exactly as the dedupe service matches them in PostgreSQL:
  * a known (provider, provider_job_id) keeps its job; otherwise the record is scored against
- * the jobs sharing one of its blocking keys and joins the best one or starts a new job. Used
+ * the jobs sharing one of its blocking keys and joins the best one or starts a new job, whose
+ * fields then take the record's values where it is their best source (`rankedMerge`). Used
  * by the benchmark and by batch merging.
  */
 export class CanonicalIndex {
@@ -63,7 +69,7 @@ export class CanonicalIndex {
   /** Adds a stored canonical job (and its sources) so records can match it. */
   load(stored: StoredJob): void {
     if (this.jobs.has(stored.id)) return;
-    const job: IndexedJob = { id: stored.id, fields: stored.fields, features: featuresOf(stored.fields), keys: new Set(), providers: new Set() };
+    const job: IndexedJob = { id: stored.id, fields: stored.fields, fieldSources: stored.fieldSources ?? {}, features: featuresOf(stored.fields), keys: new Set(), providers: new Set() };
     this.jobs.set(stored.id, job);
     this.addKeys(job, [...stored.keys]);
     for (const s of stored.sources) {
@@ -86,17 +92,22 @@ export class CanonicalIndex {
     let jobId = decision.jobId;
     if (jobId) {
       const job = this.jobs.get(jobId)!;
-      const changes = mergeFields(job.fields, input.fields);
-      if (decision.relisted) changes.postedAt = input.fields.postedAt;
+      const { changes, sources } = rankedMerge({ fields: job.fields, sources: job.fieldSources }, record, input.fields);
+      // a re-listing moves the posting time to the new listing's, whatever its rank
+      if (decision.relisted) {
+        changes.postedAt = input.fields.postedAt;
+        sources.posted_at = sourceOf(record, 'posted_at');
+      }
       if (Object.keys(changes).length > 0) {
         job.fields = { ...job.fields, ...changes };
+        job.fieldSources = { ...job.fieldSources, ...sources };
         job.features = featuresOf(job.fields, changes.description === undefined ? job.features.description : undefined);
       }
       job.providers.add(record.provider);
       this.addKeys(job, input.keys);
     } else {
       jobId = this.newId();
-      const job: IndexedJob = { id: jobId, fields: input.fields, features: input.features, keys: new Set(), providers: new Set([record.provider]) };
+      const job: IndexedJob = { id: jobId, fields: input.fields, fieldSources: sourcesOfRecord(record, input.fields), features: input.features, keys: new Set(), providers: new Set([record.provider]) };
       this.jobs.set(jobId, job);
       this.addKeys(job, input.keys);
     }

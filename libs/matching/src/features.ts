@@ -16,6 +16,8 @@ export interface MatchFields {
   remote: boolean | null;
   employmentType: string | null;
   seniority: string | null;
+  /** Not matched on: carried for the canonical job's value. */
+  jobFamily: string | null;
   salary: Salary | null;
   description: string | null;
   applyUrl: string | null;
@@ -34,6 +36,7 @@ export function fieldsOfRecord(record: NormalizedProviderRecord): MatchFields {
     remote: record.location.remote,
     employmentType: record.employment_type,
     seniority: record.seniority,
+    jobFamily: record.job_family,
     salary: record.salary,
     description: record.description,
     applyUrl: record.apply_url,
@@ -106,41 +109,4 @@ export function blockingKeys(f: MatchFeatures): string[] {
   if (f.domain) keys.push(`d:${f.domain}|${f.titleKey}|${country}`);
   keys.push(`n:${f.companyKey}|${f.titleKey}|${country}`);
   return keys;
-}
-
-/**
- * What merging a record changes in a canonical job: gaps filled, and better values taken where
- * the job's are known to be partial (a snippet description, a date-only posting time, an
- * estimated salary, a company without domain). First-seen values are otherwise kept, so a
- * job's fields do not flap between providers.
- */
-export function mergeFields(job: MatchFields, record: MatchFields): Partial<MatchFields> {
-  const out: Partial<MatchFields> = {};
-  if (!job.companyDomain && record.companyDomain) {
-    out.companyDomain = record.companyDomain;
-    out.companyName = record.companyName;
-  }
-  if (job.city === null && job.region === null && record.city !== null && job.countryCode === record.countryCode) {
-    out.city = record.city;
-    out.region = record.region;
-  }
-  if (job.remote === null && record.remote !== null) out.remote = record.remote;
-  if (job.employmentType === null && record.employmentType !== null) out.employmentType = record.employmentType;
-  if (job.seniority === null && record.seniority !== null) out.seniority = record.seniority;
-  if (record.salary && (job.salary === null || (job.salary.origin !== 'declared' && record.salary.origin === 'declared'))) out.salary = record.salary;
-  if (record.description && (job.description === null || (isSnippet(job.description) && !isSnippet(record.description) && record.description.length > job.description.length))) {
-    out.description = record.description;
-  }
-  if (job.applyUrl === null && record.applyUrl !== null) out.applyUrl = record.applyUrl;
-  if (record.postedAt) {
-    const jobT = job.postedAt ? Date.parse(job.postedAt) : Number.NaN;
-    const recT = Date.parse(record.postedAt);
-    if (!Number.isFinite(jobT)) out.postedAt = record.postedAt;
-    else if (isDayOnly(jobT) && !isDayOnly(recT) && Math.floor(recT / DAY_MS) * DAY_MS === jobT) out.postedAt = record.postedAt;
-  }
-  return out;
-}
-
-function isSnippet(text: string): boolean {
-  return /(?:…|\.\.\.)\s*$/.test(text);
 }

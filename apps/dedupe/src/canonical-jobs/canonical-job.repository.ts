@@ -639,7 +639,7 @@ function asSighted(rows: CanonicalJobRow[], seen: readonly KnownSighting[]): Can
   });
 }
 
-/** A stored job in the matcher's terms. Job family is not matched on, so it is left out. */
+/** A stored job in the matcher's terms. */
 function fieldsOfRow(row: StoredRow): MatchFields {
   return {
     title: row.title,
@@ -651,6 +651,7 @@ function fieldsOfRow(row: StoredRow): MatchFields {
     remote: row.remote,
     employmentType: row.employmentType,
     seniority: row.seniority,
+    jobFamily: row.jobFamily,
     salary:
       row.salaryCurrency && row.salaryPeriod
         ? { min: row.salaryMin, max: row.salaryMax, currency: row.salaryCurrency, period: row.salaryPeriod as 'year' | 'month' | 'hour', origin: (row.salaryOrigin ?? 'declared') as 'declared' | 'inferred' }
