@@ -242,4 +242,65 @@ describe('CanonicalJobRepository', () => {
     expect(loaded.map((row) => row.company.domain)).toEqual([null, 'rows.example']);
     expect(loaded[1]!.firstSeenAt).toBeInstanceOf(Date);
   });
+
+  describe('fields ranked by source, whatever the arrival order', () => {
+    /** One opening (seniority lead) as four sources show it: provider_a's vocabulary has only "Mid-Senior level". */
+    const opening = (provider: NormalizedProviderRecord['provider'], overrides: Partial<NormalizedProviderRecord> = {}) =>
+      record({
+        provider,
+        title: 'Staff Data Lead',
+        company: { name: 'Rankwise', domain: 'rankwise.example' },
+        apply_url: 'https://rankwise.example/careers/lead-1',
+        seniority: 'lead',
+        ...overrides,
+      });
+    const lifecycleOf = async (jobId: string) =>
+      (await db.prisma.outboxMessage.findMany({ where: { topic: 'job.lifecycle.changed', key: jobId }, orderBy: { id: 'asc' } })).map(
+        (m) => JSON.parse(m.value) as { change: string; changed_fields: string[]; job: { seniority: string | null } },
+      );
+
+    it('stores lead, not the senior of the lossy partner that answered first, and publishes the correction as job.updated', async () => {
+      const [a] = await repository.mergeBatch([opening('provider_a', { seniority: 'senior', lossy: ['seniority'] })]);
+      expect((await jobOf(a!.jobId)).seniority).toBe('senior');
+      // an exact partner arrives later: its value wins, and readers of the job are told
+      await repository.mergeBatch([opening('provider_d')]);
+      const afterD = await jobOf(a!.jobId);
+      expect(afterD.seniority).toBe('lead');
+      // the crawler confirms the same value: its source now decides the field, nothing public changed
+      await repository.mergeBatch([opening('own_index'), opening('provider_c')]);
+      const job = await jobOf(a!.jobId);
+      expect(job.seniority).toBe('lead');
+      expect(job.sources.map((s) => s.provider).sort()).toEqual(['own_index', 'provider_a', 'provider_c', 'provider_d']);
+      const stored = await db.prisma.canonicalJob.findUniqueOrThrow({ where: { id: a!.jobId } });
+      expect((stored.fieldSources as Record<string, unknown[]>)['seniority']?.slice(0, 2)).toEqual([0, 'own_index']);
+      const changes = await lifecycleOf(a!.jobId);
+      expect(changes.map((c) => c.change)).toEqual(['opened', 'updated']);
+      expect(changes[1]).toMatchObject({ changed_fields: ['seniority'], job: { seniority: 'lead' } });
+    });
+
+    it('finds the job with seniority_or lead whichever source answered first, in one batch or several', async () => {
+      const sources = () => [
+        opening('provider_a', { seniority: 'senior', lossy: ['seniority'], title: 'Principal Risk Lead', apply_url: 'https://rankwise.example/careers/lead-2' }),
+        opening('provider_c', { title: 'Principal Risk Lead', apply_url: 'https://rankwise.example/careers/lead-2' }),
+        opening('provider_d', { title: 'Principal Risk Lead', apply_url: 'https://rankwise.example/careers/lead-2' }),
+      ];
+      const together = await repository.mergeBatch(sources().reverse());
+      expect(new Set(together.map((r) => r.jobId)).size).toBe(1);
+      expect((await jobOf(together[0]!.jobId)).seniority).toBe('lead');
+    });
+
+    it('a known listing that changes at its provider moves the field only where it is the best source', async () => {
+      const c = opening('provider_c', { title: 'Lead Payments Engineer', apply_url: 'https://rankwise.example/careers/lead-3' });
+      const f = opening('provider_f', { title: 'Lead Payments Engineer', apply_url: 'https://rankwise.example/careers/lead-3', employment_type: 'contract' });
+      const [first] = await repository.mergeBatch([c, f]);
+      expect((await jobOf(first!.jobId)).employment_type).toBe('full_time');
+      // provider_f (ranked after provider_c) edits its value: the job keeps provider_c's
+      await repository.mergeBatch([{ ...f, employment_type: 'temporary', seen_at: '2026-11-21T12:00:00.000Z' }]);
+      expect((await jobOf(first!.jobId)).employment_type).toBe('full_time');
+      // provider_c, the field's source, edits it: the job follows
+      await repository.mergeBatch([{ ...c, employment_type: 'part_time', seen_at: '2026-11-21T12:00:00.000Z' }]);
+      expect((await jobOf(first!.jobId)).employment_type).toBe('part_time');
+      expect((await lifecycleOf(first!.jobId)).map((x) => [x.change, x.changed_fields])).toEqual([['opened', []], ['updated', ['employment_type']]]);
+    });
+  });
 });

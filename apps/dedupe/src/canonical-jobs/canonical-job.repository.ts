@@ -1,13 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import type { ClosedReason, Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
+import type { ClosedReason, Filters, NormalizedProviderRecord, ProviderSlug, RankedField } from '@jobs/contracts';
 import { ascending, Prisma, PrismaService, type SqlReader } from '@jobs/db';
-import { CanonicalIndex, blockingKey, normalizeCompanyName, normalizeTitle, recordToMatch, type MatchFields } from '@jobs/matching';
+import {
+  CanonicalIndex,
+  blockingKey,
+  decodeFieldSources,
+  encodeFieldSources,
+  fieldsOfRecord,
+  listingChanges,
+  normalizeCompanyName,
+  normalizeTitle,
+  recordToMatch,
+  sourceOf,
+  type FieldSources,
+  type IndexedJobView,
+  type MatchFields,
+} from '@jobs/matching';
 import { titleSearchText } from '@jobs/job-filters';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { LifecycleRecorder, type JobTrack } from '../lifecycle/lifecycle-recorder.js';
 import { listingChangedFields, recordFieldHashes, type UpdateField } from '../lifecycle/job-lifecycle.js';
 import { ownIndexCondition, providerBits } from '../own-index/own-index-query.js';
+import { fieldDiff, fieldUpdateData, fieldWritesStatement, isEmptyDiff, type FieldWrite, type RankedState } from './job-field-writes.js';
 import { loadJobRows } from './job-rows.js';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
@@ -63,7 +78,9 @@ export interface MergeResult {
 
 const RECORD_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url', 'posted_at'] as const;
 
-type StoredRow = Prisma.CanonicalJobGetPayload<{ include: { company: true } }> & {
+type JobWithCompany = Prisma.CanonicalJobGetPayload<{ include: { company: true } }>;
+
+type StoredRow = JobWithCompany & {
   sources: { provider: NormalizedProviderRecord['provider']; providerJobId: string }[];
   keys: { key: string }[];
 };
@@ -130,22 +147,31 @@ export class CanonicalJobRepository {
         fresh.push(r);
         for (const key of inputs[i]!.keys) freshKeys.add(key);
       });
+      const knownSeen: KnownSighting[] = [];
+      for (const record of records) {
+        const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
+        if (!source) continue;
+        const changed = listingChangedFields(source.field_hashes, record);
+        knownSeen.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt: new Date(record.seen_at), verified: record.provider === 'own_index', record, changed });
+      }
+      // jobs whose known listings changed at their provider, as they were and as those listings leave them
+      const listed = await listingStates(tx, knownSeen);
       const stored = fresh.length > 0 ? await this.candidates(tx, [...freshKeys], fresh) : [];
-      // the fields each stored job was loaded with: what the update compares against
-      const loaded = new Map(stored.map((row) => [row.id, { row, fields: fieldsOfRow(row) }]));
+      // the state each stored job was loaded with: what its update compares against
+      const loaded = new Map(stored.map((row) => [row.id, { row, before: rankedStateOfRow(row) }]));
 
       const index = new CanonicalIndex(() => newId('job'));
-      for (const { row, fields } of loaded.values()) index.load({ id: row.id, fields, keys: row.keys.map((k) => k.key), sources: row.sources });
+      for (const { row, before } of loaded.values()) {
+        const state = listed.get(row.id)?.after ?? before;
+        index.load({ id: row.id, fields: state.fields, fieldSources: state.sources, keys: row.keys.map((k) => k.key), sources: row.sources });
+      }
 
       const results: MergeResult[] = [];
-      const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[]; reposts: number; relistedAt: string | null }>();
-      const knownSeen: KnownSighting[] = [];
+      const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[]; reposts: number; relisting: NormalizedProviderRecord | null }>();
       for (const record of records) {
         const seenAt = new Date(record.seen_at);
         const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
         if (source) {
-          const changed = listingChangedFields(source.field_hashes, record);
-          knownSeen.push({ sourceId: source.id, jobId: source.canonical_job_id, seenAt, verified: record.provider === 'own_index', record, changed });
           results.push({ jobId: source.canonical_job_id, merged: false, reposted: false });
           continue;
         }
@@ -156,10 +182,10 @@ export class CanonicalJobRepository {
         results.push({ jobId: result.jobId, merged: result.merged, reposted });
         // the same listing twice in one batch: the first one is the source
         if (result.known) continue;
-        const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0, relistedAt: null };
+        const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0, relisting: null };
         if (seenAt > entry.seenAt) entry.seenAt = seenAt;
         if (reposted) entry.reposts += 1;
-        if (relistsClosed) entry.relistedAt = record.posted_at;
+        if (relistsClosed) entry.relisting = record;
         entry.sources.push(record);
         touched.set(result.jobId, entry);
       }
@@ -170,36 +196,63 @@ export class CanonicalJobRepository {
       for (const [jobId, entry] of touched) if (entry.reposts > 0 && !track.created.has(jobId)) track.reposted.add(jobId);
 
       await this.recordSightings(tx, knownSeen);
-      // the listing itself changed at the employer: the job follows it (rare: one update each)
-      for (const k of knownSeen) if (k.changed.length > 0) await tx.canonicalJob.update({ where: { id: k.jobId }, data: listingUpdate(k.record, k.changed) });
       const newKeys: { key: string; canonicalJobId: string }[] = [];
       const creates: Prisma.CanonicalJobCreateManyInput[] = [];
-      const updates: { id: string; data: Prisma.CanonicalJobUncheckedUpdateInput }[] = [];
+      const sightings: SightingWrite[] = [];
+      const fieldWrites: FieldWrite[] = [];
+      const relists: { write: FieldWrite; storedSources: FieldSources; reposts: number }[] = [];
       const newSources: Prisma.JobSourceCreateManyInput[] = [];
       // companies of the jobs made here and of those that learnt their company's domain
-      const companyIds = await this.companies(tx, [...touched.keys()].flatMap((jobId) => {
-        const { fields } = index.job(jobId)!;
-        const stored = loaded.get(jobId);
-        return !stored || (fields.companyDomain && fields.companyDomain !== stored.fields.companyDomain) ? [fields] : [];
-      }));
-      for (const [jobId, { seenAt, sources, reposts }] of touched) {
+      const learnt = (jobId: string) => {
+        const domain = index.job(jobId)!.fields.companyDomain;
+        return domain !== null && domain !== loaded.get(jobId)?.before.fields.companyDomain;
+      };
+      const companyIds = await this.companies(tx, [...touched.keys()].flatMap((jobId) => (!loaded.has(jobId) || learnt(jobId) ? [index.job(jobId)!.fields] : [])));
+      for (const [jobId, { seenAt, sources, reposts, relisting }] of touched) {
         const job = index.job(jobId)!;
         const stored = loaded.get(jobId);
         const before = new Set(stored?.row.keys.map((k) => k.key) ?? []);
         for (const key of job.keys) if (!before.has(key)) newKeys.push({ key, canonicalJobId: jobId });
-        const jobFamily = sources.find((r) => r.job_family !== null)?.job_family ?? null;
         // the own crawler seeing the listing confirms it live at its origin
         const crawled = sources.find((r) => r.provider === 'own_index');
         const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
-        const relistedAt = touched.get(jobId)!.relistedAt;
-        if (stored) updates.push({ id: jobId, data: jobUpdate(stored.row, stored.fields, job.fields, companyIds, jobFamily, seenAt, job.providers.size, verifiedAt, reposts, relistedAt) });
-        else creates.push({ ...jobCreate(jobId, job.fields, companyIds, sources[0]!, jobFamily, seenAt, job.providers.size, verifiedAt, reposts), seenBy: providerBits(sources.map((r) => r.provider)) });
         for (const r of sources) newSources.push(sourceData(jobId, r));
+        if (!stored) {
+          creates.push({ ...jobCreate(jobId, job, companyIds, sources[0]!, seenAt, verifiedAt, reposts), seenBy: providerBits(sources.map((r) => r.provider)) });
+          continue;
+        }
+        const { row } = stored;
+        const sighting = {
+          lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt,
+          pReal: pRealFor(job.providers.size),
+          lastVerifiedAt: verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt) ? verifiedAt : null,
+        };
+        let after: RankedState = { fields: job.fields, sources: job.fieldSources };
+        // a closed job listed again: the new listing's posting time, as for any re-listing
+        if (relisting) after = { fields: { ...after.fields, postedAt: relisting.posted_at }, sources: { ...after.sources, posted_at: sourceOf(relisting, 'posted_at') } };
+        const diff = fieldDiff(stored.before, after);
+        const write: FieldWrite = { id: jobId, diff, fields: after.fields, companyId: learnt(jobId) ? companyIds.of(job.fields) : null, sighting };
+        listed.delete(jobId);
+        if (reposts > 0) relists.push({ write, storedSources: stored.before.sources, reposts });
+        else if (!isEmptyDiff(diff) || write.companyId) fieldWrites.push(write);
+        else sightings.push({ id: jobId, ...sighting });
+      }
+      // known listings' changes of jobs no new record met
+      for (const [jobId, { before, after }] of listed) {
+        const diff = fieldDiff(before, after);
+        if (!isEmptyDiff(diff)) fieldWrites.push({ id: jobId, diff, fields: after.fields, companyId: null, sighting: null });
       }
       // set-based: one insert for the new jobs, one for the new sources, one update for the jobs
-      // that only met another listing (sighting and p_real); the rare field changes one by one
+      // that only met another listing (sighting and p_real), one for those whose fields changed;
+      // the rare re-listings one by one
       if (creates.length > 0) await tx.canonicalJob.createMany({ data: creates });
-      await this.applyUpdates(tx, updates);
+      await writeSightings(tx, sightings);
+      if (fieldWrites.length > 0) await tx.$executeRaw(fieldWritesStatement(fieldWrites));
+      for (const { write, storedSources, reposts } of relists) {
+        // re-listed: same id, one more repost, open again
+        const data = { ...fieldUpdateData(write, storedSources), repostCount: { increment: reposts }, status: 'open' as const, closedReason: null, closedAt: null };
+        await tx.canonicalJob.update({ where: { id: write.id }, data });
+      }
       if (newSources.length > 0) await tx.jobSource.createMany({ data: newSources });
       // stored jobs that new providers saw: their bits, in one statement
       const grown = [...touched].filter(([jobId]) => loaded.has(jobId)).map(([jobId, { sources }]) => ({ jobId, bits: providerBits(sources.map((r) => r.provider)) }));
@@ -410,27 +463,6 @@ export class CanonicalJobRepository {
   }
 
   /**
-   * Writes the updates of jobs that met new listings: those that only moved their sighting and
-   * p_real in one statement, the others (fields, company, re-listing) one by one.
-   */
-  private async applyUpdates(tx: Prisma.TransactionClient, updates: readonly { id: string; data: Prisma.CanonicalJobUncheckedUpdateInput }[]): Promise<void> {
-    const simple = updates.filter((u) => Object.keys(u.data).every((k) => SIGHTING_COLUMNS.has(k)));
-    for (const u of updates) if (!simple.includes(u)) await tx.canonicalJob.update({ where: { id: u.id }, data: u.data });
-    if (simple.length === 0) return;
-    const at = (d: Date | undefined) => d?.toISOString() ?? null;
-    await tx.$executeRaw`
-      UPDATE canonical_jobs AS j
-      SET last_seen_at = v.last_seen_at, p_real = v.p_real, last_verified_at = COALESCE(v.last_verified_at, j.last_verified_at), updated_at = now()
-      FROM unnest(
-        ${simple.map((u) => u.id)}::text[],
-        ${simple.map((u) => at(u.data.lastSeenAt as Date))}::text[]::timestamptz[],
-        ${simple.map((u) => u.data.pReal as number)}::float8[],
-        ${simple.map((u) => at(u.data.lastVerifiedAt as Date | undefined))}::text[]::timestamptz[]
-      ) AS v(id, last_seen_at, p_real, last_verified_at)
-      WHERE j.id = v.id`;
-  }
-
-  /**
    * The companies of jobs being made or moved, made where missing: one insert in domain order
    * (two batches meeting the same new companies wait for each other in the same order instead
    * of deadlocking), one read. Companies without a domain are rare and found by name.
@@ -468,83 +500,89 @@ interface CompanyIds {
   of(f: MatchFields): string;
 }
 
-/** Columns a job's update may hold and still be written with the others in one statement. */
-const SIGHTING_COLUMNS = new Set(['lastSeenAt', 'pReal', 'lastVerifiedAt']);
+/** A stored job that only met another listing: its sighting and p_real. */
+interface SightingWrite {
+  id: string;
+  lastSeenAt: Date;
+  pReal: number;
+  lastVerifiedAt: Date | null;
+}
+
+/** The sightings of stored jobs that new listings met, in one statement (id order, as every writer locks them). */
+async function writeSightings(tx: Prisma.TransactionClient, writes: readonly SightingWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const rows = [...writes].sort((a, b) => ascending(a.id, b.id));
+  await tx.$executeRaw`
+    UPDATE canonical_jobs AS j
+    SET last_seen_at = v.last_seen_at, p_real = v.p_real, last_verified_at = COALESCE(v.last_verified_at, j.last_verified_at), updated_at = now()
+    FROM unnest(
+      ${rows.map((u) => u.id)}::text[],
+      ${rows.map((u) => u.lastSeenAt.toISOString())}::text[]::timestamptz[],
+      ${rows.map((u) => u.pReal)}::float8[],
+      ${rows.map((u) => u.lastVerifiedAt?.toISOString() ?? null)}::text[]::timestamptz[]
+    ) AS v(id, last_seen_at, p_real, last_verified_at)
+    WHERE j.id = v.id`;
+}
 
 /** A new canonical job's row. */
-function jobCreate(jobId: string, f: MatchFields, companyIds: CompanyIds, first: NormalizedProviderRecord, jobFamily: string | null, seenAt: Date, providers: number, verifiedAt: Date | null, reposts: number): Prisma.CanonicalJobCreateManyInput {
+function jobCreate(jobId: string, job: IndexedJobView, companyIds: CompanyIds, first: NormalizedProviderRecord, seenAt: Date, verifiedAt: Date | null, reposts: number): Prisma.CanonicalJobCreateManyInput {
+  const f = job.fields;
   const primary = recordToMatch(first).keys.find((k) => !k.startsWith('u:'))!;
   return {
-      id: jobId,
-      companyId: companyIds.of(f),
-      title: f.title,
-      normalizedTitle: normalizeTitle(f.title),
-      titleSearch: titleSearchText(f.title),
-      city: f.city,
-      region: f.region,
-      countryCode: f.countryCode,
-      remote: f.remote,
-      employmentType: f.employmentType,
-      seniority: f.seniority,
-      jobFamily,
-      salaryMin: f.salary?.min ?? null,
-      salaryMax: f.salary?.max ?? null,
-      salaryCurrency: f.salary?.currency ?? null,
-      salaryPeriod: f.salary?.period ?? null,
-      salaryOrigin: f.salary?.origin ?? null,
-      description: f.description,
-      applyUrl: f.applyUrl,
-      postedAt: f.postedAt ? new Date(f.postedAt) : null,
-      firstSeenAt: new Date(first.seen_at),
-      lastSeenAt: seenAt,
-      lastVerifiedAt: verifiedAt,
-      pReal: pRealFor(providers),
-      // a job made and re-listed within one batch
-      repostCount: reposts,
-      blockingKey: primary,
+    id: jobId,
+    companyId: companyIds.of(f),
+    title: f.title,
+    normalizedTitle: normalizeTitle(f.title),
+    titleSearch: titleSearchText(f.title),
+    city: f.city,
+    region: f.region,
+    countryCode: f.countryCode,
+    remote: f.remote,
+    employmentType: f.employmentType,
+    seniority: f.seniority,
+    jobFamily: f.jobFamily,
+    salaryMin: f.salary?.min ?? null,
+    salaryMax: f.salary?.max ?? null,
+    salaryCurrency: f.salary?.currency ?? null,
+    salaryPeriod: f.salary?.period ?? null,
+    salaryOrigin: f.salary?.origin ?? null,
+    description: f.description,
+    applyUrl: f.applyUrl,
+    postedAt: f.postedAt ? new Date(f.postedAt) : null,
+    fieldSources: encodeFieldSources(job.fieldSources),
+    firstSeenAt: new Date(first.seen_at),
+    lastSeenAt: seenAt,
+    lastVerifiedAt: verifiedAt,
+    pReal: pRealFor(job.providers.size),
+    // a job made and re-listed within one batch
+    repostCount: reposts,
+    blockingKey: primary,
   };
 }
 
-
-/** What merging changed on a stored job: filled or better fields, the company once a domain is known, sightings. */
-function jobUpdate(
-  row: StoredRow,
-  before: MatchFields,
-  f: MatchFields,
-  companyIds: CompanyIds,
-  jobFamily: string | null,
-  seenAt: Date,
-  providers: number,
-  verifiedAt: Date | null,
-  reposts: number,
-  relistedAt: string | null = null,
-): Prisma.CanonicalJobUncheckedUpdateInput {
-  const data: Prisma.CanonicalJobUncheckedUpdateInput = { lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt, pReal: pRealFor(providers) };
-  if (verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt)) data.lastVerifiedAt = verifiedAt;
-  // re-listed: same id, one more repost, open again (its posting time moved with the fields)
-  if (reposts > 0) Object.assign(data, { repostCount: { increment: reposts }, status: 'open', closedReason: null, closedAt: null });
-  if (row.jobFamily === null && jobFamily !== null) data.jobFamily = jobFamily;
-  if (f.companyDomain !== before.companyDomain && f.companyDomain) data.companyId = companyIds.of(f);
-  if (f.city !== before.city) data.city = f.city;
-  if (f.region !== before.region) data.region = f.region;
-  if (f.remote !== before.remote) data.remote = f.remote;
-  if (f.employmentType !== before.employmentType) data.employmentType = f.employmentType;
-  if (f.seniority !== before.seniority) data.seniority = f.seniority;
-  if (f.salary !== before.salary && f.salary) {
-    data.salaryMin = f.salary.min;
-    data.salaryMax = f.salary.max;
-    data.salaryCurrency = f.salary.currency;
-    data.salaryPeriod = f.salary.period;
-    data.salaryOrigin = f.salary.origin;
+/**
+ * The jobs whose known listings changed at their provider (a refresh meets the employer's
+ * edits): each as stored, and as those listings leave it (each changed field follows its listing
+ * where the listing is the field's source or a better one; `listingChanges`). One read, rare.
+ */
+async function listingStates(tx: Prisma.TransactionClient, seen: readonly KnownSighting[]): Promise<Map<string, { before: RankedState; after: RankedState }>> {
+  const changed = seen.filter((k) => k.changed.length > 0);
+  const states = new Map<string, { before: RankedState; after: RankedState }>();
+  if (changed.length === 0) return states;
+  const rows = await tx.canonicalJob.findMany({ where: { id: { in: [...new Set(changed.map((k) => k.jobId))] } }, include: { company: true } });
+  for (const row of rows) {
+    const before = rankedStateOfRow(row);
+    states.set(row.id, { before, after: before });
   }
-  if (f.description !== before.description) data.description = f.description;
-  if (f.applyUrl !== before.applyUrl) data.applyUrl = f.applyUrl;
-  if (f.postedAt !== before.postedAt) data.postedAt = f.postedAt ? new Date(f.postedAt) : null;
-  // a closed job listed again: the new listing's posting time, as for any re-listing
-  if (relistedAt) data.postedAt = new Date(relistedAt);
-  return data;
+  for (const k of changed) {
+    const state = states.get(k.jobId);
+    if (!state) continue;
+    const fields = k.changed.flatMap((f): RankedField[] => (f === 'location' ? ['location', 'location.remote'] : [f]));
+    const { changes, sources } = listingChanges(state.after, k.record, fieldsOfRecord(k.record), fields);
+    state.after = { fields: { ...state.after.fields, ...changes }, sources: { ...state.after.sources, ...sources } };
+  }
+  return states;
 }
-
 
 /** A stored source of a listing: its job and the hashes of the fields it was last seen with. */
 interface KnownSource {
@@ -639,8 +677,13 @@ function asSighted(rows: CanonicalJobRow[], seen: readonly KnownSighting[]): Can
   });
 }
 
+/** A stored job's ranked values and their sources. */
+function rankedStateOfRow(row: JobWithCompany): RankedState {
+  return { fields: fieldsOfRow(row), sources: decodeFieldSources(row.fieldSources) };
+}
+
 /** A stored job in the matcher's terms. */
-function fieldsOfRow(row: StoredRow): MatchFields {
+function fieldsOfRow(row: JobWithCompany): MatchFields {
   return {
     title: row.title,
     companyName: row.company.name,
@@ -683,22 +726,4 @@ function sourceData(canonicalJobId: string, record: NormalizedProviderRecord): P
     fields: RECORD_FIELDS.filter((f) => record[f] !== null),
     fieldHashes: recordFieldHashes(record),
   };
-}
-
-/** The job's columns for the fields a known listing changed (its new values). */
-function listingUpdate(record: NormalizedProviderRecord, changed: readonly UpdateField[]): Prisma.CanonicalJobUncheckedUpdateInput {
-  const data: Prisma.CanonicalJobUncheckedUpdateInput = {};
-  for (const field of changed) {
-    if (field === 'title') Object.assign(data, { title: record.title, normalizedTitle: normalizeTitle(record.title), titleSearch: titleSearchText(record.title) });
-    if (field === 'location') Object.assign(data, { city: record.location.city, region: record.location.region, countryCode: record.location.country_code, remote: record.location.remote });
-    if (field === 'employment_type') data.employmentType = record.employment_type;
-    if (field === 'seniority') data.seniority = record.seniority;
-    if (field === 'job_family') data.jobFamily = record.job_family;
-    if (field === 'description') data.description = record.description;
-    if (field === 'apply_url') data.applyUrl = record.apply_url;
-    if (field === 'salary' && record.salary) {
-      Object.assign(data, { salaryMin: record.salary.min, salaryMax: record.salary.max, salaryCurrency: record.salary.currency, salaryPeriod: record.salary.period, salaryOrigin: record.salary.origin });
-    }
-  }
-  return data;
 }
