@@ -197,12 +197,14 @@ const inProcess = (strategy: string) => {
         await new Promise((resolve) => setImmediate(resolve)); // let concurrent searches interleave, as batches do
         const batch = fetched.get(provider) ?? [];
         const ids: string[] = [];
+        let duplicatesMerged = 0;
         for (const record of batch) {
-          const { jobId } = index.merge(record);
+          const { jobId, merged, known } = index.merge(record);
+          if (merged || known) duplicatesMerged += 1;
           recordsOf.set(jobId, [...(recordsOf.get(jobId) ?? []), record]);
           if (!ids.includes(jobId)) ids.push(jobId);
         }
-        batches.push({ provider, outcome: 'ok', recordsIn: batch.length, jobs: ids.map((id) => toJob(index, id, recordsOf.get(id)!)) });
+        batches.push({ provider, outcome: 'ok', recordsIn: batch.length, duplicatesMerged, jobs: ids.map((id) => toJob(index, id, recordsOf.get(id)!)) });
       }
     }
     const page = assembleSearchPage({

@@ -12,8 +12,10 @@
  *   `limit` and `cursor` do not change it; a `cursor` must still be a well-formed `cur_` string
  *   (schema), but is then ignored: the sandbox never issues one, so there is nothing to page to.
  * - Metadata: `status` complete, all seven providers tried, `credits_charged` and
- *   `jobs_already_paid` 0, `latency_ms` 0 (nothing was fetched), `duplicates_merged` the extra
- *   sources of the page's jobs, `contributions` the provider that saw each job first,
+ *   `jobs_already_paid` 0, `latency_ms` 0 (nothing was fetched), `duplicates_merged` as the live
+ *   search counts it (provider records merged into a canonical job that existed before them) for
+ *   a search that met the page's jobs for the first time: each job's first source made it, every
+ *   further source was merged into it; `contributions` the provider that saw each job first,
  *   `field_coverage` over the page. Only `request_id` and `credits_remaining` (given by the
  *   caller: 0 without a key, the account's balance for a test key) vary.
  * - The estimate: `expected_unique_jobs_range` is the fixed page's size (min = max), all seven
@@ -62,6 +64,7 @@ function fixedMetadata(page: readonly Job[], tried: readonly ProviderSlug[]): Fi
     status: 'complete',
     credits_charged: 0,
     jobs_already_paid: 0,
+    // every source after a job's first: a record merged into the job the first one made
     duplicates_merged: page.reduce((sum, job) => sum + job.sources.length - 1, 0),
     providers: { tried: [...tried], hit: tried.filter((slug) => seen.has(slug)), failed: [], contributions },
     field_coverage,

@@ -26,7 +26,7 @@ describe('firstPageMayContinue', () => {
   });
 });
 
-const batch = (provider: ProviderBatch['provider'], outcome: ProviderBatch['outcome'], next?: ProviderBatch['next']): ProviderBatch => ({ provider, outcome, recordsIn: 0, jobs: [] as Job[], next });
+const batch = (provider: ProviderBatch['provider'], outcome: ProviderBatch['outcome'], next?: ProviderBatch['next']): ProviderBatch => ({ provider, outcome, recordsIn: 0, duplicatesMerged: 0, jobs: [] as Job[], next });
 
 describe('nextPositions', () => {
   const page2 = { kind: 'pages' as const, page: { cursor: 2, page_size: 10 } };

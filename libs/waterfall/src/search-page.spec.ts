@@ -15,13 +15,14 @@ describe('assembleSearchPage', () => {
       ...base,
       providers: ['own_index', 'provider_a'],
       batches: [
-        { provider: 'provider_a', outcome: 'ok', recordsIn: 3, jobs: [withSources(job('job_b'), 2), job('job_c')] },
-        { provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [job('job_a'), job('job_b')] },
+        // dedupe merged the own index's batch first: job_a and job_b new; provider_a's record of job_b joined it
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 3, duplicatesMerged: 2, jobs: [withSources(job('job_b'), 2), job('job_c')] },
+        { provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [job('job_a'), job('job_b')] },
       ],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_a', 'job_b', 'job_c']);
     expect(page.metadata.providers.contributions).toEqual({ own_index: 2, provider_a: 1 });
-    // 5 records stood for 3 jobs.
+    // 5 records stood for 3 jobs: dedupe's counts of the answered batches.
     expect(page.metadata.duplicates_merged).toBe(2);
     // job_b's later snapshot lists both sources.
     expect(page.data[1]!.sources).toHaveLength(2);
@@ -29,21 +30,36 @@ describe('assembleSearchPage', () => {
     expect(page.metadata.latency_ms).toBe(250);
   });
 
-  it('credits the own index with what its store answered, without counting store answers as merged records', () => {
+  it('credits the own index with what its store answered, counting sightings of stored jobs but not store answers as merged records', () => {
     const page = assembleSearchPage({
       ...base,
       providers: ['own_index', 'provider_a'],
       batches: [
         // one crawler record (job_a) and two jobs from the store (job_s1, job_s2)
-        { provider: 'own_index', outcome: 'ok', recordsIn: 1, fromStore: 2, jobs: [job('job_a'), job('job_s1'), job('job_s2')] },
-        // two partner records: one opening the store already had, one new
-        { provider: 'provider_a', outcome: 'ok', recordsIn: 2, jobs: [job('job_s1'), job('job_c')] },
+        { provider: 'own_index', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 2, jobs: [job('job_a'), job('job_s1'), job('job_s2')] },
+        // two partner records: one opening the store already had (merged into it), one new
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 2, duplicatesMerged: 1, jobs: [job('job_s1'), job('job_c')] },
       ],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_a', 'job_s1', 'job_s2', 'job_c']);
     expect(page.metadata.providers.contributions).toEqual({ own_index: 3, provider_a: 1 });
-    // three records stood for three distinct jobs: nothing merged
-    expect(page.metadata.duplicates_merged).toBe(0);
+    // the partner's record of a stored job was merged into it; the store's answers are no records
+    expect(page.metadata.duplicates_merged).toBe(1);
+  });
+
+  it('never reports more merged records than came in, and none of a failed batch', () => {
+    const page = assembleSearchPage({
+      ...base,
+      providers: ['own_index', 'provider_a', 'provider_b'],
+      batches: [
+        { provider: 'own_index', outcome: 'ok', recordsIn: 0, duplicatesMerged: 0, fromStore: 1, jobs: [job('job_s1')] },
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 2, duplicatesMerged: 2, jobs: [job('job_s1')] },
+        { provider: 'provider_b', outcome: 'provider_error', recordsIn: 0, duplicatesMerged: 0, jobs: [] },
+      ],
+    });
+    expect(page.metadata.duplicates_merged).toBe(2);
+    const again = assembleSearchPage({ ...base, providers: ['provider_a'], batches: [{ provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 3, jobs: [job('job_s1')] }] });
+    expect(again.metadata.duplicates_merged).toBe(1);
   });
 
   it('is partial and lists the failed providers, a missing batch as a timeout', () => {
@@ -51,8 +67,8 @@ describe('assembleSearchPage', () => {
       ...base,
       providers: ['own_index', 'provider_a', 'provider_b'],
       batches: [
-        { provider: 'own_index', outcome: 'ok', recordsIn: 0, jobs: [] },
-        { provider: 'provider_a', outcome: 'provider_error', recordsIn: 0, jobs: [] },
+        { provider: 'own_index', outcome: 'ok', recordsIn: 0, duplicatesMerged: 0, jobs: [] },
+        { provider: 'provider_a', outcome: 'provider_error', recordsIn: 0, duplicatesMerged: 0, jobs: [] },
       ],
     });
     expect(page.metadata.status).toBe('partial');
@@ -64,7 +80,7 @@ describe('assembleSearchPage', () => {
   });
 
   it('cuts the page at the limit', () => {
-    const page = assembleSearchPage({ ...base, limit: 1, providers: ['own_index'], batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [job('job_a'), job('job_b')] }] });
+    const page = assembleSearchPage({ ...base, limit: 1, providers: ['own_index'], batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [job('job_a'), job('job_b')] }] });
     expect(page.data).toHaveLength(1);
   });
 });
@@ -78,7 +94,7 @@ describe('assembleSearchPage filters and consensus', () => {
       strategy: 'max_coverage',
       filters: { title_or: ['designer'] },
       providers: ['own_index'],
-      batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [{ ...job('job_a'), title: 'Product Designer' }, { ...job('job_b'), title: 'Engineer' }] }],
+      batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [{ ...job('job_a'), title: 'Product Designer' }, { ...job('job_b'), title: 'Engineer' }] }],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_a']);
     expect(page.metadata.providers.contributions).toEqual({ own_index: 1 });
@@ -91,8 +107,8 @@ describe('assembleSearchPage filters and consensus', () => {
       filters: {},
       providers: ['own_index', 'provider_a'],
       batches: [
-        { provider: 'own_index', outcome: 'ok', recordsIn: 2, jobs: [withSources(job('job_single'), 1), withSources(job('job_double'), 2)] },
-        { provider: 'provider_a', outcome: 'ok', recordsIn: 1, jobs: [withSources(job('job_double'), 2)] },
+        { provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [withSources(job('job_single'), 1), withSources(job('job_double'), 2)] },
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, jobs: [withSources(job('job_double'), 2)] },
       ],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_double']);
@@ -105,9 +121,9 @@ describe('estimateFromResult', () => {
     const { estimateFromResult } = await import('./search-page.js');
     const result = { matching: [job('job_a'), job('job_b'), job('job_c')], metadata: {} as never };
     const batches = [
-      { provider: 'own_index' as const, outcome: 'ok' as const, recordsIn: 5, jobs: [] },
-      { provider: 'provider_a' as const, outcome: 'ok' as const, recordsIn: 2, jobs: [] },
-      { provider: 'provider_b' as const, outcome: 'provider_error' as const, recordsIn: 0, jobs: [] },
+      { provider: 'own_index' as const, outcome: 'ok' as const, recordsIn: 5, duplicatesMerged: 0, jobs: [] },
+      { provider: 'provider_a' as const, outcome: 'ok' as const, recordsIn: 2, duplicatesMerged: 0, jobs: [] },
+      { provider: 'provider_b' as const, outcome: 'provider_error' as const, recordsIn: 0, duplicatesMerged: 0, jobs: [] },
     ];
     expect(estimateFromResult(result, batches, 5, 2, null, ['own_index', 'provider_a', 'provider_b'])).toEqual({
       expected_unique_jobs_range: { min: 3, max: 8 },

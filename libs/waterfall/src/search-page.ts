@@ -10,6 +10,12 @@ export interface ProviderBatch {
   /** Provider records in the batch (several may resolve to one canonical job). */
   recordsIn: number;
   /**
+   * Records of the batch that dedupe merged into a canonical job which existed before them: in
+   * the store (a sighting of a listing it knows included) or made by an earlier record of the
+   * search. At most `recordsIn`.
+   */
+  duplicatesMerged: number;
+  /**
    * Canonical jobs the batch resolved to, as dedupe saw them after merging the batch; for the
    * own index followed by the `fromStore` jobs its store answered.
    */
@@ -37,8 +43,13 @@ export interface AssembleInput {
  * Merges the providers' batches into one page: canonical jobs in plan order, each once, the
  * first provider that brought a job credited with it. Batches are de-duplicated concurrently, so
  * the same job can arrive in several snapshots; the one listing the most sources is kept.
- * `duplicates_merged` counts the provider records that resolved to a job another record of
- * this search already stood for. Billing later fills in the credit fields.
+ * `duplicates_merged` counts the provider records merged into existing canonical jobs: every
+ * record of an answered batch that resolved to a job which existed before it, in the store or
+ * made by an earlier record of this search (dedupe decides it record by record, under the
+ * matching locks, so batches merged at once still make each new job once and count the others).
+ * A sighting of a listing the store knows counts; the record that made a job does not, nor does
+ * a store answer of the own index (no record). Never more than the records that came in.
+ * Billing later fills in the credit fields.
  */
 export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft {
   const { matching, metadata } = assembleSearchResult(input);
@@ -57,8 +68,7 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
   const firstBy = new Map<string, ProviderSlug>();
   const failed: ProviderFailure[] = [];
   let recordsIn = 0;
-  /** Jobs that provider records of this search resolved to (store answers are not records). */
-  const recordJobs = new Set<string>();
+  let duplicatesMerged = 0;
 
   for (const provider of input.providers) {
     const batch = byProvider.get(provider);
@@ -71,8 +81,7 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
       continue;
     }
     recordsIn += batch.recordsIn;
-    const fromRecords = batch.jobs.length - (batch.fromStore ?? 0);
-    batch.jobs.forEach((job, i) => i < fromRecords && recordJobs.add(job.id));
+    duplicatesMerged += Math.min(batch.duplicatesMerged, batch.recordsIn);
     for (const job of batch.jobs) {
       const earlier = seen.get(job.id);
       if (!earlier) firstBy.set(job.id, provider);
@@ -99,7 +108,7 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
     metadata: {
       request_id: input.requestId,
       status: failed.length > 0 ? 'partial' : 'complete',
-      duplicates_merged: Math.max(0, recordsIn - recordJobs.size),
+      duplicates_merged: Math.min(duplicatesMerged, recordsIn),
       providers: { tried: [...input.providers], hit, failed, contributions },
       field_coverage: fieldCoverage(data),
       latency_ms: Math.max(0, Math.round(input.now - input.startedAt)),

@@ -10,7 +10,9 @@ import { OwnIndexStore } from '../own-index/own-index.store.js';
  * sync provider batch) and answers the orchestrator with the jobs in the provider's rank order
  * and where the provider's next chunk starts. An own-index store chunk is one store page in the
  * stable store order; its next position is the last job of the page. Redelivered, it merges into
- * the same jobs and answers the same ids.
+ * the same jobs and answers the same ids. `duplicates_merged` counts the chunk's records merged
+ * into a canonical job that existed before them (`ListingsMerged.merged`), sightings of listings
+ * the store knows included; a store chunk has no records.
  */
 @Injectable()
 export class DeduplicateChunkUseCase {

@@ -59,8 +59,16 @@ export interface RefreshListing {
 /** A search's listings merged: the canonical jobs, and the sightings still to write (see `mergeListings`). */
 export interface ListingsMerged {
   rows: CanonicalJobRow[];
+  /** the records that can feed a job (not those the own crawler showed closed) */
   recordsIn: number;
+  /**
+   * How many of those records were merged into an existing canonical job (a search's
+   * `duplicates_merged`): each record that resolved to a job which existed before it, stored
+   * or made by an earlier record of the batch; a sighting of a listing the store knows counts.
+   * A record that made its job does not. At most `recordsIn`.
+   */
   merged: number;
+  /** Per record, in order: its job and whether it was merged into an existing one (null: skipped). */
   outcomes: Array<{ jobId: string; merged: boolean } | null>;
   /** Writes the batch's sightings of listings the store knew unchanged; call once the answer is out. */
   writeSightings: () => Promise<void>;
@@ -74,6 +82,15 @@ export interface MergeResult {
   merged: boolean;
   /** The record re-listed its job (same id, `repost_count` up). */
   reposted: boolean;
+}
+
+/** A merge result, and whether the job existed before the record (`ListingsMerged.merged`). */
+interface MergeOutcome extends MergeResult {
+  /**
+   * The record resolved to a canonical job that existed before it: stored (its listing known, or
+   * matched) or made by an earlier record of the batch. False only for the record that made its job.
+   */
+  existing: boolean;
 }
 
 const RECORD_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url', 'posted_at'] as const;
@@ -116,6 +133,10 @@ export class CanonicalJobRepository {
    * staged in the outbox exactly once.
    */
   async mergeBatch(records: readonly NormalizedProviderRecord[], refresh?: RefreshListing, finished?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<MergeResult[]> {
+    return (await this.mergeOutcomes(records, refresh, finished)).map(({ jobId, merged, reposted }) => ({ jobId, merged, reposted }));
+  }
+
+  private async mergeOutcomes(records: readonly NormalizedProviderRecord[], refresh?: RefreshListing, finished?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<MergeOutcome[]> {
     if (records.length === 0 && !refresh) return [];
     let committed: Prisma.TransactionClient | undefined;
     const results = await this.prisma.$transaction(
@@ -131,7 +152,7 @@ export class CanonicalJobRepository {
     return results;
   }
 
-  private async mergeInTransaction(tx: Prisma.TransactionClient, records: readonly NormalizedProviderRecord[], refresh: RefreshListing | undefined): Promise<MergeResult[]> {
+  private async mergeInTransaction(tx: Prisma.TransactionClient, records: readonly NormalizedProviderRecord[], refresh: RefreshListing | undefined): Promise<MergeOutcome[]> {
     const inputs = records.map((r) => recordToMatch(r));
     const keys = [...new Set(inputs.flatMap((i) => i.keys))];
     {
@@ -166,20 +187,20 @@ export class CanonicalJobRepository {
         index.load({ id: row.id, fields: state.fields, fieldSources: state.sources, keys: row.keys.map((k) => k.key), sources: row.sources });
       }
 
-      const results: MergeResult[] = [];
+      const results: MergeOutcome[] = [];
       const touched = new Map<string, { seenAt: Date; sources: NormalizedProviderRecord[]; reposts: number; relisting: NormalizedProviderRecord | null }>();
       for (const record of records) {
         const seenAt = new Date(record.seen_at);
         const source = knownBySource.get(`${record.provider}\u0000${record.provider_job_id}`);
         if (source) {
-          results.push({ jobId: source.canonical_job_id, merged: false, reposted: false });
+          results.push({ jobId: source.canonical_job_id, merged: false, existing: true, reposted: false });
           continue;
         }
         const result = index.merge(record);
         // a new listing of a closed job is a re-listing: same id, open again, one more repost
         const relistsClosed = result.merged && !result.reposted && !touched.has(result.jobId) && loaded.get(result.jobId)?.row.status === 'closed';
         const reposted = result.reposted || relistsClosed;
-        results.push({ jobId: result.jobId, merged: result.merged, reposted });
+        results.push({ jobId: result.jobId, merged: result.merged, existing: result.merged || result.known, reposted });
         // the same listing twice in one batch: the first one is the source
         if (result.known) continue;
         const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0, relisting: null };
@@ -405,7 +426,9 @@ export class CanonicalJobRepository {
    * canonical jobs it resolved to in the records' order: listings the store knows unchanged are
    * sightings only (as in a refresh part), the others merged in one transaction. `outcomes`
    * follows `records` (null: skipped). A listing the own crawler shows closed (asked with
-   * include_closed) never makes or feeds a job: closures come from refreshes.
+   * include_closed) never makes or feeds a job: closures come from refreshes. An outcome is
+   * `merged` when its job existed before the record (`ListingsMerged.merged`); a redelivered
+   * batch, whose listings the store knows by then, counts each of its records so.
    *
    * The sightings are not written yet: `rows` show them already (their times moved forward as
    * the write will), and the caller writes them with `writeSightings` once it has answered, so
@@ -416,18 +439,19 @@ export class CanonicalJobRepository {
     const live = records.filter((r) => r.status !== 'closed');
     // a repeated search meets listings the store has, unchanged: sightings only, no merge transaction
     const { sightings, rest } = await this.findSightings(live);
-    const results = rest.length > 0 ? await this.mergeBatch(rest) : [];
+    const results = rest.length > 0 ? await this.mergeOutcomes(rest) : [];
     const sighted = new Map(sightings.map((k) => [k.record, k.jobId]));
     const ids = new Set<string>();
     let next = 0;
     const outcomes = records.map((record) => {
       if (record.status === 'closed') return null;
       const known = sighted.get(record);
-      const outcome = known !== undefined ? { jobId: known, merged: false } : { jobId: results[next]!.jobId, merged: results[next++]!.merged };
+      // a sighting of a listing the store knows resolved to an existing job: it counts as merged
+      const outcome = known !== undefined ? { jobId: known, merged: true } : { jobId: results[next]!.jobId, merged: results[next++]!.existing };
       ids.add(outcome.jobId);
       return outcome;
     });
-    const merged = results.filter((r) => r.merged).length;
+    const merged = outcomes.filter((o) => o?.merged === true).length;
     const rows = await this.load([...ids]);
     return {
       rows: asSighted(rows, sightings),

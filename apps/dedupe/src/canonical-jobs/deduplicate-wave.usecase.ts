@@ -57,6 +57,7 @@ export class DeduplicateWaveUseCase {
         outcome: batch.outcome,
         latency_ms: batch.latency_ms,
         records_in: live.length,
+        // records of this batch merged into a job that existed before them (sightings of known listings too)
         duplicates_merged: live.filter((o) => o.merged).length,
         from_store: fromStore,
         job_ids: ids,

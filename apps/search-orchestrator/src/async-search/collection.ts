@@ -167,6 +167,7 @@ export function searchMetadata(input: MetadataInput): SearchMetadata {
     status: failed.length > 0 ? 'partial' : 'complete',
     credits_charged: input.creditsCharged,
     jobs_already_paid: input.jobsAlreadyPaid,
+    // dedupe's count per chunk: records merged into a job that existed before them (sightings included)
     duplicates_merged: input.legs.reduce((sum, leg) => sum + leg.duplicatesMerged, 0),
     credits_remaining: input.creditsRemaining,
     providers: { tried: input.legs.map((leg) => leg.provider), hit: input.legs.filter((leg) => leg.matched > 0).map((leg) => leg.provider), failed, contributions },

@@ -23,7 +23,15 @@ export class CollectBatchUseCase {
   async execute(message: SearchRecordsDeduplicated.Value): Promise<void> {
     const gathered: GatheredMessage = {
       jobs: message.jobs,
-      batches: message.batches.map((batch) => ({ provider: batch.provider, outcome: batch.outcome, recordsIn: batch.records_in, fromStore: batch.from_store, jobIds: batch.job_ids, next: batch.next })),
+      batches: message.batches.map((batch) => ({
+        provider: batch.provider,
+        outcome: batch.outcome,
+        recordsIn: batch.records_in,
+        duplicatesMerged: batch.duplicates_merged,
+        fromStore: batch.from_store,
+        jobIds: batch.job_ids,
+        next: batch.next,
+      })),
     };
     const recorded = await this.store.recordGathered(message.search_id, gathered, STATE_TTL_SECONDS);
     const providers = message.batches.map((batch) => batch.provider).join(',');

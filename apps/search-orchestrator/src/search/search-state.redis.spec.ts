@@ -22,15 +22,15 @@ it("completes a wave with the message that brings its last provider, giving ever
   await store.open(searchId, { request, plan, wave: 0, startedAt: Date.now() }, 60);
 
   const first: GatheredMessage = { jobs: [job('job_a1'), job('job_b1')], batches: [
-    { provider: 'provider_a', outcome: 'ok', recordsIn: 1, fromStore: 0, jobIds: ['job_a1'] },
-    { provider: 'provider_b', outcome: 'ok', recordsIn: 1, fromStore: 0, jobIds: ['job_b1'] },
+    { provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_a1'] },
+    { provider: 'provider_b', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_b1'] },
   ] };
   const recorded = await store.recordGathered(searchId, first, 60);
   expect(recorded).toMatchObject({ complete: false, firstTime: true });
   expect(recorded?.batches).toBeUndefined();
 
   // the last provider's part: the wave is complete, the earlier part comes back from Redis
-  const last: GatheredMessage = { jobs: [job('job_d1'), job('job_a1')], batches: [{ provider: 'provider_d', outcome: 'ok', recordsIn: 2, fromStore: 0, jobIds: ['job_d1', 'job_a1'] }] };
+  const last: GatheredMessage = { jobs: [job('job_d1'), job('job_a1')], batches: [{ provider: 'provider_d', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_d1', 'job_a1'] }] };
   const completed = await store.recordGathered(searchId, last, 60);
   expect(completed).toMatchObject({ complete: true, firstTime: true, state: { wave: 0 } });
   expect(completed!.batches!.map((b) => [b.provider, b.jobs.map((j) => j.id)])).toEqual([

@@ -83,7 +83,8 @@ export function batchesOf(messages: readonly GatheredMessage[]): ProviderBatch[]
     return message.batches.flatMap(({ jobIds, ...batch }) => {
       if (seen.has(batch.provider)) return [];
       seen.add(batch.provider);
-      return [{ ...batch, jobs: jobIds.map((id) => jobs.get(id)!) }];
+      // a batch gathered before dedupe's count was kept: none counted
+      return [{ ...batch, duplicatesMerged: batch.duplicatesMerged ?? 0, jobs: jobIds.map((id) => jobs.get(id)!) }];
     });
   });
 }
