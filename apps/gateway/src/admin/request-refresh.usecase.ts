@@ -7,8 +7,12 @@ import { ApiError } from '../http/api-error.js';
 
 interface SweepCounts {
   total: number;
+  /** ended, well or not */
   finished: number;
+  /** read whole (a round's): absences were judged */
   complete: number;
+  /** every call answered */
+  ok: number;
 }
 
 /** One provider's pass or round that serves a request. */
@@ -62,9 +66,9 @@ export class RequestRefreshUseCase {
     if (!request) throw new ApiError('not_found', `No refresh ${refreshId} (a request just made may take a moment to arrive).`);
     const kinds = SEQUENCES.map((s) => s.kind);
     const providers = SEQUENCES.map((s) => s.provider);
-    const rows = await this.prisma.$queryRaw<{ id: string; kind: 'pass' | 'round'; provider: ProviderSlug; started_at: Date; total: number; finished: number; complete: number }[]>`
+    const rows = await this.prisma.$queryRaw<{ id: string; kind: 'pass' | 'round'; provider: ProviderSlug; started_at: Date; total: number; finished: number; complete: number; ok: number }[]>`
       SELECT run.id, seq.kind, seq.provider, run.started_at,
-        count(s.key)::int AS total, count(s.finished_at)::int AS finished, count(*) FILTER (WHERE s.complete)::int AS complete
+        count(s.key)::int AS total, count(s.finished_at)::int AS finished, count(*) FILTER (WHERE s.complete)::int AS complete, count(*) FILTER (WHERE s.ok)::int AS ok
       FROM unnest(${kinds}::text[], ${providers}::text[]) AS seq(kind, provider)
       JOIN LATERAL (
         SELECT p.id, p.started_at FROM refresh_passes p
@@ -74,8 +78,11 @@ export class RequestRefreshUseCase {
       LEFT JOIN refresh_sweeps s ON s.pass_id = run.id
       GROUP BY run.id, seq.kind, seq.provider, run.started_at
       ORDER BY seq.kind, seq.provider`;
-    const runs = rows.map((r): RefreshRun => ({ id: r.id, kind: r.kind, provider: r.provider, started_at: r.started_at.toISOString(), sweeps: { total: r.total, finished: r.finished, complete: r.complete } }));
-    const sweeps = runs.reduce((sum, r) => ({ total: sum.total + r.sweeps.total, finished: sum.finished + r.sweeps.finished, complete: sum.complete + r.sweeps.complete }), { total: 0, finished: 0, complete: 0 });
+    const runs = rows.map((r): RefreshRun => ({ id: r.id, kind: r.kind, provider: r.provider, started_at: r.started_at.toISOString(), sweeps: { total: r.total, finished: r.finished, complete: r.complete, ok: r.ok } }));
+    const sweeps = runs.reduce(
+      (sum, r) => ({ total: sum.total + r.sweeps.total, finished: sum.finished + r.sweeps.finished, complete: sum.complete + r.sweeps.complete, ok: sum.ok + r.sweeps.ok }),
+      { total: 0, finished: 0, complete: 0, ok: 0 },
+    );
     const ended = runs.length === SEQUENCES.length && sweeps.finished === sweeps.total;
     return {
       refresh_id: refreshId,
