@@ -51,10 +51,13 @@ describe('duplicates_merged', () => {
     expect(before.data.map((j) => j.title)).toEqual([stored.title]);
     expect(before.metadata.duplicates_merged).toBe(0);
 
+    const searchedAt = Date.now();
     const page = await search(key, body([fresh.keyword, stored.keyword]));
     expect(page.data.map((j) => j.title).sort()).toEqual([fresh.title, stored.title].sort());
     expect(page.metadata.providers.failed).toEqual([]);
     // three records, one new job: one record made it, the other two were merged into existing jobs
-    expect(page.metadata.duplicates_merged).toBe(2);
+    // (unless a refresh pass stored the new opening just before: then all three were)
+    const made = page.data.find((j) => j.title === fresh.title)!;
+    expect(page.metadata.duplicates_merged).toBe(Date.parse(made.first_seen_at) < searchedAt ? 3 : 2);
   });
 });
