@@ -77,7 +77,7 @@ describe.each([
         receiver
           .at(webhookUrl)
           .map((a) => JSON.parse(a.raw) as Event)
-          .find((e) => e.type === 'job.opened' && e.watch_id === watch.id && e.data.job.title === world.title),
+          .find((e): e is Extract<Event, { type: 'job.opened' }> => e.type === 'job.opened' && e.watch_id === watch.id && e.data.job.title === world.title),
       30_000,
       'job.opened',
     );
