@@ -1,0 +1,49 @@
+import { roundDurationMs, verificationBound } from './verification-bound.js';
+
+const MIN = 60_000;
+
+describe('verificationBound', () => {
+  it('promises buckets x interval, and holds while every recent round fits in an interval', () => {
+    expect(verificationBound({ intervalMs: MIN, buckets: 10, roundDurationsMs: [5_000, 12_000, 0, 8_000] })).toEqual({ promisedSeconds: 600, currentSeconds: 600, holds: true });
+  });
+
+  it('holds for a round that takes exactly an interval', () => {
+    expect(verificationBound({ intervalMs: MIN, buckets: 10, roundDurationsMs: [MIN] })).toEqual({ promisedSeconds: 600, currentSeconds: 600, holds: true });
+  });
+
+  it('does not hold once a round outlasts the interval: rounds run back to back, buckets x the longest round', () => {
+    expect(verificationBound({ intervalMs: MIN, buckets: 10, roundDurationsMs: [5_000, 90_000, 70_000] })).toEqual({ promisedSeconds: 600, currentSeconds: 900, holds: false });
+  });
+
+  it('follows the interval and the bucket count', () => {
+    expect(verificationBound({ intervalMs: 2_000, buckets: 3, roundDurationsMs: [1_500] })).toEqual({ promisedSeconds: 6, currentSeconds: 6, holds: true });
+    expect(verificationBound({ intervalMs: 2_000, buckets: 3, roundDurationsMs: [2_500] })).toEqual({ promisedSeconds: 6, currentSeconds: 7.5, holds: false });
+    expect(verificationBound({ intervalMs: 500, buckets: 1, roundDurationsMs: [0] })).toEqual({ promisedSeconds: 0.5, currentSeconds: 0.5, holds: true });
+  });
+
+  it('does not hold before any round: nothing was re-verified yet', () => {
+    expect(verificationBound({ intervalMs: MIN, buckets: 10, roundDurationsMs: [] })).toEqual({ promisedSeconds: 600, currentSeconds: 600, holds: false });
+  });
+});
+
+describe('roundDurationMs', () => {
+  const startedAt = Date.parse('2026-11-24T10:00:00.000Z');
+  const STALE = 10 * MIN;
+
+  it('runs to its last sweep end', () => {
+    expect(roundDurationMs({ startedAt, endedAt: startedAt + 7_500 }, startedAt + 9 * MIN, STALE)).toBe(7_500);
+  });
+
+  it('counts a round still running until now, so a stuck round breaks the bound before it ends', () => {
+    expect(roundDurationMs({ startedAt, endedAt: null }, startedAt + 2 * MIN, STALE)).toBe(2 * MIN);
+  });
+
+  it('counts a round with a lost sweep until the planner gives up on it', () => {
+    expect(roundDurationMs({ startedAt, endedAt: null }, startedAt + 60 * MIN, STALE)).toBe(STALE);
+  });
+
+  it('is never negative (clocks of two replicas)', () => {
+    expect(roundDurationMs({ startedAt, endedAt: startedAt - 5 }, startedAt, STALE)).toBe(0);
+    expect(roundDurationMs({ startedAt, endedAt: null }, startedAt - 5, STALE)).toBe(0);
+  });
+});
