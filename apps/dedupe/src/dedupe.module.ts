@@ -20,6 +20,7 @@ import { RefreshRecordsConsumer } from './refresh/refresh-records.consumer.js';
 import { RefreshRequestedConsumer } from './refresh/refresh-requested.consumer.js';
 import { REFRESH_SETTINGS, RefreshPlanner } from './refresh/refresh-planner.js';
 import { StoreUpkeep } from './store-upkeep/store-upkeep.js';
+import { StoreVerification } from './verification/store-verification.js';
 
 @Module({})
 export class DedupeModule {
@@ -59,6 +60,8 @@ export class DedupeModule {
         RefreshPlanner, MergeRefreshUseCase,
         // VACUUM and ANALYZE of the churned store tables where the server's autovacuum is off
         StoreUpkeep,
+        // how fresh the store is per provider, and whether the rounds keep the freshness bound
+        StoreVerification,
         // Live work (search batches, async chunks, job and company reads) goes before refresh parts.
         { provide: LiveWorkGate, useValue: new LiveWorkGate(LIVE_QUIET_MS) },
         { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS, buckets: config.REFRESH_BUCKETS } },
