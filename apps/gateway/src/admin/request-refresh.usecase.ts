@@ -25,6 +25,26 @@ export interface RefreshRun {
   sweeps: SweepCounts;
 }
 
+/** One provider's part of the store as dedupe last measured it (its `store_verification` row). */
+export interface ProviderVerification {
+  /** seconds since the provider last saw the oldest of its listed sources of open jobs (null: it lists none) */
+  max_age_seconds: number | null;
+  p99_age_seconds: number | null;
+  listed_sources: number;
+  /** the promised freshness bound: REFRESH_BUCKETS x REFRESH_INTERVAL_MS */
+  bound_seconds: number;
+  /** REFRESH_BUCKETS x the longer of the interval and the provider's longest recent round */
+  current_bound_seconds: number;
+  /** every one of its latest REFRESH_BUCKETS rounds fitted in an interval */
+  holds: boolean;
+}
+
+export interface StoreVerificationStatus {
+  /** when dedupe measured (every REFRESH_INTERVAL_MS, at most once a minute) */
+  measured_at: string;
+  providers: Partial<Record<ProviderSlug, ProviderVerification>>;
+}
+
 export interface RefreshStatus {
   refresh_id: string;
   /** queued: no pass or round serves it yet; running: some provider's are still to start or to end; completed: every provider's pass and round ended */
@@ -35,6 +55,8 @@ export interface RefreshStatus {
   /** each provider's pass and round that serve it, once started */
   runs: RefreshRun[];
   sweeps: SweepCounts;
+  /** how fresh the store is per provider, as dedupe last measured it; null until it has */
+  verification: StoreVerificationStatus | null;
 }
 
 const SEQUENCES = (['pass', 'round'] as const).flatMap((kind) => PROVIDER_SLUGS.map((provider) => ({ kind, provider })));
@@ -46,7 +68,10 @@ const SEQUENCES = (['pass', 'round'] as const).flatMap((kind) => PROVIDER_SLUGS.
  * `refresh.requested` for dedupe's refresh planner. Answered (202) once Kafka has the request.
  * GET /admin/refresh/{refresh_id} (an operator addition) says how far the passes and rounds that
  * serve it are (in each provider's sequence, the first to start at or after the request), read
- * from the planner's tables: completed once every one of them has ended.
+ * from the planner's tables: completed once every one of them has ended. Its `verification`
+ * block is dedupe's latest measure of the store's freshness (`store_verification`): measuring it
+ * scans every listed source, which a status polled while a refresh runs must not repeat, and
+ * only dedupe knows the bucket count the bound depends on.
  */
 @Injectable()
 export class RequestRefreshUseCase {
@@ -64,20 +89,7 @@ export class RequestRefreshUseCase {
   async status(refreshId: string): Promise<RefreshStatus> {
     const request = await this.prisma.refreshRequest.findUnique({ where: { id: refreshId } });
     if (!request) throw new ApiError('not_found', `No refresh ${refreshId} (a request just made may take a moment to arrive).`);
-    const kinds = SEQUENCES.map((s) => s.kind);
-    const providers = SEQUENCES.map((s) => s.provider);
-    const rows = await this.prisma.$queryRaw<{ id: string; kind: 'pass' | 'round'; provider: ProviderSlug; started_at: Date; total: number; finished: number; complete: number; ok: number }[]>`
-      SELECT run.id, seq.kind, seq.provider, run.started_at,
-        count(s.key)::int AS total, count(s.finished_at)::int AS finished, count(*) FILTER (WHERE s.complete)::int AS complete, count(*) FILTER (WHERE s.ok)::int AS ok
-      FROM unnest(${kinds}::text[], ${providers}::text[]) AS seq(kind, provider)
-      JOIN LATERAL (
-        SELECT p.id, p.started_at FROM refresh_passes p
-        WHERE p.kind = seq.kind AND p.provider = seq.provider::provider AND p.started_at >= ${request.requestedAt}
-        ORDER BY p.started_at LIMIT 1
-      ) run ON true
-      LEFT JOIN refresh_sweeps s ON s.pass_id = run.id
-      GROUP BY run.id, seq.kind, seq.provider, run.started_at
-      ORDER BY seq.kind, seq.provider`;
+    const [rows, verification] = await Promise.all([this.runs(request.requestedAt), this.verification()]);
     const runs = rows.map((r): RefreshRun => ({ id: r.id, kind: r.kind, provider: r.provider, started_at: r.started_at.toISOString(), sweeps: { total: r.total, finished: r.finished, complete: r.complete, ok: r.ok } }));
     const sweeps = runs.reduce(
       (sum, r) => ({ total: sum.total + r.sweeps.total, finished: sum.finished + r.sweeps.finished, complete: sum.complete + r.sweeps.complete, ok: sum.ok + r.sweeps.ok }),
@@ -91,6 +103,39 @@ export class RequestRefreshUseCase {
       started_at: runs.map((r) => r.started_at).sort()[0] ?? null,
       runs,
       sweeps,
+      verification,
+    };
+  }
+
+  /** In each provider's sequence of passes and of rounds, the first run to start at or after the request, with its sweeps counted. */
+  private runs(requestedAt: Date) {
+    const kinds = SEQUENCES.map((s) => s.kind);
+    const providers = SEQUENCES.map((s) => s.provider);
+    return this.prisma.$queryRaw<{ id: string; kind: 'pass' | 'round'; provider: ProviderSlug; started_at: Date; total: number; finished: number; complete: number; ok: number }[]>`
+      SELECT run.id, seq.kind, seq.provider, run.started_at,
+        count(s.key)::int AS total, count(s.finished_at)::int AS finished, count(*) FILTER (WHERE s.complete)::int AS complete, count(*) FILTER (WHERE s.ok)::int AS ok
+      FROM unnest(${kinds}::text[], ${providers}::text[]) AS seq(kind, provider)
+      JOIN LATERAL (
+        SELECT p.id, p.started_at FROM refresh_passes p
+        WHERE p.kind = seq.kind AND p.provider = seq.provider::provider AND p.started_at >= ${requestedAt}
+        ORDER BY p.started_at LIMIT 1
+      ) run ON true
+      LEFT JOIN refresh_sweeps s ON s.pass_id = run.id
+      GROUP BY run.id, seq.kind, seq.provider, run.started_at
+      ORDER BY seq.kind, seq.provider`;
+  }
+
+  private async verification(): Promise<StoreVerificationStatus | null> {
+    const rows = await this.prisma.storeVerification.findMany({ orderBy: { provider: 'asc' } });
+    if (rows.length === 0) return null;
+    return {
+      measured_at: new Date(Math.max(...rows.map((r) => r.computedAt.getTime()))).toISOString(),
+      providers: Object.fromEntries(
+        rows.map((r) => [
+          r.provider,
+          { max_age_seconds: r.maxAgeSeconds, p99_age_seconds: r.p99AgeSeconds, listed_sources: r.listedSources, bound_seconds: r.boundSeconds, current_bound_seconds: r.currentBoundSeconds, holds: r.holds },
+        ]),
+      ),
     };
   }
 }
