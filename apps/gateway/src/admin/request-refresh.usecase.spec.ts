@@ -31,7 +31,7 @@ describe('RequestRefreshUseCase.status', () => {
       requested_at: requestedAt.toISOString(),
       started_at: null,
       runs: [],
-      sweeps: { total: 0, finished: 0, complete: 0 },
+      sweeps: { total: 0, finished: 0, complete: 0, ok: 0 },
       verification: null,
     });
   });
