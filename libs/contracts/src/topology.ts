@@ -262,7 +262,7 @@ export const Topics = {
     partitions: 1,
     producers: ['gateway'],
     consumers: ['dedupe'],
-    purpose: 'An operator asked for a refresh now (POST /admin/refresh): the next pass and the next re-verification round serve it',
+    purpose: "An operator asked for a refresh now (POST /admin/refresh): every provider's next pass and next re-verification round serve it",
     keyReason: 'Requests are rare and global: one partition, one planner at a time',
   }),
   RefreshPassFetchRequested: defineTopic({
