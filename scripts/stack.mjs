@@ -280,6 +280,9 @@ function serviceEnv(infra) {
     KAFKA_BROKERS: infra.kafkaBrokers,
     ADMIN_TOKEN: env.ADMIN_TOKEN ?? 'dev-admin-token',
     WORLD_SEED: env.WORLD_SEED ?? '42',
+    // the simulated market's size (provider-sim's defaults when unset), for benchmarks at scale
+    ...(env.WORLD_SLOTS ? { WORLD_SLOTS: env.WORLD_SLOTS } : {}),
+    ...(env.WORLD_COMPANIES ? { WORLD_COMPANIES: env.WORLD_COMPANIES } : {}),
     REFRESH_INTERVAL_MS: env.REFRESH_INTERVAL_MS ?? '60000',
     WEBHOOK_RETRY_SCALE: webhookRetryScale(),
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? 'true',

@@ -5,6 +5,10 @@ export const ProviderSimEnvSchema = z.object({
   PROVIDER_SIM_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
   PROVIDER_SIM_HOST: z.string().min(1).default('127.0.0.1'),
   WORLD_SEED: z.coerce.number().int().min(0).max(4294967295).default(42),
+  /** Standing requisitions of the simulated market (about 83 % open at any time); the market holds at most 40,000. */
+  WORLD_SLOTS: z.coerce.number().int().min(1).max(40_000).default(36_000),
+  /** Companies of the simulated market: `bench:watches` watches distinct companies, so 10,000 watches want at least as many. */
+  WORLD_COMPANIES: z.coerce.number().int().min(1).max(100_000).default(3_000),
   /** How long `fail: "timeout"` holds an answer back (operator.md: 60 s). */
   PROVIDER_SIM_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(60000),
 });
@@ -15,6 +19,9 @@ export type ProviderSimEnv = z.infer<typeof ProviderSimEnvSchema>;
 export interface SimOptions {
   seed: number;
   timeoutMs: number;
+  /** the market's size (the World's defaults when absent) */
+  slots?: number;
+  companies?: number;
   clock?: () => number;
 }
 

@@ -13,7 +13,7 @@ export class WorldService implements OnModuleInit {
 
   onModuleInit(): void {
     const started = performance.now();
-    const world = new World({ seed: this.options.seed, clock: this.options.clock });
+    const world = new World({ seed: this.options.seed, clock: this.options.clock, slots: this.options.slots, companies: this.options.companies });
     world.warm();
     const stats = world.stats();
     this.current = world;
