@@ -98,7 +98,7 @@ async function sample(): Promise<Sample> {
   let eventMs: number | null = null;
   while (Date.now() - started < timeoutMs && (searchMs === null || eventMs === null)) {
     if (searchMs === null && (await foundBySearch(starter.liveKey, job.keyword))) searchMs = Date.now() - started;
-    const at = eventMs === null ? openedAt(job.title) : undefined;
+    const at: number | undefined = eventMs === null ? openedAt(job.title) : undefined;
     if (at !== undefined) eventMs = at - started;
     if (searchMs === null || eventMs === null) await sleep(pollMs);
   }
