@@ -3,7 +3,8 @@
  * after the other (POST /admin/refresh, awaited through GET /admin/refresh/{id}), reads every
  * process's CPU from /proc before and after each, and prints per pass its wall time, its sweeps
  * and the CPU-seconds each process spent, then the mean; the background share of one core at the
- * stack's refresh interval is mean CPU-seconds / interval.
+ * stack's refresh interval is mean CPU-seconds / interval. Then the store's verification ages and
+ * freshness bound per provider, as dedupe last measured them (`verification` of the refresh status).
  *
  * Environment: STACK_PIDS_FILE (default `.local/run/dev/pids.json`), BASE_URL, ADMIN_URL,
  * ADMIN_TOKEN (the dev stack of `npm run up`).
@@ -31,6 +32,23 @@ interface PassFigures {
   cpu: Record<string, number>;
 }
 
+interface Verification {
+  measured_at: string;
+  providers: Record<string, { max_age_seconds: number; p99_age_seconds: number; listed_sources: number; bound_seconds: number; current_bound_seconds: number; holds: boolean }>;
+}
+
+/** The store's verification ages and freshness bound per provider, as dedupe last measured them (the refresh status' `verification`). */
+function printVerification(status: { verification?: Verification | null } | null): void {
+  const verification = status?.verification;
+  if (!verification) return void console.log('\nNo verification measure yet (dedupe measures once an interval, at most once a minute).');
+  console.log(`\nVerification age of the open jobs' listed sources, measured ${verification.measured_at}:\n`);
+  console.log('| provider | listed sources | max age s | p99 age s | promised bound s | current bound s | holds |');
+  console.log('|---|---:|---:|---:|---:|---:|---|');
+  for (const [provider, v] of Object.entries(verification.providers)) {
+    console.log(`| ${provider} | ${v.listed_sources} | ${v.max_age_seconds.toFixed(0)} | ${v.p99_age_seconds.toFixed(0)} | ${v.bound_seconds.toFixed(0)} | ${v.current_bound_seconds.toFixed(0)} | ${v.holds ? 'yes' : 'no'} |`);
+  }
+}
+
 const rows: PassFigures[] = [];
 for (let i = 0; i < passes; i++) {
   const before = snapshot(location);
@@ -51,4 +69,6 @@ for (const r of rows) lines.push(`| ${r.id} | ${r.wallS.toFixed(1)} | ${r.sweeps
 const mean = (f: (r: PassFigures) => number) => rows.reduce((a, r) => a + f(r), 0) / rows.length;
 lines.push(`| mean | ${mean((r) => r.wallS).toFixed(1)} | | ${COLUMNS.map((c) => mean((r) => r.cpu[c]!).toFixed(2)).join(' | ')} | ${mean(total).toFixed(2)} |`);
 console.log(lines.join('\n'));
+printVerification((await admin('GET', `/refresh/${rows[rows.length - 1]!.id}`)) as { verification?: Verification | null } | null);
+
 console.log(`\nAt REFRESH_INTERVAL_MS ${intervalMs}: one pass per interval costs ${((100 * mean(total)) / (intervalMs / 1000)).toFixed(1)}% of one core (passes back to back here, so nothing else ran between them).`);
