@@ -5,7 +5,7 @@ import type { Logger } from '@jobs/observability';
 import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
 import { FetchRefreshUseCase, readWhole, SWEEP_PART_RECORDS, WINDOW_SWEEP_PARALLEL_PAGES } from './fetch-refresh.usecase.js';
-import { ROUND_SWEEPS } from './sweep-pacer.js';
+import { ROUND_SWEEPS, ROUND_SWEEPS_PER_PROVIDER } from './sweep-pacer.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
 
@@ -106,7 +106,7 @@ describe('FetchRefreshUseCase', () => {
     expect(round.queries.map((q) => q.parallelPages)).toEqual([1]);
   });
 
-  it('runs a provider\'s round sweeps two at a time, apart from the other providers\'', async () => {
+  it('runs a provider\'s round sweeps one at a time, beside the other providers\'', async () => {
     const active = new Map<string, number>();
     let most = 0;
     const slow = (provider: ProviderAdapter['provider']): ProviderAdapter => ({
@@ -124,8 +124,8 @@ describe('FetchRefreshUseCase', () => {
     const useCase = new FetchRefreshUseCase(new ProviderCalls([slow('provider_a'), slow('provider_b')], logger), publisher);
     const started = Date.now();
     await Promise.all([1, 2, 3, 4].map(() => useCase.execute(request('provider_a'))).concat(useCase.execute(request('provider_b'))));
-    expect(most).toBe(ROUND_SWEEPS);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+    expect(most).toBe(ROUND_SWEEPS_PER_PROVIDER);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
   });
 
   it('asks the own crawler for closed openings too, partners with the scope filters as they are', async () => {
@@ -156,7 +156,7 @@ describe('FetchRefreshUseCase', () => {
     }
     const settle = () => new Promise((r) => setTimeout(r, 5));
 
-    it(`runs ${ROUND_SWEEPS} of a provider's round sweeps at a time whatever the others do, every one in the end, while a pass's sweeps start at once`, async () => {
+    it(`runs ${ROUND_SWEEPS} round sweeps at a time, ${ROUND_SWEEPS_PER_PROVIDER} per provider whatever the others do, every one in the end, while a pass's sweeps start at once`, async () => {
       const providers = (['provider_a', 'provider_b', 'provider_d'] as const).map(gated);
       const publisher = { publish: jest.fn(async () => undefined) } as unknown as KafkaPublisher;
       const useCase = new FetchRefreshUseCase(new ProviderCalls(providers.map((p) => p.adapter), logger), publisher);
@@ -165,15 +165,16 @@ describe('FetchRefreshUseCase', () => {
       );
       await settle();
       const running = () => providers.reduce((n, p) => n + p.running(), 0);
-      // a provider that does not answer holds only its own places
-      expect(providers.map((p) => p.running())).toEqual(providers.map(() => ROUND_SWEEPS));
+      // a provider that does not answer holds only its own place
+      expect(providers.map((p) => p.running())).toEqual(providers.map(() => ROUND_SWEEPS_PER_PROVIDER));
       const pass = providers.map((p) => useCase.execute(request(p.adapter.provider, { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 })));
       await settle();
-      expect(running()).toBe((ROUND_SWEEPS + 1) * providers.length);
+      expect(running()).toBe((ROUND_SWEEPS_PER_PROVIDER + 1) * providers.length);
       for (let i = 0; i < 20 && running() > 0; i++) {
         providers.forEach((p) => p.releaseAll());
         await settle();
-        for (const p of providers) expect(p.running()).toBeLessThanOrEqual(ROUND_SWEEPS);
+        for (const p of providers) expect(p.running()).toBeLessThanOrEqual(ROUND_SWEEPS_PER_PROVIDER);
+        expect(running()).toBeLessThanOrEqual(ROUND_SWEEPS);
       }
       await Promise.all([...round, ...pass]);
       expect(publisher.publish).toHaveBeenCalledTimes(round.length + pass.length);

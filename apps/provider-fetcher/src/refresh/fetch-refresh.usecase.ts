@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isWindowSweep, refreshTopicsOf, type FetchOutcome, type NormalizedProviderRecord, type ProviderSlug, type RefreshFetchRequested } from '@jobs/contracts';
+import { isWindowSweep, refreshTopicsOf, type FetchOutcome, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
@@ -31,8 +31,8 @@ export const WINDOW_SWEEP_PARALLEL_PAGES = 8;
  */
 @Injectable()
 export class FetchRefreshUseCase {
-  /** Per provider: a pass's sweep at once, a round's a few at a time (see SweepPacer). */
-  private readonly pacers = new Map<ProviderSlug, SweepPacer>();
+  /** A pass's sweep at once, a round's a few at a time, one per provider (see SweepPacer). */
+  private readonly pacer = new SweepPacer();
 
   constructor(
     private readonly calls: ProviderCalls,
@@ -41,13 +41,11 @@ export class FetchRefreshUseCase {
 
   async execute(message: RefreshFetchRequested.Value): Promise<void> {
     const urgent = isWindowSweep(message.kind);
-    let pacer = this.pacers.get(message.provider);
-    if (!pacer) this.pacers.set(message.provider, (pacer = new SweepPacer()));
-    await pacer.acquire(urgent);
+    await this.pacer.acquire(message.provider, urgent);
     try {
       await this.sweep(message, urgent);
     } finally {
-      pacer.release(urgent);
+      this.pacer.release(message.provider, urgent);
     }
   }
 
