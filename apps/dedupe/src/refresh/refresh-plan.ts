@@ -23,7 +23,7 @@
  *   crawler saw close are added to the round (their partners decide the closure), whatever the
  *   bucket.
  */
-import type { ProviderSlug, RefreshScope, RefreshSweepKind } from '@jobs/contracts';
+import type { ProviderSlug, RefreshScope, RefreshSequenceKind, RefreshSweepKind } from '@jobs/contracts';
 
 export interface PlannedSweep {
   kind: RefreshSweepKind;
@@ -34,7 +34,7 @@ export interface PlannedSweep {
 }
 
 /** A sequence of one provider: its passes (what moved) or its re-verification rounds (one bucket each). */
-export type RefreshSequence = 'pass' | 'round';
+export type RefreshSequence = RefreshSequenceKind;
 
 export interface PassInput {
   provider: ProviderSlug;

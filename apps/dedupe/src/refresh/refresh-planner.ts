@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { PROVIDER_SLUGS, refreshTopicsOf, type ProviderSlug, type RefreshFetchRequested } from '@jobs/contracts';
+import { REFRESH_SEQUENCES, refreshTopicsOf, type ProviderSlug, type RefreshFetchRequested } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { newId, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
@@ -42,7 +42,6 @@ export const LISTING_LAG_MS: Readonly<Partial<Record<ProviderSlug, number>>> = {
   provider_e: 60 * 60_000,
   provider_f: 10 * 60_000,
 };
-const SEQUENCES: ReadonlyArray<{ kind: RefreshSequence; provider: ProviderSlug }> = (['pass', 'round'] as const).flatMap((kind) => PROVIDER_SLUGS.map((provider) => ({ kind, provider })));
 
 export interface SequenceOutcome {
   kind: RefreshSequence;
@@ -198,8 +197,8 @@ export class RefreshPlanner implements OnApplicationBootstrap {
 
 /** Each sequence's last run and how many of its sweeps are out: one index probe per sequence. */
 async function sequenceStates(tx: Prisma.TransactionClient): Promise<SequenceState[]> {
-  const kinds = SEQUENCES.map((s) => s.kind);
-  const providers = SEQUENCES.map((s) => s.provider);
+  const kinds = REFRESH_SEQUENCES.map((s) => s.kind);
+  const providers = REFRESH_SEQUENCES.map((s) => s.provider);
   const rows = await tx.$queryRaw<{ kind: RefreshSequence; provider: ProviderSlug; started_at: Date | null; bucket: number | null; open: number | null }[]>`
     SELECT seq.kind, seq.provider, last.started_at, last.bucket,
       (SELECT count(*)::int FROM refresh_sweeps s WHERE s.pass_id = last.id AND s.finished_at IS NULL) AS open

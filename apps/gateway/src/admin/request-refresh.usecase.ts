@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PROVIDER_SLUGS, Topics, type ProviderSlug } from '@jobs/contracts';
+import { REFRESH_SEQUENCES, Topics, type ProviderSlug } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { newId } from '@jobs/observability';
@@ -59,7 +59,6 @@ export interface RefreshStatus {
   verification: StoreVerificationStatus | null;
 }
 
-const SEQUENCES = (['pass', 'round'] as const).flatMap((kind) => PROVIDER_SLUGS.map((provider) => ({ kind, provider })));
 
 /**
  * POST /admin/refresh: asks for one refresh now (every provider's pass: partners' new listings
@@ -95,7 +94,7 @@ export class RequestRefreshUseCase {
       (sum, r) => ({ total: sum.total + r.sweeps.total, finished: sum.finished + r.sweeps.finished, complete: sum.complete + r.sweeps.complete, ok: sum.ok + r.sweeps.ok }),
       { total: 0, finished: 0, complete: 0, ok: 0 },
     );
-    const ended = runs.length === SEQUENCES.length && sweeps.finished === sweeps.total;
+    const ended = runs.length === REFRESH_SEQUENCES.length && sweeps.finished === sweeps.total;
     return {
       refresh_id: refreshId,
       status: runs.length === 0 ? 'queued' : ended ? 'completed' : 'running',
@@ -109,8 +108,8 @@ export class RequestRefreshUseCase {
 
   /** In each provider's sequence of passes and of rounds, the first run to start at or after the request, with its sweeps counted. */
   private runs(requestedAt: Date) {
-    const kinds = SEQUENCES.map((s) => s.kind);
-    const providers = SEQUENCES.map((s) => s.provider);
+    const kinds = REFRESH_SEQUENCES.map((s) => s.kind);
+    const providers = REFRESH_SEQUENCES.map((s) => s.provider);
     return this.prisma.$queryRaw<{ id: string; kind: 'pass' | 'round'; provider: ProviderSlug; started_at: Date; total: number; finished: number; complete: number; ok: number }[]>`
       SELECT run.id, seq.kind, seq.provider, run.started_at,
         count(s.key)::int AS total, count(s.finished_at)::int AS finished, count(*) FILTER (WHERE s.complete)::int AS complete, count(*) FILTER (WHERE s.ok)::int AS ok

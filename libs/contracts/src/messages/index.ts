@@ -24,7 +24,7 @@ export * as RefreshRecordsFetched from './refresh-records-fetched.schema.js';
 export * as EventChargeRequested from './event-charge-requested.schema.js';
 export * as AccountCreditsAdded from './account-credits-added.schema.js';
 export { ChangeIdSchema, JobChangeSchema, type JobChange } from './job-lifecycle-changed.schema.js';
-export { RefreshIdSchema } from './refresh-requested.schema.js';
+export { REFRESH_SEQUENCES, RefreshIdSchema, type RefreshSequenceKind } from './refresh-requested.schema.js';
 export { isWindowSweep, RefreshScopeSchema, RefreshSweepKindSchema, type RefreshScope, type RefreshSweepKind } from './refresh-fetch-requested.schema.js';
 export * as OrchestratorQueryRequested from './orchestrator-query-requested.schema.js';
 export * as DispatcherQueryRequested from './dispatcher-query-requested.schema.js';
