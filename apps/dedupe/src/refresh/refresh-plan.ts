@@ -33,9 +33,6 @@ export interface PlannedSweep {
   changedSince?: number;
 }
 
-/** A sequence of one provider: its passes (what moved) or its re-verification rounds (one bucket each). */
-export type RefreshSequence = RefreshSequenceKind;
-
 export interface PassInput {
   provider: ProviderSlug;
   now: number;
@@ -83,7 +80,7 @@ export function nextBucket(previous: number | null, buckets: number): number {
 
 /** Where one provider's sequence stands: its last pass or round, if any. */
 export interface SequenceState {
-  kind: RefreshSequence;
+  kind: RefreshSequenceKind;
   provider: ProviderSlug;
   last: { startedAt: number; bucket: number | null; openSweeps: number } | null;
 }

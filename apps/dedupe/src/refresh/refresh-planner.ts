@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { REFRESH_SEQUENCES, refreshTopicsOf, type ProviderSlug, type RefreshFetchRequested } from '@jobs/contracts';
+import { REFRESH_SEQUENCES, refreshTopicsOf, type ProviderSlug, type RefreshFetchRequested, type RefreshSequenceKind } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { newId, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { decide, nextBucket, planPass, planRound, refreshCallTimeoutMs, type PlannedSweep, type RefreshSequence, type SequenceDecision, type SequenceState } from './refresh-plan.js';
+import { decide, nextBucket, planPass, planRound, refreshCallTimeoutMs, type PlannedSweep, type SequenceDecision, type SequenceState } from './refresh-plan.js';
 
 export const REFRESH_SETTINGS = Symbol('REFRESH_SETTINGS');
 export interface RefreshSettings {
@@ -44,7 +44,7 @@ export const LISTING_LAG_MS: Readonly<Partial<Record<ProviderSlug, number>>> = {
 };
 
 export interface SequenceOutcome {
-  kind: RefreshSequence;
+  kind: RefreshSequenceKind;
   provider: ProviderSlug;
   /** the pass or round started now, or why none did */
   outcome: { started: string } | Exclude<SequenceDecision, { start: unknown }>;
@@ -199,7 +199,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
 async function sequenceStates(tx: Prisma.TransactionClient): Promise<SequenceState[]> {
   const kinds = REFRESH_SEQUENCES.map((s) => s.kind);
   const providers = REFRESH_SEQUENCES.map((s) => s.provider);
-  const rows = await tx.$queryRaw<{ kind: RefreshSequence; provider: ProviderSlug; started_at: Date | null; bucket: number | null; open: number | null }[]>`
+  const rows = await tx.$queryRaw<{ kind: RefreshSequenceKind; provider: ProviderSlug; started_at: Date | null; bucket: number | null; open: number | null }[]>`
     SELECT seq.kind, seq.provider, last.started_at, last.bucket,
       (SELECT count(*)::int FROM refresh_sweeps s WHERE s.pass_id = last.id AND s.finished_at IS NULL) AS open
     FROM unnest(${kinds}::text[], ${providers}::text[]) AS seq(kind, provider)
