@@ -16,6 +16,7 @@ import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { limitRunTime } from './lib/time-limit.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const slot = Number(process.env.STACK_SLOT ?? 8);
@@ -211,6 +212,9 @@ async function stopStack() {
   await Promise.race([exited, sleep(60000)]);
 }
 
+/** The fault specs take a few minutes; past this, one hangs. */
+const SPECS_LIMIT_MS = 20 * 60_000;
+
 function runSpecs() {
   say('fault specs (nx run @jobs/e2e-support:faults) ...');
   return new Promise((resolve, reject) => {
@@ -232,7 +236,12 @@ function runSpecs() {
         FAULTS_SCRIPT: fileURLToPath(import.meta.url),
       },
     });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(Object.assign(new Error(`fault specs failed (exit ${code})`), { exitCode: code ?? 1 }))));
+    const overLimit = limitRunTime(child, SPECS_LIMIT_MS, () => say(`fault specs ran past their ${SPECS_LIMIT_MS / 60_000} min limit: stopping them`));
+    child.on('exit', (code) => {
+      if (code === 0) return resolve();
+      const why = overLimit() ? `over their ${SPECS_LIMIT_MS / 60_000} min limit` : `exit ${code}`;
+      reject(Object.assign(new Error(`fault specs failed (${why})`), { exitCode: code ?? 1 }));
+    });
   });
 }
 

@@ -13,6 +13,7 @@ import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { limitRunTime } from './lib/time-limit.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const command = process.argv[2] ?? 'up';
@@ -105,6 +106,10 @@ function say(message) {
   process.stdout.write(`[stack ${secs}s] ${message}\n`);
 }
 
+/**
+ * Runs a command to its end. `limitMs` bounds a step that must finish (a test phase): past it,
+ * the command and everything it started are killed and the step fails, naming the limit.
+ */
 function run(cmd, args, options = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: ROOT, stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...env, ...options.env } });
@@ -113,13 +118,17 @@ function run(cmd, args, options = {}) {
     const since = Date.now();
     const heartbeat = options.heartbeat ? setInterval(() => say(`${options.heartbeat} (${Math.round((Date.now() - since) / 1000)}s) ...`), 15000) : undefined;
     child.on('exit', () => clearInterval(heartbeat));
+    const overLimit = limitRunTime(child, options.limitMs, () =>
+      say(`${cmd} ${args.join(' ')} ran past its ${options.limitMs / 60_000} min limit: stopping it and everything it started`),
+    );
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (code === 0) resolve(output);
       else {
-        const error = new Error(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`})${output ? `\n${output.trim()}` : ''}`);
+        const why = overLimit() ? `over its ${options.limitMs / 60_000} min limit` : (signal ?? `exit ${code}`);
+        const error = new Error(`${cmd} ${args.join(' ')} failed (${why})${output ? `\n${output.trim()}` : ''}`);
         error.exitCode = code ?? 1;
         reject(error);
       }
@@ -593,6 +602,8 @@ function e2eEnv(infra) {
 
 /** Replicas of every consumer in the replica phase of `npm test`. */
 const REPLICA_PHASE_REPLICAS = 2;
+/** Each test phase takes a fraction of these on this machine; past one, something hangs. */
+const PHASE_LIMIT_MS = { unit: 25 * 60_000, e2e: 40 * 60_000, replicas: 15 * 60_000 };
 /**
  * The outcome of the replica scenario run by the one-replica e2e phase
  * (apps/search-orchestrator/test/replica-scenario.ts), which the replica phase compares with.
@@ -624,7 +635,7 @@ async function replicaPhase(infra) {
   // Without SCALE the e2e phase ran one replica each, so its scenario outcome must be there.
   if (SCALE.size === 0 && !existsSync(replicaBaseline)) throw new Error(`the one-replica phase left no ${replicaBaseline} to compare with`);
   say('replica specs against two replicas of every consumer ...');
-  await run('nx', ['run-many', '-t', 'e2e-replicas', '--output-style=static', '--parallel=1'], { env: e2eEnv(infra) });
+  await run('nx', ['run-many', '-t', 'e2e-replicas', '--output-style=static', '--parallel=1'], { env: e2eEnv(infra), limitMs: PHASE_LIMIT_MS.replicas });
 }
 
 async function test({ e2eOnly }) {
@@ -633,14 +644,14 @@ async function test({ e2eOnly }) {
     // (Nx's cache can live outside the clone and be shared between checkouts).
     // pack-check: the client library packed and installed as a customer would (libs/client).
     say('lint, typecheck, unit tests and package checks of every project (nx run-many, cache skipped) ...');
-    await run('nx', ['run-many', '-t', 'lint', 'typecheck', 'test', 'pack-check', '--output-style=static', '--skip-nx-cache']);
+    await run('nx', ['run-many', '-t', 'lint', 'typecheck', 'test', 'pack-check', '--output-style=static', '--skip-nx-cache'], { limitMs: PHASE_LIMIT_MS.unit });
   }
   const infra = await setUp({ fresh: true });
   await startServices(infra);
   rmSync(replicaBaseline, { force: true }); // an earlier run's outcome proves nothing about this one
   say('end-to-end tests against the running stack ...');
   // One e2e project at a time: they share the stack, and some change provider behaviour.
-  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1'], { env: e2eEnv(infra) });
+  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1'], { env: e2eEnv(infra), limitMs: PHASE_LIMIT_MS.e2e });
   await replicaPhase(infra);
   await checkNoOffContractMessages(infra);
   say(`all tests passed in ${((Date.now() - started) / 1000).toFixed(0)}s`);

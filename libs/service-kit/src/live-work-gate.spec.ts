@@ -1,8 +1,13 @@
+import { jest } from '@jest/globals';
 import { LiveWorkGate } from './live-work-gate.js';
 
-const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+// Fake timers: the quiet time is asserted to the millisecond, whatever the machine's load.
+const tick = (ms = 0) => jest.advanceTimersByTimeAsync(ms);
 
 describe('LiveWorkGate', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
   it('lets background work through at once when no live work is in flight or recent', async () => {
     const gate = new LiveWorkGate(20);
     expect(await gate.yieldToLive(1_000)).toBe(false);
@@ -18,9 +23,9 @@ describe('LiveWorkGate', () => {
     expect(through).toBe(false);
     release();
     await live;
-    await tick(10);
+    await tick(29);
     expect(through).toBe(false); // still within the quiet time
-    await tick(40);
+    await tick(1);
     expect(through).toBe(true);
     await background;
   });
@@ -29,10 +34,13 @@ describe('LiveWorkGate', () => {
     const gate = new LiveWorkGate(30);
     let release!: () => void;
     const live = gate.live(() => new Promise<void>((r) => (release = r)));
-    const started = Date.now();
-    expect(await gate.yieldToLive(50)).toBe(true);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    let held: boolean | undefined;
+    const background = gate.yieldToLive(50).then((wasHeld) => (held = wasHeld));
+    await tick(49);
+    expect(held).toBeUndefined();
+    await tick(1);
+    await background;
+    expect(held).toBe(true);
     release();
     await live;
   });
