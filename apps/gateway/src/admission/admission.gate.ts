@@ -1,55 +1,84 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Counter } from '@opentelemetry/api';
-import type { FastifyRequest } from 'fastify';
+import type { Counter, Histogram } from '@opentelemetry/api';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { jobsMeter } from '@jobs/observability';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
 import type { AdmissionPool } from './admitted.decorator.js';
-import { InFlightLimit, isRefusal } from './in-flight-limit.js';
+import { FairQueue } from './fair-queue.js';
+import { InFlightLimit } from './in-flight-limit.js';
 
 /**
- * Admission control (issue 14): the gate after the rate limit (an account over its own limit
- * gets 429 first) and before Idempotency-Key (a refused request leaves no record, so its retry
- * with the same key simply runs; DoorInterceptor). Beyond capacity the answer is 503 with the
- * `rate_limited` envelope and `Retry-After`, at once and without any I/O; the slot is held
+ * Admission control: the gate after the rate limit (an account over its own limit gets 429
+ * first) and before Idempotency-Key (a refused request leaves no record, so its retry with the
+ * same key simply runs; DoorInterceptor). Each pool is an adaptive in-flight limit with a fair
+ * queue in front (FairQueue): a search that cannot start at once waits briefly, freed slots go
+ * to the waiting account holding the fewest, and a request is refused (503 with the
+ * `rate_limited` envelope and `Retry-After`) only when its wait cannot be met. The slot is held
  * until the response is decided, whatever the outcome. Test-key searches (the sandbox's fixed
  * data, no pipeline) are not counted.
  */
 @Injectable()
 export class AdmissionGate {
-  private readonly pools: Record<AdmissionPool, InFlightLimit>;
+  private readonly pools: Record<AdmissionPool, FairQueue>;
+  private readonly limits: Record<AdmissionPool, InFlightLimit>;
   private readonly refused: Counter;
+  private readonly waited: Histogram;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.pools = { 'sync-search': new InFlightLimit({ min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT), max: config.SEARCH_MAX_IN_FLIGHT, start: config.SEARCH_START_IN_FLIGHT, window: config.SEARCH_ADMISSION_WINDOW, floorMs: config.SEARCH_LATENCY_FLOOR_MS }) };
+    const limit = new InFlightLimit({ min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT), max: config.SEARCH_MAX_IN_FLIGHT, start: config.SEARCH_START_IN_FLIGHT, window: config.SEARCH_ADMISSION_WINDOW, floorMs: config.SEARCH_LATENCY_FLOOR_MS });
+    this.limits = { 'sync-search': limit };
+    this.pools = { 'sync-search': new FairQueue(limit, { maxQueued: config.SEARCH_QUEUE_MAX, maxWaitMs: config.SEARCH_QUEUE_MAX_WAIT_MS }) };
     const meter = jobsMeter();
-    this.refused = meter.createCounter('gateway_admission_refused_total', { description: 'Requests refused with 503 because the work in flight on this replica was at capacity, by pool.' });
+    this.refused = meter.createCounter('gateway_admission_refused_total', { description: 'Requests refused with 503 by admission, by pool, plan and reason (queue_full, wait_too_long, timed_out, abandoned).' });
+    this.waited = meter.createHistogram('gateway_admission_wait_seconds', {
+      description: 'How long admitted requests waited for a slot (0 when admitted at once), by pool and plan.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] },
+    });
     meter
       .createObservableGauge('gateway_admission_in_flight', { description: 'Admitted requests in flight on this replica, by pool.' })
       .addCallback((result) => {
-        for (const [pool, limit] of Object.entries(this.pools)) result.observe(limit.current, { pool });
+        for (const [pool, limit] of Object.entries(this.limits)) result.observe(limit.current, { pool });
       });
     meter
       .createObservableGauge('gateway_admission_limit', { description: 'How many requests this replica admits at once now (adaptive, SEARCH_MIN_IN_FLIGHT..SEARCH_MAX_IN_FLIGHT), by pool.' })
       .addCallback((result) => {
-        for (const [pool, limit] of Object.entries(this.pools)) result.observe(limit.limit, { pool });
+        for (const [pool, limit] of Object.entries(this.limits)) result.observe(limit.limit, { pool });
+      });
+    meter
+      .createObservableGauge('gateway_admission_queued', { description: 'Requests waiting for a slot on this replica, by pool.' })
+      .addCallback((result) => {
+        for (const [pool, queue] of Object.entries(this.pools)) result.observe(queue.length, { pool });
       });
   }
 
   /**
-   * Takes a slot of the route's pool for a live-key request, or throws 503 beyond capacity.
-   * Returns the slot's release (the caller runs it once the response is decided), or nothing
-   * when the request is not counted.
+   * Takes a slot of the route's pool for a live-key request, waiting for one if need be, or
+   * throws 503 when the wait cannot be met. Returns the slot's release (the caller runs it once
+   * the response is decided), or nothing when the request is not counted.
    */
-  pass(request: FastifyRequest, pool: AdmissionPool | undefined): (() => void) | undefined {
-    if (!pool || request.principal?.mode !== 'live') return undefined;
-    const admission = this.pools[pool].tryEnter(ceilingMs(request.body));
-    if (isRefusal(admission)) {
-      this.refused.add(1, { pool });
-      throw overloaded(admission.retryAfterSeconds);
+  async pass(request: FastifyRequest, reply: FastifyReply, pool: AdmissionPool | undefined): Promise<(() => void) | undefined> {
+    const principal = request.principal;
+    if (!pool || principal?.mode !== 'live') return undefined;
+    const gone = new AbortController();
+    let entered = this.pools[pool].enter({ account: principal.accountId, ceilingMs: ceilingMs(request.body), signal: gone.signal });
+    if (entered instanceof Promise) {
+      // A caller who goes away while waiting gives its place up.
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      entered = await entered.finally(() => reply.raw.off('close', onClose));
     }
-    return () => admission.release();
+    const labels = { pool, plan: principal.plan };
+    if ('reason' in entered) {
+      this.refused.add(1, { ...labels, reason: entered.reason });
+      throw overloaded(entered.retryAfterSeconds);
+    }
+    this.waited.record(entered.waitedMs / 1000, labels);
+    return () => entered.release();
   }
 }
 

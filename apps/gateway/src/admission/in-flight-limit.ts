@@ -42,11 +42,10 @@ const DECREASE = 0.7;
 const MIN_WINDOW = 2;
 
 /**
- * Admission by the work in flight on this replica. At most `limit` units at once; beyond that a
- * request is refused at once, before it does any work (no queue: a queued sync search would
- * spend its caller's deadline waiting, and the spec's answer to "too many" is to come back after
- * `Retry-After`). `Retry-After` is the time the work now in flight takes to drain at the rate
- * units have been finishing lately (Little's law), 1 to 30 s.
+ * Admission by the work in flight on this replica. At most `limit` units at once; beyond that
+ * `tryEnter` refuses (FairQueue decides who waits for the next free slot). `Retry-After` is the
+ * time the work now in flight takes to drain at the rate units have been finishing lately
+ * (Little's law), 1 to 30 s.
  *
  * The limit adapts to what the pipeline carries now (the machine, the strategy mix, whatever
  * else runs), as TCP's congestion window does: every `window` completions the p95 of their
@@ -187,6 +186,11 @@ export class InFlightLimit {
     // What was too much is not regained in one step.
     this.resumeLimit = this.currentLimit;
     this.startWindow();
+  }
+
+  /** Whether a unit would be admitted now. */
+  get hasRoom(): boolean {
+    return this.inFlight < this.currentLimit;
   }
 
   private retryAfterSeconds(): number {

@@ -42,8 +42,8 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
   /**
    * Sync searches one gateway replica lets into the pipeline at once, at most; beyond its current
-   * limit a search is refused with 503 and Retry-After before any work (issue 14: overload is
-   * refused, never a 500 after the wait). The limit adapts between SEARCH_MIN_IN_FLIGHT and this
+   * limit a search waits in the fair queue, or is refused with 503 and Retry-After before any
+   * work (overload is refused, never a 500 after the wait). The limit adapts between SEARCH_MIN_IN_FLIGHT and this
    * (src/admission/in-flight-limit.ts); 16 is the concurrency the stack is sized for (bench:sync).
    */
   SEARCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
@@ -59,16 +59,26 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   /**
    * A window p95 at or under this never shrinks the limit (the target is twice the quiet p95, but
    * never under this): without it, 16 concurrent cheap searches answered in 300 ms on a quiet
-   * machine were mostly refused because their quiet p95 was 48 ms (bench:sync, issue 14).
+   * machine were mostly refused because their quiet p95 was 48 ms (bench:sync).
    */
   SEARCH_LATENCY_FLOOR_MS: z.coerce.number().int().min(0).default(500),
+  /**
+   * Searches waiting for a slot on one replica, at most (all accounts together): beyond it a
+   * search is refused at once. Bounds the queue's memory; the wait bound below usually binds first.
+   */
+  SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).default(512),
+  /**
+   * The longest a search waits for a slot before it is refused with 503 and Retry-After. A search
+   * also never waits longer than its own `waterfall.timeout_ms` leaves after a typical answer.
+   */
+  SEARCH_QUEUE_MAX_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
   /**
    * How long a replica answers a key (and its account's settings) from its own memory before it
    * reads the shared Redis entry again: the bound on how long another replica's revocation takes
-   * to reach this one, so at most 1 s (issue 14).
+   * to reach this one, so at most 1 s.
    */
   API_KEY_LOCAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
   /** Keys a replica keeps in memory at most (past it the map starts over). */

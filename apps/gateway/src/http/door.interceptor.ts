@@ -19,8 +19,8 @@ interface RouteDoor {
 
 /**
  * The door after authentication, its gates in this order: the rate limit decides before any
- * work; then the pinned version is reported; then admission by the work in flight (503 beyond
- * capacity, before any record or work); then Idempotency-Key (a replay is a request too, so it
+ * work; then the pinned version is reported; then admission by the work in flight (a brief fair
+ * wait, 503 when it cannot be met, before any record or work); then Idempotency-Key (a replay is a request too, so it
  * counts against the limit). An unsupported version was refused before the key was checked
  * (ServiceVersionGuard). One global interceptor runs the gates, not one interceptor each: Nest
  * wraps every interceptor in rxjs layers on every request (bench:account, issue 14).
@@ -45,7 +45,7 @@ export class DoorInterceptor implements NestInterceptor {
     const route = this.route(context);
     await this.rateLimit.pass(request, reply, route.rateLimitBucket);
     this.version.pass(request, reply);
-    const release = this.admission.pass(request, route.admissionPool);
+    const release = await this.admission.pass(request, reply, route.admissionPool);
     try {
       await this.idempotency.pass(request, reply, route.reattachesSearch);
     } catch (error) {

@@ -1,0 +1,186 @@
+import { type Admitted, FairQueue, type FairQueueTuning, type QueueRefusal } from './fair-queue.js';
+import { InFlightLimit } from './in-flight-limit.js';
+
+const CEILING = 10_000;
+
+/** A queue in front of a fixed limit, on a clock and timers the test moves. */
+function queueOf(slots: number, tuning: Partial<FairQueueTuning> = {}) {
+  const clock = { now: 0 };
+  const timers: Array<{ at: number; fn: () => void; cleared: boolean }> = [];
+  const limit = new InFlightLimit({ min: slots, max: slots, window: 1000 }, () => clock.now);
+  const queue = new FairQueue(limit, { maxQueued: 100, maxWaitMs: 5_000, ...tuning }, () => clock.now, {
+    set: (fn, ms) => {
+      const timer = { at: clock.now + ms, fn, cleared: false };
+      timers.push(timer);
+      return timer;
+    },
+    clear: (timer) => void ((timer as { cleared: boolean }).cleared = true),
+  });
+  const advance = async (ms: number) => {
+    clock.now += ms;
+    for (const timer of timers.filter((t) => !t.cleared && t.at <= clock.now)) {
+      timer.cleared = true;
+      timer.fn();
+    }
+    await Promise.resolve();
+  };
+  return { queue, limit, clock, advance };
+}
+
+const isAdmitted = (outcome: unknown): outcome is Admitted => typeof outcome === 'object' && outcome !== null && 'release' in outcome;
+
+function enterNow(queue: FairQueue, account: string): Admitted {
+  const outcome = queue.enter({ account, ceilingMs: CEILING });
+  if (!isAdmitted(outcome)) throw new Error(`expected a slot at once, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+/** Records the order in which waiting requests are admitted. */
+function track(order: string[], name: string, outcome: ReturnType<FairQueue['enter']>) {
+  return Promise.resolve(outcome).then((settled) => {
+    order.push(isAdmitted(settled) ? name : `${name}:${(settled as QueueRefusal).reason}`);
+    return settled;
+  });
+}
+
+describe('fair admission', () => {
+  it('admits at once while the limit has room and nobody waits', () => {
+    const { queue, limit } = queueOf(2);
+    const a = enterNow(queue, 'acct_a');
+    enterNow(queue, 'acct_b');
+    expect(limit.current).toBe(2);
+    expect(a.waitedMs).toBe(0);
+  });
+
+  it('lets a full limit make a search wait, and admits it when a slot is released', async () => {
+    const { queue, clock } = queueOf(1);
+    const first = enterNow(queue, 'acct_a');
+    const waiting = queue.enter({ account: 'acct_a', ceilingMs: CEILING });
+    expect(waiting).toBeInstanceOf(Promise);
+    expect(queue.length).toBe(1);
+    clock.now += 300;
+    first.release();
+    const admitted = await waiting;
+    expect(isAdmitted(admitted) && admitted.waitedMs).toBe(300);
+    expect(queue.length).toBe(0);
+  });
+
+  it('gives a freed slot to the waiting account that holds the fewest, however many the busy one queued', async () => {
+    const { queue } = queueOf(4);
+    const busy = Array.from({ length: 4 }, () => enterNow(queue, 'acct_busy'));
+    const order: string[] = [];
+    const waits = [
+      ...Array.from({ length: 6 }, (_, i) => track(order, `busy${i}`, queue.enter({ account: 'acct_busy', ceilingMs: CEILING }))),
+      track(order, 'quiet0', queue.enter({ account: 'acct_quiet', ceilingMs: CEILING })),
+      track(order, 'quiet1', queue.enter({ account: 'acct_quiet', ceilingMs: CEILING })),
+    ];
+    busy[0]!.release();
+    await Promise.resolve();
+    busy[1]!.release();
+    await Promise.resolve();
+    busy[2]!.release();
+    await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+    // quiet0 (holding none), quiet1 (quiet holds 1, busy 2), then the busy account's oldest.
+    expect(order).toEqual(['quiet0', 'quiet1', 'busy0']);
+    expect(queue.length).toBe(5);
+    void waits;
+  });
+
+  it('serves one account first in, first out', async () => {
+    const { queue } = queueOf(1);
+    const held = enterNow(queue, 'acct_a');
+    const order: string[] = [];
+    const waits = [1, 2, 3].map((i) => track(order, `a${i}`, queue.enter({ account: 'acct_a', ceilingMs: CEILING })));
+    held.release();
+    const second = (await waits[0]) as Admitted;
+    second.release();
+    const third = (await waits[1]) as Admitted;
+    third.release();
+    await waits[2];
+    expect(order).toEqual(['a1', 'a2', 'a3']);
+  });
+
+  it('refuses a waiting search with Retry-After once its wait runs out', async () => {
+    const { queue, advance } = queueOf(1, { maxWaitMs: 2_000 });
+    enterNow(queue, 'acct_a');
+    const waiting = queue.enter({ account: 'acct_b', ceilingMs: CEILING });
+    await advance(1_999);
+    expect(queue.length).toBe(1);
+    await advance(1);
+    const outcome = (await waiting) as QueueRefusal;
+    expect(outcome.reason).toBe('timed_out');
+    expect(outcome.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(queue.length).toBe(0);
+  });
+
+  it('never waits past what the search\'s own deadline leaves after a typical answer', async () => {
+    const { queue, advance } = queueOf(1, { maxWaitMs: 60_000 });
+    enterNow(queue, 'acct_a');
+    // The deadline is 3 s and answers are assumed to take 1 s until one was seen: 2 s of wait at most.
+    const waiting = queue.enter({ account: 'acct_b', ceilingMs: 3_000 });
+    await advance(2_000);
+    expect(((await waiting) as QueueRefusal).reason).toBe('timed_out');
+  });
+
+  it('refuses at once when its expected wait, at the pace slots free, exceeds the wait it may have', async () => {
+    const { queue, clock } = queueOf(1, { maxWaitMs: 3_000 });
+    // Answers take 1 s: with one slot, one starts a second.
+    for (let i = 0; i < 5; i++) {
+      const slot = enterNow(queue, 'acct_a');
+      clock.now += 1_000;
+      slot.release();
+    }
+    enterNow(queue, 'acct_a');
+    // The first three in line start within 1, 2 and 3 s; a fourth would wait 4 s, past the 3 s it may.
+    for (let i = 0; i < 3; i++) expect(queue.enter({ account: 'acct_a', ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    const refused = queue.enter({ account: 'acct_a', ceilingMs: CEILING }) as QueueRefusal;
+    expect(refused.reason).toBe('wait_too_long');
+    expect(refused.retryAfterSeconds).toBe(5); // the one in flight and four in line, a second each
+    // Another account is served before the busy one's line: it still waits.
+    expect(queue.enter({ account: 'acct_b', ceilingMs: CEILING })).toBeInstanceOf(Promise);
+  });
+
+  it('judges the wait by the pipeline\'s pace, not by how few searches came lately', () => {
+    const { queue, clock } = queueOf(4, { maxWaitMs: 5_000 });
+    // One answer of 500 ms a minute ago: the queue knows answers are quick, though few came.
+    const early = enterNow(queue, 'acct_a');
+    clock.now += 500;
+    early.release();
+    clock.now += 60_000;
+    for (let i = 0; i < 4; i++) enterNow(queue, 'acct_a');
+    const waits = Array.from({ length: 20 }, () => queue.enter({ account: 'acct_a', ceilingMs: CEILING }));
+    expect(waits.every((outcome) => outcome instanceof Promise)).toBe(true);
+  });
+
+  it('refuses at once when the queue is full', () => {
+    const { queue } = queueOf(1, { maxQueued: 2 });
+    enterNow(queue, 'acct_a');
+    void queue.enter({ account: 'acct_a', ceilingMs: CEILING });
+    void queue.enter({ account: 'acct_b', ceilingMs: CEILING });
+    const refused = queue.enter({ account: 'acct_c', ceilingMs: CEILING }) as QueueRefusal;
+    expect(refused.reason).toBe('queue_full');
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+  });
+
+  it('gives the place of a caller who went away to the next in line', async () => {
+    const { queue } = queueOf(1);
+    const held = enterNow(queue, 'acct_a');
+    const gone = new AbortController();
+    const abandoned = queue.enter({ account: 'acct_b', ceilingMs: CEILING, signal: gone.signal });
+    const next = queue.enter({ account: 'acct_c', ceilingMs: CEILING });
+    gone.abort();
+    expect(((await abandoned) as QueueRefusal).reason).toBe('abandoned');
+    expect(queue.length).toBe(1);
+    held.release();
+    expect(isAdmitted(await next)).toBe(true);
+  });
+
+  it('counts a slot once however often it is released', async () => {
+    const { queue, limit } = queueOf(2);
+    const a = enterNow(queue, 'acct_a');
+    a.release();
+    a.release();
+    expect(limit.current).toBe(0);
+  });
+});
