@@ -28,4 +28,7 @@ module.exports = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  // Specs against the real PostgreSQL and Redis take seconds when the machine is loaded (the
+  // unit phase runs projects in parallel, beside whatever else runs): 5 s failed them spuriously.
+  testTimeout: 30_000,
 };

@@ -31,6 +31,7 @@ import { CollectChunkUseCase } from './async-search/collect-chunk.usecase.js';
 import { CreateAsyncSearchUseCase } from './async-search/create-async-search.usecase.js';
 import { ASYNC_CURSOR_CODEC, ReadAsyncSearchUseCase } from './async-search/read-async-search.usecase.js';
 import { ResumeSearchesUseCase } from './async-search/resume-searches.usecase.js';
+import { ASYNC_SEARCH_POOL } from './async-search/async-search-pool.js';
 
 @Module({})
 export class OrchestratorModule {
@@ -59,7 +60,8 @@ export class OrchestratorModule {
         { provide: WATCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // Async searches: state in PostgreSQL, chunked collection, charges as collected, sweeper.
         AsyncSearchSteps, CreateAsyncSearchUseCase, ReadAsyncSearchUseCase, CollectChunkUseCase, ApplyChargeUseCase, ResumeSearchesUseCase, AsyncSearchSweeper, AsyncPipelineProbe,
-        { provide: ASYNC_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
+        { provide: ASYNC_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+        { provide: ASYNC_SEARCH_POOL, useValue: { maxRunning: config.ASYNC_SEARCH_MAX_RUNNING } }],
     };
   }
 }

@@ -15,8 +15,9 @@ const BATCH = 20;
  * STALL_MS gets its in-flight chunks and unanswered charge batches asked again (same chunk, try
  * and batch numbers: the fetcher and dedupe redo harmless work, billing's mark refuses a second
  * charge, and the search ignores answers it is no longer waiting for), and an on_hold search
- * whose account has credits again is resumed (a top-up that raced its hold). Every replica
- * sweeps; SKIP LOCKED keeps two from re-driving one search at once.
+ * whose account has credits again is resumed (a top-up that raced its hold), and waiting
+ * searches get the async pool's free places. Every replica sweeps; SKIP LOCKED keeps two from
+ * re-driving one search at once.
  *
  * A chunk still on its way is never asked twice: while its request waits in the outbox or a
  * message of the search waits (or is being handled) on its partition at any hop
@@ -53,7 +54,8 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
   async sweep(now = Date.now()): Promise<number> {
     const before = new Date(now - STALL_MS);
     // The probes are untraced (an idle orchestrator makes them every few seconds); a re-drive traces itself.
-    const stalled = await untraced(() => this.prisma.asyncSearch.findMany({ where: { status: { in: ['queued', 'running'] }, progressAt: { lt: before } }, select: { id: true }, take: BATCH }));
+    // A search waiting for a place in the async pool is not stalled: it has asked for nothing yet.
+    const stalled = await untraced(() => this.prisma.asyncSearch.findMany({ where: { status: { in: ['queued', 'running'] }, startedAt: { not: null }, progressAt: { lt: before } }, select: { id: true }, take: BATCH }));
     let moved = 0;
     for (const [id, at] of this.lookAgainAt) if (at <= now) this.lookAgainAt.delete(id);
     for (const { id } of stalled) if (await this.redrive(id, before, now)) moved += 1;
@@ -63,6 +65,9 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
       await this.resume.resume(search.id);
       moved += 1;
     }
+    // Places freed without a finish (a search put on hold) go to waiting searches here.
+    await untraced(() => this.prisma.$transaction((tx) => this.steps.startWaiting(tx), { timeout: 60_000 }));
+    this.steps.kick();
     return moved;
   }
 
@@ -76,7 +81,7 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     const moved = await this.prisma.$transaction(
       async (tx) => {
         const locked = await tx.$queryRaw<{ id: string }[]>`
-          SELECT id FROM async_searches WHERE id = ${searchId} AND status IN ('queued', 'running') AND progress_at < ${before} FOR UPDATE SKIP LOCKED`;
+          SELECT id FROM async_searches WHERE id = ${searchId} AND status IN ('queued', 'running') AND started_at IS NOT NULL AND progress_at < ${before} FOR UPDATE SKIP LOCKED`;
         if (locked.length === 0) return false;
         const search = await this.steps.lock(tx, searchId);
         if (!search) return false;

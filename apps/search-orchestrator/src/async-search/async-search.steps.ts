@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   AsyncSearchCreateRequestSchema,
   ChunkPositionSchema,
@@ -15,6 +15,7 @@ import {
 import type { Prisma } from '@jobs/db';
 import { OutboxRelay } from '@jobs/outbox';
 import { SearchMetrics } from '../search/search-metrics.js';
+import { ASYNC_SEARCH_POOL, type AsyncSearchPoolConfig, takeWaitingSearches } from './async-search-pool.js';
 import { z } from 'zod';
 import {
   CHUNK_SIZE,
@@ -82,7 +83,18 @@ export function matchContext(search: LoadedSearch): MatchContext {
 export class AsyncSearchSteps {
   private readonly metrics = new SearchMetrics();
 
-  constructor(private readonly outbox: OutboxRelay) {}
+  constructor(
+    private readonly outbox: OutboxRelay,
+    @Inject(ASYNC_SEARCH_POOL) private readonly pool: AsyncSearchPoolConfig,
+  ) {}
+
+  /**
+   * Starts waiting live searches on the async pool's free places (their first wave): after a
+   * search is stored, after one finishes, and on every sweep.
+   */
+  async startWaiting(tx: Tx): Promise<void> {
+    for (const row of await takeWaitingSearches(tx, this.pool)) await this.startWave(tx, loadSearch(row), 0);
+  }
 
   /** Locks the search row for this transaction; null when it does not exist. */
   async lock(tx: Tx, searchId: string): Promise<LoadedSearch | null> {
@@ -209,6 +221,8 @@ export class AsyncSearchSteps {
     });
     // Counted inside the transaction: one that rolls back (a crash, a conflict) may count twice.
     this.metrics.asyncSearchFinished(status);
+    // Its place in the async pool goes to the next waiting search.
+    await this.startWaiting(tx);
   }
 
   /** Publish what the committed transaction staged. */

@@ -13,8 +13,9 @@ type Message = OrchestratorQueryRequested.Value;
 type CreateQuery = Extract<Message['query'], { kind: 'async.create' }>;
 
 /**
- * POST /searches: stores the search (queued) and, in the same transaction, asks the first
- * wave's providers for their first chunks; the answer is the search as accepted. The id comes
+ * POST /searches: stores the search (queued) and, in the same transaction, starts it (asks the
+ * first wave's providers for their first chunks) if the async pool has a place for it, else it
+ * waits for one (AsyncSearchPool); the answer is the search as accepted. The id comes
  * from the gateway, so a retry (same Idempotency-Key) finds the stored search and never starts a
  * second one. A provider off the plan is refused (plan_required) before anything is stored.
  *
@@ -52,10 +53,13 @@ export class CreateAsyncSearchUseCase {
             waves: waves as Prisma.InputJsonValue,
             requestId: message.query_id,
             asOf: new Date(),
+            // The sandbox answers at once: a test search never waits for the async pool.
+            startedAt: message.mode === 'test' ? new Date() : null,
           },
         });
         if (message.mode === 'test') await this.completeFromSandbox(tx, created);
-        else await this.steps.startWave(tx, loadSearch(created), 0);
+        // It starts now if the async pool has a place (or another account's waiting search does).
+        else await this.steps.startWaiting(tx);
         return created;
       });
       this.steps.kick();
