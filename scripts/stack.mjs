@@ -593,6 +593,8 @@ function e2eEnv(infra) {
     REDIS_URL: infra.redisUrl,
     PROVIDER_SIM_URL: `http://127.0.0.1:${SIM_PORT}`,
     SERVICE_PORTS: SERVICES.map((s) => `${s.id}=${s.port}`).join(','),
+    // Each gateway's admin port (its /metrics): the public port is SERVICE_PORTS'.
+    GATEWAY_ADMIN_PORTS: SERVICES.filter((s) => s.name === 'gateway').map((s) => `${s.id}=${s.env.ADMIN_PORT}`).join(','),
     STACK_PIDS_FILE: pidsFile,
     STACK_LOG_DIR: logDir,
     WEBHOOK_RETRY_SCALE: webhookRetryScale(),
@@ -602,6 +604,13 @@ function e2eEnv(infra) {
 
 /** Replicas of every consumer in the replica phase of `npm test`. */
 const REPLICA_PHASE_REPLICAS = 2;
+/** The replica phase's second gateway: its public and admin ports follow the first's. */
+const GATEWAY_REPLICA = {
+  name: 'gateway',
+  id: 'gateway#2',
+  port: PORT + 2,
+  env: { PORT: String(PORT + 2), ADMIN_PORT: String(ADMIN_PORT + 2) },
+};
 /** Each test phase takes a fraction of these on this machine, even loaded; past one, something hangs. */
 const PHASE_LIMIT_MS = { unit: 40 * 60_000, e2e: 45 * 60_000, replicas: 15 * 60_000 };
 /**
@@ -611,10 +620,10 @@ const PHASE_LIMIT_MS = { unit: 40 * 60_000, e2e: 45 * 60_000, replicas: 15 * 60_
 const replicaBaseline = join(dirname(pidsFile), 'replica-scenario.json');
 
 /**
- * The replica phase (issue 7): a second replica of every consumer joins the running stack (same
- * database, Kafka and consumer groups: the groups rebalance as under a scale-up, and on 2 cores
- * starting five processes is cheaper than restarting all), the gateway starts again so its
- * /readyz awaits the new replicas too, then the `e2e-replicas` targets run.
+ * The replica phase: a second replica of every consumer joins the running stack (same database,
+ * Kafka and consumer groups: the groups rebalance as under a scale-up, and on 2 cores starting
+ * five processes is cheaper than restarting all), the gateway starts again so its /readyz awaits
+ * the new replicas too, a second gateway starts beside it, then the `e2e-replicas` targets run.
  */
 async function replicaPhase(infra) {
   const added = BASE_SERVICES.filter((service) => SCALABLE.includes(service.name)).flatMap((service) => {
@@ -631,6 +640,13 @@ async function replicaPhase(infra) {
     gateway.kill('SIGTERM');
     await exited;
     await awaitReadiness();
+  }
+  // A second gateway beside the first, on ports of its own (what a load balancer would spread over).
+  if (!SERVICES.some((s) => s.id === GATEWAY_REPLICA.id)) {
+    say(`replica phase: starting ${GATEWAY_REPLICA.id} on ${GATEWAY_REPLICA.port} ...`);
+    SERVICES.push(GATEWAY_REPLICA);
+    startService(GATEWAY_REPLICA, infra);
+    await waitFor(`${GATEWAY_REPLICA.id}'s /readyz`, async () => (await fetch(`http://127.0.0.1:${GATEWAY_REPLICA.port}/readyz`).catch(() => null))?.status === 200, 120_000, 500);
   }
   // Without SCALE the e2e phase ran one replica each, so its scenario outcome must be there.
   if (SCALE.size === 0 && !existsSync(replicaBaseline)) throw new Error(`the one-replica phase left no ${replicaBaseline} to compare with`);

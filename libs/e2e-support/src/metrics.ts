@@ -10,17 +10,26 @@ export interface MetricsEndpoint {
 
 /**
  * Every process's `/metrics`: each consumer's health port and provider-sim's port (SERVICE_PORTS,
- * set by scripts/stack.mjs), the gateway's on its admin port (its public port has none).
+ * set by scripts/stack.mjs), each gateway's on its admin port (GATEWAY_ADMIN_PORTS; its public
+ * port has none).
  */
 export function metricsEndpoints(): MetricsEndpoint[] {
   const ports = process.env['SERVICE_PORTS'];
   if (!ports) throw new Error('SERVICE_PORTS is not set: run the e2e tests through scripts/stack.mjs');
+  const gatewayAdminPorts = new Map((process.env['GATEWAY_ADMIN_PORTS'] ?? '').split(',').filter(Boolean).map((entry) => entry.split('=') as [string, string]));
   return ports.split(',').map((entry) => {
     const [id, port] = entry.split('=') as [string, string];
     const service = id.split('#')[0]!;
-    const base = service === 'gateway' ? stack.adminUrl : `http://127.0.0.1:${port}`;
+    const adminPort = gatewayAdminPorts.get(id);
+    const base = service !== 'gateway' ? `http://127.0.0.1:${port}` : adminPort ? `http://127.0.0.1:${adminPort}` : stack.adminUrl;
     return { id, service, url: `${base}/metrics` };
   });
+}
+
+/** Every gateway's public base URL (the replica phase runs two), the first one first. */
+export function gatewayUrls(): string[] {
+  const ports = (process.env['SERVICE_PORTS'] ?? '').split(',').filter((entry) => entry.startsWith('gateway'));
+  return ports.length ? ports.map((entry) => `http://127.0.0.1:${entry.split('=')[1]}`) : [stack.baseUrl];
 }
 
 export interface Scrape {

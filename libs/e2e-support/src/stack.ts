@@ -62,9 +62,10 @@ export async function refreshPass(timeoutMs = 300_000): Promise<string> {
 
 const SEARCHES = /^\/v1\/(jobs\/search|searches)(\?|$)/;
 
-export async function api(path: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+/** A request to the stack's API; `baseUrl` picks one gateway when several run (gatewayUrls()). */
+export async function api(path: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string>; baseUrl?: string } = {}) {
   if (init.body !== undefined && SEARCHES.test(path)) await crawled();
-  const res = await fetch(`${stack.baseUrl}${path}`, {
+  const res = await fetch(`${init.baseUrl ?? stack.baseUrl}${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: {
       ...(init.key ? { authorization: `Bearer ${init.key}` } : {}),

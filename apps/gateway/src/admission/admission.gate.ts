@@ -25,8 +25,10 @@ export class AdmissionGate {
   private readonly limits: Record<AdmissionPool, InFlightLimit>;
   private readonly refused: Counter;
   private readonly waited: Histogram;
+  private readonly replyGraceMs: number;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    this.replyGraceMs = config.SEARCH_REPLY_GRACE_MS;
     const limit = new InFlightLimit({ min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT), max: config.SEARCH_MAX_IN_FLIGHT, start: config.SEARCH_START_IN_FLIGHT, window: config.SEARCH_ADMISSION_WINDOW, floorMs: config.SEARCH_LATENCY_FLOOR_MS });
     this.limits = { 'sync-search': limit };
     this.pools = { 'sync-search': new FairQueue(limit, { maxQueued: config.SEARCH_QUEUE_MAX, maxWaitMs: config.SEARCH_QUEUE_MAX_WAIT_MS }) };
@@ -63,7 +65,12 @@ export class AdmissionGate {
     const principal = request.principal;
     if (!pool || principal?.mode !== 'live') return undefined;
     const gone = new AbortController();
-    let entered = this.pools[pool].enter({ account: principal.accountId, ceilingMs: ceilingMs(request.body), signal: gone.signal });
+    const deadline = deadlineMs(request.body);
+    // The limit shrinks at once for a search that outlives the gateway's wait for its answer (it
+    // would end in a 500), not for one answered a little after its own tight deadline: a client's
+    // short timeouts must not shrink every other account's capacity.
+    const ceiling = deadline + this.replyGraceMs;
+    let entered = this.pools[pool].enter({ account: principal.accountId, deadlineMs: deadline, ceilingMs: ceiling, signal: gone.signal });
     if (entered instanceof Promise) {
       // A caller who goes away while waiting gives its place up.
       const onClose = () => {
@@ -86,11 +93,8 @@ export class AdmissionGate {
 const SearchTimeoutSchema = z.object({ waterfall: z.object({ timeout_ms: z.number().int().min(1000).max(30_000) }) });
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-/**
- * The longest a sync search's caller should wait: its own `waterfall.timeout_ms` (the gateway
- * waits 5 s more before answering 500, so the limit shrinks well before that).
- */
-function ceilingMs(body: unknown): number {
+/** A sync search's own `waterfall.timeout_ms`: the caller's deadline for its answer. */
+function deadlineMs(body: unknown): number {
   const parsed = SearchTimeoutSchema.safeParse(body);
   return parsed.success ? parsed.data.waterfall.timeout_ms : DEFAULT_TIMEOUT_MS;
 }

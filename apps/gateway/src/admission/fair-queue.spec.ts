@@ -30,7 +30,7 @@ function queueOf(slots: number, tuning: Partial<FairQueueTuning> = {}) {
 const isAdmitted = (outcome: unknown): outcome is Admitted => typeof outcome === 'object' && outcome !== null && 'release' in outcome;
 
 function enterNow(queue: FairQueue, account: string): Admitted {
-  const outcome = queue.enter({ account, ceilingMs: CEILING });
+  const outcome = queue.enter({ account, deadlineMs: CEILING, ceilingMs: CEILING });
   if (!isAdmitted(outcome)) throw new Error(`expected a slot at once, got ${JSON.stringify(outcome)}`);
   return outcome;
 }
@@ -55,7 +55,7 @@ describe('fair admission', () => {
   it('lets a full limit make a search wait, and admits it when a slot is released', async () => {
     const { queue, clock } = queueOf(1);
     const first = enterNow(queue, 'acct_a');
-    const waiting = queue.enter({ account: 'acct_a', ceilingMs: CEILING });
+    const waiting = queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING });
     expect(waiting).toBeInstanceOf(Promise);
     expect(queue.length).toBe(1);
     clock.now += 300;
@@ -70,9 +70,9 @@ describe('fair admission', () => {
     const busy = Array.from({ length: 4 }, () => enterNow(queue, 'acct_busy'));
     const order: string[] = [];
     const waits = [
-      ...Array.from({ length: 6 }, (_, i) => track(order, `busy${i}`, queue.enter({ account: 'acct_busy', ceilingMs: CEILING }))),
-      track(order, 'quiet0', queue.enter({ account: 'acct_quiet', ceilingMs: CEILING })),
-      track(order, 'quiet1', queue.enter({ account: 'acct_quiet', ceilingMs: CEILING })),
+      ...Array.from({ length: 6 }, (_, i) => track(order, `busy${i}`, queue.enter({ account: 'acct_busy', deadlineMs: CEILING, ceilingMs: CEILING }))),
+      track(order, 'quiet0', queue.enter({ account: 'acct_quiet', deadlineMs: CEILING, ceilingMs: CEILING })),
+      track(order, 'quiet1', queue.enter({ account: 'acct_quiet', deadlineMs: CEILING, ceilingMs: CEILING })),
     ];
     busy[0]!.release();
     await Promise.resolve();
@@ -91,7 +91,7 @@ describe('fair admission', () => {
     const { queue } = queueOf(1);
     const held = enterNow(queue, 'acct_a');
     const order: string[] = [];
-    const waits = [1, 2, 3].map((i) => track(order, `a${i}`, queue.enter({ account: 'acct_a', ceilingMs: CEILING })));
+    const waits = [1, 2, 3].map((i) => track(order, `a${i}`, queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })));
     held.release();
     const second = (await waits[0]) as Admitted;
     second.release();
@@ -104,7 +104,7 @@ describe('fair admission', () => {
   it('refuses a waiting search with Retry-After once its wait runs out', async () => {
     const { queue, advance } = queueOf(1, { maxWaitMs: 2_000 });
     enterNow(queue, 'acct_a');
-    const waiting = queue.enter({ account: 'acct_b', ceilingMs: CEILING });
+    const waiting = queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING });
     await advance(1_999);
     expect(queue.length).toBe(1);
     await advance(1);
@@ -118,7 +118,7 @@ describe('fair admission', () => {
     const { queue, advance } = queueOf(1, { maxWaitMs: 60_000 });
     enterNow(queue, 'acct_a');
     // The deadline is 3 s and answers are assumed to take 1 s until one was seen: 2 s of wait at most.
-    const waiting = queue.enter({ account: 'acct_b', ceilingMs: 3_000 });
+    const waiting = queue.enter({ account: 'acct_b', deadlineMs: 3_000, ceilingMs: 8_000 });
     await advance(2_000);
     expect(((await waiting) as QueueRefusal).reason).toBe('timed_out');
   });
@@ -133,12 +133,12 @@ describe('fair admission', () => {
     }
     enterNow(queue, 'acct_a');
     // The first three in line start within 1, 2 and 3 s; a fourth would wait 4 s, past the 3 s it may.
-    for (let i = 0; i < 3; i++) expect(queue.enter({ account: 'acct_a', ceilingMs: CEILING })).toBeInstanceOf(Promise);
-    const refused = queue.enter({ account: 'acct_a', ceilingMs: CEILING }) as QueueRefusal;
+    for (let i = 0; i < 3; i++) expect(queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    const refused = queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal;
     expect(refused.reason).toBe('wait_too_long');
     expect(refused.retryAfterSeconds).toBe(5); // the one in flight and four in line, a second each
     // Another account is served before the busy one's line: it still waits.
-    expect(queue.enter({ account: 'acct_b', ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    expect(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
   });
 
   it('judges the wait by the pipeline\'s pace, not by how few searches came lately', () => {
@@ -149,16 +149,16 @@ describe('fair admission', () => {
     early.release();
     clock.now += 60_000;
     for (let i = 0; i < 4; i++) enterNow(queue, 'acct_a');
-    const waits = Array.from({ length: 20 }, () => queue.enter({ account: 'acct_a', ceilingMs: CEILING }));
+    const waits = Array.from({ length: 20 }, () => queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }));
     expect(waits.every((outcome) => outcome instanceof Promise)).toBe(true);
   });
 
   it('refuses at once when the queue is full', () => {
     const { queue } = queueOf(1, { maxQueued: 2 });
     enterNow(queue, 'acct_a');
-    void queue.enter({ account: 'acct_a', ceilingMs: CEILING });
-    void queue.enter({ account: 'acct_b', ceilingMs: CEILING });
-    const refused = queue.enter({ account: 'acct_c', ceilingMs: CEILING }) as QueueRefusal;
+    void queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING });
+    void queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING });
+    const refused = queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal;
     expect(refused.reason).toBe('queue_full');
     expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
   });
@@ -167,8 +167,8 @@ describe('fair admission', () => {
     const { queue } = queueOf(1);
     const held = enterNow(queue, 'acct_a');
     const gone = new AbortController();
-    const abandoned = queue.enter({ account: 'acct_b', ceilingMs: CEILING, signal: gone.signal });
-    const next = queue.enter({ account: 'acct_c', ceilingMs: CEILING });
+    const abandoned = queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING, signal: gone.signal });
+    const next = queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING });
     gone.abort();
     expect(((await abandoned) as QueueRefusal).reason).toBe('abandoned');
     expect(queue.length).toBe(1);

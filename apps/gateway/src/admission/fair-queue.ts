@@ -22,7 +22,9 @@ export interface Admitted extends Slot {
 export interface EnterOptions {
   /** The account the request is for: slots are shared among the accounts that wait. */
   account: string;
-  /** The longest its caller should wait for the answer, queueing included (its own deadline). */
+  /** The caller's own deadline for the answer, queueing included: it bounds the wait. */
+  deadlineMs: number;
+  /** The longest the answer may take before it becomes an error (the in-flight limit's ceiling). */
   ceilingMs: number;
   /** Resolves the wait with a refusal when the caller goes away. */
   signal?: AbortSignal;
@@ -84,7 +86,7 @@ export class FairQueue {
       if (slot) return slot;
     }
     if (this.queued >= this.tuning.maxQueued) return this.refusal('queue_full', this.queued);
-    const maxWaitMs = Math.min(this.tuning.maxWaitMs, options.ceilingMs - this.serviceMs);
+    const maxWaitMs = Math.min(this.tuning.maxWaitMs, options.deadlineMs - this.serviceMs);
     const ahead = this.aheadOf(options.account);
     if (maxWaitMs <= 0 || this.drainMs(ahead + 1) > maxWaitMs) return this.refusal('wait_too_long', ahead + 1);
     return new Promise<Admitted | QueueRefusal>((resolve) => {
