@@ -7,6 +7,12 @@ export interface ProviderQuery {
   /** Aborts when the search's deadline passes. */
   signal: AbortSignal;
   /**
+   * The deadline is a timeout given to the provider's call (a refresh sweep's), not a caller's
+   * own: running past it is the provider's failure, and counts towards its circuit breaker.
+   * Without it an abort says nothing about the provider (a search's deadline may be tight).
+   */
+  deadlineIsCallTimeout?: boolean;
+  /**
    * Resumable reading (async search chunks): start at `paging.start` (null: the first page),
    * read whole pages until `want` records are in, and leave in `paging.next` where the next read
    * starts (null: no more). Without it, a search reads from the first page and keeps `want` records.

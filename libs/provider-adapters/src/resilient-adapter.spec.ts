@@ -100,6 +100,30 @@ describe('ResilientAdapter', () => {
     ]);
   });
 
+  it("counts a call timeout against the provider's breaker, never a caller's own deadline", async () => {
+    /** A partner that never answers within any deadline, and stops when its call is aborted. */
+    const silent: ProviderAdapter = {
+      provider: 'provider_b',
+      search: (q) =>
+        new Promise((_, reject) => {
+          if (q.signal.aborted) reject(q.signal.reason as Error);
+          else q.signal.addEventListener('abort', () => reject(q.signal.reason as Error), { once: true });
+        }),
+    };
+    const timedOut = async (adapter: ResilientAdapter, deadlineIsCallTimeout: boolean) => {
+      const controller = new AbortController();
+      const pending = adapter.search({ ...query(controller.signal), deadlineIsCallTimeout });
+      controller.abort(new Error('deadline'));
+      await expect(pending).rejects.toThrow('deadline');
+    };
+    const searchDeadlines = new ResilientAdapter(silent, { ...settings, retries: 0 });
+    for (let i = 0; i < 5; i++) await timedOut(searchDeadlines, false);
+    expect(searchDeadlines.circuit).toBe('closed');
+    const callTimeouts = new ResilientAdapter(silent, { ...settings, retries: 0 });
+    for (let i = 0; i < 3; i++) await timedOut(callTimeouts, true);
+    expect(callTimeouts.circuit).toBe('open');
+  });
+
   it('classifies failures', () => {
     expect(isTransient(new ProviderResponseError('provider_a', 503, 'x'))).toBe(true);
     expect(isTransient(new ProviderResponseError('provider_a', 429, 'x'))).toBe(true);

@@ -101,7 +101,7 @@ export class ResilientAdapter implements ProviderAdapter {
           return records;
         } catch (error) {
           if (query.signal.aborted || !isTransient(error) || attempt >= this.settings.retries) {
-            this.recordFailure(error, query.signal);
+            this.recordFailure(error, query);
             throw error;
           }
           await delay(this.settings.retryDelayMs * 2 ** attempt, query.signal);
@@ -112,9 +112,9 @@ export class ResilientAdapter implements ProviderAdapter {
     }
   }
 
-  private recordFailure(error: unknown, signal: AbortSignal): void {
-    // A search's own deadline passing says nothing about the provider's health.
-    if (signal.aborted && !(error instanceof ProviderResponseError)) return;
+  private recordFailure(error: unknown, query: ProviderQuery): void {
+    // A search's own deadline passing says nothing about the provider's health; a call timeout does.
+    if (query.signal.aborted && !(error instanceof ProviderResponseError) && !query.deadlineIsCallTimeout) return;
     const wasOpen = this.circuit === 'open';
     this.failures += 1;
     if (this.failures < this.settings.breakerThreshold) return;

@@ -82,7 +82,9 @@ export class FetchRefreshUseCase {
       const paging: ResumablePaging = { start: position };
       const { outcome, records } = await this.calls.call(
         message.provider,
-        { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since, parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1 },
+        // The sweep's deadline is a call timeout: a partner that runs past it opens its breaker
+        // for live searches too, which then answer without waiting for it.
+        { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since, parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1, deadlineIsCallTimeout: true },
         Math.min(deadlineAt, callStarted + callTimeoutMs),
         context,
       );
