@@ -16,6 +16,7 @@ import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
 import { ChargeAsyncChunkUseCase } from './async-chunks/charge-async-chunk.usecase.js';
 import { WatchEventChargesUseCase } from './events/watch-event-charges.usecase.js';
 import { WatchEventsConsumer } from './events/watch-events.consumer.js';
+import { PaidJobUpdatesUseCase } from './events/paid-job-updates.usecase.js';
 
 @Module({})
 export class BillingModule {
@@ -28,7 +29,7 @@ export class BillingModule {
         OutboxModule,
       ],
       controllers: [ChargesConsumer, BillingQueriesConsumer, WatchEventsConsumer, AsyncChunksConsumer],
-      providers: [AccountCharges, ChargeAsyncChunkUseCase, ChargeSearchPageUseCase, ChargeJobUseCase, ChargeCompanyUseCase, ListLedgerUseCase, WatchEventChargesUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
+      providers: [AccountCharges, ChargeAsyncChunkUseCase, ChargeSearchPageUseCase, ChargeJobUseCase, ChargeCompanyUseCase, ListLedgerUseCase, WatchEventChargesUseCase, PaidJobUpdatesUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBoolean, SharedEnvSchema } from '@jobs/config';
+import { envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
 
 export const DispatcherEnvSchema = SharedEnvSchema.extend({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9105),
@@ -15,6 +15,8 @@ export const DispatcherEnvSchema = SharedEnvSchema.extend({
    * to one endpoint answering in 20 ms needs 5 to 16 of them on a loaded machine).
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
+  /** WEBHOOK_SECRETS_KEY and the bounds of webhook host resolution (@jobs/config). */
+  ...WebhookEnvShape,
 });
 export type DispatcherConfig = z.infer<typeof DispatcherEnvSchema>;
 export const DISPATCHER_CONFIG = Symbol('DISPATCHER_CONFIG');

@@ -222,6 +222,7 @@ function eventEmitted(): EventEmitted.Value {
       data: { search: { id: 'srch_1', status: 'completed', jobs_found: 3 } },
     },
     webhook_url: 'https://hooks.example.com/jobs',
+    mode: 'live',
   };
 }
 

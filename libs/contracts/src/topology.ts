@@ -317,8 +317,8 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['billing'],
-    purpose: 'A job.opened watch event to charge (1 credit unless paid) and then emit',
-    keyReason: "Shares the account key of billing's other inputs: one account's charges serialize",
+    purpose: 'A watch event carrying a full Job: job.opened to charge (1 credit unless paid) and then emit; job.updated to emit only if the account paid for the job',
+    keyReason: "Shares the account key of billing's other inputs: one account's charges serialize, and a job.updated is decided after the account's earlier job.opened",
   }),
   AccountCreditsAdded: defineTopic({
     name: 'account.credits.added',

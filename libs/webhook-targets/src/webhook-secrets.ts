@@ -1,13 +1,27 @@
 /**
  * The signing secret of one account's webhook endpoint: `whsec_` + 32 random bytes, made on
- * first use and the same ever after. One create-or-get shared by the admin API
+ * first use and the same until rotated. One create-or-get shared by the admin API
  * (`GET /admin/accounts/{id}/webhook-secret?url=`) and the webhook-dispatcher (a delivery before
  * any admin call makes it the same way), so both always agree on the secret.
+ *
+ * Stored sealed (`SecretBox`). A row still holding a plain secret (written before sealing) is
+ * sealed when it is next read here, and `sealLegacySecrets` seals every such row at start-up.
+ *
+ * Rotation keeps the replaced secret valid for an overlap window: until `previousExpiresAt`,
+ * deliveries are signed with both (`signingSecrets`: the new one first), so a receiver can switch
+ * to the new secret whenever it likes within the window without refusing a delivery. Rotating
+ * again within the window drops the older previous secret (only the last one overlaps).
  */
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '@jobs/db';
+import { isSealed, SEALED_PREFIX, type SecretBox, type SecretOwner } from './secret-box.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+/** How long a replaced secret stays valid when the caller does not say: one day. */
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
+/** The longest overlap a rotation may ask for: a week. */
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
 
 /** A new signing secret: 256 random bits, URL-safe. */
 export function generateWebhookSecret(): string {
@@ -16,9 +30,94 @@ export function generateWebhookSecret(): string {
 
 export type WebhookSecretStore = Pick<PrismaClient, 'webhookEndpointSecret'>;
 
-/** The endpoint's secret, created if absent (two first uses at once still end with one secret). */
-export async function webhookSecretFor(store: WebhookSecretStore, accountId: string, url: string): Promise<string> {
-  await store.webhookEndpointSecret.createMany({ data: [{ accountId, url, secret: generateWebhookSecret() }], skipDuplicates: true });
-  const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: { accountId_url: { accountId, url } }, select: { secret: true } });
-  return row.secret;
+/** The columns a delivery signs from (the dispatcher reads them with its claim). */
+export interface StoredSecrets {
+  secret: string;
+  previousSecret: string | null;
+  previousExpiresAt: Date | null;
+}
+
+/** The endpoint's current secret, created if absent (two first uses at once still end with one secret). */
+export async function webhookSecretFor(store: WebhookSecretStore, box: SecretBox, accountId: string, url: string): Promise<string> {
+  const owner = { accountId, url };
+  await store.webhookEndpointSecret.createMany({ data: [{ accountId, url, secret: box.seal(generateWebhookSecret(), owner) }], skipDuplicates: true });
+  const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: { accountId_url: owner }, select: { secret: true } });
+  const secret = box.open(row.secret, owner);
+  if (!isSealed(row.secret)) await sealIfUnchanged(store, box, owner, row.secret);
+  return secret;
+}
+
+/**
+ * The secrets a delivery at `now` is signed with: the current one first, then the previous one
+ * while its overlap lasts.
+ */
+export function signingSecrets(stored: StoredSecrets, box: SecretBox, owner: SecretOwner, now: Date): string[] {
+  const secrets = [box.open(stored.secret, owner)];
+  if (stored.previousSecret !== null && stored.previousExpiresAt !== null && stored.previousExpiresAt.getTime() > now.getTime()) {
+    secrets.push(box.open(stored.previousSecret, owner));
+  }
+  return secrets;
+}
+
+export interface RotateWebhookSecret extends SecretOwner {
+  /** How long the replaced secret stays valid (0: not at all), at most MAX_ROTATION_OVERLAP_SECONDS. */
+  previousExpiresInSeconds: number;
+  now?: Date;
+}
+
+export interface RotatedWebhookSecret {
+  secret: string;
+  /** Until when the replaced secret still signs deliveries; null when it stopped at once. */
+  previousExpiresAt: Date | null;
+}
+
+/**
+ * Replaces the endpoint's secret (creating one first when it has none), keeping the replaced
+ * one for the overlap. A compare-and-set on the sealed value: of two rotations at once, each
+ * replaces the secret the other left, never both the same one.
+ */
+export async function rotateWebhookSecret(store: WebhookSecretStore, box: SecretBox, request: RotateWebhookSecret): Promise<RotatedWebhookSecret> {
+  const { accountId, url } = request;
+  const owner = { accountId, url };
+  if (!Number.isInteger(request.previousExpiresInSeconds) || request.previousExpiresInSeconds < 0 || request.previousExpiresInSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
+    throw new RangeError(`previous_expires_in_seconds: a whole number from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`);
+  }
+  await webhookSecretFor(store, box, accountId, url);
+  const now = request.now ?? new Date();
+  const previousExpiresAt = request.previousExpiresInSeconds > 0 ? new Date(now.getTime() + request.previousExpiresInSeconds * 1000) : null;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: { accountId_url: owner }, select: { secret: true } });
+    const secret = generateWebhookSecret();
+    const previous = previousExpiresAt === null ? null : isSealed(row.secret) ? row.secret : box.seal(row.secret, owner);
+    const { count } = await store.webhookEndpointSecret.updateMany({
+      where: { accountId, url, secret: row.secret },
+      data: { secret: box.seal(secret, owner), previousSecret: previous, previousExpiresAt, rotatedAt: now },
+    });
+    if (count === 1) return { secret, previousExpiresAt };
+  }
+  throw new Error('the webhook secret kept changing during its rotation; retry');
+}
+
+/**
+ * Seals every row still holding a plain secret, `batch` at a time, each with a compare-and-set
+ * (a row rotated meanwhile is left as its rotation wrote it). Answers how many were sealed.
+ */
+export async function sealLegacySecrets(store: WebhookSecretStore, box: SecretBox, batch = 500): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await store.webhookEndpointSecret.findMany({
+      where: { NOT: { secret: { startsWith: SEALED_PREFIX } } },
+      select: { accountId: true, url: true, secret: true },
+      take: batch,
+    });
+    let progressed = 0;
+    for (const row of rows) progressed += await sealIfUnchanged(store, box, { accountId: row.accountId, url: row.url }, row.secret);
+    sealed += progressed;
+    if (rows.length < batch || progressed === 0) return sealed;
+  }
+}
+
+async function sealIfUnchanged(store: WebhookSecretStore, box: SecretBox, owner: SecretOwner, plain: string): Promise<number> {
+  const { count } = await store.webhookEndpointSecret.updateMany({ where: { accountId: owner.accountId, url: owner.url, secret: plain }, data: { secret: box.seal(plain, owner) } });
+  return count;
 }

@@ -5,20 +5,23 @@
  * time (the dispatcher connects through `safeLookup`, so the address checked is the address used,
  * and a DNS answer that changes after creation cannot reach an internal host).
  *
+ * Host names resolve through a `HostResolver` (c-ares, with a timeout and a cache; never the
+ * thread pool's `dns.lookup`); each service makes one from its configuration and passes it.
+ *
  * Gateway use (POST /searches, POST /watches):
  *
  *   const verdict = await checkWebhookUrl(body.webhook_url, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
  *   if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason, { param: 'webhook_url' });
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import { lookup as dnsLookupAsync } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { classifyAddress } from './address-class.js';
+import { HostResolver, isLocalhostName } from './host-resolver.js';
 
 export interface WebhookUrlPolicy {
   /** WEBHOOK_ALLOW_PRIVATE */
   allowPrivate: boolean;
-  /** Resolves a host name to its addresses (tests inject one); default: the system resolver. */
+  /** Resolves a host name to its addresses: a service's `HostResolver`; default: one with the default bounds. */
   resolve?: (hostname: string) => Promise<string[]>;
 }
 
@@ -27,8 +30,15 @@ export type WebhookUrlVerdict = { ok: true } | { ok: false; reason: string };
 /** Longest webhook URL accepted (it is part of the signing secret's key). */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
-const systemResolve = async (hostname: string): Promise<string[]> =>
-  (await dnsLookupAsync(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+/** Default bounds of a resolution: 2 s a query, 2 tries (a service passes its own from its configuration). */
+export const DEFAULT_RESOLVER_OPTIONS = { timeoutMs: 2000, tries: 2 } as const;
+
+let fallback: HostResolver | undefined;
+/** The process's resolver for callers that pass none (one cache for all of them). */
+export function defaultHostResolver(): HostResolver {
+  fallback ??= new HostResolver(DEFAULT_RESOLVER_OPTIONS);
+  return fallback;
+}
 
 /** Whether a webhook may be sent to `url` under `policy`; the reason is safe to show the caller. */
 export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<WebhookUrlVerdict> {
@@ -43,10 +53,10 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Pr
   if (policy.allowPrivate) return { ok: true };
   const host = hostOf(parsed);
   if (isIP(host)) return judge(host, [host]);
-  if (isLocalName(host)) return refused(host);
+  if (isLocalhostName(host)) return refused(host);
   let addresses: string[];
   try {
-    addresses = await (policy.resolve ?? systemResolve)(host);
+    addresses = await (policy.resolve ?? ((name: string) => defaultHostResolver().resolve(name)))(host);
   } catch {
     return { ok: false, reason: `webhook_url: the host ${host} does not resolve.` };
   }
@@ -58,11 +68,6 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Pr
 export function hostOf(url: URL): string {
   const host = url.hostname;
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
-function isLocalName(host: string): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 function judge(host: string, addresses: string[]): WebhookUrlVerdict {
@@ -85,24 +90,27 @@ export class UnsafeWebhookTargetError extends Error {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * A `lookup` for `http.request` / `net.connect` that refuses non-public addresses (unless
+ * A `lookup` for `http.request` / `net.connect` / undici's `connect` that resolves through
+ * `resolver` (bounded, cached, off the thread pool) and refuses non-public addresses (unless
  * `allowPrivate`), so the connection goes only to an address that passed the check. IP literals
  * never reach a lookup: check them with `checkWebhookUrl` first.
  */
-export function safeLookup(allowPrivate: boolean) {
-  return (hostname: string, options: { family?: number | string; all?: boolean; hints?: number }, callback: LookupCallback): void => {
-    const all: LookupAllOptions = { all: true, verbatim: true, ...(options.hints ? { hints: options.hints } : {}) };
+export function safeLookup(allowPrivate: boolean, resolver: HostResolver = defaultHostResolver()) {
+  return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-    if (family === 4 || family === 6) all.family = family;
-    dnsLookup(hostname, all, (error, addresses) => {
-      if (error) return callback(error, []);
-      if (!allowPrivate && (isLocalName(hostname) || addresses.some((entry) => classifyAddress(entry.address) !== 'public'))) {
-        return callback(new UnsafeWebhookTargetError(hostname) as NodeJS.ErrnoException, []);
-      }
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
-      callback(null, first.address, first.family);
-    });
+    resolver.resolve(hostname).then(
+      (found) => {
+        const all = found.map((address) => ({ address, family: isIP(address) }));
+        if (!allowPrivate && (isLocalhostName(hostname) || all.some((entry) => classifyAddress(entry.address) !== 'public'))) {
+          return callback(new UnsafeWebhookTargetError(hostname) as NodeJS.ErrnoException, []);
+        }
+        const addresses = family === 4 || family === 6 ? all.filter((entry) => entry.family === family) : all;
+        if (options.all) return callback(null, addresses);
+        const first = addresses[0];
+        if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+        callback(null, first.address, first.family);
+      },
+      (error: unknown) => callback(error as NodeJS.ErrnoException, []),
+    );
   };
 }

@@ -5,7 +5,10 @@ import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { AccountCharges, type StageAnswer } from '../charges/account-charges.js';
 
-type JobOpenedEvent = EventChargeRequested.Value['event'];
+type JobOpenedEvent = Extract<EventChargeRequested.Value['event'], { type: 'job.opened' }>;
+
+/** An `event.charge.requested` of a `job.opened` (the consumer sends `job.updated` elsewhere). */
+export type JobOpenedChargeRequest = EventChargeRequested.Value & { event: JobOpenedEvent };
 
 interface HeldEvent {
   accountId: string;
@@ -42,7 +45,7 @@ export class WatchEventChargesUseCase {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async charge(message: EventChargeRequested.Value): Promise<void> {
+  async charge(message: JobOpenedChargeRequest): Promise<void> {
     const held: HeldEvent = { accountId: message.account_id, event: message.event, webhookUrl: message.webhook_url };
     annotateStage({ 'account.id': message.account_id, 'event.id': message.event.id, 'event.type': message.event.type, 'job.id': message.event.data.job.id });
     if (await this.marked(handledKey(message.event.id))) return; // a redelivery
@@ -121,7 +124,7 @@ export class WatchEventChargesUseCase {
   }
 
   private emit(stage: StageAnswer, held: HeldEvent): Promise<void> {
-    return stage(Topics.EventEmitted, { v: 1, account_id: held.accountId, event: held.event, webhook_url: held.webhookUrl });
+    return stage(Topics.EventEmitted, { v: 1, account_id: held.accountId, event: held.event, webhook_url: held.webhookUrl, mode: 'live' });
   }
 
   private async marked(key: string): Promise<boolean> {

@@ -1,15 +1,22 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type AccountCreditsAdded, type EventChargeRequested } from '@jobs/contracts';
+import { PaidJobUpdatesUseCase } from './paid-job-updates.usecase.js';
 import { WatchEventChargesUseCase } from './watch-event-charges.usecase.js';
 
 @KafkaConsumer()
 export class WatchEventsConsumer {
-  constructor(private readonly watchEvents: WatchEventChargesUseCase) {}
+  constructor(
+    private readonly watchEvents: WatchEventChargesUseCase,
+    private readonly updates: PaidJobUpdatesUseCase,
+  ) {}
 
+  /** job.opened is charged (or held); job.updated goes out only to an account that paid for the job. */
   @EventPattern(Topics.EventChargeRequested.name)
-  onEventChargeRequested(@Payload() message: EventChargeRequested.Value): Promise<void> {
-    return this.watchEvents.charge(message);
+  async onEventChargeRequested(@Payload() message: EventChargeRequested.Value): Promise<void> {
+    const { event } = message;
+    if (event.type === 'job.updated') await this.updates.forward({ accountId: message.account_id, event, webhookUrl: message.webhook_url });
+    else await this.watchEvents.charge({ ...message, event });
   }
 
   /** A top-up releases the account's held job.opened events. */

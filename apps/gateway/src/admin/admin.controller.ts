@@ -5,6 +5,7 @@ import {
   AdminKeyCreateRequestSchema,
   AdminProviderUpdateRequestSchema,
   AdminWebhookSecretQuerySchema,
+  AdminWebhookSecretRotateRequestSchema,
   AdminWorldCompanySchema,
   AdminWorldJobCloseRequestSchema,
   AdminWorldJobCreateRequestSchema,
@@ -19,7 +20,8 @@ import { ManageAccountsUseCase } from './manage-accounts.usecase.js';
 import { ManageKeysUseCase } from './manage-keys.usecase.js';
 import { ProviderControlsUseCase } from './provider-controls.usecase.js';
 import { RequestRefreshUseCase } from './request-refresh.usecase.js';
-import { WebhookSecretsUseCase } from './webhook-secrets.usecase.js';
+import { RotateWebhookSecretUseCase } from '../webhook-endpoints/rotate-webhook-secret.usecase.js';
+import { WebhookSecretsUseCase } from '../webhook-endpoints/webhook-secrets.usecase.js';
 import { WorldControlsUseCase } from './world-controls.usecase.js';
 
 /** The internal admin API of operator.md, on ADMIN_PORT only. */
@@ -30,6 +32,7 @@ export class AdminController {
     private readonly accounts: ManageAccountsUseCase,
     private readonly keys: ManageKeysUseCase,
     private readonly webhookSecrets: WebhookSecretsUseCase,
+    private readonly rotateSecret: RotateWebhookSecretUseCase,
     private readonly providers: ProviderControlsUseCase,
     private readonly world: WorldControlsUseCase,
     private readonly refresh: RequestRefreshUseCase,
@@ -56,6 +59,14 @@ export class AdminController {
   @Get('accounts/:accountId/webhook-secret')
   webhookSecret(@Param('accountId') accountId: string, @Query() query: unknown) {
     return this.webhookSecrets.secretFor(accountId, parseRequest(AdminWebhookSecretQuerySchema, query).url);
+  }
+
+  /** A new secret for the endpoint; the replaced one keeps signing deliveries until `previous_expires_at`. */
+  @Post('accounts/:accountId/webhook-secret/rotate')
+  @HttpCode(200)
+  rotateWebhookSecret(@Param('accountId') accountId: string, @Body() body: unknown) {
+    const request = parseRequest(AdminWebhookSecretRotateRequestSchema, body);
+    return this.rotateSecret.execute({ accountId, url: request.url, previousExpiresInSeconds: request.previous_expires_in_seconds });
   }
 
   @Delete('keys/:key')

@@ -5,6 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { MetricsController } from '@jobs/service-kit';
 import { GATEWAY_CONFIG } from '../config/gateway.config.js';
 import { ProvidersModule } from '../providers/providers.module.js';
+import { RotateWebhookSecretUseCase } from '../webhook-endpoints/rotate-webhook-secret.usecase.js';
+import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module.js';
+import { WebhookSecretsUseCase } from '../webhook-endpoints/webhook-secrets.usecase.js';
 import { installAdminJsonParser } from './admin-json-body.js';
 import { AdminController } from './admin.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
@@ -12,16 +15,17 @@ import { ManageAccountsUseCase } from './manage-accounts.usecase.js';
 import { ManageKeysUseCase } from './manage-keys.usecase.js';
 import { ProviderControlsUseCase } from './provider-controls.usecase.js';
 import { RequestRefreshUseCase } from './request-refresh.usecase.js';
-import { WebhookSecretsUseCase } from './webhook-secrets.usecase.js';
 import { WorldControlsUseCase } from './world-controls.usecase.js';
 
-const ADMIN_USE_CASES = [ManageAccountsUseCase, ManageKeysUseCase, WebhookSecretsUseCase, ProviderControlsUseCase, WorldControlsUseCase, RequestRefreshUseCase];
+const OWN_USE_CASES = [ManageAccountsUseCase, ManageKeysUseCase, ProviderControlsUseCase, WorldControlsUseCase, RequestRefreshUseCase];
+/** What the admin controller calls: its own use cases and the webhook endpoints' (shared with the public API). */
+const ADMIN_USE_CASES = [...OWN_USE_CASES, WebhookSecretsUseCase, RotateWebhookSecretUseCase];
 
 /**
  * The admin use cases live in the gateway's context (GatewayModule imports this), so they share
  * its database, Redis, key cache and provider health monitor.
  */
-@Module({ imports: [ProvidersModule], providers: ADMIN_USE_CASES, exports: ADMIN_USE_CASES })
+@Module({ imports: [ProvidersModule, WebhookEndpointsModule], providers: OWN_USE_CASES, exports: [...OWN_USE_CASES, WebhookEndpointsModule] })
 export class AdminUseCasesModule {}
 
 /**

@@ -1,15 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AsyncSearch, AsyncSearchCreateRequest, AsyncSearchReadQuery } from '@jobs/contracts';
 import { digestOf } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
 import { providersForPlan } from '@jobs/plans';
-import { checkWebhookUrl } from '@jobs/webhook-targets';
 import type { Principal } from '../auth/api-key.js';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
-import { ApiError } from '../http/api-error.js';
 import type { IdempotencyClaim } from '../idempotency/idempotency.gate.js';
 import { QueryClient } from '../messaging/query-client.js';
+import { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js';
 
 /**
  * POST and GET /v1/searches: the orchestrator owns async searches and answers over Kafka
@@ -21,7 +19,7 @@ export class AsyncSearchesUseCase {
   constructor(
     private readonly prisma: PrismaService,
     private readonly queries: QueryClient,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly webhookTargets: WebhookTargetCheck,
   ) {}
 
   /**
@@ -30,11 +28,7 @@ export class AsyncSearchesUseCase {
    * search and the orchestrator creates it once.
    */
   async create(principal: Principal, request: AsyncSearchCreateRequest, requestId: string, idempotency: IdempotencyClaim | undefined): Promise<AsyncSearch> {
-    if (request.webhook_url !== undefined) {
-      // WEBHOOK_ALLOW_PRIVATE at creation time (the dispatcher checks again at delivery time).
-      const verdict = await checkWebhookUrl(request.webhook_url, { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE });
-      if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason, { param: 'webhook_url' });
-    }
+    if (request.webhook_url !== undefined) await this.webhookTargets.assertAllowed(request.webhook_url);
     const searchId = searchIdFor(idempotency);
     const { search } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'async.create', search_id: searchId, request } });
     return search;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBoolean, SharedEnvSchema } from '@jobs/config';
+import { envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
 
 /** The address a wildcard bind answers on this machine: `0.0.0.0` and `::` are no address to link to. */
 function reachableHost(listenHost: string): string {
@@ -125,6 +125,8 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   IDEMPOTENCY_OWNER_TTL_MS: z.coerce.number().int().min(1_000).default(5_000),
   /** How long a duplicate waits for the owner's response (or a retry for a search's answer) before 409/500. */
   IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(40_000),
+  /** WEBHOOK_SECRETS_KEY and the bounds of webhook host resolution (@jobs/config). */
+  ...WebhookEnvShape,
 });
 
 export const GatewayEnvSchema = GatewayEnvObject.transform((config) => ({

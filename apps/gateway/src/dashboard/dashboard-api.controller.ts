@@ -168,7 +168,7 @@ export class DashboardApiController {
   @Get('deliveries')
   @UseGuards(DashboardSessionGuard)
   deliveryPage(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<{ data: EventDeliveriesView[]; next_cursor: string | null }> {
-    return this.deliveries.page(caller.session.accountId, parseRequest(DeliveriesQuerySchema, query).cursor);
+    return this.deliveries.page(caller.principal, parseRequest(DeliveriesQuerySchema, query).cursor);
   }
 
   @Post('deliveries/replay')

@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { EventListQuery, EventListResponse, WebhookReplayResponse } from '@jobs/contracts';
 import type { Principal } from '../auth/api-key.js';
-import { ApiError } from '../http/api-error.js';
 import { QueryClient } from '../messaging/query-client.js';
 
 /**
- * The event feed and replays belong to the webhook-dispatcher; the gateway asks it over Kafka.
- * Test keys are never charged and get no events: an empty feed, and no event to replay.
+ * The event feed and replays belong to the webhook-dispatcher; the gateway asks it over Kafka
+ * with the key's mode, and the dispatcher answers from that mode's events only (a test key sees
+ * its test async searches' `search.completed`, never a live event).
  */
 @Injectable()
 export class EventFeedUseCase {
   constructor(private readonly queries: QueryClient) {}
 
   async list(principal: Principal, query: EventListQuery, requestId: string): Promise<EventListResponse> {
-    if (principal.mode === 'test') return { data: [], next_cursor: null };
     const { page } = await this.queries.askDispatcher({
       v: 1,
       query_id: requestId,
@@ -25,7 +24,6 @@ export class EventFeedUseCase {
   }
 
   async replay(principal: Principal, eventId: string, requestId: string): Promise<WebhookReplayResponse> {
-    if (principal.mode === 'test') throw new ApiError('not_found', `No event ${eventId}.`);
     const { replay } = await this.queries.askDispatcher({
       v: 1,
       query_id: requestId,

@@ -10,7 +10,7 @@ export interface StoredHttpResponse {
 }
 
 /**
- * What Redis holds under one Idempotency-Key (scoped to account, method and path):
+ * What Redis holds under one Idempotency-Key (scoped to account, key mode, method and path):
  * - `running`: a request owns the key until `lease_until`, or until its gateway process stops
  *   renewing its liveness (`owner`), whichever comes first;
  * - `failed`: the owner answered 5xx; the next retry may re-attach (sync search) or re-run;

@@ -54,7 +54,7 @@ export class IdempotencyGate {
     }
     const path = request.url.split('?')[0] ?? request.url;
     const claim: IdempotencyClaim = {
-      key: this.store.keyFor(request.principal.accountId, request.method, path, parsed.data),
+      key: this.store.keyFor(request.principal.accountId, request.principal.mode, request.method, path, parsed.data),
       record: {
         fingerprint: bodyFingerprint(request.body),
         state: 'running',

@@ -34,8 +34,8 @@ export const ANSWER_JOINING = 'joining';
 
 /**
  * Idempotency records in Redis, kept IDEMPOTENCY_RETENTION_SECONDS (24 h by default) from the
- * key's first use. The key is a hash of method, path and Idempotency-Key under the account, so
- * the same key on two endpoints or two accounts never collides.
+ * key's first use. The key is a hash of method, path and Idempotency-Key under the account and
+ * the key mode, so the same key on two endpoints, two accounts or two modes never collides.
  */
 @Injectable()
 export class IdempotencyStore {
@@ -44,9 +44,15 @@ export class IdempotencyStore {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  keyFor(accountId: string, method: string, path: string, idempotencyKey: string): string {
+  /**
+   * The mode is part of the scope: a test key reusing a live request's Idempotency-Key starts
+   * its own request and never gets the live answer (nor the ids derived from the key: the watch,
+   * the async search). Live keys keep the form they had before modes were separated, so a retry
+   * across a deploy still finds its record.
+   */
+  keyFor(accountId: string, mode: 'live' | 'test', method: string, path: string, idempotencyKey: string): string {
     const scope = createHash('sha256').update(`${method} ${path} ${idempotencyKey}`).digest('hex');
-    return `gateway:idem:${accountId}:${scope}`;
+    return mode === 'live' ? `gateway:idem:${accountId}:${scope}` : `gateway:idem:${accountId}:${mode}:${scope}`;
   }
 
   /** null: the record was created and the caller owns the key; otherwise the record already there. */

@@ -1,9 +1,9 @@
 import type { OrchestratorQueryRequested, Watch } from '@jobs/contracts';
 import type { PrismaService } from '@jobs/db';
 import type { Principal } from '../auth/api-key.js';
-import type { GatewayConfig } from '../config/gateway.config.js';
 import { WatchStatusRequestSchema } from '../dashboard/dashboard.schema.js';
 import type { QueryClient } from '../messaging/query-client.js';
+import type { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js';
 import { ManageWatchesUseCase } from './manage-watches.usecase.js';
 
 const principal: Principal = { accountId: 'acc_1', mode: 'live', keyHash: 'h', plan: 'pro', rateLimit: 600, rateLimitWindowSeconds: 60, pinnedVersion: '2026-10-01' };
@@ -14,7 +14,7 @@ describe('ManageWatchesUseCase.setStatus (gateway)', () => {
     const asked: OrchestratorQueryRequested.Value[] = [];
     const queries = { askOrchestrator: async (value: OrchestratorQueryRequested.Value) => (asked.push(value), { kind: 'watch.set_status', watch: paused }) } as unknown as QueryClient;
     const prisma = { account: { findUniqueOrThrow: async () => ({ plan: 'scale' }) } } as unknown as PrismaService;
-    const useCase = new ManageWatchesUseCase(prisma, queries, {} as GatewayConfig);
+    const useCase = new ManageWatchesUseCase(prisma, queries, {} as WebhookTargetCheck);
 
     expect(await useCase.setStatus(principal, 'wat_1', 'paused', 'req_1')).toEqual(paused);
     expect(asked).toEqual([

@@ -1,14 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Watch, WatchCreateRequest, WatchListResponse, WatchStatus } from '@jobs/contracts';
 import { digestOf } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
 import { providersForPlan } from '@jobs/plans';
-import { checkWebhookUrl } from '@jobs/webhook-targets';
 import type { Principal } from '../auth/api-key.js';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
-import { ApiError } from '../http/api-error.js';
 import { QueryClient } from '../messaging/query-client.js';
+import { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js';
 
 /**
  * POST, GET and DELETE /v1/watches, and pausing or resuming a watch (the dashboard's): the
@@ -20,7 +18,7 @@ export class ManageWatchesUseCase {
   constructor(
     private readonly prisma: PrismaService,
     private readonly queries: QueryClient,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly webhookTargets: WebhookTargetCheck,
   ) {}
 
   /**
@@ -28,9 +26,7 @@ export class ManageWatchesUseCase {
    * a 5xx names the same watch and the orchestrator creates it once.
    */
   async create(principal: Principal, request: WatchCreateRequest, requestId: string, idempotencyKey: string | undefined): Promise<Watch> {
-    // WEBHOOK_ALLOW_PRIVATE at creation time (the dispatcher checks again at delivery time).
-    const verdict = await checkWebhookUrl(request.webhook_url, { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE });
-    if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason, { param: 'webhook_url' });
+    await this.webhookTargets.assertAllowed(request.webhook_url);
     const watchId = idempotencyKey ? `wat_${digestOf({ watch: idempotencyKey }, 'base64url').slice(0, 24)}` : newId('wat');
     const { watch } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.create', watch_id: watchId, request } });
     return watch;

@@ -218,6 +218,8 @@ export class AsyncSearchSteps {
       account_id: search.row.accountId,
       event: { id: completionEventId(searchId), created_at: now.toISOString(), watch_id: null, type: 'search.completed', data: { search: { id: searchId, status, jobs_found: search.row.jobsFound } } },
       webhook_url: search.row.webhookUrl,
+      // a test key's search completes into the test feed only
+      mode: search.row.mode,
     });
     // Counted inside the transaction: one that rolls back (a crash, a conflict) may count twice.
     this.metrics.asyncSearchFinished(status);

@@ -72,7 +72,7 @@ export class CreateAsyncSearchUseCase {
   }
 
   private sameAccount(row: Prisma.AsyncSearchGetPayload<object>, message: Message): AsyncSearch {
-    if (row.accountId !== message.account_id) throw new QueryFailure('not_found', `No async search ${row.id}.`);
+    if (row.accountId !== message.account_id || row.mode !== message.mode) throw new QueryFailure('not_found', `No async search ${row.id}.`);
     return acceptedView(row);
   }
 

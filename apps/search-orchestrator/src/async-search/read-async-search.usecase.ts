@@ -15,7 +15,8 @@ const PositionSchema = z.strictObject({ after: z.number().int().min(0) });
 /**
  * GET /searches/{id}: the search as it stands, and once completed or partial one page of its
  * collected jobs in collection order (`next_cursor` signed and bound to the account and the
- * search: no gap, no repeat). Another account's search is not found. Free.
+ * search: no gap, no repeat). Another account's search, and a search of the other key mode
+ * (a live search to a test key, a test search to a live key), is not found. Free.
  */
 @Injectable()
 export class ReadAsyncSearchUseCase {
@@ -26,7 +27,7 @@ export class ReadAsyncSearchUseCase {
 
   async execute(message: Message, query: GetQuery): Promise<AsyncSearch> {
     const row = await this.prisma.asyncSearch.findUnique({ where: { id: query.search_id } });
-    if (!row || row.accountId !== message.account_id) throw new QueryFailure('not_found', `No async search ${query.search_id}.`);
+    if (!row || row.accountId !== message.account_id || row.mode !== message.mode) throw new QueryFailure('not_found', `No async search ${query.search_id}.`);
     if (!(READABLE as readonly string[]).includes(row.status)) return asyncSearchView(row);
     const scope = asyncCursorScope(row.accountId, row.id);
     let after = 0;

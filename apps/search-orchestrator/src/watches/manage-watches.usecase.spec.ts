@@ -6,7 +6,7 @@ import { eventsForJobChange } from './watch-events.js';
 import { WatchIndex } from './watch-index.js';
 import { ManageWatchesUseCase } from './manage-watches.usecase.js';
 import type { WatchRecord } from './watch.js';
-import type { WatchStore } from './watch.store.js';
+import type { WatchOwner, WatchStore } from './watch.store.js';
 
 /** The watches table as the use case relies on it (createOnce, setStatus, delete, allLive), in memory; `now` is the database clock. */
 class MemoryWatchStore {
@@ -18,15 +18,20 @@ class MemoryWatchStore {
     return this.rows.get(watch.id)!;
   }
 
-  async setStatus(accountId: string, id: string, status: WatchStatus): Promise<WatchRecord | null> {
+  private owned(owner: WatchOwner, id: string): WatchRecord | undefined {
     const row = this.rows.get(id);
-    if (!row || row.accountId !== accountId) return null;
+    return row && row.accountId === owner.accountId && row.mode === owner.mode ? row : undefined;
+  }
+
+  async setStatus(owner: WatchOwner, id: string, status: WatchStatus): Promise<WatchRecord | null> {
+    const row = this.owned(owner, id);
+    if (!row) return null;
     if (row.status !== status) this.rows.set(id, { ...row, status, activeSince: status === 'active' ? this.now : row.activeSince });
     return this.rows.get(id)!;
   }
 
-  async delete(accountId: string, id: string): Promise<boolean> {
-    return this.rows.get(id)?.accountId === accountId && this.rows.delete(id);
+  async delete(owner: WatchOwner, id: string): Promise<boolean> {
+    return this.owned(owner, id) !== undefined && this.rows.delete(id);
   }
 
   async allLive(): Promise<WatchRecord[]> {
@@ -51,12 +56,12 @@ class MemoryRedis {
 
 const cursors = {} as CursorCodec;
 
-function message(query: OrchestratorQueryRequested.Value['query'], accountId = 'acc_1'): OrchestratorQueryRequested.Value {
-  return { v: 1, query_id: 'req_q1', account_id: accountId, plan: 'pro', mode: 'live', providers_enabled: ['own_index'], query };
+function message(query: OrchestratorQueryRequested.Value['query'], accountId = 'acc_1', mode: 'live' | 'test' = 'live'): OrchestratorQueryRequested.Value {
+  return { v: 1, query_id: 'req_q1', account_id: accountId, plan: 'pro', mode, providers_enabled: ['own_index'], query };
 }
 
-function setStatus(useCase: ManageWatchesUseCase, watchId: string, status: WatchStatus, accountId = 'acc_1') {
-  const msg = message({ kind: 'watch.set_status', watch_id: watchId, status }, accountId);
+function setStatus(useCase: ManageWatchesUseCase, watchId: string, status: WatchStatus, accountId = 'acc_1', mode: 'live' | 'test' = 'live') {
+  const msg = message({ kind: 'watch.set_status', watch_id: watchId, status }, accountId, mode);
   return useCase.setStatus(msg, msg.query as Extract<typeof msg.query, { kind: 'watch.set_status' }>);
 }
 
@@ -121,7 +126,7 @@ describe('ManageWatchesUseCase: pause and resume', () => {
   it('moves the version even when nothing changed: a redelivered query whose first run died before the move still reaches the matchers', async () => {
     await candidates();
     // the first run stored the pause, then the process died before the version moved
-    await store.setStatus('acc_1', watchId, 'paused');
+    await store.setStatus({ accountId: 'acc_1', mode: 'live' }, watchId, 'paused');
     expect(await candidates()).toEqual([[watchId], [watchId]]);
     await setStatus(useCase, watchId, 'paused');
     expect(await candidates()).toEqual([[], []]);
@@ -141,6 +146,13 @@ describe('ManageWatchesUseCase: pause and resume', () => {
   it("refuses an unknown watch and another account's watch as not found, changing nothing", async () => {
     await expect(setStatus(useCase, 'wat_unknown', 'paused')).rejects.toMatchObject(new QueryFailure('not_found', 'No watch wat_unknown.'));
     await expect(setStatus(useCase, watchId, 'paused', 'acc_2')).rejects.toMatchObject({ code: 'not_found' });
+    expect(store.rows.get(watchId)!.status).toBe('active');
+  });
+
+  it("refuses the account's live watch to its test key (pause and delete), changing nothing", async () => {
+    await expect(setStatus(useCase, watchId, 'paused', 'acc_1', 'test')).rejects.toMatchObject({ code: 'not_found' });
+    const del = message({ kind: 'watch.delete', watch_id: watchId }, 'acc_1', 'test');
+    await expect(useCase.delete(del, del.query as Extract<typeof del.query, { kind: 'watch.delete' }>)).rejects.toMatchObject({ code: 'not_found' });
     expect(store.rows.get(watchId)!.status).toBe('active');
   });
 });

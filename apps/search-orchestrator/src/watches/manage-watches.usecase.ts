@@ -5,7 +5,7 @@ import { planAtLeast } from '@jobs/plans';
 import { QueryFailure } from '@jobs/nest-kafka';
 import { toPublicWatch } from './watch.js';
 import { WatchIndex } from './watch-index.js';
-import { WatchStore, type WatchPosition } from './watch.store.js';
+import { WatchStore, type WatchOwner, type WatchPosition } from './watch.store.js';
 
 export const WATCH_CURSOR_CODEC = Symbol('WATCH_CURSOR_CODEC');
 
@@ -14,6 +14,9 @@ export const WATCH_PAGE_SIZE = 50;
 
 type Message = OrchestratorQueryRequested.Value;
 type QueryOf<K extends Message['query']['kind']> = Extract<Message['query'], { kind: K }>;
+
+/** The watches a query may see and change: its account's, of its key's mode. */
+const ownerOf = (message: Message): WatchOwner => ({ accountId: message.account_id, mode: message.mode });
 
 /** Watches are for Pro and above (interface.md "Plans and provider access"). */
 const WATCH_PLAN = 'pro' as const;
@@ -45,21 +48,23 @@ export class ManageWatchesUseCase {
       mode: message.mode,
       providersEnabled: message.providers_enabled,
     });
-    if (watch.accountId !== message.account_id) throw new QueryFailure('internal_error', 'The watch could not be created. Retry the request.');
+    // The id is derived from the account's and mode's own Idempotency-Key scope, so a clash is a fault, never a way in.
+    if (watch.accountId !== message.account_id || watch.mode !== message.mode) throw new QueryFailure('internal_error', 'The watch could not be created. Retry the request.');
     // the matchers reload their index before the next change they match
     await this.index.changed();
     return toPublicWatch(watch);
   }
 
-  /** Newest first, WATCH_PAGE_SIZE a page, keyset-paged with a signed cursor. */
+  /** Newest first, WATCH_PAGE_SIZE a page, keyset-paged with a signed cursor; only the key's mode's watches. */
   async list(message: Message, query: QueryOf<'watch.list'>): Promise<WatchListResponse> {
-    const scope = `watches:${message.account_id}`;
+    // A live key's scope keeps its old form, so cursors handed out before modes were separated still read.
+    const scope = message.mode === 'live' ? `watches:${message.account_id}` : `watches:${message.account_id}:${message.mode}`;
     let after: WatchPosition | null = null;
     if (query.cursor) {
       after = this.cursors.decode<WatchPosition>(scope, query.cursor);
       if (!after) throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
     }
-    const { watches, more } = await this.store.page(message.account_id, after, WATCH_PAGE_SIZE);
+    const { watches, more } = await this.store.page(ownerOf(message), after, WATCH_PAGE_SIZE);
     const last = watches[watches.length - 1];
     return {
       data: watches.map(toPublicWatch),
@@ -68,15 +73,15 @@ export class ManageWatchesUseCase {
   }
 
   /**
-   * Pauses (`paused`) or resumes (`active`) the account's watch; another account's or an unknown
-   * id is not found. Setting the status it has already is answered with the watch, unchanged.
+   * Pauses (`paused`) or resumes (`active`) the account's watch; another account's, another
+   * mode's or an unknown id is not found. Setting the status it has already is answered with the watch, unchanged.
    * Like a create or delete, the watches' version moves before the answer, so every matcher
    * replica matches the next change against the new status: a paused watch gets no event for a
    * change it takes after this answer, and a resumed one only for changes that occurred after
    * its resume (never a replay of the pause).
    */
   async setStatus(message: Message, query: QueryOf<'watch.set_status'>): Promise<Watch> {
-    const watch = await this.store.setStatus(message.account_id, query.watch_id, query.status);
+    const watch = await this.store.setStatus(ownerOf(message), query.watch_id, query.status);
     if (!watch) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
     // always, even when nothing changed: a redelivered query whose first run stored the status
     // but died before the version moved must still reach the matchers
@@ -84,9 +89,9 @@ export class ManageWatchesUseCase {
     return toPublicWatch(watch);
   }
 
-  /** Deletes the account's watch; another account's or an unknown id is not found. */
+  /** Deletes the account's watch; another account's, another mode's or an unknown id is not found. */
   async delete(message: Message, query: QueryOf<'watch.delete'>): Promise<void> {
-    if (!(await this.store.delete(message.account_id, query.watch_id))) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
+    if (!(await this.store.delete(ownerOf(message), query.watch_id))) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
     await this.index.changed();
   }
 }

@@ -8,9 +8,11 @@ import { WatchIndex } from './watch-index.js';
 
 /**
  * The watch matcher: a job or company change becomes one event per concerned watch, found
- * through the in-memory watch index (no query per change). A
- * `job.opened` costs a credit, so it goes to billing (`event.charge.requested`), which charges
- * and emits it; every other event is free and goes out at once (`event.emitted`).
+ * through the in-memory watch index (no query per change). The events that carry a full Job go
+ * to billing (`event.charge.requested`), which owns what each account paid for: a `job.opened`
+ * costs a credit, and a `job.updated` goes only to an account that has paid for the job (the
+ * full Job must never reach an account for free). Every other event is free and goes out at
+ * once (`event.emitted`).
  *
  * Published directly, not through an outbox: nothing is written here, and a redelivered change
  * makes the same events with the same ids, which the feed stores once and billing charges once.
@@ -40,8 +42,9 @@ export class MatchChangesUseCase {
     const charged = [];
     const free = [];
     for (const { watch, event } of made) {
-      if (event.type === 'job.opened') charged.push({ value: { v: 1 as const, account_id: watch.accountId, event, webhook_url: watch.webhookUrl } });
-      else free.push({ value: { v: 1 as const, account_id: watch.accountId, event: event satisfies Event, webhook_url: watch.webhookUrl } });
+      // Only live watches are matched (`isLive`), so every event made here is live.
+      if (event.type === 'job.opened' || event.type === 'job.updated') charged.push({ value: { v: 1 as const, account_id: watch.accountId, event, webhook_url: watch.webhookUrl } });
+      else free.push({ value: { v: 1 as const, account_id: watch.accountId, event: event satisfies Event, webhook_url: watch.webhookUrl, mode: 'live' as const } });
     }
     await this.publisher.publishMany(Topics.EventChargeRequested, charged);
     await this.publisher.publishMany(Topics.EventEmitted, free);

@@ -4,6 +4,12 @@ import { PrismaService, type Prisma } from '@jobs/db';
 import { z } from 'zod';
 import type { WatchRecord } from './watch.js';
 
+/** Whose watches: an account's, in the mode of the key that asks (a test key never sees a live watch, nor the reverse). */
+export interface WatchOwner {
+  accountId: string;
+  mode: WatchRecord['mode'];
+}
+
 type WatchRow = Prisma.WatchGetPayload<object>;
 
 /** What is read back from the table is checked like any other boundary. */
@@ -66,11 +72,12 @@ export class WatchStore {
     return toRecord(await this.prisma.watch.findUniqueOrThrow({ where: { id: watch.id } }));
   }
 
-  /** One page of an account's watches, newest first, and whether more follow. */
-  async page(accountId: string, after: WatchPosition | null, limit: number): Promise<{ watches: WatchRecord[]; more: boolean }> {
+  /** One page of an owner's watches, newest first, and whether more follow. */
+  async page(owner: WatchOwner, after: WatchPosition | null, limit: number): Promise<{ watches: WatchRecord[]; more: boolean }> {
     const rows = await this.prisma.watch.findMany({
       where: {
-        accountId,
+        accountId: owner.accountId,
+        mode: owner.mode,
         ...(after ? { OR: [{ createdAt: { lt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { lt: after.id } }] } : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
@@ -79,24 +86,25 @@ export class WatchStore {
     return { watches: rows.slice(0, limit).map(toRecord), more: rows.length > limit };
   }
 
-  /** Deletes an account's watch; false when it has no such watch. */
-  async delete(accountId: string, id: string): Promise<boolean> {
-    const { count } = await this.prisma.watch.deleteMany({ where: { id, accountId } });
+  /** Deletes an owner's watch; false when it has no such watch. */
+  async delete(owner: WatchOwner, id: string): Promise<boolean> {
+    const { count } = await this.prisma.watch.deleteMany({ where: { id, accountId: owner.accountId, mode: owner.mode } });
     return count > 0;
   }
 
   /**
-   * Sets an account's watch to `status` and reads it back; null when it has no such watch. A
+   * Sets an owner's watch to `status` and reads it back; null when it has no such watch. A
    * resume stamps `active_since` with the database clock (as `created_at` is); setting the status
    * the watch already has changes nothing, so a repeated resume does not move `active_since`.
    */
-  async setStatus(accountId: string, id: string, status: WatchStatus): Promise<WatchRecord | null> {
+  async setStatus(owner: WatchOwner, id: string, status: WatchStatus): Promise<WatchRecord | null> {
+    const { accountId, mode } = owner;
     if (status === 'active') {
-      await this.prisma.$executeRaw`UPDATE "watches" SET "status" = 'active', "active_since" = now() WHERE "id" = ${id} AND "account_id" = ${accountId} AND "status" <> 'active'`;
+      await this.prisma.$executeRaw`UPDATE "watches" SET "status" = 'active', "active_since" = now() WHERE "id" = ${id} AND "account_id" = ${accountId} AND "mode" = ${mode}::key_mode AND "status" <> 'active'`;
     } else {
-      await this.prisma.watch.updateMany({ where: { id, accountId, status: { not: status } }, data: { status } });
+      await this.prisma.watch.updateMany({ where: { id, accountId, mode, status: { not: status } }, data: { status } });
     }
-    const row = await this.prisma.watch.findFirst({ where: { id, accountId } });
+    const row = await this.prisma.watch.findFirst({ where: { id, accountId, mode } });
     return row ? toRecord(row) : null;
   }
 

@@ -24,6 +24,7 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     v: 1,
     account_id: 'acc_a',
     webhook_url: url,
+    mode: 'live',
     event: { id: `evt_${++n}`, type: 'search.completed', created_at: '2026-11-22T10:00:00.000Z', watch_id: null, data: { search: { id: `srch_${n}`, status: 'completed', jobs_found: n } } },
   });
   const far = () => new Date(Date.now() + 10 * 60_000);
@@ -138,7 +139,7 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     expect(rows.map((r) => r.eventId)).toEqual([a.event.id, b.event.id, c.event.id]);
     const claims = await store.claimDue(far(), 10, onlyTo(url, 4), 4);
     expect(claims.map((claim) => claim.eventId).sort()).toEqual([a.event.id, b.event.id].sort());
-    expect(claims.find((claim) => claim.eventId === a.event.id)).toMatchObject({ traceParent, requestId: 'req_batch', secret: 'whsec_batch' });
+    expect(claims.find((claim) => claim.eventId === a.event.id)).toMatchObject({ traceParent, requestId: 'req_batch', secret: { secret: 'whsec_batch', previousSecret: null, previousExpiresAt: null } });
     expect(claims.find((claim) => claim.eventId === b.event.id)).toMatchObject({ traceParent: null, requestId: null });
     // Both ends recorded in one statement.
     const at = new Date();

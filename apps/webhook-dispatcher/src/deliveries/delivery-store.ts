@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
+import type { StoredSecrets } from '@jobs/webhook-targets';
 import { afterFailure } from './retry-schedule.js';
 
 /** One attempt a worker now owns: the delivery, its event's stored bytes and its attempt number. */
@@ -13,8 +14,8 @@ export interface ClaimedAttempt {
   attempt: number;
   retrySlot: number;
   firstFailedAt: Date | null;
-  /** The endpoint's signing secret, when it exists yet (the first delivery to an endpoint makes it). */
-  secret: string | null;
+  /** The endpoint's signing secrets as stored (sealed), when they exist yet (the first delivery to an endpoint makes them). */
+  secret: StoredSecrets | null;
   /** W3C traceparent of the span that made the delivery: the attempt's span continues it. */
   traceParent: string | null;
   /** The request id of the work that made the delivery, for the attempt's log line. */
@@ -53,6 +54,8 @@ interface ClaimRow {
   event_id: string;
   body: string;
   secret: string | null;
+  previous_secret: string | null;
+  previous_expires_at: Date | null;
 }
 
 /** How long a claimed attempt is owned: longer than the 10 s deadline, so only a dead worker loses it. */
@@ -108,7 +111,7 @@ export class DeliveryStore {
         INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome)
         SELECT id, attempt_count, ${now}, 'in_flight' FROM claimed
       )
-      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent, c.request_id, e.event_id, e.body, s.secret
+      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent, c.request_id, e.event_id, e.body, s.secret, s.previous_secret, s.previous_expires_at
       FROM claimed c
       JOIN webhook_events e ON e.position = c.event_position
       LEFT JOIN webhook_endpoint_secrets s ON s.account_id = c.account_id AND s.url = c.url`;
@@ -123,7 +126,7 @@ export class DeliveryStore {
       attempt: row.attempt_count,
       retrySlot: row.retry_slot,
       firstFailedAt: row.first_failed_at,
-      secret: row.secret,
+      secret: row.secret === null ? null : { secret: row.secret, previousSecret: row.previous_secret, previousExpiresAt: row.previous_expires_at },
       traceParent: row.trace_parent,
       requestId: row.request_id,
     }));

@@ -4,7 +4,7 @@ import { WEBHOOK_RESPONSE_DEADLINE_MS } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { requestContext, untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
-import { webhookSecretFor } from '@jobs/webhook-targets';
+import { HostResolver, SecretBox, signingSecrets, webhookSecretFor } from '@jobs/webhook-targets';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../config.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
 import { DeliveryStore, LEASE_MS, type AttemptOutcome, type ClaimedAttempt, type FinishedAttempt, type NextState } from './delivery-store.js';
@@ -75,13 +75,15 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   constructor(
     private readonly store: DeliveryStore,
     private readonly prisma: PrismaService,
+    private readonly box: SecretBox,
+    resolver: HostResolver,
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     drains: DrainRegistry,
     readiness: ReadinessRegistry,
   ) {
     this.slots = new EndpointSlots(config.WEBHOOK_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
-    this.sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectionsPerOrigin: config.WEBHOOK_CONCURRENCY });
+    this.sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectionsPerOrigin: config.WEBHOOK_CONCURRENCY, resolver });
     // The bookkeeping write belongs to no one delivery's trace.
     this.finishes = new GroupCommit((finished) => untraced(() => this.store.finishMany(finished, config.WEBHOOK_RETRY_SCALE)), FINISH_BATCH);
     drains.register('delivery-worker', () => this.stop());
@@ -211,8 +213,10 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     let outcome: AttemptOutcome;
     try {
       outcome = await context.with(trace.setSpan(context.active(), span), async () => {
-        const secret = claim.secret ?? (await webhookSecretFor(this.prisma, claim.accountId, claim.url));
-        const signature = signatureHeader(secret, Math.floor(startedAt.getTime() / 1000), claim.body);
+        const owner = { accountId: claim.accountId, url: claim.url };
+        // The current secret, and the replaced one while a rotation's overlap lasts.
+        const secrets = claim.secret ? signingSecrets(claim.secret, this.box, owner, startedAt) : [await webhookSecretFor(this.prisma, this.box, claim.accountId, claim.url)];
+        const signature = signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), claim.body);
         return this.sender.post({ url: claim.url, body: claim.body, signature, eventId: claim.eventId });
       });
     } catch (error) {

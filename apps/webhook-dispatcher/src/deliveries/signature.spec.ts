@@ -61,3 +61,18 @@ describe('verifySignature (the receiver side of interface.md)', () => {
     expect(verifySignature(`${t},v1=${'a'.repeat(64)},${v1}`, secret, body, now).valid).toBe(true);
   });
 });
+
+describe('signatureHeader during a rotation', () => {
+  const previous = 'whsec_previous-secret-0123456789abcdefghijklmno';
+  it('carries one v1 per secret, the new one first, and either verifies', () => {
+    const header = signatureHeader([secret, previous], 1700000000, body);
+    expect(header).toBe(`t=1700000000,v1=${signatureOf(secret, 1700000000, body)},v1=${signatureOf(previous, 1700000000, body)}`);
+    expect(verifySignature(header, secret, body, 1700000000).valid).toBe(true);
+    expect(verifySignature(header, previous, body, 1700000000).valid).toBe(true);
+    expect(verifySignature(header, 'whsec_neither', body, 1700000000)).toEqual({ valid: false, reason: 'mismatch' });
+  });
+
+  it('needs at least one secret', () => {
+    expect(() => signatureHeader([], 1, body)).toThrow(RangeError);
+  });
+});

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { Agent, errors } from 'undici';
 import { WEBHOOK_RESPONSE_DEADLINE_MS } from '@jobs/contracts';
-import { classifyAddress, hostOf, safeLookup, UnsafeWebhookTargetError } from '@jobs/webhook-targets';
+import { classifyAddress, hostOf, safeLookup, UnsafeWebhookTargetError, type HostResolver } from '@jobs/webhook-targets';
 import type { AttemptOutcome } from './delivery-store.js';
 
 export interface WebhookPost {
@@ -16,6 +16,8 @@ export interface SenderOptions {
   deadlineMs?: number;
   /** Connections kept open to one origin (scheme, host and port) at most. */
   connectionsPerOrigin?: number;
+  /** Resolves host names for new connections (bounded, cached, off the thread pool); default: the process's default one. */
+  resolver?: HostResolver;
 }
 
 /**
@@ -26,7 +28,8 @@ export interface SenderOptions {
  * redirect (never followed) is a failure; a target that is or resolves to a non-public address
  * while WEBHOOK_ALLOW_PRIVATE is false is refused without connecting. The address check sits in
  * each new connection's own DNS lookup (`safeLookup`), so a pooled connection only ever goes to an
- * address that passed it.
+ * address that passed it; that lookup resolves through the bounded, cached `HostResolver`, so a
+ * slow DNS answer costs one connection its resolver timeout and never holds the thread pool.
  */
 export class WebhookSender {
   private readonly agent: Agent;
@@ -36,7 +39,7 @@ export class WebhookSender {
     this.deadlineMs = options.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS;
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 32,
-      connect: { lookup: safeLookup(options.allowPrivate) as never },
+      connect: { lookup: safeLookup(options.allowPrivate, options.resolver) as never },
       // The deadline below bounds each attempt; these only keep undici's own timers from firing first.
       headersTimeout: this.deadlineMs + 1000,
       bodyTimeout: this.deadlineMs + 1000,

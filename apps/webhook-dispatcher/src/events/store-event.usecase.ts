@@ -74,11 +74,12 @@ export class StoreEventUseCase {
               ${rows.map((e) => e.message.event.type)}::text[], ${rows.map((e) => e.message.event.watch_id)}::text[],
               ${rows.map((e) => JSON.stringify(e.message.event))}::text[], ${rows.map((e) => e.message.webhook_url)}::text[],
               ${rows.map((e) => e.message.event.created_at)}::text[], ${rows.map(() => newId('dlv'))}::text[],
-              ${rows.map((e) => e.traceParent)}::text[], ${rows.map((e) => e.requestId)}::text[]
-            ) WITH ORDINALITY AS i(account_id, event_id, type, watch_id, body, webhook_url, created_at, delivery_id, trace_parent, request_id, ord)
+              ${rows.map((e) => e.traceParent)}::text[], ${rows.map((e) => e.requestId)}::text[],
+              ${rows.map((e) => e.message.mode)}::text[]
+            ) WITH ORDINALITY AS i(account_id, event_id, type, watch_id, body, webhook_url, created_at, delivery_id, trace_parent, request_id, mode, ord)
           ), events AS (
-            INSERT INTO webhook_events (account_id, event_id, type, watch_id, body, webhook_url, created_at)
-            SELECT account_id, event_id, type, watch_id, body, webhook_url, created_at::timestamptz FROM input ORDER BY ord
+            INSERT INTO webhook_events (account_id, event_id, type, watch_id, body, webhook_url, created_at, mode)
+            SELECT account_id, event_id, type, watch_id, body, webhook_url, created_at::timestamptz, mode::key_mode FROM input ORDER BY ord
             ON CONFLICT (account_id, event_id) DO NOTHING
             RETURNING position, account_id, event_id
           ), deliveries AS (

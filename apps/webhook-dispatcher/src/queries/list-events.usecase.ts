@@ -9,7 +9,16 @@ export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
 
 type EventsListQuery = Extract<DispatcherQueryRequested.DispatcherQuery, { kind: 'events.list' }>;
 
-/** GET /events: the account's feed, oldest first (feed position), `limit` per page after `since`. */
+/** Whose feed: an account's events of one key mode. */
+export interface FeedOwner {
+  accountId: string;
+  mode: 'live' | 'test';
+}
+
+/**
+ * GET /events: the account's feed of the key's mode, oldest first (feed position), `limit` per
+ * page after `since`. Positions are shared by both modes, so a cursor stays a plain position.
+ */
 @Injectable()
 export class ListEventsUseCase {
   constructor(
@@ -17,11 +26,11 @@ export class ListEventsUseCase {
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
-  async execute(accountId: string, query: EventsListQuery): Promise<EventListResponse> {
+  async execute({ accountId, mode }: FeedOwner, query: EventsListQuery): Promise<EventListResponse> {
     const after = positionAfter(this.cursors, accountId, query.since);
     if (after === null) throw new QueryFailure('invalid_request', 'since: this cursor was not issued by GET /events for this account.', { param: 'since' });
     const rows = await this.prisma.webhookEvent.findMany({
-      where: { accountId, position: { gt: after } },
+      where: { accountId, mode, position: { gt: after } },
       orderBy: { position: 'asc' },
       take: query.limit,
       select: { position: true, body: true },

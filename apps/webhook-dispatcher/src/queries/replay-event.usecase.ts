@@ -4,22 +4,24 @@ import { PrismaService } from '@jobs/db';
 import { context, propagation } from '@opentelemetry/api';
 import { newId, requestContext } from '@jobs/observability';
 import { QueryFailure } from '@jobs/nest-kafka';
+import type { FeedOwner } from './list-events.usecase.js';
 
 /**
  * POST /webhooks/replay: a new delivery of a stored event (same id, same body bytes, a fresh
  * signature at send time) to its original webhook_url, with its own attempts and retries; free.
- * The request's query id marks it, so a redelivered request makes no second replay.
+ * The request's query id marks it, so a redelivered request makes no second replay. An event of
+ * the other key mode is not found.
  */
 @Injectable()
 export class ReplayEventUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
-  async execute(accountId: string, queryId: string, eventId: string): Promise<WebhookReplayResponse> {
+  async execute({ accountId, mode }: FeedOwner, queryId: string, eventId: string): Promise<WebhookReplayResponse> {
     const event = await this.prisma.webhookEvent.findUnique({
       where: { accountId_eventId: { accountId, eventId } },
-      select: { position: true, webhookUrl: true },
+      select: { position: true, webhookUrl: true, mode: true },
     });
-    if (!event) throw new QueryFailure('not_found', `No event ${eventId}.`);
+    if (!event || event.mode !== mode) throw new QueryFailure('not_found', `No event ${eventId}.`);
     if (event.webhookUrl === null) {
       throw new QueryFailure('invalid_request', `event_id: ${eventId} has no webhook endpoint (it is in the feed only, GET /v1/events); there is nothing to re-send.`, { param: 'event_id' });
     }

@@ -6,7 +6,7 @@
  * - Account ids are `acc_...`.
  */
 import { z } from 'zod';
-import { NonNegativeIntSchema, UrlSchema } from '../public/common.schema.js';
+import { DateTimeSchema, NonNegativeIntSchema, UrlSchema } from '../public/common.schema.js';
 import { ApiKeyModeSchema, ApiKeySchema } from '../public/headers.schema.js';
 import { AccountIdSchema } from '../public/ids.schema.js';
 import { RateLimitSchema } from '../public/account.schema.js';
@@ -51,3 +51,25 @@ export type AdminWebhookSecretQuery = z.infer<typeof AdminWebhookSecretQuerySche
 
 export const AdminWebhookSecretResponseSchema = z.strictObject({ url: UrlSchema, secret: z.string().min(1) });
 export type AdminWebhookSecretResponse = z.infer<typeof AdminWebhookSecretResponseSchema>;
+
+/** Longest overlap a rotation may keep the replaced secret valid for: a week. */
+export const WEBHOOK_SECRET_MAX_OVERLAP_SECONDS = 7 * 86_400;
+
+/**
+ * `POST /accounts/{account_id}/webhook-secret/rotate`: a new signing secret for the endpoint;
+ * the replaced one keeps signing deliveries (a second `v1=`) for `previous_expires_in_seconds`
+ * (default one day; 0 ends it at once).
+ */
+export const AdminWebhookSecretRotateRequestSchema = z.strictObject({
+  url: UrlSchema,
+  previous_expires_in_seconds: z.number().int().min(0).max(WEBHOOK_SECRET_MAX_OVERLAP_SECONDS).default(86_400),
+});
+export type AdminWebhookSecretRotateRequest = z.infer<typeof AdminWebhookSecretRotateRequestSchema>;
+
+export const AdminWebhookSecretRotateResponseSchema = z.strictObject({
+  url: UrlSchema,
+  secret: z.string().min(1),
+  /** Until when the replaced secret still signs deliveries; null when it stopped at once. */
+  previous_expires_at: DateTimeSchema.nullable(),
+});
+export type AdminWebhookSecretRotateResponse = z.infer<typeof AdminWebhookSecretRotateResponseSchema>;

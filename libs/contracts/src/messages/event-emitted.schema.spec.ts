@@ -8,6 +8,12 @@ describe('event.emitted', () => {
     expect(keyOf(value)).toBe('acc_demo');
   });
 
+  it('carries the mode of the key that made it, live when a producer omits it', () => {
+    expect(ValueSchema.parse(valid).mode).toBe('live');
+    expect(ValueSchema.parse({ ...valid, mode: 'test' }).mode).toBe('test');
+    expect(ValueSchema.safeParse({ ...valid, mode: 'sandbox' }).success).toBe(false);
+  });
+
   it('accepts a feed-only event', () => {
     expect(ValueSchema.safeParse({ ...valid, webhook_url: null }).success).toBe(true);
   });

@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Topics, type EventOf } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import { annotateStage, type Logger } from '@jobs/observability';
+import { LOGGER } from '@jobs/service-kit';
+
+type JobUpdatedEvent = EventOf<'job.updated'>;
+
+export interface JobUpdate {
+  accountId: string;
+  event: JobUpdatedEvent;
+  webhookUrl: string;
+}
+
+/** What became of a `job.updated`. */
+export type JobUpdateOutcome = 'emitted' | 'refreshed_held_opened' | 'dropped';
+
+/** What the decision needs to know about the account and the job (read in one statement). */
+export interface JobUpdateFacts {
+  /** The account has paid for the job (any endpoint, any time). */
+  paid: boolean;
+  /** The account holds this watch's `job.opened` of the job, waiting for credits. */
+  heldOpened: boolean;
+}
+
+/**
+ * Who gets a `job.updated` (pure): it carries the full Job, which an account gets only by paying
+ * for it, so it goes only to an account that has paid for the job. An account whose `job.opened`
+ * of the job is held for credits gets no update now; its held event takes the updated job, so
+ * the `job.opened` released by a top-up carries the newest copy. Anyone else gets nothing.
+ */
+export function decideJobUpdate(facts: JobUpdateFacts): JobUpdateOutcome {
+  if (facts.paid) return 'emitted';
+  return facts.heldOpened ? 'refreshed_held_opened' : 'dropped';
+}
+
+/**
+ * `job.updated` watch events, decided by billing because billing owns the paid-jobs set. Free:
+ * no ledger line. Emitted directly (nothing is written for it: a redelivery makes the same event
+ * id, which the feed stores once); a held `job.opened` is refreshed with one UPDATE.
+ */
+@Injectable()
+export class PaidJobUpdatesUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly publisher: KafkaPublisher,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async forward(update: JobUpdate): Promise<JobUpdateOutcome> {
+    const { accountId, event } = update;
+    const jobId = event.data.job.id;
+    annotateStage({ 'account.id': accountId, 'event.id': event.id, 'event.type': event.type, 'job.id': jobId });
+    const [facts] = await this.prisma.$queryRaw<Array<{ paid: boolean; held_opened: boolean }>>`
+      SELECT EXISTS (SELECT 1 FROM paid_jobs WHERE account_id = ${accountId} AND job_id = ${jobId}) AS paid,
+             EXISTS (SELECT 1 FROM held_watch_events WHERE account_id = ${accountId} AND watch_id = ${event.watch_id} AND job_id = ${jobId}) AS held_opened`;
+    const outcome = decideJobUpdate({ paid: facts?.paid ?? false, heldOpened: facts?.held_opened ?? false });
+    switch (outcome) {
+      case 'emitted':
+        await this.publisher.publishMany(Topics.EventEmitted, [{ value: { v: 1, account_id: accountId, event, webhook_url: update.webhookUrl, mode: 'live' } }]);
+        break;
+      case 'refreshed_held_opened':
+        // Only ever forward: an update older than the held copy (a redelivery) leaves it as it is.
+        await this.prisma.$executeRaw`
+          UPDATE held_watch_events SET event = jsonb_set(event, '{data,job}', ${JSON.stringify(event.data.job)}::jsonb)
+           WHERE account_id = ${accountId} AND watch_id = ${event.watch_id} AND job_id = ${jobId}
+             AND coalesce((event #>> '{data,job,last_seen_at}')::timestamptz <= ${event.data.job.last_seen_at}::timestamptz, true)`;
+        this.logger.info({ account_id: accountId, event_id: event.id, job_id: jobId }, 'job.updated folded into a held job.opened');
+        break;
+      case 'dropped':
+        this.logger.debug({ account_id: accountId, event_id: event.id, job_id: jobId }, 'job.updated not sent: the account has not paid for the job');
+        break;
+    }
+    return outcome;
+  }
+}

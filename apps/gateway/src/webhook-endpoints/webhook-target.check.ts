@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { checkWebhookUrl, HostResolver } from '@jobs/webhook-targets';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
+import { ApiError } from '../http/api-error.js';
+
+/**
+ * WEBHOOK_ALLOW_PRIVATE at creation time (POST /searches, POST /watches; the dispatcher checks
+ * again at every connection): a `webhook_url` that is, or resolves to, a non-public address is a
+ * 400 `invalid_request` on `webhook_url`. The host resolves through the bounded, cached resolver,
+ * so a slow domain costs at most its timeout, once per cache period.
+ */
+@Injectable()
+export class WebhookTargetCheck {
+  constructor(
+    private readonly resolver: HostResolver,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async assertAllowed(url: string): Promise<void> {
+    const verdict = await checkWebhookUrl(url, { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE, resolve: (host) => this.resolver.resolve(host) });
+    if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason, { param: 'webhook_url' });
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Bounded resolution of webhook host names, for the check at creation (gateway) and every
+ * connection of a delivery (webhook-dispatcher).
+ *
+ * - Off Node's shared thread pool: queries go through c-ares (`dns.promises.Resolver`), never
+ *   `dns.lookup` (getaddrinfo on the libuv pool, which file, crypto and zlib work shares), so a few
+ *   slow-resolving domains cannot stall the process's other I/O.
+ * - Bounded: each query times out (`timeoutMs`, `tries` attempts), and the whole resolution has a
+ *   hard deadline on top (`timeoutMs × tries` plus a margin) whatever the servers do.
+ * - Cached: answers are kept for their DNS TTL, clamped to [`minTtlSeconds`, `maxTtlSeconds`];
+ *   failures (no such name, timeouts) for `negativeTtlSeconds`, so a host that does not answer
+ *   costs one bounded wait per period, not one per delivery. Concurrent resolutions of one name
+ *   share one query. The cache holds at most `maxEntries` names.
+ * - `localhost` and `*.localhost` are loopback by definition (RFC 6761) and answered without a
+ *   query (c-ares reads no hosts file); IP literals are their own answer.
+ */
+import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
+
+export interface DnsRecord {
+  address: string;
+  ttl: number;
+}
+
+/** The two queries a resolution makes (a c-ares Resolver; tests pass a fake). */
+export interface DnsBackend {
+  resolve4(hostname: string, options: { ttl: true }): Promise<DnsRecord[]>;
+  resolve6(hostname: string, options: { ttl: true }): Promise<DnsRecord[]>;
+}
+
+export interface HostResolverOptions {
+  /** Per query attempt (c-ares `timeout`). */
+  timeoutMs: number;
+  /** Attempts per query (c-ares `tries`). */
+  tries: number;
+  minTtlSeconds?: number;
+  maxTtlSeconds?: number;
+  negativeTtlSeconds?: number;
+  maxEntries?: number;
+  /** DNS servers (`host` or `host:port`); default: the system's (resolv.conf). */
+  servers?: readonly string[];
+  backend?: DnsBackend;
+  now?: () => number;
+}
+
+/** A name that could not be resolved within the bounds (its `code` is the DNS one, e.g. ENOTFOUND, ETIMEOUT). */
+export class HostResolutionError extends Error {
+  constructor(
+    readonly hostname: string,
+    readonly code: string,
+  ) {
+    super(`${hostname} did not resolve (${code})`);
+    this.name = 'HostResolutionError';
+  }
+}
+
+type Entry = { addresses: string[]; expiresAt: number } | { error: HostResolutionError; expiresAt: number };
+
+const LOOPBACK = ['127.0.0.1', '::1'];
+
+export function isLocalhostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+export class HostResolver {
+  private readonly backend: DnsBackend;
+  private readonly now: () => number;
+  private readonly cache = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<string[]>>();
+  private readonly minTtlMs: number;
+  private readonly maxTtlMs: number;
+  private readonly negativeTtlMs: number;
+  private readonly maxEntries: number;
+  private readonly deadlineMs: number;
+
+  constructor(options: HostResolverOptions) {
+    if (options.backend) {
+      this.backend = options.backend;
+    } else {
+      const resolver = new Resolver({ timeout: options.timeoutMs, tries: options.tries });
+      if (options.servers && options.servers.length > 0) resolver.setServers([...options.servers]);
+      this.backend = resolver;
+    }
+    this.now = options.now ?? Date.now;
+    this.minTtlMs = (options.minTtlSeconds ?? 5) * 1000;
+    this.maxTtlMs = (options.maxTtlSeconds ?? 300) * 1000;
+    this.negativeTtlMs = (options.negativeTtlSeconds ?? 30) * 1000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    // c-ares doubles its timeout on each retry; the margin covers the slow path of one server.
+    this.deadlineMs = options.timeoutMs * options.tries * 2 + 250;
+  }
+
+  /** The host's addresses (IPv4 and IPv6, as the DNS gives them); throws HostResolutionError. */
+  async resolve(hostname: string): Promise<string[]> {
+    const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+    if (isIP(host)) return [host];
+    if (isLocalhostName(host)) return [...LOOPBACK];
+    const key = host.toLowerCase().replace(/\.$/, '');
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAt > this.now()) {
+      if ('error' in cached) throw cached.error;
+      return [...cached.addresses];
+    }
+    let pending = this.pending.get(key);
+    if (!pending) {
+      pending = this.query(key).finally(() => this.pending.delete(key));
+      this.pending.set(key, pending);
+    }
+    return [...(await pending)];
+  }
+
+  /** Cached names (for metrics and tests). */
+  get size(): number {
+    return this.cache.size;
+  }
+
+  private async query(host: string): Promise<string[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new HostResolutionError(host, 'ETIMEOUT')), this.deadlineMs);
+      timer.unref();
+    });
+    try {
+      const [v4, v6] = await Promise.race([Promise.allSettled([this.backend.resolve4(host, { ttl: true }), this.backend.resolve6(host, { ttl: true })]), deadline]);
+      const records = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
+      if (records.length === 0) {
+        const reason = v4.status === 'rejected' ? v4.reason : v6.status === 'rejected' ? v6.reason : undefined;
+        throw new HostResolutionError(host, codeOf(reason) ?? 'ENODATA');
+      }
+      const ttlMs = Math.min(this.maxTtlMs, Math.max(this.minTtlMs, Math.min(...records.map((r) => r.ttl)) * 1000));
+      const addresses = records.map((r) => r.address);
+      this.remember(host, { addresses, expiresAt: this.now() + ttlMs });
+      return addresses;
+    } catch (error) {
+      const failure = error instanceof HostResolutionError ? error : new HostResolutionError(host, codeOf(error) ?? 'ESERVFAIL');
+      this.remember(host, { error: failure, expiresAt: this.now() + this.negativeTtlMs });
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private remember(host: string, entry: Entry): void {
+    if (this.cache.size >= this.maxEntries && !this.cache.has(host)) {
+      // Oldest insertion first (Map order): a flood of distinct names cannot grow the cache without end.
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+    this.cache.delete(host);
+    this.cache.set(host, entry);
+  }
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
