@@ -363,12 +363,14 @@ describe('watch events', () => {
   });
 
   it('changes from before the watch existed and deleted watches make nothing', async () => {
-    const { live_key: key } = await pro();
+    const { live_key: key, account_id: accountId } = await pro();
     const domain = newDomain();
     const kept = await createWatch(key, { type: 'company', domain });
     const deleted = await createWatch(key, { type: 'company', domain });
     expect((await api(`/v1/watches/${deleted.id}`, { key, method: 'DELETE' })).status).toBe(204);
     const job = jobAt(domain);
+    // the account paid for the job earlier (job.updated carries the full Job: only to payers)
+    await db.query('INSERT INTO paid_jobs (account_id, job_id) VALUES ($1, $2)', [accountId, job.id]);
     await publishChange('updated', job, { occurred_at: new Date(Date.parse(kept.created_at) - 60_000).toISOString() });
     await publishChange('updated', { ...job, description: 'changed' });
     const { event } = await eventOf(kept.id, (e) => e.type === 'job.updated');
@@ -410,5 +412,46 @@ describe('watch events', () => {
     const ledger = await wholeLedger(key);
     expect(ledger.map((l) => [l.job_id, l.credits, l.reason]).sort()).toEqual([[first.id, 1, 'charged'], [second.id, 1, 'charged']].sort());
     expect((await db.query('SELECT 1 FROM held_watch_events WHERE account_id = $1', [accountId])).rowCount).toBe(0);
+  });
+
+  it('job.updated goes only to accounts that paid for the job; a held job.opened still comes after a top-up, carrying the updated job', async () => {
+    const payer = await pro(10);
+    const holder = await pro(0);
+    const onlyUpdates = await pro(10);
+    const domain = newDomain();
+    const paying = await createWatch(payer.live_key, { type: 'company', domain });
+    const holding = await createWatch(holder.live_key, { type: 'company', domain });
+    const neverPaid = await createWatch(onlyUpdates.live_key, { type: 'company', domain, events: ['job.updated'] });
+    const job = jobAt(domain);
+    await publishChange('opened', job);
+    await eventOf(paying.id, (e) => e.type === 'job.opened');
+    const heldJob = async () =>
+      (await db.query<{ description: string | null }>(`SELECT event #>> '{data,job,description}' AS description FROM held_watch_events WHERE account_id = $1`, [holder.account_id])).rows[0];
+    const deadline = Date.now() + WAIT_MS;
+    while (!(await heldJob()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await heldJob()).toBeDefined();
+
+    await publishChange('updated', { ...job, description: 'Updated after it opened' });
+    const up = await eventOf(paying.id, (e) => e.type === 'job.updated');
+    expect((up.event.data as { job: Job }).job.description).toBe('Updated after it opened');
+    // the held job.opened took the updated job instead of a job.updated going out
+    const folded = Date.now() + WAIT_MS;
+    while ((await heldJob())?.description !== 'Updated after it opened' && Date.now() < folded) await new Promise((r) => setTimeout(r, 200));
+    expect((await heldJob())?.description).toBe('Updated after it opened');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(eventsOf(holding.id)).toEqual([]);
+    expect(eventsOf(neverPaid.id)).toEqual([]);
+
+    await admin('POST', `/accounts/${holder.account_id}/credits`, { amount: 5 });
+    const opened = await eventOf(holding.id, (e) => e.type === 'job.opened');
+    expect((opened.event.data as { job: Job }).job.description).toBe('Updated after it opened');
+    expect(eventsOf(holding.id).map((e) => e.type)).toEqual(['job.opened']);
+
+    // paid now: the next change reaches the holder too, and still never the account that never paid
+    await publishChange('updated', { ...job, description: 'Changed again' });
+    await eventOf(holding.id, (e) => e.type === 'job.updated');
+    await eventOf(paying.id, (e) => e.type === 'job.updated' && (e.data as { job: Job }).job.description === 'Changed again');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(eventsOf(neverPaid.id)).toEqual([]);
   });
 });

@@ -116,4 +116,23 @@ describe('verifyWebhook', () => {
   it('refuses to verify with an empty secret (a configuration mistake, not a bad delivery)', () => {
     expect(() => verifyWebhookSignature({ payload: '{}', signature: `t=${T},v1=${v1(T, '{}', 'x')}`, secret: '', now })).toThrow(TypeError);
   });
+
+  describe('during a secret rotation (two v1 signatures, the new secret first)', () => {
+    const previous = 'whsec_previous0123456789';
+    const body = raw(opened);
+    const rotated = `t=${T},v1=${v1(T, body)},v1=${v1(T, body, previous)}`;
+
+    it('accepts the delivery with the new secret and with the old one', () => {
+      expect(verifyWebhook({ payload: body, signature: rotated, secret, now })).toEqual(opened);
+      expect(verifyWebhook({ payload: body, signature: rotated, secret: previous, now })).toEqual(opened);
+      // the order of the two does not matter to the receiver
+      expect(verifyWebhook({ payload: body, signature: `t=${T},v1=${v1(T, body, previous)},v1=${v1(T, body)}`, secret, now }).id).toBe('evt_open1');
+    });
+
+    it('refuses a third secret, a tampered body and a stale t, however many v1 there are', () => {
+      expect(failure(() => verifyWebhook({ payload: body, signature: rotated, secret: 'whsec_neither', now })).reason).toBe('signature_mismatch');
+      expect(failure(() => verifyWebhook({ payload: body.replace('1', '2'), signature: rotated, secret, now })).reason).toBe('signature_mismatch');
+      expect(failure(() => verifyWebhook({ payload: body, signature: rotated, secret: previous, now: () => (T + 301) * 1000 })).reason).toBe('timestamp_out_of_tolerance');
+    });
+  });
 });

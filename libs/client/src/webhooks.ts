@@ -5,7 +5,8 @@
  *    part on its first `=`;
  * 2. `v1` is the HMAC-SHA256, keyed with the endpoint's secret, of `<t>.<raw body>` (the exact
  *    bytes received: verify before any JSON parsing or re-serialising);
- * 3. compare the expected hex with each given `v1` hex, in constant time;
+ * 3. compare the expected hex with each given `v1` hex, in constant time (while an endpoint's
+ *    secret is being rotated a delivery carries two, the new secret's first: either matches);
  * 4. refuse a `t` further than the tolerance (5 minutes by default) from the receiver's clock.
  *
  * Then the body is parsed with the contracts' event schema into a typed `Event`.
