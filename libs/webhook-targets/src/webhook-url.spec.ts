@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HostResolver, type DnsBackend } from './host-resolver.js';
 import { checkWebhookUrl, safeLookup, UnsafeWebhookTargetError } from './webhook-url.js';
 
 const resolvingTo = (addresses: string[]) => async () => addresses;
@@ -81,5 +82,42 @@ describe('safeLookup', () => {
   it('connects to a name that resolves to loopback only when private targets are allowed', async () => {
     await expect(get(true)).resolves.toBe(200);
     await expect(get(false)).rejects.toBeInstanceOf(UnsafeWebhookTargetError);
+  });
+});
+
+describe('safeLookup through a HostResolver', () => {
+  /** A resolver whose DNS answers from a table (no network). */
+  const resolverOf = (table: Record<string, string[]>) => {
+    const records = (family: 4 | 6) => async (host: string) => {
+      const found = (table[host] ?? []).filter((a) => (family === 4 ? !a.includes(':') : a.includes(':')));
+      if (!table[host]) throw Object.assign(new Error('nx'), { code: 'ENOTFOUND' });
+      if (found.length === 0) throw Object.assign(new Error('no data'), { code: 'ENODATA' });
+      return found.map((address) => ({ address, ttl: 60 }));
+    };
+    const backend: DnsBackend = { resolve4: records(4), resolve6: records(6) };
+    return new HostResolver({ timeoutMs: 100, tries: 1, backend });
+  };
+  const lookup = (allowPrivate: boolean, resolver: HostResolver, host: string, options: { family?: number; all?: boolean } = {}) =>
+    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family?: number }>((resolve) =>
+      safeLookup(allowPrivate, resolver)(host, options, (error, address, family) => resolve({ error, address, family })),
+    );
+
+  it('answers a public name with its address, filtered by family, or all of them', async () => {
+    const resolver = resolverOf({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::1'] });
+    expect(await lookup(false, resolver, 'hooks.example.com', { family: 6 })).toMatchObject({ error: null, address: '2606:2800:220:1::1', family: 6 });
+    expect((await lookup(false, resolver, 'hooks.example.com', { all: true })).address).toEqual([
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::1', family: 6 },
+    ]);
+  });
+
+  it('refuses a name with any non-public address unless private targets are allowed', async () => {
+    const resolver = resolverOf({ 'rebind.example.com': ['93.184.216.34', '10.0.0.7'] });
+    expect((await lookup(false, resolver, 'rebind.example.com')).error).toBeInstanceOf(UnsafeWebhookTargetError);
+    expect(await lookup(true, resolver, 'rebind.example.com')).toMatchObject({ error: null, address: '93.184.216.34' });
+  });
+
+  it('passes a resolution failure on with its DNS code', async () => {
+    expect((await lookup(false, resolverOf({}), 'nowhere.example.com')).error).toMatchObject({ code: 'ENOTFOUND' });
   });
 });
