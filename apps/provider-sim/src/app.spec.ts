@@ -5,13 +5,14 @@ import { AppModule } from './app.module.js';
 import { configureApp } from './configure-app.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12, 0, 0);
+const TOKEN = 'sim-spec-admin-token';
 
 describe('provider-sim over HTTP', () => {
   let app: NestFastifyApplication;
   let base: string;
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ seed: 42, timeoutMs: 300, clock: () => T0 }), new FastifyAdapter(), {
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ seed: 42, timeoutMs: 300, adminToken: TOKEN, clock: () => T0 }), new FastifyAdapter(), {
       bodyParser: false,
       logger: false,
     });
@@ -33,7 +34,7 @@ describe('provider-sim over HTTP', () => {
   async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(path.startsWith('/_control') ? { authorization: `Bearer ${TOKEN}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -104,6 +105,16 @@ describe('provider-sim over HTTP', () => {
     expect(again[0].jobId).not.toBe(first[0].jobId);
     const truth = await call('GET', `/_control/ground-truth?provider=provider_c&provider_job_id=${again[0].jobId}`);
     expect(truth.body.world_job_id).toBe(id);
+  });
+
+  it('answers the control routes only with the admin token', async () => {
+    for (const authorization of [undefined, 'Bearer wrong-token', `Bearer ${TOKEN}x`, TOKEN]) {
+      const res = await fetch(`${base}/_control/providers/reset`, { method: 'POST', headers: authorization === undefined ? {} : { authorization } });
+      expect({ authorization, status: res.status }).toEqual({ authorization, status: 401 });
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+    }
+    // the partners' own endpoints stay open, as a real partner's would be to its customers
+    expect((await fetch(`${base}/livez`)).status).toBe(200);
   });
 
   it('rejects bad control input with invalid_request and the field name', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEV_CURSOR_SECRET } from './production-secrets.js';
 
 /** Booleans from the environment: only the words operators actually write. */
 export const envBoolean = z
@@ -32,7 +33,7 @@ export const SharedEnvSchema = z.object({
   /** Port of the service's own health, readiness (and later metrics) endpoints. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Signs pagination cursors (tamper-proof); every replica of a service must share it. */
-  CURSOR_SECRET: z.string().min(16).default('dev-cursor-secret-change-me'),
+  CURSOR_SECRET: z.string().min(16).default(DEV_CURSOR_SECRET),
   /** How long a SIGTERM drain may take before in-flight work is abandoned. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120000).default(15000),
 });

@@ -1,3 +1,4 @@
 export * from './env.schema.js';
 export * from './load-config.js';
 export * from './webhook-env.schema.js';
+export * from './production-secrets.js';

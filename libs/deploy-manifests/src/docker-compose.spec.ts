@@ -22,6 +22,15 @@ describe('docker-compose.yml', () => {
     expect(definition['container_name']).toBeUndefined();
   });
 
+  it.each(['ADMIN_TOKEN', 'CURSOR_SECRET'])('requires %s from the operator: no default value', (variable) => {
+    for (const [service, definition] of Object.entries(compose.services)) {
+      const value = (definition['environment'] as Record<string, unknown> | undefined)?.[variable];
+      if (value === undefined) continue;
+      expect({ service, value }).toEqual({ service, value: expect.stringMatching(new RegExp(`^\\$\\{${variable}:\\?[^}]+\\}$`)) });
+    }
+    expect((compose.services['gateway']!['environment'] as Record<string, unknown>)[variable]).toBeDefined();
+  });
+
   it.each(consumers)('%s is given longer to stop than its drain may take', (service) => {
     const grace = /^(\d+)s$/.exec(String(compose.services[service]!['stop_grace_period']));
     expect(Number(grace?.[1]) * 1000).toBeGreaterThan(SharedEnvSchema.parse({}).SHUTDOWN_TIMEOUT_MS);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SharedEnvSchema } from '@jobs/config';
+import { SECRET_SETTINGS, SharedEnvSchema } from '@jobs/config';
 import { ALL_TOPICS, SERVICE_NAMES } from '@jobs/contracts';
 import { loadManifests, type ManifestDocument } from './load-manifests.js';
 import { KUSTOMIZATION, kindOf, validateManifest } from './validate-manifest.js';
@@ -22,17 +22,30 @@ const matches = (selector: Record<string, string>, labels: Record<string, string
 const podLabels = (d: Obj): Record<string, string> => d['spec']['template']['metadata']['labels'];
 const container = (d: Obj): Obj => d['spec']['template']['spec']['containers'][0];
 
-/** The environment a container starts with: its ConfigMaps and Secrets, then its own env. */
+/** Variables that hold credentials: they come from a Secret by secretKeyRef, never from a literal. */
+const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', ...SECRET_SETTINGS.map((s) => s.name)];
+/** What a secretKeyRef stands for when a spec checks the environment's shape (the real value is the operator's). */
+const SECRET_STAND_INS: Record<string, string> = { DATABASE_URL: 'postgresql://jobs:secret@postgres:5432/jobs', REDIS_URL: 'redis://redis:6379/0' };
+
+/** The environment a container starts with: its ConfigMaps, then its own env (a secretKeyRef as a stand-in value). */
 function environment(d: Obj): Record<string, string> {
   const env: Record<string, string> = {};
   for (const from of container(d)['envFrom'] ?? []) {
-    const ref = from.configMapRef ?? from.secretRef;
-    const source = objects.find((m) => m.doc['kind'] === (from.configMapRef ? 'ConfigMap' : 'Secret') && name(m.doc) === ref.name);
-    if (!source) throw new Error(`${name(d)}: envFrom ${ref.name} is not in the manifests`);
-    Object.assign(env, (source.doc as Obj)['data'] ?? {}, (source.doc as Obj)['stringData'] ?? {});
+    if (!from.configMapRef) throw new Error(`${name(d)}: envFrom takes ConfigMaps only; secrets come one by one by secretKeyRef`);
+    const source = objects.find((m) => m.doc['kind'] === 'ConfigMap' && name(m.doc) === from.configMapRef.name);
+    if (!source) throw new Error(`${name(d)}: envFrom ${from.configMapRef.name} is not in the manifests`);
+    Object.assign(env, (source.doc as Obj)['data'] ?? {});
   }
-  for (const e of container(d)['env'] ?? []) if (e.value !== undefined) env[e.name] = String(e.value);
+  for (const e of container(d)['env'] ?? []) {
+    if (e.value !== undefined) env[e.name] = String(e.value);
+    else if (e.valueFrom?.secretKeyRef) env[e.name] = SECRET_STAND_INS[e.name] ?? 's'.repeat(64);
+  }
   return env;
+}
+
+/** The secretKeyRef a container's variable comes from, if any. */
+function secretRefOf(d: Obj, variable: string): { name: string; key: string } | undefined {
+  return (container(d)['env'] ?? []).find((e: Obj) => e.name === variable)?.valueFrom?.secretKeyRef;
 }
 
 /** The port and path an httpGet probe asks (the kubelet's own HTTP check: no process per probe). */
@@ -117,10 +130,27 @@ describe('deploy/k8s manifests', () => {
     },
   );
 
+  it('hold no secret value: no Secret object, no credential in a ConfigMap or a literal, each read by secretKeyRef', () => {
+    expect(of('Secret')).toEqual([]);
+    for (const map of of('ConfigMap')) for (const variable of SECRET_VARIABLES) expect({ map: name(map), variable, value: map['data']?.[variable] }).toEqual({ map: name(map), variable, value: undefined });
+    for (const d of deployments) {
+      for (const e of container(d)['env'] ?? []) {
+        if (SECRET_VARIABLES.includes(e.name)) expect({ deployment: name(d), variable: e.name, from: e.valueFrom?.secretKeyRef }).toEqual({ deployment: name(d), variable: e.name, from: { name: 'jobs-secrets', key: e.name } });
+      }
+    }
+    const migrate = of('Job')[0]!['spec']['template']['spec']['containers'][0];
+    expect(migrate['env'].find((e: Obj) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({ name: 'jobs-secrets', key: 'DATABASE_URL' });
+    // production: the services refuse weak or development secrets at start (libs/config)
+    expect(of('ConfigMap').find((m) => name(m) === 'jobs-config')!['data']['NODE_ENV']).toBe('production');
+  });
+
   it('the gateway has its admin token and asks every other service for readiness through a Service', () => {
     const gateway = deployments.find((d) => name(d) === 'gateway')!;
     const env = environment(gateway);
-    expect(env['ADMIN_TOKEN']).toBeDefined();
+    expect(secretRefOf(gateway, 'ADMIN_TOKEN')).toEqual({ name: 'jobs-secrets', key: 'ADMIN_TOKEN' });
+    // the simulator's control routes take the same token
+    const sim = deployments.find((d) => name(d) === 'provider-sim')!;
+    expect(secretRefOf(sim, 'ADMIN_TOKEN')).toEqual({ name: 'jobs-secrets', key: 'ADMIN_TOKEN' });
     const urls = env['SERVICE_HEALTH_URLS']!.split(',').map((pair) => pair.split('='));
     const services = of('Service');
     for (const [service, url] of urls) {
@@ -150,9 +180,11 @@ describe('deploy/k8s manifests', () => {
   it('Kafka, PostgreSQL and Redis are external endpoints the configuration points at', () => {
     const external = of('Service').filter((s) => s['spec']['type'] === 'ExternalName').map(name).sort();
     expect(external).toEqual(['kafka', 'postgres', 'redis']);
-    const env = environment(deployments.find((d) => name(d) === 'billing')!);
-    expect(new URL(env['DATABASE_URL']!).hostname).toBe('postgres');
-    expect(new URL(env['REDIS_URL']!).hostname).toBe('redis');
+    const billing = deployments.find((d) => name(d) === 'billing')!;
+    const env = environment(billing);
+    // PostgreSQL's and Redis's addresses carry credentials: the Secret holds them (config.yaml shows the shape)
+    expect(secretRefOf(billing, 'DATABASE_URL')).toBeDefined();
+    expect(secretRefOf(billing, 'REDIS_URL')).toBeDefined();
     expect(env['KAFKA_BROKERS']!.split(',').map((b) => b.split(':')[0])).toEqual(['kafka']);
   });
 

@@ -156,7 +156,7 @@ export async function simControl(method: 'PUT' | 'POST', path: string, body?: un
   const base = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
   const res = await fetch(`${base}/_control${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${stack.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   await res.body?.cancel();

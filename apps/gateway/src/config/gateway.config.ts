@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
+import { DEV_ADMIN_TOKEN, envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
 
 /** The address a wildcard bind answers on this machine: `0.0.0.0` and `::` are no address to link to. */
 function reachableHost(listenHost: string): string {
@@ -21,7 +21,7 @@ const GatewayEnvObject = SharedEnvSchema.extend({
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
-  ADMIN_TOKEN: z.string().min(8).default('dev-admin-token'),
+  ADMIN_TOKEN: z.string().min(8).default(DEV_ADMIN_TOKEN),
   /** name=url pairs of the services whose readiness the gateway's /readyz aggregates. */
   SERVICE_HEALTH_URLS: z
     .string()

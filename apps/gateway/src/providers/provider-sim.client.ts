@@ -18,16 +18,19 @@ const CONTROL_TIMEOUT_MS = 5_000;
 @Injectable()
 export class ProviderSimClient {
   private readonly baseUrl: string;
+  /** The simulator's control routes take the admin API's own token. */
+  private readonly controlAuthorization: string;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.baseUrl = config.PROVIDER_SIM_URL.replace(/\/+$/, '');
+    this.controlAuthorization = `Bearer ${config.ADMIN_TOKEN}`;
   }
 
   /** One call to `/_control/...`; network failures throw. */
   async control(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<SimAnswer> {
     const res = await fetch(`${this.baseUrl}/_control${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { authorization: this.controlAuthorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS),
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig } from '@jobs/config';
+import { DEV_ADMIN_TOKEN, loadConfig } from '@jobs/config';
 
 export const ProviderSimEnvSchema = z.object({
   PROVIDER_SIM_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
@@ -11,6 +11,9 @@ export const ProviderSimEnvSchema = z.object({
   WORLD_COMPANIES: z.coerce.number().int().min(1).max(100_000).default(3_000),
   /** How long `fail: "timeout"` holds an answer back (operator.md: 60 s). */
   PROVIDER_SIM_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(60000),
+  /** The bearer token of the control routes: the gateway's admin token, which fronts them. */
+  ADMIN_TOKEN: z.string().min(8).default(DEV_ADMIN_TOKEN),
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
 });
 
 export type ProviderSimEnv = z.infer<typeof ProviderSimEnvSchema>;
@@ -19,6 +22,8 @@ export type ProviderSimEnv = z.infer<typeof ProviderSimEnvSchema>;
 export interface SimOptions {
   seed: number;
   timeoutMs: number;
+  /** Bearer token of the `/_control` routes. */
+  adminToken: string;
   /** the market's size (the World's defaults when absent) */
   slots?: number;
   companies?: number;

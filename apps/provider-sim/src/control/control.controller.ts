@@ -1,15 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { apiError, parseInput } from '../common/api-error.js';
 import { ProviderBehaviourService, type ProviderSettings } from '../providers/provider-behaviour.service.js';
 import { CloseJobBody, CompanyBody, GroundTruthQuery, NewJobBody, PatchJobBody, ProviderSettingsBody, ProviderSlugSchema, toJobPatch, toNewJob } from './control.schema.js';
 import { ControlService } from './control.service.js';
+import { ControlTokenGuard } from './control-token.guard.js';
 import { toWorldJobDto } from './world-job.dto.js';
 
 /**
- * Internal control API (no auth, bound to loopback): the gateway's admin server proxies
- * operator.md's `/admin/providers/...` and `/admin/world/...` here.
+ * Internal control API, behind the admin token (ControlTokenGuard): the gateway's admin server
+ * proxies operator.md's `/admin/providers/...` and `/admin/world/...` here.
  */
 @Controller('_control')
+@UseGuards(ControlTokenGuard)
 export class ControlController {
   constructor(
     private readonly control: ControlService,
