@@ -19,6 +19,7 @@ import { OpenApiModule } from './openapi/openapi.module.js';
 import { DocsModule } from './docs/docs.module.js';
 import { SandboxModule } from './sandbox/sandbox.module.js';
 import { DoorModule } from './http/door.module.js';
+import { JsonBodyModule } from './http/json-body.module.js';
 import { WatchesModule } from './watches/watches.module.js';
 import { AsyncSearchesModule } from './async-searches/async-searches.module.js';
 import { OutboxModule } from '@jobs/outbox';
@@ -60,6 +61,8 @@ export class GatewayModule {
         AuthModule,
         // The door (installed in main.ts): version check, rate limit, admission, idempotency.
         DoorModule,
+        // JSON bodies: depth and size bounded before anything walks them
+        JsonBodyModule,
         MessagingModule,
         JobsModule,
         CompaniesModule,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEV_ADMIN_TOKEN, envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
+import { TrustProxySchema } from './trust-proxy.js';
 
 /** The address a wildcard bind answers on this machine: `0.0.0.0` and `::` are no address to link to. */
 function reachableHost(listenHost: string): string {
@@ -89,6 +90,8 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   PROVIDER_HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
   /** An answer slower than this counts as `degraded`. */
   PROVIDER_HEALTH_SLOW_MS: z.coerce.number().int().min(1).default(1_500),
+  /** The proxies whose X-Forwarded-For names the client's address on the public port (trust-proxy.ts); default none. */
+  TRUST_PROXY: TrustProxySchema,
   /** Keyless routes (the sandbox) allow this many requests per client address per window. */
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
   SANDBOX_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
@@ -100,6 +103,12 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   DASHBOARD_COOKIE_SECURE: z.enum(['auto', 'true']).default('auto'),
   /** Sign-in attempts allowed per client address per minute. */
   DASHBOARD_SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  /**
+   * Dashboard replays allowed per account per window, beside the account's own rate limit (never
+   * above it): each replay is an outgoing request to a URL the account registered.
+   */
+  DASHBOARD_REPLAY_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  DASHBOARD_REPLAY_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** The dashboard's built files; by default apps/dashboard/dist of this checkout. */
   DASHBOARD_DIR: z.string().min(1).optional(),
   /** A rate-limit check that Redis does not answer within this lets the request through (fail open). */

@@ -47,7 +47,8 @@ const sessionView = (session: DashboardSession): DashboardSessionView => ({
  * The dashboard's own API on the public port: sign-in with a live key, then the session cookie
  * (DashboardSessionGuard) for everything else. Each route maps HTTP onto a use case the public
  * API or the admin API already has (keys, account, ledger, watches, replay, providers) or a
- * read of its own (usage per day, deliveries with attempts).
+ * read of its own (usage per day, deliveries with attempts). Signed-in routes count against the
+ * account's rate limit, as the public API does (RateLimitGate); replay also against its own.
  */
 @Controller('dashboard/api')
 @UseInterceptors(DashboardHeadersInterceptor)
@@ -174,6 +175,7 @@ export class DashboardApiController {
   @Post('deliveries/replay')
   @HttpCode(202)
   @UseGuards(DashboardSessionGuard)
+  @RateLimited('dashboard-replay')
   replay(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<WebhookReplayResponse> {
     return this.deliveries.replay(caller.principal, parseRequest(WebhookReplayRequestSchema, body).event_id, requestId);
   }

@@ -24,8 +24,9 @@ declare module 'fastify' {
 /**
  * The dashboard API's authentication: the session cookie, a live session, the key it was opened
  * with still valid (revoking that key ends its sessions within the key cache's bound), and for
- * every change the CSRF token and a same-origin request. The request gets no `principal`: the
- * public API's door (account rate limit, Idempotency-Key) is not the dashboard's.
+ * every change the CSRF token and a same-origin request. The request gets no `principal`, so the
+ * public API's Idempotency-Key does not apply; the account's rate limit does (RateLimitGate reads
+ * `request.dashboard`).
  */
 @Injectable()
 export class DashboardSessionGuard implements CanActivate {

@@ -1,3 +1,4 @@
+import { ApiError } from '../http/api-error.js';
 import { bodyFingerprint } from './canonical-json.js';
 
 describe('body fingerprint', () => {
@@ -16,5 +17,16 @@ describe('body fingerprint', () => {
     expect(bodyFingerprint(undefined)).toBe(bodyFingerprint(null));
     expect(bodyFingerprint({})).toMatch(/^[0-9a-f]{64}$/);
     expect(bodyFingerprint({})).not.toBe(bodyFingerprint(null));
+  });
+
+  it('answers a body too deep to canonicalise with invalid_request, not a stack overflow', () => {
+    let body: unknown = 1;
+    for (let i = 0; i < 100_000; i++) body = { a: body };
+    expect(() => bodyFingerprint(body)).toThrow(ApiError);
+    try {
+      bodyFingerprint(body);
+    } catch (error) {
+      expect((error as ApiError).code).toBe('invalid_request');
+    }
   });
 });

@@ -5,8 +5,10 @@ export const RATE_LIMIT_BUCKET = 'gateway:rate-limit-bucket';
 /**
  * `client-address`: keyless routes (the sandbox) are limited per caller IP address.
  * `dashboard-sign-in`: the dashboard's sign-in, per caller IP address, in a bucket of its own.
+ * `dashboard-replay`: the dashboard's webhook replay: the account's bucket and a tighter one of
+ * its own (DASHBOARD_REPLAY_RATE_LIMIT), since each replay sends a request to the account's URL.
  */
-export type RateLimitBucket = 'client-address' | 'dashboard-sign-in';
+export type RateLimitBucket = 'client-address' | 'dashboard-sign-in' | 'dashboard-replay';
 
 /**
  * Puts a route or controller under a rate limit other than the account's. Authenticated
