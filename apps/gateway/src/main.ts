@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@jobs/config';
 import { KafkaTopologyTransport } from '@jobs/nest-kafka';
+import { distrustCallerTraceOn } from '@jobs/observability';
 import { DrainRegistry, installHttpRouteAttribute, PinoNestLogger, runService } from '@jobs/service-kit';
 import { hostname } from 'node:os';
 import { AdminModule } from './admin/admin.module.js';
@@ -19,6 +20,9 @@ import { ServiceVersionGuard } from './versioning/service-version.guard.js';
 
 const config = loadConfig(GatewayEnvSchema);
 const instanceId = config.INSTANCE_ID ?? `gateway-${hostname()}-${process.pid}`;
+// The public port starts a trace of its own per request and links a caller's traceparent (its
+// baggage is dropped); the admin port, an operator's, continues the caller's trace.
+distrustCallerTraceOn(config.PORT);
 
 const service = await runService({
   name: 'gateway',
@@ -47,6 +51,8 @@ const service = await runService({
     app.useGlobalInterceptors(app.get(DoorInterceptor));
   },
 });
+
+distrustCallerTraceOn(Number(new URL(service.url).port));
 
 const admin = await NestFactory.create<NestFastifyApplication>(AdminModule.sharing(service.app), new FastifyAdapter(), {
   logger: new PinoNestLogger(service.logger.child({ component: 'admin' })),

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JobSearchResponseSchema } from '@jobs/contracts';
-import { addWorldCompany, addWorldJob, ancestry, api, createAccount, OtlpReceiver, rootsOf, servicesAlong, type ReceivedSpan } from '@jobs/e2e-support';
+import { addWorldCompany, addWorldJob, ancestry, api, createAccount, OtlpReceiver, rootsOf, servicesAlong, stack, type ReceivedSpan } from '@jobs/e2e-support';
 
 /**
  * One search is one trace: the test stack exports spans (OTLP/HTTP JSON) to a receiver running in
  * this process, and samples only the traces a caller asks for with a sampled `traceparent`, as
- * this test does. The search finds a new opening of a watched company, so the trace continues past
+ * this test does. The public API starts that trace itself and links the caller's span. The search finds a new opening of a watched company, so the trace continues past
  * the answer through the opening's lifecycle change, the watch's charged event and its storage for
  * delivery: every one of the six services, each stage a child of the message that started it.
  */
@@ -47,6 +47,20 @@ async function spansUntil(traceId: string, done: (spans: ReceivedSpan[]) => bool
   throw new Error(`trace ${traceId} incomplete after ${WAIT_MS} ms; received ${seen.length} spans:\n${seen.join('\n')}`);
 }
 
+/** The trace the gateway started for a request that sent the caller's trace id in its traceparent. */
+async function linkedTrace(callerTraceId: string): Promise<string> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    const linked = receiver.linkedFrom(callerTraceId);
+    if (linked.length > 0) {
+      expect(linked).toHaveLength(1);
+      return linked[0]!;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no span links the caller's trace ${callerTraceId} after ${WAIT_MS} ms`);
+}
+
 const consumerOf = (topic: string, service: string) => (s: ReceivedSpan) => s.kind === CONSUMER && s.service === service && s.name === `${topic} process`;
 // The dispatcher also stores the free company.hiring_started event of the same trace.
 const jobOpenedStored = (s: ReceivedSpan) => consumerOf('event.emitted', 'webhook-dispatcher')(s) && s.attributes['jobs.event.type'] === 'job.opened';
@@ -61,14 +75,17 @@ describe('tracing: one search, one trace across every service', () => {
     // search's own merge opens it and its job.opened belongs to this trace.
     const opening = await addWorldJob({ providers: ['provider_a'], company_domain: domain, posted_at: new Date(Date.now() - 10 * 86_400_000).toISOString() });
 
-    const traceId = randomBytes(16).toString('hex');
+    const callerTraceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const res = await api('/v1/jobs/search', {
       key,
-      headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+      headers: { traceparent: `00-${callerTraceId}-${callerSpanId}-01`, baggage: 'account=acc_someone_else' },
       body: { filters: { title_or: [opening.keyword] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] }, limit: 10 },
     });
     expect(res.status).toBe(200);
+    // The public API starts a trace of its own and links the caller's span; nothing joins the caller's trace.
+    const traceId = await linkedTrace(callerTraceId);
+    expect(traceId).not.toBe(callerTraceId);
     const page = JobSearchResponseSchema.parse(res.body);
     expect(page.data).toHaveLength(1);
     // One credit for the new job: the search's page or the watch's job.opened, whichever billing
@@ -81,12 +98,13 @@ describe('tracing: one search, one trace across every service', () => {
       (all) => rootsOf(all).length === 1 && all.some(jobOpenedStored) && all.some(consumerOf('search.page.charged', 'gateway')) && all.some(consumerOf('search.page.gathered', 'gateway')) && all.some((s) => s.service === 'provider-sim'),
     );
 
-    // One tree: a single root, the gateway's server span, child of the caller's span; every
-    // other span's parent was received too.
+    // One tree: a single root, the gateway's server span, which links the caller's span instead of
+    // being its child; every other span's parent was received too.
     const roots = rootsOf(spans);
     expect(roots).toHaveLength(1);
     const root = roots[0]!;
-    expect(root).toMatchObject({ service: 'gateway', kind: SERVER, parentSpanId: callerSpanId });
+    expect(root).toMatchObject({ service: 'gateway', kind: SERVER, parentSpanId: null, links: [{ traceId: callerTraceId, spanId: callerSpanId }] });
+    expect(receiver.trace(callerTraceId)).toEqual([]);
     expect(new Set(spans.map((s) => s.service))).toEqual(
       new Set(['gateway', 'search-orchestrator', 'provider-fetcher', 'provider-sim', 'dedupe', 'billing', 'webhook-dispatcher']),
     );
@@ -169,5 +187,17 @@ describe('tracing: one search, one trace across every service', () => {
     });
     expect(stage('billing', 'event.charge.requested')).toMatchObject({ 'jobs.event.type': 'job.opened', 'jobs.job.id': page.data[0]!.id });
     expect(stage('search-orchestrator', 'job.lifecycle.changed')).toMatchObject({ 'jobs.job.change': 'opened', 'jobs.events.made': 1 });
+  });
+
+  it('continues an operator\'s trace on the admin port', async () => {
+    const callerTraceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+    const res = await fetch(`${stack.adminUrl}/admin/providers/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.adminToken}`, traceparent: `00-${callerTraceId}-${callerSpanId}-01` },
+    });
+    expect(res.status).toBe(204);
+    const spans = await spansUntil(callerTraceId, (all) => all.some((s) => s.service === 'gateway' && s.kind === SERVER));
+    expect(spans.find((s) => s.service === 'gateway' && s.kind === SERVER)).toMatchObject({ parentSpanId: callerSpanId, links: [] });
   });
 });

@@ -12,6 +12,8 @@ export interface ReceivedSpan {
   /** OTLP SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;
   attributes: Record<string, string | number | boolean>;
+  /** The spans this one links to (another trace's, for a request that brought its own traceparent). */
+  links: Array<{ traceId: string; spanId: string }>;
   /** Wall clock, milliseconds since the epoch (fractional). */
   startMs: number;
   endMs: number;
@@ -41,6 +43,7 @@ const ExportTraceServiceRequest = z.object({
               startTimeUnixNano: z.union([z.string(), z.number()]),
               endTimeUnixNano: z.union([z.string(), z.number()]),
               attributes: z.array(KeyValue).default([]),
+              links: z.array(z.object({ traceId: z.string(), spanId: z.string() })).default([]),
             }),
           ).default([]),
         }),
@@ -105,6 +108,7 @@ export class OtlpReceiver {
                 name: span.name,
                 kind: span.kind ?? 0,
                 attributes: attributeMap(span.attributes),
+                links: span.links.map(({ traceId, spanId }) => ({ traceId, spanId })),
                 startMs: nanosToMs(span.startTimeUnixNano),
                 endMs: nanosToMs(span.endTimeUnixNano),
               });
@@ -127,6 +131,11 @@ export class OtlpReceiver {
 
   trace(traceId: string): ReceivedSpan[] {
     return this.spans.filter((span) => span.traceId === traceId);
+  }
+
+  /** The trace ids of the spans that link to the given caller's trace. */
+  linkedFrom(callerTraceId: string): string[] {
+    return [...new Set(this.spans.filter((span) => span.links.some((l) => l.traceId === callerTraceId)).map((span) => span.traceId))];
   }
 
   async close(): Promise<void> {

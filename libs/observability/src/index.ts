@@ -3,3 +3,4 @@ export * from './request-context.js';
 export * from './ids.js';
 export * from './stage-span.js';
 export * from './metrics.js';
+export { distrustCallerTraceOn } from './trace-edge.js';

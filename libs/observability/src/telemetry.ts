@@ -15,6 +15,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { prometheusReader } from './metrics.js';
 import { redisStatement } from './redis-statement.js';
+import { CallerLinkSampler, CallerLinkSpanProcessor, EdgePropagator, markUntrustedTraceCarrier } from './trace-edge.js';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
@@ -84,8 +85,13 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
     .merge(resourceFromAttributes({ 'service.name': serviceName }));
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
-  const tracerProvider = new TracerProvider({ resource, spanProcessors, sampler: samplerFromEnv(env, Boolean(exporter)) });
+  // A request on an untrusted port (trace-edge.ts) links the caller's trace instead of continuing it.
+  propagation.setGlobalPropagator(new EdgePropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] })));
+  const tracerProvider = new TracerProvider({
+    resource,
+    spanProcessors: [new CallerLinkSpanProcessor(), ...spanProcessors],
+    sampler: new CallerLinkSampler(samplerFromEnv(env, Boolean(exporter))),
+  });
   trace.setGlobalTracerProvider(tracerProvider);
   // Metrics are pulled: each service serves them at GET /metrics (metrics.ts).
   const meterProvider = new MeterProvider({ resource, readers: [prometheusReader()] });
@@ -96,6 +102,11 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => req.url === '/livez' || req.url === '/readyz',
+        // runs just before the caller's context is extracted (trace-edge.ts)
+        startIncomingSpanHook: (req) => {
+          markUntrustedTraceCarrier(req);
+          return {};
+        },
       }),
       // No kafkajs instrumentation: libs/kafka makes the producer and consumer spans itself. The
       // instrumentation would start each send's span from the sender's context and overwrite the
