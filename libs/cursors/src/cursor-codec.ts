@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
 
 const PREFIX = 'cur_';
 const MAC_BYTES = 16;
@@ -8,7 +9,10 @@ const MAC_CHARS = Math.ceil((MAC_BYTES * 4) / 3);
 /**
  * Opaque, tamper-proof cursors: `cur_` + base64url(JSON position) + a truncated HMAC-SHA256
  * of it (fixed length, URL-safe throughout). Clients cannot read, build or alter one; a cursor from one listing
- * (the `scope`) is refused by another.
+ * (the `scope`) is refused by another. Every scope names the account the listing belongs to, so a
+ * cursor minted for one account is refused for any other. The position is checked against the
+ * listing's schema when decoded: a cursor signed with a leaked or old secret still cannot carry
+ * values the listing's query was not written for.
  */
 export class CursorCodec {
   constructor(private readonly secret: string) {
@@ -20,8 +24,8 @@ export class CursorCodec {
     return `${PREFIX}${body}${this.mac(scope, body)}`;
   }
 
-  /** The position, or null when the cursor was not issued by us for this scope. */
-  decode<T>(scope: string, cursor: string): T | null {
+  /** The position, or null when the cursor was not issued by us for this scope or does not fit the schema. */
+  decode<S extends z.ZodType>(scope: string, cursor: string, schema: S): z.infer<S> | null {
     if (!cursor.startsWith(PREFIX)) return null;
     const rest = cursor.slice(PREFIX.length);
     if (rest.length <= MAC_CHARS) return null;
@@ -30,11 +34,14 @@ export class CursorCodec {
     const expected = Buffer.from(this.mac(scope, body));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    let position: unknown;
     try {
-      return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T;
+      position = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     } catch {
       return null;
     }
+    const parsed = schema.safeParse(position);
+    return parsed.success ? parsed.data : null;
   }
 
   private mac(scope: string, body: string): string {

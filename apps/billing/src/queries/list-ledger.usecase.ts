@@ -3,16 +3,15 @@ import type { BillingQueryRequested, LedgerListResponse } from '@jobs/contracts'
 import { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { QueryFailure } from '@jobs/nest-kafka';
+import { z } from 'zod';
 
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
 
 type LedgerListQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'ledger.list' }>;
 
-interface LedgerPosition {
-  /** created_at of the last entry served (ISO) and its id: the keyset of the next page. */
-  at: string;
-  id: string;
-}
+/** created_at of the last entry served (ISO) and its id: the keyset of the next page. */
+const LedgerPositionSchema = z.strictObject({ at: z.iso.datetime(), id: z.string().min(1).max(64) });
+type LedgerPosition = z.infer<typeof LedgerPositionSchema>;
 
 /** GET /billing/ledger: newest first, keyset-paged (stable while new entries arrive). */
 @Injectable()
@@ -22,11 +21,12 @@ export class ListLedgerUseCase {
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
+  /** The scope names the account: another account's cursor is refused (400 invalid_request). */
   async execute(accountId: string, query: LedgerListQuery): Promise<LedgerListResponse> {
     const scope = `ledger:${accountId}:${query.job_id ?? '*'}`;
     let after: LedgerPosition | null = null;
     if (query.cursor) {
-      after = this.cursors.decode<LedgerPosition>(scope, query.cursor);
+      after = this.cursors.decode(scope, query.cursor, LedgerPositionSchema);
       if (!after) throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
     }
     const rows = await this.prisma.ledgerEntry.findMany({
@@ -52,7 +52,7 @@ export class ListLedgerUseCase {
         reason: row.reason,
         created_at: row.createdAt.toISOString(),
       })),
-      next_cursor: rows.length > query.limit && last ? this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id }) : null,
+      next_cursor: rows.length > query.limit && last ? this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies LedgerPosition) : null,
     };
   }
 }

@@ -32,9 +32,9 @@ export class ReadAsyncSearchUseCase {
     const scope = asyncCursorScope(row.accountId, row.id);
     let after = 0;
     if (query.read.cursor !== undefined) {
-      const position = PositionSchema.safeParse(this.cursors.decode<AsyncPagePosition>(scope, query.read.cursor));
-      if (!position.success) throw new QueryFailure('invalid_request', 'cursor: not a cursor of this search.', { param: 'cursor' });
-      after = position.data.after;
+      const position = this.cursors.decode(scope, query.read.cursor, PositionSchema);
+      if (!position) throw new QueryFailure('invalid_request', 'cursor: not a cursor of this search.', { param: 'cursor' });
+      after = position.after;
     }
     const rows = await this.prisma.asyncSearchResult.findMany({
       where: { searchId: row.id, state: 'collected', seq: { gt: after } },

@@ -5,7 +5,7 @@ import { planAtLeast } from '@jobs/plans';
 import { QueryFailure } from '@jobs/nest-kafka';
 import { toPublicWatch } from './watch.js';
 import { WatchIndex } from './watch-index.js';
-import { WatchStore, type WatchOwner, type WatchPosition } from './watch.store.js';
+import { WatchStore, WatchPositionSchema, type WatchOwner, type WatchPosition } from './watch.store.js';
 
 export const WATCH_CURSOR_CODEC = Symbol('WATCH_CURSOR_CODEC');
 
@@ -61,7 +61,7 @@ export class ManageWatchesUseCase {
     const scope = message.mode === 'live' ? `watches:${message.account_id}` : `watches:${message.account_id}:${message.mode}`;
     let after: WatchPosition | null = null;
     if (query.cursor) {
-      after = this.cursors.decode<WatchPosition>(scope, query.cursor);
+      after = this.cursors.decode(scope, query.cursor, WatchPositionSchema);
       if (!after) throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
     }
     const { watches, more } = await this.store.page(ownerOf(message), after, WATCH_PAGE_SIZE);

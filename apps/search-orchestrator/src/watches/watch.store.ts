@@ -39,11 +39,9 @@ function toRecord(row: WatchRow): WatchRecord {
   };
 }
 
-export interface WatchPosition {
-  /** created_at (ISO) and id of the last watch served: the keyset of the next page */
-  at: string;
-  id: string;
-}
+/** created_at (ISO) and id of the last watch served: the keyset of the next page */
+export const WatchPositionSchema = z.strictObject({ at: z.iso.datetime(), id: z.string().min(1).max(64) });
+export type WatchPosition = z.infer<typeof WatchPositionSchema>;
 
 /** The orchestrator's watches table (PostgreSQL). */
 @Injectable()

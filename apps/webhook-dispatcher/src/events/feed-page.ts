@@ -9,20 +9,19 @@
  * after one empty page, and nothing is ever skipped or repeated.
  */
 import type { CursorCodec } from '@jobs/cursors';
+import { z } from 'zod';
 
-export interface FeedPosition {
-  /** the feed position (a bigint) of the last event served, as a decimal string */
-  p: string;
-}
+/** the feed position (a bigint) of the last event served, as a decimal string */
+const FeedPositionSchema = z.strictObject({ p: z.string().regex(/^\d{1,19}$/) });
+export type FeedPosition = z.infer<typeof FeedPositionSchema>;
 
 export const feedScope = (accountId: string): string => `events:${accountId}`;
 
 /** The position after which a page starts: 0 without `since`, null when `since` is not ours. */
 export function positionAfter(codec: CursorCodec, accountId: string, since: string | undefined): bigint | null {
   if (since === undefined) return 0n;
-  const decoded = codec.decode<FeedPosition>(feedScope(accountId), since);
-  if (!decoded || typeof decoded.p !== 'string' || !/^\d{1,19}$/.test(decoded.p)) return null;
-  return BigInt(decoded.p);
+  const decoded = codec.decode(feedScope(accountId), since, FeedPositionSchema);
+  return decoded ? BigInt(decoded.p) : null;
 }
 
 /** The cursor to continue after a page whose last event is at `lastPosition` (null: empty page). */
