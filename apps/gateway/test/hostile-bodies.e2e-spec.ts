@@ -1,0 +1,123 @@
+import { request } from 'node:http';
+import { ErrorEnvelopeSchema } from '@jobs/contracts';
+import { createAccount, stack } from './stack.js';
+
+/**
+ * Hostile bodies on every route that takes one (public API, admin API, MCP, dashboard API), with
+ * and without Idempotency-Key: deep nesting, more than the size bound, a wrong content type, huge
+ * arrays and strings. Each is refused with a 4xx and the error envelope, never a 5xx.
+ */
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+function send(url: string, method: string, headers: Record<string, string>, body: string | Buffer): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers }, localAddress: '127.0.0.78' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    // a server may answer an oversized body early and close: the answer is what counts
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.end(body);
+  });
+}
+
+const deepObject = (levels: number) => '{"filters":'.repeat(levels) + '{}' + '}'.repeat(levels);
+const deepArray = (levels: number) => `{"filters":{"title_or":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+const HOSTILE: Array<[name: string, contentType: string, body: string | Buffer]> = [
+  ['nested 10,000 objects deep', 'application/json', deepObject(10_000)],
+  ['nested 100,000 arrays deep', 'application/json', deepArray(100_000)],
+  ['nested 40 levels (past the bound, under any stack limit)', 'application/json', deepObject(40)],
+  ['larger than the body limit', 'application/json', JSON.stringify({ filters: { title_or: ['x'.repeat(2 * 1024 * 1024)] } })],
+  ['a huge array', 'application/json', JSON.stringify({ filters: { title_or: Array.from({ length: 150_000 }, () => 'a') }, event_id: 'evt_x', plan: 'pro', credits: 1, key: 'svc_live_x' })],
+  ['a huge string everywhere', 'application/json', JSON.stringify({ filters: { title_or: ['y'.repeat(900_000)] } })],
+  ['prototype poisoning', 'application/json', '{"__proto__":{"polluted":true},"filters":{}}'],
+  ['not JSON', 'application/json', '{"filters": {'],
+  ['text/plain', 'text/plain', '{"filters":{}}'],
+  ['a form', 'application/x-www-form-urlencoded', 'filters=1&limit=5'],
+  ['XML', 'application/xml', '<filters/>'],
+  ['no content type', '', '{"filters":{}}'],
+];
+
+function expectRefused(res: Raw, label: string): void {
+  expect({ label, status: res.status, ok: res.status >= 400 && res.status < 500 }).toEqual({ label, status: res.status, ok: true });
+  const requestId = res.headers['x-request-id'];
+  const envelope = ErrorEnvelopeSchema.safeParse(JSON.parse(res.text || 'null'));
+  expect({ label, envelope: envelope.success }).toEqual({ label, envelope: true });
+  expect(envelope.data?.error.request_id).toBe(requestId);
+}
+
+describe('hostile bodies on every route', () => {
+  let liveKey: string;
+  let dashboard: { cookie: string; csrf: string };
+
+  beforeAll(async () => {
+    const account = await createAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 100_000, window_seconds: 60 } });
+    liveKey = account.live_key;
+    const signIn = await fetch(`${stack.baseUrl}/dashboard/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: stack.baseUrl }, body: JSON.stringify({ key: liveKey }) });
+    expect(signIn.status).toBe(201);
+    dashboard = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: ((await signIn.json()) as { csrf_token: string }).csrf_token };
+  });
+
+  const publicRoutes: Array<[string, string]> = [
+    ['POST', '/v1/jobs/search'],
+    ['POST', '/v1/searches'],
+    ['POST', '/v1/watches'],
+    ['POST', '/v1/webhooks/replay'],
+    ['POST', '/v1/sandbox/jobs/search'],
+    ['POST', '/mcp'],
+  ];
+  const adminRoutes: Array<[string, string]> = [
+    ['POST', '/admin/accounts'],
+    ['POST', '/admin/accounts/acc_missing/credits'],
+    ['POST', '/admin/accounts/acc_missing/keys'],
+    ['PUT', '/admin/providers/provider_a'],
+    ['POST', '/admin/world/companies'],
+    ['POST', '/admin/world/jobs'],
+    ['PATCH', '/admin/world/jobs/wj_missing'],
+    ['POST', '/admin/world/jobs/wj_missing/close'],
+  ];
+  const dashboardRoutes: Array<[string, string]> = [
+    ['POST', '/dashboard/api/session'],
+    ['POST', '/dashboard/api/keys'],
+    ['POST', '/dashboard/api/watches'],
+    ['PATCH', '/dashboard/api/watches/wat_missing'],
+    ['POST', '/dashboard/api/deliveries/replay'],
+  ];
+
+  it.each(publicRoutes)('public %s %s, with and without Idempotency-Key', async (method, path) => {
+    for (const [name, contentType, body] of HOSTILE) {
+      for (const idempotencyKey of [undefined, `hostile-${Math.random()}`]) {
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${liveKey}`,
+          accept: 'application/json, text/event-stream',
+          ...(contentType ? { 'content-type': contentType } : {}),
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+        };
+        expectRefused(await send(`${stack.baseUrl}${path}`, method, headers, body), `${name}${idempotencyKey ? ' + Idempotency-Key' : ''}`);
+      }
+    }
+  }, 120_000);
+
+  it.each(adminRoutes)('admin %s %s', async (method, path) => {
+    for (const [name, contentType, body] of HOSTILE) {
+      const headers: Record<string, string> = { authorization: `Bearer ${stack.adminToken}`, ...(contentType ? { 'content-type': contentType } : {}) };
+      expectRefused(await send(`${stack.adminUrl}${path}`, method, headers, body), name);
+    }
+  }, 120_000);
+
+  it.each(dashboardRoutes)('dashboard %s %s', async (method, path) => {
+    for (const [name, contentType, body] of HOSTILE) {
+      const headers: Record<string, string> = { cookie: dashboard.cookie, 'x-csrf-token': dashboard.csrf, origin: stack.baseUrl, ...(contentType ? { 'content-type': contentType } : {}) };
+      expectRefused(await send(`${stack.baseUrl}${path}`, method, headers, body), name);
+    }
+  }, 120_000);
+
+  it('the prototype of objects is untouched afterwards', () => {
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
