@@ -4,6 +4,7 @@ import { HEADERS } from '@jobs/contracts';
 import { ApiKeyService } from '../auth/api-key.service.js';
 import { ApiError } from '../http/api-error.js';
 import { ApiDispatcher, type McpCaller } from './api-dispatcher.js';
+import { checkJsonRpcBody } from './json-rpc-body.js';
 import { buildMcpServer, loadSdk, MCP_SERVER_NAME } from './mcp-server.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -28,6 +29,7 @@ export class McpController {
   @Post()
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const caller = await this.authenticate(request);
+    checkJsonRpcBody(request.body);
     const sdk = await loadSdk();
     const server = buildMcpServer(sdk, (call) => this.dispatcher.send(caller, call));
     const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
