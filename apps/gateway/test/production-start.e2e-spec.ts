@@ -56,7 +56,7 @@ describe('production refuses weak secrets at start', () => {
   }, 120_000);
 
   it.each(SERVICES)('%s bound to every interface without NODE_ENV=production still refuses a missing or short secret', async (service, secrets) => {
-    const bind = service === 'provider-sim' ? { PROVIDER_SIM_HOST: '0.0.0.0', PROVIDER_SIM_PORT: '0' } : { LISTEN_HOST: '0.0.0.0', HEALTH_PORT: '0', PORT: '0', ADMIN_PORT: '0' };
+    const bind: Record<string, string> = service === 'provider-sim' ? { PROVIDER_SIM_HOST: '0.0.0.0', PROVIDER_SIM_PORT: '0' } : { LISTEN_HOST: '0.0.0.0', HEALTH_PORT: '0', PORT: '0', ADMIN_PORT: '0' };
     const [first, ...rest] = secrets;
     const { code, output } = await start(service, { ...bind, ...Object.fromEntries(rest.map((s) => [s, 'twenty-bytes-of-text'])) });
     expect(code).toBe(1);
