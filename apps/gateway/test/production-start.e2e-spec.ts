@@ -13,15 +13,15 @@ const STRONG = 'p'.repeat(48);
 
 /** The secrets each service reads (its config schema declares them). */
 const SERVICES: Array<[service: string, secrets: string[]]> = [
-  ['gateway', ['ADMIN_TOKEN', 'CURSOR_SECRET']],
+  ['gateway', ['ADMIN_TOKEN', 'CURSOR_SECRET', 'WEBHOOK_SECRETS_KEY']],
   ['provider-sim', ['ADMIN_TOKEN']],
   ['search-orchestrator', ['CURSOR_SECRET']],
   ['provider-fetcher', ['CURSOR_SECRET']],
   ['dedupe', ['CURSOR_SECRET']],
   ['billing', ['CURSOR_SECRET']],
-  ['webhook-dispatcher', ['CURSOR_SECRET']],
+  ['webhook-dispatcher', ['CURSOR_SECRET', 'WEBHOOK_SECRETS_KEY']],
 ];
-const DEV_DEFAULTS: Record<string, string> = { ADMIN_TOKEN: 'dev-admin-token', CURSOR_SECRET: 'dev-cursor-secret-change-me' };
+const DEV_DEFAULTS: Record<string, string> = { ADMIN_TOKEN: 'dev-admin-token', CURSOR_SECRET: 'dev-cursor-secret-change-me', WEBHOOK_SECRETS_KEY: 'dev-webhook-secrets-key-change-me' };
 
 function start(service: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { type z } from 'zod';
+import { DEV_WEBHOOK_SECRETS_KEY } from './webhook-env.schema.js';
 
 /**
  * A secret a service may read from its environment. A service "reads" it when its config schema
@@ -26,7 +27,7 @@ export const SECRET_SETTINGS: readonly SecretSetting[] = [
   { name: 'ADMIN_TOKEN', developmentDefaults: [DEV_ADMIN_TOKEN] },
   { name: 'CURSOR_SECRET', developmentDefaults: [DEV_CURSOR_SECRET] },
   // The key that encrypts webhook signing secrets at rest: checked in every service whose schema declares it.
-  { name: 'WEBHOOK_SECRETS_KEY', developmentDefaults: [] },
+  { name: 'WEBHOOK_SECRETS_KEY', developmentDefaults: [DEV_WEBHOOK_SECRETS_KEY] },
 ];
 
 /** Settings that hold an address a service's HTTP listener binds. */

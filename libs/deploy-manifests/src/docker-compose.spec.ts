@@ -22,7 +22,7 @@ describe('docker-compose.yml', () => {
     expect(definition['container_name']).toBeUndefined();
   });
 
-  it.each(['ADMIN_TOKEN', 'CURSOR_SECRET'])('requires %s from the operator: no default value', (variable) => {
+  it.each(['ADMIN_TOKEN', 'CURSOR_SECRET', 'WEBHOOK_SECRETS_KEY'])('requires %s from the operator: no default value', (variable) => {
     for (const [service, definition] of Object.entries(compose.services)) {
       const value = (definition['environment'] as Record<string, unknown> | undefined)?.[variable];
       if (value === undefined) continue;
