@@ -9,7 +9,7 @@ describe('PUBLIC_BASE_URL', () => {
 
   it('names loopback for a wildcard bind, and brackets an IPv6 address', () => {
     // a wildcard bind is production: its secrets must be real ones
-    const secrets = { ADMIN_TOKEN: 'a'.repeat(32), CURSOR_SECRET: 'c'.repeat(32) };
+    const secrets = { ADMIN_TOKEN: 'a'.repeat(32), CURSOR_SECRET: 'c'.repeat(32), WEBHOOK_SECRETS_KEY: 'w'.repeat(32) };
     expect(loadConfig(GatewayEnvSchema, { ...secrets, PORT: '8080', LISTEN_HOST: '0.0.0.0' }).PUBLIC_BASE_URL).toBe('http://127.0.0.1:8080');
     expect(loadConfig(GatewayEnvSchema, { ...secrets, LISTEN_HOST: '::' }).PUBLIC_BASE_URL).toBe('http://127.0.0.1:8080');
     expect(loadConfig(GatewayEnvSchema, { LISTEN_HOST: '::1' }).PUBLIC_BASE_URL).toBe('http://[::1]:8080');
@@ -28,9 +28,10 @@ describe('PUBLIC_BASE_URL', () => {
 });
 
 describe('production secrets of the gateway', () => {
-  it('refuses to start in production with the development admin token or cursor secret, naming each', () => {
+  it('refuses to start in production with a development secret (admin token, cursor secret, webhook secrets key), naming each', () => {
     expect(() => loadConfig(GatewayEnvSchema, { NODE_ENV: 'production' })).toThrow(/ADMIN_TOKEN: required in production[\s\S]*CURSOR_SECRET: required/);
     expect(() => loadConfig(GatewayEnvSchema, { NODE_ENV: 'production', ADMIN_TOKEN: 'dev-admin-token', CURSOR_SECRET: 'c'.repeat(32) })).toThrow(/ADMIN_TOKEN: is the development default/);
+    expect(() => loadConfig(GatewayEnvSchema, { NODE_ENV: 'production', ADMIN_TOKEN: 'a'.repeat(32), CURSOR_SECRET: 'c'.repeat(32), WEBHOOK_SECRETS_KEY: 'dev-webhook-secrets-key-change-me' })).toThrow(/WEBHOOK_SECRETS_KEY: is the development default/);
     expect(() => loadConfig(GatewayEnvSchema, { LISTEN_HOST: '0.0.0.0' })).toThrow(ConfigError);
     expect(() => loadConfig(GatewayEnvSchema, {})).not.toThrow();
   });
