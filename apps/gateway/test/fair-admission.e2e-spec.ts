@@ -1,6 +1,9 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { JobSearchResponseSchema } from '@jobs/contracts';
 import { admissionTotals, expectWellFormedRefusals, search } from './admission-load.js';
-import { createAccount } from './stack.js';
+import { createAccount, stack } from './stack.js';
 
 /**
  * Admission waits before it refuses, and shares the pipeline among the accounts waiting
@@ -34,5 +37,29 @@ describe('fair admission of sync searches', () => {
 
     expect(quietAnswers.map((answer) => answer.status)).toEqual(quietAnswers.map(() => 200));
     expect(expectWellFormedRefusals(busyAnswers).length).toBeGreaterThan(0);
+  });
+
+  it("admits an MCP tool's search through the same queue: a quiet agent is answered beside a busy REST account", async () => {
+    const busy = await createAccount({ plan: 'pro', credits: 100_000 });
+    const agent = await createAccount({ plan: 'pro', credits: 10_000 });
+    const client = new Client({ name: 'fair-admission-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${agent.live_key}` } } }));
+    try {
+      const before = await admissionTotals();
+      const burst = Promise.all(Array.from({ length: 64 }, (_, i) => search(busy.live_key, i, { strategy: 'max_coverage', timeout_ms: 1000 })));
+      const answers: CallToolResult[] = [];
+      for (let i = 0; i < 4; i++) {
+        answers.push((await client.callTool({ name: 'search_jobs', arguments: { filters: { title_or: ['engineer'] }, max_credits: 5, limit: 5 } })) as CallToolResult);
+      }
+      const busyAnswers = await burst;
+      expect(answers.map((answer) => answer.isError ?? false)).toEqual([false, false, false, false]);
+      for (const answer of answers) JobSearchResponseSchema.parse(answer.structuredContent);
+      expectWellFormedRefusals(busyAnswers);
+      // The agent's four searches were counted by admission beside the REST ones.
+      const after = await admissionTotals();
+      expect(after.admitted - before.admitted).toBe(4 + busyAnswers.filter((answer) => answer.status === 200).length);
+    } finally {
+      await client.close();
+    }
   });
 });
