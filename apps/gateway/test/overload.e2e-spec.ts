@@ -26,9 +26,10 @@ describe('256 concurrent sync searches', () => {
     for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
     expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503 && status !== 429)).toEqual([]);
     const answered = answers.filter((answer) => answer.status === 200);
+    // How many wait and how many are refused depends on the machine's pace (a fast one answers
+    // all 256 within their wait); the next test and fair-admission's make refusals for certain.
     const refused = answers.filter((answer) => answer.status !== 200);
     expect(answered.length).toBeGreaterThan(0);
-    expect(refused.length).toBeGreaterThan(0);
 
     for (const refusal of refused) {
       expect(refusal.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
