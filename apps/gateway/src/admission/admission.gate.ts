@@ -22,15 +22,20 @@ import { InFlightLimit } from './in-flight-limit.js';
 @Injectable()
 export class AdmissionGate {
   private readonly pools: Record<AdmissionPool, FairQueue>;
-  private readonly limits: Record<AdmissionPool, InFlightLimit>;
   private readonly refused: Counter;
   private readonly waited: Histogram;
   private readonly replyGraceMs: number;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.replyGraceMs = config.SEARCH_REPLY_GRACE_MS;
-    const limit = new InFlightLimit({ min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT), max: config.SEARCH_MAX_IN_FLIGHT, start: config.SEARCH_START_IN_FLIGHT, window: config.SEARCH_ADMISSION_WINDOW, floorMs: config.SEARCH_LATENCY_FLOOR_MS });
-    this.limits = { 'sync-search': limit };
+    const limit = new InFlightLimit({
+      min: Math.min(config.SEARCH_MIN_IN_FLIGHT, config.SEARCH_MAX_IN_FLIGHT),
+      max: config.SEARCH_MAX_IN_FLIGHT,
+      start: config.SEARCH_START_IN_FLIGHT,
+      window: config.SEARCH_ADMISSION_WINDOW,
+      tolerance: config.SEARCH_LATENCY_TOLERANCE,
+      floorMs: config.SEARCH_LATENCY_FLOOR_MS,
+    });
     this.pools = { 'sync-search': new FairQueue(limit, { maxQueued: config.SEARCH_QUEUE_MAX, maxWaitMs: config.SEARCH_QUEUE_MAX_WAIT_MS }) };
     const meter = jobsMeter();
     this.refused = meter.createCounter('gateway_admission_refused_total', { description: 'Requests refused with 503 by admission, by pool, plan and reason (queue_full, wait_too_long, timed_out, abandoned).' });
@@ -42,12 +47,23 @@ export class AdmissionGate {
     meter
       .createObservableGauge('gateway_admission_in_flight', { description: 'Admitted requests in flight on this replica, by pool.' })
       .addCallback((result) => {
-        for (const [pool, limit] of Object.entries(this.limits)) result.observe(limit.current, { pool });
+        for (const [pool, queue] of Object.entries(this.pools)) result.observe(queue.limit.current, { pool });
       });
     meter
       .createObservableGauge('gateway_admission_limit', { description: 'How many requests this replica admits at once now (adaptive, SEARCH_MIN_IN_FLIGHT..SEARCH_MAX_IN_FLIGHT), by pool.' })
       .addCallback((result) => {
-        for (const [pool, limit] of Object.entries(this.limits)) result.observe(limit.limit, { pool });
+        for (const [pool, queue] of Object.entries(this.pools)) result.observe(queue.limit.limit, { pool });
+      });
+    meter
+      .createObservableGauge('gateway_admission_unloaded_latency_seconds', {
+        description: 'The p50 latency of work that ran nearly alone on this replica, by pool: the adaptive limit holds the p95 to SEARCH_LATENCY_TOLERANCE times it.',
+        unit: 's',
+      })
+      .addCallback((result) => {
+        for (const [pool, queue] of Object.entries(this.pools)) {
+          const unloaded = queue.limit.unloadedP50Ms;
+          if (unloaded !== undefined) result.observe(unloaded / 1000, { pool });
+        }
       });
     meter
       .createObservableGauge('gateway_admission_queued', { description: 'Requests waiting for a slot on this replica, by pool.' })

@@ -1,4 +1,4 @@
-import { type InFlightLimit, isRefusal, type Refusal, type Slot } from './in-flight-limit.js';
+import type { InFlightLimit, Slot } from './in-flight-limit.js';
 
 export interface FairQueueTuning {
   /** Requests waiting at once on this replica, at most: beyond it a request is refused at once. */
@@ -10,8 +10,10 @@ export interface FairQueueTuning {
 /** Why a request that could not start at once was not admitted. */
 export type RefusalReason = 'queue_full' | 'wait_too_long' | 'timed_out' | 'abandoned';
 
-export interface QueueRefusal extends Refusal {
+/** Why a request was not admitted, and when to come back. */
+export interface QueueRefusal {
   reason: RefusalReason;
+  retryAfterSeconds: number;
 }
 
 /** How a request was admitted: at once, or after waiting `waitedMs`. */
@@ -65,7 +67,8 @@ export class FairQueue {
   private serviceMs = SERVICE_GUESS_MS;
 
   constructor(
-    private readonly limit: InFlightLimit,
+    /** The in-flight limit the queue admits into. */
+    readonly limit: InFlightLimit,
     private readonly tuning: FairQueueTuning,
     private readonly now: () => number = Date.now,
     private readonly timers: { set(fn: () => void, ms: number): unknown; clear(handle: unknown): void } = {
@@ -137,7 +140,7 @@ export class FairQueue {
 
   private take(account: string, ceilingMs: number, waitedMs: number): Admitted | undefined {
     const entered = this.limit.tryEnter(ceilingMs);
-    if (isRefusal(entered)) return undefined;
+    if (!entered) return undefined;
     this.heldBy.set(account, (this.heldBy.get(account) ?? 0) + 1);
     const started = this.now();
     let released = false;
@@ -183,7 +186,7 @@ export class FairQueue {
    * completions, which after a light spell say how little was asked, not how much it carries.
    */
   private drainMs(count: number): number {
-    return (count * this.serviceMs) / Math.max(1, this.limit.limit);
+    return (count * this.serviceMs) / Math.max(1, this.limit.steadyLimit);
   }
 
   private refusal(reason: RefusalReason, ahead: number): QueueRefusal {

@@ -3,11 +3,6 @@ export interface Slot {
   release(): void;
 }
 
-/** Why a request was not admitted, and when to come back. */
-export interface Refusal {
-  retryAfterSeconds: number;
-}
-
 export interface InFlightTuning {
   /** The limit never goes below this nor above `max`. */
   min: number;
@@ -22,65 +17,76 @@ export interface InFlightTuning {
   /** Completions per decision: the p95 of that many latencies moves the limit. */
   window: number;
   /**
-   * A p95 at or under this never shrinks the limit, whatever the quiet p95: refusing work that
-   * would still be answered this fast helps no caller (twice a 40 ms quiet p95 would turn 16
-   * concurrent cheap searches, answered in 300 ms, into refusals with a Retry-After of seconds).
-   * 0: the target is twice the quiet p95 alone.
+   * The window p95 the limit holds work to, as a multiple of the pipeline's unloaded p50 (the
+   * latency of work that ran nearly alone). Default 2.
+   */
+  tolerance?: number;
+  /**
+   * A p95 at or under this never shrinks the limit, whatever the unloaded latency: refusing work
+   * that would still be answered this fast helps no caller. 0: no floor.
    */
   floorMs?: number;
+  /**
+   * How long unloaded latencies stay good. When the newest is older and the limit is busy, the
+   * limit probes: it lets the work in flight drain to `min` until a few units ran unloaded, then
+   * returns to where it was. Default 60 s.
+   */
+  probeAfterMs?: number;
 }
 
-/** How far back completions count towards the drain rate that sets `Retry-After`. */
-const RATE_WINDOW_MS = 10_000;
-const MAX_RETRY_AFTER_SECONDS = 30;
-/** Work during whose whole life at most this many others were in flight ran unhindered: its latency is a quiet one. */
-const QUIET_IN_FLIGHT = 1;
-const QUIET_SAMPLES = 50;
-/** Below this many quiet latencies the quiet p95 is not known yet. */
-const QUIET_SAMPLES_NEEDED = 5;
+/** Work during whose whole life at most this many units (or `min`, if more) were in flight, itself included, ran unloaded. */
+const UNLOADED_IN_FLIGHT = 2;
+const UNLOADED_SAMPLES = 50;
+/** Below this many unloaded latencies the unloaded p50 is not known yet; a probe gathers this many. */
+const UNLOADED_SAMPLES_NEEDED = 3;
 const DECREASE = 0.7;
 const MIN_WINDOW = 2;
+const DEFAULT_TOLERANCE = 2;
+const DEFAULT_PROBE_AFTER_MS = 60_000;
 
 /**
- * Admission by the work in flight on this replica. At most `limit` units at once; beyond that
- * `tryEnter` refuses (FairQueue decides who waits for the next free slot). `Retry-After` is the
- * time the work now in flight takes to drain at the rate units have been finishing lately
- * (Little's law), 1 to 30 s.
+ * Admission by the work in flight on this replica: at most `limit` units at once; beyond that
+ * `tryEnter` admits nothing (FairQueue decides who waits for the next free slot, and when to come
+ * back).
  *
  * The limit adapts to what the pipeline carries now (the machine, the strategy mix, whatever
- * else runs), as TCP's congestion window does: every `window` completions the p95 of their
- * latencies is held against the target: twice the quiet p95 (latencies of work that never had
- * more than one other unit in flight beside it), never under `floorMs`, never above `ceilingMs`
- * (the longest a caller can be kept waiting before the answer would be a timeout).
+ * else runs), as TCP Vegas and Netflix's concurrency-limits do: every `window` completions the p95
+ * of their latencies is held against the target, `tolerance` times the unloaded p50 (latencies of
+ * work that never had more than one other unit in flight beside it), never under `floorMs`, never
+ * above `ceilingMs` (the longest a caller can be kept waiting before the answer would be an error).
  * - Above the target the limit shrinks by 30 % (at once when a single unit outlives the ceiling),
  *   at most once per generation of admitted work, so the units still finishing under the old
  *   limit do not shrink it again (nor count in the next window).
- * - At or under it, a window that filled the limit (a unit admitted at the limit, or one refused)
- *   grows it: doubling up to where a light spell found it (as TCP's slow start after idle),
+ * - At or under it, a window that filled the limit (a unit admitted at the limit, or one turned
+ *   away) grows it: doubling up to where a light spell found it (as TCP's slow start after idle),
  *   beyond that by a quarter (at least one).
  * - A window that used half of the limit or less proves nothing about the rest: the limit comes
  *   down to `start` (or twice the window's peak, if more), as TCP validates an idle congestion
- *   window (RFC 2861), remembering where it was for the fast way back. A burst after a light
- *   spell is then admitted in part, and the rest when the first part came back within its target.
+ *   window (RFC 2861), remembering where it was for the fast way back.
+ * - A pipeline kept busy never shows its unloaded latency, and without it the target would be the
+ *   ceiling: when the newest unloaded latency is older than `probeAfterMs` (or there was none),
+ *   the limit drops to `min` until a few units ran unloaded, then returns (Vegas's periodic probe
+ *   of the base RTT). A probe costs a fraction of a second of throughput once a minute.
  * A window is `window` completions of units admitted under the present limit, fewer (down to 2)
  * while the limit is smaller; units admitted before a change do not count towards it.
  */
 export class InFlightLimit {
   private inFlight = 0;
   private currentLimit: number;
-  /** Where the limit was before a light spell brought it down: full windows within the target double it back up to there. */
+  /** Where the limit was before a light spell or a probe brought it down. */
   private resumeLimit: number;
-  /** The most units in flight at once in the current window, and whether one was refused in it. */
+  /** The most units in flight at once in the current window, and whether one was turned away in it. */
   private windowPeak = 0;
-  private windowRefused = false;
+  private windowFull = false;
   /** Bumped by every change of the limit: units admitted before it report on the old limit. */
   private generation = 0;
-  /** Bumped whenever more than QUIET_IN_FLIGHT + 1 units are in flight: a unit that saw it change was not quiet. */
+  /** Bumped whenever more than UNLOADED_IN_FLIGHT units are in flight: a unit that saw it change was loaded. */
   private crowding = 0;
   private windowLatencies: number[] = [];
-  private readonly quietLatencies: number[] = [];
-  /** Completion times (ms) within the last RATE_WINDOW_MS, oldest first. */
-  private readonly completions: number[] = [];
+  private readonly unloadedLatencies: number[] = [];
+  private lastUnloadedAt: number | undefined;
+  /** Unloaded latencies still wanted by the probe under way (0: no probe). */
+  private probeWants = 0;
 
   constructor(
     private readonly tuning: InFlightTuning,
@@ -102,22 +108,45 @@ export class InFlightLimit {
     return this.currentLimit;
   }
 
-  /** The p95 of the quiet latencies, or undefined until enough were seen. */
-  get quietP95Ms(): number | undefined {
-    if (this.quietLatencies.length < QUIET_SAMPLES_NEEDED) return undefined;
-    return percentile95(this.quietLatencies);
+  /** The limit work drains at beyond the next moments: during a probe, the one it returns to. */
+  get steadyLimit(): number {
+    return this.probeWants > 0 ? this.resumeLimit : this.currentLimit;
   }
 
-  /** Admits a unit that may keep its caller waiting at most `ceilingMs`, or refuses it. */
-  tryEnter(ceilingMs: number): Slot | Refusal {
+  /** Whether a unit would be admitted now. */
+  get hasRoom(): boolean {
+    return this.inFlight < this.currentLimit;
+  }
+
+  /** Whether the limit is probing the unloaded latency now. */
+  get probing(): boolean {
+    return this.probeWants > 0;
+  }
+
+  /** The p50 of the unloaded latencies, or undefined until enough were seen. */
+  get unloadedP50Ms(): number | undefined {
+    if (this.unloadedLatencies.length < UNLOADED_SAMPLES_NEEDED) return undefined;
+    return percentile(this.unloadedLatencies, 0.5);
+  }
+
+  /** The window p95 the limit holds work to now, for work that may take at most `ceilingMs`. */
+  targetMs(ceilingMs: number): number {
+    const unloaded = this.unloadedP50Ms;
+    if (unloaded === undefined) return ceilingMs;
+    return Math.min(ceilingMs, Math.max(this.tuning.floorMs ?? 0, (this.tuning.tolerance ?? DEFAULT_TOLERANCE) * unloaded));
+  }
+
+  /** Admits a unit that may keep its caller waiting at most `ceilingMs`, or nothing when the limit is reached. */
+  tryEnter(ceilingMs: number): Slot | undefined {
     if (this.inFlight >= this.currentLimit) {
-      this.windowRefused = true;
-      return { retryAfterSeconds: this.retryAfterSeconds() };
+      this.windowFull = true;
+      return undefined;
     }
     const crowdingAtEntry = this.crowding;
     this.inFlight++;
+    if (this.inFlight >= this.currentLimit) this.windowFull = true;
     if (this.inFlight > this.windowPeak) this.windowPeak = this.inFlight;
-    if (this.inFlight > QUIET_IN_FLIGHT + 1) this.crowding++;
+    if (this.inFlight > Math.max(UNLOADED_IN_FLIGHT, this.tuning.min)) this.crowding++;
     const generation = this.generation;
     const started = this.now();
     let released = false;
@@ -126,93 +155,82 @@ export class InFlightLimit {
         if (released) return;
         released = true;
         this.inFlight--;
-        const finished = this.now();
-        this.completions.push(finished);
-        this.forgetOld();
-        const quiet = this.crowding === crowdingAtEntry && this.inFlight <= QUIET_IN_FLIGHT;
-        this.learn(finished - started, quiet, generation, ceilingMs);
+        const unloaded = this.crowding === crowdingAtEntry;
+        this.learn(this.now() - started, unloaded, generation, ceilingMs);
       },
     };
   }
 
-  private learn(latencyMs: number, quiet: boolean, generation: number, ceilingMs: number): void {
-    if (quiet) {
-      this.quietLatencies.push(latencyMs);
-      if (this.quietLatencies.length > QUIET_SAMPLES) this.quietLatencies.shift();
-    }
-    // Work admitted under a limit since decreased tells nothing about the present one.
+  private learn(latencyMs: number, unloaded: boolean, generation: number, ceilingMs: number): void {
+    if (unloaded) this.rememberUnloaded(latencyMs);
+    if (this.probeWants > 0) return;
+    // Work admitted under a limit since changed tells nothing about the present one.
     if (generation !== this.generation) return;
     if (latencyMs > ceilingMs) {
-      this.decrease(generation);
+      this.decrease();
       return;
     }
     this.windowLatencies.push(latencyMs);
     // A small limit decides on fewer completions, so it recovers as quickly as a large one.
     if (this.windowLatencies.length < Math.max(MIN_WINDOW, Math.min(this.tuning.window, this.currentLimit))) return;
-    const p95 = percentile95(this.windowLatencies);
-    const quietP95 = this.quietP95Ms;
-    const target = quietP95 === undefined ? ceilingMs : Math.min(ceilingMs, Math.max(this.tuning.floorMs ?? 0, 2 * quietP95));
-    if (p95 > target) {
-      this.decrease(generation);
+    if (this.windowFull && this.unloadedIsStale()) {
+      this.startProbe();
+      return;
+    }
+    if (percentile(this.windowLatencies, 0.95) > this.targetMs(ceilingMs)) {
+      this.decrease();
       return;
     }
     const limit = this.currentLimit;
     let next = limit;
-    if (this.windowRefused || this.windowPeak >= limit) {
+    if (this.windowFull || this.windowPeak >= limit) {
       next = Math.min(this.tuning.max, limit < this.resumeLimit ? Math.min(this.resumeLimit, 2 * limit) : limit + Math.max(1, Math.floor(limit / 4)));
     } else if (2 * this.windowPeak <= limit) {
       // (A limit a busy spell shrank below `start` comes back up to it the same way.)
       this.resumeLimit = Math.max(this.resumeLimit, limit);
       next = Math.min(this.tuning.max, Math.max(this.startLimit, 2 * this.windowPeak));
     }
-    if (next !== limit) {
+    this.setLimit(next);
+  }
+
+  private rememberUnloaded(latencyMs: number): void {
+    this.unloadedLatencies.push(latencyMs);
+    if (this.unloadedLatencies.length > UNLOADED_SAMPLES) this.unloadedLatencies.shift();
+    this.lastUnloadedAt = this.now();
+    if (this.probeWants > 0 && --this.probeWants === 0) this.setLimit(this.resumeLimit);
+  }
+
+  private unloadedIsStale(): boolean {
+    if (this.currentLimit <= this.tuning.min) return false;
+    return this.lastUnloadedAt === undefined || this.now() - this.lastUnloadedAt > (this.tuning.probeAfterMs ?? DEFAULT_PROBE_AFTER_MS);
+  }
+
+  private startProbe(): void {
+    this.probeWants = UNLOADED_SAMPLES_NEEDED;
+    this.resumeLimit = this.currentLimit;
+    this.setLimit(this.tuning.min, true);
+  }
+
+  private decrease(): void {
+    this.setLimit(Math.max(this.tuning.min, Math.floor(this.currentLimit * DECREASE)), true);
+    // What was too much is not regained in one step.
+    this.resumeLimit = this.currentLimit;
+  }
+
+  /** Sets the limit and starts a new window; a change opens a new generation. */
+  private setLimit(next: number, force = false): void {
+    if (next !== this.currentLimit || force) {
       // The units still in flight were admitted under the old limit: they do not speak for the new one.
       this.generation++;
       this.currentLimit = next;
     }
-    this.startWindow();
-  }
-
-  private startWindow(): void {
     this.windowLatencies = [];
     this.windowPeak = this.inFlight;
-    this.windowRefused = false;
-  }
-
-  private decrease(generation: number): void {
-    if (generation !== this.generation) return;
-    this.generation++;
-    this.currentLimit = Math.max(this.tuning.min, Math.floor(this.currentLimit * DECREASE));
-    // What was too much is not regained in one step.
-    this.resumeLimit = this.currentLimit;
-    this.startWindow();
-  }
-
-  /** Whether a unit would be admitted now. */
-  get hasRoom(): boolean {
-    return this.inFlight < this.currentLimit;
-  }
-
-  private retryAfterSeconds(): number {
-    this.forgetOld();
-    const first = this.completions[0];
-    if (first === undefined) return 1;
-    const spanSeconds = Math.max(1, (this.now() - first) / 1000);
-    const perSecond = this.completions.length / spanSeconds;
-    return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(this.inFlight / perSecond)));
-  }
-
-  private forgetOld(): void {
-    const horizon = this.now() - RATE_WINDOW_MS;
-    let drop = 0;
-    while (drop < this.completions.length && this.completions[drop]! < horizon) drop++;
-    if (drop > 0) this.completions.splice(0, drop);
+    this.windowFull = this.inFlight >= this.currentLimit;
   }
 }
 
-export const isRefusal = (admission: Slot | Refusal): admission is Refusal => 'retryAfterSeconds' in admission;
-
-function percentile95(values: readonly number[]): number {
+function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }

@@ -58,9 +58,14 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   /** Completed searches per decision of the adaptive limit (the p95 of their latencies against the target). */
   SEARCH_ADMISSION_WINDOW: z.coerce.number().int().min(1).default(8),
   /**
-   * A window p95 at or under this never shrinks the limit (the target is twice the quiet p95, but
-   * never under this): without it, 16 concurrent cheap searches answered in 300 ms on a quiet
-   * machine were mostly refused because their quiet p95 was 48 ms (bench:sync).
+   * The window p95 the adaptive limit holds sync searches to, as a multiple of their unloaded p50
+   * (searches that ran nearly alone). Lower keeps latency under load closer to a lone search's at
+   * the cost of throughput; bench:fairness and bench:overload show both.
+   */
+  SEARCH_LATENCY_TOLERANCE: z.coerce.number().min(1).default(2),
+  /**
+   * A window p95 at or under this never shrinks the limit, whatever the unloaded latency: 16
+   * concurrent cheap searches answered in 300 ms are worth serving even when a lone one takes 50 ms.
    */
   SEARCH_LATENCY_FLOOR_MS: z.coerce.number().int().min(0).default(500),
   /**
