@@ -153,6 +153,22 @@ describe('fair admission', () => {
     expect(waits.every((outcome) => outcome instanceof Promise)).toBe(true);
   });
 
+  it('judges the wait by the limit a probe returns to, not by the minimum it probes at', () => {
+    const clock = { now: 0 };
+    const limit = new InFlightLimit({ min: 1, max: 8, window: 8 }, () => clock.now);
+    const queue = new FairQueue(limit, { maxQueued: 100, maxWaitMs: 5_000 }, () => clock.now, { set: () => undefined, clear: () => undefined });
+    // Busy from the start: the first full window (1 s answers) starts a probe at the minimum.
+    const busy = Array.from({ length: 8 }, () => enterNow(queue, 'acct_a'));
+    clock.now += 1_000;
+    for (const slot of busy) slot.release();
+    expect(limit.probing).toBe(true);
+    expect(limit.limit).toBe(1);
+    enterNow(queue, 'acct_a');
+    // Twenty in line start within 20 x 1 s / 8 = 2.5 s at the limit the probe returns to; at 1 they would wait 20 s.
+    const waits = Array.from({ length: 20 }, () => queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }));
+    expect(waits.every((outcome) => outcome instanceof Promise)).toBe(true);
+  });
+
   it('refuses at once when the queue is full', () => {
     const { queue } = queueOf(1, { maxQueued: 2 });
     enterNow(queue, 'acct_a');
