@@ -455,9 +455,9 @@ async function firstRefreshPass() {
   say(`first refresh pass done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 }
 
-/** Waits for the gateway's /readyz (every service's readiness); before supervision, a death fails it. */
-async function awaitReadiness() {
-  const readyz = `http://127.0.0.1:${PORT}/readyz`;
+/** Waits for a gateway's /readyz (every service's readiness); before supervision, a death fails it. */
+async function awaitReadiness(port = PORT) {
+  const readyz = `http://127.0.0.1:${port}/readyz`;
   let lastReport = '';
   let lastSaid = 0;
   await waitFor(
@@ -646,7 +646,7 @@ async function replicaPhase(infra) {
     say(`replica phase: starting ${GATEWAY_REPLICA.id} on ${GATEWAY_REPLICA.port} ...`);
     SERVICES.push(GATEWAY_REPLICA);
     startService(GATEWAY_REPLICA, infra);
-    await waitFor(`${GATEWAY_REPLICA.id}'s /readyz`, async () => (await fetch(`http://127.0.0.1:${GATEWAY_REPLICA.port}/readyz`).catch(() => null))?.status === 200, 120_000, 500);
+    await awaitReadiness(GATEWAY_REPLICA.port);
   }
   // Without SCALE the e2e phase ran one replica each, so its scenario outcome must be there.
   if (SCALE.size === 0 && !existsSync(replicaBaseline)) throw new Error(`the one-replica phase left no ${replicaBaseline} to compare with`);

@@ -14,11 +14,8 @@ export interface MetricsEndpoint {
  * port has none).
  */
 export function metricsEndpoints(): MetricsEndpoint[] {
-  const ports = process.env['SERVICE_PORTS'];
-  if (!ports) throw new Error('SERVICE_PORTS is not set: run the e2e tests through scripts/stack.mjs');
-  const gatewayAdminPorts = new Map((process.env['GATEWAY_ADMIN_PORTS'] ?? '').split(',').filter(Boolean).map((entry) => entry.split('=') as [string, string]));
-  return ports.split(',').map((entry) => {
-    const [id, port] = entry.split('=') as [string, string];
+  const gatewayAdminPorts = new Map(portEntries('GATEWAY_ADMIN_PORTS'));
+  return servicePorts().map(([id, port]) => {
     const service = id.split('#')[0]!;
     const adminPort = gatewayAdminPorts.get(id);
     const base = service !== 'gateway' ? `http://127.0.0.1:${port}` : adminPort ? `http://127.0.0.1:${adminPort}` : stack.adminUrl;
@@ -28,8 +25,22 @@ export function metricsEndpoints(): MetricsEndpoint[] {
 
 /** Every gateway's public base URL (the replica phase runs two), the first one first. */
 export function gatewayUrls(): string[] {
-  const ports = (process.env['SERVICE_PORTS'] ?? '').split(',').filter((entry) => entry.startsWith('gateway'));
-  return ports.length ? ports.map((entry) => `http://127.0.0.1:${entry.split('=')[1]}`) : [stack.baseUrl];
+  const gateways = portEntries('SERVICE_PORTS').filter(([id]) => id.split('#')[0] === 'gateway');
+  return gateways.length ? gateways.map(([, port]) => `http://127.0.0.1:${port}`) : [stack.baseUrl];
+}
+
+/** SERVICE_PORTS as `[id, port]` pairs: `dedupe=9103,gateway=8080,gateway#2=8082`. */
+function servicePorts(): Array<[string, string]> {
+  const entries = portEntries('SERVICE_PORTS');
+  if (!entries.length) throw new Error('SERVICE_PORTS is not set: run the e2e tests through scripts/stack.mjs');
+  return entries;
+}
+
+function portEntries(variable: string): Array<[string, string]> {
+  return (process.env[variable] ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => entry.split('=') as [string, string]);
 }
 
 export interface Scrape {
