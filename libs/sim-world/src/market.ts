@@ -2,6 +2,7 @@ import { COUNTRIES, countryByCode, type CountryInfo } from './vocab/countries.js
 import { BENEFITS, INDUSTRIES, NAME_PREFIXES, NAME_ROOTS, UPDATES } from './vocab/companies.js';
 import { FAMILIES, INDUSTRY_FAMILY_WEIGHTS, SENIORITY_PAY, SENIORITY_WEIGHTS, buildTitle, type FamilyInfo } from './vocab/families.js';
 import { Rng, fnv1a, hash32, pickCumulative, unit } from './prng.js';
+import { MAX_LISTING_SLOTS } from './provider-ids.js';
 import {
   PROVIDER_SLUGS,
   SENIORITIES,
@@ -18,8 +19,8 @@ export const DAY_MS = 86_400_000;
 /** Organic state is a function of time quantised to this bucket, so processes agree. */
 export const TIME_BUCKET_MS = 60_000;
 /** Slots at or above this number belong to openings created or pinned by the control API. */
-export const ADDED_SLOT_BASE = 40_000;
-export const MAX_SLOTS = 65_536;
+export const ADDED_SLOT_BASE = 160_000;
+export const MAX_SLOTS = MAX_LISTING_SLOTS;
 
 /** Share of openings each source lists, before the per-opening visibility factor. */
 export const LISTING_SHARE: Readonly<Record<(typeof PROVIDER_SLUGS)[number], number>> = {
@@ -91,7 +92,7 @@ export class Market {
   readonly slotCount: number;
   private readonly companyCumulative: Float64Array;
   private readonly offices: string[][] = [];
-  private readonly slotCompany: Uint16Array;
+  private readonly slotCompany: Uint32Array;
   private readonly slotCountry: Uint8Array;
   private readonly slotPeriod: Float64Array;
   private readonly slotPhase: Float64Array;
@@ -108,7 +109,7 @@ export class Market {
     this.slotCount = options.slots;
     this.companyCumulative = new Float64Array(options.companies);
     this.generateCompanies(options.companies);
-    this.slotCompany = new Uint16Array(options.slots);
+    this.slotCompany = new Uint32Array(options.slots);
     this.slotCountry = new Uint8Array(options.slots);
     this.slotPeriod = new Float64Array(options.slots);
     this.slotPhase = new Float64Array(options.slots);

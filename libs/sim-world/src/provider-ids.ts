@@ -1,6 +1,14 @@
 import { fnv1a, hash32, mix32 } from './prng.js';
 import type { ProviderSlug } from './types.js';
 
+/** Bits of a listing key: the slot (up to 262,144 requisitions), the period's low bits, admin re-listings. */
+const SLOT_BITS = 18;
+const PERIOD_BITS = 10;
+const REPOST_BITS = 4;
+/** Periods last 20-75 days, so 1,024 of them name one unambiguously for over 50 years. */
+export const PERIOD_MODULUS = 1 << PERIOD_BITS;
+export const MAX_LISTING_SLOTS = 1 << SLOT_BITS;
+
 /**
  * A listing key packs (slot, period, admin reposts) into 32 bits; each provider scrambles it
  * with its own keyed permutation and prints it in its own id format. Ids are therefore
@@ -8,11 +16,17 @@ import type { ProviderSlug } from './types.js';
  * decoded again for the ground truth — in any process with the same seed.
  */
 export function packListingKey(slot: number, period: number, adminReposts: number): number {
-  return ((slot << 16) | ((period & 0xfff) << 4) | (adminReposts & 0xf)) >>> 0;
+  if (slot < 0 || slot >= MAX_LISTING_SLOTS) throw new RangeError(`slot ${slot} is outside 0..${MAX_LISTING_SLOTS - 1}`);
+  return ((slot << (PERIOD_BITS + REPOST_BITS)) | ((period & (PERIOD_MODULUS - 1)) << REPOST_BITS) | (adminReposts & ((1 << REPOST_BITS) - 1))) >>> 0;
 }
 
-export function unpackListingKey(packed: number): { slot: number; period12: number; adminReposts: number } {
-  return { slot: packed >>> 16, period12: (packed >>> 4) & 0xfff, adminReposts: packed & 0xf };
+/** The slot, the period modulo PERIOD_MODULUS and the admin re-listings modulo 16 of a listing key. */
+export function unpackListingKey(packed: number): { slot: number; periodLow: number; adminReposts: number } {
+  return {
+    slot: packed >>> (PERIOD_BITS + REPOST_BITS),
+    periodLow: (packed >>> REPOST_BITS) & (PERIOD_MODULUS - 1),
+    adminReposts: packed & ((1 << REPOST_BITS) - 1),
+  };
 }
 
 /** Four-round Feistel network on 16-bit halves: a keyed bijection of 32-bit integers. */

@@ -1,5 +1,5 @@
 import { ADDED_SLOT_BASE, MAX_SLOTS, Market, TIME_BUCKET_MS, normalizeText, type OpeningBase } from './market.js';
-import { decodeProviderJobId, encodeProviderJobId, packListingKey, unpackListingKey } from './provider-ids.js';
+import { decodeProviderJobId, encodeProviderJobId, packListingKey, PERIOD_MODULUS, unpackListingKey } from './provider-ids.js';
 import {
   PROVIDER_SLUGS,
   type ClosedReason,
@@ -392,17 +392,17 @@ export class World {
   groundTruth(slug: ProviderSlug, providerJobId: string, at = this.now()): string | null {
     const packed = decodeProviderJobId(this.seed, slug, providerJobId);
     if (packed === null) return null;
-    const { slot, period12, adminReposts } = unpackListingKey(packed);
+    const { slot, periodLow, adminReposts } = unpackListingKey(packed);
     if (slot >= ADDED_SLOT_BASE) {
       const job = this.addedBySlot.get(slot);
-      return job && job.created && (job.period & 0xfff) === period12 ? job.id : null;
+      return job && job.created && job.period % PERIOD_MODULUS === periodLow ? job.id : null;
     }
     for (const job of this.pinned.values()) {
-      if (job.slot === slot && (job.period & 0xfff) === period12 && job.adminReposts % 16 === adminReposts) return job.id;
+      if (job.slot === slot && job.period % PERIOD_MODULUS === periodLow && job.adminReposts % 16 === adminReposts) return job.id;
     }
     if (slot >= this.market.slotCount || adminReposts !== 0) return null;
     const current = this.market.periodIndex(slot, quantize(at));
-    const k = current - ((((current - period12) % 4096) + 4096) % 4096);
+    const k = current - ((((current - periodLow) % PERIOD_MODULUS) + PERIOD_MODULUS) % PERIOD_MODULUS);
     const origin = this.market.originOf(slot, k);
     return this.market.worldJobId(slot, origin);
   }
