@@ -3,9 +3,12 @@ import type { NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
 import { fieldsOfRecord } from './features.js';
 import {
   UNRECORDED_SOURCE,
+  bestCompanyNames,
+  companyNameRank,
   compareSources,
   decodeFieldSources,
   encodeFieldSources,
+  isBetterCompanyName,
   listingChanges,
   rankedMerge,
   sourceRank,
@@ -144,5 +147,36 @@ describe('stored field sources', () => {
     expect(decodeFieldSources(JSON.parse(JSON.stringify(encodeFieldSources(sources))))).toEqual(sources);
     expect(decodeFieldSources({ seniority: [7, 'provider_a', 'x'], title: 'own_index', salary: [1, 'provider_b', 'B-1'] })).toEqual({ salary: { rank: 1, provider: 'provider_b', providerJobId: 'B-1' } });
     expect(decodeFieldSources(null)).toEqual({});
+  });
+});
+
+describe('company names', () => {
+  const offer = (provider: string, name: string, domain: string | null = 'acme.com') => ({ provider, fields: { companyDomain: domain, companyName: name } });
+
+  it('ranks the own crawler first, then the partners in slug order', () => {
+    expect(companyNameRank('own_index')).toBeLessThan(companyNameRank('provider_a'));
+    expect(companyNameRank('provider_a')).toBeLessThan(companyNameRank('provider_f'));
+  });
+
+  it('keeps the best name per domain whatever order the records come in', () => {
+    const records = [offer('provider_e', 'ACME, Inc.'), offer('provider_a', 'Acme GmbH'), offer('provider_a', 'Acme'), offer('own_index', 'Acme Robotics', 'acme.io'), offer('provider_c', 'ACME', null)];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(records, { minLength: records.length, maxLength: records.length }), (order) => {
+        const best = bestCompanyNames(order);
+        expect([...best.values()].sort((a, b) => a.domain.localeCompare(b.domain))).toEqual([
+          { domain: 'acme.com', name: 'Acme', rank: companyNameRank('provider_a') },
+          { domain: 'acme.io', name: 'Acme Robotics', rank: companyNameRank('own_index') },
+        ]);
+      }),
+    );
+  });
+
+  it('replaces a stored name only with a better-ranked one, or a smaller one of the same rank; an unranked one with any', () => {
+    const stored = { name: 'Acme GmbH', rank: companyNameRank('provider_a') };
+    expect(isBetterCompanyName({ name: 'Acme', rank: companyNameRank('own_index') }, stored)).toBe(true);
+    expect(isBetterCompanyName({ name: 'Acme', rank: companyNameRank('provider_a') }, stored)).toBe(true);
+    expect(isBetterCompanyName({ name: 'Acme Inc', rank: companyNameRank('provider_a') }, stored)).toBe(false);
+    expect(isBetterCompanyName({ name: 'ACME', rank: companyNameRank('provider_c') }, stored)).toBe(false);
+    expect(isBetterCompanyName({ name: 'ACME', rank: companyNameRank('provider_f') }, { name: 'Acme', rank: null })).toBe(true);
   });
 });

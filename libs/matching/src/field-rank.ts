@@ -199,3 +199,41 @@ export function decodeFieldSources(stored: unknown): FieldSources {
   }
   return out;
 }
+
+/** A provider's name for a company domain, and how good its source is (`companyNameRank`). */
+export interface CompanyNameOffer {
+  domain: string;
+  name: string;
+  rank: number;
+}
+
+/**
+ * The rank of a provider's company name, lower is better: the own crawler (the employer's own
+ * page), then the partners in slug order. A company is shared by its jobs, so its name is ranked
+ * apart from their fields; no adapter marks a company name lossy, so the rank is the provider's.
+ */
+export function companyNameRank(provider: string): number {
+  return PROVIDER_ORDER.get(provider) ?? PROVIDER_ORDER.size;
+}
+
+/**
+ * Whether `offer` should replace the stored name: a better-ranked source, or the same rank and a
+ * lexically smaller name (one provider may spell a company two ways), so the stored name is the
+ * same whatever order the records came in. A name stored unranked (`rank` null) yields to any.
+ */
+export function isBetterCompanyName(offer: Pick<CompanyNameOffer, 'name' | 'rank'>, stored: { name: string; rank: number | null }): boolean {
+  if (stored.rank === null) return true;
+  return offer.rank < stored.rank || (offer.rank === stored.rank && offer.name < stored.name);
+}
+
+/** The best name offered for each company domain among records (those without a domain have none). */
+export function bestCompanyNames(records: Iterable<{ provider: string; fields: Pick<MatchFields, 'companyDomain' | 'companyName'> }>): Map<string, CompanyNameOffer> {
+  const best = new Map<string, CompanyNameOffer>();
+  for (const { provider, fields } of records) {
+    if (!fields.companyDomain) continue;
+    const offer = { domain: fields.companyDomain, name: fields.companyName, rank: companyNameRank(provider) };
+    const held = best.get(offer.domain);
+    if (!held || isBetterCompanyName(offer, held)) best.set(offer.domain, offer);
+  }
+  return best;
+}

@@ -59,10 +59,10 @@ function simulatedRecords(): { records: NormalizedProviderRecord[]; openings: nu
   return { records, openings: chosen.length };
 }
 
-/** A job's public fields that its sources decide (ids are minted per run; the company row is shared and named once). */
+/** A job's public fields that its sources decide (ids are minted per run). */
 function decided(job: Job) {
   const { title, location, employment_type, seniority, job_family, salary, description, apply_url, posted_at, status, repost_count } = job;
-  return { title, company_domain: job.company.domain, location, employment_type, seniority, job_family, salary, description, apply_url, posted_at, status, repost_count };
+  return { title, company: { name: job.company.name, domain: job.company.domain }, location, employment_type, seniority, job_family, salary, description, apply_url, posted_at, status, repost_count };
 }
 
 /** The store's canonical jobs as a function of their sources: sources → decided fields. */

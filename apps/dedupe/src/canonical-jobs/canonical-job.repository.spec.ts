@@ -291,6 +291,23 @@ describe('CanonicalJobRepository', () => {
       expect((await jobOf(together[0]!.jobId)).seniority).toBe('lead');
     });
 
+    it('names a company by its best-ranked source: a later better name renames it and updates its open jobs', async () => {
+      const company = (name: string) => ({ name, domain: 'namewise.example' });
+      const role = (provider: NormalizedProviderRecord['provider'], title: string, name: string) =>
+        record({ provider, title, company: company(name), apply_url: `https://namewise.example/careers/${title.replaceAll(' ', '-').toLowerCase()}` });
+      const [first] = await repository.mergeBatch([role('provider_e', 'Treasury Analyst', 'NAMEWISE, Inc.')]);
+      expect((await jobOf(first!.jobId)).company.name).toBe('NAMEWISE, Inc.');
+      // provider_f ranks after provider_e: nothing changes
+      await repository.mergeBatch([role('provider_f', 'Credit Analyst', 'Namewise Group')]);
+      expect((await jobOf(first!.jobId)).company.name).toBe('NAMEWISE, Inc.');
+      // the own crawler lists another of its jobs: the company takes its name, and every open job of it tells readers
+      const [crawled] = await repository.mergeBatch([role('own_index', 'Payments Analyst', 'Namewise')]);
+      expect((await jobOf(first!.jobId)).company.name).toBe('Namewise');
+      expect((await jobOf(crawled!.jobId)).company.name).toBe('Namewise');
+      expect((await lifecycleOf(first!.jobId)).map((x) => [x.change, x.changed_fields])).toEqual([['opened', []], ['updated', ['company.name']]]);
+      expect(await db.prisma.company.count({ where: { domain: 'namewise.example' } })).toBe(1);
+    });
+
     it('a known listing that changes at its provider moves the field only where it is the best source', async () => {
       const c = opening('provider_c', { title: 'Lead Payments Engineer', apply_url: 'https://rankwise.example/careers/lead-3' });
       const f = opening('provider_f', { title: 'Lead Payments Engineer', apply_url: 'https://rankwise.example/careers/lead-3', employment_type: 'contract' });

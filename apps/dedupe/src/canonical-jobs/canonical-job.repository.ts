@@ -3,6 +3,7 @@ import type { ClosedReason, Filters, NormalizedProviderRecord, ProviderSlug, Ran
 import { ascending, Prisma, PrismaService, type SqlReader } from '@jobs/db';
 import {
   CanonicalIndex,
+  bestCompanyNames,
   blockingKey,
   decodeFieldSources,
   encodeFieldSources,
@@ -23,6 +24,7 @@ import { LifecycleRecorder, type JobTrack } from '../lifecycle/lifecycle-recorde
 import { listingChangedFields, recordFieldHashes, type UpdateField } from '../lifecycle/job-lifecycle.js';
 import { ownIndexCondition, providerBits } from '../own-index/own-index-query.js';
 import { fieldDiff, fieldUpdateData, fieldWritesStatement, isEmptyDiff, type FieldWrite, type RankedState } from './job-field-writes.js';
+import { resolveCompanies, type CompanyIds } from './companies.js';
 import { loadJobRows } from './job-rows.js';
 import { pRealFor, toJob, type CanonicalJobRow } from './job-view.js';
 
@@ -228,7 +230,9 @@ export class CanonicalJobRepository {
         const domain = index.job(jobId)!.fields.companyDomain;
         return domain !== null && domain !== loaded.get(jobId)?.before.fields.companyDomain;
       };
-      const companyIds = await this.companies(tx, [...touched.keys()].flatMap((jobId) => (!loaded.has(jobId) || learnt(jobId) ? [index.job(jobId)!.fields] : [])));
+      const madeOrMoved = [...touched.keys()].flatMap((jobId) => (!loaded.has(jobId) || learnt(jobId) ? [index.job(jobId)!.fields] : []));
+      const offers = bestCompanyNames([...touched.values()].flatMap(({ sources }) => sources.map((r) => ({ provider: r.provider, fields: fieldsOfRecord(r) }))));
+      const companyIds = await resolveCompanies(tx, madeOrMoved, offers, (openJobIds) => this.lifecycle.lock(tx, track, openJobIds));
       for (const [jobId, { seenAt, sources, reposts, relisting }] of touched) {
         const job = index.job(jobId)!;
         const stored = loaded.get(jobId);
@@ -485,43 +489,6 @@ export class CanonicalJobRepository {
       keys: jobKeys.filter((k) => k.canonicalJobId === job.id),
     }));
   }
-
-  /**
-   * The companies of jobs being made or moved, made where missing: one insert in domain order
-   * (two batches meeting the same new companies wait for each other in the same order instead
-   * of deadlocking), one read. Companies without a domain are rare and found by name.
-   */
-  private async companies(tx: Prisma.TransactionClient, fields: readonly MatchFields[]): Promise<CompanyIds> {
-    const names = new Map<string, string>();
-    for (const f of fields) if (f.companyDomain && !names.has(f.companyDomain)) names.set(f.companyDomain, f.companyName);
-    const domains = [...names.keys()].sort();
-    const byDomain = new Map<string, string>();
-    if (domains.length > 0) {
-      await tx.$executeRaw`
-        INSERT INTO companies (id, domain, name)
-        SELECT v.id, v.domain, v.name FROM unnest(${domains.map(() => newId('cmp'))}::text[], ${domains}::text[], ${domains.map((d) => names.get(d)!)}::text[]) AS v(id, domain, name)
-        ORDER BY v.domain
-        ON CONFLICT (domain) DO NOTHING`;
-      for (const c of await tx.company.findMany({ where: { domain: { in: domains } }, select: { id: true, domain: true } })) byDomain.set(c.domain!, c.id);
-    }
-    const byName = new Map<string, string>();
-    for (const name of [...new Set(fields.filter((f) => !f.companyDomain).map((f) => f.companyName))].sort()) {
-      const existing = await tx.company.findFirst({ where: { domain: null, name }, select: { id: true } });
-      byName.set(name, (existing ?? (await tx.company.create({ data: { id: newId('cmp'), domain: null, name }, select: { id: true } }))).id);
-    }
-    return {
-      of: (f) => {
-        const id = f.companyDomain ? byDomain.get(f.companyDomain) : byName.get(f.companyName);
-        if (!id) throw new Error(`company of ${f.companyDomain ?? f.companyName} was not resolved`);
-        return id;
-      },
-    };
-  }
-}
-
-/** The stored company of a job's fields (by domain, else by name). */
-interface CompanyIds {
-  of(f: MatchFields): string;
 }
 
 /** A stored job that only met another listing: its sighting and p_real. */

@@ -39,11 +39,11 @@ describe('changedJobFields', () => {
     expect(changedJobFields(job, reordered)).toEqual([]);
     expect(changedJobFields(job, { ...job, ...({ last_seen_at: '2030-01-01T00:00:00.000Z', posted_at: null, p_real: 0.99 } as object) })).toEqual([]);
   });
-  it('names the company once the job reaches a known one (a domain where there was none), never for a name alone', () => {
+  it('names the company once the job reaches a known one (a domain where there was none), and company.name when its known company is renamed', () => {
     const unknown = { ...job, company: { ...job.company, domain: null } };
     expect(changedJobFields(unknown, job)).toEqual(['company']);
     expect(changedJobFields(unknown, { ...job, salary: null })).toEqual(['salary', 'company']);
-    expect(changedJobFields(job, { ...job, company: { ...job.company, name: 'Acme Holdings' } })).toEqual([]);
+    expect(changedJobFields(job, { ...job, company: { ...job.company, name: 'Acme Holdings' } })).toEqual(['company.name']);
     expect(changedJobFields(unknown, { ...unknown, company: { ...unknown.company, name: 'ACME' } })).toEqual([]);
   });
   it('covers exactly the documented list', () => {

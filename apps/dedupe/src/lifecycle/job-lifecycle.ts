@@ -10,7 +10,7 @@ import { normalizeTitle } from '@jobs/matching';
  * The public Job fields whose change fires `job.updated` (what a reader of the opening would
  * call a change of it), as a provider's record states them. Not `posted_at` (a re-listing moves
  * it: `job.reposted`), nor sightings (`last_seen_at`, `last_verified_at`), `sources`, `p_real`
- * or `status`; the company only once it becomes known (`ChangedField`).
+ * or `status`; the company once it becomes known or is renamed (`ChangedField`).
  */
 export const UPDATE_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url'] as const;
 export type UpdateField = (typeof UPDATE_FIELDS)[number];
@@ -39,18 +39,21 @@ function canonical(value: unknown): string {
 }
 
 /**
- * A changed field beyond `UPDATE_FIELDS`: `company`, the job reached a known company (it was
- * listed under a company without a domain, and a provider naming the domain joined it). For
- * that company's watches the job is a new opening there (the watch matcher sends `job.opened`).
+ * Changed fields beyond `UPDATE_FIELDS`:
+ * - `company`: the job reached a known company (it was listed under a company without a domain,
+ *   and a provider naming the domain joined it). For that company's watches the job is a new
+ *   opening there (the watch matcher sends `job.opened`);
+ * - `company.name`: its company took a better-ranked name (libs/matching `isBetterCompanyName`).
  */
-export type ChangedField = UpdateField | 'company';
+export type ChangedField = UpdateField | 'company' | 'company.name';
 
-/** The fields whose value differs between two views of one job: `UPDATE_FIELDS` in that order, then `company`. */
+/** The fields whose value differs between two views of one job: `UPDATE_FIELDS` in that order, then `company` or `company.name`. */
 export function changedJobFields(before: Pick<Job, UpdateField | 'company'>, after: Pick<Job, UpdateField | 'company'>): ChangedField[] {
   const a = valuesOfJob(before);
   const b = valuesOfJob(after);
   const fields: ChangedField[] = UPDATE_FIELDS.filter((field) => canonical(a[field]) !== canonical(b[field]));
   if (before.company.domain === null && after.company.domain !== null) fields.push('company');
+  else if (after.company.domain !== null && before.company.domain === after.company.domain && before.company.name !== after.company.name) fields.push('company.name');
   return fields;
 }
 
