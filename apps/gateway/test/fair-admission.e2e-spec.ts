@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { JobSearchResponseSchema } from '@jobs/contracts';
 import { admissionTotals, expectWellFormedRefusals, search } from './admission-load.js';
-import { createAccount, stack } from './stack.js';
+import { createAccount, resetProviders, setProvider, stack } from './stack.js';
 
 /**
  * Admission waits before it refuses, and shares the pipeline among the accounts waiting
@@ -37,6 +37,34 @@ describe('fair admission of sync searches', () => {
 
     expect(quietAnswers.map((answer) => answer.status)).toEqual(quietAnswers.map(() => 200));
     expect(expectWellFormedRefusals(busyAnswers).length).toBeGreaterThan(0);
+  });
+
+  it('keeps admitting a quiet account beside a busy one while a partner stops answering, and never answers 500', async () => {
+    const busy = await createAccount({ plan: 'pro', credits: 100_000 });
+    const quiet = await createAccount({ plan: 'pro', credits: 10_000 });
+    // provider_b holds every answer back for a minute: each max_coverage search waits out its own 2 s deadline on it
+    // (until the breaker opens), so latency jumps for a reason that is no load of ours.
+    await setProvider('provider_b', { fail: 'timeout' });
+    try {
+      const waterfall = { strategy: 'max_coverage', timeout_ms: 2000 };
+      const burst = Promise.all(Array.from({ length: 48 }, (_, i) => search(busy.live_key, i, waterfall)));
+      const quietAnswers = [];
+      for (let i = 0; i < 6; i++) quietAnswers.push(await search(quiet.live_key, i, waterfall));
+      const busyAnswers = await burst;
+
+      expect(quietAnswers.map((answer) => answer.status)).toEqual(quietAnswers.map(() => 200));
+      for (const answer of quietAnswers) {
+        const metadata = JobSearchResponseSchema.parse(answer.body).metadata;
+        // provider_b never answered in time (or its breaker kept it out): the answer has what the others found
+        expect(metadata.providers.tried).toContain('provider_a');
+        expect(metadata.providers.hit).not.toContain('provider_b');
+        if (metadata.providers.tried.includes('provider_b')) expect(metadata.providers.failed.map((failure) => failure.provider)).toContain('provider_b');
+      }
+      expectWellFormedRefusals(busyAnswers);
+      expect(busyAnswers.filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
+    } finally {
+      await resetProviders();
+    }
   });
 
   it("admits an MCP tool's search through the same queue: a quiet agent is answered beside a busy REST account", async () => {

@@ -9,6 +9,15 @@ import type { AdmissionPool } from './admitted.decorator.js';
 import { FairQueue } from './fair-queue.js';
 import { InFlightLimit } from './in-flight-limit.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** How long admission kept the request waiting for a slot (ms): it comes off the search's budget. */
+    admissionWaitMs?: number;
+    /** The answer waited out its deadline on a partner that did not answer (its latency is not the pipeline's). */
+    answerWaitedOnPartner?: boolean;
+  }
+}
+
 /**
  * Admission control: the gate after the rate limit (an account over its own limit gets 429
  * first) and before Idempotency-Key (a refused request leaves no record, so its retry with the
@@ -101,7 +110,8 @@ export class AdmissionGate {
       throw overloaded(entered.retryAfterSeconds);
     }
     this.waited.record(entered.waitedMs / 1000, labels);
-    return () => entered.release();
+    request.admissionWaitMs = entered.waitedMs;
+    return () => entered.release({ dependencyBound: request.answerWaitedOnPartner === true });
   }
 }
 

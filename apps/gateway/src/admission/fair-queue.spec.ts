@@ -1,13 +1,13 @@
 import { type Admitted, FairQueue, type FairQueueTuning, type QueueRefusal } from './fair-queue.js';
-import { InFlightLimit } from './in-flight-limit.js';
+import { InFlightLimit, type InFlightTuning } from './in-flight-limit.js';
 
 const CEILING = 10_000;
 
 /** A queue in front of a fixed limit, on a clock and timers the test moves. */
-function queueOf(slots: number, tuning: Partial<FairQueueTuning> = {}) {
+function queueOf(slots: number, tuning: Partial<FairQueueTuning> = {}, limitTuning: Partial<InFlightTuning> = {}) {
   const clock = { now: 0 };
   const timers: Array<{ at: number; fn: () => void; cleared: boolean }> = [];
-  const limit = new InFlightLimit({ min: slots, max: slots, window: 1000 }, () => clock.now);
+  const limit = new InFlightLimit({ min: slots, max: slots, window: 1000, ...limitTuning }, () => clock.now);
   const queue = new FairQueue(limit, { maxQueued: 100, maxWaitMs: 5_000, ...tuning }, () => clock.now, {
     set: (fn, ms) => {
       const timer = { at: clock.now + ms, fn, cleared: false };
@@ -26,6 +26,9 @@ function queueOf(slots: number, tuning: Partial<FairQueueTuning> = {}) {
   };
   return { queue, limit, clock, advance };
 }
+
+/** An account that takes the newcomers' room past the limit, so that other newcomers wait too. */
+const NEWCOMER = 'acct_newcomer';
 
 const isAdmitted = (outcome: unknown): outcome is Admitted => typeof outcome === 'object' && outcome !== null && 'release' in outcome;
 
@@ -104,6 +107,7 @@ describe('fair admission', () => {
   it('refuses a waiting search with Retry-After once its wait runs out', async () => {
     const { queue, advance } = queueOf(1, { maxWaitMs: 2_000 });
     enterNow(queue, 'acct_a');
+    enterNow(queue, NEWCOMER);
     const waiting = queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING });
     await advance(1_999);
     expect(queue.length).toBe(1);
@@ -117,10 +121,51 @@ describe('fair admission', () => {
   it('never waits past what the search\'s own deadline leaves after a typical answer', async () => {
     const { queue, advance } = queueOf(1, { maxWaitMs: 60_000 });
     enterNow(queue, 'acct_a');
+    enterNow(queue, NEWCOMER);
     // The deadline is 3 s and answers are assumed to take 1 s until one was seen: 2 s of wait at most.
     const waiting = queue.enter({ account: 'acct_b', deadlineMs: 3_000, ceilingMs: 8_000 });
     await advance(2_000);
     expect(((await waiting) as QueueRefusal).reason).toBe('timed_out');
+  });
+
+  it('leaves an unloaded answer of the deadline, not the hold time a hanging partner stretched', async () => {
+    // (A floor above the stretched latencies keeps the limit at 4 throughout.)
+    const { queue, limit, clock } = queueOf(4, { maxWaitMs: 60_000 }, { min: 2, floorMs: 5_000 });
+    // Alone, answers take 400 ms; then a partner hangs and every search holds its slot for its whole 2 s deadline.
+    for (let i = 0; i < 3; i++) {
+      const slot = enterNow(queue, 'acct_a');
+      clock.now += 400;
+      slot.release();
+    }
+    expect(limit.unloadedP50Ms).toBe(400);
+    for (let round = 0; round < 5; round++) {
+      const slots = Array.from({ length: 4 }, () => enterNow(queue, 'acct_a'));
+      clock.now += 2_000;
+      for (const slot of slots) slot.release();
+    }
+    Array.from({ length: 4 }, () => enterNow(queue, 'acct_a'));
+    enterNow(queue, NEWCOMER);
+    // A quiet account's 2 s search may still wait up to 1.6 s for the next slot, instead of being refused.
+    expect(queue.enter({ account: 'acct_b', deadlineMs: 2_000, ceilingMs: 7_000 })).toBeInstanceOf(Promise);
+  });
+
+  it("judges a quiet account's wait by its place ahead of a busy account's line, not behind it", () => {
+    const { queue, clock } = queueOf(2, { maxWaitMs: 800 });
+    // Answers take 1 s: with two slots, one starts every 500 ms.
+    for (let i = 0; i < 5; i++) {
+      const slot = enterNow(queue, 'acct_a');
+      clock.now += 1_000;
+      slot.release();
+    }
+    enterNow(queue, 'acct_a');
+    enterNow(queue, 'acct_a');
+    // The busy account holds both slots: its next search starts within 500 ms, the one after would wait 1 s.
+    expect(queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    expect((queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal).reason).toBe('wait_too_long');
+    // An account holding none starts at once in the newcomers' room past the limit.
+    expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
+    // Another one, the room full, takes the next free slot ahead of the busy one's waiting search: it waits.
+    expect(queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
   });
 
   it('refuses at once when its expected wait, at the pace slots free, exceeds the wait it may have', async () => {
@@ -137,8 +182,23 @@ describe('fair admission', () => {
     const refused = queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal;
     expect(refused.reason).toBe('wait_too_long');
     expect(refused.retryAfterSeconds).toBe(5); // the one in flight and four in line, a second each
-    // Another account is served before the busy one's line: it still waits.
+    // Another account holding none starts at once, in the newcomers' room past the limit.
+    expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
+  });
+
+  it("starts an account holding no slot at once past a full limit, within a quarter of it, and never a busy one's", () => {
+    const { queue, limit } = queueOf(8);
+    for (let i = 0; i < 8; i++) enterNow(queue, 'acct_busy');
+    // The busy account waits for its own slots to free.
+    expect(queue.enter({ account: 'acct_busy', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    // Two newcomers (a quarter of 8) start at once, beside the busy account's waiting search.
+    expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
+    expect(isAdmitted(queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
+    expect(limit.current).toBe(10);
+    // A third waits, and so does a newcomer's second search: it holds one now.
+    expect(queue.enter({ account: 'acct_d', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
     expect(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    expect(limit.current).toBe(10);
   });
 
   it('judges the wait by the pipeline\'s pace, not by how few searches came lately', () => {
@@ -172,6 +232,7 @@ describe('fair admission', () => {
   it('refuses at once when the queue is full', () => {
     const { queue } = queueOf(1, { maxQueued: 2 });
     enterNow(queue, 'acct_a');
+    enterNow(queue, NEWCOMER);
     void queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING });
     void queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING });
     const refused = queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal;
@@ -182,6 +243,7 @@ describe('fair admission', () => {
   it('gives the place of a caller who went away to the next in line', async () => {
     const { queue } = queueOf(1);
     const held = enterNow(queue, 'acct_a');
+    enterNow(queue, NEWCOMER);
     const gone = new AbortController();
     const abandoned = queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING, signal: gone.signal });
     const next = queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING });

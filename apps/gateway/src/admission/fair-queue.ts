@@ -43,6 +43,8 @@ interface Waiter {
 const SERVICE_GUESS_MS = 1000;
 const SERVICE_EWMA_WEIGHT = 0.2;
 const MAX_RETRY_AFTER_SECONDS = 30;
+/** The share of the limit an account holding no slot may start beyond it (`newcomerRoom`). */
+const NEWCOMER_SHARE = 0.25;
 
 /**
  * Fair admission in front of an adaptive in-flight limit. A request starts at once while the
@@ -51,10 +53,13 @@ const MAX_RETRY_AFTER_SECONDS = 30;
  * waiting longest). A busy account therefore waits behind its own requests, while an account
  * with one search in flight takes the next free slot: fair queueing by concurrency share, as
  * Stripe's per-user concurrent-request limiter and Netflix's partitioned limiter do, without a
- * fixed partition that would idle when one account is alone.
+ * fixed partition that would idle when one account is alone. An account holding no slot at all
+ * starts at once even past a full limit, within a newcomers' room of a quarter of it
+ * (`newcomerRoom`): one account keeping every slot busy never makes another one wait.
  *
- * A request waits no longer than `maxWaitMs`, nor than its own deadline leaves after a typical
- * answer (an answer that could only come after the caller gave up is worth nothing to them).
+ * A request waits no longer than `maxWaitMs`, nor than its own deadline leaves after an unloaded
+ * answer: the deadline runs from the request's arrival, so the wait comes off the pipeline's
+ * budget, and a search is let wait only while what is left would still carry it.
  * It is refused at once when the expected wait (its place in the fair order, at the pace slots
  * free) already exceeds that, or when the queue is full; `Retry-After` is the time the work
  * ahead of it takes to drain, 1 to 30 s.
@@ -84,12 +89,13 @@ export class FairQueue {
 
   /** A slot now, a promise of one (or of a refusal) after a wait, or a refusal now. */
   enter(options: EnterOptions): Admitted | QueueRefusal | Promise<Admitted | QueueRefusal> {
-    if (this.queued === 0) {
+    // Nobody waits, or a newcomer (holding nothing) whom no other newcomer waits before.
+    if (this.queued === 0 || (!this.heldBy.has(options.account) && !this.newcomerWaits())) {
       const slot = this.take(options.account, options.ceilingMs, 0);
       if (slot) return slot;
     }
     if (this.queued >= this.tuning.maxQueued) return this.refusal('queue_full', this.queued);
-    const maxWaitMs = Math.min(this.tuning.maxWaitMs, options.deadlineMs - this.serviceMs);
+    const maxWaitMs = Math.min(this.tuning.maxWaitMs, options.deadlineMs - this.answerFloorMs());
     const ahead = this.aheadOf(options.account);
     if (maxWaitMs <= 0 || this.drainMs(ahead + 1) > maxWaitMs) return this.refusal('wait_too_long', ahead + 1);
     return new Promise<Admitted | QueueRefusal>((resolve) => {
@@ -117,9 +123,18 @@ export class FairQueue {
     });
   }
 
+  /**
+   * The least time a search needs once started: an unloaded answer (the pipeline's own pace, not
+   * a partner's hang or today's queueing), else the typical hold time until one was seen. A
+   * search's budget runs from its arrival, so this much must be left of it after the wait.
+   */
+  private answerFloorMs(): number {
+    return this.limit.unloadedP50Ms ?? this.serviceMs;
+  }
+
   /** Hands free slots to waiting accounts, the one holding the fewest first. */
   private dispatch(): void {
-    while (this.queued > 0 && this.limit.hasRoom) {
+    while (this.queued > 0) {
       let next: Waiter | undefined;
       let nextHeld = Infinity;
       for (const [account, line] of this.waiting) {
@@ -131,29 +146,46 @@ export class FairQueue {
         }
       }
       if (!next) return;
-      this.remove(next);
       const slot = this.take(next.account, next.ceilingMs, this.now() - next.enqueuedAt);
       if (!slot) return;
+      this.remove(next);
       next.settle(slot);
     }
   }
 
+  /** Whether an account holding no slot waits (it goes first, and may use the newcomers' room). */
+  private newcomerWaits(): boolean {
+    for (const account of this.waiting.keys()) if (!this.heldBy.has(account)) return true;
+    return false;
+  }
+
+  /**
+   * Room past the limit for an account holding no slot: a quarter of the limit, at least one. A
+   * busy account can fill the limit for as long as each of its searches takes (a partner that
+   * hangs makes that the whole deadline), and a newcomer that had to wait for one of them to end
+   * would be refused however fair the order; with this room it starts at once. Bounded, so a
+   * crowd of newcomers still waits its turn.
+   */
+  private newcomerRoom(account: string): number {
+    return this.heldBy.has(account) ? 0 : Math.max(1, Math.floor(this.limit.limit * NEWCOMER_SHARE));
+  }
+
   private take(account: string, ceilingMs: number, waitedMs: number): Admitted | undefined {
-    const entered = this.limit.tryEnter(ceilingMs);
+    const entered = this.limit.tryEnter(ceilingMs, this.newcomerRoom(account));
     if (!entered) return undefined;
     this.heldBy.set(account, (this.heldBy.get(account) ?? 0) + 1);
     const started = this.now();
     let released = false;
     return {
       waitedMs,
-      release: () => {
+      release: (outcome) => {
         if (released) return;
         released = true;
         const held = (this.heldBy.get(account) ?? 1) - 1;
         if (held > 0) this.heldBy.set(account, held);
         else this.heldBy.delete(account);
         this.serviceMs += SERVICE_EWMA_WEIGHT * (this.now() - started - this.serviceMs);
-        entered.release();
+        entered.release(outcome);
         this.dispatch();
       },
     };
@@ -170,13 +202,20 @@ export class FairQueue {
   }
 
   /**
-   * Requests served before a new one of `account`: slots go round the waiting accounts, so each
-   * other account is ahead by at most one more request than this account already has waiting.
+   * Requests served before a new one of `account`. Freed slots go to the waiting account holding
+   * the fewest, so a request is served at about the level (slots its account holds then) of its
+   * account's holdings plus the requests ahead of it in its own line; another account's waiting
+   * requests come first while their own level is no higher. An account holding many slots is
+   * therefore behind one holding none, however long its line.
    */
   private aheadOf(account: string): number {
     const own = this.waiting.get(account)?.length ?? 0;
-    let ahead = 0;
-    for (const line of this.waiting.values()) ahead += Math.min(line.length, own + 1);
+    const level = (this.heldBy.get(account) ?? 0) + own;
+    let ahead = own;
+    for (const [other, line] of this.waiting) {
+      if (other === account) continue;
+      ahead += Math.min(line.length, Math.max(0, level - (this.heldBy.get(other) ?? 0) + 1));
+    }
     return ahead;
   }
 

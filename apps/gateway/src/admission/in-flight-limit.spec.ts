@@ -179,6 +179,18 @@ describe('admission by the work in flight', () => {
     expect(limit.probing).toBe(true);
   });
 
+  it('neither shrinks nor learns from work whose latency was a dependency\'s', () => {
+    const { limit, clock, fill } = limitOn({ min: 2, max: 8, window: 4 });
+    for (let i = 0; i < 6; i++) fill(1, 400);
+    // Eight at once each wait out a 10 s deadline on a partner that never answers: nothing learnt.
+    const hung = Array.from({ length: 8 }, () => enter(limit));
+    clock.now += 10_001;
+    for (const slot of hung) slot.release({ dependencyBound: true });
+    expect(limit.limit).toBe(8);
+    expect(limit.current).toBe(0);
+    expect(limit.unloadedP50Ms).toBe(400);
+  });
+
   it('does not probe while work is light', () => {
     const { limit, clock, fill } = limitOn({ min: 2, max: 8, start: 4, window: 4 });
     for (let i = 0; i < 4; i++) fill(1, 500);

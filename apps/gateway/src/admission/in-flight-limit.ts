@@ -1,6 +1,16 @@
+/** How a unit of work ended, as far as the limit cares. */
+export interface SlotOutcome {
+  /**
+   * Its latency was a dependency's, not the pipeline's: a search that waited out its deadline on
+   * a partner that never answered. Such a latency says nothing about how much the pipeline
+   * carries, so it neither moves the limit nor counts as unloaded.
+   */
+  dependencyBound?: boolean;
+}
+
 /** A held place among the work in flight; released once, when the work ends however it ends. */
 export interface Slot {
-  release(): void;
+  release(outcome?: SlotOutcome): void;
 }
 
 export interface InFlightTuning {
@@ -136,9 +146,12 @@ export class InFlightLimit {
     return Math.min(ceilingMs, Math.max(this.tuning.floorMs ?? 0, (this.tuning.tolerance ?? DEFAULT_TOLERANCE) * unloaded));
   }
 
-  /** Admits a unit that may keep its caller waiting at most `ceilingMs`, or nothing when the limit is reached. */
-  tryEnter(ceilingMs: number): Slot | undefined {
-    if (this.inFlight >= this.currentLimit) {
+  /**
+   * Admits a unit that may keep its caller waiting at most `ceilingMs`, or nothing when the limit
+   * (plus `beyond`, room the caller grants past it) is reached.
+   */
+  tryEnter(ceilingMs: number, beyond = 0): Slot | undefined {
+    if (this.inFlight >= this.currentLimit + beyond) {
       this.windowFull = true;
       return undefined;
     }
@@ -151,10 +164,11 @@ export class InFlightLimit {
     const started = this.now();
     let released = false;
     return {
-      release: () => {
+      release: (outcome) => {
         if (released) return;
         released = true;
         this.inFlight--;
+        if (outcome?.dependencyBound) return;
         const unloaded = this.crowding === crowdingAtEntry;
         this.learn(this.now() - started, unloaded, generation, ceilingMs);
       },

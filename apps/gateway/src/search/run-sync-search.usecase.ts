@@ -36,14 +36,16 @@ export class RunSyncSearchUseCase {
    * (fixed at the account's creation, cached with it), and billing answers with the balance; it
    * is read here only for the answers billing does not see (sandbox, dry run).
    */
-  async execute(principal: Principal, request: JobSearchRequest, requestId: string): Promise<SyncSearchResult> {
+  async execute(principal: Principal, request: JobSearchRequest, requestId: string, { admissionWaitMs = 0 }: { admissionWaitMs?: number } = {}): Promise<SyncSearchResult> {
     if (principal.mode === 'test') {
       // A test key gets the sandbox's fixed data in the live shape: no pipeline, never charged.
       const creditsRemaining = await this.creditsRemaining(principal.accountId);
       return { body: this.sandbox.execute(request, requestId, creditsRemaining), creditsCharged: 0, creditsRemaining };
     }
     const { accountId, plan } = principal;
-    const timeoutMs = request.waterfall.timeout_ms;
+    // `timeout_ms` is the caller's budget from its request's arrival: a wait for admission comes
+    // off what the providers get (admission only lets a search wait while enough is left).
+    const timeoutMs = Math.max(1, request.waterfall.timeout_ms - admissionWaitMs);
     annotateStage({ 'search.id': requestId, 'account.id': accountId, 'account.plan': plan, 'search.strategy': request.waterfall.strategy, 'search.limit': request.limit, 'search.dry_run': request.dry_run });
     const now = Date.now();
     const answer = this.replies.wait(requestId, timeoutMs + this.config.SEARCH_REPLY_GRACE_MS);

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobSearchRequestSchema, type JobSearchResult } from '@jobs/contracts';
 import { ApiKeyGuard, CurrentPrincipal, RequestId } from '../auth/api-key.guard.js';
 import type { Principal } from '../auth/api-key.js';
@@ -21,10 +21,13 @@ export class SearchController {
     @Body() body: unknown,
     @CurrentPrincipal() principal: Principal,
     @RequestId() requestId: string,
+    @Req() http: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<JobSearchResult> {
     const request = parseRequest(JobSearchRequestSchema, body);
-    const result = await this.runSyncSearch.execute(principal, request, requestId);
+    const result = await this.runSyncSearch.execute(principal, request, requestId, { admissionWaitMs: http.admissionWaitMs ?? 0 });
+    // A partner that missed the deadline kept the answer waiting: admission does not read that as load.
+    if ('metadata' in result.body && result.body.metadata.providers.failed.some((failure) => failure.code === 'provider_timeout')) http.answerWaitedOnPartner = true;
     void reply.header('X-Credits-Charged', String(result.creditsCharged));
     void reply.header('X-Credits-Remaining', String(result.creditsRemaining));
     return result.body;
