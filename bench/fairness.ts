@@ -14,17 +14,23 @@
  * refused). Searches cycle through bench/filter-sets.ts with strategy BENCH_STRATEGY
  * (max_coverage) and `limit` BENCH_LIMIT (20).
  *
+ * BENCH_GATEWAYS (comma-separated base URLs; a stack started with GATEWAYS=2 runs a second
+ * gateway on PORT + 2) spreads the busy account's clients over several gateways, and sends the
+ * quiet account's searches to the first only: the per-replica admission's worst case, one
+ * account on one replica beside another spread over all.
+ *
  *   npm run up                     # in another shell (or any running stack: BASE_URL, ADMIN_URL, STACK_PIDS_FILE)
  *   npm run bench:fairness
  */
 import { resolve } from 'node:path';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';
 import { closedLoop, measure, type Measured, OUTCOME_ALIGN, OUTCOME_HEADER, type Outcome, outcomeCells, row, type SearchShape, searchOnce } from './search-load.js';
-import { createBenchAccount, percentile } from './stack.js';
+import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 30);
 const quietEveryMs = Number(process.env['BENCH_QUIET_EVERY_MS'] ?? 250);
 const busyClients = Number(process.env['BENCH_BUSY_CLIENTS'] ?? 32);
+const gateways = (process.env['BENCH_GATEWAYS'] ?? baseUrl).split(',').filter(Boolean);
 const shape: SearchShape = { strategy: process.env['BENCH_STRATEGY'] ?? 'max_coverage', limit: Number(process.env['BENCH_LIMIT'] ?? 20) };
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const gatewayEnv = processEnv(servicePids(pidsFile)['gateway']!);
@@ -39,7 +45,7 @@ async function quietSearches(forSeconds: number): Promise<Outcome[]> {
   const searches: Array<Promise<Outcome>> = [];
   const until = performance.now() + forSeconds * 1000;
   while (performance.now() < until) {
-    searches.push(searchOnce(quietKey, shape));
+    searches.push(searchOnce(quietKey, shape, gateways[0]));
     await new Promise((r) => setTimeout(r, quietEveryMs));
   }
   return Promise.all(searches);
@@ -47,8 +53,9 @@ async function quietSearches(forSeconds: number): Promise<Outcome[]> {
 
 /** The busy account's clients; with back-off a refused client waits its Retry-After. */
 function busySearches(forSeconds: number, backOff: boolean): Promise<Outcome[]> {
+  let client = 0;
   return closedLoop(busyClients, forSeconds, async (until) => {
-    const outcome = await searchOnce(busyKey, shape);
+    const outcome = await searchOnce(busyKey, shape, gateways[client++ % gateways.length]);
     const wait = Number(outcome.retryAfter ?? 0) * 1000;
     if (backOff && outcome.status !== 200 && wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, until - performance.now()))));
     return outcome;
@@ -83,6 +90,7 @@ for (const backOff of [false, true]) {
 const lines = [
   `POST /v1/jobs/search (strategy ${shape.strategy}, limit ${shape.limit}); quiet account every ${quietEveryMs} ms, its quiet p50 ${quietP50.toFixed(0)} ms`,
   `gateway SEARCH_MAX_IN_FLIGHT=${gatewayEnv['SEARCH_MAX_IN_FLIGHT'] ?? 'default'}, SEARCH_QUEUE_MAX_WAIT_MS=${gatewayEnv['SEARCH_QUEUE_MAX_WAIT_MS'] ?? 'default'}; stack CPU is per answer of both accounts`,
+  `${gateways.length} gateway(s): the busy account round-robin over ${gateways.join(', ')}, the quiet one on ${gateways[0]}`,
   '',
   row(['phase', 'account', ...OUTCOME_HEADER, 'p95 / quiet p50']),
   `|---|---|${[...OUTCOME_ALIGN, '---:'].join('|')}|`,

@@ -22,13 +22,13 @@ export interface SearchShape {
 
 let sent = 0;
 /** One search, no retry; status 0 when the connection failed. */
-export async function searchOnce(key: string, shape: SearchShape): Promise<Outcome> {
+export async function searchOnce(key: string, shape: SearchShape, gateway = baseUrl): Promise<Outcome> {
   const i = sent++;
   const waterfall = { ...(shape.strategy === 'default' ? {} : { strategy: shape.strategy }), ...(shape.timeoutMs ? { timeout_ms: shape.timeoutMs } : {}) };
   const body = { filters: FILTER_SETS[i % FILTER_SETS.length]!, waterfall, limit: shape.limit };
   const t = performance.now();
   try {
-    const res = await fetch(`${baseUrl}/v1/jobs/search`, {
+    const res = await fetch(`${gateway}/v1/jobs/search`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),

@@ -426,6 +426,13 @@ async function startServices(infra) {
   say(`starting ${SERVICES.length} services (logs in ${logDir.replace(ROOT + '/', '')}/) ...`);
   for (const service of SERVICES) startService(service, infra);
   await awaitReadiness();
+  // GATEWAYS=2: a second gateway beside the first, as the replica phase runs (what a load balancer spreads over).
+  if (Number(env.GATEWAYS ?? 1) >= 2) {
+    SERVICES.push(GATEWAY_REPLICA);
+    startService(GATEWAY_REPLICA, infra);
+    await awaitReadiness(GATEWAY_REPLICA.port);
+    say(`${GATEWAY_REPLICA.id} on http://127.0.0.1:${GATEWAY_REPLICA.port}`);
+  }
   supervising = true;
   await firstRefreshPass();
 }
