@@ -8,16 +8,35 @@ import {
   EventListResponseSchema,
   JobSchema,
   JobSearchResponseSchema,
+  SERVICE_VERSION,
   WatchListResponseSchema,
   WatchSchema,
 } from '@jobs/contracts';
+import { JobSummaryPageSchema } from '../src/mcp/job-summary.js';
 import { addWorldJob, admin, api, createAccount, eventually, Receiver, stack, uniqueWord, wholeLedger } from './stack.js';
 
 /**
  * The MCP server (`/mcp` on the public port) driven by the official SDK's client over
  * Streamable HTTP with a bearer API key: its tools are the HTTP API's requests, so what they
- * charge is what the ledger shows, and the API's errors come back as tool errors.
+ * charge is what the ledger shows, and the API's errors come back as tool errors. The sizes of
+ * its answers on the wire are measured with plain HTTP and printed as a table (bench/README.md,
+ * "MCP answer sizes").
  */
+
+/** What the issue asked for: an agent's context holds the tool list and many searches. */
+const TOOLS_LIST_BUDGET_BYTES = 25 * 1024;
+const SEARCH_10_BUDGET_BYTES = 15 * 1024;
+
+/** One JSON-RPC request to /mcp with plain fetch: the answer's status and its body's exact bytes. */
+async function rawMcp(key: string, method: string, params: Record<string, unknown> = {}): Promise<{ status: number; bytes: number; body: { result?: Record<string, unknown> } }> {
+  const response = await fetch(`${stack.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const buffer = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, bytes: buffer.length, body: JSON.parse(buffer.toString('utf8')) as { result?: Record<string, unknown> } };
+}
 const TOOLS = ['estimate_search', 'search_jobs', 'get_job', 'get_company_profile', 'get_account', 'create_watch', 'list_watches', 'delete_watch', 'list_events'];
 
 async function connect(key: string | undefined): Promise<Client> {
@@ -43,6 +62,7 @@ describe('the MCP server over Streamable HTTP', () => {
   let client: Client;
   const word = uniqueWord();
   const providers = ['provider_a'];
+  const sizes: [what: string, bytes: number, budget: number | null][] = [];
 
   beforeAll(async () => {
     await receiver.start();
@@ -54,6 +74,10 @@ describe('the MCP server over Streamable HTTP', () => {
   afterAll(async () => {
     await client?.close();
     await receiver.stop();
+    if (sizes.length > 0) {
+      const rows = sizes.map(([what, bytes, budget]) => `| ${what} | ${bytes.toLocaleString('en-US')} | ${budget === null ? '' : `${budget.toLocaleString('en-US')} (${Math.round((bytes / budget) * 100)} %)`} |`);
+      process.stdout.write(['', `MCP answer sizes on the wire (JSON-RPC body, API ${SERVICE_VERSION}):`, '| answer | bytes | budget |', '|---|---:|---:|', ...rows, ''].join('\n') + '\n');
+    }
   });
 
   it('lists every tool with an output schema and a description that says what it costs', async () => {
@@ -64,6 +88,47 @@ describe('the MCP server over Streamable HTTP', () => {
       expect(tool.description).toMatch(/FREE|COSTS? .*CREDIT/);
     }
     expect(tools.find((tool) => tool.name === 'search_jobs')!.inputSchema.required).toEqual(['max_credits']);
+
+    const listed = await rawMcp(account.live_key, 'tools/list');
+    expect(listed.status).toBe(200);
+    expect((listed.body.result!['tools'] as unknown[]).length).toBe(TOOLS.length);
+    sizes.push(['`tools/list`', listed.bytes, TOOLS_LIST_BUDGET_BYTES]);
+    expect(listed.bytes).toBeLessThanOrEqual(TOOLS_LIST_BUDGET_BYTES);
+  });
+
+  it('answers a search of 10 jobs with summaries and a text summary, within 15 KB on the wire; get_job gives the full job for free', async () => {
+    // an account of its own: the other tests count this account's credits exactly
+    const own = await createAccount({ plan: 'pro', credits: 50 });
+    const ownClient = await connect(own.live_key);
+    const ten = uniqueWord();
+    for (let i = 0; i < 10; i++) await addWorldJob({ providers: ['provider_a'], shared_word: ten });
+    const answer = await rawMcp(own.live_key, 'tools/call', { name: 'search_jobs', arguments: { filters: { title_or: [ten] }, waterfall: { providers }, max_credits: 10, limit: 10 } });
+    expect(answer.status).toBe(200);
+    const result = answer.body.result!;
+    expect(result['isError']).toBeFalsy();
+    const page = JobSummaryPageSchema.parse(result['structuredContent']);
+    expect(page.data).toHaveLength(10);
+    expect(page.metadata.credits_charged).toBe(10);
+    // the text is a summary with one line per job, not the JSON again
+    const [summary, ...lines] = (result['content'] as { type: string; text: string }[]).map((block) => block.text).join('\n').split('\n');
+    expect(summary).toMatch(/^10 jobs \(complete\); charged 10 credits, 0 already paid for \(free\), \d+ credits left\./);
+    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(page.data.map((job) => job.id).sort());
+    sizes.push(['`search_jobs`, 10 jobs', answer.bytes, SEARCH_10_BUDGET_BYTES]);
+    expect(answer.bytes).toBeLessThanOrEqual(SEARCH_10_BUDGET_BYTES);
+
+    // the same page from the REST API: the full jobs the summaries stand for
+    const rest = await api('/v1/jobs/search', { key: own.live_key, body: { filters: { title_or: [ten] }, waterfall: { providers }, limit: 10 } });
+    const full = JobSearchResponseSchema.parse(rest.body);
+    expect(full.metadata.credits_charged).toBe(0);
+    sizes.push(['REST page of the same 10 full jobs (for comparison)', Buffer.byteLength(JSON.stringify(full)), null]);
+
+    try {
+      const job = await call(ownClient, 'get_job', { job_id: page.data[0]!.id });
+      expect(JobSchema.parse(job.structuredContent)).toMatchObject({ id: page.data[0]!.id, title: page.data[0]!.title });
+      expect(text(job)).toContain('Charged 0 credits (40 left)');
+    } finally {
+      await ownClient.close();
+    }
   });
 
   it('estimates a search for free (dry run), then charges a search no more than its max_credits, as the ledger shows', async () => {
@@ -78,13 +143,13 @@ describe('the MCP server over Streamable HTTP', () => {
     // a cap of 2 over 3 new jobs: the search stops at the cap
     const capped = await call(client, 'search_jobs', { filters, waterfall: { providers }, max_credits: 2, limit: 10 });
     expect(capped.isError).toBeFalsy();
-    const first = JobSearchResponseSchema.parse(capped.structuredContent);
+    const first = JobSummaryPageSchema.parse(capped.structuredContent);
     expect(first.metadata.credits_charged).toBe(2);
     expect(first.metadata.credits_remaining).toBe(98);
     expect(text(capped)).toContain('charged 2 credits');
 
     // the rest: only the job not yet paid is charged
-    const rest = JobSearchResponseSchema.parse((await call(client, 'search_jobs', { filters, waterfall: { providers }, max_credits: 10, limit: 10 })).structuredContent);
+    const rest = JobSummaryPageSchema.parse((await call(client, 'search_jobs', { filters, waterfall: { providers }, max_credits: 10, limit: 10 })).structuredContent);
     expect(rest.data).toHaveLength(3);
     expect(rest.metadata).toMatchObject({ credits_charged: 1, jobs_already_paid: 2, credits_remaining: 97 });
 
@@ -101,9 +166,9 @@ describe('the MCP server over Streamable HTTP', () => {
     const job = await call(client, 'get_job', { job_id: rest.data[0]!.id });
     expect(JobSchema.parse(job.structuredContent).id).toBe(rest.data[0]!.id);
     expect(text(job)).toContain('Charged 0 credits (97 left)');
-    const profile = await call(client, 'get_company_profile', { domain: rest.data[0]!.company.domain });
+    const profile = await call(client, 'get_company_profile', { domain: rest.data[0]!.company_domain });
     expect(profile.isError).toBeFalsy();
-    expect(CompanyProfileSchema.parse(profile.structuredContent).company.domain).toBe(rest.data[0]!.company.domain);
+    expect(CompanyProfileSchema.parse(profile.structuredContent).company.domain).toBe(rest.data[0]!.company_domain);
     expect(text(profile)).toContain('Charged 1 credit (96 left)');
     expect(AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining).toBe(96);
   });
@@ -112,8 +177,8 @@ describe('the MCP server over Streamable HTTP', () => {
     const other = uniqueWord();
     await addWorldJob({ providers: ['provider_a'], shared_word: other });
     const args = { filters: { title_or: [other] }, waterfall: { providers }, max_credits: 5, idempotency_key: `mcp-e2e-${other}` };
-    const once = JobSearchResponseSchema.parse((await call(client, 'search_jobs', args)).structuredContent);
-    const again = JobSearchResponseSchema.parse((await call(client, 'search_jobs', args)).structuredContent);
+    const once = JobSummaryPageSchema.parse((await call(client, 'search_jobs', args)).structuredContent);
+    const again = JobSummaryPageSchema.parse((await call(client, 'search_jobs', args)).structuredContent);
     expect(once.metadata.credits_charged).toBe(1);
     expect(again).toEqual(once);
     const conflict = await call(client, 'search_jobs', { ...args, limit: 3 });
@@ -202,7 +267,7 @@ describe('the MCP server over Streamable HTTP', () => {
   it('never charges a test key', async () => {
     const testClient = await connect(account.test_key);
     try {
-      const page = JobSearchResponseSchema.parse((await call(testClient, 'search_jobs', { filters: { title_or: ['engineer'] }, max_credits: 10, limit: 3 })).structuredContent);
+      const page = JobSummaryPageSchema.parse((await call(testClient, 'search_jobs', { filters: { title_or: ['engineer'] }, max_credits: 10, limit: 3 })).structuredContent);
       expect(page.metadata.credits_charged).toBe(0);
     } finally {
       await testClient.close();

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { examples } from '@jobs/contracts';
 import { buildMcpServer, loadSdk, MCP_INSTRUCTIONS } from './mcp-server.js';
+import { summarizePage } from './job-summary.js';
 import { MCP_TOOLS, type ApiAnswer, type ApiCall } from './mcp-tools.js';
 
 /** The tools as an MCP client sees them, against a stub of the HTTP API (no gateway, no network). */
@@ -37,18 +38,28 @@ describe('the MCP server over the official SDK', () => {
     expect(client.getInstructions()).toBe(MCP_INSTRUCTIONS);
   });
 
-  it('sends a search with max_credits as the waterfall cap and an Idempotency-Key, and returns the page as structured content', async () => {
+  it('sends a search with max_credits as the waterfall cap and an Idempotency-Key, and returns job summaries with a text summary, not the JSON again', async () => {
     const page = examples.searchResponse();
     answer = { status: 200, headers: { 'x-credits-charged': '1' }, body: page };
     const result = await client.callTool({ name: 'search_jobs', arguments: { filters: { title_or: ['engineer'] }, max_credits: 5, limit: 10 } });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual(page);
-    const [summary, json] = result.content as { text: string }[];
-    expect(summary!.text).toMatch(/^\d+ jobs \((complete|partial)\); charged \d+ credits?, /);
-    expect(JSON.parse(json!.text)).toEqual(page);
+    expect(result.structuredContent).toEqual(summarizePage(page));
+    const job = page.data[0]!;
+    expect(result.structuredContent).toMatchObject({ data: [{ id: job.id, title: job.title, company: job.company.name, providers: job.sources.length }], metadata: page.metadata });
+    const blocks = result.content as { type: string; text: string }[];
+    expect(blocks).toHaveLength(1);
+    const [summary, ...lines] = blocks[0]!.text.split('\n');
+    expect(summary).toMatch(/^\d+ jobs \((complete|partial)\); charged \d+ credits?, /);
+    expect(lines).toEqual([expect.stringMatching(new RegExp(`^${job.id}: ${job.title}, ${job.company.name}`))]);
+    expect(() => JSON.parse(blocks[0]!.text)).toThrow();
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'POST', url: '/v1/jobs/search', body: { filters: { title_or: ['engineer'] }, limit: 10, waterfall: { max_credits: 5 } } });
     expect(calls[0]!.idempotencyKey).toMatch(/^mcp_[0-9a-f-]{36}$/);
+  });
+
+  it('answers an unknown tool with a protocol error', async () => {
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool/);
+    expect(calls).toHaveLength(0);
   });
 
   it('passes an unknown filter on to the API, whose unknown_filter comes back as a tool error with its request id', async () => {
@@ -69,7 +80,7 @@ describe('the MCP server over the official SDK', () => {
   it('refuses arguments outside the contracts before any request is made', async () => {
     const result = await client.callTool({ name: 'search_jobs', arguments: { max_credits: 5, limit: 101 } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]!.text).toMatch(/limit/);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^invalid_request: limit: .* The call was not sent: nothing was counted or charged\. \[param: limit\]$/);
     const missingCap = await client.callTool({ name: 'search_jobs', arguments: {} });
     expect(missingCap.isError).toBe(true);
     expect((missingCap.content as { text: string }[])[0]!.text).toMatch(/max_credits/);

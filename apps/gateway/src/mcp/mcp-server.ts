@@ -1,15 +1,20 @@
 /**
- * Builds the MCP server of one HTTP request: the SDK's McpServer with every tool of MCP_TOOLS,
- * each call sent through `dispatch` (the gateway's own HTTP pipeline). The SDK is loaded on the
- * first MCP request, not at start-up: a gateway restart (README, issue 14) does not pay for
- * modules that only MCP callers use.
+ * Builds the MCP server of one HTTP request: the SDK's protocol `Server` answering `tools/list`
+ * with the published tool list (published-schema.ts: computed once per process, compact) and
+ * `tools/call` by checking the arguments against the tool's zod input schema, then sending its
+ * API request through `dispatch` (the gateway's own HTTP pipeline). The SDK's higher-level
+ * `McpServer` would publish the full contract schemas and convert them again on every list; this
+ * keeps the list small and made once. The SDK is loaded on the first MCP request, not at
+ * start-up: a gateway restart (README, issue 14) does not pay for modules only MCP callers use.
  */
 import { randomUUID } from 'node:crypto';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { SERVICE_VERSION } from '@jobs/contracts';
-import { MCP_TOOLS, type ApiAnswer, type ApiCall } from './mcp-tools.js';
-import { toolError, toolResult } from './tool-results.js';
+import type { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { describeRequestError, SERVICE_VERSION } from '@jobs/contracts';
+import { MCP_TOOLS, PUBLISHED_OUTLINES, type ApiAnswer, type ApiCall, type McpTool } from './mcp-tools.js';
+import { publishedSchema } from './published-schema.js';
+import { toolError, toolResult, type ToolResult } from './tool-results.js';
 
 export const MCP_SERVER_NAME = 'job-data-api';
 
@@ -19,43 +24,80 @@ export const MCP_INSTRUCTIONS = [
   'Credits: search_jobs costs 1 credit per new unique job (capped by its required max_credits), get_job 1 credit unless already paid, get_company_profile 1 credit per call;',
   'estimate_search, get_account, create_watch, list_watches, delete_watch and list_events are free. A job is never charged twice to an account, and a test key (svc_test_) is never charged.',
   'Before a search that may cost credits, call estimate_search (free) and get_account to check the balance.',
+  'search_jobs returns job summaries; get_job gives the full job, free for a job a search already returned.',
   'Errors come back as tool errors naming the API error code (e.g. unknown_filter, insufficient_credits, plan_required, rate_limited) and a request_id.',
 ].join(' ');
 
 interface Sdk {
-  McpServer: typeof McpServer;
+  Server: typeof Server;
   Transport: typeof WebStandardStreamableHTTPServerTransport;
+  ListTools: typeof ListToolsRequestSchema;
+  CallTool: typeof CallToolRequestSchema;
+  McpError: typeof McpError;
+  ErrorCode: typeof ErrorCode;
 }
 
 let sdk: Promise<Sdk> | undefined;
 
 export function loadSdk(): Promise<Sdk> {
-  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]).then(
-    ([mcp, http]) => ({ McpServer: mcp.McpServer, Transport: http.WebStandardStreamableHTTPServerTransport }),
-  );
+  sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, http, types]) => ({
+    Server: server.Server,
+    Transport: http.WebStandardStreamableHTTPServerTransport,
+    ListTools: types.ListToolsRequestSchema,
+    CallTool: types.CallToolRequestSchema,
+    McpError: types.McpError,
+    ErrorCode: types.ErrorCode,
+  }));
   return sdk;
+}
+
+let published: Tool[] | undefined;
+
+/** The `tools/list` answer: the same for every caller, so made once. */
+export function publishedTools(): Tool[] {
+  published ??= MCP_TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: publishedSchema(tool.input, 'input', PUBLISHED_OUTLINES.input) as Tool['inputSchema'],
+    outputSchema: publishedSchema(tool.output, 'output', PUBLISHED_OUTLINES.output) as Tool['outputSchema'],
+    annotations: { title: tool.title, ...tool.hints },
+  }));
+  return published;
 }
 
 export type Dispatch = (call: ApiCall) => Promise<ApiAnswer>;
 
-/** The server of one MCP request, every tool registered; `dispatch` sends a tool's API request as the caller. */
-export function buildMcpServer({ McpServer }: Sdk, dispatch: Dispatch): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Job data API', version: SERVICE_VERSION }, { instructions: MCP_INSTRUCTIONS });
-  for (const tool of MCP_TOOLS) {
-    server.registerTool(
-      tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.hints } },
-      async (args: Record<string, unknown>) => {
-        const call = tool.request(args, () => `mcp_${randomUUID()}`);
-        let answer: ApiAnswer;
-        try {
-          answer = await dispatch(call);
-        } catch {
-          return toolError(`internal_error: ${tool.name} could not reach the API.${call.idempotencyKey ? ` Retry with idempotency_key "${call.idempotencyKey}".` : ' Safe to retry.'}`);
-        }
-        return toolResult(tool, args, answer, call.idempotencyKey);
-      },
-    );
-  }
+/** The server of one MCP request, every tool listed; `dispatch` sends a tool's API request as the caller. */
+export function buildMcpServer(sdk: Sdk, dispatch: Dispatch): Server {
+  const server = new sdk.Server({ name: MCP_SERVER_NAME, title: 'Job data API', version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
+  server.setRequestHandler(sdk.ListTools, () => ({ tools: publishedTools() }));
+  server.setRequestHandler(sdk.CallTool, async (request) => {
+    const tool = MCP_TOOLS.find((candidate) => candidate.name === request.params.name);
+    // An unknown tool is a protocol error (the spec's own example); everything else a tool result.
+    if (!tool) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return callTool(tool, request.params.arguments ?? {}, dispatch);
+  });
   return server;
+}
+
+async function callTool(tool: McpTool, rawArgs: Record<string, unknown>, dispatch: Dispatch): Promise<ToolResult> {
+  const parsed = tool.input.safeParse(rawArgs);
+  if (!parsed.success) {
+    const problem = describeRequestError(parsed.error);
+    return toolError(`invalid_request: ${problem.message} The call was not sent: nothing was counted or charged.${problem.param ? ` [param: ${problem.param}]` : ''}`);
+  }
+  const args = parsed.data as Record<string, unknown>;
+  const call = tool.request(args, () => `mcp_${randomUUID()}`);
+  let answer: ApiAnswer;
+  try {
+    answer = await dispatch(call);
+  } catch {
+    return toolError(`internal_error: ${tool.name} could not reach the API.${call.idempotencyKey ? ` Retry with idempotency_key "${call.idempotencyKey}".` : ' Safe to retry.'}`);
+  }
+  return toolResult(tool, args, answer, call.idempotencyKey);
 }

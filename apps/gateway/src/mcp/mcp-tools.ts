@@ -18,6 +18,7 @@ import {
   DomainSchema,
   DryRunEstimateSchema,
   EventListResponseSchema,
+  EventTypeSchema,
   FiltersSchema,
   IdempotencyKeySchema,
   JobIdSchema,
@@ -31,6 +32,7 @@ import {
   WatchSchema,
   WaterfallSchema,
 } from '@jobs/contracts';
+import { jobLine, JobSummaryPageSchema, salaryText, summarizePage } from './job-summary.js';
 
 /** One request to the HTTP API, as the gateway's router sees it. */
 export interface ApiCall {
@@ -96,6 +98,41 @@ const filtersInput = FiltersSchema.loose().describe(
   'Filters object (all optional, combined with AND): title_or, title_not, country_code_or (ISO 3166-1 alpha-2, GB not UK), posted_within_days, seniority_or, employment_type_or, remote, salary_min_gte, company_domain_or, job_family_or, include_closed. An unknown name is refused with unknown_filter.',
 );
 
+/**
+ * The same schema for estimate_search and create_watch, published there as a pointer to
+ * search_jobs' (the list would otherwise carry the whole Filters schema three times); the
+ * arguments are checked against it all the same.
+ */
+const filtersAsInSearch = FiltersSchema.loose().describe('Filters object, the same as search_jobs takes (all optional, combined with AND).');
+
+/**
+ * list_events' published output: each event's envelope, its data in words. The union of the seven
+ * event types with their jobs would be 4 KB of the tool list; the answer itself is checked
+ * against the contract's EventListResponseSchema before it is returned.
+ */
+const EventOutlineSchema = z.object({
+  id: z.string(),
+  type: EventTypeSchema,
+  created_at: z.string(),
+  watch_id: z.string().nullable(),
+  data: z
+    .object({})
+    .loose()
+    .describe(
+      'job.opened, job.updated: {job: a full Job}; job.reposted: {job: id, title, company, status, repost_count}; job.closed: {job: id, title, company, status, closed_reason}; company.hiring_started, company.hiring_stopped: {company, is_hiring}; search.completed: {search: id, status, jobs_found}.',
+    ),
+});
+const EventPageOutlineSchema = z.object({ data: z.array(EventOutlineSchema), next_cursor: z.string().nullable() });
+
+/** Contract schemas published in full by one tool and described in words where another nests them (published-schema.ts). */
+export const PUBLISHED_OUTLINES = {
+  input: new Map<z.ZodType, string>([[filtersAsInSearch, 'Filters object, the same as search_jobs takes (all optional, combined with AND).']]),
+  output: new Map<z.ZodType, string>([
+    [JobSchema, 'A full Job, as get_job returns it.'],
+    [FiltersSchema, 'A Filters object, as search_jobs takes it.'],
+  ]),
+};
+
 const idempotencyKeyInput = IdempotencyKeySchema.optional().describe(
   'Optional. Sent as Idempotency-Key. After an internal_error, call again with the key the error names: the same call is then never run or charged twice. A new key is made when omitted.',
 );
@@ -131,6 +168,19 @@ function chargeLine(answer: ApiAnswer): string {
   return ` Charged ${credits(Number(charged))}${remaining === undefined ? '' : ` (${remaining} left)`}.`;
 }
 
+/** "evt_1 job.opened job_1 Backend Engineer (Acme)" and the like: what the event is about. */
+function eventLine(event: z.output<typeof EventOutlineSchema>): string {
+  const data = event.data as { job?: { id: string; title: string; company: { name: string } }; company?: { name: string }; search?: { id: string; status: string } };
+  const about = data.job
+    ? `${data.job.id} ${data.job.title} (${data.job.company.name})`
+    : data.company
+      ? data.company.name
+      : data.search
+        ? `${data.search.id} ${data.search.status}`
+        : '';
+  return `${event.id} ${event.type} ${about}`.trim();
+}
+
 // ---- the tools -------------------------------------------------------------------------------
 
 export const WatchDeletedSchema = z.strictObject({ id: WatchIdSchema, deleted: z.literal(true) });
@@ -145,7 +195,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description:
       'Estimates a job search without running it: how many unique jobs match across every page, which providers would be asked, and the range of credits the same search_jobs call would charge for one page of `limit` jobs (jobs the account already paid for and `waterfall.max_credits` taken into account). FREE: never charges credits. Call it before search_jobs to choose `max_credits` and `limit`; a credits range of 0 to 0 means the filters match nothing.',
     input: z.strictObject({
-      filters: filtersInput.optional(),
+      filters: filtersAsInSearch.optional(),
       waterfall: WaterfallSchema.optional().describe('Waterfall object: strategy, providers, max_credits, timeout_ms, min_sources.'),
       limit: syncLimit,
     }),
@@ -159,11 +209,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool({
     name: 'search_jobs',
     endpoint: 'POST /v1/jobs/search',
-    purpose: 'One page of canonical jobs with metadata; next pages with cursor',
+    purpose: 'One page of job summaries with metadata; next pages with cursor',
     title: 'Search jobs (costs credits)',
     cost: '1 credit per new unique job returned, never more than `max_credits`; 0 for jobs already paid for, an empty result or a test key',
     description:
-      'Searches jobs across the own index and the partner providers of the plan (the waterfall) and returns one page of canonical, de-duplicated jobs with metadata (credits_charged, credits_remaining, providers tried, hit and failed). COSTS CREDITS: 1 credit per unique job on the page that the account never paid for; jobs paid for earlier, an empty result and any call with a test key (svc_test_) are free. `max_credits` is required and is a hard cap: results stop at the cap, so the call never charges more. Run estimate_search first (free) to see the likely cost. For the next page send the same filters, waterfall and limit with `cursor` = the previous next_cursor.',
+      'Searches jobs across the own index and the partner providers of the plan (the waterfall) and returns one page of canonical, de-duplicated jobs as summaries (id, title, company, location, remote, salary, posted date, number of sources, url) with metadata (credits_charged, credits_remaining, providers tried, hit and failed); get_job gives a job in full, free for a job this search returned. COSTS CREDITS: 1 credit per unique job on the page that the account never paid for; jobs paid for earlier, an empty result and any call with a test key (svc_test_) are free. `max_credits` is required and is a hard cap: results stop at the cap, so the call never charges more. Run estimate_search first (free) to see the likely cost. For the next page send the same filters, waterfall and limit with `cursor` = the previous next_cursor.',
     input: z.strictObject({
       filters: filtersInput.optional(),
       waterfall: z
@@ -175,7 +225,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       cursor: CursorSchema.optional().describe('next_cursor of the previous page.'),
       idempotency_key: idempotencyKeyInput,
     }),
-    output: JobSearchResponseSchema,
+    output: JobSummaryPageSchema,
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     request: ({ max_credits, idempotency_key, waterfall, ...rest }, newKey) => ({
       method: 'POST',
@@ -183,8 +233,12 @@ export const MCP_TOOLS: readonly McpTool[] = [
       body: { ...rest, waterfall: { ...waterfall, max_credits } },
       idempotencyKey: idempotency_key ?? newKey(),
     }),
+    result: (answer) => summarizePage(JobSearchResponseSchema.parse(answer.body)),
     summary: ({ data, next_cursor, metadata }) =>
-      `${data.length} jobs (${metadata.status}); charged ${credits(metadata.credits_charged)}, ${metadata.jobs_already_paid} already paid for (free), ${metadata.credits_remaining} credits left.${next_cursor ? ' More pages: pass next_cursor as cursor.' : ' Last page.'}`,
+      [
+        `${data.length} jobs (${metadata.status}); charged ${credits(metadata.credits_charged)}, ${metadata.jobs_already_paid} already paid for (free), ${metadata.credits_remaining} credits left.${next_cursor ? ` More pages: pass cursor "${next_cursor}".` : ' Last page.'}`,
+        ...data.map(jobLine),
+      ].join('\n'),
   }),
 
   tool({
@@ -199,7 +253,12 @@ export const MCP_TOOLS: readonly McpTool[] = [
     output: JobSchema,
     hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     request: ({ job_id }) => ({ method: 'GET', url: `/v1/jobs/${encodeURIComponent(job_id)}` }),
-    summary: (job, answer) => `${job.title} at ${job.company.name} (${job.status}).${chargeLine(answer)}`,
+    summary: (job, answer) => {
+      const salary = salaryText(job.salary);
+      const place = [job.location.city, job.location.country_code].filter(Boolean).join(', ');
+      const facts = [place, job.location.remote ? 'remote' : '', salary ?? '', job.apply_url ? `apply: ${job.apply_url}` : ''].filter(Boolean);
+      return `${job.title} at ${job.company.name} (${job.status}).${facts.length > 0 ? ` ${facts.join('; ')}.` : ''}${chargeLine(answer)}`;
+    },
   }),
 
   tool({
@@ -244,7 +303,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: z.strictObject({
       type: WatchCreateRequestSchema.shape.type,
       domain: WatchCreateRequestSchema.shape.domain.describe('For type company: the company domain.'),
-      filters: filtersInput.optional().describe('For type search (required): the Filters object to follow.'),
+      filters: filtersAsInSearch.optional().describe('For type search (required): the Filters object to follow, the same as search_jobs takes.'),
       webhook_url: WatchCreateRequestSchema.shape.webhook_url.describe('http(s) URL that receives the events.'),
       events: WatchCreateRequestSchema.shape.events.describe('Event types to send; all job and company events when omitted.'),
       idempotency_key: idempotencyKeyInput,
@@ -266,7 +325,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
     output: WatchListResponseSchema,
     hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     request: ({ cursor }) => ({ method: 'GET', url: `/v1/watches${queryString({ cursor })}` }),
-    summary: ({ data, next_cursor }) => `${data.length} watches.${next_cursor ? ' More pages: pass next_cursor as cursor.' : ''}`,
+    summary: ({ data, next_cursor }) =>
+      [
+        `${data.length} watches.${next_cursor ? ` More pages: pass cursor "${next_cursor}".` : ''}`,
+        ...data.map((watch) => `${watch.id}: ${watch.type} ${watch.type === 'company' ? watch.domain : 'search'}, ${watch.status}, to ${watch.webhook_url}`),
+      ].join('\n'),
   }),
 
   tool({
@@ -296,11 +359,14 @@ export const MCP_TOOLS: readonly McpTool[] = [
       since: CursorSchema.optional().describe('next_cursor of a previous call; omit to start from the oldest event.'),
       limit: eventsLimit,
     }),
-    output: EventListResponseSchema,
+    output: EventPageOutlineSchema,
     hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     request: ({ since, limit }) => ({ method: 'GET', url: `/v1/events${queryString({ since, limit })}` }),
+    result: (answer) => EventListResponseSchema.parse(answer.body),
     summary: ({ data, next_cursor }) =>
-      data.length === 0 ? 'No events (nothing new since the cursor sent).' : `${data.length} events, oldest first. Next time pass since=${next_cursor ?? '(the cursor you sent)'}.`,
+      data.length === 0
+        ? 'No events (nothing new since the cursor sent).'
+        : [`${data.length} events, oldest first. Next time pass since "${next_cursor ?? '(the cursor you sent)'}".`, ...data.map(eventLine)].join('\n'),
   }),
 ];
 

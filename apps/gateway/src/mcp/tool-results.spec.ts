@@ -1,4 +1,5 @@
 import { examples } from '@jobs/contracts';
+import { summarizeJob } from './job-summary.js';
 import { MCP_TOOLS, type ApiAnswer, type McpTool } from './mcp-tools.js';
 import { describeFailure, toolResult } from './tool-results.js';
 
@@ -47,13 +48,23 @@ describe('describeFailure', () => {
 });
 
 describe('toolResult', () => {
-  it('returns a 2xx body as structured content, with a summary and the same JSON as text', () => {
+  it('returns a 2xx body as structured content, with a summary as its only text', async () => {
     const job = examples.job();
     const result = toolResult(tool('get_job'), { job_id: job.id }, { status: 200, headers: { 'x-credits-charged': '1', 'x-credits-remaining': '41' }, body: job });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual(job);
-    expect(result.content[0]!.text).toBe(`${job.title} at ${job.company.name} (${job.status}). Charged 1 credit (41 left).`);
-    expect(JSON.parse(result.content[1]!.text)).toEqual(job);
+    expect(result.content).toEqual([
+      { type: 'text', text: `${job.title} at ${job.company.name} (${job.status}). London, GB; 80,000-100,000 GBP per year; apply: ${job.apply_url}. Charged 1 credit (41 left).` },
+    ]);
+  });
+
+  it('summarises a search page and refuses one that breaks the search contract', () => {
+    const page = examples.searchResponse();
+    const result = toolResult(tool('search_jobs'), {}, { status: 200, headers: {}, body: page });
+    expect(result.structuredContent).toEqual({ data: [summarizeJob(page.data[0]!)], next_cursor: page.next_cursor, metadata: page.metadata });
+    const broken = toolResult(tool('search_jobs'), {}, { status: 200, headers: { 'x-request-id': 'req_3' }, body: { ...page, data: [{ id: 'job_1' }] } });
+    expect(broken.isError).toBe(true);
+    expect(broken.content[0]!.text).toMatch(/^internal_error: the API's answer to search_jobs does not match its published schema \(.+ at data\.0\.title\)\. \[request_id: req_3\]$/);
   });
 
   it('turns an error answer into a tool error without structured content', () => {

@@ -1,9 +1,16 @@
 /**
- * Turns the HTTP API's answer to a tool's request into the tool's MCP result: the answer's body
- * as `structuredContent` (checked against the tool's output schema, a contract schema) plus the
- * same JSON as text, or a tool error (`isError: true`) whose message carries the API's error
- * code, its message and details, and the request id to quote to support. Plain functions.
+ * Turns the HTTP API's answer to a tool's request into the tool's MCP result: the structured
+ * result as `structuredContent` (checked against the tool's output schema) and, as text, the
+ * tool's summary of it (what came back, what it cost, the ids to act on), or a tool error
+ * (`isError: true`) whose message carries the API's error code, its message and details, and the
+ * request id to quote to support. Plain functions.
+ *
+ * The text is a summary, not the JSON again: the MCP specification suggests repeating the
+ * structured content as serialized JSON for clients of revisions before it existed, but a client
+ * that shows a model both doubles what the model reads. A client that reads only text still gets
+ * every id and the facts to choose the next call (guides/mcp.md, "Results").
  */
+import { z } from 'zod';
 import { ErrorEnvelopeSchema, HEADERS, type ErrorBody } from '@jobs/contracts';
 import type { ApiAnswer, McpTool } from './mcp-tools.js';
 
@@ -22,22 +29,28 @@ export function toolError(text: string): ToolResult {
 /** The MCP result of `answer`, the API's answer to `tool`'s request for `args`. */
 export function toolResult(tool: McpTool, args: Record<string, unknown>, answer: ApiAnswer, idempotencyKey?: string): ToolResult {
   if (answer.status < 200 || answer.status >= 300) return toolError(describeFailure(tool.name, answer, idempotencyKey));
-  const content = tool.result ? tool.result(answer, args) : answer.body;
-  const checked = tool.output.safeParse(content);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-    return toolError(
-      `internal_error: the API's answer to ${tool.name} does not match its published schema (${issue?.message ?? 'invalid'}${where}). [request_id: ${requestIdOf(answer)}]`,
-    );
+  let content: unknown;
+  try {
+    content = tool.result ? tool.result(answer, args) : answer.body;
+  } catch (error) {
+    // a result built from the answer checks the answer against its contract first
+    if (!(error instanceof z.ZodError)) throw error;
+    return brokenContract(tool, answer, error);
   }
+  const checked = tool.output.safeParse(content);
+  if (!checked.success) return brokenContract(tool, answer, checked.error);
   return {
-    content: [
-      { type: 'text', text: tool.summary(checked.data, answer) },
-      { type: 'text', text: JSON.stringify(content) },
-    ],
+    content: [{ type: 'text', text: tool.summary(checked.data, answer) }],
     structuredContent: content as Record<string, unknown>,
   };
+}
+
+function brokenContract(tool: McpTool, answer: ApiAnswer, error: z.ZodError): ToolResult {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  return toolError(
+    `internal_error: the API's answer to ${tool.name} does not match its published schema (${issue?.message ?? 'invalid'}${where}). [request_id: ${requestIdOf(answer)}]`,
+  );
 }
 
 /**
