@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { AdminModule } from './admin/admin.module.js';
 import { GatewayEnvSchema } from './config/gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
-import { ApiExceptionFilter } from './http/api-exception.filter.js';
+import { ApiExceptionFilter, errorLinks } from './http/api-exception.filter.js';
 import { DoorInterceptor } from './http/door.interceptor.js';
 import { MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
 import { installRequestContext } from './http/request-context.hook.js';
@@ -37,13 +37,13 @@ const service = await runService({
   // The public port never shows metrics; the admin port does (below, AdminModule).
   metrics: false,
   // Fastify types this hook over every server flavour (http, https, http2); ours is plain http.
-  fastify: { maxParamLength: MAX_PARAM_LENGTH, trustProxy: config.TRUST_PROXY, frameworkErrors: routerErrorHandler(config.PUBLIC_BASE_URL) as never },
+  fastify: { maxParamLength: MAX_PARAM_LENGTH, trustProxy: config.TRUST_PROXY, frameworkErrors: routerErrorHandler(errorLinks(config)) as never },
   configure: (app, logger) => {
     const fastify = app.getHttpAdapter().getInstance();
     installRequestContext(fastify);
     installServiceVersionHeader(fastify);
     installIdempotencyRecorder(fastify, app.get(IdempotencyStore), logger);
-    app.useGlobalFilters(new ApiExceptionFilter(logger, config.PUBLIC_BASE_URL));
+    app.useGlobalFilters(new ApiExceptionFilter(logger, errorLinks(config)));
     // The door: an unsupported version is refused before the key is checked; after
     // authentication DoorInterceptor runs the rate limit, the pinned version, admission and
     // Idempotency-Key, in that order.
@@ -59,7 +59,7 @@ const admin = await NestFactory.create<NestFastifyApplication>(AdminModule.shari
 });
 installRequestContext(admin.getHttpAdapter().getInstance());
 installHttpRouteAttribute(admin.getHttpAdapter().getInstance());
-admin.useGlobalFilters(new ApiExceptionFilter(service.logger, config.PUBLIC_BASE_URL));
+admin.useGlobalFilters(new ApiExceptionFilter(service.logger, errorLinks(config)));
 await admin.listen({ port: config.ADMIN_PORT, host: config.LISTEN_HOST });
 service.logger.info({ url: await admin.getUrl() }, 'admin API listening');
 service.app.get(DrainRegistry).register('admin-api', () => admin.close());

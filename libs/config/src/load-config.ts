@@ -1,5 +1,6 @@
 import { type z } from 'zod';
 import { declaredKeys, runsInProduction, weakSecrets } from './production-secrets.js';
+import { publicUrlProblems } from './production-urls.js';
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
@@ -12,7 +13,8 @@ export class ConfigError extends Error {
  * Reads the environment once, validates it against a service's schema and freezes it.
  * Error messages name the variable but never echo its value (it may be a secret). In production
  * (production-secrets.ts) every secret the schema declares must be set, not a development
- * default, and at least 32 bytes long.
+ * default, and at least 32 bytes long, and every public address it hands customers that is set
+ * must be a reachable https address (production-urls.ts).
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): Readonly<z.infer<S>> {
   const source = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -22,7 +24,8 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   }
   const config = parsed.data as Record<string, unknown>;
   if (config !== null && typeof config === 'object' && runsInProduction(config)) {
-    const problems = weakSecrets(declaredKeys(schema), source);
+    const declared = declaredKeys(schema);
+    const problems = [...weakSecrets(declared, source), ...publicUrlProblems(declared, source)];
     if (problems.length > 0) throw new ConfigError(problems);
   }
   return Object.freeze(parsed.data) as Readonly<z.infer<S>>;

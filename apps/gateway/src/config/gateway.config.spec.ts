@@ -36,3 +36,21 @@ describe('production secrets of the gateway', () => {
     expect(() => loadConfig(GatewayEnvSchema, {})).not.toThrow();
   });
 });
+
+describe('PUBLIC_PRICING_URL', () => {
+  it('defaults to the billing guide on this gateway, which exists wherever it runs', () => {
+    expect(loadConfig(GatewayEnvSchema, {}).PUBLIC_PRICING_URL).toBe('http://127.0.0.1:8080/docs/billing#running-out');
+    expect(loadConfig(GatewayEnvSchema, { PUBLIC_BASE_URL: 'https://api.jobs-api.com/' }).PUBLIC_PRICING_URL).toBe('https://api.jobs-api.com/docs/billing#running-out');
+  });
+
+  it("takes the operator's pricing page, and refuses what is no http(s) address", () => {
+    expect(loadConfig(GatewayEnvSchema, { PUBLIC_PRICING_URL: 'https://jobs-api.com/pricing' }).PUBLIC_PRICING_URL).toBe('https://jobs-api.com/pricing');
+    for (const bad of ['jobs-api.com/pricing', 'mailto:sales@jobs-api.com']) expect(() => loadConfig(GatewayEnvSchema, { PUBLIC_PRICING_URL: bad })).toThrow(/PUBLIC_PRICING_URL/);
+  });
+
+  it('refuses a placeholder in production', () => {
+    const production = { NODE_ENV: 'production', ADMIN_TOKEN: 'a'.repeat(32), CURSOR_SECRET: 'c'.repeat(32), WEBHOOK_SECRETS_KEY: 'w'.repeat(32) };
+    expect(() => loadConfig(GatewayEnvSchema, { ...production, PUBLIC_PRICING_URL: 'https://jobdata.example/pricing' })).toThrow(/PUBLIC_PRICING_URL: points at jobdata\.example/);
+    expect(loadConfig(GatewayEnvSchema, { ...production, PUBLIC_PRICING_URL: 'https://jobs-api.com/pricing' }).PUBLIC_PRICING_URL).toBe('https://jobs-api.com/pricing');
+  });
+});

@@ -21,6 +21,13 @@ const GatewayEnvObject = SharedEnvSchema.extend({
     .refine((url) => !/[?#]/.test(url), 'PUBLIC_BASE_URL has no query or fragment')
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /**
+   * Where an account buys credits or a bigger plan: the `upgrade_url` of every
+   * `insufficient_credits` and `plan_required` error. Default: the billing guide of this gateway's
+   * documentation (`<PUBLIC_BASE_URL>/docs/billing#running-out`), a page that exists wherever the
+   * gateway runs; in production a set value must be a reachable https address (@jobs/config).
+   */
+  PUBLIC_PRICING_URL: z.url({ protocol: /^https?$/ }).optional(),
   ADMIN_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   ADMIN_TOKEN: z.string().min(8).default(DEV_ADMIN_TOKEN),
   /** name=url pairs of the services whose readiness the gateway's /readyz aggregates. */
@@ -143,10 +150,10 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   ...WebhookEnvShape,
 });
 
-export const GatewayEnvSchema = GatewayEnvObject.transform((config) => ({
-  ...config,
-  PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? `http://${reachableHost(config.LISTEN_HOST)}:${config.PORT}`,
-}));
+export const GatewayEnvSchema = GatewayEnvObject.transform((config) => {
+  const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://${reachableHost(config.LISTEN_HOST)}:${config.PORT}`;
+  return { ...config, PUBLIC_BASE_URL: publicBaseUrl, PUBLIC_PRICING_URL: config.PUBLIC_PRICING_URL ?? `${publicBaseUrl}/docs/billing#running-out` };
+});
 
 export type GatewayConfig = z.infer<typeof GatewayEnvSchema>;
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -5,8 +5,18 @@ import type { Logger } from '@jobs/observability';
 import { ApiError } from './api-error.js';
 import { StoredResponse } from './stored-response.js';
 
-/** Where an account buys credits or a bigger plan (insufficient_credits, plan_required). */
-export const UPGRADE_URL = 'https://jobdata.example/pricing';
+/** The addresses an error envelope links to, from the gateway's configuration. */
+export interface ErrorLinks {
+  /** PUBLIC_BASE_URL: every envelope's `doc_url` is `<it>/docs/errors#<code>`. */
+  publicBaseUrl: string;
+  /** PUBLIC_PRICING_URL: `upgrade_url` of `insufficient_credits` and `plan_required`. */
+  pricingUrl: string;
+}
+
+export const errorLinks = (config: { PUBLIC_BASE_URL: string; PUBLIC_PRICING_URL: string }): ErrorLinks => ({
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+  pricingUrl: config.PUBLIC_PRICING_URL,
+});
 
 /**
  * Every failure leaves as the public error envelope with the request's id; nothing ever answers
@@ -16,8 +26,7 @@ export const UPGRADE_URL = 'https://jobdata.example/pricing';
 export class ApiExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly logger: Logger,
-    /** PUBLIC_BASE_URL: every envelope's `doc_url` is `<it>/docs/errors#<code>`. */
-    private readonly publicBaseUrl: string,
+    private readonly links: ErrorLinks,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -34,7 +43,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // A refusal at capacity is counted (gateway_admission_refused_total), not logged one by one.
     if (status >= 500 && status !== 503) this.logger.error({ err: exception, request_id: request.requestId }, 'request failed');
     for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(error, request.requestId, this.publicBaseUrl));
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(error, request.requestId, this.links));
   }
 
   private toApiError(exception: unknown): ApiError {
@@ -56,18 +65,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
 /**
  * The public error envelope of an ApiError; `request_id` must equal the response's X-Request-Id,
- * `doc_url` is the code's section of the errors page served on this host (PUBLIC_BASE_URL).
+ * `doc_url` is the code's section of the errors page served on this host (PUBLIC_BASE_URL),
+ * `upgrade_url` the operator's pricing page (PUBLIC_PRICING_URL).
  */
-export function errorEnvelope(error: ApiError, requestId: string, publicBaseUrl: string): ErrorEnvelope {
+export function errorEnvelope(error: ApiError, requestId: string, links: ErrorLinks): ErrorEnvelope {
   return {
     error: {
       type: ERROR_CATALOG[error.code].type,
       code: error.code,
       message: error.message,
-      doc_url: errorDocUrl(publicBaseUrl, error.code),
+      doc_url: errorDocUrl(links.publicBaseUrl, error.code),
       request_id: requestId,
       ...error.extras,
-      ...(error.code === 'insufficient_credits' || error.code === 'plan_required' ? { upgrade_url: error.extras.upgrade_url ?? UPGRADE_URL } : {}),
+      ...(error.code === 'insufficient_credits' || error.code === 'plan_required' ? { upgrade_url: error.extras.upgrade_url ?? links.pricingUrl } : {}),
     },
   };
 }

@@ -3,6 +3,7 @@ import { nextStep, responseFromSearchAnswer, type IdempotencyRecord } from './id
 
 const NOW = 1_000_000;
 const BASE = 'http://127.0.0.1:8080';
+const LINKS = { publicBaseUrl: BASE, pricingUrl: 'https://pricing.test/plans' };
 const record = (overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
   fingerprint: 'fp',
   state: 'running',
@@ -56,7 +57,7 @@ describe('the response a re-attached search gives', () => {
 
   it('is the billed page with its billing headers under the search id', () => {
     const page = { data: [], next_cursor: null, metadata: { request_id: base.search_id } } as unknown as NonNullable<SearchResponded.Value['response']>;
-    const response = responseFromSearchAnswer({ ...base, outcome: 'ok', response: page, credits_charged: 4, credits_remaining: 96 }, '2026-10-01', 0, BASE);
+    const response = responseFromSearchAnswer({ ...base, outcome: 'ok', response: page, credits_charged: 4, credits_remaining: 96 }, '2026-10-01', 0, LINKS);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toEqual(page);
     expect(response.headers).toMatchObject({ 'X-Request-Id': base.search_id, 'X-Credits-Charged': '4', 'X-Credits-Remaining': '96', 'Service-Version': '2026-10-01' });
@@ -64,7 +65,7 @@ describe('the response a re-attached search gives', () => {
 
   it('falls back to the account balance when the answer carries none', () => {
     const estimate = { request_id: base.search_id } as unknown as NonNullable<SearchResponded.Value['estimate']>;
-    const response = responseFromSearchAnswer({ ...base, outcome: 'ok', estimate, credits_charged: 0, credits_remaining: null }, '2026-10-01', 42, BASE);
+    const response = responseFromSearchAnswer({ ...base, outcome: 'ok', estimate, credits_charged: 0, credits_remaining: null }, '2026-10-01', 42, LINKS);
     expect(response.headers['X-Credits-Remaining']).toBe('42');
   });
 
@@ -73,12 +74,12 @@ describe('the response a re-attached search gives', () => {
       { ...base, outcome: 'error', error: { code: 'insufficient_credits', message: 'Needs 3 more credits.', credits_needed: 3 }, credits_charged: 0, credits_remaining: 1 },
       '2026-10-01',
       1,
-      BASE,
+      LINKS,
     );
     expect(response.status).toBe(402);
     const envelope = ErrorEnvelopeSchema.parse(JSON.parse(response.body));
     expect(envelope.error).toMatchObject({ code: 'insufficient_credits', credits_needed: 3, request_id: base.search_id, doc_url: `${BASE}/docs/errors#insufficient_credits` });
-    expect(envelope.error.upgrade_url).toBeDefined();
+    expect(envelope.error.upgrade_url).toBe('https://pricing.test/plans');
     expect(response.headers['X-Credits-Charged']).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { ERROR_CATALOG, HEADERS, type SearchResponded } from '@jobs/contracts';
 import { ApiError } from '../http/api-error.js';
-import { errorEnvelope } from '../http/api-exception.filter.js';
+import { errorEnvelope, type ErrorLinks } from '../http/api-exception.filter.js';
 
 /** A finished response as it went out: replayed byte for byte. */
 export interface StoredHttpResponse {
@@ -58,7 +58,7 @@ export function nextStep(record: IdempotencyRecord, fingerprint: string, now: nu
  * after the first attempt gave up waiting (same mapping as the search use case). The request
  * id is the search id, as in the answer's own metadata.
  */
-export function responseFromSearchAnswer(answer: SearchResponded.Value, serviceVersion: string, creditsRemainingFallback: number, publicBaseUrl: string): StoredHttpResponse {
+export function responseFromSearchAnswer(answer: SearchResponded.Value, serviceVersion: string, creditsRemainingFallback: number, links: ErrorLinks): StoredHttpResponse {
   const common = { 'content-type': 'application/json; charset=utf-8', [HEADERS.requestId]: answer.search_id, [HEADERS.serviceVersion]: serviceVersion };
   const result = answer.outcome === 'ok' ? (answer.response ?? answer.estimate) : undefined;
   if (result) {
@@ -78,5 +78,5 @@ export function responseFromSearchAnswer(answer: SearchResponded.Value, serviceV
     ...(failure.credits_needed !== undefined ? { credits_needed: failure.credits_needed } : {}),
     ...(failure.required_plan ? { required_plan: failure.required_plan } : {}),
   });
-  return { status: ERROR_CATALOG[failure.code].status, headers: common, body: JSON.stringify(errorEnvelope(error, answer.search_id, publicBaseUrl)) };
+  return { status: ERROR_CATALOG[failure.code].status, headers: common, body: JSON.stringify(errorEnvelope(error, answer.search_id, links)) };
 }

@@ -4,6 +4,7 @@ import { HEADERS, IdempotencyKeySchema, IDEMPOTENCY_KEY_MAX_LENGTH, SERVICE_VERS
 import { PrismaService } from '@jobs/db';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
+import { errorLinks } from '../http/api-exception.filter.js';
 import { StoredResponse } from '../http/stored-response.js';
 import { bodyFingerprint } from './canonical-json.js';
 import { nextStep, responseFromSearchAnswer, type IdempotencyRecord, type StoredHttpResponse } from './idempotency-record.js';
@@ -98,7 +99,7 @@ export class IdempotencyGate {
           // billing has charged the page, which is on its way: wait for it, never run afresh
           if (answer === ANSWER_JOINING) break;
           if (answer) {
-            const response = responseFromSearchAnswer(answer, existing.service_version, await this.creditsRemaining(accountId), this.config.PUBLIC_BASE_URL);
+            const response = responseFromSearchAnswer(answer, existing.service_version, await this.creditsRemaining(accountId), errorLinks(this.config));
             await this.store.replaceIfOwner(claim.key, existing.request_id, { ...existing, state: 'done', response });
             throw replay(response);
           }
