@@ -18,10 +18,11 @@ import type {
   Job as SandboxJob,
   JobSearchResponse as SandboxResult,
   LedgerEntry,
+  LedgerRequestView as LedgerRequest,
   Provider,
   Watch,
 } from '@jobs/contracts';
-export type { Account, ApiKey, Attempt, DailyUsage, Delivery, EventDeliveries, LedgerEntry, Provider, SandboxJob, SandboxResult, SessionView, Watch };
+export type { Account, ApiKey, Attempt, DailyUsage, Delivery, EventDeliveries, LedgerEntry, LedgerRequest, Provider, SandboxJob, SandboxResult, SessionView, Watch };
 
 const BASE = '/dashboard/api';
 
@@ -33,6 +34,8 @@ export class ApiProblem extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** The field the server refused (`error.param`), e.g. `webhook_url` or `filters.title_or[0]`. */
+    readonly param?: string,
   ) {
     super(message);
   }
@@ -56,8 +59,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   const text = await response.text();
   const json = text ? safeJson(text) : undefined;
   if (!response.ok) {
-    const error = (json as { error?: { message?: string; code?: string } } | undefined)?.error;
-    const problem = new ApiProblem(response.status, error?.message ?? `The server answered ${response.status}.`, error?.code);
+    const error = (json as { error?: { message?: string; code?: string; param?: string } } | undefined)?.error;
+    const problem = new ApiProblem(response.status, error?.message ?? `The server answered ${response.status}.`, error?.code, error?.param);
     if (response.status === 401 && path !== '/session') {
       csrfToken = null;
       onSignedOut();
@@ -114,8 +117,8 @@ export async function sandboxSearch(body: unknown): Promise<SandboxResult> {
   } catch {
     throw new ApiProblem(0, 'The dashboard could not reach the server. Check your connection and try again.');
   }
-  const json = safeJson(await response.text()) as SandboxResult & { error?: { message?: string } };
-  if (!response.ok) throw new ApiProblem(response.status, json?.error?.message ?? `The sandbox answered ${response.status}.`);
+  const json = safeJson(await response.text()) as SandboxResult & { error?: { message?: string; code?: string; param?: string } };
+  if (!response.ok) throw new ApiProblem(response.status, json?.error?.message ?? `The sandbox answered ${response.status}.`, json?.error?.code, json?.error?.param);
   return json;
 }
 

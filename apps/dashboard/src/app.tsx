@@ -94,6 +94,9 @@ export function App() {
               </li>
             ))}
             <li>
+              <a href="/docs">Docs</a>
+            </li>
+            <li>
               <button
                 type="button"
                 class="outline secondary"

@@ -32,3 +32,15 @@ export function splitList(text: string): string[] {
 export function chartSeries(days: readonly { day: string; credits: number }[]): [number[], number[]] {
   return [days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000), days.map((d) => d.credits)];
 }
+
+const HALF_DAY_SECONDS = 43_200;
+
+/**
+ * The x range of the chart for days from `min` to `max` (unix seconds, each a day's start): half a
+ * day beyond each end, so the bars centred on the first and the last day are drawn whole.
+ */
+export function dayAxisRange(min: number | null, max: number | null): [number, number] {
+  const from = min ?? 0;
+  const to = max ?? from;
+  return [from - HALF_DAY_SECONDS, to + HALF_DAY_SECONDS];
+}

@@ -1,6 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from './api.js';
+import { problemInWords, type FieldMap } from './problem-words.js';
+
+export type { FieldMap, FieldWords } from './problem-words.js';
 
 export type Load<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; value: T };
 
@@ -22,9 +25,108 @@ export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[] = []): [Lo
   return [load, useCallback(() => setTick((n) => n + 1), [])];
 }
 
-export function describe(error: unknown): string {
-  if (error instanceof ApiProblem) return error.message;
+/** An error in words; `fields` names a form's fields by their labels (problem-words.ts). */
+export function describe(error: unknown, fields?: FieldMap): string {
+  if (error instanceof ApiProblem) return problemInWords(error, fields);
   return error instanceof Error ? error.message : 'Something went wrong.';
+}
+
+export interface Messages {
+  status: string | null;
+  error: string | null;
+  /** A new action starts: what the last one said no longer holds, so both go. */
+  begin(): void;
+  succeed(message: string): void;
+  fail(problem: unknown, fields?: FieldMap): void;
+  /** An error already in words. */
+  failWith(message: string): void;
+}
+
+/** A page's one message line: a success or an error, never both, cleared when an action starts. */
+export function useMessages(): Messages {
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return {
+    status,
+    error,
+    begin: () => {
+      setStatus(null);
+      setError(null);
+    },
+    succeed: (message) => {
+      setError(null);
+      setStatus(message);
+    },
+    fail: (problem, fields) => {
+      setStatus(null);
+      setError(describe(problem, fields));
+    },
+    failWith: (message) => {
+      setStatus(null);
+      setError(message);
+    },
+  };
+}
+
+export function MessageLine({ messages }: { messages: Messages }) {
+  return (
+    <>
+      {messages.status && (
+        <p role="status" class="notice">
+          {messages.status}
+        </p>
+      )}
+      {messages.error && <ErrorNote message={messages.error} />}
+    </>
+  );
+}
+
+/** A table that scrolls sideways in its own box on a narrow screen instead of widening the page. */
+export function TableScroll({ label, children }: { label?: string; children: ComponentChildren }) {
+  return (
+    // a scrollable region must be reachable by keyboard (axe: scrollable-region-focusable)
+    <div class="table-scroll" tabIndex={0} role={label ? 'region' : undefined} aria-label={label}>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * Copies `text` to the clipboard. Where the page may not write it (a plain-http address other
+ * than this machine), the text is selected instead and the button says to press Ctrl+C.
+ */
+export function CopyButton({ text, label, target }: { text: string; label: string; target?: () => HTMLElement | null }) {
+  const [said, setSaid] = useState<string | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const say = (words: string) => {
+    setSaid(words);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setSaid(null), 4000);
+  };
+  return (
+    <span class="row-actions">
+      <button
+        type="button"
+        class="secondary"
+        aria-label={label}
+        onClick={() => {
+          const fallback = () => {
+            const element = target?.();
+            if (element) getSelection()?.selectAllChildren(element);
+            say('Selected: press Ctrl+C (⌘C on a Mac) to copy.');
+          };
+          if (!navigator.clipboard || !window.isSecureContext) return fallback();
+          navigator.clipboard.writeText(text).then(() => say('Copied.'), fallback);
+        }}
+      >
+        Copy
+      </button>
+      <span role="status" class="muted">
+        {said}
+      </span>
+    </span>
+  );
 }
 
 export function Loading({ what }: { what: string }) {
@@ -54,8 +156,27 @@ export function Loaded<T>({ load, what, children }: { load: Load<T>; what: strin
   return <>{children(load.value)}</>;
 }
 
-/** A confirmation in a modal <dialog>: focus goes into it, Escape cancels. */
-export function Confirm({ open, title, children, confirmLabel, onConfirm, onCancel }: { open: boolean; title: string; children: ComponentChildren; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
+/**
+ * A confirmation in a modal <dialog>: focus goes into it, Escape cancels. `destructive` (revoke,
+ * delete) styles the confirming button as such.
+ */
+export function Confirm({
+  open,
+  title,
+  children,
+  confirmLabel,
+  destructive = false,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  destructive?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const [dialog, setDialog] = useState<HTMLDialogElement | null>(null);
   useEffect(() => {
     if (!dialog) return;
@@ -71,7 +192,7 @@ export function Confirm({ open, title, children, confirmLabel, onConfirm, onCanc
           <button type="button" class="secondary" onClick={onCancel}>
             Cancel
           </button>
-          <button type="button" onClick={onConfirm}>
+          <button type="button" class={destructive ? 'danger' : undefined} onClick={onConfirm}>
             {confirmLabel}
           </button>
         </footer>

@@ -1,26 +1,31 @@
 import { useState } from 'preact/hooks';
 import { get, post, type EventDeliveries, type Page } from '../api.js';
 import { formatDate, formatDuration } from '../format.js';
-import { CursorPager, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+import { CursorPager, Empty, Loaded, MessageLine, TableScroll, useLoad, useMessages } from '../ui.js';
 
 export function DeliveriesPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const [page, reload] = useLoad(() => get<Page<EventDeliveries>>(`/deliveries${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
-  const [status, setStatus] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const messages = useMessages();
   const [replaying, setReplaying] = useState<string | null>(null);
 
   return (
     <section aria-labelledby="page-title">
       <p>
         Every event with its deliveries (the first one and any replays) and each attempt. Replays are free.{' '}
-        <button type="button" class="outline secondary" onClick={reload}>
+        <button
+          type="button"
+          class="outline secondary"
+          onClick={() => {
+            messages.begin();
+            reload();
+          }}
+        >
           Refresh
         </button>
       </p>
-      {status && <p role="status">{status}</p>}
-      {error && <ErrorNote message={error} />}
+      <MessageLine messages={messages} />
       <Loaded load={page} what="deliveries">
         {({ data, next_cursor }) => (
           <>
@@ -41,43 +46,45 @@ export function DeliveriesPage() {
                   {event.deliveries.length === 0 ? (
                     <Empty>No delivery yet.</Empty>
                   ) : (
-                    <table>
-                      <thead>
-                        <tr>
-                          <th scope="col">Delivery</th>
-                          <th scope="col">Status</th>
-                          <th scope="col">Attempts</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {event.deliveries.map((d) => (
-                          <tr key={d.id} data-delivery-kind={d.kind}>
-                            <td>
-                              {d.kind} <small class="muted">{formatDate(d.created_at)}</small>
-                            </td>
-                            <td>
-                              {d.status}
-                              {d.next_attempt_at ? ` (next ${formatDate(d.next_attempt_at)})` : ''}
-                            </td>
-                            <td>
-                              {d.attempts.length === 0 ? (
-                                <span class="muted">none yet</span>
-                              ) : (
-                                <ol class="attempts">
-                                  {d.attempts.map((a) => (
-                                    <li key={a.number} data-attempt-outcome={a.outcome}>
-                                      {a.outcome}
-                                      {a.status_code !== null ? `, HTTP ${a.status_code}` : ''}, {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
-                                      {a.error ? ` (${a.error})` : ''}
-                                    </li>
-                                  ))}
-                                </ol>
-                              )}
-                            </td>
+                    <TableScroll label={`Deliveries of ${event.event_id}`}>
+                      <table>
+                        <thead>
+                          <tr>
+                            <th scope="col">Delivery</th>
+                            <th scope="col">Status</th>
+                            <th scope="col">Attempts</th>
                           </tr>
-                        ))}
-                      </tbody>
-                    </table>
+                        </thead>
+                        <tbody>
+                          {event.deliveries.map((d) => (
+                            <tr key={d.id} data-delivery-kind={d.kind}>
+                              <td>
+                                {d.kind} <small class="muted">{formatDate(d.created_at)}</small>
+                              </td>
+                              <td>
+                                {d.status}
+                                {d.next_attempt_at ? ` (next ${formatDate(d.next_attempt_at)})` : ''}
+                              </td>
+                              <td>
+                                {d.attempts.length === 0 ? (
+                                  <span class="muted">none yet</span>
+                                ) : (
+                                  <ol class="attempts">
+                                    {d.attempts.map((a) => (
+                                      <li key={a.number} data-attempt-outcome={a.outcome}>
+                                        {a.outcome}
+                                        {a.status_code !== null ? `, HTTP ${a.status_code}` : ''}, {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
+                                        {a.error ? ` (${a.error})` : ''}
+                                      </li>
+                                    ))}
+                                  </ol>
+                                )}
+                              </td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </TableScroll>
                   )}
                   {event.webhook_url && (
                     <button
@@ -88,15 +95,15 @@ export function DeliveriesPage() {
                       aria-label={`Replay event ${event.event_id}`}
                       onClick={() => {
                         setReplaying(event.event_id);
-                        setError(null);
+                        messages.begin();
                         post<{ event_id: string; status: string }>('/deliveries/replay', { event_id: event.event_id }).then(
                           () => {
-                            setStatus(`Replay of ${event.event_id} queued; refresh to see its attempt.`);
+                            messages.succeed(`Replay of ${event.event_id} queued; refresh to see its attempt.`);
                             setReplaying(null);
                             reload();
                           },
                           (problem: unknown) => {
-                            setError(describe(problem));
+                            messages.fail(problem);
                             setReplaying(null);
                           },
                         );

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { sandboxSearch, type SandboxResult } from '../api.js';
 import { splitList } from '../format.js';
-import { describe, Empty, ErrorNote, Loading } from '../ui.js';
+import { Empty, Loading, MessageLine, TableScroll, useMessages, type FieldMap } from '../ui.js';
+
+const FIELDS: FieldMap = { limit: { label: 'Limit', hint: 'a whole number from 1 to 100' }, 'filters.title_or': { label: 'Title keywords' } };
 
 export function SandboxPage() {
   const [titles, setTitles] = useState('engineer');
@@ -9,17 +11,19 @@ export function SandboxPage() {
   const [limit, setLimit] = useState(5);
   const [result, setResult] = useState<SandboxResult | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const messages = useMessages();
   return (
     <section aria-labelledby="page-title">
       <p>
-        Runs <code>POST /v1/sandbox/jobs/search</code>: fixed, fictional jobs, no key, never charged.
+        Runs <code>POST /v1/sandbox/jobs/search</code>: no key, never charged. The sandbox answers the same fixed, fictional jobs whatever you send; the
+        filters only need to be valid. Live results need a live key (<a href="/docs/sandbox">the sandbox guide</a>).
       </p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
           setBusy(true);
-          setError(null);
+          setResult(null);
+          messages.begin();
           const filters: Record<string, unknown> = {};
           const words = splitList(titles);
           if (words.length) filters['title_or'] = words;
@@ -30,7 +34,7 @@ export function SandboxPage() {
               setBusy(false);
             },
             (problem: unknown) => {
-              setError(describe(problem));
+              messages.fail(problem, FIELDS);
               setBusy(false);
             },
           );
@@ -54,35 +58,37 @@ export function SandboxPage() {
           Run sandbox search
         </button>
       </form>
-      {error && <ErrorNote message={error} />}
+      <MessageLine messages={messages} />
       {busy && <Loading what="sandbox jobs" />}
       {result &&
         (result.data.length === 0 ? (
           <Empty>No jobs matched.</Empty>
         ) : (
-          <table>
-            <caption class="muted">
-              {result.data.length} jobs, request <code>{result.metadata.request_id}</code>, {result.metadata.credits_charged} credits charged
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Company</th>
-                <th scope="col">Location</th>
-                <th scope="col">Sources</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.map((job) => (
-                <tr key={job.id}>
-                  <td>{job.title}</td>
-                  <td>{job.company.name}</td>
-                  <td>{[job.location.city, job.location.country_code, job.location.remote ? 'remote' : null].filter(Boolean).join(', ') || '—'}</td>
-                  <td>{job.sources.map((s) => s.provider).join(', ')}</td>
+          <TableScroll label="Sandbox jobs">
+            <table>
+              <caption class="muted">
+                {result.data.length} jobs, request <code>{result.metadata.request_id}</code>, {result.metadata.credits_charged} credits charged
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Company</th>
+                  <th scope="col">Location</th>
+                  <th scope="col">Sources</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {result.data.map((job) => (
+                  <tr key={job.id}>
+                    <td>{job.title}</td>
+                    <td>{job.company.name}</td>
+                    <td>{[job.location.city, job.location.country_code, job.location.remote ? 'remote' : null].filter(Boolean).join(', ') || '—'}</td>
+                    <td>{job.sources.map((s) => s.provider).join(', ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         ))}
     </section>
   );

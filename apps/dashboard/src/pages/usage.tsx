@@ -1,7 +1,8 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, type Account, type DailyUsage, type LedgerEntry, type Page } from '../api.js';
+import { get, type Account, type DailyUsage, type LedgerEntry, type LedgerRequest, type Page } from '../api.js';
 import { formatDate, formatNumber } from '../format.js';
-import { CursorPager, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+import { CursorPager, Empty, ErrorNote, Loaded, TableScroll, useLoad } from '../ui.js';
 import { UsageChart } from './usage-chart.js';
 
 const JOB_ID = /^job_[A-Za-z0-9_-]+$/;
@@ -43,26 +44,28 @@ export function UsagePage() {
             </figcaption>
             <details>
               <summary>Show the figures as a table</summary>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Day</th>
-                    <th scope="col">Credits</th>
-                    <th scope="col">Ledger lines</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data
-                    .filter((d) => d.entries > 0)
-                    .map((d) => (
-                      <tr key={d.day}>
-                        <td>{d.day}</td>
-                        <td>{d.credits}</td>
-                        <td>{d.entries}</td>
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
+              <TableScroll label="Credits per day">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Day</th>
+                      <th scope="col">Credits</th>
+                      <th scope="col">Ledger lines</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data
+                      .filter((d) => d.entries > 0)
+                      .map((d) => (
+                        <tr key={d.day}>
+                          <td>{d.day}</td>
+                          <td>{d.credits}</td>
+                          <td>{d.entries}</td>
+                        </tr>
+                      ))}
+                  </tbody>
+                </table>
+              </TableScroll>
             </details>
           </figure>
         )}
@@ -75,19 +78,13 @@ export function UsagePage() {
 function Ledger() {
   const [jobFilter, setJobFilter] = useState('');
   const [applied, setApplied] = useState('');
-  const [cursors, setCursors] = useState<string[]>([]);
   const [filterError, setFilterError] = useState<string | null>(null);
-  const cursor = cursors[cursors.length - 1];
-  const [page, reload] = useLoad(() => {
-    const query = new URLSearchParams();
-    if (applied) query.set('job_id', applied);
-    if (cursor) query.set('cursor', cursor);
-    const qs = query.toString();
-    return get<Page<LedgerEntry>>(`/ledger${qs ? `?${qs}` : ''}`);
-  }, [applied, cursor]);
   return (
     <>
       <h2 id="ledger-title">Ledger</h2>
+      <p class="muted">
+        One row per request: a search, an async search, a job or company read, a watch event. Open a row for the jobs it returned and what each cost.
+      </p>
       <form
         role="search"
         aria-labelledby="ledger-title"
@@ -99,15 +96,13 @@ function Ledger() {
             return;
           }
           setFilterError(null);
-          setCursors([]);
           setApplied(value);
-          reload();
         }}
       >
         <fieldset role="group">
           <input
             aria-label="Filter by job id"
-            placeholder="job_… (empty for every job)"
+            placeholder="job_… (empty for every request)"
             value={jobFilter}
             onInput={(e) => setJobFilter((e.target as HTMLInputElement).value)}
             aria-invalid={filterError ? 'true' : undefined}
@@ -116,17 +111,155 @@ function Ledger() {
         </fieldset>
       </form>
       {filterError && <ErrorNote message={filterError} />}
-      <Loaded load={page} what="the ledger">
-        {({ data, next_cursor }) => (
-          <>
-            {data.length === 0 ? (
-              <Empty>{applied ? `No ledger lines for ${applied}.` : 'No ledger lines yet: searches and job reads appear here.'}</Empty>
-            ) : (
+      {applied ? <JobLedger jobId={applied} key={applied} /> : <RequestLedger />}
+    </>
+  );
+}
+
+/** The ledger by request, newest first; each request's lines behind its toggle. */
+function RequestLedger() {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const [page] = useLoad(() => get<Page<LedgerRequest>>(`/ledger/requests${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
+  const [open, setOpen] = useState<Record<string, boolean>>({});
+  return (
+    <Loaded load={page} what="the ledger">
+      {({ data, next_cursor }) => (
+        <>
+          {data.length === 0 ? (
+            <Empty>No ledger lines yet: searches and job reads appear here.</Empty>
+          ) : (
+            <TableScroll label="Ledger by request">
               <table data-testid="ledger">
                 <thead>
                   <tr>
+                    <th scope="col">
+                      <span class="muted">Jobs</span>
+                    </th>
                     <th scope="col">When</th>
-                    <th scope="col">Job</th>
+                    <th scope="col">Operation</th>
+                    <th scope="col">Lines</th>
+                    <th scope="col">Credits</th>
+                    <th scope="col">Request</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((request) => {
+                    const expanded = open[request.request_id] === true;
+                    const linesId = `lines-${request.request_id}`;
+                    return (
+                      <Fragment key={request.request_id}>
+                        <tr data-request-id={request.request_id}>
+                          <td>
+                            <button
+                              type="button"
+                              class="secondary outline expander"
+                              aria-expanded={expanded ? 'true' : 'false'}
+                              aria-controls={linesId}
+                              aria-label={`${expanded ? 'Hide' : 'Show'} the ${request.entries} ${request.entries === 1 ? 'line' : 'lines'} of request ${request.request_id}`}
+                              onClick={() => setOpen((all) => ({ ...all, [request.request_id]: !expanded }))}
+                            >
+                              {expanded ? '−' : '+'}
+                            </button>
+                          </td>
+                          <td>{formatDate(request.last_at)}</td>
+                          <td>{request.operation}</td>
+                          <td>
+                            {request.entries}
+                            {request.already_paid > 0 ? <span class="muted"> ({request.already_paid} already paid, free)</span> : null}
+                          </td>
+                          <td>{request.credits}</td>
+                          <td>
+                            <code>{request.request_id}</code>
+                          </td>
+                        </tr>
+                        {expanded && (
+                          <tr class="lines" id={linesId}>
+                            <td colSpan={6}>
+                              <RequestLines requestId={request.request_id} />
+                            </td>
+                          </tr>
+                        )}
+                      </Fragment>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </TableScroll>
+          )}
+          <CursorPager label="Ledger pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer" forward="Older" />
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+/** The lines of one request (a job each), with more pages for a large async search. */
+function RequestLines({ requestId }: { requestId: string }) {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const [page] = useLoad(
+    () => get<Page<LedgerEntry>>(`/ledger/requests/${encodeURIComponent(requestId)}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
+    [requestId, cursor],
+  );
+  return (
+    <Loaded load={page} what="the lines of this request">
+      {({ data, next_cursor }) => (
+        <>
+          <table data-testid={`lines-of-${requestId}`}>
+            <caption class="muted">Lines of request {requestId}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Reason</th>
+                <th scope="col">When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((line) => (
+                <tr key={line.id}>
+                  <td>
+                    <code>{line.job_id ?? '— (company profile)'}</code>
+                  </td>
+                  <td>{line.credits}</td>
+                  <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
+                  <td>{formatDate(line.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {(cursors.length > 0 || next_cursor) && (
+            <CursorPager label={`Lines of ${requestId}`} cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer lines" forward="Older lines" />
+          )}
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+/** Every request that returned one job: its ledger lines (one per request). */
+function JobLedger({ jobId }: { jobId: string }) {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const [page] = useLoad(() => {
+    const query = new URLSearchParams({ job_id: jobId });
+    if (cursor) query.set('cursor', cursor);
+    return get<Page<LedgerEntry>>(`/ledger?${query.toString()}`);
+  }, [jobId, cursor]);
+  return (
+    <Loaded load={page} what="the ledger">
+      {({ data, next_cursor }) => (
+        <>
+          {data.length === 0 ? (
+            <Empty>No ledger lines for {jobId}.</Empty>
+          ) : (
+            <TableScroll label={`Ledger of ${jobId}`}>
+              <table data-testid="ledger">
+                <caption class="muted">Requests that returned {jobId}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
                     <th scope="col">Operation</th>
                     <th scope="col">Credits</th>
                     <th scope="col">Reason</th>
@@ -137,12 +270,9 @@ function Ledger() {
                   {data.map((line) => (
                     <tr key={line.id}>
                       <td>{formatDate(line.created_at)}</td>
-                      <td>
-                        <code>{line.job_id ?? '—'}</code>
-                      </td>
                       <td>{line.operation}</td>
                       <td>{line.credits}</td>
-                      <td>{line.reason}</td>
+                      <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
                       <td>
                         <code>{line.request_id}</code>
                       </td>
@@ -150,11 +280,11 @@ function Ledger() {
                   ))}
                 </tbody>
               </table>
-            )}
-            <CursorPager label="Ledger pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer" forward="Older" />
-          </>
-        )}
-      </Loaded>
-    </>
+            </TableScroll>
+          )}
+          <CursorPager label="Ledger pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer" forward="Older" />
+        </>
+      )}
+    </Loaded>
   );
 }

@@ -1,7 +1,14 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, type Page, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
-import { Confirm, CursorPager, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+import { Confirm, CursorPager, describe, Empty, Loaded, MessageLine, TableScroll, useLoad, useMessages, type FieldMap } from '../ui.js';
+
+const FIELDS: FieldMap = {
+  domain: { label: 'Company domain', hint: 'a domain such as acme.com, without https:// or a path' },
+  'filters.title_or': { label: 'Title keywords', hint: 'one or more words, separated by commas' },
+  webhook_url: { label: 'Webhook URL' },
+  type: { label: 'Type' },
+};
 
 export function WatchesPage() {
   const [cursors, setCursors] = useState<string[]>([]);
@@ -12,8 +19,7 @@ export function WatchesPage() {
   const [titles, setTitles] = useState('');
   const [url, setUrl] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
+  const messages = useMessages();
   const [deleting, setDeleting] = useState<Watch | null>(null);
   // Watches paused or resumed here, as the server answered: the row changes in place (no reload),
   // so the button keeps the keyboard focus and now offers the opposite.
@@ -24,16 +30,15 @@ export function WatchesPage() {
     if (switching) return;
     const next = watch.status === 'active' ? 'paused' : 'active';
     setSwitching(watch.id);
-    setError(null);
-    setStatus(null);
+    messages.begin();
     patch<Watch>(`/watches/${encodeURIComponent(watch.id)}`, { status: next }).then(
       (updated) => {
         setChanged((all) => ({ ...all, [updated.id]: updated }));
-        setStatus(`Watch ${updated.id} ${updated.status === 'paused' ? 'paused: it sends no events until you resume it' : 'resumed: it sends events for changes from now on'}.`);
+        messages.succeed(`Watch ${updated.id} ${updated.status === 'paused' ? 'paused: it sends no events until you resume it' : 'resumed: it sends events for changes from now on'}.`);
         setSwitching(null);
       },
       (problem: unknown) => {
-        setError(`Watch ${watch.id} could not be ${next === 'paused' ? 'paused' : 'resumed'}: ${describe(problem)}`);
+        messages.failWith(`Watch ${watch.id} could not be ${next === 'paused' ? 'paused' : 'resumed'}: ${describe(problem)}`);
         setSwitching(null);
       },
     );
@@ -50,18 +55,18 @@ export function WatchesPage() {
         onSubmit={(event) => {
           event.preventDefault();
           setBusy(true);
-          setError(null);
+          messages.begin();
           const body =
             type === 'company' ? { type, domain: domain.trim(), webhook_url: url.trim() } : { type, filters: { title_or: splitList(titles) }, webhook_url: url.trim() };
           post<Watch>('/watches', body).then(
             (watch) => {
-              setStatus(`Watch ${watch.id} created.`);
+              messages.succeed(`Watch ${watch.id} created.`);
               setBusy(false);
               setCursors([]);
               refresh();
             },
             (problem: unknown) => {
-              setError(describe(problem));
+              messages.fail(problem, FIELDS);
               setBusy(false);
             },
           );
@@ -95,8 +100,7 @@ export function WatchesPage() {
           Create watch
         </button>
       </form>
-      {error && <ErrorNote message={error} />}
-      {status && <p role="status">{status}</p>}
+      <MessageLine messages={messages} />
       <h2>Your watches</h2>
       <p class="muted">
         A paused watch sends no events (and costs nothing) for changes that happen while it is paused; resuming it does not send them
@@ -108,55 +112,65 @@ export function WatchesPage() {
             {data.length === 0 ? (
               <Empty>No watches yet.</Empty>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Watch</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Webhook</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span class="muted">Action</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((row) => {
-                    const w = changed[row.id] ?? row;
-                    const busy = switching === w.id;
-                    return (
-                      <tr key={w.id}>
-                        <td>
-                          <code>{w.id}</code>
-                        </td>
-                        <td>{w.type === 'company' ? w.domain : `titles: ${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}</td>
-                        <td>{w.webhook_url}</td>
-                        <td class={`watch-${w.status}`}>{w.status}</td>
-                        <td>{formatDate(w.created_at)}</td>
-                        <td>
-                          <div class="row-actions">
-                            {/* aria-disabled, not disabled, while it runs: a disabled button would drop the keyboard focus */}
-                            <button
-                              type="button"
-                              class="secondary"
-                              aria-label={`${w.status === 'active' ? 'Pause' : 'Resume'} watch ${w.id}`}
-                              aria-busy={busy ? 'true' : undefined}
-                              aria-disabled={busy ? 'true' : undefined}
-                              onClick={() => toggle(w)}
-                            >
-                              {w.status === 'active' ? 'Pause' : 'Resume'}
-                            </button>
-                            <button type="button" class="outline contrast" aria-label={`Delete watch ${w.id}`} onClick={() => setDeleting(w)}>
-                              Delete
-                            </button>
-                          </div>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+              <TableScroll label="Watches">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Watch</th>
+                      <th scope="col">What</th>
+                      <th scope="col">Webhook</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">
+                        <span class="muted">Action</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.map((row) => {
+                      const w = changed[row.id] ?? row;
+                      const busy = switching === w.id;
+                      return (
+                        <tr key={w.id}>
+                          <td>
+                            <code>{w.id}</code>
+                          </td>
+                          <td>{w.type === 'company' ? w.domain : `titles: ${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}</td>
+                          <td>{w.webhook_url}</td>
+                          <td class={`watch-${w.status}`}>{w.status}</td>
+                          <td>{formatDate(w.created_at)}</td>
+                          <td>
+                            <div class="row-actions">
+                              {/* aria-disabled, not disabled, while it runs: a disabled button would drop the keyboard focus */}
+                              <button
+                                type="button"
+                                class="secondary"
+                                aria-label={`${w.status === 'active' ? 'Pause' : 'Resume'} watch ${w.id}`}
+                                aria-busy={busy ? 'true' : undefined}
+                                aria-disabled={busy ? 'true' : undefined}
+                                onClick={() => toggle(w)}
+                              >
+                                {w.status === 'active' ? 'Pause' : 'Resume'}
+                              </button>
+                              <button
+                                type="button"
+                                class="danger outline"
+                                aria-label={`Delete watch ${w.id}`}
+                                onClick={() => {
+                                  messages.begin();
+                                  setDeleting(w);
+                                }}
+                              >
+                                Delete
+                              </button>
+                            </div>
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </TableScroll>
             )}
             <CursorPager label="Watch pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Previous" forward="Next" />
           </>
@@ -166,16 +180,18 @@ export function WatchesPage() {
         open={deleting !== null}
         title="Delete this watch?"
         confirmLabel="Delete watch"
+        destructive
         onCancel={() => setDeleting(null)}
         onConfirm={() => {
           const watch = deleting!;
           setDeleting(null);
+          messages.begin();
           del<void>(`/watches/${encodeURIComponent(watch.id)}`).then(
             () => {
-              setStatus(`Watch ${watch.id} deleted.`);
+              messages.succeed(`Watch ${watch.id} deleted.`);
               refresh();
             },
-            (problem: unknown) => setError(describe(problem)),
+            (problem: unknown) => messages.fail(problem),
           );
         }}
       >

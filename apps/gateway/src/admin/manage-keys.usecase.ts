@@ -14,11 +14,11 @@ export class ManageKeysUseCase {
     private readonly keys: ApiKeyService,
   ) {}
 
-  /** A new key beside the account's others. */
-  async createKey(accountId: string, mode: KeyMode): Promise<AdminKeyCreateResponse> {
+  /** A new key beside the account's others, with the account's name for it when given. */
+  async createKey(accountId: string, mode: KeyMode, label: string | null = null): Promise<AdminKeyCreateResponse> {
     if (!(await this.prisma.account.count({ where: { id: accountId } }))) throw new ApiError('not_found', `No account ${accountId}.`);
     const key = generateApiKey(mode);
-    await this.prisma.apiKey.create({ data: { id: newId('key'), accountId, mode, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 12) } });
+    await this.prisma.apiKey.create({ data: { id: newId('key'), accountId, mode, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 12), label } });
     return { key };
   }
 

@@ -112,7 +112,8 @@ export class DashboardApiController {
   @HttpCode(201)
   @UseGuards(DashboardSessionGuard)
   createKey(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardKey & { key: string }> {
-    return this.keys.create(caller.session.accountId, parseRequest(KeyCreateRequestSchema, body).mode);
+    const { mode, label } = parseRequest(KeyCreateRequestSchema, body);
+    return this.keys.create(caller.session.accountId, mode, label ?? null);
   }
 
   @Delete('keys/:id')

@@ -13,15 +13,23 @@ export class DashboardAssetsController {
     this.files = new DashboardFiles(config.DASHBOARD_DIR ?? defaultDashboardDir());
   }
 
-  /**
-   * The page at /dashboard (Nest routes drop a trailing slash, so /dashboard/ is not a second
-   * route); its asset URLs are absolute (/dashboard/assets/...), its pages are #/ fragments.
-   */
+  /** The page at /dashboard; its asset URLs are absolute (/dashboard/assets/...), its pages are #/ fragments. */
   @Get()
   async page(@Res() reply: FastifyReply): Promise<void> {
     const file = await this.files.page();
     if (!file) throw new ApiError('not_found', 'The dashboard is not built: run `npx nx run @jobs/dashboard:build`.');
     send(reply, file);
+  }
+
+  /**
+   * The same page at /dashboard/, the address people type and the build's own base. Nest drops a
+   * route's trailing slash, so it is this parameter, empty for /dashboard/ (the router's static
+   * routes, assets/ and api/, come first); any other name under /dashboard/ is not a page.
+   */
+  @Get(':page')
+  async pageWithSlash(@Param('page') page: string, @Res() reply: FastifyReply): Promise<void> {
+    if (page !== '') throw new ApiError('not_found', 'No such dashboard page: the dashboard is at /dashboard/.');
+    await this.page(reply);
   }
 
   @Get('assets/:name')

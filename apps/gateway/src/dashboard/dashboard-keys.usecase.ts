@@ -7,16 +7,17 @@ import { ApiKeyService } from '../auth/api-key.service.js';
 import { ManageKeysUseCase } from '../admin/manage-keys.usecase.js';
 import { ApiError } from '../http/api-error.js';
 
-const view = (row: { id: string; keyPrefix: string; mode: KeyMode; createdAt: Date; revokedAt: Date | null }): DashboardKey => ({
+const view = (row: { id: string; keyPrefix: string; mode: KeyMode; label: string | null; createdAt: Date; revokedAt: Date | null }): DashboardKey => ({
   id: row.id,
   prefix: row.keyPrefix,
   mode: row.mode,
+  label: row.label,
   created_at: row.createdAt.toISOString(),
   revoked_at: row.revokedAt?.toISOString() ?? null,
 });
 
 /**
- * The account's API keys in the dashboard: listed by prefix (the key itself is never stored),
+ * The account's API keys in the dashboard: listed by prefix and label (the key itself is never stored),
  * created through the admin API's use case (shown once), revoked through the key service, which
  * refuses the key on every replica within its cache bound (1 s).
  */
@@ -33,9 +34,9 @@ export class DashboardKeysUseCase {
     return { data: rows.map(view) };
   }
 
-  /** The new key in full, this once; afterwards only its prefix. */
-  async create(accountId: string, mode: KeyMode): Promise<DashboardKey & { key: string }> {
-    const { key } = await this.manageKeys.createKey(accountId, mode);
+  /** The new key in full, this once; afterwards only its prefix and label. */
+  async create(accountId: string, mode: KeyMode, label: string | null): Promise<DashboardKey & { key: string }> {
+    const { key } = await this.manageKeys.createKey(accountId, mode, label);
     const row = await this.prisma.apiKey.findUniqueOrThrow({ where: { keyHash: hashApiKey(key) } });
     return { ...view(row), key };
   }

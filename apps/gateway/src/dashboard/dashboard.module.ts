@@ -10,6 +10,8 @@ import { DashboardAssetsController } from './dashboard-assets.controller.js';
 import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
 import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
 import { DashboardKeysUseCase } from './dashboard-keys.usecase.js';
+import { DashboardLedgerController } from './dashboard-ledger.controller.js';
+import { DashboardLedgerUseCase } from './dashboard-ledger.usecase.js';
 import { DashboardSessionGuard } from './dashboard-session.guard.js';
 import { DashboardSessionStore } from './dashboard-session.store.js';
 import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
@@ -22,7 +24,7 @@ import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
  */
 @Module({
   imports: [AccountModule, AdminUseCasesModule, EventsModule, LedgerModule, ProvidersModule, WatchesModule],
-  controllers: [DashboardApiController, DashboardAssetsController],
-  providers: [DashboardSessionStore, DashboardSessionGuard, DashboardSignInUseCase, DashboardKeysUseCase, DashboardUsageUseCase, DashboardDeliveriesUseCase, DashboardHeadersInterceptor],
+  controllers: [DashboardApiController, DashboardLedgerController, DashboardAssetsController],
+  providers: [DashboardSessionStore, DashboardSessionGuard, DashboardSignInUseCase, DashboardKeysUseCase, DashboardUsageUseCase, DashboardDeliveriesUseCase, DashboardHeadersInterceptor, DashboardLedgerUseCase],
 })
 export class DashboardModule {}

@@ -20,6 +20,8 @@ export const DashboardKeySchema = z.strictObject({
   id: z.string(),
   prefix: z.string(),
   mode: ApiKeyModeSchema,
+  /** The account's own name for the key, given at creation; null when none was. */
+  label: z.string().nullable(),
   created_at: z.string(),
   revoked_at: z.string().nullable(),
 });
@@ -34,6 +36,24 @@ export const DailyUsageSchema = z.strictObject({
   entries: z.number(),
 });
 export type DailyUsage = z.infer<typeof DailyUsageSchema>;
+
+/**
+ * One request's lines of the ledger (a search page, an async search, a job read, a watch event):
+ * what the dashboard lists, newest first, with the lines themselves behind it.
+ */
+export const LedgerRequestViewSchema = z.strictObject({
+  request_id: z.string(),
+  operation: z.string(),
+  /** Ledger lines of the request: one per job returned (and one for a company profile). */
+  entries: z.number(),
+  /** Lines charged (a credit each); the rest were already paid for, free. */
+  charged: z.number(),
+  already_paid: z.number(),
+  credits: z.number(),
+  first_at: z.string(),
+  last_at: z.string(),
+});
+export type LedgerRequestView = z.infer<typeof LedgerRequestViewSchema>;
 
 export const DeliveryAttemptViewSchema = z.strictObject({
   number: z.number(),

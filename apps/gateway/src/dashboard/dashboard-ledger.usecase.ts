@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import type { LedgerEntry, LedgerRequestView } from '@jobs/contracts';
+import { Prisma, PrismaService } from '@jobs/db';
+import { ApiError } from '../http/api-error.js';
+
+/** Requests per page of the grouped ledger, and lines per page of one request. */
+export const LEDGER_REQUESTS_PAGE_SIZE = 20;
+export const LEDGER_LINES_PAGE_SIZE = 50;
+
+/** `<last line's time, ms>.<request id>`: where the next page of requests starts (opaque to the page). */
+const REQUESTS_CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,128})$/;
+/** `<time, ms>.<line id>` of the last line served. */
+const LINES_CURSOR = /^(\d{1,15})\.(led_[A-Za-z0-9_-]{1,128})$/;
+
+interface RequestRow {
+  request_id: string;
+  operation: string;
+  entries: number;
+  charged: number;
+  credits: number;
+  first_at: Date;
+  last_at: Date;
+}
+
+/**
+ * The ledger in the dashboard, one row per request (a search of twenty jobs is one row, not
+ * twenty) with its lines behind it. A read of billing's ledger table, which only billing writes,
+ * like the usage per day. The grouping reads all of the account's lines up to the page's start;
+ * the indexes on (account_id, created_at) and (request_id) serve it and the lines of one request.
+ */
+@Injectable()
+export class DashboardLedgerUseCase {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Requests newest first (by their latest line), keyset-paged. */
+  async requests(accountId: string, cursor: string | undefined): Promise<{ data: LedgerRequestView[]; next_cursor: string | null }> {
+    const after = cursor === undefined ? undefined : REQUESTS_CURSOR.exec(cursor);
+    if (after === null) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+    const rows = await this.prisma.$queryRaw<RequestRow[]>`
+      SELECT request_id, min(operation) AS operation, count(*)::int AS entries,
+             count(*) FILTER (WHERE reason = 'charged')::int AS charged,
+             coalesce(sum(credits), 0)::int AS credits, min(created_at) AS first_at, max(created_at) AS last_at
+        FROM ledger_entries
+       WHERE account_id = ${accountId}
+       GROUP BY request_id
+       ${after ? Prisma.sql`HAVING (max(created_at), request_id) < (${new Date(Number(after[1]))}::timestamptz, ${after[2]!})` : Prisma.empty}
+       ORDER BY max(created_at) DESC, request_id DESC
+       LIMIT ${LEDGER_REQUESTS_PAGE_SIZE + 1}`;
+    const page = rows.slice(0, LEDGER_REQUESTS_PAGE_SIZE);
+    const last = page[page.length - 1];
+    return {
+      data: page.map((row) => ({
+        request_id: row.request_id,
+        operation: row.operation,
+        entries: row.entries,
+        charged: row.charged,
+        already_paid: row.entries - row.charged,
+        credits: row.credits,
+        first_at: row.first_at.toISOString(),
+        last_at: row.last_at.toISOString(),
+      })),
+      next_cursor: rows.length > LEDGER_REQUESTS_PAGE_SIZE && last ? `${last.last_at.getTime()}.${last.request_id}` : null,
+    };
+  }
+
+  /** The lines of one of the account's requests, newest first; an unknown request has none. */
+  async lines(accountId: string, requestId: string, cursor: string | undefined): Promise<{ data: LedgerEntry[]; next_cursor: string | null }> {
+    const after = cursor === undefined ? undefined : LINES_CURSOR.exec(cursor);
+    if (after === null) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+    const at = after ? new Date(Number(after[1])) : undefined;
+    const rows = await this.prisma.ledgerEntry.findMany({
+      where: { accountId, requestId, ...(after ? { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: after[2]! } }] } : {}) },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: LEDGER_LINES_PAGE_SIZE + 1,
+    });
+    const page = rows.slice(0, LEDGER_LINES_PAGE_SIZE);
+    const last = page[page.length - 1];
+    return {
+      data: page.map((row) => ({
+        id: row.id,
+        job_id: row.jobId,
+        request_id: row.requestId,
+        operation: row.operation,
+        credits: row.credits,
+        reason: row.reason,
+        created_at: row.createdAt.toISOString(),
+      })),
+      next_cursor: rows.length > LEDGER_LINES_PAGE_SIZE && last ? `${last.createdAt.getTime()}.${last.id}` : null,
+    };
+  }
+}
