@@ -120,7 +120,9 @@ describe('the MCP server over Streamable HTTP', () => {
     const rest = await api('/v1/jobs/search', { key: own.live_key, body: { filters: { title_or: [ten] }, waterfall: { providers }, limit: 10 } });
     const full = JobSearchResponseSchema.parse(rest.body);
     expect(full.metadata.credits_charged).toBe(0);
-    sizes.push(['REST page of the same 10 full jobs (for comparison)', Buffer.byteLength(JSON.stringify(full)), null]);
+    // before: the full page as structured content and again as text, after a one-line summary
+    const previousShape = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: summary }, { type: 'text', text: JSON.stringify(full) }], structuredContent: full } };
+    sizes.push(['the same 10 jobs in the previous shape (full jobs, the JSON again as text)', Buffer.byteLength(JSON.stringify(previousShape)), null]);
 
     try {
       const job = await call(ownClient, 'get_job', { job_id: page.data[0]!.id });

@@ -1,4 +1,5 @@
 export * from './api-reference.js';
+export * from './filters-reference.js';
 export * from './guides.js';
 export * from './markdown.js';
 export * from './paths.js';

@@ -15,8 +15,9 @@ export interface DocsSiteOptions {
   /** The OpenAPI document the API reference renders (the gateway's `/openapi.yaml`). */
   openApi: OpenApiDocument;
   /**
-   * PUBLIC_BASE_URL: in a guide, `{{base_url}}` becomes `<it>/v1` (the API's base URL) and
-   * `{{docs_url}}` `<it>/docs`, so examples name the host the reader is on.
+   * PUBLIC_BASE_URL: in a guide, `{{base_url}}` becomes `<it>/v1` (the API's base URL),
+   * `{{docs_url}}` `<it>/docs` and `{{dashboard_url}}` `<it>/dashboard/`, so examples and links
+   * name the host the reader is on.
    */
   publicBaseUrl: string;
   /** Default: the guides of this library. */
@@ -102,7 +103,8 @@ export class DocsSite {
     const { guides, order } = readGuides(options.guidesDir);
     if (!guides.some((guide) => guide.slug === 'index')) throw new Error('guides/index.md is the home page of /docs: it is missing');
     const host = options.publicBaseUrl.replace(/\/+$/, '');
-    const fill = (markdown: string) => markdown.replaceAll('{{base_url}}', `${host}/v1`).replaceAll('{{docs_url}}', `${host}${DOCS_ROOT}`);
+    const fill = (markdown: string) =>
+      markdown.replaceAll('{{base_url}}', `${host}/v1`).replaceAll('{{docs_url}}', `${host}${DOCS_ROOT}`).replaceAll('{{dashboard_url}}', `${host}/dashboard/`);
     const openApiPath = options.openApiPath ?? '/openapi.yaml';
 
     const apiReference = { slug: API_REFERENCE_SLUG, title: 'API reference', markdown: apiReferenceMarkdown(options.openApi) };

@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { AccountModule } from '../account/account.module.js';
 import { AdminUseCasesModule } from '../admin/admin.module.js';
 import { EventsModule } from '../events/events.module.js';
@@ -6,7 +8,7 @@ import { LedgerModule } from '../ledger/ledger.module.js';
 import { ProvidersModule } from '../providers/providers.module.js';
 import { WatchesModule } from '../watches/watches.module.js';
 import { DashboardApiController } from './dashboard-api.controller.js';
-import { DashboardAssetsController } from './dashboard-assets.controller.js';
+import { DashboardAssetsController, DashboardBuild } from './dashboard-assets.controller.js';
 import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
 import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
 import { DashboardKeysUseCase } from './dashboard-keys.usecase.js';
@@ -25,6 +27,24 @@ import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
 @Module({
   imports: [AccountModule, AdminUseCasesModule, EventsModule, LedgerModule, ProvidersModule, WatchesModule],
   controllers: [DashboardApiController, DashboardLedgerController, DashboardAssetsController],
-  providers: [DashboardSessionStore, DashboardSessionGuard, DashboardSignInUseCase, DashboardKeysUseCase, DashboardUsageUseCase, DashboardDeliveriesUseCase, DashboardHeadersInterceptor, DashboardLedgerUseCase],
+  providers: [DashboardSessionStore, DashboardSessionGuard, DashboardSignInUseCase, DashboardKeysUseCase, DashboardUsageUseCase, DashboardDeliveriesUseCase, DashboardHeadersInterceptor, DashboardLedgerUseCase, DashboardBuild],
 })
-export class DashboardModule {}
+export class DashboardModule implements OnModuleInit {
+  constructor(
+    private readonly adapter: HttpAdapterHost,
+    private readonly build: DashboardBuild,
+  ) {}
+
+  /**
+   * `/dashboard/`, the address people type and the build's own base, serves the page too. Nest
+   * folds a trailing slash into `/dashboard`, so this is a route of Fastify's own (as `/docs/`);
+   * without a build it sends the caller to `/dashboard`, which says so in the error envelope.
+   */
+  onModuleInit(): void {
+    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
+    fastify.get('/dashboard/', async (_request, reply) => {
+      if (!(await this.build.sendPage(reply))) await reply.redirect('/dashboard', 308);
+      return reply;
+    });
+  }
+}

@@ -94,9 +94,7 @@ function tool<I extends AnyObject, O extends AnyObject>(definition: McpTool<I, O
 // ---- shared inputs ---------------------------------------------------------------------------
 
 /** The contracts' Filters object, open to unknown keys so the API can name them (see above). */
-const filtersInput = FiltersSchema.loose().describe(
-  'Filters object (all optional, combined with AND): title_or, title_not, country_code_or (ISO 3166-1 alpha-2, GB not UK), posted_within_days, seniority_or, employment_type_or, remote, salary_min_gte, company_domain_or, job_family_or, include_closed. An unknown name is refused with unknown_filter.',
-);
+const filtersInput = FiltersSchema.loose().describe('Filters object: every filter optional, all combined with AND. An unknown name is refused with unknown_filter.');
 
 /**
  * The same schema for estimate_search and create_watch, published there as a pointer to

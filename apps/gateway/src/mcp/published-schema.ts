@@ -16,8 +16,9 @@
  * - Output schemas describe what the service sends, not what it checks: patterns, length and
  *   item bounds and `additionalProperties: false` are left out. Dropping the last also keeps the
  *   versioning rule that clients ignore fields added later (interface.md, Versioning).
- * - Both directions drop zod's noise: the safe-integer bounds of `.int()` and the regular
- *   expression zod adds beside `format: "date-time"`.
+ * - Both directions drop zod's noise (the safe-integer bounds of `.int()`, the regular
+ *   expression zod adds beside `format: "date-time"`) and the contracts' `examples`, which are
+ *   for the documentation.
  */
 import { z } from 'zod';
 
@@ -26,6 +27,8 @@ export type JsonSchema = Record<string, unknown>;
 const OUTPUT_ONLY_DROPPED = ['pattern', 'minLength', 'maxLength', 'minItems', 'maxItems'] as const;
 
 function trim(node: JsonSchema, io: 'input' | 'output'): void {
+  // the contracts' examples are for the docs; a model reads the descriptions
+  delete node['examples'];
   if (node['maximum'] === Number.MAX_SAFE_INTEGER) delete node['maximum'];
   if (node['minimum'] === Number.MIN_SAFE_INTEGER) delete node['minimum'];
   if (node['format'] === 'date-time') delete node['pattern'];

@@ -33,24 +33,74 @@ export const FILTER_LIMITS = {
 
 const keyword = z.string().min(1).max(FILTER_LIMITS.keywordLength);
 
+/**
+ * Each filter's meaning and an example, in the schema itself: the OpenAPI document, the MCP tool
+ * list and the Filters guide (libs/docs-site, generated from this) all read them here.
+ */
 export const FiltersSchema = z.strictObject({
-  title_or: z.array(keyword).min(1).max(FILTER_LIMITS.keywords).optional(),
-  title_not: z.array(keyword).min(1).max(FILTER_LIMITS.keywords).optional(),
-  country_code_or: z.array(CountryCodeSchema).min(1).max(FILTER_LIMITS.countryCodes).optional(),
+  title_or: z
+    .array(keyword)
+    .min(1)
+    .max(FILTER_LIMITS.keywords)
+    .optional()
+    .meta({ description: 'Jobs whose title contains any of these words.', examples: [['engineer', 'developer']] }),
+  title_not: z
+    .array(keyword)
+    .min(1)
+    .max(FILTER_LIMITS.keywords)
+    .optional()
+    .meta({ description: 'Leaves out jobs whose title contains any of these words.', examples: [['intern']] }),
+  country_code_or: z
+    .array(CountryCodeSchema)
+    .min(1)
+    .max(FILTER_LIMITS.countryCodes)
+    .optional()
+    .meta({ description: 'Jobs in any of these countries: ISO 3166-1 alpha-2 codes (GB, not UK).', examples: [['GB', 'DE']] }),
   posted_within_days: z
     .number()
     .int()
     .min(FILTER_LIMITS.postedWithinDaysMin)
     .max(FILTER_LIMITS.postedWithinDaysMax)
-    .optional(),
-  seniority_or: z.array(SenioritySchema).min(1).max(FILTER_LIMITS.seniorities).optional(),
-  employment_type_or: z.array(EmploymentTypeSchema).min(1).max(FILTER_LIMITS.employmentTypes).optional(),
-  /** true remote only; false non-remote only; null or omitted: any */
-  remote: z.boolean().nullable().optional(),
-  salary_min_gte: z.number().min(0).optional(),
-  company_domain_or: z.array(DomainSchema).min(1).max(FILTER_LIMITS.companyDomains).optional(),
-  job_family_or: z.array(keyword).min(1).max(FILTER_LIMITS.jobFamilies).optional(),
-  include_closed: z.boolean().optional(),
+    .optional()
+    .meta({ description: 'Jobs first seen by any source within this many days.', examples: [7] }),
+  seniority_or: z
+    .array(SenioritySchema)
+    .min(1)
+    .max(FILTER_LIMITS.seniorities)
+    .optional()
+    .meta({ description: 'Jobs at any of these seniority levels.', examples: [['senior', 'lead']] }),
+  employment_type_or: z
+    .array(EmploymentTypeSchema)
+    .min(1)
+    .max(FILTER_LIMITS.employmentTypes)
+    .optional()
+    .meta({ description: 'Jobs of any of these employment types.', examples: [['full_time', 'contract']] }),
+  remote: z
+    .boolean()
+    .nullable()
+    .optional()
+    .meta({ description: 'true: remote jobs only; false: on-site or hybrid only; null or omitted: any.', examples: [true] }),
+  salary_min_gte: z
+    .number()
+    .min(0)
+    .optional()
+    .meta({ description: "Jobs whose salary.min is at least this (yearly, in the job's currency); jobs without a salary are left out.", examples: [80000] }),
+  company_domain_or: z
+    .array(DomainSchema)
+    .min(1)
+    .max(FILTER_LIMITS.companyDomains)
+    .optional()
+    .meta({ description: "Jobs of any of these companies, by the company's web domain.", examples: [['acme.example']] }),
+  job_family_or: z
+    .array(keyword)
+    .min(1)
+    .max(FILTER_LIMITS.jobFamilies)
+    .optional()
+    .meta({ description: 'Jobs in any of these job families.', examples: [['engineering']] }),
+  include_closed: z
+    .boolean()
+    .optional()
+    .meta({ description: 'true: closed jobs too (they are left out otherwise).', examples: [true] }),
 });
 export type Filters = z.infer<typeof FiltersSchema>;
 export type FiltersInput = z.input<typeof FiltersSchema>;
