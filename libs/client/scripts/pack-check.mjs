@@ -1,37 +1,70 @@
-// What a customer gets: `npm pack` this package, install the tarball into an empty project (with
-// @types/node, as a Node project has), compile a consumer with tsc (strict, skipLibCheck off, no
-// DOM lib), then run it with node (the ES modules must load without the workspace). The package's
-// own declarations name no Node or DOM type (checked below); zod's need `URL`, which @types/node
-// or the DOM lib gives. `nx run @jobs/client:pack-check` (builds first).
+// What a customer gets, from a clean build: the client's sources (libs/client and the contracts'
+// public schemas it compiles in) are copied without any build output (dist/, .build/, *.tgz) into
+// a temporary workspace that shares this repository's node_modules, as a fresh clone would have
+// them; `npm pack` there must build the package itself (`prepack`). The tarball's package.json
+// must name its version, license, engines, files, types and exports, and every file they point
+// at must be in it. The tarball is then installed into an empty project (with @types/node, as a
+// Node project has), a consumer is compiled with tsc (strict, skipLibCheck off, no DOM lib) and
+// run with node (the ES modules must load without the workspace). The package's own
+// declarations name no Node or DOM type (checked below); zod's need `URL`, which @types/node or
+// the DOM lib gives. Run: `nx run @jobs/client:pack-check` (part of `npm test`'s unit phase).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const client = dirname(dirname(fileURLToPath(import.meta.url)));
+const root = join(client, '..', '..');
 const tmp = mkdtempSync(join(tmpdir(), 'jobs-client-pack-'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, npm_config_loglevel: 'warn' } });
+
+/** Build output and local state a clean clone does not have. */
+const NOT_IN_A_CLONE = new Set(['dist', '.build', 'node_modules']);
+const cleanCopy = (from, to) =>
+  cpSync(from, to, { recursive: true, filter: (source) => !NOT_IN_A_CLONE.has(basename(source)) && !source.endsWith('.tgz') });
 
 try {
-  const [packed] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', tmp], root));
+  // the workspace as a clone has it: the client, the contracts' public schemas, the installed packages
+  const workspace = join(tmp, 'workspace');
+  const packageDir = join(workspace, relative(root, client));
+  cleanCopy(client, packageDir);
+  cleanCopy(join(root, 'libs', 'contracts', 'src', 'public'), join(workspace, 'libs', 'contracts', 'src', 'public'));
+  symlinkSync(join(root, 'node_modules'), join(workspace, 'node_modules'), 'dir');
+  if (existsSync(join(packageDir, 'dist'))) throw new Error('the clean copy has a dist/');
+
+  // --json prints the packed file list; prepack's own output goes to stderr (npm's banner) or is empty
+  const packOutput = run(npm, ['pack', '--json', '--pack-destination', tmp], packageDir);
+  const [packed] = JSON.parse(packOutput.slice(packOutput.indexOf('[')));
   const files = packed.files.map((f) => f.path);
-  const stray = files.filter((f) => !(f === 'package.json' || f === 'README.md' || /^dist\/.*\.(js|d\.ts)$/.test(f)));
+  const stray = files.filter((f) => !(f === 'package.json' || f === 'README.md' || f === 'LICENSE' || /^dist\/.*\.(js|d\.ts)$/.test(f)));
   if (stray.length) throw new Error(`unexpected files in the package: ${stray.join(', ')}`);
-  if (!files.includes('dist/index.js') || !files.includes('dist/index.d.ts')) throw new Error('dist/index.js or dist/index.d.ts missing: run the build first');
+  if (!files.includes('dist/index.js') || !files.includes('dist/index.d.ts')) throw new Error('dist/index.js or dist/index.d.ts missing: prepack did not build the package');
   for (const file of files.filter((f) => f.endsWith('.d.ts'))) {
-    const text = readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    const text = readFileSync(join(packageDir, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     const leak = text.match(/\b(Buffer|NodeJS|node:[a-z]+|@jobs\/(?!client)[a-z-]+|AbortSignal|RequestInit|Response)\b/);
     if (leak) throw new Error(`${file} names ${leak[0]}: the declarations must not need Node's or the DOM's types or the workspace`);
   }
-  console.log(`packed ${packed.filename}: ${files.length} files, ${packed.size} bytes`);
+  console.log(`packed ${packed.filename} from a clean copy (prepack built it): ${files.length} files, ${packed.size} bytes`);
 
   const app = join(tmp, 'consumer');
-  run('mkdir', ['-p', app], tmp);
+  mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(tmp, packed.filename), '@types/node@^24'], app);
+
+  // the installed package.json: what a customer's tools read
+  const installedDir = join(app, 'node_modules', '@jobs', 'client');
+  const manifest = JSON.parse(readFileSync(join(installedDir, 'package.json'), 'utf8'));
+  const missing = ['version', 'license', 'engines', 'files', 'types', 'exports'].filter((field) => manifest[field] === undefined);
+  if (missing.length) throw new Error(`the packed package.json has no ${missing.join(', ')}`);
+  if (!/^\d+\.\d+\.\d+/.test(manifest.version)) throw new Error(`version ${manifest.version} is no semver`);
+  if (!manifest.engines.node) throw new Error('engines names no node version');
+  const targets = [manifest.types, ...exportTargets(manifest.exports)];
+  const absent = targets.filter((target) => !existsSync(join(installedDir, target)));
+  if (absent.length) throw new Error(`package.json points at files the tarball lacks: ${absent.join(', ')}`);
+  console.log(`package.json: ${manifest.name}@${manifest.version}, license ${manifest.license}, node ${manifest.engines.node}, types and exports -> ${[...new Set(targets)].join(', ')}`);
 
   writeFileSync(
     join(app, 'tsconfig.json'),
@@ -71,8 +104,17 @@ if (event.type === 'search.completed') {
   const result = JSON.parse(out);
   const want = { jobs: 0, remaining: 5, plan: 'pro', found: 3, isError: false, mode: 'test' };
   if (JSON.stringify(result) !== JSON.stringify(want)) throw new Error(`consumer printed ${out}, expected ${JSON.stringify(want)}`);
-  const installed = JSON.parse(readFileSync(join(app, 'node_modules', '@jobs', 'client', 'package.json'), 'utf8'));
-  console.log(`consumer ran against the installed ${installed.name}@${installed.version}: ${out}`);
+  console.log(`consumer ran against the installed ${manifest.name}@${manifest.version}: ${out}`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/**
+ * Every file `exports` points at, for the conditions a customer's tools use: `@jobs/source` is
+ * this workspace's own condition (its sources, for the monorepo's type checks), never set outside it.
+ */
+function exportTargets(exports) {
+  if (typeof exports === 'string') return [exports];
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.entries(exports).flatMap(([key, value]) => (key === '@jobs/source' ? [] : exportTargets(value)));
 }
