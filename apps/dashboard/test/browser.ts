@@ -70,3 +70,26 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Whether the page is exactly as wide as the viewport: its scroll width, and the elements that
+ * reach past the viewport's right edge outside a box that scrolls sideways on its own (a wide
+ * table in .table-scroll is fine; a wide table that widens the page is not).
+ */
+export async function fitsTheViewport(page: Page): Promise<{ viewport: number; page: number; beyond: string[] }> {
+  return page.evaluate(() => {
+    const viewport = window.innerWidth;
+    const scrollsOnItsOwn = (element: Element | null): boolean => {
+      for (let node = element?.parentElement ?? null; node && node !== document.body; node = node.parentElement) {
+        const overflow = getComputedStyle(node).overflowX;
+        if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') return true;
+      }
+      return false;
+    };
+    const beyond = [...document.body.querySelectorAll('*')]
+      .filter((element) => element.getBoundingClientRect().right > viewport + 0.5 && !scrollsOnItsOwn(element))
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''} (${Math.round(element.getBoundingClientRect().right)} px)`);
+    return { viewport, page: document.documentElement.scrollWidth, beyond };
+  });
+}

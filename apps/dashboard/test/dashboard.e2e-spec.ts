@@ -1,10 +1,37 @@
-import { addWorldJob, api, createAccount, eventually, Receiver, stack } from '@jobs/e2e-support';
+import { addWorldJob, api, createAccount, eventually, Receiver, stack, uniqueWord } from '@jobs/e2e-support';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, screenshot, seriousViolations } from './browser.js';
+import { fitsTheViewport, launch, screenshot, seriousViolations } from './browser.js';
 
 /** The bound every gateway replica keeps for a revoked key (ApiKeyService). */
 const REVOCATION_BOUND_MS = 1_000;
 const DASHBOARD = `${stack.baseUrl}/dashboard`;
+/** The colour of destructive actions (styles.css). */
+const DANGER = 'rgb(179, 38, 30)';
+
+/**
+ * The usage chart's last bar, read from its canvas: the widest run of bar pixels on a line just
+ * above the plot's floor, rightmost. Whole: at least three quarters of a day's slot times the bar
+ * share (0.7); inside: it ends before the plot's right edge.
+ */
+async function lastBar(page: Page): Promise<{ drawn: boolean; whole: boolean; inside: boolean }> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('.chart canvas')!;
+    const over = document.querySelector<HTMLElement>('.chart .u-over')!;
+    const scale = canvas.width / canvas.getBoundingClientRect().width;
+    const left = Math.round((over.getBoundingClientRect().left - canvas.getBoundingClientRect().left) * scale);
+    const width = Math.round(over.getBoundingClientRect().width * scale);
+    const y = Math.round((over.getBoundingClientRect().bottom - canvas.getBoundingClientRect().top) * scale) - 3;
+    const row = canvas.getContext('2d')!.getImageData(0, y, canvas.width, 1).data;
+    const isBar = (x: number) => row[x * 4 + 2]! > 150 && row[x * 4]! < 150 && row[x * 4 + 3]! > 0;
+    let end = -1;
+    for (let x = canvas.width - 1; x >= 0; x--) if (isBar(x)) { end = x; break; }
+    if (end < 0) return { drawn: false, whole: false, inside: false };
+    let start = end;
+    while (start > 0 && isBar(start - 1)) start--;
+    const slot = width / 30;
+    return { drawn: true, whole: end - start + 1 >= Math.min(0.7 * slot, 40 * scale) * 0.75, inside: end < left + width - 1 };
+  });
+}
 
 describe('the customer dashboard in a browser', () => {
   let browser: Browser;
@@ -17,7 +44,7 @@ describe('the customer dashboard in a browser', () => {
     await receiver.start();
     account = await createAccount({ plan: 'pro', credits: 1000 });
     browser = await launch();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page = await context.newPage();
   });
 
@@ -47,6 +74,20 @@ describe('the customer dashboard in a browser', () => {
     expect(await page.locator('script:not([src])').count()).toBe(0);
     await page.getByLabel('Live API key').waitFor();
     await accessibleAndShot('sign-in');
+  });
+
+  it('serves the same page at /dashboard/, and the sign-in page says how to get a key and links the docs', async () => {
+    const response = await page.goto(`${DASHBOARD}/`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.getByLabel('Live API key').waitFor();
+    expect(await page.getByText('The operator of the service issues your account and its first key').count()).toBe(1);
+    const docs = page.getByRole('link', { name: 'documentation' });
+    expect(await docs.getAttribute('href')).toBe('/docs');
+    expect((await fetch(`${stack.baseUrl}/docs`)).status).toBe(200);
+    // any other name under /dashboard/ is no page
+    expect((await fetch(`${DASHBOARD}/nope`)).status).toBe(404);
   });
 
   it('refuses a test key and a wrong key in words, then signs in with a live key into an HttpOnly SameSite=Strict cookie, the key kept nowhere', async () => {
@@ -86,20 +127,33 @@ describe('the customer dashboard in a browser', () => {
     expect(own.status).toBe(200);
   });
 
-  it('creates a key shown once, and a revoked key is refused by the API within a second', async () => {
+  it('creates a labelled key shown once with a copy button, revokes it in red, and the API refuses it within a second', async () => {
     await open('keys', 'API keys');
+    await page.getByLabel('Label (optional)').fill('CI pipeline');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.getByLabel('New API key');
     await shown.waitFor();
     const newKey = (await shown.textContent())!.trim();
     expect(newKey).toMatch(/^svc_live_[0-9a-z]{32}$/);
     expect((await api('/v1/account', { key: newKey })).status).toBe(200);
+    await page.getByRole('button', { name: 'Copy the new key' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newKey);
+    // the label is in the list, beside the prefix
+    const prefix = newKey.slice(0, 12);
+    const row = page.locator('tr', { hasText: prefix });
+    await row.filter({ hasText: 'CI pipeline' }).waitFor();
     await accessibleAndShot('keys');
 
-    const prefix = newKey.slice(0, 12);
-    await page.getByRole('button', { name: `Revoke key ${prefix}` }).click();
+    // destructive actions are red: the row's Revoke (outlined) and the dialog's Revoke key (filled)
+    const revoke = page.getByRole('button', { name: `Revoke key ${prefix}` });
+    expect(await revoke.evaluate((button) => getComputedStyle(button).color)).toBe(DANGER);
+    expect(await page.getByRole('button', { name: 'Create key' }).evaluate((button) => getComputedStyle(button).backgroundColor)).not.toBe(DANGER);
+    await revoke.click();
     const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
     await dialog.waitFor();
+    expect(await dialog.getByRole('button', { name: 'Revoke key' }).evaluate((button) => getComputedStyle(button).backgroundColor)).toBe(DANGER);
+    expect(await dialog.textContent()).toContain('CI pipeline');
     await screenshot(page, 'keys-revoke-confirmation');
     const revoked = page.waitForResponse((r) => r.url().includes('/dashboard/api/keys/') && r.request().method() === 'DELETE');
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
@@ -112,22 +166,53 @@ describe('the customer dashboard in a browser', () => {
     await page.locator('tr', { hasText: prefix }).filter({ hasText: 'revoked' }).waitFor({ timeout: 5_000 });
     // The session's own key still works.
     expect((await api('/v1/account', { key: account.live_key })).status).toBe(200);
+
+    // a new action clears the last message: a failing create leaves no "revoked" behind it
+    await page.route('**/dashboard/api/keys', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'invalid_request', param: 'label', message: 'label: Too big: expected string to have <=60 characters' } }) })
+        : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Label is too long (at most 60 characters).' }).waitFor();
+    await page.unroute('**/dashboard/api/keys');
+    expect(await page.getByRole('status').filter({ hasText: 'revoked' }).count()).toBe(0);
+    expect(await page.getByText('label:', { exact: false }).count()).toBe(0);
   });
 
-  it('shows credits, a chart of credits per day, and the ledger of a search, filtered by job', async () => {
-    const job = await addWorldJob({ providers: ['provider_a'] });
-    const search = await api('/v1/jobs/search', { key: account.live_key, body: { filters: { title_or: [job.keyword] }, waterfall: { strategy: 'max_coverage' }, limit: 5 } });
+  it('shows credits, a whole last bar in the chart, and the ledger one row per request with its jobs behind it, or filtered by job', async () => {
+    const word = uniqueWord();
+    for (let i = 0; i < 3; i++) await addWorldJob({ providers: ['provider_a'], shared_word: word });
+    const search = await api('/v1/jobs/search', { key: account.live_key, body: { filters: { title_or: [word] }, waterfall: { strategy: 'max_coverage' }, limit: 5 } });
     expect(search.status).toBe(200);
     const jobs = search.body!['data'] as { id: string }[];
-    expect(jobs.length).toBe(1);
+    expect(jobs.length).toBe(3);
+    const requestId = String((search.body!['metadata'] as { request_id: string }).request_id);
     const jobId = jobs[0]!.id;
 
     await open('usage', 'Usage');
     await page.getByTestId('credits-remaining').waitFor();
-    expect(await page.getByTestId('credits-remaining').textContent()).toBe('999');
+    expect(await page.getByTestId('credits-remaining').textContent()).toBe('997');
     await page.locator('.chart canvas').first().waitFor();
-    await page.getByTestId('ledger').waitFor();
-    expect(await page.getByTestId('ledger').textContent()).toContain(jobId);
+    // today's bar, the chart's last, is drawn whole: as wide as a bar of a day is, inside the plot
+    expect(await lastBar(page)).toEqual({ drawn: true, whole: true, inside: true });
+
+    // one row for the search, with its three lines behind the toggle
+    const ledger = page.getByTestId('ledger');
+    await ledger.waitFor();
+    const row = ledger.locator(`tr[data-request-id="${requestId}"]`);
+    await row.waitFor();
+    expect(await ledger.locator('tbody > tr[data-request-id]').count()).toBe(1);
+    expect(await row.textContent()).toContain('POST /v1/jobs/search');
+    expect(await ledger.textContent()).not.toContain(jobId);
+    const toggle = row.getByRole('button', { name: `Show the 3 lines of request ${requestId}` });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    const lines = page.getByTestId(`lines-of-${requestId}`);
+    await lines.waitFor();
+    expect(await lines.locator('tbody tr').count()).toBe(3);
+    for (const job of jobs) expect(await lines.textContent()).toContain(job.id);
+    expect(await row.getByRole('button', { name: `Hide the 3 lines of request ${requestId}` }).getAttribute('aria-expanded')).toBe('true');
     await accessibleAndShot('usage');
 
     await page.getByLabel('Filter by job id').fill('not-a-job');
@@ -137,6 +222,7 @@ describe('the customer dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await eventually(async () => ((await page.getByTestId('ledger').locator('tbody tr').count()) === 1 ? true : undefined), 10_000, 'one ledger line for the job');
     expect(await page.getByTestId('ledger').textContent()).toContain('charged');
+    expect(await page.getByTestId('ledger').textContent()).toContain(requestId);
   });
 
   it('lists, creates, pauses and resumes (by keyboard) and deletes watches', async () => {
@@ -148,6 +234,15 @@ describe('the customer dashboard in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'created' }).waitFor();
     await page.locator('td', { hasText: 'acme-dashboard.example' }).waitFor();
     await accessibleAndShot('watches');
+
+    // the server refuses a domain with a scheme: said in words, the success before it gone
+    await page.getByLabel('Company domain').fill('https://acme.example/jobs');
+    await page.getByRole('button', { name: 'Create watch' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'Company domain: enter a domain such as acme.com, without https:// or a path.' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).not.toMatch(/pattern|\^|Invalid|Error: domain/);
+    expect(await page.getByRole('status').filter({ hasText: 'created' }).count()).toBe(0);
+    await screenshot(page, 'watches-refused');
 
     const row = page.locator('tr', { hasText: 'acme-dashboard.example' });
     const watchId = (await row.locator('code').textContent())!.trim();
@@ -177,8 +272,12 @@ describe('the customer dashboard in a browser', () => {
     await page.unroute('**/dashboard/api/watches/*');
     expect(await row.locator('td').nth(3).textContent()).toBe('active');
 
-    await page.getByRole('button', { name: /^Delete watch / }).click();
-    await page.getByRole('dialog', { name: 'Delete this watch?' }).getByRole('button', { name: 'Delete watch' }).click();
+    const deleteButton = page.getByRole('button', { name: /^Delete watch / });
+    expect(await deleteButton.evaluate((button) => getComputedStyle(button).color)).toBe(DANGER);
+    await deleteButton.click();
+    const confirmDelete = page.getByRole('dialog', { name: 'Delete this watch?' }).getByRole('button', { name: 'Delete watch' });
+    expect(await confirmDelete.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe(DANGER);
+    await confirmDelete.click();
     await page.getByText('No watches yet.').waitFor();
   });
 
@@ -239,14 +338,14 @@ describe('the customer dashboard in a browser', () => {
 
   it('moves through the pages by keyboard', async () => {
     await open('keys', 'API keys');
-    // Navigation puts focus on the page's heading; backwards from it: sign-out, the page links, the skip link.
+    // Navigation puts focus on the page's heading; backwards from it: sign-out, the docs, the page links, the skip link.
     expect(await focusedText()).toBe('API keys');
     const seen: string[] = [];
     for (let i = 0; i < 20 && seen[seen.length - 1] !== 'Skip to content'; i++) {
       await page.keyboard.press('Shift+Tab');
       seen.push((await focusedText()) ?? '');
     }
-    expect(seen).toEqual(['Sign out', 'Sandbox explorer', 'Providers', 'Webhook deliveries', 'Watches', 'Usage', 'API keys', 'Skip to content']);
+    expect(seen).toEqual(['Sign out', 'Docs', 'Sandbox explorer', 'Providers', 'Webhook deliveries', 'Watches', 'Usage', 'API keys', 'Skip to content']);
     for (let i = 0; i < 10 && (await focusedText()) !== 'Usage'; i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
@@ -276,5 +375,70 @@ describe('the customer dashboard in a browser', () => {
     const res = await fetch(`${stack.adminUrl}/admin/keys/${other.live_key}`, { method: 'DELETE', headers: { authorization: `Bearer ${stack.adminToken}` } });
     expect(res.status).toBe(204);
     await eventually(async () => ((await fetch(`${stack.baseUrl}/dashboard/api/account`, { headers: { cookie } })).status === 401 ? true : undefined), REVOCATION_BOUND_MS + 500, 'the session refused');
+  });
+});
+
+describe('the customer dashboard on a 390 px phone screen', () => {
+  let browser: Browser;
+  let page: Page;
+  let account: { account_id: string; live_key: string; test_key: string };
+
+  beforeAll(async () => {
+    account = await createAccount({ plan: 'pro', credits: 100 });
+    // something on every page: a search (ledger and chart), a watch, a labelled key
+    const job = await addWorldJob({ providers: ['provider_a'] });
+    expect((await api('/v1/jobs/search', { key: account.live_key, body: { filters: { title_or: [job.keyword] }, limit: 5 } })).status).toBe(200);
+    expect((await api('/v1/watches', { key: account.live_key, body: { type: 'company', domain: 'a-rather-long-company-domain-name.example', webhook_url: 'https://hooks.example.com/a/long/path/for/the/jobs/webhook' } })).status).toBe(201);
+    browser = await launch();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function fitsAndAccessible(name: string): Promise<void> {
+    await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+    expect(await fitsTheViewport(page)).toEqual({ viewport: 390, page: 390, beyond: [] });
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, `${name}-390`);
+  }
+
+  it('signs in at /dashboard/ within the screen', async () => {
+    await page.goto(`${DASHBOARD}/`);
+    await page.getByLabel('Live API key').waitFor();
+    await fitsAndAccessible('sign-in');
+    await page.getByLabel('Live API key').fill(account.live_key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+  });
+
+  it.each([
+    ['keys', 'API keys', 'table'],
+    ['usage', 'Usage', '[data-testid="ledger"]'],
+    ['watches', 'Watches', 'td:has-text("a-rather-long-company-domain-name.example")'],
+    ['deliveries', 'Webhook deliveries', 'p'],
+    ['providers', 'Providers', 'td:has-text("own_index")'],
+    ['sandbox', 'Sandbox explorer', 'form'],
+  ])('shows the %s page as wide as the screen, with no serious accessibility violation', async (hash, heading, content) => {
+    await page.goto(`${DASHBOARD}/#/${hash}`);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    await page.locator(content).first().waitFor();
+    if (hash === 'keys') {
+      await page.getByLabel('Label (optional)').fill('Phone');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByLabel('New API key').waitFor();
+    }
+    if (hash === 'usage') {
+      await page.locator('.chart canvas').first().waitFor();
+      await page.getByRole('button', { name: /^Show the 1 line of request / }).click();
+      await page.locator('[data-testid^="lines-of-"]').waitFor();
+    }
+    if (hash === 'sandbox') {
+      await page.getByRole('button', { name: 'Run sandbox search' }).click();
+      await page.locator('caption', { hasText: 'credits charged' }).waitFor();
+    }
+    await fitsAndAccessible(hash);
   });
 });

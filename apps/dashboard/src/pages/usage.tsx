@@ -6,6 +6,7 @@ import { CursorPager, Empty, ErrorNote, Loaded, TableScroll, useLoad } from '../
 import { UsageChart } from './usage-chart.js';
 
 const JOB_ID = /^job_[A-Za-z0-9_-]+$/;
+const total = (days: readonly DailyUsage[]) => days.reduce((sum, day) => sum + day.credits, 0);
 
 export function UsagePage() {
   const [account] = useLoad(() => get<Account>('/account'));
@@ -40,7 +41,7 @@ export function UsagePage() {
           <figure>
             <UsageChart days={data} />
             <figcaption class="muted">
-              {formatNumber(data.reduce((sum, d) => sum + d.credits, 0))} credits over the last {data.length} days (UTC).
+              {formatNumber(total(data))} {total(data) === 1 ? 'credit' : 'credits'} over the last {data.length} days (UTC).
             </figcaption>
             <details>
               <summary>Show the figures as a table</summary>
