@@ -18,6 +18,8 @@ let watchId: string;
 let searchId: string;
 let eventId: string;
 let jobId: string;
+/** The request id of A's live search: its ledger lines. */
+let searchRequestId: string;
 
 beforeAll(async () => {
   await receiver.start();
@@ -46,6 +48,7 @@ beforeAll(async () => {
 
   const found = JobSearchResponseSchema.parse((await api('/v1/jobs/search', { key: a.live_key, body: { limit: 1 } })).body);
   jobId = found.data[0]?.id ?? 'job_none';
+  searchRequestId = found.metadata.request_id;
 }, 180_000);
 
 afterAll(async () => {
@@ -127,6 +130,8 @@ describe('authorization matrix', () => {
       ['GET', '/keys'],
       ['GET', '/usage/daily'],
       ['GET', '/ledger'],
+      ['GET', '/ledger/requests'],
+      ['GET', '/ledger/requests/req_x'],
       ['GET', '/watches'],
       ['GET', '/deliveries'],
       ['GET', '/providers'],
@@ -153,6 +158,16 @@ describe('authorization matrix', () => {
       expect(JSON.stringify(deliveries.body)).not.toContain(eventId);
       const own = await dashboardSignIn(a.live_key);
       expect(JSON.stringify((await own.call('GET', '/deliveries')).body)).toContain(eventId);
+    });
+
+    it("another account's session never sees A's ledger by request, nor the lines of A's search", async () => {
+      const own = await dashboardSignIn(a.live_key);
+      expect(JSON.stringify((await own.call('GET', '/ledger/requests')).body)).toContain(searchRequestId);
+      const lines = await own.call('GET', `/ledger/requests/${searchRequestId}`);
+      expect(JSON.stringify(lines.body)).toContain(jobId);
+      const other = await dashboardSignIn(b.live_key);
+      expect(JSON.stringify((await other.call('GET', '/ledger/requests')).body)).not.toContain(searchRequestId);
+      expect((await other.call('GET', `/ledger/requests/${searchRequestId}`)).body).toEqual({ data: [], next_cursor: null });
     });
   });
 });

@@ -36,6 +36,8 @@ describe('GET /docs', () => {
   const pages = new Map<string, Fetched>();
   const anchorLinks: { from: string; path: string; anchor: string }[] = [];
   const problems: string[] = [];
+  /** Pages of this host beside the documentation that a guide links to. */
+  const beside = new Set<string>();
 
   beforeAll(async () => {
     const queue: URL[] = [new URL('/docs', origin)];
@@ -43,6 +45,11 @@ describe('GET /docs', () => {
     const enqueue = (from: string, href: string) => {
       const url = new URL(href, new URL(from, origin));
       if (url.origin !== origin) return undefined; // a link out of the site, not an asset (checked below)
+      // the site's other pages on this host (the dashboard): they must answer, and are not crawled
+      if (!url.pathname.startsWith('/docs') && url.pathname !== '/openapi.yaml') {
+        beside.add(url.pathname);
+        return undefined;
+      }
       if (url.hash) anchorLinks.push({ from, path: url.pathname, anchor: decodeURIComponent(url.hash.slice(1)) });
       if (!seen.has(url.pathname)) {
         seen.add(url.pathname);
@@ -69,11 +76,17 @@ describe('GET /docs', () => {
         for (const href of markdownLinks(page.text)) enqueue(url.pathname, href);
       }
     }
+    for (const path of beside) {
+      const page = await get(new URL(path, origin));
+      if (page.status !== 200) problems.push(`${path} (linked from the docs): ${page.status}`);
+    }
   });
 
   it('reaches every page of the site and its Markdown twin, nothing broken, no asset from outside this host', () => {
     expect(problems).toEqual([]);
-    const slugs = ['quick-start', 'authentication', 'errors', 'pagination', 'billing', 'waterfall', 'async-searches', 'webhooks', 'sandbox', 'client', 'mcp', 'api'];
+    // the quick start links the dashboard, which the gateway serves beside the docs
+    expect([...beside]).toContain('/dashboard/');
+    const slugs = ['quick-start', 'authentication', 'filters', 'errors', 'pagination', 'billing', 'waterfall', 'async-searches', 'webhooks', 'sandbox', 'client', 'mcp', 'api'];
     for (const path of ['/docs', '/docs/index.md', ...slugs.flatMap((slug) => [`/docs/${slug}`, `/docs/${slug}.md`]), '/openapi.yaml']) {
       expect([path, pages.get(path)?.status]).toEqual([path, 200]);
     }

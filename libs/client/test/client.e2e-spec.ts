@@ -231,6 +231,14 @@ describe('JobsClient against the running stack', () => {
     expect(noCredits).toMatchObject({ status: 402, code: 'insufficient_credits', type: 'billing_error' });
     expect(noCredits.credits_needed).toBeGreaterThanOrEqual(1);
     expect(noCredits.upgrade_url).toMatch(/^https?:/);
+    expect(plan.upgrade_url).toBe(noCredits.upgrade_url);
+    // PUBLIC_PRICING_URL, or by default the billing guide on this host: never a dead placeholder
+    expect(noCredits.upgrade_url).not.toMatch(/\.example\b/);
+    if (noCredits.upgrade_url!.startsWith(stack.baseUrl)) {
+      const pricing = await fetch(noCredits.upgrade_url!);
+      expect(pricing.status).toBe(200);
+      expect(await pricing.text()).toContain(`id="${new URL(noCredits.upgrade_url!).hash.slice(1)}"`);
+    }
 
     const key = `conflict-${word}`;
     const test = clientFor((await createAccount({ plan: 'pro', credits: 1 })).test_key, { onRetry });
