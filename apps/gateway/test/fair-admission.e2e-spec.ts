@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { JobSearchResponseSchema } from '@jobs/contracts';
+import { JobSummaryPageSchema } from '../src/mcp/job-summary.js';
 import { admissionTotals, expectWellFormedRefusals, search } from './admission-load.js';
 import { createAccount, resetProviders, setProvider, stack } from './stack.js';
 
@@ -81,7 +82,7 @@ describe('fair admission of sync searches', () => {
       }
       const busyAnswers = await burst;
       expect(answers.map((answer) => answer.isError ?? false)).toEqual([false, false, false, false]);
-      for (const answer of answers) JobSearchResponseSchema.parse(answer.structuredContent);
+      for (const answer of answers) JobSummaryPageSchema.parse(answer.structuredContent);
       expectWellFormedRefusals(busyAnswers);
       // The agent's four searches were counted by admission beside the REST ones.
       const after = await admissionTotals();
