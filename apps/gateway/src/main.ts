@@ -15,6 +15,7 @@ import { MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
 import { installRequestContext } from './http/request-context.hook.js';
 import { installIdempotencyRecorder } from './idempotency/idempotency.recorder.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
+import { ReplaySealer } from './idempotency/replay-sealer.js';
 import { installServiceVersionHeader } from './versioning/service-version.hook.js';
 import { ServiceVersionGuard } from './versioning/service-version.guard.js';
 
@@ -42,7 +43,7 @@ const service = await runService({
     const fastify = app.getHttpAdapter().getInstance();
     installRequestContext(fastify);
     installServiceVersionHeader(fastify);
-    installIdempotencyRecorder(fastify, app.get(IdempotencyStore), logger);
+    installIdempotencyRecorder(fastify, app.get(IdempotencyStore), app.get(ReplaySealer), logger);
     app.useGlobalFilters(new ApiExceptionFilter(logger, errorLinks(config)));
     // The door: an unsupported version is refused before the key is checked; after
     // authentication DoorInterceptor runs the rate limit, the pinned version, admission and

@@ -16,6 +16,7 @@ import { SearchConsumer } from './search/search.consumer.js';
 import { SearchStateStore } from './search/search-state.store.js';
 import { StartSearchUseCase } from './search/start-search.usecase.js';
 import { OrchestratorQueriesConsumer } from './queries/orchestrator-queries.consumer.js';
+import { WebhookUrlUsageUseCase } from './webhook-urls/webhook-url-usage.usecase.js';
 import { ManageWatchesUseCase, WATCH_CURSOR_CODEC } from './watches/manage-watches.usecase.js';
 import { MatchChangesUseCase } from './watches/match-changes.usecase.js';
 import { WatchMatcherConsumer } from './watches/watch-matcher.consumer.js';
@@ -57,6 +58,8 @@ export class OrchestratorModule {
       providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase, NextPageUseCase, ResultSetStore, { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // Watches: store, CRUD, the in-memory index and the matcher.
         WatchStore, WatchIndex, ManageWatchesUseCase, MatchChangesUseCase,
+        // The webhook URLs watches and async searches deliver to (GET /v1/webhook_endpoints).
+        WebhookUrlUsageUseCase,
         { provide: WATCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // Async searches: state in PostgreSQL, chunked collection, charges as collected, sweeper.
         AsyncSearchSteps, CreateAsyncSearchUseCase, ReadAsyncSearchUseCase, CollectChunkUseCase, ApplyChargeUseCase, ResumeSearchesUseCase, AsyncSearchSweeper, AsyncPipelineProbe,

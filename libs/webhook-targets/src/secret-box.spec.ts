@@ -29,6 +29,15 @@ describe('SecretBox (AES-256-GCM under WEBHOOK_SECRETS_KEY)', () => {
     expect(() => box.open(sealed, { ...owner, url: 'https://hooks.example.com/other' })).toThrow(SealedSecretError);
   });
 
+  it("binds a test row's mode: live and test values of one URL do not open on each other's row; a live row reads as before modes", () => {
+    const test = { ...owner, mode: 'test' as const };
+    expect(() => box.open(box.seal(secret, owner), test)).toThrow(SealedSecretError);
+    expect(() => box.open(box.seal(secret, test), owner)).toThrow(SealedSecretError);
+    expect(box.open(box.seal(secret, test), test)).toBe(secret);
+    // live rows sealed without a mode (before modes existed) still open as live
+    expect(box.open(box.seal(secret, owner), { ...owner, mode: 'live' })).toBe(secret);
+  });
+
   it('refuses a tampered or truncated value', () => {
     const sealed = box.seal(secret, owner);
     const parts = sealed.slice(SEALED_PREFIX.length).split('.');

@@ -1,7 +1,7 @@
 /**
  * Webhook signing secrets at rest: sealed with AES-256-GCM (node:crypto) under a key derived
- * from WEBHOOK_SECRETS_KEY, and bound to their row (account and URL as additional data), so a
- * sealed value copied onto another endpoint's row does not open. Pure.
+ * from WEBHOOK_SECRETS_KEY, and bound to their row (account, URL and, for a test row, the mode as
+ * additional data), so a sealed value copied onto another endpoint's row does not open. Pure.
  *
  * Stored form: `whenc1.<iv>.<tag>.<ciphertext>` (base64url parts, 12-byte IV, 16-byte tag). A
  * value without the prefix is a secret written before sealing existed (plain `whsec_…`): it
@@ -17,6 +17,8 @@ const TAG_BYTES = 16;
 export interface SecretOwner {
   accountId: string;
   url: string;
+  /** The key mode of the events it signs; absent means live. */
+  mode?: 'live' | 'test';
 }
 
 /** A stored value that does not open under this key, or for this row. */
@@ -65,6 +67,11 @@ export function isSealed(stored: string): boolean {
   return stored.startsWith(SEALED_PREFIX);
 }
 
+/**
+ * Live rows keep the data they were sealed with before modes existed (their values still open);
+ * a test row adds its mode, so a live value copied onto the test row of the same URL does not open.
+ */
 function additionalData(owner: SecretOwner): Buffer {
-  return Buffer.from(`${owner.accountId}\u0000${owner.url}`, 'utf8');
+  const mode = owner.mode === 'test' ? '\u0000test' : '';
+  return Buffer.from(`${owner.accountId}\u0000${owner.url}${mode}`, 'utf8');
 }

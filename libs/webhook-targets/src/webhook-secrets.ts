@@ -1,8 +1,10 @@
 /**
- * The signing secret of one account's webhook endpoint: `whsec_` + 32 random bytes, made on
- * first use and the same until rotated. One create-or-get shared by the admin API
- * (`GET /admin/accounts/{id}/webhook-secret?url=`) and the webhook-dispatcher (a delivery before
- * any admin call makes it the same way), so both always agree on the secret.
+ * The signing secret of one account's webhook endpoint in one key mode: `whsec_` + 32 random
+ * bytes, made on first use and the same until rotated. One create-or-get shared by the gateway
+ * (`POST /v1/webhook_endpoints/secret`, the admin API's `GET /admin/accounts/{id}/webhook-secret`)
+ * and the webhook-dispatcher (a delivery before any such call makes it the same way), so both
+ * always agree on the secret. Live and test secrets of one URL are two rows: a test key's events
+ * are signed, read and rotated apart from the live ones.
  *
  * Stored sealed (`SecretBox`). A row still holding a plain secret (written before sealing) is
  * sealed when it is next read here, and `sealLegacySecrets` seals every such row at start-up.
@@ -30,6 +32,11 @@ export function generateWebhookSecret(): string {
 
 export type WebhookSecretStore = Pick<PrismaClient, 'webhookEndpointSecret'>;
 
+/** Whose endpoint: the account, its key mode and the URL exactly as given (the row's key). */
+export type EndpointOwner = Required<SecretOwner>;
+
+const rowKey = (owner: EndpointOwner) => ({ accountId_mode_url: { accountId: owner.accountId, mode: owner.mode, url: owner.url } });
+
 /** The columns a delivery signs from (the dispatcher reads them with its claim). */
 export interface StoredSecrets {
   secret: string;
@@ -37,14 +44,25 @@ export interface StoredSecrets {
   previousExpiresAt: Date | null;
 }
 
+/** The endpoint's current secret and when it was made (created, or last rotated). */
+export interface CurrentSecret {
+  secret: string;
+  createdAt: Date;
+}
+
 /** The endpoint's current secret, created if absent (two first uses at once still end with one secret). */
-export async function webhookSecretFor(store: WebhookSecretStore, box: SecretBox, accountId: string, url: string): Promise<string> {
-  const owner = { accountId, url };
-  await store.webhookEndpointSecret.createMany({ data: [{ accountId, url, secret: box.seal(generateWebhookSecret(), owner) }], skipDuplicates: true });
-  const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: { accountId_url: owner }, select: { secret: true } });
+export async function webhookSecretFor(store: WebhookSecretStore, box: SecretBox, owner: EndpointOwner): Promise<string> {
+  return (await currentWebhookSecret(store, box, owner)).secret;
+}
+
+/** `webhookSecretFor` with the moment the secret was made. */
+export async function currentWebhookSecret(store: WebhookSecretStore, box: SecretBox, owner: EndpointOwner): Promise<CurrentSecret> {
+  const { accountId, mode, url } = owner;
+  await store.webhookEndpointSecret.createMany({ data: [{ accountId, mode, url, secret: box.seal(generateWebhookSecret(), owner) }], skipDuplicates: true });
+  const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: rowKey(owner), select: { secret: true, createdAt: true, rotatedAt: true } });
   const secret = box.open(row.secret, owner);
   if (!isSealed(row.secret)) await sealIfUnchanged(store, box, owner, row.secret);
-  return secret;
+  return { secret, createdAt: row.rotatedAt ?? row.createdAt };
 }
 
 /**
@@ -59,7 +77,7 @@ export function signingSecrets(stored: StoredSecrets, box: SecretBox, owner: Sec
   return secrets;
 }
 
-export interface RotateWebhookSecret extends SecretOwner {
+export interface RotateWebhookSecret extends EndpointOwner {
   /** How long the replaced secret stays valid (0: not at all), at most MAX_ROTATION_OVERLAP_SECONDS. */
   previousExpiresInSeconds: number;
   now?: Date;
@@ -67,6 +85,8 @@ export interface RotateWebhookSecret extends SecretOwner {
 
 export interface RotatedWebhookSecret {
   secret: string;
+  /** When the new secret was made (the rotation's time). */
+  createdAt: Date;
   /** Until when the replaced secret still signs deliveries; null when it stopped at once. */
   previousExpiresAt: Date | null;
 }
@@ -77,23 +97,23 @@ export interface RotatedWebhookSecret {
  * replaces the secret the other left, never both the same one.
  */
 export async function rotateWebhookSecret(store: WebhookSecretStore, box: SecretBox, request: RotateWebhookSecret): Promise<RotatedWebhookSecret> {
-  const { accountId, url } = request;
-  const owner = { accountId, url };
+  const { accountId, mode, url } = request;
+  const owner = { accountId, mode, url };
   if (!Number.isInteger(request.previousExpiresInSeconds) || request.previousExpiresInSeconds < 0 || request.previousExpiresInSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
     throw new RangeError(`previous_expires_in_seconds: a whole number from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`);
   }
-  await webhookSecretFor(store, box, accountId, url);
+  await webhookSecretFor(store, box, owner);
   const now = request.now ?? new Date();
   const previousExpiresAt = request.previousExpiresInSeconds > 0 ? new Date(now.getTime() + request.previousExpiresInSeconds * 1000) : null;
   for (let attempt = 0; attempt < 10; attempt++) {
-    const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: { accountId_url: owner }, select: { secret: true } });
+    const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: rowKey(owner), select: { secret: true } });
     const secret = generateWebhookSecret();
     const previous = previousExpiresAt === null ? null : isSealed(row.secret) ? row.secret : box.seal(row.secret, owner);
     const { count } = await store.webhookEndpointSecret.updateMany({
-      where: { accountId, url, secret: row.secret },
+      where: { accountId, mode, url, secret: row.secret },
       data: { secret: box.seal(secret, owner), previousSecret: previous, previousExpiresAt, rotatedAt: now },
     });
-    if (count === 1) return { secret, previousExpiresAt };
+    if (count === 1) return { secret, createdAt: now, previousExpiresAt };
   }
   throw new Error('the webhook secret kept changing during its rotation; retry');
 }
@@ -107,17 +127,17 @@ export async function sealLegacySecrets(store: WebhookSecretStore, box: SecretBo
   for (;;) {
     const rows = await store.webhookEndpointSecret.findMany({
       where: { NOT: { secret: { startsWith: SEALED_PREFIX } } },
-      select: { accountId: true, url: true, secret: true },
+      select: { accountId: true, mode: true, url: true, secret: true },
       take: batch,
     });
     let progressed = 0;
-    for (const row of rows) progressed += await sealIfUnchanged(store, box, { accountId: row.accountId, url: row.url }, row.secret);
+    for (const row of rows) progressed += await sealIfUnchanged(store, box, { accountId: row.accountId, mode: row.mode, url: row.url }, row.secret);
     sealed += progressed;
     if (rows.length < batch || progressed === 0) return sealed;
   }
 }
 
-async function sealIfUnchanged(store: WebhookSecretStore, box: SecretBox, owner: SecretOwner, plain: string): Promise<number> {
-  const { count } = await store.webhookEndpointSecret.updateMany({ where: { accountId: owner.accountId, url: owner.url, secret: plain }, data: { secret: box.seal(plain, owner) } });
+async function sealIfUnchanged(store: WebhookSecretStore, box: SecretBox, owner: EndpointOwner, plain: string): Promise<number> {
+  const { count } = await store.webhookEndpointSecret.updateMany({ where: { accountId: owner.accountId, mode: owner.mode, url: owner.url, secret: plain }, data: { secret: box.seal(plain, owner) } });
   return count;
 }

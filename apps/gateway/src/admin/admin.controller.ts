@@ -66,7 +66,7 @@ export class AdminController {
   @HttpCode(200)
   rotateWebhookSecret(@Param('accountId') accountId: string, @Body() body: unknown) {
     const request = parseRequest(AdminWebhookSecretRotateRequestSchema, body);
-    return this.rotateSecret.execute({ accountId, url: request.url, previousExpiresInSeconds: request.previous_expires_in_seconds });
+    return this.rotateSecret.forAdmin(accountId, request.url, request.previous_expires_in_seconds);
   }
 
   @Delete('keys/:key')

@@ -5,6 +5,9 @@ import {
   WatchCreateRequestSchema,
   WatchListQuerySchema,
   WatchParamsSchema,
+  WebhookEndpointListQuerySchema,
+  WebhookEndpointRotateRequestSchema,
+  WebhookEndpointSecretRequestSchema,
   WebhookReplayRequestSchema,
   type Account,
   type DailyUsage,
@@ -15,6 +18,9 @@ import {
   type ProviderListResponse,
   type Watch,
   type WatchListResponse,
+  type WebhookEndpointListResponse,
+  type WebhookEndpointRotated,
+  type WebhookEndpointSecret,
   type WebhookReplayResponse,
 } from '@jobs/contracts';
 import { ReadAccountUseCase } from '../account/read-account.usecase.js';
@@ -26,6 +32,7 @@ import { ReadLedgerUseCase } from '../ledger/read-ledger.usecase.js';
 import { RateLimited } from '../limits/rate-limited.decorator.js';
 import { ListProvidersUseCase } from '../providers/list-providers.usecase.js';
 import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
+import { WebhookEndpointsUseCase } from '../webhook-endpoints/webhook-endpoints.usecase.js';
 import { requestProtocol } from './dashboard-cookie.js';
 import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
 import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
@@ -47,7 +54,8 @@ const sessionView = (session: DashboardSession): DashboardSessionView => ({
  * The dashboard's own API on the public port: sign-in with a live key, then the session cookie
  * (DashboardSessionGuard) for everything else. Each route maps HTTP onto a use case the public
  * API or the admin API already has (keys, account, ledger, watches, replay, providers) or a
- * read of its own (usage per day, deliveries with attempts). Signed-in routes count against the
+ * read of its own (usage per day, deliveries with attempts); webhook endpoints as
+ * `/v1/webhook_endpoints` (the session's live key). Signed-in routes count against the
  * account's rate limit, as the public API does (RateLimitGate); replay also against its own.
  */
 @Controller('dashboard/api')
@@ -62,6 +70,7 @@ export class DashboardApiController {
     private readonly watches: ManageWatchesUseCase,
     private readonly deliveries: DashboardDeliveriesUseCase,
     private readonly providers: ListProvidersUseCase,
+    private readonly webhookEndpoints: WebhookEndpointsUseCase,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -179,6 +188,28 @@ export class DashboardApiController {
   @RateLimited('dashboard-replay')
   replay(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<WebhookReplayResponse> {
     return this.deliveries.replay(caller.principal, parseRequest(WebhookReplayRequestSchema, body).event_id, requestId);
+  }
+
+  @Get('webhook_endpoints')
+  @UseGuards(DashboardSessionGuard)
+  listWebhookEndpoints(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<WebhookEndpointListResponse> {
+    return this.webhookEndpoints.list(caller.principal, parseRequest(WebhookEndpointListQuerySchema, query).cursor, requestId);
+  }
+
+  /** Reveals a URL's signing secret: a POST, so only the dashboard's own page (CSRF token, same origin) can read it. */
+  @Post('webhook_endpoints/secret')
+  @HttpCode(200)
+  @UseGuards(DashboardSessionGuard)
+  revealWebhookSecret(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<WebhookEndpointSecret> {
+    return this.webhookEndpoints.reveal(caller.principal, parseRequest(WebhookEndpointSecretRequestSchema, body).url);
+  }
+
+  @Post('webhook_endpoints/secret/rotate')
+  @HttpCode(200)
+  @UseGuards(DashboardSessionGuard)
+  rotateWebhookSecret(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<WebhookEndpointRotated> {
+    const { url, previous_expires_in_seconds } = parseRequest(WebhookEndpointRotateRequestSchema, body);
+    return this.webhookEndpoints.rotate(caller.principal, url, previous_expires_in_seconds);
   }
 
   @Get('providers')

@@ -7,6 +7,7 @@ import { EventsModule } from '../events/events.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
 import { ProvidersModule } from '../providers/providers.module.js';
 import { WatchesModule } from '../watches/watches.module.js';
+import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module.js';
 import { DashboardApiController } from './dashboard-api.controller.js';
 import { DashboardAssetsController, DashboardBuild } from './dashboard-assets.controller.js';
 import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
@@ -25,7 +26,7 @@ import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
  * use cases rather than its own copies.
  */
 @Module({
-  imports: [AccountModule, AdminUseCasesModule, EventsModule, LedgerModule, ProvidersModule, WatchesModule],
+  imports: [AccountModule, AdminUseCasesModule, EventsModule, LedgerModule, ProvidersModule, WatchesModule, WebhookEndpointsModule],
   controllers: [DashboardApiController, DashboardLedgerController, DashboardAssetsController],
   providers: [DashboardSessionStore, DashboardSessionGuard, DashboardSignInUseCase, DashboardKeysUseCase, DashboardUsageUseCase, DashboardDeliveriesUseCase, DashboardHeadersInterceptor, DashboardLedgerUseCase, DashboardBuild],
 })

@@ -6,11 +6,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { loadConfig } from '@jobs/config';
 import type { PrismaService } from '@jobs/db';
 import type { Logger } from '@jobs/observability';
+import { SecretBox } from '@jobs/webhook-targets';
 import { ApiError } from '../http/api-error.js';
 import { GatewayEnvSchema } from '../config/gateway.config.js';
 import { GatewayLiveness } from './gateway-liveness.js';
 import { IdempotencyGate } from './idempotency.gate.js';
 import { IdempotencyStore } from './idempotency.store.js';
+import { ReplaySealer } from './replay-sealer.js';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const config = loadConfig(GatewayEnvSchema, { IDEMPOTENCY_OWNER_TTL_MS: '1000', IDEMPOTENCY_WAIT_MS: '400' });
@@ -69,7 +71,7 @@ describe('a keyed POST whose owner runs on another gateway process', () => {
   const request = (requestId: string, idempotencyKey: string) =>
     ({ method: 'POST', url: '/v1/searches', headers: { 'idempotency-key': idempotencyKey }, principal: { accountId }, body, requestId }) as unknown as FastifyRequest;
   const reply = { getHeader: () => undefined } as unknown as FastifyReply;
-  const gateOf = (liveness: GatewayLiveness, redis: Redis) => new IdempotencyGate(new IdempotencyStore(redis, config), liveness, {} as PrismaService, config);
+  const gateOf = (liveness: GatewayLiveness, redis: Redis) => new IdempotencyGate(new IdempotencyStore(redis, config), liveness, {} as PrismaService, new ReplaySealer(new SecretBox('test-webhook-secrets-key-0123456789abcdef')), config);
 
   it('waits for a living owner (then 409 while it still runs), and takes over at once from a dead one', async () => {
     const owner = await gatewayProcess();

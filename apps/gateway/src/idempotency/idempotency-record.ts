@@ -7,6 +7,8 @@ export interface StoredHttpResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is sealed (it holds a secret): `ReplaySealer` opens it for a replay. */
+  sealed?: boolean;
 }
 
 /**

@@ -10,11 +10,14 @@ import { bodyFingerprint } from './canonical-json.js';
 import { nextStep, responseFromSearchAnswer, type IdempotencyRecord, type StoredHttpResponse } from './idempotency-record.js';
 import { ANSWER_JOINING, IdempotencyStore } from './idempotency.store.js';
 import { GatewayLiveness } from './gateway-liveness.js';
+import { ReplaySealer } from './replay-sealer.js';
 
 /** The key a request owns; the response recorder completes it when the response goes out. */
 export interface IdempotencyClaim {
   key: string;
   record: IdempotencyRecord;
+  /** The answer holds a secret: it is stored sealed (`ReplaySealer`), set by the route (`keepAnswerSealed`). */
+  sealResponse?: boolean;
 }
 
 declare module 'fastify' {
@@ -39,6 +42,7 @@ export class IdempotencyGate {
     private readonly store: IdempotencyStore,
     private readonly liveness: GatewayLiveness,
     private readonly prisma: PrismaService,
+    private readonly sealer: ReplaySealer,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -93,7 +97,7 @@ export class IdempotencyGate {
         case 'conflict':
           throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body. Use a new key for a different request.');
         case 'replay':
-          throw replay(step.response);
+          throw replay(this.sealer.open(claim.key, step.response));
         case 'reattach': {
           const answer = await this.store.answerOf(existing.request_id);
           // billing has charged the page, which is on its way: wait for it, never run afresh

@@ -4,6 +4,7 @@ import type { Logger } from '@jobs/observability';
 import type { IdempotencyClaim } from './idempotency.gate.js';
 import type { StoredHttpResponse } from './idempotency-record.js';
 import type { IdempotencyStore } from './idempotency.store.js';
+import type { ReplaySealer } from './replay-sealer.js';
 
 /** The response headers a replay repeats (rate-limit headers are always the retry's own). */
 const KEPT_HEADERS = ['content-type', HEADERS.requestId, HEADERS.serviceVersion, HEADERS.creditsCharged, HEADERS.creditsRemaining];
@@ -11,15 +12,16 @@ const KEPT_HEADERS = ['content-type', HEADERS.requestId, HEADERS.serviceVersion,
 /**
  * Completes the record of a request that owns an Idempotency-Key as its response goes out,
  * whoever produced it (the handler or the exception filter). 2xx and 4xx are final and
- * replayed; a 5xx is not: the record turns `failed` so a retry re-attaches or runs again.
+ * replayed; a 5xx is not: the record turns `failed` so a retry re-attaches or runs again. An
+ * answer that holds a secret is kept sealed.
  */
-export function installIdempotencyRecorder(fastify: FastifyInstance, store: IdempotencyStore, logger: Logger): void {
+export function installIdempotencyRecorder(fastify: FastifyInstance, store: IdempotencyStore, sealer: ReplaySealer, logger: Logger): void {
   // A callback hook, not an async one: most responses own no key and pass straight through.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const claim = request.idempotency;
     if (!claim) return done(null, payload);
     request.idempotency = undefined;
-    void complete(store, claim, reply, payload).then(
+    void complete(store, sealer, claim, reply, payload).then(
       () => done(null, payload),
       (error: unknown) => {
         // The response still goes out; a retry finds the key `running` until its lease ends.
@@ -30,7 +32,7 @@ export function installIdempotencyRecorder(fastify: FastifyInstance, store: Idem
   });
 }
 
-async function complete(store: IdempotencyStore, claim: IdempotencyClaim, reply: FastifyReply, payload: unknown): Promise<void> {
+async function complete(store: IdempotencyStore, sealer: ReplaySealer, claim: IdempotencyClaim, reply: FastifyReply, payload: unknown): Promise<void> {
   const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
   const status = reply.statusCode;
   if (status >= 500 || body === null) {
@@ -42,6 +44,7 @@ async function complete(store: IdempotencyStore, claim: IdempotencyClaim, reply:
     const value = reply.getHeader(name);
     if (value !== undefined) headers[name] = String(value);
   }
-  const response: StoredHttpResponse = { status, headers, body };
+  const plain: StoredHttpResponse = { status, headers, body };
+  const response = claim.sealResponse ? sealer.seal(claim.key, plain) : plain;
   await store.replaceIfOwner(claim.key, claim.record.request_id, { ...claim.record, state: 'done', response });
 }

@@ -1,17 +1,22 @@
 import { Module } from '@nestjs/common';
+import { CursorCodec } from '@jobs/cursors';
 import { HostResolver, SecretBox } from '@jobs/webhook-targets';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
+import { ListWebhookEndpointsUseCase, WEBHOOK_ENDPOINT_CURSORS } from './list-webhook-endpoints.usecase.js';
 import { RotateWebhookSecretUseCase } from './rotate-webhook-secret.usecase.js';
+import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
+import { WebhookEndpointsUseCase } from './webhook-endpoints.usecase.js';
 import { WebhookSecretsUseCase } from './webhook-secrets.usecase.js';
 import { WebhookTargetCheck } from './webhook-target.check.js';
 
 /**
  * What the gateway knows of webhook endpoints: whether a `webhook_url` may receive webhooks
  * (resolved with the process's one bounded, cached resolver), and the endpoints' signing secrets
- * (sealed under WEBHOOK_SECRETS_KEY): read and rotated by the admin API, and by a customer route
- * the same way when there is one.
+ * (sealed under WEBHOOK_SECRETS_KEY): listed, read and rotated by their account
+ * (`/v1/webhook_endpoints`, the dashboard) and by the admin API.
  */
 @Module({
+  controllers: [WebhookEndpointsController],
   providers: [
     {
       provide: HostResolver,
@@ -29,7 +34,10 @@ import { WebhookTargetCheck } from './webhook-target.check.js';
     WebhookTargetCheck,
     WebhookSecretsUseCase,
     RotateWebhookSecretUseCase,
+    ListWebhookEndpointsUseCase,
+    WebhookEndpointsUseCase,
+    { provide: WEBHOOK_ENDPOINT_CURSORS, inject: [GATEWAY_CONFIG], useFactory: (config: GatewayConfig) => new CursorCodec(config.CURSOR_SECRET) },
   ],
-  exports: [WebhookTargetCheck, WebhookSecretsUseCase, RotateWebhookSecretUseCase],
+  exports: [WebhookTargetCheck, WebhookSecretsUseCase, RotateWebhookSecretUseCase, WebhookEndpointsUseCase],
 })
 export class WebhookEndpointsModule {}

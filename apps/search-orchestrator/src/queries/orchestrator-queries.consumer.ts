@@ -5,11 +5,13 @@ import { QueryAnswers } from '@jobs/nest-kafka';
 import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
 import { CreateAsyncSearchUseCase } from '../async-search/create-async-search.usecase.js';
 import { ReadAsyncSearchUseCase } from '../async-search/read-async-search.usecase.js';
+import { WebhookUrlUsageUseCase } from '../webhook-urls/webhook-url-usage.usecase.js';
 
 type Message = OrchestratorQueryRequested.Value;
 
 /**
- * Commands and reads of what the orchestrator owns (async searches, watches), dispatched on
+ * Commands and reads of what the orchestrator owns (async searches, watches, and the webhook
+ * URLs they deliver to), dispatched on
  * `query.kind`; the answer goes to the waiting gateway on `query.responded`. A failure the
  * caller must hear is an error answer; anything else is retried by kafkajs.
  */
@@ -19,6 +21,7 @@ export class OrchestratorQueriesConsumer {
     private readonly watches: ManageWatchesUseCase,
     private readonly createAsyncSearch: CreateAsyncSearchUseCase,
     private readonly readAsyncSearch: ReadAsyncSearchUseCase,
+    private readonly webhookUrls: WebhookUrlUsageUseCase,
     private readonly answers: QueryAnswers,
   ) {}
 
@@ -43,6 +46,8 @@ export class OrchestratorQueriesConsumer {
         return { kind: 'async.create', search: await this.createAsyncSearch.execute(message, query) };
       case 'async.get':
         return { kind: 'async.get', search: await this.readAsyncSearch.execute(message, query) };
+      case 'webhook_urls.list':
+        return { kind: 'webhook_urls.list', ...(await this.webhookUrls.list(message, query)) };
     }
   }
 }

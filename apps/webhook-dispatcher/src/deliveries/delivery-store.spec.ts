@@ -42,7 +42,7 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
   });
 
   /** Every endpoint of this spec but `url` as busy as `perEndpoint` allows: a claim then takes `url`'s deliveries only. */
-  const ENDPOINTS = ['http://one.example/hook', 'http://busy.example/hook', 'http://calm.example/hook', 'http://flaky.example/hook', 'http://refused.example/hook', 'http://batch.example/hook', 'http://back.example/hook'];
+  const ENDPOINTS = ['http://one.example/hook', 'http://busy.example/hook', 'http://calm.example/hook', 'http://flaky.example/hook', 'http://refused.example/hook', 'http://batch.example/hook', 'http://back.example/hook', 'http://modes.example/hook'];
   const onlyTo = (url: string, perEndpoint = 1) => new Map(ENDPOINTS.filter((u) => u !== url).map((u) => [u, perEndpoint]));
 
   it('claims a due delivery once (SKIP LOCKED, lease), endpoints round robin, none beyond its free slots, saturated endpoints skipped', async () => {
@@ -116,6 +116,23 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     expect(delivery).toMatchObject({ attemptCount: 1, dueAt: new Date(now.getTime() + LEASE_MS) });
     expect(await db.prisma.webhookAttempt.findMany({ where: { deliveryId: claim!.deliveryId }, select: { number: true, outcome: true } })).toEqual([{ number: 1, outcome: 'in_flight' }]);
     await store.finish(again!, { kind: 'succeeded', statusCode: 200 }, now, now, 1);
+  });
+
+  it("claims each event with the secret of its own mode: a test event never gets the live secret of the same URL", async () => {
+    const url = 'http://modes.example/hook';
+    await db.prisma.webhookEndpointSecret.create({ data: { accountId: 'acc_a', mode: 'live', url, secret: 'whsec_live_row' } });
+    const live = message(url);
+    const test = { ...message(url), mode: 'test' as const };
+    await events.execute(live);
+    await events.execute(test);
+    const before = await store.claimDue(far(), 10, onlyTo(url, 4), 4);
+    expect(before.map((claim) => [claim.eventId, claim.mode, claim.secret?.secret ?? null]).sort()).toEqual([[live.event.id, 'live', 'whsec_live_row'], [test.event.id, 'test', null]].sort());
+    // once the test secret exists (made by the first test delivery or a test key), test events carry it
+    await db.prisma.webhookEndpointSecret.create({ data: { accountId: 'acc_a', mode: 'test', url, secret: 'whsec_test_row' } });
+    const retry = { ...message(url), mode: 'test' as const };
+    await events.execute(retry);
+    const [claim] = (await store.claimDue(far(), 10, onlyTo(url, 4), 4)).filter((c) => c.eventId === retry.event.id);
+    expect(claim).toMatchObject({ mode: 'test', secret: { secret: 'whsec_test_row' } });
   });
 
   it('stores a batch in one transaction: feed positions in the batch order, a repeat stored once, an unknown account refused alone; the claim carries trace context and secret', async () => {

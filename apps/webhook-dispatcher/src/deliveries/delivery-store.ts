@@ -7,6 +7,8 @@ import { afterFailure } from './retry-schedule.js';
 export interface ClaimedAttempt {
   deliveryId: string;
   accountId: string;
+  /** The key mode of the event (a test key's async search makes test events): it picks the signing secret. */
+  mode: 'live' | 'test';
   url: string;
   kind: string;
   eventId: string;
@@ -52,6 +54,7 @@ interface ClaimRow {
   trace_parent: string | null;
   request_id: string | null;
   event_id: string;
+  mode: 'live' | 'test';
   body: string;
   secret: string | null;
   previous_secret: string | null;
@@ -111,13 +114,14 @@ export class DeliveryStore {
         INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome)
         SELECT id, attempt_count, ${now}, 'in_flight' FROM claimed
       )
-      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent, c.request_id, e.event_id, e.body, s.secret, s.previous_secret, s.previous_expires_at
+      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent, c.request_id, e.event_id, e.mode, e.body, s.secret, s.previous_secret, s.previous_expires_at
       FROM claimed c
       JOIN webhook_events e ON e.position = c.event_position
-      LEFT JOIN webhook_endpoint_secrets s ON s.account_id = c.account_id AND s.url = c.url`;
+      LEFT JOIN webhook_endpoint_secrets s ON s.account_id = c.account_id AND s.mode = e.mode AND s.url = c.url`;
     return rows.map((row) => ({
       deliveryId: row.id,
       accountId: row.account_id,
+      mode: row.mode,
       url: row.url,
       kind: row.kind,
       eventId: row.event_id,

@@ -213,9 +213,9 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     let outcome: AttemptOutcome;
     try {
       outcome = await context.with(trace.setSpan(context.active(), span), async () => {
-        const owner = { accountId: claim.accountId, url: claim.url };
-        // The current secret, and the replaced one while a rotation's overlap lasts.
-        const secrets = claim.secret ? signingSecrets(claim.secret, this.box, owner, startedAt) : [await webhookSecretFor(this.prisma, this.box, claim.accountId, claim.url)];
+        const owner = { accountId: claim.accountId, mode: claim.mode, url: claim.url };
+        // The current secret of the event's mode, and the replaced one while a rotation's overlap lasts.
+        const secrets = claim.secret ? signingSecrets(claim.secret, this.box, owner, startedAt) : [await webhookSecretFor(this.prisma, this.box, owner)];
         const signature = signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), claim.body);
         return this.sender.post({ url: claim.url, body: claim.body, signature, eventId: claim.eventId });
       });

@@ -11,6 +11,7 @@ import { ApiKeyModeSchema, ApiKeySchema } from '../public/headers.schema.js';
 import { AccountIdSchema } from '../public/ids.schema.js';
 import { RateLimitSchema } from '../public/account.schema.js';
 import { PlanSchema } from '../public/providers.schema.js';
+import { WEBHOOK_ROTATION_DEFAULT_OVERLAP_SECONDS, WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS } from '../public/webhook-endpoint.schema.js';
 
 export const AdminAccountCreateRequestSchema = z.strictObject({
   plan: PlanSchema,
@@ -52,8 +53,8 @@ export type AdminWebhookSecretQuery = z.infer<typeof AdminWebhookSecretQuerySche
 export const AdminWebhookSecretResponseSchema = z.strictObject({ url: UrlSchema, secret: z.string().min(1) });
 export type AdminWebhookSecretResponse = z.infer<typeof AdminWebhookSecretResponseSchema>;
 
-/** Longest overlap a rotation may keep the replaced secret valid for: a week. */
-export const WEBHOOK_SECRET_MAX_OVERLAP_SECONDS = 7 * 86_400;
+/** Longest overlap a rotation may keep the replaced secret valid for: a week (as the public route). */
+export const WEBHOOK_SECRET_MAX_OVERLAP_SECONDS = WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS;
 
 /**
  * `POST /accounts/{account_id}/webhook-secret/rotate`: a new signing secret for the endpoint;
@@ -62,7 +63,7 @@ export const WEBHOOK_SECRET_MAX_OVERLAP_SECONDS = 7 * 86_400;
  */
 export const AdminWebhookSecretRotateRequestSchema = z.strictObject({
   url: UrlSchema,
-  previous_expires_in_seconds: z.number().int().min(0).max(WEBHOOK_SECRET_MAX_OVERLAP_SECONDS).default(86_400),
+  previous_expires_in_seconds: z.number().int().min(0).max(WEBHOOK_SECRET_MAX_OVERLAP_SECONDS).default(WEBHOOK_ROTATION_DEFAULT_OVERLAP_SECONDS),
 });
 export type AdminWebhookSecretRotateRequest = z.infer<typeof AdminWebhookSecretRotateRequestSchema>;
 

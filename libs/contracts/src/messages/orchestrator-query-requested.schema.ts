@@ -3,7 +3,9 @@
  * and reads of what the orchestrator owns (async searches, watches) that an HTTP request
  * waits for. The answer comes back on `query.responded` under the same `query_id`.
  *
- * Watches: create, list, delete and set_status (pause or resume).
+ * Watches: create, list, delete and set_status (pause or resume). `webhook_urls.list`: the
+ * `webhook_url`s the account's watches and async searches of the key's mode deliver to (the
+ * gateway joins them with the endpoints' signing secrets for `GET /v1/webhook_endpoints`).
  * `async.create` is answered once the search is stored (`queued`); collection then runs on
  * its own. Keyed by account so one account's creations and reads stay in order.
  */
@@ -13,6 +15,8 @@ import { ApiKeyModeSchema } from '../public/headers.schema.js';
 import { AccountIdSchema, CursorSchema, RequestIdSchema, SearchIdSchema, WatchIdSchema } from '../public/ids.schema.js';
 import { PlanSchema, ProviderSlugSchema } from '../public/providers.schema.js';
 import { WatchCreateRequestSchema, WatchStatusSchema } from '../public/watch.schema.js';
+import { UrlSchema } from '../public/common.schema.js';
+import { WEBHOOK_ENDPOINTS_PAGE_SIZE, WebhookEndpointUsersSchema } from '../public/webhook-endpoint.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
 export const AsyncCreateQuerySchema = z.strictObject({
@@ -40,7 +44,26 @@ export const WatchDeleteQuerySchema = z.strictObject({ kind: z.literal('watch.de
  */
 export const WatchSetStatusQuerySchema = z.strictObject({ kind: z.literal('watch.set_status'), watch_id: WatchIdSchema, status: WatchStatusSchema });
 
-export const OrchestratorQuerySchema = z.discriminatedUnion('kind', [AsyncCreateQuerySchema, AsyncGetQuerySchema, WatchCreateQuerySchema, WatchListQuerySchema, WatchDeleteQuerySchema, WatchSetStatusQuerySchema]);
+/**
+ * The URLs in the order of their SHA-256 (hex), after `after` (null: from the start), at most
+ * `limit`; `more` in the answer says whether others follow. A URL may be 2048 characters, too
+ * long for a cursor: its hash is the keyset position.
+ */
+export const WebhookUrlsListQuerySchema = z.strictObject({
+  kind: z.literal('webhook_urls.list'),
+  after: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  limit: z.number().int().min(1).max(WEBHOOK_ENDPOINTS_PAGE_SIZE),
+});
+
+export const OrchestratorQuerySchema = z.discriminatedUnion('kind', [
+  AsyncCreateQuerySchema,
+  AsyncGetQuerySchema,
+  WatchCreateQuerySchema,
+  WatchListQuerySchema,
+  WatchDeleteQuerySchema,
+  WatchSetStatusQuerySchema,
+  WebhookUrlsListQuerySchema,
+]);
 export type OrchestratorQuery = z.infer<typeof OrchestratorQuerySchema>;
 
 export const ValueSchema = z.strictObject({
@@ -53,5 +76,9 @@ export const ValueSchema = z.strictObject({
   query: OrchestratorQuerySchema,
 });
 export type Value = z.infer<typeof ValueSchema>;
+
+/** One URL of a `webhook_urls.list` answer and what uses it. */
+export const WebhookUrlUsageSchema = z.strictObject({ url: UrlSchema, used_by: WebhookEndpointUsersSchema });
+export type WebhookUrlUsage = z.infer<typeof WebhookUrlUsageSchema>;
 
 export const keyOf = (value: Value): string => value.account_id;

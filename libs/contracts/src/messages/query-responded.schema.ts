@@ -14,6 +14,7 @@ import { EventListResponseSchema } from '../public/event.schema.js';
 import { WebhookReplayResponseSchema } from '../public/webhook.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 import { SearchFailureSchema } from './search-responded.schema.js';
+import { WebhookUrlUsageSchema } from './orchestrator-query-requested.schema.js';
 
 export const QueryResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('ledger.list'), page: LedgerListResponseSchema }),
@@ -34,6 +35,7 @@ export const QueryResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('watch.set_status'), watch: WatchSchema }),
   z.strictObject({ kind: z.literal('events.list'), page: EventListResponseSchema }),
   z.strictObject({ kind: z.literal('webhook.replay'), replay: WebhookReplayResponseSchema }),
+  z.strictObject({ kind: z.literal('webhook_urls.list'), urls: z.array(WebhookUrlUsageSchema), more: z.boolean() }),
 ]);
 export type QueryResult = z.infer<typeof QueryResultSchema>;
 

@@ -26,6 +26,8 @@ const SPEC_OPERATIONS = [
   'GET /providers',
   'POST /sandbox/jobs/search',
 ];
+/** Beyond interface.md's table: how a customer obtains its endpoints' signing secrets ("not shown" there). */
+const SELF_SERVE_OPERATIONS = ['GET /webhook_endpoints', 'POST /webhook_endpoints/secret', 'POST /webhook_endpoints/secret/rotate'];
 
 const document = buildOpenApiDocument();
 
@@ -49,8 +51,8 @@ describe('buildOpenApiDocument', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('describes exactly the endpoints of interface.md under the /v1 server', () => {
-    expect(openApiOperations(document).sort()).toEqual([...SPEC_OPERATIONS].sort());
+  it('describes exactly the endpoints of interface.md, and the webhook endpoint routes, under the /v1 server', () => {
+    expect(openApiOperations(document).sort()).toEqual([...SPEC_OPERATIONS, ...SELF_SERVE_OPERATIONS].sort());
     expect(document.servers.map((s) => s.url)).toEqual(['/v1']);
   });
 

@@ -9,6 +9,8 @@
  *
  * Choices where the spec is silent (README material):
  * - `POST /watches` answers 201 with the Watch; `DELETE /watches/{id}` answers 204, no body.
+ * - The webhook endpoint routes (`/webhook_endpoints`) are not in interface.md's table: they are
+ *   how a customer obtains the per-endpoint signing secret, which the spec leaves "not shown".
  * - `GET /providers` may answer 401, 429 and 500 like every authenticated endpoint.
  * - Every operation that validates a path parameter, query string or body may answer
  *   `400 invalid_request`, also where the spec's list omits 400 (a malformed `job_` id, an
@@ -57,6 +59,15 @@ import { ProviderListResponseSchema, ProviderSchema } from '../public/providers.
 import { WatchCreateRequestSchema, WatchListQuerySchema, WatchListResponseSchema, WatchParamsSchema, WatchSchema } from '../public/watch.schema.js';
 import { WaterfallSchema } from '../public/waterfall.schema.js';
 import { WebhookReplayRequestSchema, WebhookReplayResponseSchema } from '../public/webhook.schema.js';
+import {
+  WebhookEndpointListQuerySchema,
+  WebhookEndpointListResponseSchema,
+  WebhookEndpointRotatedSchema,
+  WebhookEndpointRotateRequestSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointSecretRequestSchema,
+  WebhookEndpointSecretSchema,
+} from '../public/webhook-endpoint.schema.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -122,6 +133,10 @@ const OUTPUT_COMPONENTS: Record<string, z.ZodType> = {
   Event: EventSchema,
   EventListResponse: EventListResponseSchema,
   WebhookReplayResponse: WebhookReplayResponseSchema,
+  WebhookEndpoint: WebhookEndpointSchema,
+  WebhookEndpointListResponse: WebhookEndpointListResponseSchema,
+  WebhookEndpointSecret: WebhookEndpointSecretSchema,
+  WebhookEndpointRotated: WebhookEndpointRotatedSchema,
   RateLimit: RateLimitSchema,
   Account: AccountSchema,
   LedgerEntry: LedgerEntrySchema,
@@ -139,6 +154,8 @@ const INPUT_COMPONENTS: Record<string, z.ZodType> = {
   AsyncSearchCreateRequest: AsyncSearchCreateRequestSchema,
   WatchCreateRequest: WatchCreateRequestSchema,
   WebhookReplayRequest: WebhookReplayRequestSchema,
+  WebhookEndpointSecretRequest: WebhookEndpointSecretRequestSchema,
+  WebhookEndpointRotateRequest: WebhookEndpointRotateRequestSchema,
 };
 
 function componentSchemas(components: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonSchema> {
@@ -331,6 +348,27 @@ const OPERATIONS: readonly OperationSpec[] = [
     errors: [400, 401, 404, 409, 429, 500],
   },
   {
+    method: 'get', path: '/webhook_endpoints', operationId: 'listWebhookEndpoints', tag: 'Webhook endpoints', query: WebhookEndpointListQuerySchema,
+    summary: 'The URLs your watches and async searches deliver to',
+    description: 'Each endpoint with a hint of its signing secret (never the secret) and what uses it: counts of watches and async searches, and the 10 most recent ids of each. 100 a page, in a stable order (not alphabetical). A test key lists its test endpoints.' + COST('free'),
+    success: { status: 200, description: 'A page of webhook endpoints.', schema: 'WebhookEndpointListResponse' },
+    errors: [400, 401, 429, 500],
+  },
+  {
+    method: 'post', path: '/webhook_endpoints/secret', operationId: 'getWebhookEndpointSecret', tag: 'Webhook endpoints', body: 'WebhookEndpointSecretRequest',
+    summary: 'The signing secret of a webhook URL',
+    description: 'The secret that signs deliveries to `url` (`Service-Signature`), created if the URL has none yet, the same until rotated. Use the whole string, `whsec_` included, as the HMAC key. A test key gets the secret of its test deliveries.' + COST('free'),
+    success: { status: 200, description: 'The secret.', schema: 'WebhookEndpointSecret' },
+    errors: [400, 401, 409, 429, 500],
+  },
+  {
+    method: 'post', path: '/webhook_endpoints/secret/rotate', operationId: 'rotateWebhookEndpointSecret', tag: 'Webhook endpoints', body: 'WebhookEndpointRotateRequest',
+    summary: 'Replace the signing secret of a webhook URL',
+    description: 'A new secret from now on. Until `previous_expires_at` (`previous_expires_in_seconds`, default a day, at most a week; 0 ends it at once) each delivery carries two signatures, `t=...,v1=<new>,v1=<old>`, so your receiver can switch to the new secret whenever it is ready. Send an `Idempotency-Key`: a retry then answers the same new secret instead of rotating again.' + COST('free'),
+    success: { status: 200, description: 'The new secret.', schema: 'WebhookEndpointRotated' },
+    errors: [400, 401, 409, 429, 500],
+  },
+  {
     method: 'get', path: '/account', operationId: 'getAccount', tag: 'Account',
     summary: 'The caller\'s account',
     description: 'Plan, credits, enabled providers and rate limit; usable as a key health check.' + COST('free'),
@@ -395,6 +433,7 @@ const TAGS = [
   { name: 'Companies', description: 'Company hiring profiles.' },
   { name: 'Watches', description: 'Watches on a company or a saved filter, delivering webhook events.' },
   { name: 'Events', description: 'The event feed and webhook replay.' },
+  { name: 'Webhook endpoints', description: 'Your webhook URLs and their signing secrets.' },
   { name: 'Account', description: 'Account and billing ledger.' },
   { name: 'Providers', description: 'The seven sources and their status.' },
   { name: 'Sandbox', description: 'Keyless trial with fixed illustrative data.' },

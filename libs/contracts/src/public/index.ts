@@ -13,6 +13,7 @@ export * from './watch.schema.js';
 export * from './account.schema.js';
 export * from './ledger.schema.js';
 export * from './webhook.schema.js';
+export * from './webhook-endpoint.schema.js';
 export * from './headers.schema.js';
 export * from './errors.schema.js';
 export * from './request-issues.js';
