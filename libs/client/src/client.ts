@@ -22,11 +22,15 @@ import type {
   Watch,
   WatchCreateRequestInput,
   WatchListResponse,
+  WebhookEndpoint,
+  WebhookEndpointListResponse,
+  WebhookEndpointRotated,
+  WebhookEndpointSecret,
   WebhookReplayResponse,
 } from '@jobs/contracts';
 import { SERVICE_VERSION } from '@jobs/contracts';
 import { ApiError } from './errors.js';
-import { itemsOf, walkPages } from './paging.js';
+import { CreditBudget, itemsOf, walkPages } from './paging.js';
 import { withResponse, type Billed, type BilledResponseInfo, type ResponseInfo, type WithResponse } from './response-info.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import {
@@ -87,6 +91,18 @@ export interface SearchPagingOptions extends Omit<RequestOptions, 'idempotencyKe
    * (a different body needs a different key); without a prefix they are random.
    */
   idempotencyKeyPrefix?: string;
+  /**
+   * The most credits the whole walk may charge (a whole number, 0 or more). Each page is sent
+   * with what is left as `waterfall.max_credits` (or the body's own `max_credits` when that is
+   * lower: it still caps each page), so no page can charge past the budget; the walk ends once it
+   * is spent, without asking another page. Without it only a body's `max_credits` caps, per page.
+   */
+  maxCredits?: number;
+}
+
+export interface WebhookEndpointRotateOptions extends RequestOptions {
+  /** How long the replaced secret keeps signing deliveries beside the new one: 0 to 604800 s (default 86400; 0 ends it at once). */
+  previousExpiresInSeconds?: number;
 }
 
 export interface AsyncSearchReadOptions extends RequestOptions {
@@ -174,17 +190,30 @@ export class JobsResource extends Resource {
   /**
    * Every page of a search, in order: the same `filters`, `waterfall` and `limit` on each, plus
    * the previous page's `cursor` (start elsewhere with `body.cursor`). Each page is billed like a
-   * search (new unique jobs only) and has its own `Idempotency-Key`.
+   * search (new unique jobs only) and has its own `Idempotency-Key`. With `maxCredits` the whole
+   * walk stays within that budget: each page may charge only what is left of it.
    */
   searchPages(body: JobSearchPagesInput, options: SearchPagingOptions = {}): AsyncGenerator<Billed<JobSearchResponse>, void, undefined> {
     const { cursor: start, ...request } = body;
-    const { idempotencyKeyPrefix, ...rest } = options;
+    const { idempotencyKeyPrefix, maxCredits, ...rest } = options;
+    if (maxCredits !== undefined && (!Number.isInteger(maxCredits) || maxCredits < 0)) throw new RangeError('maxCredits: a whole number of credits, 0 or more');
+    const budget = maxCredits === undefined ? undefined : new CreditBudget(maxCredits);
     let n = 0;
-    return walkPages((cursor) => {
-      n += 1;
-      const key = idempotencyKeyPrefix === undefined ? undefined : `${idempotencyKeyPrefix}:${n}`;
-      return this.search({ ...request, ...(cursor === undefined ? {} : { cursor }) }, { ...rest, ...(key ? { idempotencyKey: key } : {}) });
-    }, start);
+    return walkPages(
+      async (cursor) => {
+        n += 1;
+        const key = idempotencyKeyPrefix === undefined ? undefined : `${idempotencyKeyPrefix}:${n}`;
+        const waterfall = budget ? { ...request.waterfall, max_credits: budget.capFor(request.waterfall?.max_credits) } : request.waterfall;
+        const page = await this.search(
+          { ...request, ...(waterfall === undefined ? {} : { waterfall }), ...(cursor === undefined ? {} : { cursor }) },
+          { ...rest, ...(key ? { idempotencyKey: key } : {}) },
+        );
+        budget?.spend(page.$response.credits.charged);
+        return page;
+      },
+      start,
+      budget ? () => budget.spent() : undefined,
+    );
   }
 
   /** Every job of every page (see `searchPages`). */
@@ -340,6 +369,44 @@ export class WebhooksResource extends Resource {
   readonly verifySignature = verifyWebhookSignature;
 }
 
+/**
+ * Webhook endpoints (`/webhook_endpoints`): the URLs your watches and async searches deliver to,
+ * and the signing secret of each, which `verifyWebhook` needs. A test key sees its test endpoints.
+ */
+export class WebhookEndpointsResource extends Resource {
+  /** One page of endpoints, each with a secret hint and what uses it. Free. */
+  list(options: RequestOptions & { cursor?: string } = {}): Promise<WithResponse<WebhookEndpointListResponse>> {
+    const { cursor, ...rest } = options;
+    return this.call({ method: 'GET', path: '/webhook_endpoints', query: { cursor }, auth: true }, rest);
+  }
+
+  pages(options: RequestOptions & { cursor?: string } = {}): AsyncGenerator<WithResponse<WebhookEndpointListResponse>, void, undefined> {
+    const { cursor: start, ...rest } = options;
+    return walkPages((cursor) => this.list({ ...rest, ...(cursor ? { cursor } : {}) }), start);
+  }
+
+  /** Every endpoint of the account (of the key's mode). */
+  iterate(options?: RequestOptions & { cursor?: string }): AsyncGenerator<WebhookEndpoint, void, undefined> {
+    return itemsOf(this.pages(options));
+  }
+
+  /** The secret that signs deliveries to `url` (made now if the URL has none yet); pass it to `verifyWebhook`. Free. */
+  secret(url: string, options?: RequestOptions): Promise<WithResponse<WebhookEndpointSecret>> {
+    return this.call({ method: 'POST', path: '/webhook_endpoints/secret', body: { url }, auth: true }, options);
+  }
+
+  /**
+   * A new secret for `url`. Until `previous_expires_at` deliveries carry the old secret's
+   * signature too, so receivers switch when ready. The request's `Idempotency-Key` (one is made
+   * when not given, and kept over retries) makes a retry answer the same new secret. Free.
+   */
+  rotate(url: string, options: WebhookEndpointRotateOptions = {}): Promise<WithResponse<WebhookEndpointRotated>> {
+    const { previousExpiresInSeconds, ...rest } = options;
+    const body = { url, ...(previousExpiresInSeconds === undefined ? {} : { previous_expires_in_seconds: previousExpiresInSeconds }) };
+    return this.call({ method: 'POST', path: '/webhook_endpoints/secret/rotate', body, auth: true }, rest);
+  }
+}
+
 /** `POST /sandbox/jobs/search`: no key, fixed illustrative data, never charged. */
 export class SandboxResource extends Resource {
   search(body: JobSearchInput = {}, options?: RequestOptions): Promise<Billed<JobSearchResponse>> {
@@ -364,6 +431,7 @@ export class JobsClient {
   readonly events: EventsResource;
   readonly ledger: LedgerResource;
   readonly webhooks: WebhooksResource;
+  readonly webhookEndpoints: WebhookEndpointsResource;
   readonly sandbox: SandboxResource;
   /** `live` or `test` from the key's prefix; `keyless` without one (sandbox only). */
   readonly mode: KeyMode;
@@ -399,6 +467,7 @@ export class JobsClient {
     this.events = new EventsResource(this.transport);
     this.ledger = new LedgerResource(this.transport);
     this.webhooks = new WebhooksResource(this.transport);
+    this.webhookEndpoints = new WebhookEndpointsResource(this.transport);
     this.sandbox = new SandboxResource(this.transport);
   }
 

@@ -16,6 +16,7 @@ export {
   EventsResource,
   LedgerResource,
   WebhooksResource,
+  WebhookEndpointsResource,
   SandboxResource,
   API_VERSION,
   FINAL_ASYNC_SEARCH_STATUSES,
@@ -25,6 +26,7 @@ export {
   type JobSearchInput,
   type JobSearchPagesInput,
   type SearchPagingOptions,
+  type WebhookEndpointRotateOptions,
   type AsyncSearchReadOptions,
   type AsyncSearchResultOptions,
   type WaitOptions,
@@ -49,7 +51,7 @@ export {
 export type { ResponseInfo, BilledResponseInfo, CreditInfo, RateLimitInfo, ResponseHeaders, WithResponse, Billed } from './response-info.js';
 export { DEFAULT_RETRY_POLICY, backoffDelayMs, retryDecision, type RetryPolicy, type RetryDecision, type RetryReason, type AttemptOutcome } from './retry-policy.js';
 export { defaultSleep, type AbortSignalLike, type FetchLike, type FetchInit, type FetchResponseLike, type SleepLike, type RequestOptions, type RetryEvent } from './transport.js';
-export { walkPages, itemsOf, type CursorPage } from './paging.js';
+export { walkPages, itemsOf, CreditBudget, type CursorPage } from './paging.js';
 export {
   verifyWebhook,
   verifyWebhookSignature,

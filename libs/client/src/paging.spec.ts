@@ -69,6 +69,77 @@ describe('sync search pages', () => {
   });
 });
 
+describe('a walk within a credit budget (maxCredits)', () => {
+  /** Pages of three new jobs each, a capped page charging up to its max_credits and ending there (billing's cut). */
+  function cappedServer(pages = 5) {
+    return (sent: Sent) => {
+      const body = sent.body as { cursor?: string; waterfall?: { max_credits?: number } };
+      const at = body.cursor ? Number(body.cursor.slice(4)) : 0;
+      const cap = body.waterfall?.max_credits ?? Number.POSITIVE_INFINITY;
+      const charged = Math.min(3, cap);
+      const data = Array.from({ length: charged }, (_, i) => job(`job_${at + i}`));
+      const next = at + charged < pages * 3 && charged > 0 ? `cur_${at + charged}` : null;
+      return answer(200, { data, next_cursor: next, metadata: { credits_charged: charged } }, { 'x-credits-charged': String(charged), 'x-credits-remaining': '100' });
+    };
+  }
+
+  it('sends each page the remainder as waterfall.max_credits and stops once it is spent', async () => {
+    const { client, fake } = clientOn(cappedServer());
+    const body = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage' as const }, limit: 3 };
+    const pages = await collect(client.jobs.searchPages(body, { maxCredits: 7 }));
+    expect(fake.sent.map((s) => (s.body as { waterfall: { max_credits: number } }).waterfall.max_credits)).toEqual([7, 4, 1]);
+    expect(fake.sent.map((s) => (s.body as { waterfall: { strategy: string } }).waterfall.strategy)).toEqual(['max_coverage', 'max_coverage', 'max_coverage']);
+    expect(pages.map((p) => p.$response.credits.charged)).toEqual([3, 3, 1]);
+    expect(pages.at(-1)!.next_cursor).not.toBeNull(); // more jobs exist: the budget ended the walk
+  });
+
+  it("keeps a body's own per-page max_credits when it is lower than what is left", async () => {
+    const { client, fake } = clientOn(cappedServer());
+    const jobs = await collect(client.jobs.searchAll({ waterfall: { max_credits: 2 }, limit: 3 }, { maxCredits: 5 }));
+    expect(fake.sent.map((s) => (s.body as { waterfall: { max_credits: number } }).waterfall.max_credits)).toEqual([2, 2, 1]);
+    expect(jobs).toHaveLength(5);
+  });
+
+  it('ends at the last page when the budget is not reached, and refuses a budget that is not a whole number', async () => {
+    const { client, fake } = clientOn(cappedServer(2));
+    expect(await collect(client.jobs.searchAll({ limit: 3 }, { maxCredits: 100 }))).toHaveLength(6);
+    expect(fake.sent).toHaveLength(2);
+    expect(() => client.jobs.searchPages({}, { maxCredits: -1 })).toThrow(RangeError);
+    expect(() => client.jobs.searchPages({}, { maxCredits: 1.5 })).toThrow(RangeError);
+  });
+
+  it('with a budget of 0 asks one page that may charge nothing (jobs already paid for only)', async () => {
+    const { client, fake } = clientOn(cappedServer());
+    expect(await collect(client.jobs.searchAll({ limit: 3 }, { maxCredits: 0 }))).toEqual([]);
+    expect(fake.sent.map((s) => (s.body as { waterfall: { max_credits: number } }).waterfall.max_credits)).toEqual([0]);
+  });
+});
+
+describe('webhook endpoints', () => {
+  it('lists page by page, reads a secret and rotates with an overlap', async () => {
+    const { client, fake } = clientOn((sent) => {
+      if (sent.method === 'GET') {
+        const cursor = new URL(sent.url).searchParams.get('cursor');
+        return answer(200, cursor ? { data: [{ url: 'https://b.example/h' }], next_cursor: null } : { data: [{ url: 'https://a.example/h' }], next_cursor: 'cur_e1' });
+      }
+      return answer(200, { url: (sent.body as { url: string }).url, secret: 'whsec_x', created_at: '2026-11-28T12:00:00.000Z' });
+    });
+    expect((await collect(client.webhookEndpoints.iterate())).map((e) => e.url)).toEqual(['https://a.example/h', 'https://b.example/h']);
+    expect((await client.webhookEndpoints.secret('https://a.example/h')).secret).toBe('whsec_x');
+    await client.webhookEndpoints.rotate('https://a.example/h', { previousExpiresInSeconds: 60 });
+    await client.webhookEndpoints.rotate('https://a.example/h');
+    expect(fake.sent.map((s) => [s.method, new URL(s.url).pathname + new URL(s.url).search, s.body])).toEqual([
+      ['GET', '/v1/webhook_endpoints', undefined],
+      ['GET', '/v1/webhook_endpoints?cursor=cur_e1', undefined],
+      ['POST', '/v1/webhook_endpoints/secret', { url: 'https://a.example/h' }],
+      ['POST', '/v1/webhook_endpoints/secret/rotate', { url: 'https://a.example/h', previous_expires_in_seconds: 60 }],
+      ['POST', '/v1/webhook_endpoints/secret/rotate', { url: 'https://a.example/h' }],
+    ]);
+    // POSTs carry an Idempotency-Key, so a retried rotation answers the same secret
+    expect(fake.sent.filter((s) => s.method === 'POST').every((s) => typeof s.headers['idempotency-key'] === 'string')).toBe(true);
+  });
+});
+
 describe('GET pagers', () => {
   it('walks the ledger with cursor and job_id in the query', async () => {
     const { client, fake } = clientOn((sent) => {

@@ -29,7 +29,7 @@ export class NextPageUseCase {
     const cursor = this.cursors.decode(searchCursorScope(message.account_id), rawCursor, SearchCursorPositionSchema);
     if (!cursor) return this.completeSearch.refuse(message, 'This cursor was not issued for this account. Send a next_cursor exactly as received.');
     if (cursor.fingerprint !== requestFingerprint(message.account_id, message.request)) {
-      return this.completeSearch.refuse(message, 'Send the same filters, waterfall and limit on every page of a search.');
+      return this.completeSearch.refuse(message, 'Send the same filters, waterfall and limit on every page of a search (only waterfall.max_credits may change).');
     }
     const set = await this.resultSets.load(cursor.set);
     if (!set) return this.completeSearch.refuse(message, 'This cursor has expired. Start the search again without a cursor.');

@@ -24,9 +24,14 @@ const key = (id: string) => `orchestrator:resultset:${id}`;
 /** A hash of JSON values, each with `jobs`: the search's gathered messages, then each round that grew the set. */
 const jobsKey = (id: string) => `orchestrator:resultset:${id}:jobs`;
 
-/** The request parts that must not change between the pages of one result set. */
+/**
+ * The request parts that must not change between the pages of one result set. `max_credits` is
+ * not one of them: it caps what one request may charge, not which jobs the set holds, so a walk
+ * within a budget sends each page what is left of it.
+ */
 export function requestFingerprint(accountId: string, request: Pick<JobSearchRequest, 'filters' | 'waterfall' | 'limit'>): string {
-  return digestOf({ accountId, filters: request.filters, waterfall: request.waterfall, limit: request.limit }, 'base64url');
+  const { max_credits: _perRequestCap, ...waterfall } = request.waterfall;
+  return digestOf({ accountId, filters: request.filters, waterfall, limit: request.limit }, 'base64url');
 }
 
 const stored = ({ matching, ...set }: ResultSet): StoredSet => ({ ...set, ids: matching.map((job) => job.id) });
