@@ -115,21 +115,3 @@ describe('assembleSearchPage filters and consensus', () => {
     expect(page.metadata.providers.hit).toEqual(['own_index', 'provider_a']);
   });
 });
-
-describe('estimateFromResult', () => {
-  it('ranges the unique jobs from what was seen up to one more page per full provider, and the credits of one page', async () => {
-    const { estimateFromResult } = await import('./search-page.js');
-    const result = { matching: [job('job_a'), job('job_b'), job('job_c')], metadata: {} as never };
-    const batches = [
-      { provider: 'own_index' as const, outcome: 'ok' as const, recordsIn: 5, duplicatesMerged: 0, jobs: [] },
-      { provider: 'provider_a' as const, outcome: 'ok' as const, recordsIn: 2, duplicatesMerged: 0, jobs: [] },
-      { provider: 'provider_b' as const, outcome: 'provider_error' as const, recordsIn: 0, duplicatesMerged: 0, jobs: [] },
-    ];
-    expect(estimateFromResult(result, batches, 5, 2, null, ['own_index', 'provider_a', 'provider_b'])).toEqual({
-      expected_unique_jobs_range: { min: 3, max: 8 },
-      providers_planned: ['own_index', 'provider_a', 'provider_b'],
-      credits_range: { min: 0, max: 2 },
-    });
-    expect(estimateFromResult(result, batches, 5, 5, 1, ['own_index']).credits_range).toEqual({ min: 0, max: 1 });
-  });
-});

@@ -24,6 +24,10 @@ export interface ProviderBatch {
   fromStore?: number;
   /** Where the provider's next read starts (null: it has no more). */
   next?: ChunkPosition | null;
+  /** Partners: how many postings the provider said match the whole query, when it said. */
+  total?: number;
+  /** Own index, for a dry run: the store's count of matching jobs (`search-estimate.ts`). */
+  storeCount?: { matching: number; corroborated: number; paid: number };
 }
 
 export interface AssembleInput {
@@ -119,21 +123,4 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
 function moreComplete(candidate: Job, current: Job): boolean {
   if (candidate.sources.length !== current.sources.length) return candidate.sources.length > current.sources.length;
   return candidate.last_seen_at > current.last_seen_at;
-}
-
-/**
- * The free `dry_run` answer, from what the planned providers returned for one page. The low
- * end of the unique-jobs range is what was seen; each provider that filled its page may hold at
- * least one more page, which bounds the high end. Credits range from 0 (every job already paid)
- * to one page of new jobs, under `max_credits`.
- */
-export function estimateFromResult(result: SearchResult, batches: readonly ProviderBatch[], want: number, limit: number, maxCredits: number | null, providersPlanned: readonly ProviderSlug[]) {
-  const seen = result.matching.length;
-  const fullPages = batches.filter((b) => b.outcome === 'ok' && (b.recordsIn >= want || (b.fromStore ?? 0) >= want)).length;
-  const pageCredits = Math.min(limit, seen, maxCredits ?? Number.POSITIVE_INFINITY);
-  return {
-    expected_unique_jobs_range: { min: seen, max: seen + fullPages * want },
-    providers_planned: [...providersPlanned],
-    credits_range: { min: 0, max: pageCredits },
-  };
 }

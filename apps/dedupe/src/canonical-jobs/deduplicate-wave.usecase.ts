@@ -37,6 +37,7 @@ export class DeduplicateWaveUseCase {
       const ids = [...new Set(live.map((o) => o.jobId))];
       let fromStore = 0;
       let next = batch.next;
+      let storeCount: SearchRecordsDeduplicated.StoreCount | undefined;
       if (message.index_query && batch.outcome === 'ok') {
         // the store in a stable order (first seen, then id, newest first): a later page continues after its last job
         const { filters, scope, want, after } = message.index_query;
@@ -51,6 +52,10 @@ export class DeduplicateWaveUseCase {
           fromStore += 1;
         }
         next = page.next ? { kind: 'store', after: { first_seen_at: page.next.firstSeenAt.toISOString(), id: page.next.id } } : null;
+        if (message.index_query.count) {
+          const { account_id: accountId, min_sources: minSources } = message.index_query.count;
+          storeCount = await this.ownIndex.count({ filters, scope, accountId, minSources, now: new Date() });
+        }
       }
       batches.push({
         provider: batch.provider,
@@ -62,6 +67,8 @@ export class DeduplicateWaveUseCase {
         from_store: fromStore,
         job_ids: ids,
         ...(next !== undefined ? { next } : {}),
+        ...(batch.total !== undefined ? { total: batch.total } : {}),
+        ...(storeCount ? { store_count: storeCount } : {}),
       });
     }
     annotateStage({ 'search.id': message.search_id, 'wave.providers': batches.length, 'records.in': records.length, 'duplicates.merged': merge.merged, 'batch.canonical_jobs': merge.rows.length, 'batch.store_jobs': batches.reduce((sum, b) => sum + b.from_store, 0) });

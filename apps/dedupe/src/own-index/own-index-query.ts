@@ -84,3 +84,23 @@ export function ownIndexPageQuery(query: Omit<OwnIndexQuery, 'want'> & { want: n
   const after = query.after ? Prisma.sql`AND (j.first_seen_at, j.id) < (${query.after.firstSeenAt}, ${query.after.id})` : Prisma.empty;
   return Prisma.sql`SELECT j.id, j.first_seen_at FROM canonical_jobs j WHERE ${condition} ${after} ORDER BY j.first_seen_at DESC, j.id DESC LIMIT ${query.want}`;
 }
+
+/** How many providers saw a job: the bits set in `seen_by` (seven providers, one bit each). */
+const SOURCES_SEEN = Prisma.raw(PROVIDER_SLUGS.map((_, bit) => `((j.seen_by >> ${bit}) & 1)`).join(' + '));
+
+/**
+ * A dry run's count of the store: every job matching the search's filters within the plan's
+ * scope (the jobs the own index leg pages through), those seen by at least `minSources`
+ * providers (what `consensus` keeps), and those the account already paid for (billing's
+ * `paid_jobs`, read here, never written). One statement over the filter's index scan and the
+ * account's paid jobs (their primary key), returning three integers: no row is loaded.
+ */
+export function ownIndexCountQuery(query: Omit<OwnIndexQuery, 'want'> & { accountId: string; minSources: number }): Prisma.Sql {
+  const condition = ownIndexCondition(query);
+  return Prisma.sql`SELECT count(*)::int AS matching,
+      count(*) FILTER (WHERE ${SOURCES_SEEN} >= ${query.minSources})::int AS corroborated,
+      count(p.job_id)::int AS paid
+    FROM canonical_jobs j
+    LEFT JOIN paid_jobs p ON p.account_id = ${query.accountId} AND p.job_id = j.id
+    WHERE ${condition}`;
+}

@@ -159,6 +159,29 @@ describe('the own index store', () => {
     }
   });
 
+  it("counts for a dry run exactly the jobs the pages answer, those seen by enough providers, and those the account paid for", async () => {
+    const scope = { providers_routable: ALL };
+    await prisma.account.create({ data: { id: 'acc_count', plan: 'pro', creditsRemaining: 0, creditsResetAt: NOW, rateLimitLimit: 10, rateLimitWindowSeconds: 60 } });
+    const engineers = await everything({ filters: { title_or: ['engineer'] }, scope, want: 1000, now: NOW });
+    expect(engineers.length).toBeGreaterThan(10);
+    // three of them paid for by the account, one paid job that does not match, one paid by someone else
+    const paid = engineers.slice(0, 3).map((row) => row.id);
+    const other = (await everything({ filters: { title_or: ['designer'] }, scope, want: 1, now: NOW }))[0]!.id;
+    await prisma.paidJob.createMany({ data: [...paid, other].map((jobId) => ({ accountId: 'acc_count', jobId })) });
+    // two of them also seen by provider_b (bit 4): corroborated by two providers
+    await prisma.canonicalJob.updateMany({ where: { id: { in: engineers.slice(2, 4).map((row) => row.id) } }, data: { seenBy: { increment: 4 } } });
+
+    const count = await store.count({ filters: { title_or: ['engineer'] }, scope, accountId: 'acc_count', minSources: 2, now: NOW });
+    expect(count).toEqual({ matching: engineers.length, corroborated: 2, paid: 3 });
+    expect((await store.count({ filters: { title_or: ['engineer'] }, scope, accountId: 'acc_nobody', minSources: 1, now: NOW }))).toEqual({ matching: engineers.length, corroborated: engineers.length, paid: 0 });
+    // every filter and scope as the pages: the count is the pages' length
+    for (const [filters, routable] of [[{}, ALL], [{ country_code_or: ['GB', 'DE'], include_closed: true }, ALL], [{ title_or: ['data'] }, ['own_index']], [{ remote: true }, ['own_index', 'provider_a']]] as Array<[Filters, ProviderSlug[]]>) {
+      const rows = await everything({ filters, scope: { providers_routable: routable }, want: 1000, now: NOW });
+      expect((await store.count({ filters, scope: { providers_routable: routable }, accountId: 'acc_count', minSources: 1, now: NOW })).matching).toBe(rows.length);
+    }
+    await prisma.canonicalJob.updateMany({ where: { id: { in: engineers.slice(2, 4).map((row) => row.id) } }, data: { seenBy: { decrement: 4 } } });
+  });
+
   it('uses the trigram index for title keywords', async () => {
     await prisma.$executeRawUnsafe('SET enable_seqscan = off');
     const plan = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM canonical_jobs j WHERE j.title_search LIKE '% engineer%'`);

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import type { CanonicalJobRow } from '../canonical-jobs/job-view.js';
-import { ownIndexPageQuery, type OwnIndexQuery, type StorePageKey } from './own-index-query.js';
+import { ownIndexCountQuery, ownIndexPageQuery, type OwnIndexQuery, type StorePageKey } from './own-index-query.js';
+
+/** A dry run's count of the store (`ownIndexCountQuery`). */
+export interface StoreCount {
+  matching: number;
+  corroborated: number;
+  paid: number;
+}
 
 /**
  * The own index's store side: canonical jobs in PostgreSQL (everything every provider and the
@@ -24,5 +31,11 @@ export class OwnIndexStore {
     const rows = await this.jobs.load(keys.map((k) => k.id));
     const last = keys[keys.length - 1];
     return { rows, next: keys.length === query.want && last ? { firstSeenAt: last.first_seen_at, id: last.id } : null };
+  }
+
+  /** The store's matching jobs for a dry run's estimate, counted in one statement. */
+  async count(query: Omit<OwnIndexQuery, 'want'> & { accountId: string; minSources: number }): Promise<StoreCount> {
+    const [row] = await this.prisma.direct.$queryRaw<StoreCount[]>(ownIndexCountQuery(query));
+    return row ?? { matching: 0, corroborated: 0, paid: 0 };
   }
 }

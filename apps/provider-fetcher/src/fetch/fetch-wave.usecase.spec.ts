@@ -101,3 +101,22 @@ describe('FetchWaveUseCase', () => {
     expect(published).toHaveLength(5);
   });
 });
+
+describe('FetchWaveUseCase, the providers reported totals', () => {
+  it('passes on the total a partner reported for its first page read, and none for a failed call or a partner that said none', async () => {
+    const reported: Partial<Record<ProviderSlug, number>> = { provider_a: 240, provider_b: 0 };
+    const calls = {
+      call: async (provider: ProviderSlug, query: { paging: { totals?: number[] } }): Promise<ProviderCallResult> => {
+        if (provider === 'provider_e') return { outcome: 'provider_error', records: [] };
+        const total = reported[provider];
+        if (total !== undefined) query.paging.totals = [total, total + 1];
+        return { outcome: 'ok', records: [] };
+      },
+    } as unknown as ProviderCalls;
+    const batches: ProviderRecordsFetched.FetchedBatch[] = [];
+    const publisher = { publish: async (_topic: unknown, value: ProviderRecordsFetched.Value) => void batches.push(...value.batches) } as unknown as KafkaPublisher;
+    const providers: ProviderSlug[] = ['provider_a', 'provider_b', 'provider_c', 'provider_e'];
+    await new FetchWaveUseCase(calls, publisher).execute({ v: 1, search_id: 'req_wave0000000002', providers: providers.map((provider) => ({ provider })), filters: {}, want: 1, deadline_at: Date.now() + 5_000 });
+    expect(Object.fromEntries(batches.map((b) => [b.provider, b.total]))).toEqual({ provider_a: 240, provider_b: 0, provider_c: undefined, provider_e: undefined });
+  });
+});

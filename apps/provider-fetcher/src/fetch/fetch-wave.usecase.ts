@@ -104,6 +104,8 @@ export class FetchWaveUseCase {
       records,
       // where a later page continues: unchanged after a failure, so it can be asked again
       next: outcome === 'ok' ? (paging.next ? { kind: 'pages', page: paging.next } : null) : { kind: 'pages', page: ask.from ?? null },
+      // what the provider says matches the whole query (its first page read): a dry run's estimate counts every page from it
+      ...(outcome === 'ok' && paging.totals?.[0] !== undefined ? { total: paging.totals[0] } : {}),
     };
   }
 }

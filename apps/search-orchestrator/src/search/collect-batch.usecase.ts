@@ -31,6 +31,8 @@ export class CollectBatchUseCase {
         fromStore: batch.from_store,
         jobIds: batch.job_ids,
         next: batch.next,
+        ...(batch.total !== undefined ? { total: batch.total } : {}),
+        ...(batch.store_count ? { storeCount: batch.store_count } : {}),
       })),
     };
     const recorded = await this.store.recordGathered(message.search_id, gathered, STATE_TTL_SECONDS);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Topics, type Job, type SearchContinuation } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { fieldCoverage } from '@jobs/search-metadata';
-import { assembleSearchResult, estimateFromResult, firstPageMayContinue, hasMore, nextPositions, providersWithMore, type ProviderBatch, type SearchResult } from '@jobs/waterfall';
+import { assembleSearchResult, estimateFromCounts, firstPageMayContinue, hasMore, nextPositions, providersWithMore, type ProviderBatch, type SearchResult } from '@jobs/waterfall';
 import { requestFingerprint, ResultSetStore, type ResultSet } from './result-sets.store.js';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { SearchMetrics } from './search-metrics.js';
@@ -59,7 +59,7 @@ export class CompleteSearchUseCase {
     const batches = gathered ?? (await this.store.batches(searchId));
     result ??= await this.result(state, batches);
     if (request.dry_run) {
-      await this.answerEstimate(state, result, batches);
+      await this.answerEstimate(state, batches);
       this.metrics.searchAnswered(request.waterfall.strategy, 'estimate');
       return;
     }
@@ -118,9 +118,17 @@ export class CompleteSearchUseCase {
   }
 
   /** dry_run: the estimate goes straight back to the gateway; billing never sees it. */
-  private async answerEstimate(state: SearchState, result: SearchResult, batches: ProviderBatch[]): Promise<void> {
+  private async answerEstimate(state: SearchState, batches: ProviderBatch[]): Promise<void> {
     const { search_id: searchId, request } = state.request;
-    const estimate = estimateFromResult(result, batches, request.limit, request.limit, request.waterfall.max_credits ?? null, state.plan.providers);
+    const estimate = estimateFromCounts({
+      providersPlanned: state.plan.providers,
+      batches,
+      filters: request.filters,
+      strategy: request.waterfall.strategy,
+      minSources: request.waterfall.min_sources,
+      limit: request.limit,
+      maxCredits: request.waterfall.max_credits ?? null,
+    });
     await this.publisher.publish(Topics.SearchResponded, {
       v: 1,
       search_id: searchId,

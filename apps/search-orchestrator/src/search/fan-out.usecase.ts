@@ -32,7 +32,10 @@ export class FanOutUseCase {
     const { request } = state;
     const providers = state.plan.waves[state.wave]!;
     annotateStage({ 'search.id': request.search_id, 'search.strategy': state.plan.strategy, 'search.wave': state.wave, 'search.wave_providers': providers.join(','), 'search.limit': request.request.limit });
-    const want = state.extension?.want ?? request.request.limit;
+    const dryRun = request.request.dry_run === true;
+    // A dry run needs no jobs, only counts: the store counts every match (set-based) and each
+    // partner reports its total with its first page, so one record of each is enough.
+    const want = dryRun ? 1 : (state.extension?.want ?? request.request.limit);
     // The own index answers from the store (kept current by the refresh pipeline's crawler
     // sweeps): dedupe queries it at once, nothing waits for the crawler or the fetcher. Both
     // topics are published side by side, so the producer sends them in one request.
@@ -41,7 +44,13 @@ export class FanOutUseCase {
           v: 1,
           search_id: request.search_id,
           batches: [{ provider: 'own_index', outcome: 'ok', latency_ms: 0, fetched_at: new Date().toISOString(), records: [] }],
-          index_query: { filters: request.request.filters, want, scope: { providers_routable: request.providers_enabled }, after: storeAfter(state.from?.own_index) },
+          index_query: {
+            filters: request.request.filters,
+            want,
+            scope: { providers_routable: request.providers_enabled },
+            after: storeAfter(state.from?.own_index),
+            ...(dryRun ? { count: { account_id: request.account_id, min_sources: request.request.waterfall.strategy === 'consensus' ? request.request.waterfall.min_sources : 1 } } : {}),
+          },
         })
       : undefined;
     // the wave's partners in one request: one fetcher calls them side by side and answers once

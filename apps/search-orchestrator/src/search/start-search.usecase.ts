@@ -41,6 +41,10 @@ export class StartSearchUseCase {
       });
       return;
     }
+    // A dry run asks every planned provider at once, whatever the strategy's waves: its estimate
+    // counts every page (the store's count, each partner's total), so it must not depend on
+    // whether a first wave happened to fill `limit`.
+    if (message.request.dry_run) plan = { ...plan, waves: [plan.providers] };
     await this.fanOut.firstWave({ request: message, plan, wave: 0, startedAt: Date.now() });
     this.metrics.searchStarted(message.request.waterfall.strategy);
   }

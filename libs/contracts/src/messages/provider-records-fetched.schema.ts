@@ -13,6 +13,7 @@ import { FiltersSchema } from '../public/filters.schema.js';
 import { FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema, refineRecordsOfProvider } from './common.schema.js';
 import { ChunkPositionSchema, StoreKeySchema } from './async-chunk-requested.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
+import { AccountIdSchema } from '../public/ids.schema.js';
 
 /** One provider's part of a wave. */
 export const FetchedBatchSchema = z
@@ -24,6 +25,11 @@ export const FetchedBatchSchema = z
     records: z.array(NormalizedProviderRecordSchema),
     /** partners: where the provider's next page starts (null: it has no more) */
     next: ChunkPositionSchema.nullable().optional(),
+    /**
+     * partners: how many postings the provider said match the whole query (its first page's
+     * total), when it says: a dry run's estimate counts every page from it.
+     */
+    total: NonNegativeIntSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.outcome !== 'ok' && value.records.length > 0) {
@@ -50,6 +56,12 @@ export const ValueSchema = z
         want: z.number().int().min(1).max(10_000),
         scope: OwnIndexScopeSchema,
         after: StoreKeySchema.nullable().optional(),
+        /**
+         * A dry run's estimate: also count every job of the store that matches (one set-based
+         * count, no rows loaded), those with at least `min_sources` sources, and those `account_id`
+         * already paid for.
+         */
+        count: z.strictObject({ account_id: AccountIdSchema, min_sources: z.number().int().min(1).max(7) }).optional(),
       })
       .optional(),
   })

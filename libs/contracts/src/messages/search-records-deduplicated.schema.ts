@@ -14,6 +14,16 @@ import { FetchOutcomeSchema, MessageVersionSchema } from './common.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 import { ChunkPositionSchema } from './async-chunk-requested.schema.js';
 
+/**
+ * The store's count for a dry run: every stored job matching the filters within the plan's scope
+ * (`matching`), those of them seen by at least `min_sources` providers (`corroborated`), and those
+ * the account already paid for (`paid`).
+ */
+export const StoreCountSchema = z
+  .strictObject({ matching: NonNegativeIntSchema, corroborated: NonNegativeIntSchema, paid: NonNegativeIntSchema })
+  .refine((count) => count.corroborated <= count.matching && count.paid <= count.matching, { message: 'a part cannot exceed the count' });
+export type StoreCount = z.infer<typeof StoreCountSchema>;
+
 export const DeduplicatedBatchSchema = z
   .strictObject({
     provider: ProviderSlugSchema,
@@ -28,10 +38,17 @@ export const DeduplicatedBatchSchema = z
     job_ids: z.array(JobIdSchema),
     /** where this provider's next read for the search starts (null: it has no more; absent: unknown) */
     next: ChunkPositionSchema.nullable().optional(),
+    /** partners: the provider's reported total of matching postings (`provider.records.fetched`), when it said */
+    total: NonNegativeIntSchema.optional(),
+    /** own_index, when the leg asked for a count (a dry run): the store's matching jobs */
+    store_count: StoreCountSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.duplicates_merged > value.records_in) {
       ctx.addIssue({ code: 'custom', path: ['duplicates_merged'], message: 'cannot merge more records than came in' });
+    }
+    if (value.store_count && value.provider !== 'own_index') {
+      ctx.addIssue({ code: 'custom', path: ['store_count'], message: 'only the own index counts the store' });
     }
     if (value.from_store > 0 && value.provider !== 'own_index') {
       ctx.addIssue({ code: 'custom', path: ['from_store'], message: 'only the own index answers from the store' });
