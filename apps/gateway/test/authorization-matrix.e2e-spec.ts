@@ -20,6 +20,9 @@ let eventId: string;
 let jobId: string;
 /** The request id of A's live search: its ledger lines. */
 let searchRequestId: string;
+/** The URL A's live watch delivers to, and its live secret. */
+let hookUrl: string;
+let hookSecret: string;
 
 beforeAll(async () => {
   await receiver.start();
@@ -28,9 +31,11 @@ beforeAll(async () => {
   revoked = String((await admin('POST', `/accounts/${a.account_id}/keys`, { mode: 'live' }, 201))!['key']);
   await admin('DELETE', `/keys/${revoked}`, undefined, 204);
 
-  const watch = await api('/v1/watches', { key: a.live_key, body: { type: 'company', domain: `${uniqueWord()}.example`, webhook_url: receiver.endpoint() } });
+  hookUrl = receiver.endpoint();
+  const watch = await api('/v1/watches', { key: a.live_key, body: { type: 'company', domain: `${uniqueWord()}.example`, webhook_url: hookUrl } });
   expect(watch.status).toBe(201);
   watchId = String(watch.body!['id']);
+  hookSecret = String((await api('/v1/webhook_endpoints/secret', { key: a.live_key, body: { url: hookUrl } })).body!['secret']);
 
   // A live async search that finds nothing completes at once and leaves a live search.completed.
   const search = await api('/v1/searches', { key: a.live_key, body: { filters: { title_or: [uniqueWord()] }, limit: 10, webhook_url: receiver.endpoint() } });
@@ -70,6 +75,9 @@ const ROUTES: Record<string, Call> = {
   'DELETE /v1/watches/{id}': (key) => api(`/v1/watches/${watchId}`, { ...bearer(key), method: 'DELETE' }),
   'GET /v1/events': (key) => api('/v1/events', bearer(key)),
   'POST /v1/webhooks/replay': (key) => api('/v1/webhooks/replay', { ...bearer(key), body: { event_id: eventId } }),
+  'GET /v1/webhook_endpoints': (key) => api('/v1/webhook_endpoints', bearer(key)),
+  'POST /v1/webhook_endpoints/secret': (key) => api('/v1/webhook_endpoints/secret', { ...bearer(key), body: { url: hookUrl } }),
+  'POST /v1/webhook_endpoints/secret/rotate': (key) => api('/v1/webhook_endpoints/secret/rotate', { ...bearer(key), body: { url: hookUrl } }),
   'GET /v1/account': (key) => api('/v1/account', bearer(key)),
   'GET /v1/billing/ledger': (key) => api('/v1/billing/ledger', bearer(key)),
   'GET /v1/providers': (key) => api('/v1/providers', bearer(key)),
@@ -117,6 +125,21 @@ describe('authorization matrix', () => {
     expect(sandbox.metadata.credits_charged).toBe(0);
   });
 
+  it("never gives A's live webhook secret to A's test key or to another account: each gets a secret of its own, and lists only its own endpoints", async () => {
+    for (const key of [a.test_key, b.live_key]) {
+      const listed = await api('/v1/webhook_endpoints', { key });
+      expect(listed.status).toBe(200);
+      expect(JSON.stringify(listed.body)).not.toContain(hookUrl);
+      const own = await api('/v1/webhook_endpoints/secret', { key, body: { url: hookUrl } });
+      expect(own.status).toBe(200);
+      expect(own.body!['secret']).not.toBe(hookSecret);
+    }
+    // A's live key still reads the same live secret, and lists the endpoint with the watch that uses it
+    expect((await api('/v1/webhook_endpoints/secret', { key: a.live_key, body: { url: hookUrl } })).body!['secret']).toBe(hookSecret);
+    const live = await api('/v1/webhook_endpoints', { key: a.live_key });
+    expect(live.body!['data']).toEqual(expect.arrayContaining([expect.objectContaining({ url: hookUrl, used_by: expect.objectContaining({ watches: 1, watch_ids: [watchId] }) })]));
+  });
+
   it('the live watch, search and event are still there after all of it', async () => {
     expect((await api(`/v1/searches/${searchId}`, { key: a.live_key })).status).toBe(200);
     expect((await api('/v1/webhooks/replay', { key: a.live_key, body: { event_id: eventId } })).status).toBe(202);
@@ -135,6 +158,7 @@ describe('authorization matrix', () => {
       ['GET', '/watches'],
       ['GET', '/deliveries'],
       ['GET', '/providers'],
+      ['GET', '/webhook_endpoints'],
     ];
 
     it('every route without a session is 401', async () => {

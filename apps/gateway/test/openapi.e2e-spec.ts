@@ -85,7 +85,7 @@ describe('GET /openapi.yaml', () => {
     expect(validator.version).toBe('3.1');
     expect(document['servers']).toEqual([expect.objectContaining({ url: '/v1' })]);
     const operations = Object.values(document['paths'] as Record<string, Json>).flatMap((item) => Object.keys(item));
-    expect(operations).toHaveLength(14); // every endpoint of interface.md, implemented or not
+    expect(operations).toHaveLength(17); // every endpoint of interface.md, and the three webhook endpoint routes
   });
 
   it('describes the sync search: live key, test key and a 400', async () => {
@@ -150,6 +150,22 @@ describe('GET /openapi.yaml', () => {
     const providers = await api('/v1/providers', { key: keys.live_key });
     expect(providers.status).toBe(200);
     expect(problems('get', '/providers', providers)).toEqual([]);
+  });
+
+  it('describes the webhook endpoint routes: a secret, a rotation, the list and a 400', async () => {
+    const url = `https://hooks-${Date.now()}.example.com/jobs`;
+    const secret = await api('/v1/webhook_endpoints/secret', { key: keys.live_key, body: { url } });
+    expect(secret.status).toBe(200);
+    expect(problems('post', '/webhook_endpoints/secret', secret)).toEqual([]);
+    const rotated = await api('/v1/webhook_endpoints/secret/rotate', { key: keys.live_key, body: { url, previous_expires_in_seconds: 60 } });
+    expect(rotated.status).toBe(200);
+    expect(problems('post', '/webhook_endpoints/secret/rotate', rotated)).toEqual([]);
+    const list = await api('/v1/webhook_endpoints', { key: keys.live_key });
+    expect(list.status).toBe(200);
+    expect(problems('get', '/webhook_endpoints', list)).toEqual([]);
+    const bad = await api('/v1/webhook_endpoints/secret', { key: keys.live_key, body: { url: 'not-a-url' } });
+    expect(bad.status).toBe(400);
+    expect(problems('post', '/webhook_endpoints/secret', bad)).toEqual([]);
   });
 
   it('catches drift: an altered body, a missing header or an undocumented status fails', async () => {

@@ -71,22 +71,25 @@ describe('the dry-run estimate', () => {
   it("with partners: their reported totals count the postings the store has not seen yet, and a walk of every page lands in the range", async () => {
     const word = uniqueWord();
     const company = await addWorldCompany();
-    // the own index alone, the own index and partners, partners alone (not in the store before a search reads them)
-    const listings: ProviderSlug[][] = [['own_index'], ['own_index'], ['own_index', 'provider_a'], ['provider_a'], ['provider_a', 'provider_c'], ['provider_c'], ['provider_b']];
-    for (const providers of listings) await addWorldJob({ providers, shared_word: word, company_domain: company });
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
     const waterfall = { strategy: 'max_coverage', providers: ['own_index', 'provider_a', 'provider_b', 'provider_c'] };
     const body = { filters: { title_or: [word] }, waterfall };
+    // the own crawler's openings are swept into the store (the refresh pass api() awaits) ...
+    for (const providers of [['own_index'], ['own_index'], ['own_index', 'provider_a']] as ProviderSlug[][]) await addWorldJob({ providers, shared_word: word, company_domain: company });
+    expect((await estimate(key, { ...body, limit: 1 })).expected_unique_jobs_range.min).toBe(3);
+    // ... and partners' new ones are not, until a search (or the next refresh pass) reads them
+    const partnersOnly: ProviderSlug[][] = [['provider_a'], ['provider_a', 'provider_c'], ['provider_c'], ['provider_b']];
+    for (const providers of partnersOnly) await addWorldJob({ providers, shared_word: word, company_domain: company });
 
-    const small = await estimate(key, { ...body, limit: 1 });
-    const large = await estimate(key, { ...body, limit: 100 });
-    expect(large.expected_unique_jobs_range).toEqual(small.expected_unique_jobs_range);
-    const range = small.expected_unique_jobs_range;
-    // the store knows the three own-index openings; provider_a lists 3, provider_c 2, provider_b 1
-    expect(range).toEqual({ min: 3, max: 3 + 3 + 2 + 1 });
+    // (the limit makes no difference: the first test shows it on a store that stands still; here a
+    // periodic refresh pass may read the partners' openings into the store at any moment)
+    const range = (await estimate(key, { ...body, limit: 1 })).expected_unique_jobs_range;
+    // the store's 3 (7 if a periodic refresh pass read the partners' meanwhile) plus provider_a's 3, provider_c's 2 and provider_b's 1
+    expect(range.min).toBeGreaterThanOrEqual(3);
+    expect(range.max).toBe(range.min + 3 + 2 + 1);
 
     const walked = uniqueIds(await allPages(key, { ...body, limit: 2 }, 20)).size;
-    expect(walked).toBe(listings.length);
+    expect(walked).toBe(3 + partnersOnly.length);
     expect(walked).toBeGreaterThanOrEqual(range.min);
     expect(walked).toBeLessThanOrEqual(range.max);
   });

@@ -119,4 +119,19 @@ describe('FetchWaveUseCase, the providers reported totals', () => {
     await new FetchWaveUseCase(calls, publisher).execute({ v: 1, search_id: 'req_wave0000000002', providers: providers.map((provider) => ({ provider })), filters: {}, want: 1, deadline_at: Date.now() + 5_000 });
     expect(Object.fromEntries(batches.map((b) => [b.provider, b.total]))).toEqual({ provider_a: 240, provider_b: 0, provider_c: undefined, provider_e: undefined });
   });
+
+  it('sends no records for a count-only wave (a dry run), only the totals', async () => {
+    const calls = {
+      call: async (provider: ProviderSlug, query: { paging: { totals?: number[] } }): Promise<ProviderCallResult> => {
+        query.paging.totals = [17];
+        return { outcome: 'ok', records: [{ ...examples.normalizedRecord(), provider }] };
+      },
+    } as unknown as ProviderCalls;
+    const batches: ProviderRecordsFetched.FetchedBatch[] = [];
+    const publisher = { publish: async (_topic: unknown, value: ProviderRecordsFetched.Value) => void batches.push(...value.batches) } as unknown as KafkaPublisher;
+    const message = { v: 1 as const, search_id: 'req_wave0000000003', providers: [{ provider: 'provider_a' as const }], filters: {}, want: 1, deadline_at: Date.now() + 5_000 };
+    await new FetchWaveUseCase(calls, publisher).execute({ ...message, count_only: true });
+    await new FetchWaveUseCase(calls, publisher).execute(message);
+    expect(batches.map((b) => [b.records.length, b.total])).toEqual([[0, 17], [1, 17]]);
+  });
 });

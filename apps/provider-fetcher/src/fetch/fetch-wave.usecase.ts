@@ -101,7 +101,7 @@ export class FetchWaveUseCase {
       outcome,
       latency_ms: Date.now() - started,
       fetched_at: new Date().toISOString(),
-      records,
+      records: message.count_only ? [] : records,
       // where a later page continues: unchanged after a failure, so it can be asked again
       next: outcome === 'ok' ? (paging.next ? { kind: 'pages', page: paging.next } : null) : { kind: 'pages', page: ask.from ?? null },
       // what the provider says matches the whole query (its first page read): a dry run's estimate counts every page from it

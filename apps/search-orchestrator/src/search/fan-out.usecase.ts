@@ -34,7 +34,8 @@ export class FanOutUseCase {
     annotateStage({ 'search.id': request.search_id, 'search.strategy': state.plan.strategy, 'search.wave': state.wave, 'search.wave_providers': providers.join(','), 'search.limit': request.request.limit });
     const dryRun = request.request.dry_run === true;
     // A dry run needs no jobs, only counts: the store counts every match (set-based) and each
-    // partner reports its total with its first page, so one record of each is enough.
+    // partner reports its total with a first page of one record, which is not merged (count_only):
+    // an estimate leaves the store as it was.
     const want = dryRun ? 1 : (state.extension?.want ?? request.request.limit);
     // The own index answers from the store (kept current by the refresh pipeline's crawler
     // sweeps): dedupe queries it at once, nothing waits for the crawler or the fetcher. Both
@@ -57,7 +58,15 @@ export class FanOutUseCase {
     const asks = providers.filter((provider) => provider !== 'own_index').map((provider) => ({ provider, from: pageFrom(state.from?.[provider]) }));
     const partners =
       asks.length > 0
-        ? this.publisher.publish(Topics.ProviderFetchRequested, { v: 1, search_id: request.search_id, providers: asks, filters: request.request.filters, want, deadline_at: request.deadline_at })
+        ? this.publisher.publish(Topics.ProviderFetchRequested, {
+            v: 1,
+            search_id: request.search_id,
+            providers: asks,
+            filters: request.request.filters,
+            want,
+            deadline_at: request.deadline_at,
+            ...(dryRun ? { count_only: true } : {}),
+          })
         : undefined;
     await Promise.all([ownIndex, partners]);
   }

@@ -26,6 +26,11 @@ export const ValueSchema = z
     filters: FiltersSchema,
     /** how many records the orchestrator wants from each provider */
     want: z.number().int().min(1).max(10_000),
+    /**
+     * A dry run: only each provider's reported total is wanted. The answer carries no records, so
+     * an estimate leaves the store as it found it (and the next estimate counts the same).
+     */
+    count_only: z.boolean().optional(),
     deadline_at: EpochMsSchema,
   })
   .superRefine((value, ctx) => {
