@@ -21,8 +21,11 @@ import type {
   LedgerRequestView as LedgerRequest,
   Provider,
   Watch,
+  WebhookEndpoint,
+  WebhookEndpointRotated,
+  WebhookEndpointSecret,
 } from '@jobs/contracts';
-export type { Account, ApiKey, Attempt, DailyUsage, Delivery, EventDeliveries, LedgerEntry, LedgerRequest, Provider, SandboxJob, SandboxResult, SessionView, Watch };
+export type { Account, ApiKey, Attempt, DailyUsage, Delivery, EventDeliveries, LedgerEntry, LedgerRequest, Provider, SandboxJob, SandboxResult, SessionView, Watch, WebhookEndpoint, WebhookEndpointRotated, WebhookEndpointSecret };
 
 const BASE = '/dashboard/api';
 

@@ -7,6 +7,7 @@ import { SandboxPage } from './pages/sandbox.js';
 import { SignInPage } from './pages/sign-in.js';
 import { UsagePage } from './pages/usage.js';
 import { WatchesPage } from './pages/watches.js';
+import { WebhookEndpointsPage } from './pages/webhook-endpoints.js';
 import { describe, ErrorNote, Loading } from './ui.js';
 
 const PAGES = [
@@ -14,6 +15,7 @@ const PAGES = [
   { path: 'usage', title: 'Usage', Page: UsagePage },
   { path: 'watches', title: 'Watches', Page: WatchesPage },
   { path: 'deliveries', title: 'Webhook deliveries', Page: DeliveriesPage },
+  { path: 'endpoints', title: 'Webhook endpoints', Page: WebhookEndpointsPage },
   { path: 'providers', title: 'Providers', Page: ProvidersPage },
   { path: 'sandbox', title: 'Sandbox explorer', Page: SandboxPage },
 ] as const;

@@ -323,6 +323,64 @@ describe('the customer dashboard in a browser', () => {
     await screenshot(page, 'deliveries-after-replay');
   });
 
+  it('lists webhook endpoints with what uses them, reveals a secret behind a confirmation, copies it, and rotates it', async () => {
+    const hook = receiver.endpoint();
+    const watch = await api('/v1/watches', { key: account.live_key, body: { type: 'company', domain: `${uniqueWord()}.example`, webhook_url: hook } });
+    expect(watch.status).toBe(201);
+    const secretFromApi = async () => String((await api('/v1/webhook_endpoints/secret', { key: account.live_key, body: { url: hook } })).body!['secret']);
+
+    await open('endpoints', 'Webhook endpoints');
+    const row = page.locator(`tr[data-endpoint-url="${hook}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('1 watch');
+    await accessibleAndShot('endpoints');
+
+    // reveal: nothing shows until the confirmation
+    await page.getByRole('button', { name: `Reveal secret of ${hook}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reveal this secret?' });
+    await dialog.waitFor();
+    expect(await page.getByTestId('shown-secret').count()).toBe(0);
+    await screenshot(page, 'endpoints-reveal-confirmation');
+    await dialog.getByRole('button', { name: 'Reveal secret' }).click();
+    const shown = page.getByLabel(`Signing secret of ${hook}`, { exact: true });
+    await shown.waitFor();
+    const revealed = (await shown.textContent())!.trim();
+    expect(revealed).toMatch(/^whsec_/);
+    expect(revealed).toBe(await secretFromApi());
+
+    // copy
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(DASHBOARD).origin });
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.getByRole('status').filter({ hasText: 'copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(revealed);
+    await accessibleAndShot('endpoints-secret');
+
+    // rotate with an hour of overlap: a new secret shown, the API agrees, the row's hint follows
+    await page.getByRole('button', { name: `Rotate secret of ${hook}` }).click();
+    const rotate = page.getByRole('dialog', { name: 'Rotate this secret?' });
+    await rotate.waitFor();
+    await rotate.getByLabel('The old secret keeps signing deliveries for').selectOption({ label: 'one hour' });
+    await accessibleAndShot('endpoints-rotate-confirmation');
+    await rotate.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('status').filter({ hasText: 'rotated' }).waitFor();
+    const rotated = (await page.getByLabel(`Signing secret of ${hook}`, { exact: true }).textContent())!.trim();
+    expect(rotated).not.toBe(revealed);
+    expect(rotated).toBe(await secretFromApi());
+    await row.filter({ hasText: rotated.slice(-4) }).filter({ hasText: 'previous one valid until' }).waitFor();
+
+    // a failure is told in words, and changes nothing
+    await page.route('**/dashboard/api/webhook_endpoints/secret/rotate', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal_error', message: 'The service is busy. Try again.' } }) }));
+    await page.getByRole('button', { name: `Rotate secret of ${hook}` }).click();
+    await page.getByRole('dialog', { name: 'Rotate this secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The secret could not be rotated: The service is busy. Try again.' }).waitFor();
+    await page.unroute('**/dashboard/api/webhook_endpoints/secret/rotate');
+    expect(await secretFromApi()).toBe(rotated);
+
+    await page.getByRole('button', { name: 'Hide secret' }).click();
+    expect(await page.getByTestId('shown-secret').count()).toBe(0);
+    await api(`/v1/watches/${String(watch.body!['id'])}`, { key: account.live_key, method: 'DELETE' });
+  });
+
   it('shows the providers and runs a sandbox search', async () => {
     await open('providers', 'Providers');
     await page.locator('td', { hasText: 'own_index' }).waitFor();
@@ -345,7 +403,7 @@ describe('the customer dashboard in a browser', () => {
       await page.keyboard.press('Shift+Tab');
       seen.push((await focusedText()) ?? '');
     }
-    expect(seen).toEqual(['Sign out', 'Docs', 'Sandbox explorer', 'Providers', 'Webhook deliveries', 'Watches', 'Usage', 'API keys', 'Skip to content']);
+    expect(seen).toEqual(['Sign out', 'Docs', 'Sandbox explorer', 'Providers', 'Webhook endpoints', 'Webhook deliveries', 'Watches', 'Usage', 'API keys', 'Skip to content']);
     for (let i = 0; i < 10 && (await focusedText()) !== 'Usage'; i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();

@@ -28,6 +28,12 @@ describe('MCP_TOOLS', () => {
     });
   });
 
+  it('search_jobs tells how to page within a total budget: the remainder as max_credits on each page', () => {
+    const { description } = byName('search_jobs');
+    expect(description).toMatch(/within a total budget/);
+    expect(description).toMatch(/what is left of it as `max_credits`/);
+  });
+
   it('search_jobs requires max_credits and sends it as waterfall.max_credits, the API hard cap, with an Idempotency-Key', () => {
     const search = byName('search_jobs');
     expect(search.input.safeParse({ filters: {} }).success).toBe(false);
