@@ -68,6 +68,8 @@ describe('hostile bodies on every route', () => {
     ['POST', '/v1/searches'],
     ['POST', '/v1/watches'],
     ['POST', '/v1/webhooks/replay'],
+    ['POST', '/v1/webhook_endpoints/secret'],
+    ['POST', '/v1/webhook_endpoints/secret/rotate'],
     ['POST', '/v1/sandbox/jobs/search'],
     ['POST', '/mcp'],
   ];
@@ -87,6 +89,8 @@ describe('hostile bodies on every route', () => {
     ['POST', '/dashboard/api/watches'],
     ['PATCH', '/dashboard/api/watches/wat_missing'],
     ['POST', '/dashboard/api/deliveries/replay'],
+    ['POST', '/dashboard/api/webhook_endpoints/secret'],
+    ['POST', '/dashboard/api/webhook_endpoints/secret/rotate'],
   ];
 
   it.each(publicRoutes)('public %s %s, with and without Idempotency-Key', async (method, path) => {

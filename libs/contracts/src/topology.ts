@@ -207,7 +207,7 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['gateway'],
     consumers: ['search-orchestrator'],
-    purpose: 'Async search creation and reads, watch creation, listing, deletion and pause/resume, for the orchestrator to answer now',
+    purpose: 'Async search creation and reads, watch creation, listing, deletion and pause/resume, the webhook URLs they use, for the orchestrator to answer now',
     keyReason: "One account's commands and reads stay in order (a read after a create sees it)",
   }),
   DispatcherQueryRequested: defineTopic({
