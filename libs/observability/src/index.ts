@@ -4,3 +4,4 @@ export * from './ids.js';
 export * from './stage-span.js';
 export * from './metrics.js';
 export { distrustCallerTraceOn } from './trace-edge.js';
+export { activeTraceparent, traceparentOf } from './traceparent.js';

@@ -1,5 +1,7 @@
 import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
-import { samplerFromEnv } from './telemetry.js';
+import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { samplerFromEnv, traceExporters } from './telemetry.js';
 
 // The sampler NodeSDK chose before the preload built the providers itself (README "Recovery after a SIGKILL").
 describe('samplerFromEnv', () => {
@@ -25,5 +27,17 @@ describe('samplerFromEnv', () => {
     expect(exporting.toString()).toContain('root=AlwaysOnSampler');
     expect(quiet).toBeInstanceOf(ParentBasedSampler);
     expect(quiet.toString()).toContain('root=AlwaysOffSampler');
+  });
+});
+
+describe('traceExporters', () => {
+  it('exports to the trace viewer (Zipkin) and to an OTLP receiver, each when its endpoint is set', async () => {
+    expect(await traceExporters({})).toEqual([]);
+    expect(await traceExporters({ OTEL_EXPORTER_ZIPKIN_ENDPOINT: ' ' })).toEqual([]);
+    const [zipkin] = await traceExporters({ OTEL_EXPORTER_ZIPKIN_ENDPOINT: 'http://127.0.0.1:9411/api/v2/spans' });
+    expect(zipkin).toBeInstanceOf(ZipkinExporter);
+    const both = await traceExporters({ OTEL_EXPORTER_ZIPKIN_ENDPOINT: 'http://127.0.0.1:9411/api/v2/spans', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' });
+    expect(both.map((e) => e.constructor)).toEqual([ZipkinExporter, OTLPTraceExporter]);
+    await Promise.all(both.map((e) => e.shutdown()));
   });
 });

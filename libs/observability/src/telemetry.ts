@@ -42,15 +42,16 @@ let hooksAcknowledged: (() => Promise<void>) | undefined;
 /**
  * Starts OpenTelemetry: tracer and meter providers, the context manager, W3C propagation and the
  * instrumentations. Must run before the instrumented libraries are imported, so it is loaded
- * with `node --import @jobs/observability/register` ahead of every service's main. Without
- * OTEL_EXPORTER_OTLP_ENDPOINT spans are still created (ids reach logs and Kafka headers) but
- * nothing is exported.
+ * with `node --import @jobs/observability/register` ahead of every service's main. Spans go to
+ * the trace viewer (Zipkin, OTEL_EXPORTER_ZIPKIN_ENDPOINT) and to an OTLP receiver
+ * (OTEL_EXPORTER_OTLP_ENDPOINT), each when set; with neither, spans are still created (ids reach
+ * logs, Kafka headers and the `traceparent` answer header) but nothing is exported.
  *
  * The providers are put together here rather than by `@opentelemetry/sdk-node`'s NodeSDK, which
  * imports every exporter it could be configured with (gRPC, logs, Zipkin, YAML configuration):
  * about 0.2 s of CPU on every start for modules no service uses, and a start after a crash is
- * what a restarted service's recovery waits for (README "Recovery after a SIGKILL"). The OTLP
- * trace exporter is imported only when there is an endpoint to export to.
+ * what a restarted service's recovery waits for (README "Recovery after a SIGKILL"). Each trace
+ * exporter is imported only when there is an endpoint to export to.
  */
 export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (telemetry || env['OTEL_SDK_DISABLED'] === 'true') return;
@@ -74,9 +75,9 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
   } else {
     register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, channel.registerOptions);
   }
-  const exporter = env['OTEL_EXPORTER_OTLP_ENDPOINT'] ? await traceExporter(env) : undefined;
-  const spanProcessors: SpanProcessor[] = exporter
-    ? [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 500 })]
+  const exporters = await traceExporters(env);
+  const spanProcessors: SpanProcessor[] = exporters.length
+    ? exporters.map((exporter) => new BatchSpanProcessor({ exporter, scheduledDelayMillis: 500 }))
     : // Without an exporter spans still need ids (logs, Kafka headers, traceparent).
       [new NoopSpanProcessor()];
   // The resource NodeSDK would detect: OTEL_RESOURCE_ATTRIBUTES, process, host, OS, instance id.
@@ -90,7 +91,7 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
   const tracerProvider = new TracerProvider({
     resource,
     spanProcessors: [new CallerLinkSpanProcessor(), ...spanProcessors],
-    sampler: new CallerLinkSampler(samplerFromEnv(env, Boolean(exporter))),
+    sampler: new CallerLinkSampler(samplerFromEnv(env, exporters.length > 0)),
   });
   trace.setGlobalTracerProvider(tracerProvider);
   // Metrics are pulled: each service serves them at GET /metrics (metrics.ts).
@@ -158,8 +159,21 @@ export function telemetryHooksReady(): Promise<void> {
   return hooksAcknowledged?.() ?? Promise.resolve();
 }
 
+/** The exporters whose endpoints are set: the trace viewer's (Zipkin v2 JSON) and an OTLP receiver's. */
+export async function traceExporters(env: NodeJS.ProcessEnv): Promise<SpanExporter[]> {
+  const exporters: SpanExporter[] = [];
+  const zipkin = env['OTEL_EXPORTER_ZIPKIN_ENDPOINT']?.trim();
+  if (zipkin) {
+    // Zipkin's own format at /api/v2/spans: its server takes no OTLP.
+    const { ZipkinExporter } = await import('@opentelemetry/exporter-zipkin');
+    exporters.push(new ZipkinExporter({ url: zipkin }));
+  }
+  if (env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim()) exporters.push(await otlpExporter(env));
+  return exporters;
+}
+
 /** OTLP over HTTP, protobuf by default; `OTEL_EXPORTER_OTLP_PROTOCOL=http/json` for JSON receivers. */
-async function traceExporter(env: NodeJS.ProcessEnv): Promise<SpanExporter> {
+async function otlpExporter(env: NodeJS.ProcessEnv): Promise<SpanExporter> {
   const protocol = (env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] ?? env['OTEL_EXPORTER_OTLP_PROTOCOL'] ?? 'http/protobuf').trim();
   if (protocol === 'http/json') {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
