@@ -5,7 +5,7 @@
 //   node scripts/stack.mjs e2e    like test, but only the end-to-end tests
 //   node scripts/stack.mjs serve  a fresh test stack (no checks, no demo account) kept up until SIGINT,
 //                                 for scripts/faults.mjs, which brings its own infrastructure
-//   node scripts/stack.mjs down   stop a broker left running by an earlier `up`
+//   node scripts/stack.mjs down   stop a broker and trace viewer left running by an earlier `up`
 // Plain Node (no TypeScript build needed): it runs before anything is built.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, createWriteStream, renameSync, rmSync } from 'node:fs';
@@ -21,8 +21,8 @@ const started = Date.now();
 
 /** Two port blocks so that a running `npm run up` and `npm test` never meet. */
 const PROFILES = {
-  dev: { port: 8080, adminPort: 8081, simPort: 8090, healthBase: 9100, db: 'jobs', redisDb: 0, kafkaInstance: 'dev', kafkaPort: 19092 },
-  test: { port: 18080, adminPort: 18081, simPort: 18090, healthBase: 19100, db: 'jobs_test', redisDb: 1, kafkaInstance: 'test', kafkaPort: 29092, otlpPort: 18095 },
+  dev: { port: 8080, adminPort: 8081, simPort: 8090, healthBase: 9100, db: 'jobs', redisDb: 0, kafkaInstance: 'dev', kafkaPort: 19092, viewerPort: 9411 },
+  test: { port: 18080, adminPort: 18081, simPort: 18090, healthBase: 19100, db: 'jobs_test', redisDb: 1, kafkaInstance: 'test', kafkaPort: 29092, otlpPort: 18095, viewerPort: 18094 },
 };
 /**
  * STACK_SLOT=1..9 gives a test run its own everything (ports 2N080.., database, Redis db,
@@ -30,7 +30,7 @@ const PROFILES = {
  */
 function slotProfile(slot) {
   const base = 20000 + slot * 1000;
-  return { port: base + 80, adminPort: base + 81, simPort: base + 90, healthBase: base + 100, db: `jobs_test_s${slot}`, redisDb: 1 + slot, kafkaInstance: `s${slot}`, kafkaPort: base + 92, otlpPort: base + 95 };
+  return { port: base + 80, adminPort: base + 81, simPort: base + 90, healthBase: base + 100, db: `jobs_test_s${slot}`, redisDb: 1 + slot, kafkaInstance: `s${slot}`, kafkaPort: base + 92, otlpPort: base + 95, viewerPort: base + 94 };
 }
 const slot = Number(process.env.STACK_SLOT ?? 0);
 if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('STACK_SLOT must be 1..9');
@@ -77,6 +77,9 @@ const SERVICES = BASE_SERVICES.flatMap((service) => Array.from({ length: SCALE.g
 
 const children = new Map();
 let kafkaStartedHere = false;
+let viewerStartedHere = false;
+/** A trace viewer start still under way when something else fails: stop waits for it. */
+let viewerStarting;
 /** A broker start still under way when something else fails: stop waits for it, then stops it. */
 let kafkaStarting;
 let shuttingDown = false;
@@ -232,6 +235,47 @@ async function stopKafka() {
   await run('bash', ['deploy/kafka/kafka.sh', 'stop'], { env: kafkaEnv() }).catch((e) => say(`kafka stop: ${e.message}`));
 }
 
+// ---------------------------------------------------------------- trace viewer
+
+/**
+ * The trace viewer (Zipkin, deploy/zipkin/): `npm run up` starts it unless TRACE_VIEWER=0; a test
+ * stack only when asked, TRACE_VIEWER=1 (the viewer's e2e spec starts it for itself otherwise).
+ */
+function viewerWanted() {
+  const asked = (env.TRACE_VIEWER ?? '').trim().toLowerCase();
+  if (['0', 'false', 'off', 'no'].includes(asked)) return false;
+  if (['1', 'true', 'on', 'yes'].includes(asked)) return true;
+  return command === 'up';
+}
+const TRACE_VIEWER_URL = `http://127.0.0.1:${profile.viewerPort}`;
+
+function viewerEnv() {
+  return { ZIPKIN_PORT: String(profile.viewerPort), ZIPKIN_INSTANCE: profile.kafkaInstance };
+}
+
+/** Starts the viewer; a viewer that will not start costs `up` its traces, not the API (a warning). */
+async function ensureTraceViewer() {
+  if (!viewerWanted()) return false;
+  const wasRunning = await run('bash', ['deploy/zipkin/zipkin.sh', 'status'], { quiet: true, env: viewerEnv() }).then(
+    () => true,
+    () => false,
+  );
+  try {
+    await run('bash', ['deploy/zipkin/zipkin.sh', 'start'], { env: viewerEnv() });
+  } catch (error) {
+    if (command !== 'up') throw error;
+    say(`the trace viewer did not start (${error.message.split('\n')[0]}); going on without it`);
+    return false;
+  }
+  viewerStartedHere = !wasRunning;
+  return true;
+}
+
+async function stopTraceViewer() {
+  if (!viewerStartedHere) return;
+  await run('bash', ['deploy/zipkin/zipkin.sh', 'stop'], { env: viewerEnv() }).catch((e) => say(`trace viewer stop: ${e.message}`));
+}
+
 // ---------------------------------------------------------------- database and build
 
 async function prepareDatabase(databaseUrl, fresh) {
@@ -303,19 +347,25 @@ function serviceEnv(infra) {
 }
 
 /**
+ * `npm run up` sends every trace to its trace viewer (parent-based always-on: a search's trace is
+ * whole), and to OTEL_EXPORTER_OTLP_ENDPOINT too when the operator sets one. With TRACE_VIEWER=0
+ * and no endpoint nothing is recorded (parent-based always-off: ids still reach logs and headers).
+ *
  * Test stacks send traces (OTLP/HTTP JSON) to the port where the trace e2e test runs its receiver,
+ * and to their trace viewer's port (the viewer runs when asked: the viewer's spec, TRACE_VIEWER=1),
  * and sample only traces whose caller asked for it (a sampled `traceparent`): every other request
  * keeps its trace ids for logs and headers but records nothing, so the rest of the suite pays no
- * export cost. `npm run up` exports only where OTEL_EXPORTER_OTLP_ENDPOINT says (operator.md).
+ * export cost (OTEL_TRACES_SAMPLER overrides that, e.g. to look at every test's trace).
  */
-const OTLP_RECEIVER_PORT = env.OTEL_EXPORTER_OTLP_ENDPOINT ? undefined : profile.otlpPort;
+const OTLP_RECEIVER_PORT = env.OTEL_EXPORTER_OTLP_ENDPOINT || command === 'up' ? undefined : profile.otlpPort;
+const ZIPKIN_SPANS_URL = `${TRACE_VIEWER_URL}/api/v2/spans`;
 
 function traceEnv() {
-  if (!OTLP_RECEIVER_PORT) return {};
+  if (command === 'up') return viewerWanted() && !env.OTEL_EXPORTER_ZIPKIN_ENDPOINT ? { OTEL_EXPORTER_ZIPKIN_ENDPOINT: ZIPKIN_SPANS_URL } : {};
   return {
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${OTLP_RECEIVER_PORT}`,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+    ...(OTLP_RECEIVER_PORT ? { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${OTLP_RECEIVER_PORT}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } : {}),
+    OTEL_EXPORTER_ZIPKIN_ENDPOINT: env.OTEL_EXPORTER_ZIPKIN_ENDPOINT ?? ZIPKIN_SPANS_URL,
+    OTEL_TRACES_SAMPLER: env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_off',
   };
 }
 
@@ -544,13 +594,16 @@ async function seedDemoAccount() {
 async function setUp({ fresh }) {
   const kafka = ensureKafka({ fresh }); // the broker starts while the rest is prepared
   kafkaStarting = kafka.catch(() => {});
+  const viewer = ensureTraceViewer(); // so does the trace viewer
+  viewerStarting = viewer.catch(() => {});
   const databaseUrl = await ensurePostgres();
   const redisUrl = await ensureRedis();
   if (fresh) await flushRedis(redisUrl);
   await prepareDatabase(databaseUrl, fresh);
   await build();
   const kafkaBrokers = await kafka;
-  return { databaseUrl, redisUrl, kafkaBrokers };
+  const traceViewer = await viewer;
+  return { databaseUrl, redisUrl, kafkaBrokers, traceViewer };
 }
 
 async function shutdown(code) {
@@ -559,6 +612,8 @@ async function shutdown(code) {
   await stopServices();
   await kafkaStarting;
   await stopKafka();
+  await viewerStarting;
+  await stopTraceViewer();
   say(code === 0 ? 'stopped; nothing of ours is left running' : `stopped (exit ${code})`);
   process.exit(code);
 }
@@ -576,6 +631,7 @@ async function up() {
     demo live key ${demo.live_key}
     demo test key ${demo.test_key}
     dashboard     http://127.0.0.1:${PORT}/dashboard   (sign in with the demo live key)
+    trace viewer  ${infra.traceViewer ? `${TRACE_VIEWER_URL}/zipkin/   (every answer's traceparent header names its trace)` : viewerWanted() ? 'did not start (see above)' : 'off (TRACE_VIEWER=0)'}
 
   Try it:
 
@@ -606,6 +662,10 @@ function e2eEnv(infra) {
     STACK_LOG_DIR: logDir,
     WEBHOOK_RETRY_SCALE: webhookRetryScale(),
     ...(OTLP_RECEIVER_PORT ? { OTLP_RECEIVER_PORT: String(OTLP_RECEIVER_PORT) } : {}),
+    // The test stack's trace viewer, and what its spec needs to start it when nobody asked before.
+    TRACE_VIEWER_URL,
+    ZIPKIN_PORT: String(profile.viewerPort),
+    ZIPKIN_INSTANCE: profile.kafkaInstance,
   };
 }
 
@@ -753,6 +813,8 @@ const commands = {
   down: async () => {
     kafkaStartedHere = true;
     await stopKafka();
+    viewerStartedHere = true;
+    await stopTraceViewer();
   },
 };
 

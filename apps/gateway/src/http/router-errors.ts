@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyError } from 'fastify';
-import { newId } from '@jobs/observability';
+import { HEADERS } from '@jobs/contracts';
+import { activeTraceparent, newId } from '@jobs/observability';
 import { ApiError } from './api-error.js';
 import { errorEnvelope, type ErrorLinks } from './api-exception.filter.js';
 import { REQUEST_ID_HEADER } from './request-context.hook.js';
@@ -16,7 +17,8 @@ export function routerErrorHandler(links: ErrorLinks) {
   return (error: FastifyError, request: { requestId?: string }, reply: { raw: ServerResponse }): void => {
     const requestId = request.requestId || newId('req');
     const apiError = new ApiError('invalid_request', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The request URL is malformed.', { param: 'path' });
-    reply.raw.writeHead(400, { [REQUEST_ID_HEADER]: requestId, 'content-type': 'application/json; charset=utf-8' });
+    const traceparent = activeTraceparent();
+    reply.raw.writeHead(400, { [REQUEST_ID_HEADER]: requestId, ...(traceparent ? { [HEADERS.traceparent]: traceparent } : {}), 'content-type': 'application/json; charset=utf-8' });
     reply.raw.end(JSON.stringify(errorEnvelope(apiError, requestId, links)));
   };
 }

@@ -12,6 +12,8 @@ export interface ClaimedAttempt {
   url: string;
   kind: string;
   eventId: string;
+  /** The event's own `created_at`: how fresh it is when delivered. */
+  eventCreatedAt: Date;
   body: string;
   attempt: number;
   retrySlot: number;
@@ -55,6 +57,7 @@ interface ClaimRow {
   request_id: string | null;
   event_id: string;
   mode: 'live' | 'test';
+  event_created_at: Date;
   body: string;
   secret: string | null;
   previous_secret: string | null;
@@ -114,7 +117,7 @@ export class DeliveryStore {
         INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome)
         SELECT id, attempt_count, ${now}, 'in_flight' FROM claimed
       )
-      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent, c.request_id, e.event_id, e.mode, e.body, s.secret, s.previous_secret, s.previous_expires_at
+      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent, c.request_id, e.event_id, e.mode, e.created_at AS event_created_at, e.body, s.secret, s.previous_secret, s.previous_expires_at
       FROM claimed c
       JOIN webhook_events e ON e.position = c.event_position
       LEFT JOIN webhook_endpoint_secrets s ON s.account_id = c.account_id AND s.mode = e.mode AND s.url = c.url`;
@@ -125,6 +128,7 @@ export class DeliveryStore {
       url: row.url,
       kind: row.kind,
       eventId: row.event_id,
+      eventCreatedAt: row.event_created_at,
       body: row.body,
       // attempt_count as RETURNING gives it: already counting this attempt
       attempt: row.attempt_count,

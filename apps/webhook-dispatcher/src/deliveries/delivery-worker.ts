@@ -210,6 +210,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       },
     });
     const startedAt = new Date();
+    this.metrics.started(claim, startedAt);
     let outcome: AttemptOutcome;
     try {
       outcome = await context.with(trace.setSpan(context.active(), span), async () => {

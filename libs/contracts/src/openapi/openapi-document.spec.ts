@@ -104,7 +104,7 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
-  it('puts X-Request-Id on every response, credit headers on billable ones, Retry-After on 429', () => {
+  it('puts X-Request-Id and traceparent on every response, credit headers on billable ones, Retry-After on 429', () => {
     const headersOf = (response: JsonSchema) => {
       const resolved = (response['$ref'] ? document.components.responses[String(response['$ref']).split('/').pop()!] : response) as { headers: Record<string, unknown> };
       return Object.keys(resolved.headers);
@@ -114,6 +114,7 @@ describe('buildOpenApiDocument', () => {
         for (const [status, response] of Object.entries(operation.responses)) {
           const headers = headersOf(response);
           expect(headers).toContain('X-Request-Id');
+          expect(headers).toContain('traceparent');
           if (status === '429') expect(headers).toContain('Retry-After');
           const billable = ['/jobs/search', '/jobs/{id}', '/companies/{domain}', '/sandbox/jobs/search'].includes(path) && status === '200';
           expect([path, status, headers.includes('X-Credits-Charged')]).toEqual([path, status, billable]);

@@ -212,10 +212,15 @@ function headerComponents(): Record<string, JsonSchema> {
     [HEADERS.rateLimitReset]: integerHeader('Seconds until the window resets (not a timestamp).'),
     [HEADERS.retryAfter]: integerHeader('Seconds to wait before retrying.', true),
     [HEADERS.serviceVersion]: { description: 'The API version used to answer.', required: false, schema: inlineSchema(ServiceVersionSchema, 'output') },
+    [HEADERS.traceparent]: {
+      description: "W3C Trace Context of this request's trace in the service (the service's own trace: a `traceparent` sent with the request is linked, not continued). Give it to support with `X-Request-Id`.",
+      required: false,
+      schema: { type: 'string', pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+    },
   };
 }
 
-const COMMON_RESPONSE_HEADERS = [HEADERS.requestId, HEADERS.serviceVersion, HEADERS.rateLimitLimit, HEADERS.rateLimitRemaining, HEADERS.rateLimitReset];
+const COMMON_RESPONSE_HEADERS = [HEADERS.requestId, HEADERS.traceparent, HEADERS.serviceVersion, HEADERS.rateLimitLimit, HEADERS.rateLimitRemaining, HEADERS.rateLimitReset];
 const BILLING_HEADERS = [HEADERS.creditsCharged, HEADERS.creditsRemaining];
 
 function headersRefs(names: readonly string[]): Record<string, JsonSchema> {

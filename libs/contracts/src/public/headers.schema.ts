@@ -18,6 +18,8 @@ export const HEADERS = {
   serviceSignature: 'Service-Signature',
   idempotencyKey: 'Idempotency-Key',
   requestId: 'X-Request-Id',
+  /** W3C Trace Context: the trace of the request's work in the service, for support. */
+  traceparent: 'traceparent',
   creditsCharged: 'X-Credits-Charged',
   creditsRemaining: 'X-Credits-Remaining',
   rateLimitLimit: 'RateLimit-Limit',
