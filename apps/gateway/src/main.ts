@@ -13,7 +13,7 @@ import { ApiExceptionFilter, errorLinks } from './http/api-exception.filter.js';
 import { DoorInterceptor } from './http/door.interceptor.js';
 import { MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
 import { installRequestContext } from './http/request-context.hook.js';
-import { installTraceparentHeader } from './http/traceparent.hook.js';
+import { installTraceLink } from './http/trace-link.hook.js';
 import { installIdempotencyRecorder } from './idempotency/idempotency.recorder.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { ReplaySealer } from './idempotency/replay-sealer.js';
@@ -43,7 +43,7 @@ const service = await runService({
   configure: (app, logger) => {
     const fastify = app.getHttpAdapter().getInstance();
     installRequestContext(fastify);
-    installTraceparentHeader(fastify);
+    installTraceLink(fastify);
     installServiceVersionHeader(fastify);
     installIdempotencyRecorder(fastify, app.get(IdempotencyStore), app.get(ReplaySealer), logger);
     app.useGlobalFilters(new ApiExceptionFilter(logger, errorLinks(config)));
@@ -61,7 +61,7 @@ const admin = await NestFactory.create<NestFastifyApplication>(AdminModule.shari
   logger: new PinoNestLogger(service.logger.child({ component: 'admin' })),
 });
 installRequestContext(admin.getHttpAdapter().getInstance());
-installTraceparentHeader(admin.getHttpAdapter().getInstance());
+installTraceLink(admin.getHttpAdapter().getInstance());
 installHttpRouteAttribute(admin.getHttpAdapter().getInstance());
 admin.useGlobalFilters(new ApiExceptionFilter(service.logger, errorLinks(config)));
 await admin.listen({ port: config.ADMIN_PORT, host: config.LISTEN_HOST });

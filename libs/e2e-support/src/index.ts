@@ -7,3 +7,4 @@ export * from './prometheus-text.js';
 export * from './metrics.js';
 export * from './ledger-sql.js';
 export * from './dashboard.js';
+export * from './trace-viewer.js';
