@@ -45,7 +45,7 @@ describe('alerts and dashboards as code', () => {
   it('refuses what is not PromQL (the parser reports errors rather than throwing)', () => {
     expect(parsePromQL('sum(rate(x[5m])').errors.length).toBeGreaterThan(0);
     expect(parsePromQL('rate(x{a="b"}[5m]) +').errors.length).toBeGreaterThan(0);
-    expect(parsePromQL('histogram_quantile(0.9, sum by (le) (rate(a_bucket[5m]))) / on() group_left max(b{job="x"})').metrics.sort()).toEqual(['a_bucket', 'b']);
+    expect([...parsePromQL('histogram_quantile(0.9, sum by (le) (rate(a_bucket[5m]))) / on() group_left max(b{job="x"})').metrics].sort()).toEqual(['a_bucket', 'b']);
     expect(parsePromQL('{__name__="named_by_matcher", job="x"}').metrics).toEqual(['named_by_matcher']);
   });
 
@@ -87,10 +87,10 @@ describe('alerts and dashboards as code', () => {
 
   it('dashboards: unique uids, every panel queries something, and the SLOs and every area of the issue are shown', () => {
     const boards = loadDashboards();
-    expect(new Set(boards.map((b) => b.dashboard['uid'])).size).toBe(boards.length);
-    const panels = boards.flatMap((b) => (b.dashboard['panels'] as Array<Record<string, any>>).filter((p) => p['type'] !== 'row'));
-    for (const panel of panels) expect({ panel: panel['title'], targets: (panel['targets'] ?? []).length > 0 }).toEqual({ panel: panel['title'], targets: true });
-    const shown = new Set(panels.flatMap((p) => (p['targets'] as Array<{ expr: string }>).flatMap((t) => parsePromQL(t.expr).metrics)));
+    expect(new Set(boards.map((b) => b.dashboard.uid)).size).toBe(boards.length);
+    const panels = boards.flatMap((b) => b.dashboard.panels.filter((p) => p.type !== 'row'));
+    for (const panel of panels) expect({ panel: panel.title, targets: (panel.targets ?? []).length > 0 }).toEqual({ panel: panel.title, targets: true });
+    const shown = new Set(panels.flatMap((p) => (p.targets ?? []).flatMap((t) => parsePromQL(t.expr).metrics)));
     for (const metric of [
       'http_server_request_duration_count',
       'http_server_request_duration_bucket',

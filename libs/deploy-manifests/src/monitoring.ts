@@ -40,12 +40,20 @@ export function loadRuleFiles(dir = RULES_DIR): RuleFile[] {
 
 export const isAlert = (rule: Rule): rule is AlertingRule => 'alert' in rule;
 
+/** What the checks read of a Grafana dashboard (the JSON has more). */
+export interface Dashboard {
+  uid: string;
+  title: string;
+  panels: Array<{ type: string; title: string; targets?: Array<{ expr: string; refId: string }> }>;
+  annotations?: { list?: Array<{ name: string; expr?: string }> };
+}
+
 /** Every Grafana dashboard of deploy/grafana/dashboards, parsed. */
-export function loadDashboards(dir = DASHBOARDS_DIR): Array<{ file: string; dashboard: Record<string, any> }> {
+export function loadDashboards(dir = DASHBOARDS_DIR): Array<{ file: string; dashboard: Dashboard }> {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.json'))
     .sort()
-    .map((file) => ({ file, dashboard: JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, any> }));
+    .map((file) => ({ file, dashboard: JSON.parse(readFileSync(join(dir, file), 'utf8')) as Dashboard }));
 }
 
 /** One PromQL expression of the rules or dashboards, and where it is. */
@@ -60,10 +68,8 @@ export function allExpressions(): Expression[] {
     groups.flatMap((group) => group.rules.map((rule) => ({ where: `${file} ${group.name} ${'alert' in rule ? rule.alert : rule.record}`, expr: rule.expr }))),
   );
   const dashboards = loadDashboards().flatMap(({ file, dashboard }) => [
-    ...(dashboard['panels'] as Array<Record<string, any>>).flatMap((panel) =>
-      ((panel['targets'] ?? []) as Array<{ expr: string; refId: string }>).map((target) => ({ where: `${file} "${panel['title']}" ${target.refId}`, expr: target.expr })),
-    ),
-    ...((dashboard['annotations']?.['list'] ?? []) as Array<{ name: string; expr?: string }>).filter((a) => a.expr).map((a) => ({ where: `${file} annotation "${a.name}"`, expr: a.expr! })),
+    ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `${file} "${panel.title}" ${target.refId}`, expr: target.expr }))),
+    ...(dashboard.annotations?.list ?? []).flatMap((a) => (a.expr ? [{ where: `${file} annotation "${a.name}"`, expr: a.expr }] : [])),
   ]);
   return [...rules, ...dashboards];
 }
