@@ -255,7 +255,12 @@ function viewerEnv() {
 
 /** Starts the viewer; a viewer that will not start costs `up` its traces, not the API (a warning). */
 async function ensureTraceViewer() {
-  if (!viewerWanted()) return false;
+  if (!viewerWanted()) {
+    // A test stack's viewer spec starts the viewer itself: its jar is fetched now, beside the
+    // broker's start, rather than inside a test.
+    if (command !== 'up') await run('bash', ['deploy/zipkin/zipkin.sh', 'fetch'], { env: viewerEnv() });
+    return false;
+  }
   const wasRunning = await run('bash', ['deploy/zipkin/zipkin.sh', 'status'], { quiet: true, env: viewerEnv() }).then(
     () => true,
     () => false,

@@ -9,7 +9,7 @@
 #
 # Env: ZIPKIN_PORT (9411), ZIPKIN_INSTANCE (dev: log and pid under .local/zipkin/<instance>),
 #      ZIPKIN_HEAP_OPTS (-Xms64m -Xmx256m), ZIPKIN_MAX_SPANS (25000: the oldest traces go first; our
-#      spans carry SQL statements, about 4 KB each in its heap, so 25,000 take about 100 MB),
+#      spans carry SQL statements: a full store of 25,000 held about 160 MB of its heap),
 #      ZIPKIN_JVM_OPTS (extra JVM flags), ZIPKIN_READY_TIMEOUT (60s), JAVA (java on PATH).
 # Nothing is kept on disk but the jar: spans live in the server's memory until it stops.
 set -euo pipefail
