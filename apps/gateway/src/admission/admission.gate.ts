@@ -35,6 +35,11 @@ export class AdmissionGate {
   private readonly waited: Histogram;
   private readonly replyGraceMs: number;
 
+  /** Each pool's in-flight limit (the replicas exchange their unloaded latencies: AdmissionBaselineExchange). */
+  get limits(): ReadonlyArray<[AdmissionPool, InFlightLimit]> {
+    return Object.entries(this.pools).map(([pool, queue]) => [pool as AdmissionPool, queue.limit]);
+  }
+
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.replyGraceMs = config.SEARCH_REPLY_GRACE_MS;
     const limit = new InFlightLimit({

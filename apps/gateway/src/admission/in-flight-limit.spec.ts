@@ -173,10 +173,29 @@ describe('admission by the work in flight', () => {
     clock.now += 30_000;
     fill(limit.limit, 700);
     expect(limit.probing).toBe(false);
-    // A minute after the last unloaded latency, a busy window probes again.
-    clock.now += 40_000;
+    // Over a minute after the last unloaded latency a busy window probes again, but only once a
+    // wall-clock minute begins, so that replicas sharing the pipeline drain together.
+    clock.now = 70_000;
+    fill(limit.limit, 700);
+    expect(limit.probing).toBe(false);
+    clock.now = 120_000;
     fill(limit.limit, 700);
     expect(limit.probing).toBe(true);
+  });
+
+  it("takes another replica's lower unloaded p50, and does not probe while another's is fresh", () => {
+    const { limit, clock, fill } = limitOn({ min: 2, max: 8, window: 4, probeAfterMs: 60_000 });
+    // This replica only saw the pipeline while another kept it busy: its own "unloaded" p50 is 1.5 s.
+    for (let i = 0; i < 3; i++) fill(1, 1500);
+    limit.shareUnloaded({ p50Ms: 450, at: clock.now });
+    expect(limit.ownUnloadedP50Ms).toBe(1500);
+    expect(limit.unloadedP50Ms).toBe(450);
+    expect(limit.targetMs(CEILING)).toBe(900);
+    // Busy past its own samples' freshness: the other replica's fresh one spares the probe.
+    clock.now = 120_000;
+    limit.shareUnloaded({ p50Ms: 450, at: clock.now });
+    fill(limit.limit, 800);
+    expect(limit.probing).toBe(false);
   });
 
   it('neither shrinks nor learns from work whose latency was a dependency\'s', () => {

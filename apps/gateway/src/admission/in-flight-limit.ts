@@ -37,9 +37,10 @@ export interface InFlightTuning {
    */
   floorMs?: number;
   /**
-   * How long unloaded latencies stay good. When the newest is older and the limit is busy, the
-   * limit probes: it lets the work in flight drain to `min` until a few units ran unloaded, then
-   * returns to where it was. Default 60 s.
+   * How long unloaded latencies stay good. When the newest (this replica's or another's) is older
+   * and the limit is busy, the limit probes: it lets the work in flight drain to `min` until a few
+   * units ran unloaded, then returns to where it was. Probes start only in the first tenth of a
+   * wall-clock period of this length, so replicas sharing a pipeline drain together. Default 60 s.
    */
   probeAfterMs?: number;
 }
@@ -97,6 +98,8 @@ export class InFlightLimit {
   private lastUnloadedAt: number | undefined;
   /** Unloaded latencies still wanted by the probe under way (0: no probe). */
   private probeWants = 0;
+  /** The lowest fresh unloaded p50 other replicas of the pipeline report, and when it was seen. */
+  private others: { p50Ms: number; at: number } | undefined;
 
   constructor(
     private readonly tuning: InFlightTuning,
@@ -133,10 +136,32 @@ export class InFlightLimit {
     return this.probeWants > 0;
   }
 
-  /** The p50 of the unloaded latencies, or undefined until enough were seen. */
+  /**
+   * The unloaded p50 the target follows: the lower of this replica's own and the other replicas'
+   * (a replica that only ever saw the pipeline while another kept it busy learnt it too high),
+   * or undefined until one is known.
+   */
   get unloadedP50Ms(): number | undefined {
+    const own = this.ownUnloadedP50Ms;
+    const others = this.others?.p50Ms;
+    if (own === undefined) return others;
+    return others === undefined ? own : Math.min(own, others);
+  }
+
+  /** This replica's own unloaded p50, or undefined until enough were seen. */
+  get ownUnloadedP50Ms(): number | undefined {
     if (this.unloadedLatencies.length < UNLOADED_SAMPLES_NEEDED) return undefined;
     return percentile(this.unloadedLatencies, 0.5);
+  }
+
+  /** When this replica last saw an unloaded latency (epoch ms), if ever. */
+  get ownUnloadedAt(): number | undefined {
+    return this.lastUnloadedAt;
+  }
+
+  /** What the other replicas report: their lowest fresh unloaded p50 and when it was seen, or nothing. */
+  shareUnloaded(others: { p50Ms: number; at: number } | undefined): void {
+    this.others = others;
   }
 
   /** The window p95 the limit holds work to now, for work that may take at most `ceilingMs`. */
@@ -214,9 +239,14 @@ export class InFlightLimit {
     if (this.probeWants > 0 && --this.probeWants === 0) this.setLimit(this.resumeLimit);
   }
 
+  /** Whether to probe now: no fresh unloaded latency anywhere, the limit above its minimum, and a period just begun. */
   private unloadedIsStale(): boolean {
     if (this.currentLimit <= this.tuning.min) return false;
-    return this.lastUnloadedAt === undefined || this.now() - this.lastUnloadedAt > (this.tuning.probeAfterMs ?? DEFAULT_PROBE_AFTER_MS);
+    const period = this.tuning.probeAfterMs ?? DEFAULT_PROBE_AFTER_MS;
+    const now = this.now();
+    const newest = Math.max(this.lastUnloadedAt ?? -Infinity, this.others?.at ?? -Infinity);
+    if (now - newest <= period) return false;
+    return now % period < period / 10;
   }
 
   private startProbe(): void {
