@@ -73,10 +73,10 @@ describe('256 concurrent sync searches', () => {
   it('lets a refused search run on its retry with the same Idempotency-Key', async () => {
     const account = await createAccount({ plan: 'pro', credits: 1_000 });
     const key = account.live_key;
-    // A 1 s deadline leaves a search next to no time to wait for a slot.
-    const body = { filters: { title_or: ['engineer'] }, waterfall: { timeout_ms: 1000 }, limit: 3 };
+    // A 1 s deadline on max_coverage searches (half a second each alone) leaves a search next to no time to wait for a slot.
+    const body = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage', timeout_ms: 1000 }, limit: 3 };
     // Fill the gateway past capacity, each search under its own key, and retry the refused ones after their Retry-After.
-    const first = await Promise.all(Array.from({ length: 64 }, (_, i) => api('/v1/jobs/search', { key, body, headers: { 'Idempotency-Key': `overload-${account.account_id}-${i}` } })));
+    const first = await Promise.all(Array.from({ length: 96 }, (_, i) => api('/v1/jobs/search', { key, body, headers: { 'Idempotency-Key': `overload-${account.account_id}-${i}` } })));
     const refusedAt = first.flatMap((answer, i) => (answer.status === 200 ? [] : [i]));
     expect(first.every((answer) => answer.status === 200 || answer.status === 503)).toBe(true);
     expect(refusedAt.length).toBeGreaterThan(0);

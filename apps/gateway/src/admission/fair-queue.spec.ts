@@ -150,7 +150,7 @@ describe('fair admission', () => {
   });
 
   it("judges a quiet account's wait by its place ahead of a busy account's line, not behind it", () => {
-    const { queue, clock } = queueOf(2, { maxWaitMs: 800 });
+    const { queue, clock } = queueOf(2, { maxWaitMs: 400 });
     // Answers take 1 s: with two slots, one starts every 500 ms.
     for (let i = 0; i < 5; i++) {
       const slot = enterNow(queue, 'acct_a');
@@ -159,7 +159,7 @@ describe('fair admission', () => {
     }
     enterNow(queue, 'acct_a');
     enterNow(queue, 'acct_a');
-    // The busy account holds both slots: its next search starts within 500 ms, the one after would wait 1 s.
+    // The busy account holds both slots: its next search starts within 500 ms (within twice its 400 ms), the one after 1 s.
     expect(queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
     expect((queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal).reason).toBe('wait_too_long');
     // An account holding none starts at once in the newcomers' room past the limit.
@@ -177,11 +177,12 @@ describe('fair admission', () => {
       slot.release();
     }
     enterNow(queue, 'acct_a');
-    // The first three in line start within 1, 2 and 3 s; a fourth would wait 4 s, past the 3 s it may.
-    for (let i = 0; i < 3; i++) expect(queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    // The first six in line would start within 1 to 6 s: within twice the 3 s they may wait, they get their chance;
+    // a seventh would wait 7 s, clearly out of reach.
+    for (let i = 0; i < 6; i++) expect(queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
     const refused = queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal;
     expect(refused.reason).toBe('wait_too_long');
-    expect(refused.retryAfterSeconds).toBe(5); // the one in flight and four in line, a second each
+    expect(refused.retryAfterSeconds).toBe(8); // the one in flight and seven in line, a second each
     // Another account holding none starts at once, in the newcomers' room past the limit.
     expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
   });

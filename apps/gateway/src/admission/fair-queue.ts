@@ -43,6 +43,8 @@ interface Waiter {
 const SERVICE_GUESS_MS = 1000;
 const SERVICE_EWMA_WEIGHT = 0.2;
 const MAX_RETRY_AFTER_SECONDS = 30;
+/** How far past its allowed wait an expected wait may be and the search still wait (not refused at once). */
+const ESTIMATE_MARGIN = 2;
 /** The share of the limit an account holding no slot may start beyond it (`newcomerRoom`). */
 const NEWCOMER_SHARE = 0.25;
 
@@ -61,7 +63,7 @@ const NEWCOMER_SHARE = 0.25;
  * answer: the deadline runs from the request's arrival, so the wait comes off the pipeline's
  * budget, and a search is let wait only while what is left would still carry it.
  * It is refused at once when the expected wait (its place in the fair order, at the pace slots
- * free) already exceeds that, or when the queue is full; `Retry-After` is the time the work
+ * free) exceeds twice that, or when the queue is full; `Retry-After` is the time the work
  * ahead of it takes to drain, 1 to 30 s.
  */
 export class FairQueue {
@@ -97,7 +99,10 @@ export class FairQueue {
     if (this.queued >= this.tuning.maxQueued) return this.refusal('queue_full', this.queued);
     const maxWaitMs = Math.min(this.tuning.maxWaitMs, options.deadlineMs - this.answerFloorMs());
     const ahead = this.aheadOf(options.account);
-    if (maxWaitMs <= 0 || this.drainMs(ahead + 1) > maxWaitMs) return this.refusal('wait_too_long', ahead + 1);
+    // Refused at once only when the estimate is clearly out of reach: it reads the pace off the
+    // limit and hold time of the moment, which a change of strategy mix or a limit still growing
+    // back makes pessimistic; within twice the wait, the search gets its chance until its wait ends.
+    if (maxWaitMs <= 0 || this.drainMs(ahead + 1) > ESTIMATE_MARGIN * maxWaitMs) return this.refusal('wait_too_long', ahead + 1);
     return new Promise<Admitted | QueueRefusal>((resolve) => {
       let settled = false;
       const timer = this.timers.set(() => {
