@@ -231,7 +231,8 @@ export class CanonicalJobRepository {
         return domain !== null && domain !== loaded.get(jobId)?.before.fields.companyDomain;
       };
       const madeOrMoved = [...touched.keys()].flatMap((jobId) => (!loaded.has(jobId) || learnt(jobId) ? [index.job(jobId)!.fields] : []));
-      const offers = bestCompanyNames([...touched.values()].flatMap(({ sources }) => sources.map((r) => ({ provider: r.provider, fields: fieldsOfRecord(r) }))));
+      const fieldsOf = new Map(records.map((r, i) => [r, inputs[i]!.fields]));
+      const offers = bestCompanyNames([...touched.values()].flatMap(({ sources }) => sources.map((r) => ({ provider: r.provider, fields: fieldsOf.get(r)! }))));
       const companyIds = await resolveCompanies(tx, madeOrMoved, offers, (openJobIds) => this.lifecycle.lock(tx, track, openJobIds));
       for (const [jobId, { seenAt, sources, reposts, relisting }] of touched) {
         const job = index.job(jobId)!;

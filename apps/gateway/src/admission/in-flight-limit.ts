@@ -126,11 +126,6 @@ export class InFlightLimit {
     return this.probeWants > 0 ? this.resumeLimit : this.currentLimit;
   }
 
-  /** Whether a unit would be admitted now. */
-  get hasRoom(): boolean {
-    return this.inFlight < this.currentLimit;
-  }
-
   /** Whether the limit is probing the unloaded latency now. */
   get probing(): boolean {
     return this.probeWants > 0;
