@@ -48,6 +48,7 @@ export class AdmissionGate {
       start: config.SEARCH_START_IN_FLIGHT,
       window: config.SEARCH_ADMISSION_WINDOW,
       tolerance: config.SEARCH_LATENCY_TOLERANCE,
+      sharedTolerance: config.SEARCH_SHARED_LATENCY_TOLERANCE,
       floorMs: config.SEARCH_LATENCY_FLOOR_MS,
     });
     this.pools = { 'sync-search': new FairQueue(limit, { maxQueued: config.SEARCH_QUEUE_MAX, maxWaitMs: config.SEARCH_QUEUE_MAX_WAIT_MS }) };

@@ -55,6 +55,21 @@ describe('fair admission', () => {
     expect(a.waitedMs).toBe(0);
   });
 
+  it('tells the limit the pipeline is shared while another account sent a request within 10 s', async () => {
+    const { queue, limit, advance } = queueOf(4);
+    enterNow(queue, 'acct_a').release();
+    expect(limit.sharing).toBe(false);
+    enterNow(queue, 'acct_b').release();
+    expect(limit.sharing).toBe(true);
+    await advance(6_000);
+    enterNow(queue, 'acct_b').release();
+    expect(limit.sharing).toBe(true);
+    // acct_a's last request is now over 10 s old: acct_b is alone.
+    await advance(5_000);
+    enterNow(queue, 'acct_b').release();
+    expect(limit.sharing).toBe(false);
+  });
+
   it('lets a full limit make a search wait, and admits it when a slot is released', async () => {
     const { queue, clock } = queueOf(1);
     const first = enterNow(queue, 'acct_a');

@@ -47,6 +47,8 @@ const MAX_RETRY_AFTER_SECONDS = 30;
 const ESTIMATE_MARGIN = 2;
 /** The share of the limit an account holding no slot may start beyond it (`newcomerRoom`). */
 const NEWCOMER_SHARE = 0.25;
+/** An account that sent a request within this long still shares the pipeline (`InFlightLimit.sharing`). */
+const SHARING_MEMORY_MS = 10_000;
 
 /**
  * Fair admission in front of an adaptive in-flight limit. A request starts at once while the
@@ -70,6 +72,8 @@ export class FairQueue {
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly heldBy = new Map<string, number>();
   private queued = 0;
+  /** When each account that sent a request lately last did (epoch ms); pruned as it is read. */
+  private readonly lastSeen = new Map<string, number>();
   /** A moving average of how long an admitted request holds its slot (ms). */
   private serviceMs = SERVICE_GUESS_MS;
 
@@ -91,6 +95,7 @@ export class FairQueue {
 
   /** A slot now, a promise of one (or of a refusal) after a wait, or a refusal now. */
   enter(options: EnterOptions): Admitted | QueueRefusal | Promise<Admitted | QueueRefusal> {
+    this.limit.sharing = this.noteAccount(options.account);
     // Nobody waits, or a newcomer (holding nothing) whom no other newcomer waits before.
     if (this.queued === 0 || (!this.heldBy.has(options.account) && !this.newcomerWaits())) {
       const slot = this.take(options.account, options.ceilingMs, 0);
@@ -126,6 +131,22 @@ export class FairQueue {
       this.queued++;
       this.dispatch();
     });
+  }
+
+  /**
+   * Remembers that `account` sent a request now, and says whether another account did within
+   * SHARING_MEMORY_MS. Memory stays one entry per recently active account.
+   */
+  private noteAccount(account: string): boolean {
+    const now = this.now();
+    this.lastSeen.delete(account);
+    for (const [other, at] of this.lastSeen) {
+      // Insertion order is the order of last requests: the oldest come first.
+      if (now - at <= SHARING_MEMORY_MS) break;
+      this.lastSeen.delete(other);
+    }
+    this.lastSeen.set(account, now);
+    return this.lastSeen.size > 1;
   }
 
   /**

@@ -98,6 +98,19 @@ describe('admission by the work in flight', () => {
     expect(limit.targetMs(1200)).toBe(1200);
   });
 
+  it('holds the pipeline to the shared tolerance while several accounts share it', () => {
+    const { limit, fill } = limitOn({ min: 2, max: 8, window: 4, tolerance: 2, sharedTolerance: 1.25 });
+    for (let i = 0; i < 6; i++) fill(1, 1000);
+    expect(limit.targetMs(CEILING)).toBe(2000);
+    limit.sharing = true;
+    expect(limit.targetMs(CEILING)).toBe(1250);
+    // 1.5 s at eight at once is within twice the unloaded p50 but not within 1.25 times: 8 -> 5.
+    fill(8, 1500);
+    expect(limit.limit).toBe(5);
+    limit.sharing = false;
+    expect(limit.targetMs(CEILING)).toBe(2000);
+  });
+
   it('starts at `start` and grows from there only by windows that filled it within the target', () => {
     const { limit, clock, fill } = limitOn({ min: 2, max: 16, start: 4, window: 4 });
     // Unloaded: one at a time, 1 s each (target 2 s). A light window leaves the limit at its start.

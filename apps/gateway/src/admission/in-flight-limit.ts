@@ -28,9 +28,16 @@ export interface InFlightTuning {
   window: number;
   /**
    * The window p95 the limit holds work to, as a multiple of the pipeline's unloaded p50 (the
-   * latency of work that ran nearly alone). Default 2.
+   * latency of work that ran nearly alone) while one account alone uses the pipeline. Default 2.
    */
   tolerance?: number;
+  /**
+   * The same multiple while several accounts share the pipeline (`sharing`); default `tolerance`.
+   * Alone, an account's queueing delays only its own work, and it chose its concurrency; shared,
+   * every unit of one account's concurrency is latency for the others, so the limit holds the
+   * pipeline closer to its unloaded pace.
+   */
+  sharedTolerance?: number;
   /**
    * A p95 at or under this never shrinks the limit, whatever the unloaded latency: refusing work
    * that would still be answered this fast helps no caller. 0: no floor.
@@ -100,6 +107,8 @@ export class InFlightLimit {
   private probeWants = 0;
   /** The lowest fresh unloaded p50 other replicas of the pipeline report, and when it was seen. */
   private others: { p50Ms: number; at: number } | undefined;
+  /** Whether several accounts share the pipeline now (FairQueue says): the target uses `sharedTolerance`. */
+  sharing = false;
 
   constructor(
     private readonly tuning: InFlightTuning,
@@ -163,7 +172,9 @@ export class InFlightLimit {
   targetMs(ceilingMs: number): number {
     const unloaded = this.unloadedP50Ms;
     if (unloaded === undefined) return ceilingMs;
-    return Math.min(ceilingMs, Math.max(this.tuning.floorMs ?? 0, (this.tuning.tolerance ?? DEFAULT_TOLERANCE) * unloaded));
+    const alone = this.tuning.tolerance ?? DEFAULT_TOLERANCE;
+    const tolerance = this.sharing ? (this.tuning.sharedTolerance ?? alone) : alone;
+    return Math.min(ceilingMs, Math.max(this.tuning.floorMs ?? 0, tolerance * unloaded));
   }
 
   /**
