@@ -1,5 +1,5 @@
 /**
- * What a search's largest payloads cost to build, beside how they were built before (issue 14):
+ * What a search's largest payloads cost to build:
  *
  * 1. Serialization: the latest large messages of the search topics on the broker (up to
  *    BENCH_MESSAGES of each, 20 KB or more), serialized to bytes by `JSON.stringify` +

@@ -1,4 +1,4 @@
-// What the store says is complete and current (issue 13), over the running stack: refresh passes
+// What the store says is complete and current, over the running stack: refresh passes
 // (POST /admin/refresh, awaited with GET /admin/refresh/{id}) keep every stored job true whether
 // anyone watches it or not, the own index answers from the store without waiting for its crawler,
 // and watches are matched from the store's changes: one event per watch and change.

@@ -2,7 +2,7 @@ import { ErrorEnvelopeSchema, JobSearchResponseSchema } from '@jobs/contracts';
 import { api, stack } from './stack.js';
 
 /**
- * The door of every request (issue 3, items 4 to 6): rate limits per account in Redis,
+ * The door of every request: rate limits per account in Redis,
  * Idempotency-Key on authenticated POSTs, and Service-Version, over real HTTP on the running stack.
  */
 

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { ErrorEnvelopeSchema, JobSearchResponseSchema } from '@jobs/contracts';
 import { admin, api, createAccount, servicePid } from './stack.js';
 
-/** The bound every replica keeps (issue 14): a key revoked anywhere is refused everywhere within 1 s. */
+/** The bound every replica keeps: a key revoked anywhere is refused everywhere within 1 s. */
 const REVOCATION_BOUND_MS = 1_000;
 /** The clone's root: the e2e target runs in apps/gateway. */
 const ROOT = join(process.cwd(), '..', '..');
@@ -73,7 +73,7 @@ async function accountVia(baseUrl: string, key: string): Promise<{ status: numbe
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Issue 14: a gateway replica answers a known key from its own memory for a moment; a key
+ * A gateway replica answers a known key from its own memory for a moment; a key
  * revoked through any replica is refused on every replica within 1 s. The replica that revoked
  * it refuses its very next request; the other, kept answering the key from memory up to the
  * revocation, refuses it once that memory lapses: every request it gets 1 s after the

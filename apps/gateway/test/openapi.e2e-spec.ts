@@ -15,7 +15,7 @@ interface ApiResponse {
 }
 
 /**
- * Item 10 of issue 3: the OpenAPI document served by the running gateway describes what the
+ * The OpenAPI document served by the running gateway describes what the
  * gateway really answers. Every implemented endpoint's real responses are validated against
  * the document's schema and headers for that path and status, so code and document cannot
  * drift apart unnoticed.

@@ -3,7 +3,7 @@ import { fromAddress } from './client-address.js';
 import { api, createAccount, TopicTap } from './stack.js';
 
 /**
- * Item 7 of issue 3: the keyless sandbox answers fixed illustrative data in the live shapes
+ * The keyless sandbox answers fixed illustrative data in the live shapes
  * whatever is sent (interface.md), validates like the live endpoint and charges nothing; a test
  * key gets the same fixed page from `POST /v1/jobs/search`.
  */

@@ -1,5 +1,5 @@
 /**
- * The replica scenario (issue 7): one deterministic pass through every consuming service in a
+ * The replica scenario: one deterministic pass through every consuming service in a
  * fresh account with words unique in the world. Openings seen by several providers, two sync
  * searches and an async search racing over them, the first search repeated, a saved-search watch
  * and a local webhook receiver, then one opening closed and found closed by a refresh pass.

@@ -17,7 +17,7 @@ import {
 } from '../src/index.js';
 
 /**
- * The client against the running stack, over real HTTP (issue 15): paging a search to its end,
+ * The client against the running stack, over real HTTP: paging a search to its end,
  * a real 429 waited out, a POST whose answer was lost retried with its Idempotency-Key and charged
  * once, typed errors, async search results, watches, the event feed and a real webhook delivery
  * verified with the client's helper.

@@ -330,7 +330,7 @@ function orchestratorQueryRequested(): OrchestratorQueryRequested.Value {
   };
 }
 
-/** The async search chunk pipeline (issue 5): one chunk of provider_a, then its charge. */
+/** The async search chunk pipeline: one chunk of provider_a, then its charge. */
 function asyncChunkRequested() {
   return {
     v: 1,

@@ -81,9 +81,8 @@ export interface SqlReader {
 /**
  * Raw statements sent by `pg` itself on the pool of a client's adapter (same connections, same
  * statement names), for the few hot statements where Prisma's raw query path costs more than the
- * statement: a search's load of 70 canonical jobs took 6.3 ms of the service's CPU through
- * `$queryRaw` against 3.3 ms through `pg`, and the known-listings read 0.93 against 0.36 ms
- * (bench/README, "Issue 14, a search's hottest statements on pg itself"). Called like `$queryRaw`/`$executeRaw` (a
+ * statement (about twice the CPU through `$queryRaw` for a search's load of its canonical jobs
+ * and its known-listings read). Called like `$queryRaw`/`$executeRaw` (a
  * tagged template or a `Prisma.Sql`); rows come as pg parses them (jsonb as objects, timestamps
  * as Dates, bigint and numeric as strings). Outside any transaction: each statement commits on
  * its own, so a statement that must share a transaction goes through that transaction's client.

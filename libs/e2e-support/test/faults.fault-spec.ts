@@ -6,7 +6,7 @@ import { infrastructure } from './infrastructure.js';
 import { Load, type LoadAccount } from './load.js';
 
 /**
- * Faults under load (issue 6): while sync searches, async searches and watch deliveries run,
+ * Faults under load: while sync searches, async searches and watch deliveries run,
  * every service is SIGKILLed in turn (the stack's supervisor starts it again), the Kafka broker
  * is stopped and started, PostgreSQL restarted (fast, then immediate: a crash and recovery),
  * and Redis goes away and comes back. After the load stops and the stack quiesces: no async

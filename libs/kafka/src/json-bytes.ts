@@ -5,9 +5,7 @@
  *
  * Why: V8 13.6 (Node 24) serializes in a slow two-byte mode from the first string holding a
  * character above U+00FF (one typographic dash or quote in one job description) to the end of
- * the output. A 115 KB wave of 120 partner records with 43 such characters took 1.3-2.0 ms to
- * serialize whole and 0.25-0.45 ms in pieces, a 115 KB page of 140 canonical jobs 1.4-1.7 against
- * 0.22-0.31 (bench/README, "Issue 14, messages serialized in pieces"); only the pieces that hold
+ * the output, several times slower than in pieces (`npm run bench -- payloads`); only the pieces that hold
  * such a string pay the slow mode now. The bytes are exactly those of `JSON.stringify`: the same
  * property order, `undefined`, functions and symbols left out of objects and `null` in arrays,
  * `toJSON` honoured (such a value is serialized whole).

@@ -4,8 +4,7 @@ const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 /**
  * Random bytes drawn from the CSPRNG 4 KiB at a time, each byte handed out once: a CSPRNG call
- * per id (every request gets one) was about 2 % of the gateway's CPU under bench:account
- * (issue 14).
+ * per id (every request gets one) is a visible share of the gateway's CPU on cheap requests.
  */
 const pool = Buffer.allocUnsafe(4096);
 let offset = pool.length;

@@ -58,13 +58,13 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
   // ES modules (pg, ioredis, node:http as imported by ES modules) are only patchable through the
   // loader hook. It wraps only the modules an instrumentation names (the channel tells the
   // loader): by default it wraps every module loaded, Nest's and ours too, for nothing, which
-  // was a third of a service's start-up CPU (README "Fault tests": start-up).
+  // is a large share of a service's start-up CPU, and a restart's delay.
   const channel = createAddHookMessageChannel();
   hooksAcknowledged = channel.waitForAllMessagesAcknowledged;
   if (supportsSyncHooks()) {
     // In the service's own thread (module.registerHooks): the off-thread loader made the main
-    // thread wait on a worker for every import, about a third of the gateway's start-up CPU
-    // (bench/README, issue 14: recovery). The same channel feeds the include list; in one thread
+    // thread wait on a worker for every import, a large share of the gateway's start-up CPU.
+    // The same channel feeds the include list; in one thread
     // its messages arrive on the next turn of the event loop, before register.ts lets main load.
     // (The port is an option create-hook's applyOptions reads on both paths; the .d.mts omits it.)
     // Every instrumented library here is CommonJS and patched in place, which both paths see; an

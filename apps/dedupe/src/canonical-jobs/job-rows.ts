@@ -9,8 +9,7 @@ type SourceTuple = [JobSourceView['provider'], string, string | null, number, nu
  * (`toJob`). The columns are named in the statement, already camelCase, and each source is a
  * small JSON array with its times in epoch milliseconds: `to_jsonb` of the whole rows (a job's
  * search and blocking columns, a source's field hashes) cost the database three times the
- * statement's work and the service a JSON round of every column (bench/README, "Issue 14, the
- * search's load of its jobs"). Prisma's `include` would send three statements. `ids` order is
+ * statement's work and the service a JSON round of every column. Prisma's `include` would send three statements. `ids` order is
  * kept; ids not found are left out.
  */
 export async function loadJobRows(db: SqlReader, ids: readonly string[]): Promise<CanonicalJobRow[]> {

@@ -31,9 +31,9 @@ const BALANCES: pg.QueryConfig = {
  * asked for.
  *
  * The statement runs on a connection of its own (one statement in flight needs one) as a named
- * prepared statement through `pg`, not through Prisma: Prisma's `$queryRaw` cost 0.38 ms of CPU
- * per call (its call-site capture, request pipeline and result mapping), the prepared statement
- * 0.12 ms, with the socket round trip in both (issue 14, bench:account). The pg instrumentation
+ * prepared statement through `pg`, not through Prisma: Prisma's `$queryRaw` costs about three
+ * times its CPU per call (its call-site capture, request pipeline and result mapping; figures in
+ * bench/README.md, `account`). The pg instrumentation
  * traces it like any other query.
  */
 @Injectable()

@@ -52,14 +52,14 @@ const GatewayEnvObject = SharedEnvSchema.extend({
    * Sync searches one gateway replica lets into the pipeline at once, at most; beyond its current
    * limit a search waits in the fair queue, or is refused with 503 and Retry-After before any
    * work (overload is refused, never a 500 after the wait). The limit adapts between SEARCH_MIN_IN_FLIGHT and this
-   * (src/admission/in-flight-limit.ts); 16 is the concurrency the stack is sized for (bench:sync).
+   * (src/admission/in-flight-limit.ts); 16 is the concurrency the stack is sized for.
    */
   SEARCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
   SEARCH_MIN_IN_FLIGHT: z.coerce.number().int().min(1).default(2),
   /**
    * Where the limit starts, and where it returns after a window that used half of it or less:
    * a burst after a light spell is let in this far, and further once it came back within the
-   * target (bench:overload: 16 admitted at once answered at 2.5x the quiet p95 on 2 cores).
+   * target (`npm run bench -- overload` shows what a burst admitted at once costs).
    */
   SEARCH_START_IN_FLIGHT: z.coerce.number().int().min(1).default(8),
   /** Completed searches per decision of the adaptive limit (the p95 of their latencies against the target). */
@@ -67,13 +67,13 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   /**
    * The window p95 the adaptive limit holds sync searches to, as a multiple of their unloaded p50
    * (searches that ran nearly alone). Lower keeps latency under load closer to a lone search's at
-   * the cost of throughput; bench:fairness and bench:overload show both.
+   * the cost of throughput; the `fairness` and `overload` benchmarks show both.
    */
   SEARCH_LATENCY_TOLERANCE: z.coerce.number().min(1).default(2),
   /**
    * The same multiple while several accounts send searches (one within the last 10 s): one
    * account's concurrency is then the others' latency, so the pipeline is held closer to its
-   * unloaded pace. bench:fairness shows the quiet account's p95 against its quiet p50.
+   * unloaded pace. The `fairness` benchmark shows the quiet account's p95 against its quiet p50.
    */
   SEARCH_SHARED_LATENCY_TOLERANCE: z.coerce.number().min(1).default(1.4),
   /**

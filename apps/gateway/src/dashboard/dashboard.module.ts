@@ -21,7 +21,7 @@ import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
 import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
 
 /**
- * The customer dashboard (issue 16): its page and assets at /dashboard/, its API at
+ * The customer dashboard: its page and assets at /dashboard/, its API at
  * /dashboard/api, signed in by session cookie. It reuses the public API's and the admin API's
  * use cases rather than its own copies.
  */

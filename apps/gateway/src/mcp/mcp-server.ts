@@ -5,7 +5,7 @@
  * API request through `dispatch` (the gateway's own HTTP pipeline). The SDK's higher-level
  * `McpServer` would publish the full contract schemas and convert them again on every list; this
  * keeps the list small and made once. The SDK is loaded on the first MCP request, not at
- * start-up: a gateway restart (README, issue 14) does not pay for modules only MCP callers use.
+ * start-up: a gateway restart does not pay for modules only MCP callers use.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';

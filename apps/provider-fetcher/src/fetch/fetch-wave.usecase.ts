@@ -31,8 +31,7 @@ const LAST_ONE_GRACE_MS = 20;
  * last partner is still out LAST_ONE_GRACE_MS after the others also goes without it: dedupe
  * merges the others while the slowest partner is still answering, and after it only that
  * partner's records, so a lone search is answered that much sooner after its slowest partner
- * (issue 14: provider_d answers 100 ms after provider_f; the whole wave's merge was 16 ms of the
- * 64 ms after it). Under load the wave stays one message: a second merge and answer per search
+ * (bench/README.md, `stages`, shows where a search spends its time). Under load the wave stays one message: a second merge and answer per search
  * would cost CPU that concurrent searches are waiting for.
  */
 @Injectable()

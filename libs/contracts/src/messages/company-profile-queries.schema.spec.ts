@@ -4,7 +4,7 @@ import { ValueSchema as QueryResponded } from './query-responded.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { examples } from '../examples.js';
 
-describe('company profile queries (issue 5)', () => {
+describe('company profile queries', () => {
   it('dedupe answers company.profile for a valid domain and a plan scope', () => {
     const value = { v: 1, query_id: 'req_q1', account_id: 'acc_1', query: { kind: 'company.profile', domain: 'acme.example', providers_routable: ['own_index'] } };
     expect(DedupeQuery.safeParse(value).success).toBe(true);

@@ -34,7 +34,7 @@ export const NormalizedProviderRecordSchema = z.strictObject({
   /** when the provider-fetcher saw this record */
   seen_at: DateTimeSchema,
   /**
-   * Optional (added compatibly in issue 5): only a source that checks the employer's page, the
+   * Optional (so that older producers' records still parse): only a source that checks the employer's page, the
    * own crawler, lists recently closed openings, with `status: closed` and why. Omitted = open.
    */
   status: JobStatusSchema.optional(),
