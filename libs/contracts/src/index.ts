@@ -8,6 +8,7 @@ export * from './records/index.js';
 export * from './messages/index.js';
 export * from './state/index.js';
 export * from './topology.js';
+export * from './topology-docs.js';
 export * from './examples.js';
 export * from './openapi/index.js';
 export * from './dashboard/dashboard.schema.js';
