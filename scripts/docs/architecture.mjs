@@ -1,14 +1,15 @@
-// Rewrites the generated topology block of docs/architecture.md from the one
+// Rewrites the generated topology blocks of docs/architecture.md and the README from the one
 // declared topology (libs/contracts, built). Run: npm run docs:architecture.
 // The contracts spec `architecture-doc.spec.ts` fails when a block differs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderArchitectureTopology } from '@jobs/contracts';
+import { renderArchitectureTopology, renderServiceLinks } from '@jobs/contracts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const blocks = [
   { file: 'docs/architecture.md', marker: 'topology', render: renderArchitectureTopology },
+  { file: 'README.md', marker: 'service-links', render: renderServiceLinks },
 ];
 for (const { file, marker, render } of blocks) {
   const path = join(root, file);

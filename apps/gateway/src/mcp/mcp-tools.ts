@@ -368,7 +368,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   }),
 ];
 
-/** The tool table of the README's "MCP server" section and of the docs page (kept equal by mcp-docs.spec.ts). */
+/** The tool table of the MCP guide, libs/docs-site/guides/mcp.md (kept equal by mcp-docs.spec.ts). */
 export function renderToolTable(): string {
   const rows = MCP_TOOLS.map((tool) => `| \`${tool.name}\` | ${tool.purpose} | \`${tool.endpoint}\` | ${tool.cost} |`);
   return ['| Tool | What it does | API call | Cost |', '|---|---|---|---|', ...rows].join('\n');
