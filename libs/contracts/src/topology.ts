@@ -427,7 +427,7 @@ export function topicByName(name: string): AnyTopic | undefined {
   return ALL_TOPICS.find((topic) => topic.name === name);
 }
 
-/** Markdown table of the topology for the README. */
+/** Markdown table of every topic, for docs/architecture.md (topology-docs.ts). */
 export function renderTopicTable(): string {
   const list = (services: readonly ServiceName[]) => (services.length ? services.join(', ') : '(operators)');
   const escape = (text: string) => text.replaceAll('|', '\\|');
