@@ -6,7 +6,7 @@
  *
  * Why: a service's start was mostly Node resolving, reading and linking some 2,000 module files
  * (14,000 stat calls for billing), about 0.9 s of the 1.9 s of CPU before its first log line, on
- * every start and so on every restart after a crash (README "Recovery after a SIGKILL").
+ * every start and so on every restart after a crash (docs/operations.md, "Recovery after a crash").
  *
  * Left outside the bundle, loaded by Node as before:
  * - what OpenTelemetry instruments (pg, ioredis, Prisma) and the telemetry itself

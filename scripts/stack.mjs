@@ -399,7 +399,7 @@ function startService(service, infra) {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       // INSTANCE_ID names the replica, the same after a restart: its consumers rejoin their groups
-      // as the same static members and take their partitions back at once (README "Fault tests").
+      // as the same static members and take their partitions back at once (docs/operations.md, "Fault tests").
       env: { ...env, ...serviceEnv(infra), ...service.env, HEALTH_PORT: String(service.port), OTEL_SERVICE_NAME: service.name, INSTANCE_ID: service.id.replace('#', '-') },
     },
   );

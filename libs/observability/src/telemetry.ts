@@ -50,7 +50,7 @@ let hooksAcknowledged: (() => Promise<void>) | undefined;
  * The providers are put together here rather than by `@opentelemetry/sdk-node`'s NodeSDK, which
  * imports every exporter it could be configured with (gRPC, logs, Zipkin, YAML configuration):
  * about 0.2 s of CPU on every start for modules no service uses, and a start after a crash is
- * what a restarted service's recovery waits for (README "Recovery after a SIGKILL"). Each trace
+ * what a restarted service's recovery waits for (docs/operations.md, "Recovery after a crash"). Each trace
  * exporter is imported only when there is an endpoint to export to.
  */
 export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {

@@ -5,7 +5,7 @@ export const ALL_PROVIDERS = ['own_index', ...PARTNER_PROVIDERS] as const satisf
 
 /**
  * Growth gets two partners; the spec leaves which ones to us. provider_a and provider_b are
- * the two broadest general job boards of the simulated market (see README "Choices").
+ * the two broadest general job boards of the simulated market (docs/decisions/0001-growth-plan-partners.md).
  */
 export const GROWTH_PARTNERS = ['provider_a', 'provider_b'] as const satisfies readonly ProviderSlug[];
 

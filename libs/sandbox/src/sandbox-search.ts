@@ -3,7 +3,7 @@
  * endpoint's request and response shapes, answered with fixed illustrative data whatever is sent
  * (interface.md). No provider, no database, no charge.
  *
- * Choices (README material):
+ * Choices where the spec is silent (docs/decisions/0007-sandbox-and-test-keys.md):
  * - The caller validates the body first (the live endpoint's schema: a body of the wrong shape
  *   is a 400); every valid body then gets the same answer. Only the response's shape follows the
  *   request: `dry_run: true` gets the fixed estimate, any other body the fixed page.

@@ -24,7 +24,7 @@ export interface StoreVerificationRow {
 }
 
 /**
- * Measures how fresh the store is, per provider, and whether the README's freshness bound holds:
+ * Measures how fresh the store is, per provider, and whether the freshness bound (docs/decisions/0025-refresh-and-freshness-bound.md) holds:
  * the age of every listed source of an open job (`verificationAges`), and the bound of the
  * provider's latest cycle of `buckets` rounds (`verificationBound`). The figures go to the
  * `store_verification` table, which the admin refresh status reads, and out as gauges:

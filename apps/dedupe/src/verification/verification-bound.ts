@@ -26,7 +26,7 @@ export interface BoundInput {
 }
 
 export interface VerificationBound {
-  /** `buckets` x the interval: what the README promises (seconds) */
+  /** `buckets` x the interval: the promised bound (seconds) */
   promisedSeconds: number;
   /** `buckets` x the longer of the interval and the longest recent round (seconds) */
   currentSeconds: number;

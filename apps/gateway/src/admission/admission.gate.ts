@@ -131,7 +131,7 @@ function deadlineMs(body: unknown): number {
   return parsed.success ? parsed.data.waterfall.timeout_ms : DEFAULT_TIMEOUT_MS;
 }
 
-/** The spec has no code for "the service is at capacity": see README, "Choices where the spec is silent". */
+/** The spec has no code for "the service is at capacity": see docs/decisions/0015-admission-refusal.md. */
 export function overloaded(retryAfterSeconds: number): ApiError {
   return new ApiError(
     'rate_limited',

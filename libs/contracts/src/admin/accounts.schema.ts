@@ -1,7 +1,7 @@
 /**
  * Admin API: accounts, credits and keys (operator.md).
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `credits` on create is an integer >= 0; `amount` on top-up an integer >= 1.
  * - Account ids are `acc_...`.
  */

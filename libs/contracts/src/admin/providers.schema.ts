@@ -1,7 +1,7 @@
 /**
  * Admin API: simulated provider behaviour (operator.md).
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `latency_ms` is an integer 0 to 120000 (added delay of every answer).
  * - An empty body is accepted and changes nothing (the answer shows the current settings).
  */

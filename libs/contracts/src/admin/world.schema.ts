@@ -1,7 +1,7 @@
 /**
  * Admin API: the simulated job market (operator.md).
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `world_job_id` is an opaque non-empty string chosen by the simulator.
  * - A world job's `providers` holds 1 to 7 distinct slugs.
  * - `location` fields are each optional; `salary.origin` is optional and means `declared` when

@@ -7,7 +7,7 @@
  * Request bodies and parameters are rendered as the INPUT a client may send (defaults optional),
  * responses as the OUTPUT the service sends (every field present).
  *
- * Choices where the spec is silent (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `POST /watches` answers 201 with the Watch; `DELETE /watches/{id}` answers 204, no body.
  * - The webhook endpoint routes (`/webhook_endpoints`) are not in interface.md's table: they are
  *   how a customer obtains the per-endpoint signing secret, which the spec leaves "not shown".

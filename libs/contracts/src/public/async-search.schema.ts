@@ -1,7 +1,7 @@
 /**
  * Async search: `POST /searches` body, the Async search object, `GET /searches/{id}` query.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - The create request is strict: an unknown top-level property is `400 invalid_request`
  *   (an unknown key inside `filters` is still `unknown_filter`).
  * - `webhook_url` is optional and may not be null on create.

@@ -1,7 +1,7 @@
 /**
  * Scalar building blocks shared by every public object.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - Timestamps are ISO 8601 date-time strings in UTC with a `Z` suffix (fractional seconds
  *   allowed); offsets such as `+01:00` are rejected, since the spec says "ISO 8601, UTC".
  * - URIs (`apply_url`, `webhook_url`, `doc_url`, ...) must be absolute `http` or `https` URLs.

@@ -1,7 +1,7 @@
 /**
  * Events (webhook bodies and `GET /events` items), discriminated by `type`.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `watch_id` is a `wat_...` id on every watch event and null exactly on `search.completed`.
  * - `company.hiring_started` carries `is_hiring.value: true`, `company.hiring_stopped`
  *   carries `false` (a change to null fires nothing).

@@ -5,7 +5,7 @@
  * the filters object and whose `keys` lists the offenders. `describeRequestError` (see
  * request-issues.ts) turns that into `400 unknown_filter` with `param: "filters.<key>"`.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - Every `..._or` / `..._not` array holds at least 1 item (an empty list is ambiguous: omit the
  *   field instead) and at most: `title_or`, `title_not`, `job_family_or` 50 items of 1 to 200
  *   characters; `country_code_or` 250 (every ISO code fits); `seniority_or` 8 and

@@ -1,7 +1,7 @@
 /**
  * Header names and header value schemas.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `Idempotency-Key`: 1 to 255 characters of visible ASCII (no spaces or control characters).
  * - API keys: `svc_live_` or `svc_test_` followed by 1 to 128 characters of `[A-Za-z0-9_-]`.
  * - The name of the response header reporting the version used is "not shown"; the service

@@ -1,7 +1,7 @@
 /**
  * Prefixed ids.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - After its prefix an id holds 1 to 128 characters of `[A-Za-z0-9_-]`; the spec only says
  *   "opaque string", so this is the tightest shape that still admits UUIDs, ULIDs and nanoids.
  * - Cursors are ids too: `cur_` plus the same opaque tail. Clients never build them.

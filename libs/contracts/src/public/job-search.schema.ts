@@ -1,7 +1,7 @@
 /**
  * `POST /jobs/search` (and the sandbox): request, response, metadata and dry-run estimate.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `filters` is optional on the sync search ("whether it is required: not shown") and
  *   defaults to `{}`; `waterfall` defaults to `{}` with its own defaults applied.
  * - `dry_run` defaults to false; `cursor` is a `cur_...` string.

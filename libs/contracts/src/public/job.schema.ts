@@ -5,7 +5,7 @@
  * payload. A full Job has every field; the lifecycle-only objects carried by `job.closed` and
  * `job.reposted` events are separate schemas that simply do not have the other fields.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `closed_reason` is null exactly when `status` is `open` (a closed job with no known reason
  *   uses `unknown`).
  * - A canonical job has at least one source.

@@ -1,7 +1,7 @@
 /**
  * Billing ledger: `GET /billing/ledger`.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `job_id` is null on entries not tied to a job: `GET /companies/{domain}` charges 1 credit per
  *   request and every charge must appear in the ledger, but there is no job to name.
  * - `reason: already_paid` always has `credits: 0`; `operation` is `"<METHOD> <path>"`, for

@@ -1,7 +1,7 @@
 /**
  * Paged list envelopes and the pieces of GET query strings.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - Query strings are parsed by strict objects: an unknown query parameter is a
  *   `400 invalid_request` rather than silently ignored (a typo such as `limt` would otherwise
  *   change the page size unnoticed).

@@ -2,7 +2,7 @@
  * Turns a zod validation error of a request (body, query or params) into the public error
  * fields: `code` (`unknown_filter` or `invalid_request`), `param` and `message`.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `param` is the path of the offending field, dot-separated with array indices in brackets:
  *   `filters.title_or[2]`, `waterfall.timeout_ms`, `limit`. For an unknown key the path
  *   includes the key itself (`filters.titel_or`, `foo`).

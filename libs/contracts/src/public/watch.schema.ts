@@ -1,7 +1,7 @@
 /**
  * Watches: `POST /watches` body, the Watch object, `GET /watches` page and query.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `type: company` requires `domain` (issue path `['domain']`); `filters` is optional and
  *   narrows that company's jobs.
  * - `type: search` requires `filters` (issue path `['filters']`) and refuses `domain` (use

@@ -1,7 +1,7 @@
 /**
  * Waterfall object.
  *
- * Spec choices (README material):
+ * Choices where the spec is silent (the records in docs/decisions/):
  * - `providers`, when given, holds 1 to 7 distinct slugs (an empty list would search nothing;
  *   omit it for the plan-determined set). Whether each is on the caller's plan is checked by
  *   the service (`403 plan_required`), not by this schema.

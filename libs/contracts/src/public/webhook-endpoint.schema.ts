@@ -4,7 +4,7 @@
  * searches deliver to (or that it asked a secret for); each has its own signing secret per key
  * mode (interface.md: "the secret is per endpoint").
  *
- * Spec choices (README material; interface.md: "How the per-endpoint signing secret is obtained:
+ * Choices where the spec is silent (docs/decisions/; interface.md: "How the per-endpoint signing secret is obtained:
  * not shown"):
  * - `POST /webhook_endpoints/secret` answers 200 (not 201) whether the secret was made by this
  *   call or earlier: it reads the secret deliveries to that URL are signed with, creating it on

@@ -9,7 +9,7 @@
  * than `BREAKER_REPORT_MAX_AGE_MS` and sets the key to expire after that long, so the state of a
  * replica that died fades out, and the whole key disappears when no fetcher is left.
  *
- * Rule for several replicas (README, "provider status"): the worst state any replica reported
+ * Rule for several replicas (docs/decisions/0019-provider-status.md): the worst state any replica reported
  * within the last `BREAKER_REPORT_MAX_AGE_MS` counts (open > half_open > closed): a search can
  * land on any replica, so one replica refusing the provider is already felt by customers.
  */
