@@ -1,0 +1,201 @@
+// One merge transaction: a batch of records matched against the stored jobs under advisory locks
+// on their blocking keys, and every change it makes written set-based.
+import type { NormalizedProviderRecord } from '@jobs/contracts';
+import type { Prisma } from '@jobs/db';
+import { CanonicalIndex, bestCompanyNames, recordToMatch, sourceOf, type FieldSources } from '@jobs/matching';
+import { newId } from '@jobs/observability';
+import { listingChangedFields } from '../lifecycle/job-lifecycle.js';
+import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorder.js';
+import { providerBits } from '../own-index/own-index-query.js';
+import { applyAbsences, type RefreshListing } from './absences.js';
+import { resolveCompanies } from './companies.js';
+import { fieldDiff, fieldUpdateData, fieldWritesStatement, isEmptyDiff, type FieldWrite, type RankedState } from './job-field-writes.js';
+import { jobCreate, rankedStateOfRow, sourceCreate, type StoredRow } from './job-row-mapping.js';
+import { pRealFor } from './job-view.js';
+import { candidates, listingStates } from './merge-candidates.js';
+import { knownSources, listingKey, recordSightings, sightingOf, writeJobSightings, type JobSighting, type KnownSighting } from './sightings.js';
+
+export interface MergeResult {
+  jobId: string;
+  /** The record joined a canonical job that another provider's record had created. */
+  merged: boolean;
+  /** The record re-listed its job (same id, `repost_count` up). */
+  reposted: boolean;
+}
+
+/** A merge result, and whether the job existed before the record (`ListingsMerged.merged`). */
+export interface MergeOutcome extends MergeResult {
+  /**
+   * The record resolved to a canonical job that existed before it: stored (its listing known, or
+   * matched) or made by an earlier record of the batch. False only for the record that made its job.
+   */
+  existing: boolean;
+}
+
+export interface MergeInput {
+  tx: Prisma.TransactionClient;
+  lifecycle: LifecycleRecorder;
+  records: readonly NormalizedProviderRecord[];
+  /** a refresh part's listing: its absences are judged in the same transaction */
+  refresh: RefreshListing | undefined;
+}
+
+/** What the batch's new listings did to one job: its latest sighting, its new sources, its re-listings. */
+interface Touched {
+  seenAt: Date;
+  sources: NormalizedProviderRecord[];
+  reposts: number;
+  /** the new listing that re-listed the job while it was closed */
+  relisting: NormalizedProviderRecord | null;
+}
+
+/** A stored job the batch loaded, and the state its update compares against. */
+interface Loaded {
+  row: StoredRow;
+  before: RankedState;
+}
+
+/**
+ * Merges records in order (later ones may join jobs earlier ones created), one outcome per
+ * record; a refresh listing's absences, and the lifecycle changes the merge made, in the same
+ * transaction.
+ */
+export async function mergeInTransaction({ tx, lifecycle, records, refresh }: MergeInput): Promise<MergeOutcome[]> {
+  const inputs = records.map((r) => recordToMatch(r));
+  const keys = [...new Set(inputs.flatMap((i) => i.keys))];
+  // one statement, locks taken in ascending lock-id order: every transaction agrees on the order
+  await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM unnest(${keys}::text[]) AS x ORDER BY 1) AS locks`;
+  // read again under the locks: another replica may have stored some since sightKnown
+  const known = await knownSources(tx, records);
+  const knownBySource = new Map(known.map((s) => [listingKey(s.provider, s.provider_job_id), s]));
+  const freshKeys = new Set<string>();
+  const fresh: NormalizedProviderRecord[] = [];
+  records.forEach((r, i) => {
+    if (knownBySource.has(listingKey(r.provider, r.provider_job_id))) return;
+    fresh.push(r);
+    for (const key of inputs[i]!.keys) freshKeys.add(key);
+  });
+  const knownSeen: KnownSighting[] = [];
+  for (const record of records) {
+    const source = knownBySource.get(listingKey(record.provider, record.provider_job_id));
+    if (source) knownSeen.push(sightingOf(source, record, listingChangedFields(source.field_hashes, record)));
+  }
+  // jobs whose known listings changed at their provider, as they were and as those listings leave them
+  const listed = await listingStates(tx, knownSeen);
+  const stored = fresh.length > 0 ? await candidates(tx, [...freshKeys], fresh) : [];
+  // the state each stored job was loaded with: what its update compares against
+  const loaded = new Map<string, Loaded>(stored.map((row) => [row.id, { row, before: rankedStateOfRow(row) }]));
+
+  const index = new CanonicalIndex(() => newId('job'));
+  for (const { row, before } of loaded.values()) {
+    const state = listed.get(row.id)?.after ?? before;
+    index.load({ id: row.id, fields: state.fields, fieldSources: state.sources, keys: row.keys.map((k) => k.key), sources: row.sources });
+  }
+
+  const results: MergeOutcome[] = [];
+  const touched = new Map<string, Touched>();
+  for (const record of records) {
+    const seenAt = new Date(record.seen_at);
+    const source = knownBySource.get(listingKey(record.provider, record.provider_job_id));
+    if (source) {
+      results.push({ jobId: source.canonical_job_id, merged: false, existing: true, reposted: false });
+      continue;
+    }
+    const result = index.merge(record);
+    // a new listing of a closed job is a re-listing: same id, open again, one more repost
+    const relistsClosed = result.merged && !result.reposted && !touched.has(result.jobId) && loaded.get(result.jobId)?.row.status === 'closed';
+    const reposted = result.reposted || relistsClosed;
+    results.push({ jobId: result.jobId, merged: result.merged, existing: result.merged || result.known, reposted });
+    // the same listing twice in one batch: the first one is the source
+    if (result.known) continue;
+    const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0, relisting: null };
+    if (seenAt > entry.seenAt) entry.seenAt = seenAt;
+    if (reposted) entry.reposts += 1;
+    if (relistsClosed) entry.relisting = record;
+    entry.sources.push(record);
+    touched.set(result.jobId, entry);
+  }
+
+  // every job this transaction may change, locked, as it was before
+  const track: JobTrack = await lifecycle.begin(tx, [...new Set([...knownSeen.map((k) => k.jobId), ...touched.keys()])]);
+  for (const jobId of touched.keys()) if (!track.before.has(jobId)) track.created.add(jobId);
+  for (const [jobId, entry] of touched) if (entry.reposts > 0 && !track.created.has(jobId)) track.reposted.add(jobId);
+
+  await recordSightings(tx, knownSeen);
+  const newKeys: { key: string; canonicalJobId: string }[] = [];
+  const creates: Prisma.CanonicalJobCreateManyInput[] = [];
+  const sightings: JobSighting[] = [];
+  const fieldWrites: FieldWrite[] = [];
+  const relists: { write: FieldWrite; storedSources: FieldSources; reposts: number }[] = [];
+  const newSources: Prisma.JobSourceCreateManyInput[] = [];
+  // companies of the jobs made here and of those that learnt their company's domain
+  const learnt = (jobId: string) => {
+    const domain = index.job(jobId)!.fields.companyDomain;
+    return domain !== null && domain !== loaded.get(jobId)?.before.fields.companyDomain;
+  };
+  const madeOrMoved = [...touched.keys()].flatMap((jobId) => (!loaded.has(jobId) || learnt(jobId) ? [index.job(jobId)!.fields] : []));
+  const fieldsOf = new Map(records.map((r, i) => [r, inputs[i]!.fields]));
+  const offers = bestCompanyNames([...touched.values()].flatMap(({ sources }) => sources.map((r) => ({ provider: r.provider, fields: fieldsOf.get(r)! }))));
+  const companyIds = await resolveCompanies(tx, madeOrMoved, offers, (openJobIds) => lifecycle.lock(tx, track, openJobIds));
+  for (const [jobId, { seenAt, sources, reposts, relisting }] of touched) {
+    const job = index.job(jobId)!;
+    const stored = loaded.get(jobId);
+    const before = new Set(stored?.row.keys.map((k) => k.key) ?? []);
+    for (const key of job.keys) if (!before.has(key)) newKeys.push({ key, canonicalJobId: jobId });
+    // the own crawler seeing the listing confirms it live at its origin
+    const crawled = sources.find((r) => r.provider === 'own_index');
+    const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
+    for (const r of sources) newSources.push(sourceCreate(jobId, r));
+    if (!stored) {
+      const row = jobCreate({ jobId, job, companyIds, first: sources[0]!, seenAt, verifiedAt, reposts });
+      creates.push({ ...row, seenBy: providerBits(sources.map((r) => r.provider)) });
+      continue;
+    }
+    const { row } = stored;
+    const sighting = {
+      lastSeenAt: seenAt > row.lastSeenAt ? seenAt : row.lastSeenAt,
+      pReal: pRealFor(job.providers.size),
+      lastVerifiedAt: verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt) ? verifiedAt : null,
+    };
+    let after: RankedState = { fields: job.fields, sources: job.fieldSources };
+    // a closed job listed again: the new listing's posting time, as for any re-listing
+    if (relisting) after = { fields: { ...after.fields, postedAt: relisting.posted_at }, sources: { ...after.sources, posted_at: sourceOf(relisting, 'posted_at') } };
+    const diff = fieldDiff(stored.before, after);
+    const write: FieldWrite = { id: jobId, diff, fields: after.fields, companyId: learnt(jobId) ? companyIds.of(job.fields) : null, sighting };
+    listed.delete(jobId);
+    if (reposts > 0) relists.push({ write, storedSources: stored.before.sources, reposts });
+    else if (!isEmptyDiff(diff) || write.companyId) fieldWrites.push(write);
+    else sightings.push({ id: jobId, ...sighting });
+  }
+  // known listings' changes of jobs no new record met
+  for (const [jobId, { before, after }] of listed) {
+    const diff = fieldDiff(before, after);
+    if (!isEmptyDiff(diff)) fieldWrites.push({ id: jobId, diff, fields: after.fields, companyId: null, sighting: null });
+  }
+  // set-based: one insert for the new jobs, one for the new sources, one update for the jobs
+  // that only met another listing (sighting and p_real), one for those whose fields changed;
+  // the rare re-listings one by one
+  if (creates.length > 0) await tx.canonicalJob.createMany({ data: creates });
+  await writeJobSightings(tx, sightings);
+  if (fieldWrites.length > 0) await tx.$executeRaw(fieldWritesStatement(fieldWrites));
+  for (const { write, storedSources, reposts } of relists) {
+    // re-listed: same id, one more repost, open again
+    const data = { ...fieldUpdateData(write, storedSources), repostCount: { increment: reposts }, status: 'open' as const, closedReason: null, closedAt: null };
+    await tx.canonicalJob.update({ where: { id: write.id }, data });
+  }
+  if (newSources.length > 0) await tx.jobSource.createMany({ data: newSources });
+  // stored jobs that new providers saw: their bits, in one statement
+  const grown = [...touched].filter(([jobId]) => loaded.has(jobId)).map(([jobId, { sources }]) => ({ jobId, bits: providerBits(sources.map((r) => r.provider)) }));
+  if (grown.length > 0) {
+    await tx.$executeRaw`
+      UPDATE canonical_jobs AS j SET seen_by = j.seen_by | v.bits
+      FROM unnest(${grown.map((g) => g.jobId)}::text[], ${grown.map((g) => g.bits)}::int[]) AS v(id, bits)
+      WHERE j.id = v.id AND (j.seen_by | v.bits) <> j.seen_by`;
+  }
+  // a changed title brings its blocking keys along, so later records still meet the job
+  for (const k of knownSeen) if (k.changed.includes('title')) for (const key of recordToMatch(k.record).keys) newKeys.push({ key, canonicalJobId: k.jobId });
+  if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
+  if (refresh) await applyAbsences(tx, lifecycle, track, refresh);
+  await lifecycle.finish(tx, track);
+  return results;
+}
