@@ -22,7 +22,7 @@ describe('message headers', () => {
 
 describe('isDeterministicFailure', () => {
   it('sends bugs and broken data to the dead letter, retries the rest', async () => {
-    const { isDeterministicFailure, NonRetriableError } = await import('./typed-consumer.js');
+    const { isDeterministicFailure, NonRetriableError } = await import('./message-handling.js');
     const zodError = Object.assign(new Error('bad'), { name: 'ZodError' });
     expect(isDeterministicFailure(zodError)).toBe(true);
     expect(isDeterministicFailure(new TypeError('x is undefined'))).toBe(true);

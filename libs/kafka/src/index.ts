@@ -4,5 +4,8 @@ export * from './kafka-client.js';
 export * from './topic-provisioner.js';
 export * from './typed-producer.js';
 export * from './typed-consumer.js';
+export * from './message-handling.js';
+export * from './offset-commits.js';
+export * from './partition-progress.js';
 export * from './consumer-metrics.js';
 export * from './json-bytes.js';

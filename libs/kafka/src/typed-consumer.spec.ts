@@ -3,7 +3,9 @@ import { EventEmitter } from 'node:events';
 import type { ConsumerConfig, ConsumerRunConfig, EachBatchPayload, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
 import { z } from 'zod';
 import type { Logger } from '@jobs/observability';
-import { COMMIT_LINGER_MS, CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, groupInstanceIdOf, PartitionProgress, TopicConsumer } from './typed-consumer.js';
+import { COMMIT_LINGER_MS } from './offset-commits.js';
+import { PartitionProgress } from './partition-progress.js';
+import { CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, groupInstanceIdOf, TopicConsumer } from './typed-consumer.js';
 import type { TopicSpec } from './topic.js';
 
 /** The kafkajs consumer stands in for the broker: it records its config and hands us `run`'s handler. */

@@ -1,49 +1,11 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { trace } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, EachMessagePayload, Kafka } from 'kafkajs';
-import { requestContext, type Logger } from '@jobs/observability';
-import { decodeHeaders, MessageHeader, parseStages, type DecodedHeaders } from './headers.js';
-import type { TopicSpec, ValueOf } from './topic.js';
+import type { Logger } from '@jobs/observability';
+import type { TopicSpec } from './topic.js';
 import { ConsumerMetrics } from './consumer-metrics.js';
-
-/** Where the message came from, for handlers that need more than its value. */
-export interface MessageMeta {
-  topic: string;
-  partition: number;
-  offset: string;
-  key: string | null;
-  headers: DecodedHeaders;
-  /** Stable id of this message: the producer's x-message-id, else topic/partition/offset. */
-  messageId: string;
-  stages: string[];
-}
-
-/** A failure that no retry can cure: the message goes to the dead-letter topic at once. */
-export class NonRetriableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'NonRetriableError';
-  }
-}
-
-/**
- * Bugs and broken data fail the same way every time; redelivering them would block their
- * partition forever. Anything else (a database, Redis or Kafka hiccup) is retried by kafkajs.
- */
-export function isDeterministicFailure(error: unknown): boolean {
-  return error instanceof NonRetriableError || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError');
-}
-
-export type MessageHandler<T extends TopicSpec = TopicSpec> = (value: ValueOf<T>, meta: MessageMeta) => Promise<void>;
-
-export interface DeadLetter {
-  topic: string;
-  partition: number;
-  offset: string;
-  key: string | null;
-  value: string;
-  error: string;
-  consumerGroup: string;
-}
+import { handleMessage, type DeadLetter, type MessageHandler, type MessageHandling, type Subscription, type SubscriptionOptions } from './message-handling.js';
+import { COMMIT_LINGER_MS, OffsetCommits } from './offset-commits.js';
+import { PartitionProgress } from './partition-progress.js';
 
 export interface TopicConsumerSettings {
   groupId: string;
@@ -82,80 +44,6 @@ export interface TopicConsumerSettings {
 }
 
 /**
- * How long a handled message's offset waits to go out with the offsets handled after it: one
- * OffsetCommit per member per linger, not one per message (kafkajs commits after every batch,
- * whatever autoCommitInterval says, and at a few messages a batch that was a commit per message:
- * a request and an append to __consumer_offsets each, about ten per sync search). The price is
- * the at-least-once window: a member killed outright redelivers what it handled in its last
- * linger (handlers are idempotent for exactly that window already); a stop, a rebalance or a
- * failing handler sends what waits first.
- */
-export const COMMIT_LINGER_MS = 250;
-
-/**
- * How the error of a dead letter begins when the value broke its topic's contract (or was not
- * JSON): producers do not check what they send (TypedProducer), so this is where a producer's bug
- * shows; the test stack fails a run that left any (scripts/stack.mjs).
- */
-export const OFF_CONTRACT = 'off-contract';
-
-interface WaitingCommit {
-  topic: string;
-  partition: number;
-  offset: string;
-  /** The detached partition's progress, told once the commit is through. */
-  progress?: PartitionProgress;
-}
-
-/** Retries of a failed detached handler: 300 ms doubling to 10 s, while the member owns the partition. */
-const DETACHED_RETRY_FIRST_MS = 300;
-const DETACHED_RETRY_MAX_MS = 10_000;
-
-/**
- * The offsets of one partition taken by a detached member and not yet committed: the committable
- * offset is the lowest one still running (or one past the highest done when none runs).
- */
-export class PartitionProgress {
-  private readonly running = new Set<bigint>();
-  private highestDone: bigint | undefined;
-  private committed: bigint | undefined;
-
-  start(offset: string): void {
-    const at = BigInt(offset);
-    this.running.add(at);
-    // the group's position is at most the first offset fetched: committing it again says nothing
-    if (this.committed === undefined) this.committed = at;
-  }
-
-  finish(offset: string): void {
-    const done = BigInt(offset);
-    this.running.delete(done);
-    if (this.highestDone === undefined || done > this.highestDone) this.highestDone = done;
-  }
-
-  /** The next offset to commit (Kafka's "next to read"), when it moved since the last commit. */
-  commitable(): string | undefined {
-    let next: bigint | undefined;
-    if (this.running.size > 0) {
-      let lowest: bigint | undefined;
-      for (const offset of this.running) if (lowest === undefined || offset < lowest) lowest = offset;
-      next = lowest;
-    } else if (this.highestDone !== undefined) next = this.highestDone + 1n;
-    if (next === undefined || (this.committed !== undefined && next <= this.committed)) return undefined;
-    return String(next);
-  }
-
-  committedAt(offset: string): void {
-    const at = BigInt(offset);
-    if (this.committed === undefined || at > this.committed) this.committed = at;
-  }
-
-  get idle(): boolean {
-    return this.running.size === 0;
-  }
-}
-
-/**
  * The member's session and how often it shows it is alive. kafkajs heartbeats only from its
  * fetch loop, between messages; the keep-alive below heartbeats while handlers run too, so the
  * session bounds the event loop's stalls (GC, a starved 2-core machine), not a handler's length.
@@ -165,24 +53,13 @@ export class PartitionProgress {
 export const CONSUMER_SESSION_TIMEOUT_MS = 15_000;
 export const CONSUMER_HEARTBEAT_INTERVAL_MS = 3_000;
 
+/** Retries of a failed detached handler: 300 ms doubling to 10 s, while the member owns the partition. */
+const DETACHED_RETRY_FIRST_MS = 300;
+const DETACHED_RETRY_MAX_MS = 10_000;
+
 /** Kafka accepts [a-zA-Z0-9._-] in a group.instance.id (as in a topic name), at most 249 characters. */
 export function groupInstanceIdOf(replica: string): string {
   return replica.replace(/[^a-zA-Z0-9._-]/g, '_').slice(0, 249);
-}
-
-/** How a subscription takes its topic's messages. */
-export interface SubscriptionOptions {
-  /**
-   * Decides from the message key alone, before the value is read, whether the handler wants the
-   * message; one it does not want is passed over (its offset committed like a handled one's),
-   * never parsed. For a consumer that acts on few of a topic's messages, each of them large.
-   */
-  wants?: (key: string | null) => boolean | Promise<boolean>;
-}
-
-interface Subscription extends SubscriptionOptions {
-  topic: TopicSpec;
-  handler: MessageHandler;
 }
 
 /**
@@ -195,19 +72,17 @@ export class TopicConsumer {
   private readonly subscriptions = new Map<string, Subscription>();
   private joined = false;
   private running = false;
-  private readonly tracer = trace.getTracer('@jobs/kafka');
   private readonly metrics: ConsumerMetrics;
+  /** What handling a message needs of this member. */
+  private readonly handling: MessageHandling;
   /** Handlers running now, and the heartbeat of the batch they came in: kept alive while > 0. */
-  private handling = 0;
+  private inHandler = 0;
   private heartbeat: (() => Promise<void>) | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
   /** Detached handlers running now (detachedInFlight), and each partition's progress. */
   private readonly detached = new Set<Promise<void>>();
   private readonly progress = new Map<string, PartitionProgress>();
-  /** Offsets waiting for the next commit request (the latest per partition), and the one out now. */
-  private readonly commitsWaiting = new Map<string, WaitingCommit>();
-  private committing: Promise<void> | undefined;
-  private commitTimer: NodeJS.Timeout | undefined;
+  private readonly commits: OffsetCommits;
 
   constructor(
     kafka: Kafka,
@@ -225,6 +100,9 @@ export class TopicConsumer {
     });
     const { GROUP_JOIN, CRASH, STOP, DISCONNECT } = this.consumer.events;
     this.metrics = new ConsumerMetrics(settings.groupId);
+    const { groupId, service, logger, deadLetter } = settings;
+    this.handling = { groupId, service, logger, deadLetter, metrics: this.metrics, tracer: trace.getTracer('@jobs/kafka') };
+    this.commits = new OffsetCommits(this.consumer, { lingerMs: settings.commitLingerMs ?? COMMIT_LINGER_MS, logger, running: () => this.running });
     this.consumer.on(GROUP_JOIN, () => {
       this.joined = true;
       // a new assignment: what this member knew of partitions it no longer works on is stale
@@ -293,14 +171,14 @@ export class TopicConsumer {
         await Promise.all(slice.map((message) => this.dispatch({ topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined })));
         const last = slice[slice.length - 1]!.offset;
         resolveOffset(last);
-        void this.queueCommit({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) });
+        void this.commits.queue({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) });
         await heartbeat();
       }
     } catch (error) {
-      await this.flushCommits();
+      await this.commits.flush();
       throw error;
     }
-    if (!isRunning() || !this.running) await this.flushCommits();
+    if (!isRunning() || !this.running) await this.commits.flush();
   }
 
   /**
@@ -346,51 +224,7 @@ export class TopicConsumer {
   private async commitDone(topic: string, partition: number, progress: PartitionProgress): Promise<void> {
     const offset = progress.commitable();
     if (offset === undefined) return;
-    await this.queueCommit({ topic, partition, offset, progress });
-  }
-
-  /**
-   * Puts an offset (Kafka's "next to read") in the next commit request, which goes COMMIT_LINGER_MS
-   * after the first offset waiting for it; while the member stops, at once (and the promise is
-   * that request's answer).
-   */
-  private queueCommit(commit: WaitingCommit): Promise<void> {
-    this.commitsWaiting.set(`${commit.topic}|${commit.partition}`, commit);
-    if (!this.running) return this.flushCommits();
-    if (!this.commitTimer) {
-      this.commitTimer = setTimeout(() => void this.flushCommits(), this.settings.commitLingerMs ?? COMMIT_LINGER_MS);
-      this.commitTimer.unref();
-    }
-    return Promise.resolve();
-  }
-
-  /**
-   * Sends the offsets waiting now. One commit request at a time per member: offsets queued while
-   * one is out wait for the next (the latest per partition).
-   */
-  private async flushCommits(): Promise<void> {
-    clearTimeout(this.commitTimer);
-    this.commitTimer = undefined;
-    while (this.committing) await this.committing;
-    if (this.commitsWaiting.size === 0) return;
-    const batch = [...this.commitsWaiting.values()];
-    this.commitsWaiting.clear();
-    const offsets = batch.map(({ topic, partition, offset }) => ({ topic, partition, offset }));
-    this.committing = this.consumer
-      .commitOffsets(offsets)
-      .then(
-        () => {
-          for (const { offset, progress } of batch) progress?.committedAt(offset);
-        },
-        (error: unknown) => {
-          // a rebalance took a partition: its new owner redelivers what this commit would have covered
-          this.settings.logger.warn({ commits: offsets, err: error }, 'offset commit failed; the messages after the last commit may come again');
-        },
-      )
-      .finally(() => {
-        this.committing = undefined;
-      });
-    await this.committing;
+    await this.commits.queue({ topic, partition, offset, progress });
   }
 
   /** Stops fetching, lets in-flight handlers finish, commits their offsets and leaves the group. */
@@ -400,8 +234,8 @@ export class TopicConsumer {
     clearInterval(this.keepAlive);
     // detached handlers finish and commit while the member is still in its group
     await Promise.allSettled([...this.detached]);
-    await this.flushCommits();
-    // in-order batches still running commit as they end (queueCommit sends at once now), before kafkajs leaves the group
+    await this.commits.flush();
+    // in-order batches still running commit as they end (`OffsetCommits.queue` sends at once now), before kafkajs leaves the group
     await this.consumer.disconnect();
     this.metrics.unwatch();
   }
@@ -411,83 +245,21 @@ export class TopicConsumer {
    * rebalance under way) is left to kafkajs: its own heartbeat after the handler sees it too.
    */
   private keepSessionAlive(): void {
-    if (this.handling > 0 && this.running) void this.heartbeat?.().catch(() => undefined);
+    if (this.inHandler > 0 && this.running) void this.heartbeat?.().catch(() => undefined);
   }
 
   private async dispatch(payload: EachMessagePayload): Promise<void> {
-    this.handling++;
+    this.inHandler++;
     this.heartbeat = payload.heartbeat;
     try {
       await this.handle(payload);
     } finally {
-      this.handling--;
+      this.inHandler--;
     }
   }
 
-  private async handle({ topic, partition, message }: EachMessagePayload): Promise<void> {
-    const subscription = this.subscriptions.get(topic);
-    if (!subscription) return;
-    const startedAt = performance.now();
-    const key = message.key?.toString('utf8') ?? null;
-    // a failure to decide (e.g. the store it asks is away) throws: the message comes again
-    if (subscription.wants && !(await subscription.wants(key))) return this.metrics.handled(topic, 'passed_over', startedAt);
-    const headers = decodeHeaders(message.headers);
-    const raw = message.value?.toString('utf8') ?? '';
-    const meta: MessageMeta = {
-      topic,
-      partition,
-      offset: message.offset,
-      key,
-      headers,
-      messageId: headers[MessageHeader.MessageId] ?? `${topic}/${partition}/${message.offset}`,
-      stages: parseStages(headers[MessageHeader.Stages]),
-    };
-
-    let value: unknown;
-    try {
-      value = subscription.topic.value.parse(JSON.parse(raw));
-    } catch (error) {
-      this.settings.logger.error({ topic, partition, offset: message.offset, err: error }, 'off-contract message sent to dead letter');
-      // the prefix marks a producer's bug apart from a handler's failure (`npm test` fails on any)
-      await this.settings.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: `${OFF_CONTRACT}: ${String(error)}`, consumerGroup: this.settings.groupId });
-      this.metrics.handled(topic, 'dead_lettered', startedAt);
-      return;
-    }
-
-    const parent = propagation.extract(ROOT_CONTEXT, headers);
-    const span = this.tracer.startSpan(
-      `${topic} process`,
-      {
-        kind: SpanKind.CONSUMER,
-        attributes: {
-          'messaging.system': 'kafka',
-          'messaging.destination.name': topic,
-          'messaging.kafka.partition': partition,
-          'messaging.consumer.group.name': this.settings.groupId,
-          'service.stage': this.settings.service,
-        },
-      },
-      parent,
-    );
-    const work = { requestId: headers[MessageHeader.RequestId] ?? meta.messageId, stages: meta.stages };
-    try {
-      await context.with(trace.setSpan(parent, span), () =>
-        requestContext.run(work, () => subscription.handler(value as never, meta)),
-      );
-      this.metrics.handled(topic, 'ok', startedAt);
-    } catch (error) {
-      span.recordException(error as Error);
-      if (isDeterministicFailure(error)) {
-        this.settings.logger.error({ topic, partition, offset: message.offset, err: error }, 'handler failed for good; message sent to dead letter');
-        await this.settings.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: String(error), consumerGroup: this.settings.groupId });
-        this.metrics.handled(topic, 'dead_lettered', startedAt);
-        return;
-      }
-      this.metrics.handled(topic, 'retried', startedAt);
-      this.settings.logger.warn({ topic, partition, offset: message.offset, err: error }, 'handler failed; kafka will redeliver');
-      throw error;
-    } finally {
-      span.end();
-    }
+  private async handle(payload: EachMessagePayload): Promise<void> {
+    const subscription = this.subscriptions.get(payload.topic);
+    if (subscription) await handleMessage(subscription, payload, this.handling);
   }
 }
