@@ -4,4 +4,7 @@ export { COUNTRIES, normalizeCountry, type CountryInfo } from './vocab/countries
 export { ADDED_SLOT_BASE, DAY_MS, TIME_BUCKET_MS, LISTING_SHARE } from './market.js';
 export { decodeProviderJobId, encodeProviderJobId } from './provider-ids.js';
 export * from './world.js';
+export { WorldError } from './world-error.js';
+export type { JobPatch, NewJobInput } from './controlled-jobs.js';
+export { normalizeDomain } from './domains.js';
 export * from './providers/index.js';

@@ -1,6 +1,7 @@
 import { DAY_MS } from './market.js';
 import { PARTNER_SLUGS, PROVIDER_SLUGS, type ProviderSlug } from './types.js';
-import { World, WorldError } from './world.js';
+import { World } from './world.js';
+import { WorldError } from './world-error.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12, 0, 0);
 
