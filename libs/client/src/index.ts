@@ -7,32 +7,30 @@
  * The object types are inferred from the service's own zod contracts, so they are the shapes the
  * service validates and answers.
  */
+export { JobsClient, API_VERSION, isApiError, type JobsClientOptions, type KeyMode } from './client.js';
 export {
-  JobsClient,
   JobsResource,
   SearchesResource,
+  SandboxResource,
+  FINAL_ASYNC_SEARCH_STATUSES,
+  type JobSearchInput,
+  type JobSearchPagesInput,
+  type SearchPagingOptions,
+  type AsyncSearchReadOptions,
+  type AsyncSearchResultOptions,
+  type WaitOptions,
+} from './search-resources.js';
+export {
   CompaniesResource,
   WatchesResource,
   EventsResource,
   LedgerResource,
   WebhooksResource,
   WebhookEndpointsResource,
-  SandboxResource,
-  API_VERSION,
-  FINAL_ASYNC_SEARCH_STATUSES,
-  isApiError,
-  type JobsClientOptions,
-  type KeyMode,
-  type JobSearchInput,
-  type JobSearchPagesInput,
-  type SearchPagingOptions,
   type WebhookEndpointRotateOptions,
-  type AsyncSearchReadOptions,
-  type AsyncSearchResultOptions,
-  type WaitOptions,
   type EventListOptions,
   type LedgerListOptions,
-} from './client.js';
+} from './account-resources.js';
 export {
   ApiError,
   InvalidRequestError,
