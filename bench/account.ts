@@ -9,8 +9,8 @@
  * drift; each round's ratio is printed, and the ratio of the rounds pooled.
  *
  *   npm run up                     # in another shell (or any running stack)
- *   npm run bench:account          # BASE_URL/ADMIN_URL/ADMIN_TOKEN default to the dev stack
- *   BENCH_SECONDS=10 BENCH_ROUNDS=6 BENCH_CONCURRENCY=64 npm run bench:account
+ *   npm run bench -- account          # BASE_URL/ADMIN_URL/ADMIN_TOKEN default to the dev stack
+ *   BENCH_SECONDS=10 BENCH_ROUNDS=6 BENCH_CONCURRENCY=64 npm run bench -- account
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -5,8 +5,8 @@
  * once per collected job.
  *
  *   npm run up                     # in another shell (or any running stack)
- *   npm run bench:async            # BASE_URL/ADMIN_URL/ADMIN_TOKEN default to the dev stack
- *   BENCH_LIMIT=2000 BASE_URL=http://127.0.0.1:26080 ADMIN_URL=http://127.0.0.1:26081 npm run bench:async
+ *   npm run bench -- async            # BASE_URL/ADMIN_URL/ADMIN_TOKEN default to the dev stack
+ *   BENCH_LIMIT=2000 BASE_URL=http://127.0.0.1:26080 ADMIN_URL=http://127.0.0.1:26081 npm run bench -- async
  */
 import { resolve } from 'node:path';
 import { GROUP, machineBetween, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';

@@ -2,9 +2,9 @@
  * De-duplication benchmark: the simulated world's listings, through the real adapters, merged
  * by the matcher in a shuffled order, scored pairwise against the world's ground truth.
  *
- *   npm run bench:dedupe                      # WORLD_SEED=42, the default world (≈30k openings, ≈84k records)
- *   WORLD_SEED=7 BENCH_SLOTS=12000 npm run bench:dedupe
- *   BENCH_DETAILS=1 npm run bench:dedupe      # also: the URL-blind run's misses by provider pair, with examples
+ *   npm run bench -- dedupe                      # WORLD_SEED=42, the default world (≈30k openings, ≈84k records)
+ *   WORLD_SEED=7 BENCH_SLOTS=12000 npm run bench -- dedupe
+ *   BENCH_DETAILS=1 npm run bench -- dedupe      # also: the URL-blind run's misses by provider pair, with examples
  *
  * Env: WORLD_SEED (42), BENCH_AT (world clock, ISO, default 2026-11-20T12:00:00Z), BENCH_SLOTS
  * (world slots, default the simulator's 36,000), BENCH_ORDER_SEED (shuffle, 1), BENCH_DETAILS,

@@ -20,7 +20,7 @@
  * account on one replica beside another spread over all.
  *
  *   npm run up                     # in another shell (or any running stack: BASE_URL, ADMIN_URL, STACK_PIDS_FILE)
- *   npm run bench:fairness
+ *   npm run bench -- fairness
  */
 import { resolve } from 'node:path';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';

@@ -16,7 +16,7 @@
  * Run it on a stack at a short interval (the issue's targets are at REFRESH_INTERVAL_MS 2000):
  *
  *   REFRESH_INTERVAL_MS=2000 npm run up       # in another shell
- *   npm run bench:isolation -- --samples 20 --partner provider_b
+ *   npm run bench -- isolation --samples 20 --partner provider_b
  *
  * Options (flag or env): --samples BENCH_SAMPLES (20), --cleared BENCH_CLEARED (10), --partner
  * BENCH_PARTNER (provider_b), --faults BENCH_FAULTS (none,timeout,error,latency),

@@ -14,7 +14,7 @@
  * Needs only a broker.
  *
  *   npm run up                                   # or any broker; the dev stack's is 19092
- *   KAFKA_BROKERS=127.0.0.1:19092 BENCH_MESSAGES=200 npm run bench:kafka-hop
+ *   KAFKA_BROKERS=127.0.0.1:19092 BENCH_MESSAGES=200 npm run bench -- kafka-hop
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel } from 'kafkajs';

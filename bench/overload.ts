@@ -16,7 +16,7 @@
  * bench/filter-sets.ts with `limit` BENCH_LIMIT (20) and strategy BENCH_STRATEGY (max_coverage).
  *
  *   npm run up                     # in another shell (or any running stack: BASE_URL, ADMIN_URL, STACK_PIDS_FILE)
- *   npm run bench:overload
+ *   npm run bench -- overload
  */
 import { resolve } from 'node:path';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';

@@ -27,7 +27,7 @@
  *   STACK_SLOT=5 node scripts/stack.mjs serve            # in another shell (or any stack)
  *   BASE_URL=http://127.0.0.1:25080 ADMIN_URL=http://127.0.0.1:25081 PROVIDER_SIM_URL=http://127.0.0.1:25090 \
  *   KAFKA_BROKERS=127.0.0.1:25092 DATABASE_URL=postgresql://postgres@127.0.0.1:5432/jobs_test_s5 \
- *   DEDUPE_METRICS_URL=http://127.0.0.1:25103/metrics npm run bench:own-index
+ *   DEDUPE_METRICS_URL=http://127.0.0.1:25103/metrics npm run bench -- own-index
  *
  * Options: --skip-fill (BENCH_SKIP_FILL=1), --vacuum (BENCH_VACUUM=1), BENCH_SEARCHES (200),
  * BENCH_LIMIT (100), BENCH_STARTER_EVERY (4; 0: Pro only), BENCH_SETTLE_MS (10,000),

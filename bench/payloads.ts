@@ -12,8 +12,8 @@
  *    service's share) and the PostgreSQL backend's CPU (/proc) per load.
  *
  * Needs a running stack that served searches (for the broker's messages) and a filled store:
- *   npm run up; npm run bench:own-index      # fills the store; or any bench:sync run
- *   npm run bench:payloads
+ *   npm run up; npm run bench -- own-index      # fills the store; or any bench:sync run
+ *   npm run bench -- payloads
  * KAFKA_BROKERS (127.0.0.1:19092), DATABASE_URL (the dev stack's `jobs`), BENCH_MESSAGES (20),
  * BENCH_LOADS (300).
  */
@@ -106,7 +106,7 @@ const backendTicks = (): number => {
   return Number(fields[11]) + Number(fields[12]);
 };
 const ids = (await pool.query<{ id: string }>('SELECT id FROM canonical_jobs')).rows.map((r) => r.id);
-if (ids.length < 1000) throw new Error(`the store holds ${ids.length} jobs: fill it first (npm run bench:own-index)`);
+if (ids.length < 1000) throw new Error(`the store holds ${ids.length} jobs: fill it first (npm run bench -- own-index)`);
 const pick = (): string[] => Array.from({ length: 70 }, () => ids[Math.floor(Math.random() * ids.length)]!);
 const ways: Record<string, (set: string[]) => Promise<unknown>> = {
   'to_jsonb of whole rows (before)': (set) => pool.query({ name: 'bench_load_before', text: BEFORE_SQL, values: [set] }),

@@ -7,8 +7,8 @@
  * DevTools or speedscope) and prints, per service, its busy share and the top frames by self time.
  *
  *   npm run up                                     # in another shell
- *   BENCH_STRATEGIES=max_coverage BENCH_CONCURRENCY=16 npm run bench:profile -- node bench/dist/sync-search.js
- *   BENCH_PROFILE_SECONDS=30 npm run bench:profile     # no command: profile for that long
+ *   BENCH_STRATEGIES=max_coverage BENCH_CONCURRENCY=16 npm run bench -- profile node bench/dist/sync-search.js
+ *   BENCH_PROFILE_SECONDS=30 npm run bench -- profile     # no command: profile for that long
  *
  * BENCH_PROFILE_SERVICES (default: every service but the simulator), BENCH_PROFILE_INTERVAL_US
  * (sampling interval, 500), BENCH_PROFILE_TOP (frames listed per service, 12), STACK_PIDS_FILE.

@@ -6,7 +6,7 @@
  * to its GROUP_JOIN, with the services' session settings (libs/kafka). Needs only a broker.
  *
  *   npm run up                                   # or any broker; the dev stack's is 19092
- *   KAFKA_BROKERS=127.0.0.1:26092 BENCH_ROUNDS=5 npm run bench:rejoin
+ *   KAFKA_BROKERS=127.0.0.1:26092 BENCH_ROUNDS=5 npm run bench -- rejoin
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -6,7 +6,7 @@
  * listening, `/readyz` 200, and the CPU the new process used until then.
  *
  *   npm run up                      # in another shell
- *   npm run bench:restart           # BENCH_RESTART_ROUNDS=2 kills of each service
+ *   npm run bench -- restart           # BENCH_RESTART_ROUNDS=2 kills of each service
  *
  * The fault tests (`npm run test:faults`) time the same under load, to the stack serving again.
  * BENCH_RESTART_SERVICES (default: the six services the fault tests kill), STACK_PIDS_FILE,

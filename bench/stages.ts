@@ -12,9 +12,9 @@
  *
  * The stack must export traces to this receiver:
  *   STACK_SLOT=1 npm run up             # test-profile stacks export to port 2N095 (http/json)
- *   OTLP_RECEIVER_PORT=21095 BASE_URL=http://127.0.0.1:21080 ADMIN_URL=http://127.0.0.1:21081 npm run bench:stages
+ *   OTLP_RECEIVER_PORT=21095 BASE_URL=http://127.0.0.1:21080 ADMIN_URL=http://127.0.0.1:21081 npm run bench -- stages
  * or: OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_EXPORTER_OTLP_PROTOCOL=http/json npm run up
- *   and npm run bench:stages (port 4318 by default).
+ *   and npm run bench -- stages (port 4318 by default).
  * Options: BENCH_REQUESTS (40), BENCH_LIMIT (20), BENCH_STRATEGY (max_coverage), OTLP_RECEIVER_PORT,
  * BENCH_TRACE_DUMP (a file: every search's spans as JSON lines, times relative to its first span).
  */

@@ -23,8 +23,8 @@
  * meanwhile (a refresh pass) counts too.
  *
  *   npm run up                     # in another shell (or any running stack)
- *   npm run bench:sync             # BASE_URL/ADMIN_URL/ADMIN_TOKEN/PROVIDER_SIM_URL default to the dev stack
- *   BENCH_REQUESTS=256 BENCH_LIMIT=20 npm run bench:sync
+ *   npm run bench -- sync             # BASE_URL/ADMIN_URL/ADMIN_TOKEN/PROVIDER_SIM_URL default to the dev stack
+ *   BENCH_REQUESTS=256 BENCH_LIMIT=20 npm run bench -- sync
  *
  * Before measuring, rounds of `max_coverage` searches at concurrency 16 warm the stack up until
  * the Kafka broker's JIT compilers go quiet (BENCH_WARMUP_ROUNDS, 6, at most); the CPU table shows

@@ -3,7 +3,7 @@
  * a running stack:
  *
  *   npm run up                          # the viewer on: every search recorded and exported
- *   npm run bench:trace-viewer
+ *   npm run bench -- trace-viewer
  *
  * 1. Idle: `BENCH_IDLE_SECONDS` (30) with nothing asked: the viewer's CPU and memory (RSS), and the
  *    stack's CPU.

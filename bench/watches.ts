@@ -28,8 +28,8 @@
  *    summary and a per-process CPU table.
  *
  *   npm run up                                   # in another shell (or any running stack)
- *   npm run bench:watches                        # N = 1000 watches, S = 20 sampled companies
- *   npm run bench:watches -- --watches 300 --sample 10 --rounds 2 --intervals 2 --keep-watches
+ *   npm run bench -- watches                        # N = 1000 watches, S = 20 sampled companies
+ *   npm run bench -- watches --watches 300 --sample 10 --rounds 2 --intervals 2 --keep-watches
  *
  * Options (flag or env): --watches BENCH_WATCHES (1000), --accounts BENCH_ACCOUNTS (10),
  * --sample BENCH_SAMPLE (20), --rounds BENCH_ROUNDS (3), --intervals BENCH_INTERVALS (3),

@@ -10,8 +10,8 @@
  * The stack must allow private webhook addresses (WEBHOOK_ALLOW_PRIVATE, true in `npm run up`).
  *
  *   npm run up                          # in another shell (or any running stack)
- *   npm run bench:webhooks              # BASE_URL/ADMIN_URL/ADMIN_TOKEN/KAFKA_BROKERS default to the dev stack
- *   BENCH_EVENTS=5000 BENCH_ENDPOINTS=8 npm run bench:webhooks
+ *   npm run bench -- webhooks              # BASE_URL/ADMIN_URL/ADMIN_TOKEN/KAFKA_BROKERS default to the dev stack
+ *   BENCH_EVENTS=5000 BENCH_ENDPOINTS=8 npm run bench -- webhooks
  *
  * Env: BENCH_EVENTS (10,000), BENCH_ENDPOINTS (receivers the events are spread over, 4),
  * BENCH_TIMEOUT_MS (300,000), STACK_PIDS_FILE (`.local/run/dev/pids.json`).
