@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { PROVIDER_SLUGS } from '@jobs/sim-world';
 import { AppModule } from './app.module.js';
 import { configureApp } from './configure-app.js';
 
@@ -20,7 +21,7 @@ describe('provider-sim over HTTP', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = await app.getUrl();
     // Fast providers for the test: every latency exact and small.
-    for (const slug of ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']) {
+    for (const slug of PROVIDER_SLUGS) {
       await call('PUT', `/_control/providers/${slug}`, { latency_ms: 5 });
     }
     // generating the 36,000-requisition world takes seconds on a busy machine

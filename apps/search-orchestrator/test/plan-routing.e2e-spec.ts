@@ -1,4 +1,4 @@
-import { AccountSchema, ErrorEnvelopeSchema, JobSearchResponseSchema, ProviderListResponseSchema, type Job } from '@jobs/contracts';
+import { AccountSchema, ErrorEnvelopeSchema, JobSearchResponseSchema, PROVIDER_SLUGS, ProviderListResponseSchema, type Job } from '@jobs/contracts';
 import { addWorldJob, api, createAccount, type ProviderSlug, type WorldJob } from '@jobs/e2e-support';
 
 /**
@@ -8,7 +8,7 @@ import { addWorldJob, api, createAccount, type ProviderSlug, type WorldJob } fro
  */
 const STRATEGIES = ['cheapest_first', 'freshest_first', 'max_coverage', 'consensus', 'own_only'] as const;
 const GROWTH = ['own_index', 'provider_a', 'provider_b'];
-const ALL = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
+const ALL = [...PROVIDER_SLUGS];
 
 async function search(key: string, body: Record<string, unknown>) {
   const res = await api('/v1/jobs/search', { key, body });

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { AccountSchema, AsyncSearchSchema, EventListResponseSchema, EventSchema, JobSearchResponseSchema, WatchSchema, type AsyncSearch, type Event, type JobSearchResponse } from '@jobs/contracts';
+import { AccountSchema, AsyncSearchSchema, EventListResponseSchema, EventSchema, JobSearchResponseSchema, PROVIDER_SLUGS, WatchSchema, type AsyncSearch, type Event, type JobSearchResponse } from '@jobs/contracts';
 import { addWorldCompany, addWorldJob, admin, api, createAccount, eventually, Receiver, stackRunDir, uniqueWord, wholeLedger, type ProviderSlug, type WorldJob } from '@jobs/e2e-support';
 
 /** Each opening's providers (every provider of the Pro plan appears, most openings in several) and company. */
@@ -22,7 +22,7 @@ export const OPENINGS: readonly { providers: ProviderSlug[]; company: 0 | 1 }[] 
   { providers: ['provider_b', 'provider_c', 'provider_d'], company: 0 },
   { providers: ['own_index', 'provider_e'], company: 0 },
   { providers: ['provider_d', 'provider_f'], company: 0 },
-  { providers: ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'], company: 1 },
+  { providers: [...PROVIDER_SLUGS], company: 1 },
   { providers: ['provider_e'], company: 1 },
   { providers: ['provider_a', 'provider_f'], company: 1 },
 ];

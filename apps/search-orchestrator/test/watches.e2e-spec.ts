@@ -7,6 +7,7 @@ import {
   ErrorEnvelopeSchema,
   EventSchema,
   examples,
+  PROVIDER_SLUGS,
   WatchListResponseSchema,
   WatchSchema,
   type CompanyHiringChanged,
@@ -245,7 +246,7 @@ describe('refresh passes', () => {
     await createWatch(key, { type: 'search', filters: { title_or: [uniqueWord()] } });
     const refreshId = await refreshPass();
     const status = (await admin('GET', `/refresh/${refreshId}`)) as { runs: Array<{ id: string; kind: 'pass' | 'round'; provider: string; sweeps: { total: number } }>; sweeps: { total: number; finished: number } };
-    const providers = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
+    const providers = [...PROVIDER_SLUGS];
     const runsOf = (kind: 'pass' | 'round') => status.runs.filter((r) => r.kind === kind);
     // every provider's sequences served it, each run with an id of its own
     expect(runsOf('pass').map((r) => r.provider).sort()).toEqual(providers);

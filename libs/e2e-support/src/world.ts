@@ -3,6 +3,7 @@
  * the simulated market, provider behaviour, and the paged ledger of an account.
  */
 import { randomBytes } from 'node:crypto';
+import type { ProviderSlug } from '@jobs/contracts';
 import { api, crawlPending, stack } from './stack.js';
 
 /** A call to the admin API; throws unless it answers `expect`. */
@@ -28,7 +29,7 @@ export function uniqueWord(): string {
   return `zq${[...randomBytes(10)].map((b) => letters[b % 26]).join('')}`;
 }
 
-export type ProviderSlug = 'own_index' | 'provider_a' | 'provider_b' | 'provider_c' | 'provider_d' | 'provider_e' | 'provider_f';
+export type { ProviderSlug };
 
 export interface WorldJobInput {
   providers: ProviderSlug[];

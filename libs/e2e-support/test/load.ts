@@ -12,8 +12,8 @@
  * searches could not finish within any reasonable quiescing time.
  */
 import { randomUUID } from 'node:crypto';
-import { AsyncSearchSchema, JobSearchResponseSchema, type JobSearchResponse } from '@jobs/contracts';
-import { addWorldJob, admin, stack, type ProviderSlug } from '../src/index.js';
+import { AsyncSearchSchema, JobSearchResponseSchema, PROVIDER_SLUGS, type JobSearchResponse } from '@jobs/contracts';
+import { addWorldJob, admin, stack } from '../src/index.js';
 
 export interface LoadAccount {
   accountId: string;
@@ -49,7 +49,6 @@ interface Answer {
   retryAfterSeconds?: number;
 }
 
-const PROVIDERS: ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
 const STRATEGIES = ['max_coverage', 'cheapest_first', 'own_only', 'freshest_first'];
 const CLIENT_TIMEOUT_MS = 30_000;
 /** Pauses of the loops (see the class comment). */
@@ -161,7 +160,7 @@ export class Load {
     let nextRefresh = Date.now() + REFRESH_EVERY_MS;
     for (let n = 0; this.running; n++) {
       const account = this.accounts[n % this.accounts.length]!;
-      const providers = [...new Set([pick(PROVIDERS), pick(PROVIDERS)])];
+      const providers = [...new Set([pick(PROVIDER_SLUGS), pick(PROVIDER_SLUGS)])];
       // The admin API answers through the gateway: while it is down this simply tries again later.
       await addWorldJob({ providers, shared_word: account.word }).then(
         () => void this.openingsAdded++,

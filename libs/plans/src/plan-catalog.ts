@@ -1,7 +1,4 @@
-import type { Plan, ProviderSlug } from '@jobs/contracts';
-
-export const PARTNER_PROVIDERS = ['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'] as const satisfies readonly ProviderSlug[];
-export const ALL_PROVIDERS = ['own_index', ...PARTNER_PROVIDERS] as const satisfies readonly ProviderSlug[];
+import { PROVIDER_SLUGS, type Plan, type ProviderSlug } from '@jobs/contracts';
 
 /**
  * Growth gets two partners; the spec leaves which ones to us. provider_a and provider_b are
@@ -22,7 +19,7 @@ export function providersForPlan(plan: Plan): ProviderSlug[] {
     case 'pro':
     case 'scale':
     case 'enterprise':
-      return [...ALL_PROVIDERS];
+      return [...PROVIDER_SLUGS];
   }
 }
 

@@ -1,8 +1,7 @@
-import type { CompanyProfile, ProviderSlug } from '@jobs/contracts';
+import { PROVIDER_SLUGS, type CompanyProfile, type ProviderSlug } from '@jobs/contracts';
 import { SANDBOX_AS_OF, SANDBOX_JOBS } from './sandbox-dataset.js';
 
 const DAY_MS = 86_400_000;
-const ORDER: readonly ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
 
 /**
  * The hiring profile of a sandbox company (test keys: fictional, fixed, never charged), from
@@ -35,6 +34,6 @@ export function sandboxCompanyProfile(domain: string): CompanyProfile | undefine
         : { value: null, confidence: 0, basis: 'Sandbox data: no open job.' },
     hiring_pulse: { direction: change > 0 ? 'up' : change < 0 ? 'down' : 'flat', open_jobs_30d_change: change },
     top_job_families: [...families].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, 5).map(([job_family, open_jobs]) => ({ job_family, open_jobs })),
-    sources: ORDER.filter((p) => sources.has(p)).map((provider) => ({ provider, open_jobs: sources.get(provider)!.open, last_seen_at: sources.get(provider)!.lastSeen })),
+    sources: PROVIDER_SLUGS.filter((p) => sources.has(p)).map((provider) => ({ provider, open_jobs: sources.get(provider)!.open, last_seen_at: sources.get(provider)!.lastSeen })),
   };
 }

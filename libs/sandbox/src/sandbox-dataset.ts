@@ -13,16 +13,17 @@
  * `posted_within_days` and the company profiles count back from it, so the same request always
  * gets the same answer.
  */
-import type {
-  ClosedReason,
-  CompanyRef,
-  EmploymentType,
-  Job,
-  ProviderSlug,
-  SalaryOrigin,
-  SalaryPeriod,
-  Seniority,
-  Source,
+import {
+  PROVIDER_SLUGS,
+  type ClosedReason,
+  type CompanyRef,
+  type EmploymentType,
+  type Job,
+  type ProviderSlug,
+  type SalaryOrigin,
+  type SalaryPeriod,
+  type Seniority,
+  type Source,
 } from '@jobs/contracts';
 
 export const SANDBOX_AS_OF = '2026-11-01T12:00:00.000Z';
@@ -73,8 +74,6 @@ interface Row {
   /** true when no source reported the description / posting date / live check */
   readonly sparse?: boolean;
 }
-
-const ALL: readonly ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
 
 const ROWS: readonly Row[] = [
   { at: 'acme', title: 'Senior Robotics Software Engineer', place: ['Boston', 'MA', 'US', false], type: 'full_time', level: 'senior', family: 'engineering', pay: [165000, 210000, 'USD', 'year', 'declared'], via: ['own_index', 'provider_a', 'provider_c'], age: 3, pReal: 0.97 },
@@ -189,7 +188,7 @@ export const SANDBOX_JOBS: readonly Job[] = Object.freeze(
 );
 
 /** Every provider appears in the sandbox data. */
-export const SANDBOX_PROVIDERS: readonly ProviderSlug[] = ALL;
+export const SANDBOX_PROVIDERS: readonly ProviderSlug[] = PROVIDER_SLUGS;
 
 /** One sandbox job by id (for `GET /jobs/{id}` with a test key); undefined when not in the sandbox. */
 export function findSandboxJob(id: string): Job | undefined {

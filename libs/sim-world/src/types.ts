@@ -1,8 +1,9 @@
-/** The seven sources, as named by the public interface (interface.md "Conventions"). */
-export const PROVIDER_SLUGS = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'] as const;
-export type ProviderSlug = (typeof PROVIDER_SLUGS)[number];
+import { PARTNER_PROVIDER_SLUGS, type ProviderSlug } from '@jobs/contracts';
 
-export const PARTNER_SLUGS = PROVIDER_SLUGS.filter((s) => s !== 'own_index') as Exclude<ProviderSlug, 'own_index'>[];
+/** The seven sources, as named by the public interface (interface.md "Conventions"). */
+export { PROVIDER_SLUGS, type ProviderSlug } from '@jobs/contracts';
+
+export const PARTNER_SLUGS = PARTNER_PROVIDER_SLUGS;
 
 export const EMPLOYMENT_TYPES = ['full_time', 'part_time', 'contract', 'internship', 'temporary'] as const;
 export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];

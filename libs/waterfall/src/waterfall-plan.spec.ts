@@ -1,7 +1,6 @@
 import { planWaterfall, ProviderNotOnPlanError } from './waterfall-plan.js';
-import type { JobSearchRequest } from '@jobs/contracts';
+import { PROVIDER_SLUGS as ALL, type JobSearchRequest } from '@jobs/contracts';
 
-const ALL = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'] as const;
 const waterfall = (w: Partial<JobSearchRequest['waterfall']>): Pick<JobSearchRequest, 'waterfall'> => ({
   waterfall: { strategy: 'cheapest_first', timeout_ms: 10000, min_sources: 2, ...w },
 });

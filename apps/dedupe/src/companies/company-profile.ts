@@ -12,14 +12,13 @@
  * - `top_job_families`: the five largest families of open jobs.
  * - `sources`: per provider that saw a job of the company, its open jobs and latest sighting.
  */
-import type { CompanyProfile, CompanyRef, HiringPulse, IsHiring, ProviderSlug } from '@jobs/contracts';
+import { PROVIDER_SLUGS, type CompanyProfile, type CompanyRef, type HiringPulse, type IsHiring, type ProviderSlug } from '@jobs/contracts';
 
 export const HIRING_FRESH_DAYS = 30;
 export const CLOSED_RECENT_DAYS = 90;
 const PULSE_DAYS = 30;
 const TOP_FAMILIES = 5;
 const DAY_MS = 86_400_000;
-const PROVIDER_ORDER: readonly ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
 
 /** One canonical job of the company, as the profile reads it. */
 export interface CompanyJobFacts {
@@ -87,7 +86,7 @@ export function companyProfile(company: CompanyRef, jobs: readonly CompanyJobFac
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
       .slice(0, TOP_FAMILIES)
       .map(([job_family, open_jobs]) => ({ job_family, open_jobs })),
-    sources: PROVIDER_ORDER.filter((p) => bySource.has(p)).map((provider) => ({
+    sources: PROVIDER_SLUGS.filter((p) => bySource.has(p)).map((provider) => ({
       provider,
       open_jobs: bySource.get(provider)!.open,
       last_seen_at: new Date(bySource.get(provider)!.lastSeen).toISOString(),

@@ -4,7 +4,7 @@
 // (@jobs/job-filters) on every stored job.
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import type { Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
+import { PROVIDER_SLUGS, type Filters, type NormalizedProviderRecord, type ProviderSlug } from '@jobs/contracts';
 import type { PrismaService } from '@jobs/db';
 import { matchesFilters } from '@jobs/job-filters';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
@@ -83,7 +83,7 @@ async function everyJob() {
   return rows.map(toJob);
 }
 
-const ALL: ProviderSlug[] = ['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'];
+const ALL = [...PROVIDER_SLUGS];
 
 describe('the own index store', () => {
   it('answers exactly the stored jobs that match the filters (SQL == @jobs/job-filters)', async () => {
