@@ -1,2 +1,3 @@
 export * from './cursor-codec.js';
 export * from './canonical-json.js';
+export * from './keyset.js';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BillingQueryRequested, LedgerListResponse } from '@jobs/contracts';
-import { CursorCodec } from '@jobs/cursors';
+import { ledgerEntryView, type BillingQueryRequested, type LedgerListResponse } from '@jobs/contracts';
+import { CursorCodec, keysetPage, NEWEST_FIRST, newestFirstAfter, nextCursorOf } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { QueryFailure } from '@jobs/nest-kafka';
 import { z } from 'zod';
@@ -33,26 +33,15 @@ export class ListLedgerUseCase {
       where: {
         accountId,
         ...(query.job_id ? { jobId: query.job_id } : {}),
-        ...(after
-          ? { OR: [{ createdAt: { lt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { lt: after.id } }] }
-          : {}),
+        ...newestFirstAfter(after && { at: new Date(after.at), id: after.id }),
       },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: NEWEST_FIRST,
       take: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
+    const page = keysetPage(rows, query.limit);
     return {
-      data: page.map((row) => ({
-        id: row.id,
-        job_id: row.jobId,
-        request_id: row.requestId,
-        operation: row.operation,
-        credits: row.credits,
-        reason: row.reason,
-        created_at: row.createdAt.toISOString(),
-      })),
-      next_cursor: rows.length > query.limit && last ? this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies LedgerPosition) : null,
+      data: page.rows.map(ledgerEntryView),
+      next_cursor: nextCursorOf(page, (last) => this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies LedgerPosition)),
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EventDeliveriesView, WebhookReplayResponse } from '@jobs/contracts';
+import { keysetPage, nextCursorOf } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import type { Principal } from '../auth/api-key.js';
 import { EventFeedUseCase } from '../events/event-feed.usecase.js';
@@ -41,9 +42,9 @@ export class DashboardDeliveriesUseCase {
         deliveries: { orderBy: { createdAt: 'asc' }, include: { attempts: { orderBy: { number: 'asc' } } } },
       },
     });
-    const page = events.slice(0, DELIVERIES_PAGE_SIZE);
+    const page = keysetPage(events, DELIVERIES_PAGE_SIZE);
     return {
-      data: page.map((event) => ({
+      data: page.rows.map((event) => ({
         event_id: event.eventId,
         type: event.type,
         watch_id: event.watchId,
@@ -66,7 +67,7 @@ export class DashboardDeliveriesUseCase {
           })),
         })),
       })),
-      next_cursor: events.length > DELIVERIES_PAGE_SIZE ? String(page[page.length - 1]!.position) : null,
+      next_cursor: nextCursorOf(page, (last) => String(last.position)),
     };
   }
 

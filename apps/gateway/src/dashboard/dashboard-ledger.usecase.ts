@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { LedgerEntry, LedgerRequestView } from '@jobs/contracts';
+import { ledgerEntryView, type LedgerEntry, type LedgerRequestView } from '@jobs/contracts';
+import { keysetPage, NEWEST_FIRST, newestFirstAfter, nextCursorOf } from '@jobs/cursors';
 import { Prisma, PrismaService } from '@jobs/db';
 import { ApiError } from '../http/api-error.js';
 
@@ -46,10 +47,9 @@ export class DashboardLedgerUseCase {
        ${after ? Prisma.sql`HAVING (max(created_at), request_id) < (${new Date(Number(after[1]))}::timestamptz, ${after[2]!})` : Prisma.empty}
        ORDER BY max(created_at) DESC, request_id DESC
        LIMIT ${LEDGER_REQUESTS_PAGE_SIZE + 1}`;
-    const page = rows.slice(0, LEDGER_REQUESTS_PAGE_SIZE);
-    const last = page[page.length - 1];
+    const page = keysetPage(rows, LEDGER_REQUESTS_PAGE_SIZE);
     return {
-      data: page.map((row) => ({
+      data: page.rows.map((row) => ({
         request_id: row.request_id,
         operation: row.operation,
         entries: row.entries,
@@ -59,7 +59,7 @@ export class DashboardLedgerUseCase {
         first_at: row.first_at.toISOString(),
         last_at: row.last_at.toISOString(),
       })),
-      next_cursor: rows.length > LEDGER_REQUESTS_PAGE_SIZE && last ? `${last.last_at.getTime()}.${last.request_id}` : null,
+      next_cursor: nextCursorOf(page, (last) => `${last.last_at.getTime()}.${last.request_id}`),
     };
   }
 
@@ -67,25 +67,15 @@ export class DashboardLedgerUseCase {
   async lines(accountId: string, requestId: string, cursor: string | undefined): Promise<{ data: LedgerEntry[]; next_cursor: string | null }> {
     const after = cursor === undefined ? undefined : LINES_CURSOR.exec(cursor);
     if (after === null) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
-    const at = after ? new Date(Number(after[1])) : undefined;
     const rows = await this.prisma.ledgerEntry.findMany({
-      where: { accountId, requestId, ...(after ? { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: after[2]! } }] } : {}) },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      where: { accountId, requestId, ...newestFirstAfter(after && { at: new Date(Number(after[1])), id: after[2]! }) },
+      orderBy: NEWEST_FIRST,
       take: LEDGER_LINES_PAGE_SIZE + 1,
     });
-    const page = rows.slice(0, LEDGER_LINES_PAGE_SIZE);
-    const last = page[page.length - 1];
+    const page = keysetPage(rows, LEDGER_LINES_PAGE_SIZE);
     return {
-      data: page.map((row) => ({
-        id: row.id,
-        job_id: row.jobId,
-        request_id: row.requestId,
-        operation: row.operation,
-        credits: row.credits,
-        reason: row.reason,
-        created_at: row.createdAt.toISOString(),
-      })),
-      next_cursor: rows.length > LEDGER_LINES_PAGE_SIZE && last ? `${last.createdAt.getTime()}.${last.id}` : null,
+      data: page.rows.map(ledgerEntryView),
+      next_cursor: nextCursorOf(page, (last) => `${last.createdAt.getTime()}.${last.id}`),
     };
   }
 }

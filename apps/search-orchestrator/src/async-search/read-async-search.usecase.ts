@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JobSchema, type AsyncSearch, type OrchestratorQueryRequested } from '@jobs/contracts';
-import type { CursorCodec } from '@jobs/cursors';
+import { keysetPage, nextCursorOf, type CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { z } from 'zod';
 import { QueryFailure } from '@jobs/nest-kafka';
@@ -42,9 +42,8 @@ export class ReadAsyncSearchUseCase {
       take: query.read.limit + 1,
       select: { seq: true, job: true },
     });
-    const page = rows.slice(0, query.read.limit);
-    const last = page[page.length - 1];
-    const nextCursor = rows.length > query.read.limit && last ? this.cursors.encode(scope, { after: last.seq } satisfies AsyncPagePosition) : null;
-    return asyncSearchView(row, { data: page.map((r) => JobSchema.parse(r.job)), nextCursor });
+    const page = keysetPage(rows, query.read.limit);
+    const nextCursor = nextCursorOf(page, (last) => this.cursors.encode(scope, { after: last.seq } satisfies AsyncPagePosition));
+    return asyncSearchView(row, { data: page.rows.map((r) => JobSchema.parse(r.job)), nextCursor });
   }
 }

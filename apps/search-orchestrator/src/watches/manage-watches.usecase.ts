@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrchestratorQueryRequested, Watch, WatchListResponse } from '@jobs/contracts';
-import { CursorCodec } from '@jobs/cursors';
+import { CursorCodec, nextCursorOf } from '@jobs/cursors';
 import { planAtLeast } from '@jobs/plans';
 import { QueryFailure } from '@jobs/nest-kafka';
 import { toPublicWatch } from './watch.js';
@@ -64,11 +64,10 @@ export class ManageWatchesUseCase {
       after = this.cursors.decode(scope, query.cursor, WatchPositionSchema);
       if (!after) throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
     }
-    const { watches, more } = await this.store.page(ownerOf(message), after, WATCH_PAGE_SIZE);
-    const last = watches[watches.length - 1];
+    const page = await this.store.page(ownerOf(message), after, WATCH_PAGE_SIZE);
     return {
-      data: watches.map(toPublicWatch),
-      next_cursor: more && last ? this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies WatchPosition) : null,
+      data: page.rows.map(toPublicWatch),
+      next_cursor: nextCursorOf(page, (last) => this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies WatchPosition)),
     };
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FiltersSchema, ProviderSlugSchema, WatchEventTypeSchema, WatchStatusSchema, WatchTypeSchema, type WatchStatus } from '@jobs/contracts';
+import { keysetPage, NEWEST_FIRST, newestFirstAfter, type KeysetPage } from '@jobs/cursors';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { z } from 'zod';
 import type { WatchRecord } from './watch.js';
@@ -71,17 +72,17 @@ export class WatchStore {
   }
 
   /** One page of an owner's watches, newest first, and whether more follow. */
-  async page(owner: WatchOwner, after: WatchPosition | null, limit: number): Promise<{ watches: WatchRecord[]; more: boolean }> {
+  async page(owner: WatchOwner, after: WatchPosition | null, limit: number): Promise<KeysetPage<WatchRecord>> {
     const rows = await this.prisma.watch.findMany({
       where: {
         accountId: owner.accountId,
         mode: owner.mode,
-        ...(after ? { OR: [{ createdAt: { lt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { lt: after.id } }] } : {}),
+        ...newestFirstAfter(after && { at: new Date(after.at), id: after.id }),
       },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: NEWEST_FIRST,
       take: limit + 1,
     });
-    return { watches: rows.slice(0, limit).map(toRecord), more: rows.length > limit };
+    return keysetPage(rows.map(toRecord), limit);
   }
 
   /** Deletes an owner's watch; false when it has no such watch. */

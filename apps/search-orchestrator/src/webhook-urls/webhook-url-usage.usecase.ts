@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { WEBHOOK_ENDPOINT_USERS_LISTED, type OrchestratorQueryRequested } from '@jobs/contracts';
+import { keysetPage } from '@jobs/cursors';
 import { Prisma, PrismaService } from '@jobs/db';
 
 type Message = OrchestratorQueryRequested.Value;
@@ -50,12 +51,13 @@ export class WebhookUrlUsageUseCase {
       FROM uses u JOIN page p ON p.url = u.url
       GROUP BY u.url, p.h
       ORDER BY p.h`;
+    const page = keysetPage(rows, query.limit);
     return {
-      urls: rows.slice(0, query.limit).map((row) => ({
+      urls: page.rows.map((row) => ({
         url: row.url,
         used_by: { watches: Number(row.watches), watch_ids: row.watch_ids ?? [], async_searches: Number(row.async_searches), async_search_ids: row.async_search_ids ?? [] },
       })),
-      more: rows.length > query.limit,
+      more: page.more,
     };
   }
 }

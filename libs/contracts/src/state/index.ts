@@ -1,1 +1,2 @@
 export * from './provider-breaker.schema.js';
+export * from './ledger-entry-row.js';
