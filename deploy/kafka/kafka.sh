@@ -41,10 +41,10 @@ MARKER="$LIB_DIR/.fetched"
 KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$POM" | head -n1)"
 [[ -n "$KAFKA_VERSION" ]] || { echo "[kafka] cannot read <kafka.version> from $POM" >&2; exit 1; }
 
-log() { echo "[kafka] $*"; }
-die() { echo "[kafka] ERROR: $*" >&2; exit 1; }
-
-now_ms() { date +%s%3N; }
+SERVER=kafka
+JVM_PATTERN='kafka\.Kafka'
+# shellcheck source=../lib/jvm-server.sh
+source "$SCRIPT_DIR/../lib/jvm-server.sh"
 
 # ---------------------------------------------------------------- fetch
 is_fetched() { [[ -f "$MARKER" && "$(cat "$MARKER")" == "$KAFKA_VERSION" ]] && compgen -G "$LIB_DIR/kafka_2.13-*.jar" >/dev/null; }
@@ -87,13 +87,6 @@ render_config() {
   mv "$CONFIG.tmp" "$CONFIG"
 }
 
-check_java() {
-  command -v "$JAVA" >/dev/null || die "java not found on PATH (Kafka needs JDK/JRE 17+)"
-  local v
-  v="$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)"
-  [[ -n "$v" && "$v" -ge 17 ]] || die "Kafka $KAFKA_VERSION needs Java 17+, found: $("$JAVA" -version 2>&1 | head -n1)"
-}
-
 java_run() { # java_run <main-class> args...  (short-lived tools)
   local main="$1"; shift
   "$JAVA" -Xmx256m -XX:TieredStopAtLevel=1 \
@@ -104,7 +97,7 @@ java_run() { # java_run <main-class> args...  (short-lived tools)
 # ---------------------------------------------------------------- format
 cmd_format() {
   cmd_fetch
-  check_java
+  check_java "Kafka $KAFKA_VERSION"
   render_config
   if [[ -f "$DATA_DIR/meta.properties" ]]; then
     return 0
@@ -121,18 +114,6 @@ cmd_format() {
 }
 
 # ---------------------------------------------------------------- probes
-pid_alive() {
-  [[ -f "$PID_FILE" ]] || return 1
-  local pid; pid="$(cat "$PID_FILE" 2>/dev/null || true)"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  # Guard against a recycled pid (e.g. after a reboot): it must be our broker JVM.
-  if [[ -r "/proc/$pid/cmdline" ]]; then
-    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'kafka\.Kafka' || return 1
-  fi
-}
-
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
 # Sends a Kafka Metadata v4 request (no topics) and succeeds if the broker
 # answers with at least one live (unfenced) broker, i.e. it is really serving.
 broker_answers() {
@@ -149,6 +130,7 @@ broker_answers() {
 }
 
 is_running() { pid_alive && broker_answers "$KAFKA_PORT"; }
+serving() { broker_answers "$KAFKA_PORT"; }
 
 # ---------------------------------------------------------------- start / stop
 cmd_start() {
@@ -177,49 +159,11 @@ cmd_start() {
     echo $! >"$PID_FILE"
   fi
 
-  local pid deadline
-  pid="$(cat "$PID_FILE")"
-  deadline=$(( $(date +%s) + KAFKA_READY_TIMEOUT ))
-  until broker_answers "$KAFKA_PORT"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      rm -f "$PID_FILE"
-      echo "[kafka] broker exited during startup; last log lines:" >&2
-      tail -n 40 "$LOG_DIR/kafka.out" "$LOG_DIR/server.log" 2>/dev/null >&2 || true
-      exit 1
-    fi
-    if (( $(date +%s) >= deadline )); then
-      echo "[kafka] broker not ready after ${KAFKA_READY_TIMEOUT}s (pid $pid still running); see $LOG_DIR/server.log" >&2
-      tail -n 20 "$LOG_DIR/server.log" 2>/dev/null >&2 || true
-      exit 1
-    fi
-    sleep 0.2
-  done
-  local ms=$(( $(now_ms) - t0 ))
-  log "broker ready on 127.0.0.1:$KAFKA_PORT ($((ms / 1000)).$(printf '%01d' $(( (ms % 1000) / 100 )))s)"
+  wait_ready serving "$KAFKA_READY_TIMEOUT" "$LOG_DIR/server.log" "$LOG_DIR/kafka.out"
+  log "broker ready on 127.0.0.1:$KAFKA_PORT ($(since "$t0"))"
 }
 
-cmd_stop() {
-  if ! pid_alive; then
-    rm -f "$PID_FILE"
-    log "broker not running"
-    return 0
-  fi
-  local pid i
-  pid="$(cat "$PID_FILE")"
-  log "stopping broker (pid $pid)"
-  kill -TERM "$pid" 2>/dev/null || true
-  for (( i = 0; i < 100; i++ )); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "broker did not stop within 20s, sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    sleep 0.5
-  fi
-  rm -f "$PID_FILE"
-  log "broker stopped"
-}
+cmd_stop() { stop_server 20; }
 
 cmd_status() {
   if is_running; then

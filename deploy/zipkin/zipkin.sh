@@ -37,9 +37,10 @@ ZIPKIN_VERSION="$(sed -n 's:.*<zipkin.version>\(.*\)</zipkin.version>.*:\1:p' "$
 [[ -n "$ZIPKIN_VERSION" ]] || { echo "[zipkin] cannot read <zipkin.version> from $POM" >&2; exit 1; }
 JAR="$LIB_DIR/zipkin-server-$ZIPKIN_VERSION-slim.jar"
 
-log() { echo "[zipkin] $*"; }
-die() { echo "[zipkin] ERROR: $*" >&2; exit 1; }
-now_ms() { date +%s%3N; }
+SERVER=zipkin
+JVM_PATTERN='zipkin-server'
+# shellcheck source=../lib/jvm-server.sh
+source "$SCRIPT_DIR/../lib/jvm-server.sh"
 url() { echo "http://127.0.0.1:$ZIPKIN_PORT"; }
 
 cmd_fetch() {
@@ -56,23 +57,6 @@ cmd_fetch() {
   log "done (${JAR#"$REPO_ROOT"/})"
 }
 
-check_java() {
-  command -v "$JAVA" >/dev/null || die "java not found on PATH (Zipkin $ZIPKIN_VERSION needs Java 17+)"
-  local v
-  v="$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)"
-  [[ -n "$v" && "$v" -ge 17 ]] || die "Zipkin $ZIPKIN_VERSION needs Java 17+, found: $("$JAVA" -version 2>&1 | head -n1)"
-}
-
-pid_alive() {
-  [[ -f "$PID_FILE" ]] || return 1
-  local pid; pid="$(cat "$PID_FILE" 2>/dev/null || true)"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  # A recycled pid (after a reboot) is not ours: it must be a Zipkin JVM.
-  if [[ -r "/proc/$pid/cmdline" ]]; then
-    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'zipkin-server' || return 1
-  fi
-}
-
 # GET /health answers 200 (bash's /dev/tcp: no curl needed).
 answers() {
   timeout 3 bash -c '
@@ -81,7 +65,6 @@ answers() {
     head -c 12 <&3 | grep -q " 200"
   ' "$ZIPKIN_PORT" 2>/dev/null
 }
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 cmd_start() {
   local t0; t0="$(now_ms)"
@@ -95,7 +78,7 @@ cmd_start() {
     rm -f "$PID_FILE"
     port_open "$ZIPKIN_PORT" && die "port $ZIPKIN_PORT on 127.0.0.1 is already in use by another process (not started by this script); set ZIPKIN_PORT"
     cmd_fetch
-    check_java
+    check_java "Zipkin $ZIPKIN_VERSION"
     mkdir -p "$INSTANCE_DIR"
     log "starting Zipkin $ZIPKIN_VERSION (in-memory, $(url), log ${LOG_FILE#"$REPO_ROOT"/})"
     # Loopback only (the armeria port settings replace the default 0.0.0.0:9411). Serial GC and
@@ -111,44 +94,11 @@ cmd_start() {
       >"$LOG_FILE" 2>&1 </dev/null &
     echo $! >"$PID_FILE"
   fi
-  local pid deadline
-  pid="$(cat "$PID_FILE")"
-  deadline=$(( $(date +%s) + ZIPKIN_READY_TIMEOUT ))
-  until answers; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      rm -f "$PID_FILE"
-      echo "[zipkin] server exited during start-up; last log lines:" >&2
-      tail -n 30 "$LOG_FILE" >&2 || true
-      exit 1
-    fi
-    (( $(date +%s) >= deadline )) && die "not answering after ${ZIPKIN_READY_TIMEOUT}s (pid $pid still running); see $LOG_FILE"
-    sleep 0.2
-  done
-  local ms=$(( $(now_ms) - t0 ))
-  log "ready at $(url)/zipkin/ ($((ms / 1000)).$(printf '%01d' $(( (ms % 1000) / 100 )))s)"
+  wait_ready answers "$ZIPKIN_READY_TIMEOUT" "$LOG_FILE"
+  log "ready at $(url)/zipkin/ ($(since "$t0"))"
 }
 
-cmd_stop() {
-  if ! pid_alive; then
-    rm -f "$PID_FILE"
-    log "not running"
-    return 0
-  fi
-  local pid i
-  pid="$(cat "$PID_FILE")"
-  log "stopping (pid $pid)"
-  kill -TERM "$pid" 2>/dev/null || true
-  for (( i = 0; i < 50; i++ )); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "did not stop within 10s, sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$PID_FILE"
-  log "stopped"
-}
+cmd_stop() { stop_server 10; }
 
 cmd_status() {
   if pid_alive && answers; then
