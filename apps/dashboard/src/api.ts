@@ -11,6 +11,7 @@ import type {
   Account,
   DailyUsage,
   DashboardKey as ApiKey,
+  DashboardPage as Page,
   DashboardSessionView as SessionView,
   DeliveryAttemptView as Attempt,
   DeliveryView as Delivery,
@@ -25,7 +26,7 @@ import type {
   WebhookEndpointRotated,
   WebhookEndpointSecret,
 } from '@jobs/contracts';
-export type { Account, ApiKey, Attempt, DailyUsage, Delivery, EventDeliveries, LedgerEntry, LedgerRequest, Provider, SandboxJob, SandboxResult, SessionView, Watch, WebhookEndpoint, WebhookEndpointRotated, WebhookEndpointSecret };
+export type { Account, ApiKey, Attempt, Page, DailyUsage, Delivery, EventDeliveries, LedgerEntry, LedgerRequest, Provider, SandboxJob, SandboxResult, SessionView, Watch, WebhookEndpoint, WebhookEndpointRotated, WebhookEndpointSecret };
 
 const BASE = '/dashboard/api';
 
@@ -125,7 +126,5 @@ export async function sandboxSearch(body: unknown): Promise<SandboxResult> {
   return json;
 }
 
-export interface Page<T> {
-  data: T[];
-  next_cursor: string | null;
-}
+/** `path` asking the page at `cursor` (the first page without one). */
+export const pageAt = (path: string, cursor: string | undefined | null): string => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { get, post, type EventDeliveries, type Page } from '../api.js';
+import { get, pageAt, post, type EventDeliveries, type Page } from '../api.js';
 import { formatDate, formatDuration } from '../format.js';
 import { CursorPager, Empty, Loaded, MessageLine, TableScroll, useLoad, useMessages } from '../ui.js';
 
 export function DeliveriesPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const [page, reload] = useLoad(() => get<Page<EventDeliveries>>(`/deliveries${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
+  const [page, reload] = useLoad(() => get<Page<EventDeliveries>>(pageAt('/deliveries', cursor)), [cursor]);
   const messages = useMessages();
   const [replaying, setReplaying] = useState<string | null>(null);
 

@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, type Account, type DailyUsage, type LedgerEntry, type LedgerRequest, type Page } from '../api.js';
+import { get, pageAt, type Account, type DailyUsage, type LedgerEntry, type LedgerRequest, type Page } from '../api.js';
 import { formatDate, formatNumber } from '../format.js';
 import { CursorPager, Empty, ErrorNote, Loaded, TableScroll, useLoad } from '../ui.js';
 import { UsageChart } from './usage-chart.js';
@@ -121,7 +121,7 @@ function Ledger() {
 function RequestLedger() {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const [page] = useLoad(() => get<Page<LedgerRequest>>(`/ledger/requests${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
+  const [page] = useLoad(() => get<Page<LedgerRequest>>(pageAt('/ledger/requests', cursor)), [cursor]);
   const [open, setOpen] = useState<Record<string, boolean>>({});
   return (
     <Loaded load={page} what="the ledger">
@@ -200,7 +200,7 @@ function RequestLines({ requestId }: { requestId: string }) {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const [page] = useLoad(
-    () => get<Page<LedgerEntry>>(`/ledger/requests/${encodeURIComponent(requestId)}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
+    () => get<Page<LedgerEntry>>(pageAt(`/ledger/requests/${encodeURIComponent(requestId)}`, cursor)),
     [requestId, cursor],
   );
   return (

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { del, get, patch, post, type Page, type Watch } from '../api.js';
+import { del, get, pageAt, patch, post, type Page, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
 import { Confirm, CursorPager, describe, Empty, Loaded, MessageLine, TableScroll, useLoad, useMessages, type FieldMap } from '../ui.js';
 
@@ -13,7 +13,7 @@ const FIELDS: FieldMap = {
 export function WatchesPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const [watches, reload] = useLoad(() => get<Page<Watch>>(`/watches${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
+  const [watches, reload] = useLoad(() => get<Page<Watch>>(pageAt('/watches', cursor)), [cursor]);
   const [type, setType] = useState<'company' | 'search'>('company');
   const [domain, setDomain] = useState('');
   const [titles, setTitles] = useState('');

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { get, post, type Page, type WebhookEndpoint, type WebhookEndpointRotated, type WebhookEndpointSecret } from '../api.js';
+import { get, pageAt, post, type Page, type WebhookEndpoint, type WebhookEndpointRotated, type WebhookEndpointSecret } from '../api.js';
 import { formatDate } from '../format.js';
 import { Confirm, CursorPager, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
 
@@ -22,7 +22,7 @@ const usedBy = ({ used_by: u }: WebhookEndpoint) => {
 export function WebhookEndpointsPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const [endpoints, reload] = useLoad(() => get<Page<WebhookEndpoint>>(`/webhook_endpoints${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
+  const [endpoints, reload] = useLoad(() => get<Page<WebhookEndpoint>>(pageAt('/webhook_endpoints', cursor)), [cursor]);
   const [newUrl, setNewUrl] = useState('');
   const [pending, setPending] = useState<Pending | null>(null);
   const [overlap, setOverlap] = useState<number>(86_400);

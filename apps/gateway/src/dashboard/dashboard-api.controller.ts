@@ -12,6 +12,7 @@ import {
   type Account,
   type DailyUsage,
   type DashboardKey,
+  type DashboardPage,
   type DashboardSessionView,
   type EventDeliveriesView,
   type LedgerListResponse,
@@ -178,7 +179,7 @@ export class DashboardApiController {
 
   @Get('deliveries')
   @UseGuards(DashboardSessionGuard)
-  deliveryPage(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<{ data: EventDeliveriesView[]; next_cursor: string | null }> {
+  deliveryPage(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardPage<EventDeliveriesView>> {
     return this.deliveries.page(caller.principal, parseRequest(DeliveriesQuerySchema, query).cursor);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EventDeliveriesView, WebhookReplayResponse } from '@jobs/contracts';
+import type { DashboardPage, EventDeliveriesView, WebhookReplayResponse } from '@jobs/contracts';
 import { keysetPage, nextCursorOf } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import type { Principal } from '../auth/api-key.js';
@@ -26,7 +26,7 @@ export class DashboardDeliveriesUseCase {
    * `cursor`: the feed position to continue below (opaque to the page). Only the session key's
    * mode's events (a dashboard session is opened with a live key), like GET /v1/events.
    */
-  async page(principal: Pick<Principal, 'accountId' | 'mode'>, cursor: string | undefined): Promise<{ data: EventDeliveriesView[]; next_cursor: string | null }> {
+  async page(principal: Pick<Principal, 'accountId' | 'mode'>, cursor: string | undefined): Promise<DashboardPage<EventDeliveriesView>> {
     if (cursor !== undefined && !CURSOR.test(cursor)) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
     const events = await this.prisma.webhookEvent.findMany({
       where: { accountId: principal.accountId, mode: principal.mode, ...(cursor ? { position: { lt: BigInt(cursor) } } : {}) },

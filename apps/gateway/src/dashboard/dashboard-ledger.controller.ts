@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import type { LedgerEntry, LedgerRequestView } from '@jobs/contracts';
+import type { DashboardPage, LedgerEntry, LedgerRequestView } from '@jobs/contracts';
 import { ApiError } from '../http/api-error.js';
 import { parseRequest } from '../http/validation.js';
 import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
@@ -18,12 +18,12 @@ export class DashboardLedgerController {
   constructor(private readonly ledger: DashboardLedgerUseCase) {}
 
   @Get()
-  requests(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<{ data: LedgerRequestView[]; next_cursor: string | null }> {
+  requests(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardPage<LedgerRequestView>> {
     return this.ledger.requests(caller.session.accountId, parseRequest(LedgerPageQuerySchema, query).cursor);
   }
 
   @Get(':request_id')
-  lines(@Param() params: unknown, @Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<{ data: LedgerEntry[]; next_cursor: string | null }> {
+  lines(@Param() params: unknown, @Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardPage<LedgerEntry>> {
     const parsed = LedgerRequestParamsSchema.safeParse(params);
     if (!parsed.success) throw new ApiError('not_found', 'No such request in this ledger.');
     return this.ledger.lines(caller.session.accountId, parsed.data.request_id, parseRequest(LedgerPageQuerySchema, query).cursor);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ledgerEntryView, type LedgerEntry, type LedgerRequestView } from '@jobs/contracts';
+import { ledgerEntryView, type DashboardPage, type LedgerEntry, type LedgerRequestView } from '@jobs/contracts';
 import { keysetPage, NEWEST_FIRST, newestFirstAfter, nextCursorOf } from '@jobs/cursors';
 import { Prisma, PrismaService } from '@jobs/db';
 import { ApiError } from '../http/api-error.js';
@@ -34,7 +34,7 @@ export class DashboardLedgerUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
   /** Requests newest first (by their latest line), keyset-paged. */
-  async requests(accountId: string, cursor: string | undefined): Promise<{ data: LedgerRequestView[]; next_cursor: string | null }> {
+  async requests(accountId: string, cursor: string | undefined): Promise<DashboardPage<LedgerRequestView>> {
     const after = cursor === undefined ? undefined : REQUESTS_CURSOR.exec(cursor);
     if (after === null) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
     const rows = await this.prisma.$queryRaw<RequestRow[]>`
@@ -64,7 +64,7 @@ export class DashboardLedgerUseCase {
   }
 
   /** The lines of one of the account's requests, newest first; an unknown request has none. */
-  async lines(accountId: string, requestId: string, cursor: string | undefined): Promise<{ data: LedgerEntry[]; next_cursor: string | null }> {
+  async lines(accountId: string, requestId: string, cursor: string | undefined): Promise<DashboardPage<LedgerEntry>> {
     const after = cursor === undefined ? undefined : LINES_CURSOR.exec(cursor);
     if (after === null) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
     const rows = await this.prisma.ledgerEntry.findMany({

@@ -6,6 +6,12 @@
 import { z } from 'zod';
 import { ApiKeyModeSchema } from '../public/headers.schema.js';
 
+/** A page of a dashboard listing, newest first: `next_cursor` (opaque) asks the next one, null on the last. */
+export interface DashboardPage<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
 /** A signed-in session as the page sees it (the CSRF token it sends back on every change). */
 export const DashboardSessionViewSchema = z.strictObject({
   account_id: z.string(),
