@@ -108,7 +108,11 @@ export function resemblance(a: TextSketch, b: TextSketch): Resemblance {
   return { jaccard, containment: Math.min(1, intersection / Math.min(a.size, b.size)) };
 }
 
-/** murmur3 finalizer: spreads the bits so the smallest hashes are a uniform sample. */
+/**
+ * murmur3 finalizer: spreads the bits so the smallest hashes are a uniform sample. The simulator
+ * has the same finalizer (libs/sim-world prng.ts `mix32`): the matcher shares no code with the
+ * world it is measured against.
+ */
 function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -1,4 +1,9 @@
-/** Every Kafka message, one module per topic, exposed as a namespace: `SearchRequested.Value`. */
+/**
+ * Every Kafka message, one module per topic, exposed as a namespace: `SearchRequested.Value`.
+ * Each schema writes out its own envelope (`v`, its ids, `outcome`) instead of spreading a shared
+ * shape: a topic's contract reads whole in its file, and one message's envelope can change
+ * compatibly without touching another's.
+ */
 export * from './common.schema.js';
 export * from './search-cursor.schema.js';
 export * as SearchRequested from './search-requested.schema.js';

@@ -4,6 +4,8 @@
  * The dedupe service merges these into canonical Jobs.
  *
  * Uses the same value shapes as Job (`location`, `salary`, enums); there is no canonical id yet.
+ * The fields it shares with Job are written out again rather than spread from Job's: the record
+ * is an internal message and the Job a public object, and each changes on its own terms.
  */
 import { z } from 'zod';
 import { DateTimeSchema, DomainSchema, UrlSchema } from '../public/common.schema.js';
