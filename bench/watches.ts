@@ -41,19 +41,33 @@
  * (`.local/run/dev/pids.json` of the current directory), PROVIDER_SIM_URL, BASE_URL, ADMIN_URL,
  * ADMIN_TOKEN (the dev stack of `npm run up`).
  */
-import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Topics, WatchSchema, type Event, type Watch } from '@jobs/contracts';
+import { Topics, type Watch } from '@jobs/contracts';
 import { addWorldJob, admin, api, Receiver, type ProviderSlug } from '@jobs/e2e-support';
 import { FILTER_SETS } from './filter-sets.js';
 import { openLagProbe } from './kafka-lag.js';
 import { GROUP, machineBetween, processEnv, servicePids, snapshot, stackLocation, usageBetween, type GroupUsage, type Snapshot } from './proc-cpu.js';
 import { createBenchAccount, percentile } from './stack.js';
 import { fillStore, storeCounts } from './store-fill.js';
+import {
+  byType,
+  CpuTimeline,
+  createWatch,
+  EventLog,
+  forEachConcurrently,
+  gitCommit,
+  joinColumns,
+  marketDomains,
+  PROVIDER_MIXES,
+  refreshLag,
+  sampleIndexes,
+  type BenchAccount,
+  type LatencySample as Sample,
+  type Phase,
+  type SearchColumn,
+} from './watches-support.js';
 import pg from 'pg';
 
 // ---------------------------------------------------------------- options
@@ -93,31 +107,12 @@ const timelineFile = process.env['BENCH_TIMELINE_FILE'];
 const simUrl = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 
-/** Providers listing the new openings of the latency rounds, in turn. */
-const PROVIDER_MIXES: ProviderSlug[][] = [
-  ['own_index', 'provider_a'],
-  ['provider_b'],
-  ['own_index'],
-  ['provider_c', 'provider_e'],
-  ['provider_d'],
-  ['provider_a', 'provider_f'],
-];
 const SAMPLE_EVERY_MS = 5000;
 const QUIET_CORES = 0.25;
 
 const startedAt = Date.now();
 const say = (message: string) => process.stderr.write(`[bench:watches ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Runs `fn` over `items`, `limit` at a time. */
-async function forEachConcurrently<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      for (let i = next++; i < items.length; i = next++) await fn(items[i]!, i);
-    }),
-  );
-}
 
 // ---------------------------------------------------------------- the stack's processes
 
@@ -128,168 +123,24 @@ const orchestratorEnv = processEnv(orchestratorPid);
 const intervalMs = Number(orchestratorEnv['REFRESH_INTERVAL_MS'] ?? process.env['REFRESH_INTERVAL_MS'] ?? 60_000);
 const location = stackLocation(pidsFile, orchestratorEnv['DATABASE_URL'], orchestratorEnv['REDIS_URL']);
 const lagProbe = await openLagProbe((orchestratorEnv['KAFKA_BROKERS'] ?? process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','));
-/** The way from a refresh pass or round to a webhook: each topic with the group consuming it. */
-const REFRESH_CHAIN: Array<[group: string, topic: string]> = [
-  ['provider-fetcher.passes', Topics.RefreshPassFetchRequested.name],
-  ['dedupe.passes', Topics.RefreshPassRecordsFetched.name],
-  ['provider-fetcher.refresh', Topics.RefreshFetchRequested.name],
-  ['dedupe.refresh', Topics.RefreshRecordsFetched.name],
-  ['search-orchestrator', Topics.JobLifecycleChanged.name],
-  ['billing', Topics.EventChargeRequested.name],
-  ['webhook-dispatcher', Topics.EventEmitted.name],
-];
-/** "refresh.fetch.requested 0, refresh.records.fetched 1,234, ...": messages not yet consumed along the chain. */
-async function refreshLag(): Promise<string> {
-  const lags = await Promise.all(REFRESH_CHAIN.map(([group, topic]) => lagProbe.lag(group, topic).catch(() => Number.NaN)));
-  return REFRESH_CHAIN.map(([, topic], i) => `${topic} ${lags[i]!.toLocaleString('en')}`).join(', ');
-}
 const lags: Array<[string, string]> = [];
-const noteLag = async (when: string) => lags.push([when, await refreshLag()]);
+const noteLag = async (when: string) => lags.push([when, await refreshLag(lagProbe)]);
 const SIMULATOR = 'provider-sim';
 /** The stack proper: its services (not the simulated partners), its broker, its database's backends. */
 const STACK_GROUPS = [...Object.keys(services).filter((name) => name !== SIMULATOR), GROUP.kafka, GROUP.pgBackends];
 const stackSeconds = (usage: Map<string, GroupUsage>) => STACK_GROUPS.reduce((sum, label) => sum + (usage.get(label)?.seconds ?? 0), 0);
 
-/** Every CPU sample of the run, every 5 s and at each phase boundary, in time order. */
-const samples: Snapshot[] = [];
-function sampleNow(): Snapshot {
-  const s = snapshot(location);
-  samples.push(s);
-  if (timelineFile && samples.length > 1) {
-    const previous = samples[samples.length - 2]!;
-    const wall = (s.at - previous.at) / 1000;
-    const cores = Object.fromEntries([...usageBetween(previous, s)].map(([label, u]) => [label, +(u.seconds / wall).toFixed(3)]));
-    appendFileSync(timelineFile, `${JSON.stringify({ t: new Date(s.at).toISOString(), machine: +(machineBetween(previous, s).busySeconds / wall).toFixed(3), ...cores })}\n`);
-  }
-  return s;
-}
+const timeline = new CpuTimeline(location, timelineFile);
+const sampleNow = () => timeline.sample();
 const loads: Array<[string, number[]]> = [];
 const noteLoad = (when: string) => loads.push([when, loadavg()]);
-
-/** A stretch of the run between two samples. */
-interface Phase {
-  name: string;
-  from: number;
-  to: number;
-}
-const phases: Phase[] = [];
-function phase(name: string, from: Snapshot, to: Snapshot): Phase {
-  const p = { name, from: samples.indexOf(from), to: samples.indexOf(to) };
-  phases.push(p);
-  return p;
-}
+const phase = (name: string, from: Snapshot, to: Snapshot): Phase => ({ name, from, to });
 
 // ---------------------------------------------------------------- the simulated market
 
-/** The company domains of the simulated market (the own crawler's listing) and how many of its openings each has. */
-async function marketDomains(): Promise<Map<string, number>> {
-  const openings = new Map<string, number>();
-  for (let offset: number | null = 0; offset !== null; ) {
-    const res = await fetch(`${simUrl}/own_index/v1/jobs?limit=100&offset=${offset}`);
-    if (!res.ok) throw new Error(`the simulator's own_index listing answered ${res.status}: ${await res.text()}`);
-    const page = (await res.json()) as { data: Array<{ company: { domain: string | null } }>; next_offset: number | null };
-    for (const job of page.data) if (job.company.domain) openings.set(job.company.domain, (openings.get(job.company.domain) ?? 0) + 1);
-    offset = page.next_offset;
-  }
-  return openings;
-}
-
-/** `count` distinct indexes below `n`, the same for the same seed (mulberry32 + Fisher-Yates). */
-function sampleIndexes(n: number, count: number, seedValue: number): number[] {
-  let state = seedValue >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const indexes = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [indexes[i], indexes[j]] = [indexes[j]!, indexes[i]!];
-  }
-  return indexes.slice(0, count);
-}
-
 // ---------------------------------------------------------------- accounts, receivers, events
 
-interface BenchAccount {
-  accountId: string;
-  liveKey: string;
-  receiver: Receiver;
-  webhookUrl: string;
-}
-
-/** One delivery as the benchmark keeps it. */
-interface Arrived {
-  at: number;
-  id: string;
-  type: Event['type'];
-  watchId: string | null;
-  /** The unique keyword of a latency round's opening, when a `job.opened` title has one. */
-  keyword: string | undefined;
-}
-
-/** Every delivery to the accounts' receivers, parsed once. */
-class EventLog {
-  readonly arrived: Arrived[] = [];
-  private readonly parsed = new Map<Receiver, number>();
-
-  constructor(private readonly receivers: readonly Receiver[]) {}
-
-  /** Parses what arrived since the last call. */
-  sync(): void {
-    for (const receiver of this.receivers) {
-      const from = this.parsed.get(receiver) ?? 0;
-      for (const arrival of receiver.arrivals.slice(from)) {
-        const event = JSON.parse(arrival.raw) as Event;
-        const title = event.type === 'job.opened' ? event.data.job.title.toLowerCase() : '';
-        this.arrived.push({ at: arrival.at, id: event.id, type: event.type, watchId: event.watch_id, keyword: /zq[a-z]{10}/.exec(title)?.[0] });
-      }
-      this.parsed.set(receiver, receiver.arrivals.length);
-    }
-  }
-
-  between(from: number, to: number): Arrived[] {
-    this.sync();
-    return this.arrived.filter((a) => a.at >= from && a.at < to);
-  }
-}
-
-/** "job.opened 9,812, job.updated 40" over deliveries (distinct event ids). */
-function byType(arrived: readonly Arrived[]): string {
-  const ids = new Map<string, Set<string>>();
-  for (const a of arrived) ids.set(a.type, (ids.get(a.type) ?? new Set()).add(a.id));
-  const parts = [...ids].sort(([, a], [, b]) => b.size - a.size).map(([type, set]) => `${type} ${set.size.toLocaleString('en')}`);
-  return parts.length === 0 ? 'none' : parts.join(', ');
-}
-
-async function createWatch(account: BenchAccount, domain: string): Promise<Watch> {
-  const idempotencyKey = randomUUID();
-  let last = '';
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const res = await api('/v1/watches', {
-      key: account.liveKey,
-      headers: { 'idempotency-key': idempotencyKey },
-      body: { type: 'company', domain, webhook_url: account.webhookUrl },
-    }).catch((error: unknown) => ({ status: 0, body: { error: String(error) } }));
-    if (res.status === 201) return WatchSchema.parse(res.body);
-    last = `${res.status} ${JSON.stringify(res.body)}`;
-    if (res.status !== 0 && res.status < 500) break;
-    await sleep(1000);
-  }
-  throw new Error(`POST /v1/watches for ${domain} failed: ${last}`);
-}
-
 // ---------------------------------------------------------------- sync search
-
-interface SearchColumn {
-  latencies: number[];
-  errors: number;
-  /** The stack's CPU (cores) while the searches ran. */
-  stackCores: number;
-}
 
 async function searchColumn(key: string): Promise<SearchColumn> {
   const before = sampleNow();
@@ -303,15 +154,6 @@ async function searchColumn(key: string): Promise<SearchColumn> {
   }
   const after = sampleNow();
   return { latencies: latencies.sort((a, b) => a - b), errors, stackCores: stackSeconds(usageBetween(before, after)) / ((after.at - before.at) / 1000) };
-}
-
-/** The searches of several columns as one. */
-function joinColumns(columns: readonly SearchColumn[]): SearchColumn {
-  return {
-    latencies: columns.flatMap((c) => c.latencies).sort((a, b) => a - b),
-    errors: columns.reduce((n, c) => n + c.errors, 0),
-    stackCores: columns.reduce((n, c) => n + c.stackCores, 0) / Math.max(1, columns.length),
-  };
 }
 
 /** Waits (up to `maxMs`) for 3 s in which the stack uses less than QUIET_CORES; false if it never did. */
@@ -345,7 +187,7 @@ if (process.env['BENCH_FILL'] !== '0') {
   storeSize = `${counts.openJobs.toLocaleString('en')} open canonical jobs, ${counts.sources.toLocaleString('en')} sources (filled with the whole market before the watches)`;
   await db.end();
 }
-const market = await marketDomains();
+const market = await marketDomains(simUrl);
 if (market.size < watchCount) throw new Error(`the simulated market shows ${market.size} company domains, fewer than ${watchCount} watches`);
 const marketListings = [...market.values()].reduce((a, b) => a + b, 0);
 const allDomains = [...market.keys()].sort();
@@ -404,7 +246,7 @@ for (;;) {
     break;
   }
   if (now - warmupStart.at >= warmupMaxMs) break;
-  if (Math.round((now - warmupStart.at) / SAMPLE_EVERY_MS) % 6 === 0) say(`  ${total.toLocaleString('en')} deliveries so far, ${lastInterval.toLocaleString('en')} in the last interval; lag: ${await refreshLag()}`);
+  if (Math.round((now - warmupStart.at) / SAMPLE_EVERY_MS) % 6 === 0) say(`  ${total.toLocaleString('en')} deliveries so far, ${lastInterval.toLocaleString('en')} in the last interval; lag: ${await refreshLag(lagProbe)}`);
 }
 const warmupEnd = sampleNow();
 const warmup = phase('warm-up', warmupStart, warmupEnd);
@@ -434,16 +276,6 @@ const quiet = joinColumns(quietColumns);
 const duringRefresh = joinColumns(duringColumns);
 
 // Latency rounds: a new opening at each sampled company, then one refresh call.
-interface Sample {
-  round: number;
-  domain: string;
-  providers: ProviderSlug[];
-  keyword: string;
-  watchId: string;
-  refreshAt: number;
-  /** ms from the refresh call to the job.opened delivery, also when it came after the timeout (late); undefined if never seen. */
-  arrivedMs?: number;
-}
 const sampled = sampleIndexes(created.length, sampleCount, seed + 1).map((i) => created[i]!);
 const latencySamples: Sample[] = [];
 /** Openings whose job.opened has not arrived yet, any round: keyword -> sample. */
@@ -506,22 +338,12 @@ await lagProbe.close();
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 const fixed = (n: number, digits = 1) => n.toFixed(digits);
 const seconds = (ms: number) => `${fixed(ms / 1000)} s`;
-const minutesOf = (p: Phase) => (samples[p.to]!.at - samples[p.from]!.at) / 60_000;
-const usageOf = (p: Phase) => usageBetween(samples[p.from]!, samples[p.to]!);
-/** The highest 5-s share of one core of each group within a phase. */
-function peaks(p: Phase): Map<string, number> {
-  const peak = new Map<string, number>();
-  for (let i = p.from; i < p.to; i++) {
-    const wall = (samples[i + 1]!.at - samples[i]!.at) / 1000;
-    if (wall < 1) continue;
-    for (const [label, u] of usageBetween(samples[i]!, samples[i + 1]!)) peak.set(label, Math.max(peak.get(label) ?? 0, u.seconds / wall));
-  }
-  return peak;
-}
+const minutesOf = (p: Phase) => (p.to.at - p.from.at) / 60_000;
+const usageOf = (p: Phase) => usageBetween(p.from, p.to);
 
 const steadyUsage = usageOf(steady);
 const steadyMinutes = minutesOf(steady);
-const steadyMachine = machineBetween(samples[steady.from]!, samples[steady.to]!);
+const steadyMachine = machineBetween(steady.from, steady.to);
 const steadyStack = stackSeconds(steadyUsage);
 const simulatorSeconds = steadyUsage.get(SIMULATOR)?.seconds ?? 0;
 const latencies = latencySamples.flatMap((s) => (inTime(s) ? [s.arrivedMs!] : [])).sort((a, b) => a - b);
@@ -536,15 +358,9 @@ const mixes = PROVIDER_MIXES.flatMap((mix) => {
 const p50 = (c: SearchColumn) => percentile(c.latencies, 50);
 const searchCell = (c: SearchColumn) => `${Math.round(p50(c))} ms (p95 ${Math.round(percentile(c.latencies, 95))}, max ${Math.round(c.latencies[c.latencies.length - 1] ?? 0)}, ${c.errors} errors; stack at ${fixed(c.stackCores * 100, 0)}% of a core)`;
 const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
-const commit = (() => {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  } catch {
-    return '?';
-  }
-})();
-const warmupEvents = events.between(samples[warmup.from]!.at, samples[warmup.to]!.at);
-const steadyEvents = events.between(samples[steady.from]!.at, samples[steady.to]!.at);
+const commit = gitCommit();
+const warmupEvents = events.between(warmup.from.at, warmup.to.at);
+const steadyEvents = events.between(steady.from.at, steady.to.at);
 
 const summary = [
   row(['measure', 'value']),
@@ -555,7 +371,7 @@ const summary = [
   row(['watch creation', `${seconds(creationMs)} (${fixed(created.length / (creationMs / 1000))} watches/s, ${concurrency} in flight), ${creationErrors} failed`]),
   row(['refresh interval', `${intervalMs / 1000} s (REFRESH_INTERVAL_MS of the orchestrator)`]),
   row(['store', storeSize]),
-  row(['warm-up', `${seconds((samples[warmup.to]!.at - samples[warmup.from]!.at))}${settled ? '' : ` (not settled within BENCH_WARMUP_MAX_MS: events still coming or dedupe more than one pass behind)`}; deliveries ${warmupEvents.length.toLocaleString('en')}: ${byType(warmupEvents)}`]),
+  row(['warm-up', `${seconds((warmup.to.at - warmup.from.at))}${settled ? '' : ` (not settled within BENCH_WARMUP_MAX_MS: events still coming or dedupe more than one pass behind)`}; deliveries ${warmupEvents.length.toLocaleString('en')}: ${byType(warmupEvents)}`]),
   row(['steady window', `${fixed(steadyMinutes, 2)} min (${intervals} intervals); deliveries ${steadyEvents.length.toLocaleString('en')} (${fixed(steadyEvents.length / steadyMinutes)}/min): ${byType(steadyEvents)}`]),
   row(['stack CPU, steady (services + Kafka + PostgreSQL backends)', `${fixed(steadyStack / steadyMinutes)} CPU-s/min = ${fixed((steadyStack / (steadyMinutes * 60)) * 100, 0)}% of one core`]),
   row(['provider-sim CPU, steady', `${fixed(simulatorSeconds / steadyMinutes)} CPU-s/min = ${fixed((simulatorSeconds / (steadyMinutes * 60)) * 100, 0)}% of one core`]),
@@ -573,7 +389,7 @@ const summary = [
 const processPhases = [warmup, steady, roundsPhase];
 const usages = processPhases.map(usageOf);
 const minutes = processPhases.map(minutesOf);
-const steadyPeaks = peaks(steady);
+const steadyPeaks = timeline.peaks(steady);
 const labels = [...steadyUsage.keys()];
 const processRow = (name: string, pid: string, perPhase: number[], peak: number | undefined) =>
   row([name, pid, ...perPhase.map((s, i) => fixed(s / minutes[i]!)), `${fixed((perPhase[1]! / (minutes[1]! * 60)) * 100, 0)}%`, peak === undefined ? '' : `${fixed(peak * 100, 0)}%`]);
@@ -587,7 +403,7 @@ const perProcess = [
     return processRow(label === SIMULATOR ? `${label} (the simulated partners)` : label, `${pid}${lost}`, usages.map((x) => x.get(label)?.seconds ?? 0), steadyPeaks.get(label));
   }),
   processRow('**stack: services + Kafka + PostgreSQL backends**', '', usages.map(stackSeconds), undefined),
-  processRow('**machine: all processes**', '', processPhases.map((p) => machineBetween(samples[p.from]!, samples[p.to]!).busySeconds), undefined),
+  processRow('**machine: all processes**', '', processPhases.map((p) => machineBetween(p.from, p.to).busySeconds), undefined),
 ];
 
 process.stdout.write(
