@@ -93,3 +93,28 @@ export async function fitsTheViewport(page: Page): Promise<{ viewport: number; p
     return { viewport, page: document.documentElement.scrollWidth, beyond };
   });
 }
+
+/**
+ * The usage chart's last bar, read from its canvas: the widest run of bar pixels on a line just
+ * above the plot's floor, rightmost. Whole: at least three quarters of a day's slot times the bar
+ * share (0.7); inside: it ends before the plot's right edge.
+ */
+export async function lastBar(page: Page): Promise<{ drawn: boolean; whole: boolean; inside: boolean }> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('.chart canvas')!;
+    const over = document.querySelector<HTMLElement>('.chart .u-over')!;
+    const scale = canvas.width / canvas.getBoundingClientRect().width;
+    const left = Math.round((over.getBoundingClientRect().left - canvas.getBoundingClientRect().left) * scale);
+    const width = Math.round(over.getBoundingClientRect().width * scale);
+    const y = Math.round((over.getBoundingClientRect().bottom - canvas.getBoundingClientRect().top) * scale) - 3;
+    const row = canvas.getContext('2d')!.getImageData(0, y, canvas.width, 1).data;
+    const isBar = (x: number) => row[x * 4 + 2]! > 150 && row[x * 4]! < 150 && row[x * 4 + 3]! > 0;
+    let end = -1;
+    for (let x = canvas.width - 1; x >= 0; x--) if (isBar(x)) { end = x; break; }
+    if (end < 0) return { drawn: false, whole: false, inside: false };
+    let start = end;
+    while (start > 0 && isBar(start - 1)) start--;
+    const slot = width / 30;
+    return { drawn: true, whole: end - start + 1 >= Math.min(0.7 * slot, 40 * scale) * 0.75, inside: end < left + width - 1 };
+  });
+}

@@ -1,37 +1,12 @@
 import { addWorldJob, api, createAccount, eventually, Receiver, stack, uniqueWord } from '@jobs/e2e-support';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fitsTheViewport, launch, screenshot, seriousViolations } from './browser.js';
+import { lastBar, launch, screenshot, seriousViolations } from './browser.js';
 
 /** The bound every gateway replica keeps for a revoked key (ApiKeyService). */
 const REVOCATION_BOUND_MS = 1_000;
 const DASHBOARD = `${stack.baseUrl}/dashboard`;
 /** The colour of destructive actions (styles.css). */
 const DANGER = 'rgb(179, 38, 30)';
-
-/**
- * The usage chart's last bar, read from its canvas: the widest run of bar pixels on a line just
- * above the plot's floor, rightmost. Whole: at least three quarters of a day's slot times the bar
- * share (0.7); inside: it ends before the plot's right edge.
- */
-async function lastBar(page: Page): Promise<{ drawn: boolean; whole: boolean; inside: boolean }> {
-  return page.evaluate(() => {
-    const canvas = document.querySelector<HTMLCanvasElement>('.chart canvas')!;
-    const over = document.querySelector<HTMLElement>('.chart .u-over')!;
-    const scale = canvas.width / canvas.getBoundingClientRect().width;
-    const left = Math.round((over.getBoundingClientRect().left - canvas.getBoundingClientRect().left) * scale);
-    const width = Math.round(over.getBoundingClientRect().width * scale);
-    const y = Math.round((over.getBoundingClientRect().bottom - canvas.getBoundingClientRect().top) * scale) - 3;
-    const row = canvas.getContext('2d')!.getImageData(0, y, canvas.width, 1).data;
-    const isBar = (x: number) => row[x * 4 + 2]! > 150 && row[x * 4]! < 150 && row[x * 4 + 3]! > 0;
-    let end = -1;
-    for (let x = canvas.width - 1; x >= 0; x--) if (isBar(x)) { end = x; break; }
-    if (end < 0) return { drawn: false, whole: false, inside: false };
-    let start = end;
-    while (start > 0 && isBar(start - 1)) start--;
-    const slot = width / 30;
-    return { drawn: true, whole: end - start + 1 >= Math.min(0.7 * slot, 40 * scale) * 0.75, inside: end < left + width - 1 };
-  });
-}
 
 describe('the customer dashboard in a browser', () => {
   let browser: Browser;
@@ -433,70 +408,5 @@ describe('the customer dashboard in a browser', () => {
     const res = await fetch(`${stack.adminUrl}/admin/keys/${other.live_key}`, { method: 'DELETE', headers: { authorization: `Bearer ${stack.adminToken}` } });
     expect(res.status).toBe(204);
     await eventually(async () => ((await fetch(`${stack.baseUrl}/dashboard/api/account`, { headers: { cookie } })).status === 401 ? true : undefined), REVOCATION_BOUND_MS + 500, 'the session refused');
-  });
-});
-
-describe('the customer dashboard on a 390 px phone screen', () => {
-  let browser: Browser;
-  let page: Page;
-  let account: { account_id: string; live_key: string; test_key: string };
-
-  beforeAll(async () => {
-    account = await createAccount({ plan: 'pro', credits: 100 });
-    // something on every page: a search (ledger and chart), a watch, a labelled key
-    const job = await addWorldJob({ providers: ['provider_a'] });
-    expect((await api('/v1/jobs/search', { key: account.live_key, body: { filters: { title_or: [job.keyword] }, limit: 5 } })).status).toBe(200);
-    expect((await api('/v1/watches', { key: account.live_key, body: { type: 'company', domain: 'a-rather-long-company-domain-name.example', webhook_url: 'https://hooks.example.com/a/long/path/for/the/jobs/webhook' } })).status).toBe(201);
-    browser = await launch();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
-    page = await context.newPage();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  async function fitsAndAccessible(name: string): Promise<void> {
-    await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
-    expect(await fitsTheViewport(page)).toEqual({ viewport: 390, page: 390, beyond: [] });
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, `${name}-390`);
-  }
-
-  it('signs in at /dashboard/ within the screen', async () => {
-    await page.goto(`${DASHBOARD}/`);
-    await page.getByLabel('Live API key').waitFor();
-    await fitsAndAccessible('sign-in');
-    await page.getByLabel('Live API key').fill(account.live_key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
-  });
-
-  it.each([
-    ['keys', 'API keys', 'table'],
-    ['usage', 'Usage', '[data-testid="ledger"]'],
-    ['watches', 'Watches', 'td:has-text("a-rather-long-company-domain-name.example")'],
-    ['deliveries', 'Webhook deliveries', 'p'],
-    ['providers', 'Providers', 'td:has-text("own_index")'],
-    ['sandbox', 'Sandbox explorer', 'form'],
-  ])('shows the %s page as wide as the screen, with no serious accessibility violation', async (hash, heading, content) => {
-    await page.goto(`${DASHBOARD}/#/${hash}`);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-    await page.locator(content).first().waitFor();
-    if (hash === 'keys') {
-      await page.getByLabel('Label (optional)').fill('Phone');
-      await page.getByRole('button', { name: 'Create key' }).click();
-      await page.getByLabel('New API key').waitFor();
-    }
-    if (hash === 'usage') {
-      await page.locator('.chart canvas').first().waitFor();
-      await page.getByRole('button', { name: /^Show the 1 line of request / }).click();
-      await page.locator('[data-testid^="lines-of-"]').waitFor();
-    }
-    if (hash === 'sandbox') {
-      await page.getByRole('button', { name: 'Run sandbox search' }).click();
-      await page.locator('caption', { hasText: 'credits charged' }).waitFor();
-    }
-    await fitsAndAccessible(hash);
   });
 });
