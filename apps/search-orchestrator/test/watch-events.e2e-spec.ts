@@ -1,0 +1,190 @@
+import type { Job } from '@jobs/contracts';
+import { admin, api, uniqueWord, wholeLedger } from '@jobs/e2e-support';
+import { createWatch, creditsOf, db, eventOf, eventsOf, jobAt, newDomain, pro, publishChange, publishHiring, useWatchFixture, WAIT_MS, webhookUrl } from './watch-fixture.js';
+
+/**
+ * The watch matcher: lifecycle and hiring changes published on their Kafka topics (as dedupe
+ * publishes them) become events on `event.emitted`, `job.opened` charged by billing (ledger line,
+ * held without credits and released after a top-up), every other event free.
+ */
+useWatchFixture();
+
+describe('watch events', () => {
+  it('job.opened is charged 1 credit with a ledger line and emitted once; updated, closed and reposted are free', async () => {
+    const { live_key: key, account_id: accountId } = await pro(10);
+    const domain = newDomain();
+    const watch = await createWatch(key, { type: 'company', domain });
+    const job = jobAt(domain);
+
+    const opened = await publishChange('opened', job);
+    const { event, value } = await eventOf(watch.id, (e) => e.type === 'job.opened');
+    expect(value).toMatchObject({ account_id: accountId, webhook_url: webhookUrl });
+    expect(event).toMatchObject({ type: 'job.opened', watch_id: watch.id, created_at: opened.occurred_at, data: { job } });
+    const ledger = await wholeLedger(key, job.id);
+    expect(ledger).toEqual([expect.objectContaining({ job_id: job.id, credits: 1, reason: 'charged', request_id: event.id, operation: `POST /v1/watches/${watch.id}` })]);
+    expect(await creditsOf(key)).toBe(9);
+
+    // a redelivered change makes the same event, charged once
+    await publishChange('opened', job, { change_id: opened.change_id, occurred_at: opened.occurred_at });
+    const updated = await publishChange('updated', { ...job, salary: null });
+    const up = await eventOf(watch.id, (e) => e.type === 'job.updated');
+    expect(up.event.data).toEqual({ job: { ...job, salary: null } });
+    expect(up.event.id).not.toBe(event.id);
+    expect(up.event.created_at).toBe(updated.occurred_at);
+
+    await publishChange('closed', { ...job, status: 'closed', closed_reason: 'filled' });
+    const closed = await eventOf(watch.id, (e) => e.type === 'job.closed');
+    expect(closed.event.data).toEqual({ job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: 'filled' } });
+
+    await publishChange('reposted', { ...job, repost_count: 1 });
+    const reposted = await eventOf(watch.id, (e) => e.type === 'job.reposted');
+    expect(reposted.event.data).toEqual({ job: { id: job.id, title: job.title, company: job.company, status: 'open', repost_count: 1 } });
+
+    // A second job's opening, ordered behind the redelivered change (same key, then the same
+    // account partition to billing): once it is charged, the redelivery has been handled.
+    const later = jobAt(domain);
+    await publishChange('opened', later, {}, job.id);
+    await eventOf(watch.id, (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id === later.id);
+    expect(await wholeLedger(key, job.id)).toHaveLength(1);
+    expect(await creditsOf(key)).toBe(8);
+    expect(new Set(eventsOf(watch.id).filter((e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id === job.id).map((e) => e.id))).toEqual(new Set([event.id]));
+  });
+
+  it('a job already paid for is delivered free (ledger already_paid)', async () => {
+    const { live_key: key } = await pro(10);
+    const domain = newDomain();
+    const first = await createWatch(key, { type: 'company', domain });
+    const second = await createWatch(key, { type: 'company', domain, events: ['job.opened'] });
+    const job = jobAt(domain);
+    await publishChange('opened', job);
+    await eventOf(first.id, (e) => e.type === 'job.opened');
+    await eventOf(second.id, (e) => e.type === 'job.opened');
+    const ledger = await wholeLedger(key, job.id);
+    expect(ledger.map((l) => [l.reason, l.credits]).sort()).toEqual([['already_paid', 0], ['charged', 1]]);
+    expect(await creditsOf(key)).toBe(9);
+  });
+
+  it('a search watch gets the jobs its filters match, at any company, and only its subscribed types', async () => {
+    const { live_key: key } = await pro(10);
+    const word = uniqueWord();
+    const watch = await createWatch(key, { type: 'search', filters: { title_or: [word] }, events: ['job.opened', 'job.closed'] });
+    const match = jobAt(newDomain(), { title: `${word} Nurse` });
+    const other = jobAt(newDomain());
+    await publishChange('opened', other);
+    await publishChange('updated', match);
+    await publishChange('opened', match);
+    const { event } = await eventOf(watch.id, (e) => e.type === 'job.opened');
+    expect((event.data as { job: Job }).job.id).toBe(match.id);
+    await publishChange('closed', { ...match, status: 'closed', closed_reason: 'expired' });
+    await eventOf(watch.id, (e) => e.type === 'job.closed');
+    expect(eventsOf(watch.id).map((e) => e.type).sort()).toEqual(['job.closed', 'job.opened']);
+  });
+
+  it('fires company.hiring_started and company.hiring_stopped, nothing on a change to null', async () => {
+    const { live_key: key } = await pro();
+    const domain = newDomain();
+    const watch = await createWatch(key, { type: 'company', domain });
+    await publishHiring(domain, null);
+    await publishHiring(domain, true);
+    const started = await eventOf(watch.id, (e) => e.type === 'company.hiring_started');
+    expect(started.event.data).toMatchObject({ company: { domain }, is_hiring: { value: true } });
+    await publishHiring(domain, false);
+    const stopped = await eventOf(watch.id, (e) => e.type === 'company.hiring_stopped');
+    expect(stopped.event.data).toMatchObject({ company: { domain }, is_hiring: { value: false } });
+    // the null change came first on the company's partition and made nothing
+    expect(eventsOf(watch.id).map((e) => e.type)).toEqual(['company.hiring_started', 'company.hiring_stopped']);
+  });
+
+  it('changes from before the watch existed and deleted watches make nothing', async () => {
+    const { live_key: key, account_id: accountId } = await pro();
+    const domain = newDomain();
+    const kept = await createWatch(key, { type: 'company', domain });
+    const deleted = await createWatch(key, { type: 'company', domain });
+    expect((await api(`/v1/watches/${deleted.id}`, { key, method: 'DELETE' })).status).toBe(204);
+    const job = jobAt(domain);
+    // the account paid for the job earlier (job.updated carries the full Job: only to payers)
+    await db.query('INSERT INTO paid_jobs (account_id, job_id) VALUES ($1, $2)', [accountId, job.id]);
+    await publishChange('updated', job, { occurred_at: new Date(Date.parse(kept.created_at) - 60_000).toISOString() });
+    await publishChange('updated', { ...job, description: 'changed' });
+    const { event } = await eventOf(kept.id, (e) => e.type === 'job.updated');
+    expect((event.data as { job: Job }).job.description).toBe('changed');
+    expect(eventsOf(kept.id)).toHaveLength(1);
+    expect(eventsOf(deleted.id)).toEqual([]);
+  });
+
+  it('holds job.opened while the account has no credits and releases it, in order, after a top-up', async () => {
+    const { live_key: key, account_id: accountId } = await pro(0);
+    const domain = newDomain();
+    const watch = await createWatch(key, { type: 'company', domain, events: ['job.opened'] });
+    const first = jobAt(domain);
+    const second = jobAt(domain);
+    await publishChange('opened', first);
+    await publishChange('opened', second);
+    const deadline = Date.now() + WAIT_MS;
+    let held: string[] = [];
+    while (held.length < 2 && Date.now() < deadline) {
+      held = (await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1 ORDER BY seq', [accountId])).rows.map((r) => r.job_id);
+      if (held.length < 2) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect([...held].sort()).toEqual([first.id, second.id].sort());
+    expect(eventsOf(watch.id)).toEqual([]);
+    expect(await wholeLedger(key)).toEqual([]);
+
+    // One credit (the admin top-up publishes account.credits.added) releases the older held
+    // event only; the other waits for the next top-up.
+    await admin('POST', `/accounts/${accountId}/credits`, { amount: 1 });
+    const one = await eventOf(watch.id, (e) => e.type === 'job.opened');
+    const firstHeld = held[0]!;
+    expect((one.event.data as { job: Job }).job.id).toBe(firstHeld);
+    expect(await creditsOf(key)).toBe(0);
+
+    await admin('POST', `/accounts/${accountId}/credits`, { amount: 5 });
+    const two = await eventOf(watch.id, (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id !== firstHeld);
+    expect((two.event.data as { job: Job }).job.id).toBe(held[1]);
+    expect(await creditsOf(key)).toBe(4);
+    const ledger = await wholeLedger(key);
+    expect(ledger.map((l) => [l.job_id, l.credits, l.reason]).sort()).toEqual([[first.id, 1, 'charged'], [second.id, 1, 'charged']].sort());
+    expect((await db.query('SELECT 1 FROM held_watch_events WHERE account_id = $1', [accountId])).rowCount).toBe(0);
+  });
+
+  it('job.updated goes only to accounts that paid for the job; a held job.opened still comes after a top-up, carrying the updated job', async () => {
+    const payer = await pro(10);
+    const holder = await pro(0);
+    const onlyUpdates = await pro(10);
+    const domain = newDomain();
+    const paying = await createWatch(payer.live_key, { type: 'company', domain });
+    const holding = await createWatch(holder.live_key, { type: 'company', domain });
+    const neverPaid = await createWatch(onlyUpdates.live_key, { type: 'company', domain, events: ['job.updated'] });
+    const job = jobAt(domain);
+    await publishChange('opened', job);
+    await eventOf(paying.id, (e) => e.type === 'job.opened');
+    const heldJob = async () =>
+      (await db.query<{ description: string | null }>(`SELECT event #>> '{data,job,description}' AS description FROM held_watch_events WHERE account_id = $1`, [holder.account_id])).rows[0];
+    const deadline = Date.now() + WAIT_MS;
+    while (!(await heldJob()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await heldJob()).toBeDefined();
+
+    await publishChange('updated', { ...job, description: 'Updated after it opened' });
+    const up = await eventOf(paying.id, (e) => e.type === 'job.updated');
+    expect((up.event.data as { job: Job }).job.description).toBe('Updated after it opened');
+    // the held job.opened took the updated job instead of a job.updated going out
+    const folded = Date.now() + WAIT_MS;
+    while ((await heldJob())?.description !== 'Updated after it opened' && Date.now() < folded) await new Promise((r) => setTimeout(r, 200));
+    expect((await heldJob())?.description).toBe('Updated after it opened');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(eventsOf(holding.id)).toEqual([]);
+    expect(eventsOf(neverPaid.id)).toEqual([]);
+
+    await admin('POST', `/accounts/${holder.account_id}/credits`, { amount: 5 });
+    const opened = await eventOf(holding.id, (e) => e.type === 'job.opened');
+    expect((opened.event.data as { job: Job }).job.description).toBe('Updated after it opened');
+    expect(eventsOf(holding.id).map((e) => e.type)).toEqual(['job.opened']);
+
+    // paid now: the next change reaches the holder too, and still never the account that never paid
+    await publishChange('updated', { ...job, description: 'Changed again' });
+    await eventOf(holding.id, (e) => e.type === 'job.updated');
+    await eventOf(paying.id, (e) => e.type === 'job.updated' && (e.data as { job: Job }).job.description === 'Changed again');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(eventsOf(neverPaid.id)).toEqual([]);
+  });
+});
