@@ -190,6 +190,8 @@ function wrapSql(raw, text, start) {
   let lineBegin = 0;
   let depth = 0;
   let quoted = false;
+  // A SQL line comment runs to the end of its line: nothing after `--` may move to a new line.
+  let commented = false;
   let lastSpace = -1;
   let indent = /^[ \t]*/.exec(text.slice(lineStart))[0];
   for (let i = 0; i < raw.length; i++) {
@@ -198,6 +200,7 @@ function wrapSql(raw, text, start) {
       lineBegin = i + 1;
       column = 0;
       lastSpace = -1;
+      commented = false;
       indent = /^[ \t]*/.exec(raw.slice(i + 1))[0];
       out.push(c);
       continue;
@@ -206,7 +209,8 @@ function wrapSql(raw, text, start) {
     else if (c === '{' && depth > 0 && raw[i - 1] !== '$') depth++;
     else if (c === '}' && depth > 0) depth--;
     else if (c === "'" && depth === 0) quoted = !quoted;
-    else if (c === ' ' && depth === 0 && !quoted && i - lineBegin > indent.length) lastSpace = out.length;
+    else if (c === '-' && raw[i + 1] === '-' && depth === 0 && !quoted) commented = true;
+    else if (c === ' ' && depth === 0 && !quoted && !commented && i - lineBegin > indent.length) lastSpace = out.length;
     out.push(c);
     const width = column + (i - lineBegin) + 1;
     if (width > WIDTH && lastSpace >= 0) {
