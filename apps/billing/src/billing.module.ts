@@ -17,6 +17,8 @@ import { ChargeAsyncChunkUseCase } from './async-chunks/charge-async-chunk.useca
 import { WatchEventChargesUseCase } from './events/watch-event-charges.usecase.js';
 import { WatchEventsConsumer } from './events/watch-events.consumer.js';
 import { PaidJobUpdatesUseCase } from './events/paid-job-updates.usecase.js';
+import { AddCreditsUseCase } from './accounts/add-credits.usecase.js';
+import { OpenAccountUseCase } from './accounts/open-account.usecase.js';
 
 @Module({})
 export class BillingModule {
@@ -29,7 +31,7 @@ export class BillingModule {
         OutboxModule,
       ],
       controllers: [ChargesConsumer, BillingQueriesConsumer, WatchEventsConsumer, AsyncChunksConsumer],
-      providers: [AccountCharges, ChargeAsyncChunkUseCase, ChargeSearchPageUseCase, ChargeJobUseCase, ChargeCompanyUseCase, ListLedgerUseCase, WatchEventChargesUseCase, PaidJobUpdatesUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
+      providers: [AccountCharges, ChargeAsyncChunkUseCase, ChargeSearchPageUseCase, ChargeJobUseCase, ChargeCompanyUseCase, ListLedgerUseCase, WatchEventChargesUseCase, PaidJobUpdatesUseCase, OpenAccountUseCase, AddCreditsUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
     };
   }
 }

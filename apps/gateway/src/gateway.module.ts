@@ -22,7 +22,6 @@ import { DoorModule } from './http/door.module.js';
 import { JsonBodyModule } from './http/json-body.module.js';
 import { WatchesModule } from './watches/watches.module.js';
 import { AsyncSearchesModule } from './async-searches/async-searches.module.js';
-import { OutboxModule } from '@jobs/outbox';
 import { DashboardModule } from './dashboard/dashboard.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 
@@ -56,8 +55,6 @@ export class GatewayModule {
           topology: ALL_TOPICS,
           deadLetterTopic: Topics.DeadLetter,
         }),
-        // the admin API's top-ups stage account.credits.added with the balance change
-        OutboxModule,
         AuthModule,
         // The door (installed in main.ts): version check, rate limit, admission, idempotency.
         DoorModule,

@@ -185,7 +185,7 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['gateway'],
     consumers: ['billing'],
-    purpose: 'A read of the ledger or a single-job charge (GET /jobs/{id}) for billing to answer now',
+    purpose: 'A read of the ledger, a single-job charge (GET /jobs/{id}), or an admin account opening or top-up, for billing to answer now',
     keyReason: "Shares the account key of billing.page.charge.requested: one account's charges serialize",
   }),
   DedupeQueryRequested: defineTopic({
@@ -326,7 +326,7 @@ export const Topics = {
     key: 'account_id',
     keyOf: AccountCreditsAdded.keyOf,
     partitions: SEARCH_PARTITIONS,
-    producers: ['gateway'],
+    producers: ['billing'],
     consumers: ['search-orchestrator', 'billing'],
     purpose: 'Credits were added to an account: on_hold searches resume, held job.opened events are released',
     keyReason: "One account's top-ups stay in order",

@@ -2,6 +2,8 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type BillingQueryRequested } from '@jobs/contracts';
 import { QueryAnswers } from '@jobs/nest-kafka';
+import { AddCreditsUseCase } from '../accounts/add-credits.usecase.js';
+import { OpenAccountUseCase } from '../accounts/open-account.usecase.js';
 import { ChargeCompanyUseCase } from './charge-company.usecase.js';
 import { ChargeJobUseCase } from './charge-job.usecase.js';
 import { ListLedgerUseCase } from './list-ledger.usecase.js';
@@ -12,15 +14,19 @@ export class BillingQueriesConsumer {
     private readonly listLedger: ListLedgerUseCase,
     private readonly chargeJob: ChargeJobUseCase,
     private readonly chargeCompany: ChargeCompanyUseCase,
+    private readonly openAccount: OpenAccountUseCase,
+    private readonly addCredits: AddCreditsUseCase,
     private readonly answers: QueryAnswers,
   ) {}
 
   @EventPattern(Topics.BillingQueryRequested.name)
   async onQuery(@Payload() message: BillingQueryRequested.Value): Promise<void> {
     const { query } = message;
-    // charges answer from their own transaction (through the outbox), exactly once
+    // charges and top-ups answer from their own transaction (through the outbox), exactly once
     if (query.kind === 'job.charge') return this.chargeJob.execute(message, query);
     if (query.kind === 'company.charge') return this.chargeCompany.execute(message, query);
+    if (query.kind === 'credits.add') return this.addCredits.execute(message, query);
+    if (query.kind === 'account.open') return this.answers.answer(message.query_id, () => this.openAccount.execute(message.account_id, query));
     await this.answers.answer(message.query_id, async () => ({ kind: 'ledger.list', page: await this.listLedger.execute(message.account_id, query) }));
   }
 }

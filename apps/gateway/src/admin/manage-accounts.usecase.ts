@@ -1,22 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { Topics, type AdminAccountCreateRequest, type AdminAccountCreateResponse, type AdminCreditsResponse } from '@jobs/contracts';
-import { isRecordNotFound, PrismaService } from '@jobs/db';
-import { OutboxRelay } from '@jobs/outbox';
+import { AccountIdSchema, type AdminAccountCreateRequest, type AdminAccountCreateResponse, type AdminCreditsResponse } from '@jobs/contracts';
+import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
 import { PLAN_DEFAULTS } from '@jobs/plans';
 import { generateApiKey, hashApiKey } from '../auth/api-key.js';
 import { ApiError } from '../http/api-error.js';
+import { QueryClient } from '../messaging/query-client.js';
 
-const CREDIT_PERIOD_DAYS = 30;
 /** Credits and rate limits are PostgreSQL `integer` columns. */
 export const MAX_STORED_INT = 2_147_483_647;
 
-/** Accounts, as the admin API of operator.md creates and tops them up. */
+/**
+ * Accounts, as the admin API of operator.md creates and tops them up. Billing owns the account
+ * row (plan, rate limit, credits): it opens the account and applies top-ups, asked over Kafka;
+ * the gateway owns the API keys it issues for the account.
+ */
 @Injectable()
 export class ManageAccountsUseCase {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly outbox: OutboxRelay,
+    private readonly queries: QueryClient,
   ) {}
 
   async createAccount(command: AdminAccountCreateRequest): Promise<AdminAccountCreateResponse> {
@@ -26,53 +29,35 @@ export class ManageAccountsUseCase {
     ensureStorable(rateLimit.limit, 'rate_limit.limit');
     ensureStorable(rateLimit.window_seconds, 'rate_limit.window_seconds');
     const accountId = newId('acc');
+    await this.queries.askBilling({
+      v: 1,
+      query_id: newId('req'),
+      account_id: accountId,
+      mode: 'live',
+      query: { kind: 'account.open', plan: command.plan, credits: command.credits, rate_limit: rateLimit },
+    });
     const liveKey = generateApiKey('live');
     const testKey = generateApiKey('test');
-    await this.prisma.account.create({
-      data: {
-        id: accountId,
-        plan: command.plan,
-        creditsRemaining: command.credits,
-        creditsResetAt: new Date(Date.now() + CREDIT_PERIOD_DAYS * 86_400_000),
-        rateLimitLimit: rateLimit.limit,
-        rateLimitWindowSeconds: rateLimit.window_seconds,
-        apiKeys: {
-          create: [
-            { id: newId('key'), mode: 'live', keyHash: hashApiKey(liveKey), keyPrefix: liveKey.slice(0, 12) },
-            { id: newId('key'), mode: 'test', keyHash: hashApiKey(testKey), keyPrefix: testKey.slice(0, 12) },
-          ],
-        },
-      },
+    await this.prisma.apiKey.createMany({
+      data: [
+        { id: newId('key'), accountId, mode: 'live', keyHash: hashApiKey(liveKey), keyPrefix: liveKey.slice(0, 12) },
+        { id: newId('key'), accountId, mode: 'test', keyHash: hashApiKey(testKey), keyPrefix: testKey.slice(0, 12) },
+      ],
     });
     return { account_id: accountId, live_key: liveKey, test_key: testKey };
   }
 
   /**
-   * Adds credits in one statement, so a top-up never loses a charge billing makes meanwhile,
-   * and stages `account.credits.added` in the same transaction (on_hold async searches resume,
-   * held watch events are released): a top-up is never applied without its message.
+   * Billing adds the credits and stages `account.credits.added` in one transaction (on_hold async
+   * searches resume, held watch events are released): a top-up is never applied without its
+   * message. An unknown account is 404, a balance past the column's range 400.
    */
   async addCredits(accountId: string, amount: number): Promise<AdminCreditsResponse> {
     ensureStorable(amount, 'amount');
-    try {
-      const account = await this.prisma.$transaction(async (tx) => {
-        const updated = await tx.account.update({
-          where: { id: accountId, creditsRemaining: { lte: MAX_STORED_INT - amount } },
-          data: { creditsRemaining: { increment: amount } },
-          select: { creditsRemaining: true },
-        });
-        await this.outbox.stage(tx, Topics.AccountCreditsAdded, { v: 1, account_id: accountId, amount, credits_remaining: updated.creditsRemaining, added_at: new Date().toISOString() });
-        return updated;
-      });
-      this.outbox.kick();
-      return { credits_remaining: account.creditsRemaining };
-    } catch (error) {
-      if (!isRecordNotFound(error)) throw error;
-      if (await this.prisma.account.count({ where: { id: accountId } })) {
-        throw new ApiError('invalid_request', `amount: the balance may not exceed ${MAX_STORED_INT} credits.`, { param: 'amount' });
-      }
-      throw new ApiError('not_found', `No account ${accountId}.`);
-    }
+    // an id no account can have is answered here: billing's topic carries account ids only
+    if (!AccountIdSchema.safeParse(accountId).success) throw new ApiError('not_found', `No account ${accountId}.`);
+    const { credits_remaining } = await this.queries.askBilling({ v: 1, query_id: newId('req'), account_id: accountId, mode: 'live', query: { kind: 'credits.add', amount } });
+    return { credits_remaining };
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * `account.credits.added` (key: account_id): gateway (admin `POST
- * /admin/accounts/{id}/credits`, through its outbox) -> search-orchestrator (resumes the
- * account's `on_hold` async searches) and billing (releases held `job.opened` events).
+ * `account.credits.added` (key: account_id): billing (the admin `POST
+ * /admin/accounts/{id}/credits` it applies, through its outbox) -> search-orchestrator (resumes
+ * the account's `on_hold` async searches) and billing (releases held `job.opened` events).
  */
 import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';

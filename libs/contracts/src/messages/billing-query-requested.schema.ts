@@ -1,11 +1,15 @@
 /**
- * `billing.query.requested` (key: account_id): gateway -> billing. Reads and single charges that
- * the gateway needs answered now; billing owns credits and the ledger, so it answers them.
- * The answer comes back on `query.responded` under the same `query_id`.
+ * `billing.query.requested` (key: account_id): gateway -> billing. Reads, single charges and the
+ * admin API's account writes that the gateway needs answered now; billing owns accounts (plan,
+ * rate limit, credits) and the ledger, so it answers them. The answer comes back on
+ * `query.responded` under the same `query_id`.
  */
 import { z } from 'zod';
 import { ApiKeyModeSchema } from '../public/headers.schema.js';
+import { RateLimitSchema } from '../public/account.schema.js';
+import { NonNegativeIntSchema } from '../public/common.schema.js';
 import { AccountIdSchema, CursorSchema, JobIdSchema, RequestIdSchema } from '../public/ids.schema.js';
+import { PlanSchema } from '../public/providers.schema.js';
 import { OperationSchema } from '../public/ledger.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
@@ -30,7 +34,21 @@ export const CompanyChargeQuerySchema = z.strictObject({
   operation: OperationSchema,
 });
 
-export const BillingQuerySchema = z.discriminatedUnion('kind', [LedgerListQuerySchema, JobChargeQuerySchema, CompanyChargeQuerySchema]);
+/** Admin `POST /admin/accounts`: open the account (the message's account_id, minted by the gateway) with its plan, credits and rate limit. */
+export const AccountOpenQuerySchema = z.strictObject({
+  kind: z.literal('account.open'),
+  plan: PlanSchema,
+  credits: NonNegativeIntSchema,
+  rate_limit: RateLimitSchema,
+});
+
+/** Admin `POST /admin/accounts/{id}/credits`: a top-up, applied once however often the message is redelivered. */
+export const CreditsAddQuerySchema = z.strictObject({
+  kind: z.literal('credits.add'),
+  amount: z.number().int().min(1),
+});
+
+export const BillingQuerySchema = z.discriminatedUnion('kind', [LedgerListQuerySchema, JobChargeQuerySchema, CompanyChargeQuerySchema, AccountOpenQuerySchema, CreditsAddQuerySchema]);
 export type BillingQuery = z.infer<typeof BillingQuerySchema>;
 
 export const ValueSchema = z.strictObject({

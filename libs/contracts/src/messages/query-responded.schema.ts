@@ -27,6 +27,8 @@ export const QueryResultSchema = z.discriminatedUnion('kind', [
   }),
   z.strictObject({ kind: z.literal('company.profile'), profile: CompanyProfileSchema }),
   z.strictObject({ kind: z.literal('company.charge'), credits_charged: NonNegativeIntSchema, credits_remaining: NonNegativeIntSchema }),
+  z.strictObject({ kind: z.literal('account.open'), credits_remaining: NonNegativeIntSchema }),
+  z.strictObject({ kind: z.literal('credits.add'), credits_remaining: NonNegativeIntSchema }),
   z.strictObject({ kind: z.literal('async.create'), search: AsyncSearchSchema }),
   z.strictObject({ kind: z.literal('async.get'), search: AsyncSearchSchema }),
   z.strictObject({ kind: z.literal('watch.create'), watch: WatchSchema }),
