@@ -7,7 +7,9 @@
 //   node scripts/db/migrate.mjs resolve --rolled-back|--applied <migration>
 //                                               after a failed deploy, like `prisma migrate resolve`
 //
-// Database: env DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/jobs.
+// Database: env DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/jobs: the owner (admin)
+// role, which creates the tables and the services' roles. `deploy` also gives each service role the
+// password of DATABASE_URL_<SERVICE> when set (a deployment's per-service Secrets; libs/db/roles.mjs).
 // `create`/`diff` replay the migrations on a temporary shadow database on the same server.
 // DB_MIGRATE_DEBUG=1 streams the schema engine's logs to stderr.
 import { relative } from 'node:path';
@@ -21,6 +23,7 @@ import {
   resolveMigration,
   ROOT,
 } from '../../libs/db/migrator.mjs';
+import { setRolePasswords } from '../../libs/db/roles.mjs';
 
 const USAGE = `usage: node scripts/db/migrate.mjs <deploy | create <name> | diff | resolve --rolled-back|--applied <migration>>
   env DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/jobs), DB_MIGRATE_DEBUG=1 for engine logs`;
@@ -37,6 +40,8 @@ async function main(argv) {
       for (const name of applied) console.log(`[db] applied migration ${name}`);
       if (applied.length === 0) console.log(`[db] migrations up to date (${total} applied)`);
       else console.log(`[db] ${applied.length} migration(s) applied in ${Date.now() - started} ms (${total} applied)`);
+      const passwords = await setRolePasswords(databaseUrl);
+      if (passwords.length > 0) console.log(`[db] passwords set for ${passwords.join(', ')}`);
       return 0;
     }
     case 'create': {
