@@ -19,7 +19,6 @@ import { LIVE_QUIET_MS } from './refresh/refresh-records.consumer.js';
 import { RefreshRecordsConsumer } from './refresh/refresh-records.consumer.js';
 import { RefreshRequestedConsumer } from './refresh/refresh-requested.consumer.js';
 import { REFRESH_SETTINGS, RefreshPlanner } from './refresh/refresh-planner.js';
-import { StoreUpkeep } from './store-upkeep/store-upkeep.js';
 import { StoreVerification } from './verification/store-verification.js';
 
 @Module({})
@@ -58,8 +57,6 @@ export class DedupeModule {
         CanonicalJobRepository, OwnIndexStore, DeduplicateWaveUseCase, GetJobUseCase, DeduplicateChunkUseCase, GetCompanyProfileUseCase,
         // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
         RefreshPlanner, MergeRefreshUseCase,
-        // VACUUM and ANALYZE of the churned store tables where the server's autovacuum is off
-        StoreUpkeep,
         // how fresh the store is per provider, and whether the rounds keep the freshness bound
         StoreVerification,
         // Live work (search batches, async chunks, job and company reads) goes before refresh parts.

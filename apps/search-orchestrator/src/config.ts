@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { SharedEnvSchema } from '@jobs/config';
+import { databaseUrlSetting, SharedEnvSchema } from '@jobs/config';
+import { SERVICE_ROLES } from '@jobs/db/roles';
 
 export const OrchestratorEnvSchema = SharedEnvSchema.extend({
+  DATABASE_URL: databaseUrlSetting(SERVICE_ROLES['search-orchestrator']),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9101),
   /**
    * Live async searches collecting at once, over every replica (the async pool): the others wait

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
+import { envBoolean, databaseUrlSetting, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
+import { SERVICE_ROLES } from '@jobs/db/roles';
 
 export const DispatcherEnvSchema = SharedEnvSchema.extend({
+  DATABASE_URL: databaseUrlSetting(SERVICE_ROLES['webhook-dispatcher']),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9105),
   /** Multiplies the retry schedule (operator.md): 0.001 turns 1 minute into 60 ms. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1000).default(1),

@@ -20,7 +20,6 @@ export const SharedEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INSTANCE_ID: z.string().min(1).optional(),
-  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/jobs'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   KAFKA_BROKERS: brokerList.default(['127.0.0.1:19092']),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
@@ -39,3 +38,16 @@ export const SharedEnvSchema = z.object({
 });
 
 export type SharedEnv = z.infer<typeof SharedEnvSchema>;
+
+/**
+ * DATABASE_URL of a service that uses PostgreSQL: it connects as its own role (`role`, made by
+ * the migrations), which may write only the tables the service owns. The default is that role on
+ * the local server; the local set-up trusts loopback, a deployment puts the role's password in
+ * the service's own Secret. Services without a database (provider-fetcher, provider-sim) have none.
+ */
+export const databaseUrlSetting = (role: string) =>
+  z
+    .string()
+    .url()
+    .refine((url) => URL.canParse(url) && /^postgres(ql)?:$/.test(new URL(url).protocol), 'expected a postgresql:// URL')
+    .default(`postgresql://${role}@127.0.0.1:5432/jobs`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './load-config.js';
-import { SharedEnvSchema } from './env.schema.js';
+import { databaseUrlSetting, SharedEnvSchema } from './env.schema.js';
 
 describe('loadConfig', () => {
   it('applies the operator defaults', () => {
@@ -8,6 +8,14 @@ describe('loadConfig', () => {
     expect(cfg.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(cfg.KAFKA_BROKERS).toEqual(['127.0.0.1:19092']);
     expect(Object.isFrozen(cfg)).toBe(true);
+  });
+
+  it("defaults a service's DATABASE_URL to its own role on the local server, and takes only postgresql:// URLs", () => {
+    const schema = SharedEnvSchema.extend({ DATABASE_URL: databaseUrlSetting('jobs_billing') });
+    expect(loadConfig(schema, {}).DATABASE_URL).toBe('postgresql://jobs_billing@127.0.0.1:5432/jobs');
+    expect(loadConfig(schema, { DATABASE_URL: 'postgres://jobs_billing:pw@db:5432/jobs' }).DATABASE_URL).toBe('postgres://jobs_billing:pw@db:5432/jobs');
+    expect(() => loadConfig(schema, { DATABASE_URL: 'http://db/jobs' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig(schema, { DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
   });
 
   it('splits KAFKA_BROKERS and treats empty strings as unset', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEV_ADMIN_TOKEN, envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
+import { databaseUrlSetting, DEV_ADMIN_TOKEN, envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
+import { SERVICE_ROLES } from '@jobs/db/roles';
 import { TrustProxySchema } from './trust-proxy.js';
 
 /** The address a wildcard bind answers on this machine: `0.0.0.0` and `::` are no address to link to. */
@@ -9,6 +10,7 @@ function reachableHost(listenHost: string): string {
 }
 
 const GatewayEnvObject = SharedEnvSchema.extend({
+  DATABASE_URL: databaseUrlSetting(SERVICE_ROLES.gateway),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /**
    * Where customers reach this gateway, without `/v1` (scheme, host, port and any path prefix a

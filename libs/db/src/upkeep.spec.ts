@@ -1,9 +1,7 @@
 // The rule is pure; the statements run against the real PostgreSQL (the server of DATABASE_URL)
 // in a throwaway database migrated as `node scripts/db/migrate.mjs deploy` does.
-import type { Logger } from '@jobs/observability';
-import { DrainRegistry } from '@jobs/service-kit';
-import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
-import { StoreUpkeep, upkeepFor } from './store-upkeep.js';
+import { TableUpkeep, upkeepFor } from '../upkeep.mjs';
+import { throwawayDatabase, type ThrowawayDatabase } from './testing/index.js';
 
 describe('upkeepFor (autovacuum defaults)', () => {
   it('vacuums past 50 + 20 % dead rows, else analyzes past 50 + 10 % changes, else leaves the table', () => {
@@ -24,9 +22,9 @@ describe('upkeepFor (autovacuum defaults)', () => {
   });
 });
 
-describe('StoreUpkeep on PostgreSQL', () => {
+describe('TableUpkeep on PostgreSQL', () => {
   let db: ThrowawayDatabase;
-  const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+  const log = { info: () => undefined, warn: () => undefined };
 
   beforeAll(async () => {
     db = await throwawayDatabase('upkeep');
@@ -58,7 +56,7 @@ describe('StoreUpkeep on PostgreSQL', () => {
     expect(await deadRows(400)).toBeGreaterThanOrEqual(400);
     expect(await deadRows(400, 'outbox_messages')).toBeGreaterThanOrEqual(400);
 
-    const upkeep = new StoreUpkeep(db.prisma, logger, new DrainRegistry());
+    const upkeep = new TableUpkeep(db.url, log);
     const actions = await upkeep.runOnce(true);
     expect(actions).toContainEqual({ table: 'refresh_passes', statement: 'vacuum_analyze' });
     expect(actions).toContainEqual({ table: 'outbox_messages', statement: 'vacuum_analyze' });
@@ -76,5 +74,6 @@ describe('StoreUpkeep on PostgreSQL', () => {
     });
     expect(await deadRows(400)).toBeGreaterThanOrEqual(400);
     expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
+    await upkeep.stop();
   });
 });
