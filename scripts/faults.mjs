@@ -16,7 +16,7 @@ import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { limitRunTime } from './lib/time-limit.mjs';
+import { limitRunTime } from './stack/time-limit.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const slot = Number(process.env.STACK_SLOT ?? 8);

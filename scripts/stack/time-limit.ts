@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+// Shared by the stack's test phases and scripts/faults.mjs (which imports this file as it is).
+import { execFileSync, type ChildProcess } from 'node:child_process';
 
 /** `pid` and every process under it, children before parents. */
-function processTree(pid) {
-  let children = [];
+function processTree(pid: number): number[] {
+  let children: number[] = [];
   try {
     children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
   } catch {
@@ -16,13 +17,13 @@ function processTree(pid) {
  * started are killed, so a test that never ends costs minutes, not the whole CI budget. Returns
  * whether the limit was hit, for the step's error message.
  */
-export function limitRunTime(child, limitMs, onLimit) {
+export function limitRunTime(child: ChildProcess, limitMs: number | undefined, onLimit: () => void): () => boolean {
   let hit = false;
   if (!limitMs) return () => hit;
   const timer = setTimeout(() => {
     hit = true;
     onLimit();
-    for (const pid of processTree(child.pid)) {
+    for (const pid of child.pid === undefined ? [] : processTree(child.pid)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {

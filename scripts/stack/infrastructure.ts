@@ -1,0 +1,169 @@
+// The infrastructure under the services: PostgreSQL and Redis (the machine's own, started when
+// installed but stopped), the Kafka broker and the trace viewer (this stack's instances, stopped
+// again by the run that started them).
+import { portOpen, run, say, waitFor, which } from './process.ts';
+import { viewerWanted, type StackSettings } from './settings.ts';
+
+/** Where PostgreSQL, Redis and Kafka are for this run, and whether the trace viewer runs. */
+export interface InfraEndpoints {
+  /** The owner (admin) role's connection string: migrations, the table upkeep, the tests' fixtures. */
+  databaseUrl: string;
+  redisUrl: string;
+  kafkaBrokers: string;
+  traceViewer: boolean;
+}
+
+export async function ensurePostgres(settings: StackSettings, env: NodeJS.ProcessEnv): Promise<string> {
+  const given = env['DATABASE_URL'];
+  if (given) {
+    const url = new URL(given);
+    say(`PostgreSQL from DATABASE_URL (${url.hostname}:${url.port || 5432})`);
+    return given;
+  }
+  if (!(await portOpen('127.0.0.1', 5432))) {
+    if (await which('pg_ctlcluster')) {
+      say('local PostgreSQL is installed but stopped; starting it ...');
+      await run('bash', ['-c', 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | tail -n1) main start'], { quiet: true });
+      await waitFor('PostgreSQL on 127.0.0.1:5432', () => portOpen('127.0.0.1', 5432), 30000);
+    } else {
+      throw new Error('no PostgreSQL: set DATABASE_URL or install the postgresql server package');
+    }
+  }
+  say('PostgreSQL on 127.0.0.1:5432');
+  return `postgresql://postgres@127.0.0.1:5432/${settings.profile.db}`;
+}
+
+export async function ensureRedis(settings: StackSettings, env: NodeJS.ProcessEnv): Promise<string> {
+  const given = env['REDIS_URL'];
+  if (given) {
+    say('Redis from REDIS_URL');
+    return given;
+  }
+  if (!(await portOpen('127.0.0.1', 6379))) {
+    if (await which('redis-server')) {
+      say('local Redis is installed but stopped; starting it ...');
+      await run('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], { quiet: true });
+      await waitFor('Redis on 127.0.0.1:6379', () => portOpen('127.0.0.1', 6379), 15000);
+    } else {
+      throw new Error('no Redis: set REDIS_URL or install the redis-server package');
+    }
+  }
+  say('Redis on 127.0.0.1:6379');
+  return `redis://127.0.0.1:6379/${settings.profile.redisDb}`;
+}
+
+/** Empties the Redis database of a fresh run (when redis-cli is there to do it). */
+export async function flushRedis(redisUrl: string): Promise<void> {
+  const { hostname, port, pathname } = new URL(redisUrl);
+  const db = pathname.slice(1) || '0';
+  if (await which('redis-cli')) await run('redis-cli', ['-h', hostname, '-p', port || '6379', '-n', db, 'FLUSHDB'], { quiet: true });
+}
+
+/** The broker and the trace viewer of this run: started, and stopped again only by the run that started them. */
+export class LocalServers {
+  private kafkaStartedHere = false;
+  private viewerStartedHere = false;
+  /** A broker start still under way when something else fails: stop waits for it, then stops it. */
+  private kafkaStarting: Promise<unknown> = Promise.resolve();
+  /** A trace viewer start still under way when something else fails: stop waits for it. */
+  private viewerStarting: Promise<unknown> = Promise.resolve();
+
+  private readonly settings: StackSettings;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(settings: StackSettings, env: NodeJS.ProcessEnv) {
+    this.settings = settings;
+    this.env = env;
+  }
+
+  /** Starts the broker (unless KAFKA_BROKERS names one); its address. */
+  startKafka({ fresh }: { fresh: boolean }): Promise<string> {
+    const started = this.ensureKafka(fresh);
+    this.kafkaStarting = started.catch(() => {});
+    return started;
+  }
+
+  /** Starts the trace viewer when wanted; whether it runs. */
+  startTraceViewer(): Promise<boolean> {
+    const started = this.ensureTraceViewer();
+    this.viewerStarting = started.catch(() => {});
+    return started;
+  }
+
+  /** Stops what this run started, once any start still under way has ended. */
+  async stop(): Promise<void> {
+    await this.kafkaStarting;
+    await this.stopKafka();
+    await this.viewerStarting;
+    await this.stopTraceViewer();
+  }
+
+  /** `down`: a broker and viewer left running by an earlier `up`. */
+  async stopLeftOver(): Promise<void> {
+    this.kafkaStartedHere = true;
+    this.viewerStartedHere = true;
+    await this.stop();
+  }
+
+  private kafkaEnv() {
+    const { kafkaInstance, kafkaPort } = this.settings.profile;
+    return { KAFKA_INSTANCE: kafkaInstance, KAFKA_PORT: String(kafkaPort), KAFKA_CONTROLLER_PORT: String(kafkaPort + 1) };
+  }
+
+  private viewerEnv() {
+    return { ZIPKIN_PORT: String(this.settings.profile.viewerPort), ZIPKIN_INSTANCE: this.settings.profile.kafkaInstance };
+  }
+
+  private async ensureKafka(fresh: boolean): Promise<string> {
+    const given = this.env['KAFKA_BROKERS'];
+    if (given) {
+      say(`Kafka from KAFKA_BROKERS (${given})`);
+      return given;
+    }
+    // A fresh run starts from empty topics too: messages left by an earlier run would name
+    // accounts and searches the fresh database never had.
+    if (fresh) await run('bash', ['deploy/kafka/kafka.sh', 'reset'], { env: this.kafkaEnv() });
+    const wasRunning = await run('bash', ['deploy/kafka/kafka.sh', 'status'], { quiet: true, env: this.kafkaEnv() }).then(
+      () => true,
+      () => false,
+    );
+    await run('bash', ['deploy/kafka/kafka.sh', 'start'], { env: this.kafkaEnv() });
+    this.kafkaStartedHere = !wasRunning;
+    return `127.0.0.1:${this.settings.profile.kafkaPort}`;
+  }
+
+  private async stopKafka(): Promise<void> {
+    if (!this.kafkaStartedHere) return;
+    say('stopping the Kafka broker started by this run ...');
+    await run('bash', ['deploy/kafka/kafka.sh', 'stop'], { env: this.kafkaEnv() }).catch((e: Error) => say(`kafka stop: ${e.message}`));
+  }
+
+  /** Starts the viewer; a viewer that will not start costs `up` its traces, not the API (a warning). */
+  private async ensureTraceViewer(): Promise<boolean> {
+    const up = this.settings.command === 'up';
+    if (!viewerWanted(this.settings, this.env)) {
+      // A test stack's viewer spec starts the viewer itself: its jar is fetched now, beside the
+      // broker's start, rather than inside a test.
+      if (!up) await run('bash', ['deploy/zipkin/zipkin.sh', 'fetch'], { env: this.viewerEnv() });
+      return false;
+    }
+    const wasRunning = await run('bash', ['deploy/zipkin/zipkin.sh', 'status'], { quiet: true, env: this.viewerEnv() }).then(
+      () => true,
+      () => false,
+    );
+    try {
+      await run('bash', ['deploy/zipkin/zipkin.sh', 'start'], { env: this.viewerEnv() });
+    } catch (error) {
+      if (!up) throw error;
+      say(`the trace viewer did not start (${(error as Error).message.split('\n')[0]}); going on without it`);
+      return false;
+    }
+    this.viewerStartedHere = !wasRunning;
+    return true;
+  }
+
+  private async stopTraceViewer(): Promise<void> {
+    if (!this.viewerStartedHere) return;
+    await run('bash', ['deploy/zipkin/zipkin.sh', 'stop'], { env: this.viewerEnv() }).catch((e: Error) => say(`trace viewer stop: ${e.message}`));
+  }
+}

@@ -1,0 +1,88 @@
+// Running commands and waiting for things: what every part of the stack script uses.
+import { spawn } from 'node:child_process';
+import { createConnection } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { limitRunTime } from './time-limit.ts';
+import { ROOT } from './settings.ts';
+
+const started = Date.now();
+
+/** Seconds since the stack script started. */
+export const elapsedSeconds = (): number => (Date.now() - started) / 1000;
+
+export function say(message: string): void {
+  process.stdout.write(`[stack ${elapsedSeconds().toFixed(1).padStart(5)}s] ${message}\n`);
+}
+
+export interface RunOptions {
+  /** Capture the output (for the error or the caller) instead of showing it. */
+  quiet?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** A quiet step says it is alive every 15 s under this name: no silent minutes. */
+  heartbeat?: string;
+  /** Bounds a step that must finish (a test phase): past it, the command and everything it started are killed. */
+  limitMs?: number;
+}
+
+/** A command that failed, with the exit code the stack passes on. */
+export class StepError extends Error {
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/** Runs a command to its end; its captured output when quiet. */
+export function run(cmd: string, args: string[], options: RunOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...options.env } });
+    let output = '';
+    const since = Date.now();
+    const heartbeat = options.heartbeat ? setInterval(() => say(`${options.heartbeat} (${Math.round((Date.now() - since) / 1000)}s) ...`), 15000) : undefined;
+    child.on('exit', () => clearInterval(heartbeat));
+    const limitMinutes = (options.limitMs ?? 0) / 60_000;
+    const overLimit = limitRunTime(child, options.limitMs, () => say(`${cmd} ${args.join(' ')} ran past its ${limitMinutes} min limit: stopping it and everything it started`));
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) return resolve(output);
+      const why = overLimit() ? `over its ${limitMinutes} min limit` : (signal ?? `exit ${code}`);
+      reject(new StepError(`${cmd} ${args.join(' ')} failed (${why})${output ? `\n${output.trim()}` : ''}`, code ?? 1));
+    });
+  });
+}
+
+export function portOpen(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Polls `check` until it answers true; past `timeoutMs` it throws, naming `what`. */
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 250): Promise<true> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await sleep(everyMs);
+  }
+  throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+}
+
+/** The path of an installed binary, or '' when there is none. */
+export async function which(binary: string): Promise<string> {
+  try {
+    return (await run('bash', ['-c', `command -v ${binary}`], { quiet: true })).trim();
+  } catch {
+    return '';
+  }
+}
