@@ -24,6 +24,10 @@ const container = (d: Obj): Obj => d['spec']['template']['spec']['containers'][0
 
 /** Variables that hold credentials: they come from a Secret by secretKeyRef, never from a literal. */
 const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', ...SECRET_SETTINGS.map((s) => s.name)];
+/** The services that connect to PostgreSQL, each as its own role (libs/db/roles.mjs SERVICE_ROLES). */
+const DATABASE_SERVICES = ['billing', 'dedupe', 'gateway', 'search-orchestrator', 'webhook-dispatcher'];
+/** The Secret a variable of a Deployment comes from: its own for its connection string, the shared one for the rest. */
+const secretOf = (deployment: string, variable: string) => (variable === 'DATABASE_URL' ? `jobs-db-${deployment}` : 'jobs-secrets');
 /** What a secretKeyRef stands for when a spec checks the environment's shape (the real value is the operator's). */
 const SECRET_STAND_INS: Record<string, string> = { DATABASE_URL: 'postgresql://jobs:secret@postgres:5432/jobs', REDIS_URL: 'redis://redis:6379/0' };
 
@@ -123,7 +127,7 @@ describe('deploy/k8s manifests', () => {
     '%s is configured: its environment passes the shared config schema',
     (_n, d) => {
       const env = environment(d);
-      for (const key of ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS', 'CURSOR_SECRET', 'INSTANCE_ID']) {
+      for (const key of [...(DATABASE_SERVICES.includes(name(d)) ? ['DATABASE_URL'] : []), 'REDIS_URL', 'KAFKA_BROKERS', 'CURSOR_SECRET', 'INSTANCE_ID']) {
         expect({ key, set: key in env || (container(d)['env'] ?? []).some((e: Obj) => e.name === key) }).toEqual({ key, set: true });
       }
       expect(SharedEnvSchema.safeParse(env).error?.issues ?? []).toEqual([]);
@@ -135,13 +139,30 @@ describe('deploy/k8s manifests', () => {
     for (const map of of('ConfigMap')) for (const variable of SECRET_VARIABLES) expect({ map: name(map), variable, value: map['data']?.[variable] }).toEqual({ map: name(map), variable, value: undefined });
     for (const d of deployments) {
       for (const e of container(d)['env'] ?? []) {
-        if (SECRET_VARIABLES.includes(e.name)) expect({ deployment: name(d), variable: e.name, from: e.valueFrom?.secretKeyRef }).toEqual({ deployment: name(d), variable: e.name, from: { name: 'jobs-secrets', key: e.name } });
+        if (SECRET_VARIABLES.includes(e.name)) {
+          expect({ deployment: name(d), variable: e.name, from: e.valueFrom?.secretKeyRef }).toEqual({ deployment: name(d), variable: e.name, from: { name: secretOf(name(d), e.name), key: e.name } });
+        }
       }
     }
     const migrate = of('Job')[0]!['spec']['template']['spec']['containers'][0];
     expect(migrate['env'].find((e: Obj) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({ name: 'jobs-secrets', key: 'DATABASE_URL' });
     // production: the services refuse weak or development secrets at start (libs/config)
     expect(of('ConfigMap').find((m) => name(m) === 'jobs-config')!['data']['NODE_ENV']).toBe('production');
+  });
+
+  it('each service that uses PostgreSQL connects as its own role, from a Secret of its own; the migration sets their passwords', () => {
+    const withDatabase = deployments.filter((d) => secretRefOf(d, 'DATABASE_URL')).map(name);
+    expect(withDatabase.sort()).toEqual(DATABASE_SERVICES);
+    for (const service of DATABASE_SERVICES) {
+      expect(secretRefOf(deployments.find((d) => name(d) === service)!, 'DATABASE_URL')).toEqual({ name: `jobs-db-${service}`, key: 'DATABASE_URL' });
+    }
+    // the fetcher and the simulator have no database, so no credentials for one
+    for (const service of ['provider-fetcher', 'provider-sim']) expect(container(deployments.find((d) => name(d) === service)!)['env']?.some((e: Obj) => e.name === 'DATABASE_URL') ?? false).toBe(false);
+    const migrate: Obj = of('Job')[0]!['spec']['template']['spec']['containers'][0];
+    const roleUrls = (migrate['env'] as Obj[]).filter((e) => e.name.startsWith('DATABASE_URL_'));
+    expect(roleUrls.map((e) => [e.name, e.valueFrom?.secretKeyRef]).sort()).toEqual(
+      DATABASE_SERVICES.map((service) => [`DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`, { name: `jobs-db-${service}`, key: 'DATABASE_URL' }]).sort(),
+    );
   });
 
   it('the gateway has its admin token and asks every other service for readiness through a Service', () => {
