@@ -4,7 +4,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { SERVICE_ROLES, serviceDatabaseUrl, type DatabaseService } from '@jobs/db/roles';
+import { SERVICE_ROLES, serviceDatabaseUrl, serviceUrlVariable, type DatabaseService } from '@jobs/db/roles';
 import { TableUpkeep } from '@jobs/db/upkeep';
 import { run, say } from './process.ts';
 import type { StackSettings } from './settings.ts';
@@ -34,16 +34,20 @@ async function dropDatabase(databaseUrl: string): Promise<void> {
 const hasRole = (service: string): service is DatabaseService => Object.hasOwn(SERVICE_ROLES, service);
 
 /**
- * The DATABASE_URL a service runs with: its own role on the run's database, which may write only
- * the tables the service owns (libs/db/roles.mjs); none for a service without a database.
+ * The DATABASE_URL a service runs with: its own role (which may write only the tables the service
+ * owns, libs/db/roles.mjs) on the run's database, without a password, or DATABASE_URL_<SERVICE>
+ * when set (a server that asks for passwords: the migration gives the role that URL's password);
+ * none for a service without a database.
  */
-export function serviceDatabaseUrlOf(service: string, ownerUrl: string): string | undefined {
-  return hasRole(service) ? serviceDatabaseUrl(ownerUrl, service) : undefined;
+export function serviceDatabaseUrlOf(service: string, ownerUrl: string, env: NodeJS.ProcessEnv): string | undefined {
+  return hasRole(service) ? (env[serviceUrlVariable(service)] ?? serviceDatabaseUrl(ownerUrl, service)) : undefined;
 }
 
 /** `gateway=postgresql://jobs_gateway@…,billing=…`: what each service connects as, for the e2e tests. */
-export function serviceDatabaseUrls(ownerUrl: string): string {
-  return (Object.keys(SERVICE_ROLES) as DatabaseService[]).map((service) => `${service}=${serviceDatabaseUrl(ownerUrl, service)}`).join(',');
+export function serviceDatabaseUrls(ownerUrl: string, env: NodeJS.ProcessEnv): string {
+  return Object.keys(SERVICE_ROLES)
+    .map((service) => `${service}=${serviceDatabaseUrlOf(service, ownerUrl, env)}`)
+    .join(',');
 }
 
 /**

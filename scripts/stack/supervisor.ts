@@ -169,7 +169,7 @@ export class Supervisor {
 
   private serviceEnv(service: Service, infra: InfraEndpoints): NodeJS.ProcessEnv {
     const { env, settings } = this;
-    const databaseUrl = serviceDatabaseUrlOf(service.name, infra.databaseUrl);
+    const databaseUrl = serviceDatabaseUrlOf(service.name, infra.databaseUrl, env);
     const childEnv: NodeJS.ProcessEnv = {
       ...env,
       NODE_ENV: settings.command === 'up' ? 'development' : 'test',
@@ -197,9 +197,9 @@ export class Supervisor {
       // as the same static members and take their partitions back at once.
       INSTANCE_ID: service.id.replace('#', '-'),
     };
-    // Each service connects as its own role; one without a database gets no connection string.
+    // Each service connects as its own role and sees no other connection string.
+    for (const name of Object.keys(childEnv)) if (name.startsWith('DATABASE_URL')) delete childEnv[name];
     if (databaseUrl) childEnv['DATABASE_URL'] = databaseUrl;
-    else delete childEnv['DATABASE_URL'];
     return childEnv;
   }
 

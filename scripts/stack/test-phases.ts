@@ -25,7 +25,7 @@ export function e2eEnv(settings: StackSettings, infra: InfraEndpoints, env: Node
     // the owner role: the tests read and arrange rows of every service
     DATABASE_URL: infra.databaseUrl,
     // what each service connects as (its own role), for the table ownership test
-    SERVICE_DATABASE_URLS: serviceDatabaseUrls(infra.databaseUrl),
+    SERVICE_DATABASE_URLS: serviceDatabaseUrls(infra.databaseUrl, env),
     REDIS_URL: infra.redisUrl,
     PROVIDER_SIM_URL: `http://127.0.0.1:${settings.simPort}`,
     SERVICE_PORTS: services.map((s) => `${s.id}=${s.port}`).join(','),
