@@ -30,6 +30,20 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /**
+ * The stack database's owner role (the one that ran the migrations): DATABASE_URL when set, else
+ * `postgres` on the server and database of a service's connection string. A service's own role
+ * may read and write only its tables; a benchmark reads the whole store and vacuums it.
+ */
+export function ownerDatabaseUrl(serviceUrl: string | undefined): string | undefined {
+  if (process.env['DATABASE_URL']) return process.env['DATABASE_URL'];
+  if (!serviceUrl) return undefined;
+  const url = new URL(serviceUrl);
+  url.username = 'postgres';
+  url.password = '';
+  return url.toString();
+}
+
+/**
  * This machine's PostgreSQL runs with `autovacuum = off` (its CI configuration), so the store's
  * tables, rewritten by every refresh pass and every search's sightings, pile up dead rows and
  * stale statistics within minutes, and every query then reads through them: a server in

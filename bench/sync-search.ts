@@ -40,7 +40,7 @@ import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
 import { FILTER_SETS } from './filter-sets.js';
 import { GROUP, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
-import { baseUrl, createBenchAccount, percentile, vacuumIfAutovacuumIsOff } from './stack.js';
+import { baseUrl, createBenchAccount, ownerDatabaseUrl, percentile, vacuumIfAutovacuumIsOff } from './stack.js';
 
 const simUrl = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
 const requestsPerLevel = Number(process.env['BENCH_REQUESTS'] ?? 96);
@@ -244,7 +244,7 @@ const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 const vacuums: string[] = [];
 for (const strategy of strategies) {
   for (const concurrency of levels) {
-    vacuums.push(await vacuumIfAutovacuumIsOff(dedupeEnv['DATABASE_URL']));
+    vacuums.push(await vacuumIfAutovacuumIsOff(ownerDatabaseUrl(dedupeEnv['DATABASE_URL'])));
     const stack = await runLevel(concurrency, overStack(strategy), 'stack');
     const local = await runLevel(concurrency, inProcess(strategy), 'self');
     /** Answered searches per second (a failed or timed-out request counts in the wall time, not as done). */

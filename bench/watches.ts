@@ -49,7 +49,7 @@ import { addWorldJob, admin, api, Receiver, type ProviderSlug } from '@jobs/e2e-
 import { FILTER_SETS } from './filter-sets.js';
 import { openLagProbe } from './kafka-lag.js';
 import { GROUP, machineBetween, processEnv, servicePids, snapshot, stackLocation, usageBetween, type GroupUsage, type Snapshot } from './proc-cpu.js';
-import { createBenchAccount, percentile } from './stack.js';
+import { createBenchAccount, ownerDatabaseUrl, percentile } from './stack.js';
 import { fillStore, storeCounts } from './store-fill.js';
 import {
   byType,
@@ -176,7 +176,7 @@ let storeSize = 'as found (BENCH_FILL=0)';
 say(`stack: ${pidsFile} (${Object.keys(services).length} services, database ${location.database ?? '?'} on port ${location.postgresPort}, Redis on port ${location.redisPort}), refresh interval ${intervalMs / 1000} s`);
 noteLoad('start');
 if (process.env['BENCH_FILL'] !== '0') {
-  const db = new pg.Client({ connectionString: orchestratorEnv['DATABASE_URL'] });
+  const db = new pg.Client({ connectionString: ownerDatabaseUrl(orchestratorEnv['DATABASE_URL']) });
   await db.connect();
   const dedupeEnv = services['dedupe'] === undefined ? {} : processEnv(services['dedupe']);
   const dedupeMetricsUrl = process.env['DEDUPE_METRICS_URL'] ?? `http://127.0.0.1:${dedupeEnv['HEALTH_PORT'] ?? 9103}/metrics`;
