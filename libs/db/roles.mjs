@@ -42,7 +42,17 @@ export const TABLE_GRANTS = Object.freeze({
     shares: ['webhook_endpoint_secrets'],
     // the account a key belongs to (plan, rate limit, balance); the admin API's refresh status;
     // the dashboard's ledger, usage and webhook deliveries
-    reads: ['accounts', 'refresh_requests', 'refresh_passes', 'refresh_sweeps', 'store_verification', 'ledger_entries', 'webhook_events', 'webhook_deliveries', 'webhook_attempts'],
+    reads: [
+      'accounts',
+      'refresh_requests',
+      'refresh_passes',
+      'refresh_sweeps',
+      'store_verification',
+      'ledger_entries',
+      'webhook_events',
+      'webhook_deliveries',
+      'webhook_attempts',
+    ],
   },
   'search-orchestrator': {
     owns: ['watches', 'async_searches', 'async_search_legs', 'async_search_results'],
@@ -51,7 +61,17 @@ export const TABLE_GRANTS = Object.freeze({
     reads: ['accounts'],
   },
   dedupe: {
-    owns: ['companies', 'canonical_jobs', 'job_sources', 'canonical_job_keys', 'company_hiring_states', 'refresh_passes', 'refresh_sweeps', 'refresh_requests', 'store_verification'],
+    owns: [
+      'companies',
+      'canonical_jobs',
+      'job_sources',
+      'canonical_job_keys',
+      'company_hiring_states',
+      'refresh_passes',
+      'refresh_sweeps',
+      'refresh_requests',
+      'store_verification',
+    ],
     shares: ['outbox_messages'],
     // a dry run's estimate leaves out the jobs the account already paid for
     reads: ['paid_jobs'],
@@ -75,14 +95,18 @@ export const TABLE_GRANTS = Object.freeze({
  */
 export function serviceDatabaseUrl(adminUrl, service) {
   const role = SERVICE_ROLES[service];
-  if (!role) throw new Error(`${service} has no database role; services with one: ${Object.keys(SERVICE_ROLES).join(', ')}`);
+  if (!role)
+    throw new Error(`${service} has no database role; services with one: ${Object.keys(SERVICE_ROLES).join(', ')}`);
   const url = new URL(adminUrl);
   url.username = role;
   url.password = '';
   return url.toString();
 }
 
-/** `DATABASE_URL_SEARCH_ORCHESTRATOR` for `search-orchestrator`: where the set-up finds a service's own connection string. */
+/**
+ * `DATABASE_URL_SEARCH_ORCHESTRATOR` for `search-orchestrator`: where the set-up finds a service's own connection
+ * string.
+ */
 export const serviceUrlVariable = (service) => `DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`;
 
 /**
@@ -98,7 +122,11 @@ export async function setRolePasswords(adminUrl, env = process.env) {
     const url = new URL(text);
     const role = SERVICE_ROLES[service];
     if (decodeURIComponent(url.username) !== role) {
-      throw new Error(`${serviceUrlVariable(service)} connects as "${decodeURIComponent(url.username)}"; ${service}'s role is ${role}`);
+      throw new Error(
+        `${serviceUrlVariable(service)} connects as ` +
+          `"${decodeURIComponent(url.username)}"; ${service}'s role is ` +
+          `${role}`,
+      );
     }
     return url.password ? [{ role, password: decodeURIComponent(url.password) }] : [];
   });
@@ -106,7 +134,10 @@ export async function setRolePasswords(adminUrl, env = process.env) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    for (const { role, password } of given) await client.query(`ALTER ROLE ${client.escapeIdentifier(role)} LOGIN PASSWORD ${client.escapeLiteral(password)}`);
+    for (const { role, password } of given)
+      await client.query(
+        `ALTER ROLE ${client.escapeIdentifier(role)} LOGIN PASSWORD ${client.escapeLiteral(password)}`,
+      );
   } finally {
     await client.end();
   }

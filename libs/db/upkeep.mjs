@@ -33,7 +33,8 @@ const ANALYZE_SCALE = 0.1;
 export function upkeepFor(counters) {
   return counters.flatMap((c) => {
     if (c.dead > VACUUM_THRESHOLD + VACUUM_SCALE * c.live) return [{ table: c.table, statement: 'vacuum_analyze' }];
-    if (c.modifiedSinceAnalyze > ANALYZE_THRESHOLD + ANALYZE_SCALE * c.live) return [{ table: c.table, statement: 'analyze' }];
+    if (c.modifiedSinceAnalyze > ANALYZE_THRESHOLD + ANALYZE_SCALE * c.live)
+      return [{ table: c.table, statement: 'analyze' }];
     return [];
   });
 }
@@ -60,18 +61,29 @@ export class TableUpkeep {
   async runOnce(force = false) {
     if (!force && (this.serverVacuums ??= await this.autovacuumIsOn())) return [];
     const { rows } = await this.pool.query(
-      'SELECT relname AS table, n_live_tup AS live, n_dead_tup AS dead, n_mod_since_analyze AS modified FROM pg_stat_user_tables WHERE schemaname = current_schema()',
+      'SELECT relname AS table, n_live_tup AS live, n_dead_tup AS ' +
+        'dead, n_mod_since_analyze AS modified FROM ' +
+        'pg_stat_user_tables WHERE schemaname = current_schema()',
     );
     const now = Date.now();
-    const actions = upkeepFor(rows.map((c) => ({ table: c.table, live: Number(c.live), dead: Number(c.dead), modifiedSinceAnalyze: Number(c.modified) }))).filter(
-      (action) => now - (this.lastActed.get(action.table) ?? -Infinity) >= UPKEEP_MIN_GAP_MS,
-    );
+    const actions = upkeepFor(
+      rows.map((c) => ({
+        table: c.table,
+        live: Number(c.live),
+        dead: Number(c.dead),
+        modifiedSinceAnalyze: Number(c.modified),
+      })),
+    ).filter((action) => now - (this.lastActed.get(action.table) ?? -Infinity) >= UPKEEP_MIN_GAP_MS);
     for (const action of actions) {
       this.lastActed.set(action.table, now);
       const startedAt = Date.now();
       // a name from the server's own catalog, quoted as an identifier
       const table = `"${action.table.replaceAll('"', '""')}"`;
-      await this.pool.query(action.statement === 'vacuum_analyze' ? `VACUUM (ANALYZE, SKIP_LOCKED) ${table}` : `ANALYZE (SKIP_LOCKED) ${table}`);
+      await this.pool.query(
+        action.statement === 'vacuum_analyze'
+          ? `VACUUM (ANALYZE, SKIP_LOCKED) ${table}`
+          : `ANALYZE (SKIP_LOCKED) ${table}`,
+      );
       this.log.info(`table upkeep: ${action.statement} ${action.table} in ${Date.now() - startedAt} ms`);
     }
     return actions;
@@ -99,7 +111,11 @@ export class TableUpkeep {
   async autovacuumIsOn() {
     const { rows } = await this.pool.query('SHOW autovacuum');
     const on = rows[0]?.autovacuum === 'on';
-    this.log.info(on ? 'table upkeep: the server vacuums and analyzes, nothing to do here' : "table upkeep: the server does not vacuum; the set-up stands in on the schema's tables");
+    this.log.info(
+      on
+        ? 'table upkeep: the server vacuums and analyzes, nothing to do here'
+        : 'table upkeep: the server does not vacuum; the set-up stands ' + "in on the schema's tables",
+    );
     return on;
   }
 }

@@ -67,7 +67,10 @@ export function startTableUpkeep(settings: StackSettings, ownerUrl: string): Tab
 
 export async function build(): Promise<void> {
   say('building every project and bundling each service (nx run-many -t build bundle; cached after the first run) ...');
-  await run('nx', ['run-many', '-t', 'build', 'bundle', '--output-style=static'], { quiet: true, heartbeat: 'still building' }).catch((e: Error) => {
+  await run('nx', ['run-many', '-t', 'build', 'bundle', '--output-style=static'], {
+    quiet: true,
+    heartbeat: 'still building',
+  }).catch((e: Error) => {
     process.stdout.write(`${e.message}\n`);
     throw new Error('build failed');
   });

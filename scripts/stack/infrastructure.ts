@@ -23,7 +23,9 @@ export async function ensurePostgres(settings: StackSettings, env: NodeJS.Proces
   if (!(await portOpen('127.0.0.1', 5432))) {
     if (await which('pg_ctlcluster')) {
       say('local PostgreSQL is installed but stopped; starting it ...');
-      await run('bash', ['-c', 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | tail -n1) main start'], { quiet: true });
+      await run('bash', ['-c', 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | tail -n1) main start'], {
+        quiet: true,
+      });
       await waitFor('PostgreSQL on 127.0.0.1:5432', () => portOpen('127.0.0.1', 5432), 30000);
     } else {
       throw new Error('no PostgreSQL: set DATABASE_URL or install the postgresql server package');
@@ -42,7 +44,11 @@ export async function ensureRedis(settings: StackSettings, env: NodeJS.ProcessEn
   if (!(await portOpen('127.0.0.1', 6379))) {
     if (await which('redis-server')) {
       say('local Redis is installed but stopped; starting it ...');
-      await run('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], { quiet: true });
+      await run(
+        'redis-server',
+        ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'],
+        { quiet: true },
+      );
       await waitFor('Redis on 127.0.0.1:6379', () => portOpen('127.0.0.1', 6379), 15000);
     } else {
       throw new Error('no Redis: set REDIS_URL or install the redis-server package');
@@ -56,7 +62,8 @@ export async function ensureRedis(settings: StackSettings, env: NodeJS.ProcessEn
 export async function flushRedis(redisUrl: string): Promise<void> {
   const { hostname, port, pathname } = new URL(redisUrl);
   const db = pathname.slice(1) || '0';
-  if (await which('redis-cli')) await run('redis-cli', ['-h', hostname, '-p', port || '6379', '-n', db, 'FLUSHDB'], { quiet: true });
+  if (await which('redis-cli'))
+    await run('redis-cli', ['-h', hostname, '-p', port || '6379', '-n', db, 'FLUSHDB'], { quiet: true });
 }
 
 /** The broker and the trace viewer of this run: started, and stopped again only by the run that started them. */
@@ -107,11 +114,18 @@ export class LocalServers {
 
   private kafkaEnv() {
     const { kafkaInstance, kafkaPort } = this.settings.profile;
-    return { KAFKA_INSTANCE: kafkaInstance, KAFKA_PORT: String(kafkaPort), KAFKA_CONTROLLER_PORT: String(kafkaPort + 1) };
+    return {
+      KAFKA_INSTANCE: kafkaInstance,
+      KAFKA_PORT: String(kafkaPort),
+      KAFKA_CONTROLLER_PORT: String(kafkaPort + 1),
+    };
   }
 
   private viewerEnv() {
-    return { ZIPKIN_PORT: String(this.settings.profile.viewerPort), ZIPKIN_INSTANCE: this.settings.profile.kafkaInstance };
+    return {
+      ZIPKIN_PORT: String(this.settings.profile.viewerPort),
+      ZIPKIN_INSTANCE: this.settings.profile.kafkaInstance,
+    };
   }
 
   private async ensureKafka(fresh: boolean): Promise<string> {
@@ -123,7 +137,10 @@ export class LocalServers {
     // A fresh run starts from empty topics too: messages left by an earlier run would name
     // accounts and searches the fresh database never had.
     if (fresh) await run('bash', ['deploy/kafka/kafka.sh', 'reset'], { env: this.kafkaEnv() });
-    const wasRunning = await run('bash', ['deploy/kafka/kafka.sh', 'status'], { quiet: true, env: this.kafkaEnv() }).then(
+    const wasRunning = await run('bash', ['deploy/kafka/kafka.sh', 'status'], {
+      quiet: true,
+      env: this.kafkaEnv(),
+    }).then(
       () => true,
       () => false,
     );
@@ -135,7 +152,9 @@ export class LocalServers {
   private async stopKafka(): Promise<void> {
     if (!this.kafkaStartedHere) return;
     say('stopping the Kafka broker started by this run ...');
-    await run('bash', ['deploy/kafka/kafka.sh', 'stop'], { env: this.kafkaEnv() }).catch((e: Error) => say(`kafka stop: ${e.message}`));
+    await run('bash', ['deploy/kafka/kafka.sh', 'stop'], { env: this.kafkaEnv() }).catch((e: Error) =>
+      say(`kafka stop: ${e.message}`),
+    );
   }
 
   /** Starts the viewer; a viewer that will not start costs `up` its traces, not the API (a warning). */
@@ -147,7 +166,10 @@ export class LocalServers {
       if (!up) await run('bash', ['deploy/zipkin/zipkin.sh', 'fetch'], { env: this.viewerEnv() });
       return false;
     }
-    const wasRunning = await run('bash', ['deploy/zipkin/zipkin.sh', 'status'], { quiet: true, env: this.viewerEnv() }).then(
+    const wasRunning = await run('bash', ['deploy/zipkin/zipkin.sh', 'status'], {
+      quiet: true,
+      env: this.viewerEnv(),
+    }).then(
       () => true,
       () => false,
     );
@@ -164,6 +186,8 @@ export class LocalServers {
 
   private async stopTraceViewer(): Promise<void> {
     if (!this.viewerStartedHere) return;
-    await run('bash', ['deploy/zipkin/zipkin.sh', 'stop'], { env: this.viewerEnv() }).catch((e: Error) => say(`trace viewer stop: ${e.message}`));
+    await run('bash', ['deploy/zipkin/zipkin.sh', 'stop'], { env: this.viewerEnv() }).catch((e: Error) =>
+      say(`trace viewer stop: ${e.message}`),
+    );
   }
 }

@@ -112,7 +112,8 @@ commands[command]().then(
   () => shutdown(0),
   (error: Error) => {
     process.stderr.write(`\n[stack] FAILED: ${error.message}\n`);
-    for (const name of supervisor.running()) process.stderr.write(`  log of ${name}: ${join(settings.logDir, `${name}.log`)}\n`);
+    for (const name of supervisor.running())
+      process.stderr.write(`  log of ${name}: ${join(settings.logDir, `${name}.log`)}\n`);
     void shutdown(error instanceof StepError && error.exitCode !== 0 ? error.exitCode : 1);
   },
 );

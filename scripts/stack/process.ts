@@ -37,13 +37,21 @@ export class StepError extends Error {
 /** Runs a command to its end; its captured output when quiet. */
 export function run(cmd: string, args: string[], options: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...options.env } });
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...options.env },
+    });
     let output = '';
     const since = Date.now();
-    const heartbeat = options.heartbeat ? setInterval(() => say(`${options.heartbeat} (${Math.round((Date.now() - since) / 1000)}s) ...`), 15000) : undefined;
+    const heartbeat = options.heartbeat
+      ? setInterval(() => say(`${options.heartbeat} (${Math.round((Date.now() - since) / 1000)}s) ...`), 15000)
+      : undefined;
     child.on('exit', () => clearInterval(heartbeat));
     const limitMinutes = (options.limitMs ?? 0) / 60_000;
-    const overLimit = limitRunTime(child, options.limitMs, () => say(`${cmd} ${args.join(' ')} ran past its ${limitMinutes} min limit: stopping it and everything it started`));
+    const overLimit = limitRunTime(child, options.limitMs, () =>
+      say(`${cmd} ${args.join(' ')} ran past its ${limitMinutes} min limit: stopping it and everything it started`),
+    );
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
     child.on('error', reject);
@@ -69,7 +77,12 @@ export function portOpen(host: string, port: number, timeoutMs = 500): Promise<b
 }
 
 /** Polls `check` until it answers true; past `timeoutMs` it throws, naming `what`. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 250): Promise<true> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 250,
+): Promise<true> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return true;

@@ -27,7 +27,9 @@ export async function firstRefreshPass(settings: StackSettings): Promise<void> {
   await waitFor(
     `refresh pass ${refreshId} to complete`,
     async () => {
-      const res = await fetch(`${admin}/refresh/${refreshId}`, { headers, signal: AbortSignal.timeout(3000) }).catch(() => null);
+      const res = await fetch(`${admin}/refresh/${refreshId}`, { headers, signal: AbortSignal.timeout(3000) }).catch(
+        () => null,
+      );
       return res?.status === 200 && ((await res.json()) as { status: string }).status === 'completed';
     },
     10 * 60_000,
@@ -51,7 +53,9 @@ export async function seedDemoAccount(settings: StackSettings): Promise<DemoAcco
   const file = join(ROOT, '.local', 'demo-account.json');
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoAccount;
-    const res = await fetch(`http://127.0.0.1:${settings.port}/v1/account`, { headers: { authorization: `Bearer ${saved.live_key}` } }).catch(() => null);
+    const res = await fetch(`http://127.0.0.1:${settings.port}/v1/account`, {
+      headers: { authorization: `Bearer ${saved.live_key}` },
+    }).catch(() => null);
     if (res?.status === 200) return saved;
   }
   const account = await adminPost<DemoAccount>(settings, '/accounts', { plan: 'pro', credits: 10000 });

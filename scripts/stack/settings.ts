@@ -25,8 +25,29 @@ export interface Profile {
 
 /** Two port blocks so that a running `npm run up` and `npm test` never meet. */
 export const PROFILES = {
-  dev: { port: 8080, adminPort: 8081, simPort: 8090, healthBase: 9100, db: 'jobs', redisDb: 0, kafkaInstance: 'dev', kafkaPort: 19092, viewerPort: 9411 },
-  test: { port: 18080, adminPort: 18081, simPort: 18090, healthBase: 19100, db: 'jobs_test', redisDb: 1, kafkaInstance: 'test', kafkaPort: 29092, otlpPort: 18095, viewerPort: 18094 },
+  dev: {
+    port: 8080,
+    adminPort: 8081,
+    simPort: 8090,
+    healthBase: 9100,
+    db: 'jobs',
+    redisDb: 0,
+    kafkaInstance: 'dev',
+    kafkaPort: 19092,
+    viewerPort: 9411,
+  },
+  test: {
+    port: 18080,
+    adminPort: 18081,
+    simPort: 18090,
+    healthBase: 19100,
+    db: 'jobs_test',
+    redisDb: 1,
+    kafkaInstance: 'test',
+    kafkaPort: 29092,
+    otlpPort: 18095,
+    viewerPort: 18094,
+  },
 } as const satisfies Record<string, Profile>;
 
 /**
@@ -35,7 +56,18 @@ export const PROFILES = {
  */
 export function slotProfile(slot: number): Profile {
   const base = 20000 + slot * 1000;
-  return { port: base + 80, adminPort: base + 81, simPort: base + 90, healthBase: base + 100, db: `jobs_test_s${slot}`, redisDb: 1 + slot, kafkaInstance: `s${slot}`, kafkaPort: base + 92, otlpPort: base + 95, viewerPort: base + 94 };
+  return {
+    port: base + 80,
+    adminPort: base + 81,
+    simPort: base + 90,
+    healthBase: base + 100,
+    db: `jobs_test_s${slot}`,
+    redisDb: 1 + slot,
+    kafkaInstance: `s${slot}`,
+    kafkaPort: base + 92,
+    otlpPort: base + 95,
+    viewerPort: base + 94,
+  };
 }
 
 /** A process the stack starts: `id` names the replica (`dedupe#2`), `port` is its health (or public) port. */
@@ -56,7 +88,10 @@ export const SCALABLE = ['billing', 'dedupe', 'provider-fetcher', 'search-orches
  */
 export function parseScale(text: string | undefined): Map<string, number> {
   const scale = new Map<string, number>();
-  for (const part of (text ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (text ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name = '', count] = part.split('=');
     const n = Number(count);
     if (!SCALABLE.includes(name) || !Number.isInteger(n) || n < 1 || n > 12) {
@@ -69,7 +104,9 @@ export function parseScale(text: string | undefined): Map<string, number> {
 
 /** Replica i (0-based) of a service: the first keeps the service's name and port. */
 export const replicaOf = (service: Omit<Service, 'id'>, i: number): Service =>
-  i === 0 ? { ...service, id: service.name } : { ...service, id: `${service.name}#${i + 1}`, port: service.port + 10 * i };
+  i === 0
+    ? { ...service, id: service.name }
+    : { ...service, id: `${service.name}#${i + 1}`, port: service.port + 10 * i };
 
 export interface StackSettings {
   command: Command;
@@ -106,7 +143,8 @@ export function isCommand(text: string): text is Command {
 export function stackSettings(command: Command, env: NodeJS.ProcessEnv): StackSettings {
   const slot = Number(env['STACK_SLOT'] ?? 0);
   if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('STACK_SLOT must be 1..9');
-  const profile: Profile = slot > 0 ? slotProfile(slot) : command === 'up' || command === 'down' ? PROFILES.dev : PROFILES.test;
+  const profile: Profile =
+    slot > 0 ? slotProfile(slot) : command === 'up' || command === 'down' ? PROFILES.dev : PROFILES.test;
   const port = Number(env['PORT'] ?? profile.port);
   const adminPort = Number(env['ADMIN_PORT'] ?? profile.adminPort);
   const simPort = Number(env['PROVIDER_SIM_PORT'] ?? profile.simPort);
@@ -131,8 +169,15 @@ export function stackSettings(command: Command, env: NodeJS.ProcessEnv): StackSe
     adminToken: env['ADMIN_TOKEN'] ?? 'dev-admin-token',
     baseServices,
     scale,
-    services: baseServices.flatMap((service) => Array.from({ length: scale.get(service.name) ?? 1 }, (_, i) => replicaOf(service, i))),
-    gatewayReplica: { name: 'gateway', id: 'gateway#2', port: port + 2, env: { PORT: String(port + 2), ADMIN_PORT: String(adminPort + 2) } },
+    services: baseServices.flatMap((service) =>
+      Array.from({ length: scale.get(service.name) ?? 1 }, (_, i) => replicaOf(service, i)),
+    ),
+    gatewayReplica: {
+      name: 'gateway',
+      id: 'gateway#2',
+      port: port + 2,
+      env: { PORT: String(port + 2), ADMIN_PORT: String(adminPort + 2) },
+    },
     logDir: join(ROOT, '.local', 'logs', profile.kafkaInstance),
     pidsFile: join(runDir, 'pids.json'),
     inspectFile: join(runDir, 'inspect.json'),

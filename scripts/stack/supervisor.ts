@@ -38,7 +38,10 @@ export class Supervisor {
     // Each service's old-space ceiling and semi-space size (MB; 0 leaves it to Node), see start().
     const heapMb = Number(env['STACK_SERVICE_HEAP_MB'] ?? 1024);
     const semiSpaceMb = Number(env['STACK_SERVICE_SEMI_SPACE_MB'] ?? 16);
-    this.heapFlags = [...(heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : []), ...(semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : [])];
+    this.heapFlags = [
+      ...(heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : []),
+      ...(semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : []),
+    ];
   }
 
   /** The ids of the services running now. */
@@ -79,7 +82,14 @@ export class Supervisor {
       // floor. The young generation is capped at 16 MB a semi-space (as deploy/Dockerfile does):
       // V8 starts a full collection as soon as the old generation's headroom falls below the young
       // generation's size, which sized from a 1 GB heap put a mark-compact on a search's path.
-      ['--disable-warning=TimeoutNegativeWarning', ...this.heapFlags, `--inspect-port=127.0.0.1:${inspectPortOf(service)}`, '--import', '@jobs/observability/register', `apps/${service.name}/bundle/main.mjs`],
+      [
+        '--disable-warning=TimeoutNegativeWarning',
+        ...this.heapFlags,
+        `--inspect-port=127.0.0.1:${inspectPortOf(service)}`,
+        '--import',
+        '@jobs/observability/register',
+        `apps/${service.name}/bundle/main.mjs`,
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: this.serviceEnv(service, infra) },
     );
     const startedAt = Date.now();
@@ -123,7 +133,8 @@ export class Supervisor {
     await waitFor(
       `${readyz} to answer 200`,
       async () => {
-        if (!this.supervising && this.children.size < this.settings.services.length) throw new Error('a service exited during start-up; see its log above');
+        if (!this.supervising && this.children.size < this.settings.services.length)
+          throw new Error('a service exited during start-up; see its log above');
         try {
           const res = await fetch(readyz, { signal: AbortSignal.timeout(3000) });
           if (res.status === 200) return true;
@@ -217,9 +228,17 @@ export class Supervisor {
   private traceEnv(): Record<string, string> {
     const { env, settings } = this;
     const spansUrl = `${settings.traceViewerUrl}/api/v2/spans`;
-    if (settings.command === 'up') return viewerWanted(settings, env) && !env['OTEL_EXPORTER_ZIPKIN_ENDPOINT'] ? { OTEL_EXPORTER_ZIPKIN_ENDPOINT: spansUrl } : {};
+    if (settings.command === 'up')
+      return viewerWanted(settings, env) && !env['OTEL_EXPORTER_ZIPKIN_ENDPOINT']
+        ? { OTEL_EXPORTER_ZIPKIN_ENDPOINT: spansUrl }
+        : {};
     return {
-      ...(settings.otlpReceiverPort ? { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${settings.otlpReceiverPort}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } : {}),
+      ...(settings.otlpReceiverPort
+        ? {
+            OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${settings.otlpReceiverPort}`,
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          }
+        : {}),
       OTEL_EXPORTER_ZIPKIN_ENDPOINT: env['OTEL_EXPORTER_ZIPKIN_ENDPOINT'] ?? spansUrl,
       OTEL_TRACES_SAMPLER: env['OTEL_TRACES_SAMPLER'] ?? 'parentbased_always_off',
     };
@@ -228,7 +247,8 @@ export class Supervisor {
   /** Starts a service that died again after a short delay, with the same command, environment and log. */
   private scheduleRestart(service: Service, infra: InfraEndpoints, ranForMs: number): void {
     const previous = this.pendingRestarts.get(service.id);
-    const delay = ranForMs < CRASH_LOOP_WINDOW_MS && previous?.delay ? Math.min(previous.delay * 2, 10000) : RESTART_DELAY_MS;
+    const delay =
+      ranForMs < CRASH_LOOP_WINDOW_MS && previous?.delay ? Math.min(previous.delay * 2, 10000) : RESTART_DELAY_MS;
     const timer = setTimeout(() => {
       if (this.stopping || this.children.has(service.id)) return;
       say(`restarting ${service.id} (after ${delay} ms)`);
@@ -241,7 +261,9 @@ export class Supervisor {
   private writePids(): void {
     const { services, inspectFile, pidsFile } = this.settings;
     const pids = Object.fromEntries([...this.children].map(([name, child]) => [name, child.pid]));
-    const inspect = Object.fromEntries(services.filter((s) => this.children.has(s.id)).map((s) => [s.id, inspectPortOf(s)]));
+    const inspect = Object.fromEntries(
+      services.filter((s) => this.children.has(s.id)).map((s) => [s.id, inspectPortOf(s)]),
+    );
     writeWhole(inspectFile, `${JSON.stringify(inspect, null, 2)}\n`);
     writeWhole(pidsFile, `${JSON.stringify(pids, null, 2)}\n`);
   }

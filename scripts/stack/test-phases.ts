@@ -53,13 +53,20 @@ export function e2eEnv(settings: StackSettings, infra: InfraEndpoints, env: Node
  */
 export async function checksPhase(): Promise<void> {
   say('lint, typecheck, unit tests and package checks of every project (nx run-many, cache skipped) ...');
-  await run('nx', ['run-many', '-t', 'lint', 'typecheck', 'test', 'pack-check', '--output-style=static', '--skip-nx-cache'], { limitMs: PHASE_LIMIT_MS.unit });
+  await run(
+    'nx',
+    ['run-many', '-t', 'lint', 'typecheck', 'test', 'pack-check', '--output-style=static', '--skip-nx-cache'],
+    { limitMs: PHASE_LIMIT_MS.unit },
+  );
 }
 
 /** One e2e project at a time: they share the stack, and some change provider behaviour. */
 export async function e2ePhase(settings: StackSettings, infra: InfraEndpoints, env: NodeJS.ProcessEnv): Promise<void> {
   say('end-to-end tests against the running stack ...');
-  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1'], { env: e2eEnv(settings, infra, env), limitMs: PHASE_LIMIT_MS.e2e });
+  await run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1'], {
+    env: e2eEnv(settings, infra, env),
+    limitMs: PHASE_LIMIT_MS.e2e,
+  });
 }
 
 /**
@@ -68,13 +75,20 @@ export async function e2ePhase(settings: StackSettings, infra: InfraEndpoints, e
  * five processes is cheaper than restarting all), the gateway starts again so its /readyz awaits
  * the new replicas too, a second gateway starts beside it, then the `e2e-replicas` targets run.
  */
-export async function replicaPhase(settings: StackSettings, supervisor: Supervisor, infra: InfraEndpoints, env: NodeJS.ProcessEnv): Promise<void> {
+export async function replicaPhase(
+  settings: StackSettings,
+  supervisor: Supervisor,
+  infra: InfraEndpoints,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   const { services, gatewayReplica } = settings;
   const added = settings.baseServices
     .filter((service) => SCALABLE.includes(service.name))
     .flatMap((service) => {
       const running = services.filter((s) => s.name === service.name).length;
-      return Array.from({ length: Math.max(0, REPLICA_PHASE_REPLICAS - running) }, (_, i) => replicaOf(service, running + i));
+      return Array.from({ length: Math.max(0, REPLICA_PHASE_REPLICAS - running) }, (_, i) =>
+        replicaOf(service, running + i),
+      );
     });
   if (added.length > 0) {
     say(`replica phase: starting ${added.map((s) => s.id).join(', ')} ...`);
@@ -96,9 +110,13 @@ export async function replicaPhase(settings: StackSettings, supervisor: Supervis
     await supervisor.awaitReadiness(gatewayReplica.port);
   }
   // Without SCALE the e2e phase ran one replica each, so its scenario outcome must be there.
-  if (settings.scale.size === 0 && !existsSync(settings.replicaBaseline)) throw new Error(`the one-replica phase left no ${settings.replicaBaseline} to compare with`);
+  if (settings.scale.size === 0 && !existsSync(settings.replicaBaseline))
+    throw new Error(`the one-replica phase left no ${settings.replicaBaseline} to compare with`);
   say('replica specs against two replicas of every consumer ...');
-  await run('nx', ['run-many', '-t', 'e2e-replicas', '--output-style=static', '--parallel=1'], { env: e2eEnv(settings, infra, env), limitMs: PHASE_LIMIT_MS.replicas });
+  await run('nx', ['run-many', '-t', 'e2e-replicas', '--output-style=static', '--parallel=1'], {
+    env: e2eEnv(settings, infra, env),
+    limitMs: PHASE_LIMIT_MS.replicas,
+  });
 }
 
 interface DeadLetter {
@@ -116,10 +134,16 @@ interface DeadLetter {
  */
 export async function checkNoOffContractMessages(infra: InfraEndpoints): Promise<void> {
   const topic = 'dead-letter';
-  const kafka = new Kafka({ clientId: 'stack-contract-check', brokers: infra.kafkaBrokers.split(','), logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'stack-contract-check',
+    brokers: infra.kafkaBrokers.split(','),
+    logLevel: logLevel.NOTHING,
+  });
   const admin = kafka.admin();
   await admin.connect();
-  const ends = (await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect())).filter((p) => BigInt(p.high) > BigInt(p.low));
+  const ends = (await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect())).filter(
+    (p) => BigInt(p.high) > BigInt(p.low),
+  );
   const offContract: DeadLetter[] = [];
   let letters = 0;
   if (ends.length > 0) {
@@ -150,8 +174,17 @@ export async function checkNoOffContractMessages(infra: InfraEndpoints): Promise
     }
   }
   if (offContract.length > 0) {
-    for (const letter of offContract.slice(0, 5)) say(`off-contract ${letter.topic} message (consumer group ${letter.consumer_group}): ${String(letter.error).slice(0, 600)}`);
-    throw new Error(`${offContract.length} message(s) of this run broke their topic's contract (dead-letter): a producer sends what its consumer refuses`);
+    for (const letter of offContract.slice(0, 5))
+      say(
+        `off-contract ${letter.topic} message (consumer group ` +
+          `${letter.consumer_group}): ` +
+          `${String(letter.error).slice(0, 600)}`,
+      );
+    throw new Error(
+      `${offContract.length} message(s) of this run broke their ` +
+        `topic's contract (dead-letter): a producer sends what its ` +
+        `consumer refuses`,
+    );
   }
   say(`dead-letter: ${letters} letter(s), none off-contract`);
 }

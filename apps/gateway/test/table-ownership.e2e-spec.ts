@@ -54,26 +54,51 @@ describe('table ownership, enforced by PostgreSQL', () => {
     const owner = await connect(process.env['DATABASE_URL']!);
     clients.push(owner);
     const roles = [...urls.values()].map((url) => decodeURIComponent(new URL(url).username));
-    expect(roles.sort()).toEqual(['jobs_billing', 'jobs_dedupe', 'jobs_gateway', 'jobs_search_orchestrator', 'jobs_webhook_dispatcher']);
-    const { rows } = await owner.query<{ usename: string }>('SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = current_database() AND usename = ANY($1::text[])', [roles]);
+    expect(roles.sort()).toEqual([
+      'jobs_billing',
+      'jobs_dedupe',
+      'jobs_gateway',
+      'jobs_search_orchestrator',
+      'jobs_webhook_dispatcher',
+    ]);
+    const { rows } = await owner.query<{ usename: string }>(
+      'SELECT DISTINCT usename FROM pg_stat_activity WHERE datname ' +
+        '= current_database() AND usename = ANY($1::text[])',
+      [roles],
+    );
     expect(rows.map((r) => r.usename).sort()).toEqual(roles);
   });
 
-  it("refuses the gateway's role a write of billing's ledger, and billing's role a write of the gateway's API keys", async () => {
-    expect(await attempt(gateway, `INSERT INTO ledger_entries (id, account_id, request_id, operation, credits, reason) VALUES ('led_own', 'acc_own', 'req_own', 'jobs.search', 1, 'charged')`)).toBe(
-      'permission denied for table ledger_entries',
+  it("refuses the gateway's role a write of the ledger, and billing's role a write of the API keys", async () => {
+    expect(
+      await attempt(
+        gateway,
+        `INSERT INTO ledger_entries (id, account_id, request_id, ` +
+          `operation, credits, reason) VALUES ('led_own', 'acc_own', ` +
+          `'req_own', 'jobs.search', 1, 'charged')`,
+      ),
+    ).toBe('permission denied for table ledger_entries');
+    expect(await attempt(gateway, 'UPDATE accounts SET credits_remaining = credits_remaining + 1')).toBe(
+      'permission denied for table accounts',
     );
-    expect(await attempt(gateway, 'UPDATE accounts SET credits_remaining = credits_remaining + 1')).toBe('permission denied for table accounts');
-    expect(await attempt(billing, `INSERT INTO api_keys (id, account_id, mode, key_hash, key_prefix) VALUES ('key_own', 'acc_own', 'live', 'own', 'svc_live_own')`)).toBe(
-      'permission denied for table api_keys',
-    );
+    expect(
+      await attempt(
+        billing,
+        `INSERT INTO api_keys (id, account_id, mode, key_hash, ` +
+          `key_prefix) VALUES ('key_own', 'acc_own', 'live', 'own', ` +
+          `'svc_live_own')`,
+      ),
+    ).toBe('permission denied for table api_keys');
     expect(await attempt(billing, 'DELETE FROM webhook_events')).toBe('permission denied for table webhook_events');
   });
 
   it('lets each role read the read models it keeps and write its own tables', async () => {
-    for (const table of ['accounts', 'ledger_entries', 'webhook_events', 'refresh_passes']) expect(await attempt(gateway, `SELECT count(*) FROM ${table}`)).toBe('ok');
+    for (const table of ['accounts', 'ledger_entries', 'webhook_events', 'refresh_passes'])
+      expect(await attempt(gateway, `SELECT count(*) FROM ${table}`)).toBe('ok');
     expect(await attempt(gateway, "UPDATE api_keys SET label = label WHERE id = 'key_none'")).toBe('ok');
-    expect(await attempt(billing, "UPDATE accounts SET credits_remaining = credits_remaining WHERE id = 'acc_none'")).toBe('ok');
+    expect(
+      await attempt(billing, 'UPDATE accounts SET credits_remaining = credits_remaining ' + "WHERE id = 'acc_none'"),
+    ).toBe('ok');
     expect(await attempt(billing, 'SELECT count(*) FROM api_keys')).toBe('permission denied for table api_keys');
   });
 });

@@ -25,8 +25,11 @@ export class AddCreditsUseCase {
     const accountId = message.account_id;
     try {
       await this.prisma.$transaction(async (tx) => {
-        await tx.processedMessage.create({ data: { consumerGroup: 'billing', messageId: `credits:${message.query_id}` } });
-        const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) => this.outbox.stage(tx, Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
+        await tx.processedMessage.create({
+          data: { consumerGroup: 'billing', messageId: `credits:${message.query_id}` },
+        });
+        const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) =>
+          this.outbox.stage(tx, Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
         const [updated] = await tx.$queryRaw<Array<{ credits_remaining: number }>>`
           UPDATE accounts SET credits_remaining = credits_remaining + ${query.amount}::int, updated_at = now()
           WHERE id = ${accountId} AND credits_remaining <= ${MAX_STORED_INT - query.amount}::int
@@ -36,13 +39,23 @@ export class AddCreditsUseCase {
           await answer({
             outcome: 'error',
             error: exists
-              ? { code: 'invalid_request', message: `amount: the balance may not exceed ${MAX_STORED_INT} credits.`, param: 'amount' }
+              ? {
+                  code: 'invalid_request',
+                  message: `amount: the balance may not exceed ${MAX_STORED_INT} credits.`,
+                  param: 'amount',
+                }
               : { code: 'not_found', message: `No account ${accountId}.` },
           });
           return;
         }
         const creditsRemaining = updated.credits_remaining;
-        await this.outbox.stage(tx, Topics.AccountCreditsAdded, { v: 1, account_id: accountId, amount: query.amount, credits_remaining: creditsRemaining, added_at: new Date().toISOString() });
+        await this.outbox.stage(tx, Topics.AccountCreditsAdded, {
+          v: 1,
+          account_id: accountId,
+          amount: query.amount,
+          credits_remaining: creditsRemaining,
+          added_at: new Date().toISOString(),
+        });
         await answer({ outcome: 'ok', result: { kind: 'credits.add', credits_remaining: creditsRemaining } });
       });
     } catch (error) {

@@ -16,7 +16,10 @@ export const CREDIT_PERIOD_DAYS = 30;
 export class OpenAccountUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
-  async execute(accountId: string, query: AccountOpenQuery): Promise<{ kind: 'account.open'; credits_remaining: number }> {
+  async execute(
+    accountId: string,
+    query: AccountOpenQuery,
+  ): Promise<{ kind: 'account.open'; credits_remaining: number }> {
     await this.prisma.account.createMany({
       data: [
         {
@@ -30,7 +33,10 @@ export class OpenAccountUseCase {
       ],
       skipDuplicates: true,
     });
-    const { creditsRemaining } = await this.prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditsRemaining: true } });
+    const { creditsRemaining } = await this.prisma.account.findUniqueOrThrow({
+      where: { id: accountId },
+      select: { creditsRemaining: true },
+    });
     return { kind: 'account.open', credits_remaining: creditsRemaining };
   }
 }
