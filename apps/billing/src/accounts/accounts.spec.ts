@@ -1,0 +1,98 @@
+// Integration test against the real PostgreSQL: billing opens accounts and applies top-ups for
+// the admin API, a top-up exactly once however often its message comes.
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import type { BillingQueryRequested } from '@jobs/contracts';
+import { outboxStub } from '@jobs/outbox/testing';
+import { AddCreditsUseCase, MAX_STORED_INT } from './add-credits.usecase.js';
+import { OpenAccountUseCase } from './open-account.usecase.js';
+
+let db: ThrowawayDatabase;
+let open: OpenAccountUseCase;
+let addCredits: AddCreditsUseCase;
+
+beforeAll(async () => {
+  db = await throwawayDatabase('accounts');
+  open = new OpenAccountUseCase(db.prisma);
+  addCredits = new AddCreditsUseCase(db.prisma, outboxStub());
+}, 60_000);
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+/** A top-up message, applied by billing as its queries consumer does. */
+function topUp(accountId: string, amount: number, queryId: string): Promise<void> {
+  const query = { kind: 'credits.add', amount } as const;
+  const message: BillingQueryRequested.Value = { v: 1, query_id: queryId, account_id: accountId, mode: 'live', query };
+  return addCredits.execute(message, query);
+}
+
+/** The values staged in the outbox for `topic`, oldest first. */
+async function staged(topic: string): Promise<Array<Record<string, unknown>>> {
+  const rows = await db.prisma.outboxMessage.findMany({ where: { topic }, orderBy: { id: 'asc' } });
+  return rows.map((row) => JSON.parse(row.value) as Record<string, unknown>);
+}
+
+describe('accounts in billing', () => {
+  it('opens an account with its plan, credits and rate limit, and opening it again changes nothing', async () => {
+    const query = {
+      kind: 'account.open',
+      plan: 'growth',
+      credits: 25,
+      rate_limit: { limit: 40, window_seconds: 30 },
+    } as const;
+    expect(await open.execute('acc_open', query)).toEqual({ kind: 'account.open', credits_remaining: 25 });
+    expect(await open.execute('acc_open', { ...query, credits: 99 })).toEqual({
+      kind: 'account.open',
+      credits_remaining: 25,
+    });
+    const account = await db.prisma.account.findUniqueOrThrow({ where: { id: 'acc_open' } });
+    expect(account).toMatchObject({
+      plan: 'growth',
+      creditsRemaining: 25,
+      rateLimitLimit: 40,
+      rateLimitWindowSeconds: 30,
+    });
+    expect(account.creditsResetAt.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('adds credits once per message, announcing the top-up and answering in the same transaction', async () => {
+    await open.execute('acc_topup', {
+      kind: 'account.open',
+      plan: 'pro',
+      credits: 10,
+      rate_limit: { limit: 10, window_seconds: 1 },
+    });
+    await topUp('acc_topup', 15, 'req_topup_1');
+    await topUp('acc_topup', 15, 'req_topup_1'); // the same message again
+    expect((await db.prisma.account.findUniqueOrThrow({ where: { id: 'acc_topup' } })).creditsRemaining).toBe(25);
+    expect(await staged('account.credits.added')).toEqual([
+      expect.objectContaining({ account_id: 'acc_topup', amount: 15, credits_remaining: 25 }),
+    ]);
+    expect((await staged('query.responded')).filter((answer) => answer['query_id'] === 'req_topup_1')).toEqual([
+      expect.objectContaining({ outcome: 'ok', result: { kind: 'credits.add', credits_remaining: 25 } }),
+    ]);
+  });
+
+  it('answers not_found for an unknown account and invalid_request past the column range, adding nothing', async () => {
+    await topUp('acc_nobody', 5, 'req_topup_2');
+    await topUp('acc_topup', MAX_STORED_INT - 10, 'req_topup_3');
+    const answers = (await staged('query.responded')).filter((answer) =>
+      ['req_topup_2', 'req_topup_3'].includes(String(answer['query_id'])),
+    );
+    expect(answers).toEqual([
+      expect.objectContaining({
+        query_id: 'req_topup_2',
+        outcome: 'error',
+        error: expect.objectContaining({ code: 'not_found' }),
+      }),
+      expect.objectContaining({
+        query_id: 'req_topup_3',
+        outcome: 'error',
+        error: expect.objectContaining({ code: 'invalid_request', param: 'amount' }),
+      }),
+    ]);
+    expect((await db.prisma.account.findUniqueOrThrow({ where: { id: 'acc_topup' } })).creditsRemaining).toBe(25);
+    expect(await staged('account.credits.added')).toHaveLength(1);
+  });
+});
