@@ -41,7 +41,11 @@ async function setUp({ fresh }: { fresh: boolean }): Promise<InfraEndpoints> {
   await prepareDatabase(databaseUrl, fresh);
   upkeep = startTableUpkeep(settings, databaseUrl);
   await build();
-  return { databaseUrl, redisUrl, kafkaBrokers: await kafka, traceViewer: await viewer };
+  const { DEFAULT_LAG_MS } = await import('@jobs/sim-world');
+  const listingLags = Object.entries(DEFAULT_LAG_MS)
+    .map(([provider, ms]) => `${provider}=${ms}`)
+    .join(',');
+  return { databaseUrl, redisUrl, kafkaBrokers: await kafka, traceViewer: await viewer, listingLags };
 }
 
 /** Every service up and supervised, and the store filled by a first refresh pass. */

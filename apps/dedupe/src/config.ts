@@ -1,6 +1,27 @@
 import { z } from 'zod';
 import { databaseUrlSetting, SharedEnvSchema } from '@jobs/config';
 import { SERVICE_ROLES } from '@jobs/db/roles';
+import { PROVIDER_SLUGS, ProviderSlugSchema, type ProviderSlug } from '@jobs/contracts';
+
+/** A listing lag: up to a day. */
+const LagMsSchema = z.coerce.number().int().min(0).max(86_400_000);
+
+/** One `provider=ms` pair. */
+const ListingLagSchema = z
+  .string()
+  .regex(/^[a-z_]+=\d+$/, 'expected provider=ms')
+  .transform((entry) => ({ provider: entry.slice(0, entry.indexOf('=')), ms: Number(entry.slice(entry.indexOf('=') + 1)) }))
+  .pipe(z.object({ provider: z.string().pipe(ProviderSlugSchema), ms: z.number().int().min(0).max(86_400_000) }));
+
+/**
+ * `provider=ms` pairs, comma-separated (`provider_a=300000,provider_d=1800000`): each provider's
+ * listing lag. Every provider at most once; an empty value names none.
+ */
+export const ListingLagsSchema = z
+  .string()
+  .transform((text) => text.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .pipe(z.array(ListingLagSchema).refine((pairs) => new Set(pairs.map((p) => p.provider)).size === pairs.length, 'a provider is named twice'))
+  .transform((pairs) => Object.fromEntries(pairs.map((p) => [p.provider, p.ms])) as Partial<Record<ProviderSlug, number>>);
 
 export const DedupeEnvSchema = SharedEnvSchema.extend({
   DATABASE_URL: databaseUrlSetting(SERVICE_ROLES.dedupe),
@@ -9,5 +30,22 @@ export const DedupeEnvSchema = SharedEnvSchema.extend({
   REFRESH_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   /** Every stored job is re-verified with its partners within this many passes. */
   REFRESH_BUCKETS: z.coerce.number().int().min(1).max(1_000).default(10),
+  /**
+   * How late each provider shows a new posting or change (its listing lag, as measured of that
+   * provider): a pass reads its postings (the own crawler's changes) this much further back.
+   * `provider=ms` pairs; a provider not named takes REFRESH_LISTING_LAG_DEFAULT_MS.
+   */
+  REFRESH_LISTING_LAG_MS: ListingLagsSchema.default({}),
+  /**
+   * The listing lag of a provider REFRESH_LISTING_LAG_MS does not name: an hour, as late as any
+   * partner known shows a posting. Too long costs a larger window per pass; too short misses a
+   * late posting until its company's round.
+   */
+  REFRESH_LISTING_LAG_DEFAULT_MS: LagMsSchema.default(3_600_000),
 });
 export type DedupeConfig = z.infer<typeof DedupeEnvSchema>;
+
+/** Every provider's listing lag: the configured one, else the default. */
+export function listingLags(config: Pick<DedupeConfig, 'REFRESH_LISTING_LAG_MS' | 'REFRESH_LISTING_LAG_DEFAULT_MS'>): Readonly<Record<ProviderSlug, number>> {
+  return Object.fromEntries(PROVIDER_SLUGS.map((provider) => [provider, config.REFRESH_LISTING_LAG_MS[provider] ?? config.REFRESH_LISTING_LAG_DEFAULT_MS])) as Record<ProviderSlug, number>;
+}

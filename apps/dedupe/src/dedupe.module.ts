@@ -6,7 +6,7 @@ import { OutboxModule } from '@jobs/outbox';
 import { CanonicalJobRepository } from './canonical-jobs/canonical-job.repository.js';
 import { DeduplicateWaveUseCase } from './canonical-jobs/deduplicate-wave.usecase.js';
 import { RecordsConsumer } from './canonical-jobs/records.consumer.js';
-import type { DedupeConfig } from './config.js';
+import { listingLags, type DedupeConfig } from './config.js';
 import { OwnIndexStore } from './own-index/own-index.store.js';
 import { DedupeQueriesConsumer } from './queries/dedupe-queries.consumer.js';
 import { GetJobUseCase } from './queries/get-job.usecase.js';
@@ -61,7 +61,7 @@ export class DedupeModule {
         StoreVerification,
         // Live work (search batches, async chunks, job and company reads) goes before refresh parts.
         { provide: LiveWorkGate, useValue: new LiveWorkGate(LIVE_QUIET_MS) },
-        { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS, buckets: config.REFRESH_BUCKETS } },
+        { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS, buckets: config.REFRESH_BUCKETS, listingLagMs: listingLags(config) } },
       ],
     };
   }

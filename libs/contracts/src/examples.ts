@@ -272,7 +272,7 @@ function refreshRequested(): RefreshRequested.Value {
 }
 
 function refreshFetchRequested(): RefreshFetchRequested.Value {
-  return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', timeout_ms: 120_000, call_timeout_ms: 30_000 };
+  return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', timeout_ms: 120_000, call_timeout_ms: 30_000, due_at: Date.parse(T0) + 58_200 };
 }
 
 function refreshPassFetchRequested(): RefreshFetchRequested.Value {

@@ -1,10 +1,35 @@
-import { PROVIDER_SLUGS, RefreshFetchRequested } from '@jobs/contracts';
-import { decide, nextBucket, planPass, planRound, refreshCallTimeoutMs, type DecisionRules, type PassInput, type PlannedSweep, type RoundInput, type SequenceState } from './refresh-plan.js';
+import { isWindowSweep, PROVIDER_SLUGS, RefreshFetchRequested } from '@jobs/contracts';
+import {
+  decide,
+  nextBucket,
+  overdueBefore,
+  planPass,
+  planRound,
+  refreshCallTimeoutMs,
+  ROUND_SWEEP_DOMAINS,
+  ROUND_SWEEP_LISTINGS,
+  roundCycle,
+  roundDueAt,
+  type DecisionRules,
+  type PassInput,
+  type PlannedSweep,
+  type RoundDomain,
+  type RoundInput,
+  type SequenceState,
+} from './refresh-plan.js';
 
 const MIN = 60_000;
 const NOW = 10_000_000_000;
 const passInput = (over: Partial<PassInput> = {}): PassInput => ({ provider: 'provider_a', now: NOW, intervalMs: MIN, lagMs: 5 * MIN, lastReadAt: NOW - MIN, ...over });
-const roundInput = (over: Partial<RoundInput> = {}): RoundInput => ({ provider: 'provider_a', bucket: 3, buckets: 10, batchSize: 2, domains: ['c.example', 'a.example', 'b.example', 'a.example'], ...over });
+const at = (domain: string, listings: number, oldestSeenAt = NOW - 9 * MIN): RoundDomain => ({ domain, listings, oldestSeenAt });
+const roundInput = (over: Partial<RoundInput> = {}): RoundInput => ({
+  provider: 'provider_a',
+  bucket: 3,
+  cycle: 9,
+  sweepListings: 10,
+  domains: [at('c.example', 4), at('a.example', 3), at('b.example', 5), at('a.example', 3)],
+  ...over,
+});
 
 const asMessage = (sweep: PlannedSweep) => ({
   v: 1,
@@ -16,6 +41,7 @@ const asMessage = (sweep: PlannedSweep) => ({
   call_timeout_ms: 30_000,
   ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
   ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
+  ...(isWindowSweep(sweep.kind) ? {} : { due_at: roundDueAt(NOW, MIN) }),
 });
 
 describe('planPass', () => {
@@ -37,22 +63,77 @@ describe('planPass', () => {
 });
 
 describe('planRound', () => {
-  it("re-verifies the bucket's companies with the partner, in sorted batches of distinct domains", () => {
+  it("re-verifies the round's companies with the partner in sweeps of about the same number of stored listings, each domain once", () => {
     const sweeps = planRound(roundInput());
     expect(sweeps.map((s) => [s.kind, s.provider, s.scope.key])).toEqual([
-      ['companies', 'provider_a', 'companies:3/10:0'],
-      ['companies', 'provider_a', 'companies:3/10:1'],
+      ['companies', 'provider_a', 'companies:3/9:0'],
+      ['companies', 'provider_a', 'companies:3/9:1'],
     ]);
+    // 3 + 5 listings in the first, the 4 of c.example would make 12
     expect(sweeps.map((s) => s.scope.filters.company_domain_or)).toEqual([['a.example', 'b.example'], ['c.example']]);
+  });
+
+  it('reads the companies seen longest ago first, so a job keeps its place in the round from one cycle to the next', () => {
+    const sweeps = planRound(roundInput({ domains: [at('a.example', 4, NOW - 8 * MIN), at('b.example', 4, NOW - 9 * MIN), at('c.example', 4, NOW - 10 * MIN)] }));
+    expect(sweeps.map((s) => s.scope.filters.company_domain_or)).toEqual([['c.example', 'b.example'], ['a.example']]);
+  });
+
+  it(`gives a company with more listings than a sweep holds a sweep of its own, and at most ${ROUND_SWEEP_DOMAINS} domains to a sweep`, () => {
+    const big = planRound(roundInput({ domains: [at('a.example', 2), at('big.example', 25, NOW - 10 * MIN), at('b.example', 2)] }));
+    expect(big.map((s) => s.scope.filters.company_domain_or)).toEqual([['big.example'], ['a.example', 'b.example']]);
+    const small = Array.from({ length: 2 * ROUND_SWEEP_DOMAINS + 1 }, (_, i) => at(`d${String(i).padStart(3, '0')}.example`, 1));
+    const sweeps = planRound(roundInput({ sweepListings: undefined, domains: small }));
+    expect(sweeps.map((s) => s.scope.filters.company_domain_or!.length)).toEqual([ROUND_SWEEP_DOMAINS, ROUND_SWEEP_DOMAINS, 1]);
+  });
+
+  it('at 100,000 open jobs, a round is a bounded number of sweeps of bounded size', () => {
+    // one bucket of nine of a partner listing half of 100,000 jobs at 10,000 companies: 5,553 listings at 1,111 companies
+    const domains = Array.from({ length: 1_111 }, (_, i) => at(`c${i}.example`, 3 + (i % 5), NOW - 9 * MIN + i * 30));
+    const total = domains.reduce((n, d) => n + d.listings, 0);
+    const sweeps = planRound(roundInput({ sweepListings: undefined, domains }));
+    const listings = new Map(domains.map((d) => [d.domain, d.listings]));
+    const sizes = sweeps.map((s) => s.scope.filters.company_domain_or!.reduce((n, d) => n + listings.get(d)!, 0));
+    expect(sweeps.length).toBeGreaterThanOrEqual(Math.ceil(total / ROUND_SWEEP_LISTINGS));
+    expect(sweeps.length).toBeLessThanOrEqual(Math.ceil(total / (ROUND_SWEEP_LISTINGS - 7)));
+    // a sweep is closed when the next company (at most 7 listings) would not fit
+    for (const size of sizes.slice(0, -1)) expect(size).toBeGreaterThan(ROUND_SWEEP_LISTINGS - 7);
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(ROUND_SWEEP_LISTINGS);
+    expect(new Set(sweeps.flatMap((s) => s.scope.filters.company_domain_or)).size).toBe(domains.length);
   });
 
   it("reads the own crawler's whole catalog in its round of bucket 0 only", () => {
     expect(planRound(roundInput({ provider: 'own_index', bucket: 0 })).map((s) => s.kind)).toEqual(['catalog']);
-    for (let bucket = 1; bucket < 10; bucket++) expect(planRound(roundInput({ provider: 'own_index', bucket }))).toEqual([]);
+    for (let bucket = 1; bucket < 9; bucket++) expect(planRound(roundInput({ provider: 'own_index', bucket }))).toEqual([]);
   });
 
-  it('plans no company batch for a partner without open listings in the bucket', () => {
+  it('plans no company sweep for a partner without open listings in the round', () => {
     expect(planRound(roundInput({ domains: [] }))).toEqual([]);
+  });
+});
+
+describe('the freshness bound', () => {
+  it('splits the store into one bucket fewer than the bound has intervals: a job read at the start of a round is read again by the end of the round a cycle later', () => {
+    expect(roundCycle(10)).toBe(9);
+    expect(roundCycle(2)).toBe(1);
+    expect(roundCycle(1)).toBe(1);
+  });
+
+  it('has a round due 3 % of an interval before its interval ends', () => {
+    expect(roundDueAt(NOW, MIN)).toBe(NOW + 58_200);
+    expect(roundDueAt(NOW, 2_000)).toBe(NOW + 1_940);
+  });
+
+  it('reads now the listings of another bucket that would be older than the bound by the end of their own round', () => {
+    // their bucket comes 3 rounds from now: they were read in its round 6 rounds ago, or later
+    const before = overdueBefore(NOW, 3, 9, MIN);
+    expect(before).toBe(NOW - 6 * MIN);
+    // read in that round (at its start or later): not overdue; that round ends an interval after
+    // the round 3 from now starts, 10 intervals after it started
+    expect(NOW - 6 * MIN >= before).toBe(true);
+    // moved from a bucket read 7 rounds ago: 7 + 3 + 1 intervals would pass the bound
+    expect(NOW - 7 * MIN + 30_000 < before).toBe(true);
+    // the next round's bucket: read 8 rounds ago, or later
+    expect(overdueBefore(NOW, 1, 9, MIN)).toBe(NOW - 8 * MIN);
   });
 });
 
@@ -87,10 +168,12 @@ describe('decide', () => {
 });
 
 describe('nextBucket', () => {
-  it('goes round the buckets, starting at 0', () => {
-    expect(nextBucket(null, 10)).toBe(0);
-    expect(nextBucket(3, 10)).toBe(4);
-    expect(nextBucket(9, 10)).toBe(0);
+  it('goes round the buckets of the cycle, starting at 0', () => {
+    expect(nextBucket(null, 9)).toBe(0);
+    expect(nextBucket(3, 9)).toBe(4);
+    expect(nextBucket(8, 9)).toBe(0);
+    // a bucket of a longer cycle (before REFRESH_BUCKETS changed) goes on in the new one
+    expect(nextBucket(9, 9)).toBe(1);
   });
 });
 

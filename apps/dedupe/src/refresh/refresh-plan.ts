@@ -13,15 +13,23 @@
  * - the own crawler's `catalog_changes`: its openings that opened, changed or closed (with their
  *   reason) over the same window.
  *
- * A provider's **re-verification round** re-reads what the store holds of it, one bucket at a time:
- * - the own crawler: its whole `catalog`, in its round of bucket 0 (every `buckets` rounds, and
- *   the first of all): one it no longer lists (without a closure it could report) is closed then;
- * - a partner: the stored companies are split into `buckets` by a hash of their domain; each
- *   round re-verifies one bucket's companies of which it lists an open job, in batches of
- *   `batchSize` domains per listing (one call pages through many companies). Every job it lists
- *   is therefore re-verified within `buckets` of its rounds. The companies of open jobs the own
- *   crawler saw close are added to the round (their partners decide the closure), whatever the
- *   bucket.
+ * A provider's **re-verification round** re-reads what the store holds of it, one bucket at a time.
+ * The freshness bound is `buckets` intervals between two reads of a job; a job may be read at the
+ * start of one round and at the end of a later one, so the store is split into `buckets - 1`
+ * buckets (`roundCycle`): a job is read again `buckets - 1` rounds later, within the round's own
+ * interval, so within the bound while every round ends within its interval. A round is due a
+ * little before its interval ends (`roundDueAt`), which the fetcher paces it to meet.
+ * - the own crawler: its whole `catalog`, in its round of bucket 0 (every cycle, and the first
+ *   round of all): one it no longer lists (without a closure it could report) is closed then;
+ * - a partner: the stored companies are split by a hash of their domain; each round re-verifies
+ *   one bucket's companies of which it lists an open job, in sweeps of about
+ *   `ROUND_SWEEP_LISTINGS` of its stored listings (at most `ROUND_SWEEP_DOMAINS` domains, one
+ *   call paging through them all), so a round at any store size is sweeps of one size, the
+ *   companies whose listings it saw longest ago first (each job keeps its place in the round from
+ *   one cycle to the next). Added to the round whatever their bucket: the companies of open jobs
+ *   the own crawler saw close (their partners decide the closure), and those whose listings would
+ *   be older than the bound by the time their own bucket's round ended (a job that moved to
+ *   another company, a sweep that failed).
  */
 import type { ProviderSlug, RefreshScope, RefreshSequenceKind, RefreshSweepKind } from '@jobs/contracts';
 
@@ -43,13 +51,33 @@ export interface PassInput {
   lastReadAt: number | null;
 }
 
+/** Stored listings a partner's round sweep re-reads, about: a part or two of the fetcher's reading, one short merge each. */
+export const ROUND_SWEEP_LISTINGS = 200;
+/** Company domains of one round sweep at most (one `company_domain_or` listing pages through them all). */
+export const ROUND_SWEEP_DOMAINS = 100;
+/** A round is due this share of an interval before the interval ends: room for the jitter of starts and sweeps. */
+export const ROUND_DUE_EARLY = 0.03;
+
+/** One company of a partner's round: what the store holds of the provider's listings there. */
+export interface RoundDomain {
+  domain: string;
+  /** the provider's listed sources of open jobs at the company */
+  listings: number;
+  /** when the provider last saw the oldest of them (epoch ms) */
+  oldestSeenAt: number;
+}
+
 export interface RoundInput {
   provider: ProviderSlug;
   bucket: number;
-  buckets: number;
-  batchSize: number;
-  /** the domains of this bucket's companies with an open job the provider lists (partners only) */
-  domains: readonly string[];
+  /** buckets of the cycle (`roundCycle`) */
+  cycle: number;
+  /** the companies of this round (partners only): the bucket's, and those added to it */
+  domains: readonly RoundDomain[];
+  /** listings per sweep, about (ROUND_SWEEP_LISTINGS) */
+  sweepListings?: number;
+  /** domains per sweep at most (ROUND_SWEEP_DOMAINS) */
+  sweepDomains?: number;
 }
 
 /** A provider's pass: one sweep of what moved (a partner's new listings, the own crawler's change feed). */
@@ -61,21 +89,60 @@ export function planPass(input: PassInput): PlannedSweep {
   return { kind: 'new_listings', provider: input.provider, scope: { key: 'new_listings', filters: {} }, postedSince: since };
 }
 
-/** A provider's round: the own crawler's whole catalog on bucket 0, a partner's companies of the bucket in batches. */
+/**
+ * A provider's round: the own crawler's whole catalog on bucket 0; a partner's companies in
+ * sweeps of about `sweepListings` stored listings and at most `sweepDomains` domains (a company
+ * with more listings has a sweep of its own), the companies it saw longest ago first.
+ */
 export function planRound(input: RoundInput): PlannedSweep[] {
   if (input.provider === 'own_index') return input.bucket === 0 ? [{ kind: 'catalog', provider: 'own_index', scope: { key: 'catalog', filters: {} } }] : [];
-  const domains = [...new Set(input.domains)].sort();
-  const sweeps: PlannedSweep[] = [];
-  for (let i = 0; i * input.batchSize < domains.length; i++) {
-    const batch = domains.slice(i * input.batchSize, (i + 1) * input.batchSize);
-    sweeps.push({ kind: 'companies', provider: input.provider, scope: { key: `companies:${input.bucket}/${input.buckets}:${i}`, filters: { company_domain_or: batch } } });
+  const maxListings = input.sweepListings ?? ROUND_SWEEP_LISTINGS;
+  const maxDomains = input.sweepDomains ?? ROUND_SWEEP_DOMAINS;
+  const byDomain = new Map<string, RoundDomain>();
+  for (const d of input.domains) {
+    const seen = byDomain.get(d.domain);
+    byDomain.set(d.domain, seen ? { domain: d.domain, listings: Math.max(seen.listings, d.listings), oldestSeenAt: Math.min(seen.oldestSeenAt, d.oldestSeenAt) } : d);
   }
-  return sweeps;
+  const domains = [...byDomain.values()].sort((a, b) => a.oldestSeenAt - b.oldestSeenAt || (a.domain < b.domain ? -1 : 1));
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let listings = 0;
+  for (const d of domains) {
+    if (batch.length > 0 && (listings + d.listings > maxListings || batch.length >= maxDomains)) {
+      batches.push(batch);
+      batch = [];
+      listings = 0;
+    }
+    batch.push(d.domain);
+    listings += d.listings;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches.map((domains, i) => ({ kind: 'companies', provider: input.provider, scope: { key: `companies:${input.bucket}/${input.cycle}:${i}`, filters: { company_domain_or: domains } } }));
 }
 
-/** The bucket after `previous` (a provider's first round takes bucket 0). */
-export function nextBucket(previous: number | null, buckets: number): number {
-  return previous === null ? 0 : (previous + 1) % buckets;
+/** Buckets of the store, one per round: a job read at a round's start is read again within `buckets` intervals (at least one bucket). */
+export function roundCycle(buckets: number): number {
+  return Math.max(1, buckets - 1);
+}
+
+/** When a round started at `startedAt` should have ended (epoch ms): a little before its interval ends. */
+export function roundDueAt(startedAt: number, intervalMs: number): number {
+  return startedAt + Math.round(intervalMs * (1 - ROUND_DUE_EARLY));
+}
+
+/**
+ * A partner's listings at a company of another bucket, whose round is `stepsAhead` rounds away,
+ * are read in this round when it last saw them before this moment (epoch ms): waiting for their
+ * own round (ending an interval after it starts) would leave them older than the bound. The
+ * planner's statement applies it to every company; a job that keeps its bucket never meets it.
+ */
+export function overdueBefore(now: number, stepsAhead: number, cycle: number, intervalMs: number): number {
+  return now - (cycle - stepsAhead) * intervalMs;
+}
+
+/** The bucket after `previous` in a cycle of `cycle` buckets (a provider's first round takes bucket 0). */
+export function nextBucket(previous: number | null, cycle: number): number {
+  return previous === null ? 0 : (previous + 1) % cycle;
 }
 
 /** Where one provider's sequence stands: its last pass or round, if any. */

@@ -7,18 +7,21 @@ import type { DrainRegistry } from '@jobs/service-kit';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
-import { RefreshPlanner, type SequenceOutcome } from './refresh-planner.js';
+import { RefreshPlanner, type RefreshSettings, type SequenceOutcome } from './refresh-planner.js';
 
 const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
 const drains = { register: () => undefined } as unknown as DrainRegistry;
 const MIN = 60_000;
 const PARTNERS = PROVIDER_SLUGS.filter((p) => p !== 'own_index');
+/** Listing lags as REFRESH_LISTING_LAG_MS gives them (provider_b 15 minutes). */
+const LAGS = { own_index: 2 * MIN, provider_a: 5 * MIN, provider_b: 15 * MIN, provider_c: MIN, provider_d: 30 * MIN, provider_e: 60 * MIN, provider_f: 10 * MIN };
+const settings = (over: Partial<RefreshSettings> = {}): RefreshSettings => ({ intervalMs: MIN, buckets: 10, listingLagMs: LAGS, ...over });
 let db: ThrowawayDatabase;
 let planner: RefreshPlanner;
 
 beforeAll(async () => {
   db = await throwawayDatabase('planner');
-  planner = new RefreshPlanner(db.prisma, outboxStub(), { intervalMs: MIN, buckets: 10 }, logger, drains);
+  planner = new RefreshPlanner(db.prisma, outboxStub(), settings(), logger, drains);
 }, 60_000);
 
 afterAll(async () => {
@@ -47,7 +50,7 @@ describe('RefreshPlanner', () => {
     }
     expect((await sweepsOf(idOf(first, 'pass', 'own_index'))).map((m) => [m.topic, m.value.kind])).toEqual([['refresh.pass.fetch.requested', 'catalog_changes']]);
     // the own crawler's first round (bucket 0) re-reads its whole catalog; the partners have nothing stored to re-verify
-    expect((await sweepsOf(idOf(first, 'round', 'own_index'))).map((m) => [m.topic, m.value.kind])).toEqual([['refresh.fetch.requested', 'catalog']]);
+    expect((await sweepsOf(idOf(first, 'round', 'own_index'))).map((m) => [m.topic, m.value.kind, m.value.due_at])).toEqual([['refresh.fetch.requested', 'catalog', t0.getTime() + 58_200]]);
     for (const provider of PARTNERS) expect(await sweepsOf(idOf(first, 'round', provider))).toEqual([]);
     expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(first, 'round', 'own_index') } })).toMatchObject({ kind: 'round', provider: 'own_index', bucket: 0, trigger: 'schedule' });
     expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(first, 'pass', 'provider_b') } })).toMatchObject({ kind: 'pass', provider: 'provider_b', bucket: null });
@@ -107,7 +110,18 @@ describe('RefreshPlanner rounds', () => {
     await store?.drop();
   });
 
-  it("re-verifies each partner's companies of the bucket in batches, and nothing with a partner that lists none", async () => {
+  const t = new Date('2026-11-24T10:00:00.000Z');
+  const domains = Array.from({ length: 30 }, (_, i) => `d${i}.example`);
+  const roundSweeps = async (outcomes: SequenceOutcome[], provider: ProviderSlug) =>
+    (await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.fetch.requested' } }))
+      .map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value)
+      .filter((v) => v.refresh_id === idOf(outcomes, 'round', provider));
+  const seen = (provider: ProviderSlug, msAgo: number, domainsSeen: readonly string[]) => store.prisma.$executeRaw`
+    UPDATE job_sources s SET last_seen_at = ${new Date(t.getTime() - msAgo)}
+    FROM canonical_jobs j JOIN companies c ON c.id = j.company_id
+    WHERE j.id = s.canonical_job_id AND s.provider::text = ${provider} AND c.domain = ANY(${[...domainsSeen]}::text[])`;
+
+  it("re-verifies each partner's companies in sweeps sized by its stored listings, due before the interval ends, and nothing with a partner that lists none", async () => {
     const repository = new CanonicalJobRepository(store.prisma, outboxStub());
     const record = (provider: ProviderSlug, domain: string, title: string) => ({
       provider,
@@ -125,20 +139,47 @@ describe('RefreshPlanner rounds', () => {
       posted_at: '2026-11-19T09:00:00.000Z',
       seen_at: '2026-11-20T09:00:00.000Z',
     });
-    const domains = Array.from({ length: 30 }, (_, i) => `d${i}.example`);
     await repository.mergeBatch(domains.map((d) => record('provider_a', d, 'Canal Engineer')));
+    await repository.mergeBatch(domains.slice(0, 10).map((d) => record('provider_a', d, 'Lock Engineer')));
     await repository.mergeBatch([record('provider_c', 'd0.example', 'Lock Keeper'), record('own_index', 'd0.example', 'Lock Keeper')]);
-    // one bucket: every company is in each round
-    const planner = new RefreshPlanner(store.prisma, outboxStub(), { intervalMs: MIN, buckets: 1 }, logger, drains);
-    const outcomes = await planner.tryStart(new Date('2026-11-24T10:00:00.000Z'));
-    const sweeps = async (provider: ProviderSlug) =>
-      (await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.fetch.requested' } }))
-        .map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value)
-        .filter((v) => v.refresh_id === idOf(outcomes, 'round', provider));
-    const a = await sweeps('provider_a');
-    expect(a.map((s) => s.scope.key)).toEqual(['companies:0/1:0', 'companies:0/1:1']);
-    expect(a.flatMap((s) => s.scope.filters.company_domain_or ?? []).sort()).toEqual([...domains].sort());
-    expect((await sweeps('provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([['d0.example']]);
-    expect(await sweeps('provider_b')).toEqual([]);
+    // one bucket (a bound of two rounds): every company is in each round; 40 listings of provider_a fit one sweep
+    const planner = new RefreshPlanner(store.prisma, outboxStub(), settings({ buckets: 2 }), logger, drains);
+    const outcomes = await planner.tryStart(t);
+    const a = await roundSweeps(outcomes, 'provider_a');
+    expect(a.map((s) => s.scope.key)).toEqual(['companies:0/1:0']);
+    expect([...a[0]!.scope.filters.company_domain_or!].sort()).toEqual([...domains].sort());
+    expect(a[0]!.due_at).toBe(t.getTime() + 58_200);
+    expect((await roundSweeps(outcomes, 'provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([['d0.example']]);
+    expect(await roundSweeps(outcomes, 'provider_b')).toEqual([]);
+    // a pass's sweep starts at once: no due time
+    const passes = (await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.pass.fetch.requested' } })).map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value);
+    expect(passes.length).toBeGreaterThan(0);
+    expect(passes.every((p) => p.due_at === undefined)).toBe(true);
+  });
+
+  it("takes a bucket's companies a round, and adds those whose listings would be older than the bound by their own round's end (a job that moved company, a failed sweep), and those of jobs the own crawler saw close", async () => {
+    await store.prisma.refreshPass.deleteMany({});
+    await store.prisma.outboxMessage.deleteMany({});
+    const buckets = await store.prisma.$queryRaw<{ domain: string; bucket: number }[]>`SELECT d AS domain, mod(abs(hashtext(d)), 9) AS bucket FROM unnest(${domains}::text[]) AS d`;
+    const bucketOf = new Map(buckets.map((b) => [b.domain, b.bucket]));
+    const inBucket0 = domains.filter((d) => bucketOf.get(d) === 0);
+    const elsewhere = domains.filter((d) => bucketOf.get(d) !== 0 && d !== 'd0.example');
+    expect(inBucket0.length).toBeGreaterThan(0);
+    expect(elsewhere.length).toBeGreaterThan(1);
+    // everything was read 30 s ago, but one company's listings nine and a half rounds ago
+    await seen('provider_a', 30_000, domains);
+    await seen('provider_c', 30_000, domains);
+    const [overdue] = elsewhere;
+    await seen('provider_a', 9.5 * MIN, [overdue!]);
+    // the own crawler no longer lists d0's Lock Keeper: provider_c decides its closure
+    await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
+    const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains);
+    const outcomes = await planner.tryStart(t);
+    expect(await store.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(outcomes, 'round', 'provider_a') } })).toMatchObject({ bucket: 0 });
+    const a = await roundSweeps(outcomes, 'provider_a');
+    expect(a.map((s) => s.scope.key)).toEqual(['companies:0/9:0']);
+    // the overdue company first: it was seen longest ago
+    expect(a[0]!.scope.filters.company_domain_or).toEqual([overdue!, ...inBucket0.filter((d) => d !== overdue).sort()]);
+    expect((await roundSweeps(outcomes, 'provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([['d0.example']]);
   });
 });

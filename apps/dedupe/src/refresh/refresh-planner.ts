@@ -4,22 +4,18 @@ import { PrismaService, type Prisma } from '@jobs/db';
 import { newId, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { decide, nextBucket, planPass, planRound, refreshCallTimeoutMs, type PlannedSweep, type SequenceDecision, type SequenceState } from './refresh-plan.js';
+import { decide, nextBucket, planPass, planRound, refreshCallTimeoutMs, roundCycle, roundDueAt, type PlannedSweep, type RoundDomain, type SequenceDecision, type SequenceState } from './refresh-plan.js';
 
 export const REFRESH_SETTINGS = Symbol('REFRESH_SETTINGS');
 export interface RefreshSettings {
   /** REFRESH_INTERVAL_MS (operator.md) */
   intervalMs: number;
-  /** Buckets of stored companies: every stored job is re-verified within this many rounds of each provider. */
+  /** REFRESH_BUCKETS: every stored job is re-verified with each provider within this many of its rounds (the freshness bound, in intervals). */
   buckets: number;
+  /** How late each provider shows a new posting or change (REFRESH_LISTING_LAG_MS): its pass's window reaches back this much further. */
+  listingLagMs: Readonly<Record<ProviderSlug, number>>;
 }
 
-/**
- * Company domains per `companies` listing (one call pages through all of them). Small enough
- * that a bucket makes several sweeps per partner, which the fetcher runs side by side while the
- * partner has idle call slots: a slow partner's share of a round takes seconds.
- */
-export const COMPANIES_PER_SWEEP = 25;
 /** One sweep's budget at the fetcher (each of its calls has the shorter refresh call deadline). */
 export const SWEEP_TIMEOUT_MS = 120_000;
 /** A pass or round whose sweeps have not all ended by then is over anyway (a sweep was lost). */
@@ -28,20 +24,8 @@ export const PASS_STALE_MS = 10 * 60_000;
 const PASS_HISTORY_MS = 86_400_000;
 /** While a sequence runs, the planner looks again this often (the merge of a sweep's last part kicks it sooner). */
 const BUSY_POLL_MS = 2_000;
-
-/**
- * How late each partner shows a new posting (observed of the simulated market; a real partner's
- * would be measured the same way): its `new_listings` window reaches back this much further.
- */
-export const LISTING_LAG_MS: Readonly<Partial<Record<ProviderSlug, number>>> = {
-  own_index: 2 * 60_000,
-  provider_a: 5 * 60_000,
-  provider_b: 15 * 60_000,
-  provider_c: 1 * 60_000,
-  provider_d: 30 * 60_000,
-  provider_e: 60 * 60_000,
-  provider_f: 10 * 60_000,
-};
+/** The shortest wait for a sequence's due time (`decide` starts one up to 250 ms early). */
+const DUE_WAIT_MIN_MS = 50;
 
 export interface SequenceOutcome {
   kind: RefreshSequenceKind;
@@ -72,7 +56,9 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         if ('started' in outcome || outcome.waiting === 'running') next = Math.min(next, now + BUSY_POLL_MS);
         else next = Math.min(next, outcome.dueAt);
       }
-      return Math.max(BUSY_POLL_MS, next - Date.now());
+      // a sequence due sooner than the busy poll is looked at when due: a round started late
+      // shortens the slack of the freshness bound, every round of a cycle adding its delay
+      return Math.max(DUE_WAIT_MIN_MS, next - Date.now());
     } catch (error) {
       this.logger.warn({ err: error }, 'refresh planner failed; trying again');
       return Math.min(this.settings.intervalMs, 5_000);
@@ -127,16 +113,17 @@ export class RefreshPlanner implements OnApplicationBootstrap {
 
   /** Plans and records the due runs, their sweeps staged in the outbox; returns each run's id by `kind:provider`. */
   private async start(tx: Prisma.TransactionClient, now: Date, due: ReadonlyArray<{ state: SequenceState; decision: { start: 'schedule' | 'request' } }>): Promise<Map<string, string>> {
-    const rounds = due.filter((d) => d.state.kind === 'round').map((d) => ({ provider: d.state.provider, bucket: nextBucket(d.state.last?.bucket ?? null, this.settings.buckets) }));
-    const domains = await this.roundDomains(tx, rounds);
+    const cycle = roundCycle(this.settings.buckets);
+    const rounds = due.filter((d) => d.state.kind === 'round').map((d) => ({ provider: d.state.provider, bucket: nextBucket(d.state.last?.bucket ?? null, cycle) }));
+    const domains = await this.roundDomains(tx, now, cycle, rounds);
     const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
     const lastReads = await lastReadPasses(tx, passProviders);
     const runs = due.map(({ state, decision }) => {
       const bucket = rounds.find((r) => state.kind === 'round' && r.provider === state.provider)?.bucket ?? null;
       const sweeps: PlannedSweep[] =
         state.kind === 'pass'
-          ? [planPass({ provider: state.provider, now: now.getTime(), intervalMs: this.settings.intervalMs, lagMs: LISTING_LAG_MS[state.provider] ?? 0, lastReadAt: lastReads.get(state.provider) ?? null })]
-          : planRound({ provider: state.provider, bucket: bucket!, buckets: this.settings.buckets, batchSize: COMPANIES_PER_SWEEP, domains: domains.get(state.provider) ?? [] });
+          ? [planPass({ provider: state.provider, now: now.getTime(), intervalMs: this.settings.intervalMs, lagMs: this.settings.listingLagMs[state.provider], lastReadAt: lastReads.get(state.provider) ?? null })]
+          : planRound({ provider: state.provider, bucket: bucket!, cycle, domains: domains.get(state.provider) ?? [] });
       return { id: newId('rfr'), kind: state.kind, provider: state.provider, trigger: decision.start, bucket, sweeps };
     });
     // a day of passes and rounds is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
@@ -146,12 +133,13 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     await tx.refreshPass.createMany({ data: runs.map((r) => ({ id: r.id, kind: r.kind, provider: r.provider, trigger: r.trigger, startedAt: now, bucket: r.bucket })) });
     await tx.refreshSweep.createMany({ data: runs.flatMap((r) => r.sweeps.map((s) => ({ passId: r.id, provider: s.provider, key: s.scope.key, kind: s.kind }))) });
     const callTimeoutMs = refreshCallTimeoutMs(this.settings.intervalMs);
+    const dueAt = roundDueAt(now.getTime(), this.settings.intervalMs);
     const byTopic = new Map<ReturnType<typeof refreshTopicsOf>['fetch'], RefreshFetchRequested.Value[]>();
     for (const run of runs) {
       for (const sweep of run.sweeps) {
         const topic = refreshTopicsOf(sweep.kind).fetch;
         const requests = byTopic.get(topic) ?? [];
-        requests.push(sweepRequest(run.id, sweep, callTimeoutMs));
+        requests.push(sweepRequest(run.id, sweep, callTimeoutMs, run.kind === 'round' ? dueAt : undefined));
         byTopic.set(topic, requests);
       }
     }
@@ -163,33 +151,39 @@ export class RefreshPlanner implements OnApplicationBootstrap {
   }
 
   /**
-   * Per partner with a round due, the domains of its round's bucket of which it lists an open
-   * job, and of the open jobs it lists that the own crawler saw close (their partners decide the
-   * closure, whatever the bucket). One statement of each for every due round.
+   * Per partner with a round due, the companies of its round with how many open jobs it lists
+   * there and when it saw the oldest: those of the round's bucket; those whose listings would be
+   * older than the bound by the end of their own bucket's round (`overdueBefore` of
+   * refresh-plan.ts, computed per company here: a job that moved to another company, a sweep
+   * that failed); and those of open jobs it lists that the own crawler saw close (their partners
+   * decide the closure). One statement over the due partners' listed sources of open jobs.
    */
-  private async roundDomains(tx: Prisma.TransactionClient, rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number }>): Promise<Map<ProviderSlug, string[]>> {
+  private async roundDomains(tx: Prisma.TransactionClient, now: Date, cycle: number, rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number }>): Promise<Map<ProviderSlug, RoundDomain[]>> {
     const partners = rounds.filter((r) => r.provider !== 'own_index');
-    const byProvider = new Map<ProviderSlug, string[]>();
+    const byProvider = new Map<ProviderSlug, RoundDomain[]>();
     if (partners.length === 0) return byProvider;
     const providers = partners.map((r) => r.provider);
     const buckets = partners.map((r) => r.bucket);
-    const rows = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
-      SELECT DISTINCT s.provider::text AS provider, c.domain
-      FROM unnest(${providers}::text[], ${buckets}::int[]) AS due(provider, bucket)
-      JOIN job_sources s ON s.provider::text = due.provider
-      JOIN canonical_jobs j ON j.id = s.canonical_job_id
-      JOIN companies c ON c.id = j.company_id
-      WHERE s.listed AND j.status = 'open' AND c.domain IS NOT NULL
-        AND mod(abs(hashtext(c.domain)), ${this.settings.buckets}) = due.bucket`;
-    const closing = await tx.$queryRaw<{ provider: ProviderSlug; domain: string }[]>`
-      SELECT DISTINCT p.provider::text AS provider, c.domain
-      FROM job_sources o JOIN canonical_jobs j ON j.id = o.canonical_job_id JOIN companies c ON c.id = j.company_id
-      JOIN job_sources p ON p.canonical_job_id = j.id AND p.listed AND p.provider::text = ANY(${providers}::text[])
-      WHERE o.provider = 'own_index' AND NOT o.listed AND j.status = 'open' AND c.domain IS NOT NULL`;
-    for (const row of [...rows, ...closing]) {
+    const rows = await tx.$queryRaw<{ provider: ProviderSlug; domain: string; listings: number; oldest_seen_at: Date }[]>`
+      WITH listed AS (
+        SELECT due.provider, due.bucket AS due_bucket, c.domain, mod(abs(hashtext(c.domain)), ${cycle}::int) AS bucket,
+          count(*)::int AS listings, min(s.last_seen_at) AS oldest_seen_at, bool_or(o.canonical_job_id IS NOT NULL) AS closing
+        FROM unnest(${providers}::text[], ${buckets}::int[]) AS due(provider, bucket)
+        JOIN job_sources s ON s.provider::text = due.provider
+        JOIN canonical_jobs j ON j.id = s.canonical_job_id
+        JOIN companies c ON c.id = j.company_id
+        LEFT JOIN (SELECT DISTINCT canonical_job_id FROM job_sources WHERE provider = 'own_index' AND NOT listed) o ON o.canonical_job_id = j.id
+        WHERE s.listed AND j.status = 'open' AND c.domain IS NOT NULL
+        GROUP BY due.provider, due.bucket, c.domain
+      )
+      SELECT provider, domain, listings, oldest_seen_at FROM listed
+      WHERE bucket = due_bucket OR closing
+        OR oldest_seen_at < ${now}::timestamptz - make_interval(secs => (${cycle}::int - mod(bucket - due_bucket + ${cycle}::int, ${cycle}::int)) * ${this.settings.intervalMs}::float8 / 1000)`;
+    for (const row of rows) {
+      const domain = { domain: row.domain, listings: row.listings, oldestSeenAt: row.oldest_seen_at.getTime() };
       const domains = byProvider.get(row.provider);
-      if (domains) domains.push(row.domain);
-      else byProvider.set(row.provider, [row.domain]);
+      if (domains) domains.push(domain);
+      else byProvider.set(row.provider, [domain]);
     }
     return byProvider;
   }
@@ -230,7 +224,8 @@ async function lastReadPasses(tx: Prisma.TransactionClient, providers: readonly 
   return new Map(rows.map((r) => [r.provider, r.started_at.getTime()]));
 }
 
-function sweepRequest(refreshId: string, sweep: PlannedSweep, callTimeoutMs: number): RefreshFetchRequested.Value {
+/** A sweep's message; a round's carries when the round is due (`dueAt`), which the fetcher paces it by. */
+function sweepRequest(refreshId: string, sweep: PlannedSweep, callTimeoutMs: number, dueAt: number | undefined): RefreshFetchRequested.Value {
   return {
     v: 1,
     refresh_id: refreshId,
@@ -241,5 +236,6 @@ function sweepRequest(refreshId: string, sweep: PlannedSweep, callTimeoutMs: num
     ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
     timeout_ms: SWEEP_TIMEOUT_MS,
     call_timeout_ms: callTimeoutMs,
+    ...(dueAt !== undefined ? { due_at: dueAt } : {}),
   };
 }

@@ -90,12 +90,16 @@ describe('StoreVerification', () => {
         data: round.sweeps.map((ms, i) => ({ passId: round.id, provider: round.provider as 'provider_a', key: `companies:0/10:${i}`, kind: 'companies', finishedAt: ms === null ? null : new Date(round.startedAt.getTime() + ms) })),
       });
     }
+    // provider_f: its rounds fit, but one open job it lists was last seen 11 minutes ago
+    await job('cj_f_old', 'open', [{ provider: 'provider_f', age: 660 }]);
+    await db.prisma.refreshPass.create({ data: { id: 'rfr_f1', kind: 'round', provider: 'provider_f', trigger: 'schedule', startedAt: at(MIN), bucket: 0 } });
+    await db.prisma.refreshSweep.create({ data: { passId: 'rfr_f1', provider: 'provider_f', key: 'companies:0/9:0', kind: 'companies', finishedAt: at(MIN - 3_000) } });
     // a pass is not a round: its length says nothing of the bound
     await db.prisma.refreshPass.create({ data: { id: 'rfr_pass', kind: 'pass', provider: 'provider_a', trigger: 'schedule', startedAt: at(5 * MIN) } });
     await db.prisma.refreshSweep.create({ data: { passId: 'rfr_pass', provider: 'provider_a', key: 'new_listings', kind: 'new_listings', finishedAt: at(MIN) } });
   });
 
-  it("writes every provider's ages and bound to store_verification: the promise holds while each recent round fits in an interval", async () => {
+  it("writes every provider's ages and bound to store_verification: the promise holds while each recent round fits in an interval and the oldest listing is within it", async () => {
     const check = new StoreVerification(db.prisma, { intervalMs: MIN, buckets: 10 }, logger, drains);
     expect(await check.runOnce(now, true)).toBe(true);
     const rows = await db.prisma.storeVerification.findMany({ orderBy: { provider: 'asc' } });
@@ -109,6 +113,9 @@ describe('StoreVerification', () => {
     expect(of('provider_b')).toMatchObject({ listedSources: 1, boundSeconds: 600, currentBoundSeconds: 1_200, holds: false });
     // no round yet: nothing re-verified
     expect(of('provider_d')).toMatchObject({ boundSeconds: 600, holds: false });
+    // rounds that fit do not make the promise hold over a listing older than the bound
+    expect(of('provider_f')).toMatchObject({ listedSources: 1, boundSeconds: 600, currentBoundSeconds: 600, holds: false });
+    expect(of('provider_f').maxAgeSeconds).toBeGreaterThanOrEqual(660);
   });
 
   it('measures once a period whatever the replicas, and exports the latest measure from every one', async () => {

@@ -26,7 +26,8 @@ export interface StoreVerificationRow {
 /**
  * Measures how fresh the store is, per provider, and whether the freshness bound (docs/decisions/0025-refresh-and-freshness-bound.md) holds:
  * the age of every listed source of an open job (`verificationAges`), and the bound of the
- * provider's latest cycle of `buckets` rounds (`verificationBound`). The figures go to the
+ * provider's latest `buckets` rounds, which holds while they fitted in their intervals and its
+ * oldest listing is within it (`verificationBound`). The figures go to the
  * `store_verification` table, which the admin refresh status reads, and out as gauges:
  * `store_verification_age_seconds{provider,stat=max|p99}`, `store_verification_bound_seconds{provider}`
  * and `store_verification_bound_holds{provider}`.
@@ -47,7 +48,7 @@ export class StoreVerification implements OnApplicationBootstrap {
 
   constructor(
     private readonly prisma: PrismaService,
-    @Inject(REFRESH_SETTINGS) private readonly settings: RefreshSettings,
+    @Inject(REFRESH_SETTINGS) private readonly settings: Pick<RefreshSettings, 'intervalMs' | 'buckets'>,
     @Inject(LOGGER) private readonly logger: Logger,
     drains: DrainRegistry,
   ) {
@@ -68,7 +69,7 @@ export class StoreVerification implements OnApplicationBootstrap {
         for (const row of this.exported()) result.observe(row.boundSeconds, { provider: row.provider });
       });
     meter
-      .createObservableGauge('store_verification_bound_holds', { description: "1 while each of the provider's latest REFRESH_BUCKETS rounds fitted in an interval (the promised bound holds), else 0." })
+      .createObservableGauge('store_verification_bound_holds', { description: "1 while the promised bound holds for the provider: each of its latest REFRESH_BUCKETS rounds fitted in an interval and its oldest listed source of an open job is within REFRESH_BUCKETS x REFRESH_INTERVAL_MS, else 0." })
       .addCallback((result) => {
         for (const row of this.exported()) result.observe(row.holds ? 1 : 0, { provider: row.provider });
       });
@@ -97,7 +98,7 @@ export class StoreVerification implements OnApplicationBootstrap {
         const rows = PROVIDER_SLUGS.map((provider): StoreVerificationRow => {
           const age = ages.find((a) => a.provider === provider);
           const durations = (rounds.get(provider) ?? []).map((round) => roundDurationMs(round, now.getTime(), PASS_STALE_MS));
-          const bound = verificationBound({ intervalMs: this.settings.intervalMs, buckets: this.settings.buckets, roundDurationsMs: durations });
+          const bound = verificationBound({ intervalMs: this.settings.intervalMs, buckets: this.settings.buckets, roundDurationsMs: durations, maxAgeSeconds: age?.maxAgeSeconds ?? null });
           return {
             provider,
             listedSources: age?.listedSources ?? 0,

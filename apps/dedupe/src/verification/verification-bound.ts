@@ -1,11 +1,13 @@
 /**
- * The freshness bound of one provider's re-verification rounds (pure). A partner's round
- * re-verifies one of `buckets` buckets of stored companies, and the own crawler re-reads its
- * whole catalog on its bucket-0 round, so every open job a provider lists is seen again within
- * `buckets` of its rounds. A round starts once the last one ended and an interval passed since
- * that one started: while rounds fit in an interval, `buckets` rounds take `buckets` intervals
- * (the promise); a round that outlasts the interval delays the next one, and rounds then run
- * back to back, each as long as it takes.
+ * The freshness bound of one provider's re-verification rounds (pure). A partner's rounds split
+ * the stored companies into `buckets - 1` buckets, one per round, and the own crawler re-reads
+ * its whole catalog once a cycle, so a job read at the start of one round is read again by the
+ * end of the round `buckets - 1` rounds later: within `buckets` intervals (the promise) while
+ * every round ends within its interval. A round starts once the last one ended and an interval
+ * passed since that one started: a round that outlasts the interval delays the next one, and
+ * rounds then run back to back, each as long as it takes. The promise holds when the recent
+ * rounds fitted and the provider's oldest listing of an open job is within it (a job the rounds
+ * do not reach, say at a company without a domain, breaks it too).
  */
 
 export interface RoundTimes {
@@ -23,6 +25,8 @@ export interface BoundInput {
    * round still running counts as long as it has run so far.
    */
   roundDurationsMs: readonly number[];
+  /** seconds since the provider last saw the oldest of its listed sources of open jobs; null when it lists none */
+  maxAgeSeconds: number | null;
 }
 
 export interface VerificationBound {
@@ -31,8 +35,8 @@ export interface VerificationBound {
   /** `buckets` x the longer of the interval and the longest recent round (seconds) */
   currentSeconds: number;
   /**
-   * Every recent round fitted in an interval, so the promise holds. False before any round:
-   * nothing has been re-verified yet.
+   * The promise holds: every recent round fitted in an interval, and the oldest listing is within
+   * the promised bound. False before any round: nothing has been re-verified yet.
    */
   holds: boolean;
 }
@@ -41,7 +45,9 @@ export function verificationBound(input: BoundInput): VerificationBound {
   const promisedSeconds = (input.buckets * input.intervalMs) / 1000;
   if (input.roundDurationsMs.length === 0) return { promisedSeconds, currentSeconds: promisedSeconds, holds: false };
   const longestMs = Math.max(...input.roundDurationsMs);
-  return { promisedSeconds, currentSeconds: (input.buckets * Math.max(input.intervalMs, longestMs)) / 1000, holds: longestMs <= input.intervalMs };
+  const roundsFit = longestMs <= input.intervalMs;
+  const agesWithin = input.maxAgeSeconds === null || input.maxAgeSeconds <= promisedSeconds;
+  return { promisedSeconds, currentSeconds: (input.buckets * Math.max(input.intervalMs, longestMs)) / 1000, holds: roundsFit && agesWithin };
 }
 
 /**

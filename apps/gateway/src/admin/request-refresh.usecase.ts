@@ -35,7 +35,7 @@ export interface ProviderVerification {
   bound_seconds: number;
   /** REFRESH_BUCKETS x the longer of the interval and the provider's longest recent round */
   current_bound_seconds: number;
-  /** every one of its latest REFRESH_BUCKETS rounds fitted in an interval */
+  /** the promise holds: every one of its latest REFRESH_BUCKETS rounds fitted in an interval, and max_age_seconds is within bound_seconds */
   holds: boolean;
 }
 

@@ -31,7 +31,7 @@ export const WINDOW_SWEEP_PARALLEL_PAGES = 8;
  */
 @Injectable()
 export class FetchRefreshUseCase {
-  /** A pass's sweep at once, a round's a few at a time, one per provider (see SweepPacer). */
+  /** A pass's sweep at once, a round's a few at a time, one per provider while its round is on time (see SweepPacer). */
   private readonly pacer = new SweepPacer();
 
   constructor(
@@ -41,11 +41,11 @@ export class FetchRefreshUseCase {
 
   async execute(message: RefreshFetchRequested.Value): Promise<void> {
     const urgent = isWindowSweep(message.kind);
-    await this.pacer.acquire(message.provider, urgent);
+    const release = await this.pacer.acquire(message.provider, { urgent, dueAt: message.due_at });
     try {
       await this.sweep(message, urgent);
     } finally {
-      this.pacer.release(message.provider, urgent);
+      release();
     }
   }
 

@@ -1,52 +1,129 @@
-import { ROUND_SWEEPS, ROUND_SWEEPS_PER_PROVIDER, SweepPacer } from './sweep-pacer.js';
+import type { ProviderSlug } from '@jobs/contracts';
+import { ROUND_SWEEPS, ROUND_SWEEPS_BEHIND, ROUND_SWEEPS_PER_PROVIDER, SweepPacer } from './sweep-pacer.js';
 
 const settle = () => new Promise((r) => setImmediate(r));
+
+/** Round sweeps asked of a pacer: which started, and each one's release. */
+function rounds(pacer: SweepPacer) {
+  const started: string[] = [];
+  const releases = new Map<string, () => void>();
+  const round = (provider: ProviderSlug, name: string, dueAt?: number) =>
+    void pacer.acquire(provider, { urgent: false, dueAt }).then((release) => {
+      started.push(name);
+      releases.set(name, release);
+    });
+  const end = (name: string) => releases.get(name)!();
+  return { started, round, end };
+}
 
 describe('SweepPacer', () => {
   it('runs a round sweep per provider at a time within the places, providers taking turns, and a pass sweep at once', async () => {
     const pacer = new SweepPacer(2, 1);
-    const started: string[] = [];
-    const round = (provider: 'provider_a' | 'provider_b' | 'provider_c', name: string) => void pacer.acquire(provider, false).then(() => started.push(name));
+    const { started, round, end } = rounds(pacer);
     round('provider_a', 'a1');
     round('provider_a', 'a2');
     round('provider_a', 'a3');
     round('provider_b', 'b1');
     round('provider_c', 'c1');
-    void pacer.acquire('provider_a', true).then(() => started.push('pass a'));
+    let passEnd: () => void = () => undefined;
+    void pacer.acquire('provider_a', { urgent: true }).then((release) => (started.push('pass a'), (passEnd = release)));
     await settle();
     // a1 and b1 hold the two places (a provider one at most); the pass takes none
     expect(started).toEqual(['a1', 'b1', 'pass a']);
-    pacer.release('provider_a', true);
+    passEnd();
     await settle();
     expect(started).toHaveLength(3);
     // a1 ends: provider_a began waiting before provider_c, so a2 takes the place
-    pacer.release('provider_a', false);
+    end('a1');
     await settle();
     expect(started.at(-1)).toBe('a2');
     // b1 ends: c's turn (a holds its one place)
-    pacer.release('provider_b', false);
+    end('b1');
     await settle();
     expect(started.at(-1)).toBe('c1');
-    pacer.release('provider_a', false);
+    end('a2');
     await settle();
     expect(started.at(-1)).toBe('a3');
-    pacer.release('provider_c', false);
-    pacer.release('provider_a', false);
+    end('c1');
+    end('a3');
+    // a release counts once, however often it is called
+    end('a3');
     // places freed once nobody waits: the next round sweep starts at once
-    let next = false;
-    void pacer.acquire('provider_b', false).then(() => (next = true));
+    round('provider_b', 'b2');
     await settle();
-    expect(next).toBe(true);
+    expect(started.at(-1)).toBe('b2');
   });
 
   it(`a silent provider holds ${ROUND_SWEEPS_PER_PROVIDER} of the ${ROUND_SWEEPS} places at most`, async () => {
     const pacer = new SweepPacer();
     let silentStarted = 0;
-    for (let i = 0; i < 10; i++) void pacer.acquire('provider_b', false).then(() => (silentStarted += 1));
+    for (let i = 0; i < 10; i++) void pacer.acquire('provider_b', { urgent: false }).then(() => (silentStarted += 1));
     let othersStarted = 0;
-    for (let i = 0; i < 10; i++) void pacer.acquire(i % 2 ? 'provider_a' : 'provider_c', false).then(() => (othersStarted += 1));
+    for (let i = 0; i < 10; i++) void pacer.acquire(i % 2 ? 'provider_a' : 'provider_c', { urgent: false }).then(() => (othersStarted += 1));
     await settle();
     expect(silentStarted).toBe(ROUND_SWEEPS_PER_PROVIDER);
     expect(othersStarted).toBe(Math.min(2 * ROUND_SWEEPS_PER_PROVIDER, ROUND_SWEEPS - ROUND_SWEEPS_PER_PROVIDER));
+  });
+
+  describe('a round behind its due time', () => {
+    let now = 0;
+    const clock = () => now;
+
+    it('runs one sweep at a time while the sweeps left end by the due time at the recent sweep duration', async () => {
+      now = 0;
+      const pacer = new SweepPacer(3, 1, 4, clock);
+      const { started, round, end } = rounds(pacer);
+      // a first sweep of 1 s gives the provider's duration
+      round('provider_d', 'first', 60_000);
+      await settle();
+      now = 1_000;
+      end('first');
+      // 10 sweeps of ~1 s due in 59 s: on time one at a time
+      for (let i = 0; i < 10; i++) round('provider_d', `d${i}`, 60_000);
+      await settle();
+      expect(started.filter((s) => s.startsWith('d'))).toEqual(['d0']);
+      expect(pacer.allowed('provider_d', Array(9).fill({ dueAt: 60_000 }))).toBe(1);
+    });
+
+    it(`runs as many at once as it takes to end by then, up to ${ROUND_SWEEPS_BEHIND}, beyond the shared places`, async () => {
+      now = 0;
+      const pacer = new SweepPacer(1, 1, 4, clock);
+      const { started, round, end } = rounds(pacer);
+      round('provider_d', 'first', 60_000);
+      await settle();
+      now = 5_000;
+      end('first');
+      // provider_a holds the one shared place
+      round('provider_a', 'a1', 60_000);
+      await settle();
+      expect(started).toEqual(['first', 'a1']);
+      // 20 sweeps of ~5 s left, due in 55 s: 100 s of work, two at a time (then fewer as they end)
+      for (let i = 0; i < 20; i++) round('provider_d', `d${i}`, 60_000);
+      await settle();
+      expect(started.filter((s) => s.startsWith('d'))).toEqual(['d0', 'd1']);
+      // the due time is near: as many as allowed
+      now = 50_000;
+      end('d0');
+      await settle();
+      expect(started.filter((s) => s.startsWith('d'))).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
+      // past it, the most at once
+      now = 61_000;
+      expect(pacer.allowed('provider_d', [{ dueAt: 60_000 }])).toBe(ROUND_SWEEPS_BEHIND);
+      // the other provider, on schedule, still waits for its shared place only
+      round('provider_a', 'a2');
+      await settle();
+      expect(started).not.toContain('a2');
+      end('a1');
+      await settle();
+      expect(started).toContain('a2');
+    });
+
+    it('without a due time or a duration yet, one at a time; a sweep past its due time without a duration, the most', () => {
+      now = 10_000;
+      const pacer = new SweepPacer(3, 1, 4, clock);
+      expect(pacer.allowed('provider_b', [{ dueAt: null }, { dueAt: null }])).toBe(1);
+      expect(pacer.allowed('provider_b', [{ dueAt: 60_000 }, { dueAt: 60_000 }])).toBe(1);
+      expect(pacer.allowed('provider_b', [{ dueAt: 5_000 }])).toBe(4);
+    });
   });
 });

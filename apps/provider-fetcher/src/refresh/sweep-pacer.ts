@@ -1,78 +1,159 @@
 import type { ProviderSlug } from '@jobs/contracts';
 
 /**
- * Round sweeps (re-verification of a bucket) at a time in one fetcher replica, over all
- * providers. A round is background work that must end within an interval, not fast: started all
- * at once its pages kept the simulated partners and this fetcher busy and slowed the searches
- * answered meanwhile (1.4x their quiet time right after a refresh call with two sweeps per
- * provider at once). A larger store wants more fetcher replicas (each paces its own partitions)
- * or a higher figure.
+ * Round sweeps (re-verification of a bucket) of providers on schedule at a time in one fetcher
+ * replica, over all providers. A round is background work that must end within an interval, not
+ * fast: started all at once its pages kept the simulated partners and this fetcher busy and
+ * slowed the searches answered meanwhile (1.4x their quiet time right after a refresh call with
+ * two sweeps per provider at once).
  */
 export const ROUND_SWEEPS = 3;
 /**
- * Round sweeps of one provider at a time: a provider that is slow or silent (up to its call
- * deadline) holds this many of the places at most, and the others keep the rest.
+ * Round sweeps of one provider on schedule at a time: a provider that is slow or silent (up to
+ * its call deadline) holds this many of the places at most, and the others keep the rest.
  */
 export const ROUND_SWEEPS_PER_PROVIDER = 1;
+/**
+ * Round sweeps of one provider at a time while its round is behind its due time (the sweeps left
+ * would not end by then one at a time): as many as it takes, up to this, beyond the shared
+ * places, so that a round of a large store still ends within its interval.
+ */
+export const ROUND_SWEEPS_BEHIND = 4;
+/** While round sweeps wait, whether a provider fell behind is looked at again this often (time passes with no sweep ending). */
+export const PACER_RECHECK_MS = 1_000;
+/** Weight of the latest sweep in a provider's estimated sweep duration. */
+const DURATION_WEIGHT = 0.3;
+
+/** How a sweep waits: a pass's starts at once; a round's says when its round is due (epoch ms), if it knows. */
+export interface SweepTicket {
+  urgent: boolean;
+  dueAt?: number | null;
+}
+
+/** Where a round sweep runs: in one of the shared places (on schedule), or beyond them (its round behind). */
+type Place = 'shared' | 'behind';
+
+interface Waiter {
+  dueAt: number | null;
+  start: (place: Place) => void;
+}
 
 /**
  * Paces the refresh sweeps of one fetcher replica. A pass's sweep (what moved: a partner's new
  * listings, the own crawler's change feed; what a watch's `job.opened` waits for) starts at once:
- * a provider has one pass at a time. A round's sweeps wait for one of `places`, at most
- * `perProvider` of them per provider, and waiting providers take turns (each in arrival order),
- * so a provider with many sweeps waiting never starves one with few. A provider thus has at most
- * its pass sweep and its round places among its calls; live searches keep the rest.
+ * a provider has one pass at a time. A round's sweeps wait their turn:
+ * - on schedule, a provider runs `perProvider` of them at a time within `places` shared by every
+ *   provider, and waiting providers take turns (each in arrival order), so a provider with many
+ *   sweeps waiting never starves one with few;
+ * - a provider whose sweeps left (at its recent sweep duration, one at a time) would not end by
+ *   its round's due time is behind: it runs as many at once as it takes to end by then, up to
+ *   `behind`, whatever the shared places, so every round ends within its interval at any store
+ *   size while a round that fits keeps to one call at a time.
+ * A provider thus gives refresh work its pass sweep and one call (a few while behind); live
+ * searches keep the rest.
  */
 export class SweepPacer {
-  private running = 0;
+  /** Round sweeps running in the shared places (started on schedule). */
+  private shared = 0;
   private readonly runningBy = new Map<ProviderSlug, number>();
   /** Waiting round sweeps by provider; the map's order is the providers' turn order. */
-  private readonly waiting = new Map<ProviderSlug, Array<() => void>>();
+  private readonly waiting = new Map<ProviderSlug, Waiter[]>();
+  /** Each provider's recent round sweep duration (ms), a moving average. */
+  private readonly durations = new Map<ProviderSlug, number>();
+  private recheck: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly places = ROUND_SWEEPS,
     private readonly perProvider = ROUND_SWEEPS_PER_PROVIDER,
+    private readonly behind = ROUND_SWEEPS_BEHIND,
+    private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Waits for a round place (`urgent`: a pass's sweep, which takes none). */
-  async acquire(provider: ProviderSlug, urgent: boolean): Promise<void> {
-    if (urgent) return;
-    if (!this.waiting.has(provider) && this.canStart(provider)) return this.take(provider);
+  /** Waits for the sweep's turn; returns what to call when it ends. */
+  async acquire(provider: ProviderSlug, ticket: SweepTicket): Promise<() => void> {
+    if (ticket.urgent) return () => undefined;
+    const dueAt = ticket.dueAt ?? null;
+    const place = this.waiting.has(provider) ? null : this.placeFor(provider, [{ dueAt }]);
+    if (place !== null) return this.take(provider, place);
+    let release: () => void = () => undefined;
     await new Promise<void>((resolve) => {
       const queue = this.waiting.get(provider) ?? [];
-      queue.push(resolve);
+      queue.push({ dueAt, start: (granted) => ((release = this.take(provider, granted)), resolve()) });
       this.waiting.set(provider, queue);
+      this.grant();
     });
+    return release;
   }
 
-  /** Frees a round place and hands it on to the next provider whose turn it is. */
-  release(provider: ProviderSlug, urgent: boolean): void {
-    if (urgent) return;
-    this.running -= 1;
-    this.runningBy.set(provider, (this.runningBy.get(provider) ?? 1) - 1);
-    this.grant();
+  /** How many round sweeps the provider may run now, with `queue` waiting (`perProvider` .. `behind`). */
+  allowed(provider: ProviderSlug, queue: readonly Pick<Waiter, 'dueAt'>[]): number {
+    const dues = queue.flatMap((w) => (w.dueAt === null ? [] : [w.dueAt]));
+    if (dues.length === 0) return this.perProvider;
+    const left = Math.min(...dues) - this.clock();
+    if (left <= 0) return this.behind;
+    const duration = this.durations.get(provider);
+    if (duration === undefined) return this.perProvider;
+    // the sweeps waiting, and half of each one running, at the provider's recent duration
+    const work = (queue.length + 0.5 * (this.runningBy.get(provider) ?? 0)) * duration;
+    return Math.min(this.behind, Math.max(this.perProvider, Math.ceil(work / left)));
   }
 
-  private canStart(provider: ProviderSlug): boolean {
-    return this.running < this.places && (this.runningBy.get(provider) ?? 0) < this.perProvider;
+  /** Where the provider's next round sweep may start now, with `queue` waiting; null: not now. */
+  private placeFor(provider: ProviderSlug, queue: readonly Pick<Waiter, 'dueAt'>[]): Place | null {
+    const allowed = this.allowed(provider, queue);
+    if ((this.runningBy.get(provider) ?? 0) >= allowed) return null;
+    if (allowed > this.perProvider) return 'behind';
+    return this.shared < this.places ? 'shared' : null;
   }
 
-  private take(provider: ProviderSlug): void {
-    this.running += 1;
+  private take(provider: ProviderSlug, place: Place): () => void {
+    if (place === 'shared') this.shared += 1;
     this.runningBy.set(provider, (this.runningBy.get(provider) ?? 0) + 1);
+    const started = this.clock();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (place === 'shared') this.shared -= 1;
+      this.runningBy.set(provider, (this.runningBy.get(provider) ?? 1) - 1);
+      const ran = this.clock() - started;
+      const before = this.durations.get(provider);
+      this.durations.set(provider, before === undefined ? ran : before + DURATION_WEIGHT * (ran - before));
+      this.grant();
+    };
   }
 
   private grant(): void {
-    while (this.running < this.places) {
-      const provider = [...this.waiting.keys()].find((p) => this.canStart(p));
-      if (provider === undefined) return;
+    for (;;) {
+      const turn = this.nextTurn();
+      if (turn === null) break;
+      const { provider, place } = turn;
       const queue = this.waiting.get(provider)!;
       const next = queue.shift()!;
       // its turn taken: to the back of the line (or out of it when nothing of it waits)
       this.waiting.delete(provider);
       if (queue.length > 0) this.waiting.set(provider, queue);
-      this.take(provider);
-      next();
+      next.start(place);
     }
+    this.scheduleRecheck();
+  }
+
+  /** The first waiting provider, in turn order, whose next round sweep may start now, and where. */
+  private nextTurn(): { provider: ProviderSlug; place: Place } | null {
+    for (const [provider, queue] of this.waiting) {
+      const place = this.placeFor(provider, queue);
+      if (place !== null) return { provider, place };
+    }
+    return null;
+  }
+
+  /** A provider may fall behind while its sweeps run long: looked at again while anything waits. */
+  private scheduleRecheck(): void {
+    if (this.waiting.size === 0 || this.recheck !== null) return;
+    this.recheck = setTimeout(() => {
+      this.recheck = null;
+      this.grant();
+    }, PACER_RECHECK_MS);
+    this.recheck.unref();
   }
 }

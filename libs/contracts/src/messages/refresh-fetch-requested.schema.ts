@@ -54,6 +54,12 @@ export const ValueSchema = z
      * ends incomplete); absent: the sweep's budget
      */
     call_timeout_ms: z.number().int().min(1_000).max(600_000).optional(),
+    /**
+     * a round's sweeps only: when the round should have ended for the freshness bound to hold
+     * (epoch ms); the fetcher reads a provider's sweeps side by side while its round is behind
+     * it. Absent (a pass's sweep, or a message from before): one at a time.
+     */
+    due_at: EpochMsSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if ((value.kind === 'new_listings') !== (value.posted_since !== undefined)) {
@@ -61,6 +67,9 @@ export const ValueSchema = z
     }
     if ((value.kind === 'catalog_changes') !== (value.changed_since !== undefined)) {
       ctx.addIssue({ code: 'custom', path: ['changed_since'], message: 'changed_since is set exactly for catalog_changes sweeps' });
+    }
+    if (value.due_at !== undefined && isWindowSweep(value.kind)) {
+      ctx.addIssue({ code: 'custom', path: ['due_at'], message: "due_at is a round's: a pass's sweep starts at once" });
     }
     if (value.kind.startsWith('catalog') && value.provider !== 'own_index') {
       ctx.addIssue({ code: 'custom', path: ['provider'], message: 'catalog sweeps read the own crawler' });

@@ -1,6 +1,7 @@
 import { examples } from '../examples.js';
 import * as CompanyHiringChanged from './company-hiring-changed.schema.js';
 import * as JobLifecycleChanged from './job-lifecycle-changed.schema.js';
+import * as RefreshFetchRequested from './refresh-fetch-requested.schema.js';
 import * as RefreshRecordsFetched from './refresh-records-fetched.schema.js';
 
 describe('job.lifecycle.changed', () => {
@@ -29,5 +30,15 @@ describe('refresh.records.fetched', () => {
     expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error' }).success).toBe(false);
     expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error', records: [] }).success).toBe(false);
     expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error', records: [], complete: false }).success).toBe(true);
+  });
+});
+
+describe('refresh.fetch.requested', () => {
+  it("a round's sweep may say when its round is due; one from before due_at still parses, and a pass's sweep never carries it", () => {
+    const { due_at: dueAt, ...before } = examples.refreshFetchRequested();
+    expect(dueAt).toBeDefined();
+    expect(RefreshFetchRequested.ValueSchema.safeParse(before).success).toBe(true);
+    expect(RefreshFetchRequested.ValueSchema.safeParse({ ...before, due_at: dueAt }).success).toBe(true);
+    expect(RefreshFetchRequested.ValueSchema.safeParse({ ...examples.refreshPassFetchRequested(), due_at: dueAt }).success).toBe(false);
   });
 });
