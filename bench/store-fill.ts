@@ -3,7 +3,8 @@
  * it: every provider's full listing is read over the simulator's HTTP API by the real adapters
  * of @jobs/provider-adapters (their own paging and mappers, as the provider-fetcher reads a
  * sweep: one call of `want` 200 records with a resumable position per part), and each part is
- * published to Kafka as a `refresh.records.fetched` message (`kind: new_listings`, one
+ * published to Kafka as a `refresh.records.fetched` message (or `refresh.pass.records.fetched`
+ * with `topic: 'passes'`, merged two at a time) (`kind: new_listings`, one
  * `rfr_bench_...` refresh id, `final` on the last part of each provider, never `complete`, key
  * from the topic's `keyOf`, validated by its zod schema), which dedupe merges into canonical jobs
  * through its normal path. Then it waits until dedupe has caught up: the store's job and source
@@ -49,6 +50,13 @@ export interface FillOptions {
   settleMs: number;
   timeoutMs: number;
   log: (line: string) => void;
+  /**
+   * `rounds` (default): `refresh.records.fetched`, merged one part at a time; `passes`:
+   * `refresh.pass.records.fetched`, keyed by provider, two parts at a time (a bigger store fills sooner)
+   */
+  topic?: 'rounds' | 'passes';
+  /** pages asked side by side where the provider addresses its pages (default 1) */
+  parallelPages?: number;
 }
 
 export interface FillResult {
@@ -62,6 +70,7 @@ export interface FillResult {
 export async function fillStore(options: FillOptions): Promise<FillResult> {
   const { log } = options;
   const refreshId = `rfr_bench_${Date.now().toString(36)}`;
+  const topic = options.topic === 'passes' ? Topics.RefreshPassRecordsFetched : Topics.RefreshRecordsFetched;
   const producer = new Kafka({ clientId: 'bench-own-index', brokers: options.brokers, logLevel: logLevel.NOTHING }).producer();
   await producer.connect();
   const started = performance.now();
@@ -77,10 +86,10 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
         for (let part = 0; ; part++) {
           const callStarted = Date.now();
           const paging: ResumablePaging = { start: position };
-          const read = await adapter.search({ filters: {}, want: PART_RECORDS, paging, signal: AbortSignal.timeout(120_000) });
+          const read = await adapter.search({ filters: {}, want: PART_RECORDS, paging, signal: AbortSignal.timeout(120_000), parallelPages: options.parallelPages ?? 1 });
           position = paging.next ?? null;
           const final = position === null;
-          const value = Topics.RefreshRecordsFetched.value.parse({
+          const value = topic.value.parse({
             v: 1,
             refresh_id: refreshId,
             kind: 'new_listings',
@@ -95,7 +104,7 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
             fetched_at: new Date().toISOString(),
             records: read,
           });
-          await producer.send({ topic: Topics.RefreshRecordsFetched.name, messages: [{ key: Topics.RefreshRecordsFetched.keyOf(value), value: JSON.stringify(value) }] });
+          await producer.send({ topic: topic.name, messages: [{ key: topic.keyOf(value), value: JSON.stringify(value) }] });
           records[provider] += read.length;
           parts += 1;
           if (final) break;
@@ -109,26 +118,26 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
   const readSeconds = (performance.now() - started) / 1000;
   const total = Object.values(records).reduce((a, b) => a + b, 0);
   log(`${total} records in ${parts} parts published under ${refreshId} in ${readSeconds.toFixed(0)} s; waiting for dedupe ...`);
-  await caughtUp(options);
+  await caughtUp(options, topic.name, options.topic === 'passes' ? 'dedupe.passes' : 'dedupe.refresh');
   return { refreshId, parts, records, readSeconds, caughtUpSeconds: (performance.now() - started) / 1000 };
 }
 
-/** dedupe's lag on refresh.records.fetched (its own gauge, per partition it holds); null when it reports none. */
-async function refreshLag(metricsUrl: string): Promise<number | null> {
+/** dedupe's lag on the fill's topic (its own gauge, per partition it holds); null when it reports none. */
+async function refreshLag(metricsUrl: string, topic: string, group: string): Promise<number | null> {
   const { status, exposition } = await scrape(metricsUrl);
   if (status !== 200) return null;
-  const lags = exposition.samples.filter((s) => s.name === 'kafka_consumer_lag' && s.labels['topic'] === Topics.RefreshRecordsFetched.name && s.labels['group'] === 'dedupe.refresh');
+  const lags = exposition.samples.filter((s) => s.name === 'kafka_consumer_lag' && s.labels['topic'] === topic && s.labels['group'] === group);
   return lags.length === 0 ? null : lags.reduce((sum, s) => sum + s.value, 0);
 }
 
-async function caughtUp({ db, dedupeMetricsUrl, settleMs, timeoutMs, log }: FillOptions): Promise<void> {
+async function caughtUp({ db, dedupeMetricsUrl, settleMs, timeoutMs, log }: FillOptions, topic: string, group: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   let stillSince = Date.now();
   let reported = 0;
   while (Date.now() < deadline) {
     const counts = await storeCounts(db);
-    const lag = await refreshLag(dedupeMetricsUrl).catch(() => null);
+    const lag = await refreshLag(dedupeMetricsUrl, topic, group).catch(() => null);
     const now = `${counts.allJobs}/${counts.sources}`;
     if (now !== last) {
       last = now;
@@ -136,7 +145,7 @@ async function caughtUp({ db, dedupeMetricsUrl, settleMs, timeoutMs, log }: Fill
     }
     if (Date.now() - reported > 30_000) {
       reported = Date.now();
-      log(`store: ${counts.openJobs} open jobs (${counts.allJobs} in all), ${counts.sources} sources; dedupe lag on ${Topics.RefreshRecordsFetched.name}: ${lag ?? 'n/a'}`);
+      log(`store: ${counts.openJobs} open jobs (${counts.allJobs} in all), ${counts.sources} sources; dedupe lag on ${topic}: ${lag ?? 'n/a'}`);
     }
     if (Date.now() - stillSince >= settleMs && (lag === null || lag === 0)) return;
     await new Promise((r) => setTimeout(r, 1000));

@@ -2,7 +2,6 @@ import { isWindowSweep, PROVIDER_SLUGS, RefreshFetchRequested } from '@jobs/cont
 import {
   decide,
   nextBucket,
-  overdueBefore,
   planPass,
   planRound,
   refreshCallTimeoutMs,
@@ -101,9 +100,14 @@ describe('planRound', () => {
     expect(new Set(sweeps.flatMap((s) => s.scope.filters.company_domain_or)).size).toBe(domains.length);
   });
 
-  it("reads the own crawler's whole catalog in its round of bucket 0 only", () => {
-    expect(planRound(roundInput({ provider: 'own_index', bucket: 0 })).map((s) => s.kind)).toEqual(['catalog']);
-    for (let bucket = 1; bucket < 9; bucket++) expect(planRound(roundInput({ provider: 'own_index', bucket }))).toEqual([]);
+  it("reads the own crawler's whole catalog in its first round only, its companies as a partner's after", () => {
+    expect(planRound(roundInput({ provider: 'own_index', bucket: 0, firstRound: true })).map((s) => s.kind)).toEqual(['catalog']);
+    for (let bucket = 0; bucket < 9; bucket++) {
+      expect(planRound(roundInput({ provider: 'own_index', bucket })).map((s) => [s.kind, s.scope.key])).toEqual([
+        ['companies', `companies:${bucket}/9:0`],
+        ['companies', `companies:${bucket}/9:1`],
+      ]);
+    }
   });
 
   it('plans no company sweep for a partner without open listings in the round', () => {
@@ -122,24 +126,11 @@ describe('the freshness bound', () => {
     expect(roundDueAt(NOW, MIN)).toBe(NOW + 58_200);
     expect(roundDueAt(NOW, 2_000)).toBe(NOW + 1_940);
   });
-
-  it('reads now the listings of another bucket that would be older than the bound by the end of their own round', () => {
-    // their bucket comes 3 rounds from now: they were read in its round 6 rounds ago, or later
-    const before = overdueBefore(NOW, 3, 9, MIN);
-    expect(before).toBe(NOW - 6 * MIN);
-    // read in that round (at its start or later): not overdue; that round ends an interval after
-    // the round 3 from now starts, 10 intervals after it started
-    expect(NOW - 6 * MIN >= before).toBe(true);
-    // moved from a bucket read 7 rounds ago: 7 + 3 + 1 intervals would pass the bound
-    expect(NOW - 7 * MIN + 30_000 < before).toBe(true);
-    // the next round's bucket: read 8 rounds ago, or later
-    expect(overdueBefore(NOW, 1, 9, MIN)).toBe(NOW - 8 * MIN);
-  });
 });
 
 describe('passes and rounds', () => {
   it('are the same whatever the number of watches: they have no watch input at all, and every sweep is a valid message', () => {
-    const sweeps = PROVIDER_SLUGS.flatMap((provider) => [planPass(passInput({ provider })), planPass(passInput({ provider, lastReadAt: null })), ...planRound(roundInput({ provider })), ...planRound(roundInput({ provider, bucket: 0 }))]);
+    const sweeps = PROVIDER_SLUGS.flatMap((provider) => [planPass(passInput({ provider })), planPass(passInput({ provider, lastReadAt: null })), ...planRound(roundInput({ provider })), ...planRound(roundInput({ provider, bucket: 0, firstRound: true }))]);
     for (const sweep of sweeps) expect(RefreshFetchRequested.ValueSchema.safeParse(asMessage(sweep)).success).toBe(true);
   });
 });

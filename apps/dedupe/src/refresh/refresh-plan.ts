@@ -19,17 +19,21 @@
  * buckets (`roundCycle`): a job is read again `buckets - 1` rounds later, within the round's own
  * interval, so within the bound while every round ends within its interval. A round is due a
  * little before its interval ends (`roundDueAt`), which the fetcher paces it to meet.
- * - the own crawler: its whole `catalog`, in its round of bucket 0 (every cycle, and the first
- *   round of all): one it no longer lists (without a closure it could report) is closed then;
- * - a partner: the stored companies are split by a hash of their domain; each round re-verifies
- *   one bucket's companies of which it lists an open job, in sweeps of about
+ * - the own crawler's first round of all: its whole `catalog` (a fresh store takes in every
+ *   opening it lists); after that, as a partner's. A whole catalog of a large store is one read
+ *   of minutes, over which the listing moves (never read whole, so its absences are never
+ *   judged), and one round's spike of work;
+ * - a provider: the stored companies are split by a hash of their domain; each round re-verifies
+ *   one bucket's companies of which it lists an open job (the own crawler's closed openings come
+ *   with their reason), in sweeps of about
  *   `ROUND_SWEEP_LISTINGS` of its stored listings (at most `ROUND_SWEEP_DOMAINS` domains, one
  *   call paging through them all), so a round at any store size is sweeps of one size, the
  *   companies whose listings it saw longest ago first (each job keeps its place in the round from
  *   one cycle to the next). Added to the round whatever their bucket: the companies of open jobs
- *   the own crawler saw close (their partners decide the closure), and those whose listings would
- *   be older than the bound by the time their own bucket's round ended (a job that moved to
- *   another company, a sweep that failed).
+ *   the own crawler saw close (their partners decide the closure), and those with a listing
+ *   that the last round of their own bucket did not read (a job that moved to a company of
+ *   another bucket after that bucket's round, a sweep that failed): waiting for their bucket's
+ *   next round would leave it older than the bound.
  */
 import type { ProviderSlug, RefreshScope, RefreshSequenceKind, RefreshSweepKind } from '@jobs/contracts';
 
@@ -70,9 +74,11 @@ export interface RoundDomain {
 export interface RoundInput {
   provider: ProviderSlug;
   bucket: number;
+  /** the provider has had no round yet (the own crawler's reads its whole catalog) */
+  firstRound?: boolean;
   /** buckets of the cycle (`roundCycle`) */
   cycle: number;
-  /** the companies of this round (partners only): the bucket's, and those added to it */
+  /** the companies of this round: the bucket's, and those added to it */
   domains: readonly RoundDomain[];
   /** listings per sweep, about (ROUND_SWEEP_LISTINGS) */
   sweepListings?: number;
@@ -90,12 +96,12 @@ export function planPass(input: PassInput): PlannedSweep {
 }
 
 /**
- * A provider's round: the own crawler's whole catalog on bucket 0; a partner's companies in
+ * A provider's round: the own crawler's whole catalog in its first round; else its companies in
  * sweeps of about `sweepListings` stored listings and at most `sweepDomains` domains (a company
  * with more listings has a sweep of its own), the companies it saw longest ago first.
  */
 export function planRound(input: RoundInput): PlannedSweep[] {
-  if (input.provider === 'own_index') return input.bucket === 0 ? [{ kind: 'catalog', provider: 'own_index', scope: { key: 'catalog', filters: {} } }] : [];
+  if (input.provider === 'own_index' && input.firstRound) return [{ kind: 'catalog', provider: 'own_index', scope: { key: 'catalog', filters: {} } }];
   const maxListings = input.sweepListings ?? ROUND_SWEEP_LISTINGS;
   const maxDomains = input.sweepDomains ?? ROUND_SWEEP_DOMAINS;
   const byDomain = new Map<string, RoundDomain>();
@@ -128,16 +134,6 @@ export function roundCycle(buckets: number): number {
 /** When a round started at `startedAt` should have ended (epoch ms): a little before its interval ends. */
 export function roundDueAt(startedAt: number, intervalMs: number): number {
   return startedAt + Math.round(intervalMs * (1 - ROUND_DUE_EARLY));
-}
-
-/**
- * A partner's listings at a company of another bucket, whose round is `stepsAhead` rounds away,
- * are read in this round when it last saw them before this moment (epoch ms): waiting for their
- * own round (ending an interval after it starts) would leave them older than the bound. The
- * planner's statement applies it to every company; a job that keeps its bucket never meets it.
- */
-export function overdueBefore(now: number, stepsAhead: number, cycle: number, intervalMs: number): number {
-  return now - (cycle - stepsAhead) * intervalMs;
 }
 
 /** The bucket after `previous` in a cycle of `cycle` buckets (a provider's first round takes bucket 0). */

@@ -155,22 +155,33 @@ describe('RefreshPlanner rounds', () => {
     const passes = (await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.pass.fetch.requested' } })).map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value);
     expect(passes.length).toBeGreaterThan(0);
     expect(passes.every((p) => p.due_at === undefined)).toBe(true);
+    // the own crawler read its whole catalog in its first round; its next re-verifies its companies, as a partner's
+    expect((await roundSweeps(outcomes, 'own_index')).map((s) => s.kind)).toEqual(['catalog']);
+    await store.prisma.refreshSweep.updateMany({ data: { finishedAt: new Date(), ok: true } });
+    const next = await planner.tryStart(new Date(t.getTime() + MIN));
+    expect((await roundSweeps(next, 'own_index')).map((s) => [s.kind, s.scope.filters.company_domain_or])).toEqual([['companies', ['d0.example']]]);
   });
 
-  it("takes a bucket's companies a round, and adds those whose listings would be older than the bound by their own round's end (a job that moved company, a failed sweep), and those of jobs the own crawler saw close", async () => {
+  it("takes a bucket's companies a round, and adds those with a listing the last round of their own bucket did not read (a job that moved company, a failed sweep), and those of jobs the own crawler saw close", async () => {
     await store.prisma.refreshPass.deleteMany({});
     await store.prisma.outboxMessage.deleteMany({});
     const buckets = await store.prisma.$queryRaw<{ domain: string; bucket: number }[]>`SELECT d AS domain, mod(abs(hashtext(d)), 9) AS bucket FROM unnest(${domains}::text[]) AS d`;
     const bucketOf = new Map(buckets.map((b) => [b.domain, b.bucket]));
-    const inBucket0 = domains.filter((d) => bucketOf.get(d) === 0);
-    const elsewhere = domains.filter((d) => bucketOf.get(d) !== 0 && d !== 'd0.example');
+    const inBucket0 = domains.filter((d) => bucketOf.get(d) === 0).sort();
+    const elsewhere = domains.filter((d) => bucketOf.get(d)! > 0 && bucketOf.get(d)! < 8 && d !== 'd0.example');
     expect(inBucket0.length).toBeGreaterThan(0);
     expect(elsewhere.length).toBeGreaterThan(1);
-    // everything was read 30 s ago, but one company's listings nine and a half rounds ago
+    // provider_a's rounds of buckets 1 to 8 began 8 to 1 minutes ago: the next is bucket 0's
+    const roundOf = (bucket: number) => t.getTime() - (9 - bucket) * MIN;
+    for (let bucket = 1; bucket <= 8; bucket++) {
+      await store.prisma.refreshPass.create({ data: { id: `rfr_a${bucket}`, kind: 'round', provider: 'provider_a', trigger: 'schedule', startedAt: new Date(roundOf(bucket)), bucket } });
+    }
     await seen('provider_a', 30_000, domains);
     await seen('provider_c', 30_000, domains);
-    const [overdue] = elsewhere;
-    await seen('provider_a', 9.5 * MIN, [overdue!]);
+    // the last round of `read`'s bucket read it; that of `missed`'s did not (its sweep failed, or the job moved there after it)
+    const [missed, read] = elsewhere;
+    await seen('provider_a', t.getTime() - roundOf(bucketOf.get(read!)!) - 10_000, [read!]);
+    await seen('provider_a', t.getTime() - roundOf(bucketOf.get(missed!)!) + 60_000, [missed!]);
     // the own crawler no longer lists d0's Lock Keeper: provider_c decides its closure
     await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
     const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains);
@@ -178,8 +189,8 @@ describe('RefreshPlanner rounds', () => {
     expect(await store.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(outcomes, 'round', 'provider_a') } })).toMatchObject({ bucket: 0 });
     const a = await roundSweeps(outcomes, 'provider_a');
     expect(a.map((s) => s.scope.key)).toEqual(['companies:0/9:0']);
-    // the overdue company first: it was seen longest ago
-    expect(a[0]!.scope.filters.company_domain_or).toEqual([overdue!, ...inBucket0.filter((d) => d !== overdue).sort()]);
+    // the missed company first: it was seen longest ago
+    expect(a[0]!.scope.filters.company_domain_or).toEqual([missed!, ...inBucket0]);
     expect((await roundSweeps(outcomes, 'provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([['d0.example']]);
   });
 });

@@ -114,7 +114,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
   /** Plans and records the due runs, their sweeps staged in the outbox; returns each run's id by `kind:provider`. */
   private async start(tx: Prisma.TransactionClient, now: Date, due: ReadonlyArray<{ state: SequenceState; decision: { start: 'schedule' | 'request' } }>): Promise<Map<string, string>> {
     const cycle = roundCycle(this.settings.buckets);
-    const rounds = due.filter((d) => d.state.kind === 'round').map((d) => ({ provider: d.state.provider, bucket: nextBucket(d.state.last?.bucket ?? null, cycle) }));
+    const rounds = due.filter((d) => d.state.kind === 'round').map((d) => ({ provider: d.state.provider, bucket: nextBucket(d.state.last?.bucket ?? null, cycle), first: d.state.last === null }));
     const domains = await this.roundDomains(tx, now, cycle, rounds);
     const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
     const lastReads = await lastReadPasses(tx, passProviders);
@@ -123,7 +123,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
       const sweeps: PlannedSweep[] =
         state.kind === 'pass'
           ? [planPass({ provider: state.provider, now: now.getTime(), intervalMs: this.settings.intervalMs, lagMs: this.settings.listingLagMs[state.provider], lastReadAt: lastReads.get(state.provider) ?? null })]
-          : planRound({ provider: state.provider, bucket: bucket!, cycle, domains: domains.get(state.provider) ?? [] });
+          : planRound({ provider: state.provider, bucket: bucket!, firstRound: state.last === null, cycle, domains: domains.get(state.provider) ?? [] });
       return { id: newId('rfr'), kind: state.kind, provider: state.provider, trigger: decision.start, bucket, sweeps };
     });
     // a day of passes and rounds is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
@@ -151,21 +151,30 @@ export class RefreshPlanner implements OnApplicationBootstrap {
   }
 
   /**
-   * Per partner with a round due, the companies of its round with how many open jobs it lists
-   * there and when it saw the oldest: those of the round's bucket; those whose listings would be
-   * older than the bound by the end of their own bucket's round (`overdueBefore` of
-   * refresh-plan.ts, computed per company here: a job that moved to another company, a sweep
-   * that failed); and those of open jobs it lists that the own crawler saw close (their partners
-   * decide the closure). One statement over the due partners' listed sources of open jobs.
+   * Per provider with a round due, the companies of its round with how many open jobs it lists
+   * there and when it saw the oldest: those of the round's bucket; those with a listing it has
+   * not seen since the last round of their own bucket began (that round did not read it: a job
+   * that moved to a company of that bucket after it, a sweep that failed; waiting for the
+   * bucket's next round would leave it older than the bound); and those of open jobs it lists
+   * that the own crawler saw close (their partners decide the closure). One statement over the
+   * due providers' listed sources of open jobs. The own crawler's first round reads its whole
+   * catalog instead.
    */
-  private async roundDomains(tx: Prisma.TransactionClient, now: Date, cycle: number, rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number }>): Promise<Map<ProviderSlug, RoundDomain[]>> {
-    const partners = rounds.filter((r) => r.provider !== 'own_index');
+  private async roundDomains(tx: Prisma.TransactionClient, now: Date, cycle: number, rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number; first: boolean }>): Promise<Map<ProviderSlug, RoundDomain[]>> {
+    const byCompany = rounds.filter((r) => !(r.first && r.provider === 'own_index'));
     const byProvider = new Map<ProviderSlug, RoundDomain[]>();
-    if (partners.length === 0) return byProvider;
-    const providers = partners.map((r) => r.provider);
-    const buckets = partners.map((r) => r.bucket);
+    if (byCompany.length === 0) return byProvider;
+    const providers = byCompany.map((r) => r.provider);
+    const buckets = byCompany.map((r) => r.bucket);
+    // a cycle and a half of rounds back: the last round of every bucket, not one of a cycle before
+    const since = new Date(now.getTime() - Math.ceil(1.5 * cycle + 1) * this.settings.intervalMs);
     const rows = await tx.$queryRaw<{ provider: ProviderSlug; domain: string; listings: number; oldest_seen_at: Date }[]>`
-      WITH listed AS (
+      WITH last_round AS (
+        SELECT p.provider::text AS provider, p.bucket, max(p.started_at) AS started_at
+        FROM refresh_passes p
+        WHERE p.kind = 'round' AND p.bucket IS NOT NULL AND p.provider::text = ANY(${providers}::text[]) AND p.started_at > ${since}
+        GROUP BY 1, 2
+      ), listed AS (
         SELECT due.provider, due.bucket AS due_bucket, c.domain, mod(abs(hashtext(c.domain)), ${cycle}::int) AS bucket,
           count(*)::int AS listings, min(s.last_seen_at) AS oldest_seen_at, bool_or(o.canonical_job_id IS NOT NULL) AS closing
         FROM unnest(${providers}::text[], ${buckets}::int[]) AS due(provider, bucket)
@@ -176,9 +185,9 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         WHERE s.listed AND j.status = 'open' AND c.domain IS NOT NULL
         GROUP BY due.provider, due.bucket, c.domain
       )
-      SELECT provider, domain, listings, oldest_seen_at FROM listed
-      WHERE bucket = due_bucket OR closing
-        OR oldest_seen_at < ${now}::timestamptz - make_interval(secs => (${cycle}::int - mod(bucket - due_bucket + ${cycle}::int, ${cycle}::int)) * ${this.settings.intervalMs}::float8 / 1000)`;
+      SELECT l.provider, l.domain, l.listings, l.oldest_seen_at
+      FROM listed l LEFT JOIN last_round r ON r.provider = l.provider AND r.bucket = l.bucket
+      WHERE l.bucket = l.due_bucket OR (l.closing AND l.provider <> 'own_index') OR l.oldest_seen_at < r.started_at`;
     for (const row of rows) {
       const domain = { domain: row.domain, listings: row.listings, oldestSeenAt: row.oldest_seen_at.getTime() };
       const domains = byProvider.get(row.provider);
