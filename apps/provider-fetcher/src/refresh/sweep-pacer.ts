@@ -23,6 +23,12 @@ export const ROUND_SWEEPS_BEHIND = 4;
 export const PACER_RECHECK_MS = 1_000;
 /** Weight of the latest sweep in a provider's estimated sweep duration. */
 const DURATION_WEIGHT = 0.3;
+/**
+ * The sweeps left are paced as if they took this much more than their estimate: sweeps read
+ * side by side take longer each, and a round ends when its last sweep's last part is merged,
+ * behind every provider's round parts.
+ */
+const PACE_MARGIN = 1.5;
 
 /** How a sweep waits: a pass's starts at once; a round's says when its round is due (epoch ms), if it knows. */
 export interface SweepTicket {
@@ -45,8 +51,9 @@ interface Waiter {
  * - on schedule, a provider runs `perProvider` of them at a time within `places` shared by every
  *   provider, and waiting providers take turns (each in arrival order), so a provider with many
  *   sweeps waiting never starves one with few;
- * - a provider whose sweeps left (at its recent sweep duration, one at a time) would not end by
- *   its round's due time is behind: it runs as many at once as it takes to end by then, up to
+ * - a provider whose sweeps left (at its recent sweep duration, one at a time, with a margin)
+ *   would not end by its round's due time is behind: it runs as many at once as it takes to end
+ *   by then, up to
  *   `behind`, whatever the shared places, so every round ends within its interval at any store
  *   size while a round that fits keeps to one call at a time.
  * A provider thus gives refresh work its pass sweep and one call (a few while behind); live
@@ -94,7 +101,7 @@ export class SweepPacer {
     const duration = this.durations.get(provider);
     if (duration === undefined) return this.perProvider;
     // the sweeps waiting, and half of each one running, at the provider's recent duration
-    const work = (queue.length + 0.5 * (this.runningBy.get(provider) ?? 0)) * duration;
+    const work = (queue.length + 0.5 * (this.runningBy.get(provider) ?? 0)) * duration * PACE_MARGIN;
     return Math.min(this.behind, Math.max(this.perProvider, Math.ceil(work / left)));
   }
 
