@@ -118,6 +118,44 @@ describe('SweepPacer', () => {
       expect(started).toContain('a2');
     });
 
+    it('once behind, runs the rest of its round one at a time at least, without waiting for a shared place', async () => {
+      now = 0;
+      const pacer = new SweepPacer(1, 1, 4, clock);
+      const { started, round, end } = rounds(pacer);
+      round('provider_d', 'first', 60_000);
+      await settle();
+      now = 5_000;
+      end('first');
+      round('provider_a', 'a1');
+      await settle();
+      // 20 sweeps of ~5 s due in 55 s: behind, three at a time
+      for (let i = 0; i < 20; i++) round('provider_d', `d${i}`, 60_000);
+      await settle();
+      expect(started.filter((s) => s.startsWith('d'))).toEqual(['d0', 'd1', 'd2']);
+      // they end fast: the sweeps left are soon on time one at a time (on schedule they would need
+      // the shared place provider_a holds), and every one starts all the same
+      const ended = new Set<string>();
+      for (let i = 0; i < 40 && started.filter((s) => s.startsWith('d')).length < 20; i++) {
+        now += 100;
+        for (const name of started.filter((s) => s.startsWith('d') && !ended.has(s))) {
+          ended.add(name);
+          end(name);
+        }
+        await settle();
+      }
+      expect(pacer.allowed('provider_d', [{ dueAt: 60_000 }])).toBe(1);
+      expect(started.filter((s) => s.startsWith('d'))).toHaveLength(20);
+      expect(started).not.toContain('next');
+      // its round all started: the next sweep on schedule waits for the shared place again
+      end('d19');
+      round('provider_d', 'next');
+      await settle();
+      expect(started).not.toContain('next');
+      end('a1');
+      await settle();
+      expect(started).toContain('next');
+    });
+
     it('without a due time or a duration yet, one at a time; a sweep past its due time without a duration, the most', () => {
       now = 10_000;
       const pacer = new SweepPacer(3, 1, 4, clock);

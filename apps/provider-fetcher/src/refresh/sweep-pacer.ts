@@ -55,7 +55,9 @@ interface Waiter {
  *   would not end by its round's due time is behind: it runs as many at once as it takes to end
  *   by then, up to
  *   `behind`, whatever the shared places, so every round ends within its interval at any store
- *   size while a round that fits keeps to one call at a time.
+ *   size while a round that fits keeps to one call at a time. Once behind, it keeps one place of
+ *   its own until all its waiting sweeps started: the tail of its round does not wait for a shared
+ *   place.
  * A provider thus gives refresh work its pass sweep and one call (a few while behind); live
  * searches keep the rest.
  */
@@ -65,6 +67,8 @@ export class SweepPacer {
   private readonly runningBy = new Map<ProviderSlug, number>();
   /** Waiting round sweeps by provider; the map's order is the providers' turn order. */
   private readonly waiting = new Map<ProviderSlug, Waiter[]>();
+  /** Providers that fell behind and still have sweeps waiting: they keep a place of their own until all started. */
+  private readonly behindRound = new Set<ProviderSlug>();
   /** Each provider's recent round sweep duration (ms), a moving average. */
   private readonly durations = new Map<ProviderSlug, number>();
   private recheck: NodeJS.Timeout | null = null;
@@ -109,7 +113,8 @@ export class SweepPacer {
   private placeFor(provider: ProviderSlug, queue: readonly Pick<Waiter, 'dueAt'>[]): Place | null {
     const allowed = this.allowed(provider, queue);
     if ((this.runningBy.get(provider) ?? 0) >= allowed) return null;
-    if (allowed > this.perProvider) return 'behind';
+    // once behind, its round's tail does not wait behind other providers' sweeps for a shared place
+    if (allowed > this.perProvider || this.behindRound.has(provider)) return 'behind';
     return this.shared < this.places ? 'shared' : null;
   }
 
@@ -140,6 +145,8 @@ export class SweepPacer {
       // its turn taken: to the back of the line (or out of it when nothing of it waits)
       this.waiting.delete(provider);
       if (queue.length > 0) this.waiting.set(provider, queue);
+      if (queue.length > 0 && place === 'behind') this.behindRound.add(provider);
+      else if (queue.length === 0) this.behindRound.delete(provider);
       next.start(place);
     }
     this.scheduleRecheck();
