@@ -32,7 +32,10 @@ interface LoadResult {
   cpuMs: number[];
 }
 
-/** `concurrency` loops, each sending its next request when the previous answered, for `seconds` (after `warmMs` of warm-up). */
+/**
+ * `concurrency` loops, each sending its next request when the previous answered, for `seconds` (after `warmMs` of
+ * warm-up).
+ */
 async function load(url: string, headers: Record<string, string>, warmMs: number): Promise<LoadResult> {
   const one = async () => {
     const res = await fetch(url, { headers });
@@ -40,7 +43,11 @@ async function load(url: string, headers: Record<string, string>, warmMs: number
     return res.status;
   };
   const warmUntil = Date.now() + warmMs;
-  await Promise.all(Array.from({ length: concurrency }, async () => { while (Date.now() < warmUntil) await one(); }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < warmUntil) await one();
+    }),
+  );
   const latencies: number[] = [];
   let errors = 0;
   const before = snapshot(location);
@@ -70,13 +77,19 @@ const gatewayEnv = processEnv(gatewayPid);
 const location = stackLocation(pidsFile, gatewayEnv['DATABASE_URL'], gatewayEnv['REDIS_URL']);
 const CPU_GROUPS = ['gateway', GROUP.pgBackends, GROUP.redis, GROUP.bench] as const;
 
-const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 100, rate_limit: { limit: 10_000_000, window_seconds: 60 } });
+const { liveKey: key } = await createBenchAccount({
+  plan: 'pro',
+  credits: 100,
+  rate_limit: { limit: 10_000_000, window_seconds: 60 },
+});
 const auth = { authorization: `Bearer ${key}` };
 const sample = await fetch(`${baseUrl}/v1/account`, { headers: auth });
 if (sample.status !== 200) throw new Error(`GET /v1/account answered ${sample.status}`);
 const body = Buffer.from(await sample.arrayBuffer());
 
-const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body));
+const bare = createServer((_req, res) =>
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body),
+);
 await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/v1/account`;
 
@@ -88,7 +101,9 @@ function pooled(results: LoadResult[]): LoadResult {
     errors: results.reduce((sum, r) => sum + r.errors, 0),
     seconds: results.reduce((sum, r) => sum + r.seconds, 0),
     latencies: results.flatMap((r) => r.latencies).sort((a, b) => a - b),
-    cpuMs: CPU_GROUPS.map((_, i) => results.reduce((sum, r) => sum + r.cpuMs[i]! * r.requests, 0) / Math.max(1, requests)),
+    cpuMs: CPU_GROUPS.map(
+      (_, i) => results.reduce((sum, r) => sum + r.cpuMs[i]! * r.requests, 0) / Math.max(1, requests),
+    ),
   };
 }
 const gatewayRounds: LoadResult[] = [];
@@ -105,26 +120,49 @@ bare.close();
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 const line = (name: string, r: LoadResult) =>
-  row([name, r.requests.toLocaleString('en'), r.errors, (r.requests / r.seconds).toFixed(0), percentile(r.latencies, 50).toFixed(1), percentile(r.latencies, 95).toFixed(1), percentile(r.latencies, 99).toFixed(1)]);
+  row([
+    name,
+    r.requests.toLocaleString('en'),
+    r.errors,
+    (r.requests / r.seconds).toFixed(0),
+    percentile(r.latencies, 50).toFixed(1),
+    percentile(r.latencies, 95).toFixed(1),
+    percentile(r.latencies, 99).toFixed(1),
+  ]);
 const rps = (r: LoadResult) => r.requests / r.seconds;
 const gRps = rps(gateway);
 const pRps = rps(plain);
 process.stdout.write(
   [
-    `GET /v1/account, concurrency ${concurrency}, ${rounds} rounds of ${seconds} s against each, alternating (${body.length}-byte answer); both driven by one Node load loop (fetch, keep-alive) on the same machine`,
+    `GET /v1/account, concurrency ${concurrency}, ${rounds} ` +
+      `rounds of ${seconds} s against each, alternating ` +
+      `(${body.length}-byte answer); both driven by one Node load ` +
+      `loop (fetch, keep-alive) on the same machine`,
     '',
     row(['server', 'requests', 'errors', 'requests/s', 'p50 (ms)', 'p95 (ms)', 'p99 (ms)']),
     '|---|---:|---:|---:|---:|---:|---:|',
     line('gateway (Fastify + Nest, API key lookup, PostgreSQL account read)', gateway),
     line('bare node:http, same JSON', plain),
     '',
-    `by round, gateway / bare requests/s: ${gatewayRounds.map((g, i) => `${rps(g).toFixed(0)} / ${rps(bareRounds[i]!).toFixed(0)} (${((100 * rps(g)) / rps(bareRounds[i]!)).toFixed(0)} %)`).join(', ')}`,
+    `by round, gateway / bare requests/s: ` +
+      `${gatewayRounds.map((g, i) => `${rps(g).toFixed(0)} / ${rps(bareRounds[i]!).toFixed(0)} (${((100 * rps(g)) / rps(bareRounds[i]!)).toFixed(0)} %)`).join(', ')}`,
     '',
-    `gateway overhead, rounds pooled: ${(pRps / gRps).toFixed(1)}x the bare server's time per request (throughput ratio; gateway at ${((100 * gRps) / pRps).toFixed(0)} % of the bare server), p50 ${(percentile(gateway.latencies, 50) / Math.max(0.001, percentile(plain.latencies, 50))).toFixed(1)}x`,
+    `gateway overhead, rounds pooled: ` +
+      `${(pRps / gRps).toFixed(1)}x the bare server's time per ` +
+      `request (throughput ratio; gateway at ` +
+      `${((100 * gRps) / pRps).toFixed(0)} % of the bare server), ` +
+      `p50 ` +
+      `${(percentile(gateway.latencies, 50) / Math.max(0.001, percentile(plain.latencies, 50))).toFixed(1)}x`,
     '',
     'CPU per request (ms, from /proc over the measured window)',
     '',
-    row(['server', 'gateway process', 'PostgreSQL backends', 'Redis (shared)', 'this process (load loop; bare server)']),
+    row([
+      'server',
+      'gateway process',
+      'PostgreSQL backends',
+      'Redis (shared)',
+      'this process (load loop; bare server)',
+    ]),
     '|---|---:|---:|---:|---:|',
     row(['gateway', ...gateway.cpuMs.map((ms) => ms.toFixed(3))]),
     row(['bare node:http', ...plain.cpuMs.map((ms) => ms.toFixed(3))]),

@@ -14,7 +14,23 @@ import { baseUrl, createBenchAccount } from './stack.js';
 
 const limit = Number(process.env['BENCH_LIMIT'] ?? 10_000);
 const timeoutMs = Number(process.env['BENCH_TIMEOUT_MS'] ?? 30 * 60_000);
-const filters = { title_or: ['engineer', 'manager', 'analyst', 'developer', 'designer', 'specialist', 'lead', 'sales', 'support', 'data', 'product', 'marketing'], include_closed: true };
+const filters = {
+  title_or: [
+    'engineer',
+    'manager',
+    'analyst',
+    'developer',
+    'designer',
+    'specialist',
+    'lead',
+    'sales',
+    'support',
+    'data',
+    'product',
+    'marketing',
+  ],
+  include_closed: true,
+};
 
 type Json = Record<string, unknown>;
 
@@ -28,10 +44,30 @@ const location = (() => {
     return undefined;
   }
 })();
-const CPU_COLUMNS = ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher', GROUP.kafka, GROUP.pgBackends, 'provider-sim'] as const;
-const SHORT: Record<string, string> = { 'search-orchestrator': 'orchestrator', 'provider-fetcher': 'fetcher', 'webhook-dispatcher': 'dispatcher', [GROUP.kafka]: 'Kafka', [GROUP.pgBackends]: 'PostgreSQL', 'provider-sim': 'simulator' };
+const CPU_COLUMNS = [
+  'gateway',
+  'search-orchestrator',
+  'provider-fetcher',
+  'dedupe',
+  'billing',
+  'webhook-dispatcher',
+  GROUP.kafka,
+  GROUP.pgBackends,
+  'provider-sim',
+] as const;
+const SHORT: Record<string, string> = {
+  'search-orchestrator': 'orchestrator',
+  'provider-fetcher': 'fetcher',
+  'webhook-dispatcher': 'dispatcher',
+  [GROUP.kafka]: 'Kafka',
+  [GROUP.pgBackends]: 'PostgreSQL',
+  'provider-sim': 'simulator',
+};
 
-async function call(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json }> {
+async function call(
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(url, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
@@ -40,19 +76,28 @@ async function call(url: string, init: { method?: string; body?: unknown; header
   return { status: res.status, body: (await res.json()) as Json };
 }
 
-const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: limit * 2, rate_limit: { limit: 100_000, window_seconds: 60 } });
+const { liveKey: key } = await createBenchAccount({
+  plan: 'pro',
+  credits: limit * 2,
+  rate_limit: { limit: 100_000, window_seconds: 60 },
+});
 const auth = { authorization: `Bearer ${key}` };
 
 const cpuBefore = location && snapshot(location);
 const started = Date.now();
-const created = await call(`${baseUrl}/v1/searches`, { body: { filters, waterfall: { strategy: 'max_coverage' }, limit }, headers: auth });
-if (created.status !== 202) throw new Error(`POST /v1/searches answered ${created.status}: ${JSON.stringify(created.body)}`);
+const created = await call(`${baseUrl}/v1/searches`, {
+  body: { filters, waterfall: { strategy: 'max_coverage' }, limit },
+  headers: auth,
+});
+if (created.status !== 202)
+  throw new Error(`POST /v1/searches answered ${created.status}: ${JSON.stringify(created.body)}`);
 const id = String(created.body['id']);
 
 let search: Json = created.body;
 const progress: Array<[number, number]> = [];
 while (!['completed', 'partial', 'failed'].includes(String(search['status']))) {
-  if (Date.now() - started > timeoutMs) throw new Error(`search ${id} still ${String(search['status'])} after ${timeoutMs} ms`);
+  if (Date.now() - started > timeoutMs)
+    throw new Error(`search ${id} still ${String(search['status'])} after ${timeoutMs} ms`);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const read = await call(`${baseUrl}/v1/searches/${id}?limit=1`, { headers: auth });
   if (read.status === 200) search = read.body;
@@ -61,14 +106,29 @@ while (!['completed', 'partial', 'failed'].includes(String(search['status']))) {
 const wallMs = Date.now() - started;
 const cpuAfter = location && snapshot(location);
 const found = Number(search['jobs_found']);
-const metadata = search['metadata'] as { credits_charged: number; duplicates_merged: number; providers: { tried: string[]; failed: unknown[] } };
+const metadata = search['metadata'] as {
+  credits_charged: number;
+  duplicates_merged: number;
+  providers: { tried: string[]; failed: unknown[] };
+};
 const balance = await call(`${baseUrl}/v1/account`, { headers: auth });
 const spent = limit * 2 - Number(balance.body['credits_remaining']);
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 const firstThousand = progress.find(([, n]) => n >= Math.min(1000, found))?.[0];
 const lines = [
-  row(['search', 'status', 'jobs_found', 'wall time (s)', 'jobs/s', 'first 1,000 jobs (s)', 'credits charged', 'credits spent', 'duplicates merged', 'providers']),
+  row([
+    'search',
+    'status',
+    'jobs_found',
+    'wall time (s)',
+    'jobs/s',
+    'first 1,000 jobs (s)',
+    'credits charged',
+    'credits spent',
+    'duplicates merged',
+    'providers',
+  ]),
   '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
   row([
     `limit ${limit.toLocaleString('en')}, max_coverage`,
@@ -90,11 +150,20 @@ if (cpuBefore && cpuAfter) {
   const stack = CPU_COLUMNS.filter((c) => c !== 'provider-sim').reduce((sum, c) => sum + seconds(c), 0);
   lines.push(
     '',
-    'CPU-seconds by process during the search (/proc; the simulator apart from the stack total), and the whole machine:',
+    'CPU-seconds by process during the search (/proc; the ' +
+      'simulator apart from the stack total), and the whole ' +
+      'machine:',
     '',
     row([...CPU_COLUMNS.map((c) => SHORT[c] ?? c), 'stack', 'CPU-ms per job', `machine busy (${machine.cores} cores)`]),
     `|${'---:|'.repeat(CPU_COLUMNS.length + 3)}`,
-    row([...CPU_COLUMNS.map((c) => seconds(c).toFixed(1)), `**${stack.toFixed(1)}**`, found > 0 ? ((stack * 1000) / found).toFixed(2) : '-', `${machine.busySeconds.toFixed(1)} (${((machine.busySeconds / (wallMs / 1000) / Math.max(1, machine.cores)) * 100).toFixed(0)} %)`]),
+    row([
+      ...CPU_COLUMNS.map((c) => seconds(c).toFixed(1)),
+      `**${stack.toFixed(1)}**`,
+      found > 0 ? ((stack * 1000) / found).toFixed(2) : '-',
+      `${machine.busySeconds.toFixed(1)} ` +
+        `(${((machine.busySeconds / (wallMs / 1000) / Math.max(1, machine.cores)) * 100).toFixed(0)} ` +
+        `%)`,
+    ]),
   );
 }
 process.stdout.write(`${lines.join('\n')}\n`);

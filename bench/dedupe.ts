@@ -25,7 +25,10 @@ const laterMs = atMs + Number(process.env['BENCH_LATER_DAYS'] ?? 30) * 86_400_00
 
 type Rule = (records: readonly NormalizedProviderRecord[]) => string[];
 
-/** The rule before the matcher (commit d65374a): one exact key, company domain or name + title + country, first job wins. */
+/**
+ * The rule before the matcher (commit d65374a): one exact key, company domain or name + title + country, first job
+ * wins.
+ */
 const legacyExactKey: Rule = (records) => {
   const byBlock = new Map<string, string>();
   return records.map((r, i) => {
@@ -51,8 +54,10 @@ const matcher: Rule = (records) => {
   return records.map((r) => index.merge(r).jobId);
 };
 
-const withoutApplyUrls = (records: readonly NormalizedProviderRecord[]): NormalizedProviderRecord[] => records.map((r) => ({ ...r, apply_url: null, url: null }));
-const withoutDates = (records: readonly NormalizedProviderRecord[]): NormalizedProviderRecord[] => records.map((r) => ({ ...r, posted_at: null }));
+const withoutApplyUrls = (records: readonly NormalizedProviderRecord[]): NormalizedProviderRecord[] =>
+  records.map((r) => ({ ...r, apply_url: null, url: null }));
+const withoutDates = (records: readonly NormalizedProviderRecord[]): NormalizedProviderRecord[] =>
+  records.map((r) => ({ ...r, posted_at: null }));
 
 function shuffle<T>(items: T[], rng: Rng): T[] {
   for (let i = items.length - 1; i > 0; i--) {
@@ -75,9 +80,14 @@ const sourceKey = (r: NormalizedProviderRecord): string => `${r.provider}\u0000$
 const setupStarted = performance.now();
 const world = new World({ seed, clock: () => atMs, ...(slots ? { slots } : {}) });
 const views = createProviderViews(world);
-const truthOf = new Map(world.groundTruthEntries(atMs).map((e) => [`${e.provider}\u0000${e.providerJobId}`, e.worldJobId]));
+const truthOf = new Map(
+  world.groundTruthEntries(atMs).map((e) => [`${e.provider}\u0000${e.providerJobId}`, e.worldJobId]),
+);
 const listings = PROVIDER_SLUGS.map((slug) => fetchListing(views[slug], atMs));
-const records = shuffle(listings.flatMap((l) => l.records), new Rng(orderSeed));
+const records = shuffle(
+  listings.flatMap((l) => l.records),
+  new Rng(orderSeed),
+);
 const truth = records.map((r) => {
   const id = truthOf.get(sourceKey(r));
   if (!id) throw new Error(`no ground truth for ${r.provider} ${r.provider_job_id}`);
@@ -105,16 +115,22 @@ run('matcher, apply URLs and posting dates withheld', matcher, withoutDates(with
 // The market a month later: openings closed, new ones opened, some re-listed under new provider
 // ids (same world id). The listings not seen in the first snapshot arrive after it, as a refresh
 // would bring them, and are scored together with the first snapshot's records.
-const laterTruth = new Map(world.groundTruthEntries(laterMs).map((e) => [`${e.provider}\u0000${e.providerJobId}`, e.worldJobId]));
+const laterTruth = new Map(
+  world.groundTruthEntries(laterMs).map((e) => [`${e.provider}\u0000${e.providerJobId}`, e.worldJobId]),
+);
 const firstKeys = new Set(records.map(sourceKey));
 const laterRecords = shuffle(
-  PROVIDER_SLUGS.flatMap((slug) => fetchListing(views[slug], laterMs).records).filter((r) => !firstKeys.has(sourceKey(r))),
+  PROVIDER_SLUGS.flatMap((slug) => fetchListing(views[slug], laterMs).records).filter(
+    (r) => !firstKeys.has(sourceKey(r)),
+  ),
   new Rng(orderSeed + 1),
 );
 const overTime = [...records, ...laterRecords];
 const overTimeTruth = overTime.map((r, i) => (i < records.length ? truth[i]! : laterTruth.get(sourceKey(r))!));
 const firstOpenings = new Set(truth);
-const trueRelistings = new Set(laterRecords.map((r) => laterTruth.get(sourceKey(r))!).filter((id) => firstOpenings.has(id))).size;
+const trueRelistings = new Set(
+  laterRecords.map((r) => laterTruth.get(sourceKey(r))!).filter((id) => firstOpenings.has(id)),
+).size;
 let detectedRelistings = 0;
 const overTimeStarted = performance.now();
 const overTimeIndex = new CanonicalIndex();
@@ -132,15 +148,45 @@ const pct = (x: number): string => x.toFixed(4);
 const int = (x: number): string => Math.round(x).toLocaleString('en-US');
 const openings = new Set(truth).size;
 console.log(`\n## De-duplication benchmark\n`);
-console.log(`World seed ${seed} at ${new Date(atMs).toISOString()}${slots ? `, ${slots} slots` : ''}: ${int(openings)} openings, ${int(records.length)} provider records ` +
-  `(${listings.map((l) => `${l.provider} ${int(l.records.length)}`).join(', ')}), shuffled with seed ${orderSeed}; ` +
-  `${int(rows[0]!.score.truePairs)} true duplicate pairs. Listing + mapping took ${setupSeconds.toFixed(1)} s (not timed below).\n`);
+console.log(
+  `World seed ${seed} at ` +
+    `${new Date(atMs).toISOString()}${slots ? `, ${slots} slots` : ''}: ` +
+    `${int(openings)} openings, ${int(records.length)} provider ` +
+    `records ` +
+    `(${listings.map((l) => `${l.provider} ${int(l.records.length)}`).join(', ')}), shuffled with seed ${orderSeed}; ` +
+    `${int(rows[0]!.score.truePairs)} true duplicate pairs. ` +
+    `Listing + mapping took ${setupSeconds.toFixed(1)} s (not ` +
+    `timed below).\n`,
+);
 console.log('| rule | canonical jobs | precision | recall | F1 | records/s |');
 console.log('|---|---:|---:|---:|---:|---:|');
-for (const r of rows) console.log(`| ${r.name} | ${int(r.jobs)} | ${pct(r.score.precision)} | ${pct(r.score.recall)} | ${pct(r.score.f1)} | ${int(records.length / r.seconds)} |`);
-console.log(`| matcher over time: + the listings new ${Math.round((laterMs - atMs) / 86_400_000)} days later (${int(laterRecords.length)} records) | ${int(new Set(overTimeJobs).size)} | ${pct(overTimeScore.precision)} | ${pct(overTimeScore.recall)} | ${pct(overTimeScore.f1)} | ${int(overTime.length / overTimeSeconds)} |`);
-console.log(`\n(${int(openings)} true openings; pairwise precision/recall over record pairs, records/s single-threaded, matching only.)`);
-console.log(`Over time: ${int(new Set(overTimeTruth).size)} true openings; ${int(trueRelistings)} openings of the first snapshot came back under new provider ids (re-listed), ${int(detectedRelistings)} records were merged as re-listings.`);
+for (const r of rows)
+  console.log(
+    `| ${r.name} | ${int(r.jobs)} | ${pct(r.score.precision)} | ` +
+      `${pct(r.score.recall)} | ${pct(r.score.f1)} | ` +
+      `${int(records.length / r.seconds)} |`,
+  );
+console.log(
+  `| matcher over time: + the listings new ` +
+    `${Math.round((laterMs - atMs) / 86_400_000)} days later ` +
+    `(${int(laterRecords.length)} records) | ` +
+    `${int(new Set(overTimeJobs).size)} | ` +
+    `${pct(overTimeScore.precision)} | ` +
+    `${pct(overTimeScore.recall)} | ${pct(overTimeScore.f1)} | ` +
+    `${int(overTime.length / overTimeSeconds)} |`,
+);
+console.log(
+  `\n(${int(openings)} true openings; pairwise precision/recall ` +
+    `over record pairs, records/s single-threaded, matching ` +
+    `only.)`,
+);
+console.log(
+  `Over time: ${int(new Set(overTimeTruth).size)} true ` +
+    `openings; ${int(trueRelistings)} openings of the first ` +
+    `snapshot came back under new provider ids (re-listed), ` +
+    `${int(detectedRelistings)} records were merged as ` +
+    `re-listings.`,
+);
 
 // the run with apply URLs is exact on this world; the URL-blind run shows where similarity alone errs
 if (details) printDetails(urlBlindJobs, urlBlind);
@@ -159,33 +205,53 @@ function printDetails(jobs: readonly string[], records: readonly NormalizedProvi
   const examples: { kind: string; a: number; b: number }[] = [];
   const pairName = (a: number, b: number): string => [records[a]!.provider, records[b]!.provider].sort().join(' + ');
   for (const members of byTruth.values()) {
-    for (let x = 0; x < members.length; x++) for (let y = x + 1; y < members.length; y++) {
-      const [a, b] = [members[x]!, members[y]!];
-      if (jobs[a] !== jobs[b]) {
-        missed.set(pairName(a, b), (missed.get(pairName(a, b)) ?? 0) + 1);
-        if (examples.filter((e) => e.kind === 'missed').length < 6) examples.push({ kind: 'missed', a, b });
+    for (let x = 0; x < members.length; x++)
+      for (let y = x + 1; y < members.length; y++) {
+        const [a, b] = [members[x]!, members[y]!];
+        if (jobs[a] !== jobs[b]) {
+          missed.set(pairName(a, b), (missed.get(pairName(a, b)) ?? 0) + 1);
+          if (examples.filter((e) => e.kind === 'missed').length < 6) examples.push({ kind: 'missed', a, b });
+        }
       }
-    }
   }
   for (const members of byJob.values()) {
-    for (let x = 0; x < members.length; x++) for (let y = x + 1; y < members.length; y++) {
-      const [a, b] = [members[x]!, members[y]!];
-      if (truth[a] !== truth[b]) {
-        wrong.set(pairName(a, b), (wrong.get(pairName(a, b)) ?? 0) + 1);
-        if (examples.filter((e) => e.kind === 'wrong').length < 6) examples.push({ kind: 'wrong', a, b });
+    for (let x = 0; x < members.length; x++)
+      for (let y = x + 1; y < members.length; y++) {
+        const [a, b] = [members[x]!, members[y]!];
+        if (truth[a] !== truth[b]) {
+          wrong.set(pairName(a, b), (wrong.get(pairName(a, b)) ?? 0) + 1);
+          if (examples.filter((e) => e.kind === 'wrong').length < 6) examples.push({ kind: 'wrong', a, b });
+        }
       }
-    }
   }
-  const top = (m: Map<string, number>): string => [...m].sort((p, q) => q[1] - p[1]).slice(0, 10).map(([k, n]) => `${k}: ${n}`).join('; ') || 'none';
+  const top = (m: Map<string, number>): string =>
+    [...m]
+      .sort((p, q) => q[1] - p[1])
+      .slice(0, 10)
+      .map(([k, n]) => `${k}: ${n}`)
+      .join('; ') || 'none';
   console.log(`\nMissed pairs by provider pair: ${top(missed)}`);
   console.log(`Wrongly merged pairs by provider pair: ${top(wrong)}`);
   for (const e of examples) {
     const ra = recordToMatch(records[e.a]!);
     const rb = recordToMatch(records[e.b]!);
     const explain: Record<string, number> = {};
-    const score = scoreCandidate(ra, { id: 'b', features: rb.features, keys: new Set(rb.keys), providers: new Set([rb.provider]) }, explain);
+    const score = scoreCandidate(
+      ra,
+      { id: 'b', features: rb.features, keys: new Set(rb.keys), providers: new Set([rb.provider]) },
+      explain,
+    );
     const show = (r: NormalizedProviderRecord): string =>
-      `${r.provider} "${r.title}" @ ${r.company.name} (${r.company.domain ?? '-'}) ${r.location.city ?? '-'}/${r.location.country_code} ${r.employment_type ?? '-'} ${r.seniority ?? '-'} posted ${r.posted_at} ${r.description ? `desc ${r.description.length}ch` : 'no desc'}`;
-    console.log(`\n${e.kind}: score ${score.toFixed(1)} ${JSON.stringify(explain)}\n  ${show(records[e.a]!)}\n  ${show(records[e.b]!)}`);
+      `${r.provider} "${r.title}" @ ${r.company.name} ` +
+      `(${r.company.domain ?? '-'}) ` +
+      `${r.location.city ?? '-'}/${r.location.country_code} ` +
+      `${r.employment_type ?? '-'} ${r.seniority ?? '-'} posted ` +
+      `${r.posted_at} ` +
+      `${r.description ? `desc ${r.description.length}ch` : 'no desc'}`;
+    console.log(
+      `\n${e.kind}: score ${score.toFixed(1)} ` +
+        `${JSON.stringify(explain)}\n  ${show(records[e.a]!)}\n  ` +
+        `${show(records[e.b]!)}`,
+    );
   }
 }

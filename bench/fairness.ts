@@ -24,14 +24,28 @@
  */
 import { resolve } from 'node:path';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';
-import { closedLoop, measure, type Measured, OUTCOME_ALIGN, OUTCOME_HEADER, type Outcome, outcomeCells, row, type SearchShape, searchOnce } from './search-load.js';
+import {
+  closedLoop,
+  measure,
+  type Measured,
+  OUTCOME_ALIGN,
+  OUTCOME_HEADER,
+  type Outcome,
+  outcomeCells,
+  row,
+  type SearchShape,
+  searchOnce,
+} from './search-load.js';
 import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 30);
 const quietEveryMs = Number(process.env['BENCH_QUIET_EVERY_MS'] ?? 250);
 const busyClients = Number(process.env['BENCH_BUSY_CLIENTS'] ?? 32);
 const gateways = (process.env['BENCH_GATEWAYS'] ?? baseUrl).split(',').filter(Boolean);
-const shape: SearchShape = { strategy: process.env['BENCH_STRATEGY'] ?? 'max_coverage', limit: Number(process.env['BENCH_LIMIT'] ?? 20) };
+const shape: SearchShape = {
+  strategy: process.env['BENCH_STRATEGY'] ?? 'max_coverage',
+  limit: Number(process.env['BENCH_LIMIT'] ?? 20),
+};
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const gatewayEnv = processEnv(servicePids(pidsFile)['gateway']!);
 const location = stackLocation(pidsFile, gatewayEnv['DATABASE_URL'], gatewayEnv['REDIS_URL']);
@@ -57,7 +71,8 @@ function busySearches(forSeconds: number, backOff: boolean): Promise<Outcome[]> 
   return closedLoop(busyClients, forSeconds, async (until) => {
     const outcome = await searchOnce(busyKey, shape, gateways[client++ % gateways.length]);
     const wait = Number(outcome.retryAfter ?? 0) * 1000;
-    if (backOff && outcome.status !== 200 && wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, until - performance.now()))));
+    if (backOff && outcome.status !== 200 && wait > 0)
+      await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, until - performance.now()))));
     return outcome;
   });
 }
@@ -72,7 +87,13 @@ const rows: Row[] = [];
 
 const alone = await measure(location, 'quiet account alone', () => quietSearches(seconds));
 rows.push({ phase: alone.name, account: 'quiet', measured: alone, outcomes: alone.outcomes });
-const quietP50 = percentile(alone.outcomes.filter((o) => o.status === 200).map((o) => o.ms).sort((a, b) => a - b), 50);
+const quietP50 = percentile(
+  alone.outcomes
+    .filter((o) => o.status === 200)
+    .map((o) => o.ms)
+    .sort((a, b) => a - b),
+  50,
+);
 
 for (const backOff of [false, true]) {
   await new Promise((r) => setTimeout(r, 5000));
@@ -88,16 +109,27 @@ for (const backOff of [false, true]) {
 }
 
 const lines = [
-  `POST /v1/jobs/search (strategy ${shape.strategy}, limit ${shape.limit}); quiet account every ${quietEveryMs} ms, its quiet p50 ${quietP50.toFixed(0)} ms`,
-  `gateway SEARCH_MAX_IN_FLIGHT=${gatewayEnv['SEARCH_MAX_IN_FLIGHT'] ?? 'default'}, SEARCH_QUEUE_MAX_WAIT_MS=${gatewayEnv['SEARCH_QUEUE_MAX_WAIT_MS'] ?? 'default'}; stack CPU is per answer of both accounts`,
-  `${gateways.length} gateway(s): the busy account round-robin over ${gateways.join(', ')}, the quiet one on ${gateways[0]}`,
+  `POST /v1/jobs/search (strategy ${shape.strategy}, limit ` +
+    `${shape.limit}); quiet account every ${quietEveryMs} ms, its ` +
+    `quiet p50 ${quietP50.toFixed(0)} ms`,
+  `gateway ` +
+    `SEARCH_MAX_IN_FLIGHT=${gatewayEnv['SEARCH_MAX_IN_FLIGHT'] ?? 'default'}, ` +
+    `SEARCH_QUEUE_MAX_WAIT_MS=${gatewayEnv['SEARCH_QUEUE_MAX_WAIT_MS'] ?? 'default'}; ` +
+    `stack CPU is per answer of both accounts`,
+  `${gateways.length} gateway(s): the busy account round-robin ` +
+    `over ${gateways.join(', ')}, the quiet one on ${gateways[0]}`,
   '',
   row(['phase', 'account', ...OUTCOME_HEADER, 'p95 / quiet p50']),
   `|---|---|${[...OUTCOME_ALIGN, '---:'].join('|')}|`,
 ];
 for (const r of rows) {
-  const answered = r.outcomes.filter((o) => o.status === 200).map((o) => o.ms).sort((a, b) => a - b);
-  const allAnswered = rows.filter((other) => other.measured === r.measured).reduce((n, other) => n + other.outcomes.filter((o) => o.status === 200).length, 0);
+  const answered = r.outcomes
+    .filter((o) => o.status === 200)
+    .map((o) => o.ms)
+    .sort((a, b) => a - b);
+  const allAnswered = rows
+    .filter((other) => other.measured === r.measured)
+    .reduce((n, other) => n + other.outcomes.filter((o) => o.status === 200).length, 0);
   const cpuShare = allAnswered ? (r.measured.stackCpuSeconds * answered.length) / allAnswered : 0;
   const ratio = r.account === 'quiet' && answered.length ? (percentile(answered, 95) / quietP50).toFixed(2) : '-';
   lines.push(row([r.phase, r.account, ...outcomeCells(r.outcomes, r.measured.seconds, cpuShare), ratio]));

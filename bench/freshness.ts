@@ -54,7 +54,8 @@ const warmupMaxMs = Number(process.env['BENCH_WARMUP_MAX_MS'] ?? 900_000);
 const skipFill = flags['skip-fill'] ?? process.env['BENCH_SKIP_FILL'] === '1';
 const simUrl = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
 const brokers = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(',');
-const databaseUrl = process.env['DATABASE_URL'] ?? dedupeEnv['DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/jobs';
+const databaseUrl =
+  process.env['DATABASE_URL'] ?? dedupeEnv['DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/jobs';
 const dedupeMetricsUrl = process.env['DEDUPE_METRICS_URL'] ?? 'http://127.0.0.1:9103/metrics';
 const location = stackLocation(pidsFile, databaseUrl, dedupeEnv['REDIS_URL']);
 
@@ -71,14 +72,44 @@ const ownBackend = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS 
 let store = await storeCounts(db);
 const fillStarted = performance.now();
 if (!skipFill && store.openJobs < targetJobs) {
-  log(`store: ${int(store.openJobs)} open jobs; filling it with the simulated market (WORLD_SLOTS of the stack: ${processEnv(services['provider-sim']!)['WORLD_SLOTS'] ?? 'default'}) ...`);
-  const fill = await fillStore({ simUrl, brokers, db, dedupeMetricsUrl, settleMs: 10_000, timeoutMs: Number(process.env['BENCH_FILL_TIMEOUT_MS'] ?? 3_600_000), log, topic: 'passes', parallelPages: 8 });
-  log(`fill ${fill.refreshId}: ${Object.entries(fill.records).map(([p, n]) => `${p} ${int(n)}`).join(', ')}; read in ${fill.readSeconds.toFixed(0)} s, caught up after ${fill.caughtUpSeconds.toFixed(0)} s`);
+  log(
+    `store: ${int(store.openJobs)} open jobs; filling it with the ` +
+      `simulated market (WORLD_SLOTS of the stack: ` +
+      `${processEnv(services['provider-sim']!)['WORLD_SLOTS'] ?? 'default'}) ` +
+      `...`,
+  );
+  const fill = await fillStore({
+    simUrl,
+    brokers,
+    db,
+    dedupeMetricsUrl,
+    settleMs: 10_000,
+    timeoutMs: Number(process.env['BENCH_FILL_TIMEOUT_MS'] ?? 3_600_000),
+    log,
+    topic: 'passes',
+    parallelPages: 8,
+  });
+  log(
+    `fill ${fill.refreshId}: ${Object.entries(fill.records)
+      .map(([p, n]) => `${p} ${int(n)}`)
+      .join(', ')}; read in ${fill.readSeconds.toFixed(0)} s, caught up after ${fill.caughtUpSeconds.toFixed(0)} s`,
+  );
   store = await storeCounts(db);
 }
 const fillSeconds = (performance.now() - fillStarted) / 1000;
-log(`store: ${int(store.openJobs)} open jobs (${int(store.allJobs)} in all), ${int(store.sources)} sources (${Object.entries(store.sourcesByProvider).map(([p, n]) => `${p} ${int(n)}`).join(', ')})`);
-if (store.openJobs < targetJobs) log(`the store holds fewer open jobs than BENCH_TARGET_JOBS (${int(targetJobs)}): a larger WORLD_SLOTS makes a larger market`);
+log(
+  `store: ${int(store.openJobs)} open jobs (${int(store.allJobs)} in all), ${int(store.sources)} sources (${Object.entries(
+    store.sourcesByProvider,
+  )
+    .map(([p, n]) => `${p} ${int(n)}`)
+    .join(', ')})`,
+);
+if (store.openJobs < targetJobs)
+  log(
+    `the store holds fewer open jobs than BENCH_TARGET_JOBS ` +
+      `(${int(targetJobs)}): a larger WORLD_SLOTS makes a larger ` +
+      `market`,
+  );
 
 // ---------------------------------------------------------------- ages
 
@@ -95,7 +126,14 @@ interface Ages {
 
 /** dedupe's `verificationAges` statement, with the jobs a round can reach apart. */
 async function ages(): Promise<Map<string, Ages>> {
-  const { rows } = await db.query<{ provider: string; listed: number; unreachable: number; max_s: number; p99_s: number; max_reachable_s: number | null }>(`
+  const { rows } = await db.query<{
+    provider: string;
+    listed: number;
+    unreachable: number;
+    max_s: number;
+    p99_s: number;
+    max_reachable_s: number | null;
+  }>(`
     SELECT s.provider::text AS provider, count(*)::int AS listed, (count(*) FILTER (WHERE c.domain IS NULL))::int AS unreachable,
       greatest(0, extract(epoch FROM statement_timestamp() - min(s.last_seen_at)))::float8 AS max_s,
       greatest(0, extract(epoch FROM statement_timestamp() - percentile_disc(0.99) WITHIN GROUP (ORDER BY s.last_seen_at DESC)))::float8 AS p99_s,
@@ -103,7 +141,19 @@ async function ages(): Promise<Map<string, Ages>> {
     FROM job_sources s JOIN canonical_jobs j ON j.id = s.canonical_job_id JOIN companies c ON c.id = j.company_id
     WHERE s.listed AND j.status = 'open'
     GROUP BY 1 ORDER BY 1`);
-  return new Map(rows.map((r) => [r.provider, { provider: r.provider, listed: r.listed, unreachable: r.unreachable, maxS: r.max_s, p99S: r.p99_s, maxReachableS: r.max_reachable_s }]));
+  return new Map(
+    rows.map((r) => [
+      r.provider,
+      {
+        provider: r.provider,
+        listed: r.listed,
+        unreachable: r.unreachable,
+        maxS: r.max_s,
+        p99S: r.p99_s,
+        maxReachableS: r.max_reachable_s,
+      },
+    ]),
+  );
 }
 
 const fmt = (s: number | null | undefined) => (s === null || s === undefined ? 'n/a' : s.toFixed(0));
@@ -116,10 +166,18 @@ for (;;) {
   const over = [...now.values()].filter((a) => (a.maxReachableS ?? 0) > boundS);
   if (over.length === 0) break;
   if (Date.now() - warmupStarted > warmupMaxMs) {
-    log(`warm-up: still over the bound after ${warmupMaxMs / 1000} s (${over.map((a) => `${a.provider} ${fmt(a.maxReachableS)} s`).join(', ')}); measuring anyway`);
+    log(
+      `warm-up: still over the bound after ${warmupMaxMs / 1000} s ` +
+        `(${over.map((a) => `${a.provider} ${fmt(a.maxReachableS)} s`).join(', ')}); ` +
+        `measuring anyway`,
+    );
     break;
   }
-  log(`warm-up: oldest listing at a company with a domain over the bound of ${boundS} s: ${over.map((a) => `${a.provider} ${fmt(a.maxReachableS)} s`).join(', ')}`);
+  log(
+    `warm-up: oldest listing at a company with a domain over the ` +
+      `bound of ${boundS} s: ` +
+      `${over.map((a) => `${a.provider} ${fmt(a.maxReachableS)} s`).join(', ')}`,
+  );
   await sleep(sampleMs);
 }
 const warmupSeconds = (Date.now() - warmupStarted) / 1000;
@@ -127,7 +185,11 @@ const warmupSeconds = (Date.now() - warmupStarted) / 1000;
 // ---------------------------------------------------------------- 3. measure
 
 const windowMs = rounds * intervalMs;
-log(`measuring ${rounds} rounds (${windowMs / 1000} s) at REFRESH_INTERVAL_MS ${intervalMs}, REFRESH_BUCKETS ${buckets}: the bound is ${boundS} s`);
+log(
+  `measuring ${rounds} rounds (${windowMs / 1000} s) at ` +
+    `REFRESH_INTERVAL_MS ${intervalMs}, REFRESH_BUCKETS ` +
+    `${buckets}: the bound is ${boundS} s`,
+);
 const loadBefore = loadavg();
 const started = new Date();
 const cpuBefore = snapshot(location);
@@ -143,8 +205,17 @@ const ownSeconds = ((processCpuMs(ownBackend) ?? ownBefore) - ownBefore) / 1000;
 const cpu = usageBetween(cpuBefore, snapshot(location));
 const loadAfter = loadavg();
 
-/** Rounds that started in the window: when, how long to the merge of their last sweep (null: a sweep still out), and their sweeps. */
-const { rows: roundRows } = await db.query<{ provider: string; started_at: Date; seconds: number | null; sweeps: number; records: number }>(
+/**
+ * Rounds that started in the window: when, how long to the merge of their last sweep (null: a sweep still out), and
+ * their sweeps.
+ */
+const { rows: roundRows } = await db.query<{
+  provider: string;
+  started_at: Date;
+  seconds: number | null;
+  sweeps: number;
+  records: number;
+}>(
   `SELECT p.provider::text AS provider, p.started_at,
      CASE WHEN count(s.*) FILTER (WHERE s.finished_at IS NULL) > 0 THEN NULL
           ELSE extract(epoch FROM coalesce(max(s.finished_at), p.started_at) - p.started_at)::float8 END AS seconds,
@@ -154,8 +225,17 @@ const { rows: roundRows } = await db.query<{ provider: string; started_at: Date;
    GROUP BY p.id ORDER BY p.started_at`,
   [started, ended],
 );
-const { rows: verification } = await db.query<{ provider: string; max_age_seconds: number | null; bound_seconds: number; current_bound_seconds: number; holds: boolean; computed_at: Date }>(
-  'SELECT provider::text AS provider, max_age_seconds, bound_seconds, current_bound_seconds, holds, computed_at FROM store_verification ORDER BY provider',
+const { rows: verification } = await db.query<{
+  provider: string;
+  max_age_seconds: number | null;
+  bound_seconds: number;
+  current_bound_seconds: number;
+  holds: boolean;
+  computed_at: Date;
+}>(
+  'SELECT provider::text AS provider, max_age_seconds, ' +
+    'bound_seconds, current_bound_seconds, holds, computed_at ' +
+    'FROM store_verification ORDER BY provider',
 );
 await db.end();
 
@@ -163,14 +243,34 @@ await db.end();
 
 const intervalS = intervalMs / 1000;
 console.log(`\n## bench:freshness, ${started.toISOString()} to ${ended.toISOString()}\n`);
-console.log(`Store: ${int(store.openJobs)} open jobs (${int(store.allJobs)} in all), ${int(store.sources)} sources. ${skipFill ? 'Fill skipped' : `Fill and settle: ${fillSeconds.toFixed(0)} s`}; warm-up ${warmupSeconds.toFixed(0)} s. Window: ${rounds} rounds of ${intervalS} s, ${samples.length} samples of every listed source's age. Bound: ${buckets} x ${intervalS} s = ${boundS} s. Load average ${loadBefore.map((l) => l.toFixed(1)).join('/')} before, ${loadAfter.map((l) => l.toFixed(1)).join('/')} after (${cpus().length} cores).\n`);
-console.log('| provider | listed sources | of which unreachable (company without a domain) | max age s | max age s, reachable | p99 age s | bound s | rounds in window | round s p50 / max | rounds within the interval | sweeps per round | dedupe: max age s / holds |');
+console.log(
+  `Store: ${int(store.openJobs)} open jobs ` +
+    `(${int(store.allJobs)} in all), ${int(store.sources)} ` +
+    `sources. ` +
+    `${skipFill ? 'Fill skipped' : `Fill and settle: ${fillSeconds.toFixed(0)} s`}; ` +
+    `warm-up ${warmupSeconds.toFixed(0)} s. Window: ${rounds} ` +
+    `rounds of ${intervalS} s, ${samples.length} samples of every ` +
+    `listed source's age. Bound: ${buckets} x ${intervalS} s = ` +
+    `${boundS} s. Load average ` +
+    `${loadBefore.map((l) => l.toFixed(1)).join('/')} before, ` +
+    `${loadAfter.map((l) => l.toFixed(1)).join('/')} after ` +
+    `(${cpus().length} cores).\n`,
+);
+console.log(
+  '| provider | listed sources | of which unreachable (company ' +
+    'without a domain) | max age s | max age s, reachable | p99 ' +
+    'age s | bound s | rounds in window | round s p50 / max | ' +
+    'rounds within the interval | sweeps per round | dedupe: max ' +
+    'age s / holds |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|');
 for (const provider of PROVIDER_SLUGS) {
   const series = samples.map((s) => s.ages.get(provider)).filter((a): a is Ages => a !== undefined);
   const last = series.at(-1);
   const max = Math.max(0, ...series.map((a) => a.maxS));
-  const reachable = series.some((a) => a.maxReachableS !== null) ? Math.max(0, ...series.map((a) => a.maxReachableS ?? 0)) : null;
+  const reachable = series.some((a) => a.maxReachableS !== null)
+    ? Math.max(0, ...series.map((a) => a.maxReachableS ?? 0))
+    : null;
   const p99 = Math.max(0, ...series.map((a) => a.p99S));
   const mine = roundRows.filter((r) => r.provider === provider);
   const durations = mine.flatMap((r) => (r.seconds === null ? [] : [r.seconds])).sort((a, b) => a - b);
@@ -179,7 +279,15 @@ for (const provider of PROVIDER_SLUGS) {
   const sweeps = mine.length > 0 ? mine.reduce((n, r) => n + r.sweeps, 0) / mine.length : 0;
   const v = verification.find((r) => r.provider === provider);
   console.log(
-    `| ${provider} | ${int(last?.listed ?? 0)} | ${int(last?.unreachable ?? 0)} | ${fmt(max)} | ${fmt(reachable)} | ${fmt(p99)} | ${boundS} | ${mine.length}${open > 0 ? ` (${open} still running)` : ''} | ${durations.length > 0 ? `${percentile(durations, 50).toFixed(1)} / ${durations.at(-1)!.toFixed(1)}` : 'n/a'} | ${fitted} of ${durations.length} | ${sweeps.toFixed(1)} | ${v ? `${fmt(v.max_age_seconds)} / ${v.holds ? 'yes' : 'no'}` : 'n/a'} |`,
+    `| ${provider} | ${int(last?.listed ?? 0)} | ` +
+      `${int(last?.unreachable ?? 0)} | ${fmt(max)} | ` +
+      `${fmt(reachable)} | ${fmt(p99)} | ${boundS} | ` +
+      `${mine.length}${open > 0 ? ` (${open} still running)` : ''} ` +
+      `| ` +
+      `${durations.length > 0 ? `${percentile(durations, 50).toFixed(1)} / ${durations.at(-1)!.toFixed(1)}` : 'n/a'} ` +
+      `| ${fitted} of ${durations.length} | ${sweeps.toFixed(1)} | ` +
+      `${v ? `${fmt(v.max_age_seconds)} / ${v.holds ? 'yes' : 'no'}` : 'n/a'} ` +
+      `|`,
   );
 }
 
@@ -194,12 +302,26 @@ for (const sample of samples) {
   console.log(`| ${minute} | ${PROVIDER_SLUGS.map((p) => fmt(sample.ages.get(p)?.maxS)).join(' | ')} |`);
 }
 
-const COLUMNS = ['dedupe', 'provider-fetcher', 'search-orchestrator', 'billing', 'webhook-dispatcher', 'gateway', GROUP.pgBackends, GROUP.kafka] as const;
+const COLUMNS = [
+  'dedupe',
+  'provider-fetcher',
+  'search-orchestrator',
+  'billing',
+  'webhook-dispatcher',
+  'gateway',
+  GROUP.pgBackends,
+  GROUP.kafka,
+] as const;
 const SHORT: Record<string, string> = { [GROUP.pgBackends]: 'PostgreSQL', [GROUP.kafka]: 'Kafka' };
 const seconds = (c: string) => Math.max(0, (cpu.get(c)?.seconds ?? 0) - (c === GROUP.pgBackends ? ownSeconds : 0));
 const wallS = (ended.getTime() - started.getTime()) / 1000;
 const stack = COLUMNS.reduce((n, c) => n + seconds(c), 0);
-console.log(`\nCPU over the window (${wallS.toFixed(0)} s), CPU-seconds and share of one core; PostgreSQL without this benchmark's own backend (${ownSeconds.toFixed(1)} CPU-s of age samples):\n`);
+console.log(
+  `\nCPU over the window (${wallS.toFixed(0)} s), CPU-seconds ` +
+    `and share of one core; PostgreSQL without this benchmark's ` +
+    `own backend (${ownSeconds.toFixed(1)} CPU-s of age ` +
+    `samples):\n`,
+);
 console.log(`| ${[...COLUMNS.map((c) => SHORT[c] ?? c), 'stack', 'provider-sim (the partners)'].join(' | ')} |`);
 console.log(`|${[...COLUMNS, 'stack', 'sim'].map(() => '---:').join('|')}|`);
 const cell = (s: number) => `${s.toFixed(1)} (${((100 * s) / wallS).toFixed(1)} %)`;

@@ -28,7 +28,14 @@ import { WatchSchema, type Event } from '@jobs/contracts';
 import { addWorldCompany, addWorldJob, admin, Receiver, type ProviderSlug } from '@jobs/e2e-support';
 import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
-const { values: flags } = parseArgs({ options: { samples: { type: 'string' }, cleared: { type: 'string' }, partner: { type: 'string' }, faults: { type: 'string' } } });
+const { values: flags } = parseArgs({
+  options: {
+    samples: { type: 'string' },
+    cleared: { type: 'string' },
+    partner: { type: 'string' },
+    faults: { type: 'string' },
+  },
+});
 const samples = Number(flags.samples ?? process.env['BENCH_SAMPLES'] ?? 20);
 const clearedSamples = Number(flags.cleared ?? process.env['BENCH_CLEARED'] ?? 10);
 const partner = (flags.partner ?? process.env['BENCH_PARTNER'] ?? 'provider_b') as ProviderSlug;
@@ -36,7 +43,10 @@ const faultNames = (flags.faults ?? process.env['BENCH_FAULTS'] ?? 'none,timeout
 const timeoutMs = Number(process.env['BENCH_TIMEOUT_MS'] ?? 30_000);
 const pollMs = Number(process.env['BENCH_POLL_MS'] ?? 100);
 
-const FAULTS: Record<string, { label: string; settings: { fail?: 'none' | 'error' | 'timeout'; latency_ms?: number } | null }> = {
+const FAULTS: Record<
+  string,
+  { label: string; settings: { fail?: 'none' | 'error' | 'timeout'; latency_ms?: number } | null }
+> = {
   none: { label: 'no fault', settings: null },
   timeout: { label: `${partner} fail: "timeout"`, settings: { fail: 'timeout' } },
   error: { label: `${partner} fail: "error"`, settings: { fail: 'error' } },
@@ -47,8 +57,17 @@ const FAULTS: Record<string, { label: string; settings: { fail?: 'none' | 'error
  * A public API call, straight: `api()` of @jobs/e2e-support awaits a whole refresh first when an
  * own-crawler opening was added, which is the very wait measured here.
  */
-async function call(path: string, key: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  path: string,
+  key: string,
+  body?: unknown,
+  method = body === undefined ? 'GET' : 'POST',
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
@@ -63,11 +82,16 @@ interface Sample {
 
 const receiver = new Receiver();
 await receiver.start();
-const pro = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
+const pro = await createBenchAccount({
+  plan: 'pro',
+  credits: 1_000_000,
+  rate_limit: { limit: 1_000_000, window_seconds: 60 },
+});
 const domain = await addWorldCompany();
 const webhookUrl = receiver.endpoint();
 const watchAnswer = await call('/v1/watches', pro.liveKey, { type: 'company', domain, webhook_url: webhookUrl });
-if (watchAnswer.status !== 201) throw new Error(`POST /v1/watches answered ${watchAnswer.status}: ${JSON.stringify(watchAnswer.body)}`);
+if (watchAnswer.status !== 201)
+  throw new Error(`POST /v1/watches answered ${watchAnswer.status}: ${JSON.stringify(watchAnswer.body)}`);
 const watch = WatchSchema.parse(watchAnswer.body);
 
 /** When the watch's job.opened for this title arrived (epoch ms), if it has. */
@@ -90,7 +114,11 @@ async function foundBySearch(key: string, keyword: string): Promise<boolean> {
 
 async function sample(): Promise<Sample> {
   // a Starter account of its own per sample: polling is never held back by the plan's rate limit
-  const starter = await createBenchAccount({ plan: 'starter', credits: 10_000, rate_limit: { limit: 100_000, window_seconds: 60 } });
+  const starter = await createBenchAccount({
+    plan: 'starter',
+    credits: 10_000,
+    rate_limit: { limit: 100_000, window_seconds: 60 },
+  });
   const job = await addWorldJob({ providers: ['own_index'], company_domain: domain });
   const started = Date.now();
   await admin('POST', '/refresh', undefined, 202);
@@ -109,11 +137,17 @@ const rows: string[] = [];
 const stats = (values: Array<number | null>) => {
   const got = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
   const s = (ms: number) => (ms / 1000).toFixed(2);
-  return got.length === 0 ? 'none' : `${s(percentile(got, 50))} / ${s(percentile(got, 95))} / ${s(got[got.length - 1]!)}`;
+  return got.length === 0
+    ? 'none'
+    : `${s(percentile(got, 50))} / ${s(percentile(got, 95))} / ${s(got[got.length - 1]!)}`;
 };
 const row = (label: string, phase: string, taken: Sample[]) => {
   const missed = taken.filter((t) => t.searchMs === null || t.eventMs === null).length;
-  rows.push(`| ${label} | ${phase} | ${taken.length} | ${stats(taken.map((t) => t.searchMs))} | ${stats(taken.map((t) => t.eventMs))} | ${missed} |`);
+  rows.push(
+    `| ${label} | ${phase} | ${taken.length} | ` +
+      `${stats(taken.map((t) => t.searchMs))} | ` +
+      `${stats(taken.map((t) => t.eventMs))} | ${missed} |`,
+  );
   say(rows[rows.length - 1]!);
 };
 
@@ -138,8 +172,13 @@ try {
   await receiver.stop();
 }
 
-console.log(`\nA new own-index opening after POST /admin/refresh (seconds, p50 / p95 / max; missed: not within ${timeoutMs / 1000} s)\n`);
-console.log('| fault | phase | samples | found by a Starter search | watched company\'s job.opened | missed |');
+console.log(
+  `\nA new own-index opening after POST /admin/refresh ` +
+    `(seconds, p50 / p95 / max; missed: not within ` +
+    `${timeoutMs / 1000} s)\n`,
+);
+console.log("| fault | phase | samples | found by a Starter search | watched company's job.opened | missed |");
 console.log('|---|---|---:|---|---|---:|');
 for (const line of rows) console.log(line);
-if (refused.size > 0) console.log(`\nSearch polls not answered 200: ${[...refused].map(([status, n]) => `${n} x ${status}`).join(', ')}`);
+if (refused.size > 0)
+  console.log(`\nSearch polls not answered 200: ${[...refused].map(([status, n]) => `${n} x ${status}`).join(', ')}`);

@@ -28,8 +28,16 @@ const brokers = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(',');
 const count = Number(process.env['BENCH_MESSAGES'] ?? 100);
 const run = `${process.pid}-${Date.now()}`;
 /** A search page's worth of jobs (descriptions of 1,200 characters, as the simulated partners write them). */
-const PAGE: Job[] = Array.from({ length: Number(process.env['BENCH_PAGE_JOBS'] ?? 20) }, (_, i) => ({ ...examples.job(), id: `job_hop${i}`, description: 'x'.repeat(1200) }));
-const HEADERS = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'x-request-id': 'req_abcdefghijkl', 'x-stages': 'gateway' };
+const PAGE: Job[] = Array.from({ length: Number(process.env['BENCH_PAGE_JOBS'] ?? 20) }, (_, i) => ({
+  ...examples.job(),
+  id: `job_hop${i}`,
+  description: 'x'.repeat(1200),
+}));
+const HEADERS = {
+  traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+  'x-request-id': 'req_abcdefghijkl',
+  'x-stages': 'gateway',
+};
 
 /** How long a fresh consumer group takes to join and be assigned its partition, before the first message. */
 const JOIN_WAIT_MS = 3000;
@@ -39,7 +47,11 @@ const JOIN_WAIT_MS = 3000;
  * producer and a consumer whose handler calls `arrived`, and returns how to send message `i` and
  * how to stop. Messages go one at a time, a pause between them (as a lone search's hops are).
  */
-async function timeHops(kafka: Kafka, topic: string, start: (arrived: () => void) => Promise<{ send: (i: number) => Promise<void>; stop: () => Promise<void> }>): Promise<number[]> {
+async function timeHops(
+  kafka: Kafka,
+  topic: string,
+  start: (arrived: () => void) => Promise<{ send: (i: number) => Promise<void>; stop: () => Promise<void> }>,
+): Promise<number[]> {
   const admin = kafka.admin();
   await admin.connect();
   await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
@@ -74,7 +86,20 @@ function bare(variant: 'plain' | 'as-services', page: Job[] = []): Promise<numbe
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
     await consumer.run({ eachMessage: async () => arrived() });
     return {
-      send: (i) => producer.send({ topic, acks: -1, messages: [{ key: `k${i}`, value: JSON.stringify(page.length > 0 ? { i, jobs: page } : { i }), ...(variant === 'plain' ? {} : { headers: { ...HEADERS, 'x-message-id': `msg_${i}` } }) }] }).then(() => undefined),
+      send: (i) =>
+        producer
+          .send({
+            topic,
+            acks: -1,
+            messages: [
+              {
+                key: `k${i}`,
+                value: JSON.stringify(page.length > 0 ? { i, jobs: page } : { i }),
+                ...(variant === 'plain' ? {} : { headers: { ...HEADERS, 'x-message-id': `msg_${i}` } }),
+              },
+            ],
+          })
+          .then(() => undefined),
       stop: () => Promise.all([consumer.disconnect(), producer.disconnect()]).then(() => undefined),
     };
   });
@@ -84,10 +109,20 @@ function ours(page: Job[] = []): Promise<number[]> {
   const logger = createLogger({ service: 'bench-kafka-hop', level: 'warn' });
   const kafka = createKafkaClient({ clientId: 'bench-kafka-hop', brokers, logger });
   const Hop = z.object({ v: z.literal(1), i: z.number().int(), search_id: z.string(), jobs: z.array(JobSchema) });
-  const topic: TopicSpec<typeof Hop> = { name: `bench.kafka-hop.ours.${page.length}.${run}`, value: Hop, partitions: 1, keyOf: (value) => value.search_id };
+  const topic: TopicSpec<typeof Hop> = {
+    name: `bench.kafka-hop.ours.${page.length}.${run}`,
+    value: Hop,
+    partitions: 1,
+    keyOf: (value) => value.search_id,
+  };
   return timeHops(kafka, topic.name, async (arrived) => {
     const producer = new TypedProducer(kafka, 'bench');
-    const consumer = new TopicConsumer(kafka, { groupId: topic.name, service: 'bench', logger, deadLetter: async () => undefined });
+    const consumer = new TopicConsumer(kafka, {
+      groupId: topic.name,
+      service: 'bench',
+      logger,
+      deadLetter: async () => undefined,
+    });
     consumer.on(topic, async () => arrived());
     await producer.connect();
     await consumer.start();
@@ -103,13 +138,28 @@ function ours(page: Job[] = []): Promise<number[]> {
 
 const rows: string[] = [];
 const row = (name: string, hops: number[]) =>
-  rows.push(`| ${name} | ${hops.length} | ${percentile(hops, 50).toFixed(2)} | ${percentile(hops, 90).toFixed(2)} | ${hops[0]!.toFixed(2)} |`);
+  rows.push(
+    `| ${name} | ${hops.length} | ` +
+      `${percentile(hops, 50).toFixed(2)} | ` +
+      `${percentile(hops, 90).toFixed(2)} | ${hops[0]!.toFixed(2)} ` +
+      `|`,
+  );
 row('bare kafkajs, default producer, no headers', await bare('plain'));
 row('bare kafkajs, idempotent producer, acks -1, the services\u2019 headers', await bare('as-services'));
 row('`@jobs/kafka`: TypedProducer.publish to a TopicConsumer handler', await ours());
 const pageBytes = JSON.stringify({ i: 0, jobs: PAGE }).length;
-row(`bare kafkajs, idempotent producer, a page of ${PAGE.length} jobs (${(pageBytes / 1024).toFixed(0)} KB)`, await bare('as-services', PAGE));
+row(
+  `bare kafkajs, idempotent producer, a page of ${PAGE.length} jobs (${(pageBytes / 1024).toFixed(0)} KB)`,
+  await bare('as-services', PAGE),
+);
 row(`\`@jobs/kafka\`, a page of ${PAGE.length} jobs (checked against the Job contract)`, await ours(PAGE));
 process.stdout.write(
-  [`One Kafka hop, publish call to handler start, one message at a time (brokers ${brokers.join(',')}):`, '', '| path | messages | p50 (ms) | p90 | min |', '|---|---:|---:|---:|---:|', ...rows, ''].join('\n'),
+  [
+    `One Kafka hop, publish call to handler start, one message at a time (brokers ${brokers.join(',')}):`,
+    '',
+    '| path | messages | p50 (ms) | p90 | min |',
+    '|---|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ].join('\n'),
 );

@@ -16,7 +16,10 @@ export async function openLagProbe(brokers: string[]): Promise<LagProbe> {
   await admin.connect();
   return {
     async lag(groupId, topic) {
-      const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
+      const [ends, [committed]] = await Promise.all([
+        admin.fetchTopicOffsets(topic),
+        admin.fetchOffsets({ groupId, topics: [topic] }),
+      ]);
       const at = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
       return ends.reduce((sum, p) => {
         const done = at.get(p.partition) ?? -1;

@@ -1,5 +1,13 @@
 import type { NormalizedProviderRecord } from '@jobs/contracts';
-import { mapOwnIndex, mapProviderA, mapProviderB, mapProviderC, mapProviderD, mapProviderE, mapProviderF } from '@jobs/provider-adapters';
+import {
+  mapOwnIndex,
+  mapProviderA,
+  mapProviderB,
+  mapProviderC,
+  mapProviderD,
+  mapProviderE,
+  mapProviderF,
+} from '@jobs/provider-adapters';
 import type { ProviderSlug, ProviderView } from '@jobs/sim-world';
 
 type Json = Record<string, unknown>;
@@ -12,7 +20,8 @@ interface Paging {
   map(raw: unknown, seenAt: string): NormalizedProviderRecord | null;
 }
 
-const at = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v as Json | undefined)?.[k], value);
+const at = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((v, k) => (v as Json | undefined)?.[k], value);
 const offsetNext = (offset: string | undefined, count: number, total: number): string | null => {
   const next = Number(offset ?? 0) + count;
   return count > 0 && next < total ? String(next) : null;
@@ -32,7 +41,10 @@ const PAGING: Record<ProviderSlug, Paging> = {
   },
   provider_b: {
     request: (c) => ({ query: { offset: c ?? '0', limit: '50' } }),
-    read: (b, c) => ({ items: b['jobs'] as unknown[], next: offsetNext(c, (b['jobs'] as unknown[]).length, b['total_count'] as number) }),
+    read: (b, c) => ({
+      items: b['jobs'] as unknown[],
+      next: offsetNext(c, (b['jobs'] as unknown[]).length, b['total_count'] as number),
+    }),
     map: mapProviderB,
   },
   provider_c: {
@@ -44,7 +56,10 @@ const PAGING: Record<ProviderSlug, Paging> = {
     request: (c) => ({ query: { page: c ?? '0', page_size: '25' } }),
     read: (b, c) => {
       const page = Number(c ?? 0);
-      return { items: at(b, 'data', 'items') as unknown[], next: page + 1 < (at(b, 'data', 'pages') as number) ? String(page + 1) : null };
+      return {
+        items: at(b, 'data', 'items') as unknown[],
+        next: page + 1 < (at(b, 'data', 'pages') as number) ? String(page + 1) : null,
+      };
     },
     map: mapProviderD,
   },
@@ -58,7 +73,10 @@ const PAGING: Record<ProviderSlug, Paging> = {
   },
   provider_f: {
     request: (c) => ({ body: { limit: 100, ...(c ? { cursor: c } : {}) } }),
-    read: (b) => ({ items: at(b, 'data', 'postings') as unknown[], next: (at(b, 'data', 'cursor', 'next') as string | null) ?? null }),
+    read: (b) => ({
+      items: at(b, 'data', 'postings') as unknown[],
+      next: (at(b, 'data', 'cursor', 'next') as string | null) ?? null,
+    }),
     map: mapProviderF,
   },
 };
@@ -80,7 +98,8 @@ export function fetchListing(view: ProviderView, atMs: number): ProviderListing 
   let cursor: string | undefined;
   for (;;) {
     const response = view.search(paging.request(cursor), atMs);
-    if (response.status !== 200) throw new Error(`${view.slug} answered ${response.status}: ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(`${view.slug} answered ${response.status}: ${JSON.stringify(response.body)}`);
     const page = paging.read(response.body as Json, cursor);
     raw += page.items.length;
     for (const item of page.items) {

@@ -20,20 +20,38 @@
  */
 import { resolve } from 'node:path';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';
-import { closedLoop, measure, type Measured, OUTCOME_ALIGN, OUTCOME_HEADER, outcomeCells, row, type SearchShape, searchOnce, searchWithRetries } from './search-load.js';
+import {
+  closedLoop,
+  measure,
+  type Measured,
+  OUTCOME_ALIGN,
+  OUTCOME_HEADER,
+  outcomeCells,
+  row,
+  type SearchShape,
+  searchOnce,
+  searchWithRetries,
+} from './search-load.js';
 import { createBenchAccount, percentile } from './stack.js';
 
 const quietCount = Number(process.env['BENCH_QUIET'] ?? 24);
 const burstCount = Number(process.env['BENCH_BURST'] ?? 256);
 const concurrencies = (process.env['BENCH_CONCURRENCIES'] ?? '16,64,256').split(',').map(Number);
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 30);
-const shape: SearchShape = { strategy: process.env['BENCH_STRATEGY'] ?? 'max_coverage', limit: Number(process.env['BENCH_LIMIT'] ?? 20) };
+const shape: SearchShape = {
+  strategy: process.env['BENCH_STRATEGY'] ?? 'max_coverage',
+  limit: Number(process.env['BENCH_LIMIT'] ?? 20),
+};
 const DEADLINE_MS = 10_000;
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const gatewayEnv = processEnv(servicePids(pidsFile)['gateway']!);
 const location = stackLocation(pidsFile, gatewayEnv['DATABASE_URL'], gatewayEnv['REDIS_URL']);
 
-const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
+const { liveKey: key } = await createBenchAccount({
+  plan: 'pro',
+  credits: 1_000_000,
+  rate_limit: { limit: 1_000_000, window_seconds: 60 },
+});
 const settle = () => new Promise((r) => setTimeout(r, 5000));
 
 const phases: Measured[] = [];
@@ -45,26 +63,55 @@ const quiet = await measure(location, 'quiet, one at a time', async () => {
 phases.push(quiet);
 for (const clients of concurrencies) {
   await settle();
-  phases.push(await measure(location, `${clients} clients, no retries, ${seconds} s`, () => closedLoop(clients, seconds, () => searchOnce(key, shape))));
+  phases.push(
+    await measure(location, `${clients} clients, no retries, ${seconds} s`, () =>
+      closedLoop(clients, seconds, () => searchOnce(key, shape)),
+    ),
+  );
   await settle();
-  phases.push(await measure(location, `${clients} clients, retrying after Retry-After, ${seconds} s`, () => closedLoop(clients, seconds, (until) => searchWithRetries(key, shape, until))));
+  phases.push(
+    await measure(location, `${clients} clients, retrying after Retry-After, ${seconds} s`, () =>
+      closedLoop(clients, seconds, (until) => searchWithRetries(key, shape, until)),
+    ),
+  );
 }
 await settle();
-const burst = await measure(location, `burst: ${burstCount} at once, no retries`, () => Promise.all(Array.from({ length: burstCount }, () => searchOnce(key, shape))));
+const burst = await measure(location, `burst: ${burstCount} at once, no retries`, () =>
+  Promise.all(Array.from({ length: burstCount }, () => searchOnce(key, shape))),
+);
 phases.push(burst);
 
-const quietSorted = quiet.outcomes.filter((o) => o.status === 200).map((o) => o.ms).sort((a, b) => a - b);
+const quietSorted = quiet.outcomes
+  .filter((o) => o.status === 200)
+  .map((o) => o.ms)
+  .sort((a, b) => a - b);
 const lines = [
-  `POST /v1/jobs/search (strategy ${shape.strategy}, limit ${shape.limit}), one Pro account; quiet p50 ${percentile(quietSorted, 50).toFixed(0)} ms, p95 ${percentile(quietSorted, 95).toFixed(0)} ms`,
-  `gateway SEARCH_MAX_IN_FLIGHT=${gatewayEnv['SEARCH_MAX_IN_FLIGHT'] ?? 'default'}, SEARCH_QUEUE_MAX_WAIT_MS=${gatewayEnv['SEARCH_QUEUE_MAX_WAIT_MS'] ?? 'default'}`,
+  `POST /v1/jobs/search (strategy ${shape.strategy}, limit ` +
+    `${shape.limit}), one Pro account; quiet p50 ` +
+    `${percentile(quietSorted, 50).toFixed(0)} ms, p95 ` +
+    `${percentile(quietSorted, 95).toFixed(0)} ms`,
+  `gateway ` +
+    `SEARCH_MAX_IN_FLIGHT=${gatewayEnv['SEARCH_MAX_IN_FLIGHT'] ?? 'default'}, ` +
+    `SEARCH_QUEUE_MAX_WAIT_MS=${gatewayEnv['SEARCH_QUEUE_MAX_WAIT_MS'] ?? 'default'}`,
   '',
   row(['phase', ...OUTCOME_HEADER, 'gateway CPU ms/request']),
   `|---|${[...OUTCOME_ALIGN, '---:'].join('|')}|`,
 ];
 for (const p of phases) {
-  lines.push(row([p.name, ...outcomeCells(p.outcomes, p.seconds, p.stackCpuSeconds), ((1000 * p.gatewayCpuSeconds) / Math.max(1, p.outcomes.length)).toFixed(2)]));
+  lines.push(
+    row([
+      p.name,
+      ...outcomeCells(p.outcomes, p.seconds, p.stackCpuSeconds),
+      ((1000 * p.gatewayCpuSeconds) / Math.max(1, p.outcomes.length)).toFixed(2),
+    ]),
+  );
 }
 const withinDeadline = burst.outcomes.filter((o) => o.status === 200 && o.ms <= DEADLINE_MS).length;
-lines.push('', `burst: ${withinDeadline} of ${burstCount} answered within their ${DEADLINE_MS / 1000} s deadline (${((100 * withinDeadline) / burstCount).toFixed(1)} %)`);
+lines.push(
+  '',
+  `burst: ${withinDeadline} of ${burstCount} answered within ` +
+    `their ${DEADLINE_MS / 1000} s deadline ` +
+    `(${((100 * withinDeadline) / burstCount).toFixed(1)} %)`,
+);
 process.stdout.write(lines.join('\n') + '\n');
 if (phases.some((p) => p.outcomes.some((o) => o.status === 500 || o.status === 0))) process.exitCode = 1;

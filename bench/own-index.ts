@@ -79,8 +79,16 @@ async function legHistogram(): Promise<Histogram> {
   const { status, exposition } = await scrape(dedupeMetricsUrl);
   if (status !== 200) throw new Error(`${dedupeMetricsUrl} answered ${status}`);
   const ours = exposition.samples.filter((s) => s.name.startsWith(HISTOGRAM) && s.labels['want_band'] === wantBand);
-  const buckets = new Map(ours.filter((s) => s.name === `${HISTOGRAM}_bucket`).map((s) => [s.labels['le'] === '+Inf' ? Infinity : Number(s.labels['le']), s.value]));
-  return { buckets, sum: ours.find((s) => s.name === `${HISTOGRAM}_sum`)?.value ?? 0, count: ours.find((s) => s.name === `${HISTOGRAM}_count`)?.value ?? 0 };
+  const buckets = new Map(
+    ours
+      .filter((s) => s.name === `${HISTOGRAM}_bucket`)
+      .map((s) => [s.labels['le'] === '+Inf' ? Infinity : Number(s.labels['le']), s.value]),
+  );
+  return {
+    buckets,
+    sum: ours.find((s) => s.name === `${HISTOGRAM}_sum`)?.value ?? 0,
+    count: ours.find((s) => s.name === `${HISTOGRAM}_count`)?.value ?? 0,
+  };
 }
 
 function minus(after: Histogram, before: Histogram): Histogram {
@@ -96,7 +104,8 @@ function bucketOf(h: Histogram, p: number): string {
   const rank = Math.max(1, Math.ceil((p / 100) * h.count));
   let lower = 0;
   for (const le of [...h.buckets.keys()].sort((a, b) => a - b)) {
-    if ((h.buckets.get(le) ?? 0) >= rank) return le === Infinity ? `> ${boundMs(lower)}` : `${+(lower * 1000).toFixed(1)}-${boundMs(le)}`;
+    if ((h.buckets.get(le) ?? 0) >= rank)
+      return le === Infinity ? `> ${boundMs(lower)}` : `${+(lower * 1000).toFixed(1)}-${boundMs(le)}`;
     lower = le;
   }
   return 'n/a';
@@ -104,7 +113,11 @@ function bucketOf(h: Histogram, p: number): string {
 
 /** The histogram (difference) of a subset of exact observations, on the same bucket bounds. */
 function histogramOf(seconds: number[], bounds: number[]): Histogram {
-  return { buckets: new Map(bounds.map((le) => [le, seconds.filter((s) => s <= le).length])), sum: seconds.reduce((a, b) => a + b, 0), count: seconds.length };
+  return {
+    buckets: new Map(bounds.map((le) => [le, seconds.filter((s) => s <= le).length])),
+    sum: seconds.reduce((a, b) => a + b, 0),
+    count: seconds.length,
+  };
 }
 
 // ---------------------------------------------------------------- 1. fill
@@ -114,8 +127,20 @@ await db.connect();
 const loadBefore = loadavg();
 
 if (!skipFill) {
-  const fill = await fillStore({ simUrl, brokers, db, dedupeMetricsUrl, settleMs: Number(process.env['BENCH_SETTLE_MS'] ?? 10_000), timeoutMs: Number(process.env['BENCH_FILL_TIMEOUT_MS'] ?? 3_600_000), log });
-  log(`fill ${fill.refreshId}: ${Object.entries(fill.records).map(([p, n]) => `${p} ${n}`).join(', ')}; read in ${fill.readSeconds.toFixed(0)} s, caught up after ${fill.caughtUpSeconds.toFixed(0)} s`);
+  const fill = await fillStore({
+    simUrl,
+    brokers,
+    db,
+    dedupeMetricsUrl,
+    settleMs: Number(process.env['BENCH_SETTLE_MS'] ?? 10_000),
+    timeoutMs: Number(process.env['BENCH_FILL_TIMEOUT_MS'] ?? 3_600_000),
+    log,
+  });
+  log(
+    `fill ${fill.refreshId}: ${Object.entries(fill.records)
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ')}; read in ${fill.readSeconds.toFixed(0)} s, caught up after ${fill.caughtUpSeconds.toFixed(0)} s`,
+  );
 }
 /** The tables the leg reads. */
 const TABLES = ['canonical_jobs', 'job_sources', 'companies'];
@@ -125,13 +150,27 @@ if (vacuum) {
   log(`VACUUM (ANALYZE) ${TABLES.join(', ')} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 const store: StoreCounts = await storeCounts(db);
-log(`store: ${int(store.openJobs)} open canonical jobs (${int(store.allJobs)} in all), ${int(store.sources)} sources (${Object.entries(store.sourcesByProvider).map(([p, n]) => `${p} ${int(n)}`).join(', ')})`);
+log(
+  `store: ${int(store.openJobs)} open canonical jobs (${int(store.allJobs)} in all), ${int(store.sources)} sources (${Object.entries(
+    store.sourcesByProvider,
+  )
+    .map(([p, n]) => `${p} ${int(n)}`)
+    .join(', ')})`,
+);
 
 // ---------------------------------------------------------------- 2. measure
 
 const accounts: Record<'pro' | 'starter', string> = {
-  pro: (await createBenchAccount({ plan: 'pro', credits: 10_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } })).liveKey,
-  starter: (await createBenchAccount({ plan: 'starter', credits: 10_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } })).liveKey,
+  pro: (
+    await createBenchAccount({ plan: 'pro', credits: 10_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } })
+  ).liveKey,
+  starter: (
+    await createBenchAccount({
+      plan: 'starter',
+      credits: 10_000_000,
+      rate_limit: { limit: 1_000_000, window_seconds: 60 },
+    })
+  ).liveKey,
 };
 
 interface SearchSample {
@@ -147,7 +186,12 @@ interface SearchSample {
 const samples: SearchSample[] = [];
 const first = await legHistogram();
 let previous = first;
-log(`${searches} sequential searches, own_only, limit ${limit}, ${CYCLE.length} filter sets, ${starterEvery > 0 ? `1 cycle in ${starterEvery} by the Starter account` : 'Pro only'} ...`);
+log(
+  `${searches} sequential searches, own_only, limit ${limit}, ` +
+    `${CYCLE.length} filter sets, ` +
+    `${starterEvery > 0 ? `1 cycle in ${starterEvery} by the Starter account` : 'Pro only'} ` +
+    `...`,
+);
 for (let i = 0; i < searches; i++) {
   const filterSet = i % CYCLE.length;
   const plan = starterEvery > 0 && Math.floor(i / CYCLE.length) % starterEvery === starterEvery - 1 ? 'starter' : 'pro';
@@ -162,8 +206,16 @@ for (let i = 0; i < searches; i++) {
   const now = await legHistogram();
   const added = minus(now, previous);
   previous = now;
-  samples.push({ plan, filterSet, ok: res.status === 200, jobs: body?.data?.length ?? 0, clientMs, legSeconds: added.count === 1 ? added.sum : null });
-  if (res.status !== 200) log(`search ${i} (${plan}, filter set ${filterSet}) answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  samples.push({
+    plan,
+    filterSet,
+    ok: res.status === 200,
+    jobs: body?.data?.length ?? 0,
+    clientMs,
+    legSeconds: added.count === 1 ? added.sum : null,
+  });
+  if (res.status !== 200)
+    log(`search ${i} (${plan}, filter set ${filterSet}) answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
   if ((i + 1) % 50 === 0) log(`${i + 1} searches done`);
 }
 const whole = minus(previous, first);
@@ -190,9 +242,16 @@ interface DirectStatements {
 
 await import('reflect-metadata');
 const dedupeDist = new URL('../../apps/dedupe/dist/', import.meta.url);
-const { ownIndexPageQuery } = (await import(new URL('own-index/own-index-query.js', dedupeDist).href)) as { ownIndexPageQuery(q: StorePageQuery): SqlStatement };
-const { CanonicalJobRepository } = (await import(new URL('canonical-jobs/canonical-job.repository.js', dedupeDist).href)) as {
-  CanonicalJobRepository: new (prisma: { direct: DirectStatements }, outbox: unknown) => { load(ids: readonly string[]): Promise<unknown[]> };
+const { ownIndexPageQuery } = (await import(new URL('own-index/own-index-query.js', dedupeDist).href)) as {
+  ownIndexPageQuery(q: StorePageQuery): SqlStatement;
+};
+const { CanonicalJobRepository } = (await import(
+  new URL('canonical-jobs/canonical-job.repository.js', dedupeDist).href
+)) as {
+  CanonicalJobRepository: new (
+    prisma: { direct: DirectStatements },
+    outbox: unknown,
+  ) => { load(ids: readonly string[]): Promise<unknown[]> };
 };
 const { PooledStatements, createPgPool, preparedStatementNames } = (await import('@jobs/db')) as unknown as {
   PooledStatements: new (pool: pg.Pool, names: (query: { sql: string }) => string) => DirectStatements;
@@ -211,7 +270,11 @@ const send = pool.query.bind(pool) as (config: { text: string; values?: unknown[
 const direct = new PooledStatements(pool, preparedStatementNames());
 const repository = new CanonicalJobRepository({ direct }, null);
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 interface Explained {
   executionMs: number;
@@ -246,7 +309,13 @@ interface Profile {
 }
 
 async function profile(plan: 'pro' | 'starter', filterSet: number): Promise<Profile> {
-  const query: StorePageQuery = { filters: CYCLE[filterSet]!, scope: { providers_routable: providersForPlan(plan) }, want: limit, after: null, now: new Date() };
+  const query: StorePageQuery = {
+    filters: CYCLE[filterSet]!,
+    scope: { providers_routable: providersForPlan(plan) },
+    want: limit,
+    after: null,
+    now: new Date(),
+  };
   const sql = ownIndexPageQuery(query);
   const explained = await explain(sql.text, sql.values);
   const idTimes: number[] = [];
@@ -265,21 +334,44 @@ async function profile(plan: 'pro' | 'starter', filterSet: number): Promise<Prof
     captured = null;
   }
   const loadStatements = [];
-  for (const statement of statements) loadStatements.push({ sql: statement.text, explained: await explain(statement.text, statement.values) });
-  return { plan, filterSet, filters: CYCLE[filterSet]!, jobs, query: explained, idQueryMs: median(idTimes), loadMs: median(loadTimes), loadStatements };
+  for (const statement of statements)
+    loadStatements.push({ sql: statement.text, explained: await explain(statement.text, statement.values) });
+  return {
+    plan,
+    filterSet,
+    filters: CYCLE[filterSet]!,
+    jobs,
+    query: explained,
+    idQueryMs: median(idTimes),
+    loadMs: median(loadTimes),
+    loadStatements,
+  };
 }
 
 /** The plan's filter set with the slowest median leg (client time where no leg was attributed). */
 function slowestFilterSet(plan: 'pro' | 'starter'): number | null {
   const byFilterSet = new Map<number, number[]>();
-  for (const s of samples.filter((x) => x.plan === plan && x.ok)) byFilterSet.set(s.filterSet, [...(byFilterSet.get(s.filterSet) ?? []), s.legSeconds !== null ? s.legSeconds * 1000 : s.clientMs]);
+  for (const s of samples.filter((x) => x.plan === plan && x.ok))
+    byFilterSet.set(s.filterSet, [
+      ...(byFilterSet.get(s.filterSet) ?? []),
+      s.legSeconds !== null ? s.legSeconds * 1000 : s.clientMs,
+    ]);
   const ranked = [...byFilterSet].sort((a, b) => median(b[1]) - median(a[1]));
   return ranked[0]?.[0] ?? null;
 }
 
 /** The planner's statistics of the two tables the leg reads: rows changed since they were last analyzed, and when. */
-const statistics = await db.query<{ relname: string; n_live_tup: string; n_dead_tup: string; n_mod_since_analyze: string; analyzed: Date | null }>(
-  `SELECT relname, n_live_tup, n_dead_tup, n_mod_since_analyze, greatest(last_analyze, last_autoanalyze) AS analyzed FROM pg_stat_user_tables WHERE relname = ANY($1::text[]) ORDER BY relname`,
+const statistics = await db.query<{
+  relname: string;
+  n_live_tup: string;
+  n_dead_tup: string;
+  n_mod_since_analyze: string;
+  analyzed: Date | null;
+}>(
+  `SELECT relname, n_live_tup, n_dead_tup, n_mod_since_analyze, ` +
+    `greatest(last_analyze, last_autoanalyze) AS analyzed FROM ` +
+    `pg_stat_user_tables WHERE relname = ANY($1::text[]) ORDER BY ` +
+    `relname`,
   [TABLES.slice(0, 2)],
 );
 const autovacuum = (await db.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]!.autovacuum;
@@ -301,32 +393,87 @@ const groups = [
   { name: 'Starter', of: samples.filter((s) => s.plan === 'starter') },
 ];
 const cell = (f: (g: (typeof groups)[number]) => string) => `| ${groups.map(f).join(' | ')} |`;
-const exact = (g: (typeof groups)[number]) => g.of.flatMap((s) => (s.legSeconds === null ? [] : [s.legSeconds * 1000])).sort((a, b) => a - b);
-const client = (g: (typeof groups)[number]) => g.of.filter((s) => s.ok).map((s) => s.clientMs).sort((a, b) => a - b);
-const legOf = (g: (typeof groups)[number]) => (g.name === 'all' ? whole : histogramOf(g.of.flatMap((s) => (s.legSeconds === null ? [] : [s.legSeconds])), bounds));
-const profileOf = (g: (typeof groups)[number]) => profiles.find((p) => (g.name === 'Pro' ? p.plan === 'pro' : g.name === 'Starter' ? p.plan === 'starter' : false));
+const exact = (g: (typeof groups)[number]) =>
+  g.of.flatMap((s) => (s.legSeconds === null ? [] : [s.legSeconds * 1000])).sort((a, b) => a - b);
+const client = (g: (typeof groups)[number]) =>
+  g.of
+    .filter((s) => s.ok)
+    .map((s) => s.clientMs)
+    .sort((a, b) => a - b);
+const legOf = (g: (typeof groups)[number]) =>
+  g.name === 'all'
+    ? whole
+    : histogramOf(
+        g.of.flatMap((s) => (s.legSeconds === null ? [] : [s.legSeconds])),
+        bounds,
+      );
+const profileOf = (g: (typeof groups)[number]) =>
+  profiles.find((p) => (g.name === 'Pro' ? p.plan === 'pro' : g.name === 'Starter' ? p.plan === 'starter' : false));
 const describe = (f: Filters) => (Object.keys(f).length === 0 ? '`{}`' : `\`${JSON.stringify(f)}\``);
 
 const out: string[] = [];
-out.push(`own_index leg, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' / ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' / ')} after (1 / 5 / 15 min).`);
-out.push(`Store: ${int(store.openJobs)} open canonical jobs (${int(store.allJobs)} in all), ${int(store.sources)} sources. ${searches} sequential \`own_only\` searches, limit ${limit}, ${CYCLE.length} filter sets (bench/filter-sets.ts + ${BROAD.map(describe).join(', ')}).`);
+out.push(
+  `own_index leg, ` +
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} ` +
+    `UTC, ${cpus().length} cores, load average ` +
+    `${loadBefore.map((l) => l.toFixed(1)).join(' / ')} before, ` +
+    `${loadAfter.map((l) => l.toFixed(1)).join(' / ')} after (1 / ` +
+    `5 / 15 min).`,
+);
+out.push(
+  `Store: ${int(store.openJobs)} open canonical jobs ` +
+    `(${int(store.allJobs)} in all), ${int(store.sources)} ` +
+    `sources. ${searches} sequential \`own_only\` searches, limit ` +
+    `${limit}, ${CYCLE.length} filter sets (bench/filter-sets.ts ` +
+    `+ ${BROAD.map(describe).join(', ')}).`,
+);
 out.push('');
 out.push(`| | ${groups.map((g) => g.name).join(' | ')} |`);
 out.push(`|---|${groups.map(() => '---:').join('|')}|`);
-out.push(`| store: open canonical jobs / sources ${cell((g) => (g.name === 'all' ? `${int(store.openJobs)} / ${int(store.sources)}` : ''))}`);
+out.push(
+  `| store: open canonical jobs / sources ` +
+    `${cell((g) => (g.name === 'all' ? `${int(store.openJobs)} / ${int(store.sources)}` : ''))}`,
+);
 out.push(`| searches (non-200) ${cell((g) => `${g.of.length} (${g.of.filter((s) => !s.ok).length})`)}`);
 out.push(`| jobs per answer, median ${cell((g) => String(median(g.of.map((s) => s.jobs))))}`);
-out.push(`| leg observations (\`want_band\` ${wantBand}) ${cell((g) => (g.name === 'all' ? `${whole.count}` : `${exact(g).length} attributed`))}`);
+out.push(
+  `| leg observations (\`want_band\` ${wantBand}) ` +
+    `${cell((g) => (g.name === 'all' ? `${whole.count}` : `${exact(g).length} attributed`))}`,
+);
 out.push(`| leg p50 bucket ${cell((g) => bucketOf(legOf(g), 50))}`);
 out.push(`| leg p95 bucket ${cell((g) => bucketOf(legOf(g), 95))}`);
-out.push(`| leg p50 / p95, exact (ms) ${cell((g) => (exact(g).length ? `${ms(percentile(exact(g), 50))} / ${ms(percentile(exact(g), 95))}` : 'n/a'))}`);
+out.push(
+  `| leg p50 / p95, exact (ms) ` +
+    `${cell((g) => (exact(g).length ? `${ms(percentile(exact(g), 50))} / ${ms(percentile(exact(g), 95))}` : 'n/a'))}`,
+);
 out.push(`| leg mean (ms) ${cell((g) => (legOf(g).count > 0 ? ms((legOf(g).sum / legOf(g).count) * 1000) : 'n/a'))}`);
-out.push(`| whole search p50 / p95, client (ms) ${cell((g) => (client(g).length ? `${ms(percentile(client(g), 50))} / ${ms(percentile(client(g), 95))}` : 'n/a'))}`);
-out.push(`| profiled filter set (slowest median leg) ${cell((g) => (profileOf(g) ? `#${profileOf(g)!.filterSet} ${describe(profileOf(g)!.filters)}` : ''))}`);
-out.push(`| EXPLAIN ANALYZE store query: execution (planning) ms ${cell((g) => (profileOf(g) ? `${ms(profileOf(g)!.query.executionMs)} (${ms(profileOf(g)!.query.planningMs)})` : ''))}`);
-out.push(`| EXPLAIN ANALYZE load statements, sum of execution ms ${cell((g) => (profileOf(g) ? ms(profileOf(g)!.loadStatements.reduce((a, s) => a + s.explained.executionMs, 0)) : ''))}`);
-out.push(`| tables: live / dead rows, rows changed since analyzed (autovacuum ${autovacuum}${vacuum ? ', VACUUM (ANALYZE) before measuring' : ''}) ${cell((g) => (g.name === 'all' ? statistics.rows.map((r) => `${r.relname} ${int(Number(r.n_live_tup))} / ${int(Number(r.n_dead_tup))}, ${int(Number(r.n_mod_since_analyze))}${r.analyzed ? '' : ' (never analyzed)'}`).join('; ') : ''))}`);
-out.push(`| in process, dedupe's code: store query / load of the jobs (ms, medians of 7) ${cell((g) => (profileOf(g) ? `${ms(profileOf(g)!.idQueryMs)} / ${ms(profileOf(g)!.loadMs)}` : ''))}`);
+out.push(
+  `| whole search p50 / p95, client (ms) ` +
+    `${cell((g) => (client(g).length ? `${ms(percentile(client(g), 50))} / ${ms(percentile(client(g), 95))}` : 'n/a'))}`,
+);
+out.push(
+  `| profiled filter set (slowest median leg) ` +
+    `${cell((g) => (profileOf(g) ? `#${profileOf(g)!.filterSet} ${describe(profileOf(g)!.filters)}` : ''))}`,
+);
+out.push(
+  `| EXPLAIN ANALYZE store query: execution (planning) ms ` +
+    `${cell((g) => (profileOf(g) ? `${ms(profileOf(g)!.query.executionMs)} (${ms(profileOf(g)!.query.planningMs)})` : ''))}`,
+);
+out.push(
+  `| EXPLAIN ANALYZE load statements, sum of execution ms ` +
+    `${cell((g) => (profileOf(g) ? ms(profileOf(g)!.loadStatements.reduce((a, s) => a + s.explained.executionMs, 0)) : ''))}`,
+);
+out.push(
+  `| tables: live / dead rows, rows changed since analyzed ` +
+    `(autovacuum ` +
+    `${autovacuum}${vacuum ? ', VACUUM (ANALYZE) before measuring' : ''}) ` +
+    `${cell((g) => (g.name === 'all' ? statistics.rows.map((r) => `${r.relname} ${int(Number(r.n_live_tup))} / ${int(Number(r.n_dead_tup))}, ${int(Number(r.n_mod_since_analyze))}${r.analyzed ? '' : ' (never analyzed)'}`).join('; ') : ''))}`,
+);
+out.push(
+  `| in process, dedupe's code: store query / load of the jobs ` +
+    `(ms, medians of 7) ` +
+    `${cell((g) => (profileOf(g) ? `${ms(profileOf(g)!.idQueryMs)} / ${ms(profileOf(g)!.loadMs)}` : ''))}`,
+);
 const target = bucketOf(whole, 95);
 const limitMs = 50;
 const p95Upper = (() => {
@@ -334,14 +481,23 @@ const p95Upper = (() => {
   return [...whole.buckets.keys()].sort((a, b) => a - b).find((le) => (whole.buckets.get(le) ?? 0) >= rank);
 })();
 out.push('');
-out.push(`Target \`own_index\` leg p95 <= ${limitMs} ms: ${whole.count === 0 ? 'no observations' : p95Upper !== undefined && p95Upper * 1000 <= limitMs ? `met (p95 in ${target})` : `NOT met (p95 in ${target})`}.`);
+out.push(
+  `Target \`own_index\` leg p95 <= ${limitMs} ms: ` +
+    `${whole.count === 0 ? 'no observations' : p95Upper !== undefined && p95Upper * 1000 <= limitMs ? `met (p95 in ${target})` : `NOT met (p95 in ${target})`}.`,
+);
 for (const p of profiles) {
   out.push('');
-  out.push(`${p.plan} plan, filter set #${p.filterSet} ${describe(p.filters)}, ${p.jobs} jobs: the store query (EXPLAIN (ANALYZE, BUFFERS), median of 3 runs: ${ms(p.query.executionMs)} ms; the plan of the last run)`);
+  out.push(
+    `${p.plan} plan, filter set #${p.filterSet} ` +
+      `${describe(p.filters)}, ${p.jobs} jobs: the store query ` +
+      `(EXPLAIN (ANALYZE, BUFFERS), median of 3 runs: ` +
+      `${ms(p.query.executionMs)} ms; the plan of the last run)`,
+  );
   out.push('```');
   out.push(p.query.plan);
   out.push('```');
-  for (const s of p.loadStatements) out.push(`- load: ${ms(s.explained.executionMs)} ms \`${s.sql.replace(/\s+/g, ' ').slice(0, 140)}...\``);
+  for (const s of p.loadStatements)
+    out.push(`- load: ${ms(s.explained.executionMs)} ms \`${s.sql.replace(/\s+/g, ' ').slice(0, 140)}...\``);
   const slowest = [...p.loadStatements].sort((a, b) => b.explained.executionMs - a.explained.executionMs)[0];
   if (slowest) {
     out.push(`The slowest load statement's plan:`);

@@ -39,7 +39,9 @@ interface ProcStat {
   start: number;
 }
 
-/** Fields of /proc/<pid>/stat after the command name: state (3) ppid (4) ... utime (14) stime (15) ... starttime (22). */
+/**
+ * Fields of /proc/<pid>/stat after the command name: state (3) ppid (4) ... utime (14) stime (15) ... starttime (22).
+ */
 function procStat(pid: number, path = `/proc/${pid}/stat`): ProcStat | undefined {
   const text = readText(path);
   if (text === undefined) return undefined;
@@ -80,7 +82,11 @@ export interface StackLocation {
  * `.local/run/<instance>/pids.json` → `.local/kafka/<instance>/kafka.pid` of the same clone; the
  * database and the servers' ports from the stack's DATABASE_URL and REDIS_URL.
  */
-export function stackLocation(pidsFile: string, databaseUrl: string | undefined, redisUrl: string | undefined): StackLocation {
+export function stackLocation(
+  pidsFile: string,
+  databaseUrl: string | undefined,
+  redisUrl: string | undefined,
+): StackLocation {
   const instance = basename(dirname(pidsFile));
   const root = dirname(dirname(dirname(dirname(pidsFile))));
   const database = databaseUrl ? new URL(databaseUrl) : undefined;
@@ -96,7 +102,10 @@ export function stackLocation(pidsFile: string, databaseUrl: string | undefined,
 /** The services' ids and pids now (name -> pid), e.g. `{"provider-sim": 123, "billing": 124, ...}`. */
 export function servicePids(pidsFile: string): Record<string, number> {
   const text = readText(pidsFile);
-  if (text === undefined) throw new Error(`no pids file at ${pidsFile}: is the stack running (npm run up)? STACK_PIDS_FILE names another one`);
+  if (text === undefined)
+    throw new Error(
+      `no pids file at ${pidsFile}: is the stack running (npm run up)? STACK_PIDS_FILE names another one`,
+    );
   return JSON.parse(text) as Record<string, number>;
 }
 
@@ -151,12 +160,17 @@ const reading = (pid: number): Array<[number, PidReading]> => {
 function postmasterPort(pid: number): number | undefined {
   const args = cmdlineOf(pid);
   const dataDir = args[args.indexOf('-D') + 1];
-  const port = args.includes('-D') && dataDir ? Number(readText(join(dataDir, 'postmaster.pid'))?.split('\n')[3]) : Number.NaN;
+  const port =
+    args.includes('-D') && dataDir ? Number(readText(join(dataDir, 'postmaster.pid'))?.split('\n')[3]) : Number.NaN;
   return Number.isInteger(port) ? port : undefined;
 }
 
 /** The processes of the stack's PostgreSQL server (its database's backends apart) and of its Redis. */
-function infrastructurePids(location: StackLocation): { pgBackends: Map<number, PidReading>; pgServer: Map<number, PidReading>; redis: Map<number, PidReading> } {
+function infrastructurePids(location: StackLocation): {
+  pgBackends: Map<number, PidReading>;
+  pgServer: Map<number, PidReading>;
+  redis: Map<number, PidReading>;
+} {
   const pgBackends = new Map<number, PidReading>();
   const pgServer = new Map<number, PidReading>();
   const redis = new Map<number, PidReading>();
@@ -166,7 +180,8 @@ function infrastructurePids(location: StackLocation): { pgBackends: Map<number, 
     const pid = Number(entry);
     const comm = readText(`/proc/${pid}/comm`)?.trim();
     if (comm === 'redis-server') {
-      if (cmdlineOf(pid).join(' ').includes(`:${location.redisPort}`)) for (const [p, r] of reading(pid)) redis.set(p, r);
+      if (cmdlineOf(pid).join(' ').includes(`:${location.redisPort}`))
+        for (const [p, r] of reading(pid)) redis.set(p, r);
     } else if (comm === 'postgres' || comm === 'postmaster') {
       const stat = procStat(pid);
       if (stat) postgres.push({ pid, ppid: stat.ppid, reading: { ticks: stat.ticks, start: stat.start } });
@@ -183,7 +198,8 @@ function infrastructurePids(location: StackLocation): { pgBackends: Map<number, 
       continue;
     }
     if (!serverPids.has(p.ppid)) continue; // another server's process
-    // "postgres: [cluster: ]user database host(port) state" for a backend, "postgres: [cluster: ]checkpointer" etc. otherwise
+    // "postgres: [cluster: ]user database host(port) state" for a backend, "postgres: [cluster: ]checkpointer" etc.
+    // otherwise
     const backend = /^postgres: (?:\S+: )?(\S+) (\S+) (\S+\(\d+\)|\[local\])/.exec(cmdlineOf(p.pid).join(' '));
     if (!backend) pgServer.set(p.pid, p.reading);
     else if (backend[2] === location.database) pgBackends.set(p.pid, p.reading);
@@ -249,5 +265,8 @@ export function usageBetween(a: Snapshot, b: Snapshot): Map<string, GroupUsage> 
 export function machineBetween(a: Snapshot, b: Snapshot): { busySeconds: number; cores: number } {
   const wall = (b.at - a.at) / 1000;
   const totalSeconds = (b.machine.total - a.machine.total) / TICKS_PER_SECOND;
-  return { busySeconds: (b.machine.busy - a.machine.busy) / TICKS_PER_SECOND, cores: wall > 0 ? Math.round(totalSeconds / wall) : 0 };
+  return {
+    busySeconds: (b.machine.busy - a.machine.busy) / TICKS_PER_SECOND,
+    cores: wall > 0 ? Math.round(totalSeconds / wall) : 0,
+  };
 }

@@ -57,11 +57,15 @@ class InspectorSession {
     const deadline = Date.now() + 5000;
     for (;;) {
       try {
-        const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
+        const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
+          webSocketDebuggerUrl: string;
+        }>;
         const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
         await new Promise((done, fail) => {
           socket.addEventListener('open', done, { once: true });
-          socket.addEventListener('error', () => fail(new Error(`inspector on port ${port} refused the WebSocket`)), { once: true });
+          socket.addEventListener('error', () => fail(new Error(`inspector on port ${port} refused the WebSocket`)), {
+            once: true,
+          });
         });
         return new InspectorSession(socket);
       } catch (error) {
@@ -93,7 +97,12 @@ function origin(url: string): string {
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
   if (url.startsWith('node:')) return url;
-  const repo = url.indexOf('/apps/') >= 0 ? url.slice(url.indexOf('/apps/') + 1) : url.indexOf('/libs/') >= 0 ? url.slice(url.indexOf('/libs/') + 1) : url;
+  const repo =
+    url.indexOf('/apps/') >= 0
+      ? url.slice(url.indexOf('/apps/') + 1)
+      : url.indexOf('/libs/') >= 0
+        ? url.slice(url.indexOf('/libs/') + 1)
+        : url;
   return repo.replace(/^file:\/\//, '');
 }
 
@@ -120,7 +129,10 @@ export function summarize(profile: CpuProfile, top: number): Summary {
       continue;
     }
     const where = origin(url);
-    const frame = where ? `${functionName || '(anonymous)'} (${where}${where.startsWith('apps/') || where.startsWith('libs/') ? `:${lineNumber + 1}` : ''})` : functionName;
+    const frame = where
+      ? `${functionName || '(anonymous)'} ` +
+        `(${where}${where.startsWith('apps/') || where.startsWith('libs/') ? `:${lineNumber + 1}` : ''})`
+      : functionName;
     frames.set(frame, (frames.get(frame) ?? 0) + time);
     const group = where ? (where.startsWith('node:') ? 'node internals' : where) : functionName; // (garbage collector), (program)
     origins.set(group, (origins.get(group) ?? 0) + time);
@@ -140,7 +152,9 @@ async function main(): Promise<void> {
   const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
   const pids = servicePids(pidsFile);
   const ports = JSON.parse(readFileSync(join(dirname(pidsFile), 'inspect.json'), 'utf8')) as Record<string, number>;
-  const wanted = process.env['BENCH_PROFILE_SERVICES']?.split(',').map((s) => s.trim()) ?? Object.keys(pids).filter((id) => !id.startsWith('provider-sim'));
+  const wanted =
+    process.env['BENCH_PROFILE_SERVICES']?.split(',').map((s) => s.trim()) ??
+    Object.keys(pids).filter((id) => !id.startsWith('provider-sim'));
   const intervalUs = Number(process.env['BENCH_PROFILE_INTERVAL_US'] ?? 500);
   const top = Number(process.env['BENCH_PROFILE_TOP'] ?? 12);
   const outDir = resolve('.local/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
@@ -159,20 +173,30 @@ async function main(): Promise<void> {
   const command = process.argv.slice(2);
   const started = Date.now();
   if (command.length > 0) {
-    const code = await new Promise<number>((done) => spawn(command[0]!, command.slice(1), { stdio: 'inherit' }).on('exit', (c) => done(c ?? 1)));
+    const code = await new Promise<number>((done) =>
+      spawn(command[0]!, command.slice(1), { stdio: 'inherit' }).on('exit', (c) => done(c ?? 1)),
+    );
     if (code !== 0) process.exitCode = code;
   } else {
     await sleep(Number(process.env['BENCH_PROFILE_SECONDS'] ?? 30) * 1000);
   }
   const seconds = (Date.now() - started) / 1000;
 
-  console.log(`\nCPU profiles over ${seconds.toFixed(1)} s (sampling every ${intervalUs} µs), written to ${outDir}. Shares are of all samples (idle included): the frames' shares add up to the busy share.\n`);
+  console.log(
+    `\nCPU profiles over ${seconds.toFixed(1)} s (sampling every ` +
+      `${intervalUs} µs), written to ${outDir}. Shares are of all ` +
+      `samples (idle included): the frames' shares add up to the ` +
+      `busy share.\n`,
+  );
   for (const [id, session] of sessions) {
     const { profile } = await session.send<{ profile: CpuProfile }>('Profiler.stop');
     writeFileSync(join(outDir, `${id.replace('#', '-')}.cpuprofile`), JSON.stringify(profile));
     // Close the inspector again: an open one would let any local process run code in the service.
     // (the answer may never come: the socket closes with the inspector)
-    await Promise.race([session.send('Runtime.evaluate', { expression: 'process._debugEnd()' }).catch(() => undefined), sleep(300)]);
+    await Promise.race([
+      session.send('Runtime.evaluate', { expression: 'process._debugEnd()' }).catch(() => undefined),
+      sleep(300),
+    ]);
     session.close();
     const summary = summarize(profile, top);
     console.log(`#### ${id}: busy ${pct(summary.busyShare)} of ${summary.seconds.toFixed(1)} s\n`);
@@ -181,7 +205,12 @@ async function main(): Promise<void> {
     for (let i = 0; i < Math.max(summary.top.length, summary.byOrigin.length); i++) {
       const frame = summary.top[i];
       const group = summary.byOrigin[i];
-      console.log(`| ${frame ? `\`${frame.frame.replace(/\|/g, '\\|')}\`` : ''} | ${frame ? pct(frame.share) : ''} | | ${group ? group.origin : ''} | ${group ? pct(group.share) : ''} |`);
+      console.log(
+        `| ${frame ? `\`${frame.frame.replace(/\|/g, '\\|')}\`` : ''} ` +
+          `| ${frame ? pct(frame.share) : ''} | | ` +
+          `${group ? group.origin : ''} | ` +
+          `${group ? pct(group.share) : ''} |`,
+      );
     }
     console.log('');
   }

@@ -22,7 +22,17 @@ const dedupeEnv = processEnv(services['dedupe']!);
 const intervalMs = Number(dedupeEnv['REFRESH_INTERVAL_MS'] ?? 60_000);
 const location = stackLocation(pidsFile, dedupeEnv['DATABASE_URL'], dedupeEnv['REDIS_URL']);
 
-const COLUMNS = ['dedupe', 'provider-fetcher', 'provider-sim', 'search-orchestrator', 'billing', 'webhook-dispatcher', 'gateway', GROUP.pgBackends, GROUP.kafka] as const;
+const COLUMNS = [
+  'dedupe',
+  'provider-fetcher',
+  'provider-sim',
+  'search-orchestrator',
+  'billing',
+  'webhook-dispatcher',
+  'gateway',
+  GROUP.pgBackends,
+  GROUP.kafka,
+] as const;
 const SHORT: Record<string, string> = { [GROUP.pgBackends]: 'PostgreSQL', [GROUP.kafka]: 'Kafka' };
 
 interface PassFigures {
@@ -34,18 +44,39 @@ interface PassFigures {
 
 interface Verification {
   measured_at: string;
-  providers: Record<string, { max_age_seconds: number; p99_age_seconds: number; listed_sources: number; bound_seconds: number; current_bound_seconds: number; holds: boolean }>;
+  providers: Record<
+    string,
+    {
+      max_age_seconds: number;
+      p99_age_seconds: number;
+      listed_sources: number;
+      bound_seconds: number;
+      current_bound_seconds: number;
+      holds: boolean;
+    }
+  >;
 }
 
-/** The store's verification ages and freshness bound per provider, as dedupe last measured them (the refresh status' `verification`). */
+/**
+ * The store's verification ages and freshness bound per provider, as dedupe last measured them (the refresh status'
+ * `verification`).
+ */
 function printVerification(status: { verification?: Verification | null } | null): void {
   const verification = status?.verification;
-  if (!verification) return void console.log('\nNo verification measure yet (dedupe measures once an interval, at most once a minute).');
+  if (!verification)
+    return void console.log('\nNo verification measure yet (dedupe measures once an interval, at most once a minute).');
   console.log(`\nVerification age of the open jobs' listed sources, measured ${verification.measured_at}:\n`);
   console.log('| provider | listed sources | max age s | p99 age s | promised bound s | current bound s | holds |');
   console.log('|---|---:|---:|---:|---:|---:|---|');
   for (const [provider, v] of Object.entries(verification.providers)) {
-    console.log(`| ${provider} | ${v.listed_sources} | ${v.max_age_seconds.toFixed(0)} | ${v.p99_age_seconds.toFixed(0)} | ${v.bound_seconds.toFixed(0)} | ${v.current_bound_seconds.toFixed(0)} | ${v.holds ? 'yes' : 'no'} |`);
+    console.log(
+      `| ${provider} | ${v.listed_sources} | ` +
+        `${v.max_age_seconds.toFixed(0)} | ` +
+        `${v.p99_age_seconds.toFixed(0)} | ` +
+        `${v.bound_seconds.toFixed(0)} | ` +
+        `${v.current_bound_seconds.toFixed(0)} | ` +
+        `${v.holds ? 'yes' : 'no'} |`,
+    );
   }
 }
 
@@ -59,16 +90,43 @@ for (let i = 0; i < passes; i++) {
   const status = (await admin('GET', `/refresh/${id}`)) as { sweeps?: { total: number; complete: number } } | null;
   const cpu = Object.fromEntries(COLUMNS.map((c) => [c, usage.get(c)?.seconds ?? 0]));
   rows.push({ id, wallS, sweeps: `${status?.sweeps?.complete ?? '?'}/${status?.sweeps?.total ?? '?'}`, cpu });
-  process.stderr.write(`[bench:refresh-pass] ${id}: ${wallS.toFixed(1)} s, ${Object.values(cpu).reduce((a, b) => a + b, 0).toFixed(1)} CPU-s\n`);
+  process.stderr.write(
+    `[bench:refresh-pass] ${id}: ${wallS.toFixed(1)} s, ${Object.values(cpu)
+      .reduce((a, b) => a + b, 0)
+      .toFixed(1)} CPU-s\n`,
+  );
 }
 
 const total = (r: PassFigures) => Object.values(r.cpu).reduce((a, b) => a + b, 0);
-const header = ['pass', 'wall s', 'sweeps complete/all', ...COLUMNS.map((c) => `${SHORT[c] ?? c} CPU-s`), 'stack CPU-s'];
+const header = [
+  'pass',
+  'wall s',
+  'sweeps complete/all',
+  ...COLUMNS.map((c) => `${SHORT[c] ?? c} CPU-s`),
+  'stack CPU-s',
+];
 const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i < 3 ? '---' : '---:')).join('|')}|`];
-for (const r of rows) lines.push(`| ${r.id} | ${r.wallS.toFixed(1)} | ${r.sweeps} | ${COLUMNS.map((c) => r.cpu[c]!.toFixed(2)).join(' | ')} | ${total(r).toFixed(2)} |`);
+for (const r of rows)
+  lines.push(
+    `| ${r.id} | ${r.wallS.toFixed(1)} | ${r.sweeps} | ` +
+      `${COLUMNS.map((c) => r.cpu[c]!.toFixed(2)).join(' | ')} | ` +
+      `${total(r).toFixed(2)} |`,
+  );
 const mean = (f: (r: PassFigures) => number) => rows.reduce((a, r) => a + f(r), 0) / rows.length;
-lines.push(`| mean | ${mean((r) => r.wallS).toFixed(1)} | | ${COLUMNS.map((c) => mean((r) => r.cpu[c]!).toFixed(2)).join(' | ')} | ${mean(total).toFixed(2)} |`);
+lines.push(
+  `| mean | ${mean((r) => r.wallS).toFixed(1)} | | ` +
+    `${COLUMNS.map((c) => mean((r) => r.cpu[c]!).toFixed(2)).join(' | ')} ` +
+    `| ${mean(total).toFixed(2)} |`,
+);
 console.log(lines.join('\n'));
-printVerification((await admin('GET', `/refresh/${rows[rows.length - 1]!.id}`)) as { verification?: Verification | null } | null);
+printVerification(
+  (await admin('GET', `/refresh/${rows[rows.length - 1]!.id}`)) as { verification?: Verification | null } | null,
+);
 
-console.log(`\nAt REFRESH_INTERVAL_MS ${intervalMs}: one pass per interval costs ${((100 * mean(total)) / (intervalMs / 1000)).toFixed(1)}% of one core (passes back to back here, so nothing else ran between them).`);
+console.log(
+  `\nAt REFRESH_INTERVAL_MS ${intervalMs}: one pass per ` +
+    `interval costs ` +
+    `${((100 * mean(total)) / (intervalMs / 1000)).toFixed(1)}% ` +
+    `of one core (passes back to back here, so nothing else ran ` +
+    `between them).`,
+);

@@ -34,7 +34,10 @@ async function member(group: string, instance: string, then: 'kill' | 'leave'): 
     ...(instance === '-' ? {} : { groupInstanceId: instance }),
   });
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-    const joined: Joined = { joinedAfterMs: Date.now() - started, partitions: Object.values(payload.memberAssignment).flat().length };
+    const joined: Joined = {
+      joinedAfterMs: Date.now() - started,
+      partitions: Object.values(payload.memberAssignment).flat().length,
+    };
     process.stdout.write(`${JSON.stringify(joined)}\n`);
     if (then === 'kill') process.kill(process.pid, 'SIGKILL');
     else void consumer.disconnect().then(() => process.exit(0));
@@ -46,7 +49,9 @@ async function member(group: string, instance: string, then: 'kill' | 'leave'): 
 
 function child(group: string, instance: string, then: 'kill' | 'leave'): Promise<Joined> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), 'member', group, instance, then], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), 'member', group, instance, then], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     proc.stdout.on('data', (d) => (out += d));
     proc.on('exit', () => {
@@ -75,11 +80,16 @@ async function main(): Promise<void> {
       partitions = again.partitions;
     }
     const sorted = [...times].sort((a, b) => a - b);
-    rows.push(`| ${kind} | ${rounds} | ${percentile(sorted, 50).toFixed(0)} ms | ${sorted.at(-1)!.toFixed(0)} ms | ${partitions} of 3 |`);
+    rows.push(
+      `| ${kind} | ${rounds} | ${percentile(sorted, 50).toFixed(0)} ` +
+        `ms | ${sorted.at(-1)!.toFixed(0)} ms | ${partitions} of 3 |`,
+    );
   }
   process.stdout.write(
     [
-      `Rejoin after SIGKILL (session ${CONSUMER_SESSION_TIMEOUT_MS} ms, heartbeat ${CONSUMER_HEARTBEAT_INTERVAL_MS} ms), from the successor's start to its GROUP_JOIN:`,
+      `Rejoin after SIGKILL (session ${CONSUMER_SESSION_TIMEOUT_MS} ` +
+        `ms, heartbeat ${CONSUMER_HEARTBEAT_INTERVAL_MS} ms), from ` +
+        `the successor's start to its GROUP_JOIN:`,
       '',
       '| member | rounds | p50 | max | partitions |',
       '|---|---:|---:|---:|---:|',

@@ -21,7 +21,10 @@ import { processCpuMs, processEnv, servicePids } from './proc-cpu.js';
 const SERVICES = ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher'];
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const logDir = resolve(process.env['STACK_LOG_DIR'] ?? '.local/logs/dev');
-const services = (process.env['BENCH_RESTART_SERVICES'] ?? SERVICES.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const services = (process.env['BENCH_RESTART_SERVICES'] ?? SERVICES.join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const rounds = Number(process.env['BENCH_RESTART_ROUNDS'] ?? 2);
 const STAGES = [
   ['nest', /^Starting Nest application/],
@@ -87,7 +90,8 @@ async function killAndTime(service: string): Promise<Timeline> {
       continue;
     }
     if (!entry.time || !entry.msg) continue;
-    for (const [stage, pattern] of STAGES) if (stages[stage] === undefined && pattern.test(entry.msg)) stages[stage] = Date.parse(entry.time) - killedAt;
+    for (const [stage, pattern] of STAGES)
+      if (stages[stage] === undefined && pattern.test(entry.msg)) stages[stage] = Date.parse(entry.time) - killedAt;
   }
   return { service, newProcess, stages, ready, cpuMs };
 }
@@ -100,16 +104,34 @@ async function main(): Promise<void> {
     for (const service of services) {
       const timeline = await killAndTime(service);
       timelines.push(timeline);
-      process.stdout.write(`[restart] ${service} (round ${round}): ready ${seconds(timeline.ready)} s after the kill, ${timeline.cpuMs.toFixed(0)} ms of CPU\n`);
+      process.stdout.write(
+        `[restart] ${service} (round ${round}): ready ` +
+          `${seconds(timeline.ready)} s after the kill, ` +
+          `${timeline.cpuMs.toFixed(0)} ms of CPU\n`,
+      );
       await sleep(3000); // the stack settles (the gateway's readiness polls the others)
     }
   }
-  console.log(`\nSIGKILL of each service of a running stack, ${rounds} round(s); seconds from the kill (the supervisor restarts after 100 ms)\n`);
-  console.log('| service | new process | Nest starts (modules loaded) | PostgreSQL | init done | consumers joined | listening | /readyz 200 | CPU until ready (ms) |');
+  console.log(
+    `\nSIGKILL of each service of a running stack, ${rounds} ` +
+      `round(s); seconds from the kill (the supervisor restarts ` +
+      `after 100 ms)\n`,
+  );
+  console.log(
+    '| service | new process | Nest starts (modules loaded) | ' +
+      'PostgreSQL | init done | consumers joined | listening | ' +
+      '/readyz 200 | CPU until ready (ms) |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const t of timelines) {
     const s = t.stages;
-    console.log(`| ${t.service} | ${seconds(t.newProcess)} | ${seconds(s.nest)} | ${seconds(s.postgres)} | ${seconds(s.init)} | ${seconds(s.consumers)} | ${seconds(s.listening)} | ${seconds(t.ready)} | ${t.cpuMs.toFixed(0)} |`);
+    console.log(
+      `| ${t.service} | ${seconds(t.newProcess)} | ` +
+        `${seconds(s.nest)} | ${seconds(s.postgres)} | ` +
+        `${seconds(s.init)} | ${seconds(s.consumers)} | ` +
+        `${seconds(s.listening)} | ${seconds(t.ready)} | ` +
+        `${t.cpuMs.toFixed(0)} |`,
+    );
   }
 }
 

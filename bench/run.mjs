@@ -22,7 +22,10 @@ const project = JSON.parse(readFileSync(join(ROOT, 'bench', 'project.json'), 'ut
 const benchmarks = new Map(
   Object.entries(project.targets)
     .filter(([, target]) => target.options?.command?.startsWith(SELF))
-    .map(([name, target]) => [name, { name, libs: (target.dependsOn ?? []).flatMap((d) => d.projects ?? []), ...target.metadata }]),
+    .map(([name, target]) => [
+      name,
+      { name, libs: (target.dependsOn ?? []).flatMap((d) => d.projects ?? []), ...target.metadata },
+    ]),
 );
 
 function list(out) {
@@ -58,8 +61,16 @@ if (!chosen) {
 
 const selected = name === 'all' ? ALL.map((n) => benchmarks.get(n)) : [chosen];
 // run as the Nx target, its own libraries are built already (dependsOn)
-const builtByNx = process.env.NX_TASK_TARGET_PROJECT === 'bench' && process.env.NX_TASK_TARGET_TARGET === name ? new Set(chosen.libs) : new Set();
+const builtByNx =
+  process.env.NX_TASK_TARGET_PROJECT === 'bench' && process.env.NX_TASK_TARGET_TARGET === name
+    ? new Set(chosen.libs)
+    : new Set();
 const libs = [...new Set(selected.flatMap((b) => b.libs))].filter((lib) => !builtByNx.has(lib));
 if (libs.length > 0) step(join(BIN, 'nx'), ['run-many', '-t', 'build', '-p', ...libs, '--output-style=static']);
 step(join(BIN, 'swc'), ['bench', '-d', 'bench/dist', '--strip-leading-paths', '--config-file', '.swcrc', '--quiet']);
-for (const b of selected) step(process.execPath, [...(NODE_FLAGS[b.name] ?? []), join('bench', 'dist', `${FILES[b.name] ?? b.name}.js`), ...args]);
+for (const b of selected)
+  step(process.execPath, [
+    ...(NODE_FLAGS[b.name] ?? []),
+    join('bench', 'dist', `${FILES[b.name] ?? b.name}.js`),
+    ...args,
+  ]);

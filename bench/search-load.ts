@@ -24,7 +24,10 @@ let sent = 0;
 /** One search, no retry; status 0 when the connection failed. */
 export async function searchOnce(key: string, shape: SearchShape, gateway = baseUrl): Promise<Outcome> {
   const i = sent++;
-  const waterfall = { ...(shape.strategy === 'default' ? {} : { strategy: shape.strategy }), ...(shape.timeoutMs ? { timeout_ms: shape.timeoutMs } : {}) };
+  const waterfall = {
+    ...(shape.strategy === 'default' ? {} : { strategy: shape.strategy }),
+    ...(shape.timeoutMs ? { timeout_ms: shape.timeoutMs } : {}),
+  };
   const body = { filters: FILTER_SETS[i % FILTER_SETS.length]!, waterfall, limit: shape.limit };
   const t = performance.now();
   try {
@@ -49,13 +52,18 @@ export async function searchWithRetries(key: string, shape: SearchShape, until: 
     attempts++;
     const wait = Number(outcome.retryAfter ?? 0) * 1000;
     const refused = outcome.status === 503 || outcome.status === 429;
-    if (!refused || wait <= 0 || performance.now() + wait > until) return { ...outcome, ms: performance.now() - t, attempts };
+    if (!refused || wait <= 0 || performance.now() + wait > until)
+      return { ...outcome, ms: performance.now() - t, attempts };
     await new Promise((r) => setTimeout(r, wait));
   }
 }
 
 /** `clients` closed-loop clients, each sending its next search once the last one ended, for `seconds`. */
-export async function closedLoop(clients: number, seconds: number, next: (until: number) => Promise<Outcome>): Promise<Outcome[]> {
+export async function closedLoop(
+  clients: number,
+  seconds: number,
+  next: (until: number) => Promise<Outcome>,
+): Promise<Outcome[]> {
   const out: Outcome[] = [];
   const until = performance.now() + seconds * 1000;
   await Promise.all(
@@ -70,7 +78,9 @@ export interface Measured {
   name: string;
   outcomes: Outcome[];
   seconds: number;
-  /** CPU-seconds of the whole stack (services, Kafka, PostgreSQL, Redis): the simulated partners and this process apart. */
+  /**
+   * CPU-seconds of the whole stack (services, Kafka, PostgreSQL, Redis): the simulated partners and this process apart.
+   */
   stackCpuSeconds: number;
   simulatorCpuSeconds: number;
   gatewayCpuSeconds: number;
@@ -86,8 +96,16 @@ export async function measure(location: StackLocation, name: string, run: () => 
   const seconds = (performance.now() - started) / 1000;
   const usage = usageBetween(before, snapshot(location));
   let stackCpuSeconds = 0;
-  for (const [group, used] of usage) if (group !== GROUP.bench && group !== GROUP.kafkaJit && group !== SIMULATOR) stackCpuSeconds += used.seconds;
-  return { name, outcomes, seconds, stackCpuSeconds, simulatorCpuSeconds: usage.get(SIMULATOR)?.seconds ?? 0, gatewayCpuSeconds: usage.get('gateway')?.seconds ?? 0 };
+  for (const [group, used] of usage)
+    if (group !== GROUP.bench && group !== GROUP.kafkaJit && group !== SIMULATOR) stackCpuSeconds += used.seconds;
+  return {
+    name,
+    outcomes,
+    seconds,
+    stackCpuSeconds,
+    simulatorCpuSeconds: usage.get(SIMULATOR)?.seconds ?? 0,
+    gatewayCpuSeconds: usage.get('gateway')?.seconds ?? 0,
+  };
 }
 
 export const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
@@ -109,12 +127,29 @@ export const OUTCOME_HEADER = [
   'answered/s',
   'stack CPU ms/answer (simulator apart)',
 ];
-export const OUTCOME_ALIGN = ['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:'];
+export const OUTCOME_ALIGN = [
+  '---:',
+  '---:',
+  '---:',
+  '---:',
+  '---:',
+  '---:',
+  '---:',
+  '---:',
+  '---:',
+  '---:',
+  '---:',
+  '---',
+  '---:',
+  '---:',
+];
 
 /** The figures of one group of outcomes, in OUTCOME_HEADER's order. */
 export function outcomeCells(outcomes: Outcome[], seconds: number, stackCpuSeconds: number): Array<string | number> {
   const by = (status: number) => outcomes.filter((o) => o.status === status);
-  const answered = by(200).map((o) => o.ms).sort((a, b) => a - b);
+  const answered = by(200)
+    .map((o) => o.ms)
+    .sort((a, b) => a - b);
   const refusals = outcomes.filter((o) => o.status === 503 || o.status === 429);
   const refusalMs = refusals.map((o) => o.ms).sort((a, b) => a - b);
   const retryAfters = refusals.map((o) => Number(o.retryAfter)).filter((n) => Number.isFinite(n) && n > 0);

@@ -13,7 +13,9 @@ export interface BenchAccountSettings {
 }
 
 /** Creates an account through the admin API; its id and live key. */
-export async function createBenchAccount(settings: BenchAccountSettings): Promise<{ accountId: string; liveKey: string }> {
+export async function createBenchAccount(
+  settings: BenchAccountSettings,
+): Promise<{ accountId: string; liveKey: string }> {
   const created = await fetch(`${adminUrl}/admin/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
@@ -61,7 +63,12 @@ export async function vacuumIfAutovacuumIsOff(databaseUrl: string | undefined): 
     if (autovacuum === 'on') return 'autovacuum on: nothing to do';
     const started = performance.now();
     await db.query('VACUUM (ANALYZE)');
-    return `autovacuum off on this server: VACUUM (ANALYZE) of the stack database in ${((performance.now() - started) / 1000).toFixed(1)} s before measuring`;
+    return (
+      `autovacuum off on this server: VACUUM (ANALYZE) of the stack ` +
+      `database in ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s ` +
+      `before measuring`
+    );
   } finally {
     await db.end();
   }

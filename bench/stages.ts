@@ -28,7 +28,10 @@ const receiverPort = Number(process.env['OTLP_RECEIVER_PORT'] ?? 4318);
 const searches = Number(process.env['BENCH_REQUESTS'] ?? 40);
 const limit = Number(process.env['BENCH_LIMIT'] ?? 20);
 const strategy = process.env['BENCH_STRATEGY'] ?? 'max_coverage';
-/** Writes every search's spans (service, name, kind, start and end relative to the request) as JSON lines, to look into a hop. */
+/**
+ * Writes every search's spans (service, name, kind, start and end relative to the request) as JSON lines, to look into
+ * a hop.
+ */
 const dumpFile = process.env['BENCH_TRACE_DUMP'];
 const CONSUMER = 5;
 const PRODUCER = 4;
@@ -36,7 +39,11 @@ const PRODUCER = 4;
 const receiver = new OtlpReceiver();
 await receiver.listen(receiverPort);
 
-const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
+const { liveKey: key } = await createBenchAccount({
+  plan: 'pro',
+  credits: 1_000_000,
+  rate_limit: { limit: 1_000_000, window_seconds: 60 },
+});
 
 const HALVES = ['search.page.gathered process', 'search.page.charged process'];
 const isHalf = (s: ReceivedSpan) => s.service === 'gateway' && s.kind === CONSUMER && HALVES.includes(s.name);
@@ -91,7 +98,10 @@ function segmentsOf(spans: ReceivedSpan[]): { total: number; segments: Segment[]
   const providers = calls.map((s) => ({ label: `(in provider-fetcher) ${s.name}`, ms: s.endMs - s.startMs }));
   // The search's own slowest partner (not always provider_d: each call's latency varies), and
   // what the stack added after its answer: the issue's "slowest provider + 60 ms", per request.
-  const slowest = calls.reduce<ReceivedSpan | undefined>((last, call) => (!last || call.endMs > last.endMs ? call : last), undefined);
+  const slowest = calls.reduce<ReceivedSpan | undefined>(
+    (last, call) => (!last || call.endMs > last.endMs ? call : last),
+    undefined,
+  );
   const afterSlowest = slowest
     ? [
         { label: SLOWEST_CALL, ms: slowest.endMs - slowest.startMs },
@@ -111,7 +121,11 @@ for (let i = 0; i < searches; i++) {
   const traceId = randomBytes(16).toString('hex');
   const res = await fetch(`${baseUrl}/v1/jobs/search`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    },
     body: JSON.stringify({ filters: FILTER_SETS[i % FILTER_SETS.length], waterfall: { strategy }, limit }),
   });
   if (res.status !== 200) throw new Error(`search ${i} answered ${res.status}: ${await res.text()}`);
@@ -120,7 +134,15 @@ for (let i = 0; i < searches; i++) {
   const { total, segments, perSearch } = segmentsOf(spans);
   if (dumpFile) {
     const t0 = Math.min(...spans.map((span) => span.startMs));
-    const rows = [...spans].sort((a, b) => a.startMs - b.startMs).map((span) => ({ service: span.service, name: span.name, kind: span.kind, start: +(span.startMs - t0).toFixed(2), end: +(span.endMs - t0).toFixed(2) }));
+    const rows = [...spans]
+      .sort((a, b) => a.startMs - b.startMs)
+      .map((span) => ({
+        service: span.service,
+        name: span.name,
+        kind: span.kind,
+        start: +(span.startMs - t0).toFixed(2),
+        end: +(span.endMs - t0).toFixed(2),
+      }));
     appendFileSync(dumpFile, JSON.stringify({ search: i, spans: rows }) + '\n');
   }
   add('whole request (gateway server span)', total);
@@ -135,11 +157,22 @@ await receiver.close();
 for (const values of samples.values()) values.sort((a, b) => a - b);
 const totalP50 = percentile(samples.get('whole request (gateway server span)')!, 50);
 const fmt = (n: number) => n.toFixed(1);
-console.log(`\nSync search, ${strategy}, limit ${limit}, Pro plan: ${searches} searches one at a time; critical path from the traces\n`);
+console.log(
+  `\nSync search, ${strategy}, limit ${limit}, Pro plan: ` +
+    `${searches} searches one at a time; critical path from the ` +
+    `traces\n`,
+);
 console.log('| segment | seen in | p50 ms | p95 ms | p50 share |');
 console.log('|---|---:|---:|---:|---:|');
 for (const label of ['whole request (gateway server span)', ...order]) {
   const values = samples.get(label)!;
-  const share = label.startsWith('(') || label.startsWith('whole') ? '' : `${((percentile(values, 50) / totalP50) * 100).toFixed(0)}%`;
-  console.log(`| ${label} | ${values.length}/${searches} | ${fmt(percentile(values, 50))} | ${fmt(percentile(values, 95))} | ${share} |`);
+  const share =
+    label.startsWith('(') || label.startsWith('whole')
+      ? ''
+      : `${((percentile(values, 50) / totalP50) * 100).toFixed(0)}%`;
+  console.log(
+    `| ${label} | ${values.length}/${searches} | ` +
+      `${fmt(percentile(values, 50))} | ` +
+      `${fmt(percentile(values, 95))} | ${share} |`,
+  );
 }

@@ -29,8 +29,12 @@ export interface StoreCounts {
 
 /** How many canonical jobs (open, all) and sources the store holds. */
 export async function storeCounts(db: pg.Client): Promise<StoreCounts> {
-  const jobs = await db.query<{ open: string; all: string }>(`SELECT count(*) FILTER (WHERE status = 'open') AS open, count(*) AS all FROM canonical_jobs`);
-  const sources = await db.query<{ provider: string; n: string }>(`SELECT provider::text AS provider, count(*) AS n FROM job_sources GROUP BY provider ORDER BY provider`);
+  const jobs = await db.query<{ open: string; all: string }>(
+    `SELECT count(*) FILTER (WHERE status = 'open') AS open, count(*) AS all FROM canonical_jobs`,
+  );
+  const sources = await db.query<{ provider: string; n: string }>(
+    `SELECT provider::text AS provider, count(*) AS n FROM job_sources GROUP BY provider ORDER BY provider`,
+  );
   const sourcesByProvider = Object.fromEntries(sources.rows.map((r) => [r.provider, Number(r.n)]));
   return {
     openJobs: Number(jobs.rows[0]!.open),
@@ -71,7 +75,11 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
   const { log } = options;
   const refreshId = `rfr_bench_${Date.now().toString(36)}`;
   const topic = options.topic === 'passes' ? Topics.RefreshPassRecordsFetched : Topics.RefreshRecordsFetched;
-  const producer = new Kafka({ clientId: 'bench-own-index', brokers: options.brokers, logLevel: logLevel.NOTHING }).producer();
+  const producer = new Kafka({
+    clientId: 'bench-own-index',
+    brokers: options.brokers,
+    logLevel: logLevel.NOTHING,
+  }).producer();
   await producer.connect();
   const started = performance.now();
   const records = {} as Record<ProviderSlug, number>;
@@ -86,7 +94,13 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
         for (let part = 0; ; part++) {
           const callStarted = Date.now();
           const paging: ResumablePaging = { start: position };
-          const read = await adapter.search({ filters: {}, want: PART_RECORDS, paging, signal: AbortSignal.timeout(120_000), parallelPages: options.parallelPages ?? 1 });
+          const read = await adapter.search({
+            filters: {},
+            want: PART_RECORDS,
+            paging,
+            signal: AbortSignal.timeout(120_000),
+            parallelPages: options.parallelPages ?? 1,
+          });
           position = paging.next ?? null;
           const final = position === null;
           const value = topic.value.parse({
@@ -104,12 +118,18 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
             fetched_at: new Date().toISOString(),
             records: read,
           });
-          await producer.send({ topic: topic.name, messages: [{ key: topic.keyOf(value), value: JSON.stringify(value) }] });
+          await producer.send({
+            topic: topic.name,
+            messages: [{ key: topic.keyOf(value), value: JSON.stringify(value) }],
+          });
           records[provider] += read.length;
           parts += 1;
           if (final) break;
         }
-        log(`${provider}: ${records[provider]} records read and published (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+        log(
+          `${provider}: ${records[provider]} records read and published ` +
+            `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
+        );
       }),
     );
   } finally {
@@ -117,7 +137,11 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
   }
   const readSeconds = (performance.now() - started) / 1000;
   const total = Object.values(records).reduce((a, b) => a + b, 0);
-  log(`${total} records in ${parts} parts published under ${refreshId} in ${readSeconds.toFixed(0)} s; waiting for dedupe ...`);
+  log(
+    `${total} records in ${parts} parts published under ` +
+      `${refreshId} in ${readSeconds.toFixed(0)} s; waiting for ` +
+      `dedupe ...`,
+  );
   await caughtUp(options, topic.name, options.topic === 'passes' ? 'dedupe.passes' : 'dedupe.refresh');
   return { refreshId, parts, records, readSeconds, caughtUpSeconds: (performance.now() - started) / 1000 };
 }
@@ -126,11 +150,17 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
 async function refreshLag(metricsUrl: string, topic: string, group: string): Promise<number | null> {
   const { status, exposition } = await scrape(metricsUrl);
   if (status !== 200) return null;
-  const lags = exposition.samples.filter((s) => s.name === 'kafka_consumer_lag' && s.labels['topic'] === topic && s.labels['group'] === group);
+  const lags = exposition.samples.filter(
+    (s) => s.name === 'kafka_consumer_lag' && s.labels['topic'] === topic && s.labels['group'] === group,
+  );
   return lags.length === 0 ? null : lags.reduce((sum, s) => sum + s.value, 0);
 }
 
-async function caughtUp({ db, dedupeMetricsUrl, settleMs, timeoutMs, log }: FillOptions, topic: string, group: string): Promise<void> {
+async function caughtUp(
+  { db, dedupeMetricsUrl, settleMs, timeoutMs, log }: FillOptions,
+  topic: string,
+  group: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   let stillSince = Date.now();
@@ -145,7 +175,11 @@ async function caughtUp({ db, dedupeMetricsUrl, settleMs, timeoutMs, log }: Fill
     }
     if (Date.now() - reported > 30_000) {
       reported = Date.now();
-      log(`store: ${counts.openJobs} open jobs (${counts.allJobs} in all), ${counts.sources} sources; dedupe lag on ${topic}: ${lag ?? 'n/a'}`);
+      log(
+        `store: ${counts.openJobs} open jobs (${counts.allJobs} in ` +
+          `all), ${counts.sources} sources; dedupe lag on ${topic}: ` +
+          `${lag ?? 'n/a'}`,
+      );
     }
     if (Date.now() - stillSince >= settleMs && (lag === null || lag === 0)) return;
     await new Promise((r) => setTimeout(r, 1000));

@@ -53,10 +53,29 @@ const services = servicePids(pidsFile);
 const dedupeEnv = processEnv(services['dedupe']!);
 const location = stackLocation(pidsFile, dedupeEnv['DATABASE_URL'], dedupeEnv['REDIS_URL']);
 /** The stack's processes in the CPU table (the simulated partners apart: they stand for the outside world). */
-const CPU_COLUMNS = ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher', GROUP.kafka, GROUP.pgBackends] as const;
-const SHORT: Record<string, string> = { 'search-orchestrator': 'orchestrator', 'provider-fetcher': 'fetcher', 'webhook-dispatcher': 'dispatcher', [GROUP.kafka]: 'Kafka', [GROUP.pgBackends]: 'PostgreSQL' };
+const CPU_COLUMNS = [
+  'gateway',
+  'search-orchestrator',
+  'provider-fetcher',
+  'dedupe',
+  'billing',
+  'webhook-dispatcher',
+  GROUP.kafka,
+  GROUP.pgBackends,
+] as const;
+const SHORT: Record<string, string> = {
+  'search-orchestrator': 'orchestrator',
+  'provider-fetcher': 'fetcher',
+  'webhook-dispatcher': 'dispatcher',
+  [GROUP.kafka]: 'Kafka',
+  [GROUP.pgBackends]: 'PostgreSQL',
+};
 
-const bodyOf = (i: number, strategy: string) => ({ filters: FILTER_SETS[i % FILTER_SETS.length]!, ...(strategy === 'default' ? {} : { waterfall: { strategy } }), limit });
+const bodyOf = (i: number, strategy: string) => ({
+  filters: FILTER_SETS[i % FILTER_SETS.length]!,
+  ...(strategy === 'default' ? {} : { waterfall: { strategy } }),
+  limit,
+});
 
 interface LevelResult {
   /** Latencies of the answered searches only (a refusal's few milliseconds would flatter p50). */
@@ -97,7 +116,8 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
   const answered = Math.max(1, requestsPerLevel - errors);
   if (before) {
     const usage = usageBetween(before, snapshot(location));
-    for (const column of [...CPU_COLUMNS, GROUP.kafkaJit]) cpuMs.set(column, ((usage.get(column)?.seconds ?? 0) * 1000) / answered);
+    for (const column of [...CPU_COLUMNS, GROUP.kafkaJit])
+      cpuMs.set(column, ((usage.get(column)?.seconds ?? 0) * 1000) / answered);
   } else {
     const self = process.cpuUsage(selfBefore);
     cpuMs.set('self', (self.user + self.system) / 1000 / requestsPerLevel);
@@ -106,7 +126,11 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
 }
 
 // ---- full stack ----
-const { liveKey: key } = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
+const { liveKey: key } = await createBenchAccount({
+  plan: 'pro',
+  credits: 1_000_000,
+  rate_limit: { limit: 1_000_000, window_seconds: 60 },
+});
 let firstError: string | undefined;
 /** The gateway's admission refusals (503 with Retry-After) so far. */
 let refusals = 0;
@@ -115,32 +139,35 @@ let refusals = 0;
  * counted and the same search sent again after the Retry-After it gave; its latency is that of
  * the answered attempt.
  */
-const overStack = (strategy: string): OneSearch => async (i) => {
-  for (;;) {
-    const t = performance.now();
-    const res = await fetch(`${baseUrl}/v1/jobs/search`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(bodyOf(i, strategy)),
-    });
-    const text = await res.text();
-    const latency = performance.now() - t;
-    const retryAfter = res.headers.get('retry-after');
-    if (res.status === 503 && retryAfter) {
-      refusals++;
-      await sleep(Number(retryAfter) * 1000);
-      continue;
+const overStack =
+  (strategy: string): OneSearch =>
+  async (i) => {
+    for (;;) {
+      const t = performance.now();
+      const res = await fetch(`${baseUrl}/v1/jobs/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(bodyOf(i, strategy)),
+      });
+      const text = await res.text();
+      const latency = performance.now() - t;
+      const retryAfter = res.headers.get('retry-after');
+      if (res.status === 503 && retryAfter) {
+        refusals++;
+        await sleep(Number(retryAfter) * 1000);
+        continue;
+      }
+      if (res.status === 200) return latency;
+      firstError ??= `${res.status} ${text.slice(0, 300)}`;
+      return undefined;
     }
-    if (res.status === 200) return latency;
-    firstError ??= `${res.status} ${text.slice(0, 300)}`;
-    return undefined;
-  }
-};
+  };
 
 // ---- in process ----
 const plan: ProviderSlug[] = providersForPlan('pro');
 const adapters = new Map(createProviderAdapters(simUrl).map((a) => [a.provider, a]));
-const requestsOf = (strategy: string): JobSearchRequest[] => FILTER_SETS.map((_, i) => JobSearchRequestSchema.parse(bodyOf(i, strategy)));
+const requestsOf = (strategy: string): JobSearchRequest[] =>
+  FILTER_SETS.map((_, i) => JobSearchRequestSchema.parse(bodyOf(i, strategy)));
 const requests = requestsOf('max_coverage');
 /** records[filter set][provider]: fetched once, before timing. */
 const records: Array<Map<ProviderSlug, NormalizedProviderRecord[]>> = [];
@@ -148,7 +175,12 @@ for (const request of requests) {
   const byProvider = new Map<ProviderSlug, NormalizedProviderRecord[]>();
   for (const provider of plan) {
     const adapter = adapters.get(provider)!;
-    byProvider.set(provider, await adapter.search({ filters: request.filters, want: request.limit, signal: AbortSignal.timeout(30_000) }).catch(() => []));
+    byProvider.set(
+      provider,
+      await adapter
+        .search({ filters: request.filters, want: request.limit, signal: AbortSignal.timeout(30_000) })
+        .catch(() => []),
+    );
   }
   records.push(byProvider);
 }
@@ -160,7 +192,11 @@ function toJob(index: CanonicalIndex, id: string, sources: NormalizedProviderRec
   return {
     id,
     title: fields.title,
-    company: { id: `cmp_${fields.companyDomain ?? fields.companyName}`, name: fields.companyName, domain: fields.companyDomain },
+    company: {
+      id: `cmp_${fields.companyDomain ?? fields.companyName}`,
+      name: fields.companyName,
+      domain: fields.companyDomain,
+    },
     location: { city: fields.city, region: fields.region, country_code: fields.countryCode, remote: fields.remote },
     employment_type: fields.employmentType as Job['employment_type'],
     seniority: fields.seniority as Job['seniority'],
@@ -176,7 +212,14 @@ function toJob(index: CanonicalIndex, id: string, sources: NormalizedProviderRec
     closed_reason: closed ? (closed.closed_reason ?? 'unknown') : null,
     repost_count: 0,
     p_real: 0.6,
-    sources: sources.map((s) => ({ provider: s.provider, provider_job_id: s.provider_job_id, url: s.url, first_seen_at: s.seen_at, last_seen_at: s.seen_at, fields: [] })),
+    sources: sources.map((s) => ({
+      provider: s.provider,
+      provider_job_id: s.provider_job_id,
+      url: s.url,
+      first_seen_at: s.seen_at,
+      last_seen_at: s.seen_at,
+      fields: [],
+    })),
     license: { display: true, resale: false },
   };
 }
@@ -204,7 +247,13 @@ const inProcess = (strategy: string) => {
           recordsOf.set(jobId, [...(recordsOf.get(jobId) ?? []), record]);
           if (!ids.includes(jobId)) ids.push(jobId);
         }
-        batches.push({ provider, outcome: 'ok', recordsIn: batch.length, duplicatesMerged, jobs: ids.map((id) => toJob(index, id, recordsOf.get(id)!)) });
+        batches.push({
+          provider,
+          outcome: 'ok',
+          recordsIn: batch.length,
+          duplicatesMerged,
+          jobs: ids.map((id) => toJob(index, id, recordsOf.get(id)!)),
+        });
       }
     }
     const page = assembleSearchPage({
@@ -270,27 +319,76 @@ for (const strategy of strategies) {
     );
     // the processes' columns only: the broker's JIT threads are part of Kafka's already
     const stackCpu = CPU_COLUMNS.reduce((sum, c) => sum + (stack.cpuMs.get(c) ?? 0), 0);
-    cpuRows.push(row([strategy, concurrency, ...CPU_COLUMNS.map((c) => ms(stack.cpuMs.get(c) ?? 0)), ms(stack.cpuMs.get(GROUP.kafkaJit) ?? 0), `**${ms(stackCpu)}**`, ms(local.cpuMs.get('self') ?? 0)]));
+    cpuRows.push(
+      row([
+        strategy,
+        concurrency,
+        ...CPU_COLUMNS.map((c) => ms(stack.cpuMs.get(c) ?? 0)),
+        ms(stack.cpuMs.get(GROUP.kafkaJit) ?? 0),
+        `**${ms(stackCpu)}**`,
+        ms(local.cpuMs.get('self') ?? 0),
+      ]),
+    );
   }
 }
 const recordsPerSearch = records.map((m) => [...m.values()].reduce((n, r) => n + r.length, 0));
 process.stdout.write(
   [
-    `Sync search, Pro plan, limit ${limit}, ${FILTER_SETS.length} filter sets cycled; ${requestsPerLevel} requests per concurrency level; strategies ${strategies.join(', ')} (default: no strategy sent, cheapest_first).`,
-    `In-process = waterfall plan + CanonicalIndex merge of the ${Math.min(...recordsPerSearch)}-${Math.max(...recordsPerSearch)} provider records of that filter set (fetched once from the simulator, untimed; every wave of the plan merged) + job filters + page assembly, in one Node process: no provider HTTP, no PostgreSQL store, no billing, no Kafka.`,
+    `Sync search, Pro plan, limit ${limit}, ${FILTER_SETS.length} ` +
+      `filter sets cycled; ${requestsPerLevel} requests per ` +
+      `concurrency level; strategies ${strategies.join(', ')} ` +
+      `(default: no strategy sent, cheapest_first).`,
+    `In-process = waterfall plan + CanonicalIndex merge of the ` +
+      `${Math.min(...recordsPerSearch)}-${Math.max(...recordsPerSearch)} ` +
+      `provider records of that filter set (fetched once from the ` +
+      `simulator, untimed; every wave of the plan merged) + job ` +
+      `filters + page assembly, in one Node process: no provider ` +
+      `HTTP, no PostgreSQL store, no billing, no Kafka.`,
     '',
-    row(['strategy', 'concurrency', 'requests', 'stack errors', 'refusals (503, sent again after Retry-After)', 'answered p50 (ms)', 'p95', 'p99', 'stack ok req/s', 'in-process p50 (ms)', 'p95', 'p99', 'in-process req/s', 'p50 ratio', 'throughput ratio']),
+    row([
+      'strategy',
+      'concurrency',
+      'requests',
+      'stack errors',
+      'refusals (503, sent again after Retry-After)',
+      'answered p50 (ms)',
+      'p95',
+      'p99',
+      'stack ok req/s',
+      'in-process p50 (ms)',
+      'p95',
+      'p99',
+      'in-process req/s',
+      'p50 ratio',
+      'throughput ratio',
+    ]),
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    `CPU per search (ms), by process: CPU time read from /proc around each stack level / answered searches (the simulated partners apart; refusals cost next to nothing); in-process: this process's CPU / searches.`,
+    `CPU per search (ms), by process: CPU time read from /proc ` +
+      `around each stack level / answered searches (the simulated ` +
+      `partners apart; refusals cost next to nothing); in-process: ` +
+      `this process's CPU / searches.`,
     '',
-    `Kafka's share of a search includes its JIT compilers' (the next column), which is warm-up: the broker's share of a search a few minutes into load. Warm-up rounds of ${requestsPerLevel} searches at concurrency 16, broker CPU per search (ms): ${warmup.join(', ')}.`,
+    `Kafka's share of a search includes its JIT compilers' (the ` +
+      `next column), which is warm-up: the broker's share of a ` +
+      `search a few minutes into load. Warm-up rounds of ` +
+      `${requestsPerLevel} searches at concurrency 16, broker CPU ` +
+      `per search (ms): ${warmup.join(', ')}.`,
     '',
-    row(['strategy', 'concurrency', ...CPU_COLUMNS.map((c) => SHORT[c] ?? c), 'of which Kafka JIT', 'stack', 'in-process']),
+    row([
+      'strategy',
+      'concurrency',
+      ...CPU_COLUMNS.map((c) => SHORT[c] ?? c),
+      'of which Kafka JIT',
+      'stack',
+      'in-process',
+    ]),
     `|---|---:|${CPU_COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|`,
     ...cpuRows,
   ].join('\n') + '\n',
 );
-process.stdout.write(`store upkeep before each level: ${[...new Set(vacuums.map((v) => v.replace(/ in [0-9.]+ s/, '')))].join('; ')}\n`);
+process.stdout.write(
+  `store upkeep before each level: ${[...new Set(vacuums.map((v) => v.replace(/ in [0-9.]+ s/, '')))].join('; ')}\n`,
+);
 if (firstError) process.stdout.write(`first stack error: ${firstError}\n`);

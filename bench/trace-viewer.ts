@@ -35,28 +35,48 @@ const viewerUrl = process.env['TRACE_VIEWER_URL'] ?? 'http://127.0.0.1:9411';
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const gatewayEnv = processEnv(servicePids(pidsFile)['gateway']!);
 const location = stackLocation(pidsFile, gatewayEnv['DATABASE_URL'], gatewayEnv['REDIS_URL']);
-const exporting = gatewayEnv['OTEL_EXPORTER_ZIPKIN_ENDPOINT'] ? `Zipkin at ${gatewayEnv['OTEL_EXPORTER_ZIPKIN_ENDPOINT']}` : 'no trace viewer';
-const sampler = gatewayEnv['OTEL_TRACES_SAMPLER'] ?? (gatewayEnv['OTEL_EXPORTER_ZIPKIN_ENDPOINT'] || gatewayEnv['OTEL_EXPORTER_OTLP_ENDPOINT'] ? 'parentbased_always_on' : 'parentbased_always_off');
+const exporting = gatewayEnv['OTEL_EXPORTER_ZIPKIN_ENDPOINT']
+  ? `Zipkin at ${gatewayEnv['OTEL_EXPORTER_ZIPKIN_ENDPOINT']}`
+  : 'no trace viewer';
+const sampler =
+  gatewayEnv['OTEL_TRACES_SAMPLER'] ??
+  (gatewayEnv['OTEL_EXPORTER_ZIPKIN_ENDPOINT'] || gatewayEnv['OTEL_EXPORTER_OTLP_ENDPOINT']
+    ? 'parentbased_always_on'
+    : 'parentbased_always_off');
 
 /** The viewer's JVM, by the pid file deploy/zipkin/zipkin.sh writes for the stack's instance. */
 const viewerPid = (() => {
   const root = dirname(dirname(dirname(dirname(pidsFile))));
   try {
-    const pid = Number(readFileSync(join(root, '.local', 'zipkin', basename(dirname(pidsFile)), 'zipkin.pid'), 'utf8').trim());
+    const pid = Number(
+      readFileSync(join(root, '.local', 'zipkin', basename(dirname(pidsFile)), 'zipkin.pid'), 'utf8').trim(),
+    );
     return Number.isInteger(pid) && processCpuMs(pid) !== undefined ? pid : undefined;
   } catch {
     return undefined;
   }
 })();
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 async function viewerSpans(): Promise<number | undefined> {
   if (viewerPid === undefined) return undefined;
   const text = await (await fetch(`${viewerUrl}/prometheus`)).text();
-  return [...text.matchAll(/^zipkin_collector_spans_total\{[^}]*\} ([\d.eE+]+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return [...text.matchAll(/^zipkin_collector_spans_total\{[^}]*\} ([\d.eE+]+)$/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
 }
 const viewerMs = () => (viewerPid === undefined ? 0 : processCpuMs(viewerPid)!);
 
-const SERVICES = ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher', 'provider-sim'];
+const SERVICES = [
+  'gateway',
+  'search-orchestrator',
+  'provider-fetcher',
+  'dedupe',
+  'billing',
+  'webhook-dispatcher',
+  'provider-sim',
+];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- idle
@@ -68,7 +88,11 @@ const idleStackCore = (100 * SERVICES.reduce((sum, s) => sum + (idle.get(s)?.sec
 const idleRss = viewerPid === undefined ? undefined : rssMb(viewerPid);
 
 // ---------------------------------------------------------------- searches
-const { liveKey } = await createBenchAccount({ plan: 'pro', credits: 10_000_000, rate_limit: { limit: 10_000_000, window_seconds: 60 } });
+const { liveKey } = await createBenchAccount({
+  plan: 'pro',
+  credits: 10_000_000,
+  rate_limit: { limit: 10_000_000, window_seconds: 60 },
+});
 const TITLES = ['engineer', 'designer', 'manager', 'analyst', 'nurse', 'sales', 'developer', 'accountant'];
 async function search(i: number, recorded: boolean): Promise<number> {
   const started = performance.now();
@@ -79,7 +103,11 @@ async function search(i: number, recorded: boolean): Promise<number> {
       'content-type': 'application/json',
       traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-${recorded ? '01' : '00'}`,
     },
-    body: JSON.stringify({ filters: { title_or: [TITLES[i % TITLES.length]] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] }, limit: 5 }),
+    body: JSON.stringify({
+      filters: { title_or: [TITLES[i % TITLES.length]] },
+      waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] },
+      limit: 5,
+    }),
   });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`search answered ${res.status}`);
@@ -92,7 +120,10 @@ interface Round {
   latencies: number[];
   spans: number;
 }
-/** One round of `searches`, `concurrency` at a time; its CPU per process, from before its first to after its last answer. */
+/**
+ * One round of `searches`, `concurrency` at a time; its CPU per process, from before its first to after its last
+ * answer.
+ */
 async function round(recorded: boolean): Promise<Round> {
   // The last round's spans leave the services' export batches (every 500 ms) before this one.
   await sleep(2000);
@@ -109,7 +140,12 @@ async function round(recorded: boolean): Promise<Round> {
   const viewer = viewerMs() - before.viewer;
   await sleep(1500);
   const spans = ((await viewerSpans()) ?? 0) - spansBefore;
-  return { cpuMs: new Map([...usage].map(([group, u]) => [group, u.seconds * 1000])), viewerMs: viewer, latencies, spans };
+  return {
+    cpuMs: new Map([...usage].map(([group, u]) => [group, u.seconds * 1000])),
+    viewerMs: viewer,
+    latencies,
+    spans,
+  };
 }
 for (let i = 0; i < 10; i++) await search(i, true);
 const results = { recorded: [] as Round[], unrecorded: [] as Round[] };
@@ -126,15 +162,30 @@ function line(label: string, kind: Round[]): string {
   const services = SERVICES.reduce((sum, s) => sum + per(s), 0);
   const viewer = kind.reduce((sum, r) => sum + r.viewerMs, 0) / n;
   const spans = kind.reduce((sum, r) => sum + r.spans, 0) / n;
-  return row([label, n, ...SERVICES.map((s) => per(s).toFixed(2)), services.toFixed(2), per(GROUP.pgBackends).toFixed(2), per(GROUP.kafka).toFixed(2), viewerPid === undefined ? '-' : viewer.toFixed(2), viewerPid === undefined ? '-' : spans.toFixed(0), percentile(latencies, 50).toFixed(0), percentile(latencies, 95).toFixed(0)]);
+  return row([
+    label,
+    n,
+    ...SERVICES.map((s) => per(s).toFixed(2)),
+    services.toFixed(2),
+    per(GROUP.pgBackends).toFixed(2),
+    per(GROUP.kafka).toFixed(2),
+    viewerPid === undefined ? '-' : viewer.toFixed(2),
+    viewerPid === undefined ? '-' : spans.toFixed(0),
+    percentile(latencies, 50).toFixed(0),
+    percentile(latencies, 95).toFixed(0),
+  ]);
 }
 process.stdout.write(
   [
     `stack ${pidsFile}: ${exporting}, sampler ${sampler}`,
     '',
-    `idle ${idleSeconds} s: viewer ${viewerPid === undefined ? 'not running' : `${idleViewerCore.toFixed(2)} % of a core, RSS ${idleRss!.toFixed(0)} MB`}; the seven services ${idleStackCore.toFixed(2)} % of a core`,
+    `idle ${idleSeconds} s: viewer ` +
+      `${viewerPid === undefined ? 'not running' : `${idleViewerCore.toFixed(2)} % of a core, RSS ${idleRss!.toFixed(0)} MB`}; ` +
+      `the seven services ${idleStackCore.toFixed(2)} % of a core`,
     '',
-    `sync searches, ${concurrency} at a time, ${rounds} pairs of rounds of ${searches}, alternating; CPU ms per search (/proc), latency ms`,
+    `sync searches, ${concurrency} at a time, ${rounds} pairs of ` +
+      `rounds of ${searches}, alternating; CPU ms per search ` +
+      `(/proc), latency ms`,
     '',
     row(['searches', 'n', ...SERVICES, 'services', 'PostgreSQL backends', 'Kafka', 'viewer', 'spans in', 'p50', 'p95']),
     `|---|${'---:|'.repeat(SERVICES.length + 8)}`,

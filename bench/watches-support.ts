@@ -28,7 +28,10 @@ export interface LatencySample {
   keyword: string;
   watchId: string;
   refreshAt: number;
-  /** ms from the refresh call to the job.opened delivery, also when it came after the timeout (late); undefined if never seen. */
+  /**
+   * ms from the refresh call to the job.opened delivery, also when it came after the timeout (late); undefined if never
+   * seen.
+   */
   arrivedMs?: number;
 }
 
@@ -42,7 +45,11 @@ export function gitCommit(): string {
 }
 
 /** Runs `fn` over `items`, `limit` at a time. */
-export async function forEachConcurrently<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -63,17 +70,23 @@ const REFRESH_CHAIN: Array<[group: string, topic: string]> = [
 ];
 /** "refresh.fetch.requested 0, refresh.records.fetched 1,234, ...": messages not yet consumed along the chain. */
 export async function refreshLag(lagProbe: LagProbe): Promise<string> {
-  const lags = await Promise.all(REFRESH_CHAIN.map(([group, topic]) => lagProbe.lag(group, topic).catch(() => Number.NaN)));
+  const lags = await Promise.all(
+    REFRESH_CHAIN.map(([group, topic]) => lagProbe.lag(group, topic).catch(() => Number.NaN)),
+  );
   return REFRESH_CHAIN.map(([, topic], i) => `${topic} ${lags[i]!.toLocaleString('en')}`).join(', ');
 }
 /** The company domains of the simulated market (the own crawler's listing) and how many of its openings each has. */
 export async function marketDomains(simUrl: string): Promise<Map<string, number>> {
   const openings = new Map<string, number>();
-  for (let offset: number | null = 0; offset !== null; ) {
+  for (let offset: number | null = 0; offset !== null;) {
     const res = await fetch(`${simUrl}/own_index/v1/jobs?limit=100&offset=${offset}`);
     if (!res.ok) throw new Error(`the simulator's own_index listing answered ${res.status}: ${await res.text()}`);
-    const page = (await res.json()) as { data: Array<{ company: { domain: string | null } }>; next_offset: number | null };
-    for (const job of page.data) if (job.company.domain) openings.set(job.company.domain, (openings.get(job.company.domain) ?? 0) + 1);
+    const page = (await res.json()) as {
+      data: Array<{ company: { domain: string | null } }>;
+      next_offset: number | null;
+    };
+    for (const job of page.data)
+      if (job.company.domain) openings.set(job.company.domain, (openings.get(job.company.domain) ?? 0) + 1);
     offset = page.next_offset;
   }
   return openings;
@@ -128,7 +141,13 @@ export class EventLog {
       for (const arrival of receiver.arrivals.slice(from)) {
         const event = JSON.parse(arrival.raw) as Event;
         const title = event.type === 'job.opened' ? event.data.job.title.toLowerCase() : '';
-        this.arrived.push({ at: arrival.at, id: event.id, type: event.type, watchId: event.watch_id, keyword: /zq[a-z]{10}/.exec(title)?.[0] });
+        this.arrived.push({
+          at: arrival.at,
+          id: event.id,
+          type: event.type,
+          watchId: event.watch_id,
+          keyword: /zq[a-z]{10}/.exec(title)?.[0],
+        });
       }
       this.parsed.set(receiver, receiver.arrivals.length);
     }
@@ -144,7 +163,9 @@ export class EventLog {
 export function byType(arrived: readonly Arrived[]): string {
   const ids = new Map<string, Set<string>>();
   for (const a of arrived) ids.set(a.type, (ids.get(a.type) ?? new Set()).add(a.id));
-  const parts = [...ids].sort(([, a], [, b]) => b.size - a.size).map(([type, set]) => `${type} ${set.size.toLocaleString('en')}`);
+  const parts = [...ids]
+    .sort(([, a], [, b]) => b.size - a.size)
+    .map(([type, set]) => `${type} ${set.size.toLocaleString('en')}`);
   return parts.length === 0 ? 'none' : parts.join(', ');
 }
 
@@ -188,7 +209,9 @@ export interface Phase {
   to: Snapshot;
 }
 
-/** Every CPU sample of the run, every 5 s and at each phase boundary, in time order; each also a JSON line of `file`. */
+/**
+ * Every CPU sample of the run, every 5 s and at each phase boundary, in time order; each also a JSON line of `file`.
+ */
 export class CpuTimeline {
   private readonly samples: Snapshot[] = [];
 
@@ -203,8 +226,13 @@ export class CpuTimeline {
     if (this.file && this.samples.length > 1) {
       const previous = this.samples[this.samples.length - 2]!;
       const wall = (s.at - previous.at) / 1000;
-      const cores = Object.fromEntries([...usageBetween(previous, s)].map(([label, u]) => [label, +(u.seconds / wall).toFixed(3)]));
-      appendFileSync(this.file, `${JSON.stringify({ t: new Date(s.at).toISOString(), machine: +(machineBetween(previous, s).busySeconds / wall).toFixed(3), ...cores })}\n`);
+      const cores = Object.fromEntries(
+        [...usageBetween(previous, s)].map(([label, u]) => [label, +(u.seconds / wall).toFixed(3)]),
+      );
+      appendFileSync(
+        this.file,
+        `${JSON.stringify({ t: new Date(s.at).toISOString(), machine: +(machineBetween(previous, s).busySeconds / wall).toFixed(3), ...cores })}\n`,
+      );
     }
     return s;
   }
@@ -215,7 +243,8 @@ export class CpuTimeline {
     for (let i = this.samples.indexOf(p.from); i < this.samples.indexOf(p.to); i++) {
       const wall = (this.samples[i + 1]!.at - this.samples[i]!.at) / 1000;
       if (wall < 1) continue;
-      for (const [label, u] of usageBetween(this.samples[i]!, this.samples[i + 1]!)) peak.set(label, Math.max(peak.get(label) ?? 0, u.seconds / wall));
+      for (const [label, u] of usageBetween(this.samples[i]!, this.samples[i + 1]!))
+        peak.set(label, Math.max(peak.get(label) ?? 0, u.seconds / wall));
     }
     return peak;
   }

@@ -48,7 +48,17 @@ import { Topics, type Watch } from '@jobs/contracts';
 import { addWorldJob, admin, api, Receiver, type ProviderSlug } from '@jobs/e2e-support';
 import { FILTER_SETS } from './filter-sets.js';
 import { openLagProbe } from './kafka-lag.js';
-import { GROUP, machineBetween, processEnv, servicePids, snapshot, stackLocation, usageBetween, type GroupUsage, type Snapshot } from './proc-cpu.js';
+import {
+  GROUP,
+  machineBetween,
+  processEnv,
+  servicePids,
+  snapshot,
+  stackLocation,
+  usageBetween,
+  type GroupUsage,
+  type Snapshot,
+} from './proc-cpu.js';
 import { createBenchAccount, ownerDatabaseUrl, percentile } from './stack.js';
 import { fillStore, storeCounts } from './store-fill.js';
 import {
@@ -87,7 +97,8 @@ const { values: flags } = parseArgs({
 
 function positive(flag: string | undefined, envName: string, fallback: number): number {
   const value = Number(flag ?? process.env[envName] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${envName} (or its flag) must be a positive integer, got ${flag ?? process.env[envName]}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${envName} (or its flag) must be a positive integer, got ${flag ?? process.env[envName]}`);
   return value;
 }
 
@@ -111,7 +122,8 @@ const SAMPLE_EVERY_MS = 5000;
 const QUIET_CORES = 0.25;
 
 const startedAt = Date.now();
-const say = (message: string) => process.stderr.write(`[bench:watches ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${message}\n`);
+const say = (message: string) =>
+  process.stderr.write(`[bench:watches ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- the stack's processes
@@ -122,13 +134,16 @@ if (orchestratorPid === undefined) throw new Error(`no search-orchestrator in ${
 const orchestratorEnv = processEnv(orchestratorPid);
 const intervalMs = Number(orchestratorEnv['REFRESH_INTERVAL_MS'] ?? process.env['REFRESH_INTERVAL_MS'] ?? 60_000);
 const location = stackLocation(pidsFile, orchestratorEnv['DATABASE_URL'], orchestratorEnv['REDIS_URL']);
-const lagProbe = await openLagProbe((orchestratorEnv['KAFKA_BROKERS'] ?? process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','));
+const lagProbe = await openLagProbe(
+  (orchestratorEnv['KAFKA_BROKERS'] ?? process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','),
+);
 const lags: Array<[string, string]> = [];
 const noteLag = async (when: string) => lags.push([when, await refreshLag(lagProbe)]);
 const SIMULATOR = 'provider-sim';
 /** The stack proper: its services (not the simulated partners), its broker, its database's backends. */
 const STACK_GROUPS = [...Object.keys(services).filter((name) => name !== SIMULATOR), GROUP.kafka, GROUP.pgBackends];
-const stackSeconds = (usage: Map<string, GroupUsage>) => STACK_GROUPS.reduce((sum, label) => sum + (usage.get(label)?.seconds ?? 0), 0);
+const stackSeconds = (usage: Map<string, GroupUsage>) =>
+  STACK_GROUPS.reduce((sum, label) => sum + (usage.get(label)?.seconds ?? 0), 0);
 
 const timeline = new CpuTimeline(location, timelineFile);
 const sampleNow = () => timeline.sample();
@@ -148,12 +163,19 @@ async function searchColumn(key: string): Promise<SearchColumn> {
   let errors = 0;
   for (let i = 0; i < searchesPerColumn; i++) {
     const t = performance.now();
-    const res = await api('/v1/jobs/search', { key, body: { filters: FILTER_SETS[i % FILTER_SETS.length]!, limit: 20 } });
+    const res = await api('/v1/jobs/search', {
+      key,
+      body: { filters: FILTER_SETS[i % FILTER_SETS.length]!, limit: 20 },
+    });
     latencies.push(performance.now() - t);
     if (res.status !== 200) errors++;
   }
   const after = sampleNow();
-  return { latencies: latencies.sort((a, b) => a - b), errors, stackCores: stackSeconds(usageBetween(before, after)) / ((after.at - before.at) / 1000) };
+  return {
+    latencies: latencies.sort((a, b) => a - b),
+    errors,
+    stackCores: stackSeconds(usageBetween(before, after)) / ((after.at - before.at) / 1000),
+  };
 }
 
 /** Waits (up to `maxMs`) for 3 s in which the stack uses less than QUIET_CORES; false if it never did. */
@@ -173,31 +195,63 @@ async function waitForQuiet(maxMs: number): Promise<boolean> {
 /** What the store held when the watches were made. */
 let storeSize = 'as found (BENCH_FILL=0)';
 
-say(`stack: ${pidsFile} (${Object.keys(services).length} services, database ${location.database ?? '?'} on port ${location.postgresPort}, Redis on port ${location.redisPort}), refresh interval ${intervalMs / 1000} s`);
+say(
+  `stack: ${pidsFile} (${Object.keys(services).length} ` +
+    `services, database ${location.database ?? '?'} on port ` +
+    `${location.postgresPort}, Redis on port ` +
+    `${location.redisPort}), refresh interval ` +
+    `${intervalMs / 1000} s`,
+);
 noteLoad('start');
 if (process.env['BENCH_FILL'] !== '0') {
   const db = new pg.Client({ connectionString: ownerDatabaseUrl(orchestratorEnv['DATABASE_URL']) });
   await db.connect();
   const dedupeEnv = services['dedupe'] === undefined ? {} : processEnv(services['dedupe']);
-  const dedupeMetricsUrl = process.env['DEDUPE_METRICS_URL'] ?? `http://127.0.0.1:${dedupeEnv['HEALTH_PORT'] ?? 9103}/metrics`;
+  const dedupeMetricsUrl =
+    process.env['DEDUPE_METRICS_URL'] ?? `http://127.0.0.1:${dedupeEnv['HEALTH_PORT'] ?? 9103}/metrics`;
   const brokers = (orchestratorEnv['KAFKA_BROKERS'] ?? process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(',');
-  const fill = await fillStore({ simUrl, brokers, db, dedupeMetricsUrl, settleMs: 10_000, timeoutMs: 1_800_000, log: say });
+  const fill = await fillStore({
+    simUrl,
+    brokers,
+    db,
+    dedupeMetricsUrl,
+    settleMs: 10_000,
+    timeoutMs: 1_800_000,
+    log: say,
+  });
   const counts = await storeCounts(db);
-  say(`store filled (${fill.refreshId}, caught up after ${fill.caughtUpSeconds.toFixed(0)} s): ${counts.openJobs.toLocaleString('en')} open canonical jobs, ${counts.sources.toLocaleString('en')} sources`);
-  storeSize = `${counts.openJobs.toLocaleString('en')} open canonical jobs, ${counts.sources.toLocaleString('en')} sources (filled with the whole market before the watches)`;
+  say(
+    `store filled (${fill.refreshId}, caught up after ` +
+      `${fill.caughtUpSeconds.toFixed(0)} s): ` +
+      `${counts.openJobs.toLocaleString('en')} open canonical jobs, ` +
+      `${counts.sources.toLocaleString('en')} sources`,
+  );
+  storeSize =
+    `${counts.openJobs.toLocaleString('en')} open canonical jobs, ` +
+    `${counts.sources.toLocaleString('en')} sources (filled with ` +
+    `the whole market before the watches)`;
   await db.end();
 }
 const market = await marketDomains(simUrl);
-if (market.size < watchCount) throw new Error(`the simulated market shows ${market.size} company domains, fewer than ${watchCount} watches`);
+if (market.size < watchCount)
+  throw new Error(`the simulated market shows ${market.size} company domains, fewer than ${watchCount} watches`);
 const marketListings = [...market.values()].reduce((a, b) => a + b, 0);
 const allDomains = [...market.keys()].sort();
 const domains = sampleIndexes(allDomains.length, watchCount, seed).map((i) => allDomains[i]!);
 const watchedListings = domains.reduce((sum, domain) => sum + market.get(domain)!, 0);
-say(`${domains.length} of the market's ${market.size} company domains, drawn with seed ${seed}: ${watchedListings} of the own crawler's ${marketListings} listings`);
+say(
+  `${domains.length} of the market's ${market.size} company ` +
+    `domains, drawn with seed ${seed}: ${watchedListings} of the ` +
+    `own crawler's ${marketListings} listings`,
+);
 
 const accounts: BenchAccount[] = [];
 for (let i = 0; i < accountCount; i++) {
-  const { accountId, liveKey } = await createBenchAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 1_000_000, window_seconds: 60 } });
+  const { accountId, liveKey } = await createBenchAccount({
+    plan: 'pro',
+    credits: 1_000_000,
+    rate_limit: { limit: 1_000_000, window_seconds: 60 },
+  });
   const receiver = new Receiver();
   await receiver.start();
   accounts.push({ accountId, liveKey, receiver, webhookUrl: receiver.endpoint() });
@@ -225,7 +279,11 @@ await forEachConcurrently(domains, concurrency, async (domain, i) => {
 });
 const creationMs = Date.now() - creationStarted;
 const created = watches.filter(Boolean);
-say(`${created.length} watches created in ${(creationMs / 1000).toFixed(1)} s${creationErrors ? `, ${creationErrors} failed: ${firstCreationError}` : ''}`);
+say(
+  `${created.length} watches created in ` +
+    `${(creationMs / 1000).toFixed(1)} ` +
+    `s${creationErrors ? `, ${creationErrors} failed: ${firstCreationError}` : ''}`,
+);
 
 const sampler = setInterval(sampleNow, SAMPLE_EVERY_MS);
 const warmupStart = sampleNow();
@@ -233,7 +291,12 @@ const warmupStart = sampleNow();
 // Warm-up: at least two intervals, then until one interval brings few new events and dedupe has
 // at most one pass of refresh listings (a listing per watched company and Pro provider) to merge.
 const onePass = created.length * 7;
-say(`warm-up: at least ${(2 * intervalMs) / 1000} s, until an interval brings under 2% of the events so far and dedupe's refresh lag is under ${onePass.toLocaleString('en')} (at most ${warmupMaxMs / 1000} s) ...`);
+say(
+  `warm-up: at least ${(2 * intervalMs) / 1000} s, until an ` +
+    `interval brings under 2% of the events so far and dedupe's ` +
+    `refresh lag is under ${onePass.toLocaleString('en')} (at ` +
+    `most ${warmupMaxMs / 1000} s) ...`,
+);
 let settled = false;
 for (;;) {
   await sleep(SAMPLE_EVERY_MS);
@@ -241,12 +304,21 @@ for (;;) {
   const total = events.between(warmupStart.at, now).length;
   const lastInterval = events.between(now - intervalMs, now).length;
   const quietEvents = total > 0 && lastInterval <= Math.max(20, 0.02 * total);
-  if (now - warmupStart.at >= 2 * intervalMs && quietEvents && (await lagProbe.lag('dedupe.refresh', Topics.RefreshRecordsFetched.name)) <= onePass) {
+  if (
+    now - warmupStart.at >= 2 * intervalMs &&
+    quietEvents &&
+    (await lagProbe.lag('dedupe.refresh', Topics.RefreshRecordsFetched.name)) <= onePass
+  ) {
     settled = true;
     break;
   }
   if (now - warmupStart.at >= warmupMaxMs) break;
-  if (Math.round((now - warmupStart.at) / SAMPLE_EVERY_MS) % 6 === 0) say(`  ${total.toLocaleString('en')} deliveries so far, ${lastInterval.toLocaleString('en')} in the last interval; lag: ${await refreshLag(lagProbe)}`);
+  if (Math.round((now - warmupStart.at) / SAMPLE_EVERY_MS) % 6 === 0)
+    say(
+      `  ${total.toLocaleString('en')} deliveries so far, ` +
+        `${lastInterval.toLocaleString('en')} in the last interval; ` +
+        `lag: ${await refreshLag(lagProbe)}`,
+    );
 }
 const warmupEnd = sampleNow();
 const warmup = phase('warm-up', warmupStart, warmupEnd);
@@ -294,7 +366,11 @@ function matchArrivals(): void {
 }
 const inTime = (s: Sample) => s.arrivedMs !== undefined && s.arrivedMs <= eventTimeoutMs;
 for (let round = 1; round <= rounds; round++) {
-  say(`round ${round}/${rounds}: a new opening at ${sampled.length} watched companies, POST /admin/refresh, up to ${eventTimeoutMs / 1000} s for their job.opened ...`);
+  say(
+    `round ${round}/${rounds}: a new opening at ${sampled.length} ` +
+      `watched companies, POST /admin/refresh, up to ` +
+      `${eventTimeoutMs / 1000} s for their job.opened ...`,
+  );
   const jobs: Array<{ keyword: string; domain: string; watchId: string; providers: ProviderSlug[] }> = [];
   await forEachConcurrently(sampled, 4, async ({ watch }, j) => {
     const providers = PROVIDER_MIXES[((round - 1) * sampled.length + j) % PROVIDER_MIXES.length]!;
@@ -325,7 +401,9 @@ if (!keepWatches) {
   say(`deleting ${created.length} watches ...`);
   const deletionStarted = Date.now();
   await forEachConcurrently(created, concurrency, async ({ watch, account }) => {
-    const res = await api(`/v1/watches/${watch.id}`, { method: 'DELETE', key: account.liveKey }).catch(() => ({ status: 0 }));
+    const res = await api(`/v1/watches/${watch.id}`, { method: 'DELETE', key: account.liveKey }).catch(() => ({
+      status: 0,
+    }));
     if (res.status === 204) deleted++;
   });
   deletionMs = Date.now() - deletionStarted;
@@ -353,10 +431,19 @@ const mixes = PROVIDER_MIXES.flatMap((mix) => {
   const of = latencySamples.filter((s) => s.providers === mix);
   if (of.length === 0) return [];
   const arrived = of.flatMap((s) => (inTime(s) ? [s.arrivedMs!] : [])).sort((a, b) => a - b);
-  return `${mix.join('+')}: ${arrived.length ? seconds(percentile(arrived, 50)) : '-'} (${arrived.length}/${of.length})`;
+  return (
+    `${mix.join('+')}: ` +
+    `${arrived.length ? seconds(percentile(arrived, 50)) : '-'} ` +
+    `(${arrived.length}/${of.length})`
+  );
 });
 const p50 = (c: SearchColumn) => percentile(c.latencies, 50);
-const searchCell = (c: SearchColumn) => `${Math.round(p50(c))} ms (p95 ${Math.round(percentile(c.latencies, 95))}, max ${Math.round(c.latencies[c.latencies.length - 1] ?? 0)}, ${c.errors} errors; stack at ${fixed(c.stackCores * 100, 0)}% of a core)`;
+const searchCell = (c: SearchColumn) =>
+  `${Math.round(p50(c))} ms (p95 ` +
+  `${Math.round(percentile(c.latencies, 95))}, max ` +
+  `${Math.round(c.latencies[c.latencies.length - 1] ?? 0)}, ` +
+  `${c.errors} errors; stack at ` +
+  `${fixed(c.stackCores * 100, 0)}% of a core)`;
 const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
 const commit = gitCommit();
 const warmupEvents = events.between(warmup.from.at, warmup.to.at);
@@ -365,25 +452,94 @@ const steadyEvents = events.between(steady.from.at, steady.to.at);
 const summary = [
   row(['measure', 'value']),
   '|---|---|',
-  row(['run', `${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}, ${cpus().length} cores`]),
+  row([
+    'run',
+    `${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}, ${cpus().length} cores`,
+  ]),
   row(['load average (1 / 5 / 15 min)', loads.map(([when, l]) => `${when}: ${load(l)}`).join('; ')]),
-  row(['watches (N)', `${created.length.toLocaleString('en')} company watches on distinct companies of the simulated market (${domains.length} of ${market.size} drawn with seed ${seed}; they have ${fixed((100 * watchedListings) / marketListings, 0)}% of the own crawler's listings), ${accountCount} Pro accounts, one receiver each`]),
-  row(['watch creation', `${seconds(creationMs)} (${fixed(created.length / (creationMs / 1000))} watches/s, ${concurrency} in flight), ${creationErrors} failed`]),
+  row([
+    'watches (N)',
+    `${created.length.toLocaleString('en')} company watches on ` +
+      `distinct companies of the simulated market ` +
+      `(${domains.length} of ${market.size} drawn with seed ` +
+      `${seed}; they have ` +
+      `${fixed((100 * watchedListings) / marketListings, 0)}% of ` +
+      `the own crawler's listings), ${accountCount} Pro accounts, ` +
+      `one receiver each`,
+  ]),
+  row([
+    'watch creation',
+    `${seconds(creationMs)} ` +
+      `(${fixed(created.length / (creationMs / 1000))} watches/s, ` +
+      `${concurrency} in flight), ${creationErrors} failed`,
+  ]),
   row(['refresh interval', `${intervalMs / 1000} s (REFRESH_INTERVAL_MS of the orchestrator)`]),
   row(['store', storeSize]),
-  row(['warm-up', `${seconds((warmup.to.at - warmup.from.at))}${settled ? '' : ` (not settled within BENCH_WARMUP_MAX_MS: events still coming or dedupe more than one pass behind)`}; deliveries ${warmupEvents.length.toLocaleString('en')}: ${byType(warmupEvents)}`]),
-  row(['steady window', `${fixed(steadyMinutes, 2)} min (${intervals} intervals); deliveries ${steadyEvents.length.toLocaleString('en')} (${fixed(steadyEvents.length / steadyMinutes)}/min): ${byType(steadyEvents)}`]),
-  row(['stack CPU, steady (services + Kafka + PostgreSQL backends)', `${fixed(steadyStack / steadyMinutes)} CPU-s/min = ${fixed((steadyStack / (steadyMinutes * 60)) * 100, 0)}% of one core`]),
-  row(['provider-sim CPU, steady', `${fixed(simulatorSeconds / steadyMinutes)} CPU-s/min = ${fixed((simulatorSeconds / (steadyMinutes * 60)) * 100, 0)}% of one core`]),
-  row(['machine CPU, steady (everything)', `${fixed(steadyMachine.busySeconds / steadyMinutes)} CPU-s/min = ${fixed((steadyMachine.busySeconds / (steadyMinutes * 60)) * 100, 0)}% of one core (of ${steadyMachine.cores})`]),
-  row(['Kafka lag along the refresh chain (messages not yet consumed)', lags.map(([when, lag]) => `${when}: ${lag}`).join('; ')]),
-  row(['job.opened after POST /admin/refresh (S x rounds)', `${sampled.length} companies x ${rounds} rounds = ${latencySamples.length}: ${latencies.length === 0 ? 'none arrived in time' : `p50 ${seconds(percentile(latencies, 50))}, p95 ${seconds(percentile(latencies, 95))}, max ${seconds(latencies[latencies.length - 1]!)}`}; missed (none within ${eventTimeoutMs / 1000} s) ${missed.length}${late.length ? ` (${late.length} of them arrived later, before the end of the rounds: after ${seconds(late[0]!)} to ${seconds(late[late.length - 1]!)})` : ''}`]),
+  row([
+    'warm-up',
+    `${seconds(warmup.to.at - warmup.from.at)}${settled ? '' : ` (not settled within BENCH_WARMUP_MAX_MS: events still coming or dedupe more than one pass behind)`}; ` +
+      `deliveries ${warmupEvents.length.toLocaleString('en')}: ` +
+      `${byType(warmupEvents)}`,
+  ]),
+  row([
+    'steady window',
+    `${fixed(steadyMinutes, 2)} min (${intervals} intervals); ` +
+      `deliveries ${steadyEvents.length.toLocaleString('en')} ` +
+      `(${fixed(steadyEvents.length / steadyMinutes)}/min): ` +
+      `${byType(steadyEvents)}`,
+  ]),
+  row([
+    'stack CPU, steady (services + Kafka + PostgreSQL backends)',
+    `${fixed(steadyStack / steadyMinutes)} CPU-s/min = ` +
+      `${fixed((steadyStack / (steadyMinutes * 60)) * 100, 0)}% of ` +
+      `one core`,
+  ]),
+  row([
+    'provider-sim CPU, steady',
+    `${fixed(simulatorSeconds / steadyMinutes)} CPU-s/min = ` +
+      `${fixed((simulatorSeconds / (steadyMinutes * 60)) * 100, 0)}% ` +
+      `of one core`,
+  ]),
+  row([
+    'machine CPU, steady (everything)',
+    `${fixed(steadyMachine.busySeconds / steadyMinutes)} ` +
+      `CPU-s/min = ` +
+      `${fixed((steadyMachine.busySeconds / (steadyMinutes * 60)) * 100, 0)}% ` +
+      `of one core (of ${steadyMachine.cores})`,
+  ]),
+  row([
+    'Kafka lag along the refresh chain (messages not yet consumed)',
+    lags.map(([when, lag]) => `${when}: ${lag}`).join('; '),
+  ]),
+  row([
+    'job.opened after POST /admin/refresh (S x rounds)',
+    `${sampled.length} companies x ${rounds} rounds = ` +
+      `${latencySamples.length}: ` +
+      `${latencies.length === 0 ? 'none arrived in time' : `p50 ${seconds(percentile(latencies, 50))}, p95 ${seconds(percentile(latencies, 95))}, max ${seconds(latencies[latencies.length - 1]!)}`}; ` +
+      `missed (none within ${eventTimeoutMs / 1000} s) ` +
+      `${missed.length}${late.length ? ` (${late.length} of them arrived later, before the end of the rounds: after ${seconds(late[0]!)} to ${seconds(late[late.length - 1]!)})` : ''}`,
+  ]),
   row(['job.opened p50 by providers listing the opening', mixes.join('; ')]),
-  row(['sync search p50, before the watches (cold store: the first searches of a fresh stack)', searchCell(beforeWatches)]),
-  row([`sync search p50, watched stack quiet (${searchTrials} x ${searchesPerColumn})${quietFound ? '' : ' (not always quiet: ran anyway)'}`, searchCell(quiet)]),
-  row([`sync search p50, right after POST /admin/refresh (${searchTrials} x ${searchesPerColumn})`, searchCell(duringRefresh)]),
+  row([
+    'sync search p50, before the watches (cold store: the first searches of a fresh stack)',
+    searchCell(beforeWatches),
+  ]),
+  row([
+    `sync search p50, watched stack quiet (${searchTrials} x ` +
+      `${searchesPerColumn})${quietFound ? '' : ' (not always quiet: ran anyway)'}`,
+    searchCell(quiet),
+  ]),
+  row([
+    `sync search p50, right after POST /admin/refresh (${searchTrials} x ${searchesPerColumn})`,
+    searchCell(duringRefresh),
+  ]),
   row(['during refresh / quiet (p50)', `${fixed(p50(duringRefresh) / p50(quiet), 2)}x`]),
-  row(['cleanup', keepWatches ? 'watches kept (--keep-watches)' : `${deleted}/${created.length} watches deleted in ${seconds(deletionMs)}`]),
+  row([
+    'cleanup',
+    keepWatches
+      ? 'watches kept (--keep-watches)'
+      : `${deleted}/${created.length} watches deleted in ${seconds(deletionMs)}`,
+  ]),
 ];
 
 const processPhases = [warmup, steady, roundsPhase];
@@ -392,28 +548,60 @@ const minutes = processPhases.map(minutesOf);
 const steadyPeaks = timeline.peaks(steady);
 const labels = [...steadyUsage.keys()];
 const processRow = (name: string, pid: string, perPhase: number[], peak: number | undefined) =>
-  row([name, pid, ...perPhase.map((s, i) => fixed(s / minutes[i]!)), `${fixed((perPhase[1]! / (minutes[1]! * 60)) * 100, 0)}%`, peak === undefined ? '' : `${fixed(peak * 100, 0)}%`]);
+  row([
+    name,
+    pid,
+    ...perPhase.map((s, i) => fixed(s / minutes[i]!)),
+    `${fixed((perPhase[1]! / (minutes[1]! * 60)) * 100, 0)}%`,
+    peak === undefined ? '' : `${fixed(peak * 100, 0)}%`,
+  ]);
 const perProcess = [
-  row(['process', 'pid', 'warm-up CPU-s/min', 'steady CPU-s/min', 'searches + rounds CPU-s/min', 'steady % of one core', 'steady peak (5 s)']),
+  row([
+    'process',
+    'pid',
+    'warm-up CPU-s/min',
+    'steady CPU-s/min',
+    'searches + rounds CPU-s/min',
+    'steady % of one core',
+    'steady peak (5 s)',
+  ]),
   '|---|---|---:|---:|---:|---:|---:|',
   ...labels.map((label) => {
     const u = steadyUsage.get(label)!;
-    const pid = label === GROUP.pgBackends || label === GROUP.pgServer ? `${u.pids.length} processes` : u.pids.join(', ');
+    const pid =
+      label === GROUP.pgBackends || label === GROUP.pgServer ? `${u.pids.length} processes` : u.pids.join(', ');
     const lost = usages.some((x) => x.get(label)?.lost) ? ' *' : '';
-    return processRow(label === SIMULATOR ? `${label} (the simulated partners)` : label, `${pid}${lost}`, usages.map((x) => x.get(label)?.seconds ?? 0), steadyPeaks.get(label));
+    return processRow(
+      label === SIMULATOR ? `${label} (the simulated partners)` : label,
+      `${pid}${lost}`,
+      usages.map((x) => x.get(label)?.seconds ?? 0),
+      steadyPeaks.get(label),
+    );
   }),
   processRow('**stack: services + Kafka + PostgreSQL backends**', '', usages.map(stackSeconds), undefined),
-  processRow('**machine: all processes**', '', processPhases.map((p) => machineBetween(p.from, p.to).busySeconds), undefined),
+  processRow(
+    '**machine: all processes**',
+    '',
+    processPhases.map((p) => machineBetween(p.from, p.to).busySeconds),
+    undefined,
+  ),
 ];
 
 process.stdout.write(
   [
     '',
-    `Company watches: N = ${created.length.toLocaleString('en')}, S = ${sampled.length} sampled companies x ${rounds} rounds, refresh interval ${intervalMs / 1000} s, load average ${loads.map(([when, l]) => `${when} ${load(l)}`).join(', ')}.`,
+    `Company watches: N = ${created.length.toLocaleString('en')}, ` +
+      `S = ${sampled.length} sampled companies x ${rounds} rounds, ` +
+      `refresh interval ${intervalMs / 1000} s, load average ` +
+      `${loads.map(([when, l]) => `${when} ${load(l)}`).join(', ')}.`,
     '',
     ...summary,
     '',
-    `CPU per process (CPU-seconds per minute of wall time; phases: warm-up ${fixed(minutes[0]!, 1)} min, steady ${fixed(minutes[1]!, 1)} min, searches + rounds ${fixed(minutes[2]!, 1)} min; * a pid ended or restarted during a phase, its last part uncounted):`,
+    `CPU per process (CPU-seconds per minute of wall time; ` +
+      `phases: warm-up ${fixed(minutes[0]!, 1)} min, steady ` +
+      `${fixed(minutes[1]!, 1)} min, searches + rounds ` +
+      `${fixed(minutes[2]!, 1)} min; * a pid ended or restarted ` +
+      `during a phase, its last part uncounted):`,
     '',
     ...perProcess,
     '',

@@ -39,7 +39,10 @@ type Json = Record<string, unknown>;
 async function admin(method: string, path: string, body?: unknown): Promise<Json> {
   const res = await fetch(`${adminUrl}/admin${path}`, {
     method,
-    headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${adminToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (res.status >= 300) throw new Error(`admin ${method} ${path} answered ${res.status}: ${await res.text()}`);
@@ -53,7 +56,9 @@ function verifies(header: string | string[] | undefined, secret: string, raw: st
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!Number.isInteger(t)) return false;
   const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex'));
-  return parts.some(([k, v]) => k === 'v1' && Buffer.from(v).length === expected.length && timingSafeEqual(Buffer.from(v), expected));
+  return parts.some(
+    ([k, v]) => k === 'v1' && Buffer.from(v).length === expected.length && timingSafeEqual(Buffer.from(v), expected),
+  );
 }
 
 interface Arrival {
@@ -70,7 +75,12 @@ function receiver(): Server {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      arrivals.push({ path: req.url ?? '/', signature: req.headers['service-signature'], raw: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      arrivals.push({
+        path: req.url ?? '/',
+        signature: req.headers['service-signature'],
+        raw: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       if (arrivals.length >= total) notify?.();
     });
@@ -81,7 +91,9 @@ await Promise.all(servers.map((server) => new Promise<void>((done) => server.lis
 
 const account = await admin('POST', '/accounts', { plan: 'pro', credits: 10 });
 const accountId = String(account['account_id']);
-const endpoints = servers.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/${randomBytes(6).toString('hex')}`);
+const endpoints = servers.map(
+  (server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/${randomBytes(6).toString('hex')}`,
+);
 
 const run = randomBytes(4).toString('hex');
 const events: Array<{ event: Event; url: string }> = Array.from({ length: total }, (_, i) => ({
@@ -101,8 +113,13 @@ const done = new Promise<void>((resolve) => (notify = resolve));
 const before = snapshot(location);
 const started = Date.now();
 for (let i = 0; i < events.length; i += 500) {
-  const values = events.slice(i, i + 500).map(({ event, url }) => Topics.EventEmitted.value.parse({ v: 1, account_id: accountId, event, webhook_url: url }));
-  await producer.send({ topic: Topics.EventEmitted.name, messages: values.map((value) => ({ key: Topics.EventEmitted.keyOf(value), value: JSON.stringify(value) })) });
+  const values = events
+    .slice(i, i + 500)
+    .map(({ event, url }) => Topics.EventEmitted.value.parse({ v: 1, account_id: accountId, event, webhook_url: url }));
+  await producer.send({
+    topic: Topics.EventEmitted.name,
+    messages: values.map((value) => ({ key: Topics.EventEmitted.keyOf(value), value: JSON.stringify(value) })),
+  });
 }
 const publishedMs = Date.now() - started;
 const timer = setTimeout(() => notify?.(), timeoutMs);
@@ -115,7 +132,11 @@ const wallMs = lastAt - started;
 await producer.disconnect();
 
 const secrets = new Map<string, string>();
-for (const url of endpoints) secrets.set(new URL(url).pathname, String((await admin('GET', `/accounts/${accountId}/webhook-secret?url=${encodeURIComponent(url)}`))['secret']));
+for (const url of endpoints)
+  secrets.set(
+    new URL(url).pathname,
+    String((await admin('GET', `/accounts/${accountId}/webhook-secret?url=${encodeURIComponent(url)}`))['secret']),
+  );
 const verified = arrivals.filter((a) => verifies(a.signature, secrets.get(a.path) ?? '', a.raw)).length;
 const distinct = new Set(arrivals.map((a) => (JSON.parse(a.raw) as { id: string }).id)).size;
 for (const server of servers) {
@@ -131,16 +152,50 @@ const cpuMs = (label: string) => ((usage.get(label)?.seconds ?? 0) * 1000) / Mat
 const CPU_ROWS = ['webhook-dispatcher', GROUP.kafka, GROUP.pgBackends, GROUP.bench] as const;
 process.stdout.write(
   [
-    row(['events', 'endpoints', 'published in (s)', 'first publish -> N-th delivery (s)', 'deliveries/s', 'delivered (distinct)', 'signatures verified']),
+    row([
+      'events',
+      'endpoints',
+      'published in (s)',
+      'first publish -> N-th delivery (s)',
+      'deliveries/s',
+      'delivered (distinct)',
+      'signatures verified',
+    ]),
     '|---:|---:|---:|---:|---:|---:|---:|',
-    row([total.toLocaleString('en'), endpointCount, (publishedMs / 1000).toFixed(2), (wallMs / 1000).toFixed(2), (delivered / (wallMs / 1000)).toFixed(1), `${received} (${distinct})`, `${verified}/${received}`]),
+    row([
+      total.toLocaleString('en'),
+      endpointCount,
+      (publishedMs / 1000).toFixed(2),
+      (wallMs / 1000).toFixed(2),
+      (delivered / (wallMs / 1000)).toFixed(1),
+      `${received} (${distinct})`,
+      `${verified}/${received}`,
+    ]),
     '',
     row(['process', 'CPU-s in the run', 'CPU-ms per delivery']),
     '|---|---:|---:|',
-    ...CPU_ROWS.map((label) => row([label === GROUP.bench ? 'this benchmark (publisher and receivers)' : label, (usage.get(label)?.seconds ?? 0).toFixed(2), cpuMs(label).toFixed(3)])),
-    row(['stack (dispatcher + Kafka + PostgreSQL)', CPU_ROWS.slice(0, 3).reduce((sum, label) => sum + (usage.get(label)?.seconds ?? 0), 0).toFixed(2), CPU_ROWS.slice(0, 3).reduce((sum, label) => sum + cpuMs(label), 0).toFixed(3)]),
+    ...CPU_ROWS.map((label) =>
+      row([
+        label === GROUP.bench ? 'this benchmark (publisher and receivers)' : label,
+        (usage.get(label)?.seconds ?? 0).toFixed(2),
+        cpuMs(label).toFixed(3),
+      ]),
+    ),
+    row([
+      'stack (dispatcher + Kafka + PostgreSQL)',
+      CPU_ROWS.slice(0, 3)
+        .reduce((sum, label) => sum + (usage.get(label)?.seconds ?? 0), 0)
+        .toFixed(2),
+      CPU_ROWS.slice(0, 3)
+        .reduce((sum, label) => sum + cpuMs(label), 0)
+        .toFixed(3),
+    ]),
     '',
-    `machine: ${machine.busySeconds.toFixed(1)} CPU-s busy of ${machine.cores} cores over ${((after.at - before.at) / 1000).toFixed(1)} s (${((100 * machine.busySeconds) / Math.max(1e-9, (machine.cores * (after.at - before.at)) / 1000)).toFixed(0)} % busy, every process on the machine)`,
+    `machine: ${machine.busySeconds.toFixed(1)} CPU-s busy of ` +
+      `${machine.cores} cores over ` +
+      `${((after.at - before.at) / 1000).toFixed(1)} s ` +
+      `(${((100 * machine.busySeconds) / Math.max(1e-9, (machine.cores * (after.at - before.at)) / 1000)).toFixed(0)} ` +
+      `% busy, every process on the machine)`,
   ].join('\n') + '\n',
 );
 if (received < total || verified !== received || distinct !== received) process.exitCode = 1;

@@ -50,5 +50,10 @@ const bundle = await rolldown({
     else if (log.code !== 'EVAL' && log.code !== 'CIRCULAR_DEPENDENCY') handler(level, log);
   },
 });
-await bundle.write({ file: resolve(projectRoot, 'bundle/main.mjs'), format: 'esm', sourcemap: true, codeSplitting: false });
+await bundle.write({
+  file: resolve(projectRoot, 'bundle/main.mjs'),
+  format: 'esm',
+  sourcemap: true,
+  codeSplitting: false,
+});
 await bundle.close();

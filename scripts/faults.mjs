@@ -8,7 +8,8 @@
 //   node scripts/faults.mjs kafka-stop | kafka-start | redis-stop | redis-start
 //   node scripts/faults.mjs infra-up | infra-down        only the infrastructure (to debug a spec)
 //
-// STACK_SLOT (default 8; slot 9's Kafka port is npm test's own, 29092) picks the ports: stack 2N080.. as in stack.mjs, PostgreSQL 2N432,
+// STACK_SLOT (default 8; slot 9's Kafka port is npm test's own, 29092) picks the ports: stack 2N080.. as in stack.mjs,
+// PostgreSQL 2N432,
 // Redis 2N379, Kafka 2N092 (controller 2N093). Plain Node: it runs before anything is built.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, appendFileSync, chownSync, readdirSync } from 'node:fs';
@@ -26,7 +27,11 @@ const PORTS = { api: base + 80, admin: base + 81, sim: base + 90, pg: base + 432
 const DIR = join(ROOT, '.local', 'faults', `s${slot}`);
 const PG_DATA = join(DIR, 'pg');
 const REDIS_DIR = join(DIR, 'redis');
-const KAFKA_ENV = { KAFKA_INSTANCE: `faults-s${slot}`, KAFKA_PORT: String(PORTS.kafka), KAFKA_CONTROLLER_PORT: String(PORTS.kafka + 1) };
+const KAFKA_ENV = {
+  KAFKA_INSTANCE: `faults-s${slot}`,
+  KAFKA_PORT: String(PORTS.kafka),
+  KAFKA_CONTROLLER_PORT: String(PORTS.kafka + 1),
+};
 const DATABASE_URL = `postgresql://postgres@127.0.0.1:${PORTS.pg}/jobs_faults`;
 const REDIS_URL = `redis://127.0.0.1:${PORTS.redis}/0`;
 const KAFKA_BROKERS = `127.0.0.1:${PORTS.kafka}`;
@@ -41,7 +46,10 @@ function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...options.env } });
   if (result.error) throw new Error(`${cmd} could not start: ${result.error.message}`);
   if (result.status !== 0) {
-    throw new Error(`${cmd} ${args.join(' ')} failed (${result.signal ?? `exit ${result.status}`})\n${`${result.stdout ?? ''}${result.stderr ?? ''}`.trim()}`);
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed ` +
+        `(${result.signal ?? `exit ${result.status}`})\n${`${result.stdout ?? ''}${result.stderr ?? ''}`.trim()}`,
+    );
   }
   return result.stdout;
 }
@@ -72,7 +80,11 @@ async function waitFor(what, check, timeoutMs) {
 
 /** The newest installed server's binaries (the postgresql server package). */
 function pgBin(name) {
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => a - b) : [];
+  const versions = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => a - b)
+    : [];
   if (versions.length === 0) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql/*/bin');
   return `/usr/lib/postgresql/${versions.at(-1)}/bin/${name}`;
 }
@@ -103,7 +115,9 @@ async function startPostgres() {
     // process crashes, never a machine crash, and the 2-core machine is slow enough.
     appendFileSync(
       join(PG_DATA, 'postgresql.conf'),
-      `\nport = ${PORTS.pg}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\nmax_connections = 200\nfsync = off\nfull_page_writes = off\n`,
+      `\nport = ${PORTS.pg}\nlisten_addresses = ` +
+        `'127.0.0.1'\nunix_socket_directories = ''\nmax_connections = ` +
+        `200\nfsync = off\nfull_page_writes = off\n`,
     );
   }
   if (await portOpen(PORTS.pg)) return say(`PostgreSQL already on 127.0.0.1:${PORTS.pg}`);
@@ -112,7 +126,9 @@ async function startPostgres() {
 }
 
 function postgresUser() {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   if (!line) throw new Error('running as root but there is no `postgres` OS user to run PostgreSQL');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -132,8 +148,22 @@ async function startRedis() {
   // No periodic snapshots; redis-stop saves one on purpose (SHUTDOWN SAVE) and the next start
   // loads it, so an outage keeps the data as a replicated or persistent Redis would.
   run('redis-server', [
-    '--port', String(PORTS.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-    '--dir', REDIS_DIR, '--daemonize', 'yes', '--pidfile', join(REDIS_DIR, 'redis.pid'), '--logfile', join(REDIS_DIR, 'redis.log'),
+    '--port',
+    String(PORTS.redis),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    REDIS_DIR,
+    '--daemonize',
+    'yes',
+    '--pidfile',
+    join(REDIS_DIR, 'redis.pid'),
+    '--logfile',
+    join(REDIS_DIR, 'redis.log'),
   ]);
   await waitFor(`Redis on 127.0.0.1:${PORTS.redis}`, () => portOpen(PORTS.redis), 15000);
   say(`Redis on 127.0.0.1:${PORTS.redis}`);
@@ -157,7 +187,11 @@ async function infraUp() {
   // A fresh broker each run: messages of an earlier run name searches this database never had.
   kafka('reset');
   const broker = new Promise((resolve, reject) => {
-    const child = spawn('bash', ['deploy/kafka/kafka.sh', 'start'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...KAFKA_ENV } });
+    const child = spawn('bash', ['deploy/kafka/kafka.sh', 'start'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...KAFKA_ENV },
+    });
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kafka.sh start failed (exit ${code})`))));
   });
   await startPostgres();
@@ -236,7 +270,9 @@ function runSpecs() {
         FAULTS_SCRIPT: fileURLToPath(import.meta.url),
       },
     });
-    const overLimit = limitRunTime(child, SPECS_LIMIT_MS, () => say(`fault specs ran past their ${SPECS_LIMIT_MS / 60_000} min limit: stopping them`));
+    const overLimit = limitRunTime(child, SPECS_LIMIT_MS, () =>
+      say(`fault specs ran past their ${SPECS_LIMIT_MS / 60_000} min limit: stopping them`),
+    );
     child.on('exit', (code) => {
       if (code === 0) return resolve();
       const why = overLimit() ? `over their ${SPECS_LIMIT_MS / 60_000} min limit` : `exit ${code}`;
@@ -288,7 +324,9 @@ const controls = {
 
 const [action = '', ...rest] = process.argv.slice(2);
 if (!controls[action]) {
-  process.stderr.write(`unknown command ${action}; use no argument, ${Object.keys(controls).filter(Boolean).join(', ')}\n`);
+  process.stderr.write(
+    `unknown command ${action}; use no argument, ${Object.keys(controls).filter(Boolean).join(', ')}\n`,
+  );
   process.exit(2);
 }
 controls[action](...rest).then(

@@ -31,7 +31,11 @@ export declare function ensureDatabase(url: string, options?: { maintenanceDatab
 export declare function dropDatabase(url: string, options?: { maintenanceDatabase?: string }): Promise<void>;
 export declare function loadSchemaEngine(): Promise<typeof import('@prisma/schema-engine-wasm')>;
 export declare function readMigrationsList(migrationsDir?: string): Promise<MigrationList>;
-export declare function withSchemaEngine<T>(url: string, options: { schemaPath?: string }, fn: (engine: SchemaEngine) => Promise<T>): Promise<T>;
+export declare function withSchemaEngine<T>(
+  url: string,
+  options: { schemaPath?: string },
+  fn: (engine: SchemaEngine) => Promise<T>,
+): Promise<T>;
 
 export interface DeployResult {
   createdDatabase: boolean;
@@ -45,5 +49,12 @@ export declare function deployMigrations(options?: MigratorOptions): Promise<Dep
 export declare function diffMigrationsToSchema(options?: MigratorOptions): Promise<string | null>;
 export declare function sanitizeMigrationName(name: string): string;
 /** Writes a new migration folder; null (nothing written) when there is no change. */
-export declare function createMigration(name: string, options?: MigratorOptions): Promise<{ name: string; dir: string; sql: string } | null>;
-export declare function resolveMigration(action: 'applied' | 'rolled-back', migrationName: string, options?: MigratorOptions): Promise<void>;
+export declare function createMigration(
+  name: string,
+  options?: MigratorOptions,
+): Promise<{ name: string; dir: string; sql: string } | null>;
+export declare function resolveMigration(
+  action: 'applied' | 'rolled-back',
+  migrationName: string,
+  options?: MigratorOptions,
+): Promise<void>;

@@ -36,7 +36,8 @@ export function databaseNameOf(url) {
   } catch {
     throw new MigrationError(`DATABASE_URL is not a valid URL: ${redactUrl(url)}`);
   }
-  if (!/^postgres(ql)?:$/.test(u.protocol)) throw new MigrationError(`DATABASE_URL must be a postgresql:// URL, got ${u.protocol}//…`);
+  if (!/^postgres(ql)?:$/.test(u.protocol))
+    throw new MigrationError(`DATABASE_URL must be a postgresql:// URL, got ${u.protocol}//…`);
   const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (!name) throw new MigrationError(`DATABASE_URL has no database name: ${redactUrl(url)}`);
   return name;
@@ -51,7 +52,8 @@ export function withDatabase(url, database) {
 export const quoteIdent = (name) => `"${name.replaceAll('"', '""')}"`;
 
 export function describePgError(err) {
-  if (err?.code === 'ECONNREFUSED') return `connection refused (${err.address ?? ''}:${err.port ?? ''}); is PostgreSQL running?`;
+  if (err?.code === 'ECONNREFUSED')
+    return `connection refused (${err.address ?? ''}:${err.port ?? ''}); is PostgreSQL running?`;
   if (err?.code) return `${err.message} [${err.code}]`;
   if (err instanceof AggregateError && err.errors?.length) return describePgError(err.errors[0]);
   return err?.message ?? String(err);
@@ -89,12 +91,16 @@ export async function ensureDatabase(url, { maintenanceDatabase = 'postgres' } =
   } catch (err) {
     // created concurrently by someone else: 42P04, or 23505 when both passed the existence check
     if (err?.code === '42P04' || err?.code === '23505') return false;
-    throw new MigrationError(`cannot create database "${name}" via ${redactUrl(adminUrl)}: ${describePgError(err)}`, { cause: err });
+    throw new MigrationError(`cannot create database "${name}" via ${redactUrl(adminUrl)}: ${describePgError(err)}`, {
+      cause: err,
+    });
   }
 }
 
 /** Drops the database named in `url` (terminating its connections). For tests and tooling. */
 export async function dropDatabase(url, { maintenanceDatabase = 'postgres' } = {}) {
   const name = databaseNameOf(url);
-  await withPgClient(withDatabase(url, maintenanceDatabase), (c) => c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+  await withPgClient(withDatabase(url, maintenanceDatabase), (c) =>
+    c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`),
+  );
 }

@@ -7,7 +7,16 @@ import { fileURLToPath } from 'node:url';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { CONNECT_TIMEOUT_MS, databaseNameOf, describePgError, dropDatabase, MigrationError, quoteIdent, withDatabase, withPgClient } from './pg-databases.mjs';
+import {
+  CONNECT_TIMEOUT_MS,
+  databaseNameOf,
+  describePgError,
+  dropDatabase,
+  MigrationError,
+  quoteIdent,
+  withDatabase,
+  withPgClient,
+} from './pg-databases.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SCHEMA_PATH = join(ROOT, 'prisma', 'schema.prisma');
@@ -123,7 +132,13 @@ class SchemaEnginePgClient extends pg.Client {
 }
 
 function poolConfig(url, extra = {}) {
-  return { connectionString: url, max: 2, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: SchemaEnginePgClient, ...extra };
+  return {
+    connectionString: url,
+    max: 2,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: SchemaEnginePgClient,
+    ...extra,
+  };
 }
 
 /** Runs the whole script as one simple-protocol query (see 2. above). */
@@ -209,7 +224,10 @@ export async function withSchemaEngine(url, { schemaPath = SCHEMA_PATH } = {}, f
     return await fn(engine);
   } catch (err) {
     if (err instanceof MigrationError) throw err;
-    throw new MigrationError(engineErrorText(err) || describePgError(err?.cause ?? err), { cause: err, details: logs.join('\n') });
+    throw new MigrationError(engineErrorText(err) || describePgError(err?.cause ?? err), {
+      cause: err,
+      details: logs.join('\n'),
+    });
   } finally {
     try {
       engine?.free();

@@ -34,7 +34,10 @@ function versionOf(pkg) {
 function inputsHash() {
   const h = createHash('sha256');
   for (const file of [schemaPath, configPath, fileURLToPath(import.meta.url)]) {
-    h.update(file.slice(root.length)).update('\0').update(existsSync(file) ? readFileSync(file) : '').update('\0');
+    h.update(file.slice(root.length))
+      .update('\0')
+      .update(existsSync(file) ? readFileSync(file) : '')
+      .update('\0');
   }
   h.update(`prisma@${versionOf('prisma')} @prisma/client@${versionOf('@prisma/client')}`);
   return h.digest('hex');

@@ -62,7 +62,8 @@ async function main(argv) {
     }
     case 'resolve': {
       const [flag, name] = rest;
-      if (rest.length !== 2 || (flag !== '--rolled-back' && flag !== '--applied')) throw new MigrationError(`resolve takes --rolled-back|--applied <migration>\n${USAGE}`);
+      if (rest.length !== 2 || (flag !== '--rolled-back' && flag !== '--applied'))
+        throw new MigrationError(`resolve takes --rolled-back|--applied <migration>\n${USAGE}`);
       await resolveMigration(flag.slice(2), name, { databaseUrl });
       console.log(`[db] migration ${name} marked as ${flag.slice(2)}`);
       return 0;
@@ -84,11 +85,21 @@ try {
   const message = err instanceof MigrationError ? err.message : (err?.stack ?? String(err));
   console.error(`[db] error: ${message}`);
   if (/failed migrations in the target database/.test(message)) {
-    console.error('[db] fix the database by hand, then: node scripts/db/migrate.mjs resolve --rolled-back <migration>  (or --applied)');
+    console.error(
+      '[db] fix the database by hand, then: node ' +
+        'scripts/db/migrate.mjs resolve --rolled-back <migration>  ' +
+        '(or --applied)',
+    );
   }
   if (err?.details && process.env['DB_MIGRATE_DEBUG'] === undefined) {
     console.error('[db] last schema-engine log lines:');
-    console.error(err.details.split('\n').slice(-10).map((l) => `  ${l}`).join('\n'));
+    console.error(
+      err.details
+        .split('\n')
+        .slice(-10)
+        .map((l) => `  ${l}`)
+        .join('\n'),
+    );
   }
   process.exitCode = 1;
 }

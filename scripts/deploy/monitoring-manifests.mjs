@@ -39,7 +39,11 @@ const out = [
   '---',
   configMap(
     'grafana-dashboards',
-    { 'app.kubernetes.io/name': 'jobs-monitoring', 'app.kubernetes.io/component': 'monitoring', grafana_dashboard: '1' },
+    {
+      'app.kubernetes.io/name': 'jobs-monitoring',
+      'app.kubernetes.io/component': 'monitoring',
+      grafana_dashboard: '1',
+    },
     "Grafana's dashboard sidecar loads ConfigMaps labelled grafana_dashboard=1; or provision the files from a mount.",
     files('deploy/grafana/dashboards', /\.json$/),
   ),

@@ -16,6 +16,9 @@ for (const { file, marker, render } of blocks) {
   const text = readFileSync(path, 'utf8');
   const block = new RegExp(`(<!-- ${marker}:start[^\\n]*-->\\n)[\\s\\S]*?(\\n<!-- ${marker}:end -->)`);
   if (!block.test(text)) throw new Error(`${file} has no ${marker}:start/${marker}:end block`);
-  writeFileSync(path, text.replace(block, (_, open, close) => `${open}${render()}${close}`));
+  writeFileSync(
+    path,
+    text.replace(block, (_, open, close) => `${open}${render()}${close}`),
+  );
   process.stdout.write(`${file}: ${marker} block rewritten\n`);
 }

@@ -9,5 +9,8 @@ const guide = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'libs', 
 const text = readFileSync(guide, 'utf8');
 const block = /(<!-- filters:start[^\n]*-->\n)[\s\S]*?(<!-- filters:end -->)/;
 if (!block.test(text)) throw new Error('filters.md has no filters:start/filters:end block');
-writeFileSync(guide, text.replace(block, (_, open, close) => `${open}${renderFiltersTable()}\n${close}`));
+writeFileSync(
+  guide,
+  text.replace(block, (_, open, close) => `${open}${renderFiltersTable()}\n${close}`),
+);
 process.stdout.write('libs/docs-site/guides/filters.md table rewritten\n');

@@ -117,14 +117,19 @@ function wrapCode(file, text) {
     if (ts.isStringLiteral(node) && long(node.getStart()) && splittable(node)) {
       const raw = node.getText();
       const pieces = cut(raw.slice(1, -1), 60);
-      if (pieces.length > 1) edits.push({ start: node.getStart(), end: node.end, text: pieces.map((p) => raw[0] + p + raw[0]).join(' + ') });
+      if (pieces.length > 1)
+        edits.push({ start: node.getStart(), end: node.end, text: pieces.map((p) => raw[0] + p + raw[0]).join(' + ') });
       return;
     }
-    if ((ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && !ts.isTaggedTemplateExpression(node.parent)) {
+    if (
+      (ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) &&
+      !ts.isTaggedTemplateExpression(node.parent)
+    ) {
       const raw = node.getText();
       if (!raw.includes('\n') && long(node.getStart()) && splittable(node)) {
         const pieces = cut(raw.slice(1, -1), 60, true);
-        if (pieces.length > 1) edits.push({ start: node.getStart(), end: node.end, text: pieces.map((p) => '`' + p + '`').join(' + ') });
+        if (pieces.length > 1)
+          edits.push({ start: node.getStart(), end: node.end, text: pieces.map((p) => '`' + p + '`').join(' + ') });
       }
       return;
     }
@@ -147,10 +152,16 @@ function wrapCode(file, text) {
 /** Whether a literal may become an expression: not a module name, key, type or enum member. */
 function splittable(node) {
   const parent = node.parent;
-  if (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent) || ts.isExternalModuleReference(parent)) return false;
-  if (ts.isLiteralTypeNode(parent) || ts.isPropertyAssignment(parent) && parent.name === node) return false;
-  if (ts.isPropertySignature(parent) || ts.isPropertyDeclaration(parent) && parent.name === node) return false;
-  if (ts.isEnumMember(parent) || ts.isJsxAttribute(parent) || ts.isCallExpression(parent) && parent.expression.getText() === 'require') return false;
+  if (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent) || ts.isExternalModuleReference(parent))
+    return false;
+  if (ts.isLiteralTypeNode(parent) || (ts.isPropertyAssignment(parent) && parent.name === node)) return false;
+  if (ts.isPropertySignature(parent) || (ts.isPropertyDeclaration(parent) && parent.name === node)) return false;
+  if (
+    ts.isEnumMember(parent) ||
+    ts.isJsxAttribute(parent) ||
+    (ts.isCallExpression(parent) && parent.expression.getText() === 'require')
+  )
+    return false;
   if (ts.isElementAccessExpression(parent) || ts.isCaseClause(parent)) return false;
   return node.getText().length > 40;
 }

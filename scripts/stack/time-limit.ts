@@ -5,7 +5,10 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 function processTree(pid: number): number[] {
   let children: number[] = [];
   try {
-    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
+    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map(Number)
+      .filter(Boolean);
   } catch {
     // ps exits 1 when there are none
   }

@@ -27,11 +27,28 @@ export class BillingModule {
       module: BillingModule,
       imports: [
         PrismaModule.forRoot({ url: config.DATABASE_URL }),
-        KafkaModule.forRoot({ brokers: config.KAFKA_BROKERS, groupId: 'billing', topology: ALL_TOPICS, deadLetterTopic: Topics.DeadLetter }),
+        KafkaModule.forRoot({
+          brokers: config.KAFKA_BROKERS,
+          groupId: 'billing',
+          topology: ALL_TOPICS,
+          deadLetterTopic: Topics.DeadLetter,
+        }),
         OutboxModule,
       ],
       controllers: [ChargesConsumer, BillingQueriesConsumer, WatchEventsConsumer, AsyncChunksConsumer],
-      providers: [AccountCharges, ChargeAsyncChunkUseCase, ChargeSearchPageUseCase, ChargeJobUseCase, ChargeCompanyUseCase, ListLedgerUseCase, WatchEventChargesUseCase, PaidJobUpdatesUseCase, OpenAccountUseCase, AddCreditsUseCase, { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) }],
+      providers: [
+        AccountCharges,
+        ChargeAsyncChunkUseCase,
+        ChargeSearchPageUseCase,
+        ChargeJobUseCase,
+        ChargeCompanyUseCase,
+        ListLedgerUseCase,
+        WatchEventChargesUseCase,
+        PaidJobUpdatesUseCase,
+        OpenAccountUseCase,
+        AddCreditsUseCase,
+        { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+      ],
     };
   }
 }

@@ -1,7 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { ErrorEnvelopeSchema, JobSearchResponseSchema, type JobSearchResponse } from '@jobs/contracts';
-import { accountLedgerTotals, addWorldJob, api, createAccount, killService, servicePid, waitForStackReady, wholeLedger, type WorldJob } from '@jobs/e2e-support';
+import {
+  accountLedgerTotals,
+  addWorldJob,
+  api,
+  createAccount,
+  killService,
+  servicePid,
+  waitForStackReady,
+  wholeLedger,
+  type WorldJob,
+} from '@jobs/e2e-support';
 
 /**
  * Billing dies mid-charge (SIGKILL, no drain) while several searches of one account wait for
@@ -50,7 +60,11 @@ describe('billing killed in the middle of charges', () => {
     const send = async (i: number): Promise<Attempt> => {
       const idempotencyKey = keyOf(i);
       for (;;) {
-        const res = await api('/v1/jobs/search', { key, body: bodies[i], headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {} });
+        const res = await api('/v1/jobs/search', {
+          key,
+          body: bodies[i],
+          headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+        });
         const requestId = res.headers.get('x-request-id') ?? '';
         if (res.status === 200) return { status: 200, requestId, page: JobSearchResponseSchema.parse(res.body) };
         // Refused by the gateway's admission (its limit adapts to what the suites before this one
@@ -66,9 +80,15 @@ describe('billing killed in the middle of charges', () => {
     };
 
     // Every fixture is visible before the crash (a free dry run: billing never sees it).
-    const estimate = await api('/v1/jobs/search', { key, body: { ...bodies[0], filters: { title_or: jobs.map((j) => j.keyword) }, dry_run: true } });
+    const estimate = await api('/v1/jobs/search', {
+      key,
+      body: { ...bodies[0], filters: { title_or: jobs.map((j) => j.keyword) }, dry_run: true },
+    });
     expect(estimate.status).toBe(200);
-    expect((estimate.body as { estimate: { expected_unique_jobs_range: { min: number } } }).estimate.expected_unique_jobs_range.min).toBe(SEARCHES);
+    expect(
+      (estimate.body as { estimate: { expected_unique_jobs_range: { min: number } } }).estimate
+        .expected_unique_jobs_range.min,
+    ).toBe(SEARCHES);
 
     const lock = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
     await lock.connect();
@@ -80,7 +100,13 @@ describe('billing killed in the middle of charges', () => {
       const inFlight = bodies.map((_, i) => send(i));
 
       // Billing is mid-charge: its transaction waits for the test's row lock.
-      await until(async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [lockPid])).rowCount! > 0, 30_000, 'billing to wait for the account lock');
+      await until(
+        async () =>
+          (await db.query('SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [lockPid]))
+            .rowCount! > 0,
+        30_000,
+        'billing to wait for the account lock',
+      );
       const killedPid = killService('billing', 'SIGKILL');
       await lock.query('ROLLBACK');
 
@@ -105,7 +131,9 @@ describe('billing killed in the middle of charges', () => {
     // Searches that got a 500 and were not retried are still charged by billing, once.
     const requestIds = new Set([...first.map((a) => a.requestId), ...answers.map((a) => a.page!.metadata.request_id)]);
     await until(
-      async () => (await db.query('SELECT DISTINCT request_id FROM ledger_entries WHERE account_id = $1', [account.account_id])).rowCount! >= new Set(first.map((a) => a.requestId)).size,
+      async () =>
+        (await db.query('SELECT DISTINCT request_id FROM ledger_entries WHERE account_id = $1', [account.account_id]))
+          .rowCount! >= new Set(first.map((a) => a.requestId)).size,
       60_000,
       'every search to reach the ledger',
     );
@@ -126,7 +154,8 @@ describe('billing killed in the middle of charges', () => {
     }
     // One line per job per search, never two.
     const perRequest = new Map<string, (string | null)[]>();
-    for (const line of ledger) perRequest.set(line.request_id, [...(perRequest.get(line.request_id) ?? []), line.job_id]);
+    for (const line of ledger)
+      perRequest.set(line.request_id, [...(perRequest.get(line.request_id) ?? []), line.job_id]);
     for (const jobIds of perRequest.values()) {
       expect(jobIds).toHaveLength(2);
       expect(new Set(jobIds).size).toBe(2);
@@ -149,7 +178,9 @@ describe('billing killed in the middle of charges', () => {
     expect(Number(row.charged_jobs)).toBe(START_CREDITS - row.credits_remaining);
     expect(Number(row.paid_jobs)).toBe(START_CREDITS - row.credits_remaining);
     expect(Number(row.lines)).toBe(ledger.length);
-    const paid = await db.query<{ job_id: string }>('SELECT job_id FROM paid_jobs WHERE account_id = $1', [account.account_id]);
+    const paid = await db.query<{ job_id: string }>('SELECT job_id FROM paid_jobs WHERE account_id = $1', [
+      account.account_id,
+    ]);
     expect(new Set(paid.rows.map((r) => r.job_id))).toEqual(new Set(charged.map((line) => line.job_id)));
   }, 300_000);
 });

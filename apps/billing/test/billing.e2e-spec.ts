@@ -8,7 +8,10 @@ describe('billing', () => {
 
   beforeAll(async () => {
     payer = (await createAccount({ plan: 'pro', credits: 1000 })).live_key;
-    const res = await api('/v1/jobs/search', { key: payer, body: { filters: { title_or: ['manager'] }, waterfall: { providers: ['own_index'] }, limit: 60 } });
+    const res = await api('/v1/jobs/search', {
+      key: payer,
+      body: { filters: { title_or: ['manager'] }, waterfall: { providers: ['own_index'] }, limit: 60 },
+    });
     expect(res.status).toBe(200);
     jobIds = JobSearchResponseSchema.parse(res.body).data.map((j) => j.id);
     expect(jobIds.length).toBeGreaterThan(50);
@@ -25,7 +28,9 @@ describe('billing', () => {
       expect(res.headers.get('x-credits-charged')).toBe('0');
       expect(Number(res.headers.get('x-credits-remaining'))).toBe(before);
       expect(await credits(payer)).toBe(before);
-      const ledger = LedgerListResponseSchema.parse((await api(`/v1/billing/ledger?job_id=${jobIds[0]}`, { key: payer })).body);
+      const ledger = LedgerListResponseSchema.parse(
+        (await api(`/v1/billing/ledger?job_id=${jobIds[0]}`, { key: payer })).body,
+      );
       expect(ledger.data.map((e) => [e.reason, e.credits, e.operation])).toEqual([
         ['already_paid', 0, `GET /v1/jobs/${jobIds[0]}`],
         ['charged', 1, 'POST /v1/jobs/search'],
@@ -68,12 +73,16 @@ describe('billing', () => {
       const first = LedgerListResponseSchema.parse((await api('/v1/billing/ledger', { key: payer })).body);
       expect(first.data).toHaveLength(50);
       expect(first.next_cursor).toMatch(/^cur_/);
-      const second = LedgerListResponseSchema.parse((await api(`/v1/billing/ledger?cursor=${first.next_cursor}`, { key: payer })).body);
+      const second = LedgerListResponseSchema.parse(
+        (await api(`/v1/billing/ledger?cursor=${first.next_cursor}`, { key: payer })).body,
+      );
       const all = [...first.data, ...second.data];
       expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
       const times = all.map((e) => e.created_at);
       expect([...times].sort().reverse()).toEqual(times);
-      const charged = all.filter((e) => e.operation === 'POST /v1/jobs/search' && e.reason === 'charged').map((e) => e.job_id);
+      const charged = all
+        .filter((e) => e.operation === 'POST /v1/jobs/search' && e.reason === 'charged')
+        .map((e) => e.job_id);
       expect(new Set(charged)).toEqual(new Set(jobIds));
     });
 
@@ -89,7 +98,10 @@ describe('billing', () => {
 
     it('is empty for a new account and rejects a bad job_id', async () => {
       const fresh = (await createAccount({ plan: 'free', credits: 5 })).live_key;
-      expect(LedgerListResponseSchema.parse((await api('/v1/billing/ledger', { key: fresh })).body)).toEqual({ data: [], next_cursor: null });
+      expect(LedgerListResponseSchema.parse((await api('/v1/billing/ledger', { key: fresh })).body)).toEqual({
+        data: [],
+        next_cursor: null,
+      });
       expect((await api('/v1/billing/ledger?job_id=nope', { key: fresh })).status).toBe(400);
     });
   });

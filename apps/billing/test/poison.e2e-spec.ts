@@ -18,7 +18,12 @@ describe('a poison message in every billing partition', () => {
     const producer = kafka.producer();
     await producer.connect();
     const messages = Array.from({ length: Topics.BillingPageChargeRequested.partitions }, (_, partition) => {
-      const value = { ...examples.billingPageChargeRequested(), account_id: ghost, search_id: `req_poison${partition}x${Date.now()}`, request_id: `req_poison${partition}x${Date.now()}` };
+      const value = {
+        ...examples.billingPageChargeRequested(),
+        account_id: ghost,
+        search_id: `req_poison${partition}x${Date.now()}`,
+        request_id: `req_poison${partition}x${Date.now()}`,
+      };
       return { partition, key: ghost, value: JSON.stringify(value) };
     });
     await producer.send({ topic: Topics.BillingPageChargeRequested.name, messages });
@@ -26,14 +31,27 @@ describe('a poison message in every billing partition', () => {
 
     const letters = await Promise.all(
       messages.map((_, partition) =>
-        tap.waitFor((m) => m.value['topic'] === Topics.BillingPageChargeRequested.name && m.value['partition'] === partition && String(m.value['value']).includes(ghost), 30000),
+        tap.waitFor(
+          (m) =>
+            m.value['topic'] === Topics.BillingPageChargeRequested.name &&
+            m.value['partition'] === partition &&
+            String(m.value['value']).includes(ghost),
+          30000,
+        ),
       ),
     );
     expect(letters).toHaveLength(Topics.BillingPageChargeRequested.partitions);
-    expect(letters.every((l) => l.value['consumer_group'] === 'billing' && String(l.value['error']).includes('unknown account'))).toBe(true);
+    expect(
+      letters.every(
+        (l) => l.value['consumer_group'] === 'billing' && String(l.value['error']).includes('unknown account'),
+      ),
+    ).toBe(true);
 
     const key = (await createAccount({ plan: 'pro', credits: 100 })).live_key;
-    const res = await api('/v1/jobs/search', { key, body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'own_only' }, limit: 3 } });
+    const res = await api('/v1/jobs/search', {
+      key,
+      body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'own_only' }, limit: 3 },
+    });
     expect(res.status).toBe(200);
     expect(JobSearchResponseSchema.parse(res.body).metadata.credits_charged).toBe(3);
   });

@@ -26,7 +26,25 @@ import type {
   WebhookEndpointRotated,
   WebhookEndpointSecret,
 } from '@jobs/contracts';
-export type { Account, ApiKey, Attempt, Page, DailyUsage, Delivery, EventDeliveries, LedgerEntry, LedgerRequest, Provider, SandboxJob, SandboxResult, SessionView, Watch, WebhookEndpoint, WebhookEndpointRotated, WebhookEndpointSecret };
+export type {
+  Account,
+  ApiKey,
+  Attempt,
+  Page,
+  DailyUsage,
+  Delivery,
+  EventDeliveries,
+  LedgerEntry,
+  LedgerRequest,
+  Provider,
+  SandboxJob,
+  SandboxResult,
+  SessionView,
+  Watch,
+  WebhookEndpoint,
+  WebhookEndpointRotated,
+  WebhookEndpointSecret,
+};
 
 const BASE = '/dashboard/api';
 
@@ -55,7 +73,13 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(`${BASE}${path}`, { method, headers, credentials: 'same-origin', cache: 'no-store', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    response = await fetch(`${BASE}${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
   } catch {
     throw new ApiProblem(0, 'The dashboard could not reach the server. Check your connection and try again.');
   }
@@ -64,7 +88,12 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   const json = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const error = (json as { error?: { message?: string; code?: string; param?: string } } | undefined)?.error;
-    const problem = new ApiProblem(response.status, error?.message ?? `The server answered ${response.status}.`, error?.code, error?.param);
+    const problem = new ApiProblem(
+      response.status,
+      error?.message ?? `The server answered ${response.status}.`,
+      error?.code,
+      error?.param,
+    );
     if (response.status === 401 && path !== '/session') {
       csrfToken = null;
       onSignedOut();
@@ -117,14 +146,27 @@ export const patch = <T>(path: string, body: unknown) => call<T>('PATCH', path, 
 export async function sandboxSearch(body: unknown): Promise<SandboxResult> {
   let response: Response;
   try {
-    response = await fetch('/v1/sandbox/jobs/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    response = await fetch('/v1/sandbox/jobs/search', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   } catch {
     throw new ApiProblem(0, 'The dashboard could not reach the server. Check your connection and try again.');
   }
-  const json = safeJson(await response.text()) as SandboxResult & { error?: { message?: string; code?: string; param?: string } };
-  if (!response.ok) throw new ApiProblem(response.status, json?.error?.message ?? `The sandbox answered ${response.status}.`, json?.error?.code, json?.error?.param);
+  const json = safeJson(await response.text()) as SandboxResult & {
+    error?: { message?: string; code?: string; param?: string };
+  };
+  if (!response.ok)
+    throw new ApiProblem(
+      response.status,
+      json?.error?.message ?? `The sandbox answered ${response.status}.`,
+      json?.error?.code,
+      json?.error?.param,
+    );
   return json;
 }
 
 /** `path` asking the page at `cursor` (the first page without one). */
-export const pageAt = (path: string, cursor: string | undefined | null): string => (cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path);
+export const pageAt = (path: string, cursor: string | undefined | null): string =>
+  cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path;

@@ -33,11 +33,14 @@ function plainName(param: string): string {
 export function reasonInWords(reason: string): string {
   const text = reason.trim();
   let match: RegExpExecArray | null;
-  if ((match = /Too big: expected string to have <=?(\d+) characters?/i.exec(text))) return `is too long (at most ${match[1]} characters)`;
-  if ((match = /Too small: expected string to have >=?(\d+) characters?/i.exec(text))) return match[1] === '1' ? 'is empty' : `is too short (at least ${match[1]} characters)`;
+  if ((match = /Too big: expected string to have <=?(\d+) characters?/i.exec(text)))
+    return `is too long (at most ${match[1]} characters)`;
+  if ((match = /Too small: expected string to have >=?(\d+) characters?/i.exec(text)))
+    return match[1] === '1' ? 'is empty' : `is too short (at least ${match[1]} characters)`;
   if ((match = /Too big: expected number to be <=?(-?[\d.]+)/i.exec(text))) return `must be at most ${match[1]}`;
   if ((match = /Too small: expected number to be >=?(-?[\d.]+)/i.exec(text))) return `must be at least ${match[1]}`;
-  if ((match = /Too big: expected array to have <=?(\d+) items?/i.exec(text))) return `has too many entries (at most ${match[1]})`;
+  if ((match = /Too big: expected array to have <=?(\d+) items?/i.exec(text)))
+    return `has too many entries (at most ${match[1]})`;
   if (/Too small: expected array to have >=?1 items?/i.test(text)) return 'needs at least one entry';
   if (/Invalid URL|Invalid url/.test(text)) return 'is not a web address (it starts with https://)';
   if (/expected int/i.test(text)) return 'must be a whole number';
@@ -51,7 +54,8 @@ export function reasonInWords(reason: string): string {
 /** The problem in words, naming the field by its label on the form when the server named one. */
 export function problemInWords(problem: Problem, fields: FieldMap = {}): string {
   const { message, code, param } = problem;
-  if (!param || (code !== 'invalid_request' && code !== 'unknown_filter') || param === 'body' || param === 'path') return message;
+  if (!param || (code !== 'invalid_request' && code !== 'unknown_filter') || param === 'body' || param === 'path')
+    return message;
   const field = fields[param] ?? fields[fieldOf(param)];
   const label = field?.label ?? plainName(param);
   if (code === 'unknown_filter') return `${label}: this field is not known.`;

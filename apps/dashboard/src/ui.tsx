@@ -95,7 +95,15 @@ export function TableScroll({ label, children }: { label?: string; children: Com
  * Copies `text` to the clipboard. Where the page may not write it (a plain-http address other
  * than this machine), the text is selected instead and the button says to press Ctrl+C.
  */
-export function CopyButton({ text, label, target }: { text: string; label: string; target?: () => HTMLElement | null }) {
+export function CopyButton({
+  text,
+  label,
+  target,
+}: {
+  text: string;
+  label: string;
+  target?: () => HTMLElement | null;
+}) {
   const [said, setSaid] = useState<string | null>(null);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
@@ -150,7 +158,15 @@ export function Empty({ children }: { children: ComponentChildren }) {
 }
 
 /** The states of a load, then `children(value)` once ready. */
-export function Loaded<T>({ load, what, children }: { load: Load<T>; what: string; children: (value: T) => ComponentChildren }) {
+export function Loaded<T>({
+  load,
+  what,
+  children,
+}: {
+  load: Load<T>;
+  what: string;
+  children: (value: T) => ComponentChildren;
+}) {
   if (load.state === 'loading') return <Loading what={what} />;
   if (load.state === 'error') return <ErrorNote message={load.message} />;
   return <>{children(load.value)}</>;
@@ -205,10 +221,29 @@ export function Confirm({
  * Paging by the server's cursors. `cursors` is the trail of cursors that led to the page shown
  * (empty on the first page, the last one the page's own), so going back needs no cursor of its own.
  */
-export function CursorPager({ label, cursors, setCursors, next, back, forward }: { label: string; cursors: string[]; setCursors: (cursors: string[]) => void; next: string | null; back: string; forward: string }) {
+export function CursorPager({
+  label,
+  cursors,
+  setCursors,
+  next,
+  back,
+  forward,
+}: {
+  label: string;
+  cursors: string[];
+  setCursors: (cursors: string[]) => void;
+  next: string | null;
+  back: string;
+  forward: string;
+}) {
   return (
     <nav aria-label={label} class="row-actions">
-      <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+      <button
+        type="button"
+        class="secondary"
+        disabled={cursors.length === 0}
+        onClick={() => setCursors(cursors.slice(0, -1))}
+      >
         {back}
       </button>
       <button type="button" class="secondary" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>

@@ -30,17 +30,26 @@ export function chromiumPath(): string {
   if (path) return path;
   const asRoot = process.getuid?.() === 0;
   try {
-    process.stderr.write('[dashboard e2e] no Chromium found; installing Debian package chromium (apt-get install -y chromium) ...\n');
+    process.stderr.write(
+      '[dashboard e2e] no Chromium found; installing Debian package chromium (apt-get install -y chromium) ...\n',
+    );
     const prefix = asRoot ? [] : ['sudo', '-n'];
     const [command, ...args] = [...prefix, 'apt-get', 'install', '-y', '--no-install-recommends', 'chromium'];
     try {
       execFileSync(command!, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     } catch {
-      execFileSync(asRoot ? 'apt-get' : 'sudo', asRoot ? ['update'] : ['-n', 'apt-get', 'update'], { stdio: 'inherit' });
+      execFileSync(asRoot ? 'apt-get' : 'sudo', asRoot ? ['update'] : ['-n', 'apt-get', 'update'], {
+        stdio: 'inherit',
+      });
       execFileSync(command!, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     }
   } catch (error) {
-    throw new Error(`The dashboard's browser tests need Chromium and could not install it (${String(error)}). Install it with "apt-get install -y chromium" (as root) or set CHROMIUM_PATH to a Chromium binary.`);
+    throw new Error(
+      `The dashboard's browser tests need Chromium and could not ` +
+        `install it (${String(error)}). Install it with "apt-get ` +
+        `install -y chromium" (as root) or set CHROMIUM_PATH to a ` +
+        `Chromium binary.`,
+    );
   }
   path = findChromium();
   if (!path) throw new Error('apt-get installed chromium but no chromium binary is on PATH; set CHROMIUM_PATH.');
@@ -60,7 +69,9 @@ export async function launch(): Promise<Browser> {
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol: the page's CSP (no inline script) stays in force.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  const results = (await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }))) as axe.AxeResults;
+  const results = (await page.evaluate(() =>
+    (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
+  )) as axe.AxeResults;
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -89,7 +100,11 @@ export async function fitsTheViewport(page: Page): Promise<{ viewport: number; p
     const beyond = [...document.body.querySelectorAll('*')]
       .filter((element) => element.getBoundingClientRect().right > viewport + 0.5 && !scrollsOnItsOwn(element))
       .slice(0, 5)
-      .map((element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''} (${Math.round(element.getBoundingClientRect().right)} px)`);
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''} ` +
+          `(${Math.round(element.getBoundingClientRect().right)} px)`,
+      );
     return { viewport, page: document.documentElement.scrollWidth, beyond };
   });
 }
@@ -110,11 +125,19 @@ export async function lastBar(page: Page): Promise<{ drawn: boolean; whole: bool
     const row = canvas.getContext('2d')!.getImageData(0, y, canvas.width, 1).data;
     const isBar = (x: number) => row[x * 4 + 2]! > 150 && row[x * 4]! < 150 && row[x * 4 + 3]! > 0;
     let end = -1;
-    for (let x = canvas.width - 1; x >= 0; x--) if (isBar(x)) { end = x; break; }
+    for (let x = canvas.width - 1; x >= 0; x--)
+      if (isBar(x)) {
+        end = x;
+        break;
+      }
     if (end < 0) return { drawn: false, whole: false, inside: false };
     let start = end;
     while (start > 0 && isBar(start - 1)) start--;
     const slot = width / 30;
-    return { drawn: true, whole: end - start + 1 >= Math.min(0.7 * slot, 40 * scale) * 0.75, inside: end < left + width - 1 };
+    return {
+      drawn: true,
+      whole: end - start + 1 >= Math.min(0.7 * slot, 40 * scale) * 0.75,
+      inside: end < left + width - 1,
+    };
   });
 }

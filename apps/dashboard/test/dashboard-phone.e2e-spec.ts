@@ -13,10 +13,33 @@ describe('the customer dashboard on a 390 px phone screen', () => {
     account = await createAccount({ plan: 'pro', credits: 100 });
     // something on every page: a search (ledger and chart), a watch, a labelled key
     const job = await addWorldJob({ providers: ['provider_a'] });
-    expect((await api('/v1/jobs/search', { key: account.live_key, body: { filters: { title_or: [job.keyword] }, limit: 5 } })).status).toBe(200);
-    expect((await api('/v1/watches', { key: account.live_key, body: { type: 'company', domain: 'a-rather-long-company-domain-name.example', webhook_url: 'https://hooks.example.com/a/long/path/for/the/jobs/webhook' } })).status).toBe(201);
+    expect(
+      (
+        await api('/v1/jobs/search', {
+          key: account.live_key,
+          body: { filters: { title_or: [job.keyword] }, limit: 5 },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await api('/v1/watches', {
+          key: account.live_key,
+          body: {
+            type: 'company',
+            domain: 'a-rather-long-company-domain-name.example',
+            webhook_url: 'https://hooks.example.com/a/long/path/for/the/jobs/webhook',
+          },
+        })
+      ).status,
+    ).toBe(201);
     browser = await launch();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 1,
+      isMobile: true,
+      hasTouch: true,
+    });
     page = await context.newPage();
   });
 
@@ -25,7 +48,11 @@ describe('the customer dashboard on a 390 px phone screen', () => {
   });
 
   async function fitsAndAccessible(name: string): Promise<void> {
-    await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+    await page
+      .locator('[aria-busy="true"]')
+      .first()
+      .waitFor({ state: 'detached', timeout: 30_000 })
+      .catch(() => undefined);
     expect(await fitsTheViewport(page)).toEqual({ viewport: 390, page: 390, beyond: [] });
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, `${name}-390`);
@@ -47,24 +74,27 @@ describe('the customer dashboard on a 390 px phone screen', () => {
     ['deliveries', 'Webhook deliveries', 'p'],
     ['providers', 'Providers', 'td:has-text("own_index")'],
     ['sandbox', 'Sandbox explorer', 'form'],
-  ])('shows the %s page as wide as the screen, with no serious accessibility violation', async (hash, heading, content) => {
-    await page.goto(`${DASHBOARD}/#/${hash}`);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-    await page.locator(content).first().waitFor();
-    if (hash === 'keys') {
-      await page.getByLabel('Label (optional)').fill('Phone');
-      await page.getByRole('button', { name: 'Create key' }).click();
-      await page.getByLabel('New API key').waitFor();
-    }
-    if (hash === 'usage') {
-      await page.locator('.chart canvas').first().waitFor();
-      await page.getByRole('button', { name: /^Show the 1 line of request / }).click();
-      await page.locator('[data-testid^="lines-of-"]').waitFor();
-    }
-    if (hash === 'sandbox') {
-      await page.getByRole('button', { name: 'Run sandbox search' }).click();
-      await page.locator('caption', { hasText: 'credits charged' }).waitFor();
-    }
-    await fitsAndAccessible(hash);
-  });
+  ])(
+    'shows the %s page as wide as the screen, with no serious accessibility violation',
+    async (hash, heading, content) => {
+      await page.goto(`${DASHBOARD}/#/${hash}`);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await page.locator(content).first().waitFor();
+      if (hash === 'keys') {
+        await page.getByLabel('Label (optional)').fill('Phone');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        await page.getByLabel('New API key').waitFor();
+      }
+      if (hash === 'usage') {
+        await page.locator('.chart canvas').first().waitFor();
+        await page.getByRole('button', { name: /^Show the 1 line of request / }).click();
+        await page.locator('[data-testid^="lines-of-"]').waitFor();
+      }
+      if (hash === 'sandbox') {
+        await page.getByRole('button', { name: 'Run sandbox search' }).click();
+        await page.locator('caption', { hasText: 'credits charged' }).waitFor();
+      }
+      await fitsAndAccessible(hash);
+    },
+  );
 });

@@ -10,7 +10,10 @@ const LagMsSchema = z.coerce.number().int().min(0).max(86_400_000);
 const ListingLagSchema = z
   .string()
   .regex(/^[a-z_]+=\d+$/, 'expected provider=ms')
-  .transform((entry) => ({ provider: entry.slice(0, entry.indexOf('=')), ms: Number(entry.slice(entry.indexOf('=') + 1)) }))
+  .transform((entry) => ({
+    provider: entry.slice(0, entry.indexOf('=')),
+    ms: Number(entry.slice(entry.indexOf('=') + 1)),
+  }))
   .pipe(z.object({ provider: z.string().pipe(ProviderSlugSchema), ms: z.number().int().min(0).max(86_400_000) }));
 
 /**
@@ -19,9 +22,20 @@ const ListingLagSchema = z
  */
 export const ListingLagsSchema = z
   .string()
-  .transform((text) => text.split(',').map((entry) => entry.trim()).filter(Boolean))
-  .pipe(z.array(ListingLagSchema).refine((pairs) => new Set(pairs.map((p) => p.provider)).size === pairs.length, 'a provider is named twice'))
-  .transform((pairs) => Object.fromEntries(pairs.map((p) => [p.provider, p.ms])) as Partial<Record<ProviderSlug, number>>);
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z
+      .array(ListingLagSchema)
+      .refine((pairs) => new Set(pairs.map((p) => p.provider)).size === pairs.length, 'a provider is named twice'),
+  )
+  .transform(
+    (pairs) => Object.fromEntries(pairs.map((p) => [p.provider, p.ms])) as Partial<Record<ProviderSlug, number>>,
+  );
 
 export const DedupeEnvSchema = SharedEnvSchema.extend({
   DATABASE_URL: databaseUrlSetting(SERVICE_ROLES.dedupe),
@@ -46,6 +60,13 @@ export const DedupeEnvSchema = SharedEnvSchema.extend({
 export type DedupeConfig = z.infer<typeof DedupeEnvSchema>;
 
 /** Every provider's listing lag: the configured one, else the default. */
-export function listingLags(config: Pick<DedupeConfig, 'REFRESH_LISTING_LAG_MS' | 'REFRESH_LISTING_LAG_DEFAULT_MS'>): Readonly<Record<ProviderSlug, number>> {
-  return Object.fromEntries(PROVIDER_SLUGS.map((provider) => [provider, config.REFRESH_LISTING_LAG_MS[provider] ?? config.REFRESH_LISTING_LAG_DEFAULT_MS])) as Record<ProviderSlug, number>;
+export function listingLags(
+  config: Pick<DedupeConfig, 'REFRESH_LISTING_LAG_MS' | 'REFRESH_LISTING_LAG_DEFAULT_MS'>,
+): Readonly<Record<ProviderSlug, number>> {
+  return Object.fromEntries(
+    PROVIDER_SLUGS.map((provider) => [
+      provider,
+      config.REFRESH_LISTING_LAG_MS[provider] ?? config.REFRESH_LISTING_LAG_DEFAULT_MS,
+    ]),
+  ) as Record<ProviderSlug, number>;
 }

@@ -44,7 +44,11 @@ export class DedupeModule {
           // never hold back a pass's or an operator's request (`dedupe.passes`).
           backgroundGroups: [
             { suffix: 'refresh', topics: [Topics.RefreshRecordsFetched], partitionsConsumedConcurrently: 1 },
-            { suffix: 'passes', topics: [Topics.RefreshPassRecordsFetched, Topics.RefreshRequested], partitionsConsumedConcurrently: 2 },
+            {
+              suffix: 'passes',
+              topics: [Topics.RefreshPassRecordsFetched, Topics.RefreshRequested],
+              partitionsConsumedConcurrently: 2,
+            },
             // Async search chunks (200 records each) beside, not in front of, a sync search's batches.
             { suffix: 'async', topics: [Topics.AsyncChunkFetched], partitionsConsumedConcurrently: 4 },
           ],
@@ -52,16 +56,35 @@ export class DedupeModule {
         // lifecycle and hiring changes are staged in the merge transaction, published by the relay
         OutboxModule,
       ],
-      controllers: [RecordsConsumer, DedupeQueriesConsumer, AsyncChunksConsumer, RefreshRecordsConsumer, RefreshRequestedConsumer],
+      controllers: [
+        RecordsConsumer,
+        DedupeQueriesConsumer,
+        AsyncChunksConsumer,
+        RefreshRecordsConsumer,
+        RefreshRequestedConsumer,
+      ],
       providers: [
-        CanonicalJobRepository, OwnIndexStore, DeduplicateWaveUseCase, GetJobUseCase, DeduplicateChunkUseCase, GetCompanyProfileUseCase,
+        CanonicalJobRepository,
+        OwnIndexStore,
+        DeduplicateWaveUseCase,
+        GetJobUseCase,
+        DeduplicateChunkUseCase,
+        GetCompanyProfileUseCase,
         // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
-        RefreshPlanner, MergeRefreshUseCase,
+        RefreshPlanner,
+        MergeRefreshUseCase,
         // how fresh the store is per provider, and whether the rounds keep the freshness bound
         StoreVerification,
         // Live work (search batches, async chunks, job and company reads) goes before refresh parts.
         { provide: LiveWorkGate, useValue: new LiveWorkGate(LIVE_QUIET_MS) },
-        { provide: REFRESH_SETTINGS, useValue: { intervalMs: config.REFRESH_INTERVAL_MS, buckets: config.REFRESH_BUCKETS, listingLagMs: listingLags(config) } },
+        {
+          provide: REFRESH_SETTINGS,
+          useValue: {
+            intervalMs: config.REFRESH_INTERVAL_MS,
+            buckets: config.REFRESH_BUCKETS,
+            listingLagMs: listingLags(config),
+          },
+        },
       ],
     };
   }

@@ -3,7 +3,19 @@
 // Starter account's search and a watching account's webhook while provider_b's pass serving the
 // same refresh request is still out (or has failed). Counts and states, no timed assertions.
 import { JobSearchResponseSchema, WatchSchema, type Event } from '@jobs/contracts';
-import { addWorldCompany, addWorldJob, admin, api, createAccount, eventually, Receiver, resetProviders, setProvider, stack, waitForStackReady } from '@jobs/e2e-support';
+import {
+  addWorldCompany,
+  addWorldJob,
+  admin,
+  api,
+  createAccount,
+  eventually,
+  Receiver,
+  resetProviders,
+  setProvider,
+  stack,
+  waitForStackReady,
+} from '@jobs/e2e-support';
 
 interface RunStatus {
   id: string;
@@ -29,7 +41,9 @@ afterAll(async () => {
 
 /** The run of `kind` of `provider` that serves the request, once the request has arrived and the run started. */
 async function runOf(refreshId: string, kind: 'pass' | 'round', provider: string): Promise<RunStatus | undefined> {
-  const res = await fetch(`${stack.adminUrl}/admin/refresh/${refreshId}`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+  const res = await fetch(`${stack.adminUrl}/admin/refresh/${refreshId}`, {
+    headers: { authorization: `Bearer ${stack.adminToken}` },
+  });
   if (res.status === 404) return undefined;
   expect(res.status).toBe(200);
   return ((await res.json()) as RefreshStatus).runs.find((r) => r.kind === kind && r.provider === provider);
@@ -49,42 +63,56 @@ describe.each([
     await resetProviders();
   });
 
-  it("a new opening of the own crawler reaches searches and watches while provider_b's pass is still out or failed", async () => {
-    const { live_key: starterKey } = await createAccount({ plan: 'starter', credits: 50 });
-    const { live_key: proKey } = await createAccount({ plan: 'pro', credits: 50 });
-    const domain = await addWorldCompany();
-    const webhookUrl = receiver.endpoint();
-    const created = await api('/v1/watches', { key: proKey, body: { type: 'company', domain, webhook_url: webhookUrl } });
-    expect(created.status).toBe(201);
-    const watch = WatchSchema.parse(created.body);
-    await setProvider('provider_b', fault);
+  it(
+    'a new opening of the own crawler reaches searches and ' + "watches while provider_b's pass is still out or failed",
+    async () => {
+      const { live_key: starterKey } = await createAccount({ plan: 'starter', credits: 50 });
+      const { live_key: proKey } = await createAccount({ plan: 'pro', credits: 50 });
+      const domain = await addWorldCompany();
+      const webhookUrl = receiver.endpoint();
+      const created = await api('/v1/watches', {
+        key: proKey,
+        body: { type: 'company', domain, webhook_url: webhookUrl },
+      });
+      expect(created.status).toBe(201);
+      const watch = WatchSchema.parse(created.body);
+      await setProvider('provider_b', fault);
 
-    const world = await addWorldJob({ providers: ['own_index'], company_domain: domain });
-    const refreshId = String((await admin('POST', '/refresh', undefined, 202))!['refresh_id']);
-    // the own crawler's pass serving the request ends, whatever provider_b does
-    await eventually(async () => (ended(await runOf(refreshId, 'pass', 'own_index')) ? true : undefined), 30_000, "the own crawler's pass");
-    // the opening is in the store: a Starter search finds it (straight, not through api(), which would await a whole refresh)
-    const res = await fetch(`${stack.baseUrl}/v1/jobs/search`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${starterKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ filters: { title_or: [world.keyword] } }),
-    });
-    expect(res.status).toBe(200);
-    expect(JobSearchResponseSchema.parse(await res.json()).data.map((j) => j.title)).toEqual([world.title]);
-    // the watch's job.opened for it arrives
-    const opened = await eventually(
-      () =>
-        receiver
-          .at(webhookUrl)
-          .map((a) => JSON.parse(a.raw) as Event)
-          .find((e): e is Extract<Event, { type: 'job.opened' }> => e.type === 'job.opened' && e.watch_id === watch.id && e.data.job.title === world.title),
-      30_000,
-      'job.opened',
-    );
-    expect(opened.data.job.sources.map((s) => s.provider)).toEqual(['own_index']);
-    // meanwhile provider_b's pass for the same request has read nothing: a hanging partner's is still out
-    const b = await runOf(refreshId, 'pass', 'provider_b');
-    expect(b?.sweeps.ok ?? 0).toBe(0);
-    if (hangs) expect(ended(b)).toBe(false);
-  });
+      const world = await addWorldJob({ providers: ['own_index'], company_domain: domain });
+      const refreshId = String((await admin('POST', '/refresh', undefined, 202))!['refresh_id']);
+      // the own crawler's pass serving the request ends, whatever provider_b does
+      await eventually(
+        async () => (ended(await runOf(refreshId, 'pass', 'own_index')) ? true : undefined),
+        30_000,
+        "the own crawler's pass",
+      );
+      // the opening is in the store: a Starter search finds it (straight, not through api(), which would await a whole
+      // refresh)
+      const res = await fetch(`${stack.baseUrl}/v1/jobs/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${starterKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ filters: { title_or: [world.keyword] } }),
+      });
+      expect(res.status).toBe(200);
+      expect(JobSearchResponseSchema.parse(await res.json()).data.map((j) => j.title)).toEqual([world.title]);
+      // the watch's job.opened for it arrives
+      const opened = await eventually(
+        () =>
+          receiver
+            .at(webhookUrl)
+            .map((a) => JSON.parse(a.raw) as Event)
+            .find(
+              (e): e is Extract<Event, { type: 'job.opened' }> =>
+                e.type === 'job.opened' && e.watch_id === watch.id && e.data.job.title === world.title,
+            ),
+        30_000,
+        'job.opened',
+      );
+      expect(opened.data.job.sources.map((s) => s.provider)).toEqual(['own_index']);
+      // meanwhile provider_b's pass for the same request has read nothing: a hanging partner's is still out
+      const b = await runOf(refreshId, 'pass', 'provider_b');
+      expect(b?.sweeps.ok ?? 0).toBe(0);
+      if (hangs) expect(ended(b)).toBe(false);
+    },
+  );
 });

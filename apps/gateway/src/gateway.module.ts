@@ -30,7 +30,11 @@ import { McpModule } from './mcp/mcp.module.js';
 @Module({})
 class GatewayConfigModule {
   static forRoot(config: GatewayConfig): DynamicModule {
-    return { module: GatewayConfigModule, providers: [{ provide: GATEWAY_CONFIG, useValue: config }], exports: [GATEWAY_CONFIG] };
+    return {
+      module: GatewayConfigModule,
+      providers: [{ provide: GATEWAY_CONFIG, useValue: config }],
+      exports: [GATEWAY_CONFIG],
+    };
   }
 }
 

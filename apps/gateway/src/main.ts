@@ -39,7 +39,11 @@ const service = await runService({
   // The public port never shows metrics; the admin port does (below, AdminModule).
   metrics: false,
   // Fastify types this hook over every server flavour (http, https, http2); ours is plain http.
-  fastify: { maxParamLength: MAX_PARAM_LENGTH, trustProxy: config.TRUST_PROXY, frameworkErrors: routerErrorHandler(errorLinks(config)) as never },
+  fastify: {
+    maxParamLength: MAX_PARAM_LENGTH,
+    trustProxy: config.TRUST_PROXY,
+    frameworkErrors: routerErrorHandler(errorLinks(config)) as never,
+  },
   configure: (app, logger) => {
     const fastify = app.getHttpAdapter().getInstance();
     installRequestContext(fastify);

@@ -11,7 +11,11 @@ import {
 import { api, createAccount, refreshPass, stack } from './stack.js';
 
 /** One call to the admin API; `token: null` sends none. */
-async function admin(method: string, path: string, init: { body?: unknown; rawBody?: string; token?: string | null } = {}) {
+async function admin(
+  method: string,
+  path: string,
+  init: { body?: unknown; rawBody?: string; token?: string | null } = {},
+) {
   const token = init.token === undefined ? stack.adminToken : init.token;
   const res = await fetch(`${stack.adminUrl}/admin${path}`, {
     method,
@@ -22,14 +26,21 @@ async function admin(method: string, path: string, init: { body?: unknown; rawBo
     body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+  };
 }
 
 type Answer = Awaited<ReturnType<typeof admin>>;
 
 /** The public error envelope, its request id equal to the X-Request-Id header. */
 function expectError(res: Answer, status: number, code: string, param?: string): void {
-  expect({ status: res.status, code: (res.body?.['error'] as { code?: string } | undefined)?.code }).toEqual({ status, code });
+  expect({ status: res.status, code: (res.body?.['error'] as { code?: string } | undefined)?.code }).toEqual({
+    status,
+    code,
+  });
   const envelope = ErrorEnvelopeSchema.parse(res.body);
   expect(envelope.error.request_id).toBe(res.headers.get('x-request-id'));
   if (param !== undefined) expect(envelope.error.param).toBe(param);
@@ -64,32 +75,49 @@ describe('admin API: the door', () => {
   ])('%s %s answers 401 in the envelope without the token and with a wrong one', async (method, path, body) => {
     expectError(await admin(method, path, { body, token: null }), 401, 'unauthorized');
     expectError(await admin(method, path, { body, token: `${stack.adminToken}x` }), 401, 'unauthorized');
-    expectError(await admin(method, path, { body, token: 'svc_live_00000000000000000000000000000000' }), 401, 'unauthorized');
+    expectError(
+      await admin(method, path, { body, token: 'svc_live_00000000000000000000000000000000' }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('does not change anything for a caller without the token', async () => {
     await admin('PUT', '/providers/provider_b', { body: { status: 'down' }, token: 'nope' });
     const list = await admin('GET', '/providers');
-    expect((list.body?.['data'] as { slug: string; status: string }[]).find((p) => p.slug === 'provider_b')?.status).toBe('operational');
+    expect(
+      (list.body?.['data'] as { slug: string; status: string }[]).find((p) => p.slug === 'provider_b')?.status,
+    ).toBe('operational');
   });
 
   it('is not served on the public port', async () => {
-    const res = await api('/admin/accounts', { body: { plan: 'pro', credits: 1 }, headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const res = await api('/admin/accounts', {
+      body: { plan: 'pro', credits: 1 },
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
     expect(res.status).toBe(404);
   });
 });
 
 describe('admin API: accounts and keys', () => {
   it('creates an account (rate_limit optional) that the public API knows', async () => {
-    const res = await admin('POST', '/accounts', { body: { plan: 'growth', credits: 25, rate_limit: { limit: 40, window_seconds: 30 } } });
+    const res = await admin('POST', '/accounts', {
+      body: { plan: 'growth', credits: 25, rate_limit: { limit: 40, window_seconds: 30 } },
+    });
     expect(res.status).toBe(201);
     const created = AdminAccountCreateResponseSchema.parse(res.body);
     const account = AccountSchema.parse((await api('/v1/account', { key: created.live_key })).body);
-    expect(account).toMatchObject({ plan: 'growth', credits_remaining: 25, rate_limit: { limit: 40, window_seconds: 30 } });
+    expect(account).toMatchObject({
+      plan: 'growth',
+      credits_remaining: 25,
+      rate_limit: { limit: 40, window_seconds: 30 },
+    });
 
     const plain = await admin('POST', '/accounts', { body: { plan: 'starter', credits: 0 } });
     expect(plain.status).toBe(201);
-    const starter = AccountSchema.parse((await api('/v1/account', { key: AdminAccountCreateResponseSchema.parse(plain.body).live_key })).body);
+    const starter = AccountSchema.parse(
+      (await api('/v1/account', { key: AdminAccountCreateResponseSchema.parse(plain.body).live_key })).body,
+    );
     expect(starter.credits_remaining).toBe(0);
     expect(starter.rate_limit.limit).toBeGreaterThan(0);
   });
@@ -117,8 +145,19 @@ describe('admin API: accounts and keys', () => {
     expect(res.body).toEqual({ credits_remaining: 25 });
     expect(AccountSchema.parse((await api('/v1/account', { key: live_key })).body).credits_remaining).toBe(25);
 
-    for (const amount of [0, -3, 2.5, '5']) expectError(await admin('POST', `/accounts/${account_id}/credits`, { body: { amount } }), 400, 'invalid_request', 'amount');
-    expectError(await admin('POST', `/accounts/${account_id}/credits`, { body: { amount: 2_147_483_640 } }), 400, 'invalid_request', 'amount');
+    for (const amount of [0, -3, 2.5, '5'])
+      expectError(
+        await admin('POST', `/accounts/${account_id}/credits`, { body: { amount } }),
+        400,
+        'invalid_request',
+        'amount',
+      );
+    expectError(
+      await admin('POST', `/accounts/${account_id}/credits`, { body: { amount: 2_147_483_640 } }),
+      400,
+      'invalid_request',
+      'amount',
+    );
     expectError(await admin('POST', '/accounts/acc_doesnotexist/credits', { body: { amount: 5 } }), 404, 'not_found');
     expect(AccountSchema.parse((await api('/v1/account', { key: live_key })).body).credits_remaining).toBe(25);
   });
@@ -154,7 +193,12 @@ describe('admin API: accounts and keys', () => {
     expectError(await admin('POST', '/accounts/acc_doesnotexist/keys', { body: { mode: 'live' } }), 404, 'not_found');
     expectError(await admin('DELETE', '/keys/svc_live_00000000000000000000000000000000'), 404, 'not_found');
     const { account_id } = await createAccount({ plan: 'pro', credits: 1 });
-    expectError(await admin('POST', `/accounts/${account_id}/keys`, { body: { mode: 'prod' } }), 400, 'invalid_request', 'mode');
+    expectError(
+      await admin('POST', `/accounts/${account_id}/keys`, { body: { mode: 'prod' } }),
+      400,
+      'invalid_request',
+      'mode',
+    );
     expectError(await admin('POST', `/accounts/${account_id}/keys`, { body: {} }), 400, 'invalid_request', 'mode');
   });
 });
@@ -176,16 +220,38 @@ describe('admin API: webhook secrets', () => {
     const first = await Promise.all([secret(a.account_id, url), secret(a.account_id, url), secret(a.account_id, url)]);
     expect(new Set(first).size).toBe(1);
     expect(await secret(a.account_id, url)).toBe(first[0]);
-    const all = [first[0], await secret(a.account_id, other), await secret(b.account_id, url), await secret(b.account_id, other)];
+    const all = [
+      first[0],
+      await secret(a.account_id, other),
+      await secret(b.account_id, url),
+      await secret(b.account_id, other),
+    ];
     expect(new Set(all).size).toBe(4);
   });
 
   it('refuses a missing or bad url with param url, and an unknown account with 404', async () => {
     const { account_id } = await createAccount({ plan: 'pro', credits: 1 });
     expectError(await admin('GET', `/accounts/${account_id}/webhook-secret`), 400, 'invalid_request', 'url');
-    expectError(await admin('GET', `/accounts/${account_id}/webhook-secret?url=not-a-url`), 400, 'invalid_request', 'url');
-    expectError(await admin('GET', `/accounts/${account_id}/webhook-secret?url=${encodeURIComponent(`https://x.example/${'a'.repeat(2100)}`)}`), 400, 'invalid_request', 'url');
-    expectError(await admin('GET', `/accounts/acc_doesnotexist/webhook-secret?url=${encodeURIComponent('https://x.example/h')}`), 404, 'not_found');
+    expectError(
+      await admin('GET', `/accounts/${account_id}/webhook-secret?url=not-a-url`),
+      400,
+      'invalid_request',
+      'url',
+    );
+    expectError(
+      await admin(
+        'GET',
+        `/accounts/${account_id}/webhook-secret?url=${encodeURIComponent(`https://x.example/${'a'.repeat(2100)}`)}`,
+      ),
+      400,
+      'invalid_request',
+      'url',
+    );
+    expectError(
+      await admin('GET', `/accounts/acc_doesnotexist/webhook-secret?url=${encodeURIComponent('https://x.example/h')}`),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -201,21 +267,35 @@ describe('admin API: providers', () => {
   const settingsOf = async (slug: string) => {
     const res = await admin('GET', '/providers');
     expect(res.status).toBe(200);
-    return (res.body?.['data'] as unknown[]).map((p) => AdminProviderSettingsSchema.parse(p)).find((p) => p.slug === slug);
+    return (res.body?.['data'] as unknown[])
+      .map((p) => AdminProviderSettingsSchema.parse(p))
+      .find((p) => p.slug === slug);
   };
-  const publicStatus = async (slug: string) => ProviderListResponseSchema.parse((await api('/v1/providers', { key })).body).data.find((p) => p.slug === slug)?.status;
+  const publicStatus = async (slug: string) =>
+    ProviderListResponseSchema.parse((await api('/v1/providers', { key })).body).data.find((p) => p.slug === slug)
+      ?.status;
 
   it('changes latency, failure mode and status, answers the new settings, and shows them', async () => {
     const latency = await admin('PUT', '/providers/provider_c', { body: { latency_ms: 700 } });
     expect(latency.status).toBe(200);
-    expect(AdminProviderSettingsSchema.parse(latency.body)).toEqual({ slug: 'provider_c', latency_ms: 700, fail: 'none', status: 'operational' });
+    expect(AdminProviderSettingsSchema.parse(latency.body)).toEqual({
+      slug: 'provider_c',
+      latency_ms: 700,
+      fail: 'none',
+      status: 'operational',
+    });
 
     const fail = await admin('PUT', '/providers/provider_c', { body: { fail: 'timeout' } });
     expect(fail.body).toEqual({ slug: 'provider_c', latency_ms: 700, fail: 'timeout', status: 'operational' });
 
     const status = await admin('PUT', '/providers/provider_c', { body: { status: 'degraded', fail: 'none' } });
     expect(status.body).toEqual({ slug: 'provider_c', latency_ms: 700, fail: 'none', status: 'degraded' });
-    expect(await settingsOf('provider_c')).toEqual({ slug: 'provider_c', latency_ms: 700, fail: 'none', status: 'degraded' });
+    expect(await settingsOf('provider_c')).toEqual({
+      slug: 'provider_c',
+      latency_ms: 700,
+      fail: 'none',
+      status: 'degraded',
+    });
     expect(await publicStatus('provider_c')).toBe('degraded');
 
     const unchanged = await admin('PUT', '/providers/provider_c', { body: {} });
@@ -224,7 +304,14 @@ describe('admin API: providers', () => {
 
   it('makes a provider fail for real: a live search reports it failed', async () => {
     expect((await admin('PUT', '/providers/provider_a', { body: { fail: 'error' } })).status).toBe(200);
-    const res = await api('/v1/jobs/search', { key, body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] }, limit: 1 } });
+    const res = await api('/v1/jobs/search', {
+      key,
+      body: {
+        filters: { title_or: ['engineer'] },
+        waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] },
+        limit: 1,
+      },
+    });
     expect(res.status).toBe(200);
     const body = JobSearchResponseSchema.parse(res.body);
     expect(body.metadata.status).toBe('partial');
@@ -240,7 +327,12 @@ describe('admin API: providers', () => {
     expect(list).toHaveLength(7);
     expect(list.every((p) => p.fail === 'none' && p.status === 'operational')).toBe(true);
     expect((await settingsOf('provider_c'))?.latency_ms).not.toBe(700);
-    expect(await eventually(() => publicStatus('provider_e'), (s) => s === 'operational')).toBe('operational');
+    expect(
+      await eventually(
+        () => publicStatus('provider_e'),
+        (s) => s === 'operational',
+      ),
+    ).toBe('operational');
   });
 
   it.each([
@@ -269,10 +361,15 @@ describe('admin API: the simulated world', () => {
   });
 
   const search = (titleOr: string) =>
-    api('/v1/jobs/search', { key, body: { filters: { title_or: [titleOr] }, waterfall: { providers: ['own_index'] }, limit: 10 } });
+    api('/v1/jobs/search', {
+      key,
+      body: { filters: { title_or: [titleOr] }, waterfall: { providers: ['own_index'] }, limit: 10 },
+    });
 
   it('adds a company and an opening that a live search then finds by its unique title', async () => {
-    const company = await admin('POST', '/world/companies', { body: { domain: domain.toUpperCase(), name: 'Kiln Works' } });
+    const company = await admin('POST', '/world/companies', {
+      body: { domain: domain.toUpperCase(), name: 'Kiln Works' },
+    });
     expect(company.status).toBe(201);
     expect(company.body).toEqual({ domain, name: 'Kiln Works' });
 
@@ -306,7 +403,9 @@ describe('admin API: the simulated world', () => {
   });
 
   it('patches, closes and reposts the opening', async () => {
-    const patched = await admin('PATCH', `/world/jobs/${worldJobId}`, { body: { description: 'Keeps the kilns very happy.' } });
+    const patched = await admin('PATCH', `/world/jobs/${worldJobId}`, {
+      body: { description: 'Keeps the kilns very happy.' },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ world_job_id: worldJobId, description: 'Keeps the kilns very happy.' });
 
@@ -326,8 +425,23 @@ describe('admin API: the simulated world', () => {
     ['POST', '/world/jobs', { company_domain: 'x.example', title: 'T', providers: [] }, 'providers'],
     ['POST', '/world/jobs', { company_domain: 'x.example', title: 'T', providers: ['provider_q'] }, 'providers[0]'],
     ['POST', '/world/jobs', { company_domain: 'x.example', providers: ['own_index'] }, 'title'],
-    ['POST', '/world/jobs', { company_domain: 'x.example', title: 'T', providers: ['own_index'], seniority: 'guru' }, 'seniority'],
-    ['POST', '/world/jobs', { company_domain: 'x.example', title: 'T', providers: ['own_index'], salary: { min: 9, max: 1, currency: 'EUR', period: 'year' } }, 'salary.min'],
+    [
+      'POST',
+      '/world/jobs',
+      { company_domain: 'x.example', title: 'T', providers: ['own_index'], seniority: 'guru' },
+      'seniority',
+    ],
+    [
+      'POST',
+      '/world/jobs',
+      {
+        company_domain: 'x.example',
+        title: 'T',
+        providers: ['own_index'],
+        salary: { min: 9, max: 1, currency: 'EUR', period: 'year' },
+      },
+      'salary.min',
+    ],
     ['PATCH', '/world/jobs/any', {}, 'body'],
     ['PATCH', '/world/jobs/any', { status: 'closed' }, 'status'],
     ['POST', '/world/jobs/any/close', { reason: 'unknown' }, 'reason'],

@@ -5,7 +5,11 @@ const TITLES = ['engineer', 'designer', 'manager', 'analyst'];
 
 /** A sync search, the `i`-th of a load (titles cycle), at the given gateway. */
 export const search = (key: string, i: number, waterfall: Record<string, unknown> = {}, baseUrl?: string) =>
-  api('/v1/jobs/search', { key, body: { filters: { title_or: [TITLES[i % TITLES.length]!] }, waterfall, limit: 5 }, ...(baseUrl ? { baseUrl } : {}) });
+  api('/v1/jobs/search', {
+    key,
+    body: { filters: { title_or: [TITLES[i % TITLES.length]!] }, waterfall, limit: 5 },
+    ...(baseUrl ? { baseUrl } : {}),
+  });
 
 /** Admission's counters, summed over every gateway. */
 export async function admissionTotals(): Promise<{ waited: number; admitted: number; refused: number }> {
@@ -26,7 +30,9 @@ type Answer = Awaited<ReturnType<typeof api>>;
 
 /** Every refusal is a 503 with the `rate_limited` envelope and an integer Retry-After. */
 export function expectWellFormedRefusals(answers: Answer[]): Answer[] {
-  expect([...new Set(answers.map((answer) => answer.status))].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+  expect(
+    [...new Set(answers.map((answer) => answer.status))].filter((status) => status !== 200 && status !== 503),
+  ).toEqual([]);
   const refused = answers.filter((answer) => answer.status === 503);
   for (const refusal of refused) {
     expect(refusal.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);

@@ -1,4 +1,9 @@
-import { ErrorEnvelopeSchema, EventListResponseSchema, JobSearchResponseSchema, WatchListResponseSchema } from '@jobs/contracts';
+import {
+  ErrorEnvelopeSchema,
+  EventListResponseSchema,
+  JobSearchResponseSchema,
+  WatchListResponseSchema,
+} from '@jobs/contracts';
 import { admin, api, createAccount, dashboardSignIn, eventually, Receiver, uniqueWord } from './stack.js';
 
 /**
@@ -32,13 +37,21 @@ beforeAll(async () => {
   await admin('DELETE', `/keys/${revoked}`, undefined, 204);
 
   hookUrl = receiver.endpoint();
-  const watch = await api('/v1/watches', { key: a.live_key, body: { type: 'company', domain: `${uniqueWord()}.example`, webhook_url: hookUrl } });
+  const watch = await api('/v1/watches', {
+    key: a.live_key,
+    body: { type: 'company', domain: `${uniqueWord()}.example`, webhook_url: hookUrl },
+  });
   expect(watch.status).toBe(201);
   watchId = String(watch.body!['id']);
-  hookSecret = String((await api('/v1/webhook_endpoints/secret', { key: a.live_key, body: { url: hookUrl } })).body!['secret']);
+  hookSecret = String(
+    (await api('/v1/webhook_endpoints/secret', { key: a.live_key, body: { url: hookUrl } })).body!['secret'],
+  );
 
   // A live async search that finds nothing completes at once and leaves a live search.completed.
-  const search = await api('/v1/searches', { key: a.live_key, body: { filters: { title_or: [uniqueWord()] }, limit: 10, webhook_url: receiver.endpoint() } });
+  const search = await api('/v1/searches', {
+    key: a.live_key,
+    body: { filters: { title_or: [uniqueWord()] }, limit: 10, webhook_url: receiver.endpoint() },
+  });
   expect(search.status).toBe(202);
   searchId = String(search.body!['id']);
   eventId = await eventually(
@@ -51,7 +64,9 @@ beforeAll(async () => {
     250,
   );
 
-  const found = JobSearchResponseSchema.parse((await api('/v1/jobs/search', { key: a.live_key, body: { limit: 1 } })).body);
+  const found = JobSearchResponseSchema.parse(
+    (await api('/v1/jobs/search', { key: a.live_key, body: { limit: 1 } })).body,
+  );
   jobId = found.data[0]?.id ?? 'job_none';
   searchRequestId = found.metadata.request_id;
 }, 180_000);
@@ -67,21 +82,33 @@ const bearer = (key: string | undefined) => (key === undefined ? {} : { key });
 const ROUTES: Record<string, Call> = {
   'POST /v1/jobs/search': (key) => api('/v1/jobs/search', { ...bearer(key), body: { limit: 1 } }),
   'GET /v1/jobs/{id}': (key) => api(`/v1/jobs/${jobId}`, bearer(key)),
-  'POST /v1/searches': (key) => api('/v1/searches', { ...bearer(key), body: { filters: { title_or: [uniqueWord()] }, limit: 1 } }),
+  'POST /v1/searches': (key) =>
+    api('/v1/searches', { ...bearer(key), body: { filters: { title_or: [uniqueWord()] }, limit: 1 } }),
   'GET /v1/searches/{id}': (key) => api(`/v1/searches/${searchId}`, bearer(key)),
   'GET /v1/companies/{domain}': (key) => api('/v1/companies/acme.example', bearer(key)),
-  'POST /v1/watches': (key) => api('/v1/watches', { ...bearer(key), body: { type: 'company', domain: `${uniqueWord()}.example`, webhook_url: receiver.endpoint() } }),
+  'POST /v1/watches': (key) =>
+    api('/v1/watches', {
+      ...bearer(key),
+      body: { type: 'company', domain: `${uniqueWord()}.example`, webhook_url: receiver.endpoint() },
+    }),
   'GET /v1/watches': (key) => api('/v1/watches', bearer(key)),
   'DELETE /v1/watches/{id}': (key) => api(`/v1/watches/${watchId}`, { ...bearer(key), method: 'DELETE' }),
   'GET /v1/events': (key) => api('/v1/events', bearer(key)),
   'POST /v1/webhooks/replay': (key) => api('/v1/webhooks/replay', { ...bearer(key), body: { event_id: eventId } }),
   'GET /v1/webhook_endpoints': (key) => api('/v1/webhook_endpoints', bearer(key)),
-  'POST /v1/webhook_endpoints/secret': (key) => api('/v1/webhook_endpoints/secret', { ...bearer(key), body: { url: hookUrl } }),
-  'POST /v1/webhook_endpoints/secret/rotate': (key) => api('/v1/webhook_endpoints/secret/rotate', { ...bearer(key), body: { url: hookUrl } }),
+  'POST /v1/webhook_endpoints/secret': (key) =>
+    api('/v1/webhook_endpoints/secret', { ...bearer(key), body: { url: hookUrl } }),
+  'POST /v1/webhook_endpoints/secret/rotate': (key) =>
+    api('/v1/webhook_endpoints/secret/rotate', { ...bearer(key), body: { url: hookUrl } }),
   'GET /v1/account': (key) => api('/v1/account', bearer(key)),
   'GET /v1/billing/ledger': (key) => api('/v1/billing/ledger', bearer(key)),
   'GET /v1/providers': (key) => api('/v1/providers', bearer(key)),
-  'POST /mcp': (key) => api('/mcp', { ...bearer(key), body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } }),
+  'POST /mcp': (key) =>
+    api('/mcp', {
+      ...bearer(key),
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream' },
+    }),
 };
 
 /** A's live objects by route: what a test key and another account must get 404 for. */
@@ -91,18 +118,29 @@ describe('authorization matrix', () => {
   it.each(Object.keys(ROUTES))('%s: no key and a revoked key get 401 unauthorized', async (route) => {
     for (const key of [undefined, revoked, 'svc_live_notakeyatall']) {
       const res = await ROUTES[route]!(key);
-      expect({ route, key: key?.slice(0, 9), status: res.status }).toEqual({ route, key: key?.slice(0, 9), status: 401 });
+      expect({ route, key: key?.slice(0, 9), status: res.status }).toEqual({
+        route,
+        key: key?.slice(0, 9),
+        status: 401,
+      });
       expect(ErrorEnvelopeSchema.parse(res.body).error.code).toBe('unauthorized');
     }
   });
 
-  it.each(OWN_OBJECT_ROUTES)("%s of A's live object: 404 to A's test key and to another account's live key", async (route) => {
-    for (const key of [a.test_key, b.live_key]) {
-      const res = await ROUTES[route]!(key);
-      expect({ route, caller: key === a.test_key ? 'A test' : 'B live', status: res.status }).toEqual({ route, caller: key === a.test_key ? 'A test' : 'B live', status: 404 });
-      expect(ErrorEnvelopeSchema.parse(res.body).error.code).toBe('not_found');
-    }
-  });
+  it.each(OWN_OBJECT_ROUTES)(
+    "%s of A's live object: 404 to A's test key and to another account's live key",
+    async (route) => {
+      for (const key of [a.test_key, b.live_key]) {
+        const res = await ROUTES[route]!(key);
+        expect({ route, caller: key === a.test_key ? 'A test' : 'B live', status: res.status }).toEqual({
+          route,
+          caller: key === a.test_key ? 'A test' : 'B live',
+          status: 404,
+        });
+        expect(ErrorEnvelopeSchema.parse(res.body).error.code).toBe('not_found');
+      }
+    },
+  );
 
   it("lists never show A's live objects to A's test key or to another account", async () => {
     for (const key of [a.test_key, b.live_key]) {
@@ -115,35 +153,60 @@ describe('authorization matrix', () => {
       expect(JSON.stringify(ledger.body)).not.toContain(a.account_id);
     }
     // A's own live key sees them (the matrix's objects are real)
-    expect(WatchListResponseSchema.parse((await api('/v1/watches', { key: a.live_key })).body).data.map((w) => w.id)).toContain(watchId);
+    expect(
+      WatchListResponseSchema.parse((await api('/v1/watches', { key: a.live_key })).body).data.map((w) => w.id),
+    ).toContain(watchId);
   });
 
-  it("a test key gets sandbox data, never A's live job: the job is 404 to it and its searches return sandbox jobs, never charged", async () => {
-    expect((await ROUTES['GET /v1/jobs/{id}']!(a.test_key)).status).toBe(404);
-    const sandbox = JobSearchResponseSchema.parse((await api('/v1/jobs/search', { key: a.test_key, body: { limit: 5 } })).body);
-    expect(sandbox.data.map((j) => j.id)).not.toContain(jobId);
-    expect(sandbox.metadata.credits_charged).toBe(0);
-  });
+  it(
+    "a test key gets sandbox data, never A's live job: the job is " +
+      '404 to it and its searches return sandbox jobs, never ' +
+      'charged',
+    async () => {
+      expect((await ROUTES['GET /v1/jobs/{id}']!(a.test_key)).status).toBe(404);
+      const sandbox = JobSearchResponseSchema.parse(
+        (await api('/v1/jobs/search', { key: a.test_key, body: { limit: 5 } })).body,
+      );
+      expect(sandbox.data.map((j) => j.id)).not.toContain(jobId);
+      expect(sandbox.metadata.credits_charged).toBe(0);
+    },
+  );
 
-  it("never gives A's live webhook secret to A's test key or to another account: each gets a secret of its own, and lists only its own endpoints", async () => {
-    for (const key of [a.test_key, b.live_key]) {
-      const listed = await api('/v1/webhook_endpoints', { key });
-      expect(listed.status).toBe(200);
-      expect(JSON.stringify(listed.body)).not.toContain(hookUrl);
-      const own = await api('/v1/webhook_endpoints/secret', { key, body: { url: hookUrl } });
-      expect(own.status).toBe(200);
-      expect(own.body!['secret']).not.toBe(hookSecret);
-    }
-    // A's live key still reads the same live secret, and lists the endpoint with the watch that uses it
-    expect((await api('/v1/webhook_endpoints/secret', { key: a.live_key, body: { url: hookUrl } })).body!['secret']).toBe(hookSecret);
-    const live = await api('/v1/webhook_endpoints', { key: a.live_key });
-    expect(live.body!['data']).toEqual(expect.arrayContaining([expect.objectContaining({ url: hookUrl, used_by: expect.objectContaining({ watches: 1, watch_ids: [watchId] }) })]));
-  });
+  it(
+    "never gives A's live webhook secret to A's test key or to " +
+      'another account: each gets a secret of its own, and lists ' +
+      'only its own endpoints',
+    async () => {
+      for (const key of [a.test_key, b.live_key]) {
+        const listed = await api('/v1/webhook_endpoints', { key });
+        expect(listed.status).toBe(200);
+        expect(JSON.stringify(listed.body)).not.toContain(hookUrl);
+        const own = await api('/v1/webhook_endpoints/secret', { key, body: { url: hookUrl } });
+        expect(own.status).toBe(200);
+        expect(own.body!['secret']).not.toBe(hookSecret);
+      }
+      // A's live key still reads the same live secret, and lists the endpoint with the watch that uses it
+      expect(
+        (await api('/v1/webhook_endpoints/secret', { key: a.live_key, body: { url: hookUrl } })).body!['secret'],
+      ).toBe(hookSecret);
+      const live = await api('/v1/webhook_endpoints', { key: a.live_key });
+      expect(live.body!['data']).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            url: hookUrl,
+            used_by: expect.objectContaining({ watches: 1, watch_ids: [watchId] }),
+          }),
+        ]),
+      );
+    },
+  );
 
   it('the live watch, search and event are still there after all of it', async () => {
     expect((await api(`/v1/searches/${searchId}`, { key: a.live_key })).status).toBe(200);
     expect((await api('/v1/webhooks/replay', { key: a.live_key, body: { event_id: eventId } })).status).toBe(202);
-    expect(WatchListResponseSchema.parse((await api('/v1/watches', { key: a.live_key })).body).data.map((w) => w.id)).toContain(watchId);
+    expect(
+      WatchListResponseSchema.parse((await api('/v1/watches', { key: a.live_key })).body).data.map((w) => w.id),
+    ).toContain(watchId);
   });
 
   describe('the dashboard API', () => {
@@ -163,7 +226,10 @@ describe('authorization matrix', () => {
 
     it('every route without a session is 401', async () => {
       for (const [method, path] of DASHBOARD_ROUTES) {
-        const res = await fetch(`http://${new URL(process.env['BASE_URL'] ?? 'http://127.0.0.1:8080').host}/dashboard/api${path}`, { method });
+        const res = await fetch(
+          `http://${new URL(process.env['BASE_URL'] ?? 'http://127.0.0.1:8080').host}/dashboard/api${path}`,
+          { method },
+        );
         expect({ path, status: res.status }).toEqual({ path, status: 401 });
       }
     });
@@ -191,7 +257,10 @@ describe('authorization matrix', () => {
       expect(JSON.stringify(lines.body)).toContain(jobId);
       const other = await dashboardSignIn(b.live_key);
       expect(JSON.stringify((await other.call('GET', '/ledger/requests')).body)).not.toContain(searchRequestId);
-      expect((await other.call('GET', `/ledger/requests/${searchRequestId}`)).body).toEqual({ data: [], next_cursor: null });
+      expect((await other.call('GET', `/ledger/requests/${searchRequestId}`)).body).toEqual({
+        data: [],
+        next_cursor: null,
+      });
     });
   });
 });

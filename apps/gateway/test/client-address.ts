@@ -22,9 +22,14 @@ export function fromAddress(localAddress: string) {
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             const headers = new Headers();
-            for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+            for (const [name, value] of Object.entries(res.headers))
+              if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
             const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: res.statusCode ?? 0, headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null });
+            resolve({
+              status: res.statusCode ?? 0,
+              headers,
+              body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+            });
           });
         },
       );

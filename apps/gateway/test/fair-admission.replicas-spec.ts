@@ -19,7 +19,9 @@ describe('fair admission over two gateways', () => {
     const busy = await createAccount({ plan: 'pro', credits: 100_000 });
     const quiet = await createAccount({ plan: 'starter', credits: 10_000 });
     const burst = Promise.all(
-      Array.from({ length: 96 }, (_, i) => search(busy.live_key, i, { strategy: 'max_coverage', timeout_ms: 1000 }, gateways[i % gateways.length])),
+      Array.from({ length: 96 }, (_, i) =>
+        search(busy.live_key, i, { strategy: 'max_coverage', timeout_ms: 1000 }, gateways[i % gateways.length]),
+      ),
     );
     const quietAnswers = [];
     for (let i = 0; i < 6; i++) quietAnswers.push(await search(quiet.live_key, i, {}, gateways[i % gateways.length]));
@@ -32,7 +34,9 @@ describe('fair admission over two gateways', () => {
   it('lets searches beyond both limits wait on both gateways instead of refusing them', async () => {
     const account = await createAccount({ plan: 'pro', credits: 100_000 });
     const before = await admissionTotals();
-    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => search(account.live_key, i, {}, gateways[i % gateways.length])));
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, (_, i) => search(account.live_key, i, {}, gateways[i % gateways.length])),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     const after = await admissionTotals();
     expect(after.admitted - before.admitted).toBe(64);

@@ -15,13 +15,25 @@ interface Raw {
 
 function send(url: string, method: string, headers: Record<string, string>, body: string | Buffer): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers }, localAddress: '127.0.0.78' }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      url,
+      {
+        method,
+        headers: { 'content-length': String(Buffer.byteLength(body)), ...headers },
+        localAddress: '127.0.0.78',
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     // a server may answer an oversized body early and close: the answer is what counts
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
     req.end(body);
   });
 }
@@ -32,8 +44,22 @@ const HOSTILE: Array<[name: string, contentType: string, body: string | Buffer]>
   ['nested 10,000 objects deep', 'application/json', deepObject(10_000)],
   ['nested 100,000 arrays deep', 'application/json', deepArray(100_000)],
   ['nested 40 levels (past the bound, under any stack limit)', 'application/json', deepObject(40)],
-  ['larger than the body limit', 'application/json', JSON.stringify({ filters: { title_or: ['x'.repeat(2 * 1024 * 1024)] } })],
-  ['a huge array', 'application/json', JSON.stringify({ filters: { title_or: Array.from({ length: 150_000 }, () => 'a') }, event_id: 'evt_x', plan: 'pro', credits: 1, key: 'svc_live_x' })],
+  [
+    'larger than the body limit',
+    'application/json',
+    JSON.stringify({ filters: { title_or: ['x'.repeat(2 * 1024 * 1024)] } }),
+  ],
+  [
+    'a huge array',
+    'application/json',
+    JSON.stringify({
+      filters: { title_or: Array.from({ length: 150_000 }, () => 'a') },
+      event_id: 'evt_x',
+      plan: 'pro',
+      credits: 1,
+      key: 'svc_live_x',
+    }),
+  ],
   ['a huge string everywhere', 'application/json', JSON.stringify({ filters: { title_or: ['y'.repeat(900_000)] } })],
   ['prototype poisoning', 'application/json', '{"__proto__":{"polluted":true},"filters":{}}'],
   ['not JSON', 'application/json', '{"filters": {'],
@@ -44,7 +70,11 @@ const HOSTILE: Array<[name: string, contentType: string, body: string | Buffer]>
 ];
 
 function expectRefused(res: Raw, label: string): void {
-  expect({ label, status: res.status, ok: res.status >= 400 && res.status < 500 }).toEqual({ label, status: res.status, ok: true });
+  expect({ label, status: res.status, ok: res.status >= 400 && res.status < 500 }).toEqual({
+    label,
+    status: res.status,
+    ok: true,
+  });
   const requestId = res.headers['x-request-id'];
   const envelope = ErrorEnvelopeSchema.safeParse(JSON.parse(res.text || 'null'));
   expect({ label, envelope: envelope.success }).toEqual({ label, envelope: true });
@@ -56,11 +86,22 @@ describe('hostile bodies on every route', () => {
   let dashboard: { cookie: string; csrf: string };
 
   beforeAll(async () => {
-    const account = await createAccount({ plan: 'pro', credits: 1_000_000, rate_limit: { limit: 100_000, window_seconds: 60 } });
+    const account = await createAccount({
+      plan: 'pro',
+      credits: 1_000_000,
+      rate_limit: { limit: 100_000, window_seconds: 60 },
+    });
     liveKey = account.live_key;
-    const signIn = await fetch(`${stack.baseUrl}/dashboard/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: stack.baseUrl }, body: JSON.stringify({ key: liveKey }) });
+    const signIn = await fetch(`${stack.baseUrl}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: stack.baseUrl },
+      body: JSON.stringify({ key: liveKey }),
+    });
     expect(signIn.status).toBe(201);
-    dashboard = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: ((await signIn.json()) as { csrf_token: string }).csrf_token };
+    dashboard = {
+      cookie: signIn.headers.get('set-cookie')!.split(';')[0]!,
+      csrf: ((await signIn.json()) as { csrf_token: string }).csrf_token,
+    };
   });
 
   const publicRoutes: Array<[string, string]> = [
@@ -93,33 +134,56 @@ describe('hostile bodies on every route', () => {
     ['POST', '/dashboard/api/webhook_endpoints/secret/rotate'],
   ];
 
-  it.each(publicRoutes)('public %s %s, with and without Idempotency-Key', async (method, path) => {
-    for (const [name, contentType, body] of HOSTILE) {
-      for (const idempotencyKey of [undefined, `hostile-${Math.random()}`]) {
-        const headers: Record<string, string> = {
-          authorization: `Bearer ${liveKey}`,
-          accept: 'application/json, text/event-stream',
-          ...(contentType ? { 'content-type': contentType } : {}),
-          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
-        };
-        expectRefused(await send(`${stack.baseUrl}${path}`, method, headers, body), `${name}${idempotencyKey ? ' + Idempotency-Key' : ''}`);
+  it.each(publicRoutes)(
+    'public %s %s, with and without Idempotency-Key',
+    async (method, path) => {
+      for (const [name, contentType, body] of HOSTILE) {
+        for (const idempotencyKey of [undefined, `hostile-${Math.random()}`]) {
+          const headers: Record<string, string> = {
+            authorization: `Bearer ${liveKey}`,
+            accept: 'application/json, text/event-stream',
+            ...(contentType ? { 'content-type': contentType } : {}),
+            ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+          };
+          expectRefused(
+            await send(`${stack.baseUrl}${path}`, method, headers, body),
+            `${name}${idempotencyKey ? ' + Idempotency-Key' : ''}`,
+          );
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
-  it.each(adminRoutes)('admin %s %s', async (method, path) => {
-    for (const [name, contentType, body] of HOSTILE) {
-      const headers: Record<string, string> = { authorization: `Bearer ${stack.adminToken}`, ...(contentType ? { 'content-type': contentType } : {}) };
-      expectRefused(await send(`${stack.adminUrl}${path}`, method, headers, body), name);
-    }
-  }, 120_000);
+  it.each(adminRoutes)(
+    'admin %s %s',
+    async (method, path) => {
+      for (const [name, contentType, body] of HOSTILE) {
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${stack.adminToken}`,
+          ...(contentType ? { 'content-type': contentType } : {}),
+        };
+        expectRefused(await send(`${stack.adminUrl}${path}`, method, headers, body), name);
+      }
+    },
+    120_000,
+  );
 
-  it.each(dashboardRoutes)('dashboard %s %s', async (method, path) => {
-    for (const [name, contentType, body] of HOSTILE) {
-      const headers: Record<string, string> = { cookie: dashboard.cookie, 'x-csrf-token': dashboard.csrf, origin: stack.baseUrl, ...(contentType ? { 'content-type': contentType } : {}) };
-      expectRefused(await send(`${stack.baseUrl}${path}`, method, headers, body), name);
-    }
-  }, 120_000);
+  it.each(dashboardRoutes)(
+    'dashboard %s %s',
+    async (method, path) => {
+      for (const [name, contentType, body] of HOSTILE) {
+        const headers: Record<string, string> = {
+          cookie: dashboard.cookie,
+          'x-csrf-token': dashboard.csrf,
+          origin: stack.baseUrl,
+          ...(contentType ? { 'content-type': contentType } : {}),
+        };
+        expectRefused(await send(`${stack.baseUrl}${path}`, method, headers, body), name);
+      }
+    },
+    120_000,
+  );
 
   it('the prototype of objects is untouched afterwards', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();

@@ -36,7 +36,9 @@ function send(method: string, path: string, headers: Record<string, string>, bod
     const req = request(new URL(path, stack.baseUrl), { method, headers, localAddress: '127.0.0.77' }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -44,19 +46,52 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 }
 
 const segment = fc.oneof(
-  fc.constantFrom('job_abc123', 'srch_abc123', 'wat_abc123', 'acme.example', 'job_', '..', '%00', '%2e%2e%2f', 'x'.repeat(300)),
+  fc.constantFrom(
+    'job_abc123',
+    'srch_abc123',
+    'wat_abc123',
+    'acme.example',
+    'job_',
+    '..',
+    '%00',
+    '%2e%2e%2f',
+    'x'.repeat(300),
+  ),
   fc.string({ maxLength: 40 }).map(encodeURIComponent),
 );
 const query = fc.oneof(
   fc.constant(''),
-  fc.dictionary(fc.constantFrom('limit', 'cursor', 'since', 'job_id', 'x', 'limit[]'), fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)), { maxKeys: 3 }).map(
-    (q) => `?${new URLSearchParams(q).toString()}`,
-  ),
+  fc
+    .dictionary(
+      fc.constantFrom('limit', 'cursor', 'since', 'job_id', 'x', 'limit[]'),
+      fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)),
+      { maxKeys: 3 },
+    )
+    .map((q) => `?${new URLSearchParams(q).toString()}`),
 );
 const nearValid = fc.record(
   {
-    filters: fc.oneof(fc.constant({}), fc.dictionary(fc.constantFrom('title_or', 'titel_or', 'country_code_or', 'remote', 'salary_min_gte', 'posted_within_days', 'include_closed'), fc.jsonValue(), { maxKeys: 3 })),
-    waterfall: fc.dictionary(fc.constantFrom('strategy', 'providers', 'timeout_ms', 'min_sources', 'max_credits'), fc.jsonValue(), { maxKeys: 3 }),
+    filters: fc.oneof(
+      fc.constant({}),
+      fc.dictionary(
+        fc.constantFrom(
+          'title_or',
+          'titel_or',
+          'country_code_or',
+          'remote',
+          'salary_min_gte',
+          'posted_within_days',
+          'include_closed',
+        ),
+        fc.jsonValue(),
+        { maxKeys: 3 },
+      ),
+    ),
+    waterfall: fc.dictionary(
+      fc.constantFrom('strategy', 'providers', 'timeout_ms', 'min_sources', 'max_credits'),
+      fc.jsonValue(),
+      { maxKeys: 3 },
+    ),
     limit: fc.oneof(fc.integer({ min: -5, max: 20000 }), fc.double(), fc.string()),
     dry_run: fc.boolean(),
     event_id: fc.string({ maxLength: 20 }),
@@ -99,25 +134,39 @@ describe('hostile input at every endpoint', () => {
         authorization,
         'service-version': fc.oneof(fc.constant('2026-10-01'), fc.string({ maxLength: 20 })),
         'idempotency-key': fc.string({ minLength: 1, maxLength: 300 }),
-        'content-type': fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded'),
+        'content-type': fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/json; charset=utf-8',
+          'application/x-www-form-urlencoded',
+        ),
       },
       { requiredKeys: [] },
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), segment, query, headers, body, async ([method, template], seg, q, hdrs, payload) => {
-        const path = template.replace(/\{[a-z]+\}/, seg) + q;
-        const clean = Object.fromEntries(
-          Object.entries(hdrs).filter((e): e is [string, string] => typeof e[1] === 'string' && /^[\t\x20-\x7e]*$/.test(e[1])),
-        );
-        const res = await send(method, path, clean, method === 'GET' || method === 'DELETE' ? undefined : payload);
-        const requestId = res.headers['x-request-id'];
-        expect(typeof requestId === 'string' && requestId.startsWith('req_')).toBe(true);
-        expect(res.status).toBeLessThan(500);
-        if (res.status >= 400) {
-          const envelope = ErrorEnvelopeSchema.parse(JSON.parse(res.text));
-          expect(envelope.error.request_id).toBe(requestId);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...ENDPOINTS),
+        segment,
+        query,
+        headers,
+        body,
+        async ([method, template], seg, q, hdrs, payload) => {
+          const path = template.replace(/\{[a-z]+\}/, seg) + q;
+          const clean = Object.fromEntries(
+            Object.entries(hdrs).filter(
+              (e): e is [string, string] => typeof e[1] === 'string' && /^[\t\x20-\x7e]*$/.test(e[1]),
+            ),
+          );
+          const res = await send(method, path, clean, method === 'GET' || method === 'DELETE' ? undefined : payload);
+          const requestId = res.headers['x-request-id'];
+          expect(typeof requestId === 'string' && requestId.startsWith('req_')).toBe(true);
+          expect(res.status).toBeLessThan(500);
+          if (res.status >= 400) {
+            const envelope = ErrorEnvelopeSchema.parse(JSON.parse(res.text));
+            expect(envelope.error.request_id).toBe(requestId);
+          }
+        },
+      ),
       { numRuns: 250, endOnFailure: true },
     );
   }, 300_000);

@@ -1,4 +1,5 @@
-// The replica phase of `npm test` (scripts/stack.mjs): specs run against two gateways beside two replicas of every consumer.
+// The replica phase of `npm test` (scripts/stack.mjs): specs run against two gateways beside two replicas of every
+// consumer.
 const preset = require('../../../jest.preset.cjs');
 module.exports = {
   ...preset,

@@ -36,7 +36,10 @@ async function startSecondGateway(): Promise<Replica> {
   });
   const lines = createInterface({ input: child.stdout! });
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the second gateway did not start listening within 180 s')), 180_000);
+    const timer = setTimeout(
+      () => reject(new Error('the second gateway did not start listening within 180 s')),
+      180_000,
+    );
     child.once('exit', (code) => reject(new Error(`the second gateway exited (${code}) before listening`)));
     lines.on('line', (line) => {
       const entry = safeJson(line);
@@ -125,14 +128,21 @@ describe('two gateway replicas', () => {
       expect(answer.status).toBe(401);
       expect(ErrorEnvelopeSchema.parse(answer.body).error.code).toBe('unauthorized');
     }
-    console.log(`[key-revocation] second replica refused the key ${firstRefusalMs ?? REVOCATION_BOUND_MS} ms after the revocation (bound ${REVOCATION_BOUND_MS} ms)`);
+    console.log(
+      `[key-revocation] second replica refused the key ` +
+        `${firstRefusalMs ?? REVOCATION_BOUND_MS} ms after the ` +
+        `revocation (bound ${REVOCATION_BOUND_MS} ms)`,
+    );
     expect((await accountVia(other, live_key)).status).toBe(200);
   });
 
   it('show a charge made through one of them at once through the other', async () => {
     const other = second!.baseUrl;
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 1000 });
-    const search = await api('/v1/jobs/search', { key, body: { filters: { title_or: ['engineer'] }, waterfall: { providers: ['own_index'] }, limit: 20 } });
+    const search = await api('/v1/jobs/search', {
+      key,
+      body: { filters: { title_or: ['engineer'] }, waterfall: { providers: ['own_index'] }, limit: 20 },
+    });
     expect(search.status).toBe(200);
     const jobIds = JobSearchResponseSchema.parse(search.body).data.map((job) => job.id);
     expect(jobIds.length).toBeGreaterThan(3);
@@ -149,7 +159,9 @@ describe('two gateway replicas', () => {
       expected -= 1;
       expect(Number(charged.headers.get('x-credits-remaining'))).toBe(expected);
       await busy;
-      expect(((await accountVia(other, reader)).body as { credits_remaining: number }).credits_remaining).toBe(expected);
+      expect(((await accountVia(other, reader)).body as { credits_remaining: number }).credits_remaining).toBe(
+        expected,
+      );
       expect((await api('/v1/account', { key: reader })).body!['credits_remaining']).toBe(expected);
     }
   });

@@ -13,7 +13,17 @@ import {
   WatchSchema,
 } from '@jobs/contracts';
 import { JobSummaryPageSchema } from '../src/mcp/job-summary.js';
-import { addWorldJob, admin, api, createAccount, eventually, Receiver, stack, uniqueWord, wholeLedger } from './stack.js';
+import {
+  addWorldJob,
+  admin,
+  api,
+  createAccount,
+  eventually,
+  Receiver,
+  stack,
+  uniqueWord,
+  wholeLedger,
+} from './stack.js';
 
 /**
  * The MCP server (`/mcp` on the public port) driven by the official SDK's client over
@@ -28,16 +38,39 @@ const TOOLS_LIST_BUDGET_BYTES = 25 * 1024;
 const SEARCH_10_BUDGET_BYTES = 15 * 1024;
 
 /** One JSON-RPC request to /mcp with plain fetch: the answer's status and its body's exact bytes. */
-async function rawMcp(key: string, method: string, params: Record<string, unknown> = {}): Promise<{ status: number; bytes: number; body: { result?: Record<string, unknown> } }> {
+async function rawMcp(
+  key: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<{ status: number; bytes: number; body: { result?: Record<string, unknown> } }> {
   const response = await fetch(`${stack.baseUrl}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const buffer = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, bytes: buffer.length, body: JSON.parse(buffer.toString('utf8')) as { result?: Record<string, unknown> } };
+  return {
+    status: response.status,
+    bytes: buffer.length,
+    body: JSON.parse(buffer.toString('utf8')) as { result?: Record<string, unknown> },
+  };
 }
-const TOOLS = ['estimate_search', 'search_jobs', 'get_job', 'get_company_profile', 'get_account', 'create_watch', 'list_watches', 'delete_watch', 'list_events'];
+const TOOLS = [
+  'estimate_search',
+  'search_jobs',
+  'get_job',
+  'get_company_profile',
+  'get_account',
+  'create_watch',
+  'list_watches',
+  'delete_watch',
+  'list_events',
+];
 
 async function connect(key: string | undefined): Promise<Client> {
   const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
@@ -75,8 +108,22 @@ describe('the MCP server over Streamable HTTP', () => {
     await client?.close();
     await receiver.stop();
     if (sizes.length > 0) {
-      const rows = sizes.map(([what, bytes, budget]) => `| ${what} | ${bytes.toLocaleString('en-US')} | ${budget === null ? '' : `${budget.toLocaleString('en-US')} (${Math.round((bytes / budget) * 100)} %)`} |`);
-      process.stdout.write(['', `MCP answer sizes on the wire (JSON-RPC body, API ${SERVICE_VERSION}):`, '| answer | bytes | budget |', '|---|---:|---:|', ...rows, ''].join('\n') + '\n');
+      const rows = sizes.map(
+        ([what, bytes, budget]) =>
+          `| ${what} | ${bytes.toLocaleString('en-US')} | ` +
+          `${budget === null ? '' : `${budget.toLocaleString('en-US')} (${Math.round((bytes / budget) * 100)} %)`} ` +
+          `|`,
+      );
+      process.stdout.write(
+        [
+          '',
+          `MCP answer sizes on the wire (JSON-RPC body, API ${SERVICE_VERSION}):`,
+          '| answer | bytes | budget |',
+          '|---|---:|---:|',
+          ...rows,
+          '',
+        ].join('\n') + '\n',
+      );
     }
   });
 
@@ -96,89 +143,140 @@ describe('the MCP server over Streamable HTTP', () => {
     expect(listed.bytes).toBeLessThanOrEqual(TOOLS_LIST_BUDGET_BYTES);
   });
 
-  it('answers a search of 10 jobs with summaries and a text summary, within 15 KB on the wire; get_job gives the full job for free', async () => {
-    // an account of its own: the other tests count this account's credits exactly
-    const own = await createAccount({ plan: 'pro', credits: 50 });
-    const ownClient = await connect(own.live_key);
-    const ten = uniqueWord();
-    for (let i = 0; i < 10; i++) await addWorldJob({ providers: ['provider_a'], shared_word: ten });
-    const answer = await rawMcp(own.live_key, 'tools/call', { name: 'search_jobs', arguments: { filters: { title_or: [ten] }, waterfall: { providers }, max_credits: 10, limit: 10 } });
-    expect(answer.status).toBe(200);
-    const result = answer.body.result!;
-    expect(result['isError']).toBeFalsy();
-    const page = JobSummaryPageSchema.parse(result['structuredContent']);
-    expect(page.data).toHaveLength(10);
-    expect(page.metadata.credits_charged).toBe(10);
-    // the text is a summary with one line per job, not the JSON again
-    const [summary, ...lines] = (result['content'] as { type: string; text: string }[]).map((block) => block.text).join('\n').split('\n');
-    expect(summary).toMatch(/^10 jobs \(complete\); charged 10 credits, 0 already paid for \(free\), \d+ credits left\./);
-    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(page.data.map((job) => job.id).sort());
-    sizes.push(['`search_jobs`, 10 jobs', answer.bytes, SEARCH_10_BUDGET_BYTES]);
-    expect(answer.bytes).toBeLessThanOrEqual(SEARCH_10_BUDGET_BYTES);
+  it(
+    'answers a search of 10 jobs with summaries and a text ' +
+      'summary, within 15 KB on the wire; get_job gives the full ' +
+      'job for free',
+    async () => {
+      // an account of its own: the other tests count this account's credits exactly
+      const own = await createAccount({ plan: 'pro', credits: 50 });
+      const ownClient = await connect(own.live_key);
+      const ten = uniqueWord();
+      for (let i = 0; i < 10; i++) await addWorldJob({ providers: ['provider_a'], shared_word: ten });
+      const answer = await rawMcp(own.live_key, 'tools/call', {
+        name: 'search_jobs',
+        arguments: { filters: { title_or: [ten] }, waterfall: { providers }, max_credits: 10, limit: 10 },
+      });
+      expect(answer.status).toBe(200);
+      const result = answer.body.result!;
+      expect(result['isError']).toBeFalsy();
+      const page = JobSummaryPageSchema.parse(result['structuredContent']);
+      expect(page.data).toHaveLength(10);
+      expect(page.metadata.credits_charged).toBe(10);
+      // the text is a summary with one line per job, not the JSON again
+      const [summary, ...lines] = (result['content'] as { type: string; text: string }[])
+        .map((block) => block.text)
+        .join('\n')
+        .split('\n');
+      expect(summary).toMatch(
+        /^10 jobs \(complete\); charged 10 credits, 0 already paid for \(free\), \d+ credits left\./,
+      );
+      expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(page.data.map((job) => job.id).sort());
+      sizes.push(['`search_jobs`, 10 jobs', answer.bytes, SEARCH_10_BUDGET_BYTES]);
+      expect(answer.bytes).toBeLessThanOrEqual(SEARCH_10_BUDGET_BYTES);
 
-    // the same page from the REST API: the full jobs the summaries stand for
-    const rest = await api('/v1/jobs/search', { key: own.live_key, body: { filters: { title_or: [ten] }, waterfall: { providers }, limit: 10 } });
-    const full = JobSearchResponseSchema.parse(rest.body);
-    expect(full.metadata.credits_charged).toBe(0);
-    // before: the full page as structured content and again as text, after a one-line summary
-    const previousShape = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: summary }, { type: 'text', text: JSON.stringify(full) }], structuredContent: full } };
-    sizes.push(['the same 10 jobs in the previous shape (full jobs, the JSON again as text)', Buffer.byteLength(JSON.stringify(previousShape)), null]);
+      // the same page from the REST API: the full jobs the summaries stand for
+      const rest = await api('/v1/jobs/search', {
+        key: own.live_key,
+        body: { filters: { title_or: [ten] }, waterfall: { providers }, limit: 10 },
+      });
+      const full = JobSearchResponseSchema.parse(rest.body);
+      expect(full.metadata.credits_charged).toBe(0);
+      // before: the full page as structured content and again as text, after a one-line summary
+      const previousShape = {
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          content: [
+            { type: 'text', text: summary },
+            { type: 'text', text: JSON.stringify(full) },
+          ],
+          structuredContent: full,
+        },
+      };
+      sizes.push([
+        'the same 10 jobs in the previous shape (full jobs, the JSON again as text)',
+        Buffer.byteLength(JSON.stringify(previousShape)),
+        null,
+      ]);
 
-    try {
-      const job = await call(ownClient, 'get_job', { job_id: page.data[0]!.id });
-      expect(JobSchema.parse(job.structuredContent)).toMatchObject({ id: page.data[0]!.id, title: page.data[0]!.title });
-      expect(text(job)).toContain('Charged 0 credits (40 left)');
-    } finally {
-      await ownClient.close();
-    }
-  });
+      try {
+        const job = await call(ownClient, 'get_job', { job_id: page.data[0]!.id });
+        expect(JobSchema.parse(job.structuredContent)).toMatchObject({
+          id: page.data[0]!.id,
+          title: page.data[0]!.title,
+        });
+        expect(text(job)).toContain('Charged 0 credits (40 left)');
+      } finally {
+        await ownClient.close();
+      }
+    },
+  );
 
-  it('estimates a search for free (dry run), then charges a search no more than its max_credits, as the ledger shows', async () => {
-    const filters = { title_or: [word] };
-    const estimate = await call(client, 'estimate_search', { filters, waterfall: { providers }, limit: 10 });
-    expect(estimate.isError).toBeFalsy();
-    const { estimate: range } = DryRunEstimateSchema.parse(estimate.structuredContent);
-    expect(range.providers_planned).toEqual(providers);
-    expect(range.credits_range.max).toBeGreaterThanOrEqual(1);
-    expect(AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining).toBe(100);
+  it(
+    'estimates a search for free (dry run), then charges a search ' +
+      'no more than its max_credits, as the ledger shows',
+    async () => {
+      const filters = { title_or: [word] };
+      const estimate = await call(client, 'estimate_search', { filters, waterfall: { providers }, limit: 10 });
+      expect(estimate.isError).toBeFalsy();
+      const { estimate: range } = DryRunEstimateSchema.parse(estimate.structuredContent);
+      expect(range.providers_planned).toEqual(providers);
+      expect(range.credits_range.max).toBeGreaterThanOrEqual(1);
+      expect(AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining).toBe(100);
 
-    // a cap of 2 over 3 new jobs: the search stops at the cap
-    const capped = await call(client, 'search_jobs', { filters, waterfall: { providers }, max_credits: 2, limit: 10 });
-    expect(capped.isError).toBeFalsy();
-    const first = JobSummaryPageSchema.parse(capped.structuredContent);
-    expect(first.metadata.credits_charged).toBe(2);
-    expect(first.metadata.credits_remaining).toBe(98);
-    expect(text(capped)).toContain('charged 2 credits');
+      // a cap of 2 over 3 new jobs: the search stops at the cap
+      const capped = await call(client, 'search_jobs', {
+        filters,
+        waterfall: { providers },
+        max_credits: 2,
+        limit: 10,
+      });
+      expect(capped.isError).toBeFalsy();
+      const first = JobSummaryPageSchema.parse(capped.structuredContent);
+      expect(first.metadata.credits_charged).toBe(2);
+      expect(first.metadata.credits_remaining).toBe(98);
+      expect(text(capped)).toContain('charged 2 credits');
 
-    // the rest: only the job not yet paid is charged
-    const rest = JobSummaryPageSchema.parse((await call(client, 'search_jobs', { filters, waterfall: { providers }, max_credits: 10, limit: 10 })).structuredContent);
-    expect(rest.data).toHaveLength(3);
-    expect(rest.metadata).toMatchObject({ credits_charged: 1, jobs_already_paid: 2, credits_remaining: 97 });
+      // the rest: only the job not yet paid is charged
+      const rest = JobSummaryPageSchema.parse(
+        (await call(client, 'search_jobs', { filters, waterfall: { providers }, max_credits: 10, limit: 10 }))
+          .structuredContent,
+      );
+      expect(rest.data).toHaveLength(3);
+      expect(rest.metadata).toMatchObject({ credits_charged: 1, jobs_already_paid: 2, credits_remaining: 97 });
 
-    // what the tools said they charged is what the ledger holds, under each search's request id
-    const ledger = await wholeLedger(account.live_key);
-    const charged = (requestId: string) => ledger.filter((line) => line.request_id === requestId).reduce((sum, line) => sum + line.credits, 0);
-    expect(charged(first.metadata.request_id)).toBe(2);
-    expect(charged(rest.metadata.request_id)).toBe(1);
-    expect(ledger.reduce((sum, line) => sum + line.credits, 0)).toBe(3);
-    const balance = await api('/v1/account', { key: account.live_key });
-    expect(balance.body).toMatchObject({ credits_remaining: 97 });
+      // what the tools said they charged is what the ledger holds, under each search's request id
+      const ledger = await wholeLedger(account.live_key);
+      const charged = (requestId: string) =>
+        ledger.filter((line) => line.request_id === requestId).reduce((sum, line) => sum + line.credits, 0);
+      expect(charged(first.metadata.request_id)).toBe(2);
+      expect(charged(rest.metadata.request_id)).toBe(1);
+      expect(ledger.reduce((sum, line) => sum + line.credits, 0)).toBe(3);
+      const balance = await api('/v1/account', { key: account.live_key });
+      expect(balance.body).toMatchObject({ credits_remaining: 97 });
 
-    // reading a job already paid for is free; a company profile costs 1 credit every time
-    const job = await call(client, 'get_job', { job_id: rest.data[0]!.id });
-    expect(JobSchema.parse(job.structuredContent).id).toBe(rest.data[0]!.id);
-    expect(text(job)).toContain('Charged 0 credits (97 left)');
-    const profile = await call(client, 'get_company_profile', { domain: rest.data[0]!.company_domain });
-    expect(profile.isError).toBeFalsy();
-    expect(CompanyProfileSchema.parse(profile.structuredContent).company.domain).toBe(rest.data[0]!.company_domain);
-    expect(text(profile)).toContain('Charged 1 credit (96 left)');
-    expect(AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining).toBe(96);
-  });
+      // reading a job already paid for is free; a company profile costs 1 credit every time
+      const job = await call(client, 'get_job', { job_id: rest.data[0]!.id });
+      expect(JobSchema.parse(job.structuredContent).id).toBe(rest.data[0]!.id);
+      expect(text(job)).toContain('Charged 0 credits (97 left)');
+      const profile = await call(client, 'get_company_profile', { domain: rest.data[0]!.company_domain });
+      expect(profile.isError).toBeFalsy();
+      expect(CompanyProfileSchema.parse(profile.structuredContent).company.domain).toBe(rest.data[0]!.company_domain);
+      expect(text(profile)).toContain('Charged 1 credit (96 left)');
+      expect(AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining).toBe(96);
+    },
+  );
 
   it('runs a call again with its idempotency_key without a second run or charge', async () => {
     const other = uniqueWord();
     await addWorldJob({ providers: ['provider_a'], shared_word: other });
-    const args = { filters: { title_or: [other] }, waterfall: { providers }, max_credits: 5, idempotency_key: `mcp-e2e-${other}` };
+    const args = {
+      filters: { title_or: [other] },
+      waterfall: { providers },
+      max_credits: 5,
+      idempotency_key: `mcp-e2e-${other}`,
+    };
     const once = JobSummaryPageSchema.parse((await call(client, 'search_jobs', args)).structuredContent);
     const again = JobSummaryPageSchema.parse((await call(client, 'search_jobs', args)).structuredContent);
     expect(once.metadata.credits_charged).toBe(1);
@@ -192,32 +290,52 @@ describe('the MCP server over Streamable HTTP', () => {
     const result = await call(client, 'search_jobs', { filters: { titel_or: ['engineer'] }, max_credits: 5 });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(text(result)).toMatch(/^unknown_filter \(HTTP 400\): .*title_or.* \[param: filters\.titel_or\] \[request_id: req_\w+\]$/);
+    expect(text(result)).toMatch(
+      /^unknown_filter \(HTTP 400\): .*title_or.* \[param: filters\.titel_or\] \[request_id: req_\w+\]$/,
+    );
   });
 
   it('creates, lists and deletes a watch for free, and reads the event feed with since', async () => {
-    const balance = async () => AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining;
+    const balance = async () =>
+      AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining;
     const before = await balance();
     const domain = `${uniqueWord()}.example`;
-    const created = await call(client, 'create_watch', { type: 'company', domain, webhook_url: receiver.endpoint(), events: ['job.opened'] });
+    const created = await call(client, 'create_watch', {
+      type: 'company',
+      domain,
+      webhook_url: receiver.endpoint(),
+      events: ['job.opened'],
+    });
     expect(created.isError).toBeFalsy();
     const watch = WatchSchema.parse(created.structuredContent);
     expect(watch).toMatchObject({ type: 'company', domain, status: 'active' });
     const listed = WatchListResponseSchema.parse((await call(client, 'list_watches')).structuredContent);
     expect(listed.data.map((w) => w.id)).toContain(watch.id);
-    expect((await call(client, 'delete_watch', { watch_id: watch.id })).structuredContent).toEqual({ id: watch.id, deleted: true });
-    expect(WatchListResponseSchema.parse((await call(client, 'list_watches')).structuredContent).data.map((w) => w.id)).not.toContain(watch.id);
+    expect((await call(client, 'delete_watch', { watch_id: watch.id })).structuredContent).toEqual({
+      id: watch.id,
+      deleted: true,
+    });
+    expect(
+      WatchListResponseSchema.parse((await call(client, 'list_watches')).structuredContent).data.map((w) => w.id),
+    ).not.toContain(watch.id);
     const gone = await call(client, 'delete_watch', { watch_id: watch.id });
     expect(text(gone)).toMatch(/^not_found \(HTTP 404\)/);
 
     // an async search (its jobs already paid: free) puts search.completed in the feed
-    const started = await api('/v1/searches', { key: account.live_key, body: { filters: { title_or: [word] }, waterfall: { providers }, limit: 10 } });
+    const started = await api('/v1/searches', {
+      key: account.live_key,
+      body: { filters: { title_or: [word] }, waterfall: { providers }, limit: 10 },
+    });
     expect(started.status).toBe(202);
     const searchId = String(started.body!['id']);
     const page = await eventually(
       async () => {
-        const feed = EventListResponseSchema.parse((await call(client, 'list_events', { limit: 100 })).structuredContent);
-        return feed.data.some((event) => event.type === 'search.completed' && event.data.search.id === searchId) ? feed : undefined;
+        const feed = EventListResponseSchema.parse(
+          (await call(client, 'list_events', { limit: 100 })).structuredContent,
+        );
+        return feed.data.some((event) => event.type === 'search.completed' && event.data.search.id === searchId)
+          ? feed
+          : undefined;
       },
       60_000,
       'search.completed in the feed',
@@ -234,42 +352,62 @@ describe('the MCP server over Streamable HTTP', () => {
     const starter = await createAccount({ plan: 'starter', credits: 10 });
     const starterClient = await connect(starter.live_key);
     try {
-      const result = await call(starterClient, 'create_watch', { type: 'company', domain: 'example.com', webhook_url: receiver.endpoint() });
+      const result = await call(starterClient, 'create_watch', {
+        type: 'company',
+        domain: 'example.com',
+        webhook_url: receiver.endpoint(),
+      });
       expect(result.isError).toBe(true);
-      expect(text(result)).toMatch(/^plan_required \(HTTP 403\): .*\[required_plan: pro\] \[upgrade_url: https?:\/\/\S+\] \[request_id: req_\w+\]$/);
+      expect(text(result)).toMatch(
+        /^plan_required \(HTTP 403\): .*\[required_plan: pro\] \[upgrade_url: https?:\/\/\S+\] \[request_id: req_\w+\]$/,
+      );
     } finally {
       await starterClient.close();
     }
   });
 
-  it('keeps the account\'s rate limit: past it, a tool call is a rate_limited tool error with its wait, runs nothing and charges nothing', async () => {
-    const limited = await createAccount({ plan: 'pro', credits: 50, rate_limit: { limit: 3, window_seconds: 60 } });
-    const limitedClient = await connect(limited.live_key);
-    try {
-      // the session's own MCP requests (initialize, tools/list) are not API requests: three tool calls fit
-      await limitedClient.listTools();
-      for (let i = 0; i < 3; i++) expect((await call(limitedClient, 'get_account')).isError).toBeFalsy();
-      const refused = await call(limitedClient, 'search_jobs', { filters: { title_or: [word] }, waterfall: { providers }, max_credits: 5 });
-      expect(refused.isError).toBe(true);
-      expect(refused.structuredContent).toBeUndefined();
-      const line = text(refused);
-      expect(line).toMatch(/^rate_limited \(HTTP 429\): .* \[retry_after_seconds: \d+\] \[request_id: req_\w+\]$/);
-      const wait = Number(/retry_after_seconds: (\d+)/.exec(line)![1]);
-      expect(wait).toBeGreaterThanOrEqual(1);
-      expect(wait).toBeLessThanOrEqual(60);
-    } finally {
-      await limitedClient.close();
-    }
-    // nothing ran: the account is limited now, so its balance is read through the admin API (a
-    // top-up of 1 answers it), after the time a search would take: the untouched 50 plus 1
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect((await admin('POST', `/accounts/${limited.account_id}/credits`, { amount: 1 }))!['credits_remaining']).toBe(51);
-  });
+  it(
+    "keeps the account's rate limit: past it, a tool call is a " +
+      'rate_limited tool error with its wait, runs nothing and ' +
+      'charges nothing',
+    async () => {
+      const limited = await createAccount({ plan: 'pro', credits: 50, rate_limit: { limit: 3, window_seconds: 60 } });
+      const limitedClient = await connect(limited.live_key);
+      try {
+        // the session's own MCP requests (initialize, tools/list) are not API requests: three tool calls fit
+        await limitedClient.listTools();
+        for (let i = 0; i < 3; i++) expect((await call(limitedClient, 'get_account')).isError).toBeFalsy();
+        const refused = await call(limitedClient, 'search_jobs', {
+          filters: { title_or: [word] },
+          waterfall: { providers },
+          max_credits: 5,
+        });
+        expect(refused.isError).toBe(true);
+        expect(refused.structuredContent).toBeUndefined();
+        const line = text(refused);
+        expect(line).toMatch(/^rate_limited \(HTTP 429\): .* \[retry_after_seconds: \d+\] \[request_id: req_\w+\]$/);
+        const wait = Number(/retry_after_seconds: (\d+)/.exec(line)![1]);
+        expect(wait).toBeGreaterThanOrEqual(1);
+        expect(wait).toBeLessThanOrEqual(60);
+      } finally {
+        await limitedClient.close();
+      }
+      // nothing ran: the account is limited now, so its balance is read through the admin API (a
+      // top-up of 1 answers it), after the time a search would take: the untouched 50 plus 1
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(
+        (await admin('POST', `/accounts/${limited.account_id}/credits`, { amount: 1 }))!['credits_remaining'],
+      ).toBe(51);
+    },
+  );
 
   it('never charges a test key', async () => {
     const testClient = await connect(account.test_key);
     try {
-      const page = JobSummaryPageSchema.parse((await call(testClient, 'search_jobs', { filters: { title_or: ['engineer'] }, max_credits: 10, limit: 3 })).structuredContent);
+      const page = JobSummaryPageSchema.parse(
+        (await call(testClient, 'search_jobs', { filters: { title_or: ['engineer'] }, max_credits: 10, limit: 3 }))
+          .structuredContent,
+      );
       expect(page.metadata.credits_charged).toBe(0);
     } finally {
       await testClient.close();
@@ -280,24 +418,44 @@ describe('the MCP server over Streamable HTTP', () => {
     await expect(connect(undefined)).rejects.toMatchObject({ code: 401 });
     await expect(connect('svc_live_notakey')).rejects.toBeInstanceOf(StreamableHTTPError);
 
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    };
     const post = (headers: Record<string, string>) =>
-      fetch(`${stack.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(initialize) });
+      fetch(`${stack.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+      });
     const missing = await post({});
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+"$/);
-    expect(await missing.json()).toMatchObject({ error: { code: 'unauthorized', request_id: missing.headers.get('x-request-id') } });
+    expect(await missing.json()).toMatchObject({
+      error: { code: 'unauthorized', request_id: missing.headers.get('x-request-id') },
+    });
 
     const revokedKey = (await createAccount({ plan: 'pro', credits: 1 })).live_key;
     expect((await post({ authorization: `Bearer ${revokedKey}` })).status).toBe(200);
-    const revoke = await fetch(`${stack.adminUrl}/admin/keys/${revokedKey}`, { method: 'DELETE', headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const revoke = await fetch(`${stack.adminUrl}/admin/keys/${revokedKey}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
     expect(revoke.status).toBeLessThan(300);
-    await eventually(async () => ((await post({ authorization: `Bearer ${revokedKey}` })).status === 401 ? true : undefined), 5_000, 'the revoked key refused');
+    await eventually(
+      async () => ((await post({ authorization: `Bearer ${revokedKey}` })).status === 401 ? true : undefined),
+      5_000,
+      'the revoked key refused',
+    );
     const revoked = await post({ authorization: `Bearer ${revokedKey}` });
     expect(revoked.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+", error="invalid_token"/);
 
     // GET (server stream) and DELETE (session end) do not exist on a stateless server, keyed or not
-    const stream = await fetch(`${stack.baseUrl}/mcp`, { headers: { authorization: `Bearer ${account.live_key}`, accept: 'text/event-stream' } });
+    const stream = await fetch(`${stack.baseUrl}/mcp`, {
+      headers: { authorization: `Bearer ${account.live_key}`, accept: 'text/event-stream' },
+    });
     expect(stream.status).toBe(405);
     expect(stream.headers.get('allow')).toBe('POST');
     expect((await fetch(`${stack.baseUrl}/mcp`, { method: 'DELETE' })).status).toBe(401);

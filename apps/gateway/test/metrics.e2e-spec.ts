@@ -1,5 +1,18 @@
 import { JobSearchResponseSchema, Topics } from '@jobs/contracts';
-import { api, createAccount, eventually, metricsEndpoints, Receiver, resetProviders, scrape, setProvider, stack, sumOf, type Exposition, type MetricsEndpoint } from './stack.js';
+import {
+  api,
+  createAccount,
+  eventually,
+  metricsEndpoints,
+  Receiver,
+  resetProviders,
+  scrape,
+  setProvider,
+  stack,
+  sumOf,
+  type Exposition,
+  type MetricsEndpoint,
+} from './stack.js';
 
 /**
  * Every process serves Prometheus metrics (README "Metrics"): after one sync search with a
@@ -32,7 +45,11 @@ describe('GET /metrics of every service', () => {
     try {
       const res = await api('/v1/jobs/search', {
         key: account.live_key,
-        body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a', 'provider_b'] }, limit: 5 },
+        body: {
+          filters: { title_or: ['engineer'] },
+          waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a', 'provider_b'] },
+          limit: 5,
+        },
       });
       expect(res.status).toBe(200);
       const page = JobSearchResponseSchema.parse(res.body);
@@ -44,19 +61,34 @@ describe('GET /metrics of every service', () => {
 
     // An async search whose search.completed event the dispatcher delivers to our receiver.
     const hook = receiver.endpoint();
-    const accepted = await api('/v1/searches', { key: account.live_key, body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'own_only' }, limit: 5, webhook_url: hook } });
+    const accepted = await api('/v1/searches', {
+      key: account.live_key,
+      body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'own_only' }, limit: 5, webhook_url: hook },
+    });
     expect(accepted.status).toBe(202);
     await receiver.waitFor(hook, 1);
     // The dispatcher records the attempt once the receiver's answer is in.
     const dispatchers = endpoints.filter((e) => e.service === 'webhook-dispatcher');
-    await eventually(async () => {
-      const delivered = await Promise.all(dispatchers.map(async (e) => sumOf((await scrape(e.url)).exposition, 'webhook_delivery_attempts_total', { outcome: 'delivered' })));
-      return delivered.some((n) => n > 0) ? true : undefined;
-    }, 10_000, 'a delivered attempt in the dispatcher metrics');
+    await eventually(
+      async () => {
+        const delivered = await Promise.all(
+          dispatchers.map(async (e) =>
+            sumOf((await scrape(e.url)).exposition, 'webhook_delivery_attempts_total', { outcome: 'delivered' }),
+          ),
+        );
+        return delivered.some((n) => n > 0) ? true : undefined;
+      },
+      10_000,
+      'a delivered attempt in the dispatcher metrics',
+    );
 
     for (const endpoint of endpoints) {
       const result = await scrape(endpoint.url);
-      expect({ url: endpoint.url, status: result.status, type: result.contentType }).toEqual({ url: endpoint.url, status: 200, type: 'text/plain; version=0.0.4; charset=utf-8' });
+      expect({ url: endpoint.url, status: result.status, type: result.contentType }).toEqual({
+        url: endpoint.url,
+        status: 200,
+        type: 'text/plain; version=0.0.4; charset=utf-8',
+      });
       scraped.set(endpoint.service, [...(scraped.get(endpoint.service) ?? []), result.exposition]);
     }
   });
@@ -66,35 +98,71 @@ describe('GET /metrics of every service', () => {
   });
 
   it('is served by all seven processes, and not on the public API port', async () => {
-    expect([...scraped.keys()].sort()).toEqual(['billing', 'dedupe', 'gateway', 'provider-fetcher', 'provider-sim', 'search-orchestrator', 'webhook-dispatcher']);
+    expect([...scraped.keys()].sort()).toEqual([
+      'billing',
+      'dedupe',
+      'gateway',
+      'provider-fetcher',
+      'provider-sim',
+      'search-orchestrator',
+      'webhook-dispatcher',
+    ]);
     const publicPort = await fetch(`${stack.baseUrl}/metrics`);
     expect(publicPort.status).toBe(404);
   });
 
-  it.each(Object.entries(CONSUMED))('%s counts the messages it consumed and reports its lag', (service, { group, topic }) => {
-    expect(total(service, 'kafka_consumer_messages_total', { group, topic, outcome: 'ok' })).toBeGreaterThan(0);
-    expect(total(service, 'kafka_consumer_process_seconds_count', { group, topic })).toBeGreaterThan(0);
-    const lag = (scraped.get(service) ?? []).flatMap((e) => e.samples.filter((s) => s.name === 'kafka_consumer_lag' && s.labels['group'] === group));
-    expect(lag.length).toBeGreaterThan(0);
-    for (const sample of lag) expect(sample.value).toBeGreaterThanOrEqual(0);
-  });
+  it.each(Object.entries(CONSUMED))(
+    '%s counts the messages it consumed and reports its lag',
+    (service, { group, topic }) => {
+      expect(total(service, 'kafka_consumer_messages_total', { group, topic, outcome: 'ok' })).toBeGreaterThan(0);
+      expect(total(service, 'kafka_consumer_process_seconds_count', { group, topic })).toBeGreaterThan(0);
+      const lag = (scraped.get(service) ?? []).flatMap((e) =>
+        e.samples.filter((s) => s.name === 'kafka_consumer_lag' && s.labels['group'] === group),
+      );
+      expect(lag.length).toBeGreaterThan(0);
+      for (const sample of lag) expect(sample.value).toBeGreaterThanOrEqual(0);
+    },
+  );
 
-  it('counts what each stage did: published messages, the failed provider, the charge, the search, the delivery', () => {
-    expect(total('gateway', 'kafka_producer_messages_total', { topic: Topics.SearchRequested.name })).toBeGreaterThan(0);
-    expect(total('gateway', 'kafka_consumer_messages_total', { topic: Topics.SearchPageCharged.name, outcome: 'ok' })).toBeGreaterThan(0);
-    expect(total('provider-fetcher', 'provider_calls_total', { provider: 'provider_b', outcome: 'error' })).toBeGreaterThanOrEqual(1);
-    expect(total('provider-fetcher', 'provider_call_seconds_count', { provider: 'provider_a', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
-    expect(total('billing', 'billing_credits_charged_total', { kind: 'search' })).toBeGreaterThan(0);
-    expect(total('billing', 'billing_charges_total', { kind: 'search', outcome: 'charged' })).toBeGreaterThan(0);
-    expect(total('search-orchestrator', 'searches_started_total', { strategy: 'max_coverage' })).toBeGreaterThan(0);
-    expect(total('search-orchestrator', 'searches_answered_total', { strategy: 'max_coverage', outcome: 'partial' })).toBeGreaterThan(0);
-    expect(total('search-orchestrator', 'async_searches_finished_total')).toBeGreaterThan(0);
-    expect(total('webhook-dispatcher', 'webhook_delivery_attempts_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
-    expect(total('webhook-dispatcher', 'webhook_delivery_seconds_count', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
-  });
+  it(
+    'counts what each stage did: published messages, the failed ' + 'provider, the charge, the search, the delivery',
+    () => {
+      expect(total('gateway', 'kafka_producer_messages_total', { topic: Topics.SearchRequested.name })).toBeGreaterThan(
+        0,
+      );
+      expect(
+        total('gateway', 'kafka_consumer_messages_total', { topic: Topics.SearchPageCharged.name, outcome: 'ok' }),
+      ).toBeGreaterThan(0);
+      expect(
+        total('provider-fetcher', 'provider_calls_total', { provider: 'provider_b', outcome: 'error' }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        total('provider-fetcher', 'provider_call_seconds_count', { provider: 'provider_a', outcome: 'ok' }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(total('billing', 'billing_credits_charged_total', { kind: 'search' })).toBeGreaterThan(0);
+      expect(total('billing', 'billing_charges_total', { kind: 'search', outcome: 'charged' })).toBeGreaterThan(0);
+      expect(total('search-orchestrator', 'searches_started_total', { strategy: 'max_coverage' })).toBeGreaterThan(0);
+      expect(
+        total('search-orchestrator', 'searches_answered_total', { strategy: 'max_coverage', outcome: 'partial' }),
+      ).toBeGreaterThan(0);
+      expect(total('search-orchestrator', 'async_searches_finished_total')).toBeGreaterThan(0);
+      expect(
+        total('webhook-dispatcher', 'webhook_delivery_attempts_total', { outcome: 'delivered' }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        total('webhook-dispatcher', 'webhook_delivery_seconds_count', { outcome: 'delivered' }),
+      ).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('measures HTTP requests per route: the gateway public API, and the simulator answering the fetcher', () => {
-    expect(total('gateway', 'http_server_request_duration_count', { http_route: '/v1/jobs/search', http_request_method: 'POST', http_response_status_code: '200' })).toBeGreaterThan(0);
+    expect(
+      total('gateway', 'http_server_request_duration_count', {
+        http_route: '/v1/jobs/search',
+        http_request_method: 'POST',
+        http_response_status_code: '200',
+      }),
+    ).toBeGreaterThan(0);
     expect(total('provider-sim', 'http_server_request_duration_count')).toBeGreaterThan(0);
   });
 });

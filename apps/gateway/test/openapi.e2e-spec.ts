@@ -35,13 +35,15 @@ describe('GET /openapi.yaml', () => {
     keys = await createAccount({ plan: 'pro', credits: 1000 });
   });
 
-  const pointer = (...segments: string[]) => segments.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+  const pointer = (...segments: string[]) =>
+    segments.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
   function resolve(node: Json): Json {
     const ref = node['$ref'];
     if (typeof ref !== 'string') return node;
     let target: unknown = document;
-    for (const segment of ref.replace(/^#\//, '').split('/')) target = (target as Json)[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
+    for (const segment of ref.replace(/^#\//, '').split('/'))
+      target = (target as Json)[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
     return target as Json;
   }
 
@@ -50,7 +52,8 @@ describe('GET /openapi.yaml', () => {
     const operation = ((document['paths'] as Json)[path] as Json | undefined)?.[method] as Json | undefined;
     if (!operation) return [`${method.toUpperCase()} ${path} is not in the document`];
     const responses = operation['responses'] as Json;
-    if (!responses[String(res.status)]) return [`status ${res.status} is not documented for ${method.toUpperCase()} ${path}`];
+    if (!responses[String(res.status)])
+      return [`status ${res.status} is not documented for ${method.toUpperCase()} ${path}`];
     const response = resolve(responses[String(res.status)] as Json);
     const found: string[] = [];
     for (const [name, header] of Object.entries((response['headers'] ?? {}) as Json)) {
@@ -69,9 +72,10 @@ describe('GET /openapi.yaml', () => {
       if (res.body !== null) found.push('a body where the document says none');
       return found;
     }
-    const responseRef = typeof (responses[String(res.status)] as Json)['$ref'] === 'string'
-      ? `openapi.json${String((responses[String(res.status)] as Json)['$ref'])}`
-      : `openapi.json#/${pointer('paths', path, method, 'responses', String(res.status))}`;
+    const responseRef =
+      typeof (responses[String(res.status)] as Json)['$ref'] === 'string'
+        ? `openapi.json${String((responses[String(res.status)] as Json)['$ref'])}`
+        : `openapi.json#/${pointer('paths', path, method, 'responses', String(res.status))}`;
     const validate = ajv.getSchema(`${responseRef}/content/application~1json/schema`);
     if (!validate) return [...found, 'no JSON schema for this response'];
     if (!validate(res.body)) found.push(`body: ${ajv.errorsText(validate.errors)}`);
@@ -138,7 +142,10 @@ describe('GET /openapi.yaml', () => {
   });
 
   it('describes the other implemented reads: a job, the ledger and the providers', async () => {
-    const search = await api('/v1/jobs/search', { key: keys.live_key, body: { waterfall: { providers: ['own_index'] }, limit: 1 } });
+    const search = await api('/v1/jobs/search', {
+      key: keys.live_key,
+      body: { waterfall: { providers: ['own_index'] }, limit: 1 },
+    });
     const jobId = (search.body as { data: { id: string }[] }).data[0]?.id;
     expect(jobId).toMatch(/^job_/);
     const job = await api(`/v1/jobs/${jobId}`, { key: keys.live_key });
@@ -157,7 +164,10 @@ describe('GET /openapi.yaml', () => {
     const secret = await api('/v1/webhook_endpoints/secret', { key: keys.live_key, body: { url } });
     expect(secret.status).toBe(200);
     expect(problems('post', '/webhook_endpoints/secret', secret)).toEqual([]);
-    const rotated = await api('/v1/webhook_endpoints/secret/rotate', { key: keys.live_key, body: { url, previous_expires_in_seconds: 60 } });
+    const rotated = await api('/v1/webhook_endpoints/secret/rotate', {
+      key: keys.live_key,
+      body: { url, previous_expires_in_seconds: 60 },
+    });
     expect(rotated.status).toBe(200);
     expect(problems('post', '/webhook_endpoints/secret/rotate', rotated)).toEqual([]);
     const list = await api('/v1/webhook_endpoints', { key: keys.live_key });
@@ -176,6 +186,8 @@ describe('GET /openapi.yaml', () => {
     const headers = new Headers(res.headers);
     headers.delete('x-request-id');
     expect(problems('post', '/sandbox/jobs/search', { ...res, headers })).toContain('header X-Request-Id is missing');
-    expect(problems('post', '/sandbox/jobs/search', { ...res, status: 402 })).toEqual(['status 402 is not documented for POST /sandbox/jobs/search']);
+    expect(problems('post', '/sandbox/jobs/search', { ...res, status: 402 })).toEqual([
+      'status 402 is not documented for POST /sandbox/jobs/search',
+    ]);
   });
 });

@@ -19,7 +19,9 @@ describe('256 concurrent sync searches', () => {
     const account = await createAccount({ plan: 'pro', credits: START_CREDITS });
     const key = account.live_key;
     const answers = await Promise.all(
-      Array.from({ length: SEARCHES }, (_, i) => api('/v1/jobs/search', { key, body: { filters: { title_or: [TITLES[i % TITLES.length]!] }, limit: 5 } })),
+      Array.from({ length: SEARCHES }, (_, i) =>
+        api('/v1/jobs/search', { key, body: { filters: { title_or: [TITLES[i % TITLES.length]!] }, limit: 5 } }),
+      ),
     );
 
     const statuses = new Map<number, number>();
@@ -60,7 +62,10 @@ describe('256 concurrent sync searches', () => {
       expect(Number(row.charged_jobs)).toBe(charged);
       expect(Number(row.paid_jobs)).toBe(charged);
       // Every charge belongs to an answered search: a refused one was never handed to the pipeline.
-      const { rows } = await db.query<{ request_id: string }>("SELECT DISTINCT request_id FROM ledger_entries WHERE account_id = $1 AND reason = 'charged'", [account.account_id]);
+      const { rows } = await db.query<{ request_id: string }>(
+        "SELECT DISTINCT request_id FROM ledger_entries WHERE account_id = $1 AND reason = 'charged'",
+        [account.account_id],
+      );
       const answeredIds = new Set(answered.map((answer) => answer.headers.get('x-request-id')));
       expect(rows.map((r) => r.request_id).filter((id) => !answeredIds.has(id))).toEqual([]);
     } finally {
@@ -73,17 +78,31 @@ describe('256 concurrent sync searches', () => {
   it('lets a refused search run on its retry with the same Idempotency-Key', async () => {
     const account = await createAccount({ plan: 'pro', credits: 1_000 });
     const key = account.live_key;
-    // A 1 s deadline on max_coverage searches (half a second each alone) leaves a search next to no time to wait for a slot.
-    const body = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage', timeout_ms: 1000 }, limit: 3 };
-    // Fill the gateway past capacity, each search under its own key, and retry the refused ones after their Retry-After.
-    const first = await Promise.all(Array.from({ length: 96 }, (_, i) => api('/v1/jobs/search', { key, body, headers: { 'Idempotency-Key': `overload-${account.account_id}-${i}` } })));
+    // A 1 s deadline on max_coverage searches (half a second each alone) leaves a search next to no time to wait for a
+    // slot.
+    const body = {
+      filters: { title_or: ['engineer'] },
+      waterfall: { strategy: 'max_coverage', timeout_ms: 1000 },
+      limit: 3,
+    };
+    // Fill the gateway past capacity, each search under its own key, and retry the refused ones after their
+    // Retry-After.
+    const first = await Promise.all(
+      Array.from({ length: 96 }, (_, i) =>
+        api('/v1/jobs/search', { key, body, headers: { 'Idempotency-Key': `overload-${account.account_id}-${i}` } }),
+      ),
+    );
     const refusedAt = first.flatMap((answer, i) => (answer.status === 200 ? [] : [i]));
     expect(first.every((answer) => answer.status === 200 || answer.status === 503)).toBe(true);
     expect(refusedAt.length).toBeGreaterThan(0);
     const wait = Math.max(...refusedAt.map((i) => Number(first[i]!.headers.get('retry-after'))));
     await new Promise((resolve) => setTimeout(resolve, wait * 1000));
     for (const i of refusedAt.slice(0, 3)) {
-      const retry = await api('/v1/jobs/search', { key, body, headers: { 'Idempotency-Key': `overload-${account.account_id}-${i}` } });
+      const retry = await api('/v1/jobs/search', {
+        key,
+        body,
+        headers: { 'Idempotency-Key': `overload-${account.account_id}-${i}` },
+      });
       expect(retry.status).toBe(200);
       expect(retry.headers.get('idempotent-replayed')).toBeNull();
       expect(JobSearchResponseSchema.parse(retry.body).data.length).toBeLessThanOrEqual(3);

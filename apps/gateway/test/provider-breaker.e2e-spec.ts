@@ -1,5 +1,11 @@
 import { Redis } from 'ioredis';
-import { BreakerReportSchema, JobSearchResponseSchema, type Provider, ProviderListResponseSchema, providerBreakerKey } from '@jobs/contracts';
+import {
+  BreakerReportSchema,
+  JobSearchResponseSchema,
+  type Provider,
+  ProviderListResponseSchema,
+  providerBreakerKey,
+} from '@jobs/contracts';
 import { api, createAccount, resetProviders, setProvider, uniqueWord } from './stack.js';
 
 /**
@@ -12,7 +18,10 @@ import { api, createAccount, resetProviders, setProvider, uniqueWord } from './s
  * ("degraded") until a search's trial call closes it ("operational").
  */
 const HEALTH_KEY = 'gateway:provider-health';
-const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379/0', { lazyConnect: true, maxRetriesPerRequest: 2 });
+const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379/0', {
+  lazyConnect: true,
+  maxRetriesPerRequest: 2,
+});
 
 async function providers(key: string): Promise<Provider[]> {
   const res = await api('/v1/providers', { key });
@@ -23,7 +32,12 @@ async function providers(key: string): Promise<Provider[]> {
 const statusOfD = async (key: string) => (await providers(key)).find((p) => p.slug === 'provider_d')!.status;
 
 /** Polls until `accept` holds or the deadline passes; returns the last value. */
-async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number, everyMs = 250): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs: number,
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -40,7 +54,9 @@ async function healthCheckOfD(): Promise<{ probe: { kind: string }; started_ms: 
 
 /** When the latest open report of provider_d lets a trial call through (its cool-down's end). */
 async function openUntilOfD(): Promise<number> {
-  const reports = Object.values(await redis.hgetall(providerBreakerKey('provider_d'))).map((raw) => BreakerReportSchema.parse(JSON.parse(raw)));
+  const reports = Object.values(await redis.hgetall(providerBreakerKey('provider_d'))).map((raw) =>
+    BreakerReportSchema.parse(JSON.parse(raw)),
+  );
   return Math.max(...reports.filter((r) => r.state === 'open').map((r) => r.retry_at_ms ?? 0));
 }
 
@@ -55,7 +71,11 @@ describe('provider status from the circuit breaker', () => {
   const searchD = async () => {
     const res = await api('/v1/jobs/search', {
       key,
-      body: { filters: { title_or: [uniqueWord()] }, waterfall: { strategy: 'max_coverage', providers: ['provider_d'], timeout_ms: 8000 }, limit: 1 },
+      body: {
+        filters: { title_or: [uniqueWord()] },
+        waterfall: { strategy: 'max_coverage', providers: ['provider_d'], timeout_ms: 8000 },
+        limit: 1,
+      },
     });
     expect(res.status).toBe(200);
     return JobSearchResponseSchema.parse(res.body);
@@ -71,76 +91,97 @@ describe('provider status from the circuit breaker', () => {
     redis.disconnect();
   });
 
-  it('is down while the breaker is open though the check sees the provider answer, degraded when half-open, operational once a trial call succeeds', async () => {
-    expect(await until(() => statusOfD(key), (s) => s === 'operational', 20_000)).toBe('operational');
+  it(
+    'is down while the breaker is open though the check sees the ' +
+      'provider answer, degraded when half-open, operational once a ' +
+      'trial call succeeds',
+    async () => {
+      expect(
+        await until(
+          () => statusOfD(key),
+          (s) => s === 'operational',
+          20_000,
+        ),
+      ).toBe('operational');
 
-    // Refresh sweeps share the breaker, and a round's sweeps now run through most of an interval:
-    // they may open it before the searches below do, and spend part of its cool-down (10 s from
-    // the opening) before the repair. The proof needs the health check to see the repaired provider
-    // while the cool-down still runs, so a try whose cool-down ran out first is made again.
-    for (let attempt = 1; ; attempt++) {
-      // a try again starts from a breaker no longer open, so the failures below open it afresh
-      if (attempt > 1) expect(await until(breakerStatesOfD, (states) => !states.includes('open'), 15_000)).not.toContain('open');
-      // Five consecutive failed searches (DEFAULT_RESILIENCE.breakerThreshold) open provider_d's breaker.
-      await setProvider('provider_d', { fail: 'error' });
-      for (let i = 0; i < 5; i++) {
-        const page = await searchD();
-        expect(page.metadata.providers.failed).toEqual([{ provider: 'provider_d', code: 'provider_error' }]);
+      // Refresh sweeps share the breaker, and a round's sweeps now run through most of an interval:
+      // they may open it before the searches below do, and spend part of its cool-down (10 s from
+      // the opening) before the repair. The proof needs the health check to see the repaired provider
+      // while the cool-down still runs, so a try whose cool-down ran out first is made again.
+      for (let attempt = 1; ; attempt++) {
+        // a try again starts from a breaker no longer open, so the failures below open it afresh
+        if (attempt > 1)
+          expect(await until(breakerStatesOfD, (states) => !states.includes('open'), 15_000)).not.toContain('open');
+        // Five consecutive failed searches (DEFAULT_RESILIENCE.breakerThreshold) open provider_d's breaker.
+        await setProvider('provider_d', { fail: 'error' });
+        for (let i = 0; i < 5; i++) {
+          const page = await searchD();
+          expect(page.metadata.providers.failed).toEqual([{ provider: 'provider_d', code: 'provider_error' }]);
+        }
+        expect(await until(breakerStatesOfD, (states) => states.includes('open'), 5_000)).toContain('open');
+        // Open: the next search is refused the provider at once, without calling it.
+        const refused = await searchD();
+        expect(refused.metadata.providers.failed).toEqual([{ provider: 'provider_d', code: 'provider_error' }]);
+        expect(await statusOfD(key)).toBe('down');
+        const coolDownEnds = await openUntilOfD();
+
+        // Repaired: a health check that started after the repair sees it answer...
+        const repairedAt = Date.now();
+        await resetProviders();
+        const check = await until(
+          healthCheckOfD,
+          (c) => c !== null && c.started_ms >= repairedAt && c.probe.kind === 'answered',
+          5_000,
+        );
+        expect(check?.probe.kind).toBe('answered');
+        expect(check!.started_ms).toBeGreaterThanOrEqual(repairedAt);
+        const status = await statusOfD(key);
+        if (Date.now() >= coolDownEnds - 250) {
+          if (attempt < 3) continue;
+          throw new Error(`the breaker's cool-down ran out before the health check saw the repair, ${attempt} times`);
+        }
+        // A refresh sweep's call made before the breaker opened may end after the repair: its
+        // success closes the breaker (the provider answered), and then operational is right (CI run
+        // of db52fd2: opened 22:45:44.685, closed by such a call 331 ms later). The proof needs the
+        // breaker still open, so that try is made again too.
+        if (status !== 'down' && !(await breakerStatesOfD()).includes('open')) {
+          if (attempt < 3) continue;
+          throw new Error(`a call that began before the breaker opened closed it after the repair, ${attempt} times`);
+        }
+        // ...yet the status is down: only the breaker (still cooling down) can say so.
+        expect(status).toBe('down');
+        expect(await breakerStatesOfD()).toContain('open');
+        expect((await healthCheckOfD())!.probe.kind).toBe('answered');
+        break;
       }
-      expect(await until(breakerStatesOfD, (states) => states.includes('open'), 5_000)).toContain('open');
-      // Open: the next search is refused the provider at once, without calling it.
-      const refused = await searchD();
-      expect(refused.metadata.providers.failed).toEqual([{ provider: 'provider_d', code: 'provider_error' }]);
-      expect(await statusOfD(key)).toBe('down');
-      const coolDownEnds = await openUntilOfD();
 
-      // Repaired: a health check that started after the repair sees it answer...
-      const repairedAt = Date.now();
-      await resetProviders();
-      const check = await until(healthCheckOfD, (c) => c !== null && c.started_ms >= repairedAt && c.probe.kind === 'answered', 5_000);
-      expect(check?.probe.kind).toBe('answered');
-      expect(check!.started_ms).toBeGreaterThanOrEqual(repairedAt);
-      const status = await statusOfD(key);
-      if (Date.now() >= coolDownEnds - 250) {
-        if (attempt < 3) continue;
-        throw new Error(`the breaker's cool-down ran out before the health check saw the repair, ${attempt} times`);
-      }
-      // A refresh sweep's call made before the breaker opened may end after the repair: its
-      // success closes the breaker (the provider answered), and then operational is right (CI run
-      // of db52fd2: opened 22:45:44.685, closed by such a call 331 ms later). The proof needs the
-      // breaker still open, so that try is made again too.
-      if (status !== 'down' && !(await breakerStatesOfD()).includes('open')) {
-        if (attempt < 3) continue;
-        throw new Error(`a call that began before the breaker opened closed it after the repair, ${attempt} times`);
-      }
-      // ...yet the status is down: only the breaker (still cooling down) can say so.
-      expect(status).toBe('down');
-      expect(await breakerStatesOfD()).toContain('open');
-      expect((await healthCheckOfD())!.probe.kind).toBe('answered');
-      break;
-    }
+      // After the cool-down the breaker is half-open, degraded, until a trial call closes it. The
+      // refresh pipeline's calls share the breaker, so one of its rounds may be that trial before
+      // this poll sees the half-open state (CI run of a17cc3f): then the status is operational
+      // because the breaker reports closed, never because the health check alone says so.
+      const cooled = await until(
+        () => statusOfD(key),
+        (s) => s !== 'down',
+        15_000,
+      );
+      expect(['degraded', 'operational']).toContain(cooled);
+      if (cooled === 'operational') expect(await breakerStatesOfD()).toContain('closed');
 
-    // After the cool-down the breaker is half-open, degraded, until a trial call closes it. The
-    // refresh pipeline's calls share the breaker, so one of its rounds may be that trial before
-    // this poll sees the half-open state (CI run of a17cc3f): then the status is operational
-    // because the breaker reports closed, never because the health check alone says so.
-    const cooled = await until(() => statusOfD(key), (s) => s !== 'down', 15_000);
-    expect(['degraded', 'operational']).toContain(cooled);
-    if (cooled === 'operational') expect(await breakerStatesOfD()).toContain('closed');
-
-    // A search's trial call succeeds and closes the breaker: operational again.
-    const healed = await until(
-      async () => {
-        const page = await searchD();
-        return { page, status: await statusOfD(key) };
-      },
-      (r) => r.status === 'operational',
-      30_000,
-      500,
-    );
-    expect(healed.page.metadata.status).toBe('complete');
-    expect(healed.status).toBe('operational');
-    expect(await breakerStatesOfD()).toEqual(expect.arrayContaining(['closed']));
-    expect(await breakerStatesOfD()).not.toContain('open');
-  }, 120_000);
+      // A search's trial call succeeds and closes the breaker: operational again.
+      const healed = await until(
+        async () => {
+          const page = await searchD();
+          return { page, status: await statusOfD(key) };
+        },
+        (r) => r.status === 'operational',
+        30_000,
+        500,
+      );
+      expect(healed.page.metadata.status).toBe('complete');
+      expect(healed.status).toBe('operational');
+      expect(await breakerStatesOfD()).toEqual(expect.arrayContaining(['closed']));
+      expect(await breakerStatesOfD()).not.toContain('open');
+    },
+    120_000,
+  );
 });

@@ -4,7 +4,10 @@ import { api, createAccount, stack } from './stack.js';
 async function adminCall(method: 'PUT' | 'POST', path: string, body?: unknown): Promise<number> {
   const res = await fetch(`${stack.adminUrl}/admin${path}`, {
     method,
-    headers: { authorization: `Bearer ${stack.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${stack.adminToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   await res.body?.cancel();
@@ -76,7 +79,9 @@ describe('GET /v1/providers', () => {
     expect(statusOf(await providers(keys['starter']!), 'provider_e')).toBe('degraded');
 
     expect(await adminCall('POST', '/providers/reset')).toBe(204);
-    expect(statusOf(await until(keys['starter']!, (l) => statusOf(l, 'provider_e') === 'operational'), 'provider_e')).toBe('operational');
+    expect(
+      statusOf(await until(keys['starter']!, (l) => statusOf(l, 'provider_e') === 'operational'), 'provider_e'),
+    ).toBe('operational');
   });
 
   it('finds out by itself when a provider fails, hangs or slows down', async () => {
@@ -84,9 +89,17 @@ describe('GET /v1/providers', () => {
     expect(await adminCall('PUT', '/providers/provider_d', { fail: 'error' })).toBe(200);
     expect(await adminCall('PUT', '/providers/provider_b', { fail: 'timeout' })).toBe(200);
     expect(await adminCall('PUT', '/providers/provider_f', { latency_ms: 2_000 })).toBe(200);
-    const expected = { provider_b: 'down', provider_d: 'down', provider_f: 'degraded', own_index: 'operational', provider_a: 'operational' };
+    const expected = {
+      provider_b: 'down',
+      provider_d: 'down',
+      provider_f: 'degraded',
+      own_index: 'operational',
+      provider_a: 'operational',
+    };
     const seen = (l: Provider[]) => Object.fromEntries(Object.keys(expected).map((slug) => [slug, statusOf(l, slug)]));
-    expect(seen(await until(keys['pro']!, (l) => JSON.stringify(seen(l)) === JSON.stringify(expected)))).toEqual(expected);
+    expect(seen(await until(keys['pro']!, (l) => JSON.stringify(seen(l)) === JSON.stringify(expected)))).toEqual(
+      expected,
+    );
 
     expect(await adminCall('POST', '/providers/reset')).toBe(204);
     const back = await until(keys['pro']!, (l) => l.every((p) => p.status === 'operational'));

@@ -12,7 +12,11 @@ describe('a retry after internal_error', () => {
   it('answers the first attempt’s search and never charges twice', async () => {
     const account = await createAccount({ plan: 'pro', credits: 100 });
     const key = account.live_key;
-    const body = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'own_only', timeout_ms: 1000 }, limit: 3 };
+    const body = {
+      filters: { title_or: ['engineer'] },
+      waterfall: { strategy: 'own_only', timeout_ms: 1000 },
+      limit: 3,
+    };
     const headers = { 'Idempotency-Key': `retry-${account.account_id}` };
 
     const db = new pg.Client({ connectionString: process.env['DATABASE_URL'] });

@@ -9,15 +9,27 @@ import { api, createAccount, stack } from './stack.js';
  * the simulator's control routes need the admin token; a cursor works only for its own account.
  */
 async function signIn(key: string): Promise<{ cookie: string; csrf: string }> {
-  const res = await fetch(`${stack.baseUrl}/dashboard/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: stack.baseUrl }, body: JSON.stringify({ key }) });
+  const res = await fetch(`${stack.baseUrl}/dashboard/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: stack.baseUrl },
+    body: JSON.stringify({ key }),
+  });
   expect(res.status).toBe(201);
-  return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrf: ((await res.json()) as { csrf_token: string }).csrf_token };
+  return {
+    cookie: res.headers.get('set-cookie')!.split(';')[0]!,
+    csrf: ((await res.json()) as { csrf_token: string }).csrf_token,
+  };
 }
 
 function dashboard(session: { cookie: string; csrf: string }, path: string, body?: unknown) {
   return fetch(`${stack.baseUrl}/dashboard/api${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { cookie: session.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json', 'x-csrf-token': session.csrf, origin: stack.baseUrl }) },
+    headers: {
+      cookie: session.cookie,
+      ...(body === undefined
+        ? {}
+        : { 'content-type': 'application/json', 'x-csrf-token': session.csrf, origin: stack.baseUrl }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
@@ -63,23 +75,45 @@ describe('the dashboard API is rate limited per account', () => {
 });
 
 describe('trust boundaries', () => {
-  it('takes the client address from the connection: X-Forwarded-For from an untrusted peer changes no per-address bucket', async () => {
-    const call = fromAddress('127.0.0.93');
-    const first = await call('/v1/sandbox/jobs/search', { body: {}, headers: { 'x-forwarded-for': '198.51.100.1' } });
-    const second = await call('/v1/sandbox/jobs/search', { body: {}, headers: { 'x-forwarded-for': '198.51.100.2' } });
-    expect(first.status).toBe(200);
-    expect(Number(second.headers.get('ratelimit-remaining'))).toBe(Number(first.headers.get('ratelimit-remaining')) - 1);
-  });
+  it(
+    'takes the client address from the connection: ' +
+      'X-Forwarded-For from an untrusted peer changes no ' +
+      'per-address bucket',
+    async () => {
+      const call = fromAddress('127.0.0.93');
+      const first = await call('/v1/sandbox/jobs/search', { body: {}, headers: { 'x-forwarded-for': '198.51.100.1' } });
+      const second = await call('/v1/sandbox/jobs/search', {
+        body: {},
+        headers: { 'x-forwarded-for': '198.51.100.2' },
+      });
+      expect(first.status).toBe(200);
+      expect(Number(second.headers.get('ratelimit-remaining'))).toBe(
+        Number(first.headers.get('ratelimit-remaining')) - 1,
+      );
+    },
+  );
 
-  it('the simulator\'s control routes answer 401 without the admin token', async () => {
+  it("the simulator's control routes answer 401 without the admin token", async () => {
     const sim = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
-    for (const headers of [{}, { authorization: 'Bearer not-the-token' }, { authorization: `Bearer ${stack.adminToken}-x` }]) {
-      const res = await fetch(`${sim}/_control/providers/provider_a`, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ fail: 'error' }) });
+    for (const headers of [
+      {},
+      { authorization: 'Bearer not-the-token' },
+      { authorization: `Bearer ${stack.adminToken}-x` },
+    ]) {
+      const res = await fetch(`${sim}/_control/providers/provider_a`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ fail: 'error' }),
+      });
       expect(res.status).toBe(401);
     }
-    const allowed = await fetch(`${sim}/_control/providers`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+    const allowed = await fetch(`${sim}/_control/providers`, {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
     expect(allowed.status).toBe(200);
-    expect(((await allowed.json()) as { providers: Array<{ fail: string }> }).providers.every((p) => p.fail === 'none')).toBe(true);
+    expect(
+      ((await allowed.json()) as { providers: Array<{ fail: string }> }).providers.every((p) => p.fail === 'none'),
+    ).toBe(true);
   });
 
   it('a cursor minted for one account is refused for another with 400 invalid_request', async () => {
@@ -96,7 +130,11 @@ describe('trust boundaries', () => {
     // the owner's next page still comes
     expect((await api('/v1/jobs/search', { key: owner.live_key, body: { ...request, cursor } })).status).toBe(200);
     // the other listings refuse a foreign or tampered cursor the same way
-    for (const path of [`/v1/billing/ledger?cursor=${cursor}`, `/v1/watches?cursor=${cursor}`, `/v1/events?since=${cursor}`]) {
+    for (const path of [
+      `/v1/billing/ledger?cursor=${cursor}`,
+      `/v1/watches?cursor=${cursor}`,
+      `/v1/events?since=${cursor}`,
+    ]) {
       const res = await api(path, { key: other.live_key });
       expect({ path, status: res.status }).toEqual({ path, status: 400 });
       expect(ErrorEnvelopeSchema.parse(res.body).error.code).toBe('invalid_request');

@@ -4,12 +4,24 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JobSearchResponseSchema } from '@jobs/contracts';
-import { addWorldCompany, addWorldJob, ancestry, api, createAccount, OtlpReceiver, rootsOf, servicesAlong, stack, type ReceivedSpan } from '@jobs/e2e-support';
+import {
+  addWorldCompany,
+  addWorldJob,
+  ancestry,
+  api,
+  createAccount,
+  OtlpReceiver,
+  rootsOf,
+  servicesAlong,
+  stack,
+  type ReceivedSpan,
+} from '@jobs/e2e-support';
 
 /**
  * One search is one trace: the test stack exports spans (OTLP/HTTP JSON) to a receiver running in
  * this process, and samples only the traces a caller asks for with a sampled `traceparent`, as
- * this test does. The public API starts that trace itself and links the caller's span. The search finds a new opening of a watched company, so the trace continues past
+ * this test does. The public API starts that trace itself and links the caller's span. The search finds a new opening
+ * of a watched company, so the trace continues past
  * the answer through the opening's lifecycle change, the watch's charged event and its storage for
  * delivery: every one of the six services, each stage a child of the message that started it.
  */
@@ -26,7 +38,8 @@ const hooks = createServer((_req, res) => res.writeHead(200).end());
 let hookUrl: string;
 
 beforeAll(async () => {
-  if (!Number.isInteger(receiverPort) || receiverPort <= 0) throw new Error('OTLP_RECEIVER_PORT is not set: run through npm test / the stack e2e mode');
+  if (!Number.isInteger(receiverPort) || receiverPort <= 0)
+    throw new Error('OTLP_RECEIVER_PORT is not set: run through npm test / the stack e2e mode');
   await receiver.listen(receiverPort);
   await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
   hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`;
@@ -44,7 +57,9 @@ async function spansUntil(traceId: string, done: (spans: ReceivedSpan[]) => bool
     await new Promise((r) => setTimeout(r, 250));
   }
   const seen = receiver.trace(traceId).map((s) => `${s.service}: ${s.name}`);
-  throw new Error(`trace ${traceId} incomplete after ${WAIT_MS} ms; received ${seen.length} spans:\n${seen.join('\n')}`);
+  throw new Error(
+    `trace ${traceId} incomplete after ${WAIT_MS} ms; received ${seen.length} spans:\n${seen.join('\n')}`,
+  );
 }
 
 /** The trace the gateway started for a request that sent the caller's trace id in its traceparent. */
@@ -61,135 +76,215 @@ async function linkedTrace(callerTraceId: string): Promise<string> {
   throw new Error(`no span links the caller's trace ${callerTraceId} after ${WAIT_MS} ms`);
 }
 
-const consumerOf = (topic: string, service: string) => (s: ReceivedSpan) => s.kind === CONSUMER && s.service === service && s.name === `${topic} process`;
+const consumerOf = (topic: string, service: string) => (s: ReceivedSpan) =>
+  s.kind === CONSUMER && s.service === service && s.name === `${topic} process`;
 // The dispatcher also stores the free company.hiring_started event of the same trace.
-const jobOpenedStored = (s: ReceivedSpan) => consumerOf('event.emitted', 'webhook-dispatcher')(s) && s.attributes['jobs.event.type'] === 'job.opened';
+const jobOpenedStored = (s: ReceivedSpan) =>
+  consumerOf('event.emitted', 'webhook-dispatcher')(s) && s.attributes['jobs.event.type'] === 'job.opened';
 
 describe('tracing: one search, one trace across every service', () => {
-  it('links the gateway, the waterfall, every provider call, dedupe, billing and the event dispatcher parent to child, with stage attributes', async () => {
-    const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
-    const domain = await addWorldCompany();
-    expect((await api('/v1/watches', { key, body: { type: 'company', domain, webhook_url: hookUrl } })).status).toBe(201);
-    // Listed by provider_a alone and posted ten days ago: no refresh pass brings it into the store
-    // (its new-listings window is minutes long, and the store does not know the company), so the
-    // search's own merge opens it and its job.opened belongs to this trace.
-    const opening = await addWorldJob({ providers: ['provider_a'], company_domain: domain, posted_at: new Date(Date.now() - 10 * 86_400_000).toISOString() });
-
-    const callerTraceId = randomBytes(16).toString('hex');
-    const callerSpanId = randomBytes(8).toString('hex');
-    const res = await api('/v1/jobs/search', {
-      key,
-      headers: { traceparent: `00-${callerTraceId}-${callerSpanId}-01`, baggage: 'account=acc_someone_else' },
-      body: { filters: { title_or: [opening.keyword] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] }, limit: 10 },
-    });
-    expect(res.status).toBe(200);
-    // The public API starts a trace of its own and links the caller's span; nothing joins the caller's trace.
-    const traceId = await linkedTrace(callerTraceId);
-    expect(traceId).not.toBe(callerTraceId);
-    const page = JobSearchResponseSchema.parse(res.body);
-    expect(page.data).toHaveLength(1);
-    // One credit for the new job: the search's page or the watch's job.opened, whichever billing
-    // handles first (both are in this trace; the other finds it already paid).
-    expect(page.metadata.credits_charged + page.metadata.jobs_already_paid).toBe(1);
-
-    const spans = await spansUntil(
-      traceId,
-      // Parents end, and so are exported, after their children: wait for the tree to close.
-      (all) => rootsOf(all).length === 1 && all.some(jobOpenedStored) && all.some(consumerOf('search.page.charged', 'gateway')) && all.some(consumerOf('search.page.gathered', 'gateway')) && all.some((s) => s.service === 'provider-sim'),
-    );
-
-    // One tree: a single root, the gateway's server span, which links the caller's span instead of
-    // being its child; every other span's parent was received too.
-    const roots = rootsOf(spans);
-    expect(roots).toHaveLength(1);
-    const root = roots[0]!;
-    expect(root).toMatchObject({ service: 'gateway', kind: SERVER, parentSpanId: null, links: [{ traceId: callerTraceId, spanId: callerSpanId }] });
-    expect(receiver.trace(callerTraceId)).toEqual([]);
-    expect(new Set(spans.map((s) => s.service))).toEqual(
-      new Set(['gateway', 'search-orchestrator', 'provider-fetcher', 'provider-sim', 'dedupe', 'billing', 'webhook-dispatcher']),
-    );
-
-    // Every consumer span is the child of the producer span of the message it handles.
-    const byId = new Map(spans.map((s) => [s.spanId, s]));
-    for (const consumer of spans.filter((s) => s.kind === CONSUMER)) {
-      const parent = byId.get(consumer.parentSpanId!)!;
-      expect({ consumer: consumer.name, parent: parent.name, kind: parent.kind }).toEqual({
-        consumer: consumer.name,
-        parent: consumer.name.replace(/ process$/, ' publish'),
-        kind: PRODUCER,
+  it(
+    'links the gateway, the waterfall, every provider call, ' +
+      'dedupe, billing and the event dispatcher parent to child, ' +
+      'with stage attributes',
+    async () => {
+      const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
+      const domain = await addWorldCompany();
+      expect((await api('/v1/watches', { key, body: { type: 'company', domain, webhook_url: hookUrl } })).status).toBe(
+        201,
+      );
+      // Listed by provider_a alone and posted ten days ago: no refresh pass brings it into the store
+      // (its new-listings window is minutes long, and the store does not know the company), so the
+      // search's own merge opens it and its job.opened belongs to this trace.
+      const opening = await addWorldJob({
+        providers: ['provider_a'],
+        company_domain: domain,
+        posted_at: new Date(Date.now() - 10 * 86_400_000).toISOString(),
       });
-    }
 
-    // The answer's two halves follow the leg whose batch completed the search: the partner's
-    // (gateway → orchestrator (plan) → fetcher → dedupe → orchestrator (gather)), or the own
-    // index's store query, which skips the fetcher; then the page straight to the gateway, and its
-    // charge through billing to the gateway, side by side.
-    const gathered = spans.find(consumerOf('search.page.gathered', 'gateway'))!;
-    const answered = spans.find(consumerOf('search.page.charged', 'gateway'))!;
-    const path = servicesAlong(ancestry(spans, answered));
-    expect([
-      ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'search-orchestrator', 'billing', 'gateway'],
-      ['gateway', 'search-orchestrator', 'dedupe', 'search-orchestrator', 'billing', 'gateway'],
-    ]).toContainEqual(path);
-    const gather = [
-      'search.requested process',
-      ...(path.includes('provider-fetcher') ? ['provider.fetch.requested process'] : []),
-      'provider.records.fetched process',
-      'search.records.deduplicated process',
-    ];
-    expect(ancestry(spans, answered).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([...gather, 'billing.page.charge.requested process', 'search.page.charged process']);
-    expect(ancestry(spans, gathered).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([...gather, 'search.page.gathered process']);
+      const callerTraceId = randomBytes(16).toString('hex');
+      const callerSpanId = randomBytes(8).toString('hex');
+      const res = await api('/v1/jobs/search', {
+        key,
+        headers: { traceparent: `00-${callerTraceId}-${callerSpanId}-01`, baggage: 'account=acc_someone_else' },
+        body: {
+          filters: { title_or: [opening.keyword] },
+          waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] },
+          limit: 10,
+        },
+      });
+      expect(res.status).toBe(200);
+      // The public API starts a trace of its own and links the caller's span; nothing joins the caller's trace.
+      const traceId = await linkedTrace(callerTraceId);
+      expect(traceId).not.toBe(callerTraceId);
+      const page = JobSearchResponseSchema.parse(res.body);
+      expect(page.data).toHaveLength(1);
+      // One credit for the new job: the search's page or the watch's job.opened, whichever billing
+      // handles first (both are in this trace; the other finds it already paid).
+      expect(page.metadata.credits_charged + page.metadata.jobs_already_paid).toBe(1);
 
-    // The new opening's event: dedupe's lifecycle change (through its outbox) → the watch matcher
-    // → billing charges job.opened → the dispatcher stores it for the feed and delivery.
-    const dispatched = spans.find(jobOpenedStored)!;
-    expect(servicesAlong(ancestry(spans, dispatched))).toEqual(['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'search-orchestrator', 'billing', 'webhook-dispatcher']);
-    expect(ancestry(spans, dispatched).filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([
-      'search.requested process',
-      'provider.fetch.requested process',
-      'provider.records.fetched process',
-      'job.lifecycle.changed process',
-      'event.charge.requested process',
-      'event.emitted process',
-    ]);
-    expect(dispatched.attributes).toMatchObject({ 'jobs.event.type': 'job.opened', 'jobs.event.has_webhook': true });
+      const spans = await spansUntil(
+        traceId,
+        // Parents end, and so are exported, after their children: wait for the tree to close.
+        (all) =>
+          rootsOf(all).length === 1 &&
+          all.some(jobOpenedStored) &&
+          all.some(consumerOf('search.page.charged', 'gateway')) &&
+          all.some(consumerOf('search.page.gathered', 'gateway')) &&
+          all.some((s) => s.service === 'provider-sim'),
+      );
 
-    // The partner's call is a span of its own in the fetcher, and its HTTP server span (the
-    // simulator) is its grandchild through the HTTP client span. The own index is not called: its
-    // store answers.
-    const call = spans.find((s) => s.service === 'provider-fetcher' && s.name === 'provider provider_a call');
-    expect(call?.attributes).toMatchObject({ 'jobs.provider': 'provider_a', 'jobs.outcome': 'ok' });
-    const served = spans.filter((s) => s.service === 'provider-sim' && s.kind === SERVER && ancestry(spans, s).includes(call!));
-    expect(served.length).toBeGreaterThan(0);
-    expect(ancestry(spans, served[0]!).some((s) => s.kind === CLIENT && s.service === 'provider-fetcher')).toBe(true);
-    expect(spans.some((s) => s.name === 'provider own_index call')).toBe(false);
+      // One tree: a single root, the gateway's server span, which links the caller's span instead of
+      // being its child; every other span's parent was received too.
+      const roots = rootsOf(spans);
+      expect(roots).toHaveLength(1);
+      const root = roots[0]!;
+      expect(root).toMatchObject({
+        service: 'gateway',
+        kind: SERVER,
+        parentSpanId: null,
+        links: [{ traceId: callerTraceId, spanId: callerSpanId }],
+      });
+      expect(receiver.trace(callerTraceId)).toEqual([]);
+      expect(new Set(spans.map((s) => s.service))).toEqual(
+        new Set([
+          'gateway',
+          'search-orchestrator',
+          'provider-fetcher',
+          'provider-sim',
+          'dedupe',
+          'billing',
+          'webhook-dispatcher',
+        ]),
+      );
 
-    // Logs of the stages carry the trace id beside the request id.
-    const requestId = res.headers.get('x-request-id');
-    const logLines = (service: string) =>
-      readFileSync(join(String(process.env['STACK_LOG_DIR']), `${service}.log`), 'utf8')
-        .split('\n')
-        .filter((line) => line.includes(traceId))
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(logLines('search-orchestrator')).toContainEqual(expect.objectContaining({ trace_id: traceId, request_id: requestId, msg: 'job change matched watches' }));
-    expect(logLines('webhook-dispatcher').length).toBeGreaterThan(0);
-    expect(logLines('webhook-dispatcher').every((line) => line['trace_id'] === traceId && line['request_id'] === requestId)).toBe(true);
+      // Every consumer span is the child of the producer span of the message it handles.
+      const byId = new Map(spans.map((s) => [s.spanId, s]));
+      for (const consumer of spans.filter((s) => s.kind === CONSUMER)) {
+        const parent = byId.get(consumer.parentSpanId!)!;
+        expect({ consumer: consumer.name, parent: parent.name, kind: parent.kind }).toEqual({
+          consumer: consumer.name,
+          parent: consumer.name.replace(/ process$/, ' publish'),
+          kind: PRODUCER,
+        });
+      }
 
-    // Stage attributes: what the stage decided, where an SRE looks for it.
-    const stage = (service: string, topic: string) => spans.find(consumerOf(topic, service))!.attributes;
-    expect(root.attributes).toMatchObject({ 'jobs.search.strategy': 'max_coverage', 'jobs.account.plan': 'pro', 'jobs.credits.charged': page.metadata.credits_charged, 'jobs.page.jobs': 1 });
-    expect(stage('search-orchestrator', 'search.requested')).toMatchObject({ 'jobs.search.strategy': 'max_coverage', 'jobs.search.wave_providers': 'own_index,provider_a' });
-    expect(stage('dedupe', 'provider.records.fetched')).toMatchObject({ 'jobs.records.in': expect.any(Number), 'jobs.batch.canonical_jobs': expect.any(Number) });
-    expect(stage('billing', 'billing.page.charge.requested')).toMatchObject({
-      'jobs.billing.outcome': 'charged',
-      'jobs.credits.charged': page.metadata.credits_charged,
-      'jobs.page.already_paid': page.metadata.jobs_already_paid,
-    });
-    expect(stage('billing', 'event.charge.requested')).toMatchObject({ 'jobs.event.type': 'job.opened', 'jobs.job.id': page.data[0]!.id });
-    expect(stage('search-orchestrator', 'job.lifecycle.changed')).toMatchObject({ 'jobs.job.change': 'opened', 'jobs.events.made': 1 });
-  });
+      // The answer's two halves follow the leg whose batch completed the search: the partner's
+      // (gateway → orchestrator (plan) → fetcher → dedupe → orchestrator (gather)), or the own
+      // index's store query, which skips the fetcher; then the page straight to the gateway, and its
+      // charge through billing to the gateway, side by side.
+      const gathered = spans.find(consumerOf('search.page.gathered', 'gateway'))!;
+      const answered = spans.find(consumerOf('search.page.charged', 'gateway'))!;
+      const path = servicesAlong(ancestry(spans, answered));
+      expect([
+        ['gateway', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'search-orchestrator', 'billing', 'gateway'],
+        ['gateway', 'search-orchestrator', 'dedupe', 'search-orchestrator', 'billing', 'gateway'],
+      ]).toContainEqual(path);
+      const gather = [
+        'search.requested process',
+        ...(path.includes('provider-fetcher') ? ['provider.fetch.requested process'] : []),
+        'provider.records.fetched process',
+        'search.records.deduplicated process',
+      ];
+      expect(
+        ancestry(spans, answered)
+          .filter((s) => s.kind === CONSUMER)
+          .map((s) => s.name),
+      ).toEqual([...gather, 'billing.page.charge.requested process', 'search.page.charged process']);
+      expect(
+        ancestry(spans, gathered)
+          .filter((s) => s.kind === CONSUMER)
+          .map((s) => s.name),
+      ).toEqual([...gather, 'search.page.gathered process']);
 
-  it('continues an operator\'s trace on the admin port', async () => {
+      // The new opening's event: dedupe's lifecycle change (through its outbox) → the watch matcher
+      // → billing charges job.opened → the dispatcher stores it for the feed and delivery.
+      const dispatched = spans.find(jobOpenedStored)!;
+      expect(servicesAlong(ancestry(spans, dispatched))).toEqual([
+        'gateway',
+        'search-orchestrator',
+        'provider-fetcher',
+        'dedupe',
+        'search-orchestrator',
+        'billing',
+        'webhook-dispatcher',
+      ]);
+      expect(
+        ancestry(spans, dispatched)
+          .filter((s) => s.kind === CONSUMER)
+          .map((s) => s.name),
+      ).toEqual([
+        'search.requested process',
+        'provider.fetch.requested process',
+        'provider.records.fetched process',
+        'job.lifecycle.changed process',
+        'event.charge.requested process',
+        'event.emitted process',
+      ]);
+      expect(dispatched.attributes).toMatchObject({ 'jobs.event.type': 'job.opened', 'jobs.event.has_webhook': true });
+
+      // The partner's call is a span of its own in the fetcher, and its HTTP server span (the
+      // simulator) is its grandchild through the HTTP client span. The own index is not called: its
+      // store answers.
+      const call = spans.find((s) => s.service === 'provider-fetcher' && s.name === 'provider provider_a call');
+      expect(call?.attributes).toMatchObject({ 'jobs.provider': 'provider_a', 'jobs.outcome': 'ok' });
+      const served = spans.filter(
+        (s) => s.service === 'provider-sim' && s.kind === SERVER && ancestry(spans, s).includes(call!),
+      );
+      expect(served.length).toBeGreaterThan(0);
+      expect(ancestry(spans, served[0]!).some((s) => s.kind === CLIENT && s.service === 'provider-fetcher')).toBe(true);
+      expect(spans.some((s) => s.name === 'provider own_index call')).toBe(false);
+
+      // Logs of the stages carry the trace id beside the request id.
+      const requestId = res.headers.get('x-request-id');
+      const logLines = (service: string) =>
+        readFileSync(join(String(process.env['STACK_LOG_DIR']), `${service}.log`), 'utf8')
+          .split('\n')
+          .filter((line) => line.includes(traceId))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(logLines('search-orchestrator')).toContainEqual(
+        expect.objectContaining({ trace_id: traceId, request_id: requestId, msg: 'job change matched watches' }),
+      );
+      expect(logLines('webhook-dispatcher').length).toBeGreaterThan(0);
+      expect(
+        logLines('webhook-dispatcher').every(
+          (line) => line['trace_id'] === traceId && line['request_id'] === requestId,
+        ),
+      ).toBe(true);
+
+      // Stage attributes: what the stage decided, where an SRE looks for it.
+      const stage = (service: string, topic: string) => spans.find(consumerOf(topic, service))!.attributes;
+      expect(root.attributes).toMatchObject({
+        'jobs.search.strategy': 'max_coverage',
+        'jobs.account.plan': 'pro',
+        'jobs.credits.charged': page.metadata.credits_charged,
+        'jobs.page.jobs': 1,
+      });
+      expect(stage('search-orchestrator', 'search.requested')).toMatchObject({
+        'jobs.search.strategy': 'max_coverage',
+        'jobs.search.wave_providers': 'own_index,provider_a',
+      });
+      expect(stage('dedupe', 'provider.records.fetched')).toMatchObject({
+        'jobs.records.in': expect.any(Number),
+        'jobs.batch.canonical_jobs': expect.any(Number),
+      });
+      expect(stage('billing', 'billing.page.charge.requested')).toMatchObject({
+        'jobs.billing.outcome': 'charged',
+        'jobs.credits.charged': page.metadata.credits_charged,
+        'jobs.page.already_paid': page.metadata.jobs_already_paid,
+      });
+      expect(stage('billing', 'event.charge.requested')).toMatchObject({
+        'jobs.event.type': 'job.opened',
+        'jobs.job.id': page.data[0]!.id,
+      });
+      expect(stage('search-orchestrator', 'job.lifecycle.changed')).toMatchObject({
+        'jobs.job.change': 'opened',
+        'jobs.events.made': 1,
+      });
+    },
+  );
+
+  it("continues an operator's trace on the admin port", async () => {
     const callerTraceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const res = await fetch(`${stack.adminUrl}/admin/providers/reset`, {
@@ -197,7 +292,12 @@ describe('tracing: one search, one trace across every service', () => {
       headers: { authorization: `Bearer ${stack.adminToken}`, traceparent: `00-${callerTraceId}-${callerSpanId}-01` },
     });
     expect(res.status).toBe(204);
-    const spans = await spansUntil(callerTraceId, (all) => all.some((s) => s.service === 'gateway' && s.kind === SERVER));
-    expect(spans.find((s) => s.service === 'gateway' && s.kind === SERVER)).toMatchObject({ parentSpanId: callerSpanId, links: [] });
+    const spans = await spansUntil(callerTraceId, (all) =>
+      all.some((s) => s.service === 'gateway' && s.kind === SERVER),
+    );
+    expect(spans.find((s) => s.service === 'gateway' && s.kind === SERVER)).toMatchObject({
+      parentSpanId: callerSpanId,
+      links: [],
+    });
   });
 });

@@ -6,7 +6,15 @@ import { api, createAccount, stack, TopicTap } from './stack.js';
  * back in the spec's shape, charged once.
  */
 describe('POST /v1/jobs/search through every service', () => {
-  const tap = new TopicTap(['search.requested', 'provider.fetch.requested', 'provider.records.fetched', 'search.records.deduplicated', 'search.page.gathered', 'billing.page.charge.requested', 'search.page.charged']);
+  const tap = new TopicTap([
+    'search.requested',
+    'provider.fetch.requested',
+    'provider.records.fetched',
+    'search.records.deduplicated',
+    'search.page.gathered',
+    'billing.page.charge.requested',
+    'search.page.charged',
+  ]);
   let liveKey: string;
 
   beforeAll(async () => {
@@ -20,7 +28,14 @@ describe('POST /v1/jobs/search through every service', () => {
     const res = await fetch(`${stack.baseUrl}/readyz`);
     const body = (await res.json()) as { checks: Record<string, boolean> };
     expect(res.status).toBe(200);
-    for (const service of ['provider-sim', 'search-orchestrator', 'provider-fetcher', 'dedupe', 'billing', 'webhook-dispatcher']) {
+    for (const service of [
+      'provider-sim',
+      'search-orchestrator',
+      'provider-fetcher',
+      'dedupe',
+      'billing',
+      'webhook-dispatcher',
+    ]) {
       expect(body.checks[service]).toBe(true);
     }
   });
@@ -39,47 +54,93 @@ describe('POST /v1/jobs/search through every service', () => {
     expect(body.data.length).toBeLessThanOrEqual(5);
     expect(body.metadata.request_id).toBe(requestId);
     expect(body.metadata.providers.tried).toEqual(['provider_a']);
-    expect(body.data.every((job) => job.id.startsWith('job_') && job.sources.some((s) => s.provider === 'provider_a'))).toBe(true);
+    expect(
+      body.data.every((job) => job.id.startsWith('job_') && job.sources.some((s) => s.provider === 'provider_a')),
+    ).toBe(true);
     expect(Number(res.headers.get('x-credits-charged'))).toBe(body.metadata.credits_charged);
     expect(body.metadata.credits_charged).toBe(body.data.length);
     expect(Number(res.headers.get('x-credits-remaining'))).toBe(1000 - body.data.length);
 
     // Each stage published under the same request id, and the answer's two halves carry the whole
     // path: the page from the orchestrator, billing's outcome beside it.
-    const charged = await tap.waitFor((m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId);
-    expect(charged.headers['x-stages']).toBe('gateway,search-orchestrator,provider-fetcher,dedupe,search-orchestrator,billing');
+    const charged = await tap.waitFor(
+      (m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId,
+    );
+    expect(charged.headers['x-stages']).toBe(
+      'gateway,search-orchestrator,provider-fetcher,dedupe,search-orchestrator,billing',
+    );
     expect(charged.headers['traceparent']).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
-    expect(charged.value).toMatchObject({ outcome: 'ok', charge: { returned_job_ids: body.data.map((job) => job.id), next_cursor: body.next_cursor }, credits_charged: body.data.length });
-    const page = await tap.waitFor((m) => m.topic === 'search.page.gathered' && m.headers['x-request-id'] === requestId);
+    expect(charged.value).toMatchObject({
+      outcome: 'ok',
+      charge: { returned_job_ids: body.data.map((job) => job.id), next_cursor: body.next_cursor },
+      credits_charged: body.data.length,
+    });
+    const page = await tap.waitFor(
+      (m) => m.topic === 'search.page.gathered' && m.headers['x-request-id'] === requestId,
+    );
     expect(page.headers['x-stages']).toBe('gateway,search-orchestrator,provider-fetcher,dedupe,search-orchestrator');
-    for (const topic of ['search.requested', 'provider.fetch.requested', 'provider.records.fetched', 'search.records.deduplicated', 'billing.page.charge.requested']) {
+    for (const topic of [
+      'search.requested',
+      'provider.fetch.requested',
+      'provider.records.fetched',
+      'search.records.deduplicated',
+      'billing.page.charge.requested',
+    ]) {
       const message = await tap.waitFor((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
       expect(message.key).toBeTruthy();
     }
-    const traceIds = new Set(tap.seen.filter((m) => m.headers['x-request-id'] === requestId).map((m) => m.headers['traceparent']?.split('-')[1]));
+    const traceIds = new Set(
+      tap.seen
+        .filter((m) => m.headers['x-request-id'] === requestId)
+        .map((m) => m.headers['traceparent']?.split('-')[1]),
+    );
     expect(traceIds.size).toBe(1);
   });
 
   it('answers the own index from the store: straight from the orchestrator to dedupe, no fetcher', async () => {
-    const res = await api('/v1/jobs/search', { key: liveKey, body: { filters: { title_or: ['engineer'] }, waterfall: { providers: ['own_index'] }, limit: 5 } });
+    const res = await api('/v1/jobs/search', {
+      key: liveKey,
+      body: { filters: { title_or: ['engineer'] }, waterfall: { providers: ['own_index'] }, limit: 5 },
+    });
     expect(res.status).toBe(200);
     const requestId = res.headers.get('x-request-id');
     const body = JobSearchResponseSchema.parse(res.body);
     expect(body.data.length).toBeGreaterThan(0);
     expect(body.metadata.providers.tried).toEqual(['own_index']);
-    const reply = await tap.waitFor((m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId);
+    const reply = await tap.waitFor(
+      (m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId,
+    );
     expect(reply.headers['x-stages']).toBe('gateway,search-orchestrator,dedupe,search-orchestrator,billing');
-    const leg = await tap.waitFor((m) => m.topic === 'provider.records.fetched' && m.headers['x-request-id'] === requestId);
+    const leg = await tap.waitFor(
+      (m) => m.topic === 'provider.records.fetched' && m.headers['x-request-id'] === requestId,
+    );
     expect(leg.value).toMatchObject({ batches: [{ provider: 'own_index', records: [] }], index_query: { want: 5 } });
-    expect(tap.seen.some((m) => m.topic === 'provider.fetch.requested' && m.headers['x-request-id'] === requestId)).toBe(false);
+    expect(
+      tap.seen.some((m) => m.topic === 'provider.fetch.requested' && m.headers['x-request-id'] === requestId),
+    ).toBe(false);
   });
 
   it('asks all seven sources on a Pro plan and merges what several of them saw', async () => {
-    const res = await api('/v1/jobs/search', { key: liveKey, body: { filters: { title_or: ['engineer'], country_code_or: ['GB'] }, waterfall: { strategy: 'max_coverage' }, limit: 50 } });
+    const res = await api('/v1/jobs/search', {
+      key: liveKey,
+      body: {
+        filters: { title_or: ['engineer'], country_code_or: ['GB'] },
+        waterfall: { strategy: 'max_coverage' },
+        limit: 50,
+      },
+    });
     expect(res.status).toBe(200);
     const body = JobSearchResponseSchema.parse(res.body);
     expect(body.metadata.status).toBe('complete');
-    expect([...body.metadata.providers.tried].sort()).toEqual(['own_index', 'provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
+    expect([...body.metadata.providers.tried].sort()).toEqual([
+      'own_index',
+      'provider_a',
+      'provider_b',
+      'provider_c',
+      'provider_d',
+      'provider_e',
+      'provider_f',
+    ]);
     expect(body.metadata.providers.hit.length).toBeGreaterThan(1);
     expect(body.data.every((job) => job.location.country_code === 'GB')).toBe(true);
     const sourceCounts = body.data.map((job) => new Set(job.sources.map((s) => s.provider)).size);
@@ -90,13 +151,23 @@ describe('POST /v1/jobs/search through every service', () => {
     // (FetchWaveUseCase), so at most two messages, the second holding that partner alone
     const requestId = res.headers.get('x-request-id');
     await tap.waitFor((m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId);
-    const ofSearch = (topic: string) => tap.seen.filter((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
+    const ofSearch = (topic: string) =>
+      tap.seen.filter((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
     expect(ofSearch('provider.fetch.requested')).toHaveLength(1);
     expect((ofSearch('provider.fetch.requested')[0]!.value as { providers: unknown[] }).providers).toHaveLength(6);
-    const legs = ofSearch('provider.records.fetched').map((m) => (m.value as { batches: { provider: string }[] }).batches.map((b) => b.provider).sort());
+    const legs = ofSearch('provider.records.fetched').map((m) =>
+      (m.value as { batches: { provider: string }[] }).batches.map((b) => b.provider).sort(),
+    );
     const partnerLegs = legs.filter((providers) => !providers.includes('own_index'));
     expect(legs.filter((providers) => providers.includes('own_index'))).toEqual([['own_index']]);
-    expect(partnerLegs.flat().sort()).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
+    expect(partnerLegs.flat().sort()).toEqual([
+      'provider_a',
+      'provider_b',
+      'provider_c',
+      'provider_d',
+      'provider_e',
+      'provider_f',
+    ]);
     expect(partnerLegs.map((providers) => providers.length).sort()).toEqual(partnerLegs.length === 1 ? [6] : [1, 5]);
     expect(ofSearch('search.records.deduplicated')).toHaveLength(legs.length);
   });
@@ -123,7 +194,10 @@ describe('POST /v1/jobs/search through every service', () => {
 
     const unknown = await api('/v1/jobs/search', { key: liveKey, body: { filters: { titel_or: ['x'] } } });
     expect(unknown.status).toBe(400);
-    expect(ErrorEnvelopeSchema.parse(unknown.body).error).toMatchObject({ code: 'unknown_filter', param: 'filters.titel_or' });
+    expect(ErrorEnvelopeSchema.parse(unknown.body).error).toMatchObject({
+      code: 'unknown_filter',
+      param: 'filters.titel_or',
+    });
 
     const anonymous = await api('/v1/jobs/search', { body: search });
     expect(anonymous.status).toBe(401);

@@ -38,16 +38,38 @@ export class FetcherModule {
           // places never hold the sweeps of a provider behind them on the same partition: a
           // round's sweeps wait in their provider's pacer, a few hundred bytes each.
           backgroundGroups: [
-            { suffix: 'refresh', topics: [Topics.RefreshFetchRequested], partitionsConsumedConcurrently: 12, detachedInFlight: 4_096 },
-            { suffix: 'passes', topics: [Topics.RefreshPassFetchRequested], partitionsConsumedConcurrently: 12, detachedInFlight: 64 },
+            {
+              suffix: 'refresh',
+              topics: [Topics.RefreshFetchRequested],
+              partitionsConsumedConcurrently: 12,
+              detachedInFlight: 4_096,
+            },
+            {
+              suffix: 'passes',
+              topics: [Topics.RefreshPassFetchRequested],
+              partitionsConsumedConcurrently: 12,
+              detachedInFlight: 64,
+            },
             // Async search chunks (a chunk's pages side by side, up to a second each): a sync fetch
             // never waits for a chunk's batch, and one search's providers read side by side.
-            { suffix: 'async', topics: [Topics.AsyncChunkRequested], partitionsConsumedConcurrently: 12, concurrencyWithinPartition: 8 },
+            {
+              suffix: 'async',
+              topics: [Topics.AsyncChunkRequested],
+              partitionsConsumedConcurrently: 12,
+              concurrencyWithinPartition: 8,
+            },
           ],
         }),
       ],
       controllers: [FetchConsumer, RefreshConsumer, AsyncChunksConsumer],
-      providers: [{ provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) }, ProviderCalls, FetchWaveUseCase, FetchRefreshUseCase, FetchChunkUseCase, BreakerReportsPublisher],
+      providers: [
+        { provide: PROVIDER_ADAPTERS, useValue: createProviderAdapters(config.PROVIDER_SIM_URL) },
+        ProviderCalls,
+        FetchWaveUseCase,
+        FetchRefreshUseCase,
+        FetchChunkUseCase,
+        BreakerReportsPublisher,
+      ],
     };
   }
 }

@@ -13,10 +13,14 @@ describe('provider-sim over HTTP', () => {
   let base: string;
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ seed: 42, timeoutMs: 300, adminToken: TOKEN, clock: () => T0 }), new FastifyAdapter(), {
-      bodyParser: false,
-      logger: false,
-    });
+    app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.register({ seed: 42, timeoutMs: 300, adminToken: TOKEN, clock: () => T0 }),
+      new FastifyAdapter(),
+      {
+        bodyParser: false,
+        logger: false,
+      },
+    );
     configureApp(app);
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = await app.getUrl();
@@ -35,7 +39,10 @@ describe('provider-sim over HTTP', () => {
   async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(path.startsWith('/_control') ? { authorization: `Bearer ${TOKEN}` } : {}) },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(path.startsWith('/_control') ? { authorization: `Bearer ${TOKEN}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -70,23 +77,37 @@ describe('provider-sim over HTTP', () => {
   it('applies injected errors, timeouts and latency', async () => {
     await call('PUT', '/_control/providers/provider_a', { fail: 'error' });
     const failed = await call('GET', '/provider_a/v2/jobs');
-    expect(failed).toEqual({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'service temporarily unavailable' } } });
+    expect(failed).toEqual({
+      status: 503,
+      body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'service temporarily unavailable' } },
+    });
     await call('PUT', '/_control/providers/provider_b', { fail: 'timeout', status: 'degraded' });
     const started = Date.now();
     expect((await call('GET', '/provider_b/api/search?limit=1')).status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     const listed = await call('GET', '/_control/providers');
-    expect(listed.body.providers.find((p: { slug: string }) => p.slug === 'provider_b')).toMatchObject({ fail: 'timeout', status: 'degraded' });
+    expect(listed.body.providers.find((p: { slug: string }) => p.slug === 'provider_b')).toMatchObject({
+      fail: 'timeout',
+      status: 'degraded',
+    });
     expect((await call('POST', '/_control/providers/reset')).status).toBe(204);
-    expect((await call('GET', '/_control/providers')).body.providers.every((p: { fail: string }) => p.fail === 'none')).toBe(true);
+    expect(
+      (await call('GET', '/_control/providers')).body.providers.every((p: { fail: string }) => p.fail === 'none'),
+    ).toBe(true);
   });
 
   it('adds, patches, closes and re-lists jobs, with new provider ids on repost', async () => {
-    expect(await call('POST', '/_control/world/companies', { domain: 'acme-widgets.example', name: 'Acme Widgets' })).toEqual({
+    expect(
+      await call('POST', '/_control/world/companies', { domain: 'acme-widgets.example', name: 'Acme Widgets' }),
+    ).toEqual({
       status: 201,
       body: { domain: 'acme-widgets.example', name: 'Acme Widgets' },
     });
-    const created = await call('POST', '/_control/world/jobs', { company_domain: 'acme-widgets.example', title: 'Underwater Basket Weaver 7f3a', providers: ['provider_c'] });
+    const created = await call('POST', '/_control/world/jobs', {
+      company_domain: 'acme-widgets.example',
+      title: 'Underwater Basket Weaver 7f3a',
+      providers: ['provider_c'],
+    });
     expect(created.status).toBe(201);
     const id = created.body.world_job_id as string;
     const search = () => call('GET', '/provider_c/v1/search?query=underwater+basket+weaver');
@@ -94,10 +115,16 @@ describe('provider-sim over HTTP', () => {
     expect(first).toHaveLength(1);
     expect((await call('GET', '/own_index/v1/jobs?title=underwater+basket+weaver')).body.total).toBe(0);
 
-    expect((await call('PATCH', `/_control/world/jobs/${id}`, { location: { country_code: 'de', remote: true } })).body.location).toMatchObject({ country_code: 'DE', remote: true });
+    expect(
+      (await call('PATCH', `/_control/world/jobs/${id}`, { location: { country_code: 'de', remote: true } })).body
+        .location,
+    ).toMatchObject({ country_code: 'DE', remote: true });
     expect((await search()).body.jobs[0]).toMatchObject({ workplaceType: 'REMOTE', location: { countryCode: 'DEU' } });
 
-    expect((await call('POST', `/_control/world/jobs/${id}/close`, { reason: 'filled' })).body).toMatchObject({ status: 'closed', closed_reason: 'filled' });
+    expect((await call('POST', `/_control/world/jobs/${id}/close`, { reason: 'filled' })).body).toMatchObject({
+      status: 'closed',
+      closed_reason: 'filled',
+    });
     expect((await search()).body.jobs).toHaveLength(0);
 
     const reposted = await call('POST', `/_control/world/jobs/${id}/repost`);
@@ -110,7 +137,10 @@ describe('provider-sim over HTTP', () => {
 
   it('answers the control routes only with the admin token', async () => {
     for (const authorization of [undefined, 'Bearer wrong-token', `Bearer ${TOKEN}x`, TOKEN]) {
-      const res = await fetch(`${base}/_control/providers/reset`, { method: 'POST', headers: authorization === undefined ? {} : { authorization } });
+      const res = await fetch(`${base}/_control/providers/reset`, {
+        method: 'POST',
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expect({ authorization, status: res.status }).toEqual({ authorization, status: 401 });
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     }
@@ -119,9 +149,18 @@ describe('provider-sim over HTTP', () => {
   });
 
   it('rejects bad control input with invalid_request and the field name', async () => {
-    expect(await call('POST', '/_control/world/jobs', { title: 'x', providers: [] })).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', param: 'company_domain' } } });
-    expect(await call('POST', '/_control/world/jobs/wj_0000000000/close', { reason: 'bored' })).toMatchObject({ status: 400, body: { error: { param: 'reason' } } });
-    expect(await call('PUT', '/_control/providers/provider_a', { latency_ms: -1 })).toMatchObject({ status: 400, body: { error: { param: 'latency_ms' } } });
+    expect(await call('POST', '/_control/world/jobs', { title: 'x', providers: [] })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', param: 'company_domain' } },
+    });
+    expect(await call('POST', '/_control/world/jobs/wj_0000000000/close', { reason: 'bored' })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'reason' } },
+    });
+    expect(await call('PUT', '/_control/providers/provider_a', { latency_ms: -1 })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'latency_ms' } },
+    });
     expect((await call('POST', '/_control/world/jobs/wj_nope/repost')).status).toBe(404);
   });
 });

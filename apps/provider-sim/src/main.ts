@@ -8,7 +8,13 @@ const env = loadProviderSimEnv();
 
 await runService({
   name: 'provider-sim',
-  module: AppModule.register({ seed: env.WORLD_SEED, timeoutMs: env.PROVIDER_SIM_TIMEOUT_MS, adminToken: env.ADMIN_TOKEN, slots: env.WORLD_SLOTS, companies: env.WORLD_COMPANIES }),
+  module: AppModule.register({
+    seed: env.WORLD_SEED,
+    timeoutMs: env.PROVIDER_SIM_TIMEOUT_MS,
+    adminToken: env.ADMIN_TOKEN,
+    slots: env.WORLD_SLOTS,
+    companies: env.WORLD_COMPANIES,
+  }),
   port: env.PROVIDER_SIM_PORT,
   host: env.PROVIDER_SIM_HOST,
   // The simulator serves its own /livez and /readyz (ready once the world is generated).

@@ -49,22 +49,48 @@ export class OrchestratorModule {
           deadLetterTopic: Topics.DeadLetter,
           // Async collection in a group of its own: a chunk's answer never waits in a fetch behind
           // a batch of job.lifecycle.changed (a 10,000-job search makes as many), nor they behind it.
-          backgroundGroups: [{ suffix: 'async', topics: [Topics.AsyncChunkDeduplicated, Topics.AsyncChunkCharged], partitionsConsumedConcurrently: 4 }],
+          backgroundGroups: [
+            {
+              suffix: 'async',
+              topics: [Topics.AsyncChunkDeduplicated, Topics.AsyncChunkCharged],
+              partitionsConsumedConcurrently: 4,
+            },
+          ],
         }),
         // async searches stage their chunk requests, charges and events with their state
         OutboxModule,
       ],
       controllers: [SearchConsumer, OrchestratorQueriesConsumer, WatchMatcherConsumer, AsyncSearchConsumer],
-      providers: [SearchStateStore, StartSearchUseCase, CollectBatchUseCase, CompleteSearchUseCase, DeadlineSweeper, FanOutUseCase, NextPageUseCase, ResultSetStore, { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+      providers: [
+        SearchStateStore,
+        StartSearchUseCase,
+        CollectBatchUseCase,
+        CompleteSearchUseCase,
+        DeadlineSweeper,
+        FanOutUseCase,
+        NextPageUseCase,
+        ResultSetStore,
+        { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // Watches: store, CRUD, the in-memory index and the matcher.
-        WatchStore, WatchIndex, ManageWatchesUseCase, MatchChangesUseCase,
+        WatchStore,
+        WatchIndex,
+        ManageWatchesUseCase,
+        MatchChangesUseCase,
         // The webhook URLs watches and async searches deliver to (GET /v1/webhook_endpoints).
         WebhookUrlUsageUseCase,
         { provide: WATCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // Async searches: state in PostgreSQL, chunked collection, charges as collected, sweeper.
-        AsyncSearchSteps, CreateAsyncSearchUseCase, ReadAsyncSearchUseCase, CollectChunkUseCase, ApplyChargeUseCase, ResumeSearchesUseCase, AsyncSearchSweeper, AsyncPipelineProbe,
+        AsyncSearchSteps,
+        CreateAsyncSearchUseCase,
+        ReadAsyncSearchUseCase,
+        CollectChunkUseCase,
+        ApplyChargeUseCase,
+        ResumeSearchesUseCase,
+        AsyncSearchSweeper,
+        AsyncPipelineProbe,
         { provide: ASYNC_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
-        { provide: ASYNC_SEARCH_POOL, useValue: { maxRunning: config.ASYNC_SEARCH_MAX_RUNNING } }],
+        { provide: ASYNC_SEARCH_POOL, useValue: { maxRunning: config.ASYNC_SEARCH_MAX_RUNNING } },
+      ],
     };
   }
 }

@@ -4,7 +4,11 @@ import { api, createAccount, resetProviders, setProvider } from '@jobs/e2e-suppo
 
 /** ASYNC_SEARCH_MAX_RUNNING of the test stack (the default). */
 const POOL_PLACES = 8;
-const BODY = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] }, limit: 200 };
+const BODY = {
+  filters: { title_or: ['engineer'] },
+  waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] },
+  limit: 200,
+};
 
 async function start(key: string): Promise<AsyncSearch> {
   const res = await api('/v1/searches', { key, body: BODY });
@@ -31,36 +35,48 @@ async function finished(key: string, id: string, timeoutMs = 120_000): Promise<A
 describe('the async pool', () => {
   afterAll(() => resetProviders());
 
-  it("makes a busy account's searches beyond the pool wait, and starts another account's search before them", async () => {
-    // provider_a answers each chunk slowly, so the busy account's searches hold their places.
-    await setProvider('provider_a', { latency_ms: 1500 });
-    const busy = await createAccount({ plan: 'pro', credits: 100_000 });
-    const quiet = await createAccount({ plan: 'pro', credits: 100_000 });
-    const busySearches = await Promise.all(Array.from({ length: POOL_PLACES + 4 }, () => start(busy.live_key)));
-    const quietSearch = await start(quiet.live_key);
-    expect([...busySearches, quietSearch].every((search) => search.status === 'queued')).toBe(true);
-    await setProvider('provider_a', { latency_ms: 0 });
+  it(
+    "makes a busy account's searches beyond the pool wait, and " + "starts another account's search before them",
+    async () => {
+      // provider_a answers each chunk slowly, so the busy account's searches hold their places.
+      await setProvider('provider_a', { latency_ms: 1500 });
+      const busy = await createAccount({ plan: 'pro', credits: 100_000 });
+      const quiet = await createAccount({ plan: 'pro', credits: 100_000 });
+      const busySearches = await Promise.all(Array.from({ length: POOL_PLACES + 4 }, () => start(busy.live_key)));
+      const quietSearch = await start(quiet.live_key);
+      expect([...busySearches, quietSearch].every((search) => search.status === 'queued')).toBe(true);
+      await setProvider('provider_a', { latency_ms: 0 });
 
-    const ends = await Promise.all([...busySearches.map((s) => finished(busy.live_key, s.id)), finished(quiet.live_key, quietSearch.id)]);
-    expect(ends.every((search) => search.status === 'completed')).toBe(true);
+      const ends = await Promise.all([
+        ...busySearches.map((s) => finished(busy.live_key, s.id)),
+        finished(quiet.live_key, quietSearch.id),
+      ]);
+      expect(ends.every((search) => search.status === 'completed')).toBe(true);
 
-    const db = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
-    await db.connect();
-    try {
-      const { rows } = await db.query<{ id: string; account_id: string; created_at: Date; started_at: Date }>(
-        'SELECT id, account_id, created_at, started_at FROM async_searches WHERE account_id = ANY($1) ORDER BY started_at',
-        [[busy.account_id, quiet.account_id]],
-      );
-      expect(rows).toHaveLength(POOL_PLACES + 5);
-      const quietRow = rows.find((row) => row.account_id === quiet.account_id)!;
-      // Some of the busy account's searches waited for a place (their start came with another's end) ...
-      const waited = rows.filter((row) => row.account_id === busy.account_id && row.started_at.getTime() - row.created_at.getTime() > 100);
-      expect(waited.length).toBeGreaterThan(0);
-      // ... and none of those that were still waiting when the quiet account's search came started before it.
-      const waitingThen = rows.filter((row) => row.account_id === busy.account_id && row.started_at > quietRow.created_at);
-      expect(waitingThen.filter((row) => row.started_at < quietRow.started_at)).toEqual([]);
-    } finally {
-      await db.end();
-    }
-  });
+      const db = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ id: string; account_id: string; created_at: Date; started_at: Date }>(
+          'SELECT id, account_id, created_at, started_at FROM ' +
+            'async_searches WHERE account_id = ANY($1) ORDER BY ' +
+            'started_at',
+          [[busy.account_id, quiet.account_id]],
+        );
+        expect(rows).toHaveLength(POOL_PLACES + 5);
+        const quietRow = rows.find((row) => row.account_id === quiet.account_id)!;
+        // Some of the busy account's searches waited for a place (their start came with another's end) ...
+        const waited = rows.filter(
+          (row) => row.account_id === busy.account_id && row.started_at.getTime() - row.created_at.getTime() > 100,
+        );
+        expect(waited.length).toBeGreaterThan(0);
+        // ... and none of those that were still waiting when the quiet account's search came started before it.
+        const waitingThen = rows.filter(
+          (row) => row.account_id === busy.account_id && row.started_at > quietRow.created_at,
+        );
+        expect(waitingThen.filter((row) => row.started_at < quietRow.started_at)).toEqual([]);
+      } finally {
+        await db.end();
+      }
+    },
+  );
 });

@@ -2,7 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AccountSchema, AsyncSearchSchema, ErrorEnvelopeSchema, type AsyncSearch } from '@jobs/contracts';
-import { addWorldJob, admin, api, crawled, createAccount, killService, resetProviders, servicePid, setProvider, TopicTap, uniqueWord, waitForStackReady, wholeLedger, type LedgerLine, type ProviderSlug } from '@jobs/e2e-support';
+import {
+  addWorldJob,
+  admin,
+  api,
+  crawled,
+  createAccount,
+  killService,
+  resetProviders,
+  servicePid,
+  setProvider,
+  TopicTap,
+  uniqueWord,
+  waitForStackReady,
+  wholeLedger,
+  type LedgerLine,
+  type ProviderSlug,
+} from '@jobs/e2e-support';
 
 /**
  * interface.md "Async search" over HTTP against the running stack: POST /v1/searches answers
@@ -26,7 +42,12 @@ async function read(key: string, id: string, query = ''): Promise<AsyncSearch> {
 }
 
 /** Polls the search (one job per read) until `done` holds, within the deadline. */
-async function waitFor(key: string, id: string, done: (s: AsyncSearch) => boolean, timeoutMs = 60_000): Promise<AsyncSearch> {
+async function waitFor(
+  key: string,
+  id: string,
+  done: (s: AsyncSearch) => boolean,
+  timeoutMs = 60_000,
+): Promise<AsyncSearch> {
   const deadline = Date.now() + timeoutMs;
   let last: AsyncSearch | undefined;
   while (Date.now() < deadline) {
@@ -38,7 +59,10 @@ async function waitFor(key: string, id: string, done: (s: AsyncSearch) => boolea
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error(`search ${id} did not get there in time; last seen: ${JSON.stringify(last && { status: last.status, jobs_found: last.jobs_found })}`);
+  throw new Error(
+    `search ${id} did not get there in time; last seen: ` +
+      `${JSON.stringify(last && { status: last.status, jobs_found: last.jobs_found })}`,
+  );
 }
 
 const finished = (s: AsyncSearch) => ['completed', 'partial', 'failed'].includes(s.status);
@@ -76,49 +100,76 @@ describe('async searches (POST/GET /v1/searches)', () => {
     await resetProviders();
   });
 
-  it('answers 202 queued, collects every matching job, charges them as collected, then pages them without gap or repeat', async () => {
-    const word = await openings(7, ['own_index', 'provider_a']);
-    const account = await createAccount({ plan: 'pro', credits: 100 });
-    const accepted = await start(account.live_key, { filters: { title_or: [word] }, waterfall: { strategy: 'max_coverage' } });
-    expect(accepted).toMatchObject({ status: 'queued', data: [], metadata: null, jobs_found: 0, next_cursor: null, webhook_url: null });
-    expect(accepted.id).toMatch(/^srch_/);
+  it(
+    'answers 202 queued, collects every matching job, charges ' +
+      'them as collected, then pages them without gap or repeat',
+    async () => {
+      const word = await openings(7, ['own_index', 'provider_a']);
+      const account = await createAccount({ plan: 'pro', credits: 100 });
+      const accepted = await start(account.live_key, {
+        filters: { title_or: [word] },
+        waterfall: { strategy: 'max_coverage' },
+      });
+      expect(accepted).toMatchObject({
+        status: 'queued',
+        data: [],
+        metadata: null,
+        jobs_found: 0,
+        next_cursor: null,
+        webhook_url: null,
+      });
+      expect(accepted.id).toMatch(/^srch_/);
 
-    // charged as collected: the ledger holds the search's lines before any result is read
-    const deadline = Date.now() + 60_000;
-    let lines: LedgerLine[] = [];
-    while (Date.now() < deadline && ofSearch(lines, accepted.id).length < 7) {
-      await new Promise((r) => setTimeout(r, 300));
-      lines = await wholeLedger(account.live_key);
-    }
-    const charged = ofSearch(lines, accepted.id);
-    expect(charged).toHaveLength(7);
-    expect(charged.every((line) => line.operation === OPERATION && line.reason === 'charged' && line.credits === 1)).toBe(true);
+      // charged as collected: the ledger holds the search's lines before any result is read
+      const deadline = Date.now() + 60_000;
+      let lines: LedgerLine[] = [];
+      while (Date.now() < deadline && ofSearch(lines, accepted.id).length < 7) {
+        await new Promise((r) => setTimeout(r, 300));
+        lines = await wholeLedger(account.live_key);
+      }
+      const charged = ofSearch(lines, accepted.id);
+      expect(charged).toHaveLength(7);
+      expect(
+        charged.every((line) => line.operation === OPERATION && line.reason === 'charged' && line.credits === 1),
+      ).toBe(true);
 
-    const done = await waitFor(account.live_key, accepted.id, finished);
-    expect(done).toMatchObject({ status: 'completed', jobs_found: 7 });
-    expect(done.completed_at).not.toBeNull();
-    expect(done.metadata).toMatchObject({ status: 'complete', credits_charged: 7, jobs_already_paid: 0, credits_remaining: 93 });
-    expect(done.metadata!.providers.tried).toEqual(expect.arrayContaining(['own_index', 'provider_a', 'provider_f']));
-    expect(done.metadata!.providers.hit).toEqual(expect.arrayContaining(['own_index', 'provider_a']));
-    expect(await creditsOf(account.live_key)).toBe(93);
+      const done = await waitFor(account.live_key, accepted.id, finished);
+      expect(done).toMatchObject({ status: 'completed', jobs_found: 7 });
+      expect(done.completed_at).not.toBeNull();
+      expect(done.metadata).toMatchObject({
+        status: 'complete',
+        credits_charged: 7,
+        jobs_already_paid: 0,
+        credits_remaining: 93,
+      });
+      expect(done.metadata!.providers.tried).toEqual(expect.arrayContaining(['own_index', 'provider_a', 'provider_f']));
+      expect(done.metadata!.providers.hit).toEqual(expect.arrayContaining(['own_index', 'provider_a']));
+      expect(await creditsOf(account.live_key)).toBe(93);
 
-    const ids = await allResults(account.live_key, accepted.id, 3);
-    expect(ids).toHaveLength(7);
-    expect(new Set(ids)).toEqual(new Set(charged.map((line) => line.job_id)));
-    // reading is free
-    expect(await creditsOf(account.live_key)).toBe(93);
-    expect(ofSearch(await wholeLedger(account.live_key), accepted.id)).toHaveLength(7);
-  }, 90_000);
+      const ids = await allResults(account.live_key, accepted.id, 3);
+      expect(ids).toHaveLength(7);
+      expect(new Set(ids)).toEqual(new Set(charged.map((line) => line.job_id)));
+      // reading is free
+      expect(await creditsOf(account.live_key)).toBe(93);
+      expect(ofSearch(await wholeLedger(account.live_key), accepted.id)).toHaveLength(7);
+    },
+    90_000,
+  );
 
   it('goes on_hold when credits run out, keeps what it collected, and resumes by itself after a top-up', async () => {
     const word = await openings(7, ['own_index']);
     const account = await createAccount({ plan: 'pro', credits: 3 });
-    const accepted = await start(account.live_key, { filters: { title_or: [word] }, waterfall: { strategy: 'own_only' } });
+    const accepted = await start(account.live_key, {
+      filters: { title_or: [word] },
+      waterfall: { strategy: 'own_only' },
+    });
     const held = await waitFor(account.live_key, accepted.id, (s) => s.status === 'on_hold');
     expect(held).toMatchObject({ jobs_found: 3, data: [], metadata: null });
     expect(await creditsOf(account.live_key)).toBe(0);
 
-    expect(await admin('POST', `/accounts/${account.account_id}/credits`, { amount: 10 })).toEqual({ credits_remaining: 10 });
+    expect(await admin('POST', `/accounts/${account.account_id}/credits`, { amount: 10 })).toEqual({
+      credits_remaining: 10,
+    });
     const done = await waitFor(account.live_key, accepted.id, finished);
     expect(done).toMatchObject({ status: 'completed', jobs_found: 7 });
     expect(done.metadata).toMatchObject({ credits_charged: 7, credits_remaining: 6 });
@@ -134,7 +185,10 @@ describe('async searches (POST/GET /v1/searches)', () => {
     const onlyB = await openings(2, ['provider_b']);
     await setProvider('provider_b', { fail: 'error' });
     const account = await createAccount({ plan: 'pro', credits: 50 });
-    const accepted = await start(account.live_key, { filters: { title_or: [word, onlyB] }, waterfall: { strategy: 'max_coverage', timeout_ms: 3000 } });
+    const accepted = await start(account.live_key, {
+      filters: { title_or: [word, onlyB] },
+      waterfall: { strategy: 'max_coverage', timeout_ms: 3000 },
+    });
     const done = await waitFor(account.live_key, accepted.id, finished, 90_000);
     expect(done.status).toBe('partial');
     expect(done.jobs_found).toBe(3);
@@ -155,7 +209,11 @@ describe('async searches (POST/GET /v1/searches)', () => {
     expect(AsyncSearchSchema.parse(again.body).id).toBe(first.id);
     const other = await start(account.live_key, body, { 'Idempotency-Key': randomUUID() });
     expect(other.id).not.toBe(first.id);
-    const conflict = await api('/v1/searches', { key: account.live_key, body: { ...body, limit: 6 }, headers: { 'Idempotency-Key': key } });
+    const conflict = await api('/v1/searches', {
+      key: account.live_key,
+      body: { ...body, limit: 6 },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(conflict.status).toBe(409);
     // the job is charged once although two searches collected it
     await waitFor(account.live_key, first.id, finished);
@@ -170,7 +228,10 @@ describe('async searches (POST/GET /v1/searches)', () => {
     const owner = await createAccount({ plan: 'pro', credits: 10 });
     const stranger = await createAccount({ plan: 'pro', credits: 10 });
     const search = await start(owner.live_key, { filters: { title_or: [word] }, waterfall: { strategy: 'own_only' } });
-    for (const res of [await api(`/v1/searches/${search.id}`, { key: stranger.live_key }), await api('/v1/searches/srch_doesnotexist', { key: owner.live_key })]) {
+    for (const res of [
+      await api(`/v1/searches/${search.id}`, { key: stranger.live_key }),
+      await api('/v1/searches/srch_doesnotexist', { key: owner.live_key }),
+    ]) {
       expect(res.status).toBe(404);
       expect(ErrorEnvelopeSchema.parse(res.body).error.code).toBe('not_found');
     }
@@ -182,9 +243,15 @@ describe('async searches (POST/GET /v1/searches)', () => {
     const noFilters = await api('/v1/searches', { key: owner.live_key, body: { limit: 5 } });
     expect(noFilters.status).toBe(400);
     const growth = await createAccount({ plan: 'growth', credits: 10 });
-    const offPlan = await api('/v1/searches', { key: growth.live_key, body: { filters: { title_or: [word] }, waterfall: { providers: ['provider_f'] } } });
+    const offPlan = await api('/v1/searches', {
+      key: growth.live_key,
+      body: { filters: { title_or: [word] }, waterfall: { providers: ['provider_f'] } },
+    });
     expect(offPlan.status).toBe(403);
-    expect(ErrorEnvelopeSchema.parse(offPlan.body).error).toMatchObject({ code: 'plan_required', required_plan: 'pro' });
+    expect(ErrorEnvelopeSchema.parse(offPlan.body).error).toMatchObject({
+      code: 'plan_required',
+      required_plan: 'pro',
+    });
     const badPage = await api(`/v1/searches/${search.id}?limit=101`, { key: owner.live_key });
     expect(badPage.status).toBe(400);
   }, 60_000);
@@ -201,69 +268,94 @@ describe('async searches (POST/GET /v1/searches)', () => {
     expect(await creditsOf(account.live_key)).toBe(10);
   }, 30_000);
 
-  it('never asks a chunk again while it is still on its way: with dedupe paused past the stall time, each chunk is asked once', async () => {
-    const word = await openings(4, ['own_index', 'provider_a', 'provider_c']);
-    const account = await createAccount({ plan: 'pro', credits: 50 });
-    const tap = new TopicTap(['async.chunk.requested']);
-    await tap.start();
-    await crawled(); // the refresh pass that brings the openings into the store needs dedupe
-    const dedupe = servicePid('dedupe');
-    if (dedupe === undefined) throw new Error('dedupe is not running');
-    // the chunks are fetched, then wait for dedupe: the search makes no step for longer than the
-    // sweeper's stall time (30 s) while every chunk is still on its way
-    process.kill(dedupe, 'SIGSTOP');
-    const resume = setTimeout(() => process.kill(dedupe, 'SIGCONT'), 90_000); // whatever happens to this test
-    let accepted: AsyncSearch;
-    try {
-      accepted = await start(account.live_key, { filters: { title_or: [word] }, waterfall: { strategy: 'max_coverage' } });
-      await new Promise((r) => setTimeout(r, 45_000));
-      expect((await read(account.live_key, accepted.id)).status).toBe('queued');
-    } finally {
-      clearTimeout(resume);
-      process.kill(dedupe, 'SIGCONT');
-    }
-    const done = await waitFor(account.live_key, accepted.id, finished, 150_000);
-    expect(done).toMatchObject({ status: 'completed', jobs_found: 4 });
-    await tap.stop();
-    const asks = tap.seen.filter((m) => m.value['search_id'] === accepted.id).map((m) => `${String(m.value['provider'])}/${String(m.value['chunk'])}/${String(m.value['attempt'])}`);
-    expect(asks.filter((ask) => ask.endsWith('/0/0')).length).toBe(done.metadata!.providers.tried.length);
-    expect(asks.length).toBeGreaterThanOrEqual(done.metadata!.providers.tried.length);
-    // every chunk (provider, chunk, try) asked exactly once
-    expect(new Set(asks).size).toBe(asks.length);
-    // ... though the sweeper did find the search idle past its stall time (it says so in its log)
-    const logDir = process.env['STACK_LOG_DIR'];
-    if (logDir) {
-      const logs = readdirSync(logDir).filter((f) => f.startsWith('search-orchestrator')).map((f) => readFileSync(join(logDir, f), 'utf8')).join('\n');
-      expect(logs.split('\n').some((line) => line.includes(accepted.id) && line.includes('still on their way'))).toBe(true);
-    }
-    expect(await creditsOf(account.live_key)).toBe(46);
-  }, 240_000);
+  it(
+    'never asks a chunk again while it is still on its way: with ' +
+      'dedupe paused past the stall time, each chunk is asked once',
+    async () => {
+      const word = await openings(4, ['own_index', 'provider_a', 'provider_c']);
+      const account = await createAccount({ plan: 'pro', credits: 50 });
+      const tap = new TopicTap(['async.chunk.requested']);
+      await tap.start();
+      await crawled(); // the refresh pass that brings the openings into the store needs dedupe
+      const dedupe = servicePid('dedupe');
+      if (dedupe === undefined) throw new Error('dedupe is not running');
+      // the chunks are fetched, then wait for dedupe: the search makes no step for longer than the
+      // sweeper's stall time (30 s) while every chunk is still on its way
+      process.kill(dedupe, 'SIGSTOP');
+      const resume = setTimeout(() => process.kill(dedupe, 'SIGCONT'), 90_000); // whatever happens to this test
+      let accepted: AsyncSearch;
+      try {
+        accepted = await start(account.live_key, {
+          filters: { title_or: [word] },
+          waterfall: { strategy: 'max_coverage' },
+        });
+        await new Promise((r) => setTimeout(r, 45_000));
+        expect((await read(account.live_key, accepted.id)).status).toBe('queued');
+      } finally {
+        clearTimeout(resume);
+        process.kill(dedupe, 'SIGCONT');
+      }
+      const done = await waitFor(account.live_key, accepted.id, finished, 150_000);
+      expect(done).toMatchObject({ status: 'completed', jobs_found: 4 });
+      await tap.stop();
+      const asks = tap.seen
+        .filter((m) => m.value['search_id'] === accepted.id)
+        .map((m) => `${String(m.value['provider'])}/${String(m.value['chunk'])}/${String(m.value['attempt'])}`);
+      expect(asks.filter((ask) => ask.endsWith('/0/0')).length).toBe(done.metadata!.providers.tried.length);
+      expect(asks.length).toBeGreaterThanOrEqual(done.metadata!.providers.tried.length);
+      // every chunk (provider, chunk, try) asked exactly once
+      expect(new Set(asks).size).toBe(asks.length);
+      // ... though the sweeper did find the search idle past its stall time (it says so in its log)
+      const logDir = process.env['STACK_LOG_DIR'];
+      if (logDir) {
+        const logs = readdirSync(logDir)
+          .filter((f) => f.startsWith('search-orchestrator'))
+          .map((f) => readFileSync(join(logDir, f), 'utf8'))
+          .join('\n');
+        expect(logs.split('\n').some((line) => line.includes(accepted.id) && line.includes('still on their way'))).toBe(
+          true,
+        );
+      }
+      expect(await creditsOf(account.live_key)).toBe(46);
+    },
+    240_000,
+  );
 
-  it('survives a SIGKILL of every service on its path (orchestrator, billing, dedupe, fetcher) mid-collection with an exact ledger', async () => {
-    const account = await createAccount({ plan: 'pro', credits: 5000 });
-    const accepted = await start(account.live_key, { filters: { title_or: ['engineer', 'manager', 'analyst'] }, waterfall: { strategy: 'max_coverage' }, limit: 1500 });
-    await waitFor(account.live_key, accepted.id, (s) => s.jobs_found > 0 || finished(s));
-    killService('search-orchestrator');
-    await new Promise((r) => setTimeout(r, 1500));
-    killService('billing');
-    await new Promise((r) => setTimeout(r, 1500));
-    killService('dedupe');
-    killService('provider-fetcher');
-    await waitForStackReady();
-    const done = await waitFor(account.live_key, accepted.id, finished, 240_000);
-    expect(['completed', 'partial']).toContain(done.status);
-    expect(done.jobs_found).toBeGreaterThan(100);
-    const lines = ofSearch(await wholeLedger(account.live_key), accepted.id);
-    const charged = lines.filter((l) => l.reason === 'charged');
-    const spent = 5000 - (await creditsOf(account.live_key));
-    // credits spent == ledger credits == distinct charged jobs == jobs_found (a new account: every job new)
-    expect(charged.reduce((sum, l) => sum + l.credits, 0)).toBe(spent);
-    expect(new Set(charged.map((l) => l.job_id)).size).toBe(charged.length);
-    expect(charged.length).toBe(spent);
-    expect(done.jobs_found).toBe(spent);
-    expect(done.metadata!.credits_charged).toBe(spent);
-    const ids = await allResults(account.live_key, accepted.id, 100);
-    expect(ids).toHaveLength(done.jobs_found);
-    expect(new Set(ids)).toEqual(new Set(charged.map((l) => l.job_id)));
-  }, 360_000);
+  it(
+    'survives a SIGKILL of every service on its path ' +
+      '(orchestrator, billing, dedupe, fetcher) mid-collection with ' +
+      'an exact ledger',
+    async () => {
+      const account = await createAccount({ plan: 'pro', credits: 5000 });
+      const accepted = await start(account.live_key, {
+        filters: { title_or: ['engineer', 'manager', 'analyst'] },
+        waterfall: { strategy: 'max_coverage' },
+        limit: 1500,
+      });
+      await waitFor(account.live_key, accepted.id, (s) => s.jobs_found > 0 || finished(s));
+      killService('search-orchestrator');
+      await new Promise((r) => setTimeout(r, 1500));
+      killService('billing');
+      await new Promise((r) => setTimeout(r, 1500));
+      killService('dedupe');
+      killService('provider-fetcher');
+      await waitForStackReady();
+      const done = await waitFor(account.live_key, accepted.id, finished, 240_000);
+      expect(['completed', 'partial']).toContain(done.status);
+      expect(done.jobs_found).toBeGreaterThan(100);
+      const lines = ofSearch(await wholeLedger(account.live_key), accepted.id);
+      const charged = lines.filter((l) => l.reason === 'charged');
+      const spent = 5000 - (await creditsOf(account.live_key));
+      // credits spent == ledger credits == distinct charged jobs == jobs_found (a new account: every job new)
+      expect(charged.reduce((sum, l) => sum + l.credits, 0)).toBe(spent);
+      expect(new Set(charged.map((l) => l.job_id)).size).toBe(charged.length);
+      expect(charged.length).toBe(spent);
+      expect(done.jobs_found).toBe(spent);
+      expect(done.metadata!.credits_charged).toBe(spent);
+      const ids = await allResults(account.live_key, accepted.id, 100);
+      expect(ids).toHaveLength(done.jobs_found);
+      expect(new Set(ids)).toEqual(new Set(charged.map((l) => l.job_id)));
+    },
+    360_000,
+  );
 });

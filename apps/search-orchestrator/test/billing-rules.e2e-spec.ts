@@ -1,5 +1,14 @@
 import { AccountSchema, ErrorEnvelopeSchema, JobSearchResponseSchema, type JobSearchResponse } from '@jobs/contracts';
-import { addWorldJob, api, createAccount, resetProviders, setProvider, uniqueWord, wholeLedger, type WorldJob } from '@jobs/e2e-support';
+import {
+  addWorldJob,
+  api,
+  createAccount,
+  resetProviders,
+  setProvider,
+  uniqueWord,
+  wholeLedger,
+  type WorldJob,
+} from '@jobs/e2e-support';
 
 /**
  * interface.md "Billing rules" for POST /v1/jobs/search, over HTTP against the running stack.
@@ -31,7 +40,12 @@ async function expectBillingHeaders(key: string, res: { headers: Headers }, page
   expect(await creditsOf(key)).toBe(page.metadata.credits_remaining);
 }
 
-const own = (keywords: string[], extra: Body = {}): Body => ({ filters: { title_or: keywords }, waterfall: { strategy: 'own_only' }, limit: 10, ...extra });
+const own = (keywords: string[], extra: Body = {}): Body => ({
+  filters: { title_or: keywords },
+  waterfall: { strategy: 'own_only' },
+  limit: 10,
+  ...extra,
+});
 
 describe('billing rules of POST /v1/jobs/search', () => {
   /** Five openings on the own index sharing one title word. */
@@ -56,14 +70,38 @@ describe('billing rules of POST /v1/jobs/search', () => {
 
     const again = await search(key, own([job.keyword]));
     expect(again.page.data.map((j) => j.id)).toEqual(first.page.data.map((j) => j.id));
-    expect(again.page.metadata).toMatchObject({ credits_charged: 0, jobs_already_paid: again.page.data.length, credits_remaining: 99 });
+    expect(again.page.metadata).toMatchObject({
+      credits_charged: 0,
+      jobs_already_paid: again.page.data.length,
+      credits_remaining: 99,
+    });
     await expectBillingHeaders(key, again.res, again.page);
 
     const jobId = first.page.data[0]!.id;
     const ledger = await wholeLedger(key, jobId);
-    expect(ledger.map((l) => ({ reason: l.reason, credits: l.credits, request_id: l.request_id, operation: l.operation, job_id: l.job_id }))).toEqual([
-      { reason: 'already_paid', credits: 0, request_id: again.res.headers.get('x-request-id'), operation: OPERATION, job_id: jobId },
-      { reason: 'charged', credits: 1, request_id: first.res.headers.get('x-request-id'), operation: OPERATION, job_id: jobId },
+    expect(
+      ledger.map((l) => ({
+        reason: l.reason,
+        credits: l.credits,
+        request_id: l.request_id,
+        operation: l.operation,
+        job_id: l.job_id,
+      })),
+    ).toEqual([
+      {
+        reason: 'already_paid',
+        credits: 0,
+        request_id: again.res.headers.get('x-request-id'),
+        operation: OPERATION,
+        job_id: jobId,
+      },
+      {
+        reason: 'charged',
+        credits: 1,
+        request_id: first.res.headers.get('x-request-id'),
+        operation: OPERATION,
+        job_id: jobId,
+      },
     ]);
   });
 
@@ -72,10 +110,15 @@ describe('billing rules of POST /v1/jobs/search', () => {
     const seenThrice = await addWorldJob({ providers: ['own_index', 'provider_a', 'provider_b'] });
     const seenTwice = await addWorldJob({ providers: ['provider_a', 'provider_c'] });
 
-    const { res, page } = await search(key, { filters: { title_or: [seenThrice.keyword, seenTwice.keyword] }, waterfall: { strategy: 'max_coverage' }, limit: 10 });
+    const { res, page } = await search(key, {
+      filters: { title_or: [seenThrice.keyword, seenTwice.keyword] },
+      waterfall: { strategy: 'max_coverage' },
+      limit: 10,
+    });
     expect(page.metadata.status).toBe('complete');
     expect(page.data.map((j) => j.title).sort()).toEqual([seenThrice.title, seenTwice.title].sort());
-    const sourcesOf = (title: string) => new Set(page.data.find((j) => j.title === title)!.sources.map((s) => s.provider));
+    const sourcesOf = (title: string) =>
+      new Set(page.data.find((j) => j.title === title)!.sources.map((s) => s.provider));
     expect(sourcesOf(seenThrice.title)).toEqual(new Set(['own_index', 'provider_a', 'provider_b']));
     expect(sourcesOf(seenTwice.title)).toEqual(new Set(['provider_a', 'provider_c']));
     // Five provider records, two canonical jobs: three records merged, two credits.
@@ -88,7 +131,11 @@ describe('billing rules of POST /v1/jobs/search', () => {
 
   it('charges nothing for an empty result, and still reports the credits in headers', async () => {
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 7 });
-    const { res, page } = await search(key, { filters: { title_or: [uniqueWord()] }, waterfall: { strategy: 'max_coverage' }, limit: 10 });
+    const { res, page } = await search(key, {
+      filters: { title_or: [uniqueWord()] },
+      waterfall: { strategy: 'max_coverage' },
+      limit: 10,
+    });
     expect(page.data).toEqual([]);
     expect(page.next_cursor).toBeNull();
     expect(page.metadata).toMatchObject({ credits_charged: 0, jobs_already_paid: 0, credits_remaining: 7 });
@@ -104,7 +151,8 @@ describe('billing rules of POST /v1/jobs/search', () => {
     expect(capped.page.data).toHaveLength(3);
     expect(capped.page.metadata).toMatchObject({ credits_charged: 3, jobs_already_paid: 0, credits_remaining: 97 });
     await expectBillingHeaders(key, capped.res, capped.page);
-    for (const job of capped.page.data) expect(job.title.startsWith(`${groupWord[0]!.toUpperCase()}${groupWord.slice(1)} `)).toBe(true);
+    for (const job of capped.page.data)
+      expect(job.title.startsWith(`${groupWord[0]!.toUpperCase()}${groupWord.slice(1)} `)).toBe(true);
 
     // The same search: three jobs already paid (free, not counted against the cap) and two new ones.
     const again = await search(key, own([groupWord], { waterfall: { strategy: 'own_only', max_credits: 3 } }));
@@ -130,7 +178,10 @@ describe('billing rules of POST /v1/jobs/search', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const { res, page }: { res: { headers: Headers }; page: JobSearchResponse } = await search(key, cursor ? { ...body, cursor } : body);
+      const { res, page }: { res: { headers: Headers }; page: JobSearchResponse } = await search(
+        key,
+        cursor ? { ...body, cursor } : body,
+      );
       expect(page.metadata.credits_charged).toBeLessThanOrEqual(2);
       expect(page.metadata.credits_charged).toBe(page.data.length);
       await expectBillingHeaders(key, res, page);
@@ -155,25 +206,38 @@ describe('billing rules of POST /v1/jobs/search', () => {
     expect(page.metadata.field_coverage['salary']).toBe(page.data[0]!.salary === null ? 0 : 1);
   });
 
-  it('answers 402 insufficient_credits with credits_needed and charges nothing; max_credits within the balance succeeds', async () => {
-    const { live_key: key } = await createAccount({ plan: 'pro', credits: 2 });
-    const res = await api('/v1/jobs/search', { key, body: own([groupWord]) });
-    expect(res.status).toBe(402);
-    const { error } = ErrorEnvelopeSchema.parse(res.body);
-    expect(error).toMatchObject({ code: 'insufficient_credits', type: 'billing_error', credits_needed: 3, request_id: res.headers.get('x-request-id') });
-    expect(error.upgrade_url).toMatch(/^https?:\/\//);
-    expect(await creditsOf(key)).toBe(2);
-    expect(await wholeLedger(key)).toEqual([]);
+  it(
+    'answers 402 insufficient_credits with credits_needed and ' +
+      'charges nothing; max_credits within the balance succeeds',
+    async () => {
+      const { live_key: key } = await createAccount({ plan: 'pro', credits: 2 });
+      const res = await api('/v1/jobs/search', { key, body: own([groupWord]) });
+      expect(res.status).toBe(402);
+      const { error } = ErrorEnvelopeSchema.parse(res.body);
+      expect(error).toMatchObject({
+        code: 'insufficient_credits',
+        type: 'billing_error',
+        credits_needed: 3,
+        request_id: res.headers.get('x-request-id'),
+      });
+      expect(error.upgrade_url).toMatch(/^https?:\/\//);
+      expect(await creditsOf(key)).toBe(2);
+      expect(await wholeLedger(key)).toEqual([]);
 
-    const capped = await search(key, own([groupWord], { waterfall: { strategy: 'own_only', max_credits: 2 } }));
-    expect(capped.page.data).toHaveLength(2);
-    expect(capped.page.metadata).toMatchObject({ credits_charged: 2, credits_remaining: 0 });
-    await expectBillingHeaders(key, capped.res, capped.page);
-  });
+      const capped = await search(key, own([groupWord], { waterfall: { strategy: 'own_only', max_credits: 2 } }));
+      expect(capped.page.data).toHaveLength(2);
+      expect(capped.page.metadata).toMatchObject({ credits_charged: 2, credits_remaining: 0 });
+      await expectBillingHeaders(key, capped.res, capped.page);
+    },
+  );
 
   it('never charges a test key', async () => {
     const account = await createAccount({ plan: 'pro', credits: 10 });
-    for (const body of [own([groupWord]), { filters: {}, limit: 100 }, { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage' }, limit: 5 }]) {
+    for (const body of [
+      own([groupWord]),
+      { filters: {}, limit: 100 },
+      { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage' }, limit: 5 },
+    ]) {
       const { res, page } = await search(account.test_key, body);
       expect(page.metadata).toMatchObject({ credits_charged: 0, credits_remaining: 10 });
       await expectBillingHeaders(account.test_key, res, page);
@@ -194,8 +258,15 @@ describe('billing rules of POST /v1/jobs/search', () => {
       const onOwnIndex = await addWorldJob({ providers: ['own_index'] });
       // posted ten days ago at a company the store does not know: no refresh pass brings it into
       // the store, so only provider_d's answer can (the own index's store leg must not)
-      const onlyOnD = await addWorldJob({ providers: ['provider_d'], posted_at: new Date(Date.now() - 10 * 86_400_000).toISOString() });
-      const body = { filters: { title_or: [onOwnIndex.keyword, onlyOnD.keyword] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_d'] }, limit: 10 };
+      const onlyOnD = await addWorldJob({
+        providers: ['provider_d'],
+        posted_at: new Date(Date.now() - 10 * 86_400_000).toISOString(),
+      });
+      const body = {
+        filters: { title_or: [onOwnIndex.keyword, onlyOnD.keyword] },
+        waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_d'] },
+        limit: 10,
+      };
 
       await setProvider('provider_d', { fail: 'error' });
       const failed = await search(key, body);

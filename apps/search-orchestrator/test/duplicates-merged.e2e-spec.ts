@@ -13,7 +13,11 @@ async function search(key: string, body: Record<string, unknown>) {
   return JobSearchResponseSchema.parse(res.body);
 }
 
-const ownAndA = (keyword: string) => ({ filters: { title_or: [keyword] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] }, limit: 10 });
+const ownAndA = (keyword: string) => ({
+  filters: { title_or: [keyword] },
+  waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] },
+  limit: 10,
+});
 
 describe('duplicates_merged', () => {
   it('counts the sighting of a listing the store knows, on each search that brings it', async () => {
@@ -46,7 +50,11 @@ describe('duplicates_merged', () => {
     const fresh = await addWorldJob({ providers: ['provider_a', 'provider_b'] });
     // already in the store: provider_a's record is a sighting
     const stored = await addWorldJob({ providers: ['provider_a'] });
-    const body = (keywords: string[]) => ({ filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage', providers: ['provider_a', 'provider_b'] }, limit: 10 });
+    const body = (keywords: string[]) => ({
+      filters: { title_or: keywords },
+      waterfall: { strategy: 'max_coverage', providers: ['provider_a', 'provider_b'] },
+      limit: 10,
+    });
     const before = await search(key, body([stored.keyword]));
     expect(before.data.map((j) => j.title)).toEqual([stored.title]);
     expect(before.metadata.duplicates_merged).toBe(0);

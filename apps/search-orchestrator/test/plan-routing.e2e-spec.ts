@@ -1,4 +1,11 @@
-import { AccountSchema, ErrorEnvelopeSchema, JobSearchResponseSchema, PROVIDER_SLUGS, ProviderListResponseSchema, type Job } from '@jobs/contracts';
+import {
+  AccountSchema,
+  ErrorEnvelopeSchema,
+  JobSearchResponseSchema,
+  PROVIDER_SLUGS,
+  ProviderListResponseSchema,
+  type Job,
+} from '@jobs/contracts';
 import { addWorldJob, api, createAccount, type ProviderSlug, type WorldJob } from '@jobs/e2e-support';
 
 /**
@@ -49,48 +56,70 @@ describe('plan routing', () => {
     keywords = [ownOnly.keyword, aOnly.keyword, cOnly.keyword, shared.keyword];
     // A Pro search first, so the partner-only openings are in the canonical job store too.
     const { live_key: pro } = await createAccount({ plan: 'pro', credits: 100 });
-    const { page } = await search(pro, { filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage' }, limit: 10 });
+    const { page } = await search(pro, {
+      filters: { title_or: keywords },
+      waterfall: { strategy: 'max_coverage' },
+      limit: 10,
+    });
     expect(titles(page.data)).toEqual([ownOnly.title, aOnly.title, cOnly.title, shared.title].sort());
   });
 
-  it.each(['free', 'starter'] as const)('a %s account tries only own_index, whatever the strategy, and never gets a partner-only job', async (plan) => {
-    const { live_key: key } = await createAccount({ plan, credits: 100 });
-    expect((await accountOf(key)).providers_enabled).toEqual(['own_index']);
-    expect(await enabledProviders(key)).toEqual(['own_index']);
-    for (const strategy of STRATEGIES) {
-      const { page } = await search(key, { filters: { title_or: keywords }, waterfall: { strategy }, limit: 10 });
-      expect(page.metadata.providers.tried).toEqual(['own_index']);
-      expect(page.metadata.providers.failed).toEqual([]);
-      // consensus needs two sources; no fixture is seen by two sources on this plan's routes.
-      const found = titles(page.data);
-      expect(found).not.toContain(aOnly.title);
-      expect(found).not.toContain(cOnly.title);
-      if (strategy !== 'consensus') expect(found).toEqual(expect.arrayContaining([ownOnly.title, shared.title]));
-      for (const job of page.data) expect(job.sources.map((s) => s.provider)).toContain('own_index');
-    }
-  });
+  it.each(['free', 'starter'] as const)(
+    'a %s account tries only own_index, whatever the strategy, and never gets a partner-only job',
+    async (plan) => {
+      const { live_key: key } = await createAccount({ plan, credits: 100 });
+      expect((await accountOf(key)).providers_enabled).toEqual(['own_index']);
+      expect(await enabledProviders(key)).toEqual(['own_index']);
+      for (const strategy of STRATEGIES) {
+        const { page } = await search(key, { filters: { title_or: keywords }, waterfall: { strategy }, limit: 10 });
+        expect(page.metadata.providers.tried).toEqual(['own_index']);
+        expect(page.metadata.providers.failed).toEqual([]);
+        // consensus needs two sources; no fixture is seen by two sources on this plan's routes.
+        const found = titles(page.data);
+        expect(found).not.toContain(aOnly.title);
+        expect(found).not.toContain(cOnly.title);
+        if (strategy !== 'consensus') expect(found).toEqual(expect.arrayContaining([ownOnly.title, shared.title]));
+        for (const job of page.data) expect(job.sources.map((s) => s.provider)).toContain('own_index');
+      }
+    },
+  );
 
-  it('a growth account tries own_index, provider_a and provider_b on max_coverage, the providers its account lists', async () => {
-    const { live_key: key } = await createAccount({ plan: 'growth', credits: 100 });
-    expect([...(await accountOf(key)).providers_enabled].sort()).toEqual([...GROWTH].sort());
-    expect(await enabledProviders(key)).toEqual([...GROWTH].sort());
+  it(
+    'a growth account tries own_index, provider_a and provider_b ' + 'on max_coverage, the providers its account lists',
+    async () => {
+      const { live_key: key } = await createAccount({ plan: 'growth', credits: 100 });
+      expect([...(await accountOf(key)).providers_enabled].sort()).toEqual([...GROWTH].sort());
+      expect(await enabledProviders(key)).toEqual([...GROWTH].sort());
 
-    const { page } = await search(key, { filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage' }, limit: 10 });
-    expect(page.metadata.providers.tried[0]).toBe('own_index');
-    expect([...page.metadata.providers.tried].sort()).toEqual([...GROWTH].sort());
-    expect(titles(page.data)).toEqual([ownOnly.title, aOnly.title, shared.title].sort());
-    expect([...page.metadata.providers.hit].sort()).toEqual([...GROWTH].sort());
+      const { page } = await search(key, {
+        filters: { title_or: keywords },
+        waterfall: { strategy: 'max_coverage' },
+        limit: 10,
+      });
+      expect(page.metadata.providers.tried[0]).toBe('own_index');
+      expect([...page.metadata.providers.tried].sort()).toEqual([...GROWTH].sort());
+      expect(titles(page.data)).toEqual([ownOnly.title, aOnly.title, shared.title].sort());
+      expect([...page.metadata.providers.hit].sort()).toEqual([...GROWTH].sort());
 
-    const cheapest = await search(key, { filters: { title_or: keywords }, waterfall: { strategy: 'cheapest_first' }, limit: 10 });
-    expect(cheapest.page.metadata.providers.tried[0]).toBe('own_index');
-    for (const provider of cheapest.page.metadata.providers.tried) expect(GROWTH).toContain(provider);
-  });
+      const cheapest = await search(key, {
+        filters: { title_or: keywords },
+        waterfall: { strategy: 'cheapest_first' },
+        limit: 10,
+      });
+      expect(cheapest.page.metadata.providers.tried[0]).toBe('own_index');
+      for (const provider of cheapest.page.metadata.providers.tried) expect(GROWTH).toContain(provider);
+    },
+  );
 
   it('a pro account tries all seven providers on max_coverage, the providers its account lists', async () => {
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
     expect([...(await accountOf(key)).providers_enabled].sort()).toEqual(ALL);
     expect(await enabledProviders(key)).toEqual(ALL);
-    const { page } = await search(key, { filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage' }, limit: 10 });
+    const { page } = await search(key, {
+      filters: { title_or: keywords },
+      waterfall: { strategy: 'max_coverage' },
+      limit: 10,
+    });
     expect([...page.metadata.providers.tried].sort()).toEqual(ALL);
   });
 
@@ -102,29 +131,52 @@ describe('plan routing', () => {
     ['free', ['provider_c'], 'pro'],
     ['starter', ['provider_a', 'provider_f'], 'pro'],
   ];
-  it.each(refusals)('refuses a %s account that lists %j with 403 plan_required, required_plan %s, and charges nothing', async (plan, providers, required) => {
-    const { live_key: key } = await createAccount({ plan, credits: 100 });
-    const res = await api('/v1/jobs/search', { key, body: { filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage', providers }, limit: 10 } });
-    expect(res.status).toBe(403);
-    const { error } = ErrorEnvelopeSchema.parse(res.body);
-    expect(error).toMatchObject({ code: 'plan_required', type: 'permission_error', required_plan: required, request_id: res.headers.get('x-request-id') });
-    expect(error.upgrade_url).toMatch(/^https?:\/\//);
-    expect((await accountOf(key)).credits_remaining).toBe(100);
-  });
+  it.each(refusals)(
+    'refuses a %s account that lists %j with 403 plan_required, required_plan %s, and charges nothing',
+    async (plan, providers, required) => {
+      const { live_key: key } = await createAccount({ plan, credits: 100 });
+      const res = await api('/v1/jobs/search', {
+        key,
+        body: { filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage', providers }, limit: 10 },
+      });
+      expect(res.status).toBe(403);
+      const { error } = ErrorEnvelopeSchema.parse(res.body);
+      expect(error).toMatchObject({
+        code: 'plan_required',
+        type: 'permission_error',
+        required_plan: required,
+        request_id: res.headers.get('x-request-id'),
+      });
+      expect(error.upgrade_url).toMatch(/^https?:\/\//);
+      expect((await accountOf(key)).credits_remaining).toBe(100);
+    },
+  );
 
   it('accepts providers that are on the plan', async () => {
     const { live_key: free } = await createAccount({ plan: 'free', credits: 100 });
-    const own = await search(free, { filters: { title_or: [ownOnly.keyword] }, waterfall: { strategy: 'max_coverage', providers: ['own_index'] }, limit: 10 });
+    const own = await search(free, {
+      filters: { title_or: [ownOnly.keyword] },
+      waterfall: { strategy: 'max_coverage', providers: ['own_index'] },
+      limit: 10,
+    });
     expect(titles(own.page.data)).toEqual([ownOnly.title]);
     const { live_key: growth } = await createAccount({ plan: 'growth', credits: 100 });
-    const partner = await search(growth, { filters: { title_or: [aOnly.keyword] }, waterfall: { strategy: 'max_coverage', providers: ['provider_a'] }, limit: 10 });
+    const partner = await search(growth, {
+      filters: { title_or: [aOnly.keyword] },
+      waterfall: { strategy: 'max_coverage', providers: ['provider_a'] },
+      limit: 10,
+    });
     expect(partner.page.metadata.providers.tried).toEqual(['provider_a']);
     expect(titles(partner.page.data)).toEqual([aOnly.title]);
   });
 
   it('reports tried, hit, contributions, field_coverage and latency_ms of what it found', async () => {
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
-    const { res, page } = await search(key, { filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage' }, limit: 10 });
+    const { res, page } = await search(key, {
+      filters: { title_or: keywords },
+      waterfall: { strategy: 'max_coverage' },
+      limit: 10,
+    });
     const { metadata } = page;
     expect(metadata.request_id).toBe(res.headers.get('x-request-id'));
     expect(metadata.status).toBe('complete');
@@ -141,24 +193,34 @@ describe('plan routing', () => {
     // keeps what partners returned), so only a partner's count is bounded by what it listed.
     const total = Object.values(contributions).reduce((sum, n) => sum + (n ?? 0), 0);
     expect(total).toBe(page.data.length);
-    const seenBy = (provider: string) => page.data.filter((job) => job.sources.some((s) => s.provider === provider)).length;
+    const seenBy = (provider: string) =>
+      page.data.filter((job) => job.sources.some((s) => s.provider === provider)).length;
     for (const [provider, count] of Object.entries(contributions)) {
       expect(tried).toContain(provider);
       if (provider !== 'own_index') expect(count).toBeLessThanOrEqual(seenBy(provider));
     }
     expect(contributions.own_index).toBeGreaterThanOrEqual(1); // no partner lists ownOnly
-    for (const provider of ['provider_d', 'provider_e', 'provider_f'] as const) expect(contributions[provider] ?? 0).toBe(0);
+    for (const provider of ['provider_d', 'provider_e', 'provider_f'] as const)
+      expect(contributions[provider] ?? 0).toBe(0);
 
     // Two partner records of `shared` became one job (the own index answers from the store: no record).
     expect(metadata.duplicates_merged).toBeGreaterThanOrEqual(1);
-    expect(page.data.find((j) => j.title === shared.title)!.sources.map((s) => s.provider).sort()).toEqual(['own_index', 'provider_a', 'provider_b']);
+    expect(
+      page.data
+        .find((j) => j.title === shared.title)!
+        .sources.map((s) => s.provider)
+        .sort(),
+    ).toEqual(['own_index', 'provider_a', 'provider_b']);
 
     // field_coverage: the fraction of returned jobs with a value, for every field it names.
-    for (const field of ['salary', 'seniority', 'location.remote', 'description']) expect(Object.keys(metadata.field_coverage)).toContain(field);
+    for (const field of ['salary', 'seniority', 'location.remote', 'description'])
+      expect(Object.keys(metadata.field_coverage)).toContain(field);
     for (const [field, fraction] of Object.entries(metadata.field_coverage)) {
       expect(fraction).toBeGreaterThanOrEqual(0);
       expect(fraction).toBeLessThanOrEqual(1);
-      const present = page.data.filter((job) => valueAt(job, field) !== null && valueAt(job, field) !== undefined).length;
+      const present = page.data.filter(
+        (job) => valueAt(job, field) !== null && valueAt(job, field) !== undefined,
+      ).length;
       expect(fraction).toBeCloseTo(present / page.data.length, 2);
     }
     expect(metadata.latency_ms).toBeGreaterThan(0);
@@ -166,5 +228,10 @@ describe('plan routing', () => {
 });
 
 function valueAt(job: Job, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), job);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      job,
+    );
 }

@@ -12,8 +12,32 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { AccountSchema, AsyncSearchSchema, EventListResponseSchema, EventSchema, JobSearchResponseSchema, PROVIDER_SLUGS, WatchSchema, type AsyncSearch, type Event, type JobSearchResponse } from '@jobs/contracts';
-import { addWorldCompany, addWorldJob, admin, api, createAccount, eventually, Receiver, stackRunDir, uniqueWord, wholeLedger, type ProviderSlug, type WorldJob } from '@jobs/e2e-support';
+import {
+  AccountSchema,
+  AsyncSearchSchema,
+  EventListResponseSchema,
+  EventSchema,
+  JobSearchResponseSchema,
+  PROVIDER_SLUGS,
+  WatchSchema,
+  type AsyncSearch,
+  type Event,
+  type JobSearchResponse,
+} from '@jobs/contracts';
+import {
+  addWorldCompany,
+  addWorldJob,
+  admin,
+  api,
+  createAccount,
+  eventually,
+  Receiver,
+  stackRunDir,
+  uniqueWord,
+  wholeLedger,
+  type ProviderSlug,
+  type WorldJob,
+} from '@jobs/e2e-support';
 
 /** Each opening's providers (every provider of the Pro plan appears, most openings in several) and company. */
 export const OPENINGS: readonly { providers: ProviderSlug[]; company: 0 | 1 }[] = [
@@ -57,7 +81,14 @@ export interface ScenarioOutcome {
   /** Providers of each opening's job in the first sync search's answer. */
   answer_sources_by_opening: string[][];
   status_by_opening: string[];
-  sync: { statuses: string[]; jobs: number; subset_jobs: number; repeat_same_ids: boolean; repeat_credits_charged: number; repeat_already_paid: number };
+  sync: {
+    statuses: string[];
+    jobs: number;
+    subset_jobs: number;
+    repeat_same_ids: boolean;
+    repeat_credits_charged: number;
+    repeat_already_paid: number;
+  };
   async: { status: string; jobs_found: number; same_ids_as_sync: boolean };
   credits: { spent: number; ledger_charged: number; charged_lines_by_opening: number[]; lines_by_opening: number[] };
   events: {
@@ -94,7 +125,11 @@ export async function startAsyncSearch(key: string, body: Record<string, unknown
 }
 
 /** Polls an async search until it has finished, then reads every collected job id. */
-export async function finishedSearch(key: string, id: string, timeoutMs = WAIT_MS): Promise<{ search: AsyncSearch; ids: string[] }> {
+export async function finishedSearch(
+  key: string,
+  id: string,
+  timeoutMs = WAIT_MS,
+): Promise<{ search: AsyncSearch; ids: string[] }> {
   const search = await eventually(
     async () => {
       // the gateway may answer 500 while a killed service restarts: poll on
@@ -144,7 +179,11 @@ export function deliveredEvents(receiver: Receiver, url: string): Event[] {
  * Waits until every delivery of the account is finished and returns what the dispatcher
  * recorded: a delivery still pending could reach the receiver later, a finished one cannot.
  */
-export async function settledDeliveries(db: pg.Client, accountId: string, timeoutMs = WAIT_MS): Promise<{ deliveries: number; answered: number; unsucceeded: number }> {
+export async function settledDeliveries(
+  db: pg.Client,
+  accountId: string,
+  timeoutMs = WAIT_MS,
+): Promise<{ deliveries: number; answered: number; unsucceeded: number }> {
   return eventually(
     async () => {
       const { rows } = await db.query<{ deliveries: number; pending: number; unsucceeded: number; answered: number }>(
@@ -156,7 +195,9 @@ export async function settledDeliveries(db: pg.Client, accountId: string, timeou
         [accountId],
       );
       const row = rows[0]!;
-      return row.pending === 0 ? { deliveries: row.deliveries, answered: row.answered, unsucceeded: row.unsucceeded } : undefined;
+      return row.pending === 0
+        ? { deliveries: row.deliveries, answered: row.answered, unsucceeded: row.unsucceeded }
+        : undefined;
     },
     timeoutMs,
     `the deliveries of ${accountId} to finish`,
@@ -165,7 +206,10 @@ export async function settledDeliveries(db: pg.Client, accountId: string, timeou
 }
 
 /** The store's canonical jobs whose title has `word`, with their providers, company and status. */
-export async function storedJobs(db: pg.Client, words: string[]): Promise<{ id: string; title: string; status: string; providers: string[] }[]> {
+export async function storedJobs(
+  db: pg.Client,
+  words: string[],
+): Promise<{ id: string; title: string; status: string; providers: string[] }[]> {
   const { rows } = await db.query<{ id: string; title: string; status: string; providers: string[] }>(
     `SELECT j.id, j.title, j.status::text AS status,
             array(SELECT s.provider::text FROM job_sources s WHERE s.canonical_job_id = j.id ORDER BY 1) AS providers
@@ -208,11 +252,22 @@ export async function runScenario(): Promise<ScenarioOutcome> {
     const word = uniqueWord();
     const companies = [await addWorldCompany(), await addWorldCompany()];
     // The watch exists before any of its jobs: each one's creation is a job.opened for it.
-    const created = await api('/v1/watches', { key, body: { type: 'search', filters: { title_or: [word] }, events: ['job.opened', 'job.closed'], webhook_url: hook } });
-    if (created.status !== 201) throw new Error(`POST /v1/watches answered ${created.status}: ${JSON.stringify(created.body)}`);
+    const created = await api('/v1/watches', {
+      key,
+      body: { type: 'search', filters: { title_or: [word] }, events: ['job.opened', 'job.closed'], webhook_url: hook },
+    });
+    if (created.status !== 201)
+      throw new Error(`POST /v1/watches answered ${created.status}: ${JSON.stringify(created.body)}`);
     watchId = WatchSchema.parse(created.body).id;
     const openings: WorldJob[] = [];
-    for (const opening of OPENINGS) openings.push(await addWorldJob({ providers: opening.providers, shared_word: word, company_domain: companies[opening.company] }));
+    for (const opening of OPENINGS)
+      openings.push(
+        await addWorldJob({
+          providers: opening.providers,
+          shared_word: word,
+          company_domain: companies[opening.company],
+        }),
+      );
     const openingOf = (title: string) => openings.findIndex((opening) => title.toLowerCase().includes(opening.keyword));
     const perOpening = <T>(of: (index: number) => T) => openings.map((_, index) => of(index));
 
@@ -220,16 +275,30 @@ export async function runScenario(): Promise<ScenarioOutcome> {
     const everything = { filters: { title_or: [word] }, waterfall: WATERFALL, limit: 25 };
     const [first, subset, accepted] = await Promise.all([
       syncSearch(key, everything),
-      syncSearch(key, { filters: { title_or: SUBSET.map((i) => openings[i]!.keyword) }, waterfall: WATERFALL, limit: 25 }),
+      syncSearch(key, {
+        filters: { title_or: SUBSET.map((i) => openings[i]!.keyword) },
+        waterfall: WATERFALL,
+        limit: 25,
+      }),
       startAsyncSearch(key, { filters: { title_or: [word] }, waterfall: WATERFALL, limit: 100, webhook_url: hook }),
     ]);
     const repeat = await syncSearch(key, everything);
     const collected = await finishedSearch(key, accepted.id);
 
     await admin('POST', `/world/jobs/${openings[CLOSED]!.worldJobId}/close`, { reason: 'filled' });
-    await refreshUntil(() => (deliveredEvents(receiver, hook).some((event) => event.type === 'job.closed') ? true : undefined), 'job.closed at the receiver');
+    await refreshUntil(
+      () => (deliveredEvents(receiver, hook).some((event) => event.type === 'job.closed') ? true : undefined),
+      'job.closed at the receiver',
+    );
     // job.opened x openings, search.completed, job.closed: distinct ids, however many deliveries
-    await eventually(() => (new Set(deliveredEvents(receiver, hook).map((event) => event.id)).size >= OPENINGS.length + 2 ? true : undefined), WAIT_MS, 'every event at the receiver');
+    await eventually(
+      () =>
+        new Set(deliveredEvents(receiver, hook).map((event) => event.id)).size >= OPENINGS.length + 2
+          ? true
+          : undefined,
+      WAIT_MS,
+      'every event at the receiver',
+    );
     const settled = await settledDeliveries(db, account.account_id);
 
     const delivered = deliveredEvents(receiver, hook);
@@ -249,9 +318,22 @@ export async function runScenario(): Promise<ScenarioOutcome> {
       openings: OPENINGS.map((opening) => sorted(opening.providers)),
       canonical_jobs: stored.length,
       jobs_by_opening: perOpening((i) => stored.filter((job) => openingOf(job.title) === i).length),
-      store_sources_by_opening: perOpening((i) => sorted(new Set(stored.filter((job) => openingOf(job.title) === i).flatMap((job) => job.providers)))),
-      answer_sources_by_opening: perOpening((i) => sorted(new Set(first.data.filter((job) => openingOf(job.title) === i).flatMap((job) => job.sources.map((s) => s.provider))))),
-      status_by_opening: perOpening((i) => stored.filter((job) => openingOf(job.title) === i).map((job) => job.status).join(',')),
+      store_sources_by_opening: perOpening((i) =>
+        sorted(new Set(stored.filter((job) => openingOf(job.title) === i).flatMap((job) => job.providers))),
+      ),
+      answer_sources_by_opening: perOpening((i) =>
+        sorted(
+          new Set(
+            first.data.filter((job) => openingOf(job.title) === i).flatMap((job) => job.sources.map((s) => s.provider)),
+          ),
+        ),
+      ),
+      status_by_opening: perOpening((i) =>
+        stored
+          .filter((job) => openingOf(job.title) === i)
+          .map((job) => job.status)
+          .join(','),
+      ),
       sync: {
         statuses: [first, subset, repeat].map((page) => page.metadata.status),
         jobs: first.data.length,
@@ -268,18 +350,31 @@ export async function runScenario(): Promise<ScenarioOutcome> {
       credits: {
         spent,
         ledger_charged: ledger.reduce((sum, line) => sum + line.credits, 0),
-        charged_lines_by_opening: perOpening((i) => ledger.filter((line) => line.reason === 'charged' && openingOfJob(line.job_id ?? undefined) === i).length),
-        lines_by_opening: perOpening((i) => ledger.filter((line) => openingOfJob(line.job_id ?? undefined) === i).length),
+        charged_lines_by_opening: perOpening(
+          (i) =>
+            ledger.filter((line) => line.reason === 'charged' && openingOfJob(line.job_id ?? undefined) === i).length,
+        ),
+        lines_by_opening: perOpening(
+          (i) => ledger.filter((line) => openingOfJob(line.job_id ?? undefined) === i).length,
+        ),
       },
       events: {
         by_type: byType,
-        job_opened_by_opening: perOpening((i) => distinct.filter((event) => event.type === 'job.opened' && openingOfJob(jobOfEvent(event)) === i).length),
-        job_closed_by_opening: perOpening((i) => distinct.filter((event) => event.type === 'job.closed' && openingOfJob(jobOfEvent(event)) === i).length),
+        job_opened_by_opening: perOpening(
+          (i) =>
+            distinct.filter((event) => event.type === 'job.opened' && openingOfJob(jobOfEvent(event)) === i).length,
+        ),
+        job_closed_by_opening: perOpening(
+          (i) =>
+            distinct.filter((event) => event.type === 'job.closed' && openingOfJob(jobOfEvent(event)) === i).length,
+        ),
         deliveries: delivered.length,
         answered_attempts: settled.answered,
         deliveries_not_succeeded: settled.unsucceeded,
         feed: feed.length,
-        feed_is_delivered: JSON.stringify(sorted(feed.map((event) => event.id))) === JSON.stringify(sorted(distinct.map((event) => event.id))),
+        feed_is_delivered:
+          JSON.stringify(sorted(feed.map((event) => event.id))) ===
+          JSON.stringify(sorted(distinct.map((event) => event.id))),
       },
     };
   } finally {
@@ -302,7 +397,14 @@ export function expectExact(outcome: ScenarioOutcome): void {
   expect(outcome.answer_sources_by_opening).toEqual(definition);
   expect(outcome.status_by_opening).toEqual(definition.map((_, i) => (i === CLOSED ? 'closed' : 'open')));
   // the same search again: the same ids, free
-  expect(outcome.sync).toEqual({ statuses: ['complete', 'complete', 'complete'], jobs: n, subset_jobs: SUBSET.length, repeat_same_ids: true, repeat_credits_charged: 0, repeat_already_paid: n });
+  expect(outcome.sync).toEqual({
+    statuses: ['complete', 'complete', 'complete'],
+    jobs: n,
+    subset_jobs: SUBSET.length,
+    repeat_same_ids: true,
+    repeat_credits_charged: 0,
+    repeat_already_paid: n,
+  });
   expect(outcome.async).toEqual({ status: 'completed', jobs_found: n, same_ids_as_sync: true });
   // credits: balance == ledger == distinct jobs, each job charged once whoever got there first
   expect(outcome.credits.spent).toBe(n);
@@ -312,7 +414,13 @@ export function expectExact(outcome: ScenarioOutcome): void {
   expect(outcome.events.by_type).toEqual({ 'job.opened': n, 'job.closed': 1, 'search.completed': 1 });
   expect(outcome.events.job_opened_by_opening).toEqual(each(1));
   expect(outcome.events.job_closed_by_opening).toEqual(definition.map((_, i) => (i === CLOSED ? 1 : 0)));
-  expect(outcome.events).toMatchObject({ deliveries: n + 2, answered_attempts: n + 2, deliveries_not_succeeded: 0, feed: n + 2, feed_is_delivered: true });
+  expect(outcome.events).toMatchObject({
+    deliveries: n + 2,
+    answered_attempts: n + 2,
+    deliveries_not_succeeded: 0,
+    feed: n + 2,
+    feed_is_delivered: true,
+  });
 }
 
 /** Where the one-replica run leaves its outcome for the two-replica run of the same `npm test`. */

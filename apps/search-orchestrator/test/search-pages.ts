@@ -10,7 +10,11 @@ export async function searchPage(key: string, body: Record<string, unknown>): Pr
 }
 
 /** Every page of a search, following next_cursor with the same body; the last one ends with `next_cursor: null`. */
-export async function allPages(key: string, body: Record<string, unknown>, maxPages: number): Promise<JobSearchResponse[]> {
+export async function allPages(
+  key: string,
+  body: Record<string, unknown>,
+  maxPages: number,
+): Promise<JobSearchResponse[]> {
   const pages: JobSearchResponse[] = [];
   let cursor: string | null = null;
   do {

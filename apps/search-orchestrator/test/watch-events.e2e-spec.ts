@@ -1,6 +1,20 @@
 import type { Job } from '@jobs/contracts';
 import { admin, api, uniqueWord, wholeLedger } from '@jobs/e2e-support';
-import { createWatch, creditsOf, db, eventOf, eventsOf, jobAt, newDomain, pro, publishChange, publishHiring, useWatchFixture, WAIT_MS, webhookUrl } from './watch-fixture.js';
+import {
+  createWatch,
+  creditsOf,
+  db,
+  eventOf,
+  eventsOf,
+  jobAt,
+  newDomain,
+  pro,
+  publishChange,
+  publishHiring,
+  useWatchFixture,
+  WAIT_MS,
+  webhookUrl,
+} from './watch-fixture.js';
 
 /**
  * The watch matcher: lifecycle and hiring changes published on their Kafka topics (as dedupe
@@ -10,45 +24,71 @@ import { createWatch, creditsOf, db, eventOf, eventsOf, jobAt, newDomain, pro, p
 useWatchFixture();
 
 describe('watch events', () => {
-  it('job.opened is charged 1 credit with a ledger line and emitted once; updated, closed and reposted are free', async () => {
-    const { live_key: key, account_id: accountId } = await pro(10);
-    const domain = newDomain();
-    const watch = await createWatch(key, { type: 'company', domain });
-    const job = jobAt(domain);
+  it(
+    'job.opened is charged 1 credit with a ledger line and ' + 'emitted once; updated, closed and reposted are free',
+    async () => {
+      const { live_key: key, account_id: accountId } = await pro(10);
+      const domain = newDomain();
+      const watch = await createWatch(key, { type: 'company', domain });
+      const job = jobAt(domain);
 
-    const opened = await publishChange('opened', job);
-    const { event, value } = await eventOf(watch.id, (e) => e.type === 'job.opened');
-    expect(value).toMatchObject({ account_id: accountId, webhook_url: webhookUrl });
-    expect(event).toMatchObject({ type: 'job.opened', watch_id: watch.id, created_at: opened.occurred_at, data: { job } });
-    const ledger = await wholeLedger(key, job.id);
-    expect(ledger).toEqual([expect.objectContaining({ job_id: job.id, credits: 1, reason: 'charged', request_id: event.id, operation: `POST /v1/watches/${watch.id}` })]);
-    expect(await creditsOf(key)).toBe(9);
+      const opened = await publishChange('opened', job);
+      const { event, value } = await eventOf(watch.id, (e) => e.type === 'job.opened');
+      expect(value).toMatchObject({ account_id: accountId, webhook_url: webhookUrl });
+      expect(event).toMatchObject({
+        type: 'job.opened',
+        watch_id: watch.id,
+        created_at: opened.occurred_at,
+        data: { job },
+      });
+      const ledger = await wholeLedger(key, job.id);
+      expect(ledger).toEqual([
+        expect.objectContaining({
+          job_id: job.id,
+          credits: 1,
+          reason: 'charged',
+          request_id: event.id,
+          operation: `POST /v1/watches/${watch.id}`,
+        }),
+      ]);
+      expect(await creditsOf(key)).toBe(9);
 
-    // a redelivered change makes the same event, charged once
-    await publishChange('opened', job, { change_id: opened.change_id, occurred_at: opened.occurred_at });
-    const updated = await publishChange('updated', { ...job, salary: null });
-    const up = await eventOf(watch.id, (e) => e.type === 'job.updated');
-    expect(up.event.data).toEqual({ job: { ...job, salary: null } });
-    expect(up.event.id).not.toBe(event.id);
-    expect(up.event.created_at).toBe(updated.occurred_at);
+      // a redelivered change makes the same event, charged once
+      await publishChange('opened', job, { change_id: opened.change_id, occurred_at: opened.occurred_at });
+      const updated = await publishChange('updated', { ...job, salary: null });
+      const up = await eventOf(watch.id, (e) => e.type === 'job.updated');
+      expect(up.event.data).toEqual({ job: { ...job, salary: null } });
+      expect(up.event.id).not.toBe(event.id);
+      expect(up.event.created_at).toBe(updated.occurred_at);
 
-    await publishChange('closed', { ...job, status: 'closed', closed_reason: 'filled' });
-    const closed = await eventOf(watch.id, (e) => e.type === 'job.closed');
-    expect(closed.event.data).toEqual({ job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: 'filled' } });
+      await publishChange('closed', { ...job, status: 'closed', closed_reason: 'filled' });
+      const closed = await eventOf(watch.id, (e) => e.type === 'job.closed');
+      expect(closed.event.data).toEqual({
+        job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: 'filled' },
+      });
 
-    await publishChange('reposted', { ...job, repost_count: 1 });
-    const reposted = await eventOf(watch.id, (e) => e.type === 'job.reposted');
-    expect(reposted.event.data).toEqual({ job: { id: job.id, title: job.title, company: job.company, status: 'open', repost_count: 1 } });
+      await publishChange('reposted', { ...job, repost_count: 1 });
+      const reposted = await eventOf(watch.id, (e) => e.type === 'job.reposted');
+      expect(reposted.event.data).toEqual({
+        job: { id: job.id, title: job.title, company: job.company, status: 'open', repost_count: 1 },
+      });
 
-    // A second job's opening, ordered behind the redelivered change (same key, then the same
-    // account partition to billing): once it is charged, the redelivery has been handled.
-    const later = jobAt(domain);
-    await publishChange('opened', later, {}, job.id);
-    await eventOf(watch.id, (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id === later.id);
-    expect(await wholeLedger(key, job.id)).toHaveLength(1);
-    expect(await creditsOf(key)).toBe(8);
-    expect(new Set(eventsOf(watch.id).filter((e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id === job.id).map((e) => e.id))).toEqual(new Set([event.id]));
-  });
+      // A second job's opening, ordered behind the redelivered change (same key, then the same
+      // account partition to billing): once it is charged, the redelivery has been handled.
+      const later = jobAt(domain);
+      await publishChange('opened', later, {}, job.id);
+      await eventOf(watch.id, (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id === later.id);
+      expect(await wholeLedger(key, job.id)).toHaveLength(1);
+      expect(await creditsOf(key)).toBe(8);
+      expect(
+        new Set(
+          eventsOf(watch.id)
+            .filter((e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id === job.id)
+            .map((e) => e.id),
+        ),
+      ).toEqual(new Set([event.id]));
+    },
+  );
 
   it('a job already paid for is delivered free (ledger already_paid)', async () => {
     const { live_key: key } = await pro(10);
@@ -60,14 +100,21 @@ describe('watch events', () => {
     await eventOf(first.id, (e) => e.type === 'job.opened');
     await eventOf(second.id, (e) => e.type === 'job.opened');
     const ledger = await wholeLedger(key, job.id);
-    expect(ledger.map((l) => [l.reason, l.credits]).sort()).toEqual([['already_paid', 0], ['charged', 1]]);
+    expect(ledger.map((l) => [l.reason, l.credits]).sort()).toEqual([
+      ['already_paid', 0],
+      ['charged', 1],
+    ]);
     expect(await creditsOf(key)).toBe(9);
   });
 
   it('a search watch gets the jobs its filters match, at any company, and only its subscribed types', async () => {
     const { live_key: key } = await pro(10);
     const word = uniqueWord();
-    const watch = await createWatch(key, { type: 'search', filters: { title_or: [word] }, events: ['job.opened', 'job.closed'] });
+    const watch = await createWatch(key, {
+      type: 'search',
+      filters: { title_or: [word] },
+      events: ['job.opened', 'job.closed'],
+    });
     const match = jobAt(newDomain(), { title: `${word} Nurse` });
     const other = jobAt(newDomain());
     await publishChange('opened', other);
@@ -77,7 +124,11 @@ describe('watch events', () => {
     expect((event.data as { job: Job }).job.id).toBe(match.id);
     await publishChange('closed', { ...match, status: 'closed', closed_reason: 'expired' });
     await eventOf(watch.id, (e) => e.type === 'job.closed');
-    expect(eventsOf(watch.id).map((e) => e.type).sort()).toEqual(['job.closed', 'job.opened']);
+    expect(
+      eventsOf(watch.id)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['job.closed', 'job.opened']);
   });
 
   it('fires company.hiring_started and company.hiring_stopped, nothing on a change to null', async () => {
@@ -123,7 +174,11 @@ describe('watch events', () => {
     const deadline = Date.now() + WAIT_MS;
     let held: string[] = [];
     while (held.length < 2 && Date.now() < deadline) {
-      held = (await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1 ORDER BY seq', [accountId])).rows.map((r) => r.job_id);
+      held = (
+        await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1 ORDER BY seq', [
+          accountId,
+        ])
+      ).rows.map((r) => r.job_id);
       if (held.length < 2) await new Promise((r) => setTimeout(r, 200));
     }
     expect([...held].sort()).toEqual([first.id, second.id].sort());
@@ -139,52 +194,74 @@ describe('watch events', () => {
     expect(await creditsOf(key)).toBe(0);
 
     await admin('POST', `/accounts/${accountId}/credits`, { amount: 5 });
-    const two = await eventOf(watch.id, (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id !== firstHeld);
+    const two = await eventOf(
+      watch.id,
+      (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id !== firstHeld,
+    );
     expect((two.event.data as { job: Job }).job.id).toBe(held[1]);
     expect(await creditsOf(key)).toBe(4);
     const ledger = await wholeLedger(key);
-    expect(ledger.map((l) => [l.job_id, l.credits, l.reason]).sort()).toEqual([[first.id, 1, 'charged'], [second.id, 1, 'charged']].sort());
+    expect(ledger.map((l) => [l.job_id, l.credits, l.reason]).sort()).toEqual(
+      [
+        [first.id, 1, 'charged'],
+        [second.id, 1, 'charged'],
+      ].sort(),
+    );
     expect((await db.query('SELECT 1 FROM held_watch_events WHERE account_id = $1', [accountId])).rowCount).toBe(0);
   });
 
-  it('job.updated goes only to accounts that paid for the job; a held job.opened still comes after a top-up, carrying the updated job', async () => {
-    const payer = await pro(10);
-    const holder = await pro(0);
-    const onlyUpdates = await pro(10);
-    const domain = newDomain();
-    const paying = await createWatch(payer.live_key, { type: 'company', domain });
-    const holding = await createWatch(holder.live_key, { type: 'company', domain });
-    const neverPaid = await createWatch(onlyUpdates.live_key, { type: 'company', domain, events: ['job.updated'] });
-    const job = jobAt(domain);
-    await publishChange('opened', job);
-    await eventOf(paying.id, (e) => e.type === 'job.opened');
-    const heldJob = async () =>
-      (await db.query<{ description: string | null }>(`SELECT event #>> '{data,job,description}' AS description FROM held_watch_events WHERE account_id = $1`, [holder.account_id])).rows[0];
-    const deadline = Date.now() + WAIT_MS;
-    while (!(await heldJob()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    expect(await heldJob()).toBeDefined();
+  it(
+    'job.updated goes only to accounts that paid for the job; a ' +
+      'held job.opened still comes after a top-up, carrying the ' +
+      'updated job',
+    async () => {
+      const payer = await pro(10);
+      const holder = await pro(0);
+      const onlyUpdates = await pro(10);
+      const domain = newDomain();
+      const paying = await createWatch(payer.live_key, { type: 'company', domain });
+      const holding = await createWatch(holder.live_key, { type: 'company', domain });
+      const neverPaid = await createWatch(onlyUpdates.live_key, { type: 'company', domain, events: ['job.updated'] });
+      const job = jobAt(domain);
+      await publishChange('opened', job);
+      await eventOf(paying.id, (e) => e.type === 'job.opened');
+      const heldJob = async () =>
+        (
+          await db.query<{ description: string | null }>(
+            `SELECT event #>> '{data,job,description}' AS description FROM held_watch_events WHERE account_id = $1`,
+            [holder.account_id],
+          )
+        ).rows[0];
+      const deadline = Date.now() + WAIT_MS;
+      while (!(await heldJob()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(await heldJob()).toBeDefined();
 
-    await publishChange('updated', { ...job, description: 'Updated after it opened' });
-    const up = await eventOf(paying.id, (e) => e.type === 'job.updated');
-    expect((up.event.data as { job: Job }).job.description).toBe('Updated after it opened');
-    // the held job.opened took the updated job instead of a job.updated going out
-    const folded = Date.now() + WAIT_MS;
-    while ((await heldJob())?.description !== 'Updated after it opened' && Date.now() < folded) await new Promise((r) => setTimeout(r, 200));
-    expect((await heldJob())?.description).toBe('Updated after it opened');
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(eventsOf(holding.id)).toEqual([]);
-    expect(eventsOf(neverPaid.id)).toEqual([]);
+      await publishChange('updated', { ...job, description: 'Updated after it opened' });
+      const up = await eventOf(paying.id, (e) => e.type === 'job.updated');
+      expect((up.event.data as { job: Job }).job.description).toBe('Updated after it opened');
+      // the held job.opened took the updated job instead of a job.updated going out
+      const folded = Date.now() + WAIT_MS;
+      while ((await heldJob())?.description !== 'Updated after it opened' && Date.now() < folded)
+        await new Promise((r) => setTimeout(r, 200));
+      expect((await heldJob())?.description).toBe('Updated after it opened');
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(eventsOf(holding.id)).toEqual([]);
+      expect(eventsOf(neverPaid.id)).toEqual([]);
 
-    await admin('POST', `/accounts/${holder.account_id}/credits`, { amount: 5 });
-    const opened = await eventOf(holding.id, (e) => e.type === 'job.opened');
-    expect((opened.event.data as { job: Job }).job.description).toBe('Updated after it opened');
-    expect(eventsOf(holding.id).map((e) => e.type)).toEqual(['job.opened']);
+      await admin('POST', `/accounts/${holder.account_id}/credits`, { amount: 5 });
+      const opened = await eventOf(holding.id, (e) => e.type === 'job.opened');
+      expect((opened.event.data as { job: Job }).job.description).toBe('Updated after it opened');
+      expect(eventsOf(holding.id).map((e) => e.type)).toEqual(['job.opened']);
 
-    // paid now: the next change reaches the holder too, and still never the account that never paid
-    await publishChange('updated', { ...job, description: 'Changed again' });
-    await eventOf(holding.id, (e) => e.type === 'job.updated');
-    await eventOf(paying.id, (e) => e.type === 'job.updated' && (e.data as { job: Job }).job.description === 'Changed again');
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(eventsOf(neverPaid.id)).toEqual([]);
-  });
+      // paid now: the next change reaches the holder too, and still never the account that never paid
+      await publishChange('updated', { ...job, description: 'Changed again' });
+      await eventOf(holding.id, (e) => e.type === 'job.updated');
+      await eventOf(
+        paying.id,
+        (e) => e.type === 'job.updated' && (e.data as { job: Job }).job.description === 'Changed again',
+      );
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(eventsOf(neverPaid.id)).toEqual([]);
+    },
+  );
 });

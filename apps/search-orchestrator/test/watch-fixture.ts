@@ -5,10 +5,27 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import pg from 'pg';
-import { EventSchema, examples, WatchListResponseSchema, WatchSchema, type CompanyHiringChanged, type Event, type Job, type JobLifecycleChanged, type Watch } from '@jobs/contracts';
+import {
+  EventSchema,
+  examples,
+  WatchListResponseSchema,
+  WatchSchema,
+  type CompanyHiringChanged,
+  type Event,
+  type Job,
+  type JobLifecycleChanged,
+  type Watch,
+} from '@jobs/contracts';
 import { api, createAccount, stack, TopicTap, uniqueWord } from '@jobs/e2e-support';
 
-export const WATCH_EVENTS = ['job.opened', 'job.updated', 'job.closed', 'job.reposted', 'company.hiring_started', 'company.hiring_stopped'];
+export const WATCH_EVENTS = [
+  'job.opened',
+  'job.updated',
+  'job.closed',
+  'job.reposted',
+  'company.hiring_started',
+  'company.hiring_stopped',
+];
 export const WAIT_MS = 30_000;
 
 let producer: Producer;
@@ -54,7 +71,11 @@ export async function pro(credits = 100) {
 
 const created: { key: string; id: string }[] = [];
 
-export async function createWatch(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Watch> {
+export async function createWatch(
+  key: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Watch> {
   const res = await api('/v1/watches', { key, body: { webhook_url: webhookUrl, ...body }, headers });
   if (res.status !== 201) throw new Error(`POST /v1/watches answered ${res.status}: ${JSON.stringify(res.body)}`);
   const watch = WatchSchema.parse(res.body);
@@ -94,7 +115,12 @@ export function jobAt(domain: string, overrides: Partial<Job> = {}): Job {
 }
 
 /** `key` defaults to the job id (the topic's key); another job's id puts the change in order behind that job's. */
-export async function publishChange(change: JobLifecycleChanged.JobChange, job: Job, overrides: Partial<JobLifecycleChanged.Value> = {}, key = job.id): Promise<JobLifecycleChanged.Value> {
+export async function publishChange(
+  change: JobLifecycleChanged.JobChange,
+  job: Job,
+  overrides: Partial<JobLifecycleChanged.Value> = {},
+  key = job.id,
+): Promise<JobLifecycleChanged.Value> {
   const value: JobLifecycleChanged.Value = {
     v: 1,
     change_id: `chg_${randomBytes(8).toString('hex')}`,
@@ -122,7 +148,10 @@ export async function publishHiring(domain: string, value: boolean | null): Prom
 }
 
 /** The first `event.emitted` of a watch matching `predicate`, checked against the Event contract. */
-export async function eventOf(watchId: string, predicate: (event: Event) => boolean = () => true): Promise<{ event: Event; value: Record<string, unknown> }> {
+export async function eventOf(
+  watchId: string,
+  predicate: (event: Event) => boolean = () => true,
+): Promise<{ event: Event; value: Record<string, unknown> }> {
   const seen = await tap.waitFor((m) => {
     const event = m.topic === 'event.emitted' ? (m.value['event'] as Event | undefined) : undefined;
     return event?.watch_id === watchId && predicate(event);

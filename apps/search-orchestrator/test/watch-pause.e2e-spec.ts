@@ -1,5 +1,15 @@
 import { EventSchema, WatchSchema, type Event, type Job, type Watch } from '@jobs/contracts';
-import { addWorldCompany, addWorldJob, admin, api, createAccount, dashboardSignIn, Receiver, wholeLedger, type WorldJob } from '@jobs/e2e-support';
+import {
+  addWorldCompany,
+  addWorldJob,
+  admin,
+  api,
+  createAccount,
+  dashboardSignIn,
+  Receiver,
+  wholeLedger,
+  type WorldJob,
+} from '@jobs/e2e-support';
 
 /**
  * Pausing and resuming a watch from the dashboard (PATCH /dashboard/api/watches/{id}), against the
@@ -26,7 +36,8 @@ afterAll(async () => {
   await receiver.stop();
 });
 
-const eventsAt = (url: string): Event[] => receiver.at(url).map((arrival) => EventSchema.parse(JSON.parse(arrival.raw)));
+const eventsAt = (url: string): Event[] =>
+  receiver.at(url).map((arrival) => EventSchema.parse(JSON.parse(arrival.raw)));
 const jobOf = (event: Event) => (event.data as { job: Job }).job;
 
 /** The job.opened of `opening` delivered at `url`, after as many refresh passes as it takes. */
@@ -43,7 +54,9 @@ async function openedAt(url: string, opening: WorldJob): Promise<Event> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`no job.opened of ${opening.title} at ${url} in time; got ${JSON.stringify(eventsAt(url).map((e) => e.type))}`);
+  throw new Error(
+    `no job.opened of ${opening.title} at ${url} in time; got ${JSON.stringify(eventsAt(url).map((e) => e.type))}`,
+  );
 }
 
 /** The account's whole event feed (GET /v1/events), oldest first. */
@@ -68,58 +81,76 @@ async function listed(key: string, id: string): Promise<Watch | undefined> {
 }
 
 describe('pausing and resuming a watch from the dashboard', () => {
-  it('a paused watch gets no job.opened for a job opened while paused; resumed, it gets the next opening and never the missed one', async () => {
-    const { live_key: key } = await createAccount({ plan: 'pro', credits: 20 });
-    const domain = await addWorldCompany();
-    const pausedHook = receiver.endpoint();
-    const witnessHook = receiver.endpoint();
-    const create = async (url: string) => {
-      const res = await api('/v1/watches', { key, body: { type: 'company', domain, webhook_url: url, events: ['job.opened'] } });
-      expect(res.status).toBe(201);
-      return WatchSchema.parse(res.body);
-    };
-    const watch = await create(pausedHook);
-    const witness = await create(witnessHook);
-    const dashboard = await dashboardSignIn(key);
+  it(
+    'a paused watch gets no job.opened for a job opened while ' +
+      'paused; resumed, it gets the next opening and never the ' +
+      'missed one',
+    async () => {
+      const { live_key: key } = await createAccount({ plan: 'pro', credits: 20 });
+      const domain = await addWorldCompany();
+      const pausedHook = receiver.endpoint();
+      const witnessHook = receiver.endpoint();
+      const create = async (url: string) => {
+        const res = await api('/v1/watches', {
+          key,
+          body: { type: 'company', domain, webhook_url: url, events: ['job.opened'] },
+        });
+        expect(res.status).toBe(201);
+        return WatchSchema.parse(res.body);
+      };
+      const watch = await create(pausedHook);
+      const witness = await create(witnessHook);
+      const dashboard = await dashboardSignIn(key);
 
-    // Pause: answered with the watch, and GET /v1/watches shows it paused.
-    const pause = await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'paused' });
-    expect(pause.status).toBe(200);
-    expect(WatchSchema.parse(pause.body)).toEqual({ ...watch, status: 'paused' });
-    expect(await listed(key, watch.id)).toMatchObject({ status: 'paused' });
-    // Pausing again changes nothing; a change without the CSRF token is refused; another account's watch is not found.
-    expect((await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'paused' })).body).toMatchObject({ status: 'paused' });
-    expect((await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'active' }, { csrf: false })).status).toBe(403);
-    const other = await dashboardSignIn((await createAccount({ plan: 'pro', credits: 1 })).live_key);
-    expect((await other.call('PATCH', `/watches/${watch.id}`, { status: 'active' })).status).toBe(404);
-    expect((await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'stopped' })).status).toBe(400);
+      // Pause: answered with the watch, and GET /v1/watches shows it paused.
+      const pause = await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'paused' });
+      expect(pause.status).toBe(200);
+      expect(WatchSchema.parse(pause.body)).toEqual({ ...watch, status: 'paused' });
+      expect(await listed(key, watch.id)).toMatchObject({ status: 'paused' });
+      // Pausing again changes nothing; a change without the CSRF token is refused; another account's watch is not
+      // found.
+      expect((await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'paused' })).body).toMatchObject({
+        status: 'paused',
+      });
+      expect(
+        (await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'active' }, { csrf: false })).status,
+      ).toBe(403);
+      const other = await dashboardSignIn((await createAccount({ plan: 'pro', credits: 1 })).live_key);
+      expect((await other.call('PATCH', `/watches/${watch.id}`, { status: 'active' })).status).toBe(404);
+      expect((await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'stopped' })).status).toBe(400);
 
-    // A job opened while paused: the witness hears it, the paused watch does not.
-    const whilePaused = await addWorldJob({ providers: ['own_index', 'provider_a'], company_domain: domain });
-    const witnessed = await openedAt(witnessHook, whilePaused);
-    const missedJob = jobOf(witnessed).id;
-    const afterPause = await feed(key);
-    expect(afterPause.map((e) => e.id)).toContain(witnessed.id);
-    expect(afterPause.filter((e) => e.watch_id === watch.id)).toEqual([]);
-    expect(eventsAt(pausedHook)).toEqual([]);
-    expect((await wholeLedger(key)).filter((l) => l.operation === `POST /v1/watches/${watch.id}`)).toEqual([]);
+      // A job opened while paused: the witness hears it, the paused watch does not.
+      const whilePaused = await addWorldJob({ providers: ['own_index', 'provider_a'], company_domain: domain });
+      const witnessed = await openedAt(witnessHook, whilePaused);
+      const missedJob = jobOf(witnessed).id;
+      const afterPause = await feed(key);
+      expect(afterPause.map((e) => e.id)).toContain(witnessed.id);
+      expect(afterPause.filter((e) => e.watch_id === watch.id)).toEqual([]);
+      expect(eventsAt(pausedHook)).toEqual([]);
+      expect((await wholeLedger(key)).filter((l) => l.operation === `POST /v1/watches/${watch.id}`)).toEqual([]);
 
-    // Resume: matched again from now on.
-    const resume = await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'active' });
-    expect(resume.status).toBe(200);
-    expect(resume.body).toMatchObject({ id: watch.id, status: 'active', created_at: watch.created_at });
-    expect(await listed(key, watch.id)).toMatchObject({ status: 'active' });
-    const afterResume = await addWorldJob({ providers: ['own_index', 'provider_a'], company_domain: domain });
-    const heard = await openedAt(pausedHook, afterResume);
-    await openedAt(witnessHook, afterResume);
+      // Resume: matched again from now on.
+      const resume = await dashboard.call('PATCH', `/watches/${watch.id}`, { status: 'active' });
+      expect(resume.status).toBe(200);
+      expect(resume.body).toMatchObject({ id: watch.id, status: 'active', created_at: watch.created_at });
+      expect(await listed(key, watch.id)).toMatchObject({ status: 'active' });
+      const afterResume = await addWorldJob({ providers: ['own_index', 'provider_a'], company_domain: domain });
+      const heard = await openedAt(pausedHook, afterResume);
+      await openedAt(witnessHook, afterResume);
 
-    // Only the new opening, never the one opened while paused (no replay), in the hook and in the feed.
-    const ofWatch = (await feed(key)).filter((e) => e.watch_id === watch.id);
-    expect(ofWatch.map((e) => [e.id, e.type, jobOf(e).id])).toEqual([[heard.id, 'job.opened', jobOf(heard).id]]);
-    expect(eventsAt(pausedHook).some((e) => jobOf(e).id === missedJob)).toBe(false);
-    // Charged once per account: the missed job by the witness alone; the new one once (the older watch's event charges it, the other is already paid).
-    const ledger = await wholeLedger(key);
-    expect(ledger.filter((l) => l.job_id === missedJob).map((l) => [l.operation, l.credits])).toEqual([[`POST /v1/watches/${witness.id}`, 1]]);
-    expect(ledger.filter((l) => l.job_id === jobOf(heard).id).reduce((sum, l) => sum + l.credits, 0)).toBe(1);
-  }, 600_000);
+      // Only the new opening, never the one opened while paused (no replay), in the hook and in the feed.
+      const ofWatch = (await feed(key)).filter((e) => e.watch_id === watch.id);
+      expect(ofWatch.map((e) => [e.id, e.type, jobOf(e).id])).toEqual([[heard.id, 'job.opened', jobOf(heard).id]]);
+      expect(eventsAt(pausedHook).some((e) => jobOf(e).id === missedJob)).toBe(false);
+      // Charged once per account: the missed job by the witness alone; the new one once (the older watch's event
+      // charges
+      // it, the other is already paid).
+      const ledger = await wholeLedger(key);
+      expect(ledger.filter((l) => l.job_id === missedJob).map((l) => [l.operation, l.credits])).toEqual([
+        [`POST /v1/watches/${witness.id}`, 1],
+      ]);
+      expect(ledger.filter((l) => l.job_id === jobOf(heard).id).reduce((sum, l) => sum + l.credits, 0)).toBe(1);
+    },
+    600_000,
+  );
 });

@@ -1,6 +1,15 @@
 import { ErrorEnvelopeSchema, PROVIDER_SLUGS, WatchListResponseSchema } from '@jobs/contracts';
 import { admin, api, createAccount, refreshPass, uniqueWord } from '@jobs/e2e-support';
-import { createWatch, listAll, newDomain, pro, tap, useWatchFixture, WATCH_EVENTS, webhookUrl } from './watch-fixture.js';
+import {
+  createWatch,
+  listAll,
+  newDomain,
+  pro,
+  tap,
+  useWatchFixture,
+  WATCH_EVENTS,
+  webhookUrl,
+} from './watch-fixture.js';
 
 /**
  * Watches over HTTP (POST/GET/DELETE /v1/watches) and the refresh planner (POST /admin/refresh ->
@@ -13,13 +22,28 @@ describe('watches over HTTP', () => {
     const { live_key: key } = await pro();
     const domain = newDomain();
     const company = await createWatch(key, { type: 'company', domain });
-    expect(company).toMatchObject({ type: 'company', domain, filters: null, webhook_url: webhookUrl, status: 'active' });
+    expect(company).toMatchObject({
+      type: 'company',
+      domain,
+      filters: null,
+      webhook_url: webhookUrl,
+      status: 'active',
+    });
     expect([...company.events].sort()).toEqual([...WATCH_EVENTS].sort());
     expect(company.id).toMatch(/^wat_/);
     // A word no opening has: a broad saved search would make every refresh pass read thousands of listings.
     const word = uniqueWord();
-    const search = await createWatch(key, { type: 'search', filters: { title_or: [word], country_code_or: ['GB'] }, events: ['job.opened', 'job.closed'] });
-    expect(search).toMatchObject({ type: 'search', domain: null, filters: { title_or: [word], country_code_or: ['GB'] }, events: ['job.opened', 'job.closed'] });
+    const search = await createWatch(key, {
+      type: 'search',
+      filters: { title_or: [word], country_code_or: ['GB'] },
+      events: ['job.opened', 'job.closed'],
+    });
+    expect(search).toMatchObject({
+      type: 'search',
+      domain: null,
+      filters: { title_or: [word], country_code_or: ['GB'] },
+      events: ['job.opened', 'job.closed'],
+    });
   });
 
   it('gives the same watch for a retried Idempotency-Key', async () => {
@@ -34,22 +58,38 @@ describe('watches over HTTP', () => {
     expect((await listAll(key)).ids).toEqual([first.id]);
   });
 
-  it.each(['free', 'starter', 'growth'])('refuses watches on the %s plan with 403 plan_required (required_plan pro)', async (plan) => {
-    const { live_key: key } = await createAccount({ plan, credits: 10 });
-    const res = await api('/v1/watches', { key, body: { type: 'company', domain: newDomain(), webhook_url: webhookUrl } });
-    expect(res.status).toBe(403);
-    const { error } = ErrorEnvelopeSchema.parse(res.body);
-    expect(error).toMatchObject({ code: 'plan_required', type: 'permission_error', required_plan: 'pro' });
-  });
+  it.each(['free', 'starter', 'growth'])(
+    'refuses watches on the %s plan with 403 plan_required (required_plan pro)',
+    async (plan) => {
+      const { live_key: key } = await createAccount({ plan, credits: 10 });
+      const res = await api('/v1/watches', {
+        key,
+        body: { type: 'company', domain: newDomain(), webhook_url: webhookUrl },
+      });
+      expect(res.status).toBe(403);
+      const { error } = ErrorEnvelopeSchema.parse(res.body);
+      expect(error).toMatchObject({ code: 'plan_required', type: 'permission_error', required_plan: 'pro' });
+    },
+  );
 
   it.each([
     ['a company watch without domain', { type: 'company' }, 'invalid_request', 'domain'],
     ['a search watch without filters', { type: 'search' }, 'invalid_request', 'filters'],
     ['an unknown type', { type: 'person', domain: 'acme.example' }, 'invalid_request', 'type'],
     ['an unknown property', { type: 'company', domain: 'acme.example', paused: true }, 'invalid_request', undefined],
-    ['search.completed as a watch event', { type: 'company', domain: 'acme.example', events: ['search.completed'] }, 'invalid_request', undefined],
+    [
+      'search.completed as a watch event',
+      { type: 'company', domain: 'acme.example', events: ['search.completed'] },
+      'invalid_request',
+      undefined,
+    ],
     ['an unknown filter', { type: 'search', filters: { titel_or: ['x'] } }, 'unknown_filter', 'filters.titel_or'],
-    ['a webhook_url that is not a URL', { type: 'company', domain: 'acme.example', webhook_url: 'not a url' }, 'invalid_request', 'webhook_url'],
+    [
+      'a webhook_url that is not a URL',
+      { type: 'company', domain: 'acme.example', webhook_url: 'not a url' },
+      'invalid_request',
+      'webhook_url',
+    ],
   ])('answers 400 for %s', async (_name, body, code, param) => {
     const { live_key: key } = await pro();
     const res = await api('/v1/watches', { key, body: { webhook_url: webhookUrl, ...body } });
@@ -100,12 +140,23 @@ describe('refresh passes', () => {
     await createWatch(key, { type: 'company', domain });
     await createWatch(key, { type: 'search', filters: { title_or: [uniqueWord()] } });
     const refreshId = await refreshPass();
-    const status = (await admin('GET', `/refresh/${refreshId}`)) as { runs: Array<{ id: string; kind: 'pass' | 'round'; provider: string; sweeps: { total: number } }>; sweeps: { total: number; finished: number } };
+    const status = (await admin('GET', `/refresh/${refreshId}`)) as {
+      runs: Array<{ id: string; kind: 'pass' | 'round'; provider: string; sweeps: { total: number } }>;
+      sweeps: { total: number; finished: number };
+    };
     const providers = [...PROVIDER_SLUGS];
     const runsOf = (kind: 'pass' | 'round') => status.runs.filter((r) => r.kind === kind);
     // every provider's sequences served it, each run with an id of its own
-    expect(runsOf('pass').map((r) => r.provider).sort()).toEqual(providers);
-    expect(runsOf('round').map((r) => r.provider).sort()).toEqual(providers);
+    expect(
+      runsOf('pass')
+        .map((r) => r.provider)
+        .sort(),
+    ).toEqual(providers);
+    expect(
+      runsOf('round')
+        .map((r) => r.provider)
+        .sort(),
+    ).toEqual(providers);
     expect(new Set(status.runs.map((r) => r.id)).size).toBe(providers.length * 2);
     const sweepsOf = (topic: string, kind: 'pass' | 'round') => {
       const ids = new Set(runsOf(kind).map((r) => r.id));
@@ -113,8 +164,19 @@ describe('refresh passes', () => {
     };
     // the passes: every partner's new listings and the own crawler's change feed, one sweep each
     const pass = sweepsOf('refresh.pass.fetch.requested', 'pass');
-    expect(pass.filter((v) => v['kind'] === 'new_listings').map((v) => v['provider']).sort()).toEqual(providers.slice(1));
-    expect(pass.filter((v) => v['provider'] === 'own_index')).toEqual([expect.objectContaining({ kind: 'catalog_changes', scope: { key: 'catalog_changes', filters: {} }, changed_since: expect.any(Number) })]);
+    expect(
+      pass
+        .filter((v) => v['kind'] === 'new_listings')
+        .map((v) => v['provider'])
+        .sort(),
+    ).toEqual(providers.slice(1));
+    expect(pass.filter((v) => v['provider'] === 'own_index')).toEqual([
+      expect.objectContaining({
+        kind: 'catalog_changes',
+        scope: { key: 'catalog_changes', filters: {} },
+        changed_since: expect.any(Number),
+      }),
+    ]);
     expect(pass).toHaveLength(7);
     // each call of a sweep has a deadline that fits the interval, not the sweep's whole budget
     for (const v of pass) expect(v['call_timeout_ms']).toBeLessThan(v['timeout_ms'] as number);
@@ -123,12 +185,18 @@ describe('refresh passes', () => {
     const round = sweepsOf('refresh.fetch.requested', 'round');
     for (const v of round) {
       expect(v['kind']).toBe('companies');
-      expect((v['scope'] as { filters: { company_domain_or: string[] } }).filters.company_domain_or.length).toBeGreaterThan(0);
+      expect(
+        (v['scope'] as { filters: { company_domain_or: string[] } }).filters.company_domain_or.length,
+      ).toBeGreaterThan(0);
       expect(v['due_at']).toEqual(expect.any(Number));
     }
     // no sweep reads a watch's scope: watches are matched from the changes a pass makes
     const scopes = JSON.stringify([...pass, ...round].map((v) => v['scope']));
     expect(scopes).not.toContain(domain);
-    expect(status).toMatchObject({ refresh_id: refreshId, status: 'completed', sweeps: { total: pass.length + round.length, finished: pass.length + round.length } });
+    expect(status).toMatchObject({
+      refresh_id: refreshId,
+      status: 'completed',
+      sweeps: { total: pass.length + round.length, finished: pass.length + round.length },
+    });
   });
 });

@@ -29,38 +29,51 @@ describe('webhook secret rotation', () => {
   /** The v1 values of a Service-Signature header, in order, and its t. */
   const partsOf = (header: string | string[] | undefined) => {
     const parts = String(header).split(',');
-    return { t: parts.find((p) => p.startsWith('t='))!.slice(2), v1: parts.filter((p) => p.startsWith('v1=')).map((p) => p.slice(3)) };
+    return {
+      t: parts.find((p) => p.startsWith('t='))!.slice(2),
+      v1: parts.filter((p) => p.startsWith('v1=')).map((p) => p.slice(3)),
+    };
   };
-  const hmac = (secret: string, t: string, raw: string) => createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
+  const hmac = (secret: string, t: string, raw: string) =>
+    createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
 
   const rotate = async (url: string, previousExpiresInSeconds?: number) =>
     AdminWebhookSecretRotateResponseSchema.parse(
-      await admin('POST', `/accounts/${account.account_id}/webhook-secret/rotate`, { url, ...(previousExpiresInSeconds === undefined ? {} : { previous_expires_in_seconds: previousExpiresInSeconds }) }),
+      await admin('POST', `/accounts/${account.account_id}/webhook-secret/rotate`, {
+        url,
+        ...(previousExpiresInSeconds === undefined ? {} : { previous_expires_in_seconds: previousExpiresInSeconds }),
+      }),
     );
 
   it('stores secrets sealed: the table never holds the secret the admin API answers', async () => {
     const url = receiver.endpoint();
     const secret = await secretOf(account.account_id, url);
-    const { rows } = await db.query<{ secret: string }>('SELECT secret FROM webhook_endpoint_secrets WHERE account_id = $1 AND url = $2', [account.account_id, url]);
+    const { rows } = await db.query<{ secret: string }>(
+      'SELECT secret FROM webhook_endpoint_secrets WHERE account_id = $1 AND url = $2',
+      [account.account_id, url],
+    );
     expect(rows[0]!.secret.startsWith('whenc1.')).toBe(true);
     expect(rows[0]!.secret).not.toContain(secret.slice('whsec_'.length));
   });
 
-  it('during the overlap a delivery is signed with the new secret first and the old one second; either verifies', async () => {
-    const url = receiver.endpoint();
-    const old = await secretOf(account.account_id, url);
-    const rotated = await rotate(url, 3600);
-    expect(rotated.secret).not.toBe(old);
-    expect(Date.parse(rotated.previous_expires_at!) - Date.now()).toBeGreaterThan(3500_000);
-    expect(await secretOf(account.account_id, url)).toBe(rotated.secret);
+  it(
+    'during the overlap a delivery is signed with the new secret ' + 'first and the old one second; either verifies',
+    async () => {
+      const url = receiver.endpoint();
+      const old = await secretOf(account.account_id, url);
+      const rotated = await rotate(url, 3600);
+      expect(rotated.secret).not.toBe(old);
+      expect(Date.parse(rotated.previous_expires_at!) - Date.now()).toBeGreaterThan(3500_000);
+      expect(await secretOf(account.account_id, url)).toBe(rotated.secret);
 
-    await publisher.publish(account.account_id, [makeEvent()], url);
-    const [arrival] = await receiver.waitFor(url, 1);
-    const { t, v1 } = partsOf(arrival!.headers['service-signature']);
-    expect(v1).toEqual([hmac(rotated.secret, t, arrival!.raw), hmac(old, t, arrival!.raw)]);
-    expect(receiverVerifies(arrival!.headers['service-signature'], rotated.secret, arrival!.raw).ok).toBe(true);
-    expect(receiverVerifies(arrival!.headers['service-signature'], old, arrival!.raw).ok).toBe(true);
-  });
+      await publisher.publish(account.account_id, [makeEvent()], url);
+      const [arrival] = await receiver.waitFor(url, 1);
+      const { t, v1 } = partsOf(arrival!.headers['service-signature']);
+      expect(v1).toEqual([hmac(rotated.secret, t, arrival!.raw), hmac(old, t, arrival!.raw)]);
+      expect(receiverVerifies(arrival!.headers['service-signature'], rotated.secret, arrival!.raw).ok).toBe(true);
+      expect(receiverVerifies(arrival!.headers['service-signature'], old, arrival!.raw).ok).toBe(true);
+    },
+  );
 
   it('with no overlap, and after the overlap ends, only the new secret signs', async () => {
     const url = receiver.endpoint();
@@ -75,7 +88,12 @@ describe('webhook secret rotation', () => {
 
     // an overlap that has ended: the old secret no longer signs
     const again = await rotate(url, 3600);
-    await db.query(`UPDATE webhook_endpoint_secrets SET previous_expires_at = now() - interval '1 second' WHERE account_id = $1 AND url = $2`, [account.account_id, url]);
+    await db.query(
+      `UPDATE webhook_endpoint_secrets SET previous_expires_at = ` +
+        `now() - interval '1 second' WHERE account_id = $1 AND url = ` +
+        `$2`,
+      [account.account_id, url],
+    );
     await publisher.publish(account.account_id, [makeEvent()], url);
     const arrivals = await receiver.waitFor(url, 2);
     const last = partsOf(arrivals[1]!.headers['service-signature']);
@@ -85,9 +103,18 @@ describe('webhook secret rotation', () => {
   it('refuses a bad rotation: an unknown account 404, an overlap out of bounds 400, no token 401', async () => {
     const url = receiver.endpoint();
     await expect(admin('POST', '/accounts/acc_nobody/webhook-secret/rotate', { url }, 404)).resolves.toBeDefined();
-    const bad = await admin('POST', `/accounts/${account.account_id}/webhook-secret/rotate`, { url, previous_expires_in_seconds: 8 * 86_400 }, 400);
+    const bad = await admin(
+      'POST',
+      `/accounts/${account.account_id}/webhook-secret/rotate`,
+      { url, previous_expires_in_seconds: 8 * 86_400 },
+      400,
+    );
     expect(ErrorEnvelopeSchema.parse(bad).error.param).toBe('previous_expires_in_seconds');
-    const anonymous = await fetch(`${stack.adminUrl}/admin/accounts/${account.account_id}/webhook-secret/rotate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+    const anonymous = await fetch(`${stack.adminUrl}/admin/accounts/${account.account_id}/webhook-secret/rotate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
     expect(anonymous.status).toBe(401);
   });
 });

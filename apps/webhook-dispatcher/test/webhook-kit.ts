@@ -20,30 +20,62 @@ export function makeEvent(kind: 'search.completed' | 'job.closed' = 'search.comp
   const suffix = `${Date.now().toString(36)}${randomBytes(5).toString('hex')}${(eventCounter++).toString(36)}`;
   const created_at = new Date().toISOString();
   if (kind === 'search.completed') {
-    return { id: `evt_${suffix}`, type: 'search.completed', created_at, watch_id: null, data: { search: { id: `srch_${suffix}`, status: 'completed', jobs_found: 3 } } };
+    return {
+      id: `evt_${suffix}`,
+      type: 'search.completed',
+      created_at,
+      watch_id: null,
+      data: { search: { id: `srch_${suffix}`, status: 'completed', jobs_found: 3 } },
+    };
   }
   return {
     id: `evt_${suffix}`,
     type: 'job.closed',
     created_at,
     watch_id: `wat_${suffix}`,
-    data: { job: { id: `job_${suffix}`, title: 'Café Barista — Nuit', company: { id: `cmp_${suffix}`, name: 'Ünïcode Ltd', domain: 'unicode.example' }, status: 'closed', closed_reason: 'filled' } },
+    data: {
+      job: {
+        id: `job_${suffix}`,
+        title: 'Café Barista — Nuit',
+        company: { id: `cmp_${suffix}`, name: 'Ünïcode Ltd', domain: 'unicode.example' },
+        status: 'closed',
+        closed_reason: 'filled',
+      },
+    },
   };
 }
 
 export class EventPublisher {
-  private readonly producer: Producer = new Kafka({ clientId: 'e2e-webhooks', brokers: stack.kafkaBrokers, logLevel: logLevel.NOTHING }).producer();
+  private readonly producer: Producer = new Kafka({
+    clientId: 'e2e-webhooks',
+    brokers: stack.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  }).producer();
 
   async start(): Promise<void> {
     await this.producer.connect();
   }
 
-  /** Publishes events of one account, in order, keyed by the account like every producer does (`headers`: e.g. a traceparent). */
-  async publish(accountId: string, events: Event[], webhookUrl: string | null, headers?: Record<string, string>): Promise<EventEmitted.Value[]> {
-    const values = events.map((event) => Topics.EventEmitted.value.parse({ v: 1, account_id: accountId, event, webhook_url: webhookUrl }));
+  /**
+   * Publishes events of one account, in order, keyed by the account like every producer does (`headers`: e.g. a
+   * traceparent).
+   */
+  async publish(
+    accountId: string,
+    events: Event[],
+    webhookUrl: string | null,
+    headers?: Record<string, string>,
+  ): Promise<EventEmitted.Value[]> {
+    const values = events.map((event) =>
+      Topics.EventEmitted.value.parse({ v: 1, account_id: accountId, event, webhook_url: webhookUrl }),
+    );
     await this.producer.send({
       topic: Topics.EventEmitted.name,
-      messages: values.map((value) => ({ key: Topics.EventEmitted.keyOf(value), value: JSON.stringify(value), ...(headers ? { headers } : {}) })),
+      messages: values.map((value) => ({
+        key: Topics.EventEmitted.keyOf(value),
+        value: JSON.stringify(value),
+        ...(headers ? { headers } : {}),
+      })),
     });
     return values;
   }
@@ -63,7 +95,12 @@ export async function secretOf(accountId: string, url: string): Promise<string> 
  * interface.md, Delivery 3, as a receiver does it: split the header on ",", each part on the
  * first "=", compare hex to hex in constant time, and refuse a `t` more than 5 minutes away.
  */
-export function receiverVerifies(header: string | string[] | undefined, secret: string, rawBody: string, now = Date.now()): { ok: boolean; t: number } {
+export function receiverVerifies(
+  header: string | string[] | undefined,
+  secret: string,
+  rawBody: string,
+  now = Date.now(),
+): { ok: boolean; t: number } {
   if (typeof header !== 'string') return { ok: false, t: 0 };
   const parts = new Map<string, string[]>();
   for (const part of header.split(',')) {
@@ -84,4 +121,6 @@ export function receiverVerifies(header: string | string[] | undefined, secret: 
 
 /** WEBHOOK_RETRY_SCALE of the running stack (scripts/stack.mjs passes it; test stacks use 0.001). */
 export const RETRY_SCALE = Number(process.env['WEBHOOK_RETRY_SCALE'] ?? '0.001');
-export const SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000].map((ms) => ms * RETRY_SCALE);
+export const SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000].map(
+  (ms) => ms * RETRY_SCALE,
+);

@@ -1,8 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { EventListResponseSchema, ErrorEnvelopeSchema, WebhookReplayResponseSchema, type Event } from '@jobs/contracts';
-import { ancestry, api, createAccount, killService, OtlpReceiver, servicePid, waitForStackReady } from '@jobs/e2e-support';
-import { EventPublisher, eventually, makeEvent, Receiver, receiverVerifies, SCHEDULE_MS, secretOf, sleep } from './webhook-kit.js';
+import {
+  ancestry,
+  api,
+  createAccount,
+  killService,
+  OtlpReceiver,
+  servicePid,
+  waitForStackReady,
+} from '@jobs/e2e-support';
+import {
+  EventPublisher,
+  eventually,
+  makeEvent,
+  Receiver,
+  receiverVerifies,
+  SCHEDULE_MS,
+  secretOf,
+  sleep,
+} from './webhook-kit.js';
 
 /**
  * Webhook deliveries end to end: events published on `event.emitted` (as the watch matcher,
@@ -38,7 +55,14 @@ describe('webhook deliveries', () => {
 
   const attemptsOf = async (eventId: string) =>
     (
-      await db.query<{ kind: string; number: number; outcome: string; status_code: number | null; error: string | null; status: string }>(
+      await db.query<{
+        kind: string;
+        number: number;
+        outcome: string;
+        status_code: number | null;
+        error: string | null;
+        status: string;
+      }>(
         `SELECT d.kind, d.status, a.number, a.outcome, a.status_code, a.error
          FROM webhook_events e JOIN webhook_deliveries d ON d.event_position = e.position JOIN webhook_attempts a ON a.delivery_id = d.id
          WHERE e.event_id = $1 ORDER BY d.created_at, a.number`,
@@ -46,97 +70,142 @@ describe('webhook deliveries', () => {
       )
     ).rows;
 
-  it('POSTs the stored event, signed as interface.md tells receivers to verify, with the secret of the admin API; a redelivered event is stored and sent once', async () => {
-    const url = receiver.endpoint();
-    const event = makeEvent('job.closed');
-    const [message] = await publisher.publish(account.account_id, [event], url);
-    const [arrival] = await receiver.waitFor(url, 1);
-    // The delivery made the secret before anyone asked the admin API: the admin API returns that one.
-    const secret = await secretOf(account.account_id, url);
-    expect(secret).toMatch(/^whsec_/);
-    expect(arrival!.headers['content-type']).toBe('application/json');
-    expect(receiverVerifies(arrival!.headers['service-signature'], secret, arrival!.raw).ok).toBe(true);
-    expect(receiverVerifies(arrival!.headers['service-signature'], 'whsec_wrong', arrival!.raw).ok).toBe(false);
-    expect(receiverVerifies(arrival!.headers['service-signature'], secret, arrival!.raw.replace('filled', 'expired')).ok).toBe(false);
-    expect(JSON.parse(arrival!.raw)).toEqual(message!.event);
+  it(
+    'POSTs the stored event, signed as interface.md tells ' +
+      'receivers to verify, with the secret of the admin API; a ' +
+      'redelivered event is stored and sent once',
+    async () => {
+      const url = receiver.endpoint();
+      const event = makeEvent('job.closed');
+      const [message] = await publisher.publish(account.account_id, [event], url);
+      const [arrival] = await receiver.waitFor(url, 1);
+      // The delivery made the secret before anyone asked the admin API: the admin API returns that one.
+      const secret = await secretOf(account.account_id, url);
+      expect(secret).toMatch(/^whsec_/);
+      expect(arrival!.headers['content-type']).toBe('application/json');
+      expect(receiverVerifies(arrival!.headers['service-signature'], secret, arrival!.raw).ok).toBe(true);
+      expect(receiverVerifies(arrival!.headers['service-signature'], 'whsec_wrong', arrival!.raw).ok).toBe(false);
+      expect(
+        receiverVerifies(arrival!.headers['service-signature'], secret, arrival!.raw.replace('filled', 'expired')).ok,
+      ).toBe(false);
+      expect(JSON.parse(arrival!.raw)).toEqual(message!.event);
 
-    // The same event again (a producer's retry or Kafka redelivery), then a sentinel behind it on the same partition.
-    const sentinel = makeEvent();
-    await publisher.publish(account.account_id, [event], url);
-    await publisher.publish(account.account_id, [sentinel], url);
-    await receiver.waitFor(url, 2);
-    const ids = receiver.at(url).map((a) => (JSON.parse(a.raw) as Event).id);
-    expect(ids.filter((id) => id === event.id)).toHaveLength(1);
-    expect(ids).toContain(sentinel.id);
-    const stored = await db.query('SELECT count(*)::int AS n FROM webhook_events WHERE event_id = $1', [event.id]);
-    expect(stored.rows[0].n).toBe(1);
-    expect(await attemptsOf(event.id)).toEqual([expect.objectContaining({ kind: 'original', number: 1, outcome: 'succeeded', status_code: 200, status: 'succeeded' })]);
-  });
-
-  it("joins the event's trace: each attempt is a span under the consumer span that stored the event, a retry too", async () => {
-    const port = Number(process.env['OTLP_RECEIVER_PORT']);
-    if (!Number.isInteger(port) || port <= 0) throw new Error('OTLP_RECEIVER_PORT is not set: run through npm test / the stack e2e mode');
-    const traces = new OtlpReceiver();
-    await traces.listen(port);
-    try {
-      // A producer's sampled trace context, as libs/kafka's publisher sends it.
-      const traceId = randomBytes(16).toString('hex');
-      const url = receiver.endpoint((n) => (n === 1 ? 503 : 200));
-      const event = makeEvent();
-      await publisher.publish(account.account_id, [event], url, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+      // The same event again (a producer's retry or Kafka redelivery), then a sentinel behind it on the same partition.
+      const sentinel = makeEvent();
+      await publisher.publish(account.account_id, [event], url);
+      await publisher.publish(account.account_id, [sentinel], url);
       await receiver.waitFor(url, 2);
-      const spans = await eventually(async () => {
-        const all = traces.trace(traceId);
-        return all.filter((s) => s.name === 'webhook deliver').length === 2 ? all : undefined;
-      }, 30_000, 'two delivery spans in the trace');
-      const stored = spans.find((s) => s.service === 'webhook-dispatcher' && s.name === 'event.emitted process');
-      expect(stored).toBeDefined();
-      const attempts = spans.filter((s) => s.name === 'webhook deliver').sort((a, b) => a.startMs - b.startMs);
-      expect(attempts.map((s) => [s.service, s.attributes['jobs.event.id'], s.attributes['jobs.delivery.attempt'], s.attributes['jobs.delivery.outcome']])).toEqual([
-        ['webhook-dispatcher', event.id, 1, 'failed'],
-        ['webhook-dispatcher', event.id, 2, 'succeeded'],
+      const ids = receiver.at(url).map((a) => (JSON.parse(a.raw) as Event).id);
+      expect(ids.filter((id) => id === event.id)).toHaveLength(1);
+      expect(ids).toContain(sentinel.id);
+      const stored = await db.query('SELECT count(*)::int AS n FROM webhook_events WHERE event_id = $1', [event.id]);
+      expect(stored.rows[0].n).toBe(1);
+      expect(await attemptsOf(event.id)).toEqual([
+        expect.objectContaining({
+          kind: 'original',
+          number: 1,
+          outcome: 'succeeded',
+          status_code: 200,
+          status: 'succeeded',
+        }),
       ]);
-      for (const attempt of attempts) expect(ancestry(spans, attempt)).toContain(stored);
-    } finally {
-      await traces.close();
-    }
-  });
+    },
+  );
 
-  it('retries a failing endpoint on the scaled schedule, measured from the first failure, with the same id and bytes, until it answers 2xx', async () => {
-    const url = receiver.endpoint((n) => (n <= 3 ? 503 : 204));
-    const event = makeEvent();
-    await publisher.publish(account.account_id, [event], url);
-    const arrivals = await receiver.waitFor(url, 4);
-    const secret = await secretOf(account.account_id, url);
-    for (const arrival of arrivals) {
-      expect(arrival.raw).toBe(arrivals[0]!.raw);
-      expect(receiverVerifies(arrival.headers['service-signature'], secret, arrival.raw).ok).toBe(true);
-    }
-    expect((JSON.parse(arrivals[0]!.raw) as Event).id).toBe(event.id);
-    // Retry k comes no earlier than its slot after the first failed attempt.
-    for (let k = 1; k < 4; k++) expect(arrivals[k]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(SCHEDULE_MS[k - 1]!);
-    const attempts = await eventually(async () => {
-      const rows = await attemptsOf(event.id);
-      return rows.at(-1)?.outcome === 'succeeded' ? rows : undefined;
-    }, 10_000, 'the fourth attempt to be recorded');
-    expect(attempts.map((a) => [a.number, a.outcome, a.status_code])).toEqual([
-      [1, 'failed', 503],
-      [2, 'failed', 503],
-      [3, 'failed', 503],
-      [4, 'succeeded', 204],
-    ]);
-    expect(attempts.every((a) => a.status === 'succeeded')).toBe(true);
-  });
+  it(
+    "joins the event's trace: each attempt is a span under the " + 'consumer span that stored the event, a retry too',
+    async () => {
+      const port = Number(process.env['OTLP_RECEIVER_PORT']);
+      if (!Number.isInteger(port) || port <= 0)
+        throw new Error('OTLP_RECEIVER_PORT is not set: run through npm test / the stack e2e mode');
+      const traces = new OtlpReceiver();
+      await traces.listen(port);
+      try {
+        // A producer's sampled trace context, as libs/kafka's publisher sends it.
+        const traceId = randomBytes(16).toString('hex');
+        const url = receiver.endpoint((n) => (n === 1 ? 503 : 200));
+        const event = makeEvent();
+        await publisher.publish(account.account_id, [event], url, {
+          traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+        });
+        await receiver.waitFor(url, 2);
+        const spans = await eventually(
+          async () => {
+            const all = traces.trace(traceId);
+            return all.filter((s) => s.name === 'webhook deliver').length === 2 ? all : undefined;
+          },
+          30_000,
+          'two delivery spans in the trace',
+        );
+        const stored = spans.find((s) => s.service === 'webhook-dispatcher' && s.name === 'event.emitted process');
+        expect(stored).toBeDefined();
+        const attempts = spans.filter((s) => s.name === 'webhook deliver').sort((a, b) => a.startMs - b.startMs);
+        expect(
+          attempts.map((s) => [
+            s.service,
+            s.attributes['jobs.event.id'],
+            s.attributes['jobs.delivery.attempt'],
+            s.attributes['jobs.delivery.outcome'],
+          ]),
+        ).toEqual([
+          ['webhook-dispatcher', event.id, 1, 'failed'],
+          ['webhook-dispatcher', event.id, 2, 'succeeded'],
+        ]);
+        for (const attempt of attempts) expect(ancestry(spans, attempt)).toContain(stored);
+      } finally {
+        await traces.close();
+      }
+    },
+  );
+
+  it(
+    'retries a failing endpoint on the scaled schedule, measured ' +
+      'from the first failure, with the same id and bytes, until it ' +
+      'answers 2xx',
+    async () => {
+      const url = receiver.endpoint((n) => (n <= 3 ? 503 : 204));
+      const event = makeEvent();
+      await publisher.publish(account.account_id, [event], url);
+      const arrivals = await receiver.waitFor(url, 4);
+      const secret = await secretOf(account.account_id, url);
+      for (const arrival of arrivals) {
+        expect(arrival.raw).toBe(arrivals[0]!.raw);
+        expect(receiverVerifies(arrival.headers['service-signature'], secret, arrival.raw).ok).toBe(true);
+      }
+      expect((JSON.parse(arrivals[0]!.raw) as Event).id).toBe(event.id);
+      // Retry k comes no earlier than its slot after the first failed attempt.
+      for (let k = 1; k < 4; k++) expect(arrivals[k]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(SCHEDULE_MS[k - 1]!);
+      const attempts = await eventually(
+        async () => {
+          const rows = await attemptsOf(event.id);
+          return rows.at(-1)?.outcome === 'succeeded' ? rows : undefined;
+        },
+        10_000,
+        'the fourth attempt to be recorded',
+      );
+      expect(attempts.map((a) => [a.number, a.outcome, a.status_code])).toEqual([
+        [1, 'failed', 503],
+        [2, 'failed', 503],
+        [3, 'failed', 503],
+        [4, 'succeeded', 204],
+      ]);
+      expect(attempts.every((a) => a.status === 'succeeded')).toBe(true);
+    },
+  );
 
   it('a retry survives a SIGKILL of the dispatcher: the restarted process sends it', async () => {
     const url = receiver.endpoint((n) => (n <= 3 ? 500 : 200));
     const event = makeEvent();
     await publisher.publish(account.account_id, [event], url);
     // Three failures recorded (the next retry is due 1.8 s x scale-adjusted after the first): crash now.
-    await eventually(async () => {
-      const rows = await attemptsOf(event.id);
-      return rows.length === 3 && rows.every((r) => r.outcome === 'failed') ? rows : undefined;
-    }, 30_000, 'three failed attempts');
+    await eventually(
+      async () => {
+        const rows = await attemptsOf(event.id);
+        return rows.length === 3 && rows.every((r) => r.outcome === 'failed') ? rows : undefined;
+      },
+      30_000,
+      'three failed attempts',
+    );
     const before = servicePid('webhook-dispatcher');
     const killedAt = Date.now();
     killService('webhook-dispatcher');
@@ -144,88 +213,139 @@ describe('webhook deliveries', () => {
     expect(servicePid('webhook-dispatcher')).not.toBe(before);
     const arrivals = await receiver.waitFor(url, 4, 90_000);
     expect(arrivals[3]!.at).toBeGreaterThan(killedAt);
-    const attempts = await eventually(async () => {
-      const rows = await attemptsOf(event.id);
-      return rows.some((r) => r.outcome === 'succeeded') ? rows : undefined;
-    }, 10_000, 'the successful attempt to be recorded');
+    const attempts = await eventually(
+      async () => {
+        const rows = await attemptsOf(event.id);
+        return rows.some((r) => r.outcome === 'succeeded') ? rows : undefined;
+      },
+      10_000,
+      'the successful attempt to be recorded',
+    );
     expect(attempts.filter((a) => a.outcome === 'failed')).toHaveLength(3);
     expect(attempts.at(-1)).toMatchObject({ outcome: 'succeeded', status: 'succeeded' });
   });
 
-  it('an endpoint that hangs does not delay another: the fast one is served while the slow one still hangs, which then fails at the 10 s deadline', async () => {
-    const slow = receiver.endpoint((n) => (n === 1 ? 'hang' : 200));
-    const fast = receiver.endpoint();
-    const slowEvent = makeEvent();
-    const fastEvent = makeEvent();
-    await publisher.publish(account.account_id, [slowEvent], slow);
-    await receiver.waitFor(slow, 1);
-    await publisher.publish(account.account_id, [fastEvent], fast);
-    await receiver.waitFor(fast, 1);
-    // Causality, not timing: the slow endpoint's request is still unanswered when the fast one arrived.
-    expect(receiver.isHanging(slow)).toBe(true);
-    const attempts = await eventually(async () => {
-      const rows = await attemptsOf(slowEvent.id);
-      return rows[0]?.outcome === 'failed' ? rows : undefined;
-    }, 30_000, 'the hanging attempt to fail');
-    expect(attempts[0]).toMatchObject({ number: 1, status_code: null, error: 'no answer within 10000 ms' });
-    await receiver.waitFor(slow, 2);
-    expect(receiver.at(slow).map((a) => (JSON.parse(a.raw) as Event).id)).toEqual([slowEvent.id, slowEvent.id]);
-  });
+  it(
+    'an endpoint that hangs does not delay another: the fast one ' +
+      'is served while the slow one still hangs, which then fails ' +
+      'at the 10 s deadline',
+    async () => {
+      const slow = receiver.endpoint((n) => (n === 1 ? 'hang' : 200));
+      const fast = receiver.endpoint();
+      const slowEvent = makeEvent();
+      const fastEvent = makeEvent();
+      await publisher.publish(account.account_id, [slowEvent], slow);
+      await receiver.waitFor(slow, 1);
+      await publisher.publish(account.account_id, [fastEvent], fast);
+      await receiver.waitFor(fast, 1);
+      // Causality, not timing: the slow endpoint's request is still unanswered when the fast one arrived.
+      expect(receiver.isHanging(slow)).toBe(true);
+      const attempts = await eventually(
+        async () => {
+          const rows = await attemptsOf(slowEvent.id);
+          return rows[0]?.outcome === 'failed' ? rows : undefined;
+        },
+        30_000,
+        'the hanging attempt to fail',
+      );
+      expect(attempts[0]).toMatchObject({ number: 1, status_code: null, error: 'no answer within 10000 ms' });
+      await receiver.waitFor(slow, 2);
+      expect(receiver.at(slow).map((a) => (JSON.parse(a.raw) as Event).id)).toEqual([slowEvent.id, slowEvent.id]);
+    },
+  );
 
-  it('replays an event: 202 queued, same id and bytes with a fresh signature, never a second replay for one Idempotency-Key; 404 unknown, 400 malformed or feed-only', async () => {
-    const url = receiver.endpoint();
-    const event = makeEvent('job.closed');
-    await publisher.publish(account.account_id, [event], url);
-    const [first] = await receiver.waitFor(url, 1);
-    await sleep(1100); // a later second, so the replay's signature timestamp differs
+  it(
+    'replays an event: 202 queued, same id and bytes with a fresh ' +
+      'signature, never a second replay for one Idempotency-Key; ' +
+      '404 unknown, 400 malformed or feed-only',
+    async () => {
+      const url = receiver.endpoint();
+      const event = makeEvent('job.closed');
+      await publisher.publish(account.account_id, [event], url);
+      const [first] = await receiver.waitFor(url, 1);
+      await sleep(1100); // a later second, so the replay's signature timestamp differs
 
-    const replay = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: event.id }, headers: { 'Idempotency-Key': `replay-${event.id}` } });
-    expect(replay.status).toBe(202);
-    expect(WebhookReplayResponseSchema.parse(replay.body)).toEqual({ event_id: event.id, status: 'queued' });
-    const [, again] = await receiver.waitFor(url, 2);
-    expect(again!.raw).toBe(first!.raw);
-    const secret = await secretOf(account.account_id, url);
-    const signed = receiverVerifies(again!.headers['service-signature'], secret, again!.raw);
-    expect(signed.ok).toBe(true);
-    expect(signed.t).toBeGreaterThan(receiverVerifies(first!.headers['service-signature'], secret, first!.raw).t);
+      const replay = await api('/v1/webhooks/replay', {
+        key: account.live_key,
+        body: { event_id: event.id },
+        headers: { 'Idempotency-Key': `replay-${event.id}` },
+      });
+      expect(replay.status).toBe(202);
+      expect(WebhookReplayResponseSchema.parse(replay.body)).toEqual({ event_id: event.id, status: 'queued' });
+      const [, again] = await receiver.waitFor(url, 2);
+      expect(again!.raw).toBe(first!.raw);
+      const secret = await secretOf(account.account_id, url);
+      const signed = receiverVerifies(again!.headers['service-signature'], secret, again!.raw);
+      expect(signed.ok).toBe(true);
+      expect(signed.t).toBeGreaterThan(receiverVerifies(first!.headers['service-signature'], secret, first!.raw).t);
 
-    const retried = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: event.id }, headers: { 'Idempotency-Key': `replay-${event.id}` } });
-    expect(retried.status).toBe(202);
-    expect(retried.headers.get('idempotent-replayed')).toBe('true');
-    const replays = await db.query(
-      `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.position = d.event_position WHERE e.event_id = $1 AND d.kind = 'replay'`,
-      [event.id],
-    );
-    expect(replays.rows[0].n).toBe(1);
+      const retried = await api('/v1/webhooks/replay', {
+        key: account.live_key,
+        body: { event_id: event.id },
+        headers: { 'Idempotency-Key': `replay-${event.id}` },
+      });
+      expect(retried.status).toBe(202);
+      expect(retried.headers.get('idempotent-replayed')).toBe('true');
+      const replays = await db.query(
+        `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN ` +
+          `webhook_events e ON e.position = d.event_position WHERE ` +
+          `e.event_id = $1 AND d.kind = 'replay'`,
+        [event.id],
+      );
+      expect(replays.rows[0].n).toBe(1);
 
-    const unknown = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: 'evt_doesnotexist' } });
-    expect(unknown.status).toBe(404);
-    expect(ErrorEnvelopeSchema.parse(unknown.body).error.code).toBe('not_found');
-    const malformed = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: 'job_123' } });
-    expect(malformed.status).toBe(400);
-    expect(ErrorEnvelopeSchema.parse(malformed.body).error).toMatchObject({ code: 'invalid_request', param: 'event_id' });
-    const other = await createAccount({ plan: 'pro', credits: 1 });
-    const foreign = await api('/v1/webhooks/replay', { key: other.live_key, body: { event_id: event.id } });
-    expect(foreign.status).toBe(404);
+      const unknown = await api('/v1/webhooks/replay', {
+        key: account.live_key,
+        body: { event_id: 'evt_doesnotexist' },
+      });
+      expect(unknown.status).toBe(404);
+      expect(ErrorEnvelopeSchema.parse(unknown.body).error.code).toBe('not_found');
+      const malformed = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: 'job_123' } });
+      expect(malformed.status).toBe(400);
+      expect(ErrorEnvelopeSchema.parse(malformed.body).error).toMatchObject({
+        code: 'invalid_request',
+        param: 'event_id',
+      });
+      const other = await createAccount({ plan: 'pro', credits: 1 });
+      const foreign = await api('/v1/webhooks/replay', { key: other.live_key, body: { event_id: event.id } });
+      expect(foreign.status).toBe(404);
 
-    const feedOnly = makeEvent();
-    await publisher.publish(account.account_id, [feedOnly], null);
-    await eventually(async () => ((await db.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [feedOnly.id])).rowCount ? true : undefined), 15_000, 'the feed-only event');
-    const noEndpoint = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: feedOnly.id } });
-    expect(noEndpoint.status).toBe(400);
-    expect(ErrorEnvelopeSchema.parse(noEndpoint.body).error).toMatchObject({ code: 'invalid_request', param: 'event_id' });
-  });
+      const feedOnly = makeEvent();
+      await publisher.publish(account.account_id, [feedOnly], null);
+      await eventually(
+        async () =>
+          (await db.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [feedOnly.id])).rowCount
+            ? true
+            : undefined,
+        15_000,
+        'the feed-only event',
+      );
+      const noEndpoint = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: feedOnly.id } });
+      expect(noEndpoint.status).toBe(400);
+      expect(ErrorEnvelopeSchema.parse(noEndpoint.body).error).toMatchObject({
+        code: 'invalid_request',
+        param: 'event_id',
+      });
+    },
+  );
 
-  it('gives up after the seventh retry, 24 h (scaled) after the first failure: 8 attempts in all, each on its slot', async () => {
-    const arrivals = await receiver.waitFor(doomed.url, 8, 180_000);
-    for (let k = 1; k < 8; k++) expect(arrivals[k]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(SCHEDULE_MS[k - 1]!);
-    const attempts = await eventually(async () => {
-      const rows = await attemptsOf(doomed.event.id);
-      return rows.length === 8 && rows[7]!.outcome === 'failed' ? rows : undefined;
-    }, 10_000, 'the eighth attempt to be recorded');
-    expect(attempts.every((a) => a.status === 'failed' && a.status_code === 500)).toBe(true);
-    expect(receiver.at(doomed.url)).toHaveLength(8);
-  });
+  it(
+    'gives up after the seventh retry, 24 h (scaled) after the ' + 'first failure: 8 attempts in all, each on its slot',
+    async () => {
+      const arrivals = await receiver.waitFor(doomed.url, 8, 180_000);
+      for (let k = 1; k < 8; k++) expect(arrivals[k]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(SCHEDULE_MS[k - 1]!);
+      const attempts = await eventually(
+        async () => {
+          const rows = await attemptsOf(doomed.event.id);
+          return rows.length === 8 && rows[7]!.outcome === 'failed' ? rows : undefined;
+        },
+        10_000,
+        'the eighth attempt to be recorded',
+      );
+      expect(attempts.every((a) => a.status === 'failed' && a.status_code === 500)).toBe(true);
+      expect(receiver.at(doomed.url)).toHaveLength(8);
+    },
+  );
 });
 
 describe('the event feed', () => {
@@ -236,75 +356,103 @@ describe('the event feed', () => {
   const feed = (key: string, query = '') => api(`/v1/events${query}`, { key });
   const ids = (body: unknown) => EventListResponseSchema.parse(body).data.map((e) => e.id);
 
-  it('pages oldest first with since and limit, no gap and no repeat, resumes from the last cursor, and never shows another account', async () => {
-    const a = await createAccount({ plan: 'pro', credits: 1 });
-    const b = await createAccount({ plan: 'pro', credits: 1 });
-    const empty = await feed(a.live_key);
-    expect(empty.status).toBe(200);
-    expect(empty.body).toEqual({ data: [], next_cursor: null });
+  it(
+    'pages oldest first with since and limit, no gap and no ' +
+      'repeat, resumes from the last cursor, and never shows ' +
+      'another account',
+    async () => {
+      const a = await createAccount({ plan: 'pro', credits: 1 });
+      const b = await createAccount({ plan: 'pro', credits: 1 });
+      const empty = await feed(a.live_key);
+      expect(empty.status).toBe(200);
+      expect(empty.body).toEqual({ data: [], next_cursor: null });
 
-    const aEvents = Array.from({ length: 7 }, (_, i) => makeEvent(i % 2 ? 'job.closed' : 'search.completed'));
-    const bEvents = [makeEvent(), makeEvent()];
-    await publisher.publish(a.account_id, aEvents, null);
-    await publisher.publish(b.account_id, bEvents, null);
-    const whole = await eventually(async () => {
-      const page = await feed(a.live_key);
-      return ids(page.body).length === 7 ? page : undefined;
-    }, 20_000, "account A's 7 events in its feed");
-    expect(ids(whole.body)).toEqual(aEvents.map((e) => e.id));
-    expect(EventListResponseSchema.parse(whole.body).data[1]).toEqual(aEvents[1]);
+      const aEvents = Array.from({ length: 7 }, (_, i) => makeEvent(i % 2 ? 'job.closed' : 'search.completed'));
+      const bEvents = [makeEvent(), makeEvent()];
+      await publisher.publish(a.account_id, aEvents, null);
+      await publisher.publish(b.account_id, bEvents, null);
+      const whole = await eventually(
+        async () => {
+          const page = await feed(a.live_key);
+          return ids(page.body).length === 7 ? page : undefined;
+        },
+        20_000,
+        "account A's 7 events in its feed",
+      );
+      expect(ids(whole.body)).toEqual(aEvents.map((e) => e.id));
+      expect(EventListResponseSchema.parse(whole.body).data[1]).toEqual(aEvents[1]);
 
-    const pages: string[][] = [];
-    let cursor: string | null = null;
-    let last: string | null = null;
-    for (let guard = 0; guard < 10; guard++) {
-      const page = await feed(a.live_key, `?limit=3${cursor ? `&since=${cursor}` : ''}`);
-      expect(page.status).toBe(200);
-      const parsed = EventListResponseSchema.parse(page.body);
-      if (parsed.data.length === 0) {
-        expect(parsed.next_cursor).toBeNull();
-        break;
+      const pages: string[][] = [];
+      let cursor: string | null = null;
+      let last: string | null = null;
+      for (let guard = 0; guard < 10; guard++) {
+        const page = await feed(a.live_key, `?limit=3${cursor ? `&since=${cursor}` : ''}`);
+        expect(page.status).toBe(200);
+        const parsed = EventListResponseSchema.parse(page.body);
+        if (parsed.data.length === 0) {
+          expect(parsed.next_cursor).toBeNull();
+          break;
+        }
+        pages.push(parsed.data.map((e) => e.id));
+        expect(parsed.next_cursor).not.toBeNull();
+        cursor = parsed.next_cursor;
+        last = cursor;
       }
-      pages.push(parsed.data.map((e) => e.id));
-      expect(parsed.next_cursor).not.toBeNull();
-      cursor = parsed.next_cursor;
-      last = cursor;
-    }
-    expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
-    expect(pages.flat()).toEqual(aEvents.map((e) => e.id));
+      expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
+      expect(pages.flat()).toEqual(aEvents.map((e) => e.id));
 
-    // Read to its end, the feed still continues from the last cursor: exactly the newer events.
-    const later = [makeEvent(), makeEvent('job.closed')];
-    await publisher.publish(a.account_id, later, null);
-    const resumed = await eventually(async () => {
-      const page = await feed(a.live_key, `?since=${last}`);
-      return ids(page.body).length === 2 ? page : undefined;
-    }, 20_000, 'the two newer events after the stored cursor');
-    expect(ids(resumed.body)).toEqual(later.map((e) => e.id));
+      // Read to its end, the feed still continues from the last cursor: exactly the newer events.
+      const later = [makeEvent(), makeEvent('job.closed')];
+      await publisher.publish(a.account_id, later, null);
+      const resumed = await eventually(
+        async () => {
+          const page = await feed(a.live_key, `?since=${last}`);
+          return ids(page.body).length === 2 ? page : undefined;
+        },
+        20_000,
+        'the two newer events after the stored cursor',
+      );
+      expect(ids(resumed.body)).toEqual(later.map((e) => e.id));
 
-    const bFeed = await eventually(async () => {
-      const page = await feed(b.live_key);
-      return ids(page.body).length === 2 ? page : undefined;
-    }, 20_000, "account B's events");
-    expect(ids(bFeed.body)).toEqual(bEvents.map((e) => e.id));
-    const aAll = ids((await feed(a.live_key)).body);
-    for (const event of bEvents) expect(aAll).not.toContain(event.id);
+      const bFeed = await eventually(
+        async () => {
+          const page = await feed(b.live_key);
+          return ids(page.body).length === 2 ? page : undefined;
+        },
+        20_000,
+        "account B's events",
+      );
+      expect(ids(bFeed.body)).toEqual(bEvents.map((e) => e.id));
+      const aAll = ids((await feed(a.live_key)).body);
+      for (const event of bEvents) expect(aAll).not.toContain(event.id);
 
-    // Cursors are signed and bound to the account.
-    const bCursor = EventListResponseSchema.parse(bFeed.body).next_cursor!;
-    for (const since of [bCursor, `${last!.slice(0, -3)}${last!.endsWith('AAA') ? 'BBB' : 'AAA'}`, 'cur_forged', 'garbage']) {
-      const refused = await feed(a.live_key, `?since=${encodeURIComponent(since)}`);
-      expect(refused.status).toBe(400);
-      expect(ErrorEnvelopeSchema.parse(refused.body).error).toMatchObject({ code: 'invalid_request', param: 'since' });
-    }
-    for (const limit of ['0', '101', 'x']) {
-      const refused = await feed(a.live_key, `?limit=${limit}`);
-      expect(refused.status).toBe(400);
-      expect(ErrorEnvelopeSchema.parse(refused.body).error).toMatchObject({ code: 'invalid_request', param: 'limit' });
-    }
-    // A test key sees an empty feed; reading the feed is free.
-    expect((await feed(a.test_key)).body).toEqual({ data: [], next_cursor: null });
-    const account = await api('/v1/account', { key: a.live_key });
-    expect(account.body!['credits_remaining']).toBe(1);
-  });
+      // Cursors are signed and bound to the account.
+      const bCursor = EventListResponseSchema.parse(bFeed.body).next_cursor!;
+      for (const since of [
+        bCursor,
+        `${last!.slice(0, -3)}${last!.endsWith('AAA') ? 'BBB' : 'AAA'}`,
+        'cur_forged',
+        'garbage',
+      ]) {
+        const refused = await feed(a.live_key, `?since=${encodeURIComponent(since)}`);
+        expect(refused.status).toBe(400);
+        expect(ErrorEnvelopeSchema.parse(refused.body).error).toMatchObject({
+          code: 'invalid_request',
+          param: 'since',
+        });
+      }
+      for (const limit of ['0', '101', 'x']) {
+        const refused = await feed(a.live_key, `?limit=${limit}`);
+        expect(refused.status).toBe(400);
+        expect(ErrorEnvelopeSchema.parse(refused.body).error).toMatchObject({
+          code: 'invalid_request',
+          param: 'limit',
+        });
+      }
+      // A test key sees an empty feed; reading the feed is free.
+      expect((await feed(a.test_key)).body).toEqual({ data: [], next_cursor: null });
+      const account = await api('/v1/account', { key: a.live_key });
+      expect(account.body!['credits_remaining']).toBe(1);
+    },
+  );
 });

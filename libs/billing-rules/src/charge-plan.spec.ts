@@ -31,12 +31,20 @@ describe('planCharges', () => {
   });
 
   it('returns the already-paid jobs before the cap, and stops at the first job it cannot charge', () => {
-    const plan = planCharges({ ...base, jobIds: ['job_c', 'job_a', 'job_d'], maxCredits: 0, alreadyPaid: new Set(['job_c', 'job_d']) });
+    const plan = planCharges({
+      ...base,
+      jobIds: ['job_c', 'job_a', 'job_d'],
+      maxCredits: 0,
+      alreadyPaid: new Set(['job_c', 'job_d']),
+    });
     expect(plan.kind === 'ok' && plan.lines.map((l) => l.jobId)).toEqual(['job_c']);
   });
 
   it('refuses with the missing credits when the account cannot pay', () => {
-    expect(planCharges({ ...base, jobIds: ['job_a', 'job_b', 'job_c'], creditsRemaining: 1 })).toEqual({ kind: 'insufficient_credits', creditsNeeded: 2 });
+    expect(planCharges({ ...base, jobIds: ['job_a', 'job_b', 'job_c'], creditsRemaining: 1 })).toEqual({
+      kind: 'insufficient_credits',
+      creditsNeeded: 2,
+    });
   });
 
   it('lets max_credits bring a request within the balance', () => {
@@ -45,7 +53,12 @@ describe('planCharges', () => {
   });
 
   it('charges nothing for an empty page or a test key', () => {
-    expect(planCharges({ ...base, jobIds: [], creditsRemaining: 0 })).toEqual({ kind: 'ok', lines: [], creditsCharged: 0, alreadyPaid: 0 });
+    expect(planCharges({ ...base, jobIds: [], creditsRemaining: 0 })).toEqual({
+      kind: 'ok',
+      lines: [],
+      creditsCharged: 0,
+      alreadyPaid: 0,
+    });
     expect(planCharges({ ...base, jobIds: ['job_a'], mode: 'test' })).toMatchObject({ kind: 'ok', creditsCharged: 0 });
   });
 });

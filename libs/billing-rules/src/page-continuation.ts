@@ -26,8 +26,13 @@ export function nextCursorPosition(input: ContinuationInput): SearchCursorPositi
   let returned = 0;
   while (returned < pageJobIds.length && returnedJobIds.has(pageJobIds[returned]!)) returned += 1;
   // an empty page: nothing was cut, the providers had nothing new in time, and may have more
-  if (returned === 0) return pageJobIds.length === 0 && continuation.more ? { set: continuation.set, offset: continuation.page_start, fingerprint: continuation.fingerprint } : null;
+  if (returned === 0)
+    return pageJobIds.length === 0 && continuation.more
+      ? { set: continuation.set, offset: continuation.page_start, fingerprint: continuation.fingerprint }
+      : null;
   const offset = continuation.page_start + returned;
   // past the set's end only when a provider may still hold more: the orchestrator grows the set then
-  return offset < continuation.set_size || continuation.more ? { set: continuation.set, offset, fingerprint: continuation.fingerprint } : null;
+  return offset < continuation.set_size || continuation.more
+    ? { set: continuation.set, offset, fingerprint: continuation.fingerprint }
+    : null;
 }

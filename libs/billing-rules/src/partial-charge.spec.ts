@@ -17,32 +17,61 @@ describe('planPartialCharges', () => {
   });
 
   it('collects already-paid jobs for free, before and after new ones, until the stop', () => {
-    const plan = planPartialCharges({ ...base, jobIds: ['job_p', 'job_a', 'job_q', 'job_b', 'job_r'], alreadyPaid: new Set(['job_p', 'job_q', 'job_r']), creditsRemaining: 1 });
+    const plan = planPartialCharges({
+      ...base,
+      jobIds: ['job_p', 'job_a', 'job_q', 'job_b', 'job_r'],
+      alreadyPaid: new Set(['job_p', 'job_q', 'job_r']),
+      creditsRemaining: 1,
+    });
     expect(ids(plan)).toEqual(['job_p:already_paid', 'job_a:charged', 'job_q:already_paid']);
     expect(plan).toMatchObject({ creditsCharged: 1, alreadyPaid: 2, stopped: 'credits' });
   });
 
   it('an account at zero collects only the already-paid prefix', () => {
-    const plan = planPartialCharges({ ...base, jobIds: ['job_p', 'job_a'], alreadyPaid: new Set(['job_p']), creditsRemaining: 0 });
+    const plan = planPartialCharges({
+      ...base,
+      jobIds: ['job_p', 'job_a'],
+      alreadyPaid: new Set(['job_p']),
+      creditsRemaining: 0,
+    });
     expect(ids(plan)).toEqual(['job_p:already_paid']);
     expect(plan.stopped).toBe('credits');
   });
 
   it('stops at what max_credits still allows; the cap wins over the balance when both bind', () => {
-    expect(planPartialCharges({ ...base, jobIds: ['job_a', 'job_b', 'job_c'], maxCredits: 2 })).toMatchObject({ creditsCharged: 2, stopped: 'max_credits' });
-    expect(planPartialCharges({ ...base, jobIds: ['job_a', 'job_b'], maxCredits: 1, creditsRemaining: 1 })).toMatchObject({ creditsCharged: 1, stopped: 'max_credits' });
-    expect(planPartialCharges({ ...base, jobIds: ['job_a'], maxCredits: 0 })).toMatchObject({ lines: [], stopped: 'max_credits' });
+    expect(planPartialCharges({ ...base, jobIds: ['job_a', 'job_b', 'job_c'], maxCredits: 2 })).toMatchObject({
+      creditsCharged: 2,
+      stopped: 'max_credits',
+    });
+    expect(
+      planPartialCharges({ ...base, jobIds: ['job_a', 'job_b'], maxCredits: 1, creditsRemaining: 1 }),
+    ).toMatchObject({ creditsCharged: 1, stopped: 'max_credits' });
+    expect(planPartialCharges({ ...base, jobIds: ['job_a'], maxCredits: 0 })).toMatchObject({
+      lines: [],
+      stopped: 'max_credits',
+    });
   });
 
   it('parts charged one after another never exceed the balance or the cap, and cover a prefix of all jobs', () => {
     const all = Array.from({ length: 40 }, (_, i) => `job_${i}`);
     const paid = new Set(all.filter((_, i) => i % 7 === 0));
-    for (const [balance, cap] of [[15, null], [100, 12], [5, 9], [0, null]] as const) {
+    for (const [balance, cap] of [
+      [15, null],
+      [100, 12],
+      [5, 9],
+      [0, null],
+    ] as const) {
       let credits = balance;
       let spent = 0;
       const collected: string[] = [];
       for (let start = 0; start < all.length; start += 6) {
-        const plan = planPartialCharges({ jobIds: all.slice(start, start + 6), alreadyPaid: paid, creditsRemaining: credits, maxCredits: cap === null ? null : cap - spent, mode: 'live' });
+        const plan = planPartialCharges({
+          jobIds: all.slice(start, start + 6),
+          alreadyPaid: paid,
+          creditsRemaining: credits,
+          maxCredits: cap === null ? null : cap - spent,
+          mode: 'live',
+        });
         credits -= plan.creditsCharged;
         spent += plan.creditsCharged;
         collected.push(...plan.lines.map((l) => l.jobId));
@@ -55,6 +84,12 @@ describe('planPartialCharges', () => {
   });
 
   it('test keys collect nothing chargeable and write no line', () => {
-    expect(planPartialCharges({ ...base, jobIds: ['job_a'], mode: 'test' })).toEqual({ kind: 'ok', lines: [], creditsCharged: 0, alreadyPaid: 0, stopped: null });
+    expect(planPartialCharges({ ...base, jobIds: ['job_a'], mode: 'test' })).toEqual({
+      kind: 'ok',
+      lines: [],
+      creditsCharged: 0,
+      alreadyPaid: 0,
+      stopped: null,
+    });
   });
 });

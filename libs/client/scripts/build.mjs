@@ -29,15 +29,21 @@ mkdirSync(join(stage, 'src', 'contracts'), { recursive: true });
 for (const file of filesUnder(contractsPublic)) {
   const text = readFileSync(file, 'utf8');
   const foreign = [...text.matchAll(/from '([^.'][^']*)'/g)].map((m) => m[1]).filter((s) => s !== 'zod');
-  if (foreign.length) throw new Error(`${file} imports ${foreign.join(', ')}: the package can only carry contracts that need zod alone`);
+  if (foreign.length)
+    throw new Error(`${file} imports ${foreign.join(', ')}: the package can only carry contracts that need zod alone`);
   cpSync(file, join(stage, 'src', 'contracts', relative(contractsPublic, file)));
 }
 
 for (const file of filesUnder(join(root, 'src'))) {
   const rel = relative(join(root, 'src'), file);
   const target = join(stage, 'src', rel);
-  const toContracts = relative(dirname(target), join(stage, 'src', 'contracts', 'index.js')).split(sep).join('/');
-  const text = readFileSync(file, 'utf8').replaceAll("'@jobs/contracts'", `'${toContracts.startsWith('.') ? toContracts : `./${toContracts}`}'`);
+  const toContracts = relative(dirname(target), join(stage, 'src', 'contracts', 'index.js'))
+    .split(sep)
+    .join('/');
+  const text = readFileSync(file, 'utf8').replaceAll(
+    "'@jobs/contracts'",
+    `'${toContracts.startsWith('.') ? toContracts : `./${toContracts}`}'`,
+  );
   const workspace = text.match(/from '@jobs\/[^']*'/);
   if (workspace) throw new Error(`${rel} imports ${workspace[0]}: only @jobs/contracts is carried into the package`);
   mkdirSync(dirname(target), { recursive: true });

@@ -19,12 +19,21 @@ const client = dirname(dirname(fileURLToPath(import.meta.url)));
 const root = join(client, '..', '..');
 const tmp = mkdtempSync(join(tmpdir(), 'jobs-client-pack-'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, npm_config_loglevel: 'warn' } });
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, npm_config_loglevel: 'warn' },
+  });
 
 /** Build output and local state a clean clone does not have. */
 const NOT_IN_A_CLONE = new Set(['dist', '.build', 'node_modules']);
 const cleanCopy = (from, to) =>
-  cpSync(from, to, { recursive: true, filter: (source) => !NOT_IN_A_CLONE.has(basename(source)) && !source.endsWith('.tgz') });
+  cpSync(from, to, {
+    recursive: true,
+    filter: (source) => !NOT_IN_A_CLONE.has(basename(source)) && !source.endsWith('.tgz'),
+  });
 
 try {
   // the workspace as a clone has it: the client, the contracts' public schemas, the installed packages
@@ -39,36 +48,68 @@ try {
   const packOutput = run(npm, ['pack', '--json', '--pack-destination', tmp], packageDir);
   const [packed] = JSON.parse(packOutput.slice(packOutput.indexOf('[')));
   const files = packed.files.map((f) => f.path);
-  const stray = files.filter((f) => !(f === 'package.json' || f === 'README.md' || f === 'LICENSE' || /^dist\/.*\.(js|d\.ts)$/.test(f)));
+  const stray = files.filter(
+    (f) => !(f === 'package.json' || f === 'README.md' || f === 'LICENSE' || /^dist\/.*\.(js|d\.ts)$/.test(f)),
+  );
   if (stray.length) throw new Error(`unexpected files in the package: ${stray.join(', ')}`);
-  if (!files.includes('dist/index.js') || !files.includes('dist/index.d.ts')) throw new Error('dist/index.js or dist/index.d.ts missing: prepack did not build the package');
+  if (!files.includes('dist/index.js') || !files.includes('dist/index.d.ts'))
+    throw new Error('dist/index.js or dist/index.d.ts missing: prepack did not build the package');
   for (const file of files.filter((f) => f.endsWith('.d.ts'))) {
     const text = readFileSync(join(packageDir, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
-    const leak = text.match(/\b(Buffer|NodeJS|node:[a-z]+|@jobs\/(?!client)[a-z-]+|AbortSignal|RequestInit|Response)\b/);
-    if (leak) throw new Error(`${file} names ${leak[0]}: the declarations must not need Node's or the DOM's types or the workspace`);
+    const leak = text.match(
+      /\b(Buffer|NodeJS|node:[a-z]+|@jobs\/(?!client)[a-z-]+|AbortSignal|RequestInit|Response)\b/,
+    );
+    if (leak)
+      throw new Error(
+        `${file} names ${leak[0]}: the declarations must not need Node's or the DOM's types or the workspace`,
+      );
   }
-  console.log(`packed ${packed.filename} from a clean copy (prepack built it): ${files.length} files, ${packed.size} bytes`);
+  console.log(
+    `packed ${packed.filename} from a clean copy (prepack built it): ${files.length} files, ${packed.size} bytes`,
+  );
 
   const app = join(tmp, 'consumer');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(tmp, packed.filename), '@types/node@^24'], app);
+  run(
+    npm,
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', join(tmp, packed.filename), '@types/node@^24'],
+    app,
+  );
 
   // the installed package.json: what a customer's tools read
   const installedDir = join(app, 'node_modules', '@jobs', 'client');
   const manifest = JSON.parse(readFileSync(join(installedDir, 'package.json'), 'utf8'));
-  const missing = ['version', 'license', 'engines', 'files', 'types', 'exports'].filter((field) => manifest[field] === undefined);
+  const missing = ['version', 'license', 'engines', 'files', 'types', 'exports'].filter(
+    (field) => manifest[field] === undefined,
+  );
   if (missing.length) throw new Error(`the packed package.json has no ${missing.join(', ')}`);
   if (!/^\d+\.\d+\.\d+/.test(manifest.version)) throw new Error(`version ${manifest.version} is no semver`);
   if (!manifest.engines.node) throw new Error('engines names no node version');
   const targets = [manifest.types, ...exportTargets(manifest.exports)];
   const absent = targets.filter((target) => !existsSync(join(installedDir, target)));
   if (absent.length) throw new Error(`package.json points at files the tarball lacks: ${absent.join(', ')}`);
-  console.log(`package.json: ${manifest.name}@${manifest.version}, license ${manifest.license}, node ${manifest.engines.node}, types and exports -> ${[...new Set(targets)].join(', ')}`);
+  console.log(
+    `package.json: ${manifest.name}@${manifest.version}, license ` +
+      `${manifest.license}, node ${manifest.engines.node}, types ` +
+      `and exports -> ${[...new Set(targets)].join(', ')}`,
+  );
 
   writeFileSync(
     join(app, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2022', lib: ['es2022'], module: 'nodenext', moduleResolution: 'nodenext', strict: true, types: ['node'], skipLibCheck: false, outDir: 'out' }, include: ['main.ts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        lib: ['es2022'],
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        types: ['node'],
+        skipLibCheck: false,
+        outDir: 'out',
+      },
+      include: ['main.ts'],
+    }),
   );
   writeFileSync(
     join(app, 'main.ts'),
@@ -103,7 +144,8 @@ if (event.type === 'search.completed') {
   const out = run(process.execPath, ['out/main.js'], app).trim();
   const result = JSON.parse(out);
   const want = { jobs: 0, remaining: 5, plan: 'pro', found: 3, isError: false, mode: 'test' };
-  if (JSON.stringify(result) !== JSON.stringify(want)) throw new Error(`consumer printed ${out}, expected ${JSON.stringify(want)}`);
+  if (JSON.stringify(result) !== JSON.stringify(want))
+    throw new Error(`consumer printed ${out}, expected ${JSON.stringify(want)}`);
   console.log(`consumer ran against the installed ${manifest.name}@${manifest.version}: ${out}`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });

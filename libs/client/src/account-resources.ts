@@ -21,7 +21,10 @@ import type { RequestOptions } from './transport.js';
 import { verifyWebhook, verifyWebhookSignature } from './webhooks.js';
 
 export interface WebhookEndpointRotateOptions extends RequestOptions {
-  /** How long the replaced secret keeps signing deliveries beside the new one: 0 to 604800 s (default 86400; 0 ends it at once). */
+  /**
+   * How long the replaced secret keeps signing deliveries beside the new one: 0 to 604800 s (default 86400; 0 ends it
+   * at once).
+   */
   previousExpiresInSeconds?: number;
 }
 
@@ -57,7 +60,9 @@ export class WatchesResource extends Resource {
     return this.call({ method: 'GET', path: '/watches', query: { cursor }, auth: true }, rest);
   }
 
-  pages(options: RequestOptions & { cursor?: string } = {}): AsyncGenerator<WithResponse<WatchListResponse>, void, undefined> {
+  pages(
+    options: RequestOptions & { cursor?: string } = {},
+  ): AsyncGenerator<WithResponse<WatchListResponse>, void, undefined> {
     return this.cursorPages((o) => this.list(o), options);
   }
 
@@ -71,7 +76,10 @@ export class WatchesResource extends Resource {
    * answer was lost (network error, 5xx) means that attempt deleted it: returned, `status` 404.
    */
   async delete(id: string, options?: RequestOptions): Promise<ResponseInfo> {
-    const { info } = await this.transport.request<undefined>({ method: 'DELETE', path: `/watches/${encodeURIComponent(id)}`, auth: true }, options);
+    const { info } = await this.transport.request<undefined>(
+      { method: 'DELETE', path: `/watches/${encodeURIComponent(id)}`, auth: true },
+      options,
+    );
     return info;
   }
 }
@@ -140,7 +148,9 @@ export class WebhookEndpointsResource extends Resource {
     return this.call({ method: 'GET', path: '/webhook_endpoints', query: { cursor }, auth: true }, rest);
   }
 
-  pages(options: RequestOptions & { cursor?: string } = {}): AsyncGenerator<WithResponse<WebhookEndpointListResponse>, void, undefined> {
+  pages(
+    options: RequestOptions & { cursor?: string } = {},
+  ): AsyncGenerator<WithResponse<WebhookEndpointListResponse>, void, undefined> {
     return this.cursorPages((o) => this.list(o), options);
   }
 
@@ -161,7 +171,10 @@ export class WebhookEndpointsResource extends Resource {
    */
   rotate(url: string, options: WebhookEndpointRotateOptions = {}): Promise<WithResponse<WebhookEndpointRotated>> {
     const { previousExpiresInSeconds, ...rest } = options;
-    const body = { url, ...(previousExpiresInSeconds === undefined ? {} : { previous_expires_in_seconds: previousExpiresInSeconds }) };
+    const body = {
+      url,
+      ...(previousExpiresInSeconds === undefined ? {} : { previous_expires_in_seconds: previousExpiresInSeconds }),
+    };
     return this.call({ method: 'POST', path: '/webhook_endpoints/secret/rotate', body, auth: true }, rest);
   }
 }

@@ -6,12 +6,26 @@
  */
 import type { Account, ProviderListResponse } from '@jobs/contracts';
 import { SERVICE_VERSION } from '@jobs/contracts';
-import { CompaniesResource, EventsResource, LedgerResource, WatchesResource, WebhookEndpointsResource, WebhooksResource } from './account-resources.js';
+import {
+  CompaniesResource,
+  EventsResource,
+  LedgerResource,
+  WatchesResource,
+  WebhookEndpointsResource,
+  WebhooksResource,
+} from './account-resources.js';
 import { ApiError } from './errors.js';
 import { withResponse, type WithResponse } from './response-info.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { JobsResource, SandboxResource, SearchesResource } from './search-resources.js';
-import { defaultSleep, Transport, type FetchLike, type RequestOptions, type RetryEvent, type SleepLike } from './transport.js';
+import {
+  defaultSleep,
+  Transport,
+  type FetchLike,
+  type RequestOptions,
+  type RetryEvent,
+  type SleepLike,
+} from './transport.js';
 
 /** The API version these types describe; sent as `Service-Version` unless told otherwise. */
 export const API_VERSION: string = SERVICE_VERSION;
@@ -77,7 +91,9 @@ export class JobsClient {
 
   constructor(options: JobsClientOptions) {
     if (options.apiKey !== undefined && !API_KEY_SHAPE.test(options.apiKey)) {
-      throw new TypeError('JobsClient: apiKey must be a svc_live_... or svc_test_... key (omit it for the keyless sandbox)');
+      throw new TypeError(
+        'JobsClient: apiKey must be a svc_live_... or svc_test_... key (omit it for the keyless sandbox)',
+      );
     }
     const fetchImpl = options.fetch ?? (globalThis.fetch?.bind(globalThis) as FetchLike | undefined);
     if (!fetchImpl) throw new TypeError('JobsClient: no fetch available; pass options.fetch');
@@ -92,7 +108,11 @@ export class JobsClient {
       random: options.random ?? Math.random,
       now: options.now ?? Date.now,
       newIdempotencyKey: options.idempotencyKey ?? randomUuid,
-      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) },
+      retry: {
+        ...DEFAULT_RETRY_POLICY,
+        ...options.retry,
+        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      },
       timeoutMs: options.timeoutMs ?? 60_000,
       headers: options.headers ?? {},
       onRetry: options.onRetry,
@@ -110,13 +130,19 @@ export class JobsClient {
 
   /** `GET /account`: plan, balance, rate limit; free, and a good key check. */
   async account(options?: RequestOptions): Promise<WithResponse<Account>> {
-    const { body, info } = await this.transport.request<Account>({ method: 'GET', path: '/account', auth: true }, options);
+    const { body, info } = await this.transport.request<Account>(
+      { method: 'GET', path: '/account', auth: true },
+      options,
+    );
     return withResponse(body, info);
   }
 
   /** `GET /providers`: the seven sources, their status, and which the plan routes to. */
   async providers(options?: RequestOptions): Promise<WithResponse<ProviderListResponse>> {
-    const { body, info } = await this.transport.request<ProviderListResponse>({ method: 'GET', path: '/providers', auth: true }, options);
+    const { body, info } = await this.transport.request<ProviderListResponse>(
+      { method: 'GET', path: '/providers', auth: true },
+      options,
+    );
     return withResponse(body, info);
   }
 }

@@ -118,11 +118,7 @@ export class ApiConnectionError extends Error {
 
 /** A webhook delivery that must be refused (answer it with a 4xx). */
 export type WebhookVerificationFailure =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'timestamp_out_of_tolerance'
-  | 'signature_mismatch'
-  | 'invalid_payload';
+  'missing_header' | 'malformed_header' | 'timestamp_out_of_tolerance' | 'signature_mismatch' | 'invalid_payload';
 
 export class WebhookVerificationError extends Error {
   constructor(

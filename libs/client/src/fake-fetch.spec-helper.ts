@@ -14,8 +14,27 @@ export function answer(status: number, body?: unknown, headers: Record<string, s
   return { status, body, headers };
 }
 
-export function envelope(status: number, code: string, type: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Scripted {
-  return answer(status, { error: { type, code, message: `${code} happened`, doc_url: `http://127.0.0.1:8080/docs/errors#${code}`, request_id: 'req_err1', ...extra } }, { 'x-request-id': 'req_err1', ...headers });
+export function envelope(
+  status: number,
+  code: string,
+  type: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Scripted {
+  return answer(
+    status,
+    {
+      error: {
+        type,
+        code,
+        message: `${code} happened`,
+        doc_url: `http://127.0.0.1:8080/docs/errors#${code}`,
+        request_id: 'req_err1',
+        ...extra,
+      },
+    },
+    { 'x-request-id': 'req_err1', ...headers },
+  );
 }
 
 export function responseOf(status: number, body: unknown, headers: Record<string, string>): FetchResponseLike {
@@ -40,7 +59,12 @@ export class FakeFetch {
   }
 
   readonly fetch: FetchLike = async (url: string, init: FetchInit) => {
-    const sent: Sent = { url, method: init.method, headers: init.headers, body: init.body === undefined ? undefined : JSON.parse(init.body) };
+    const sent: Sent = {
+      url,
+      method: init.method,
+      headers: init.headers,
+      body: init.body === undefined ? undefined : JSON.parse(init.body),
+    };
     this.sent.push(sent);
     const next = this.script.shift() ?? this.fallback(sent);
     if ('fail' in next) throw next.fail;

@@ -46,9 +46,34 @@ export {
   type ApiErrorInit,
   type WebhookVerificationFailure,
 } from './errors.js';
-export type { ResponseInfo, BilledResponseInfo, CreditInfo, RateLimitInfo, ResponseHeaders, WithResponse, Billed } from './response-info.js';
-export { DEFAULT_RETRY_POLICY, backoffDelayMs, retryDecision, type RetryPolicy, type RetryDecision, type RetryReason, type AttemptOutcome } from './retry-policy.js';
-export { defaultSleep, type AbortSignalLike, type FetchLike, type FetchInit, type FetchResponseLike, type SleepLike, type RequestOptions, type RetryEvent } from './transport.js';
+export type {
+  ResponseInfo,
+  BilledResponseInfo,
+  CreditInfo,
+  RateLimitInfo,
+  ResponseHeaders,
+  WithResponse,
+  Billed,
+} from './response-info.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  backoffDelayMs,
+  retryDecision,
+  type RetryPolicy,
+  type RetryDecision,
+  type RetryReason,
+  type AttemptOutcome,
+} from './retry-policy.js';
+export {
+  defaultSleep,
+  type AbortSignalLike,
+  type FetchLike,
+  type FetchInit,
+  type FetchResponseLike,
+  type SleepLike,
+  type RequestOptions,
+  type RetryEvent,
+} from './transport.js';
 export { walkPages, itemsOf, CreditBudget, type CursorPage } from './paging.js';
 export {
   verifyWebhook,

@@ -13,7 +13,14 @@ function clientOn(fallback: (sent: Sent) => ReturnType<typeof answer>) {
     clock += ms;
     return record(ms);
   };
-  const client = new JobsClient({ baseUrl: 'http://api.test/v1', apiKey: LIVE, fetch: fake.fetch, sleep, now: () => clock, idempotencyKey: () => `k${++n}` });
+  const client = new JobsClient({
+    baseUrl: 'http://api.test/v1',
+    apiKey: LIVE,
+    fetch: fake.fetch,
+    sleep,
+    now: () => clock,
+    idempotencyKey: () => `k${++n}`,
+  });
   return { client, fake, waits };
 }
 
@@ -38,15 +45,18 @@ describe('sync search pages', () => {
     return answer(200, { ...pages[cursor], metadata: {} }, billing);
   };
 
-  it('sends the same filters, waterfall and limit on every page with the previous cursor, each with its own key', async () => {
-    const { client, fake } = clientOn(server);
-    const body = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage' as const }, limit: 2 };
-    const seen = await collect(client.jobs.searchPages(body));
-    expect(seen.map((p) => p.data.length)).toEqual([2, 2, 1]);
-    expect(seen.every((p) => p.$response.credits.charged === 1)).toBe(true);
-    expect(fake.sent.map((s) => s.body)).toEqual([body, { ...body, cursor: 'cur_a' }, { ...body, cursor: 'cur_b' }]);
-    expect(fake.sent.map((s) => s.headers['idempotency-key'])).toEqual(['k1', 'k2', 'k3']);
-  });
+  it(
+    'sends the same filters, waterfall and limit on every page ' + 'with the previous cursor, each with its own key',
+    async () => {
+      const { client, fake } = clientOn(server);
+      const body = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage' as const }, limit: 2 };
+      const seen = await collect(client.jobs.searchPages(body));
+      expect(seen.map((p) => p.data.length)).toEqual([2, 2, 1]);
+      expect(seen.every((p) => p.$response.credits.charged === 1)).toBe(true);
+      expect(fake.sent.map((s) => s.body)).toEqual([body, { ...body, cursor: 'cur_a' }, { ...body, cursor: 'cur_b' }]);
+      expect(fake.sent.map((s) => s.headers['idempotency-key'])).toEqual(['k1', 'k2', 'k3']);
+    },
+  );
 
   it('names the page keys <prefix>:<n> when given a prefix, so a rerun replays', async () => {
     const { client, fake } = clientOn(server);
@@ -56,7 +66,13 @@ describe('sync search pages', () => {
 
   it('yields every job once with searchAll, and starts from a given cursor', async () => {
     const { client, fake } = clientOn(server);
-    expect((await collect(client.jobs.searchAll({ limit: 2 }))).map((j) => j.id)).toEqual(['job_1', 'job_2', 'job_3', 'job_4', 'job_5']);
+    expect((await collect(client.jobs.searchAll({ limit: 2 }))).map((j) => j.id)).toEqual([
+      'job_1',
+      'job_2',
+      'job_3',
+      'job_4',
+      'job_5',
+    ]);
     fake.sent.length = 0;
     expect((await collect(client.jobs.searchAll({ limit: 2, cursor: 'cur_b' }))).map((j) => j.id)).toEqual(['job_5']);
     expect(fake.sent).toHaveLength(1);
@@ -79,7 +95,11 @@ describe('a walk within a credit budget (maxCredits)', () => {
       const charged = Math.min(3, cap);
       const data = Array.from({ length: charged }, (_, i) => job(`job_${at + i}`));
       const next = at + charged < pages * 3 && charged > 0 ? `cur_${at + charged}` : null;
-      return answer(200, { data, next_cursor: next, metadata: { credits_charged: charged } }, { 'x-credits-charged': String(charged), 'x-credits-remaining': '100' });
+      return answer(
+        200,
+        { data, next_cursor: next, metadata: { credits_charged: charged } },
+        { 'x-credits-charged': String(charged), 'x-credits-remaining': '100' },
+      );
     };
   }
 
@@ -87,8 +107,14 @@ describe('a walk within a credit budget (maxCredits)', () => {
     const { client, fake } = clientOn(cappedServer());
     const body = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage' as const }, limit: 3 };
     const pages = await collect(client.jobs.searchPages(body, { maxCredits: 7 }));
-    expect(fake.sent.map((s) => (s.body as { waterfall: { max_credits: number } }).waterfall.max_credits)).toEqual([7, 4, 1]);
-    expect(fake.sent.map((s) => (s.body as { waterfall: { strategy: string } }).waterfall.strategy)).toEqual(['max_coverage', 'max_coverage', 'max_coverage']);
+    expect(fake.sent.map((s) => (s.body as { waterfall: { max_credits: number } }).waterfall.max_credits)).toEqual([
+      7, 4, 1,
+    ]);
+    expect(fake.sent.map((s) => (s.body as { waterfall: { strategy: string } }).waterfall.strategy)).toEqual([
+      'max_coverage',
+      'max_coverage',
+      'max_coverage',
+    ]);
     expect(pages.map((p) => p.$response.credits.charged)).toEqual([3, 3, 1]);
     expect(pages.at(-1)!.next_cursor).not.toBeNull(); // more jobs exist: the budget ended the walk
   });
@@ -96,17 +122,22 @@ describe('a walk within a credit budget (maxCredits)', () => {
   it("keeps a body's own per-page max_credits when it is lower than what is left", async () => {
     const { client, fake } = clientOn(cappedServer());
     const jobs = await collect(client.jobs.searchAll({ waterfall: { max_credits: 2 }, limit: 3 }, { maxCredits: 5 }));
-    expect(fake.sent.map((s) => (s.body as { waterfall: { max_credits: number } }).waterfall.max_credits)).toEqual([2, 2, 1]);
+    expect(fake.sent.map((s) => (s.body as { waterfall: { max_credits: number } }).waterfall.max_credits)).toEqual([
+      2, 2, 1,
+    ]);
     expect(jobs).toHaveLength(5);
   });
 
-  it('ends at the last page when the budget is not reached, and refuses a budget that is not a whole number', async () => {
-    const { client, fake } = clientOn(cappedServer(2));
-    expect(await collect(client.jobs.searchAll({ limit: 3 }, { maxCredits: 100 }))).toHaveLength(6);
-    expect(fake.sent).toHaveLength(2);
-    expect(() => client.jobs.searchPages({}, { maxCredits: -1 })).toThrow(RangeError);
-    expect(() => client.jobs.searchPages({}, { maxCredits: 1.5 })).toThrow(RangeError);
-  });
+  it(
+    'ends at the last page when the budget is not reached, and ' + 'refuses a budget that is not a whole number',
+    async () => {
+      const { client, fake } = clientOn(cappedServer(2));
+      expect(await collect(client.jobs.searchAll({ limit: 3 }, { maxCredits: 100 }))).toHaveLength(6);
+      expect(fake.sent).toHaveLength(2);
+      expect(() => client.jobs.searchPages({}, { maxCredits: -1 })).toThrow(RangeError);
+      expect(() => client.jobs.searchPages({}, { maxCredits: 1.5 })).toThrow(RangeError);
+    },
+  );
 
   it('with a budget of 0 asks one page that may charge nothing (jobs already paid for only)', async () => {
     const { client, fake } = clientOn(cappedServer());
@@ -120,11 +151,23 @@ describe('webhook endpoints', () => {
     const { client, fake } = clientOn((sent) => {
       if (sent.method === 'GET') {
         const cursor = new URL(sent.url).searchParams.get('cursor');
-        return answer(200, cursor ? { data: [{ url: 'https://b.example/h' }], next_cursor: null } : { data: [{ url: 'https://a.example/h' }], next_cursor: 'cur_e1' });
+        return answer(
+          200,
+          cursor
+            ? { data: [{ url: 'https://b.example/h' }], next_cursor: null }
+            : { data: [{ url: 'https://a.example/h' }], next_cursor: 'cur_e1' },
+        );
       }
-      return answer(200, { url: (sent.body as { url: string }).url, secret: 'whsec_x', created_at: '2026-11-28T12:00:00.000Z' });
+      return answer(200, {
+        url: (sent.body as { url: string }).url,
+        secret: 'whsec_x',
+        created_at: '2026-11-28T12:00:00.000Z',
+      });
     });
-    expect((await collect(client.webhookEndpoints.iterate())).map((e) => e.url)).toEqual(['https://a.example/h', 'https://b.example/h']);
+    expect((await collect(client.webhookEndpoints.iterate())).map((e) => e.url)).toEqual([
+      'https://a.example/h',
+      'https://b.example/h',
+    ]);
     expect((await client.webhookEndpoints.secret('https://a.example/h')).secret).toBe('whsec_x');
     await client.webhookEndpoints.rotate('https://a.example/h', { previousExpiresInSeconds: 60 });
     await client.webhookEndpoints.rotate('https://a.example/h');
@@ -136,7 +179,9 @@ describe('webhook endpoints', () => {
       ['POST', '/v1/webhook_endpoints/secret/rotate', { url: 'https://a.example/h' }],
     ]);
     // POSTs carry an Idempotency-Key, so a retried rotation answers the same secret
-    expect(fake.sent.filter((s) => s.method === 'POST').every((s) => typeof s.headers['idempotency-key'] === 'string')).toBe(true);
+    expect(
+      fake.sent.filter((s) => s.method === 'POST').every((s) => typeof s.headers['idempotency-key'] === 'string'),
+    ).toBe(true);
   });
 });
 
@@ -144,17 +189,26 @@ describe('GET pagers', () => {
   it('walks the ledger with cursor and job_id in the query', async () => {
     const { client, fake } = clientOn((sent) => {
       const cursor = new URL(sent.url).searchParams.get('cursor');
-      return answer(200, cursor ? { data: [{ id: 'led_2' }], next_cursor: null } : { data: [{ id: 'led_1' }], next_cursor: 'cur_l1' });
+      return answer(
+        200,
+        cursor ? { data: [{ id: 'led_2' }], next_cursor: null } : { data: [{ id: 'led_1' }], next_cursor: 'cur_l1' },
+      );
     });
     const entries = await collect(client.ledger.iterate({ job_id: 'job_9' }));
     expect(entries.map((e) => e.id)).toEqual(['led_1', 'led_2']);
-    expect(fake.sent.map((s) => s.url)).toEqual(['http://api.test/v1/billing/ledger?job_id=job_9', 'http://api.test/v1/billing/ledger?job_id=job_9&cursor=cur_l1']);
+    expect(fake.sent.map((s) => s.url)).toEqual([
+      'http://api.test/v1/billing/ledger?job_id=job_9',
+      'http://api.test/v1/billing/ledger?job_id=job_9&cursor=cur_l1',
+    ]);
   });
 
   it('walks the watches', async () => {
     const { client, fake } = clientOn((sent) => {
       const cursor = new URL(sent.url).searchParams.get('cursor');
-      return answer(200, cursor ? { data: [{ id: 'wat_2' }], next_cursor: null } : { data: [{ id: 'wat_1' }], next_cursor: 'cur_w1' });
+      return answer(
+        200,
+        cursor ? { data: [{ id: 'wat_2' }], next_cursor: null } : { data: [{ id: 'wat_1' }], next_cursor: 'cur_w1' },
+      );
     });
     expect((await collect(client.watches.iterate())).map((w) => w.id)).toEqual(['wat_1', 'wat_2']);
     expect(fake.sent.map((s) => new URL(s.url).search)).toEqual(['', '?cursor=cur_w1']);
@@ -188,25 +242,41 @@ describe('async search results', () => {
       const cursor = new URL(sent.url).searchParams.get('cursor');
       if (cursor) return answer(200, { id: 'srch_1', status: 'completed', data: [job('job_3')], next_cursor: null });
       const status = statuses.shift() ?? 'completed';
-      return answer(200, { id: 'srch_1', status, data: status === 'completed' ? [job('job_1'), job('job_2')] : [], next_cursor: status === 'completed' ? 'cur_s1' : null });
+      return answer(200, {
+        id: 'srch_1',
+        status,
+        data: status === 'completed' ? [job('job_1'), job('job_2')] : [],
+        next_cursor: status === 'completed' ? 'cur_s1' : null,
+      });
     });
     const jobs = await collect(client.searches.results('srch_1', { limit: 2, pollIntervalMs: 5 }));
     expect(jobs.map((j) => j.id)).toEqual(['job_1', 'job_2', 'job_3']);
     expect(waits).toEqual([5, 5]);
-    expect(fake.sent.map((s) => new URL(s.url).search)).toEqual(['?limit=2', '?limit=2', '?limit=2', '?cursor=cur_s1&limit=2']);
+    expect(fake.sent.map((s) => new URL(s.url).search)).toEqual([
+      '?limit=2',
+      '?limit=2',
+      '?limit=2',
+      '?cursor=cur_s1&limit=2',
+    ]);
   });
 
   it('ends empty on a failed search, and reads what is there now with wait: false', async () => {
     const { client } = clientOn(() => answer(200, { id: 'srch_1', status: 'failed', data: [], next_cursor: null }));
     expect(await collect(client.searches.results('srch_1'))).toEqual([]);
-    const { client: other, fake } = clientOn(() => answer(200, { id: 'srch_2', status: 'running', data: [], next_cursor: null }));
+    const { client: other, fake } = clientOn(() =>
+      answer(200, { id: 'srch_2', status: 'running', data: [], next_cursor: null }),
+    );
     expect(await collect(other.searches.results('srch_2', { wait: false }))).toEqual([]);
     expect(fake.sent).toHaveLength(1);
   });
 
   it('gives up waiting after timeoutMs', async () => {
-    const { client: patient, fake } = clientOn(() => answer(200, { id: 'srch_1', status: 'on_hold', data: [], next_cursor: null }));
-    await expect(patient.searches.waitUntilDone('srch_1', { pollIntervalMs: 1_000, timeoutMs: 2_500 })).rejects.toThrow('still on_hold');
+    const { client: patient, fake } = clientOn(() =>
+      answer(200, { id: 'srch_1', status: 'on_hold', data: [], next_cursor: null }),
+    );
+    await expect(patient.searches.waitUntilDone('srch_1', { pollIntervalMs: 1_000, timeoutMs: 2_500 })).rejects.toThrow(
+      'still on_hold',
+    );
     expect(fake.sent).toHaveLength(3);
   });
 });

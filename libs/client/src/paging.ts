@@ -14,13 +14,18 @@ export interface CursorPage {
  * page says `next_cursor: null`, or `done()` says the walk has had what it may (a spent budget).
  * A cursor answered twice in a row would loop for ever: it ends the walk with an error instead.
  */
-export async function* walkPages<P extends CursorPage>(fetchPage: (cursor: string | undefined) => Promise<P>, start?: string, done?: () => boolean): AsyncGenerator<P, void, undefined> {
+export async function* walkPages<P extends CursorPage>(
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+  start?: string,
+  done?: () => boolean,
+): AsyncGenerator<P, void, undefined> {
   let cursor = start;
   for (;;) {
     const page = await fetchPage(cursor);
     yield page;
     if (page.next_cursor === null || done?.()) return;
-    if (page.next_cursor === cursor) throw new Error(`the API answered the cursor it was sent (${cursor}): paging stopped`);
+    if (page.next_cursor === cursor)
+      throw new Error(`the API answered the cursor it was sent (${cursor}): paging stopped`);
     cursor = page.next_cursor;
   }
 }

@@ -1,6 +1,12 @@
 import type { CursorPage } from './paging.js';
 import { walkPages } from './paging.js';
-import { withResponse, type Billed, type BilledResponseInfo, type ResponseInfo, type WithResponse } from './response-info.js';
+import {
+  withResponse,
+  type Billed,
+  type BilledResponseInfo,
+  type ResponseInfo,
+  type WithResponse,
+} from './response-info.js';
 import type { RequestOptions, RequestSpec, Transport } from './transport.js';
 
 function billed<T extends object>(body: T, info: ResponseInfo): Billed<T> {
@@ -23,7 +29,10 @@ export abstract class Resource {
   }
 
   /** The pages of a list paged by `cursor`, from `options.cursor` (or the first page) to the last. */
-  protected cursorPages<O extends { cursor?: string }, P extends CursorPage>(list: (options: O) => Promise<P>, options: O): AsyncGenerator<P, void, undefined> {
+  protected cursorPages<O extends { cursor?: string }, P extends CursorPage>(
+    list: (options: O) => Promise<P>,
+    options: O,
+  ): AsyncGenerator<P, void, undefined> {
     const { cursor: start, ...rest } = options;
     return walkPages((cursor) => list({ ...rest, ...(cursor ? { cursor } : {}) } as O), start);
   }

@@ -36,13 +36,18 @@ export interface ResponseInfo {
   requestId: string | null;
   /** The `Service-Version` the answer was made with. */
   serviceVersion: string | null;
-  /** `Idempotent-Replayed: true`: the stored answer of an earlier request with the same key; nothing was charged again. */
+  /**
+   * `Idempotent-Replayed: true`: the stored answer of an earlier request with the same key; nothing was charged again.
+   */
   replayed: boolean;
   /** The `Idempotency-Key` sent (every POST has one; null on GET and DELETE). */
   idempotencyKey: string | null;
   /** Billing headers, on billable answers (search, job, company profile); null elsewhere. */
   credits: CreditInfo | null;
-  /** Null when the answer had no `RateLimit-*` headers (the service lets requests through uncounted while its Redis is away). */
+  /**
+   * Null when the answer had no `RateLimit-*` headers (the service lets requests through uncounted while its Redis is
+   * away).
+   */
   rateLimit: RateLimitInfo | null;
   /** How many times the request was sent, retries included. */
   attempts: number;
@@ -91,7 +96,12 @@ export function retryAfterSeconds(headers: ResponseHeaders, nowMs: number): numb
   return Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
 
-export function responseInfo(status: number, headers: ResponseHeaders, idempotencyKey: string | null, attempts: number): ResponseInfo {
+export function responseInfo(
+  status: number,
+  headers: ResponseHeaders,
+  idempotencyKey: string | null,
+  attempts: number,
+): ResponseInfo {
   return {
     status,
     requestId: headers.get('X-Request-Id'),

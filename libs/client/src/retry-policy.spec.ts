@@ -2,16 +2,27 @@ import { backoffDelayMs, DEFAULT_RETRY_POLICY, mayHaveRun, retryDecision, type R
 
 const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 const half = () => 0.5;
-const response = (status: number, retryAfterSeconds: number | null = null) => ({ kind: 'response' as const, status, retryAfterSeconds });
+const response = (status: number, retryAfterSeconds: number | null = null) => ({
+  kind: 'response' as const,
+  status,
+  retryAfterSeconds,
+});
 
 describe('retryDecision', () => {
   it.each([429, 503])('waits Retry-After exactly on %d', (status) => {
-    expect(retryDecision(response(status, 7), 1, policy, half)).toEqual({ retry: true, delayMs: 7_000, reason: status === 429 ? 'rate_limited' : 'unavailable' });
+    expect(retryDecision(response(status, 7), 1, policy, half)).toEqual({
+      retry: true,
+      delayMs: 7_000,
+      reason: status === 429 ? 'rate_limited' : 'unavailable',
+    });
     expect(retryDecision(response(status, 0), 1, policy, half)).toMatchObject({ retry: true, delayMs: 0 });
   });
 
   it.each([429, 503])('backs off on %d without Retry-After', (status) => {
-    expect(retryDecision(response(status), 1, policy, half)).toMatchObject({ retry: true, delayMs: backoffDelayMs(1, policy, half) });
+    expect(retryDecision(response(status), 1, policy, half)).toMatchObject({
+      retry: true,
+      delayMs: backoffDelayMs(1, policy, half),
+    });
   });
 
   it('does not wait a Retry-After longer than maxRetryAfterMs: the error goes to the caller', () => {
@@ -20,7 +31,11 @@ describe('retryDecision', () => {
   });
 
   it.each([500, 502, 504])('backs off and retries %d', (status) => {
-    expect(retryDecision(response(status), 2, policy, half)).toEqual({ retry: true, delayMs: backoffDelayMs(2, policy, half), reason: 'server_error' });
+    expect(retryDecision(response(status), 2, policy, half)).toEqual({
+      retry: true,
+      delayMs: backoffDelayMs(2, policy, half),
+      reason: 'server_error',
+    });
   });
 
   it('honours a Retry-After on a 500 (the gateway sends one while its Redis is away)', () => {
@@ -28,7 +43,11 @@ describe('retryDecision', () => {
   });
 
   it('retries network errors with a back-off', () => {
-    expect(retryDecision({ kind: 'network' }, 1, policy, half)).toEqual({ retry: true, delayMs: backoffDelayMs(1, policy, half), reason: 'network_error' });
+    expect(retryDecision({ kind: 'network' }, 1, policy, half)).toEqual({
+      retry: true,
+      delayMs: backoffDelayMs(1, policy, half),
+      reason: 'network_error',
+    });
   });
 
   it.each([400, 401, 402, 403, 404, 409, 405, 408, 413, 422, 501])('never retries %d', (status) => {
@@ -72,6 +91,11 @@ describe('backoffDelayMs', () => {
   });
 
   it('has spec-minded defaults', () => {
-    expect(DEFAULT_RETRY_POLICY).toEqual({ maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 });
+    expect(DEFAULT_RETRY_POLICY).toEqual({
+      maxRetries: 3,
+      baseDelayMs: 500,
+      maxDelayMs: 8_000,
+      maxRetryAfterMs: 60_000,
+    });
   });
 });

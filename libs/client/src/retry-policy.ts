@@ -37,8 +37,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 /** What one attempt came to. */
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; retryAfterSeconds: number | null }
-  | { kind: 'network' };
+  { kind: 'response'; status: number; retryAfterSeconds: number | null } | { kind: 'network' };
 
 export type RetryReason = 'rate_limited' | 'unavailable' | 'server_error' | 'network_error';
 
@@ -66,10 +65,16 @@ export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () =>
 /**
  * Whether to retry after `attemptsMade` attempts (1-based) ended in `outcome`, and after how long.
  */
-export function retryDecision(outcome: AttemptOutcome, attemptsMade: number, policy: RetryPolicy, random: () => number): RetryDecision {
+export function retryDecision(
+  outcome: AttemptOutcome,
+  attemptsMade: number,
+  policy: RetryPolicy,
+  random: () => number,
+): RetryDecision {
   if (attemptsMade > policy.maxRetries) return NO;
   const retry = attemptsMade;
-  if (outcome.kind === 'network') return { retry: true, delayMs: backoffDelayMs(retry, policy, random), reason: 'network_error' };
+  if (outcome.kind === 'network')
+    return { retry: true, delayMs: backoffDelayMs(retry, policy, random), reason: 'network_error' };
 
   const waitReason = WAIT_STATUSES.get(outcome.status);
   const isBackoff = BACKOFF_STATUSES.has(outcome.status);

@@ -1,5 +1,13 @@
 // The search resources: sync search pages and estimates, async searches, the keyless sandbox.
-import type { AsyncSearch, AsyncSearchCreateRequestInput, AsyncSearchStatus, DryRunEstimate, Job, JobSearchRequestInput, JobSearchResponse } from '@jobs/contracts';
+import type {
+  AsyncSearch,
+  AsyncSearchCreateRequestInput,
+  AsyncSearchStatus,
+  DryRunEstimate,
+  Job,
+  JobSearchRequestInput,
+  JobSearchResponse,
+} from '@jobs/contracts';
 import { CreditBudget, itemsOf, walkPages } from './paging.js';
 import { Resource } from './resource.js';
 import type { Billed, WithResponse } from './response-info.js';
@@ -59,7 +67,10 @@ export class JobsResource extends Resource {
 
   /** The free estimate (`dry_run: true`) of the same search. */
   dryRun(body: Omit<JobSearchInput, 'cursor'>, options?: RequestOptions): Promise<Billed<DryRunEstimate>> {
-    return this.callBilled({ method: 'POST', path: '/jobs/search', body: { ...body, dry_run: true }, auth: true }, options);
+    return this.callBilled(
+      { method: 'POST', path: '/jobs/search', body: { ...body, dry_run: true }, auth: true },
+      options,
+    );
   }
 
   /**
@@ -68,19 +79,29 @@ export class JobsResource extends Resource {
    * search (new unique jobs only) and has its own `Idempotency-Key`. With `maxCredits` the whole
    * walk stays within that budget: each page may charge only what is left of it.
    */
-  searchPages(body: JobSearchPagesInput, options: SearchPagingOptions = {}): AsyncGenerator<Billed<JobSearchResponse>, void, undefined> {
+  searchPages(
+    body: JobSearchPagesInput,
+    options: SearchPagingOptions = {},
+  ): AsyncGenerator<Billed<JobSearchResponse>, void, undefined> {
     const { cursor: start, ...request } = body;
     const { idempotencyKeyPrefix, maxCredits, ...rest } = options;
-    if (maxCredits !== undefined && (!Number.isInteger(maxCredits) || maxCredits < 0)) throw new RangeError('maxCredits: a whole number of credits, 0 or more');
+    if (maxCredits !== undefined && (!Number.isInteger(maxCredits) || maxCredits < 0))
+      throw new RangeError('maxCredits: a whole number of credits, 0 or more');
     const budget = maxCredits === undefined ? undefined : new CreditBudget(maxCredits);
     let n = 0;
     return walkPages(
       async (cursor) => {
         n += 1;
         const key = idempotencyKeyPrefix === undefined ? undefined : `${idempotencyKeyPrefix}:${n}`;
-        const waterfall = budget ? { ...request.waterfall, max_credits: budget.capFor(request.waterfall?.max_credits) } : request.waterfall;
+        const waterfall = budget
+          ? { ...request.waterfall, max_credits: budget.capFor(request.waterfall?.max_credits) }
+          : request.waterfall;
         const page = await this.search(
-          { ...request, ...(waterfall === undefined ? {} : { waterfall }), ...(cursor === undefined ? {} : { cursor }) },
+          {
+            ...request,
+            ...(waterfall === undefined ? {} : { waterfall }),
+            ...(cursor === undefined ? {} : { cursor }),
+          },
           { ...rest, ...(key ? { idempotencyKey: key } : {}) },
         );
         budget?.spend(page.$response.credits.charged);
@@ -112,7 +133,10 @@ export class SearchesResource extends Resource {
   /** Its state, and a page of its jobs once `completed` or `partial`. Free. */
   get(id: string, options: AsyncSearchReadOptions = {}): Promise<WithResponse<AsyncSearch>> {
     const { cursor, limit, ...rest } = options;
-    return this.call({ method: 'GET', path: `/searches/${encodeURIComponent(id)}`, query: { cursor, limit }, auth: true }, rest);
+    return this.call(
+      { method: 'GET', path: `/searches/${encodeURIComponent(id)}`, query: { cursor, limit }, auth: true },
+      rest,
+    );
   }
 
   /** Reads the search until it is `completed`, `partial` or `failed` (an `on_hold` search waits for credits). */
@@ -120,15 +144,22 @@ export class SearchesResource extends Resource {
     const interval = options.pollIntervalMs ?? 2_000;
     const deadline = this.transport.now() + (options.timeoutMs ?? 600_000);
     for (;;) {
-      const search = await this.get(id, { ...(options.limit ? { limit: options.limit } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+      const search = await this.get(id, {
+        ...(options.limit ? { limit: options.limit } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       if (FINAL_ASYNC_SEARCH_STATUSES.includes(search.status)) return search;
-      if (this.transport.now() + interval > deadline) throw new Error(`async search ${id} is still ${search.status} after ${options.timeoutMs ?? 600_000} ms`);
+      if (this.transport.now() + interval > deadline)
+        throw new Error(`async search ${id} is still ${search.status} after ${options.timeoutMs ?? 600_000} ms`);
       await this.transport.sleep(interval, options.signal);
     }
   }
 
   /** Every page of a finished search's jobs (by default waiting for it to finish first). */
-  async *resultPages(id: string, options: AsyncSearchResultOptions = {}): AsyncGenerator<WithResponse<AsyncSearch>, void, undefined> {
+  async *resultPages(
+    id: string,
+    options: AsyncSearchResultOptions = {},
+  ): AsyncGenerator<WithResponse<AsyncSearch>, void, undefined> {
     const { limit, wait = true, pollIntervalMs, timeoutMs, ...request } = options;
     let first: WithResponse<AsyncSearch> | undefined;
     if (wait) {
@@ -158,11 +189,20 @@ export class SandboxResource extends Resource {
   }
 
   dryRun(body: Omit<JobSearchInput, 'cursor'> = {}, options?: RequestOptions): Promise<Billed<DryRunEstimate>> {
-    return this.callBilled({ method: 'POST', path: '/sandbox/jobs/search', body: { ...body, dry_run: true }, auth: false }, options);
+    return this.callBilled(
+      { method: 'POST', path: '/sandbox/jobs/search', body: { ...body, dry_run: true }, auth: false },
+      options,
+    );
   }
 
-  searchPages(body: JobSearchPagesInput = {}, options: Omit<RequestOptions, 'idempotencyKey'> = {}): AsyncGenerator<Billed<JobSearchResponse>, void, undefined> {
+  searchPages(
+    body: JobSearchPagesInput = {},
+    options: Omit<RequestOptions, 'idempotencyKey'> = {},
+  ): AsyncGenerator<Billed<JobSearchResponse>, void, undefined> {
     const { cursor: start, ...request } = body;
-    return walkPages((cursor) => this.search({ ...request, ...(cursor === undefined ? {} : { cursor }) }, options), start);
+    return walkPages(
+      (cursor) => this.search({ ...request, ...(cursor === undefined ? {} : { cursor }) }, options),
+      start,
+    );
   }
 }

@@ -17,7 +17,15 @@ import type { RetryEvent } from './transport.js';
 const LIVE = 'svc_live_abcdefghijklmnop';
 const searchBody = { filters: { title_or: ['engineer'] }, limit: 2 };
 const page = { data: [], next_cursor: null, metadata: { credits_charged: 0 } };
-const billingHeaders = { 'x-credits-charged': '3', 'x-credits-remaining': '97', 'x-request-id': 'req_ok1', 'ratelimit-limit': '600', 'ratelimit-remaining': '599', 'ratelimit-reset': '42', 'service-version': '2026-10-01' };
+const billingHeaders = {
+  'x-credits-charged': '3',
+  'x-credits-remaining': '97',
+  'x-request-id': 'req_ok1',
+  'ratelimit-limit': '600',
+  'ratelimit-remaining': '599',
+  'ratelimit-reset': '42',
+  'service-version': '2026-10-01',
+};
 
 function clientWith(fake: FakeFetch, extra: Partial<JobsClientOptions> = {}) {
   const { sleep, waits } = recordingSleep();
@@ -54,11 +62,16 @@ describe('requests', () => {
       url: 'http://api.test/v1/jobs/search',
       method: 'POST',
       body: searchBody,
-      headers: { authorization: `Bearer ${LIVE}`, 'service-version': '2026-10-01', 'content-type': 'application/json', 'idempotency-key': 'generated-1' },
+      headers: {
+        authorization: `Bearer ${LIVE}`,
+        'service-version': '2026-10-01',
+        'content-type': 'application/json',
+        'idempotency-key': 'generated-1',
+      },
     });
   });
 
-  it('generates a random UUID per POST by default and uses the caller\'s key when given', async () => {
+  it("generates a random UUID per POST by default and uses the caller's key when given", async () => {
     const fake = new FakeFetch([], () => answer(200, page, billingHeaders));
     const client = new JobsClient({ baseUrl: 'http://api.test', apiKey: LIVE, fetch: fake.fetch });
     await client.jobs.search(searchBody);
@@ -98,7 +111,12 @@ describe('requests', () => {
 
   it('omits Service-Version when told to, and keeps an explicit version path in the base URL', async () => {
     const fake = new FakeFetch([answer(200, {})]);
-    const client = new JobsClient({ baseUrl: 'https://h.example/api/v1/', apiKey: LIVE, fetch: fake.fetch, serviceVersion: null });
+    const client = new JobsClient({
+      baseUrl: 'https://h.example/api/v1/',
+      apiKey: LIVE,
+      fetch: fake.fetch,
+      serviceVersion: null,
+    });
     await client.account();
     expect(fake.sent[0]!.url).toBe('https://h.example/api/v1/account');
     expect(fake.sent[0]!.headers['service-version']).toBeUndefined();
@@ -134,26 +152,38 @@ describe('requests', () => {
 
 describe('retries', () => {
   it('waits Retry-After on 429, then sends the same request with the same key', async () => {
-    const fake = new FakeFetch([envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '3' }), answer(200, page, billingHeaders)]);
+    const fake = new FakeFetch([
+      envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '3' }),
+      answer(200, page, billingHeaders),
+    ]);
     const { client, waits, retries } = clientWith(fake);
     const result = await client.jobs.search(searchBody);
     expect(waits).toEqual([3_000]);
     expect(fake.sent).toHaveLength(2);
     expect(fake.sent[1]).toEqual(fake.sent[0]);
     expect(result.$response.attempts).toBe(2);
-    expect(retries).toMatchObject([{ attempt: 1, reason: 'rate_limited', delayMs: 3_000, status: 429, idempotencyKey: 'generated-1' }]);
+    expect(retries).toMatchObject([
+      { attempt: 1, reason: 'rate_limited', delayMs: 3_000, status: 429, idempotencyKey: 'generated-1' },
+    ]);
     expect(retries[0]!.error).toBeInstanceOf(RateLimitError);
   });
 
   it('waits Retry-After on 503 (the service at capacity)', async () => {
-    const fake = new FakeFetch([envelope(503, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '2' }), answer(200, {})]);
+    const fake = new FakeFetch([
+      envelope(503, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '2' }),
+      answer(200, {}),
+    ]);
     const { client, waits } = clientWith(fake);
     await client.account();
     expect(waits).toEqual([2_000]);
   });
 
   it('backs off with jitter on 500 and network errors, keeping the Idempotency-Key', async () => {
-    const fake = new FakeFetch([envelope(500, 'internal_error', 'api_error'), { fail: new TypeError('fetch failed') }, answer(200, page, billingHeaders)]);
+    const fake = new FakeFetch([
+      envelope(500, 'internal_error', 'api_error'),
+      { fail: new TypeError('fetch failed') },
+      answer(200, page, billingHeaders),
+    ]);
     const { client, waits, retries } = clientWith(fake);
     const result = await client.jobs.search(searchBody, { idempotencyKey: 'same-key' });
     expect(fake.sent.map((s) => s.headers['idempotency-key'])).toEqual(['same-key', 'same-key', 'same-key']);
@@ -166,7 +196,10 @@ describe('retries', () => {
   });
 
   it('retries a GET after a network error too (safe to retry)', async () => {
-    const fake = new FakeFetch([{ fail: new TypeError('socket hang up') }, answer(200, { data: [], next_cursor: null })]);
+    const fake = new FakeFetch([
+      { fail: new TypeError('socket hang up') },
+      answer(200, { data: [], next_cursor: null }),
+    ]);
     const { client } = clientWith(fake);
     await client.ledger.list();
     expect(fake.sent).toHaveLength(2);
@@ -176,19 +209,49 @@ describe('retries', () => {
     [400, 'invalid_request', 'invalid_request_error', InvalidRequestError, { param: 'limit' }],
     [400, 'unknown_filter', 'invalid_request_error', InvalidRequestError, { param: 'filters.titel_or' }],
     [401, 'unauthorized', 'authentication_error', AuthenticationError, {}],
-    [402, 'insufficient_credits', 'billing_error', InsufficientCreditsError, { credits_needed: 5, upgrade_url: 'https://x.example/up' }],
-    [403, 'plan_required', 'permission_error', PermissionDeniedError, { required_plan: 'pro', upgrade_url: 'https://x.example/up' }],
+    [
+      402,
+      'insufficient_credits',
+      'billing_error',
+      InsufficientCreditsError,
+      { credits_needed: 5, upgrade_url: 'https://x.example/up' },
+    ],
+    [
+      403,
+      'plan_required',
+      'permission_error',
+      PermissionDeniedError,
+      { required_plan: 'pro', upgrade_url: 'https://x.example/up' },
+    ],
     [404, 'not_found', 'not_found_error', NotFoundError, {}],
     [409, 'idempotency_conflict', 'conflict_error', ConflictError, {}],
   ] as const)('never retries %d %s: throws its typed error at once', async (status, code, type, Class, extra) => {
-    const fake = new FakeFetch([envelope(status, code, type, extra, { 'retry-after': '1', 'ratelimit-limit': '10', 'ratelimit-remaining': '4', 'ratelimit-reset': '9' }), answer(200, page)]);
+    const fake = new FakeFetch([
+      envelope(status, code, type, extra, {
+        'retry-after': '1',
+        'ratelimit-limit': '10',
+        'ratelimit-remaining': '4',
+        'ratelimit-reset': '9',
+      }),
+      answer(200, page),
+    ]);
     const { client, waits } = clientWith(fake);
     const error = await caught(client.jobs.search(searchBody, { idempotencyKey: 'k' }));
     expect(fake.sent).toHaveLength(1);
     expect(waits).toEqual([]);
     expect(error).toBeInstanceOf(Class);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status, code, type, request_id: 'req_err1', message: `${code} happened`, idempotencyKey: 'k', attempts: 1, rateLimit: { limit: 10, remaining: 4, resetSeconds: 9 }, ...extra });
+    expect(error).toMatchObject({
+      status,
+      code,
+      type,
+      request_id: 'req_err1',
+      message: `${code} happened`,
+      idempotencyKey: 'k',
+      attempts: 1,
+      rateLimit: { limit: 10, remaining: 4, resetSeconds: 9 },
+      ...extra,
+    });
     expect((error as Error).name).toBe(Class.name);
   });
 
@@ -220,7 +283,7 @@ describe('retries', () => {
     expect(waits).toEqual([]);
   });
 
-  it('per-call maxRetries overrides the client\'s (0: no retry)', async () => {
+  it("per-call maxRetries overrides the client's (0: no retry)", async () => {
     const fake = new FakeFetch([envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '1' })]);
     const { client } = clientWith(fake);
     expect(await caught(client.account({ maxRetries: 0 }))).toBeInstanceOf(RateLimitError);
@@ -228,11 +291,25 @@ describe('retries', () => {
   });
 
   it('turns an answer without the envelope into a typed error by its status', async () => {
-    const fake = new FakeFetch([answer(502, '<html>bad gateway</html>', { 'x-request-id': 'req_proxy' }), answer(418, 'teapot')]);
+    const fake = new FakeFetch([
+      answer(502, '<html>bad gateway</html>', { 'x-request-id': 'req_proxy' }),
+      answer(418, 'teapot'),
+    ]);
     const { client } = clientWith(fake, { maxRetries: 0 });
     // its doc_url is the section on the API's own documentation host
-    expect(await caught(client.account())).toMatchObject({ name: 'InternalServerError', status: 502, code: 'internal_error', type: 'api_error', request_id: 'req_proxy', doc_url: 'http://api.test/docs/errors#internal_error' });
-    expect(await caught(client.account())).toMatchObject({ name: 'InvalidRequestError', status: 418, code: 'invalid_request' });
+    expect(await caught(client.account())).toMatchObject({
+      name: 'InternalServerError',
+      status: 502,
+      code: 'internal_error',
+      type: 'api_error',
+      request_id: 'req_proxy',
+      doc_url: 'http://api.test/docs/errors#internal_error',
+    });
+    expect(await caught(client.account())).toMatchObject({
+      name: 'InvalidRequestError',
+      status: 418,
+      code: 'invalid_request',
+    });
   });
 
   it('a timed-out attempt is retried like a network error', async () => {
@@ -245,7 +322,8 @@ describe('retries', () => {
       fetch: (_url, init) =>
         new Promise((resolve, reject) => {
           calls += 1;
-          if (calls === 2) return resolve({ status: 200, headers: { get: () => null }, text: async () => '{"plan":"pro"}' });
+          if (calls === 2)
+            return resolve({ status: 200, headers: { get: () => null }, text: async () => '{"plan":"pro"}' });
           init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true });
         }),
     });
@@ -259,11 +337,14 @@ describe('retries', () => {
 
     it.each([
       ['a network error', { fail: new TypeError('socket hang up') }],
-      ['a timed-out attempt', { fail: Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }) }],
+      [
+        'a timed-out attempt',
+        { fail: Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }) },
+      ],
       ['a 500', envelope(500, 'internal_error', 'api_error')],
-      ['a proxy\'s 502', answer(502, '<html>bad gateway</html>')],
-      ['a proxy\'s 504', answer(504, '<html>gateway timeout</html>')],
-    ] as const)('treats the retry\'s 404 after %s as deleted: the first attempt did it', async (_what, first) => {
+      ["a proxy's 502", answer(502, '<html>bad gateway</html>')],
+      ["a proxy's 504", answer(504, '<html>gateway timeout</html>')],
+    ] as const)("treats the retry's 404 after %s as deleted: the first attempt did it", async (_what, first) => {
       const fake = new FakeFetch([first, notFound()]);
       const { client } = clientWith(fake);
       const info = await client.watches.delete('wat_1');
@@ -272,7 +353,11 @@ describe('retries', () => {
     });
 
     it('still counts an earlier lost answer when attempts in between were refused', async () => {
-      const fake = new FakeFetch([{ fail: new TypeError('socket hang up') }, envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '1' }), notFound()]);
+      const fake = new FakeFetch([
+        { fail: new TypeError('socket hang up') },
+        envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '1' }),
+        notFound(),
+      ]);
       const { client } = clientWith(fake);
       expect(await client.watches.delete('wat_1')).toMatchObject({ status: 404, attempts: 3 });
     });
@@ -280,19 +365,26 @@ describe('retries', () => {
     it('keeps a first-attempt 404 a NotFoundError: nothing was deleted', async () => {
       const fake = new FakeFetch([notFound(), answer(204)]);
       const { client } = clientWith(fake);
-      expect(await caught(client.watches.delete('wat_missing'))).toMatchObject({ name: 'NotFoundError', status: 404, attempts: 1 });
+      expect(await caught(client.watches.delete('wat_missing'))).toMatchObject({
+        name: 'NotFoundError',
+        status: 404,
+        attempts: 1,
+      });
       expect(fake.sent).toHaveLength(1);
     });
 
     it('keeps the 404 an error after a 429: a refused attempt deleted nothing', async () => {
-      const fake = new FakeFetch([envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '1' }), notFound()]);
+      const fake = new FakeFetch([
+        envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '1' }),
+        notFound(),
+      ]);
       const { client } = clientWith(fake);
       const error = await caught(client.watches.delete('wat_missing'));
       expect(error).toBeInstanceOf(NotFoundError);
       expect(error).toMatchObject({ attempts: 2 });
     });
 
-    it('applies to DELETE only: a GET\'s 404 after a network error is still not found', async () => {
+    it("applies to DELETE only: a GET's 404 after a network error is still not found", async () => {
       const fake = new FakeFetch([{ fail: new TypeError('socket hang up') }, notFound()]);
       const { client } = clientWith(fake);
       expect(await caught(client.jobs.get('job_missing'))).toBeInstanceOf(NotFoundError);
@@ -301,7 +393,9 @@ describe('retries', () => {
   });
 
   it('stops at once when the caller aborts, also during a wait', async () => {
-    const fake = new FakeFetch([], () => envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '30' }));
+    const fake = new FakeFetch([], () =>
+      envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '30' }),
+    );
     const controller = new AbortController();
     const client = new JobsClient({ baseUrl: 'http://api.test', apiKey: LIVE, fetch: fake.fetch });
     const pending = client.account({ signal: controller.signal });

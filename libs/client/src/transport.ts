@@ -5,7 +5,13 @@
  * clock, the key generator) is injected, so unit tests drive it without a network or real time.
  */
 import { apiErrorOf, ApiConnectionError, type ApiError } from './errors.js';
-import { responseInfo, retryAfterSeconds, rateLimitInfo, type ResponseHeaders, type ResponseInfo } from './response-info.js';
+import {
+  responseInfo,
+  retryAfterSeconds,
+  rateLimitInfo,
+  type ResponseHeaders,
+  type ResponseInfo,
+} from './response-info.js';
 import { mayHaveRun, retryDecision, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { CLIENT_VERSION } from './version.js';
 import type { ErrorBody, ErrorCode, ErrorType } from '@jobs/contracts';
@@ -184,7 +190,8 @@ export class Transport {
 
   url(path: string, query: Record<string, QueryValue> = {}): string {
     const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null) params.set(name, String(value));
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined && value !== null) params.set(name, String(value));
     const search = params.toString();
     return `${this.config.baseUrl}${path}${search ? `?${search}` : ''}`;
   }
@@ -192,7 +199,8 @@ export class Transport {
   async request<T>(spec: RequestSpec, options: RequestOptions = {}): Promise<TransportResult<T>> {
     const config = this.config;
     const idempotencyKey = spec.method === 'POST' ? (options.idempotencyKey ?? config.newIdempotencyKey()) : null;
-    const policy = options.maxRetries === undefined ? config.retry : { ...config.retry, maxRetries: options.maxRetries };
+    const policy =
+      options.maxRetries === undefined ? config.retry : { ...config.retry, maxRetries: options.maxRetries };
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': `jobs-client-ts/${CLIENT_VERSION}`,
@@ -216,7 +224,12 @@ export class Transport {
       let text: string;
       try {
         const signals = [AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal as AbortSignal] : [])];
-        const response = await config.fetch(url, { method: spec.method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.any(signals) });
+        const response = await config.fetch(url, {
+          method: spec.method,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          signal: AbortSignal.any(signals),
+        });
         status = response.status;
         responseHeaders = response.headers;
         text = await response.text();
@@ -225,9 +238,22 @@ export class Transport {
         const decision = retryDecision({ kind: 'network' }, attempt, policy, config.random);
         if (!decision.retry) {
           const what = cause instanceof Error ? cause.message : String(cause);
-          throw new ApiConnectionError(`${spec.method} ${spec.path}: no answer after ${attempt} attempt(s): ${what}`, { cause, idempotencyKey, attempts: attempt });
+          throw new ApiConnectionError(`${spec.method} ${spec.path}: no answer after ${attempt} attempt(s): ${what}`, {
+            cause,
+            idempotencyKey,
+            attempts: attempt,
+          });
         }
-        config.onRetry?.({ method: spec.method, path: spec.path, attempt, reason: decision.reason, delayMs: decision.delayMs, status: null, idempotencyKey, error: cause });
+        config.onRetry?.({
+          method: spec.method,
+          path: spec.path,
+          attempt,
+          reason: decision.reason,
+          delayMs: decision.delayMs,
+          status: null,
+          idempotencyKey,
+          error: cause,
+        });
         earlierMayHaveRun = true;
         await config.sleep(decision.delayMs, options.signal);
         continue;
@@ -253,9 +279,23 @@ export class Transport {
         idempotencyKey,
         attempts: attempt,
       });
-      const decision = retryDecision({ kind: 'response', status, retryAfterSeconds: retryAfter }, attempt, policy, config.random);
+      const decision = retryDecision(
+        { kind: 'response', status, retryAfterSeconds: retryAfter },
+        attempt,
+        policy,
+        config.random,
+      );
       if (!decision.retry) throw error;
-      config.onRetry?.({ method: spec.method, path: spec.path, attempt, reason: decision.reason, delayMs: decision.delayMs, status, idempotencyKey, error });
+      config.onRetry?.({
+        method: spec.method,
+        path: spec.path,
+        attempt,
+        reason: decision.reason,
+        delayMs: decision.delayMs,
+        status,
+        idempotencyKey,
+        error,
+      });
       if (mayHaveRun({ kind: 'response', status, retryAfterSeconds: retryAfter })) earlierMayHaveRun = true;
       await config.sleep(decision.delayMs, options.signal);
     }

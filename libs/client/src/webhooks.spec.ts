@@ -6,12 +6,25 @@ import { computeWebhookSignature, signWebhookPayload, verifyWebhook, verifyWebho
 const secret = 'whsec_0123456789abcdef';
 const T = 1_790_000_000;
 const now = () => T * 1000;
-const opened: Event = { id: 'evt_open1', type: 'job.opened', created_at: '2026-10-01T12:00:00Z', watch_id: 'wat_1', data: { job: examples.job() } };
-const completed: Event = { id: 'evt_done1', type: 'search.completed', created_at: '2026-10-01T12:00:00Z', watch_id: null, data: { search: { id: 'srch_1', status: 'partial', jobs_found: 12 } } };
+const opened: Event = {
+  id: 'evt_open1',
+  type: 'job.opened',
+  created_at: '2026-10-01T12:00:00Z',
+  watch_id: 'wat_1',
+  data: { job: examples.job() },
+};
+const completed: Event = {
+  id: 'evt_done1',
+  type: 'search.completed',
+  created_at: '2026-10-01T12:00:00Z',
+  watch_id: null,
+  data: { search: { id: 'srch_1', status: 'partial', jobs_found: 12 } },
+};
 /** The raw body as the dispatcher might send it: key order and spacing are the sender's. */
 const raw = (event: Event) => JSON.stringify(event, null, 1);
 /** The reference: HMAC-SHA256 over `<t>.<raw body>`, lowercase hex. */
-const v1 = (t: number | string, body: string | Buffer, key = secret) => createHmac('sha256', key).update(`${t}.`).update(body).digest('hex');
+const v1 = (t: number | string, body: string | Buffer, key = secret) =>
+  createHmac('sha256', key).update(`${t}.`).update(body).digest('hex');
 
 function failure(run: () => unknown): WebhookVerificationError {
   try {
@@ -29,7 +42,9 @@ describe('verifyWebhook', () => {
     const event = verifyWebhook({ payload: body, signature: `t=${T},v1=${v1(T, body)}`, secret, now });
     expect(event).toEqual(opened);
     if (event.type === 'job.opened') expect(event.data.job.sources.length).toBeGreaterThan(0);
-    expect(verifyWebhook({ payload: raw(completed), signature: `t=${T},v1=${v1(T, raw(completed))}`, secret, now })).toEqual(completed);
+    expect(
+      verifyWebhook({ payload: raw(completed), signature: `t=${T},v1=${v1(T, raw(completed))}`, secret, now }),
+    ).toEqual(completed);
   });
 
   it('signs the exact raw bytes: a Buffer body with non-ASCII text verifies, its re-serialisation does not', () => {
@@ -37,7 +52,9 @@ describe('verifyWebhook', () => {
     const body = Buffer.from(JSON.stringify(event).replace('"srch_1"', '"srch_1"   '), 'utf8');
     const header = `t=${T},v1=${v1(T, body)}`;
     expect(verifyWebhook({ payload: body, signature: header, secret, now }).id).toBe('evt_cafe');
-    expect(failure(() => verifyWebhook({ payload: JSON.stringify(event), signature: header, secret, now })).reason).toBe('signature_mismatch');
+    expect(
+      failure(() => verifyWebhook({ payload: JSON.stringify(event), signature: header, secret, now })).reason,
+    ).toBe('signature_mismatch');
     const unicode = Buffer.from('{"x":"Café — Nuit"}');
     expect(computeWebhookSignature(secret, T, unicode)).toBe(v1(T, unicode));
     expect(computeWebhookSignature(secret, T, new Uint8Array(unicode))).toBe(v1(T, unicode));
@@ -46,28 +63,50 @@ describe('verifyWebhook', () => {
   it('splits on "," and each part on its first "=": order, spaces, unknown schemes and several v1 values', () => {
     const body = raw(completed);
     const good = v1(T, body);
-    for (const header of [`v1=${good},t=${T}`, `t=${T}, v1=${good}`, `t=${T},v0=abc,v1=${'0'.repeat(64)},v1=${good}`, `t=${T},v1=${good},x=a=b=c`]) {
+    for (const header of [
+      `v1=${good},t=${T}`,
+      `t=${T}, v1=${good}`,
+      `t=${T},v0=abc,v1=${'0'.repeat(64)},v1=${good}`,
+      `t=${T},v1=${good},x=a=b=c`,
+    ]) {
       expect(verifyWebhookSignature({ payload: body, signature: header, secret, now })).toEqual({ timestamp: T });
     }
     // Node's repeated headers arrive as an array
-    expect(verifyWebhookSignature({ payload: body, signature: [`t=${T}`, `v1=${good}`], secret, now })).toEqual({ timestamp: T });
+    expect(verifyWebhookSignature({ payload: body, signature: [`t=${T}`, `v1=${good}`], secret, now })).toEqual({
+      timestamp: T,
+    });
     // a value holding "=" keeps everything after the first one: it is not a match here
-    expect(failure(() => verifyWebhookSignature({ payload: body, signature: `t=${T},v1=${good}=`, secret, now })).reason).toBe('signature_mismatch');
+    expect(
+      failure(() => verifyWebhookSignature({ payload: body, signature: `t=${T},v1=${good}=`, secret, now })).reason,
+    ).toBe('signature_mismatch');
   });
 
   it('compares hex to hex: an upper-case or truncated signature is not the lowercase hex the service sends', () => {
     const body = raw(completed);
     const good = v1(T, body);
-    expect(failure(() => verifyWebhookSignature({ payload: body, signature: `t=${T},v1=${good.toUpperCase()}`, secret, now })).reason).toBe('signature_mismatch');
-    expect(failure(() => verifyWebhookSignature({ payload: body, signature: `t=${T},v1=${good.slice(0, 63)}`, secret, now })).reason).toBe('signature_mismatch');
+    expect(
+      failure(() =>
+        verifyWebhookSignature({ payload: body, signature: `t=${T},v1=${good.toUpperCase()}`, secret, now }),
+      ).reason,
+    ).toBe('signature_mismatch');
+    expect(
+      failure(() => verifyWebhookSignature({ payload: body, signature: `t=${T},v1=${good.slice(0, 63)}`, secret, now }))
+        .reason,
+    ).toBe('signature_mismatch');
   });
 
   it('refuses a wrong secret, a tampered body and a tampered timestamp', () => {
     const body = raw(completed);
     const header = `t=${T},v1=${v1(T, body)}`;
-    expect(failure(() => verifyWebhook({ payload: body, signature: header, secret: 'whsec_other', now })).reason).toBe('signature_mismatch');
-    expect(failure(() => verifyWebhook({ payload: body.replace('12', '13'), signature: header, secret, now })).reason).toBe('signature_mismatch');
-    expect(failure(() => verifyWebhook({ payload: body, signature: `t=${T + 1},v1=${v1(T, body)}`, secret, now })).reason).toBe('signature_mismatch');
+    expect(failure(() => verifyWebhook({ payload: body, signature: header, secret: 'whsec_other', now })).reason).toBe(
+      'signature_mismatch',
+    );
+    expect(
+      failure(() => verifyWebhook({ payload: body.replace('12', '13'), signature: header, secret, now })).reason,
+    ).toBe('signature_mismatch');
+    expect(
+      failure(() => verifyWebhook({ payload: body, signature: `t=${T + 1},v1=${v1(T, body)}`, secret, now })).reason,
+    ).toBe('signature_mismatch');
   });
 
   it('refuses a missing or malformed header', () => {
@@ -75,7 +114,13 @@ describe('verifyWebhook', () => {
     for (const signature of [undefined, null, '', '  ', []]) {
       expect(failure(() => verifyWebhook({ payload: body, signature, secret, now })).reason).toBe('missing_header');
     }
-    for (const signature of [`v1=${v1(T, body)}`, `t=${T}`, `t=abc,v1=${v1(T, body)}`, `t=-5,v1=${v1(-5, body)}`, 'garbage']) {
+    for (const signature of [
+      `v1=${v1(T, body)}`,
+      `t=${T}`,
+      `t=abc,v1=${v1(T, body)}`,
+      `t=-5,v1=${v1(-5, body)}`,
+      'garbage',
+    ]) {
       expect(failure(() => verifyWebhook({ payload: body, signature, secret, now })).reason).toBe('malformed_header');
     }
   });
@@ -85,24 +130,40 @@ describe('verifyWebhook', () => {
     const at = (t: number) => `t=${t},v1=${v1(t, body)}`;
     expect(verifyWebhookSignature({ payload: body, signature: at(T - 300), secret, now }).timestamp).toBe(T - 300);
     expect(verifyWebhookSignature({ payload: body, signature: at(T + 300), secret, now }).timestamp).toBe(T + 300);
-    expect(failure(() => verifyWebhook({ payload: body, signature: at(T - 301), secret, now })).reason).toBe('timestamp_out_of_tolerance');
-    expect(failure(() => verifyWebhook({ payload: body, signature: at(T + 301), secret, now })).reason).toBe('timestamp_out_of_tolerance');
-    expect(failure(() => verifyWebhook({ payload: body, signature: at(T - 61), secret, now, toleranceSeconds: 60 })).reason).toBe('timestamp_out_of_tolerance');
-    expect(verifyWebhook({ payload: body, signature: at(T - 86_400), secret, now, toleranceSeconds: Infinity }).id).toBe('evt_done1');
+    expect(failure(() => verifyWebhook({ payload: body, signature: at(T - 301), secret, now })).reason).toBe(
+      'timestamp_out_of_tolerance',
+    );
+    expect(failure(() => verifyWebhook({ payload: body, signature: at(T + 301), secret, now })).reason).toBe(
+      'timestamp_out_of_tolerance',
+    );
+    expect(
+      failure(() => verifyWebhook({ payload: body, signature: at(T - 61), secret, now, toleranceSeconds: 60 })).reason,
+    ).toBe('timestamp_out_of_tolerance');
+    expect(
+      verifyWebhook({ payload: body, signature: at(T - 86_400), secret, now, toleranceSeconds: Infinity }).id,
+    ).toBe('evt_done1');
   });
 
   it('checks the signature before the clock: a forged old delivery is a mismatch, not a stale one', () => {
     const body = raw(completed);
-    expect(failure(() => verifyWebhook({ payload: body, signature: `t=${T - 9999},v1=${'a'.repeat(64)}`, secret, now })).reason).toBe('signature_mismatch');
+    expect(
+      failure(() => verifyWebhook({ payload: body, signature: `t=${T - 9999},v1=${'a'.repeat(64)}`, secret, now }))
+        .reason,
+    ).toBe('signature_mismatch');
   });
 
   it('refuses a signed body that is not an event of this version, unless validate is false', () => {
     const body = JSON.stringify({ ...completed, surprise: true });
     const signature = `t=${T},v1=${v1(T, body)}`;
     expect(failure(() => verifyWebhook({ payload: body, signature, secret, now })).reason).toBe('invalid_payload');
-    expect(verifyWebhook({ payload: body, signature, secret, now, validate: false })).toMatchObject({ id: 'evt_done1', surprise: true });
+    expect(verifyWebhook({ payload: body, signature, secret, now, validate: false })).toMatchObject({
+      id: 'evt_done1',
+      surprise: true,
+    });
     const notJson = 'not json';
-    expect(failure(() => verifyWebhook({ payload: notJson, signature: `t=${T},v1=${v1(T, notJson)}`, secret, now })).reason).toBe('invalid_payload');
+    expect(
+      failure(() => verifyWebhook({ payload: notJson, signature: `t=${T},v1=${v1(T, notJson)}`, secret, now })).reason,
+    ).toBe('invalid_payload');
   });
 
   it('signWebhookPayload makes the header the service sends (to test a receiver)', () => {
@@ -110,11 +171,15 @@ describe('verifyWebhook', () => {
     const header = signWebhookPayload({ payload: body, secret, timestamp: T });
     expect(header).toBe(`t=${T},v1=${v1(T, body)}`);
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(verifyWebhook({ payload: body, signature: signWebhookPayload({ payload: body, secret }), secret }).id).toBe('evt_open1');
+    expect(verifyWebhook({ payload: body, signature: signWebhookPayload({ payload: body, secret }), secret }).id).toBe(
+      'evt_open1',
+    );
   });
 
   it('refuses to verify with an empty secret (a configuration mistake, not a bad delivery)', () => {
-    expect(() => verifyWebhookSignature({ payload: '{}', signature: `t=${T},v1=${v1(T, '{}', 'x')}`, secret: '', now })).toThrow(TypeError);
+    expect(() =>
+      verifyWebhookSignature({ payload: '{}', signature: `t=${T},v1=${v1(T, '{}', 'x')}`, secret: '', now }),
+    ).toThrow(TypeError);
   });
 
   describe('during a secret rotation (two v1 signatures, the new secret first)', () => {
@@ -126,13 +191,24 @@ describe('verifyWebhook', () => {
       expect(verifyWebhook({ payload: body, signature: rotated, secret, now })).toEqual(opened);
       expect(verifyWebhook({ payload: body, signature: rotated, secret: previous, now })).toEqual(opened);
       // the order of the two does not matter to the receiver
-      expect(verifyWebhook({ payload: body, signature: `t=${T},v1=${v1(T, body, previous)},v1=${v1(T, body)}`, secret, now }).id).toBe('evt_open1');
+      expect(
+        verifyWebhook({ payload: body, signature: `t=${T},v1=${v1(T, body, previous)},v1=${v1(T, body)}`, secret, now })
+          .id,
+      ).toBe('evt_open1');
     });
 
     it('refuses a third secret, a tampered body and a stale t, however many v1 there are', () => {
-      expect(failure(() => verifyWebhook({ payload: body, signature: rotated, secret: 'whsec_neither', now })).reason).toBe('signature_mismatch');
-      expect(failure(() => verifyWebhook({ payload: body.replace('1', '2'), signature: rotated, secret, now })).reason).toBe('signature_mismatch');
-      expect(failure(() => verifyWebhook({ payload: body, signature: rotated, secret: previous, now: () => (T + 301) * 1000 })).reason).toBe('timestamp_out_of_tolerance');
+      expect(
+        failure(() => verifyWebhook({ payload: body, signature: rotated, secret: 'whsec_neither', now })).reason,
+      ).toBe('signature_mismatch');
+      expect(
+        failure(() => verifyWebhook({ payload: body.replace('1', '2'), signature: rotated, secret, now })).reason,
+      ).toBe('signature_mismatch');
+      expect(
+        failure(() =>
+          verifyWebhook({ payload: body, signature: rotated, secret: previous, now: () => (T + 301) * 1000 }),
+        ).reason,
+      ).toBe('timestamp_out_of_tolerance');
     });
   });
 });

@@ -52,16 +52,26 @@ function headerText(signature: VerifyWebhookSignatureInput['signature']): string
 }
 
 function bytesOf(payload: string | Uint8Array): Buffer {
-  return typeof payload === 'string' ? Buffer.from(payload, 'utf8') : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  return typeof payload === 'string'
+    ? Buffer.from(payload, 'utf8')
+    : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
 }
 
 /** The `v1` value for a body and timestamp: lowercase hex HMAC-SHA256 of `<t>.<raw body>`. */
-export function computeWebhookSignature(secret: string, timestamp: number | string, payload: string | Uint8Array): string {
+export function computeWebhookSignature(
+  secret: string,
+  timestamp: number | string,
+  payload: string | Uint8Array,
+): string {
   return createHmac('sha256', secret).update(`${timestamp}.`).update(bytesOf(payload)).digest('hex');
 }
 
 /** A `Service-Signature` header value as the service sends it, e.g. to test a receiver. */
-export function signWebhookPayload(input: { payload: string | Uint8Array; secret: string; timestamp?: number }): string {
+export function signWebhookPayload(input: {
+  payload: string | Uint8Array;
+  secret: string;
+  timestamp?: number;
+}): string {
   const t = input.timestamp ?? Math.floor(Date.now() / 1000);
   return `t=${t},v1=${computeWebhookSignature(input.secret, t, input.payload)}`;
 }
@@ -72,7 +82,8 @@ export function signWebhookPayload(input: { payload: string | Uint8Array; secret
  */
 export function verifyWebhookSignature(input: VerifyWebhookSignatureInput): VerifiedSignature {
   const header = headerText(input.signature);
-  if (header === null || header.trim() === '') throw new WebhookVerificationError('missing_header', 'No Service-Signature header');
+  if (header === null || header.trim() === '')
+    throw new WebhookVerificationError('missing_header', 'No Service-Signature header');
   if (!input.secret) throw new TypeError('verifyWebhookSignature: the endpoint secret is empty');
 
   let t: string | undefined;
@@ -97,13 +108,17 @@ export function verifyWebhookSignature(input: VerifyWebhookSignatureInput): Veri
     // hex to hex, in constant time (lengths differing says nothing about the secret)
     if (bytes.length === expected.length && timingSafeEqual(bytes, expected)) matched = true;
   }
-  if (!matched) throw new WebhookVerificationError('signature_mismatch', 'No v1 signature matches this body and secret');
+  if (!matched)
+    throw new WebhookVerificationError('signature_mismatch', 'No v1 signature matches this body and secret');
 
   const timestamp = Number(t);
   const tolerance = input.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   const nowSeconds = (input.now ?? Date.now)() / 1000;
   if (Math.abs(nowSeconds - timestamp) > tolerance) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature's t is more than ${tolerance} s away from this clock`);
+    throw new WebhookVerificationError(
+      'timestamp_out_of_tolerance',
+      `The signature's t is more than ${tolerance} s away from this clock`,
+    );
   }
   return { timestamp };
 }
@@ -124,7 +139,11 @@ export function verifyWebhook(input: VerifyWebhookInput): Event {
   if (input.validate === false) return json as Event;
   const parsed = EventSchema.safeParse(json);
   if (!parsed.success) {
-    throw new WebhookVerificationError('invalid_payload', `The signed body is not an event of this API version: ${parsed.error.issues[0]?.message ?? 'invalid'}`, { cause: parsed.error });
+    throw new WebhookVerificationError(
+      'invalid_payload',
+      `The signed body is not an event of this API version: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      { cause: parsed.error },
+    );
   }
   return parsed.data;
 }

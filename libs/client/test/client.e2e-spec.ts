@@ -1,4 +1,13 @@
-import { addWorldCompany, addWorldJob, admin, createAccount, Receiver, stack, uniqueWord, type ProviderSlug } from '@jobs/e2e-support';
+import {
+  addWorldCompany,
+  addWorldJob,
+  admin,
+  createAccount,
+  Receiver,
+  stack,
+  uniqueWord,
+  type ProviderSlug,
+} from '@jobs/e2e-support';
 import {
   ApiError,
   AuthenticationError,
@@ -25,7 +34,10 @@ import {
 
 const realFetch: FetchLike = (url, init) => fetch(url, init as RequestInit);
 
-function clientFor(apiKey: string | undefined, extra: Partial<ConstructorParameters<typeof JobsClient>[0]> = {}): JobsClient {
+function clientFor(
+  apiKey: string | undefined,
+  extra: Partial<ConstructorParameters<typeof JobsClient>[0]> = {},
+): JobsClient {
   return new JobsClient({ baseUrl: stack.baseUrl, ...(apiKey ? { apiKey } : {}), fetch: realFetch, ...extra });
 }
 
@@ -51,21 +63,38 @@ async function secretOf(accountId: string, url: string): Promise<string> {
 }
 
 /** Partner listings only, so no refresh pass of the own crawler is needed before searching. */
-const LISTINGS: ProviderSlug[][] = [['provider_a'], ['provider_c'], ['provider_a', 'provider_c'], ['provider_b'], ['provider_c']];
+const LISTINGS: ProviderSlug[][] = [
+  ['provider_a'],
+  ['provider_c'],
+  ['provider_a', 'provider_c'],
+  ['provider_b'],
+  ['provider_c'],
+];
 
 describe('JobsClient against the running stack', () => {
   const word = uniqueWord();
   const titles: string[] = [];
-  const search = { filters: { title_or: [word] }, waterfall: { strategy: 'max_coverage' as const, providers: ['provider_a', 'provider_b', 'provider_c'] as ProviderSlug[] } };
+  const search = {
+    filters: { title_or: [word] },
+    waterfall: {
+      strategy: 'max_coverage' as const,
+      providers: ['provider_a', 'provider_b', 'provider_c'] as ProviderSlug[],
+    },
+  };
 
   let searched: Promise<Job[]> | undefined;
-  /** The openings as a live search finds them (once, by an account of its own): the store knows them and their company. */
+  /**
+   * The openings as a live search finds them (once, by an account of its own): the store knows them and their company.
+   */
   const searchedOnce = () =>
-    (searched ??= createAccount({ plan: 'pro', credits: 100 }).then(({ live_key }) => collect(clientFor(live_key).jobs.searchAll({ ...search, limit: 100 }))));
+    (searched ??= createAccount({ plan: 'pro', credits: 100 }).then(({ live_key }) =>
+      collect(clientFor(live_key).jobs.searchAll({ ...search, limit: 100 })),
+    ));
 
   beforeAll(async () => {
     const company = await addWorldCompany();
-    for (const providers of LISTINGS) titles.push((await addWorldJob({ providers, shared_word: word, company_domain: company })).title);
+    for (const providers of LISTINGS)
+      titles.push((await addWorldJob({ providers, shared_word: word, company_domain: company })).title);
   }, 120_000);
 
   it('sandbox without a key, test key with the same shapes, neither charged', async () => {
@@ -94,7 +123,10 @@ describe('JobsClient against the running stack', () => {
     const pages: JobSearchResponse[] = [];
     const charges: number[] = [];
     const remaining: number[] = [];
-    for await (const page of client.jobs.searchPages({ ...search, limit: 2 }, { idempotencyKeyPrefix: `walk-${word}` })) {
+    for await (const page of client.jobs.searchPages(
+      { ...search, limit: 2 },
+      { idempotencyKeyPrefix: `walk-${word}` },
+    )) {
       expect(page.data.length).toBeLessThanOrEqual(2);
       expect(page.$response.credits.charged).toBe(page.metadata.credits_charged);
       expect(page.$response.credits.remaining).toBe(page.metadata.credits_remaining);
@@ -112,13 +144,20 @@ describe('JobsClient against the running stack', () => {
     expect(remaining.at(-1)).toBe(100 - titles.length);
 
     // the same walk again with the same key prefix replays every page: nothing is charged again
-    const again = await collect(client.jobs.searchPages({ ...search, limit: 2 }, { idempotencyKeyPrefix: `walk-${word}` }));
+    const again = await collect(
+      client.jobs.searchPages({ ...search, limit: 2 }, { idempotencyKeyPrefix: `walk-${word}` }),
+    );
     expect(again.every((p) => p.$response.replayed)).toBe(true);
     expect((await client.account()).credits_remaining).toBe(100 - titles.length);
 
     // the ledger (all pages) holds one charge per job; a job read again is free
     const ledger = await collect(client.ledger.iterate());
-    expect(ledger.filter((l) => l.reason === 'charged').map((l) => l.job_id).sort()).toEqual(seen.map((j) => j.id).sort());
+    expect(
+      ledger
+        .filter((l) => l.reason === 'charged')
+        .map((l) => l.job_id)
+        .sort(),
+    ).toEqual(seen.map((j) => j.id).sort());
     const job = await client.jobs.get(seen[0]!.id);
     expect(job.id).toBe(seen[0]!.id);
     expect(job.$response.credits).toEqual({ charged: 0, remaining: 100 - titles.length });
@@ -132,48 +171,60 @@ describe('JobsClient against the running stack', () => {
     expect(account_id).toMatch(/^acc_/);
   });
 
-  it('retries a POST whose answer was lost with the same Idempotency-Key: the replay is not charged twice', async () => {
-    const { live_key } = await createAccount({ plan: 'pro', credits: 50 });
-    const sentKeys: string[] = [];
-    let dropped = 0;
-    // the request reaches the service and runs; its answer is lost on the way back
-    const losingFetch: FetchLike = async (url, init) => {
-      sentKeys.push(init.headers['idempotency-key'] ?? '');
-      const response = await realFetch(url, init);
-      if (init.method === 'POST' && dropped === 0) {
-        dropped += 1;
-        await response.text();
-        throw new TypeError('fetch failed: socket hang up (simulated after the answer)');
-      }
-      return response;
-    };
-    const retries: RetryEvent[] = [];
-    const client = clientFor(live_key, { fetch: losingFetch, onRetry: (e) => retries.push(e), retry: { baseDelayMs: 50 } });
-    const page = await client.jobs.search({ ...search, limit: 5 });
-    expect(retries).toMatchObject([{ reason: 'network_error', status: null }]);
-    expect(sentKeys).toHaveLength(2);
-    expect(sentKeys[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(sentKeys[1]).toBe(sentKeys[0]);
-    expect(page.$response.attempts).toBe(2);
-    expect(page.$response.replayed).toBe(true);
-    expect(page.metadata.credits_charged).toBe(titles.length);
+  it(
+    'retries a POST whose answer was lost with the same ' + 'Idempotency-Key: the replay is not charged twice',
+    async () => {
+      const { live_key } = await createAccount({ plan: 'pro', credits: 50 });
+      const sentKeys: string[] = [];
+      let dropped = 0;
+      // the request reaches the service and runs; its answer is lost on the way back
+      const losingFetch: FetchLike = async (url, init) => {
+        sentKeys.push(init.headers['idempotency-key'] ?? '');
+        const response = await realFetch(url, init);
+        if (init.method === 'POST' && dropped === 0) {
+          dropped += 1;
+          await response.text();
+          throw new TypeError('fetch failed: socket hang up (simulated after the answer)');
+        }
+        return response;
+      };
+      const retries: RetryEvent[] = [];
+      const client = clientFor(live_key, {
+        fetch: losingFetch,
+        onRetry: (e) => retries.push(e),
+        retry: { baseDelayMs: 50 },
+      });
+      const page = await client.jobs.search({ ...search, limit: 5 });
+      expect(retries).toMatchObject([{ reason: 'network_error', status: null }]);
+      expect(sentKeys).toHaveLength(2);
+      expect(sentKeys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(sentKeys[1]).toBe(sentKeys[0]);
+      expect(page.$response.attempts).toBe(2);
+      expect(page.$response.replayed).toBe(true);
+      expect(page.metadata.credits_charged).toBe(titles.length);
 
-    const account = await client.account();
-    expect(account.credits_remaining).toBe(50 - titles.length);
-    const ledger = await collect(client.ledger.iterate());
-    const charged = ledger.filter((l) => l.reason === 'charged');
-    expect(charged).toHaveLength(titles.length);
-    expect(new Set(charged.map((l) => l.request_id))).toEqual(new Set([page.metadata.request_id]));
+      const account = await client.account();
+      expect(account.credits_remaining).toBe(50 - titles.length);
+      const ledger = await collect(client.ledger.iterate());
+      const charged = ledger.filter((l) => l.reason === 'charged');
+      expect(charged).toHaveLength(titles.length);
+      expect(new Set(charged.map((l) => l.request_id))).toEqual(new Set([page.metadata.request_id]));
 
-    // a second call by the caller with the same key replays the same answer, charged nothing
-    const replay = await client.jobs.search({ ...search, limit: 5 }, { idempotencyKey: sentKeys[0] });
-    expect(replay.$response.replayed).toBe(true);
-    expect(replay.metadata.request_id).toBe(page.metadata.request_id);
-    expect((await client.account()).credits_remaining).toBe(50 - titles.length);
-  });
+      // a second call by the caller with the same key replays the same answer, charged nothing
+      const replay = await client.jobs.search({ ...search, limit: 5 }, { idempotencyKey: sentKeys[0] });
+      expect(replay.$response.replayed).toBe(true);
+      expect(replay.metadata.request_id).toBe(page.metadata.request_id);
+      expect((await client.account()).credits_remaining).toBe(50 - titles.length);
+    },
+  );
 
   it('waits out a real 429 (Retry-After) and then succeeds', async () => {
-    const { live_key } = await admin('POST', '/accounts', { plan: 'pro', credits: 10, rate_limit: { limit: 2, window_seconds: 2 } }, 201).then((b) => b as { live_key: string });
+    const { live_key } = await admin(
+      'POST',
+      '/accounts',
+      { plan: 'pro', credits: 10, rate_limit: { limit: 2, window_seconds: 2 } },
+      201,
+    ).then((b) => b as { live_key: string });
     const retries: RetryEvent[] = [];
     const client = clientFor(live_key, { onRetry: (e) => retries.push(e) });
     const impatient = clientFor(live_key, { maxRetries: 0 });
@@ -205,7 +256,13 @@ describe('JobsClient against the running stack', () => {
 
     const tooMany = await rejection(starter.jobs.search({ limit: 1000 }));
     expect(tooMany).toBeInstanceOf(InvalidRequestError);
-    expect(tooMany).toMatchObject({ status: 400, code: 'invalid_request', type: 'invalid_request_error', param: 'limit', attempts: 1 });
+    expect(tooMany).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      type: 'invalid_request_error',
+      param: 'limit',
+      attempts: 1,
+    });
     expect(tooMany.request_id).toBe(tooMany.headers.get('x-request-id'));
 
     const unknown = await rejection(starter.jobs.search({ filters: { titel_or: ['x'] } as never }));
@@ -215,7 +272,9 @@ describe('JobsClient against the running stack', () => {
     expect(unauthorized).toBeInstanceOf(AuthenticationError);
     expect(unauthorized).toMatchObject({ status: 401, code: 'unauthorized', type: 'authentication_error' });
 
-    const plan = await rejection(starter.watches.create({ type: 'company', domain: 'acme.example', webhook_url: 'https://hooks.example/x' }));
+    const plan = await rejection(
+      starter.watches.create({ type: 'company', domain: 'acme.example', webhook_url: 'https://hooks.example/x' }),
+    );
     expect(plan).toBeInstanceOf(PermissionDeniedError);
     expect(plan).toMatchObject({ status: 403, code: 'plan_required', required_plan: 'pro' });
 
@@ -255,56 +314,85 @@ describe('JobsClient against the running stack', () => {
     beforeAll(() => receiver.start());
     afterAll(() => receiver.stop());
 
-    it('collects an async search, announces it by a signed webhook the helper verifies, and feeds it to /events', async () => {
-      const { live_key, account_id } = await createAccount({ plan: 'pro', credits: 100 });
-      const client = clientFor(live_key);
-      const url = receiver.endpoint();
-      const created = await client.searches.create({ ...search, limit: 50, webhook_url: url });
-      expect(created.$response.status).toBe(202);
-      expect(created.status).toBe('queued');
-      expect(created.$response.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    it(
+      'collects an async search, announces it by a signed webhook ' + 'the helper verifies, and feeds it to /events',
+      async () => {
+        const { live_key, account_id } = await createAccount({ plan: 'pro', credits: 100 });
+        const client = clientFor(live_key);
+        const url = receiver.endpoint();
+        const created = await client.searches.create({ ...search, limit: 50, webhook_url: url });
+        expect(created.$response.status).toBe(202);
+        expect(created.status).toBe('queued');
+        expect(created.$response.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
 
-      const jobs: Job[] = await collect(client.searches.results(created.id, { limit: 2, pollIntervalMs: 250, timeoutMs: 120_000 }));
-      expect(jobs.map((j) => j.title.toLowerCase()).sort()).toEqual(titles.map((t) => t.toLowerCase()).sort());
-      const finished = await client.searches.get(created.id);
-      expect(['completed', 'partial']).toContain(finished.status);
+        const jobs: Job[] = await collect(
+          client.searches.results(created.id, { limit: 2, pollIntervalMs: 250, timeoutMs: 120_000 }),
+        );
+        expect(jobs.map((j) => j.title.toLowerCase()).sort()).toEqual(titles.map((t) => t.toLowerCase()).sort());
+        const finished = await client.searches.get(created.id);
+        expect(['completed', 'partial']).toContain(finished.status);
 
-      const [arrival] = await receiver.waitFor(url, 1, 60_000);
-      const secret = await secretOf(account_id, url);
-      const event = verifyWebhook({ payload: arrival!.raw, signature: arrival!.headers['service-signature'], secret });
-      expect(event.type).toBe('search.completed');
-      if (event.type !== 'search.completed') throw new Error('unreachable');
-      expect(event.data.search).toEqual({ id: created.id, status: finished.status, jobs_found: titles.length });
-      expect(() => verifyWebhook({ payload: arrival!.raw, signature: arrival!.headers['service-signature'], secret: 'whsec_wrong' })).toThrow('No v1 signature');
+        const [arrival] = await receiver.waitFor(url, 1, 60_000);
+        const secret = await secretOf(account_id, url);
+        const event = verifyWebhook({
+          payload: arrival!.raw,
+          signature: arrival!.headers['service-signature'],
+          secret,
+        });
+        expect(event.type).toBe('search.completed');
+        if (event.type !== 'search.completed') throw new Error('unreachable');
+        expect(event.data.search).toEqual({ id: created.id, status: finished.status, jobs_found: titles.length });
+        expect(() =>
+          verifyWebhook({
+            payload: arrival!.raw,
+            signature: arrival!.headers['service-signature'],
+            secret: 'whsec_wrong',
+          }),
+        ).toThrow('No v1 signature');
 
-      // the feed has it; a page's cursor resumes after it
-      const pages = await collect(client.events.pages({ limit: 1 }));
-      const feed = pages.flatMap((p) => p.data);
-      expect(feed.map((e) => e.id)).toContain(event.id);
-      const lastCursor = pages.filter((p) => p.next_cursor !== null).at(-1)!.next_cursor!;
-      expect(await collect(client.events.iterate({ since: lastCursor }))).toEqual([]);
+        // the feed has it; a page's cursor resumes after it
+        const pages = await collect(client.events.pages({ limit: 1 }));
+        const feed = pages.flatMap((p) => p.data);
+        expect(feed.map((e) => e.id)).toContain(event.id);
+        const lastCursor = pages.filter((p) => p.next_cursor !== null).at(-1)!.next_cursor!;
+        expect(await collect(client.events.iterate({ since: lastCursor }))).toEqual([]);
 
-      // a replay re-sends the same event id, signed again
-      const replay = await client.webhooks.replay(event.id);
-      expect(replay).toEqual({ event_id: event.id, status: 'queued' });
-      const arrivals = await receiver.waitFor(url, 2, 60_000);
-      const again = client.webhooks.verify({ payload: arrivals[1]!.raw, signature: arrivals[1]!.headers['service-signature'], secret });
-      expect(again.id).toBe(event.id);
-    });
+        // a replay re-sends the same event id, signed again
+        const replay = await client.webhooks.replay(event.id);
+        expect(replay).toEqual({ event_id: event.id, status: 'queued' });
+        const arrivals = await receiver.waitFor(url, 2, 60_000);
+        const again = client.webhooks.verify({
+          payload: arrivals[1]!.raw,
+          signature: arrivals[1]!.headers['service-signature'],
+          secret,
+        });
+        expect(again.id).toBe(event.id);
+      },
+    );
 
     it('creates, lists and deletes watches', async () => {
       const { live_key } = await createAccount({ plan: 'pro', credits: 10 });
       const client = clientFor(live_key);
       const domain = await addWorldCompany();
       const made = [];
-      for (let i = 0; i < 3; i++) made.push(await client.watches.create({ type: 'company', domain, webhook_url: receiver.endpoint(), events: ['job.closed'] }));
+      for (let i = 0; i < 3; i++)
+        made.push(
+          await client.watches.create({
+            type: 'company',
+            domain,
+            webhook_url: receiver.endpoint(),
+            events: ['job.closed'],
+          }),
+        );
       expect(made[0]!.$response.status).toBe(201);
       expect(made[0]).toMatchObject({ type: 'company', domain, status: 'active', events: ['job.closed'] });
       expect((await collect(client.watches.iterate())).map((w) => w.id).sort()).toEqual(made.map((w) => w.id).sort());
 
       const deleted = await client.watches.delete(made[1]!.id);
       expect(deleted.status).toBe(204);
-      expect((await collect(client.watches.iterate())).map((w) => w.id).sort()).toEqual([made[0]!.id, made[2]!.id].sort());
+      expect((await collect(client.watches.iterate())).map((w) => w.id).sort()).toEqual(
+        [made[0]!.id, made[2]!.id].sort(),
+      );
       expect(await rejection(client.watches.delete(made[1]!.id))).toBeInstanceOf(NotFoundError);
     });
   });
@@ -317,6 +405,11 @@ describe('JobsClient against the running stack', () => {
     expect(account.$response.serviceVersion).toBe('2026-10-01');
     const providers = await client.providers();
     expect(providers.data).toHaveLength(7);
-    expect(providers.data.filter((p) => p.enabled_on_your_plan).map((p) => p.slug).sort()).toEqual([...account.providers_enabled].sort());
+    expect(
+      providers.data
+        .filter((p) => p.enabled_on_your_plan)
+        .map((p) => p.slug)
+        .sort(),
+    ).toEqual([...account.providers_enabled].sort());
   });
 });

@@ -9,7 +9,12 @@ export const envBoolean = z
 const brokerList = z
   .string()
   .min(1)
-  .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(/^[^:\s]+:\d{1,5}$/, 'expected host:port')).min(1));
 
 /**
@@ -49,5 +54,8 @@ export const databaseUrlSetting = (role: string) =>
   z
     .string()
     .url()
-    .refine((url) => URL.canParse(url) && /^postgres(ql)?:$/.test(new URL(url).protocol), 'expected a postgresql:// URL')
+    .refine(
+      (url) => URL.canParse(url) && /^postgres(ql)?:$/.test(new URL(url).protocol),
+      'expected a postgresql:// URL',
+    )
     .default(`postgresql://${role}@127.0.0.1:5432/jobs`);

@@ -13,7 +13,9 @@ describe('loadConfig', () => {
   it("defaults a service's DATABASE_URL to its own role on the local server, and takes only postgresql:// URLs", () => {
     const schema = SharedEnvSchema.extend({ DATABASE_URL: databaseUrlSetting('jobs_billing') });
     expect(loadConfig(schema, {}).DATABASE_URL).toBe('postgresql://jobs_billing@127.0.0.1:5432/jobs');
-    expect(loadConfig(schema, { DATABASE_URL: 'postgres://jobs_billing:pw@db:5432/jobs' }).DATABASE_URL).toBe('postgres://jobs_billing:pw@db:5432/jobs');
+    expect(loadConfig(schema, { DATABASE_URL: 'postgres://jobs_billing:pw@db:5432/jobs' }).DATABASE_URL).toBe(
+      'postgres://jobs_billing:pw@db:5432/jobs',
+    );
     expect(() => loadConfig(schema, { DATABASE_URL: 'http://db/jobs' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig(schema, { DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
   });

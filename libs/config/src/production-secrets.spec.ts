@@ -4,7 +4,9 @@ import { SharedEnvSchema } from './env.schema.js';
 import { declaredKeys, isLoopbackHost, runsInProduction, weakSecrets } from './production-secrets.js';
 
 const STRONG = 'x'.repeat(32);
-const WithAdmin = SharedEnvSchema.extend({ ADMIN_TOKEN: z.string().min(8).default('dev-admin-token') }).transform((c) => ({ ...c }));
+const WithAdmin = SharedEnvSchema.extend({ ADMIN_TOKEN: z.string().min(8).default('dev-admin-token') }).transform(
+  (c) => ({ ...c }),
+);
 
 function problemsOf(env: Record<string, string>): string {
   try {
@@ -23,12 +25,20 @@ describe('production secrets', () => {
   });
 
   it('production refuses a missing, default or short secret, naming the variable and not the value', () => {
-    const message = problemsOf({ NODE_ENV: 'production', ADMIN_TOKEN: 'dev-admin-token', CURSOR_SECRET: 'short-but-16-chars!' });
+    const message = problemsOf({
+      NODE_ENV: 'production',
+      ADMIN_TOKEN: 'dev-admin-token',
+      CURSOR_SECRET: 'short-but-16-chars!',
+    });
     expect(message).toContain('ADMIN_TOKEN: is the development default');
     expect(message).toContain('CURSOR_SECRET: shorter than 32 bytes');
     expect(message).not.toContain('short-but-16-chars!');
-    expect(problemsOf({ NODE_ENV: 'production', CURSOR_SECRET: STRONG })).toContain('ADMIN_TOKEN: required in production');
-    expect(problemsOf({ NODE_ENV: 'production', CURSOR_SECRET: 'dev-cursor-secret-change-me', ADMIN_TOKEN: STRONG })).toContain('CURSOR_SECRET: is the development default');
+    expect(problemsOf({ NODE_ENV: 'production', CURSOR_SECRET: STRONG })).toContain(
+      'ADMIN_TOKEN: required in production',
+    );
+    expect(
+      problemsOf({ NODE_ENV: 'production', CURSOR_SECRET: 'dev-cursor-secret-change-me', ADMIN_TOKEN: STRONG }),
+    ).toContain('CURSOR_SECRET: is the development default');
   });
 
   it('a bind to a non-loopback address is production whatever NODE_ENV says', () => {
@@ -43,7 +53,9 @@ describe('production secrets', () => {
     expect(declaredKeys(SharedEnvSchema).has('ADMIN_TOKEN')).toBe(false);
     expect(() => loadConfig(SharedEnvSchema, { NODE_ENV: 'production', CURSOR_SECRET: STRONG })).not.toThrow();
     const optionalKey = SharedEnvSchema.extend({ WEBHOOK_SECRETS_KEY: z.string().optional() });
-    expect(weakSecrets(declaredKeys(optionalKey), { CURSOR_SECRET: STRONG })).toEqual([expect.stringContaining('WEBHOOK_SECRETS_KEY: required')]);
+    expect(weakSecrets(declaredKeys(optionalKey), { CURSOR_SECRET: STRONG })).toEqual([
+      expect.stringContaining('WEBHOOK_SECRETS_KEY: required'),
+    ]);
   });
 
   it('counts bytes, not characters', () => {
@@ -53,6 +65,7 @@ describe('production secrets', () => {
 
   it('knows loopback addresses', () => {
     for (const host of ['127.0.0.1', '127.9.9.9', '::1', '[::1]', 'localhost']) expect(isLoopbackHost(host)).toBe(true);
-    for (const host of ['0.0.0.0', '::', '10.1.2.3', 'gateway', '192.168.1.1']) expect(isLoopbackHost(host)).toBe(false);
+    for (const host of ['0.0.0.0', '::', '10.1.2.3', 'gateway', '192.168.1.1'])
+      expect(isLoopbackHost(host)).toBe(false);
   });
 });

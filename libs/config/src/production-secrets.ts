@@ -55,7 +55,8 @@ export function declaredKeys(schema: z.ZodType): Set<string> {
   let def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
   for (let hops = 0; hops < 16; hops++) {
     if (def['type'] === 'object') return new Set(Object.keys(def['shape'] as object));
-    const inner = (def['in'] ?? def['innerType'] ?? def['schema']) as { _zod: { def: Record<string, unknown> } } | undefined;
+    const inner = (def['in'] ?? def['innerType'] ?? def['schema']) as
+      { _zod: { def: Record<string, unknown> } } | undefined;
     if (!inner) break;
     def = inner._zod.def;
   }
@@ -66,14 +67,23 @@ export function declaredKeys(schema: z.ZodType): Set<string> {
  * The problems of the secrets a service reads, one line each, naming the variable and never its
  * value. `raw` is the environment as given (a schema default is no secret); `config` the parsed one.
  */
-export function weakSecrets(declared: ReadonlySet<string>, raw: Record<string, string | undefined>, settings: readonly SecretSetting[] = SECRET_SETTINGS): string[] {
+export function weakSecrets(
+  declared: ReadonlySet<string>,
+  raw: Record<string, string | undefined>,
+  settings: readonly SecretSetting[] = SECRET_SETTINGS,
+): string[] {
   const problems: string[] = [];
   for (const setting of settings) {
     if (!declared.has(setting.name)) continue;
     const value = raw[setting.name];
-    if (value === undefined || value === '') problems.push(`${setting.name}: required in production (at least ${MIN_SECRET_BYTES} random bytes)`);
-    else if (setting.developmentDefaults.includes(value)) problems.push(`${setting.name}: is the development default; set a secret of your own in production`);
-    else if (Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES) problems.push(`${setting.name}: shorter than ${MIN_SECRET_BYTES} bytes; production needs at least ${MIN_SECRET_BYTES}`);
+    if (value === undefined || value === '')
+      problems.push(`${setting.name}: required in production (at least ${MIN_SECRET_BYTES} random bytes)`);
+    else if (setting.developmentDefaults.includes(value))
+      problems.push(`${setting.name}: is the development default; set a secret of your own in production`);
+    else if (Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES)
+      problems.push(
+        `${setting.name}: shorter than ${MIN_SECRET_BYTES} bytes; production needs at least ${MIN_SECRET_BYTES}`,
+      );
   }
   return problems;
 }

@@ -10,7 +10,9 @@ const production = { NODE_ENV: 'production', CURSOR_SECRET: STRONG };
 
 describe('public addresses in production', () => {
   it('accepts an https address of a real host, or none (the service then links its own page)', () => {
-    expect(() => loadConfig(WithPricing, { ...production, PUBLIC_PRICING_URL: 'https://jobs-api.com/pricing' })).not.toThrow();
+    expect(() =>
+      loadConfig(WithPricing, { ...production, PUBLIC_PRICING_URL: 'https://jobs-api.com/pricing' }),
+    ).not.toThrow();
     expect(() => loadConfig(WithPricing, production)).not.toThrow();
   });
 
@@ -22,7 +24,9 @@ describe('public addresses in production', () => {
     ['http://jobs-api.com/pricing', 'use an https address'],
   ])('refuses %s, naming the variable', (value, reason) => {
     expect(() => loadConfig(WithPricing, { ...production, PUBLIC_PRICING_URL: value })).toThrow(ConfigError);
-    expect(() => loadConfig(WithPricing, { ...production, PUBLIC_PRICING_URL: value })).toThrow(new RegExp(`PUBLIC_PRICING_URL: .*${reason.replace(/\./g, '\\.')}`));
+    expect(() => loadConfig(WithPricing, { ...production, PUBLIC_PRICING_URL: value })).toThrow(
+      new RegExp(`PUBLIC_PRICING_URL: .*${reason.replace(/\./g, '\\.')}`),
+    );
   });
 
   it('leaves development alone, and services that do not read the setting', () => {

@@ -28,7 +28,11 @@ function isPrivateAddress(host: string): boolean {
  * address customers can reach, not a placeholder (`.example`), loopback or private address.
  * One line each, naming the variable.
  */
-export function publicUrlProblems(declared: ReadonlySet<string>, raw: Record<string, string | undefined>, settings: readonly string[] = PUBLIC_URL_SETTINGS): string[] {
+export function publicUrlProblems(
+  declared: ReadonlySet<string>,
+  raw: Record<string, string | undefined>,
+  settings: readonly string[] = PUBLIC_URL_SETTINGS,
+): string[] {
   const problems: string[] = [];
   for (const name of settings) {
     const value = raw[name];
@@ -41,7 +45,9 @@ export function publicUrlProblems(declared: ReadonlySet<string>, raw: Record<str
     }
     if (url.protocol !== 'https:') problems.push(`${name}: customers follow it in production: use an https address`);
     else if (isReservedHost(url.hostname) || isLoopbackHost(url.hostname) || isPrivateAddress(url.hostname)) {
-      problems.push(`${name}: points at ${url.hostname}, which customers cannot reach; set the address of your pricing page`);
+      problems.push(
+        `${name}: points at ${url.hostname}, which customers cannot reach; set the address of your pricing page`,
+      );
     }
   }
   return problems;

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** The development default of WEBHOOK_SECRETS_KEY: fine on a developer machine and in the test stacks, refused in production. */
+/**
+ * The development default of WEBHOOK_SECRETS_KEY: fine on a developer machine and in the test stacks, refused in
+ * production.
+ */
 export const DEV_WEBHOOK_SECRETS_KEY = 'dev-webhook-secrets-key-change-me';
 
 /**

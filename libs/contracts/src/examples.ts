@@ -142,7 +142,9 @@ function providerRecordsFetched(): ProviderRecordsFetched.Value {
   return {
     v: 1,
     search_id: 'req_123',
-    batches: [{ provider: 'provider_a', outcome: 'ok', latency_ms: 120, fetched_at: T0, records: [normalizedRecord()] }],
+    batches: [
+      { provider: 'provider_a', outcome: 'ok', latency_ms: 120, fetched_at: T0, records: [normalizedRecord()] },
+    ],
   };
 }
 
@@ -163,7 +165,17 @@ function searchRecordsDeduplicated(): SearchRecordsDeduplicated.Value {
     v: 1,
     search_id: 'req_123',
     jobs: [found],
-    batches: [{ provider: 'provider_a', outcome: 'ok', latency_ms: 120, records_in: 1, duplicates_merged: 1, from_store: 0, job_ids: [found.id] }],
+    batches: [
+      {
+        provider: 'provider_a',
+        outcome: 'ok',
+        latency_ms: 120,
+        records_in: 1,
+        duplicates_merged: 1,
+        from_store: 0,
+        job_ids: [found.id],
+      },
+    ],
   };
 }
 
@@ -227,15 +239,31 @@ function eventEmitted(): EventEmitted.Value {
 }
 
 function billingQueryRequested(): BillingQueryRequested.Value {
-  return { v: 1, query_id: 'req_query1', account_id: 'acc_demo', mode: 'live', query: { kind: 'job.charge', job_id: 'job_1', operation: 'GET /v1/jobs/job_1' } };
+  return {
+    v: 1,
+    query_id: 'req_query1',
+    account_id: 'acc_demo',
+    mode: 'live',
+    query: { kind: 'job.charge', job_id: 'job_1', operation: 'GET /v1/jobs/job_1' },
+  };
 }
 
 function dedupeQueryRequested(): DedupeQueryRequested.Value {
-  return { v: 1, query_id: 'req_query2', account_id: 'acc_demo', query: { kind: 'job.get', job_id: 'job_1', providers_routable: ['own_index'] } };
+  return {
+    v: 1,
+    query_id: 'req_query2',
+    account_id: 'acc_demo',
+    query: { kind: 'job.get', job_id: 'job_1', providers_routable: ['own_index'] },
+  };
 }
 
 function queryResponded(): QueryResponded.Value {
-  return { v: 1, query_id: 'req_query1', outcome: 'ok', result: { kind: 'job.charge', reason: 'charged', credits_charged: 1, credits_remaining: 99 } };
+  return {
+    v: 1,
+    query_id: 'req_query1',
+    outcome: 'ok',
+    result: { kind: 'job.charge', reason: 'charged', credits_charged: 1, credits_remaining: 99 },
+  };
 }
 
 function deadLetter(): DeadLetter.Value {
@@ -272,15 +300,38 @@ function refreshRequested(): RefreshRequested.Value {
 }
 
 function refreshFetchRequested(): RefreshFetchRequested.Value {
-  return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } }, provider: 'provider_a', timeout_ms: 120_000, call_timeout_ms: 30_000, due_at: Date.parse(T0) + 58_200 };
+  return {
+    v: 1,
+    refresh_id: 'rfr_1',
+    kind: 'companies',
+    scope: { key: 'companies:3/10:0', filters: { company_domain_or: ['acme.example'] } },
+    provider: 'provider_a',
+    timeout_ms: 120_000,
+    call_timeout_ms: 30_000,
+    due_at: Date.parse(T0) + 58_200,
+  };
 }
 
 function refreshPassFetchRequested(): RefreshFetchRequested.Value {
-  return { v: 1, refresh_id: 'rfr_1', kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, provider: 'provider_a', posted_since: Date.parse(T0) - 420_000, timeout_ms: 120_000, call_timeout_ms: 30_000 };
+  return {
+    v: 1,
+    refresh_id: 'rfr_1',
+    kind: 'new_listings',
+    scope: { key: 'new_listings', filters: {} },
+    provider: 'provider_a',
+    posted_since: Date.parse(T0) - 420_000,
+    timeout_ms: 120_000,
+    call_timeout_ms: 30_000,
+  };
 }
 
 function refreshPassRecordsFetched(): RefreshRecordsFetched.Value {
-  return { ...refreshRecordsFetched(), kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, complete: false };
+  return {
+    ...refreshRecordsFetched(),
+    kind: 'new_listings',
+    scope: { key: 'new_listings', filters: {} },
+    complete: false,
+  };
 }
 
 function refreshRecordsFetched(): RefreshRecordsFetched.Value {
@@ -315,7 +366,13 @@ function accountCreditsAdded(): AccountCreditsAdded.Value {
 }
 
 function dispatcherQueryRequested(): DispatcherQueryRequested.Value {
-  return { v: 1, query_id: 'req_query3', account_id: 'acc_demo', mode: 'live', query: { kind: 'events.list', limit: 100 } };
+  return {
+    v: 1,
+    query_id: 'req_query3',
+    account_id: 'acc_demo',
+    mode: 'live',
+    query: { kind: 'events.list', limit: 100 },
+  };
 }
 
 function orchestratorQueryRequested(): OrchestratorQueryRequested.Value {
@@ -375,7 +432,16 @@ function asyncChunkDeduplicated() {
   };
 }
 function asyncChunkChargeRequested() {
-  return { v: 1, search_id: 'srch_demo', account_id: 'acc_demo', mode: 'live', batch: 1, operation: 'POST /v1/searches', max_credits: null, job_ids: ['job_demo'] };
+  return {
+    v: 1,
+    search_id: 'srch_demo',
+    account_id: 'acc_demo',
+    mode: 'live',
+    batch: 1,
+    operation: 'POST /v1/searches',
+    max_credits: null,
+    job_ids: ['job_demo'],
+  };
 }
 function asyncChunkCharged() {
   return {

@@ -16,7 +16,9 @@ const code = (text: string) => `\`${text}\``;
 
 /** Services that produce or consume at least one topic, in SERVICE_NAMES order. */
 function servicesOnKafka(): ServiceName[] {
-  return SERVICE_NAMES.filter((service) => ALL_TOPICS.some((t) => t.producers.includes(service) || t.consumers.includes(service)));
+  return SERVICE_NAMES.filter((service) =>
+    ALL_TOPICS.some((t) => t.producers.includes(service) || t.consumers.includes(service)),
+  );
 }
 
 /** Producer → consumer pairs with the topics that go that way, in SERVICE_NAMES order of both ends. */
@@ -39,13 +41,18 @@ function links(): Link[] {
 /** One line per topic no service consumes (the dead letters), which the flow leaves out. */
 function unconsumedNotes(): string[] {
   return ALL_TOPICS.filter((t) => t.consumers.length === 0).map(
-    (topic) => `Not shown: ${code(topic.name)} (${topic.partitions} partitions), which ${topic.producers.join(', ')} produce and operators read.`,
+    (topic) =>
+      `Not shown: ${code(topic.name)} (${topic.partitions} ` +
+      `partitions), which ${topic.producers.join(', ')} produce and ` +
+      `operators read.`,
   );
 }
 
 /** Table: which service sends which topics to which service (the README's picture of the flow). */
 export function renderServiceLinks(): string {
-  const rows = links().map(({ from, to, topics }) => `| ${from} | ${to} | ${topics.map((t) => code(t.name)).join(', ')} |`);
+  const rows = links().map(
+    ({ from, to, topics }) => `| ${from} | ${to} | ${topics.map((t) => code(t.name)).join(', ')} |`,
+  );
   return ['| from | to | topics |', '|---|---|---|', ...rows, '', ...unconsumedNotes()].join('\n');
 }
 
@@ -63,7 +70,9 @@ export function renderServiceTopics(): string {
 export function renderTopicFlow(): string {
   const id = (service: ServiceName) => service.replaceAll('-', '_');
   const nodes = servicesOnKafka().map((service) => `  ${id(service)}["${service}"]`);
-  const edges = links().map(({ from, to, topics }) => `  ${id(from)} -- "${topics.map((t) => t.name).join('<br/>')}" --> ${id(to)}`);
+  const edges = links().map(
+    ({ from, to, topics }) => `  ${id(from)} -- "${topics.map((t) => t.name).join('<br/>')}" --> ${id(to)}`,
+  );
   return ['```mermaid', 'flowchart LR', ...nodes, ...edges, '```', '', ...unconsumedNotes()].join('\n');
 }
 

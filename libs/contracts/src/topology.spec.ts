@@ -110,28 +110,61 @@ describe('topology', () => {
     expect(Topics.SearchResponded.keyOf(examples.searchResponded())).toBe('req_123');
   });
 
-  it("merges a search's partner wave, any later part of it and its own index leg side by side, and gathers its results on one orchestrator partition", () => {
-    const wave = examples.providerRecordsFetched();
-    expect(Topics.ProviderRecordsFetched.keyOf(wave)).toBe(`${wave.search_id}:provider_a`);
-    const batch = wave.batches[0]!;
-    const partners = { ...wave, batches: [batch, { ...batch, provider: 'provider_d' as const, records: [] }] };
-    expect(Topics.ProviderRecordsFetched.keyOf(partners)).toBe(`${wave.search_id}:provider_a+provider_d`);
-    const straggler = { ...wave, batches: [{ ...batch, provider: 'provider_b' as const, outcome: 'provider_timeout' as const, records: [] }] };
-    expect(Topics.ProviderRecordsFetched.keyOf(straggler)).not.toBe(Topics.ProviderRecordsFetched.keyOf(partners));
-    const ownIndex = { ...wave, batches: [{ ...wave.batches[0]!, provider: 'own_index' as const, records: [] }], index_query: { filters: {}, want: 20, scope: { providers_routable: ['own_index' as const] } } };
-    expect(Topics.ProviderRecordsFetched.keyOf(ownIndex)).toBe(`${wave.search_id}:own_index`);
-    expect(Topics.SearchRecordsDeduplicated.keyOf(examples.searchRecordsDeduplicated())).toBe(examples.searchRecordsDeduplicated().search_id);
-  });
+  it(
+    "merges a search's partner wave, any later part of it and its " +
+      'own index leg side by side, and gathers its results on one ' +
+      'orchestrator partition',
+    () => {
+      const wave = examples.providerRecordsFetched();
+      expect(Topics.ProviderRecordsFetched.keyOf(wave)).toBe(`${wave.search_id}:provider_a`);
+      const batch = wave.batches[0]!;
+      const partners = { ...wave, batches: [batch, { ...batch, provider: 'provider_d' as const, records: [] }] };
+      expect(Topics.ProviderRecordsFetched.keyOf(partners)).toBe(`${wave.search_id}:provider_a+provider_d`);
+      const straggler = {
+        ...wave,
+        batches: [{ ...batch, provider: 'provider_b' as const, outcome: 'provider_timeout' as const, records: [] }],
+      };
+      expect(Topics.ProviderRecordsFetched.keyOf(straggler)).not.toBe(Topics.ProviderRecordsFetched.keyOf(partners));
+      const ownIndex = {
+        ...wave,
+        batches: [{ ...wave.batches[0]!, provider: 'own_index' as const, records: [] }],
+        index_query: { filters: {}, want: 20, scope: { providers_routable: ['own_index' as const] } },
+      };
+      expect(Topics.ProviderRecordsFetched.keyOf(ownIndex)).toBe(`${wave.search_id}:own_index`);
+      expect(Topics.SearchRecordsDeduplicated.keyOf(examples.searchRecordsDeduplicated())).toBe(
+        examples.searchRecordsDeduplicated().search_id,
+      );
+    },
+  );
 
-  it("keeps a pass's sweeps (what moved) on topics apart from a round's (re-verification), a round's parts in order on one partition", () => {
-    expect(refreshTopicsOf('new_listings')).toEqual({ fetch: Topics.RefreshPassFetchRequested, records: Topics.RefreshPassRecordsFetched });
-    expect(refreshTopicsOf('catalog_changes')).toEqual({ fetch: Topics.RefreshPassFetchRequested, records: Topics.RefreshPassRecordsFetched });
-    expect(refreshTopicsOf('companies')).toEqual({ fetch: Topics.RefreshFetchRequested, records: Topics.RefreshRecordsFetched });
-    expect(refreshTopicsOf('catalog')).toEqual({ fetch: Topics.RefreshFetchRequested, records: Topics.RefreshRecordsFetched });
-    const part = examples.refreshRecordsFetched();
-    expect(Topics.RefreshRecordsFetched.keyOf({ ...part, provider: 'provider_b' })).toBe(Topics.RefreshRecordsFetched.keyOf(part));
-    expect(Topics.RefreshPassRecordsFetched.keyOf(examples.refreshPassRecordsFetched())).toBe('provider_a');
-  });
+  it(
+    "keeps a pass's sweeps (what moved) on topics apart from a " +
+      "round's (re-verification), a round's parts in order on one " +
+      'partition',
+    () => {
+      expect(refreshTopicsOf('new_listings')).toEqual({
+        fetch: Topics.RefreshPassFetchRequested,
+        records: Topics.RefreshPassRecordsFetched,
+      });
+      expect(refreshTopicsOf('catalog_changes')).toEqual({
+        fetch: Topics.RefreshPassFetchRequested,
+        records: Topics.RefreshPassRecordsFetched,
+      });
+      expect(refreshTopicsOf('companies')).toEqual({
+        fetch: Topics.RefreshFetchRequested,
+        records: Topics.RefreshRecordsFetched,
+      });
+      expect(refreshTopicsOf('catalog')).toEqual({
+        fetch: Topics.RefreshFetchRequested,
+        records: Topics.RefreshRecordsFetched,
+      });
+      const part = examples.refreshRecordsFetched();
+      expect(Topics.RefreshRecordsFetched.keyOf({ ...part, provider: 'provider_b' })).toBe(
+        Topics.RefreshRecordsFetched.keyOf(part),
+      );
+      expect(Topics.RefreshPassRecordsFetched.keyOf(examples.refreshPassRecordsFetched())).toBe('provider_a');
+    },
+  );
 
   it('wires each consumer to a producer upstream: every non-gateway producer consumes something', () => {
     const consumers = new Set(ALL_TOPICS.flatMap((topic) => topic.consumers));

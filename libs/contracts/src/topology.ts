@@ -95,8 +95,10 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['provider-fetcher'],
-    purpose: "One wave of a search: its partner providers (each with where its paging resumes), filters, how many records, deadline",
-    keyReason: 'A search\'s waves stay in order on one partition; searches spread over partitions',
+    purpose:
+      'One wave of a search: its partner providers (each with where ' +
+      'its paging resumes), filters, how many records, deadline',
+    keyReason: "A search's waves stay in order on one partition; searches spread over partitions",
   }),
   ProviderRecordsFetched: defineTopic({
     name: 'provider.records.fetched',
@@ -107,9 +109,18 @@ export const Topics = {
     producers: ['provider-fetcher', 'search-orchestrator'],
     consumers: ['dedupe'],
     purpose:
-      "One wave's normalized records, a batch per partner (or its failure: error or timeout), sent once the wave is in (a wave not all in by half its budget: what is in then, each later answer as it comes); or the own index's leg, a store query, straight from the orchestrator",
+      "One wave's normalized records, a batch per partner (or its " +
+      'failure: error or timeout), sent once the wave is in (a wave ' +
+      'not all in by half its budget: what is in then, each later ' +
+      "answer as it comes); or the own index's leg, a store query, " +
+      'straight from the orchestrator',
     keyReason:
-      "The providers the message carries (`own_index`, or a wave's partners joined by `+`): a search's own index leg, its partner wave and any later part of that wave merge side by side on their own dedupe partitions (advisory locks on blocking keys keep concurrent merges of one opening to one job); the orchestrator gathers them whatever their order",
+      "The providers the message carries (`own_index`, or a wave's " +
+      "partners joined by `+`): a search's own index leg, its " +
+      'partner wave and any later part of that wave merge side by ' +
+      'side on their own dedupe partitions (advisory locks on ' +
+      'blocking keys keep concurrent merges of one opening to one ' +
+      'job); the orchestrator gathers them whatever their order',
   }),
   SearchRecordsDeduplicated: defineTopic({
     name: 'search.records.deduplicated',
@@ -119,7 +130,10 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['dedupe'],
     consumers: ['search-orchestrator'],
-    purpose: 'The canonical jobs one wave (or the own index leg) touched, each once, and per provider its jobs in rank order with merge counts, for the orchestrator to gather',
+    purpose:
+      'The canonical jobs one wave (or the own index leg) touched, ' +
+      'each once, and per provider its jobs in rank order with ' +
+      'merge counts, for the orchestrator to gather',
     keyReason: 'Results of one search return to the orchestrator partition that coordinates it',
   }),
   SearchPageGathered: defineTopic({
@@ -130,7 +144,10 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['gateway'],
-    purpose: "A sync search's gathered page (jobs, metadata without the credit fields), sent beside its charge request: the gateway answers once billing's outcome for it is in too",
+    purpose:
+      "A sync search's gathered page (jobs, metadata without the " +
+      'credit fields), sent beside its charge request: the gateway ' +
+      "answers once billing's outcome for it is in too",
     keyReason: 'The page follows its search, as its answer does',
   }),
   BillingPageChargeRequested: defineTopic({
@@ -141,7 +158,10 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['billing'],
-    purpose: "A gathered page's job ids to charge (new unique jobs, max_credits cap) and where the page sits in its result set, for its next cursor",
+    purpose:
+      "A gathered page's job ids to charge (new unique jobs, " +
+      'max_credits cap) and where the page sits in its result set, ' +
+      'for its next cursor',
     keyReason: "One account's charges serialize, so credits and already-paid checks never race",
   }),
   SearchPageCharged: defineTopic({
@@ -152,7 +172,10 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['billing'],
     consumers: ['gateway'],
-    purpose: "Billing's outcome for a sync search's page (the jobs returned, next cursor, credits; or insufficient_credits), joined by the gateway with the page",
+    purpose:
+      "Billing's outcome for a sync search's page (the jobs " +
+      'returned, next cursor, credits; or insufficient_credits), ' +
+      'joined by the gateway with the page',
     keyReason: 'The outcome follows its search; at most one per search id',
   }),
   SearchResponded: defineTopic({
@@ -174,7 +197,10 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator', 'billing'],
     consumers: ['webhook-dispatcher'],
-    purpose: 'Every event for the feed and webhook delivery: free watch events and search.completed (orchestrator), charged job.opened (billing)',
+    purpose:
+      'Every event for the feed and webhook delivery: free watch ' +
+      'events and search.completed (orchestrator), charged ' +
+      'job.opened (billing)',
     keyReason: "One account's events are stored and delivered in the order they happened",
   }),
   BillingQueryRequested: defineTopic({
@@ -185,7 +211,10 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['gateway'],
     consumers: ['billing'],
-    purpose: 'A read of the ledger, a single-job charge (GET /jobs/{id}), or an admin account opening or top-up, for billing to answer now',
+    purpose:
+      'A read of the ledger, a single-job charge (GET /jobs/{id}), ' +
+      'or an admin account opening or top-up, for billing to answer ' +
+      'now',
     keyReason: "Shares the account key of billing.page.charge.requested: one account's charges serialize",
   }),
   DedupeQueryRequested: defineTopic({
@@ -207,7 +236,10 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['gateway'],
     consumers: ['search-orchestrator'],
-    purpose: 'Async search creation and reads, watch creation, listing, deletion and pause/resume, the webhook URLs they use, for the orchestrator to answer now',
+    purpose:
+      'Async search creation and reads, watch creation, listing, ' +
+      'deletion and pause/resume, the webhook URLs they use, for ' +
+      'the orchestrator to answer now',
     keyReason: "One account's commands and reads stay in order (a read after a create sees it)",
   }),
   DispatcherQueryRequested: defineTopic({
@@ -218,8 +250,14 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['gateway'],
     consumers: ['webhook-dispatcher'],
-    purpose: 'A read of the event feed (GET /events) or a replay of one event (POST /webhooks/replay) for the dispatcher to answer now',
-    keyReason: "Shares the account key of event.emitted: a feed read or replay lands on the partition that stores the account's events",
+    purpose:
+      'A read of the event feed (GET /events) or a replay of one ' +
+      'event (POST /webhooks/replay) for the dispatcher to answer ' +
+      'now',
+    keyReason:
+      'Shares the account key of event.emitted: a feed read or ' +
+      "replay lands on the partition that stores the account's " +
+      'events',
   }),
   QueryResponded: defineTopic({
     name: 'query.responded',
@@ -240,7 +278,8 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['dedupe'],
     consumers: ['search-orchestrator'],
-    purpose: 'One change of a canonical job (opened, updated, closed, reposted) with the job after it, for the watch matcher',
+    purpose:
+      'One change of a canonical job (opened, updated, closed, reposted) with the job after it, for the watch matcher',
     keyReason: "One job's changes stay in the order dedupe made them",
   }),
   CompanyHiringChanged: defineTopic({
@@ -262,7 +301,10 @@ export const Topics = {
     partitions: 1,
     producers: ['gateway'],
     consumers: ['dedupe'],
-    purpose: "An operator asked for a refresh now (POST /admin/refresh): every provider's next pass and next re-verification round serve it",
+    purpose:
+      'An operator asked for a refresh now (POST /admin/refresh): ' +
+      "every provider's next pass and next re-verification round " +
+      'serve it',
     keyReason: 'Requests are rare and global: one partition, one planner at a time',
   }),
   RefreshPassFetchRequested: defineTopic({
@@ -273,8 +315,13 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['dedupe'],
     consumers: ['provider-fetcher'],
-    purpose: "One sweep of a refresh pass (what moved): a partner's new listings or the own crawler's change feed, read to the end",
-    keyReason: "A provider's sweeps take a bounded share of its calls beside live searches; a topic apart from the rounds', so a pass never waits behind a round at the fetcher",
+    purpose:
+      "One sweep of a refresh pass (what moved): a partner's new " +
+      "listings or the own crawler's change feed, read to the end",
+    keyReason:
+      "A provider's sweeps take a bounded share of its calls beside " +
+      "live searches; a topic apart from the rounds', so a pass " +
+      'never waits behind a round at the fetcher',
   }),
   RefreshPassRecordsFetched: defineTopic({
     name: 'refresh.pass.records.fetched',
@@ -284,8 +331,14 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['provider-fetcher'],
     consumers: ['dedupe'],
-    purpose: "One part of a pass's sweep (new listings or the own crawler's changes), for merging: new openings, updates, re-listings, the crawler's closures",
-    keyReason: "A sweep's parts merge in order, a pass's providers side by side; a topic apart from the rounds', so a pass never waits behind a round's merges",
+    purpose:
+      "One part of a pass's sweep (new listings or the own " +
+      "crawler's changes), for merging: new openings, updates, " +
+      "re-listings, the crawler's closures",
+    keyReason:
+      "A sweep's parts merge in order, a pass's providers side by " +
+      "side; a topic apart from the rounds', so a pass never waits " +
+      "behind a round's merges",
   }),
   RefreshFetchRequested: defineTopic({
     name: 'refresh.fetch.requested',
@@ -295,7 +348,8 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['dedupe'],
     consumers: ['provider-fetcher'],
-    purpose: "One sweep of a re-verification round: the own crawler's whole listing or a batch of companies, read to the end",
+    purpose:
+      "One sweep of a re-verification round: the own crawler's whole listing or a batch of companies, read to the end",
     keyReason: "A provider's sweeps take a bounded share of its calls beside live searches",
   }),
   RefreshRecordsFetched: defineTopic({
@@ -306,8 +360,13 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['provider-fetcher'],
     consumers: ['dedupe'],
-    purpose: "One part of a round's sweep (the last says whether the listing was read whole), for merging and lifecycle decisions",
-    keyReason: "One partition: a sweep's parts merge in order before its absences are judged, and a round's merges hold one of dedupe's slots, so live searches keep the rest",
+    purpose:
+      "One part of a round's sweep (the last says whether the " +
+      'listing was read whole), for merging and lifecycle decisions',
+    keyReason:
+      "One partition: a sweep's parts merge in order before its " +
+      "absences are judged, and a round's merges hold one of " +
+      "dedupe's slots, so live searches keep the rest",
   }),
   EventChargeRequested: defineTopic({
     name: 'event.charge.requested',
@@ -317,8 +376,14 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['billing'],
-    purpose: 'A watch event carrying a full Job: job.opened to charge (1 credit unless paid) and then emit; job.updated to emit only if the account paid for the job',
-    keyReason: "Shares the account key of billing's other inputs: one account's charges serialize, and a job.updated is decided after the account's earlier job.opened",
+    purpose:
+      'A watch event carrying a full Job: job.opened to charge (1 ' +
+      'credit unless paid) and then emit; job.updated to emit only ' +
+      'if the account paid for the job',
+    keyReason:
+      "Shares the account key of billing's other inputs: one " +
+      "account's charges serialize, and a job.updated is decided " +
+      "after the account's earlier job.opened",
   }),
   AccountCreditsAdded: defineTopic({
     name: 'account.credits.added',
@@ -340,7 +405,10 @@ export const Topics = {
     producers: ['search-orchestrator'],
     consumers: ['provider-fetcher'],
     purpose: "One chunk of an async search's collection: one provider's pages from a resumable position",
-    keyReason: "One provider's chunks of a search stay in order, while the search's providers are read side by side on several fetcher partitions",
+    keyReason:
+      "One provider's chunks of a search stay in order, while the " +
+      "search's providers are read side by side on several fetcher " +
+      'partitions',
   }),
   AsyncChunkFetched: defineTopic({
     name: 'async.chunk.fetched',
@@ -350,8 +418,14 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['provider-fetcher'],
     consumers: ['dedupe'],
-    purpose: "One chunk's normalized records (or its failure, or an own-index store page to answer) and the provider's next position",
-    keyReason: "One provider's chunks of a search merge in order on one dedupe partition, while the search's providers merge side by side",
+    purpose:
+      "One chunk's normalized records (or its failure, or an " +
+      "own-index store page to answer) and the provider's next " +
+      'position',
+    keyReason:
+      "One provider's chunks of a search merge in order on one " +
+      "dedupe partition, while the search's providers merge side by " +
+      'side',
   }),
   AsyncChunkDeduplicated: defineTopic({
     name: 'async.chunk.deduplicated',
@@ -361,7 +435,9 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['dedupe'],
     consumers: ['search-orchestrator'],
-    purpose: 'The canonical jobs one chunk resolved to, with merge counts and the next position, for the orchestrator to collect',
+    purpose:
+      'The canonical jobs one chunk resolved to, with merge counts ' +
+      'and the next position, for the orchestrator to collect',
     keyReason: 'Results of one async search return to the orchestrator partition that collects it',
   }),
   AsyncChunkChargeRequested: defineTopic({
@@ -372,7 +448,8 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['search-orchestrator'],
     consumers: ['billing'],
-    purpose: "An async search's newly collected jobs to charge as collected, up to the balance and the search's max_credits",
+    purpose:
+      "An async search's newly collected jobs to charge as collected, up to the balance and the search's max_credits",
     keyReason: "Shares the account key of billing's other inputs: one account's charges serialize",
   }),
   AsyncChunkCharged: defineTopic({
@@ -383,7 +460,9 @@ export const Topics = {
     partitions: SEARCH_PARTITIONS,
     producers: ['billing'],
     consumers: ['search-orchestrator'],
-    purpose: 'Which jobs of a charge batch were collected (charged or already paid) and whether credits or max_credits stopped it',
+    purpose:
+      'Which jobs of a charge batch were collected (charged or ' +
+      'already paid) and whether credits or max_credits stopped it',
     keyReason: 'The answer follows its search to the orchestrator partition that collects it',
   }),
   DeadLetter: defineTopic({

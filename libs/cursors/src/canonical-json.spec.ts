@@ -2,7 +2,9 @@ import { CanonicalDepthError, canonicalJson, digestOf, MAX_CANONICAL_DEPTH } fro
 
 describe('canonical JSON', () => {
   it('sorts keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson([2, 1])).not.toBe(canonicalJson([1, 2]));
   });
 

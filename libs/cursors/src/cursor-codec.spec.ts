@@ -29,8 +29,10 @@ describe('CursorCodec', () => {
     expect(codec.decode('s', other.encode('s', { a: 1 }), Anything)).toBeNull();
   });
 
-  it('refuses a genuine cursor whose position does not fit the listing\'s schema', () => {
-    expect(codec.decode('ledger:acc_1', codec.encode('ledger:acc_1', { at: 'not a date', id: 'led_1' }), Position)).toBeNull();
+  it("refuses a genuine cursor whose position does not fit the listing's schema", () => {
+    expect(
+      codec.decode('ledger:acc_1', codec.encode('ledger:acc_1', { at: 'not a date', id: 'led_1' }), Position),
+    ).toBeNull();
     expect(codec.decode('ledger:acc_1', codec.encode('ledger:acc_1', { id: 'led_1', extra: 1 }), Position)).toBeNull();
     expect(codec.decode('ledger:acc_1', codec.encode('ledger:acc_1', ['led_1']), Position)).toBeNull();
   });

@@ -45,6 +45,10 @@ export class CursorCodec {
   }
 
   private mac(scope: string, body: string): string {
-    return createHmac('sha256', this.secret).update(`${scope}\n${body}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+    return createHmac('sha256', this.secret)
+      .update(`${scope}\n${body}`)
+      .digest()
+      .subarray(0, MAC_BYTES)
+      .toString('base64url');
   }
 }

@@ -16,7 +16,9 @@ describe('keyset paging', () => {
 
   it('continues a newest-first listing after a position: older rows, or as old with a lower id', () => {
     const at = new Date('2026-11-22T08:00:00.000Z');
-    expect(newestFirstAfter({ at, id: 'led_5' })).toEqual({ OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: 'led_5' } }] });
+    expect(newestFirstAfter({ at, id: 'led_5' })).toEqual({
+      OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: 'led_5' } }],
+    });
     expect(newestFirstAfter(null)).toEqual({});
     expect(newestFirstAfter(undefined)).toEqual({});
   });

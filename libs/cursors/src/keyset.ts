@@ -32,6 +32,8 @@ export interface NewestFirstPosition {
 export const NEWEST_FIRST: [{ createdAt: 'desc' }, { id: 'desc' }] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
 /** The rows after `after` in `NEWEST_FIRST` order, as a Prisma `where` fragment; every row without a position. */
-export function newestFirstAfter(after: NewestFirstPosition | null | undefined): { OR?: [{ createdAt: { lt: Date } }, { createdAt: Date; id: { lt: string } }] } {
+export function newestFirstAfter(after: NewestFirstPosition | null | undefined): {
+  OR?: [{ createdAt: { lt: Date } }, { createdAt: Date; id: { lt: string } }];
+} {
   return after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {};
 }

@@ -26,7 +26,8 @@ export type AroundOutboxInsert = (insert: Prisma.Sql) => Prisma.Sql;
  *
  *   await prisma.$transaction(async (tx) => {
  *     await tx.paidJob.create({ data });
- *     await enqueueSerializedOutbox(tx, [{ topic: 'billing.charged.v1', key: accountId, value: JSON.stringify(event), headers: {} }]);
+ *     await enqueueSerializedOutbox(tx, [{ topic: 'billing.charged.v1', key: accountId, value: JSON.stringify(event),
+ * headers: {} }]);
  *   });
  *
  * Several messages in one INSERT of JSON text, returning their row ids in the array's order.
@@ -37,7 +38,12 @@ export type AroundOutboxInsert = (insert: Prisma.Sql) => Prisma.Sql;
  * inside a statement of the caller's (see AroundOutboxInsert). `onlyIf`, a condition over that
  * statement's CTEs, inserts the messages only when it holds: all of them or none (no ids).
  */
-export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readonly SerializedOutboxMessage[], around?: AroundOutboxInsert, onlyIf?: Prisma.Sql): Promise<bigint[]> {
+export async function enqueueSerializedOutbox(
+  tx: OutboxWriter,
+  messages: readonly SerializedOutboxMessage[],
+  around?: AroundOutboxInsert,
+  onlyIf?: Prisma.Sql,
+): Promise<bigint[]> {
   if (messages.length === 0) return [];
   for (const message of messages) if (!message.topic) throw new Error('enqueueSerializedOutbox: topic is required');
   const insert = Prisma.sql`
@@ -54,7 +60,10 @@ export async function enqueueSerializedOutbox(tx: OutboxWriter, messages: readon
     RETURNING id`;
   const rows = await tx.$queryRaw<Array<{ id: bigint }>>(around ? around(insert) : insert);
   if (onlyIf && rows.length === 0) return [];
-  if (rows.length !== messages.length) throw new Error(`enqueueSerializedOutbox: the statement returned ${rows.length} ids for ${messages.length} messages`);
+  if (rows.length !== messages.length)
+    throw new Error(
+      `enqueueSerializedOutbox: the statement returned ${rows.length} ids for ${messages.length} messages`,
+    );
   // the rows take the sequence's values in the array's order (one statement, ordered input)
   return rows.map((row) => row.id).sort(ascending);
 }

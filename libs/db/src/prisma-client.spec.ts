@@ -93,11 +93,26 @@ it('charges a job once per account: PaidJob + LedgerEntry + credits in one trans
     prisma.$transaction(async (tx) => {
       // ledger first, so a failure of the PaidJob insert proves the ledger row is rolled back too
       await tx.ledgerEntry.create({
-        data: { id: ledgerId, accountId: ACCOUNT, jobId: 'job_1', requestId, operation: 'jobs.search', credits: 1, reason: LedgerReason.charged },
+        data: {
+          id: ledgerId,
+          accountId: ACCOUNT,
+          jobId: 'job_1',
+          requestId,
+          operation: 'jobs.search',
+          credits: 1,
+          reason: LedgerReason.charged,
+        },
       });
       await tx.paidJob.create({ data: { accountId: ACCOUNT, jobId: 'job_1' } });
       await tx.account.update({ where: { id: ACCOUNT }, data: { creditsRemaining: { decrement: 1 } } });
-      await enqueueSerializedOutbox(tx, [{ topic: 'billing.charged.v1', key: ACCOUNT, value: JSON.stringify({ accountId: ACCOUNT, jobId: 'job_1', requestId }), headers: {} }]);
+      await enqueueSerializedOutbox(tx, [
+        {
+          topic: 'billing.charged.v1',
+          key: ACCOUNT,
+          value: JSON.stringify({ accountId: ACCOUNT, jobId: 'job_1', requestId }),
+          headers: {},
+        },
+      ]);
     });
 
   await charge('led_1', 'req_1');
@@ -124,33 +139,51 @@ it('charges a job once per account: PaidJob + LedgerEntry + credits in one trans
   expect(JSON.parse(outbox[0]!.value)).toEqual({ accountId: ACCOUNT, jobId: 'job_1', requestId: 'req_1' });
 
   // the ledger page query the (accountId, createdAt desc, id) index serves
-  const page = await prisma.ledgerEntry.findMany({ where: { accountId: ACCOUNT }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 10 });
+  const page = await prisma.ledgerEntry.findMany({
+    where: { accountId: ACCOUNT },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: 10,
+  });
   expect(page.map((l) => l.id)).toEqual(['led_1']);
 });
 
 it('ProcessedMessage makes a consumer exactly-once', async () => {
   await prisma.processedMessage.create({ data: { consumerGroup: 'billing', messageId: 'm1' } });
   await prisma.processedMessage.create({ data: { consumerGroup: 'dedupe', messageId: 'm1' } });
-  await expect(prisma.processedMessage.create({ data: { consumerGroup: 'billing', messageId: 'm1' } })).rejects.toMatchObject({ code: 'P2002' });
+  await expect(
+    prisma.processedMessage.create({ data: { consumerGroup: 'billing', messageId: 'm1' } }),
+  ).rejects.toMatchObject({ code: 'P2002' });
 });
 
-it('stages JSON text in the outbox in one statement: ids in the array order, the text stored as it is, nothing before the commit', async () => {
-  const messages = ['a', 'b', 'c'].map((n, i) => ({ topic: 'outbox.spec', key: `k${i}`, value: JSON.stringify({ n, nested: { list: [i, 'x'] } }), headers: { 'x-message-id': `m-${n}` } }));
-  const rolledBack = prisma.$transaction(async (tx) => {
-    await enqueueSerializedOutbox(tx, messages);
-    throw new Error('roll back');
-  });
-  await expect(rolledBack).rejects.toThrow('roll back');
-  expect(await prisma.outboxMessage.count({ where: { topic: 'outbox.spec' } })).toBe(0);
+it(
+  'stages JSON text in the outbox in one statement: ids in the ' +
+    'array order, the text stored as it is, nothing before the ' +
+    'commit',
+  async () => {
+    const messages = ['a', 'b', 'c'].map((n, i) => ({
+      topic: 'outbox.spec',
+      key: `k${i}`,
+      value: JSON.stringify({ n, nested: { list: [i, 'x'] } }),
+      headers: { 'x-message-id': `m-${n}` },
+    }));
+    const rolledBack = prisma.$transaction(async (tx) => {
+      await enqueueSerializedOutbox(tx, messages);
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+    expect(await prisma.outboxMessage.count({ where: { topic: 'outbox.spec' } })).toBe(0);
 
-  const ids = await prisma.$transaction((tx) => enqueueSerializedOutbox(tx, messages));
-  const rows = await prisma.outboxMessage.findMany({ where: { topic: 'outbox.spec' }, orderBy: { id: 'asc' } });
-  expect(rows.map((r) => r.id)).toEqual(ids);
-  expect(rows.map((r) => r.key)).toEqual(['k0', 'k1', 'k2']);
-  expect(rows.map((r) => r.value)).toEqual(messages.map((m) => m.value));
-  expect(rows[2]!.headers).toEqual({ 'x-message-id': 'm-c' });
-  await expect(enqueueSerializedOutbox(prisma, [{ ...messages[0]!, topic: '' }])).rejects.toThrow('topic is required');
-});
+    const ids = await prisma.$transaction((tx) => enqueueSerializedOutbox(tx, messages));
+    const rows = await prisma.outboxMessage.findMany({ where: { topic: 'outbox.spec' }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => r.id)).toEqual(ids);
+    expect(rows.map((r) => r.key)).toEqual(['k0', 'k1', 'k2']);
+    expect(rows.map((r) => r.value)).toEqual(messages.map((m) => m.value));
+    expect(rows[2]!.headers).toEqual({ 'x-message-id': 'm-c' });
+    await expect(enqueueSerializedOutbox(prisma, [{ ...messages[0]!, topic: '' }])).rejects.toThrow(
+      'topic is required',
+    );
+  },
+);
 
 it('stores a canonical job with its sources', async () => {
   const now = new Date();
@@ -169,7 +202,14 @@ it('stores a canonical job with its sources', async () => {
       blockingKey: 'acme|senior engineer|de',
       sources: {
         create: [
-          { id: 'src_1', provider: 'provider_a', providerJobId: 'a-1', firstSeenAt: now, lastSeenAt: now, fields: ['title', 'salary'] },
+          {
+            id: 'src_1',
+            provider: 'provider_a',
+            providerJobId: 'a-1',
+            firstSeenAt: now,
+            lastSeenAt: now,
+            fields: ['title', 'salary'],
+          },
           { id: 'src_2', provider: 'own_index', providerJobId: 'o-1', firstSeenAt: now, lastSeenAt: now },
         ],
       },
@@ -181,7 +221,16 @@ it('stores a canonical job with its sources', async () => {
   expect(job.salaryMin).toBe(70000.5);
   expect(job.sources.map((s) => s.fields)).toEqual([['title', 'salary'], []]);
   await expect(
-    prisma.jobSource.create({ data: { id: 'src_3', canonicalJobId: 'job_1', provider: 'provider_a', providerJobId: 'a-1', firstSeenAt: now, lastSeenAt: now } }),
+    prisma.jobSource.create({
+      data: {
+        id: 'src_3',
+        canonicalJobId: 'job_1',
+        provider: 'provider_a',
+        providerJobId: 'a-1',
+        firstSeenAt: now,
+        lastSeenAt: now,
+      },
+    }),
   ).rejects.toMatchObject({ code: 'P2002' });
 });
 
@@ -196,8 +245,11 @@ it('names statements by their text, up to a bound, so that each connection prepa
   expect(names({ sql: 'SELECT 3' })).toBeUndefined();
   expect(names({ sql: 'SELECT 2' })).toBe(b);
   // the client's statements run prepared: the same statement again, with other parameters, on the same pool
-  for (const n of [1, 2, 3]) expect(await prisma.$queryRaw<Array<{ n: number }>>`SELECT ${n}::int AS n`).toEqual([{ n }]);
-  const prepared = await prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int AS n%'`;
+  for (const n of [1, 2, 3])
+    expect(await prisma.$queryRaw<Array<{ n: number }>>`SELECT ${n}::int AS n`).toEqual([{ n }]);
+  const prepared = await prisma.$queryRaw<
+    Array<{ n: number }>
+  >`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int AS n%'`;
   expect(prepared[0]!.n).toBe(1);
 });
 
@@ -206,35 +258,50 @@ it('runs statements without JIT compilation (milliseconds-long statements would 
   expect(setting?.jit).toBe('off');
 });
 
-it("PrismaService.direct runs raw statements with pg on the client's own pool, prepared under the client's names", async () => {
-  // one connection: a second pool (the adapter's own, had it not taken this one) would show another backend
-  const service = new PrismaService(url, { poolSize: 1 });
-  try {
-    const [viaPrisma] = await service.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
-    const [viaPg] = await service.direct.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
-    expect(viaPg!.pid).toBe(viaPrisma!.pid);
-    // tagged template or Prisma.Sql, nested fragments and arrays included; rows as pg parses them
-    const fragment = Prisma.sql`AND x > ${1}`;
-    const rows = await service.direct.$queryRaw<Array<{ x: number; doc: { a: number }; at: Date }>>(
-      Prisma.sql`SELECT x::int AS x, '{"a":1}'::jsonb AS doc, '2026-01-02T03:04:05Z'::timestamptz AS at FROM unnest(${[1, 2, 3]}::int[]) AS x WHERE true ${fragment} ORDER BY x`,
-    );
-    expect(rows).toEqual([
-      { x: 2, doc: { a: 1 }, at: new Date('2026-01-02T03:04:05Z') },
-      { x: 3, doc: { a: 1 }, at: new Date('2026-01-02T03:04:05Z') },
-    ]);
-    for (const n of [1, 2]) expect(await service.direct.$queryRaw<Array<{ n: number }>>`SELECT ${n}::int + 0 AS n`).toEqual([{ n }]);
-    const [prepared] = await service.direct.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int + 0 AS n%'`;
-    expect(prepared!.n).toBe(1);
-    // the changed rows' count, as $executeRaw gives it
-    expect(await service.direct.$executeRaw`UPDATE accounts SET updated_at = updated_at WHERE id = ${ACCOUNT}`).toBe(1);
-    expect(await service.direct.$executeRaw`UPDATE accounts SET updated_at = updated_at WHERE id = ${'acct_none'}`).toBe(0);
-  } finally {
-    await service.$disconnect();
-  }
-});
+it(
+  'PrismaService.direct runs raw statements with pg on the ' + "client's own pool, prepared under the client's names",
+  async () => {
+    // one connection: a second pool (the adapter's own, had it not taken this one) would show another backend
+    const service = new PrismaService(url, { poolSize: 1 });
+    try {
+      const [viaPrisma] = await service.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+      const [viaPg] = await service.direct.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+      expect(viaPg!.pid).toBe(viaPrisma!.pid);
+      // tagged template or Prisma.Sql, nested fragments and arrays included; rows as pg parses them
+      const fragment = Prisma.sql`AND x > ${1}`;
+      const rows = await service.direct.$queryRaw<Array<{ x: number; doc: { a: number }; at: Date }>>(
+        Prisma.sql`SELECT x::int AS x, '{"a":1}'::jsonb AS doc, '2026-01-02T03:04:05Z'::timestamptz AS at FROM
+        unnest(${[1, 2, 3]}::int[]) AS x WHERE true ${fragment} ORDER BY x`,
+      );
+      expect(rows).toEqual([
+        { x: 2, doc: { a: 1 }, at: new Date('2026-01-02T03:04:05Z') },
+        { x: 3, doc: { a: 1 }, at: new Date('2026-01-02T03:04:05Z') },
+      ]);
+      for (const n of [1, 2])
+        expect(await service.direct.$queryRaw<Array<{ n: number }>>`SELECT ${n}::int + 0 AS n`).toEqual([{ n }]);
+      const [prepared] = await service.direct.$queryRaw<
+        Array<{ n: number }>
+      >`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int + 0 AS n%'`;
+      expect(prepared!.n).toBe(1);
+      // the changed rows' count, as $executeRaw gives it
+      expect(await service.direct.$executeRaw`UPDATE accounts SET updated_at = updated_at WHERE id = ${ACCOUNT}`).toBe(
+        1,
+      );
+      expect(
+        await service.direct.$executeRaw`UPDATE accounts SET updated_at = updated_at WHERE id = ${'acct_none'}`,
+      ).toBe(0);
+    } finally {
+      await service.$disconnect();
+    }
+  },
+);
 
 it('re-running the migrator applies nothing', async () => {
-  await expect(deployMigrations({ databaseUrl: url })).resolves.toEqual({ createdDatabase: false, applied: [], total: migrationNames.length });
+  await expect(deployMigrations({ databaseUrl: url })).resolves.toEqual({
+    createdDatabase: false,
+    applied: [],
+    total: migrationNames.length,
+  });
 });
 
 it('PrismaModule.forRoot provides a connected PrismaService', async () => {

@@ -39,7 +39,11 @@ export function createPrismaClient(databaseUrl: string, options: PrismaClientOpt
  * Error()`, a stack walk) on every query, only to print a code frame in the message of an error;
  * that was 1-2 % of billing's and dedupe's CPU under load. Errors keep their code and meta.
  */
-export function prismaClientSettings(databaseUrl: string, options: PrismaClientOptions = {}, adapter: PrismaPg = createPgAdapter(databaseUrl, options)) {
+export function prismaClientSettings(
+  databaseUrl: string,
+  options: PrismaClientOptions = {},
+  adapter: PrismaPg = createPgAdapter(databaseUrl, options),
+) {
   return { adapter, errorFormat: 'minimal' as const, ...(options.log ? { log: options.log } : {}) };
 }
 
@@ -52,7 +56,8 @@ export function createPgAdapter(databaseUrl: string, options: PrismaClientOption
 export function createPgPool(databaseUrl: string, options: PrismaClientOptions = {}): pg.Pool {
   if (!databaseUrl) throw new Error('@jobs/db: a PostgreSQL connection string (DATABASE_URL) is required');
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
-  if (!Number.isInteger(poolSize) || poolSize < 1) throw new Error(`@jobs/db: poolSize must be a positive integer, got ${poolSize}`);
+  if (!Number.isInteger(poolSize) || poolSize < 1)
+    throw new Error(`@jobs/db: poolSize must be a positive integer, got ${poolSize}`);
   return new pg.Pool({
     connectionString: databaseUrl,
     max: poolSize,
@@ -105,15 +110,21 @@ export class PooledStatements implements SqlReader {
   private run(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): Promise<pg.QueryResult> {
     const sql = isSql(query) ? query : sqlOf(query, values);
     const name = this.names({ sql: sql.text });
-    return this.pool.query(name ? { name, text: sql.text, values: sql.values } : { text: sql.text, values: sql.values });
+    return this.pool.query(
+      name ? { name, text: sql.text, values: sql.values } : { text: sql.text, values: sql.values },
+    );
   }
 }
 
 const isSql = (query: TemplateStringsArray | Prisma.Sql): query is Prisma.Sql => query instanceof Prisma.Sql;
-const sqlOf = (strings: TemplateStringsArray, values: unknown[]): Prisma.Sql => Prisma.sql(strings, ...(values as Prisma.Sql['values']));
+const sqlOf = (strings: TemplateStringsArray, values: unknown[]): Prisma.Sql =>
+  Prisma.sql(strings, ...(values as Prisma.Sql['values']));
 
 /** A client's adapter and a `PooledStatements` on the same pool. */
-export function pooledClientParts(databaseUrl: string, options: PrismaClientOptions = {}): { adapter: PrismaPg; statements: PooledStatements } {
+export function pooledClientParts(
+  databaseUrl: string,
+  options: PrismaClientOptions = {},
+): { adapter: PrismaPg; statements: PooledStatements } {
   const pool = createPgPool(databaseUrl, options);
   const names = preparedStatementNames();
   return { adapter: pooledAdapter(pool, names), statements: new PooledStatements(pool, names) };

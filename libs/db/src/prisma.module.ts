@@ -1,4 +1,11 @@
-import { type DynamicModule, type FactoryProvider, type InjectionToken, type ModuleMetadata, Module, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  type DynamicModule,
+  type FactoryProvider,
+  type InjectionToken,
+  type ModuleMetadata,
+  Module,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { type PrismaClientOptions } from './prisma-client.js';
 import { DATABASE_URL_TOKEN, PRISMA_CLIENT_OPTIONS_TOKEN, PrismaService } from './prisma.service.js';
 
@@ -11,7 +18,9 @@ export interface PrismaModuleOptions extends PrismaClientOptions {
 
 export interface PrismaModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   inject?: (InjectionToken | OptionalFactoryDependency)[];
-  useFactory: (...args: never[]) => Omit<PrismaModuleOptions, 'isGlobal'> | Promise<Omit<PrismaModuleOptions, 'isGlobal'>>;
+  useFactory: (
+    ...args: never[]
+  ) => Omit<PrismaModuleOptions, 'isGlobal'> | Promise<Omit<PrismaModuleOptions, 'isGlobal'>>;
   isGlobal?: boolean;
 }
 

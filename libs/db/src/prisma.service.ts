@@ -1,6 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { PrismaClient } from './generated/prisma/client.js';
-import { pooledClientParts, prismaClientSettings, type PooledStatements, type PrismaClientOptions } from './prisma-client.js';
+import {
+  pooledClientParts,
+  prismaClientSettings,
+  type PooledStatements,
+  type PrismaClientOptions,
+} from './prisma-client.js';
 
 /** Injection token of the PostgreSQL connection string (a `string`). */
 export const DATABASE_URL_TOKEN = Symbol.for('@jobs/db:DATABASE_URL');

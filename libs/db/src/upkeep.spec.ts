@@ -33,47 +33,56 @@ describe('TableUpkeep on PostgreSQL', () => {
     await db?.drop();
   });
 
-  it('vacuums and analyzes the churned tables the server left alone, the outbox too, then has nothing to do', async () => {
-    // 400 refresh bookkeeping rows, each rewritten: 400 dead, 400 live, 1,200 changes; 400 outbox
-    // messages sent (inserted, then deleted): 400 dead, none live (the writing backend reports its
-    // counts when it next flushes them, forced at its commit)
-    await db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`INSERT INTO refresh_passes (id, trigger, started_at, kind, provider) SELECT 'rfr_' || n, 'schedule', now(), 'pass', 'own_index' FROM generate_series(1, 400) AS n`;
-      await tx.$executeRaw`UPDATE refresh_passes SET trigger = 'request'`;
-      await tx.$executeRaw`INSERT INTO outbox_messages (topic, key, value) SELECT 'search.page.charged', 'srch_' || n, '{}' FROM generate_series(1, 400) AS n`;
-      await tx.$executeRaw`DELETE FROM outbox_messages`;
-      await tx.$executeRaw`SELECT pg_stat_force_next_flush()`;
-    });
-    const stats = async (table = 'refresh_passes') =>
-      (await db.prisma.$queryRaw<Array<{ dead: bigint; vacuumed: Date | null; analyzed: Date | null }>>`
-        SELECT n_dead_tup AS dead, last_vacuum AS vacuumed, last_analyze AS analyzed FROM pg_stat_user_tables WHERE relname = ${table}`)[0]!;
-    /** The dead rows once the writer's counts reached the shared statistics (10 s at most). */
-    const deadRows = async (atLeast: number, table = 'refresh_passes') => {
-      const deadline = Date.now() + 10_000;
-      while (Number((await stats(table)).dead) < atLeast && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-      return Number((await stats(table)).dead);
-    };
-    expect(await deadRows(400)).toBeGreaterThanOrEqual(400);
-    expect(await deadRows(400, 'outbox_messages')).toBeGreaterThanOrEqual(400);
+  it(
+    'vacuums and analyzes the churned tables the server left ' + 'alone, the outbox too, then has nothing to do',
+    async () => {
+      // 400 refresh bookkeeping rows, each rewritten: 400 dead, 400 live, 1,200 changes; 400 outbox
+      // messages sent (inserted, then deleted): 400 dead, none live (the writing backend reports its
+      // counts when it next flushes them, forced at its commit)
+      await db.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO refresh_passes (id, trigger, started_at, kind, provider) SELECT 'rfr_' || n,
+        'schedule', now(), 'pass', 'own_index' FROM generate_series(1, 400) AS n`;
+        await tx.$executeRaw`UPDATE refresh_passes SET trigger = 'request'`;
+        await tx.$executeRaw`INSERT INTO outbox_messages (topic, key, value) SELECT 'search.page.charged', 'srch_' || n,
+        '{}' FROM generate_series(1, 400) AS n`;
+        await tx.$executeRaw`DELETE FROM outbox_messages`;
+        await tx.$executeRaw`SELECT pg_stat_force_next_flush()`;
+      });
+      const stats = async (table = 'refresh_passes') =>
+        (
+          await db.prisma.$queryRaw<Array<{ dead: bigint; vacuumed: Date | null; analyzed: Date | null }>>`
+        SELECT n_dead_tup AS dead, last_vacuum AS vacuumed, last_analyze AS analyzed FROM pg_stat_user_tables WHERE
+          relname = ${table}`
+        )[0]!;
+      /** The dead rows once the writer's counts reached the shared statistics (10 s at most). */
+      const deadRows = async (atLeast: number, table = 'refresh_passes') => {
+        const deadline = Date.now() + 10_000;
+        while (Number((await stats(table)).dead) < atLeast && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        return Number((await stats(table)).dead);
+      };
+      expect(await deadRows(400)).toBeGreaterThanOrEqual(400);
+      expect(await deadRows(400, 'outbox_messages')).toBeGreaterThanOrEqual(400);
 
-    const upkeep = new TableUpkeep(db.url, log);
-    const actions = await upkeep.runOnce(true);
-    expect(actions).toContainEqual({ table: 'refresh_passes', statement: 'vacuum_analyze' });
-    expect(actions).toContainEqual({ table: 'outbox_messages', statement: 'vacuum_analyze' });
-    for (const table of ['refresh_passes', 'outbox_messages']) {
-      const after = await stats(table);
-      expect(after.vacuumed).not.toBeNull();
-      expect(after.analyzed).not.toBeNull();
-      expect(Number(after.dead)).toBe(0);
-    }
-    expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
-    // churned again at once: left alone for UPKEEP_MIN_GAP_MS although past the thresholds
-    await db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`UPDATE refresh_passes SET trigger = 'schedule'`;
-      await tx.$executeRaw`SELECT pg_stat_force_next_flush()`;
-    });
-    expect(await deadRows(400)).toBeGreaterThanOrEqual(400);
-    expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
-    await upkeep.stop();
-  });
+      const upkeep = new TableUpkeep(db.url, log);
+      const actions = await upkeep.runOnce(true);
+      expect(actions).toContainEqual({ table: 'refresh_passes', statement: 'vacuum_analyze' });
+      expect(actions).toContainEqual({ table: 'outbox_messages', statement: 'vacuum_analyze' });
+      for (const table of ['refresh_passes', 'outbox_messages']) {
+        const after = await stats(table);
+        expect(after.vacuumed).not.toBeNull();
+        expect(after.analyzed).not.toBeNull();
+        expect(Number(after.dead)).toBe(0);
+      }
+      expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
+      // churned again at once: left alone for UPKEEP_MIN_GAP_MS although past the thresholds
+      await db.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`UPDATE refresh_passes SET trigger = 'schedule'`;
+        await tx.$executeRaw`SELECT pg_stat_force_next_flush()`;
+      });
+      expect(await deadRows(400)).toBeGreaterThanOrEqual(400);
+      expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
+      await upkeep.stop();
+    },
+  );
 });

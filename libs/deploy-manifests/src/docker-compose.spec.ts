@@ -7,8 +7,12 @@ import { ALL_TOPICS } from '@jobs/contracts';
 
 // docker-compose.yml must allow `docker compose up --scale <consumer>=N` (README "Platform engineers").
 const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docker-compose.yml');
-const compose = parse(readFileSync(file, 'utf8'), { merge: true }) as { services: Record<string, Record<string, unknown>> };
-const consumers = [...new Set(ALL_TOPICS.flatMap((t) => t.consumers as readonly string[]))].filter((s) => s !== 'gateway');
+const compose = parse(readFileSync(file, 'utf8'), { merge: true }) as {
+  services: Record<string, Record<string, unknown>>;
+};
+const consumers = [...new Set(ALL_TOPICS.flatMap((t) => t.consumers as readonly string[]))].filter(
+  (s) => s !== 'gateway',
+);
 
 describe('docker-compose.yml', () => {
   it('runs every consuming service', () => {
@@ -22,14 +26,20 @@ describe('docker-compose.yml', () => {
     expect(definition['container_name']).toBeUndefined();
   });
 
-  it.each(['ADMIN_TOKEN', 'CURSOR_SECRET', 'WEBHOOK_SECRETS_KEY'])('requires %s from the operator: no default value', (variable) => {
-    for (const [service, definition] of Object.entries(compose.services)) {
-      const value = (definition['environment'] as Record<string, unknown> | undefined)?.[variable];
-      if (value === undefined) continue;
-      expect({ service, value }).toEqual({ service, value: expect.stringMatching(new RegExp(`^\\$\\{${variable}:\\?[^}]+\\}$`)) });
-    }
-    expect((compose.services['gateway']!['environment'] as Record<string, unknown>)[variable]).toBeDefined();
-  });
+  it.each(['ADMIN_TOKEN', 'CURSOR_SECRET', 'WEBHOOK_SECRETS_KEY'])(
+    'requires %s from the operator: no default value',
+    (variable) => {
+      for (const [service, definition] of Object.entries(compose.services)) {
+        const value = (definition['environment'] as Record<string, unknown> | undefined)?.[variable];
+        if (value === undefined) continue;
+        expect({ service, value }).toEqual({
+          service,
+          value: expect.stringMatching(new RegExp(`^\\$\\{${variable}:\\?[^}]+\\}$`)),
+        });
+      }
+      expect((compose.services['gateway']!['environment'] as Record<string, unknown>)[variable]).toBeDefined();
+    },
+  );
 
   it.each(consumers)('%s is given longer to stop than its drain may take', (service) => {
     const grace = /^(\d+)s$/.exec(String(compose.services[service]!['stop_grace_period']));

@@ -27,15 +27,20 @@ const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', ...SECRET_SETTINGS.map((s
 /** The services that connect to PostgreSQL, each as its own role (libs/db/roles.mjs SERVICE_ROLES). */
 const DATABASE_SERVICES = ['billing', 'dedupe', 'gateway', 'search-orchestrator', 'webhook-dispatcher'];
 /** The Secret a variable of a Deployment comes from: its own for its connection string, the shared one for the rest. */
-const secretOf = (deployment: string, variable: string) => (variable === 'DATABASE_URL' ? `jobs-db-${deployment}` : 'jobs-secrets');
+const secretOf = (deployment: string, variable: string) =>
+  variable === 'DATABASE_URL' ? `jobs-db-${deployment}` : 'jobs-secrets';
 /** What a secretKeyRef stands for when a spec checks the environment's shape (the real value is the operator's). */
-const SECRET_STAND_INS: Record<string, string> = { DATABASE_URL: 'postgresql://jobs:secret@postgres:5432/jobs', REDIS_URL: 'redis://redis:6379/0' };
+const SECRET_STAND_INS: Record<string, string> = {
+  DATABASE_URL: 'postgresql://jobs:secret@postgres:5432/jobs',
+  REDIS_URL: 'redis://redis:6379/0',
+};
 
 /** The environment a container starts with: its ConfigMaps, then its own env (a secretKeyRef as a stand-in value). */
 function environment(d: Obj): Record<string, string> {
   const env: Record<string, string> = {};
   for (const from of container(d)['envFrom'] ?? []) {
-    if (!from.configMapRef) throw new Error(`${name(d)}: envFrom takes ConfigMaps only; secrets come one by one by secretKeyRef`);
+    if (!from.configMapRef)
+      throw new Error(`${name(d)}: envFrom takes ConfigMaps only; secrets come one by one by secretKeyRef`);
     const source = objects.find((m) => m.doc['kind'] === 'ConfigMap' && name(m.doc) === from.configMapRef.name);
     if (!source) throw new Error(`${name(d)}: envFrom ${from.configMapRef.name} is not in the manifests`);
     Object.assign(env, (source.doc as Obj)['data'] ?? {});
@@ -66,7 +71,10 @@ function preStopSeconds(d: Obj): number {
 
 /** The most partitions among the topics a service consumes: more replicas than this would idle. */
 function maxUsefulReplicas(service: string): number {
-  return Math.max(0, ...ALL_TOPICS.filter((t) => (t.consumers as readonly string[]).includes(service)).map((t) => t.partitions));
+  return Math.max(
+    0,
+    ...ALL_TOPICS.filter((t) => (t.consumers as readonly string[]).includes(service)).map((t) => t.partitions),
+  );
 }
 const consumes = (service: string) => maxUsefulReplicas(service) > 0;
 
@@ -87,7 +95,9 @@ describe('deploy/k8s manifests', () => {
       const dir = dirname(k.file);
       const resources = (k.doc['resources'] as string[]).filter((r) => /\.ya?ml$/.test(r));
       for (const r of k.doc['resources'] as string[]) expect(existsSync(join(ROOT, dir, r))).toBe(true);
-      const here = all.filter((m) => dirname(m.file) === dir && kindOf(m.doc) !== KUSTOMIZATION).map((m) => m.file.slice(dir.length + 1));
+      const here = all
+        .filter((m) => dirname(m.file) === dir && kindOf(m.doc) !== KUSTOMIZATION)
+        .map((m) => m.file.slice(dir.length + 1));
       expect([...new Set(here)].sort()).toEqual([...resources].sort());
     }
   });
@@ -102,7 +112,9 @@ describe('deploy/k8s manifests', () => {
 
   it.each(deployments.map((d) => [name(d), d] as const))('%s probes /readyz and /livez on its health port', (_n, d) => {
     const env = environment(d);
-    const healthPort = Number(name(d) === 'gateway' ? env['PORT'] : name(d) === 'provider-sim' ? env['PROVIDER_SIM_PORT'] : env['HEALTH_PORT']);
+    const healthPort = Number(
+      name(d) === 'gateway' ? env['PORT'] : name(d) === 'provider-sim' ? env['PROVIDER_SIM_PORT'] : env['HEALTH_PORT'],
+    );
     expect(healthPort).toBeGreaterThan(0);
     expect(probeTarget(container(d)['readinessProbe'])).toEqual({ port: healthPort, path: '/readyz' });
     expect(probeTarget(container(d)['livenessProbe'])).toEqual({ port: healthPort, path: '/livez' });
@@ -110,60 +122,116 @@ describe('deploy/k8s manifests', () => {
     expect(container(d)['resources']?.limits).toBeDefined();
   });
 
-  it.each(deployments.map((d) => [name(d), d] as const))('%s is scraped by Prometheus at /metrics on its health port, the admin port for the gateway', (_n, d) => {
-    const env = environment(d);
-    const metricsPort = name(d) === 'gateway' ? env['ADMIN_PORT'] : name(d) === 'provider-sim' ? env['PROVIDER_SIM_PORT'] : env['HEALTH_PORT'];
-    const declared = (container(d)['ports'] ?? []).map((p: Obj) => String(p.containerPort));
-    expect(declared).toContain(metricsPort);
-    expect(d['spec']['template']['metadata']['annotations']).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': metricsPort, 'prometheus.io/path': '/metrics' });
-  });
+  it.each(deployments.map((d) => [name(d), d] as const))(
+    '%s is scraped by Prometheus at /metrics on its health port, the admin port for the gateway',
+    (_n, d) => {
+      const env = environment(d);
+      const metricsPort =
+        name(d) === 'gateway'
+          ? env['ADMIN_PORT']
+          : name(d) === 'provider-sim'
+            ? env['PROVIDER_SIM_PORT']
+            : env['HEALTH_PORT'];
+      const declared = (container(d)['ports'] ?? []).map((p: Obj) => String(p.containerPort));
+      expect(declared).toContain(metricsPort);
+      expect(d['spec']['template']['metadata']['annotations']).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': metricsPort,
+        'prometheus.io/path': '/metrics',
+      });
+    },
+  );
 
   it.each(deployments.map((d) => [name(d), d] as const))('%s gets longer to stop than its drain may take', (_n, d) => {
     const drainMs = Number(environment(d)['SHUTDOWN_TIMEOUT_MS'] ?? SharedEnvSchema.parse({}).SHUTDOWN_TIMEOUT_MS);
-    expect(d['spec']['template']['spec']['terminationGracePeriodSeconds']).toBeGreaterThan(preStopSeconds(d) + drainMs / 1000);
+    expect(d['spec']['template']['spec']['terminationGracePeriodSeconds']).toBeGreaterThan(
+      preStopSeconds(d) + drainMs / 1000,
+    );
   });
 
   it.each(deployments.filter((d) => !devOnly(d)).map((d) => [name(d), d] as const))(
     '%s is configured: its environment passes the shared config schema',
     (_n, d) => {
       const env = environment(d);
-      for (const key of [...(DATABASE_SERVICES.includes(name(d)) ? ['DATABASE_URL'] : []), 'REDIS_URL', 'KAFKA_BROKERS', 'CURSOR_SECRET', 'INSTANCE_ID']) {
-        expect({ key, set: key in env || (container(d)['env'] ?? []).some((e: Obj) => e.name === key) }).toEqual({ key, set: true });
+      for (const key of [
+        ...(DATABASE_SERVICES.includes(name(d)) ? ['DATABASE_URL'] : []),
+        'REDIS_URL',
+        'KAFKA_BROKERS',
+        'CURSOR_SECRET',
+        'INSTANCE_ID',
+      ]) {
+        expect({ key, set: key in env || (container(d)['env'] ?? []).some((e: Obj) => e.name === key) }).toEqual({
+          key,
+          set: true,
+        });
       }
       expect(SharedEnvSchema.safeParse(env).error?.issues ?? []).toEqual([]);
     },
   );
 
-  it('hold no secret value: no Secret object, no credential in a ConfigMap or a literal, each read by secretKeyRef', () => {
-    expect(of('Secret')).toEqual([]);
-    for (const map of of('ConfigMap')) for (const variable of SECRET_VARIABLES) expect({ map: name(map), variable, value: map['data']?.[variable] }).toEqual({ map: name(map), variable, value: undefined });
-    for (const d of deployments) {
-      for (const e of container(d)['env'] ?? []) {
-        if (SECRET_VARIABLES.includes(e.name)) {
-          expect({ deployment: name(d), variable: e.name, from: e.valueFrom?.secretKeyRef }).toEqual({ deployment: name(d), variable: e.name, from: { name: secretOf(name(d), e.name), key: e.name } });
+  it(
+    'hold no secret value: no Secret object, no credential in a ' + 'ConfigMap or a literal, each read by secretKeyRef',
+    () => {
+      expect(of('Secret')).toEqual([]);
+      for (const map of of('ConfigMap'))
+        for (const variable of SECRET_VARIABLES)
+          expect({ map: name(map), variable, value: map['data']?.[variable] }).toEqual({
+            map: name(map),
+            variable,
+            value: undefined,
+          });
+      for (const d of deployments) {
+        for (const e of container(d)['env'] ?? []) {
+          if (SECRET_VARIABLES.includes(e.name)) {
+            expect({ deployment: name(d), variable: e.name, from: e.valueFrom?.secretKeyRef }).toEqual({
+              deployment: name(d),
+              variable: e.name,
+              from: { name: secretOf(name(d), e.name), key: e.name },
+            });
+          }
         }
       }
-    }
-    const migrate = of('Job')[0]!['spec']['template']['spec']['containers'][0];
-    expect(migrate['env'].find((e: Obj) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({ name: 'jobs-secrets', key: 'DATABASE_URL' });
-    // production: the services refuse weak or development secrets at start (libs/config)
-    expect(of('ConfigMap').find((m) => name(m) === 'jobs-config')!['data']['NODE_ENV']).toBe('production');
-  });
+      const migrate = of('Job')[0]!['spec']['template']['spec']['containers'][0];
+      expect(migrate['env'].find((e: Obj) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef).toEqual({
+        name: 'jobs-secrets',
+        key: 'DATABASE_URL',
+      });
+      // production: the services refuse weak or development secrets at start (libs/config)
+      expect(of('ConfigMap').find((m) => name(m) === 'jobs-config')!['data']['NODE_ENV']).toBe('production');
+    },
+  );
 
-  it('each service that uses PostgreSQL connects as its own role, from a Secret of its own; the migration sets their passwords', () => {
-    const withDatabase = deployments.filter((d) => secretRefOf(d, 'DATABASE_URL')).map(name);
-    expect(withDatabase.sort()).toEqual(DATABASE_SERVICES);
-    for (const service of DATABASE_SERVICES) {
-      expect(secretRefOf(deployments.find((d) => name(d) === service)!, 'DATABASE_URL')).toEqual({ name: `jobs-db-${service}`, key: 'DATABASE_URL' });
-    }
-    // the fetcher and the simulator have no database, so no credentials for one
-    for (const service of ['provider-fetcher', 'provider-sim']) expect(container(deployments.find((d) => name(d) === service)!)['env']?.some((e: Obj) => e.name === 'DATABASE_URL') ?? false).toBe(false);
-    const migrate: Obj = of('Job')[0]!['spec']['template']['spec']['containers'][0];
-    const roleUrls = (migrate['env'] as Obj[]).filter((e) => e.name.startsWith('DATABASE_URL_'));
-    expect(roleUrls.map((e) => [e.name, e.valueFrom?.secretKeyRef]).sort()).toEqual(
-      DATABASE_SERVICES.map((service) => [`DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`, { name: `jobs-db-${service}`, key: 'DATABASE_URL' }]).sort(),
-    );
-  });
+  it(
+    'each service that uses PostgreSQL connects as its own role, ' +
+      'from a Secret of its own; the migration sets their passwords',
+    () => {
+      const withDatabase = deployments.filter((d) => secretRefOf(d, 'DATABASE_URL')).map(name);
+      expect(withDatabase.sort()).toEqual(DATABASE_SERVICES);
+      for (const service of DATABASE_SERVICES) {
+        expect(
+          secretRefOf(
+            deployments.find((d) => name(d) === service)!,
+            'DATABASE_URL',
+          ),
+        ).toEqual({ name: `jobs-db-${service}`, key: 'DATABASE_URL' });
+      }
+      // the fetcher and the simulator have no database, so no credentials for one
+      for (const service of ['provider-fetcher', 'provider-sim'])
+        expect(
+          container(deployments.find((d) => name(d) === service)!)['env']?.some(
+            (e: Obj) => e.name === 'DATABASE_URL',
+          ) ?? false,
+        ).toBe(false);
+      const migrate: Obj = of('Job')[0]!['spec']['template']['spec']['containers'][0];
+      const roleUrls = (migrate['env'] as Obj[]).filter((e) => e.name.startsWith('DATABASE_URL_'));
+      expect(roleUrls.map((e) => [e.name, e.valueFrom?.secretKeyRef]).sort()).toEqual(
+        DATABASE_SERVICES.map((service) => [
+          `DATABASE_URL_${service.toUpperCase().replaceAll('-', '_')}`,
+          { name: `jobs-db-${service}`, key: 'DATABASE_URL' },
+        ]).sort(),
+      );
+    },
+  );
 
   it('the gateway has its admin token and asks every other service for readiness through a Service', () => {
     const gateway = deployments.find((d) => name(d) === 'gateway')!;
@@ -181,7 +249,10 @@ describe('deploy/k8s manifests', () => {
       expect(svc!['spec']['ports'].map((p: Obj) => p.port)).toContain(Number(target.port));
     }
     expect(urls.map(([service]) => service).sort()).toEqual(
-      deployments.filter((d) => !devOnly(d) && name(d) !== 'gateway').map(name).sort(),
+      deployments
+        .filter((d) => !devOnly(d) && name(d) !== 'gateway')
+        .map(name)
+        .sort(),
     );
   });
 
@@ -192,14 +263,20 @@ describe('deploy/k8s manifests', () => {
         continue;
       }
       const d = deployments.find((dep) => matches(s['spec']['selector'], podLabels(dep)));
-      expect({ service: name(s), deployment: d && name(d) }).toEqual({ service: name(s), deployment: name(s).replace(/-admin$/, '') });
+      expect({ service: name(s), deployment: d && name(d) }).toEqual({
+        service: name(s),
+        deployment: name(s).replace(/-admin$/, ''),
+      });
       const ports = (container(d!)['ports'] as Obj[]).map((p) => p['name']);
       for (const p of s['spec']['ports']) expect(ports).toContain(p.targetPort);
     }
   });
 
   it('Kafka, PostgreSQL and Redis are external endpoints the configuration points at', () => {
-    const external = of('Service').filter((s) => s['spec']['type'] === 'ExternalName').map(name).sort();
+    const external = of('Service')
+      .filter((s) => s['spec']['type'] === 'ExternalName')
+      .map(name)
+      .sort();
     expect(external).toEqual(['kafka', 'postgres', 'redis']);
     const billing = deployments.find((d) => name(d) === 'billing')!;
     const env = environment(billing);
@@ -230,7 +307,10 @@ describe('deploy/k8s manifests', () => {
       } else {
         // consumers scale on the lag of their own consumer group (README: needs a metrics adapter)
         const lag = metrics.find((m) => m['type'] === 'External');
-        expect(lag?.['external'].metric).toEqual({ name: 'kafka_consumergroup_lag', selector: { matchLabels: { consumergroup: service } } });
+        expect(lag?.['external'].metric).toEqual({
+          name: 'kafka_consumergroup_lag',
+          selector: { matchLabels: { consumergroup: service } },
+        });
       }
     },
   );

@@ -65,11 +65,20 @@ export interface Expression {
 /** Every PromQL expression: each rule's, each dashboard panel target's and annotation query's. */
 export function allExpressions(): Expression[] {
   const rules = loadRuleFiles().flatMap(({ file, groups }) =>
-    groups.flatMap((group) => group.rules.map((rule) => ({ where: `${file} ${group.name} ${'alert' in rule ? rule.alert : rule.record}`, expr: rule.expr }))),
+    groups.flatMap((group) =>
+      group.rules.map((rule) => ({
+        where: `${file} ${group.name} ${'alert' in rule ? rule.alert : rule.record}`,
+        expr: rule.expr,
+      })),
+    ),
   );
   const dashboards = loadDashboards().flatMap(({ file, dashboard }) => [
-    ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `${file} "${panel.title}" ${target.refId}`, expr: target.expr }))),
-    ...(dashboard.annotations?.list ?? []).flatMap((a) => (a.expr ? [{ where: `${file} annotation "${a.name}"`, expr: a.expr }] : [])),
+    ...dashboard.panels.flatMap((panel) =>
+      (panel.targets ?? []).map((target) => ({ where: `${file} "${panel.title}" ${target.refId}`, expr: target.expr })),
+    ),
+    ...(dashboard.annotations?.list ?? []).flatMap((a) =>
+      a.expr ? [{ where: `${file} annotation "${a.name}"`, expr: a.expr }] : [],
+    ),
   ]);
   return [...rules, ...dashboards];
 }
@@ -79,5 +88,7 @@ export const PROMETHEUS_SERIES = ['up', 'ALERTS'];
 
 /** The names recording rules define (`slo:...`): served by Prometheus from their own expressions. */
 export function recordedNames(): string[] {
-  return loadRuleFiles().flatMap(({ groups }) => groups.flatMap((group) => group.rules.flatMap((rule) => ('record' in rule ? [rule.record] : []))));
+  return loadRuleFiles().flatMap(({ groups }) =>
+    groups.flatMap((group) => group.rules.flatMap((rule) => ('record' in rule ? [rule.record] : []))),
+  );
 }

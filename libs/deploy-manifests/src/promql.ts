@@ -27,14 +27,24 @@ export function parsePromQL(expr: string): ParsedPromQL {
         const label = matcher.getChild('LabelName');
         const op = matcher.getChild('MatchOp');
         const value = matcher.getChild('StringLiteral');
-        if (label && value && op && expr.slice(label.from, label.to) === '__name__' && expr.slice(op.from, op.to) === '=') metrics.add(expr.slice(value.from + 1, value.to - 1));
+        if (
+          label &&
+          value &&
+          op &&
+          expr.slice(label.from, label.to) === '__name__' &&
+          expr.slice(op.from, op.to) === '='
+        )
+          metrics.add(expr.slice(value.from + 1, value.to - 1));
       }
     },
   });
   return { errors, metrics: [...metrics] };
 }
 
-/** The series a metric name stands for in an exposition: a histogram's `_bucket`, `_sum` and `_count` are its own name's. */
+/**
+ * The series a metric name stands for in an exposition: a histogram's `_bucket`, `_sum` and `_count` are its own
+ * name's.
+ */
 export function exposedFamily(series: string): string {
   return series.replace(/_(bucket|sum|count)$/, '');
 }

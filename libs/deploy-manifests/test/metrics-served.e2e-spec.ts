@@ -1,4 +1,14 @@
-import { api, createAccount, eventually, metricsEndpoints, Receiver, resetProviders, scrape, setProvider, sumOf } from '@jobs/e2e-support';
+import {
+  api,
+  createAccount,
+  eventually,
+  metricsEndpoints,
+  Receiver,
+  resetProviders,
+  scrape,
+  setProvider,
+  sumOf,
+} from '@jobs/e2e-support';
 import { allExpressions, PROMETHEUS_SERIES, recordedNames } from '../src/monitoring.js';
 import { parsePromQL } from '../src/promql.js';
 
@@ -28,7 +38,8 @@ async function scrapeAll(): Promise<Map<string, Set<string>>> {
 
 const refusedSoFar = async () => {
   let refused = 0;
-  for (const gateway of metricsEndpoints().filter((e) => e.service === 'gateway')) refused += sumOf((await scrape(gateway.url)).exposition, 'gateway_admission_refused_total');
+  for (const gateway of metricsEndpoints().filter((e) => e.service === 'gateway'))
+    refused += sumOf((await scrape(gateway.url)).exposition, 'gateway_admission_refused_total');
   return refused;
 };
 
@@ -36,7 +47,11 @@ beforeAll(async () => {
   await receiver.start();
   const account = await createAccount({ plan: 'pro', credits: 10_000 });
   const key = account.live_key;
-  const body = { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a', 'provider_b'] }, limit: 5 };
+  const body = {
+    filters: { title_or: ['engineer'] },
+    waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a', 'provider_b'] },
+    limit: 5,
+  };
   await setProvider('provider_b', { fail: 'error' });
   try {
     for (let i = 0; i < 2; i++) expect((await api('/v1/jobs/search', { key, body })).status).toBe(200);
@@ -45,23 +60,41 @@ beforeAll(async () => {
   }
 
   const hook = receiver.endpoint();
-  const accepted = await api('/v1/searches', { key, body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'own_only' }, limit: 5, webhook_url: hook } });
+  const accepted = await api('/v1/searches', {
+    key,
+    body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'own_only' }, limit: 5, webhook_url: hook },
+  });
   expect(accepted.status).toBe(202);
   await receiver.waitFor(hook, 1);
 
   // Admission refuses what cannot start within a 1 s deadline; a fast machine may answer a
   // whole burst, so bursts repeat (at most three) until one refusal is counted.
   for (let burst = 0; burst < 3 && (await refusedSoFar()) === 0; burst++) {
-    const answers = await Promise.all(Array.from({ length: 64 }, () => api('/v1/jobs/search', { key, body: { filters: { title_or: ['engineer'] }, waterfall: { timeout_ms: 1000 }, limit: 3 } })));
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, () =>
+        api('/v1/jobs/search', {
+          key,
+          body: { filters: { title_or: ['engineer'] }, waterfall: { timeout_ms: 1000 }, limit: 3 },
+        }),
+      ),
+    );
     expect(answers.every((answer) => answer.status === 200 || answer.status === 503)).toBe(true);
   }
   expect(await refusedSoFar()).toBeGreaterThan(0);
 
   // The dispatcher records its attempt once the receiver's answer is in.
-  await eventually(async () => {
-    const names = await scrapeAll();
-    return [...names.values()].some((set) => set.has('webhook_delivery_lag_seconds_count') && set.has('webhook_delivery_attempts_total')) ? true : undefined;
-  }, 15_000, 'the delivery in the dispatcher metrics');
+  await eventually(
+    async () => {
+      const names = await scrapeAll();
+      return [...names.values()].some(
+        (set) => set.has('webhook_delivery_lag_seconds_count') && set.has('webhook_delivery_attempts_total'),
+      )
+        ? true
+        : undefined;
+    },
+    15_000,
+    'the delivery in the dispatcher metrics',
+  );
   for (const [id, names] of await scrapeAll()) served.set(id, names);
 }, 600_000);
 
@@ -71,13 +104,29 @@ afterAll(async () => {
 
 describe('the metrics of the alert rules and dashboards', () => {
   it('are scraped from every process of the stack', () => {
-    expect([...new Set([...served.keys()].map((id) => id.split('#')[0]))].sort()).toEqual(['billing', 'dedupe', 'gateway', 'provider-fetcher', 'provider-sim', 'search-orchestrator', 'webhook-dispatcher']);
+    expect([...new Set([...served.keys()].map((id) => id.split('#')[0]))].sort()).toEqual([
+      'billing',
+      'dedupe',
+      'gateway',
+      'provider-fetcher',
+      'provider-sim',
+      'search-orchestrator',
+      'webhook-dispatcher',
+    ]);
   });
 
-  it.each(expressions.map((e) => [e.where, e.expr] as const))('%s names only metrics a process serves', (_where, expr) => {
-    const { errors, metrics } = parsePromQL(expr);
-    expect(errors).toEqual([]);
-    const missing = metrics.filter((name) => !recorded.has(name) && !PROMETHEUS_SERIES.includes(name) && ![...served.values()].some((names) => names.has(name)));
-    expect(missing).toEqual([]);
-  });
+  it.each(expressions.map((e) => [e.where, e.expr] as const))(
+    '%s names only metrics a process serves',
+    (_where, expr) => {
+      const { errors, metrics } = parsePromQL(expr);
+      expect(errors).toEqual([]);
+      const missing = metrics.filter(
+        (name) =>
+          !recorded.has(name) &&
+          !PROMETHEUS_SERIES.includes(name) &&
+          ![...served.values()].some((names) => names.has(name)),
+      );
+      expect(missing).toEqual([]);
+    },
+  );
 });

@@ -41,7 +41,10 @@ export function apiReferenceMarkdown(document: OpenApiDocument): string {
     '',
     document.info.description,
     '',
-    `The complete machine-readable description, with every schema, is [/openapi.yaml](/openapi.yaml); the [HTML version of this page](/docs/api) renders it. Paths below are relative to the host, under \`${server}\`.`,
+    `The complete machine-readable description, with every ` +
+      `schema, is [/openapi.yaml](/openapi.yaml); the [HTML version ` +
+      `of this page](/docs/api) renders it. Paths below are ` +
+      `relative to the host, under \`${server}\`.`,
     '',
   ];
   const byTag = new Map<string, [string, string, Json][]>();
@@ -51,18 +54,35 @@ export function apiReferenceMarkdown(document: OpenApiDocument): string {
       byTag.set(tag, [...(byTag.get(tag) ?? []), [method, path, operation]]);
     }
   }
-  const tags = [...(document.tags ?? []).map((tag) => tag.name), ...byTag.keys()].filter((tag, i, all) => all.indexOf(tag) === i && byTag.has(tag));
+  const tags = [...(document.tags ?? []).map((tag) => tag.name), ...byTag.keys()].filter(
+    (tag, i, all) => all.indexOf(tag) === i && byTag.has(tag),
+  );
   for (const tag of tags) {
     lines.push(`## ${tag}`, '');
     const description = document.tags?.find((t) => t.name === tag)?.description;
     if (description) lines.push(description, '');
     for (const [method, path, operation] of byTag.get(tag)!) {
-      lines.push(`### ${method.toUpperCase()} ${server}${path}`, '', `**${String(operation['summary'] ?? '')}**`, '', String(operation['description'] ?? '').trim(), '');
+      lines.push(
+        `### ${method.toUpperCase()} ${server}${path}`,
+        '',
+        `**${String(operation['summary'] ?? '')}**`,
+        '',
+        String(operation['description'] ?? '').trim(),
+        '',
+      );
       const security = operation['security'] as unknown[] | undefined;
-      lines.push(`- Authentication: ${security && security.length === 0 ? 'none' : '`Authorization: Bearer <API key>`'}`);
-      for (const parameter of ((operation['parameters'] as Json[] | undefined) ?? []).map((p) => resolve(document, p))) {
+      lines.push(
+        `- Authentication: ${security && security.length === 0 ? 'none' : '`Authorization: Bearer <API key>`'}`,
+      );
+      for (const parameter of ((operation['parameters'] as Json[] | undefined) ?? []).map((p) =>
+        resolve(document, p),
+      )) {
         const where = String(parameter['in']);
-        lines.push(`- ${where === 'header' ? 'Header' : where === 'path' ? 'Path parameter' : 'Query parameter'} \`${String(parameter['name'])}\`${parameter['required'] === true ? ' (required)' : ''}${parameter['description'] ? `: ${String(parameter['description'])}` : ''}`);
+        lines.push(
+          `- ` +
+            `${where === 'header' ? 'Header' : where === 'path' ? 'Path parameter' : 'Query parameter'} ` +
+            `\`${String(parameter['name'])}\`${parameter['required'] === true ? ' (required)' : ''}${parameter['description'] ? `: ${String(parameter['description'])}` : ''}`,
+        );
       }
       const body = jsonSchemaName(operation['requestBody'] as Json | undefined);
       if (body) lines.push(`- Request body: \`${body}\` (JSON)`);
@@ -79,7 +99,10 @@ export function apiReferenceMarkdown(document: OpenApiDocument): string {
       lines.push('');
     }
   }
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 /**

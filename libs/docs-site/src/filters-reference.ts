@@ -12,13 +12,15 @@ type Json = Record<string, unknown>;
 /** String patterns of the filters, in words; a pattern not listed here fails the rendering. */
 const PATTERNS: Record<string, string> = {
   '^[A-Z]{2}$': 'country code (two upper-case letters)',
-  '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$': 'domain name (lower case, no scheme or path)',
+  '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$':
+    'domain name (lower case, no scheme or path)',
 };
 
 const code = (value: unknown) => `\`${String(value)}\``;
 
 function range(min: unknown, max: unknown, unit: string): string {
-  if (min !== undefined && max !== undefined) return min === max ? `${String(min)} ${unit}` : `${String(min)} to ${String(max)} ${unit}`;
+  if (min !== undefined && max !== undefined)
+    return min === max ? `${String(min)} ${unit}` : `${String(min)} to ${String(max)} ${unit}`;
   if (min !== undefined) return `at least ${String(min)} ${unit}`;
   if (max !== undefined) return `at most ${String(max)} ${unit}`;
   return '';
@@ -53,7 +55,9 @@ export function typeInWords(schema: Json): string {
   if (schema['type'] === 'array') {
     const count = range(schema['minItems'], schema['maxItems'], 'items');
     const items = schema['items'] as Json;
-    return Array.isArray(items['enum']) ? `list of ${count} from ${(items['enum'] as unknown[]).map(code).join(', ')}` : `list of ${count}, each a ${scalar(items)}`;
+    return Array.isArray(items['enum'])
+      ? `list of ${count} from ${(items['enum'] as unknown[]).map(code).join(', ')}`
+      : `list of ${count}, each a ${scalar(items)}`;
   }
   return scalar(schema);
 }
@@ -68,7 +72,9 @@ export interface FilterReference {
 
 /** Every filter of the contracts, in their order. */
 export function filterReferences(): FilterReference[] {
-  const json = z.toJSONSchema(FiltersSchema, { target: 'draft-2020-12', io: 'input' }) as { properties: Record<string, Json> };
+  const json = z.toJSONSchema(FiltersSchema, { target: 'draft-2020-12', io: 'input' }) as {
+    properties: Record<string, Json>;
+  };
   return Object.entries(json.properties).map(([name, property]) => {
     const { description, examples, ...schema } = property;
     if (typeof description !== 'string' || !Array.isArray(examples) || examples.length === 0) {
@@ -82,6 +88,8 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The Markdown table between the guide's `filters:start` and `filters:end` markers. */
 export function renderFiltersTable(): string {
-  const rows = filterReferences().map((filter) => `| \`${filter.name}\` | ${cell(filter.type)} | ${cell(filter.meaning)} | \`${filter.example}\` |`);
+  const rows = filterReferences().map(
+    (filter) => `| \`${filter.name}\` | ${cell(filter.type)} | ${cell(filter.meaning)} | \`${filter.example}\` |`,
+  );
   return ['| Filter | Type | Meaning | Example |', '|---|---|---|---|', ...rows].join('\n');
 }

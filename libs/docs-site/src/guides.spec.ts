@@ -13,11 +13,25 @@ describe('firstHeading', () => {
 });
 
 describe('navOrder', () => {
-  it('follows the list, then the unlisted guides by title, the index first and the API reference always present', () => {
-    const guides = [guide('index', 'Home'), guide('errors', 'Errors'), guide('zeta', 'A late guide'), guide('beta', 'B guide')];
-    expect(navOrder(['errors', 'index', 'missing', 'errors'], guides)).toEqual(['index', 'errors', 'zeta', 'beta', 'api']);
-    expect(navOrder(['api', 'errors'], guides)).toEqual(['index', 'api', 'errors', 'zeta', 'beta']);
-  });
+  it(
+    'follows the list, then the unlisted guides by title, the ' + 'index first and the API reference always present',
+    () => {
+      const guides = [
+        guide('index', 'Home'),
+        guide('errors', 'Errors'),
+        guide('zeta', 'A late guide'),
+        guide('beta', 'B guide'),
+      ];
+      expect(navOrder(['errors', 'index', 'missing', 'errors'], guides)).toEqual([
+        'index',
+        'errors',
+        'zeta',
+        'beta',
+        'api',
+      ]);
+      expect(navOrder(['api', 'errors'], guides)).toEqual(['index', 'api', 'errors', 'zeta', 'beta']);
+    },
+  );
 });
 
 describe('readGuides', () => {
@@ -28,9 +42,18 @@ describe('readGuides', () => {
   };
 
   it('reads every .md of the folder: a file another branch adds or replaces needs no code change', () => {
-    const dir = folder({ 'nav.yaml': '- index\n- client\n', 'index.md': '# Home\n', 'client.md': '# The client\n\nA paragraph.\n', 'mcp.md': '# The MCP server\n' });
+    const dir = folder({
+      'nav.yaml': '- index\n- client\n',
+      'index.md': '# Home\n',
+      'client.md': '# The client\n\nA paragraph.\n',
+      'mcp.md': '# The MCP server\n',
+    });
     const { guides, order } = readGuides(dir);
-    expect(guides.map((g) => [g.slug, g.title])).toEqual([['client', 'The client'], ['index', 'Home'], ['mcp', 'The MCP server']]);
+    expect(guides.map((g) => [g.slug, g.title])).toEqual([
+      ['client', 'The client'],
+      ['index', 'Home'],
+      ['mcp', 'The MCP server'],
+    ]);
     expect(order).toEqual(['index', 'client', 'mcp', 'api']);
   });
 
@@ -43,7 +66,21 @@ describe('readGuides', () => {
 
   it('ships the index, every guide (the client and MCP server pages included) and the API reference', () => {
     const { order } = readGuides();
-    for (const slug of ['index', 'quick-start', 'authentication', 'errors', 'pagination', 'billing', 'waterfall', 'async-searches', 'webhooks', 'sandbox', 'client', 'mcp', 'api']) {
+    for (const slug of [
+      'index',
+      'quick-start',
+      'authentication',
+      'errors',
+      'pagination',
+      'billing',
+      'waterfall',
+      'async-searches',
+      'webhooks',
+      'sandbox',
+      'client',
+      'mcp',
+      'api',
+    ]) {
       expect(order).toContain(slug);
     }
   });

@@ -39,16 +39,24 @@ export function firstHeading(markdown: string): string | undefined {
  */
 export function readGuides(dir: string = GUIDES_DIR): { guides: GuideSource[]; order: string[] } {
   const guides: GuideSource[] = [];
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.md')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .sort()) {
     const slug = file.slice(0, -'.md'.length);
-    if (!SLUG.test(slug) || slug === API_REFERENCE_SLUG) throw new Error(`guides/${file}: a guide's file name is its address: lower-case letters, digits and '-', not '${API_REFERENCE_SLUG}'`);
+    if (!SLUG.test(slug) || slug === API_REFERENCE_SLUG)
+      throw new Error(
+        `guides/${file}: a guide's file name is its address: ` +
+          `lower-case letters, digits and '-', not ` +
+          `'${API_REFERENCE_SLUG}'`,
+      );
     const markdown = readFileSync(join(dir, file), 'utf8');
     const title = firstHeading(markdown);
     if (!title) throw new Error(`guides/${file} has no '# ' title`);
     guides.push({ slug, title, markdown });
   }
   const listed = parse(readFileSync(join(dir, NAV_FILE), 'utf8')) as unknown;
-  if (!Array.isArray(listed) || !listed.every((slug) => typeof slug === 'string')) throw new Error(`guides/${NAV_FILE} is a list of page slugs`);
+  if (!Array.isArray(listed) || !listed.every((slug) => typeof slug === 'string'))
+    throw new Error(`guides/${NAV_FILE} is a list of page slugs`);
   return { guides, order: navOrder(listed, guides) };
 }
 

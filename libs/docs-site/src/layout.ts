@@ -28,7 +28,11 @@ export const SITE_NAME = 'Job Data API';
  */
 export function layout(page: LayoutInput): string {
   const nav = page.nav
-    .map((item) => `<li><a href="${escapeHtml(item.path)}"${item.path === page.path ? ' aria-current="page"' : ''}>${escapeHtml(item.title)}</a></li>`)
+    .map(
+      (item) =>
+        `<li><a ` +
+        `href="${escapeHtml(item.path)}"${item.path === page.path ? ' aria-current="page"' : ''}>${escapeHtml(item.title)}</a></li>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en">

@@ -6,12 +6,17 @@ describe('renderMarkdown', () => {
     const page = renderMarkdown('# Errors\n\n## `rate_limited`\n\ntext\n\n## rate_limited\n\n### How to retry\n');
     expect(page.title).toBe('Errors');
     expect(page.anchors).toEqual(['errors', 'rate_limited', 'rate_limited-2', 'how-to-retry']);
-    expect(page.html).toContain('<h2 id="rate_limited"><code>rate_limited</code> <a class="anchor" href="#rate_limited"');
+    expect(page.html).toContain(
+      '<h2 id="rate_limited"><code>rate_limited</code> <a class="anchor" href="#rate_limited"',
+    );
     expect(page.html).toContain('<h1 id="errors">Errors</h1>');
   });
 
   it('turns links to sibling guides into site paths, and leaves the others alone', () => {
-    const page = renderMarkdown('[a](errors.md#not_found) [b](./quick-start.md) [c](index.md) [d](/openapi.yaml) [e](#x) [f](https://example.com/a.md)');
+    const page = renderMarkdown(
+      '[a](errors.md#not_found) [b](./quick-start.md) [c](index.md) ' +
+        '[d](/openapi.yaml) [e](#x) [f](https://example.com/a.md)',
+    );
     expect(page.html).toContain('href="/docs/errors#not_found"');
     expect(page.html).toContain('href="/docs/quick-start"');
     expect(page.html).toContain('href="/docs"');
@@ -21,7 +26,9 @@ describe('renderMarkdown', () => {
   });
 
   it('renders no raw HTML from a guide: nothing in one can load a script or an outside asset', () => {
-    const page = renderMarkdown('# T\n\n<script src="https://cdn.example/x.js"></script>\n\n<img src="https://cdn.example/i.png">\n');
+    const page = renderMarkdown(
+      '# T\n\n<script src="https://cdn.example/x.js"></script>\n\n<img src="https://cdn.example/i.png">\n',
+    );
     expect(page.html).not.toContain('<script');
     expect(page.html).not.toContain('<img');
     expect(page.html).toContain('&lt;script');

@@ -58,7 +58,10 @@ function createRenderer(): MarkdownIt {
   md.renderer.rules.heading_close = (tokens, index, options) => {
     const open = tokens[index - 2];
     const id = open?.attrGet('id');
-    const link = id && open?.tag !== 'h1' ? ` <a class="anchor" href="#${md.utils.escapeHtml(String(id))}" aria-label="Link to this section">#</a>` : '';
+    const link =
+      id && open?.tag !== 'h1'
+        ? ` <a class="anchor" href="#${md.utils.escapeHtml(String(id))}" aria-label="Link to this section">#</a>`
+        : '';
     return link + renderToken(tokens, index, options);
   };
   return md;

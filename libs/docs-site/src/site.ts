@@ -73,8 +73,13 @@ const ASSET_CACHE = 'public, max-age=31536000, immutable';
  * Only this host, for everything a page loads. Swagger UI sets inline `style` attributes and
  * shows inline `data:` SVG icons; the guides need neither.
  */
-const GUIDE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const API_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const GUIDE_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const API_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' " +
+  "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const SITE_ASSETS_DIR = fileURLToPath(new URL('../assets/', import.meta.url));
 
@@ -101,17 +106,34 @@ export class DocsSite {
 
   static build(options: DocsSiteOptions): DocsSite {
     const { guides, order } = readGuides(options.guidesDir);
-    if (!guides.some((guide) => guide.slug === 'index')) throw new Error('guides/index.md is the home page of /docs: it is missing');
+    if (!guides.some((guide) => guide.slug === 'index'))
+      throw new Error('guides/index.md is the home page of /docs: it is missing');
     const host = options.publicBaseUrl.replace(/\/+$/, '');
     const fill = (markdown: string) =>
-      markdown.replaceAll('{{base_url}}', `${host}/v1`).replaceAll('{{docs_url}}', `${host}${DOCS_ROOT}`).replaceAll('{{dashboard_url}}', `${host}/dashboard/`);
+      markdown
+        .replaceAll('{{base_url}}', `${host}/v1`)
+        .replaceAll('{{docs_url}}', `${host}${DOCS_ROOT}`)
+        .replaceAll('{{dashboard_url}}', `${host}/dashboard/`);
     const openApiPath = options.openApiPath ?? '/openapi.yaml';
 
-    const apiReference = { slug: API_REFERENCE_SLUG, title: 'API reference', markdown: apiReferenceMarkdown(options.openApi) };
+    const apiReference = {
+      slug: API_REFERENCE_SLUG,
+      title: 'API reference',
+      markdown: apiReferenceMarkdown(options.openApi),
+    };
     const sources = new Map([...guides, apiReference].map((guide) => [guide.slug, guide]));
     const titled = order.map((slug) => sources.get(slug)!);
-    const nav: NavItem[] = titled.map((page) => ({ title: page.slug === 'index' ? 'Overview' : page.title, path: pagePath(page.slug) }));
-    const contents = ['', '## All pages', '', ...titled.filter((page) => page.slug !== 'index').map((page) => `- [${page.title}](${page.slug}.md)`), ''].join('\n');
+    const nav: NavItem[] = titled.map((page) => ({
+      title: page.slug === 'index' ? 'Overview' : page.title,
+      path: pagePath(page.slug),
+    }));
+    const contents = [
+      '',
+      '## All pages',
+      '',
+      ...titled.filter((page) => page.slug !== 'index').map((page) => `- [${page.title}](${page.slug}.md)`),
+      '',
+    ].join('\n');
 
     const entries = new Map<string, Entry>();
     const add = (path: string, body: Buffer, headers: Record<string, string>): void => {
@@ -128,7 +150,11 @@ export class DocsSite {
     const siteCss = asset('docs.css', readFileSync(join(SITE_ASSETS_DIR, 'docs.css')), CONTENT_TYPES.css);
     const swagger = swaggerUiDir();
     const swaggerCss = asset('swagger-ui.css', readFileSync(join(swagger, 'swagger-ui.css')), CONTENT_TYPES.css);
-    const swaggerJs = asset('swagger-ui-bundle.js', readFileSync(join(swagger, 'swagger-ui-bundle.js')), CONTENT_TYPES.js);
+    const swaggerJs = asset(
+      'swagger-ui-bundle.js',
+      readFileSync(join(swagger, 'swagger-ui-bundle.js')),
+      CONTENT_TYPES.js,
+    );
     const initializer = asset('api-reference.js', swaggerInitializer(openApiPath), CONTENT_TYPES.js);
 
     const pages: DocsPage[] = [];
@@ -136,9 +162,18 @@ export class DocsSite {
       const isApi = source.slug === API_REFERENCE_SLUG;
       const markdown = fill(source.markdown) + (source.slug === 'index' ? contents : '');
       const rendered = renderMarkdown(markdown);
-      const page: DocsPage = { slug: source.slug, title: source.title, path: pagePath(source.slug), twinPath: twinPath(source.slug), anchors: rendered.anchors };
+      const page: DocsPage = {
+        slug: source.slug,
+        title: source.title,
+        path: pagePath(source.slug),
+        twinPath: twinPath(source.slug),
+        anchors: rendered.anchors,
+      };
       const body = isApi
-        ? `<h1 id="api-reference">API reference</h1>\n<p>Rendered from <a href="${openApiPath}">${openApiPath}</a>. The <a href="${page.twinPath}">Markdown twin</a> summarises every operation.</p>\n<div id="swagger-ui"></div>`
+        ? `<h1 id="api-reference">API reference</h1>\n<p>Rendered from ` +
+          `<a href="${openApiPath}">${openApiPath}</a>. The <a ` +
+          `href="${page.twinPath}">Markdown twin</a> summarises every ` +
+          `operation.</p>\n<div id="swagger-ui"></div>`
         : `<article class="guide">\n${rendered.html}</article>`;
       const html = layout({
         title: source.title,
@@ -150,9 +185,21 @@ export class DocsSite {
         scripts: isApi ? [swaggerJs, initializer] : [],
         wide: isApi,
       });
-      const security = { 'Content-Security-Policy': isApi ? API_CSP : GUIDE_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
-      add(page.path, Buffer.from(html), { 'Content-Type': CONTENT_TYPES.html, 'Cache-Control': PAGE_CACHE, ...security });
-      add(page.twinPath, Buffer.from(markdown), { 'Content-Type': CONTENT_TYPES.markdown, 'Cache-Control': PAGE_CACHE, 'X-Content-Type-Options': 'nosniff' });
+      const security = {
+        'Content-Security-Policy': isApi ? API_CSP : GUIDE_CSP,
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+      };
+      add(page.path, Buffer.from(html), {
+        'Content-Type': CONTENT_TYPES.html,
+        'Cache-Control': PAGE_CACHE,
+        ...security,
+      });
+      add(page.twinPath, Buffer.from(markdown), {
+        'Content-Type': CONTENT_TYPES.markdown,
+        'Cache-Control': PAGE_CACHE,
+        'X-Content-Type-Options': 'nosniff',
+      });
       pages.push(isApi ? { ...page, anchors: ['api-reference'] } : page);
     }
     const redirects = new Map([
@@ -176,12 +223,16 @@ export class DocsSite {
     const entry = this.entries.get(path);
     if (!entry) return undefined;
     const headers: Record<string, string> = { ...entry.headers, ETag: entry.etag, Vary: 'Accept-Encoding' };
-    if (request.ifNoneMatch && request.ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(entry.etag))) {
+    if (
+      request.ifNoneMatch &&
+      request.ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(entry.etag))
+    ) {
       return { status: 304, headers };
     }
     if (acceptsGzip(request.acceptEncoding)) {
       entry.gzipped ??= gzipSync(entry.body, { level: 9 });
-      if (entry.gzipped.length < entry.body.length) return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: entry.gzipped };
+      if (entry.gzipped.length < entry.body.length)
+        return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: entry.gzipped };
     }
     return { status: 200, headers, body: entry.body };
   }

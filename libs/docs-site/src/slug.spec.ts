@@ -2,7 +2,8 @@ import { SlugCounter, slugify } from './slug.js';
 
 describe('slugify', () => {
   it('keeps an error code as it is: the anchor every doc_url names', () => {
-    for (const code of ['invalid_request', 'unknown_filter', 'rate_limited', 'internal_error']) expect(slugify(code)).toBe(code);
+    for (const code of ['invalid_request', 'unknown_filter', 'rate_limited', 'internal_error'])
+      expect(slugify(code)).toBe(code);
   });
 
   it('lower-cases, drops punctuation and accents, joins words with -', () => {
@@ -17,7 +18,12 @@ describe('slugify', () => {
 describe('SlugCounter', () => {
   it('numbers repeated headings as GitHub does', () => {
     const slugs = new SlugCounter();
-    expect(['Example', 'Example', 'Other', 'Example'].map((t) => slugs.next(t))).toEqual(['example', 'example-2', 'other', 'example-3']);
+    expect(['Example', 'Example', 'Other', 'Example'].map((t) => slugs.next(t))).toEqual([
+      'example',
+      'example-2',
+      'other',
+      'example-3',
+    ]);
     expect(slugs.next('!!!')).toBe('section');
   });
 });

@@ -1,10 +1,17 @@
 import { stack } from './stack.js';
 
-/** A signed-in dashboard session outside a browser: its cookie, its CSRF token, and calls to /dashboard/api with both. */
+/**
+ * A signed-in dashboard session outside a browser: its cookie, its CSRF token, and calls to /dashboard/api with both.
+ */
 export interface DashboardClient {
   csrfToken: string;
   /** `csrf: false` leaves the token out of a change (to see it refused). */
-  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, options?: { csrf?: boolean }): Promise<{ status: number; body: Record<string, unknown> | null }>;
+  call(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    options?: { csrf?: boolean },
+  ): Promise<{ status: number; body: Record<string, unknown> | null }>;
 }
 
 /**

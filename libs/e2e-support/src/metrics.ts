@@ -18,7 +18,8 @@ export function metricsEndpoints(): MetricsEndpoint[] {
   return servicePorts().map(([id, port]) => {
     const service = id.split('#')[0]!;
     const adminPort = gatewayAdminPorts.get(id);
-    const base = service !== 'gateway' ? `http://127.0.0.1:${port}` : adminPort ? `http://127.0.0.1:${adminPort}` : stack.adminUrl;
+    const base =
+      service !== 'gateway' ? `http://127.0.0.1:${port}` : adminPort ? `http://127.0.0.1:${adminPort}` : stack.adminUrl;
     return { id, service, url: `${base}/metrics` };
   });
 }
@@ -52,5 +53,9 @@ export interface Scrape {
 export async function scrape(url: string): Promise<Scrape> {
   const res = await fetch(url);
   const text = await res.text();
-  return { status: res.status, contentType: res.headers.get('content-type'), exposition: res.status === 200 ? parsePrometheusText(text) : { samples: [], types: {} } };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    exposition: res.status === 200 ? parsePrometheusText(text) : { samples: [], types: {} },
+  };
 }

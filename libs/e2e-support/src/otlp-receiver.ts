@@ -28,28 +28,34 @@ const AnyValue = z.object({
 const KeyValue = z.object({ key: z.string(), value: AnyValue });
 /** The parts of `ExportTraceServiceRequest` (opentelemetry-proto, JSON mapping with hex ids) the tests read. */
 const ExportTraceServiceRequest = z.object({
-  resourceSpans: z.array(
-    z.object({
-      resource: z.object({ attributes: z.array(KeyValue).default([]) }).optional(),
-      scopeSpans: z.array(
-        z.object({
-          spans: z.array(
+  resourceSpans: z
+    .array(
+      z.object({
+        resource: z.object({ attributes: z.array(KeyValue).default([]) }).optional(),
+        scopeSpans: z
+          .array(
             z.object({
-              traceId: z.string(),
-              spanId: z.string(),
-              parentSpanId: z.string().optional(),
-              name: z.string(),
-              kind: z.number().optional(),
-              startTimeUnixNano: z.union([z.string(), z.number()]),
-              endTimeUnixNano: z.union([z.string(), z.number()]),
-              attributes: z.array(KeyValue).default([]),
-              links: z.array(z.object({ traceId: z.string(), spanId: z.string() })).default([]),
+              spans: z
+                .array(
+                  z.object({
+                    traceId: z.string(),
+                    spanId: z.string(),
+                    parentSpanId: z.string().optional(),
+                    name: z.string(),
+                    kind: z.number().optional(),
+                    startTimeUnixNano: z.union([z.string(), z.number()]),
+                    endTimeUnixNano: z.union([z.string(), z.number()]),
+                    attributes: z.array(KeyValue).default([]),
+                    links: z.array(z.object({ traceId: z.string(), spanId: z.string() })).default([]),
+                  }),
+                )
+                .default([]),
             }),
-          ).default([]),
-        }),
-      ).default([]),
-    }),
-  ).default([]),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
 });
 
 /** OTLP JSON times are 64-bit nanoseconds, as strings or numbers: exact through BigInt. */
@@ -93,7 +99,9 @@ export class OtlpReceiver {
         }
         const parsed = ExportTraceServiceRequest.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
         if (!parsed.success) {
-          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: parsed.error.message }));
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ message: parsed.error.message }));
           return;
         }
         for (const resourceSpans of parsed.data.resourceSpans) {
@@ -135,7 +143,11 @@ export class OtlpReceiver {
 
   /** The trace ids of the spans that link to the given caller's trace. */
   linkedFrom(callerTraceId: string): string[] {
-    return [...new Set(this.spans.filter((span) => span.links.some((l) => l.traceId === callerTraceId)).map((span) => span.traceId))];
+    return [
+      ...new Set(
+        this.spans.filter((span) => span.links.some((l) => l.traceId === callerTraceId)).map((span) => span.traceId),
+      ),
+    ];
   }
 
   async close(): Promise<void> {
@@ -143,7 +155,10 @@ export class OtlpReceiver {
   }
 }
 
-/** Spans whose parent was not received: the root alone once a trace is complete (parents end, and so are exported, after their children). */
+/**
+ * Spans whose parent was not received: the root alone once a trace is complete (parents end, and so are exported, after
+ * their children).
+ */
 export function rootsOf(spans: readonly ReceivedSpan[]): ReceivedSpan[] {
   const ids = new Set(spans.map((s) => s.spanId));
   return spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
@@ -153,7 +168,11 @@ export function rootsOf(spans: readonly ReceivedSpan[]): ReceivedSpan[] {
 export function ancestry(spans: readonly ReceivedSpan[], span: ReceivedSpan): ReceivedSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const path = [span];
-  for (let parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined; parent; parent = parent.parentSpanId ? byId.get(parent.parentSpanId) : undefined) {
+  for (
+    let parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
+    parent;
+    parent = parent.parentSpanId ? byId.get(parent.parentSpanId) : undefined
+  ) {
     path.unshift(parent);
   }
   return path;

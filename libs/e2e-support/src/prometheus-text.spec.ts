@@ -22,9 +22,19 @@ describe('parsePrometheusText', () => {
   const exposition = parsePrometheusText(TEXT);
 
   it('reads every sample with its labels and the type of each family', () => {
-    expect(exposition.types).toEqual({ target_info: 'gauge', kafka_consumer_messages_total: 'counter', provider_call_seconds: 'histogram' });
+    expect(exposition.types).toEqual({
+      target_info: 'gauge',
+      kafka_consumer_messages_total: 'counter',
+      provider_call_seconds: 'histogram',
+    });
     expect(exposition.samples).toHaveLength(9);
-    expect(matching(exposition, 'provider_call_seconds_bucket', { le: '+Inf' })).toEqual([{ name: 'provider_call_seconds_bucket', labels: { provider: 'provider_b', outcome: 'error', le: '+Inf' }, value: 2 }]);
+    expect(matching(exposition, 'provider_call_seconds_bucket', { le: '+Inf' })).toEqual([
+      {
+        name: 'provider_call_seconds_bucket',
+        labels: { provider: 'provider_b', outcome: 'error', le: '+Inf' },
+        value: 2,
+      },
+    ]);
   });
 
   it('sums the samples whose labels include the ones asked for', () => {

@@ -35,7 +35,11 @@ export function parsePrometheusText(text: string): Exposition {
     }
     const match = SAMPLE.exec(line);
     if (!match) throw new Error(`line ${index + 1} is not a Prometheus sample: ${line}`);
-    samples.push({ name: match[1]!, labels: parseLabels(match[2] ?? '', index + 1), value: parseValue(match[3]!, index + 1) });
+    samples.push({
+      name: match[1]!,
+      labels: parseLabels(match[2] ?? '', index + 1),
+      value: parseValue(match[3]!, index + 1),
+    });
   }
   return { samples, types };
 }
@@ -67,5 +71,7 @@ export function sumOf(exposition: Exposition, name: string, labels: Record<strin
 
 /** The samples of `name` whose labels include `labels`. */
 export function matching(exposition: Exposition, name: string, labels: Record<string, string> = {}): Sample[] {
-  return exposition.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  return exposition.samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
 }

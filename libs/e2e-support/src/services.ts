@@ -9,7 +9,12 @@ import { stack } from './stack.js';
 /** The service name -> pid file of the running stack. */
 export function stackPidsFile(): string {
   const file = process.env['STACK_PIDS_FILE'];
-  if (!file) throw new Error('STACK_PIDS_FILE is not set: run the e2e tests through scripts/stack.mjs, or point it at .local/run/<instance>/pids.json');
+  if (!file)
+    throw new Error(
+      'STACK_PIDS_FILE is not set: run the e2e tests through ' +
+        'scripts/stack.mjs, or point it at ' +
+        '.local/run/<instance>/pids.json',
+    );
   return file;
 }
 

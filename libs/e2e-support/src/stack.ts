@@ -9,7 +9,11 @@ export const stack = {
   kafkaBrokers: (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','),
 };
 
-export async function createAccount(body: { plan: string; credits: number; rate_limit?: { limit: number; window_seconds: number } }): Promise<{ account_id: string; live_key: string; test_key: string }> {
+export async function createAccount(body: {
+  plan: string;
+  credits: number;
+  rate_limit?: { limit: number; window_seconds: number };
+}): Promise<{ account_id: string; live_key: string; test_key: string }> {
   const res = await fetch(`${stack.adminUrl}/admin/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
@@ -55,7 +59,10 @@ export async function refreshPass(timeoutMs = 300_000): Promise<string> {
     const res = await fetch(`${stack.adminUrl}/admin/refresh/${refreshId}`, { headers });
     const body = (await res.json()) as { status?: string };
     if (res.status === 200 && body.status === 'completed') return refreshId;
-    if (Date.now() > until) throw new Error(`refresh ${refreshId} did not complete within ${timeoutMs} ms: ${res.status} ${JSON.stringify(body)}`);
+    if (Date.now() > until)
+      throw new Error(
+        `refresh ${refreshId} did not complete within ${timeoutMs} ms: ${res.status} ${JSON.stringify(body)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -63,7 +70,10 @@ export async function refreshPass(timeoutMs = 300_000): Promise<string> {
 const SEARCHES = /^\/v1\/(jobs\/search|searches)(\?|$)/;
 
 /** A request to the stack's API; `baseUrl` picks one gateway when several run (gatewayUrls()). */
-export async function api(path: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string>; baseUrl?: string } = {}) {
+export async function api(
+  path: string,
+  init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string>; baseUrl?: string } = {},
+) {
   if (init.body !== undefined && SEARCHES.test(path)) await crawled();
   const res = await fetch(`${init.baseUrl ?? stack.baseUrl}${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
@@ -75,7 +85,11 @@ export async function api(path: string, init: { method?: string; key?: string; b
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+  };
 }
 
 export interface SeenMessage {
@@ -110,7 +124,11 @@ export class TopicTap {
     try {
       for (const topic of this.topics) {
         const ends = await admin.fetchTopicOffsets(topic);
-        await admin.setOffsets({ groupId: this.groupId, topic, partitions: ends.map((o) => ({ partition: o.partition, offset: o.high })) });
+        await admin.setOffsets({
+          groupId: this.groupId,
+          topic,
+          partitions: ends.map((o) => ({ partition: o.partition, offset: o.high })),
+        });
       }
     } finally {
       await admin.disconnect();
@@ -156,7 +174,10 @@ export async function simControl(method: 'PUT' | 'POST', path: string, body?: un
   const base = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
   const res = await fetch(`${base}/_control${path}`, {
     method,
-    headers: { authorization: `Bearer ${stack.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${stack.adminToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   await res.body?.cancel();

@@ -41,7 +41,11 @@ async function answers(url: string): Promise<boolean> {
 export async function traceViewer(): Promise<TraceViewer> {
   const url = process.env['TRACE_VIEWER_URL'];
   if (!url) throw new Error('TRACE_VIEWER_URL is not set: run the e2e tests through scripts/stack.mjs');
-  const env = { ...process.env, ZIPKIN_PORT: process.env['ZIPKIN_PORT'] ?? new URL(url).port, ZIPKIN_INSTANCE: process.env['ZIPKIN_INSTANCE'] ?? 'test' };
+  const env = {
+    ...process.env,
+    ZIPKIN_PORT: process.env['ZIPKIN_PORT'] ?? new URL(url).port,
+    ZIPKIN_INSTANCE: process.env['ZIPKIN_INSTANCE'] ?? 'test',
+  };
   let startedHere = false;
   if (!(await answers(url))) {
     await run('bash', [ZIPKIN_SCRIPT, 'start'], { env, timeout: 180_000 });
@@ -57,7 +61,9 @@ export async function traceViewer(): Promise<TraceViewer> {
     url,
     trace: (traceId) => json<ViewerSpan[]>(`/api/v2/trace/${traceId}`),
     tracesTagged: async (key, value) => {
-      const traces = await json<ViewerSpan[][]>(`/api/v2/traces?annotationQuery=${encodeURIComponent(`${key}=${value}`)}&lookback=3600000&limit=10`);
+      const traces = await json<ViewerSpan[][]>(
+        `/api/v2/traces?annotationQuery=${encodeURIComponent(`${key}=${value}`)}&lookback=3600000&limit=10`,
+      );
       return traces.map((spans) => spans[0]!.traceId);
     },
     release: async () => {

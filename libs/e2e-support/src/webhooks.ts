@@ -63,10 +63,14 @@ export class Receiver {
   }
 
   async waitFor(url: string, count: number, timeoutMs = 30_000): Promise<Arrival[]> {
-    return eventually(() => {
-      const seen = this.at(url);
-      return seen.length >= count ? seen : undefined;
-    }, timeoutMs, `${count} request(s) at ${url} (saw ${this.at(url).length})`);
+    return eventually(
+      () => {
+        const seen = this.at(url);
+        return seen.length >= count ? seen : undefined;
+      },
+      timeoutMs,
+      `${count} request(s) at ${url} (saw ${this.at(url).length})`,
+    );
   }
 
   async stop(): Promise<void> {
@@ -77,7 +81,12 @@ export class Receiver {
 }
 
 /** Polls (every `everyMs`) until `probe` returns a value, or fails after the deadline. */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -94,7 +103,9 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
  */
 export function signatureValid(header: string | string[] | undefined, raw: string, secret: string): boolean {
   if (typeof header !== 'string') return false;
-  const parts = header.split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const);
+  const parts = header
+    .split(',')
+    .map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const);
   const t = parts.find(([name]) => name === 't')?.[1];
   // several v1 during a secret rotation's overlap: any one that matches
   const given = parts.filter(([name]) => name === 'v1').map(([, value]) => value);

@@ -7,16 +7,30 @@ import type { ProviderSlug } from '@jobs/contracts';
 import { api, crawlPending, stack } from './stack.js';
 
 /** A call to the admin API; throws unless it answers `expect`. */
-export async function admin(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, expect = 200): Promise<Record<string, unknown> | null> {
+export async function admin(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  expect = 200,
+): Promise<Record<string, unknown> | null> {
   const res = await fetch(`${stack.adminUrl}/admin${path}`, {
     method,
-    headers: { authorization: `Bearer ${stack.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${stack.adminToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status !== expect) throw new Error(`admin ${method} ${path} answered ${res.status} (expected ${expect}): ${text}`);
+  if (res.status !== expect)
+    throw new Error(`admin ${method} ${path} answered ${res.status} (expected ${expect}): ${text}`);
   // a new opening of the own crawler is in the store after the next refresh pass (see crawlPending)
-  if (method === 'POST' && path === '/world/jobs' && JSON.stringify((body as { providers?: unknown })?.providers ?? []).includes('own_index')) crawlPending();
+  if (
+    method === 'POST' &&
+    path === '/world/jobs' &&
+    JSON.stringify((body as { providers?: unknown })?.providers ?? []).includes('own_index')
+  )
+    crawlPending();
   return text ? (JSON.parse(text) as Record<string, unknown>) : null;
 }
 
@@ -38,7 +52,12 @@ export interface WorldJobInput {
   /** A word put first in the title, to find several openings with one keyword. */
   shared_word?: string;
   /** Fields of the opening; null leaves a field out (the default is a complete posting). */
-  location?: { city?: string | null; region?: string | null; country_code?: string | null; remote?: boolean | null } | null;
+  location?: {
+    city?: string | null;
+    region?: string | null;
+    country_code?: string | null;
+    remote?: boolean | null;
+  } | null;
   employment_type?: string | null;
   seniority?: string | null;
   salary?: { min: number | null; max: number | null; currency: string; period: 'year' | 'month' | 'hour' } | null;
@@ -85,7 +104,10 @@ export async function addWorldJob(input: WorldJobInput): Promise<WorldJob> {
 }
 
 /** Simulated provider behaviour (`fail: error` answers 5xx); undo with resetProviders(). */
-export async function setProvider(slug: ProviderSlug, settings: { fail?: 'none' | 'error' | 'timeout'; latency_ms?: number }): Promise<void> {
+export async function setProvider(
+  slug: ProviderSlug,
+  settings: { fail?: 'none' | 'error' | 'timeout'; latency_ms?: number },
+): Promise<void> {
   await admin('PUT', `/providers/${slug}`, settings);
 }
 
@@ -108,9 +130,13 @@ export async function wholeLedger(key: string, jobId?: string): Promise<LedgerLi
   const lines: LedgerLine[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 1000; page++) {
-    const query = new URLSearchParams({ ...(jobId ? { job_id: jobId } : {}), ...(cursor ? { cursor } : {}) }).toString();
+    const query = new URLSearchParams({
+      ...(jobId ? { job_id: jobId } : {}),
+      ...(cursor ? { cursor } : {}),
+    }).toString();
     const res = await api(`/v1/billing/ledger${query ? `?${query}` : ''}`, { key });
-    if (res.status !== 200) throw new Error(`GET /v1/billing/ledger answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`GET /v1/billing/ledger answered ${res.status}: ${JSON.stringify(res.body)}`);
     const body = res.body as { data: LedgerLine[]; next_cursor: string | null };
     lines.push(...body.data);
     cursor = body.next_cursor;
@@ -118,4 +144,3 @@ export async function wholeLedger(key: string, jobId?: string): Promise<LedgerLi
   }
   throw new Error('the ledger did not end within 1000 pages');
 }
-

@@ -1,7 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { AccountSchema, AsyncSearchSchema, ErrorEnvelopeSchema, EventListResponseSchema, EventSchema, type AsyncSearch, type Event } from '@jobs/contracts';
-import { accountLedgerTotals, admin, type AccountLedgerTotals, api, eventually, killService, Receiver, servicePid, signatureValid, stack, uniqueWord, waitForStackReady, wholeLedger, type LedgerLine } from '../src/index.js';
+import {
+  AccountSchema,
+  AsyncSearchSchema,
+  ErrorEnvelopeSchema,
+  EventListResponseSchema,
+  EventSchema,
+  type AsyncSearch,
+  type Event,
+} from '@jobs/contracts';
+import {
+  accountLedgerTotals,
+  admin,
+  type AccountLedgerTotals,
+  api,
+  eventually,
+  killService,
+  Receiver,
+  servicePid,
+  signatureValid,
+  stack,
+  uniqueWord,
+  waitForStackReady,
+  wholeLedger,
+  type LedgerLine,
+} from '../src/index.js';
 import { infrastructure } from './infrastructure.js';
 import { Load, type LoadAccount } from './load.js';
 
@@ -41,10 +64,21 @@ const recoveries: Recovery[] = [];
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${(value / 1000).toFixed(1)} s`);
 
 /** Times the healing of a fault injected at `since`: `steps` wait for readiness (and a new process). */
-async function timeRecovery(scenario: string, busy: number, since: number, answeredBefore: number, steps: { restarted?: () => Promise<unknown> } = {}): Promise<Recovery> {
+async function timeRecovery(
+  scenario: string,
+  busy: number,
+  since: number,
+  answeredBefore: number,
+  steps: { restarted?: () => Promise<unknown> } = {},
+): Promise<Recovery> {
   const recovery: Recovery = { scenario, busy };
   recoveries.push(recovery);
-  const firstAnswer = eventually(() => (load.answered > answeredBefore ? Date.now() - since : undefined), RECOVERY_MS, 'a sync answer after the fault', 50)
+  const firstAnswer = eventually(
+    () => (load.answered > answeredBefore ? Date.now() - since : undefined),
+    RECOVERY_MS,
+    'a sync answer after the fault',
+    50,
+  )
     .then((elapsed) => (recovery.firstAnswerMs = elapsed))
     .catch(() => undefined); // servesAgain below fails the scenario with the reason
   if (steps.restarted) {
@@ -60,7 +94,12 @@ async function timeRecovery(scenario: string, busy: number, since: number, answe
 }
 
 function recoveryLine(r: Recovery): string {
-  return `new process after ${ms(r.restartedMs)}, ready after ${ms(r.readyMs)}, first sync answer after ${ms(r.firstAnswerMs)}, serving again after ${ms(r.servingMs)}`;
+  return (
+    `new process after ${ms(r.restartedMs)}, ready after ` +
+    `${ms(r.readyMs)}, first sync answer after ` +
+    `${ms(r.firstAnswerMs)}, serving again after ` +
+    `${ms(r.servingMs)}`
+  );
 }
 
 const receiver = new Receiver();
@@ -74,7 +113,12 @@ const watchHooks = new Map<string, string>();
 const sometimesFailing = (n: number) => (n % 5 === 2 ? 500 : 200);
 
 async function loadAccount(): Promise<LoadAccount> {
-  const created = await admin('POST', '/accounts', { plan: 'pro', credits: START_CREDITS, rate_limit: { limit: 100_000, window_seconds: 60 } }, 201);
+  const created = await admin(
+    'POST',
+    '/accounts',
+    { plan: 'pro', credits: START_CREDITS, rate_limit: { limit: 100_000, window_seconds: 60 } },
+    201,
+  );
   const account: LoadAccount = {
     accountId: String(created!['account_id']),
     key: String(created!['live_key']),
@@ -83,7 +127,10 @@ async function loadAccount(): Promise<LoadAccount> {
     searchHook: receiver.endpoint(sometimesFailing),
   };
   const hook = receiver.endpoint(sometimesFailing);
-  const watch = await api('/v1/watches', { key: account.key, body: { type: 'search', filters: { title_or: [account.word] }, webhook_url: hook } });
+  const watch = await api('/v1/watches', {
+    key: account.key,
+    body: { type: 'search', filters: { title_or: [account.word] }, webhook_url: hook },
+  });
   if (watch.status !== 201) throw new Error(`POST /v1/watches answered ${watch.status}: ${JSON.stringify(watch.body)}`);
   watchHooks.set(account.accountId, hook);
   return account;
@@ -95,7 +142,11 @@ async function loadAccount(): Promise<LoadAccount> {
  * keeps its lease there): the Redis scenario then waited for the pass until its timeout, not for
  * the refusal it checks (whether it did depended on the load's last opening).
  */
-async function searchWithoutPass(key: string, body: unknown, idempotencyKey: string): Promise<{ status: number; headers: Headers; body: unknown }> {
+async function searchWithoutPass(
+  key: string,
+  body: unknown,
+  idempotencyKey: string,
+): Promise<{ status: number; headers: Headers; body: unknown }> {
   const res = await fetch(`${stack.baseUrl}/v1/jobs/search`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'Idempotency-Key': idempotencyKey },
@@ -112,14 +163,23 @@ function report(message: string): void {
 
 /** Waits until some load request is under way, so the fault meets work in flight (not an idle stack). */
 async function whileBusy(): Promise<number> {
-  return eventually(() => (load.inFlight > 0 ? load.inFlight : undefined), RECOVERY_MS, 'a request of the load under way', 10);
+  return eventually(
+    () => (load.inFlight > 0 ? load.inFlight : undefined),
+    RECOVERY_MS,
+    'a request of the load under way',
+    10,
+  );
 }
 
 /** Waits until the load got `more` sync answers and one async 202 after the fault: the stack serves again. */
 async function servesAgain(more = 3): Promise<void> {
   const answered = load.answered + more;
   const accepted = load.asyncAccepted + 1;
-  await eventually(() => (load.answered >= answered && load.asyncAccepted >= accepted ? true : undefined), RECOVERY_MS, `${more} more sync answers and an async 202 (answered ${load.answered})`);
+  await eventually(
+    () => (load.answered >= answered && load.asyncAccepted >= accepted ? true : undefined),
+    RECOVERY_MS,
+    `${more} more sync answers and an async 202 (answered ${load.answered})`,
+  );
 }
 
 beforeAll(async () => {
@@ -135,8 +195,20 @@ beforeAll(async () => {
 afterAll(async () => {
   if (recoveries.length > 0) {
     report(
-      ['time to serve again, from the fault:', '', '| scenario | requests under way | new process | /readyz 200 | first sync answer | serving again |', '|---|---:|---:|---:|---:|---:|']
-        .concat(recoveries.map((r) => `| ${r.scenario} | ${r.busy} | ${ms(r.restartedMs)} | ${ms(r.readyMs)} | ${ms(r.firstAnswerMs)} | ${ms(r.servingMs)} |`))
+      [
+        'time to serve again, from the fault:',
+        '',
+        '| scenario | requests under way | new process | /readyz 200 | first sync answer | serving again |',
+        '|---|---:|---:|---:|---:|---:|',
+      ]
+        .concat(
+          recoveries.map(
+            (r) =>
+              `| ${r.scenario} | ${r.busy} | ${ms(r.restartedMs)} | ` +
+              `${ms(r.readyMs)} | ${ms(r.firstAnswerMs)} | ` +
+              `${ms(r.servingMs)} |`,
+          ),
+        )
         .join('\n'),
     );
   }
@@ -152,10 +224,22 @@ describe('faults under load', () => {
     const started = Date.now();
     const killed = killService(name, 'SIGKILL');
     const recovery = await timeRecovery(`SIGKILL ${name}`, busy, started, answered, {
-      restarted: () => eventually(() => { const pid = servicePid(name); return pid !== undefined && pid !== killed ? pid : undefined; }, RECOVERY_MS, `a new ${name} process`, 50),
+      restarted: () =>
+        eventually(
+          () => {
+            const pid = servicePid(name);
+            return pid !== undefined && pid !== killed ? pid : undefined;
+          },
+          RECOVERY_MS,
+          `a new ${name} process`,
+          50,
+        ),
     });
     expect(servicePid(name)).not.toBe(killed);
-    report(`SIGKILL ${name} (pid ${killed}, ${busy} requests under way): back as pid ${servicePid(name)}; ${recoveryLine(recovery)}`);
+    report(
+      `SIGKILL ${name} (pid ${killed}, ${busy} requests under way): ` +
+        `back as pid ${servicePid(name)}; ${recoveryLine(recovery)}`,
+    );
   });
 
   it('Kafka broker stopped and started again: the services reconnect and the stack serves again', async () => {
@@ -169,68 +253,98 @@ describe('faults under load', () => {
     report(`Kafka broker stopped for 5 s (${busy} requests under way), from its start: ${recoveryLine(recovery)}`);
   });
 
-  it.each(['fast', 'immediate'] as const)('PostgreSQL restarted (-m %s): the services reconnect and the stack serves again', async (mode) => {
-    // A fresh client for the checks: the restart ends every connection, this one's too.
-    await db.end().catch(() => undefined);
-    const busy = await whileBusy();
-    const answered = load.answered;
-    const started = Date.now();
-    infrastructure('pg-restart', mode);
-    db = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
-    await db.connect();
-    const recovery = await timeRecovery(`PostgreSQL restart -m ${mode}`, busy, started, answered);
-    report(`PostgreSQL restart -m ${mode} (${busy} requests under way): ${recoveryLine(recovery)}`);
-  });
+  it.each(['fast', 'immediate'] as const)(
+    'PostgreSQL restarted (-m %s): the services reconnect and the stack serves again',
+    async (mode) => {
+      // A fresh client for the checks: the restart ends every connection, this one's too.
+      await db.end().catch(() => undefined);
+      const busy = await whileBusy();
+      const answered = load.answered;
+      const started = Date.now();
+      infrastructure('pg-restart', mode);
+      db = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
+      await db.connect();
+      const recovery = await timeRecovery(`PostgreSQL restart -m ${mode}`, busy, started, answered);
+      report(`PostgreSQL restart -m ${mode} (${busy} requests under way): ${recoveryLine(recovery)}`);
+    },
+  );
 
-  it('Redis away: rate limits fail open, a keyed request is refused (never run, never charged), and the stack recovers', async () => {
-    const started = Date.now();
-    // A reference account with one request per hour: Redis up, its second request is a 429.
-    const limited = await admin('POST', '/accounts', { plan: 'pro', credits: 100, rate_limit: { limit: 1, window_seconds: 3600 } }, 201);
-    const limitedKey = String(limited!['live_key']);
-    expect((await api('/v1/account', { key: limitedKey })).status).toBe(200);
-    expect((await api('/v1/account', { key: limitedKey })).status).toBe(429);
+  it(
+    'Redis away: rate limits fail open, a keyed request is ' +
+      'refused (never run, never charged), and the stack recovers',
+    async () => {
+      const started = Date.now();
+      // A reference account with one request per hour: Redis up, its second request is a 429.
+      const limited = await admin(
+        'POST',
+        '/accounts',
+        { plan: 'pro', credits: 100, rate_limit: { limit: 1, window_seconds: 3600 } },
+        201,
+      );
+      const limitedKey = String(limited!['live_key']);
+      expect((await api('/v1/account', { key: limitedKey })).status).toBe(200);
+      expect((await api('/v1/account', { key: limitedKey })).status).toBe(429);
 
-    const [account] = accounts;
-    const body = { filters: { title_or: [account!.word] }, waterfall: { strategy: 'own_only' }, limit: 5 };
-    const idempotencyKey = `fault-redis-${randomUUID()}`;
-    const creditsBefore = AccountSchema.parse((await api('/v1/account', { key: account!.key })).body).credits_remaining;
+      const [account] = accounts;
+      const body = { filters: { title_or: [account!.word] }, waterfall: { strategy: 'own_only' }, limit: 5 };
+      const idempotencyKey = `fault-redis-${randomUUID()}`;
+      const creditsBefore = AccountSchema.parse(
+        (await api('/v1/account', { key: account!.key })).body,
+      ).credits_remaining;
 
-    infrastructure('redis-stop');
-    try {
-      // Rate limits fail open: the limited account is served (no RateLimit headers: nothing counted).
-      const open = await api('/v1/account', { key: limitedKey });
-      expect(open.status).toBe(200);
-      expect(open.headers.get('ratelimit-remaining')).toBeNull();
+      infrastructure('redis-stop');
+      try {
+        // Rate limits fail open: the limited account is served (no RateLimit headers: nothing counted).
+        const open = await api('/v1/account', { key: limitedKey });
+        expect(open.status).toBe(200);
+        expect(open.headers.get('ratelimit-remaining')).toBeNull();
 
-      // A keyed request cannot be recorded: refused before it runs (internal_error with Retry-After).
-      const refused = await searchWithoutPass(account!.key, body, idempotencyKey);
-      expect(refused.status).toBe(500);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(ErrorEnvelopeSchema.parse(refused.body).error.code).toBe('internal_error');
-      const refusedId = refused.headers.get('x-request-id');
-      expect(refusedId).toMatch(/^req_/);
-      expect((await db.query('SELECT 1 FROM ledger_entries WHERE request_id = $1', [refusedId])).rowCount).toBe(0);
-    } finally {
-      infrastructure('redis-start');
-    }
-    await waitForStackReady(RECOVERY_MS);
-    report(`Redis away (SHUTDOWN SAVE, started again): keyed POST refused with 500 + Retry-After, rate limits open; ready again after ${seconds(started)}`);
+        // A keyed request cannot be recorded: refused before it runs (internal_error with Retry-After).
+        const refused = await searchWithoutPass(account!.key, body, idempotencyKey);
+        expect(refused.status).toBe(500);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(ErrorEnvelopeSchema.parse(refused.body).error.code).toBe('internal_error');
+        const refusedId = refused.headers.get('x-request-id');
+        expect(refusedId).toMatch(/^req_/);
+        expect((await db.query('SELECT 1 FROM ledger_entries WHERE request_id = $1', [refusedId])).rowCount).toBe(0);
+      } finally {
+        infrastructure('redis-start');
+      }
+      await waitForStackReady(RECOVERY_MS);
+      report(
+        `Redis away (SHUTDOWN SAVE, started again): keyed POST ` +
+          `refused with 500 + Retry-After, rate limits open; ready ` +
+          `again after ${seconds(started)}`,
+      );
 
-    // The retry with the same key runs once; another retry replays it and charges nothing.
-    const first = await api('/v1/jobs/search', { key: account!.key, body, headers: { 'Idempotency-Key': idempotencyKey } });
-    expect(first.status).toBe(200);
-    const again = await api('/v1/jobs/search', { key: account!.key, body, headers: { 'Idempotency-Key': idempotencyKey } });
-    expect(again.status).toBe(200);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body).toEqual(first.body);
-    const requestId = first.headers.get('x-request-id');
-    const lines = await db.query<{ credits: number }>('SELECT credits FROM ledger_entries WHERE request_id = $1', [requestId]);
-    expect(lines.rowCount).toBe((first.body as { data: unknown[] }).data.length);
-    expect(creditsBefore).toBeGreaterThanOrEqual(AccountSchema.parse((await api('/v1/account', { key: account!.key })).body).credits_remaining);
-    // The limited account is counted again.
-    expect((await api('/v1/account', { key: limitedKey })).status).toBe(429);
-    await servesAgain();
-  });
+      // The retry with the same key runs once; another retry replays it and charges nothing.
+      const first = await api('/v1/jobs/search', {
+        key: account!.key,
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+      expect(first.status).toBe(200);
+      const again = await api('/v1/jobs/search', {
+        key: account!.key,
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const requestId = first.headers.get('x-request-id');
+      const lines = await db.query<{ credits: number }>('SELECT credits FROM ledger_entries WHERE request_id = $1', [
+        requestId,
+      ]);
+      expect(lines.rowCount).toBe((first.body as { data: unknown[] }).data.length);
+      expect(creditsBefore).toBeGreaterThanOrEqual(
+        AccountSchema.parse((await api('/v1/account', { key: account!.key })).body).credits_remaining,
+      );
+      // The limited account is counted again.
+      expect((await api('/v1/account', { key: limitedKey })).status).toBe(429);
+      await servesAgain();
+    },
+  );
 
   describe('after the load stops and the stack quiesces', () => {
     const searches = new Map<string, AsyncSearch>();
@@ -239,7 +353,8 @@ describe('faults under load', () => {
       const started = Date.now();
       // Requests under way keep retrying with their key for up to two minutes.
       await load.stop(120_000);
-      for (const create of load.asyncCreates) for (const id of create.ids) searches.set(id, undefined as unknown as AsyncSearch);
+      for (const create of load.asyncCreates)
+        for (const id of create.ids) searches.set(id, undefined as unknown as AsyncSearch);
       // Every accepted search reaches a terminal status.
       await eventually(
         async () => {
@@ -251,7 +366,9 @@ describe('faults under load', () => {
               if (res.status === 200) searches.set(id, AsyncSearchSchema.parse(res.body));
             }
           }
-          return [...searches.values()].every((s) => s && ['completed', 'partial', 'failed'].includes(s.status)) ? true : undefined;
+          return [...searches.values()].every((s) => s && ['completed', 'partial', 'failed'].includes(s.status))
+            ? true
+            : undefined;
         },
         RECOVERY_MS,
         'every async search to finish',
@@ -260,7 +377,10 @@ describe('faults under load', () => {
       // Deliveries still due (a failed first attempt waits its scaled slot) get their time.
       await eventually(
         async () => {
-          const pending = await db.query("SELECT 1 FROM webhook_deliveries WHERE account_id = ANY($1) AND status = 'pending' LIMIT 1", [accounts.map((a) => a.accountId)]);
+          const pending = await db.query(
+            "SELECT 1 FROM webhook_deliveries WHERE account_id = ANY($1) AND status = 'pending' LIMIT 1",
+            [accounts.map((a) => a.accountId)],
+          );
           return pending.rowCount === 0 ? true : undefined;
         },
         RECOVERY_MS,
@@ -268,61 +388,86 @@ describe('faults under load', () => {
         500,
       ).catch(() => undefined); // still in retry is allowed; the event test below checks what is left
       report(
-        `quiesced after ${seconds(started)}: ${load.syncSearches.length} sync searches (${load.syncSearches.filter((s) => s.attempts > 1).length} retried), ` +
+        `quiesced after ${seconds(started)}: ` +
+          `${load.syncSearches.length} sync searches ` +
+          `(${load.syncSearches.filter((s) => s.attempts > 1).length} ` +
+          `retried), ` +
           `${searches.size} async searches, ${load.openingsAdded} openings added`,
       );
     }, 3 * RECOVERY_MS);
 
-    it('every sync search got its 200 (same Idempotency-Key on retries), and every async POST its 202 naming one search', () => {
-      expect(load.syncSearches.length).toBeGreaterThan(20);
-      expect(load.syncSearches.filter((s) => s.status !== 200).map((s) => `${s.idempotencyKey}: ${s.status}`)).toEqual([]);
-      expect(load.asyncCreates.filter((c) => c.status !== 202 || c.ids.size !== 1).map((c) => `${c.idempotencyKey}: ${c.status} ${[...c.ids].join(',')}`)).toEqual([]);
-      // Some requests really met a fault and were retried.
-      expect(load.syncSearches.some((s) => s.attempts > 1)).toBe(true);
-    });
+    it(
+      'every sync search got its 200 (same Idempotency-Key on ' +
+        'retries), and every async POST its 202 naming one search',
+      () => {
+        expect(load.syncSearches.length).toBeGreaterThan(20);
+        expect(
+          load.syncSearches.filter((s) => s.status !== 200).map((s) => `${s.idempotencyKey}: ${s.status}`),
+        ).toEqual([]);
+        expect(
+          load.asyncCreates
+            .filter((c) => c.status !== 202 || c.ids.size !== 1)
+            .map((c) => `${c.idempotencyKey}: ${c.status} ${[...c.ids].join(',')}`),
+        ).toEqual([]);
+        // Some requests really met a fault and were retried.
+        expect(load.syncSearches.some((s) => s.attempts > 1)).toBe(true);
+      },
+    );
 
-    it('no async search lost or stuck: each is readable and finished, partial only with a provider failure, failed only with every provider failed', () => {
-      expect(searches.size).toBeGreaterThan(5);
-      const unfinished = [...searches].filter(([, s]) => !s || !['completed', 'partial', 'failed'].includes(s.status)).map(([id, s]) => `${id}: ${s?.status ?? 'unreadable'}`);
-      expect(unfinished).toEqual([]);
-      for (const search of searches.values()) {
-        expect(search.metadata).not.toBeNull();
-        const { tried, failed } = search.metadata!.providers;
-        if (search.status === 'partial') expect(failed.length).toBeGreaterThan(0);
-        // `failed` is a legitimate end here (interface.md: the search cannot finish): a chunk
-        // whose three tries all fall into fault windows (the fetcher killed mid-call, Kafka or
-        // PostgreSQL away) fails, and when that happens to every provider, nothing was collected.
-        // It must then say so consistently. (A chunk that only waited in Kafka no longer times
-        // out unasked: its provider budget counts from when the fetcher takes it.)
-        if (search.status === 'failed') {
-          expect(search.jobs_found).toBe(0);
-          expect(failed.map((f) => f.provider).sort()).toEqual([...tried].sort());
+    it(
+      'no async search lost or stuck: each is readable and ' +
+        'finished, partial only with a provider failure, failed only ' +
+        'with every provider failed',
+      () => {
+        expect(searches.size).toBeGreaterThan(5);
+        const unfinished = [...searches]
+          .filter(([, s]) => !s || !['completed', 'partial', 'failed'].includes(s.status))
+          .map(([id, s]) => `${id}: ${s?.status ?? 'unreadable'}`);
+        expect(unfinished).toEqual([]);
+        for (const search of searches.values()) {
+          expect(search.metadata).not.toBeNull();
+          const { tried, failed } = search.metadata!.providers;
+          if (search.status === 'partial') expect(failed.length).toBeGreaterThan(0);
+          // `failed` is a legitimate end here (interface.md: the search cannot finish): a chunk
+          // whose three tries all fall into fault windows (the fetcher killed mid-call, Kafka or
+          // PostgreSQL away) fails, and when that happens to every provider, nothing was collected.
+          // It must then say so consistently. (A chunk that only waited in Kafka no longer times
+          // out unasked: its provider budget counts from when the fetcher takes it.)
+          if (search.status === 'failed') {
+            expect(search.jobs_found).toBe(0);
+            expect(failed.map((f) => f.provider).sort()).toEqual([...tried].sort());
+          }
         }
-      }
-      // Failing is the exception: most searches finish with jobs despite the faults.
-      expect([...searches.values()].filter((s) => s.status === 'failed').length).toBeLessThan(searches.size / 4);
-    });
+        // Failing is the exception: most searches finish with jobs despite the faults.
+        expect([...searches.values()].filter((s) => s.status === 'failed').length).toBeLessThan(searches.size / 4);
+      },
+    );
 
-    it('no charge lost or doubled: per account, credits spent = ledger credits = distinct charged jobs = paid jobs (over HTTP and in PostgreSQL)', async () => {
-      for (const account of accounts) {
-        const { ledger, credits, row, paid } = await ledgerSnapshot(account);
-        const charged = ledger.filter((line) => line.reason === 'charged');
-        const spent = account.startCredits - credits;
-        expect(spent).toBeGreaterThan(0);
-        expect(ledger.reduce((sum, line) => sum + line.credits, 0)).toBe(spent);
-        expect(charged).toHaveLength(spent);
-        expect(new Set(charged.map((line) => line.job_id)).size).toBe(spent); // no job charged twice
+    it(
+      'no charge lost or doubled: per account, credits spent = ' +
+        'ledger credits = distinct charged jobs = paid jobs (over ' +
+        'HTTP and in PostgreSQL)',
+      async () => {
+        for (const account of accounts) {
+          const { ledger, credits, row, paid } = await ledgerSnapshot(account);
+          const charged = ledger.filter((line) => line.reason === 'charged');
+          const spent = account.startCredits - credits;
+          expect(spent).toBeGreaterThan(0);
+          expect(ledger.reduce((sum, line) => sum + line.credits, 0)).toBe(spent);
+          expect(charged).toHaveLength(spent);
+          expect(new Set(charged.map((line) => line.job_id)).size).toBe(spent); // no job charged twice
 
-        expect(row.credits_remaining).toBe(credits);
-        const spentInDb = account.startCredits - row.credits_remaining;
-        expect(Number(row.credits)).toBe(spentInDb);
-        expect(Number(row.charged_lines)).toBe(spentInDb);
-        expect(Number(row.charged_jobs)).toBe(spentInDb);
-        expect(Number(row.paid_jobs)).toBe(spentInDb);
-        expect(Number(row.lines)).toBe(ledger.length);
-        expect(new Set(paid)).toEqual(new Set(charged.map((line) => line.job_id)));
-      }
-    });
+          expect(row.credits_remaining).toBe(credits);
+          const spentInDb = account.startCredits - row.credits_remaining;
+          expect(Number(row.credits)).toBe(spentInDb);
+          expect(Number(row.charged_lines)).toBe(spentInDb);
+          expect(Number(row.charged_jobs)).toBe(spentInDb);
+          expect(Number(row.paid_jobs)).toBe(spentInDb);
+          expect(Number(row.lines)).toBe(ledger.length);
+          expect(new Set(paid)).toEqual(new Set(charged.map((line) => line.job_id)));
+        }
+      },
+    );
 
     it('every sync search answered 200 has its jobs in the ledger, charged as its metadata says', async () => {
       const ledgers = new Map<string, LedgerLine[]>();
@@ -330,60 +475,83 @@ describe('faults under load', () => {
       for (const search of load.syncSearches) {
         const page = search.page;
         if (!page) continue;
-        const lines = ledgers.get(search.account.accountId)!.filter((line) => line.request_id === page.metadata.request_id);
+        const lines = ledgers
+          .get(search.account.accountId)!
+          .filter((line) => line.request_id === page.metadata.request_id);
         expect(new Set(lines.map((line) => line.job_id))).toEqual(new Set(page.data.map((job) => job.id)));
         expect(lines.filter((line) => line.reason === 'charged')).toHaveLength(page.metadata.credits_charged);
       }
     });
 
-    it('no event lost: every event of the feed was delivered, signed, or is still in retry; every finished async search has its search.completed', async () => {
-      for (const account of accounts) {
-        const receivedBeforeFeed = await receivedBy(account);
-        const feed: Event[] = [];
-        let since: string | null = null;
-        for (let pages = 0; pages < 1000; pages++) {
-          const res = await api(`/v1/events?limit=100${since ? `&since=${since}` : ''}`, { key: account.key });
-          expect(res.status).toBe(200);
-          const page = EventListResponseSchema.parse(res.body);
-          feed.push(...page.data);
-          since = page.next_cursor;
-          if (!since || page.data.length === 0) break;
-        }
-        const feedIds = new Set(feed.map((event) => event.id));
-        expect(feed.length).toBe(feedIds.size);
-        // Arrivals read before the feed are all in it (a refresh may still add events after the load).
-        expect([...receivedBeforeFeed.keys()].filter((id) => !feedIds.has(id))).toEqual([]);
-        const pending = new Set(
-          (
-            await db.query<{ event_id: string }>(
-              "SELECT e.event_id FROM webhook_events e JOIN webhook_deliveries d ON d.event_position = e.position WHERE e.account_id = $1 AND d.status = 'pending'",
-              [account.accountId],
-            )
-          ).rows.map((r) => r.event_id),
-        );
-        // Read after the pending deliveries: one delivered in between has arrived by now.
-        const received = await receivedBy(account);
-        expect(feed.filter((event) => !received.has(event.id) && !pending.has(event.id)).map((e) => `${e.id} ${e.type}`)).toEqual([]);
+    it(
+      'no event lost: every event of the feed was delivered, ' +
+        'signed, or is still in retry; every finished async search ' +
+        'has its search.completed',
+      async () => {
+        for (const account of accounts) {
+          const receivedBeforeFeed = await receivedBy(account);
+          const feed: Event[] = [];
+          let since: string | null = null;
+          for (let pages = 0; pages < 1000; pages++) {
+            const res = await api(`/v1/events?limit=100${since ? `&since=${since}` : ''}`, { key: account.key });
+            expect(res.status).toBe(200);
+            const page = EventListResponseSchema.parse(res.body);
+            feed.push(...page.data);
+            since = page.next_cursor;
+            if (!since || page.data.length === 0) break;
+          }
+          const feedIds = new Set(feed.map((event) => event.id));
+          expect(feed.length).toBe(feedIds.size);
+          // Arrivals read before the feed are all in it (a refresh may still add events after the load).
+          expect([...receivedBeforeFeed.keys()].filter((id) => !feedIds.has(id))).toEqual([]);
+          const pending = new Set(
+            (
+              await db.query<{ event_id: string }>(
+                'SELECT e.event_id FROM webhook_events e JOIN ' +
+                  'webhook_deliveries d ON d.event_position = e.position WHERE ' +
+                  "e.account_id = $1 AND d.status = 'pending'",
+                [account.accountId],
+              )
+            ).rows.map((r) => r.event_id),
+          );
+          // Read after the pending deliveries: one delivered in between has arrived by now.
+          const received = await receivedBy(account);
+          expect(
+            feed.filter((event) => !received.has(event.id) && !pending.has(event.id)).map((e) => `${e.id} ${e.type}`),
+          ).toEqual([]);
 
-        const completed = new Map(feed.filter((e) => e.type === 'search.completed').map((e) => [(e.data as { search: { id: string } }).search.id, e]));
-        for (const [id, search] of searches) {
-          if (load.asyncCreates.find((c) => c.ids.has(id))?.account !== account) continue;
-          const event = completed.get(id);
-          expect(event ? `${id} announced` : `${id} not announced`).toBe(`${id} announced`);
-          expect((event!.data as { search: { status: string; jobs_found: number } }).search).toMatchObject({ status: search.status, jobs_found: search.jobs_found });
+          const completed = new Map(
+            feed
+              .filter((e) => e.type === 'search.completed')
+              .map((e) => [(e.data as { search: { id: string } }).search.id, e]),
+          );
+          for (const [id, search] of searches) {
+            if (load.asyncCreates.find((c) => c.ids.has(id))?.account !== account) continue;
+            const event = completed.get(id);
+            expect(event ? `${id} announced` : `${id} not announced`).toBe(`${id} announced`);
+            expect((event!.data as { search: { status: string; jobs_found: number } }).search).toMatchObject({
+              status: search.status,
+              jobs_found: search.jobs_found,
+            });
+          }
+          // The watch reported openings the load added (job.opened), not only search.completed.
+          expect(feed.some((event) => event.type === 'job.opened')).toBe(true);
         }
-        // The watch reported openings the load added (job.opened), not only search.completed.
-        expect(feed.some((event) => event.type === 'job.opened')).toBe(true);
-      }
-    });
+      },
+    );
   });
 });
 
-/** What the receiver got at the account's two endpoints, each signed with that endpoint's secret, deduplicated by event id. */
+/**
+ * What the receiver got at the account's two endpoints, each signed with that endpoint's secret, deduplicated by event
+ * id.
+ */
 async function receivedBy(account: LoadAccount): Promise<Map<string, Event>> {
   const received = new Map<string, Event>();
   for (const hook of [account.searchHook, watchHooks.get(account.accountId)!]) {
-    const secret = String((await admin('GET', `/accounts/${account.accountId}/webhook-secret?url=${encodeURIComponent(hook)}`))!['secret']);
+    const secret = String(
+      (await admin('GET', `/accounts/${account.accountId}/webhook-secret?url=${encodeURIComponent(hook)}`))!['secret'],
+    );
     for (const arrival of receiver.at(hook)) {
       expect(signatureValid(arrival.headers['service-signature'], arrival.raw, secret)).toBe(true);
       const event = EventSchema.parse(JSON.parse(arrival.raw));
@@ -400,15 +568,30 @@ async function receivedBy(account: LoadAccount): Promise<Map<string, Event>> {
  * inconsistency. Read again (up to 30 times) until PostgreSQL's ledger is the same before and
  * after and the HTTP ledger has as many lines; the checks then judge the last reading.
  */
-async function ledgerSnapshot(account: LoadAccount): Promise<{ ledger: LedgerLine[]; credits: number; row: AccountLedgerTotals; paid: string[] }> {
-  const lines = async () => Number((await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM ledger_entries WHERE account_id = $1', [account.accountId])).rows[0]!.n);
+async function ledgerSnapshot(
+  account: LoadAccount,
+): Promise<{ ledger: LedgerLine[]; credits: number; row: AccountLedgerTotals; paid: string[] }> {
+  const lines = async () =>
+    Number(
+      (
+        await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM ledger_entries WHERE account_id = $1', [
+          account.accountId,
+        ])
+      ).rows[0]!.n,
+    );
   for (let reading = 1; ; reading++) {
     const before = await lines();
     const ledger = await wholeLedger(account.key);
     const credits = AccountSchema.parse((await api('/v1/account', { key: account.key })).body).credits_remaining;
     const row = await accountLedgerTotals(db, account.accountId);
-    const paid = (await db.query<{ job_id: string }>('SELECT job_id FROM paid_jobs WHERE account_id = $1', [account.accountId])).rows.map((r) => r.job_id);
-    const still = (await lines()) === before && Number(row.lines) === before && ledger.length === before && row.credits_remaining === credits;
+    const paid = (
+      await db.query<{ job_id: string }>('SELECT job_id FROM paid_jobs WHERE account_id = $1', [account.accountId])
+    ).rows.map((r) => r.job_id);
+    const still =
+      (await lines()) === before &&
+      Number(row.lines) === before &&
+      ledger.length === before &&
+      row.credits_remaining === credits;
     if (still || reading >= 30) return { ledger, credits, row, paid };
     await sleep(1000);
   }

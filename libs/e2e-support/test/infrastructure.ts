@@ -5,10 +5,12 @@
  */
 import { execFileSync } from 'node:child_process';
 
-type Control = ['pg-restart', 'fast' | 'immediate'] | ['kafka-stop'] | ['kafka-start'] | ['redis-stop'] | ['redis-start'];
+type Control =
+  ['pg-restart', 'fast' | 'immediate'] | ['kafka-stop'] | ['kafka-start'] | ['redis-stop'] | ['redis-start'];
 
 export function infrastructure(...control: Control): void {
   const script = process.env['FAULTS_SCRIPT'];
-  if (!script) throw new Error('FAULTS_SCRIPT is not set: run the fault specs through `npm run test:faults` (scripts/faults.mjs)');
+  if (!script)
+    throw new Error('FAULTS_SCRIPT is not set: run the fault specs through `npm run test:faults` (scripts/faults.mjs)');
   execFileSync(process.execPath, [script, ...control], { stdio: 'inherit' });
 }

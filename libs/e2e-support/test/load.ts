@@ -64,13 +64,21 @@ async function post(path: string, key: string, body: unknown, idempotencyKey: st
   try {
     const res = await fetch(`${stack.baseUrl}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'idempotency-key': idempotencyKey,
+      },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
     });
     const text = await res.text();
     const retryAfter = Number(res.headers.get('retry-after'));
-    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null, ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) };
+    return {
+      status: res.status,
+      body: text ? (JSON.parse(text) as unknown) : null,
+      ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
+    };
   } catch {
     return { status: 0, body: null };
   }
@@ -102,7 +110,9 @@ export class Load {
     this.loops.push(this.asyncLoop(), this.worldLoop());
   }
 
-  /** Sync searches answered 200 so far: a fault scenario waits for more after its fault, to see the stack serve again. */
+  /**
+   * Sync searches answered 200 so far: a fault scenario waits for more after its fault, to see the stack serve again.
+   */
   get answered(): number {
     return this.syncSearches.filter((s) => s.status === 200).length;
   }
@@ -127,7 +137,9 @@ export class Load {
       };
       const search: SyncSearch = { account, idempotencyKey: `fault-sync-${randomUUID()}`, attempts: 0, status: 0 };
       this.syncSearches.push(search);
-      const answer = await this.untilFinal(search, () => post('/v1/jobs/search', account.key, body, search.idempotencyKey));
+      const answer = await this.untilFinal(search, () =>
+        post('/v1/jobs/search', account.key, body, search.idempotencyKey),
+      );
       if (answer.status === 200) search.page = JobSearchResponseSchema.parse(answer.body);
       await sleep(SYNC_PAUSE_MS);
     }
@@ -144,7 +156,13 @@ export class Load {
         limit: 25,
         webhook_url: account.searchHook,
       };
-      const create: AsyncCreate = { account, idempotencyKey: `fault-async-${randomUUID()}`, attempts: 0, status: 0, ids: new Set() };
+      const create: AsyncCreate = {
+        account,
+        idempotencyKey: `fault-async-${randomUUID()}`,
+        attempts: 0,
+        status: 0,
+        ids: new Set(),
+      };
       this.asyncCreates.push(create);
       await this.untilFinal(create, async () => {
         const answer = await post('/v1/searches', account.key, body, create.idempotencyKey);
@@ -174,7 +192,10 @@ export class Load {
     }
   }
 
-  private async untilFinal(request: { attempts: number; status: number }, send: () => Promise<Answer>): Promise<Answer> {
+  private async untilFinal(
+    request: { attempts: number; status: number },
+    send: () => Promise<Answer>,
+  ): Promise<Answer> {
     for (;;) {
       request.attempts++;
       this.inFlight++;

@@ -48,7 +48,8 @@ export function yearlyMinimum(salary: Salary | null): number | null {
   return salary.min * PERIODS_PER_YEAR[salary.period];
 }
 
-const oneOf = <T>(value: T | null, allowed: readonly T[] | undefined) => allowed === undefined || (value !== null && allowed.includes(value));
+const oneOf = <T>(value: T | null, allowed: readonly T[] | undefined) =>
+  allowed === undefined || (value !== null && allowed.includes(value));
 
 /** Whether a job passes every filter that is set; `now` is the moment `posted_within_days` counts back from. */
 export function matchesFilters(job: Job, filters: Filters, now: number): boolean {
@@ -56,7 +57,11 @@ export function matchesFilters(job: Job, filters: Filters, now: number): boolean
   if (filters.title_or && !filters.title_or.some((k) => titleMatches(job.title, k))) return false;
   if (filters.title_not?.some((k) => titleMatches(job.title, k))) return false;
   if (!oneOf(job.location.country_code, filters.country_code_or)) return false;
-  if (filters.posted_within_days !== undefined && Date.parse(job.first_seen_at) < now - filters.posted_within_days * DAY_MS) return false;
+  if (
+    filters.posted_within_days !== undefined &&
+    Date.parse(job.first_seen_at) < now - filters.posted_within_days * DAY_MS
+  )
+    return false;
   if (!oneOf(job.seniority, filters.seniority_or)) return false;
   if (!oneOf(job.employment_type, filters.employment_type_or)) return false;
   if (typeof filters.remote === 'boolean' && job.location.remote !== filters.remote) return false;

@@ -20,11 +20,21 @@ function kafkaInstruments(): KafkaInstruments {
   if (instruments) return instruments;
   const meter = jobsMeter();
   instruments = {
-    consumed: meter.createCounter('kafka_consumer_messages_total', { description: 'Messages handled, by topic, consumer group and outcome (ok, retried, dead_lettered).' }),
-    processSeconds: secondsHistogram(meter, 'kafka_consumer_process_seconds', 'Time to handle one message, by topic and consumer group.'),
-    lag: meter.createObservableGauge('kafka_consumer_lag', { description: 'Messages behind the high watermark after the last batch, by topic, partition and consumer group.' }),
+    consumed: meter.createCounter('kafka_consumer_messages_total', {
+      description: 'Messages handled, by topic, consumer group and outcome (ok, retried, dead_lettered).',
+    }),
+    processSeconds: secondsHistogram(
+      meter,
+      'kafka_consumer_process_seconds',
+      'Time to handle one message, by topic and consumer group.',
+    ),
+    lag: meter.createObservableGauge('kafka_consumer_lag', {
+      description: 'Messages behind the high watermark after the last batch, by topic, partition and consumer group.',
+    }),
     published: meter.createCounter('kafka_producer_messages_total', { description: 'Messages sent, by topic.' }),
-    produceRequests: meter.createCounter('kafka_producer_requests_total', { description: 'Produce requests sent (each may carry several topics\' messages).' }),
+    produceRequests: meter.createCounter('kafka_producer_requests_total', {
+      description: "Produce requests sent (each may carry several topics' messages).",
+    }),
   };
   return instruments;
 }
@@ -65,14 +75,17 @@ export class PartitionLag {
 export class ConsumerMetrics {
   private readonly lag = new PartitionLag();
   private readonly observeLag = (result: ObservableResult): void => {
-    for (const row of this.lag.rows()) result.observe(row.lag, { topic: row.topic, partition: row.partition, group: this.group });
+    for (const row of this.lag.rows())
+      result.observe(row.lag, { topic: row.topic, partition: row.partition, group: this.group });
   };
 
   constructor(private readonly group: string) {}
 
   /** Follows the consumer's batches and rebalances; the gauge reads them at each scrape. */
   watch(consumer: Consumer): void {
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => this.lag.record(payload.topic, payload.partition, payload.offsetLag));
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
+      this.lag.record(payload.topic, payload.partition, payload.offsetLag),
+    );
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.lag.retain(payload.memberAssignment));
     kafkaInstruments().lag.addCallback(this.observeLag);
   }

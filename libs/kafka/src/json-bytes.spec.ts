@@ -7,11 +7,31 @@ const same = (value: unknown) => {
 
 describe('jsonBytes and jsonText', () => {
   it('writes exactly the bytes of JSON.stringify for every kind of JSON value at the root', () => {
-    for (const value of [null, true, 0, -1.5e-7, 'plain', 'dash \u2014 and \u{1F680}', [], {}, [1, 'a', null], { a: 1 }]) same(value);
+    for (const value of [
+      null,
+      true,
+      0,
+      -1.5e-7,
+      'plain',
+      'dash \u2014 and \u{1F680}',
+      [],
+      {},
+      [1, 'a', null],
+      { a: 1 },
+    ])
+      same(value);
   });
 
   it('leaves out what JSON.stringify leaves out, in objects and arrays alike, and keeps the property order', () => {
-    same({ b: 1, a: undefined, f: () => 1, s: Symbol('x'), 2: 'two', 1: 'one', list: [undefined, () => 1, Symbol('y'), 3] });
+    same({
+      b: 1,
+      a: undefined,
+      f: () => 1,
+      s: Symbol('x'),
+      2: 'two',
+      1: 'one',
+      list: [undefined, () => 1, Symbol('y'), 3],
+    });
     same({ only: undefined });
     same([[], [[]], {}, [{}]]);
   });
@@ -26,12 +46,21 @@ describe('jsonBytes and jsonText', () => {
     const records = Array.from({ length: 150 }, (_, i) => ({
       id: `rec_${i}`,
       title: i % 37 === 0 ? 'Engineer \u2014 Platform \u201cCore\u201d' : 'Engineer',
-      description: i % 11 === 0 ? 'Caf\u00e9 na\u00efve r\u00e9sum\u00e9 \u00fcber \u65e5\u672c' : 'plain text '.repeat(20),
+      description:
+        i % 11 === 0 ? 'Caf\u00e9 na\u00efve r\u00e9sum\u00e9 \u00fcber \u65e5\u672c' : 'plain text '.repeat(20),
       salary: i % 2 === 0 ? { min: 1000, max: null, currency: 'EUR' } : null,
       tags: ['a', i, undefined],
       seen_at: new Date(Date.UTC(2026, 10, 27, 0, 0, i)),
     }));
-    const message = { v: 1, search_id: 's_1', batches: [{ provider: 'provider_a', records }, { provider: 'provider_b', records: [] }], note: undefined };
+    const message = {
+      v: 1,
+      search_id: 's_1',
+      batches: [
+        { provider: 'provider_a', records },
+        { provider: 'provider_b', records: [] },
+      ],
+      note: undefined,
+    };
     expect(jsonBytes(message).equals(Buffer.from(JSON.stringify(message), 'utf8'))).toBe(true);
     expect(jsonText(message)).toBe(JSON.stringify(message));
   });

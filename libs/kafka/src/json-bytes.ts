@@ -28,7 +28,8 @@ function jsonPieces(value: unknown): string[] {
   return pieces;
 }
 
-const omitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+const omitted = (value: unknown): boolean =>
+  value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
 function serialize(value: unknown, pieces: string[], root: boolean): void {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {

@@ -28,7 +28,12 @@ function pinoLogCreator(logger: Logger): logCreator {
   return () =>
     ({ level, log }: LogEntry) => {
       const { message, timestamp: _timestamp, logger: _name, ...extra } = log;
-      const target = level === logLevel.INFO ? 'debug' : level === logLevel.ERROR && RETRIED.test(message) ? 'warn' : (LEVELS[level] ?? 'debug');
+      const target =
+        level === logLevel.INFO
+          ? 'debug'
+          : level === logLevel.ERROR && RETRIED.test(message)
+            ? 'warn'
+            : (LEVELS[level] ?? 'debug');
       logger[target]({ kafka: extra }, `kafka: ${message}`);
     };
 }

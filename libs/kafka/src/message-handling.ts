@@ -30,7 +30,13 @@ export class NonRetriableError extends Error {
  * partition forever. Anything else (a database, Redis or Kafka hiccup) is retried by kafkajs.
  */
 export function isDeterministicFailure(error: unknown): boolean {
-  return error instanceof NonRetriableError || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError');
+  return (
+    error instanceof NonRetriableError ||
+    error instanceof TypeError ||
+    error instanceof RangeError ||
+    error instanceof SyntaxError ||
+    (error instanceof Error && error.name === 'ZodError')
+  );
 }
 
 export type MessageHandler<T extends TopicSpec = TopicSpec> = (value: ValueOf<T>, meta: MessageMeta) => Promise<void>;
@@ -82,11 +88,16 @@ export interface MessageHandling {
  * if off-contract or failing for good, else handled in its producer's trace and request context.
  * A transient failure throws, so the message comes again.
  */
-export async function handleMessage(subscription: Subscription, { topic, partition, message }: EachMessagePayload, on: MessageHandling): Promise<void> {
+export async function handleMessage(
+  subscription: Subscription,
+  { topic, partition, message }: EachMessagePayload,
+  on: MessageHandling,
+): Promise<void> {
   const startedAt = performance.now();
   const key = message.key?.toString('utf8') ?? null;
   // a failure to decide (e.g. the store it asks is away) throws: the message comes again
-  if (subscription.wants && !(await subscription.wants(key))) return on.metrics.handled(topic, 'passed_over', startedAt);
+  if (subscription.wants && !(await subscription.wants(key)))
+    return on.metrics.handled(topic, 'passed_over', startedAt);
   const headers = decodeHeaders(message.headers);
   const raw = message.value?.toString('utf8') ?? '';
   const meta: MessageMeta = {
@@ -103,9 +114,20 @@ export async function handleMessage(subscription: Subscription, { topic, partiti
   try {
     value = subscription.topic.value.parse(JSON.parse(raw));
   } catch (error) {
-    on.logger.error({ topic, partition, offset: message.offset, err: error }, 'off-contract message sent to dead letter');
+    on.logger.error(
+      { topic, partition, offset: message.offset, err: error },
+      'off-contract message sent to dead letter',
+    );
     // the prefix marks a producer's bug apart from a handler's failure (`npm test` fails on any)
-    await on.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: `${OFF_CONTRACT}: ${String(error)}`, consumerGroup: on.groupId });
+    await on.deadLetter({
+      topic,
+      partition,
+      offset: message.offset,
+      key,
+      value: raw,
+      error: `${OFF_CONTRACT}: ${String(error)}`,
+      consumerGroup: on.groupId,
+    });
     on.metrics.handled(topic, 'dead_lettered', startedAt);
     return;
   }
@@ -134,8 +156,19 @@ export async function handleMessage(subscription: Subscription, { topic, partiti
   } catch (error) {
     span.recordException(error as Error);
     if (isDeterministicFailure(error)) {
-      on.logger.error({ topic, partition, offset: message.offset, err: error }, 'handler failed for good; message sent to dead letter');
-      await on.deadLetter({ topic, partition, offset: message.offset, key, value: raw, error: String(error), consumerGroup: on.groupId });
+      on.logger.error(
+        { topic, partition, offset: message.offset, err: error },
+        'handler failed for good; message sent to dead letter',
+      );
+      await on.deadLetter({
+        topic,
+        partition,
+        offset: message.offset,
+        key,
+        value: raw,
+        error: String(error),
+        consumerGroup: on.groupId,
+      });
       on.metrics.handled(topic, 'dead_lettered', startedAt);
       return;
     }

@@ -78,7 +78,10 @@ export class OffsetCommits {
         },
         (error: unknown) => {
           // a rebalance took a partition: its new owner redelivers what this commit would have covered
-          this.settings.logger.warn({ commits: offsets, err: error }, 'offset commit failed; the messages after the last commit may come again');
+          this.settings.logger.warn(
+            { commits: offsets, err: error },
+            'offset commit failed; the messages after the last commit may come again',
+          );
         },
       )
       .finally(() => {

@@ -12,7 +12,11 @@ export interface ProvisionOptions {
  * counts that are lower than declared (Kafka cannot lower them). Safe when several services
  * start at once: "already exists" is success.
  */
-export async function provisionTopics(admin: Admin, topics: readonly TopicSpec[], options: ProvisionOptions = {}): Promise<void> {
+export async function provisionTopics(
+  admin: Admin,
+  topics: readonly TopicSpec[],
+  options: ProvisionOptions = {},
+): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((t) => !existing.has(t.name));
   if (missing.length > 0) {

@@ -3,7 +3,14 @@ import type { Consumer, EachBatchPayload, EachMessagePayload, Kafka } from 'kafk
 import type { Logger } from '@jobs/observability';
 import type { TopicSpec } from './topic.js';
 import { ConsumerMetrics } from './consumer-metrics.js';
-import { handleMessage, type DeadLetter, type MessageHandler, type MessageHandling, type Subscription, type SubscriptionOptions } from './message-handling.js';
+import {
+  handleMessage,
+  type DeadLetter,
+  type MessageHandler,
+  type MessageHandling,
+  type Subscription,
+  type SubscriptionOptions,
+} from './message-handling.js';
 import { COMMIT_LINGER_MS, OffsetCommits } from './offset-commits.js';
 import { PartitionProgress } from './partition-progress.js';
 
@@ -101,8 +108,19 @@ export class TopicConsumer {
     const { GROUP_JOIN, CRASH, STOP, DISCONNECT } = this.consumer.events;
     this.metrics = new ConsumerMetrics(settings.groupId);
     const { groupId, service, logger, deadLetter } = settings;
-    this.handling = { groupId, service, logger, deadLetter, metrics: this.metrics, tracer: trace.getTracer('@jobs/kafka') };
-    this.commits = new OffsetCommits(this.consumer, { lingerMs: settings.commitLingerMs ?? COMMIT_LINGER_MS, logger, running: () => this.running });
+    this.handling = {
+      groupId,
+      service,
+      logger,
+      deadLetter,
+      metrics: this.metrics,
+      tracer: trace.getTracer('@jobs/kafka'),
+    };
+    this.commits = new OffsetCommits(this.consumer, {
+      lingerMs: settings.commitLingerMs ?? COMMIT_LINGER_MS,
+      logger,
+      running: () => this.running,
+    });
     this.consumer.on(GROUP_JOIN, () => {
       this.joined = true;
       // a new assignment: what this member knew of partitions it no longer works on is stale
@@ -112,7 +130,10 @@ export class TopicConsumer {
       this.joined = false;
       const { error, restart } = event.payload;
       // A crash kafkajs recovers from (restart) is a warning; one it does not is an error.
-      settings.logger[restart ? 'warn' : 'error']({ err: error, restart }, restart ? 'kafka consumer restarting' : 'kafka consumer stopped');
+      settings.logger[restart ? 'warn' : 'error'](
+        { err: error, restart },
+        restart ? 'kafka consumer restarting' : 'kafka consumer stopped',
+      );
     });
     this.consumer.on(STOP, () => {
       this.joined = false;
@@ -152,7 +173,8 @@ export class TopicConsumer {
       autoCommit: false,
       partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently ?? 4,
       eachBatchAutoResolve: false,
-      eachBatch: (payload: EachBatchPayload) => (detached > 0 ? this.takeBatch(payload, detached) : this.dispatchBatch(payload, within)),
+      eachBatch: (payload: EachBatchPayload) =>
+        detached > 0 ? this.takeBatch(payload, detached) : this.dispatchBatch(payload, within),
     });
   }
 
@@ -162,13 +184,26 @@ export class TopicConsumer {
    * least once). Its commit lingers; a failure (a handler's, or a heartbeat refused by a
    * rebalance) and a stop send what waits before kafkajs retries, rejoins or leaves.
    */
-  private async dispatchBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload, limit: number): Promise<void> {
+  private async dispatchBatch(
+    { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload,
+    limit: number,
+  ): Promise<void> {
     const messages = batch.messages;
     try {
       for (let start = 0; start < messages.length; start += limit) {
         if (!isRunning() || isStale()) break;
         const slice = messages.slice(start, start + limit);
-        await Promise.all(slice.map((message) => this.dispatch({ topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined })));
+        await Promise.all(
+          slice.map((message) =>
+            this.dispatch({
+              topic: batch.topic,
+              partition: batch.partition,
+              message,
+              heartbeat,
+              pause: () => () => undefined,
+            }),
+          ),
+        );
         const last = slice[slice.length - 1]!.offset;
         resolveOffset(last);
         void this.commits.queue({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) });
@@ -187,7 +222,10 @@ export class TopicConsumer {
    * fetch does not wait for the handlers; each partition's offset is committed as its handlers
    * finish.
    */
-  private async takeBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload, limit: number): Promise<void> {
+  private async takeBatch(
+    { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload,
+    limit: number,
+  ): Promise<void> {
     const key = `${batch.topic}|${batch.partition}`;
     for (const message of batch.messages) {
       while (this.detached.size >= limit) await Promise.race(this.detached);
@@ -196,7 +234,13 @@ export class TopicConsumer {
       if (!progress) this.progress.set(key, (progress = new PartitionProgress()));
       progress.start(message.offset);
       resolveOffset(message.offset);
-      const payload = { topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined };
+      const payload = {
+        topic: batch.topic,
+        partition: batch.partition,
+        message,
+        heartbeat,
+        pause: () => () => undefined,
+      };
       const done: Promise<void> = this.handleDetached(payload, progress, isRunning).finally(() => {
         this.detached.delete(done);
       });
@@ -205,13 +249,18 @@ export class TopicConsumer {
   }
 
   /** Runs one detached handler to success (retrying a transient failure in place), then commits what is done. */
-  private async handleDetached(payload: EachMessagePayload, progress: PartitionProgress, isRunning: () => boolean): Promise<void> {
+  private async handleDetached(
+    payload: EachMessagePayload,
+    progress: PartitionProgress,
+    isRunning: () => boolean,
+  ): Promise<void> {
     for (let delay = DETACHED_RETRY_FIRST_MS; ; delay = Math.min(delay * 2, DETACHED_RETRY_MAX_MS)) {
       try {
         await this.dispatch(payload);
         break;
       } catch {
-        // not committed: while the member still runs it tries again, else the partition's next owner (or this one after a restart) redelivers it
+        // not committed: while the member still runs it tries again, else the partition's next owner (or this one after
+        // a restart) redelivers it
         if (!this.running || !isRunning()) return;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
@@ -235,7 +284,8 @@ export class TopicConsumer {
     // detached handlers finish and commit while the member is still in its group
     await Promise.allSettled([...this.detached]);
     await this.commits.flush();
-    // in-order batches still running commit as they end (`OffsetCommits.queue` sends at once now), before kafkajs leaves the group
+    // in-order batches still running commit as they end (`OffsetCommits.queue` sends at once now), before kafkajs
+    // leaves the group
     await this.consumer.disconnect();
     this.metrics.unwatch();
   }

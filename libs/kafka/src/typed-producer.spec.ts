@@ -18,7 +18,9 @@ describe('TypedProducer.toKafkaMessage', () => {
   const producer = new TypedProducer(fakeKafka, 'billing');
 
   it('keys, serializes and stamps the request context', () => {
-    const message = requestContext.run({ requestId: 'req_1', stages: ['gateway', 'search-orchestrator'] }, () => producer.toKafkaMessage(topic, { v: 1, id: 'abc' }));
+    const message = requestContext.run({ requestId: 'req_1', stages: ['gateway', 'search-orchestrator'] }, () =>
+      producer.toKafkaMessage(topic, { v: 1, id: 'abc' }),
+    );
     expect(message.key).toBe('abc');
     expect(JSON.parse(String(message.value))).toEqual({ v: 1, id: 'abc' });
     const headers = message.headers as Record<string, string>;
@@ -34,7 +36,9 @@ describe('TypedProducer.toKafkaMessage', () => {
     expect(String(message.value)).toBe('{"v":1,"id":"abc"}');
     // what breaks the contract goes as it is: the consumer's parse sends it to the dead letter
     expect(() => producer.toKafkaMessage(topic, { v: 1, id: '' })).not.toThrow();
-    expect(topic.value.safeParse(JSON.parse(String(producer.toKafkaMessage(topic, { v: 1, id: '' }).value))).success).toBe(false);
+    expect(
+      topic.value.safeParse(JSON.parse(String(producer.toKafkaMessage(topic, { v: 1, id: '' }).value))).success,
+    ).toBe(false);
   });
 });
 
@@ -56,9 +60,18 @@ describe('CoalescingSender', () => {
       answers.push(answer);
       return answer.promise;
     });
-    const first = [sender.send('a', [message('1')]), sender.send('b', [message('2')]), sender.send('a', [message('3')])];
+    const first = [
+      sender.send('a', [message('1')]),
+      sender.send('b', [message('2')]),
+      sender.send('a', [message('3')]),
+    ];
     await new Promise((r) => setImmediate(r));
-    expect(requests).toEqual([[{ topic: 'a', messages: [message('1'), message('3')] }, { topic: 'b', messages: [message('2')] }]]);
+    expect(requests).toEqual([
+      [
+        { topic: 'a', messages: [message('1'), message('3')] },
+        { topic: 'b', messages: [message('2')] },
+      ],
+    ]);
     // published while the first request is out: waits for it, then goes in one request
     const second = [sender.send('b', [message('4')]), sender.send('b', [message('5')])];
     await new Promise((r) => setImmediate(r));
@@ -79,7 +92,16 @@ describe('CoalescingSender', () => {
       if (calls === 1) throw new Error('broker down');
     });
     const failed = [sender.send('a', [message('1')]), sender.send('b', [message('2')])];
-    await expect(Promise.all(failed.map((p) => p.then(() => 'sent', (e: Error) => e.message)))).resolves.toEqual(['broker down', 'broker down']);
+    await expect(
+      Promise.all(
+        failed.map((p) =>
+          p.then(
+            () => 'sent',
+            (e: Error) => e.message,
+          ),
+        ),
+      ),
+    ).resolves.toEqual(['broker down', 'broker down']);
     await expect(sender.send('a', [message('3')])).resolves.toBeUndefined();
     expect(calls).toBe(2);
   });
@@ -88,7 +110,14 @@ describe('CoalescingSender', () => {
     const requests: TopicMessages[][] = [];
     const sender = new CoalescingSender(async (topicMessages) => void requests.push(topicMessages));
     const big = 'x'.repeat(COALESCE_MAX_BYTES - 2);
-    await Promise.all([sender.send('a', [message(big)]), sender.send('a', [message('small')]), sender.send('a', [message('more')])]);
-    expect(requests.map((r) => r.flatMap((t) => t.messages.map((m) => String(m.value).length)))).toEqual([[big.length], [5, 4]]);
+    await Promise.all([
+      sender.send('a', [message(big)]),
+      sender.send('a', [message('small')]),
+      sender.send('a', [message('more')]),
+    ]);
+    expect(requests.map((r) => r.flatMap((t) => t.messages.map((m) => String(m.value).length)))).toEqual([
+      [big.length],
+      [5, 4],
+    ]);
   });
 });

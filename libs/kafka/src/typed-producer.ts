@@ -135,7 +135,9 @@ export class TypedProducer {
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
-    this.sender = new CoalescingSender((topicMessages) => this.producer.sendBatch({ topicMessages, acks: -1, compression: CompressionTypes.None }));
+    this.sender = new CoalescingSender((topicMessages) =>
+      this.producer.sendBatch({ topicMessages, acks: -1, compression: CompressionTypes.None }),
+    );
   }
 
   async connect(): Promise<void> {
@@ -155,7 +157,12 @@ export class TypedProducer {
 
   async publishMany<T extends TopicSpec>(topic: T, messages: readonly OutgoingMessage<T>[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.inPublishSpan(topic.name, messages.length, () => this.sender.send(topic.name, messages.map((m) => this.toKafkaMessage(topic, m.value, m.options))));
+    await this.inPublishSpan(topic.name, messages.length, () =>
+      this.sender.send(
+        topic.name,
+        messages.map((m) => this.toKafkaMessage(topic, m.value, m.options)),
+      ),
+    );
     countPublished(topic.name, messages.length);
   }
 
@@ -163,7 +170,12 @@ export class TypedProducer {
    * Runs `work` (which builds and sends or stages messages) inside a PRODUCER span, so the
    * messages' trace context names that span and each consumer's span becomes its child.
    */
-  async inPublishSpan<R>(topic: string, count: number, work: () => Promise<R>, via: 'kafka' | 'outbox' = 'kafka'): Promise<R> {
+  async inPublishSpan<R>(
+    topic: string,
+    count: number,
+    work: () => Promise<R>,
+    via: 'kafka' | 'outbox' = 'kafka',
+  ): Promise<R> {
     return inActiveSpan(
       this.tracer,
       `${topic} publish`,
@@ -189,7 +201,10 @@ export class TypedProducer {
     countPublished(topic, messages.length);
   }
 
-  /** Builds the wire message (not checked here: see the class); exposed so the outbox relay sends exactly what `publish` would. */
+  /**
+   * Builds the wire message (not checked here: see the class); exposed so the outbox relay sends exactly what `publish`
+   * would.
+   */
   toKafkaMessage<T extends TopicSpec>(topic: T, value: ValueOf<T>, options: PublishOptions = {}): Message {
     return {
       key: topic.keyOf(value),

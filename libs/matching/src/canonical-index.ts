@@ -69,7 +69,14 @@ export class CanonicalIndex {
   /** Adds a stored canonical job (and its sources) so records can match it. */
   load(stored: StoredJob): void {
     if (this.jobs.has(stored.id)) return;
-    const job: IndexedJob = { id: stored.id, fields: stored.fields, fieldSources: stored.fieldSources ?? {}, features: featuresOf(stored.fields), keys: new Set(), providers: new Set() };
+    const job: IndexedJob = {
+      id: stored.id,
+      fields: stored.fields,
+      fieldSources: stored.fieldSources ?? {},
+      features: featuresOf(stored.fields),
+      keys: new Set(),
+      providers: new Set(),
+    };
     this.jobs.set(stored.id, job);
     this.addKeys(job, [...stored.keys]);
     for (const s of stored.sources) {
@@ -107,7 +114,14 @@ export class CanonicalIndex {
       this.addKeys(job, input.keys);
     } else {
       jobId = this.newId();
-      const job: IndexedJob = { id: jobId, fields: input.fields, fieldSources: sourcesOfRecord(record, input.fields), features: input.features, keys: new Set(), providers: new Set([record.provider]) };
+      const job: IndexedJob = {
+        id: jobId,
+        fields: input.fields,
+        fieldSources: sourcesOfRecord(record, input.fields),
+        features: input.features,
+        keys: new Set(),
+        providers: new Set([record.provider]),
+      };
       this.jobs.set(jobId, job);
       this.addKeys(job, input.keys);
     }

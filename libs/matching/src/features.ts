@@ -1,5 +1,11 @@
 import type { NormalizedProviderRecord, Salary } from '@jobs/contracts';
-import { canonicalApplyUrl, normalizeCompanyName, normalizeDomain, normalizePlace, normalizeTitle } from './normalize.js';
+import {
+  canonicalApplyUrl,
+  normalizeCompanyName,
+  normalizeDomain,
+  normalizePlace,
+  normalizeTitle,
+} from './normalize.js';
 import { sketchText, type TextSketch } from './text-sketch.js';
 
 /**
@@ -80,7 +86,10 @@ export function featuresOf(fields: MatchFields, description?: TextSketch | null)
     remote: fields.remote,
     employmentType: fields.employmentType,
     seniority: fields.seniority,
-    salary: fields.salary && fields.salary.origin === 'declared' && (fields.salary.min !== null || fields.salary.max !== null) ? fields.salary : null,
+    salary:
+      fields.salary && fields.salary.origin === 'declared' && (fields.salary.min !== null || fields.salary.max !== null)
+        ? fields.salary
+        : null,
     applyUrl: canonicalApplyUrl(fields.applyUrl),
     postedAt: Number.isFinite(posted) ? posted : null,
     postedDayOnly: Number.isFinite(posted) && isDayOnly(posted),

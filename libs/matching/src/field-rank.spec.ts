@@ -37,7 +37,10 @@ function record(provider: ProviderSlug, overrides: Partial<NormalizedProviderRec
   };
 }
 
-const jobOf = (r: NormalizedProviderRecord): RankedJob => ({ fields: fieldsOfRecord(r), sources: sourcesOfRecord(r, fieldsOfRecord(r)) });
+const jobOf = (r: NormalizedProviderRecord): RankedJob => ({
+  fields: fieldsOfRecord(r),
+  sources: sourcesOfRecord(r, fieldsOfRecord(r)),
+});
 
 /** Merges records in order the way the index does: the first makes the job, each next one may decide fields. */
 function mergeAll(records: readonly NormalizedProviderRecord[]): RankedJob {
@@ -55,7 +58,12 @@ describe('sourceRank', () => {
     expect(sourceRank(record('provider_d'), 'seniority')).toBe(1);
     expect(sourceRank(record('provider_a', { lossy: ['seniority'] }), 'seniority')).toBe(2);
     expect(sourceRank(record('provider_a', { lossy: ['seniority'] }), 'title')).toBe(1);
-    expect(sourceRank(record('provider_c', { salary: { min: 1, max: 2, currency: 'GBP', period: 'year', origin: 'inferred' } }), 'salary')).toBe(2);
+    expect(
+      sourceRank(
+        record('provider_c', { salary: { min: 1, max: 2, currency: 'GBP', period: 'year', origin: 'inferred' } }),
+        'salary',
+      ),
+    ).toBe(2);
   });
 });
 
@@ -73,19 +81,27 @@ describe('compareSources', () => {
 });
 
 describe('rankedMerge', () => {
-  it('gives lead, not the lossy senior of provider_a, whichever source comes first (own_index, then the exact partners)', () => {
-    const own = record('own_index');
-    const a = record('provider_a', { seniority: 'senior', lossy: ['seniority'] });
-    const c = record('provider_c');
-    const d = record('provider_d');
-    expect(mergeAll([a, c, d]).fields.seniority).toBe('lead');
-    expect(mergeAll([a, c, d]).sources.seniority).toMatchObject({ provider: 'provider_c', rank: 1 });
-    expect(mergeAll([a, own, c]).sources.seniority).toMatchObject({ provider: 'own_index', rank: 0 });
-    expect(mergeAll([a]).fields.seniority).toBe('senior');
-  });
+  it(
+    'gives lead, not the lossy senior of provider_a, whichever ' +
+      'source comes first (own_index, then the exact partners)',
+    () => {
+      const own = record('own_index');
+      const a = record('provider_a', { seniority: 'senior', lossy: ['seniority'] });
+      const c = record('provider_c');
+      const d = record('provider_d');
+      expect(mergeAll([a, c, d]).fields.seniority).toBe('lead');
+      expect(mergeAll([a, c, d]).sources.seniority).toMatchObject({ provider: 'provider_c', rank: 1 });
+      expect(mergeAll([a, own, c]).sources.seniority).toMatchObject({ provider: 'own_index', rank: 0 });
+      expect(mergeAll([a]).fields.seniority).toBe('senior');
+    },
+  );
 
   it('fills a field the job lacks with any value, and takes the company domain a record brings', () => {
-    const e = record('provider_e', { company: { name: 'NORTHWIND', domain: null }, seniority: null, lossy: ['description'] });
+    const e = record('provider_e', {
+      company: { name: 'NORTHWIND', domain: null },
+      seniority: null,
+      lossy: ['description'],
+    });
     const f = record('provider_f', { seniority: 'director', lossy: ['seniority'] });
     const job = mergeAll([e, f]);
     expect(job.fields).toMatchObject({ seniority: 'director', companyDomain: 'northwind.example' });
@@ -93,7 +109,10 @@ describe('rankedMerge', () => {
   });
 
   it('ranks the place and remote apart: a partner that says remote false for "not said" does not decide remote', () => {
-    const b = record('provider_b', { location: { city: 'Leeds', region: 'England', country_code: 'GB', remote: false }, lossy: ['location.remote'] });
+    const b = record('provider_b', {
+      location: { city: 'Leeds', region: 'England', country_code: 'GB', remote: false },
+      lossy: ['location.remote'],
+    });
     const e = record('provider_e', { location: { city: null, region: null, country_code: 'GB', remote: true } });
     const job = mergeAll([b, e]);
     expect(job.fields).toMatchObject({ city: 'Leeds', region: 'England', countryCode: 'GB', remote: true });
@@ -103,12 +122,41 @@ describe('rankedMerge', () => {
   it('gives the same job whatever order the sources come in', () => {
     const sources = [
       record('own_index', { job_family: 'engineering', posted_at: '2026-11-02T10:00:00.000Z' }),
-      record('provider_a', { seniority: 'senior', lossy: ['seniority'], description: 'Lead the platform team. Apply now.' }),
-      record('provider_b', { title: 'Platform Lead (m/w/d)', seniority: null, posted_at: '2026-11-02T00:00:00.000Z', lossy: ['title', 'location.remote', 'posted_at'] }),
-      record('provider_c', { salary: { min: 70_000, max: 90_000, currency: 'GBP', period: 'year', origin: 'inferred' }, description: null, lossy: ['salary'] }),
-      record('provider_d', { location: { city: 'England', region: null, country_code: 'GB', remote: false }, lossy: ['location', 'posted_at'], posted_at: '2026-11-02T00:00:00.000Z' }),
-      record('provider_e', { title: 'platform lead', company: { name: 'Northwind', domain: null }, seniority: null, employment_type: null, description: 'Lead the…', lossy: ['title', 'description'] }),
-      record('provider_f', { title: 'PLATFORM LEAD', seniority: 'director', lossy: ['title', 'seniority'], employment_type: 'contract' }),
+      record('provider_a', {
+        seniority: 'senior',
+        lossy: ['seniority'],
+        description: 'Lead the platform team. Apply now.',
+      }),
+      record('provider_b', {
+        title: 'Platform Lead (m/w/d)',
+        seniority: null,
+        posted_at: '2026-11-02T00:00:00.000Z',
+        lossy: ['title', 'location.remote', 'posted_at'],
+      }),
+      record('provider_c', {
+        salary: { min: 70_000, max: 90_000, currency: 'GBP', period: 'year', origin: 'inferred' },
+        description: null,
+        lossy: ['salary'],
+      }),
+      record('provider_d', {
+        location: { city: 'England', region: null, country_code: 'GB', remote: false },
+        lossy: ['location', 'posted_at'],
+        posted_at: '2026-11-02T00:00:00.000Z',
+      }),
+      record('provider_e', {
+        title: 'platform lead',
+        company: { name: 'Northwind', domain: null },
+        seniority: null,
+        employment_type: null,
+        description: 'Lead the…',
+        lossy: ['title', 'description'],
+      }),
+      record('provider_f', {
+        title: 'PLATFORM LEAD',
+        seniority: 'director',
+        lossy: ['title', 'seniority'],
+        employment_type: 'contract',
+      }),
     ];
     const expected = mergeAll(sources);
     fc.assert(
@@ -120,8 +168,19 @@ describe('rankedMerge', () => {
     // and without the crawler, the exact partners decide
     const partners = sources.slice(1);
     const withoutOwn = mergeAll(partners);
-    fc.assert(fc.property(fc.shuffledSubarray(partners, { minLength: partners.length }), (order) => expect(mergeAll(order)).toEqual(withoutOwn)), { seed: 35, numRuns: 200 });
-    expect(withoutOwn.fields).toMatchObject({ title: 'Platform Lead', seniority: 'lead', employmentType: 'full_time', city: 'Leeds', postedAt: '2026-11-02T10:00:00.000Z' });
+    fc.assert(
+      fc.property(fc.shuffledSubarray(partners, { minLength: partners.length }), (order) =>
+        expect(mergeAll(order)).toEqual(withoutOwn),
+      ),
+      { seed: 35, numRuns: 200 },
+    );
+    expect(withoutOwn.fields).toMatchObject({
+      title: 'Platform Lead',
+      seniority: 'lead',
+      employmentType: 'full_time',
+      city: 'Leeds',
+      postedAt: '2026-11-02T10:00:00.000Z',
+    });
     expect(withoutOwn.fields.salary?.origin).toBe('declared');
   });
 });
@@ -143,15 +202,23 @@ describe('listingChanges', () => {
 
 describe('stored field sources', () => {
   it('round-trip through their stored form, and ignore entries of another shape', () => {
-    const sources = sourcesOfRecord(record('provider_a', { lossy: ['seniority'] }), fieldsOfRecord(record('provider_a')));
+    const sources = sourcesOfRecord(
+      record('provider_a', { lossy: ['seniority'] }),
+      fieldsOfRecord(record('provider_a')),
+    );
     expect(decodeFieldSources(JSON.parse(JSON.stringify(encodeFieldSources(sources))))).toEqual(sources);
-    expect(decodeFieldSources({ seniority: [7, 'provider_a', 'x'], title: 'own_index', salary: [1, 'provider_b', 'B-1'] })).toEqual({ salary: { rank: 1, provider: 'provider_b', providerJobId: 'B-1' } });
+    expect(
+      decodeFieldSources({ seniority: [7, 'provider_a', 'x'], title: 'own_index', salary: [1, 'provider_b', 'B-1'] }),
+    ).toEqual({ salary: { rank: 1, provider: 'provider_b', providerJobId: 'B-1' } });
     expect(decodeFieldSources(null)).toEqual({});
   });
 });
 
 describe('company names', () => {
-  const offer = (provider: string, name: string, domain: string | null = 'acme.com') => ({ provider, fields: { companyDomain: domain, companyName: name } });
+  const offer = (provider: string, name: string, domain: string | null = 'acme.com') => ({
+    provider,
+    fields: { companyDomain: domain, companyName: name },
+  });
 
   it('ranks the own crawler first, then the partners in slug order', () => {
     expect(companyNameRank('own_index')).toBeLessThan(companyNameRank('provider_a'));
@@ -159,7 +226,13 @@ describe('company names', () => {
   });
 
   it('keeps the best name per domain whatever order the records come in', () => {
-    const records = [offer('provider_e', 'ACME, Inc.'), offer('provider_a', 'Acme GmbH'), offer('provider_a', 'Acme'), offer('own_index', 'Acme Robotics', 'acme.io'), offer('provider_c', 'ACME', null)];
+    const records = [
+      offer('provider_e', 'ACME, Inc.'),
+      offer('provider_a', 'Acme GmbH'),
+      offer('provider_a', 'Acme'),
+      offer('own_index', 'Acme Robotics', 'acme.io'),
+      offer('provider_c', 'ACME', null),
+    ];
     fc.assert(
       fc.property(fc.shuffledSubarray(records, { minLength: records.length, maxLength: records.length }), (order) => {
         const best = bestCompanyNames(order);
@@ -171,12 +244,18 @@ describe('company names', () => {
     );
   });
 
-  it('replaces a stored name only with a better-ranked one, or a smaller one of the same rank; an unranked one with any', () => {
-    const stored = { name: 'Acme GmbH', rank: companyNameRank('provider_a') };
-    expect(isBetterCompanyName({ name: 'Acme', rank: companyNameRank('own_index') }, stored)).toBe(true);
-    expect(isBetterCompanyName({ name: 'Acme', rank: companyNameRank('provider_a') }, stored)).toBe(true);
-    expect(isBetterCompanyName({ name: 'Acme Inc', rank: companyNameRank('provider_a') }, stored)).toBe(false);
-    expect(isBetterCompanyName({ name: 'ACME', rank: companyNameRank('provider_c') }, stored)).toBe(false);
-    expect(isBetterCompanyName({ name: 'ACME', rank: companyNameRank('provider_f') }, { name: 'Acme', rank: null })).toBe(true);
-  });
+  it(
+    'replaces a stored name only with a better-ranked one, or a ' +
+      'smaller one of the same rank; an unranked one with any',
+    () => {
+      const stored = { name: 'Acme GmbH', rank: companyNameRank('provider_a') };
+      expect(isBetterCompanyName({ name: 'Acme', rank: companyNameRank('own_index') }, stored)).toBe(true);
+      expect(isBetterCompanyName({ name: 'Acme', rank: companyNameRank('provider_a') }, stored)).toBe(true);
+      expect(isBetterCompanyName({ name: 'Acme Inc', rank: companyNameRank('provider_a') }, stored)).toBe(false);
+      expect(isBetterCompanyName({ name: 'ACME', rank: companyNameRank('provider_c') }, stored)).toBe(false);
+      expect(
+        isBetterCompanyName({ name: 'ACME', rank: companyNameRank('provider_f') }, { name: 'Acme', rank: null }),
+      ).toBe(true);
+    },
+  );
 });

@@ -1,4 +1,9 @@
-import { ProviderSlugSchema, RankedFieldSchema, type NormalizedProviderRecord, type RankedField } from '@jobs/contracts';
+import {
+  ProviderSlugSchema,
+  RankedFieldSchema,
+  type NormalizedProviderRecord,
+  type RankedField,
+} from '@jobs/contracts';
 import type { MatchFields } from './features.js';
 
 /**
@@ -39,7 +44,10 @@ export const UNRECORDED_SOURCE: FieldSource = { rank: SOURCE_RANKS.exact, provid
 const PROVIDER_ORDER = new Map<string, number>(ProviderSlugSchema.options.map((slug, i) => [slug, i]));
 
 /** The rank of a record's value for one field (whether or not it has one). */
-export function sourceRank(record: Pick<NormalizedProviderRecord, 'provider' | 'lossy' | 'salary'>, field: RankedField): SourceRank {
+export function sourceRank(
+  record: Pick<NormalizedProviderRecord, 'provider' | 'lossy' | 'salary'>,
+  field: RankedField,
+): SourceRank {
   if (record.provider === 'own_index') return SOURCE_RANKS.firstHand;
   if (record.lossy?.includes(field)) return SOURCE_RANKS.lossy;
   // the record itself says the amount is an estimate, not what the posting declared
@@ -47,7 +55,10 @@ export function sourceRank(record: Pick<NormalizedProviderRecord, 'provider' | '
   return SOURCE_RANKS.exact;
 }
 
-export function sourceOf(record: Pick<NormalizedProviderRecord, 'provider' | 'provider_job_id' | 'lossy' | 'salary'>, field: RankedField): FieldSource {
+export function sourceOf(
+  record: Pick<NormalizedProviderRecord, 'provider' | 'provider_job_id' | 'lossy' | 'salary'>,
+  field: RankedField,
+): FieldSource {
   return { rank: sourceRank(record, field), provider: record.provider, providerJobId: record.provider_job_id };
 }
 
@@ -146,7 +157,8 @@ export function rankedMerge(job: RankedJob, record: NormalizedProviderRecord, fi
   for (const field of RANKED_FIELDS) {
     if (!hasValue(fields, field)) continue;
     const candidate = sourceOf(record, field);
-    if (hasValue(job.fields, field) && compareSources(candidate, job.sources[field] ?? UNRECORDED_SOURCE) >= 0) continue;
+    if (hasValue(job.fields, field) && compareSources(candidate, job.sources[field] ?? UNRECORDED_SOURCE) >= 0)
+      continue;
     Object.assign(changes, valuesOf(fields, field));
     sources[field] = candidate;
   }
@@ -159,7 +171,12 @@ export function rankedMerge(job: RankedJob, record: NormalizedProviderRecord, fi
  * its new rank: the other sources' values are not kept to rank again) or a better one, or where
  * the job has no value. A listing that drops a value leaves the job's.
  */
-export function listingChanges(job: RankedJob, record: NormalizedProviderRecord, fields: MatchFields, changed: readonly RankedField[]): RankedChanges {
+export function listingChanges(
+  job: RankedJob,
+  record: NormalizedProviderRecord,
+  fields: MatchFields,
+  changed: readonly RankedField[],
+): RankedChanges {
   const changes: Partial<MatchFields> = {};
   const sources: FieldSources = {};
   for (const field of changed) {
@@ -195,7 +212,8 @@ export function decodeFieldSources(stored: unknown): FieldSources {
     const s = entries[field];
     if (!Array.isArray(s) || s.length !== 3) continue;
     const [rank, provider, providerJobId] = s as unknown[];
-    if ((rank === 0 || rank === 1 || rank === 2) && typeof provider === 'string' && typeof providerJobId === 'string') out[field] = { rank, provider, providerJobId };
+    if ((rank === 0 || rank === 1 || rank === 2) && typeof provider === 'string' && typeof providerJobId === 'string')
+      out[field] = { rank, provider, providerJobId };
   }
   return out;
 }
@@ -221,13 +239,18 @@ export function companyNameRank(provider: string): number {
  * lexically smaller name (one provider may spell a company two ways), so the stored name is the
  * same whatever order the records came in. A name stored unranked (`rank` null) yields to any.
  */
-export function isBetterCompanyName(offer: Pick<CompanyNameOffer, 'name' | 'rank'>, stored: { name: string; rank: number | null }): boolean {
+export function isBetterCompanyName(
+  offer: Pick<CompanyNameOffer, 'name' | 'rank'>,
+  stored: { name: string; rank: number | null },
+): boolean {
   if (stored.rank === null) return true;
   return offer.rank < stored.rank || (offer.rank === stored.rank && offer.name < stored.name);
 }
 
 /** The best name offered for each company domain among records (those without a domain have none). */
-export function bestCompanyNames(records: Iterable<{ provider: string; fields: Pick<MatchFields, 'companyDomain' | 'companyName'> }>): Map<string, CompanyNameOffer> {
+export function bestCompanyNames(
+  records: Iterable<{ provider: string; fields: Pick<MatchFields, 'companyDomain' | 'companyName'> }>,
+): Map<string, CompanyNameOffer> {
   const best = new Map<string, CompanyNameOffer>();
   for (const { provider, fields } of records) {
     if (!fields.companyDomain) continue;

@@ -1,4 +1,12 @@
-import { blockingKey, canonicalApplyUrl, foldAccents, normalizeCompanyName, normalizeDomain, normalizePlace, normalizeTitle } from './normalize.js';
+import {
+  blockingKey,
+  canonicalApplyUrl,
+  foldAccents,
+  normalizeCompanyName,
+  normalizeDomain,
+  normalizePlace,
+  normalizeTitle,
+} from './normalize.js';
 
 describe('normalizeTitle', () => {
   it.each([
@@ -71,13 +79,19 @@ describe('normalizeDomain', () => {
 
 describe('canonicalApplyUrl', () => {
   it('drops scheme, www, fragment, trailing slash and tracking parameters', () => {
-    expect(canonicalApplyUrl('https://www.Acme.com/jobs/42/?utm_source=board&utm_medium=cpc#apply')).toBe('acme.com/jobs/42');
+    expect(canonicalApplyUrl('https://www.Acme.com/jobs/42/?utm_source=board&utm_medium=cpc#apply')).toBe(
+      'acme.com/jobs/42',
+    );
     expect(canonicalApplyUrl('http://acme.com/jobs/42?gclid=abc&ref=linkedin')).toBe('acme.com/jobs/42');
   });
 
   it('keeps parameters that identify the posting, in a stable order', () => {
-    expect(canonicalApplyUrl('https://jobs.acme.com/o/data-engineer?id=ab12cd')).toBe('jobs.acme.com/o/data-engineer?id=ab12cd');
-    expect(canonicalApplyUrl('https://acme.com/apply?b=2&a=1&utm_campaign=x')).toBe(canonicalApplyUrl('https://acme.com/apply?a=1&b=2'));
+    expect(canonicalApplyUrl('https://jobs.acme.com/o/data-engineer?id=ab12cd')).toBe(
+      'jobs.acme.com/o/data-engineer?id=ab12cd',
+    );
+    expect(canonicalApplyUrl('https://acme.com/apply?b=2&a=1&utm_campaign=x')).toBe(
+      canonicalApplyUrl('https://acme.com/apply?a=1&b=2'),
+    );
     expect(canonicalApplyUrl('https://acme.com/apply?id=1')).not.toBe(canonicalApplyUrl('https://acme.com/apply?id=2'));
   });
 

@@ -1,5 +1,9 @@
 /** Title noise that providers add and that never distinguishes two openings. */
-const TITLE_NOISE = [/\((?:m|f|w|d|x)(?:\/(?:m|f|w|d|x))+\)/gi, /\s+-\s+(?:remote|hybrid|on-?site)\b.*$/i, /\b(?:remote|hybrid)\s*$/i];
+const TITLE_NOISE = [
+  /\((?:m|f|w|d|x)(?:\/(?:m|f|w|d|x))+\)/gi,
+  /\s+-\s+(?:remote|hybrid|on-?site)\b.*$/i,
+  /\b(?:remote|hybrid)\s*$/i,
+];
 
 /** Accents off: "São Paulo" → "Sao Paulo", "Ingénieur" → "Ingenieur". */
 export function foldAccents(text: string): string {
@@ -26,8 +30,47 @@ export function normalizeTitle(title: string): string {
  * from the end, so every token of them is listed.
  */
 const LEGAL_TOKENS = new Set([
-  'inc', 'incorporated', 'llc', 'llp', 'lp', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'plc', 'gmbh', 'ag', 'se', 'kg', 'sa', 'sas', 'sarl',
-  'spa', 'srl', 'bv', 'nv', 'kk', 'pty', 'pte', 'pvt', 'private', 'ab', 'as', 'aps', 'oy', 'dac', 'lda', 'ltda', 'sl', 'cv', 'de', 'sp', 'z', 'oo',
+  'inc',
+  'incorporated',
+  'llc',
+  'llp',
+  'lp',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'ltd',
+  'limited',
+  'plc',
+  'gmbh',
+  'ag',
+  'se',
+  'kg',
+  'sa',
+  'sas',
+  'sarl',
+  'spa',
+  'srl',
+  'bv',
+  'nv',
+  'kk',
+  'pty',
+  'pte',
+  'pvt',
+  'private',
+  'ab',
+  'as',
+  'aps',
+  'oy',
+  'dac',
+  'lda',
+  'ltda',
+  'sl',
+  'cv',
+  'de',
+  'sp',
+  'z',
+  'oo',
 ]);
 
 /** "Acme, Inc." / "ACME GmbH" / "Acme S.p.A." → "acme": the company-name part of blocking keys. */
@@ -63,12 +106,16 @@ export function normalizeDomain(domain: string | null | undefined): string | nul
 /** Lower-case, accent-free place name for equality tests ("München" and "Munchen" agree). */
 export function normalizePlace(place: string | null | undefined): string | null {
   if (!place) return null;
-  const t = foldAccents(place).toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const t = foldAccents(place)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
   return t === '' ? null : t;
 }
 
 /** Query parameters that only say where a click came from, never which opening it is. */
-const TRACKING_PARAM = /^(?:utm_.*|gclid|fbclid|msclkid|mc_[a-z]+|ref|referrer|source|src|trk|trackingid|tracking_id|campaign|medium|gh_src|lever-source|lever-origin|_hs[a-z]+|si)$/i;
+const TRACKING_PARAM =
+  /^(?:utm_.*|gclid|fbclid|msclkid|mc_[a-z]+|ref|referrer|source|src|trk|trackingid|tracking_id|campaign|medium|gh_src|lever-source|lever-origin|_hs[a-z]+|si)$/i;
 
 /**
  * An apply URL reduced to what identifies the posting: host without `www.`, path without a
@@ -86,7 +133,9 @@ export function canonicalApplyUrl(url: string | null | undefined): string | null
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
   const host = parsed.hostname.toLowerCase().replace(/^www\./, '');
   const path = decodeSafe(parsed.pathname).replace(/\/+$/, '');
-  const params = [...parsed.searchParams.entries()].filter(([k]) => !TRACKING_PARAM.test(k)).sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1));
+  const params = [...parsed.searchParams.entries()]
+    .filter(([k]) => !TRACKING_PARAM.test(k))
+    .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1));
   const query = params.length ? `?${params.map(([k, v]) => `${k}=${v}`).join('&')}` : '';
   return `${host}${path}${query}`;
 }

@@ -85,7 +85,16 @@ export const MATCH_THRESHOLD = 2;
 export const RELIST_THRESHOLD = 5;
 export const RELIST_MIN_GAP_MS = 86_400_000;
 
-const SENIORITY_RANK: Readonly<Record<string, number>> = { intern: 0, junior: 1, mid: 2, senior: 3, lead: 4, director: 5, vp: 5, c_level: 5 };
+const SENIORITY_RANK: Readonly<Record<string, number>> = {
+  intern: 0,
+  junior: 1,
+  mid: 2,
+  senior: 3,
+  lead: 4,
+  director: 5,
+  vp: 5,
+  c_level: 5,
+};
 const DAY_MS = 86_400_000;
 
 /**
@@ -112,12 +121,22 @@ export function scoreCandidate(record: RecordToMatch, job: CandidateJob, explain
   }
 
   const title = a.titleKey === b.titleKey ? 1 : jaccard(a.titleTokens, b.titleTokens);
-  score += add('title', title === 1 ? WEIGHTS.titleSame : title >= 0.75 ? WEIGHTS.titleClose : title >= 0.5 ? WEIGHTS.titleLoose : WEIGHTS.titleDifferent);
+  score += add(
+    'title',
+    title === 1
+      ? WEIGHTS.titleSame
+      : title >= 0.75
+        ? WEIGHTS.titleClose
+        : title >= 0.5
+          ? WEIGHTS.titleLoose
+          : WEIGHTS.titleDifferent,
+  );
 
   if (a.city && b.city) score += add('city', a.city === b.city ? WEIGHTS.citySame : WEIGHTS.cityDifferent);
   else if (a.region && b.region && a.region !== b.region) score += add('region', WEIGHTS.regionDifferent);
   if (a.remote !== null && b.remote !== null && a.remote !== b.remote) score += add('remote', WEIGHTS.remoteDifferent);
-  if (a.employmentType && b.employmentType && a.employmentType !== b.employmentType) score += add('employmentType', WEIGHTS.employmentDifferent);
+  if (a.employmentType && b.employmentType && a.employmentType !== b.employmentType)
+    score += add('employmentType', WEIGHTS.employmentDifferent);
   if (a.seniority && b.seniority) {
     const ra = SENIORITY_RANK[a.seniority];
     const rb = SENIORITY_RANK[b.seniority];
@@ -139,7 +158,13 @@ export function scoreCandidate(record: RecordToMatch, job: CandidateJob, explain
     } else {
       score += add(
         'description',
-        containment >= 0.9 ? WEIGHTS.descriptionSame : containment >= 0.7 ? WEIGHTS.descriptionClose : containment >= 0.5 ? WEIGHTS.descriptionLoose : WEIGHTS.descriptionDifferent,
+        containment >= 0.9
+          ? WEIGHTS.descriptionSame
+          : containment >= 0.7
+            ? WEIGHTS.descriptionClose
+            : containment >= 0.5
+              ? WEIGHTS.descriptionLoose
+              : WEIGHTS.descriptionDifferent,
       );
     }
   }
@@ -147,7 +172,10 @@ export function scoreCandidate(record: RecordToMatch, job: CandidateJob, explain
   if (a.postedAt !== null && b.postedAt !== null) {
     if (a.postedDayOnly || b.postedDayOnly) {
       const days = Math.abs(Math.floor(a.postedAt / DAY_MS) - Math.floor(b.postedAt / DAY_MS));
-      score += add('posted', days === 0 ? WEIGHTS.postedSameDay : days === 1 ? WEIGHTS.postedNextDay : WEIGHTS.postedFar);
+      score += add(
+        'posted',
+        days === 0 ? WEIGHTS.postedSameDay : days === 1 ? WEIGHTS.postedNextDay : WEIGHTS.postedFar,
+      );
     } else {
       const gap = Math.abs(a.postedAt - b.postedAt);
       if (gap <= 60_000) score += add('posted', WEIGHTS.postedSameMinute);
@@ -203,7 +231,8 @@ export function decide(record: RecordToMatch, candidates: Iterable<CandidateJob>
       }
     }
   }
-  if (best && bestScore >= MATCH_THRESHOLD) return { jobId: best.id, score: bestScore, relisted: isRelisting(record, best) };
+  if (best && bestScore >= MATCH_THRESHOLD)
+    return { jobId: best.id, score: bestScore, relisted: isRelisting(record, best) };
   if (relist) return { jobId: relist.id, score: bestScore, relisted: true };
   return { jobId: null, score: bestScore, relisted: false };
 }

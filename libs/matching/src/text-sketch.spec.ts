@@ -1,12 +1,23 @@
 import { SKETCH_SIZE, resemblance, sketchText } from './text-sketch.js';
 
 const FULL =
-  'Join Lumenfield Stores as a Junior Technical Support Engineer (Tier 2) and help us grow. In this role you will turn customer feedback into product improvements and onboard new customers. ' +
-  'We are looking for someone with 1+ years of experience in ticketing tools and a good working knowledge of clear written communication. This role is based in our São Paulo office. ' +
+  'Join Lumenfield Stores as a Junior Technical Support ' +
+  'Engineer (Tier 2) and help us grow. In this role you will ' +
+  'turn customer feedback into product improvements and onboard ' +
+  'new customers. ' +
+  'We are looking for someone with 1+ years of experience in ' +
+  'ticketing tools and a good working knowledge of clear ' +
+  'written communication. This role is based in our São Paulo ' +
+  'office. ' +
   'You get flexible working hours, 30 days of paid holiday and a modern laptop of your choice.';
 const OTHER_OPENING =
-  'Join Lumenfield Stores as a Junior Technical Support Engineer (Tier 2) and help us grow. In this role you will help customers by chat, e-mail and phone and solve problems at the first contact whenever possible. ' +
-  'We are looking for someone with 1+ years of experience in customer service and a good working knowledge of troubleshooting. This role is based in our São Paulo office. ' +
+  'Join Lumenfield Stores as a Junior Technical Support ' +
+  'Engineer (Tier 2) and help us grow. In this role you will ' +
+  'help customers by chat, e-mail and phone and solve problems ' +
+  'at the first contact whenever possible. ' +
+  'We are looking for someone with 1+ years of experience in ' +
+  'customer service and a good working knowledge of ' +
+  'troubleshooting. This role is based in our São Paulo office. ' +
   'We support you with relocation and visa sponsorship where needed.';
 
 describe('sketchText', () => {
@@ -52,7 +63,12 @@ describe('resemblance', () => {
   it('estimates long texts from the bottom-k sketch close to the exact value', () => {
     const words = Array.from({ length: 600 }, (_, i) => `w${i}`);
     const a = sketchText(words.join(' '))!;
-    const b = sketchText(words.slice(0, 450).concat(Array.from({ length: 150 }, (_, i) => `x${i}`)).join(' '))!;
+    const b = sketchText(
+      words
+        .slice(0, 450)
+        .concat(Array.from({ length: 150 }, (_, i) => `x${i}`))
+        .join(' '),
+    )!;
     expect(a.hashes.length).toBe(SKETCH_SIZE);
     expect(a.size).toBe(598);
     // exact Jaccard: 448 shared shingles of 598 + 598 - 448

@@ -37,7 +37,8 @@ export function sketchText(text: string | null | undefined): TextSketch | null {
   }
   shingles.sort();
   let distinct = 0;
-  for (let i = 0; i < shingles.length; i++) if (i === 0 || shingles[i] !== shingles[i - 1]) shingles[distinct++] = shingles[i]!;
+  for (let i = 0; i < shingles.length; i++)
+    if (i === 0 || shingles[i] !== shingles[i - 1]) shingles[distinct++] = shingles[i]!;
   return { hashes: shingles.slice(0, Math.min(distinct, SKETCH_SIZE)), size: distinct, truncated };
 }
 

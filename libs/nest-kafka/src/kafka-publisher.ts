@@ -1,6 +1,13 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Kafka } from 'kafkajs';
-import { provisionTopics, TypedProducer, type OutgoingMessage, type PublishOptions, type TopicSpec, type ValueOf } from '@jobs/kafka';
+import {
+  provisionTopics,
+  TypedProducer,
+  type OutgoingMessage,
+  type PublishOptions,
+  type TopicSpec,
+  type ValueOf,
+} from '@jobs/kafka';
 import { LOGGER, ReadinessRegistry, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import type { Logger } from '@jobs/observability';
 import { KAFKA_OPTIONS, type KafkaModuleOptions } from './kafka.options.js';

@@ -37,7 +37,8 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
   async listen(callback: (...optionalParams: unknown[]) => unknown): Promise<void> {
     const byName = new Map(this.options.topology.map((t) => [t.name, t]));
     const background = new Map<string, BackgroundGroup>();
-    for (const group of this.options.backgroundGroups ?? []) for (const topic of group.topics) background.set(topic.name, group);
+    for (const group of this.options.backgroundGroups ?? [])
+      for (const topic of group.topics) background.set(topic.name, group);
     const consumers = new Map<string, TopicConsumer>();
     const consumerFor = (group: BackgroundGroup | undefined): TopicConsumer => {
       const groupId = group ? `${this.options.groupId}.${group.suffix}` : this.options.groupId;
@@ -49,11 +50,20 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
           groupInstanceId: this.info.replicaId,
           logger: this.log.child({ component: 'consumer', group: groupId }),
           fromBeginning: this.options.fromBeginning,
-          partitionsConsumedConcurrently: group ? group.partitionsConsumedConcurrently : this.options.partitionsConsumedConcurrently,
-          concurrencyWithinPartition: group ? group.concurrencyWithinPartition : this.options.concurrencyWithinPartition,
+          partitionsConsumedConcurrently: group
+            ? group.partitionsConsumedConcurrently
+            : this.options.partitionsConsumedConcurrently,
+          concurrencyWithinPartition: group
+            ? group.concurrencyWithinPartition
+            : this.options.concurrencyWithinPartition,
           detachedInFlight: group ? group.detachedInFlight : this.options.detachedInFlight,
           deadLetter: ({ consumerGroup, ...letter }) =>
-            this.publisher.publish(this.options.deadLetterTopic, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
+            this.publisher.publish(this.options.deadLetterTopic, {
+              v: 1,
+              ...letter,
+              failed_at: new Date().toISOString(),
+              consumer_group: consumerGroup,
+            }),
         });
         consumers.set(groupId, consumer);
       }
@@ -65,10 +75,12 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
       consumerFor(background.get(topic.name)).on(topic, (value, meta) => this.invoke(handler, value, meta));
     }
     this.consumers = [...consumers.values()];
-    for (const [groupId, consumer] of consumers) this.readiness.register(`kafka-consumer:${groupId}`, () => consumer.isReady());
+    for (const [groupId, consumer] of consumers)
+      this.readiness.register(`kafka-consumer:${groupId}`, () => consumer.isReady());
     // a background group new to the cluster takes over where the service's group stood on its topics
     const backgroundGroups = [...consumers].filter(([groupId]) => groupId !== this.options.groupId);
-    if (backgroundGroups.length > 0) await this.inheritOffsets(backgroundGroups.map(([groupId, consumer]) => ({ groupId, topics: consumer.topics })));
+    if (backgroundGroups.length > 0)
+      await this.inheritOffsets(backgroundGroups.map(([groupId, consumer]) => ({ groupId, topics: consumer.topics })));
     await Promise.all(this.consumers.map((consumer) => consumer.start()));
     callback();
   }
@@ -96,11 +108,16 @@ export class KafkaTopologyTransport extends Server implements CustomTransportStr
             if (own.some((t) => t.partitions.some((p) => Number(p.offset) >= 0))) return;
             const parent = await admin.fetchOffsets({ groupId: this.options.groupId, topics: [...topics] });
             for (const { topic, partitions } of parent) {
-              const committed = partitions.filter((p) => Number(p.offset) >= 0).map((p) => ({ partition: p.partition, offset: p.offset }));
+              const committed = partitions
+                .filter((p) => Number(p.offset) >= 0)
+                .map((p) => ({ partition: p.partition, offset: p.offset }));
               if (committed.length > 0) await admin.setOffsets({ groupId, topic, partitions: committed });
             }
           } catch (error) {
-            this.log.warn({ err: error, group: groupId }, 'could not take over the service group offsets; the group starts as configured');
+            this.log.warn(
+              { err: error, group: groupId },
+              'could not take over the service group offsets; the group starts as configured',
+            );
           }
         }),
       );

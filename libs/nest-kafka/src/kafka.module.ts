@@ -19,7 +19,8 @@ export class KafkaModule {
         {
           provide: Kafka,
           inject: [SERVICE_INFO, LOGGER],
-          useFactory: (info: ServiceInfo, logger: Logger) => createKafkaClient({ clientId: info.name, brokers: options.brokers, logger }),
+          useFactory: (info: ServiceInfo, logger: Logger) =>
+            createKafkaClient({ clientId: info.name, brokers: options.brokers, logger }),
         },
         KafkaPublisher,
         KafkaTopologyTransport,

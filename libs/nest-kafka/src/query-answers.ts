@@ -33,7 +33,12 @@ export class QueryAnswers {
       result = await run();
     } catch (error) {
       if (!(error instanceof QueryFailure)) throw error;
-      await this.publisher.publish(Topics.QueryResponded, { v: 1, query_id: queryId, outcome: 'error', error: error.toFailure() });
+      await this.publisher.publish(Topics.QueryResponded, {
+        v: 1,
+        query_id: queryId,
+        outcome: 'error',
+        error: error.toFailure(),
+      });
       return;
     }
     await this.publisher.publish(Topics.QueryResponded, { v: 1, query_id: queryId, outcome: 'ok', result });

@@ -7,7 +7,11 @@ import { KafkaTopologyTransport } from './kafka-topology.transport.js';
  * Starts a service whose work arrives over Kafka: the kit's bootstrap with the topology
  * transport attached, health on HEALTH_PORT (each service's config sets its default).
  */
-export function runKafkaService(name: string, config: Readonly<SharedEnv & { HEALTH_PORT: number }>, module: DynamicModule): Promise<RunningService> {
+export function runKafkaService(
+  name: string,
+  config: Readonly<SharedEnv & { HEALTH_PORT: number }>,
+  module: DynamicModule,
+): Promise<RunningService> {
   return runService({
     name,
     module,

@@ -25,7 +25,10 @@ describe('createLogger', () => {
   it('never writes keys or secrets', () => {
     const { lines, stream } = capture();
     const logger = createLogger({ service: 'gateway' }, stream);
-    logger.info({ req: { headers: { authorization: 'Bearer svc_live_secret' } }, live_key: 'svc_live_x', secret: 's3' }, 'request');
+    logger.info(
+      { req: { headers: { authorization: 'Bearer svc_live_secret' } }, live_key: 'svc_live_x', secret: 's3' },
+      'request',
+    );
     const text = JSON.stringify(lines[0]);
     expect(text).not.toContain('svc_live_secret');
     expect(text).not.toContain('svc_live_x');

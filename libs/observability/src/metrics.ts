@@ -42,7 +42,12 @@ export function jobsMeter(): Meter {
 
 /** A latency histogram in seconds with the shared buckets. */
 export function secondsHistogram(meter: Meter, name: string, description: string): Histogram {
-  return meter.createHistogram(name, { description, unit: 's', valueType: ValueType.DOUBLE, advice: { explicitBucketBoundaries: LATENCY_BUCKETS_SECONDS } });
+  return meter.createHistogram(name, {
+    description,
+    unit: 's',
+    valueType: ValueType.DOUBLE,
+    advice: { explicitBucketBoundaries: LATENCY_BUCKETS_SECONDS },
+  });
 }
 
 /** Seconds since `start` (a `performance.now()` reading). */

@@ -7,11 +7,21 @@ const exporter = useInMemoryTracing();
 describe('stage spans', () => {
   it('annotates the active span with jobs.-prefixed attributes and leaves out empty values', () => {
     trace.getTracer('t').startActiveSpan('stage', (span) => {
-      annotateStage({ provider: 'provider_a', 'records.in': 12, 'page.already_paid': 3, missing: undefined, nothing: null });
+      annotateStage({
+        provider: 'provider_a',
+        'records.in': 12,
+        'page.already_paid': 3,
+        missing: undefined,
+        nothing: null,
+      });
       span.end();
     });
     const [stage] = exporter.getFinishedSpans();
-    expect(stage!.attributes).toEqual({ 'jobs.provider': 'provider_a', 'jobs.records.in': 12, 'jobs.page.already_paid': 3 });
+    expect(stage!.attributes).toEqual({
+      'jobs.provider': 'provider_a',
+      'jobs.records.in': 12,
+      'jobs.page.already_paid': 3,
+    });
   });
 
   it('is a no-op outside a span', () => {
@@ -35,7 +45,9 @@ describe('stage spans', () => {
   });
 
   it('records a failed step as an error and rethrows', async () => {
-    await expect(inStageSpan('merge', {}, async () => Promise.reject(new Error('deadlock')))).rejects.toThrow('deadlock');
+    await expect(inStageSpan('merge', {}, async () => Promise.reject(new Error('deadlock')))).rejects.toThrow(
+      'deadlock',
+    );
     const [failed] = exporter.getFinishedSpans();
     expect(failed!.status.code).toBe(2);
     expect(failed!.events.map((e) => e.name)).toContain('exception');

@@ -1,4 +1,11 @@
-import { SpanStatusCode, trace, type AttributeValue, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import {
+  SpanStatusCode,
+  trace,
+  type AttributeValue,
+  type Span,
+  type SpanOptions,
+  type Tracer,
+} from '@opentelemetry/api';
 
 export type StageAttributes = Record<string, AttributeValue | null | undefined>;
 
@@ -30,11 +37,18 @@ export async function inStageSpan<R>(
   attributes: StageAttributes,
   work: (annotate: (more: StageAttributes) => void) => Promise<R>,
 ): Promise<R> {
-  return inActiveSpan(tracer, name, { attributes: prefixed(attributes) }, (span) => work((more) => span.setAttributes(prefixed(more))));
+  return inActiveSpan(tracer, name, { attributes: prefixed(attributes) }, (span) =>
+    work((more) => span.setAttributes(prefixed(more))),
+  );
 }
 
 /** `work` in a new active span that ends with it; a failure is recorded on the span and rethrown. */
-export async function inActiveSpan<R>(spanTracer: Tracer, name: string, options: SpanOptions, work: (span: Span) => Promise<R>): Promise<R> {
+export async function inActiveSpan<R>(
+  spanTracer: Tracer,
+  name: string,
+  options: SpanOptions,
+  work: (span: Span) => Promise<R>,
+): Promise<R> {
   return spanTracer.startActiveSpan(name, options, async (span) => {
     try {
       return await work(span);

@@ -1,4 +1,9 @@
-import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace';
 import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { samplerFromEnv, traceExporters } from './telemetry.js';
@@ -8,16 +13,35 @@ describe('samplerFromEnv', () => {
   it('takes OTEL_TRACES_SAMPLER by the specification names', () => {
     expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'always_on' }, false)).toBeInstanceOf(AlwaysOnSampler);
     expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'always_off' }, true)).toBeInstanceOf(AlwaysOffSampler);
-    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' }, false).toString()).toBe('ParentBased{root=AlwaysOnSampler, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}');
-    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, true).toString()).toContain('root=AlwaysOffSampler');
-    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }, true).toString()).toBe('TraceIdRatioBased{0.25}');
-    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' }, true).toString()).toContain('root=TraceIdRatioBased{0.5}');
+    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' }, false).toString()).toBe(
+      'ParentBased{root=AlwaysOnSampler, ' +
+        'remoteParentSampled=AlwaysOnSampler, ' +
+        'remoteParentNotSampled=AlwaysOffSampler, ' +
+        'localParentSampled=AlwaysOnSampler, ' +
+        'localParentNotSampled=AlwaysOffSampler}',
+    );
+    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, true).toString()).toContain(
+      'root=AlwaysOffSampler',
+    );
+    expect(
+      samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }, true).toString(),
+    ).toBe('TraceIdRatioBased{0.25}');
+    expect(
+      samplerFromEnv(
+        { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' },
+        true,
+      ).toString(),
+    ).toContain('root=TraceIdRatioBased{0.5}');
   });
 
   it('reads a missing or out-of-range ratio as 1', () => {
     expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio' }, true).toString()).toBe('TraceIdRatioBased{1}');
-    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '7' }, true)).toBeInstanceOf(TraceIdRatioBasedSampler);
-    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '7' }, true).toString()).toBe('TraceIdRatioBased{1}');
+    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '7' }, true)).toBeInstanceOf(
+      TraceIdRatioBasedSampler,
+    );
+    expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '7' }, true).toString()).toBe(
+      'TraceIdRatioBased{1}',
+    );
   });
 
   it('unset (or unknown): parent-based, recording new traces only while exporting', () => {
@@ -36,7 +60,10 @@ describe('traceExporters', () => {
     expect(await traceExporters({ OTEL_EXPORTER_ZIPKIN_ENDPOINT: ' ' })).toEqual([]);
     const [zipkin] = await traceExporters({ OTEL_EXPORTER_ZIPKIN_ENDPOINT: 'http://127.0.0.1:9411/api/v2/spans' });
     expect(zipkin).toBeInstanceOf(ZipkinExporter);
-    const both = await traceExporters({ OTEL_EXPORTER_ZIPKIN_ENDPOINT: 'http://127.0.0.1:9411/api/v2/spans', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' });
+    const both = await traceExporters({
+      OTEL_EXPORTER_ZIPKIN_ENDPOINT: 'http://127.0.0.1:9411/api/v2/spans',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+    });
     expect(both.map((e) => e.constructor)).toEqual([ZipkinExporter, OTLPTraceExporter]);
     await Promise.all(both.map((e) => e.shutdown()));
   });

@@ -4,10 +4,23 @@ import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { defaultResource, detectResources, envDetector, hostDetector, osDetector, processDetector, resourceFromAttributes, serviceInstanceIdDetector } from '@opentelemetry/resources';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  hostDetector,
+  osDetector,
+  processDetector,
+  resourceFromAttributes,
+  serviceInstanceIdDetector,
+} from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
-import { register as registerInThread, supportsSyncHooks, type RegisterHooksOptions } from 'import-in-the-middle/register-hooks.mjs';
+import {
+  register as registerInThread,
+  supportsSyncHooks,
+  type RegisterHooksOptions,
+} from 'import-in-the-middle/register-hooks.mjs';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -70,7 +83,10 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
     // Every instrumented library here is CommonJS and patched in place, which both paths see; an
     // ES-module named import of node:http's functions would keep the unpatched ones on this
     // path, and no service makes its outgoing calls that way (fetch is undici's channel).
-    const options: RegisterHooksOptions & { addHookMessagePort: MessagePort } = { include: [], addHookMessagePort: channel.addHookMessagePort };
+    const options: RegisterHooksOptions & { addHookMessagePort: MessagePort } = {
+      include: [],
+      addHookMessagePort: channel.addHookMessagePort,
+    };
     registerInThread(options);
   } else {
     register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, channel.registerOptions);
@@ -82,12 +98,20 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
       [new NoopSpanProcessor()];
   // The resource NodeSDK would detect: OTEL_RESOURCE_ATTRIBUTES, process, host, OS, instance id.
   const resource = defaultResource()
-    .merge(detectResources({ detectors: [serviceInstanceIdDetector, processDetector, hostDetector, osDetector, envDetector] }))
+    .merge(
+      detectResources({
+        detectors: [serviceInstanceIdDetector, processDetector, hostDetector, osDetector, envDetector],
+      }),
+    )
     .merge(resourceFromAttributes({ 'service.name': serviceName }));
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   // A request on an untrusted port (trace-edge.ts) links the caller's trace instead of continuing it.
-  propagation.setGlobalPropagator(new EdgePropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] })));
+  propagation.setGlobalPropagator(
+    new EdgePropagator(
+      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+    ),
+  );
   const tracerProvider = new TracerProvider({
     resource,
     spanProcessors: [new CallerLinkSpanProcessor(), ...spanProcessors],
@@ -174,7 +198,11 @@ export async function traceExporters(env: NodeJS.ProcessEnv): Promise<SpanExport
 
 /** OTLP over HTTP, protobuf by default; `OTEL_EXPORTER_OTLP_PROTOCOL=http/json` for JSON receivers. */
 async function otlpExporter(env: NodeJS.ProcessEnv): Promise<SpanExporter> {
-  const protocol = (env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] ?? env['OTEL_EXPORTER_OTLP_PROTOCOL'] ?? 'http/protobuf').trim();
+  const protocol = (
+    env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] ??
+    env['OTEL_EXPORTER_OTLP_PROTOCOL'] ??
+    'http/protobuf'
+  ).trim();
   if (protocol === 'http/json') {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     return new OTLPTraceExporter();

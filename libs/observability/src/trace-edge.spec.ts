@@ -1,8 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import { defaultTextMapGetter, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { AlwaysOffSampler, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { CallerLinkSampler, CallerLinkSpanProcessor, distrustCallerTraceOn, EdgePropagator, markUntrustedTraceCarrier } from './trace-edge.js';
+import {
+  AlwaysOffSampler,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
+import {
+  CallerLinkSampler,
+  CallerLinkSpanProcessor,
+  distrustCallerTraceOn,
+  EdgePropagator,
+  markUntrustedTraceCarrier,
+} from './trace-edge.js';
 
 const PUBLIC_PORT = 47_080;
 const ADMIN_PORT = 47_081;
@@ -16,7 +28,9 @@ describe('the trace edge', () => {
     sampler: new CallerLinkSampler(new ParentBasedSampler({ root: new AlwaysOffSampler() })),
     spanProcessors: [new CallerLinkSpanProcessor(), new SimpleSpanProcessor({ exporter })],
   });
-  const propagator = new EdgePropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  const propagator = new EdgePropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
   distrustCallerTraceOn(PUBLIC_PORT);
 
   afterEach(() => exporter.reset());

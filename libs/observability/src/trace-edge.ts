@@ -48,11 +48,14 @@ export function distrustCallerTraceOn(port: number): void {
 /** For the HTTP instrumentation's startIncomingSpanHook: marks a request that came in on an untrusted port. */
 export function markUntrustedTraceCarrier(request: IncomingMessage): void {
   const port = request.socket?.localPort;
-  if (port !== undefined && untrustedPorts().has(port)) (request.headers as Record<symbol, unknown>)[UNTRUSTED_CARRIER] = true;
+  if (port !== undefined && untrustedPorts().has(port))
+    (request.headers as Record<symbol, unknown>)[UNTRUSTED_CARRIER] = true;
 }
 
 function isUntrusted(carrier: unknown): boolean {
-  return typeof carrier === 'object' && carrier !== null && (carrier as Record<symbol, unknown>)[UNTRUSTED_CARRIER] === true;
+  return (
+    typeof carrier === 'object' && carrier !== null && (carrier as Record<symbol, unknown>)[UNTRUSTED_CARRIER] === true
+  );
 }
 
 /** Wraps the service's propagator: an untrusted carrier yields no parent and no baggage, only the caller to link. */
@@ -86,7 +89,14 @@ const callerOfRoot = (context: Context): SpanContext | undefined =>
 export class CallerLinkSampler implements Sampler {
   constructor(private readonly inner: Sampler) {}
 
-  shouldSample(context: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+  shouldSample(
+    context: Context,
+    traceId: string,
+    name: string,
+    kind: SpanKind,
+    attributes: Attributes,
+    links: Link[],
+  ): SamplingResult {
     const caller = callerOfRoot(context);
     const decisionContext = caller ? trace.setSpanContext(context, { ...caller, isRemote: true }) : context;
     return this.inner.shouldSample(decisionContext, traceId, name, kind, attributes, links);

@@ -6,7 +6,9 @@ const SPAN = 'b7ad6b7169203331';
 
 describe('traceparentOf', () => {
   it('writes version 00, the ids and the sampled flag', () => {
-    expect(traceparentOf({ traceId: TRACE, spanId: SPAN, traceFlags: TraceFlags.SAMPLED })).toBe(`00-${TRACE}-${SPAN}-01`);
+    expect(traceparentOf({ traceId: TRACE, spanId: SPAN, traceFlags: TraceFlags.SAMPLED })).toBe(
+      `00-${TRACE}-${SPAN}-01`,
+    );
     expect(traceparentOf({ traceId: TRACE, spanId: SPAN, traceFlags: TraceFlags.NONE })).toBe(`00-${TRACE}-${SPAN}-00`);
   });
 

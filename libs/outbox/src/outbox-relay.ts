@@ -1,6 +1,13 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { jsonText, type TopicSpec, type ValueOf } from '@jobs/kafka';
-import { ascending, enqueueSerializedOutbox, PrismaService, type AroundOutboxInsert, type OutboxWriter, type Prisma } from '@jobs/db';
+import {
+  ascending,
+  enqueueSerializedOutbox,
+  PrismaService,
+  type AroundOutboxInsert,
+  type OutboxWriter,
+  type Prisma,
+} from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
@@ -13,9 +20,14 @@ const BATCH = 200;
 const SAFETY_POLL_MS = 5_000;
 /** The safety net takes rows this old: younger ones are their own replica's to publish. */
 const ORPHAN_AFTER_MS = 5_000;
-/** While rows staged here are not yet seen committed, the relay looks again this soon (a caller that never kicks, a commit still under way). */
+/**
+ * While rows staged here are not yet seen committed, the relay looks again this soon (a caller that never kicks, a
+ * commit still under way).
+ */
 const PENDING_CHECK_MS = 100;
-/** A staged row not seen committed for this long was rolled back (or sent by another replica's safety net): forgotten. */
+/**
+ * A staged row not seen committed for this long was rolled back (or sent by another replica's safety net): forgotten.
+ */
 const PENDING_MAX_AGE_MS = 60_000;
 
 interface OutboxRow {
@@ -78,7 +90,10 @@ export class OutboxRelay implements OnApplicationBootstrap {
     readiness.register('outbox-relay', () => !this.loop.isStopped);
   }
 
-  /** Writes a message into the transaction `tx`, with the current context's headers (its consumer checks it against the contract). */
+  /**
+   * Writes a message into the transaction `tx`, with the current context's headers (its consumer checks it against the
+   * contract).
+   */
   async stage<T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>): Promise<void> {
     await this.stageMany(tx, topic, [value]);
   }
@@ -89,7 +104,13 @@ export class OutboxRelay implements OnApplicationBootstrap {
    * round trip; see AroundOutboxInsert); `onlyIf` inserts them only when its condition over that
    * statement holds. Whether they were staged.
    */
-  async stageMany<T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[], around?: AroundOutboxInsert, onlyIf?: Prisma.Sql): Promise<boolean> {
+  async stageMany<T extends TopicSpec>(
+    tx: OutboxWriter,
+    topic: T,
+    values: readonly ValueOf<T>[],
+    around?: AroundOutboxInsert,
+    onlyIf?: Prisma.Sql,
+  ): Promise<boolean> {
     if (values.length === 0) return false;
     let staged = false;
     // The rows keep the trace context of the staging span, so the consumer's span continues
@@ -100,7 +121,12 @@ export class OutboxRelay implements OnApplicationBootstrap {
       async () => {
         // The row holds text: serialized as text (in pieces, see jsonText), not as the bytes a
         // direct publish sends, which would be decoded back here.
-        const messages = values.map((value) => ({ topic: topic.name, key: topic.keyOf(value), value: jsonText(value), headers: this.publisher.typed.headersFor() }));
+        const messages = values.map((value) => ({
+          topic: topic.name,
+          key: topic.keyOf(value),
+          value: jsonText(value),
+          headers: this.publisher.typed.headersFor(),
+        }));
         const ids = await enqueueSerializedOutbox(tx, messages, around, onlyIf);
         if (ids.length === 0) return;
         staged = true;
@@ -150,19 +176,28 @@ export class OutboxRelay implements OnApplicationBootstrap {
     try {
       await untraced(async () => {
         const unknown = [...this.staged].filter(([, message]) => !message.committed).map(([id]) => id);
-        const seen = unknown.length > 0 ? await this.prisma.$queryRaw<{ id: bigint }[]>`SELECT id FROM outbox_messages WHERE id = ANY(${unknown}::bigint[])` : [];
+        const seen =
+          unknown.length > 0
+            ? await this.prisma.$queryRaw<
+                { id: bigint }[]
+              >`SELECT id FROM outbox_messages WHERE id = ANY(${unknown}::bigint[])`
+            : [];
         for (const { id } of seen) {
           const message = this.staged.get(id);
           if (message) message.committed = true;
         }
-        const committed = [...this.staged].filter(([, message]) => message.committed).map(([id]) => id).sort(ascending);
+        const committed = [...this.staged]
+          .filter(([, message]) => message.committed)
+          .map(([id]) => id)
+          .sort(ascending);
         if (committed.length > 0) {
           await this.send(committed.map((id) => ({ id, ...this.staged.get(id)! })));
           await this.prisma.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${committed}::bigint[])`;
           for (const id of committed) this.staged.delete(id);
         }
         const now = Date.now();
-        for (const [id, message] of this.staged) if (now - message.stagedAt > PENDING_MAX_AGE_MS) this.staged.delete(id);
+        for (const [id, message] of this.staged)
+          if (now - message.stagedAt > PENDING_MAX_AGE_MS) this.staged.delete(id);
       });
     } catch (error) {
       this.logger.warn({ err: error }, 'outbox publish failed; will retry');
@@ -181,7 +216,8 @@ export class OutboxRelay implements OnApplicationBootstrap {
           SELECT 1 AS n FROM (SELECT created_at FROM outbox_messages ORDER BY id LIMIT 1) AS oldest
           WHERE ${this.restarted} OR oldest.created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000})`,
       );
-      if (orphans.length > 0) while (!this.loop.isStopped && (await untraced(() => this.publishOrphans(this.restarted))) === BATCH);
+      if (orphans.length > 0)
+        while (!this.loop.isStopped && (await untraced(() => this.publishOrphans(this.restarted))) === BATCH);
       this.restarted = false;
     } catch (error) {
       this.logger.warn({ err: error }, 'outbox relay pass failed; will retry');
@@ -204,7 +240,9 @@ export class OutboxRelay implements OnApplicationBootstrap {
   }
 
   /** Every topic at once (the producer sends them in one request), each topic's messages in id order. */
-  private async send(messages: ReadonlyArray<{ id: bigint; topic: string; key: string; value: string; headers: Record<string, string> }>): Promise<void> {
+  private async send(
+    messages: ReadonlyArray<{ id: bigint; topic: string; key: string; value: string; headers: Record<string, string> }>,
+  ): Promise<void> {
     const byTopic = new Map<string, Array<{ key: string; value: string; headers: Record<string, string> }>>();
     for (const m of messages) {
       const group = byTopic.get(m.topic);

@@ -12,7 +12,10 @@ import { ProviderFAdapter } from './provider-f.adapter.js';
  * Every provider the fetcher can call, against one base URL (the simulator locally), each
  * behind its concurrency limit, retries within the deadline and circuit breaker.
  */
-export function createProviderAdapters(baseUrl: string, resilience: ResilienceSettings = DEFAULT_RESILIENCE): ProviderAdapter[] {
+export function createProviderAdapters(
+  baseUrl: string,
+  resilience: ResilienceSettings = DEFAULT_RESILIENCE,
+): ProviderAdapter[] {
   const adapters: ProviderAdapter[] = [
     new OwnIndexAdapter(baseUrl),
     new ProviderAAdapter(baseUrl),

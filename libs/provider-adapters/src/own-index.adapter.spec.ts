@@ -41,7 +41,11 @@ describe('OwnIndexAdapter', () => {
     server = await serveJson(() => ({ data: [item], next_offset: null }));
     const adapter = new OwnIndexAdapter(server.baseUrl);
     await adapter.search({ filters: { company_domain_or: ['closing.example'] }, want: 10, signal: signal() });
-    await adapter.search({ filters: { company_domain_or: ['closing.example'], include_closed: true }, want: 10, signal: signal() });
+    await adapter.search({
+      filters: { company_domain_or: ['closing.example'], include_closed: true },
+      want: 10,
+      signal: signal(),
+    });
     expect(server.requests.map((r) => r.url.searchParams.get('include_closed'))).toEqual([null, 'true']);
     expect(server.requests[1]!.url.searchParams.get('company_domain')).toBe('closing.example');
   });

@@ -9,11 +9,23 @@ const OwnIndexJob = z.object({
   id: z.string().min(1),
   title: z.string().min(1),
   company: z.object({ name: z.string().min(1), domain: z.string().nullable() }),
-  location: z.object({ city: z.string().nullable(), region: z.string().nullable(), country_code: z.string().nullable(), remote: z.boolean().nullable() }),
+  location: z.object({
+    city: z.string().nullable(),
+    region: z.string().nullable(),
+    country_code: z.string().nullable(),
+    remote: z.boolean().nullable(),
+  }),
   employment_type: z.string().nullable(),
   seniority: z.string().nullable(),
   job_family: z.string().nullable(),
-  salary: z.object({ min: z.number().nullable(), max: z.number().nullable(), currency: z.string(), period: z.enum(['year', 'month', 'hour']) }).nullable(),
+  salary: z
+    .object({
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+      currency: z.string(),
+      period: z.enum(['year', 'month', 'hour']),
+    })
+    .nullable(),
   description: z.string().nullable(),
   apply_url: z.string().nullable(),
   posted_at: z.string().nullable(),
@@ -21,7 +33,11 @@ const OwnIndexJob = z.object({
   status: z.enum(['open', 'closed']).optional(),
   closed_reason: z.enum(['filled', 'expired', 'removed']).nullable().optional(),
 });
-const OwnIndexPage = z.object({ data: z.array(z.unknown()), next_offset: z.number().int().nullable(), total: z.number().int().optional() });
+const OwnIndexPage = z.object({
+  data: z.array(z.unknown()),
+  next_offset: z.number().int().nullable(),
+  total: z.number().int().optional(),
+});
 
 const PAGE_SIZE = 100;
 
@@ -30,7 +46,14 @@ export class OwnIndexAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, postedSince, changedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({
+    filters,
+    want,
+    signal,
+    paging,
+    postedSince,
+    changedSince,
+  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     const records: NormalizedProviderRecord[] = [];
     // a resumed read (async search chunk) starts where the previous one stopped
     let offset: number | null = paging?.start ? Number(paging.start.cursor) : 0;
@@ -61,7 +84,10 @@ export class OwnIndexAdapter implements ProviderAdapter {
   }
 }
 
-/** own_index item → normalized record, or null when it cannot be read or breaks the contract (as every adapter's records). */
+/**
+ * own_index item → normalized record, or null when it cannot be read or breaks the contract (as every adapter's
+ * records).
+ */
 export function mapOwnIndex(raw: unknown, seenAt: string): NormalizedProviderRecord | null {
   const job = OwnIndexJob.safeParse(raw);
   return job.success ? validRecord(toRecord(job.data, seenAt)) : null;
@@ -75,8 +101,23 @@ function toRecord(job: z.infer<typeof OwnIndexJob>, seenAt: string): NormalizedP
     title: job.title.trim(),
     company: { name: job.company.name, domain: job.company.domain?.toLowerCase() ?? null },
     location: { ...job.location, country_code: job.location.country_code?.toUpperCase() ?? null },
-    employment_type: enumOrNull(job.employment_type, ['full_time', 'part_time', 'contract', 'internship', 'temporary'] as const),
-    seniority: enumOrNull(job.seniority, ['intern', 'junior', 'mid', 'senior', 'lead', 'director', 'vp', 'c_level'] as const),
+    employment_type: enumOrNull(job.employment_type, [
+      'full_time',
+      'part_time',
+      'contract',
+      'internship',
+      'temporary',
+    ] as const),
+    seniority: enumOrNull(job.seniority, [
+      'intern',
+      'junior',
+      'mid',
+      'senior',
+      'lead',
+      'director',
+      'vp',
+      'c_level',
+    ] as const),
     job_family: job.job_family,
     salary: job.salary ? { ...job.salary, origin: 'declared' } : null,
     description: job.description,

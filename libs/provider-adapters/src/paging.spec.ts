@@ -8,16 +8,34 @@ const items: unknown[] = fixture('a.json').results;
 describe('collectPages', () => {
   it('keeps one page size for the whole search, capped by the provider', async () => {
     const sizes: number[] = [];
-    const records = await collectPages(7, 0, async (n, size) => (sizes.push(size), { items, next: n + 1 }), mapProviderA, 100);
+    const records = await collectPages(
+      7,
+      0,
+      async (n, size) => (sizes.push(size), { items, next: n + 1 }),
+      mapProviderA,
+      100,
+    );
     expect(records).toHaveLength(7);
     expect(sizes).toEqual([7, 7, 7]);
-    await collectPages(500, 0, async (n, size) => (sizes.push(size), { items, next: n < 1 ? n + 1 : null }), mapProviderA, 25);
+    await collectPages(
+      500,
+      0,
+      async (n, size) => (sizes.push(size), { items, next: n < 1 ? n + 1 : null }),
+      mapProviderA,
+      25,
+    );
     expect(sizes.slice(3)).toEqual([25, 25]);
   });
 
   it('skips items the mapper rejects and keeps paging for more', async () => {
     let calls = 0;
-    const records = await collectPages(4, 0, async (n) => (calls++, { items: [...items, { broken: true }], next: n + 1 }), mapProviderA, 100);
+    const records = await collectPages(
+      4,
+      0,
+      async (n) => (calls++, { items: [...items, { broken: true }], next: n + 1 }),
+      mapProviderA,
+      100,
+    );
     expect(records).toHaveLength(4);
     expect(calls).toBe(2);
   });
@@ -52,14 +70,24 @@ describe('collectPages, resumed (async search chunks)', () => {
     expect(seen).toEqual(all.map((item) => item.id));
   });
 
-  it('keeps whole pages (never drops the tail of the last page read) and keeps the page size it started with', async () => {
-    const sizes: number[] = [];
-    const paging: ResumablePaging = { start: { cursor: 2, page_size: 4 } };
-    const records = await collectPages(5, 1, async (page, size) => (sizes.push(size), fetchPage(page, size)), mapProviderA, 100, paging);
-    expect(records.map((r) => r.provider_job_id)).toEqual(['a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11']);
-    expect(sizes).toEqual([4, 4]);
-    expect(paging.next).toEqual({ cursor: 4, page_size: 4 });
-  });
+  it(
+    'keeps whole pages (never drops the tail of the last page ' + 'read) and keeps the page size it started with',
+    async () => {
+      const sizes: number[] = [];
+      const paging: ResumablePaging = { start: { cursor: 2, page_size: 4 } };
+      const records = await collectPages(
+        5,
+        1,
+        async (page, size) => (sizes.push(size), fetchPage(page, size)),
+        mapProviderA,
+        100,
+        paging,
+      );
+      expect(records.map((r) => r.provider_job_id)).toEqual(['a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11']);
+      expect(sizes).toEqual([4, 4]);
+      expect(paging.next).toEqual({ cursor: 4, page_size: 4 });
+    },
+  );
 });
 
 describe('collectPages, pages side by side (addressable paging)', () => {
@@ -81,20 +109,40 @@ describe('collectPages, pages side by side (addressable paging)', () => {
     return { fetchPage, log };
   }
 
-  it('reads the same records and leaves the same next position as one page after the other, asking the pages at once', async () => {
-    const one = offsetProvider();
-    const inTurn: ResumablePaging = { start: { cursor: 5, page_size: 4 } };
-    const expected = await collectPages(10, 0, one.fetchPage, mapProviderA, 100, inTurn);
-    const many = offsetProvider();
-    const side: ResumablePaging = { start: { cursor: 5, page_size: 4 } };
-    const records = await collectPages(10, 0, many.fetchPage, mapProviderA, 100, side, { seek: byOffset, parallel: 8 });
-    expect(records.map((r) => r.provider_job_id)).toEqual(expected.map((r) => r.provider_job_id));
-    expect(records.map((r) => r.provider_job_id)).toEqual(['b5', 'b6', 'b7', 'b8', 'b9', 'b10', 'b11', 'b12', 'b13', 'b14', 'b15', 'b16']);
-    expect(side.next).toEqual(inTurn.next);
-    expect(many.log.asked).toEqual([5, 9, 13]);
-    expect(many.log.most).toBe(3);
-    expect(one.log.most).toBe(1);
-  });
+  it(
+    'reads the same records and leaves the same next position as ' +
+      'one page after the other, asking the pages at once',
+    async () => {
+      const one = offsetProvider();
+      const inTurn: ResumablePaging = { start: { cursor: 5, page_size: 4 } };
+      const expected = await collectPages(10, 0, one.fetchPage, mapProviderA, 100, inTurn);
+      const many = offsetProvider();
+      const side: ResumablePaging = { start: { cursor: 5, page_size: 4 } };
+      const records = await collectPages(10, 0, many.fetchPage, mapProviderA, 100, side, {
+        seek: byOffset,
+        parallel: 8,
+      });
+      expect(records.map((r) => r.provider_job_id)).toEqual(expected.map((r) => r.provider_job_id));
+      expect(records.map((r) => r.provider_job_id)).toEqual([
+        'b5',
+        'b6',
+        'b7',
+        'b8',
+        'b9',
+        'b10',
+        'b11',
+        'b12',
+        'b13',
+        'b14',
+        'b15',
+        'b16',
+      ]);
+      expect(side.next).toEqual(inTurn.next);
+      expect(many.log.asked).toEqual([5, 9, 13]);
+      expect(many.log.most).toBe(3);
+      expect(one.log.most).toBe(1);
+    },
+  );
 
   it('stops at the last page: pages asked past the end are not used and next is null', async () => {
     const { fetchPage, log } = offsetProvider();
@@ -110,7 +158,23 @@ describe('collectPages, pages side by side (addressable paging)', () => {
     const paging: ResumablePaging = { start: { cursor: 0, page_size: 4 } };
     const records = await collectPages(12, 0, fetchPage, mapProviderA, 100, paging, { seek: byOffset, parallel: 8 });
     // the page at 4 held 3 items (next 7, not 8): the pages asked at 8 are dropped, the read goes on from 7
-    expect(records.map((r) => r.provider_job_id)).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8', 'b9', 'b10', 'b11', 'b12', 'b13', 'b14']);
+    expect(records.map((r) => r.provider_job_id)).toEqual([
+      'b0',
+      'b1',
+      'b2',
+      'b3',
+      'b4',
+      'b5',
+      'b6',
+      'b7',
+      'b8',
+      'b9',
+      'b10',
+      'b11',
+      'b12',
+      'b13',
+      'b14',
+    ]);
     expect(log.asked).toEqual([0, 4, 8, 7, 11]);
     expect(paging.next).toEqual({ cursor: 15, page_size: 4 });
   });
@@ -123,7 +187,10 @@ describe('collectPages, pages side by side (addressable paging)', () => {
       most = Math.max(most, inFlight);
       await new Promise((resolve) => setTimeout(resolve, 1));
       inFlight -= 1;
-      return { items: all.slice((page - 1) * size, page * size), next: page * size < all.length ? byPage(page, 1) : null };
+      return {
+        items: all.slice((page - 1) * size, page * size),
+        next: page * size < all.length ? byPage(page, 1) : null,
+      };
     };
     const records = await collectPages(12, 1, fetchPage, mapProviderA, 4, undefined, { seek: byPage, parallel: 1 });
     expect(records).toHaveLength(12);

@@ -39,9 +39,13 @@ export async function collectPages<C>(
   let cursor: C | null = paging?.start ? (paging.start.cursor as C) : first;
   while (cursor !== null && records.length < want) {
     const from: C = cursor;
-    const count = side && side.parallel > 1 ? Math.min(side.parallel, Math.ceil((want - records.length) / pageSize)) : 1;
+    const count =
+      side && side.parallel > 1 ? Math.min(side.parallel, Math.ceil((want - records.length) / pageSize)) : 1;
     const at = (i: number): C => (i === 0 ? from : side!.seek(from, i, pageSize));
-    const pages: Array<Page<C>> = count === 1 ? [await fetchPage(from, pageSize)] : await Promise.all(Array.from({ length: count }, (_, i) => fetchPage(at(i), pageSize)));
+    const pages: Array<Page<C>> =
+      count === 1
+        ? [await fetchPage(from, pageSize)]
+        : await Promise.all(Array.from({ length: count }, (_, i) => fetchPage(at(i), pageSize)));
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i]!;
       if (paging && page.total !== undefined) (paging.totals ??= []).push(page.total);
@@ -56,7 +60,8 @@ export async function collectPages<C>(
     }
   }
   if (paging) {
-    paging.next = cursor === null || cursor === undefined ? null : { cursor: cursor as string | number, page_size: pageSize };
+    paging.next =
+      cursor === null || cursor === undefined ? null : { cursor: cursor as string | number, page_size: pageSize };
     return records;
   }
   return records.slice(0, want);

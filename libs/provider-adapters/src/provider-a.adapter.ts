@@ -11,20 +11,41 @@ const ProviderAJob = z.object({
   id: z.string().min(1),
   job_title: z.string().min(1),
   company: z.object({ name: z.string().min(1), website: z.string().nullish() }),
-  location: z.object({ city: z.string().nullish(), state: z.string().nullish(), country: z.string().nullish() }).nullish(),
+  location: z
+    .object({ city: z.string().nullish(), state: z.string().nullish(), country: z.string().nullish() })
+    .nullish(),
   remote: z.boolean().nullish(),
   employment: z.string().nullish(),
   seniority_level: z.string().nullish(),
-  salary: z.object({ min: z.number().nullish(), max: z.number().nullish(), currency: z.string(), period: z.string() }).nullish(),
+  salary: z
+    .object({ min: z.number().nullish(), max: z.number().nullish(), currency: z.string(), period: z.string() })
+    .nullish(),
   description: z.string().nullish(),
   url: z.string().nullish(),
   date_posted: z.string().nullish(),
 });
-const ProviderAPage = z.object({ results: z.array(z.unknown()), next_page: z.number().int().nullable(), total: z.number().int().optional() });
+const ProviderAPage = z.object({
+  results: z.array(z.unknown()),
+  next_page: z.number().int().nullable(),
+  total: z.number().int().optional(),
+});
 
-const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
+const EMPLOYMENT = {
+  'full time': 'full_time',
+  'part time': 'part_time',
+  contract: 'contract',
+  internship: 'internship',
+  temporary: 'temporary',
+} as const;
 /** LinkedIn levels are lossy: "Mid-Senior level" is senior or lead, "Executive" vp or c_level (the lower is taken). */
-const SENIORITY = { internship: 'intern', 'entry level': 'junior', associate: 'mid', 'mid senior level': 'senior', director: 'director', executive: 'vp' } as const;
+const SENIORITY = {
+  internship: 'intern',
+  'entry level': 'junior',
+  associate: 'mid',
+  'mid senior level': 'senior',
+  director: 'director',
+  executive: 'vp',
+} as const;
 /** The levels that stand for two seniorities: the value taken is one of them, so it ranks as lossy. */
 const SHARED_LEVELS: ReadonlySet<string> = new Set(['mid senior level', 'executive']);
 
@@ -53,7 +74,13 @@ export function mapProviderA(raw: unknown, seenAt: string): NormalizedProviderRe
     job_family: null,
     salary:
       job.salary && period && (job.salary.min != null || job.salary.max != null)
-        ? { min: job.salary.min ?? null, max: job.salary.max ?? null, currency: job.salary.currency.toUpperCase(), period, origin: 'declared' }
+        ? {
+            min: job.salary.min ?? null,
+            max: job.salary.max ?? null,
+            currency: job.salary.currency.toUpperCase(),
+            period,
+            origin: 'declared',
+          }
         : null,
     description: job.description?.trim() || null,
     apply_url: toUrl(job.url),
@@ -68,7 +95,15 @@ export class ProviderAAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf, postedSince, parallelPages }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({
+    filters,
+    want,
+    signal,
+    paging,
+    asOf,
+    postedSince,
+    parallelPages,
+  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
@@ -87,7 +122,8 @@ export class ProviderAAdapter implements ProviderAdapter {
         url.searchParams.set('page', String(page));
         url.searchParams.set('per_page', String(perPage));
         const body = ProviderAPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_a page has an unexpected shape');
+        if (!body.success)
+          throw new ProviderResponseError(this.provider, 200, 'provider_a page has an unexpected shape');
         return { items: body.data.results, next: body.data.next_page, total: body.data.total };
       },
       mapProviderA,

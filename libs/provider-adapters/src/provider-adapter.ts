@@ -80,7 +80,15 @@ export async function getJson(provider: ProviderSlug, url: URL, signal: AbortSig
 
 /** POST a JSON body and read the JSON answer (providers that search by POST). */
 export async function postJson(provider: ProviderSlug, url: URL, body: unknown, signal: AbortSignal): Promise<unknown> {
-  return readJson(provider, await fetch(url, { method: 'POST', signal, headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  return readJson(
+    provider,
+    await fetch(url, {
+      method: 'POST',
+      signal,
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
 }
 
 async function readJson(provider: ProviderSlug, res: Response): Promise<unknown> {

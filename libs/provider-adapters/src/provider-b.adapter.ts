@@ -25,7 +25,14 @@ const ProviderBJob = z.object({
 });
 const ProviderBPage = z.object({ total_count: z.number().int(), offset: z.number().int(), jobs: z.array(z.unknown()) });
 
-const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contractor: 'contract', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
+const EMPLOYMENT = {
+  'full time': 'full_time',
+  'part time': 'part_time',
+  contractor: 'contract',
+  contract: 'contract',
+  internship: 'internship',
+  temporary: 'temporary',
+} as const;
 
 const PAGE_SIZE = 50;
 
@@ -43,7 +50,12 @@ export function mapProviderB(raw: unknown, seenAt: string): NormalizedProviderRe
     url: toUrl(job.job_url),
     title: job.title.trim(),
     company: { name: job.company_name.trim(), domain: toDomain(job.company_domain) },
-    location: { city: job.city ?? null, region: job.region ?? null, country_code: toCountryCode(job.country), remote: job.is_remote ?? null },
+    location: {
+      city: job.city ?? null,
+      region: job.region ?? null,
+      country_code: toCountryCode(job.country),
+      remote: job.is_remote ?? null,
+    },
     employment_type: EMPLOYMENT[vocabKey(job.employment_type) as keyof typeof EMPLOYMENT] ?? null,
     seniority: null,
     job_family: null,
@@ -67,7 +79,15 @@ export class ProviderBAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf, postedSince, parallelPages }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({
+    filters,
+    want,
+    signal,
+    paging,
+    asOf,
+    postedSince,
+    parallelPages,
+  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
@@ -86,7 +106,8 @@ export class ProviderBAdapter implements ProviderAdapter {
         url.searchParams.set('offset', String(offset));
         url.searchParams.set('limit', String(limit));
         const body = ProviderBPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_b page has an unexpected shape');
+        if (!body.success)
+          throw new ProviderResponseError(this.provider, 200, 'provider_b page has an unexpected shape');
         const end = body.data.offset + body.data.jobs.length;
         return { items: body.data.jobs, next: end < body.data.total_count ? end : null, total: body.data.total_count };
       },

@@ -8,9 +8,24 @@ const [intern, manchester, remote] = page.jobs;
 
 describe('mapProviderC', () => {
   it('marks EXECUTIVE, an estimated comp and a hybrid workplace as lossy', () => {
-    expect(mapProviderC({ ...manchester, seniority: 'EXECUTIVE', workplaceType: 'HYBRID' }, SEEN_AT)!.lossy).toEqual(['location.remote', 'seniority']);
-    expect(mapProviderC({ ...manchester, seniority: 'LEAD', workplaceType: 'ON_SITE', comp: { from: 1, to: 2, currency: 'GBP', unit: 'YEAR', estimated: true } }, SEEN_AT)!.lossy).toEqual(['salary']);
-    expect(mapProviderC({ ...manchester, seniority: 'LEAD', workplaceType: 'REMOTE', comp: null }, SEEN_AT)!.lossy).toBeUndefined();
+    expect(mapProviderC({ ...manchester, seniority: 'EXECUTIVE', workplaceType: 'HYBRID' }, SEEN_AT)!.lossy).toEqual([
+      'location.remote',
+      'seniority',
+    ]);
+    expect(
+      mapProviderC(
+        {
+          ...manchester,
+          seniority: 'LEAD',
+          workplaceType: 'ON_SITE',
+          comp: { from: 1, to: 2, currency: 'GBP', unit: 'YEAR', estimated: true },
+        },
+        SEEN_AT,
+      )!.lossy,
+    ).toEqual(['salary']);
+    expect(
+      mapProviderC({ ...manchester, seniority: 'LEAD', workplaceType: 'REMOTE', comp: null }, SEEN_AT)!.lossy,
+    ).toBeUndefined();
   });
 
   it('maps ISO3 countries, epoch seconds and declared comp', () => {
@@ -37,11 +52,19 @@ describe('mapProviderC', () => {
   });
 
   it('maps workplace types and executive levels', () => {
-    expect(mapProviderC(remote, SEEN_AT)!.location).toEqual({ city: null, region: null, country_code: 'DE', remote: true });
+    expect(mapProviderC(remote, SEEN_AT)!.location).toEqual({
+      city: null,
+      region: null,
+      country_code: 'DE',
+      remote: true,
+    });
     expect(mapProviderC({ ...remote, workplaceType: null }, SEEN_AT)!.location.remote).toBeNull();
     expect(mapProviderC({ ...remote, workplaceType: 'ON_SITE' }, SEEN_AT)!.location.remote).toBe(false);
     expect(mapProviderC({ ...remote, seniority: 'EXECUTIVE' }, SEEN_AT)!.seniority).toBe('vp');
-    expect(mapProviderC({ ...remote, comp: { from: 40, to: 50, currency: 'EUR', unit: 'HOUR', estimated: false } }, SEEN_AT)!.salary!.period).toBe('hour');
+    expect(
+      mapProviderC({ ...remote, comp: { from: 40, to: 50, currency: 'EUR', unit: 'HOUR', estimated: false } }, SEEN_AT)!
+        .salary!.period,
+    ).toBe('hour');
     expect(mapProviderC({ ...remote, jobId: 5 }, SEEN_AT)).toBeNull();
   });
 });
@@ -51,14 +74,26 @@ describe('ProviderCAdapter', () => {
   afterEach(() => server.close());
 
   it('sends our filters and follows page tokens until want', async () => {
-    server = await serveJson((req) => ({ ...page, nextPageToken: `t${Number(req.url.searchParams.get('pageToken')?.slice(1) ?? 0) + 1}` }));
-    const records = await new ProviderCAdapter(server.baseUrl).search({ filters: ALL_FILTERS, want: 7, signal: signal() });
+    server = await serveJson((req) => ({
+      ...page,
+      nextPageToken: `t${Number(req.url.searchParams.get('pageToken')?.slice(1) ?? 0) + 1}`,
+    }));
+    const records = await new ProviderCAdapter(server.baseUrl).search({
+      filters: ALL_FILTERS,
+      want: 7,
+      signal: signal(),
+    });
     expect(records).toHaveLength(7);
     expect(server.requests.map((r) => r.url.searchParams.get('pageToken'))).toEqual([null, 't1', 't2']);
     const q = server.requests[0]!.url;
     expect(q.pathname).toBe('/provider_c/v1/search');
     expect(q.searchParams.getAll('query')).toEqual(['engineer', 'developer']);
-    expect(Object.fromEntries(q.searchParams)).toMatchObject({ countryCode: 'GBR', companyDomain: 'acme.com', remote: 'true', pageSize: '7' });
+    expect(Object.fromEntries(q.searchParams)).toMatchObject({
+      countryCode: 'GBR',
+      companyDomain: 'acme.com',
+      remote: 'true',
+      pageSize: '7',
+    });
     const after = Number(q.searchParams.get('postedAfter'));
     expect(Math.round((Date.now() / 1000 - after) / 86_400)).toBe(7);
     // the same postedAfter on every page: tokens are bound to the query
@@ -67,7 +102,11 @@ describe('ProviderCAdapter', () => {
 
   it('stops without a next token and leaves filters it cannot apply', async () => {
     server = await serveJson(() => ({ ...page, nextPageToken: null }));
-    const records = await new ProviderCAdapter(server.baseUrl).search({ filters: UNPUSHABLE_FILTERS, want: 50, signal: signal() });
+    const records = await new ProviderCAdapter(server.baseUrl).search({
+      filters: UNPUSHABLE_FILTERS,
+      want: 50,
+      signal: signal(),
+    });
     expect(records).toHaveLength(3);
     expect([...server.requests[0]!.url.searchParams.keys()]).toEqual(['pageSize']);
   });

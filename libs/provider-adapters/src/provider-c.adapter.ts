@@ -12,21 +12,47 @@ const ProviderCJob = z.object({
   jobTitle: z.string().min(1),
   companyName: z.string().min(1),
   companyUrl: z.string().nullish(),
-  location: z.object({ city: z.string().nullish(), region: z.string().nullish(), countryCode: z.string().nullish() }).nullish(),
+  location: z
+    .object({ city: z.string().nullish(), region: z.string().nullish(), countryCode: z.string().nullish() })
+    .nullish(),
   workplaceType: z.string().nullish(),
   employmentType: z.string().nullish(),
   seniority: z.string().nullish(),
   comp: z
-    .object({ from: z.number().nullish(), to: z.number().nullish(), currency: z.string(), unit: z.string(), estimated: z.boolean().nullish() })
+    .object({
+      from: z.number().nullish(),
+      to: z.number().nullish(),
+      currency: z.string(),
+      unit: z.string(),
+      estimated: z.boolean().nullish(),
+    })
     .nullish(),
   applyUrl: z.string().nullish(),
   postedAt: z.number().nullish(),
 });
-const ProviderCPage = z.object({ jobs: z.array(z.unknown()), nextPageToken: z.string().nullish(), totalSize: z.number().int().optional() });
+const ProviderCPage = z.object({
+  jobs: z.array(z.unknown()),
+  nextPageToken: z.string().nullish(),
+  totalSize: z.number().int().optional(),
+});
 
-const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
+const EMPLOYMENT = {
+  'full time': 'full_time',
+  'part time': 'part_time',
+  contract: 'contract',
+  internship: 'internship',
+  temporary: 'temporary',
+} as const;
 /** EXECUTIVE covers vp and c_level: the lower is taken. */
-const SENIORITY = { intern: 'intern', junior: 'junior', mid: 'mid', senior: 'senior', lead: 'lead', director: 'director', executive: 'vp' } as const;
+const SENIORITY = {
+  intern: 'intern',
+  junior: 'junior',
+  mid: 'mid',
+  senior: 'senior',
+  lead: 'lead',
+  director: 'director',
+  executive: 'vp',
+} as const;
 const REMOTE: Record<string, boolean> = { REMOTE: true, ON_SITE: false, HYBRID: false };
 /** Workplace types the canonical `remote` cannot state: hybrid is taken as not remote. */
 const COARSE_WORKPLACES: ReadonlySet<string> = new Set(['HYBRID']);
@@ -57,7 +83,13 @@ export function mapProviderC(raw: unknown, seenAt: string): NormalizedProviderRe
     job_family: null,
     salary:
       comp && period && (comp.from != null || comp.to != null)
-        ? { min: comp.from ?? null, max: comp.to ?? null, currency: comp.currency.toUpperCase(), period, origin: comp.estimated ? 'inferred' : 'declared' }
+        ? {
+            min: comp.from ?? null,
+            max: comp.to ?? null,
+            currency: comp.currency.toUpperCase(),
+            period,
+            origin: comp.estimated ? 'inferred' : 'declared',
+          }
         : null,
     description: null,
     apply_url: toUrl(job.applyUrl),
@@ -77,7 +109,14 @@ export class ProviderCAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({
+    filters,
+    want,
+    signal,
+    paging,
+    asOf,
+    postedSince,
+  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages<string | undefined>(
@@ -96,7 +135,8 @@ export class ProviderCAdapter implements ProviderAdapter {
         url.searchParams.set('pageSize', String(pageSize));
         if (token) url.searchParams.set('pageToken', token);
         const body = ProviderCPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_c page has an unexpected shape');
+        if (!body.success)
+          throw new ProviderResponseError(this.provider, 200, 'provider_c page has an unexpected shape');
         return { items: body.data.jobs, next: body.data.nextPageToken ?? null, total: body.data.totalSize };
       },
       mapProviderC,

@@ -8,9 +8,16 @@ const [remote, austin, bergen] = page.data.items;
 
 describe('mapProviderD', () => {
   it('marks a place whose one part may be a city or a region, and a date without time, as lossy', () => {
-    expect(mapProviderD({ ...bergen, place: 'Vestland, Norway', published: '2026-11-03' }, SEEN_AT)!.lossy).toEqual(['location', 'posted_at']);
-    expect(mapProviderD({ ...bergen, place: 'Remote, Norway', published: '2026-11-03T10:00:00Z' }, SEEN_AT)!.lossy).toBeUndefined();
-    expect(mapProviderD({ ...bergen, place: 'Bergen, Vestland, Norway', published: '2026-11-03T10:00:00Z' }, SEEN_AT)!.lossy).toBeUndefined();
+    expect(mapProviderD({ ...bergen, place: 'Vestland, Norway', published: '2026-11-03' }, SEEN_AT)!.lossy).toEqual([
+      'location',
+      'posted_at',
+    ]);
+    expect(
+      mapProviderD({ ...bergen, place: 'Remote, Norway', published: '2026-11-03T10:00:00Z' }, SEEN_AT)!.lossy,
+    ).toBeUndefined();
+    expect(
+      mapProviderD({ ...bergen, place: 'Bergen, Vestland, Norway', published: '2026-11-03T10:00:00Z' }, SEEN_AT)!.lossy,
+    ).toBeUndefined();
   });
 
   it('strips the " - Remote" suffix and parses pay and place', () => {
@@ -44,9 +51,21 @@ describe('mapProviderD', () => {
       employment_type: 'contract',
       salary: { min: 127000, max: 180000, currency: 'USD', period: 'year' },
     });
-    expect(mapProviderD(bergen, SEEN_AT)).toMatchObject({ location: { country_code: 'NO' }, seniority: 'intern', employment_type: 'internship', salary: null });
+    expect(mapProviderD(bergen, SEEN_AT)).toMatchObject({
+      location: { country_code: 'NO' },
+      seniority: 'intern',
+      employment_type: 'internship',
+      salary: null,
+    });
     const level = (seniority: string) => mapProviderD({ ...bergen, seniority }, SEEN_AT)!.seniority;
-    expect(['Junior', 'Mid-level', 'Lead', 'Director', 'VP', 'C-level'].map(level)).toEqual(['junior', 'mid', 'lead', 'director', 'vp', 'c_level']);
+    expect(['Junior', 'Mid-level', 'Lead', 'Director', 'VP', 'C-level'].map(level)).toEqual([
+      'junior',
+      'mid',
+      'lead',
+      'director',
+      'vp',
+      'c_level',
+    ]);
     expect(mapProviderD({ ...bergen, is_remote: null }, SEEN_AT)!.location.remote).toBeNull();
     expect(mapProviderD({ ...bergen, ref: null }, SEEN_AT)).toBeNull();
   });
@@ -70,19 +89,36 @@ describe('ProviderDAdapter', () => {
   afterEach(() => server.close());
 
   it('sends our filters and pages (0-based) until want', async () => {
-    server = await serveJson((req) => ({ ...page, data: { ...page.data, page: Number(req.url.searchParams.get('page')), pages: 10 } }));
-    const records = await new ProviderDAdapter(server.baseUrl).search({ filters: ALL_FILTERS, want: 5, signal: signal() });
+    server = await serveJson((req) => ({
+      ...page,
+      data: { ...page.data, page: Number(req.url.searchParams.get('page')), pages: 10 },
+    }));
+    const records = await new ProviderDAdapter(server.baseUrl).search({
+      filters: ALL_FILTERS,
+      want: 5,
+      signal: signal(),
+    });
     expect(records).toHaveLength(5);
     expect(server.requests.map((r) => r.url.searchParams.get('page'))).toEqual(['0', '1']);
     const q = server.requests[0]!.url;
     expect(q.pathname).toBe('/provider_d/api/v1/feed');
-    expect(Object.fromEntries(q.searchParams)).toMatchObject({ search: 'engineer;developer', country: 'United Kingdom', employer: 'acme.com', remote: 'yes', page_size: '5' });
+    expect(Object.fromEntries(q.searchParams)).toMatchObject({
+      search: 'engineer;developer',
+      country: 'United Kingdom',
+      employer: 'acme.com',
+      remote: 'yes',
+      page_size: '5',
+    });
     expect(q.searchParams.get('published_since')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it('never asks for more than 25 a page and stops on the last page', async () => {
     server = await serveJson(() => ({ ...page, data: { ...page.data, page: 0, pages: 1 } }));
-    const records = await new ProviderDAdapter(server.baseUrl).search({ filters: UNPUSHABLE_FILTERS, want: 100, signal: signal() });
+    const records = await new ProviderDAdapter(server.baseUrl).search({
+      filters: UNPUSHABLE_FILTERS,
+      want: 100,
+      signal: signal(),
+    });
     expect(records).toHaveLength(3);
     expect(Object.fromEntries(server.requests[0]!.url.searchParams)).toEqual({ page: '0', page_size: '25' });
   });

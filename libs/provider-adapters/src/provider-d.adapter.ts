@@ -21,17 +21,43 @@ const ProviderDItem = z.object({
   link: z.string().nullish(),
   published: z.string().nullish(),
 });
-const ProviderDPage = z.object({ data: z.object({ items: z.array(z.unknown()), page: z.number().int(), pages: z.number().int() }), meta: z.object({ total: z.number().int() }).optional() });
+const ProviderDPage = z.object({
+  data: z.object({ items: z.array(z.unknown()), page: z.number().int(), pages: z.number().int() }),
+  meta: z.object({ total: z.number().int() }).optional(),
+});
 
-const EMPLOYMENT = { 'full time': 'full_time', 'part time': 'part_time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
-const SENIORITY = { intern: 'intern', junior: 'junior', 'mid level': 'mid', mid: 'mid', senior: 'senior', lead: 'lead', director: 'director', vp: 'vp', 'c level': 'c_level' } as const;
+const EMPLOYMENT = {
+  'full time': 'full_time',
+  'part time': 'part_time',
+  contract: 'contract',
+  internship: 'internship',
+  temporary: 'temporary',
+} as const;
+const SENIORITY = {
+  intern: 'intern',
+  junior: 'junior',
+  'mid level': 'mid',
+  mid: 'mid',
+  senior: 'senior',
+  lead: 'lead',
+  director: 'director',
+  vp: 'vp',
+  'c level': 'c_level',
+} as const;
 const REMOTE_SUFFIX = /\s+-\s+remote$/i;
 
 const PAGE_SIZE = 25;
 
 /** "City, Region, Country" (or "Remote, Country", "City, Country", "Country") → location parts. */
-export function parsePlace(place: string | null | undefined): { city: string | null; region: string | null; country_code: string | null } {
-  const parts = (place ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+export function parsePlace(place: string | null | undefined): {
+  city: string | null;
+  region: string | null;
+  country_code: string | null;
+} {
+  const parts = (place ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) return { city: null, region: null, country_code: null };
   const country = toCountryCode(parts.at(-1));
   const rest = country ? parts.slice(0, -1) : parts;
@@ -45,7 +71,10 @@ export function parsePlace(place: string | null | undefined): { city: string | n
  * there is no city, and a place without a country is read as it comes.
  */
 export function isAmbiguousPlace(place: string | null | undefined): boolean {
-  const parts = (place ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = (place ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   return parts.length === 2 && toCountryCode(parts[1]) !== null && !/^remote$/i.test(parts[0]!);
 }
 
@@ -55,7 +84,8 @@ export function mapProviderD(raw: unknown, seenAt: string): NormalizedProviderRe
   if (!parsed.success) return null;
   const item = parsed.data;
   const title = item.name.replace(REMOTE_SUFFIX, '').trim();
-  const remote = item.is_remote === 'yes' ? true : item.is_remote === 'no' ? false : REMOTE_SUFFIX.test(item.name) ? true : null;
+  const remote =
+    item.is_remote === 'yes' ? true : item.is_remote === 'no' ? false : REMOTE_SUFFIX.test(item.name) ? true : null;
   return validRecord({
     provider: 'provider_d',
     provider_job_id: item.ref,
@@ -80,7 +110,15 @@ export class ProviderDAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf, postedSince, parallelPages }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({
+    filters,
+    want,
+    signal,
+    paging,
+    asOf,
+    postedSince,
+    parallelPages,
+  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
@@ -99,7 +137,8 @@ export class ProviderDAdapter implements ProviderAdapter {
         url.searchParams.set('page', String(page));
         url.searchParams.set('page_size', String(pageSize));
         const body = ProviderDPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_d page has an unexpected shape');
+        if (!body.success)
+          throw new ProviderResponseError(this.provider, 200, 'provider_d page has an unexpected shape');
         const { items, page: current, pages } = body.data.data;
         return { items, next: current + 1 < pages ? current + 1 : null, total: body.data.meta?.total };
       },

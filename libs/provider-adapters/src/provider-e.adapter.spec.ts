@@ -8,9 +8,17 @@ const [uk, denver, boston] = page.response.docs;
 
 describe('mapProviderE', () => {
   it('marks a lower-cased title, a rounded salary and a cut snippet as lossy', () => {
-    const r = mapProviderE({ ...uk, title: 'data engineer', salary: '£45K - £55K', snippet: 'We are hiring a data engineer to build…' }, SEEN_AT)!;
+    const r = mapProviderE(
+      { ...uk, title: 'data engineer', salary: '£45K - £55K', snippet: 'We are hiring a data engineer to build…' },
+      SEEN_AT,
+    )!;
     expect(r.lossy).toEqual(['title', 'salary', 'description']);
-    expect(mapProviderE({ ...uk, title: 'Data Engineer', salary: '£45,500 - £55,000 a year', snippet: 'A short description.' }, SEEN_AT)!.lossy).toBeUndefined();
+    expect(
+      mapProviderE(
+        { ...uk, title: 'Data Engineer', salary: '£45,500 - £55,000 a year', snippet: 'A short description.' },
+        SEEN_AT,
+      )!.lossy,
+    ).toBeUndefined();
   });
 
   it('maps UK, RFC 1123 dates and the snippet', () => {
@@ -31,10 +39,26 @@ describe('mapProviderE', () => {
   });
 
   it('parses short salaries', () => {
-    expect(mapProviderE(denver, SEEN_AT)!.salary).toEqual({ min: 94000, max: 124000, currency: 'USD', period: 'year', origin: 'declared' });
-    expect(mapProviderE(boston, SEEN_AT)!.salary).toEqual({ min: 70.5, max: 89.5, currency: 'USD', period: 'hour', origin: 'declared' });
+    expect(mapProviderE(denver, SEEN_AT)!.salary).toEqual({
+      min: 94000,
+      max: 124000,
+      currency: 'USD',
+      period: 'year',
+      origin: 'declared',
+    });
+    expect(mapProviderE(boston, SEEN_AT)!.salary).toEqual({
+      min: 70.5,
+      max: 89.5,
+      currency: 'USD',
+      period: 'hour',
+      origin: 'declared',
+    });
     expect(mapProviderE(boston, SEEN_AT)!.location.remote).toBe(true);
-    expect(mapProviderE({ ...boston, salary: 'R$12K/mo' }, SEEN_AT)!.salary).toMatchObject({ min: 12000, currency: 'BRL', period: 'month' });
+    expect(mapProviderE({ ...boston, salary: 'R$12K/mo' }, SEEN_AT)!.salary).toMatchObject({
+      min: 12000,
+      currency: 'BRL',
+      period: 'month',
+    });
     expect(mapProviderE({ ...boston, jobkey: '' }, SEEN_AT)).toBeNull();
   });
 });
@@ -44,19 +68,36 @@ describe('ProviderEAdapter', () => {
   afterEach(() => server.close());
 
   it('sends our filters and pages by start until want', async () => {
-    server = await serveJson((req) => ({ ...page, response: { ...page.response, numFound: 100, start: Number(req.url.searchParams.get('start')) } }));
-    const records = await new ProviderEAdapter(server.baseUrl).search({ filters: ALL_FILTERS, want: 5, signal: signal() });
+    server = await serveJson((req) => ({
+      ...page,
+      response: { ...page.response, numFound: 100, start: Number(req.url.searchParams.get('start')) },
+    }));
+    const records = await new ProviderEAdapter(server.baseUrl).search({
+      filters: ALL_FILTERS,
+      want: 5,
+      signal: signal(),
+    });
     expect(records).toHaveLength(5);
     expect(server.requests.map((r) => r.url.searchParams.get('start'))).toEqual(['0', '3']);
     const q = server.requests[0]!.url;
     expect(q.pathname).toBe('/provider_e/select');
-    expect(Object.fromEntries(q.searchParams)).toMatchObject({ q: 'engineer OR developer', fq_country: 'UK', fq_domain: 'acme.com', fq_remote: 'true', rows: '5' });
+    expect(Object.fromEntries(q.searchParams)).toMatchObject({
+      q: 'engineer OR developer',
+      fq_country: 'UK',
+      fq_domain: 'acme.com',
+      fq_remote: 'true',
+      rows: '5',
+    });
     expect(daysAgo(q.searchParams.get('fq_since')!)).toBe(7);
   });
 
   it('matches everything without keywords and stops at numFound', async () => {
     server = await serveJson(() => page);
-    const records = await new ProviderEAdapter(server.baseUrl).search({ filters: UNPUSHABLE_FILTERS, want: 3, signal: signal() });
+    const records = await new ProviderEAdapter(server.baseUrl).search({
+      filters: UNPUSHABLE_FILTERS,
+      want: 3,
+      signal: signal(),
+    });
     expect(records).toHaveLength(3);
     expect(Object.fromEntries(server.requests[0]!.url.searchParams)).toEqual({ q: '*:*', start: '0', rows: '3' });
   });

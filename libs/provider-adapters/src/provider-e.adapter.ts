@@ -11,14 +11,18 @@ const ProviderEDoc = z.object({
   jobkey: z.string().min(1),
   title: z.string().min(1),
   company: z.string().min(1),
-  loc: z.object({ city: z.string().nullish(), region: z.string().nullish(), country_code: z.string().nullish() }).nullish(),
+  loc: z
+    .object({ city: z.string().nullish(), region: z.string().nullish(), country_code: z.string().nullish() })
+    .nullish(),
   remote: z.boolean().nullish(),
   snippet: z.string().nullish(),
   salary: z.string().nullish(),
   url: z.string().nullish(),
   date: z.string().nullish(),
 });
-const ProviderEPage = z.object({ response: z.object({ numFound: z.number().int(), start: z.number().int(), docs: z.array(z.unknown()) }) });
+const ProviderEPage = z.object({
+  response: z.object({ numFound: z.number().int(), start: z.number().int(), docs: z.array(z.unknown()) }),
+});
 
 const PAGE_SIZE = 50;
 
@@ -41,7 +45,12 @@ export function mapProviderE(raw: unknown, seenAt: string): NormalizedProviderRe
     url: toUrl(doc.url),
     title: doc.title.trim(),
     company: { name: doc.company.trim(), domain: null },
-    location: { city: doc.loc?.city ?? null, region: doc.loc?.region ?? null, country_code: toCountryCode(doc.loc?.country_code), remote: doc.remote ?? null },
+    location: {
+      city: doc.loc?.city ?? null,
+      region: doc.loc?.region ?? null,
+      country_code: toCountryCode(doc.loc?.country_code),
+      remote: doc.remote ?? null,
+    },
     employment_type: null,
     seniority: null,
     job_family: null,
@@ -69,7 +78,15 @@ export class ProviderEAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf, postedSince, parallelPages }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({
+    filters,
+    want,
+    signal,
+    paging,
+    asOf,
+    postedSince,
+    parallelPages,
+  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
@@ -88,7 +105,8 @@ export class ProviderEAdapter implements ProviderAdapter {
         url.searchParams.set('start', String(start));
         url.searchParams.set('rows', String(rows));
         const body = ProviderEPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success) throw new ProviderResponseError(this.provider, 200, 'provider_e page has an unexpected shape');
+        if (!body.success)
+          throw new ProviderResponseError(this.provider, 200, 'provider_e page has an unexpected shape');
         const { numFound, start: at, docs } = body.data.response;
         const end = at + docs.length;
         return { items: docs, next: end < numFound ? end : null, total: numFound };

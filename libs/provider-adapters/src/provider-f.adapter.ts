@@ -17,15 +17,32 @@ const ProviderFPosting = z.object({
   contract: z.string().nullish(),
   level: z.string().nullish(),
   compensation: z
-    .object({ amount_min: z.union([z.string(), z.number()]).nullish(), amount_max: z.union([z.string(), z.number()]).nullish(), currency: z.string(), interval: z.string() })
+    .object({
+      amount_min: z.union([z.string(), z.number()]).nullish(),
+      amount_max: z.union([z.string(), z.number()]).nullish(),
+      currency: z.string(),
+      interval: z.string(),
+    })
     .nullish(),
   body_html: z.string().nullish(),
   apply: z.object({ url: z.string().nullish() }).nullish(),
   created: z.string().nullish(),
 });
-const ProviderFPage = z.object({ status: z.literal('ok'), total: z.number().int().optional(), data: z.object({ postings: z.array(z.unknown()), cursor: z.object({ next: z.string().nullish() }).nullish() }) });
+const ProviderFPage = z.object({
+  status: z.literal('ok'),
+  total: z.number().int().optional(),
+  data: z.object({ postings: z.array(z.unknown()), cursor: z.object({ next: z.string().nullish() }).nullish() }),
+});
 
-const EMPLOYMENT = { permanent: 'full_time', 'full time': 'full_time', 'part time': 'part_time', freelance: 'contract', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
+const EMPLOYMENT = {
+  permanent: 'full_time',
+  'full time': 'full_time',
+  'part time': 'part_time',
+  freelance: 'contract',
+  contract: 'contract',
+  internship: 'internship',
+  temporary: 'temporary',
+} as const;
 /** Coarse levels: ENTRY covers intern and junior, EXEC director, vp and c_level (the lower is taken). */
 const SENIORITY = { entry: 'junior', mid: 'mid', senior: 'senior', lead: 'lead', exec: 'director' } as const;
 /** The levels that stand for several seniorities: the value taken ranks as lossy. */
@@ -56,11 +73,19 @@ export function mapProviderF(raw: unknown, seenAt: string): NormalizedProviderRe
     url: toUrl(p.apply?.url),
     title: p.headline.trim(),
     company: { name: p.org.display_name.trim(), domain: toDomain(p.org.url) },
-    location: { city: p.geo?.city ?? null, region: p.geo?.admin1 ?? null, country_code: toCountryCode(p.geo?.country), remote: p.remote_ok ?? null },
+    location: {
+      city: p.geo?.city ?? null,
+      region: p.geo?.admin1 ?? null,
+      country_code: toCountryCode(p.geo?.country),
+      remote: p.remote_ok ?? null,
+    },
     employment_type: EMPLOYMENT[vocabKey(p.contract) as keyof typeof EMPLOYMENT] ?? null,
     seniority: SENIORITY[vocabKey(p.level) as keyof typeof SENIORITY] ?? null,
     job_family: null,
-    salary: comp && period && (min !== null || max !== null) ? { min, max, currency: comp.currency.toUpperCase(), period, origin: 'declared' } : null,
+    salary:
+      comp && period && (min !== null || max !== null)
+        ? { min, max, currency: comp.currency.toUpperCase(), period, origin: 'declared' }
+        : null,
     description: htmlToText(p.body_html),
     apply_url: toUrl(p.apply?.url),
     posted_at: toIsoUtc(p.created),
@@ -74,7 +99,14 @@ export class ProviderFAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({ filters, want, signal, paging, asOf, postedSince }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+  async search({
+    filters,
+    want,
+    signal,
+    paging,
+    asOf,
+    postedSince,
+  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages<string | undefined>(
@@ -91,8 +123,11 @@ export class ProviderFAdapter implements ProviderAdapter {
         const remote = remoteFilter(filters);
         if (remote !== undefined) body['remote'] = remote;
         if (cursor) body['cursor'] = cursor;
-        const page = ProviderFPage.safeParse(await postJson(this.provider, new URL('/provider_f/api/search', this.baseUrl), body, signal));
-        if (!page.success) throw new ProviderResponseError(this.provider, 200, 'provider_f page has an unexpected shape');
+        const page = ProviderFPage.safeParse(
+          await postJson(this.provider, new URL('/provider_f/api/search', this.baseUrl), body, signal),
+        );
+        if (!page.success)
+          throw new ProviderResponseError(this.provider, 200, 'provider_f page has an unexpected shape');
         return { items: page.data.data.postings, next: page.data.data.cursor?.next ?? null, total: page.data.total };
       },
       mapProviderF,

@@ -11,7 +11,11 @@ export function searchParamsFor(filters: Filters): Array<[string, string]> {
   const domains = domainList(filters);
   if (domains) params.push(['company_domain', domains]);
   if (filters.remote !== undefined && filters.remote !== null) params.push(['remote', String(filters.remote)]);
-  if (filters.posted_within_days) params.push(['posted_since', new Date(Date.now() - filters.posted_within_days * 86_400_000).toISOString().slice(0, 10)]);
+  if (filters.posted_within_days)
+    params.push([
+      'posted_since',
+      new Date(Date.now() - filters.posted_within_days * 86_400_000).toISOString().slice(0, 10),
+    ]);
   return params;
 }
 

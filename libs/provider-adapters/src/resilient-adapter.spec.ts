@@ -36,7 +36,9 @@ describe('ResilientAdapter', () => {
 
   it('does not retry a 4xx', async () => {
     const fake = fakeProvider([400, 'ok']);
-    await expect(new ResilientAdapter(fake.adapter, settings).search(query())).rejects.toBeInstanceOf(ProviderResponseError);
+    await expect(new ResilientAdapter(fake.adapter, settings).search(query())).rejects.toBeInstanceOf(
+      ProviderResponseError,
+    );
     expect(fake.calls()).toBe(1);
   });
 

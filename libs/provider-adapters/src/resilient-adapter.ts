@@ -19,7 +19,13 @@ export interface ResilienceSettings {
  * carries 60 searches a second per replica (at 8, fifteen searches a second at concurrency 16
  * queued behind the slowest partner's slots).
  */
-export const DEFAULT_RESILIENCE: ResilienceSettings = { maxConcurrent: 32, retries: 2, retryDelayMs: 100, breakerThreshold: 5, breakerCooldownMs: 10_000 };
+export const DEFAULT_RESILIENCE: ResilienceSettings = {
+  maxConcurrent: 32,
+  retries: 2,
+  retryDelayMs: 100,
+  breakerThreshold: 5,
+  breakerCooldownMs: 10_000,
+};
 
 /** What a circuit breaker is doing now, and since when (epoch ms). */
 export interface CircuitSnapshot {
@@ -40,7 +46,8 @@ export class CircuitOpenError extends Error {
 
 /** 5xx, 429 and network failures may pass; 4xx and unreadable answers will not. */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof ProviderResponseError) return error.status === null || error.status >= 500 || error.status === 429;
+  if (error instanceof ProviderResponseError)
+    return error.status === null || error.status >= 500 || error.status === 429;
   return error instanceof TypeError; // fetch's network failure
 }
 

@@ -21,7 +21,12 @@ export async function withinDeadline<T>(work: Promise<T>, ms: number, what: stri
  * A call on a request path: refused at once while the client is not connected (ioredis would
  * queue it until a reconnect), and given up after `ms` when connected but slow.
  */
-export async function callRedis<T>(redis: Redis, call: (redis: Redis) => Promise<T>, ms: number, what: string): Promise<T> {
+export async function callRedis<T>(
+  redis: Redis,
+  call: (redis: Redis) => Promise<T>,
+  ms: number,
+  what: string,
+): Promise<T> {
   if (redis.status !== 'ready') throw new Error(`${what}: Redis is not connected (${redis.status})`);
   return withinDeadline(call(redis), ms, what);
 }

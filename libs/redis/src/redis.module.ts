@@ -1,4 +1,11 @@
-import { type DynamicModule, Global, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Injectable,
+  Module,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { ReadinessRegistry } from '@jobs/service-kit';
 
@@ -48,4 +55,3 @@ export class RedisModule {
     };
   }
 }
-

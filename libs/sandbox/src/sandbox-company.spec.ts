@@ -10,7 +10,9 @@ describe('sandboxCompanyProfile', () => {
       const profile = sandboxCompanyProfile(domain)!;
       expect(CompanyProfileSchema.parse(profile)).toEqual(profile);
       expect(profile.company.domain).toBe(domain);
-      expect(profile.open_jobs_count).toBe(SANDBOX_JOBS.filter((j) => j.company.domain === domain && j.status === 'open').length);
+      expect(profile.open_jobs_count).toBe(
+        SANDBOX_JOBS.filter((j) => j.company.domain === domain && j.status === 'open').length,
+      );
     }
   });
 

@@ -30,10 +30,21 @@ export function sandboxCompanyProfile(domain: string): CompanyProfile | undefine
     open_jobs_count: open.length,
     is_hiring:
       open.length > 0
-        ? { value: true, confidence: 0.9, basis: `Sandbox data: ${open.length} open job${open.length === 1 ? '' : 's'}.` }
+        ? {
+            value: true,
+            confidence: 0.9,
+            basis: `Sandbox data: ${open.length} open job${open.length === 1 ? '' : 's'}.`,
+          }
         : { value: null, confidence: 0, basis: 'Sandbox data: no open job.' },
     hiring_pulse: { direction: change > 0 ? 'up' : change < 0 ? 'down' : 'flat', open_jobs_30d_change: change },
-    top_job_families: [...families].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, 5).map(([job_family, open_jobs]) => ({ job_family, open_jobs })),
-    sources: PROVIDER_SLUGS.filter((p) => sources.has(p)).map((provider) => ({ provider, open_jobs: sources.get(provider)!.open, last_seen_at: sources.get(provider)!.lastSeen })),
+    top_job_families: [...families]
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+      .slice(0, 5)
+      .map(([job_family, open_jobs]) => ({ job_family, open_jobs })),
+    sources: PROVIDER_SLUGS.filter((p) => sources.has(p)).map((provider) => ({
+      provider,
+      open_jobs: sources.get(provider)!.open,
+      last_seen_at: sources.get(provider)!.lastSeen,
+    })),
   };
 }

@@ -12,8 +12,11 @@ describe('the sandbox dataset', () => {
   });
 
   it('names only fictional companies on reserved .example domains, and links only there', () => {
-    for (const company of Object.values(SANDBOX_COMPANIES)) expect(company.domain === null || company.domain.endsWith('.example')).toBe(true);
-    const urls = SANDBOX_JOBS.flatMap((job) => [job.apply_url, ...job.sources.map((s) => s.url)]).filter((u): u is string => u !== null);
+    for (const company of Object.values(SANDBOX_COMPANIES))
+      expect(company.domain === null || company.domain.endsWith('.example')).toBe(true);
+    const urls = SANDBOX_JOBS.flatMap((job) => [job.apply_url, ...job.sources.map((s) => s.url)]).filter(
+      (u): u is string => u !== null,
+    );
     expect(urls.length).toBeGreaterThan(40);
     for (const url of urls) expect(new URL(url).hostname).toMatch(/\.example$/);
     expect(SANDBOX_JOBS.some((job) => job.company.domain === null)).toBe(true);
@@ -25,8 +28,12 @@ describe('the sandbox dataset', () => {
     expect(SANDBOX_JOBS.filter((job) => job.sources.length > 1).length).toBeGreaterThan(20);
     const currencies = new Set(SANDBOX_JOBS.map((job) => job.salary?.currency).filter(Boolean));
     expect(currencies.size).toBeGreaterThanOrEqual(5);
-    expect(new Set(SANDBOX_JOBS.map((job) => job.salary?.period).filter(Boolean))).toEqual(new Set(['year', 'month', 'hour']));
-    expect(new Set(SANDBOX_JOBS.map((job) => job.salary?.origin).filter(Boolean))).toEqual(new Set(['declared', 'inferred']));
+    expect(new Set(SANDBOX_JOBS.map((job) => job.salary?.period).filter(Boolean))).toEqual(
+      new Set(['year', 'month', 'hour']),
+    );
+    expect(new Set(SANDBOX_JOBS.map((job) => job.salary?.origin).filter(Boolean))).toEqual(
+      new Set(['declared', 'inferred']),
+    );
     expect(SANDBOX_JOBS.some((job) => job.salary === null)).toBe(true);
   });
 
@@ -37,7 +44,7 @@ describe('the sandbox dataset', () => {
     expect(SANDBOX_JOBS.some((job) => job.repost_count > 0)).toBe(true);
   });
 
-  it('keeps every job\'s first and last sighting consistent with its sources', () => {
+  it("keeps every job's first and last sighting consistent with its sources", () => {
     for (const job of SANDBOX_JOBS) {
       const firsts = job.sources.map((s) => s.first_seen_at).sort();
       const lasts = job.sources.map((s) => s.last_seen_at).sort();

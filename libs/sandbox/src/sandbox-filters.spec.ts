@@ -37,7 +37,11 @@ describe('sandbox filters', () => {
     const contracts = run({ employment_type_or: ['contract'] });
     expect(contracts.length).toBeGreaterThan(0);
     expect(contracts.every((job) => job.employment_type === 'contract')).toBe(true);
-    expect(run({ seniority_or: ['intern', 'junior', 'mid', 'senior', 'lead', 'director', 'vp', 'c_level'] }).some((job) => job.seniority === null)).toBe(false);
+    expect(
+      run({ seniority_or: ['intern', 'junior', 'mid', 'senior', 'lead', 'director', 'vp', 'c_level'] }).some(
+        (job) => job.seniority === null,
+      ),
+    ).toBe(false);
   });
 
   it('remote: true keeps remote jobs, false keeps on-site ones, null keeps everything', () => {
@@ -64,7 +68,9 @@ describe('sandbox filters', () => {
 
   it('filters by company domain (normalised by the schema) and job family', () => {
     const acme = run({ company_domain_or: ['Acme-Robotics.example'] });
-    expect(acme.length).toBe(SANDBOX_JOBS.filter((job) => job.company.domain === 'acme-robotics.example' && job.status === 'open').length);
+    expect(acme.length).toBe(
+      SANDBOX_JOBS.filter((job) => job.company.domain === 'acme-robotics.example' && job.status === 'open').length,
+    );
     expect(acme.length).toBeGreaterThan(1);
     const data = run({ job_family_or: ['Data'] });
     expect(data.length).toBeGreaterThan(0);
@@ -81,7 +87,14 @@ describe('sandbox filters', () => {
   it('combines filters with AND', () => {
     const jobs = run({ title_or: ['engineer'], remote: true, country_code_or: ['DE', 'SE', 'AU'] });
     expect(jobs.length).toBeGreaterThan(0);
-    expect(jobs.every((job) => /engineer/i.test(job.title) && job.location.remote === true && ['DE', 'SE', 'AU'].includes(job.location.country_code ?? ''))).toBe(true);
+    expect(
+      jobs.every(
+        (job) =>
+          /engineer/i.test(job.title) &&
+          job.location.remote === true &&
+          ['DE', 'SE', 'AU'].includes(job.location.country_code ?? ''),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -109,7 +122,9 @@ describe('matchingSandboxJobs', () => {
     expect(plannedProviders(listedRequest)).toEqual(['provider_e', 'provider_f']);
     const listed = matchingSandboxJobs(listedRequest);
     expect(listed.length).toBeGreaterThan(0);
-    expect(listed.every((job) => job.sources.every((s) => s.provider === 'provider_e' || s.provider === 'provider_f'))).toBe(true);
+    expect(
+      listed.every((job) => job.sources.every((s) => s.provider === 'provider_e' || s.provider === 'provider_f')),
+    ).toBe(true);
     const consensus = match({ waterfall: { strategy: 'consensus', min_sources: 3 } });
     expect(consensus.length).toBeGreaterThan(0);
     expect(consensus.every((job) => job.sources.length >= 3)).toBe(true);

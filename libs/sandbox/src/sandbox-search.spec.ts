@@ -35,14 +35,23 @@ describe('searchSandbox', () => {
     expect(SANDBOX_PAGE_JOBS).toBe(SANDBOX_JOBS);
     expect(body.data.some((job) => job.status === 'closed')).toBe(true);
     expect(body.next_cursor).toBeNull();
-    expect(body.metadata).toMatchObject({ request_id: 'req_sandboxtest', status: 'complete', credits_charged: 0, jobs_already_paid: 0, credits_remaining: 0, latency_ms: 0 });
+    expect(body.metadata).toMatchObject({
+      request_id: 'req_sandboxtest',
+      status: 'complete',
+      credits_charged: 0,
+      jobs_already_paid: 0,
+      credits_remaining: 0,
+      latency_ms: 0,
+    });
     expect(body.metadata.providers.tried).toEqual([...PROVIDER_SLUGS]);
     expect(body.metadata.providers.hit).toEqual([...PROVIDER_SLUGS]);
     expect(body.metadata.providers.failed).toEqual([]);
     expect(body.metadata.duplicates_merged).toBe(body.data.reduce((n, job) => n + job.sources.length - 1, 0));
     const contributed = Object.values(body.metadata.providers.contributions).reduce((n, c) => n + (c ?? 0), 0);
     expect(contributed).toBe(body.data.length);
-    expect(body.metadata.field_coverage['salary']).toBe(body.data.filter((job) => job.salary !== null).length / body.data.length);
+    expect(body.metadata.field_coverage['salary']).toBe(
+      body.data.filter((job) => job.salary !== null).length / body.data.length,
+    );
   });
 
   it('answers every valid body without dry_run with exactly the same page, byte for byte', () => {
@@ -50,8 +59,10 @@ describe('searchSandbox', () => {
     for (const input of VARIED) expect(JSON.stringify(search(input))).toBe(reference);
   });
 
-  it('reports the caller\'s credits_remaining untouched and never charges', () => {
-    const body = JobSearchResponseSchema.parse(searchSandbox(JobSearchRequestSchema.parse({ limit: 1 }), { ...context, creditsRemaining: 42 }));
+  it("reports the caller's credits_remaining untouched and never charges", () => {
+    const body = JobSearchResponseSchema.parse(
+      searchSandbox(JobSearchRequestSchema.parse({ limit: 1 }), { ...context, creditsRemaining: 42 }),
+    );
     expect(body.metadata.credits_remaining).toBe(42);
     expect(body.metadata.credits_charged).toBe(0);
     expect(body.data).toEqual(page({}).data);
@@ -61,7 +72,11 @@ describe('searchSandbox', () => {
     const estimate = DryRunEstimateSchema.parse(search({ dry_run: true }));
     expect(estimate).toEqual({
       request_id: 'req_sandboxtest',
-      estimate: { expected_unique_jobs_range: { min: SANDBOX_JOBS.length, max: SANDBOX_JOBS.length }, providers_planned: [...PROVIDER_SLUGS], credits_range: { min: 0, max: 0 } },
+      estimate: {
+        expected_unique_jobs_range: { min: SANDBOX_JOBS.length, max: SANDBOX_JOBS.length },
+        providers_planned: [...PROVIDER_SLUGS],
+        credits_range: { min: 0, max: 0 },
+      },
     });
     for (const input of VARIED) expect(search({ ...input, dry_run: true })).toEqual(estimate);
   });

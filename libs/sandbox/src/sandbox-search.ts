@@ -21,7 +21,15 @@
  * - The estimate: `expected_unique_jobs_range` is the fixed page's size (min = max), all seven
  *   providers planned, `credits_range` 0 to 0 because the sandbox never charges.
  */
-import type { DryRunEstimate, Job, JobSearchRequest, JobSearchResponse, JobSearchResult, ProviderSlug, SearchMetadata } from '@jobs/contracts';
+import type {
+  DryRunEstimate,
+  Job,
+  JobSearchRequest,
+  JobSearchResponse,
+  JobSearchResult,
+  ProviderSlug,
+  SearchMetadata,
+} from '@jobs/contracts';
 import { SANDBOX_JOBS, SANDBOX_PROVIDERS } from './sandbox-dataset.js';
 
 export interface SandboxSearchContext {
@@ -58,7 +66,10 @@ function fixedMetadata(page: readonly Job[], tried: readonly ProviderSlug[]): Fi
     if (first) contributions[first.provider] = (contributions[first.provider] ?? 0) + 1;
   }
   const field_coverage = Object.fromEntries(
-    Object.entries(COVERAGE).map(([field, read]) => [field, page.length === 0 ? 0 : page.filter((job) => read(job) !== null).length / page.length]),
+    Object.entries(COVERAGE).map(([field, read]) => [
+      field,
+      page.length === 0 ? 0 : page.filter((job) => read(job) !== null).length / page.length,
+    ]),
   );
   return {
     status: 'complete',
@@ -79,7 +90,10 @@ const FIXED_METADATA = fixedMetadata(SANDBOX_PAGE_JOBS, SANDBOX_PROVIDERS);
  * Answers a parsed (so already validated) search request from the sandbox: the fixed estimate
  * when `dry_run` is true, else the fixed page. Nothing else in the request is read.
  */
-export function searchSandbox(request: Pick<JobSearchRequest, 'dry_run'>, context: SandboxSearchContext): JobSearchResult {
+export function searchSandbox(
+  request: Pick<JobSearchRequest, 'dry_run'>,
+  context: SandboxSearchContext,
+): JobSearchResult {
   if (request.dry_run) {
     const estimate: DryRunEstimate = {
       request_id: context.requestId,

@@ -5,7 +5,11 @@ const job = (patch: Partial<Job> = {}): Job => ({ ...examples.job(), ...patch })
 
 describe('fieldCoverage', () => {
   it('reports the fraction of jobs with a value, nested fields included', () => {
-    const coverage = fieldCoverage([job(), job({ salary: null, location: { ...examples.job().location, remote: null } }), job({ salary: null })]);
+    const coverage = fieldCoverage([
+      job(),
+      job({ salary: null, location: { ...examples.job().location, remote: null } }),
+      job({ salary: null }),
+    ]);
     expect(coverage['salary']).toBe(0.333);
     expect(coverage['location.remote']).toBe(0.667);
     expect(Object.keys(coverage)).toEqual([...COVERAGE_FIELDS]);

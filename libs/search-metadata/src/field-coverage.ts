@@ -1,7 +1,17 @@
 import type { Job } from '@jobs/contracts';
 
 /** Fields whose coverage the metadata reports (the spec names these and leaves the list open). */
-export const COVERAGE_FIELDS = ['salary', 'seniority', 'employment_type', 'job_family', 'location.remote', 'location.country_code', 'description', 'apply_url', 'posted_at'] as const;
+export const COVERAGE_FIELDS = [
+  'salary',
+  'seniority',
+  'employment_type',
+  'job_family',
+  'location.remote',
+  'location.country_code',
+  'description',
+  'apply_url',
+  'posted_at',
+] as const;
 
 /**
  * `metadata.field_coverage`: the fraction of the returned jobs with a non-null value, per
@@ -22,5 +32,10 @@ export function fieldCoverage(jobs: readonly Job[]): Record<string, number> {
 }
 
 function valueAt(job: Job, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), job);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      job,
+    );
 }

@@ -60,15 +60,29 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     instanceId: options.instanceId ?? `${options.name}-${hostname()}-${process.pid}`,
     ...(options.replicaId ? { replicaId: options.replicaId } : {}),
   };
-  const logger = createLogger({ service: options.name, level: options.logLevel ?? 'info', instanceId: info.instanceId });
-  const appModule = typeof options.module === 'function' && !isClass(options.module) ? options.module(logger) : options.module;
+  const logger = createLogger({
+    service: options.name,
+    level: options.logLevel ?? 'info',
+    instanceId: info.instanceId,
+  });
+  const appModule =
+    typeof options.module === 'function' && !isClass(options.module) ? options.module(logger) : options.module;
 
-  @Module({ imports: [ServiceKitModule.forRoot({ info, logger, health: options.health, metrics: options.metrics }), appModule as Type<unknown>] })
+  @Module({
+    imports: [
+      ServiceKitModule.forRoot({ info, logger, health: options.health, metrics: options.metrics }),
+      appModule as Type<unknown>,
+    ],
+  })
   class ServiceRootModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(
     ServiceRootModule,
-    new FastifyAdapter({ bodyLimit: options.bodyLimitBytes ?? 1_048_576, return503OnClosing: true, ...options.fastify }),
+    new FastifyAdapter({
+      bodyLimit: options.bodyLimitBytes ?? 1_048_576,
+      return503OnClosing: true,
+      ...options.fastify,
+    }),
     { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: options.bodyParser ?? true },
   );
   const transports = options.microservices?.(app) ?? [];

@@ -14,7 +14,9 @@ export class HealthController {
   }
 
   @Get('readyz')
-  async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, boolean> }> {
+  async readyz(
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ status: string; checks: Record<string, boolean> }> {
     const report = await this.readiness.report();
     reply.status(report.ready ? 200 : 503);
     return { status: report.ready ? 'ready' : 'not_ready', checks: report.checks };

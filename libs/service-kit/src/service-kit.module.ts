@@ -22,7 +22,10 @@ export class ServiceKitModule {
   static forRoot(options: ServiceKitOptions): DynamicModule {
     return {
       module: ServiceKitModule,
-      controllers: [...(options.health === false ? [] : [HealthController]), ...(options.metrics === false ? [] : [MetricsController])],
+      controllers: [
+        ...(options.health === false ? [] : [HealthController]),
+        ...(options.metrics === false ? [] : [MetricsController]),
+      ],
       providers: [
         { provide: SERVICE_INFO, useValue: options.info },
         { provide: LOGGER, useValue: options.logger },

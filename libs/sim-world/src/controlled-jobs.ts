@@ -1,5 +1,15 @@
 import { ADDED_SLOT_BASE, MAX_SLOTS, normalizeText, type Market } from './market.js';
-import { PROVIDER_SLUGS, type ClosedReason, type EmploymentType, type JobFields, type Location, type ProviderSlug, type Salary, type Seniority, type WorldJob } from './types.js';
+import {
+  PROVIDER_SLUGS,
+  type ClosedReason,
+  type EmploymentType,
+  type JobFields,
+  type Location,
+  type ProviderSlug,
+  type Salary,
+  type Seniority,
+  type WorldJob,
+} from './types.js';
 import type { WorldCompanies } from './world-companies.js';
 import { WorldError } from './world-error.js';
 import { quantize, quantizeSecond } from './listing-entries.js';
@@ -117,7 +127,11 @@ export class ControlledJobs {
       f.title = patch.title;
       job.titleNorm = normalizeText(patch.title);
     }
-    if (patch.location !== undefined) f.location = patch.location === null ? { city: null, region: null, countryCode: null, remote: null } : { ...f.location, ...dropUndefined(patch.location) };
+    if (patch.location !== undefined)
+      f.location =
+        patch.location === null
+          ? { city: null, region: null, countryCode: null, remote: null }
+          : { ...f.location, ...dropUndefined(patch.location) };
     if (patch.employmentType !== undefined) f.employmentType = patch.employmentType;
     if (patch.seniority !== undefined) f.seniority = patch.seniority;
     if (patch.jobFamily !== undefined) f.jobFamily = patch.jobFamily;

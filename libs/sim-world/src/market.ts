@@ -1,6 +1,13 @@
 import { COUNTRIES, countryByCode, type CountryInfo } from './vocab/countries.js';
 import { BENEFITS, INDUSTRIES, NAME_PREFIXES, NAME_ROOTS, UPDATES } from './vocab/companies.js';
-import { FAMILIES, INDUSTRY_FAMILY_WEIGHTS, SENIORITY_PAY, SENIORITY_WEIGHTS, buildTitle, type FamilyInfo } from './vocab/families.js';
+import {
+  FAMILIES,
+  INDUSTRY_FAMILY_WEIGHTS,
+  SENIORITY_PAY,
+  SENIORITY_WEIGHTS,
+  buildTitle,
+  type FamilyInfo,
+} from './vocab/families.js';
 import { Rng, fnv1a, hash32, pickCumulative, unit } from './prng.js';
 import { MAX_LISTING_SLOTS } from './provider-ids.js';
 import {
@@ -154,7 +161,14 @@ export class Market {
       let domain = candidates.find((d) => !domains.has(d));
       for (let n = 2; !domain; n++) if (!domains.has(`${stem}${n}${tld}`)) domain = `${stem}${n}${tld}`;
       domains.add(domain);
-      this.companies.push({ domain, name, countryCode: country.code, industry: industry.industry, legalSuffix: rng.pick(country.legal), added: false });
+      this.companies.push({
+        domain,
+        name,
+        countryCode: country.code,
+        industry: industry.industry,
+        legalSuffix: rng.pick(country.legal),
+        added: false,
+      });
       // Zipf-like sizes: a few large employers, a long tail of small ones.
       total += 1 / Math.pow(i + 3, 0.85);
       this.companyCumulative[i] = total;
@@ -197,26 +211,35 @@ export class Market {
     const companyIndex = this.slotCompany[slot]!;
     const company = this.companies[companyIndex]!;
     const country = COUNTRIES[this.slotCountry[slot]!]!;
-    const family = FAMILIES[rng.weighted(INDUSTRY_FAMILY_WEIGHTS[company.industry] ?? INDUSTRY_FAMILY_WEIGHTS['tech']!)]!;
+    const family =
+      FAMILIES[rng.weighted(INDUSTRY_FAMILY_WEIGHTS[company.industry] ?? INDUSTRY_FAMILY_WEIGHTS['tech']!)]!;
     const seniority = SENIORITIES[rng.weighted(SENIORITY_WEIGHT_LIST)]!;
     const role = rng.pick(family.roles);
     const specialty = rng.chance(0.25) ? rng.pick(family.specialties) : null;
     const title = buildTitle(family, role, seniority, specialty, rng.int(6));
     const employmentType: EmploymentType =
-      seniority === 'intern' ? 'internship' : (['full_time', 'part_time', 'contract', 'temporary'] as const)[rng.weighted([82, 6, 8, 4])]!;
+      seniority === 'intern'
+        ? 'internship'
+        : (['full_time', 'part_time', 'contract', 'temporary'] as const)[rng.weighted([82, 6, 8, 4])]!;
     const [city, region] = rng.pick(country.cities);
     const remote = rng.chance(family.family === 'engineering' || family.family === 'data' ? 0.24 : 0.1);
-    const location: Location = remote && rng.chance(0.5)
-      ? { city: null, region: null, countryCode: country.code, remote: true }
-      : { city, region, countryCode: country.code, remote };
+    const location: Location =
+      remote && rng.chance(0.5)
+        ? { city: null, region: null, countryCode: country.code, remote: true }
+        : { city, region, countryCode: country.code, remote };
     const salary = rng.chance(country.salaryShare) ? makeSalary(rng, family, seniority, employmentType, country) : null;
-    const slugTitle = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const slugTitle = title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     const applyStyle = rng.int(3);
     const token = hash32(this.seed, slot, origin).toString(16).padStart(8, '0').slice(0, 6);
     const applyUrl =
-      applyStyle === 0 ? `https://careers.${company.domain}/jobs/${slugTitle}-${token}`
-      : applyStyle === 1 ? `https://${company.domain}/careers/${token}`
-      : `https://jobs.${company.domain}/o/${slugTitle}?id=${token}`;
+      applyStyle === 0
+        ? `https://careers.${company.domain}/jobs/${slugTitle}-${token}`
+        : applyStyle === 1
+          ? `https://${company.domain}/careers/${token}`
+          : `https://jobs.${company.domain}/o/${slugTitle}?id=${token}`;
     // How visible the employer is: big companies and some postings reach more boards.
     const visibility = rng.range(0.55, 1.35) + (companyIndex < 100 ? 0.2 : 0);
     let providerMask = 0;
@@ -229,7 +252,16 @@ export class Market {
       slot,
       origin,
       companyIndex,
-      fields: { title, companyDomain: company.domain, location, employmentType, seniority, jobFamily: family.family, salary, applyUrl },
+      fields: {
+        title,
+        companyDomain: company.domain,
+        location,
+        employmentType,
+        seniority,
+        jobFamily: family.family,
+        salary,
+        applyUrl,
+      },
       titleNorm: normalizeText(title),
       providerMask,
       descriptionSeed: rng.int(0x7fffffff),
@@ -247,7 +279,9 @@ export class Market {
     const where = f.location.city ? ` in ${f.location.city}` : '';
     const duties = pickTwo(rng, family.duties);
     const skills = pickTwo(rng, family.skills);
-    const years = { intern: 0, junior: 1, mid: 3, senior: 5, lead: 7, director: 10, vp: 12, c_level: 15 }[f.seniority ?? 'mid'];
+    const years = { intern: 0, junior: 1, mid: 3, senior: 5, lead: 7, director: 10, vp: 12, c_level: 15 }[
+      f.seniority ?? 'mid'
+    ];
     const sentences = [
       [
         `${company.name} is hiring ${article(f.title)} ${f.title} to join the ${team} team${where}.`,
@@ -256,15 +290,20 @@ export class Market {
       ][rng.int(3)]!,
       `In this role you will ${duties[0]} and ${duties[1]}.`,
       years > 0
-        ? `We are looking for someone with ${years}+ years of experience in ${skills[0]} and a good working knowledge of ${skills[1]}.`
+        ? `We are looking for someone with ${years}+ years of ` +
+          `experience in ${skills[0]} and a good working knowledge of ` +
+          `${skills[1]}.`
         : `You are studying towards a degree and are curious about ${skills[0]} and ${skills[1]}.`,
       f.location.remote
         ? 'This is a fully remote position.'
         : f.location.city
-          ? rng.chance(0.5) ? `You will work from our ${f.location.city} office, with up to two days a week from home.` : `This role is based in our ${f.location.city} office.`
+          ? rng.chance(0.5)
+            ? `You will work from our ${f.location.city} office, with up to two days a week from home.`
+            : `This role is based in our ${f.location.city} office.`
           : 'This role is on-site.',
     ];
-    if (f.employmentType === 'contract') sentences.push(`This is a ${6 + rng.int(3) * 3}-month contract with a possible extension.`);
+    if (f.employmentType === 'contract')
+      sentences.push(`This is a ${6 + rng.int(3) * 3}-month contract with a possible extension.`);
     if (f.employmentType === 'part_time') sentences.push('This is a part-time role of 20 to 30 hours a week.');
     sentences.push(rng.pick(BENEFITS));
     return sentences.join(' ');
@@ -313,8 +352,10 @@ export class Market {
   changePoints(slot: number, p: Period): number[] {
     const span = p.openUntil - p.start;
     const points: number[] = [];
-    if (unit(this.seed, TAG.change, slot, p.k, 1) < 0.35) points.push(p.start + Math.floor(span * (0.15 + 0.35 * unit(this.seed, TAG.change, slot, p.k, 2))));
-    if (unit(this.seed, TAG.change, slot, p.k, 3) < 0.2) points.push(p.start + Math.floor(span * (0.55 + 0.35 * unit(this.seed, TAG.change, slot, p.k, 4))));
+    if (unit(this.seed, TAG.change, slot, p.k, 1) < 0.35)
+      points.push(p.start + Math.floor(span * (0.15 + 0.35 * unit(this.seed, TAG.change, slot, p.k, 2))));
+    if (unit(this.seed, TAG.change, slot, p.k, 3) < 0.2)
+      points.push(p.start + Math.floor(span * (0.55 + 0.35 * unit(this.seed, TAG.change, slot, p.k, 4))));
     return points;
   }
 
@@ -389,9 +430,17 @@ export class Market {
   }
 }
 
-function makeSalary(rng: Rng, family: FamilyInfo, seniority: Seniority, employmentType: EmploymentType, country: CountryInfo): Salary {
+function makeSalary(
+  rng: Rng,
+  family: FamilyInfo,
+  seniority: Seniority,
+  employmentType: EmploymentType,
+  country: CountryInfo,
+): Salary {
   const local = family.baseUsd * SENIORITY_PAY[seniority] * country.payFactor * rng.range(0.85, 1.2);
-  const hourly = (employmentType === 'part_time' || employmentType === 'temporary' || employmentType === 'contract') && rng.chance(0.6);
+  const hourly =
+    (employmentType === 'part_time' || employmentType === 'temporary' || employmentType === 'contract') &&
+    rng.chance(0.6);
   let mid = local;
   let step = country.round;
   let period: Salary['period'] = country.period;
@@ -421,5 +470,8 @@ function article(word: string): string {
 
 /** Lower-cased words separated by single spaces, with a leading space (for prefix matching). */
 export function normalizeText(text: string): string {
-  return ` ${text.toLowerCase().replace(/[^\p{L}\p{N}+#]+/gu, ' ').trim()}`;
+  return ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}+#]+/gu, ' ')
+    .trim()}`;
 }

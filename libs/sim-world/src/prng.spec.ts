@@ -1,5 +1,12 @@
 import { Rng, hash32, pickCumulative, unit } from './prng.js';
-import { decodeProviderJobId, encodeProviderJobId, packListingKey, permute32, unpackListingKey, unpermute32 } from './provider-ids.js';
+import {
+  decodeProviderJobId,
+  encodeProviderJobId,
+  packListingKey,
+  permute32,
+  unpackListingKey,
+  unpermute32,
+} from './provider-ids.js';
 import { PROVIDER_SLUGS } from './types.js';
 
 describe('prng', () => {
@@ -37,7 +44,11 @@ describe('provider ids', () => {
     const packed = packListingKey(12_345, 678, 3);
     expect(unpackListingKey(packed)).toEqual({ slot: 12_345, periodLow: 678, adminReposts: 3 });
     // A market of 160,000 requisitions and the control API's slots above it fit, periods wrap at 1,024.
-    expect(unpackListingKey(packListingKey(262_143, 1_024 + 5, 17))).toEqual({ slot: 262_143, periodLow: 5, adminReposts: 1 });
+    expect(unpackListingKey(packListingKey(262_143, 1_024 + 5, 17))).toEqual({
+      slot: 262_143,
+      periodLow: 5,
+      adminReposts: 1,
+    });
     expect(() => packListingKey(262_144, 0, 0)).toThrow(RangeError);
     const ids = PROVIDER_SLUGS.map((slug) => encodeProviderJobId(42, slug, packed));
     expect(new Set(ids).size).toBe(PROVIDER_SLUGS.length);

@@ -16,8 +16,14 @@ export const MAX_LISTING_SLOTS = 1 << SLOT_BITS;
  * decoded again for the ground truth — in any process with the same seed.
  */
 export function packListingKey(slot: number, period: number, adminReposts: number): number {
-  if (slot < 0 || slot >= MAX_LISTING_SLOTS) throw new RangeError(`slot ${slot} is outside 0..${MAX_LISTING_SLOTS - 1}`);
-  return ((slot << (PERIOD_BITS + REPOST_BITS)) | ((period & (PERIOD_MODULUS - 1)) << REPOST_BITS) | (adminReposts & ((1 << REPOST_BITS) - 1))) >>> 0;
+  if (slot < 0 || slot >= MAX_LISTING_SLOTS)
+    throw new RangeError(`slot ${slot} is outside 0..${MAX_LISTING_SLOTS - 1}`);
+  return (
+    ((slot << (PERIOD_BITS + REPOST_BITS)) |
+      ((period & (PERIOD_MODULUS - 1)) << REPOST_BITS) |
+      (adminReposts & ((1 << REPOST_BITS) - 1))) >>>
+    0
+  );
 }
 
 /** The slot, the period modulo PERIOD_MODULUS and the admin re-listings modulo 16 of a listing key. */
@@ -56,7 +62,11 @@ function roundFn(half: number, key: number, round: number): number {
   return mix32(half ^ key ^ Math.imul(round + 1, 0x9e3779b1)) & 0xffff;
 }
 
-const hex = (n: number, width: number): string => (n >>> 0).toString(16).padStart(8, '0').slice(8 - width);
+const hex = (n: number, width: number): string =>
+  (n >>> 0)
+    .toString(16)
+    .padStart(8, '0')
+    .slice(8 - width);
 
 type Codec = { encode(x: number, key: number): string; decode(id: string, key: number): number | null };
 
@@ -80,7 +90,10 @@ const CODECS: Record<ProviderSlug, Codec> = {
       const b = hash32(x, key, 2);
       return `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b, 3)}-${'89ab'[b >>> 30]}${hex(b >>> 4, 3)}-${hex(a >>> 8, 4)}${hex(x, 8)}`;
     },
-    decode: (id) => (/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id) ? parseInt(id.slice(-8), 16) : null),
+    decode: (id) =>
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)
+        ? parseInt(id.slice(-8), 16)
+        : null,
   },
   provider_d: {
     encode: (x) => `d_${x.toString(36)}`,

@@ -56,14 +56,17 @@ export class TitleIndex {
 /** A provider search's filters as a test of one entry. */
 export function compileQuery(q: SearchQuery): (e: Entry) => boolean {
   const keywords = (q.titleAny ?? []).map(keywordWords).filter((w) => w.length > 0);
-  const domains = q.companyDomain ? new Set(q.companyDomain.split(',').map(normalizeDomain).filter(Boolean)) : undefined;
+  const domains = q.companyDomain
+    ? new Set(q.companyDomain.split(',').map(normalizeDomain).filter(Boolean))
+    : undefined;
   const country = q.countryCode?.toUpperCase();
   return (e) => {
     if (country !== undefined && e.countryCode !== country) return false;
     if (q.remote !== undefined && e.remote !== q.remote) return false;
     if (q.postedSince !== undefined && e.postedAt < q.postedSince) return false;
     if (domains !== undefined && !domains.has(e.domain)) return false;
-    if (keywords.length > 0 && !keywords.some((words) => words.every((w) => e.titleNorm.includes(` ${w}`)))) return false;
+    if (keywords.length > 0 && !keywords.some((words) => words.every((w) => e.titleNorm.includes(` ${w}`))))
+      return false;
     return true;
   };
 }

@@ -27,13 +27,21 @@ export class WorldCompanies {
   /** Adds a company, or renames the one of that domain. */
   add(input: { domain: string; name: string }): Company {
     const domain = normalizeDomain(input.domain);
-    if (!isDomain(domain)) throw new WorldError('invalid_request', 'domain must be a host name such as example.com', 'domain');
+    if (!isDomain(domain))
+      throw new WorldError('invalid_request', 'domain must be a host name such as example.com', 'domain');
     const existing = this.byDomain.get(domain);
     if (existing) {
       existing.name = input.name;
       return { ...existing };
     }
-    const company: Company = { domain, name: input.name, countryCode: 'US', industry: 'tech', legalSuffix: '', added: true };
+    const company: Company = {
+      domain,
+      name: input.name,
+      countryCode: 'US',
+      industry: 'tech',
+      legalSuffix: '',
+      added: true,
+    };
     this.added.set(domain, company);
     this.byDomain.set(domain, company);
     return { ...company };
@@ -42,7 +50,12 @@ export class WorldCompanies {
   /** The normalized domain, its company made (named after the domain) when there is none yet. */
   ensure(domainInput: string): string {
     const domain = normalizeDomain(domainInput);
-    if (!isDomain(domain)) throw new WorldError('invalid_request', 'company_domain must be a host name such as example.com', 'company_domain');
+    if (!isDomain(domain))
+      throw new WorldError(
+        'invalid_request',
+        'company_domain must be a host name such as example.com',
+        'company_domain',
+      );
     if (!this.byDomain.has(domain)) {
       const label = domain.split('.')[0]!;
       this.add({ domain, name: label.charAt(0).toUpperCase() + label.slice(1) });

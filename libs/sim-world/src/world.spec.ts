@@ -71,7 +71,9 @@ describe('World: overlap between sources (full size)', () => {
   });
 
   it('spreads openings over about 25 countries', () => {
-    const countries = new Set(world.search('provider_a', {}, 0, 20_000).listings.map((l) => l.job.location.countryCode));
+    const countries = new Set(
+      world.search('provider_a', {}, 0, 20_000).listings.map((l) => l.job.location.countryCode),
+    );
     expect(countries.size).toBeGreaterThanOrEqual(24);
   });
 });
@@ -106,7 +108,11 @@ describe('World: time', () => {
     const jobs = world.search('own_index', {}, 0, 5000, T0).listings.map((l) => l.job);
     const changed = jobs.filter((j) => {
       const later = world.job(j.id, T0 + 5 * DAY_MS)!;
-      return later.status === 'open' && later.repostCount === j.repostCount && (later.description !== j.description || JSON.stringify(later.salary) !== JSON.stringify(j.salary));
+      return (
+        later.status === 'open' &&
+        later.repostCount === j.repostCount &&
+        (later.description !== j.description || JSON.stringify(later.salary) !== JSON.stringify(j.salary))
+      );
     });
     expect(changed.length).toBeGreaterThan(5);
   });
@@ -122,7 +128,8 @@ describe('World: time', () => {
       .find((j) => j.status === 'closed' && j.closedAt! > T0 && j.providers.includes('provider_e'));
     expect(closing).toBeDefined();
     const closedAt = closing!.closedAt!;
-    const seen = (slug: ProviderSlug, at: number) => world.groundTruthEntries(at, [slug]).some((e) => e.worldJobId === closing!.id);
+    const seen = (slug: ProviderSlug, at: number) =>
+      world.groundTruthEntries(at, [slug]).some((e) => e.worldJobId === closing!.id);
     now = closedAt + 5 * 60_000;
     expect(seen('provider_c', now)).toBe(false);
     expect(seen('provider_e', now)).toBe(true);
@@ -135,7 +142,12 @@ describe('World: control mutations', () => {
   it('adds a job listed by exactly the named providers, at once', () => {
     const world = smallWorld();
     world.addCompany({ domain: 'acme-widgets.example', name: 'Acme Widgets' });
-    const job = world.addJob({ companyDomain: 'acme-widgets.example', title: 'Underwater Basket Weaver 7f3a', providers: ['provider_b', 'own_index'], location: { countryCode: 'GB', city: 'Leeds' } });
+    const job = world.addJob({
+      companyDomain: 'acme-widgets.example',
+      title: 'Underwater Basket Weaver 7f3a',
+      providers: ['provider_b', 'own_index'],
+      location: { countryCode: 'GB', city: 'Leeds' },
+    });
     for (const slug of PROVIDER_SLUGS) {
       const found = world.search(slug, { titleAny: ['Underwater Basket Weaver 7f3a'] }, 0, 10).listings;
       expect(found.length).toBe(slug === 'provider_b' || slug === 'own_index' ? 1 : 0);
@@ -151,7 +163,11 @@ describe('World: control mutations', () => {
   it('gives control-created openings provider ids an earlier simulator process never gave', () => {
     const ids = (addedEpoch: number) => {
       const world = new World({ seed: 42, clock: () => T0, companies: 300, slots: 3000, addedEpoch });
-      world.addJob({ companyDomain: 'acme-widgets.example', title: 'Restart Proof Role', providers: ['own_index', 'provider_a'] });
+      world.addJob({
+        companyDomain: 'acme-widgets.example',
+        title: 'Restart Proof Role',
+        providers: ['own_index', 'provider_a'],
+      });
       return ['own_index', 'provider_a'].map((slug) => {
         const [hit] = world.search(slug as 'own_index', { titleAny: ['restart proof role'] }, 0, 5).listings;
         expect(world.groundTruth(slug as 'own_index', hit!.providerJobId)).toBe(hit!.job.id);
@@ -176,7 +192,9 @@ describe('World: control mutations', () => {
       expect(hit?.job.salary?.max).toBe(2);
     }
 
-    const oldIds = slugs.map((slug) => world.search(slug, { titleAny: ['llama wrangler'] }, 0, 5).listings[0]!.providerJobId);
+    const oldIds = slugs.map(
+      (slug) => world.search(slug, { titleAny: ['llama wrangler'] }, 0, 5).listings[0]!.providerJobId,
+    );
     world.closeJob(id, 'filled');
     for (const slug of slugs) expect(world.search(slug, { titleAny: ['llama wrangler'] }, 0, 5).total).toBe(0);
     expect(world.job(id)).toMatchObject({ status: 'closed', closedReason: 'filled' });
@@ -206,35 +224,64 @@ describe('World: search and ground truth', () => {
     const all = world.search('provider_a', {}, 0, 5000).listings;
     const posted = all.map((l) => l.job.postedAt);
     expect(posted).toEqual([...posted].sort((a, b) => b - a));
-    const hits = world.search('provider_a', { titleAny: ['data engineer', 'recruiter'], countryCode: 'GB' }, 0, 100).listings;
+    const hits = world.search(
+      'provider_a',
+      { titleAny: ['data engineer', 'recruiter'], countryCode: 'GB' },
+      0,
+      100,
+    ).listings;
     expect(hits.length).toBeGreaterThan(0);
     for (const h of hits) {
       expect(h.job.location.countryCode).toBe('GB');
       expect(/data engineer|recruiter/i.test(h.job.title)).toBe(true);
     }
     const domain = all[0]!.job.companyDomain;
-    expect(world.search('provider_a', { companyDomain: `https://www.${domain}/` }, 0, 100).listings.every((l) => l.job.companyDomain === domain)).toBe(true);
-    expect(world.search('provider_a', { remote: true }, 0, 100).listings.every((l) => l.job.location.remote === true)).toBe(true);
+    expect(
+      world
+        .search('provider_a', { companyDomain: `https://www.${domain}/` }, 0, 100)
+        .listings.every((l) => l.job.companyDomain === domain),
+    ).toBe(true);
+    expect(
+      world.search('provider_a', { remote: true }, 0, 100).listings.every((l) => l.job.location.remote === true),
+    ).toBe(true);
     const since = T0 - 2 * DAY_MS;
-    expect(world.search('provider_a', { postedSince: since }, 0, 5000).listings.every((l) => l.job.postedAt >= since)).toBe(true);
+    expect(
+      world.search('provider_a', { postedSince: since }, 0, 5000).listings.every((l) => l.job.postedAt >= since),
+    ).toBe(true);
   });
 
   it('answers a keyword search from its title index exactly as a check of every title would', () => {
     // every word of a keyword starts a word of the title: checked here on the whole listing
     const matches = (title: string, keyword: string) => {
-      const titleWords = title.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);
-      const words = keyword.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);
+      const titleWords = title
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}+#]+/u)
+        .filter(Boolean);
+      const words = keyword
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}+#]+/u)
+        .filter(Boolean);
       return words.length > 0 && words.every((w) => titleWords.some((t) => t.startsWith(w)));
     };
     for (const slug of ['provider_a', 'provider_d', 'own_index'] as const) {
       const all = world.search(slug, {}, 0, 100_000).listings;
-      for (const titleAny of [['engineer'], ['eng'], ['data engineer', 'recruiter'], ['Senior  Sales!'], ['c++', 'c#'], ['zzznothing'], ['engineer', '!!!']]) {
+      for (const titleAny of [
+        ['engineer'],
+        ['eng'],
+        ['data engineer', 'recruiter'],
+        ['Senior  Sales!'],
+        ['c++', 'c#'],
+        ['zzznothing'],
+        ['engineer', '!!!'],
+      ]) {
         const expected = all.filter((l) => titleAny.some((k) => matches(l.job.title, k))).map((l) => l.providerJobId);
         const found = world.search(slug, { titleAny }, 0, 100_000);
         expect(found.listings.map((l) => l.providerJobId)).toEqual(expected);
         expect(found.total).toBe(expected.length);
         // paging over the index: the same order, offset and total
-        expect(world.search(slug, { titleAny }, 3, 5).listings.map((l) => l.providerJobId)).toEqual(expected.slice(3, 8));
+        expect(world.search(slug, { titleAny }, 3, 5).listings.map((l) => l.providerJobId)).toEqual(
+          expected.slice(3, 8),
+        );
       }
       // a keyword of no word at all filters nothing, as before
       expect(world.search(slug, { titleAny: ['!!!'] }, 0, 100_000).total).toBe(all.length);

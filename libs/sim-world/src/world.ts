@@ -1,8 +1,25 @@
 import { ADDED_SLOT_BASE, Market, type OpeningBase } from './market.js';
 import { decodeProviderJobId, encodeProviderJobId, PERIOD_MODULUS, unpackListingKey } from './provider-ids.js';
-import { PROVIDER_SLUGS, type ClosedReason, type Company, type GroundTruthEntry, type Listing, type ProviderSlug, type SearchQuery, type WorldJob } from './types.js';
+import {
+  PROVIDER_SLUGS,
+  type ClosedReason,
+  type Company,
+  type GroundTruthEntry,
+  type Listing,
+  type ProviderSlug,
+  type SearchQuery,
+  type WorldJob,
+} from './types.js';
 import { ControlledJobs, PIN_KEY, type AddedJob, type JobPatch, type NewJobInput } from './controlled-jobs.js';
-import { addedEntry, byFreshness, mergeSorted, organicEntry, quantize, type Entry, type Snapshot } from './listing-entries.js';
+import {
+  addedEntry,
+  byFreshness,
+  mergeSorted,
+  organicEntry,
+  quantize,
+  type Entry,
+  type Snapshot,
+} from './listing-entries.js';
 import { compileQuery, TitleIndex } from './title-index.js';
 import { WorldCompanies } from './world-companies.js';
 
@@ -67,11 +84,18 @@ export class World {
     this.seed = (options.seed ?? 42) >>> 0;
     this.clock = options.clock ?? Date.now;
     const addedEpoch = options.addedEpoch ?? (Math.floor(this.clock() / 60_000) % 4095) + 1;
-    if (!Number.isInteger(addedEpoch) || addedEpoch < 1 || addedEpoch > 4095) throw new Error('addedEpoch must be 1..4095');
+    if (!Number.isInteger(addedEpoch) || addedEpoch < 1 || addedEpoch > 4095)
+      throw new Error('addedEpoch must be 1..4095');
     this.lagMs = { ...DEFAULT_LAG_MS, ...options.lagMs };
     this.market = new Market({ seed: this.seed, companies: options.companies ?? 3000, slots: options.slots ?? 36_000 });
     this.companyList = new WorldCompanies(this.market);
-    this.controlled = new ControlledJobs({ market: this.market, companies: this.companyList, clock: this.clock, addedEpoch, truth: (id) => this.job(id) });
+    this.controlled = new ControlledJobs({
+      market: this.market,
+      companies: this.companyList,
+      clock: this.clock,
+      addedEpoch,
+      truth: (id) => this.job(id),
+    });
   }
 
   now(): number {
@@ -196,7 +220,12 @@ export class World {
     if (entry.added) job = this.materializeAdded(entry.added);
     else if (entry.closedAt !== undefined) {
       const open = this.materializeOrganic(this.market.base(entry.slot, entry.origin), entry.period, entry.closedAt);
-      job = { ...open, status: 'closed', closedReason: this.market.closedReason(entry.slot, entry.period), closedAt: entry.closedAt };
+      job = {
+        ...open,
+        status: 'closed',
+        closedReason: this.market.closedReason(entry.slot, entry.period),
+        closedAt: entry.closedAt,
+      };
     } else job = this.materializeOrganic(this.market.base(entry.slot, entry.origin), entry.period, t);
     return { provider: slug, providerJobId: encodeProviderJobId(this.seed, slug, entry.packed), job };
   }
@@ -207,7 +236,13 @@ export class World {
   }
 
   /** A provider's matching listings, freshest first, then by id: a stable, deterministic order. */
-  search(slug: ProviderSlug, query: SearchQuery, offset: number, limit: number, at = this.now()): { total: number; listings: Listing[] } {
+  search(
+    slug: ProviderSlug,
+    query: SearchQuery,
+    offset: number,
+    limit: number,
+    at = this.now(),
+  ): { total: number; listings: Listing[] } {
     const snapshot = this.snapshot(slug, at);
     const match = compileQuery(query);
     let total = 0;
@@ -223,7 +258,10 @@ export class World {
             : snapshot.entries;
     // a keyword search looks only at the entries whose title has its words (the same answer,
     // without testing every listing's title: a partner search scans 10-17k of them)
-    const candidates = entries === snapshot.entries && query.titleAny?.length ? (snapshot.titles ??= new TitleIndex(entries)).candidates(query.titleAny) : undefined;
+    const candidates =
+      entries === snapshot.entries && query.titleAny?.length
+        ? (snapshot.titles ??= new TitleIndex(entries)).candidates(query.titleAny)
+        : undefined;
     for (let i = 0; i < entries.length; i++) {
       if (candidates && candidates[i] === 0) continue;
       const entry = entries[i]!;
@@ -282,7 +320,13 @@ export class World {
   private recentlyClosed(slug: ProviderSlug, at: number): Entry[] {
     const out: Entry[] = [];
     for (const job of this.controlled.byId.values()) {
-      if (job.status !== 'closed' || job.closedAt === null || at - job.closedAt > CLOSED_LISTED_MS || !job.providers.includes(slug)) continue;
+      if (
+        job.status !== 'closed' ||
+        job.closedAt === null ||
+        at - job.closedAt > CLOSED_LISTED_MS ||
+        !job.providers.includes(slug)
+      )
+        continue;
       out.push(addedEntry(job));
     }
     return out.sort(byFreshness);
@@ -310,7 +354,8 @@ export class World {
       return job && job.created && job.period % PERIOD_MODULUS === periodLow ? job.id : null;
     }
     for (const job of this.controlled.pinned.values()) {
-      if (job.slot === slot && job.period % PERIOD_MODULUS === periodLow && job.adminReposts % 16 === adminReposts) return job.id;
+      if (job.slot === slot && job.period % PERIOD_MODULUS === periodLow && job.adminReposts % 16 === adminReposts)
+        return job.id;
     }
     if (slot >= this.market.slotCount || adminReposts !== 0) return null;
     const current = this.market.periodIndex(slot, quantize(at));
@@ -352,8 +397,16 @@ export class World {
       for (let m = mask; m; m &= m - 1) n++;
       histogram[n]!++;
     }
-    const listingsByProvider = Object.fromEntries(PROVIDER_SLUGS.map((s) => [s, this.listingCount(s, at + this.lagMs[s])])) as Record<ProviderSlug, number>;
-    return { companies: this.companyList.size, slots: this.market.slotCount, openOpenings: open, listingsByProvider, sourcesHistogram: histogram };
+    const listingsByProvider = Object.fromEntries(
+      PROVIDER_SLUGS.map((s) => [s, this.listingCount(s, at + this.lagMs[s])]),
+    ) as Record<ProviderSlug, number>;
+    return {
+      companies: this.companyList.size,
+      slots: this.market.slotCount,
+      openOpenings: open,
+      listingsByProvider,
+      sourcesHistogram: histogram,
+    };
   }
 
   // ---------------------------------------------------------------- mutations (control API)

@@ -28,7 +28,12 @@ export function firstPosition(provider: ProviderSlug): ChunkPosition {
  * failed or timed out is dropped from the later pages, as from this one (the page said so:
  * `partial`), so a dead provider never holds paging open.
  */
-export function nextPositions(providers: readonly ProviderSlug[], asked: readonly ProviderSlug[], batches: readonly ProviderBatch[], from: ProviderPositions): ProviderPositions {
+export function nextPositions(
+  providers: readonly ProviderSlug[],
+  asked: readonly ProviderSlug[],
+  batches: readonly ProviderBatch[],
+  from: ProviderPositions,
+): ProviderPositions {
   const byProvider = new Map(batches.map((b) => [b.provider, b]));
   const out: ProviderPositions = {};
   for (const provider of providers) {

@@ -51,7 +51,9 @@ function partnersFilterAsWeDo(filters: Filters): boolean {
  * is known of what was paid, so the least is 0).
  */
 export function estimateFromCounts(input: EstimateInput): DryRunEstimate['estimate'] {
-  const own = input.providersPlanned.includes('own_index') ? input.batches.find((b) => b.provider === 'own_index' && b.outcome === 'ok')?.storeCount : undefined;
+  const own = input.providersPlanned.includes('own_index')
+    ? input.batches.find((b) => b.provider === 'own_index' && b.outcome === 'ok')?.storeCount
+    : undefined;
   const consensus = input.strategy === 'consensus';
   const partnerTotals = input.providersPlanned
     .filter((provider) => provider !== 'own_index')

@@ -3,12 +3,24 @@ import { assembleSearchPage } from './search-page.js';
 
 const withSources = (j: ReturnType<typeof examples.job>, n: number) => ({
   ...j,
-  sources: Array.from({ length: n }, (_, i) => ({ ...j.sources[0]!, provider: i === 0 ? ('own_index' as const) : ('provider_a' as const), provider_job_id: `p${i}` })),
+  sources: Array.from({ length: n }, (_, i) => ({
+    ...j.sources[0]!,
+    provider: i === 0 ? ('own_index' as const) : ('provider_a' as const),
+    provider_job_id: `p${i}`,
+  })),
 });
 const job = (id: string, salary = true) => ({ ...examples.job(), id, ...(salary ? {} : { salary: null }) });
 
 describe('assembleSearchPage', () => {
-  const base = { requestId: 'req_1', limit: 10, startedAt: 1000, now: 1250, filters: {}, strategy: 'max_coverage' as const, minSources: 2 };
+  const base = {
+    requestId: 'req_1',
+    limit: 10,
+    startedAt: 1000,
+    now: 1250,
+    filters: {},
+    strategy: 'max_coverage' as const,
+    minSources: 2,
+  };
 
   it('merges batches in plan order, each job once, crediting the first provider', () => {
     const page = assembleSearchPage({
@@ -16,7 +28,13 @@ describe('assembleSearchPage', () => {
       providers: ['own_index', 'provider_a'],
       batches: [
         // dedupe merged the own index's batch first: job_a and job_b new; provider_a's record of job_b joined it
-        { provider: 'provider_a', outcome: 'ok', recordsIn: 3, duplicatesMerged: 2, jobs: [withSources(job('job_b'), 2), job('job_c')] },
+        {
+          provider: 'provider_a',
+          outcome: 'ok',
+          recordsIn: 3,
+          duplicatesMerged: 2,
+          jobs: [withSources(job('job_b'), 2), job('job_c')],
+        },
         { provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [job('job_a'), job('job_b')] },
       ],
     });
@@ -30,35 +48,64 @@ describe('assembleSearchPage', () => {
     expect(page.metadata.latency_ms).toBe(250);
   });
 
-  it('credits the own index with what its store answered, counting sightings of stored jobs but not store answers as merged records', () => {
-    const page = assembleSearchPage({
-      ...base,
-      providers: ['own_index', 'provider_a'],
-      batches: [
-        // one crawler record (job_a) and two jobs from the store (job_s1, job_s2)
-        { provider: 'own_index', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 2, jobs: [job('job_a'), job('job_s1'), job('job_s2')] },
-        // two partner records: one opening the store already had (merged into it), one new
-        { provider: 'provider_a', outcome: 'ok', recordsIn: 2, duplicatesMerged: 1, jobs: [job('job_s1'), job('job_c')] },
-      ],
-    });
-    expect(page.data.map((j) => j.id)).toEqual(['job_a', 'job_s1', 'job_s2', 'job_c']);
-    expect(page.metadata.providers.contributions).toEqual({ own_index: 3, provider_a: 1 });
-    // the partner's record of a stored job was merged into it; the store's answers are no records
-    expect(page.metadata.duplicates_merged).toBe(1);
-  });
+  it(
+    'credits the own index with what its store answered, counting ' +
+      'sightings of stored jobs but not store answers as merged ' +
+      'records',
+    () => {
+      const page = assembleSearchPage({
+        ...base,
+        providers: ['own_index', 'provider_a'],
+        batches: [
+          // one crawler record (job_a) and two jobs from the store (job_s1, job_s2)
+          {
+            provider: 'own_index',
+            outcome: 'ok',
+            recordsIn: 1,
+            duplicatesMerged: 0,
+            fromStore: 2,
+            jobs: [job('job_a'), job('job_s1'), job('job_s2')],
+          },
+          // two partner records: one opening the store already had (merged into it), one new
+          {
+            provider: 'provider_a',
+            outcome: 'ok',
+            recordsIn: 2,
+            duplicatesMerged: 1,
+            jobs: [job('job_s1'), job('job_c')],
+          },
+        ],
+      });
+      expect(page.data.map((j) => j.id)).toEqual(['job_a', 'job_s1', 'job_s2', 'job_c']);
+      expect(page.metadata.providers.contributions).toEqual({ own_index: 3, provider_a: 1 });
+      // the partner's record of a stored job was merged into it; the store's answers are no records
+      expect(page.metadata.duplicates_merged).toBe(1);
+    },
+  );
 
   it('never reports more merged records than came in, and none of a failed batch', () => {
     const page = assembleSearchPage({
       ...base,
       providers: ['own_index', 'provider_a', 'provider_b'],
       batches: [
-        { provider: 'own_index', outcome: 'ok', recordsIn: 0, duplicatesMerged: 0, fromStore: 1, jobs: [job('job_s1')] },
+        {
+          provider: 'own_index',
+          outcome: 'ok',
+          recordsIn: 0,
+          duplicatesMerged: 0,
+          fromStore: 1,
+          jobs: [job('job_s1')],
+        },
         { provider: 'provider_a', outcome: 'ok', recordsIn: 2, duplicatesMerged: 2, jobs: [job('job_s1')] },
         { provider: 'provider_b', outcome: 'provider_error', recordsIn: 0, duplicatesMerged: 0, jobs: [] },
       ],
     });
     expect(page.metadata.duplicates_merged).toBe(2);
-    const again = assembleSearchPage({ ...base, providers: ['provider_a'], batches: [{ provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 3, jobs: [job('job_s1')] }] });
+    const again = assembleSearchPage({
+      ...base,
+      providers: ['provider_a'],
+      batches: [{ provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 3, jobs: [job('job_s1')] }],
+    });
     expect(again.metadata.duplicates_merged).toBe(1);
   });
 
@@ -80,7 +127,14 @@ describe('assembleSearchPage', () => {
   });
 
   it('cuts the page at the limit', () => {
-    const page = assembleSearchPage({ ...base, limit: 1, providers: ['own_index'], batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [job('job_a'), job('job_b')] }] });
+    const page = assembleSearchPage({
+      ...base,
+      limit: 1,
+      providers: ['own_index'],
+      batches: [
+        { provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [job('job_a'), job('job_b')] },
+      ],
+    });
     expect(page.data).toHaveLength(1);
   });
 });
@@ -94,7 +148,18 @@ describe('assembleSearchPage filters and consensus', () => {
       strategy: 'max_coverage',
       filters: { title_or: ['designer'] },
       providers: ['own_index'],
-      batches: [{ provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [{ ...job('job_a'), title: 'Product Designer' }, { ...job('job_b'), title: 'Engineer' }] }],
+      batches: [
+        {
+          provider: 'own_index',
+          outcome: 'ok',
+          recordsIn: 2,
+          duplicatesMerged: 0,
+          jobs: [
+            { ...job('job_a'), title: 'Product Designer' },
+            { ...job('job_b'), title: 'Engineer' },
+          ],
+        },
+      ],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_a']);
     expect(page.metadata.providers.contributions).toEqual({ own_index: 1 });
@@ -107,8 +172,20 @@ describe('assembleSearchPage filters and consensus', () => {
       filters: {},
       providers: ['own_index', 'provider_a'],
       batches: [
-        { provider: 'own_index', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, jobs: [withSources(job('job_single'), 1), withSources(job('job_double'), 2)] },
-        { provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, jobs: [withSources(job('job_double'), 2)] },
+        {
+          provider: 'own_index',
+          outcome: 'ok',
+          recordsIn: 2,
+          duplicatesMerged: 0,
+          jobs: [withSources(job('job_single'), 1), withSources(job('job_double'), 2)],
+        },
+        {
+          provider: 'provider_a',
+          outcome: 'ok',
+          recordsIn: 1,
+          duplicatesMerged: 0,
+          jobs: [withSources(job('job_double'), 2)],
+        },
       ],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_double']);

@@ -1,4 +1,12 @@
-import type { ChunkPosition, Filters, Job, JobSearchResponseDraft, ProviderFailure, ProviderSlug, WaterfallStrategy } from '@jobs/contracts';
+import type {
+  ChunkPosition,
+  Filters,
+  Job,
+  JobSearchResponseDraft,
+  ProviderFailure,
+  ProviderSlug,
+  WaterfallStrategy,
+} from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
 import { fieldCoverage } from '@jobs/search-metadata';
 import { sourceCount } from './source-count.js';
@@ -94,7 +102,9 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
   }
 
   const minSources = input.strategy === 'consensus' ? input.minSources : 1;
-  const matching = [...seen.values()].filter((job) => matchesFilters(job, input.filters, input.now) && sourceCount(job) >= minSources);
+  const matching = [...seen.values()].filter(
+    (job) => matchesFilters(job, input.filters, input.now) && sourceCount(job) >= minSources,
+  );
   const contributions: Partial<Record<ProviderSlug, number>> = {};
   for (const provider of input.providers) if (byProvider.get(provider)?.outcome === 'ok') contributions[provider] = 0;
   for (const job of matching) {

@@ -12,10 +12,15 @@ describe('planWaterfall', () => {
   });
 
   it('asks the own index alone first with cheapest_first, all at once otherwise', () => {
-    expect(planWaterfall(waterfall({}), ALL).waves).toEqual([['own_index'], ['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']]);
+    expect(planWaterfall(waterfall({}), ALL).waves).toEqual([
+      ['own_index'],
+      ['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f'],
+    ]);
     expect(planWaterfall(waterfall({ strategy: 'max_coverage' }), ALL).waves).toHaveLength(1);
     expect(planWaterfall(waterfall({ strategy: 'consensus' }), ALL).waves[0]).toHaveLength(7);
-    expect(planWaterfall(waterfall({ providers: ['provider_a', 'provider_b'] }), ALL).waves).toEqual([['provider_a', 'provider_b']]);
+    expect(planWaterfall(waterfall({ providers: ['provider_a', 'provider_b'] }), ALL).waves).toEqual([
+      ['provider_a', 'provider_b'],
+    ]);
   });
 
   it('searches only the own index with own_only', () => {
@@ -23,7 +28,9 @@ describe('planWaterfall', () => {
   });
 
   it('rejects providers that are not on the plan', () => {
-    expect(() => planWaterfall(waterfall({ providers: ['provider_c'] }), ['own_index', 'provider_a'])).toThrow(ProviderNotOnPlanError);
+    expect(() => planWaterfall(waterfall({ providers: ['provider_c'] }), ['own_index', 'provider_a'])).toThrow(
+      ProviderNotOnPlanError,
+    );
   });
 
   it('orders by refresh speed for freshest_first', () => {
@@ -33,6 +40,8 @@ describe('planWaterfall', () => {
   });
 
   it('keeps only the listed providers, once each', () => {
-    expect(planWaterfall(waterfall({ providers: ['provider_a', 'provider_a'] }), ALL).providers).toEqual(['provider_a']);
+    expect(planWaterfall(waterfall({ providers: ['provider_a', 'provider_a'] }), ALL).providers).toEqual([
+      'provider_a',
+    ]);
   });
 });

@@ -17,13 +17,24 @@ export class ProviderNotOnPlanError extends Error {
 }
 
 /** Partners ordered by how quickly they reflect changes (the simulated market's refresh lag). */
-export const FRESHNESS_ORDER: readonly ProviderSlug[] = ['own_index', 'provider_c', 'provider_a', 'provider_e', 'provider_b', 'provider_f', 'provider_d'];
+export const FRESHNESS_ORDER: readonly ProviderSlug[] = [
+  'own_index',
+  'provider_c',
+  'provider_a',
+  'provider_e',
+  'provider_b',
+  'provider_f',
+  'provider_d',
+];
 
 /**
  * Plans a search: the providers asked for (or every provider of the plan), checked against
  * the plan, ordered for the strategy. Free and Starter plans and `own_only` search the own index only.
  */
-export function planWaterfall(request: Pick<JobSearchRequest, 'waterfall'>, providersEnabled: readonly ProviderSlug[]): WaterfallPlan {
+export function planWaterfall(
+  request: Pick<JobSearchRequest, 'waterfall'>,
+  providersEnabled: readonly ProviderSlug[],
+): WaterfallPlan {
   const { strategy } = request.waterfall;
   const asked = request.waterfall.providers;
   if (asked) {

@@ -20,10 +20,13 @@ describe('classifyAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.128.0.1', '169.253.0.1', '93.184.216.34'])('IPv4 %s is public', (address) => {
-    expect(classifyAddress(address)).toBe('public');
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.128.0.1', '169.253.0.1', '93.184.216.34'])(
+    'IPv4 %s is public',
+    (address) => {
+      expect(classifyAddress(address)).toBe('public');
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 
   it.each([
     ['::1', 'loopback'],
@@ -51,7 +54,13 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
-  it.each(['2606:4700:4700::1111', '2a00:1450:4009:80b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:0808:0808::1'])('IPv6 %s is public', (address) => {
+  it.each([
+    '2606:4700:4700::1111',
+    '2a00:1450:4009:80b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:0808:0808::1',
+  ])('IPv6 %s is public', (address) => {
     expect(classifyAddress(address)).toBe('public');
   });
 

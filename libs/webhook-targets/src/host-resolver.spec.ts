@@ -5,14 +5,16 @@ import { HostResolutionError, HostResolver, type DnsBackend, type DnsRecord } fr
 /** A DNS backend answering from a table, counting queries; `hang` names never answer. */
 function fakeDns(table: Record<string, { a?: DnsRecord[]; aaaa?: DnsRecord[] }>, hang: string[] = []) {
   const calls: string[] = [];
-  const answer = (kind: 'a' | 'aaaa') => async (hostname: string): Promise<DnsRecord[]> => {
-    calls.push(`${kind} ${hostname}`);
-    if (hang.includes(hostname)) return new Promise<never>(() => undefined);
-    const records = table[hostname]?.[kind];
-    if (!table[hostname]) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    if (!records || records.length === 0) throw Object.assign(new Error('no data'), { code: 'ENODATA' });
-    return records;
-  };
+  const answer =
+    (kind: 'a' | 'aaaa') =>
+    async (hostname: string): Promise<DnsRecord[]> => {
+      calls.push(`${kind} ${hostname}`);
+      if (hang.includes(hostname)) return new Promise<never>(() => undefined);
+      const records = table[hostname]?.[kind];
+      if (!table[hostname]) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      if (!records || records.length === 0) throw Object.assign(new Error('no data'), { code: 'ENODATA' });
+      return records;
+    };
   const backend: DnsBackend = { resolve4: answer('a'), resolve6: answer('aaaa') };
   return { backend, calls };
 }
@@ -25,7 +27,12 @@ describe('HostResolver', () => {
   });
 
   it('answers IPv4 and IPv6 addresses, and caches them for their TTL', async () => {
-    const { backend, calls } = fakeDns({ 'hooks.example.com': { a: [{ address: '93.184.216.34', ttl: 60 }], aaaa: [{ address: '2606:2800:220:1::1', ttl: 120 }] } });
+    const { backend, calls } = fakeDns({
+      'hooks.example.com': {
+        a: [{ address: '93.184.216.34', ttl: 60 }],
+        aaaa: [{ address: '2606:2800:220:1::1', ttl: 120 }],
+      },
+    });
     const resolver = new HostResolver({ timeoutMs: 100, tries: 1, backend, now });
     expect(await resolver.resolve('hooks.example.com')).toEqual(['93.184.216.34', '2606:2800:220:1::1']);
     clock += 59_000;
@@ -38,7 +45,10 @@ describe('HostResolver', () => {
   });
 
   it('clamps the TTL: a 0 s answer is kept the minimum, a week-long one at most the maximum', async () => {
-    const { backend, calls } = fakeDns({ 'short.example': { a: [{ address: '93.184.216.34', ttl: 0 }] }, 'long.example': { a: [{ address: '93.184.216.35', ttl: 604_800 }] } });
+    const { backend, calls } = fakeDns({
+      'short.example': { a: [{ address: '93.184.216.34', ttl: 0 }] },
+      'long.example': { a: [{ address: '93.184.216.35', ttl: 604_800 }] },
+    });
     const resolver = new HostResolver({ timeoutMs: 100, tries: 1, backend, now, minTtlSeconds: 5, maxTtlSeconds: 300 });
     await resolver.resolve('short.example');
     await resolver.resolve('long.example');
@@ -55,13 +65,18 @@ describe('HostResolver', () => {
 
   it('a name with only an A record resolves (no AAAA is no failure)', async () => {
     const { backend } = fakeDns({ 'v4.example': { a: [{ address: '93.184.216.34', ttl: 60 }] } });
-    expect(await new HostResolver({ timeoutMs: 100, tries: 1, backend, now }).resolve('v4.example')).toEqual(['93.184.216.34']);
+    expect(await new HostResolver({ timeoutMs: 100, tries: 1, backend, now }).resolve('v4.example')).toEqual([
+      '93.184.216.34',
+    ]);
   });
 
   it('a name that does not exist fails with its DNS code, and the failure is cached for the negative TTL', async () => {
     const { backend, calls } = fakeDns({});
     const resolver = new HostResolver({ timeoutMs: 100, tries: 1, backend, now, negativeTtlSeconds: 30 });
-    await expect(resolver.resolve('nowhere.invalid')).rejects.toMatchObject({ name: 'HostResolutionError', code: 'ENOTFOUND' });
+    await expect(resolver.resolve('nowhere.invalid')).rejects.toMatchObject({
+      name: 'HostResolutionError',
+      code: 'ENOTFOUND',
+    });
     await expect(resolver.resolve('nowhere.invalid')).rejects.toBeInstanceOf(HostResolutionError);
     expect(calls).toHaveLength(2);
     clock += 31_000;
@@ -69,17 +84,20 @@ describe('HostResolver', () => {
     expect(calls).toHaveLength(4);
   });
 
-  it('a server that never answers costs one bounded wait (ETIMEOUT), then the failure is served from the cache', async () => {
-    const { backend, calls } = fakeDns({}, ['slow.example']);
-    const resolver = new HostResolver({ timeoutMs: 50, tries: 1, backend, now, negativeTtlSeconds: 30 });
-    const started = Date.now();
-    await expect(resolver.resolve('slow.example')).rejects.toMatchObject({ code: 'ETIMEOUT' });
-    expect(Date.now() - started).toBeLessThan(2_000);
-    const again = Date.now();
-    await expect(resolver.resolve('slow.example')).rejects.toMatchObject({ code: 'ETIMEOUT' });
-    expect(Date.now() - again).toBeLessThan(50);
-    expect(calls).toHaveLength(2);
-  });
+  it(
+    'a server that never answers costs one bounded wait ' + '(ETIMEOUT), then the failure is served from the cache',
+    async () => {
+      const { backend, calls } = fakeDns({}, ['slow.example']);
+      const resolver = new HostResolver({ timeoutMs: 50, tries: 1, backend, now, negativeTtlSeconds: 30 });
+      const started = Date.now();
+      await expect(resolver.resolve('slow.example')).rejects.toMatchObject({ code: 'ETIMEOUT' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const again = Date.now();
+      await expect(resolver.resolve('slow.example')).rejects.toMatchObject({ code: 'ETIMEOUT' });
+      expect(Date.now() - again).toBeLessThan(50);
+      expect(calls).toHaveLength(2);
+    },
+  );
 
   it('concurrent resolutions of one name make one query', async () => {
     const { backend, calls } = fakeDns({ 'busy.example': { a: [{ address: '93.184.216.34', ttl: 60 }] } });
@@ -100,7 +118,9 @@ describe('HostResolver', () => {
   });
 
   it('holds at most maxEntries names, dropping the oldest', async () => {
-    const table = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`h${i}.example`, { a: [{ address: `93.184.216.${i + 1}`, ttl: 60 }] }]));
+    const table = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [`h${i}.example`, { a: [{ address: `93.184.216.${i + 1}`, ttl: 60 }] }]),
+    );
     const { backend, calls } = fakeDns(table);
     const resolver = new HostResolver({ timeoutMs: 100, tries: 1, backend, now, maxEntries: 3 });
     for (let i = 0; i < 5; i++) await resolver.resolve(`h${i}.example`);

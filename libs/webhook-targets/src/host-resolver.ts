@@ -122,7 +122,10 @@ export class HostResolver {
       timer.unref();
     });
     try {
-      const [v4, v6] = await Promise.race([Promise.allSettled([this.backend.resolve4(host, { ttl: true }), this.backend.resolve6(host, { ttl: true })]), deadline]);
+      const [v4, v6] = await Promise.race([
+        Promise.allSettled([this.backend.resolve4(host, { ttl: true }), this.backend.resolve6(host, { ttl: true })]),
+        deadline,
+      ]);
       const records = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
       if (records.length === 0) {
         const reason = v4.status === 'rejected' ? v4.reason : v6.status === 'rejected' ? v6.reason : undefined;
@@ -133,7 +136,8 @@ export class HostResolver {
       this.remember(host, { addresses, expiresAt: this.now() + ttlMs });
       return addresses;
     } catch (error) {
-      const failure = error instanceof HostResolutionError ? error : new HostResolutionError(host, codeOf(error) ?? 'ESERVFAIL');
+      const failure =
+        error instanceof HostResolutionError ? error : new HostResolutionError(host, codeOf(error) ?? 'ESERVFAIL');
       this.remember(host, { error: failure, expiresAt: this.now() + this.negativeTtlMs });
       throw failure;
     } finally {

@@ -36,7 +36,9 @@ export class SecretBox {
   constructor(keyMaterial: string) {
     if (keyMaterial.length === 0) throw new RangeError('WEBHOOK_SECRETS_KEY is empty');
     // HKDF turns a passphrase-like variable into a uniform 256-bit key, with its own purpose label.
-    this.key = Buffer.from(hkdfSync('sha256', keyMaterial, 'jobs-webhook-secrets', 'webhook signing secrets, aes-256-gcm, v1', 32));
+    this.key = Buffer.from(
+      hkdfSync('sha256', keyMaterial, 'jobs-webhook-secrets', 'webhook signing secrets, aes-256-gcm, v1', 32),
+    );
   }
 
   seal(secret: string, owner: SecretOwner): string {
@@ -50,8 +52,12 @@ export class SecretBox {
   /** The secret of a stored value; a legacy plain value is returned as it is. Throws SealedSecretError. */
   open(stored: string, owner: SecretOwner): string {
     if (!isSealed(stored)) return stored;
-    const [iv, tag, ciphertext] = stored.slice(SEALED_PREFIX.length).split('.').map((part) => Buffer.from(part, 'base64url'));
-    if (!iv || !tag || !ciphertext || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SealedSecretError('malformed sealed webhook secret');
+    const [iv, tag, ciphertext] = stored
+      .slice(SEALED_PREFIX.length)
+      .split('.')
+      .map((part) => Buffer.from(part, 'base64url'));
+    if (!iv || !tag || !ciphertext || iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+      throw new SealedSecretError('malformed sealed webhook secret');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(additionalData(owner));

@@ -1,5 +1,14 @@
 import { isSealed, SealedSecretError, SecretBox } from './secret-box.js';
-import { currentWebhookSecret, generateWebhookSecret, MAX_ROTATION_OVERLAP_SECONDS, rotateWebhookSecret, sealLegacySecrets, signingSecrets, webhookSecretFor, type WebhookSecretStore } from './webhook-secrets.js';
+import {
+  currentWebhookSecret,
+  generateWebhookSecret,
+  MAX_ROTATION_OVERLAP_SECONDS,
+  rotateWebhookSecret,
+  sealLegacySecrets,
+  signingSecrets,
+  webhookSecretFor,
+  type WebhookSecretStore,
+} from './webhook-secrets.js';
 
 describe('generateWebhookSecret', () => {
   it('is whsec_ and 256 random bits in base64url', () => {
@@ -36,21 +45,43 @@ function memoryStore() {
     (where.secret === undefined || row.secret === where.secret);
   const store = {
     webhookEndpointSecret: {
-      createMany: async ({ data }: { data: Array<{ accountId: string; mode: 'live' | 'test'; url: string; secret: string }> }) => {
+      createMany: async ({
+        data,
+      }: {
+        data: Array<{ accountId: string; mode: 'live' | 'test'; url: string; secret: string }>;
+      }) => {
         for (const row of data) {
           const key = keyOf(row.accountId, row.mode, row.url);
-          if (!rows.has(key)) rows.set(key, { ...row, previousSecret: null, previousExpiresAt: null, rotatedAt: null, createdAt: new Date() });
+          if (!rows.has(key))
+            rows.set(key, {
+              ...row,
+              previousSecret: null,
+              previousExpiresAt: null,
+              rotatedAt: null,
+              createdAt: new Date(),
+            });
         }
         return { count: data.length };
       },
-      findUniqueOrThrow: async ({ where }: { where: { accountId_mode_url: { accountId: string; mode: string; url: string } } }) => {
+      findUniqueOrThrow: async ({
+        where,
+      }: {
+        where: { accountId_mode_url: { accountId: string; mode: string; url: string } };
+      }) => {
         const { accountId, mode, url } = where.accountId_mode_url;
         const row = rows.get(keyOf(accountId, mode, url));
         if (!row) throw new Error('missing');
         return { ...row };
       },
-      findMany: async ({ take }: { take: number }) => [...rows.values()].filter((row) => !isSealed(row.secret)).slice(0, take),
-      updateMany: async ({ where, data }: { where: { accountId: string; mode: string; url: string; secret: string }; data: Partial<Row> }) => {
+      findMany: async ({ take }: { take: number }) =>
+        [...rows.values()].filter((row) => !isSealed(row.secret)).slice(0, take),
+      updateMany: async ({
+        where,
+        data,
+      }: {
+        where: { accountId: string; mode: string; url: string; secret: string };
+        data: Partial<Row>;
+      }) => {
         const row = rows.get(keyOf(where.accountId, where.mode, where.url));
         if (!row || !matches(row, where)) return { count: 0 };
         Object.assign(row, data);
@@ -88,7 +119,9 @@ describe('webhookSecretFor', () => {
     expect(await webhookSecretFor(store, box, live('acc_1'))).toBe(liveSecret);
     expect(rows.size).toBe(2);
     // a live row's sealed value copied onto the test row does not open there
-    expect(() => box.open(rows.get(`acc_1 live ${url}`)!.secret, { accountId: 'acc_1', mode: 'test', url })).toThrow(SealedSecretError);
+    expect(() => box.open(rows.get(`acc_1 live ${url}`)!.secret, { accountId: 'acc_1', mode: 'test', url })).toThrow(
+      SealedSecretError,
+    );
   });
 
   it('tells when the current secret was made: its creation, then its last rotation', async () => {
@@ -103,7 +136,16 @@ describe('webhookSecretFor', () => {
 
   it('reads a legacy plain secret unchanged and seals its row', async () => {
     const { rows, store } = memoryStore();
-    rows.set(`acc_1 live ${url}`, { accountId: 'acc_1', mode: 'live', url, secret: 'whsec_legacy', previousSecret: null, previousExpiresAt: null, rotatedAt: null, createdAt: new Date() });
+    rows.set(`acc_1 live ${url}`, {
+      accountId: 'acc_1',
+      mode: 'live',
+      url,
+      secret: 'whsec_legacy',
+      previousSecret: null,
+      previousExpiresAt: null,
+      rotatedAt: null,
+      createdAt: new Date(),
+    });
     expect(await webhookSecretFor(store, box, live('acc_1'))).toBe('whsec_legacy');
     const row = rows.get(`acc_1 live ${url}`)!;
     expect(isSealed(row.secret)).toBe(true);
@@ -115,7 +157,17 @@ describe('webhookSecretFor', () => {
 describe('sealLegacySecrets', () => {
   it('seals every plain row, leaves sealed rows alone, and the secrets read the same', async () => {
     const { rows, store } = memoryStore();
-    for (let i = 0; i < 7; i++) rows.set(`acc_${i} live ${url}`, { accountId: `acc_${i}`, mode: 'live', url, secret: `whsec_plain${i}`, previousSecret: null, previousExpiresAt: null, rotatedAt: null, createdAt: new Date() });
+    for (let i = 0; i < 7; i++)
+      rows.set(`acc_${i} live ${url}`, {
+        accountId: `acc_${i}`,
+        mode: 'live',
+        url,
+        secret: `whsec_plain${i}`,
+        previousSecret: null,
+        previousExpiresAt: null,
+        rotatedAt: null,
+        createdAt: new Date(),
+      });
     const fresh = await webhookSecretFor(store, box, live('acc_new'));
     expect(await sealLegacySecrets(store, box, 3)).toBe(7);
     expect([...rows.values()].every((row) => isSealed(row.secret))).toBe(true);
@@ -165,7 +217,16 @@ describe('rotateWebhookSecret and signingSecrets', () => {
     const { rows, store } = memoryStore();
     const first = await rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: 60, now });
     expect(first.secret).toMatch(/^whsec_/);
-    rows.set(`acc_2 live ${url}`, { accountId: 'acc_2', mode: 'live', url, secret: 'whsec_legacy', previousSecret: null, previousExpiresAt: null, rotatedAt: null, createdAt: new Date() });
+    rows.set(`acc_2 live ${url}`, {
+      accountId: 'acc_2',
+      mode: 'live',
+      url,
+      secret: 'whsec_legacy',
+      previousSecret: null,
+      previousExpiresAt: null,
+      rotatedAt: null,
+      createdAt: new Date(),
+    });
     const rotated = await rotateWebhookSecret(store, box, { ...live('acc_2'), previousExpiresInSeconds: 60, now });
     const row = rows.get(`acc_2 live ${url}`)!;
     expect(isSealed(row.secret) && isSealed(row.previousSecret!)).toBe(true);
@@ -174,8 +235,14 @@ describe('rotateWebhookSecret and signingSecrets', () => {
 
   it('refuses an overlap out of bounds', async () => {
     const { store } = memoryStore();
-    await expect(rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: -1 })).rejects.toThrow(RangeError);
-    await expect(rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: MAX_ROTATION_OVERLAP_SECONDS + 1 })).rejects.toThrow(RangeError);
-    await expect(rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: 1.5 })).rejects.toThrow(RangeError);
+    await expect(rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: -1 })).rejects.toThrow(
+      RangeError,
+    );
+    await expect(
+      rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: MAX_ROTATION_OVERLAP_SECONDS + 1 }),
+    ).rejects.toThrow(RangeError);
+    await expect(rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: 1.5 })).rejects.toThrow(
+      RangeError,
+    );
   });
 });

@@ -35,7 +35,9 @@ export type WebhookSecretStore = Pick<PrismaClient, 'webhookEndpointSecret'>;
 /** Whose endpoint: the account, its key mode and the URL exactly as given (the row's key). */
 export type EndpointOwner = Required<SecretOwner>;
 
-const rowKey = (owner: EndpointOwner) => ({ accountId_mode_url: { accountId: owner.accountId, mode: owner.mode, url: owner.url } });
+const rowKey = (owner: EndpointOwner) => ({
+  accountId_mode_url: { accountId: owner.accountId, mode: owner.mode, url: owner.url },
+});
 
 /** The columns a delivery signs from (the dispatcher reads them with its claim). */
 export interface StoredSecrets {
@@ -51,15 +53,29 @@ export interface CurrentSecret {
 }
 
 /** The endpoint's current secret, created if absent (two first uses at once still end with one secret). */
-export async function webhookSecretFor(store: WebhookSecretStore, box: SecretBox, owner: EndpointOwner): Promise<string> {
+export async function webhookSecretFor(
+  store: WebhookSecretStore,
+  box: SecretBox,
+  owner: EndpointOwner,
+): Promise<string> {
   return (await currentWebhookSecret(store, box, owner)).secret;
 }
 
 /** `webhookSecretFor` with the moment the secret was made. */
-export async function currentWebhookSecret(store: WebhookSecretStore, box: SecretBox, owner: EndpointOwner): Promise<CurrentSecret> {
+export async function currentWebhookSecret(
+  store: WebhookSecretStore,
+  box: SecretBox,
+  owner: EndpointOwner,
+): Promise<CurrentSecret> {
   const { accountId, mode, url } = owner;
-  await store.webhookEndpointSecret.createMany({ data: [{ accountId, mode, url, secret: box.seal(generateWebhookSecret(), owner) }], skipDuplicates: true });
-  const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: rowKey(owner), select: { secret: true, createdAt: true, rotatedAt: true } });
+  await store.webhookEndpointSecret.createMany({
+    data: [{ accountId, mode, url, secret: box.seal(generateWebhookSecret(), owner) }],
+    skipDuplicates: true,
+  });
+  const row = await store.webhookEndpointSecret.findUniqueOrThrow({
+    where: rowKey(owner),
+    select: { secret: true, createdAt: true, rotatedAt: true },
+  });
   const secret = box.open(row.secret, owner);
   if (!isSealed(row.secret)) await sealIfUnchanged(store, box, owner, row.secret);
   return { secret, createdAt: row.rotatedAt ?? row.createdAt };
@@ -71,7 +87,11 @@ export async function currentWebhookSecret(store: WebhookSecretStore, box: Secre
  */
 export function signingSecrets(stored: StoredSecrets, box: SecretBox, owner: SecretOwner, now: Date): string[] {
   const secrets = [box.open(stored.secret, owner)];
-  if (stored.previousSecret !== null && stored.previousExpiresAt !== null && stored.previousExpiresAt.getTime() > now.getTime()) {
+  if (
+    stored.previousSecret !== null &&
+    stored.previousExpiresAt !== null &&
+    stored.previousExpiresAt.getTime() > now.getTime()
+  ) {
     secrets.push(box.open(stored.previousSecret, owner));
   }
   return secrets;
@@ -96,19 +116,29 @@ export interface RotatedWebhookSecret {
  * one for the overlap. A compare-and-set on the sealed value: of two rotations at once, each
  * replaces the secret the other left, never both the same one.
  */
-export async function rotateWebhookSecret(store: WebhookSecretStore, box: SecretBox, request: RotateWebhookSecret): Promise<RotatedWebhookSecret> {
+export async function rotateWebhookSecret(
+  store: WebhookSecretStore,
+  box: SecretBox,
+  request: RotateWebhookSecret,
+): Promise<RotatedWebhookSecret> {
   const { accountId, mode, url } = request;
   const owner = { accountId, mode, url };
-  if (!Number.isInteger(request.previousExpiresInSeconds) || request.previousExpiresInSeconds < 0 || request.previousExpiresInSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
+  if (
+    !Number.isInteger(request.previousExpiresInSeconds) ||
+    request.previousExpiresInSeconds < 0 ||
+    request.previousExpiresInSeconds > MAX_ROTATION_OVERLAP_SECONDS
+  ) {
     throw new RangeError(`previous_expires_in_seconds: a whole number from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`);
   }
   await webhookSecretFor(store, box, owner);
   const now = request.now ?? new Date();
-  const previousExpiresAt = request.previousExpiresInSeconds > 0 ? new Date(now.getTime() + request.previousExpiresInSeconds * 1000) : null;
+  const previousExpiresAt =
+    request.previousExpiresInSeconds > 0 ? new Date(now.getTime() + request.previousExpiresInSeconds * 1000) : null;
   for (let attempt = 0; attempt < 10; attempt++) {
     const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: rowKey(owner), select: { secret: true } });
     const secret = generateWebhookSecret();
-    const previous = previousExpiresAt === null ? null : isSealed(row.secret) ? row.secret : box.seal(row.secret, owner);
+    const previous =
+      previousExpiresAt === null ? null : isSealed(row.secret) ? row.secret : box.seal(row.secret, owner);
     const { count } = await store.webhookEndpointSecret.updateMany({
       where: { accountId, mode, url, secret: row.secret },
       data: { secret: box.seal(secret, owner), previousSecret: previous, previousExpiresAt, rotatedAt: now },
@@ -131,13 +161,27 @@ export async function sealLegacySecrets(store: WebhookSecretStore, box: SecretBo
       take: batch,
     });
     let progressed = 0;
-    for (const row of rows) progressed += await sealIfUnchanged(store, box, { accountId: row.accountId, mode: row.mode, url: row.url }, row.secret);
+    for (const row of rows)
+      progressed += await sealIfUnchanged(
+        store,
+        box,
+        { accountId: row.accountId, mode: row.mode, url: row.url },
+        row.secret,
+      );
     sealed += progressed;
     if (rows.length < batch || progressed === 0) return sealed;
   }
 }
 
-async function sealIfUnchanged(store: WebhookSecretStore, box: SecretBox, owner: EndpointOwner, plain: string): Promise<number> {
-  const { count } = await store.webhookEndpointSecret.updateMany({ where: { accountId: owner.accountId, mode: owner.mode, url: owner.url, secret: plain }, data: { secret: box.seal(plain, owner) } });
+async function sealIfUnchanged(
+  store: WebhookSecretStore,
+  box: SecretBox,
+  owner: EndpointOwner,
+  plain: string,
+): Promise<number> {
+  const { count } = await store.webhookEndpointSecret.updateMany({
+    where: { accountId: owner.accountId, mode: owner.mode, url: owner.url, secret: plain },
+    data: { secret: box.seal(plain, owner) },
+  });
   return count;
 }

@@ -39,13 +39,30 @@ describe('checkWebhookUrl', () => {
   });
 
   it('refuses a DNS name that resolves to a private address, even when it also has a public one', async () => {
-    expect((await checkWebhookUrl('https://internal.example.com/hook', { ...refuse, resolve: resolvingTo(['10.0.0.7']) })).ok).toBe(false);
-    expect((await checkWebhookUrl('https://mixed.example.com/hook', { ...refuse, resolve: resolvingTo(['93.184.216.34', 'fd00::7']) })).ok).toBe(false);
-    expect((await checkWebhookUrl('https://v6.example.com/hook', { ...refuse, resolve: resolvingTo(['::1']) })).ok).toBe(false);
+    expect(
+      (await checkWebhookUrl('https://internal.example.com/hook', { ...refuse, resolve: resolvingTo(['10.0.0.7']) }))
+        .ok,
+    ).toBe(false);
+    expect(
+      (
+        await checkWebhookUrl('https://mixed.example.com/hook', {
+          ...refuse,
+          resolve: resolvingTo(['93.184.216.34', 'fd00::7']),
+        })
+      ).ok,
+    ).toBe(false);
+    expect(
+      (await checkWebhookUrl('https://v6.example.com/hook', { ...refuse, resolve: resolvingTo(['::1']) })).ok,
+    ).toBe(false);
   });
 
   it('accepts a DNS name whose every address is public', async () => {
-    await expect(checkWebhookUrl('https://hooks.example.com/jobs', { ...refuse, resolve: resolvingTo(['93.184.216.34', '2606:2800:220:1::1']) })).resolves.toEqual({ ok: true });
+    await expect(
+      checkWebhookUrl('https://hooks.example.com/jobs', {
+        ...refuse,
+        resolve: resolvingTo(['93.184.216.34', '2606:2800:220:1::1']),
+      }),
+    ).resolves.toEqual({ ok: true });
     await expect(checkWebhookUrl('https://8.8.8.8/hook', refuse)).resolves.toEqual({ ok: true });
   });
 
@@ -55,7 +72,9 @@ describe('checkWebhookUrl', () => {
     };
     const verdict = await checkWebhookUrl('https://nowhere.invalid/hook', { ...refuse, resolve: failing });
     expect(verdict).toEqual({ ok: false, reason: 'webhook_url: the host nowhere.invalid does not resolve.' });
-    expect((await checkWebhookUrl('https://empty.example/hook', { ...refuse, resolve: resolvingTo([]) })).ok).toBe(false);
+    expect((await checkWebhookUrl('https://empty.example/hook', { ...refuse, resolve: resolvingTo([]) })).ok).toBe(
+      false,
+    );
   });
 });
 
@@ -71,10 +90,13 @@ describe('safeLookup', () => {
 
   const get = (allowPrivate: boolean) =>
     new Promise<number>((resolve, reject) => {
-      const req = request({ host: 'localhost', port, path: '/', family: 4, agent: false, lookup: safeLookup(allowPrivate) as never }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: 'localhost', port, path: '/', family: 4, agent: false, lookup: safeLookup(allowPrivate) as never },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -97,14 +119,25 @@ describe('safeLookup through a HostResolver', () => {
     const backend: DnsBackend = { resolve4: records(4), resolve6: records(6) };
     return new HostResolver({ timeoutMs: 100, tries: 1, backend });
   };
-  const lookup = (allowPrivate: boolean, resolver: HostResolver, host: string, options: { family?: number; all?: boolean } = {}) =>
+  const lookup = (
+    allowPrivate: boolean,
+    resolver: HostResolver,
+    host: string,
+    options: { family?: number; all?: boolean } = {},
+  ) =>
     new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family?: number }>((resolve) =>
-      safeLookup(allowPrivate, resolver)(host, options, (error, address, family) => resolve({ error, address, family })),
+      safeLookup(allowPrivate, resolver)(host, options, (error, address, family) =>
+        resolve({ error, address, family }),
+      ),
     );
 
   it('answers a public name with its address, filtered by family, or all of them', async () => {
     const resolver = resolverOf({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::1'] });
-    expect(await lookup(false, resolver, 'hooks.example.com', { family: 6 })).toMatchObject({ error: null, address: '2606:2800:220:1::1', family: 6 });
+    expect(await lookup(false, resolver, 'hooks.example.com', { family: 6 })).toMatchObject({
+      error: null,
+      address: '2606:2800:220:1::1',
+      family: 6,
+    });
     expect((await lookup(false, resolver, 'hooks.example.com', { all: true })).address).toEqual([
       { address: '93.184.216.34', family: 4 },
       { address: '2606:2800:220:1::1', family: 6 },

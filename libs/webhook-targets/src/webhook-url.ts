@@ -42,14 +42,16 @@ export function defaultHostResolver(): HostResolver {
 
 /** Whether a webhook may be sent to `url` under `policy`; the reason is safe to show the caller. */
 export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<WebhookUrlVerdict> {
-  if (url.length > WEBHOOK_URL_MAX_LENGTH) return { ok: false, reason: `webhook_url: at most ${WEBHOOK_URL_MAX_LENGTH} characters.` };
+  if (url.length > WEBHOOK_URL_MAX_LENGTH)
+    return { ok: false, reason: `webhook_url: at most ${WEBHOOK_URL_MAX_LENGTH} characters.` };
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return { ok: false, reason: 'webhook_url: not an absolute URL.' };
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, reason: 'webhook_url: only http and https URLs receive webhooks.' };
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return { ok: false, reason: 'webhook_url: only http and https URLs receive webhooks.' };
   if (policy.allowPrivate) return { ok: true };
   const host = hostOf(parsed);
   if (isIP(host)) return judge(host, [host]);
@@ -75,7 +77,12 @@ function judge(host: string, addresses: string[]): WebhookUrlVerdict {
 }
 
 function refused(host: string): WebhookUrlVerdict {
-  return { ok: false, reason: `webhook_url: ${host} is or resolves to a loopback, private or link-local address, which cannot receive webhooks.` };
+  return {
+    ok: false,
+    reason:
+      `webhook_url: ${host} is or resolves to a loopback, private ` +
+      `or link-local address, which cannot receive webhooks.`,
+  };
 }
 
 /** Raised by `safeLookup` when a host resolves to an address webhooks may not reach. */
@@ -101,7 +108,10 @@ export function safeLookup(allowPrivate: boolean, resolver: HostResolver = defau
     resolver.resolve(hostname).then(
       (found) => {
         const all = found.map((address) => ({ address, family: isIP(address) }));
-        if (!allowPrivate && (isLocalhostName(hostname) || all.some((entry) => classifyAddress(entry.address) !== 'public'))) {
+        if (
+          !allowPrivate &&
+          (isLocalhostName(hostname) || all.some((entry) => classifyAddress(entry.address) !== 'public'))
+        ) {
           return callback(new UnsafeWebhookTargetError(hostname) as NodeJS.ErrnoException, []);
         }
         const addresses = family === 4 || family === 6 ? all.filter((entry) => entry.family === family) : all;

@@ -11,12 +11,22 @@ function billing(balance: number, spentBySearch = 0, paidBefore: string[] = []) 
     async charge(request: ChargeRequest, answer: Answer) {
       requests.push(request);
       const maxCredits = request.maxCredits === null ? null : request.maxCredits - spentBySearch;
-      const plan: ChargePlan = request.rules!({ jobIds: request.jobIds, alreadyPaid: new Set(paidBefore), creditsRemaining: balance, maxCredits, mode: request.mode });
+      const plan: ChargePlan = request.rules!({
+        jobIds: request.jobIds,
+        alreadyPaid: new Set(paidBefore),
+        creditsRemaining: balance,
+        maxCredits,
+        mode: request.mode,
+      });
       const stage: StageAnswer = async (_topic, value) => void staged.push(value);
       await answer({} as never, plan, balance - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
     },
   } as unknown as AccountCharges;
-  return { useCase: new ChargeAsyncChunkUseCase(charges), requests, answer: () => AsyncChunkCharged.ValueSchema.parse(staged[0]) };
+  return {
+    useCase: new ChargeAsyncChunkUseCase(charges),
+    requests,
+    answer: () => AsyncChunkCharged.ValueSchema.parse(staged[0]),
+  };
 }
 
 const request = (patch: Partial<AsyncChunkChargeRequested.Value> = {}): AsyncChunkChargeRequested.Value => ({
@@ -27,12 +37,20 @@ const request = (patch: Partial<AsyncChunkChargeRequested.Value> = {}): AsyncChu
 });
 
 describe('ChargeAsyncChunkUseCase', () => {
-  it('charges once per batch (mark async:<search>:<batch>) under the search id, capped across the whole search', async () => {
-    const { useCase, requests, answer } = billing(100);
-    await useCase.execute(request());
-    expect(requests[0]).toMatchObject({ chargeKey: 'async:srch_demo:4', requestId: 'srch_demo', operation: 'POST /v1/searches', capAcrossParts: true });
-    expect(answer()).toMatchObject({ batch: 4, stopped: null, credits_charged: 3, credits_remaining: 97 });
-  });
+  it(
+    'charges once per batch (mark async:<search>:<batch>) under ' + 'the search id, capped across the whole search',
+    async () => {
+      const { useCase, requests, answer } = billing(100);
+      await useCase.execute(request());
+      expect(requests[0]).toMatchObject({
+        chargeKey: 'async:srch_demo:4',
+        requestId: 'srch_demo',
+        operation: 'POST /v1/searches',
+        capAcrossParts: true,
+      });
+      expect(answer()).toMatchObject({ batch: 4, stopped: null, credits_charged: 3, credits_remaining: 97 });
+    },
+  );
 
   it('answers the collected prefix and that credits stopped it', async () => {
     const { useCase, answer } = billing(1, 0, ['job_b']);

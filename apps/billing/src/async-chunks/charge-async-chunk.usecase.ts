@@ -13,13 +13,12 @@ import { AccountCharges } from '../charges/account-charges.js';
  */
 @Injectable()
 export class ChargeAsyncChunkUseCase {
-  constructor(
-    private readonly charges: AccountCharges,
-  ) {}
+  constructor(private readonly charges: AccountCharges) {}
 
   async execute(message: AsyncChunkChargeRequested.Value): Promise<void> {
     // test keys collect the sandbox's data in the orchestrator and never reach billing
-    if (message.mode === 'test') throw new NonRetriableError(`async search ${message.search_id}: test keys are never charged`);
+    if (message.mode === 'test')
+      throw new NonRetriableError(`async search ${message.search_id}: test keys are never charged`);
     await this.charges.charge(
       {
         chargeKey: `async:${message.search_id}:${message.batch}`,

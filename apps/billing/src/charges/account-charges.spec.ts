@@ -22,22 +22,54 @@ afterAll(async () => {
 
 async function account(credits: number): Promise<string> {
   const id = `acct_charges_${sequence++}`;
-  await db.prisma.account.create({ data: { id, plan: 'pro', creditsRemaining: credits, creditsResetAt: new Date(), rateLimitLimit: 100, rateLimitWindowSeconds: 60 } });
+  await db.prisma.account.create({
+    data: {
+      id,
+      plan: 'pro',
+      creditsRemaining: credits,
+      creditsResetAt: new Date(),
+      rateLimitLimit: 100,
+      rateLimitWindowSeconds: 60,
+    },
+  });
   return id;
 }
 
-/** Charges `jobIds` as GET /jobs would, answering on query.responded; `unlocked`: as a sync search's page is charged. */
-function charge(accountId: string, jobIds: string[], unlocked = false, queryId = `req_charges_${sequence++}`): Promise<void> {
-  const request: ChargeRequest = { chargeKey: `charge:${queryId}`, kind: 'job', accountId, requestId: queryId, operation: 'GET /v1/jobs/x', jobIds, maxCredits: null, mode: 'live' };
+/**
+ * Charges `jobIds` as GET /jobs would, answering on query.responded; `unlocked`: as a sync search's page is charged.
+ */
+function charge(
+  accountId: string,
+  jobIds: string[],
+  unlocked = false,
+  queryId = `req_charges_${sequence++}`,
+): Promise<void> {
+  const request: ChargeRequest = {
+    chargeKey: `charge:${queryId}`,
+    kind: 'job',
+    accountId,
+    requestId: queryId,
+    operation: 'GET /v1/jobs/x',
+    jobIds,
+    maxCredits: null,
+    mode: 'live',
+  };
   const answer: StagedAnswer = async (plan, creditsRemaining, stage) => {
     await stage(Topics.QueryResponded, {
       v: 1,
       query_id: queryId,
       outcome: 'ok',
-      result: { kind: 'job.charge', reason: plan.kind === 'ok' ? (plan.lines[0]?.reason ?? null) : null, credits_charged: plan.kind === 'ok' ? plan.creditsCharged : 0, credits_remaining: creditsRemaining },
+      result: {
+        kind: 'job.charge',
+        reason: plan.kind === 'ok' ? (plan.lines[0]?.reason ?? null) : null,
+        credits_charged: plan.kind === 'ok' ? plan.creditsCharged : 0,
+        credits_remaining: creditsRemaining,
+      },
     });
   };
-  return unlocked ? charges.chargeWithoutLock(request, answer) : charges.charge(request, (_tx, plan, creditsRemaining, stage) => answer(plan, creditsRemaining, stage));
+  return unlocked
+    ? charges.chargeWithoutLock(request, answer)
+    : charges.charge(request, (_tx, plan, creditsRemaining, stage) => answer(plan, creditsRemaining, stage));
 }
 
 /** Another charge of the account, holding the account's lock with job_x paid, not yet committed. */
@@ -47,20 +79,35 @@ async function uncommittedCharge(accountId: string): Promise<pg.Client> {
   await other.query('BEGIN');
   await other.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
   await other.query("INSERT INTO paid_jobs (account_id, job_id) VALUES ($1, 'job_x')", [accountId]);
-  await other.query('UPDATE accounts SET credits_remaining = credits_remaining - 1, updated_at = now() WHERE id = $1', [accountId]);
+  await other.query('UPDATE accounts SET credits_remaining = credits_remaining - 1, updated_at = now() WHERE id = $1', [
+    accountId,
+  ]);
   return other;
 }
 
 /** Until one statement waits for a lock (the charge under test, for the account's row). */
 async function untilWaitingForLock(other: pg.Client): Promise<number> {
-  const waiting = async () => (await other.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n as number;
+  const waiting = async () =>
+    (
+      await other.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE ' +
+          "datname = current_database() AND wait_event_type = 'Lock'",
+      )
+    ).rows[0].n as number;
   for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
   return waiting();
 }
 
 const ledgerOf = async (accountId: string) =>
-  (await db.prisma.ledgerEntry.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' }, select: { jobId: true, reason: true, credits: true } })).map((e) => `${e.jobId}:${e.reason}:${e.credits}`);
-const creditsOf = async (accountId: string) => (await db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).creditsRemaining;
+  (
+    await db.prisma.ledgerEntry.findMany({
+      where: { accountId },
+      orderBy: { createdAt: 'asc' },
+      select: { jobId: true, reason: true, credits: true },
+    })
+  ).map((e) => `${e.jobId}:${e.reason}:${e.credits}`);
+const creditsOf = async (accountId: string) =>
+  (await db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).creditsRemaining;
 
 /**
  * Charges job_x and job_y while another charge holds the account's lock with job_x paid, and
@@ -89,18 +136,32 @@ async function overlappingCharges(prefix: string, unlocked: (request: number) =>
 }
 
 describe('AccountCharges', () => {
-  it('charges each job once per account, writes the ledger and stages the answer, and reads paid jobs in its first statement', async () => {
-    const reread = jest.spyOn(ChargeMetrics.prototype, 'paidReadAgain');
-    const acct = await account(10);
-    await charge(acct, ['job_a', 'job_b']);
-    await charge(acct, ['job_b', 'job_c']);
-    expect(await ledgerOf(acct)).toEqual(['job_a:charged:1', 'job_b:charged:1', 'job_b:already_paid:0', 'job_c:charged:1']);
-    expect(await creditsOf(acct)).toBe(7);
-    expect(await db.prisma.outboxMessage.count({ where: { topic: Topics.QueryResponded.name, value: { contains: `"credits_remaining":7` } } })).toBe(1);
-    // nothing happened between the statements' snapshots and the account's lock
-    expect(reread).not.toHaveBeenCalled();
-    reread.mockRestore();
-  });
+  it(
+    'charges each job once per account, writes the ledger and ' +
+      'stages the answer, and reads paid jobs in its first ' +
+      'statement',
+    async () => {
+      const reread = jest.spyOn(ChargeMetrics.prototype, 'paidReadAgain');
+      const acct = await account(10);
+      await charge(acct, ['job_a', 'job_b']);
+      await charge(acct, ['job_b', 'job_c']);
+      expect(await ledgerOf(acct)).toEqual([
+        'job_a:charged:1',
+        'job_b:charged:1',
+        'job_b:already_paid:0',
+        'job_c:charged:1',
+      ]);
+      expect(await creditsOf(acct)).toBe(7);
+      expect(
+        await db.prisma.outboxMessage.count({
+          where: { topic: Topics.QueryResponded.name, value: { contains: `"credits_remaining":7` } },
+        }),
+      ).toBe(1);
+      // nothing happened between the statements' snapshots and the account's lock
+      expect(reread).not.toHaveBeenCalled();
+      reread.mockRestore();
+    },
+  );
 
   it('does not charge again a job another charge paid for between its snapshot and the account lock', async () => {
     const reread = jest.spyOn(ChargeMetrics.prototype, 'paidReadAgain');
@@ -110,7 +171,8 @@ describe('AccountCharges', () => {
     reread.mockRestore();
   });
 
-  it('charges concurrent requests of one account for the same jobs once', () => overlappingCharges('job_race', () => false));
+  it('charges concurrent requests of one account for the same jobs once', () =>
+    overlappingCharges('job_race', () => false));
 
   it('charges a sync search page without a lock held across round trips: once, however often it arrives', async () => {
     const stale = jest.spyOn(ChargeMetrics.prototype, 'unlockedAttemptStale');
@@ -118,10 +180,23 @@ describe('AccountCharges', () => {
     await charge(acct, ['job_a', 'job_b'], true, 'req_unlocked_once');
     await charge(acct, ['job_a', 'job_b'], true, 'req_unlocked_once');
     await charge(acct, ['job_b', 'job_c'], true);
-    expect(await ledgerOf(acct)).toEqual(['job_a:charged:1', 'job_b:charged:1', 'job_b:already_paid:0', 'job_c:charged:1']);
+    expect(await ledgerOf(acct)).toEqual([
+      'job_a:charged:1',
+      'job_b:charged:1',
+      'job_b:already_paid:0',
+      'job_c:charged:1',
+    ]);
     expect(await creditsOf(acct)).toBe(17);
-    expect(await db.prisma.outboxMessage.count({ where: { topic: Topics.QueryResponded.name, value: { contains: `"query_id":"req_unlocked_once"` } } })).toBe(1);
-    expect(await db.prisma.outboxMessage.count({ where: { topic: Topics.QueryResponded.name, value: { contains: `"credits_remaining":17` } } })).toBe(1);
+    expect(
+      await db.prisma.outboxMessage.count({
+        where: { topic: Topics.QueryResponded.name, value: { contains: `"query_id":"req_unlocked_once"` } },
+      }),
+    ).toBe(1);
+    expect(
+      await db.prisma.outboxMessage.count({
+        where: { topic: Topics.QueryResponded.name, value: { contains: `"credits_remaining":17` } },
+      }),
+    ).toBe(1);
     expect(stale).not.toHaveBeenCalled();
     stale.mockRestore();
   });
@@ -134,5 +209,6 @@ describe('AccountCharges', () => {
     stale.mockRestore();
   });
 
-  it('charges concurrent requests of one account for the same jobs once, locked and unlocked side by side', () => overlappingCharges('job_mixed', (i) => i % 2 === 0));
+  it('charges concurrent requests of one account for the same jobs once, locked and unlocked side by side', () =>
+    overlappingCharges('job_mixed', (i) => i % 2 === 0));
 });

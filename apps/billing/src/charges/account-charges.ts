@@ -33,7 +33,12 @@ export interface ChargeRequest {
 export type StageAnswer = <T extends TopicSpec>(topic: T, value: ValueOf<T>) => Promise<void>;
 
 /** What a caller answers with, inside the same transaction as the charge. */
-export type Answer = (tx: Prisma.TransactionClient, plan: ChargePlan, creditsRemaining: number, stage: StageAnswer) => Promise<void>;
+export type Answer = (
+  tx: Prisma.TransactionClient,
+  plan: ChargePlan,
+  creditsRemaining: number,
+  stage: StageAnswer,
+) => Promise<void>;
 
 /** An answer that only stages messages (no statement of its own): it may be built more than once. */
 export type StagedAnswer = (plan: ChargePlan, creditsRemaining: number, stage: StageAnswer) => Promise<void>;
@@ -71,15 +76,19 @@ export class AccountCharges {
         // `xmin`), they are read again in a statement of their own. Every charge that pays for
         // a job also updates the account row in its transaction (chargeWrites), so an unchanged
         // row means no paid job the snapshot misses.
-        const [locked] = await tx.$queryRaw<Array<{ marked: number; credits_remaining: number | null; current: boolean; paid: string[] | null }>>`
+        const [locked] = await tx.$queryRaw<
+          Array<{ marked: number; credits_remaining: number | null; current: boolean; paid: string[] | null }>
+        >`
           WITH mark AS (
-            INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON CONFLICT DO NOTHING RETURNING 1
+            INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON
+              CONFLICT DO NOTHING RETURNING 1
           ), locked AS (
             SELECT credits_remaining, xmin::text AS version FROM accounts WHERE id = ${request.accountId} FOR UPDATE
           )
           SELECT (SELECT count(*) FROM mark)::int AS marked,
             (SELECT credits_remaining FROM locked) AS credits_remaining,
-            (SELECT version FROM locked) IS NOT DISTINCT FROM (SELECT xmin::text FROM accounts WHERE id = ${request.accountId}) AS current,
+            (SELECT version FROM locked) IS NOT DISTINCT FROM (SELECT xmin::text FROM accounts WHERE id =
+              ${request.accountId}) AS current,
             (SELECT array_agg(job_id) FROM ${paidAmong(request)}) AS paid`;
         // (a SELECT without FROM: always one row)
         if (locked!.marked === 0) return; // already charged and answered: a redelivery
@@ -98,7 +107,12 @@ export class AccountCharges {
         const stage: StageAnswer = async (topic, value) => {
           const within = writes;
           writes = null;
-          await this.outbox.stageMany(tx, topic, [value], within ? (insert) => Prisma.sql`WITH ${within}, staged AS (${insert}) SELECT id FROM staged` : undefined);
+          await this.outbox.stageMany(
+            tx,
+            topic,
+            [value],
+            within ? (insert) => Prisma.sql`WITH ${within}, staged AS (${insert}) SELECT id FROM staged` : undefined,
+          );
         };
         decided = plan;
         await answer(tx, plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
@@ -126,20 +140,30 @@ export class AccountCharges {
    */
   async chargeWithoutLock(request: ChargeRequest, answer: StagedAnswer): Promise<void> {
     for (let attempt = 0; attempt < UNLOCKED_ATTEMPTS; attempt++) {
-      const [seen] = await this.prisma.$queryRaw<Array<{ done: boolean; credits_remaining: number | null; version: string | null; paid: string[] | null }>>`
-        SELECT EXISTS (SELECT 1 FROM processed_messages WHERE consumer_group = 'billing' AND message_id = ${request.chargeKey}) AS done,
+      const [seen] = await this.prisma.$queryRaw<
+        Array<{ done: boolean; credits_remaining: number | null; version: string | null; paid: string[] | null }>
+      >`
+        SELECT EXISTS (SELECT 1 FROM processed_messages WHERE consumer_group = 'billing' AND message_id =
+          ${request.chargeKey}) AS done,
           a.credits_remaining, a.xmin::text AS version,
           (SELECT array_agg(job_id) FROM ${paidAmong(request)}) AS paid
         FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.id = ${request.accountId}`;
       if (seen!.done) return; // already charged and answered: a redelivery
       const credits = seen!.credits_remaining;
       if (credits === null) throw new NonRetriableError(`unknown account ${request.accountId}`);
-      const plan = (request.rules ?? planCharges)({ jobIds: request.jobIds, alreadyPaid: new Set(seen!.paid ?? []), creditsRemaining: credits, maxCredits: request.maxCredits, mode: request.mode });
+      const plan = (request.rules ?? planCharges)({
+        jobIds: request.jobIds,
+        alreadyPaid: new Set(seen!.paid ?? []),
+        creditsRemaining: credits,
+        maxCredits: request.maxCredits,
+        mode: request.mode,
+      });
       // one statement: the guard, the mark, the writes (each only after the mark) and the answer's outbox row
       const guarded = Prisma.sql`
         fresh AS (SELECT 1 FROM accounts WHERE id = ${request.accountId} AND xmin::text = ${seen!.version} FOR UPDATE),
         mark AS (
-          INSERT INTO processed_messages (consumer_group, message_id) SELECT 'billing', ${request.chargeKey} FROM fresh ON CONFLICT DO NOTHING RETURNING 1
+          INSERT INTO processed_messages (consumer_group, message_id) SELECT 'billing', ${request.chargeKey} FROM fresh
+            ON CONFLICT DO NOTHING RETURNING 1
         )`;
       const marked = Prisma.sql`EXISTS (SELECT 1 FROM mark)`;
       const writes = plan.kind === 'ok' ? chargeWrites(request, plan, marked) : null;
@@ -149,12 +173,20 @@ export class AccountCharges {
       let staged: boolean | undefined;
       const stage: StageAnswer = async (topic, value) => {
         if (staged !== undefined) throw new Error('chargeWithoutLock: an answer stages one message');
-        staged = await this.outbox.stageMany(writer, topic, [value], (insert) => Prisma.sql`WITH ${within}, staged AS (${insert}) SELECT id FROM staged`, marked);
+        staged = await this.outbox.stageMany(
+          writer,
+          topic,
+          [value],
+          (insert) => Prisma.sql`WITH ${within}, staged AS (${insert}) SELECT id FROM staged`,
+          marked,
+        );
       };
       try {
         await answer(plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
         if (staged === undefined) {
-          const [row] = await this.prisma.$queryRaw<Array<{ marked: boolean }>>`WITH ${within} SELECT ${marked} AS marked`;
+          const [row] = await this.prisma.$queryRaw<
+            Array<{ marked: boolean }>
+          >`WITH ${within} SELECT ${marked} AS marked`;
           staged = row!.marked;
         }
       } catch (error) {
@@ -182,13 +214,20 @@ export class AccountCharges {
   /** What a request charged in parts may still charge: its cap less the credits its ledger lines hold. */
   private async capLeft(tx: Prisma.TransactionClient, request: ChargeRequest): Promise<number | null> {
     if (request.maxCredits === null) return null;
-    const spent = await tx.ledgerEntry.aggregate({ where: { accountId: request.accountId, requestId: request.requestId }, _sum: { credits: true } });
+    const spent = await tx.ledgerEntry.aggregate({
+      where: { accountId: request.accountId, requestId: request.requestId },
+      _sum: { credits: true },
+    });
     return Math.max(0, request.maxCredits - (spent._sum.credits ?? 0));
   }
 }
 
-/** The request's jobs in the account's paid jobs, as a `FROM` item (read in the first statement, and again after a re-read). */
-const paidAmong = (request: ChargeRequest): Prisma.Sql => Prisma.sql`paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])`;
+/**
+ * The request's jobs in the account's paid jobs, as a `FROM` item (read in the first statement, and again after a
+ * re-read).
+ */
+const paidAmong = (request: ChargeRequest): Prisma.Sql =>
+  Prisma.sql`paid_jobs WHERE account_id = ${request.accountId} AND job_id = ANY(${[...request.jobIds]}::text[])`;
 
 /**
  * The paid jobs, the balance and the ledger lines of a charge, as the CTEs of one statement
@@ -197,18 +236,24 @@ const paidAmong = (request: ChargeRequest): Prisma.Sql => Prisma.sql`paid_jobs W
  * account row's update beside them: `charge` and `chargeWithoutLock` rely on it to know their
  * snapshot saw them all.
  */
-function chargeWrites(request: ChargeRequest, plan: Extract<ChargePlan, { kind: 'ok' }>, onlyIf: Prisma.Sql = Prisma.sql`true`): Prisma.Sql | null {
+function chargeWrites(
+  request: ChargeRequest,
+  plan: Extract<ChargePlan, { kind: 'ok' }>,
+  onlyIf: Prisma.Sql = Prisma.sql`true`,
+): Prisma.Sql | null {
   if (plan.lines.length === 0) return null;
   const charged = plan.lines.filter((l) => l.reason === 'charged').map((l) => l.jobId);
   return Prisma.sql`
     paid AS (
-      INSERT INTO paid_jobs (account_id, job_id) SELECT ${request.accountId}, x FROM unnest(${charged}::text[]) AS x WHERE ${onlyIf}
+      INSERT INTO paid_jobs (account_id, job_id) SELECT ${request.accountId}, x FROM unnest(${charged}::text[]) AS x
+        WHERE ${onlyIf}
     ), balance AS (
       UPDATE accounts SET credits_remaining = credits_remaining - ${plan.creditsCharged}::int, updated_at = now()
       WHERE id = ${request.accountId} AND ${charged.length}::int > 0 AND ${onlyIf}
     ), ledger AS (
       INSERT INTO ledger_entries (id, account_id, job_id, request_id, operation, credits, reason)
-      SELECT v.id, ${request.accountId}, v.job_id, ${request.requestId}, ${request.operation}, v.credits, v.reason::ledger_reason
+      SELECT v.id, ${request.accountId}, v.job_id, ${request.requestId}, ${request.operation}, v.credits,
+        v.reason::ledger_reason
       FROM unnest(
         ${plan.lines.map(() => newId('led'))}::text[],
         ${plan.lines.map((l) => l.jobId)}::text[],

@@ -5,7 +5,10 @@ import { jobsMeter } from '@jobs/observability';
 /** What a charge pays for: a sync search page, an async search chunk, a watch event, one job. */
 export type ChargeKind = 'search' | 'async' | 'event' | 'job';
 
-/** `billing_charges_total`, `billing_credits_charged_total`, `billing_already_paid_jobs_total`, by kind; `billing_paid_jobs_reread_total`, `billing_unlocked_charge_stale_total`. */
+/**
+ * `billing_charges_total`, `billing_credits_charged_total`, `billing_already_paid_jobs_total`, by kind;
+ * `billing_paid_jobs_reread_total`, `billing_unlocked_charge_stale_total`.
+ */
 export class ChargeMetrics {
   private readonly charges: Counter;
   private readonly credits: Counter;
@@ -15,13 +18,28 @@ export class ChargeMetrics {
 
   constructor() {
     const meter = jobsMeter();
-    this.charges = meter.createCounter('billing_charges_total', { description: 'Charges decided (once per charge, redeliveries excluded), by kind and outcome (charged, insufficient_credits).' });
-    this.credits = meter.createCounter('billing_credits_charged_total', { description: 'Credits taken from accounts, by kind.' });
-    this.alreadyPaid = meter.createCounter('billing_already_paid_jobs_total', { description: 'Jobs returned free because the account had paid for them before, by kind.' });
-    this.stale = meter.createCounter('billing_unlocked_charge_stale_total', {
-      description: "Unlocked charges (the sync search's page) whose write found the account changed since their read, and read again.",
+    this.charges = meter.createCounter('billing_charges_total', {
+      description:
+        'Charges decided (once per charge, redeliveries excluded), by ' +
+        'kind and outcome (charged, insufficient_credits).',
     });
-    this.reread = meter.createCounter('billing_paid_jobs_reread_total', { description: "Charges that met another charge of the account committed between their snapshot and the account's lock, and read its paid jobs again." });
+    this.credits = meter.createCounter('billing_credits_charged_total', {
+      description: 'Credits taken from accounts, by kind.',
+    });
+    this.alreadyPaid = meter.createCounter('billing_already_paid_jobs_total', {
+      description: 'Jobs returned free because the account had paid for them before, by kind.',
+    });
+    this.stale = meter.createCounter('billing_unlocked_charge_stale_total', {
+      description:
+        "Unlocked charges (the sync search's page) whose write found " +
+        'the account changed since their read, and read again.',
+    });
+    this.reread = meter.createCounter('billing_paid_jobs_reread_total', {
+      description:
+        'Charges that met another charge of the account committed ' +
+        "between their snapshot and the account's lock, and read its " +
+        'paid jobs again.',
+    });
   }
 
   /** A charge read its paid jobs again after the account's lock (another charge committed in between). */

@@ -1,5 +1,11 @@
 import { planCharges, type ChargePlan } from '@jobs/billing-rules';
-import { examples, SearchCursorPositionSchema, searchCursorScope, type BillingPageChargeRequested, type SearchPageCharged } from '@jobs/contracts';
+import {
+  examples,
+  SearchCursorPositionSchema,
+  searchCursorScope,
+  type BillingPageChargeRequested,
+  type SearchPageCharged,
+} from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import type { AccountCharges, ChargeRequest, StageAnswer, StagedAnswer } from './account-charges.js';
 import { ChargeSearchPageUseCase } from './charge-search-page.usecase.js';
@@ -12,20 +18,34 @@ function billing(paidBefore: string[] = [], credits = 100) {
   const staged: unknown[] = [];
   const charges = {
     async chargeWithoutLock(request: ChargeRequest, answer: StagedAnswer) {
-      const plan: ChargePlan = planCharges({ jobIds: request.jobIds, alreadyPaid: new Set(paidBefore), creditsRemaining: credits, maxCredits: request.maxCredits, mode: request.mode });
+      const plan: ChargePlan = planCharges({
+        jobIds: request.jobIds,
+        alreadyPaid: new Set(paidBefore),
+        creditsRemaining: credits,
+        maxCredits: request.maxCredits,
+        mode: request.mode,
+      });
       const stage: StageAnswer = async (_topic, value) => void staged.push(value);
       await answer(plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
     },
   } as unknown as AccountCharges;
   const useCase = new ChargeSearchPageUseCase(charges, codec);
-  return { useCase, answer: () => (staged[0] as SearchPageCharged.Value).charge!, reply: () => staged[0] as SearchPageCharged.Value };
+  return {
+    useCase,
+    answer: () => (staged[0] as SearchPageCharged.Value).charge!,
+    reply: () => staged[0] as SearchPageCharged.Value,
+  };
 }
 
-function page(maxCredits: number | null, continuation: BillingPageChargeRequested.Value['continuation']): BillingPageChargeRequested.Value {
+function page(
+  maxCredits: number | null,
+  continuation: BillingPageChargeRequested.Value['continuation'],
+): BillingPageChargeRequested.Value {
   return { ...examples.billingPageChargeRequested(), max_credits: maxCredits, job_ids: jobIds, continuation };
 }
 
-const decode = (cursor: string | null) => (cursor ? codec.decode(searchCursorScope('acc_demo'), cursor, SearchCursorPositionSchema) : null);
+const decode = (cursor: string | null) =>
+  cursor ? codec.decode(searchCursorScope('acc_demo'), cursor, SearchCursorPositionSchema) : null;
 
 describe('ChargeSearchPageUseCase', () => {
   it('cuts the page at max_credits and points the next cursor right after the last job returned', async () => {
@@ -44,7 +64,9 @@ describe('ChargeSearchPageUseCase', () => {
 
   it('has no next cursor after the last page, or without a continuation', async () => {
     const last = billing();
-    await last.useCase.execute(page(null, { set: 'req_123', fingerprint: 'fp', page_start: 25, set_size: 30, more: false }));
+    await last.useCase.execute(
+      page(null, { set: 'req_123', fingerprint: 'fp', page_start: 25, set_size: 30, more: false }),
+    );
     expect(last.answer().next_cursor).toBeNull();
     const single = billing();
     await single.useCase.execute(page(null, null));
@@ -55,10 +77,21 @@ describe('ChargeSearchPageUseCase', () => {
   it('answers which jobs are returned, in page order, with the credits; or the error, without a charge', async () => {
     const { useCase, reply } = billing(['job_c']);
     await useCase.execute(page(null, null));
-    expect(reply()).toMatchObject({ outcome: 'ok', search_id: 'req_123', credits_charged: 4, credits_remaining: 96, charge: { returned_job_ids: jobIds, jobs_already_paid: 1 } });
+    expect(reply()).toMatchObject({
+      outcome: 'ok',
+      search_id: 'req_123',
+      credits_charged: 4,
+      credits_remaining: 96,
+      charge: { returned_job_ids: jobIds, jobs_already_paid: 1 },
+    });
     const poor = billing([], 2);
     await poor.useCase.execute(page(null, null));
-    expect(poor.reply()).toMatchObject({ outcome: 'error', error: { code: 'insufficient_credits', credits_needed: 3 }, credits_charged: 0, credits_remaining: 2 });
+    expect(poor.reply()).toMatchObject({
+      outcome: 'error',
+      error: { code: 'insufficient_credits', credits_needed: 3 },
+      credits_charged: 0,
+      credits_remaining: 2,
+    });
     expect(poor.reply().charge).toBeUndefined();
   });
 });

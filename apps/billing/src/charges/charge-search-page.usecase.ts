@@ -38,20 +38,40 @@ export class ChargeSearchPageUseCase {
       },
       async (plan, creditsRemaining, stage) => {
         const reply = (value: Omit<SearchPageCharged.Value, 'v' | 'search_id' | 'request_id' | 'credits_remaining'>) =>
-          stage(Topics.SearchPageCharged, { v: 1, search_id: message.search_id, request_id: message.request_id, ...value, credits_remaining: creditsRemaining });
-        outcome = plan.kind === 'insufficient_credits'
-          ? { 'billing.outcome': 'insufficient_credits', 'credits.needed': plan.creditsNeeded }
-          : { 'billing.outcome': 'charged', 'credits.charged': plan.creditsCharged, 'page.already_paid': plan.alreadyPaid, 'credits.remaining': creditsRemaining };
+          stage(Topics.SearchPageCharged, {
+            v: 1,
+            search_id: message.search_id,
+            request_id: message.request_id,
+            ...value,
+            credits_remaining: creditsRemaining,
+          });
+        outcome =
+          plan.kind === 'insufficient_credits'
+            ? { 'billing.outcome': 'insufficient_credits', 'credits.needed': plan.creditsNeeded }
+            : {
+                'billing.outcome': 'charged',
+                'credits.charged': plan.creditsCharged,
+                'page.already_paid': plan.alreadyPaid,
+                'credits.remaining': creditsRemaining,
+              };
         if (plan.kind === 'insufficient_credits') {
           await reply({
             outcome: 'error',
-            error: { code: 'insufficient_credits', message: `This search needs ${plan.creditsNeeded} more credits.`, credits_needed: plan.creditsNeeded },
+            error: {
+              code: 'insufficient_credits',
+              message: `This search needs ${plan.creditsNeeded} more credits.`,
+              credits_needed: plan.creditsNeeded,
+            },
             credits_charged: 0,
           });
           return;
         }
         const returned = new Set(message.mode === 'test' ? jobIds : plan.lines.map((l) => l.jobId));
-        const next = nextCursorPosition({ continuation: message.continuation, pageJobIds: jobIds, returnedJobIds: returned });
+        const next = nextCursorPosition({
+          continuation: message.continuation,
+          pageJobIds: jobIds,
+          returnedJobIds: returned,
+        });
         await reply({
           outcome: 'ok',
           charge: {
@@ -63,6 +83,12 @@ export class ChargeSearchPageUseCase {
         });
       },
     );
-    annotateStage({ 'search.id': message.search_id, 'account.id': message.account_id, 'billing.mode': message.mode, 'page.jobs': jobIds.length, ...outcome });
+    annotateStage({
+      'search.id': message.search_id,
+      'account.id': message.account_id,
+      'billing.mode': message.mode,
+      'page.jobs': jobIds.length,
+      ...outcome,
+    });
   }
 }

@@ -9,9 +9,14 @@ describe('decideJobUpdate: job.updated carries the full Job, so only a paying ac
     expect(decideJobUpdate({ paid: false, heldOpened: false })).toBe('dropped');
   });
 
-  it("refreshes the account's held job.opened instead of sending it (the job.opened still comes after a top-up, with the newest job)", () => {
-    expect(decideJobUpdate({ paid: false, heldOpened: true })).toBe('refreshed_held_opened');
-  });
+  it(
+    "refreshes the account's held job.opened instead of sending " +
+      'it (the job.opened still comes after a top-up, with the ' +
+      'newest job)',
+    () => {
+      expect(decideJobUpdate({ paid: false, heldOpened: true })).toBe('refreshed_held_opened');
+    },
+  );
 
   it('a paid job with a held job.opened of another watch still goes out', () => {
     expect(decideJobUpdate({ paid: true, heldOpened: true })).toBe('emitted');

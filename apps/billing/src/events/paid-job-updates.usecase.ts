@@ -54,22 +54,32 @@ export class PaidJobUpdatesUseCase {
     annotateStage({ 'account.id': accountId, 'event.id': event.id, 'event.type': event.type, 'job.id': jobId });
     const [facts] = await this.prisma.$queryRaw<Array<{ paid: boolean; held_opened: boolean }>>`
       SELECT EXISTS (SELECT 1 FROM paid_jobs WHERE account_id = ${accountId} AND job_id = ${jobId}) AS paid,
-             EXISTS (SELECT 1 FROM held_watch_events WHERE account_id = ${accountId} AND watch_id = ${event.watch_id} AND job_id = ${jobId}) AS held_opened`;
+             EXISTS (SELECT 1 FROM held_watch_events WHERE account_id = ${accountId} AND watch_id = ${event.watch_id}
+               AND job_id = ${jobId}) AS held_opened`;
     const outcome = decideJobUpdate({ paid: facts?.paid ?? false, heldOpened: facts?.held_opened ?? false });
     switch (outcome) {
       case 'emitted':
-        await this.publisher.publishMany(Topics.EventEmitted, [{ value: { v: 1, account_id: accountId, event, webhook_url: update.webhookUrl, mode: 'live' } }]);
+        await this.publisher.publishMany(Topics.EventEmitted, [
+          { value: { v: 1, account_id: accountId, event, webhook_url: update.webhookUrl, mode: 'live' } },
+        ]);
         break;
       case 'refreshed_held_opened':
         // Only ever forward: an update older than the held copy (a redelivery) leaves it as it is.
         await this.prisma.$executeRaw`
           UPDATE held_watch_events SET event = jsonb_set(event, '{data,job}', ${JSON.stringify(event.data.job)}::jsonb)
            WHERE account_id = ${accountId} AND watch_id = ${event.watch_id} AND job_id = ${jobId}
-             AND coalesce((event #>> '{data,job,last_seen_at}')::timestamptz <= ${event.data.job.last_seen_at}::timestamptz, true)`;
-        this.logger.info({ account_id: accountId, event_id: event.id, job_id: jobId }, 'job.updated folded into a held job.opened');
+             AND coalesce((event #>> '{data,job,last_seen_at}')::timestamptz <=
+               ${event.data.job.last_seen_at}::timestamptz, true)`;
+        this.logger.info(
+          { account_id: accountId, event_id: event.id, job_id: jobId },
+          'job.updated folded into a held job.opened',
+        );
         break;
       case 'dropped':
-        this.logger.debug({ account_id: accountId, event_id: event.id, job_id: jobId }, 'job.updated not sent: the account has not paid for the job');
+        this.logger.debug(
+          { account_id: accountId, event_id: event.id, job_id: jobId },
+          'job.updated not sent: the account has not paid for the job',
+        );
         break;
     }
     return outcome;

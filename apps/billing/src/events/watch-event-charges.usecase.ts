@@ -47,7 +47,12 @@ export class WatchEventChargesUseCase {
 
   async charge(message: JobOpenedChargeRequest): Promise<void> {
     const held: HeldEvent = { accountId: message.account_id, event: message.event, webhookUrl: message.webhook_url };
-    annotateStage({ 'account.id': message.account_id, 'event.id': message.event.id, 'event.type': message.event.type, 'job.id': message.event.data.job.id });
+    annotateStage({
+      'account.id': message.account_id,
+      'event.id': message.event.id,
+      'event.type': message.event.type,
+      'job.id': message.event.data.job.id,
+    });
     if (await this.marked(handledKey(message.event.id))) return; // a redelivery
     if ((await this.prisma.heldWatchEvent.count({ where: { accountId: message.account_id } })) > 0) {
       await this.holdBehind(held);
@@ -119,12 +124,25 @@ export class WatchEventChargesUseCase {
 
   private async hold(tx: Prisma.TransactionClient, held: HeldEvent): Promise<void> {
     await tx.heldWatchEvent.create({
-      data: { accountId: held.accountId, eventId: held.event.id, jobId: held.event.data.job.id, watchId: held.event.watch_id, event: held.event, webhookUrl: held.webhookUrl },
+      data: {
+        accountId: held.accountId,
+        eventId: held.event.id,
+        jobId: held.event.data.job.id,
+        watchId: held.event.watch_id,
+        event: held.event,
+        webhookUrl: held.webhookUrl,
+      },
     });
   }
 
   private emit(stage: StageAnswer, held: HeldEvent): Promise<void> {
-    return stage(Topics.EventEmitted, { v: 1, account_id: held.accountId, event: held.event, webhook_url: held.webhookUrl, mode: 'live' });
+    return stage(Topics.EventEmitted, {
+      v: 1,
+      account_id: held.accountId,
+      event: held.event,
+      webhook_url: held.webhookUrl,
+      mode: 'live',
+    });
   }
 
   private async marked(key: string): Promise<boolean> {

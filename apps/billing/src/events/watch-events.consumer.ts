@@ -15,7 +15,8 @@ export class WatchEventsConsumer {
   @EventPattern(Topics.EventChargeRequested.name)
   async onEventChargeRequested(@Payload() message: EventChargeRequested.Value): Promise<void> {
     const { event } = message;
-    if (event.type === 'job.updated') await this.updates.forward({ accountId: message.account_id, event, webhookUrl: message.webhook_url });
+    if (event.type === 'job.updated')
+      await this.updates.forward({ accountId: message.account_id, event, webhookUrl: message.webhook_url });
     else await this.watchEvents.charge({ ...message, event });
   }
 

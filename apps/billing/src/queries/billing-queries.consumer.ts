@@ -26,7 +26,11 @@ export class BillingQueriesConsumer {
     if (query.kind === 'job.charge') return this.chargeJob.execute(message, query);
     if (query.kind === 'company.charge') return this.chargeCompany.execute(message, query);
     if (query.kind === 'credits.add') return this.addCredits.execute(message, query);
-    if (query.kind === 'account.open') return this.answers.answer(message.query_id, () => this.openAccount.execute(message.account_id, query));
-    await this.answers.answer(message.query_id, async () => ({ kind: 'ledger.list', page: await this.listLedger.execute(message.account_id, query) }));
+    if (query.kind === 'account.open')
+      return this.answers.answer(message.query_id, () => this.openAccount.execute(message.account_id, query));
+    await this.answers.answer(message.query_id, async () => ({
+      kind: 'ledger.list',
+      page: await this.listLedger.execute(message.account_id, query),
+    }));
   }
 }

@@ -26,27 +26,55 @@ export class ChargeCompanyUseCase {
   async execute(message: BillingQueryRequested.Value, query: CompanyChargeQuery): Promise<void> {
     try {
       await this.prisma.$transaction(async (tx) => {
-        await tx.processedMessage.create({ data: { consumerGroup: 'billing', messageId: `charge:${message.query_id}` } });
+        await tx.processedMessage.create({
+          data: { consumerGroup: 'billing', messageId: `charge:${message.query_id}` },
+        });
         const [account] = await tx.$queryRaw<Array<{ credits_remaining: number }>>`
           SELECT credits_remaining FROM accounts WHERE id = ${message.account_id} FOR UPDATE`;
         if (!account) throw new NonRetriableError(`unknown account ${message.account_id}`);
-        const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) => this.outbox.stage(tx, Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
+        const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) =>
+          this.outbox.stage(tx, Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
         if (message.mode === 'test') {
-          await answer({ outcome: 'ok', result: { kind: 'company.charge', credits_charged: 0, credits_remaining: account.credits_remaining } });
+          await answer({
+            outcome: 'ok',
+            result: { kind: 'company.charge', credits_charged: 0, credits_remaining: account.credits_remaining },
+          });
           return;
         }
         if (account.credits_remaining < COMPANY_PROFILE_CREDITS) {
           await answer({
             outcome: 'error',
-            error: { code: 'insufficient_credits', message: `A company profile costs ${COMPANY_PROFILE_CREDITS} credit.`, credits_needed: COMPANY_PROFILE_CREDITS },
+            error: {
+              code: 'insufficient_credits',
+              message: `A company profile costs ${COMPANY_PROFILE_CREDITS} credit.`,
+              credits_needed: COMPANY_PROFILE_CREDITS,
+            },
           });
           return;
         }
-        await tx.account.update({ where: { id: message.account_id }, data: { creditsRemaining: { decrement: COMPANY_PROFILE_CREDITS } } });
-        await tx.ledgerEntry.create({
-          data: { id: newId('led'), accountId: message.account_id, jobId: null, requestId: message.query_id, operation: query.operation, credits: COMPANY_PROFILE_CREDITS, reason: 'charged' },
+        await tx.account.update({
+          where: { id: message.account_id },
+          data: { creditsRemaining: { decrement: COMPANY_PROFILE_CREDITS } },
         });
-        await answer({ outcome: 'ok', result: { kind: 'company.charge', credits_charged: COMPANY_PROFILE_CREDITS, credits_remaining: account.credits_remaining - COMPANY_PROFILE_CREDITS } });
+        await tx.ledgerEntry.create({
+          data: {
+            id: newId('led'),
+            accountId: message.account_id,
+            jobId: null,
+            requestId: message.query_id,
+            operation: query.operation,
+            credits: COMPANY_PROFILE_CREDITS,
+            reason: 'charged',
+          },
+        });
+        await answer({
+          outcome: 'ok',
+          result: {
+            kind: 'company.charge',
+            credits_charged: COMPANY_PROFILE_CREDITS,
+            credits_remaining: account.credits_remaining - COMPANY_PROFILE_CREDITS,
+          },
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) return; // already charged and answered: a redelivery

@@ -7,9 +7,7 @@ type JobChargeQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'job
 /** GET /jobs/{id}: 1 credit unless the account paid for the job before, exactly once per request. */
 @Injectable()
 export class ChargeJobUseCase {
-  constructor(
-    private readonly charges: AccountCharges,
-  ) {}
+  constructor(private readonly charges: AccountCharges) {}
 
   async execute(message: BillingQueryRequested.Value, query: JobChargeQuery): Promise<void> {
     await this.charges.charge(
@@ -24,14 +22,27 @@ export class ChargeJobUseCase {
         mode: message.mode,
       },
       async (_tx, plan, creditsRemaining, stage) => {
-        const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) => stage(Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
+        const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) =>
+          stage(Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
         if (plan.kind === 'insufficient_credits') {
-          await answer({ outcome: 'error', error: { code: 'insufficient_credits', message: 'Reading this job needs 1 credit.', credits_needed: plan.creditsNeeded } });
+          await answer({
+            outcome: 'error',
+            error: {
+              code: 'insufficient_credits',
+              message: 'Reading this job needs 1 credit.',
+              credits_needed: plan.creditsNeeded,
+            },
+          });
           return;
         }
         await answer({
           outcome: 'ok',
-          result: { kind: 'job.charge', reason: plan.lines[0]?.reason ?? null, credits_charged: plan.creditsCharged, credits_remaining: creditsRemaining },
+          result: {
+            kind: 'job.charge',
+            reason: plan.lines[0]?.reason ?? null,
+            credits_charged: plan.creditsCharged,
+            credits_remaining: creditsRemaining,
+          },
         });
       },
     );

@@ -27,7 +27,8 @@ export class ListLedgerUseCase {
     let after: LedgerPosition | null = null;
     if (query.cursor) {
       after = this.cursors.decode(scope, query.cursor, LedgerPositionSchema);
-      if (!after) throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
+      if (!after)
+        throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
     }
     const rows = await this.prisma.ledgerEntry.findMany({
       where: {
@@ -41,7 +42,9 @@ export class ListLedgerUseCase {
     const page = keysetPage(rows, query.limit);
     return {
       data: page.rows.map(ledgerEntryView),
-      next_cursor: nextCursorOf(page, (last) => this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies LedgerPosition)),
+      next_cursor: nextCursorOf(page, (last) =>
+        this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies LedgerPosition),
+      ),
     };
   }
 }

@@ -73,7 +73,8 @@ export function DeliveriesPage() {
                                     {d.attempts.map((a) => (
                                       <li key={a.number} data-attempt-outcome={a.outcome}>
                                         {a.outcome}
-                                        {a.status_code !== null ? `, HTTP ${a.status_code}` : ''}, {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
+                                        {a.status_code !== null ? `, HTTP ${a.status_code}` : ''},{' '}
+                                        {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
                                         {a.error ? ` (${a.error})` : ''}
                                       </li>
                                     ))}
@@ -96,7 +97,9 @@ export function DeliveriesPage() {
                       onClick={() => {
                         setReplaying(event.event_id);
                         messages.begin();
-                        post<{ event_id: string; status: string }>('/deliveries/replay', { event_id: event.event_id }).then(
+                        post<{ event_id: string; status: string }>('/deliveries/replay', {
+                          event_id: event.event_id,
+                        }).then(
                           () => {
                             messages.succeed(`Replay of ${event.event_id} queued; refresh to see its attempt.`);
                             setReplaying(null);
@@ -115,7 +118,14 @@ export function DeliveriesPage() {
                 </article>
               ))
             )}
-            <CursorPager label="Delivery pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer" forward="Older" />
+            <CursorPager
+              label="Delivery pages"
+              cursors={cursors}
+              setCursors={setCursors}
+              next={next_cursor}
+              back="Newer"
+              forward="Older"
+            />
           </>
         )}
       </Loaded>

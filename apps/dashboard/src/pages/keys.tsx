@@ -1,7 +1,17 @@
 import { useRef, useState } from 'preact/hooks';
 import { del, get, post, type ApiKey } from '../api.js';
 import { formatDate } from '../format.js';
-import { Confirm, CopyButton, Empty, Loaded, MessageLine, TableScroll, useLoad, useMessages, type FieldMap } from '../ui.js';
+import {
+  Confirm,
+  CopyButton,
+  Empty,
+  Loaded,
+  MessageLine,
+  TableScroll,
+  useLoad,
+  useMessages,
+  type FieldMap,
+} from '../ui.js';
 
 /** The longest label the server takes (apps/gateway dashboard.schema.ts). */
 const LABEL_MAX = 60;
@@ -20,8 +30,8 @@ export function KeysPage() {
   return (
     <section aria-labelledby="page-title">
       <p>
-        A new key works beside the old ones until you revoke the old one; a revoked key is refused by the API within a second. Name each key after where it is
-        used, so you know which one to revoke.
+        A new key works beside the old ones until you revoke the old one; a revoked key is refused by the API within a
+        second. Name each key after where it is used, so you know which one to revoke.
       </p>
       <form
         onSubmit={(event) => {
@@ -47,11 +57,21 @@ export function KeysPage() {
         <div class="grid">
           <label for="key-label">
             Label (optional)
-            <input id="key-label" maxLength={LABEL_MAX} placeholder="e.g. CI, Alice's laptop" value={label} onInput={(e) => setLabel((e.target as HTMLInputElement).value)} />
+            <input
+              id="key-label"
+              maxLength={LABEL_MAX}
+              placeholder="e.g. CI, Alice's laptop"
+              value={label}
+              onInput={(e) => setLabel((e.target as HTMLInputElement).value)}
+            />
           </label>
           <label for="key-mode">
             Mode
-            <select id="key-mode" value={mode} onChange={(e) => setMode((e.target as HTMLSelectElement).value as 'live' | 'test')}>
+            <select
+              id="key-mode"
+              value={mode}
+              onChange={(e) => setMode((e.target as HTMLSelectElement).value as 'live' | 'test')}
+            >
               <option value="live">live (charged, real providers)</option>
               <option value="test">test (sandbox data, never charged)</option>
             </select>
@@ -154,8 +174,9 @@ export function KeysPage() {
         }}
       >
         <p>
-          Key {revoking?.label ? <strong>{revoking.label}</strong> : null} <code>{revoking?.prefix}…</code> will be refused by the API within a second, everywhere.
-          This cannot be undone. If this dashboard session was opened with it, you will be signed out.
+          Key {revoking?.label ? <strong>{revoking.label}</strong> : null} <code>{revoking?.prefix}…</code> will be
+          refused by the API within a second, everywhere. This cannot be undone. If this dashboard session was opened
+          with it, you will be signed out.
         </p>
       </Confirm>
     </section>

@@ -3,7 +3,10 @@ import { sandboxSearch, type SandboxResult } from '../api.js';
 import { splitList } from '../format.js';
 import { Empty, Loading, MessageLine, TableScroll, useMessages, type FieldMap } from '../ui.js';
 
-const FIELDS: FieldMap = { limit: { label: 'Limit', hint: 'a whole number from 1 to 100' }, 'filters.title_or': { label: 'Title keywords' } };
+const FIELDS: FieldMap = {
+  limit: { label: 'Limit', hint: 'a whole number from 1 to 100' },
+  'filters.title_or': { label: 'Title keywords' },
+};
 
 export function SandboxPage() {
   const [titles, setTitles] = useState('engineer');
@@ -15,8 +18,9 @@ export function SandboxPage() {
   return (
     <section aria-labelledby="page-title">
       <p>
-        Runs <code>POST /v1/sandbox/jobs/search</code>: no key, never charged. The sandbox answers the same fixed, fictional jobs whatever you send; the
-        filters only need to be valid. Live results need a live key (<a href="/docs/sandbox">the sandbox guide</a>).
+        Runs <code>POST /v1/sandbox/jobs/search</code>: no key, never charged. The sandbox answers the same fixed,
+        fictional jobs whatever you send; the filters only need to be valid. Live results need a live key (
+        <a href="/docs/sandbox">the sandbox guide</a>).
       </p>
       <form
         onSubmit={(event) => {
@@ -43,15 +47,31 @@ export function SandboxPage() {
         <div class="grid">
           <label for="sandbox-titles">
             Title keywords (comma-separated)
-            <input id="sandbox-titles" value={titles} onInput={(e) => setTitles((e.target as HTMLInputElement).value)} />
+            <input
+              id="sandbox-titles"
+              value={titles}
+              onInput={(e) => setTitles((e.target as HTMLInputElement).value)}
+            />
           </label>
           <label for="sandbox-limit">
             Limit
-            <input id="sandbox-limit" type="number" min={1} max={100} value={limit} onInput={(e) => setLimit(Number((e.target as HTMLInputElement).value))} />
+            <input
+              id="sandbox-limit"
+              type="number"
+              min={1}
+              max={100}
+              value={limit}
+              onInput={(e) => setLimit(Number((e.target as HTMLInputElement).value))}
+            />
           </label>
         </div>
         <label for="sandbox-remote">
-          <input id="sandbox-remote" type="checkbox" checked={remote} onChange={(e) => setRemote((e.target as HTMLInputElement).checked)} />
+          <input
+            id="sandbox-remote"
+            type="checkbox"
+            checked={remote}
+            onChange={(e) => setRemote((e.target as HTMLInputElement).checked)}
+          />
           Remote only
         </label>
         <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
@@ -67,7 +87,8 @@ export function SandboxPage() {
           <TableScroll label="Sandbox jobs">
             <table>
               <caption class="muted">
-                {result.data.length} jobs, request <code>{result.metadata.request_id}</code>, {result.metadata.credits_charged} credits charged
+                {result.data.length} jobs, request <code>{result.metadata.request_id}</code>,{' '}
+                {result.metadata.credits_charged} credits charged
               </caption>
               <thead>
                 <tr>
@@ -82,7 +103,11 @@ export function SandboxPage() {
                   <tr key={job.id}>
                     <td>{job.title}</td>
                     <td>{job.company.name}</td>
-                    <td>{[job.location.city, job.location.country_code, job.location.remote ? 'remote' : null].filter(Boolean).join(', ') || '—'}</td>
+                    <td>
+                      {[job.location.city, job.location.country_code, job.location.remote ? 'remote' : null]
+                        .filter(Boolean)
+                        .join(', ') || '—'}
+                    </td>
                     <td>{job.sources.map((s) => s.provider).join(', ')}</td>
                   </tr>
                 ))}

@@ -2,7 +2,13 @@ import { useState } from 'preact/hooks';
 import { signIn, type SessionView } from '../api.js';
 import { describe, ErrorNote } from '../ui.js';
 
-export function SignInPage({ notice, onSignedIn }: { notice: string | null; onSignedIn: (session: SessionView) => void }) {
+export function SignInPage({
+  notice,
+  onSignedIn,
+}: {
+  notice: string | null;
+  onSignedIn: (session: SessionView) => void;
+}) {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -18,12 +24,13 @@ export function SignInPage({ notice, onSignedIn }: { notice: string | null; onSi
           </p>
         )}
         <p>
-          Paste a <strong>live</strong> API key (<code>svc_live_…</code>). It is exchanged once for a session cookie the page cannot read; the key is not kept in
-          the browser.
+          Paste a <strong>live</strong> API key (<code>svc_live_…</code>). It is exchanged once for a session cookie the
+          page cannot read; the key is not kept in the browser.
         </p>
         <p class="muted">
-          No key yet? The operator of the service issues your account and its first key; once signed in, you create, label and revoke keys here. See the{' '}
-          <a href="/docs/quick-start">quick start</a> and the <a href="/docs">documentation</a>.
+          No key yet? The operator of the service issues your account and its first key; once signed in, you create,
+          label and revoke keys here. See the <a href="/docs/quick-start">quick start</a> and the{' '}
+          <a href="/docs">documentation</a>.
         </p>
         <form
           onSubmit={(event) => {

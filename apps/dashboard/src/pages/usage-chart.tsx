@@ -29,13 +29,23 @@ export function UsageChart({ days }: { days: DailyUsage[] }) {
           y: { range: (_u, _min, max) => [0, Math.max(5, max)] },
         },
         axes: [{}, { label: 'credits' }],
-        series: [{}, { label: 'credits', paths: bars, points: { show: false }, fill: 'rgba(1, 114, 173, 0.6)', stroke: 'rgb(1, 114, 173)' }],
+        series: [
+          {},
+          {
+            label: 'credits',
+            paths: bars,
+            points: { show: false },
+            fill: 'rgba(1, 114, 173, 0.6)',
+            stroke: 'rgb(1, 114, 173)',
+          },
+        ],
       },
       chartSeries(days),
       element,
     );
     const resized = new ResizeObserver(() => {
-      if (element.clientWidth > 0 && element.clientWidth !== plot.width) plot.setSize({ width: element.clientWidth, height: HEIGHT });
+      if (element.clientWidth > 0 && element.clientWidth !== plot.width)
+        plot.setSize({ width: element.clientWidth, height: HEIGHT });
     });
     resized.observe(element);
     return () => {
@@ -43,5 +53,12 @@ export function UsageChart({ days }: { days: DailyUsage[] }) {
       plot.destroy();
     };
   }, [days]);
-  return <div ref={box} class="chart" role="img" aria-label={`Bar chart of credits charged per day over the last ${days.length} days`} />;
+  return (
+    <div
+      ref={box}
+      class="chart"
+      role="img"
+      aria-label={`Bar chart of credits charged per day over the last ${days.length} days`}
+    />
+  );
 }

@@ -41,7 +41,8 @@ export function UsagePage() {
           <figure>
             <UsageChart days={data} />
             <figcaption class="muted">
-              {formatNumber(total(data))} {total(data) === 1 ? 'credit' : 'credits'} over the last {data.length} days (UTC).
+              {formatNumber(total(data))} {total(data) === 1 ? 'credit' : 'credits'} over the last {data.length} days
+              (UTC).
             </figcaption>
             <details>
               <summary>Show the figures as a table</summary>
@@ -84,7 +85,8 @@ function Ledger() {
     <>
       <h2 id="ledger-title">Ledger</h2>
       <p class="muted">
-        One row per request: a search, an async search, a job or company read, a watch event. Open a row for the jobs it returned and what each cost.
+        One row per request: a search, an async search, a job or company read, a watch event. Open a row for the jobs it
+        returned and what each cost.
       </p>
       <form
         role="search"
@@ -157,7 +159,11 @@ function RequestLedger() {
                               class="secondary outline expander"
                               aria-expanded={expanded ? 'true' : 'false'}
                               aria-controls={linesId}
-                              aria-label={`${expanded ? 'Hide' : 'Show'} the ${request.entries} ${request.entries === 1 ? 'line' : 'lines'} of request ${request.request_id}`}
+                              aria-label={
+                                `${expanded ? 'Hide' : 'Show'} the ${request.entries} ` +
+                                `${request.entries === 1 ? 'line' : 'lines'} of request ` +
+                                `${request.request_id}`
+                              }
                               onClick={() => setOpen((all) => ({ ...all, [request.request_id]: !expanded }))}
                             >
                               {expanded ? '−' : '+'}
@@ -167,7 +173,9 @@ function RequestLedger() {
                           <td>{request.operation}</td>
                           <td>
                             {request.entries}
-                            {request.already_paid > 0 ? <span class="muted"> ({request.already_paid} already paid, free)</span> : null}
+                            {request.already_paid > 0 ? (
+                              <span class="muted"> ({request.already_paid} already paid, free)</span>
+                            ) : null}
                           </td>
                           <td>{request.credits}</td>
                           <td>
@@ -188,7 +196,14 @@ function RequestLedger() {
               </table>
             </TableScroll>
           )}
-          <CursorPager label="Ledger pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer" forward="Older" />
+          <CursorPager
+            label="Ledger pages"
+            cursors={cursors}
+            setCursors={setCursors}
+            next={next_cursor}
+            back="Newer"
+            forward="Older"
+          />
         </>
       )}
     </Loaded>
@@ -231,7 +246,14 @@ function RequestLines({ requestId }: { requestId: string }) {
             </tbody>
           </table>
           {(cursors.length > 0 || next_cursor) && (
-            <CursorPager label={`Lines of ${requestId}`} cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer lines" forward="Older lines" />
+            <CursorPager
+              label={`Lines of ${requestId}`}
+              cursors={cursors}
+              setCursors={setCursors}
+              next={next_cursor}
+              back="Newer lines"
+              forward="Older lines"
+            />
           )}
         </>
       )}
@@ -283,7 +305,14 @@ function JobLedger({ jobId }: { jobId: string }) {
               </table>
             </TableScroll>
           )}
-          <CursorPager label="Ledger pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Newer" forward="Older" />
+          <CursorPager
+            label="Ledger pages"
+            cursors={cursors}
+            setCursors={setCursors}
+            next={next_cursor}
+            back="Newer"
+            forward="Older"
+          />
         </>
       )}
     </Loaded>

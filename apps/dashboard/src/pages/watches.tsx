@@ -1,7 +1,18 @@
 import { useState } from 'preact/hooks';
 import { del, get, pageAt, patch, post, type Page, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
-import { Confirm, CursorPager, describe, Empty, Loaded, MessageLine, TableScroll, useLoad, useMessages, type FieldMap } from '../ui.js';
+import {
+  Confirm,
+  CursorPager,
+  describe,
+  Empty,
+  Loaded,
+  MessageLine,
+  TableScroll,
+  useLoad,
+  useMessages,
+  type FieldMap,
+} from '../ui.js';
 
 const FIELDS: FieldMap = {
   domain: { label: 'Company domain', hint: 'a domain such as acme.com, without https:// or a path' },
@@ -34,11 +45,16 @@ export function WatchesPage() {
     patch<Watch>(`/watches/${encodeURIComponent(watch.id)}`, { status: next }).then(
       (updated) => {
         setChanged((all) => ({ ...all, [updated.id]: updated }));
-        messages.succeed(`Watch ${updated.id} ${updated.status === 'paused' ? 'paused: it sends no events until you resume it' : 'resumed: it sends events for changes from now on'}.`);
+        messages.succeed(
+          `Watch ${updated.id} ` +
+            `${updated.status === 'paused' ? 'paused: it sends no events until you resume it' : 'resumed: it sends events for changes from now on'}.`,
+        );
         setSwitching(null);
       },
       (problem: unknown) => {
-        messages.failWith(`Watch ${watch.id} could not be ${next === 'paused' ? 'paused' : 'resumed'}: ${describe(problem)}`);
+        messages.failWith(
+          `Watch ${watch.id} could not be ${next === 'paused' ? 'paused' : 'resumed'}: ${describe(problem)}`,
+        );
         setSwitching(null);
       },
     );
@@ -57,7 +73,9 @@ export function WatchesPage() {
           setBusy(true);
           messages.begin();
           const body =
-            type === 'company' ? { type, domain: domain.trim(), webhook_url: url.trim() } : { type, filters: { title_or: splitList(titles) }, webhook_url: url.trim() };
+            type === 'company'
+              ? { type, domain: domain.trim(), webhook_url: url.trim() }
+              : { type, filters: { title_or: splitList(titles) }, webhook_url: url.trim() };
           post<Watch>('/watches', body).then(
             (watch) => {
               messages.succeed(`Watch ${watch.id} created.`);
@@ -75,7 +93,11 @@ export function WatchesPage() {
         <div class="grid">
           <label for="watch-type">
             Type
-            <select id="watch-type" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'company' | 'search')}>
+            <select
+              id="watch-type"
+              value={type}
+              onChange={(e) => setType((e.target as HTMLSelectElement).value as 'company' | 'search')}
+            >
               <option value="company">company (a domain)</option>
               <option value="search">search (saved title keywords)</option>
             </select>
@@ -83,18 +105,36 @@ export function WatchesPage() {
           {type === 'company' ? (
             <label for="watch-domain">
               Company domain
-              <input id="watch-domain" required placeholder="acme.com" value={domain} onInput={(e) => setDomain((e.target as HTMLInputElement).value)} />
+              <input
+                id="watch-domain"
+                required
+                placeholder="acme.com"
+                value={domain}
+                onInput={(e) => setDomain((e.target as HTMLInputElement).value)}
+              />
             </label>
           ) : (
             <label for="watch-titles">
               Title keywords (comma-separated)
-              <input id="watch-titles" required value={titles} onInput={(e) => setTitles((e.target as HTMLInputElement).value)} />
+              <input
+                id="watch-titles"
+                required
+                value={titles}
+                onInput={(e) => setTitles((e.target as HTMLInputElement).value)}
+              />
             </label>
           )}
         </div>
         <label for="watch-url">
           Webhook URL
-          <input id="watch-url" type="url" required placeholder="https://example.com/hooks/jobs" value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
+          <input
+            id="watch-url"
+            type="url"
+            required
+            placeholder="https://example.com/hooks/jobs"
+            value={url}
+            onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
           Create watch
@@ -103,8 +143,8 @@ export function WatchesPage() {
       <MessageLine messages={messages} />
       <h2>Your watches</h2>
       <p class="muted">
-        A paused watch sends no events (and costs nothing) for changes that happen while it is paused; resuming it does not send them
-        later, only changes from then on.
+        A paused watch sends no events (and costs nothing) for changes that happen while it is paused; resuming it does
+        not send them later, only changes from then on.
       </p>
       <Loaded load={watches} what="watches">
         {({ data, next_cursor }) => (
@@ -135,7 +175,12 @@ export function WatchesPage() {
                           <td>
                             <code>{w.id}</code>
                           </td>
-                          <td>{w.type === 'company' ? w.domain : `titles: ${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}</td>
+                          <td>
+                            {w.type === 'company'
+                              ? w.domain
+                              : `titles: ` +
+                                `${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}
+                          </td>
                           <td>{w.webhook_url}</td>
                           <td class={`watch-${w.status}`}>{w.status}</td>
                           <td>{formatDate(w.created_at)}</td>
@@ -172,7 +217,14 @@ export function WatchesPage() {
                 </table>
               </TableScroll>
             )}
-            <CursorPager label="Watch pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Previous" forward="Next" />
+            <CursorPager
+              label="Watch pages"
+              cursors={cursors}
+              setCursors={setCursors}
+              next={next_cursor}
+              back="Previous"
+              forward="Next"
+            />
           </>
         )}
       </Loaded>

@@ -1,5 +1,13 @@
 import { useState } from 'preact/hooks';
-import { get, pageAt, post, type Page, type WebhookEndpoint, type WebhookEndpointRotated, type WebhookEndpointSecret } from '../api.js';
+import {
+  get,
+  pageAt,
+  post,
+  type Page,
+  type WebhookEndpoint,
+  type WebhookEndpointRotated,
+  type WebhookEndpointSecret,
+} from '../api.js';
 import { formatDate } from '../format.js';
 import { Confirm, CursorPager, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
 
@@ -15,7 +23,10 @@ type Pending = { kind: 'reveal'; url: string } | { kind: 'rotate'; url: string }
 type Shown = { url: string; secret: string; note: string };
 
 const usedBy = ({ used_by: u }: WebhookEndpoint) => {
-  const parts = [u.watches > 0 ? `${u.watches} watch${u.watches === 1 ? '' : 'es'}` : '', u.async_searches > 0 ? `${u.async_searches} async search${u.async_searches === 1 ? '' : 'es'}` : ''].filter(Boolean);
+  const parts = [
+    u.watches > 0 ? `${u.watches} watch${u.watches === 1 ? '' : 'es'}` : '',
+    u.async_searches > 0 ? `${u.async_searches} async search${u.async_searches === 1 ? '' : 'es'}` : '',
+  ].filter(Boolean);
   return parts.length > 0 ? parts.join(', ') : 'nothing yet';
 };
 
@@ -49,22 +60,38 @@ export function WebhookEndpointsPage() {
       reload();
     };
     const failed = (problem: unknown) => {
-      setError(`${action.kind === 'reveal' ? 'The secret could not be shown' : 'The secret could not be rotated'}: ${describe(problem)}`);
+      setError(
+        `${action.kind === 'reveal' ? 'The secret could not be shown' : 'The secret could not be rotated'}: ` +
+          `${describe(problem)}`,
+      );
       setBusy(false);
     };
     if (action.kind === 'reveal') {
       post<WebhookEndpointSecret>('/webhook_endpoints/secret', { url: action.url }).then(
-        (answer) => done({ url: answer.url, secret: answer.secret, note: `Made ${formatDate(answer.created_at)}.` }, `Secret of ${answer.url} shown.`),
+        (answer) =>
+          done(
+            { url: answer.url, secret: answer.secret, note: `Made ${formatDate(answer.created_at)}.` },
+            `Secret of ${answer.url} shown.`,
+          ),
         failed,
       );
     } else {
-      post<WebhookEndpointRotated>('/webhook_endpoints/secret/rotate', { url: action.url, previous_expires_in_seconds: overlap }).then(
-        (answer) => {
-          const until = answer.previous_expires_at ? `The previous secret also signs deliveries until ${formatDate(answer.previous_expires_at)}.` : 'The previous secret no longer signs deliveries.';
-          done({ url: answer.url, secret: answer.secret, note: `New secret, made ${formatDate(answer.created_at)}. ${until}` }, `Secret of ${answer.url} rotated. ${until}`);
-        },
-        failed,
-      );
+      post<WebhookEndpointRotated>('/webhook_endpoints/secret/rotate', {
+        url: action.url,
+        previous_expires_in_seconds: overlap,
+      }).then((answer) => {
+        const until = answer.previous_expires_at
+          ? `The previous secret also signs deliveries until ${formatDate(answer.previous_expires_at)}.`
+          : 'The previous secret no longer signs deliveries.';
+        done(
+          {
+            url: answer.url,
+            secret: answer.secret,
+            note: `New secret, made ${formatDate(answer.created_at)}. ${until}`,
+          },
+          `Secret of ${answer.url} rotated. ${until}`,
+        );
+      }, failed);
     }
   };
 
@@ -79,9 +106,11 @@ export function WebhookEndpointsPage() {
   return (
     <section aria-labelledby="page-title">
       <p>
-        Every URL your watches and async searches deliver to has its own signing secret: deliveries carry its signature in
-        <code>Service-Signature</code>, which your receiver checks with the whole secret, <code>whsec_</code> included. A rotation gives a new
-        secret; for the overlap you choose, deliveries carry both signatures, so your receiver can switch when it is ready.
+        Every URL your watches and async searches deliver to has its own signing secret: deliveries carry its signature
+        in
+        <code>Service-Signature</code>, which your receiver checks with the whole secret, <code>whsec_</code> included.
+        A rotation gives a new secret; for the overlap you choose, deliveries carry both signatures, so your receiver
+        can switch when it is ready.
       </p>
       <form
         class="grid"
@@ -92,7 +121,14 @@ export function WebhookEndpointsPage() {
       >
         <label for="endpoint-url">
           Webhook URL not listed yet
-          <input id="endpoint-url" type="url" required placeholder="https://example.com/hooks/jobs" value={newUrl} onInput={(e) => setNewUrl((e.target as HTMLInputElement).value)} />
+          <input
+            id="endpoint-url"
+            type="url"
+            required
+            placeholder="https://example.com/hooks/jobs"
+            value={newUrl}
+            onInput={(e) => setNewUrl((e.target as HTMLInputElement).value)}
+          />
         </label>
         <div>
           <button type="submit" class="secondary" aria-busy={busy ? 'true' : undefined} disabled={busy}>
@@ -111,7 +147,9 @@ export function WebhookEndpointsPage() {
           <p class="new-key">
             <output aria-label={`Signing secret of ${shown.url}`}>{shown.secret}</output>
           </p>
-          <p class="muted">{shown.note} Keep it on your receiver only; anyone who has it can sign deliveries as this service.</p>
+          <p class="muted">
+            {shown.note} Keep it on your receiver only; anyone who has it can sign deliveries as this service.
+          </p>
           <div class="row-actions">
             <button type="button" onClick={() => copy(shown)}>
               Copy secret
@@ -127,7 +165,10 @@ export function WebhookEndpointsPage() {
         {({ data, next_cursor }) => (
           <>
             {data.length === 0 ? (
-              <Empty>No webhook endpoints yet: create a watch or an async search with a webhook URL, or get a secret for a URL above.</Empty>
+              <Empty>
+                No webhook endpoints yet: create a watch or an async search with a webhook URL, or get a secret for a
+                URL above.
+              </Empty>
             ) : (
               <table data-testid="endpoints">
                 <thead>
@@ -156,7 +197,9 @@ export function WebhookEndpointsPage() {
                               {endpoint.previous_secret_expires_at && (
                                 <>
                                   <br />
-                                  <span class="muted">previous one valid until {formatDate(endpoint.previous_secret_expires_at)}</span>
+                                  <span class="muted">
+                                    previous one valid until {formatDate(endpoint.previous_secret_expires_at)}
+                                  </span>
                                 </>
                               )}
                             </>
@@ -166,10 +209,20 @@ export function WebhookEndpointsPage() {
                         </td>
                         <td>
                           <div class="row-actions">
-                            <button type="button" class="secondary" aria-label={`Reveal secret of ${endpoint.url}`} onClick={() => start({ kind: 'reveal', url: endpoint.url })}>
+                            <button
+                              type="button"
+                              class="secondary"
+                              aria-label={`Reveal secret of ${endpoint.url}`}
+                              onClick={() => start({ kind: 'reveal', url: endpoint.url })}
+                            >
                               Reveal
                             </button>
-                            <button type="button" class="outline contrast" aria-label={`Rotate secret of ${endpoint.url}`} onClick={() => start({ kind: 'rotate', url: endpoint.url })}>
+                            <button
+                              type="button"
+                              class="outline contrast"
+                              aria-label={`Rotate secret of ${endpoint.url}`}
+                              onClick={() => start({ kind: 'rotate', url: endpoint.url })}
+                            >
                               Rotate
                             </button>
                           </div>
@@ -179,7 +232,14 @@ export function WebhookEndpointsPage() {
                 </tbody>
               </table>
             )}
-            <CursorPager label="Endpoint pages" cursors={cursors} setCursors={setCursors} next={next_cursor} back="Previous" forward="Next" />
+            <CursorPager
+              label="Endpoint pages"
+              cursors={cursors}
+              setCursors={setCursors}
+              next={next_cursor}
+              back="Previous"
+              forward="Next"
+            />
           </>
         )}
       </Loaded>
@@ -193,11 +253,16 @@ export function WebhookEndpointsPage() {
         {pending?.kind === 'rotate' ? (
           <>
             <p>
-              Deliveries to <code>{pending.url}</code> will be signed with a new secret from now on. Put it on your receiver before the old one stops.
+              Deliveries to <code>{pending.url}</code> will be signed with a new secret from now on. Put it on your
+              receiver before the old one stops.
             </p>
             <label for="rotate-overlap">
               The old secret keeps signing deliveries for
-              <select id="rotate-overlap" value={String(overlap)} onChange={(e) => setOverlap(Number((e.target as HTMLSelectElement).value))}>
+              <select
+                id="rotate-overlap"
+                value={String(overlap)}
+                onChange={(e) => setOverlap(Number((e.target as HTMLSelectElement).value))}
+              >
                 {OVERLAPS.map((choice) => (
                   <option key={choice.seconds} value={String(choice.seconds)}>
                     {choice.label}
@@ -208,7 +273,8 @@ export function WebhookEndpointsPage() {
           </>
         ) : (
           <p>
-            The signing secret of <code>{pending?.url}</code> will show on this screen. Make sure nobody else can see it.
+            The signing secret of <code>{pending?.url}</code> will show on this screen. Make sure nobody else can see
+            it.
           </p>
         )}
       </Confirm>

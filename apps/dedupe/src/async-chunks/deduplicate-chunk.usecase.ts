@@ -30,9 +30,17 @@ export class DeduplicateChunkUseCase {
     let writeSightings = async (): Promise<void> => undefined;
     if (message.outcome === 'ok' && message.index_query) {
       const { filters, scope, want, after, as_of } = message.index_query;
-      const page = await this.ownIndex.page({ filters, scope, want, now: new Date(as_of), after: after ? { firstSeenAt: new Date(after.first_seen_at), id: after.id } : null });
+      const page = await this.ownIndex.page({
+        filters,
+        scope,
+        want,
+        now: new Date(as_of),
+        after: after ? { firstSeenAt: new Date(after.first_seen_at), id: after.id } : null,
+      });
       rows = page.rows;
-      next = page.next ? { kind: 'store', after: { first_seen_at: page.next.firstSeenAt.toISOString(), id: page.next.id } } : null;
+      next = page.next
+        ? { kind: 'store', after: { first_seen_at: page.next.firstSeenAt.toISOString(), id: page.next.id } }
+        : null;
     } else if (message.records.length > 0) {
       ({ rows, recordsIn, merged, writeSightings } = await this.jobs.mergeListings(message.records));
     }

@@ -1,5 +1,11 @@
 // Absences: what a refresh listing says is no longer listed, and the jobs that closes.
-import { PROVIDER_SLUGS, type ClosedReason, type Filters, type NormalizedProviderRecord, type ProviderSlug } from '@jobs/contracts';
+import {
+  PROVIDER_SLUGS,
+  type ClosedReason,
+  type Filters,
+  type NormalizedProviderRecord,
+  type ProviderSlug,
+} from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorder.js';
 import { ownIndexCondition } from '../own-index/own-index-query.js';
@@ -29,29 +35,45 @@ export interface RefreshListing {
  * seen since the sweep began are unlisted (one statement each). A job left with no listed
  * source closes.
  */
-export async function applyAbsences(tx: Prisma.TransactionClient, lifecycle: LifecycleRecorder, track: JobTrack, refresh: RefreshListing): Promise<void> {
+export async function applyAbsences(
+  tx: Prisma.TransactionClient,
+  lifecycle: LifecycleRecorder,
+  track: JobTrack,
+  refresh: RefreshListing,
+): Promise<void> {
   const affected = new Set<string>();
   if (refresh.closed.length > 0) {
     const shown = await tx.$queryRaw<{ canonical_job_id: string }[]>`
-      UPDATE job_sources AS s SET listed = false, unlisted_at = COALESCE(s.unlisted_at, ${refresh.at}), closed_reason = v.reason
-      FROM unnest(${refresh.closed.map((r) => r.provider_job_id)}::text[], ${refresh.closed.map((r) => r.closed_reason ?? null)}::text[]) AS v(id, reason)
+      UPDATE job_sources AS s SET listed = false, unlisted_at = COALESCE(s.unlisted_at, ${refresh.at}), closed_reason =
+        v.reason
+      FROM unnest(${refresh.closed.map((r) => r.provider_job_id)}::text[],
+        ${refresh.closed.map((r) => r.closed_reason ?? null)}::text[]) AS v(id, reason)
       WHERE s.provider = ${refresh.provider}::provider AND s.provider_job_id = v.id
       RETURNING s.canonical_job_id`;
     for (const row of shown) affected.add(row.canonical_job_id);
   }
   if (refresh.judgeAbsences) {
-    const scope = ownIndexCondition({ filters: { ...refresh.filters, include_closed: false }, scope: { providers_routable: [...PROVIDER_SLUGS] }, now: refresh.at });
+    const scope = ownIndexCondition({
+      filters: { ...refresh.filters, include_closed: false },
+      scope: { providers_routable: [...PROVIDER_SLUGS] },
+      now: refresh.at,
+    });
     const absent = await tx.$queryRaw<{ canonical_job_id: string }[]>`
       UPDATE job_sources AS s SET listed = false, unlisted_at = ${refresh.at}
       FROM canonical_jobs AS j
-      WHERE s.canonical_job_id = j.id AND s.provider = ${refresh.provider}::provider AND s.listed AND s.last_seen_at < ${refresh.since} AND ${scope}
+      WHERE s.canonical_job_id = j.id AND s.provider = ${refresh.provider}::provider AND s.listed AND s.last_seen_at <
+        ${refresh.since} AND ${scope}
       RETURNING s.canonical_job_id`;
     for (const row of absent) affected.add(row.canonical_job_id);
   }
   if (affected.size === 0) return;
   const jobIds = [...affected];
   await lifecycle.lock(tx, track, jobIds);
-  const stillListed = await tx.jobSource.findMany({ where: { canonicalJobId: { in: jobIds }, listed: true }, select: { canonicalJobId: true }, distinct: ['canonicalJobId'] });
+  const stillListed = await tx.jobSource.findMany({
+    where: { canonicalJobId: { in: jobIds }, listed: true },
+    select: { canonicalJobId: true },
+    distinct: ['canonicalJobId'],
+  });
   const listed = new Set(stillListed.map((s) => s.canonicalJobId));
   const reasons = await tx.jobSource.findMany({
     where: { canonicalJobId: { in: jobIds }, listed: false, closedReason: { not: null } },
@@ -61,8 +83,17 @@ export async function applyAbsences(tx: Prisma.TransactionClient, lifecycle: Lif
   // the latest reason a source gave wins
   const reasonByJob = new Map(reasons.map((s) => [s.canonicalJobId, s.closedReason as ClosedReason]));
   for (const jobId of jobIds) {
-    if (listed.has(jobId) || track.before.get(jobId)?.status !== 'open' || track.reposted.has(jobId) || track.created.has(jobId)) continue;
-    await tx.canonicalJob.update({ where: { id: jobId }, data: { status: 'closed', closedReason: reasonByJob.get(jobId) ?? 'unknown', closedAt: refresh.at } });
+    if (
+      listed.has(jobId) ||
+      track.before.get(jobId)?.status !== 'open' ||
+      track.reposted.has(jobId) ||
+      track.created.has(jobId)
+    )
+      continue;
+    await tx.canonicalJob.update({
+      where: { id: jobId },
+      data: { status: 'closed', closedReason: reasonByJob.get(jobId) ?? 'unknown', closedAt: refresh.at },
+    });
     track.closed.add(jobId);
   }
 }

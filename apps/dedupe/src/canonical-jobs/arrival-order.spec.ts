@@ -6,7 +6,15 @@ import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
 // The simulated market and the real adapters are this test's data: the records dedupe gets in production.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { mapOwnIndex, mapProviderA, mapProviderB, mapProviderC, mapProviderD, mapProviderE, mapProviderF } from '@jobs/provider-adapters';
+import {
+  mapOwnIndex,
+  mapProviderA,
+  mapProviderB,
+  mapProviderC,
+  mapProviderD,
+  mapProviderE,
+  mapProviderF,
+} from '@jobs/provider-adapters';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { World, createProviderViews } from '@jobs/sim-world';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
@@ -44,7 +52,8 @@ function simulatedRecords(): { records: NormalizedProviderRecord[]; openings: nu
   const world = new World({ seed: 34, clock: () => AT, companies: 300, slots: 900 });
   const views = createProviderViews(world);
   const byOpening = new Map<string, { provider: ProviderSlug; providerJobId: string }[]>();
-  for (const e of world.groundTruthEntries(AT)) byOpening.set(e.worldJobId, [...(byOpening.get(e.worldJobId) ?? []), e]);
+  for (const e of world.groundTruthEntries(AT))
+    byOpening.set(e.worldJobId, [...(byOpening.get(e.worldJobId) ?? []), e]);
   const wide = [...byOpening.values()].filter((listings) => new Set(listings.map((l) => l.provider)).size >= 3);
   const withCrawler = wide.filter((l) => l.some((x) => x.provider === 'own_index')).slice(0, 5);
   const partnersOnly = wide.filter((l) => l.every((x) => x.provider !== 'own_index')).slice(0, 5);
@@ -61,15 +70,51 @@ function simulatedRecords(): { records: NormalizedProviderRecord[]; openings: nu
 
 /** A job's public fields that its sources decide (ids are minted per run). */
 function decided(job: Job) {
-  const { title, location, employment_type, seniority, job_family, salary, description, apply_url, posted_at, status, repost_count } = job;
-  return { title, company: { name: job.company.name, domain: job.company.domain }, location, employment_type, seniority, job_family, salary, description, apply_url, posted_at, status, repost_count };
+  const {
+    title,
+    location,
+    employment_type,
+    seniority,
+    job_family,
+    salary,
+    description,
+    apply_url,
+    posted_at,
+    status,
+    repost_count,
+  } = job;
+  return {
+    title,
+    company: { name: job.company.name, domain: job.company.domain },
+    location,
+    employment_type,
+    seniority,
+    job_family,
+    salary,
+    description,
+    apply_url,
+    posted_at,
+    status,
+    repost_count,
+  };
 }
 
 /** The store's canonical jobs as a function of their sources: sources → decided fields. */
-async function storeBySources(db: ThrowawayDatabase, repository: CanonicalJobRepository): Promise<Map<string, ReturnType<typeof decided>>> {
+async function storeBySources(
+  db: ThrowawayDatabase,
+  repository: CanonicalJobRepository,
+): Promise<Map<string, ReturnType<typeof decided>>> {
   const ids = (await db.prisma.canonicalJob.findMany({ select: { id: true } })).map((j) => j.id);
   const jobs = (await repository.load(ids)).map(toJob);
-  return new Map(jobs.map((job) => [job.sources.map((s) => `${s.provider}:${s.provider_job_id}`).sort().join(' '), decided(job)]));
+  return new Map(
+    jobs.map((job) => [
+      job.sources
+        .map((s) => `${s.provider}:${s.provider_job_id}`)
+        .sort()
+        .join(' '),
+      decided(job),
+    ]),
+  );
 }
 
 let db: ThrowawayDatabase;
@@ -85,7 +130,9 @@ afterAll(async () => {
 });
 
 async function emptyStore(): Promise<void> {
-  await db.prisma.$executeRawUnsafe('TRUNCATE canonical_job_keys, job_sources, canonical_jobs, company_hiring_states, companies, outbox_messages');
+  await db.prisma.$executeRawUnsafe(
+    'TRUNCATE canonical_job_keys, job_sources, canonical_jobs, company_hiring_states, companies, outbox_messages',
+  );
 }
 
 describe('canonical jobs and arrival order', () => {
@@ -102,7 +149,10 @@ describe('canonical jobs and arrival order', () => {
     await fc.assert(
       fc.asyncProperty(
         // indices, so a counterexample reads as an order
-        fc.shuffledSubarray(records.map((_, i) => i), { minLength: records.length }),
+        fc.shuffledSubarray(
+          records.map((_, i) => i),
+          { minLength: records.length },
+        ),
         fc.array(fc.integer({ min: 1, max: 6 }), { minLength: records.length, maxLength: records.length }),
         fc.boolean(),
         async (indices, cuts, asSearch) => {
@@ -130,9 +180,19 @@ describe('canonical jobs and arrival order', () => {
     await repository.mergeBatch(records);
     const ids = (await db.prisma.canonicalJob.findMany({ select: { id: true } })).map((j) => j.id);
     for (const job of (await repository.load(ids)).map(toJob)) {
-      const crawled = records.find((r) => r.provider === 'own_index' && job.sources.some((s) => s.provider === 'own_index' && s.provider_job_id === r.provider_job_id));
+      const crawled = records.find(
+        (r) =>
+          r.provider === 'own_index' &&
+          job.sources.some((s) => s.provider === 'own_index' && s.provider_job_id === r.provider_job_id),
+      );
       if (crawled) {
-        expect({ title: job.title, seniority: job.seniority, salary: job.salary, description: job.description, location: job.location }).toEqual({
+        expect({
+          title: job.title,
+          seniority: job.seniority,
+          salary: job.salary,
+          description: job.description,
+          location: job.location,
+        }).toEqual({
           title: crawled.title,
           seniority: crawled.seniority,
           salary: crawled.salary,
@@ -142,7 +202,9 @@ describe('canonical jobs and arrival order', () => {
         continue;
       }
       // no crawler: a lossy seniority only where no partner states an exact one
-      const mine = records.filter((r) => job.sources.some((s) => s.provider === r.provider && s.provider_job_id === r.provider_job_id));
+      const mine = records.filter((r) =>
+        job.sources.some((s) => s.provider === r.provider && s.provider_job_id === r.provider_job_id),
+      );
       const exact = mine.filter((r) => r.seniority !== null && !(r.lossy ?? []).includes('seniority'));
       if (exact.length > 0) expect(exact.map((r) => r.seniority)).toContain(job.seniority);
     }

@@ -73,10 +73,17 @@ export class CanonicalJobRepository {
    * staged in the outbox exactly once.
    */
   async mergeBatch(records: readonly NormalizedProviderRecord[], options: MergeOptions = {}): Promise<MergeResult[]> {
-    return (await this.mergeOutcomes(records, options)).map(({ jobId, merged, reposted }) => ({ jobId, merged, reposted }));
+    return (await this.mergeOutcomes(records, options)).map(({ jobId, merged, reposted }) => ({
+      jobId,
+      merged,
+      reposted,
+    }));
   }
 
-  private async mergeOutcomes(records: readonly NormalizedProviderRecord[], { refresh, finished }: MergeOptions = {}): Promise<MergeOutcome[]> {
+  private async mergeOutcomes(
+    records: readonly NormalizedProviderRecord[],
+    { refresh, finished }: MergeOptions = {},
+  ): Promise<MergeOutcome[]> {
     if (records.length === 0 && !refresh) return [];
     let committed: Prisma.TransactionClient | undefined;
     const results = await this.prisma.$transaction(
@@ -98,7 +105,11 @@ export class CanonicalJobRepository {
    * statements and no locks (a sighting changes no lifecycle); the rest (new listings, changed
    * ones) and the part's closures go through `mergeBatch`.
    */
-  async mergeRefreshPart(records: readonly NormalizedProviderRecord[], refresh: RefreshListing, finished?: (tx: Prisma.TransactionClient) => Promise<void>): Promise<{ sightings: number; merged: number }> {
+  async mergeRefreshPart(
+    records: readonly NormalizedProviderRecord[],
+    refresh: RefreshListing,
+    finished?: (tx: Prisma.TransactionClient) => Promise<void>,
+  ): Promise<{ sightings: number; merged: number }> {
     const { sightings, rest } = await this.sightKnown(records);
     const needsMerge = rest.length > 0 || refresh.closed.length > 0 || refresh.judgeAbsences || finished !== undefined;
     if (needsMerge) await this.mergeBatch(rest, { refresh, finished });
@@ -106,7 +117,9 @@ export class CanonicalJobRepository {
   }
 
   /** `findSightings`, its sightings written at once. */
-  private async sightKnown(records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
+  private async sightKnown(
+    records: readonly NormalizedProviderRecord[],
+  ): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
     const found = await findSightings(this.prisma.direct, records);
     await recordUnchangedSightings(this.prisma.direct, found.sightings);
     return found;
@@ -144,7 +157,10 @@ export class CanonicalJobRepository {
       if (record.status === 'closed') return null;
       const known = sighted.get(record);
       // a sighting of a listing the store knows resolved to an existing job: it counts as merged
-      const outcome = known !== undefined ? { jobId: known, merged: true } : { jobId: results[next]!.jobId, merged: results[next++]!.existing };
+      const outcome =
+        known !== undefined
+          ? { jobId: known, merged: true }
+          : { jobId: results[next]!.jobId, merged: results[next++]!.existing };
       ids.add(outcome.jobId);
       return outcome;
     });

@@ -11,12 +11,17 @@ import { annotateStage, jobsMeter, secondsHistogram, secondsSince } from '@jobs/
  * listings, one merge transaction, one load) into canonical jobs and answers the orchestrator
  * once, with each provider's canonical jobs in its rank order; then writes the wave's sightings
  * of listings the store knew unchanged. The own index's leg carries no records: its store
- * answers the search (an indexed query, kept current by the refresh pipeline). Re-processing a redelivered wave finds the same sources and answers the same ids.
+ * answers the search (an indexed query, kept current by the refresh pipeline). Re-processing a redelivered wave finds
+ * the same sources and answers the same ids.
  */
 @Injectable()
 export class DeduplicateWaveUseCase {
   /** `own_index_query_seconds`: the own index leg of a search, its store query and the jobs it loads. */
-  private readonly ownIndexSeconds = secondsHistogram(jobsMeter(), 'own_index_query_seconds', 'The own index leg of a search: its store query and the jobs it loads.');
+  private readonly ownIndexSeconds = secondsHistogram(
+    jobsMeter(),
+    'own_index_query_seconds',
+    'The own index leg of a search: its store query and the jobs it loads.',
+  );
 
   constructor(
     private readonly jobs: CanonicalJobRepository,
@@ -26,7 +31,10 @@ export class DeduplicateWaveUseCase {
 
   async execute(message: ProviderRecordsFetched.Value): Promise<void> {
     const records = message.batches.flatMap((batch) => batch.records);
-    const merge = records.length > 0 ? await this.jobs.mergeListings(records) : { rows: [], outcomes: [], merged: 0, writeSightings: async () => undefined };
+    const merge =
+      records.length > 0
+        ? await this.jobs.mergeListings(records)
+        : { rows: [], outcomes: [], merged: 0, writeSightings: async () => undefined };
     const rowsById = new Map<string, CanonicalJobRow>(merge.rows.map((row) => [row.id, row]));
     let at = 0;
     const batches: SearchRecordsDeduplicated.DeduplicatedBatch[] = [];
@@ -42,7 +50,13 @@ export class DeduplicateWaveUseCase {
         // the store in a stable order (first seen, then id, newest first): a later page continues after its last job
         const { filters, scope, want, after } = message.index_query;
         const queryStarted = performance.now();
-        const page = await this.ownIndex.page({ filters, scope, want, after: after ? { firstSeenAt: new Date(after.first_seen_at), id: after.id } : null, now: new Date() });
+        const page = await this.ownIndex.page({
+          filters,
+          scope,
+          want,
+          after: after ? { firstSeenAt: new Date(after.first_seen_at), id: after.id } : null,
+          now: new Date(),
+        });
         this.ownIndexSeconds.record(secondsSince(queryStarted), { want_band: want > 50 ? '51-100' : '1-50' });
         const known = new Set(ids);
         for (const row of page.rows) {
@@ -51,7 +65,9 @@ export class DeduplicateWaveUseCase {
           ids.push(row.id);
           fromStore += 1;
         }
-        next = page.next ? { kind: 'store', after: { first_seen_at: page.next.firstSeenAt.toISOString(), id: page.next.id } } : null;
+        next = page.next
+          ? { kind: 'store', after: { first_seen_at: page.next.firstSeenAt.toISOString(), id: page.next.id } }
+          : null;
         if (message.index_query.count) {
           const { account_id: accountId, min_sources: minSources } = message.index_query.count;
           storeCount = await this.ownIndex.count({ filters, scope, accountId, minSources, now: new Date() });
@@ -71,7 +87,14 @@ export class DeduplicateWaveUseCase {
         ...(storeCount ? { store_count: storeCount } : {}),
       });
     }
-    annotateStage({ 'search.id': message.search_id, 'wave.providers': batches.length, 'records.in': records.length, 'duplicates.merged': merge.merged, 'batch.canonical_jobs': merge.rows.length, 'batch.store_jobs': batches.reduce((sum, b) => sum + b.from_store, 0) });
+    annotateStage({
+      'search.id': message.search_id,
+      'wave.providers': batches.length,
+      'records.in': records.length,
+      'duplicates.merged': merge.merged,
+      'batch.canonical_jobs': merge.rows.length,
+      'batch.store_jobs': batches.reduce((sum, b) => sum + b.from_store, 0),
+    });
     await this.publisher.publish(Topics.SearchRecordsDeduplicated, {
       v: 1,
       search_id: message.search_id,

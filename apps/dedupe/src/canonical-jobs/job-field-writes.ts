@@ -1,7 +1,14 @@
 import type { RankedField } from '@jobs/contracts';
 import { Prisma } from '@jobs/db';
 import { titleSearchText } from '@jobs/job-filters';
-import { RANKED_FIELDS, encodeFieldSources, normalizeTitle, valuesOf, type FieldSources, type MatchFields } from '@jobs/matching';
+import {
+  RANKED_FIELDS,
+  encodeFieldSources,
+  normalizeTitle,
+  valuesOf,
+  type FieldSources,
+  type MatchFields,
+} from '@jobs/matching';
 
 /** A job's ranked values and the source of each. */
 export interface RankedState {
@@ -17,7 +24,10 @@ export interface FieldDiff {
 
 /** Values compared as stored: times by instant, objects by their sorted keys. */
 function sameValue(field: RankedField, a: MatchFields, b: MatchFields): boolean {
-  if (field === 'posted_at') return (a.postedAt === null ? null : Date.parse(a.postedAt)) === (b.postedAt === null ? null : Date.parse(b.postedAt));
+  if (field === 'posted_at')
+    return (
+      (a.postedAt === null ? null : Date.parse(a.postedAt)) === (b.postedAt === null ? null : Date.parse(b.postedAt))
+    );
   return canonical(valuesOf(a, field)) === canonical(valuesOf(b, field));
 }
 
@@ -33,12 +43,14 @@ export function fieldDiff(before: RankedState, after: RankedState): FieldDiff {
   for (const field of RANKED_FIELDS) {
     const a = before.sources[field];
     const b = after.sources[field];
-    if (b && (!a || a.rank !== b.rank || a.provider !== b.provider || a.providerJobId !== b.providerJobId)) sources[field] = b;
+    if (b && (!a || a.rank !== b.rank || a.provider !== b.provider || a.providerJobId !== b.providerJobId))
+      sources[field] = b;
   }
   return { values, sources };
 }
 
-export const isEmptyDiff = (diff: FieldDiff): boolean => diff.values.length === 0 && Object.keys(diff.sources).length === 0;
+export const isEmptyDiff = (diff: FieldDiff): boolean =>
+  diff.values.length === 0 && Object.keys(diff.sources).length === 0;
 
 /** A stored job's changed fields, to be written with the others of its batch in one statement. */
 export interface FieldWrite {
@@ -47,7 +59,10 @@ export interface FieldWrite {
   fields: MatchFields;
   /** the job's new company (it learnt its domain), else null */
   companyId: string | null;
-  /** its sighting, when records of the batch met it (null: a known listing's change only, whose sighting is written apart) */
+  /**
+   * its sighting, when records of the batch met it (null: a known listing's change only, whose sighting is written
+   * apart)
+   */
   sighting: { lastSeenAt: Date; pReal: number; lastVerifiedAt: Date | null } | null;
 }
 
@@ -74,7 +89,11 @@ const at = (d: Date | null | undefined): string | null => d?.toISOString() ?? nu
  */
 export function fieldWritesStatement(writes: readonly FieldWrite[]): Prisma.Sql {
   const rows = [...writes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const set = RANKED_FIELDS.flatMap((field) => COLUMNS[field]!.map((column) => `${column} = CASE WHEN strpos(v.changed, '|${field}|') > 0 THEN v.${column} ELSE j.${column} END`));
+  const set = RANKED_FIELDS.flatMap((field) =>
+    COLUMNS[field]!.map(
+      (column) => `${column} = CASE WHEN strpos(v.changed, '|${field}|') > 0 THEN v.${column} ELSE j.${column} END`,
+    ),
+  );
   const f = (pick: (w: FieldWrite) => unknown) => rows.map(pick);
   return Prisma.sql`
     UPDATE canonical_jobs AS j
@@ -118,22 +137,38 @@ export function fieldWritesStatement(writes: readonly FieldWrite[]): Prisma.Sql 
 }
 
 /** The same changes as a Prisma update of one job (for the rare writes that also re-list it). */
-export function fieldUpdateData(write: FieldWrite, storedSources: FieldSources): Prisma.CanonicalJobUncheckedUpdateInput {
+export function fieldUpdateData(
+  write: FieldWrite,
+  storedSources: FieldSources,
+): Prisma.CanonicalJobUncheckedUpdateInput {
   const f = write.fields;
   const data: Prisma.CanonicalJobUncheckedUpdateInput = {};
   for (const field of write.diff.values) {
-    if (field === 'title') Object.assign(data, { title: f.title, normalizedTitle: normalizeTitle(f.title), titleSearch: titleSearchText(f.title) });
+    if (field === 'title')
+      Object.assign(data, {
+        title: f.title,
+        normalizedTitle: normalizeTitle(f.title),
+        titleSearch: titleSearchText(f.title),
+      });
     if (field === 'location') Object.assign(data, { city: f.city, region: f.region, countryCode: f.countryCode });
     if (field === 'location.remote') data.remote = f.remote;
     if (field === 'employment_type') data.employmentType = f.employmentType;
     if (field === 'seniority') data.seniority = f.seniority;
     if (field === 'job_family') data.jobFamily = f.jobFamily;
-    if (field === 'salary') Object.assign(data, { salaryMin: f.salary?.min ?? null, salaryMax: f.salary?.max ?? null, salaryCurrency: f.salary?.currency ?? null, salaryPeriod: f.salary?.period ?? null, salaryOrigin: f.salary?.origin ?? null });
+    if (field === 'salary')
+      Object.assign(data, {
+        salaryMin: f.salary?.min ?? null,
+        salaryMax: f.salary?.max ?? null,
+        salaryCurrency: f.salary?.currency ?? null,
+        salaryPeriod: f.salary?.period ?? null,
+        salaryOrigin: f.salary?.origin ?? null,
+      });
     if (field === 'description') data.description = f.description;
     if (field === 'apply_url') data.applyUrl = f.applyUrl;
     if (field === 'posted_at') data.postedAt = f.postedAt ? new Date(f.postedAt) : null;
   }
-  if (Object.keys(write.diff.sources).length > 0) data.fieldSources = encodeFieldSources({ ...storedSources, ...write.diff.sources });
+  if (Object.keys(write.diff.sources).length > 0)
+    data.fieldSources = encodeFieldSources({ ...storedSources, ...write.diff.sources });
   if (write.companyId) data.companyId = write.companyId;
   if (write.sighting) {
     data.lastSeenAt = write.sighting.lastSeenAt;

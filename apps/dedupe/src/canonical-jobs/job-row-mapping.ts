@@ -2,14 +2,31 @@
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import { titleSearchText } from '@jobs/job-filters';
-import { decodeFieldSources, encodeFieldSources, normalizeTitle, recordToMatch, type IndexedJobView, type MatchFields } from '@jobs/matching';
+import {
+  decodeFieldSources,
+  encodeFieldSources,
+  normalizeTitle,
+  recordToMatch,
+  type IndexedJobView,
+  type MatchFields,
+} from '@jobs/matching';
 import { newId } from '@jobs/observability';
 import { recordFieldHashes } from '../lifecycle/job-lifecycle.js';
 import type { CompanyIds } from './companies.js';
 import type { RankedState } from './job-field-writes.js';
 import { pRealFor } from './job-view.js';
 
-const RECORD_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url', 'posted_at'] as const;
+const RECORD_FIELDS = [
+  'title',
+  'location',
+  'employment_type',
+  'seniority',
+  'job_family',
+  'salary',
+  'description',
+  'apply_url',
+  'posted_at',
+] as const;
 
 export type JobWithCompany = Prisma.CanonicalJobGetPayload<{ include: { company: true } }>;
 
@@ -35,7 +52,15 @@ export interface NewJob {
 }
 
 /** A new canonical job's row. */
-export function jobCreate({ jobId, job, companyIds, first, seenAt, verifiedAt, reposts }: NewJob): Prisma.CanonicalJobCreateManyInput {
+export function jobCreate({
+  jobId,
+  job,
+  companyIds,
+  first,
+  seenAt,
+  verifiedAt,
+  reposts,
+}: NewJob): Prisma.CanonicalJobCreateManyInput {
   const f = job.fields;
   const primary = recordToMatch(first).keys.find((k) => !k.startsWith('u:'))!;
   return {
@@ -70,7 +95,10 @@ export function jobCreate({ jobId, job, companyIds, first, seenAt, verifiedAt, r
 }
 
 /** A new source row: the listing `record` of the job `canonicalJobId`. */
-export function sourceCreate(canonicalJobId: string, record: NormalizedProviderRecord): Prisma.JobSourceCreateManyInput {
+export function sourceCreate(
+  canonicalJobId: string,
+  record: NormalizedProviderRecord,
+): Prisma.JobSourceCreateManyInput {
   const seenAt = new Date(record.seen_at);
   return {
     id: newId('src'),
@@ -105,7 +133,13 @@ function fieldsOfRow(row: JobWithCompany): MatchFields {
     jobFamily: row.jobFamily,
     salary:
       row.salaryCurrency && row.salaryPeriod
-        ? { min: row.salaryMin, max: row.salaryMax, currency: row.salaryCurrency, period: row.salaryPeriod as 'year' | 'month' | 'hour', origin: (row.salaryOrigin ?? 'declared') as 'declared' | 'inferred' }
+        ? {
+            min: row.salaryMin,
+            max: row.salaryMax,
+            currency: row.salaryCurrency,
+            period: row.salaryPeriod as 'year' | 'month' | 'hour',
+            origin: (row.salaryOrigin ?? 'declared') as 'declared' | 'inferred',
+          }
         : null,
     description: row.description,
     applyUrl: row.applyUrl,

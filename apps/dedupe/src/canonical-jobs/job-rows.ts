@@ -9,12 +9,21 @@ type SourceTuple = [JobSourceView['provider'], string, string | null, number, nu
  * (`toJob`). The columns are named in the statement, already camelCase, and each source is a
  * small JSON array with its times in epoch milliseconds: `to_jsonb` of the whole rows (a job's
  * search and blocking columns, a source's field hashes) cost the database three times the
- * statement's work and the service a JSON round of every column. Prisma's `include` would send three statements. `ids` order is
+ * statement's work and the service a JSON round of every column. Prisma's `include` would send three statements. `ids`
+ * order is
  * kept; ids not found are left out.
  */
 export async function loadJobRows(db: SqlReader, ids: readonly string[]): Promise<CanonicalJobRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db.$queryRaw<Array<Omit<CanonicalJobRow, 'company' | 'sources'> & { companyName: string; companyDomain: string | null; sources: SourceTuple[] | null }>>`
+  const rows = await db.$queryRaw<
+    Array<
+      Omit<CanonicalJobRow, 'company' | 'sources'> & {
+        companyName: string;
+        companyDomain: string | null;
+        sources: SourceTuple[] | null;
+      }
+    >
+  >`
     SELECT j.id, j.company_id AS "companyId", j.title, j.city, j.region, j.country_code AS "countryCode", j.remote,
       j.employment_type AS "employmentType", j.seniority, j.job_family AS "jobFamily",
       j.salary_min AS "salaryMin", j.salary_max AS "salaryMax", j.salary_currency AS "salaryCurrency",
@@ -23,7 +32,8 @@ export async function loadJobRows(db: SqlReader, ids: readonly string[]): Promis
       j.last_verified_at AS "lastVerifiedAt", j.status::text AS status, j.closed_reason AS "closedReason",
       j.repost_count AS "repostCount", j.p_real AS "pReal", c.name AS "companyName", c.domain AS "companyDomain",
       (SELECT json_agg(json_build_array(s.provider, s.provider_job_id, s.url,
-          (extract(epoch FROM s.first_seen_at) * 1000)::bigint, (extract(epoch FROM s.last_seen_at) * 1000)::bigint, s.fields))
+          (extract(epoch FROM s.first_seen_at) * 1000)::bigint, (extract(epoch FROM s.last_seen_at) * 1000)::bigint,
+            s.fields))
         FROM job_sources s WHERE s.canonical_job_id = j.id) AS sources
     FROM canonical_jobs j JOIN companies c ON c.id = j.company_id
     WHERE j.id = ANY(${[...ids]}::text[])`;

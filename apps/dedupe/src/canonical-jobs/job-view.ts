@@ -2,7 +2,10 @@ import type { Job } from '@jobs/contracts';
 import type { CanonicalJob, Company, JobSource } from '@jobs/db';
 
 /** A source as the view shows it. */
-export type JobSourceView = Pick<JobSource, 'provider' | 'providerJobId' | 'url' | 'firstSeenAt' | 'lastSeenAt' | 'fields'>;
+export type JobSourceView = Pick<
+  JobSource,
+  'provider' | 'providerJobId' | 'url' | 'firstSeenAt' | 'lastSeenAt' | 'fields'
+>;
 
 /** A stored canonical job with what its public view reads (`loadJobRows`), and nothing else. */
 export type CanonicalJobRow = Pick<

@@ -17,7 +17,11 @@ export interface ListedState {
  * Open jobs sharing a blocking key, oldest first (ties in score go to the oldest). Jobs made
  * before blocking keys were stored are found by their legacy `blocking_key` column.
  */
-export async function candidates(tx: Prisma.TransactionClient, keys: string[], records: readonly NormalizedProviderRecord[]): Promise<StoredRow[]> {
+export async function candidates(
+  tx: Prisma.TransactionClient,
+  keys: string[],
+  records: readonly NormalizedProviderRecord[],
+): Promise<StoredRow[]> {
   const legacy = [...new Set(records.flatMap((r) => legacyBlocks(r)))];
   const jobs = await tx.canonicalJob.findMany({
     // closed jobs too: a new listing of a closed opening re-lists it (same id, repost_count up)
@@ -28,8 +32,14 @@ export async function candidates(tx: Prisma.TransactionClient, keys: string[], r
   if (jobs.length === 0) return [];
   // one query after the other: nested includes would run side by side on the transaction's connection
   const ids = jobs.map((j) => j.id);
-  const sources = await tx.jobSource.findMany({ where: { canonicalJobId: { in: ids } }, select: { canonicalJobId: true, provider: true, providerJobId: true, listed: true } });
-  const jobKeys = await tx.canonicalJobKey.findMany({ where: { canonicalJobId: { in: ids } }, select: { canonicalJobId: true, key: true } });
+  const sources = await tx.jobSource.findMany({
+    where: { canonicalJobId: { in: ids } },
+    select: { canonicalJobId: true, provider: true, providerJobId: true, listed: true },
+  });
+  const jobKeys = await tx.canonicalJobKey.findMany({
+    where: { canonicalJobId: { in: ids } },
+    select: { canonicalJobId: true, key: true },
+  });
   return jobs.map((job) => ({
     ...job,
     sources: sources.filter((s) => s.canonicalJobId === job.id),
@@ -41,7 +51,14 @@ export async function candidates(tx: Prisma.TransactionClient, keys: string[], r
 function legacyBlocks(record: NormalizedProviderRecord): string[] {
   const name = `name:${normalizeCompanyName(record.company.name)}`;
   const blocks = [blockingKey(name, record.title, record.location.country_code)];
-  if (record.company.domain) blocks.push(blockingKey(record.company.domain.toLowerCase().replace(/^www\./, ''), record.title, record.location.country_code));
+  if (record.company.domain)
+    blocks.push(
+      blockingKey(
+        record.company.domain.toLowerCase().replace(/^www\./, ''),
+        record.title,
+        record.location.country_code,
+      ),
+    );
   return blocks;
 }
 
@@ -50,11 +67,17 @@ function legacyBlocks(record: NormalizedProviderRecord): string[] {
  * edits): each as stored, and as those listings leave it (each changed field follows its listing
  * where the listing is the field's source or a better one; `listingChanges`). One read, rare.
  */
-export async function listingStates(tx: Prisma.TransactionClient, seen: readonly KnownSighting[]): Promise<Map<string, ListedState>> {
+export async function listingStates(
+  tx: Prisma.TransactionClient,
+  seen: readonly KnownSighting[],
+): Promise<Map<string, ListedState>> {
   const changed = seen.filter((k) => k.changed.length > 0);
   const states = new Map<string, ListedState>();
   if (changed.length === 0) return states;
-  const rows = await tx.canonicalJob.findMany({ where: { id: { in: [...new Set(changed.map((k) => k.jobId))] } }, include: { company: true } });
+  const rows = await tx.canonicalJob.findMany({
+    where: { id: { in: [...new Set(changed.map((k) => k.jobId))] } },
+    include: { company: true },
+  });
   for (const row of rows) {
     const before = rankedStateOfRow(row);
     states.set(row.id, { before, after: before });

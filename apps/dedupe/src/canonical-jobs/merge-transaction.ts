@@ -9,11 +9,26 @@ import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorde
 import { providerBits } from '../own-index/own-index-query.js';
 import { applyAbsences, type RefreshListing } from './absences.js';
 import { resolveCompanies } from './companies.js';
-import { fieldDiff, fieldUpdateData, fieldWritesStatement, isEmptyDiff, type FieldWrite, type RankedState } from './job-field-writes.js';
+import {
+  fieldDiff,
+  fieldUpdateData,
+  fieldWritesStatement,
+  isEmptyDiff,
+  type FieldWrite,
+  type RankedState,
+} from './job-field-writes.js';
 import { jobCreate, rankedStateOfRow, sourceCreate, type StoredRow } from './job-row-mapping.js';
 import { pRealFor } from './job-view.js';
 import { candidates, listingStates } from './merge-candidates.js';
-import { knownSources, listingKey, recordSightings, sightingOf, writeJobSightings, type JobSighting, type KnownSighting } from './sightings.js';
+import {
+  knownSources,
+  listingKey,
+  recordSightings,
+  sightingOf,
+  writeJobSightings,
+  type JobSighting,
+  type KnownSighting,
+} from './sightings.js';
 
 export interface MergeResult {
   jobId: string;
@@ -64,7 +79,8 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
   const inputs = records.map((r) => recordToMatch(r));
   const keys = [...new Set(inputs.flatMap((i) => i.keys))];
   // one statement, locks taken in ascending lock-id order: every transaction agrees on the order
-  await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM unnest(${keys}::text[]) AS x ORDER BY 1) AS locks`;
+  await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM
+    unnest(${keys}::text[]) AS x ORDER BY 1) AS locks`;
   // read again under the locks: another replica may have stored some since sightKnown
   const known = await knownSources(tx, records);
   const knownBySource = new Map(known.map((s) => [listingKey(s.provider, s.provider_job_id), s]));
@@ -89,7 +105,13 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
   const index = new CanonicalIndex(() => newId('job'));
   for (const { row, before } of loaded.values()) {
     const state = listed.get(row.id)?.after ?? before;
-    index.load({ id: row.id, fields: state.fields, fieldSources: state.sources, keys: row.keys.map((k) => k.key), sources: row.sources });
+    index.load({
+      id: row.id,
+      fields: state.fields,
+      fieldSources: state.sources,
+      keys: row.keys.map((k) => k.key),
+      sources: row.sources,
+    });
   }
 
   const results: MergeOutcome[] = [];
@@ -103,7 +125,11 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
     }
     const result = index.merge(record);
     // a new listing of a closed job is a re-listing: same id, open again, one more repost
-    const relistsClosed = result.merged && !result.reposted && !touched.has(result.jobId) && loaded.get(result.jobId)?.row.status === 'closed';
+    const relistsClosed =
+      result.merged &&
+      !result.reposted &&
+      !touched.has(result.jobId) &&
+      loaded.get(result.jobId)?.row.status === 'closed';
     const reposted = result.reposted || relistsClosed;
     results.push({ jobId: result.jobId, merged: result.merged, existing: result.merged || result.known, reposted });
     // the same listing twice in one batch: the first one is the source
@@ -117,7 +143,9 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
   }
 
   // every job this transaction may change, locked, as it was before
-  const track: JobTrack = await lifecycle.begin(tx, [...new Set([...knownSeen.map((k) => k.jobId), ...touched.keys()])]);
+  const track: JobTrack = await lifecycle.begin(tx, [
+    ...new Set([...knownSeen.map((k) => k.jobId), ...touched.keys()]),
+  ]);
   for (const jobId of touched.keys()) if (!track.before.has(jobId)) track.created.add(jobId);
   for (const [jobId, entry] of touched) if (entry.reposts > 0 && !track.created.has(jobId)) track.reposted.add(jobId);
 
@@ -133,10 +161,18 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
     const domain = index.job(jobId)!.fields.companyDomain;
     return domain !== null && domain !== loaded.get(jobId)?.before.fields.companyDomain;
   };
-  const madeOrMoved = [...touched.keys()].flatMap((jobId) => (!loaded.has(jobId) || learnt(jobId) ? [index.job(jobId)!.fields] : []));
+  const madeOrMoved = [...touched.keys()].flatMap((jobId) =>
+    !loaded.has(jobId) || learnt(jobId) ? [index.job(jobId)!.fields] : [],
+  );
   const fieldsOf = new Map(records.map((r, i) => [r, inputs[i]!.fields]));
-  const offers = bestCompanyNames([...touched.values()].flatMap(({ sources }) => sources.map((r) => ({ provider: r.provider, fields: fieldsOf.get(r)! }))));
-  const companyIds = await resolveCompanies(tx, madeOrMoved, offers, (openJobIds) => lifecycle.lock(tx, track, openJobIds));
+  const offers = bestCompanyNames(
+    [...touched.values()].flatMap(({ sources }) =>
+      sources.map((r) => ({ provider: r.provider, fields: fieldsOf.get(r)! })),
+    ),
+  );
+  const companyIds = await resolveCompanies(tx, madeOrMoved, offers, (openJobIds) =>
+    lifecycle.lock(tx, track, openJobIds),
+  );
   for (const [jobId, { seenAt, sources, reposts, relisting }] of touched) {
     const job = index.job(jobId)!;
     const stored = loaded.get(jobId);
@@ -159,9 +195,19 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
     };
     let after: RankedState = { fields: job.fields, sources: job.fieldSources };
     // a closed job listed again: the new listing's posting time, as for any re-listing
-    if (relisting) after = { fields: { ...after.fields, postedAt: relisting.posted_at }, sources: { ...after.sources, posted_at: sourceOf(relisting, 'posted_at') } };
+    if (relisting)
+      after = {
+        fields: { ...after.fields, postedAt: relisting.posted_at },
+        sources: { ...after.sources, posted_at: sourceOf(relisting, 'posted_at') },
+      };
     const diff = fieldDiff(stored.before, after);
-    const write: FieldWrite = { id: jobId, diff, fields: after.fields, companyId: learnt(jobId) ? companyIds.of(job.fields) : null, sighting };
+    const write: FieldWrite = {
+      id: jobId,
+      diff,
+      fields: after.fields,
+      companyId: learnt(jobId) ? companyIds.of(job.fields) : null,
+      sighting,
+    };
     listed.delete(jobId);
     if (reposts > 0) relists.push({ write, storedSources: stored.before.sources, reposts });
     else if (!isEmptyDiff(diff) || write.companyId) fieldWrites.push(write);
@@ -170,7 +216,8 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
   // known listings' changes of jobs no new record met
   for (const [jobId, { before, after }] of listed) {
     const diff = fieldDiff(before, after);
-    if (!isEmptyDiff(diff)) fieldWrites.push({ id: jobId, diff, fields: after.fields, companyId: null, sighting: null });
+    if (!isEmptyDiff(diff))
+      fieldWrites.push({ id: jobId, diff, fields: after.fields, companyId: null, sighting: null });
   }
   // set-based: one insert for the new jobs, one for the new sources, one update for the jobs
   // that only met another listing (sighting and p_real), one for those whose fields changed;
@@ -180,12 +227,20 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
   if (fieldWrites.length > 0) await tx.$executeRaw(fieldWritesStatement(fieldWrites));
   for (const { write, storedSources, reposts } of relists) {
     // re-listed: same id, one more repost, open again
-    const data = { ...fieldUpdateData(write, storedSources), repostCount: { increment: reposts }, status: 'open' as const, closedReason: null, closedAt: null };
+    const data = {
+      ...fieldUpdateData(write, storedSources),
+      repostCount: { increment: reposts },
+      status: 'open' as const,
+      closedReason: null,
+      closedAt: null,
+    };
     await tx.canonicalJob.update({ where: { id: write.id }, data });
   }
   if (newSources.length > 0) await tx.jobSource.createMany({ data: newSources });
   // stored jobs that new providers saw: their bits, in one statement
-  const grown = [...touched].filter(([jobId]) => loaded.has(jobId)).map(([jobId, { sources }]) => ({ jobId, bits: providerBits(sources.map((r) => r.provider)) }));
+  const grown = [...touched]
+    .filter(([jobId]) => loaded.has(jobId))
+    .map(([jobId, { sources }]) => ({ jobId, bits: providerBits(sources.map((r) => r.provider)) }));
   if (grown.length > 0) {
     await tx.$executeRaw`
       UPDATE canonical_jobs AS j SET seen_by = j.seen_by | v.bits
@@ -193,7 +248,9 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
       WHERE j.id = v.id AND (j.seen_by | v.bits) <> j.seen_by`;
   }
   // a changed title brings its blocking keys along, so later records still meet the job
-  for (const k of knownSeen) if (k.changed.includes('title')) for (const key of recordToMatch(k.record).keys) newKeys.push({ key, canonicalJobId: k.jobId });
+  for (const k of knownSeen)
+    if (k.changed.includes('title'))
+      for (const key of recordToMatch(k.record).keys) newKeys.push({ key, canonicalJobId: k.jobId });
   if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
   if (refresh) await applyAbsences(tx, lifecycle, track, refresh);
   await lifecycle.finish(tx, track);

@@ -28,18 +28,33 @@ export interface KnownSource {
 /** One key per listing: its provider and the provider's id of it. */
 export const listingKey = (provider: string, providerJobId: string): string => `${provider}\u0000${providerJobId}`;
 
-/** The stored sources of these listings, in one indexed statement (Prisma's OR of pairs costs more to build than to run). */
+/**
+ * The stored sources of these listings, in one indexed statement (Prisma's OR of pairs costs more to build than to
+ * run).
+ */
 export function knownSources(db: SqlReader, records: readonly NormalizedProviderRecord[]): Promise<KnownSource[]> {
   if (records.length === 0) return Promise.resolve([]);
   return db.$queryRaw<KnownSource[]>`
     SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes
-    FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[], ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
+    FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[],
+      ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
       ON s.provider = v.provider::provider AND s.provider_job_id = v.id`;
 }
 
 /** `record` as a sighting of its stored `source`, with the fields its provider changed since. */
-export function sightingOf(source: KnownSource, record: NormalizedProviderRecord, changed: UpdateField[]): KnownSighting {
-  return { sourceId: source.id, jobId: source.canonical_job_id, seenAt: new Date(record.seen_at), verified: record.provider === 'own_index', record, changed };
+export function sightingOf(
+  source: KnownSource,
+  record: NormalizedProviderRecord,
+  changed: UpdateField[],
+): KnownSighting {
+  return {
+    sourceId: source.id,
+    jobId: source.canonical_job_id,
+    seenAt: new Date(record.seen_at),
+    verified: record.provider === 'own_index',
+    record,
+    changed,
+  };
 }
 
 /**
@@ -47,14 +62,18 @@ export function sightingOf(source: KnownSource, record: NormalizedProviderRecord
  * provider last showed them: no lock, no merge, no lifecycle change can follow) and the rest,
  * which go to the merge transaction. One indexed read for the whole batch; nothing written.
  */
-export async function findSightings(db: SqlReader, records: readonly NormalizedProviderRecord[]): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
+export async function findSightings(
+  db: SqlReader,
+  records: readonly NormalizedProviderRecord[],
+): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
   const known = await knownSources(db, records);
   const bySource = new Map(known.map((k) => [listingKey(k.provider, k.provider_job_id), k]));
   const sightings: KnownSighting[] = [];
   const rest: NormalizedProviderRecord[] = [];
   for (const record of records) {
     const source = bySource.get(listingKey(record.provider, record.provider_job_id));
-    if (source && listingChangedFields(source.field_hashes, record).length === 0) sightings.push(sightingOf(source, record, []));
+    if (source && listingChangedFields(source.field_hashes, record).length === 0)
+      sightings.push(sightingOf(source, record, []));
     else rest.push(record);
   }
   return { sightings, rest };
@@ -86,14 +105,18 @@ export async function recordSightings(tx: Prisma.TransactionClient, seen: readon
  * transaction around it: one statement is atomic). Times only move forward (GREATEST), so
  * sightings written in any order leave the latest; a row already as new is not rewritten.
  */
-export async function recordUnchangedSightings(db: Pick<PooledStatements, '$executeRaw'>, seen: readonly KnownSighting[]): Promise<void> {
+export async function recordUnchangedSightings(
+  db: Pick<PooledStatements, '$executeRaw'>,
+  seen: readonly KnownSighting[],
+): Promise<void> {
   if (seen.length === 0) return;
   const sources = latestSightingPerSource(seen);
   await db.$executeRaw`
       WITH sources AS (
         UPDATE job_sources AS s
         SET last_seen_at = GREATEST(s.last_seen_at, v.seen_at), listed = true, unlisted_at = NULL, closed_reason = NULL
-        FROM unnest(${sources.map((k) => k.sourceId)}::text[], ${sources.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
+        FROM unnest(${sources.map((k) => k.sourceId)}::text[],
+          ${sources.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
         WHERE s.id = v.id AND (s.last_seen_at < v.seen_at OR NOT s.listed)
         RETURNING 1
       )
@@ -114,7 +137,8 @@ export async function writeJobSightings(tx: Prisma.TransactionClient, writes: re
   const rows = [...writes].sort((a, b) => ascending(a.id, b.id));
   await tx.$executeRaw`
     UPDATE canonical_jobs AS j
-    SET last_seen_at = v.last_seen_at, p_real = v.p_real, last_verified_at = COALESCE(v.last_verified_at, j.last_verified_at), updated_at = now()
+    SET last_seen_at = v.last_seen_at, p_real = v.p_real, last_verified_at = COALESCE(v.last_verified_at,
+      j.last_verified_at), updated_at = now()
     FROM unnest(
       ${rows.map((u) => u.id)}::text[],
       ${rows.map((u) => u.lastSeenAt.toISOString())}::text[]::timestamptz[],
@@ -134,7 +158,8 @@ function jobSightingsUpdate(seen: readonly KnownSighting[]): Prisma.Sql {
   const jobs = [...sightingsByJob(seen)].sort(([a], [b]) => ascending(a, b));
   return Prisma.sql`
       UPDATE canonical_jobs AS j
-      SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at, v.verified_at)
+      SET last_seen_at = GREATEST(j.last_seen_at, v.seen_at), last_verified_at = GREATEST(j.last_verified_at,
+        v.verified_at)
       FROM unnest(
         ${jobs.map(([id]) => id)}::text[],
         ${jobs.map(([, t]) => t.seenAt.toISOString())}::text[]::timestamptz[],
@@ -158,7 +183,10 @@ function latestSightingPerSource(seen: readonly KnownSighting[]): KnownSighting[
   return [...bySource.values()].sort((a, b) => ascending(a.sourceId, b.sourceId));
 }
 
-/** Each sighted job's latest sighting, and when the own crawler last confirmed it (the latest times, whatever the batch's order). */
+/**
+ * Each sighted job's latest sighting, and when the own crawler last confirmed it (the latest times, whatever the
+ * batch's order).
+ */
 function sightingsByJob(seen: readonly KnownSighting[]): Map<string, { seenAt: Date; verifiedAt: Date | null }> {
   const byJob = new Map<string, { seenAt: Date; verifiedAt: Date | null }>();
   for (const k of seen) {

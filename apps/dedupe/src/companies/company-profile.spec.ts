@@ -6,9 +6,19 @@ const daysAgo = (n: number) => new Date(NOW.getTime() - n * 86_400_000);
 const company = { id: 'cmp_1', name: 'Acme', domain: 'acme.example' };
 
 function job(overrides: Partial<CompanyJobFacts> = {}): CompanyJobFacts {
-  return { status: 'open', firstSeenAt: daysAgo(5), lastSeenAt: daysAgo(1), closedAt: null, pReal: 0.6, jobFamily: 'engineering', sources: [{ provider: 'provider_a', lastSeenAt: daysAgo(1) }], ...overrides };
+  return {
+    status: 'open',
+    firstSeenAt: daysAgo(5),
+    lastSeenAt: daysAgo(1),
+    closedAt: null,
+    pReal: 0.6,
+    jobFamily: 'engineering',
+    sources: [{ provider: 'provider_a', lastSeenAt: daysAgo(1) }],
+    ...overrides,
+  };
 }
-const closed = (closedDaysAgo: number, overrides: Partial<CompanyJobFacts> = {}) => job({ status: 'closed', closedAt: daysAgo(closedDaysAgo), lastSeenAt: daysAgo(closedDaysAgo + 1), ...overrides });
+const closed = (closedDaysAgo: number, overrides: Partial<CompanyJobFacts> = {}) =>
+  job({ status: 'closed', closedAt: daysAgo(closedDaysAgo), lastSeenAt: daysAgo(closedDaysAgo + 1), ...overrides });
 
 describe('isHiring', () => {
   it('is true with a recently seen open job; corroboration raises confidence', () => {
@@ -43,18 +53,32 @@ describe('isHiring', () => {
 describe('hiringPulse', () => {
   it('counts open jobs now against open jobs 30 days ago', () => {
     expect(hiringPulse([job(), job()], NOW)).toEqual({ direction: 'up', open_jobs_30d_change: 2 });
-    expect(hiringPulse([job({ firstSeenAt: daysAgo(60) })], NOW)).toEqual({ direction: 'flat', open_jobs_30d_change: 0 });
+    expect(hiringPulse([job({ firstSeenAt: daysAgo(60) })], NOW)).toEqual({
+      direction: 'flat',
+      open_jobs_30d_change: 0,
+    });
     // open 30 days ago, closed since
-    expect(hiringPulse([closed(10, { firstSeenAt: daysAgo(60) }), closed(5, { firstSeenAt: daysAgo(45) })], NOW)).toEqual({ direction: 'down', open_jobs_30d_change: -2 });
+    expect(
+      hiringPulse([closed(10, { firstSeenAt: daysAgo(60) }), closed(5, { firstSeenAt: daysAgo(45) })], NOW),
+    ).toEqual({ direction: 'down', open_jobs_30d_change: -2 });
     // closed before the window began: it was not open then either
-    expect(hiringPulse([closed(40, { firstSeenAt: daysAgo(60) })], NOW)).toEqual({ direction: 'flat', open_jobs_30d_change: 0 });
+    expect(hiringPulse([closed(40, { firstSeenAt: daysAgo(60) })], NOW)).toEqual({
+      direction: 'flat',
+      open_jobs_30d_change: 0,
+    });
   });
 });
 
 describe('companyProfile', () => {
   it('puts it together: counts, families, sources per provider', () => {
     const jobs = [
-      job({ jobFamily: 'engineering', sources: [{ provider: 'provider_a', lastSeenAt: daysAgo(1) }, { provider: 'own_index', lastSeenAt: daysAgo(2) }] }),
+      job({
+        jobFamily: 'engineering',
+        sources: [
+          { provider: 'provider_a', lastSeenAt: daysAgo(1) },
+          { provider: 'own_index', lastSeenAt: daysAgo(2) },
+        ],
+      }),
       job({ jobFamily: 'engineering', sources: [{ provider: 'provider_a', lastSeenAt: daysAgo(3) }] }),
       job({ jobFamily: 'sales', sources: [{ provider: 'provider_b', lastSeenAt: daysAgo(4) }] }),
       job({ jobFamily: null }),
@@ -64,7 +88,10 @@ describe('companyProfile', () => {
     expect(CompanyProfileSchema.parse(profile)).toEqual(profile);
     expect(profile.open_jobs_count).toBe(4);
     expect(profile.is_hiring.value).toBe(true);
-    expect(profile.top_job_families).toEqual([{ job_family: 'engineering', open_jobs: 2 }, { job_family: 'sales', open_jobs: 1 }]);
+    expect(profile.top_job_families).toEqual([
+      { job_family: 'engineering', open_jobs: 2 },
+      { job_family: 'sales', open_jobs: 1 },
+    ]);
     expect(profile.sources).toEqual([
       { provider: 'own_index', open_jobs: 1, last_seen_at: daysAgo(2).toISOString() },
       { provider: 'provider_a', open_jobs: 3, last_seen_at: daysAgo(1).toISOString() },
@@ -76,6 +103,12 @@ describe('companyProfile', () => {
   it('keeps at most five families, largest first then by name', () => {
     const families = ['a', 'b', 'c', 'd', 'e', 'f'];
     const jobs = families.flatMap((f, i) => Array.from({ length: i === 5 ? 2 : 1 }, () => job({ jobFamily: f })));
-    expect(companyProfile(company, jobs, NOW).top_job_families.map((f) => f.job_family)).toEqual(['f', 'a', 'b', 'c', 'd']);
+    expect(companyProfile(company, jobs, NOW).top_job_families.map((f) => f.job_family)).toEqual([
+      'f',
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
   });
 });

@@ -12,7 +12,14 @@
  * - `top_job_families`: the five largest families of open jobs.
  * - `sources`: per provider that saw a job of the company, its open jobs and latest sighting.
  */
-import { PROVIDER_SLUGS, type CompanyProfile, type CompanyRef, type HiringPulse, type IsHiring, type ProviderSlug } from '@jobs/contracts';
+import {
+  PROVIDER_SLUGS,
+  type CompanyProfile,
+  type CompanyRef,
+  type HiringPulse,
+  type IsHiring,
+  type ProviderSlug,
+} from '@jobs/contracts';
 
 export const HIRING_FRESH_DAYS = 30;
 export const CLOSED_RECENT_DAYS = 90;
@@ -40,24 +47,54 @@ export function isHiring(jobs: readonly CompanyJobFacts[], now: Date): IsHiring 
   if (fresh.length > 0) {
     const latest = new Date(Math.max(...fresh.map((j) => j.lastSeenAt.getTime())));
     const confidence = Math.min(0.99, 1 - fresh.reduce((p, j) => p * (1 - j.pReal), 1));
-    return { value: true, confidence: round2(confidence), basis: `${fresh.length} open job${fresh.length === 1 ? '' : 's'} seen in the last ${HIRING_FRESH_DAYS} days (latest on ${day(latest)}).` };
+    return {
+      value: true,
+      confidence: round2(confidence),
+      basis:
+        `${fresh.length} open job${fresh.length === 1 ? '' : 's'} ` +
+        `seen in the last ${HIRING_FRESH_DAYS} days (latest on ` +
+        `${day(latest)}).`,
+    };
   }
   if (open.length > 0) {
-    return { value: null, confidence: 0, basis: `Unknown: its ${open.length} open job${open.length === 1 ? ' was' : 's were'} not seen for over ${HIRING_FRESH_DAYS} days.` };
+    return {
+      value: null,
+      confidence: 0,
+      basis:
+        `Unknown: its ${open.length} open ` +
+        `job${open.length === 1 ? ' was' : 's were'} not seen for ` +
+        `over ${HIRING_FRESH_DAYS} days.`,
+    };
   }
   const closings = jobs.flatMap((j) => (j.closedAt ? [j.closedAt.getTime()] : []));
   const lastClosed = closings.length > 0 ? Math.max(...closings) : null;
   if (lastClosed !== null && now.getTime() - lastClosed <= CLOSED_RECENT_DAYS * DAY_MS) {
-    return { value: false, confidence: 0.8, basis: `No open jobs: all ${jobs.length} known job${jobs.length === 1 ? '' : 's'} closed (absent from complete refreshes), the last on ${day(new Date(lastClosed))}.` };
+    return {
+      value: false,
+      confidence: 0.8,
+      basis:
+        `No open jobs: all ${jobs.length} known ` +
+        `job${jobs.length === 1 ? '' : 's'} closed (absent from ` +
+        `complete refreshes), the last on ` +
+        `${day(new Date(lastClosed))}.`,
+    };
   }
   if (jobs.length === 0) return { value: null, confidence: 0, basis: 'Unknown: no job of this company was ever seen.' };
-  return { value: null, confidence: 0, basis: `Unknown: no open job, and none closed in the last ${CLOSED_RECENT_DAYS} days.` };
+  return {
+    value: null,
+    confidence: 0,
+    basis: `Unknown: no open job, and none closed in the last ${CLOSED_RECENT_DAYS} days.`,
+  };
 }
 
 export function hiringPulse(jobs: readonly CompanyJobFacts[], now: Date): HiringPulse {
   const then = now.getTime() - PULSE_DAYS * DAY_MS;
   const openNow = jobs.filter((j) => j.status === 'open').length;
-  const openThen = jobs.filter((j) => j.firstSeenAt.getTime() <= then && (j.status === 'open' ? true : j.closedAt === null || j.closedAt.getTime() > then)).length;
+  const openThen = jobs.filter(
+    (j) =>
+      j.firstSeenAt.getTime() <= then &&
+      (j.status === 'open' ? true : j.closedAt === null || j.closedAt.getTime() > then),
+  ).length;
   const change = openNow - openThen;
   return { direction: change > 0 ? 'up' : change < 0 ? 'down' : 'flat', open_jobs_30d_change: change };
 }

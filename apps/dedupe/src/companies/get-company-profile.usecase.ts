@@ -19,7 +19,15 @@ export class GetCompanyProfileUseCase {
     const routable = query.providers_routable as ProviderSlug[];
     const jobs = await this.prisma.canonicalJob.findMany({
       where: { companyId: company.id, sources: { some: { provider: { in: routable } } } },
-      select: { status: true, firstSeenAt: true, lastSeenAt: true, closedAt: true, pReal: true, jobFamily: true, sources: { where: { provider: { in: routable } }, select: { provider: true, lastSeenAt: true } } },
+      select: {
+        status: true,
+        firstSeenAt: true,
+        lastSeenAt: true,
+        closedAt: true,
+        pReal: true,
+        jobFamily: true,
+        sources: { where: { provider: { in: routable } }, select: { provider: true, lastSeenAt: true } },
+      },
     });
     if (jobs.length === 0) return null;
     return companyProfile({ id: company.id, name: company.name, domain: company.domain }, jobs, now);

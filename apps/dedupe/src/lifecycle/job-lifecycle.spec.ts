@@ -1,7 +1,18 @@
 import { examples, JobLifecycleChanged, type NormalizedProviderRecord } from '@jobs/contracts';
-import { changedJobFields, decideChanges, hiringChangeId, jobChangeId, listingChangedFields, recordFieldHashes, UPDATE_FIELDS } from './job-lifecycle.js';
+import {
+  changedJobFields,
+  decideChanges,
+  hiringChangeId,
+  jobChangeId,
+  listingChangedFields,
+  recordFieldHashes,
+  UPDATE_FIELDS,
+} from './job-lifecycle.js';
 
-const record = (overrides: Partial<NormalizedProviderRecord> = {}): NormalizedProviderRecord => ({ ...examples.normalizedRecord(), ...overrides });
+const record = (overrides: Partial<NormalizedProviderRecord> = {}): NormalizedProviderRecord => ({
+  ...examples.normalizedRecord(),
+  ...overrides,
+});
 
 describe('decideChanges', () => {
   const none = { created: false, reposted: false, closed: false, changedFields: [] as const };
@@ -10,7 +21,9 @@ describe('decideChanges', () => {
   });
   it('a job made in the transaction is opened only, whatever else happened to it', () => {
     expect(decideChanges({ ...none, created: true })).toEqual(['opened']);
-    expect(decideChanges({ created: true, reposted: true, closed: false, changedFields: ['title'] })).toEqual(['opened']);
+    expect(decideChanges({ created: true, reposted: true, closed: false, changedFields: ['title'] })).toEqual([
+      'opened',
+    ]);
   });
   it('a re-listing is reposted, then updated when tracked fields changed', () => {
     expect(decideChanges({ ...none, reposted: true })).toEqual(['reposted']);
@@ -30,24 +43,56 @@ describe('changedJobFields', () => {
   const job = examples.job();
   it('names the tracked fields that changed, in UPDATE_FIELDS order', () => {
     expect(changedJobFields(job, { ...job })).toEqual([]);
-    expect(changedJobFields(job, { ...job, description: 'new', title: 'Staff Engineer' })).toEqual(['title', 'description']);
+    expect(changedJobFields(job, { ...job, description: 'new', title: 'Staff Engineer' })).toEqual([
+      'title',
+      'description',
+    ]);
     expect(changedJobFields(job, { ...job, location: { ...job.location, city: 'Leeds' } })).toEqual(['location']);
     expect(changedJobFields(job, { ...job, salary: null })).toEqual(['salary']);
   });
   it('ignores key order inside objects and fields that never fire an update', () => {
-    const reordered = { ...job, location: { remote: job.location.remote, country_code: job.location.country_code, region: job.location.region, city: job.location.city } };
+    const reordered = {
+      ...job,
+      location: {
+        remote: job.location.remote,
+        country_code: job.location.country_code,
+        region: job.location.region,
+        city: job.location.city,
+      },
+    };
     expect(changedJobFields(job, reordered)).toEqual([]);
-    expect(changedJobFields(job, { ...job, ...({ last_seen_at: '2030-01-01T00:00:00.000Z', posted_at: null, p_real: 0.99 } as object) })).toEqual([]);
+    expect(
+      changedJobFields(job, {
+        ...job,
+        ...({ last_seen_at: '2030-01-01T00:00:00.000Z', posted_at: null, p_real: 0.99 } as object),
+      }),
+    ).toEqual([]);
   });
-  it('names the company once the job reaches a known one (a domain where there was none), and company.name when its known company is renamed', () => {
-    const unknown = { ...job, company: { ...job.company, domain: null } };
-    expect(changedJobFields(unknown, job)).toEqual(['company']);
-    expect(changedJobFields(unknown, { ...job, salary: null })).toEqual(['salary', 'company']);
-    expect(changedJobFields(job, { ...job, company: { ...job.company, name: 'Acme Holdings' } })).toEqual(['company.name']);
-    expect(changedJobFields(unknown, { ...unknown, company: { ...unknown.company, name: 'ACME' } })).toEqual([]);
-  });
+  it(
+    'names the company once the job reaches a known one (a domain ' +
+      'where there was none), and company.name when its known ' +
+      'company is renamed',
+    () => {
+      const unknown = { ...job, company: { ...job.company, domain: null } };
+      expect(changedJobFields(unknown, job)).toEqual(['company']);
+      expect(changedJobFields(unknown, { ...job, salary: null })).toEqual(['salary', 'company']);
+      expect(changedJobFields(job, { ...job, company: { ...job.company, name: 'Acme Holdings' } })).toEqual([
+        'company.name',
+      ]);
+      expect(changedJobFields(unknown, { ...unknown, company: { ...unknown.company, name: 'ACME' } })).toEqual([]);
+    },
+  );
   it('covers exactly the documented list', () => {
-    expect(UPDATE_FIELDS).toEqual(['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url']);
+    expect(UPDATE_FIELDS).toEqual([
+      'title',
+      'location',
+      'employment_type',
+      'seniority',
+      'job_family',
+      'salary',
+      'description',
+      'apply_url',
+    ]);
   });
 });
 
@@ -57,7 +102,12 @@ describe('listingChangedFields', () => {
     expect(listingChangedFields(before, record())).toEqual([]);
     expect(listingChangedFields(before, record({ title: record().title.toUpperCase() }))).toEqual([]);
     expect(listingChangedFields(before, record({ title: 'Chief Lighthouse Keeper' }))).toEqual(['title']);
-    expect(listingChangedFields(before, record({ salary: { min: 1, max: 2, currency: 'GBP', period: 'year', origin: 'declared' }, seniority: 'lead' }))).toEqual(['seniority', 'salary']);
+    expect(
+      listingChangedFields(
+        before,
+        record({ salary: { min: 1, max: 2, currency: 'GBP', period: 'year', origin: 'declared' }, seniority: 'lead' }),
+      ),
+    ).toEqual(['seniority', 'salary']);
   });
   it('never erases: a value the listing dropped is not a change', () => {
     const before = recordFieldHashes(record());
@@ -73,6 +123,15 @@ describe('change ids', () => {
     expect(jobChangeId('job_abc', 3)).toBe('chg_job_abc_3');
     expect(jobChangeId('job_abc', 3)).not.toBe(jobChangeId('job_abc', 4));
     expect(hiringChangeId('cmp_x', 1)).toBe('chg_cmp_x_h1');
-    expect(JobLifecycleChanged.ValueSchema.safeParse({ v: 1, change_id: jobChangeId('job_abc', 1), change: 'opened', changed_fields: [], job: examples.job(), occurred_at: '2026-10-01T12:00:00.000Z' }).success).toBe(true);
+    expect(
+      JobLifecycleChanged.ValueSchema.safeParse({
+        v: 1,
+        change_id: jobChangeId('job_abc', 1),
+        change: 'opened',
+        changed_fields: [],
+        job: examples.job(),
+        occurred_at: '2026-10-01T12:00:00.000Z',
+      }).success,
+    ).toBe(true);
   });
 });

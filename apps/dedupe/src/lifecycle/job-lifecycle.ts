@@ -12,7 +12,16 @@ import { normalizeTitle } from '@jobs/matching';
  * it: `job.reposted`), nor sightings (`last_seen_at`, `last_verified_at`), `sources`, `p_real`
  * or `status`; the company once it becomes known or is renamed (`ChangedField`).
  */
-export const UPDATE_FIELDS = ['title', 'location', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url'] as const;
+export const UPDATE_FIELDS = [
+  'title',
+  'location',
+  'employment_type',
+  'seniority',
+  'job_family',
+  'salary',
+  'description',
+  'apply_url',
+] as const;
 export type UpdateField = (typeof UPDATE_FIELDS)[number];
 
 type FieldValues = Record<UpdateField, unknown>;
@@ -34,7 +43,9 @@ function valuesOfJob(job: Pick<Job, UpdateField>): FieldValues {
 function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
 }
 
@@ -47,13 +58,24 @@ function canonical(value: unknown): string {
  */
 export type ChangedField = UpdateField | 'company' | 'company.name';
 
-/** The fields whose value differs between two views of one job: `UPDATE_FIELDS` in that order, then `company` or `company.name`. */
-export function changedJobFields(before: Pick<Job, UpdateField | 'company'>, after: Pick<Job, UpdateField | 'company'>): ChangedField[] {
+/**
+ * The fields whose value differs between two views of one job: `UPDATE_FIELDS` in that order, then `company` or
+ * `company.name`.
+ */
+export function changedJobFields(
+  before: Pick<Job, UpdateField | 'company'>,
+  after: Pick<Job, UpdateField | 'company'>,
+): ChangedField[] {
   const a = valuesOfJob(before);
   const b = valuesOfJob(after);
   const fields: ChangedField[] = UPDATE_FIELDS.filter((field) => canonical(a[field]) !== canonical(b[field]));
   if (before.company.domain === null && after.company.domain !== null) fields.push('company');
-  else if (after.company.domain !== null && before.company.domain === after.company.domain && before.company.name !== after.company.name) fields.push('company.name');
+  else if (
+    after.company.domain !== null &&
+    before.company.domain === after.company.domain &&
+    before.company.name !== after.company.name
+  )
+    fields.push('company.name');
   return fields;
 }
 
@@ -62,7 +84,10 @@ const short = (text: string) => createHash('sha256').update(text).digest('base64
 /** Key of the whole record's hash among a source's field hashes: an unchanged listing costs one hash. */
 const RECORD_HASH = '_record';
 
-/** Each tracked field of a record as canonical text; the title normalized, so casing or a provider's suffix never counts. */
+/**
+ * Each tracked field of a record as canonical text; the title normalized, so casing or a provider's suffix never
+ * counts.
+ */
 function canonicalFields(record: NormalizedProviderRecord): string[] {
   const values: FieldValues = {
     title: normalizeTitle(record.title),
@@ -83,7 +108,10 @@ function canonicalFields(record: NormalizedProviderRecord): string[] {
  */
 export function recordFieldHashes(record: NormalizedProviderRecord): Record<UpdateField | typeof RECORD_HASH, string> {
   const fields = canonicalFields(record);
-  return { ...(Object.fromEntries(UPDATE_FIELDS.map((f, i) => [f, short(fields[i]!)])) as Record<UpdateField, string>), [RECORD_HASH]: short(fields.join('\u0000')) };
+  return {
+    ...(Object.fromEntries(UPDATE_FIELDS.map((f, i) => [f, short(fields[i]!)])) as Record<UpdateField, string>),
+    [RECORD_HASH]: short(fields.join('\u0000')),
+  };
 }
 
 /**
@@ -92,14 +120,25 @@ export function recordFieldHashes(record: NormalizedProviderRecord): Record<Upda
  * before hashes were kept (empty) changes nothing. Nearly every sighting is of an unchanged
  * listing: the whole record's hash settles it.
  */
-export function listingChangedFields(stored: Readonly<Record<string, unknown>>, record: NormalizedProviderRecord): UpdateField[] {
+export function listingChangedFields(
+  stored: Readonly<Record<string, unknown>>,
+  record: NormalizedProviderRecord,
+): UpdateField[] {
   const fields = canonicalFields(record);
   if (typeof stored[RECORD_HASH] === 'string' && stored[RECORD_HASH] === short(fields.join('\u0000'))) return [];
-  return UPDATE_FIELDS.filter((field, i) => typeof stored[field] === 'string' && stored[field] !== short(fields[i]!) && !isEmpty(record, field));
+  return UPDATE_FIELDS.filter(
+    (field, i) => typeof stored[field] === 'string' && stored[field] !== short(fields[i]!) && !isEmpty(record, field),
+  );
 }
 
 function isEmpty(record: NormalizedProviderRecord, field: UpdateField): boolean {
-  if (field === 'location') return record.location.city === null && record.location.region === null && record.location.country_code === null && record.location.remote === null;
+  if (field === 'location')
+    return (
+      record.location.city === null &&
+      record.location.region === null &&
+      record.location.country_code === null &&
+      record.location.remote === null
+    );
   if (field === 'title') return false;
   return record[field] === null;
 }

@@ -49,12 +49,22 @@ export class LifecycleRecorder {
     const rows = await loadJobRows(tx, ids);
     const now = new Date();
     const companies = new Set<string>();
-    const changed: { id: string; after: Job; changedFields: ReturnType<typeof changedJobFields>; changes: ReturnType<typeof decideChanges> }[] = [];
+    const changed: {
+      id: string;
+      after: Job;
+      changedFields: ReturnType<typeof changedJobFields>;
+      changes: ReturnType<typeof decideChanges>;
+    }[] = [];
     for (const row of rows) {
       const before = track.before.get(row.id);
       const after = toJob(row);
       const changedFields = before ? changedJobFields(before, after) : [];
-      const changes = decideChanges({ created: track.created.has(row.id), reposted: track.reposted.has(row.id), closed: track.closed.has(row.id), changedFields });
+      const changes = decideChanges({
+        created: track.created.has(row.id),
+        reposted: track.reposted.has(row.id),
+        closed: track.closed.has(row.id),
+        changedFields,
+      });
       // opened, closed or reposted, or a job that reached this company: its hiring may have moved
       if (changes.some((c) => c !== 'updated') || changedFields.includes('company')) companies.add(row.companyId);
       if (changes.length > 0) changed.push({ id: row.id, after, changedFields, changes });
@@ -93,16 +103,32 @@ export class LifecycleRecorder {
     // one company's judgements serialize: advisory locks in one sorted statement, taken last in
     // the transaction (row locks on companies would meet the key-share locks of job inserts and
     // the company upserts of other batches in a cycle)
-    await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended('hiring:' || x, 0) AS k FROM unnest(${ids}::text[]) AS x ORDER BY 1) AS locks`;
+    await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended('hiring:' || x,
+      0) AS k FROM unnest(${ids}::text[]) AS x ORDER BY 1) AS locks`;
     const companies = await tx.company.findMany({ where: { id: { in: ids }, domain: { not: null } } });
     if (companies.length === 0) return;
     const jobs = await tx.canonicalJob.findMany({
       where: { companyId: { in: companies.map((c) => c.id) } },
-      select: { companyId: true, status: true, firstSeenAt: true, lastSeenAt: true, closedAt: true, pReal: true, jobFamily: true },
+      select: {
+        companyId: true,
+        status: true,
+        firstSeenAt: true,
+        lastSeenAt: true,
+        closedAt: true,
+        pReal: true,
+        jobFamily: true,
+      },
     });
-    const states = new Map((await tx.companyHiringState.findMany({ where: { companyId: { in: companies.map((c) => c.id) } } })).map((s) => [s.companyId, s]));
+    const states = new Map(
+      (await tx.companyHiringState.findMany({ where: { companyId: { in: companies.map((c) => c.id) } } })).map((s) => [
+        s.companyId,
+        s,
+      ]),
+    );
     for (const company of companies) {
-      const facts: CompanyJobFacts[] = jobs.filter((j) => j.companyId === company.id).map((j) => ({ ...j, sources: [] }));
+      const facts: CompanyJobFacts[] = jobs
+        .filter((j) => j.companyId === company.id)
+        .map((j) => ({ ...j, sources: [] }));
       const judged = isHiring(facts, now);
       const state = states.get(company.id);
       if (!state) {

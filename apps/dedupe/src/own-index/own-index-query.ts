@@ -4,7 +4,9 @@ import { PERIODS_PER_YEAR, titleWords } from '@jobs/job-filters';
 
 const DAY_MS = 86_400_000;
 
-/** A provider's bit in `canonical_jobs.seen_by` (own_index 1, provider_a 2, ... provider_f 64; the migration's order). */
+/**
+ * A provider's bit in `canonical_jobs.seen_by` (own_index 1, provider_a 2, ... provider_f 64; the migration's order).
+ */
 export const providerBit = (slug: ProviderSlug): number => 1 << PROVIDER_SLUGS.indexOf(slug);
 
 /** The bits of several providers. */
@@ -47,16 +49,25 @@ export function ownIndexCondition({ filters, scope, now }: Omit<OwnIndexQuery, '
   if (filters.title_or) where.push(anyOf(filters.title_or));
   if (filters.title_not && filters.title_not.length > 0) where.push(Prisma.sql`NOT ${anyOf(filters.title_not)}`);
   if (filters.country_code_or) where.push(Prisma.sql`j.country_code = ANY(${filters.country_code_or}::text[])`);
-  if (filters.posted_within_days !== undefined) where.push(Prisma.sql`j.first_seen_at >= ${new Date(now.getTime() - filters.posted_within_days * DAY_MS)}`);
+  if (filters.posted_within_days !== undefined)
+    where.push(Prisma.sql`j.first_seen_at >= ${new Date(now.getTime() - filters.posted_within_days * DAY_MS)}`);
   if (filters.seniority_or) where.push(Prisma.sql`j.seniority = ANY(${filters.seniority_or}::text[])`);
-  if (filters.employment_type_or) where.push(Prisma.sql`j.employment_type = ANY(${filters.employment_type_or}::text[])`);
+  if (filters.employment_type_or)
+    where.push(Prisma.sql`j.employment_type = ANY(${filters.employment_type_or}::text[])`);
   if (typeof filters.remote === 'boolean') where.push(Prisma.sql`j.remote = ${filters.remote}`);
   if (filters.salary_min_gte !== undefined) {
-    where.push(Prisma.sql`j.salary_currency IS NOT NULL AND j.salary_min IS NOT NULL AND j.salary_min * (CASE j.salary_period
-      WHEN 'month' THEN ${PERIODS_PER_YEAR.month}::float8 WHEN 'hour' THEN ${PERIODS_PER_YEAR.hour}::float8 WHEN 'year' THEN 1::float8 END) >= ${filters.salary_min_gte}`);
+    where.push(Prisma.sql`j.salary_currency IS NOT NULL AND j.salary_min IS NOT NULL AND j.salary_min * (CASE
+      j.salary_period
+      WHEN 'month' THEN ${PERIODS_PER_YEAR.month}::float8 WHEN 'hour' THEN ${PERIODS_PER_YEAR.hour}::float8 WHEN 'year'
+        THEN 1::float8 END) >= ${filters.salary_min_gte}`);
   }
-  if (filters.company_domain_or) where.push(Prisma.sql`j.company_id IN (SELECT c.id FROM companies c WHERE c.domain = ANY(${filters.company_domain_or}::text[]))`);
-  if (filters.job_family_or) where.push(Prisma.sql`lower(j.job_family) = ANY(${filters.job_family_or.map((f) => f.toLowerCase())}::text[])`);
+  if (filters.company_domain_or)
+    where.push(
+      Prisma.sql`j.company_id IN (SELECT c.id FROM companies c WHERE c.domain =
+        ANY(${filters.company_domain_or}::text[]))`,
+    );
+  if (filters.job_family_or)
+    where.push(Prisma.sql`lower(j.job_family) = ANY(${filters.job_family_or.map((f) => f.toLowerCase())}::text[])`);
   // only jobs a provider routable on the plan has seen: a test on the row (every plan with all
   // seven providers routable may see every stored job)
   const routable = providerBits(scope.providers_routable);
@@ -75,14 +86,20 @@ export interface StorePageKey {
 /**
  * One page of the own index's store for a search, after `after`: every filter of
  * `@jobs/job-filters` in SQL (same meaning, so nothing it keeps is missed), only jobs a provider
- * routable on the account's plan has seen, in a stable order (first_seen_at, then id, both descending; neither moves once a job exists,
+ * routable on the account's plan has seen, in a stable order (first_seen_at, then id, both descending; neither moves
+ * once a job exists,
  * and jobs first seen during the search sort before the first page and are not re-read), so
  * page after page reads every matching job once.
  */
-export function ownIndexPageQuery(query: Omit<OwnIndexQuery, 'want'> & { want: number; after: StorePageKey | null }): Prisma.Sql {
+export function ownIndexPageQuery(
+  query: Omit<OwnIndexQuery, 'want'> & { want: number; after: StorePageKey | null },
+): Prisma.Sql {
   const condition = ownIndexCondition(query);
-  const after = query.after ? Prisma.sql`AND (j.first_seen_at, j.id) < (${query.after.firstSeenAt}, ${query.after.id})` : Prisma.empty;
-  return Prisma.sql`SELECT j.id, j.first_seen_at FROM canonical_jobs j WHERE ${condition} ${after} ORDER BY j.first_seen_at DESC, j.id DESC LIMIT ${query.want}`;
+  const after = query.after
+    ? Prisma.sql`AND (j.first_seen_at, j.id) < (${query.after.firstSeenAt}, ${query.after.id})`
+    : Prisma.empty;
+  return Prisma.sql`SELECT j.id, j.first_seen_at FROM canonical_jobs j WHERE ${condition} ${after} ORDER BY
+    j.first_seen_at DESC, j.id DESC LIMIT ${query.want}`;
 }
 
 /** How many providers saw a job: the bits set in `seen_by` (seven providers, one bit each). */
@@ -95,7 +112,9 @@ const SOURCES_SEEN = Prisma.raw(PROVIDER_SLUGS.map((_, bit) => `((j.seen_by >> $
  * `paid_jobs`, read here, never written). One statement over the filter's index scan and the
  * account's paid jobs (their primary key), returning three integers: no row is loaded.
  */
-export function ownIndexCountQuery(query: Omit<OwnIndexQuery, 'want'> & { accountId: string; minSources: number }): Prisma.Sql {
+export function ownIndexCountQuery(
+  query: Omit<OwnIndexQuery, 'want'> & { accountId: string; minSources: number },
+): Prisma.Sql {
   const condition = ownIndexCondition(query);
   return Prisma.sql`SELECT count(*)::int AS matching,
       count(*) FILTER (WHERE ${SOURCES_SEEN} >= ${query.minSources})::int AS corroborated,

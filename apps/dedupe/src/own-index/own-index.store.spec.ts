@@ -15,7 +15,16 @@ import { OwnIndexStore } from './own-index.store.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const DAY = 86_400_000;
-const TITLES = ['Senior Software Engineer', 'Backend Engineer (m/w/d)', 'Data Analyst', 'Ingénieur Logiciel', 'C++ Developer', 'Engineering Manager', 'Product Designer', 'Head of Data'];
+const TITLES = [
+  'Senior Software Engineer',
+  'Backend Engineer (m/w/d)',
+  'Data Analyst',
+  'Ingénieur Logiciel',
+  'C++ Developer',
+  'Engineering Manager',
+  'Product Designer',
+  'Head of Data',
+];
 const COUNTRIES = ['GB', 'DE', 'US', null] as const;
 const SENIORITIES = ['junior', 'mid', 'senior', 'lead', null] as const;
 const TYPES = ['full_time', 'contract', null] as const;
@@ -34,7 +43,12 @@ function records(): NormalizedProviderRecord[] {
       // a distinct suffix per opening: no two records are the same job
       title: `${TITLES[i % TITLES.length]} ${['North', 'South', 'East', 'West', 'Core'][i % 5]} ${i}`,
       company: { name: `Company ${i % 3}`, domain: DOMAINS[i % 3]! },
-      location: { city: `City ${i}`, region: null, country_code: COUNTRIES[i % 4]!, remote: [true, false, null][i % 3]! },
+      location: {
+        city: `City ${i}`,
+        region: null,
+        country_code: COUNTRIES[i % 4]!,
+        remote: [true, false, null][i % 3]!,
+      },
       employment_type: TYPES[i % 3]!,
       seniority: SENIORITIES[i % 5]!,
       job_family: FAMILIES[i % 3]!,
@@ -61,7 +75,8 @@ let prisma: PrismaService;
 let repository: CanonicalJobRepository;
 let store: OwnIndexStore;
 /** Every matching job the store answers, in one page. */
-const everything = async (query: Omit<Parameters<OwnIndexStore['page']>[0], 'after'>) => (await store.page({ ...query, after: null })).rows;
+const everything = async (query: Omit<Parameters<OwnIndexStore['page']>[0], 'after'>) =>
+  (await store.page({ ...query, after: null })).rows;
 
 beforeAll(async () => {
   db = await throwawayDatabase('ownindex');
@@ -71,7 +86,10 @@ beforeAll(async () => {
   const results = await repository.mergeBatch(records());
   expect(new Set(results.map((r) => r.jobId)).size).toBe(120);
   // two jobs closed, to exercise include_closed
-  await prisma.canonicalJob.updateMany({ where: { id: { in: results.slice(0, 2).map((r) => r.jobId) } }, data: { status: 'closed', closedReason: 'filled' } });
+  await prisma.canonicalJob.updateMany({
+    where: { id: { in: results.slice(0, 2).map((r) => r.jobId) } },
+    data: { status: 'closed', closedReason: 'filled' },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -88,7 +106,8 @@ const ALL = [...PROVIDER_SLUGS];
 describe('the own index store', () => {
   it('answers exactly the stored jobs that match the filters (SQL == @jobs/job-filters)', async () => {
     const jobs = await everyJob();
-    const some = <T>(values: readonly T[]) => fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 });
+    const some = <T>(values: readonly T[]) =>
+      fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 });
     const filters: fc.Arbitrary<Filters> = fc.record(
       {
         title_or: some(['engineer', 'eng', 'software eng', 'data', 'c++', 'ingenieur', 'gineer', 'manager']),
@@ -120,22 +139,41 @@ describe('the own index store', () => {
   });
 
   it('answers a plan only with jobs a provider routable on it has seen', async () => {
-    const starter = await everything({ filters: {}, scope: { providers_routable: ['own_index'] }, want: 1000, now: NOW });
+    const starter = await everything({
+      filters: {},
+      scope: { providers_routable: ['own_index'] },
+      want: 1000,
+      now: NOW,
+    });
     expect(starter.length).toBeGreaterThan(0);
     expect(starter.every((row) => row.sources.some((s) => s.provider === 'own_index'))).toBe(true);
-    const growth = await everything({ filters: {}, scope: { providers_routable: ['own_index', 'provider_a', 'provider_b'] }, want: 1000, now: NOW });
+    const growth = await everything({
+      filters: {},
+      scope: { providers_routable: ['own_index', 'provider_a', 'provider_b'] },
+      want: 1000,
+      now: NOW,
+    });
     expect(growth.every((row) => row.sources.some((s) => ['own_index', 'provider_a'].includes(s.provider)))).toBe(true);
     expect(growth.some((row) => row.sources.every((s) => s.provider === 'provider_a'))).toBe(true);
     expect(growth.length).toBeGreaterThan(starter.length);
     // exactly those: every job with a source of a routable provider, no other
     const all = await everything({ filters: {}, scope: { providers_routable: ALL }, want: 1000, now: NOW });
-    const seenBy = (providers: string[]) => all.filter((row) => row.sources.some((s) => providers.includes(s.provider))).map((row) => row.id).sort();
+    const seenBy = (providers: string[]) =>
+      all
+        .filter((row) => row.sources.some((s) => providers.includes(s.provider)))
+        .map((row) => row.id)
+        .sort();
     expect(starter.map((row) => row.id).sort()).toEqual(seenBy(['own_index']));
     expect(growth.map((row) => row.id).sort()).toEqual(seenBy(['own_index', 'provider_a', 'provider_b']));
   });
 
   it('answers the newest first (first seen, then id), at most `want` jobs', async () => {
-    const rows = await everything({ filters: { title_or: ['engineer'] }, scope: { providers_routable: ALL }, want: 7, now: NOW });
+    const rows = await everything({
+      filters: { title_or: ['engineer'] },
+      scope: { providers_routable: ALL },
+      want: 7,
+      now: NOW,
+    });
     expect(rows).toHaveLength(7);
     const keys = rows.map((r) => `${r.firstSeenAt.toISOString()}|${r.id}`);
     expect([...keys].sort().reverse()).toEqual(keys);
@@ -143,7 +181,11 @@ describe('the own index store', () => {
 
   it('pages the store for async searches: every matching job once, page after page, in a stable order', async () => {
     const scope = { providers_routable: ALL };
-    for (const filters of [{}, { title_or: ['engineer'] }, { country_code_or: ['GB', 'DE'], include_closed: true }] as Filters[]) {
+    for (const filters of [
+      {},
+      { title_or: ['engineer'] },
+      { country_code_or: ['GB', 'DE'], include_closed: true },
+    ] as Filters[]) {
       const all = await everything({ filters, scope, want: 1000, now: NOW });
       const seen: string[] = [];
       let after = null as Parameters<OwnIndexStore['page']>[0]['after'];
@@ -159,32 +201,83 @@ describe('the own index store', () => {
     }
   });
 
-  it("counts for a dry run exactly the jobs the pages answer, those seen by enough providers, and those the account paid for", async () => {
-    const scope = { providers_routable: ALL };
-    await prisma.account.create({ data: { id: 'acc_count', plan: 'pro', creditsRemaining: 0, creditsResetAt: NOW, rateLimitLimit: 10, rateLimitWindowSeconds: 60 } });
-    const engineers = await everything({ filters: { title_or: ['engineer'] }, scope, want: 1000, now: NOW });
-    expect(engineers.length).toBeGreaterThan(10);
-    // three of them paid for by the account, one paid job that does not match, one paid by someone else
-    const paid = engineers.slice(0, 3).map((row) => row.id);
-    const other = (await everything({ filters: { title_or: ['designer'] }, scope, want: 1, now: NOW }))[0]!.id;
-    await prisma.paidJob.createMany({ data: [...paid, other].map((jobId) => ({ accountId: 'acc_count', jobId })) });
-    // two of them also seen by provider_b (bit 4): corroborated by two providers
-    await prisma.canonicalJob.updateMany({ where: { id: { in: engineers.slice(2, 4).map((row) => row.id) } }, data: { seenBy: { increment: 4 } } });
+  it(
+    'counts for a dry run exactly the jobs the pages answer, ' +
+      'those seen by enough providers, and those the account paid ' +
+      'for',
+    async () => {
+      const scope = { providers_routable: ALL };
+      await prisma.account.create({
+        data: {
+          id: 'acc_count',
+          plan: 'pro',
+          creditsRemaining: 0,
+          creditsResetAt: NOW,
+          rateLimitLimit: 10,
+          rateLimitWindowSeconds: 60,
+        },
+      });
+      const engineers = await everything({ filters: { title_or: ['engineer'] }, scope, want: 1000, now: NOW });
+      expect(engineers.length).toBeGreaterThan(10);
+      // three of them paid for by the account, one paid job that does not match, one paid by someone else
+      const paid = engineers.slice(0, 3).map((row) => row.id);
+      const other = (await everything({ filters: { title_or: ['designer'] }, scope, want: 1, now: NOW }))[0]!.id;
+      await prisma.paidJob.createMany({ data: [...paid, other].map((jobId) => ({ accountId: 'acc_count', jobId })) });
+      // two of them also seen by provider_b (bit 4): corroborated by two providers
+      await prisma.canonicalJob.updateMany({
+        where: { id: { in: engineers.slice(2, 4).map((row) => row.id) } },
+        data: { seenBy: { increment: 4 } },
+      });
 
-    const count = await store.count({ filters: { title_or: ['engineer'] }, scope, accountId: 'acc_count', minSources: 2, now: NOW });
-    expect(count).toEqual({ matching: engineers.length, corroborated: 2, paid: 3 });
-    expect((await store.count({ filters: { title_or: ['engineer'] }, scope, accountId: 'acc_nobody', minSources: 1, now: NOW }))).toEqual({ matching: engineers.length, corroborated: engineers.length, paid: 0 });
-    // every filter and scope as the pages: the count is the pages' length
-    for (const [filters, routable] of [[{}, ALL], [{ country_code_or: ['GB', 'DE'], include_closed: true }, ALL], [{ title_or: ['data'] }, ['own_index']], [{ remote: true }, ['own_index', 'provider_a']]] as Array<[Filters, ProviderSlug[]]>) {
-      const rows = await everything({ filters, scope: { providers_routable: routable }, want: 1000, now: NOW });
-      expect((await store.count({ filters, scope: { providers_routable: routable }, accountId: 'acc_count', minSources: 1, now: NOW })).matching).toBe(rows.length);
-    }
-    await prisma.canonicalJob.updateMany({ where: { id: { in: engineers.slice(2, 4).map((row) => row.id) } }, data: { seenBy: { decrement: 4 } } });
-  });
+      const count = await store.count({
+        filters: { title_or: ['engineer'] },
+        scope,
+        accountId: 'acc_count',
+        minSources: 2,
+        now: NOW,
+      });
+      expect(count).toEqual({ matching: engineers.length, corroborated: 2, paid: 3 });
+      expect(
+        await store.count({
+          filters: { title_or: ['engineer'] },
+          scope,
+          accountId: 'acc_nobody',
+          minSources: 1,
+          now: NOW,
+        }),
+      ).toEqual({ matching: engineers.length, corroborated: engineers.length, paid: 0 });
+      // every filter and scope as the pages: the count is the pages' length
+      for (const [filters, routable] of [
+        [{}, ALL],
+        [{ country_code_or: ['GB', 'DE'], include_closed: true }, ALL],
+        [{ title_or: ['data'] }, ['own_index']],
+        [{ remote: true }, ['own_index', 'provider_a']],
+      ] as Array<[Filters, ProviderSlug[]]>) {
+        const rows = await everything({ filters, scope: { providers_routable: routable }, want: 1000, now: NOW });
+        expect(
+          (
+            await store.count({
+              filters,
+              scope: { providers_routable: routable },
+              accountId: 'acc_count',
+              minSources: 1,
+              now: NOW,
+            })
+          ).matching,
+        ).toBe(rows.length);
+      }
+      await prisma.canonicalJob.updateMany({
+        where: { id: { in: engineers.slice(2, 4).map((row) => row.id) } },
+        data: { seenBy: { decrement: 4 } },
+      });
+    },
+  );
 
   it('uses the trigram index for title keywords', async () => {
     await prisma.$executeRawUnsafe('SET enable_seqscan = off');
-    const plan = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM canonical_jobs j WHERE j.title_search LIKE '% engineer%'`);
+    const plan = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
+      `EXPLAIN SELECT id FROM canonical_jobs j WHERE j.title_search LIKE '% engineer%'`,
+    );
     await prisma.$executeRawUnsafe('RESET enable_seqscan');
     expect(plan.map((l) => l['QUERY PLAN']).join('\n')).toContain('canonical_jobs_title_search_trgm_idx');
   });

@@ -26,7 +26,9 @@ export class OwnIndexStore {
    * One page of the store for a search (sync or async), after `after` in the stable store order,
    * and the key the next page starts after (null when this page was the last).
    */
-  async page(query: Omit<OwnIndexQuery, 'want'> & { want: number; after: StorePageKey | null }): Promise<{ rows: CanonicalJobRow[]; next: StorePageKey | null }> {
+  async page(
+    query: Omit<OwnIndexQuery, 'want'> & { want: number; after: StorePageKey | null },
+  ): Promise<{ rows: CanonicalJobRow[]; next: StorePageKey | null }> {
     const keys = await this.prisma.direct.$queryRaw<{ id: string; first_seen_at: Date }[]>(ownIndexPageQuery(query));
     const rows = await this.jobs.load(keys.map((k) => k.id));
     const last = keys[keys.length - 1];

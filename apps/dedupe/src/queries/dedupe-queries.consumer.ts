@@ -17,15 +17,17 @@ export class DedupeQueriesConsumer {
   @EventPattern(Topics.DedupeQueryRequested.name)
   async onQuery(@Payload() message: DedupeQueryRequested.Value): Promise<void> {
     const { query } = message;
-    await this.gate.live(() => this.answers.answer(message.query_id, async () => {
-      if (query.kind === 'company.profile') {
-        const profile = await this.getCompanyProfile.execute(query);
-        if (!profile) throw new QueryFailure('not_found', `No company ${query.domain}.`);
-        return { kind: 'company.profile', profile };
-      }
-      const job = await this.getJob.execute(query);
-      if (!job) throw new QueryFailure('not_found', `No job ${query.job_id}.`);
-      return { kind: 'job.get', job };
-    }));
+    await this.gate.live(() =>
+      this.answers.answer(message.query_id, async () => {
+        if (query.kind === 'company.profile') {
+          const profile = await this.getCompanyProfile.execute(query);
+          if (!profile) throw new QueryFailure('not_found', `No company ${query.domain}.`);
+          return { kind: 'company.profile', profile };
+        }
+        const job = await this.getJob.execute(query);
+        if (!job) throw new QueryFailure('not_found', `No job ${query.job_id}.`);
+        return { kind: 'job.get', job };
+      }),
+    );
   }
 }

@@ -14,7 +14,10 @@ export class GetJobUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(query: JobGetQuery): Promise<Job | null> {
-    const row = await this.prisma.canonicalJob.findUnique({ where: { id: query.job_id }, include: { company: true, sources: true } });
+    const row = await this.prisma.canonicalJob.findUnique({
+      where: { id: query.job_id },
+      include: { company: true, sources: true },
+    });
     if (!row || !row.sources.some((s) => query.providers_routable.includes(s.provider))) return null;
     return toJob(row);
   }

@@ -30,20 +30,68 @@ export class MergeRefreshUseCase {
     const finished = message.final
       ? (tx: Prisma.TransactionClient) =>
           tx.refreshSweep
-            .updateMany({ where: { passId: message.refresh_id, provider: message.provider, key: message.scope.key, finishedAt: null }, data: { finishedAt: new Date(), complete, ok: message.outcome === 'ok', records: { increment: message.records.length } } })
+            .updateMany({
+              where: {
+                passId: message.refresh_id,
+                provider: message.provider,
+                key: message.scope.key,
+                finishedAt: null,
+              },
+              data: {
+                finishedAt: new Date(),
+                complete,
+                ok: message.outcome === 'ok',
+                records: { increment: message.records.length },
+              },
+            })
             .then(() => undefined)
       : undefined;
     const { sightings, merged } = await this.jobs.mergeRefreshPart(
       open,
-      { provider: message.provider, filters: message.scope.filters, closed, since: new Date(message.started_at), judgeAbsences: complete && !isWindowSweep(message.kind), at: new Date(message.fetched_at) },
+      {
+        provider: message.provider,
+        filters: message.scope.filters,
+        closed,
+        since: new Date(message.started_at),
+        judgeAbsences: complete && !isWindowSweep(message.kind),
+        at: new Date(message.fetched_at),
+      },
       finished,
     );
-    annotateStage({ 'refresh.id': message.refresh_id, provider: message.provider, 'refresh.kind': message.kind, 'refresh.part': message.part, 'records.in': message.records.length, 'records.merged': merged });
+    annotateStage({
+      'refresh.id': message.refresh_id,
+      provider: message.provider,
+      'refresh.kind': message.kind,
+      'refresh.part': message.part,
+      'records.in': message.records.length,
+      'records.merged': merged,
+    });
     if (message.final) {
-      this.logger.info({ refresh_id: message.refresh_id, scope: message.scope.key, kind: message.kind, provider: message.provider, outcome: message.outcome, complete, parts: message.part + 1 }, 'refresh sweep merged');
+      this.logger.info(
+        {
+          refresh_id: message.refresh_id,
+          scope: message.scope.key,
+          kind: message.kind,
+          provider: message.provider,
+          outcome: message.outcome,
+          complete,
+          parts: message.part + 1,
+        },
+        'refresh sweep merged',
+      );
       this.planner.kick();
     } else {
-      this.logger.debug({ refresh_id: message.refresh_id, scope: message.scope.key, part: message.part, sightings, merged, closed: closed.length }, 'refresh part merged');
+      this.logger.debug(
+        {
+          refresh_id: message.refresh_id,
+          scope: message.scope.key,
+          part: message.part,
+          sightings,
+          merged,
+          closed: closed.length,
+        },
+        'refresh part merged',
+      );
     }
   }
 }

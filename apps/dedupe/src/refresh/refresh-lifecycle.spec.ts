@@ -2,7 +2,13 @@
 // lifecycle they decide (closure only from complete listings) and the changes staged in the
 // outbox exactly once.
 import { randomBytes } from 'node:crypto';
-import type { CompanyHiringChanged, JobLifecycleChanged, NormalizedProviderRecord, ProviderSlug, RefreshRecordsFetched } from '@jobs/contracts';
+import type {
+  CompanyHiringChanged,
+  JobLifecycleChanged,
+  NormalizedProviderRecord,
+  ProviderSlug,
+  RefreshRecordsFetched,
+} from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import { toJob } from '../canonical-jobs/job-view.js';
@@ -34,7 +40,11 @@ function company() {
   const word = randomBytes(4).toString('hex');
   const domain = `c${word}.example`;
   let n = 0;
-  const record = (provider: ProviderSlug, title: string, overrides: Partial<NormalizedProviderRecord> = {}): NormalizedProviderRecord => ({
+  const record = (
+    provider: ProviderSlug,
+    title: string,
+    overrides: Partial<NormalizedProviderRecord> = {},
+  ): NormalizedProviderRecord => ({
     provider,
     provider_job_id: `${provider}-${word}-${title.replaceAll(' ', '-')}-${n++}`,
     url: null,
@@ -51,7 +61,11 @@ function company() {
     seen_at: tick(),
     ...overrides,
   });
-  const listing = (provider: ProviderSlug, records: NormalizedProviderRecord[], over: Partial<RefreshRecordsFetched.Value> = {}): RefreshRecordsFetched.Value => {
+  const listing = (
+    provider: ProviderSlug,
+    records: NormalizedProviderRecord[],
+    over: Partial<RefreshRecordsFetched.Value> = {},
+  ): RefreshRecordsFetched.Value => {
     const at = tick();
     return {
       v: 1,
@@ -74,12 +88,18 @@ function company() {
 }
 
 async function changesOf(jobId: string): Promise<JobLifecycleChanged.Value[]> {
-  const rows = await db.prisma.outboxMessage.findMany({ where: { topic: 'job.lifecycle.changed', key: jobId }, orderBy: { id: 'asc' } });
+  const rows = await db.prisma.outboxMessage.findMany({
+    where: { topic: 'job.lifecycle.changed', key: jobId },
+    orderBy: { id: 'asc' },
+  });
   return rows.map((r) => JSON.parse(r.value) as JobLifecycleChanged.Value);
 }
 
 async function hiringOf(domain: string): Promise<CompanyHiringChanged.Value[]> {
-  const rows = await db.prisma.outboxMessage.findMany({ where: { topic: 'company.hiring.changed', key: domain }, orderBy: { id: 'asc' } });
+  const rows = await db.prisma.outboxMessage.findMany({
+    where: { topic: 'company.hiring.changed', key: domain },
+    orderBy: { id: 'asc' },
+  });
   return rows.map((r) => JSON.parse(r.value) as CompanyHiringChanged.Value);
 }
 
@@ -131,7 +151,9 @@ describe('refresh listings and the job lifecycle', () => {
     await refresh.execute(c.listing('provider_c', [], { outcome: 'provider_error', complete: false }));
     await refresh.execute(c.listing('provider_c', [], { outcome: 'provider_timeout', complete: false }));
     expect((await jobOf(made!.jobId)).status).toBe('open');
-    expect((await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: a.provider_job_id } })).listed).toBe(true);
+    expect((await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: a.provider_job_id } })).listed).toBe(
+      true,
+    );
     expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened']);
   });
 
@@ -145,22 +167,29 @@ describe('refresh listings and the job lifecycle', () => {
     expect(closed).toMatchObject({ change: 'closed', job: { closed_reason: 'filled' } });
   });
 
-  it('keeps the crawler reason until the last source goes: closed later by a partner listing, still removed', async () => {
-    const c = company();
-    const own = c.record('own_index', 'Net Mender');
-    const partner = c.record('provider_a', 'Net Mender');
-    const [made] = await repository.mergeBatch([own, partner]);
-    await refresh.execute(c.listing('own_index', [{ ...own, status: 'closed', closed_reason: 'removed' }]));
-    expect((await jobOf(made!.jobId)).status).toBe('open');
-    await refresh.execute(c.listing('provider_a', []));
-    expect(await jobOf(made!.jobId)).toMatchObject({ status: 'closed', closed_reason: 'removed' });
-  });
+  it(
+    'keeps the crawler reason until the last source goes: closed ' + 'later by a partner listing, still removed',
+    async () => {
+      const c = company();
+      const own = c.record('own_index', 'Net Mender');
+      const partner = c.record('provider_a', 'Net Mender');
+      const [made] = await repository.mergeBatch([own, partner]);
+      await refresh.execute(c.listing('own_index', [{ ...own, status: 'closed', closed_reason: 'removed' }]));
+      expect((await jobOf(made!.jobId)).status).toBe('open');
+      await refresh.execute(c.listing('provider_a', []));
+      expect(await jobOf(made!.jobId)).toMatchObject({ status: 'closed', closed_reason: 'removed' });
+    },
+  );
 
   it('a changed listing updates its job once, naming the fields; the same listing again changes nothing', async () => {
     const c = company();
     const a = c.record('provider_a', 'Quay Surveyor');
     const [made] = await repository.mergeBatch([a]);
-    const raised = { ...a, salary: { min: 70_000, max: 80_000, currency: 'GBP', period: 'year' as const, origin: 'declared' as const }, seniority: 'senior' as const };
+    const raised = {
+      ...a,
+      salary: { min: 70_000, max: 80_000, currency: 'GBP', period: 'year' as const, origin: 'declared' as const },
+      seniority: 'senior' as const,
+    };
     await refresh.execute(c.listing('provider_a', [raised]));
     await refresh.execute(c.listing('provider_a', [raised]));
     const changes = await changesOf(made!.jobId);
@@ -170,26 +199,39 @@ describe('refresh listings and the job lifecycle', () => {
     expect((await jobOf(made!.jobId)).seniority).toBe('senior');
   });
 
-  it('a closed job listed again under a new id is re-listed: same id, open, repost_count up, reposted once', async () => {
-    const c = company();
-    const a = c.record('provider_a', 'Ferry Captain');
-    const [made] = await repository.mergeBatch([a]);
-    await refresh.execute(c.listing('provider_a', []));
-    expect((await jobOf(made!.jobId)).status).toBe('closed');
-    const again = c.record('provider_a', 'Ferry Captain', { posted_at: '2026-11-20T15:00:00.000Z' });
-    const [relisted] = await repository.mergeBatch([again]);
-    await repository.mergeBatch([again]);
-    expect(relisted).toEqual({ jobId: made!.jobId, merged: true, reposted: true });
-    const job = await jobOf(made!.jobId);
-    expect(job).toMatchObject({ status: 'open', closed_reason: null, repost_count: 1, posted_at: '2026-11-20T15:00:00.000Z' });
-    expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened', 'closed', 'reposted']);
-    const row = await db.prisma.canonicalJob.findUniqueOrThrow({ where: { id: made!.jobId } });
-    expect(row.closedAt).toBeNull();
-  });
+  it(
+    'a closed job listed again under a new id is re-listed: same ' + 'id, open, repost_count up, reposted once',
+    async () => {
+      const c = company();
+      const a = c.record('provider_a', 'Ferry Captain');
+      const [made] = await repository.mergeBatch([a]);
+      await refresh.execute(c.listing('provider_a', []));
+      expect((await jobOf(made!.jobId)).status).toBe('closed');
+      const again = c.record('provider_a', 'Ferry Captain', { posted_at: '2026-11-20T15:00:00.000Z' });
+      const [relisted] = await repository.mergeBatch([again]);
+      await repository.mergeBatch([again]);
+      expect(relisted).toEqual({ jobId: made!.jobId, merged: true, reposted: true });
+      const job = await jobOf(made!.jobId);
+      expect(job).toMatchObject({
+        status: 'open',
+        closed_reason: null,
+        repost_count: 1,
+        posted_at: '2026-11-20T15:00:00.000Z',
+      });
+      expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened', 'closed', 'reposted']);
+      const row = await db.prisma.canonicalJob.findUniqueOrThrow({ where: { id: made!.jobId } });
+      expect(row.closedAt).toBeNull();
+    },
+  );
 
   it('concurrent batches over the same companies all commit (no deadlock) and open each job once', async () => {
     const companies = [company(), company(), company()];
-    const batches = Array.from({ length: 8 }, (_, b) => companies.map((c, i) => c.record('provider_a', `Crane Operator ${b} ${i}`)).reverse().slice(b % 2));
+    const batches = Array.from({ length: 8 }, (_, b) =>
+      companies
+        .map((c, i) => c.record('provider_a', `Crane Operator ${b} ${i}`))
+        .reverse()
+        .slice(b % 2),
+    );
     const results = await Promise.all(batches.map((batch) => repository.mergeBatch(batch)));
     const ids = [...new Set(results.flat().map((r) => r.jobId))];
     expect(ids.length).toBe(results.flat().length);
@@ -197,18 +239,25 @@ describe('refresh listings and the job lifecycle', () => {
     for (const c of companies) expect((await hiringOf(c.domain)).map((h) => h.is_hiring.value)).toEqual([true]);
   });
 
-  it('stages company.hiring.changed when is_hiring moves: true when a job opens, false once all closed in complete listings', async () => {
-    const c = company();
-    const a = c.record('provider_a', 'Boat Builder');
-    await repository.mergeBatch([a]);
-    await refresh.execute(c.listing('provider_a', [a])); // still listed: no change
-    expect((await hiringOf(c.domain)).map((h) => [h.previous, h.is_hiring.value])).toEqual([[null, true]]);
-    await refresh.execute(c.listing('provider_a', [], { complete: false }));
-    expect(await hiringOf(c.domain)).toHaveLength(1);
-    await refresh.execute(c.listing('provider_a', []));
-    const changes = await hiringOf(c.domain);
-    expect(changes.map((h) => [h.previous, h.is_hiring.value])).toEqual([[null, true], [true, false]]);
-    expect(new Set(changes.map((h) => h.change_id)).size).toBe(2);
-    expect(changes[1]!.company.domain).toBe(c.domain);
-  });
+  it(
+    'stages company.hiring.changed when is_hiring moves: true ' +
+      'when a job opens, false once all closed in complete listings',
+    async () => {
+      const c = company();
+      const a = c.record('provider_a', 'Boat Builder');
+      await repository.mergeBatch([a]);
+      await refresh.execute(c.listing('provider_a', [a])); // still listed: no change
+      expect((await hiringOf(c.domain)).map((h) => [h.previous, h.is_hiring.value])).toEqual([[null, true]]);
+      await refresh.execute(c.listing('provider_a', [], { complete: false }));
+      expect(await hiringOf(c.domain)).toHaveLength(1);
+      await refresh.execute(c.listing('provider_a', []));
+      const changes = await hiringOf(c.domain);
+      expect(changes.map((h) => [h.previous, h.is_hiring.value])).toEqual([
+        [null, true],
+        [true, false],
+      ]);
+      expect(new Set(changes.map((h) => h.change_id)).size).toBe(2);
+      expect(changes[1]!.company.domain).toBe(c.domain);
+    },
+  );
 });

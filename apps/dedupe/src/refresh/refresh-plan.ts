@@ -55,7 +55,10 @@ export interface PassInput {
   lastReadAt: number | null;
 }
 
-/** Stored listings a partner's round sweep re-reads, about: a part or two of the fetcher's reading, one short merge each. */
+/**
+ * Stored listings a partner's round sweep re-reads, about: a part or two of the fetcher's reading, one short merge
+ * each.
+ */
 export const ROUND_SWEEP_LISTINGS = 200;
 /** Company domains of one round sweep at most (one `company_domain_or` listing pages through them all). */
 export const ROUND_SWEEP_DOMAINS = 100;
@@ -91,8 +94,19 @@ export function planPass(input: PassInput): PlannedSweep {
   const window = input.lagMs + 2 * input.intervalMs;
   // a pass late by more than an interval (or after failed ones) reaches back to the last one that read
   const since = Math.min(input.now, (input.lastReadAt ?? input.now) + input.intervalMs) - window;
-  if (input.provider === 'own_index') return { kind: 'catalog_changes', provider: 'own_index', scope: { key: 'catalog_changes', filters: {} }, changedSince: since };
-  return { kind: 'new_listings', provider: input.provider, scope: { key: 'new_listings', filters: {} }, postedSince: since };
+  if (input.provider === 'own_index')
+    return {
+      kind: 'catalog_changes',
+      provider: 'own_index',
+      scope: { key: 'catalog_changes', filters: {} },
+      changedSince: since,
+    };
+  return {
+    kind: 'new_listings',
+    provider: input.provider,
+    scope: { key: 'new_listings', filters: {} },
+    postedSince: since,
+  };
 }
 
 /**
@@ -101,15 +115,27 @@ export function planPass(input: PassInput): PlannedSweep {
  * with more listings has a sweep of its own), the companies it saw longest ago first.
  */
 export function planRound(input: RoundInput): PlannedSweep[] {
-  if (input.provider === 'own_index' && input.firstRound) return [{ kind: 'catalog', provider: 'own_index', scope: { key: 'catalog', filters: {} } }];
+  if (input.provider === 'own_index' && input.firstRound)
+    return [{ kind: 'catalog', provider: 'own_index', scope: { key: 'catalog', filters: {} } }];
   const maxListings = input.sweepListings ?? ROUND_SWEEP_LISTINGS;
   const maxDomains = input.sweepDomains ?? ROUND_SWEEP_DOMAINS;
   const byDomain = new Map<string, RoundDomain>();
   for (const d of input.domains) {
     const seen = byDomain.get(d.domain);
-    byDomain.set(d.domain, seen ? { domain: d.domain, listings: Math.max(seen.listings, d.listings), oldestSeenAt: Math.min(seen.oldestSeenAt, d.oldestSeenAt) } : d);
+    byDomain.set(
+      d.domain,
+      seen
+        ? {
+            domain: d.domain,
+            listings: Math.max(seen.listings, d.listings),
+            oldestSeenAt: Math.min(seen.oldestSeenAt, d.oldestSeenAt),
+          }
+        : d,
+    );
   }
-  const domains = [...byDomain.values()].sort((a, b) => a.oldestSeenAt - b.oldestSeenAt || (a.domain < b.domain ? -1 : 1));
+  const domains = [...byDomain.values()].sort(
+    (a, b) => a.oldestSeenAt - b.oldestSeenAt || (a.domain < b.domain ? -1 : 1),
+  );
   const batches: string[][] = [];
   let batch: string[] = [];
   let listings = 0;
@@ -123,10 +149,17 @@ export function planRound(input: RoundInput): PlannedSweep[] {
     listings += d.listings;
   }
   if (batch.length > 0) batches.push(batch);
-  return batches.map((domains, i) => ({ kind: 'companies', provider: input.provider, scope: { key: `companies:${input.bucket}/${input.cycle}:${i}`, filters: { company_domain_or: domains } } }));
+  return batches.map((domains, i) => ({
+    kind: 'companies',
+    provider: input.provider,
+    scope: { key: `companies:${input.bucket}/${input.cycle}:${i}`, filters: { company_domain_or: domains } },
+  }));
 }
 
-/** Buckets of the store, one per round: a job read at a round's start is read again within `buckets` intervals (at least one bucket). */
+/**
+ * Buckets of the store, one per round: a job read at a round's start is read again within `buckets` intervals (at least
+ * one bucket).
+ */
 export function roundCycle(buckets: number): number {
   return Math.max(1, buckets - 1);
 }

@@ -14,8 +14,21 @@ const drains = { register: () => undefined } as unknown as DrainRegistry;
 const MIN = 60_000;
 const PARTNERS = PROVIDER_SLUGS.filter((p) => p !== 'own_index');
 /** Listing lags as REFRESH_LISTING_LAG_MS gives them (provider_b 15 minutes). */
-const LAGS = { own_index: 2 * MIN, provider_a: 5 * MIN, provider_b: 15 * MIN, provider_c: MIN, provider_d: 30 * MIN, provider_e: 60 * MIN, provider_f: 10 * MIN };
-const settings = (over: Partial<RefreshSettings> = {}): RefreshSettings => ({ intervalMs: MIN, buckets: 10, listingLagMs: LAGS, ...over });
+const LAGS = {
+  own_index: 2 * MIN,
+  provider_a: 5 * MIN,
+  provider_b: 15 * MIN,
+  provider_c: MIN,
+  provider_d: 30 * MIN,
+  provider_e: 60 * MIN,
+  provider_f: 10 * MIN,
+};
+const settings = (over: Partial<RefreshSettings> = {}): RefreshSettings => ({
+  intervalMs: MIN,
+  buckets: 10,
+  listingLagMs: LAGS,
+  ...over,
+});
 let db: ThrowawayDatabase;
 let planner: RefreshPlanner;
 
@@ -28,11 +41,18 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const staged = async () => (await db.prisma.outboxMessage.findMany({ where: { topic: { startsWith: 'refresh.' } } })).map((m) => ({ topic: m.topic, value: JSON.parse(m.value) as RefreshFetchRequested.Value }));
+const staged = async () =>
+  (await db.prisma.outboxMessage.findMany({ where: { topic: { startsWith: 'refresh.' } } })).map((m) => ({
+    topic: m.topic,
+    value: JSON.parse(m.value) as RefreshFetchRequested.Value,
+  }));
 const sweepsOf = async (runId: string) => (await staged()).filter((m) => m.value.refresh_id === runId);
-const of = (outcomes: SequenceOutcome[], kind: 'pass' | 'round', provider: ProviderSlug) => outcomes.find((o) => o.kind === kind && o.provider === provider)!.outcome;
-const idOf = (outcomes: SequenceOutcome[], kind: 'pass' | 'round', provider: ProviderSlug) => (of(outcomes, kind, provider) as { started: string }).started;
-const finish = (runId: string, ok = true) => db.prisma.refreshSweep.updateMany({ where: { passId: runId }, data: { finishedAt: new Date(), ok } });
+const of = (outcomes: SequenceOutcome[], kind: 'pass' | 'round', provider: ProviderSlug) =>
+  outcomes.find((o) => o.kind === kind && o.provider === provider)!.outcome;
+const idOf = (outcomes: SequenceOutcome[], kind: 'pass' | 'round', provider: ProviderSlug) =>
+  (of(outcomes, kind, provider) as { started: string }).started;
+const finish = (runId: string, ok = true) =>
+  db.prisma.refreshSweep.updateMany({ where: { passId: runId }, data: { finishedAt: new Date(), ok } });
 
 describe('RefreshPlanner', () => {
   const t0 = new Date('2026-11-24T10:00:00.000Z');
@@ -46,44 +66,74 @@ describe('RefreshPlanner', () => {
     for (const provider of PARTNERS) {
       const [sweep, ...more] = await sweepsOf(idOf(first, 'pass', provider));
       expect(more).toEqual([]);
-      expect(sweep).toMatchObject({ topic: 'refresh.pass.fetch.requested', value: { kind: 'new_listings', provider, timeout_ms: 120_000, call_timeout_ms: 30_000 } });
+      expect(sweep).toMatchObject({
+        topic: 'refresh.pass.fetch.requested',
+        value: { kind: 'new_listings', provider, timeout_ms: 120_000, call_timeout_ms: 30_000 },
+      });
     }
-    expect((await sweepsOf(idOf(first, 'pass', 'own_index'))).map((m) => [m.topic, m.value.kind])).toEqual([['refresh.pass.fetch.requested', 'catalog_changes']]);
-    // the own crawler's first round (bucket 0) re-reads its whole catalog; the partners have nothing stored to re-verify
-    expect((await sweepsOf(idOf(first, 'round', 'own_index'))).map((m) => [m.topic, m.value.kind, m.value.due_at])).toEqual([['refresh.fetch.requested', 'catalog', t0.getTime() + 58_200]]);
+    expect((await sweepsOf(idOf(first, 'pass', 'own_index'))).map((m) => [m.topic, m.value.kind])).toEqual([
+      ['refresh.pass.fetch.requested', 'catalog_changes'],
+    ]);
+    // the own crawler's first round (bucket 0) re-reads its whole catalog; the partners have nothing stored to
+    // re-verify
+    expect(
+      (await sweepsOf(idOf(first, 'round', 'own_index'))).map((m) => [m.topic, m.value.kind, m.value.due_at]),
+    ).toEqual([['refresh.fetch.requested', 'catalog', t0.getTime() + 58_200]]);
     for (const provider of PARTNERS) expect(await sweepsOf(idOf(first, 'round', provider))).toEqual([]);
-    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(first, 'round', 'own_index') } })).toMatchObject({ kind: 'round', provider: 'own_index', bucket: 0, trigger: 'schedule' });
-    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(first, 'pass', 'provider_b') } })).toMatchObject({ kind: 'pass', provider: 'provider_b', bucket: null });
+    expect(
+      await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(first, 'round', 'own_index') } }),
+    ).toMatchObject({ kind: 'round', provider: 'own_index', bucket: 0, trigger: 'schedule' });
+    expect(
+      await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(first, 'pass', 'provider_b') } }),
+    ).toMatchObject({ kind: 'pass', provider: 'provider_b', bucket: null });
   });
 
-  it("a provider whose pass has not ended holds back only its own next pass; a request is served by every other provider's at once", async () => {
-    const at = new Date(t0.getTime() + 10_000);
-    // every pass ended but provider_b's (a partner that does not answer)
-    for (const provider of PROVIDER_SLUGS.filter((p) => p !== 'provider_b')) await finish(idOf(first, 'pass', provider));
-    expect(of(await planner.tryStart(at), 'pass', 'own_index')).toEqual({ waiting: 'interval', dueAt: t0.getTime() + MIN });
-    // as planner.request() records it (without kicking the planner's own loop, which runs by the real clock)
-    await db.prisma.refreshRequest.create({ data: { id: 'rfr_operator_1', requestedAt: new Date(at.getTime() + 1) } });
-    const served = await planner.tryStart(new Date(at.getTime() + 2));
-    expect(of(served, 'pass', 'provider_b')).toEqual({ waiting: 'running' });
-    expect(of(served, 'round', 'own_index')).toEqual({ waiting: 'running' });
-    for (const provider of PROVIDER_SLUGS.filter((p) => p !== 'provider_b')) expect(of(served, 'pass', provider)).toHaveProperty('started');
-    // the partners' empty rounds ended at once: their next rounds serve the request, with the next bucket
-    for (const provider of PARTNERS) {
-      const id = idOf(served, 'round', provider);
-      expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id } })).toMatchObject({ bucket: 1, trigger: 'request' });
-    }
-    // provider_b's pass ends: its next one serves the request too, while the others wait for their interval
-    await finish(idOf(first, 'pass', 'provider_b'), false);
-    const late = await planner.tryStart(new Date(at.getTime() + 3));
-    expect(of(late, 'pass', 'provider_b')).toHaveProperty('started');
-    expect(of(late, 'pass', 'provider_a')).toEqual({ waiting: 'running' });
-    // its last pass read nothing: this one reaches back to the last that did (none: the usual window)
-    const [b] = await sweepsOf(idOf(late, 'pass', 'provider_b'));
-    expect(b!.value.posted_since).toBe(at.getTime() + 3 - (15 * MIN + 2 * MIN));
-  });
+  it(
+    'a provider whose pass has not ended holds back only its own ' +
+      "next pass; a request is served by every other provider's at " +
+      'once',
+    async () => {
+      const at = new Date(t0.getTime() + 10_000);
+      // every pass ended but provider_b's (a partner that does not answer)
+      for (const provider of PROVIDER_SLUGS.filter((p) => p !== 'provider_b'))
+        await finish(idOf(first, 'pass', provider));
+      expect(of(await planner.tryStart(at), 'pass', 'own_index')).toEqual({
+        waiting: 'interval',
+        dueAt: t0.getTime() + MIN,
+      });
+      // as planner.request() records it (without kicking the planner's own loop, which runs by the real clock)
+      await db.prisma.refreshRequest.create({
+        data: { id: 'rfr_operator_1', requestedAt: new Date(at.getTime() + 1) },
+      });
+      const served = await planner.tryStart(new Date(at.getTime() + 2));
+      expect(of(served, 'pass', 'provider_b')).toEqual({ waiting: 'running' });
+      expect(of(served, 'round', 'own_index')).toEqual({ waiting: 'running' });
+      for (const provider of PROVIDER_SLUGS.filter((p) => p !== 'provider_b'))
+        expect(of(served, 'pass', provider)).toHaveProperty('started');
+      // the partners' empty rounds ended at once: their next rounds serve the request, with the next bucket
+      for (const provider of PARTNERS) {
+        const id = idOf(served, 'round', provider);
+        expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id } })).toMatchObject({
+          bucket: 1,
+          trigger: 'request',
+        });
+      }
+      // provider_b's pass ends: its next one serves the request too, while the others wait for their interval
+      await finish(idOf(first, 'pass', 'provider_b'), false);
+      const late = await planner.tryStart(new Date(at.getTime() + 3));
+      expect(of(late, 'pass', 'provider_b')).toHaveProperty('started');
+      expect(of(late, 'pass', 'provider_a')).toEqual({ waiting: 'running' });
+      // its last pass read nothing: this one reaches back to the last that did (none: the usual window)
+      const [b] = await sweepsOf(idOf(late, 'pass', 'provider_b'));
+      expect(b!.value.posted_since).toBe(at.getTime() + 3 - (15 * MIN + 2 * MIN));
+    },
+  );
 
   it('reaches back to the last pass that read its window when the ones after it failed', async () => {
-    const b = await db.prisma.refreshPass.findFirstOrThrow({ where: { kind: 'pass', provider: 'provider_b' }, orderBy: { startedAt: 'desc' } });
+    const b = await db.prisma.refreshPass.findFirstOrThrow({
+      where: { kind: 'pass', provider: 'provider_b' },
+      orderBy: { startedAt: 'desc' },
+    });
     await finish(b.id, true);
     // the next pass, on schedule, fails; the one after reads from the one that read
     const next = await planner.tryStart(new Date(b.startedAt.getTime() + MIN));
@@ -94,10 +144,17 @@ describe('RefreshPlanner', () => {
   });
 
   it('a run whose sweep never ended stops holding its sequence back after the stale bound', async () => {
-    const round = await db.prisma.refreshPass.findFirstOrThrow({ where: { kind: 'round', provider: 'own_index' }, orderBy: { startedAt: 'desc' } });
-    expect(of(await planner.tryStart(new Date(round.startedAt.getTime() + 2 * MIN)), 'round', 'own_index')).toEqual({ waiting: 'running' });
+    const round = await db.prisma.refreshPass.findFirstOrThrow({
+      where: { kind: 'round', provider: 'own_index' },
+      orderBy: { startedAt: 'desc' },
+    });
+    expect(of(await planner.tryStart(new Date(round.startedAt.getTime() + 2 * MIN)), 'round', 'own_index')).toEqual({
+      waiting: 'running',
+    });
     const later = await planner.tryStart(new Date(round.startedAt.getTime() + 11 * MIN));
-    expect(await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(later, 'round', 'own_index') } })).toMatchObject({ bucket: 1 });
+    expect(
+      await db.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(later, 'round', 'own_index') } }),
+    ).toMatchObject({ bucket: 1 });
   });
 });
 
@@ -121,76 +178,112 @@ describe('RefreshPlanner rounds', () => {
     FROM canonical_jobs j JOIN companies c ON c.id = j.company_id
     WHERE j.id = s.canonical_job_id AND s.provider::text = ${provider} AND c.domain = ANY(${[...domainsSeen]}::text[])`;
 
-  it("re-verifies each partner's companies in sweeps sized by its stored listings, due before the interval ends, and nothing with a partner that lists none", async () => {
-    const repository = new CanonicalJobRepository(store.prisma, outboxStub());
-    const record = (provider: ProviderSlug, domain: string, title: string) => ({
-      provider,
-      provider_job_id: `${provider}-${domain}-${title}`,
-      url: null,
-      title,
-      company: { name: domain, domain },
-      location: { city: 'Leeds', region: null, country_code: 'GB', remote: false },
-      employment_type: 'full_time' as const,
-      seniority: 'mid' as const,
-      job_family: 'engineering' as const,
-      salary: null,
-      description: `The ${title} at ${domain}.`,
-      apply_url: null,
-      posted_at: '2026-11-19T09:00:00.000Z',
-      seen_at: '2026-11-20T09:00:00.000Z',
-    });
-    await repository.mergeBatch(domains.map((d) => record('provider_a', d, 'Canal Engineer')));
-    await repository.mergeBatch(domains.slice(0, 10).map((d) => record('provider_a', d, 'Lock Engineer')));
-    await repository.mergeBatch([record('provider_c', 'd0.example', 'Lock Keeper'), record('own_index', 'd0.example', 'Lock Keeper')]);
-    // one bucket (a bound of two rounds): every company is in each round; 40 listings of provider_a fit one sweep
-    const planner = new RefreshPlanner(store.prisma, outboxStub(), settings({ buckets: 2 }), logger, drains);
-    const outcomes = await planner.tryStart(t);
-    const a = await roundSweeps(outcomes, 'provider_a');
-    expect(a.map((s) => s.scope.key)).toEqual(['companies:0/1:0']);
-    expect([...a[0]!.scope.filters.company_domain_or!].sort()).toEqual([...domains].sort());
-    expect(a[0]!.due_at).toBe(t.getTime() + 58_200);
-    expect((await roundSweeps(outcomes, 'provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([['d0.example']]);
-    expect(await roundSweeps(outcomes, 'provider_b')).toEqual([]);
-    // a pass's sweep starts at once: no due time
-    const passes = (await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.pass.fetch.requested' } })).map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value);
-    expect(passes.length).toBeGreaterThan(0);
-    expect(passes.every((p) => p.due_at === undefined)).toBe(true);
-    // the own crawler read its whole catalog in its first round; its next re-verifies its companies, as a partner's
-    expect((await roundSweeps(outcomes, 'own_index')).map((s) => s.kind)).toEqual(['catalog']);
-    await store.prisma.refreshSweep.updateMany({ data: { finishedAt: new Date(), ok: true } });
-    const next = await planner.tryStart(new Date(t.getTime() + MIN));
-    expect((await roundSweeps(next, 'own_index')).map((s) => [s.kind, s.scope.filters.company_domain_or])).toEqual([['companies', ['d0.example']]]);
-  });
+  it(
+    "re-verifies each partner's companies in sweeps sized by its " +
+      'stored listings, due before the interval ends, and nothing ' +
+      'with a partner that lists none',
+    async () => {
+      const repository = new CanonicalJobRepository(store.prisma, outboxStub());
+      const record = (provider: ProviderSlug, domain: string, title: string) => ({
+        provider,
+        provider_job_id: `${provider}-${domain}-${title}`,
+        url: null,
+        title,
+        company: { name: domain, domain },
+        location: { city: 'Leeds', region: null, country_code: 'GB', remote: false },
+        employment_type: 'full_time' as const,
+        seniority: 'mid' as const,
+        job_family: 'engineering' as const,
+        salary: null,
+        description: `The ${title} at ${domain}.`,
+        apply_url: null,
+        posted_at: '2026-11-19T09:00:00.000Z',
+        seen_at: '2026-11-20T09:00:00.000Z',
+      });
+      await repository.mergeBatch(domains.map((d) => record('provider_a', d, 'Canal Engineer')));
+      await repository.mergeBatch(domains.slice(0, 10).map((d) => record('provider_a', d, 'Lock Engineer')));
+      await repository.mergeBatch([
+        record('provider_c', 'd0.example', 'Lock Keeper'),
+        record('own_index', 'd0.example', 'Lock Keeper'),
+      ]);
+      // one bucket (a bound of two rounds): every company is in each round; 40 listings of provider_a fit one sweep
+      const planner = new RefreshPlanner(store.prisma, outboxStub(), settings({ buckets: 2 }), logger, drains);
+      const outcomes = await planner.tryStart(t);
+      const a = await roundSweeps(outcomes, 'provider_a');
+      expect(a.map((s) => s.scope.key)).toEqual(['companies:0/1:0']);
+      expect([...a[0]!.scope.filters.company_domain_or!].sort()).toEqual([...domains].sort());
+      expect(a[0]!.due_at).toBe(t.getTime() + 58_200);
+      expect((await roundSweeps(outcomes, 'provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([
+        ['d0.example'],
+      ]);
+      expect(await roundSweeps(outcomes, 'provider_b')).toEqual([]);
+      // a pass's sweep starts at once: no due time
+      const passes = (
+        await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.pass.fetch.requested' } })
+      ).map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value);
+      expect(passes.length).toBeGreaterThan(0);
+      expect(passes.every((p) => p.due_at === undefined)).toBe(true);
+      // the own crawler read its whole catalog in its first round; its next re-verifies its companies, as a partner's
+      expect((await roundSweeps(outcomes, 'own_index')).map((s) => s.kind)).toEqual(['catalog']);
+      await store.prisma.refreshSweep.updateMany({ data: { finishedAt: new Date(), ok: true } });
+      const next = await planner.tryStart(new Date(t.getTime() + MIN));
+      expect((await roundSweeps(next, 'own_index')).map((s) => [s.kind, s.scope.filters.company_domain_or])).toEqual([
+        ['companies', ['d0.example']],
+      ]);
+    },
+  );
 
-  it("takes a bucket's companies a round, and adds those with a listing the last round of their own bucket did not read (a job that moved company, a failed sweep), and those of jobs the own crawler saw close", async () => {
-    await store.prisma.refreshPass.deleteMany({});
-    await store.prisma.outboxMessage.deleteMany({});
-    const buckets = await store.prisma.$queryRaw<{ domain: string; bucket: number }[]>`SELECT d AS domain, mod(abs(hashtext(d)), 9) AS bucket FROM unnest(${domains}::text[]) AS d`;
-    const bucketOf = new Map(buckets.map((b) => [b.domain, b.bucket]));
-    const inBucket0 = domains.filter((d) => bucketOf.get(d) === 0).sort();
-    const elsewhere = domains.filter((d) => bucketOf.get(d)! > 0 && bucketOf.get(d)! < 8 && d !== 'd0.example');
-    expect(inBucket0.length).toBeGreaterThan(0);
-    expect(elsewhere.length).toBeGreaterThan(1);
-    // provider_a's rounds of buckets 1 to 8 began 8 to 1 minutes ago: the next is bucket 0's
-    const roundOf = (bucket: number) => t.getTime() - (9 - bucket) * MIN;
-    for (let bucket = 1; bucket <= 8; bucket++) {
-      await store.prisma.refreshPass.create({ data: { id: `rfr_a${bucket}`, kind: 'round', provider: 'provider_a', trigger: 'schedule', startedAt: new Date(roundOf(bucket)), bucket } });
-    }
-    await seen('provider_a', 30_000, domains);
-    await seen('provider_c', 30_000, domains);
-    // the last round of `read`'s bucket read it; that of `missed`'s did not (its sweep failed, or the job moved there after it)
-    const [missed, read] = elsewhere;
-    await seen('provider_a', t.getTime() - roundOf(bucketOf.get(read!)!) - 10_000, [read!]);
-    await seen('provider_a', t.getTime() - roundOf(bucketOf.get(missed!)!) + 60_000, [missed!]);
-    // the own crawler no longer lists d0's Lock Keeper: provider_c decides its closure
-    await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
-    const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains);
-    const outcomes = await planner.tryStart(t);
-    expect(await store.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(outcomes, 'round', 'provider_a') } })).toMatchObject({ bucket: 0 });
-    const a = await roundSweeps(outcomes, 'provider_a');
-    expect(a.map((s) => s.scope.key)).toEqual(['companies:0/9:0']);
-    // the missed company first: it was seen longest ago
-    expect(a[0]!.scope.filters.company_domain_or).toEqual([missed!, ...inBucket0]);
-    expect((await roundSweeps(outcomes, 'provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([['d0.example']]);
-  });
+  it(
+    "takes a bucket's companies a round, and adds those with a " +
+      'listing the last round of their own bucket did not read (a ' +
+      'job that moved company, a failed sweep), and those of jobs ' +
+      'the own crawler saw close',
+    async () => {
+      await store.prisma.refreshPass.deleteMany({});
+      await store.prisma.outboxMessage.deleteMany({});
+      const buckets = await store.prisma.$queryRaw<
+        { domain: string; bucket: number }[]
+      >`SELECT d AS domain, mod(abs(hashtext(d)), 9) AS bucket FROM unnest(${domains}::text[]) AS d`;
+      const bucketOf = new Map(buckets.map((b) => [b.domain, b.bucket]));
+      const inBucket0 = domains.filter((d) => bucketOf.get(d) === 0).sort();
+      const elsewhere = domains.filter((d) => bucketOf.get(d)! > 0 && bucketOf.get(d)! < 8 && d !== 'd0.example');
+      expect(inBucket0.length).toBeGreaterThan(0);
+      expect(elsewhere.length).toBeGreaterThan(1);
+      // provider_a's rounds of buckets 1 to 8 began 8 to 1 minutes ago: the next is bucket 0's
+      const roundOf = (bucket: number) => t.getTime() - (9 - bucket) * MIN;
+      for (let bucket = 1; bucket <= 8; bucket++) {
+        await store.prisma.refreshPass.create({
+          data: {
+            id: `rfr_a${bucket}`,
+            kind: 'round',
+            provider: 'provider_a',
+            trigger: 'schedule',
+            startedAt: new Date(roundOf(bucket)),
+            bucket,
+          },
+        });
+      }
+      await seen('provider_a', 30_000, domains);
+      await seen('provider_c', 30_000, domains);
+      // the last round of `read`'s bucket read it; that of `missed`'s did not (its sweep failed, or the job moved there
+      // after it)
+      const [missed, read] = elsewhere;
+      await seen('provider_a', t.getTime() - roundOf(bucketOf.get(read!)!) - 10_000, [read!]);
+      await seen('provider_a', t.getTime() - roundOf(bucketOf.get(missed!)!) + 60_000, [missed!]);
+      // the own crawler no longer lists d0's Lock Keeper: provider_c decides its closure
+      await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
+      const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains);
+      const outcomes = await planner.tryStart(t);
+      expect(
+        await store.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(outcomes, 'round', 'provider_a') } }),
+      ).toMatchObject({ bucket: 0 });
+      const a = await roundSweeps(outcomes, 'provider_a');
+      expect(a.map((s) => s.scope.key)).toEqual(['companies:0/9:0']);
+      // the missed company first: it was seen longest ago
+      expect(a[0]!.scope.filters.company_domain_or).toEqual([missed!, ...inBucket0]);
+      expect((await roundSweeps(outcomes, 'provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([
+        ['d0.example'],
+      ]);
+    },
+  );
 });

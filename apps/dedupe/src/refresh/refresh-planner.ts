@@ -1,18 +1,42 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { REFRESH_SEQUENCES, refreshTopicsOf, type ProviderSlug, type RefreshFetchRequested, type RefreshSequenceKind } from '@jobs/contracts';
+import {
+  REFRESH_SEQUENCES,
+  refreshTopicsOf,
+  type ProviderSlug,
+  type RefreshFetchRequested,
+  type RefreshSequenceKind,
+} from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { newId, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { decide, nextBucket, planPass, planRound, refreshCallTimeoutMs, roundCycle, roundDueAt, type PlannedSweep, type RoundDomain, type SequenceDecision, type SequenceState } from './refresh-plan.js';
+import {
+  decide,
+  nextBucket,
+  planPass,
+  planRound,
+  refreshCallTimeoutMs,
+  roundCycle,
+  roundDueAt,
+  type PlannedSweep,
+  type RoundDomain,
+  type SequenceDecision,
+  type SequenceState,
+} from './refresh-plan.js';
 
 export const REFRESH_SETTINGS = Symbol('REFRESH_SETTINGS');
 export interface RefreshSettings {
   /** REFRESH_INTERVAL_MS (operator.md) */
   intervalMs: number;
-  /** REFRESH_BUCKETS: every stored job is re-verified with each provider within this many of its rounds (the freshness bound, in intervals). */
+  /**
+   * REFRESH_BUCKETS: every stored job is re-verified with each provider within this many of its rounds (the freshness
+   * bound, in intervals).
+   */
   buckets: number;
-  /** How late each provider shows a new posting or change (REFRESH_LISTING_LAG_MS): its pass's window reaches back this much further. */
+  /**
+   * How late each provider shows a new posting or change (REFRESH_LISTING_LAG_MS): its pass's window reaches back this
+   * much further.
+   */
   listingLagMs: Readonly<Record<ProviderSlug, number>>;
 }
 
@@ -81,7 +105,10 @@ export class RefreshPlanner implements OnApplicationBootstrap {
 
   /** An operator's request (received now): served by each provider's next pass and round. */
   async request(refreshId: string, receivedAt = new Date()): Promise<void> {
-    await this.prisma.refreshRequest.createMany({ data: [{ id: refreshId, requestedAt: receivedAt }], skipDuplicates: true });
+    await this.prisma.refreshRequest.createMany({
+      data: [{ id: refreshId, requestedAt: receivedAt }],
+      skipDuplicates: true,
+    });
     this.loop.kick();
   }
 
@@ -90,19 +117,32 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     this.loop.kick();
   }
 
-  /** Starts every provider's pass and round that is due (a request waits, or its interval has passed) and not running. */
+  /**
+   * Starts every provider's pass and round that is due (a request waits, or its interval has passed) and not running.
+   */
   async tryStart(now: Date): Promise<SequenceOutcome[]> {
     const outcomes = await this.prisma.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dedupe:refresh-planner', 0))`;
         const [states, latestRequestAt] = await Promise.all([sequenceStates(tx), latestRequest(tx)]);
-        const rules = { now: now.getTime(), intervalMs: this.settings.intervalMs, staleMs: PASS_STALE_MS, latestRequestAt };
+        const rules = {
+          now: now.getTime(),
+          intervalMs: this.settings.intervalMs,
+          staleMs: PASS_STALE_MS,
+          latestRequestAt,
+        };
         const decided = states.map((state) => ({ state, decision: decide(state, rules) }));
-        const due = decided.filter((d): d is { state: SequenceState; decision: { start: 'schedule' | 'request' } } => 'start' in d.decision);
+        const due = decided.filter(
+          (d): d is { state: SequenceState; decision: { start: 'schedule' | 'request' } } => 'start' in d.decision,
+        );
         const started = due.length > 0 ? await this.start(tx, now, due) : new Map<string, string>();
         return decided.map(({ state, decision }): SequenceOutcome => {
           const id = started.get(`${state.kind}:${state.provider}`);
-          return { kind: state.kind, provider: state.provider, outcome: id ? { started: id } : (decision as SequenceOutcome['outcome']) };
+          return {
+            kind: state.kind,
+            provider: state.provider,
+            outcome: id ? { started: id } : (decision as SequenceOutcome['outcome']),
+          };
         });
       },
       { timeout: 30_000, maxWait: 10_000 },
@@ -112,9 +152,19 @@ export class RefreshPlanner implements OnApplicationBootstrap {
   }
 
   /** Plans and records the due runs, their sweeps staged in the outbox; returns each run's id by `kind:provider`. */
-  private async start(tx: Prisma.TransactionClient, now: Date, due: ReadonlyArray<{ state: SequenceState; decision: { start: 'schedule' | 'request' } }>): Promise<Map<string, string>> {
+  private async start(
+    tx: Prisma.TransactionClient,
+    now: Date,
+    due: ReadonlyArray<{ state: SequenceState; decision: { start: 'schedule' | 'request' } }>,
+  ): Promise<Map<string, string>> {
     const cycle = roundCycle(this.settings.buckets);
-    const rounds = due.filter((d) => d.state.kind === 'round').map((d) => ({ provider: d.state.provider, bucket: nextBucket(d.state.last?.bucket ?? null, cycle), first: d.state.last === null }));
+    const rounds = due
+      .filter((d) => d.state.kind === 'round')
+      .map((d) => ({
+        provider: d.state.provider,
+        bucket: nextBucket(d.state.last?.bucket ?? null, cycle),
+        first: d.state.last === null,
+      }));
     const domains = await this.roundDomains(tx, now, cycle, rounds);
     const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
     const lastReads = await lastReadPasses(tx, passProviders);
@@ -122,16 +172,43 @@ export class RefreshPlanner implements OnApplicationBootstrap {
       const bucket = rounds.find((r) => state.kind === 'round' && r.provider === state.provider)?.bucket ?? null;
       const sweeps: PlannedSweep[] =
         state.kind === 'pass'
-          ? [planPass({ provider: state.provider, now: now.getTime(), intervalMs: this.settings.intervalMs, lagMs: this.settings.listingLagMs[state.provider], lastReadAt: lastReads.get(state.provider) ?? null })]
-          : planRound({ provider: state.provider, bucket: bucket!, firstRound: state.last === null, cycle, domains: domains.get(state.provider) ?? [] });
+          ? [
+              planPass({
+                provider: state.provider,
+                now: now.getTime(),
+                intervalMs: this.settings.intervalMs,
+                lagMs: this.settings.listingLagMs[state.provider],
+                lastReadAt: lastReads.get(state.provider) ?? null,
+              }),
+            ]
+          : planRound({
+              provider: state.provider,
+              bucket: bucket!,
+              firstRound: state.last === null,
+              cycle,
+              domains: domains.get(state.provider) ?? [],
+            });
       return { id: newId('rfr'), kind: state.kind, provider: state.provider, trigger: decision.start, bucket, sweeps };
     });
     // a day of passes and rounds is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
     const kept = new Date(now.getTime() - PASS_HISTORY_MS);
     await tx.refreshPass.deleteMany({ where: { startedAt: { lt: kept } } });
     await tx.refreshRequest.deleteMany({ where: { requestedAt: { lt: kept } } });
-    await tx.refreshPass.createMany({ data: runs.map((r) => ({ id: r.id, kind: r.kind, provider: r.provider, trigger: r.trigger, startedAt: now, bucket: r.bucket })) });
-    await tx.refreshSweep.createMany({ data: runs.flatMap((r) => r.sweeps.map((s) => ({ passId: r.id, provider: s.provider, key: s.scope.key, kind: s.kind }))) });
+    await tx.refreshPass.createMany({
+      data: runs.map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        provider: r.provider,
+        trigger: r.trigger,
+        startedAt: now,
+        bucket: r.bucket,
+      })),
+    });
+    await tx.refreshSweep.createMany({
+      data: runs.flatMap((r) =>
+        r.sweeps.map((s) => ({ passId: r.id, provider: s.provider, key: s.scope.key, kind: s.kind })),
+      ),
+    });
     const callTimeoutMs = refreshCallTimeoutMs(this.settings.intervalMs);
     const dueAt = roundDueAt(now.getTime(), this.settings.intervalMs);
     const byTopic = new Map<ReturnType<typeof refreshTopicsOf>['fetch'], RefreshFetchRequested.Value[]>();
@@ -145,7 +222,17 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     }
     for (const [topic, values] of byTopic) await this.outbox.stageMany(tx, topic, values);
     for (const run of runs) {
-      this.logger.debug({ refresh_id: run.id, kind: run.kind, provider: run.provider, trigger: run.trigger, bucket: run.bucket, sweeps: run.sweeps.length }, `refresh ${run.kind} started`);
+      this.logger.debug(
+        {
+          refresh_id: run.id,
+          kind: run.kind,
+          provider: run.provider,
+          trigger: run.trigger,
+          bucket: run.bucket,
+          sweeps: run.sweeps.length,
+        },
+        `refresh ${run.kind} started`,
+      );
     }
     return new Map(runs.map((r) => [`${r.kind}:${r.provider}`, r.id]));
   }
@@ -160,7 +247,12 @@ export class RefreshPlanner implements OnApplicationBootstrap {
    * due providers' listed sources of open jobs. The own crawler's first round reads its whole
    * catalog instead.
    */
-  private async roundDomains(tx: Prisma.TransactionClient, now: Date, cycle: number, rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number; first: boolean }>): Promise<Map<ProviderSlug, RoundDomain[]>> {
+  private async roundDomains(
+    tx: Prisma.TransactionClient,
+    now: Date,
+    cycle: number,
+    rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number; first: boolean }>,
+  ): Promise<Map<ProviderSlug, RoundDomain[]>> {
     const byCompany = rounds.filter((r) => !(r.first && r.provider === 'own_index'));
     const byProvider = new Map<ProviderSlug, RoundDomain[]>();
     if (byCompany.length === 0) return byProvider;
@@ -168,20 +260,25 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     const buckets = byCompany.map((r) => r.bucket);
     // a cycle and a half of rounds back: the last round of every bucket, not one of a cycle before
     const since = new Date(now.getTime() - Math.ceil(1.5 * cycle + 1) * this.settings.intervalMs);
-    const rows = await tx.$queryRaw<{ provider: ProviderSlug; domain: string; listings: number; oldest_seen_at: Date }[]>`
+    const rows = await tx.$queryRaw<
+      { provider: ProviderSlug; domain: string; listings: number; oldest_seen_at: Date }[]
+    >`
       WITH last_round AS (
         SELECT p.provider::text AS provider, p.bucket, max(p.started_at) AS started_at
         FROM refresh_passes p
-        WHERE p.kind = 'round' AND p.bucket IS NOT NULL AND p.provider::text = ANY(${providers}::text[]) AND p.started_at > ${since}
+        WHERE p.kind = 'round' AND p.bucket IS NOT NULL AND p.provider::text = ANY(${providers}::text[]) AND
+          p.started_at > ${since}
         GROUP BY 1, 2
       ), listed AS (
         SELECT due.provider, due.bucket AS due_bucket, c.domain, mod(abs(hashtext(c.domain)), ${cycle}::int) AS bucket,
-          count(*)::int AS listings, min(s.last_seen_at) AS oldest_seen_at, bool_or(o.canonical_job_id IS NOT NULL) AS closing
+          count(*)::int AS listings, min(s.last_seen_at) AS oldest_seen_at, bool_or(o.canonical_job_id IS NOT NULL) AS
+            closing
         FROM unnest(${providers}::text[], ${buckets}::int[]) AS due(provider, bucket)
         JOIN job_sources s ON s.provider::text = due.provider
         JOIN canonical_jobs j ON j.id = s.canonical_job_id
         JOIN companies c ON c.id = j.company_id
-        LEFT JOIN (SELECT DISTINCT canonical_job_id FROM job_sources WHERE provider = 'own_index' AND NOT listed) o ON o.canonical_job_id = j.id
+        LEFT JOIN (SELECT DISTINCT canonical_job_id FROM job_sources WHERE provider = 'own_index' AND NOT listed) o ON
+          o.canonical_job_id = j.id
         WHERE s.listed AND j.status = 'open' AND c.domain IS NOT NULL
         GROUP BY due.provider, due.bucket, c.domain
       )
@@ -202,7 +299,15 @@ export class RefreshPlanner implements OnApplicationBootstrap {
 async function sequenceStates(tx: Prisma.TransactionClient): Promise<SequenceState[]> {
   const kinds = REFRESH_SEQUENCES.map((s) => s.kind);
   const providers = REFRESH_SEQUENCES.map((s) => s.provider);
-  const rows = await tx.$queryRaw<{ kind: RefreshSequenceKind; provider: ProviderSlug; started_at: Date | null; bucket: number | null; open: number | null }[]>`
+  const rows = await tx.$queryRaw<
+    {
+      kind: RefreshSequenceKind;
+      provider: ProviderSlug;
+      started_at: Date | null;
+      bucket: number | null;
+      open: number | null;
+    }[]
+  >`
     SELECT seq.kind, seq.provider, last.started_at, last.bucket,
       (SELECT count(*)::int FROM refresh_sweeps s WHERE s.pass_id = last.id AND s.finished_at IS NULL) AS open
     FROM unnest(${kinds}::text[], ${providers}::text[]) AS seq(kind, provider)
@@ -211,7 +316,11 @@ async function sequenceStates(tx: Prisma.TransactionClient): Promise<SequenceSta
       WHERE p.kind = seq.kind AND p.provider = seq.provider::provider
       ORDER BY p.started_at DESC LIMIT 1
     ) last ON true`;
-  return rows.map((r) => ({ kind: r.kind, provider: r.provider, last: r.started_at ? { startedAt: r.started_at.getTime(), bucket: r.bucket, openSweeps: r.open ?? 0 } : null }));
+  return rows.map((r) => ({
+    kind: r.kind,
+    provider: r.provider,
+    last: r.started_at ? { startedAt: r.started_at.getTime(), bucket: r.bucket, openSweeps: r.open ?? 0 } : null,
+  }));
 }
 
 async function latestRequest(tx: Prisma.TransactionClient): Promise<number | null> {
@@ -220,7 +329,10 @@ async function latestRequest(tx: Prisma.TransactionClient): Promise<number | nul
 }
 
 /** Per provider, when its last pass that read its window (every call answered) started. */
-async function lastReadPasses(tx: Prisma.TransactionClient, providers: readonly ProviderSlug[]): Promise<Map<ProviderSlug, number>> {
+async function lastReadPasses(
+  tx: Prisma.TransactionClient,
+  providers: readonly ProviderSlug[],
+): Promise<Map<ProviderSlug, number>> {
   if (providers.length === 0) return new Map();
   const rows = await tx.$queryRaw<{ provider: ProviderSlug; started_at: Date }[]>`
     SELECT due.provider, last.started_at
@@ -234,7 +346,12 @@ async function lastReadPasses(tx: Prisma.TransactionClient, providers: readonly 
 }
 
 /** A sweep's message; a round's carries when the round is due (`dueAt`), which the fetcher paces it by. */
-function sweepRequest(refreshId: string, sweep: PlannedSweep, callTimeoutMs: number, dueAt: number | undefined): RefreshFetchRequested.Value {
+function sweepRequest(
+  refreshId: string,
+  sweep: PlannedSweep,
+  callTimeoutMs: number,
+  dueAt: number | undefined,
+): RefreshFetchRequested.Value {
   return {
     v: 1,
     refresh_id: refreshId,

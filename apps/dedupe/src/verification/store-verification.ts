@@ -9,7 +9,9 @@ import { recentRounds, verificationAges } from './verification-queries.js';
 
 /** The check runs every interval, but at most once a minute: its scan of job_sources is not free. */
 export const MIN_CHECK_MS = 60_000;
-/** A measure older than this many periods is no longer exported (the check stopped: say nothing rather than old news). */
+/**
+ * A measure older than this many periods is no longer exported (the check stopped: say nothing rather than old news).
+ */
 const EXPORTED_PERIODS = 3;
 
 export interface StoreVerificationRow {
@@ -24,7 +26,8 @@ export interface StoreVerificationRow {
 }
 
 /**
- * Measures how fresh the store is, per provider, and whether the freshness bound (docs/decisions/0025-refresh-and-freshness-bound.md) holds:
+ * Measures how fresh the store is, per provider, and whether the freshness bound
+ * (docs/decisions/0025-refresh-and-freshness-bound.md) holds:
  * the age of every listed source of an open job (`verificationAges`), and the bound of the
  * provider's latest `buckets` rounds, which holds while they fitted in their intervals and its
  * oldest listing is within it (`verificationBound`). The figures go to the
@@ -41,7 +44,9 @@ export interface StoreVerificationRow {
 export class StoreVerification implements OnApplicationBootstrap {
   private readonly periodMs: number;
   private readonly loop = new KickableLoop(async () => {
-    await untraced(() => this.runOnce()).catch((error: unknown) => this.logger.warn({ err: error }, 'store verification check failed; trying again later'));
+    await untraced(() => this.runOnce()).catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'store verification check failed; trying again later'),
+    );
     return this.periodMs;
   });
   private latest: StoreVerificationRow[] = [];
@@ -56,7 +61,13 @@ export class StoreVerification implements OnApplicationBootstrap {
     drains.register('store-verification', () => this.loop.stop());
     const meter = jobsMeter();
     meter
-      .createObservableGauge('store_verification_age_seconds', { description: 'Seconds since each provider last saw its listed sources of open jobs, the oldest (stat=max) and the 99th percentile (stat=p99), at the last check.', unit: 's' })
+      .createObservableGauge('store_verification_age_seconds', {
+        description:
+          'Seconds since each provider last saw its listed sources of ' +
+          'open jobs, the oldest (stat=max) and the 99th percentile ' +
+          '(stat=p99), at the last check.',
+        unit: 's',
+      })
       .addCallback((result) => {
         for (const row of this.exported()) {
           if (row.maxAgeSeconds !== null) result.observe(row.maxAgeSeconds, { provider: row.provider, stat: 'max' });
@@ -64,12 +75,22 @@ export class StoreVerification implements OnApplicationBootstrap {
         }
       });
     meter
-      .createObservableGauge('store_verification_bound_seconds', { description: "The promised freshness bound of each provider's re-verification: REFRESH_BUCKETS x REFRESH_INTERVAL_MS.", unit: 's' })
+      .createObservableGauge('store_verification_bound_seconds', {
+        description:
+          "The promised freshness bound of each provider's re-verification: REFRESH_BUCKETS x REFRESH_INTERVAL_MS.",
+        unit: 's',
+      })
       .addCallback((result) => {
         for (const row of this.exported()) result.observe(row.boundSeconds, { provider: row.provider });
       });
     meter
-      .createObservableGauge('store_verification_bound_holds', { description: "1 while the promised bound holds for the provider: each of its latest REFRESH_BUCKETS rounds fitted in an interval and its oldest listed source of an open job is within REFRESH_BUCKETS x REFRESH_INTERVAL_MS, else 0." })
+      .createObservableGauge('store_verification_bound_holds', {
+        description:
+          '1 while the promised bound holds for the provider: each of ' +
+          'its latest REFRESH_BUCKETS rounds fitted in an interval and ' +
+          'its oldest listed source of an open job is within ' +
+          'REFRESH_BUCKETS x REFRESH_INTERVAL_MS, else 0.',
+      })
       .addCallback((result) => {
         for (const row of this.exported()) result.observe(row.holds ? 1 : 0, { provider: row.provider });
       });
@@ -88,17 +109,29 @@ export class StoreVerification implements OnApplicationBootstrap {
   async runOnce(now = new Date(), force = false): Promise<boolean> {
     const measured = await this.prisma.$transaction(
       async (tx) => {
-        const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended('dedupe:store-verification', 0)) AS locked`;
+        const [lock] = await tx.$queryRaw<
+          { locked: boolean }[]
+        >`SELECT pg_try_advisory_xact_lock(hashtextextended('dedupe:store-verification', 0)) AS locked`;
         if (!lock?.locked) return false;
         const last = await tx.storeVerification.aggregate({ _max: { computedAt: true } });
         // a little early is fine: two replicas' timers drift
         const lastAt = last._max.computedAt?.getTime();
         if (!force && lastAt !== undefined && now.getTime() - lastAt < this.periodMs - 1_000) return false;
-        const [ages, rounds] = await Promise.all([verificationAges(tx), recentRounds(tx, PROVIDER_SLUGS, this.settings.buckets)]);
+        const [ages, rounds] = await Promise.all([
+          verificationAges(tx),
+          recentRounds(tx, PROVIDER_SLUGS, this.settings.buckets),
+        ]);
         const rows = PROVIDER_SLUGS.map((provider): StoreVerificationRow => {
           const age = ages.find((a) => a.provider === provider);
-          const durations = (rounds.get(provider) ?? []).map((round) => roundDurationMs(round, now.getTime(), PASS_STALE_MS));
-          const bound = verificationBound({ intervalMs: this.settings.intervalMs, buckets: this.settings.buckets, roundDurationsMs: durations, maxAgeSeconds: age?.maxAgeSeconds ?? null });
+          const durations = (rounds.get(provider) ?? []).map((round) =>
+            roundDurationMs(round, now.getTime(), PASS_STALE_MS),
+          );
+          const bound = verificationBound({
+            intervalMs: this.settings.intervalMs,
+            buckets: this.settings.buckets,
+            roundDurationsMs: durations,
+            maxAgeSeconds: age?.maxAgeSeconds ?? null,
+          });
           return {
             provider,
             listedSources: age?.listedSources ?? 0,

@@ -47,7 +47,11 @@ export function verificationBound(input: BoundInput): VerificationBound {
   const longestMs = Math.max(...input.roundDurationsMs);
   const roundsFit = longestMs <= input.intervalMs;
   const agesWithin = input.maxAgeSeconds === null || input.maxAgeSeconds <= promisedSeconds;
-  return { promisedSeconds, currentSeconds: (input.buckets * Math.max(input.intervalMs, longestMs)) / 1000, holds: roundsFit && agesWithin };
+  return {
+    promisedSeconds,
+    currentSeconds: (input.buckets * Math.max(input.intervalMs, longestMs)) / 1000,
+    holds: roundsFit && agesWithin,
+  };
 }
 
 /**

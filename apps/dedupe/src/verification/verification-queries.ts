@@ -24,26 +24,39 @@ export interface ProviderAges {
  * periodically, never per request.
  */
 export async function verificationAges(db: Reader): Promise<ProviderAges[]> {
-  const rows = await db.$queryRaw<{ provider: ProviderSlug; listed_sources: number; max_age_seconds: number; p99_age_seconds: number }[]>`
+  const rows = await db.$queryRaw<
+    { provider: ProviderSlug; listed_sources: number; max_age_seconds: number; p99_age_seconds: number }[]
+  >`
     SELECT s.provider::text AS provider,
       count(*)::int AS listed_sources,
       greatest(0, extract(epoch FROM statement_timestamp() - min(s.last_seen_at)))::float8 AS max_age_seconds,
-      greatest(0, extract(epoch FROM statement_timestamp() - percentile_disc(0.99) WITHIN GROUP (ORDER BY s.last_seen_at DESC)))::float8 AS p99_age_seconds
+      greatest(0, extract(epoch FROM statement_timestamp() - percentile_disc(0.99) WITHIN GROUP (ORDER BY s.last_seen_at
+        DESC)))::float8 AS p99_age_seconds
     FROM job_sources s
     JOIN canonical_jobs j ON j.id = s.canonical_job_id
     WHERE s.listed AND j.status = 'open'
     GROUP BY s.provider
     ORDER BY 1`;
-  return rows.map((r) => ({ provider: r.provider, listedSources: r.listed_sources, maxAgeSeconds: r.max_age_seconds, p99AgeSeconds: r.p99_age_seconds }));
+  return rows.map((r) => ({
+    provider: r.provider,
+    listedSources: r.listed_sources,
+    maxAgeSeconds: r.max_age_seconds,
+    p99AgeSeconds: r.p99_age_seconds,
+  }));
 }
 
 /**
  * Each provider's latest `limit` re-verification rounds, newest first: when each started and
  * when its last sweep ended (null while one is out; a round with no sweep ended as it started).
  */
-export async function recentRounds(db: Reader, providers: readonly ProviderSlug[], limit: number): Promise<Map<ProviderSlug, RoundTimes[]>> {
+export async function recentRounds(
+  db: Reader,
+  providers: readonly ProviderSlug[],
+  limit: number,
+): Promise<Map<ProviderSlug, RoundTimes[]>> {
   const rows = await db.$queryRaw<{ provider: ProviderSlug; started_at: Date; ended_at: Date | null }[]>`
-    SELECT due.provider, r.started_at, CASE WHEN r.open > 0 THEN NULL ELSE coalesce(r.ended_at, r.started_at) END AS ended_at
+    SELECT due.provider, r.started_at, CASE WHEN r.open > 0 THEN NULL ELSE coalesce(r.ended_at, r.started_at) END AS
+      ended_at
     FROM unnest(${[...providers]}::text[]) AS due(provider)
     JOIN LATERAL (
       SELECT p.started_at,
@@ -55,6 +68,9 @@ export async function recentRounds(db: Reader, providers: readonly ProviderSlug[
     ) r ON true
     ORDER BY due.provider, r.started_at DESC`;
   const byProvider = new Map<ProviderSlug, RoundTimes[]>(providers.map((p) => [p, []]));
-  for (const row of rows) byProvider.get(row.provider)?.push({ startedAt: row.started_at.getTime(), endedAt: row.ended_at?.getTime() ?? null });
+  for (const row of rows)
+    byProvider
+      .get(row.provider)
+      ?.push({ startedAt: row.started_at.getTime(), endedAt: row.ended_at?.getTime() ?? null });
   return byProvider;
 }

@@ -54,7 +54,9 @@ export class AccountBalances implements OnApplicationShutdown {
     this.pool.on('error', (error) => logger.warn({ err: error }, 'account balance connection lost'));
     this.reads = new BatchedReads(async (accountIds) => {
       const { rows } = await this.pool.query<BalanceRow>({ ...BALANCES, values: [accountIds] });
-      return new Map(rows.map((row) => [row.id, { creditsRemaining: row.credits_remaining, creditsResetAt: row.credits_reset_at }]));
+      return new Map(
+        rows.map((row) => [row.id, { creditsRemaining: row.credits_remaining, creditsResetAt: row.credits_reset_at }]),
+      );
     });
   }
 

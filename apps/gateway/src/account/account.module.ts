@@ -3,5 +3,9 @@ import { AccountBalances } from './account-balances.js';
 import { AccountController } from './account.controller.js';
 import { ReadAccountUseCase } from './read-account.usecase.js';
 
-@Module({ controllers: [AccountController], providers: [AccountBalances, ReadAccountUseCase], exports: [ReadAccountUseCase] })
+@Module({
+  controllers: [AccountController],
+  providers: [AccountBalances, ReadAccountUseCase],
+  exports: [ReadAccountUseCase],
+})
 export class AccountModule {}

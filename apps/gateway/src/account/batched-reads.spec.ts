@@ -9,7 +9,8 @@ function store(initial: Record<string, number>) {
     new Promise<Map<string, number>>((resolve, reject) => {
       statements.push({
         keys,
-        // The statement's snapshot is taken when the test answers it, as the database takes it when the statement arrives.
+        // The statement's snapshot is taken when the test answers it, as the database takes it when the statement
+        // arrives.
         answer: () => resolve(new Map(keys.filter((k) => values.has(k)).map((k) => [k, values.get(k)!]))),
         fail: reject,
       });
@@ -95,7 +96,10 @@ describe('BatchedReads', () => {
       return new Map(keys.map((k) => [k, 0]));
     });
     await storage.run('request-1', () => reads.read('a'));
-    await Promise.all([storage.run('request-2', () => reads.read('a')), storage.run('request-3', () => reads.read('b'))]);
+    await Promise.all([
+      storage.run('request-2', () => reads.read('a')),
+      storage.run('request-3', () => reads.read('b')),
+    ]);
     expect(seen[0]).toBe('request-1');
     expect(seen).toContain('request-2');
     expect(seen).not.toContain(undefined);

@@ -58,14 +58,16 @@ export class BatchedReads<K, V> {
     for (const key of batch.keys()) this.queued.delete(key);
     const first = batch.values().next().value!;
     // A synchronous throw becomes a rejection of this statement's reads, like a failed query.
-    const settled = first.scope(() => Promise.resolve().then(() => this.readMany([...batch.keys()]))).then(
-      (rows) => {
-        for (const [key, { waiters }] of batch) for (const waiter of waiters) waiter.resolve(rows.get(key));
-      },
-      (error: unknown) => {
-        for (const { waiters } of batch.values()) for (const waiter of waiters) waiter.reject(error);
-      },
-    );
+    const settled = first
+      .scope(() => Promise.resolve().then(() => this.readMany([...batch.keys()])))
+      .then(
+        (rows) => {
+          for (const [key, { waiters }] of batch) for (const waiter of waiters) waiter.resolve(rows.get(key));
+        },
+        (error: unknown) => {
+          for (const { waiters } of batch.values()) for (const waiter of waiters) waiter.reject(error);
+        },
+      );
     void settled.then(() => this.send());
   }
 }

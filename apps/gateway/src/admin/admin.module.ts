@@ -17,7 +17,13 @@ import { ProviderControlsUseCase } from './provider-controls.usecase.js';
 import { RequestRefreshUseCase } from './request-refresh.usecase.js';
 import { WorldControlsUseCase } from './world-controls.usecase.js';
 
-const OWN_USE_CASES = [ManageAccountsUseCase, ManageKeysUseCase, ProviderControlsUseCase, WorldControlsUseCase, RequestRefreshUseCase];
+const OWN_USE_CASES = [
+  ManageAccountsUseCase,
+  ManageKeysUseCase,
+  ProviderControlsUseCase,
+  WorldControlsUseCase,
+  RequestRefreshUseCase,
+];
 /** What the admin controller calls: its own use cases and the webhook endpoints' (shared with the public API). */
 const ADMIN_USE_CASES = [...OWN_USE_CASES, WebhookSecretsUseCase, RotateWebhookSecretUseCase];
 
@@ -25,7 +31,11 @@ const ADMIN_USE_CASES = [...OWN_USE_CASES, WebhookSecretsUseCase, RotateWebhookS
  * The admin use cases live in the gateway's context (GatewayModule imports this), so they share
  * its database, Redis, key cache and provider health monitor.
  */
-@Module({ imports: [ProvidersModule, WebhookEndpointsModule], providers: OWN_USE_CASES, exports: [...OWN_USE_CASES, WebhookEndpointsModule] })
+@Module({
+  imports: [ProvidersModule, WebhookEndpointsModule],
+  providers: OWN_USE_CASES,
+  exports: [...OWN_USE_CASES, WebhookEndpointsModule],
+})
 export class AdminUseCasesModule {}
 
 /**

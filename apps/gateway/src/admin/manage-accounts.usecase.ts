@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AccountIdSchema, type AdminAccountCreateRequest, type AdminAccountCreateResponse, type AdminCreditsResponse } from '@jobs/contracts';
+import {
+  AccountIdSchema,
+  type AdminAccountCreateRequest,
+  type AdminAccountCreateResponse,
+  type AdminCreditsResponse,
+} from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
 import { PLAN_DEFAULTS } from '@jobs/plans';
@@ -56,11 +61,18 @@ export class ManageAccountsUseCase {
     ensureStorable(amount, 'amount');
     // an id no account can have is answered here: billing's topic carries account ids only
     if (!AccountIdSchema.safeParse(accountId).success) throw new ApiError('not_found', `No account ${accountId}.`);
-    const { credits_remaining } = await this.queries.askBilling({ v: 1, query_id: newId('req'), account_id: accountId, mode: 'live', query: { kind: 'credits.add', amount } });
+    const { credits_remaining } = await this.queries.askBilling({
+      v: 1,
+      query_id: newId('req'),
+      account_id: accountId,
+      mode: 'live',
+      query: { kind: 'credits.add', amount },
+    });
     return { credits_remaining };
   }
 }
 
 function ensureStorable(value: number, param: string): void {
-  if (value > MAX_STORED_INT) throw new ApiError('invalid_request', `${param}: must be at most ${MAX_STORED_INT}.`, { param });
+  if (value > MAX_STORED_INT)
+    throw new ApiError('invalid_request', `${param}: must be at most ${MAX_STORED_INT}.`, { param });
 }

@@ -16,15 +16,19 @@ export class ManageKeysUseCase {
 
   /** A new key beside the account's others, with the account's name for it when given. */
   async createKey(accountId: string, mode: KeyMode, label: string | null = null): Promise<AdminKeyCreateResponse> {
-    if (!(await this.prisma.account.count({ where: { id: accountId } }))) throw new ApiError('not_found', `No account ${accountId}.`);
+    if (!(await this.prisma.account.count({ where: { id: accountId } })))
+      throw new ApiError('not_found', `No account ${accountId}.`);
     const key = generateApiKey(mode);
-    await this.prisma.apiKey.create({ data: { id: newId('key'), accountId, mode, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 12), label } });
+    await this.prisma.apiKey.create({
+      data: { id: newId('key'), accountId, mode, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 12), label },
+    });
     return { key };
   }
 
   /** Revokes at once on every replica. Revoking a revoked key again is fine; an unknown key is 404. */
   async revokeKey(key: string): Promise<void> {
     if (await this.keys.revoke(key)) return;
-    if (!(await this.prisma.apiKey.count({ where: { keyHash: hashApiKey(key) } }))) throw new ApiError('not_found', 'No such API key.');
+    if (!(await this.prisma.apiKey.count({ where: { keyHash: hashApiKey(key) } })))
+      throw new ApiError('not_found', 'No such API key.');
   }
 }

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { type AdminProviderSettings, type AdminProviderUpdateRequest, PROVIDER_SLUGS, type ProviderSlug } from '@jobs/contracts';
+import {
+  type AdminProviderSettings,
+  type AdminProviderUpdateRequest,
+  PROVIDER_SLUGS,
+  type ProviderSlug,
+} from '@jobs/contracts';
 import { ApiError } from '../http/api-error.js';
 import { ProviderHealthMonitor } from '../providers/provider-health.monitor.js';
 import { ProviderSimClient, toSettings } from '../providers/provider-sim.client.js';
@@ -18,7 +23,8 @@ export class ProviderControlsUseCase {
   }
 
   async update(slug: string, change: AdminProviderUpdateRequest): Promise<AdminProviderSettings> {
-    if (!isProviderSlug(slug)) throw new ApiError('not_found', `No provider ${slug}; the providers are ${PROVIDER_SLUGS.join(', ')}.`);
+    if (!isProviderSlug(slug))
+      throw new ApiError('not_found', `No provider ${slug}; the providers are ${PROVIDER_SLUGS.join(', ')}.`);
     const settings = toSettings(expectSimAnswer(await this.sim.control('PUT', `/providers/${slug}`, change), 200));
     await this.health.settingsChanged([settings]);
     return settings;

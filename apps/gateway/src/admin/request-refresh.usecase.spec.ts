@@ -36,25 +36,85 @@ describe('RequestRefreshUseCase.status', () => {
     });
   });
 
-  it("shows dedupe's latest measure: per provider its verification ages, listed sources and freshness bound", async () => {
-    const bound = { boundSeconds: 600, computedAt: measuredAt };
-    await db.prisma.storeVerification.createMany({
-      data: [
-        { provider: 'own_index', listedSources: 0, maxAgeSeconds: null, p99AgeSeconds: null, currentBoundSeconds: 600, holds: true, ...bound },
-        { provider: 'provider_a', listedSources: 2_500, maxAgeSeconds: 412.5, p99AgeSeconds: 380.25, currentBoundSeconds: 600, holds: true, ...bound },
-        { provider: 'provider_c', listedSources: 900, maxAgeSeconds: 1_130, p99AgeSeconds: 870, currentBoundSeconds: 900, holds: false, ...bound },
-      ],
-    });
-    await db.prisma.refreshPass.create({ data: { id: 'rfr_0000000000000002', kind: 'round', provider: 'provider_a', trigger: 'request', startedAt: new Date(requestedAt.getTime() + 1_000), bucket: 3 } });
-    const status = await refresh.status('rfr_0000000000000001');
-    expect(status).toMatchObject({ status: 'running', runs: [{ id: 'rfr_0000000000000002', kind: 'round', provider: 'provider_a' }] });
-    expect(status.verification).toEqual({
-      measured_at: measuredAt.toISOString(),
-      providers: {
-        own_index: { max_age_seconds: null, p99_age_seconds: null, listed_sources: 0, bound_seconds: 600, current_bound_seconds: 600, holds: true },
-        provider_a: { max_age_seconds: 412.5, p99_age_seconds: 380.25, listed_sources: 2_500, bound_seconds: 600, current_bound_seconds: 600, holds: true },
-        provider_c: { max_age_seconds: 1_130, p99_age_seconds: 870, listed_sources: 900, bound_seconds: 600, current_bound_seconds: 900, holds: false },
-      },
-    });
-  });
+  it(
+    "shows dedupe's latest measure: per provider its verification " + 'ages, listed sources and freshness bound',
+    async () => {
+      const bound = { boundSeconds: 600, computedAt: measuredAt };
+      await db.prisma.storeVerification.createMany({
+        data: [
+          {
+            provider: 'own_index',
+            listedSources: 0,
+            maxAgeSeconds: null,
+            p99AgeSeconds: null,
+            currentBoundSeconds: 600,
+            holds: true,
+            ...bound,
+          },
+          {
+            provider: 'provider_a',
+            listedSources: 2_500,
+            maxAgeSeconds: 412.5,
+            p99AgeSeconds: 380.25,
+            currentBoundSeconds: 600,
+            holds: true,
+            ...bound,
+          },
+          {
+            provider: 'provider_c',
+            listedSources: 900,
+            maxAgeSeconds: 1_130,
+            p99AgeSeconds: 870,
+            currentBoundSeconds: 900,
+            holds: false,
+            ...bound,
+          },
+        ],
+      });
+      await db.prisma.refreshPass.create({
+        data: {
+          id: 'rfr_0000000000000002',
+          kind: 'round',
+          provider: 'provider_a',
+          trigger: 'request',
+          startedAt: new Date(requestedAt.getTime() + 1_000),
+          bucket: 3,
+        },
+      });
+      const status = await refresh.status('rfr_0000000000000001');
+      expect(status).toMatchObject({
+        status: 'running',
+        runs: [{ id: 'rfr_0000000000000002', kind: 'round', provider: 'provider_a' }],
+      });
+      expect(status.verification).toEqual({
+        measured_at: measuredAt.toISOString(),
+        providers: {
+          own_index: {
+            max_age_seconds: null,
+            p99_age_seconds: null,
+            listed_sources: 0,
+            bound_seconds: 600,
+            current_bound_seconds: 600,
+            holds: true,
+          },
+          provider_a: {
+            max_age_seconds: 412.5,
+            p99_age_seconds: 380.25,
+            listed_sources: 2_500,
+            bound_seconds: 600,
+            current_bound_seconds: 600,
+            holds: true,
+          },
+          provider_c: {
+            max_age_seconds: 1_130,
+            p99_age_seconds: 870,
+            listed_sources: 900,
+            bound_seconds: 600,
+            current_bound_seconds: 900,
+            holds: false,
+          },
+        },
+      });
+    },
+  );
 });

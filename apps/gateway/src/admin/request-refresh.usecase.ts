@@ -35,7 +35,10 @@ export interface ProviderVerification {
   bound_seconds: number;
   /** REFRESH_BUCKETS x the longer of the interval and the provider's longest recent round */
   current_bound_seconds: number;
-  /** the promise holds: every one of its latest REFRESH_BUCKETS rounds fitted in an interval, and max_age_seconds is within bound_seconds */
+  /**
+   * the promise holds: every one of its latest REFRESH_BUCKETS rounds fitted in an interval, and max_age_seconds is
+   * within bound_seconds
+   */
   holds: boolean;
 }
 
@@ -47,7 +50,10 @@ export interface StoreVerificationStatus {
 
 export interface RefreshStatus {
   refresh_id: string;
-  /** queued: no pass or round serves it yet; running: some provider's are still to start or to end; completed: every provider's pass and round ended */
+  /**
+   * queued: no pass or round serves it yet; running: some provider's are still to start or to end; completed: every
+   * provider's pass and round ended
+   */
   status: 'queued' | 'running' | 'completed';
   requested_at: string;
   /** when the first run serving it started */
@@ -58,7 +64,6 @@ export interface RefreshStatus {
   /** how fresh the store is per provider, as dedupe last measured it; null until it has */
   verification: StoreVerificationStatus | null;
 }
-
 
 /**
  * POST /admin/refresh: asks for one refresh now (every provider's pass: partners' new listings
@@ -81,17 +86,33 @@ export class RequestRefreshUseCase {
 
   async execute(): Promise<{ status: 'accepted'; refresh_id: string }> {
     const refreshId = newId('rfr');
-    await this.publisher.publish(Topics.RefreshRequested, { v: 1, refresh_id: refreshId, requested_at: new Date().toISOString() });
+    await this.publisher.publish(Topics.RefreshRequested, {
+      v: 1,
+      refresh_id: refreshId,
+      requested_at: new Date().toISOString(),
+    });
     return { status: 'accepted', refresh_id: refreshId };
   }
 
   async status(refreshId: string): Promise<RefreshStatus> {
     const request = await this.prisma.refreshRequest.findUnique({ where: { id: refreshId } });
-    if (!request) throw new ApiError('not_found', `No refresh ${refreshId} (a request just made may take a moment to arrive).`);
+    if (!request)
+      throw new ApiError('not_found', `No refresh ${refreshId} (a request just made may take a moment to arrive).`);
     const [rows, verification] = await Promise.all([this.runs(request.requestedAt), this.verification()]);
-    const runs = rows.map((r): RefreshRun => ({ id: r.id, kind: r.kind, provider: r.provider, started_at: r.started_at.toISOString(), sweeps: { total: r.total, finished: r.finished, complete: r.complete, ok: r.ok } }));
+    const runs = rows.map((r): RefreshRun => ({
+      id: r.id,
+      kind: r.kind,
+      provider: r.provider,
+      started_at: r.started_at.toISOString(),
+      sweeps: { total: r.total, finished: r.finished, complete: r.complete, ok: r.ok },
+    }));
     const sweeps = runs.reduce(
-      (sum, r) => ({ total: sum.total + r.sweeps.total, finished: sum.finished + r.sweeps.finished, complete: sum.complete + r.sweeps.complete, ok: sum.ok + r.sweeps.ok }),
+      (sum, r) => ({
+        total: sum.total + r.sweeps.total,
+        finished: sum.finished + r.sweeps.finished,
+        complete: sum.complete + r.sweeps.complete,
+        ok: sum.ok + r.sweeps.ok,
+      }),
       { total: 0, finished: 0, complete: 0, ok: 0 },
     );
     const ended = runs.length === REFRESH_SEQUENCES.length && sweeps.finished === sweeps.total;
@@ -106,13 +127,28 @@ export class RequestRefreshUseCase {
     };
   }
 
-  /** In each provider's sequence of passes and of rounds, the first run to start at or after the request, with its sweeps counted. */
+  /**
+   * In each provider's sequence of passes and of rounds, the first run to start at or after the request, with its
+   * sweeps counted.
+   */
   private runs(requestedAt: Date) {
     const kinds = REFRESH_SEQUENCES.map((s) => s.kind);
     const providers = REFRESH_SEQUENCES.map((s) => s.provider);
-    return this.prisma.$queryRaw<{ id: string; kind: 'pass' | 'round'; provider: ProviderSlug; started_at: Date; total: number; finished: number; complete: number; ok: number }[]>`
+    return this.prisma.$queryRaw<
+      {
+        id: string;
+        kind: 'pass' | 'round';
+        provider: ProviderSlug;
+        started_at: Date;
+        total: number;
+        finished: number;
+        complete: number;
+        ok: number;
+      }[]
+    >`
       SELECT run.id, seq.kind, seq.provider, run.started_at,
-        count(s.key)::int AS total, count(s.finished_at)::int AS finished, count(*) FILTER (WHERE s.complete)::int AS complete, count(*) FILTER (WHERE s.ok)::int AS ok
+        count(s.key)::int AS total, count(s.finished_at)::int AS finished, count(*) FILTER (WHERE s.complete)::int AS
+          complete, count(*) FILTER (WHERE s.ok)::int AS ok
       FROM unnest(${kinds}::text[], ${providers}::text[]) AS seq(kind, provider)
       JOIN LATERAL (
         SELECT p.id, p.started_at FROM refresh_passes p
@@ -132,7 +168,14 @@ export class RequestRefreshUseCase {
       providers: Object.fromEntries(
         rows.map((r) => [
           r.provider,
-          { max_age_seconds: r.maxAgeSeconds, p99_age_seconds: r.p99AgeSeconds, listed_sources: r.listedSources, bound_seconds: r.boundSeconds, current_bound_seconds: r.currentBoundSeconds, holds: r.holds },
+          {
+            max_age_seconds: r.maxAgeSeconds,
+            p99_age_seconds: r.p99AgeSeconds,
+            listed_sources: r.listedSources,
+            bound_seconds: r.boundSeconds,
+            current_bound_seconds: r.currentBoundSeconds,
+            holds: r.holds,
+          },
         ]),
       ),
     };

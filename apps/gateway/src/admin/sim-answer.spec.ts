@@ -24,7 +24,9 @@ describe('expectSimAnswer', () => {
   });
 
   it('turns a 400 into invalid_request naming the field in the public format', () => {
-    const error = refusal(400, { error: { code: 'invalid_request', param: 'salary.min', message: 'min must not exceed max' } });
+    const error = refusal(400, {
+      error: { code: 'invalid_request', param: 'salary.min', message: 'min must not exceed max' },
+    });
     expect(error.code).toBe('invalid_request');
     expect(error.extras.param).toBe('salary.min');
     expect(error.message).toContain('min must not exceed max');

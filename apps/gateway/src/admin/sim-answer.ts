@@ -9,7 +9,10 @@ import type { SimAnswer } from '../providers/provider-sim.client.js';
 export function expectSimAnswer(answer: SimAnswer, expected: number): unknown {
   if (answer.status === expected) return answer.body;
   const error = (answer.body as { error?: { param?: unknown; message?: unknown } } | null)?.error;
-  const message = typeof error?.message === 'string' && error.message ? error.message : `The simulator refused the request (${answer.status}).`;
+  const message =
+    typeof error?.message === 'string' && error.message
+      ? error.message
+      : `The simulator refused the request (${answer.status}).`;
   if (answer.status === 404) throw new ApiError('not_found', capitalize(message));
   if (answer.status >= 400 && answer.status < 500) {
     const param = typeof error?.param === 'string' && error.param ? toPublicParam(error.param) : 'body';
@@ -20,7 +23,9 @@ export function expectSimAnswer(answer: SimAnswer, expected: number): unknown {
 
 /** `salary.min` stays, `providers.2` becomes `providers[2]` (the public `param` format). */
 export function toPublicParam(simParam: string): string {
-  return simParam.split('.').reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment), '');
+  return simParam
+    .split('.')
+    .reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment), '');
 }
 
 function capitalize(text: string): string {

@@ -8,7 +8,12 @@ describe('toSimJob', () => {
       providers: ['own_index' as const],
       salary: { min: 1, max: 2, currency: 'EUR', period: 'year' as const, origin: 'declared' as const },
     };
-    expect(toSimJob(job)).toEqual({ company_domain: 'acme.example', title: 'Kiln Whisperer', providers: ['own_index'], salary: { min: 1, max: 2, currency: 'EUR', period: 'year' } });
+    expect(toSimJob(job)).toEqual({
+      company_domain: 'acme.example',
+      title: 'Kiln Whisperer',
+      providers: ['own_index'],
+      salary: { min: 1, max: 2, currency: 'EUR', period: 'year' },
+    });
   });
 
   it('leaves a job without salary unchanged', () => {

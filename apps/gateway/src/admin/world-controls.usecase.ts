@@ -20,21 +20,33 @@ export class WorldControlsUseCase {
   constructor(private readonly sim: ProviderSimClient) {}
 
   async addCompany(company: AdminWorldCompany): Promise<AdminWorldCompany> {
-    const answer = expectSimAnswer(await this.sim.control('POST', '/world/companies', company), 201) as AdminWorldCompany;
+    const answer = expectSimAnswer(
+      await this.sim.control('POST', '/world/companies', company),
+      201,
+    ) as AdminWorldCompany;
     return { domain: answer.domain, name: answer.name };
   }
 
   async addJob(job: AdminWorldJobCreateRequest): Promise<AdminWorldJobResponse> {
-    const answer = expectSimAnswer(await this.sim.control('POST', '/world/jobs', toSimJob(job)), 201) as AdminWorldJobResponse;
+    const answer = expectSimAnswer(
+      await this.sim.control('POST', '/world/jobs', toSimJob(job)),
+      201,
+    ) as AdminWorldJobResponse;
     return { world_job_id: answer.world_job_id };
   }
 
   async patchJob(worldJobId: string, patch: AdminWorldJobPatchRequest): Promise<unknown> {
-    return expectSimAnswer(await this.sim.control('PATCH', `/world/jobs/${encodeURIComponent(worldJobId)}`, toSimJob(patch)), 200);
+    return expectSimAnswer(
+      await this.sim.control('PATCH', `/world/jobs/${encodeURIComponent(worldJobId)}`, toSimJob(patch)),
+      200,
+    );
   }
 
   async closeJob(worldJobId: string, close: AdminWorldJobCloseRequest): Promise<unknown> {
-    return expectSimAnswer(await this.sim.control('POST', `/world/jobs/${encodeURIComponent(worldJobId)}/close`, close), 200);
+    return expectSimAnswer(
+      await this.sim.control('POST', `/world/jobs/${encodeURIComponent(worldJobId)}/close`, close),
+      200,
+    );
   }
 
   async repostJob(worldJobId: string): Promise<unknown> {

@@ -54,7 +54,11 @@ export class AdmissionBaselineExchange implements OnApplicationBootstrap, OnAppl
           this.redis,
           async (redis) => {
             if (own !== undefined && seenAt !== undefined && now - seenAt <= FRESH_MS) {
-              await redis.multi().hset(key(pool), this.replica, `${own}:${seenAt}`).pexpire(key(pool), 2 * FRESH_MS).exec();
+              await redis
+                .multi()
+                .hset(key(pool), this.replica, `${own}:${seenAt}`)
+                .pexpire(key(pool), 2 * FRESH_MS)
+                .exec();
             }
             return redis.hgetall(key(pool));
           },
@@ -71,7 +75,11 @@ export class AdmissionBaselineExchange implements OnApplicationBootstrap, OnAppl
 }
 
 /** The lowest unloaded p50 among the other replicas' fresh reports, with the newest report's time. */
-export function lowestFresh(reports: Record<string, string>, self: string, now: number): { p50Ms: number; at: number } | undefined {
+export function lowestFresh(
+  reports: Record<string, string>,
+  self: string,
+  now: number,
+): { p50Ms: number; at: number } | undefined {
   let lowest: { p50Ms: number; at: number } | undefined;
   for (const [replica, report] of Object.entries(reports)) {
     if (replica === self) continue;

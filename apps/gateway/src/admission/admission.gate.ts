@@ -51,27 +51,45 @@ export class AdmissionGate {
       sharedTolerance: config.SEARCH_SHARED_LATENCY_TOLERANCE,
       floorMs: config.SEARCH_LATENCY_FLOOR_MS,
     });
-    this.pools = { 'sync-search': new FairQueue(limit, { maxQueued: config.SEARCH_QUEUE_MAX, maxWaitMs: config.SEARCH_QUEUE_MAX_WAIT_MS }) };
+    this.pools = {
+      'sync-search': new FairQueue(limit, {
+        maxQueued: config.SEARCH_QUEUE_MAX,
+        maxWaitMs: config.SEARCH_QUEUE_MAX_WAIT_MS,
+      }),
+    };
     const meter = jobsMeter();
-    this.refused = meter.createCounter('gateway_admission_refused_total', { description: 'Requests refused with 503 by admission, by pool, plan and reason (queue_full, wait_too_long, timed_out, abandoned).' });
+    this.refused = meter.createCounter('gateway_admission_refused_total', {
+      description:
+        'Requests refused with 503 by admission, by pool, plan and ' +
+        'reason (queue_full, wait_too_long, timed_out, abandoned).',
+    });
     this.waited = meter.createHistogram('gateway_admission_wait_seconds', {
       description: 'How long admitted requests waited for a slot (0 when admitted at once), by pool and plan.',
       unit: 's',
       advice: { explicitBucketBoundaries: [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] },
     });
     meter
-      .createObservableGauge('gateway_admission_in_flight', { description: 'Admitted requests in flight on this replica, by pool.' })
+      .createObservableGauge('gateway_admission_in_flight', {
+        description: 'Admitted requests in flight on this replica, by pool.',
+      })
       .addCallback((result) => {
         for (const [pool, queue] of Object.entries(this.pools)) result.observe(queue.limit.current, { pool });
       });
     meter
-      .createObservableGauge('gateway_admission_limit', { description: 'How many requests this replica admits at once now (adaptive, SEARCH_MIN_IN_FLIGHT..SEARCH_MAX_IN_FLIGHT), by pool.' })
+      .createObservableGauge('gateway_admission_limit', {
+        description:
+          'How many requests this replica admits at once now (adaptive, ' +
+          'SEARCH_MIN_IN_FLIGHT..SEARCH_MAX_IN_FLIGHT), by pool.',
+      })
       .addCallback((result) => {
         for (const [pool, queue] of Object.entries(this.pools)) result.observe(queue.limit.limit, { pool });
       });
     meter
       .createObservableGauge('gateway_admission_unloaded_latency_seconds', {
-        description: 'The p50 latency of work that ran nearly alone on this replica, by pool: the adaptive limit holds the p95 to SEARCH_LATENCY_TOLERANCE times it.',
+        description:
+          'The p50 latency of work that ran nearly alone on this ' +
+          'replica, by pool: the adaptive limit holds the p95 to ' +
+          'SEARCH_LATENCY_TOLERANCE times it.',
         unit: 's',
       })
       .addCallback((result) => {
@@ -81,7 +99,9 @@ export class AdmissionGate {
         }
       });
     meter
-      .createObservableGauge('gateway_admission_queued', { description: 'Requests waiting for a slot on this replica, by pool.' })
+      .createObservableGauge('gateway_admission_queued', {
+        description: 'Requests waiting for a slot on this replica, by pool.',
+      })
       .addCallback((result) => {
         for (const [pool, queue] of Object.entries(this.pools)) result.observe(queue.length, { pool });
       });
@@ -92,7 +112,11 @@ export class AdmissionGate {
    * throws 503 when the wait cannot be met. Returns the slot's release (the caller runs it once
    * the response is decided), or nothing when the request is not counted.
    */
-  async pass(request: FastifyRequest, reply: FastifyReply, pool: AdmissionPool | undefined): Promise<(() => void) | undefined> {
+  async pass(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pool: AdmissionPool | undefined,
+  ): Promise<(() => void) | undefined> {
     const principal = request.principal;
     if (!pool || principal?.mode !== 'live') return undefined;
     const gone = new AbortController();
@@ -101,7 +125,12 @@ export class AdmissionGate {
     // would end in a 500), not for one answered a little after its own tight deadline: a client's
     // short timeouts must not shrink every other account's capacity.
     const ceiling = deadline + this.replyGraceMs;
-    let entered = this.pools[pool].enter({ account: principal.accountId, deadlineMs: deadline, ceilingMs: ceiling, signal: gone.signal });
+    let entered = this.pools[pool].enter({
+      account: principal.accountId,
+      deadlineMs: deadline,
+      ceilingMs: ceiling,
+      signal: gone.signal,
+    });
     if (entered instanceof Promise) {
       // A caller who goes away while waiting gives its place up.
       const onClose = () => {
@@ -121,7 +150,9 @@ export class AdmissionGate {
   }
 }
 
-/** Only what admission reads of a search body, before validation (which comes later and answers a bad body with 400). */
+/**
+ * Only what admission reads of a search body, before validation (which comes later and answers a bad body with 400).
+ */
 const SearchTimeoutSchema = z.object({ waterfall: z.object({ timeout_ms: z.number().int().min(1000).max(30_000) }) });
 const DEFAULT_TIMEOUT_MS = 10_000;
 

@@ -30,7 +30,8 @@ function queueOf(slots: number, tuning: Partial<FairQueueTuning> = {}, limitTuni
 /** An account that takes the newcomers' room past the limit, so that other newcomers wait too. */
 const NEWCOMER = 'acct_newcomer';
 
-const isAdmitted = (outcome: unknown): outcome is Admitted => typeof outcome === 'object' && outcome !== null && 'release' in outcome;
+const isAdmitted = (outcome: unknown): outcome is Admitted =>
+  typeof outcome === 'object' && outcome !== null && 'release' in outcome;
 
 function enterNow(queue: FairQueue, account: string): Admitted {
   const outcome = queue.enter({ account, deadlineMs: CEILING, ceilingMs: CEILING });
@@ -88,7 +89,9 @@ describe('fair admission', () => {
     const busy = Array.from({ length: 4 }, () => enterNow(queue, 'acct_busy'));
     const order: string[] = [];
     const waits = [
-      ...Array.from({ length: 6 }, (_, i) => track(order, `busy${i}`, queue.enter({ account: 'acct_busy', deadlineMs: CEILING, ceilingMs: CEILING }))),
+      ...Array.from({ length: 6 }, (_, i) =>
+        track(order, `busy${i}`, queue.enter({ account: 'acct_busy', deadlineMs: CEILING, ceilingMs: CEILING })),
+      ),
       track(order, 'quiet0', queue.enter({ account: 'acct_quiet', deadlineMs: CEILING, ceilingMs: CEILING })),
       track(order, 'quiet1', queue.enter({ account: 'acct_quiet', deadlineMs: CEILING, ceilingMs: CEILING })),
     ];
@@ -109,7 +112,9 @@ describe('fair admission', () => {
     const { queue } = queueOf(1);
     const held = enterNow(queue, 'acct_a');
     const order: string[] = [];
-    const waits = [1, 2, 3].map((i) => track(order, `a${i}`, queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })));
+    const waits = [1, 2, 3].map((i) =>
+      track(order, `a${i}`, queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })),
+    );
     held.release();
     const second = (await waits[0]) as Admitted;
     second.release();
@@ -133,7 +138,7 @@ describe('fair admission', () => {
     expect(queue.length).toBe(0);
   });
 
-  it('never waits past what the search\'s own deadline leaves after a typical answer', async () => {
+  it("never waits past what the search's own deadline leaves after a typical answer", async () => {
     const { queue, advance } = queueOf(1, { maxWaitMs: 60_000 });
     enterNow(queue, 'acct_a');
     enterNow(queue, NEWCOMER);
@@ -174,9 +179,12 @@ describe('fair admission', () => {
     }
     enterNow(queue, 'acct_a');
     enterNow(queue, 'acct_a');
-    // The busy account holds both slots: its next search starts within 500 ms (within twice its 400 ms), the one after 1 s.
+    // The busy account holds both slots: its next search starts within 500 ms (within twice its 400 ms), the one after
+    // 1 s.
     expect(queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
-    expect((queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal).reason).toBe('wait_too_long');
+    expect((queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal).reason).toBe(
+      'wait_too_long',
+    );
     // An account holding none starts at once in the newcomers' room past the limit.
     expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
     // Another one, the room full, takes the next free slot ahead of the busy one's waiting search: it waits.
@@ -194,7 +202,8 @@ describe('fair admission', () => {
     enterNow(queue, 'acct_a');
     // The first six in line would start within 1 to 6 s: within twice the 3 s they may wait, they get their chance;
     // a seventh would wait 7 s, clearly out of reach.
-    for (let i = 0; i < 6; i++) expect(queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    for (let i = 0; i < 6; i++)
+      expect(queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
     const refused = queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal;
     expect(refused.reason).toBe('wait_too_long');
     expect(refused.retryAfterSeconds).toBe(8); // the one in flight and seven in line, a second each
@@ -202,22 +211,25 @@ describe('fair admission', () => {
     expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
   });
 
-  it("starts an account holding no slot at once past a full limit, within a quarter of it, and never a busy one's", () => {
-    const { queue, limit } = queueOf(8);
-    for (let i = 0; i < 8; i++) enterNow(queue, 'acct_busy');
-    // The busy account waits for its own slots to free.
-    expect(queue.enter({ account: 'acct_busy', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
-    // Two newcomers (a quarter of 8) start at once, beside the busy account's waiting search.
-    expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
-    expect(isAdmitted(queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
-    expect(limit.current).toBe(10);
-    // A third waits, and so does a newcomer's second search: it holds one now.
-    expect(queue.enter({ account: 'acct_d', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
-    expect(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
-    expect(limit.current).toBe(10);
-  });
+  it(
+    'starts an account holding no slot at once past a full limit, ' + "within a quarter of it, and never a busy one's",
+    () => {
+      const { queue, limit } = queueOf(8);
+      for (let i = 0; i < 8; i++) enterNow(queue, 'acct_busy');
+      // The busy account waits for its own slots to free.
+      expect(queue.enter({ account: 'acct_busy', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+      // Two newcomers (a quarter of 8) start at once, beside the busy account's waiting search.
+      expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
+      expect(isAdmitted(queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
+      expect(limit.current).toBe(10);
+      // A third waits, and so does a newcomer's second search: it holds one now.
+      expect(queue.enter({ account: 'acct_d', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+      expect(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+      expect(limit.current).toBe(10);
+    },
+  );
 
-  it('judges the wait by the pipeline\'s pace, not by how few searches came lately', () => {
+  it("judges the wait by the pipeline's pace, not by how few searches came lately", () => {
     const { queue, clock } = queueOf(4, { maxWaitMs: 5_000 });
     // One answer of 500 ms a minute ago: the queue knows answers are quick, though few came.
     const early = enterNow(queue, 'acct_a');
@@ -225,14 +237,19 @@ describe('fair admission', () => {
     early.release();
     clock.now += 60_000;
     for (let i = 0; i < 4; i++) enterNow(queue, 'acct_a');
-    const waits = Array.from({ length: 20 }, () => queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }));
+    const waits = Array.from({ length: 20 }, () =>
+      queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }),
+    );
     expect(waits.every((outcome) => outcome instanceof Promise)).toBe(true);
   });
 
   it('judges the wait by the limit a probe returns to, not by the minimum it probes at', () => {
     const clock = { now: 0 };
     const limit = new InFlightLimit({ min: 1, max: 8, window: 8 }, () => clock.now);
-    const queue = new FairQueue(limit, { maxQueued: 100, maxWaitMs: 5_000 }, () => clock.now, { set: () => undefined, clear: () => undefined });
+    const queue = new FairQueue(limit, { maxQueued: 100, maxWaitMs: 5_000 }, () => clock.now, {
+      set: () => undefined,
+      clear: () => undefined,
+    });
     // Busy from the start: the first full window (1 s answers) starts a probe at the minimum.
     const busy = Array.from({ length: 8 }, () => enterNow(queue, 'acct_a'));
     clock.now += 1_000;
@@ -241,7 +258,9 @@ describe('fair admission', () => {
     expect(limit.limit).toBe(1);
     enterNow(queue, 'acct_a');
     // Twenty in line start within 20 x 1 s / 8 = 2.5 s at the limit the probe returns to; at 1 they would wait 20 s.
-    const waits = Array.from({ length: 20 }, () => queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }));
+    const waits = Array.from({ length: 20 }, () =>
+      queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }),
+    );
     expect(waits.every((outcome) => outcome instanceof Promise)).toBe(true);
   });
 

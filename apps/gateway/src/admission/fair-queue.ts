@@ -107,7 +107,8 @@ export class FairQueue {
     // Refused at once only when the estimate is clearly out of reach: it reads the pace off the
     // limit and hold time of the moment, which a change of strategy mix or a limit still growing
     // back makes pessimistic; within twice the wait, the search gets its chance until its wait ends.
-    if (maxWaitMs <= 0 || this.drainMs(ahead + 1) > ESTIMATE_MARGIN * maxWaitMs) return this.refusal('wait_too_long', ahead + 1);
+    if (maxWaitMs <= 0 || this.drainMs(ahead + 1) > ESTIMATE_MARGIN * maxWaitMs)
+      return this.refusal('wait_too_long', ahead + 1);
     return new Promise<Admitted | QueueRefusal>((resolve) => {
       let settled = false;
       const timer = this.timers.set(() => {

@@ -210,7 +210,7 @@ describe('admission by the work in flight', () => {
     expect(limit.probing).toBe(false);
   });
 
-  it('neither shrinks nor learns from work whose latency was a dependency\'s', () => {
+  it("neither shrinks nor learns from work whose latency was a dependency's", () => {
     const { limit, clock, fill } = limitOn({ min: 2, max: 8, window: 4 });
     for (let i = 0; i < 6; i++) fill(1, 400);
     // Eight at once each wait out a 10 s deadline on a partner that never answers: nothing learnt.

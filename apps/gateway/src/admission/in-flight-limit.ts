@@ -52,7 +52,10 @@ export interface InFlightTuning {
   probeAfterMs?: number;
 }
 
-/** Work during whose whole life at most this many units (or `min`, if more) were in flight, itself included, ran unloaded. */
+/**
+ * Work during whose whole life at most this many units (or `min`, if more) were in flight, itself included, ran
+ * unloaded.
+ */
 const UNLOADED_IN_FLIGHT = 2;
 const UNLOADED_SAMPLES = 50;
 /** Below this many unloaded latencies the unloaded p50 is not known yet; a probe gathers this many. */
@@ -229,7 +232,10 @@ export class InFlightLimit {
     const limit = this.currentLimit;
     let next = limit;
     if (this.windowFull || this.windowPeak >= limit) {
-      next = Math.min(this.tuning.max, limit < this.resumeLimit ? Math.min(this.resumeLimit, 2 * limit) : limit + Math.max(1, Math.floor(limit / 4)));
+      next = Math.min(
+        this.tuning.max,
+        limit < this.resumeLimit ? Math.min(this.resumeLimit, 2 * limit) : limit + Math.max(1, Math.floor(limit / 4)),
+      );
     } else if (2 * this.windowPeak <= limit) {
       // (A limit a busy spell shrank below `start` comes back up to it the same way.)
       this.resumeLimit = Math.max(this.resumeLimit, limit);

@@ -3,5 +3,9 @@ import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.m
 import { AsyncSearchesController } from './async-searches.controller.js';
 import { AsyncSearchesUseCase } from './async-searches.usecase.js';
 
-@Module({ imports: [WebhookEndpointsModule], controllers: [AsyncSearchesController], providers: [AsyncSearchesUseCase] })
+@Module({
+  imports: [WebhookEndpointsModule],
+  controllers: [AsyncSearchesController],
+  providers: [AsyncSearchesUseCase],
+})
 export class AsyncSearchesModule {}

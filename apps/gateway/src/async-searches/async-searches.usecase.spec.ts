@@ -1,6 +1,15 @@
 import { searchIdFor } from './async-searches.usecase.js';
 
-const claim = (key: string, fingerprint: string) => ({ key, record: { fingerprint, state: 'running' as const, request_id: 'req_1', lease_until: 0, service_version: '2026-10-01' } });
+const claim = (key: string, fingerprint: string) => ({
+  key,
+  record: {
+    fingerprint,
+    state: 'running' as const,
+    request_id: 'req_1',
+    lease_until: 0,
+    service_version: '2026-10-01',
+  },
+});
 
 describe('searchIdFor', () => {
   it('names the same search for every retry of one keyed request', () => {

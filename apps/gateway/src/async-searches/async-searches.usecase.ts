@@ -27,21 +27,47 @@ export class AsyncSearchesUseCase {
    * the account) and the body, so every retry of that request, after a 500 too, names the same
    * search and the orchestrator creates it once.
    */
-  async create(principal: Principal, request: AsyncSearchCreateRequest, requestId: string, idempotency: IdempotencyClaim | undefined): Promise<AsyncSearch> {
+  async create(
+    principal: Principal,
+    request: AsyncSearchCreateRequest,
+    requestId: string,
+    idempotency: IdempotencyClaim | undefined,
+  ): Promise<AsyncSearch> {
     if (request.webhook_url !== undefined) await this.webhookTargets.assertAllowed(request.webhook_url);
     const searchId = searchIdFor(idempotency);
-    const { search } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'async.create', search_id: searchId, request } });
+    const { search } = await this.queries.askOrchestrator({
+      ...(await this.header(principal, requestId)),
+      query: { kind: 'async.create', search_id: searchId, request },
+    });
     return search;
   }
 
-  async read(principal: Principal, searchId: string, read: AsyncSearchReadQuery, requestId: string): Promise<AsyncSearch> {
-    const { search } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'async.get', search_id: searchId, read } });
+  async read(
+    principal: Principal,
+    searchId: string,
+    read: AsyncSearchReadQuery,
+    requestId: string,
+  ): Promise<AsyncSearch> {
+    const { search } = await this.queries.askOrchestrator({
+      ...(await this.header(principal, requestId)),
+      query: { kind: 'async.get', search_id: searchId, read },
+    });
     return search;
   }
 
   private async header(principal: Principal, requestId: string) {
-    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true } });
-    return { v: 1 as const, query_id: requestId, account_id: principal.accountId, plan: account.plan, mode: principal.mode, providers_enabled: providersForPlan(account.plan) };
+    const account = await this.prisma.account.findUniqueOrThrow({
+      where: { id: principal.accountId },
+      select: { plan: true },
+    });
+    return {
+      v: 1 as const,
+      query_id: requestId,
+      account_id: principal.accountId,
+      plan: account.plan,
+      mode: principal.mode,
+      providers_enabled: providersForPlan(account.plan),
+    };
   }
 }
 

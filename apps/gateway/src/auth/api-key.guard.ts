@@ -32,4 +32,6 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, context: Execu
   return principal;
 });
 
-export const RequestId = createParamDecorator((_: unknown, context: ExecutionContext): string => context.switchToHttp().getRequest<FastifyRequest>().requestId);
+export const RequestId = createParamDecorator(
+  (_: unknown, context: ExecutionContext): string => context.switchToHttp().getRequest<FastifyRequest>().requestId,
+);

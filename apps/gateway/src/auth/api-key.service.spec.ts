@@ -38,20 +38,38 @@ function world() {
       return 'OK';
     },
   } as unknown as Redis;
-  const config = { API_KEY_CACHE_TTL_SECONDS: 300, API_KEY_LOCAL_CACHE_MS: 500, API_KEY_LOCAL_CACHE_MAX_KEYS: 100, REDIS_TIMEOUT_MS: 1000 } as GatewayConfig;
+  const config = {
+    API_KEY_CACHE_TTL_SECONDS: 300,
+    API_KEY_LOCAL_CACHE_MS: 500,
+    API_KEY_LOCAL_CACHE_MAX_KEYS: 100,
+    REDIS_TIMEOUT_MS: 1000,
+  } as GatewayConfig;
   const replica = () => new ApiKeyService(prisma, redis, config);
   return { replica, reads, entries };
 }
 
 describe('API keys resolved through the replica cache and Redis', () => {
-  beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+  beforeEach(() =>
+    jest.useFakeTimers({
+      now: new Date('2026-11-01T00:00:00Z'),
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'],
+    }),
+  );
   afterEach(() => jest.useRealTimers());
 
   it('resolves a key with its account settings once, then from memory without any I/O', async () => {
     const { replica, reads } = world();
     const gateway = replica();
     const principal = await gateway.resolve(KEY);
-    expect(principal).toEqual({ accountId: 'acct_1', mode: 'live', keyHash: hashApiKey(KEY), plan: 'pro', rateLimit: 600, rateLimitWindowSeconds: 60, pinnedVersion: '2026-10-01' });
+    expect(principal).toEqual({
+      accountId: 'acct_1',
+      mode: 'live',
+      keyHash: hashApiKey(KEY),
+      plan: 'pro',
+      rateLimit: 600,
+      rateLimitWindowSeconds: 60,
+      pinnedVersion: '2026-10-01',
+    });
     expect(reads).toEqual({ database: 1, redis: 1 });
     for (let i = 0; i < 5; i++) expect(await gateway.resolve(KEY)).toEqual(principal);
     expect(reads).toEqual({ database: 1, redis: 1 });
@@ -89,7 +107,10 @@ describe('API keys resolved through the replica cache and Redis', () => {
 
   it('reads an entry of another shape again from the database, and refuses malformed keys without I/O', async () => {
     const { replica, reads, entries } = world();
-    entries.set(`gateway:apikey:${hashApiKey(KEY)}`, JSON.stringify({ accountId: 'acct_1', mode: 'live', keyHash: hashApiKey(KEY) }));
+    entries.set(
+      `gateway:apikey:${hashApiKey(KEY)}`,
+      JSON.stringify({ accountId: 'acct_1', mode: 'live', keyHash: hashApiKey(KEY) }),
+    );
     expect((await replica().resolve(KEY))?.plan).toBe('pro');
     expect(reads.database).toBe(1);
     expect(await replica().resolve('not-a-key')).toBeNull();

@@ -29,7 +29,10 @@ export class ApiKeyService {
   private readonly local = new Map<string, LocalEntry>();
   /** Resolutions under way, so a burst on a cold key reads Redis or PostgreSQL once, not once per request. */
   private readonly resolving = new Map<string, Promise<Principal | null>>();
-  /** Counts this replica's revocations: a resolution that began before one is not remembered (it may have read the key as valid). */
+  /**
+   * Counts this replica's revocations: a resolution that began before one is not remembered (it may have read the key
+   * as valid).
+   */
   private revocations = 0;
 
   constructor(
@@ -77,7 +80,12 @@ export class ApiKeyService {
     }
     const row = await this.prisma.apiKey.findUnique({
       where: { keyHash },
-      select: { accountId: true, mode: true, revokedAt: true, account: { select: { plan: true, rateLimitLimit: true, rateLimitWindowSeconds: true, pinnedVersion: true } } },
+      select: {
+        accountId: true,
+        mode: true,
+        revokedAt: true,
+        account: { select: { plan: true, rateLimitLimit: true, rateLimitWindowSeconds: true, pinnedVersion: true } },
+      },
     });
     if (!row || row.revokedAt) {
       // Unknown keys are cached briefly too, so guessing keys cannot hammer the database.
@@ -94,7 +102,9 @@ export class ApiKeyService {
       pinnedVersion: row.account.pinnedVersion,
     };
     // NX: a revocation that wrote `revoked` since the row was read must not be overwritten.
-    await this.cache((redis) => redis.set(cacheKey(keyHash), JSON.stringify(principal), 'EX', this.config.API_KEY_CACHE_TTL_SECONDS, 'NX'));
+    await this.cache((redis) =>
+      redis.set(cacheKey(keyHash), JSON.stringify(principal), 'EX', this.config.API_KEY_CACHE_TTL_SECONDS, 'NX'),
+    );
     return principal;
   }
 
@@ -104,7 +114,9 @@ export class ApiKeyService {
     this.local.set(keyHash, { principal, expiresAt: Date.now() + this.config.API_KEY_LOCAL_CACHE_MS });
   }
 
-  /** A cache call's answer, or undefined when Redis does not give one in time (the caller goes on without the cache). */
+  /**
+   * A cache call's answer, or undefined when Redis does not give one in time (the caller goes on without the cache).
+   */
   private async cache<T>(call: (redis: Redis) => Promise<T>): Promise<T | undefined> {
     try {
       return await callRedis(this.redis, call, this.config.REDIS_TIMEOUT_MS, 'API-key cache');
@@ -120,7 +132,10 @@ export class ApiKeyService {
 
   /** The same revocation by the key's hash (the dashboard revokes keys it lists, never shown in full again). */
   async revokeHash(keyHash: string): Promise<boolean> {
-    const { count } = await this.prisma.apiKey.updateMany({ where: { keyHash, revokedAt: null }, data: { revokedAt: new Date() } });
+    const { count } = await this.prisma.apiKey.updateMany({
+      where: { keyHash, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
     await this.redis.set(cacheKey(keyHash), REVOKED, 'EX', this.config.API_KEY_CACHE_TTL_SECONDS);
     this.revocations++;
     this.local.delete(keyHash);

@@ -26,7 +26,10 @@ export class GetCompanyProfileUseCase {
   ) {}
 
   async execute(principal: Principal, domain: string, requestId: string): Promise<CompanyProfileRead> {
-    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true, creditsRemaining: true } });
+    const account = await this.prisma.account.findUniqueOrThrow({
+      where: { id: principal.accountId },
+      select: { plan: true, creditsRemaining: true },
+    });
     if (principal.mode === 'test') {
       const profile = sandboxCompanyProfile(domain);
       if (!profile) throw new ApiError('not_found', `No company ${domain} in the sandbox data.`);

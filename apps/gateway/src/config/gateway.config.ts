@@ -48,7 +48,10 @@ const GatewayEnvObject = SharedEnvSchema.extend({
     )
     .pipe(z.array(z.object({ name: z.string().min(1), url: z.string().url() }))),
   PROVIDER_SIM_URL: z.string().url().default('http://127.0.0.1:8090'),
-  /** Whether webhook URLs may point at loopback/private addresses (operator.md); checked with `checkWebhookUrl` of @jobs/webhook-targets. */
+  /**
+   * Whether webhook URLs may point at loopback/private addresses (operator.md); checked with `checkWebhookUrl` of
+   * @jobs/webhook-targets.
+   */
   WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
   /**
    * Sync searches one gateway replica lets into the pipeline at once, at most; beyond its current
@@ -119,7 +122,10 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(1_800),
   /** ... and this long after sign-in in any case. */
   DASHBOARD_SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(43_200),
-  /** `auto`: the session cookie is Secure when the request came over HTTPS (directly or per X-Forwarded-Proto); `true` always. */
+  /**
+   * `auto`: the session cookie is Secure when the request came over HTTPS (directly or per X-Forwarded-Proto); `true`
+   * always.
+   */
   DASHBOARD_COOKIE_SECURE: z.enum(['auto', 'true']).default('auto'),
   /** Sign-in attempts allowed per client address per minute. */
   DASHBOARD_SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
@@ -160,7 +166,11 @@ const GatewayEnvObject = SharedEnvSchema.extend({
 
 export const GatewayEnvSchema = GatewayEnvObject.transform((config) => {
   const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://${reachableHost(config.LISTEN_HOST)}:${config.PORT}`;
-  return { ...config, PUBLIC_BASE_URL: publicBaseUrl, PUBLIC_PRICING_URL: config.PUBLIC_PRICING_URL ?? `${publicBaseUrl}/docs/billing#running-out` };
+  return {
+    ...config,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    PUBLIC_PRICING_URL: config.PUBLIC_PRICING_URL ?? `${publicBaseUrl}/docs/billing#running-out`,
+  };
 });
 
 export type GatewayConfig = z.infer<typeof GatewayEnvSchema>;

@@ -31,10 +31,16 @@ export const TrustProxySchema = z
   .default('false')
   .transform((value, ctx): TrustedProxies => {
     if (value === '' || value === 'false') return false;
-    const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+    const entries = value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
     const bad = entries.filter((e) => !isAddressOrCidr(e));
     if (entries.length === 0 || bad.length > 0) {
-      ctx.addIssue({ code: 'custom', message: 'expected false or a comma-separated list of proxy addresses or CIDR ranges (true is not accepted)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected false or a comma-separated list of proxy addresses or CIDR ranges (true is not accepted)',
+      });
       return z.NEVER;
     }
     return entries;

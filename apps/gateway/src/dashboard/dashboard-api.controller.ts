@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   LedgerListQuerySchema,
@@ -42,7 +57,13 @@ import { CurrentDashboard, DashboardSessionGuard, type DashboardCaller } from '.
 import { sameOrigin, sessionCookie, type DashboardSession } from './dashboard-session.js';
 import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
 import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
-import { DeliveriesQuerySchema, KeyCreateRequestSchema, KeyParamsSchema, SignInRequestSchema, WatchStatusRequestSchema } from './dashboard.schema.js';
+import {
+  DeliveriesQuerySchema,
+  KeyCreateRequestSchema,
+  KeyParamsSchema,
+  SignInRequestSchema,
+  WatchStatusRequestSchema,
+} from './dashboard.schema.js';
 
 const sessionView = (session: DashboardSession): DashboardSessionView => ({
   account_id: session.accountId,
@@ -78,12 +99,25 @@ export class DashboardApiController {
   @Post('session')
   @HttpCode(201)
   @RateLimited('dashboard-sign-in')
-  async open(@Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DashboardSessionView> {
+  async open(
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DashboardSessionView> {
     // No session yet, so no CSRF token: a sign-in from another site (login CSRF) is refused by origin.
     const protocol = requestProtocol(request, this.config);
     const origin = request.headers.origin;
     const fetchSite = request.headers['sec-fetch-site'];
-    if (!sameOrigin({ origin: typeof origin === 'string' ? origin : undefined, host: request.headers.host, secFetchSite: typeof fetchSite === 'string' ? fetchSite : undefined }, protocol)) {
+    if (
+      !sameOrigin(
+        {
+          origin: typeof origin === 'string' ? origin : undefined,
+          host: request.headers.host,
+          secFetchSite: typeof fetchSite === 'string' ? fetchSite : undefined,
+        },
+        protocol,
+      )
+    ) {
       throw new ApiError('unauthorized', 'Sign in from the dashboard itself.', {}, {}, 403);
     }
     const { sessionId, session } = await this.signIn.signIn(parseRequest(SignInRequestSchema, body).key);
@@ -101,9 +135,16 @@ export class DashboardApiController {
   @Delete('session')
   @HttpCode(204)
   @UseGuards(DashboardSessionGuard)
-  async close(@CurrentDashboard() caller: DashboardCaller, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+  async close(
+    @CurrentDashboard() caller: DashboardCaller,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
     await this.signIn.signOut(caller.sessionId);
-    void reply.header('Set-Cookie', sessionCookie('', { maxAgeSeconds: 0, secure: requestProtocol(request, this.config) === 'https' }));
+    void reply.header(
+      'Set-Cookie',
+      sessionCookie('', { maxAgeSeconds: 0, secure: requestProtocol(request, this.config) === 'https' }),
+    );
   }
 
   @Get('account')
@@ -121,7 +162,10 @@ export class DashboardApiController {
   @Post('keys')
   @HttpCode(201)
   @UseGuards(DashboardSessionGuard)
-  createKey(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardKey & { key: string }> {
+  createKey(
+    @Body() body: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+  ): Promise<DashboardKey & { key: string }> {
     const { mode, label } = parseRequest(KeyCreateRequestSchema, body);
     return this.keys.create(caller.session.accountId, mode, label ?? null);
   }
@@ -142,44 +186,76 @@ export class DashboardApiController {
 
   @Get('ledger')
   @UseGuards(DashboardSessionGuard)
-  ledgerPage(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<LedgerListResponse> {
+  ledgerPage(
+    @Query() query: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
+  ): Promise<LedgerListResponse> {
     return this.ledger.page(caller.principal, parseRequest(LedgerListQuerySchema, query), requestId);
   }
 
   @Get('watches')
   @UseGuards(DashboardSessionGuard)
-  listWatches(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<WatchListResponse> {
+  listWatches(
+    @Query() query: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
+  ): Promise<WatchListResponse> {
     return this.watches.list(caller.principal, parseRequest(WatchListQuerySchema, query).cursor, requestId);
   }
 
   @Post('watches')
   @HttpCode(201)
   @UseGuards(DashboardSessionGuard)
-  createWatch(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<Watch> {
+  createWatch(
+    @Body() body: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
+  ): Promise<Watch> {
     return this.watches.create(caller.principal, parseRequest(WatchCreateRequestSchema, body), requestId, undefined);
   }
 
   @Delete('watches/:id')
   @HttpCode(204)
   @UseGuards(DashboardSessionGuard)
-  async deleteWatch(@Param() params: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<void> {
+  async deleteWatch(
+    @Param() params: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
+  ): Promise<void> {
     const parsed = WatchParamsSchema.safeParse(params);
     if (!parsed.success) throw new ApiError('not_found', 'No such watch.');
     await this.watches.delete(caller.principal, parsed.data.id, requestId);
   }
 
-  /** Pause or resume: `{status: "paused" | "active"}`; answers the watch. A change, so CSRF and origin are checked (the guard). */
+  /**
+   * Pause or resume: `{status: "paused" | "active"}`; answers the watch. A change, so CSRF and origin are checked (the
+   * guard).
+   */
   @Patch('watches/:id')
   @UseGuards(DashboardSessionGuard)
-  setWatchStatus(@Param() params: unknown, @Body() body: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<Watch> {
+  setWatchStatus(
+    @Param() params: unknown,
+    @Body() body: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
+  ): Promise<Watch> {
     const parsed = WatchParamsSchema.safeParse(params);
     if (!parsed.success) throw new ApiError('not_found', 'No such watch.');
-    return this.watches.setStatus(caller.principal, parsed.data.id, parseRequest(WatchStatusRequestSchema, body).status, requestId);
+    return this.watches.setStatus(
+      caller.principal,
+      parsed.data.id,
+      parseRequest(WatchStatusRequestSchema, body).status,
+      requestId,
+    );
   }
 
   @Get('deliveries')
   @UseGuards(DashboardSessionGuard)
-  deliveryPage(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardPage<EventDeliveriesView>> {
+  deliveryPage(
+    @Query() query: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+  ): Promise<DashboardPage<EventDeliveriesView>> {
     return this.deliveries.page(caller.principal, parseRequest(DeliveriesQuerySchema, query).cursor);
   }
 
@@ -187,28 +263,46 @@ export class DashboardApiController {
   @HttpCode(202)
   @UseGuards(DashboardSessionGuard)
   @RateLimited('dashboard-replay')
-  replay(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<WebhookReplayResponse> {
+  replay(
+    @Body() body: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
+  ): Promise<WebhookReplayResponse> {
     return this.deliveries.replay(caller.principal, parseRequest(WebhookReplayRequestSchema, body).event_id, requestId);
   }
 
   @Get('webhook_endpoints')
   @UseGuards(DashboardSessionGuard)
-  listWebhookEndpoints(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller, @RequestId() requestId: string): Promise<WebhookEndpointListResponse> {
-    return this.webhookEndpoints.list(caller.principal, parseRequest(WebhookEndpointListQuerySchema, query).cursor, requestId);
+  listWebhookEndpoints(
+    @Query() query: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
+  ): Promise<WebhookEndpointListResponse> {
+    return this.webhookEndpoints.list(
+      caller.principal,
+      parseRequest(WebhookEndpointListQuerySchema, query).cursor,
+      requestId,
+    );
   }
 
   /** Reveals a URL's signing secret: a POST, so only the dashboard's own page (CSRF token, same origin) can read it. */
   @Post('webhook_endpoints/secret')
   @HttpCode(200)
   @UseGuards(DashboardSessionGuard)
-  revealWebhookSecret(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<WebhookEndpointSecret> {
+  revealWebhookSecret(
+    @Body() body: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+  ): Promise<WebhookEndpointSecret> {
     return this.webhookEndpoints.reveal(caller.principal, parseRequest(WebhookEndpointSecretRequestSchema, body).url);
   }
 
   @Post('webhook_endpoints/secret/rotate')
   @HttpCode(200)
   @UseGuards(DashboardSessionGuard)
-  rotateWebhookSecret(@Body() body: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<WebhookEndpointRotated> {
+  rotateWebhookSecret(
+    @Body() body: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+  ): Promise<WebhookEndpointRotated> {
     const { url, previous_expires_in_seconds } = parseRequest(WebhookEndpointRotateRequestSchema, body);
     return this.webhookEndpoints.rotate(caller.principal, url, previous_expires_in_seconds);
   }

@@ -2,7 +2,12 @@ import { Controller, Get, Inject, Injectable, Param, Res } from '@nestjs/common'
 import type { FastifyReply } from 'fastify';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
-import { DASHBOARD_SECURITY_HEADERS, DashboardFiles, defaultDashboardDir, type DashboardFile } from './dashboard-assets.js';
+import {
+  DASHBOARD_SECURITY_HEADERS,
+  DashboardFiles,
+  defaultDashboardDir,
+  type DashboardFile,
+} from './dashboard-assets.js';
 
 /** The built dashboard of this gateway (DASHBOARD_DIR), read once per file. */
 @Injectable()
@@ -32,7 +37,8 @@ export class DashboardAssetsController {
    */
   @Get()
   async page(@Res() reply: FastifyReply): Promise<void> {
-    if (!(await this.build.sendPage(reply))) throw new ApiError('not_found', 'The dashboard is not built: run `npx nx run @jobs/dashboard:build`.');
+    if (!(await this.build.sendPage(reply)))
+      throw new ApiError('not_found', 'The dashboard is not built: run `npx nx run @jobs/dashboard:build`.');
   }
 
   @Get('assets/:name')
@@ -44,5 +50,9 @@ export class DashboardAssetsController {
 }
 
 function send(reply: FastifyReply, file: DashboardFile): void {
-  void reply.headers(DASHBOARD_SECURITY_HEADERS).header('Content-Type', file.type).header('Cache-Control', file.cacheControl).send(file.body);
+  void reply
+    .headers(DASHBOARD_SECURITY_HEADERS)
+    .header('Content-Type', file.type)
+    .header('Cache-Control', file.cacheControl)
+    .send(file.body);
 }

@@ -26,10 +26,18 @@ export class DashboardDeliveriesUseCase {
    * `cursor`: the feed position to continue below (opaque to the page). Only the session key's
    * mode's events (a dashboard session is opened with a live key), like GET /v1/events.
    */
-  async page(principal: Pick<Principal, 'accountId' | 'mode'>, cursor: string | undefined): Promise<DashboardPage<EventDeliveriesView>> {
-    if (cursor !== undefined && !CURSOR.test(cursor)) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+  async page(
+    principal: Pick<Principal, 'accountId' | 'mode'>,
+    cursor: string | undefined,
+  ): Promise<DashboardPage<EventDeliveriesView>> {
+    if (cursor !== undefined && !CURSOR.test(cursor))
+      throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
     const events = await this.prisma.webhookEvent.findMany({
-      where: { accountId: principal.accountId, mode: principal.mode, ...(cursor ? { position: { lt: BigInt(cursor) } } : {}) },
+      where: {
+        accountId: principal.accountId,
+        mode: principal.mode,
+        ...(cursor ? { position: { lt: BigInt(cursor) } } : {}),
+      },
       orderBy: { position: 'desc' },
       take: DELIVERIES_PAGE_SIZE + 1,
       select: {

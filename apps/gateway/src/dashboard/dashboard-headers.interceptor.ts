@@ -7,7 +7,10 @@ import { DASHBOARD_SECURITY_HEADERS } from './dashboard-assets.js';
 @Injectable()
 export class DashboardHeadersInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    void context.switchToHttp().getResponse<FastifyReply>().headers({ ...DASHBOARD_SECURITY_HEADERS, 'Cache-Control': 'no-store' });
+    void context
+      .switchToHttp()
+      .getResponse<FastifyReply>()
+      .headers({ ...DASHBOARD_SECURITY_HEADERS, 'Cache-Control': 'no-store' });
     return next.handle();
   }
 }

@@ -7,7 +7,14 @@ import { ApiKeyService } from '../auth/api-key.service.js';
 import { ManageKeysUseCase } from '../admin/manage-keys.usecase.js';
 import { ApiError } from '../http/api-error.js';
 
-const view = (row: { id: string; keyPrefix: string; mode: KeyMode; label: string | null; createdAt: Date; revokedAt: Date | null }): DashboardKey => ({
+const view = (row: {
+  id: string;
+  keyPrefix: string;
+  mode: KeyMode;
+  label: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}): DashboardKey => ({
   id: row.id,
   prefix: row.keyPrefix,
   mode: row.mode,
@@ -30,7 +37,10 @@ export class DashboardKeysUseCase {
   ) {}
 
   async list(accountId: string): Promise<{ data: DashboardKey[] }> {
-    const rows = await this.prisma.apiKey.findMany({ where: { accountId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    const rows = await this.prisma.apiKey.findMany({
+      where: { accountId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
     return { data: rows.map(view) };
   }
 

@@ -18,14 +18,25 @@ export class DashboardLedgerController {
   constructor(private readonly ledger: DashboardLedgerUseCase) {}
 
   @Get()
-  requests(@Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardPage<LedgerRequestView>> {
+  requests(
+    @Query() query: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+  ): Promise<DashboardPage<LedgerRequestView>> {
     return this.ledger.requests(caller.session.accountId, parseRequest(LedgerPageQuerySchema, query).cursor);
   }
 
   @Get(':request_id')
-  lines(@Param() params: unknown, @Query() query: unknown, @CurrentDashboard() caller: DashboardCaller): Promise<DashboardPage<LedgerEntry>> {
+  lines(
+    @Param() params: unknown,
+    @Query() query: unknown,
+    @CurrentDashboard() caller: DashboardCaller,
+  ): Promise<DashboardPage<LedgerEntry>> {
     const parsed = LedgerRequestParamsSchema.safeParse(params);
     if (!parsed.success) throw new ApiError('not_found', 'No such request in this ledger.');
-    return this.ledger.lines(caller.session.accountId, parsed.data.request_id, parseRequest(LedgerPageQuerySchema, query).cursor);
+    return this.ledger.lines(
+      caller.session.accountId,
+      parsed.data.request_id,
+      parseRequest(LedgerPageQuerySchema, query).cursor,
+    );
   }
 }

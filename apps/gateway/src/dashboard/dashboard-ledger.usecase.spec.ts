@@ -1,7 +1,11 @@
 // The dashboard's ledger by request against the real PostgreSQL: billing's lines grouped, paged
 // newest first, and the lines of one request behind it.
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
-import { DashboardLedgerUseCase, LEDGER_LINES_PAGE_SIZE, LEDGER_REQUESTS_PAGE_SIZE } from './dashboard-ledger.usecase.js';
+import {
+  DashboardLedgerUseCase,
+  LEDGER_LINES_PAGE_SIZE,
+  LEDGER_REQUESTS_PAGE_SIZE,
+} from './dashboard-ledger.usecase.js';
 
 let db: ThrowawayDatabase;
 let ledger: DashboardLedgerUseCase;
@@ -12,9 +16,24 @@ beforeAll(async () => {
   db = await throwawayDatabase('dash_ledger');
   ledger = new DashboardLedgerUseCase(db.prisma);
   for (const id of ['acc_a', 'acc_b']) {
-    await db.prisma.account.create({ data: { id, plan: 'pro', creditsRemaining: 100, creditsResetAt: at(86_400), rateLimitLimit: 60, rateLimitWindowSeconds: 60 } });
+    await db.prisma.account.create({
+      data: {
+        id,
+        plan: 'pro',
+        creditsRemaining: 100,
+        creditsResetAt: at(86_400),
+        rateLimitLimit: 60,
+        rateLimitWindowSeconds: 60,
+      },
+    });
   }
-  const line = (accountId: string, requestId: string, n: number, seconds: number, reason: 'charged' | 'already_paid' = 'charged') => ({
+  const line = (
+    accountId: string,
+    requestId: string,
+    n: number,
+    seconds: number,
+    reason: 'charged' | 'already_paid' = 'charged',
+  ) => ({
     id: `led_${requestId}_${String(n).padStart(3, '0')}`,
     accountId,
     jobId: `job_${requestId}_${n}`,
@@ -35,7 +54,11 @@ beforeAll(async () => {
     ],
   });
   // an async search whose lines came over time: ordered by its latest line
-  await db.prisma.ledgerEntry.createMany({ data: Array.from({ length: LEDGER_LINES_PAGE_SIZE + 5 }, (_, n) => line('acc_a', 'srch_async', n, 5 + n * 0.001 + (n === LEDGER_LINES_PAGE_SIZE + 4 ? 1000 : 0))) });
+  await db.prisma.ledgerEntry.createMany({
+    data: Array.from({ length: LEDGER_LINES_PAGE_SIZE + 5 }, (_, n) =>
+      line('acc_a', 'srch_async', n, 5 + n * 0.001 + (n === LEDGER_LINES_PAGE_SIZE + 4 ? 1000 : 0)),
+    ),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -78,7 +101,12 @@ describe('DashboardLedgerUseCase.requests', () => {
   it('sums a search with jobs already paid for', async () => {
     const all = await ledger.requests('acc_a', `${at(30).getTime()}.req_many00`);
     expect(all.data.map((row) => row.request_id)).toEqual(['req_read', 'req_search']);
-    expect(all.data.find((row) => row.request_id === 'req_search')).toMatchObject({ entries: 5, charged: 3, already_paid: 2, credits: 3 });
+    expect(all.data.find((row) => row.request_id === 'req_search')).toMatchObject({
+      entries: 5,
+      charged: 3,
+      already_paid: 2,
+      credits: 3,
+    });
   });
 
   it('refuses a cursor it did not give', async () => {
@@ -90,7 +118,12 @@ describe('DashboardLedgerUseCase.lines', () => {
   it("lists one request's lines, paged, and nothing of another account's request", async () => {
     const first = await ledger.lines('acc_a', 'srch_async', undefined);
     expect(first.data).toHaveLength(LEDGER_LINES_PAGE_SIZE);
-    expect(first.data[0]).toMatchObject({ request_id: 'srch_async', reason: 'charged', credits: 1, job_id: `job_srch_async_${LEDGER_LINES_PAGE_SIZE + 4}` });
+    expect(first.data[0]).toMatchObject({
+      request_id: 'srch_async',
+      reason: 'charged',
+      credits: 1,
+      job_id: `job_srch_async_${LEDGER_LINES_PAGE_SIZE + 4}`,
+    });
     const second = await ledger.lines('acc_a', 'srch_async', first.next_cursor!);
     expect(second.data).toHaveLength(5);
     expect(second.next_cursor).toBeNull();

@@ -36,7 +36,8 @@ export class DashboardLedgerUseCase {
   /** Requests newest first (by their latest line), keyset-paged. */
   async requests(accountId: string, cursor: string | undefined): Promise<DashboardPage<LedgerRequestView>> {
     const after = cursor === undefined ? undefined : REQUESTS_CURSOR.exec(cursor);
-    if (after === null) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+    if (after === null)
+      throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
     const rows = await this.prisma.$queryRaw<RequestRow[]>`
       SELECT request_id, min(operation) AS operation, count(*)::int AS entries,
              count(*) FILTER (WHERE reason = 'charged')::int AS charged,
@@ -66,7 +67,8 @@ export class DashboardLedgerUseCase {
   /** The lines of one of the account's requests, newest first; an unknown request has none. */
   async lines(accountId: string, requestId: string, cursor: string | undefined): Promise<DashboardPage<LedgerEntry>> {
     const after = cursor === undefined ? undefined : LINES_CURSOR.exec(cursor);
-    if (after === null) throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+    if (after === null)
+      throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
     const rows = await this.prisma.ledgerEntry.findMany({
       where: { accountId, requestId, ...newestFirstAfter(after && { at: new Date(Number(after[1])), id: after[2]! }) },
       orderBy: NEWEST_FIRST,

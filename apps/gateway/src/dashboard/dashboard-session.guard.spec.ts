@@ -7,10 +7,24 @@ import { newSession, type DashboardSession } from './dashboard-session.js';
 import { DashboardSessionGuard } from './dashboard-session.guard.js';
 import type { DashboardSessionStore } from './dashboard-session.store.js';
 
-const PRINCIPAL: Principal = { accountId: 'acct_1', mode: 'live', keyHash: 'a'.repeat(64), plan: 'pro', rateLimit: 600, rateLimitWindowSeconds: 60, pinnedVersion: '2026-10-01' };
+const PRINCIPAL: Principal = {
+  accountId: 'acct_1',
+  mode: 'live',
+  keyHash: 'a'.repeat(64),
+  plan: 'pro',
+  rateLimit: 600,
+  rateLimitWindowSeconds: 60,
+  pinnedVersion: '2026-10-01',
+};
 
 function world() {
-  const { sessionId, session } = newSession({ accountId: 'acct_1', keyHash: 'a'.repeat(64), keyPrefix: 'svc_live_abc', now: Date.now(), maxSeconds: 3600 });
+  const { sessionId, session } = newSession({
+    accountId: 'acct_1',
+    keyHash: 'a'.repeat(64),
+    keyPrefix: 'svc_live_abc',
+    now: Date.now(),
+    maxSeconds: 3600,
+  });
   const sessions = new Map<string, DashboardSession>([[sessionId, session]]);
   let keyValid = true;
   const store = {
@@ -20,7 +34,10 @@ function world() {
   const keys = { resolveHash: async () => (keyValid ? PRINCIPAL : null) } as unknown as ApiKeyService;
   const guard = new DashboardSessionGuard(store, keys, { DASHBOARD_COOKIE_SECURE: 'auto' } as GatewayConfig);
   const request = (method: string, headers: Record<string, string>) => {
-    const req = { method, protocol: 'http', headers: { host: '127.0.0.1:8080', ...headers } } as Record<string, unknown>;
+    const req = { method, protocol: 'http', headers: { host: '127.0.0.1:8080', ...headers } } as Record<
+      string,
+      unknown
+    >;
     const context = { switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
     return { req, pass: () => guard.canActivate(context) };
   };
@@ -48,24 +65,46 @@ describe('the dashboard session guard', () => {
   it('refuses without a cookie, with an unknown one, or a malformed one (401)', async () => {
     const { request } = world();
     expect(await refusal(request('GET', {}).pass)).toEqual({ code: 'unauthorized', status: undefined });
-    expect(await refusal(request('GET', { cookie: `dashboard_session=${'x'.repeat(43)}` }).pass)).toMatchObject({ code: 'unauthorized' });
-    expect(await refusal(request('GET', { cookie: 'dashboard_session=../../etc' }).pass)).toMatchObject({ code: 'unauthorized' });
+    expect(await refusal(request('GET', { cookie: `dashboard_session=${'x'.repeat(43)}` }).pass)).toMatchObject({
+      code: 'unauthorized',
+    });
+    expect(await refusal(request('GET', { cookie: 'dashboard_session=../../etc' }).pass)).toMatchObject({
+      code: 'unauthorized',
+    });
   });
 
   it('needs the CSRF token on every change, and refuses another origin even with it (403)', async () => {
     const { sessionId, session, request } = world();
     const cookie = `dashboard_session=${sessionId}`;
     expect(await refusal(request('POST', { cookie }).pass)).toEqual({ code: 'unauthorized', status: 403 });
-    expect(await refusal(request('DELETE', { cookie, 'x-csrf-token': 'A'.repeat(43) }).pass)).toEqual({ code: 'unauthorized', status: 403 });
-    expect(await refusal(request('POST', { cookie, 'x-csrf-token': session.csrfToken, origin: 'http://evil.example' }).pass)).toEqual({ code: 'unauthorized', status: 403 });
-    expect(await refusal(request('POST', { cookie, 'x-csrf-token': session.csrfToken, 'sec-fetch-site': 'cross-site' }).pass)).toEqual({ code: 'unauthorized', status: 403 });
-    expect(await request('POST', { cookie, 'x-csrf-token': session.csrfToken, origin: 'http://127.0.0.1:8080', 'sec-fetch-site': 'same-origin' }).pass()).toBe(true);
+    expect(await refusal(request('DELETE', { cookie, 'x-csrf-token': 'A'.repeat(43) }).pass)).toEqual({
+      code: 'unauthorized',
+      status: 403,
+    });
+    expect(
+      await refusal(request('POST', { cookie, 'x-csrf-token': session.csrfToken, origin: 'http://evil.example' }).pass),
+    ).toEqual({ code: 'unauthorized', status: 403 });
+    expect(
+      await refusal(
+        request('POST', { cookie, 'x-csrf-token': session.csrfToken, 'sec-fetch-site': 'cross-site' }).pass,
+      ),
+    ).toEqual({ code: 'unauthorized', status: 403 });
+    expect(
+      await request('POST', {
+        cookie,
+        'x-csrf-token': session.csrfToken,
+        origin: 'http://127.0.0.1:8080',
+        'sec-fetch-site': 'same-origin',
+      }).pass(),
+    ).toBe(true);
   });
 
   it('ends the session once the key it was opened with no longer resolves', async () => {
     const { sessionId, sessions, request, revokeKey } = world();
     revokeKey();
-    expect(await refusal(request('GET', { cookie: `dashboard_session=${sessionId}` }).pass)).toMatchObject({ code: 'unauthorized' });
+    expect(await refusal(request('GET', { cookie: `dashboard_session=${sessionId}` }).pass)).toMatchObject({
+      code: 'unauthorized',
+    });
     expect(sessions.has(sessionId)).toBe(false);
   });
 });

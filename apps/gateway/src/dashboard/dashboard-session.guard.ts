@@ -4,7 +4,16 @@ import type { Principal } from '../auth/api-key.js';
 import { ApiKeyService } from '../auth/api-key.service.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
-import { csrfTokenMatches, CSRF_HEADER, isSafeMethod, isWellFormedToken, readCookie, sameOrigin, SESSION_COOKIE, type DashboardSession } from './dashboard-session.js';
+import {
+  csrfTokenMatches,
+  CSRF_HEADER,
+  isSafeMethod,
+  isWellFormedToken,
+  readCookie,
+  sameOrigin,
+  SESSION_COOKIE,
+  type DashboardSession,
+} from './dashboard-session.js';
 import { DashboardSessionStore } from './dashboard-session.store.js';
 import { requestProtocol } from './dashboard-cookie.js';
 
@@ -40,16 +49,26 @@ export class DashboardSessionGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
     const session = isWellFormedToken(sessionId) ? await this.sessions.read(sessionId) : null;
-    if (!sessionId || !session) throw new ApiError('unauthorized', 'Not signed in, or the session has expired: sign in again.');
+    if (!sessionId || !session)
+      throw new ApiError('unauthorized', 'Not signed in, or the session has expired: sign in again.');
     const principal = await this.keys.resolveHash(session.keyHash);
     if (!principal || principal.accountId !== session.accountId) {
       await this.sessions.close(sessionId);
-      throw new ApiError('unauthorized', 'The API key this session was opened with has been revoked: sign in again with a valid key.');
+      throw new ApiError(
+        'unauthorized',
+        'The API key this session was opened with has been revoked: sign in again with a valid key.',
+      );
     }
     if (!isSafeMethod(request.method)) {
-      const origin = { origin: header(request, 'origin'), host: header(request, 'host'), secFetchSite: header(request, 'sec-fetch-site') };
-      if (!sameOrigin(origin, requestProtocol(request, this.config))) throw forbidden('This change did not come from the dashboard itself.');
-      if (!csrfTokenMatches(session, request.headers[CSRF_HEADER])) throw forbidden(`Missing or wrong ${CSRF_HEADER} header: reload the dashboard.`);
+      const origin = {
+        origin: header(request, 'origin'),
+        host: header(request, 'host'),
+        secFetchSite: header(request, 'sec-fetch-site'),
+      };
+      if (!sameOrigin(origin, requestProtocol(request, this.config)))
+        throw forbidden('This change did not come from the dashboard itself.');
+      if (!csrfTokenMatches(session, request.headers[CSRF_HEADER]))
+        throw forbidden(`Missing or wrong ${CSRF_HEADER} header: reload the dashboard.`);
     }
     request.dashboard = { sessionId, session, principal };
     return true;

@@ -11,7 +11,8 @@ import {
 } from './dashboard-session.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12, 0, 0);
-const opened = () => newSession({ accountId: 'acct_1', keyHash: 'a'.repeat(64), keyPrefix: 'svc_live_abc', now: NOW, maxSeconds: 3600 });
+const opened = () =>
+  newSession({ accountId: 'acct_1', keyHash: 'a'.repeat(64), keyPrefix: 'svc_live_abc', now: NOW, maxSeconds: 3600 });
 
 describe('dashboard sessions', () => {
   it('opens a session with a fresh random id and CSRF token each time, keyed in the store by the id hash', () => {
@@ -66,12 +67,17 @@ describe('dashboard sessions', () => {
     expect(sameOrigin({ origin: 'null', host }, 'http')).toBe(false);
   });
 
-  it('sets an HttpOnly, SameSite=Strict cookie for the dashboard API only, Secure over HTTPS, and reads it back', () => {
-    expect(sessionCookie('abc', { maxAgeSeconds: 60, secure: false })).toBe('dashboard_session=abc; Path=/dashboard/api; Max-Age=60; HttpOnly; SameSite=Strict');
-    expect(sessionCookie('abc', { maxAgeSeconds: 60, secure: true })).toMatch(/; Secure$/);
-    expect(sessionCookie('', { maxAgeSeconds: 0, secure: false })).toContain('Max-Age=0');
-    expect(readCookie('a=1; dashboard_session=xyz; b=2', 'dashboard_session')).toBe('xyz');
-    expect(readCookie('xdashboard_session=1', 'dashboard_session')).toBeUndefined();
-    expect(readCookie(undefined, 'dashboard_session')).toBeUndefined();
-  });
+  it(
+    'sets an HttpOnly, SameSite=Strict cookie for the dashboard ' + 'API only, Secure over HTTPS, and reads it back',
+    () => {
+      expect(sessionCookie('abc', { maxAgeSeconds: 60, secure: false })).toBe(
+        'dashboard_session=abc; Path=/dashboard/api; Max-Age=60; HttpOnly; SameSite=Strict',
+      );
+      expect(sessionCookie('abc', { maxAgeSeconds: 60, secure: true })).toMatch(/; Secure$/);
+      expect(sessionCookie('', { maxAgeSeconds: 0, secure: false })).toContain('Max-Age=0');
+      expect(readCookie('a=1; dashboard_session=xyz; b=2', 'dashboard_session')).toBe('xyz');
+      expect(readCookie('xdashboard_session=1', 'dashboard_session')).toBeUndefined();
+      expect(readCookie(undefined, 'dashboard_session')).toBeUndefined();
+    },
+  );
 });

@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { callRedis } from '@jobs/redis';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
-import { newSession, parseStoredSession, sessionStoreKey, storeTtlSeconds, type DashboardSession } from './dashboard-session.js';
+import {
+  newSession,
+  parseStoredSession,
+  sessionStoreKey,
+  storeTtlSeconds,
+  type DashboardSession,
+} from './dashboard-session.js';
 
 /**
  * Dashboard sessions in Redis, each under the hash of its id with a TTL: the idle window,
@@ -16,11 +22,18 @@ export class DashboardSessionStore {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async open(input: { accountId: string; keyHash: string; keyPrefix: string }): Promise<{ sessionId: string; session: DashboardSession }> {
+  async open(input: {
+    accountId: string;
+    keyHash: string;
+    keyPrefix: string;
+  }): Promise<{ sessionId: string; session: DashboardSession }> {
     const now = Date.now();
     const opened = newSession({ ...input, now, maxSeconds: this.config.DASHBOARD_SESSION_MAX_SECONDS });
     const ttl = storeTtlSeconds(opened.session, now, this.config.DASHBOARD_SESSION_IDLE_SECONDS);
-    await this.call((redis) => redis.set(sessionStoreKey(opened.sessionId), JSON.stringify(opened.session), 'EX', ttl), 'open');
+    await this.call(
+      (redis) => redis.set(sessionStoreKey(opened.sessionId), JSON.stringify(opened.session), 'EX', ttl),
+      'open',
+    );
     return opened;
   }
 

@@ -51,7 +51,13 @@ export function sessionStoreKey(sessionId: string): string {
   return `dashboard:session:${createHash('sha256').update(sessionId).digest('hex')}`;
 }
 
-export function newSession(input: { accountId: string; keyHash: string; keyPrefix: string; now: number; maxSeconds: number }): { sessionId: string; session: DashboardSession } {
+export function newSession(input: {
+  accountId: string;
+  keyHash: string;
+  keyPrefix: string;
+  now: number;
+  maxSeconds: number;
+}): { sessionId: string; session: DashboardSession } {
   return {
     sessionId: newToken(),
     session: {
@@ -102,7 +108,10 @@ export function isSafeMethod(method: string): boolean {
  * `Sec-Fetch-Site`, when sent, must be `same-origin`. Clients that send neither (curl) pass this
  * check and still need the session cookie and the CSRF token.
  */
-export function sameOrigin(headers: { origin?: string | undefined; host?: string | undefined; secFetchSite?: string | undefined }, protocol: string): boolean {
+export function sameOrigin(
+  headers: { origin?: string | undefined; host?: string | undefined; secFetchSite?: string | undefined },
+  protocol: string,
+): boolean {
   if (headers.secFetchSite !== undefined && headers.secFetchSite !== 'same-origin') return false;
   if (headers.origin === undefined) return true;
   if (!headers.host) return false;
@@ -122,7 +131,13 @@ export function readCookie(header: string | undefined, name: string): string | u
 
 /** The `Set-Cookie` value of a session (maxAgeSeconds 0 clears it). */
 export function sessionCookie(value: string, options: { maxAgeSeconds: number; secure: boolean }): string {
-  const parts = [`${SESSION_COOKIE}=${value}`, `Path=${SESSION_COOKIE_PATH}`, `Max-Age=${options.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
+  const parts = [
+    `${SESSION_COOKIE}=${value}`,
+    `Path=${SESSION_COOKIE_PATH}`,
+    `Max-Age=${options.maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Strict',
+  ];
   if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }

@@ -16,9 +16,15 @@ export class DashboardSignInUseCase {
   async signIn(key: string): Promise<{ sessionId: string; session: DashboardSession }> {
     const parsed = parseApiKey(key);
     const principal = parsed ? await this.keys.resolve(key) : null;
-    if (!parsed || !principal) throw new ApiError('unauthorized', 'That API key is not valid (unknown, malformed or revoked).');
-    if (principal.mode !== 'live') throw new ApiError('unauthorized', 'Sign in with a live key (svc_live_...); test keys only reach the sandbox.');
-    return this.sessions.open({ accountId: principal.accountId, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 12) });
+    if (!parsed || !principal)
+      throw new ApiError('unauthorized', 'That API key is not valid (unknown, malformed or revoked).');
+    if (principal.mode !== 'live')
+      throw new ApiError('unauthorized', 'Sign in with a live key (svc_live_...); test keys only reach the sandbox.');
+    return this.sessions.open({
+      accountId: principal.accountId,
+      keyHash: hashApiKey(key),
+      keyPrefix: key.slice(0, 12),
+    });
   }
 
   signOut(sessionId: string): Promise<void> {

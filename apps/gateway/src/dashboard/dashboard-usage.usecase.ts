@@ -28,7 +28,11 @@ export class DashboardUsageUseCase {
 }
 
 /** Every day of the window in order, the days without a row at 0. */
-export function fillDays(from: Date, days: number, rows: readonly { day: string; credits: bigint | number; entries: bigint | number }[]): DailyUsage[] {
+export function fillDays(
+  from: Date,
+  days: number,
+  rows: readonly { day: string; credits: bigint | number; entries: bigint | number }[],
+): DailyUsage[] {
   const byDay = new Map(rows.map((row) => [row.day, row]));
   return Array.from({ length: days }, (_, i) => {
     const day = new Date(from.getTime() + i * 86_400_000).toISOString().slice(0, 10);

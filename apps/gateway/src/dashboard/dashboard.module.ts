@@ -26,9 +26,27 @@ import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
  * use cases rather than its own copies.
  */
 @Module({
-  imports: [AccountModule, AdminUseCasesModule, EventsModule, LedgerModule, ProvidersModule, WatchesModule, WebhookEndpointsModule],
+  imports: [
+    AccountModule,
+    AdminUseCasesModule,
+    EventsModule,
+    LedgerModule,
+    ProvidersModule,
+    WatchesModule,
+    WebhookEndpointsModule,
+  ],
   controllers: [DashboardApiController, DashboardLedgerController, DashboardAssetsController],
-  providers: [DashboardSessionStore, DashboardSessionGuard, DashboardSignInUseCase, DashboardKeysUseCase, DashboardUsageUseCase, DashboardDeliveriesUseCase, DashboardHeadersInterceptor, DashboardLedgerUseCase, DashboardBuild],
+  providers: [
+    DashboardSessionStore,
+    DashboardSessionGuard,
+    DashboardSignInUseCase,
+    DashboardKeysUseCase,
+    DashboardUsageUseCase,
+    DashboardDeliveriesUseCase,
+    DashboardHeadersInterceptor,
+    DashboardLedgerUseCase,
+    DashboardBuild,
+  ],
 })
 export class DashboardModule implements OnModuleInit {
   constructor(

@@ -11,7 +11,10 @@ export const KeyLabelSchema = z
   .max(KEY_LABEL_MAX_LENGTH)
   .regex(/^[^\p{Cc}]*$/u, 'has a control character')
   .transform((label) => (label === '' ? null : label));
-export const KeyCreateRequestSchema = z.strictObject({ mode: z.enum(['live', 'test']), label: KeyLabelSchema.optional() });
+export const KeyCreateRequestSchema = z.strictObject({
+  mode: z.enum(['live', 'test']),
+  label: KeyLabelSchema.optional(),
+});
 export const KeyParamsSchema = z.strictObject({ id: z.string().regex(/^key_[A-Za-z0-9]{1,64}$/) });
 export const DeliveriesQuerySchema = z.strictObject({ cursor: z.string().max(40).optional() });
 /** PATCH /dashboard/api/watches/:id: pause (`paused`) or resume (`active`) a watch. */

@@ -15,7 +15,10 @@ export class DocsController {
   @Get(['docs', 'docs.md', 'docs/:page', 'docs/assets/:hash/:file'])
   serve(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const path = request.url.split('?')[0]!;
-    const answer = this.docs.get().respond(path, { ifNoneMatch: request.headers['if-none-match'], acceptEncoding: request.headers['accept-encoding'] });
+    const answer = this.docs.get().respond(path, {
+      ifNoneMatch: request.headers['if-none-match'],
+      acceptEncoding: request.headers['accept-encoding'],
+    });
     if (!answer) throw new ApiError('not_found', `No documentation page at ${path}. The index is at /docs.`);
     void reply.status(answer.status).headers(answer.headers).send(answer.body);
   }

@@ -17,6 +17,9 @@ export class LazyDocsSite {
   ) {}
 
   get(): DocsSite {
-    return (this.site ??= DocsSite.build({ openApi: this.openApi.document(), publicBaseUrl: this.config.PUBLIC_BASE_URL }));
+    return (this.site ??= DocsSite.build({
+      openApi: this.openApi.document(),
+      publicBaseUrl: this.config.PUBLIC_BASE_URL,
+    }));
   }
 }

@@ -41,17 +41,33 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const error = this.toApiError(exception);
     const status = error.status ?? ERROR_CATALOG[error.code].status;
     // A refusal at capacity is counted (gateway_admission_refused_total), not logged one by one.
-    if (status >= 500 && status !== 503) this.logger.error({ err: exception, request_id: request.requestId }, 'request failed');
+    if (status >= 500 && status !== 503)
+      this.logger.error({ err: exception, request_id: request.requestId }, 'request failed');
     for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(error, request.requestId, this.links));
+    void reply
+      .status(status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(errorEnvelope(error, request.requestId, this.links));
   }
 
   private toApiError(exception: unknown): ApiError {
     if (exception instanceof ApiError) return exception;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const code: ErrorCode = status === 404 ? 'not_found' : status === 401 ? 'unauthorized' : status === 413 || (status >= 400 && status < 500) ? 'invalid_request' : 'internal_error';
-      const message = status === 404 ? 'No such endpoint.' : code === 'internal_error' ? 'Something went wrong on our side. Retry with the same Idempotency-Key.' : exception.message;
+      const code: ErrorCode =
+        status === 404
+          ? 'not_found'
+          : status === 401
+            ? 'unauthorized'
+            : status === 413 || (status >= 400 && status < 500)
+              ? 'invalid_request'
+              : 'internal_error';
+      const message =
+        status === 404
+          ? 'No such endpoint.'
+          : code === 'internal_error'
+            ? 'Something went wrong on our side. Retry with the same Idempotency-Key.'
+            : exception.message;
       return new ApiError(code, message);
     }
     const fastifyCode = (exception as { code?: string } | null)?.code;
@@ -77,7 +93,9 @@ export function errorEnvelope(error: ApiError, requestId: string, links: ErrorLi
       doc_url: errorDocUrl(links.publicBaseUrl, error.code),
       request_id: requestId,
       ...error.extras,
-      ...(error.code === 'insufficient_credits' || error.code === 'plan_required' ? { upgrade_url: error.extras.upgrade_url ?? links.pricingUrl } : {}),
+      ...(error.code === 'insufficient_credits' || error.code === 'plan_required'
+        ? { upgrade_url: error.extras.upgrade_url ?? links.pricingUrl }
+        : {}),
     },
   };
 }

@@ -30,7 +30,12 @@ describe('installJsonBodyParser', () => {
       void reply.status(400).send({ message: error.message, param: error.extras?.param });
     });
     app.post('/', async (request) => ({ body: request.body ?? null }));
-    const res = await app.inject({ method: 'POST', url: '/', payload, headers: { 'content-type': 'application/json' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/',
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
     await app.close();
     return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   }
@@ -40,13 +45,19 @@ describe('installJsonBodyParser', () => {
   });
 
   it('refuses a body nested past the bound before parsing it', async () => {
-    expect(await post(nested(100_000, '{"a":', '}').replace(/\{"a":\}/, '{"a":1}'))).toEqual({ status: 400, body: { message: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, param: 'body' } });
+    expect(await post(nested(100_000, '{"a":', '}').replace(/\{"a":\}/, '{"a":1}'))).toEqual({
+      status: 400,
+      body: { message: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, param: 'body' },
+    });
   });
 
   it('refuses prototype poisoning and malformed JSON', async () => {
     expect((await post('{"__proto__":{"admin":true}}')).status).toBe(400);
     expect((await post('{"constructor":{"prototype":{"admin":true}}}')).status).toBe(400);
-    expect(await post('{"a":')).toEqual({ status: 400, body: { message: 'The request body is not valid JSON.', param: 'body' } });
+    expect(await post('{"a":')).toEqual({
+      status: 400,
+      body: { message: 'The request body is not valid JSON.', param: 'body' },
+    });
   });
 
   it('takes an empty body as none only where asked', async () => {

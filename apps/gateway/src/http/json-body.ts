@@ -51,12 +51,18 @@ export function installJsonBodyParser(fastify: FastifyInstance, options: JsonBod
       return;
     }
     if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      done(new ApiError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, { param: 'body' }), undefined);
+      done(
+        new ApiError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
+          param: 'body',
+        }),
+        undefined,
+      );
       return;
     }
     strictJson(request, text, (error, parsed) => {
       if (!error) done(null, parsed);
-      else if (text.trim() === '') done(new ApiError('invalid_request', 'The JSON body is empty.', { param: 'body' }), undefined);
+      else if (text.trim() === '')
+        done(new ApiError('invalid_request', 'The JSON body is empty.', { param: 'body' }), undefined);
       else done(new ApiError('invalid_request', 'The request body is not valid JSON.', { param: 'body' }), undefined);
     });
   });

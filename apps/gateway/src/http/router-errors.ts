@@ -16,9 +16,17 @@ export const MAX_PARAM_LENGTH = 2048;
 export function routerErrorHandler(links: ErrorLinks) {
   return (error: FastifyError, request: { requestId?: string }, reply: { raw: ServerResponse }): void => {
     const requestId = request.requestId || newId('req');
-    const apiError = new ApiError('invalid_request', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The request URL is malformed.', { param: 'path' });
+    const apiError = new ApiError(
+      'invalid_request',
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The request URL is malformed.',
+      { param: 'path' },
+    );
     const traceparent = activeTraceparent();
-    reply.raw.writeHead(400, { [REQUEST_ID_HEADER]: requestId, ...(traceparent ? { [HEADERS.traceparent]: traceparent } : {}), 'content-type': 'application/json; charset=utf-8' });
+    reply.raw.writeHead(400, {
+      [REQUEST_ID_HEADER]: requestId,
+      ...(traceparent ? { [HEADERS.traceparent]: traceparent } : {}),
+      'content-type': 'application/json; charset=utf-8',
+    });
     reply.raw.end(JSON.stringify(errorEnvelope(apiError, requestId, links)));
   };
 }

@@ -3,7 +3,9 @@ import { bodyFingerprint } from './canonical-json.js';
 
 describe('body fingerprint', () => {
   it('is the same for the same body in another key order', () => {
-    expect(bodyFingerprint({ limit: 5, filters: { title_or: ['x'], remote: true } })).toBe(bodyFingerprint({ filters: { remote: true, title_or: ['x'] }, limit: 5 }));
+    expect(bodyFingerprint({ limit: 5, filters: { title_or: ['x'], remote: true } })).toBe(
+      bodyFingerprint({ filters: { remote: true, title_or: ['x'] }, limit: 5 }),
+    );
   });
 
   it('differs when any value differs, including types', () => {

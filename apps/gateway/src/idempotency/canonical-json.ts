@@ -9,7 +9,8 @@ export function bodyFingerprint(body: unknown): string {
   try {
     return digestOf(body ?? null, 'hex');
   } catch (error) {
-    if (error instanceof CanonicalDepthError) throw new ApiError('invalid_request', 'The request body nests too deeply.', { param: 'body' });
+    if (error instanceof CanonicalDepthError)
+      throw new ApiError('invalid_request', 'The request body nests too deeply.', { param: 'body' });
     throw error;
   }
 }

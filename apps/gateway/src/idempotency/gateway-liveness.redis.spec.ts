@@ -30,7 +30,10 @@ async function connect(): Promise<Redis> {
 /** A gateway process as Redis sees it: its liveness on a connection of its own. */
 async function gatewayProcess(): Promise<{ liveness: GatewayLiveness; redis: Redis }> {
   const redis = await connect();
-  const liveness = new GatewayLiveness(redis, config, quiet, { name: 'gateway', instanceId: `gateway-test-${randomUUID()}` });
+  const liveness = new GatewayLiveness(redis, config, quiet, {
+    name: 'gateway',
+    instanceId: `gateway-test-${randomUUID()}`,
+  });
   await liveness.onApplicationBootstrap();
   started.push(liveness);
   return { liveness, redis };
@@ -42,36 +45,61 @@ afterAll(async () => {
 });
 
 describe('a gateway process’s liveness', () => {
-  it('is seen by the other processes while it renews, and lost within IDEMPOTENCY_OWNER_TTL_MS once it stops (SIGKILL)', async () => {
-    const owner = await gatewayProcess();
-    const other = await gatewayProcess();
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // past one TTL: renewed, not just set once
-    expect(await other.liveness.isAlive(owner.liveness.incarnation)).toBe(true);
+  it(
+    'is seen by the other processes while it renews, and lost ' +
+      'within IDEMPOTENCY_OWNER_TTL_MS once it stops (SIGKILL)',
+    async () => {
+      const owner = await gatewayProcess();
+      const other = await gatewayProcess();
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // past one TTL: renewed, not just set once
+      expect(await other.liveness.isAlive(owner.liveness.incarnation)).toBe(true);
 
-    owner.redis.disconnect(); // the process is gone: nothing renews its key any more
-    const lostAt = Date.now();
-    while (await other.liveness.isAlive(owner.liveness.incarnation)) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(Date.now() - lostAt).toBeLessThanOrEqual(config.IDEMPOTENCY_OWNER_TTL_MS + 100);
-  });
+      owner.redis.disconnect(); // the process is gone: nothing renews its key any more
+      const lostAt = Date.now();
+      while (await other.liveness.isAlive(owner.liveness.incarnation))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(Date.now() - lostAt).toBeLessThanOrEqual(config.IDEMPOTENCY_OWNER_TTL_MS + 100);
+    },
+  );
 
-  it('is gone at once after a graceful shutdown, and a restart under the same INSTANCE_ID is another incarnation', async () => {
-    const owner = await gatewayProcess();
-    const other = await gatewayProcess();
-    await owner.liveness.onApplicationShutdown();
-    expect(await other.liveness.isAlive(owner.liveness.incarnation)).toBe(false);
+  it(
+    'is gone at once after a graceful shutdown, and a restart ' + 'under the same INSTANCE_ID is another incarnation',
+    async () => {
+      const owner = await gatewayProcess();
+      const other = await gatewayProcess();
+      await owner.liveness.onApplicationShutdown();
+      expect(await other.liveness.isAlive(owner.liveness.incarnation)).toBe(false);
 
-    const again = new GatewayLiveness(other.redis, config, quiet, { name: 'gateway', instanceId: owner.liveness.incarnation.split('.')[0]! });
-    expect(again.incarnation).not.toBe(owner.liveness.incarnation);
-  });
+      const again = new GatewayLiveness(other.redis, config, quiet, {
+        name: 'gateway',
+        instanceId: owner.liveness.incarnation.split('.')[0]!,
+      });
+      expect(again.incarnation).not.toBe(owner.liveness.incarnation);
+    },
+  );
 });
 
 describe('a keyed POST whose owner runs on another gateway process', () => {
   const accountId = `acct_test_${randomUUID()}`;
   const body = { query: { title: 'engineer' } };
   const request = (requestId: string, idempotencyKey: string) =>
-    ({ method: 'POST', url: '/v1/searches', headers: { 'idempotency-key': idempotencyKey }, principal: { accountId }, body, requestId }) as unknown as FastifyRequest;
+    ({
+      method: 'POST',
+      url: '/v1/searches',
+      headers: { 'idempotency-key': idempotencyKey },
+      principal: { accountId },
+      body,
+      requestId,
+    }) as unknown as FastifyRequest;
   const reply = { getHeader: () => undefined } as unknown as FastifyReply;
-  const gateOf = (liveness: GatewayLiveness, redis: Redis) => new IdempotencyGate(new IdempotencyStore(redis, config), liveness, {} as PrismaService, new ReplaySealer(new SecretBox('test-webhook-secrets-key-0123456789abcdef')), config);
+  const gateOf = (liveness: GatewayLiveness, redis: Redis) =>
+    new IdempotencyGate(
+      new IdempotencyStore(redis, config),
+      liveness,
+      {} as PrismaService,
+      new ReplaySealer(new SecretBox('test-webhook-secrets-key-0123456789abcdef')),
+      config,
+    );
 
   it('waits for a living owner (then 409 while it still runs), and takes over at once from a dead one', async () => {
     const owner = await gatewayProcess();
@@ -83,7 +111,12 @@ describe('a keyed POST whose owner runs on another gateway process', () => {
     expect(first.idempotency?.record).toMatchObject({ state: 'running', owner: owner.liveness.incarnation });
 
     const waited = Date.now();
-    const refused = await gateOf(retrier.liveness, retrier.redis).pass(request('req_retry_1', idempotencyKey), reply, false).then(() => undefined, (error: unknown) => error);
+    const refused = await gateOf(retrier.liveness, retrier.redis)
+      .pass(request('req_retry_1', idempotencyKey), reply, false)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).code).toBe('idempotency_conflict');
     expect(Date.now() - waited).toBeGreaterThanOrEqual(config.IDEMPOTENCY_WAIT_MS);
@@ -92,8 +125,14 @@ describe('a keyed POST whose owner runs on another gateway process', () => {
     await new Promise((resolve) => setTimeout(resolve, config.IDEMPOTENCY_OWNER_TTL_MS + 100));
     const retry = request('req_retry_2', idempotencyKey);
     await gateOf(retrier.liveness, retrier.redis).pass(retry, reply, false);
-    expect(retry.idempotency?.record).toMatchObject({ state: 'running', request_id: 'req_retry_2', owner: retrier.liveness.incarnation });
-    expect(await new IdempotencyStore(retrier.redis, config).get(retry.idempotency!.key)).toMatchObject({ request_id: 'req_retry_2' });
+    expect(retry.idempotency?.record).toMatchObject({
+      state: 'running',
+      request_id: 'req_retry_2',
+      owner: retrier.liveness.incarnation,
+    });
+    expect(await new IdempotencyStore(retrier.redis, config).get(retry.idempotency!.key)).toMatchObject({
+      request_id: 'req_retry_2',
+    });
     await retrier.redis.del(retry.idempotency!.key);
   }, 15_000);
 });

@@ -48,12 +48,24 @@ export class GatewayLiveness implements OnApplicationBootstrap, OnApplicationShu
   /** Whether `owner` renewed its key within IDEMPOTENCY_OWNER_TTL_MS; throws while Redis is away. */
   async isAlive(owner: string): Promise<boolean> {
     if (owner === this.incarnation) return true;
-    return (await callRedis(this.redis, (redis) => redis.exists(aliveKey(owner)), this.config.REDIS_TIMEOUT_MS, 'gateway liveness')) === 1;
+    return (
+      (await callRedis(
+        this.redis,
+        (redis) => redis.exists(aliveKey(owner)),
+        this.config.REDIS_TIMEOUT_MS,
+        'gateway liveness',
+      )) === 1
+    );
   }
 
   private async renew(): Promise<number> {
     try {
-      await callRedis(this.redis, (redis) => redis.set(aliveKey(this.incarnation), '1', 'PX', this.config.IDEMPOTENCY_OWNER_TTL_MS), this.config.REDIS_TIMEOUT_MS, 'gateway liveness');
+      await callRedis(
+        this.redis,
+        (redis) => redis.set(aliveKey(this.incarnation), '1', 'PX', this.config.IDEMPOTENCY_OWNER_TTL_MS),
+        this.config.REDIS_TIMEOUT_MS,
+        'gateway liveness',
+      );
       return Math.floor(this.config.IDEMPOTENCY_OWNER_TTL_MS / 4);
     } catch (error) {
       this.logger.warn({ err: error }, 'gateway liveness not renewed; retrying');

@@ -22,7 +22,10 @@ describe('what a request with a used Idempotency-Key does', () => {
   });
 
   it('replays a finished response', () => {
-    expect(nextStep(record({ state: 'done', response: stored }), 'fp', NOW, false)).toEqual({ kind: 'replay', response: stored });
+    expect(nextStep(record({ state: 'done', response: stored }), 'fp', NOW, false)).toEqual({
+      kind: 'replay',
+      response: stored,
+    });
   });
 
   it('waits while the owner runs within its lease, on any route', () => {
@@ -32,7 +35,10 @@ describe('what a request with a used Idempotency-Key does', () => {
 
   it('re-attaches the sync search after a 5xx, and knows when its answer can no longer come', () => {
     expect(nextStep(record({ state: 'failed' }), 'fp', NOW, true)).toEqual({ kind: 'reattach', expired: false });
-    expect(nextStep(record({ state: 'failed', lease_until: NOW }), 'fp', NOW, true)).toEqual({ kind: 'reattach', expired: true });
+    expect(nextStep(record({ state: 'failed', lease_until: NOW }), 'fp', NOW, true)).toEqual({
+      kind: 'reattach',
+      expired: true,
+    });
     expect(nextStep(record({ lease_until: NOW - 1 }), 'fp', NOW, true)).toEqual({ kind: 'reattach', expired: true });
   });
 
@@ -41,44 +47,82 @@ describe('what a request with a used Idempotency-Key does', () => {
     expect(nextStep(record({ lease_until: NOW - 1 }), 'fp', NOW, false)).toEqual({ kind: 'take-over' });
   });
 
-  it('does not wait out the lease of an owner whose gateway died: other routes run again, the sync search looks for its answer', () => {
-    expect(nextStep(record(), 'fp', NOW, false, false)).toEqual({ kind: 'take-over' });
-    // the search itself runs on without the gateway and may still answer until the lease ends
-    expect(nextStep(record(), 'fp', NOW, true, false)).toEqual({ kind: 'reattach', expired: false });
-    expect(nextStep(record({ lease_until: NOW }), 'fp', NOW, true, false)).toEqual({ kind: 'reattach', expired: true });
-    // a dead owner changes nothing for a finished response or another body
-    expect(nextStep(record({ state: 'done', response: stored }), 'fp', NOW, false, false)).toEqual({ kind: 'replay', response: stored });
-    expect(nextStep(record(), 'other', NOW, false, false)).toEqual({ kind: 'conflict' });
-  });
+  it(
+    'does not wait out the lease of an owner whose gateway died: ' +
+      'other routes run again, the sync search looks for its answer',
+    () => {
+      expect(nextStep(record(), 'fp', NOW, false, false)).toEqual({ kind: 'take-over' });
+      // the search itself runs on without the gateway and may still answer until the lease ends
+      expect(nextStep(record(), 'fp', NOW, true, false)).toEqual({ kind: 'reattach', expired: false });
+      expect(nextStep(record({ lease_until: NOW }), 'fp', NOW, true, false)).toEqual({
+        kind: 'reattach',
+        expired: true,
+      });
+      // a dead owner changes nothing for a finished response or another body
+      expect(nextStep(record({ state: 'done', response: stored }), 'fp', NOW, false, false)).toEqual({
+        kind: 'replay',
+        response: stored,
+      });
+      expect(nextStep(record(), 'other', NOW, false, false)).toEqual({ kind: 'conflict' });
+    },
+  );
 });
 
 describe('the response a re-attached search gives', () => {
   const base = { v: 1 as const, search_id: 'req_abcdefghijklmnop', request_id: 'req_abcdefghijklmnop' };
 
   it('is the billed page with its billing headers under the search id', () => {
-    const page = { data: [], next_cursor: null, metadata: { request_id: base.search_id } } as unknown as NonNullable<SearchResponded.Value['response']>;
-    const response = responseFromSearchAnswer({ ...base, outcome: 'ok', response: page, credits_charged: 4, credits_remaining: 96 }, '2026-10-01', 0, LINKS);
+    const page = { data: [], next_cursor: null, metadata: { request_id: base.search_id } } as unknown as NonNullable<
+      SearchResponded.Value['response']
+    >;
+    const response = responseFromSearchAnswer(
+      { ...base, outcome: 'ok', response: page, credits_charged: 4, credits_remaining: 96 },
+      '2026-10-01',
+      0,
+      LINKS,
+    );
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toEqual(page);
-    expect(response.headers).toMatchObject({ 'X-Request-Id': base.search_id, 'X-Credits-Charged': '4', 'X-Credits-Remaining': '96', 'Service-Version': '2026-10-01' });
+    expect(response.headers).toMatchObject({
+      'X-Request-Id': base.search_id,
+      'X-Credits-Charged': '4',
+      'X-Credits-Remaining': '96',
+      'Service-Version': '2026-10-01',
+    });
   });
 
   it('falls back to the account balance when the answer carries none', () => {
     const estimate = { request_id: base.search_id } as unknown as NonNullable<SearchResponded.Value['estimate']>;
-    const response = responseFromSearchAnswer({ ...base, outcome: 'ok', estimate, credits_charged: 0, credits_remaining: null }, '2026-10-01', 42, LINKS);
+    const response = responseFromSearchAnswer(
+      { ...base, outcome: 'ok', estimate, credits_charged: 0, credits_remaining: null },
+      '2026-10-01',
+      42,
+      LINKS,
+    );
     expect(response.headers['X-Credits-Remaining']).toBe('42');
   });
 
   it('is the error envelope with the catalog status for a failed search', () => {
     const response = responseFromSearchAnswer(
-      { ...base, outcome: 'error', error: { code: 'insufficient_credits', message: 'Needs 3 more credits.', credits_needed: 3 }, credits_charged: 0, credits_remaining: 1 },
+      {
+        ...base,
+        outcome: 'error',
+        error: { code: 'insufficient_credits', message: 'Needs 3 more credits.', credits_needed: 3 },
+        credits_charged: 0,
+        credits_remaining: 1,
+      },
       '2026-10-01',
       1,
       LINKS,
     );
     expect(response.status).toBe(402);
     const envelope = ErrorEnvelopeSchema.parse(JSON.parse(response.body));
-    expect(envelope.error).toMatchObject({ code: 'insufficient_credits', credits_needed: 3, request_id: base.search_id, doc_url: `${BASE}/docs/errors#insufficient_credits` });
+    expect(envelope.error).toMatchObject({
+      code: 'insufficient_credits',
+      credits_needed: 3,
+      request_id: base.search_id,
+      doc_url: `${BASE}/docs/errors#insufficient_credits`,
+    });
     expect(envelope.error.upgrade_url).toBe('https://pricing.test/plans');
     expect(response.headers['X-Credits-Charged']).toBeUndefined();
   });

@@ -46,7 +46,13 @@ export type NextStep =
  * on without the gateway) until the lease ends; any other request is run again at once (their
  * effects are keyed by the Idempotency-Key: the same async search, the same watch).
  */
-export function nextStep(record: IdempotencyRecord, fingerprint: string, now: number, reattachesSearch: boolean, ownerAlive = true): NextStep {
+export function nextStep(
+  record: IdempotencyRecord,
+  fingerprint: string,
+  now: number,
+  reattachesSearch: boolean,
+  ownerAlive = true,
+): NextStep {
   if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
   if (record.state === 'done' && record.response) return { kind: 'replay', response: record.response };
   const expired = now >= record.lease_until;
@@ -60,8 +66,17 @@ export function nextStep(record: IdempotencyRecord, fingerprint: string, now: nu
  * after the first attempt gave up waiting (same mapping as the search use case). The request
  * id is the search id, as in the answer's own metadata.
  */
-export function responseFromSearchAnswer(answer: SearchResponded.Value, serviceVersion: string, creditsRemainingFallback: number, links: ErrorLinks): StoredHttpResponse {
-  const common = { 'content-type': 'application/json; charset=utf-8', [HEADERS.requestId]: answer.search_id, [HEADERS.serviceVersion]: serviceVersion };
+export function responseFromSearchAnswer(
+  answer: SearchResponded.Value,
+  serviceVersion: string,
+  creditsRemainingFallback: number,
+  links: ErrorLinks,
+): StoredHttpResponse {
+  const common = {
+    'content-type': 'application/json; charset=utf-8',
+    [HEADERS.requestId]: answer.search_id,
+    [HEADERS.serviceVersion]: serviceVersion,
+  };
   const result = answer.outcome === 'ok' ? (answer.response ?? answer.estimate) : undefined;
   if (result) {
     return {
@@ -80,5 +95,9 @@ export function responseFromSearchAnswer(answer: SearchResponded.Value, serviceV
     ...(failure.credits_needed !== undefined ? { credits_needed: failure.credits_needed } : {}),
     ...(failure.required_plan ? { required_plan: failure.required_plan } : {}),
   });
-  return { status: ERROR_CATALOG[failure.code].status, headers: common, body: JSON.stringify(errorEnvelope(error, answer.search_id, links)) };
+  return {
+    status: ERROR_CATALOG[failure.code].status,
+    headers: common,
+    body: JSON.stringify(errorEnvelope(error, answer.search_id, links)),
+  };
 }

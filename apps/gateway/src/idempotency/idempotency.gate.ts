@@ -7,7 +7,12 @@ import { ApiError } from '../http/api-error.js';
 import { errorLinks } from '../http/api-exception.filter.js';
 import { StoredResponse } from '../http/stored-response.js';
 import { bodyFingerprint } from './canonical-json.js';
-import { nextStep, responseFromSearchAnswer, type IdempotencyRecord, type StoredHttpResponse } from './idempotency-record.js';
+import {
+  nextStep,
+  responseFromSearchAnswer,
+  type IdempotencyRecord,
+  type StoredHttpResponse,
+} from './idempotency-record.js';
 import { ANSWER_JOINING, IdempotencyStore } from './idempotency.store.js';
 import { GatewayLiveness } from './gateway-liveness.js';
 import { ReplaySealer } from './replay-sealer.js';
@@ -55,7 +60,11 @@ export class IdempotencyGate {
     if (request.method !== 'POST' || !request.principal || header === undefined) return;
     const parsed = IdempotencyKeySchema.safeParse(header);
     if (!parsed.success) {
-      throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (for example a UUID).`, { param: HEADERS.idempotencyKey });
+      throw new ApiError(
+        'invalid_request',
+        `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (for example a UUID).`,
+        { param: HEADERS.idempotencyKey },
+      );
     }
     const path = request.url.split('?')[0] ?? request.url;
     const claim: IdempotencyClaim = {
@@ -76,7 +85,14 @@ export class IdempotencyGate {
       if (error instanceof ApiError || error instanceof StoredResponse) throw error;
       // Redis is away: without its record a keyed request could run twice (a retry would not
       // find it), so it is refused before it runs; the client retries with the same key.
-      throw new ApiError('internal_error', 'This Idempotency-Key cannot be recorded right now, so the request was not run. Retry shortly with the same Idempotency-Key.', {}, { 'Retry-After': '1' });
+      throw new ApiError(
+        'internal_error',
+        'This Idempotency-Key cannot be recorded right now, so the ' +
+          'request was not run. Retry shortly with the same ' +
+          'Idempotency-Key.',
+        {},
+        { 'Retry-After': '1' },
+      );
     }
     request.idempotency = claim;
   }
@@ -89,13 +105,18 @@ export class IdempotencyGate {
       if (!existing) return;
       const now = Date.now();
       let step = nextStep(existing, claim.record.fingerprint, now, reattaches);
-      // Only a request told to wait asks whether the owner's process lives: a dead owner's key need not wait out its lease.
+      // Only a request told to wait asks whether the owner's process lives: a dead owner's key need not wait out its
+      // lease.
       if (step.kind === 'wait' && existing.owner && !(await this.liveness.isAlive(existing.owner))) {
         step = nextStep(existing, claim.record.fingerprint, now, reattaches, false);
       }
       switch (step.kind) {
         case 'conflict':
-          throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body. Use a new key for a different request.');
+          throw new ApiError(
+            'idempotency_conflict',
+            'This Idempotency-Key was already used with a different ' +
+              'request body. Use a new key for a different request.',
+          );
         case 'replay':
           throw replay(this.sealer.open(claim.key, step.response));
         case 'reattach': {
@@ -103,7 +124,12 @@ export class IdempotencyGate {
           // billing has charged the page, which is on its way: wait for it, never run afresh
           if (answer === ANSWER_JOINING) break;
           if (answer) {
-            const response = responseFromSearchAnswer(answer, existing.service_version, await this.creditsRemaining(accountId), errorLinks(this.config));
+            const response = responseFromSearchAnswer(
+              answer,
+              existing.service_version,
+              await this.creditsRemaining(accountId),
+              errorLinks(this.config),
+            );
             await this.store.replaceIfOwner(claim.key, existing.request_id, { ...existing, state: 'done', response });
             throw replay(response);
           }
@@ -119,16 +145,27 @@ export class IdempotencyGate {
       }
       if (Date.now() >= giveUpAt) {
         if (existing.state === 'running') {
-          throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed. Retry shortly with the same key to get its response.');
+          throw new ApiError(
+            'idempotency_conflict',
+            'A request with this Idempotency-Key is still being ' +
+              'processed. Retry shortly with the same key to get its ' +
+              'response.',
+          );
         }
-        throw new ApiError('internal_error', 'The search started under this Idempotency-Key is still running. Retry with the same Idempotency-Key.');
+        throw new ApiError(
+          'internal_error',
+          'The search started under this Idempotency-Key is still running. Retry with the same Idempotency-Key.',
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
 
   private async creditsRemaining(accountId: string): Promise<number> {
-    const account = await this.prisma.account.findUnique({ where: { id: accountId }, select: { creditsRemaining: true } });
+    const account = await this.prisma.account.findUnique({
+      where: { id: accountId },
+      select: { creditsRemaining: true },
+    });
     return account?.creditsRemaining ?? 0;
   }
 }

@@ -14,7 +14,11 @@ import { SearchAnswersConsumer } from './search-answers.consumer.js';
     IdempotencyStore,
     IdempotencyGate,
     SearchAnswersConsumer,
-    { provide: ReplaySealer, inject: [GATEWAY_CONFIG], useFactory: (config: GatewayConfig) => new ReplaySealer(new SecretBox(config.WEBHOOK_SECRETS_KEY)) },
+    {
+      provide: ReplaySealer,
+      inject: [GATEWAY_CONFIG],
+      useFactory: (config: GatewayConfig) => new ReplaySealer(new SecretBox(config.WEBHOOK_SECRETS_KEY)),
+    },
   ],
   exports: [IdempotencyStore, IdempotencyGate, ReplaySealer],
 })

@@ -7,7 +7,13 @@ import type { IdempotencyStore } from './idempotency.store.js';
 import type { ReplaySealer } from './replay-sealer.js';
 
 /** The response headers a replay repeats (rate-limit headers are always the retry's own). */
-const KEPT_HEADERS = ['content-type', HEADERS.requestId, HEADERS.serviceVersion, HEADERS.creditsCharged, HEADERS.creditsRemaining];
+const KEPT_HEADERS = [
+  'content-type',
+  HEADERS.requestId,
+  HEADERS.serviceVersion,
+  HEADERS.creditsCharged,
+  HEADERS.creditsRemaining,
+];
 
 /**
  * Completes the record of a request that owns an Idempotency-Key as its response goes out,
@@ -15,7 +21,12 @@ const KEPT_HEADERS = ['content-type', HEADERS.requestId, HEADERS.serviceVersion,
  * replayed; a 5xx is not: the record turns `failed` so a retry re-attaches or runs again. An
  * answer that holds a secret is kept sealed.
  */
-export function installIdempotencyRecorder(fastify: FastifyInstance, store: IdempotencyStore, sealer: ReplaySealer, logger: Logger): void {
+export function installIdempotencyRecorder(
+  fastify: FastifyInstance,
+  store: IdempotencyStore,
+  sealer: ReplaySealer,
+  logger: Logger,
+): void {
   // A callback hook, not an async one: most responses own no key and pass straight through.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const claim = request.idempotency;
@@ -32,7 +43,13 @@ export function installIdempotencyRecorder(fastify: FastifyInstance, store: Idem
   });
 }
 
-async function complete(store: IdempotencyStore, sealer: ReplaySealer, claim: IdempotencyClaim, reply: FastifyReply, payload: unknown): Promise<void> {
+async function complete(
+  store: IdempotencyStore,
+  sealer: ReplaySealer,
+  claim: IdempotencyClaim,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<void> {
   const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
   const status = reply.statusCode;
   if (status >= 500 || body === null) {

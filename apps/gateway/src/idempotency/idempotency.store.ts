@@ -57,7 +57,11 @@ export class IdempotencyStore {
 
   /** null: the record was created and the caller owns the key; otherwise the record already there. */
   async claim(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
-    const existing = (await this.bounded((redis) => redis.eval(CLAIM_SCRIPT, 1, key, JSON.stringify(record), String(this.config.IDEMPOTENCY_RETENTION_SECONDS)), 'claim')) as string | null;
+    const existing = (await this.bounded(
+      (redis) =>
+        redis.eval(CLAIM_SCRIPT, 1, key, JSON.stringify(record), String(this.config.IDEMPOTENCY_RETENTION_SECONDS)),
+      'claim',
+    )) as string | null;
     return existing ? (JSON.parse(existing) as IdempotencyRecord) : null;
   }
 
@@ -68,12 +72,20 @@ export class IdempotencyStore {
 
   /** Writes `next` if `ownerRequestId` still owns the key; false when another request took it over. */
   async replaceIfOwner(key: string, ownerRequestId: string, next: IdempotencyRecord): Promise<boolean> {
-    return (await this.bounded((redis) => redis.eval(REPLACE_IF_OWNER_SCRIPT, 1, key, ownerRequestId, JSON.stringify(next)), 'replace')) === 1;
+    return (
+      (await this.bounded(
+        (redis) => redis.eval(REPLACE_IF_OWNER_SCRIPT, 1, key, ownerRequestId, JSON.stringify(next)),
+        'replace',
+      )) === 1
+    );
   }
 
   /** Remembers that the answer of this sync search is wanted by an idempotency record. */
   async watchSearch(searchId: string): Promise<void> {
-    await this.bounded((redis) => redis.set(searchMarkerKey(searchId), '1', 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS), 'watch search');
+    await this.bounded(
+      (redis) => redis.set(searchMarkerKey(searchId), '1', 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS),
+      'watch search',
+    );
   }
 
   /** Whether an idempotency record wants this search's answer (it ran under an Idempotency-Key). */
@@ -106,10 +118,18 @@ export class IdempotencyStore {
    * topics are read side by side); null when there is no answer yet.
    */
   async answerOf(searchId: string): Promise<SearchResponded.Value | typeof ANSWER_JOINING | null> {
-    const [answer, charged, page] = await this.bounded((redis) => redis.mget(searchAnswerKey(searchId), searchChargeKey(searchId), searchPageKey(searchId)), 'search answer');
+    const [answer, charged, page] = await this.bounded(
+      (redis) => redis.mget(searchAnswerKey(searchId), searchChargeKey(searchId), searchPageKey(searchId)),
+      'search answer',
+    );
     if (answer) return JSON.parse(answer) as SearchResponded.Value;
     if (!charged) return null;
-    return joinSearchAnswer(JSON.parse(charged) as SearchPageCharged.Value, page ? (JSON.parse(page) as SearchPageGathered.Value) : undefined) ?? ANSWER_JOINING;
+    return (
+      joinSearchAnswer(
+        JSON.parse(charged) as SearchPageCharged.Value,
+        page ? (JSON.parse(page) as SearchPageGathered.Value) : undefined,
+      ) ?? ANSWER_JOINING
+    );
   }
 
   /** Calls on the request path fail fast while Redis is away (the interceptor then refuses the request). */

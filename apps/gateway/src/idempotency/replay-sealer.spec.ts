@@ -3,7 +3,11 @@ import { ReplaySealer } from './replay-sealer.js';
 
 const sealer = new ReplaySealer(new SecretBox('test-webhook-secrets-key-0123456789abcdef'));
 const secret = 'whsec_s3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3c';
-const answer = { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://hooks.example.com/a', secret }) };
+const answer = {
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ url: 'https://hooks.example.com/a', secret }),
+};
 const key = 'gateway:idem:acc_1:0123abcd';
 
 describe('ReplaySealer', () => {

@@ -36,7 +36,13 @@ export class SearchAnswersConsumer implements OnApplicationBootstrap {
       groupInstanceId: info.replicaId,
       logger: logger.child({ component: 'consumer', group: SEARCH_ANSWERS_GROUP }),
       fromBeginning: false,
-      deadLetter: ({ consumerGroup, ...letter }) => publisher.publish(Topics.DeadLetter, { v: 1, ...letter, failed_at: new Date().toISOString(), consumer_group: consumerGroup }),
+      deadLetter: ({ consumerGroup, ...letter }) =>
+        publisher.publish(Topics.DeadLetter, {
+          v: 1,
+          ...letter,
+          failed_at: new Date().toISOString(),
+          consumer_group: consumerGroup,
+        }),
     })
       // most searches run without an Idempotency-Key: their answers (a page of jobs each) are not read at all
       .on(Topics.SearchResponded, (answer) => this.store.keepAnswer(answer), { wants: watched })

@@ -25,7 +25,10 @@ export class GetJobUseCase {
   ) {}
 
   async execute(principal: Principal, jobId: string, requestId: string): Promise<JobRead> {
-    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true, creditsRemaining: true } });
+    const account = await this.prisma.account.findUniqueOrThrow({
+      where: { id: principal.accountId },
+      select: { plan: true, creditsRemaining: true },
+    });
     if (principal.mode === 'test') {
       // Test keys see the sandbox's fictional jobs, never charged.
       const job = findSandboxJob(jobId);

@@ -11,7 +11,11 @@ export class LedgerController {
   constructor(private readonly ledger: ReadLedgerUseCase) {}
 
   @Get()
-  list(@Query() query: unknown, @CurrentPrincipal() principal: Principal, @RequestId() requestId: string): Promise<LedgerListResponse> {
+  list(
+    @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @RequestId() requestId: string,
+  ): Promise<LedgerListResponse> {
     return this.ledger.page(principal, parseRequest(LedgerListQuerySchema, query), requestId);
   }
 }

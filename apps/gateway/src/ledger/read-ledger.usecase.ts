@@ -19,7 +19,12 @@ export class ReadLedgerUseCase {
       query_id: requestId,
       account_id: principal.accountId,
       mode: principal.mode,
-      query: { kind: 'ledger.list', limit: LEDGER_PAGE_SIZE, ...(query.job_id ? { job_id: query.job_id } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) },
+      query: {
+        kind: 'ledger.list',
+        limit: LEDGER_PAGE_SIZE,
+        ...(query.job_id ? { job_id: query.job_id } : {}),
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      },
     });
     return page;
   }

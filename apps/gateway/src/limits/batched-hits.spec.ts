@@ -18,7 +18,12 @@ describe('BatchedHits', () => {
   it('counts one turn’s requests of a bucket with one call, each in its own place, in the order asked', async () => {
     const { calls, count } = counter();
     const hits = new BatchedHits(count);
-    const places = await Promise.all([hits.hit('account:a', 60_000), hits.hit('account:a', 60_000), hits.hit('account:b', 60_000), hits.hit('account:a', 60_000)]);
+    const places = await Promise.all([
+      hits.hit('account:a', 60_000),
+      hits.hit('account:a', 60_000),
+      hits.hit('account:b', 60_000),
+      hits.hit('account:a', 60_000),
+    ]);
     expect(places.map((p) => p.count)).toEqual([1, 2, 1, 3]);
     expect(places[0]!.ttlMs).toBe(60_000);
     expect(calls).toEqual([
@@ -55,7 +60,10 @@ describe('BatchedHits', () => {
       seen.push(storage.getStore());
       return [n, 1000];
     });
-    await Promise.all([storage.run('request-1', () => hits.hit('account:a', 1000)), storage.run('request-2', () => hits.hit('account:a', 1000))]);
+    await Promise.all([
+      storage.run('request-1', () => hits.hit('account:a', 1000)),
+      storage.run('request-2', () => hits.hit('account:a', 1000)),
+    ]);
     expect(seen).toEqual(['request-1']);
   });
 });

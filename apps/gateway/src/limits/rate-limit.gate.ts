@@ -25,20 +25,40 @@ export class RateLimitGate {
    */
   async pass(request: FastifyRequest, reply: FastifyReply, bucket: RateLimitBucket | undefined): Promise<void> {
     if (bucket === 'client-address') {
-      await this.count(reply, { key: `ip:${request.ip}`, limit: this.config.SANDBOX_RATE_LIMIT, windowSeconds: this.config.SANDBOX_RATE_LIMIT_WINDOW_SECONDS });
+      await this.count(reply, {
+        key: `ip:${request.ip}`,
+        limit: this.config.SANDBOX_RATE_LIMIT,
+        windowSeconds: this.config.SANDBOX_RATE_LIMIT_WINDOW_SECONDS,
+      });
       return;
     }
     if (bucket === 'dashboard-sign-in') {
-      await this.count(reply, { key: `dashboard-sign-in:${request.ip}`, limit: this.config.DASHBOARD_SIGN_IN_RATE_LIMIT, windowSeconds: 60 });
+      await this.count(reply, {
+        key: `dashboard-sign-in:${request.ip}`,
+        limit: this.config.DASHBOARD_SIGN_IN_RATE_LIMIT,
+        windowSeconds: 60,
+      });
       return;
     }
     // The account's limit came with its key (ApiKeyService), read once per request at most.
     const account = request.principal ?? request.dashboard?.principal;
     if (!account) return;
-    const accountWindow = await this.count(reply, { key: `account:${account.accountId}`, limit: account.rateLimit, windowSeconds: account.rateLimitWindowSeconds });
+    const accountWindow = await this.count(reply, {
+      key: `account:${account.accountId}`,
+      limit: account.rateLimit,
+      windowSeconds: account.rateLimitWindowSeconds,
+    });
     if (bucket === 'dashboard-replay') {
       const limit = Math.min(this.config.DASHBOARD_REPLAY_RATE_LIMIT, account.rateLimit);
-      await this.count(reply, { key: `dashboard-replay:${account.accountId}`, limit, windowSeconds: this.config.DASHBOARD_REPLAY_RATE_LIMIT_WINDOW_SECONDS }, accountWindow);
+      await this.count(
+        reply,
+        {
+          key: `dashboard-replay:${account.accountId}`,
+          limit,
+          windowSeconds: this.config.DASHBOARD_REPLAY_RATE_LIMIT_WINDOW_SECONDS,
+        },
+        accountWindow,
+      );
     }
   }
 
@@ -46,7 +66,11 @@ export class RateLimitGate {
    * One hit in one bucket. The RateLimit-* headers report the bucket with the fewest requests
    * left (`before`: the decision of a wider bucket this request already counted in).
    */
-  private async count(reply: FastifyReply, window: { key: string; limit: number; windowSeconds: number }, before?: RateDecision | null): Promise<RateDecision | null> {
+  private async count(
+    reply: FastifyReply,
+    window: { key: string; limit: number; windowSeconds: number },
+    before?: RateDecision | null,
+  ): Promise<RateDecision | null> {
     const decision = await this.limiter.hit(window.key, window.limit, window.windowSeconds);
     if (!decision) return before ?? null;
     if (!before || decision.remaining <= before.remaining || !decision.allowed) {
@@ -54,7 +78,12 @@ export class RateLimitGate {
       for (const name in headers) void reply.header(name, headers[name]);
     }
     if (!decision.allowed) {
-      throw new ApiError('rate_limited', `Rate limit of ${window.limit} requests per ${window.windowSeconds} s exceeded. Retry after ${decision.resetSeconds} s.`);
+      throw new ApiError(
+        'rate_limited',
+        `Rate limit of ${window.limit} requests per ` +
+          `${window.windowSeconds} s exceeded. Retry after ` +
+          `${decision.resetSeconds} s.`,
+      );
     }
     return decision;
   }

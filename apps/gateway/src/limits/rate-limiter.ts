@@ -9,7 +9,10 @@ import { decideRate, FIXED_WINDOW_SCRIPT, type RateDecision } from './rate-windo
 
 // The name carries the script's shape: a replica of an earlier gateway (one argument) defines its own.
 const COUNT_COMMAND = 'gatewayRateWindowCountHits';
-type CountingRedis = Record<typeof COUNT_COMMAND, (key: string, windowMs: string, hits: string) => Promise<[number, number]>>;
+type CountingRedis = Record<
+  typeof COUNT_COMMAND,
+  (key: string, windowMs: string, hits: string) => Promise<[number, number]>
+>;
 
 /**
  * Counts requests per bucket in Redis: the requests of one bucket in one event-loop turn with one
@@ -31,7 +34,12 @@ export class RateLimiter {
     // script's text no longer travels, nor is hashed by Redis, with every request.
     if (!(COUNT_COMMAND in redis)) redis.defineCommand(COUNT_COMMAND, { numberOfKeys: 1, lua: FIXED_WINDOW_SCRIPT });
     this.hits = new BatchedHits((bucket, hits, windowMs) => {
-      const counting = (client: Redis) => (client as unknown as CountingRedis)[COUNT_COMMAND](`gateway:ratelimit:${bucket}`, String(windowMs), String(hits));
+      const counting = (client: Redis) =>
+        (client as unknown as CountingRedis)[COUNT_COMMAND](
+          `gateway:ratelimit:${bucket}`,
+          String(windowMs),
+          String(hits),
+        );
       return callRedis(this.redis, counting, this.config.RATE_LIMIT_REDIS_TIMEOUT_MS, 'rate limiter');
     });
   }

@@ -18,7 +18,11 @@ describe('fixed window decisions', () => {
   });
 
   it('adds Retry-After only when refusing, as integer seconds', () => {
-    expect(rateLimitHeaders(decideRate(1, 3, 60_000))).toEqual({ 'RateLimit-Limit': '3', 'RateLimit-Remaining': '2', 'RateLimit-Reset': '60' });
+    expect(rateLimitHeaders(decideRate(1, 3, 60_000))).toEqual({
+      'RateLimit-Limit': '3',
+      'RateLimit-Remaining': '2',
+      'RateLimit-Reset': '60',
+    });
     expect(rateLimitHeaders(decideRate(5, 3, 12_300))['Retry-After']).toBe('13');
   });
 });

@@ -39,7 +39,8 @@ export class ApiDispatcher {
     });
     const answerHeaders: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(response.headers)) {
-      if (value !== undefined) answerHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+      if (value !== undefined)
+        answerHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
     }
     return { status: response.statusCode, headers: answerHeaders, body: parseJson(response.body) };
   }

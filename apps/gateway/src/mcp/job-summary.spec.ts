@@ -32,7 +32,13 @@ describe('summarizeJob', () => {
       apply_url: null,
     });
     const summary = summarizeJob(full);
-    expect(summary).toMatchObject({ location: null, remote: null, salary: null, posted_on: null, url: full.sources.find((s) => s.url)!.url });
+    expect(summary).toMatchObject({
+      location: null,
+      remote: null,
+      salary: null,
+      posted_on: null,
+      url: full.sources.find((s) => s.url)!.url,
+    });
     const noUrl = summarizeJob({ ...full, sources: full.sources.map((source) => ({ ...source, url: null })) });
     expect(noUrl.url).toBeNull();
   });
@@ -55,8 +61,18 @@ describe('salaryText', () => {
 
 describe('jobLine', () => {
   it('puts the id first, then title, company and the known facts', () => {
-    expect(jobLine(summarizeJob(job()))).toMatch(/^job_\w+: Senior Backend Engineer, Acme Ltd \(acme\.example\); London, England, GB; not remote; 80,000-100,000 GBP per year; posted \d{4}-\d\d-\d\d; 2 sources$/);
-    const closed = summarizeJob(job({ status: 'closed', closed_reason: 'filled', location: { city: null, region: null, country_code: null, remote: true }, salary: null, posted_at: null }));
+    expect(jobLine(summarizeJob(job()))).toMatch(
+      /^job_\w+: Senior Backend Engineer, Acme Ltd \(acme\.example\); London, England, GB; not remote; 80,000-100,000 GBP per year; posted \d{4}-\d\d-\d\d; 2 sources$/,
+    );
+    const closed = summarizeJob(
+      job({
+        status: 'closed',
+        closed_reason: 'filled',
+        location: { city: null, region: null, country_code: null, remote: true },
+        salary: null,
+        posted_at: null,
+      }),
+    );
     expect(jobLine(closed)).toMatch(/; remote; 2 sources; closed$/);
   });
 });

@@ -28,7 +28,10 @@ export const JobSummarySchema = z.strictObject({
   company_domain: z.string().nullable(),
   location: z.string().nullable().describe('City, region, country code as known; null when unknown.'),
   remote: z.boolean().nullable(),
-  salary: z.string().nullable().describe('For example "60,000-80,000 EUR per year"; "(inferred)" when a source estimated it; null when unknown.'),
+  salary: z
+    .string()
+    .nullable()
+    .describe('For example "60,000-80,000 EUR per year"; "(inferred)" when a source estimated it; null when unknown.'),
   posted_on: z.string().nullable().describe('YYYY-MM-DD the employer posted it; null when unknown.'),
   providers: z.number().int().describe('How many sources saw the job.'),
   status: z.enum(['open', 'closed']),
@@ -38,7 +41,9 @@ export type JobSummary = z.infer<typeof JobSummarySchema>;
 
 /** `search_jobs`' structured result: the API's page with each job summarised. */
 export const JobSummaryPageSchema = z.strictObject({
-  data: z.array(JobSummarySchema).describe('Job summaries; the full job of an id through get_job (free for these jobs).'),
+  data: z
+    .array(JobSummarySchema)
+    .describe('Job summaries; the full job of an id through get_job (free for these jobs).'),
   next_cursor: z.string().nullable(),
   metadata: SearchMetadataSchema,
 });
@@ -51,12 +56,20 @@ export function salaryText(salary: Job['salary']): string | null {
   if (!salary || (salary.min === null && salary.max === null)) return null;
   const { min, max } = salary;
   const range =
-    min !== null && max !== null ? (min === max ? amount(min) : `${amount(min)}-${amount(max)}`) : min !== null ? `from ${amount(min)}` : `up to ${amount(max!)}`;
+    min !== null && max !== null
+      ? min === max
+        ? amount(min)
+        : `${amount(min)}-${amount(max)}`
+      : min !== null
+        ? `from ${amount(min)}`
+        : `up to ${amount(max!)}`;
   return `${range} ${salary.currency} per ${salary.period}${salary.origin === 'inferred' ? ' (inferred)' : ''}`;
 }
 
 export function summarizeJob(job: Job): JobSummary {
-  const place = [job.location.city, job.location.region, job.location.country_code].filter((part): part is string => !!part);
+  const place = [job.location.city, job.location.region, job.location.country_code].filter(
+    (part): part is string => !!part,
+  );
   return {
     id: job.id,
     title: job.title,
@@ -86,5 +99,9 @@ export function jobLine(job: JobSummary): string {
     `${job.providers} source${job.providers === 1 ? '' : 's'}`,
     job.status === 'closed' ? 'closed' : null,
   ].filter((fact): fact is string => fact !== null);
-  return `${job.id}: ${job.title}, ${job.company}${job.company_domain ? ` (${job.company_domain})` : ''}; ${facts.join('; ')}`;
+  return (
+    `${job.id}: ${job.title}, ` +
+    `${job.company}${job.company_domain ? ` (${job.company_domain})` : ''}; ` +
+    `${facts.join('; ')}`
+  );
 }

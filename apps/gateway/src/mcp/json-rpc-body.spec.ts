@@ -11,7 +11,18 @@ describe('checkJsonRpcBody', () => {
   });
 
   it('refuses anything else with invalid_request on the body', () => {
-    for (const body of [undefined, null, 'text', 42, {}, { jsonrpc: '1.0', method: 'x' }, { filters: { title_or: ['a'] } }, [], Array.from({ length: MAX_JSON_RPC_BATCH + 1 }, () => call), { jsonrpc: '2.0', method: 'm'.repeat(300) }]) {
+    for (const body of [
+      undefined,
+      null,
+      'text',
+      42,
+      {},
+      { jsonrpc: '1.0', method: 'x' },
+      { filters: { title_or: ['a'] } },
+      [],
+      Array.from({ length: MAX_JSON_RPC_BATCH + 1 }, () => call),
+      { jsonrpc: '2.0', method: 'm'.repeat(300) },
+    ]) {
       expect(() => checkJsonRpcBody(body)).toThrow(ApiError);
     }
   });

@@ -5,7 +5,11 @@ import { ApiError } from '../http/api-error.js';
 export const MAX_JSON_RPC_BATCH = 32;
 
 /** The envelope of a JSON-RPC 2.0 message; what is inside is the MCP transport's to check. */
-const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().max(256).optional(), id: z.union([z.string().max(256), z.number(), z.null()]).optional() });
+const JsonRpcMessage = z.looseObject({
+  jsonrpc: z.literal('2.0'),
+  method: z.string().max(256).optional(),
+  id: z.union([z.string().max(256), z.number(), z.null()]).optional(),
+});
 const JsonRpcBody = z.union([JsonRpcMessage, z.array(JsonRpcMessage).min(1).max(MAX_JSON_RPC_BATCH)]);
 
 /**
@@ -15,6 +19,10 @@ const JsonRpcBody = z.union([JsonRpcMessage, z.array(JsonRpcMessage).min(1).max(
  */
 export function checkJsonRpcBody(body: unknown): void {
   if (!JsonRpcBody.safeParse(body).success) {
-    throw new ApiError('invalid_request', `Send one JSON-RPC 2.0 message (or a batch of up to ${MAX_JSON_RPC_BATCH}) as the body.`, { param: 'body' });
+    throw new ApiError(
+      'invalid_request',
+      `Send one JSON-RPC 2.0 message (or a batch of up to ${MAX_JSON_RPC_BATCH}) as the body.`,
+      { param: 'body' },
+    );
   }
 }

@@ -10,7 +10,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ErrorCode,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describeRequestError, SERVICE_VERSION } from '@jobs/contracts';
 import { MCP_TOOLS, PUBLISHED_OUTLINES, type ApiAnswer, type ApiCall, type McpTool } from './mcp-tools.js';
 import { publishedSchema } from './published-schema.js';
@@ -20,12 +26,21 @@ export const MCP_SERVER_NAME = 'job-data-api';
 
 /** What a model is told about the server as a whole (the `instructions` of `initialize`). */
 export const MCP_INSTRUCTIONS = [
-  'Job-data aggregation API: one search asks the own index and the plan\'s partner providers and returns canonical, de-duplicated jobs.',
-  'Credits: search_jobs costs 1 credit per new unique job (capped by its required max_credits), get_job 1 credit unless already paid, get_company_profile 1 credit per call;',
-  'estimate_search, get_account, create_watch, list_watches, delete_watch and list_events are free. A job is never charged twice to an account, and a test key (svc_test_) is never charged.',
+  'Job-data aggregation API: one search asks the own index and ' +
+    "the plan's partner providers and returns canonical, " +
+    'de-duplicated jobs.',
+  'Credits: search_jobs costs 1 credit per new unique job ' +
+    '(capped by its required max_credits), get_job 1 credit ' +
+    'unless already paid, get_company_profile 1 credit per call;',
+  'estimate_search, get_account, create_watch, list_watches, ' +
+    'delete_watch and list_events are free. A job is never ' +
+    'charged twice to an account, and a test key (svc_test_) is ' +
+    'never charged.',
   'Before a search that may cost credits, call estimate_search (free) and get_account to check the balance.',
   'search_jobs returns job summaries; get_job gives the full job, free for a job a search already returned.',
-  'Errors come back as tool errors naming the API error code (e.g. unknown_filter, insufficient_credits, plan_required, rate_limited) and a request_id.',
+  'Errors come back as tool errors naming the API error code ' +
+    '(e.g. unknown_filter, insufficient_credits, plan_required, ' +
+    'rate_limited) and a request_id.',
 ].join(' ');
 
 interface Sdk {
@@ -74,7 +89,10 @@ export type Dispatch = (call: ApiCall) => Promise<ApiAnswer>;
 
 /** The server of one MCP request, every tool listed; `dispatch` sends a tool's API request as the caller. */
 export function buildMcpServer(sdk: Sdk, dispatch: Dispatch): Server {
-  const server = new sdk.Server({ name: MCP_SERVER_NAME, title: 'Job data API', version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
+  const server = new sdk.Server(
+    { name: MCP_SERVER_NAME, title: 'Job data API', version: SERVICE_VERSION },
+    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
+  );
   server.setRequestHandler(sdk.ListTools, () => ({ tools: publishedTools() }));
   server.setRequestHandler(sdk.CallTool, async (request) => {
     const tool = MCP_TOOLS.find((candidate) => candidate.name === request.params.name);
@@ -89,7 +107,11 @@ async function callTool(tool: McpTool, rawArgs: Record<string, unknown>, dispatc
   const parsed = tool.input.safeParse(rawArgs);
   if (!parsed.success) {
     const problem = describeRequestError(parsed.error);
-    return toolError(`invalid_request: ${problem.message} The call was not sent: nothing was counted or charged.${problem.param ? ` [param: ${problem.param}]` : ''}`);
+    return toolError(
+      `invalid_request: ${problem.message} The call was not sent: ` +
+        `nothing was counted or ` +
+        `charged.${problem.param ? ` [param: ${problem.param}]` : ''}`,
+    );
   }
   const args = parsed.data as Record<string, unknown>;
   const call = tool.request(args, () => `mcp_${randomUUID()}`);
@@ -97,7 +119,10 @@ async function callTool(tool: McpTool, rawArgs: Record<string, unknown>, dispatc
   try {
     answer = await dispatch(call);
   } catch {
-    return toolError(`internal_error: ${tool.name} could not reach the API.${call.idempotencyKey ? ` Retry with idempotency_key "${call.idempotencyKey}".` : ' Safe to retry.'}`);
+    return toolError(
+      `internal_error: ${tool.name} could not reach the ` +
+        `API.${call.idempotencyKey ? ` Retry with idempotency_key "${call.idempotencyKey}".` : ' Safe to retry.'}`,
+    );
   }
   return toolResult(tool, args, answer, call.idempotencyKey);
 }

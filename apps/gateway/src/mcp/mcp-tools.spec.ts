@@ -21,10 +21,17 @@ describe('MCP_TOOLS', () => {
   });
 
   it('estimate_search is the API dry run: the same body with dry_run true, no key needed', () => {
-    expect(requestOf('estimate_search', { filters: { title_or: ['engineer'] }, waterfall: { max_credits: 3 } })).toEqual({
+    expect(
+      requestOf('estimate_search', { filters: { title_or: ['engineer'] }, waterfall: { max_credits: 3 } }),
+    ).toEqual({
       method: 'POST',
       url: '/v1/jobs/search',
-      body: { filters: { title_or: ['engineer'] }, waterfall: { strategy: 'cheapest_first', max_credits: 3, timeout_ms: 10_000, min_sources: 2 }, limit: 25, dry_run: true },
+      body: {
+        filters: { title_or: ['engineer'] },
+        waterfall: { strategy: 'cheapest_first', max_credits: 3, timeout_ms: 10_000, min_sources: 2 },
+        limit: 25,
+        dry_run: true,
+      },
     });
   });
 
@@ -34,50 +41,83 @@ describe('MCP_TOOLS', () => {
     expect(description).toMatch(/what is left of it as `max_credits`/);
   });
 
-  it('search_jobs requires max_credits and sends it as waterfall.max_credits, the API hard cap, with an Idempotency-Key', () => {
-    const search = byName('search_jobs');
-    expect(search.input.safeParse({ filters: {} }).success).toBe(false);
-    expect(search.input.safeParse({ max_credits: -1 }).success).toBe(false);
-    // the cap is given once: not inside the waterfall as well
-    expect(search.input.safeParse({ max_credits: 1, waterfall: { max_credits: 9 } }).success).toBe(false);
-    expect(requestOf('search_jobs', { max_credits: 0, cursor: 'cur_abc' })).toEqual({
-      method: 'POST',
-      url: '/v1/jobs/search',
-      body: { limit: 25, cursor: 'cur_abc', waterfall: { max_credits: 0 } },
-      idempotencyKey: 'mcp_new',
-    });
-    expect(requestOf('search_jobs', { max_credits: 4, waterfall: { strategy: 'max_coverage' }, idempotency_key: 'mine' })).toMatchObject({
-      body: { waterfall: { strategy: 'max_coverage', max_credits: 4 } },
-      idempotencyKey: 'mine',
-    });
-  });
+  it(
+    'search_jobs requires max_credits and sends it as ' +
+      'waterfall.max_credits, the API hard cap, with an ' +
+      'Idempotency-Key',
+    () => {
+      const search = byName('search_jobs');
+      expect(search.input.safeParse({ filters: {} }).success).toBe(false);
+      expect(search.input.safeParse({ max_credits: -1 }).success).toBe(false);
+      // the cap is given once: not inside the waterfall as well
+      expect(search.input.safeParse({ max_credits: 1, waterfall: { max_credits: 9 } }).success).toBe(false);
+      expect(requestOf('search_jobs', { max_credits: 0, cursor: 'cur_abc' })).toEqual({
+        method: 'POST',
+        url: '/v1/jobs/search',
+        body: { limit: 25, cursor: 'cur_abc', waterfall: { max_credits: 0 } },
+        idempotencyKey: 'mcp_new',
+      });
+      expect(
+        requestOf('search_jobs', { max_credits: 4, waterfall: { strategy: 'max_coverage' }, idempotency_key: 'mine' }),
+      ).toMatchObject({
+        body: { waterfall: { strategy: 'max_coverage', max_credits: 4 } },
+        idempotencyKey: 'mine',
+      });
+    },
+  );
 
   it('lets unknown filter names through to the API (which names them), and nothing else unknown', () => {
     expect(byName('search_jobs').input.safeParse({ max_credits: 1, filters: { titel_or: ['x'] } }).success).toBe(true);
-    expect(byName('create_watch').input.safeParse({ type: 'search', webhook_url: 'https://example.com/h', filters: { titel_or: ['x'] } }).success).toBe(true);
+    expect(
+      byName('create_watch').input.safeParse({
+        type: 'search',
+        webhook_url: 'https://example.com/h',
+        filters: { titel_or: ['x'] },
+      }).success,
+    ).toBe(true);
     expect(byName('search_jobs').input.safeParse({ max_credits: 1, max_credit: 1 }).success).toBe(false);
     expect(byName('get_account').input.safeParse({ extra: true }).success).toBe(false);
   });
 
   it('maps the reads and the watch calls onto their endpoints', () => {
     expect(requestOf('get_job', { job_id: 'job_a1' })).toEqual({ method: 'GET', url: '/v1/jobs/job_a1' });
-    expect(requestOf('get_company_profile', { domain: ' Example.COM ' })).toEqual({ method: 'GET', url: '/v1/companies/example.com' });
+    expect(requestOf('get_company_profile', { domain: ' Example.COM ' })).toEqual({
+      method: 'GET',
+      url: '/v1/companies/example.com',
+    });
     expect(requestOf('get_account', {})).toEqual({ method: 'GET', url: '/v1/account' });
     expect(requestOf('list_watches', {})).toEqual({ method: 'GET', url: '/v1/watches' });
     expect(requestOf('list_watches', { cursor: 'cur_x' })).toEqual({ method: 'GET', url: '/v1/watches?cursor=cur_x' });
     expect(requestOf('delete_watch', { watch_id: 'wat_1' })).toEqual({ method: 'DELETE', url: '/v1/watches/wat_1' });
     expect(requestOf('list_events', {})).toEqual({ method: 'GET', url: '/v1/events' });
-    expect(requestOf('list_events', { since: 'cur_s', limit: 10 })).toEqual({ method: 'GET', url: '/v1/events?since=cur_s&limit=10' });
-    expect(requestOf('create_watch', { type: 'company', domain: 'acme.com', webhook_url: 'https://example.com/h' })).toEqual({
+    expect(requestOf('list_events', { since: 'cur_s', limit: 10 })).toEqual({
+      method: 'GET',
+      url: '/v1/events?since=cur_s&limit=10',
+    });
+    expect(
+      requestOf('create_watch', { type: 'company', domain: 'acme.com', webhook_url: 'https://example.com/h' }),
+    ).toEqual({
       method: 'POST',
       url: '/v1/watches',
       // the contract's default: every job and company event
-      body: { type: 'company', domain: 'acme.com', webhook_url: 'https://example.com/h', events: ['job.opened', 'job.reposted', 'job.closed', 'job.updated', 'company.hiring_started', 'company.hiring_stopped'] },
+      body: {
+        type: 'company',
+        domain: 'acme.com',
+        webhook_url: 'https://example.com/h',
+        events: [
+          'job.opened',
+          'job.reposted',
+          'job.closed',
+          'job.updated',
+          'company.hiring_started',
+          'company.hiring_stopped',
+        ],
+      },
       idempotencyKey: 'mcp_new',
     });
   });
 
-  it('refuses ids and domains that are not the API\'s before any request', () => {
+  it("refuses ids and domains that are not the API's before any request", () => {
     expect(byName('get_job').input.safeParse({ job_id: '../account' }).success).toBe(false);
     expect(byName('delete_watch').input.safeParse({ watch_id: 'job_1' }).success).toBe(false);
     expect(byName('get_company_profile').input.safeParse({ domain: 'https://acme.com/x' }).success).toBe(false);

@@ -59,16 +59,33 @@ export class McpController {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) {
-      throw new ApiError('unauthorized', 'Send your API key as "Authorization: Bearer <key>".', {}, { 'WWW-Authenticate': `Bearer realm="${MCP_SERVER_NAME}"` });
+      throw new ApiError(
+        'unauthorized',
+        'Send your API key as "Authorization: Bearer <key>".',
+        {},
+        { 'WWW-Authenticate': `Bearer realm="${MCP_SERVER_NAME}"` },
+      );
     }
     const principal = await this.keys.resolve(match[1]!);
     if (!principal) {
-      throw new ApiError('unauthorized', 'This API key is unknown, malformed or revoked.', {}, {
-        'WWW-Authenticate': `Bearer realm="${MCP_SERVER_NAME}", error="invalid_token", error_description="The API key is unknown, malformed or revoked"`,
-      });
+      throw new ApiError(
+        'unauthorized',
+        'This API key is unknown, malformed or revoked.',
+        {},
+        {
+          'WWW-Authenticate':
+            `Bearer realm="${MCP_SERVER_NAME}", error="invalid_token", ` +
+            `error_description="The API key is unknown, malformed or ` +
+            `revoked"`,
+        },
+      );
     }
     const version = request.headers[HEADERS.serviceVersion.toLowerCase()];
-    return { authorization: header as string, ip: request.ip, ...(typeof version === 'string' ? { serviceVersion: version } : {}) };
+    return {
+      authorization: header as string,
+      ip: request.ip,
+      ...(typeof version === 'string' ? { serviceVersion: version } : {}),
+    };
   }
 }
 

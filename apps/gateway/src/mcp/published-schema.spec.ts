@@ -2,7 +2,14 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { z } from 'zod';
-import { AccountSchema, CompanyProfileSchema, DryRunEstimateSchema, EventListResponseSchema, examples, WatchSchema } from '@jobs/contracts';
+import {
+  AccountSchema,
+  CompanyProfileSchema,
+  DryRunEstimateSchema,
+  EventListResponseSchema,
+  examples,
+  WatchSchema,
+} from '@jobs/contracts';
 import { summarizePage } from './job-summary.js';
 import { publishedTools } from './mcp-server.js';
 import { MCP_TOOLS } from './mcp-tools.js';
@@ -20,22 +27,62 @@ function validators() {
 
 const T = '2026-10-01T12:00:00.000Z';
 const company = { id: 'cmp_1', name: 'Acme Ltd', domain: 'acme.example' };
-const watch = WatchSchema.parse({ id: 'wat_1', type: 'search', domain: null, filters: { title_or: ['engineer'] }, webhook_url: 'https://example.com/h', events: ['job.opened'], status: 'active', created_at: T });
+const watch = WatchSchema.parse({
+  id: 'wat_1',
+  type: 'search',
+  domain: null,
+  filters: { title_or: ['engineer'] },
+  webhook_url: 'https://example.com/h',
+  events: ['job.opened'],
+  status: 'active',
+  created_at: T,
+});
 const job = examples.job();
 const events = EventListResponseSchema.parse({
   data: [
     { id: 'evt_1', type: 'job.opened', created_at: T, watch_id: 'wat_1', data: { job } },
-    { id: 'evt_2', type: 'job.reposted', created_at: T, watch_id: 'wat_1', data: { job: { id: job.id, title: job.title, company: job.company, status: 'open', repost_count: 1 } } },
-    { id: 'evt_3', type: 'job.closed', created_at: T, watch_id: 'wat_1', data: { job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: 'filled' } } },
-    { id: 'evt_4', type: 'company.hiring_started', created_at: T, watch_id: 'wat_2', data: { company, is_hiring: { value: true, confidence: 0.9, basis: 'open jobs' } } },
-    { id: 'evt_5', type: 'search.completed', created_at: T, watch_id: null, data: { search: { id: 'srch_1', status: 'completed', jobs_found: 3 } } },
+    {
+      id: 'evt_2',
+      type: 'job.reposted',
+      created_at: T,
+      watch_id: 'wat_1',
+      data: { job: { id: job.id, title: job.title, company: job.company, status: 'open', repost_count: 1 } },
+    },
+    {
+      id: 'evt_3',
+      type: 'job.closed',
+      created_at: T,
+      watch_id: 'wat_1',
+      data: { job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: 'filled' } },
+    },
+    {
+      id: 'evt_4',
+      type: 'company.hiring_started',
+      created_at: T,
+      watch_id: 'wat_2',
+      data: { company, is_hiring: { value: true, confidence: 0.9, basis: 'open jobs' } },
+    },
+    {
+      id: 'evt_5',
+      type: 'search.completed',
+      created_at: T,
+      watch_id: null,
+      data: { search: { id: 'srch_1', status: 'completed', jobs_found: 3 } },
+    },
   ],
   next_cursor: 'cur_next',
 });
 
 /** A structured result of each tool, as the service sends it (checked against the contracts first). */
 const SAMPLES: Record<string, unknown> = {
-  estimate_search: DryRunEstimateSchema.parse({ request_id: 'req_1', estimate: { expected_unique_jobs_range: { min: 1, max: 3 }, providers_planned: ['own_index'], credits_range: { min: 0, max: 3 } } }),
+  estimate_search: DryRunEstimateSchema.parse({
+    request_id: 'req_1',
+    estimate: {
+      expected_unique_jobs_range: { min: 1, max: 3 },
+      providers_planned: ['own_index'],
+      credits_range: { min: 0, max: 3 },
+    },
+  }),
   search_jobs: summarizePage(examples.searchResponse()),
   get_job: job,
   get_company_profile: CompanyProfileSchema.parse({
@@ -46,7 +93,13 @@ const SAMPLES: Record<string, unknown> = {
     top_job_families: [{ job_family: 'engineering', open_jobs: 4 }],
     sources: [{ provider: 'provider_a', open_jobs: 4, last_seen_at: T }],
   }),
-  get_account: AccountSchema.parse({ plan: 'pro', credits_remaining: 5, credits_reset_at: T, providers_enabled: ['own_index'], rate_limit: { limit: 10, window_seconds: 60 } }),
+  get_account: AccountSchema.parse({
+    plan: 'pro',
+    credits_remaining: 5,
+    credits_reset_at: T,
+    providers_enabled: ['own_index'],
+    rate_limit: { limit: 10, window_seconds: 60 },
+  }),
   create_watch: watch,
   list_watches: { data: [watch], next_cursor: null },
   delete_watch: { id: 'wat_1', deleted: true },
@@ -71,53 +124,89 @@ describe('the published tool list', () => {
     }
   });
 
-  it.each(MCP_TOOLS.map((tool) => tool.name))('%s: what the service sends passes its published output schema, in both dialects', (name) => {
-    const tool = tools.find((t) => t.name === name)!;
-    const result = SAMPLES[name];
-    expect(MCP_TOOLS.find((t) => t.name === name)!.output.safeParse(result).success).toBe(true);
-    for (const ajv of validators()) {
-      const validate = ajv.compile(tool.outputSchema!);
-      expect({ valid: validate(result), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
-    }
-  });
+  it.each(MCP_TOOLS.map((tool) => tool.name))(
+    '%s: what the service sends passes its published output schema, in both dialects',
+    (name) => {
+      const tool = tools.find((t) => t.name === name)!;
+      const result = SAMPLES[name];
+      expect(MCP_TOOLS.find((t) => t.name === name)!.output.safeParse(result).success).toBe(true);
+      for (const ajv of validators()) {
+        const validate = ajv.compile(tool.outputSchema!);
+        expect({ valid: validate(result), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+      }
+    },
+  );
 
   it('keeps the bounds of arguments, which a model needs to call right', () => {
-    const search = tools.find((t) => t.name === 'search_jobs')!.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    const search = tools.find((t) => t.name === 'search_jobs')!.inputSchema as {
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+    };
     expect(search.required).toEqual(['max_credits']);
     expect(search.properties['limit']).toMatchObject({ minimum: 1, maximum: 100, default: 25 });
-    expect(search.properties['filters']).toMatchObject({ type: 'object', properties: { posted_within_days: { minimum: 1, maximum: 365 } } });
+    expect(search.properties['filters']).toMatchObject({
+      type: 'object',
+      properties: { posted_within_days: { minimum: 1, maximum: 365 } },
+    });
     // estimate_search and create_watch point at search_jobs' filters instead of repeating them
-    expect(tools.find((t) => t.name === 'estimate_search')!.inputSchema.properties!['filters']).toEqual({ type: 'object', description: expect.stringContaining('search_jobs') });
+    expect(tools.find((t) => t.name === 'estimate_search')!.inputSchema.properties!['filters']).toEqual({
+      type: 'object',
+      description: expect.stringContaining('search_jobs'),
+    });
   });
 });
 
 describe('publishedSchema', () => {
-  it('drops the safe-integer bounds and the date-time regex, and in outputs the checks that only the service needs', () => {
-    const schema = z.strictObject({ n: z.number().int(), at: z.iso.datetime(), code: z.string().regex(/^[A-Z]{2}$/).min(2) });
-    expect(publishedSchema(schema, 'input')).toEqual({
-      type: 'object',
-      properties: { n: { type: 'integer' }, at: { type: 'string', format: 'date-time' }, code: { type: 'string', pattern: '^[A-Z]{2}$', minLength: 2 } },
-      required: ['n', 'at', 'code'],
-      additionalProperties: false,
-    });
-    expect(publishedSchema(schema, 'output')).toEqual({
-      type: 'object',
-      properties: { n: { type: 'integer' }, at: { type: 'string', format: 'date-time' }, code: { type: 'string' } },
-      required: ['n', 'at', 'code'],
-    });
-  });
+  it(
+    'drops the safe-integer bounds and the date-time regex, and ' + 'in outputs the checks that only the service needs',
+    () => {
+      const schema = z.strictObject({
+        n: z.number().int(),
+        at: z.iso.datetime(),
+        code: z
+          .string()
+          .regex(/^[A-Z]{2}$/)
+          .min(2),
+      });
+      expect(publishedSchema(schema, 'input')).toEqual({
+        type: 'object',
+        properties: {
+          n: { type: 'integer' },
+          at: { type: 'string', format: 'date-time' },
+          code: { type: 'string', pattern: '^[A-Z]{2}$', minLength: 2 },
+        },
+        required: ['n', 'at', 'code'],
+        additionalProperties: false,
+      });
+      expect(publishedSchema(schema, 'output')).toEqual({
+        type: 'object',
+        properties: { n: { type: 'integer' }, at: { type: 'string', format: 'date-time' }, code: { type: 'string' } },
+        required: ['n', 'at', 'code'],
+      });
+    },
+  );
 
   it('writes a repeated sub-schema once under $defs, named after what it describes', () => {
-    const company = z.object({ id: z.string(), name: z.string(), domain: z.string().nullable(), note: z.string().describe('x'.repeat(60)) });
+    const company = z.object({
+      id: z.string(),
+      name: z.string(),
+      domain: z.string().nullable(),
+      note: z.string().describe('x'.repeat(60)),
+    });
     const json = publishedSchema(z.object({ a: company, b: z.array(company) }), 'output');
-    expect(json['properties']).toEqual({ a: { $ref: '#/$defs/CompanyRef' }, b: { type: 'array', items: { $ref: '#/$defs/CompanyRef' } } });
+    expect(json['properties']).toEqual({
+      a: { $ref: '#/$defs/CompanyRef' },
+      b: { type: 'array', items: { $ref: '#/$defs/CompanyRef' } },
+    });
     expect(Object.keys(json['$defs'] as object)).toEqual(['CompanyRef']);
   });
 
   it('describes in words a contract schema nested below the root that another tool publishes', () => {
     const inner = z.object({ x: z.number() });
     const outlines = new Map([[inner as z.ZodType, 'See the other tool.']]);
-    expect(publishedSchema(z.object({ inner }), 'output', outlines)['properties']).toEqual({ inner: { type: 'object', description: 'See the other tool.' } });
+    expect(publishedSchema(z.object({ inner }), 'output', outlines)['properties']).toEqual({
+      inner: { type: 'object', description: 'See the other tool.' },
+    });
     // at the root it is published in full
     expect(publishedSchema(inner, 'output', outlines)['properties']).toEqual({ x: { type: 'number' } });
   });

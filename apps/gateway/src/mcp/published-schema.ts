@@ -43,7 +43,11 @@ function trim(node: JsonSchema, io: 'input' | 'output'): void {
  * `outlines` names contract schemas another tool publishes in full: nested anywhere below the
  * root, such a schema is published as an object with its description only.
  */
-export function publishedSchema(schema: z.ZodType, io: 'input' | 'output', outlines: ReadonlyMap<z.ZodType, string> = new Map()): JsonSchema {
+export function publishedSchema(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  outlines: ReadonlyMap<z.ZodType, string> = new Map(),
+): JsonSchema {
   const json = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io,
@@ -94,7 +98,8 @@ function shareRepeats(root: JsonSchema): JsonSchema {
       return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replace(value)]));
     };
     root = replace(root) as JsonSchema;
-    for (const [id, existing] of Object.entries(defs)) defs[id] = Object.fromEntries(Object.entries(existing).map(([key, value]) => [key, replace(value)]));
+    for (const [id, existing] of Object.entries(defs))
+      defs[id] = Object.fromEntries(Object.entries(existing).map(([key, value]) => [key, replace(value)]));
     defs[name] = def;
   }
   return Object.keys(defs).length === 0 ? root : { ...root, $defs: defs };

@@ -27,7 +27,12 @@ export function toolError(text: string): ToolResult {
 }
 
 /** The MCP result of `answer`, the API's answer to `tool`'s request for `args`. */
-export function toolResult(tool: McpTool, args: Record<string, unknown>, answer: ApiAnswer, idempotencyKey?: string): ToolResult {
+export function toolResult(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  answer: ApiAnswer,
+  idempotencyKey?: string,
+): ToolResult {
   if (answer.status < 200 || answer.status >= 300) return toolError(describeFailure(tool.name, answer, idempotencyKey));
   let content: unknown;
   try {
@@ -49,18 +54,27 @@ function brokenContract(tool: McpTool, answer: ApiAnswer, error: z.ZodError): To
   const issue = error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
   return toolError(
-    `internal_error: the API's answer to ${tool.name} does not match its published schema (${issue?.message ?? 'invalid'}${where}). [request_id: ${requestIdOf(answer)}]`,
+    `internal_error: the API's answer to ${tool.name} does not ` +
+      `match its published schema ` +
+      `(${issue?.message ?? 'invalid'}${where}). [request_id: ` +
+      `${requestIdOf(answer)}]`,
   );
 }
 
 /**
  * One line a model can act on, e.g.
- * `unknown_filter (HTTP 400): Unknown filter "titel_or"; did you mean "title_or"? [param: filters.titel_or] [request_id: req_...]`.
+ * `unknown_filter (HTTP 400): Unknown filter "titel_or"; did you mean "title_or"? [param: filters.titel_or]
+ * [request_id: req_...]`.
  */
 export function describeFailure(toolName: string, answer: ApiAnswer, idempotencyKey?: string): string {
   const envelope = ErrorEnvelopeSchema.safeParse(answer.body);
   if (!envelope.success) {
-    return `internal_error (HTTP ${answer.status}): the API gave ${toolName} an answer without its error envelope.${retryHint('internal_error', idempotencyKey)} [request_id: ${requestIdOf(answer)}]`;
+    return (
+      `internal_error (HTTP ${answer.status}): the API gave ` +
+      `${toolName} an answer without its error ` +
+      `envelope.${retryHint('internal_error', idempotencyKey)} ` +
+      `[request_id: ${requestIdOf(answer)}]`
+    );
   }
   const error: ErrorBody = envelope.data.error;
   const details: string[] = [];
@@ -72,7 +86,11 @@ export function describeFailure(toolName: string, answer: ApiAnswer, idempotency
   if (retryAfter !== undefined) details.push(`retry_after_seconds: ${retryAfter}`);
   details.push(`request_id: ${error.request_id}`);
   const message = error.message.trim();
-  return `${error.code} (HTTP ${answer.status}): ${message}${/[.!?]$/.test(message) ? '' : '.'}${retryHint(error.code, idempotencyKey)} ${details.map((d) => `[${d}]`).join(' ')}`;
+  return (
+    `${error.code} (HTTP ${answer.status}): ` +
+    `${message}${/[.!?]$/.test(message) ? '' : '.'}${retryHint(error.code, idempotencyKey)} ` +
+    `${details.map((d) => `[${d}]`).join(' ')}`
+  );
 }
 
 /** After a service-side failure the same call is safe to repeat with the same key. */

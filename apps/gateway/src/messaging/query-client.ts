@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
-import { Topics, type BillingQueryRequested, type DedupeQueryRequested, type DispatcherQueryRequested, type OrchestratorQueryRequested, type QueryResponded } from '@jobs/contracts';
+import {
+  Topics,
+  type BillingQueryRequested,
+  type DedupeQueryRequested,
+  type DispatcherQueryRequested,
+  type OrchestratorQueryRequested,
+  type QueryResponded,
+} from '@jobs/contracts';
 
 type QueryResult = QueryResponded.QueryResult;
 import { KafkaPublisher } from '@jobs/nest-kafka';
@@ -23,20 +30,36 @@ export class QueryClient {
 
   constructor(private readonly publisher: KafkaPublisher) {}
 
-  askBilling<K extends BillingQueryRequested.Value['query']['kind']>(value: BillingQueryRequested.Value & { query: { kind: K } }): Promise<ResultOf<K>> {
-    return this.ask(value.query_id, value.query.kind, () => this.publisher.publish(Topics.BillingQueryRequested, value)) as Promise<ResultOf<K>>;
+  askBilling<K extends BillingQueryRequested.Value['query']['kind']>(
+    value: BillingQueryRequested.Value & { query: { kind: K } },
+  ): Promise<ResultOf<K>> {
+    return this.ask(value.query_id, value.query.kind, () =>
+      this.publisher.publish(Topics.BillingQueryRequested, value),
+    ) as Promise<ResultOf<K>>;
   }
 
-  askDedupe<K extends DedupeQueryRequested.Value['query']['kind']>(value: DedupeQueryRequested.Value & { query: { kind: K } }): Promise<ResultOf<K>> {
-    return this.ask(value.query_id, value.query.kind, () => this.publisher.publish(Topics.DedupeQueryRequested, value)) as Promise<ResultOf<K>>;
+  askDedupe<K extends DedupeQueryRequested.Value['query']['kind']>(
+    value: DedupeQueryRequested.Value & { query: { kind: K } },
+  ): Promise<ResultOf<K>> {
+    return this.ask(value.query_id, value.query.kind, () =>
+      this.publisher.publish(Topics.DedupeQueryRequested, value),
+    ) as Promise<ResultOf<K>>;
   }
 
-  askOrchestrator<K extends OrchestratorQueryRequested.Value['query']['kind']>(value: OrchestratorQueryRequested.Value & { query: { kind: K } }): Promise<ResultOf<K>> {
-    return this.ask(value.query_id, value.query.kind, () => this.publisher.publish(Topics.OrchestratorQueryRequested, value)) as Promise<ResultOf<K>>;
+  askOrchestrator<K extends OrchestratorQueryRequested.Value['query']['kind']>(
+    value: OrchestratorQueryRequested.Value & { query: { kind: K } },
+  ): Promise<ResultOf<K>> {
+    return this.ask(value.query_id, value.query.kind, () =>
+      this.publisher.publish(Topics.OrchestratorQueryRequested, value),
+    ) as Promise<ResultOf<K>>;
   }
 
-  askDispatcher<K extends DispatcherQueryRequested.Value['query']['kind']>(value: DispatcherQueryRequested.Value & { query: { kind: K } }): Promise<ResultOf<K>> {
-    return this.ask(value.query_id, value.query.kind, () => this.publisher.publish(Topics.DispatcherQueryRequested, value)) as Promise<ResultOf<K>>;
+  askDispatcher<K extends DispatcherQueryRequested.Value['query']['kind']>(
+    value: DispatcherQueryRequested.Value & { query: { kind: K } },
+  ): Promise<ResultOf<K>> {
+    return this.ask(value.query_id, value.query.kind, () =>
+      this.publisher.publish(Topics.DispatcherQueryRequested, value),
+    ) as Promise<ResultOf<K>>;
   }
 
   private async ask(queryId: string, kind: QueryResult['kind'], publish: () => Promise<void>): Promise<QueryResult> {
@@ -51,7 +74,8 @@ export class QueryClient {
     try {
       reply = await answer;
     } catch (error) {
-      if (error instanceof ReplyTimeout) throw new ApiError('internal_error', 'The request did not complete in time. Retry it.');
+      if (error instanceof ReplyTimeout)
+        throw new ApiError('internal_error', 'The request did not complete in time. Retry it.');
       throw error;
     }
     if (reply.outcome === 'error' || !reply.result) {

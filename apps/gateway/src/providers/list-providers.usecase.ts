@@ -23,7 +23,10 @@ export class ListProvidersUseCase {
   ) {}
 
   async execute(principal: Principal): Promise<ProviderListResponse> {
-    const account = await this.prisma.account.findUnique({ where: { id: principal.accountId }, select: { plan: true } });
+    const account = await this.prisma.account.findUnique({
+      where: { id: principal.accountId },
+      select: { plan: true },
+    });
     if (!account) throw new ApiError('unauthorized', 'The account of this API key no longer exists.');
     // The same catalogue GET /v1/account reports as providers_enabled.
     const enabled = new Set(providersForPlan(account.plan));
@@ -38,7 +41,12 @@ export class ListProvidersUseCase {
           enabled_on_your_plan: enabled.has(slug),
           // A provider no check reached yet (the simulator unreachable at start) is reported down.
           status: checked
-            ? deriveProviderStatus(checked.admin_status, checked.probe, this.config.PROVIDER_HEALTH_SLOW_MS, worstCircuit(breakers.get(slug) ?? [], now, BREAKER_REPORT_MAX_AGE_MS))
+            ? deriveProviderStatus(
+                checked.admin_status,
+                checked.probe,
+                this.config.PROVIDER_HEALTH_SLOW_MS,
+                worstCircuit(breakers.get(slug) ?? [], now, BREAKER_REPORT_MAX_AGE_MS),
+              )
             : 'down',
           last_checked_at: checked?.last_checked_at ?? new Date().toISOString(),
         };

@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { BreakerReportSchema, PROVIDER_SLUGS, providerBreakerKey, type BreakerReport, type ProviderSlug } from '@jobs/contracts';
+import {
+  BreakerReportSchema,
+  PROVIDER_SLUGS,
+  providerBreakerKey,
+  type BreakerReport,
+  type ProviderSlug,
+} from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 
@@ -19,7 +25,12 @@ export class ProviderBreakersStore {
   async reports(): Promise<Map<ProviderSlug, BreakerReport[]>> {
     const hashes = await Promise.all(PROVIDER_SLUGS.map((slug) => this.redis.hgetall(providerBreakerKey(slug))));
     const reports = new Map<ProviderSlug, BreakerReport[]>();
-    PROVIDER_SLUGS.forEach((slug, i) => reports.set(slug, Object.values(hashes[i]!).flatMap((raw) => this.parse(slug, raw))));
+    PROVIDER_SLUGS.forEach((slug, i) =>
+      reports.set(
+        slug,
+        Object.values(hashes[i]!).flatMap((raw) => this.parse(slug, raw)),
+      ),
+    );
     return reports;
   }
 

@@ -30,7 +30,9 @@ return 1`;
 export class ProviderHealthMonitor implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
     // Periodic probes are housekeeping: untraced (a trace every few seconds of an idle gateway is noise).
-    await untraced(() => this.periodicCheck()).catch((error: unknown) => this.logger.warn({ err: error }, 'provider health check failed'));
+    await untraced(() => this.periodicCheck()).catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'provider health check failed'),
+    );
     return this.config.PROVIDER_HEALTH_INTERVAL_MS;
   });
   private catchingUp?: Promise<void>;
@@ -53,7 +55,8 @@ export class ProviderHealthMonitor implements OnApplicationBootstrap {
   /** The latest stored health of every provider; checks now when some is missing or stale. */
   async latest(): Promise<Map<ProviderSlug, ProviderHealth>> {
     const stored = await this.read();
-    const staleBefore = Date.now() - 3 * this.config.PROVIDER_HEALTH_INTERVAL_MS - this.config.PROVIDER_HEALTH_TIMEOUT_MS;
+    const staleBefore =
+      Date.now() - 3 * this.config.PROVIDER_HEALTH_INTERVAL_MS - this.config.PROVIDER_HEALTH_TIMEOUT_MS;
     const fresh = PROVIDER_SLUGS.every((slug) => (stored.get(slug)?.started_ms ?? 0) >= staleBefore);
     if (fresh) return stored;
     // Concurrent readers wait for one check instead of each starting their own.
@@ -73,7 +76,9 @@ export class ProviderHealthMonitor implements OnApplicationBootstrap {
     ]);
     const adminStatus = new Map(settings.map((s) => [s.slug, s.status]));
     const checkedAt = new Date().toISOString();
-    await this.store(slugs.map((slug, i) => this.entry(slug, adminStatus.get(slug) ?? null, probes[i]!, startedMs, checkedAt)));
+    await this.store(
+      slugs.map((slug, i) => this.entry(slug, adminStatus.get(slug) ?? null, probes[i]!, startedMs, checkedAt)),
+    );
   }
 
   /**
@@ -84,18 +89,31 @@ export class ProviderHealthMonitor implements OnApplicationBootstrap {
     const stored = await this.read();
     const now = Date.now();
     const known = settings.filter((s) => stored.has(s.slug));
-    await this.store(known.map((s) => this.entry(s.slug, s.status, stored.get(s.slug)!.probe, now, new Date(now).toISOString())));
+    await this.store(
+      known.map((s) => this.entry(s.slug, s.status, stored.get(s.slug)!.probe, now, new Date(now).toISOString())),
+    );
     const slugs = settings.map((s) => s.slug);
-    void this.check(slugs).catch((error: unknown) => this.logger.warn({ err: error, slugs }, 'provider check after a settings change failed'));
+    void this.check(slugs).catch((error: unknown) =>
+      this.logger.warn({ err: error, slugs }, 'provider check after a settings change failed'),
+    );
   }
 
   private async periodicCheck(): Promise<void> {
     // One replica checks per interval.
-    if (!(await claimIntervalLease(this.redis, LEASE_KEY, this.info.instanceId, this.config.PROVIDER_HEALTH_INTERVAL_MS))) return;
+    if (
+      !(await claimIntervalLease(this.redis, LEASE_KEY, this.info.instanceId, this.config.PROVIDER_HEALTH_INTERVAL_MS))
+    )
+      return;
     await this.check();
   }
 
-  private entry(slug: ProviderSlug, adminStatus: ProviderStatus | null, probe: ProbeOutcome, startedMs: number, checkedAt: string): ProviderHealth {
+  private entry(
+    slug: ProviderSlug,
+    adminStatus: ProviderStatus | null,
+    probe: ProbeOutcome,
+    startedMs: number,
+    checkedAt: string,
+  ): ProviderHealth {
     return {
       slug,
       status: deriveProviderStatus(adminStatus, probe, this.config.PROVIDER_HEALTH_SLOW_MS),
@@ -108,7 +126,12 @@ export class ProviderHealthMonitor implements OnApplicationBootstrap {
 
   private async store(entries: readonly ProviderHealth[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.redis.eval(STORE_NEWER, 1, HEALTH_KEY, ...entries.flatMap((e) => [e.slug, String(e.started_ms), JSON.stringify(e)]));
+    await this.redis.eval(
+      STORE_NEWER,
+      1,
+      HEALTH_KEY,
+      ...entries.flatMap((e) => [e.slug, String(e.started_ms), JSON.stringify(e)]),
+    );
   }
 
   private async read(): Promise<Map<ProviderSlug, ProviderHealth>> {

@@ -30,7 +30,10 @@ export class ProviderSimClient {
   async control(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<SimAnswer> {
     const res = await fetch(`${this.baseUrl}/_control${path}`, {
       method,
-      headers: { authorization: this.controlAuthorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: this.controlAuthorization,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS),
     });

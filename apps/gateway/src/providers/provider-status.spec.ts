@@ -35,11 +35,15 @@ describe('deriveProviderStatus', () => {
 describe('deriveProviderStatus with the circuit breaker', () => {
   const failed = { kind: 'failed', reason: 'error' } as const;
 
-  it('is down while the breaker is open and degraded while it is half-open, even when the check saw a healthy provider', () => {
-    expect(deriveProviderStatus('operational', fast, 1500, 'open')).toBe('down');
-    expect(deriveProviderStatus('operational', fast, 1500, 'half_open')).toBe('degraded');
-    expect(deriveProviderStatus(null, fast, 1500, 'open')).toBe('down');
-  });
+  it(
+    'is down while the breaker is open and degraded while it is ' +
+      'half-open, even when the check saw a healthy provider',
+    () => {
+      expect(deriveProviderStatus('operational', fast, 1500, 'open')).toBe('down');
+      expect(deriveProviderStatus('operational', fast, 1500, 'half_open')).toBe('degraded');
+      expect(deriveProviderStatus(null, fast, 1500, 'open')).toBe('down');
+    },
+  );
 
   it('leaves it to the check when the breaker is closed or nobody reported one', () => {
     expect(deriveProviderStatus('operational', fast, 1500, 'closed')).toBe('operational');
@@ -61,7 +65,12 @@ describe('deriveProviderStatus with the circuit breaker', () => {
 
 describe('worstCircuit over the fetcher replicas', () => {
   const now = 100_000;
-  const report = (instance: string, state: BreakerReport['state'], reportedAgoMs: number, retryAtMs: number | null = null): BreakerReport => ({
+  const report = (
+    instance: string,
+    state: BreakerReport['state'],
+    reportedAgoMs: number,
+    retryAtMs: number | null = null,
+  ): BreakerReport => ({
     provider: 'provider_d',
     instance,
     state,
@@ -85,7 +94,9 @@ describe('worstCircuit over the fetcher replicas', () => {
   it('counts an open breaker whose cool-down is over as half-open', () => {
     expect(circuitAt(report('a', 'open', 0, now), now)).toBe('half_open');
     expect(circuitAt(report('a', 'open', 0, now + 1), now)).toBe('open');
-    expect(worstCircuit([report('a', 'open', 3_000, now - 1), report('b', 'closed', 0)], now, 10_000)).toBe('half_open');
+    expect(worstCircuit([report('a', 'open', 3_000, now - 1), report('b', 'closed', 0)], now, 10_000)).toBe(
+      'half_open',
+    );
   });
 });
 

@@ -22,7 +22,12 @@ export interface ProviderHealth {
  * `degraded` (`down` when the check fails too); otherwise the live check decides: no answer or a
  * failing one is `down`, a slow one `degraded`.
  */
-export function deriveProviderStatus(adminStatus: ProviderStatus | null, probe: ProbeOutcome, slowMs: number, breaker: CircuitState | null = null): ProviderStatus {
+export function deriveProviderStatus(
+  adminStatus: ProviderStatus | null,
+  probe: ProbeOutcome,
+  slowMs: number,
+  breaker: CircuitState | null = null,
+): ProviderStatus {
   if (adminStatus !== null && adminStatus !== 'operational') return adminStatus;
   if (breaker === 'open') return 'down';
   const checked = probe.kind === 'failed' ? 'down' : probe.latencyMs > slowMs ? 'degraded' : 'operational';
@@ -68,12 +73,13 @@ export const PROVIDER_NAMES: Readonly<Record<ProviderSlug, string>> = {
  * The cheapest real request each provider answers: its own search endpoint asking for one
  * record, so a check exercises the same path (latency, failures) a search does.
  */
-export const PROVIDER_PROBES: Readonly<Record<ProviderSlug, { method: 'GET' | 'POST'; path: string; body?: unknown }>> = {
-  own_index: { method: 'GET', path: '/own_index/v1/jobs?limit=1' },
-  provider_a: { method: 'GET', path: '/provider_a/v2/jobs?per_page=1' },
-  provider_b: { method: 'GET', path: '/provider_b/api/search?limit=1' },
-  provider_c: { method: 'GET', path: '/provider_c/v1/search?pageSize=1' },
-  provider_d: { method: 'GET', path: '/provider_d/api/v1/feed?page_size=1' },
-  provider_e: { method: 'GET', path: '/provider_e/select?rows=1' },
-  provider_f: { method: 'POST', path: '/provider_f/api/search', body: { limit: 1 } },
-};
+export const PROVIDER_PROBES: Readonly<Record<ProviderSlug, { method: 'GET' | 'POST'; path: string; body?: unknown }>> =
+  {
+    own_index: { method: 'GET', path: '/own_index/v1/jobs?limit=1' },
+    provider_a: { method: 'GET', path: '/provider_a/v2/jobs?per_page=1' },
+    provider_b: { method: 'GET', path: '/provider_b/api/search?limit=1' },
+    provider_c: { method: 'GET', path: '/provider_c/v1/search?pageSize=1' },
+    provider_d: { method: 'GET', path: '/provider_d/api/v1/feed?page_size=1' },
+    provider_e: { method: 'GET', path: '/provider_e/select?rows=1' },
+    provider_f: { method: 'POST', path: '/provider_f/api/search', body: { limit: 1 } },
+  };

@@ -22,7 +22,11 @@ export class SandboxController {
 
   @Post('search')
   @HttpCode(200)
-  search(@Body() body: unknown, @RequestId() requestId: string, @Res({ passthrough: true }) reply: FastifyReply): JobSearchResult {
+  search(
+    @Body() body: unknown,
+    @RequestId() requestId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): JobSearchResult {
     const request = parseRequest(JobSearchRequestSchema, body);
     const result = this.sandbox.execute(request, requestId, KEYLESS_CREDITS_REMAINING);
     void reply.header(HEADERS.creditsCharged, '0');

@@ -36,7 +36,12 @@ export class RunSyncSearchUseCase {
    * (fixed at the account's creation, cached with it), and billing answers with the balance; it
    * is read here only for the answers billing does not see (sandbox, dry run).
    */
-  async execute(principal: Principal, request: JobSearchRequest, requestId: string, { admissionWaitMs = 0 }: { admissionWaitMs?: number } = {}): Promise<SyncSearchResult> {
+  async execute(
+    principal: Principal,
+    request: JobSearchRequest,
+    requestId: string,
+    { admissionWaitMs = 0 }: { admissionWaitMs?: number } = {},
+  ): Promise<SyncSearchResult> {
     if (principal.mode === 'test') {
       // A test key gets the sandbox's fixed data in the live shape: no pipeline, never charged.
       const creditsRemaining = await this.creditsRemaining(principal.accountId);
@@ -46,7 +51,14 @@ export class RunSyncSearchUseCase {
     // `timeout_ms` is the caller's budget from its request's arrival: a wait for admission comes
     // off what the providers get (admission only lets a search wait while enough is left).
     const timeoutMs = Math.max(1, request.waterfall.timeout_ms - admissionWaitMs);
-    annotateStage({ 'search.id': requestId, 'account.id': accountId, 'account.plan': plan, 'search.strategy': request.waterfall.strategy, 'search.limit': request.limit, 'search.dry_run': request.dry_run });
+    annotateStage({
+      'search.id': requestId,
+      'account.id': accountId,
+      'account.plan': plan,
+      'search.strategy': request.waterfall.strategy,
+      'search.limit': request.limit,
+      'search.dry_run': request.dry_run,
+    });
     const now = Date.now();
     const answer = this.replies.wait(requestId, timeoutMs + this.config.SEARCH_REPLY_GRACE_MS);
     try {
@@ -71,7 +83,10 @@ export class RunSyncSearchUseCase {
       reply = await answer;
     } catch (error) {
       if (error instanceof ReplyTimeout) {
-        throw new ApiError('internal_error', 'The search did not complete in time. Retry with the same Idempotency-Key.');
+        throw new ApiError(
+          'internal_error',
+          'The search did not complete in time. Retry with the same Idempotency-Key.',
+        );
       }
       throw error;
     }
@@ -88,11 +103,18 @@ export class RunSyncSearchUseCase {
       });
     }
     annotateStage({ 'page.jobs': reply.response.data.length, 'credits.charged': reply.credits_charged });
-    return { body: reply.response, creditsCharged: reply.credits_charged, creditsRemaining: reply.credits_remaining ?? (await this.creditsRemaining(accountId)) };
+    return {
+      body: reply.response,
+      creditsCharged: reply.credits_charged,
+      creditsRemaining: reply.credits_remaining ?? (await this.creditsRemaining(accountId)),
+    };
   }
 
   private async creditsRemaining(accountId: string): Promise<number> {
-    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditsRemaining: true } });
+    const account = await this.prisma.account.findUniqueOrThrow({
+      where: { id: accountId },
+      select: { creditsRemaining: true },
+    });
     return account.creditsRemaining;
   }
 }

@@ -6,10 +6,23 @@ import { fieldCoverage } from '@jobs/search-metadata';
  * (`search.page.gathered`) and billing's outcome for it (`search.page.charged`). Billing's error
  * needs no page. Null while an ok outcome still waits for its page.
  */
-export function joinSearchAnswer(charged: SearchPageCharged.Value, page: SearchPageGathered.Value | undefined): SearchResponded.Value | null {
-  const common = { v: 1 as const, search_id: charged.search_id, request_id: charged.request_id, credits_charged: charged.credits_charged, credits_remaining: charged.credits_remaining };
+export function joinSearchAnswer(
+  charged: SearchPageCharged.Value,
+  page: SearchPageGathered.Value | undefined,
+): SearchResponded.Value | null {
+  const common = {
+    v: 1 as const,
+    search_id: charged.search_id,
+    request_id: charged.request_id,
+    credits_charged: charged.credits_charged,
+    credits_remaining: charged.credits_remaining,
+  };
   if (charged.outcome === 'error' || !charged.charge) {
-    return { ...common, outcome: 'error', error: charged.error ?? { code: 'internal_error', message: 'The search failed.' } };
+    return {
+      ...common,
+      outcome: 'error',
+      error: charged.error ?? { code: 'internal_error', message: 'The search failed.' },
+    };
   }
   if (!page) return null;
   const { returned_job_ids: returnedIds, next_cursor: nextCursor, jobs_already_paid: alreadyPaid } = charged.charge;

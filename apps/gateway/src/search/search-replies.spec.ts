@@ -9,7 +9,12 @@ function page(): SearchPageGathered.Value {
   return { ...base, response: { data, metadata: { ...base.response.metadata, field_coverage: { salary: 2 / 3 } } } };
 }
 function charged(returned = ids): SearchPageCharged.Value {
-  return { ...examples.searchPageCharged(), charge: { returned_job_ids: returned, next_cursor: 'cur_next', jobs_already_paid: 1 }, credits_charged: returned.length - 1, credits_remaining: 40 };
+  return {
+    ...examples.searchPageCharged(),
+    charge: { returned_job_ids: returned, next_cursor: 'cur_next', jobs_already_paid: 1 },
+    credits_charged: returned.length - 1,
+    credits_remaining: 40,
+  };
 }
 const { charge: _charge, ...withoutCharge } = examples.searchPageCharged();
 const insufficient: SearchPageCharged.Value = {
@@ -26,7 +31,12 @@ describe('joinSearchAnswer', () => {
     expect(answer.outcome).toBe('ok');
     expect(answer.response!.data.map((job) => job.id)).toEqual(ids);
     expect(answer.response!.next_cursor).toBe('cur_next');
-    expect(answer.response!.metadata).toMatchObject({ credits_charged: 2, jobs_already_paid: 1, credits_remaining: 40, field_coverage: { salary: 2 / 3 } });
+    expect(answer.response!.metadata).toMatchObject({
+      credits_charged: 2,
+      jobs_already_paid: 1,
+      credits_remaining: 40,
+      field_coverage: { salary: 2 / 3 },
+    });
     expect([answer.credits_charged, answer.credits_remaining]).toEqual([2, 40]);
   });
 
@@ -37,14 +47,21 @@ describe('joinSearchAnswer', () => {
   });
 
   it('answers billing’s error without the page, and waits for the page of an ok outcome', () => {
-    expect(joinSearchAnswer(insufficient, undefined)).toMatchObject({ outcome: 'error', error: { code: 'insufficient_credits', credits_needed: 2 }, credits_remaining: 1 });
+    expect(joinSearchAnswer(insufficient, undefined)).toMatchObject({
+      outcome: 'error',
+      error: { code: 'insufficient_credits', credits_needed: 2 },
+      credits_remaining: 1,
+    });
     expect(joinSearchAnswer(charged(), undefined)).toBeNull();
   });
 });
 
 describe('SearchReplies', () => {
   it('settles a waiting search once both halves are in, whichever comes first', async () => {
-    for (const order of [['page', 'charge'], ['charge', 'page']] as const) {
+    for (const order of [
+      ['page', 'charge'],
+      ['charge', 'page'],
+    ] as const) {
       const replies = new SearchReplies();
       const answer = replies.wait('req_123', 1000);
       for (const half of order) {

@@ -25,9 +25,15 @@ export class SearchController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<JobSearchResult> {
     const request = parseRequest(JobSearchRequestSchema, body);
-    const result = await this.runSyncSearch.execute(principal, request, requestId, { admissionWaitMs: http.admissionWaitMs ?? 0 });
+    const result = await this.runSyncSearch.execute(principal, request, requestId, {
+      admissionWaitMs: http.admissionWaitMs ?? 0,
+    });
     // A partner that missed the deadline kept the answer waiting: admission does not read that as load.
-    if ('metadata' in result.body && result.body.metadata.providers.failed.some((failure) => failure.code === 'provider_timeout')) http.answerWaitedOnPartner = true;
+    if (
+      'metadata' in result.body &&
+      result.body.metadata.providers.failed.some((failure) => failure.code === 'provider_timeout')
+    )
+      http.answerWaitedOnPartner = true;
     void reply.header('X-Credits-Charged', String(result.creditsCharged));
     void reply.header('X-Credits-Remaining', String(result.creditsRemaining));
     return result.body;

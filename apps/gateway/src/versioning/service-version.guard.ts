@@ -12,9 +12,13 @@ import { readRequestedVersion, unsupportedVersionMessage } from './service-versi
 export class ServiceVersionGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
-    const requested = readRequestedVersion(context.switchToHttp().getRequest<FastifyRequest>().headers['service-version']);
+    const requested = readRequestedVersion(
+      context.switchToHttp().getRequest<FastifyRequest>().headers['service-version'],
+    );
     if (requested.kind === 'unsupported') {
-      throw new ApiError('invalid_request', unsupportedVersionMessage(requested.value), { param: HEADERS.serviceVersion });
+      throw new ApiError('invalid_request', unsupportedVersionMessage(requested.value), {
+        param: HEADERS.serviceVersion,
+      });
     }
     return true;
   }

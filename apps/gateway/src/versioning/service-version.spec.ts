@@ -11,7 +11,10 @@ describe('Service-Version resolution', () => {
     expect(readRequestedVersion(undefined)).toEqual({ kind: 'absent' });
     expect(readRequestedVersion('2025-01-01')).toEqual({ kind: 'unsupported', value: '2025-01-01' });
     expect(readRequestedVersion('')).toEqual({ kind: 'unsupported', value: '' });
-    expect(readRequestedVersion(['2026-10-01', '2026-10-01'])).toEqual({ kind: 'unsupported', value: '2026-10-01, 2026-10-01' });
+    expect(readRequestedVersion(['2026-10-01', '2026-10-01'])).toEqual({
+      kind: 'unsupported',
+      value: '2026-10-01, 2026-10-01',
+    });
   });
 
   it('reports the asked version, else the pinned one, else the current one', () => {

@@ -3,7 +3,8 @@ import { SERVICE_VERSION } from '@jobs/contracts';
 /** Every version this gateway answers; the spec allows exactly one today. */
 export const SUPPORTED_VERSIONS: readonly string[] = [SERVICE_VERSION];
 
-export type RequestedVersion = { kind: 'absent' } | { kind: 'supported'; version: string } | { kind: 'unsupported'; value: string };
+export type RequestedVersion =
+  { kind: 'absent' } | { kind: 'supported'; version: string } | { kind: 'unsupported'; value: string };
 
 /** Reads the `Service-Version` request header. A repeated header is unsupported, not guessed at. */
 export function readRequestedVersion(header: string | string[] | undefined): RequestedVersion {
@@ -24,5 +25,9 @@ export function versionInUse(requested: RequestedVersion, pinnedVersion?: string
 
 export function unsupportedVersionMessage(value: string): string {
   const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
-  return `Service-Version "${shown}" is not supported. Supported versions: ${SUPPORTED_VERSIONS.join(', ')}. Omit the header to use your account's pinned version.`;
+  return (
+    `Service-Version "${shown}" is not supported. Supported ` +
+    `versions: ${SUPPORTED_VERSIONS.join(', ')}. Omit the header ` +
+    `to use your account's pinned version.`
+  );
 }

@@ -6,21 +6,53 @@ import type { QueryClient } from '../messaging/query-client.js';
 import type { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js';
 import { ManageWatchesUseCase } from './manage-watches.usecase.js';
 
-const principal: Principal = { accountId: 'acc_1', mode: 'live', keyHash: 'h', plan: 'pro', rateLimit: 600, rateLimitWindowSeconds: 60, pinnedVersion: '2026-10-01' };
-const paused: Watch = { id: 'wat_1', type: 'company', domain: 'acme.example', filters: null, webhook_url: 'https://hooks.example.com/jobs', events: ['job.opened'], status: 'paused', created_at: '2026-10-01T00:00:00.000Z' };
+const principal: Principal = {
+  accountId: 'acc_1',
+  mode: 'live',
+  keyHash: 'h',
+  plan: 'pro',
+  rateLimit: 600,
+  rateLimitWindowSeconds: 60,
+  pinnedVersion: '2026-10-01',
+};
+const paused: Watch = {
+  id: 'wat_1',
+  type: 'company',
+  domain: 'acme.example',
+  filters: null,
+  webhook_url: 'https://hooks.example.com/jobs',
+  events: ['job.opened'],
+  status: 'paused',
+  created_at: '2026-10-01T00:00:00.000Z',
+};
 
 describe('ManageWatchesUseCase.setStatus (gateway)', () => {
-  it('asks the orchestrator for watch.set_status under the account, its plan as stored now, and answers its watch', async () => {
-    const asked: OrchestratorQueryRequested.Value[] = [];
-    const queries = { askOrchestrator: async (value: OrchestratorQueryRequested.Value) => (asked.push(value), { kind: 'watch.set_status', watch: paused }) } as unknown as QueryClient;
-    const prisma = { account: { findUniqueOrThrow: async () => ({ plan: 'scale' }) } } as unknown as PrismaService;
-    const useCase = new ManageWatchesUseCase(prisma, queries, {} as WebhookTargetCheck);
+  it(
+    'asks the orchestrator for watch.set_status under the ' + 'account, its plan as stored now, and answers its watch',
+    async () => {
+      const asked: OrchestratorQueryRequested.Value[] = [];
+      const queries = {
+        askOrchestrator: async (value: OrchestratorQueryRequested.Value) => (
+          asked.push(value),
+          { kind: 'watch.set_status', watch: paused }
+        ),
+      } as unknown as QueryClient;
+      const prisma = { account: { findUniqueOrThrow: async () => ({ plan: 'scale' }) } } as unknown as PrismaService;
+      const useCase = new ManageWatchesUseCase(prisma, queries, {} as WebhookTargetCheck);
 
-    expect(await useCase.setStatus(principal, 'wat_1', 'paused', 'req_1')).toEqual(paused);
-    expect(asked).toEqual([
-      expect.objectContaining({ v: 1, query_id: 'req_1', account_id: 'acc_1', plan: 'scale', mode: 'live', query: { kind: 'watch.set_status', watch_id: 'wat_1', status: 'paused' } }),
-    ]);
-  });
+      expect(await useCase.setStatus(principal, 'wat_1', 'paused', 'req_1')).toEqual(paused);
+      expect(asked).toEqual([
+        expect.objectContaining({
+          v: 1,
+          query_id: 'req_1',
+          account_id: 'acc_1',
+          plan: 'scale',
+          mode: 'live',
+          query: { kind: 'watch.set_status', watch_id: 'wat_1', status: 'paused' },
+        }),
+      ]);
+    },
+  );
 
   it("the dashboard's body names only the two statuses", () => {
     expect(WatchStatusRequestSchema.safeParse({ status: 'paused' }).success).toBe(true);

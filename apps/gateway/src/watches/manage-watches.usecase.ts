@@ -25,30 +25,59 @@ export class ManageWatchesUseCase {
    * The watch id is minted here: from the Idempotency-Key when there is one, so a retry after
    * a 5xx names the same watch and the orchestrator creates it once.
    */
-  async create(principal: Principal, request: WatchCreateRequest, requestId: string, idempotencyKey: string | undefined): Promise<Watch> {
+  async create(
+    principal: Principal,
+    request: WatchCreateRequest,
+    requestId: string,
+    idempotencyKey: string | undefined,
+  ): Promise<Watch> {
     await this.webhookTargets.assertAllowed(request.webhook_url);
-    const watchId = idempotencyKey ? `wat_${digestOf({ watch: idempotencyKey }, 'base64url').slice(0, 24)}` : newId('wat');
-    const { watch } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.create', watch_id: watchId, request } });
+    const watchId = idempotencyKey
+      ? `wat_${digestOf({ watch: idempotencyKey }, 'base64url').slice(0, 24)}`
+      : newId('wat');
+    const { watch } = await this.queries.askOrchestrator({
+      ...(await this.header(principal, requestId)),
+      query: { kind: 'watch.create', watch_id: watchId, request },
+    });
     return watch;
   }
 
   async list(principal: Principal, cursor: string | undefined, requestId: string): Promise<WatchListResponse> {
-    const { page } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.list', ...(cursor ? { cursor } : {}) } });
+    const { page } = await this.queries.askOrchestrator({
+      ...(await this.header(principal, requestId)),
+      query: { kind: 'watch.list', ...(cursor ? { cursor } : {}) },
+    });
     return page;
   }
 
   async delete(principal: Principal, watchId: string, requestId: string): Promise<void> {
-    await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.delete', watch_id: watchId } });
+    await this.queries.askOrchestrator({
+      ...(await this.header(principal, requestId)),
+      query: { kind: 'watch.delete', watch_id: watchId },
+    });
   }
 
   /** Pauses (`paused`) or resumes (`active`) the account's watch; 404 for an unknown or another account's id. */
   async setStatus(principal: Principal, watchId: string, status: WatchStatus, requestId: string): Promise<Watch> {
-    const { watch } = await this.queries.askOrchestrator({ ...(await this.header(principal, requestId)), query: { kind: 'watch.set_status', watch_id: watchId, status } });
+    const { watch } = await this.queries.askOrchestrator({
+      ...(await this.header(principal, requestId)),
+      query: { kind: 'watch.set_status', watch_id: watchId, status },
+    });
     return watch;
   }
 
   private async header(principal: Principal, requestId: string) {
-    const account = await this.prisma.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true } });
-    return { v: 1 as const, query_id: requestId, account_id: principal.accountId, plan: account.plan, mode: principal.mode, providers_enabled: providersForPlan(account.plan) };
+    const account = await this.prisma.account.findUniqueOrThrow({
+      where: { id: principal.accountId },
+      select: { plan: true },
+    });
+    return {
+      v: 1 as const,
+      query_id: requestId,
+      account_id: principal.accountId,
+      plan: account.plan,
+      mode: principal.mode,
+      providers_enabled: providersForPlan(account.plan),
+    };
   }
 }

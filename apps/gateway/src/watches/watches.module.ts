@@ -3,5 +3,10 @@ import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.m
 import { ManageWatchesUseCase } from './manage-watches.usecase.js';
 import { WatchesController } from './watches.controller.js';
 
-@Module({ imports: [WebhookEndpointsModule], controllers: [WatchesController], providers: [ManageWatchesUseCase], exports: [ManageWatchesUseCase] })
+@Module({
+  imports: [WebhookEndpointsModule],
+  controllers: [WatchesController],
+  providers: [ManageWatchesUseCase],
+  exports: [ManageWatchesUseCase],
+})
 export class WatchesModule {}

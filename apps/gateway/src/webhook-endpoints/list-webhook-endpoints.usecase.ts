@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { WEBHOOK_ENDPOINTS_PAGE_SIZE, type OrchestratorQueryRequested, type WebhookEndpoint, type WebhookEndpointListResponse } from '@jobs/contracts';
+import {
+  WEBHOOK_ENDPOINTS_PAGE_SIZE,
+  type OrchestratorQueryRequested,
+  type WebhookEndpoint,
+  type WebhookEndpointListResponse,
+} from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { providersForPlan } from '@jobs/plans';
@@ -47,10 +52,23 @@ export class ListWebhookEndpointsUseCase {
     @Inject(WEBHOOK_ENDPOINT_CURSORS) private readonly cursors: CursorCodec,
   ) {}
 
-  async page(principal: Principal, cursor: string | undefined, requestId: string, limit = WEBHOOK_ENDPOINTS_PAGE_SIZE): Promise<WebhookEndpointListResponse> {
+  async page(
+    principal: Principal,
+    cursor: string | undefined,
+    requestId: string,
+    limit = WEBHOOK_ENDPOINTS_PAGE_SIZE,
+  ): Promise<WebhookEndpointListResponse> {
     const after = cursor === undefined ? null : this.cursors.decode(scopeOf(principal), cursor, PositionSchema)?.h;
-    if (after === undefined) throw new ApiError('invalid_request', 'This cursor was not issued for this listing. Send a next_cursor exactly as received.', { param: 'cursor' });
-    const [usage, secrets] = await Promise.all([this.usage(principal, after, limit, requestId), this.secrets(principal, after, limit + 1)]);
+    if (after === undefined)
+      throw new ApiError(
+        'invalid_request',
+        'This cursor was not issued for this listing. Send a next_cursor exactly as received.',
+        { param: 'cursor' },
+      );
+    const [usage, secrets] = await Promise.all([
+      this.usage(principal, after, limit, requestId),
+      this.secrets(principal, after, limit + 1),
+    ]);
     const byHash = new Map<string, { url: string; usage?: Usage; secret?: SecretRow }>();
     for (const entry of usage.urls) byHash.set(urlHash(entry.url), { url: entry.url, usage: entry });
     for (const row of secrets.slice(0, limit)) byHash.set(row.h, { ...byHash.get(row.h), url: row.url, secret: row });
@@ -80,7 +98,8 @@ export class ListWebhookEndpointsUseCase {
   private secrets(principal: Principal, after: string | null, take: number): Promise<SecretRow[]> {
     return this.prisma.$queryRaw<SecretRow[]>`
       SELECT url, secret, created_at, rotated_at, previous_expires_at, h FROM (
-        SELECT url, secret, created_at, rotated_at, previous_expires_at, encode(sha256(convert_to(url, 'UTF8')), 'hex') COLLATE "C" AS h
+        SELECT url, secret, created_at, rotated_at, previous_expires_at, encode(sha256(convert_to(url, 'UTF8')), 'hex')
+          COLLATE "C" AS h
         FROM webhook_endpoint_secrets WHERE account_id = ${principal.accountId} AND mode = ${principal.mode}::key_mode
       ) s
       WHERE h > ${after ?? ''} ORDER BY h LIMIT ${take}`;
@@ -94,7 +113,10 @@ export class ListWebhookEndpointsUseCase {
       url: entry.url,
       secret_hint: secret ? secretHint(this.box.open(secret.secret, owner)) : null,
       secret_created_at: secret ? (secret.rotated_at ?? secret.created_at).toISOString() : null,
-      previous_secret_expires_at: secret?.previous_expires_at && secret.previous_expires_at.getTime() > now ? secret.previous_expires_at.toISOString() : null,
+      previous_secret_expires_at:
+        secret?.previous_expires_at && secret.previous_expires_at.getTime() > now
+          ? secret.previous_expires_at.toISOString()
+          : null,
       used_by: entry.usage?.used_by ?? NOT_USED,
     };
   }

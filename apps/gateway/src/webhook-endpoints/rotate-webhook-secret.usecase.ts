@@ -36,13 +36,27 @@ export class RotateWebhookSecretUseCase {
       url: command.url,
       previousExpiresInSeconds: command.previousExpiresInSeconds,
     });
-    return { url: command.url, secret: rotated.secret, created_at: rotated.createdAt.toISOString(), previous_expires_at: rotated.previousExpiresAt?.toISOString() ?? null };
+    return {
+      url: command.url,
+      secret: rotated.secret,
+      created_at: rotated.createdAt.toISOString(),
+      previous_expires_at: rotated.previousExpiresAt?.toISOString() ?? null,
+    };
   }
 
   /** The admin API (operator.md): any account's live secret, after checking the account exists. */
-  async forAdmin(accountId: string, url: string, previousExpiresInSeconds: number): Promise<AdminWebhookSecretRotateResponse> {
+  async forAdmin(
+    accountId: string,
+    url: string,
+    previousExpiresInSeconds: number,
+  ): Promise<AdminWebhookSecretRotateResponse> {
     await assertEndpointOwner(this.prisma, accountId, url);
-    const { secret, previous_expires_at } = await this.execute({ accountId, mode: 'live', url, previousExpiresInSeconds });
+    const { secret, previous_expires_at } = await this.execute({
+      accountId,
+      mode: 'live',
+      url,
+      previousExpiresInSeconds,
+    });
     return { url, secret, previous_expires_at };
   }
 }

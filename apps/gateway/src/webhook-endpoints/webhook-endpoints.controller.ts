@@ -26,20 +26,32 @@ export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsUseCase) {}
 
   @Get()
-  list(@Query() query: unknown, @CurrentPrincipal() principal: Principal, @RequestId() requestId: string): Promise<WebhookEndpointListResponse> {
+  list(
+    @Query() query: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @RequestId() requestId: string,
+  ): Promise<WebhookEndpointListResponse> {
     return this.endpoints.list(principal, parseRequest(WebhookEndpointListQuerySchema, query).cursor, requestId);
   }
 
   @Post('secret')
   @HttpCode(200)
-  secret(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<WebhookEndpointSecret> {
+  secret(
+    @Body() body: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<WebhookEndpointSecret> {
     keepAnswerSealed(request);
     return this.endpoints.reveal(principal, parseRequest(WebhookEndpointSecretRequestSchema, body).url);
   }
 
   @Post('secret/rotate')
   @HttpCode(200)
-  rotate(@Body() body: unknown, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<WebhookEndpointRotated> {
+  rotate(
+    @Body() body: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<WebhookEndpointRotated> {
     keepAnswerSealed(request);
     const { url, previous_expires_in_seconds } = parseRequest(WebhookEndpointRotateRequestSchema, body);
     return this.endpoints.rotate(principal, url, previous_expires_in_seconds);

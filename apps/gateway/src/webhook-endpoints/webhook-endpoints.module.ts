@@ -30,13 +30,21 @@ import { WebhookTargetCheck } from './webhook-target.check.js';
           servers: config.WEBHOOK_DNS_SERVERS,
         }),
     },
-    { provide: SecretBox, inject: [GATEWAY_CONFIG], useFactory: (config: GatewayConfig) => new SecretBox(config.WEBHOOK_SECRETS_KEY) },
+    {
+      provide: SecretBox,
+      inject: [GATEWAY_CONFIG],
+      useFactory: (config: GatewayConfig) => new SecretBox(config.WEBHOOK_SECRETS_KEY),
+    },
     WebhookTargetCheck,
     WebhookSecretsUseCase,
     RotateWebhookSecretUseCase,
     ListWebhookEndpointsUseCase,
     WebhookEndpointsUseCase,
-    { provide: WEBHOOK_ENDPOINT_CURSORS, inject: [GATEWAY_CONFIG], useFactory: (config: GatewayConfig) => new CursorCodec(config.CURSOR_SECRET) },
+    {
+      provide: WEBHOOK_ENDPOINT_CURSORS,
+      inject: [GATEWAY_CONFIG],
+      useFactory: (config: GatewayConfig) => new CursorCodec(config.CURSOR_SECRET),
+    },
   ],
   exports: [WebhookTargetCheck, WebhookSecretsUseCase, RotateWebhookSecretUseCase, WebhookEndpointsUseCase],
 })

@@ -32,6 +32,11 @@ export class WebhookEndpointsUseCase {
 
   async rotate(principal: Principal, url: string, previousExpiresInSeconds: number): Promise<WebhookEndpointRotated> {
     await this.targets.assertAllowed(url, 'url');
-    return this.rotation.execute({ accountId: principal.accountId, mode: principal.mode, url, previousExpiresInSeconds });
+    return this.rotation.execute({
+      accountId: principal.accountId,
+      mode: principal.mode,
+      url,
+      previousExpiresInSeconds,
+    });
   }
 }

@@ -26,13 +26,21 @@ export class WebhookSecretsUseCase {
 
   /** The caller's own secret for `url`, in its key's mode (a test key: the secret of its test deliveries). */
   async reveal(principal: Principal, url: string): Promise<WebhookEndpointSecret> {
-    const current = await currentWebhookSecret(this.prisma, this.box, { accountId: principal.accountId, mode: principal.mode, url });
+    const current = await currentWebhookSecret(this.prisma, this.box, {
+      accountId: principal.accountId,
+      mode: principal.mode,
+      url,
+    });
     return { url, secret: current.secret, created_at: current.createdAt.toISOString() };
   }
 }
 
-/** The account exists and the URL could be one of its endpoints (400 for an overlong URL, 404 for an unknown account). */
+/**
+ * The account exists and the URL could be one of its endpoints (400 for an overlong URL, 404 for an unknown account).
+ */
 export async function assertEndpointOwner(prisma: PrismaService, accountId: string, url: string): Promise<void> {
-  if (url.length > WEBHOOK_URL_MAX_LENGTH) throw new ApiError('invalid_request', `url: at most ${WEBHOOK_URL_MAX_LENGTH} characters.`, { param: 'url' });
-  if (!(await prisma.account.count({ where: { id: accountId } }))) throw new ApiError('not_found', `No account ${accountId}.`);
+  if (url.length > WEBHOOK_URL_MAX_LENGTH)
+    throw new ApiError('invalid_request', `url: at most ${WEBHOOK_URL_MAX_LENGTH} characters.`, { param: 'url' });
+  if (!(await prisma.account.count({ where: { id: accountId } })))
+    throw new ApiError('not_found', `No account ${accountId}.`);
 }

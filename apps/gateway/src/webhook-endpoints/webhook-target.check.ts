@@ -5,7 +5,8 @@ import { ApiError } from '../http/api-error.js';
 
 /**
  * WEBHOOK_ALLOW_PRIVATE at creation time (POST /searches, POST /watches, and the secrets of
- * /webhook_endpoints; the dispatcher checks again at every connection): a `webhook_url` that is, or resolves to, a non-public address is a
+ * /webhook_endpoints; the dispatcher checks again at every connection): a `webhook_url` that is, or resolves to, a
+ * non-public address is a
  * 400 `invalid_request` on `webhook_url`. The host resolves through the bounded, cached resolver,
  * so a slow domain costs at most its timeout, once per cache period.
  */
@@ -16,9 +17,15 @@ export class WebhookTargetCheck {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  /** `param`: the field the URL came in (`webhook_url`, or `url` on the webhook endpoint routes), named in the refusal. */
+  /**
+   * `param`: the field the URL came in (`webhook_url`, or `url` on the webhook endpoint routes), named in the refusal.
+   */
   async assertAllowed(url: string, param = 'webhook_url'): Promise<void> {
-    const verdict = await checkWebhookUrl(url, { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE, resolve: (host) => this.resolver.resolve(host) });
-    if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason.replace(/^webhook_url:/, `${param}:`), { param });
+    const verdict = await checkWebhookUrl(url, {
+      allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
+      resolve: (host) => this.resolver.resolve(host),
+    });
+    if (!verdict.ok)
+      throw new ApiError('invalid_request', verdict.reason.replace(/^webhook_url:/, `${param}:`), { param });
   }
 }

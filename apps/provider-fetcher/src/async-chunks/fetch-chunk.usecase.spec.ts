@@ -7,15 +7,33 @@ import { ProviderCalls } from '../calls/provider-calls.js';
 import { CHUNK_PARALLEL_PAGES, FetchChunkUseCase, nextPosition } from './fetch-chunk.usecase.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
-const record = (provider: NormalizedProviderRecord['provider'], id: string): NormalizedProviderRecord => ({ ...examples.normalizedRecord(), provider, provider_job_id: id });
+const record = (provider: NormalizedProviderRecord['provider'], id: string): NormalizedProviderRecord => ({
+  ...examples.normalizedRecord(),
+  provider,
+  provider_job_id: id,
+});
 
 function request(patch: Partial<AsyncChunkRequested.Value> = {}): AsyncChunkRequested.Value {
-  return { v: 1, search_id: 'srch_1', provider: 'provider_a', chunk: 3, attempt: 1, from: { kind: 'pages', page: { cursor: 4, page_size: 100 } }, filters: { title_or: ['engineer'] }, want: 200, as_of: 1_795_000_000_000, timeout_ms: 5_000, ...patch };
+  return {
+    v: 1,
+    search_id: 'srch_1',
+    provider: 'provider_a',
+    chunk: 3,
+    attempt: 1,
+    from: { kind: 'pages', page: { cursor: 4, page_size: 100 } },
+    filters: { title_or: ['engineer'] },
+    want: 200,
+    as_of: 1_795_000_000_000,
+    timeout_ms: 5_000,
+    ...patch,
+  };
 }
 
 async function run(adapter: ProviderAdapter, message: AsyncChunkRequested.Value) {
   const published: unknown[] = [];
-  const publisher = { publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)) } as unknown as KafkaPublisher;
+  const publisher = {
+    publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)),
+  } as unknown as KafkaPublisher;
   await new FetchChunkUseCase(new ProviderCalls([adapter], logger), publisher).execute(message);
   return AsyncChunkFetched.ValueSchema.parse(published[0]);
 }
@@ -32,16 +50,30 @@ describe('FetchChunkUseCase', () => {
       },
     };
     const out = await run(adapter, request());
-    expect(queries[0]).toMatchObject({ want: 200, asOf: 1_795_000_000_000, paging: { start: { cursor: 4, page_size: 100 } }, parallelPages: CHUNK_PARALLEL_PAGES });
+    expect(queries[0]).toMatchObject({
+      want: 200,
+      asOf: 1_795_000_000_000,
+      paging: { start: { cursor: 4, page_size: 100 } },
+      parallelPages: CHUNK_PARALLEL_PAGES,
+    });
     expect(CHUNK_PARALLEL_PAGES).toBeGreaterThan(1);
-    expect(out).toMatchObject({ outcome: 'ok', chunk: 3, attempt: 1, next: { kind: 'pages', page: { cursor: 6, page_size: 100 } } });
+    expect(out).toMatchObject({
+      outcome: 'ok',
+      chunk: 3,
+      attempt: 1,
+      next: { kind: 'pages', page: { cursor: 6, page_size: 100 } },
+    });
     expect(out.records.map((r) => r.provider_job_id)).toEqual(['1', '2']);
   });
 
   it('a failed chunk carries no records and keeps its position for a retry', async () => {
     const adapter: ProviderAdapter = { provider: 'provider_a', search: async () => Promise.reject(new Error('503')) };
     const out = await run(adapter, request());
-    expect(out).toMatchObject({ outcome: 'provider_error', records: [], next: { kind: 'pages', page: { cursor: 4, page_size: 100 } } });
+    expect(out).toMatchObject({
+      outcome: 'provider_error',
+      records: [],
+      next: { kind: 'pages', page: { cursor: 4, page_size: 100 } },
+    });
   });
 
   it('gives the provider its whole budget from when the chunk is taken, however long it waited in Kafka', async () => {
@@ -56,13 +88,23 @@ describe('FetchChunkUseCase', () => {
     };
     const out = await run(adapter, request({ timeout_ms: 1_000 }));
     expect(out).toMatchObject({ outcome: 'ok' });
-    const slow: ProviderAdapter = { provider: 'provider_a', search: ({ signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) };
+    const slow: ProviderAdapter = {
+      provider: 'provider_a',
+      search: ({ signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    };
     expect(await run(slow, request({ timeout_ms: 1_000 }))).toMatchObject({ outcome: 'provider_timeout', records: [] });
   });
 
   it('an own index store page is not fetched here: dedupe gets the store query', async () => {
     const search = jest.fn(async () => [] as NormalizedProviderRecord[]);
-    const out = await run({ provider: 'own_index', search }, request({ provider: 'own_index', from: { kind: 'store', after: null }, index_scope: { providers_routable: ['own_index'] } }));
+    const out = await run(
+      { provider: 'own_index', search },
+      request({
+        provider: 'own_index',
+        from: { kind: 'store', after: null },
+        index_scope: { providers_routable: ['own_index'] },
+      }),
+    );
     expect(search).not.toHaveBeenCalled();
     expect(out.index_query).toMatchObject({ want: 200, after: null, scope: { providers_routable: ['own_index'] } });
   });
@@ -70,7 +112,10 @@ describe('FetchChunkUseCase', () => {
 
 describe('nextPosition', () => {
   it('continues the pages, then ends a partner and moves the own index to its store', () => {
-    expect(nextPosition('provider_b', { cursor: 50, page_size: 50 })).toEqual({ kind: 'pages', page: { cursor: 50, page_size: 50 } });
+    expect(nextPosition('provider_b', { cursor: 50, page_size: 50 })).toEqual({
+      kind: 'pages',
+      page: { cursor: 50, page_size: 50 },
+    });
     expect(nextPosition('provider_b', null)).toBeNull();
     expect(nextPosition('own_index', null)).toEqual({ kind: 'store', after: null });
   });

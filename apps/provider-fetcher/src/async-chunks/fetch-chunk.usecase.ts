@@ -26,7 +26,10 @@ export class FetchChunkUseCase {
 
   async execute(message: AsyncChunkRequested.Value): Promise<void> {
     const started = Date.now();
-    const reply = (fields: Pick<AsyncChunkFetched.Value, 'outcome' | 'records' | 'next'> & Partial<Pick<AsyncChunkFetched.Value, 'index_query'>>) =>
+    const reply = (
+      fields: Pick<AsyncChunkFetched.Value, 'outcome' | 'records' | 'next'> &
+        Partial<Pick<AsyncChunkFetched.Value, 'index_query'>>,
+    ) =>
       this.publisher.publish(Topics.AsyncChunkFetched, {
         v: 1,
         search_id: message.search_id,
@@ -43,13 +46,25 @@ export class FetchChunkUseCase {
         outcome: 'ok',
         records: [],
         next: null,
-        index_query: { filters: message.filters, scope: message.index_scope!, want: message.want, after: message.from.after, as_of: message.as_of },
+        index_query: {
+          filters: message.filters,
+          scope: message.index_scope!,
+          want: message.want,
+          after: message.from.after,
+          as_of: message.as_of,
+        },
       });
     }
     const paging: ResumablePaging = { start: message.from.page };
     const { outcome, records } = await this.calls.call(
       message.provider,
-      { filters: message.filters, want: message.want, paging, asOf: message.as_of, parallelPages: CHUNK_PARALLEL_PAGES },
+      {
+        filters: message.filters,
+        want: message.want,
+        paging,
+        asOf: message.as_of,
+        parallelPages: CHUNK_PARALLEL_PAGES,
+      },
       started + message.timeout_ms,
       { search_id: message.search_id, chunk: message.chunk, attempt: message.attempt },
     );
@@ -59,7 +74,10 @@ export class FetchChunkUseCase {
 }
 
 /** After a provider's last page: nothing more, except the own index, whose store is read next. */
-export function nextPosition(provider: AsyncChunkRequested.Value['provider'], page: ResumablePaging['next']): ChunkPosition | null {
+export function nextPosition(
+  provider: AsyncChunkRequested.Value['provider'],
+  page: ResumablePaging['next'],
+): ChunkPosition | null {
   if (page) return { kind: 'pages', page };
   return provider === 'own_index' ? { kind: 'store', after: null } : null;
 }

@@ -1,6 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { BREAKER_REPORT_INTERVAL_MS, BREAKER_REPORT_MAX_AGE_MS, providerBreakerKey, type BreakerReport } from '@jobs/contracts';
+import {
+  BREAKER_REPORT_INTERVAL_MS,
+  BREAKER_REPORT_MAX_AGE_MS,
+  providerBreakerKey,
+  type BreakerReport,
+} from '@jobs/contracts';
 import { untraced, type Logger } from '@jobs/observability';
 import { ResilientAdapter, type CircuitSnapshot, type ProviderAdapter } from '@jobs/provider-adapters';
 import { DrainRegistry, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
@@ -51,7 +56,15 @@ export class BreakerReportsPublisher implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     for (const breaker of this.breakers) {
       breaker.onCircuitChange((snapshot) => {
-        this.logger.info({ provider: snapshot.provider, circuit: snapshot.state, since_ms: snapshot.since, retry_at_ms: snapshot.retryAt }, 'circuit breaker changed');
+        this.logger.info(
+          {
+            provider: snapshot.provider,
+            circuit: snapshot.state,
+            since_ms: snapshot.since,
+            retry_at_ms: snapshot.retryAt,
+          },
+          'circuit breaker changed',
+        );
         void this.report([snapshot]);
       });
     }
@@ -70,8 +83,23 @@ export class BreakerReportsPublisher implements OnApplicationBootstrap {
     try {
       await Promise.all(
         snapshots.map((s) => {
-          const report: BreakerReport = { provider: s.provider, instance: this.info.instanceId, state: s.state, since_ms: s.since, retry_at_ms: s.retryAt, reported_ms: now };
-          return this.redis.eval(REPORT, 1, providerBreakerKey(s.provider), this.info.instanceId, JSON.stringify(report), String(now), String(BREAKER_REPORT_MAX_AGE_MS));
+          const report: BreakerReport = {
+            provider: s.provider,
+            instance: this.info.instanceId,
+            state: s.state,
+            since_ms: s.since,
+            retry_at_ms: s.retryAt,
+            reported_ms: now,
+          };
+          return this.redis.eval(
+            REPORT,
+            1,
+            providerBreakerKey(s.provider),
+            this.info.instanceId,
+            JSON.stringify(report),
+            String(now),
+            String(BREAKER_REPORT_MAX_AGE_MS),
+          );
         }),
       );
     } catch (error) {
@@ -84,6 +112,8 @@ export class BreakerReportsPublisher implements OnApplicationBootstrap {
   private async withdraw(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.all(this.breakers.map((breaker) => this.redis.hdel(providerBreakerKey(breaker.provider), this.info.instanceId)));
+    await Promise.all(
+      this.breakers.map((breaker) => this.redis.hdel(providerBreakerKey(breaker.provider), this.info.instanceId)),
+    );
   }
 }

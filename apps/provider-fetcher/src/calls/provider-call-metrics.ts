@@ -20,8 +20,14 @@ export class ProviderCallMetrics {
 
   constructor() {
     const meter = jobsMeter();
-    this.calls = meter.createCounter('provider_calls_total', { description: 'Calls to providers, by provider and outcome (ok, error, timeout, breaker_open).' });
-    this.seconds = secondsHistogram(meter, 'provider_call_seconds', 'Provider call latency, retries included, by provider and outcome.');
+    this.calls = meter.createCounter('provider_calls_total', {
+      description: 'Calls to providers, by provider and outcome (ok, error, timeout, breaker_open).',
+    });
+    this.seconds = secondsHistogram(
+      meter,
+      'provider_call_seconds',
+      'Provider call latency, retries included, by provider and outcome.',
+    );
   }
 
   record(provider: ProviderSlug, label: ProviderCallLabel, startedAt: number): void {

@@ -32,7 +32,12 @@ export class ProviderCalls {
     this.adapters = new Map(adapters.map((a) => [a.provider, a]));
   }
 
-  async call(provider: ProviderSlug, query: Omit<ProviderQuery, 'signal'>, deadlineAt: number, context: Record<string, unknown>): Promise<ProviderCallResult> {
+  async call(
+    provider: ProviderSlug,
+    query: Omit<ProviderQuery, 'signal'>,
+    deadlineAt: number,
+    context: Record<string, unknown>,
+  ): Promise<ProviderCallResult> {
     const adapter = this.adapters.get(provider);
     if (!adapter) return { outcome: 'provider_error', records: [] };
     const budget = deadlineAt - Date.now();
@@ -41,20 +46,24 @@ export class ProviderCalls {
       this.metrics.record(provider, 'timeout', startedAt);
       return { outcome: 'provider_timeout', records: [] };
     }
-    return inStageSpan(`provider ${provider} call`, { provider, want: query.want, budget_ms: budget }, async (annotate) => {
-      const signal = AbortSignal.timeout(budget);
-      try {
-        const records = await adapter.search({ ...query, signal });
-        annotate({ outcome: 'ok', records: records.length });
-        this.metrics.record(provider, 'ok', startedAt);
-        return { outcome: 'ok', records };
-      } catch (error) {
-        const outcome = signal.aborted ? 'provider_timeout' : 'provider_error';
-        annotate({ outcome });
-        this.metrics.record(provider, providerCallLabel(outcome, error), startedAt);
-        this.logger.warn({ ...context, provider, err: error, outcome }, 'provider call failed');
-        return { outcome, records: [] };
-      }
-    });
+    return inStageSpan(
+      `provider ${provider} call`,
+      { provider, want: query.want, budget_ms: budget },
+      async (annotate) => {
+        const signal = AbortSignal.timeout(budget);
+        try {
+          const records = await adapter.search({ ...query, signal });
+          annotate({ outcome: 'ok', records: records.length });
+          this.metrics.record(provider, 'ok', startedAt);
+          return { outcome: 'ok', records };
+        } catch (error) {
+          const outcome = signal.aborted ? 'provider_timeout' : 'provider_error';
+          annotate({ outcome });
+          this.metrics.record(provider, providerCallLabel(outcome, error), startedAt);
+          this.logger.warn({ ...context, provider, err: error, outcome }, 'provider call failed');
+          return { outcome, records: [] };
+        }
+      },
+    );
   }
 }

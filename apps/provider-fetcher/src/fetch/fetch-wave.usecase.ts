@@ -31,7 +31,8 @@ const LAST_ONE_GRACE_MS = 20;
  * last partner is still out LAST_ONE_GRACE_MS after the others also goes without it: dedupe
  * merges the others while the slowest partner is still answering, and after it only that
  * partner's records, so a lone search is answered that much sooner after its slowest partner
- * (bench/README.md, `stages`, shows where a search spends its time). Under load the wave stays one message: a second merge and answer per search
+ * (bench/README.md, `stages`, shows where a search spends its time). Under load the wave stays one message: a second
+ * merge and answer per search
  * would cost CPU that concurrent searches are waiting for.
  */
 @Injectable()
@@ -87,14 +88,24 @@ export class FetchWaveUseCase {
       await new Promise<void>((resolve) => setImmediate(resolve));
       await flush();
     }
-    annotateStage({ 'search.id': message.search_id, 'wave.providers': calls.length, 'wave.messages': sent.messages, 'records.out': sent.records });
+    annotateStage({
+      'search.id': message.search_id,
+      'wave.providers': calls.length,
+      'wave.messages': sent.messages,
+      'records.out': sent.records,
+    });
   }
 
   private async fetch(message: ProviderFetchRequested.Value, ask: Ask): Promise<Batch> {
     const started = Date.now();
     // paged from where the search's previous page of this provider ended (its first page by default)
     const paging: ResumablePaging = { start: ask.from ?? null };
-    const { outcome, records } = await this.calls.call(ask.provider, { filters: message.filters, want: message.want, paging }, message.deadline_at, { search_id: message.search_id });
+    const { outcome, records } = await this.calls.call(
+      ask.provider,
+      { filters: message.filters, want: message.want, paging },
+      message.deadline_at,
+      { search_id: message.search_id },
+    );
     return {
       provider: ask.provider,
       outcome,
@@ -102,8 +113,14 @@ export class FetchWaveUseCase {
       fetched_at: new Date().toISOString(),
       records: message.count_only ? [] : records,
       // where a later page continues: unchanged after a failure, so it can be asked again
-      next: outcome === 'ok' ? (paging.next ? { kind: 'pages', page: paging.next } : null) : { kind: 'pages', page: ask.from ?? null },
-      // what the provider says matches the whole query (its first page read): a dry run's estimate counts every page from it
+      next:
+        outcome === 'ok'
+          ? paging.next
+            ? { kind: 'pages', page: paging.next }
+            : null
+          : { kind: 'pages', page: ask.from ?? null },
+      // what the provider says matches the whole query (its first page read): a dry run's estimate counts every page
+      // from it
       ...(outcome === 'ok' && paging.totals?.[0] !== undefined ? { total: paging.totals[0] } : {}),
     };
   }

@@ -1,29 +1,60 @@
 import { jest } from '@jest/globals';
-import { examples, RefreshRecordsFetched, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
+import {
+  examples,
+  RefreshRecordsFetched,
+  type NormalizedProviderRecord,
+  type RefreshFetchRequested,
+} from '@jobs/contracts';
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
-import { FetchRefreshUseCase, readWhole, SWEEP_PART_RECORDS, WINDOW_SWEEP_PARALLEL_PAGES } from './fetch-refresh.usecase.js';
+import {
+  FetchRefreshUseCase,
+  readWhole,
+  SWEEP_PART_RECORDS,
+  WINDOW_SWEEP_PARALLEL_PAGES,
+} from './fetch-refresh.usecase.js';
 import { ROUND_SWEEPS, ROUND_SWEEPS_PER_PROVIDER } from './sweep-pacer.js';
 
 const logger = { warn: () => undefined } as unknown as Logger;
 
-function request(provider: RefreshFetchRequested.Value['provider'], overrides: Partial<RefreshFetchRequested.Value> = {}): RefreshFetchRequested.Value {
-  return { v: 1, refresh_id: 'rfr_1', kind: 'companies', scope: { key: 'companies:0/10:0', filters: { company_domain_or: ['acme.example'] } }, provider, timeout_ms: 5_000, ...overrides } as RefreshFetchRequested.Value;
+function request(
+  provider: RefreshFetchRequested.Value['provider'],
+  overrides: Partial<RefreshFetchRequested.Value> = {},
+): RefreshFetchRequested.Value {
+  return {
+    v: 1,
+    refresh_id: 'rfr_1',
+    kind: 'companies',
+    scope: { key: 'companies:0/10:0', filters: { company_domain_or: ['acme.example'] } },
+    provider,
+    timeout_ms: 5_000,
+    ...overrides,
+  } as RefreshFetchRequested.Value;
 }
 
 async function run(adapter: ProviderAdapter, message: RefreshFetchRequested.Value) {
   const published: unknown[] = [];
-  const publisher = { publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)) } as unknown as KafkaPublisher;
+  const publisher = {
+    publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)),
+  } as unknown as KafkaPublisher;
   await new FetchRefreshUseCase(new ProviderCalls([adapter], logger), publisher).execute(message);
   return published.map((p) => RefreshRecordsFetched.ValueSchema.parse(p));
 }
 
-const record = (provider: NormalizedProviderRecord['provider'], id: string): NormalizedProviderRecord => ({ ...examples.normalizedRecord(), provider, provider_job_id: id });
+const record = (provider: NormalizedProviderRecord['provider'], id: string): NormalizedProviderRecord => ({
+  ...examples.normalizedRecord(),
+  provider,
+  provider_job_id: id,
+});
 
 /** A provider listing `count` postings in pages, reporting `totals(page)` as its total. */
-function paged(provider: ProviderAdapter['provider'], count: number, totals: (page: number) => number = () => count): ProviderAdapter & { queries: ProviderQuery[] } {
+function paged(
+  provider: ProviderAdapter['provider'],
+  count: number,
+  totals: (page: number) => number = () => count,
+): ProviderAdapter & { queries: ProviderQuery[] } {
   const queries: ProviderQuery[] = [];
   return {
     provider,
@@ -61,7 +92,12 @@ describe('FetchRefreshUseCase', () => {
   });
 
   it('a listing whose total moved while it was read is not complete', async () => {
-    const parts = await run(paged('provider_a', SWEEP_PART_RECORDS + 5, (page) => (page === 0 ? SWEEP_PART_RECORDS + 6 : SWEEP_PART_RECORDS + 5)), request('provider_a'));
+    const parts = await run(
+      paged('provider_a', SWEEP_PART_RECORDS + 5, (page) =>
+        page === 0 ? SWEEP_PART_RECORDS + 6 : SWEEP_PART_RECORDS + 5,
+      ),
+      request('provider_a'),
+    );
     expect(parts.at(-1)).toMatchObject({ final: true, complete: false });
   });
 
@@ -82,31 +118,45 @@ describe('FetchRefreshUseCase', () => {
     ]);
   });
 
-  it('cuts a call off at the call deadline, well before the sweep\'s budget: a silent provider ends its sweep, incomplete', async () => {
-    const silent: ProviderAdapter = { provider: 'provider_b', search: (q) => new Promise((_, reject) => q.signal.addEventListener('abort', () => reject(new Error('aborted')))) };
-    const started = Date.now();
-    const parts = await run(silent, request('provider_b', { timeout_ms: 60_000, call_timeout_ms: 1_000 }));
-    expect(parts.map((p) => [p.final, p.outcome, p.complete])).toEqual([[true, 'provider_timeout', false]]);
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
+  it(
+    'cuts a call off at the call deadline, well before the ' +
+      "sweep's budget: a silent provider ends its sweep, incomplete",
+    async () => {
+      const silent: ProviderAdapter = {
+        provider: 'provider_b',
+        search: (q) =>
+          new Promise((_, reject) => q.signal.addEventListener('abort', () => reject(new Error('aborted')))),
+      };
+      const started = Date.now();
+      const parts = await run(silent, request('provider_b', { timeout_ms: 60_000, call_timeout_ms: 1_000 }));
+      expect(parts.map((p) => [p.final, p.outcome, p.complete])).toEqual([[true, 'provider_timeout', false]]);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+  );
 
   it('a new-listings window is never complete and asks the provider for postings since its start', async () => {
     const adapter = paged('provider_c', 3);
-    const parts = await run(adapter, request('provider_c', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }));
+    const parts = await run(
+      adapter,
+      request('provider_c', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }),
+    );
     expect(parts.at(-1)).toMatchObject({ final: true, complete: false, kind: 'new_listings' });
     expect(adapter.queries[0]!.postedSince).toBe(1_000);
   });
 
-  it('asks a window sweep\'s pages side by side, a re-verification sweep\'s one at a time', async () => {
+  it("asks a window sweep's pages side by side, a re-verification sweep's one at a time", async () => {
     const window = paged('provider_d', 3);
-    await run(window, request('provider_d', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }));
+    await run(
+      window,
+      request('provider_d', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }),
+    );
     expect(window.queries.map((q) => q.parallelPages)).toEqual([WINDOW_SWEEP_PARALLEL_PAGES]);
     const round = paged('provider_d', 3);
     await run(round, request('provider_d'));
     expect(round.queries.map((q) => q.parallelPages)).toEqual([1]);
   });
 
-  it('runs a provider\'s round sweeps one at a time, beside the other providers\'', async () => {
+  it("runs a provider's round sweeps one at a time, beside the other providers'", async () => {
     const active = new Map<string, number>();
     let most = 0;
     const slow = (provider: ProviderAdapter['provider']): ProviderAdapter => ({
@@ -121,9 +171,14 @@ describe('FetchRefreshUseCase', () => {
       },
     });
     const publisher = { publish: jest.fn(async () => undefined) } as unknown as KafkaPublisher;
-    const useCase = new FetchRefreshUseCase(new ProviderCalls([slow('provider_a'), slow('provider_b')], logger), publisher);
+    const useCase = new FetchRefreshUseCase(
+      new ProviderCalls([slow('provider_a'), slow('provider_b')], logger),
+      publisher,
+    );
     const started = Date.now();
-    await Promise.all([1, 2, 3, 4].map(() => useCase.execute(request('provider_a'))).concat(useCase.execute(request('provider_b'))));
+    await Promise.all(
+      [1, 2, 3, 4].map(() => useCase.execute(request('provider_a'))).concat(useCase.execute(request('provider_b'))),
+    );
     expect(most).toBe(ROUND_SWEEPS_PER_PROVIDER);
     expect(Date.now() - started).toBeGreaterThanOrEqual(75);
   });
@@ -156,28 +211,54 @@ describe('FetchRefreshUseCase', () => {
     }
     const settle = () => new Promise((r) => setTimeout(r, 5));
 
-    it(`runs ${ROUND_SWEEPS} round sweeps at a time, ${ROUND_SWEEPS_PER_PROVIDER} per provider whatever the others do, every one in the end, while a pass's sweeps start at once`, async () => {
-      const providers = (['provider_a', 'provider_b', 'provider_d'] as const).map(gated);
-      const publisher = { publish: jest.fn(async () => undefined) } as unknown as KafkaPublisher;
-      const useCase = new FetchRefreshUseCase(new ProviderCalls(providers.map((p) => p.adapter), logger), publisher);
-      const round = providers.flatMap((p, i) =>
-        Array.from({ length: 3 }, (_, j) => useCase.execute(request(p.adapter.provider, { scope: { key: `companies:0/10:${i * 3 + j}`, filters: { company_domain_or: [`d${i}${j}.example`] } } }))),
-      );
-      await settle();
-      const running = () => providers.reduce((n, p) => n + p.running(), 0);
-      // a provider that does not answer holds only its own place
-      expect(providers.map((p) => p.running())).toEqual(providers.map(() => ROUND_SWEEPS_PER_PROVIDER));
-      const pass = providers.map((p) => useCase.execute(request(p.adapter.provider, { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 })));
-      await settle();
-      expect(running()).toBe((ROUND_SWEEPS_PER_PROVIDER + 1) * providers.length);
-      for (let i = 0; i < 20 && running() > 0; i++) {
-        providers.forEach((p) => p.releaseAll());
+    it(
+      `runs ${ROUND_SWEEPS} round sweeps at a time, ` +
+        `${ROUND_SWEEPS_PER_PROVIDER} per provider whatever the ` +
+        `others do, every one in the end, while a pass's sweeps start ` +
+        `at once`,
+      async () => {
+        const providers = (['provider_a', 'provider_b', 'provider_d'] as const).map(gated);
+        const publisher = { publish: jest.fn(async () => undefined) } as unknown as KafkaPublisher;
+        const useCase = new FetchRefreshUseCase(
+          new ProviderCalls(
+            providers.map((p) => p.adapter),
+            logger,
+          ),
+          publisher,
+        );
+        const round = providers.flatMap((p, i) =>
+          Array.from({ length: 3 }, (_, j) =>
+            useCase.execute(
+              request(p.adapter.provider, {
+                scope: { key: `companies:0/10:${i * 3 + j}`, filters: { company_domain_or: [`d${i}${j}.example`] } },
+              }),
+            ),
+          ),
+        );
         await settle();
-        for (const p of providers) expect(p.running()).toBeLessThanOrEqual(ROUND_SWEEPS_PER_PROVIDER);
-        expect(running()).toBeLessThanOrEqual(ROUND_SWEEPS);
-      }
-      await Promise.all([...round, ...pass]);
-      expect(publisher.publish).toHaveBeenCalledTimes(round.length + pass.length);
-    });
+        const running = () => providers.reduce((n, p) => n + p.running(), 0);
+        // a provider that does not answer holds only its own place
+        expect(providers.map((p) => p.running())).toEqual(providers.map(() => ROUND_SWEEPS_PER_PROVIDER));
+        const pass = providers.map((p) =>
+          useCase.execute(
+            request(p.adapter.provider, {
+              kind: 'new_listings',
+              scope: { key: 'new_listings', filters: {} },
+              posted_since: 1_000,
+            }),
+          ),
+        );
+        await settle();
+        expect(running()).toBe((ROUND_SWEEPS_PER_PROVIDER + 1) * providers.length);
+        for (let i = 0; i < 20 && running() > 0; i++) {
+          providers.forEach((p) => p.releaseAll());
+          await settle();
+          for (const p of providers) expect(p.running()).toBeLessThanOrEqual(ROUND_SWEEPS_PER_PROVIDER);
+          expect(running()).toBeLessThanOrEqual(ROUND_SWEEPS);
+        }
+        await Promise.all([...round, ...pass]);
+        expect(publisher.publish).toHaveBeenCalledTimes(round.length + pass.length);
+      },
+    );
   });
 });

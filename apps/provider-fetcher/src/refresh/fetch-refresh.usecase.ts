@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { isWindowSweep, refreshTopicsOf, type FetchOutcome, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
+import {
+  isWindowSweep,
+  refreshTopicsOf,
+  type FetchOutcome,
+  type NormalizedProviderRecord,
+  type RefreshFetchRequested,
+} from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
@@ -31,7 +37,9 @@ export const WINDOW_SWEEP_PARALLEL_PAGES = 8;
  */
 @Injectable()
 export class FetchRefreshUseCase {
-  /** A pass's sweep at once, a round's a few at a time, one per provider while its round is on time (see SweepPacer). */
+  /**
+   * A pass's sweep at once, a round's a few at a time, one per provider while its round is on time (see SweepPacer).
+   */
   private readonly pacer = new SweepPacer();
 
   constructor(
@@ -54,10 +62,21 @@ export class FetchRefreshUseCase {
     const startedAt = new Date();
     const deadlineAt = startedAt.getTime() + message.timeout_ms;
     const callTimeoutMs = message.call_timeout_ms ?? message.timeout_ms;
-    // a whole listing of the own crawler comes with the openings it saw close (and why); its change feed has them anyway
-    const filters = message.provider === 'own_index' && !windowSweep ? { ...message.scope.filters, include_closed: true } : message.scope.filters;
+    // a whole listing of the own crawler comes with the openings it saw close (and why); its change feed has them
+    // anyway
+    const filters =
+      message.provider === 'own_index' && !windowSweep
+        ? { ...message.scope.filters, include_closed: true }
+        : message.scope.filters;
     const context = { refresh_id: message.refresh_id, scope: message.scope.key };
-    const publish = (part: number, final: boolean, outcome: FetchOutcome, complete: boolean, records: NormalizedProviderRecord[], callStarted: number) =>
+    const publish = (
+      part: number,
+      final: boolean,
+      outcome: FetchOutcome,
+      complete: boolean,
+      records: NormalizedProviderRecord[],
+      callStarted: number,
+    ) =>
       this.publisher.publish(refreshTopicsOf(message.kind).records, {
         v: 1,
         refresh_id: message.refresh_id,
@@ -84,7 +103,15 @@ export class FetchRefreshUseCase {
         message.provider,
         // The sweep's deadline is a call timeout: a partner that runs past it opens its breaker
         // for live searches too, which then answer without waiting for it.
-        { filters, want: SWEEP_PART_RECORDS, paging, postedSince: message.posted_since, changedSince: message.changed_since, parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1, deadlineIsCallTimeout: true },
+        {
+          filters,
+          want: SWEEP_PART_RECORDS,
+          paging,
+          postedSince: message.posted_since,
+          changedSince: message.changed_since,
+          parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1,
+          deadlineIsCallTimeout: true,
+        },
         Math.min(deadlineAt, callStarted + callTimeoutMs),
         context,
       );

@@ -19,7 +19,10 @@ export const ROUND_SWEEPS_PER_PROVIDER = 1;
  * places, so that a round of a large store still ends within its interval.
  */
 export const ROUND_SWEEPS_BEHIND = 4;
-/** While round sweeps wait, whether a provider fell behind is looked at again this often (time passes with no sweep ending). */
+/**
+ * While round sweeps wait, whether a provider fell behind is looked at again this often (time passes with no sweep
+ * ending).
+ */
 export const PACER_RECHECK_MS = 1_000;
 /** Weight of the latest sweep in a provider's estimated sweep duration. */
 const DURATION_WEIGHT = 0.3;

@@ -5,6 +5,10 @@ import { SIM_OPTIONS, type SimOptions } from './sim-options.js';
 @Module({})
 export class SimOptionsModule {
   static forRoot(options: SimOptions): DynamicModule {
-    return { module: SimOptionsModule, providers: [{ provide: SIM_OPTIONS, useValue: options }], exports: [SIM_OPTIONS] };
+    return {
+      module: SimOptionsModule,
+      providers: [{ provide: SIM_OPTIONS, useValue: options }],
+      exports: [SIM_OPTIONS],
+    };
   }
 }

@@ -6,9 +6,15 @@ export const ProviderSimEnvSchema = z.object({
   PROVIDER_SIM_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
   PROVIDER_SIM_HOST: z.string().min(1).default('127.0.0.1'),
   WORLD_SEED: z.coerce.number().int().min(0).max(4294967295).default(42),
-  /** Standing requisitions of the simulated market (about 83 % open at any time), at most ADDED_SLOT_BASE (160,000): 121,000 give a store of 100,000 open jobs. */
+  /**
+   * Standing requisitions of the simulated market (about 83 % open at any time), at most ADDED_SLOT_BASE (160,000):
+   * 121,000 give a store of 100,000 open jobs.
+   */
   WORLD_SLOTS: z.coerce.number().int().min(1).max(ADDED_SLOT_BASE).default(36_000),
-  /** Companies of the simulated market: `bench:watches` watches distinct companies, so 10,000 watches want at least as many. */
+  /**
+   * Companies of the simulated market: `bench:watches` watches distinct companies, so 10,000 watches want at least as
+   * many.
+   */
   WORLD_COMPANIES: z.coerce.number().int().min(1).max(100_000).default(3_000),
   /** How long `fail: "timeout"` holds an answer back (operator.md: 60 s). */
   PROVIDER_SIM_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(60000),

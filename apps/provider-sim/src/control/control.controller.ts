@@ -1,7 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { apiError, parseInput } from '../common/api-error.js';
 import { ProviderBehaviourService, type ProviderSettings } from '../providers/provider-behaviour.service.js';
-import { CloseJobBody, CompanyBody, GroundTruthQuery, NewJobBody, PatchJobBody, ProviderSettingsBody, ProviderSlugSchema, toJobPatch, toNewJob } from './control.schema.js';
+import {
+  CloseJobBody,
+  CompanyBody,
+  GroundTruthQuery,
+  NewJobBody,
+  PatchJobBody,
+  ProviderSettingsBody,
+  ProviderSlugSchema,
+  toJobPatch,
+  toNewJob,
+} from './control.schema.js';
 import { ControlService } from './control.service.js';
 import { ControlTokenGuard } from './control-token.guard.js';
 import { toWorldJobDto } from './world-job.dto.js';

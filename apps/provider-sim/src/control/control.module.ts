@@ -5,5 +5,9 @@ import { ControlController } from './control.controller.js';
 import { ControlService } from './control.service.js';
 import { ControlTokenGuard } from './control-token.guard.js';
 
-@Module({ imports: [WorldModule, ProvidersModule], controllers: [ControlController], providers: [ControlService, ControlTokenGuard] })
+@Module({
+  imports: [WorldModule, ProvidersModule],
+  controllers: [ControlController],
+  providers: [ControlService, ControlTokenGuard],
+})
 export class ControlModule {}

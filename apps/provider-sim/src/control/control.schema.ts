@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { CLOSED_REASONS, EMPLOYMENT_TYPES, PROVIDER_SLUGS, SALARY_PERIODS, SENIORITIES, type JobPatch, type NewJobInput } from '@jobs/sim-world';
+import {
+  CLOSED_REASONS,
+  EMPLOYMENT_TYPES,
+  PROVIDER_SLUGS,
+  SALARY_PERIODS,
+  SENIORITIES,
+  type JobPatch,
+  type NewJobInput,
+} from '@jobs/sim-world';
 
 export const ProviderSlugSchema = z.enum(PROVIDER_SLUGS);
 
@@ -33,7 +41,10 @@ const SalaryBody = z
     currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code'),
     period: z.enum(SALARY_PERIODS),
   })
-  .refine((s) => s.min == null || s.max == null || s.min <= s.max, { message: 'min must not exceed max', path: ['min'] });
+  .refine((s) => s.min == null || s.max == null || s.min <= s.max, {
+    message: 'min must not exceed max',
+    path: ['min'],
+  });
 
 const jobFields = {
   company_domain: z.string().trim().min(1).max(253),
@@ -69,12 +80,22 @@ export function toJobPatch(body: JobBody): JobPatch {
   if (body.providers !== undefined) patch.providers = body.providers;
   if (body.location !== undefined) {
     const l = body.location;
-    patch.location = l === null ? null : { city: l.city, region: l.region, countryCode: l.country_code, remote: l.remote };
+    patch.location =
+      l === null ? null : { city: l.city, region: l.region, countryCode: l.country_code, remote: l.remote };
   }
   if (body.employment_type !== undefined) patch.employmentType = body.employment_type;
   if (body.seniority !== undefined) patch.seniority = body.seniority;
   if (body.job_family !== undefined) patch.jobFamily = body.job_family;
-  if (body.salary !== undefined) patch.salary = body.salary === null ? null : { min: body.salary.min ?? null, max: body.salary.max ?? null, currency: body.salary.currency, period: body.salary.period };
+  if (body.salary !== undefined)
+    patch.salary =
+      body.salary === null
+        ? null
+        : {
+            min: body.salary.min ?? null,
+            max: body.salary.max ?? null,
+            currency: body.salary.currency,
+            period: body.salary.period,
+          };
   if (body.description !== undefined) patch.description = body.description;
   if (body.apply_url !== undefined) patch.applyUrl = body.apply_url;
   if (body.posted_at !== undefined) patch.postedAt = Date.parse(body.posted_at);

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { PROVIDER_SLUGS, WorldError, type ClosedReason, type JobPatch, type NewJobInput, type ProviderSlug, type WorldJob } from '@jobs/sim-world';
+import {
+  PROVIDER_SLUGS,
+  WorldError,
+  type ClosedReason,
+  type JobPatch,
+  type NewJobInput,
+  type ProviderSlug,
+  type WorldJob,
+} from '@jobs/sim-world';
 import { apiError } from '../common/api-error.js';
 import { WorldService } from '../world/world.service.js';
 
@@ -43,9 +51,16 @@ export class ControlService {
   groundTruth(filter: { provider?: ProviderSlug; provider_job_id?: string; world_job_id?: string }): unknown {
     const world = this.worlds.world;
     if (filter.provider_job_id !== undefined) {
-      if (!filter.provider) throw apiError(400, 'invalid_request', 'provider is required with provider_job_id', 'provider');
+      if (!filter.provider)
+        throw apiError(400, 'invalid_request', 'provider is required with provider_job_id', 'provider');
       const worldJobId = world.groundTruth(filter.provider, filter.provider_job_id);
-      if (!worldJobId) throw apiError(404, 'not_found', `provider ${filter.provider} never issued ${filter.provider_job_id}`, 'provider_job_id');
+      if (!worldJobId)
+        throw apiError(
+          404,
+          'not_found',
+          `provider ${filter.provider} never issued ${filter.provider_job_id}`,
+          'provider_job_id',
+        );
       return { provider: filter.provider, provider_job_id: filter.provider_job_id, world_job_id: worldJobId };
     }
     const entries = world

@@ -6,7 +6,12 @@ export function toWorldJobDto(job: WorldJob): Record<string, unknown> {
     world_job_id: job.id,
     title: job.title,
     company: { domain: job.companyDomain, name: job.companyName },
-    location: { city: job.location.city, region: job.location.region, country_code: job.location.countryCode, remote: job.location.remote },
+    location: {
+      city: job.location.city,
+      region: job.location.region,
+      country_code: job.location.countryCode,
+      remote: job.location.remote,
+    },
     employment_type: job.employmentType,
     seniority: job.seniority,
     job_family: job.jobFamily,

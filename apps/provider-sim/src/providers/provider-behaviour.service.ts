@@ -51,7 +51,10 @@ export class ProviderBehaviourService implements OnModuleDestroy {
     return { ...this.settings.get(slug)! };
   }
 
-  update(slug: ProviderSlug, patch: { latency_ms?: number; fail?: FailMode; status?: ProviderStatus }): ProviderSettings {
+  update(
+    slug: ProviderSlug,
+    patch: { latency_ms?: number; fail?: FailMode; status?: ProviderStatus },
+  ): ProviderSettings {
     const current = this.settings.get(slug)!;
     this.settings.set(slug, {
       ...current,
@@ -66,7 +69,14 @@ export class ProviderBehaviourService implements OnModuleDestroy {
   reset(): void {
     const now = new Date().toISOString();
     for (const slug of PROVIDER_SLUGS) {
-      this.settings.set(slug, { slug, latency_ms: DEFAULT_LATENCY_MS[slug], fail: 'none', status: 'operational', latency_overridden: false, updated_at: now });
+      this.settings.set(slug, {
+        slug,
+        latency_ms: DEFAULT_LATENCY_MS[slug],
+        fail: 'none',
+        status: 'operational',
+        latency_overridden: false,
+        updated_at: now,
+      });
     }
   }
 

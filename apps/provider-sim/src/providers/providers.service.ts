@@ -20,7 +20,11 @@ export class ProvidersService {
   }
 
   /** Null when the client went away: nothing left to answer. */
-  private async run(slug: ProviderSlug, signal: AbortSignal, answer: () => ProviderResponse): Promise<ProviderResponse | null> {
+  private async run(
+    slug: ProviderSlug,
+    signal: AbortSignal,
+    answer: () => ProviderResponse,
+  ): Promise<ProviderResponse | null> {
     const outcome = await this.behaviour.apply(slug, signal);
     const view = this.world.view(slug);
     if (outcome === 'answer') return answer();

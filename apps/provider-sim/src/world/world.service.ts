@@ -13,13 +13,20 @@ export class WorldService implements OnModuleInit {
 
   onModuleInit(): void {
     const started = performance.now();
-    const world = new World({ seed: this.options.seed, clock: this.options.clock, slots: this.options.slots, companies: this.options.companies });
+    const world = new World({
+      seed: this.options.seed,
+      clock: this.options.clock,
+      slots: this.options.slots,
+      companies: this.options.companies,
+    });
     world.warm();
     const stats = world.stats();
     this.current = world;
     this.views = createProviderViews(world);
     this.logger.log(
-      `world seed ${world.seed}: ${stats.companies} companies, ${stats.openOpenings} open openings, generated in ${Math.round(performance.now() - started)} ms`,
+      `world seed ${world.seed}: ${stats.companies} companies, ` +
+        `${stats.openOpenings} open openings, generated in ` +
+        `${Math.round(performance.now() - started)} ms`,
     );
   }
 

@@ -24,14 +24,23 @@ export class ApplyChargeUseCase {
         const search = await this.steps.lock(tx, message.search_id);
         if (!search || isFinal(search.status)) return;
         const searchId = search.row.id;
-        const rows = await tx.asyncSearchResult.findMany({ where: { searchId, state: 'pending', chargeBatch: message.batch }, select: { jobId: true, job: true } });
+        const rows = await tx.asyncSearchResult.findMany({
+          where: { searchId, state: 'pending', chargeBatch: message.batch },
+          select: { jobId: true, job: true },
+        });
         if (rows.length === 0) return;
         const collected = new Set(message.collected.map((c) => c.job_id));
         const collectedRows = rows.filter((row) => collected.has(row.jobId));
         const rest = rows.filter((row) => !collected.has(row.jobId)).map((row) => row.jobId);
-        await tx.asyncSearchResult.updateMany({ where: { searchId, jobId: { in: collectedRows.map((r) => r.jobId) } }, data: { state: 'collected' } });
+        await tx.asyncSearchResult.updateMany({
+          where: { searchId, jobId: { in: collectedRows.map((r) => r.jobId) } },
+          data: { state: 'collected' },
+        });
         if (rest.length > 0 && message.stopped === 'credits') {
-          await tx.asyncSearchResult.updateMany({ where: { searchId, jobId: { in: rest } }, data: { state: 'held', chargeBatch: null } });
+          await tx.asyncSearchResult.updateMany({
+            where: { searchId, jobId: { in: rest } },
+            data: { state: 'held', chargeBatch: null },
+          });
         } else if (rest.length > 0) {
           await tx.asyncSearchResult.deleteMany({ where: { searchId, jobId: { in: rest } } });
         }
@@ -41,12 +50,17 @@ export class ApplyChargeUseCase {
           data: {
             jobsFound: { increment: collectedRows.length },
             creditsCharged: { increment: message.credits_charged },
-            jobsAlreadyPaid: { increment: message.collected.filter((c) => c.reason === 'already_paid' && collected.has(c.job_id)).length },
+            jobsAlreadyPaid: {
+              increment: message.collected.filter((c) => c.reason === 'already_paid' && collected.has(c.job_id)).length,
+            },
             creditsRemaining: message.credits_remaining,
             ...(message.stopped === 'max_credits' ? { capReached: true } : {}),
             ...(onHold ? { status: 'on_hold' } : {}),
             // snapshots checked against the Job contract when collected: counted as stored
-            ...this.steps.collectedCounters(search, collectedRows.map((r) => r.job as unknown as Job)),
+            ...this.steps.collectedCounters(
+              search,
+              collectedRows.map((r) => r.job as unknown as Job),
+            ),
           },
         });
         if (onHold) search.status = 'on_hold';

@@ -20,9 +20,18 @@ describe('AsyncPipelineProbe.partitionOf', () => {
     const probe = new AsyncPipelineProbe({} as Kafka);
     const producerSide = Partitioners.DefaultPartitioner();
     const topic = Topics.AsyncChunkRequested;
-    const partitionMetadata = Array.from({ length: topic.partitions }, (_, partitionId) => ({ partitionId, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0 }));
+    const partitionMetadata = Array.from({ length: topic.partitions }, (_, partitionId) => ({
+      partitionId,
+      leader: 0,
+      replicas: [0],
+      isr: [0],
+      partitionErrorCode: 0,
+    }));
     const keys = ['srch_a:provider_a', 'srch_a:provider_b', 'srch_b:own_index', 'acc_1'];
-    for (const key of keys) expect(probe.partitionOf(topic, key)).toBe(producerSide({ topic: topic.name, partitionMetadata, message: { key, value: null } }));
+    for (const key of keys)
+      expect(probe.partitionOf(topic, key)).toBe(
+        producerSide({ topic: topic.name, partitionMetadata, message: { key, value: null } }),
+      );
     // one search's providers land on more than one partition (read side by side)
     expect(new Set(PROVIDER_SLUGS.map((p) => probe.partitionOf(topic, `srch_a:${p}`))).size).toBeGreaterThan(1);
   });

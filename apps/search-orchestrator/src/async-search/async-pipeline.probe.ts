@@ -47,14 +47,17 @@ export class AsyncPipelineProbe {
     const keys = new Map<TopicSpec, Set<string>>();
     const want = (topic: TopicSpec, key: string) => keys.set(topic, (keys.get(topic) ?? new Set()).add(key));
     for (const provider of work.providers) {
-      for (const hop of CHUNK_HOPS) want(hop.topic, hop.key === 'search_id' ? work.searchId : `${work.searchId}:${provider}`);
+      for (const hop of CHUNK_HOPS)
+        want(hop.topic, hop.key === 'search_id' ? work.searchId : `${work.searchId}:${provider}`);
     }
-    if (work.charges > 0) for (const hop of CHARGE_HOPS) want(hop.topic, hop.key === 'account_id' ? work.accountId : work.searchId);
+    if (work.charges > 0)
+      for (const hop of CHARGE_HOPS) want(hop.topic, hop.key === 'account_id' ? work.accountId : work.searchId);
     if (keys.size === 0) return false;
 
     const staged = await tx.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM outbox_messages
-      WHERE topic = ANY(${[...keys.keys()].map((t) => t.name)}::text[]) AND key = ANY(${[...new Set([...keys.values()].flatMap((k) => [...k]))]}::text[])`;
+      WHERE topic = ANY(${[...keys.keys()].map((t) => t.name)}::text[]) AND key =
+        ANY(${[...new Set([...keys.values()].flatMap((k) => [...k]))]}::text[])`;
     if ((staged[0]?.n ?? 0) > 0) return true;
 
     return untraced(async () => {
@@ -65,7 +68,10 @@ export class AsyncPipelineProbe {
           const hopKeys = keys.get(hop.topic);
           if (!hopKeys) continue;
           const partitions = new Set([...hopKeys].map((key) => this.partitionOf(hop.topic, key)));
-          const [ends, [committed]] = await Promise.all([admin.fetchTopicOffsets(hop.topic.name), admin.fetchOffsets({ groupId: hop.group, topics: [hop.topic.name] })]);
+          const [ends, [committed]] = await Promise.all([
+            admin.fetchTopicOffsets(hop.topic.name),
+            admin.fetchOffsets({ groupId: hop.group, topics: [hop.topic.name] }),
+          ]);
           for (const partition of partitions) {
             const end = ends.find((p) => p.partition === partition);
             const done = committed?.partitions.find((p) => p.partition === partition);
@@ -81,7 +87,13 @@ export class AsyncPipelineProbe {
 
   /** The partition kafkajs's default partitioner gives a key on a topic of `partitions` partitions. */
   partitionOf(topic: TopicSpec, key: string): number {
-    const partitionMetadata: PartitionMetadata[] = Array.from({ length: topic.partitions }, (_, partitionId) => ({ partitionId, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0 }));
+    const partitionMetadata: PartitionMetadata[] = Array.from({ length: topic.partitions }, (_, partitionId) => ({
+      partitionId,
+      leader: 0,
+      replicas: [0],
+      isr: [0],
+      partitionErrorCode: 0,
+    }));
     return this.partitioner({ topic: topic.name, partitionMetadata, message: { key, value: null } });
   }
 }

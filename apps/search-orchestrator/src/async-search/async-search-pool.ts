@@ -16,7 +16,8 @@ const POOL_LOCK = 7_311_905_021;
 let waitHistogram: Histogram | undefined;
 const waits = () =>
   (waitHistogram ??= jobsMeter().createHistogram('async_search_admission_wait_seconds', {
-    description: 'How long live async searches waited for a place in the async pool before collecting (0: at once), by pool.',
+    description:
+      'How long live async searches waited for a place in the async pool before collecting (0: at once), by pool.',
     unit: 's',
     advice: { explicitBucketBoundaries: [0, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900] },
   }));
@@ -28,7 +29,10 @@ const waits = () =>
  * own, not in front of another customer's one. One transaction decides at a time (an advisory
  * lock held to its commit), so two replicas never hand one place out twice.
  */
-export async function takeWaitingSearches(tx: Tx, pool: AsyncSearchPoolConfig): Promise<Array<Prisma.AsyncSearchGetPayload<object>>> {
+export async function takeWaitingSearches(
+  tx: Tx,
+  pool: AsyncSearchPoolConfig,
+): Promise<Array<Prisma.AsyncSearchGetPayload<object>>> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${POOL_LOCK}::bigint)`;
   const picked = await tx.$queryRaw<Array<{ id: string }>>`
     WITH running AS (

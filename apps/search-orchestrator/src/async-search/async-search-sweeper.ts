@@ -28,7 +28,9 @@ const BATCH = 20;
 @Injectable()
 export class AsyncSearchSweeper implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
-    await this.sweep().catch((error: unknown) => this.logger.warn({ err: error }, 'async search sweep failed; will retry'));
+    await this.sweep().catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'async search sweep failed; will retry'),
+    );
     return SWEEP_EVERY_MS;
   });
 
@@ -55,11 +57,23 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     const before = new Date(now - STALL_MS);
     // The probes are untraced (an idle orchestrator makes them every few seconds); a re-drive traces itself.
     // A search waiting for a place in the async pool is not stalled: it has asked for nothing yet.
-    const stalled = await untraced(() => this.prisma.asyncSearch.findMany({ where: { status: { in: ['queued', 'running'] }, startedAt: { not: null }, progressAt: { lt: before } }, select: { id: true }, take: BATCH }));
+    const stalled = await untraced(() =>
+      this.prisma.asyncSearch.findMany({
+        where: { status: { in: ['queued', 'running'] }, startedAt: { not: null }, progressAt: { lt: before } },
+        select: { id: true },
+        take: BATCH,
+      }),
+    );
     let moved = 0;
     for (const [id, at] of this.lookAgainAt) if (at <= now) this.lookAgainAt.delete(id);
     for (const { id } of stalled) if (await this.redrive(id, before, now)) moved += 1;
-    const held = await untraced(() => this.prisma.asyncSearch.findMany({ where: { status: 'on_hold', progressAt: { lt: before } }, select: { id: true, accountId: true }, take: BATCH }));
+    const held = await untraced(() =>
+      this.prisma.asyncSearch.findMany({
+        where: { status: 'on_hold', progressAt: { lt: before } },
+        select: { id: true, accountId: true },
+        take: BATCH,
+      }),
+    );
     for (const search of held) {
       if ((await accountCredits(this.prisma, search.accountId)) <= 0) continue;
       await this.resume.resume(search.id);
@@ -75,24 +89,36 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     if (this.lookAgainAt.has(searchId)) return false;
     if (await this.onItsWay(searchId, now)) {
       this.lookAgainAt.set(searchId, now + STALL_MS);
-      this.logger.info({ search_id: searchId }, 'async search idle but its chunks or charges are still on their way; not asked again');
+      this.logger.info(
+        { search_id: searchId },
+        'async search idle but its chunks or charges are still on their way; not asked again',
+      );
       return false;
     }
     const moved = await this.prisma.$transaction(
       async (tx) => {
         const locked = await tx.$queryRaw<{ id: string }[]>`
-          SELECT id FROM async_searches WHERE id = ${searchId} AND status IN ('queued', 'running') AND started_at IS NOT NULL AND progress_at < ${before} FOR UPDATE SKIP LOCKED`;
+          SELECT id FROM async_searches WHERE id = ${searchId} AND status IN ('queued', 'running') AND started_at IS NOT
+            NULL AND progress_at < ${before} FOR UPDATE SKIP LOCKED`;
         if (locked.length === 0) return false;
         const search = await this.steps.lock(tx, searchId);
         if (!search) return false;
         const legs = await tx.asyncSearchLeg.findMany({ where: { searchId, state: 'fetching' } });
-        for (const leg of legs) await this.steps.askChunk(tx, search, leg.provider, leg.chunk, leg.attempt, positionOf(leg));
-        const pending = await tx.asyncSearchResult.findMany({ where: { searchId, state: 'pending' }, orderBy: { seq: 'asc' }, select: { jobId: true, chargeBatch: true } });
+        for (const leg of legs)
+          await this.steps.askChunk(tx, search, leg.provider, leg.chunk, leg.attempt, positionOf(leg));
+        const pending = await tx.asyncSearchResult.findMany({
+          where: { searchId, state: 'pending' },
+          orderBy: { seq: 'asc' },
+          select: { jobId: true, chargeBatch: true },
+        });
         const batches = new Map<number, string[]>();
         for (const row of pending) batches.set(row.chargeBatch!, [...(batches.get(row.chargeBatch!) ?? []), row.jobId]);
         for (const [batch, jobIds] of batches) await this.steps.askCharge(tx, search, batch, jobIds);
         await tx.asyncSearch.update({ where: { id: searchId }, data: { progressAt: new Date() } });
-        this.logger.warn({ search_id: searchId, chunks: legs.length, charge_batches: batches.size }, 'async search stalled; chunks and charges asked again');
+        this.logger.warn(
+          { search_id: searchId, chunks: legs.length, charge_batches: batches.size },
+          'async search stalled; chunks and charges asked again',
+        );
         // a search with nothing in flight takes its next step (e.g. a wave that never opened)
         await this.steps.advance(tx, search);
         return true;
@@ -103,17 +129,38 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     return moved;
   }
 
-  /** Whether the search's unanswered work may still arrive (read without the lock: the re-drive checks progress again under it). */
+  /**
+   * Whether the search's unanswered work may still arrive (read without the lock: the re-drive checks progress again
+   * under it).
+   */
   private async onItsWay(searchId: string, now: number): Promise<boolean> {
-    const search = await this.prisma.asyncSearch.findUnique({ where: { id: searchId }, select: { accountId: true, progressAt: true } });
+    const search = await this.prisma.asyncSearch.findUnique({
+      where: { id: searchId },
+      select: { accountId: true, progressAt: true },
+    });
     if (!search || search.progressAt.getTime() < now - STUCK_MS) return false;
-    const legs = await this.prisma.asyncSearchLeg.findMany({ where: { searchId, state: 'fetching' }, select: { provider: true } });
-    const charges = await this.prisma.asyncSearchResult.findMany({ where: { searchId, state: 'pending' }, distinct: ['chargeBatch'], select: { chargeBatch: true } });
+    const legs = await this.prisma.asyncSearchLeg.findMany({
+      where: { searchId, state: 'fetching' },
+      select: { provider: true },
+    });
+    const charges = await this.prisma.asyncSearchResult.findMany({
+      where: { searchId, state: 'pending' },
+      distinct: ['chargeBatch'],
+      select: { chargeBatch: true },
+    });
     try {
-      return await this.pipeline.holds(this.prisma, { searchId, accountId: search.accountId, providers: legs.map((l) => l.provider), charges: charges.length });
+      return await this.pipeline.holds(this.prisma, {
+        searchId,
+        accountId: search.accountId,
+        providers: legs.map((l) => l.provider),
+        charges: charges.length,
+      });
     } catch (error) {
       // the broker cannot say: wait for the next look rather than risk asking twice
-      this.logger.warn({ err: error, search_id: searchId }, 'could not read the async pipeline backlog; the search is looked at again later');
+      this.logger.warn(
+        { err: error, search_id: searchId },
+        'could not read the async pipeline backlog; the search is looked at again later',
+      );
       return true;
     }
   }

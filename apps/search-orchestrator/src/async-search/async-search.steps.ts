@@ -98,13 +98,22 @@ export class AsyncSearchSteps {
 
   /** Locks the search row for this transaction; null when it does not exist. */
   async lock(tx: Tx, searchId: string): Promise<LoadedSearch | null> {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM async_searches WHERE id = ${searchId} FOR UPDATE`;
+    const locked = await tx.$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM async_searches WHERE id = ${searchId} FOR UPDATE`;
     if (locked.length === 0) return null;
     return loadSearch(await tx.asyncSearch.findUniqueOrThrow({ where: { id: searchId } }));
   }
 
   /** Stages the request of a leg's current chunk (and try); the deadline runs from now. */
-  async askChunk(tx: Tx, search: LoadedSearch, provider: ProviderSlug, chunk: number, attempt: number, from: ChunkPosition): Promise<void> {
+  async askChunk(
+    tx: Tx,
+    search: LoadedSearch,
+    provider: ProviderSlug,
+    chunk: number,
+    attempt: number,
+    from: ChunkPosition,
+  ): Promise<void> {
     const { request, row } = search;
     await this.outbox.stage(tx, Topics.AsyncChunkRequested, {
       v: 1,
@@ -117,7 +126,9 @@ export class AsyncSearchSteps {
       want: CHUNK_SIZE,
       as_of: row.asOf.getTime(),
       timeout_ms: request.waterfall.timeout_ms,
-      ...(provider === 'own_index' ? { index_scope: { providers_routable: row.providersEnabled.map((p) => ProviderSlugSchema.parse(p)) } } : {}),
+      ...(provider === 'own_index'
+        ? { index_scope: { providers_routable: row.providersEnabled.map((p) => ProviderSlugSchema.parse(p)) } }
+        : {}),
     });
   }
 
@@ -125,7 +136,13 @@ export class AsyncSearchSteps {
   async startWave(tx: Tx, search: LoadedSearch, wave: number): Promise<void> {
     const providers = search.waves[wave] ?? [];
     await tx.asyncSearchLeg.createMany({
-      data: providers.map((provider) => ({ searchId: search.row.id, provider, wave, state: 'fetching', position: firstPosition(provider) as Prisma.InputJsonValue })),
+      data: providers.map((provider) => ({
+        searchId: search.row.id,
+        provider,
+        wave,
+        state: 'fetching',
+        position: firstPosition(provider) as Prisma.InputJsonValue,
+      })),
       skipDuplicates: true,
     });
     for (const provider of providers) await this.askChunk(tx, search, provider, 0, 0, firstPosition(provider));
@@ -148,7 +165,8 @@ export class AsyncSearchSteps {
   /** Result rows of a search waiting for billing (pending) and for credits (held), in one statement. */
   async inFlight(tx: Tx, searchId: string): Promise<{ pending: number; held: number }> {
     const [counts] = await tx.$queryRaw<{ pending: number; held: number }[]>`
-      SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending, count(*) FILTER (WHERE state = 'held')::int AS held
+      SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending, count(*) FILTER (WHERE state = 'held')::int AS
+        held
       FROM async_search_results WHERE search_id = ${searchId} AND state IN ('pending', 'held')`;
     return counts ?? { pending: 0, held: 0 };
   }
@@ -176,7 +194,10 @@ export class AsyncSearchSteps {
         break;
       case 'drive':
         for (const leg of legs.filter((l) => step.providers.includes(l.provider))) {
-          await tx.asyncSearchLeg.update({ where: { searchId_provider: { searchId: leg.searchId, provider: leg.provider } }, data: { state: 'fetching' } });
+          await tx.asyncSearchLeg.update({
+            where: { searchId_provider: { searchId: leg.searchId, provider: leg.provider } },
+            data: { state: 'fetching' },
+          });
           await this.askChunk(tx, search, leg.provider, leg.chunk, leg.attempt, positionOf(leg));
         }
         break;
@@ -197,8 +218,15 @@ export class AsyncSearchSteps {
    */
   async finish(tx: Tx, search: LoadedSearch, status: AsyncSearchFinalStatus, legs: LegRow[]): Promise<void> {
     const searchId = search.row.id;
-    await tx.asyncSearchLeg.updateMany({ where: { searchId, state: { in: ['fetching', 'paused'] } }, data: { state: 'stopped' } });
-    const contributions = await tx.asyncSearchResult.groupBy({ by: ['provider'], where: { searchId, state: 'collected' }, _count: { _all: true } });
+    await tx.asyncSearchLeg.updateMany({
+      where: { searchId, state: { in: ['fetching', 'paused'] } },
+      data: { state: 'stopped' },
+    });
+    const contributions = await tx.asyncSearchResult.groupBy({
+      by: ['provider'],
+      where: { searchId, state: 'collected' },
+      _count: { _all: true },
+    });
     const creditsRemaining = search.row.creditsRemaining ?? (await accountCredits(tx, search.row.accountId));
     const now = new Date();
     const metadata = searchMetadata({
@@ -212,11 +240,26 @@ export class AsyncSearchSteps {
       creditsRemaining,
       latencyMs: now.getTime() - search.row.createdAt.getTime(),
     });
-    await tx.asyncSearch.update({ where: { id: searchId }, data: { status, completedAt: now, progressAt: now, metadata: metadata as Prisma.InputJsonValue, creditsRemaining } });
+    await tx.asyncSearch.update({
+      where: { id: searchId },
+      data: {
+        status,
+        completedAt: now,
+        progressAt: now,
+        metadata: metadata as Prisma.InputJsonValue,
+        creditsRemaining,
+      },
+    });
     await this.outbox.stage(tx, Topics.EventEmitted, {
       v: 1,
       account_id: search.row.accountId,
-      event: { id: completionEventId(searchId), created_at: now.toISOString(), watch_id: null, type: 'search.completed', data: { search: { id: searchId, status, jobs_found: search.row.jobsFound } } },
+      event: {
+        id: completionEventId(searchId),
+        created_at: now.toISOString(),
+        watch_id: null,
+        type: 'search.completed',
+        data: { search: { id: searchId, status, jobs_found: search.row.jobsFound } },
+      },
       webhook_url: search.row.webhookUrl,
       // a test key's search completes into the test feed only
       mode: search.row.mode,
@@ -234,7 +277,12 @@ export class AsyncSearchSteps {
 
   /** Counters to add when jobs are collected (their snapshots as stored when collected: checked then, not again). */
   collectedCounters(search: LoadedSearch, jobs: readonly Job[]) {
-    return { coverageCounts: coverageCounts(jobs, z.record(z.string(), z.number()).parse(search.row.coverageCounts)) as Prisma.InputJsonValue };
+    return {
+      coverageCounts: coverageCounts(
+        jobs,
+        z.record(z.string(), z.number()).parse(search.row.coverageCounts),
+      ) as Prisma.InputJsonValue,
+    };
   }
 }
 
@@ -246,6 +294,8 @@ export function orderLegs(legs: LegRow[], waves: ProviderSlug[][]): LegRow[] {
 
 /** The account's balance (the gateway's table, read only): for a search billing never answered. */
 export async function accountCredits(tx: Pick<Tx, '$queryRaw'>, accountId: string): Promise<number> {
-  const [account] = await tx.$queryRaw<{ credits_remaining: number }[]>`SELECT credits_remaining FROM accounts WHERE id = ${accountId}`;
+  const [account] = await tx.$queryRaw<
+    { credits_remaining: number }[]
+  >`SELECT credits_remaining FROM accounts WHERE id = ${accountId}`;
   return account?.credits_remaining ?? 0;
 }

@@ -15,7 +15,10 @@ export interface AsyncPagePosition {
 }
 
 /** The public Async search object of a row and one page of its results. */
-export function asyncSearchView(row: SearchRow, page: { data: Job[]; nextCursor: string | null } = { data: [], nextCursor: null }): AsyncSearch {
+export function asyncSearchView(
+  row: SearchRow,
+  page: { data: Job[]; nextCursor: string | null } = { data: [], nextCursor: null },
+): AsyncSearch {
   return {
     id: row.id,
     status: row.status as AsyncSearchStatus,
@@ -32,5 +35,12 @@ export function asyncSearchView(row: SearchRow, page: { data: Job[]; nextCursor:
 
 /** The answer to POST /searches: the search as accepted (queued, nothing collected yet). */
 export function acceptedView(row: SearchRow): AsyncSearch {
-  return { ...asyncSearchView(row), status: 'queued', completed_at: null, jobs_found: 0, metadata: null, updated_at: row.createdAt.toISOString() };
+  return {
+    ...asyncSearchView(row),
+    status: 'queued',
+    completed_at: null,
+    jobs_found: 0,
+    metadata: null,
+    updated_at: row.createdAt.toISOString(),
+  };
 }

@@ -24,7 +24,9 @@ export class CollectChunkUseCase {
       async (tx) => {
         const search = await this.steps.lock(tx, message.search_id);
         if (!search || isFinal(search.status)) return;
-        const leg = await tx.asyncSearchLeg.findUnique({ where: { searchId_provider: { searchId: message.search_id, provider: message.provider } } });
+        const leg = await tx.asyncSearchLeg.findUnique({
+          where: { searchId_provider: { searchId: message.search_id, provider: message.provider } },
+        });
         if (!leg || leg.state !== 'fetching' || leg.chunk !== message.chunk || leg.attempt !== message.attempt) return;
         const where = { searchId_provider: { searchId: leg.searchId, provider: leg.provider } };
         if (message.outcome !== 'ok') {
@@ -32,7 +34,10 @@ export class CollectChunkUseCase {
             await tx.asyncSearchLeg.update({ where, data: { attempt: message.attempt + 1 } });
             await this.steps.askChunk(tx, search, leg.provider, leg.chunk, message.attempt + 1, positionOf(leg));
           } else {
-            await tx.asyncSearchLeg.update({ where, data: { state: 'failed', failure: message.outcome, latencyMs: { increment: message.latency_ms } } });
+            await tx.asyncSearchLeg.update({
+              where,
+              data: { state: 'failed', failure: message.outcome, latencyMs: { increment: message.latency_ms } },
+            });
           }
         } else {
           await this.collect(tx, search, message, where);
@@ -48,11 +53,21 @@ export class CollectChunkUseCase {
     this.steps.kick();
   }
 
-  private async collect(tx: Tx, search: LoadedSearch, message: AsyncChunkDeduplicated.Value, where: Prisma.AsyncSearchLegWhereUniqueInput): Promise<void> {
+  private async collect(
+    tx: Tx,
+    search: LoadedSearch,
+    message: AsyncChunkDeduplicated.Value,
+    where: Prisma.AsyncSearchLegWhereUniqueInput,
+  ): Promise<void> {
     const searchId = search.row.id;
     const matching = matchingJobs(message.jobs, matchContext(search));
     const known = new Set(
-      (await tx.asyncSearchResult.findMany({ where: { searchId, jobId: { in: matching.map((j) => j.id) } }, select: { jobId: true } })).map((r) => r.jobId),
+      (
+        await tx.asyncSearchResult.findMany({
+          where: { searchId, jobId: { in: matching.map((j) => j.id) } },
+          select: { jobId: true },
+        })
+      ).map((r) => r.jobId),
     );
     const { pending, held } = await this.steps.inFlight(tx, searchId);
     const room = search.request.limit - search.row.jobsFound - pending - held;
@@ -79,19 +94,32 @@ export class CollectChunkUseCase {
   }
 
   /** New result rows, numbered in collection order; sent to billing now, or held while on_hold. */
-  private async addResults(tx: Tx, search: LoadedSearch, provider: AsyncChunkDeduplicated.Value['provider'], jobs: Job[], onHold: boolean): Promise<void> {
+  private async addResults(
+    tx: Tx,
+    search: LoadedSearch,
+    provider: AsyncChunkDeduplicated.Value['provider'],
+    jobs: Job[],
+    onHold: boolean,
+  ): Promise<void> {
     const batch = onHold ? null : search.row.chargeSeq + 1;
     // One statement over the chunk's jobs as one JSON array: Prisma's createMany bound seven
     // parameters per row and was the busiest part of the orchestrator's profile.
     await tx.$executeRaw`
       INSERT INTO async_search_results (search_id, job_id, seq, provider, state, charge_batch, job)
-      SELECT ${search.row.id}, j.job->>'id', ${search.row.resultSeq}::int + j.n::int, ${provider}::provider, ${onHold ? 'held' : 'pending'}, ${batch}::int, j.job
+      SELECT ${search.row.id}, j.job->>'id', ${search.row.resultSeq}::int + j.n::int, ${provider}::provider,
+        ${onHold ? 'held' : 'pending'}, ${batch}::int, j.job
       FROM jsonb_array_elements(${JSON.stringify(jobs)}::jsonb) WITH ORDINALITY AS j(job, n)`;
     const updated = await tx.asyncSearch.update({
       where: { id: search.row.id },
       data: { resultSeq: { increment: jobs.length }, ...(batch === null ? {} : { chargeSeq: batch }) },
     });
     search.row = updated;
-    if (batch !== null) await this.steps.askCharge(tx, search, batch, jobs.map((j) => j.id));
+    if (batch !== null)
+      await this.steps.askCharge(
+        tx,
+        search,
+        batch,
+        jobs.map((j) => j.id),
+      );
   }
 }

@@ -16,17 +16,45 @@ import {
 
 const AS_OF = Date.parse('2026-11-22T12:00:00Z');
 const job = (id: string, patch: Partial<Job> = {}): Job => ({ ...examples.job(), id, ...patch });
-const leg = (provider: LegView['provider'], patch: Partial<LegView> = {}): LegView => ({ provider, wave: 0, state: 'fetching', failure: null, matched: 0, duplicatesMerged: 0, ...patch });
-const progress = (patch: Partial<Progress> = {}): Progress => ({ status: 'running', limit: 10, jobsFound: 0, capReached: false, pending: 0, held: 0, wave: 0, waves: 1, legs: [leg('own_index')], ...patch });
+const leg = (provider: LegView['provider'], patch: Partial<LegView> = {}): LegView => ({
+  provider,
+  wave: 0,
+  state: 'fetching',
+  failure: null,
+  matched: 0,
+  duplicatesMerged: 0,
+  ...patch,
+});
+const progress = (patch: Partial<Progress> = {}): Progress => ({
+  status: 'running',
+  limit: 10,
+  jobsFound: 0,
+  capReached: false,
+  pending: 0,
+  held: 0,
+  wave: 0,
+  waves: 1,
+  legs: [leg('own_index')],
+  ...patch,
+});
 const context = { filters: {}, strategy: 'max_coverage' as const, minSources: 2, asOf: AS_OF };
 
 describe('matchingJobs and newCandidates', () => {
   it('keeps each job once, checks every filter again and drops closed jobs unless asked', () => {
-    const jobs = [job('job_a'), job('job_b', { title: 'Baker' }), job('job_a'), job('job_c', { status: 'closed', closed_reason: 'filled' })];
+    const jobs = [
+      job('job_a'),
+      job('job_b', { title: 'Baker' }),
+      job('job_a'),
+      job('job_c', { status: 'closed', closed_reason: 'filled' }),
+    ];
     const title = examples.job().title.split(' ')[0]!;
     expect(matchingJobs(jobs, { ...context, filters: { title_or: [title] } }).map((j) => j.id)).toEqual(['job_a']);
     expect(matchingJobs(jobs, context).map((j) => j.id)).toEqual(['job_a', 'job_b']);
-    expect(matchingJobs(jobs, { ...context, filters: { include_closed: true } }).map((j) => j.id)).toEqual(['job_a', 'job_b', 'job_c']);
+    expect(matchingJobs(jobs, { ...context, filters: { include_closed: true } }).map((j) => j.id)).toEqual([
+      'job_a',
+      'job_b',
+      'job_c',
+    ]);
   });
 
   it('consensus keeps jobs seen by min_sources providers, as the chunk shows them', () => {
@@ -52,20 +80,26 @@ describe('chunk tries and legs', () => {
     expect(outcomes).toEqual([...Array(MAX_CHUNK_ATTEMPTS - 1).fill('retry'), 'give_up']);
   });
 
-  it('moves a leg after an ok chunk: exhausted at its end, stopped when done, paused on hold or without room, else on', () => {
-    const next = { kind: 'pages' as const, page: { cursor: 2, page_size: 100 } };
-    expect(legAfterChunk({ next: null, onHold: false, roomLeft: 5, done: false })).toBe('exhausted');
-    expect(legAfterChunk({ next, onHold: false, roomLeft: 0, done: true })).toBe('stopped');
-    expect(legAfterChunk({ next, onHold: true, roomLeft: 5, done: false })).toBe('paused');
-    expect(legAfterChunk({ next, onHold: false, roomLeft: 0, done: false })).toBe('paused');
-    expect(legAfterChunk({ next, onHold: false, roomLeft: 1, done: false })).toBe('fetching');
-  });
+  it(
+    'moves a leg after an ok chunk: exhausted at its end, stopped ' +
+      'when done, paused on hold or without room, else on',
+    () => {
+      const next = { kind: 'pages' as const, page: { cursor: 2, page_size: 100 } };
+      expect(legAfterChunk({ next: null, onHold: false, roomLeft: 5, done: false })).toBe('exhausted');
+      expect(legAfterChunk({ next, onHold: false, roomLeft: 0, done: true })).toBe('stopped');
+      expect(legAfterChunk({ next, onHold: true, roomLeft: 5, done: false })).toBe('paused');
+      expect(legAfterChunk({ next, onHold: false, roomLeft: 0, done: false })).toBe('paused');
+      expect(legAfterChunk({ next, onHold: false, roomLeft: 1, done: false })).toBe('fetching');
+    },
+  );
 });
 
 describe('nextStep (the async search state machine)', () => {
   it('waits while chunks are in flight or billing has not answered', () => {
     expect(nextStep(progress())).toEqual({ kind: 'wait' });
-    expect(nextStep(progress({ pending: 3, legs: [leg('own_index', { state: 'exhausted' })] }))).toEqual({ kind: 'wait' });
+    expect(nextStep(progress({ pending: 3, legs: [leg('own_index', { state: 'exhausted' })] }))).toEqual({
+      kind: 'wait',
+    });
   });
 
   it('finishes at limit or cap, but only once billing answered every batch in flight', () => {
@@ -77,8 +111,14 @@ describe('nextStep (the async search state machine)', () => {
   it('finishes when the last wave is exhausted; cheapest_first asks the partners only while short of limit', () => {
     const ownDone = [leg('own_index', { state: 'exhausted' })];
     expect(nextStep(progress({ legs: ownDone, jobsFound: 3, waves: 2 }))).toEqual({ kind: 'next_wave' });
-    expect(nextStep(progress({ legs: ownDone, jobsFound: 10, waves: 2 }))).toEqual({ kind: 'finish', status: 'completed' });
-    expect(nextStep(progress({ legs: ownDone, jobsFound: 3, waves: 2, wave: 1 }))).toEqual({ kind: 'finish', status: 'completed' });
+    expect(nextStep(progress({ legs: ownDone, jobsFound: 10, waves: 2 }))).toEqual({
+      kind: 'finish',
+      status: 'completed',
+    });
+    expect(nextStep(progress({ legs: ownDone, jobsFound: 3, waves: 2, wave: 1 }))).toEqual({
+      kind: 'finish',
+      status: 'completed',
+    });
   });
 
   it('asks paused legs again once room came back, never on hold', () => {
@@ -90,16 +130,22 @@ describe('nextStep (the async search state machine)', () => {
   });
 
   it('does nothing more once final', () => {
-    for (const status of ['completed', 'partial', 'failed'] as const) expect(nextStep(progress({ status, jobsFound: 10 }))).toEqual({ kind: 'wait' });
+    for (const status of ['completed', 'partial', 'failed'] as const)
+      expect(nextStep(progress({ status, jobsFound: 10 }))).toEqual({ kind: 'wait' });
   });
 
   it('ends partial when a provider failed, failed when every provider failed and nothing was collected', () => {
     const failedA = leg('provider_a', { state: 'failed', failure: 'provider_error' });
     expect(finalStatus([failedA, leg('provider_b', { state: 'exhausted' })], 5)).toBe('partial');
-    expect(finalStatus([failedA, leg('provider_b', { state: 'failed', failure: 'provider_timeout' })], 0)).toBe('failed');
+    expect(finalStatus([failedA, leg('provider_b', { state: 'failed', failure: 'provider_timeout' })], 0)).toBe(
+      'failed',
+    );
     expect(finalStatus([failedA], 2)).toBe('partial');
     expect(finalStatus([leg('own_index', { state: 'exhausted' })], 0)).toBe('completed');
-    expect(nextStep(progress({ legs: [failedA, leg('own_index', { state: 'exhausted' })], jobsFound: 1 }))).toEqual({ kind: 'finish', status: 'partial' });
+    expect(nextStep(progress({ legs: [failedA, leg('own_index', { state: 'exhausted' })], jobsFound: 1 }))).toEqual({
+      kind: 'finish',
+      status: 'partial',
+    });
   });
 });
 
@@ -109,7 +155,11 @@ describe('metadata', () => {
     const coverage = coverageCounts([job('job_c', { salary: null, seniority: null })], counts);
     const metadata = searchMetadata({
       requestId: 'req_1',
-      legs: [leg('own_index', { state: 'exhausted', matched: 2, duplicatesMerged: 1 }), leg('provider_a', { state: 'exhausted', matched: 0 }), leg('provider_b', { state: 'failed', failure: 'provider_timeout' })],
+      legs: [
+        leg('own_index', { state: 'exhausted', matched: 2, duplicatesMerged: 1 }),
+        leg('provider_a', { state: 'exhausted', matched: 0 }),
+        leg('provider_b', { state: 'failed', failure: 'provider_timeout' }),
+      ],
       contributions: { own_index: 3 },
       coverage,
       jobsFound: 3,
@@ -127,7 +177,12 @@ describe('metadata', () => {
       duplicates_merged: 1,
       credits_remaining: 7,
       latency_ms: 1234,
-      providers: { tried: ['own_index', 'provider_a', 'provider_b'], hit: ['own_index'], failed: [{ provider: 'provider_b', code: 'provider_timeout' }], contributions: { own_index: 3, provider_a: 0 } },
+      providers: {
+        tried: ['own_index', 'provider_a', 'provider_b'],
+        hit: ['own_index'],
+        failed: [{ provider: 'provider_b', code: 'provider_timeout' }],
+        contributions: { own_index: 3, provider_a: 0 },
+      },
     });
   });
 

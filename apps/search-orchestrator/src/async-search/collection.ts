@@ -3,7 +3,16 @@
  * jobs of a chunk the search collects, when a failed chunk is tried again, what the search does
  * next, and how it ends. The use cases apply them inside the search's locked transaction.
  */
-import type { AsyncSearchFinalStatus, AsyncSearchStatus, ChunkPosition, Filters, Job, ProviderSlug, SearchMetadata, WaterfallStrategy } from '@jobs/contracts';
+import type {
+  AsyncSearchFinalStatus,
+  AsyncSearchStatus,
+  ChunkPosition,
+  Filters,
+  Job,
+  ProviderSlug,
+  SearchMetadata,
+  WaterfallStrategy,
+} from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
 import { COVERAGE_FIELDS, fieldCoverage } from '@jobs/search-metadata';
 import { sourceCount } from '@jobs/waterfall';
@@ -18,7 +27,10 @@ export const CHUNK_SIZE = 200;
 export const MAX_CHUNK_ATTEMPTS = 3;
 /** A running search with no step for this long is re-driven by the sweeper (its chunks and charges asked again). */
 export const STALL_MS = 30_000;
-/** A search with no step for this long is re-driven even though a hop still holds messages for it (one that never drains). */
+/**
+ * A search with no step for this long is re-driven even though a hop still holds messages for it (one that never
+ * drains).
+ */
 export const STUCK_MS = 10 * 60_000;
 
 export type LegState = 'fetching' | 'paused' | 'exhausted' | 'failed' | 'stopped';
@@ -76,7 +88,12 @@ export function afterFailedChunk(attempt: number): 'retry' | 'give_up' {
 }
 
 /** Where a leg goes after an ok chunk. */
-export function legAfterChunk(input: { next: ChunkPosition | null; onHold: boolean; roomLeft: number; done: boolean }): LegState {
+export function legAfterChunk(input: {
+  next: ChunkPosition | null;
+  onHold: boolean;
+  roomLeft: number;
+  done: boolean;
+}): LegState {
   if (input.next === null) return 'exhausted';
   if (input.done) return 'stopped';
   if (input.onHold || input.roomLeft <= 0) return 'paused';
@@ -117,7 +134,8 @@ export function nextStep(p: Progress): Step {
   const room = p.limit - p.jobsFound - p.pending - p.held;
   const paused = p.legs.filter((leg) => leg.state === 'paused');
   if (paused.length > 0 && room > 0) return { kind: 'drive', providers: paused.map((leg) => leg.provider) };
-  if (p.pending > 0 || p.legs.some((leg) => leg.state === 'fetching' || leg.state === 'paused')) return { kind: 'wait' };
+  if (p.pending > 0 || p.legs.some((leg) => leg.state === 'fetching' || leg.state === 'paused'))
+    return { kind: 'wait' };
   if (p.wave < p.waves - 1) return { kind: 'next_wave' };
   return { kind: 'finish', status: finalStatus(p.legs, p.jobsFound) };
 }
@@ -157,11 +175,16 @@ export interface MetadataInput {
 
 /** The finished search's metadata, like a sync search's, over every job it collected. */
 export function searchMetadata(input: MetadataInput): SearchMetadata {
-  const failed = input.legs.filter((leg) => leg.failure !== null).map((leg) => ({ provider: leg.provider, code: leg.failure! }));
+  const failed = input.legs
+    .filter((leg) => leg.failure !== null)
+    .map((leg) => ({ provider: leg.provider, code: leg.failure! }));
   const contributions: Partial<Record<ProviderSlug, number>> = {};
-  for (const leg of input.legs) if (leg.failure === null) contributions[leg.provider] = input.contributions[leg.provider] ?? 0;
+  for (const leg of input.legs)
+    if (leg.failure === null) contributions[leg.provider] = input.contributions[leg.provider] ?? 0;
   const field_coverage: Record<string, number> = {};
-  for (const field of COVERAGE_FIELDS) field_coverage[field] = input.jobsFound === 0 ? 0 : Math.round(((input.coverage[field] ?? 0) / input.jobsFound) * 1000) / 1000;
+  for (const field of COVERAGE_FIELDS)
+    field_coverage[field] =
+      input.jobsFound === 0 ? 0 : Math.round(((input.coverage[field] ?? 0) / input.jobsFound) * 1000) / 1000;
   return {
     request_id: input.requestId,
     status: failed.length > 0 ? 'partial' : 'complete',
@@ -170,7 +193,12 @@ export function searchMetadata(input: MetadataInput): SearchMetadata {
     // dedupe's count per chunk: records merged into a job that existed before them (sightings included)
     duplicates_merged: input.legs.reduce((sum, leg) => sum + leg.duplicatesMerged, 0),
     credits_remaining: input.creditsRemaining,
-    providers: { tried: input.legs.map((leg) => leg.provider), hit: input.legs.filter((leg) => leg.matched > 0).map((leg) => leg.provider), failed, contributions },
+    providers: {
+      tried: input.legs.map((leg) => leg.provider),
+      hit: input.legs.filter((leg) => leg.matched > 0).map((leg) => leg.provider),
+      failed,
+      contributions,
+    },
     field_coverage,
     latency_ms: Math.max(0, Math.round(input.latencyMs)),
   };

@@ -37,7 +37,9 @@ export class CreateAsyncSearchUseCase {
       waves = planWaterfall(query.request, message.providers_enabled).waves;
     } catch (error) {
       if (!(error instanceof ProviderNotOnPlanError)) throw error;
-      throw new QueryFailure('plan_required', `Your plan does not include ${error.providers.join(', ')}.`, { required_plan: cheapestPlanFor(error.providers) });
+      throw new QueryFailure('plan_required', `Your plan does not include ${error.providers.join(', ')}.`, {
+        required_plan: cheapestPlanFor(error.providers),
+      });
     }
     try {
       const row = await this.prisma.$transaction(async (tx) => {
@@ -67,29 +69,57 @@ export class CreateAsyncSearchUseCase {
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // the same search created concurrently (a retry racing the first attempt)
-      return this.sameAccount(await this.prisma.asyncSearch.findUniqueOrThrow({ where: { id: query.search_id } }), message);
+      return this.sameAccount(
+        await this.prisma.asyncSearch.findUniqueOrThrow({ where: { id: query.search_id } }),
+        message,
+      );
     }
   }
 
   private sameAccount(row: Prisma.AsyncSearchGetPayload<object>, message: Message): AsyncSearch {
-    if (row.accountId !== message.account_id || row.mode !== message.mode) throw new QueryFailure('not_found', `No async search ${row.id}.`);
+    if (row.accountId !== message.account_id || row.mode !== message.mode)
+      throw new QueryFailure('not_found', `No async search ${row.id}.`);
     return acceptedView(row);
   }
 
   private async completeFromSandbox(tx: Tx, row: Prisma.AsyncSearchGetPayload<object>): Promise<void> {
     const search = loadSearch(row);
-    const request = { filters: search.request.filters, waterfall: search.request.waterfall, limit: 100, dry_run: false };
+    const request = {
+      filters: search.request.filters,
+      waterfall: search.request.waterfall,
+      limit: 100,
+      dry_run: false,
+    };
     const jobs = matchingSandboxJobs(request).slice(0, search.request.limit);
     await tx.asyncSearchResult.createMany({
-      data: jobs.map((job, i) => ({ searchId: row.id, jobId: job.id, seq: i + 1, provider: job.sources[0]?.provider ?? 'own_index', state: 'collected', job: job as unknown as Prisma.InputJsonValue })),
+      data: jobs.map((job, i) => ({
+        searchId: row.id,
+        jobId: job.id,
+        seq: i + 1,
+        provider: job.sources[0]?.provider ?? 'own_index',
+        state: 'collected',
+        job: job as unknown as Prisma.InputJsonValue,
+      })),
     });
     const planned = plannedProviders(request);
     search.row = await tx.asyncSearch.update({
       where: { id: row.id },
-      data: { status: 'running', jobsFound: jobs.length, resultSeq: jobs.length, coverageCounts: coverageCounts(jobs) as Prisma.InputJsonValue },
+      data: {
+        status: 'running',
+        jobsFound: jobs.length,
+        resultSeq: jobs.length,
+        coverageCounts: coverageCounts(jobs) as Prisma.InputJsonValue,
+      },
     });
     await tx.asyncSearchLeg.createMany({
-      data: planned.map((provider) => ({ searchId: row.id, provider, wave: 0, state: 'exhausted', position: { kind: 'pages', page: null }, matched: jobs.some((j) => j.sources.some((s) => s.provider === provider)) ? 1 : 0 })),
+      data: planned.map((provider) => ({
+        searchId: row.id,
+        provider,
+        wave: 0,
+        state: 'exhausted',
+        position: { kind: 'pages', page: null },
+        matched: jobs.some((j) => j.sources.some((s) => s.provider === provider)) ? 1 : 0,
+      })),
     });
     search.status = 'running';
     const legs = await tx.asyncSearchLeg.findMany({ where: { searchId: row.id } });

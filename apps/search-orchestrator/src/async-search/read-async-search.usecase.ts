@@ -27,13 +27,15 @@ export class ReadAsyncSearchUseCase {
 
   async execute(message: Message, query: GetQuery): Promise<AsyncSearch> {
     const row = await this.prisma.asyncSearch.findUnique({ where: { id: query.search_id } });
-    if (!row || row.accountId !== message.account_id || row.mode !== message.mode) throw new QueryFailure('not_found', `No async search ${query.search_id}.`);
+    if (!row || row.accountId !== message.account_id || row.mode !== message.mode)
+      throw new QueryFailure('not_found', `No async search ${query.search_id}.`);
     if (!(READABLE as readonly string[]).includes(row.status)) return asyncSearchView(row);
     const scope = asyncCursorScope(row.accountId, row.id);
     let after = 0;
     if (query.read.cursor !== undefined) {
       const position = this.cursors.decode(scope, query.read.cursor, PositionSchema);
-      if (!position) throw new QueryFailure('invalid_request', 'cursor: not a cursor of this search.', { param: 'cursor' });
+      if (!position)
+        throw new QueryFailure('invalid_request', 'cursor: not a cursor of this search.', { param: 'cursor' });
       after = position.after;
     }
     const rows = await this.prisma.asyncSearchResult.findMany({
@@ -43,7 +45,9 @@ export class ReadAsyncSearchUseCase {
       select: { seq: true, job: true },
     });
     const page = keysetPage(rows, query.read.limit);
-    const nextCursor = nextCursorOf(page, (last) => this.cursors.encode(scope, { after: last.seq } satisfies AsyncPagePosition));
+    const nextCursor = nextCursorOf(page, (last) =>
+      this.cursors.encode(scope, { after: last.seq } satisfies AsyncPagePosition),
+    );
     return asyncSearchView(row, { data: page.rows.map((r) => JobSchema.parse(r.job)), nextCursor });
   }
 }

@@ -17,7 +17,11 @@ export class ResumeSearchesUseCase {
   ) {}
 
   async forAccount(accountId: string): Promise<void> {
-    const held = await this.prisma.asyncSearch.findMany({ where: { accountId, status: 'on_hold' }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+    const held = await this.prisma.asyncSearch.findMany({
+      where: { accountId, status: 'on_hold' },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+    });
     for (const { id } of held) await this.resume(id);
   }
 
@@ -37,11 +41,18 @@ export class ResumeSearchesUseCase {
   }
 
   private async releaseHeld(tx: Tx, search: LoadedSearch): Promise<void> {
-    const rows = await tx.asyncSearchResult.findMany({ where: { searchId: search.row.id, state: 'held' }, orderBy: { seq: 'asc' }, select: { jobId: true } });
+    const rows = await tx.asyncSearchResult.findMany({
+      where: { searchId: search.row.id, state: 'held' },
+      orderBy: { seq: 'asc' },
+      select: { jobId: true },
+    });
     for (let start = 0; start < rows.length; start += CHUNK_SIZE) {
       const jobIds = rows.slice(start, start + CHUNK_SIZE).map((r) => r.jobId);
       const batch = search.row.chargeSeq + 1;
-      await tx.asyncSearchResult.updateMany({ where: { searchId: search.row.id, jobId: { in: jobIds } }, data: { state: 'pending', chargeBatch: batch } });
+      await tx.asyncSearchResult.updateMany({
+        where: { searchId: search.row.id, jobId: { in: jobIds } },
+        data: { state: 'pending', chargeBatch: batch },
+      });
       search.row = await tx.asyncSearch.update({ where: { id: search.row.id }, data: { chargeSeq: batch } });
       await this.steps.askCharge(tx, search, batch, jobIds);
     }

@@ -42,7 +42,13 @@ export class CollectBatchUseCase {
       return;
     }
     const { state, complete, batches } = recorded;
-    annotateStage({ 'search.id': message.search_id, providers, 'records.in': message.batches.reduce((sum, b) => sum + b.records_in, 0), 'batch.jobs': message.jobs.length, 'wave.complete': complete });
+    annotateStage({
+      'search.id': message.search_id,
+      providers,
+      'records.in': message.batches.reduce((sum, b) => sum + b.records_in, 0),
+      'batch.jobs': message.jobs.length,
+      'wave.complete': complete,
+    });
     if (!complete) return;
     // The wave is in. Enough unique matching jobs, or no wave left: answer. Otherwise ask the next wave.
     const result = await this.completeSearch.result(state, batches);

@@ -2,7 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { Topics, type Job, type SearchContinuation } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { fieldCoverage } from '@jobs/search-metadata';
-import { assembleSearchResult, estimateFromCounts, firstPageMayContinue, hasMore, nextPositions, providersWithMore, type ProviderBatch, type SearchResult } from '@jobs/waterfall';
+import {
+  assembleSearchResult,
+  estimateFromCounts,
+  firstPageMayContinue,
+  hasMore,
+  nextPositions,
+  providersWithMore,
+  type ProviderBatch,
+  type SearchResult,
+} from '@jobs/waterfall';
 import { requestFingerprint, ResultSetStore, type ResultSet } from './result-sets.store.js';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { SearchMetrics } from './search-metrics.js';
@@ -82,7 +91,11 @@ export class CompleteSearchUseCase {
    * `offset`. A round that brought nothing for the page while some provider still has more (its
    * records were all jobs the set had) reads again, within the request's deadline.
    */
-  private async extend(state: SearchState, extension: NonNullable<SearchState['extension']>, gathered?: ProviderBatch[]): Promise<void> {
+  private async extend(
+    state: SearchState,
+    extension: NonNullable<SearchState['extension']>,
+    gathered?: ProviderBatch[],
+  ): Promise<void> {
     const { request } = state.request;
     const set = await this.resultSets.load(extension.set);
     if (!set) return this.refuse(state.request, 'This cursor has expired. Start the search again without a cursor.');
@@ -90,18 +103,48 @@ export class CompleteSearchUseCase {
     const round = await this.result(state, batches);
     const known = new Set(set.matching.map((job) => job.id));
     const fresh = round.matching.filter((job) => !known.has(job.id));
-    const grown: ResultSet = { ...set, matching: [...set.matching, ...fresh], positions: { ...set.positions, ...nextPositions(state.plan.providers, state.plan.providers, batches, state.from ?? {}) } };
+    const grown: ResultSet = {
+      ...set,
+      matching: [...set.matching, ...fresh],
+      positions: {
+        ...set.positions,
+        ...nextPositions(state.plan.providers, state.plan.providers, batches, state.from ?? {}),
+      },
+    };
     await this.resultSets.grow(extension.set, grown, fresh, extension.round);
     const more = hasMore(grown.positions ?? {});
     const askAgain = providersWithMore(state.plan.providers, grown.positions ?? {});
-    if (grown.matching.length < extension.offset + request.limit && askAgain.length > 0 && extension.round < MAX_EXTENSION_ROUNDS && Date.now() < state.request.deadline_at - EXTENSION_MARGIN_MS) {
+    if (
+      grown.matching.length < extension.offset + request.limit &&
+      askAgain.length > 0 &&
+      extension.round < MAX_EXTENSION_ROUNDS &&
+      Date.now() < state.request.deadline_at - EXTENSION_MARGIN_MS
+    ) {
       // the page is not full yet: read further (twice as many per provider after a round that brought nothing new)
-      const want = fresh.length === 0 ? Math.min(100, (extension.want ?? request.limit) * 2) : (extension.want ?? request.limit);
-      await this.fanOut.firstWave({ ...state, plan: { ...state.plan, providers: askAgain, waves: [askAgain] }, wave: 0, from: grown.positions, extension: { ...extension, round: extension.round + 1, want } });
+      const want =
+        fresh.length === 0 ? Math.min(100, (extension.want ?? request.limit) * 2) : (extension.want ?? request.limit);
+      await this.fanOut.firstWave({
+        ...state,
+        plan: { ...state.plan, providers: askAgain, waves: [askAgain] },
+        wave: 0,
+        from: grown.positions,
+        extension: { ...extension, round: extension.round + 1, want },
+      });
       return;
     }
-    const continuation = { set: extension.set, fingerprint: extension.fingerprint, page_start: extension.offset, set_size: grown.matching.length, more };
-    await this.publishPage(state.request, grown.matching.slice(extension.offset, extension.offset + request.limit), round.metadata, continuation);
+    const continuation = {
+      set: extension.set,
+      fingerprint: extension.fingerprint,
+      page_start: extension.offset,
+      set_size: grown.matching.length,
+      more,
+    };
+    await this.publishPage(
+      state.request,
+      grown.matching.slice(extension.offset, extension.offset + request.limit),
+      round.metadata,
+      continuation,
+    );
     this.metrics.searchAnswered(request.waterfall.strategy, round.metadata.status);
   }
 
@@ -145,7 +188,12 @@ export class CompleteSearchUseCase {
    * charges them, mints the next cursor and tells the gateway which jobs are returned; the page's
    * weight crosses one hop, not two.
    */
-  async publishPage(search: SearchState['request'], data: Job[], metadata: SearchResult['metadata'], continuation: SearchContinuation | null): Promise<void> {
+  async publishPage(
+    search: SearchState['request'],
+    data: Job[],
+    metadata: SearchResult['metadata'],
+    continuation: SearchContinuation | null,
+  ): Promise<void> {
     const { search_id: searchId } = search;
     await Promise.all([
       this.publisher.publish(Topics.SearchPageGathered, {

@@ -9,7 +9,10 @@ import type { ChunkPosition } from '@jobs/contracts';
 const storeAfter = (position: ChunkPosition | null | undefined) => (position?.kind === 'store' ? position.after : null);
 const pageFrom = (position: ChunkPosition | null | undefined) => (position?.kind === 'pages' ? position.page : null);
 
-/** Asks every provider of a search's current wave: the partners in one request to the provider-fetcher, the own index from the store. */
+/**
+ * Asks every provider of a search's current wave: the partners in one request to the provider-fetcher, the own index
+ * from the store.
+ */
 @Injectable()
 export class FanOutUseCase {
   constructor(
@@ -31,7 +34,13 @@ export class FanOutUseCase {
   private async askWave(state: SearchState): Promise<void> {
     const { request } = state;
     const providers = state.plan.waves[state.wave]!;
-    annotateStage({ 'search.id': request.search_id, 'search.strategy': state.plan.strategy, 'search.wave': state.wave, 'search.wave_providers': providers.join(','), 'search.limit': request.request.limit });
+    annotateStage({
+      'search.id': request.search_id,
+      'search.strategy': state.plan.strategy,
+      'search.wave': state.wave,
+      'search.wave_providers': providers.join(','),
+      'search.limit': request.request.limit,
+    });
     const dryRun = request.request.dry_run === true;
     // A dry run needs no jobs, only counts: the store counts every match (set-based) and each
     // partner reports its total with a first page of one record, which is not merged (count_only):
@@ -44,18 +53,30 @@ export class FanOutUseCase {
       ? this.publisher.publish(Topics.ProviderRecordsFetched, {
           v: 1,
           search_id: request.search_id,
-          batches: [{ provider: 'own_index', outcome: 'ok', latency_ms: 0, fetched_at: new Date().toISOString(), records: [] }],
+          batches: [
+            { provider: 'own_index', outcome: 'ok', latency_ms: 0, fetched_at: new Date().toISOString(), records: [] },
+          ],
           index_query: {
             filters: request.request.filters,
             want,
             scope: { providers_routable: request.providers_enabled },
             after: storeAfter(state.from?.own_index),
-            ...(dryRun ? { count: { account_id: request.account_id, min_sources: request.request.waterfall.strategy === 'consensus' ? request.request.waterfall.min_sources : 1 } } : {}),
+            ...(dryRun
+              ? {
+                  count: {
+                    account_id: request.account_id,
+                    min_sources:
+                      request.request.waterfall.strategy === 'consensus' ? request.request.waterfall.min_sources : 1,
+                  },
+                }
+              : {}),
           },
         })
       : undefined;
     // the wave's partners in one request: one fetcher calls them side by side and answers once
-    const asks = providers.filter((provider) => provider !== 'own_index').map((provider) => ({ provider, from: pageFrom(state.from?.[provider]) }));
+    const asks = providers
+      .filter((provider) => provider !== 'own_index')
+      .map((provider) => ({ provider, from: pageFrom(state.from?.[provider]) }));
     const partners =
       asks.length > 0
         ? this.publisher.publish(Topics.ProviderFetchRequested, {

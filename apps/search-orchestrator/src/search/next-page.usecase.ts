@@ -27,15 +27,27 @@ export class NextPageUseCase {
   async execute(message: SearchRequested.Value, rawCursor: string): Promise<void> {
     const started = Date.now();
     const cursor = this.cursors.decode(searchCursorScope(message.account_id), rawCursor, SearchCursorPositionSchema);
-    if (!cursor) return this.completeSearch.refuse(message, 'This cursor was not issued for this account. Send a next_cursor exactly as received.');
+    if (!cursor)
+      return this.completeSearch.refuse(
+        message,
+        'This cursor was not issued for this account. Send a next_cursor exactly as received.',
+      );
     if (cursor.fingerprint !== requestFingerprint(message.account_id, message.request)) {
-      return this.completeSearch.refuse(message, 'Send the same filters, waterfall and limit on every page of a search (only waterfall.max_credits may change).');
+      return this.completeSearch.refuse(
+        message,
+        'Send the same filters, waterfall and limit on every page of a search (only waterfall.max_credits may change).',
+      );
     }
     const set = await this.resultSets.load(cursor.set);
-    if (!set) return this.completeSearch.refuse(message, 'This cursor has expired. Start the search again without a cursor.');
+    if (!set)
+      return this.completeSearch.refuse(message, 'This cursor has expired. Start the search again without a cursor.');
     // The set's own fingerprint names the account that ran it: a cursor pointing at another
     // account's set is refused even if it was signed (a leaked CURSOR_SECRET reads no one else's jobs).
-    if (set.fingerprint !== cursor.fingerprint) return this.completeSearch.refuse(message, 'This cursor was not issued for this account. Send a next_cursor exactly as received.');
+    if (set.fingerprint !== cursor.fingerprint)
+      return this.completeSearch.refuse(
+        message,
+        'This cursor was not issued for this account. Send a next_cursor exactly as received.',
+      );
     const { limit } = message.request;
     const positions = set.positions ?? {};
     const plan = planWaterfall(message.request, message.providers_enabled);
@@ -53,7 +65,18 @@ export class NextPageUseCase {
       return;
     }
     const data = set.matching.slice(cursor.offset, cursor.offset + limit);
-    const continuation = { set: cursor.set, fingerprint: cursor.fingerprint, page_start: cursor.offset, set_size: set.matching.length, more: hasMore(positions) };
-    await this.completeSearch.publishPage(message, data, { ...set.metadata, latency_ms: Date.now() - started }, continuation);
+    const continuation = {
+      set: cursor.set,
+      fingerprint: cursor.fingerprint,
+      page_start: cursor.offset,
+      set_size: set.matching.length,
+      more: hasMore(positions),
+    };
+    await this.completeSearch.publishPage(
+      message,
+      data,
+      { ...set.metadata, latency_ms: Date.now() - started },
+      continuation,
+    );
   }
 }

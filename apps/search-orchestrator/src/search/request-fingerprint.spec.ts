@@ -17,6 +17,8 @@ describe('requestFingerprint (what the pages of one result set must share)', () 
     expect(requestFingerprint('acc_1', request({ ...base, limit: 11 }))).not.toBe(one);
     expect(requestFingerprint('acc_1', request({ ...base, filters: { title_or: ['analyst'] } }))).not.toBe(one);
     expect(requestFingerprint('acc_1', request({ ...base, waterfall: { strategy: 'cheapest_first' } }))).not.toBe(one);
-    expect(requestFingerprint('acc_1', request({ ...base, waterfall: { ...base.waterfall, providers: ['own_index'] } }))).not.toBe(one);
+    expect(
+      requestFingerprint('acc_1', request({ ...base, waterfall: { ...base.waterfall, providers: ['own_index'] } })),
+    ).not.toBe(one);
   });
 });

@@ -16,7 +16,12 @@ const id = (name: string) => {
 };
 const job = (jobId: string, title = 'Engineer'): Job => ({ ...examples.job(), id: jobId, title });
 const metadata = examples.searchPageGathered().response.metadata;
-const set = (matching: Job[]): ResultSet => ({ matching, metadata, fingerprint: 'fp', positions: { provider_a: null } });
+const set = (matching: Job[]): ResultSet => ({
+  matching,
+  metadata,
+  fingerprint: 'fp',
+  positions: { provider_a: null },
+});
 
 afterAll(async () => {
   await redis.del(...used);
@@ -26,7 +31,13 @@ afterAll(async () => {
 it("keeps a first page's set as ids over the search's gathered messages, moved (not copied) to the set", async () => {
   const searchId = id('first');
   const gathered = gatheredMessagesKey(searchId);
-  await redis.hset(gathered, 'provider_a,provider_b', JSON.stringify({ jobs: [job('job_a'), job('job_b'), job('job_x')], batches: [] }), 'provider_d', JSON.stringify({ jobs: [job('job_d'), job('job_a')], batches: [] }));
+  await redis.hset(
+    gathered,
+    'provider_a,provider_b',
+    JSON.stringify({ jobs: [job('job_a'), job('job_b'), job('job_x')], batches: [] }),
+    'provider_d',
+    JSON.stringify({ jobs: [job('job_d'), job('job_a')], batches: [] }),
+  );
   // page order is the set's, whatever the messages' order; a job in no page (job_x) is simply not listed
   await store.keep(searchId, set([job('job_d'), job('job_a'), job('job_b')]), gathered);
   expect(await redis.exists(gathered)).toBe(0);
@@ -40,7 +51,12 @@ it("keeps a first page's set as ids over the search's gathered messages, moved (
   // a round that grows the set appends its new jobs only
   await store.grow(searchId, set([...loaded!.matching, job('job_e', 'Designer')]), [job('job_e', 'Designer')], 1);
   const grown = await store.load(searchId);
-  expect(grown?.matching.map((j) => [j.id, j.title])).toEqual([['job_d', 'Engineer'], ['job_a', 'Engineer'], ['job_b', 'Engineer'], ['job_e', 'Designer']]);
+  expect(grown?.matching.map((j) => [j.id, j.title])).toEqual([
+    ['job_d', 'Engineer'],
+    ['job_a', 'Engineer'],
+    ['job_b', 'Engineer'],
+    ['job_e', 'Designer'],
+  ]);
 });
 
 it('keeps a set without jobs when nothing was gathered (every provider timed out)', async () => {

@@ -29,7 +29,10 @@ const jobsKey = (id: string) => `orchestrator:resultset:${id}:jobs`;
  * not one of them: it caps what one request may charge, not which jobs the set holds, so a walk
  * within a budget sends each page what is left of it.
  */
-export function requestFingerprint(accountId: string, request: Pick<JobSearchRequest, 'filters' | 'waterfall' | 'limit'>): string {
+export function requestFingerprint(
+  accountId: string,
+  request: Pick<JobSearchRequest, 'filters' | 'waterfall' | 'limit'>,
+): string {
   const { max_credits: _perRequestCap, ...waterfall } = request.waterfall;
   return digestOf({ accountId, filters: request.filters, waterfall, limit: request.limit }, 'base64url');
 }
@@ -50,7 +53,10 @@ const stored = ({ matching, ...set }: ResultSet): StoredSet => ({ ...set, ids: m
 export class ResultSetStore {
   constructor(private readonly redis: Redis) {}
 
-  /** A first page's set, whose jobs are all in the search's gathered messages (the hash under `gatheredKey`, moved here). */
+  /**
+   * A first page's set, whose jobs are all in the search's gathered messages (the hash under `gatheredKey`, moved
+   * here).
+   */
   async keep(id: string, set: ResultSet, gatheredKey: string): Promise<void> {
     const write = this.redis.multi().set(key(id), JSON.stringify(stored(set)), 'EX', RESULT_SET_TTL_SECONDS);
     // a set without jobs (every provider timed out) may have no gathered messages at all

@@ -16,9 +16,18 @@ export class SearchMetrics {
 
   constructor() {
     const meter = jobsMeter();
-    this.started = meter.createCounter('searches_started_total', { description: 'Sync searches fanned out to providers (first pages), by strategy.' });
-    this.answered = meter.createCounter('searches_answered_total', { description: 'Sync searches answered (first pages, handed to billing or answered as an estimate or refusal), by strategy and outcome.' });
-    this.asyncFinished = meter.createCounter('async_searches_finished_total', { description: 'Async searches that reached a terminal status (completed, partial, failed).' });
+    this.started = meter.createCounter('searches_started_total', {
+      description: 'Sync searches fanned out to providers (first pages), by strategy.',
+    });
+    this.answered = meter.createCounter('searches_answered_total', {
+      description:
+        'Sync searches answered (first pages, handed to billing or ' +
+        'answered as an estimate or refusal), by strategy and ' +
+        'outcome.',
+    });
+    this.asyncFinished = meter.createCounter('async_searches_finished_total', {
+      description: 'Async searches that reached a terminal status (completed, partial, failed).',
+    });
   }
 
   searchStarted(strategy: string): void {

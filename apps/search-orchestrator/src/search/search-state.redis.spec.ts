@@ -11,51 +11,92 @@ const searchId = `srch_test_${randomUUID()}`;
 const job = (id: string) => ({ ...examples.job(), id });
 
 afterAll(async () => {
-  await redis.del(`orchestrator:search:${searchId}`, `orchestrator:search:${searchId}:pending`, `orchestrator:search:${searchId}:batches`);
+  await redis.del(
+    `orchestrator:search:${searchId}`,
+    `orchestrator:search:${searchId}:pending`,
+    `orchestrator:search:${searchId}:batches`,
+  );
   await redis.zrem('orchestrator:deadlines', searchId);
   redis.disconnect();
 });
 
-it("completes a wave with the message that brings its last provider, giving every recorded message's batches, this one's last", async () => {
-  const request = { ...examples.searchRequested(), search_id: searchId };
-  const plan: SearchState['plan'] = { strategy: 'max_coverage', providers: ['provider_a', 'provider_b', 'provider_d'], waves: [['provider_a', 'provider_b', 'provider_d']] };
-  await store.open(searchId, { request, plan, wave: 0, startedAt: Date.now() }, 60);
+it(
+  'completes a wave with the message that brings its last ' +
+    "provider, giving every recorded message's batches, this " +
+    "one's last",
+  async () => {
+    const request = { ...examples.searchRequested(), search_id: searchId };
+    const plan: SearchState['plan'] = {
+      strategy: 'max_coverage',
+      providers: ['provider_a', 'provider_b', 'provider_d'],
+      waves: [['provider_a', 'provider_b', 'provider_d']],
+    };
+    await store.open(searchId, { request, plan, wave: 0, startedAt: Date.now() }, 60);
 
-  const first: GatheredMessage = { jobs: [job('job_a1'), job('job_b1')], batches: [
-    { provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_a1'] },
-    { provider: 'provider_b', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_b1'] },
-  ] };
-  const recorded = await store.recordGathered(searchId, first, 60);
-  expect(recorded).toMatchObject({ complete: false, firstTime: true });
-  expect(recorded?.batches).toBeUndefined();
+    const first: GatheredMessage = {
+      jobs: [job('job_a1'), job('job_b1')],
+      batches: [
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_a1'] },
+        { provider: 'provider_b', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_b1'] },
+      ],
+    };
+    const recorded = await store.recordGathered(searchId, first, 60);
+    expect(recorded).toMatchObject({ complete: false, firstTime: true });
+    expect(recorded?.batches).toBeUndefined();
 
-  // the last provider's part: the wave is complete, the earlier part comes back from Redis
-  const last: GatheredMessage = { jobs: [job('job_d1'), job('job_a1')], batches: [{ provider: 'provider_d', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_d1', 'job_a1'] }] };
-  const completed = await store.recordGathered(searchId, last, 60);
-  expect(completed).toMatchObject({ complete: true, firstTime: true, state: { wave: 0 } });
-  expect(completed!.batches!.map((b) => [b.provider, b.jobs.map((j) => j.id)])).toEqual([
-    ['provider_a', ['job_a1']],
-    ['provider_b', ['job_b1']],
-    ['provider_d', ['job_d1', 'job_a1']],
-  ]);
-  // and a later reader (a deadline completion) gets the same batches (a hash of large values keeps no order)
-  expect((await store.batches(searchId)).map((b) => b.provider).sort()).toEqual(['provider_a', 'provider_b', 'provider_d']);
+    // the last provider's part: the wave is complete, the earlier part comes back from Redis
+    const last: GatheredMessage = {
+      jobs: [job('job_d1'), job('job_a1')],
+      batches: [
+        {
+          provider: 'provider_d',
+          outcome: 'ok',
+          recordsIn: 2,
+          duplicatesMerged: 0,
+          fromStore: 0,
+          jobIds: ['job_d1', 'job_a1'],
+        },
+      ],
+    };
+    const completed = await store.recordGathered(searchId, last, 60);
+    expect(completed).toMatchObject({ complete: true, firstTime: true, state: { wave: 0 } });
+    expect(completed!.batches!.map((b) => [b.provider, b.jobs.map((j) => j.id)])).toEqual([
+      ['provider_a', ['job_a1']],
+      ['provider_b', ['job_b1']],
+      ['provider_d', ['job_d1', 'job_a1']],
+    ]);
+    // and a later reader (a deadline completion) gets the same batches (a hash of large values keeps no order)
+    expect((await store.batches(searchId)).map((b) => b.provider).sort()).toEqual([
+      'provider_a',
+      'provider_b',
+      'provider_d',
+    ]);
 
-  // the same part again (a redelivery) completes nothing a second time
-  expect(await store.recordGathered(searchId, last, 60)).toMatchObject({ complete: false, firstTime: false });
-});
+    // the same part again (a redelivery) completes nothing a second time
+    expect(await store.recordGathered(searchId, last, 60)).toMatchObject({ complete: false, firstTime: false });
+  },
+);
 
-it("fails a search's opening when one of its commands fails, instead of leaving a search nobody completes", async () => {
-  // a database of its own: the deadlines' key is shared by every search
-  const other = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { lazyConnect: true, db: 15 });
-  const id = `srch_test_${randomUUID()}`;
-  try {
-    await other.set('orchestrator:deadlines', 'not a sorted set');
-    const request = { ...examples.searchRequested(), search_id: id };
-    const plan: SearchState['plan'] = { strategy: 'max_coverage', providers: ['provider_a'], waves: [['provider_a']] };
-    await expect(new SearchStateStore(other).open(id, { request, plan, wave: 0, startedAt: Date.now() }, 60)).rejects.toThrow(/WRONGTYPE/);
-  } finally {
-    await other.del('orchestrator:deadlines', `orchestrator:search:${id}`, `orchestrator:search:${id}:pending`);
-    other.disconnect();
-  }
-});
+it(
+  "fails a search's opening when one of its commands fails, " + 'instead of leaving a search nobody completes',
+  async () => {
+    // a database of its own: the deadlines' key is shared by every search
+    const other = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { lazyConnect: true, db: 15 });
+    const id = `srch_test_${randomUUID()}`;
+    try {
+      await other.set('orchestrator:deadlines', 'not a sorted set');
+      const request = { ...examples.searchRequested(), search_id: id };
+      const plan: SearchState['plan'] = {
+        strategy: 'max_coverage',
+        providers: ['provider_a'],
+        waves: [['provider_a']],
+      };
+      await expect(
+        new SearchStateStore(other).open(id, { request, plan, wave: 0, startedAt: Date.now() }, 60),
+      ).rejects.toThrow(/WRONGTYPE/);
+    } finally {
+      await other.del('orchestrator:deadlines', `orchestrator:search:${id}`, `orchestrator:search:${id}:pending`);
+      other.disconnect();
+    }
+  },
+);

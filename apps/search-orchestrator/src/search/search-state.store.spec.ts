@@ -8,7 +8,14 @@ describe('batchesOf', () => {
     const wave: GatheredMessage = {
       jobs: [job('job_a1'), job('job_b1')],
       batches: [
-        { provider: 'provider_a', outcome: 'ok', recordsIn: 2, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_b1', 'job_a1'] },
+        {
+          provider: 'provider_a',
+          outcome: 'ok',
+          recordsIn: 2,
+          duplicatesMerged: 0,
+          fromStore: 0,
+          jobIds: ['job_b1', 'job_a1'],
+        },
         { provider: 'provider_b', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_b1'] },
       ],
     };
@@ -21,12 +28,24 @@ describe('batchesOf', () => {
   });
 
   it('keeps the first recorded batch of a provider that a redelivered wave brings again', () => {
-    const part: GatheredMessage = { jobs: [job('job_a1')], batches: [{ provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_a1'] }] };
+    const part: GatheredMessage = {
+      jobs: [job('job_a1')],
+      batches: [
+        { provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_a1'] },
+      ],
+    };
     const whole: GatheredMessage = {
       jobs: [job('job_a2'), job('job_d1')],
       batches: [
         { provider: 'provider_a', outcome: 'ok', recordsIn: 1, duplicatesMerged: 0, fromStore: 0, jobIds: ['job_a2'] },
-        { provider: 'provider_d', outcome: 'provider_timeout', recordsIn: 0, duplicatesMerged: 0, fromStore: 0, jobIds: [] },
+        {
+          provider: 'provider_d',
+          outcome: 'provider_timeout',
+          recordsIn: 0,
+          duplicatesMerged: 0,
+          fromStore: 0,
+          jobIds: [],
+        },
       ],
     };
     expect(batchesOf([part, whole]).map((b) => [b.provider, b.outcome, b.jobs.map((j) => j.id)])).toEqual([

@@ -20,7 +20,13 @@ export interface SearchState {
    * A later page that reached the end of its stored result set: this round reads further from
    * the providers that have more, grows the set and answers the page from `offset`.
    */
-  extension?: { set: string; offset: number; fingerprint: string; round: number; /** records asked of each provider this round (default `limit`) */ want?: number };
+  extension?: {
+    set: string;
+    offset: number;
+    fingerprint: string;
+    round: number;
+    /** records asked of each provider this round (default `limit`) */ want?: number;
+  };
 }
 
 /** The providers a search has asked so far, in priority order. */
@@ -123,7 +129,10 @@ export class SearchStateStore {
    */
   async claimCompletion(searchId: string, ttlSeconds: number): Promise<boolean> {
     // one round trip: the deadline goes whoever claims (the sweeper has nothing left to do for it)
-    const [claimed] = await execTransaction(this.redis.multi().set(doneKey(searchId), '1', 'EX', ttlSeconds, 'NX').zrem(DEADLINES, searchId), 'the completion claim');
+    const [claimed] = await execTransaction(
+      this.redis.multi().set(doneKey(searchId), '1', 'EX', ttlSeconds, 'NX').zrem(DEADLINES, searchId),
+      'the completion claim',
+    );
     return claimed === 'OK';
   }
 
@@ -167,15 +176,35 @@ export class SearchStateStore {
    * search; `batches` (all of the wave's) when its providers completed it (and it was not a
    * redelivery).
    */
-  async recordGathered(searchId: string, message: GatheredMessage, ttlSeconds: number): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
+  async recordGathered(
+    searchId: string,
+    message: GatheredMessage,
+    ttlSeconds: number,
+  ): Promise<{ state: SearchState; complete: boolean; firstTime: boolean; batches?: ProviderBatch[] } | null> {
     const providers = message.batches.map((batch) => batch.provider);
-    const reply = (await this.redis.eval(RECORD_GATHERED, 3, pendingKey(searchId), gatheredMessagesKey(searchId), stateKey(searchId), ttlSeconds, providers.join(','), jsonBytes(message), ...providers)) as [number, number?, string?, string[]?];
+    const reply = (await this.redis.eval(
+      RECORD_GATHERED,
+      3,
+      pendingKey(searchId),
+      gatheredMessagesKey(searchId),
+      stateKey(searchId),
+      ttlSeconds,
+      providers.join(','),
+      jsonBytes(message),
+      ...providers,
+    )) as [number, number?, string?, string[]?];
     const [removed, left, state, others] = reply;
     if (removed === -1 || state === undefined) return null;
     const complete = left === 0 && removed > 0;
     // this message was recorded last: the earlier ones keep the first word on a provider
-    const batches = complete && others ? batchesOf([...others.map((raw) => JSON.parse(raw) as GatheredMessage), message]) : undefined;
-    return { state: JSON.parse(state) as SearchState, complete, firstTime: removed > 0, ...(batches ? { batches } : {}) };
+    const batches =
+      complete && others ? batchesOf([...others.map((raw) => JSON.parse(raw) as GatheredMessage), message]) : undefined;
+    return {
+      state: JSON.parse(state) as SearchState,
+      complete,
+      firstTime: removed > 0,
+      ...(batches ? { batches } : {}),
+    };
   }
 
   async batches(searchId: string): Promise<ProviderBatch[]> {

@@ -8,7 +8,10 @@ import { ManageWatchesUseCase } from './manage-watches.usecase.js';
 import type { WatchRecord } from './watch.js';
 import type { WatchOwner, WatchStore } from './watch.store.js';
 
-/** The watches table as the use case relies on it (createOnce, setStatus, delete, allLive), in memory; `now` is the database clock. */
+/**
+ * The watches table as the use case relies on it (createOnce, setStatus, delete, allLive), in memory; `now` is the
+ * database clock.
+ */
 class MemoryWatchStore {
   readonly rows = new Map<string, WatchRecord>();
   now = new Date('2026-10-01T00:00:00.000Z');
@@ -26,7 +29,8 @@ class MemoryWatchStore {
   async setStatus(owner: WatchOwner, id: string, status: WatchStatus): Promise<WatchRecord | null> {
     const row = this.owned(owner, id);
     if (!row) return null;
-    if (row.status !== status) this.rows.set(id, { ...row, status, activeSince: status === 'active' ? this.now : row.activeSince });
+    if (row.status !== status)
+      this.rows.set(id, { ...row, status, activeSince: status === 'active' ? this.now : row.activeSince });
     return this.rows.get(id)!;
   }
 
@@ -56,11 +60,29 @@ class MemoryRedis {
 
 const cursors = {} as CursorCodec;
 
-function message(query: OrchestratorQueryRequested.Value['query'], accountId = 'acc_1', mode: 'live' | 'test' = 'live'): OrchestratorQueryRequested.Value {
-  return { v: 1, query_id: 'req_q1', account_id: accountId, plan: 'pro', mode, providers_enabled: ['own_index'], query };
+function message(
+  query: OrchestratorQueryRequested.Value['query'],
+  accountId = 'acc_1',
+  mode: 'live' | 'test' = 'live',
+): OrchestratorQueryRequested.Value {
+  return {
+    v: 1,
+    query_id: 'req_q1',
+    account_id: accountId,
+    plan: 'pro',
+    mode,
+    providers_enabled: ['own_index'],
+    query,
+  };
 }
 
-function setStatus(useCase: ManageWatchesUseCase, watchId: string, status: WatchStatus, accountId = 'acc_1', mode: 'live' | 'test' = 'live') {
+function setStatus(
+  useCase: ManageWatchesUseCase,
+  watchId: string,
+  status: WatchStatus,
+  accountId = 'acc_1',
+  mode: 'live' | 'test' = 'live',
+) {
   const msg = message({ kind: 'watch.set_status', watch_id: watchId, status }, accountId, mode);
   return useCase.setStatus(msg, msg.query as Extract<typeof msg.query, { kind: 'watch.set_status' }>);
 }
@@ -86,12 +108,21 @@ describe('ManageWatchesUseCase: pause and resume', () => {
     useCase = new ManageWatchesUseCase(store as unknown as WatchStore, index(), cursors);
     replicas = [index(), index()];
     const domain = examples.jobLifecycleChanged().job.company.domain!;
-    const msg = message({ kind: 'watch.create', watch_id: 'wat_1', request: { type: 'company', domain, webhook_url: 'https://hooks.example.com/jobs', events: ['job.opened'] } });
+    const msg = message({
+      kind: 'watch.create',
+      watch_id: 'wat_1',
+      request: { type: 'company', domain, webhook_url: 'https://hooks.example.com/jobs', events: ['job.opened'] },
+    });
     watchId = (await useCase.create(msg, msg.query as Extract<typeof msg.query, { kind: 'watch.create' }>)).id;
   });
 
   /** The ids of the watches each replica's matcher would match a job change of the watched company against. */
-  const candidates = () => Promise.all(replicas.map(async (r) => (await r.current()).forJob('Engineer', examples.jobLifecycleChanged().job.company.domain).map((w) => w.id)));
+  const candidates = () =>
+    Promise.all(
+      replicas.map(async (r) =>
+        (await r.current()).forJob('Engineer', examples.jobLifecycleChanged().job.company.domain).map((w) => w.id),
+      ),
+    );
 
   it('pauses a watch: answered paused, and every replica drops it from its index before the answer', async () => {
     expect(await candidates()).toEqual([[watchId], [watchId]]);
@@ -115,36 +146,51 @@ describe('ManageWatchesUseCase: pause and resume', () => {
     }
   });
 
-  it('setting the status a watch has changes nothing (a second resume does not move active_since), and is answered with the watch', async () => {
-    store.now = new Date('2026-10-03T00:00:00.000Z');
-    expect(await setStatus(useCase, watchId, 'active')).toMatchObject({ status: 'active' });
-    expect(store.rows.get(watchId)!.activeSince.toISOString()).toBe('2026-10-01T00:00:00.000Z');
-    await setStatus(useCase, watchId, 'paused');
-    expect(await setStatus(useCase, watchId, 'paused')).toMatchObject({ status: 'paused' });
-  });
+  it(
+    'setting the status a watch has changes nothing (a second ' +
+      'resume does not move active_since), and is answered with the ' +
+      'watch',
+    async () => {
+      store.now = new Date('2026-10-03T00:00:00.000Z');
+      expect(await setStatus(useCase, watchId, 'active')).toMatchObject({ status: 'active' });
+      expect(store.rows.get(watchId)!.activeSince.toISOString()).toBe('2026-10-01T00:00:00.000Z');
+      await setStatus(useCase, watchId, 'paused');
+      expect(await setStatus(useCase, watchId, 'paused')).toMatchObject({ status: 'paused' });
+    },
+  );
 
-  it('moves the version even when nothing changed: a redelivered query whose first run died before the move still reaches the matchers', async () => {
-    await candidates();
-    // the first run stored the pause, then the process died before the version moved
-    await store.setStatus({ accountId: 'acc_1', mode: 'live' }, watchId, 'paused');
-    expect(await candidates()).toEqual([[watchId], [watchId]]);
-    await setStatus(useCase, watchId, 'paused');
-    expect(await candidates()).toEqual([[], []]);
-  });
+  it(
+    'moves the version even when nothing changed: a redelivered ' +
+      'query whose first run died before the move still reaches the ' +
+      'matchers',
+    async () => {
+      await candidates();
+      // the first run stored the pause, then the process died before the version moved
+      await store.setStatus({ accountId: 'acc_1', mode: 'live' }, watchId, 'paused');
+      expect(await candidates()).toEqual([[watchId], [watchId]]);
+      await setStatus(useCase, watchId, 'paused');
+      expect(await candidates()).toEqual([[], []]);
+    },
+  );
 
-  it('a Redis that lost the version still makes every replica reload: each move is a value never used before', async () => {
-    await candidates();
-    redis.flushall();
-    await candidates();
-    await setStatus(useCase, watchId, 'paused');
-    expect(await candidates()).toEqual([[], []]);
-    redis.flushall();
-    await setStatus(useCase, watchId, 'active');
-    expect(await candidates()).toEqual([[watchId], [watchId]]);
-  });
+  it(
+    'a Redis that lost the version still makes every replica ' + 'reload: each move is a value never used before',
+    async () => {
+      await candidates();
+      redis.flushall();
+      await candidates();
+      await setStatus(useCase, watchId, 'paused');
+      expect(await candidates()).toEqual([[], []]);
+      redis.flushall();
+      await setStatus(useCase, watchId, 'active');
+      expect(await candidates()).toEqual([[watchId], [watchId]]);
+    },
+  );
 
   it("refuses an unknown watch and another account's watch as not found, changing nothing", async () => {
-    await expect(setStatus(useCase, 'wat_unknown', 'paused')).rejects.toMatchObject(new QueryFailure('not_found', 'No watch wat_unknown.'));
+    await expect(setStatus(useCase, 'wat_unknown', 'paused')).rejects.toMatchObject(
+      new QueryFailure('not_found', 'No watch wat_unknown.'),
+    );
     await expect(setStatus(useCase, watchId, 'paused', 'acc_2')).rejects.toMatchObject({ code: 'not_found' });
     expect(store.rows.get(watchId)!.status).toBe('active');
   });
@@ -152,7 +198,9 @@ describe('ManageWatchesUseCase: pause and resume', () => {
   it("refuses the account's live watch to its test key (pause and delete), changing nothing", async () => {
     await expect(setStatus(useCase, watchId, 'paused', 'acc_1', 'test')).rejects.toMatchObject({ code: 'not_found' });
     const del = message({ kind: 'watch.delete', watch_id: watchId }, 'acc_1', 'test');
-    await expect(useCase.delete(del, del.query as Extract<typeof del.query, { kind: 'watch.delete' }>)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      useCase.delete(del, del.query as Extract<typeof del.query, { kind: 'watch.delete' }>),
+    ).rejects.toMatchObject({ code: 'not_found' });
     expect(store.rows.get(watchId)!.status).toBe('active');
   });
 });

@@ -33,7 +33,9 @@ export class ManageWatchesUseCase {
   /** Creates the watch once per id (the gateway mints it), `active` from now on. */
   async create(message: Message, query: QueryOf<'watch.create'>): Promise<Watch> {
     if (!planAtLeast(message.plan, WATCH_PLAN)) {
-      throw new QueryFailure('plan_required', `Watches need the ${WATCH_PLAN} plan or above.`, { required_plan: WATCH_PLAN });
+      throw new QueryFailure('plan_required', `Watches need the ${WATCH_PLAN} plan or above.`, {
+        required_plan: WATCH_PLAN,
+      });
     }
     const { request } = query;
     const watch = await this.store.createOnce({
@@ -49,7 +51,8 @@ export class ManageWatchesUseCase {
       providersEnabled: message.providers_enabled,
     });
     // The id is derived from the account's and mode's own Idempotency-Key scope, so a clash is a fault, never a way in.
-    if (watch.accountId !== message.account_id || watch.mode !== message.mode) throw new QueryFailure('internal_error', 'The watch could not be created. Retry the request.');
+    if (watch.accountId !== message.account_id || watch.mode !== message.mode)
+      throw new QueryFailure('internal_error', 'The watch could not be created. Retry the request.');
     // the matchers reload their index before the next change they match
     await this.index.changed();
     return toPublicWatch(watch);
@@ -58,16 +61,20 @@ export class ManageWatchesUseCase {
   /** Newest first, WATCH_PAGE_SIZE a page, keyset-paged with a signed cursor; only the key's mode's watches. */
   async list(message: Message, query: QueryOf<'watch.list'>): Promise<WatchListResponse> {
     // A live key's scope keeps its old form, so cursors handed out before modes were separated still read.
-    const scope = message.mode === 'live' ? `watches:${message.account_id}` : `watches:${message.account_id}:${message.mode}`;
+    const scope =
+      message.mode === 'live' ? `watches:${message.account_id}` : `watches:${message.account_id}:${message.mode}`;
     let after: WatchPosition | null = null;
     if (query.cursor) {
       after = this.cursors.decode(scope, query.cursor, WatchPositionSchema);
-      if (!after) throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
+      if (!after)
+        throw new QueryFailure('invalid_request', 'This cursor does not belong to this listing.', { param: 'cursor' });
     }
     const page = await this.store.page(ownerOf(message), after, WATCH_PAGE_SIZE);
     return {
       data: page.rows.map(toPublicWatch),
-      next_cursor: nextCursorOf(page, (last) => this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies WatchPosition)),
+      next_cursor: nextCursorOf(page, (last) =>
+        this.cursors.encode(scope, { at: last.createdAt.toISOString(), id: last.id } satisfies WatchPosition),
+      ),
     };
   }
 
@@ -90,7 +97,8 @@ export class ManageWatchesUseCase {
 
   /** Deletes the account's watch; another account's, another mode's or an unknown id is not found. */
   async delete(message: Message, query: QueryOf<'watch.delete'>): Promise<void> {
-    if (!(await this.store.delete(ownerOf(message), query.watch_id))) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
+    if (!(await this.store.delete(ownerOf(message), query.watch_id)))
+      throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
     await this.index.changed();
   }
 }

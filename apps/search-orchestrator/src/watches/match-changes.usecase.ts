@@ -26,16 +26,27 @@ export class MatchChangesUseCase {
   ) {}
 
   async onJobChange(change: JobLifecycleChanged.Value): Promise<void> {
-    const made = eventsForJobChange((await this.watches.current()).forJob(change.job.title, change.job.company.domain), change);
+    const made = eventsForJobChange(
+      (await this.watches.current()).forJob(change.job.title, change.job.company.domain),
+      change,
+    );
     annotateStage({ 'job.id': change.job.id, 'job.change': change.change, 'events.made': made.length });
     await this.emit(made);
-    if (made.length > 0) this.logger.info({ change_id: change.change_id, job_id: change.job.id, change: change.change, events: made.length }, 'job change matched watches');
+    if (made.length > 0)
+      this.logger.info(
+        { change_id: change.change_id, job_id: change.job.id, change: change.change, events: made.length },
+        'job change matched watches',
+      );
   }
 
   async onHiringChange(change: CompanyHiringChanged.Value): Promise<void> {
     const made = eventsForHiringChange((await this.watches.current()).forCompany(change.company.domain), change);
     await this.emit(made);
-    if (made.length > 0) this.logger.info({ change_id: change.change_id, domain: change.company.domain, events: made.length }, 'hiring change matched watches');
+    if (made.length > 0)
+      this.logger.info(
+        { change_id: change.change_id, domain: change.company.domain, events: made.length },
+        'hiring change matched watches',
+      );
   }
 
   private async emit(made: readonly WatchEvent[]): Promise<void> {
@@ -43,8 +54,18 @@ export class MatchChangesUseCase {
     const free = [];
     for (const { watch, event } of made) {
       // Only live watches are matched (`isLive`), so every event made here is live.
-      if (event.type === 'job.opened' || event.type === 'job.updated') charged.push({ value: { v: 1 as const, account_id: watch.accountId, event, webhook_url: watch.webhookUrl } });
-      else free.push({ value: { v: 1 as const, account_id: watch.accountId, event: event satisfies Event, webhook_url: watch.webhookUrl, mode: 'live' as const } });
+      if (event.type === 'job.opened' || event.type === 'job.updated')
+        charged.push({ value: { v: 1 as const, account_id: watch.accountId, event, webhook_url: watch.webhookUrl } });
+      else
+        free.push({
+          value: {
+            v: 1 as const,
+            account_id: watch.accountId,
+            event: event satisfies Event,
+            webhook_url: watch.webhookUrl,
+            mode: 'live' as const,
+          },
+        });
     }
     await this.publisher.publishMany(Topics.EventChargeRequested, charged);
     await this.publisher.publishMany(Topics.EventEmitted, free);

@@ -14,7 +14,14 @@ function watch(overrides: Partial<WatchRecord> = {}): WatchRecord {
     domain: 'acme.example',
     filters: null,
     webhookUrl: 'https://hooks.example.com/jobs',
-    events: ['job.opened', 'job.updated', 'job.closed', 'job.reposted', 'company.hiring_started', 'company.hiring_stopped'],
+    events: [
+      'job.opened',
+      'job.updated',
+      'job.closed',
+      'job.reposted',
+      'company.hiring_started',
+      'company.hiring_stopped',
+    ],
     status: 'active',
     mode: 'live',
     providersEnabled: ['own_index', 'provider_a'],
@@ -24,7 +31,10 @@ function watch(overrides: Partial<WatchRecord> = {}): WatchRecord {
   };
 }
 
-function change(kind: JobLifecycleChanged.Value['change'], overrides: Partial<JobLifecycleChanged.Value> = {}): JobLifecycleChanged.Value {
+function change(
+  kind: JobLifecycleChanged.Value['change'],
+  overrides: Partial<JobLifecycleChanged.Value> = {},
+): JobLifecycleChanged.Value {
   const base = examples.jobLifecycleChanged();
   const job =
     kind === 'closed'
@@ -32,10 +42,21 @@ function change(kind: JobLifecycleChanged.Value['change'], overrides: Partial<Jo
       : kind === 'reposted'
         ? { ...base.job, repost_count: 2 }
         : base.job;
-  return { ...base, change_id: `chg_${kind}`, change: kind, changed_fields: kind === 'updated' ? ['salary'] : [], job, occurred_at: CHANGE_AT, ...overrides };
+  return {
+    ...base,
+    change_id: `chg_${kind}`,
+    change: kind,
+    changed_fields: kind === 'updated' ? ['salary'] : [],
+    job,
+    occurred_at: CHANGE_AT,
+    ...overrides,
+  };
 }
 
-function hiring(value: boolean | null, overrides: Partial<CompanyHiringChanged.Value> = {}): CompanyHiringChanged.Value {
+function hiring(
+  value: boolean | null,
+  overrides: Partial<CompanyHiringChanged.Value> = {},
+): CompanyHiringChanged.Value {
   const base = examples.companyHiringChanged();
   return { ...base, is_hiring: { ...base.is_hiring, value }, occurred_at: CHANGE_AT, ...overrides };
 }
@@ -48,7 +69,12 @@ describe('watchEventId', () => {
   });
 
   it('differs between watches and between changes', () => {
-    const ids = new Set([watchEventId('wat_1', 'chg_1'), watchEventId('wat_2', 'chg_1'), watchEventId('wat_1', 'chg_2'), watchEventId('wat_1c', 'hg_1')]);
+    const ids = new Set([
+      watchEventId('wat_1', 'chg_1'),
+      watchEventId('wat_2', 'chg_1'),
+      watchEventId('wat_1', 'chg_2'),
+      watchEventId('wat_1c', 'hg_1'),
+    ]);
     expect(ids.size).toBe(4);
   });
 });
@@ -90,26 +116,37 @@ describe('eventsForJobChange', () => {
   it('skips watches of another company, and jobs without a domain', () => {
     expect(eventsForJobChange([watch({ domain: 'other.example' })], change('opened'))).toEqual([]);
     const c = change('opened');
-    expect(eventsForJobChange([watch()], { ...c, job: { ...c.job, company: { ...c.job.company, domain: null } } })).toEqual([]);
+    expect(
+      eventsForJobChange([watch()], { ...c, job: { ...c.job, company: { ...c.job.company, domain: null } } }),
+    ).toEqual([]);
   });
 
-  it('sends job.opened to the watches a job enters when it reaches a known company, job.updated to those that had it', () => {
-    const reached = change('updated', { change_id: 'chg_reached', changed_fields: ['salary', 'company'] });
-    const company = watch();
-    const byDomain = watch({ id: 'wat_by_domain', type: 'search', domain: null, filters: { company_domain_or: ['acme.example'] } });
-    const byTitle = watch({ id: 'wat_by_title', type: 'search', domain: null, filters: { title_or: ['engineer'] } });
-    const made = eventsForJobChange([company, byDomain, byTitle], reached);
-    expect(made.map((m) => [m.watch.id, m.event.type])).toEqual([
-      ['wat_company', 'job.opened'],
-      ['wat_by_domain', 'job.opened'],
-      ['wat_by_title', 'job.updated'],
-    ]);
-    expect(made[0]!.event.id).toBe(watchEventId('wat_company', 'chg_reached'));
-    for (const m of made) expect(EventSchema.parse(m.event)).toEqual(m.event);
-    // subscribed to job.opened only: the company watch still hears of it; to job.updated only: it does not
-    expect(eventsForJobChange([watch({ events: ['job.opened'] })], reached)).toHaveLength(1);
-    expect(eventsForJobChange([watch({ events: ['job.updated'] })], reached)).toEqual([]);
-  });
+  it(
+    'sends job.opened to the watches a job enters when it reaches ' +
+      'a known company, job.updated to those that had it',
+    () => {
+      const reached = change('updated', { change_id: 'chg_reached', changed_fields: ['salary', 'company'] });
+      const company = watch();
+      const byDomain = watch({
+        id: 'wat_by_domain',
+        type: 'search',
+        domain: null,
+        filters: { company_domain_or: ['acme.example'] },
+      });
+      const byTitle = watch({ id: 'wat_by_title', type: 'search', domain: null, filters: { title_or: ['engineer'] } });
+      const made = eventsForJobChange([company, byDomain, byTitle], reached);
+      expect(made.map((m) => [m.watch.id, m.event.type])).toEqual([
+        ['wat_company', 'job.opened'],
+        ['wat_by_domain', 'job.opened'],
+        ['wat_by_title', 'job.updated'],
+      ]);
+      expect(made[0]!.event.id).toBe(watchEventId('wat_company', 'chg_reached'));
+      for (const m of made) expect(EventSchema.parse(m.event)).toEqual(m.event);
+      // subscribed to job.opened only: the company watch still hears of it; to job.updated only: it does not
+      expect(eventsForJobChange([watch({ events: ['job.opened'] })], reached)).toHaveLength(1);
+      expect(eventsForJobChange([watch({ events: ['job.updated'] })], reached)).toEqual([]);
+    },
+  );
 
   it('narrows a company watch by its filters', () => {
     expect(eventsForJobChange([watch({ filters: { title_or: ['backend'] } })], change('opened'))).toHaveLength(1);
@@ -118,10 +155,17 @@ describe('eventsForJobChange', () => {
   });
 
   it('matches search watches by their filters, any company', () => {
-    const search = watch({ id: 'wat_search', type: 'search', domain: null, filters: { title_or: ['engineer'], country_code_or: ['GB'] } });
+    const search = watch({
+      id: 'wat_search',
+      type: 'search',
+      domain: null,
+      filters: { title_or: ['engineer'], country_code_or: ['GB'] },
+    });
     expect(eventsForJobChange([search], change('opened')).map((m) => m.watch.id)).toEqual(['wat_search']);
     expect(eventsForJobChange([{ ...search, filters: { title_or: ['nurse'] } }], change('opened'))).toEqual([]);
-    expect(eventsForJobChange([{ ...search, filters: { company_domain_or: ['acme.example'] } }], change('opened'))).toHaveLength(1);
+    expect(
+      eventsForJobChange([{ ...search, filters: { company_domain_or: ['acme.example'] } }], change('opened')),
+    ).toHaveLength(1);
   });
 
   it('matches a closed job for job.closed even though the filters exclude closed jobs', () => {
@@ -145,12 +189,15 @@ describe('eventsForJobChange', () => {
   });
 
   it('skips changes that occurred before the watch was created', () => {
-    expect(eventsForJobChange([watch({ createdAt: new Date('2026-10-01T12:00:00.001Z') })], change('opened'))).toEqual([]);
+    expect(eventsForJobChange([watch({ createdAt: new Date('2026-10-01T12:00:00.001Z') })], change('opened'))).toEqual(
+      [],
+    );
     expect(eventsForJobChange([watch({ createdAt: new Date(CHANGE_AT) })], change('opened'))).toHaveLength(1);
   });
 
   it('skips changes that occurred while a resumed watch was paused: only those since its resume', () => {
-    const resumed = (at: string) => watch({ createdAt: new Date('2026-09-01T00:00:00.000Z'), activeSince: new Date(at) });
+    const resumed = (at: string) =>
+      watch({ createdAt: new Date('2026-09-01T00:00:00.000Z'), activeSince: new Date(at) });
     expect(eventsForJobChange([resumed('2026-10-01T12:00:00.001Z')], change('opened'))).toEqual([]);
     expect(eventsForJobChange([resumed('2026-10-01T12:00:00.001Z')], change('closed'))).toEqual([]);
     expect(eventsForJobChange([resumed(CHANGE_AT)], change('opened'))).toHaveLength(1);
@@ -162,7 +209,10 @@ describe('eventsForJobChange', () => {
   });
 
   it('makes one event per concerned watch, each with its own id', () => {
-    const made = eventsForJobChange([watch({ id: 'wat_a' }), watch({ id: 'wat_b' }), watch({ id: 'wat_c', domain: 'x.example' })], change('opened'));
+    const made = eventsForJobChange(
+      [watch({ id: 'wat_a' }), watch({ id: 'wat_b' }), watch({ id: 'wat_c', domain: 'x.example' })],
+      change('opened'),
+    );
     expect(made.map((m) => m.watch.id)).toEqual(['wat_a', 'wat_b']);
     expect(new Set(made.map((m) => m.event.id)).size).toBe(2);
   });
@@ -185,15 +235,24 @@ describe('eventsForHiringChange', () => {
 
   it('concerns only company watches of that domain subscribed to the type, created before the change', () => {
     expect(eventsForHiringChange([watch({ domain: 'other.example' })], hiring(true))).toEqual([]);
-    expect(eventsForHiringChange([watch({ type: 'search', domain: null, filters: { company_domain_or: ['acme.example'] } })], hiring(true))).toEqual([]);
+    expect(
+      eventsForHiringChange(
+        [watch({ type: 'search', domain: null, filters: { company_domain_or: ['acme.example'] } })],
+        hiring(true),
+      ),
+    ).toEqual([]);
     expect(eventsForHiringChange([watch({ events: ['company.hiring_stopped'] })], hiring(true))).toEqual([]);
     expect(eventsForHiringChange([watch({ events: ['company.hiring_stopped'] })], hiring(false))).toHaveLength(1);
-    expect(eventsForHiringChange([watch({ createdAt: new Date('2026-10-02T00:00:00.000Z') })], hiring(true))).toEqual([]);
+    expect(eventsForHiringChange([watch({ createdAt: new Date('2026-10-02T00:00:00.000Z') })], hiring(true))).toEqual(
+      [],
+    );
   });
 
   it('concerns no paused watch, and a resumed one only for changes since its resume', () => {
     expect(eventsForHiringChange([watch({ status: 'paused' })], hiring(true))).toEqual([]);
-    expect(eventsForHiringChange([watch({ activeSince: new Date('2026-10-02T00:00:00.000Z') })], hiring(true))).toEqual([]);
+    expect(eventsForHiringChange([watch({ activeSince: new Date('2026-10-02T00:00:00.000Z') })], hiring(true))).toEqual(
+      [],
+    );
     expect(eventsForHiringChange([watch({ activeSince: new Date(CHANGE_AT) })], hiring(false))).toHaveLength(1);
   });
 });

@@ -17,7 +17,14 @@
  *   moment of the change, so the rebuilt event is identical too.
  */
 import { createHash } from 'node:crypto';
-import type { CompanyHiringChanged, Event, EventOf, Filters, JobLifecycleChanged, WatchEventType } from '@jobs/contracts';
+import type {
+  CompanyHiringChanged,
+  Event,
+  EventOf,
+  Filters,
+  JobLifecycleChanged,
+  WatchEventType,
+} from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
 import { isLive, type WatchRecord } from './watch.js';
 
@@ -49,7 +56,10 @@ function concerns(watch: WatchRecord, type: WatchEventType, occurredAt: string):
 export function jobInScope(watch: WatchRecord, change: JobLifecycleChanged.Value): boolean {
   const { job } = change;
   if (watch.type === 'company' && (job.company.domain === null || job.company.domain !== watch.domain)) return false;
-  const filters: Filters = { ...(watch.filters ?? {}), ...(change.change === 'closed' ? { include_closed: true } : {}) };
+  const filters: Filters = {
+    ...(watch.filters ?? {}),
+    ...(change.change === 'closed' ? { include_closed: true } : {}),
+  };
   return matchesFilters(job, filters, Date.parse(change.occurred_at));
 }
 
@@ -71,7 +81,11 @@ export function eventTypeFor(watch: WatchRecord, change: JobLifecycleChanged.Val
 }
 
 /** The event one job change makes for one watch (the watch is assumed concerned), of `type` (`eventTypeFor`). */
-export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Value, type: JobWatchEvent['type'] = eventTypeFor(watch, change)): JobWatchEvent | null {
+export function jobEventFor(
+  watch: WatchRecord,
+  change: JobLifecycleChanged.Value,
+  type: JobWatchEvent['type'] = eventTypeFor(watch, change),
+): JobWatchEvent | null {
   const base = { id: watchEventId(watch.id, change.change_id), created_at: change.occurred_at, watch_id: watch.id };
   const { job } = change;
   switch (change.change) {
@@ -81,15 +95,42 @@ export function jobEventFor(watch: WatchRecord, change: JobLifecycleChanged.Valu
       return { ...base, type: type === 'job.opened' ? 'job.opened' : 'job.updated', data: { job } };
     case 'closed':
       if (job.status !== 'closed' || job.closed_reason === null) return null;
-      return { ...base, type: 'job.closed', data: { job: { id: job.id, title: job.title, company: job.company, status: 'closed', closed_reason: job.closed_reason } } };
+      return {
+        ...base,
+        type: 'job.closed',
+        data: {
+          job: {
+            id: job.id,
+            title: job.title,
+            company: job.company,
+            status: 'closed',
+            closed_reason: job.closed_reason,
+          },
+        },
+      };
     case 'reposted':
       if (job.repost_count < 1) return null;
-      return { ...base, type: 'job.reposted', data: { job: { id: job.id, title: job.title, company: job.company, status: job.status, repost_count: job.repost_count } } };
+      return {
+        ...base,
+        type: 'job.reposted',
+        data: {
+          job: {
+            id: job.id,
+            title: job.title,
+            company: job.company,
+            status: job.status,
+            repost_count: job.repost_count,
+          },
+        },
+      };
   }
 }
 
 /** Every watch event one job change makes, in the order of `watches`. */
-export function eventsForJobChange(watches: readonly WatchRecord[], change: JobLifecycleChanged.Value): WatchEvent<JobWatchEvent>[] {
+export function eventsForJobChange(
+  watches: readonly WatchRecord[],
+  change: JobLifecycleChanged.Value,
+): WatchEvent<JobWatchEvent>[] {
   const out: WatchEvent<JobWatchEvent>[] = [];
   for (const watch of watches) {
     if (!jobInScope(watch, change)) continue;
@@ -106,18 +147,30 @@ export function eventsForJobChange(watches: readonly WatchRecord[], change: JobL
  * `company.hiring_started` (true) or `company.hiring_stopped` (false); a change to null
  * (unknown) fires nothing.
  */
-export function eventsForHiringChange(watches: readonly WatchRecord[], change: CompanyHiringChanged.Value): WatchEvent<HiringWatchEvent>[] {
+export function eventsForHiringChange(
+  watches: readonly WatchRecord[],
+  change: CompanyHiringChanged.Value,
+): WatchEvent<HiringWatchEvent>[] {
   const value = change.is_hiring.value;
   if (value === null) return [];
   const type = value ? 'company.hiring_started' : 'company.hiring_stopped';
   const out: WatchEvent<HiringWatchEvent>[] = [];
   for (const watch of watches) {
-    if (watch.type !== 'company' || watch.domain !== change.company.domain || !concerns(watch, type, change.occurred_at)) continue;
+    if (
+      watch.type !== 'company' ||
+      watch.domain !== change.company.domain ||
+      !concerns(watch, type, change.occurred_at)
+    )
+      continue;
     const base = { id: watchEventId(watch.id, change.change_id), created_at: change.occurred_at, watch_id: watch.id };
     const company = { id: change.company.id, name: change.company.name, domain: change.company.domain };
     const event: HiringWatchEvent = value
       ? { ...base, type: 'company.hiring_started', data: { company, is_hiring: { ...change.is_hiring, value: true } } }
-      : { ...base, type: 'company.hiring_stopped', data: { company, is_hiring: { ...change.is_hiring, value: false } } };
+      : {
+          ...base,
+          type: 'company.hiring_stopped',
+          data: { company, is_hiring: { ...change.is_hiring, value: false } },
+        };
     out.push({ watch, event });
   }
   return out;

@@ -22,7 +22,7 @@ function watch(overrides: Partial<WatchRecord> = {}): WatchRecord {
 }
 
 describe('WatchCandidates', () => {
-  it('finds company watches by the job\'s domain only', () => {
+  it("finds company watches by the job's domain only", () => {
     const acme = watch();
     const other = watch({ domain: 'other.example' });
     const index = new WatchCandidates([acme, other]);

@@ -5,7 +5,10 @@ import { titleWords } from '@jobs/job-filters';
 import { isLive, type WatchRecord } from './watch.js';
 import { WatchStore } from './watch.store.js';
 
-/** Moved by every change of a watch (create, pause, resume, delete): every matcher replica reloads its index when it moves. */
+/**
+ * Moved by every change of a watch (create, pause, resume, delete): every matcher replica reloads its index when it
+ * moves.
+ */
 export const WATCHES_VERSION_KEY = 'orchestrator:watches:version';
 
 /**
@@ -22,14 +25,18 @@ export class WatchCandidates {
   private readonly unindexed: WatchRecord[] = [];
 
   constructor(watches: readonly WatchRecord[]) {
-    const add = (map: Map<string, WatchRecord[]>, key: string, watch: WatchRecord) => map.set(key, [...(map.get(key) ?? []), watch]);
+    const add = (map: Map<string, WatchRecord[]>, key: string, watch: WatchRecord) =>
+      map.set(key, [...(map.get(key) ?? []), watch]);
     for (const watch of watches) {
       if (!isLive(watch)) continue;
       if (watch.type === 'company' && watch.domain !== null) add(this.byDomain, watch.domain, watch);
       else if (watch.filters?.title_or?.length) {
-        const firsts = new Set(watch.filters.title_or.map((k) => titleWords(k)[0]).filter((w): w is string => w !== undefined));
+        const firsts = new Set(
+          watch.filters.title_or.map((k) => titleWords(k)[0]).filter((w): w is string => w !== undefined),
+        );
         for (const word of firsts) add(this.byTitleWord, word, watch);
-      } else if (watch.filters?.company_domain_or?.length) for (const domain of new Set(watch.filters.company_domain_or)) add(this.byDomain, domain, watch);
+      } else if (watch.filters?.company_domain_or?.length)
+        for (const domain of new Set(watch.filters.company_domain_or)) add(this.byDomain, domain, watch);
       else this.unindexed.push(watch);
     }
   }
@@ -44,7 +51,8 @@ export class WatchCandidates {
     const found = new Set<WatchRecord>(this.unindexed);
     if (domain !== null) for (const watch of this.byDomain.get(domain) ?? []) found.add(watch);
     for (const word of new Set(titleWords(title))) {
-      for (let end = 1; end <= word.length; end++) for (const watch of this.byTitleWord.get(word.slice(0, end)) ?? []) found.add(watch);
+      for (let end = 1; end <= word.length; end++)
+        for (const watch of this.byTitleWord.get(word.slice(0, end)) ?? []) found.add(watch);
     }
     return byAge([...found]);
   }
@@ -56,7 +64,9 @@ export class WatchCandidates {
 }
 
 function byAge(watches: WatchRecord[]): WatchRecord[] {
-  return watches.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return watches.sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }
 
 /**

@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { FiltersSchema, ProviderSlugSchema, WatchEventTypeSchema, WatchStatusSchema, WatchTypeSchema, type WatchStatus } from '@jobs/contracts';
+import {
+  FiltersSchema,
+  ProviderSlugSchema,
+  WatchEventTypeSchema,
+  WatchStatusSchema,
+  WatchTypeSchema,
+  type WatchStatus,
+} from '@jobs/contracts';
 import { keysetPage, NEWEST_FIRST, newestFirstAfter, type KeysetPage } from '@jobs/cursors';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { z } from 'zod';
 import type { WatchRecord } from './watch.js';
 
-/** Whose watches: an account's, in the mode of the key that asks (a test key never sees a live watch, nor the reverse). */
+/**
+ * Whose watches: an account's, in the mode of the key that asks (a test key never sees a live watch, nor the reverse).
+ */
 export interface WatchOwner {
   accountId: string;
   mode: WatchRecord['mode'];
@@ -23,7 +32,13 @@ const StoredWatchSchema = z.object({
 });
 
 function toRecord(row: WatchRow): WatchRecord {
-  const checked = StoredWatchSchema.parse({ type: row.type, filters: row.filters, events: row.events, status: row.status, providersEnabled: row.providersEnabled });
+  const checked = StoredWatchSchema.parse({
+    type: row.type,
+    filters: row.filters,
+    events: row.events,
+    status: row.status,
+    providersEnabled: row.providersEnabled,
+  });
   return {
     id: row.id,
     accountId: row.accountId,
@@ -49,7 +64,10 @@ export type WatchPosition = z.infer<typeof WatchPositionSchema>;
 export class WatchStore {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Inserts the watch unless its id exists (a redelivered or retried create), then reads it back; active since its creation. */
+  /**
+   * Inserts the watch unless its id exists (a redelivered or retried create), then reads it back; active since its
+   * creation.
+   */
   async createOnce(watch: Omit<WatchRecord, 'createdAt' | 'activeSince'>): Promise<WatchRecord> {
     await this.prisma.watch.createMany({
       data: [
@@ -87,7 +105,9 @@ export class WatchStore {
 
   /** Deletes an owner's watch; false when it has no such watch. */
   async delete(owner: WatchOwner, id: string): Promise<boolean> {
-    const { count } = await this.prisma.watch.deleteMany({ where: { id, accountId: owner.accountId, mode: owner.mode } });
+    const { count } = await this.prisma.watch.deleteMany({
+      where: { id, accountId: owner.accountId, mode: owner.mode },
+    });
     return count > 0;
   }
 
@@ -99,7 +119,9 @@ export class WatchStore {
   async setStatus(owner: WatchOwner, id: string, status: WatchStatus): Promise<WatchRecord | null> {
     const { accountId, mode } = owner;
     if (status === 'active') {
-      await this.prisma.$executeRaw`UPDATE "watches" SET "status" = 'active', "active_since" = now() WHERE "id" = ${id} AND "account_id" = ${accountId} AND "mode" = ${mode}::key_mode AND "status" <> 'active'`;
+      await this.prisma
+        .$executeRaw`UPDATE "watches" SET "status" = 'active', "active_since" = now() WHERE "id" = ${id} AND
+          "account_id" = ${accountId} AND "mode" = ${mode}::key_mode AND "status" <> 'active'`;
     } else {
       await this.prisma.watch.updateMany({ where: { id, accountId, mode, status: { not: status } }, data: { status } });
     }
@@ -109,7 +131,10 @@ export class WatchStore {
 
   /** Every live watch (the matcher's index). */
   async allLive(): Promise<WatchRecord[]> {
-    const rows = await this.prisma.watch.findMany({ where: { status: 'active', mode: 'live' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    const rows = await this.prisma.watch.findMany({
+      where: { status: 'active', mode: 'live' },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
     return rows.map(toRecord);
   }
 }

@@ -28,7 +28,10 @@ interface UsageRow {
 export class WebhookUrlUsageUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
-  async list(message: Message, query: Query): Promise<{ urls: OrchestratorQueryRequested.WebhookUrlUsage[]; more: boolean }> {
+  async list(
+    message: Message,
+    query: Query,
+  ): Promise<{ urls: OrchestratorQueryRequested.WebhookUrlUsage[]; more: boolean }> {
     const after = query.after ?? '';
     // the hash of each URL once, then the page by it
     const rows = await this.prisma.$queryRaw<UsageRow[]>`
@@ -45,9 +48,11 @@ export class WebhookUrlUsageUseCase {
       )
       SELECT u.url,
         count(*) FILTER (WHERE u.kind = 'watch') AS watches,
-        (array_agg(u.id ORDER BY u.created_at DESC, u.id DESC) FILTER (WHERE u.kind = 'watch'))[1:${LISTED}] AS watch_ids,
+        (array_agg(u.id ORDER BY u.created_at DESC, u.id DESC) FILTER (WHERE u.kind = 'watch'))[1:${LISTED}] AS
+          watch_ids,
         count(*) FILTER (WHERE u.kind = 'search') AS async_searches,
-        (array_agg(u.id ORDER BY u.created_at DESC, u.id DESC) FILTER (WHERE u.kind = 'search'))[1:${LISTED}] AS async_search_ids
+        (array_agg(u.id ORDER BY u.created_at DESC, u.id DESC) FILTER (WHERE u.kind = 'search'))[1:${LISTED}] AS
+          async_search_ids
       FROM uses u JOIN page p ON p.url = u.url
       GROUP BY u.url, p.h
       ORDER BY p.h`;
@@ -55,7 +60,12 @@ export class WebhookUrlUsageUseCase {
     return {
       urls: page.rows.map((row) => ({
         url: row.url,
-        used_by: { watches: Number(row.watches), watch_ids: row.watch_ids ?? [], async_searches: Number(row.async_searches), async_search_ids: row.async_search_ids ?? [] },
+        used_by: {
+          watches: Number(row.watches),
+          watch_ids: row.watch_ids ?? [],
+          async_searches: Number(row.async_searches),
+          async_search_ids: row.async_search_ids ?? [],
+        },
       })),
       more: page.more,
     };

@@ -33,10 +33,19 @@ export class DeliveryMetrics {
 
   constructor() {
     const meter = jobsMeter();
-    this.attempts = meter.createCounter('webhook_delivery_attempts_total', { description: 'Webhook delivery attempts, by outcome (delivered, retrying, gave_up, refused).' });
-    this.seconds = secondsHistogram(meter, 'webhook_delivery_seconds', 'Time of one webhook attempt (signing and the POST), by outcome.');
+    this.attempts = meter.createCounter('webhook_delivery_attempts_total', {
+      description: 'Webhook delivery attempts, by outcome (delivered, retrying, gave_up, refused).',
+    });
+    this.seconds = secondsHistogram(
+      meter,
+      'webhook_delivery_seconds',
+      'Time of one webhook attempt (signing and the POST), by outcome.',
+    );
     this.lag = meter.createHistogram('webhook_delivery_lag_seconds', {
-      description: "Seconds from an event's creation to the start of its first delivery attempt (original deliveries): how fresh events reach customers, whatever their endpoints answer.",
+      description:
+        "Seconds from an event's creation to the start of its first " +
+        'delivery attempt (original deliveries): how fresh events ' +
+        'reach customers, whatever their endpoints answer.',
       unit: 's',
       valueType: ValueType.DOUBLE,
       advice: { explicitBucketBoundaries: DELIVERY_LAG_BUCKETS_SECONDS },

@@ -16,7 +16,16 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     events = new StoreEventUseCase(db.prisma);
     store = new DeliveryStore(db.prisma);
     const now = new Date();
-    await db.prisma.account.create({ data: { id: 'acc_a', plan: 'pro', creditsRemaining: 0, creditsResetAt: now, rateLimitLimit: 10, rateLimitWindowSeconds: 60 } });
+    await db.prisma.account.create({
+      data: {
+        id: 'acc_a',
+        plan: 'pro',
+        creditsRemaining: 0,
+        creditsResetAt: now,
+        rateLimitLimit: 10,
+        rateLimitWindowSeconds: 60,
+      },
+    });
   }, 60_000);
   afterAll(() => db?.drop());
 
@@ -25,71 +34,126 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     account_id: 'acc_a',
     webhook_url: url,
     mode: 'live',
-    event: { id: `evt_${++n}`, type: 'search.completed', created_at: '2026-11-22T10:00:00.000Z', watch_id: null, data: { search: { id: `srch_${n}`, status: 'completed', jobs_found: n } } },
+    event: {
+      id: `evt_${++n}`,
+      type: 'search.completed',
+      created_at: '2026-11-22T10:00:00.000Z',
+      watch_id: null,
+      data: { search: { id: `srch_${n}`, status: 'completed', jobs_found: n } },
+    },
   });
   const far = () => new Date(Date.now() + 10 * 60_000);
 
-  it('stores an event once with its first delivery; a redelivery changes nothing; unknown accounts are refused for good', async () => {
-    const m = message('http://one.example/hook');
-    await expect(events.execute(m)).resolves.toEqual({ stored: true, delivery: true });
-    await expect(events.execute(m)).resolves.toEqual({ stored: false, delivery: false });
-    await expect(events.execute(message(null))).resolves.toEqual({ stored: true, delivery: false });
-    expect(await db.prisma.webhookEvent.count({ where: { eventId: m.event.id } })).toBe(1);
-    expect(await db.prisma.webhookDelivery.count({ where: { url: 'http://one.example/hook' } })).toBe(1);
-    const row = await db.prisma.webhookEvent.findFirstOrThrow({ where: { eventId: m.event.id } });
-    expect(row.body).toBe(JSON.stringify(m.event));
-    await expect(events.execute({ ...message(null), account_id: 'acc_nobody' })).rejects.toMatchObject({ name: 'NonRetriableError' });
-  });
+  it(
+    'stores an event once with its first delivery; a redelivery ' +
+      'changes nothing; unknown accounts are refused for good',
+    async () => {
+      const m = message('http://one.example/hook');
+      await expect(events.execute(m)).resolves.toEqual({ stored: true, delivery: true });
+      await expect(events.execute(m)).resolves.toEqual({ stored: false, delivery: false });
+      await expect(events.execute(message(null))).resolves.toEqual({ stored: true, delivery: false });
+      expect(await db.prisma.webhookEvent.count({ where: { eventId: m.event.id } })).toBe(1);
+      expect(await db.prisma.webhookDelivery.count({ where: { url: 'http://one.example/hook' } })).toBe(1);
+      const row = await db.prisma.webhookEvent.findFirstOrThrow({ where: { eventId: m.event.id } });
+      expect(row.body).toBe(JSON.stringify(m.event));
+      await expect(events.execute({ ...message(null), account_id: 'acc_nobody' })).rejects.toMatchObject({
+        name: 'NonRetriableError',
+      });
+    },
+  );
 
-  /** Every endpoint of this spec but `url` as busy as `perEndpoint` allows: a claim then takes `url`'s deliveries only. */
-  const ENDPOINTS = ['http://one.example/hook', 'http://busy.example/hook', 'http://calm.example/hook', 'http://flaky.example/hook', 'http://refused.example/hook', 'http://batch.example/hook', 'http://back.example/hook', 'http://modes.example/hook'];
-  const onlyTo = (url: string, perEndpoint = 1) => new Map(ENDPOINTS.filter((u) => u !== url).map((u) => [u, perEndpoint]));
+  /**
+   * Every endpoint of this spec but `url` as busy as `perEndpoint` allows: a claim then takes `url`'s deliveries only.
+   */
+  const ENDPOINTS = [
+    'http://one.example/hook',
+    'http://busy.example/hook',
+    'http://calm.example/hook',
+    'http://flaky.example/hook',
+    'http://refused.example/hook',
+    'http://batch.example/hook',
+    'http://back.example/hook',
+    'http://modes.example/hook',
+  ];
+  const onlyTo = (url: string, perEndpoint = 1) =>
+    new Map(ENDPOINTS.filter((u) => u !== url).map((u) => [u, perEndpoint]));
 
-  it('claims a due delivery once (SKIP LOCKED, lease), endpoints round robin, none beyond its free slots, saturated endpoints skipped', async () => {
-    for (let i = 0; i < 3; i++) await events.execute(message('http://busy.example/hook'));
-    await events.execute(message('http://calm.example/hook'));
-    // busy's three are older than calm's one, yet a claim of two takes one of each (fair share); one.example is saturated.
-    const first = await store.claimDue(far(), 2, new Map([['http://one.example/hook', 2]]), 2);
-    expect(first.map((c) => c.url).sort()).toEqual(['http://busy.example/hook', 'http://calm.example/hook']);
-    expect(first.every((c) => c.attempt === 1)).toBe(true);
-    // busy has one attempt under way and room for one more: one is taken, not two.
-    const second = await store.claimDue(far(), 10, new Map([['http://one.example/hook', 2], ['http://busy.example/hook', 1]]), 2);
-    expect(second.map((c) => c.url)).toEqual(['http://busy.example/hook']);
-    // Concurrent claimers (replicas) never get the same delivery: each row is leased by its claim.
-    const [a, b] = await Promise.all([store.claimDue(far(), 10, new Map(), 4), store.claimDue(far(), 10, new Map(), 4)]);
-    const ids = [...first, ...second, ...a, ...b].map((c) => c.deliveryId);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect([...a, ...b].map((c) => c.url).sort()).toEqual(['http://busy.example/hook', 'http://one.example/hook']);
-  });
+  it(
+    'claims a due delivery once (SKIP LOCKED, lease), endpoints ' +
+      'round robin, none beyond its free slots, saturated endpoints ' +
+      'skipped',
+    async () => {
+      for (let i = 0; i < 3; i++) await events.execute(message('http://busy.example/hook'));
+      await events.execute(message('http://calm.example/hook'));
+      // busy's three are older than calm's one, yet a claim of two takes one of each (fair share); one.example is
+      // saturated.
+      const first = await store.claimDue(far(), 2, new Map([['http://one.example/hook', 2]]), 2);
+      expect(first.map((c) => c.url).sort()).toEqual(['http://busy.example/hook', 'http://calm.example/hook']);
+      expect(first.every((c) => c.attempt === 1)).toBe(true);
+      // busy has one attempt under way and room for one more: one is taken, not two.
+      const second = await store.claimDue(
+        far(),
+        10,
+        new Map([
+          ['http://one.example/hook', 2],
+          ['http://busy.example/hook', 1],
+        ]),
+        2,
+      );
+      expect(second.map((c) => c.url)).toEqual(['http://busy.example/hook']);
+      // Concurrent claimers (replicas) never get the same delivery: each row is leased by its claim.
+      const [a, b] = await Promise.all([
+        store.claimDue(far(), 10, new Map(), 4),
+        store.claimDue(far(), 10, new Map(), 4),
+      ]);
+      const ids = [...first, ...second, ...a, ...b].map((c) => c.deliveryId);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect([...a, ...b].map((c) => c.url).sort()).toEqual(['http://busy.example/hook', 'http://one.example/hook']);
+    },
+  );
 
-  it('records a failure with the next retry, a success as final, and ignores a late finish after the lease was lost', async () => {
-    const m = message('http://flaky.example/hook');
-    await events.execute(m);
-    const now = far();
-    const [claim, ...more] = await store.claimDue(now, 10, onlyTo('http://flaky.example/hook'), 1);
-    expect(more).toEqual([]);
-    expect(claim).toMatchObject({ eventId: m.event.id, attempt: 1, body: JSON.stringify(m.event), secret: null });
-    const failedAt = new Date(now.getTime() + 5);
-    await expect(store.finish(claim!, { kind: 'failed', statusCode: 500, error: null }, now, failedAt, 1)).resolves.toEqual({ status: 'pending', dueAt: new Date(failedAt.getTime() + 60_000) });
-    // The retry is claimed after the worker that took it died: its lease ends, another claim takes it.
-    const retryAt = new Date(failedAt.getTime() + 60_000);
-    const [retry] = await store.claimDue(retryAt, 10, onlyTo('http://flaky.example/hook'), 1);
-    expect(retry).toMatchObject({ attempt: 2, retrySlot: 1 });
-    const [again] = await store.claimDue(new Date(retryAt.getTime() + LEASE_MS), 10, onlyTo('http://flaky.example/hook'), 1);
-    expect(again).toMatchObject({ attempt: 3 });
-    // The dead worker's late finish changes nothing; the live one's success is final.
-    await store.finish(retry!, { kind: 'succeeded', statusCode: 200 }, retryAt, retryAt, 1);
-    const doneAt = new Date(retryAt.getTime() + LEASE_MS + 10);
-    await store.finish(again!, { kind: 'succeeded', statusCode: 204 }, doneAt, doneAt, 1);
-    const attempts = await db.prisma.webhookAttempt.findMany({ where: { deliveryId: claim!.deliveryId }, orderBy: { number: 'asc' } });
-    expect(attempts.map((a) => [a.number, a.outcome, a.statusCode])).toEqual([
-      [1, 'failed', 500],
-      [2, 'interrupted', null],
-      [3, 'succeeded', 204],
-    ]);
-    const delivery = await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: claim!.deliveryId } });
-    expect(delivery).toMatchObject({ status: 'succeeded', dueAt: null, attemptCount: 3 });
-  });
+  it(
+    'records a failure with the next retry, a success as final, ' +
+      'and ignores a late finish after the lease was lost',
+    async () => {
+      const m = message('http://flaky.example/hook');
+      await events.execute(m);
+      const now = far();
+      const [claim, ...more] = await store.claimDue(now, 10, onlyTo('http://flaky.example/hook'), 1);
+      expect(more).toEqual([]);
+      expect(claim).toMatchObject({ eventId: m.event.id, attempt: 1, body: JSON.stringify(m.event), secret: null });
+      const failedAt = new Date(now.getTime() + 5);
+      await expect(
+        store.finish(claim!, { kind: 'failed', statusCode: 500, error: null }, now, failedAt, 1),
+      ).resolves.toEqual({ status: 'pending', dueAt: new Date(failedAt.getTime() + 60_000) });
+      // The retry is claimed after the worker that took it died: its lease ends, another claim takes it.
+      const retryAt = new Date(failedAt.getTime() + 60_000);
+      const [retry] = await store.claimDue(retryAt, 10, onlyTo('http://flaky.example/hook'), 1);
+      expect(retry).toMatchObject({ attempt: 2, retrySlot: 1 });
+      const [again] = await store.claimDue(
+        new Date(retryAt.getTime() + LEASE_MS),
+        10,
+        onlyTo('http://flaky.example/hook'),
+        1,
+      );
+      expect(again).toMatchObject({ attempt: 3 });
+      // The dead worker's late finish changes nothing; the live one's success is final.
+      await store.finish(retry!, { kind: 'succeeded', statusCode: 200 }, retryAt, retryAt, 1);
+      const doneAt = new Date(retryAt.getTime() + LEASE_MS + 10);
+      await store.finish(again!, { kind: 'succeeded', statusCode: 204 }, doneAt, doneAt, 1);
+      const attempts = await db.prisma.webhookAttempt.findMany({
+        where: { deliveryId: claim!.deliveryId },
+        orderBy: { number: 'asc' },
+      });
+      expect(attempts.map((a) => [a.number, a.outcome, a.statusCode])).toEqual([
+        [1, 'failed', 500],
+        [2, 'interrupted', null],
+        [3, 'succeeded', 204],
+      ]);
+      const delivery = await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: claim!.deliveryId } });
+      expect(delivery).toMatchObject({ status: 'succeeded', dueAt: null, attemptCount: 3 });
+    },
+  );
 
   it('refuses for good: a refused attempt is final', async () => {
     await events.execute(message('http://refused.example/hook'));
@@ -99,107 +163,162 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     expect(delivery).toMatchObject({ status: 'refused', dueAt: null });
   });
 
-  it('takes back a claim whose attempt never started: due at once, as if never claimed; a claim taken since by another is left alone', async () => {
-    const url = 'http://back.example/hook';
-    const m = message(url);
-    await events.execute(m);
-    const now = far();
-    const [claim] = await store.claimDue(now, 10, onlyTo(url), 1);
-    expect(claim).toMatchObject({ eventId: m.event.id, attempt: 1 });
-    await store.giveBack([claim!], now);
-    expect(await db.prisma.webhookAttempt.count({ where: { deliveryId: claim!.deliveryId } })).toBe(0);
-    const [again] = await store.claimDue(now, 10, onlyTo(url), 1);
-    expect(again).toMatchObject({ deliveryId: claim!.deliveryId, attempt: 1 });
-    // The first claim handed back late (after `again` took it) changes nothing.
-    await store.giveBack([{ ...again!, attempt: 0 }], now);
-    const delivery = await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: claim!.deliveryId } });
-    expect(delivery).toMatchObject({ attemptCount: 1, dueAt: new Date(now.getTime() + LEASE_MS) });
-    expect(await db.prisma.webhookAttempt.findMany({ where: { deliveryId: claim!.deliveryId }, select: { number: true, outcome: true } })).toEqual([{ number: 1, outcome: 'in_flight' }]);
-    await store.finish(again!, { kind: 'succeeded', statusCode: 200 }, now, now, 1);
-  });
+  it(
+    'takes back a claim whose attempt never started: due at once, ' +
+      'as if never claimed; a claim taken since by another is left ' +
+      'alone',
+    async () => {
+      const url = 'http://back.example/hook';
+      const m = message(url);
+      await events.execute(m);
+      const now = far();
+      const [claim] = await store.claimDue(now, 10, onlyTo(url), 1);
+      expect(claim).toMatchObject({ eventId: m.event.id, attempt: 1 });
+      await store.giveBack([claim!], now);
+      expect(await db.prisma.webhookAttempt.count({ where: { deliveryId: claim!.deliveryId } })).toBe(0);
+      const [again] = await store.claimDue(now, 10, onlyTo(url), 1);
+      expect(again).toMatchObject({ deliveryId: claim!.deliveryId, attempt: 1 });
+      // The first claim handed back late (after `again` took it) changes nothing.
+      await store.giveBack([{ ...again!, attempt: 0 }], now);
+      const delivery = await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: claim!.deliveryId } });
+      expect(delivery).toMatchObject({ attemptCount: 1, dueAt: new Date(now.getTime() + LEASE_MS) });
+      expect(
+        await db.prisma.webhookAttempt.findMany({
+          where: { deliveryId: claim!.deliveryId },
+          select: { number: true, outcome: true },
+        }),
+      ).toEqual([{ number: 1, outcome: 'in_flight' }]);
+      await store.finish(again!, { kind: 'succeeded', statusCode: 200 }, now, now, 1);
+    },
+  );
 
-  it("claims each event with the secret of its own mode: a test event never gets the live secret of the same URL", async () => {
-    const url = 'http://modes.example/hook';
-    await db.prisma.webhookEndpointSecret.create({ data: { accountId: 'acc_a', mode: 'live', url, secret: 'whsec_live_row' } });
-    const live = message(url);
-    const test = { ...message(url), mode: 'test' as const };
-    await events.execute(live);
-    await events.execute(test);
-    const before = await store.claimDue(far(), 10, onlyTo(url, 4), 4);
-    expect(before.map((claim) => [claim.eventId, claim.mode, claim.secret?.secret ?? null]).sort()).toEqual([[live.event.id, 'live', 'whsec_live_row'], [test.event.id, 'test', null]].sort());
-    // once the test secret exists (made by the first test delivery or a test key), test events carry it
-    await db.prisma.webhookEndpointSecret.create({ data: { accountId: 'acc_a', mode: 'test', url, secret: 'whsec_test_row' } });
-    const retry = { ...message(url), mode: 'test' as const };
-    await events.execute(retry);
-    const [claim] = (await store.claimDue(far(), 10, onlyTo(url, 4), 4)).filter((c) => c.eventId === retry.event.id);
-    expect(claim).toMatchObject({ mode: 'test', secret: { secret: 'whsec_test_row' } });
-  });
-
-  it('stores a batch in one transaction: feed positions in the batch order, a repeat stored once, an unknown account refused alone; the claim carries trace context and secret', async () => {
-    const url = 'http://batch.example/hook';
-    const [a, b, c] = [message(url), message(url), message(null)];
-    await db.prisma.webhookEndpointSecret.create({ data: { accountId: 'acc_a', url, secret: 'whsec_batch' } });
-    const traceParent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    const outcomes = await events.storeMany([
-      { message: a, traceParent, requestId: 'req_batch' },
-      { message: b, traceParent: null, requestId: null },
-      { message: { ...c, account_id: 'acc_nobody' }, traceParent: null, requestId: null },
-      { message: a, traceParent, requestId: 'req_batch' },
-      { message: c, traceParent: null, requestId: null },
-    ]);
-    expect(outcomes[0]).toEqual({ stored: true, delivery: true });
-    expect(outcomes[1]).toEqual({ stored: true, delivery: true });
-    expect(outcomes[2]).toMatchObject({ name: 'NonRetriableError' });
-    expect(outcomes[3]).toEqual({ stored: false, delivery: false });
-    expect(outcomes[4]).toEqual({ stored: true, delivery: false });
-    const rows = await db.prisma.webhookEvent.findMany({ where: { eventId: { in: [a.event.id, b.event.id, c.event.id] } }, orderBy: { position: 'asc' } });
-    expect(rows.map((r) => r.eventId)).toEqual([a.event.id, b.event.id, c.event.id]);
-    const claims = await store.claimDue(far(), 10, onlyTo(url, 4), 4);
-    expect(claims.map((claim) => claim.eventId).sort()).toEqual([a.event.id, b.event.id].sort());
-    expect(claims.find((claim) => claim.eventId === a.event.id)).toMatchObject({ traceParent, requestId: 'req_batch', secret: { secret: 'whsec_batch', previousSecret: null, previousExpiresAt: null } });
-    expect(claims.find((claim) => claim.eventId === b.event.id)).toMatchObject({ traceParent: null, requestId: null });
-    // Both ends recorded in one statement.
-    const at = new Date();
-    const next = await store.finishMany(
-      [
-        { claim: claims[0]!, outcome: { kind: 'succeeded', statusCode: 200 }, startedAt: at, finishedAt: at },
-        { claim: claims[1]!, outcome: { kind: 'failed', statusCode: null, error: 'connection failed: ECONNRESET' }, startedAt: at, finishedAt: at },
-      ],
-      1,
-    );
-    expect(next).toEqual([{ status: 'succeeded', dueAt: null }, { status: 'pending', dueAt: new Date(at.getTime() + 60_000) }]);
-    const attempts = await db.prisma.webhookAttempt.findMany({ where: { deliveryId: { in: claims.map((claim) => claim.deliveryId) } } });
-    expect(attempts.map((x) => [x.deliveryId, x.outcome, x.statusCode, x.error]).sort()).toEqual(
-      [
-        [claims[0]!.deliveryId, 'succeeded', 200, null],
-        [claims[1]!.deliveryId, 'failed', null, 'connection failed: ECONNRESET'],
-      ].sort(),
-    );
-  });
-
-  it('takes feed positions in commit order: a store waiting on the account lock gets a position after the one that held it', async () => {
-    const holder = new pg.Client({ connectionString: db.url });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook-feed:acc_a', 0))");
-      const waiting = message(null);
-      const stored = events.execute(waiting);
-      // Causality: wait until the store is blocked on the account's feed lock.
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await holder.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      const { rows } = await holder.query(
-        `INSERT INTO webhook_events (account_id, event_id, type, body, created_at) VALUES ('acc_a', 'evt_holder', 'search.completed', '{}', now()) RETURNING position`,
+  it(
+    'claims each event with the secret of its own mode: a test ' + 'event never gets the live secret of the same URL',
+    async () => {
+      const url = 'http://modes.example/hook';
+      await db.prisma.webhookEndpointSecret.create({
+        data: { accountId: 'acc_a', mode: 'live', url, secret: 'whsec_live_row' },
+      });
+      const live = message(url);
+      const test = { ...message(url), mode: 'test' as const };
+      await events.execute(live);
+      await events.execute(test);
+      const before = await store.claimDue(far(), 10, onlyTo(url, 4), 4);
+      expect(before.map((claim) => [claim.eventId, claim.mode, claim.secret?.secret ?? null]).sort()).toEqual(
+        [
+          [live.event.id, 'live', 'whsec_live_row'],
+          [test.event.id, 'test', null],
+        ].sort(),
       );
-      await holder.query('COMMIT');
-      await expect(stored).resolves.toEqual({ stored: true, delivery: false });
-      const mine = await db.prisma.webhookEvent.findFirstOrThrow({ where: { eventId: waiting.event.id } });
-      expect(mine.position).toBeGreaterThan(BigInt(rows[0].position));
-    } finally {
-      await holder.end();
-    }
-  });
+      // once the test secret exists (made by the first test delivery or a test key), test events carry it
+      await db.prisma.webhookEndpointSecret.create({
+        data: { accountId: 'acc_a', mode: 'test', url, secret: 'whsec_test_row' },
+      });
+      const retry = { ...message(url), mode: 'test' as const };
+      await events.execute(retry);
+      const [claim] = (await store.claimDue(far(), 10, onlyTo(url, 4), 4)).filter((c) => c.eventId === retry.event.id);
+      expect(claim).toMatchObject({ mode: 'test', secret: { secret: 'whsec_test_row' } });
+    },
+  );
+
+  it(
+    'stores a batch in one transaction: feed positions in the ' +
+      'batch order, a repeat stored once, an unknown account ' +
+      'refused alone; the claim carries trace context and secret',
+    async () => {
+      const url = 'http://batch.example/hook';
+      const [a, b, c] = [message(url), message(url), message(null)];
+      await db.prisma.webhookEndpointSecret.create({ data: { accountId: 'acc_a', url, secret: 'whsec_batch' } });
+      const traceParent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const outcomes = await events.storeMany([
+        { message: a, traceParent, requestId: 'req_batch' },
+        { message: b, traceParent: null, requestId: null },
+        { message: { ...c, account_id: 'acc_nobody' }, traceParent: null, requestId: null },
+        { message: a, traceParent, requestId: 'req_batch' },
+        { message: c, traceParent: null, requestId: null },
+      ]);
+      expect(outcomes[0]).toEqual({ stored: true, delivery: true });
+      expect(outcomes[1]).toEqual({ stored: true, delivery: true });
+      expect(outcomes[2]).toMatchObject({ name: 'NonRetriableError' });
+      expect(outcomes[3]).toEqual({ stored: false, delivery: false });
+      expect(outcomes[4]).toEqual({ stored: true, delivery: false });
+      const rows = await db.prisma.webhookEvent.findMany({
+        where: { eventId: { in: [a.event.id, b.event.id, c.event.id] } },
+        orderBy: { position: 'asc' },
+      });
+      expect(rows.map((r) => r.eventId)).toEqual([a.event.id, b.event.id, c.event.id]);
+      const claims = await store.claimDue(far(), 10, onlyTo(url, 4), 4);
+      expect(claims.map((claim) => claim.eventId).sort()).toEqual([a.event.id, b.event.id].sort());
+      expect(claims.find((claim) => claim.eventId === a.event.id)).toMatchObject({
+        traceParent,
+        requestId: 'req_batch',
+        secret: { secret: 'whsec_batch', previousSecret: null, previousExpiresAt: null },
+      });
+      expect(claims.find((claim) => claim.eventId === b.event.id)).toMatchObject({
+        traceParent: null,
+        requestId: null,
+      });
+      // Both ends recorded in one statement.
+      const at = new Date();
+      const next = await store.finishMany(
+        [
+          { claim: claims[0]!, outcome: { kind: 'succeeded', statusCode: 200 }, startedAt: at, finishedAt: at },
+          {
+            claim: claims[1]!,
+            outcome: { kind: 'failed', statusCode: null, error: 'connection failed: ECONNRESET' },
+            startedAt: at,
+            finishedAt: at,
+          },
+        ],
+        1,
+      );
+      expect(next).toEqual([
+        { status: 'succeeded', dueAt: null },
+        { status: 'pending', dueAt: new Date(at.getTime() + 60_000) },
+      ]);
+      const attempts = await db.prisma.webhookAttempt.findMany({
+        where: { deliveryId: { in: claims.map((claim) => claim.deliveryId) } },
+      });
+      expect(attempts.map((x) => [x.deliveryId, x.outcome, x.statusCode, x.error]).sort()).toEqual(
+        [
+          [claims[0]!.deliveryId, 'succeeded', 200, null],
+          [claims[1]!.deliveryId, 'failed', null, 'connection failed: ECONNRESET'],
+        ].sort(),
+      );
+    },
+  );
+
+  it(
+    'takes feed positions in commit order: a store waiting on the ' +
+      'account lock gets a position after the one that held it',
+    async () => {
+      const holder = new pg.Client({ connectionString: db.url });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook-feed:acc_a', 0))");
+        const waiting = message(null);
+        const stored = events.execute(waiting);
+        // Causality: wait until the store is blocked on the account's feed lock.
+        for (let i = 0; i < 200; i++) {
+          const { rows } = await holder.query(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          );
+          if (rows[0].n > 0) break;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        const { rows } = await holder.query(
+          `INSERT INTO webhook_events (account_id, event_id, type, ` +
+            `body, created_at) VALUES ('acc_a', 'evt_holder', ` +
+            `'search.completed', '{}', now()) RETURNING position`,
+        );
+        await holder.query('COMMIT');
+        await expect(stored).resolves.toEqual({ stored: true, delivery: false });
+        const mine = await db.prisma.webhookEvent.findFirstOrThrow({ where: { eventId: waiting.event.id } });
+        expect(mine.position).toBeGreaterThan(BigInt(rows[0].position));
+      } finally {
+        await holder.end();
+      }
+    },
+  );
 });

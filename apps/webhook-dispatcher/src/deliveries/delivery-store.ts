@@ -18,7 +18,10 @@ export interface ClaimedAttempt {
   attempt: number;
   retrySlot: number;
   firstFailedAt: Date | null;
-  /** The endpoint's signing secrets as stored (sealed), when they exist yet (the first delivery to an endpoint makes them). */
+  /**
+   * The endpoint's signing secrets as stored (sealed), when they exist yet (the first delivery to an endpoint makes
+   * them).
+   */
   secret: StoredSecrets | null;
   /** W3C traceparent of the span that made the delivery: the attempt's span continues it. */
   traceParent: string | null;
@@ -87,7 +90,12 @@ export class DeliveryStore {
    * (`busy`), and endpoints share the claim round robin: every endpoint's oldest due delivery
    * before any endpoint's second, so a backlog on one endpoint never starves another.
    */
-  async claimDue(now: Date, limit: number, busy: ReadonlyMap<string, number>, perEndpoint: number): Promise<ClaimedAttempt[]> {
+  async claimDue(
+    now: Date,
+    limit: number,
+    busy: ReadonlyMap<string, number>,
+    perEndpoint: number,
+  ): Promise<ClaimedAttempt[]> {
     if (limit <= 0) return [];
     const busyUrls = [...busy.keys()];
     const busyCounts = busyUrls.map((url) => busy.get(url)!);
@@ -102,22 +110,27 @@ export class DeliveryStore {
         LIMIT ${limit * CANDIDATES_PER_CLAIM}
         FOR UPDATE SKIP LOCKED
       ), ranked AS (
-        SELECT c.id, c.due_at, row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn, coalesce(b.n, 0) AS busy
+        SELECT c.id, c.due_at, row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn, coalesce(b.n, 0)
+          AS busy
         FROM candidates c LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[]) AS b(url, n) ON b.url = c.url
       ), chosen AS (
         SELECT id FROM ranked WHERE turn + busy <= ${perEndpoint} ORDER BY turn, due_at LIMIT ${limit}
       ), interrupted AS (
-        UPDATE webhook_attempts a SET outcome = 'interrupted', finished_at = ${now}, error = 'the dispatcher stopped during this attempt'
+        UPDATE webhook_attempts a SET outcome = 'interrupted', finished_at = ${now}, error =
+          'the dispatcher stopped during this attempt'
         FROM chosen WHERE a.delivery_id = chosen.id AND a.outcome = 'in_flight'
       ), claimed AS (
         UPDATE webhook_deliveries d SET due_at = ${leaseEnd}, attempt_count = d.attempt_count + 1, updated_at = ${now}
         FROM chosen WHERE d.id = chosen.id
-        RETURNING d.id, d.account_id, d.url, d.kind, d.attempt_count, d.retry_slot, d.first_failed_at, d.trace_parent, d.request_id, d.event_position
+        RETURNING d.id, d.account_id, d.url, d.kind, d.attempt_count, d.retry_slot, d.first_failed_at, d.trace_parent,
+          d.request_id, d.event_position
       ), attempts AS (
         INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome)
         SELECT id, attempt_count, ${now}, 'in_flight' FROM claimed
       )
-      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent, c.request_id, e.event_id, e.mode, e.created_at AS event_created_at, e.body, s.secret, s.previous_secret, s.previous_expires_at
+      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent,
+        c.request_id, e.event_id, e.mode, e.created_at AS event_created_at, e.body, s.secret, s.previous_secret,
+        s.previous_expires_at
       FROM claimed c
       JOIN webhook_events e ON e.position = c.event_position
       LEFT JOIN webhook_endpoint_secrets s ON s.account_id = c.account_id AND s.mode = e.mode AND s.url = c.url`;
@@ -134,14 +147,23 @@ export class DeliveryStore {
       attempt: row.attempt_count,
       retrySlot: row.retry_slot,
       firstFailedAt: row.first_failed_at,
-      secret: row.secret === null ? null : { secret: row.secret, previousSecret: row.previous_secret, previousExpiresAt: row.previous_expires_at },
+      secret:
+        row.secret === null
+          ? null
+          : { secret: row.secret, previousSecret: row.previous_secret, previousExpiresAt: row.previous_expires_at },
       traceParent: row.trace_parent,
       requestId: row.request_id,
     }));
   }
 
   /** Records one attempt and the delivery's next state: done, retry at its slot, or given up. */
-  async finish(claim: ClaimedAttempt, outcome: AttemptOutcome, startedAt: Date, finishedAt: Date, scale: number): Promise<NextState> {
+  async finish(
+    claim: ClaimedAttempt,
+    outcome: AttemptOutcome,
+    startedAt: Date,
+    finishedAt: Date,
+    scale: number,
+  ): Promise<NextState> {
     const [next] = await this.finishMany([{ claim, outcome, startedAt, finishedAt }], scale);
     return next!;
   }
@@ -164,14 +186,17 @@ export class DeliveryStore {
           ${finished.map((f) => (f.outcome.kind === 'succeeded' ? null : f.outcome.error))}::text[],
           ${states.map((s) => s.status)}::text[], ${states.map((s) => iso(s.dueAt))}::text[],
           ${states.map((s) => s.retrySlot)}::int[], ${states.map((s) => iso(s.firstFailedAt))}::text[]
-        ) AS f(id, number, outcome, finished_at, duration_ms, status_code, error, status, due_at, retry_slot, first_failed_at)
+        ) AS f(id, number, outcome, finished_at, duration_ms, status_code, error, status, due_at, retry_slot,
+          first_failed_at)
       ), attempts AS (
         UPDATE webhook_attempts a
-        SET outcome = f.outcome, finished_at = f.finished_at::timestamptz, duration_ms = f.duration_ms, status_code = f.status_code, error = f.error
+        SET outcome = f.outcome, finished_at = f.finished_at::timestamptz, duration_ms = f.duration_ms, status_code =
+          f.status_code, error = f.error
         FROM f WHERE a.delivery_id = f.id AND a.number = f.number AND a.outcome = 'in_flight'
       )
       UPDATE webhook_deliveries d
-      SET status = f.status, due_at = f.due_at::timestamptz, retry_slot = f.retry_slot, first_failed_at = f.first_failed_at::timestamptz, updated_at = f.finished_at::timestamptz
+      SET status = f.status, due_at = f.due_at::timestamptz, retry_slot = f.retry_slot, first_failed_at =
+        f.first_failed_at::timestamptz, updated_at = f.finished_at::timestamptz
       FROM f WHERE d.id = f.id AND d.attempt_count = f.number AND d.status = 'pending'`;
     return states.map(({ status, dueAt }) => ({ status, dueAt }));
   }
@@ -186,9 +211,11 @@ export class DeliveryStore {
     if (claims.length === 0) return;
     await this.prisma.$executeRaw`
       WITH back AS (
-        SELECT * FROM unnest(${claims.map((c) => c.deliveryId)}::text[], ${claims.map((c) => c.attempt)}::int[]) AS b(id, number)
+        SELECT * FROM unnest(${claims.map((c) => c.deliveryId)}::text[], ${claims.map((c) => c.attempt)}::int[]) AS
+          b(id, number)
       ), unstarted AS (
-        DELETE FROM webhook_attempts a USING back WHERE a.delivery_id = back.id AND a.number = back.number AND a.outcome = 'in_flight'
+        DELETE FROM webhook_attempts a USING back WHERE a.delivery_id = back.id AND a.number = back.number AND a.outcome
+          = 'in_flight'
       )
       UPDATE webhook_deliveries d SET due_at = ${now}, attempt_count = d.attempt_count - 1, updated_at = ${now}
       FROM back WHERE d.id = back.id AND d.attempt_count = back.number AND d.status = 'pending'`;
@@ -196,15 +223,31 @@ export class DeliveryStore {
 
   /** The earliest due time of any pending delivery (for the worker's next wake-up). */
   async nextDueAt(): Promise<Date | null> {
-    const row = await this.prisma.webhookDelivery.findFirst({ where: { status: 'pending' }, orderBy: { dueAt: 'asc' }, select: { dueAt: true } });
+    const row = await this.prisma.webhookDelivery.findFirst({
+      where: { status: 'pending' },
+      orderBy: { dueAt: 'asc' },
+      select: { dueAt: true },
+    });
     return row?.dueAt ?? null;
   }
 }
 
 /** The delivery's state after an attempt that ended at `finishedAt` (the retry schedule for a failure). */
-function nextStateOf(claim: ClaimedAttempt, outcome: AttemptOutcome, finishedAt: Date, scale: number): NextState & { retrySlot: number; firstFailedAt: Date | null } {
-  if (outcome.kind === 'succeeded') return { status: 'succeeded', dueAt: null, retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt };
-  if (outcome.kind === 'refused') return { status: 'refused', dueAt: null, retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt ?? finishedAt };
+function nextStateOf(
+  claim: ClaimedAttempt,
+  outcome: AttemptOutcome,
+  finishedAt: Date,
+  scale: number,
+): NextState & { retrySlot: number; firstFailedAt: Date | null } {
+  if (outcome.kind === 'succeeded')
+    return { status: 'succeeded', dueAt: null, retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt };
+  if (outcome.kind === 'refused')
+    return {
+      status: 'refused',
+      dueAt: null,
+      retrySlot: claim.retrySlot,
+      firstFailedAt: claim.firstFailedAt ?? finishedAt,
+    };
   const after = afterFailure({ retrySlot: claim.retrySlot, firstFailedAt: claim.firstFailedAt }, finishedAt, scale);
   return after.kind === 'retry'
     ? { status: 'pending', dueAt: after.dueAt, retrySlot: after.retrySlot, firstFailedAt: after.firstFailedAt }

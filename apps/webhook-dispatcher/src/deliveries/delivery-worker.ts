@@ -7,7 +7,14 @@ import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/se
 import { HostResolver, SecretBox, signingSecrets, webhookSecretFor } from '@jobs/webhook-targets';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../config.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
-import { DeliveryStore, LEASE_MS, type AttemptOutcome, type ClaimedAttempt, type FinishedAttempt, type NextState } from './delivery-store.js';
+import {
+  DeliveryStore,
+  LEASE_MS,
+  type AttemptOutcome,
+  type ClaimedAttempt,
+  type FinishedAttempt,
+  type NextState,
+} from './delivery-store.js';
 import { EndpointSlots } from './endpoint-slots.js';
 import { GroupCommit } from './group-commit.js';
 import { signatureHeader } from './signature.js';
@@ -83,9 +90,16 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     readiness: ReadinessRegistry,
   ) {
     this.slots = new EndpointSlots(config.WEBHOOK_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
-    this.sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, connectionsPerOrigin: config.WEBHOOK_CONCURRENCY, resolver });
+    this.sender = new WebhookSender({
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      connectionsPerOrigin: config.WEBHOOK_CONCURRENCY,
+      resolver,
+    });
     // The bookkeeping write belongs to no one delivery's trace.
-    this.finishes = new GroupCommit((finished) => untraced(() => this.store.finishMany(finished, config.WEBHOOK_RETRY_SCALE)), FINISH_BATCH);
+    this.finishes = new GroupCommit(
+      (finished) => untraced(() => this.store.finishMany(finished, config.WEBHOOK_RETRY_SCALE)),
+      FINISH_BATCH,
+    );
     drains.register('delivery-worker', () => this.stop());
     readiness.register('delivery-worker', () => !this.loop.isStopped && this.healthy);
   }
@@ -99,14 +113,21 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     this.loop.kick();
   }
 
-  /** Stops claiming, hands back the claims not started, waits for the attempts under way (each ends within its deadline) and their records. */
+  /**
+   * Stops claiming, hands back the claims not started, waits for the attempts under way (each ends within its deadline)
+   * and their records.
+   */
   async stop(): Promise<void> {
     await this.loop.stop();
     const unstarted = [...this.stale, ...[...this.waiting.values()].flat().map((w) => w.claim)];
     this.waiting.clear();
     this.waitingCount = 0;
     this.stale = [];
-    await this.store.giveBack(unstarted, new Date()).catch((error: unknown) => this.logger.warn({ err: error }, 'could not hand back unstarted deliveries; their leases end in 30 s'));
+    await this.store
+      .giveBack(unstarted, new Date())
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'could not hand back unstarted deliveries; their leases end in 30 s'),
+      );
     await Promise.allSettled([...this.running]);
     await this.finishes.flushed();
     await this.sender.close();
@@ -123,8 +144,11 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       const room = this.slots.total * PREFETCH - this.slots.size - this.waitingCount;
       if (room <= 0) break;
       const asked = Math.min(CLAIM_BATCH, room);
-      // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt continues its event's trace.
-      const claims = await untraced(() => this.store.claimDue(new Date(), asked, this.held(), this.config.WEBHOOK_ENDPOINT_CONCURRENCY * PREFETCH));
+      // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt continues its
+      // event's trace.
+      const claims = await untraced(() =>
+        this.store.claimDue(new Date(), asked, this.held(), this.config.WEBHOOK_ENDPOINT_CONCURRENCY * PREFETCH),
+      );
       const claimedAt = Date.now();
       for (const claim of claims) {
         const queue = this.waiting.get(claim.url);
@@ -187,10 +211,21 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       this.kick();
     };
     // The attempt continues the trace (and carries the request id) of the work that made the delivery.
-    const parent = claim.traceParent ? propagation.extract(ROOT_CONTEXT, { traceparent: claim.traceParent }) : ROOT_CONTEXT;
+    const parent = claim.traceParent
+      ? propagation.extract(ROOT_CONTEXT, { traceparent: claim.traceParent })
+      : ROOT_CONTEXT;
     const work = context
-      .with(parent, () => requestContext.run({ requestId: claim.requestId ?? claim.deliveryId, stages: [] }, () => this.attempt(claim, release)))
-      .catch((error: unknown) => this.logger.error({ err: error, delivery_id: claim.deliveryId, event_id: claim.eventId }, 'webhook attempt could not be recorded; its lease will expire and it runs again'))
+      .with(parent, () =>
+        requestContext.run({ requestId: claim.requestId ?? claim.deliveryId, stages: [] }, () =>
+          this.attempt(claim, release),
+        ),
+      )
+      .catch((error: unknown) =>
+        this.logger.error(
+          { err: error, delivery_id: claim.deliveryId, event_id: claim.eventId },
+          'webhook attempt could not be recorded; its lease will expire and it runs again',
+        ),
+      )
       .finally(() => {
         release();
         this.running.delete(work);
@@ -216,7 +251,9 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       outcome = await context.with(trace.setSpan(context.active(), span), async () => {
         const owner = { accountId: claim.accountId, mode: claim.mode, url: claim.url };
         // The current secret of the event's mode, and the replaced one while a rotation's overlap lasts.
-        const secrets = claim.secret ? signingSecrets(claim.secret, this.box, owner, startedAt) : [await webhookSecretFor(this.prisma, this.box, owner)];
+        const secrets = claim.secret
+          ? signingSecrets(claim.secret, this.box, owner, startedAt)
+          : [await webhookSecretFor(this.prisma, this.box, owner)];
         const signature = signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), claim.body);
         return this.sender.post({ url: claim.url, body: claim.body, signature, eventId: claim.eventId });
       });
@@ -227,7 +264,12 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       throw error;
     }
     const finishedAt = new Date();
-    span.setAttributes({ 'jobs.delivery.outcome': outcome.kind, ...(outcome.kind !== 'refused' && outcome.statusCode !== null ? { 'http.response.status_code': outcome.statusCode } : {}) });
+    span.setAttributes({
+      'jobs.delivery.outcome': outcome.kind,
+      ...(outcome.kind !== 'refused' && outcome.statusCode !== null
+        ? { 'http.response.status_code': outcome.statusCode }
+        : {}),
+    });
     if (outcome.kind !== 'succeeded') span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
     // The endpoint may take its next attempt now; this one's record goes with the others ending together.

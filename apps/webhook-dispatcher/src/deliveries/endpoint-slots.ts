@@ -11,7 +11,8 @@ export class EndpointSlots {
     readonly total: number,
     readonly perEndpoint: number,
   ) {
-    if (!(Number.isInteger(total) && total > 0 && Number.isInteger(perEndpoint) && perEndpoint > 0)) throw new RangeError('slots must be positive integers');
+    if (!(Number.isInteger(total) && total > 0 && Number.isInteger(perEndpoint) && perEndpoint > 0))
+      throw new RangeError('slots must be positive integers');
   }
 
   /** Attempts that may still start now. */

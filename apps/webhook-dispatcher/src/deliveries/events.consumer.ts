@@ -30,12 +30,24 @@ export class EventsConsumer {
 
   @EventPattern(Topics.EventEmitted.name)
   async onEventEmitted(@Payload() message: EventEmitted.Value): Promise<void> {
-    annotateStage({ 'account.id': message.account_id, 'event.id': message.event.id, 'event.type': message.event.type, 'event.has_webhook': message.webhook_url !== null });
+    annotateStage({
+      'account.id': message.account_id,
+      'event.id': message.event.id,
+      'event.type': message.event.type,
+      'event.has_webhook': message.webhook_url !== null,
+    });
     // The consumer span's context: the delivery's attempts continue this trace.
     const carrier: Record<string, string> = {};
     propagation.inject(context.active(), carrier);
-    const outcome = await this.intake.submit({ message, traceParent: carrier['traceparent'] ?? null, requestId: requestContext.current()?.requestId ?? null });
-    this.logger.info({ event_id: message.event.id, type: message.event.type, account_id: message.account_id, ...outcome }, outcome.stored ? 'event stored' : 'event already stored');
+    const outcome = await this.intake.submit({
+      message,
+      traceParent: carrier['traceparent'] ?? null,
+      requestId: requestContext.current()?.requestId ?? null,
+    });
+    this.logger.info(
+      { event_id: message.event.id, type: message.event.type, account_id: message.account_id, ...outcome },
+      outcome.stored ? 'event stored' : 'event already stored',
+    );
     if (outcome.delivery) this.worker.kick();
   }
 }

@@ -16,7 +16,10 @@ describe('GroupCommit', () => {
     expect(writes).toEqual([[1, 2, 3]]);
     release();
     await expect(Promise.all([...first, ...later])).resolves.toEqual(['ok 1', 'ok 2', 'ok 3', 'ok 4', 'ok 5']);
-    expect(writes).toEqual([[1, 2, 3], [4, 5]]);
+    expect(writes).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('caps a write at maxBatch items', async () => {
@@ -26,24 +29,27 @@ describe('GroupCommit', () => {
     expect(writes).toEqual([[1, 2], [3, 4], [5]]);
   });
 
-  it('gives an item its own error, and a failed write to every item of its batch; the next batch still goes', async () => {
-    let fail = true;
-    const commit = new GroupCommit<number, number>(async (items) => {
-      if (fail) {
-        fail = false;
-        throw new Error('database down');
-      }
-      return items.map((n) => (n === 2 ? new RangeError('no such thing') : n));
-    }, 10);
-    const doomed = [commit.submit(7), commit.submit(8)];
-    await expect(Promise.allSettled(doomed)).resolves.toEqual([
-      { status: 'rejected', reason: new Error('database down') },
-      { status: 'rejected', reason: new Error('database down') },
-    ]);
-    await expect(commit.submit(1)).resolves.toBe(1);
-    const [one, two] = await Promise.allSettled([commit.submit(1), commit.submit(2)]);
-    expect(one).toEqual({ status: 'fulfilled', value: 1 });
-    expect(two).toMatchObject({ status: 'rejected', reason: { name: 'RangeError' } });
-    await commit.flushed();
-  });
+  it(
+    'gives an item its own error, and a failed write to every ' + 'item of its batch; the next batch still goes',
+    async () => {
+      let fail = true;
+      const commit = new GroupCommit<number, number>(async (items) => {
+        if (fail) {
+          fail = false;
+          throw new Error('database down');
+        }
+        return items.map((n) => (n === 2 ? new RangeError('no such thing') : n));
+      }, 10);
+      const doomed = [commit.submit(7), commit.submit(8)];
+      await expect(Promise.allSettled(doomed)).resolves.toEqual([
+        { status: 'rejected', reason: new Error('database down') },
+        { status: 'rejected', reason: new Error('database down') },
+      ]);
+      await expect(commit.submit(1)).resolves.toBe(1);
+      const [one, two] = await Promise.allSettled([commit.submit(1), commit.submit(2)]);
+      expect(one).toEqual({ status: 'fulfilled', value: 1 });
+      expect(two).toMatchObject({ status: 'rejected', reason: { name: 'RangeError' } });
+      await commit.flushed();
+    },
+  );
 });

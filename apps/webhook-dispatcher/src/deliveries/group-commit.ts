@@ -23,7 +23,8 @@ export class GroupCommit<I, O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       // The items of one tick (a fetched Kafka batch's handlers, attempts ending together) go in one write.
-      if (!this.writing) this.writing = new Promise<void>((done) => setImmediate(() => void this.drain().finally(done)));
+      if (!this.writing)
+        this.writing = new Promise<void>((done) => setImmediate(() => void this.drain().finally(done)));
     });
   }
 

@@ -22,7 +22,11 @@ export class LegacySecretsSealer implements OnApplicationBootstrap {
       (sealed) => {
         if (sealed > 0) this.logger.info({ sealed }, 'plain webhook secrets sealed');
       },
-      (error: unknown) => this.logger.warn({ err: error }, 'plain webhook secrets could not be sealed now; each is sealed when next read'),
+      (error: unknown) =>
+        this.logger.warn(
+          { err: error },
+          'plain webhook secrets could not be sealed now; each is sealed when next read',
+        ),
     );
   }
 }

@@ -53,7 +53,11 @@ describe('retry schedule', () => {
   it('makes one last attempt at once when even the 24 h slot has passed unused, then gives up', () => {
     const last = afterFailure({ retrySlot: 2, firstFailedAt: t0 }, at(30 * HOUR), 1);
     expect(last).toEqual({ kind: 'retry', retrySlot: 7, dueAt: at(30 * HOUR), firstFailedAt: t0 });
-    expect(afterFailure({ retrySlot: 7, firstFailedAt: t0 }, at(30 * HOUR), 1)).toEqual({ kind: 'give_up', retrySlot: 7, firstFailedAt: t0 });
+    expect(afterFailure({ retrySlot: 7, firstFailedAt: t0 }, at(30 * HOUR), 1)).toEqual({
+      kind: 'give_up',
+      retrySlot: 7,
+      firstFailedAt: t0,
+    });
   });
 
   it('keeps the first failure time once set', () => {

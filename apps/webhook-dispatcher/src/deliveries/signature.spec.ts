@@ -40,14 +40,19 @@ describe('verifySignature (the receiver side of interface.md)', () => {
   });
 
   it('refuses another body, another secret, a replayed signature under a new timestamp', () => {
-    expect(verifySignature(header, secret, body.replace('job_1', 'job_2'), now)).toEqual({ valid: false, reason: 'mismatch' });
+    expect(verifySignature(header, secret, body.replace('job_1', 'job_2'), now)).toEqual({
+      valid: false,
+      reason: 'mismatch',
+    });
     expect(verifySignature(header, 'whsec_other', body, now)).toEqual({ valid: false, reason: 'mismatch' });
     const v1 = header.split(',')[1]!;
     expect(verifySignature(`t=${now + 10},${v1}`, secret, body, now)).toEqual({ valid: false, reason: 'mismatch' });
   });
 
   it('refuses upper-case hex (hex is compared to hex) and malformed headers', () => {
-    expect(verifySignature(header.toUpperCase().replace('T=', 't=').replace('V1=', 'v1='), secret, body, now).valid).toBe(false);
+    expect(
+      verifySignature(header.toUpperCase().replace('T=', 't=').replace('V1=', 'v1='), secret, body, now).valid,
+    ).toBe(false);
     for (const bad of ['', 'garbage', `v1=${'0'.repeat(64)}`, `t=${now}`, `t=abc,v1=${'0'.repeat(64)}`, '=,='])
       expect(verifySignature(bad, secret, body, now)).toEqual({ valid: false, reason: 'malformed' });
   });
@@ -66,7 +71,9 @@ describe('signatureHeader during a rotation', () => {
   const previous = 'whsec_previous-secret-0123456789abcdefghijklmno';
   it('carries one v1 per secret, the new one first, and either verifies', () => {
     const header = signatureHeader([secret, previous], 1700000000, body);
-    expect(header).toBe(`t=1700000000,v1=${signatureOf(secret, 1700000000, body)},v1=${signatureOf(previous, 1700000000, body)}`);
+    expect(header).toBe(
+      `t=1700000000,v1=${signatureOf(secret, 1700000000, body)},v1=${signatureOf(previous, 1700000000, body)}`,
+    );
     expect(verifySignature(header, secret, body, 1700000000).valid).toBe(true);
     expect(verifySignature(header, previous, body, 1700000000).valid).toBe(true);
     expect(verifySignature(header, 'whsec_neither', body, 1700000000)).toEqual({ valid: false, reason: 'mismatch' });

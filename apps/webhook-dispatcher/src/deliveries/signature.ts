@@ -17,14 +17,23 @@ export function signatureOf(secret: string, timestampSeconds: number, rawBody: s
  * given. During a rotation's overlap that is the new secret, then the replaced one
  * (`t=…,v1=<new>,v1=<old>`), so a receiver holding either accepts the delivery.
  */
-export function signatureHeader(secrets: string | readonly string[], timestampSeconds: number, rawBody: string | Buffer): string {
-  if (!Number.isInteger(timestampSeconds) || timestampSeconds < 0) throw new RangeError('timestamp must be whole unix seconds');
+export function signatureHeader(
+  secrets: string | readonly string[],
+  timestampSeconds: number,
+  rawBody: string | Buffer,
+): string {
+  if (!Number.isInteger(timestampSeconds) || timestampSeconds < 0)
+    throw new RangeError('timestamp must be whole unix seconds');
   const keys = typeof secrets === 'string' ? [secrets] : secrets;
   if (keys.length === 0) throw new RangeError('at least one secret signs a delivery');
-  return [`t=${timestampSeconds}`, ...keys.map((secret) => `v1=${signatureOf(secret, timestampSeconds, rawBody)}`)].join(',');
+  return [
+    `t=${timestampSeconds}`,
+    ...keys.map((secret) => `v1=${signatureOf(secret, timestampSeconds, rawBody)}`),
+  ].join(',');
 }
 
-export type SignatureCheck = { valid: true; timestamp: number } | { valid: false; reason: 'malformed' | 'mismatch' | 'stale' };
+export type SignatureCheck =
+  { valid: true; timestamp: number } | { valid: false; reason: 'malformed' | 'mismatch' | 'stale' };
 
 /**
  * What a receiver does (interface.md, Delivery 3): split on `,`, each part on the first `=`,

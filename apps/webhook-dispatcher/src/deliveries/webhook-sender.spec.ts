@@ -42,7 +42,13 @@ describe('WebhookSender', () => {
     senders.push(sender);
     return sender;
   };
-  const post = (url: string, allowPrivate = true, deadlineMs?: number) => senderFor(allowPrivate, deadlineMs).post({ url, body: '{"id":"evt_1","n":"é"}', signature: 't=1,v1=abc', eventId: 'evt_1' });
+  const post = (url: string, allowPrivate = true, deadlineMs?: number) =>
+    senderFor(allowPrivate, deadlineMs).post({
+      url,
+      body: '{"id":"evt_1","n":"é"}',
+      signature: 't=1,v1=abc',
+      eventId: 'evt_1',
+    });
 
   it('POSTs the exact body bytes with Content-Type and the signature; a 2xx is a success', async () => {
     handler = (res) => res.writeHead(202).end('accepted');
@@ -58,7 +64,10 @@ describe('WebhookSender', () => {
     handler = (res) => res.writeHead(200).end('ok');
     const sender = senderFor(true);
     const before = connections;
-    for (let i = 0; i < 20; i++) await expect(sender.post({ url: `${base}/hook/${i}`, body: '{}', signature: 't=1,v1=abc', eventId: `evt_${i}` })).resolves.toEqual({ kind: 'succeeded', statusCode: 200 });
+    for (let i = 0; i < 20; i++)
+      await expect(
+        sender.post({ url: `${base}/hook/${i}`, body: '{}', signature: 't=1,v1=abc', eventId: `evt_${i}` }),
+      ).resolves.toEqual({ kind: 'succeeded', statusCode: 200 });
     expect(seen).toHaveLength(20);
     // undici may open a second connection while the first answer is still being read; never one per attempt.
     expect(connections - before).toBeLessThanOrEqual(2);

@@ -1,7 +1,13 @@
 import { isIP } from 'node:net';
 import { Agent, errors } from 'undici';
 import { WEBHOOK_RESPONSE_DEADLINE_MS } from '@jobs/contracts';
-import { classifyAddress, hostOf, safeLookup, UnsafeWebhookTargetError, type HostResolver } from '@jobs/webhook-targets';
+import {
+  classifyAddress,
+  hostOf,
+  safeLookup,
+  UnsafeWebhookTargetError,
+  type HostResolver,
+} from '@jobs/webhook-targets';
 import type { AttemptOutcome } from './delivery-store.js';
 
 export interface WebhookPost {
@@ -16,7 +22,9 @@ export interface SenderOptions {
   deadlineMs?: number;
   /** Connections kept open to one origin (scheme, host and port) at most. */
   connectionsPerOrigin?: number;
-  /** Resolves host names for new connections (bounded, cached, off the thread pool); default: the process's default one. */
+  /**
+   * Resolves host names for new connections (bounded, cached, off the thread pool); default: the process's default one.
+   */
   resolver?: HostResolver;
 }
 
@@ -53,10 +61,14 @@ export class WebhookSender {
     } catch {
       return { kind: 'refused', error: 'not an absolute URL' };
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'refused', error: `scheme ${url.protocol} cannot receive webhooks` };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return { kind: 'refused', error: `scheme ${url.protocol} cannot receive webhooks` };
     const host = hostOf(url);
     if (!this.options.allowPrivate && isIP(host) && classifyAddress(host) !== 'public') {
-      return { kind: 'refused', error: `${host} is a ${classifyAddress(host).replace('_', '-')} address (WEBHOOK_ALLOW_PRIVATE is false)` };
+      return {
+        kind: 'refused',
+        error: `${host} is a ${classifyAddress(host).replace('_', '-')} address (WEBHOOK_ALLOW_PRIVATE is false)`,
+      };
     }
     const payload = Buffer.from(post.body, 'utf8');
     const deadline = new AbortController();
@@ -75,14 +87,19 @@ export class WebhookSender {
         body: payload,
         signal: deadline.signal,
       });
-      // The answer is decided by the status; the body is read and dropped (within the deadline) so the connection is reused.
+      // The answer is decided by the status; the body is read and dropped (within the deadline) so the connection is
+      // reused.
       await res.body.dump().catch(() => undefined);
       const status = res.statusCode;
-      return status >= 200 && status < 300 ? { kind: 'succeeded', statusCode: status } : { kind: 'failed', statusCode: status, error: null };
+      return status >= 200 && status < 300
+        ? { kind: 'succeeded', statusCode: status }
+        : { kind: 'failed', statusCode: status, error: null };
     } catch (error) {
-      if (deadline.signal.aborted) return { kind: 'failed', statusCode: null, error: `no answer within ${this.deadlineMs} ms` };
+      if (deadline.signal.aborted)
+        return { kind: 'failed', statusCode: null, error: `no answer within ${this.deadlineMs} ms` };
       const cause = causeOf(error);
-      if (cause instanceof UnsafeWebhookTargetError) return { kind: 'refused', error: `${cause.message} (WEBHOOK_ALLOW_PRIVATE is false)` };
+      if (cause instanceof UnsafeWebhookTargetError)
+        return { kind: 'refused', error: `${cause.message} (WEBHOOK_ALLOW_PRIVATE is false)` };
       return { kind: 'failed', statusCode: null, error: `connection failed: ${cause.code ?? cause.message}` };
     } finally {
       clearTimeout(timer);
@@ -98,6 +115,7 @@ export class WebhookSender {
 /** The error that explains a failed request: undici wraps some socket errors. */
 function causeOf(error: unknown): Error & { code?: string } {
   let current = error as Error & { code?: string; cause?: unknown };
-  while (current instanceof errors.UndiciError && current.cause instanceof Error) current = current.cause as Error & { code?: string; cause?: unknown };
+  while (current instanceof errors.UndiciError && current.cause instanceof Error)
+    current = current.cause as Error & { code?: string; cause?: unknown };
   return current;
 }

@@ -12,7 +12,9 @@ describe('feed cursors', () => {
     const cursor = nextCursor(codec, 'acc_a', 41n)!;
     expect(cursor).toMatch(/^cur_/);
     expect(positionAfter(codec, 'acc_a', cursor)).toBe(41n);
-    expect(positionAfter(codec, 'acc_a', nextCursor(codec, 'acc_a', 9_007_199_254_740_993n)!)).toBe(9_007_199_254_740_993n);
+    expect(positionAfter(codec, 'acc_a', nextCursor(codec, 'acc_a', 9_007_199_254_740_993n)!)).toBe(
+      9_007_199_254_740_993n,
+    );
   });
 
   it('has no next cursor for an empty page', () => {
@@ -24,7 +26,9 @@ describe('feed cursors', () => {
     expect(positionAfter(codec, 'acc_b', cursor)).toBeNull();
     const flipped = `${cursor.slice(0, 6)}${cursor[6] === 'A' ? 'B' : 'A'}${cursor.slice(7)}`;
     expect(positionAfter(codec, 'acc_a', flipped)).toBeNull();
-    expect(positionAfter(codec, 'acc_a', new CursorCodec('another-secret-0123456789').encode('events:acc_a', { p: '5' }))).toBeNull();
+    expect(
+      positionAfter(codec, 'acc_a', new CursorCodec('another-secret-0123456789').encode('events:acc_a', { p: '5' })),
+    ).toBeNull();
   });
 
   it('refuses a well-signed position that is not a feed position', () => {

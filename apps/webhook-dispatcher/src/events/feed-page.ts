@@ -26,5 +26,7 @@ export function positionAfter(codec: CursorCodec, accountId: string, since: stri
 
 /** The cursor to continue after a page whose last event is at `lastPosition` (null: empty page). */
 export function nextCursor(codec: CursorCodec, accountId: string, lastPosition: bigint | null): string | null {
-  return lastPosition === null ? null : codec.encode(feedScope(accountId), { p: lastPosition.toString() } satisfies FeedPosition);
+  return lastPosition === null
+    ? null
+    : codec.encode(feedScope(accountId), { p: lastPosition.toString() } satisfies FeedPosition);
 }

@@ -46,7 +46,9 @@ export class StoreEventUseCase {
     const accountIds = [...new Set(events.map((e) => e.message.account_id))].sort();
     return this.prisma.$transaction(async (tx) => {
       const known = new Set(
-        (await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM accounts WHERE id = ANY(${accountIds}::text[])`).map((row) => row.id),
+        (await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM accounts WHERE id = ANY(${accountIds}::text[])`).map(
+          (row) => row.id,
+        ),
       );
       // The first of each (account, event id) is stored; a repeat within the batch is "already stored".
       const firsts = new Map<string, number>();
@@ -72,19 +74,24 @@ export class StoreEventUseCase {
             SELECT * FROM unnest(
               ${rows.map((e) => e.message.account_id)}::text[], ${rows.map((e) => e.message.event.id)}::text[],
               ${rows.map((e) => e.message.event.type)}::text[], ${rows.map((e) => e.message.event.watch_id)}::text[],
-              ${rows.map((e) => JSON.stringify(e.message.event))}::text[], ${rows.map((e) => e.message.webhook_url)}::text[],
+              ${rows.map((e) => JSON.stringify(e.message.event))}::text[],
+                ${rows.map((e) => e.message.webhook_url)}::text[],
               ${rows.map((e) => e.message.event.created_at)}::text[], ${rows.map(() => newId('dlv'))}::text[],
               ${rows.map((e) => e.traceParent)}::text[], ${rows.map((e) => e.requestId)}::text[],
               ${rows.map((e) => e.message.mode)}::text[]
-            ) WITH ORDINALITY AS i(account_id, event_id, type, watch_id, body, webhook_url, created_at, delivery_id, trace_parent, request_id, mode, ord)
+            ) WITH ORDINALITY AS i(account_id, event_id, type, watch_id, body, webhook_url, created_at, delivery_id,
+              trace_parent, request_id, mode, ord)
           ), events AS (
             INSERT INTO webhook_events (account_id, event_id, type, watch_id, body, webhook_url, created_at, mode)
-            SELECT account_id, event_id, type, watch_id, body, webhook_url, created_at::timestamptz, mode::key_mode FROM input ORDER BY ord
+            SELECT account_id, event_id, type, watch_id, body, webhook_url, created_at::timestamptz, mode::key_mode FROM
+              input ORDER BY ord
             ON CONFLICT (account_id, event_id) DO NOTHING
             RETURNING position, account_id, event_id
           ), deliveries AS (
-            INSERT INTO webhook_deliveries (id, event_position, account_id, url, kind, status, due_at, trace_parent, request_id, created_at, updated_at)
-            SELECT i.delivery_id, e.position, i.account_id, i.webhook_url, 'original', 'pending', ${now}, i.trace_parent, i.request_id, ${now}, ${now}
+            INSERT INTO webhook_deliveries (id, event_position, account_id, url, kind, status, due_at, trace_parent,
+              request_id, created_at, updated_at)
+            SELECT i.delivery_id, e.position, i.account_id, i.webhook_url, 'original', 'pending', ${now},
+              i.trace_parent, i.request_id, ${now}, ${now}
             FROM events e JOIN input i ON i.account_id = e.account_id AND i.event_id = e.event_id
             WHERE i.webhook_url IS NOT NULL
           )

@@ -22,7 +22,8 @@ export class DispatcherQueriesConsumer {
     await this.answers.answer(message.query_id, async () => {
       // Each key mode is its own world: a test key reads and replays test events only, a live key live ones.
       const owner = { accountId: message.account_id, mode: message.mode };
-      if (query.kind === 'events.list') return { kind: 'events.list', page: await this.listEvents.execute(owner, query) };
+      if (query.kind === 'events.list')
+        return { kind: 'events.list', page: await this.listEvents.execute(owner, query) };
       const replay = await this.replayEvent.execute(owner, message.query_id, query.event_id);
       this.worker.kick();
       return { kind: 'webhook.replay', replay };

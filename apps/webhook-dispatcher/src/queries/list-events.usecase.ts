@@ -28,7 +28,10 @@ export class ListEventsUseCase {
 
   async execute({ accountId, mode }: FeedOwner, query: EventsListQuery): Promise<EventListResponse> {
     const after = positionAfter(this.cursors, accountId, query.since);
-    if (after === null) throw new QueryFailure('invalid_request', 'since: this cursor was not issued by GET /events for this account.', { param: 'since' });
+    if (after === null)
+      throw new QueryFailure('invalid_request', 'since: this cursor was not issued by GET /events for this account.', {
+        param: 'since',
+      });
     const rows = await this.prisma.webhookEvent.findMany({
       where: { accountId, mode, position: { gt: after } },
       orderBy: { position: 'asc' },

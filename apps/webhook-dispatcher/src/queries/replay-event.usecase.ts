@@ -23,7 +23,12 @@ export class ReplayEventUseCase {
     });
     if (!event || event.mode !== mode) throw new QueryFailure('not_found', `No event ${eventId}.`);
     if (event.webhookUrl === null) {
-      throw new QueryFailure('invalid_request', `event_id: ${eventId} has no webhook endpoint (it is in the feed only, GET /v1/events); there is nothing to re-send.`, { param: 'event_id' });
+      throw new QueryFailure(
+        'invalid_request',
+        `event_id: ${eventId} has no webhook endpoint (it is in the ` +
+          `feed only, GET /v1/events); there is nothing to re-send.`,
+        { param: 'event_id' },
+      );
     }
     // The replay's attempts continue the replay request's trace.
     const carrier: Record<string, string> = {};

@@ -17,7 +17,9 @@ describe('admin accounts', () => {
   it('rejects a bad plan, negative credits, a partial rate limit and unknown keys', () => {
     expect(AdminAccountCreateRequestSchema.safeParse({ plan: 'gold', credits: 1 }).success).toBe(false);
     expect(AdminAccountCreateRequestSchema.safeParse({ plan: 'pro', credits: -1 }).success).toBe(false);
-    expect(AdminAccountCreateRequestSchema.safeParse({ plan: 'pro', credits: 1, rate_limit: { limit: 10 } }).success).toBe(false);
+    expect(
+      AdminAccountCreateRequestSchema.safeParse({ plan: 'pro', credits: 1, rate_limit: { limit: 10 } }).success,
+    ).toBe(false);
     expect(AdminAccountCreateRequestSchema.safeParse({ plan: 'pro', credits: 1, name: 'x' }).success).toBe(false);
   });
 

@@ -11,7 +11,10 @@ import { ApiKeyModeSchema, ApiKeySchema } from '../public/headers.schema.js';
 import { AccountIdSchema } from '../public/ids.schema.js';
 import { RateLimitSchema } from '../public/account.schema.js';
 import { PlanSchema } from '../public/providers.schema.js';
-import { WEBHOOK_ROTATION_DEFAULT_OVERLAP_SECONDS, WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS } from '../public/webhook-endpoint.schema.js';
+import {
+  WEBHOOK_ROTATION_DEFAULT_OVERLAP_SECONDS,
+  WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS,
+} from '../public/webhook-endpoint.schema.js';
 
 export const AdminAccountCreateRequestSchema = z.strictObject({
   plan: PlanSchema,
@@ -63,7 +66,12 @@ export const WEBHOOK_SECRET_MAX_OVERLAP_SECONDS = WEBHOOK_ROTATION_MAX_OVERLAP_S
  */
 export const AdminWebhookSecretRotateRequestSchema = z.strictObject({
   url: UrlSchema,
-  previous_expires_in_seconds: z.number().int().min(0).max(WEBHOOK_SECRET_MAX_OVERLAP_SECONDS).default(WEBHOOK_ROTATION_DEFAULT_OVERLAP_SECONDS),
+  previous_expires_in_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(WEBHOOK_SECRET_MAX_OVERLAP_SECONDS)
+    .default(WEBHOOK_ROTATION_DEFAULT_OVERLAP_SECONDS),
 });
 export type AdminWebhookSecretRotateRequest = z.infer<typeof AdminWebhookSecretRotateRequestSchema>;
 

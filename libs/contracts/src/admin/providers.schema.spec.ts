@@ -1,4 +1,8 @@
-import { AdminProviderParamsSchema, AdminProviderSettingsSchema, AdminProviderUpdateRequestSchema } from './providers.schema.js';
+import {
+  AdminProviderParamsSchema,
+  AdminProviderSettingsSchema,
+  AdminProviderUpdateRequestSchema,
+} from './providers.schema.js';
 
 describe('admin providers', () => {
   it('accepts any subset of latency_ms, fail and status', () => {
@@ -16,8 +20,13 @@ describe('admin providers', () => {
   });
 
   it('answers with the full settings; the slug is one of the seven', () => {
-    expect(AdminProviderSettingsSchema.safeParse({ slug: 'provider_c', latency_ms: 0, fail: 'none', status: 'operational' }).success).toBe(true);
-    expect(AdminProviderSettingsSchema.safeParse({ slug: 'provider_c', latency_ms: 0, status: 'operational' }).success).toBe(false);
+    expect(
+      AdminProviderSettingsSchema.safeParse({ slug: 'provider_c', latency_ms: 0, fail: 'none', status: 'operational' })
+        .success,
+    ).toBe(true);
+    expect(
+      AdminProviderSettingsSchema.safeParse({ slug: 'provider_c', latency_ms: 0, status: 'operational' }).success,
+    ).toBe(false);
     expect(AdminProviderParamsSchema.safeParse({ slug: 'provider_x' }).success).toBe(false);
   });
 });

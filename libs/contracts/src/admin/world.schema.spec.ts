@@ -10,7 +10,10 @@ const job = { company_domain: 'acme.example', title: 'Unique Title 42', provider
 
 describe('admin world', () => {
   it('creates a company', () => {
-    expect(AdminWorldCompanySchema.parse({ domain: 'ACME.example', name: 'Acme' })).toEqual({ domain: 'acme.example', name: 'Acme' });
+    expect(AdminWorldCompanySchema.parse({ domain: 'ACME.example', name: 'Acme' })).toEqual({
+      domain: 'acme.example',
+      name: 'Acme',
+    });
     expect(AdminWorldCompanySchema.safeParse({ domain: 'acme.example' }).success).toBe(false);
   });
 
@@ -32,10 +35,14 @@ describe('admin world', () => {
 
   it('rejects a job without providers, with repeated or unknown providers, or with bad enums', () => {
     expect(AdminWorldJobCreateRequestSchema.safeParse({ ...job, providers: [] }).success).toBe(false);
-    expect(AdminWorldJobCreateRequestSchema.safeParse({ ...job, providers: ['provider_a', 'provider_a'] }).success).toBe(false);
+    expect(
+      AdminWorldJobCreateRequestSchema.safeParse({ ...job, providers: ['provider_a', 'provider_a'] }).success,
+    ).toBe(false);
     expect(AdminWorldJobCreateRequestSchema.safeParse({ ...job, providers: ['provider_q'] }).success).toBe(false);
     expect(AdminWorldJobCreateRequestSchema.safeParse({ ...job, seniority: 'guru' }).success).toBe(false);
-    expect(AdminWorldJobCreateRequestSchema.safeParse({ ...job, location: { country_code: 'UK' } }).success).toBe(false);
+    expect(AdminWorldJobCreateRequestSchema.safeParse({ ...job, location: { country_code: 'UK' } }).success).toBe(
+      false,
+    );
     const { title: _t, ...noTitle } = job;
     expect(AdminWorldJobCreateRequestSchema.safeParse(noTitle).success).toBe(false);
   });

@@ -23,7 +23,10 @@ export const ValueSchema = z.strictObject({
   operation: OperationSchema,
   /** `waterfall.max_credits` of the whole search, null when uncapped */
   max_credits: z.number().int().min(0).nullable(),
-  job_ids: z.array(JobIdSchema).min(1).max(ASYNC_CHUNK_MAX * 2),
+  job_ids: z
+    .array(JobIdSchema)
+    .min(1)
+    .max(ASYNC_CHUNK_MAX * 2),
 });
 export type Value = z.infer<typeof ValueSchema>;
 

@@ -8,7 +8,13 @@ import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js
 import { FiltersSchema } from '../public/filters.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { ASYNC_CHUNK_MAX, ChunkPositionSchema, ChunkRefShape, StoreKeySchema } from './async-chunk-requested.schema.js';
-import { EpochMsSchema, FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema, refineRecordsOfProvider } from './common.schema.js';
+import {
+  EpochMsSchema,
+  FetchOutcomeSchema,
+  MessageVersionSchema,
+  OwnIndexScopeSchema,
+  refineRecordsOfProvider,
+} from './common.schema.js';
 
 export const ValueSchema = z
   .strictObject({

@@ -15,7 +15,10 @@ import { JobIdSchema, SearchIdSchema } from '../public/ids.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { EpochMsSchema, MessageVersionSchema, OwnIndexScopeSchema } from './common.schema.js';
 
-/** Where a provider's own paging resumes: its page cursor (token, page number or offset) and the page size it was read with. */
+/**
+ * Where a provider's own paging resumes: its page cursor (token, page number or offset) and the page size it was read
+ * with.
+ */
 export const ProviderPagePositionSchema = z.strictObject({
   cursor: z.union([z.string().min(1).max(4096), z.number().int().min(0)]),
   page_size: z.number().int().min(1).max(1000),

@@ -3,13 +3,15 @@ import * as BillingPageChargeRequested from './billing-page-charge-requested.sch
 
 describe('billing.page.charge.requested value (generic)', () => {
   const example = examples.billingPageChargeRequested;
-  it('parses its example unchanged', () => expect(BillingPageChargeRequested.ValueSchema.parse(example())).toEqual(example()));
+  it('parses its example unchanged', () =>
+    expect(BillingPageChargeRequested.ValueSchema.parse(example())).toEqual(example()));
   it('is version 1 only', () => {
     expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...example(), v: 2 }).success).toBe(false);
     const { v: _v, ...unversioned } = example();
     expect(BillingPageChargeRequested.ValueSchema.safeParse(unversioned).success).toBe(false);
   });
-  it('is strict', () => expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...example(), extra: true }).success).toBe(false));
+  it('is strict', () =>
+    expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...example(), extra: true }).success).toBe(false));
   it('survives a JSON round trip', () => {
     expect(BillingPageChargeRequested.ValueSchema.parse(JSON.parse(JSON.stringify(example())))).toEqual(example());
   });
@@ -20,7 +22,9 @@ describe('billing.page.charge.requested', () => {
   const value = examples.billingPageChargeRequested;
   it('is keyed by account and carries job ids, not jobs', () => {
     expect(BillingPageChargeRequested.keyOf(value())).toBe('acc_demo');
-    expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), job_ids: [examples.job()] }).success).toBe(false);
+    expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), job_ids: [examples.job()] }).success).toBe(
+      false,
+    );
     expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), job_ids: ['cmp_acme'] }).success).toBe(false);
     expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), job_ids: [] }).success).toBe(true);
   });
@@ -37,8 +41,16 @@ describe('billing.page.charge.requested', () => {
   it('takes a continuation inside the stored result set, or null', () => {
     expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), continuation: null }).success).toBe(true);
     const continuation = value().continuation!;
-    expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), continuation: { ...continuation, page_start: -1 } }).success).toBe(false);
-    expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), continuation: { ...continuation, set: 'nope' } }).success).toBe(false);
+    expect(
+      BillingPageChargeRequested.ValueSchema.safeParse({
+        ...value(),
+        continuation: { ...continuation, page_start: -1 },
+      }).success,
+    ).toBe(false);
+    expect(
+      BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), continuation: { ...continuation, set: 'nope' } })
+        .success,
+    ).toBe(false);
     const { continuation: _c, ...without } = value();
     expect(BillingPageChargeRequested.ValueSchema.safeParse(without).success).toBe(false);
   });

@@ -34,7 +34,10 @@ export const CompanyChargeQuerySchema = z.strictObject({
   operation: OperationSchema,
 });
 
-/** Admin `POST /admin/accounts`: open the account (the message's account_id, minted by the gateway) with its plan, credits and rate limit. */
+/**
+ * Admin `POST /admin/accounts`: open the account (the message's account_id, minted by the gateway) with its plan,
+ * credits and rate limit.
+ */
 export const AccountOpenQuerySchema = z.strictObject({
   kind: z.literal('account.open'),
   plan: PlanSchema,
@@ -48,7 +51,13 @@ export const CreditsAddQuerySchema = z.strictObject({
   amount: z.number().int().min(1),
 });
 
-export const BillingQuerySchema = z.discriminatedUnion('kind', [LedgerListQuerySchema, JobChargeQuerySchema, CompanyChargeQuerySchema, AccountOpenQuerySchema, CreditsAddQuerySchema]);
+export const BillingQuerySchema = z.discriminatedUnion('kind', [
+  LedgerListQuerySchema,
+  JobChargeQuerySchema,
+  CompanyChargeQuerySchema,
+  AccountOpenQuerySchema,
+  CreditsAddQuerySchema,
+]);
 export type BillingQuery = z.infer<typeof BillingQuerySchema>;
 
 export const ValueSchema = z.strictObject({

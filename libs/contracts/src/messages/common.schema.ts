@@ -26,8 +26,12 @@ export type FetchOutcome = z.infer<typeof FetchOutcomeSchema>;
  * A provider's batch (search, refresh or async chunk) holds only that provider's records: every
  * record must name the fetched provider. For a schema's `superRefine`.
  */
-export function refineRecordsOfProvider(value: { provider: string; records: readonly { provider: string }[] }, ctx: z.RefinementCtx): void {
+export function refineRecordsOfProvider(
+  value: { provider: string; records: readonly { provider: string }[] },
+  ctx: z.RefinementCtx,
+): void {
   value.records.forEach((record, index) => {
-    if (record.provider !== value.provider) ctx.addIssue({ code: 'custom', path: ['records', index, 'provider'], message: 'record from another provider' });
+    if (record.provider !== value.provider)
+      ctx.addIssue({ code: 'custom', path: ['records', index, 'provider'], message: 'record from another provider' });
   });
 }

@@ -1,7 +1,18 @@
 import { keyOf, ValueSchema } from './event-emitted.schema.js';
 
 describe('event.emitted', () => {
-  const valid = { v: 1, account_id: 'acc_demo', event: { id: 'evt_1', type: 'search.completed', created_at: '2026-11-22T08:00:00Z', watch_id: null, data: { search: { id: 'srch_1', status: 'completed', jobs_found: 3 } } }, webhook_url: 'https://hooks.example.com/jobs' };
+  const valid = {
+    v: 1,
+    account_id: 'acc_demo',
+    event: {
+      id: 'evt_1',
+      type: 'search.completed',
+      created_at: '2026-11-22T08:00:00Z',
+      watch_id: null,
+      data: { search: { id: 'srch_1', status: 'completed', jobs_found: 3 } },
+    },
+    webhook_url: 'https://hooks.example.com/jobs',
+  };
 
   it('accepts an event for delivery and keys it by account', () => {
     const value = ValueSchema.parse(valid);

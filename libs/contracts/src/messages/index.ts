@@ -30,7 +30,13 @@ export * as EventChargeRequested from './event-charge-requested.schema.js';
 export * as AccountCreditsAdded from './account-credits-added.schema.js';
 export { ChangeIdSchema, JobChangeSchema, type JobChange } from './job-lifecycle-changed.schema.js';
 export { REFRESH_SEQUENCES, RefreshIdSchema, type RefreshSequenceKind } from './refresh-requested.schema.js';
-export { isWindowSweep, RefreshScopeSchema, RefreshSweepKindSchema, type RefreshScope, type RefreshSweepKind } from './refresh-fetch-requested.schema.js';
+export {
+  isWindowSweep,
+  RefreshScopeSchema,
+  RefreshSweepKindSchema,
+  type RefreshScope,
+  type RefreshSweepKind,
+} from './refresh-fetch-requested.schema.js';
 export * as OrchestratorQueryRequested from './orchestrator-query-requested.schema.js';
 export * as DispatcherQueryRequested from './dispatcher-query-requested.schema.js';
 export * as AsyncChunkRequested from './async-chunk-requested.schema.js';
@@ -38,4 +44,12 @@ export * as AsyncChunkFetched from './async-chunk-fetched.schema.js';
 export * as AsyncChunkDeduplicated from './async-chunk-deduplicated.schema.js';
 export * as AsyncChunkChargeRequested from './async-chunk-charge-requested.schema.js';
 export * as AsyncChunkCharged from './async-chunk-charged.schema.js';
-export { ASYNC_CHUNK_MAX, ChunkPositionSchema, StoreKeySchema, ProviderPagePositionSchema, type ChunkPosition, type StoreKey, type ProviderPagePosition } from './async-chunk-requested.schema.js';
+export {
+  ASYNC_CHUNK_MAX,
+  ChunkPositionSchema,
+  StoreKeySchema,
+  ProviderPagePositionSchema,
+  type ChunkPosition,
+  type StoreKey,
+  type ProviderPagePosition,
+} from './async-chunk-requested.schema.js';

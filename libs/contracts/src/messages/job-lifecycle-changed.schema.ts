@@ -25,7 +25,10 @@ export const ValueSchema = z
     v: MessageVersionSchema,
     change_id: ChangeIdSchema,
     change: JobChangeSchema,
-    /** for `updated`: the fields that changed, e.g. `salary`, `description`, `location`; `company` when the job reached a known company (its company had no domain before) */
+    /**
+     * for `updated`: the fields that changed, e.g. `salary`, `description`, `location`; `company` when the job reached
+     * a known company (its company had no domain before)
+     */
     changed_fields: z.array(z.string().min(1)),
     /** the full job after the change */
     job: JobSchema,

@@ -42,7 +42,11 @@ export const WatchDeleteQuerySchema = z.strictObject({ kind: z.literal('watch.de
  * Pauses (`paused`) or resumes (`active`) one of the account's watches; setting the status it
  * already has changes nothing. Answered with the watch as it is then.
  */
-export const WatchSetStatusQuerySchema = z.strictObject({ kind: z.literal('watch.set_status'), watch_id: WatchIdSchema, status: WatchStatusSchema });
+export const WatchSetStatusQuerySchema = z.strictObject({
+  kind: z.literal('watch.set_status'),
+  watch_id: WatchIdSchema,
+  status: WatchStatusSchema,
+});
 
 /**
  * The URLs in the order of their SHA-256 (hex), after `after` (null: from the start), at most
@@ -51,7 +55,10 @@ export const WatchSetStatusQuerySchema = z.strictObject({ kind: z.literal('watch
  */
 export const WebhookUrlsListQuerySchema = z.strictObject({
   kind: z.literal('webhook_urls.list'),
-  after: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  after: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
   limit: z.number().int().min(1).max(WEBHOOK_ENDPOINTS_PAGE_SIZE),
 });
 

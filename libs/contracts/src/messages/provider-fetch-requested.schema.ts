@@ -36,8 +36,14 @@ export const ValueSchema = z
   .superRefine((value, ctx) => {
     const seen = new Set<string>();
     value.providers.forEach((ask, index) => {
-      if (ask.provider === 'own_index') ctx.addIssue({ code: 'custom', path: ['providers', index, 'provider'], message: 'the own index answers from the store, not through the fetcher' });
-      if (seen.has(ask.provider)) ctx.addIssue({ code: 'custom', path: ['providers', index, 'provider'], message: 'provider asked twice' });
+      if (ask.provider === 'own_index')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['providers', index, 'provider'],
+          message: 'the own index answers from the store, not through the fetcher',
+        });
+      if (seen.has(ask.provider))
+        ctx.addIssue({ code: 'custom', path: ['providers', index, 'provider'], message: 'provider asked twice' });
       seen.add(ask.provider);
     });
   });

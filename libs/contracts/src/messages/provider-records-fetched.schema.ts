@@ -10,7 +10,12 @@ import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { FiltersSchema } from '../public/filters.schema.js';
-import { FetchOutcomeSchema, MessageVersionSchema, OwnIndexScopeSchema, refineRecordsOfProvider } from './common.schema.js';
+import {
+  FetchOutcomeSchema,
+  MessageVersionSchema,
+  OwnIndexScopeSchema,
+  refineRecordsOfProvider,
+} from './common.schema.js';
 import { ChunkPositionSchema, StoreKeySchema } from './async-chunk-requested.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 import { AccountIdSchema } from '../public/ids.schema.js';
@@ -68,7 +73,8 @@ export const ValueSchema = z
   .superRefine((value, ctx) => {
     const seen = new Set<string>();
     value.batches.forEach((batch, index) => {
-      if (seen.has(batch.provider)) ctx.addIssue({ code: 'custom', path: ['batches', index, 'provider'], message: 'provider reported twice' });
+      if (seen.has(batch.provider))
+        ctx.addIssue({ code: 'custom', path: ['batches', index, 'provider'], message: 'provider reported twice' });
       seen.add(batch.provider);
     });
     if (value.index_query && (value.batches.length !== 1 || value.batches[0]!.provider !== 'own_index')) {
@@ -84,4 +90,5 @@ export type Value = z.infer<typeof ValueSchema>;
  * blocking keys keep concurrent merges of one opening to one job; a search's waves follow each
  * other anyway (the next is asked once the last is in).
  */
-export const keyOf = (value: Value): string => `${value.search_id}:${value.batches.map((batch) => batch.provider).join('+')}`;
+export const keyOf = (value: Value): string =>
+  `${value.search_id}:${value.batches.map((batch) => batch.provider).join('+')}`;

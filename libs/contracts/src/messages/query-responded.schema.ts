@@ -1,5 +1,6 @@
 /**
- * `query.responded` (key: query_id): billing, dedupe, search-orchestrator, webhook-dispatcher -> gateway. The answer to a
+ * `query.responded` (key: query_id): billing, dedupe, search-orchestrator, webhook-dispatcher -> gateway. The answer to
+ * a
  * `*.query.requested`; every gateway replica hears it and the one waiting settles it.
  */
 import { z } from 'zod';
@@ -26,7 +27,11 @@ export const QueryResultSchema = z.discriminatedUnion('kind', [
     credits_remaining: NonNegativeIntSchema,
   }),
   z.strictObject({ kind: z.literal('company.profile'), profile: CompanyProfileSchema }),
-  z.strictObject({ kind: z.literal('company.charge'), credits_charged: NonNegativeIntSchema, credits_remaining: NonNegativeIntSchema }),
+  z.strictObject({
+    kind: z.literal('company.charge'),
+    credits_charged: NonNegativeIntSchema,
+    credits_remaining: NonNegativeIntSchema,
+  }),
   z.strictObject({ kind: z.literal('account.open'), credits_remaining: NonNegativeIntSchema }),
   z.strictObject({ kind: z.literal('credits.add'), credits_remaining: NonNegativeIntSchema }),
   z.strictObject({ kind: z.literal('async.create'), search: AsyncSearchSchema }),
@@ -49,9 +54,13 @@ export const ValueSchema = z
     result: QueryResultSchema.optional(),
     error: SearchFailureSchema.optional(),
   })
-  .refine((value) => (value.outcome === 'ok' ? value.result !== undefined && !value.error : value.error !== undefined && !value.result), {
-    message: 'an ok answer carries a result, an error answer an error',
-  });
+  .refine(
+    (value) =>
+      value.outcome === 'ok' ? value.result !== undefined && !value.error : value.error !== undefined && !value.result,
+    {
+      message: 'an ok answer carries a result, an error answer an error',
+    },
+  );
 export type Value = z.infer<typeof ValueSchema>;
 
 export const keyOf = (value: Value): string => value.query_id;

@@ -63,10 +63,18 @@ export const ValueSchema = z
   })
   .superRefine((value, ctx) => {
     if ((value.kind === 'new_listings') !== (value.posted_since !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['posted_since'], message: 'posted_since is set exactly for new_listings sweeps' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['posted_since'],
+        message: 'posted_since is set exactly for new_listings sweeps',
+      });
     }
     if ((value.kind === 'catalog_changes') !== (value.changed_since !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['changed_since'], message: 'changed_since is set exactly for catalog_changes sweeps' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['changed_since'],
+        message: 'changed_since is set exactly for catalog_changes sweeps',
+      });
     }
     if (value.due_at !== undefined && isWindowSweep(value.kind)) {
       ctx.addIssue({ code: 'custom', path: ['due_at'], message: "due_at is a round's: a pass's sweep starts at once" });

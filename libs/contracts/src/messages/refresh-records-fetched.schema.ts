@@ -31,10 +31,18 @@ export const ValueSchema = z
   })
   .superRefine((value, ctx) => {
     if (value.outcome !== 'ok' && (value.records.length > 0 || value.complete)) {
-      ctx.addIssue({ code: 'custom', path: ['outcome'], message: 'a failed fetch carries no records and is never complete' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['outcome'],
+        message: 'a failed fetch carries no records and is never complete',
+      });
     }
     if (value.complete && (!value.final || isWindowSweep(value.kind))) {
-      ctx.addIssue({ code: 'custom', path: ['complete'], message: 'only the final part of a catalog or companies sweep may be complete' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['complete'],
+        message: 'only the final part of a catalog or companies sweep may be complete',
+      });
     }
     refineRecordsOfProvider(value, ctx);
   });
@@ -47,5 +55,8 @@ export type Value = z.infer<typeof ValueSchema>;
  */
 export const keyOf = (_value: Value): string => 'refresh:sweeps';
 
-/** A pass's parts (`refresh.pass.records.fetched`) by provider: each sweep's parts in order, a pass's providers side by side. */
+/**
+ * A pass's parts (`refresh.pass.records.fetched`) by provider: each sweep's parts in order, a pass's providers side by
+ * side.
+ */
 export const passKeyOf = (value: Value): string => value.provider;

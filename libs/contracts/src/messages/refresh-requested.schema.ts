@@ -26,6 +26,6 @@ export type RefreshSequenceKind = 'pass' | 'round';
  * Every refresh sequence: each provider's passes and its rounds. The planner runs each apart, and
  * a request is served once a run of every one of them has started and ended after it.
  */
-export const REFRESH_SEQUENCES: ReadonlyArray<{ kind: RefreshSequenceKind; provider: ProviderSlug }> = (['pass', 'round'] as const).flatMap((kind) =>
-  PROVIDER_SLUGS.map((provider) => ({ kind, provider })),
-);
+export const REFRESH_SEQUENCES: ReadonlyArray<{ kind: RefreshSequenceKind; provider: ProviderSlug }> = (
+  ['pass', 'round'] as const
+).flatMap((kind) => PROVIDER_SLUGS.map((provider) => ({ kind, provider })));

@@ -11,9 +11,21 @@ describe('search cursor position', () => {
   });
 
   it('has a continuation with the page start, the set size and whether a provider has more', () => {
-    expect(SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10, set_size: 14, more: true }).success).toBe(true);
-    expect(SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10, set_size: 14 }).success).toBe(false);
-    expect(SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10 }).success).toBe(false);
+    expect(
+      SearchContinuationSchema.safeParse({
+        set: 'req_123',
+        fingerprint: 'fp',
+        page_start: 10,
+        set_size: 14,
+        more: true,
+      }).success,
+    ).toBe(true);
+    expect(
+      SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10, set_size: 14 }).success,
+    ).toBe(false);
+    expect(SearchContinuationSchema.safeParse({ set: 'req_123', fingerprint: 'fp', page_start: 10 }).success).toBe(
+      false,
+    );
   });
 
   it('is scoped to one account', () => {

@@ -9,7 +9,8 @@ describe('search.page.charged value (generic)', () => {
     const { v: _v, ...unversioned } = example();
     expect(SearchPageCharged.ValueSchema.safeParse(unversioned).success).toBe(false);
   });
-  it('is strict', () => expect(SearchPageCharged.ValueSchema.safeParse({ ...example(), extra: true }).success).toBe(false));
+  it('is strict', () =>
+    expect(SearchPageCharged.ValueSchema.safeParse({ ...example(), extra: true }).success).toBe(false));
   it('survives a JSON round trip', () => {
     expect(SearchPageCharged.ValueSchema.parse(JSON.parse(JSON.stringify(example())))).toEqual(example());
   });
@@ -18,17 +19,41 @@ describe('search.page.charged value (generic)', () => {
 
 describe('search.page.charged', () => {
   const value = examples.searchPageCharged;
-  const insufficient = { code: 'insufficient_credits' as const, message: 'This search needs 3 more credits.', credits_needed: 3 };
+  const insufficient = {
+    code: 'insufficient_credits' as const,
+    message: 'This search needs 3 more credits.',
+    credits_needed: 3,
+  };
   it('carries the charge exactly when ok, the error exactly when not', () => {
     const { charge: _c, ...noCharge } = value();
     expect(SearchPageCharged.ValueSchema.safeParse(noCharge).success).toBe(false);
     expect(SearchPageCharged.ValueSchema.safeParse({ ...value(), error: insufficient }).success).toBe(false);
-    expect(SearchPageCharged.ValueSchema.safeParse({ ...noCharge, outcome: 'error', error: insufficient, credits_charged: 0 }).success).toBe(true);
-    expect(SearchPageCharged.ValueSchema.safeParse({ ...value(), outcome: 'error', error: insufficient }).success).toBe(false);
+    expect(
+      SearchPageCharged.ValueSchema.safeParse({
+        ...noCharge,
+        outcome: 'error',
+        error: insufficient,
+        credits_charged: 0,
+      }).success,
+    ).toBe(true);
+    expect(SearchPageCharged.ValueSchema.safeParse({ ...value(), outcome: 'error', error: insufficient }).success).toBe(
+      false,
+    );
   });
   it('takes a cursor or null, and job ids', () => {
-    expect(SearchPageCharged.ValueSchema.safeParse({ ...value(), charge: { ...value().charge!, next_cursor: null } }).success).toBe(true);
-    expect(SearchPageCharged.ValueSchema.safeParse({ ...value(), charge: { ...value().charge!, next_cursor: 'abc' } }).success).toBe(false);
-    expect(SearchPageCharged.ValueSchema.safeParse({ ...value(), charge: { ...value().charge!, returned_job_ids: ['cmp_acme'] } }).success).toBe(false);
+    expect(
+      SearchPageCharged.ValueSchema.safeParse({ ...value(), charge: { ...value().charge!, next_cursor: null } })
+        .success,
+    ).toBe(true);
+    expect(
+      SearchPageCharged.ValueSchema.safeParse({ ...value(), charge: { ...value().charge!, next_cursor: 'abc' } })
+        .success,
+    ).toBe(false);
+    expect(
+      SearchPageCharged.ValueSchema.safeParse({
+        ...value(),
+        charge: { ...value().charge!, returned_job_ids: ['cmp_acme'] },
+      }).success,
+    ).toBe(false);
   });
 });

@@ -9,7 +9,8 @@ describe('search.page.gathered value (generic)', () => {
     const { v: _v, ...unversioned } = example();
     expect(SearchPageGathered.ValueSchema.safeParse(unversioned).success).toBe(false);
   });
-  it('is strict', () => expect(SearchPageGathered.ValueSchema.safeParse({ ...example(), extra: true }).success).toBe(false));
+  it('is strict', () =>
+    expect(SearchPageGathered.ValueSchema.safeParse({ ...example(), extra: true }).success).toBe(false));
   it('survives a JSON round trip', () => {
     expect(SearchPageGathered.ValueSchema.parse(JSON.parse(JSON.stringify(example())))).toEqual(example());
   });
@@ -20,7 +21,14 @@ describe('search.page.gathered', () => {
   const value = examples.searchPageGathered;
   it('is keyed by search and carries a draft: no credit fields, no cursor (both are billing’s)', () => {
     expect(SearchPageGathered.keyOf(value())).toBe('req_123');
-    expect(SearchPageGathered.ValueSchema.safeParse({ ...value(), response: examples.searchResponse() }).success).toBe(false);
-    expect(SearchPageGathered.ValueSchema.safeParse({ ...value(), response: { ...value().response, next_cursor: 'cur_abc' } }).success).toBe(false);
+    expect(SearchPageGathered.ValueSchema.safeParse({ ...value(), response: examples.searchResponse() }).success).toBe(
+      false,
+    );
+    expect(
+      SearchPageGathered.ValueSchema.safeParse({
+        ...value(),
+        response: { ...value().response, next_cursor: 'cur_abc' },
+      }).success,
+    ).toBe(false);
   });
 });

@@ -21,7 +21,9 @@ import { ChunkPositionSchema } from './async-chunk-requested.schema.js';
  */
 export const StoreCountSchema = z
   .strictObject({ matching: NonNegativeIntSchema, corroborated: NonNegativeIntSchema, paid: NonNegativeIntSchema })
-  .refine((count) => count.corroborated <= count.matching && count.paid <= count.matching, { message: 'a part cannot exceed the count' });
+  .refine((count) => count.corroborated <= count.matching && count.paid <= count.matching, {
+    message: 'a part cannot exceed the count',
+  });
 export type StoreCount = z.infer<typeof StoreCountSchema>;
 
 export const DeduplicatedBatchSchema = z
@@ -72,10 +74,12 @@ export const ValueSchema = z
     if (ids.size !== value.jobs.length) ctx.addIssue({ code: 'custom', path: ['jobs'], message: 'a job listed twice' });
     const providers = new Set<string>();
     value.batches.forEach((batch, index) => {
-      if (providers.has(batch.provider)) ctx.addIssue({ code: 'custom', path: ['batches', index, 'provider'], message: 'provider reported twice' });
+      if (providers.has(batch.provider))
+        ctx.addIssue({ code: 'custom', path: ['batches', index, 'provider'], message: 'provider reported twice' });
       providers.add(batch.provider);
       batch.job_ids.forEach((id, at) => {
-        if (!ids.has(id)) ctx.addIssue({ code: 'custom', path: ['batches', index, 'job_ids', at], message: 'job not in jobs' });
+        if (!ids.has(id))
+          ctx.addIssue({ code: 'custom', path: ['batches', index, 'job_ids', at], message: 'job not in jobs' });
       });
     });
   });

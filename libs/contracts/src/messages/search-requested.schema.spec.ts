@@ -9,7 +9,8 @@ describe('search.requested value (generic)', () => {
     const { v: _v, ...unversioned } = example();
     expect(SearchRequested.ValueSchema.safeParse(unversioned).success).toBe(false);
   });
-  it('is strict', () => expect(SearchRequested.ValueSchema.safeParse({ ...example(), extra: true }).success).toBe(false));
+  it('is strict', () =>
+    expect(SearchRequested.ValueSchema.safeParse({ ...example(), extra: true }).success).toBe(false));
   it('survives a JSON round trip', () => {
     expect(SearchRequested.ValueSchema.parse(JSON.parse(JSON.stringify(example())))).toEqual(example());
   });
@@ -19,13 +20,21 @@ describe('search.requested value (generic)', () => {
 describe('search.requested', () => {
   const value = examples.searchRequested;
   it('ties the search id prefix to the kind', () => {
-    expect(SearchRequested.ValueSchema.safeParse({ ...value(), search_id: 'srch_1' }).error?.issues[0]?.path).toEqual(['search_id']);
-    expect(SearchRequested.ValueSchema.safeParse({ ...value(), kind: 'async', search_id: 'srch_1' }).success).toBe(true);
+    expect(SearchRequested.ValueSchema.safeParse({ ...value(), search_id: 'srch_1' }).error?.issues[0]?.path).toEqual([
+      'search_id',
+    ]);
+    expect(SearchRequested.ValueSchema.safeParse({ ...value(), kind: 'async', search_id: 'srch_1' }).success).toBe(
+      true,
+    );
     expect(SearchRequested.ValueSchema.safeParse({ ...value(), search_id: 'job_1' }).success).toBe(false);
   });
   it('carries the parsed request with defaults and a numeric deadline', () => {
-    expect(SearchRequested.ValueSchema.safeParse({ ...value(), request: { ...value().request, limit: 101 } }).success).toBe(false);
-    expect(SearchRequested.ValueSchema.safeParse({ ...value(), deadline_at: '2026-10-01T12:00:10Z' }).success).toBe(false);
+    expect(
+      SearchRequested.ValueSchema.safeParse({ ...value(), request: { ...value().request, limit: 101 } }).success,
+    ).toBe(false);
+    expect(SearchRequested.ValueSchema.safeParse({ ...value(), deadline_at: '2026-10-01T12:00:10Z' }).success).toBe(
+      false,
+    );
     expect(SearchRequested.ValueSchema.safeParse({ ...value(), mode: 'prod' }).success).toBe(false);
     expect(SearchRequested.keyOf(value())).toBe('req_123');
   });

@@ -41,7 +41,11 @@ export const ValueSchema = z
   .superRefine((value, ctx) => {
     const answers = (value.response ? 1 : 0) + (value.estimate ? 1 : 0);
     if (value.outcome === 'ok' && (answers !== 1 || value.error)) {
-      ctx.addIssue({ code: 'custom', path: ['response'], message: 'an ok outcome carries exactly one of response or estimate, and no error' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['response'],
+        message: 'an ok outcome carries exactly one of response or estimate, and no error',
+      });
     }
     if (value.outcome === 'error' && (!value.error || answers !== 0)) {
       ctx.addIssue({ code: 'custom', path: ['error'], message: 'an error outcome carries error and no response' });

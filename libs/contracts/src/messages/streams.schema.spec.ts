@@ -9,8 +9,15 @@ describe('job.lifecycle.changed', () => {
     const value = examples.jobLifecycleChanged();
     expect(JobLifecycleChanged.keyOf(value)).toBe(value.job.id);
     expect(JobLifecycleChanged.ValueSchema.safeParse({ ...value, changed_fields: [] }).success).toBe(false);
-    expect(JobLifecycleChanged.ValueSchema.safeParse({ ...value, change: 'closed', changed_fields: [] }).success).toBe(false);
-    const closed = { ...value, change: 'closed', changed_fields: [], job: { ...value.job, status: 'closed', closed_reason: 'filled' } };
+    expect(JobLifecycleChanged.ValueSchema.safeParse({ ...value, change: 'closed', changed_fields: [] }).success).toBe(
+      false,
+    );
+    const closed = {
+      ...value,
+      change: 'closed',
+      changed_fields: [],
+      job: { ...value.job, status: 'closed', closed_reason: 'filled' },
+    };
     expect(JobLifecycleChanged.ValueSchema.safeParse(closed).success).toBe(true);
     expect(JobLifecycleChanged.ValueSchema.safeParse({ ...value, change_id: 'evt_1' }).success).toBe(false);
   });
@@ -20,7 +27,12 @@ describe('company.hiring.changed', () => {
   it('is keyed by domain and may carry an unknown value', () => {
     const value = examples.companyHiringChanged();
     expect(CompanyHiringChanged.keyOf(value)).toBe('acme.example');
-    expect(CompanyHiringChanged.ValueSchema.safeParse({ ...value, is_hiring: { value: null, confidence: 0, basis: 'no listing seen for 30 days' } }).success).toBe(true);
+    expect(
+      CompanyHiringChanged.ValueSchema.safeParse({
+        ...value,
+        is_hiring: { value: null, confidence: 0, basis: 'no listing seen for 30 days' },
+      }).success,
+    ).toBe(true);
   });
 });
 
@@ -28,17 +40,29 @@ describe('refresh.records.fetched', () => {
   it('a failed fetch is never complete and carries no records', () => {
     const value = examples.refreshRecordsFetched();
     expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error' }).success).toBe(false);
-    expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error', records: [] }).success).toBe(false);
-    expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error', records: [], complete: false }).success).toBe(true);
+    expect(
+      RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error', records: [] }).success,
+    ).toBe(false);
+    expect(
+      RefreshRecordsFetched.ValueSchema.safeParse({ ...value, outcome: 'provider_error', records: [], complete: false })
+        .success,
+    ).toBe(true);
   });
 });
 
 describe('refresh.fetch.requested', () => {
-  it("a round's sweep may say when its round is due; one from before due_at still parses, and a pass's sweep never carries it", () => {
-    const { due_at: dueAt, ...before } = examples.refreshFetchRequested();
-    expect(dueAt).toBeDefined();
-    expect(RefreshFetchRequested.ValueSchema.safeParse(before).success).toBe(true);
-    expect(RefreshFetchRequested.ValueSchema.safeParse({ ...before, due_at: dueAt }).success).toBe(true);
-    expect(RefreshFetchRequested.ValueSchema.safeParse({ ...examples.refreshPassFetchRequested(), due_at: dueAt }).success).toBe(false);
-  });
+  it(
+    "a round's sweep may say when its round is due; one from " +
+      "before due_at still parses, and a pass's sweep never carries " +
+      'it',
+    () => {
+      const { due_at: dueAt, ...before } = examples.refreshFetchRequested();
+      expect(dueAt).toBeDefined();
+      expect(RefreshFetchRequested.ValueSchema.safeParse(before).success).toBe(true);
+      expect(RefreshFetchRequested.ValueSchema.safeParse({ ...before, due_at: dueAt }).success).toBe(true);
+      expect(
+        RefreshFetchRequested.ValueSchema.safeParse({ ...examples.refreshPassFetchRequested(), due_at: dueAt }).success,
+      ).toBe(false);
+    },
+  );
 });

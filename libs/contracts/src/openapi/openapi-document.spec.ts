@@ -27,7 +27,11 @@ const SPEC_OPERATIONS = [
   'POST /sandbox/jobs/search',
 ];
 /** Beyond interface.md's table: how a customer obtains its endpoints' signing secrets ("not shown" there). */
-const SELF_SERVE_OPERATIONS = ['GET /webhook_endpoints', 'POST /webhook_endpoints/secret', 'POST /webhook_endpoints/secret/rotate'];
+const SELF_SERVE_OPERATIONS = [
+  'GET /webhook_endpoints',
+  'POST /webhook_endpoints/secret',
+  'POST /webhook_endpoints/secret/rotate',
+];
 
 const document = buildOpenApiDocument();
 
@@ -65,15 +69,36 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('has component schemas for the main objects, each valid JSON Schema 2020-12', () => {
-    for (const name of ['Job', 'Source', 'CompanyRef', 'SearchMetadata', 'JobSearchRequest', 'JobSearchResponse', 'DryRunEstimate', 'Filters', 'Waterfall', 'AsyncSearch', 'CompanyProfile', 'Watch', 'Event', 'Account', 'LedgerEntry', 'Provider', 'ErrorEnvelope']) {
+    for (const name of [
+      'Job',
+      'Source',
+      'CompanyRef',
+      'SearchMetadata',
+      'JobSearchRequest',
+      'JobSearchResponse',
+      'DryRunEstimate',
+      'Filters',
+      'Waterfall',
+      'AsyncSearch',
+      'CompanyProfile',
+      'Watch',
+      'Event',
+      'Account',
+      'LedgerEntry',
+      'Provider',
+      'ErrorEnvelope',
+    ]) {
       expect([name, name in document.components.schemas]).toEqual([name, true]);
     }
     // Strict mode: an unknown keyword or a malformed schema anywhere fails compilation. The
     // components move under $defs, the one place strict JSON Schema allows a schema map.
     const strict = addFormats(new Ajv2020({ strict: true, allowUnionTypes: true }));
-    const defs = JSON.parse(JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', 'components.json#/$defs/')) as JsonSchema;
+    const defs = JSON.parse(
+      JSON.stringify(document.components.schemas).replaceAll('#/components/schemas/', 'components.json#/$defs/'),
+    ) as JsonSchema;
     strict.addSchema({ $id: 'components.json', $defs: defs });
-    for (const name of Object.keys(defs)) expect([name, typeof strict.getSchema(`components.json#/$defs/${name}`)]).toEqual([name, 'function']);
+    for (const name of Object.keys(defs))
+      expect([name, typeof strict.getSchema(`components.json#/$defs/${name}`)]).toEqual([name, 'function']);
   });
 
   it('accepts what the contracts accept and rejects drift', () => {
@@ -106,7 +131,9 @@ describe('buildOpenApiDocument', () => {
 
   it('puts X-Request-Id and traceparent on every response, credit headers on billable ones, Retry-After on 429', () => {
     const headersOf = (response: JsonSchema) => {
-      const resolved = (response['$ref'] ? document.components.responses[String(response['$ref']).split('/').pop()!] : response) as { headers: Record<string, unknown> };
+      const resolved = (
+        response['$ref'] ? document.components.responses[String(response['$ref']).split('/').pop()!] : response
+      ) as { headers: Record<string, unknown> };
       return Object.keys(resolved.headers);
     };
     for (const [path, item] of Object.entries(document.paths)) {
@@ -116,7 +143,9 @@ describe('buildOpenApiDocument', () => {
           expect(headers).toContain('X-Request-Id');
           expect(headers).toContain('traceparent');
           if (status === '429') expect(headers).toContain('Retry-After');
-          const billable = ['/jobs/search', '/jobs/{id}', '/companies/{domain}', '/sandbox/jobs/search'].includes(path) && status === '200';
+          const billable =
+            ['/jobs/search', '/jobs/{id}', '/companies/{domain}', '/sandbox/jobs/search'].includes(path) &&
+            status === '200';
           expect([path, status, headers.includes('X-Credits-Charged')]).toEqual([path, status, billable]);
         }
       }
@@ -129,7 +158,13 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(document.components.responses)).toHaveLength(statuses.size);
     const check = documentValidator();
     const envelope = (code: string) => ({
-      error: { type: ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].type, code, message: 'm', doc_url: `https://api.example/docs/errors#${code}`, request_id: 'req_1' },
+      error: {
+        type: ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].type,
+        code,
+        message: 'm',
+        doc_url: `https://api.example/docs/errors#${code}`,
+        request_id: 'req_1',
+      },
     });
     const ajv = addFormats(new Ajv2020({ strict: false }));
     ajv.addSchema({ ...document, $id: 'doc.json' } as JsonSchema);

@@ -95,7 +95,9 @@ export interface OpenApiOperation {
 /** The document's base address: every path below is relative to it. */
 export const OPENAPI_SERVER_URL = '/v1';
 
-const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
 const schemaUri = (id: string) => `#/components/schemas/${id}`;
 
 /** Response objects: the service sends them, so they are rendered as zod OUTPUT. */
@@ -171,7 +173,9 @@ function allComponentSchemas(): Record<string, JsonSchema> {
   const input = componentSchemas(INPUT_COMPONENTS, 'input');
   for (const [id, schema] of Object.entries(input)) {
     if (id in output && JSON.stringify(output[id]) !== JSON.stringify(schema)) {
-      throw new Error(`component ${id} differs between request and response rendering; give the request one its own name`);
+      throw new Error(
+        `component ${id} differs between request and response rendering; give the request one its own name`,
+      );
     }
   }
   return { ...output, ...input };
@@ -194,27 +198,53 @@ function parametersOf(schema: z.ZodObject, location: 'path' | 'query'): JsonSche
   }));
 }
 
-const integerHeader = (description: string, required = false) => ({ description, required, schema: { type: 'integer', minimum: 0 } });
+const integerHeader = (description: string, required = false) => ({
+  description,
+  required,
+  schema: { type: 'integer', minimum: 0 },
+});
 
 function headerComponents(): Record<string, JsonSchema> {
   return {
-    [HEADERS.requestId]: { description: 'The request\'s id (`req_...`); equals `error.request_id` on errors.', required: true, schema: inlineSchema(RequestIdSchema, 'output') },
-    [HEADERS.creditsCharged]: integerHeader('Credits this request charged (0 for re-reads, dry runs, the sandbox and test keys).', true),
+    [HEADERS.requestId]: {
+      description: "The request's id (`req_...`); equals `error.request_id` on errors.",
+      required: true,
+      schema: inlineSchema(RequestIdSchema, 'output'),
+    },
+    [HEADERS.creditsCharged]: integerHeader(
+      'Credits this request charged (0 for re-reads, dry runs, the sandbox and test keys).',
+      true,
+    ),
     [HEADERS.creditsRemaining]: integerHeader('Credits left on the account after this request.', true),
     [HEADERS.rateLimitLimit]: integerHeader('Requests allowed in the current window.'),
     [HEADERS.rateLimitRemaining]: integerHeader('Requests left in the current window.'),
     [HEADERS.rateLimitReset]: integerHeader('Seconds until the window resets (not a timestamp).'),
     [HEADERS.retryAfter]: integerHeader('Seconds to wait before retrying.', true),
-    [HEADERS.serviceVersion]: { description: 'The API version used to answer.', required: false, schema: inlineSchema(ServiceVersionSchema, 'output') },
+    [HEADERS.serviceVersion]: {
+      description: 'The API version used to answer.',
+      required: false,
+      schema: inlineSchema(ServiceVersionSchema, 'output'),
+    },
     [HEADERS.traceparent]: {
-      description: "W3C Trace Context of this request's trace in the service (the service's own trace: a `traceparent` sent with the request is linked, not continued). Give it to support with `X-Request-Id`.",
+      description:
+        "W3C Trace Context of this request's trace in the service " +
+        "(the service's own trace: a `traceparent` sent with the " +
+        'request is linked, not continued). Give it to support with ' +
+        '`X-Request-Id`.',
       required: false,
       schema: { type: 'string', pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
     },
   };
 }
 
-const COMMON_RESPONSE_HEADERS = [HEADERS.requestId, HEADERS.traceparent, HEADERS.serviceVersion, HEADERS.rateLimitLimit, HEADERS.rateLimitRemaining, HEADERS.rateLimitReset];
+const COMMON_RESPONSE_HEADERS = [
+  HEADERS.requestId,
+  HEADERS.traceparent,
+  HEADERS.serviceVersion,
+  HEADERS.rateLimitLimit,
+  HEADERS.rateLimitRemaining,
+  HEADERS.rateLimitReset,
+];
 const BILLING_HEADERS = [HEADERS.creditsCharged, HEADERS.creditsRemaining];
 
 function headersRefs(names: readonly string[]): Record<string, JsonSchema> {
@@ -242,12 +272,18 @@ function errorResponses(): Record<string, JsonSchema> {
   for (const status of ERROR_STATUSES) {
     const codes = codesFor(status);
     out[ERROR_RESPONSE_NAMES[status]] = {
-      description: `${codes.map((code) => `\`${code}\``).join(' or ')} (${ERROR_CATALOG[codes[0]!].type}); retry: ${ERROR_CATALOG[codes[0]!].retry}.`,
+      description:
+        `${codes.map((code) => `\`${code}\``).join(' or ')} ` +
+        `(${ERROR_CATALOG[codes[0]!].type}); retry: ` +
+        `${ERROR_CATALOG[codes[0]!].retry}.`,
       headers: headersRefs(status === 429 ? [...COMMON_RESPONSE_HEADERS, HEADERS.retryAfter] : COMMON_RESPONSE_HEADERS),
       content: {
         'application/json': {
           schema: {
-            allOf: [ref('schemas', 'ErrorEnvelope'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }],
+            allOf: [
+              ref('schemas', 'ErrorEnvelope'),
+              { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+            ],
           },
         },
       },
@@ -266,8 +302,12 @@ function buildOperation(spec: OperationSpec): OpenApiOperation {
   ];
   const success: JsonSchema = {
     description: spec.success.description,
-    headers: headersRefs(spec.success.billing ? [...COMMON_RESPONSE_HEADERS, ...BILLING_HEADERS] : COMMON_RESPONSE_HEADERS),
-    ...(spec.success.schema ? { content: { 'application/json': { schema: ref('schemas', spec.success.schema) } } } : {}),
+    headers: headersRefs(
+      spec.success.billing ? [...COMMON_RESPONSE_HEADERS, ...BILLING_HEADERS] : COMMON_RESPONSE_HEADERS,
+    ),
+    ...(spec.success.schema
+      ? { content: { 'application/json': { schema: ref('schemas', spec.success.schema) } } }
+      : {}),
   };
   return {
     operationId: spec.operationId,
@@ -276,10 +316,14 @@ function buildOperation(spec: OperationSpec): OpenApiOperation {
     tags: [spec.tag],
     ...(authenticated ? {} : { security: [] }),
     parameters,
-    ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', spec.body) } } } } : {}),
+    ...(spec.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', spec.body) } } } }
+      : {}),
     responses: {
       [String(spec.success.status)]: success,
-      ...Object.fromEntries(spec.errors.map((status) => [String(status), ref('responses', ERROR_RESPONSE_NAMES[status])])),
+      ...Object.fromEntries(
+        spec.errors.map((status) => [String(status), ref('responses', ERROR_RESPONSE_NAMES[status])]),
+      ),
     },
   };
 }
@@ -294,9 +338,16 @@ export function buildOpenApiDocument(): OpenApiDocument {
       title: 'Job Data Aggregation API',
       version: SERVICE_VERSION,
       description:
-        'One API key, one bill, every job source: searches the own index and up to six partner providers, merges the results into canonical jobs and charges one credit per unique job the account never paid for. ' +
-        'Send `Authorization: Bearer svc_live_...` (live) or `svc_test_...` (sandbox data, never charged); `POST /sandbox/jobs/search` needs no key. ' +
-        `The version is the date in the \`Service-Version\` header (\`${SERVICE_VERSION}\`). Errors share one envelope; \`error.code\` is stable within a version.`,
+        'One API key, one bill, every job source: searches the own ' +
+        'index and up to six partner providers, merges the results ' +
+        'into canonical jobs and charges one credit per unique job ' +
+        'the account never paid for. ' +
+        'Send `Authorization: Bearer svc_live_...` (live) or ' +
+        '`svc_test_...` (sandbox data, never charged); `POST ' +
+        '/sandbox/jobs/search` needs no key. ' +
+        `The version is the date in the \`Service-Version\` header ` +
+        `(\`${SERVICE_VERSION}\`). Errors share one envelope; ` +
+        `\`error.code\` is stable within a version.`,
     },
     servers: [{ url: OPENAPI_SERVER_URL, description: 'API version 1, relative to the host serving this document' }],
     security: [{ bearerAuth: [] }],
@@ -305,13 +356,30 @@ export function buildOpenApiDocument(): OpenApiDocument {
     components: {
       schemas: allComponentSchemas(),
       parameters: {
-        ServiceVersion: { name: HEADERS.serviceVersion, in: 'header', required: false, description: 'API version; defaults to the account\'s pinned version.', schema: inlineSchema(ServiceVersionSchema, 'input') },
-        IdempotencyKey: { name: HEADERS.idempotencyKey, in: 'header', required: false, description: 'Same key and body replays the first response without charging again; a different body gives 409.', schema: inlineSchema(IdempotencyKeySchema, 'input') },
+        ServiceVersion: {
+          name: HEADERS.serviceVersion,
+          in: 'header',
+          required: false,
+          description: "API version; defaults to the account's pinned version.",
+          schema: inlineSchema(ServiceVersionSchema, 'input'),
+        },
+        IdempotencyKey: {
+          name: HEADERS.idempotencyKey,
+          in: 'header',
+          required: false,
+          description:
+            'Same key and body replays the first response without charging again; a different body gives 409.',
+          schema: inlineSchema(IdempotencyKeySchema, 'input'),
+        },
       },
       headers: headerComponents(),
       responses: errorResponses(),
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `svc_live_...` or `svc_test_...`, only in the Authorization header.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: `svc_live_...` or `svc_test_...`, only in the Authorization header.',
+        },
       },
     },
   };
@@ -319,5 +387,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
 
 /** Every `METHOD path` the document describes, e.g. `POST /jobs/search`. */
 export function openApiOperations(document: OpenApiDocument = buildOpenApiDocument()): string[] {
-  return Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 }

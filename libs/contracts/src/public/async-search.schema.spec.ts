@@ -27,7 +27,10 @@ describe('AsyncSearchCreateRequestSchema', () => {
   ])('limit %p -> %p', (limit, expected) => expect(ok({ filters: {}, limit })).toBe(expected));
 
   it('rejects unknown top-level properties as invalid_request, dry_run included', () => {
-    for (const body of [{ filters: {}, dry_run: true }, { filters: {}, foo: 1 }]) {
+    for (const body of [
+      { filters: {}, dry_run: true },
+      { filters: {}, foo: 1 },
+    ]) {
       const result = AsyncSearchCreateRequestSchema.safeParse(body);
       expect(result.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', path: [] });
       if (result.error) expect(describeRequestError(result.error).code).toBe('invalid_request');
@@ -36,7 +39,10 @@ describe('AsyncSearchCreateRequestSchema', () => {
 
   it('still reports unknown keys inside filters as unknown_filter', () => {
     const result = AsyncSearchCreateRequestSchema.safeParse({ filters: { foo: 1 } });
-    expect(result.error && describeRequestError(result.error)).toMatchObject({ code: 'unknown_filter', param: 'filters.foo' });
+    expect(result.error && describeRequestError(result.error)).toMatchObject({
+      code: 'unknown_filter',
+      param: 'filters.foo',
+    });
   });
 
   it('requires an http(s) webhook_url', () => {

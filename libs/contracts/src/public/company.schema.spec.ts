@@ -24,10 +24,17 @@ describe('CompanyProfileSchema', () => {
     expect(parsed.is_hiring.value).toBeNull();
   });
   it('rejects a confidence above 1, a wrong direction and a negative count', () => {
-    expect(CompanyProfileSchema.safeParse({ ...profile, is_hiring: { ...profile.is_hiring, confidence: 1.2 } }).success).toBe(false);
-    expect(CompanyProfileSchema.safeParse({ ...profile, hiring_pulse: { direction: 'sideways', open_jobs_30d_change: 0 } }).success).toBe(false);
+    expect(
+      CompanyProfileSchema.safeParse({ ...profile, is_hiring: { ...profile.is_hiring, confidence: 1.2 } }).success,
+    ).toBe(false);
+    expect(
+      CompanyProfileSchema.safeParse({ ...profile, hiring_pulse: { direction: 'sideways', open_jobs_30d_change: 0 } })
+        .success,
+    ).toBe(false);
     expect(CompanyProfileSchema.safeParse({ ...profile, open_jobs_count: -1 }).success).toBe(false);
-    expect(CompanyProfileSchema.safeParse({ ...profile, sources: [{ ...profile.sources[0], provider: 'nope' }] }).success).toBe(false);
+    expect(
+      CompanyProfileSchema.safeParse({ ...profile, sources: [{ ...profile.sources[0], provider: 'nope' }] }).success,
+    ).toBe(false);
   });
 });
 

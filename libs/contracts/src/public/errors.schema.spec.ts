@@ -3,17 +3,26 @@ import { ERROR_CATALOG, ErrorCodeSchema, ErrorEnvelopeSchema, errorDocUrl, type 
 const base = { message: 'Something', request_id: 'req_1' };
 
 function validBody(code: ErrorCode): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...base, code, type: ERROR_CATALOG[code].type, doc_url: errorDocUrl('https://api.example', code) };
-  if (code === 'insufficient_credits') Object.assign(body, { credits_needed: 3, upgrade_url: 'https://app.example/billing' });
-  if (code === 'plan_required') Object.assign(body, { required_plan: 'pro', upgrade_url: 'https://app.example/billing' });
+  const body: Record<string, unknown> = {
+    ...base,
+    code,
+    type: ERROR_CATALOG[code].type,
+    doc_url: errorDocUrl('https://api.example', code),
+  };
+  if (code === 'insufficient_credits')
+    Object.assign(body, { credits_needed: 3, upgrade_url: 'https://app.example/billing' });
+  if (code === 'plan_required')
+    Object.assign(body, { required_plan: 'pro', upgrade_url: 'https://app.example/billing' });
   if (code === 'unknown_filter') body['param'] = 'filters.titel_or';
   return body;
 }
 
 describe('errorDocUrl', () => {
-  it('is the code\'s anchor on the errors page of the public host, with or without a trailing slash', () => {
+  it("is the code's anchor on the errors page of the public host, with or without a trailing slash", () => {
     expect(errorDocUrl('http://127.0.0.1:8080', 'rate_limited')).toBe('http://127.0.0.1:8080/docs/errors#rate_limited');
-    expect(errorDocUrl('https://api.example/jobs/', 'not_found')).toBe('https://api.example/jobs/docs/errors#not_found');
+    expect(errorDocUrl('https://api.example/jobs/', 'not_found')).toBe(
+      'https://api.example/jobs/docs/errors#not_found',
+    );
   });
 });
 
@@ -45,7 +54,8 @@ describe('ErrorEnvelopeSchema', () => {
   });
 
   it('enforces the presence rules', () => {
-    const pathOf = (body: Record<string, unknown>) => ErrorEnvelopeSchema.safeParse({ error: body }).error?.issues[0]?.path;
+    const pathOf = (body: Record<string, unknown>) =>
+      ErrorEnvelopeSchema.safeParse({ error: body }).error?.issues[0]?.path;
     const { credits_needed: _c, ...noCredits } = validBody('insufficient_credits');
     expect(pathOf(noCredits)).toEqual(['error', 'credits_needed']);
     const { required_plan: _p, ...noPlan } = validBody('plan_required');
@@ -57,17 +67,28 @@ describe('ErrorEnvelopeSchema', () => {
   });
 
   it('requires doc_url to point at the section of its own code on /docs/errors', () => {
-    const pathOf = (body: Record<string, unknown>) => ErrorEnvelopeSchema.safeParse({ error: body }).error?.issues[0]?.path;
-    expect(pathOf({ ...validBody('not_found'), doc_url: 'https://api.example/docs/errors#rate_limited' })).toEqual(['error', 'doc_url']);
-    expect(pathOf({ ...validBody('not_found'), doc_url: 'https://docs.jobdata.example/v1/errors#not_found' })).toEqual(['error', 'doc_url']);
-    expect(pathOf({ ...validBody('not_found'), doc_url: 'http://127.0.0.1:8080/docs/errors#not_found' })).toBeUndefined();
+    const pathOf = (body: Record<string, unknown>) =>
+      ErrorEnvelopeSchema.safeParse({ error: body }).error?.issues[0]?.path;
+    expect(pathOf({ ...validBody('not_found'), doc_url: 'https://api.example/docs/errors#rate_limited' })).toEqual([
+      'error',
+      'doc_url',
+    ]);
+    expect(pathOf({ ...validBody('not_found'), doc_url: 'https://docs.jobdata.example/v1/errors#not_found' })).toEqual([
+      'error',
+      'doc_url',
+    ]);
+    expect(
+      pathOf({ ...validBody('not_found'), doc_url: 'http://127.0.0.1:8080/docs/errors#not_found' }),
+    ).toBeUndefined();
   });
 
   it('rejects unknown codes, a missing doc_url, a bad required_plan and extra fields', () => {
     expect(ErrorEnvelopeSchema.safeParse({ error: { ...validBody('not_found'), code: 'gone' } }).success).toBe(false);
     const { doc_url: _d, ...noDoc } = validBody('not_found');
     expect(ErrorEnvelopeSchema.safeParse({ error: noDoc }).success).toBe(false);
-    expect(ErrorEnvelopeSchema.safeParse({ error: { ...validBody('plan_required'), required_plan: 'gold' } }).success).toBe(false);
+    expect(
+      ErrorEnvelopeSchema.safeParse({ error: { ...validBody('plan_required'), required_plan: 'gold' } }).success,
+    ).toBe(false);
     expect(ErrorEnvelopeSchema.safeParse({ error: { ...validBody('not_found'), hint: 'x' } }).success).toBe(false);
     expect(ErrorEnvelopeSchema.safeParse(validBody('not_found')).success).toBe(false);
   });

@@ -102,16 +102,32 @@ export const ErrorBodySchema = z
       ctx.addIssue({ code: 'custom', path: ['type'], message: `code ${error.code} has type ${expectedType}` });
     }
     if (!error.doc_url.endsWith(`${ERROR_DOCS_PATH}#${error.code}`)) {
-      ctx.addIssue({ code: 'custom', path: ['doc_url'], message: `doc_url of ${error.code} points at ${ERROR_DOCS_PATH}#${error.code}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['doc_url'],
+        message: `doc_url of ${error.code} points at ${ERROR_DOCS_PATH}#${error.code}`,
+      });
     }
     if (error.param !== undefined && !PARAM_CODES.includes(error.code)) {
-      ctx.addIssue({ code: 'custom', path: ['param'], message: 'param is only set on invalid_request and unknown_filter' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['param'],
+        message: 'param is only set on invalid_request and unknown_filter',
+      });
     }
     if ((error.code === 'insufficient_credits') !== (error.credits_needed !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['credits_needed'], message: 'credits_needed is set exactly on insufficient_credits' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credits_needed'],
+        message: 'credits_needed is set exactly on insufficient_credits',
+      });
     }
     if ((error.code === 'plan_required') !== (error.required_plan !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['required_plan'], message: 'required_plan is set exactly on plan_required' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['required_plan'],
+        message: 'required_plan is set exactly on plan_required',
+      });
     }
     if (UPGRADE_CODES.includes(error.code) !== (error.upgrade_url !== undefined)) {
       ctx.addIssue({

@@ -9,8 +9,16 @@ const { id, title } = examples.job();
 const valid = {
   'job.opened': { ...base, type: 'job.opened', data: { job: examples.job() } },
   'job.updated': { ...base, type: 'job.updated', data: { job: examples.job() } },
-  'job.reposted': { ...base, type: 'job.reposted', data: { job: { id, title, company, status: 'open', repost_count: 1 } } },
-  'job.closed': { ...base, type: 'job.closed', data: { job: { id, title, company, status: 'closed', closed_reason: 'filled' } } },
+  'job.reposted': {
+    ...base,
+    type: 'job.reposted',
+    data: { job: { id, title, company, status: 'open', repost_count: 1 } },
+  },
+  'job.closed': {
+    ...base,
+    type: 'job.closed',
+    data: { job: { id, title, company, status: 'closed', closed_reason: 'filled' } },
+  },
   'company.hiring_started': { ...base, type: 'company.hiring_started', data: { company, is_hiring: isHiring(true) } },
   'company.hiring_stopped': { ...base, type: 'company.hiring_stopped', data: { company, is_hiring: isHiring(false) } },
   'search.completed': {
@@ -31,13 +39,24 @@ describe('EventSchema', () => {
   });
 
   it('rejects a full job on job.closed and a lifecycle job on job.opened', () => {
-    expect(EventSchema.safeParse({ ...valid['job.closed'], data: { job: { ...examples.job(), status: 'closed', closed_reason: 'filled' } } }).success).toBe(false);
+    expect(
+      EventSchema.safeParse({
+        ...valid['job.closed'],
+        data: { job: { ...examples.job(), status: 'closed', closed_reason: 'filled' } },
+      }).success,
+    ).toBe(false);
     expect(EventSchema.safeParse({ ...valid['job.opened'], data: valid['job.closed'].data }).success).toBe(false);
   });
 
   it('ties is_hiring.value to the company event type', () => {
-    expect(EventSchema.safeParse({ ...valid['company.hiring_started'], data: { company, is_hiring: isHiring(false) } }).success).toBe(false);
-    expect(EventSchema.safeParse({ ...valid['company.hiring_stopped'], data: { company, is_hiring: isHiring(null) } }).success).toBe(false);
+    expect(
+      EventSchema.safeParse({ ...valid['company.hiring_started'], data: { company, is_hiring: isHiring(false) } })
+        .success,
+    ).toBe(false);
+    expect(
+      EventSchema.safeParse({ ...valid['company.hiring_stopped'], data: { company, is_hiring: isHiring(null) } })
+        .success,
+    ).toBe(false);
   });
 
   it('has watch_id null exactly on search.completed', () => {
@@ -47,7 +66,12 @@ describe('EventSchema', () => {
 
   it('rejects an unknown type, a non-final search status and a wrong id prefix', () => {
     expect(EventSchema.safeParse({ ...valid['job.opened'], type: 'job.deleted' }).success).toBe(false);
-    expect(EventSchema.safeParse({ ...valid['search.completed'], data: { search: { id: 'srch_1', status: 'running', jobs_found: 0 } } }).success).toBe(false);
+    expect(
+      EventSchema.safeParse({
+        ...valid['search.completed'],
+        data: { search: { id: 'srch_1', status: 'running', jobs_found: 0 } },
+      }).success,
+    ).toBe(false);
     expect(EventSchema.safeParse({ ...valid['job.opened'], id: 'job_1' }).success).toBe(false);
   });
 });

@@ -70,7 +70,11 @@ export const SearchCompletedEventSchema = z.strictObject({
   watch_id: z.null(),
   type: z.literal('search.completed'),
   data: z.strictObject({
-    search: z.strictObject({ id: SearchIdSchema, status: AsyncSearchFinalStatusSchema, jobs_found: NonNegativeIntSchema }),
+    search: z.strictObject({
+      id: SearchIdSchema,
+      status: AsyncSearchFinalStatusSchema,
+      jobs_found: NonNegativeIntSchema,
+    }),
   }),
 });
 

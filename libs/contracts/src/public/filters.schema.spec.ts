@@ -26,7 +26,9 @@ describe('FiltersSchema', () => {
   it('rejects an unknown filter with an unrecognized_keys issue naming it', () => {
     const result = FiltersSchema.safeParse({ title_or: ['x'], titel_or: ['y'] });
     expect(result.success).toBe(false);
-    expect(result.error?.issues).toEqual([expect.objectContaining({ code: 'unrecognized_keys', keys: ['titel_or'], path: [] })]);
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ code: 'unrecognized_keys', keys: ['titel_or'], path: [] }),
+    ]);
   });
 
   it.each([

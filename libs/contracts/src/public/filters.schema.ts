@@ -55,7 +55,10 @@ export const FiltersSchema = z.strictObject({
     .min(1)
     .max(FILTER_LIMITS.countryCodes)
     .optional()
-    .meta({ description: 'Jobs in any of these countries: ISO 3166-1 alpha-2 codes (GB, not UK).', examples: [['GB', 'DE']] }),
+    .meta({
+      description: 'Jobs in any of these countries: ISO 3166-1 alpha-2 codes (GB, not UK).',
+      examples: [['GB', 'DE']],
+    }),
   posted_within_days: z
     .number()
     .int()
@@ -79,18 +82,28 @@ export const FiltersSchema = z.strictObject({
     .boolean()
     .nullable()
     .optional()
-    .meta({ description: 'true: remote jobs only; false: on-site or hybrid only; null or omitted: any.', examples: [true] }),
+    .meta({
+      description: 'true: remote jobs only; false: on-site or hybrid only; null or omitted: any.',
+      examples: [true],
+    }),
   salary_min_gte: z
     .number()
     .min(0)
     .optional()
-    .meta({ description: "Jobs whose salary.min is at least this (yearly, in the job's currency); jobs without a salary are left out.", examples: [80000] }),
+    .meta({
+      description:
+        "Jobs whose salary.min is at least this (yearly, in the job's currency); jobs without a salary are left out.",
+      examples: [80000],
+    }),
   company_domain_or: z
     .array(DomainSchema)
     .min(1)
     .max(FILTER_LIMITS.companyDomains)
     .optional()
-    .meta({ description: "Jobs of any of these companies, by the company's web domain.", examples: [['acme.example']] }),
+    .meta({
+      description: "Jobs of any of these companies, by the company's web domain.",
+      examples: [['acme.example']],
+    }),
   job_family_or: z
     .array(keyword)
     .min(1)

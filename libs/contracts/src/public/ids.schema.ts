@@ -25,9 +25,7 @@ export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
 
 /** A string schema accepting `<prefix><1..128 of [A-Za-z0-9_-]>`. */
 export function prefixedId(prefix: IdPrefix) {
-  return z
-    .string()
-    .regex(new RegExp(`^${prefix}[A-Za-z0-9_-]{1,128}$`), `Expected an id starting with ${prefix}`);
+  return z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]{1,128}$`), `Expected an id starting with ${prefix}`);
 }
 
 export const JobIdSchema = prefixedId(ID_PREFIXES.job);
@@ -38,7 +36,9 @@ export const EventIdSchema = prefixedId(ID_PREFIXES.event);
 export const LedgerEntryIdSchema = prefixedId(ID_PREFIXES.ledgerEntry);
 export const RequestIdSchema = prefixedId(ID_PREFIXES.request);
 /** Cursors carry a signed position, so they may be longer than ids (still URL-safe). */
-export const CursorSchema = z.string().regex(/^cur_[A-Za-z0-9_-]{1,1024}$/, 'Expected a cursor (cur_...) from a previous page');
+export const CursorSchema = z
+  .string()
+  .regex(/^cur_[A-Za-z0-9_-]{1,1024}$/, 'Expected a cursor (cur_...) from a previous page');
 export const AccountIdSchema = prefixedId(ID_PREFIXES.account);
 
 export type JobId = z.infer<typeof JobIdSchema>;

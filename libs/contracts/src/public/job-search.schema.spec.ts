@@ -29,7 +29,12 @@ describe('JobSearchRequestSchema', () => {
   });
 
   it('is idempotent: a parsed request parses to itself', () => {
-    const parsed = JobSearchRequestSchema.parse({ filters: { title_or: ['x'] }, limit: 10, cursor: 'cur_1', dry_run: true });
+    const parsed = JobSearchRequestSchema.parse({
+      filters: { title_or: ['x'] },
+      limit: 10,
+      cursor: 'cur_1',
+      dry_run: true,
+    });
     expect(JobSearchRequestSchema.parse(parsed)).toEqual(parsed);
   });
 
@@ -80,9 +85,17 @@ describe('SearchMetadataSchema', () => {
 
   it('rejects unknown failure codes, coverage above 1, unknown contribution slugs and negative counts', () => {
     const m = examples.metadata();
-    expect(SearchMetadataSchema.safeParse({ ...m, status: 'partial', providers: { ...m.providers, failed: [{ provider: 'provider_b', code: 'oops' }] } }).success).toBe(false);
+    expect(
+      SearchMetadataSchema.safeParse({
+        ...m,
+        status: 'partial',
+        providers: { ...m.providers, failed: [{ provider: 'provider_b', code: 'oops' }] },
+      }).success,
+    ).toBe(false);
     expect(SearchMetadataSchema.safeParse({ ...m, field_coverage: { salary: 1.01 } }).success).toBe(false);
-    expect(SearchMetadataSchema.safeParse({ ...m, providers: { ...m.providers, contributions: { provider_z: 1 } } }).success).toBe(false);
+    expect(
+      SearchMetadataSchema.safeParse({ ...m, providers: { ...m.providers, contributions: { provider_z: 1 } } }).success,
+    ).toBe(false);
     expect(SearchMetadataSchema.safeParse({ ...m, credits_charged: -1 }).success).toBe(false);
     expect(SearchMetadataSchema.safeParse({ ...m, status: 'done' }).success).toBe(false);
     expect(SearchMetadataSchema.safeParse({ ...m, request_id: 'abc' }).success).toBe(false);
@@ -127,6 +140,10 @@ describe('DryRunEstimateSchema', () => {
 
   it('rejects an inverted range', () => {
     const inverted = { ...estimate, estimate: { ...estimate.estimate, credits_range: { min: 5, max: 1 } } };
-    expect(DryRunEstimateSchema.safeParse(inverted).error?.issues[0]?.path).toEqual(['estimate', 'credits_range', 'max']);
+    expect(DryRunEstimateSchema.safeParse(inverted).error?.issues[0]?.path).toEqual([
+      'estimate',
+      'credits_range',
+      'max',
+    ]);
   });
 });

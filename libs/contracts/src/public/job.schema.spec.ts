@@ -37,8 +37,12 @@ describe('JobSchema', () => {
 
   it('accepts a closed job with a reason and ties closed_reason to status', () => {
     expect(JobSchema.safeParse({ ...job(), status: 'closed', closed_reason: 'filled' }).success).toBe(true);
-    expect(paths(JobSchema.safeParse({ ...job(), status: 'open', closed_reason: 'filled' }))).toEqual([['closed_reason']]);
-    expect(paths(JobSchema.safeParse({ ...job(), status: 'closed', closed_reason: null }))).toEqual([['closed_reason']]);
+    expect(paths(JobSchema.safeParse({ ...job(), status: 'open', closed_reason: 'filled' }))).toEqual([
+      ['closed_reason'],
+    ]);
+    expect(paths(JobSchema.safeParse({ ...job(), status: 'closed', closed_reason: null }))).toEqual([
+      ['closed_reason'],
+    ]);
   });
 
   it.each([

@@ -13,12 +13,19 @@ const entry = {
 describe('LedgerEntrySchema', () => {
   it('parses a charge, a free re-read and a company profile charge', () => {
     expect(LedgerEntrySchema.parse(entry)).toEqual(entry);
-    expect(LedgerEntrySchema.safeParse({ ...entry, credits: 0, reason: 'already_paid', operation: 'GET /v1/jobs/job_1' }).success).toBe(true);
-    expect(LedgerEntrySchema.safeParse({ ...entry, job_id: null, operation: 'GET /v1/companies/acme.example' }).success).toBe(true);
+    expect(
+      LedgerEntrySchema.safeParse({ ...entry, credits: 0, reason: 'already_paid', operation: 'GET /v1/jobs/job_1' })
+        .success,
+    ).toBe(true);
+    expect(
+      LedgerEntrySchema.safeParse({ ...entry, job_id: null, operation: 'GET /v1/companies/acme.example' }).success,
+    ).toBe(true);
   });
 
   it('rejects a paid re-read, a wrong reason, wrong prefixes and a malformed operation', () => {
-    expect(LedgerEntrySchema.safeParse({ ...entry, reason: 'already_paid' }).error?.issues[0]?.path).toEqual(['credits']);
+    expect(LedgerEntrySchema.safeParse({ ...entry, reason: 'already_paid' }).error?.issues[0]?.path).toEqual([
+      'credits',
+    ]);
     expect(LedgerEntrySchema.safeParse({ ...entry, reason: 'refund' }).success).toBe(false);
     expect(LedgerEntrySchema.safeParse({ ...entry, id: 'job_1' }).success).toBe(false);
     expect(LedgerEntrySchema.safeParse({ ...entry, job_id: 'cmp_1' }).success).toBe(false);
@@ -32,7 +39,10 @@ describe('LedgerEntrySchema', () => {
 
 describe('LedgerListQuerySchema', () => {
   it('accepts a job_ filter and a cursor, rejects other prefixes and limit', () => {
-    expect(LedgerListQuerySchema.parse({ job_id: 'job_1', cursor: 'cur_1' })).toEqual({ job_id: 'job_1', cursor: 'cur_1' });
+    expect(LedgerListQuerySchema.parse({ job_id: 'job_1', cursor: 'cur_1' })).toEqual({
+      job_id: 'job_1',
+      cursor: 'cur_1',
+    });
     expect(LedgerListQuerySchema.parse({})).toEqual({});
     expect(LedgerListQuerySchema.safeParse({ job_id: 'led_1' }).success).toBe(false);
     expect(LedgerListQuerySchema.safeParse({ limit: '5' }).success).toBe(false);

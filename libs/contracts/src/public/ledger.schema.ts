@@ -9,7 +9,14 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from './common.schema.js';
-import { CursorSchema, EventIdSchema, JobIdSchema, LedgerEntryIdSchema, RequestIdSchema, SearchIdSchema } from './ids.schema.js';
+import {
+  CursorSchema,
+  EventIdSchema,
+  JobIdSchema,
+  LedgerEntryIdSchema,
+  RequestIdSchema,
+  SearchIdSchema,
+} from './ids.schema.js';
 import { pageOf } from './pagination.schema.js';
 
 export const LedgerReasonSchema = z.enum(['charged', 'already_paid']);

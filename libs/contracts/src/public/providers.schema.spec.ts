@@ -17,7 +17,14 @@ const provider = {
 describe('provider slugs and plans', () => {
   it('has the seven slugs and six partners', () => {
     expect(ProviderSlugSchema.options).toHaveLength(7);
-    expect(PARTNER_PROVIDER_SLUGS).toEqual(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e', 'provider_f']);
+    expect(PARTNER_PROVIDER_SLUGS).toEqual([
+      'provider_a',
+      'provider_b',
+      'provider_c',
+      'provider_d',
+      'provider_e',
+      'provider_f',
+    ]);
     expect(ProviderSlugSchema.safeParse('provider_g').success).toBe(false);
     expect(ProviderSlugSchema.safeParse('Own_Index').success).toBe(false);
   });

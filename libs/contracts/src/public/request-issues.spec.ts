@@ -18,7 +18,9 @@ describe('describeRequestError', () => {
   });
 
   it('gives no suggestion for a far-off name', () => {
-    expect(problem(JobSearchRequestSchema, { filters: { colour_of_office: 'red' } }).message).toBe('Unknown filter "colour_of_office".');
+    expect(problem(JobSearchRequestSchema, { filters: { colour_of_office: 'red' } }).message).toBe(
+      'Unknown filter "colour_of_office".',
+    );
   });
 
   it('prefers unknown_filter over other issues of the same request', () => {
@@ -27,12 +29,20 @@ describe('describeRequestError', () => {
 
   it('maps bounds to invalid_request with the path as param', () => {
     expect(problem(JobSearchRequestSchema, { limit: 101 })).toMatchObject({ code: 'invalid_request', param: 'limit' });
-    expect(problem(JobSearchRequestSchema, { waterfall: { timeout_ms: 30001 } })).toMatchObject({ param: 'waterfall.timeout_ms' });
-    expect(problem(JobSearchRequestSchema, { filters: { title_or: ['ok', ''] } })).toMatchObject({ param: 'filters.title_or[1]' });
+    expect(problem(JobSearchRequestSchema, { waterfall: { timeout_ms: 30001 } })).toMatchObject({
+      param: 'waterfall.timeout_ms',
+    });
+    expect(problem(JobSearchRequestSchema, { filters: { title_or: ['ok', ''] } })).toMatchObject({
+      param: 'filters.title_or[1]',
+    });
   });
 
   it('maps an unknown top-level field to invalid_request with the key as param', () => {
-    expect(problem(JobSearchRequestSchema, { page: 2 })).toEqual({ code: 'invalid_request', param: 'page', message: 'Unknown field "page".' });
+    expect(problem(JobSearchRequestSchema, { page: 2 })).toEqual({
+      code: 'invalid_request',
+      param: 'page',
+      message: 'Unknown field "page".',
+    });
   });
 
   it('has no param when the whole body is wrong', () => {

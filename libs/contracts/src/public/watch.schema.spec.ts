@@ -1,4 +1,9 @@
-import { WatchCreateRequestSchema, WatchListQuerySchema, WatchListResponseSchema, WatchSchema } from './watch.schema.js';
+import {
+  WatchCreateRequestSchema,
+  WatchListQuerySchema,
+  WatchListResponseSchema,
+  WatchSchema,
+} from './watch.schema.js';
 
 const hook = 'https://hooks.example/jobs';
 const issuePaths = (value: unknown) => WatchCreateRequestSchema.safeParse(value).error?.issues.map((i) => i.path);
@@ -9,7 +14,14 @@ describe('WatchCreateRequestSchema', () => {
       type: 'company',
       domain: 'acme.example',
       webhook_url: hook,
-      events: ['job.opened', 'job.reposted', 'job.closed', 'job.updated', 'company.hiring_started', 'company.hiring_stopped'],
+      events: [
+        'job.opened',
+        'job.reposted',
+        'job.closed',
+        'job.updated',
+        'company.hiring_started',
+        'company.hiring_stopped',
+      ],
     });
   });
 
@@ -19,12 +31,22 @@ describe('WatchCreateRequestSchema', () => {
 
   it('requires filters on a search watch and refuses a domain there', () => {
     expect(issuePaths({ type: 'search', webhook_url: hook })).toEqual([['filters']]);
-    expect(issuePaths({ type: 'search', filters: { title_or: ['x'] }, domain: 'acme.example', webhook_url: hook })).toEqual([['domain']]);
-    expect(WatchCreateRequestSchema.safeParse({ type: 'search', filters: { title_or: ['x'] }, webhook_url: hook }).success).toBe(true);
+    expect(
+      issuePaths({ type: 'search', filters: { title_or: ['x'] }, domain: 'acme.example', webhook_url: hook }),
+    ).toEqual([['domain']]);
+    expect(
+      WatchCreateRequestSchema.safeParse({ type: 'search', filters: { title_or: ['x'] }, webhook_url: hook }).success,
+    ).toBe(true);
   });
 
   it('accepts a company watch narrowed by filters', () => {
-    const body = { type: 'company', domain: 'acme.example', filters: { seniority_or: ['senior'] }, webhook_url: hook, events: ['job.opened'] };
+    const body = {
+      type: 'company',
+      domain: 'acme.example',
+      filters: { seniority_or: ['senior'] },
+      webhook_url: hook,
+      events: ['job.opened'],
+    };
     expect(WatchCreateRequestSchema.parse(body)).toEqual(body);
   });
 
@@ -41,7 +63,9 @@ describe('WatchCreateRequestSchema', () => {
 
   it('reports an unknown filter inside a watch at the filters path', () => {
     const result = WatchCreateRequestSchema.safeParse({ type: 'search', filters: { titel: ['x'] }, webhook_url: hook });
-    expect(result.error?.issues).toContainEqual(expect.objectContaining({ code: 'unrecognized_keys', path: ['filters'], keys: ['titel'] }));
+    expect(result.error?.issues).toContainEqual(
+      expect.objectContaining({ code: 'unrecognized_keys', path: ['filters'], keys: ['titel'] }),
+    );
   });
 });
 
@@ -59,7 +83,10 @@ describe('WatchSchema and list', () => {
 
   it('parses a watch and a page of watches', () => {
     expect(WatchSchema.parse(watch)).toEqual(watch);
-    expect(WatchListResponseSchema.parse({ data: [watch], next_cursor: null })).toEqual({ data: [watch], next_cursor: null });
+    expect(WatchListResponseSchema.parse({ data: [watch], next_cursor: null })).toEqual({
+      data: [watch],
+      next_cursor: null,
+    });
   });
 
   it('rejects a wrong status, id and a page without next_cursor', () => {

@@ -8,7 +8,13 @@ describe('WaterfallSchema', () => {
   });
 
   it('keeps given values', () => {
-    const waterfall = { strategy: 'consensus', providers: ['own_index', 'provider_b'], max_credits: 0, timeout_ms: 5_000, min_sources: 3 };
+    const waterfall = {
+      strategy: 'consensus',
+      providers: ['own_index', 'provider_b'],
+      max_credits: 0,
+      timeout_ms: 5_000,
+      min_sources: 3,
+    };
     expect(WaterfallSchema.parse(waterfall)).toEqual(waterfall);
   });
 

@@ -36,7 +36,9 @@ export const WEBHOOK_ENDPOINT_USERS_LISTED = 10;
 export const WEBHOOK_ENDPOINTS_PAGE_SIZE = 100;
 
 /** A signing secret as a receiver uses it: the whole string, `whsec_` included, is the HMAC key. */
-export const WebhookSecretSchema = z.string().regex(/^whsec_[A-Za-z0-9_-]{16,}$/, 'Expected whsec_ followed by the secret');
+export const WebhookSecretSchema = z
+  .string()
+  .regex(/^whsec_[A-Za-z0-9_-]{16,}$/, 'Expected whsec_ followed by the secret');
 
 export const WebhookEndpointSecretRequestSchema = z.strictObject({ url: UrlSchema });
 export type WebhookEndpointSecretRequest = z.infer<typeof WebhookEndpointSecretRequestSchema>;
@@ -52,7 +54,12 @@ export type WebhookEndpointSecret = z.infer<typeof WebhookEndpointSecretSchema>;
 
 export const WebhookEndpointRotateRequestSchema = z.strictObject({
   url: UrlSchema,
-  previous_expires_in_seconds: z.number().int().min(0).max(WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS).default(WEBHOOK_ROTATION_DEFAULT_OVERLAP_SECONDS),
+  previous_expires_in_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS)
+    .default(WEBHOOK_ROTATION_DEFAULT_OVERLAP_SECONDS),
 });
 export type WebhookEndpointRotateRequest = z.infer<typeof WebhookEndpointRotateRequestSchema>;
 export type WebhookEndpointRotateRequestInput = z.input<typeof WebhookEndpointRotateRequestSchema>;

@@ -9,14 +9,32 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema, DomainSchema, UrlSchema } from '../public/common.schema.js';
-import { ClosedReasonSchema, EmploymentTypeSchema, JobStatusSchema, LocationSchema, SalarySchema, SenioritySchema } from '../public/job.schema.js';
+import {
+  ClosedReasonSchema,
+  EmploymentTypeSchema,
+  JobStatusSchema,
+  LocationSchema,
+  SalarySchema,
+  SenioritySchema,
+} from '../public/job.schema.js';
 import { ProviderSlugSchema } from '../public/providers.schema.js';
 
 /**
  * The fields of a record that canonical jobs take from their best source (`location` is the
  * place: city, region and country; `location.remote` is ranked apart, as boards know it apart).
  */
-export const RankedFieldSchema = z.enum(['title', 'location', 'location.remote', 'employment_type', 'seniority', 'job_family', 'salary', 'description', 'apply_url', 'posted_at']);
+export const RankedFieldSchema = z.enum([
+  'title',
+  'location',
+  'location.remote',
+  'employment_type',
+  'seniority',
+  'job_family',
+  'salary',
+  'description',
+  'apply_url',
+  'posted_at',
+]);
 export type RankedField = z.infer<typeof RankedFieldSchema>;
 
 export const NormalizedProviderRecordSchema = z.strictObject({

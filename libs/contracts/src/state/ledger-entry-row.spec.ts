@@ -12,7 +12,15 @@ describe('ledgerEntryView', () => {
       reason: 'charged',
       createdAt: new Date('2026-11-22T08:00:00.000Z'),
     });
-    expect(view).toEqual({ id: 'led_1', job_id: null, request_id: 'req_1', operation: 'GET /v1/companies/acme.example', credits: 1, reason: 'charged', created_at: '2026-11-22T08:00:00.000Z' });
+    expect(view).toEqual({
+      id: 'led_1',
+      job_id: null,
+      request_id: 'req_1',
+      operation: 'GET /v1/companies/acme.example',
+      credits: 1,
+      reason: 'charged',
+      created_at: '2026-11-22T08:00:00.000Z',
+    });
     expect(LedgerEntrySchema.safeParse(view).success).toBe(true);
   });
 });

@@ -1,6 +1,18 @@
-import { BREAKER_REPORT_INTERVAL_MS, BREAKER_REPORT_MAX_AGE_MS, BreakerReportSchema, providerBreakerKey } from './provider-breaker.schema.js';
+import {
+  BREAKER_REPORT_INTERVAL_MS,
+  BREAKER_REPORT_MAX_AGE_MS,
+  BreakerReportSchema,
+  providerBreakerKey,
+} from './provider-breaker.schema.js';
 
-const report = { provider: 'provider_d', instance: 'provider-fetcher-host-1', state: 'open', since_ms: 1_000, retry_at_ms: 11_000, reported_ms: 1_500 } as const;
+const report = {
+  provider: 'provider_d',
+  instance: 'provider-fetcher-host-1',
+  state: 'open',
+  since_ms: 1_000,
+  retry_at_ms: 11_000,
+  reported_ms: 1_500,
+} as const;
 
 describe('breaker report', () => {
   it('parses a report and survives a JSON round trip', () => {

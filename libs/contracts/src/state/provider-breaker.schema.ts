@@ -35,7 +35,8 @@ export const BreakerReportSchema = z.strictObject({
 });
 export type BreakerReport = z.infer<typeof BreakerReportSchema>;
 
-export const providerBreakerKey = (provider: z.infer<typeof ProviderSlugSchema>): string => `provider-breaker:${provider}`;
+export const providerBreakerKey = (provider: z.infer<typeof ProviderSlugSchema>): string =>
+  `provider-breaker:${provider}`;
 
 /** How often a fetcher replica re-reports the state of every breaker (and at once on a change). */
 export const BREAKER_REPORT_INTERVAL_MS = 2_000;

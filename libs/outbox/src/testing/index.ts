@@ -7,13 +7,30 @@ import { enqueueSerializedOutbox, type AroundOutboxInsert, type OutboxWriter, ty
 import type { OutboxRelay } from '../outbox-relay.js';
 
 export function outboxStub(): OutboxRelay {
-  const stageMany = async <T extends TopicSpec>(tx: OutboxWriter, topic: T, values: readonly ValueOf<T>[], around?: AroundOutboxInsert, onlyIf?: Prisma.Sql): Promise<boolean> => {
+  const stageMany = async <T extends TopicSpec>(
+    tx: OutboxWriter,
+    topic: T,
+    values: readonly ValueOf<T>[],
+    around?: AroundOutboxInsert,
+    onlyIf?: Prisma.Sql,
+  ): Promise<boolean> => {
     const parsed = values.map((value) => topic.value.parse(value));
-    const ids = await enqueueSerializedOutbox(tx, parsed.map((value) => ({ topic: topic.name, key: topic.keyOf(value), value: JSON.stringify(value), headers: {} })), around, onlyIf);
+    const ids = await enqueueSerializedOutbox(
+      tx,
+      parsed.map((value) => ({
+        topic: topic.name,
+        key: topic.keyOf(value),
+        value: JSON.stringify(value),
+        headers: {},
+      })),
+      around,
+      onlyIf,
+    );
     return ids.length > 0;
   };
   return {
-    stage: async <T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>) => void (await stageMany(tx, topic, [value])),
+    stage: async <T extends TopicSpec>(tx: OutboxWriter, topic: T, value: ValueOf<T>) =>
+      void (await stageMany(tx, topic, [value])),
     stageMany,
     kick: () => undefined,
   } as unknown as OutboxRelay;

@@ -29,8 +29,16 @@ const COUNTRIES: ReadonlyArray<readonly [string, string, string, string]> = [
 
 const BY_ISO2 = new Map(COUNTRIES.map((c) => [c[0], c]));
 const ALIASES = new Map<string, string>();
-for (const [iso2, iso3, name, german] of COUNTRIES) for (const alias of [iso2, iso3, name, german]) ALIASES.set(alias.toLowerCase(), iso2);
-for (const [alias, iso2] of [['uk', 'GB'], ['great britain', 'GB'], ['england', 'GB'], ['united states of america', 'US'], ['holland', 'NL']] as const) ALIASES.set(alias, iso2);
+for (const [iso2, iso3, name, german] of COUNTRIES)
+  for (const alias of [iso2, iso3, name, german]) ALIASES.set(alias.toLowerCase(), iso2);
+for (const [alias, iso2] of [
+  ['uk', 'GB'],
+  ['great britain', 'GB'],
+  ['england', 'GB'],
+  ['united states of america', 'US'],
+  ['holland', 'NL'],
+] as const)
+  ALIASES.set(alias, iso2);
 
 /**
  * ISO 3166-1 alpha-2 (upper case) for the ways partners write a country: ISO2, `UK`, ISO3,

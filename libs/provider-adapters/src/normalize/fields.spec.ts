@@ -2,11 +2,19 @@ import { enumOrNull, toDomain, toIsoUtc, toUrl, vocabKey } from './fields.js';
 
 describe('toDomain', () => {
   it.each([
-    ['https://www.acme.com', 'acme.com'], ['https://www.acme.com/', 'acme.com'], ['http://acme.com/', 'acme.com'], ['www.Acme.co.uk', 'acme.co.uk'],
-    ['acme.de', 'acme.de'], ['https://acme.com:8443/jobs?x=1', 'acme.com'], ['  ACME.COM  ', 'acme.com'], ['https://careers.acme.com', 'careers.acme.com'],
+    ['https://www.acme.com', 'acme.com'],
+    ['https://www.acme.com/', 'acme.com'],
+    ['http://acme.com/', 'acme.com'],
+    ['www.Acme.co.uk', 'acme.co.uk'],
+    ['acme.de', 'acme.de'],
+    ['https://acme.com:8443/jobs?x=1', 'acme.com'],
+    ['  ACME.COM  ', 'acme.com'],
+    ['https://careers.acme.com', 'careers.acme.com'],
   ])('%s → %s', (input, domain) => expect(toDomain(input)).toBe(domain));
 
-  it.each([[null], [undefined], [''], ['not a domain'], ['localhost'], ['http://']])('%s → null', (input) => expect(toDomain(input)).toBeNull());
+  it.each([[null], [undefined], [''], ['not a domain'], ['localhost'], ['http://']])('%s → null', (input) =>
+    expect(toDomain(input)).toBeNull(),
+  );
 });
 
 describe('toUrl', () => {
@@ -35,7 +43,9 @@ describe('toIsoUtc', () => {
     expect(toIsoUtc(1795327350000)).toBe('2026-11-22T06:02:30.000Z');
   });
 
-  it.each([[null], [undefined], [''], ['yesterday'], ['2026-13-45']])('%s → null', (input) => expect(toIsoUtc(input)).toBeNull());
+  it.each([[null], [undefined], [''], ['yesterday'], ['2026-13-45']])('%s → null', (input) =>
+    expect(toIsoUtc(input)).toBeNull(),
+  );
 });
 
 describe('vocabulary helpers', () => {

@@ -4,7 +4,11 @@ import { RankedFieldSchema, type RankedField } from '@jobs/contracts';
 export function toDomain(input: string | null | undefined): string | null {
   let t = input?.trim().toLowerCase();
   if (!t) return null;
-  t = t.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '').replace(/:\d+$/, '').replace(/^www\./, '');
+  t = t
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d+$/, '')
+    .replace(/^www\./, '');
   return /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(t) ? t : null;
 }
 
@@ -38,13 +42,21 @@ export function toIsoUtc(input: string | number | null | undefined, epochUnit: '
 }
 
 /** The value when it is one of `allowed`, else null. */
-export function enumOrNull<const T extends readonly string[]>(value: string | null | undefined, allowed: T): T[number] | null {
-  return value !== null && value !== undefined && (allowed as readonly string[]).includes(value) ? (value as T[number]) : null;
+export function enumOrNull<const T extends readonly string[]>(
+  value: string | null | undefined,
+  allowed: T,
+): T[number] | null {
+  return value !== null && value !== undefined && (allowed as readonly string[]).includes(value)
+    ? (value as T[number])
+    : null;
 }
 
 /** Key for loose lookups of provider vocabulary: "Full-time", "FULL_TIME", "full time" → "full time". */
 export function vocabKey(input: string | null | undefined): string {
-  return (input ?? '').trim().toLowerCase().replace(/[-_\s]+/g, ' ');
+  return (input ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[-_\s]+/g, ' ');
 }
 
 /**

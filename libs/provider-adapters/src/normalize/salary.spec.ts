@@ -1,6 +1,12 @@
 import { parseAmount, parseSalaryText, toPeriod } from './salary.js';
 
-const s = (min: number | null, max: number | null, currency: string, period: 'year' | 'month' | 'hour') => ({ min, max, currency, period, origin: 'declared' });
+const s = (min: number | null, max: number | null, currency: string, period: 'year' | 'month' | 'hour') => ({
+  min,
+  max,
+  currency,
+  period,
+  origin: 'declared',
+});
 
 describe('parseSalaryText', () => {
   it.each([
@@ -48,25 +54,55 @@ describe('parseSalaryText', () => {
     expect(parseSalaryText('£45,000 - £55,000 a year', 'EUR')).toEqual(s(45000, 55000, 'GBP', 'year'));
   });
 
-  it.each([[null], [undefined], [''], ['Competitive'], ['DOE'], ['45,000 - 55,000 a year'], ['£45k - lots'], ['$1 - $2 - $3'], ['from'], ['$abc']])(
-    'is null for %s',
-    (text) => expect(parseSalaryText(text)).toBeNull(),
-  );
+  it.each([
+    [null],
+    [undefined],
+    [''],
+    ['Competitive'],
+    ['DOE'],
+    ['45,000 - 55,000 a year'],
+    ['£45k - lots'],
+    ['$1 - $2 - $3'],
+    ['from'],
+    ['$abc'],
+  ])('is null for %s', (text) => expect(parseSalaryText(text)).toBeNull());
 });
 
 describe('parseAmount', () => {
   it.each([
-    ['45,000', 45000], ['45000', 45000], ['45000.00', 45000], ['52.5', 52.5], ['100K', 100000], ['100k', 100000], ['1.5M', 1500000], ['2,820,000', 2820000], [' 7 ', 7],
+    ['45,000', 45000],
+    ['45000', 45000],
+    ['45000.00', 45000],
+    ['52.5', 52.5],
+    ['100K', 100000],
+    ['100k', 100000],
+    ['1.5M', 1500000],
+    ['2,820,000', 2820000],
+    [' 7 ', 7],
   ])('%s → %d', (text, n) => expect(parseAmount(text)).toBe(n));
 
-  it.each([[null], [''], ['abc'], ['4,5000'], ['-5'], ['1e5']])('%s → null', (text) => expect(parseAmount(text)).toBeNull());
+  it.each([[null], [''], ['abc'], ['4,5000'], ['-5'], ['1e5']])('%s → null', (text) =>
+    expect(parseAmount(text)).toBeNull(),
+  );
 });
 
 describe('toPeriod', () => {
   it.each([
-    ['yearly', 'year'], ['YEAR', 'year'], ['per_year', 'year'], ['a year', 'year'], ['per annum', 'year'], ['/yr', 'year'],
-    ['monthly', 'month'], ['MONTH', 'month'], ['per_month', 'month'], ['/mo', 'month'],
-    ['hourly', 'hour'], ['HOUR', 'hour'], ['per_hour', 'hour'], ['an hour', 'hour'], ['/hr', 'hour'],
+    ['yearly', 'year'],
+    ['YEAR', 'year'],
+    ['per_year', 'year'],
+    ['a year', 'year'],
+    ['per annum', 'year'],
+    ['/yr', 'year'],
+    ['monthly', 'month'],
+    ['MONTH', 'month'],
+    ['per_month', 'month'],
+    ['/mo', 'month'],
+    ['hourly', 'hour'],
+    ['HOUR', 'hour'],
+    ['per_hour', 'hour'],
+    ['an hour', 'hour'],
+    ['/hr', 'hour'],
   ])('%s → %s', (text, period) => expect(toPeriod(text)).toBe(period));
 
   it.each([[null], [''], ['weekly'], ['per_day']])('%s → null', (text) => expect(toPeriod(text)).toBeNull());

@@ -4,13 +4,27 @@ type Period = Salary['period'];
 
 /** Currency symbols as boards print them, longest first so `CA$` wins over `$`. */
 const SYMBOLS: ReadonlyArray<readonly [string, string]> = [
-  ['CA$', 'CAD'], ['MX$', 'MXN'], ['NZ$', 'NZD'], ['A$', 'AUD'], ['S$', 'SGD'], ['R$', 'BRL'], ['US$', 'USD'],
-  ['$', 'USD'], ['£', 'GBP'], ['€', 'EUR'], ['₹', 'INR'], ['¥', 'JPY'], ['R', 'ZAR'],
+  ['CA$', 'CAD'],
+  ['MX$', 'MXN'],
+  ['NZ$', 'NZD'],
+  ['A$', 'AUD'],
+  ['S$', 'SGD'],
+  ['R$', 'BRL'],
+  ['US$', 'USD'],
+  ['$', 'USD'],
+  ['£', 'GBP'],
+  ['€', 'EUR'],
+  ['₹', 'INR'],
+  ['¥', 'JPY'],
+  ['R', 'ZAR'],
 ];
 
 /** Period words and suffixes: "a year", "per annum", "/hr", "/mo", "EUR/year", "per_month". */
 export function toPeriod(input: string | null | undefined): Period | null {
-  const t = input?.trim().toLowerCase().replace(/^(per[ _]|an? |\/)/, '');
+  const t = input
+    ?.trim()
+    .toLowerCase()
+    .replace(/^(per[ _]|an? |\/)/, '');
   if (!t) return null;
   if (/^(year|yearly|yr|annum|annual|annually|y|pa|p\.a\.)$/.test(t)) return 'year';
   if (/^(month|monthly|mo|mth|m)$/.test(t)) return 'month';
@@ -59,7 +73,10 @@ function money(token: string): Money | null {
  * `fallbackCurrency` is used when the text names none; with neither, null. A text without a
  * period means a yearly amount.
  */
-export function parseSalaryText(input: string | null | undefined, fallbackCurrency: string | null = null): Salary | null {
+export function parseSalaryText(
+  input: string | null | undefined,
+  fallbackCurrency: string | null = null,
+): Salary | null {
   let t = input?.trim().replace(/\s+/g, ' ');
   if (!t) return null;
   let period: Period = 'year';

@@ -28,7 +28,11 @@ export async function serveJson(respond: (request: RecordedRequest) => unknown):
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const request: RecordedRequest = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://localhost'), body: text ? JSON.parse(text) : undefined };
+      const request: RecordedRequest = {
+        method: req.method ?? 'GET',
+        url: new URL(req.url ?? '/', 'http://localhost'),
+        body: text ? JSON.parse(text) : undefined,
+      };
       requests.push(request);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(respond(request)));

@@ -76,7 +76,12 @@ export function createView<P extends ParsedSearch>(world: World, spec: ViewSpec<
   const slugHash = fnv1a(spec.slug);
   const context = (listing: Listing): RenderContext => {
     const jobHash = fnv1a(listing.job.id);
-    return { listing, job: listing.job, id: listing.providerJobId, quirk: (n) => unit(world.seed, slugHash, jobHash, n) };
+    return {
+      listing,
+      job: listing.job,
+      id: listing.providerJobId,
+      quirk: (n) => unit(world.seed, slugHash, jobHash, n),
+    };
   };
   return {
     slug: spec.slug,
@@ -92,7 +97,14 @@ export function createView<P extends ParsedSearch>(world: World, spec: ViewSpec<
         throw error;
       }
       const result = world.search(spec.slug, parsed.query, parsed.offset, parsed.limit, at);
-      return { status: 200, body: spec.envelope(result.listings.map((l) => spec.render(context(l))), result.total, parsed) };
+      return {
+        status: 200,
+        body: spec.envelope(
+          result.listings.map((l) => spec.render(context(l))),
+          result.total,
+          parsed,
+        ),
+      };
     },
     detail(providerJobId, at) {
       const listing = world.listing(spec.slug, providerJobId, at);
@@ -109,7 +121,8 @@ export function str(q: QueryParams | undefined, name: string): string | undefine
   const raw = q?.[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new BadParam(name, `${name} must be a string`);
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+    throw new BadParam(name, `${name} must be a string`);
   const text = String(value).trim();
   return text === '' ? undefined : text;
 }
@@ -118,7 +131,10 @@ export function str(q: QueryParams | undefined, name: string): string | undefine
 export function list(q: QueryParams | undefined, name: string, separator: string | RegExp): string[] {
   const raw = q?.[name];
   const values = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
-  return values.flatMap((v) => String(v).split(separator)).map((v) => v.trim()).filter(Boolean);
+  return values
+    .flatMap((v) => String(v).split(separator))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export function int(q: QueryParams | undefined, name: string, min: number, max: number, fallback: number): number {
@@ -130,7 +146,12 @@ export function int(q: QueryParams | undefined, name: string, min: number, max: 
   return n;
 }
 
-export function bool(q: QueryParams | undefined, name: string, truthy: readonly string[], falsy: readonly string[]): boolean | undefined {
+export function bool(
+  q: QueryParams | undefined,
+  name: string,
+  truthy: readonly string[],
+  falsy: readonly string[],
+): boolean | undefined {
   const text = str(q, name)?.toLowerCase();
   if (text === undefined) return undefined;
   if (truthy.includes(text)) return true;
@@ -162,7 +183,13 @@ export function decodeToken(token: string | undefined, query: SearchQuery, param
   if (token === undefined) return 0;
   try {
     const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown; q?: unknown };
-    if (typeof value.o === 'number' && Number.isInteger(value.o) && value.o >= 0 && value.q === fnv1a(JSON.stringify(query) + extra)) return value.o;
+    if (
+      typeof value.o === 'number' &&
+      Number.isInteger(value.o) &&
+      value.o >= 0 &&
+      value.q === fnv1a(JSON.stringify(query) + extra)
+    )
+      return value.o;
   } catch {
     // fall through
   }
@@ -207,9 +234,15 @@ export function salaryText(s: Salary): string {
 
 /** "$100K - $120K", "€25 - €30/hr", "R$12K/mo". */
 export function salaryShort(s: Salary): string {
-  const k = (n: number): string => (n >= 10_000 ? `${currencySymbol(s.currency)}${Math.round(n / 1000)}K` : money(n, s.currency));
+  const k = (n: number): string =>
+    n >= 10_000 ? `${currencySymbol(s.currency)}${Math.round(n / 1000)}K` : money(n, s.currency);
   const suffix = s.period === 'hour' ? '/hr' : s.period === 'month' ? '/mo' : '';
-  const range = s.min !== null && s.max !== null ? `${k(s.min)} - ${k(s.max)}` : s.min !== null ? `${k(s.min)}+` : `up to ${k(s.max ?? 0)}`;
+  const range =
+    s.min !== null && s.max !== null
+      ? `${k(s.min)} - ${k(s.max)}`
+      : s.min !== null
+        ? `${k(s.min)}+`
+        : `up to ${k(s.max ?? 0)}`;
   return `${range}${suffix}`;
 }
 
@@ -220,5 +253,10 @@ export function estimateSalary(job: WorldJob, jitter: number): Salary | null {
   if (!family || !country || !job.seniority) return null;
   const mid = family.baseUsd * SENIORITY_PAY[job.seniority] * country.payFactor * (0.9 + jitter * 0.2);
   const step = country.round;
-  return { min: Math.round((mid * 0.9) / step) * step, max: Math.round((mid * 1.1) / step) * step, currency: country.currency, period: country.period };
+  return {
+    min: Math.round((mid * 0.9) / step) * step,
+    max: Math.round((mid * 1.1) / step) * step,
+    currency: country.currency,
+    period: country.period,
+  };
 }

@@ -4,7 +4,8 @@ import { bool, country, createView, date, int, list, str, type ProviderView } fr
 /**
  * The service's own crawler: a clean format that mirrors the canonical job fields.
  *
- * `GET /own_index/v1/jobs?title=&country_code=&posted_since=&company_domain=&remote=&include_closed=&changed_since=&offset=&limit=`
+ * `GET
+ * /own_index/v1/jobs?title=&country_code=&posted_since=&company_domain=&remote=&include_closed=&changed_since=&offset=&limit=`
  * (`include_closed=true` appends openings closed within 30 days, with `status: closed` and
  * `closed_reason`; `changed_since` answers the crawler's change feed instead of its listing: the
  * openings that opened, changed or closed since then, closed ones as closed.)
@@ -34,7 +35,12 @@ export function ownIndexView(world: World): ProviderView {
       id,
       title: job.title,
       company: { name: job.companyName, domain: job.companyDomain },
-      location: { city: job.location.city, region: job.location.region, country_code: job.location.countryCode, remote: job.location.remote },
+      location: {
+        city: job.location.city,
+        region: job.location.region,
+        country_code: job.location.countryCode,
+        remote: job.location.remote,
+      },
       employment_type: job.employmentType,
       seniority: job.seniority,
       job_family: job.jobFamily,
@@ -54,7 +60,11 @@ export function ownIndexView(world: World): ProviderView {
       next_offset: p.offset + data.length < total ? p.offset + data.length : null,
     }),
     errorBody: (status, message, param) => ({
-      error: { code: status === 400 ? 'invalid_request' : status === 404 ? 'not_found' : 'unavailable', message, param: param ?? null },
+      error: {
+        code: status === 400 ? 'invalid_request' : status === 404 ? 'not_found' : 'unavailable',
+        message,
+        param: param ?? null,
+      },
     }),
   });
 }

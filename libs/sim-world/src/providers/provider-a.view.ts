@@ -2,10 +2,23 @@ import type { Seniority } from '../types.js';
 import type { World } from '../world.js';
 import { bool, country, createView, date, int, isoSeconds, list, str, type ProviderView } from './common.js';
 
-const EMPLOYMENT = { full_time: 'Full-time', part_time: 'Part-time', contract: 'Contract', internship: 'Internship', temporary: 'Temporary' } as const;
+const EMPLOYMENT = {
+  full_time: 'Full-time',
+  part_time: 'Part-time',
+  contract: 'Contract',
+  internship: 'Internship',
+  temporary: 'Temporary',
+} as const;
 /** LinkedIn-style levels: lossy (lead and senior share one, vp and c_level another). */
 const LEVEL: Record<Seniority, string> = {
-  intern: 'Internship', junior: 'Entry level', mid: 'Associate', senior: 'Mid-Senior level', lead: 'Mid-Senior level', director: 'Director', vp: 'Executive', c_level: 'Executive',
+  intern: 'Internship',
+  junior: 'Entry level',
+  mid: 'Associate',
+  senior: 'Mid-Senior level',
+  lead: 'Mid-Senior level',
+  director: 'Director',
+  vp: 'Executive',
+  c_level: 'Executive',
 };
 const PERIOD = { year: 'yearly', month: 'monthly', hour: 'hourly' } as const;
 
@@ -45,12 +58,26 @@ export function providerAView(world: World): ProviderView {
       return {
         id,
         job_title: job.title,
-        company: { name: legal ? `${job.companyName} ${legal}` : job.companyName, website: `https://www.${job.companyDomain}` },
-        location: { city: job.location.city, state: job.location.region, country: job.location.countryCode === 'GB' ? 'UK' : job.location.countryCode },
+        company: {
+          name: legal ? `${job.companyName} ${legal}` : job.companyName,
+          website: `https://www.${job.companyDomain}`,
+        },
+        location: {
+          city: job.location.city,
+          state: job.location.region,
+          country: job.location.countryCode === 'GB' ? 'UK' : job.location.countryCode,
+        },
         remote: job.location.remote,
         employment: job.employmentType ? EMPLOYMENT[job.employmentType] : null,
         seniority_level: job.seniority ? LEVEL[job.seniority] : null,
-        salary: job.salary ? { min: job.salary.min, max: job.salary.max, currency: job.salary.currency, period: PERIOD[job.salary.period] } : null,
+        salary: job.salary
+          ? {
+              min: job.salary.min,
+              max: job.salary.max,
+              currency: job.salary.currency,
+              period: PERIOD[job.salary.period],
+            }
+          : null,
         description: job.description,
         url: job.applyUrl,
         date_posted: isoSeconds(job.postedAt),

@@ -1,14 +1,34 @@
 import { countryByCode } from '../vocab/countries.js';
 import type { World } from '../world.js';
-import { BadParam, country, countryName, createView, escapeHtml, int, isoDay, list, salaryText, sentences, str, type ProviderView } from './common.js';
+import {
+  BadParam,
+  country,
+  countryName,
+  createView,
+  escapeHtml,
+  int,
+  isoDay,
+  list,
+  salaryText,
+  sentences,
+  str,
+  type ProviderView,
+} from './common.js';
 
-const EMPLOYMENT = { full_time: 'Full Time', part_time: 'Part Time', contract: 'Contractor', internship: 'Internship', temporary: 'Temporary' } as const;
+const EMPLOYMENT = {
+  full_time: 'Full Time',
+  part_time: 'Part Time',
+  contract: 'Contractor',
+  internship: 'Internship',
+  temporary: 'Temporary',
+} as const;
 
 /**
  * provider_b: flat snake_case, offset/limit, country as an English name, salary only as text,
  * HTML descriptions, " (m/w/d)" titles in German-speaking countries, no seniority at all.
  *
- * `GET /provider_b/api/search?keywords=kw1|kw2&location=United+Kingdom&from_date=YYYY-MM-DD&employer_domain=&work_mode=remote|onsite&offset=0&limit=25`
+ * `GET
+ * /provider_b/api/search?keywords=kw1|kw2&location=United+Kingdom&from_date=YYYY-MM-DD&employer_domain=&work_mode=remote|onsite&offset=0&limit=25`
  */
 export function providerBView(world: World): ProviderView {
   return createView(world, {
@@ -20,9 +40,11 @@ export function providerBView(world: World): ProviderView {
     ],
     parse: ({ query: q }) => {
       const mode = str(q, 'work_mode');
-      if (mode !== undefined && mode !== 'remote' && mode !== 'onsite') throw new BadParam('work_mode', 'work_mode must be remote or onsite');
+      if (mode !== undefined && mode !== 'remote' && mode !== 'onsite')
+        throw new BadParam('work_mode', 'work_mode must be remote or onsite');
       const from = str(q, 'from_date');
-      if (from !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(from)) throw new BadParam('from_date', 'from_date must be YYYY-MM-DD');
+      if (from !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(from))
+        throw new BadParam('from_date', 'from_date must be YYYY-MM-DD');
       return {
         query: {
           titleAny: list(q, 'keywords', '|'),
@@ -49,7 +71,12 @@ export function providerBView(world: World): ProviderView {
         is_remote: job.location.remote ?? false,
         employment_type: job.employmentType ? EMPLOYMENT[job.employmentType] : null,
         salary_text: job.salary ? salaryText(job.salary) : null,
-        description_html: job.description === null ? null : sentences(job.description).map((s) => `<p>${escapeHtml(s)}</p>`).join(''),
+        description_html:
+          job.description === null
+            ? null
+            : sentences(job.description)
+                .map((s) => `<p>${escapeHtml(s)}</p>`)
+                .join(''),
         job_url: job.applyUrl,
         posted_date: isoDay(job.postedAt),
       };

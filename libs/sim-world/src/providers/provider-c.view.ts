@@ -1,22 +1,55 @@
 import { countryByCode } from '../vocab/countries.js';
 import type { Salary, Seniority } from '../types.js';
 import type { World } from '../world.js';
-import { BadParam, bool, country, createView, decodeToken, encodeToken, estimateSalary, int, list, str, type ParsedSearch, type ProviderView } from './common.js';
+import {
+  BadParam,
+  bool,
+  country,
+  createView,
+  decodeToken,
+  encodeToken,
+  estimateSalary,
+  int,
+  list,
+  str,
+  type ParsedSearch,
+  type ProviderView,
+} from './common.js';
 
-const EMPLOYMENT = { full_time: 'FULL_TIME', part_time: 'PART_TIME', contract: 'CONTRACT', internship: 'INTERNSHIP', temporary: 'TEMPORARY' } as const;
+const EMPLOYMENT = {
+  full_time: 'FULL_TIME',
+  part_time: 'PART_TIME',
+  contract: 'CONTRACT',
+  internship: 'INTERNSHIP',
+  temporary: 'TEMPORARY',
+} as const;
 const LEVEL: Record<Seniority, string> = {
-  intern: 'INTERN', junior: 'JUNIOR', mid: 'MID', senior: 'SENIOR', lead: 'LEAD', director: 'DIRECTOR', vp: 'EXECUTIVE', c_level: 'EXECUTIVE',
+  intern: 'INTERN',
+  junior: 'JUNIOR',
+  mid: 'MID',
+  senior: 'SENIOR',
+  lead: 'LEAD',
+  director: 'DIRECTOR',
+  vp: 'EXECUTIVE',
+  c_level: 'EXECUTIVE',
 };
 const UNIT = { year: 'YEAR', month: 'MONTH', hour: 'HOUR' } as const;
 
-const comp = (s: Salary, estimated: boolean): unknown => ({ from: s.min, to: s.max, currency: s.currency, unit: UNIT[s.period], estimated });
+const comp = (s: Salary, estimated: boolean): unknown => ({
+  from: s.min,
+  to: s.max,
+  currency: s.currency,
+  unit: UNIT[s.period],
+  estimated,
+});
 
 /**
  * provider_c: camelCase, opaque page tokens, uuid ids, ISO alpha-3 countries, epoch-second
  * dates, nested `comp` (with its own estimates where the posting declares none), no
  * descriptions, fastest refresh.
  *
- * `GET /provider_c/v1/search?query=kw1&query=kw2&countryCode=GBR&postedAfter=<epoch s>&companyDomain=&remote=true&pageSize=20&pageToken=`
+ * `GET /provider_c/v1/search?query=kw1&query=kw2&countryCode=GBR&postedAfter=<epoch
+ * s>&companyDomain=&remote=true&pageSize=20&pageToken=`
  */
 export function providerCView(world: World): ProviderView {
   return createView<ParsedSearch & { pageSize: number }>(world, {
@@ -28,7 +61,8 @@ export function providerCView(world: World): ProviderView {
     ],
     parse: ({ query: q }) => {
       const after = str(q, 'postedAfter');
-      if (after !== undefined && !/^\d{1,11}$/.test(after)) throw new BadParam('postedAfter', 'postedAfter must be epoch seconds');
+      if (after !== undefined && !/^\d{1,11}$/.test(after))
+        throw new BadParam('postedAfter', 'postedAfter must be epoch seconds');
       const query = {
         titleAny: list(q, 'query', ','),
         countryCode: country(str(q, 'countryCode')),
@@ -46,8 +80,13 @@ export function providerCView(world: World): ProviderView {
         jobTitle: job.title,
         companyName: quirk(3) < 0.1 ? job.companyName.toUpperCase() : job.companyName,
         companyUrl: `https://${job.companyDomain}`,
-        location: { city: job.location.city, region: job.location.region, countryCode: countryByCode(job.location.countryCode)?.iso3 ?? null },
-        workplaceType: job.location.remote === null ? null : job.location.remote ? 'REMOTE' : quirk(4) < 0.3 ? 'HYBRID' : 'ON_SITE',
+        location: {
+          city: job.location.city,
+          region: job.location.region,
+          countryCode: countryByCode(job.location.countryCode)?.iso3 ?? null,
+        },
+        workplaceType:
+          job.location.remote === null ? null : job.location.remote ? 'REMOTE' : quirk(4) < 0.3 ? 'HYBRID' : 'ON_SITE',
         employmentType: job.employmentType ? EMPLOYMENT[job.employmentType] : null,
         seniority: job.seniority ? LEVEL[job.seniority] : null,
         comp: job.salary ? comp(job.salary, false) : estimate ? comp(estimate, true) : null,
@@ -61,7 +100,14 @@ export function providerCView(world: World): ProviderView {
       nextPageToken: p.offset + jobs.length < total ? encodeToken(p.offset + jobs.length, p.query) : null,
     }),
     errorBody: (status, message, param) => ({
-      errors: [{ status: String(status), code: status === 400 ? 'INVALID_ARGUMENT' : status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE', detail: message, ...(param ? { field: param } : {}) }],
+      errors: [
+        {
+          status: String(status),
+          code: status === 400 ? 'INVALID_ARGUMENT' : status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE',
+          detail: message,
+          ...(param ? { field: param } : {}),
+        },
+      ],
     }),
   });
 }

@@ -1,10 +1,36 @@
 import type { Salary, Seniority } from '../types.js';
 import type { World } from '../world.js';
-import { BadParam, bool, country, countryName, createView, int, isoDay, list, sentences, str, type ParsedSearch, type ProviderView } from './common.js';
+import {
+  BadParam,
+  bool,
+  country,
+  countryName,
+  createView,
+  int,
+  isoDay,
+  list,
+  sentences,
+  str,
+  type ParsedSearch,
+  type ProviderView,
+} from './common.js';
 
-const TYPE = { full_time: 'full-time', part_time: 'part-time', contract: 'contract', internship: 'internship', temporary: 'temporary' } as const;
+const TYPE = {
+  full_time: 'full-time',
+  part_time: 'part-time',
+  contract: 'contract',
+  internship: 'internship',
+  temporary: 'temporary',
+} as const;
 const LEVEL: Record<Seniority, string> = {
-  intern: 'Intern', junior: 'Junior', mid: 'Mid-level', senior: 'Senior', lead: 'Lead', director: 'Director', vp: 'VP', c_level: 'C-level',
+  intern: 'Intern',
+  junior: 'Junior',
+  mid: 'Mid-level',
+  senior: 'Senior',
+  lead: 'Lead',
+  director: 'Director',
+  vp: 'VP',
+  c_level: 'C-level',
 };
 
 function pay(s: Salary): string {
@@ -18,7 +44,8 @@ function pay(s: Salary): string {
  * suffix, pay as a compact string, Markdown bodies, dates without time, 0-based pages of at
  * most 25, `www.` domains, and a 30-minute refresh lag.
  *
- * `GET /provider_d/api/v1/feed?search=kw1;kw2&country=Germany&published_since=YYYY-MM-DD&employer=domain&remote=yes&page=0&page_size=25`
+ * `GET
+ * /provider_d/api/v1/feed?search=kw1;kw2&country=Germany&published_since=YYYY-MM-DD&employer=domain&remote=yes&page=0&page_size=25`
  */
 export function providerDView(world: World): ProviderView {
   return createView<ParsedSearch & { page: number }>(world, {
@@ -30,7 +57,8 @@ export function providerDView(world: World): ProviderView {
     ],
     parse: ({ query: q }) => {
       const since = str(q, 'published_since');
-      if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new BadParam('published_since', 'published_since must be YYYY-MM-DD');
+      if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since))
+        throw new BadParam('published_since', 'published_since must be YYYY-MM-DD');
       const page = int(q, 'page', 0, 100_000, 0);
       const size = int(q, 'page_size', 1, 25, 25);
       return {
@@ -47,7 +75,11 @@ export function providerDView(world: World): ProviderView {
       };
     },
     render: ({ id, job }) => {
-      const place = [job.location.remote && !job.location.city ? 'Remote' : job.location.city, job.location.region, countryName(job.location.countryCode)]
+      const place = [
+        job.location.remote && !job.location.city ? 'Remote' : job.location.city,
+        job.location.region,
+        countryName(job.location.countryCode),
+      ]
         .filter((x): x is string => Boolean(x))
         .join(', ');
       const body = sentences(job.description);
@@ -60,7 +92,12 @@ export function providerDView(world: World): ProviderView {
         seniority: job.seniority ? LEVEL[job.seniority] : null,
         type: job.employmentType ? TYPE[job.employmentType] : null,
         pay: job.salary ? pay(job.salary) : null,
-        body: body.length ? `**About the role**\n\n${body.slice(0, 2).join(' ')}\n\n**What we offer**\n\n${body.slice(2).map((s) => `- ${s}`).join('\n')}` : null,
+        body: body.length
+          ? `**About the role**\n\n${body.slice(0, 2).join(' ')}\n\n**What we offer**\n\n${body
+              .slice(2)
+              .map((s) => `- ${s}`)
+              .join('\n')}`
+          : null,
         link: job.applyUrl,
         published: isoDay(job.postedAt),
       };

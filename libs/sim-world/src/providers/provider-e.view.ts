@@ -18,7 +18,10 @@ export function providerEView(world: World): ProviderView {
     ],
     parse: ({ query: q }) => ({
       query: {
-        titleAny: (str(q, 'q') ?? '').split(/\s+OR\s+/).map((s) => s.trim()).filter((s) => s && s !== '*:*'),
+        titleAny: (str(q, 'q') ?? '')
+          .split(/\s+OR\s+/)
+          .map((s) => s.trim())
+          .filter((s) => s && s !== '*:*'),
         countryCode: country(str(q, 'fq_country')),
         postedSince: date(q, 'fq_since'),
         companyDomain: str(q, 'fq_domain'),
@@ -31,16 +34,23 @@ export function providerEView(world: World): ProviderView {
       const company = world.company(job.companyDomain);
       const spelling = quirk(1);
       const name =
-        spelling < 0.25 && company?.legalSuffix ? `${job.companyName} ${company.legalSuffix}`
-        : spelling < 0.35 ? job.companyName.toUpperCase()
-        : spelling < 0.45 ? `${job.companyName}, Inc.`
-        : job.companyName;
+        spelling < 0.25 && company?.legalSuffix
+          ? `${job.companyName} ${company.legalSuffix}`
+          : spelling < 0.35
+            ? job.companyName.toUpperCase()
+            : spelling < 0.45
+              ? `${job.companyName}, Inc.`
+              : job.companyName;
       const text = job.description ?? '';
       return {
         jobkey: id,
         title: quirk(2) < 0.25 ? job.title.toLowerCase() : job.title,
         company: name,
-        loc: { city: job.location.city, region: job.location.region, country_code: job.location.countryCode === 'GB' ? 'UK' : job.location.countryCode },
+        loc: {
+          city: job.location.city,
+          region: job.location.region,
+          country_code: job.location.countryCode === 'GB' ? 'UK' : job.location.countryCode,
+        },
         remote: job.location.remote,
         snippet: text.length > 150 ? `${text.slice(0, 150).replace(/\s+\S*$/, '')}…` : text || null,
         salary: job.salary && quirk(3) < 0.6 ? salaryShort(job.salary) : null,
@@ -48,8 +58,14 @@ export function providerEView(world: World): ProviderView {
         date: new Date(job.postedAt).toUTCString(),
       };
     },
-    envelope: (docs, total, p) => ({ responseHeader: { status: 0, QTime: 3 + (total % 17) }, response: { numFound: total, start: p.offset, docs } }),
-    detailEnvelope: (doc) => ({ responseHeader: { status: 0, QTime: 1 }, response: { numFound: 1, start: 0, docs: [doc] } }),
+    envelope: (docs, total, p) => ({
+      responseHeader: { status: 0, QTime: 3 + (total % 17) },
+      response: { numFound: total, start: p.offset, docs },
+    }),
+    detailEnvelope: (doc) => ({
+      responseHeader: { status: 0, QTime: 1 },
+      response: { numFound: 1, start: 0, docs: [doc] },
+    }),
     errorBody: (status, message) => ({ responseHeader: { status }, error: { msg: message, code: status } }),
   });
 }

@@ -1,10 +1,36 @@
 import { countryByCode } from '../vocab/countries.js';
 import type { Seniority } from '../types.js';
 import type { World } from '../world.js';
-import { BadParam, country, createView, decodeToken, encodeToken, escapeHtml, sentences, type ParsedSearch, type ProviderView, type QueryParams } from './common.js';
+import {
+  BadParam,
+  country,
+  createView,
+  decodeToken,
+  encodeToken,
+  escapeHtml,
+  sentences,
+  type ParsedSearch,
+  type ProviderView,
+  type QueryParams,
+} from './common.js';
 
-const CONTRACT = { full_time: 'PERMANENT', part_time: 'PART_TIME', contract: 'FREELANCE', internship: 'INTERNSHIP', temporary: 'TEMPORARY' } as const;
-const LEVEL: Record<Seniority, string> = { intern: 'ENTRY', junior: 'ENTRY', mid: 'MID', senior: 'SENIOR', lead: 'LEAD', director: 'EXEC', vp: 'EXEC', c_level: 'EXEC' };
+const CONTRACT = {
+  full_time: 'PERMANENT',
+  part_time: 'PART_TIME',
+  contract: 'FREELANCE',
+  internship: 'INTERNSHIP',
+  temporary: 'TEMPORARY',
+} as const;
+const LEVEL: Record<Seniority, string> = {
+  intern: 'ENTRY',
+  junior: 'ENTRY',
+  mid: 'MID',
+  senior: 'SENIOR',
+  lead: 'LEAD',
+  director: 'EXEC',
+  vp: 'EXEC',
+  c_level: 'EXEC',
+};
 const INTERVAL = { year: 'per_year', month: 'per_month', hour: 'per_hour' } as const;
 
 function field<T>(body: QueryParams, name: string, check: (v: unknown) => v is T, expected: string): T | undefined {
@@ -25,7 +51,8 @@ const isObject = (v: unknown): v is QueryParams => typeof v === 'object' && v !=
  * upper-case headlines, German country names for German-speaking countries, amounts as
  * decimal strings, HTML bodies, coarse levels, and `remote_ok` often unknown.
  *
- * `POST /provider_f/api/search {keywords?: string[], location?: {country?}, since?: epoch ms, domain?, remote?, cursor?, limit?}`
+ * `POST /provider_f/api/search {keywords?: string[], location?: {country?}, since?: epoch ms, domain?, remote?,
+ * cursor?, limit?}`
  */
 export function providerFView(world: World): ProviderView {
   return createView<ParsedSearch & { cursor: boolean }>(world, {
@@ -37,7 +64,8 @@ export function providerFView(world: World): ProviderView {
     ],
     parse: ({ body }) => {
       const b: QueryParams = body === undefined || body === null ? {} : isObject(body) ? body : {};
-      if (body !== undefined && body !== null && !isObject(body)) throw new BadParam('body', 'body must be a JSON object');
+      if (body !== undefined && body !== null && !isObject(body))
+        throw new BadParam('body', 'body must be a JSON object');
       const location = field(b, 'location', isObject, 'an object');
       const countryText = location ? field(location, 'country', isString, 'a string') : undefined;
       const limit = field(b, 'limit', isInt, 'a positive integer') ?? 20;
@@ -49,10 +77,17 @@ export function providerFView(world: World): ProviderView {
         companyDomain: field(b, 'domain', isString, 'a string'),
         remote: field(b, 'remote', isBool, 'a boolean'),
       };
-      return { query, offset: decodeToken(field(b, 'cursor', isString, 'a string'), query, 'cursor', 'f'), limit, cursor: true };
+      return {
+        query,
+        offset: decodeToken(field(b, 'cursor', isString, 'a string'), query, 'cursor', 'f'),
+        limit,
+        cursor: true,
+      };
     },
     render: ({ id, job, quirk }) => {
-      let headline = job.title.replace(/^Senior /, quirk(1) < 0.5 ? 'Sr. ' : 'Senior ').replace(/^Junior /, quirk(1) < 0.5 ? 'Jr. ' : 'Junior ');
+      let headline = job.title
+        .replace(/^Senior /, quirk(1) < 0.5 ? 'Sr. ' : 'Senior ')
+        .replace(/^Junior /, quirk(1) < 0.5 ? 'Jr. ' : 'Junior ');
       if (quirk(2) < 0.1) headline = headline.toUpperCase();
       const info = countryByCode(job.location.countryCode);
       const body = sentences(job.description);
@@ -60,7 +95,11 @@ export function providerFView(world: World): ProviderView {
         posting_id: Number(id),
         headline,
         org: { display_name: job.companyName, url: `http://${job.companyDomain}/` },
-        geo: { city: job.location.city, admin1: job.location.region, country: info ? (info.germanSpeaking ? info.localName : info.name) : job.location.countryCode },
+        geo: {
+          city: job.location.city,
+          admin1: job.location.region,
+          country: info ? (info.germanSpeaking ? info.localName : info.name) : job.location.countryCode,
+        },
         remote_ok: job.location.remote === true ? true : quirk(3) < 0.25 ? null : job.location.remote,
         contract: job.employmentType ? CONTRACT[job.employmentType] : null,
         level: job.seniority && quirk(4) < 0.7 ? LEVEL[job.seniority] : null,
@@ -72,7 +111,12 @@ export function providerFView(world: World): ProviderView {
               interval: INTERVAL[job.salary.period],
             }
           : null,
-        body_html: body.length ? `<div><h3>About the role</h3><p>${escapeHtml(body.slice(0, 2).join(' '))}</p><ul>${body.slice(2).map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul></div>` : null,
+        body_html: body.length
+          ? `<div><h3>About the role</h3><p>${escapeHtml(body.slice(0, 2).join(' '))}</p><ul>${body
+              .slice(2)
+              .map((s) => `<li>${escapeHtml(s)}</li>`)
+              .join('')}</ul></div>`
+          : null,
         apply: { url: job.applyUrl },
         created: new Date(job.postedAt).toISOString(),
       };
@@ -80,9 +124,18 @@ export function providerFView(world: World): ProviderView {
     envelope: (postings, total, p) => ({
       status: 'ok',
       total,
-      data: { postings, cursor: { next: p.offset + postings.length < total ? encodeToken(p.offset + postings.length, p.query, 'f') : null } },
+      data: {
+        postings,
+        cursor: {
+          next: p.offset + postings.length < total ? encodeToken(p.offset + postings.length, p.query, 'f') : null,
+        },
+      },
     }),
     detailEnvelope: (posting) => ({ status: 'ok', data: { posting } }),
-    errorBody: (status, message, param) => ({ status: 'error', data: null, error: { message, ...(param ? { field: param } : {}), http_status: status } }),
+    errorBody: (status, message, param) => ({
+      status: 'error',
+      data: null,
+      error: { message, ...(param ? { field: param } : {}), http_status: status },
+    }),
   });
 }
