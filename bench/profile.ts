@@ -134,7 +134,8 @@ export function summarize(profile: CpuProfile, top: number): Summary {
         `(${where}${where.startsWith('apps/') || where.startsWith('libs/') ? `:${lineNumber + 1}` : ''})`
       : functionName;
     frames.set(frame, (frames.get(frame) ?? 0) + time);
-    const group = where ? (where.startsWith('node:') ? 'node internals' : where) : functionName; // (garbage collector), (program)
+    // Frames without a script: V8's own, such as (garbage collector) and (program).
+    const group = where ? (where.startsWith('node:') ? 'node internals' : where) : functionName;
     origins.set(group, (origins.get(group) ?? 0) + time);
   }
   const ranked = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).slice(0, top);

@@ -46,12 +46,14 @@ export function e2eEnv(settings: StackSettings, infra: InfraEndpoints, env: Node
 }
 
 /**
- * lint, typecheck, unit tests and package checks of every project. --skip-nx-cache: the test
+ * The formatting check, then lint, typecheck, unit tests and package checks of every project. --skip-nx-cache: the test
  * command proves the code as it is, never from a cached result (Nx's cache can live outside the
  * clone and be shared between checkouts). pack-check: the client library packed and installed as
  * a customer would (libs/client).
  */
 export async function checksPhase(): Promise<void> {
+  say('formatting (prettier --check) ...');
+  await run('prettier', ['--check', '.', '--log-level', 'warn'], { limitMs: PHASE_LIMIT_MS.unit });
   say('lint, typecheck, unit tests and package checks of every project (nx run-many, cache skipped) ...');
   await run(
     'nx',

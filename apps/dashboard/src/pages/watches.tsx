@@ -186,7 +186,8 @@ export function WatchesPage() {
                           <td>{formatDate(w.created_at)}</td>
                           <td>
                             <div class="row-actions">
-                              {/* aria-disabled, not disabled, while it runs: a disabled button would drop the keyboard focus */}
+                              {/* aria-disabled, not disabled, while it runs: a disabled button would drop the
+                                  keyboard focus */}
                               <button
                                 type="button"
                                 class="secondary"

@@ -4,8 +4,8 @@ import { bool, country, createView, date, int, list, str, type ProviderView } fr
 /**
  * The service's own crawler: a clean format that mirrors the canonical job fields.
  *
- * `GET
- * /own_index/v1/jobs?title=&country_code=&posted_since=&company_domain=&remote=&include_closed=&changed_since=&offset=&limit=`
+ * `GET /own_index/v1/jobs`, query `title`, `country_code`, `posted_since`, `company_domain`, `remote`,
+ * `include_closed`, `changed_since`, `offset`, `limit`
  * (`include_closed=true` appends openings closed within 30 days, with `status: closed` and
  * `closed_reason`; `changed_since` answers the crawler's change feed instead of its listing: the
  * openings that opened, changed or closed since then, closed ones as closed.)
