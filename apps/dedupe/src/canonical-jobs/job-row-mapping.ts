@@ -14,7 +14,7 @@ import { newId } from '@jobs/observability';
 import { recordFieldHashes } from '../lifecycle/job-lifecycle.js';
 import type { CompanyIds } from './companies.js';
 import type { RankedState } from './job-field-writes.js';
-import { pRealFor } from './job-view.js';
+import { pRealFor, storedSalary } from './job-view.js';
 
 const RECORD_FIELDS = [
   'title',
@@ -131,16 +131,7 @@ function fieldsOfRow(row: JobWithCompany): MatchFields {
     employmentType: row.employmentType,
     seniority: row.seniority,
     jobFamily: row.jobFamily,
-    salary:
-      row.salaryCurrency && row.salaryPeriod
-        ? {
-            min: row.salaryMin,
-            max: row.salaryMax,
-            currency: row.salaryCurrency,
-            period: row.salaryPeriod as 'year' | 'month' | 'hour',
-            origin: (row.salaryOrigin ?? 'declared') as 'declared' | 'inferred',
-          }
-        : null,
+    salary: storedSalary(row),
     description: row.description,
     applyUrl: row.applyUrl,
     postedAt: row.postedAt?.toISOString() ?? null,

@@ -37,6 +37,21 @@ export type CanonicalJobRow = Pick<
   | 'pReal'
 > & { company: Pick<Company, 'id' | 'name' | 'domain'>; sources: JobSourceView[] };
 
+/** A stored job's salary as the public Job and the merge's field view carry it, or null without currency and period. */
+export function storedSalary(
+  row: Pick<CanonicalJobRow, 'salaryMin' | 'salaryMax' | 'salaryCurrency' | 'salaryPeriod' | 'salaryOrigin'>,
+): Job['salary'] {
+  return row.salaryCurrency && row.salaryPeriod
+    ? {
+        min: row.salaryMin,
+        max: row.salaryMax,
+        currency: row.salaryCurrency,
+        period: row.salaryPeriod as 'year' | 'month' | 'hour',
+        origin: (row.salaryOrigin ?? 'declared') as 'declared' | 'inferred',
+      }
+    : null;
+}
+
 /** The public Job of a stored canonical job. */
 export function toJob(row: CanonicalJobRow): Job {
   return {
@@ -47,16 +62,7 @@ export function toJob(row: CanonicalJobRow): Job {
     employment_type: row.employmentType as Job['employment_type'],
     seniority: row.seniority as Job['seniority'],
     job_family: row.jobFamily,
-    salary:
-      row.salaryCurrency && row.salaryPeriod
-        ? {
-            min: row.salaryMin,
-            max: row.salaryMax,
-            currency: row.salaryCurrency,
-            period: row.salaryPeriod as 'year' | 'month' | 'hour',
-            origin: (row.salaryOrigin ?? 'declared') as 'declared' | 'inferred',
-          }
-        : null,
+    salary: storedSalary(row),
     description: row.description,
     apply_url: row.applyUrl,
     posted_at: row.postedAt?.toISOString() ?? null,
