@@ -33,6 +33,12 @@ export interface ProviderQuery {
    * Partners have no such feed and ignore it.
    */
   changedSince?: number;
+  /**
+   * Only these listings, read one by one by the provider's own id (a refresh's `listings` sweep):
+   * those the provider still shows come back, the others do not; filters and paging do not apply.
+   * Only an adapter that `readsListings` is asked.
+   */
+  listingIds?: readonly string[];
 }
 
 /** A provider's own paging position: its cursor (token, page number or offset) and page size. */
@@ -59,6 +65,8 @@ export interface ResumablePaging {
  */
 export interface ProviderAdapter {
   readonly provider: ProviderSlug;
+  /** The adapter reads single listings by id (`ProviderQuery.listingIds`). */
+  readonly readsListings?: boolean;
   search(query: ProviderQuery): Promise<NormalizedProviderRecord[]>;
 }
 
@@ -72,6 +80,33 @@ export class ProviderResponseError extends Error {
     super(message);
     this.name = 'ProviderResponseError';
   }
+}
+
+/** How many of a `listingIds` read's listings are asked side by side. */
+export const LISTING_READS_IN_PARALLEL = 8;
+
+/**
+ * Reads listings by id, `LISTING_READS_IN_PARALLEL` at a time: `read` gives the listing, or null
+ * when the provider no longer shows it (404). Any other failure fails the whole read.
+ */
+export async function readListings<T>(ids: readonly string[], read: (id: string) => Promise<T | null>): Promise<T[]> {
+  const found: Array<T | null> = new Array<T | null>(ids.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < ids.length; i = next++) found[i] = await read(ids[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(LISTING_READS_IN_PARALLEL, ids.length) }, worker));
+  return found.filter((f): f is T => f !== null);
+}
+
+/** GET a listing's JSON by id: null when the provider answers 404 (it no longer shows it). */
+export async function getListingJson(provider: ProviderSlug, url: URL, signal: AbortSignal): Promise<unknown> {
+  const res = await fetch(url, { signal, headers: { accept: 'application/json' } });
+  if (res.status === 404) {
+    await res.body?.cancel();
+    return null;
+  }
+  return readJson(provider, res);
 }
 
 export async function getJson(provider: ProviderSlug, url: URL, signal: AbortSignal): Promise<unknown> {

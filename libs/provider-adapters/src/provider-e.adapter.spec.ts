@@ -1,6 +1,6 @@
 import { NormalizedProviderRecordSchema } from '@jobs/contracts';
 import { mapProviderE, ProviderEAdapter } from './provider-e.adapter.js';
-import { fixture, serveJson, type FixtureServer } from './testing/fixture-server.js';
+import { fixture, serveJson, WithStatus, type FixtureServer } from './testing/fixture-server.js';
 import { ALL_FILTERS, daysAgo, SEEN_AT, signal, UNPUSHABLE_FILTERS } from './testing/filters.js';
 
 const page = fixture('e.json');
@@ -100,5 +100,33 @@ describe('ProviderEAdapter', () => {
     });
     expect(records).toHaveLength(3);
     expect(Object.fromEntries(server.requests[0]!.url.searchParams)).toEqual({ q: '*:*', start: '0', rows: '3' });
+  });
+
+  it('reads listings by id: those still shown come back, a 404 is a listing no longer shown', async () => {
+    server = await serveJson((req) => {
+      const jobkey = decodeURIComponent(req.url.pathname.replace('/provider_e/job/', ''));
+      const doc = page.response.docs.find((d: { jobkey: string }) => d.jobkey === jobkey);
+      return doc
+        ? { responseHeader: { status: 0 }, response: { numFound: 1, start: 0, docs: [doc] } }
+        : new WithStatus(404, { error: { msg: 'not found', code: 404 } });
+    });
+    const adapter = new ProviderEAdapter(server.baseUrl);
+    expect(adapter.readsListings).toBe(true);
+    const records = await adapter.search({
+      filters: ALL_FILTERS,
+      want: 3,
+      signal: signal(),
+      listingIds: [uk.jobkey, 'gone-1', boston.jobkey],
+    });
+    expect(records.map((r) => r.provider_job_id).sort()).toEqual([uk.jobkey, boston.jobkey].sort());
+    expect(server.requests.every((r) => r.url.pathname.startsWith('/provider_e/job/'))).toBe(true);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('fails a read by id on any answer but the listing or a 404', async () => {
+    server = await serveJson(() => new WithStatus(503, {}));
+    await expect(
+      new ProviderEAdapter(server.baseUrl).search({ filters: {}, want: 1, signal: signal(), listingIds: ['x'] }),
+    ).rejects.toThrow(/503/);
   });
 });

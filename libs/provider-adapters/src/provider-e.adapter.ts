@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import {
+  getJson,
+  getListingJson,
+  ProviderResponseError,
+  readListings,
+  type ProviderAdapter,
+  type ProviderQuery,
+} from './provider-adapter.js';
 import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
 import { byOffset, collectPages, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
@@ -73,8 +80,13 @@ function solrQuery(keywords: readonly string[] | undefined): string {
   return keywords?.length ? keywords.join(' OR ') : '*:*';
 }
 
+/**
+ * provider_e sends no company domain, so a company it alone lists has none in the store and no
+ * `fq_domain` read can re-verify its listings: they are read by id (`/provider_e/job/{jobkey}`).
+ */
 export class ProviderEAdapter implements ProviderAdapter {
   readonly provider = ProviderSlugSchema.enum.provider_e;
+  readonly readsListings = true;
 
   constructor(private readonly baseUrl: string) {}
 
@@ -86,7 +98,9 @@ export class ProviderEAdapter implements ProviderAdapter {
     asOf,
     postedSince,
     parallelPages,
+    listingIds,
   }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    if (listingIds) return readListings(listingIds, (id) => this.listing(id, signal));
     // computed once: a page token may be bound to the exact query
     const since = postedSinceMs(filters, asOf, postedSince);
     return collectPages(
@@ -116,5 +130,17 @@ export class ProviderEAdapter implements ProviderAdapter {
       paging,
       { seek: byOffset, parallel: parallelPages ?? 1 },
     );
+  }
+
+  private async listing(jobkey: string, signal: AbortSignal): Promise<NormalizedProviderRecord | null> {
+    const url = new URL(`/provider_e/job/${encodeURIComponent(jobkey)}`, this.baseUrl);
+    const seenAt = new Date().toISOString();
+    const body = await getListingJson(this.provider, url, signal);
+    if (body === null) return null;
+    const page = ProviderEPage.safeParse(body);
+    if (!page.success)
+      throw new ProviderResponseError(this.provider, 200, 'provider_e listing has an unexpected shape');
+    const doc = page.data.response.docs[0];
+    return doc === undefined ? null : mapProviderE(doc, seenAt);
   }
 }

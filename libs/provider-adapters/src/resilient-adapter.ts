@@ -75,6 +75,10 @@ export class ResilientAdapter implements ProviderAdapter {
     this.closedAt = now();
   }
 
+  get readsListings(): boolean {
+    return this.inner.readsListings ?? false;
+  }
+
   get circuit(): CircuitState {
     if (this.failures < this.settings.breakerThreshold) return 'closed';
     return this.now() < this.openUntil ? 'open' : 'half_open';

@@ -6,7 +6,7 @@ import {
   type NormalizedProviderRecord,
   type ProviderSlug,
 } from '@jobs/contracts';
-import type { Prisma } from '@jobs/db';
+import { Prisma } from '@jobs/db';
 import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorder.js';
 import { ownIndexCondition } from '../own-index/own-index-query.js';
 
@@ -20,6 +20,8 @@ import { ownIndexCondition } from '../own-index/own-index-query.js';
 export interface RefreshListing {
   provider: ProviderSlug;
   filters: Filters;
+  /** a `listings` sweep's: the listings it read by id (its scope instead of the filters) */
+  listingIds?: readonly string[];
   /** records the listing showed closed (own crawler), with their reasons */
   closed: readonly NormalizedProviderRecord[];
   /** when the sweep asked for its first page: sources seen before were not in its listing */
@@ -53,11 +55,13 @@ export async function applyAbsences(
     for (const row of shown) affected.add(row.canonical_job_id);
   }
   if (refresh.judgeAbsences) {
-    const scope = ownIndexCondition({
-      filters: { ...refresh.filters, include_closed: false },
-      scope: { providers_routable: [...PROVIDER_SLUGS] },
-      now: refresh.at,
-    });
+    const scope = refresh.listingIds
+      ? Prisma.sql`j.status = 'open' AND s.provider_job_id = ANY(${[...refresh.listingIds]}::text[])`
+      : ownIndexCondition({
+          filters: { ...refresh.filters, include_closed: false },
+          scope: { providers_routable: [...PROVIDER_SLUGS] },
+          now: refresh.at,
+        });
     const absent = await tx.$queryRaw<{ canonical_job_id: string }[]>`
       UPDATE job_sources AS s SET listed = false, unlisted_at = ${refresh.at}
       FROM canonical_jobs AS j

@@ -51,6 +51,7 @@ export class MergeRefreshUseCase {
       {
         provider: message.provider,
         filters: message.scope.filters,
+        ...(message.scope.listing_ids ? { listingIds: message.scope.listing_ids } : {}),
         closed,
         since: new Date(message.started_at),
         judgeAbsences: complete && !isWindowSweep(message.kind),

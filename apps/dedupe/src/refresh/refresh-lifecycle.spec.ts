@@ -157,6 +157,33 @@ describe('refresh listings and the job lifecycle', () => {
     expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened']);
   });
 
+  it(
+    'a listings sweep re-verifies the listings it read by id at a company without a domain, and unlists only ' +
+      'those of them it did not see',
+    async () => {
+      const c = company();
+      const domainless = (title: string) =>
+        c.record('provider_e', title, { company: { name: `Nameonly ${c.domain}`, domain: null } });
+      const kept = domainless('Ferry Planner');
+      const gone = domainless('Dock Inspector');
+      const unread = domainless('Quay Clerk');
+      const made = await repository.mergeBatch([kept, gone, unread]);
+      const ids = [kept, gone].map((r) => r.provider_job_id);
+      const listings = c.listing('provider_e', [kept], {
+        kind: 'listings',
+        scope: { key: `listings:${c.domain}`, filters: {}, listing_ids: ids },
+      });
+      await refresh.execute(listings);
+      const listed = async (r: NormalizedProviderRecord) =>
+        (await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: r.provider_job_id } })).listed;
+      expect([await listed(kept), await listed(gone), await listed(unread)]).toEqual([true, false, true]);
+      const statuses = await Promise.all(made.map(async (m) => (await jobOf(m.jobId)).status));
+      expect(statuses).toEqual(['open', 'closed', 'open']);
+      const seen = await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: kept.provider_job_id } });
+      expect(seen.lastSeenAt.toISOString()).toBe(listings.started_at);
+    },
+  );
+
   it('a closure the own crawler shows carries its reason', async () => {
     const c = company();
     const own = c.record('own_index', 'Dock Master');

@@ -6,6 +6,7 @@ import {
   planRound,
   refreshCallTimeoutMs,
   ROUND_SWEEP_DOMAINS,
+  ROUND_SWEEP_LISTING_IDS,
   ROUND_SWEEP_LISTINGS,
   roundCycle,
   roundDueAt,
@@ -168,6 +169,27 @@ describe('planRound', () => {
         ['companies', `companies:${bucket}/9:0`],
         ['companies', `companies:${bucket}/9:1`],
       ]);
+    }
+  });
+
+  it('reads listings at companies without a domain by id, seen longest ago first, after the company sweeps', () => {
+    const listings = Array.from({ length: ROUND_SWEEP_LISTING_IDS + 2 }, (_, i) => ({
+      providerJobId: `e-${String(i).padStart(3, '0')}`,
+      seenAt: NOW - i * 1_000,
+    }));
+    const sweeps = planRound(
+      roundInput({ provider: 'provider_e', domains: [at('a.example', 2)], listings: [...listings, listings[0]!] }),
+    );
+    expect(sweeps.map((s) => [s.kind, s.scope.key, s.scope.listing_ids?.length])).toEqual([
+      ['companies', 'companies:3/9:0', undefined],
+      ['listings', 'listings:3/9:0', ROUND_SWEEP_LISTING_IDS],
+      ['listings', 'listings:3/9:1', 2],
+    ]);
+    const ids = sweeps.flatMap((s) => s.scope.listing_ids ?? []);
+    expect(ids).toEqual(listings.map((l) => l.providerJobId).reverse());
+    for (const sweep of sweeps) {
+      const message = { v: 1, refresh_id: 'rfr_1', ...sweep, timeout_ms: 120_000 };
+      expect(RefreshFetchRequested.ValueSchema.safeParse(message).success).toBe(true);
     }
   });
 

@@ -33,7 +33,10 @@
  *   the own crawler saw close (their partners decide the closure), and those with a listing
  *   that the last round of their own bucket did not read (a job that moved to a company of
  *   another bucket after that bucket's round, a sweep that failed): waiting for their bucket's
- *   next round would leave it older than the bound.
+ *   next round would leave it older than the bound. Listings at a company the store knows no
+ *   domain of (a provider that sends none, and nobody else lists there) cannot be named by
+ *   domain: they are bucketed by their own id and read by id (`listings` sweeps), by the same
+ *   rules.
  */
 import type { ProviderSlug, RefreshScope, RefreshSequenceKind, RefreshSweepKind } from '@jobs/contracts';
 
@@ -62,6 +65,8 @@ export interface PassInput {
 export const ROUND_SWEEP_LISTINGS = 200;
 /** Company domains of one round sweep at most (one `company_domain_or` listing pages through them all). */
 export const ROUND_SWEEP_DOMAINS = 100;
+/** Listings one `listings` sweep reads by id: a few parallel reads of one short burst each. */
+export const ROUND_SWEEP_LISTING_IDS = 50;
 /** A round is due this share of an interval before the interval ends: room for the jitter of starts and sweeps. */
 export const ROUND_DUE_EARLY = 0.03;
 
@@ -74,6 +79,13 @@ export interface RoundDomain {
   oldestSeenAt: number;
 }
 
+/** One listing of a partner's round read by its id (its company has no domain). */
+export interface RoundListing {
+  providerJobId: string;
+  /** when the provider last saw it (epoch ms) */
+  seenAt: number;
+}
+
 export interface RoundInput {
   provider: ProviderSlug;
   bucket: number;
@@ -83,6 +95,8 @@ export interface RoundInput {
   cycle: number;
   /** the companies of this round: the bucket's, and those added to it */
   domains: readonly RoundDomain[];
+  /** the listings of this round read by id: the bucket's, and those added to it */
+  listings?: readonly RoundListing[];
   /** listings per sweep, about (ROUND_SWEEP_LISTINGS) */
   sweepListings?: number;
   /** domains per sweep at most (ROUND_SWEEP_DOMAINS) */
@@ -112,7 +126,8 @@ export function planPass(input: PassInput): PlannedSweep {
 /**
  * A provider's round: the own crawler's whole catalog in its first round; else its companies in
  * sweeps of about `sweepListings` stored listings and at most `sweepDomains` domains (a company
- * with more listings has a sweep of its own), the companies it saw longest ago first.
+ * with more listings has a sweep of its own), the companies it saw longest ago first; then the
+ * listings read by id, `ROUND_SWEEP_LISTING_IDS` a sweep, those seen longest ago first.
  */
 export function planRound(input: RoundInput): PlannedSweep[] {
   if (input.provider === 'own_index' && input.firstRound)
@@ -149,11 +164,25 @@ export function planRound(input: RoundInput): PlannedSweep[] {
     listings += d.listings;
   }
   if (batch.length > 0) batches.push(batch);
-  return batches.map((domains, i) => ({
+  const companies = batches.map((domains, i): PlannedSweep => ({
     kind: 'companies',
     provider: input.provider,
     scope: { key: `companies:${input.bucket}/${input.cycle}:${i}`, filters: { company_domain_or: domains } },
   }));
+  return [...companies, ...listingSweeps(input)];
+}
+
+function listingSweeps(input: RoundInput): PlannedSweep[] {
+  const ids = [...new Map((input.listings ?? []).map((l) => [l.providerJobId, l])).values()]
+    .sort((a, b) => a.seenAt - b.seenAt || (a.providerJobId < b.providerJobId ? -1 : 1))
+    .map((l) => l.providerJobId);
+  const sweeps: PlannedSweep[] = [];
+  for (let i = 0; i * ROUND_SWEEP_LISTING_IDS < ids.length; i++) {
+    const key = `listings:${input.bucket}/${input.cycle}:${i}`;
+    const listingIds = ids.slice(i * ROUND_SWEEP_LISTING_IDS, (i + 1) * ROUND_SWEEP_LISTING_IDS);
+    sweeps.push({ kind: 'listings', provider: input.provider, scope: { key, filters: {}, listing_ids: listingIds } });
+  }
+  return sweeps;
 }
 
 /**

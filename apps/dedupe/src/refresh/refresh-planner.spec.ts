@@ -206,6 +206,12 @@ describe('RefreshPlanner rounds', () => {
         record('provider_c', 'd0.example', 'Lock Keeper'),
         record('own_index', 'd0.example', 'Lock Keeper'),
       ]);
+      // provider_e sends no domain: at a company nobody else names, its listing is read by id
+      const domainless = {
+        ...record('provider_e', 'nameonly', 'Ferry Planner'),
+        company: { name: 'Nameonly', domain: null },
+      };
+      await repository.mergeBatch([domainless, record('provider_e', 'd1.example', 'Canal Engineer')]);
       // one bucket (a bound of two rounds): every company is in each round; 40 listings of provider_a fit one sweep
       const planner = new RefreshPlanner(store.prisma, outboxStub(), settings({ buckets: 2 }), logger, drains);
       const outcomes = await planner.tryStart(t);
@@ -217,6 +223,12 @@ describe('RefreshPlanner rounds', () => {
         ['d0.example'],
       ]);
       expect(await roundSweeps(outcomes, 'provider_b')).toEqual([]);
+      expect(
+        (await roundSweeps(outcomes, 'provider_e')).map((s) => [s.kind, s.scope.filters, s.scope.listing_ids]),
+      ).toEqual([
+        ['companies', { company_domain_or: ['d1.example'] }, undefined],
+        ['listings', {}, [domainless.provider_job_id]],
+      ]);
       // a pass's sweep starts at once: no due time
       const passes = (
         await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.pass.fetch.requested' } })

@@ -20,6 +20,7 @@ import {
   roundDueAt,
   type PlannedSweep,
   type RoundDomain,
+  type RoundListing,
   type SequenceDecision,
   type SequenceState,
 } from './refresh-plan.js';
@@ -165,7 +166,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         bucket: nextBucket(d.state.last?.bucket ?? null, cycle),
         first: d.state.last === null,
       }));
-    const domains = await this.roundDomains(tx, now, cycle, rounds);
+    const scopes = await this.roundScopes(tx, now, cycle, rounds);
     const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
     const lastReads = await lastReadPasses(tx, passProviders);
     const runs = due.map(({ state, decision }) => {
@@ -186,7 +187,8 @@ export class RefreshPlanner implements OnApplicationBootstrap {
               bucket: bucket!,
               firstRound: state.last === null,
               cycle,
-              domains: domains.get(state.provider) ?? [],
+              domains: scopes.get(state.provider)?.domains ?? [],
+              listings: scopes.get(state.provider)?.listings ?? [],
             });
       return { id: newId('rfr'), kind: state.kind, provider: state.provider, trigger: decision.start, bucket, sweeps };
     });
@@ -243,25 +245,32 @@ export class RefreshPlanner implements OnApplicationBootstrap {
    * not seen since the last round of their own bucket began (that round did not read it: a job
    * that moved to a company of that bucket after it, a sweep that failed; waiting for the
    * bucket's next round would leave it older than the bound); and those of open jobs it lists
-   * that the own crawler saw close (their partners decide the closure). One statement over the
-   * due providers' listed sources of open jobs. The own crawler's first round reads its whole
-   * catalog instead.
+   * that the own crawler saw close (their partners decide the closure). A listing at a company
+   * without a domain is its own entry, bucketed by its id and read by id, by the same rules. One
+   * statement over the due providers' listed sources of open jobs. The own crawler's first round
+   * reads its whole catalog instead.
    */
-  private async roundDomains(
+  private async roundScopes(
     tx: Prisma.TransactionClient,
     now: Date,
     cycle: number,
     rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number; first: boolean }>,
-  ): Promise<Map<ProviderSlug, RoundDomain[]>> {
+  ): Promise<Map<ProviderSlug, RoundScopes>> {
     const byCompany = rounds.filter((r) => !(r.first && r.provider === 'own_index'));
-    const byProvider = new Map<ProviderSlug, RoundDomain[]>();
+    const byProvider = new Map<ProviderSlug, RoundScopes>();
     if (byCompany.length === 0) return byProvider;
     const providers = byCompany.map((r) => r.provider);
     const buckets = byCompany.map((r) => r.bucket);
     // a cycle and a half of rounds back: the last round of every bucket, not one of a cycle before
     const since = new Date(now.getTime() - Math.ceil(1.5 * cycle + 1) * this.settings.intervalMs);
     const rows = await tx.$queryRaw<
-      { provider: ProviderSlug; domain: string; listings: number; oldest_seen_at: Date }[]
+      {
+        provider: ProviderSlug;
+        domain: string | null;
+        listing_id: string | null;
+        listings: number;
+        oldest_seen_at: Date;
+      }[]
     >`
       WITH last_round AS (
         SELECT p.provider::text AS provider, p.bucket, max(p.started_at) AS started_at
@@ -269,30 +278,42 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         WHERE p.kind = 'round' AND p.bucket IS NOT NULL AND p.provider::text = ANY(${providers}::text[]) AND
           p.started_at > ${since}
         GROUP BY 1, 2
-      ), listed AS (
-        SELECT due.provider, due.bucket AS due_bucket, c.domain, mod(abs(hashtext(c.domain)), ${cycle}::int) AS bucket,
-          count(*)::int AS listings, min(s.last_seen_at) AS oldest_seen_at, bool_or(o.canonical_job_id IS NOT NULL) AS
-            closing
+      ), sources AS (
+        SELECT due.provider, due.bucket AS due_bucket, c.domain,
+          CASE WHEN c.domain IS NULL THEN s.provider_job_id END AS listing_id, s.last_seen_at,
+          o.canonical_job_id IS NOT NULL AS closing
         FROM unnest(${providers}::text[], ${buckets}::int[]) AS due(provider, bucket)
         JOIN job_sources s ON s.provider::text = due.provider
         JOIN canonical_jobs j ON j.id = s.canonical_job_id
         JOIN companies c ON c.id = j.company_id
         LEFT JOIN (SELECT DISTINCT canonical_job_id FROM job_sources WHERE provider = 'own_index' AND NOT listed) o ON
           o.canonical_job_id = j.id
-        WHERE s.listed AND j.status = 'open' AND c.domain IS NOT NULL
-        GROUP BY due.provider, due.bucket, c.domain
+        WHERE s.listed AND j.status = 'open'
+      ), listed AS (
+        SELECT provider, due_bucket, domain, listing_id, mod(abs(hashtext(COALESCE(domain, listing_id))), ${cycle}::int)
+          AS bucket, count(*)::int AS listings, min(last_seen_at) AS oldest_seen_at, bool_or(closing) AS closing
+        FROM sources
+        GROUP BY provider, due_bucket, domain, listing_id
       )
-      SELECT l.provider, l.domain, l.listings, l.oldest_seen_at
+      SELECT l.provider, l.domain, l.listing_id, l.listings, l.oldest_seen_at
       FROM listed l LEFT JOIN last_round r ON r.provider = l.provider AND r.bucket = l.bucket
       WHERE l.bucket = l.due_bucket OR (l.closing AND l.provider <> 'own_index') OR l.oldest_seen_at < r.started_at`;
     for (const row of rows) {
-      const domain = { domain: row.domain, listings: row.listings, oldestSeenAt: row.oldest_seen_at.getTime() };
-      const domains = byProvider.get(row.provider);
-      if (domains) domains.push(domain);
-      else byProvider.set(row.provider, [domain]);
+      let scopes = byProvider.get(row.provider);
+      if (!scopes) byProvider.set(row.provider, (scopes = { domains: [], listings: [] }));
+      const seenAt = row.oldest_seen_at.getTime();
+      if (row.domain !== null)
+        scopes.domains.push({ domain: row.domain, listings: row.listings, oldestSeenAt: seenAt });
+      else if (row.listing_id !== null) scopes.listings.push({ providerJobId: row.listing_id, seenAt });
     }
     return byProvider;
   }
+}
+
+/** What one provider's round reads: companies by domain, and listings at companies without one by id. */
+interface RoundScopes {
+  domains: RoundDomain[];
+  listings: RoundListing[];
 }
 
 /** Each sequence's last run and how many of its sweeps are out: one index probe per sequence. */

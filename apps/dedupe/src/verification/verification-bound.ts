@@ -1,13 +1,13 @@
 /**
- * The freshness bound of one provider's re-verification rounds (pure). A partner's rounds split
- * the stored companies into `buckets - 1` buckets, one per round, and the own crawler re-reads
- * its whole catalog once a cycle, so a job read at the start of one round is read again by the
+ * The freshness bound of one provider's re-verification rounds (pure). A provider's rounds split
+ * the stored companies (and listings at companies without a domain) into `buckets - 1` buckets,
+ * one per round, so a job read at the start of one round is read again by the
  * end of the round `buckets - 1` rounds later: within `buckets` intervals (the promise) while
  * every round ends within its interval. A round starts once the last one ended and an interval
  * passed since that one started: a round that outlasts the interval delays the next one, and
  * rounds then run back to back, each as long as it takes. The promise holds when the recent
  * rounds fitted and the provider's oldest listing of an open job is within it (a job the rounds
- * do not reach, say at a company without a domain, breaks it too).
+ * do not reach, say one whose sweeps keep failing, breaks it too).
  */
 
 export interface RoundTimes {

@@ -40,6 +40,10 @@ export class ProviderCalls {
   ): Promise<ProviderCallResult> {
     const adapter = this.adapters.get(provider);
     if (!adapter) return { outcome: 'provider_error', records: [] };
+    if (query.listingIds && !adapter.readsListings) {
+      this.logger.warn({ ...context, provider }, 'provider cannot read listings by id');
+      return { outcome: 'provider_error', records: [] };
+    }
     const budget = deadlineAt - Date.now();
     const startedAt = performance.now();
     if (budget <= 0) {

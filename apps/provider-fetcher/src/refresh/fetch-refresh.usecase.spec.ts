@@ -134,6 +134,33 @@ describe('FetchRefreshUseCase', () => {
     },
   );
 
+  it('reads a listings sweep by id in one call, complete; a provider that cannot read by id fails it', async () => {
+    const listings = (provider: ProviderAdapter['provider']) =>
+      request(provider, {
+        kind: 'listings',
+        scope: { key: 'listings:0/10:0', filters: {}, listing_ids: ['e-1', 'e-2', 'e-3'] },
+      });
+    const queries: ProviderQuery[] = [];
+    const byId: ProviderAdapter = {
+      provider: 'provider_e',
+      readsListings: true,
+      search: async (q) => {
+        queries.push(q);
+        return (q.listingIds ?? []).filter((id) => id !== 'e-2').map((id) => record('provider_e', id));
+      },
+    };
+    const parts = await run(byId, listings('provider_e'));
+    expect(parts.map((p) => [p.final, p.outcome, p.complete, p.records.map((r) => r.provider_job_id)])).toEqual([
+      [true, 'ok', true, ['e-1', 'e-3']],
+    ]);
+    expect(queries.map((q) => q.listingIds)).toEqual([['e-1', 'e-2', 'e-3']]);
+
+    const byFilters = paged('provider_a', 3);
+    const refused = await run(byFilters, listings('provider_a'));
+    expect(refused.map((p) => [p.final, p.outcome, p.complete])).toEqual([[true, 'provider_error', false]]);
+    expect(byFilters.queries).toHaveLength(0);
+  });
+
   it('a new-listings window is never complete and asks the provider for postings since its start', async () => {
     const adapter = paged('provider_c', 3);
     const parts = await run(

@@ -30,7 +30,8 @@ export const WINDOW_SWEEP_PARALLEL_PAGES = 8;
  * position), and hands every part to dedupe as soon as it is read. The last part says whether
  * the listing was read whole: every call answered, the last page reached, within the sweep's
  * budget, and the provider's total the same on every page (a listing that moved while it was
- * read may have shifted a posting past the reader). Only then may dedupe judge absences. The own
+ * read may have shifted a posting past the reader). Only then may dedupe judge absences. A
+ * `listings` sweep reads its listings by id in one call: those the provider still shows. The own
  * crawler is asked for recently closed openings too, with their reason. Each call has the
  * request's call deadline (a provider silent that long ends its sweep, incomplete), and each
  * provider's round sweeps are paced apart from every other provider's.
@@ -105,8 +106,9 @@ export class FetchRefreshUseCase {
         // for live searches too, which then answer without waiting for it.
         {
           filters,
-          want: SWEEP_PART_RECORDS,
+          want: message.scope.listing_ids?.length ?? SWEEP_PART_RECORDS,
           paging,
+          listingIds: message.scope.listing_ids,
           postedSince: message.posted_since,
           changedSince: message.changed_since,
           parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1,

@@ -3,9 +3,8 @@ import type { ProviderSlug } from '@jobs/contracts';
 /**
  * Round sweeps (re-verification of a bucket) of providers on schedule at a time in one fetcher
  * replica, over all providers. A round is background work that must end within an interval, not
- * fast: started all at once its pages kept the simulated partners and this fetcher busy and
- * slowed the searches answered meanwhile (1.4x their quiet time right after a refresh call with
- * two sweeps per provider at once).
+ * fast: started all at once its pages keep the partners and this fetcher busy and slow the
+ * searches answered meanwhile.
  */
 export const ROUND_SWEEPS = 3;
 /**

@@ -32,6 +32,7 @@ export { ChangeIdSchema, JobChangeSchema, type JobChange } from './job-lifecycle
 export { REFRESH_SEQUENCES, RefreshIdSchema, type RefreshSequenceKind } from './refresh-requested.schema.js';
 export {
   isWindowSweep,
+  LISTINGS_SWEEP_MAX_IDS,
   RefreshScopeSchema,
   RefreshSweepKindSchema,
   type RefreshScope,

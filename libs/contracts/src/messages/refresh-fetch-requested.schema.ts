@@ -11,6 +11,9 @@
  *   every few passes. Never complete for absences, like `new_listings`.
  * - `companies`: the listing of a batch of companies (`filters.company_domain_or`, many domains
  *   per call): re-verifies the stored jobs this provider listed for them.
+ * - `listings`: stored listings read one by one by the provider's own id (`scope.listing_ids`):
+ *   re-verifies what a provider listed at a company the store knows no domain of, which no
+ *   `companies` sweep can name. A listing the provider no longer shows is absent.
  * - `new_listings`: postings posted since `posted_since` (the provider's listing lag and the
  *   interval covered): new openings and re-listings anywhere in the market. Never complete for
  *   absences: a window is not a listing of every job.
@@ -21,14 +24,21 @@ import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { EpochMsSchema, MessageVersionSchema } from './common.schema.js';
 import { RefreshIdSchema } from './refresh-requested.schema.js';
 
-/** What a sweep reads: filters, and a stable key naming the scope (e.g. `companies:3/10:0`). */
+/** Listing ids one `listings` sweep reads at most: one short burst of reads by id. */
+export const LISTINGS_SWEEP_MAX_IDS = 100;
+
+/**
+ * What a sweep reads: filters (or, for a `listings` sweep, the provider's ids of the listings), and a stable key naming
+ * the scope (e.g. `companies:3/10:0`).
+ */
 export const RefreshScopeSchema = z.strictObject({
   key: z.string().min(1).max(600),
   filters: FiltersSchema,
+  listing_ids: z.array(z.string().min(1).max(200)).min(1).max(LISTINGS_SWEEP_MAX_IDS).optional(),
 });
 export type RefreshScope = z.infer<typeof RefreshScopeSchema>;
 
-export const RefreshSweepKindSchema = z.enum(['catalog', 'catalog_changes', 'companies', 'new_listings']);
+export const RefreshSweepKindSchema = z.enum(['catalog', 'catalog_changes', 'companies', 'listings', 'new_listings']);
 export type RefreshSweepKind = z.infer<typeof RefreshSweepKindSchema>;
 
 /** Which sweep a message is about: the fields a sweep's request and each of its parts share. */
@@ -78,6 +88,13 @@ export const ValueSchema = z
     }
     if (value.due_at !== undefined && isWindowSweep(value.kind)) {
       ctx.addIssue({ code: 'custom', path: ['due_at'], message: "due_at is a round's: a pass's sweep starts at once" });
+    }
+    if ((value.kind === 'listings') !== (value.scope.listing_ids !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scope', 'listing_ids'],
+        message: 'scope.listing_ids is set exactly for listings sweeps',
+      });
     }
     if (value.kind.startsWith('catalog') && value.provider !== 'own_index') {
       ctx.addIssue({ code: 'custom', path: ['provider'], message: 'catalog sweeps read the own crawler' });

@@ -3,7 +3,7 @@
  * `refresh.pass.records.fetched` (a pass's sweeps, key: provider): provider-fetcher -> dedupe.
  * One part (a few pages) of a refresh sweep, in order; the last part is `final` and says whether the whole listing was
  * read (`complete`: every page answered, to its end, within the deadline, its total steady).
- * Only a complete `catalog` or `companies` sweep lets dedupe treat this provider's sources of
+ * Only a complete `catalog`, `companies` or `listings` sweep lets dedupe treat this provider's sources of
  * the scope not seen since `started_at` as no longer listed. A failed or timed-out part carries
  * no records and ends the sweep incomplete: it never closes anything.
  */
@@ -41,7 +41,7 @@ export const ValueSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['complete'],
-        message: 'only the final part of a catalog or companies sweep may be complete',
+        message: 'only the final part of a catalog, companies or listings sweep may be complete',
       });
     }
     refineRecordsOfProvider(value, ctx);

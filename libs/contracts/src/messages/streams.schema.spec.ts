@@ -65,4 +65,27 @@ describe('refresh.fetch.requested', () => {
       ).toBe(false);
     },
   );
+
+  it('a listings sweep names the listing ids it reads, and only a listings sweep does', () => {
+    const companies = examples.refreshFetchRequested();
+    const listings = {
+      ...companies,
+      kind: 'listings' as const,
+      provider: 'provider_e' as const,
+      scope: { key: 'listings:3/10:0', filters: {}, listing_ids: ['e-1', 'e-2'] },
+    };
+    expect(RefreshFetchRequested.ValueSchema.safeParse(listings).success).toBe(true);
+    expect(RefreshFetchRequested.ValueSchema.safeParse({ ...listings, scope: { key: 'x', filters: {} } }).success).toBe(
+      false,
+    );
+    expect(
+      RefreshFetchRequested.ValueSchema.safeParse({ ...companies, scope: { ...companies.scope, listing_ids: ['e-1'] } })
+        .success,
+    ).toBe(false);
+    const tooMany = Array.from({ length: RefreshFetchRequested.LISTINGS_SWEEP_MAX_IDS + 1 }, (_, i) => `e-${i}`);
+    expect(
+      RefreshFetchRequested.ValueSchema.safeParse({ ...listings, scope: { ...listings.scope, listing_ids: tooMany } })
+        .success,
+    ).toBe(false);
+  });
 });

@@ -20,6 +20,14 @@ export function fixture<T = any>(name: string): T {
   return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')) as T;
 }
 
+/** An answer with its own status (a `serveJson` answer is otherwise 200). */
+export class WithStatus {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
 /** A tiny local HTTP server answering every request with `respond(request)` as JSON; records the requests. */
 export async function serveJson(respond: (request: RecordedRequest) => unknown): Promise<FixtureServer> {
   const requests: RecordedRequest[] = [];
@@ -34,8 +42,10 @@ export async function serveJson(respond: (request: RecordedRequest) => unknown):
         body: text ? JSON.parse(text) : undefined,
       };
       requests.push(request);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(respond(request)));
+      const answer = respond(request);
+      const [status, body] = answer instanceof WithStatus ? [answer.status, answer.body] : [200, answer];
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
