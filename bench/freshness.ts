@@ -9,12 +9,12 @@
  *    through its normal path (bench/store-fill.ts, on the pass topic: two parts at a time). The
  *    simulated market is sized by the stack's WORLD_SLOTS: 121,000 requisitions make about
  *    100,000 open openings.
- * 2. Warm-up: until every provider's oldest listing at a company with a domain is within the bound
+ * 2. Warm-up: until every provider's oldest listing is within the bound
  *    (at most BENCH_WARMUP_MAX_MS): jobs filled long ago wait for their first round.
  * 3. Measure over BENCH_ROUNDS rounds (REFRESH_BUCKETS by default: one whole bound): every
  *    BENCH_SAMPLE_MS the age of every listed source of an open job per provider (now minus
- *    `job_sources.last_seen_at`, dedupe's own `verificationAges` statement, and the same for jobs
- *    at companies with a domain, the only ones a round can reach); the rounds that started in the
+ *    `job_sources.last_seen_at`, dedupe's own `verificationAges` statement, and apart those at
+ *    companies with a domain, which rounds read by company, not by listing id); the rounds that started in the
  *    window (duration: start to the merge of their last sweep) and dedupe's last
  *    `store_verification` measure (what `store_verification_*` and GET /admin/refresh/{id} show);
  *    the CPU of every process of the stack over the window (bench/proc-cpu.ts; this process's own
@@ -116,28 +116,28 @@ if (store.openJobs < targetJobs)
 interface Ages {
   provider: string;
   listed: number;
-  /** listed sources of open jobs at companies without a domain: no round can reach them */
-  unreachable: number;
+  /** listed sources of open jobs at companies without a domain: rounds read them by listing id */
+  byId: number;
   maxS: number;
   p99S: number;
   /** the oldest at a company with a domain */
-  maxReachableS: number | null;
+  maxByCompanyS: number | null;
 }
 
-/** dedupe's `verificationAges` statement, with the jobs a round can reach apart. */
+/** dedupe's `verificationAges` statement, with the listings read by company apart. */
 async function ages(): Promise<Map<string, Ages>> {
   const { rows } = await db.query<{
     provider: string;
     listed: number;
-    unreachable: number;
+    by_id: number;
     max_s: number;
     p99_s: number;
-    max_reachable_s: number | null;
+    max_by_company_s: number | null;
   }>(`
-    SELECT s.provider::text AS provider, count(*)::int AS listed, (count(*) FILTER (WHERE c.domain IS NULL))::int AS unreachable,
+    SELECT s.provider::text AS provider, count(*)::int AS listed, (count(*) FILTER (WHERE c.domain IS NULL))::int AS by_id,
       greatest(0, extract(epoch FROM statement_timestamp() - min(s.last_seen_at)))::float8 AS max_s,
       greatest(0, extract(epoch FROM statement_timestamp() - percentile_disc(0.99) WITHIN GROUP (ORDER BY s.last_seen_at DESC)))::float8 AS p99_s,
-      greatest(0, extract(epoch FROM statement_timestamp() - min(s.last_seen_at) FILTER (WHERE c.domain IS NOT NULL)))::float8 AS max_reachable_s
+      greatest(0, extract(epoch FROM statement_timestamp() - min(s.last_seen_at) FILTER (WHERE c.domain IS NOT NULL)))::float8 AS max_by_company_s
     FROM job_sources s JOIN canonical_jobs j ON j.id = s.canonical_job_id JOIN companies c ON c.id = j.company_id
     WHERE s.listed AND j.status = 'open'
     GROUP BY 1 ORDER BY 1`);
@@ -147,10 +147,10 @@ async function ages(): Promise<Map<string, Ages>> {
       {
         provider: r.provider,
         listed: r.listed,
-        unreachable: r.unreachable,
+        byId: r.by_id,
         maxS: r.max_s,
         p99S: r.p99_s,
-        maxReachableS: r.max_reachable_s,
+        maxByCompanyS: r.max_by_company_s,
       },
     ]),
   );
@@ -163,20 +163,19 @@ const fmt = (s: number | null | undefined) => (s === null || s === undefined ? '
 const warmupStarted = Date.now();
 for (;;) {
   const now = await ages();
-  const over = [...now.values()].filter((a) => (a.maxReachableS ?? 0) > boundS);
+  const over = [...now.values()].filter((a) => a.maxS > boundS);
   if (over.length === 0) break;
   if (Date.now() - warmupStarted > warmupMaxMs) {
     log(
       `warm-up: still over the bound after ${warmupMaxMs / 1000} s ` +
-        `(${over.map((a) => `${a.provider} ${fmt(a.maxReachableS)} s`).join(', ')}); ` +
+        `(${over.map((a) => `${a.provider} ${fmt(a.maxS)} s`).join(', ')}); ` +
         `measuring anyway`,
     );
     break;
   }
   log(
-    `warm-up: oldest listing at a company with a domain over the ` +
-      `bound of ${boundS} s: ` +
-      `${over.map((a) => `${a.provider} ${fmt(a.maxReachableS)} s`).join(', ')}`,
+    `warm-up: oldest listing over the bound of ${boundS} s: ` +
+      `${over.map((a) => `${a.provider} ${fmt(a.maxS)} s`).join(', ')}`,
   );
   await sleep(sampleMs);
 }
@@ -257,8 +256,8 @@ console.log(
     `(${cpus().length} cores).\n`,
 );
 console.log(
-  '| provider | listed sources | of which unreachable (company ' +
-    'without a domain) | max age s | max age s, reachable | p99 ' +
+  '| provider | listed sources | of which at a company without a ' +
+    'domain (read by id) | max age s | max age s, by company | p99 ' +
     'age s | bound s | rounds in window | round s p50 / max | ' +
     'rounds within the interval | sweeps per round | dedupe: max ' +
     'age s / holds |',
@@ -268,8 +267,8 @@ for (const provider of PROVIDER_SLUGS) {
   const series = samples.map((s) => s.ages.get(provider)).filter((a): a is Ages => a !== undefined);
   const last = series.at(-1);
   const max = Math.max(0, ...series.map((a) => a.maxS));
-  const reachable = series.some((a) => a.maxReachableS !== null)
-    ? Math.max(0, ...series.map((a) => a.maxReachableS ?? 0))
+  const byCompany = series.some((a) => a.maxByCompanyS !== null)
+    ? Math.max(0, ...series.map((a) => a.maxByCompanyS ?? 0))
     : null;
   const p99 = Math.max(0, ...series.map((a) => a.p99S));
   const mine = roundRows.filter((r) => r.provider === provider);
@@ -280,8 +279,8 @@ for (const provider of PROVIDER_SLUGS) {
   const v = verification.find((r) => r.provider === provider);
   console.log(
     `| ${provider} | ${int(last?.listed ?? 0)} | ` +
-      `${int(last?.unreachable ?? 0)} | ${fmt(max)} | ` +
-      `${fmt(reachable)} | ${fmt(p99)} | ${boundS} | ` +
+      `${int(last?.byId ?? 0)} | ${fmt(max)} | ` +
+      `${fmt(byCompany)} | ${fmt(p99)} | ${boundS} | ` +
       `${mine.length}${open > 0 ? ` (${open} still running)` : ''} ` +
       `| ` +
       `${durations.length > 0 ? `${percentile(durations, 50).toFixed(1)} / ${durations.at(-1)!.toFixed(1)}` : 'n/a'} ` +

@@ -1,4 +1,4 @@
-import { gatewayUrls } from '@jobs/e2e-support';
+import { gatewayUrls, metricsEndpoints, scrape, sumOf } from '@jobs/e2e-support';
 import { admissionTotals, expectWellFormedRefusals, search } from './admission-load.js';
 import { createAccount } from './stack.js';
 
@@ -42,4 +42,39 @@ describe('fair admission over two gateways', () => {
     expect(after.admitted - before.admitted).toBe(64);
     expect(after.waited - before.waited).toBeGreaterThanOrEqual(32);
   });
+
+  it(
+    'holds a replica that sees one busy account alone to the shared tolerance while a quiet account searches ' +
+      'at the other',
+    async () => {
+      const busy = await createAccount({ plan: 'pro', credits: 100_000 });
+      const quiet = await createAccount({ plan: 'starter', credits: 10_000 });
+      const second = metricsEndpoints().find((endpoint) => endpoint.id === 'gateway#2')!;
+      const shared = async () =>
+        sumOf((await scrape(second.url)).exposition, 'gateway_admission_shared', { pool: 'sync-search' });
+      // the replicas exchange their recent accounts every 2 s; an account counts for 10 s after its last search
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      const seen: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const [onSecond, onFirst] = await Promise.all([
+          search(busy.live_key, i, {}, gateways[1]),
+          search(quiet.live_key, i, {}, gateways[0]),
+        ]);
+        expect([onSecond.status, onFirst.status]).toEqual([200, 200]);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        seen.push(await shared());
+      }
+      expect(seen.at(-1)).toBe(1);
+      // once the quiet account stops, the second replica's busy account is alone again
+      const until = Date.now() + 20_000;
+      let alone = false;
+      while (!alone && Date.now() < until) {
+        await search(busy.live_key, 9, {}, gateways[1]);
+        alone = (await shared()) === 0;
+        if (!alone) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+      expect(alone).toBe(true);
+    },
+    60_000,
+  );
 });

@@ -6,16 +6,21 @@ import type { Logger } from '@jobs/observability';
 import { KickableLoop, LOGGER, SERVICE_INFO, type ServiceInfo } from '@jobs/service-kit';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { AdmissionGate } from './admission.gate.js';
+import { SHARING_MEMORY_MS } from './fair-queue.js';
 
 const EVERY_MS = 2_000;
 /** A replica's report counts this long after its last unloaded latency. */
 const FRESH_MS = 5 * 60_000;
 const key = (pool: string) => `admission:unloaded:${pool}`;
+const accountsKey = (pool: string) => `admission:accounts:${pool}`;
 
 /**
  * The gateway replicas of one pipeline tell each other their unloaded latency (Redis, one hash
  * per pool: replica -> `p50:seenAt`), and each limit follows the lowest fresh one
- * (`InFlightLimit.shareUnloaded`). A replica learns the unloaded latency from searches that ran
+ * (`InFlightLimit.shareUnloaded`). They also tell each other which accounts sent searches lately
+ * (a sorted set per pool: account -> last seen), so every replica holds the pipeline to the shared
+ * tolerance while several accounts use it, also one that sees a single busy account while another
+ * replica serves a quiet one (`FairQueue.shareAccounts`). A replica learns the unloaded latency from searches that ran
  * with at most one other beside them on *it*; one that first saw searches while another replica
  * kept the pipeline busy would learn it too high, hold its searches to an inflated target and
  * grow its limit past what the shared pipeline carries. Best effort: while Redis is away each
@@ -47,25 +52,35 @@ export class AdmissionBaselineExchange implements OnApplicationBootstrap, OnAppl
   private async exchange(): Promise<number> {
     const now = Date.now();
     try {
-      for (const [pool, limit] of this.gate.limits) {
+      for (const [pool, queue] of this.gate.queues) {
+        const limit = queue.limit;
         const own = limit.ownUnloadedP50Ms;
         const seenAt = limit.ownUnloadedAt;
-        const reports = await callRedis(
+        const recent = queue.recentAccounts();
+        const { reports, accounts } = await callRedis(
           this.redis,
           async (redis) => {
+            const write = redis.multi();
             if (own !== undefined && seenAt !== undefined && now - seenAt <= FRESH_MS) {
-              await redis
-                .multi()
-                .hset(key(pool), this.replica, `${own}:${seenAt}`)
-                .pexpire(key(pool), 2 * FRESH_MS)
-                .exec();
+              write.hset(key(pool), this.replica, `${own}:${seenAt}`).pexpire(key(pool), 2 * FRESH_MS);
             }
-            return redis.hgetall(key(pool));
+            if (recent.length > 0) {
+              write.zadd(accountsKey(pool), ...recent.flatMap(([account, at]) => [at, account]));
+              write.pexpire(accountsKey(pool), 2 * SHARING_MEMORY_MS);
+            }
+            write.zremrangebyscore(accountsKey(pool), '-inf', now - SHARING_MEMORY_MS);
+            await write.exec();
+            const [hash, members] = await Promise.all([
+              redis.hgetall(key(pool)),
+              redis.zrangebyscore(accountsKey(pool), now - SHARING_MEMORY_MS, '+inf'),
+            ]);
+            return { reports: hash, accounts: members };
           },
           this.config.REDIS_TIMEOUT_MS,
           'admission baseline',
         );
         limit.shareUnloaded(lowestFresh(reports, this.replica, now));
+        queue.shareAccounts(accounts);
       }
     } catch (error) {
       this.logger.debug({ err: error }, 'admission baselines not exchanged');

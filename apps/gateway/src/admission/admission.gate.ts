@@ -35,9 +35,12 @@ export class AdmissionGate {
   private readonly waited: Histogram;
   private readonly replyGraceMs: number;
 
-  /** Each pool's in-flight limit (the replicas exchange their unloaded latencies: AdmissionBaselineExchange). */
-  get limits(): ReadonlyArray<[AdmissionPool, InFlightLimit]> {
-    return Object.entries(this.pools).map(([pool, queue]) => [pool as AdmissionPool, queue.limit]);
+  /**
+   * Each pool's queue and in-flight limit (the replicas exchange their unloaded latencies and recent accounts:
+   * AdmissionBaselineExchange).
+   */
+  get queues(): ReadonlyArray<[AdmissionPool, FairQueue]> {
+    return Object.entries(this.pools).map(([pool, queue]) => [pool as AdmissionPool, queue]);
   }
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
@@ -97,6 +100,15 @@ export class AdmissionGate {
           const unloaded = queue.limit.unloadedP50Ms;
           if (unloaded !== undefined) result.observe(unloaded / 1000, { pool });
         }
+      });
+    meter
+      .createObservableGauge('gateway_admission_shared', {
+        description:
+          '1 while several accounts sent searches lately to any replica (the limit then holds ' +
+          'the p95 to SEARCH_SHARED_LATENCY_TOLERANCE times the unloaded latency), else 0, by pool.',
+      })
+      .addCallback((result) => {
+        for (const [pool, queue] of Object.entries(this.pools)) result.observe(queue.limit.sharing ? 1 : 0, { pool });
       });
     meter
       .createObservableGauge('gateway_admission_queued', {

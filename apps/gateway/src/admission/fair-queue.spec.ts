@@ -71,6 +71,22 @@ describe('fair admission', () => {
     expect(limit.sharing).toBe(false);
   });
 
+  it('counts the accounts other replicas saw lately: a busy account here shares with a quiet one elsewhere', () => {
+    const { queue, limit } = queueOf(4);
+    enterNow(queue, 'acct_busy').release();
+    expect(limit.sharing).toBe(false);
+    // another replica reports what it saw: this replica's own account alone is no sharing
+    queue.shareAccounts(['acct_busy']);
+    expect(limit.sharing).toBe(false);
+    queue.shareAccounts(['acct_busy', 'acct_quiet']);
+    expect(limit.sharing).toBe(true);
+    enterNow(queue, 'acct_busy').release();
+    expect(limit.sharing).toBe(true);
+    expect(queue.recentAccounts().map(([account]) => account)).toEqual(['acct_busy']);
+    queue.shareAccounts(['acct_busy']);
+    expect(limit.sharing).toBe(false);
+  });
+
   it('lets a full limit make a search wait, and admits it when a slot is released', async () => {
     const { queue, clock } = queueOf(1);
     const first = enterNow(queue, 'acct_a');

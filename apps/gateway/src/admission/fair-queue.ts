@@ -48,7 +48,7 @@ const ESTIMATE_MARGIN = 2;
 /** The share of the limit an account holding no slot may start beyond it (`newcomerRoom`). */
 const NEWCOMER_SHARE = 0.25;
 /** An account that sent a request within this long still shares the pipeline (`InFlightLimit.sharing`). */
-const SHARING_MEMORY_MS = 10_000;
+export const SHARING_MEMORY_MS = 10_000;
 
 /**
  * Fair admission in front of an adaptive in-flight limit. A request starts at once while the
@@ -74,6 +74,8 @@ export class FairQueue {
   private queued = 0;
   /** When each account that sent a request lately last did (epoch ms); pruned as it is read. */
   private readonly lastSeen = new Map<string, number>();
+  /** Accounts that sent requests lately to any replica of the pipeline (`shareAccounts`). */
+  private accountsElsewhere: ReadonlySet<string> = new Set();
   /** A moving average of how long an admitted request holds its slot (ms). */
   private serviceMs = SERVICE_GUESS_MS;
 
@@ -134,20 +136,50 @@ export class FairQueue {
     });
   }
 
+  /** The accounts that sent a request to this replica within SHARING_MEMORY_MS, with when each last did. */
+  recentAccounts(): Array<[account: string, at: number]> {
+    this.forgetQuiet(this.now());
+    return [...this.lastSeen];
+  }
+
+  /**
+   * The accounts the replicas of this pipeline saw lately (AdmissionBaselineExchange): the
+   * pipeline is shared while any account but the one asking sent searches to any of them. A
+   * replica that sees one busy account alone would otherwise hold it to the lone tolerance and
+   * fill the pipeline that another replica's quiet account shares.
+   */
+  shareAccounts(accounts: Iterable<string>): void {
+    this.accountsElsewhere = new Set(accounts);
+    this.forgetQuiet(this.now());
+    this.limit.sharing = this.sharedByOthers();
+  }
+
   /**
    * Remembers that `account` sent a request now, and says whether another account did within
-   * SHARING_MEMORY_MS. Memory stays one entry per recently active account.
+   * SHARING_MEMORY_MS, here or at another replica. Memory stays one entry per recently active account.
    */
   private noteAccount(account: string): boolean {
     const now = this.now();
     this.lastSeen.delete(account);
+    this.forgetQuiet(now);
+    this.lastSeen.set(account, now);
+    return this.sharedByOthers();
+  }
+
+  /** More than one account sent searches lately, to this replica or another. */
+  private sharedByOthers(): boolean {
+    if (this.lastSeen.size > 1 || this.accountsElsewhere.size > 1) return true;
+    const [here] = this.lastSeen.keys();
+    const [elsewhere] = this.accountsElsewhere;
+    return here !== undefined && elsewhere !== undefined && here !== elsewhere;
+  }
+
+  private forgetQuiet(now: number): void {
     for (const [other, at] of this.lastSeen) {
       // Insertion order is the order of last requests: the oldest come first.
       if (now - at <= SHARING_MEMORY_MS) break;
       this.lastSeen.delete(other);
     }
-    this.lastSeen.set(account, now);
-    return this.lastSeen.size > 1;
   }
 
   /**
