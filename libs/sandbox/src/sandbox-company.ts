@@ -1,7 +1,6 @@
 import { PROVIDER_SLUGS, type CompanyProfile, type ProviderSlug } from '@jobs/contracts';
+import { DAY_MS } from './sandbox-clock.js';
 import { SANDBOX_AS_OF, SANDBOX_JOBS } from './sandbox-dataset.js';
-
-const DAY_MS = 86_400_000;
 
 /**
  * The hiring profile of a sandbox company (test keys: fictional, fixed, never charged), from
