@@ -1,26 +1,13 @@
-import { COUNTRIES, countryByCode, type CountryInfo } from './vocab/countries.js';
-import { BENEFITS, INDUSTRIES, NAME_PREFIXES, NAME_ROOTS, UPDATES } from './vocab/companies.js';
-import {
-  FAMILIES,
-  INDUSTRY_FAMILY_WEIGHTS,
-  SENIORITY_PAY,
-  SENIORITY_WEIGHTS,
-  buildTitle,
-  type FamilyInfo,
-} from './vocab/families.js';
+import { generateCompanies } from './market-companies.js';
+import { describeOpening } from './market-description.js';
+import { generateOpening, type OpeningBase } from './market-opening.js';
 import { Rng, fnv1a, hash32, pickCumulative, unit } from './prng.js';
 import { MAX_LISTING_SLOTS } from './provider-ids.js';
-import {
-  PROVIDER_SLUGS,
-  SENIORITIES,
-  type ClosedReason,
-  type Company,
-  type EmploymentType,
-  type JobFields,
-  type Location,
-  type Salary,
-  type Seniority,
-} from './types.js';
+import type { ClosedReason, Company, JobFields } from './types.js';
+import { COUNTRIES, countryByCode } from './vocab/countries.js';
+import { UPDATES } from './vocab/companies.js';
+
+export { LISTING_SHARE, normalizeText, type OpeningBase } from './market-opening.js';
 
 export const DAY_MS = 86_400_000;
 /** Organic state is a function of time quantised to this bucket, so processes agree. */
@@ -29,21 +16,8 @@ export const TIME_BUCKET_MS = 60_000;
 export const ADDED_SLOT_BASE = 160_000;
 export const MAX_SLOTS = MAX_LISTING_SLOTS;
 
-/** Share of openings each source lists, before the per-opening visibility factor. */
-export const LISTING_SHARE: Readonly<Record<(typeof PROVIDER_SLUGS)[number], number>> = {
-  own_index: 0.3,
-  provider_a: 0.55,
-  provider_b: 0.45,
-  provider_c: 0.36,
-  provider_d: 0.4,
-  provider_e: 0.3,
-  provider_f: 0.32,
-};
-
 const TAG = {
-  companies: fnv1a('companies'),
   slot: fnv1a('slot'),
-  opening: fnv1a('opening'),
   id: fnv1a('world-id'),
   openFraction: fnv1a('open-fraction'),
   repost: fnv1a('repost'),
@@ -51,27 +25,8 @@ const TAG = {
   change: fnv1a('change'),
 };
 
-const SENIORITY_WEIGHT_LIST = SENIORITIES.map((s) => SENIORITY_WEIGHTS[s]);
-const COUNTRY_WEIGHTS = COUNTRIES.map((c) => c.weight);
-const INDUSTRY_WEIGHTS = INDUSTRIES.map((i) => i.weight);
 const REPOST_PROBABILITY = 0.2;
 const MAX_REPOST_CHAIN = 8;
-
-/** The generated, time-independent part of one opening (one slot, one origin period). */
-export interface OpeningBase {
-  id: string;
-  slot: number;
-  /** Period index in which the opening was first posted (reposts keep it). */
-  origin: number;
-  companyIndex: number;
-  fields: Omit<JobFields, 'description'>;
-  /** Lower-cased title with single spaces and a leading space, for keyword matching. */
-  titleNorm: string;
-  /** Bit i set: PROVIDER_SLUGS[i] lists the opening. */
-  providerMask: number;
-  descriptionSeed: number;
-  teamIndex: number;
-}
 
 /** One period of a slot: the opening is live from `start` to `openUntil`, then closed until `end`. */
 export interface Period {
@@ -95,10 +50,10 @@ export interface MarketOptions {
  */
 export class Market {
   readonly seed: number;
-  readonly companies: Company[] = [];
+  readonly companies: Company[];
   readonly slotCount: number;
   private readonly companyCumulative: Float64Array;
-  private readonly offices: string[][] = [];
+  private readonly offices: string[][];
   private readonly slotCompany: Uint32Array;
   private readonly slotCountry: Uint8Array;
   private readonly slotPeriod: Float64Array;
@@ -114,8 +69,10 @@ export class Market {
     if (options.slots > ADDED_SLOT_BASE) throw new Error(`at most ${ADDED_SLOT_BASE} slots`);
     this.seed = options.seed >>> 0;
     this.slotCount = options.slots;
-    this.companyCumulative = new Float64Array(options.companies);
-    this.generateCompanies(options.companies);
+    const generated = generateCompanies({ seed: this.seed, count: options.companies });
+    this.companies = generated.companies;
+    this.companyCumulative = generated.cumulative;
+    this.offices = generated.offices;
     this.slotCompany = new Uint32Array(options.slots);
     this.slotCountry = new Uint8Array(options.slots);
     this.slotPeriod = new Float64Array(options.slots);
@@ -129,57 +86,6 @@ export class Market {
   }
 
   // ---------------------------------------------------------------- generation
-
-  private generateCompanies(count: number): void {
-    const rng = new Rng(hash32(this.seed, TAG.companies));
-    const names = new Set<string>();
-    const domains = new Set<string>();
-    let total = 0;
-    for (let i = 0; i < count; i++) {
-      const industry = INDUSTRIES[rng.weighted(INDUSTRY_WEIGHTS)]!;
-      const country = COUNTRIES[rng.weighted(COUNTRY_WEIGHTS)]!;
-      let compound = '';
-      let word: string | null = null;
-      let name = '';
-      for (let attempt = 0; ; attempt++) {
-        compound = rng.pick(NAME_PREFIXES) + rng.pick(NAME_ROOTS);
-        word = rng.chance(0.65) || attempt > 20 ? rng.pick(industry.words) : null;
-        name = word ? `${compound} ${word}` : compound;
-        if (attempt > 40) name = `${name} ${attempt}`;
-        if (!names.has(name)) break;
-      }
-      names.add(name);
-      const tld = rng.chance(0.6) ? '.com' : country.tld;
-      const stem = compound.toLowerCase();
-      const candidates = [
-        word && rng.chance(0.4) ? `${stem}${word.toLowerCase()}${tld}` : `${stem}${tld}`,
-        `${stem}${tld}`,
-        word ? `${stem}-${word.toLowerCase()}${tld}` : `${stem}-group${tld}`,
-        `${stem}${country.tld}`,
-        `${stem}.io`,
-      ];
-      let domain = candidates.find((d) => !domains.has(d));
-      for (let n = 2; !domain; n++) if (!domains.has(`${stem}${n}${tld}`)) domain = `${stem}${n}${tld}`;
-      domains.add(domain);
-      this.companies.push({
-        domain,
-        name,
-        countryCode: country.code,
-        industry: industry.industry,
-        legalSuffix: rng.pick(country.legal),
-        added: false,
-      });
-      // Zipf-like sizes: a few large employers, a long tail of small ones.
-      total += 1 / Math.pow(i + 3, 0.85);
-      this.companyCumulative[i] = total;
-      const offices = [country.code];
-      if (i < 400) {
-        const extra = 1 + rng.int(i < 60 ? 5 : 2);
-        for (let e = 0; e < extra; e++) offices.push(COUNTRIES[rng.weighted(COUNTRY_WEIGHTS)]!.code);
-      }
-      this.offices.push(offices);
-    }
-  }
 
   private generateSlots(): void {
     const countryIndex = new Map(COUNTRIES.map((c, i) => [c.code, i]));
@@ -207,106 +113,21 @@ export class Market {
   }
 
   private generateBase(slot: number, origin: number): OpeningBase {
-    const rng = new Rng(hash32(this.seed, TAG.opening, slot, origin));
     const companyIndex = this.slotCompany[slot]!;
-    const company = this.companies[companyIndex]!;
-    const country = COUNTRIES[this.slotCountry[slot]!]!;
-    const family =
-      FAMILIES[rng.weighted(INDUSTRY_FAMILY_WEIGHTS[company.industry] ?? INDUSTRY_FAMILY_WEIGHTS['tech']!)]!;
-    const seniority = SENIORITIES[rng.weighted(SENIORITY_WEIGHT_LIST)]!;
-    const role = rng.pick(family.roles);
-    const specialty = rng.chance(0.25) ? rng.pick(family.specialties) : null;
-    const title = buildTitle(family, role, seniority, specialty, rng.int(6));
-    const employmentType: EmploymentType =
-      seniority === 'intern'
-        ? 'internship'
-        : (['full_time', 'part_time', 'contract', 'temporary'] as const)[rng.weighted([82, 6, 8, 4])]!;
-    const [city, region] = rng.pick(country.cities);
-    const remote = rng.chance(family.family === 'engineering' || family.family === 'data' ? 0.24 : 0.1);
-    const location: Location =
-      remote && rng.chance(0.5)
-        ? { city: null, region: null, countryCode: country.code, remote: true }
-        : { city, region, countryCode: country.code, remote };
-    const salary = rng.chance(country.salaryShare) ? makeSalary(rng, family, seniority, employmentType, country) : null;
-    const slugTitle = title
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '');
-    const applyStyle = rng.int(3);
-    const token = hash32(this.seed, slot, origin).toString(16).padStart(8, '0').slice(0, 6);
-    const applyUrl =
-      applyStyle === 0
-        ? `https://careers.${company.domain}/jobs/${slugTitle}-${token}`
-        : applyStyle === 1
-          ? `https://${company.domain}/careers/${token}`
-          : `https://jobs.${company.domain}/o/${slugTitle}?id=${token}`;
-    // How visible the employer is: big companies and some postings reach more boards.
-    const visibility = rng.range(0.55, 1.35) + (companyIndex < 100 ? 0.2 : 0);
-    let providerMask = 0;
-    PROVIDER_SLUGS.forEach((slug, i) => {
-      if (rng.chance(Math.min(0.95, LISTING_SHARE[slug] * visibility))) providerMask |= 1 << i;
-    });
-    if (providerMask === 0) providerMask = 1 << rng.weighted(PROVIDER_SLUGS.map((s) => LISTING_SHARE[s]));
-    return {
+    return generateOpening({
+      seed: this.seed,
       id: this.worldJobId(slot, origin),
       slot,
       origin,
       companyIndex,
-      fields: {
-        title,
-        companyDomain: company.domain,
-        location,
-        employmentType,
-        seniority,
-        jobFamily: family.family,
-        salary,
-        applyUrl,
-      },
-      titleNorm: normalizeText(title),
-      providerMask,
-      descriptionSeed: rng.int(0x7fffffff),
-      teamIndex: rng.int(family.teams.length),
-    };
+      company: this.companies[companyIndex]!,
+      country: COUNTRIES[this.slotCountry[slot]!]!,
+    });
   }
 
   /** Plain-text description built from templates (computed on demand, never stored). */
   description(base: OpeningBase): string {
-    const rng = new Rng(base.descriptionSeed);
-    const f = base.fields;
-    const family = FAMILIES.find((x) => x.family === f.jobFamily) ?? FAMILIES[0]!;
-    const company = this.companies[base.companyIndex]!;
-    const team = family.teams[base.teamIndex] ?? family.teams[0]!;
-    const where = f.location.city ? ` in ${f.location.city}` : '';
-    const duties = pickTwo(rng, family.duties);
-    const skills = pickTwo(rng, family.skills);
-    const years = { intern: 0, junior: 1, mid: 3, senior: 5, lead: 7, director: 10, vp: 12, c_level: 15 }[
-      f.seniority ?? 'mid'
-    ];
-    const sentences = [
-      [
-        `${company.name} is hiring ${article(f.title)} ${f.title} to join the ${team} team${where}.`,
-        `At ${company.name}, our ${team} team is looking for ${article(f.title)} ${f.title}${where}.`,
-        `Join ${company.name} as ${article(f.title)} ${f.title} and help us grow.`,
-      ][rng.int(3)]!,
-      `In this role you will ${duties[0]} and ${duties[1]}.`,
-      years > 0
-        ? `We are looking for someone with ${years}+ years of ` +
-          `experience in ${skills[0]} and a good working knowledge of ` +
-          `${skills[1]}.`
-        : `You are studying towards a degree and are curious about ${skills[0]} and ${skills[1]}.`,
-      f.location.remote
-        ? 'This is a fully remote position.'
-        : f.location.city
-          ? rng.chance(0.5)
-            ? `You will work from our ${f.location.city} office, with up to two days a week from home.`
-            : `This role is based in our ${f.location.city} office.`
-          : 'This role is on-site.',
-    ];
-    if (f.employmentType === 'contract')
-      sentences.push(`This is a ${6 + rng.int(3) * 3}-month contract with a possible extension.`);
-    if (f.employmentType === 'part_time') sentences.push('This is a part-time role of 20 to 30 hours a week.');
-    sentences.push(rng.pick(BENEFITS));
-    return sentences.join(' ');
+    return describeOpening(base, this.companies[base.companyIndex]!);
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -428,50 +249,4 @@ export class Market {
   companyOfSlot(slot: number): Company {
     return this.companies[this.slotCompany[slot]!]!;
   }
-}
-
-function makeSalary(
-  rng: Rng,
-  family: FamilyInfo,
-  seniority: Seniority,
-  employmentType: EmploymentType,
-  country: CountryInfo,
-): Salary {
-  const local = family.baseUsd * SENIORITY_PAY[seniority] * country.payFactor * rng.range(0.85, 1.2);
-  const hourly =
-    (employmentType === 'part_time' || employmentType === 'temporary' || employmentType === 'contract') &&
-    rng.chance(0.6);
-  let mid = local;
-  let step = country.round;
-  let period: Salary['period'] = country.period;
-  if (hourly) {
-    mid = (country.period === 'month' ? local * 12 : local) / 2000;
-    step = mid < 200 ? 0.5 : country.round / 100;
-    period = 'hour';
-  }
-  const round = (n: number): number => Math.max(step, Math.round(n / step) * step);
-  let min: number | null = round(mid * rng.range(0.86, 0.95));
-  let max: number | null = round(mid * rng.range(1.06, 1.25));
-  const shape = rng.next();
-  if (shape < 0.08) max = null;
-  else if (shape < 0.12) min = null;
-  return { min, max, currency: country.currency, period };
-}
-
-function pickTwo<T>(rng: Rng, items: readonly T[]): [T, T] {
-  const a = rng.int(items.length);
-  const b = (a + 1 + rng.int(items.length - 1)) % items.length;
-  return [items[a]!, items[b]!];
-}
-
-function article(word: string): string {
-  return /^[aeiou]/i.test(word) ? 'an' : 'a';
-}
-
-/** Lower-cased words separated by single spaces, with a leading space (for prefix matching). */
-export function normalizeText(text: string): string {
-  return ` ${text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}+#]+/gu, ' ')
-    .trim()}`;
 }
