@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { validRecord } from './paging.js';
+import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { parsePage, validRecord } from './paging.js';
 import { searchParamsFor } from './query.js';
 
 /** The own crawler's format: clean, close to the canonical Job. */
@@ -66,15 +66,14 @@ export class OwnIndexAdapter implements ProviderAdapter {
       if (changedSince !== undefined) url.searchParams.set('changed_since', new Date(changedSince).toISOString());
       url.searchParams.set('offset', String(offset));
       url.searchParams.set('limit', String(Math.min(PAGE_SIZE, want - records.length)));
-      const page = OwnIndexPage.safeParse(await getJson(this.provider, url, signal));
-      if (!page.success) throw new ProviderResponseError(this.provider, 200, 'own_index page has an unexpected shape');
-      if (paging && page.data.total !== undefined) (paging.totals ??= []).push(page.data.total);
+      const page = parsePage(this.provider, OwnIndexPage, await getJson(this.provider, url, signal));
+      if (paging && page.total !== undefined) (paging.totals ??= []).push(page.total);
       const seenAt = new Date().toISOString();
-      for (const raw of page.data.data) {
+      for (const raw of page.data) {
         const record = mapOwnIndex(raw, seenAt);
         if (record) records.push(record);
       }
-      offset = page.data.next_offset;
+      offset = page.next_offset;
     }
     if (paging) {
       paging.next = offset === null ? null : { cursor: offset, page_size: PAGE_SIZE };

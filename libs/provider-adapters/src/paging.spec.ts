@@ -4,25 +4,25 @@ import { mapProviderA } from './provider-a.adapter.js';
 import { fixture } from './testing/fixture-server.js';
 
 const items: unknown[] = fixture('a.json').results;
+const map = mapProviderA;
 
 describe('collectPages', () => {
   it('keeps one page size for the whole search, capped by the provider', async () => {
     const sizes: number[] = [];
     const records = await collectPages(
-      7,
-      0,
-      async (n, size) => (sizes.push(size), { items, next: n + 1 }),
-      mapProviderA,
-      100,
+      { want: 7 },
+      { first: 0, maxPageSize: 100, fetchPage: async (n, size) => (sizes.push(size), { items, next: n + 1 }), map },
     );
     expect(records).toHaveLength(7);
     expect(sizes).toEqual([7, 7, 7]);
     await collectPages(
-      500,
-      0,
-      async (n, size) => (sizes.push(size), { items, next: n < 1 ? n + 1 : null }),
-      mapProviderA,
-      25,
+      { want: 500 },
+      {
+        first: 0,
+        maxPageSize: 25,
+        fetchPage: async (n, size) => (sizes.push(size), { items, next: n < 1 ? n + 1 : null }),
+        map,
+      },
     );
     expect(sizes.slice(3)).toEqual([25, 25]);
   });
@@ -30,11 +30,13 @@ describe('collectPages', () => {
   it('skips items the mapper rejects and keeps paging for more', async () => {
     let calls = 0;
     const records = await collectPages(
-      4,
-      0,
-      async (n) => (calls++, { items: [...items, { broken: true }], next: n + 1 }),
-      mapProviderA,
-      100,
+      { want: 4 },
+      {
+        first: 0,
+        maxPageSize: 100,
+        fetchPage: async (n) => (calls++, { items: [...items, { broken: true }], next: n + 1 }),
+        map,
+      },
     );
     expect(records).toHaveLength(4);
     expect(calls).toBe(2);
@@ -42,7 +44,10 @@ describe('collectPages', () => {
 
   it('stops on an empty page even when the provider offers a next one', async () => {
     let calls = 0;
-    const records = await collectPages(10, 0, async (n) => (calls++, { items: [], next: n + 1 }), mapProviderA, 100);
+    const records = await collectPages(
+      { want: 10 },
+      { first: 0, maxPageSize: 100, fetchPage: async (n) => (calls++, { items: [], next: n + 1 }), map },
+    );
     expect(records).toEqual([]);
     expect(calls).toBe(1);
   });
@@ -61,7 +66,7 @@ describe('collectPages, resumed (async search chunks)', () => {
     let start: PagePosition | null = null;
     for (let chunks = 0; chunks < 20; chunks++) {
       const paging: ResumablePaging = { start };
-      const records = await collectPages(7, 1, fetchPage, mapProviderA, 5, paging);
+      const records = await collectPages({ want: 7, paging }, { first: 1, maxPageSize: 5, fetchPage, map });
       seen.push(...records.map((r) => r.provider_job_id));
       if (paging.next === null) break;
       expect(paging.next?.page_size).toBe(5);
@@ -76,12 +81,8 @@ describe('collectPages, resumed (async search chunks)', () => {
       const sizes: number[] = [];
       const paging: ResumablePaging = { start: { cursor: 2, page_size: 4 } };
       const records = await collectPages(
-        5,
-        1,
-        async (page, size) => (sizes.push(size), fetchPage(page, size)),
-        mapProviderA,
-        100,
-        paging,
+        { want: 5, paging },
+        { first: 1, maxPageSize: 100, fetchPage: async (page, size) => (sizes.push(size), fetchPage(page, size)), map },
       );
       expect(records.map((r) => r.provider_job_id)).toEqual(['a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11']);
       expect(sizes).toEqual([4, 4]);
@@ -115,13 +116,16 @@ describe('collectPages, pages side by side (addressable paging)', () => {
     async () => {
       const one = offsetProvider();
       const inTurn: ResumablePaging = { start: { cursor: 5, page_size: 4 } };
-      const expected = await collectPages(10, 0, one.fetchPage, mapProviderA, 100, inTurn);
+      const expected = await collectPages(
+        { want: 10, paging: inTurn },
+        { first: 0, maxPageSize: 100, fetchPage: one.fetchPage, map },
+      );
       const many = offsetProvider();
       const side: ResumablePaging = { start: { cursor: 5, page_size: 4 } };
-      const records = await collectPages(10, 0, many.fetchPage, mapProviderA, 100, side, {
-        seek: byOffset,
-        parallel: 8,
-      });
+      const records = await collectPages(
+        { want: 10, paging: side, parallelPages: 8 },
+        { first: 0, maxPageSize: 100, fetchPage: many.fetchPage, map, seek: byOffset },
+      );
       expect(records.map((r) => r.provider_job_id)).toEqual(expected.map((r) => r.provider_job_id));
       expect(records.map((r) => r.provider_job_id)).toEqual([
         'b5',
@@ -147,7 +151,10 @@ describe('collectPages, pages side by side (addressable paging)', () => {
   it('stops at the last page: pages asked past the end are not used and next is null', async () => {
     const { fetchPage, log } = offsetProvider();
     const paging: ResumablePaging = { start: { cursor: 16, page_size: 4 } };
-    const records = await collectPages(40, 0, fetchPage, mapProviderA, 100, paging, { seek: byOffset, parallel: 8 });
+    const records = await collectPages(
+      { want: 40, paging, parallelPages: 8 },
+      { first: 0, maxPageSize: 100, fetchPage, map, seek: byOffset },
+    );
     expect(records.map((r) => r.provider_job_id)).toEqual(['b16', 'b17', 'b18', 'b19', 'b20', 'b21', 'b22']);
     expect(paging.next).toBeNull();
     expect(log.asked).toEqual([16, 20, 24, 28, 32, 36, 40, 44]);
@@ -156,7 +163,10 @@ describe('collectPages, pages side by side (addressable paging)', () => {
   it('continues from a short page’s own next position, never skipping or repeating a record', async () => {
     const { fetchPage, log } = offsetProvider(4);
     const paging: ResumablePaging = { start: { cursor: 0, page_size: 4 } };
-    const records = await collectPages(12, 0, fetchPage, mapProviderA, 100, paging, { seek: byOffset, parallel: 8 });
+    const records = await collectPages(
+      { want: 12, paging, parallelPages: 8 },
+      { first: 0, maxPageSize: 100, fetchPage, map, seek: byOffset },
+    );
     // the page at 4 held 3 items (next 7, not 8): the pages asked at 8 are dropped, the read goes on from 7
     expect(records.map((r) => r.provider_job_id)).toEqual([
       'b0',
@@ -192,7 +202,10 @@ describe('collectPages, pages side by side (addressable paging)', () => {
         next: page * size < all.length ? byPage(page, 1) : null,
       };
     };
-    const records = await collectPages(12, 1, fetchPage, mapProviderA, 4, undefined, { seek: byPage, parallel: 1 });
+    const records = await collectPages(
+      { want: 12, parallelPages: 1 },
+      { first: 1, maxPageSize: 4, fetchPage, map, seek: byPage },
+    );
     expect(records).toHaveLength(12);
     expect(most).toBe(1);
   });

@@ -1,5 +1,6 @@
-import { NormalizedProviderRecordSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import type { ResumablePaging } from './provider-adapter.js';
+import type { z } from 'zod';
+import { NormalizedProviderRecordSchema, type NormalizedProviderRecord, type ProviderSlug } from '@jobs/contracts';
+import { ProviderResponseError, type ProviderQuery } from './provider-adapter.js';
 
 export interface Page<C> {
   items: unknown[];
@@ -8,6 +9,22 @@ export interface Page<C> {
   /** How many postings the provider says match the whole query, when it says. */
   total?: number;
 }
+
+/** How a provider's listing is paged, and how its items become records. */
+export interface Listing<C> {
+  /** Where the first page starts (page 0 or 1, offset 0, no token). */
+  first: C;
+  /** The largest page the provider serves. */
+  maxPageSize: number;
+  fetchPage: (cursor: C, pageSize: number) => Promise<Page<C>>;
+  /** An item as a record, or null to skip it. */
+  map: (raw: unknown, seenAt: string) => NormalizedProviderRecord | null;
+  /** Pages addressed by number or offset: where the page `pages` pages after `cursor` starts. */
+  seek?: (cursor: C, pages: number, pageSize: number) => C;
+}
+
+/** What one read of a listing wants: its part of the provider query. */
+export type ListingRead = Pick<ProviderQuery, 'want' | 'paging' | 'parallelPages'>;
 
 /**
  * Pages through a provider until `want` records are collected or it has no more pages. The
@@ -18,30 +35,25 @@ export interface Page<C> {
  * record of the pages it read (the next read starts after them, so none is lost) and leaves the
  * next page's position in `paging.next`.
  *
- * With `seek` (a provider whose pages are addressed by number or offset) and `parallel` > 1, the
- * pages the wanted records fill are asked side by side, up to `parallel` at a time: an async
- * chunk of 200 records from a provider of 25 per page costs one page's latency, not eight. The
- * pages are then taken in order exactly as if read one by one: reading stops at an empty page or
- * the last one, and a page whose `next` is not where `seek` said (a short page mid-listing)
+ * With `seek` (a provider whose pages are addressed by number or offset) and `parallelPages` > 1,
+ * the pages the wanted records fill are asked side by side, up to `parallelPages` at a time: an
+ * async chunk of 200 records from a provider of 25 per page costs one page's latency, not eight.
+ * The pages are then taken in order exactly as if read one by one: reading stops at an empty page
+ * or the last one, and a page whose `next` is not where `seek` said (a short page mid-listing)
  * continues from its own `next`, the pages asked after it unused.
  */
 export async function collectPages<C>(
-  want: number,
-  first: C,
-  fetchPage: (cursor: C, pageSize: number) => Promise<Page<C>>,
-  map: (raw: unknown, seenAt: string) => NormalizedProviderRecord | null,
-  maxPageSize: number,
-  paging?: ResumablePaging,
-  side?: { seek: (cursor: C, pages: number, pageSize: number) => C; parallel: number },
+  { want, paging, parallelPages }: ListingRead,
+  { first, maxPageSize, fetchPage, map, seek }: Listing<C>,
 ): Promise<NormalizedProviderRecord[]> {
+  const parallel = seek ? (parallelPages ?? 1) : 1;
   const records: NormalizedProviderRecord[] = [];
   const pageSize = paging?.start?.page_size ?? Math.max(1, Math.min(maxPageSize, want));
   let cursor: C | null = paging?.start ? (paging.start.cursor as C) : first;
   while (cursor !== null && records.length < want) {
     const from: C = cursor;
-    const count =
-      side && side.parallel > 1 ? Math.min(side.parallel, Math.ceil((want - records.length) / pageSize)) : 1;
-    const at = (i: number): C => (i === 0 ? from : side!.seek(from, i, pageSize));
+    const count = parallel > 1 ? Math.min(parallel, Math.ceil((want - records.length) / pageSize)) : 1;
+    const at = (i: number): C => (i === 0 ? from : seek!(from, i, pageSize));
     const pages: Array<Page<C>> =
       count === 1
         ? [await fetchPage(from, pageSize)]
@@ -65,6 +77,13 @@ export async function collectPages<C>(
     return records;
   }
   return records.slice(0, want);
+}
+
+/** A page of the provider read against its schema: a page of another shape is the provider's error. */
+export function parsePage<S extends z.ZodType>(provider: ProviderSlug, schema: S, body: unknown): z.output<S> {
+  const page = schema.safeParse(body);
+  if (!page.success) throw new ProviderResponseError(provider, 200, `${provider} page has an unexpected shape`);
+  return page.data;
 }
 
 /** The record when it satisfies the contract (enums, ISO codes, URLs, dates), else null. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
-import { byPage, collectPages, validRecord } from './paging.js';
+import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { ifSet, partnerFilters, withParams } from './query.js';
+import { byPage, collectPages, parsePage, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
 import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { toPeriod } from './normalize/salary.js';
@@ -95,41 +95,26 @@ export class ProviderAAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({
-    filters,
-    want,
-    signal,
-    paging,
-    asOf,
-    postedSince,
-    parallelPages,
-  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf, postedSince);
-    return collectPages(
-      want,
-      1,
-      async (page, perPage) => {
-        const url = new URL('/provider_a/v2/jobs', this.baseUrl);
-        if (filters.title_or?.length) url.searchParams.set('q', filters.title_or.join(','));
-        const country = oneCountry(filters);
-        if (country) url.searchParams.set('country', ukForGb(country));
-        if (since !== undefined) url.searchParams.set('posted_after', new Date(since).toISOString());
-        const domain = domainList(filters);
-        if (domain) url.searchParams.set('company', domain);
-        const remote = remoteFilter(filters);
-        if (remote !== undefined) url.searchParams.set('remote', String(remote));
-        url.searchParams.set('page', String(page));
-        url.searchParams.set('per_page', String(perPage));
-        const body = ProviderAPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success)
-          throw new ProviderResponseError(this.provider, 200, 'provider_a page has an unexpected shape');
-        return { items: body.data.results, next: body.data.next_page, total: body.data.total };
+  async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    return collectPages(query, {
+      first: 1,
+      maxPageSize: PAGE_SIZE,
+      seek: byPage,
+      map: mapProviderA,
+      fetchPage: async (page, perPage) => {
+        const url = withParams(new URL('/provider_a/v2/jobs', this.baseUrl), {
+          q: keywords.join(','),
+          country: ifSet(country, ukForGb),
+          posted_after: ifSet(since, (ms) => new Date(ms).toISOString()),
+          company: domain,
+          remote,
+          page,
+          per_page: perPage,
+        });
+        const body = parsePage(this.provider, ProviderAPage, await getJson(this.provider, url, query.signal));
+        return { items: body.results, next: body.next_page, total: body.total };
       },
-      mapProviderA,
-      PAGE_SIZE,
-      paging,
-      { seek: byPage, parallel: parallelPages ?? 1 },
-    );
+    });
   }
 }

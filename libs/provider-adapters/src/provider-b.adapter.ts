@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
-import { byOffset, collectPages, validRecord } from './paging.js';
+import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { ifSet, partnerFilters, withParams } from './query.js';
+import { byOffset, collectPages, parsePage, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
 import { isDateOnly, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
@@ -79,42 +79,27 @@ export class ProviderBAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({
-    filters,
-    want,
-    signal,
-    paging,
-    asOf,
-    postedSince,
-    parallelPages,
-  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf, postedSince);
-    return collectPages(
-      want,
-      0,
-      async (offset, limit) => {
-        const url = new URL('/provider_b/api/search', this.baseUrl);
-        if (filters.title_or?.length) url.searchParams.set('keywords', filters.title_or.join('|'));
-        const country = oneCountry(filters);
-        if (country) url.searchParams.set('location', countryNameOf(country) ?? country);
-        if (since !== undefined) url.searchParams.set('from_date', new Date(since).toISOString().slice(0, 10));
-        const domain = domainList(filters);
-        if (domain) url.searchParams.set('employer_domain', domain);
-        const remote = remoteFilter(filters);
-        if (remote !== undefined) url.searchParams.set('work_mode', remote ? 'remote' : 'onsite');
-        url.searchParams.set('offset', String(offset));
-        url.searchParams.set('limit', String(limit));
-        const body = ProviderBPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success)
-          throw new ProviderResponseError(this.provider, 200, 'provider_b page has an unexpected shape');
-        const end = body.data.offset + body.data.jobs.length;
-        return { items: body.data.jobs, next: end < body.data.total_count ? end : null, total: body.data.total_count };
+  async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    return collectPages(query, {
+      first: 0,
+      maxPageSize: PAGE_SIZE,
+      seek: byOffset,
+      map: mapProviderB,
+      fetchPage: async (offset, limit) => {
+        const url = withParams(new URL('/provider_b/api/search', this.baseUrl), {
+          keywords: keywords.join('|'),
+          location: ifSet(country, (code) => countryNameOf(code) ?? code),
+          from_date: ifSet(since, (ms) => new Date(ms).toISOString().slice(0, 10)),
+          employer_domain: domain,
+          work_mode: ifSet(remote, (isRemote) => (isRemote ? 'remote' : 'onsite')),
+          offset,
+          limit,
+        });
+        const body = parsePage(this.provider, ProviderBPage, await getJson(this.provider, url, query.signal));
+        const end = body.offset + body.jobs.length;
+        return { items: body.jobs, next: end < body.total_count ? end : null, total: body.total_count };
       },
-      mapProviderB,
-      PAGE_SIZE,
-      paging,
-      { seek: byOffset, parallel: parallelPages ?? 1 },
-    );
+    });
   }
 }

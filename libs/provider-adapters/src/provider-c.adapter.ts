@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
-import { collectPages, validRecord } from './paging.js';
+import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { ifSet, partnerFilters, withParams } from './query.js';
+import { collectPages, parsePage, validRecord } from './paging.js';
 import { iso3Of, toCountryCode } from './normalize/country.js';
 import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { toPeriod } from './normalize/salary.js';
@@ -109,39 +109,25 @@ export class ProviderCAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({
-    filters,
-    want,
-    signal,
-    paging,
-    asOf,
-    postedSince,
-  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf, postedSince);
-    return collectPages<string | undefined>(
-      want,
-      undefined,
-      async (token, pageSize) => {
-        const url = new URL('/provider_c/v1/search', this.baseUrl);
-        for (const keyword of filters.title_or ?? []) url.searchParams.append('query', keyword);
-        const country = oneCountry(filters);
-        if (country) url.searchParams.set('countryCode', iso3Of(country) ?? country);
-        if (since !== undefined) url.searchParams.set('postedAfter', String(Math.floor(since / 1000)));
-        const domain = domainList(filters);
-        if (domain) url.searchParams.set('companyDomain', domain);
-        const remote = remoteFilter(filters);
-        if (remote !== undefined) url.searchParams.set('remote', String(remote));
-        url.searchParams.set('pageSize', String(pageSize));
-        if (token) url.searchParams.set('pageToken', token);
-        const body = ProviderCPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success)
-          throw new ProviderResponseError(this.provider, 200, 'provider_c page has an unexpected shape');
-        return { items: body.data.jobs, next: body.data.nextPageToken ?? null, total: body.data.totalSize };
+  async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    return collectPages<string | undefined>(query, {
+      first: undefined,
+      maxPageSize: PAGE_SIZE,
+      map: mapProviderC,
+      fetchPage: async (token, pageSize) => {
+        const url = withParams(new URL('/provider_c/v1/search', this.baseUrl), {
+          query: keywords,
+          countryCode: ifSet(country, (code) => iso3Of(code) ?? code),
+          postedAfter: ifSet(since, (ms) => Math.floor(ms / 1000)),
+          companyDomain: domain,
+          remote,
+          pageSize,
+          pageToken: token,
+        });
+        const body = parsePage(this.provider, ProviderCPage, await getJson(this.provider, url, query.signal));
+        return { items: body.jobs, next: body.nextPageToken ?? null, total: body.totalSize };
       },
-      mapProviderC,
-      PAGE_SIZE,
-      paging,
-    );
+    });
   }
 }

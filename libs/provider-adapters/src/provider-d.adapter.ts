@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import { getJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
-import { byPage, collectPages, validRecord } from './paging.js';
+import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { ifSet, partnerFilters, withParams } from './query.js';
+import { byPage, collectPages, parsePage, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
 import { isDateOnly, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
@@ -110,42 +110,27 @@ export class ProviderDAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({
-    filters,
-    want,
-    signal,
-    paging,
-    asOf,
-    postedSince,
-    parallelPages,
-  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf, postedSince);
-    return collectPages(
-      want,
-      0,
-      async (page, pageSize) => {
-        const url = new URL('/provider_d/api/v1/feed', this.baseUrl);
-        if (filters.title_or?.length) url.searchParams.set('search', filters.title_or.join(';'));
-        const country = oneCountry(filters);
-        if (country) url.searchParams.set('country', countryNameOf(country) ?? country);
-        if (since !== undefined) url.searchParams.set('published_since', new Date(since).toISOString().slice(0, 10));
-        const domain = domainList(filters);
-        if (domain) url.searchParams.set('employer', domain);
-        const remote = remoteFilter(filters);
-        if (remote !== undefined) url.searchParams.set('remote', remote ? 'yes' : 'no');
-        url.searchParams.set('page', String(page));
-        url.searchParams.set('page_size', String(pageSize));
-        const body = ProviderDPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success)
-          throw new ProviderResponseError(this.provider, 200, 'provider_d page has an unexpected shape');
-        const { items, page: current, pages } = body.data.data;
-        return { items, next: current + 1 < pages ? current + 1 : null, total: body.data.meta?.total };
+  async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    return collectPages(query, {
+      first: 0,
+      maxPageSize: PAGE_SIZE,
+      seek: byPage,
+      map: mapProviderD,
+      fetchPage: async (page, pageSize) => {
+        const url = withParams(new URL('/provider_d/api/v1/feed', this.baseUrl), {
+          search: keywords.join(';'),
+          country: ifSet(country, (code) => countryNameOf(code) ?? code),
+          published_since: ifSet(since, (ms) => new Date(ms).toISOString().slice(0, 10)),
+          employer: domain,
+          remote: ifSet(remote, (isRemote) => (isRemote ? 'yes' : 'no')),
+          page,
+          page_size: pageSize,
+        });
+        const body = parsePage(this.provider, ProviderDPage, await getJson(this.provider, url, query.signal));
+        const { items, page: current, pages } = body.data;
+        return { items, next: current + 1 < pages ? current + 1 : null, total: body.meta?.total };
       },
-      mapProviderD,
-      PAGE_SIZE,
-      paging,
-      { seek: byPage, parallel: parallelPages ?? 1 },
-    );
+    });
   }
 }

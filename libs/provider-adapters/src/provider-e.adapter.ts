@@ -8,8 +8,8 @@ import {
   type ProviderAdapter,
   type ProviderQuery,
 } from './provider-adapter.js';
-import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
-import { byOffset, collectPages, validRecord } from './paging.js';
+import { ifSet, partnerFilters, withParams } from './query.js';
+import { byOffset, collectPages, parsePage, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
 import { lossyFields, toIsoUtc, toUrl } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
@@ -90,46 +90,30 @@ export class ProviderEAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({
-    filters,
-    want,
-    signal,
-    paging,
-    asOf,
-    postedSince,
-    parallelPages,
-    listingIds,
-  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    if (listingIds) return readListings(listingIds, (id) => this.listing(id, signal));
-    // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf, postedSince);
-    return collectPages(
-      want,
-      0,
-      async (start, rows) => {
-        const url = new URL('/provider_e/select', this.baseUrl);
-        url.searchParams.set('q', solrQuery(filters.title_or));
-        const country = oneCountry(filters);
-        if (country) url.searchParams.set('fq_country', ukForGb(country));
-        if (since !== undefined) url.searchParams.set('fq_since', new Date(since).toISOString());
-        const domain = domainList(filters);
-        if (domain) url.searchParams.set('fq_domain', domain);
-        const remote = remoteFilter(filters);
-        if (remote !== undefined) url.searchParams.set('fq_remote', String(remote));
-        url.searchParams.set('start', String(start));
-        url.searchParams.set('rows', String(rows));
-        const body = ProviderEPage.safeParse(await getJson(this.provider, url, signal));
-        if (!body.success)
-          throw new ProviderResponseError(this.provider, 200, 'provider_e page has an unexpected shape');
-        const { numFound, start: at, docs } = body.data.response;
+  async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    if (query.listingIds) return readListings(query.listingIds, (id) => this.listing(id, query.signal));
+    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    return collectPages(query, {
+      first: 0,
+      maxPageSize: PAGE_SIZE,
+      seek: byOffset,
+      map: mapProviderE,
+      fetchPage: async (start, rows) => {
+        const url = withParams(new URL('/provider_e/select', this.baseUrl), {
+          q: solrQuery(keywords),
+          fq_country: ifSet(country, ukForGb),
+          fq_since: ifSet(since, (ms) => new Date(ms).toISOString()),
+          fq_domain: domain,
+          fq_remote: remote,
+          start,
+          rows,
+        });
+        const body = parsePage(this.provider, ProviderEPage, await getJson(this.provider, url, query.signal));
+        const { numFound, start: at, docs } = body.response;
         const end = at + docs.length;
         return { items: docs, next: end < numFound ? end : null, total: numFound };
       },
-      mapProviderE,
-      PAGE_SIZE,
-      paging,
-      { seek: byOffset, parallel: parallelPages ?? 1 },
-    );
+    });
   }
 
   private async listing(jobkey: string, signal: AbortSignal): Promise<NormalizedProviderRecord | null> {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import { postJson, ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
-import { oneCountry, domainList, postedSinceMs, remoteFilter } from './query.js';
-import { collectPages, validRecord } from './paging.js';
+import { postJson, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { ifSet, partnerFilters } from './query.js';
+import { collectPages, parsePage, validRecord } from './paging.js';
 import { toCountryCode } from './normalize/country.js';
 import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { parseAmount, toPeriod } from './normalize/salary.js';
@@ -99,40 +99,27 @@ export class ProviderFAdapter implements ProviderAdapter {
 
   constructor(private readonly baseUrl: string) {}
 
-  async search({
-    filters,
-    want,
-    signal,
-    paging,
-    asOf,
-    postedSince,
-  }: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    // computed once: a page token may be bound to the exact query
-    const since = postedSinceMs(filters, asOf, postedSince);
-    return collectPages<string | undefined>(
-      want,
-      undefined,
-      async (cursor, limit) => {
-        const body: Record<string, unknown> = { limit };
-        if (filters.title_or?.length) body['keywords'] = filters.title_or;
-        const country = oneCountry(filters);
-        if (country) body['location'] = { country };
-        if (since !== undefined) body['since'] = since;
-        const domain = domainList(filters);
-        if (domain) body['domain'] = domain;
-        const remote = remoteFilter(filters);
-        if (remote !== undefined) body['remote'] = remote;
-        if (cursor) body['cursor'] = cursor;
-        const page = ProviderFPage.safeParse(
-          await postJson(this.provider, new URL('/provider_f/api/search', this.baseUrl), body, signal),
-        );
-        if (!page.success)
-          throw new ProviderResponseError(this.provider, 200, 'provider_f page has an unexpected shape');
-        return { items: page.data.data.postings, next: page.data.data.cursor?.next ?? null, total: page.data.total };
+  async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
+    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    return collectPages<string | undefined>(query, {
+      first: undefined,
+      maxPageSize: PAGE_SIZE,
+      map: mapProviderF,
+      fetchPage: async (cursor, limit) => {
+        // provider_f searches by POST: a JSON body, whose undefined fields are left out
+        const request = {
+          limit,
+          keywords: keywords.length ? keywords : undefined,
+          location: ifSet(country, (code) => ({ country: code })),
+          since,
+          domain,
+          remote,
+          cursor: cursor || undefined,
+        };
+        const url = new URL('/provider_f/api/search', this.baseUrl);
+        const body = parsePage(this.provider, ProviderFPage, await postJson(this.provider, url, request, query.signal));
+        return { items: body.data.postings, next: body.data.cursor?.next ?? null, total: body.total };
       },
-      mapProviderF,
-      PAGE_SIZE,
-      paging,
-    );
+    });
   }
 }

@@ -1,4 +1,5 @@
 import type { Filters } from '@jobs/contracts';
+import type { ProviderQuery } from './provider-adapter.js';
 
 /**
  * The filters a provider can apply itself, as the own index's query parameters. Filters no
@@ -46,4 +47,50 @@ export function postedSinceMs(filters: Filters, now = Date.now(), postedSince?: 
   const window = filters.posted_within_days ? now - filters.posted_within_days * 86_400_000 : undefined;
   if (window === undefined) return postedSince;
   return postedSince === undefined ? window : Math.max(window, postedSince);
+}
+
+/** The filters every partner's search takes, read once from a provider query. */
+export interface PartnerFilters {
+  /** Title keywords, any of them (empty: no keyword filter). */
+  keywords: readonly string[];
+  country: string | undefined;
+  /**
+   * Start of the posted window (epoch ms), computed once for the whole read: a page token may be
+   * bound to the exact query.
+   */
+  since: number | undefined;
+  domain: string | undefined;
+  remote: boolean | undefined;
+}
+
+/** The partner filters of a query, each read once. */
+export function partnerFilters({ filters, asOf, postedSince }: ProviderQuery): PartnerFilters {
+  return {
+    keywords: filters.title_or ?? [],
+    country: oneCountry(filters),
+    since: postedSinceMs(filters, asOf, postedSince),
+    domain: domainList(filters),
+    remote: remoteFilter(filters),
+  };
+}
+
+/** A query parameter's value: left out when undefined or empty, one parameter per item of a list. */
+export type ParamValue = string | number | boolean | readonly string[] | undefined;
+
+/**
+ * The URL with its query parameters, in the order given. Each partner names and writes the
+ * filters its own way: the table of names and encodings is what stays in its adapter.
+ */
+export function withParams(url: URL, params: Record<string, ParamValue>): URL {
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === '') continue;
+    if (typeof value === 'object') for (const item of value) url.searchParams.append(name, item);
+    else url.searchParams.set(name, String(value));
+  }
+  return url;
+}
+
+/** `write(value)` for a value that is set, else undefined (the parameter is left out). */
+export function ifSet<T, R>(value: T | undefined, write: (value: T) => R): R | undefined {
+  return value === undefined ? undefined : write(value);
 }
