@@ -4,7 +4,7 @@ import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-ad
 import { ifSet, partnerFilters, withParams } from './query.js';
 import { byPage, collectPages, parsePage, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
-import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { EMPLOYMENT_WORDS, fromVocab, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { toPeriod } from './normalize/salary.js';
 
 const ProviderAJob = z.object({
@@ -30,13 +30,6 @@ const ProviderAPage = z.object({
   total: z.number().int().optional(),
 });
 
-const EMPLOYMENT = {
-  'full time': 'full_time',
-  'part time': 'part_time',
-  contract: 'contract',
-  internship: 'internship',
-  temporary: 'temporary',
-} as const;
 /** LinkedIn levels are lossy: "Mid-Senior level" is senior or lead, "Executive" vp or c_level (the lower is taken). */
 const SENIORITY = {
   internship: 'intern',
@@ -69,8 +62,8 @@ export function mapProviderA(raw: unknown, seenAt: string): NormalizedProviderRe
       country_code: toCountryCode(job.location?.country),
       remote: job.remote ?? null,
     },
-    employment_type: EMPLOYMENT[vocabKey(job.employment) as keyof typeof EMPLOYMENT] ?? null,
-    seniority: SENIORITY[vocabKey(job.seniority_level) as keyof typeof SENIORITY] ?? null,
+    employment_type: fromVocab(EMPLOYMENT_WORDS, job.employment),
+    seniority: fromVocab(SENIORITY, job.seniority_level),
     job_family: null,
     salary:
       job.salary && period && (job.salary.min != null || job.salary.max != null)

@@ -4,7 +4,7 @@ import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-ad
 import { ifSet, partnerFilters, withParams } from './query.js';
 import { byOffset, collectPages, parsePage, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
-import { isDateOnly, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { EMPLOYMENT_WORDS, fromVocab, isDateOnly, lossyFields, toDomain, toIsoUtc, toUrl } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
 import { htmlToText } from './normalize/text.js';
 
@@ -25,14 +25,7 @@ const ProviderBJob = z.object({
 });
 const ProviderBPage = z.object({ total_count: z.number().int(), offset: z.number().int(), jobs: z.array(z.unknown()) });
 
-const EMPLOYMENT = {
-  'full time': 'full_time',
-  'part time': 'part_time',
-  contractor: 'contract',
-  contract: 'contract',
-  internship: 'internship',
-  temporary: 'temporary',
-} as const;
+const EMPLOYMENT = { ...EMPLOYMENT_WORDS, contractor: 'contract' } as const;
 
 const PAGE_SIZE = 50;
 
@@ -56,7 +49,7 @@ export function mapProviderB(raw: unknown, seenAt: string): NormalizedProviderRe
       country_code: toCountryCode(job.country),
       remote: job.is_remote ?? null,
     },
-    employment_type: EMPLOYMENT[vocabKey(job.employment_type) as keyof typeof EMPLOYMENT] ?? null,
+    employment_type: fromVocab(EMPLOYMENT, job.employment_type),
     seniority: null,
     job_family: null,
     salary: parseSalaryText(job.salary_text),

@@ -4,7 +4,7 @@ import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-ad
 import { ifSet, partnerFilters, withParams } from './query.js';
 import { collectPages, parsePage, validRecord } from './paging.js';
 import { iso3Of, toCountryCode } from './normalize/country.js';
-import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { EMPLOYMENT_WORDS, fromVocab, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { toPeriod } from './normalize/salary.js';
 
 const ProviderCJob = z.object({
@@ -36,13 +36,6 @@ const ProviderCPage = z.object({
   totalSize: z.number().int().optional(),
 });
 
-const EMPLOYMENT = {
-  'full time': 'full_time',
-  'part time': 'part_time',
-  contract: 'contract',
-  internship: 'internship',
-  temporary: 'temporary',
-} as const;
 /** EXECUTIVE covers vp and c_level: the lower is taken. */
 const SENIORITY = {
   intern: 'intern',
@@ -78,8 +71,8 @@ export function mapProviderC(raw: unknown, seenAt: string): NormalizedProviderRe
       country_code: toCountryCode(job.location?.countryCode),
       remote: job.workplaceType ? (REMOTE[job.workplaceType.toUpperCase()] ?? null) : null,
     },
-    employment_type: EMPLOYMENT[vocabKey(job.employmentType) as keyof typeof EMPLOYMENT] ?? null,
-    seniority: SENIORITY[vocabKey(job.seniority) as keyof typeof SENIORITY] ?? null,
+    employment_type: fromVocab(EMPLOYMENT_WORDS, job.employmentType),
+    seniority: fromVocab(SENIORITY, job.seniority),
     job_family: null,
     salary:
       comp && period && (comp.from != null || comp.to != null)

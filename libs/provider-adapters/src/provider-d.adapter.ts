@@ -4,7 +4,7 @@ import { getJson, type ProviderAdapter, type ProviderQuery } from './provider-ad
 import { ifSet, partnerFilters, withParams } from './query.js';
 import { byPage, collectPages, parsePage, validRecord } from './paging.js';
 import { countryNameOf, toCountryCode } from './normalize/country.js';
-import { isDateOnly, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { EMPLOYMENT_WORDS, fromVocab, isDateOnly, lossyFields, toDomain, toIsoUtc, toUrl } from './normalize/fields.js';
 import { parseSalaryText } from './normalize/salary.js';
 import { markdownToText } from './normalize/text.js';
 
@@ -26,13 +26,6 @@ const ProviderDPage = z.object({
   meta: z.object({ total: z.number().int() }).optional(),
 });
 
-const EMPLOYMENT = {
-  'full time': 'full_time',
-  'part time': 'part_time',
-  contract: 'contract',
-  internship: 'internship',
-  temporary: 'temporary',
-} as const;
 const SENIORITY = {
   intern: 'intern',
   junior: 'junior',
@@ -93,8 +86,8 @@ export function mapProviderD(raw: unknown, seenAt: string): NormalizedProviderRe
     title: title || item.name.trim(),
     company: { name: item.employer.label.trim(), domain: toDomain(item.employer.domain) },
     location: { ...parsePlace(item.place), remote },
-    employment_type: EMPLOYMENT[vocabKey(item.type) as keyof typeof EMPLOYMENT] ?? null,
-    seniority: SENIORITY[vocabKey(item.seniority) as keyof typeof SENIORITY] ?? null,
+    employment_type: fromVocab(EMPLOYMENT_WORDS, item.type),
+    seniority: fromVocab(SENIORITY, item.seniority),
     job_family: null,
     salary: parseSalaryText(item.pay),
     description: markdownToText(item.body),

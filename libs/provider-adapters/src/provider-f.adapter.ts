@@ -4,7 +4,7 @@ import { postJson, type ProviderAdapter, type ProviderQuery } from './provider-a
 import { ifSet, partnerFilters } from './query.js';
 import { collectPages, parsePage, validRecord } from './paging.js';
 import { toCountryCode } from './normalize/country.js';
-import { lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
+import { EMPLOYMENT_WORDS, fromVocab, lossyFields, toDomain, toIsoUtc, toUrl, vocabKey } from './normalize/fields.js';
 import { parseAmount, toPeriod } from './normalize/salary.js';
 import { htmlToText } from './normalize/text.js';
 
@@ -34,15 +34,7 @@ const ProviderFPage = z.object({
   data: z.object({ postings: z.array(z.unknown()), cursor: z.object({ next: z.string().nullish() }).nullish() }),
 });
 
-const EMPLOYMENT = {
-  permanent: 'full_time',
-  'full time': 'full_time',
-  'part time': 'part_time',
-  freelance: 'contract',
-  contract: 'contract',
-  internship: 'internship',
-  temporary: 'temporary',
-} as const;
+const EMPLOYMENT = { ...EMPLOYMENT_WORDS, permanent: 'full_time', freelance: 'contract' } as const;
 /** Coarse levels: ENTRY covers intern and junior, EXEC director, vp and c_level (the lower is taken). */
 const SENIORITY = { entry: 'junior', mid: 'mid', senior: 'senior', lead: 'lead', exec: 'director' } as const;
 /** The levels that stand for several seniorities: the value taken ranks as lossy. */
@@ -79,8 +71,8 @@ export function mapProviderF(raw: unknown, seenAt: string): NormalizedProviderRe
       country_code: toCountryCode(p.geo?.country),
       remote: p.remote_ok ?? null,
     },
-    employment_type: EMPLOYMENT[vocabKey(p.contract) as keyof typeof EMPLOYMENT] ?? null,
-    seniority: SENIORITY[vocabKey(p.level) as keyof typeof SENIORITY] ?? null,
+    employment_type: fromVocab(EMPLOYMENT, p.contract),
+    seniority: fromVocab(SENIORITY, p.level),
     job_family: null,
     salary:
       comp && period && (min !== null || max !== null)

@@ -59,6 +59,23 @@ export function vocabKey(input: string | null | undefined): string {
     .replace(/[-_\s]+/g, ' ');
 }
 
+/** Our value for a provider's word in its vocabulary (looked up by vocabKey), or null for a word it lacks. */
+export function fromVocab<V extends string>(
+  vocab: Readonly<Record<string, V>>,
+  word: string | null | undefined,
+): V | null {
+  return vocab[vocabKey(word)] ?? null;
+}
+
+/** The employment types as the partners write them; a partner that has more words adds them. */
+export const EMPLOYMENT_WORDS = {
+  'full time': 'full_time',
+  'part time': 'part_time',
+  contract: 'contract',
+  internship: 'internship',
+  temporary: 'temporary',
+} as const;
+
 /**
  * The record's `lossy` marker: the fields whose value the provider's vocabulary could not state
  * exactly (`marks[field]` true), in the contract's field order; nothing when every value is exact.
