@@ -1,60 +1,13 @@
-// Integration test against the real PostgreSQL: canonical jobs as dedupe stores them.
-import { jest } from '@jest/globals';
+// Integration test against the real PostgreSQL: canonical jobs as dedupe stores them (the
+// sightings of known listings: sightings.spec.ts).
 import type { NormalizedProviderRecord } from '@jobs/contracts';
-import { PrismaService, type Prisma } from '@jobs/db';
-import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import { PrismaService } from '@jobs/db';
 import { outboxStub } from '@jobs/outbox/testing';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
+import { db, jobOf, record, repository, useThrowawayRepository } from './canonical-job.repository.spec-helper.js';
 import { toJob, type JobSourceView } from './job-view.js';
 
-const DESCRIPTION =
-  'Northwind is hiring a Platform Engineer in Leeds to run our build and deploy systems. You will own CI pipelines, ' +
-  'observability and the developer platform, working with ' +
-  'product teams every day. We offer a hybrid week and a ' +
-  'learning budget.';
-const POSTED = '2026-11-02T10:00:00.000Z';
-
-let sequence = 0;
-function record(overrides: Partial<NormalizedProviderRecord> = {}): NormalizedProviderRecord {
-  return {
-    provider: 'provider_a',
-    provider_job_id: `A-${sequence++}`,
-    url: null,
-    title: 'Platform Engineer',
-    company: { name: 'Northwind Ltd', domain: 'northwind.example' },
-    location: { city: 'Leeds', region: 'England', country_code: 'GB', remote: false },
-    employment_type: 'full_time',
-    seniority: 'mid',
-    job_family: 'engineering',
-    salary: { min: 55_000, max: 65_000, currency: 'GBP', period: 'year', origin: 'declared' },
-    description: DESCRIPTION,
-    apply_url: 'https://northwind.example/careers/4f21aa',
-    posted_at: POSTED,
-    seen_at: '2026-11-20T12:00:00.000Z',
-    ...overrides,
-  };
-}
-
-let db: ThrowawayDatabase;
-let repository: CanonicalJobRepository;
-
-beforeAll(async () => {
-  db = await throwawayDatabase('dedupe');
-  repository = new CanonicalJobRepository(db.prisma, outboxStub());
-}, 60_000);
-
-afterAll(async () => {
-  await db?.drop();
-});
-
-const jobOf = async (id: string) => toJob((await repository.load([id]))[0]!);
-
-/** A search's merge as dedupe runs it: the answer's rows, then the sightings written. */
-async function mergeAndSight(repo: CanonicalJobRepository, records: readonly NormalizedProviderRecord[]) {
-  const merged = await repo.mergeListings(records);
-  await merged.writeSightings();
-  return merged;
-}
+useThrowawayRepository();
 
 describe('CanonicalJobRepository', () => {
   it(
@@ -88,44 +41,6 @@ describe('CanonicalJobRepository', () => {
       // only the own crawler confirms a job live at its origin
       expect(single.last_verified_at).toBeNull();
       expect(job.last_verified_at).toBe('2026-11-20T14:00:00.000Z');
-    },
-  );
-
-  it(
-    'records sightings of known listings in bulk: last sighting ' +
-      'wins, only the crawler verifies, an unlisted source is ' +
-      'listed again',
-    async () => {
-      const domain = { name: 'Sightings Ltd', domain: 'sightings.example' };
-      const apply = 'https://sightings.example/careers/1';
-      const other = 'https://sightings.example/careers/2';
-      const a = record({ company: domain, apply_url: apply });
-      const own = record({ provider: 'own_index', company: domain, apply_url: apply });
-      const b = record({ provider: 'provider_b', company: domain, apply_url: other, title: 'Data Engineer' });
-      const [ja, , jb] = await repository.mergeBatch([a, own, b]);
-      await db.prisma.jobSource.updateMany({
-        where: { providerJobId: a.provider_job_id },
-        data: { listed: false, unlistedAt: new Date('2026-11-20T12:30:00.000Z') },
-      });
-      // one batch: the crawler sees the first job, then provider_a later (not a verification)
-      await repository.mergeBatch([
-        { ...own, seen_at: '2026-11-21T08:00:00.000Z' },
-        { ...a, seen_at: '2026-11-21T09:00:00.000Z' },
-        { ...b, seen_at: '2026-11-21T07:00:00.000Z' },
-      ]);
-      const first = await jobOf(ja!.jobId);
-      const second = await jobOf(jb!.jobId);
-      expect(first.last_seen_at).toBe('2026-11-21T09:00:00.000Z');
-      expect(first.last_verified_at).toBe('2026-11-21T08:00:00.000Z');
-      expect(second.last_seen_at).toBe('2026-11-21T07:00:00.000Z');
-      expect(second.last_verified_at).toBeNull();
-      const sourceA = await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: a.provider_job_id } });
-      expect(sourceA).toMatchObject({
-        listed: true,
-        unlistedAt: null,
-        lastSeenAt: new Date('2026-11-21T09:00:00.000Z'),
-      });
-      expect(Object.keys(sourceA.fieldHashes as object).length).toBeGreaterThan(0);
     },
   );
 
@@ -195,105 +110,6 @@ describe('CanonicalJobRepository', () => {
         await expect(Promise.all([repository.mergeBatch(up), other.mergeBatch(down)])).resolves.toHaveLength(2);
       }
       expect(await db.prisma.company.count({ where: { domain: { startsWith: 'crossing-' } } })).toBe(30);
-    },
-  );
-
-  it(
-    "a search's rows show its sightings of known listings before " + 'they are written, as the write leaves them',
-    async () => {
-      const listings = [0, 1, 2].map((i) =>
-        record({
-          provider: 'provider_c',
-          provider_job_id: `shown-${i}`,
-          title: `Shown Role ${i}`,
-          apply_url: `https://northwind.example/careers/shown-${i}`,
-          seen_at: '2026-11-20T12:00:00.000Z',
-        }),
-      );
-      const first = await mergeAndSight(repository, listings);
-      const ids = first.rows.map((row) => row.id);
-      // seen again, unchanged; the own crawler confirms the first one; one listing twice, its later sighting first
-      const again = [
-        { ...listings[0]!, seen_at: '2026-11-22T09:00:00.000Z' },
-        { ...listings[1]!, seen_at: '2026-11-22T10:00:00.000Z' },
-        { ...listings[1]!, seen_at: '2026-11-22T08:00:00.000Z' },
-        record({
-          provider: 'own_index',
-          provider_job_id: 'shown-own-0',
-          title: 'Shown Role 0',
-          apply_url: 'https://northwind.example/careers/shown-0',
-          seen_at: '2026-11-20T12:00:00.000Z',
-        }),
-      ];
-      await mergeAndSight(repository, [again[3]!]);
-      const second = await repository.mergeListings(again);
-      // every record met a job the store had: four records merged into existing jobs
-      expect(second.merged).toBe(4);
-      expect(second.outcomes.map((o) => o?.merged)).toEqual([true, true, true, true]);
-      const shown = second.rows.map(toJob);
-      expect(shown.map((j) => j.id)).toEqual(ids.slice(0, 2));
-      expect(shown[0]!.last_seen_at).toBe('2026-11-22T09:00:00.000Z');
-      expect(shown[1]!.last_seen_at).toBe('2026-11-22T10:00:00.000Z');
-      expect(shown[0]!.sources.find((s) => s.provider === 'provider_c')!.last_seen_at).toBe('2026-11-22T09:00:00.000Z');
-      expect(shown[0]!.last_verified_at).toBe('2026-11-20T12:00:00.000Z');
-      // not written yet: the store still holds the first sightings
-      expect((await jobOf(ids[1]!)).last_seen_at).toBe('2026-11-20T12:00:00.000Z');
-      await second.writeSightings();
-      expect((await repository.load(ids.slice(0, 2))).map(toJob)).toEqual(shown);
-      // an older sighting written late moves nothing back
-      await (
-        await repository.mergeListings([{ ...listings[1]!, seen_at: '2026-11-21T00:00:00.000Z' }])
-      ).writeSightings();
-      expect((await jobOf(ids[1]!)).last_seen_at).toBe('2026-11-22T10:00:00.000Z');
-    },
-  );
-
-  it(
-    'two waves sighting the same known listings in opposite ' +
-      'orders both succeed (sightings take their rows in id order)',
-    async () => {
-      const otherPrisma = new PrismaService(db.url, { poolSize: 2 });
-      await otherPrisma.$connect(); // as a service's module init does (and ends its pool on $disconnect)
-      const other = new CanonicalJobRepository(otherPrisma, outboxStub());
-      const listings = Array.from({ length: 400 }, (_, i) =>
-        record({
-          provider: 'provider_e',
-          provider_job_id: `sighted-${i}`,
-          title: `Sighted Role ${i}`,
-          apply_url: `https://northwind.example/careers/sighted-${i}`,
-          description: null,
-        }),
-      );
-      await mergeAndSight(repository, listings);
-      for (let round = 1; round <= 12; round++) {
-        // the same listings unchanged, seen later: sightings only, written by both waves at once
-        const seenAt = new Date(Date.UTC(2026, 10, 21, 0, round)).toISOString();
-        const seen = listings.map((l) => ({ ...l, seen_at: seenAt }));
-        const [up, down] = await Promise.all([
-          mergeAndSight(repository, seen),
-          mergeAndSight(other, [...seen].reverse()),
-        ]);
-        expect(up.merged + down.merged).toBe(2 * listings.length);
-      }
-      const rows = await db.prisma.jobSource.findMany({
-        where: { provider: 'provider_e', providerJobId: { startsWith: 'sighted-' } },
-        select: { lastSeenAt: true },
-      });
-      expect(new Set(rows.map((r) => r.lastSeenAt.toISOString()))).toEqual(new Set(['2026-11-21T00:12:00.000Z']));
-      await otherPrisma.$disconnect();
-      // A small table is planned as a hash join (one lock order whatever the arrays say), so the
-      // race above rarely meets; the store's size gets an index loop in the arrays' order. The rule
-      // itself: the sources and the jobs go in ascending id order, however the wave listed them.
-      const sent = jest.spyOn(db.prisma.direct, '$executeRaw');
-      const later = listings.map((l) => ({ ...l, seen_at: '2026-11-21T01:00:00.000Z' })).reverse();
-      await mergeAndSight(repository, later);
-      const [, sourceIds, , jobs] = sent.mock.calls.at(-1)! as unknown as [unknown, string[], unknown, Prisma.Sql];
-      const jobIds = jobs.values[0] as string[];
-      expect(sourceIds).toHaveLength(400);
-      expect(sourceIds).toEqual([...sourceIds].sort());
-      expect(jobIds).toHaveLength(400);
-      expect(jobIds).toEqual([...jobIds].sort());
-      sent.mockRestore();
     },
   );
 
