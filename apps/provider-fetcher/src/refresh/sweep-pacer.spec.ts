@@ -76,15 +76,24 @@ describe('SweepPacer', () => {
     let now = 0;
     const clock = () => now;
 
-    it('runs one sweep at a time while the sweeps left end by the due time at the recent sweep duration', async () => {
+    /**
+     * A pacer with `places` shared places (one a provider) on the test's clock, whose first round
+     * sweep of provider_d, due at 60 s, took `sweepMs`: the provider's recent sweep duration.
+     */
+    async function afterFirstSweep(places: number, sweepMs: number) {
       now = 0;
-      const pacer = new SweepPacer(3, 1, 4, clock);
-      const { started, round, end } = rounds(pacer);
-      // a first sweep of 1 s gives the provider's duration
-      round('provider_d', 'first', 60_000);
+      const pacer = new SweepPacer(places, 1, 4, clock);
+      const paced = rounds(pacer);
+      paced.round('provider_d', 'first', 60_000);
       await settle();
-      now = 1_000;
-      end('first');
+      now = sweepMs;
+      paced.end('first');
+      return { pacer, ...paced };
+    }
+
+    it('runs one sweep at a time while the sweeps left end by the due time at the recent sweep duration', async () => {
+      // a first sweep of 1 s gives the provider's duration
+      const { pacer, started, round } = await afterFirstSweep(3, 1_000);
       // 10 sweeps of ~1 s due in 59 s: on time one at a time
       for (let i = 0; i < 10; i++) round('provider_d', `d${i}`, 60_000);
       await settle();
@@ -95,13 +104,7 @@ describe('SweepPacer', () => {
     it(
       `runs as many at once as it takes to end by then, up to ` + `${ROUND_SWEEPS_BEHIND}, beyond the shared places`,
       async () => {
-        now = 0;
-        const pacer = new SweepPacer(1, 1, 4, clock);
-        const { started, round, end } = rounds(pacer);
-        round('provider_d', 'first', 60_000);
-        await settle();
-        now = 5_000;
-        end('first');
+        const { pacer, started, round, end } = await afterFirstSweep(1, 5_000);
         // provider_a holds the one shared place
         round('provider_a', 'a1', 60_000);
         await settle();
@@ -131,13 +134,7 @@ describe('SweepPacer', () => {
     it(
       'once behind, runs the rest of its round one at a time at ' + 'least, without waiting for a shared place',
       async () => {
-        now = 0;
-        const pacer = new SweepPacer(1, 1, 4, clock);
-        const { started, round, end } = rounds(pacer);
-        round('provider_d', 'first', 60_000);
-        await settle();
-        now = 5_000;
-        end('first');
+        const { pacer, started, round, end } = await afterFirstSweep(1, 5_000);
         round('provider_a', 'a1');
         await settle();
         // 20 sweeps of ~5 s due in 55 s: behind, three at a time
