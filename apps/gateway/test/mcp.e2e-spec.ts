@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   AccountSchema,
   CompanyProfileSchema,
@@ -13,81 +11,21 @@ import {
   WatchSchema,
 } from '@jobs/contracts';
 import { JobSummaryPageSchema } from '../src/mcp/job-summary.js';
-import {
-  addWorldJob,
-  admin,
-  api,
-  createAccount,
-  eventually,
-  Receiver,
-  stack,
-  uniqueWord,
-  wholeLedger,
-} from './stack.js';
+import { call, connect, rawMcp, text, TOOLS } from './mcp-client.js';
+import { addWorldJob, api, createAccount, eventually, Receiver, uniqueWord, wholeLedger } from './stack.js';
 
 /**
  * The MCP server (`/mcp` on the public port) driven by the official SDK's client over
  * Streamable HTTP with a bearer API key: its tools are the HTTP API's requests, so what they
  * charge is what the ledger shows, and the API's errors come back as tool errors. The sizes of
  * its answers on the wire are measured with plain HTTP and printed as a table (bench/README.md,
- * "MCP answer sizes").
+ * "MCP answer sizes"). Its refusals (API errors, plan rules, rate limits, keys):
+ * mcp-refusals.e2e-spec.ts.
  */
 
 /** What the issue asked for: an agent's context holds the tool list and many searches. */
 const TOOLS_LIST_BUDGET_BYTES = 25 * 1024;
 const SEARCH_10_BUDGET_BYTES = 15 * 1024;
-
-/** One JSON-RPC request to /mcp with plain fetch: the answer's status and its body's exact bytes. */
-async function rawMcp(
-  key: string,
-  method: string,
-  params: Record<string, unknown> = {},
-): Promise<{ status: number; bytes: number; body: { result?: Record<string, unknown> } }> {
-  const response = await fetch(`${stack.baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const buffer = Buffer.from(await response.arrayBuffer());
-  return {
-    status: response.status,
-    bytes: buffer.length,
-    body: JSON.parse(buffer.toString('utf8')) as { result?: Record<string, unknown> },
-  };
-}
-const TOOLS = [
-  'estimate_search',
-  'search_jobs',
-  'get_job',
-  'get_company_profile',
-  'get_account',
-  'create_watch',
-  'list_watches',
-  'delete_watch',
-  'list_events',
-];
-
-async function connect(key: string | undefined): Promise<Client> {
-  const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp`), {
-    requestInit: { headers: key === undefined ? {} : { Authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-function text(result: CallToolResult): string {
-  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-}
 
 describe('the MCP server over Streamable HTTP', () => {
   const receiver = new Receiver();
@@ -286,15 +224,6 @@ describe('the MCP server over Streamable HTTP', () => {
     expect(text(conflict)).toMatch(/^idempotency_conflict \(HTTP 409\): .* \[request_id: req_\w+\]$/);
   });
 
-  it('answers an unknown filter with a tool error that names the API code, the field and the request id', async () => {
-    const result = await call(client, 'search_jobs', { filters: { titel_or: ['engineer'] }, max_credits: 5 });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
-    expect(text(result)).toMatch(
-      /^unknown_filter \(HTTP 400\): .*title_or.* \[param: filters\.titel_or\] \[request_id: req_\w+\]$/,
-    );
-  });
-
   it('creates, lists and deletes a watch for free, and reads the event feed with since', async () => {
     const balance = async () =>
       AccountSchema.parse((await call(client, 'get_account')).structuredContent).credits_remaining;
@@ -348,59 +277,6 @@ describe('the MCP server over Streamable HTTP', () => {
     expect(await balance()).toBe(before);
   });
 
-  it('keeps the plan rules: watches on a starter plan are plan_required', async () => {
-    const starter = await createAccount({ plan: 'starter', credits: 10 });
-    const starterClient = await connect(starter.live_key);
-    try {
-      const result = await call(starterClient, 'create_watch', {
-        type: 'company',
-        domain: 'example.com',
-        webhook_url: receiver.endpoint(),
-      });
-      expect(result.isError).toBe(true);
-      expect(text(result)).toMatch(
-        /^plan_required \(HTTP 403\): .*\[required_plan: pro\] \[upgrade_url: https?:\/\/\S+\] \[request_id: req_\w+\]$/,
-      );
-    } finally {
-      await starterClient.close();
-    }
-  });
-
-  it(
-    "keeps the account's rate limit: past it, a tool call is a " +
-      'rate_limited tool error with its wait, runs nothing and ' +
-      'charges nothing',
-    async () => {
-      const limited = await createAccount({ plan: 'pro', credits: 50, rate_limit: { limit: 3, window_seconds: 60 } });
-      const limitedClient = await connect(limited.live_key);
-      try {
-        // the session's own MCP requests (initialize, tools/list) are not API requests: three tool calls fit
-        await limitedClient.listTools();
-        for (let i = 0; i < 3; i++) expect((await call(limitedClient, 'get_account')).isError).toBeFalsy();
-        const refused = await call(limitedClient, 'search_jobs', {
-          filters: { title_or: [word] },
-          waterfall: { providers },
-          max_credits: 5,
-        });
-        expect(refused.isError).toBe(true);
-        expect(refused.structuredContent).toBeUndefined();
-        const line = text(refused);
-        expect(line).toMatch(/^rate_limited \(HTTP 429\): .* \[retry_after_seconds: \d+\] \[request_id: req_\w+\]$/);
-        const wait = Number(/retry_after_seconds: (\d+)/.exec(line)![1]);
-        expect(wait).toBeGreaterThanOrEqual(1);
-        expect(wait).toBeLessThanOrEqual(60);
-      } finally {
-        await limitedClient.close();
-      }
-      // nothing ran: the account is limited now, so its balance is read through the admin API (a
-      // top-up of 1 answers it), after the time a search would take: the untouched 50 plus 1
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(
-        (await admin('POST', `/accounts/${limited.account_id}/credits`, { amount: 1 }))!['credits_remaining'],
-      ).toBe(51);
-    },
-  );
-
   it('never charges a test key', async () => {
     const testClient = await connect(account.test_key);
     try {
@@ -412,52 +288,5 @@ describe('the MCP server over Streamable HTTP', () => {
     } finally {
       await testClient.close();
     }
-  });
-
-  it('refuses a missing, malformed or revoked key with 401 and WWW-Authenticate: Bearer', async () => {
-    await expect(connect(undefined)).rejects.toMatchObject({ code: 401 });
-    await expect(connect('svc_live_notakey')).rejects.toBeInstanceOf(StreamableHTTPError);
-
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-    };
-    const post = (headers: Record<string, string>) =>
-      fetch(`${stack.baseUrl}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        body: JSON.stringify(initialize),
-      });
-    const missing = await post({});
-    expect(missing.status).toBe(401);
-    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+"$/);
-    expect(await missing.json()).toMatchObject({
-      error: { code: 'unauthorized', request_id: missing.headers.get('x-request-id') },
-    });
-
-    const revokedKey = (await createAccount({ plan: 'pro', credits: 1 })).live_key;
-    expect((await post({ authorization: `Bearer ${revokedKey}` })).status).toBe(200);
-    const revoke = await fetch(`${stack.adminUrl}/admin/keys/${revokedKey}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${stack.adminToken}` },
-    });
-    expect(revoke.status).toBeLessThan(300);
-    await eventually(
-      async () => ((await post({ authorization: `Bearer ${revokedKey}` })).status === 401 ? true : undefined),
-      5_000,
-      'the revoked key refused',
-    );
-    const revoked = await post({ authorization: `Bearer ${revokedKey}` });
-    expect(revoked.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+", error="invalid_token"/);
-
-    // GET (server stream) and DELETE (session end) do not exist on a stateless server, keyed or not
-    const stream = await fetch(`${stack.baseUrl}/mcp`, {
-      headers: { authorization: `Bearer ${account.live_key}`, accept: 'text/event-stream' },
-    });
-    expect(stream.status).toBe(405);
-    expect(stream.headers.get('allow')).toBe('POST');
-    expect((await fetch(`${stack.baseUrl}/mcp`, { method: 'DELETE' })).status).toBe(401);
   });
 });

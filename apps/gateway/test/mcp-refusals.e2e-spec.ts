@@ -1,0 +1,132 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { call, connect, text } from './mcp-client.js';
+import { admin, createAccount, eventually, Receiver, stack, uniqueWord } from './stack.js';
+
+/** The MCP server's refusals: the API's errors as tool errors, its plan rules, rate limits and keys. */
+describe('the MCP server over Streamable HTTP: refusals', () => {
+  const receiver = new Receiver();
+  let account: { account_id: string; live_key: string; test_key: string };
+  let client: Client;
+  const word = uniqueWord();
+  const providers = ['provider_a'];
+
+  beforeAll(async () => {
+    await receiver.start();
+    account = await createAccount({ plan: 'pro', credits: 100 });
+    client = await connect(account.live_key);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await receiver.stop();
+  });
+
+  it('answers an unknown filter with a tool error that names the API code, the field and the request id', async () => {
+    const result = await call(client, 'search_jobs', { filters: { titel_or: ['engineer'] }, max_credits: 5 });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(text(result)).toMatch(
+      /^unknown_filter \(HTTP 400\): .*title_or.* \[param: filters\.titel_or\] \[request_id: req_\w+\]$/,
+    );
+  });
+
+  it('keeps the plan rules: watches on a starter plan are plan_required', async () => {
+    const starter = await createAccount({ plan: 'starter', credits: 10 });
+    const starterClient = await connect(starter.live_key);
+    try {
+      const result = await call(starterClient, 'create_watch', {
+        type: 'company',
+        domain: 'example.com',
+        webhook_url: receiver.endpoint(),
+      });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toMatch(
+        /^plan_required \(HTTP 403\): .*\[required_plan: pro\] \[upgrade_url: https?:\/\/\S+\] \[request_id: req_\w+\]$/,
+      );
+    } finally {
+      await starterClient.close();
+    }
+  });
+
+  it(
+    "keeps the account's rate limit: past it, a tool call is a " +
+      'rate_limited tool error with its wait, runs nothing and ' +
+      'charges nothing',
+    async () => {
+      const limited = await createAccount({ plan: 'pro', credits: 50, rate_limit: { limit: 3, window_seconds: 60 } });
+      const limitedClient = await connect(limited.live_key);
+      try {
+        // the session's own MCP requests (initialize, tools/list) are not API requests: three tool calls fit
+        await limitedClient.listTools();
+        for (let i = 0; i < 3; i++) expect((await call(limitedClient, 'get_account')).isError).toBeFalsy();
+        const refused = await call(limitedClient, 'search_jobs', {
+          filters: { title_or: [word] },
+          waterfall: { providers },
+          max_credits: 5,
+        });
+        expect(refused.isError).toBe(true);
+        expect(refused.structuredContent).toBeUndefined();
+        const line = text(refused);
+        expect(line).toMatch(/^rate_limited \(HTTP 429\): .* \[retry_after_seconds: \d+\] \[request_id: req_\w+\]$/);
+        const wait = Number(/retry_after_seconds: (\d+)/.exec(line)![1]);
+        expect(wait).toBeGreaterThanOrEqual(1);
+        expect(wait).toBeLessThanOrEqual(60);
+      } finally {
+        await limitedClient.close();
+      }
+      // nothing ran: the account is limited now, so its balance is read through the admin API (a
+      // top-up of 1 answers it), after the time a search would take: the untouched 50 plus 1
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(
+        (await admin('POST', `/accounts/${limited.account_id}/credits`, { amount: 1 }))!['credits_remaining'],
+      ).toBe(51);
+    },
+  );
+
+  it('refuses a missing, malformed or revoked key with 401 and WWW-Authenticate: Bearer', async () => {
+    await expect(connect(undefined)).rejects.toMatchObject({ code: 401 });
+    await expect(connect('svc_live_notakey')).rejects.toBeInstanceOf(StreamableHTTPError);
+
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${stack.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+      });
+    const missing = await post({});
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+"$/);
+    expect(await missing.json()).toMatchObject({
+      error: { code: 'unauthorized', request_id: missing.headers.get('x-request-id') },
+    });
+
+    const revokedKey = (await createAccount({ plan: 'pro', credits: 1 })).live_key;
+    expect((await post({ authorization: `Bearer ${revokedKey}` })).status).toBe(200);
+    const revoke = await fetch(`${stack.adminUrl}/admin/keys/${revokedKey}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
+    expect(revoke.status).toBeLessThan(300);
+    await eventually(
+      async () => ((await post({ authorization: `Bearer ${revokedKey}` })).status === 401 ? true : undefined),
+      5_000,
+      'the revoked key refused',
+    );
+    const revoked = await post({ authorization: `Bearer ${revokedKey}` });
+    expect(revoked.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+", error="invalid_token"/);
+
+    // GET (server stream) and DELETE (session end) do not exist on a stateless server, keyed or not
+    const stream = await fetch(`${stack.baseUrl}/mcp`, {
+      headers: { authorization: `Bearer ${account.live_key}`, accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(405);
+    expect(stream.headers.get('allow')).toBe('POST');
+    expect((await fetch(`${stack.baseUrl}/mcp`, { method: 'DELETE' })).status).toBe(401);
+  });
+});
