@@ -5,8 +5,9 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
+import pg from 'pg';
 import { Topics, type Event, type EventEmitted } from '@jobs/contracts';
-import { admin, stack } from '@jobs/e2e-support';
+import { admin, createAccount, stack, type Receiver } from '@jobs/e2e-support';
 
 // The receiver and the polling helper live in @jobs/e2e-support (the replica scenario uses them too).
 export { eventually, Receiver, type Arrival, type Behaviour } from '@jobs/e2e-support';
@@ -83,6 +84,28 @@ export class EventPublisher {
   async stop(): Promise<void> {
     await this.producer.disconnect();
   }
+}
+
+/** What a delivery spec works with beside its receiver and publisher: the stack's database and a Pro account. */
+export interface DeliveryWorld {
+  db: pg.Client;
+  account: { account_id: string; live_key: string; test_key: string };
+}
+
+/** Starts the receiver and the publisher, connects to the stack's database (DATABASE_URL), makes the account. */
+export async function startDeliveries(receiver: Receiver, publisher: EventPublisher): Promise<DeliveryWorld> {
+  await receiver.start();
+  await publisher.start();
+  const db = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
+  await db.connect();
+  const account = await createAccount({ plan: 'pro', credits: 10 });
+  return { db, account };
+}
+
+export async function stopDeliveries(receiver: Receiver, publisher: EventPublisher, db: pg.Client): Promise<void> {
+  await publisher.stop();
+  await receiver.stop();
+  await db.end();
 }
 
 /** The endpoint's signing secret from the admin API (operator.md). */

@@ -1,15 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { EventListResponseSchema, ErrorEnvelopeSchema, WebhookReplayResponseSchema, type Event } from '@jobs/contracts';
-import {
-  ancestry,
-  api,
-  createAccount,
-  killService,
-  OtlpReceiver,
-  servicePid,
-  waitForStackReady,
-} from '@jobs/e2e-support';
+import type pg from 'pg';
+import type { Event } from '@jobs/contracts';
+import { ancestry, killService, OtlpReceiver, servicePid, waitForStackReady } from '@jobs/e2e-support';
 import {
   EventPublisher,
   eventually,
@@ -18,40 +10,34 @@ import {
   receiverVerifies,
   SCHEDULE_MS,
   secretOf,
-  sleep,
+  startDeliveries,
+  stopDeliveries,
+  type DeliveryWorld,
 } from './webhook-kit.js';
 
 /**
  * Webhook deliveries end to end: events published on `event.emitted` (as the watch matcher,
  * billing and the orchestrator do) reach a real receiver, signed, retried on the scaled schedule,
- * durably across a dispatcher crash, without a slow endpoint holding the others; replays and the
- * feed over the public API.
+ * durably across a dispatcher crash, without a slow endpoint holding the others. Replays:
+ * webhook-replay.e2e-spec.ts; the feed over the public API: event-feed.e2e-spec.ts.
  */
 describe('webhook deliveries', () => {
   const receiver = new Receiver();
   const publisher = new EventPublisher();
   let db: pg.Client;
-  let account: { account_id: string; live_key: string; test_key: string };
+  let account: DeliveryWorld['account'];
   /** An endpoint that always fails, started first: its whole schedule (~86 s) runs beside the other tests. */
   let doomed: { url: string; event: Event; publishedAt: number };
 
   beforeAll(async () => {
-    await receiver.start();
-    await publisher.start();
-    db = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
-    await db.connect();
-    account = await createAccount({ plan: 'pro', credits: 10 });
+    ({ db, account } = await startDeliveries(receiver, publisher));
     const url = receiver.endpoint(() => 500);
     const event = makeEvent();
     doomed = { url, event, publishedAt: Date.now() };
     await publisher.publish(account.account_id, [event], url);
   });
 
-  afterAll(async () => {
-    await publisher.stop();
-    await receiver.stop();
-    await db.end();
-  });
+  afterAll(() => stopDeliveries(receiver, publisher, db));
 
   const attemptsOf = async (eventId: string) =>
     (
@@ -255,81 +241,6 @@ describe('webhook deliveries', () => {
   );
 
   it(
-    'replays an event: 202 queued, same id and bytes with a fresh ' +
-      'signature, never a second replay for one Idempotency-Key; ' +
-      '404 unknown, 400 malformed or feed-only',
-    async () => {
-      const url = receiver.endpoint();
-      const event = makeEvent('job.closed');
-      await publisher.publish(account.account_id, [event], url);
-      const [first] = await receiver.waitFor(url, 1);
-      await sleep(1100); // a later second, so the replay's signature timestamp differs
-
-      const replay = await api('/v1/webhooks/replay', {
-        key: account.live_key,
-        body: { event_id: event.id },
-        headers: { 'Idempotency-Key': `replay-${event.id}` },
-      });
-      expect(replay.status).toBe(202);
-      expect(WebhookReplayResponseSchema.parse(replay.body)).toEqual({ event_id: event.id, status: 'queued' });
-      const [, again] = await receiver.waitFor(url, 2);
-      expect(again!.raw).toBe(first!.raw);
-      const secret = await secretOf(account.account_id, url);
-      const signed = receiverVerifies(again!.headers['service-signature'], secret, again!.raw);
-      expect(signed.ok).toBe(true);
-      expect(signed.t).toBeGreaterThan(receiverVerifies(first!.headers['service-signature'], secret, first!.raw).t);
-
-      const retried = await api('/v1/webhooks/replay', {
-        key: account.live_key,
-        body: { event_id: event.id },
-        headers: { 'Idempotency-Key': `replay-${event.id}` },
-      });
-      expect(retried.status).toBe(202);
-      expect(retried.headers.get('idempotent-replayed')).toBe('true');
-      const replays = await db.query(
-        `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN ` +
-          `webhook_events e ON e.position = d.event_position WHERE ` +
-          `e.event_id = $1 AND d.kind = 'replay'`,
-        [event.id],
-      );
-      expect(replays.rows[0].n).toBe(1);
-
-      const unknown = await api('/v1/webhooks/replay', {
-        key: account.live_key,
-        body: { event_id: 'evt_doesnotexist' },
-      });
-      expect(unknown.status).toBe(404);
-      expect(ErrorEnvelopeSchema.parse(unknown.body).error.code).toBe('not_found');
-      const malformed = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: 'job_123' } });
-      expect(malformed.status).toBe(400);
-      expect(ErrorEnvelopeSchema.parse(malformed.body).error).toMatchObject({
-        code: 'invalid_request',
-        param: 'event_id',
-      });
-      const other = await createAccount({ plan: 'pro', credits: 1 });
-      const foreign = await api('/v1/webhooks/replay', { key: other.live_key, body: { event_id: event.id } });
-      expect(foreign.status).toBe(404);
-
-      const feedOnly = makeEvent();
-      await publisher.publish(account.account_id, [feedOnly], null);
-      await eventually(
-        async () =>
-          (await db.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [feedOnly.id])).rowCount
-            ? true
-            : undefined,
-        15_000,
-        'the feed-only event',
-      );
-      const noEndpoint = await api('/v1/webhooks/replay', { key: account.live_key, body: { event_id: feedOnly.id } });
-      expect(noEndpoint.status).toBe(400);
-      expect(ErrorEnvelopeSchema.parse(noEndpoint.body).error).toMatchObject({
-        code: 'invalid_request',
-        param: 'event_id',
-      });
-    },
-  );
-
-  it(
     'gives up after the seventh retry, 24 h (scaled) after the ' + 'first failure: 8 attempts in all, each on its slot',
     async () => {
       const arrivals = await receiver.waitFor(doomed.url, 8, 180_000);
@@ -344,115 +255,6 @@ describe('webhook deliveries', () => {
       );
       expect(attempts.every((a) => a.status === 'failed' && a.status_code === 500)).toBe(true);
       expect(receiver.at(doomed.url)).toHaveLength(8);
-    },
-  );
-});
-
-describe('the event feed', () => {
-  const publisher = new EventPublisher();
-  beforeAll(() => publisher.start());
-  afterAll(() => publisher.stop());
-
-  const feed = (key: string, query = '') => api(`/v1/events${query}`, { key });
-  const ids = (body: unknown) => EventListResponseSchema.parse(body).data.map((e) => e.id);
-
-  it(
-    'pages oldest first with since and limit, no gap and no ' +
-      'repeat, resumes from the last cursor, and never shows ' +
-      'another account',
-    async () => {
-      const a = await createAccount({ plan: 'pro', credits: 1 });
-      const b = await createAccount({ plan: 'pro', credits: 1 });
-      const empty = await feed(a.live_key);
-      expect(empty.status).toBe(200);
-      expect(empty.body).toEqual({ data: [], next_cursor: null });
-
-      const aEvents = Array.from({ length: 7 }, (_, i) => makeEvent(i % 2 ? 'job.closed' : 'search.completed'));
-      const bEvents = [makeEvent(), makeEvent()];
-      await publisher.publish(a.account_id, aEvents, null);
-      await publisher.publish(b.account_id, bEvents, null);
-      const whole = await eventually(
-        async () => {
-          const page = await feed(a.live_key);
-          return ids(page.body).length === 7 ? page : undefined;
-        },
-        20_000,
-        "account A's 7 events in its feed",
-      );
-      expect(ids(whole.body)).toEqual(aEvents.map((e) => e.id));
-      expect(EventListResponseSchema.parse(whole.body).data[1]).toEqual(aEvents[1]);
-
-      const pages: string[][] = [];
-      let cursor: string | null = null;
-      let last: string | null = null;
-      for (let guard = 0; guard < 10; guard++) {
-        const page = await feed(a.live_key, `?limit=3${cursor ? `&since=${cursor}` : ''}`);
-        expect(page.status).toBe(200);
-        const parsed = EventListResponseSchema.parse(page.body);
-        if (parsed.data.length === 0) {
-          expect(parsed.next_cursor).toBeNull();
-          break;
-        }
-        pages.push(parsed.data.map((e) => e.id));
-        expect(parsed.next_cursor).not.toBeNull();
-        cursor = parsed.next_cursor;
-        last = cursor;
-      }
-      expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
-      expect(pages.flat()).toEqual(aEvents.map((e) => e.id));
-
-      // Read to its end, the feed still continues from the last cursor: exactly the newer events.
-      const later = [makeEvent(), makeEvent('job.closed')];
-      await publisher.publish(a.account_id, later, null);
-      const resumed = await eventually(
-        async () => {
-          const page = await feed(a.live_key, `?since=${last}`);
-          return ids(page.body).length === 2 ? page : undefined;
-        },
-        20_000,
-        'the two newer events after the stored cursor',
-      );
-      expect(ids(resumed.body)).toEqual(later.map((e) => e.id));
-
-      const bFeed = await eventually(
-        async () => {
-          const page = await feed(b.live_key);
-          return ids(page.body).length === 2 ? page : undefined;
-        },
-        20_000,
-        "account B's events",
-      );
-      expect(ids(bFeed.body)).toEqual(bEvents.map((e) => e.id));
-      const aAll = ids((await feed(a.live_key)).body);
-      for (const event of bEvents) expect(aAll).not.toContain(event.id);
-
-      // Cursors are signed and bound to the account.
-      const bCursor = EventListResponseSchema.parse(bFeed.body).next_cursor!;
-      for (const since of [
-        bCursor,
-        `${last!.slice(0, -3)}${last!.endsWith('AAA') ? 'BBB' : 'AAA'}`,
-        'cur_forged',
-        'garbage',
-      ]) {
-        const refused = await feed(a.live_key, `?since=${encodeURIComponent(since)}`);
-        expect(refused.status).toBe(400);
-        expect(ErrorEnvelopeSchema.parse(refused.body).error).toMatchObject({
-          code: 'invalid_request',
-          param: 'since',
-        });
-      }
-      for (const limit of ['0', '101', 'x']) {
-        const refused = await feed(a.live_key, `?limit=${limit}`);
-        expect(refused.status).toBe(400);
-        expect(ErrorEnvelopeSchema.parse(refused.body).error).toMatchObject({
-          code: 'invalid_request',
-          param: 'limit',
-        });
-      }
-      // A test key sees an empty feed; reading the feed is free.
-      expect((await feed(a.test_key)).body).toEqual({ data: [], next_cursor: null });
-      const account = await api('/v1/account', { key: a.live_key });
-      expect(account.body!['credits_remaining']).toBe(1);
     },
   );
 });
