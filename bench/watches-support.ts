@@ -1,39 +1,12 @@
 // What bench/watches.ts uses beside its run: the simulated market's companies, the benchmark's
-// accounts and the events their receivers got, watch creation, search columns, the refresh chain's lag.
+// accounts and the events their receivers got, watch creation, the refresh chain's lag.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
 import { Topics, WatchSchema, type Event, type Watch } from '@jobs/contracts';
-import { api, type ProviderSlug, type Receiver } from '@jobs/e2e-support';
+import { api, type Receiver } from '@jobs/e2e-support';
 import type { LagProbe } from './kafka-lag.js';
-import { machineBetween, snapshot, usageBetween, type Snapshot, type StackLocation } from './proc-cpu.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Providers listing the new openings of the latency rounds, in turn. */
-export const PROVIDER_MIXES: ProviderSlug[][] = [
-  ['own_index', 'provider_a'],
-  ['provider_b'],
-  ['own_index'],
-  ['provider_c', 'provider_e'],
-  ['provider_d'],
-  ['provider_a', 'provider_f'],
-];
-
-/** A latency round's new opening at a watched company, and when its `job.opened` arrived. */
-export interface LatencySample {
-  round: number;
-  domain: string;
-  providers: ProviderSlug[];
-  keyword: string;
-  watchId: string;
-  refreshAt: number;
-  /**
-   * ms from the refresh call to the job.opened delivery, also when it came after the timeout (late); undefined if never
-   * seen.
-   */
-  arrivedMs?: number;
-}
 
 /** The checked-out commit, or ? outside a git checkout. */
 export function gitCommit(): string {
@@ -184,68 +157,4 @@ export async function createWatch(account: BenchAccount, domain: string): Promis
     await sleep(1000);
   }
   throw new Error(`POST /v1/watches for ${domain} failed: ${last}`);
-}
-
-export interface SearchColumn {
-  latencies: number[];
-  errors: number;
-  /** The stack's CPU (cores) while the searches ran. */
-  stackCores: number;
-}
-
-/** The searches of several columns as one. */
-export function joinColumns(columns: readonly SearchColumn[]): SearchColumn {
-  return {
-    latencies: columns.flatMap((c) => c.latencies).sort((a, b) => a - b),
-    errors: columns.reduce((n, c) => n + c.errors, 0),
-    stackCores: columns.reduce((n, c) => n + c.stackCores, 0) / Math.max(1, columns.length),
-  };
-}
-
-/** A stretch of the run between two samples. */
-export interface Phase {
-  name: string;
-  from: Snapshot;
-  to: Snapshot;
-}
-
-/**
- * Every CPU sample of the run, every 5 s and at each phase boundary, in time order; each also a JSON line of `file`.
- */
-export class CpuTimeline {
-  private readonly samples: Snapshot[] = [];
-
-  constructor(
-    private readonly location: StackLocation,
-    private readonly file: string | undefined,
-  ) {}
-
-  sample(): Snapshot {
-    const s = snapshot(this.location);
-    this.samples.push(s);
-    if (this.file && this.samples.length > 1) {
-      const previous = this.samples[this.samples.length - 2]!;
-      const wall = (s.at - previous.at) / 1000;
-      const cores = Object.fromEntries(
-        [...usageBetween(previous, s)].map(([label, u]) => [label, +(u.seconds / wall).toFixed(3)]),
-      );
-      appendFileSync(
-        this.file,
-        `${JSON.stringify({ t: new Date(s.at).toISOString(), machine: +(machineBetween(previous, s).busySeconds / wall).toFixed(3), ...cores })}\n`,
-      );
-    }
-    return s;
-  }
-
-  /** The highest 5-s share of one core of each group within a phase. */
-  peaks(p: Phase): Map<string, number> {
-    const peak = new Map<string, number>();
-    for (let i = this.samples.indexOf(p.from); i < this.samples.indexOf(p.to); i++) {
-      const wall = (this.samples[i + 1]!.at - this.samples[i]!.at) / 1000;
-      if (wall < 1) continue;
-      for (const [label, u] of usageBetween(this.samples[i]!, this.samples[i + 1]!))
-        peak.set(label, Math.max(peak.get(label) ?? 0, u.seconds / wall));
-    }
-    return peak;
-  }
 }
