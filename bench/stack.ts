@@ -73,3 +73,11 @@ export async function vacuumIfAutovacuumIsOff(databaseUrl: string | undefined): 
     await db.end();
   }
 }
+
+/** The median (nearest rank, rounding down) of values in any order; 0 when empty. */
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
