@@ -9,7 +9,14 @@
  *   BENCH_LIMIT=2000 BASE_URL=http://127.0.0.1:26080 ADMIN_URL=http://127.0.0.1:26081 npm run bench -- async
  */
 import { resolve } from 'node:path';
-import { GROUP, machineBetween, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
+import {
+  machineBetween,
+  SEARCH_PATH_COLUMNS,
+  SHORT_COLUMN_NAMES,
+  snapshot,
+  stackOf,
+  usageBetween,
+} from './proc-cpu.js';
 import { baseUrl, createBenchAccount } from './stack.js';
 
 const limit = Number(process.env['BENCH_LIMIT'] ?? 10_000);
@@ -38,31 +45,14 @@ type Json = Record<string, unknown>;
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const location = (() => {
   try {
-    const env = processEnv(servicePids(pidsFile)['dedupe']!);
-    return stackLocation(pidsFile, env['DATABASE_URL'], env['REDIS_URL']);
+    return stackOf(pidsFile, 'dedupe').location;
   } catch {
     return undefined;
   }
 })();
-const CPU_COLUMNS = [
-  'gateway',
-  'search-orchestrator',
-  'provider-fetcher',
-  'dedupe',
-  'billing',
-  'webhook-dispatcher',
-  GROUP.kafka,
-  GROUP.pgBackends,
-  'provider-sim',
-] as const;
-const SHORT: Record<string, string> = {
-  'search-orchestrator': 'orchestrator',
-  'provider-fetcher': 'fetcher',
-  'webhook-dispatcher': 'dispatcher',
-  [GROUP.kafka]: 'Kafka',
-  [GROUP.pgBackends]: 'PostgreSQL',
-  'provider-sim': 'simulator',
-};
+/** The stack's processes, then the simulated partners (apart from the stack's total). */
+const CPU_COLUMNS = [...SEARCH_PATH_COLUMNS, 'provider-sim'] as const;
+const SHORT = SHORT_COLUMN_NAMES;
 
 async function call(
   url: string,

@@ -99,6 +99,12 @@ export function stackLocation(
   };
 }
 
+/** One service of the stack of a pids file: its environment, and where the stack is by it (its database, its Redis). */
+export function stackOf(pidsFile: string, service: string): { env: Record<string, string>; location: StackLocation } {
+  const env = processEnv(servicePids(pidsFile)[service]!);
+  return { env, location: stackLocation(pidsFile, env['DATABASE_URL'], env['REDIS_URL']) };
+}
+
 /** The services' ids and pids now (name -> pid), e.g. `{"provider-sim": 123, "billing": 124, ...}`. */
 export function servicePids(pidsFile: string): Record<string, number> {
   const text = readText(pidsFile);
@@ -118,6 +124,29 @@ export const GROUP = {
   redis: 'redis-server (shared)',
   bench: 'this benchmark process',
 } as const;
+
+/** The stack's services (the simulated partners apart), in the order of the benchmarks' CPU tables. */
+export const STACK_SERVICES = [
+  'gateway',
+  'search-orchestrator',
+  'provider-fetcher',
+  'dedupe',
+  'billing',
+  'webhook-dispatcher',
+] as const;
+
+/** The stack's processes a search runs through: its services, its Kafka broker, its database's backends. */
+export const SEARCH_PATH_COLUMNS = [...STACK_SERVICES, GROUP.kafka, GROUP.pgBackends] as const;
+
+/** The short names of processes and groups as a CPU table's column heads. */
+export const SHORT_COLUMN_NAMES: Record<string, string> = {
+  'search-orchestrator': 'orchestrator',
+  'provider-fetcher': 'fetcher',
+  'webhook-dispatcher': 'dispatcher',
+  [GROUP.kafka]: 'Kafka',
+  [GROUP.pgBackends]: 'PostgreSQL',
+  'provider-sim': 'simulator',
+};
 
 interface PidReading {
   ticks: number;

@@ -12,15 +12,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { admin, refreshPass } from '@jobs/e2e-support';
-import { GROUP, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
+import { GROUP, snapshot, stackOf, usageBetween } from './proc-cpu.js';
 
 const { values } = parseArgs({ options: { passes: { type: 'string', default: '5' } } });
 const passes = Number(values.passes);
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
-const services = servicePids(pidsFile);
-const dedupeEnv = processEnv(services['dedupe']!);
+const { env: dedupeEnv, location } = stackOf(pidsFile, 'dedupe');
 const intervalMs = Number(dedupeEnv['REFRESH_INTERVAL_MS'] ?? 60_000);
-const location = stackLocation(pidsFile, dedupeEnv['DATABASE_URL'], dedupeEnv['REDIS_URL']);
 
 const COLUMNS = [
   'dedupe',

@@ -39,7 +39,7 @@ import { providersForPlan } from '@jobs/plans';
 import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
 import { FILTER_SETS } from './filter-sets.js';
-import { GROUP, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
+import { GROUP, SEARCH_PATH_COLUMNS, SHORT_COLUMN_NAMES, snapshot, stackOf, usageBetween } from './proc-cpu.js';
 import { baseUrl, createBenchAccount, ownerDatabaseUrl, percentile, vacuumIfAutovacuumIsOff } from './stack.js';
 
 const simUrl = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
@@ -49,27 +49,10 @@ const levels = (process.env['BENCH_CONCURRENCY'] ?? '1,16,64').split(',').map(Nu
 /** `max_coverage` asks every provider of the plan at once; `default` sends no strategy (cheapest first). */
 const strategies = (process.env['BENCH_STRATEGIES'] ?? 'max_coverage,default').split(',');
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
-const services = servicePids(pidsFile);
-const dedupeEnv = processEnv(services['dedupe']!);
-const location = stackLocation(pidsFile, dedupeEnv['DATABASE_URL'], dedupeEnv['REDIS_URL']);
+const { env: dedupeEnv, location } = stackOf(pidsFile, 'dedupe');
 /** The stack's processes in the CPU table (the simulated partners apart: they stand for the outside world). */
-const CPU_COLUMNS = [
-  'gateway',
-  'search-orchestrator',
-  'provider-fetcher',
-  'dedupe',
-  'billing',
-  'webhook-dispatcher',
-  GROUP.kafka,
-  GROUP.pgBackends,
-] as const;
-const SHORT: Record<string, string> = {
-  'search-orchestrator': 'orchestrator',
-  'provider-fetcher': 'fetcher',
-  'webhook-dispatcher': 'dispatcher',
-  [GROUP.kafka]: 'Kafka',
-  [GROUP.pgBackends]: 'PostgreSQL',
-};
+const CPU_COLUMNS = SEARCH_PATH_COLUMNS;
+const SHORT = SHORT_COLUMN_NAMES;
 
 const bodyOf = (i: number, strategy: string) => ({
   filters: FILTER_SETS[i % FILTER_SETS.length]!,

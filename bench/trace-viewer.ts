@@ -23,7 +23,16 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { GROUP, processCpuMs, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
+import {
+  GROUP,
+  processCpuMs,
+  processEnv,
+  servicePids,
+  snapshot,
+  STACK_SERVICES,
+  stackLocation,
+  usageBetween,
+} from './proc-cpu.js';
 import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
 const idleSeconds = Number(process.env['BENCH_IDLE_SECONDS'] ?? 30);
@@ -68,15 +77,7 @@ async function viewerSpans(): Promise<number | undefined> {
 }
 const viewerMs = () => (viewerPid === undefined ? 0 : processCpuMs(viewerPid)!);
 
-const SERVICES = [
-  'gateway',
-  'search-orchestrator',
-  'provider-fetcher',
-  'dedupe',
-  'billing',
-  'webhook-dispatcher',
-  'provider-sim',
-];
+const SERVICES = [...STACK_SERVICES, 'provider-sim'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- idle
