@@ -132,6 +132,12 @@ const line = (name: string, r: LoadResult) =>
 const rps = (r: LoadResult) => r.requests / r.seconds;
 const gRps = rps(gateway);
 const pRps = rps(plain);
+const byRound = gatewayRounds
+  .map((g, i) => {
+    const bare = rps(bareRounds[i]!);
+    return `${rps(g).toFixed(0)} / ${bare.toFixed(0)} (${((100 * rps(g)) / bare).toFixed(0)} %)`;
+  })
+  .join(', ');
 process.stdout.write(
   [
     `GET /v1/account, concurrency ${concurrency}, ${rounds} ` +
@@ -144,8 +150,7 @@ process.stdout.write(
     line('gateway (Fastify + Nest, API key lookup, PostgreSQL account read)', gateway),
     line('bare node:http, same JSON', plain),
     '',
-    `by round, gateway / bare requests/s: ` +
-      `${gatewayRounds.map((g, i) => `${rps(g).toFixed(0)} / ${rps(bareRounds[i]!).toFixed(0)} (${((100 * rps(g)) / rps(bareRounds[i]!)).toFixed(0)} %)`).join(', ')}`,
+    `by round, gateway / bare requests/s: ${byRound}`,
     '',
     `gateway overhead, rounds pooled: ` +
       `${(pRps / gRps).toFixed(1)}x the bare server's time per ` +

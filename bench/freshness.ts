@@ -97,12 +97,12 @@ if (!skipFill && store.openJobs < targetJobs) {
   store = await storeCounts(db);
 }
 const fillSeconds = (performance.now() - fillStarted) / 1000;
+const sourcesByProvider = Object.entries(store.sourcesByProvider)
+  .map(([p, n]) => `${p} ${int(n)}`)
+  .join(', ');
 log(
-  `store: ${int(store.openJobs)} open jobs (${int(store.allJobs)} in all), ${int(store.sources)} sources (${Object.entries(
-    store.sourcesByProvider,
-  )
-    .map(([p, n]) => `${p} ${int(n)}`)
-    .join(', ')})`,
+  `store: ${int(store.openJobs)} open jobs (${int(store.allJobs)} in all), ` +
+    `${int(store.sources)} sources (${sourcesByProvider})`,
 );
 if (store.openJobs < targetJobs)
   log(
@@ -134,10 +134,13 @@ async function ages(): Promise<Map<string, Ages>> {
     p99_s: number;
     max_by_company_s: number | null;
   }>(`
-    SELECT s.provider::text AS provider, count(*)::int AS listed, (count(*) FILTER (WHERE c.domain IS NULL))::int AS by_id,
+    SELECT s.provider::text AS provider, count(*)::int AS listed,
+      (count(*) FILTER (WHERE c.domain IS NULL))::int AS by_id,
       greatest(0, extract(epoch FROM statement_timestamp() - min(s.last_seen_at)))::float8 AS max_s,
-      greatest(0, extract(epoch FROM statement_timestamp() - percentile_disc(0.99) WITHIN GROUP (ORDER BY s.last_seen_at DESC)))::float8 AS p99_s,
-      greatest(0, extract(epoch FROM statement_timestamp() - min(s.last_seen_at) FILTER (WHERE c.domain IS NOT NULL)))::float8 AS max_by_company_s
+      greatest(0, extract(epoch FROM statement_timestamp()
+        - percentile_disc(0.99) WITHIN GROUP (ORDER BY s.last_seen_at DESC)))::float8 AS p99_s,
+      greatest(0, extract(epoch FROM statement_timestamp()
+        - min(s.last_seen_at) FILTER (WHERE c.domain IS NOT NULL)))::float8 AS max_by_company_s
     FROM job_sources s JOIN canonical_jobs j ON j.id = s.canonical_job_id JOIN companies c ON c.id = j.company_id
     WHERE s.listed AND j.status = 'open'
     GROUP BY 1 ORDER BY 1`);

@@ -130,27 +130,34 @@ export function ownIndexReport(run: OwnIndexRun): string {
       `${cell((g) => (exact(g).length ? `${ms(percentile(exact(g), 50))} / ${ms(percentile(exact(g), 95))}` : 'n/a'))}`,
   );
   out.push(`| leg mean (ms) ${cell((g) => (legOf(g).count > 0 ? ms((legOf(g).sum / legOf(g).count) * 1000) : 'n/a'))}`);
-  out.push(
-    `| whole search p50 / p95, client (ms) ` +
-      `${cell((g) => (client(g).length ? `${ms(percentile(client(g), 50))} / ${ms(percentile(client(g), 95))}` : 'n/a'))}`,
+  const clientPercentiles = cell((g) =>
+    client(g).length ? `${ms(percentile(client(g), 50))} / ${ms(percentile(client(g), 95))}` : 'n/a',
   );
+  out.push(`| whole search p50 / p95, client (ms) ${clientPercentiles}`);
   out.push(
     `| profiled filter set (slowest median leg) ` +
       `${cell((g) => (profileOf(g) ? `#${profileOf(g)!.filterSet} ${describe(profileOf(g)!.filters)}` : ''))}`,
   );
-  out.push(
-    `| EXPLAIN ANALYZE store query: execution (planning) ms ` +
-      `${cell((g) => (profileOf(g) ? `${ms(profileOf(g)!.query.executionMs)} (${ms(profileOf(g)!.query.planningMs)})` : ''))}`,
+  const storeQueryMs = cell((g) =>
+    profileOf(g) ? `${ms(profileOf(g)!.query.executionMs)} (${ms(profileOf(g)!.query.planningMs)})` : '',
   );
-  out.push(
-    `| EXPLAIN ANALYZE load statements, sum of execution ms ` +
-      `${cell((g) => (profileOf(g) ? ms(profileOf(g)!.loadStatements.reduce((a, s) => a + s.explained.executionMs, 0)) : ''))}`,
+  out.push(`| EXPLAIN ANALYZE store query: execution (planning) ms ${storeQueryMs}`);
+  const loadStatementsMs = cell((g) =>
+    profileOf(g) ? ms(profileOf(g)!.loadStatements.reduce((a, s) => a + s.explained.executionMs, 0)) : '',
   );
+  out.push(`| EXPLAIN ANALYZE load statements, sum of execution ms ${loadStatementsMs}`);
+  const tableRows = statistics
+    .map(
+      (r) =>
+        `${r.relname} ${int(Number(r.n_live_tup))} / ${int(Number(r.n_dead_tup))}, ` +
+        `${int(Number(r.n_mod_since_analyze))}${r.analyzed ? '' : ' (never analyzed)'}`,
+    )
+    .join('; ');
   out.push(
     `| tables: live / dead rows, rows changed since analyzed ` +
       `(autovacuum ` +
       `${autovacuum}${vacuum ? ', VACUUM (ANALYZE) before measuring' : ''}) ` +
-      `${cell((g) => (g.name === 'all' ? statistics.map((r) => `${r.relname} ${int(Number(r.n_live_tup))} / ${int(Number(r.n_dead_tup))}, ${int(Number(r.n_mod_since_analyze))}${r.analyzed ? '' : ' (never analyzed)'}`).join('; ') : ''))}`,
+      `${cell((g) => (g.name === 'all' ? tableRows : ''))}`,
   );
   out.push(
     `| in process, dedupe's code: store query / load of the jobs ` +
@@ -163,11 +170,14 @@ export function ownIndexReport(run: OwnIndexRun): string {
     const rank = Math.max(1, Math.ceil(0.95 * whole.count));
     return [...whole.buckets.keys()].sort((a, b) => a - b).find((le) => (whole.buckets.get(le) ?? 0) >= rank);
   })();
+  const verdict =
+    whole.count === 0
+      ? 'no observations'
+      : p95Upper !== undefined && p95Upper * 1000 <= limitMs
+        ? `met (p95 in ${target})`
+        : `NOT met (p95 in ${target})`;
   out.push('');
-  out.push(
-    `Target \`own_index\` leg p95 <= ${limitMs} ms: ` +
-      `${whole.count === 0 ? 'no observations' : p95Upper !== undefined && p95Upper * 1000 <= limitMs ? `met (p95 in ${target})` : `NOT met (p95 in ${target})`}.`,
-  );
+  out.push(`Target \`own_index\` leg p95 <= ${limitMs} ms: ${verdict}.`);
   for (const p of profiles) out.push('', ...profileLines(p));
   return out.join('\n');
 }

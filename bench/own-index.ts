@@ -96,12 +96,12 @@ if (vacuum) {
   log(`VACUUM (ANALYZE) ${TABLES.join(', ')} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 const store: StoreCounts = await storeCounts(db);
+const sourcesByProvider = Object.entries(store.sourcesByProvider)
+  .map(([p, n]) => `${p} ${int(n)}`)
+  .join(', ');
 log(
-  `store: ${int(store.openJobs)} open canonical jobs (${int(store.allJobs)} in all), ${int(store.sources)} sources (${Object.entries(
-    store.sourcesByProvider,
-  )
-    .map(([p, n]) => `${p} ${int(n)}`)
-    .join(', ')})`,
+  `store: ${int(store.openJobs)} open canonical jobs (${int(store.allJobs)} in all), ` +
+    `${int(store.sources)} sources (${sourcesByProvider})`,
 );
 
 // ---------------------------------------------------------------- 2. measure

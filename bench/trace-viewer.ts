@@ -176,13 +176,13 @@ function line(label: string, kind: Round[]): string {
     percentile(latencies, 95).toFixed(0),
   ]);
 }
+const idleViewer =
+  viewerPid === undefined ? 'not running' : `${idleViewerCore.toFixed(2)} % of a core, RSS ${idleRss!.toFixed(0)} MB`;
 process.stdout.write(
   [
     `stack ${pidsFile}: ${exporting}, sampler ${sampler}`,
     '',
-    `idle ${idleSeconds} s: viewer ` +
-      `${viewerPid === undefined ? 'not running' : `${idleViewerCore.toFixed(2)} % of a core, RSS ${idleRss!.toFixed(0)} MB`}; ` +
-      `the seven services ${idleStackCore.toFixed(2)} % of a core`,
+    `idle ${idleSeconds} s: viewer ` + `${idleViewer}; ` + `the seven services ${idleStackCore.toFixed(2)} % of a core`,
     '',
     `sync searches, ${concurrency} at a time, ${rounds} pairs of ` +
       `rounds of ${searches}, alternating; CPU ms per search ` +

@@ -88,13 +88,26 @@ function summaryRows(run: WatchesRun): string[] {
   const commit = gitCommit();
   const warmupEvents = events.between(warmup.from.at, warmup.to.at);
   const steadyEvents = events.between(steady.from.at, steady.to.at);
+  const unsettled = settled
+    ? ''
+    : ' (not settled within BENCH_WARMUP_MAX_MS: events still coming or dedupe more than one pass behind)';
+  const latencySummary =
+    latencies.length === 0
+      ? 'none arrived in time'
+      : `p50 ${seconds(percentile(latencies, 50))}, p95 ${seconds(percentile(latencies, 95))}, ` +
+        `max ${seconds(latencies[latencies.length - 1]!)}`;
+  const lateSummary = late.length
+    ? ` (${late.length} of them arrived later, before the end of the rounds: ` +
+      `after ${seconds(late[0]!)} to ${seconds(late[late.length - 1]!)})`
+    : '';
 
   return [
     row(['measure', 'value']),
     '|---|---|',
     row([
       'run',
-      `${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}, ${cpus().length} cores`,
+      `${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, ` +
+        `commit ${commit}, ${cpus().length} cores`,
     ]),
     row(['load average (1 / 5 / 15 min)', loads.map(([when, l]) => `${when}: ${load(l)}`).join('; ')]),
     row([
@@ -117,7 +130,7 @@ function summaryRows(run: WatchesRun): string[] {
     row(['store', storeSize]),
     row([
       'warm-up',
-      `${seconds(warmup.to.at - warmup.from.at)}${settled ? '' : ` (not settled within BENCH_WARMUP_MAX_MS: events still coming or dedupe more than one pass behind)`}; ` +
+      `${seconds(warmup.to.at - warmup.from.at)}${unsettled}; ` +
         `deliveries ${warmupEvents.length.toLocaleString('en')}: ` +
         `${byType(warmupEvents)}`,
     ]),
@@ -155,9 +168,9 @@ function summaryRows(run: WatchesRun): string[] {
       'job.opened after POST /admin/refresh (S x rounds)',
       `${sampledCompanies} companies x ${rounds} rounds = ` +
         `${latencySamples.length}: ` +
-        `${latencies.length === 0 ? 'none arrived in time' : `p50 ${seconds(percentile(latencies, 50))}, p95 ${seconds(percentile(latencies, 95))}, max ${seconds(latencies[latencies.length - 1]!)}`}; ` +
+        `${latencySummary}; ` +
         `missed (none within ${eventTimeoutMs / 1000} s) ` +
-        `${missed.length}${late.length ? ` (${late.length} of them arrived later, before the end of the rounds: after ${seconds(late[0]!)} to ${seconds(late[late.length - 1]!)})` : ''}`,
+        `${missed.length}${lateSummary}`,
     ]),
     row(['job.opened p50 by providers listing the opening', mixes.join('; ')]),
     row([

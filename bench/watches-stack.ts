@@ -66,10 +66,8 @@ export class CpuTimeline {
       const cores = Object.fromEntries(
         [...usageBetween(previous, s)].map(([label, u]) => [label, +(u.seconds / wall).toFixed(3)]),
       );
-      appendFileSync(
-        this.file,
-        `${JSON.stringify({ t: new Date(s.at).toISOString(), machine: +(machineBetween(previous, s).busySeconds / wall).toFixed(3), ...cores })}\n`,
-      );
+      const machine = +(machineBetween(previous, s).busySeconds / wall).toFixed(3);
+      appendFileSync(this.file, `${JSON.stringify({ t: new Date(s.at).toISOString(), machine, ...cores })}\n`);
     }
     return s;
   }

@@ -148,6 +148,7 @@ const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 const delivered = Math.min(total, received);
 const usage = usageBetween(before, after);
 const machine = machineBetween(before, after);
+const busyPercent = (100 * machine.busySeconds) / Math.max(1e-9, (machine.cores * (after.at - before.at)) / 1000);
 const cpuMs = (label: string) => ((usage.get(label)?.seconds ?? 0) * 1000) / Math.max(1, delivered);
 const CPU_ROWS = ['webhook-dispatcher', GROUP.kafka, GROUP.pgBackends, GROUP.bench] as const;
 process.stdout.write(
@@ -194,7 +195,7 @@ process.stdout.write(
     `machine: ${machine.busySeconds.toFixed(1)} CPU-s busy of ` +
       `${machine.cores} cores over ` +
       `${((after.at - before.at) / 1000).toFixed(1)} s ` +
-      `(${((100 * machine.busySeconds) / Math.max(1e-9, (machine.cores * (after.at - before.at)) / 1000)).toFixed(0)} ` +
+      `(${busyPercent.toFixed(0)} ` +
       `% busy, every process on the machine)`,
   ].join('\n') + '\n',
 );

@@ -25,8 +25,9 @@ import {
 } from '../../libs/db/migrator.mjs';
 import { setRolePasswords } from '../../libs/db/roles.mjs';
 
-const USAGE = `usage: node scripts/db/migrate.mjs <deploy | create <name> | diff | resolve --rolled-back|--applied <migration>>
-  env DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/jobs), DB_MIGRATE_DEBUG=1 for engine logs`;
+const USAGE =
+  'usage: node scripts/db/migrate.mjs <deploy | create <name> | diff | resolve --rolled-back|--applied <migration>>\n' +
+  '  env DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/jobs), DB_MIGRATE_DEBUG=1 for engine logs';
 
 async function main(argv) {
   const [command, ...rest] = argv;

@@ -100,11 +100,17 @@ export async function fitsTheViewport(page: Page): Promise<{ viewport: number; p
     const beyond = [...document.body.querySelectorAll('*')]
       .filter((element) => element.getBoundingClientRect().right > viewport + 0.5 && !scrollsOnItsOwn(element))
       .slice(0, 5)
-      .map(
-        (element) =>
-          `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''} ` +
-          `(${Math.round(element.getBoundingClientRect().right)} px)`,
-      );
+      .map((element) => {
+        const id = element.id ? `#${element.id}` : '';
+        const classes =
+          element.className && typeof element.className === 'string'
+            ? `.${element.className.split(' ').join('.')}`
+            : '';
+        return (
+          `${element.tagName.toLowerCase()}${id}${classes} ` +
+          `(${Math.round(element.getBoundingClientRect().right)} px)`
+        );
+      });
     return { viewport, page: document.documentElement.scrollWidth, beyond };
   });
 }

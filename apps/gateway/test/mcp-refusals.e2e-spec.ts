@@ -41,7 +41,10 @@ describe('the MCP server over Streamable HTTP: refusals', () => {
       });
       expect(result.isError).toBe(true);
       expect(text(result)).toMatch(
-        /^plan_required \(HTTP 403\): .*\[required_plan: pro\] \[upgrade_url: https?:\/\/\S+\] \[request_id: req_\w+\]$/,
+        new RegExp(
+          String.raw`^plan_required \(HTTP 403\): .*\[required_plan: pro\] ` +
+            String.raw`\[upgrade_url: https?:\/\/\S+\] \[request_id: req_\w+\]$`,
+        ),
       );
     } finally {
       await starterClient.close();

@@ -190,7 +190,8 @@ export async function settledDeliveries(
         `SELECT count(*)::int AS deliveries,
                 count(*) FILTER (WHERE d.status = 'pending')::int AS pending,
                 count(*) FILTER (WHERE d.status <> 'succeeded')::int AS unsucceeded,
-                coalesce(sum((SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = d.id AND a.status_code IS NOT NULL)), 0)::int AS answered
+                coalesce(sum((SELECT count(*) FROM webhook_attempts a
+                               WHERE a.delivery_id = d.id AND a.status_code IS NOT NULL)), 0)::int AS answered
            FROM webhook_deliveries d WHERE d.account_id = $1`,
         [accountId],
       );

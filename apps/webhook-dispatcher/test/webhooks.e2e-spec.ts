@@ -50,7 +50,8 @@ describe('webhook deliveries', () => {
         status: string;
       }>(
         `SELECT d.kind, d.status, a.number, a.outcome, a.status_code, a.error
-         FROM webhook_events e JOIN webhook_deliveries d ON d.event_position = e.position JOIN webhook_attempts a ON a.delivery_id = d.id
+         FROM webhook_events e JOIN webhook_deliveries d ON d.event_position = e.position
+         JOIN webhook_attempts a ON a.delivery_id = d.id
          WHERE e.event_id = $1 ORDER BY d.created_at, a.number`,
         [eventId],
       )

@@ -113,28 +113,54 @@ try {
   );
   writeFileSync(
     join(app, 'main.ts'),
-    `import { JobsClient, ApiError, verifyWebhook, signWebhookPayload, type Job, type Event, type FetchLike } from '@jobs/client';
+    `import {
+  JobsClient,
+  ApiError,
+  verifyWebhook,
+  signWebhookPayload,
+  type Job,
+  type Event,
+  type FetchLike,
+} from '@jobs/client';
 
 // a fake transport: the consumer runs without a server
+const answerHeaders: Record<string, string> = {
+  'x-credits-charged': '0',
+  'x-credits-remaining': '5',
+  'x-request-id': 'req_1',
+};
 const fetch: FetchLike = async (url) => ({
   status: 200,
-  headers: { get: (name: string) => ({ 'x-credits-charged': '0', 'x-credits-remaining': '5', 'x-request-id': 'req_1' } as Record<string, string>)[name.toLowerCase()] ?? null },
-  text: async () => JSON.stringify(url.endsWith('/account') ? { plan: 'pro' } : { data: [], next_cursor: null, metadata: {} }),
+  headers: { get: (name: string) => answerHeaders[name.toLowerCase()] ?? null },
+  text: async () =>
+    JSON.stringify(url.endsWith('/account') ? { plan: 'pro' } : { data: [], next_cursor: null, metadata: {} }),
 });
 const client = new JobsClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'svc_test_abc', fetch });
 const jobs: Job[] = [];
-for await (const job of client.jobs.searchAll({ filters: { title_or: ['engineer'], remote: true }, waterfall: { strategy: 'max_coverage' }, limit: 10 })) jobs.push(job);
+for await (const job of client.jobs.searchAll({
+  filters: { title_or: ['engineer'], remote: true },
+  waterfall: { strategy: 'max_coverage' },
+  limit: 10,
+}))
+  jobs.push(job);
 const page = await client.jobs.search({ limit: 1 });
 const remaining: number = page.$response.credits.remaining;
 const account = await client.account();
 const plan: 'free' | 'starter' | 'growth' | 'pro' | 'scale' | 'enterprise' = account.plan;
 
 const secret = 'whsec_test';
-const payload = JSON.stringify({ id: 'evt_1', type: 'search.completed', created_at: '2026-10-01T00:00:00Z', watch_id: null, data: { search: { id: 'srch_1', status: 'completed', jobs_found: 3 } } });
+const payload = JSON.stringify({
+  id: 'evt_1',
+  type: 'search.completed',
+  created_at: '2026-10-01T00:00:00Z',
+  watch_id: null,
+  data: { search: { id: 'srch_1', status: 'completed', jobs_found: 3 } },
+});
 const event: Event = verifyWebhook({ payload, signature: signWebhookPayload({ payload, secret }), secret });
 if (event.type === 'search.completed') {
   const found: number = event.data.search.jobs_found;
-  console.log(JSON.stringify({ jobs: jobs.length, remaining, plan, found, isError: new Error() instanceof ApiError, mode: client.mode }));
+  const isError = new Error() instanceof ApiError;
+  console.log(JSON.stringify({ jobs: jobs.length, remaining, plan, found, isError, mode: client.mode }));
 }
 `,
   );

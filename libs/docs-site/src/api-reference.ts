@@ -78,10 +78,12 @@ export function apiReferenceMarkdown(document: OpenApiDocument): string {
         resolve(document, p),
       )) {
         const where = String(parameter['in']);
+        const required = parameter['required'] === true ? ' (required)' : '';
+        const detail = parameter['description'] ? `: ${String(parameter['description'])}` : '';
         lines.push(
           `- ` +
             `${where === 'header' ? 'Header' : where === 'path' ? 'Path parameter' : 'Query parameter'} ` +
-            `\`${String(parameter['name'])}\`${parameter['required'] === true ? ' (required)' : ''}${parameter['description'] ? `: ${String(parameter['description'])}` : ''}`,
+            `\`${String(parameter['name'])}\`${required}${detail}`,
         );
       }
       const body = jsonSchemaName(operation['requestBody'] as Json | undefined);

@@ -28,12 +28,14 @@ export const SITE_NAME = 'Job Data API';
  */
 export function layout(page: LayoutInput): string {
   const nav = page.nav
-    .map(
-      (item) =>
-        `<li><a ` +
-        `href="${escapeHtml(item.path)}"${item.path === page.path ? ' aria-current="page"' : ''}>${escapeHtml(item.title)}</a></li>`,
-    )
+    .map((item) => {
+      const current = item.path === page.path ? ' aria-current="page"' : '';
+      return `<li><a href="${escapeHtml(item.path)}"${current}>${escapeHtml(item.title)}</a></li>`;
+    })
     .join('\n');
+  const header =
+    `<header class="site-header"><a class="brand" href="/docs">${SITE_NAME}</a> ` +
+    `<span class="tagline">documentation</span></header>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -45,7 +47,7 @@ ${page.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href
 <link rel="alternate" type="text/markdown" href="${escapeHtml(page.twinPath)}" title="This page as Markdown">
 </head>
 <body>
-<header class="site-header"><a class="brand" href="/docs">${SITE_NAME}</a> <span class="tagline">documentation</span></header>
+${header}
 <div class="site">
 <nav class="site-nav" aria-label="Documentation">
 <ul>

@@ -21,7 +21,8 @@ export async function accountLedgerTotals(db: pg.ClientBase, accountId: string):
     `SELECT a.credits_remaining,
             (SELECT COALESCE(SUM(credits), 0) FROM ledger_entries WHERE account_id = a.id) AS credits,
             (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_lines,
-            (SELECT COUNT(DISTINCT job_id) FROM ledger_entries WHERE account_id = a.id AND reason = 'charged') AS charged_jobs,
+            (SELECT COUNT(DISTINCT job_id) FROM ledger_entries
+              WHERE account_id = a.id AND reason = 'charged') AS charged_jobs,
             (SELECT COUNT(*) FROM paid_jobs WHERE account_id = a.id) AS paid_jobs,
             (SELECT COUNT(*) FROM ledger_entries WHERE account_id = a.id) AS lines
        FROM accounts a WHERE a.id = $1`,

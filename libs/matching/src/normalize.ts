@@ -114,8 +114,11 @@ export function normalizePlace(place: string | null | undefined): string | null 
 }
 
 /** Query parameters that only say where a click came from, never which opening it is. */
-const TRACKING_PARAM =
-  /^(?:utm_.*|gclid|fbclid|msclkid|mc_[a-z]+|ref|referrer|source|src|trk|trackingid|tracking_id|campaign|medium|gh_src|lever-source|lever-origin|_hs[a-z]+|si)$/i;
+const TRACKING_PARAM = new RegExp(
+  '^(?:utm_.*|gclid|fbclid|msclkid|mc_[a-z]+|ref|referrer|source|src|trk|trackingid|tracking_id|' +
+    'campaign|medium|gh_src|lever-source|lever-origin|_hs[a-z]+|si)$',
+  'i',
+);
 
 /**
  * An apply URL reduced to what identifies the posting: host without `www.`, path without a

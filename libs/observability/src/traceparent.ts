@@ -6,7 +6,8 @@ import { isSpanContextValid, trace, type Context, type SpanContext } from '@open
  */
 export function traceparentOf(spanContext: SpanContext | undefined): string | undefined {
   if (!spanContext || !isSpanContextValid(spanContext)) return undefined;
-  return `00-${spanContext.traceId}-${spanContext.spanId}-${(spanContext.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+  const flags = (spanContext.traceFlags & 0xff).toString(16).padStart(2, '0');
+  return `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`;
 }
 
 /** The `traceparent` of the span active in `ctx` (the current context by default). */

@@ -88,7 +88,11 @@ const CODECS: Record<ProviderSlug, Codec> = {
     encode: (x, key) => {
       const a = hash32(x, key, 1);
       const b = hash32(x, key, 2);
-      return `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b, 3)}-${'89ab'[b >>> 30]}${hex(b >>> 4, 3)}-${hex(a >>> 8, 4)}${hex(x, 8)}`;
+      const variant = '89ab'[b >>> 30];
+      return (
+        `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b, 3)}-${variant}${hex(b >>> 4, 3)}-` +
+        `${hex(a >>> 8, 4)}${hex(x, 8)}`
+      );
     },
     decode: (id) =>
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)

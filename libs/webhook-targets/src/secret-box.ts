@@ -46,7 +46,8 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(additionalData(owner));
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return `${SEALED_PREFIX}${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${ciphertext.toString('base64url')}`;
+    const tag = cipher.getAuthTag().toString('base64url');
+    return `${SEALED_PREFIX}${iv.toString('base64url')}.${tag}.${ciphertext.toString('base64url')}`;
   }
 
   /** The secret of a stored value; a legacy plain value is returned as it is. Throws SealedSecretError. */

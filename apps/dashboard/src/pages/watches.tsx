@@ -45,10 +45,11 @@ export function WatchesPage() {
     patch<Watch>(`/watches/${encodeURIComponent(watch.id)}`, { status: next }).then(
       (updated) => {
         setChanged((all) => ({ ...all, [updated.id]: updated }));
-        messages.succeed(
-          `Watch ${updated.id} ` +
-            `${updated.status === 'paused' ? 'paused: it sends no events until you resume it' : 'resumed: it sends events for changes from now on'}.`,
-        );
+        const outcome =
+          updated.status === 'paused'
+            ? 'paused: it sends no events until you resume it'
+            : 'resumed: it sends events for changes from now on';
+        messages.succeed(`Watch ${updated.id} ${outcome}.`);
         setSwitching(null);
       },
       (problem: unknown) => {

@@ -74,5 +74,6 @@ export class AsyncSearchesUseCase {
 /** `srch_` + 24 characters: from the idempotency claim (account, path, key, body) when there is one, else random. */
 export function searchIdFor(idempotency: Pick<IdempotencyClaim, 'key' | 'record'> | undefined): string {
   if (!idempotency) return newId('srch');
-  return `srch_${digestOf({ search: idempotency.key, body: idempotency.record.fingerprint }, 'base64url').slice(0, 24)}`;
+  const digest = digestOf({ search: idempotency.key, body: idempotency.record.fingerprint }, 'base64url');
+  return `srch_${digest.slice(0, 24)}`;
 }

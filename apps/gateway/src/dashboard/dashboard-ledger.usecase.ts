@@ -38,6 +38,9 @@ export class DashboardLedgerUseCase {
     const after = cursor === undefined ? undefined : REQUESTS_CURSOR.exec(cursor);
     if (after === null)
       throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+    const olderThanCursor = after
+      ? Prisma.sql`HAVING (max(created_at), request_id) < (${new Date(Number(after[1]))}::timestamptz, ${after[2]!})`
+      : Prisma.empty;
     const rows = await this.prisma.$queryRaw<RequestRow[]>`
       SELECT request_id, min(operation) AS operation, count(*)::int AS entries,
              count(*) FILTER (WHERE reason = 'charged')::int AS charged,
@@ -45,7 +48,7 @@ export class DashboardLedgerUseCase {
         FROM ledger_entries
        WHERE account_id = ${accountId}
        GROUP BY request_id
-       ${after ? Prisma.sql`HAVING (max(created_at), request_id) < (${new Date(Number(after[1]))}::timestamptz, ${after[2]!})` : Prisma.empty}
+       ${olderThanCursor}
        ORDER BY max(created_at) DESC, request_id DESC
        LIMIT ${LEDGER_REQUESTS_PAGE_SIZE + 1}`;
     const page = keysetPage(rows, LEDGER_REQUESTS_PAGE_SIZE);

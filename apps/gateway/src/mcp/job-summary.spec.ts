@@ -62,7 +62,10 @@ describe('salaryText', () => {
 describe('jobLine', () => {
   it('puts the id first, then title, company and the known facts', () => {
     expect(jobLine(summarizeJob(job()))).toMatch(
-      /^job_\w+: Senior Backend Engineer, Acme Ltd \(acme\.example\); London, England, GB; not remote; 80,000-100,000 GBP per year; posted \d{4}-\d\d-\d\d; 2 sources$/,
+      new RegExp(
+        String.raw`^job_\w+: Senior Backend Engineer, Acme Ltd \(acme\.example\); London, England, GB; not remote; ` +
+          String.raw`80,000-100,000 GBP per year; posted \d{4}-\d\d-\d\d; 2 sources$`,
+      ),
     );
     const closed = summarizeJob(
       job({

@@ -124,7 +124,10 @@ describe('toolResult', () => {
     );
     expect(broken.isError).toBe(true);
     expect(broken.content[0]!.text).toMatch(
-      /^internal_error: the API's answer to search_jobs does not match its published schema \(.+ at data\.0\.title\)\. \[request_id: req_3\]$/,
+      new RegExp(
+        String.raw`^internal_error: the API's answer to search_jobs does not match its published schema ` +
+          String.raw`\(.+ at data\.0\.title\)\. \[request_id: req_3\]$`,
+      ),
     );
   });
 
@@ -148,7 +151,10 @@ describe('toolResult', () => {
     );
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toMatch(
-      /^internal_error: the API's answer to get_account does not match its published schema \(.+\)\. \[request_id: req_2\]$/,
+      new RegExp(
+        String.raw`^internal_error: the API's answer to get_account does not match its published schema ` +
+          String.raw`\(.+\)\. \[request_id: req_2\]$`,
+      ),
     );
   });
 });
