@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type * as StreamableHttp from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type {
   CallToolRequestSchema,
   ListToolsRequestSchema,
@@ -45,7 +45,7 @@ export const MCP_INSTRUCTIONS = [
 
 interface Sdk {
   Server: typeof Server;
-  Transport: typeof WebStandardStreamableHTTPServerTransport;
+  Transport: typeof StreamableHttp.WebStandardStreamableHTTPServerTransport;
   ListTools: typeof ListToolsRequestSchema;
   CallTool: typeof CallToolRequestSchema;
   McpError: typeof McpError;
