@@ -180,16 +180,18 @@ describe('refresh passes', () => {
     expect(pass).toHaveLength(7);
     // each call of a sweep has a deadline that fits the interval, not the sweep's whole budget
     for (const v of pass) expect(v['call_timeout_ms']).toBeLessThan(v['timeout_ms'] as number);
-    // the rounds: batches of stored companies (the own crawler's whole catalog only in its first
-    // round of all, the stack's first pass), each due before its interval ends
+    // the rounds: batches of stored companies, and listings at companies without a domain read by
+    // id (the own crawler's whole catalog only in its first round of all, the stack's first pass),
+    // each due before its interval ends
     const round = sweepsOf('refresh.fetch.requested', 'round');
     for (const v of round) {
-      expect(v['kind']).toBe('companies');
-      expect(
-        (v['scope'] as { filters: { company_domain_or: string[] } }).filters.company_domain_or.length,
-      ).toBeGreaterThan(0);
+      const scope = v['scope'] as { filters: { company_domain_or?: string[] }; listing_ids?: string[] };
+      expect(['companies', 'listings']).toContain(v['kind']);
+      if (v['kind'] === 'companies') expect(scope.filters.company_domain_or!.length).toBeGreaterThan(0);
+      else expect(scope.listing_ids!.length).toBeGreaterThan(0);
       expect(v['due_at']).toEqual(expect.any(Number));
     }
+    expect(round.some((v) => v['kind'] === 'companies')).toBe(true);
     // no sweep reads a watch's scope: watches are matched from the changes a pass makes
     const scopes = JSON.stringify([...pass, ...round].map((v) => v['scope']));
     expect(scopes).not.toContain(domain);
