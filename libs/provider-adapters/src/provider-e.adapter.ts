@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import {
-  getJson,
-  getListingJson,
-  ProviderResponseError,
-  readListings,
-  type ProviderAdapter,
-  type ProviderQuery,
-} from './provider-adapter.js';
+import { getJson, getListingJson, readListings, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
 import { ifSet, partnerFilters, withParams } from './query.js';
 import { byOffset, collectPages, parsePage, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
@@ -121,10 +114,8 @@ export class ProviderEAdapter implements ProviderAdapter {
     const seenAt = new Date().toISOString();
     const body = await getListingJson(this.provider, url, signal);
     if (body === null) return null;
-    const page = ProviderEPage.safeParse(body);
-    if (!page.success)
-      throw new ProviderResponseError(this.provider, 200, 'provider_e listing has an unexpected shape');
-    const doc = page.data.response.docs[0];
+    // a listing comes in the search's envelope, one doc long
+    const doc = parsePage(this.provider, ProviderEPage, body).response.docs[0];
     return doc === undefined ? null : mapProviderE(doc, seenAt);
   }
 }

@@ -20,11 +20,11 @@ const accountsKey = (pool: string) => `admission:accounts:${pool}`;
  * (`InFlightLimit.shareUnloaded`). They also tell each other which accounts sent searches lately
  * (a sorted set per pool: account -> last seen), so every replica holds the pipeline to the shared
  * tolerance while several accounts use it, also one that sees a single busy account while another
- * replica serves a quiet one (`FairQueue.shareAccounts`). A replica learns the unloaded latency from searches that ran
- * with at most one other beside them on *it*; one that first saw searches while another replica
- * kept the pipeline busy would learn it too high, hold its searches to an inflated target and
- * grow its limit past what the shared pipeline carries. Best effort: while Redis is away each
- * replica goes on with what it learnt itself.
+ * replica serves a quiet one (`FairQueue.shareAccounts`). A replica learns the unloaded latency
+ * from searches that ran with at most one other beside them on *it*; one that first saw searches
+ * while another replica kept the pipeline busy would learn it too high, hold its searches to an
+ * inflated target and grow its limit past what the shared pipeline carries. Best effort: while
+ * Redis is away each replica goes on with what it learnt itself.
  */
 @Injectable()
 export class AdmissionBaselineExchange implements OnApplicationBootstrap, OnApplicationShutdown {
