@@ -23,6 +23,7 @@
  *   npm run bench -- fairness
  */
 import { resolve } from 'node:path';
+import { sampleAdmission } from './admission-gauges.js';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';
 import {
   closedLoop,
@@ -84,6 +85,8 @@ interface Row {
   outcomes: Outcome[];
 }
 const rows: Row[] = [];
+/** Each phase's admission gauges, per gateway. */
+const gauges: string[] = [];
 
 const alone = await measure(location, 'quiet account alone', () => quietSearches(seconds));
 rows.push({ phase: alone.name, account: 'quiet', measured: alone, outcomes: alone.outcomes });
@@ -99,11 +102,13 @@ for (const backOff of [false, true]) {
   await new Promise((r) => setTimeout(r, 5000));
   let busy: Outcome[] = [];
   const name = `beside ${busyClients} busy clients ${backOff ? 'honouring Retry-After' : 'without back-off'}`;
+  const stopSampling = sampleAdmission(gateways);
   const both = await measure(location, name, async () => {
     const [quiet, busyOutcomes] = await Promise.all([quietSearches(seconds), busySearches(seconds, backOff)]);
     busy = busyOutcomes;
     return quiet;
   });
+  gauges.push(`${name}:`, ...(await stopSampling()).map((line) => `- ${line}`));
   rows.push({ phase: name, account: 'quiet', measured: both, outcomes: both.outcomes });
   rows.push({ phase: name, account: 'busy', measured: both, outcomes: busy });
 }
@@ -134,5 +139,6 @@ for (const r of rows) {
   const ratio = r.account === 'quiet' && answered.length ? (percentile(answered, 95) / quietP50).toFixed(2) : '-';
   lines.push(row([r.phase, r.account, ...outcomeCells(r.outcomes, r.measured.seconds, cpuShare), ratio]));
 }
+lines.push('', 'Admission gauges:', ...gauges);
 process.stdout.write(lines.join('\n') + '\n');
 if (rows.some((r) => r.outcomes.some((o) => o.status === 500 || o.status === 0))) process.exitCode = 1;

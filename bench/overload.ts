@@ -19,11 +19,13 @@
  *   npm run bench -- overload
  */
 import { resolve } from 'node:path';
+import { sampleAdmission } from './admission-gauges.js';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';
 import {
   closedLoop,
   measure,
   type Measured,
+  type Outcome,
   OUTCOME_ALIGN,
   OUTCOME_HEADER,
   outcomeCells,
@@ -32,7 +34,7 @@ import {
   searchOnce,
   searchWithRetries,
 } from './search-load.js';
-import { createBenchAccount, percentile } from './stack.js';
+import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
 const quietCount = Number(process.env['BENCH_QUIET'] ?? 24);
 const burstCount = Number(process.env['BENCH_BURST'] ?? 256);
@@ -55,7 +57,15 @@ const { liveKey: key } = await createBenchAccount({
 const settle = () => new Promise((r) => setTimeout(r, 5000));
 
 const phases: Measured[] = [];
-const quiet = await measure(location, 'quiet, one at a time', async () => {
+/** Each phase's admission gauges. */
+const gauges: string[] = [];
+async function phase(name: string, run: () => Promise<Outcome[]>): Promise<Measured> {
+  const stopSampling = sampleAdmission([baseUrl]);
+  const measured = await measure(location, name, run);
+  gauges.push(`- ${name}: ${(await stopSampling()).join('; ')}`);
+  return measured;
+}
+const quiet = await phase('quiet, one at a time', async () => {
   const out = [];
   for (let i = 0; i < quietCount; i++) out.push(await searchOnce(key, shape));
   return out;
@@ -64,19 +74,19 @@ phases.push(quiet);
 for (const clients of concurrencies) {
   await settle();
   phases.push(
-    await measure(location, `${clients} clients, no retries, ${seconds} s`, () =>
+    await phase(`${clients} clients, no retries, ${seconds} s`, () =>
       closedLoop(clients, seconds, () => searchOnce(key, shape)),
     ),
   );
   await settle();
   phases.push(
-    await measure(location, `${clients} clients, retrying after Retry-After, ${seconds} s`, () =>
+    await phase(`${clients} clients, retrying after Retry-After, ${seconds} s`, () =>
       closedLoop(clients, seconds, (until) => searchWithRetries(key, shape, until)),
     ),
   );
 }
 await settle();
-const burst = await measure(location, `burst: ${burstCount} at once, no retries`, () =>
+const burst = await phase(`burst: ${burstCount} at once, no retries`, () =>
   Promise.all(Array.from({ length: burstCount }, () => searchOnce(key, shape))),
 );
 phases.push(burst);
@@ -113,5 +123,6 @@ lines.push(
     `their ${DEADLINE_MS / 1000} s deadline ` +
     `(${((100 * withinDeadline) / burstCount).toFixed(1)} %)`,
 );
+lines.push('', 'Admission gauges:', ...gauges);
 process.stdout.write(lines.join('\n') + '\n');
 if (phases.some((p) => p.outcomes.some((o) => o.status === 500 || o.status === 0))) process.exitCode = 1;

@@ -58,6 +58,7 @@ export class AdmissionGate {
       'sync-search': new FairQueue(limit, {
         maxQueued: config.SEARCH_QUEUE_MAX,
         maxWaitMs: config.SEARCH_QUEUE_MAX_WAIT_MS,
+        accountFloor: config.SEARCH_ACCOUNT_FLOOR_IN_FLIGHT,
       }),
     };
     const meter = jobsMeter();

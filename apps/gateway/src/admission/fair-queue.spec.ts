@@ -27,7 +27,7 @@ function queueOf(slots: number, tuning: Partial<FairQueueTuning> = {}, limitTuni
   return { queue, limit, clock, advance };
 }
 
-/** An account that takes the newcomers' room past the limit, so that other newcomers wait too. */
+/** An account that takes the room past the limit, so that other accounts under their floor wait too. */
 const NEWCOMER = 'acct_newcomer';
 
 const isAdmitted = (outcome: unknown): outcome is Admitted =>
@@ -201,7 +201,7 @@ describe('fair admission', () => {
     expect((queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal).reason).toBe(
       'wait_too_long',
     );
-    // An account holding none starts at once in the newcomers' room past the limit.
+    // An account holding none starts at once in the room past the limit.
     expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
     // Another one, the room full, takes the next free slot ahead of the busy one's waiting search: it waits.
     expect(queue.enter({ account: 'acct_c', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
@@ -223,7 +223,7 @@ describe('fair admission', () => {
     const refused = queue.enter({ account: 'acct_a', deadlineMs: CEILING, ceilingMs: CEILING }) as QueueRefusal;
     expect(refused.reason).toBe('wait_too_long');
     expect(refused.retryAfterSeconds).toBe(8); // the one in flight and seven in line, a second each
-    // Another account holding none starts at once, in the newcomers' room past the limit.
+    // Another account holding none starts at once, in the room past the limit.
     expect(isAdmitted(queue.enter({ account: 'acct_b', deadlineMs: CEILING, ceilingMs: CEILING }))).toBe(true);
   });
 
@@ -244,6 +244,27 @@ describe('fair admission', () => {
       expect(limit.current).toBe(10);
     },
   );
+
+  it('starts an account holding fewer slots than its floor at once past a full limit, within the room', () => {
+    const { queue, limit } = queueOf(4, { accountFloor: 2 });
+    for (let i = 0; i < 4; i++) enterNow(queue, 'acct_busy');
+    expect(queue.enter({ account: 'acct_busy', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    // A quiet account's pace keeps two searches in flight: both start at once (the room is the floor, 2).
+    enterNow(queue, 'acct_quiet');
+    enterNow(queue, 'acct_quiet');
+    expect(limit.current).toBe(6);
+    // Its third waits, first in line: it holds fewer than the busy account.
+    const order: string[] = [];
+    const third = track(
+      order,
+      'quiet',
+      queue.enter({ account: 'acct_quiet', deadlineMs: CEILING, ceilingMs: CEILING }),
+    );
+    expect(third).toBeInstanceOf(Promise);
+    // The room is full: another account under its floor waits too.
+    expect(queue.enter({ account: 'acct_other', deadlineMs: CEILING, ceilingMs: CEILING })).toBeInstanceOf(Promise);
+    expect(limit.current).toBe(6);
+  });
 
   it("judges the wait by the pipeline's pace, not by how few searches came lately", () => {
     const { queue, clock } = queueOf(4, { maxWaitMs: 5_000 });

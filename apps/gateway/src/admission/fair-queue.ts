@@ -5,6 +5,11 @@ export interface FairQueueTuning {
   maxQueued: number;
   /** The longest a request waits for a slot, whatever its own deadline allows. */
   maxWaitMs: number;
+  /**
+   * Slots an account may hold before it waits for a full limit's turn: below this it starts at
+   * once within the room past the limit (`floorRoom`). Default 1.
+   */
+  accountFloor?: number;
 }
 
 /** Why a request that could not start at once was not admitted. */
@@ -45,8 +50,8 @@ const SERVICE_EWMA_WEIGHT = 0.2;
 const MAX_RETRY_AFTER_SECONDS = 30;
 /** How far past its allowed wait an expected wait may be and the search still wait (not refused at once). */
 const ESTIMATE_MARGIN = 2;
-/** The share of the limit an account holding no slot may start beyond it (`newcomerRoom`). */
-const NEWCOMER_SHARE = 0.25;
+/** The share of the limit accounts under their floor may start beyond it (`floorRoom`), at least the floor. */
+const FLOOR_ROOM_SHARE = 0.25;
 /** An account that sent a request within this long still shares the pipeline (`InFlightLimit.sharing`). */
 export const SHARING_MEMORY_MS = 10_000;
 
@@ -57,9 +62,10 @@ export const SHARING_MEMORY_MS = 10_000;
  * waiting longest). A busy account therefore waits behind its own requests, while an account
  * with one search in flight takes the next free slot: fair queueing by concurrency share, as
  * Stripe's per-user concurrent-request limiter and Netflix's partitioned limiter do, without a
- * fixed partition that would idle when one account is alone. An account holding no slot at all
- * starts at once even past a full limit, within a newcomers' room of a quarter of it
- * (`newcomerRoom`): one account keeping every slot busy never makes another one wait.
+ * fixed partition that would idle when one account is alone. An account holding fewer slots than
+ * its floor starts at once even past a full limit, within a room of a quarter of it (`floorRoom`):
+ * one account keeping every slot busy never makes another one wait for the few searches its own
+ * pace keeps in flight.
  *
  * A request waits no longer than `maxWaitMs`, nor than its own deadline leaves after an unloaded
  * answer: the deadline runs from the request's arrival, so the wait comes off the pipeline's
@@ -98,8 +104,8 @@ export class FairQueue {
   /** A slot now, a promise of one (or of a refusal) after a wait, or a refusal now. */
   enter(options: EnterOptions): Admitted | QueueRefusal | Promise<Admitted | QueueRefusal> {
     this.limit.sharing = this.noteAccount(options.account);
-    // Nobody waits, or a newcomer (holding nothing) whom no other newcomer waits before.
-    if (this.queued === 0 || (!this.heldBy.has(options.account) && !this.newcomerWaits())) {
+    // Nobody waits, or an account under its floor whom no account under its floor waits before.
+    if (this.queued === 0 || (this.underFloor(options.account) && !this.underFloorWaits())) {
       const slot = this.take(options.account, options.ceilingMs, 0);
       if (slot) return slot;
     }
@@ -212,25 +218,36 @@ export class FairQueue {
     }
   }
 
-  /** Whether an account holding no slot waits (it goes first, and may use the newcomers' room). */
-  private newcomerWaits(): boolean {
-    for (const account of this.waiting.keys()) if (!this.heldBy.has(account)) return true;
+  private get accountFloor(): number {
+    return Math.max(1, this.tuning.accountFloor ?? 1);
+  }
+
+  /** Whether `account` holds fewer slots than its floor. */
+  private underFloor(account: string): boolean {
+    return (this.heldBy.get(account) ?? 0) < this.accountFloor;
+  }
+
+  /** Whether an account under its floor waits (it goes first, and may use the room past the limit). */
+  private underFloorWaits(): boolean {
+    for (const account of this.waiting.keys()) if (this.underFloor(account)) return true;
     return false;
   }
 
   /**
-   * Room past the limit for an account holding no slot: a quarter of the limit, at least one. A
-   * busy account can fill the limit for as long as each of its searches takes (a partner that
-   * hangs makes that the whole deadline), and a newcomer that had to wait for one of them to end
-   * would be refused however fair the order; with this room it starts at once. Bounded, so a
-   * crowd of newcomers still waits its turn.
+   * Room past the limit for an account under its floor: a quarter of the limit, at least the
+   * floor. A busy account can fill the limit for as long as each of its searches takes (a partner
+   * that hangs makes that the whole deadline), and an account sending searches at a modest pace,
+   * which keeps one or two in flight, would wait for those to end and be refused however fair the
+   * order; with this room it starts at once. Bounded, so a crowd of small accounts still waits
+   * its turn.
    */
-  private newcomerRoom(account: string): number {
-    return this.heldBy.has(account) ? 0 : Math.max(1, Math.floor(this.limit.limit * NEWCOMER_SHARE));
+  private floorRoom(account: string): number {
+    if (!this.underFloor(account)) return 0;
+    return Math.max(this.accountFloor, Math.floor(this.limit.limit * FLOOR_ROOM_SHARE));
   }
 
   private take(account: string, ceilingMs: number, waitedMs: number): Admitted | undefined {
-    const entered = this.limit.tryEnter(ceilingMs, this.newcomerRoom(account));
+    const entered = this.limit.tryEnter(ceilingMs, this.floorRoom(account));
     if (!entered) return undefined;
     this.heldBy.set(account, (this.heldBy.get(account) ?? 0) + 1);
     const started = this.now();

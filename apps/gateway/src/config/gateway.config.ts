@@ -92,6 +92,12 @@ const GatewayEnvObject = SharedEnvSchema.extend({
    */
   SEARCH_QUEUE_MAX: z.coerce.number().int().min(0).default(512),
   /**
+   * Searches an account may have in flight before it waits its turn in the fair queue: below this
+   * it starts at once, within a room past the full limit. An account searching at a modest pace
+   * keeps one or two in flight, and must not wait behind a busy account's long searches for them.
+   */
+  SEARCH_ACCOUNT_FLOOR_IN_FLIGHT: z.coerce.number().int().min(1).default(2),
+  /**
    * The longest a search waits for a slot before it is refused with 503 and Retry-After. A search
    * also never waits longer than its own `waterfall.timeout_ms` leaves after a typical answer.
    */
