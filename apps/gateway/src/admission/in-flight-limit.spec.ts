@@ -111,6 +111,22 @@ describe('admission by the work in flight', () => {
     expect(limit.targetMs(CEILING)).toBe(2000);
   });
 
+  it('drops a limit the lone account grew past `start` to `start` when a second account comes', () => {
+    const { limit, fill } = limitOn({ min: 2, max: 16, start: 4, window: 4, tolerance: 4, sharedTolerance: 1.5 });
+    for (let i = 0; i < 6; i++) fill(1, 1000);
+    // Alone, 2.5 s at a full limit is within four times the unloaded 1 s: the limit grows to its maximum.
+    for (let i = 0; i < 4; i++) fill(limit.limit, 2500);
+    expect(limit.limit).toBe(16);
+    limit.sharing = true;
+    expect(limit.limit).toBe(4);
+    // Shared, the next windows judge it by the shared tolerance, and it grows back only by quarters.
+    fill(4, 1400);
+    expect(limit.limit).toBe(5);
+    // Staying shared never drops it again.
+    limit.sharing = true;
+    expect(limit.limit).toBe(5);
+  });
+
   it('starts at `start` and grows from there only by windows that filled it within the target', () => {
     const { limit, clock, fill } = limitOn({ min: 2, max: 16, start: 4, window: 4 });
     // Unloaded: one at a time, 1 s each (target 2 s). A light window leaves the limit at its start.

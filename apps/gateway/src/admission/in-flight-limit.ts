@@ -110,8 +110,7 @@ export class InFlightLimit {
   private probeWants = 0;
   /** The lowest fresh unloaded p50 other replicas of the pipeline report, and when it was seen. */
   private others: { p50Ms: number; at: number } | undefined;
-  /** Whether several accounts share the pipeline now (FairQueue says): the target uses `sharedTolerance`. */
-  sharing = false;
+  private sharedNow = false;
 
   constructor(
     private readonly tuning: InFlightTuning,
@@ -131,6 +130,24 @@ export class InFlightLimit {
 
   get limit(): number {
     return this.currentLimit;
+  }
+
+  /** Whether several accounts share the pipeline now (FairQueue says): the target uses `sharedTolerance`. */
+  get sharing(): boolean {
+    return this.sharedNow;
+  }
+
+  /**
+   * A limit one account alone grew under the lone tolerance is more than a shared pipeline should
+   * carry: when a second account comes, the limit drops to `start` at once instead of shrinking a
+   * window at a time while the newcomer's searches wait behind the first one's.
+   */
+  set sharing(shared: boolean) {
+    if (shared && !this.sharedNow && this.probeWants === 0 && this.currentLimit > this.startLimit) {
+      this.setLimit(this.startLimit, true);
+      this.resumeLimit = this.currentLimit;
+    }
+    this.sharedNow = shared;
   }
 
   /** The limit work drains at beyond the next moments: during a probe, the one it returns to. */
