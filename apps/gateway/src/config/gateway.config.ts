@@ -71,10 +71,12 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   SEARCH_ADMISSION_WINDOW: z.coerce.number().int().min(1).default(8),
   /**
    * The window p95 the adaptive limit holds sync searches to, as a multiple of their unloaded p50
-   * (searches that ran nearly alone). Lower keeps latency under load closer to a lone search's at
-   * the cost of throughput; the `fairness` and `overload` benchmarks show both.
+   * (searches that ran nearly alone), while one account alone sends searches. Its queueing delays
+   * only its own work and it chose its concurrency, so the limit lets the pipeline carry what it
+   * can (up to SEARCH_MAX_IN_FLIGHT); the search's own deadline still caps the target. The
+   * `overload` benchmark shows throughput and latency at 16, 64 and 256 at once.
    */
-  SEARCH_LATENCY_TOLERANCE: z.coerce.number().min(1).default(2),
+  SEARCH_LATENCY_TOLERANCE: z.coerce.number().min(1).default(4),
   /**
    * The same multiple while several accounts send searches (one within the last 10 s): one
    * account's concurrency is then the others' latency, so the pipeline is held closer to its
