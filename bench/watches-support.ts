@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Topics, WatchSchema, type Event, type Watch } from '@jobs/contracts';
 import { api, type Receiver } from '@jobs/e2e-support';
+import type pg from 'pg';
 import type { LagProbe } from './kafka-lag.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -63,6 +64,15 @@ export async function marketDomains(simUrl: string): Promise<Map<string, number>
     offset = page.next_offset;
   }
   return openings;
+}
+
+/** The domains of the companies the store holds open jobs at. */
+export async function storeDomains(db: pg.Client): Promise<string[]> {
+  const { rows } = await db.query<{ domain: string }>(
+    `SELECT DISTINCT c.domain FROM canonical_jobs j JOIN companies c ON c.id = j.company_id
+      WHERE j.status = 'open' AND c.domain IS NOT NULL`,
+  );
+  return rows.map((row) => row.domain);
 }
 
 /** `count` distinct indexes below `n`, the same for the same seed (mulberry32 + Fisher-Yates). */
