@@ -39,7 +39,9 @@ export function sampleAdmission(gateways: readonly string[], everyMs = 1000): ()
           const sample = exposition.samples.find((s) => s.name === name && s.labels['pool'] === 'sync-search');
           if (!sample) continue;
           const value = gauge === 'unloaded p50 ms' ? sample.value * 1000 : sample.value;
-          seen[i]!.set(gauge, [...(seen[i]!.get(gauge) ?? []), value]);
+          const values = seen[i]!.get(gauge);
+          if (values) values.push(value);
+          else seen[i]!.set(gauge, [value]);
         }
       }),
     );
