@@ -15,7 +15,7 @@ import {
 } from './stack.js';
 
 /**
- * Every process serves Prometheus metrics (README "Metrics"): after one sync search with a
+ * Every process serves Prometheus metrics (docs/operations.md "Metrics"): after one sync search with a
  * failing provider and one async search whose completion is delivered to a webhook, each
  * stage's counters have moved. Counters are cumulative since each process started, so the
  * assertions are "moved" (> 0) for what this test drove, summed over a service's replicas.

@@ -28,7 +28,7 @@ async function finished(key: string, id: string, timeoutMs = 120_000): Promise<A
 }
 
 /**
- * The async pool (README "Admission"): at most ASYNC_SEARCH_MAX_RUNNING live async searches
+ * The async pool (docs/admission.md "Async searches"): at most ASYNC_SEARCH_MAX_RUNNING live async searches
  * collect at once; the others wait as `queued`, and a freed place goes to the account with the
  * fewest collecting. Outcomes only: who started before whom, never how long anything took.
  */

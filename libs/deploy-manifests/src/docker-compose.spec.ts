@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { SharedEnvSchema } from '@jobs/config';
 import { ALL_TOPICS } from '@jobs/contracts';
 
-// docker-compose.yml must allow `docker compose up --scale <consumer>=N` (README "Platform engineers").
+// docker-compose.yml must allow `docker compose up --scale <consumer>=N` (docs/operations.md "Scaling").
 const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docker-compose.yml');
 const compose = parse(readFileSync(file, 'utf8'), { merge: true }) as {
   services: Record<string, Record<string, unknown>>;

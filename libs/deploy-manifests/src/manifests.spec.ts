@@ -6,7 +6,7 @@ import { ALL_TOPICS, SERVICE_NAMES } from '@jobs/contracts';
 import { loadManifests, type ManifestDocument } from './load-manifests.js';
 import { KUSTOMIZATION, kindOf, validateManifest } from './validate-manifest.js';
 
-// The manifests of deploy/k8s (README "Platform engineers"): schema-valid, and shaped so that
+// The manifests of deploy/k8s (docs/operations.md "Scaling"): schema-valid, and shaped so that
 // scaling a service never breaks it.
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'deploy', 'k8s');
 const all = loadManifests(ROOT);
@@ -305,7 +305,7 @@ describe('deploy/k8s manifests', () => {
       if (service === 'gateway') {
         expect(metrics.some((m) => m['type'] === 'Resource' && m['resource'].name === 'cpu')).toBe(true);
       } else {
-        // consumers scale on the lag of their own consumer group (README: needs a metrics adapter)
+        // consumers scale on the lag of their own consumer group (a metrics adapter: docs/operations.md "Scaling")
         const lag = metrics.find((m) => m['type'] === 'External');
         expect(lag?.['external'].metric).toEqual({
           name: 'kafka_consumergroup_lag',

@@ -8,7 +8,8 @@ import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { samplerFromEnv, traceExporters } from './telemetry.js';
 
-// The sampler NodeSDK chose before the preload built the providers itself (README "Recovery after a SIGKILL").
+// The sampler NodeSDK chose before the preload built the providers itself (docs/operations.md
+// "Recovery after a crash").
 describe('samplerFromEnv', () => {
   it('takes OTEL_TRACES_SAMPLER by the specification names', () => {
     expect(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'always_on' }, false)).toBeInstanceOf(AlwaysOnSampler);
