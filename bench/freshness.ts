@@ -1,8 +1,8 @@
 /**
  * bench:freshness: whether the freshness bound holds at scale. With the store holding
  * BENCH_TARGET_JOBS (100,000) open jobs and the stack at its own REFRESH_INTERVAL_MS (60 s by
- * default), is every open job re-verified with every partner that lists it within the bound the
- * README states (REFRESH_BUCKETS x REFRESH_INTERVAL_MS)?
+ * default), is every open job re-verified with every partner that lists it within the bound
+ * docs/store.md states (REFRESH_BUCKETS x REFRESH_INTERVAL_MS)?
  *
  * 1. Fill (skipped with --skip-fill, or when the store holds BENCH_TARGET_JOBS open jobs already):
  *    every provider's whole listing read over the simulator's HTTP API and merged by dedupe
@@ -36,7 +36,17 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { PROVIDER_SLUGS } from '@jobs/contracts';
-import { GROUP, processCpuMs, processEnv, servicePids, snapshot, stackLocation, usageBetween } from './proc-cpu.js';
+import {
+  GROUP,
+  processCpuMs,
+  processEnv,
+  SEARCH_PATH_COLUMNS,
+  servicePids,
+  SHORT_COLUMN_NAMES,
+  snapshot,
+  stackLocation,
+  usageBetween,
+} from './proc-cpu.js';
 import { percentile } from './stack.js';
 import { fillStore, storeCounts } from './store-fill.js';
 
@@ -304,17 +314,8 @@ for (const sample of samples) {
   console.log(`| ${minute} | ${PROVIDER_SLUGS.map((p) => fmt(sample.ages.get(p)?.maxS)).join(' | ')} |`);
 }
 
-const COLUMNS = [
-  'dedupe',
-  'provider-fetcher',
-  'search-orchestrator',
-  'billing',
-  'webhook-dispatcher',
-  'gateway',
-  GROUP.pgBackends,
-  GROUP.kafka,
-] as const;
-const SHORT: Record<string, string> = { [GROUP.pgBackends]: 'PostgreSQL', [GROUP.kafka]: 'Kafka' };
+const COLUMNS = SEARCH_PATH_COLUMNS;
+const SHORT = SHORT_COLUMN_NAMES;
 const seconds = (c: string) => Math.max(0, (cpu.get(c)?.seconds ?? 0) - (c === GROUP.pgBackends ? ownSeconds : 0));
 const wallS = (ended.getTime() - started.getTime()) / 1000;
 const stack = COLUMNS.reduce((n, c) => n + seconds(c), 0);

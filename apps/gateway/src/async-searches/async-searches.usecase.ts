@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { AsyncSearch, AsyncSearchCreateRequest, AsyncSearchReadQuery } from '@jobs/contracts';
 import { digestOf } from '@jobs/cursors';
-import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
-import { providersForPlan } from '@jobs/plans';
 import type { Principal } from '../auth/api-key.js';
 import type { IdempotencyClaim } from '../idempotency/idempotency.gate.js';
+import { orchestratorQueryHeader } from '../messaging/orchestrator-query-header.js';
 import { QueryClient } from '../messaging/query-client.js';
 import { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js';
 
@@ -17,7 +16,6 @@ import { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js
 @Injectable()
 export class AsyncSearchesUseCase {
   constructor(
-    private readonly prisma: PrismaService,
     private readonly queries: QueryClient,
     private readonly webhookTargets: WebhookTargetCheck,
   ) {}
@@ -36,7 +34,7 @@ export class AsyncSearchesUseCase {
     if (request.webhook_url !== undefined) await this.webhookTargets.assertAllowed(request.webhook_url);
     const searchId = searchIdFor(idempotency);
     const { search } = await this.queries.askOrchestrator({
-      ...(await this.header(principal, requestId)),
+      ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'async.create', search_id: searchId, request },
     });
     return search;
@@ -49,25 +47,10 @@ export class AsyncSearchesUseCase {
     requestId: string,
   ): Promise<AsyncSearch> {
     const { search } = await this.queries.askOrchestrator({
-      ...(await this.header(principal, requestId)),
+      ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'async.get', search_id: searchId, read },
     });
     return search;
-  }
-
-  private async header(principal: Principal, requestId: string) {
-    const account = await this.prisma.account.findUniqueOrThrow({
-      where: { id: principal.accountId },
-      select: { plan: true },
-    });
-    return {
-      v: 1 as const,
-      query_id: requestId,
-      account_id: principal.accountId,
-      plan: account.plan,
-      mode: principal.mode,
-      providers_enabled: providersForPlan(account.plan),
-    };
   }
 }
 

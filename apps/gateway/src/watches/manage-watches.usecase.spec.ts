@@ -1,5 +1,4 @@
-import type { OrchestratorQueryRequested, Watch } from '@jobs/contracts';
-import type { PrismaService } from '@jobs/db';
+import { PROVIDER_SLUGS, type OrchestratorQueryRequested, type Watch } from '@jobs/contracts';
 import type { Principal } from '../auth/api-key.js';
 import { WatchStatusRequestSchema } from '../dashboard/dashboard.schema.js';
 import type { QueryClient } from '../messaging/query-client.js';
@@ -27,32 +26,29 @@ const paused: Watch = {
 };
 
 describe('ManageWatchesUseCase.setStatus (gateway)', () => {
-  it(
-    'asks the orchestrator for watch.set_status under the ' + 'account, its plan as stored now, and answers its watch',
-    async () => {
-      const asked: OrchestratorQueryRequested.Value[] = [];
-      const queries = {
-        askOrchestrator: async (value: OrchestratorQueryRequested.Value) => (
-          asked.push(value),
-          { kind: 'watch.set_status', watch: paused }
-        ),
-      } as unknown as QueryClient;
-      const prisma = { account: { findUniqueOrThrow: async () => ({ plan: 'scale' }) } } as unknown as PrismaService;
-      const useCase = new ManageWatchesUseCase(prisma, queries, {} as WebhookTargetCheck);
+  it('asks the orchestrator for watch.set_status under the account, its plan and mode, and answers', async () => {
+    const asked: OrchestratorQueryRequested.Value[] = [];
+    const queries = {
+      askOrchestrator: async (value: OrchestratorQueryRequested.Value) => (
+        asked.push(value),
+        { kind: 'watch.set_status', watch: paused }
+      ),
+    } as unknown as QueryClient;
+    const useCase = new ManageWatchesUseCase(queries, {} as WebhookTargetCheck);
 
-      expect(await useCase.setStatus(principal, 'wat_1', 'paused', 'req_1')).toEqual(paused);
-      expect(asked).toEqual([
-        expect.objectContaining({
-          v: 1,
-          query_id: 'req_1',
-          account_id: 'acc_1',
-          plan: 'scale',
-          mode: 'live',
-          query: { kind: 'watch.set_status', watch_id: 'wat_1', status: 'paused' },
-        }),
-      ]);
-    },
-  );
+    expect(await useCase.setStatus(principal, 'wat_1', 'paused', 'req_1')).toEqual(paused);
+    expect(asked).toEqual([
+      expect.objectContaining({
+        v: 1,
+        query_id: 'req_1',
+        account_id: 'acc_1',
+        plan: 'pro',
+        providers_enabled: [...PROVIDER_SLUGS],
+        mode: 'live',
+        query: { kind: 'watch.set_status', watch_id: 'wat_1', status: 'paused' },
+      }),
+    ]);
+  });
 
   it("the dashboard's body names only the two statuses", () => {
     expect(WatchStatusRequestSchema.safeParse({ status: 'paused' }).success).toBe(true);

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Watch, WatchCreateRequest, WatchListResponse, WatchStatus } from '@jobs/contracts';
 import { digestOf } from '@jobs/cursors';
-import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
-import { providersForPlan } from '@jobs/plans';
 import type { Principal } from '../auth/api-key.js';
+import { orchestratorQueryHeader } from '../messaging/orchestrator-query-header.js';
 import { QueryClient } from '../messaging/query-client.js';
 import { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js';
 
@@ -16,7 +15,6 @@ import { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js
 @Injectable()
 export class ManageWatchesUseCase {
   constructor(
-    private readonly prisma: PrismaService,
     private readonly queries: QueryClient,
     private readonly webhookTargets: WebhookTargetCheck,
   ) {}
@@ -36,7 +34,7 @@ export class ManageWatchesUseCase {
       ? `wat_${digestOf({ watch: idempotencyKey }, 'base64url').slice(0, 24)}`
       : newId('wat');
     const { watch } = await this.queries.askOrchestrator({
-      ...(await this.header(principal, requestId)),
+      ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'watch.create', watch_id: watchId, request },
     });
     return watch;
@@ -44,7 +42,7 @@ export class ManageWatchesUseCase {
 
   async list(principal: Principal, cursor: string | undefined, requestId: string): Promise<WatchListResponse> {
     const { page } = await this.queries.askOrchestrator({
-      ...(await this.header(principal, requestId)),
+      ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'watch.list', ...(cursor ? { cursor } : {}) },
     });
     return page;
@@ -52,7 +50,7 @@ export class ManageWatchesUseCase {
 
   async delete(principal: Principal, watchId: string, requestId: string): Promise<void> {
     await this.queries.askOrchestrator({
-      ...(await this.header(principal, requestId)),
+      ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'watch.delete', watch_id: watchId },
     });
   }
@@ -60,24 +58,9 @@ export class ManageWatchesUseCase {
   /** Pauses (`paused`) or resumes (`active`) the account's watch; 404 for an unknown or another account's id. */
   async setStatus(principal: Principal, watchId: string, status: WatchStatus, requestId: string): Promise<Watch> {
     const { watch } = await this.queries.askOrchestrator({
-      ...(await this.header(principal, requestId)),
+      ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'watch.set_status', watch_id: watchId, status },
     });
     return watch;
-  }
-
-  private async header(principal: Principal, requestId: string) {
-    const account = await this.prisma.account.findUniqueOrThrow({
-      where: { id: principal.accountId },
-      select: { plan: true },
-    });
-    return {
-      v: 1 as const,
-      query_id: requestId,
-      account_id: principal.accountId,
-      plan: account.plan,
-      mode: principal.mode,
-      providers_enabled: providersForPlan(account.plan),
-    };
   }
 }

@@ -9,10 +9,10 @@ import {
 } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
-import { providersForPlan } from '@jobs/plans';
 import { SecretBox, WEBHOOK_SECRET_PREFIX } from '@jobs/webhook-targets';
 import type { Principal } from '../auth/api-key.js';
 import { ApiError } from '../http/api-error.js';
+import { orchestratorQueryHeader } from '../messaging/orchestrator-query-header.js';
 import { QueryClient } from '../messaging/query-client.js';
 
 export const WEBHOOK_ENDPOINT_CURSORS = Symbol('WEBHOOK_ENDPOINT_CURSORS');
@@ -84,12 +84,7 @@ export class ListWebhookEndpointsUseCase {
 
   private async usage(principal: Principal, after: string | null, limit: number, requestId: string) {
     const answer = await this.queries.askOrchestrator({
-      v: 1,
-      query_id: requestId,
-      account_id: principal.accountId,
-      plan: principal.plan,
-      mode: principal.mode,
-      providers_enabled: providersForPlan(principal.plan),
+      ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'webhook_urls.list', after, limit },
     });
     return { urls: answer.urls, more: answer.more };
