@@ -6,6 +6,6 @@ import { ReadAccountUseCase } from './read-account.usecase.js';
 @Module({
   controllers: [AccountController],
   providers: [AccountBalances, ReadAccountUseCase],
-  exports: [ReadAccountUseCase],
+  exports: [AccountBalances, ReadAccountUseCase],
 })
 export class AccountModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { CompanyProfile } from '@jobs/contracts';
-import { PrismaService } from '@jobs/db';
 import { providersForPlan } from '@jobs/plans';
 import { sandboxCompanyProfile } from '@jobs/sandbox';
 import { ApiError } from '../http/api-error.js';
+import { AccountBalances } from '../account/account-balances.js';
 import type { Principal } from '../auth/api-key.js';
 import { QueryClient } from '../messaging/query-client.js';
 
@@ -21,25 +21,21 @@ export interface CompanyProfileRead {
 @Injectable()
 export class GetCompanyProfileUseCase {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly balances: AccountBalances,
     private readonly queries: QueryClient,
   ) {}
 
   async execute(principal: Principal, domain: string, requestId: string): Promise<CompanyProfileRead> {
-    const account = await this.prisma.account.findUniqueOrThrow({
-      where: { id: principal.accountId },
-      select: { plan: true, creditsRemaining: true },
-    });
     if (principal.mode === 'test') {
       const profile = sandboxCompanyProfile(domain);
       if (!profile) throw new ApiError('not_found', `No company ${domain} in the sandbox data.`);
-      return { profile, creditsCharged: 0, creditsRemaining: account.creditsRemaining };
+      return { profile, creditsCharged: 0, creditsRemaining: await this.creditsRemaining(principal.accountId) };
     }
     const { profile } = await this.queries.askDedupe({
       v: 1,
       query_id: requestId,
       account_id: principal.accountId,
-      query: { kind: 'company.profile', domain, providers_routable: providersForPlan(account.plan) },
+      query: { kind: 'company.profile', domain, providers_routable: providersForPlan(principal.plan) },
     });
     const charge = await this.queries.askBilling({
       v: 1,
@@ -49,5 +45,9 @@ export class GetCompanyProfileUseCase {
       query: { kind: 'company.charge', domain, operation: `GET /v1/companies/${domain}` },
     });
     return { profile, creditsCharged: charge.credits_charged, creditsRemaining: charge.credits_remaining };
+  }
+
+  private async creditsRemaining(accountId: string): Promise<number> {
+    return (await this.balances.of(accountId))?.creditsRemaining ?? 0;
   }
 }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { loadConfig } from '@jobs/config';
-import type { PrismaService } from '@jobs/db';
+import type { AccountBalances } from '../account/account-balances.js';
 import type { Logger } from '@jobs/observability';
 import { SecretBox } from '@jobs/webhook-targets';
 import { ApiError } from '../http/api-error.js';
@@ -96,7 +96,7 @@ describe('a keyed POST whose owner runs on another gateway process', () => {
     new IdempotencyGate(
       new IdempotencyStore(redis, config),
       liveness,
-      {} as PrismaService,
+      {} as AccountBalances,
       new ReplaySealer(new SecretBox('test-webhook-secrets-key-0123456789abcdef')),
       config,
     );

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HEADERS, IdempotencyKeySchema, IDEMPOTENCY_KEY_MAX_LENGTH, SERVICE_VERSION } from '@jobs/contracts';
-import { PrismaService } from '@jobs/db';
+import { AccountBalances } from '../account/account-balances.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
 import { errorLinks } from '../http/api-exception.filter.js';
@@ -46,7 +46,7 @@ export class IdempotencyGate {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly liveness: GatewayLiveness,
-    private readonly prisma: PrismaService,
+    private readonly balances: AccountBalances,
     private readonly sealer: ReplaySealer,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -162,11 +162,7 @@ export class IdempotencyGate {
   }
 
   private async creditsRemaining(accountId: string): Promise<number> {
-    const account = await this.prisma.account.findUnique({
-      where: { id: accountId },
-      select: { creditsRemaining: true },
-    });
-    return account?.creditsRemaining ?? 0;
+    return (await this.balances.of(accountId))?.creditsRemaining ?? 0;
   }
 }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SecretBox } from '@jobs/webhook-targets';
+import { AccountModule } from '../account/account.module.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { GatewayLiveness } from './gateway-liveness.js';
 import { IdempotencyGate } from './idempotency.gate.js';
@@ -9,6 +10,7 @@ import { SearchAnswersConsumer } from './search-answers.consumer.js';
 
 /** Idempotency-Key on authenticated POSTs; DoorInterceptor runs the gate, main.ts installs the response recorder. */
 @Module({
+  imports: [AccountModule],
   providers: [
     GatewayLiveness,
     IdempotencyStore,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Job } from '@jobs/contracts';
-import { PrismaService } from '@jobs/db';
 import { providersForPlan } from '@jobs/plans';
 import { findSandboxJob } from '@jobs/sandbox';
 import { ApiError } from '../http/api-error.js';
+import { AccountBalances } from '../account/account-balances.js';
 import type { Principal } from '../auth/api-key.js';
 import { QueryClient } from '../messaging/query-client.js';
 
@@ -20,26 +20,22 @@ export interface JobRead {
 @Injectable()
 export class GetJobUseCase {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly balances: AccountBalances,
     private readonly queries: QueryClient,
   ) {}
 
   async execute(principal: Principal, jobId: string, requestId: string): Promise<JobRead> {
-    const account = await this.prisma.account.findUniqueOrThrow({
-      where: { id: principal.accountId },
-      select: { plan: true, creditsRemaining: true },
-    });
     if (principal.mode === 'test') {
       // Test keys see the sandbox's fictional jobs, never charged.
       const job = findSandboxJob(jobId);
       if (!job) throw new ApiError('not_found', `No job ${jobId} in the sandbox data.`);
-      return { job, creditsCharged: 0, creditsRemaining: account.creditsRemaining };
+      return { job, creditsCharged: 0, creditsRemaining: await this.creditsRemaining(principal.accountId) };
     }
     const { job } = await this.queries.askDedupe({
       v: 1,
       query_id: requestId,
       account_id: principal.accountId,
-      query: { kind: 'job.get', job_id: jobId, providers_routable: providersForPlan(account.plan) },
+      query: { kind: 'job.get', job_id: jobId, providers_routable: providersForPlan(principal.plan) },
     });
     const charge = await this.queries.askBilling({
       v: 1,
@@ -49,5 +45,9 @@ export class GetJobUseCase {
       query: { kind: 'job.charge', job_id: jobId, operation: `GET /v1/jobs/${jobId}` },
     });
     return { job, creditsCharged: charge.credits_charged, creditsRemaining: charge.credits_remaining };
+  }
+
+  private async creditsRemaining(accountId: string): Promise<number> {
+    return (await this.balances.of(accountId))?.creditsRemaining ?? 0;
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AccountModule } from '../account/account.module.js';
 import { GetJobUseCase } from './get-job.usecase.js';
 import { JobsController } from './jobs.controller.js';
 
-@Module({ controllers: [JobsController], providers: [GetJobUseCase] })
+@Module({ imports: [AccountModule], controllers: [JobsController], providers: [GetJobUseCase] })
 export class JobsModule {}

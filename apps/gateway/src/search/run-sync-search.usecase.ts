@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Topics, type JobSearchRequest, type JobSearchResult } from '@jobs/contracts';
-import { PrismaService } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { providersForPlan } from '@jobs/plans';
+import { AccountBalances } from '../account/account-balances.js';
 import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
@@ -24,7 +24,7 @@ export interface SyncSearchResult {
 @Injectable()
 export class RunSyncSearchUseCase {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly balances: AccountBalances,
     private readonly publisher: KafkaPublisher,
     private readonly replies: SearchReplies,
     private readonly sandbox: RunSandboxSearchUseCase,
@@ -111,10 +111,6 @@ export class RunSyncSearchUseCase {
   }
 
   private async creditsRemaining(accountId: string): Promise<number> {
-    const account = await this.prisma.account.findUniqueOrThrow({
-      where: { id: accountId },
-      select: { creditsRemaining: true },
-    });
-    return account.creditsRemaining;
+    return (await this.balances.of(accountId))?.creditsRemaining ?? 0;
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountModule } from '../account/account.module.js';
 import { SandboxModule } from '../sandbox/sandbox.module.js';
 import { RunSyncSearchUseCase } from './run-sync-search.usecase.js';
 import { SearchReplies } from './search-replies.js';
@@ -6,7 +7,7 @@ import { SearchRepliesConsumer } from './search-replies.consumer.js';
 import { SearchController } from './search.controller.js';
 
 @Module({
-  imports: [SandboxModule],
+  imports: [AccountModule, SandboxModule],
   controllers: [SearchController, SearchRepliesConsumer],
   providers: [SearchReplies, RunSyncSearchUseCase],
 })
