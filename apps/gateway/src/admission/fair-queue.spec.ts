@@ -7,7 +7,10 @@ const CEILING = 10_000;
 function queueOf(slots: number, tuning: Partial<FairQueueTuning> = {}, limitTuning: Partial<InFlightTuning> = {}) {
   const clock = { now: 0 };
   const timers: Array<{ at: number; fn: () => void; cleared: boolean }> = [];
-  const limit = new InFlightLimit({ min: slots, max: slots, window: 1000, ...limitTuning }, () => clock.now);
+  const limit = new InFlightLimit(
+    { min: slots, max: slots, window: 1000, tolerance: 2, ...limitTuning },
+    () => clock.now,
+  );
   const queue = new FairQueue(limit, { maxQueued: 100, maxWaitMs: 5_000, ...tuning }, () => clock.now, {
     set: (fn, ms) => {
       const timer = { at: clock.now + ms, fn, cleared: false };
@@ -276,7 +279,7 @@ describe('fair admission', () => {
 
   it('judges the wait by the limit a probe returns to, not by the minimum it probes at', () => {
     const clock = { now: 0 };
-    const limit = new InFlightLimit({ min: 1, max: 8, window: 8 }, () => clock.now);
+    const limit = new InFlightLimit({ min: 1, max: 8, window: 8, tolerance: 2 }, () => clock.now);
     const queue = new FairQueue(limit, { maxQueued: 100, maxWaitMs: 5_000 }, () => clock.now, {
       set: () => undefined,
       clear: () => undefined,

@@ -3,9 +3,10 @@ import { InFlightLimit, type InFlightTuning, type Slot } from './in-flight-limit
 const CEILING = 10_000;
 
 /** A limit on a clock the test moves. */
-function limitOn(tuning: InFlightTuning) {
+/** The tuning's tolerance is 2 unless a test names its own. */
+function limitOn(tuning: Omit<InFlightTuning, 'tolerance'> & { tolerance?: number }) {
   const clock = { now: 0 };
-  const limit = new InFlightLimit(tuning, () => clock.now);
+  const limit = new InFlightLimit({ tolerance: 2, ...tuning }, () => clock.now);
   /** `n` units admitted at once, all released `ms` later. */
   const fill = (n: number, ms: number) => {
     const slots = Array.from({ length: n }, () => enter(limit));

@@ -28,9 +28,9 @@ export interface InFlightTuning {
   window: number;
   /**
    * The window p95 the limit holds work to, as a multiple of the pipeline's unloaded p50 (the
-   * latency of work that ran nearly alone) while one account alone uses the pipeline. Default 2.
+   * latency of work that ran nearly alone) while one account alone uses the pipeline.
    */
-  tolerance?: number;
+  tolerance: number;
   /**
    * The same multiple while several accounts share the pipeline (`sharing`); default `tolerance`.
    * Alone, an account's queueing delays only its own work, and it chose its concurrency; shared,
@@ -62,7 +62,6 @@ const UNLOADED_SAMPLES = 50;
 const UNLOADED_SAMPLES_NEEDED = 3;
 const DECREASE = 0.7;
 const MIN_WINDOW = 2;
-const DEFAULT_TOLERANCE = 2;
 const DEFAULT_PROBE_AFTER_MS = 60_000;
 
 /**
@@ -192,7 +191,7 @@ export class InFlightLimit {
   targetMs(ceilingMs: number): number {
     const unloaded = this.unloadedP50Ms;
     if (unloaded === undefined) return ceilingMs;
-    const alone = this.tuning.tolerance ?? DEFAULT_TOLERANCE;
+    const alone = this.tuning.tolerance;
     const tolerance = this.sharing ? (this.tuning.sharedTolerance ?? alone) : alone;
     return Math.min(ceilingMs, Math.max(this.tuning.floorMs ?? 0, tolerance * unloaded));
   }
