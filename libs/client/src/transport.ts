@@ -12,7 +12,7 @@ import {
   type ResponseHeaders,
   type ResponseInfo,
 } from './response-info.js';
-import { mayHaveRun, retryDecision, type RetryPolicy, type RetryReason } from './retry-policy.js';
+import { mayHaveRun, retryDecision, type RetryDecision, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { CLIENT_VERSION } from './version.js';
 import type { ErrorBody, ErrorCode, ErrorType } from '@jobs/contracts';
 
@@ -216,6 +216,25 @@ export class Transport {
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
     // An earlier attempt may have done the work though its answer was lost (see `mayHaveRun`).
     let earlierMayHaveRun = false;
+    // Every retry is reported, then waited for; the caller's abort ends the wait.
+    const waitToRetry = (
+      decision: Extract<RetryDecision, { retry: true }>,
+      attempt: number,
+      status: number | null,
+      error: unknown,
+    ): Promise<void> => {
+      config.onRetry?.({
+        method: spec.method,
+        path: spec.path,
+        attempt,
+        reason: decision.reason,
+        delayMs: decision.delayMs,
+        status,
+        idempotencyKey,
+        error,
+      });
+      return config.sleep(decision.delayMs, options.signal);
+    };
 
     for (let attempt = 1; ; attempt++) {
       if (options.signal?.aborted) throw abortReason(options.signal);
@@ -244,18 +263,8 @@ export class Transport {
             attempts: attempt,
           });
         }
-        config.onRetry?.({
-          method: spec.method,
-          path: spec.path,
-          attempt,
-          reason: decision.reason,
-          delayMs: decision.delayMs,
-          status: null,
-          idempotencyKey,
-          error: cause,
-        });
         earlierMayHaveRun = true;
-        await config.sleep(decision.delayMs, options.signal);
+        await waitToRetry(decision, attempt, null, cause);
         continue;
       }
 
@@ -286,18 +295,8 @@ export class Transport {
         config.random,
       );
       if (!decision.retry) throw error;
-      config.onRetry?.({
-        method: spec.method,
-        path: spec.path,
-        attempt,
-        reason: decision.reason,
-        delayMs: decision.delayMs,
-        status,
-        idempotencyKey,
-        error,
-      });
       if (mayHaveRun({ kind: 'response', status, retryAfterSeconds: retryAfter })) earlierMayHaveRun = true;
-      await config.sleep(decision.delayMs, options.signal);
+      await waitToRetry(decision, attempt, status, error);
     }
   }
 }

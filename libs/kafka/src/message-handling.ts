@@ -109,27 +109,26 @@ export async function handleMessage(
     messageId: headers[MessageHeader.MessageId] ?? `${topic}/${partition}/${message.offset}`,
     stages: parseStages(headers[MessageHeader.Stages]),
   };
-
-  let value: unknown;
-  try {
-    value = subscription.topic.value.parse(JSON.parse(raw));
-  } catch (error) {
-    on.logger.error(
-      { topic, partition, offset: message.offset, err: error },
-      'off-contract message sent to dead letter',
-    );
-    // the prefix marks a producer's bug apart from a handler's failure (`npm test` fails on any)
+  const deadLetter = async (error: unknown, reason: string, logLine: string): Promise<void> => {
+    on.logger.error({ topic, partition, offset: message.offset, err: error }, logLine);
     await on.deadLetter({
       topic,
       partition,
       offset: message.offset,
       key,
       value: raw,
-      error: `${OFF_CONTRACT}: ${String(error)}`,
+      error: reason,
       consumerGroup: on.groupId,
     });
     on.metrics.handled(topic, 'dead_lettered', startedAt);
-    return;
+  };
+
+  let value: unknown;
+  try {
+    value = subscription.topic.value.parse(JSON.parse(raw));
+  } catch (error) {
+    // the prefix marks a producer's bug apart from a handler's failure (`npm test` fails on any)
+    return deadLetter(error, `${OFF_CONTRACT}: ${String(error)}`, 'off-contract message sent to dead letter');
   }
 
   const parent = propagation.extract(ROOT_CONTEXT, headers);
@@ -156,21 +155,7 @@ export async function handleMessage(
   } catch (error) {
     span.recordException(error as Error);
     if (isDeterministicFailure(error)) {
-      on.logger.error(
-        { topic, partition, offset: message.offset, err: error },
-        'handler failed for good; message sent to dead letter',
-      );
-      await on.deadLetter({
-        topic,
-        partition,
-        offset: message.offset,
-        key,
-        value: raw,
-        error: String(error),
-        consumerGroup: on.groupId,
-      });
-      on.metrics.handled(topic, 'dead_lettered', startedAt);
-      return;
+      return deadLetter(error, String(error), 'handler failed for good; message sent to dead letter');
     }
     on.metrics.handled(topic, 'retried', startedAt);
     on.logger.warn({ topic, partition, offset: message.offset, err: error }, 'handler failed; kafka will redeliver');
