@@ -63,7 +63,11 @@ export interface PartnerFilters {
   remote: boolean | undefined;
 }
 
-/** The partner filters of a query, each read once. */
+/**
+ * The partner filters of a query, each read once. Every partner adapter starts its `search` from
+ * these and pages with `collectPages`; what stays in each adapter, though the blocks look alike, is
+ * the partner's wire format: its parameter names, separators, units and paging.
+ */
 export function partnerFilters({ filters, asOf, postedSince }: ProviderQuery): PartnerFilters {
   return {
     keywords: filters.title_or ?? [],

@@ -11,22 +11,12 @@ import {
   type MatchFields,
 } from '@jobs/matching';
 import { newId } from '@jobs/observability';
-import { recordFieldHashes } from '../lifecycle/job-lifecycle.js';
+import { recordFieldHashes, UPDATE_FIELDS } from '../lifecycle/job-lifecycle.js';
 import type { CompanyIds } from './companies.js';
 import type { RankedState } from './job-field-writes.js';
 import { pRealFor, storedSalary } from './job-view.js';
 
-const RECORD_FIELDS = [
-  'title',
-  'location',
-  'employment_type',
-  'seniority',
-  'job_family',
-  'salary',
-  'description',
-  'apply_url',
-  'posted_at',
-] as const;
+const RECORD_FIELDS = [...UPDATE_FIELDS, 'posted_at'] as const;
 
 export type JobWithCompany = Prisma.CanonicalJobGetPayload<{ include: { company: true } }>;
 
