@@ -64,3 +64,13 @@ export function sampleAdmission(gateways: readonly string[], everyMs = 1000): ()
     });
   };
 }
+
+/** Runs one measured phase while sampling the gateways' gauges: the phase's figures and a gauge line per gateway. */
+export async function withAdmissionGauges<T>(
+  gateways: readonly string[],
+  run: () => Promise<T>,
+): Promise<{ measured: T; gauges: string[] }> {
+  const stopSampling = sampleAdmission(gateways);
+  const measured = await run();
+  return { measured, gauges: await stopSampling() };
+}

@@ -23,7 +23,7 @@
  *   npm run bench -- fairness
  */
 import { resolve } from 'node:path';
-import { sampleAdmission } from './admission-gauges.js';
+import { withAdmissionGauges } from './admission-gauges.js';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';
 import {
   closedLoop,
@@ -102,13 +102,14 @@ for (const backOff of [false, true]) {
   await new Promise((r) => setTimeout(r, 5000));
   let busy: Outcome[] = [];
   const name = `beside ${busyClients} busy clients ${backOff ? 'honouring Retry-After' : 'without back-off'}`;
-  const stopSampling = sampleAdmission(gateways);
-  const both = await measure(location, name, async () => {
-    const [quiet, busyOutcomes] = await Promise.all([quietSearches(seconds), busySearches(seconds, backOff)]);
-    busy = busyOutcomes;
-    return quiet;
-  });
-  gauges.push(`${name}:`, ...(await stopSampling()).map((line) => `- ${line}`));
+  const { measured: both, gauges: lines } = await withAdmissionGauges(gateways, () =>
+    measure(location, name, async () => {
+      const [quiet, busyOutcomes] = await Promise.all([quietSearches(seconds), busySearches(seconds, backOff)]);
+      busy = busyOutcomes;
+      return quiet;
+    }),
+  );
+  gauges.push(`${name}:`, ...lines.map((line) => `- ${line}`));
   rows.push({ phase: name, account: 'quiet', measured: both, outcomes: both.outcomes });
   rows.push({ phase: name, account: 'busy', measured: both, outcomes: busy });
 }

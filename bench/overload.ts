@@ -19,7 +19,7 @@
  *   npm run bench -- overload
  */
 import { resolve } from 'node:path';
-import { sampleAdmission } from './admission-gauges.js';
+import { withAdmissionGauges } from './admission-gauges.js';
 import { processEnv, servicePids, stackLocation } from './proc-cpu.js';
 import {
   closedLoop,
@@ -60,9 +60,8 @@ const phases: Measured[] = [];
 /** Each phase's admission gauges. */
 const gauges: string[] = [];
 async function phase(name: string, run: () => Promise<Outcome[]>): Promise<Measured> {
-  const stopSampling = sampleAdmission([baseUrl]);
-  const measured = await measure(location, name, run);
-  gauges.push(`- ${name}: ${(await stopSampling()).join('; ')}`);
+  const { measured, gauges: lines } = await withAdmissionGauges([baseUrl], () => measure(location, name, run));
+  gauges.push(`- ${name}: ${lines.join('; ')}`);
   return measured;
 }
 const quiet = await phase('quiet, one at a time', async () => {

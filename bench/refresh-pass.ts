@@ -12,7 +12,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { admin, refreshPass } from '@jobs/e2e-support';
-import { GROUP, snapshot, stackOf, usageBetween } from './proc-cpu.js';
+import { SEARCH_PATH_COLUMNS, SHORT_COLUMN_NAMES, snapshot, stackOf, usageBetween } from './proc-cpu.js';
 
 const { values } = parseArgs({ options: { passes: { type: 'string', default: '5' } } });
 const passes = Number(values.passes);
@@ -20,18 +20,8 @@ const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.
 const { env: dedupeEnv, location } = stackOf(pidsFile, 'dedupe');
 const intervalMs = Number(dedupeEnv['REFRESH_INTERVAL_MS'] ?? 60_000);
 
-const COLUMNS = [
-  'dedupe',
-  'provider-fetcher',
-  'provider-sim',
-  'search-orchestrator',
-  'billing',
-  'webhook-dispatcher',
-  'gateway',
-  GROUP.pgBackends,
-  GROUP.kafka,
-] as const;
-const SHORT: Record<string, string> = { [GROUP.pgBackends]: 'PostgreSQL', [GROUP.kafka]: 'Kafka' };
+const COLUMNS = [...SEARCH_PATH_COLUMNS, 'provider-sim'] as const;
+const SHORT = SHORT_COLUMN_NAMES;
 
 interface PassFigures {
   id: string;
