@@ -32,6 +32,7 @@ import {
   createAccount,
   eventually,
   Receiver,
+  refreshUntil,
   stackRunDir,
   uniqueWord,
   wholeLedger,
@@ -220,25 +221,6 @@ export async function storedJobs(
   return rows;
 }
 
-/** Refresh passes (one every 10 s, each reads every watched scope) until `done` holds. */
-export async function refreshUntil<T>(done: () => T | undefined, what: string, timeoutMs = WAIT_MS): Promise<T> {
-  let nextRefresh = 0;
-  return eventually(
-    async () => {
-      const value = done();
-      if (value !== undefined) return value;
-      if (Date.now() >= nextRefresh) {
-        await admin('POST', '/refresh', undefined, 202);
-        nextRefresh = Date.now() + 10_000;
-      }
-      return undefined;
-    },
-    timeoutMs,
-    what,
-    200,
-  );
-}
-
 export async function runScenario(): Promise<ScenarioOutcome> {
   const receiver = new Receiver();
   await receiver.start();
@@ -290,6 +272,7 @@ export async function runScenario(): Promise<ScenarioOutcome> {
     await refreshUntil(
       () => (deliveredEvents(receiver, hook).some((event) => event.type === 'job.closed') ? true : undefined),
       'job.closed at the receiver',
+      WAIT_MS,
     );
     // job.opened x openings, search.completed, job.closed: distinct ids, however many deliveries
     await eventually(

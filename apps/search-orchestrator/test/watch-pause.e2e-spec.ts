@@ -2,11 +2,11 @@ import { EventSchema, WatchSchema, type Event, type Job, type Watch } from '@job
 import {
   addWorldCompany,
   addWorldJob,
-  admin,
   api,
   createAccount,
   dashboardSignIn,
   Receiver,
+  refreshUntil,
   wholeLedger,
   type WorldJob,
 } from '@jobs/e2e-support';
@@ -42,20 +42,10 @@ const jobOf = (event: Event) => (event.data as { job: Job }).job;
 
 /** The job.opened of `opening` delivered at `url`, after as many refresh passes as it takes. */
 async function openedAt(url: string, opening: WorldJob): Promise<Event> {
-  const deadline = Date.now() + WAIT_MS;
-  let nextRefresh = 0;
-  while (Date.now() < deadline) {
-    const found = eventsAt(url).find((e) => e.type === 'job.opened' && jobOf(e).title === opening.title);
-    if (found) return found;
-    // a request made while a pass runs is served by the next one
-    if (Date.now() >= nextRefresh) {
-      await admin('POST', '/refresh', undefined, 202);
-      nextRefresh = Date.now() + 10_000;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(
-    `no job.opened of ${opening.title} at ${url} in time; got ${JSON.stringify(eventsAt(url).map((e) => e.type))}`,
+  return refreshUntil(
+    () => eventsAt(url).find((e) => e.type === 'job.opened' && jobOf(e).title === opening.title),
+    `job.opened of ${opening.title} at ${url}`,
+    WAIT_MS,
   );
 }
 

@@ -7,6 +7,7 @@ import {
   admin,
   api,
   createAccount,
+  refreshUntil,
   signatureValid,
   wholeLedger,
   type WorldJob,
@@ -52,22 +53,10 @@ afterAll(async () => {
 
 /** The first delivery of the watch's event matching `predicate`, after as many refresh passes as it takes. */
 async function delivered(watchId: string, predicate: (event: Event) => boolean): Promise<Delivery> {
-  const deadline = Date.now() + WAIT_MS;
-  let nextRefresh = 0;
-  while (Date.now() < deadline) {
-    const found = deliveries.find((d) => d.event.watch_id === watchId && predicate(d.event));
-    if (found) return found;
-    // Ask for a refresh pass every 10 s until the change is seen (a request made while a pass
-    // runs is served by the next one).
-    if (Date.now() >= nextRefresh) {
-      await admin('POST', '/refresh', undefined, 202);
-      nextRefresh = Date.now() + 10_000;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(
-    `no delivery for ${watchId} in time; got ` +
-      `${JSON.stringify(deliveries.filter((d) => d.event.watch_id === watchId).map((d) => d.event.type))}`,
+  return refreshUntil(
+    () => deliveries.find((d) => d.event.watch_id === watchId && predicate(d.event)),
+    `a delivery for ${watchId}`,
+    WAIT_MS,
   );
 }
 

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ProviderSlug } from '@jobs/contracts';
 import { api, crawlPending, stack } from './stack.js';
+import { eventually } from './webhooks.js';
 
 /** A call to the admin API; throws unless it answers `expect`. */
 export async function admin(
@@ -143,4 +144,30 @@ export async function wholeLedger(key: string, jobId?: string): Promise<LedgerLi
     if (!cursor) return lines;
   }
   throw new Error('the ledger did not end within 1000 pages');
+}
+
+/**
+ * Asks for a refresh pass every 10 s until `done` gives a value (a request made while a pass runs
+ * is served by the next one), then returns it; throws after `timeoutMs`, naming `what`.
+ */
+export async function refreshUntil<T>(
+  done: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs: number,
+): Promise<T> {
+  let nextRefresh = 0;
+  return eventually(
+    async () => {
+      const value = await done();
+      if (value !== undefined) return value;
+      if (Date.now() >= nextRefresh) {
+        await admin('POST', '/refresh', undefined, 202);
+        nextRefresh = Date.now() + 10_000;
+      }
+      return undefined;
+    },
+    timeoutMs,
+    what,
+    200,
+  );
 }
