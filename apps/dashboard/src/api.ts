@@ -167,6 +167,6 @@ export async function sandboxSearch(body: unknown): Promise<SandboxResult> {
   return json;
 }
 
-/** `path` asking the page at `cursor` (the first page without one). */
+/** `path` (which may carry a query of its own) asking the page at `cursor` (the first page without one). */
 export const pageAt = (path: string, cursor: string | undefined | null): string =>
-  cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path;
+  cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path;

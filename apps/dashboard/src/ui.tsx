@@ -216,39 +216,3 @@ export function Confirm({
     </dialog>
   );
 }
-
-/**
- * Paging by the server's cursors. `cursors` is the trail of cursors that led to the page shown
- * (empty on the first page, the last one the page's own), so going back needs no cursor of its own.
- */
-export function CursorPager({
-  label,
-  cursors,
-  setCursors,
-  next,
-  back,
-  forward,
-}: {
-  label: string;
-  cursors: string[];
-  setCursors: (cursors: string[]) => void;
-  next: string | null;
-  back: string;
-  forward: string;
-}) {
-  return (
-    <nav aria-label={label} class="row-actions">
-      <button
-        type="button"
-        class="secondary"
-        disabled={cursors.length === 0}
-        onClick={() => setCursors(cursors.slice(0, -1))}
-      >
-        {back}
-      </button>
-      <button type="button" class="secondary" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
-        {forward}
-      </button>
-    </nav>
-  );
-}

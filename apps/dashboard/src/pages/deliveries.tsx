@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
-import { get, pageAt, post, type EventDeliveries, type Page } from '../api.js';
+import { post, type EventDeliveries } from '../api.js';
 import { formatDate, formatDuration } from '../format.js';
-import { CursorPager, Empty, Loaded, MessageLine, TableScroll, useLoad, useMessages } from '../ui.js';
+import { PagedList, useCursorPages } from '../paging.js';
+import { Empty, MessageLine, TableScroll, useMessages } from '../ui.js';
 
 export function DeliveriesPage() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
-  const [page, reload] = useLoad(() => get<Page<EventDeliveries>>(pageAt('/deliveries', cursor)), [cursor]);
+  const deliveries = useCursorPages<EventDeliveries>('/deliveries');
   const messages = useMessages();
   const [replaying, setReplaying] = useState<string | null>(null);
 
@@ -19,116 +18,107 @@ export function DeliveriesPage() {
           class="outline secondary"
           onClick={() => {
             messages.begin();
-            reload();
+            deliveries.reload();
           }}
         >
           Refresh
         </button>
       </p>
       <MessageLine messages={messages} />
-      <Loaded load={page} what="deliveries">
-        {({ data, next_cursor }) => (
-          <>
-            {data.length === 0 ? (
-              <Empty>No events yet: watches and async searches with a webhook URL produce them.</Empty>
-            ) : (
-              data.map((event) => (
-                <article key={event.event_id} data-event-id={event.event_id} aria-labelledby={`evt-${event.event_id}`}>
-                  <header class="row-actions">
-                    <h2 id={`evt-${event.event_id}`}>
-                      <code>{event.type}</code> <small class="muted">{event.event_id}</small>
-                    </h2>
-                  </header>
-                  <p class="muted">
-                    {formatDate(event.created_at)} · {event.webhook_url ?? 'feed only (no webhook URL)'}
-                    {event.watch_id ? ` · watch ${event.watch_id}` : ''}
-                  </p>
-                  {event.deliveries.length === 0 ? (
-                    <Empty>No delivery yet.</Empty>
-                  ) : (
-                    <TableScroll label={`Deliveries of ${event.event_id}`}>
-                      <table>
-                        <thead>
-                          <tr>
-                            <th scope="col">Delivery</th>
-                            <th scope="col">Status</th>
-                            <th scope="col">Attempts</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {event.deliveries.map((d) => (
-                            <tr key={d.id} data-delivery-kind={d.kind}>
-                              <td>
-                                {d.kind} <small class="muted">{formatDate(d.created_at)}</small>
-                              </td>
-                              <td>
-                                {d.status}
-                                {d.next_attempt_at ? ` (next ${formatDate(d.next_attempt_at)})` : ''}
-                              </td>
-                              <td>
-                                {d.attempts.length === 0 ? (
-                                  <span class="muted">none yet</span>
-                                ) : (
-                                  <ol class="attempts">
-                                    {d.attempts.map((a) => (
-                                      <li key={a.number} data-attempt-outcome={a.outcome}>
-                                        {a.outcome}
-                                        {a.status_code !== null ? `, HTTP ${a.status_code}` : ''},{' '}
-                                        {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
-                                        {a.error ? ` (${a.error})` : ''}
-                                      </li>
-                                    ))}
-                                  </ol>
-                                )}
-                              </td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </TableScroll>
-                  )}
-                  {event.webhook_url && (
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-busy={replaying === event.event_id ? 'true' : undefined}
-                      disabled={replaying !== null}
-                      aria-label={`Replay event ${event.event_id}`}
-                      onClick={() => {
-                        setReplaying(event.event_id);
-                        messages.begin();
-                        post<{ event_id: string; status: string }>('/deliveries/replay', {
-                          event_id: event.event_id,
-                        }).then(
-                          () => {
-                            messages.succeed(`Replay of ${event.event_id} queued; refresh to see its attempt.`);
-                            setReplaying(null);
-                            reload();
-                          },
-                          (problem: unknown) => {
-                            messages.fail(problem);
-                            setReplaying(null);
-                          },
-                        );
-                      }}
-                    >
-                      Replay
-                    </button>
-                  )}
-                </article>
-              ))
-            )}
-            <CursorPager
-              label="Delivery pages"
-              cursors={cursors}
-              setCursors={setCursors}
-              next={next_cursor}
-              back="Newer"
-              forward="Older"
-            />
-          </>
-        )}
-      </Loaded>
+      <PagedList
+        pages={deliveries}
+        what="deliveries"
+        empty="No events yet: watches and async searches with a webhook URL produce them."
+        pager={{ label: 'Delivery pages', back: 'Newer', forward: 'Older' }}
+      >
+        {(events) =>
+          events.map((event) => (
+            <article key={event.event_id} data-event-id={event.event_id} aria-labelledby={`evt-${event.event_id}`}>
+              <header class="row-actions">
+                <h2 id={`evt-${event.event_id}`}>
+                  <code>{event.type}</code> <small class="muted">{event.event_id}</small>
+                </h2>
+              </header>
+              <p class="muted">
+                {formatDate(event.created_at)} · {event.webhook_url ?? 'feed only (no webhook URL)'}
+                {event.watch_id ? ` · watch ${event.watch_id}` : ''}
+              </p>
+              {event.deliveries.length === 0 ? (
+                <Empty>No delivery yet.</Empty>
+              ) : (
+                <TableScroll label={`Deliveries of ${event.event_id}`}>
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Delivery</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Attempts</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {event.deliveries.map((d) => (
+                        <tr key={d.id} data-delivery-kind={d.kind}>
+                          <td>
+                            {d.kind} <small class="muted">{formatDate(d.created_at)}</small>
+                          </td>
+                          <td>
+                            {d.status}
+                            {d.next_attempt_at ? ` (next ${formatDate(d.next_attempt_at)})` : ''}
+                          </td>
+                          <td>
+                            {d.attempts.length === 0 ? (
+                              <span class="muted">none yet</span>
+                            ) : (
+                              <ol class="attempts">
+                                {d.attempts.map((a) => (
+                                  <li key={a.number} data-attempt-outcome={a.outcome}>
+                                    {a.outcome}
+                                    {a.status_code !== null ? `, HTTP ${a.status_code}` : ''},{' '}
+                                    {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
+                                    {a.error ? ` (${a.error})` : ''}
+                                  </li>
+                                ))}
+                              </ol>
+                            )}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableScroll>
+              )}
+              {event.webhook_url && (
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-busy={replaying === event.event_id ? 'true' : undefined}
+                  disabled={replaying !== null}
+                  aria-label={`Replay event ${event.event_id}`}
+                  onClick={() => {
+                    setReplaying(event.event_id);
+                    messages.begin();
+                    post<{ event_id: string; status: string }>('/deliveries/replay', {
+                      event_id: event.event_id,
+                    }).then(
+                      () => {
+                        messages.succeed(`Replay of ${event.event_id} queued; refresh to see its attempt.`);
+                        setReplaying(null);
+                        deliveries.reload();
+                      },
+                      (problem: unknown) => {
+                        messages.fail(problem);
+                        setReplaying(null);
+                      },
+                    );
+                  }}
+                >
+                  Replay
+                </button>
+              )}
+            </article>
+          ))
+        }
+      </PagedList>
     </section>
   );
 }

@@ -1,12 +1,14 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, pageAt, type Account, type DailyUsage, type LedgerEntry, type LedgerRequest, type Page } from '../api.js';
+import { get, type Account, type DailyUsage, type LedgerEntry, type LedgerRequest } from '../api.js';
 import { formatDate, formatNumber } from '../format.js';
-import { CursorPager, Empty, ErrorNote, Loaded, TableScroll, useLoad } from '../ui.js';
+import { PagedList, useCursorPages, type PagerWords } from '../paging.js';
+import { ErrorNote, Loaded, TableScroll, useLoad } from '../ui.js';
 import { UsageChart } from './usage-chart.js';
 
 const JOB_ID = /^job_[A-Za-z0-9_-]+$/;
 const total = (days: readonly DailyUsage[]) => days.reduce((sum, day) => sum + day.credits, 0);
+const LEDGER_PAGES: PagerWords = { label: 'Ledger pages', back: 'Newer', forward: 'Older' };
 
 export function UsagePage() {
   const [account] = useLoad(() => get<Account>('/account'));
@@ -121,200 +123,157 @@ function Ledger() {
 
 /** The ledger by request, newest first; each request's lines behind its toggle. */
 function RequestLedger() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
-  const [page] = useLoad(() => get<Page<LedgerRequest>>(pageAt('/ledger/requests', cursor)), [cursor]);
+  const ledger = useCursorPages<LedgerRequest>('/ledger/requests');
   const [open, setOpen] = useState<Record<string, boolean>>({});
   return (
-    <Loaded load={page} what="the ledger">
-      {({ data, next_cursor }) => (
-        <>
-          {data.length === 0 ? (
-            <Empty>No ledger lines yet: searches and job reads appear here.</Empty>
-          ) : (
-            <TableScroll label="Ledger by request">
-              <table data-testid="ledger">
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <span class="muted">Jobs</span>
-                    </th>
-                    <th scope="col">When</th>
-                    <th scope="col">Operation</th>
-                    <th scope="col">Lines</th>
-                    <th scope="col">Credits</th>
-                    <th scope="col">Request</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((request) => {
-                    const expanded = open[request.request_id] === true;
-                    const linesId = `lines-${request.request_id}`;
-                    return (
-                      <Fragment key={request.request_id}>
-                        <tr data-request-id={request.request_id}>
-                          <td>
-                            <button
-                              type="button"
-                              class="secondary outline expander"
-                              aria-expanded={expanded ? 'true' : 'false'}
-                              aria-controls={linesId}
-                              aria-label={
-                                `${expanded ? 'Hide' : 'Show'} the ${request.entries} ` +
-                                `${request.entries === 1 ? 'line' : 'lines'} of request ` +
-                                `${request.request_id}`
-                              }
-                              onClick={() => setOpen((all) => ({ ...all, [request.request_id]: !expanded }))}
-                            >
-                              {expanded ? '−' : '+'}
-                            </button>
-                          </td>
-                          <td>{formatDate(request.last_at)}</td>
-                          <td>{request.operation}</td>
-                          <td>
-                            {request.entries}
-                            {request.already_paid > 0 ? (
-                              <span class="muted"> ({request.already_paid} already paid, free)</span>
-                            ) : null}
-                          </td>
-                          <td>{request.credits}</td>
-                          <td>
-                            <code>{request.request_id}</code>
-                          </td>
-                        </tr>
-                        {expanded && (
-                          <tr class="lines" id={linesId}>
-                            <td colSpan={6}>
-                              <RequestLines requestId={request.request_id} />
-                            </td>
-                          </tr>
-                        )}
-                      </Fragment>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
-          <CursorPager
-            label="Ledger pages"
-            cursors={cursors}
-            setCursors={setCursors}
-            next={next_cursor}
-            back="Newer"
-            forward="Older"
-          />
-        </>
+    <PagedList
+      pages={ledger}
+      what="the ledger"
+      empty="No ledger lines yet: searches and job reads appear here."
+      pager={LEDGER_PAGES}
+    >
+      {(requests) => (
+        <TableScroll label="Ledger by request">
+          <table data-testid="ledger">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span class="muted">Jobs</span>
+                </th>
+                <th scope="col">When</th>
+                <th scope="col">Operation</th>
+                <th scope="col">Lines</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Request</th>
+              </tr>
+            </thead>
+            <tbody>
+              {requests.map((request) => {
+                const expanded = open[request.request_id] === true;
+                const linesId = `lines-${request.request_id}`;
+                return (
+                  <Fragment key={request.request_id}>
+                    <tr data-request-id={request.request_id}>
+                      <td>
+                        <button
+                          type="button"
+                          class="secondary outline expander"
+                          aria-expanded={expanded ? 'true' : 'false'}
+                          aria-controls={linesId}
+                          aria-label={
+                            `${expanded ? 'Hide' : 'Show'} the ${request.entries} ` +
+                            `${request.entries === 1 ? 'line' : 'lines'} of request ` +
+                            `${request.request_id}`
+                          }
+                          onClick={() => setOpen((all) => ({ ...all, [request.request_id]: !expanded }))}
+                        >
+                          {expanded ? '−' : '+'}
+                        </button>
+                      </td>
+                      <td>{formatDate(request.last_at)}</td>
+                      <td>{request.operation}</td>
+                      <td>
+                        {request.entries}
+                        {request.already_paid > 0 ? (
+                          <span class="muted"> ({request.already_paid} already paid, free)</span>
+                        ) : null}
+                      </td>
+                      <td>{request.credits}</td>
+                      <td>
+                        <code>{request.request_id}</code>
+                      </td>
+                    </tr>
+                    {expanded && (
+                      <tr class="lines" id={linesId}>
+                        <td colSpan={6}>
+                          <RequestLines requestId={request.request_id} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
-    </Loaded>
+    </PagedList>
   );
 }
 
 /** The lines of one request (a job each), with more pages for a large async search. */
 function RequestLines({ requestId }: { requestId: string }) {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
-  const [page] = useLoad(
-    () => get<Page<LedgerEntry>>(pageAt(`/ledger/requests/${encodeURIComponent(requestId)}`, cursor)),
-    [requestId, cursor],
-  );
+  const lines = useCursorPages<LedgerEntry>(`/ledger/requests/${encodeURIComponent(requestId)}`);
   return (
-    <Loaded load={page} what="the lines of this request">
-      {({ data, next_cursor }) => (
-        <>
-          <table data-testid={`lines-of-${requestId}`}>
-            <caption class="muted">Lines of request {requestId}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Credits</th>
-                <th scope="col">Reason</th>
-                <th scope="col">When</th>
+    <PagedList
+      pages={lines}
+      what="the lines of this request"
+      pager={{ label: `Lines of ${requestId}`, back: 'Newer lines', forward: 'Older lines' }}
+      pagerOnlyWhenPaged
+    >
+      {(entries) => (
+        <table data-testid={`lines-of-${requestId}`}>
+          <caption class="muted">Lines of request {requestId}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Job</th>
+              <th scope="col">Credits</th>
+              <th scope="col">Reason</th>
+              <th scope="col">When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((line) => (
+              <tr key={line.id}>
+                <td>
+                  <code>{line.job_id ?? '— (company profile)'}</code>
+                </td>
+                <td>{line.credits}</td>
+                <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
+                <td>{formatDate(line.created_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {data.map((line) => (
-                <tr key={line.id}>
-                  <td>
-                    <code>{line.job_id ?? '— (company profile)'}</code>
-                  </td>
-                  <td>{line.credits}</td>
-                  <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
-                  <td>{formatDate(line.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {(cursors.length > 0 || next_cursor) && (
-            <CursorPager
-              label={`Lines of ${requestId}`}
-              cursors={cursors}
-              setCursors={setCursors}
-              next={next_cursor}
-              back="Newer lines"
-              forward="Older lines"
-            />
-          )}
-        </>
+            ))}
+          </tbody>
+        </table>
       )}
-    </Loaded>
+    </PagedList>
   );
 }
 
 /** Every request that returned one job: its ledger lines (one per request). */
 function JobLedger({ jobId }: { jobId: string }) {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
-  const [page] = useLoad(() => {
-    const query = new URLSearchParams({ job_id: jobId });
-    if (cursor) query.set('cursor', cursor);
-    return get<Page<LedgerEntry>>(`/ledger?${query.toString()}`);
-  }, [jobId, cursor]);
+  const ledger = useCursorPages<LedgerEntry>(`/ledger?${new URLSearchParams({ job_id: jobId }).toString()}`);
   return (
-    <Loaded load={page} what="the ledger">
-      {({ data, next_cursor }) => (
-        <>
-          {data.length === 0 ? (
-            <Empty>No ledger lines for {jobId}.</Empty>
-          ) : (
-            <TableScroll label={`Ledger of ${jobId}`}>
-              <table data-testid="ledger">
-                <caption class="muted">Requests that returned {jobId}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Operation</th>
-                    <th scope="col">Credits</th>
-                    <th scope="col">Reason</th>
-                    <th scope="col">Request</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((line) => (
-                    <tr key={line.id}>
-                      <td>{formatDate(line.created_at)}</td>
-                      <td>{line.operation}</td>
-                      <td>{line.credits}</td>
-                      <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
-                      <td>
-                        <code>{line.request_id}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
-          <CursorPager
-            label="Ledger pages"
-            cursors={cursors}
-            setCursors={setCursors}
-            next={next_cursor}
-            back="Newer"
-            forward="Older"
-          />
-        </>
+    <PagedList pages={ledger} what="the ledger" empty={<>No ledger lines for {jobId}.</>} pager={LEDGER_PAGES}>
+      {(entries) => (
+        <TableScroll label={`Ledger of ${jobId}`}>
+          <table data-testid="ledger">
+            <caption class="muted">Requests that returned {jobId}</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Operation</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Request</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((line) => (
+                <tr key={line.id}>
+                  <td>{formatDate(line.created_at)}</td>
+                  <td>{line.operation}</td>
+                  <td>{line.credits}</td>
+                  <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
+                  <td>
+                    <code>{line.request_id}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
-    </Loaded>
+    </PagedList>
   );
 }

@@ -1,18 +1,8 @@
 import { useState } from 'preact/hooks';
-import { del, get, pageAt, patch, post, type Page, type Watch } from '../api.js';
+import { del, patch, post, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
-import {
-  Confirm,
-  CursorPager,
-  describe,
-  Empty,
-  Loaded,
-  MessageLine,
-  TableScroll,
-  useLoad,
-  useMessages,
-  type FieldMap,
-} from '../ui.js';
+import { PagedList, useCursorPages } from '../paging.js';
+import { Confirm, describe, MessageLine, TableScroll, useMessages, type FieldMap } from '../ui.js';
 
 const FIELDS: FieldMap = {
   domain: { label: 'Company domain', hint: 'a domain such as acme.com, without https:// or a path' },
@@ -22,9 +12,7 @@ const FIELDS: FieldMap = {
 };
 
 export function WatchesPage() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
-  const [watches, reload] = useLoad(() => get<Page<Watch>>(pageAt('/watches', cursor)), [cursor]);
+  const watches = useCursorPages<Watch>('/watches');
   const [type, setType] = useState<'company' | 'search'>('company');
   const [domain, setDomain] = useState('');
   const [titles, setTitles] = useState('');
@@ -62,7 +50,7 @@ export function WatchesPage() {
   };
   const refresh = () => {
     setChanged({});
-    reload();
+    watches.reload();
   };
 
   return (
@@ -81,7 +69,7 @@ export function WatchesPage() {
             (watch) => {
               messages.succeed(`Watch ${watch.id} created.`);
               setBusy(false);
-              setCursors([]);
+              watches.toFirstPage();
               refresh();
             },
             (problem: unknown) => {
@@ -147,89 +135,80 @@ export function WatchesPage() {
         A paused watch sends no events (and costs nothing) for changes that happen while it is paused; resuming it does
         not send them later, only changes from then on.
       </p>
-      <Loaded load={watches} what="watches">
-        {({ data, next_cursor }) => (
-          <>
-            {data.length === 0 ? (
-              <Empty>No watches yet.</Empty>
-            ) : (
-              <TableScroll label="Watches">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Watch</th>
-                      <th scope="col">What</th>
-                      <th scope="col">Webhook</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">
-                        <span class="muted">Action</span>
-                      </th>
+      <PagedList
+        pages={watches}
+        what="watches"
+        empty="No watches yet."
+        pager={{ label: 'Watch pages', back: 'Previous', forward: 'Next' }}
+      >
+        {(rows) => (
+          <TableScroll label="Watches">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Watch</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Webhook</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span class="muted">Action</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => {
+                  const w = changed[row.id] ?? row;
+                  const busy = switching === w.id;
+                  return (
+                    <tr key={w.id}>
+                      <td>
+                        <code>{w.id}</code>
+                      </td>
+                      <td>
+                        {w.type === 'company'
+                          ? w.domain
+                          : `titles: ` +
+                            `${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}
+                      </td>
+                      <td>{w.webhook_url}</td>
+                      <td class={`watch-${w.status}`}>{w.status}</td>
+                      <td>{formatDate(w.created_at)}</td>
+                      <td>
+                        <div class="row-actions">
+                          {/* aria-disabled, not disabled, while it runs: a disabled button would drop the
+                              keyboard focus */}
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-label={`${w.status === 'active' ? 'Pause' : 'Resume'} watch ${w.id}`}
+                            aria-busy={busy ? 'true' : undefined}
+                            aria-disabled={busy ? 'true' : undefined}
+                            onClick={() => toggle(w)}
+                          >
+                            {w.status === 'active' ? 'Pause' : 'Resume'}
+                          </button>
+                          <button
+                            type="button"
+                            class="danger outline"
+                            aria-label={`Delete watch ${w.id}`}
+                            onClick={() => {
+                              messages.begin();
+                              setDeleting(w);
+                            }}
+                          >
+                            Delete
+                          </button>
+                        </div>
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {data.map((row) => {
-                      const w = changed[row.id] ?? row;
-                      const busy = switching === w.id;
-                      return (
-                        <tr key={w.id}>
-                          <td>
-                            <code>{w.id}</code>
-                          </td>
-                          <td>
-                            {w.type === 'company'
-                              ? w.domain
-                              : `titles: ` +
-                                `${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}
-                          </td>
-                          <td>{w.webhook_url}</td>
-                          <td class={`watch-${w.status}`}>{w.status}</td>
-                          <td>{formatDate(w.created_at)}</td>
-                          <td>
-                            <div class="row-actions">
-                              {/* aria-disabled, not disabled, while it runs: a disabled button would drop the
-                                  keyboard focus */}
-                              <button
-                                type="button"
-                                class="secondary"
-                                aria-label={`${w.status === 'active' ? 'Pause' : 'Resume'} watch ${w.id}`}
-                                aria-busy={busy ? 'true' : undefined}
-                                aria-disabled={busy ? 'true' : undefined}
-                                onClick={() => toggle(w)}
-                              >
-                                {w.status === 'active' ? 'Pause' : 'Resume'}
-                              </button>
-                              <button
-                                type="button"
-                                class="danger outline"
-                                aria-label={`Delete watch ${w.id}`}
-                                onClick={() => {
-                                  messages.begin();
-                                  setDeleting(w);
-                                }}
-                              >
-                                Delete
-                              </button>
-                            </div>
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </TableScroll>
-            )}
-            <CursorPager
-              label="Watch pages"
-              cursors={cursors}
-              setCursors={setCursors}
-              next={next_cursor}
-              back="Previous"
-              forward="Next"
-            />
-          </>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
-      </Loaded>
+      </PagedList>
       <Confirm
         open={deleting !== null}
         title="Delete this watch?"

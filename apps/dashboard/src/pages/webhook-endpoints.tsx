@@ -1,15 +1,8 @@
 import { useState } from 'preact/hooks';
-import {
-  get,
-  pageAt,
-  post,
-  type Page,
-  type WebhookEndpoint,
-  type WebhookEndpointRotated,
-  type WebhookEndpointSecret,
-} from '../api.js';
+import { post, type WebhookEndpoint, type WebhookEndpointRotated, type WebhookEndpointSecret } from '../api.js';
 import { formatDate } from '../format.js';
-import { Confirm, CursorPager, describe, Empty, ErrorNote, Loaded, useLoad } from '../ui.js';
+import { PagedList, useCursorPages } from '../paging.js';
+import { Confirm, describe, ErrorNote } from '../ui.js';
 
 /** How long the replaced secret keeps signing deliveries after a rotation (the API's default is a day). */
 const OVERLAPS = [
@@ -31,9 +24,7 @@ const usedBy = ({ used_by: u }: WebhookEndpoint) => {
 };
 
 export function WebhookEndpointsPage() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
-  const [endpoints, reload] = useLoad(() => get<Page<WebhookEndpoint>>(pageAt('/webhook_endpoints', cursor)), [cursor]);
+  const endpoints = useCursorPages<WebhookEndpoint>('/webhook_endpoints');
   const [newUrl, setNewUrl] = useState('');
   const [pending, setPending] = useState<Pending | null>(null);
   const [overlap, setOverlap] = useState<number>(86_400);
@@ -57,7 +48,7 @@ export function WebhookEndpointsPage() {
       setShown(secret);
       setStatus(message);
       setBusy(false);
-      reload();
+      endpoints.reload();
     };
     const failed = (problem: unknown) => {
       setError(
@@ -161,88 +152,81 @@ export function WebhookEndpointsPage() {
         </article>
       )}
       <h2>Your webhook endpoints</h2>
-      <Loaded load={endpoints} what="webhook endpoints">
-        {({ data, next_cursor }) => (
+      <PagedList
+        pages={endpoints}
+        what="webhook endpoints"
+        empty={
           <>
-            {data.length === 0 ? (
-              <Empty>
-                No webhook endpoints yet: create a watch or an async search with a webhook URL, or get a secret for a
-                URL above.
-              </Empty>
-            ) : (
-              <table data-testid="endpoints">
-                <thead>
-                  <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">Used by</th>
-                    <th scope="col">Secret</th>
-                    <th scope="col">
-                      <span class="muted">Action</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...data]
-                    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
-                    .map((endpoint) => (
-                      <tr key={endpoint.url} data-endpoint-url={endpoint.url}>
-                        <td class="endpoint-url">{endpoint.url}</td>
-                        <td>{usedBy(endpoint)}</td>
-                        <td>
-                          {endpoint.secret_hint ? (
-                            <>
-                              <code>{endpoint.secret_hint}</code>
-                              <br />
-                              <span class="muted">made {formatDate(endpoint.secret_created_at)}</span>
-                              {endpoint.previous_secret_expires_at && (
-                                <>
-                                  <br />
-                                  <span class="muted">
-                                    previous one valid until {formatDate(endpoint.previous_secret_expires_at)}
-                                  </span>
-                                </>
-                              )}
-                            </>
-                          ) : (
-                            <span class="muted">made on first delivery</span>
-                          )}
-                        </td>
-                        <td>
-                          <div class="row-actions">
-                            <button
-                              type="button"
-                              class="secondary"
-                              aria-label={`Reveal secret of ${endpoint.url}`}
-                              onClick={() => start({ kind: 'reveal', url: endpoint.url })}
-                            >
-                              Reveal
-                            </button>
-                            <button
-                              type="button"
-                              class="outline contrast"
-                              aria-label={`Rotate secret of ${endpoint.url}`}
-                              onClick={() => start({ kind: 'rotate', url: endpoint.url })}
-                            >
-                              Rotate
-                            </button>
-                          </div>
-                        </td>
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
-            )}
-            <CursorPager
-              label="Endpoint pages"
-              cursors={cursors}
-              setCursors={setCursors}
-              next={next_cursor}
-              back="Previous"
-              forward="Next"
-            />
+            No webhook endpoints yet: create a watch or an async search with a webhook URL, or get a secret for a URL
+            above.
           </>
+        }
+        pager={{ label: 'Endpoint pages', back: 'Previous', forward: 'Next' }}
+      >
+        {(rows) => (
+          <table data-testid="endpoints">
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Used by</th>
+                <th scope="col">Secret</th>
+                <th scope="col">
+                  <span class="muted">Action</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...rows]
+                .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+                .map((endpoint) => (
+                  <tr key={endpoint.url} data-endpoint-url={endpoint.url}>
+                    <td class="endpoint-url">{endpoint.url}</td>
+                    <td>{usedBy(endpoint)}</td>
+                    <td>
+                      {endpoint.secret_hint ? (
+                        <>
+                          <code>{endpoint.secret_hint}</code>
+                          <br />
+                          <span class="muted">made {formatDate(endpoint.secret_created_at)}</span>
+                          {endpoint.previous_secret_expires_at && (
+                            <>
+                              <br />
+                              <span class="muted">
+                                previous one valid until {formatDate(endpoint.previous_secret_expires_at)}
+                              </span>
+                            </>
+                          )}
+                        </>
+                      ) : (
+                        <span class="muted">made on first delivery</span>
+                      )}
+                    </td>
+                    <td>
+                      <div class="row-actions">
+                        <button
+                          type="button"
+                          class="secondary"
+                          aria-label={`Reveal secret of ${endpoint.url}`}
+                          onClick={() => start({ kind: 'reveal', url: endpoint.url })}
+                        >
+                          Reveal
+                        </button>
+                        <button
+                          type="button"
+                          class="outline contrast"
+                          aria-label={`Rotate secret of ${endpoint.url}`}
+                          onClick={() => start({ kind: 'rotate', url: endpoint.url })}
+                        >
+                          Rotate
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
         )}
-      </Loaded>
+      </PagedList>
       <Confirm
         open={pending !== null}
         title={pending?.kind === 'rotate' ? 'Rotate this secret?' : 'Reveal this secret?'}
