@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { post, type EventDeliveries } from '../api.js';
 import { formatDate, formatDuration } from '../format.js';
 import { PagedList, useCursorPages } from '../paging.js';
-import { Empty, MessageLine, TableScroll, useMessages } from '../ui.js';
+import { Empty, MessageLine, Table, useMessages } from '../ui.js';
 
 export function DeliveriesPage() {
   const deliveries = useCursorPages<EventDeliveries>('/deliveries');
@@ -46,46 +46,35 @@ export function DeliveriesPage() {
               {event.deliveries.length === 0 ? (
                 <Empty>No delivery yet.</Empty>
               ) : (
-                <TableScroll label={`Deliveries of ${event.event_id}`}>
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Delivery</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Attempts</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {event.deliveries.map((d) => (
-                        <tr key={d.id} data-delivery-kind={d.kind}>
-                          <td>
-                            {d.kind} <small class="muted">{formatDate(d.created_at)}</small>
-                          </td>
-                          <td>
-                            {d.status}
-                            {d.next_attempt_at ? ` (next ${formatDate(d.next_attempt_at)})` : ''}
-                          </td>
-                          <td>
-                            {d.attempts.length === 0 ? (
-                              <span class="muted">none yet</span>
-                            ) : (
-                              <ol class="attempts">
-                                {d.attempts.map((a) => (
-                                  <li key={a.number} data-attempt-outcome={a.outcome}>
-                                    {a.outcome}
-                                    {a.status_code !== null ? `, HTTP ${a.status_code}` : ''},{' '}
-                                    {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
-                                    {a.error ? ` (${a.error})` : ''}
-                                  </li>
-                                ))}
-                              </ol>
-                            )}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableScroll>
+                <Table region={`Deliveries of ${event.event_id}`} columns={['Delivery', 'Status', 'Attempts']}>
+                  {event.deliveries.map((d) => (
+                    <tr key={d.id} data-delivery-kind={d.kind}>
+                      <td>
+                        {d.kind} <small class="muted">{formatDate(d.created_at)}</small>
+                      </td>
+                      <td>
+                        {d.status}
+                        {d.next_attempt_at ? ` (next ${formatDate(d.next_attempt_at)})` : ''}
+                      </td>
+                      <td>
+                        {d.attempts.length === 0 ? (
+                          <span class="muted">none yet</span>
+                        ) : (
+                          <ol class="attempts">
+                            {d.attempts.map((a) => (
+                              <li key={a.number} data-attempt-outcome={a.outcome}>
+                                {a.outcome}
+                                {a.status_code !== null ? `, HTTP ${a.status_code}` : ''},{' '}
+                                {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
+                                {a.error ? ` (${a.error})` : ''}
+                              </li>
+                            ))}
+                          </ol>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </Table>
               )}
               {event.webhook_url && (
                 <button

@@ -1,17 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { del, get, post, type ApiKey } from '../api.js';
 import { formatDate } from '../format.js';
-import {
-  Confirm,
-  CopyButton,
-  Empty,
-  Loaded,
-  MessageLine,
-  TableScroll,
-  useLoad,
-  useMessages,
-  type FieldMap,
-} from '../ui.js';
+import { Confirm, CopyButton, Empty, Loaded, MessageLine, Table, useLoad, useMessages, type FieldMap } from '../ui.js';
 
 /** The longest label the server takes (apps/gateway dashboard.schema.ts). */
 const LABEL_MAX = 60;
@@ -106,51 +96,38 @@ export function KeysPage() {
           data.length === 0 ? (
             <Empty>No keys yet.</Empty>
           ) : (
-            <TableScroll label="Keys">
-              <table>
-                <caption class="muted">Keys of this account, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Label</th>
-                    <th scope="col">Prefix</th>
-                    <th scope="col">Mode</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span class="muted">Action</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((key) => (
-                    <tr key={key.id} data-key-id={key.id}>
-                      <td>{key.label ?? <span class="muted">none</span>}</td>
-                      <td>
-                        <code>{key.prefix}…</code>
-                      </td>
-                      <td>{key.mode}</td>
-                      <td>{formatDate(key.created_at)}</td>
-                      <td>{key.revoked_at ? `revoked ${formatDate(key.revoked_at)}` : 'active'}</td>
-                      <td>
-                        {!key.revoked_at && (
-                          <button
-                            type="button"
-                            class="danger outline"
-                            onClick={() => {
-                              messages.begin();
-                              setRevoking(key);
-                            }}
-                            aria-label={`Revoke key ${key.prefix}`}
-                          >
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <Table
+              region="Keys"
+              caption="Keys of this account, newest first"
+              columns={['Label', 'Prefix', 'Mode', 'Created', 'Status', { muted: 'Action' }]}
+            >
+              {data.map((key) => (
+                <tr key={key.id} data-key-id={key.id}>
+                  <td>{key.label ?? <span class="muted">none</span>}</td>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>{key.mode}</td>
+                  <td>{formatDate(key.created_at)}</td>
+                  <td>{key.revoked_at ? `revoked ${formatDate(key.revoked_at)}` : 'active'}</td>
+                  <td>
+                    {!key.revoked_at && (
+                      <button
+                        type="button"
+                        class="danger outline"
+                        onClick={() => {
+                          messages.begin();
+                          setRevoking(key);
+                        }}
+                        aria-label={`Revoke key ${key.prefix}`}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </Table>
           )
         }
       </Loaded>

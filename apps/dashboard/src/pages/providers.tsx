@@ -1,6 +1,6 @@
 import { get, type Provider } from '../api.js';
 import { formatDate } from '../format.js';
-import { Empty, Loaded, TableScroll, useLoad } from '../ui.js';
+import { Empty, Loaded, Table, useLoad } from '../ui.js';
 
 export function ProvidersPage() {
   const [providers, reload] = useLoad(() => get<{ data: Provider[] }>('/providers'));
@@ -17,32 +17,19 @@ export function ProvidersPage() {
           data.length === 0 ? (
             <Empty>No providers.</Empty>
           ) : (
-            <TableScroll label="Providers">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Provider</th>
-                    <th scope="col">Slug</th>
-                    <th scope="col">On your plan</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last checked</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((p) => (
-                    <tr key={p.slug}>
-                      <td>{p.name}</td>
-                      <td>
-                        <code>{p.slug}</code>
-                      </td>
-                      <td>{p.enabled_on_your_plan ? 'yes' : 'no'}</td>
-                      <td class={`status-${p.status}`}>{p.status}</td>
-                      <td>{formatDate(p.last_checked_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <Table region="Providers" columns={['Provider', 'Slug', 'On your plan', 'Status', 'Last checked']}>
+              {data.map((p) => (
+                <tr key={p.slug}>
+                  <td>{p.name}</td>
+                  <td>
+                    <code>{p.slug}</code>
+                  </td>
+                  <td>{p.enabled_on_your_plan ? 'yes' : 'no'}</td>
+                  <td class={`status-${p.status}`}>{p.status}</td>
+                  <td>{formatDate(p.last_checked_at)}</td>
+                </tr>
+              ))}
+            </Table>
           )
         }
       </Loaded>

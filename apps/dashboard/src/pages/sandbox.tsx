@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { sandboxSearch, type SandboxResult } from '../api.js';
 import { splitList } from '../format.js';
-import { Empty, Loading, MessageLine, TableScroll, useMessages, type FieldMap } from '../ui.js';
+import { Empty, Loading, MessageLine, Table, useMessages, type FieldMap } from '../ui.js';
 
 const FIELDS: FieldMap = {
   limit: { label: 'Limit', hint: 'a whole number from 1 to 100' },
@@ -84,36 +84,29 @@ export function SandboxPage() {
         (result.data.length === 0 ? (
           <Empty>No jobs matched.</Empty>
         ) : (
-          <TableScroll label="Sandbox jobs">
-            <table>
-              <caption class="muted">
+          <Table
+            region="Sandbox jobs"
+            caption={
+              <>
                 {result.data.length} jobs, request <code>{result.metadata.request_id}</code>,{' '}
                 {result.metadata.credits_charged} credits charged
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Company</th>
-                  <th scope="col">Location</th>
-                  <th scope="col">Sources</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.data.map((job) => (
-                  <tr key={job.id}>
-                    <td>{job.title}</td>
-                    <td>{job.company.name}</td>
-                    <td>
-                      {[job.location.city, job.location.country_code, job.location.remote ? 'remote' : null]
-                        .filter(Boolean)
-                        .join(', ') || '—'}
-                    </td>
-                    <td>{job.sources.map((s) => s.provider).join(', ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+              </>
+            }
+            columns={['Title', 'Company', 'Location', 'Sources']}
+          >
+            {result.data.map((job) => (
+              <tr key={job.id}>
+                <td>{job.title}</td>
+                <td>{job.company.name}</td>
+                <td>
+                  {[job.location.city, job.location.country_code, job.location.remote ? 'remote' : null]
+                    .filter(Boolean)
+                    .join(', ') || '—'}
+                </td>
+                <td>{job.sources.map((s) => s.provider).join(', ')}</td>
+              </tr>
+            ))}
+          </Table>
         ))}
     </section>
   );

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { get, type Account, type DailyUsage, type LedgerEntry, type LedgerRequest } from '../api.js';
 import { formatDate, formatNumber } from '../format.js';
 import { PagedList, useCursorPages, type PagerWords } from '../paging.js';
-import { ErrorNote, Loaded, TableScroll, useLoad } from '../ui.js';
+import { ErrorNote, Loaded, Table, useLoad } from '../ui.js';
 import { UsageChart } from './usage-chart.js';
 
 const JOB_ID = /^job_[A-Za-z0-9_-]+$/;
@@ -48,28 +48,17 @@ export function UsagePage() {
             </figcaption>
             <details>
               <summary>Show the figures as a table</summary>
-              <TableScroll label="Credits per day">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Day</th>
-                      <th scope="col">Credits</th>
-                      <th scope="col">Ledger lines</th>
+              <Table region="Credits per day" columns={['Day', 'Credits', 'Ledger lines']}>
+                {data
+                  .filter((d) => d.entries > 0)
+                  .map((d) => (
+                    <tr key={d.day}>
+                      <td>{d.day}</td>
+                      <td>{d.credits}</td>
+                      <td>{d.entries}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {data
-                      .filter((d) => d.entries > 0)
-                      .map((d) => (
-                        <tr key={d.day}>
-                          <td>{d.day}</td>
-                          <td>{d.credits}</td>
-                          <td>{d.entries}</td>
-                        </tr>
-                      ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+                  ))}
+              </Table>
             </details>
           </figure>
         )}
@@ -133,69 +122,57 @@ function RequestLedger() {
       pager={LEDGER_PAGES}
     >
       {(requests) => (
-        <TableScroll label="Ledger by request">
-          <table data-testid="ledger">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span class="muted">Jobs</span>
-                </th>
-                <th scope="col">When</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Lines</th>
-                <th scope="col">Credits</th>
-                <th scope="col">Request</th>
-              </tr>
-            </thead>
-            <tbody>
-              {requests.map((request) => {
-                const expanded = open[request.request_id] === true;
-                const linesId = `lines-${request.request_id}`;
-                return (
-                  <Fragment key={request.request_id}>
-                    <tr data-request-id={request.request_id}>
-                      <td>
-                        <button
-                          type="button"
-                          class="secondary outline expander"
-                          aria-expanded={expanded ? 'true' : 'false'}
-                          aria-controls={linesId}
-                          aria-label={
-                            `${expanded ? 'Hide' : 'Show'} the ${request.entries} ` +
-                            `${request.entries === 1 ? 'line' : 'lines'} of request ` +
-                            `${request.request_id}`
-                          }
-                          onClick={() => setOpen((all) => ({ ...all, [request.request_id]: !expanded }))}
-                        >
-                          {expanded ? '−' : '+'}
-                        </button>
-                      </td>
-                      <td>{formatDate(request.last_at)}</td>
-                      <td>{request.operation}</td>
-                      <td>
-                        {request.entries}
-                        {request.already_paid > 0 ? (
-                          <span class="muted"> ({request.already_paid} already paid, free)</span>
-                        ) : null}
-                      </td>
-                      <td>{request.credits}</td>
-                      <td>
-                        <code>{request.request_id}</code>
-                      </td>
-                    </tr>
-                    {expanded && (
-                      <tr class="lines" id={linesId}>
-                        <td colSpan={6}>
-                          <RequestLines requestId={request.request_id} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
+        <Table
+          region="Ledger by request"
+          testId="ledger"
+          columns={[{ muted: 'Jobs' }, 'When', 'Operation', 'Lines', 'Credits', 'Request']}
+        >
+          {requests.map((request) => {
+            const expanded = open[request.request_id] === true;
+            const linesId = `lines-${request.request_id}`;
+            return (
+              <Fragment key={request.request_id}>
+                <tr data-request-id={request.request_id}>
+                  <td>
+                    <button
+                      type="button"
+                      class="secondary outline expander"
+                      aria-expanded={expanded ? 'true' : 'false'}
+                      aria-controls={linesId}
+                      aria-label={
+                        `${expanded ? 'Hide' : 'Show'} the ${request.entries} ` +
+                        `${request.entries === 1 ? 'line' : 'lines'} of request ` +
+                        `${request.request_id}`
+                      }
+                      onClick={() => setOpen((all) => ({ ...all, [request.request_id]: !expanded }))}
+                    >
+                      {expanded ? '−' : '+'}
+                    </button>
+                  </td>
+                  <td>{formatDate(request.last_at)}</td>
+                  <td>{request.operation}</td>
+                  <td>
+                    {request.entries}
+                    {request.already_paid > 0 ? (
+                      <span class="muted"> ({request.already_paid} already paid, free)</span>
+                    ) : null}
+                  </td>
+                  <td>{request.credits}</td>
+                  <td>
+                    <code>{request.request_id}</code>
+                  </td>
+                </tr>
+                {expanded && (
+                  <tr class="lines" id={linesId}>
+                    <td colSpan={6}>
+                      <RequestLines requestId={request.request_id} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </Table>
       )}
     </PagedList>
   );
@@ -212,29 +189,22 @@ function RequestLines({ requestId }: { requestId: string }) {
       pagerOnlyWhenPaged
     >
       {(entries) => (
-        <table data-testid={`lines-of-${requestId}`}>
-          <caption class="muted">Lines of request {requestId}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Credits</th>
-              <th scope="col">Reason</th>
-              <th scope="col">When</th>
+        <Table
+          testId={`lines-of-${requestId}`}
+          caption={`Lines of request ${requestId}`}
+          columns={['Job', 'Credits', 'Reason', 'When']}
+        >
+          {entries.map((line) => (
+            <tr key={line.id}>
+              <td>
+                <code>{line.job_id ?? '— (company profile)'}</code>
+              </td>
+              <td>{line.credits}</td>
+              <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
+              <td>{formatDate(line.created_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {entries.map((line) => (
-              <tr key={line.id}>
-                <td>
-                  <code>{line.job_id ?? '— (company profile)'}</code>
-                </td>
-                <td>{line.credits}</td>
-                <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
-                <td>{formatDate(line.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
     </PagedList>
   );
@@ -246,33 +216,24 @@ function JobLedger({ jobId }: { jobId: string }) {
   return (
     <PagedList pages={ledger} what="the ledger" empty={<>No ledger lines for {jobId}.</>} pager={LEDGER_PAGES}>
       {(entries) => (
-        <TableScroll label={`Ledger of ${jobId}`}>
-          <table data-testid="ledger">
-            <caption class="muted">Requests that returned {jobId}</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Credits</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Request</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((line) => (
-                <tr key={line.id}>
-                  <td>{formatDate(line.created_at)}</td>
-                  <td>{line.operation}</td>
-                  <td>{line.credits}</td>
-                  <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
-                  <td>
-                    <code>{line.request_id}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <Table
+          region={`Ledger of ${jobId}`}
+          testId="ledger"
+          caption={`Requests that returned ${jobId}`}
+          columns={['When', 'Operation', 'Credits', 'Reason', 'Request']}
+        >
+          {entries.map((line) => (
+            <tr key={line.id}>
+              <td>{formatDate(line.created_at)}</td>
+              <td>{line.operation}</td>
+              <td>{line.credits}</td>
+              <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
+              <td>
+                <code>{line.request_id}</code>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </PagedList>
   );

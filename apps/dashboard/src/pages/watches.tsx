@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, patch, post, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
 import { PagedList, useCursorPages } from '../paging.js';
-import { Confirm, describe, MessageLine, TableScroll, useMessages, type FieldMap } from '../ui.js';
+import { Confirm, describe, MessageLine, Table, useMessages, type FieldMap } from '../ui.js';
 
 const FIELDS: FieldMap = {
   domain: { label: 'Company domain', hint: 'a domain such as acme.com, without https:// or a path' },
@@ -142,71 +142,54 @@ export function WatchesPage() {
         pager={{ label: 'Watch pages', back: 'Previous', forward: 'Next' }}
       >
         {(rows) => (
-          <TableScroll label="Watches">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Watch</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Webhook</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="muted">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => {
-                  const w = changed[row.id] ?? row;
-                  const busy = switching === w.id;
-                  return (
-                    <tr key={w.id}>
-                      <td>
-                        <code>{w.id}</code>
-                      </td>
-                      <td>
-                        {w.type === 'company'
-                          ? w.domain
-                          : `titles: ` +
-                            `${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}
-                      </td>
-                      <td>{w.webhook_url}</td>
-                      <td class={`watch-${w.status}`}>{w.status}</td>
-                      <td>{formatDate(w.created_at)}</td>
-                      <td>
-                        <div class="row-actions">
-                          {/* aria-disabled, not disabled, while it runs: a disabled button would drop the
+          <Table region="Watches" columns={['Watch', 'What', 'Webhook', 'Status', 'Created', { muted: 'Action' }]}>
+            {rows.map((row) => {
+              const w = changed[row.id] ?? row;
+              const busy = switching === w.id;
+              return (
+                <tr key={w.id}>
+                  <td>
+                    <code>{w.id}</code>
+                  </td>
+                  <td>
+                    {w.type === 'company'
+                      ? w.domain
+                      : `titles: ` + `${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}
+                  </td>
+                  <td>{w.webhook_url}</td>
+                  <td class={`watch-${w.status}`}>{w.status}</td>
+                  <td>{formatDate(w.created_at)}</td>
+                  <td>
+                    <div class="row-actions">
+                      {/* aria-disabled, not disabled, while it runs: a disabled button would drop the
                               keyboard focus */}
-                          <button
-                            type="button"
-                            class="secondary"
-                            aria-label={`${w.status === 'active' ? 'Pause' : 'Resume'} watch ${w.id}`}
-                            aria-busy={busy ? 'true' : undefined}
-                            aria-disabled={busy ? 'true' : undefined}
-                            onClick={() => toggle(w)}
-                          >
-                            {w.status === 'active' ? 'Pause' : 'Resume'}
-                          </button>
-                          <button
-                            type="button"
-                            class="danger outline"
-                            aria-label={`Delete watch ${w.id}`}
-                            onClick={() => {
-                              messages.begin();
-                              setDeleting(w);
-                            }}
-                          >
-                            Delete
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableScroll>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`${w.status === 'active' ? 'Pause' : 'Resume'} watch ${w.id}`}
+                        aria-busy={busy ? 'true' : undefined}
+                        aria-disabled={busy ? 'true' : undefined}
+                        onClick={() => toggle(w)}
+                      >
+                        {w.status === 'active' ? 'Pause' : 'Resume'}
+                      </button>
+                      <button
+                        type="button"
+                        class="danger outline"
+                        aria-label={`Delete watch ${w.id}`}
+                        onClick={() => {
+                          messages.begin();
+                          setDeleting(w);
+                        }}
+                      >
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </Table>
         )}
       </PagedList>
       <Confirm

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { post, type WebhookEndpoint, type WebhookEndpointRotated, type WebhookEndpointSecret } from '../api.js';
 import { formatDate } from '../format.js';
 import { PagedList, useCursorPages } from '../paging.js';
-import { Confirm, describe, ErrorNote } from '../ui.js';
+import { Confirm, describe, ErrorNote, Table } from '../ui.js';
 
 /** How long the replaced secret keeps signing deliveries after a rotation (the API's default is a day). */
 const OVERLAPS = [
@@ -164,67 +164,55 @@ export function WebhookEndpointsPage() {
         pager={{ label: 'Endpoint pages', back: 'Previous', forward: 'Next' }}
       >
         {(rows) => (
-          <table data-testid="endpoints">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Used by</th>
-                <th scope="col">Secret</th>
-                <th scope="col">
-                  <span class="muted">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...rows]
-                .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
-                .map((endpoint) => (
-                  <tr key={endpoint.url} data-endpoint-url={endpoint.url}>
-                    <td class="endpoint-url">{endpoint.url}</td>
-                    <td>{usedBy(endpoint)}</td>
-                    <td>
-                      {endpoint.secret_hint ? (
-                        <>
-                          <code>{endpoint.secret_hint}</code>
-                          <br />
-                          <span class="muted">made {formatDate(endpoint.secret_created_at)}</span>
-                          {endpoint.previous_secret_expires_at && (
-                            <>
-                              <br />
-                              <span class="muted">
-                                previous one valid until {formatDate(endpoint.previous_secret_expires_at)}
-                              </span>
-                            </>
-                          )}
-                        </>
-                      ) : (
-                        <span class="muted">made on first delivery</span>
-                      )}
-                    </td>
-                    <td>
-                      <div class="row-actions">
-                        <button
-                          type="button"
-                          class="secondary"
-                          aria-label={`Reveal secret of ${endpoint.url}`}
-                          onClick={() => start({ kind: 'reveal', url: endpoint.url })}
-                        >
-                          Reveal
-                        </button>
-                        <button
-                          type="button"
-                          class="outline contrast"
-                          aria-label={`Rotate secret of ${endpoint.url}`}
-                          onClick={() => start({ kind: 'rotate', url: endpoint.url })}
-                        >
-                          Rotate
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
+          <Table testId="endpoints" columns={['URL', 'Used by', 'Secret', { muted: 'Action' }]}>
+            {[...rows]
+              .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+              .map((endpoint) => (
+                <tr key={endpoint.url} data-endpoint-url={endpoint.url}>
+                  <td class="endpoint-url">{endpoint.url}</td>
+                  <td>{usedBy(endpoint)}</td>
+                  <td>
+                    {endpoint.secret_hint ? (
+                      <>
+                        <code>{endpoint.secret_hint}</code>
+                        <br />
+                        <span class="muted">made {formatDate(endpoint.secret_created_at)}</span>
+                        {endpoint.previous_secret_expires_at && (
+                          <>
+                            <br />
+                            <span class="muted">
+                              previous one valid until {formatDate(endpoint.previous_secret_expires_at)}
+                            </span>
+                          </>
+                        )}
+                      </>
+                    ) : (
+                      <span class="muted">made on first delivery</span>
+                    )}
+                  </td>
+                  <td>
+                    <div class="row-actions">
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Reveal secret of ${endpoint.url}`}
+                        onClick={() => start({ kind: 'reveal', url: endpoint.url })}
+                      >
+                        Reveal
+                      </button>
+                      <button
+                        type="button"
+                        class="outline contrast"
+                        aria-label={`Rotate secret of ${endpoint.url}`}
+                        onClick={() => start({ kind: 'rotate', url: endpoint.url })}
+                      >
+                        Rotate
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+          </Table>
         )}
       </PagedList>
       <Confirm
