@@ -1,20 +1,25 @@
 import { useRef, useState } from 'preact/hooks';
 import { del, get, post, type ApiKey } from '../api.js';
 import { formatDate } from '../format.js';
+import { InputField, SelectField, SubmitButton, useFormAction } from '../forms.js';
 import { Confirm, CopyButton, Empty, Loaded, MessageLine, Table, useLoad, useMessages, type FieldMap } from '../ui.js';
 
 /** The longest label the server takes (apps/gateway dashboard.schema.ts). */
 const LABEL_MAX = 60;
 const FIELDS: FieldMap = { label: { label: 'Label' }, mode: { label: 'Mode' } };
+const MODES = [
+  { value: 'live', words: 'live (charged, real providers)' },
+  { value: 'test', words: 'test (sandbox data, never charged)' },
+] as const;
 
 export function KeysPage() {
   const [keys, reload] = useLoad(() => get<{ data: ApiKey[] }>('/keys'));
   const [mode, setMode] = useState<'live' | 'test'>('live');
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
-  const [busy, setBusy] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const messages = useMessages();
+  const creation = useFormAction(messages, FIELDS);
   const shownKey = useRef<HTMLOutputElement>(null);
 
   return (
@@ -24,52 +29,31 @@ export function KeysPage() {
         second. Name each key after where it is used, so you know which one to revoke.
       </p>
       <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          setBusy(true);
-          setCreated(null);
-          messages.begin();
-          const name = label.trim();
-          post<ApiKey & { key: string }>('/keys', { mode, ...(name ? { label: name } : {}) }).then(
-            (key) => {
-              setCreated(key);
-              setLabel('');
-              setBusy(false);
-              reload();
-            },
-            (problem: unknown) => {
-              messages.fail(problem, FIELDS);
-              setBusy(false);
-            },
-          );
-        }}
+        onSubmit={creation.onSubmit(
+          () => {
+            setCreated(null);
+            const name = label.trim();
+            return post<ApiKey & { key: string }>('/keys', { mode, ...(name ? { label: name } : {}) });
+          },
+          (key) => {
+            setCreated(key);
+            setLabel('');
+            reload();
+          },
+        )}
       >
         <div class="grid">
-          <label for="key-label">
-            Label (optional)
-            <input
-              id="key-label"
-              maxLength={LABEL_MAX}
-              placeholder="e.g. CI, Alice's laptop"
-              value={label}
-              onInput={(e) => setLabel((e.target as HTMLInputElement).value)}
-            />
-          </label>
-          <label for="key-mode">
-            Mode
-            <select
-              id="key-mode"
-              value={mode}
-              onChange={(e) => setMode((e.target as HTMLSelectElement).value as 'live' | 'test')}
-            >
-              <option value="live">live (charged, real providers)</option>
-              <option value="test">test (sandbox data, never charged)</option>
-            </select>
-          </label>
+          <InputField
+            id="key-label"
+            label="Label (optional)"
+            maxLength={LABEL_MAX}
+            placeholder="e.g. CI, Alice's laptop"
+            value={label}
+            onValue={setLabel}
+          />
+          <SelectField id="key-mode" label="Mode" value={mode} options={MODES} onValue={setMode} />
         </div>
-        <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
-          Create key
-        </button>
+        <SubmitButton busy={creation.busy}>Create key</SubmitButton>
       </form>
       <MessageLine messages={messages} />
       {created && (

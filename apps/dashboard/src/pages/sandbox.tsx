@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { sandboxSearch, type SandboxResult } from '../api.js';
 import { splitList } from '../format.js';
+import { InputField, SubmitButton, useFormAction } from '../forms.js';
 import { Empty, Loading, MessageLine, Table, useMessages, type FieldMap } from '../ui.js';
 
 const FIELDS: FieldMap = {
@@ -13,8 +14,8 @@ export function SandboxPage() {
   const [remote, setRemote] = useState(false);
   const [limit, setLimit] = useState(5);
   const [result, setResult] = useState<SandboxResult | null>(null);
-  const [busy, setBusy] = useState(false);
   const messages = useMessages();
+  const search = useFormAction(messages, FIELDS);
   return (
     <section aria-labelledby="page-title">
       <p>
@@ -23,47 +24,26 @@ export function SandboxPage() {
         <a href="/docs/sandbox">the sandbox guide</a>).
       </p>
       <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          setBusy(true);
+        onSubmit={search.onSubmit(() => {
           setResult(null);
-          messages.begin();
           const filters: Record<string, unknown> = {};
           const words = splitList(titles);
           if (words.length) filters['title_or'] = words;
           if (remote) filters['remote'] = true;
-          sandboxSearch({ filters, limit }).then(
-            (r) => {
-              setResult(r);
-              setBusy(false);
-            },
-            (problem: unknown) => {
-              messages.fail(problem, FIELDS);
-              setBusy(false);
-            },
-          );
-        }}
+          return sandboxSearch({ filters, limit });
+        }, setResult)}
       >
         <div class="grid">
-          <label for="sandbox-titles">
-            Title keywords (comma-separated)
-            <input
-              id="sandbox-titles"
-              value={titles}
-              onInput={(e) => setTitles((e.target as HTMLInputElement).value)}
-            />
-          </label>
-          <label for="sandbox-limit">
-            Limit
-            <input
-              id="sandbox-limit"
-              type="number"
-              min={1}
-              max={100}
-              value={limit}
-              onInput={(e) => setLimit(Number((e.target as HTMLInputElement).value))}
-            />
-          </label>
+          <InputField id="sandbox-titles" label="Title keywords (comma-separated)" value={titles} onValue={setTitles} />
+          <InputField
+            id="sandbox-limit"
+            label="Limit"
+            type="number"
+            min={1}
+            max={100}
+            value={limit}
+            onValue={(value) => setLimit(Number(value))}
+          />
         </div>
         <label for="sandbox-remote">
           <input
@@ -74,12 +54,10 @@ export function SandboxPage() {
           />
           Remote only
         </label>
-        <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
-          Run sandbox search
-        </button>
+        <SubmitButton busy={search.busy}>Run sandbox search</SubmitButton>
       </form>
       <MessageLine messages={messages} />
-      {busy && <Loading what="sandbox jobs" />}
+      {search.busy && <Loading what="sandbox jobs" />}
       {result &&
         (result.data.length === 0 ? (
           <Empty>No jobs matched.</Empty>

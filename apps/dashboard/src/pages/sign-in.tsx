@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { signIn, type SessionView } from '../api.js';
+import { InputField, SubmitButton } from '../forms.js';
 import { describe, ErrorNote } from '../ui.js';
 
 export function SignInPage({
@@ -50,29 +51,25 @@ export function SignInPage({
             );
           }}
         >
-          <label for="api-key">
-            Live API key
-            <input
-              id="api-key"
-              name="api-key"
-              type="password"
-              autoComplete="off"
-              spellcheck={false}
-              required
-              value={key}
-              onInput={(e) => setKey((e.target as HTMLInputElement).value)}
-              aria-invalid={error ? 'true' : undefined}
-              aria-describedby={error ? 'sign-in-error' : undefined}
-            />
-          </label>
+          <InputField
+            id="api-key"
+            label="Live API key"
+            name="api-key"
+            type="password"
+            autoComplete="off"
+            spellcheck={false}
+            required
+            value={key}
+            onValue={setKey}
+            aria-invalid={error ? 'true' : undefined}
+            aria-describedby={error ? 'sign-in-error' : undefined}
+          />
           {error && (
             <div id="sign-in-error">
               <ErrorNote message={error} />
             </div>
           )}
-          <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
-            Sign in
-          </button>
+          <SubmitButton busy={busy}>Sign in</SubmitButton>
         </form>
       </article>
     </main>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, patch, post, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
+import { InputField, SelectField, SubmitButton, useFormAction, WebhookUrlField } from '../forms.js';
 import { PagedList, useCursorPages } from '../paging.js';
 import { Confirm, describe, MessageLine, Table, useMessages, type FieldMap } from '../ui.js';
 
@@ -10,6 +11,10 @@ const FIELDS: FieldMap = {
   webhook_url: { label: 'Webhook URL' },
   type: { label: 'Type' },
 };
+const TYPES = [
+  { value: 'company', words: 'company (a domain)' },
+  { value: 'search', words: 'search (saved title keywords)' },
+] as const;
 
 export function WatchesPage() {
   const watches = useCursorPages<Watch>('/watches');
@@ -17,8 +22,8 @@ export function WatchesPage() {
   const [domain, setDomain] = useState('');
   const [titles, setTitles] = useState('');
   const [url, setUrl] = useState('');
-  const [busy, setBusy] = useState(false);
   const messages = useMessages();
+  const creation = useFormAction(messages, FIELDS);
   const [deleting, setDeleting] = useState<Watch | null>(null);
   // Watches paused or resumed here, as the server answered: the row changes in place (no reload),
   // so the button keeps the keyboard focus and now offers the opposite.
@@ -57,77 +62,44 @@ export function WatchesPage() {
     <section aria-labelledby="page-title">
       <h2>New watch</h2>
       <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          setBusy(true);
-          messages.begin();
-          const body =
-            type === 'company'
-              ? { type, domain: domain.trim(), webhook_url: url.trim() }
-              : { type, filters: { title_or: splitList(titles) }, webhook_url: url.trim() };
-          post<Watch>('/watches', body).then(
-            (watch) => {
-              messages.succeed(`Watch ${watch.id} created.`);
-              setBusy(false);
-              watches.toFirstPage();
-              refresh();
-            },
-            (problem: unknown) => {
-              messages.fail(problem, FIELDS);
-              setBusy(false);
-            },
-          );
-        }}
+        onSubmit={creation.onSubmit(
+          () =>
+            post<Watch>(
+              '/watches',
+              type === 'company'
+                ? { type, domain: domain.trim(), webhook_url: url.trim() }
+                : { type, filters: { title_or: splitList(titles) }, webhook_url: url.trim() },
+            ),
+          (watch) => {
+            messages.succeed(`Watch ${watch.id} created.`);
+            watches.toFirstPage();
+            refresh();
+          },
+        )}
       >
         <div class="grid">
-          <label for="watch-type">
-            Type
-            <select
-              id="watch-type"
-              value={type}
-              onChange={(e) => setType((e.target as HTMLSelectElement).value as 'company' | 'search')}
-            >
-              <option value="company">company (a domain)</option>
-              <option value="search">search (saved title keywords)</option>
-            </select>
-          </label>
+          <SelectField id="watch-type" label="Type" value={type} options={TYPES} onValue={setType} />
           {type === 'company' ? (
-            <label for="watch-domain">
-              Company domain
-              <input
-                id="watch-domain"
-                required
-                placeholder="acme.com"
-                value={domain}
-                onInput={(e) => setDomain((e.target as HTMLInputElement).value)}
-              />
-            </label>
+            <InputField
+              id="watch-domain"
+              label="Company domain"
+              required
+              placeholder="acme.com"
+              value={domain}
+              onValue={setDomain}
+            />
           ) : (
-            <label for="watch-titles">
-              Title keywords (comma-separated)
-              <input
-                id="watch-titles"
-                required
-                value={titles}
-                onInput={(e) => setTitles((e.target as HTMLInputElement).value)}
-              />
-            </label>
+            <InputField
+              id="watch-titles"
+              label="Title keywords (comma-separated)"
+              required
+              value={titles}
+              onValue={setTitles}
+            />
           )}
         </div>
-        <label for="watch-url">
-          Webhook URL
-          <input
-            id="watch-url"
-            type="url"
-            required
-            placeholder="https://example.com/hooks/jobs"
-            value={url}
-            onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
-          Create watch
-        </button>
+        <WebhookUrlField id="watch-url" label="Webhook URL" value={url} onValue={setUrl} />
+        <SubmitButton busy={creation.busy}>Create watch</SubmitButton>
       </form>
       <MessageLine messages={messages} />
       <h2>Your watches</h2>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { post, type WebhookEndpoint, type WebhookEndpointRotated, type WebhookEndpointSecret } from '../api.js';
 import { formatDate } from '../format.js';
+import { SelectField, SubmitButton, WebhookUrlField } from '../forms.js';
 import { PagedList, useCursorPages } from '../paging.js';
 import { Confirm, describe, ErrorNote, Table } from '../ui.js';
 
@@ -110,21 +111,11 @@ export function WebhookEndpointsPage() {
           if (newUrl.trim()) start({ kind: 'reveal', url: newUrl.trim() });
         }}
       >
-        <label for="endpoint-url">
-          Webhook URL not listed yet
-          <input
-            id="endpoint-url"
-            type="url"
-            required
-            placeholder="https://example.com/hooks/jobs"
-            value={newUrl}
-            onInput={(e) => setNewUrl((e.target as HTMLInputElement).value)}
-          />
-        </label>
+        <WebhookUrlField id="endpoint-url" label="Webhook URL not listed yet" value={newUrl} onValue={setNewUrl} />
         <div>
-          <button type="submit" class="secondary" aria-busy={busy ? 'true' : undefined} disabled={busy}>
+          <SubmitButton busy={busy} class="secondary">
             Get its secret
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {error && <ErrorNote message={error} />}
@@ -228,20 +219,13 @@ export function WebhookEndpointsPage() {
               Deliveries to <code>{pending.url}</code> will be signed with a new secret from now on. Put it on your
               receiver before the old one stops.
             </p>
-            <label for="rotate-overlap">
-              The old secret keeps signing deliveries for
-              <select
-                id="rotate-overlap"
-                value={String(overlap)}
-                onChange={(e) => setOverlap(Number((e.target as HTMLSelectElement).value))}
-              >
-                {OVERLAPS.map((choice) => (
-                  <option key={choice.seconds} value={String(choice.seconds)}>
-                    {choice.label}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SelectField
+              id="rotate-overlap"
+              label="The old secret keeps signing deliveries for"
+              value={String(overlap)}
+              options={OVERLAPS.map(({ seconds, label }) => ({ value: String(seconds), words: label }))}
+              onValue={(seconds) => setOverlap(Number(seconds))}
+            />
           </>
         ) : (
           <p>
