@@ -2,7 +2,8 @@ import { useRef, useState } from 'preact/hooks';
 import { del, get, post, type ApiKey } from '../api.js';
 import { formatDate } from '../format.js';
 import { InputField, SelectField, SubmitButton, useFormAction } from '../forms.js';
-import { Confirm, CopyButton, Empty, Loaded, MessageLine, Table, useLoad, useMessages, type FieldMap } from '../ui.js';
+import { ConfirmRemoval, RemoveButton, useRemoval } from '../removal.js';
+import { CopyButton, Empty, Loaded, MessageLine, Table, useLoad, useMessages, type FieldMap } from '../ui.js';
 
 /** The longest label the server takes (apps/gateway dashboard.schema.ts). */
 const LABEL_MAX = 60;
@@ -17,8 +18,13 @@ export function KeysPage() {
   const [mode, setMode] = useState<'live' | 'test'>('live');
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const messages = useMessages();
+  const revocation = useRemoval<ApiKey>({
+    messages,
+    remove: (key) => del<ApiKey>(`/keys/${encodeURIComponent(key.id)}`),
+    removed: (key) => `Key ${key.label ? `"${key.label}" ` : ''}${key.prefix}… revoked.`,
+    reload,
+  });
   const creation = useFormAction(messages, FIELDS);
   const shownKey = useRef<HTMLOutputElement>(null);
 
@@ -96,17 +102,9 @@ export function KeysPage() {
                   <td>{key.revoked_at ? `revoked ${formatDate(key.revoked_at)}` : 'active'}</td>
                   <td>
                     {!key.revoked_at && (
-                      <button
-                        type="button"
-                        class="danger outline"
-                        onClick={() => {
-                          messages.begin();
-                          setRevoking(key);
-                        }}
-                        aria-label={`Revoke key ${key.prefix}`}
-                      >
+                      <RemoveButton removal={revocation} row={key} label={`Revoke key ${key.prefix}`}>
                         Revoke
-                      </button>
+                      </RemoveButton>
                     )}
                   </td>
                 </tr>
@@ -115,31 +113,13 @@ export function KeysPage() {
           )
         }
       </Loaded>
-      <Confirm
-        open={revoking !== null}
-        title="Revoke this key?"
-        confirmLabel="Revoke key"
-        destructive
-        onCancel={() => setRevoking(null)}
-        onConfirm={() => {
-          const key = revoking!;
-          setRevoking(null);
-          messages.begin();
-          del<ApiKey>(`/keys/${encodeURIComponent(key.id)}`).then(
-            () => {
-              messages.succeed(`Key ${key.label ? `"${key.label}" ` : ''}${key.prefix}… revoked.`);
-              reload();
-            },
-            (problem: unknown) => messages.fail(problem),
-          );
-        }}
-      >
+      <ConfirmRemoval removal={revocation} title="Revoke this key?" confirmLabel="Revoke key">
         <p>
-          Key {revoking?.label ? <strong>{revoking.label}</strong> : null} <code>{revoking?.prefix}…</code> will be
-          refused by the API within a second, everywhere. This cannot be undone. If this dashboard session was opened
-          with it, you will be signed out.
+          Key {revocation.asking?.label ? <strong>{revocation.asking.label}</strong> : null}{' '}
+          <code>{revocation.asking?.prefix}…</code> will be refused by the API within a second, everywhere. This cannot
+          be undone. If this dashboard session was opened with it, you will be signed out.
         </p>
-      </Confirm>
+      </ConfirmRemoval>
     </section>
   );
 }

@@ -3,7 +3,8 @@ import { del, patch, post, type Watch } from '../api.js';
 import { formatDate, splitList } from '../format.js';
 import { InputField, SelectField, SubmitButton, useFormAction, WebhookUrlField } from '../forms.js';
 import { PagedList, useCursorPages } from '../paging.js';
-import { Confirm, describe, MessageLine, Table, useMessages, type FieldMap } from '../ui.js';
+import { ConfirmRemoval, RemoveButton, useRemoval } from '../removal.js';
+import { describe, MessageLine, Table, useMessages, type FieldMap } from '../ui.js';
 
 const FIELDS: FieldMap = {
   domain: { label: 'Company domain', hint: 'a domain such as acme.com, without https:// or a path' },
@@ -24,7 +25,6 @@ export function WatchesPage() {
   const [url, setUrl] = useState('');
   const messages = useMessages();
   const creation = useFormAction(messages, FIELDS);
-  const [deleting, setDeleting] = useState<Watch | null>(null);
   // Watches paused or resumed here, as the server answered: the row changes in place (no reload),
   // so the button keeps the keyboard focus and now offers the opposite.
   const [changed, setChanged] = useState<Record<string, Watch>>({});
@@ -57,6 +57,12 @@ export function WatchesPage() {
     setChanged({});
     watches.reload();
   };
+  const deletion = useRemoval<Watch>({
+    messages,
+    remove: (watch) => del<void>(`/watches/${encodeURIComponent(watch.id)}`),
+    removed: (watch) => `Watch ${watch.id} deleted.`,
+    reload: refresh,
+  });
 
   return (
     <section aria-labelledby="page-title">
@@ -126,7 +132,7 @@ export function WatchesPage() {
                   <td>
                     {w.type === 'company'
                       ? w.domain
-                      : `titles: ` + `${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}
+                      : `titles: ${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}
                   </td>
                   <td>{w.webhook_url}</td>
                   <td class={`watch-${w.status}`}>{w.status}</td>
@@ -134,7 +140,7 @@ export function WatchesPage() {
                   <td>
                     <div class="row-actions">
                       {/* aria-disabled, not disabled, while it runs: a disabled button would drop the
-                              keyboard focus */}
+                          keyboard focus */}
                       <button
                         type="button"
                         class="secondary"
@@ -145,17 +151,9 @@ export function WatchesPage() {
                       >
                         {w.status === 'active' ? 'Pause' : 'Resume'}
                       </button>
-                      <button
-                        type="button"
-                        class="danger outline"
-                        aria-label={`Delete watch ${w.id}`}
-                        onClick={() => {
-                          messages.begin();
-                          setDeleting(w);
-                        }}
-                      >
+                      <RemoveButton removal={deletion} row={w} label={`Delete watch ${w.id}`}>
                         Delete
-                      </button>
+                      </RemoveButton>
                     </div>
                   </td>
                 </tr>
@@ -164,29 +162,11 @@ export function WatchesPage() {
           </Table>
         )}
       </PagedList>
-      <Confirm
-        open={deleting !== null}
-        title="Delete this watch?"
-        confirmLabel="Delete watch"
-        destructive
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => {
-          const watch = deleting!;
-          setDeleting(null);
-          messages.begin();
-          del<void>(`/watches/${encodeURIComponent(watch.id)}`).then(
-            () => {
-              messages.succeed(`Watch ${watch.id} deleted.`);
-              refresh();
-            },
-            (problem: unknown) => messages.fail(problem),
-          );
-        }}
-      >
+      <ConfirmRemoval removal={deletion} title="Delete this watch?" confirmLabel="Delete watch">
         <p>
-          Watch <code>{deleting?.id}</code> stops sending events at once. Past events stay in the feed.
+          Watch <code>{deletion.asking?.id}</code> stops sending events at once. Past events stay in the feed.
         </p>
-      </Confirm>
+      </ConfirmRemoval>
     </section>
   );
 }
