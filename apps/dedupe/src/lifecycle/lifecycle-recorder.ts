@@ -135,23 +135,20 @@ export class LifecycleRecorder {
         // first judgement: unknown is where every company starts, so only a known value is a change
         const version = judged.value === null ? 0 : 1;
         await tx.companyHiringState.create({ data: { companyId: company.id, value: judged.value, version } });
-        if (version === 1) await this.stageHiring(tx, company, judged, null, version, now);
+        if (version === 1) await this.stageHiring(tx, company, { judged, previous: null, version, at: now });
         continue;
       }
       if (state.value === judged.value) continue;
       const version = state.version + 1;
       await tx.companyHiringState.update({ where: { companyId: company.id }, data: { value: judged.value, version } });
-      await this.stageHiring(tx, company, judged, state.value, version, now);
+      await this.stageHiring(tx, company, { judged, previous: state.value, version, at: now });
     }
   }
 
   private stageHiring(
     tx: Prisma.TransactionClient,
     company: { id: string; name: string; domain: string | null },
-    judged: ReturnType<typeof isHiring>,
-    previous: boolean | null,
-    version: number,
-    now: Date,
+    { judged, previous, version, at }: HiringChange,
   ): Promise<void> {
     return this.outbox.stage(tx, Topics.CompanyHiringChanged, {
       v: 1,
@@ -159,7 +156,15 @@ export class LifecycleRecorder {
       company: { id: company.id, name: company.name, domain: company.domain! },
       is_hiring: judged,
       previous,
-      occurred_at: now.toISOString(),
+      occurred_at: at.toISOString(),
     });
   }
+}
+
+/** A company's hiring judgement that changed: the new one, the one before, its version and when. */
+interface HiringChange {
+  judged: ReturnType<typeof isHiring>;
+  previous: boolean | null;
+  version: number;
+  at: Date;
 }

@@ -70,14 +70,22 @@ export class FetchRefreshUseCase {
         ? { ...message.scope.filters, include_closed: true }
         : message.scope.filters;
     const context = { refresh_id: message.refresh_id, scope: message.scope.key };
-    const publish = (
-      part: number,
-      final: boolean,
-      outcome: FetchOutcome,
-      complete: boolean,
-      records: NormalizedProviderRecord[],
-      callStarted: number,
-    ) =>
+    /** One part of the sweep: `complete` when it is the last and the listing was read whole. */
+    const publish = ({
+      part,
+      final,
+      outcome,
+      complete,
+      records,
+      callStarted,
+    }: {
+      part: number;
+      final: boolean;
+      outcome: FetchOutcome;
+      complete: boolean;
+      records: NormalizedProviderRecord[];
+      callStarted: number;
+    }) =>
       this.publisher.publish(refreshTopicsOf(message.kind).records, {
         v: 1,
         refresh_id: message.refresh_id,
@@ -117,14 +125,16 @@ export class FetchRefreshUseCase {
         Math.min(deadlineAt, callStarted + callTimeoutMs),
         context,
       );
-      if (outcome !== 'ok') return void (await publish(part, true, outcome, false, [], callStarted));
+      if (outcome !== 'ok')
+        return void (await publish({ part, final: true, outcome, complete: false, records: [], callStarted }));
       totals.push(...(paging.totals ?? []));
       read += records.length;
       position = paging.next ?? null;
       const ended = position === null;
       const cut = !ended && read >= SWEEP_MAX_RECORDS;
       const final = ended || cut;
-      await publish(part, final, 'ok', final && ended && !windowSweep && readWhole(totals), records, callStarted);
+      const complete = final && ended && !windowSweep && readWhole(totals);
+      await publish({ part, final, outcome: 'ok', complete, records, callStarted });
       if (final) return;
     }
   }

@@ -4,7 +4,7 @@ import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { STALL_MS, STUCK_MS } from './collection.js';
 import { AsyncPipelineProbe } from './async-pipeline.probe.js';
-import { accountCredits, AsyncSearchSteps, positionOf } from './async-search.steps.js';
+import { accountCredits, AsyncSearchSteps, legAsk } from './async-search.steps.js';
 import { ResumeSearchesUseCase } from './resume-searches.usecase.js';
 
 const SWEEP_EVERY_MS = 5_000;
@@ -104,8 +104,7 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
         const search = await this.steps.lock(tx, searchId);
         if (!search) return false;
         const legs = await tx.asyncSearchLeg.findMany({ where: { searchId, state: 'fetching' } });
-        for (const leg of legs)
-          await this.steps.askChunk(tx, search, leg.provider, leg.chunk, leg.attempt, positionOf(leg));
+        for (const leg of legs) await this.steps.askChunk(tx, search, legAsk(leg));
         const pending = await tx.asyncSearchResult.findMany({
           where: { searchId, state: 'pending' },
           orderBy: { seq: 'asc' },

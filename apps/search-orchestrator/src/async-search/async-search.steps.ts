@@ -66,6 +66,22 @@ export function legView(row: LegRow): LegView {
 }
 
 export const positionOf = (leg: LegRow): ChunkPosition => ChunkPositionSchema.parse(leg.position);
+
+/** Which chunk of which provider's leg to ask for, on which try, from where in its listing. */
+export interface ChunkAsk {
+  provider: ProviderSlug;
+  chunk: number;
+  attempt: number;
+  from: ChunkPosition;
+}
+
+/** A leg's current chunk and try, asked again from where the leg stands. */
+export const legAsk = (leg: LegRow): ChunkAsk => ({
+  provider: leg.provider,
+  chunk: leg.chunk,
+  attempt: leg.attempt,
+  from: positionOf(leg),
+});
 export const jobOf = (value: unknown): Job => JobSchema.parse(value);
 
 export function matchContext(search: LoadedSearch): MatchContext {
@@ -106,14 +122,7 @@ export class AsyncSearchSteps {
   }
 
   /** Stages the request of a leg's current chunk (and try); the deadline runs from now. */
-  async askChunk(
-    tx: Tx,
-    search: LoadedSearch,
-    provider: ProviderSlug,
-    chunk: number,
-    attempt: number,
-    from: ChunkPosition,
-  ): Promise<void> {
+  async askChunk(tx: Tx, search: LoadedSearch, { provider, chunk, attempt, from }: ChunkAsk): Promise<void> {
     const { request, row } = search;
     await this.outbox.stage(tx, Topics.AsyncChunkRequested, {
       v: 1,
@@ -145,7 +154,8 @@ export class AsyncSearchSteps {
       })),
       skipDuplicates: true,
     });
-    for (const provider of providers) await this.askChunk(tx, search, provider, 0, 0, firstPosition(provider));
+    for (const provider of providers)
+      await this.askChunk(tx, search, { provider, chunk: 0, attempt: 0, from: firstPosition(provider) });
   }
 
   /** Stages one charge batch of result rows (their jobs in collection order). */
@@ -198,7 +208,7 @@ export class AsyncSearchSteps {
             where: { searchId_provider: { searchId: leg.searchId, provider: leg.provider } },
             data: { state: 'fetching' },
           });
-          await this.askChunk(tx, search, leg.provider, leg.chunk, leg.attempt, positionOf(leg));
+          await this.askChunk(tx, search, legAsk(leg));
         }
         break;
       case 'next_wave':

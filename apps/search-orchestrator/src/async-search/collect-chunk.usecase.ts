@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { AsyncChunkDeduplicated, Job } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { afterFailedChunk, isFinal, legAfterChunk, matchingJobs, newCandidates } from './collection.js';
-import { AsyncSearchSteps, matchContext, positionOf, type LoadedSearch, type Tx } from './async-search.steps.js';
+import {
+  AsyncSearchSteps,
+  legAsk,
+  matchContext,
+  positionOf,
+  type LoadedSearch,
+  type Tx,
+} from './async-search.steps.js';
 
 /**
  * One de-duplicated chunk reaches its search: in one transaction under the search's lock, its
@@ -32,7 +39,7 @@ export class CollectChunkUseCase {
         if (message.outcome !== 'ok') {
           if (afterFailedChunk(message.attempt) === 'retry') {
             await tx.asyncSearchLeg.update({ where, data: { attempt: message.attempt + 1 } });
-            await this.steps.askChunk(tx, search, leg.provider, leg.chunk, message.attempt + 1, positionOf(leg));
+            await this.steps.askChunk(tx, search, { ...legAsk(leg), attempt: message.attempt + 1 });
           } else {
             await tx.asyncSearchLeg.update({
               where,
@@ -90,7 +97,13 @@ export class CollectChunkUseCase {
         latencyMs: { increment: message.latency_ms },
       },
     });
-    if (state === 'fetching') await this.steps.askChunk(tx, search, message.provider, message.chunk + 1, 0, next);
+    if (state === 'fetching')
+      await this.steps.askChunk(tx, search, {
+        provider: message.provider,
+        chunk: message.chunk + 1,
+        attempt: 0,
+        from: next,
+      });
   }
 
   /** New result rows, numbered in collection order; sent to billing now, or held while on_hold. */
