@@ -2,7 +2,7 @@
 // TypeScript callers: `import { SERVICE_ROLES, serviceDatabaseUrl } from '@jobs/db/roles'`.
 export type DatabaseService = 'gateway' | 'search-orchestrator' | 'dedupe' | 'billing' | 'webhook-dispatcher';
 export type TablePrivilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
-export type SharedTable = 'outbox_messages' | 'processed_messages' | 'webhook_endpoint_secrets';
+export type SharedTable = 'outbox_messages' | 'processed_messages';
 
 export interface ServiceTableGrants {
   /** Tables only this service writes. */

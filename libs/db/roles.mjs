@@ -22,14 +22,13 @@ export const PRIVILEGES = Object.freeze({
 });
 
 /**
- * The shared tables and what their writers may do: the outbox's relay claims rows (`FOR UPDATE`)
- * and deletes them once sent; a processed-message mark is inserted and read, never changed; an
- * endpoint's signing secret is created or rotated by whichever service needs it first.
+ * The shared messaging tables and what their writers may do: the outbox's relay claims rows
+ * (`FOR UPDATE`) and deletes them once sent; a processed-message mark is inserted and read, never
+ * changed.
  */
 export const SHARED_PRIVILEGES = Object.freeze({
   outbox_messages: Object.freeze(['SELECT', 'INSERT', 'UPDATE', 'DELETE']),
   processed_messages: Object.freeze(['SELECT', 'INSERT']),
-  webhook_endpoint_secrets: Object.freeze(['SELECT', 'INSERT', 'UPDATE']),
 });
 
 /**
@@ -39,9 +38,9 @@ export const SHARED_PRIVILEGES = Object.freeze({
 export const TABLE_GRANTS = Object.freeze({
   gateway: {
     owns: ['api_keys'],
-    shares: ['webhook_endpoint_secrets'],
+    shares: [],
     // the account a key belongs to (plan, rate limit, balance); the admin API's refresh status;
-    // the dashboard's ledger, usage and webhook deliveries
+    // the dashboard's ledger, usage and webhook deliveries; the account's webhook endpoints
     reads: [
       'accounts',
       'refresh_requests',
@@ -52,6 +51,7 @@ export const TABLE_GRANTS = Object.freeze({
       'webhook_events',
       'webhook_deliveries',
       'webhook_attempts',
+      'webhook_endpoint_secrets',
     ],
   },
   'search-orchestrator': {
@@ -82,8 +82,8 @@ export const TABLE_GRANTS = Object.freeze({
     reads: [],
   },
   'webhook-dispatcher': {
-    owns: ['webhook_events', 'webhook_deliveries', 'webhook_attempts'],
-    shares: ['webhook_endpoint_secrets'],
+    owns: ['webhook_events', 'webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_secrets'],
+    shares: [],
     // an event of an account that no longer exists is not stored
     reads: ['accounts'],
   },

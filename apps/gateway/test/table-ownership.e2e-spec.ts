@@ -90,10 +90,14 @@ describe('table ownership, enforced by PostgreSQL', () => {
       ),
     ).toBe('permission denied for table api_keys');
     expect(await attempt(billing, 'DELETE FROM webhook_events')).toBe('permission denied for table webhook_events');
+    // endpoint secrets are the dispatcher's: the gateway reads them for its list and asks it for the rest
+    expect(await attempt(gateway, "UPDATE webhook_endpoint_secrets SET rotation_id = 'own'")).toBe(
+      'permission denied for table webhook_endpoint_secrets',
+    );
   });
 
   it('lets each role read the read models it keeps and write its own tables', async () => {
-    for (const table of ['accounts', 'ledger_entries', 'webhook_events', 'refresh_passes'])
+    for (const table of ['accounts', 'ledger_entries', 'webhook_events', 'refresh_passes', 'webhook_endpoint_secrets'])
       expect(await attempt(gateway, `SELECT count(*) FROM ${table}`)).toBe('ok');
     expect(await attempt(gateway, "UPDATE api_keys SET label = label WHERE id = 'key_none'")).toBe('ok');
     expect(

@@ -11,6 +11,7 @@ import { EventsConsumer } from './deliveries/events.consumer.js';
 import { LegacySecretsSealer } from './deliveries/legacy-secrets.sealer.js';
 import { StoreEventUseCase } from './events/store-event.usecase.js';
 import { DispatcherQueriesConsumer } from './queries/dispatcher-queries.consumer.js';
+import { EndpointSecretsUseCase } from './queries/endpoint-secrets.usecase.js';
 import { CURSOR_CODEC, ListEventsUseCase } from './queries/list-events.usecase.js';
 import { ReplayEventUseCase } from './queries/replay-event.usecase.js';
 
@@ -58,6 +59,7 @@ export class DispatcherModule {
         DeliveryWorker,
         ListEventsUseCase,
         ReplayEventUseCase,
+        EndpointSecretsUseCase,
       ],
     };
   }

@@ -31,6 +31,7 @@ interface Row {
   previousSecret: string | null;
   previousExpiresAt: Date | null;
   rotatedAt: Date | null;
+  rotationId?: string | null;
   createdAt: Date;
 }
 
@@ -202,6 +203,18 @@ describe('rotateWebhookSecret and signingSecrets', () => {
     const rotated = await rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: 0, now });
     expect(rotated.previousExpiresAt).toBeNull();
     expect(signingSecrets(rows.get(`acc_1 live ${url}`)!, box, owner, now)).toEqual([rotated.secret]);
+  });
+
+  it('answers the rotation a request made when the same request asks again, and rotates for another', async () => {
+    const { rows, store } = memoryStore();
+    await webhookSecretFor(store, box, live('acc_1'));
+    const asked = { ...owner, previousExpiresInSeconds: 3600, rotationId: 'req_1', now };
+    const first = await rotateWebhookSecret(store, box, asked);
+    expect(await rotateWebhookSecret(store, box, { ...asked, now: at(5) })).toEqual(first);
+    expect(signingSecrets(rows.get(`acc_1 live ${url}`)!, box, owner, at(10))).toHaveLength(2);
+    const next = await rotateWebhookSecret(store, box, { ...asked, rotationId: 'req_2', now: at(5) });
+    expect(next.secret).not.toBe(first.secret);
+    expect(signingSecrets(rows.get(`acc_1 live ${url}`)!, box, owner, at(10))).toEqual([next.secret, first.secret]);
   });
 
   it('rotating again within the overlap keeps only the last replaced secret', async () => {

@@ -1,10 +1,10 @@
 /**
  * The signing secret of one account's webhook endpoint in one key mode: `whsec_` + 32 random
- * bytes, made on first use and the same until rotated. One create-or-get shared by the gateway
- * (`POST /v1/webhook_endpoints/secret`, the admin API's `GET /admin/accounts/{id}/webhook-secret`)
- * and the webhook-dispatcher (a delivery before any such call makes it the same way), so both
- * always agree on the secret. Live and test secrets of one URL are two rows: a test key's events
- * are signed, read and rotated apart from the live ones.
+ * bytes, made on first use and the same until rotated. The webhook-dispatcher owns the table: it
+ * makes the secret at the first delivery, or when the gateway asks for it (`POST
+ * /v1/webhook_endpoints/secret`, the admin API's `GET /admin/accounts/{id}/webhook-secret`).
+ * Live and test secrets of one URL are two rows: a test key's events are signed, read and rotated
+ * apart from the live ones.
  *
  * Stored sealed (`SecretBox`). A row still holding a plain secret (written before sealing) is
  * sealed when it is next read here, and `sealLegacySecrets` seals every such row at start-up.
@@ -100,6 +100,11 @@ export function signingSecrets(stored: StoredSecrets, box: SecretBox, owner: Sec
 export interface RotateWebhookSecret extends EndpointOwner {
   /** How long the replaced secret stays valid (0: not at all), at most MAX_ROTATION_OVERLAP_SECONDS. */
   previousExpiresInSeconds: number;
+  /**
+   * The request that asks (its query id): asked again, the rotation it made is answered instead of
+   * a second one, whose secret would replace the one the first answer gave.
+   */
+  rotationId?: string;
   now?: Date;
 }
 
@@ -135,13 +140,29 @@ export async function rotateWebhookSecret(
   const previousExpiresAt =
     request.previousExpiresInSeconds > 0 ? new Date(now.getTime() + request.previousExpiresInSeconds * 1000) : null;
   for (let attempt = 0; attempt < 10; attempt++) {
-    const row = await store.webhookEndpointSecret.findUniqueOrThrow({ where: rowKey(owner), select: { secret: true } });
+    const row = await store.webhookEndpointSecret.findUniqueOrThrow({
+      where: rowKey(owner),
+      select: { secret: true, rotationId: true, rotatedAt: true, previousExpiresAt: true },
+    });
+    if (request.rotationId !== undefined && row.rotationId === request.rotationId && row.rotatedAt) {
+      return {
+        secret: box.open(row.secret, owner),
+        createdAt: row.rotatedAt,
+        previousExpiresAt: row.previousExpiresAt,
+      };
+    }
     const secret = generateWebhookSecret();
     const previous =
       previousExpiresAt === null ? null : isSealed(row.secret) ? row.secret : box.seal(row.secret, owner);
     const { count } = await store.webhookEndpointSecret.updateMany({
       where: { accountId, mode, url, secret: row.secret },
-      data: { secret: box.seal(secret, owner), previousSecret: previous, previousExpiresAt, rotatedAt: now },
+      data: {
+        secret: box.seal(secret, owner),
+        previousSecret: previous,
+        previousExpiresAt,
+        rotatedAt: now,
+        rotationId: request.rotationId ?? null,
+      },
     });
     if (count === 1) return { secret, createdAt: now, previousExpiresAt };
   }

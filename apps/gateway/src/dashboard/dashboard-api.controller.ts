@@ -292,8 +292,10 @@ export class DashboardApiController {
   revealWebhookSecret(
     @Body() body: unknown,
     @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
   ): Promise<WebhookEndpointSecret> {
-    return this.webhookEndpoints.reveal(caller.principal, parseRequest(WebhookEndpointSecretRequestSchema, body).url);
+    const { url } = parseRequest(WebhookEndpointSecretRequestSchema, body);
+    return this.webhookEndpoints.reveal(caller.principal, url, requestId);
   }
 
   @Post('webhook_endpoints/secret/rotate')
@@ -302,9 +304,10 @@ export class DashboardApiController {
   rotateWebhookSecret(
     @Body() body: unknown,
     @CurrentDashboard() caller: DashboardCaller,
+    @RequestId() requestId: string,
   ): Promise<WebhookEndpointRotated> {
     const { url, previous_expires_in_seconds } = parseRequest(WebhookEndpointRotateRequestSchema, body);
-    return this.webhookEndpoints.rotate(caller.principal, url, previous_expires_in_seconds);
+    return this.webhookEndpoints.rotate(caller.principal, url, previous_expires_in_seconds, requestId);
   }
 
   @Get('providers')

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import type { AdminWebhookSecretRotateResponse, ApiKeyMode, WebhookEndpointRotated } from '@jobs/contracts';
+import type { AdminWebhookSecretRotateResponse, WebhookEndpointRotated } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
-import { rotateWebhookSecret, SecretBox } from '@jobs/webhook-targets';
-import { assertEndpointOwner } from './webhook-secrets.usecase.js';
+import { newId } from '@jobs/observability';
+import { SecretBox } from '@jobs/webhook-targets';
+import { QueryClient } from '../messaging/query-client.js';
+import { assertEndpointOwner, type EndpointsOwner } from './webhook-secrets.usecase.js';
 
 /**
  * A rotation of one account's endpoint secret: who asks (the admin API names the account and
  * rotates the live secret; a customer's key gives the account and its mode).
  */
-export interface RotateWebhookSecretCommand {
-  accountId: string;
-  mode: ApiKeyMode;
+export interface RotateWebhookSecretCommand extends EndpointsOwner {
   url: string;
   /** How long the replaced secret keeps signing deliveries beside the new one (0: not at all). */
   previousExpiresInSeconds: number;
@@ -19,28 +19,32 @@ export interface RotateWebhookSecretCommand {
 /**
  * Rotates an endpoint's signing secret with an overlap window: from now on deliveries are signed
  * with the new secret first and, until the window ends, with the replaced one too (two `v1=` in
- * `Service-Signature`), so the receiver switches when it is ready. Answers the new secret once;
- * afterwards it is read like any secret.
+ * `Service-Signature`), so the receiver switches when it is ready. The webhook-dispatcher, which
+ * owns the secrets, rotates once per request and answers the new secret sealed; it is answered
+ * here once, and afterwards read like any secret.
  */
 @Injectable()
 export class RotateWebhookSecretUseCase {
   constructor(
     private readonly prisma: PrismaService,
+    private readonly queries: QueryClient,
     private readonly box: SecretBox,
   ) {}
 
-  async execute(command: RotateWebhookSecretCommand): Promise<WebhookEndpointRotated> {
-    const rotated = await rotateWebhookSecret(this.prisma, this.box, {
-      accountId: command.accountId,
-      mode: command.mode,
-      url: command.url,
-      previousExpiresInSeconds: command.previousExpiresInSeconds,
+  async execute(command: RotateWebhookSecretCommand, requestId: string): Promise<WebhookEndpointRotated> {
+    const { accountId, mode, url } = command;
+    const rotated = await this.queries.askDispatcher({
+      v: 1,
+      query_id: requestId,
+      account_id: accountId,
+      mode,
+      query: { kind: 'webhook_secret.rotate', url, previous_expires_in_seconds: command.previousExpiresInSeconds },
     });
     return {
-      url: command.url,
-      secret: rotated.secret,
-      created_at: rotated.createdAt.toISOString(),
-      previous_expires_at: rotated.previousExpiresAt?.toISOString() ?? null,
+      url,
+      secret: this.box.open(rotated.sealed_secret, { accountId, mode, url }),
+      created_at: rotated.created_at,
+      previous_expires_at: rotated.previous_expires_at,
     };
   }
 
@@ -51,12 +55,8 @@ export class RotateWebhookSecretUseCase {
     previousExpiresInSeconds: number,
   ): Promise<AdminWebhookSecretRotateResponse> {
     await assertEndpointOwner(this.prisma, accountId, url);
-    const { secret, previous_expires_at } = await this.execute({
-      accountId,
-      mode: 'live',
-      url,
-      previousExpiresInSeconds,
-    });
+    const command = { accountId, mode: 'live' as const, url, previousExpiresInSeconds };
+    const { secret, previous_expires_at } = await this.execute(command, newId('req'));
     return { url, secret, previous_expires_at };
   }
 }

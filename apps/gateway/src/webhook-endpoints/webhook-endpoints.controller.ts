@@ -42,7 +42,8 @@ export class WebhookEndpointsController {
     @Req() request: FastifyRequest,
   ): Promise<WebhookEndpointSecret> {
     keepAnswerSealed(request);
-    return this.endpoints.reveal(principal, parseRequest(WebhookEndpointSecretRequestSchema, body).url);
+    const { url } = parseRequest(WebhookEndpointSecretRequestSchema, body);
+    return this.endpoints.reveal(principal, url, request.requestId);
   }
 
   @Post('secret/rotate')
@@ -54,6 +55,6 @@ export class WebhookEndpointsController {
   ): Promise<WebhookEndpointRotated> {
     keepAnswerSealed(request);
     const { url, previous_expires_in_seconds } = parseRequest(WebhookEndpointRotateRequestSchema, body);
-    return this.endpoints.rotate(principal, url, previous_expires_in_seconds);
+    return this.endpoints.rotate(principal, url, previous_expires_in_seconds, request.requestId);
   }
 }

@@ -25,18 +25,19 @@ export class WebhookEndpointsUseCase {
     return this.listing.page(principal, cursor, requestId);
   }
 
-  async reveal(principal: Principal, url: string): Promise<WebhookEndpointSecret> {
+  async reveal(principal: Principal, url: string, requestId: string): Promise<WebhookEndpointSecret> {
     await this.targets.assertAllowed(url, 'url');
-    return this.secrets.reveal(principal, url);
+    return this.secrets.reveal(principal, url, requestId);
   }
 
-  async rotate(principal: Principal, url: string, previousExpiresInSeconds: number): Promise<WebhookEndpointRotated> {
+  async rotate(
+    principal: Principal,
+    url: string,
+    previousExpiresInSeconds: number,
+    requestId: string,
+  ): Promise<WebhookEndpointRotated> {
     await this.targets.assertAllowed(url, 'url');
-    return this.rotation.execute({
-      accountId: principal.accountId,
-      mode: principal.mode,
-      url,
-      previousExpiresInSeconds,
-    });
+    const command = { accountId: principal.accountId, mode: principal.mode, url, previousExpiresInSeconds };
+    return this.rotation.execute(command, requestId);
   }
 }

@@ -1,37 +1,49 @@
 import { Injectable } from '@nestjs/common';
-import type { AdminWebhookSecretResponse, WebhookEndpointSecret } from '@jobs/contracts';
+import type { AdminWebhookSecretResponse, ApiKeyMode, WebhookEndpointSecret } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
-import { currentWebhookSecret, SecretBox, WEBHOOK_URL_MAX_LENGTH, webhookSecretFor } from '@jobs/webhook-targets';
-import type { Principal } from '../auth/api-key.js';
+import { newId } from '@jobs/observability';
+import { SecretBox, WEBHOOK_URL_MAX_LENGTH } from '@jobs/webhook-targets';
 import { ApiError } from '../http/api-error.js';
+import { QueryClient } from '../messaging/query-client.js';
+
+/** Whose endpoint secrets: an account in one key mode (a test key reads the test secrets only). */
+export interface EndpointsOwner {
+  accountId: string;
+  mode: ApiKeyMode;
+}
 
 /**
  * The signing secret of one account's webhook endpoint: made on first ask, the same until
- * rotated (the create-or-get is shared with the webhook-dispatcher, which makes it on a first
- * delivery). Stored sealed; answered in clear to the account itself (`POST
- * /v1/webhook_endpoints/secret`, the dashboard) and to the admin API.
+ * rotated. The webhook-dispatcher owns the secrets (it makes one at a first delivery too) and
+ * answers this over Kafka with the secret sealed for its endpoint; it is opened here and answered
+ * in clear to the account itself (`POST /v1/webhook_endpoints/secret`, the dashboard) and to the
+ * admin API.
  */
 @Injectable()
 export class WebhookSecretsUseCase {
   constructor(
     private readonly prisma: PrismaService,
+    private readonly queries: QueryClient,
     private readonly box: SecretBox,
   ) {}
 
   /** The admin API (operator.md): the live secret of any account's endpoint. */
   async secretFor(accountId: string, url: string): Promise<AdminWebhookSecretResponse> {
     await assertEndpointOwner(this.prisma, accountId, url);
-    return { url, secret: await webhookSecretFor(this.prisma, this.box, { accountId, mode: 'live', url }) };
+    const { secret } = await this.reveal({ accountId, mode: 'live' }, url, newId('req'));
+    return { url, secret };
   }
 
-  /** The caller's own secret for `url`, in its key's mode (a test key: the secret of its test deliveries). */
-  async reveal(principal: Principal, url: string): Promise<WebhookEndpointSecret> {
-    const current = await currentWebhookSecret(this.prisma, this.box, {
-      accountId: principal.accountId,
-      mode: principal.mode,
-      url,
+  /** The owner's secret for `url`, in its key's mode (a test key: the secret of its test deliveries). */
+  async reveal(owner: EndpointsOwner, url: string, requestId: string): Promise<WebhookEndpointSecret> {
+    const answer = await this.queries.askDispatcher({
+      v: 1,
+      query_id: requestId,
+      account_id: owner.accountId,
+      mode: owner.mode,
+      query: { kind: 'webhook_secret.current', url },
     });
-    return { url, secret: current.secret, created_at: current.createdAt.toISOString() };
+    return { url, secret: this.box.open(answer.sealed_secret, { ...owner, url }), created_at: answer.created_at };
   }
 }
 

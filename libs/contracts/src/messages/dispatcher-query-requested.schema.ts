@@ -1,14 +1,18 @@
 /**
  * `dispatcher.query.requested` (key: account_id): gateway -> webhook-dispatcher. Reads and
- * commands of what the dispatcher owns (the event feed, deliveries) that an HTTP request waits
- * for: `events.list` (GET /events) and `webhook.replay` (POST /webhooks/replay). The answer comes
- * back on `query.responded` under the same `query_id`; a redelivered replay request makes no
- * second replay (the query id is its idempotency mark).
+ * commands of what the dispatcher owns (the event feed, deliveries, endpoint signing secrets) that
+ * an HTTP request waits for: `events.list` (GET /events), `webhook.replay` (POST /webhooks/replay),
+ * `webhook_secret.current` (an endpoint's secret, made on first ask) and `webhook_secret.rotate`.
+ * The answer comes back on `query.responded` under the same `query_id`; a redelivered replay or
+ * rotation request makes no second one (the query id is its idempotency mark). A secret travels
+ * sealed (`SecretBox` of @jobs/webhook-targets, bound to its account, mode and URL), never in clear.
  */
 import { z } from 'zod';
 import { ApiKeyModeSchema } from '../public/headers.schema.js';
 import { AccountIdSchema, CursorSchema, EventIdSchema, RequestIdSchema } from '../public/ids.schema.js';
+import { UrlSchema } from '../public/common.schema.js';
 import { PAGE_LIMITS } from '../public/pagination.schema.js';
+import { WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS } from '../public/webhook-endpoint.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
 export const EventsListQuerySchema = z.strictObject({
@@ -18,7 +22,22 @@ export const EventsListQuerySchema = z.strictObject({
 });
 export const WebhookReplayQuerySchema = z.strictObject({ kind: z.literal('webhook.replay'), event_id: EventIdSchema });
 
-export const DispatcherQuerySchema = z.discriminatedUnion('kind', [EventsListQuerySchema, WebhookReplayQuerySchema]);
+export const WebhookSecretCurrentQuerySchema = z.strictObject({
+  kind: z.literal('webhook_secret.current'),
+  url: UrlSchema,
+});
+export const WebhookSecretRotateQuerySchema = z.strictObject({
+  kind: z.literal('webhook_secret.rotate'),
+  url: UrlSchema,
+  previous_expires_in_seconds: z.number().int().min(0).max(WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS),
+});
+
+export const DispatcherQuerySchema = z.discriminatedUnion('kind', [
+  EventsListQuerySchema,
+  WebhookReplayQuerySchema,
+  WebhookSecretCurrentQuerySchema,
+  WebhookSecretRotateQuerySchema,
+]);
 export type DispatcherQuery = z.infer<typeof DispatcherQuerySchema>;
 
 export const ValueSchema = z.strictObject({

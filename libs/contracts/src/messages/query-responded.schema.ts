@@ -4,7 +4,7 @@
  * `*.query.requested`; every gateway replica hears it and the one waiting settles it.
  */
 import { z } from 'zod';
-import { NonNegativeIntSchema } from '../public/common.schema.js';
+import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
 import { RequestIdSchema } from '../public/ids.schema.js';
 import { LedgerListResponseSchema, LedgerReasonSchema } from '../public/ledger.schema.js';
 import { JobSchema } from '../public/job.schema.js';
@@ -16,6 +16,9 @@ import { WebhookReplayResponseSchema } from '../public/webhook.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 import { SearchFailureSchema } from './search-responded.schema.js';
 import { WebhookUrlUsageSchema } from './orchestrator-query-requested.schema.js';
+
+/** An endpoint secret sealed for its account, mode and URL (`whenc1.<iv>.<tag>.<ciphertext>`). */
+const SealedSecretSchema = z.string().regex(/^whenc1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
 
 export const QueryResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('ledger.list'), page: LedgerListResponseSchema }),
@@ -43,6 +46,17 @@ export const QueryResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('events.list'), page: EventListResponseSchema }),
   z.strictObject({ kind: z.literal('webhook.replay'), replay: WebhookReplayResponseSchema }),
   z.strictObject({ kind: z.literal('webhook_urls.list'), urls: z.array(WebhookUrlUsageSchema), more: z.boolean() }),
+  z.strictObject({
+    kind: z.literal('webhook_secret.current'),
+    sealed_secret: SealedSecretSchema,
+    created_at: DateTimeSchema,
+  }),
+  z.strictObject({
+    kind: z.literal('webhook_secret.rotate'),
+    sealed_secret: SealedSecretSchema,
+    created_at: DateTimeSchema,
+    previous_expires_at: DateTimeSchema.nullable(),
+  }),
 ]);
 export type QueryResult = z.infer<typeof QueryResultSchema>;
 

@@ -55,9 +55,9 @@ export const QUERY_TOPICS = {
     producers: ['gateway'],
     consumers: ['webhook-dispatcher'],
     purpose:
-      'A read of the event feed (GET /events) or a replay of one ' +
-      'event (POST /webhooks/replay) for the dispatcher to answer ' +
-      'now',
+      'A read of the event feed (GET /events), a replay of one ' +
+      'event (POST /webhooks/replay), or an endpoint signing secret ' +
+      'to read or rotate, for the dispatcher to answer now',
     keyReason:
       'Shares the account key of event.emitted: a feed read or ' +
       "replay lands on the partition that stores the account's " +
