@@ -13,16 +13,23 @@ interface Raw {
   text: string;
 }
 
+/**
+ * One request on a connection of its own: a pooled keep-alive connection that the server closes
+ * as idle just as the next request goes out would reset that request before the server saw it.
+ */
 function send(url: string, method: string, headers: Record<string, string>, body: string | Buffer): Promise<Raw> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = request(
       url,
       {
         method,
         headers: { 'content-length': String(Buffer.byteLength(body)), ...headers },
         localAddress: '127.0.0.78',
+        agent: false,
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
@@ -34,6 +41,10 @@ function send(url: string, method: string, headers: Record<string, string>, body
     req.on('error', (error: NodeJS.ErrnoException) =>
       error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
     );
+    // ... but a connection that ends with no answer at all fails the request, not the test's clock
+    req.on('close', () => {
+      if (!answered) reject(new Error(`${method} ${url}: the connection closed without an answer`));
+    });
     req.end(body);
   });
 }
