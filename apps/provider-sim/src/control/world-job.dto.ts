@@ -1,6 +1,10 @@
 import type { WorldJob } from '@jobs/sim-world';
 
-/** A world opening as the control API shows it (snake_case, like the public Job). */
+/**
+ * A world opening as the control API shows it (snake_case, like the public Job). The own crawler's
+ * listing (sim-world's own-index view) looks alike but stays apart: it is a provider's wire format,
+ * free to differ from the operator's view.
+ */
 export function toWorldJobDto(job: WorldJob): Record<string, unknown> {
   return {
     world_job_id: job.id,
