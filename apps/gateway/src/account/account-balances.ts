@@ -65,6 +65,11 @@ export class AccountBalances implements OnApplicationShutdown {
     return this.reads.read(accountId);
   }
 
+  /** The credits an answer reports as left: 0 for an account that no longer exists. */
+  async creditsRemaining(accountId: string): Promise<number> {
+    return (await this.of(accountId))?.creditsRemaining ?? 0;
+  }
+
   /** After the HTTP server has closed (module destroy hooks run before it stops taking requests). */
   async onApplicationShutdown(): Promise<void> {
     await this.pool.end();

@@ -2,8 +2,7 @@ import { InFlightLimit, type InFlightTuning, type Slot } from './in-flight-limit
 
 const CEILING = 10_000;
 
-/** A limit on a clock the test moves. */
-/** The tuning's tolerance is 2 unless a test names its own. */
+/** A limit on a clock the test moves; its tolerance is 2 unless a test names its own. */
 function limitOn(tuning: Omit<InFlightTuning, 'tolerance'> & { tolerance?: number }) {
   const clock = { now: 0 };
   const limit = new InFlightLimit({ tolerance: 2, ...tuning }, () => clock.now);

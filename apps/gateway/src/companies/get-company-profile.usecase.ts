@@ -29,7 +29,11 @@ export class GetCompanyProfileUseCase {
     if (principal.mode === 'test') {
       const profile = sandboxCompanyProfile(domain);
       if (!profile) throw new ApiError('not_found', `No company ${domain} in the sandbox data.`);
-      return { profile, creditsCharged: 0, creditsRemaining: await this.creditsRemaining(principal.accountId) };
+      return {
+        profile,
+        creditsCharged: 0,
+        creditsRemaining: await this.balances.creditsRemaining(principal.accountId),
+      };
     }
     const { profile } = await this.queries.askDedupe({
       v: 1,
@@ -45,9 +49,5 @@ export class GetCompanyProfileUseCase {
       query: { kind: 'company.charge', domain, operation: `GET /v1/companies/${domain}` },
     });
     return { profile, creditsCharged: charge.credits_charged, creditsRemaining: charge.credits_remaining };
-  }
-
-  private async creditsRemaining(accountId: string): Promise<number> {
-    return (await this.balances.of(accountId))?.creditsRemaining ?? 0;
   }
 }

@@ -127,7 +127,7 @@ export class IdempotencyGate {
             const response = responseFromSearchAnswer(
               answer,
               existing.service_version,
-              await this.creditsRemaining(accountId),
+              await this.balances.creditsRemaining(accountId),
               errorLinks(this.config),
             );
             await this.store.replaceIfOwner(claim.key, existing.request_id, { ...existing, state: 'done', response });
@@ -159,10 +159,6 @@ export class IdempotencyGate {
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
-  }
-
-  private async creditsRemaining(accountId: string): Promise<number> {
-    return (await this.balances.of(accountId))?.creditsRemaining ?? 0;
   }
 }
 

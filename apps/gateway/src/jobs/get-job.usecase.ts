@@ -29,7 +29,7 @@ export class GetJobUseCase {
       // Test keys see the sandbox's fictional jobs, never charged.
       const job = findSandboxJob(jobId);
       if (!job) throw new ApiError('not_found', `No job ${jobId} in the sandbox data.`);
-      return { job, creditsCharged: 0, creditsRemaining: await this.creditsRemaining(principal.accountId) };
+      return { job, creditsCharged: 0, creditsRemaining: await this.balances.creditsRemaining(principal.accountId) };
     }
     const { job } = await this.queries.askDedupe({
       v: 1,
@@ -45,9 +45,5 @@ export class GetJobUseCase {
       query: { kind: 'job.charge', job_id: jobId, operation: `GET /v1/jobs/${jobId}` },
     });
     return { job, creditsCharged: charge.credits_charged, creditsRemaining: charge.credits_remaining };
-  }
-
-  private async creditsRemaining(accountId: string): Promise<number> {
-    return (await this.balances.of(accountId))?.creditsRemaining ?? 0;
   }
 }

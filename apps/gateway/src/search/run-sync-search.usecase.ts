@@ -44,7 +44,7 @@ export class RunSyncSearchUseCase {
   ): Promise<SyncSearchResult> {
     if (principal.mode === 'test') {
       // A test key gets the sandbox's fixed data in the live shape: no pipeline, never charged.
-      const creditsRemaining = await this.creditsRemaining(principal.accountId);
+      const creditsRemaining = await this.balances.creditsRemaining(principal.accountId);
       return { body: this.sandbox.execute(request, requestId, creditsRemaining), creditsCharged: 0, creditsRemaining };
     }
     const { accountId, plan } = principal;
@@ -92,7 +92,11 @@ export class RunSyncSearchUseCase {
     }
     if (reply.outcome === 'ok' && reply.estimate) {
       // A dry run: an estimate, never charged.
-      return { body: reply.estimate, creditsCharged: 0, creditsRemaining: await this.creditsRemaining(accountId) };
+      return {
+        body: reply.estimate,
+        creditsCharged: 0,
+        creditsRemaining: await this.balances.creditsRemaining(accountId),
+      };
     }
     if (reply.outcome === 'error' || !reply.response) {
       const failure = reply.error ?? { code: 'internal_error' as const, message: 'The search failed.' };
@@ -106,11 +110,7 @@ export class RunSyncSearchUseCase {
     return {
       body: reply.response,
       creditsCharged: reply.credits_charged,
-      creditsRemaining: reply.credits_remaining ?? (await this.creditsRemaining(accountId)),
+      creditsRemaining: reply.credits_remaining ?? (await this.balances.creditsRemaining(accountId)),
     };
-  }
-
-  private async creditsRemaining(accountId: string): Promise<number> {
-    return (await this.balances.of(accountId))?.creditsRemaining ?? 0;
   }
 }

@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { AdminWebhookSecretResponse, ApiKeyMode, WebhookEndpointSecret } from '@jobs/contracts';
+import type { AdminWebhookSecretResponse, WebhookEndpointSecret } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
-import { SecretBox, WEBHOOK_URL_MAX_LENGTH } from '@jobs/webhook-targets';
+import { SecretBox, WEBHOOK_URL_MAX_LENGTH, type EndpointOwner } from '@jobs/webhook-targets';
 import { ApiError } from '../http/api-error.js';
 import { QueryClient } from '../messaging/query-client.js';
 
 /** Whose endpoint secrets: an account in one key mode (a test key reads the test secrets only). */
-export interface EndpointsOwner {
-  accountId: string;
-  mode: ApiKeyMode;
-}
+export type EndpointsOwner = Omit<EndpointOwner, 'url'>;
 
 /**
  * The signing secret of one account's webhook endpoint: made on first ask, the same until
