@@ -119,10 +119,9 @@ const laterTruth = new Map(
   world.groundTruthEntries(laterMs).map((e) => [`${e.provider}\u0000${e.providerJobId}`, e.worldJobId]),
 );
 const firstKeys = new Set(records.map(sourceKey));
+const laterListings = PROVIDER_SLUGS.flatMap((slug) => fetchListing(views[slug], laterMs).records);
 const laterRecords = shuffle(
-  PROVIDER_SLUGS.flatMap((slug) => fetchListing(views[slug], laterMs).records).filter(
-    (r) => !firstKeys.has(sourceKey(r)),
-  ),
+  laterListings.filter((r) => !firstKeys.has(sourceKey(r))),
   new Rng(orderSeed + 1),
 );
 const overTime = [...records, ...laterRecords];
@@ -131,16 +130,32 @@ const firstOpenings = new Set(truth);
 const trueRelistings = new Set(
   laterRecords.map((r) => laterTruth.get(sourceKey(r))!).filter((id) => firstOpenings.has(id)),
 ).size;
-let detectedRelistings = 0;
-const overTimeStarted = performance.now();
-const overTimeIndex = new CanonicalIndex();
-const overTimeJobs = overTime.map((r) => {
-  const result = overTimeIndex.merge(r);
-  if (result.reposted) detectedRelistings += 1;
-  return result.jobId;
-});
-const overTimeSeconds = (performance.now() - overTimeStarted) / 1000;
+/** The first snapshot, then the later one as one read, into one index: its jobs, re-listings and time. */
+function mergeOverTime(
+  first: readonly NormalizedProviderRecord[],
+  later: readonly NormalizedProviderRecord[],
+  read: readonly NormalizedProviderRecord[],
+) {
+  const started = performance.now();
+  const index = new CanonicalIndex();
+  let relistings = 0;
+  const jobs = [...first, ...later].map((r, i) => {
+    // the later listings are one read: what it no longer shows, its providers stopped listing
+    if (i === first.length) index.read(read);
+    const result = index.merge(r);
+    if (result.reposted) relistings += 1;
+    return result.jobId;
+  });
+  return { jobs, relistings, seconds: (performance.now() - started) / 1000 };
+}
+const overTimeRun = mergeOverTime(records, laterRecords, laterListings);
+const overTimeJobs = overTimeRun.jobs;
+const detectedRelistings = overTimeRun.relistings;
+const overTimeSeconds = overTimeRun.seconds;
 const overTimeScore = pairwiseScore(overTimeJobs, overTimeTruth);
+// without apply URLs, a provider's new listing of an opening it lists is judged on its fields alone
+const blindOverTime = mergeOverTime(urlBlind, withoutApplyUrls(laterRecords), withoutApplyUrls(laterListings));
+const blindOverTimeScore = pairwiseScore(blindOverTime.jobs, overTimeTruth);
 
 // ------------------------------------------------------------------ report
 
@@ -176,6 +191,11 @@ console.log(
     `${int(overTime.length / overTimeSeconds)} |`,
 );
 console.log(
+  `| matcher over time, apply URLs withheld | ${int(new Set(blindOverTime.jobs).size)} | ` +
+    `${pct(blindOverTimeScore.precision)} | ${pct(blindOverTimeScore.recall)} | ${pct(blindOverTimeScore.f1)} | ` +
+    `${int(overTime.length / blindOverTime.seconds)} |`,
+);
+console.log(
   `\n(${int(openings)} true openings; pairwise precision/recall ` +
     `over record pairs, records/s single-threaded, matching ` +
     `only.)`,
@@ -185,7 +205,7 @@ console.log(
     `openings; ${int(trueRelistings)} openings of the first ` +
     `snapshot came back under new provider ids (re-listed), ` +
     `${int(detectedRelistings)} records were merged as ` +
-    `re-listings.`,
+    `re-listings (${int(blindOverTime.relistings)} without apply URLs).`,
 );
 
 // the run with apply URLs is exact on this world; the URL-blind run shows where similarity alone errs

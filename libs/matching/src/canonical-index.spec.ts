@@ -13,6 +13,7 @@ describe('CanonicalIndex', () => {
       merged: false,
       known: true,
       reposted: false,
+      generation: 0,
     });
     expect(index.jobOf(a.provider, a.provider_job_id)).toBe(first.jobId);
     expect(index.size).toBe(1);
@@ -61,36 +62,151 @@ describe('CanonicalIndex', () => {
       });
     });
 
-    it(
-      'the same day, a new id at a provider that stopped listing ' +
-        'the job re-lists it; while it still lists it, another ' +
-        'opening',
-      () => {
-        const SAME_DAY = '2026-11-03T15:40:00.000Z';
+    it('the same day, a new id at a provider that stopped listing the job re-lists it', () => {
+      const SAME_DAY = '2026-11-03T15:40:00.000Z';
+      const stored = recordToMatch(record({ apply_url: null }));
+      const unlisted = new CanonicalIndex();
+      unlisted.load({
+        id: 'job_closed',
+        fields: stored.fields,
+        keys: stored.keys,
+        sources: [{ provider: 'provider_a', providerJobId: 'A-1', listed: false }],
+      });
+      expect(unlisted.merge(record({ provider_job_id: 'A-2', apply_url: null, posted_at: SAME_DAY }))).toMatchObject({
+        jobId: 'job_closed',
+        merged: true,
+        reposted: true,
+        generation: 1,
+      });
+    });
+
+    describe('a provider showing a job it lists under a new id', () => {
+      const SAME_DAY = '2026-11-03T15:40:00.000Z';
+      const listedIndex = (): CanonicalIndex => {
         const stored = recordToMatch(record({ apply_url: null }));
-        const unlisted = new CanonicalIndex();
-        unlisted.load({
-          id: 'job_closed',
-          fields: stored.fields,
-          keys: stored.keys,
-          sources: [{ provider: 'provider_a', providerJobId: 'A-1', listed: false }],
-        });
-        expect(unlisted.merge(record({ provider_job_id: 'A-2', apply_url: null, posted_at: SAME_DAY }))).toMatchObject({
-          jobId: 'job_closed',
-          merged: true,
-        });
-        const listed = new CanonicalIndex();
-        listed.load({
+        const index = new CanonicalIndex();
+        index.load({
           id: 'job_open',
           fields: stored.fields,
           keys: stored.keys,
           sources: [{ provider: 'provider_a', providerJobId: 'A-1', listed: true }],
         });
-        expect(listed.merge(record({ provider_job_id: 'A-2', apply_url: null, posted_at: SAME_DAY })).jobId).not.toBe(
-          'job_open',
-        );
-      },
-    );
+        return index;
+      };
+
+      it('re-lists it when the read does not show the earlier listing', () => {
+        const index = listedIndex();
+        index.read([]);
+        expect(index.merge(record({ provider_job_id: 'A-2', apply_url: null, posted_at: SAME_DAY }))).toMatchObject({
+          jobId: 'job_open',
+          reposted: true,
+          generation: 1,
+        });
+      });
+
+      it('is another opening when the same read shows both listings live', () => {
+        const index = listedIndex();
+        const earlier = record({ provider_job_id: 'A-1', apply_url: null });
+        index.read([earlier]);
+        const other = index.merge(record({ provider_job_id: 'A-2', apply_url: null, posted_at: SAME_DAY }));
+        expect(other.jobId).not.toBe('job_open');
+        expect(other.reposted).toBe(false);
+      });
+
+      it('is another opening when a field both state disagrees (another city)', () => {
+        const index = listedIndex();
+        index.read([]);
+        const elsewhere = record({
+          provider_job_id: 'A-2',
+          apply_url: null,
+          posted_at: SAME_DAY,
+          location: { city: 'Milan', region: 'Lombardy', country_code: 'IT', remote: false },
+        });
+        expect(index.merge(elsewhere).jobId).not.toBe('job_open');
+      });
+    });
+
+    it('a bare opening (a title and a company only) re-listed minutes later keeps its id, counted once', () => {
+      const bare = (o: Partial<NormalizedProviderRecord>): NormalizedProviderRecord =>
+        record({
+          location: { city: null, region: null, country_code: null, remote: null },
+          employment_type: null,
+          seniority: null,
+          salary: null,
+          description: null,
+          apply_url: null,
+          ...o,
+        });
+      const index = new CanonicalIndex();
+      const first = index.merge(bare({ provider: 'own_index', provider_job_id: 'oi-1' }));
+      expect(index.merge(bare({ provider_job_id: 'A-1' }))).toMatchObject({ jobId: first.jobId, reposted: false });
+      const relisted = '2026-11-03T09:16:02.000Z';
+      index.read([]);
+      expect(index.merge(bare({ provider: 'own_index', provider_job_id: 'oi-2', posted_at: relisted }))).toMatchObject({
+        jobId: first.jobId,
+        reposted: true,
+        generation: 1,
+      });
+      // provider_a shows the same re-listing later: it catches up, no second repost
+      index.read([]);
+      expect(index.merge(bare({ provider_job_id: 'A-2', posted_at: relisted }))).toMatchObject({
+        jobId: first.jobId,
+        reposted: false,
+        generation: 1,
+      });
+      expect(index.job(first.jobId)!.fields.postedAt).toBe(relisted);
+      // a second re-listing counts again
+      index.read([]);
+      expect(index.merge(bare({ provider_job_id: 'A-3', posted_at: '2026-11-03T09:20:00.000Z' }))).toMatchObject({
+        jobId: first.jobId,
+        reposted: true,
+        generation: 2,
+      });
+      expect(index.size).toBe(1);
+    });
+
+    it('a provider catching up with a re-listing counted in an earlier transaction joins it', () => {
+      const stored = recordToMatch(record({ apply_url: null }));
+      const index = new CanonicalIndex();
+      index.load({
+        id: 'job_relisted',
+        fields: stored.fields,
+        keys: stored.keys,
+        repostCount: 1,
+        sources: [
+          { provider: 'provider_a', providerJobId: 'A-1', listed: true, generation: 0 },
+          { provider: 'provider_b', providerJobId: 'B-2', listed: true, generation: 1 },
+        ],
+      });
+      index.read([]);
+      expect(index.merge(record({ provider_job_id: 'A-2', apply_url: null }))).toMatchObject({
+        jobId: 'job_relisted',
+        reposted: false,
+        generation: 1,
+      });
+    });
+
+    it('a closed job re-listed by several providers in one read counts one repost', () => {
+      const stored = recordToMatch(record());
+      const index = new CanonicalIndex();
+      index.load({
+        id: 'job_closed',
+        fields: stored.fields,
+        keys: stored.keys,
+        closed: true,
+        sources: [
+          { provider: 'provider_a', providerJobId: 'A-1', listed: false },
+          { provider: 'provider_b', providerJobId: 'B-1', listed: false },
+        ],
+      });
+      index.read([]);
+      expect(index.merge(record({ provider_job_id: 'A-2' }))).toMatchObject({ jobId: 'job_closed', reposted: true });
+      expect(index.merge(record({ provider: 'provider_b', provider_job_id: 'B-2' }))).toMatchObject({
+        jobId: 'job_closed',
+        reposted: false,
+        generation: 1,
+      });
+    });
 
     it('is recognised without apply URLs on title, place, description and salary', () => {
       const index = new CanonicalIndex();

@@ -9,8 +9,10 @@ export interface IndexMergeResult {
   merged: boolean;
   /** The (provider, provider_job_id) was already in the index: its job, unchanged. */
   known: boolean;
-  /** The record re-lists its job (posted more than a day later): the job's posting time moves to it. */
+  /** The record re-lists its job (`relists` of score.ts): the job's posting time moves to it. */
   reposted: boolean;
+  /** The job's re-listings counting this record: the generation its listing belongs to. */
+  generation: number;
 }
 
 /** A canonical job as stored elsewhere (the database), loaded into an index as a candidate. */
@@ -20,8 +22,14 @@ export interface StoredJob {
   /** The source that decided each field (`field-rank.ts`); a field missing here counts as unrecorded. */
   fieldSources?: FieldSources;
   keys: Iterable<string>;
-  /** `listed: false`: the provider stopped listing it (it no longer counts as listing the job). */
-  sources: Iterable<{ provider: string; providerJobId: string; listed?: boolean }>;
+  /**
+   * `listed: false`: the provider stopped listing it (it no longer counts as listing the job);
+   * `generation`: the job's re-listings when the listing was first seen.
+   */
+  sources: Iterable<{ provider: string; providerJobId: string; listed?: boolean; generation?: number }>;
+  /** `repost_count`: the job's re-listings so far. */
+  repostCount?: number;
+  closed?: boolean;
 }
 
 /** A job's state in the index: its merged fields, their sources and the union of its keys. */
@@ -38,6 +46,11 @@ interface IndexedJob extends CandidateJob {
   fieldSources: FieldSources;
   keys: Set<string>;
   providers: Set<string>;
+  readNow: Set<string>;
+  generation: number;
+  listedGeneration: Map<string, number>;
+  unlistedGeneration: Map<string, number>;
+  closed: boolean;
 }
 
 /** A record ready to match: its fields, features and blocking keys. */
@@ -58,6 +71,8 @@ export class CanonicalIndex {
   private readonly jobs = new Map<string, IndexedJob>();
   private readonly byKey = new Map<string, string[]>();
   private readonly bySource = new Map<string, string>();
+  /** Jobs with listings marked live in the current read. */
+  private readonly inRead = new Set<IndexedJob>();
   private sequence = 0;
 
   constructor(private readonly newId: () => string = () => `job_${(this.sequence++).toString(36)}`) {}
@@ -76,13 +91,34 @@ export class CanonicalIndex {
       features: featuresOf(stored.fields),
       keys: new Set(),
       providers: new Set(),
+      readNow: new Set(),
+      generation: stored.repostCount ?? 0,
+      listedGeneration: new Map(),
+      unlistedGeneration: new Map(),
+      closed: stored.closed ?? false,
     };
     this.jobs.set(stored.id, job);
     this.addKeys(job, [...stored.keys]);
     for (const s of stored.sources) {
       // a provider that stopped listing the job may list it again under a new id: a re-listing
+      const generations = s.listed !== false ? job.listedGeneration : job.unlistedGeneration;
       if (s.listed !== false) job.providers.add(s.provider);
+      generations.set(s.provider, Math.max(generations.get(s.provider) ?? 0, s.generation ?? 0));
       this.bySource.set(`${s.provider}\u0000${s.providerJobId}`, stored.id);
+    }
+  }
+
+  /**
+   * Starts a read: one answer of the providers (a search's page, a sweep's part). Its records of
+   * known listings show them live now, so a new id of the same provider beside one of them is a
+   * second listing, not a re-listing.
+   */
+  read(records: readonly NormalizedProviderRecord[]): void {
+    for (const job of this.inRead) job.readNow.clear();
+    this.inRead.clear();
+    for (const r of records) {
+      const jobId = this.bySource.get(`${r.provider}\u0000${r.provider_job_id}`);
+      if (jobId) this.markRead(this.jobs.get(jobId)!, r.provider);
     }
   }
 
@@ -93,7 +129,11 @@ export class CanonicalIndex {
   merge(record: NormalizedProviderRecord): IndexMergeResult {
     const sourceKey = `${record.provider}\u0000${record.provider_job_id}`;
     const known = this.bySource.get(sourceKey);
-    if (known) return { jobId: known, merged: false, known: true, reposted: false };
+    if (known) {
+      const job = this.jobs.get(known)!;
+      this.markRead(job, record.provider);
+      return { jobId: known, merged: false, known: true, reposted: false, generation: job.generation };
+    }
     const input = recordToMatch(record);
     const decision = decide(input, this.candidates(input.keys));
     let jobId = decision.jobId;
@@ -110,7 +150,13 @@ export class CanonicalIndex {
         job.fieldSources = { ...job.fieldSources, ...sources };
         job.features = featuresOf(job.fields, changes.description === undefined ? job.features.description : undefined);
       }
+      if (decision.relisted) {
+        job.generation += 1;
+        job.closed = false;
+      }
       job.providers.add(record.provider);
+      job.listedGeneration.set(record.provider, job.generation);
+      this.markRead(job, record.provider);
       this.addKeys(job, input.keys);
     } else {
       jobId = this.newId();
@@ -121,12 +167,24 @@ export class CanonicalIndex {
         features: input.features,
         keys: new Set(),
         providers: new Set([record.provider]),
+        readNow: new Set(),
+        generation: 0,
+        listedGeneration: new Map([[record.provider, 0]]),
+        unlistedGeneration: new Map(),
+        closed: false,
       };
       this.jobs.set(jobId, job);
+      this.markRead(job, record.provider);
       this.addKeys(job, input.keys);
     }
     this.bySource.set(sourceKey, jobId);
-    return { jobId, merged: decision.jobId !== null, known: false, reposted: decision.relisted };
+    const { generation } = this.jobs.get(jobId)!;
+    return { jobId, merged: decision.jobId !== null, known: false, reposted: decision.relisted, generation };
+  }
+
+  private markRead(job: IndexedJob, provider: string): void {
+    job.readNow.add(provider);
+    this.inRead.add(job);
   }
 
   /** The canonical job of a (provider, provider_job_id), if merged. */

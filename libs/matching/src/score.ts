@@ -10,6 +10,19 @@ export interface CandidateJob {
   keys: ReadonlySet<string>;
   /** Providers that already list it. */
   providers: ReadonlySet<string>;
+  /**
+   * Providers whose listing of it is in the read being merged (both ids live at once). Absent:
+   * every provider that lists it counts as read now, the cautious reading.
+   */
+  readNow?: ReadonlySet<string>;
+  /** The job's re-listings so far (`repost_count`). */
+  generation?: number;
+  /** Per provider listing it, the job's `generation` when that listing was first seen (its newest). */
+  listedGeneration?: ReadonlyMap<string, number>;
+  /** Per provider that stopped listing it, the generation of its newest listing. */
+  unlistedGeneration?: ReadonlyMap<string, number>;
+  /** Closed jobs are candidates too: a new listing of one re-lists it. */
+  closed?: boolean;
 }
 
 export interface RecordToMatch {
@@ -184,8 +197,26 @@ export function scoreCandidate(record: RecordToMatch, job: CandidateJob, explain
     }
   }
 
-  if (!urlVouches && job.providers.has(record.provider)) score += add('provider', WEIGHTS.providerAlreadyListed);
+  if (!urlVouches && listsInThisRead(job, record.provider)) score += add('provider', WEIGHTS.providerAlreadyListed);
   return score;
+}
+
+/** The provider lists the job under another id that the same read shows live: two listings at once. */
+function listsInThisRead(job: CandidateJob, provider: string): boolean {
+  return job.providers.has(provider) && (job.readNow?.has(provider) ?? true);
+}
+
+/**
+ * The record is the provider's new listing of an opening it listed under another id, which this
+ * read does not show: the same company and title, and no field that both state disagrees. A
+ * provider re-listing an opening replaces its listing; an employer's second opening that agrees
+ * with the first on every stated field cannot be told from it, and is read as the same opening
+ * (docs/decisions/0021).
+ */
+function replacesOwnListing(record: RecordToMatch, job: CandidateJob, explain: Record<string, number>): boolean {
+  if (!job.providers.has(record.provider) || listsInThisRead(job, record.provider)) return false;
+  if (record.features.titleKey !== job.features.titleKey) return false;
+  return Object.entries(explain).every(([name, weight]) => name === 'posted' || weight >= 0);
 }
 
 export interface MatchDecision {
@@ -193,11 +224,11 @@ export interface MatchDecision {
   jobId: string | null;
   /** Best candidate's score (-Infinity without candidates). */
   score: number;
-  /** The record re-lists the job: posted more than a day after it (see `isRelisting`). */
+  /** The record re-lists the job (see `relists`). */
   relisted: boolean;
 }
 
-/** Whether a record of an opening is a re-listing of it: posted more than a day after the job. */
+/** Whether a record of an opening is posted more than a day after the job's posting time. */
 export function isRelisting(record: RecordToMatch, job: CandidateJob): boolean {
   const a = record.features;
   const b = job.features;
@@ -207,21 +238,43 @@ export function isRelisting(record: RecordToMatch, job: CandidateJob): boolean {
 }
 
 /**
- * The best candidate at or above the threshold; ties go to the first (oldest) candidate. When
- * none reaches it, the best re-listing candidate whose score without the posting time and the
- * provider's earlier listing reaches `RELIST_THRESHOLD` (the opening was listed again).
+ * Whether a new listing that joins `job` re-lists it (one more repost) rather than catching up
+ * with it: the job is closed; or the provider's own newest listing of it belongs to the job's
+ * current generation (the provider shows it anew); or it is posted more than a day after the
+ * job. A provider whose newest listing predates the job's last re-listing shows that re-listing
+ * late: it joins it. Otherwise two live listings in one read are one provider listing it twice.
+ */
+export function relists(record: RecordToMatch, job: CandidateJob): boolean {
+  if (job.closed || isRelisting(record, job)) return true;
+  const provider = record.provider;
+  if (listsInThisRead(job, provider)) return false;
+  const generation = job.generation ?? 0;
+  const own = job.listedGeneration?.get(provider) ?? job.unlistedGeneration?.get(provider);
+  if (own !== undefined) return own >= generation;
+  // without generations recorded, a provider that listed the job shows it anew
+  return job.listedGeneration === undefined && job.providers.has(provider);
+}
+
+/**
+ * The best candidate that reaches the threshold or that the record's provider lists under an
+ * older id this read does not show (`replacesOwnListing`); ties go to the first (oldest)
+ * candidate. When none qualifies, the best candidate posted more than a day earlier whose score
+ * without the posting time and the provider's earlier listing reaches `RELIST_THRESHOLD` (the
+ * opening was listed again).
  */
 export function decide(record: RecordToMatch, candidates: Iterable<CandidateJob>): MatchDecision {
-  let best: CandidateJob | null = null;
   let bestScore = -Infinity;
+  let chosen: CandidateJob | null = null;
+  let chosenScore = -Infinity;
   let relist: CandidateJob | null = null;
   let relistScore = -Infinity;
   for (const job of candidates) {
     const explain: Record<string, number> = {};
     const s = scoreCandidate(record, job, explain);
-    if (s > bestScore) {
-      best = job;
-      bestScore = s;
+    if (s > bestScore) bestScore = s;
+    if (s > chosenScore && (s >= MATCH_THRESHOLD || (s > -Infinity && replacesOwnListing(record, job, explain)))) {
+      chosen = job;
+      chosenScore = s;
     }
     if (s < MATCH_THRESHOLD && s > -Infinity && isRelisting(record, job)) {
       const withoutRelisting = s - (explain['posted'] ?? 0) - (explain['provider'] ?? 0);
@@ -231,8 +284,7 @@ export function decide(record: RecordToMatch, candidates: Iterable<CandidateJob>
       }
     }
   }
-  if (best && bestScore >= MATCH_THRESHOLD)
-    return { jobId: best.id, score: bestScore, relisted: isRelisting(record, best) };
+  if (chosen) return { jobId: chosen.id, score: chosenScore, relisted: relists(record, chosen) };
   if (relist) return { jobId: relist.id, score: bestScore, relisted: true };
   return { jobId: null, score: bestScore, relisted: false };
 }

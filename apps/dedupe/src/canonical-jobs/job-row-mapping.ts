@@ -22,7 +22,12 @@ export type JobWithCompany = Prisma.CanonicalJobGetPayload<{ include: { company:
 
 /** A stored job as the matcher loads it: with its sources and blocking keys. */
 export type StoredRow = JobWithCompany & {
-  sources: { provider: NormalizedProviderRecord['provider']; providerJobId: string }[];
+  sources: {
+    provider: NormalizedProviderRecord['provider'];
+    providerJobId: string;
+    listed: boolean;
+    generation: number;
+  }[];
   keys: { key: string }[];
 };
 
@@ -85,9 +90,11 @@ export function jobCreate({
 }
 
 /** A new source row: the listing `record` of the job `canonicalJobId`. */
+/** `generation`: the job's re-listing the listing belongs to (`IndexMergeResult.generation`). */
 export function sourceCreate(
   canonicalJobId: string,
   record: NormalizedProviderRecord,
+  generation: number,
 ): Prisma.JobSourceCreateManyInput {
   const seenAt = new Date(record.seen_at);
   return {
@@ -100,6 +107,7 @@ export function sourceCreate(
     lastSeenAt: seenAt,
     fields: RECORD_FIELDS.filter((f) => record[f] !== null),
     fieldHashes: recordFieldHashes(record),
+    generation,
   };
 }
 

@@ -34,7 +34,7 @@ export async function candidates(
   const ids = jobs.map((j) => j.id);
   const sources = await tx.jobSource.findMany({
     where: { canonicalJobId: { in: ids } },
-    select: { canonicalJobId: true, provider: true, providerJobId: true, listed: true },
+    select: { canonicalJobId: true, provider: true, providerJobId: true, listed: true, generation: true },
   });
   const jobKeys = await tx.canonicalJobKey.findMany({
     where: { canonicalJobId: { in: ids } },

@@ -2,7 +2,7 @@
 // on their blocking keys, and every change it makes written set-based.
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
-import { CanonicalIndex, bestCompanyNames, recordToMatch, sourceOf, type FieldSources } from '@jobs/matching';
+import { CanonicalIndex, bestCompanyNames, recordToMatch, type FieldSources } from '@jobs/matching';
 import { newId } from '@jobs/observability';
 import { listingChangedFields } from '../lifecycle/job-lifecycle.js';
 import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorder.js';
@@ -58,10 +58,8 @@ export interface MergeInput {
 /** What the batch's new listings did to one job: its latest sighting, its new sources, its re-listings. */
 interface Touched {
   seenAt: Date;
-  sources: NormalizedProviderRecord[];
+  sources: { record: NormalizedProviderRecord; generation: number }[];
   reposts: number;
-  /** the new listing that re-listed the job while it was closed */
-  relisting: NormalizedProviderRecord | null;
 }
 
 /** A stored job the batch loaded, and the state its update compares against. */
@@ -111,8 +109,12 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
       fieldSources: state.sources,
       keys: row.keys.map((k) => k.key),
       sources: row.sources,
+      repostCount: row.repostCount,
+      closed: row.status === 'closed',
     });
   }
+  // the batch is one read: its known listings are live beside any new id of the same provider
+  index.read(records);
 
   const results: MergeOutcome[] = [];
   const touched = new Map<string, Touched>();
@@ -124,21 +126,14 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
       continue;
     }
     const result = index.merge(record);
-    // a new listing of a closed job is a re-listing: same id, open again, one more repost
-    const relistsClosed =
-      result.merged &&
-      !result.reposted &&
-      !touched.has(result.jobId) &&
-      loaded.get(result.jobId)?.row.status === 'closed';
-    const reposted = result.reposted || relistsClosed;
+    const { reposted } = result;
     results.push({ jobId: result.jobId, merged: result.merged, existing: result.merged || result.known, reposted });
     // the same listing twice in one batch: the first one is the source
     if (result.known) continue;
-    const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0, relisting: null };
+    const entry = touched.get(result.jobId) ?? { seenAt, sources: [], reposts: 0 };
     if (seenAt > entry.seenAt) entry.seenAt = seenAt;
     if (reposted) entry.reposts += 1;
-    if (relistsClosed) entry.relisting = record;
-    entry.sources.push(record);
+    entry.sources.push({ record, generation: result.generation });
     touched.set(result.jobId, entry);
   }
 
@@ -167,13 +162,14 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
   const fieldsOf = new Map(records.map((r, i) => [r, inputs[i]!.fields]));
   const offers = bestCompanyNames(
     [...touched.values()].flatMap(({ sources }) =>
-      sources.map((r) => ({ provider: r.provider, fields: fieldsOf.get(r)! })),
+      sources.map(({ record: r }) => ({ provider: r.provider, fields: fieldsOf.get(r)! })),
     ),
   );
   const companyIds = await resolveCompanies(tx, madeOrMoved, offers, (openJobIds) =>
     lifecycle.lock(tx, track, openJobIds),
   );
-  for (const [jobId, { seenAt, sources, reposts, relisting }] of touched) {
+  for (const [jobId, { seenAt, sources: listings, reposts }] of touched) {
+    const sources = listings.map((l) => l.record);
     const job = index.job(jobId)!;
     const stored = loaded.get(jobId);
     const before = new Set(stored?.row.keys.map((k) => k.key) ?? []);
@@ -181,7 +177,7 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
     // the own crawler seeing the listing confirms it live at its origin
     const crawled = sources.find((r) => r.provider === 'own_index');
     const verifiedAt = crawled ? new Date(crawled.seen_at) : null;
-    for (const r of sources) newSources.push(sourceCreate(jobId, r));
+    for (const { record: r, generation } of listings) newSources.push(sourceCreate(jobId, r, generation));
     if (!stored) {
       const row = jobCreate({ jobId, job, companyIds, first: sources[0]!, seenAt, verifiedAt, reposts });
       creates.push({ ...row, seenBy: providerBits(sources.map((r) => r.provider)) });
@@ -193,13 +189,7 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
       pReal: pRealFor(job.providers.size),
       lastVerifiedAt: verifiedAt && (!row.lastVerifiedAt || verifiedAt > row.lastVerifiedAt) ? verifiedAt : null,
     };
-    let after: RankedState = { fields: job.fields, sources: job.fieldSources };
-    // a closed job listed again: the new listing's posting time, as for any re-listing
-    if (relisting)
-      after = {
-        fields: { ...after.fields, postedAt: relisting.posted_at },
-        sources: { ...after.sources, posted_at: sourceOf(relisting, 'posted_at') },
-      };
+    const after: RankedState = { fields: job.fields, sources: job.fieldSources };
     const diff = fieldDiff(stored.before, after);
     const write: FieldWrite = {
       id: jobId,
@@ -240,7 +230,7 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
   // stored jobs that new providers saw: their bits, in one statement
   const grown = [...touched]
     .filter(([jobId]) => loaded.has(jobId))
-    .map(([jobId, { sources }]) => ({ jobId, bits: providerBits(sources.map((r) => r.provider)) }));
+    .map(([jobId, { sources }]) => ({ jobId, bits: providerBits(sources.map((s) => s.record.provider)) }));
   if (grown.length > 0) {
     await tx.$executeRaw`
       UPDATE canonical_jobs AS j SET seen_by = j.seen_by | v.bits
