@@ -89,7 +89,7 @@ export class ProviderAAdapter implements ProviderAdapter {
   constructor(private readonly baseUrl: string) {}
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    const { keywords, country, since, listedSince, domain, remote } = partnerFilters(query);
     return collectPages(query, {
       first: 1,
       maxPageSize: PAGE_SIZE,
@@ -100,6 +100,7 @@ export class ProviderAAdapter implements ProviderAdapter {
           q: keywords.join(','),
           country: ifSet(country, ukForGb),
           posted_after: ifSet(since, (ms) => new Date(ms).toISOString()),
+          listed_after: ifSet(listedSince, (ms) => new Date(ms).toISOString()),
           company: domain,
           remote,
           page,

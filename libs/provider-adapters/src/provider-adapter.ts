@@ -25,8 +25,14 @@ export interface ProviderQuery {
   parallelPages?: number;
   /** The moment `posted_within_days` counts back from (default now); fixed over a resumed read. */
   asOf?: number;
-  /** Only postings posted at or after this moment (epoch ms): a refresh's new-listings window. */
+  /** Only postings posted at or after this moment (epoch ms). */
   postedSince?: number;
+  /**
+   * Only postings the partner first listed at or after this moment (epoch ms), whatever their
+   * posting date: a refresh's new-listings window (an aggregator lists a posting days after the
+   * employer published it). The own crawler has its change feed instead and ignores it.
+   */
+  listedSince?: number;
   /**
    * Only openings that opened, changed or closed at or after this moment (epoch ms), closed ones
    * with their reason: the own crawler's change feed (a refresh's `catalog_changes` sweep).

@@ -73,7 +73,7 @@ export class ProviderBAdapter implements ProviderAdapter {
   constructor(private readonly baseUrl: string) {}
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    const { keywords, country, since, listedSince, domain, remote } = partnerFilters(query);
     return collectPages(query, {
       first: 0,
       maxPageSize: PAGE_SIZE,
@@ -84,6 +84,7 @@ export class ProviderBAdapter implements ProviderAdapter {
           keywords: keywords.join('|'),
           location: ifSet(country, (code) => countryNameOf(code) ?? code),
           from_date: ifSet(since, (ms) => new Date(ms).toISOString().slice(0, 10)),
+          indexed_from: ifSet(listedSince, (ms) => new Date(ms).toISOString()),
           employer_domain: domain,
           work_mode: ifSet(remote, (isRemote) => (isRemote ? 'remote' : 'onsite')),
           offset,

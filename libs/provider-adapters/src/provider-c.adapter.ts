@@ -103,7 +103,7 @@ export class ProviderCAdapter implements ProviderAdapter {
   constructor(private readonly baseUrl: string) {}
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    const { keywords, country, since, listedSince, domain, remote } = partnerFilters(query);
     return collectPages<string | undefined>(query, {
       first: undefined,
       maxPageSize: PAGE_SIZE,
@@ -113,6 +113,7 @@ export class ProviderCAdapter implements ProviderAdapter {
           query: keywords,
           countryCode: ifSet(country, (code) => iso3Of(code) ?? code),
           postedAfter: ifSet(since, (ms) => Math.floor(ms / 1000)),
+          listedAfter: ifSet(listedSince, (ms) => Math.floor(ms / 1000)),
           companyDomain: domain,
           remote,
           pageSize,

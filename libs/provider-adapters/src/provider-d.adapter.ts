@@ -104,7 +104,7 @@ export class ProviderDAdapter implements ProviderAdapter {
   constructor(private readonly baseUrl: string) {}
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    const { keywords, country, since, listedSince, domain, remote } = partnerFilters(query);
     return collectPages(query, {
       first: 0,
       maxPageSize: PAGE_SIZE,
@@ -115,6 +115,7 @@ export class ProviderDAdapter implements ProviderAdapter {
           search: keywords.join(';'),
           country: ifSet(country, (code) => countryNameOf(code) ?? code),
           published_since: ifSet(since, (ms) => new Date(ms).toISOString().slice(0, 10)),
+          indexed_since: ifSet(listedSince, (ms) => new Date(ms).toISOString()),
           employer: domain,
           remote: ifSet(remote, (isRemote) => (isRemote ? 'yes' : 'no')),
           page,

@@ -85,7 +85,7 @@ export class ProviderEAdapter implements ProviderAdapter {
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
     if (query.listingIds) return readListings(query.listingIds, (id) => this.listing(id, query.signal));
-    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    const { keywords, country, since, listedSince, domain, remote } = partnerFilters(query);
     return collectPages(query, {
       first: 0,
       maxPageSize: PAGE_SIZE,
@@ -96,6 +96,7 @@ export class ProviderEAdapter implements ProviderAdapter {
           q: solrQuery(keywords),
           fq_country: ifSet(country, ukForGb),
           fq_since: ifSet(since, (ms) => new Date(ms).toISOString()),
+          fq_indexed: ifSet(listedSince, (ms) => new Date(ms).toISOString()),
           fq_domain: domain,
           fq_remote: remote,
           start,

@@ -92,7 +92,7 @@ export class ProviderFAdapter implements ProviderAdapter {
   constructor(private readonly baseUrl: string) {}
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    const { keywords, country, since, domain, remote } = partnerFilters(query);
+    const { keywords, country, since, listedSince, domain, remote } = partnerFilters(query);
     return collectPages<string | undefined>(query, {
       first: undefined,
       maxPageSize: PAGE_SIZE,
@@ -104,6 +104,7 @@ export class ProviderFAdapter implements ProviderAdapter {
           keywords: keywords.length ? keywords : undefined,
           location: ifSet(country, (code) => ({ country: code })),
           since,
+          listed_since: listedSince,
           domain,
           remote,
           cursor: cursor || undefined,

@@ -59,6 +59,8 @@ export interface PartnerFilters {
    * bound to the exact query.
    */
   since: number | undefined;
+  /** Only postings the partner first listed at or after this moment (epoch ms): a refresh's new-listings window. */
+  listedSince: number | undefined;
   domain: string | undefined;
   remote: boolean | undefined;
 }
@@ -68,11 +70,12 @@ export interface PartnerFilters {
  * these and pages with `collectPages`; what stays in each adapter, though the blocks look alike, is
  * the partner's wire format: its parameter names, separators, units and paging.
  */
-export function partnerFilters({ filters, asOf, postedSince }: ProviderQuery): PartnerFilters {
+export function partnerFilters({ filters, asOf, postedSince, listedSince }: ProviderQuery): PartnerFilters {
   return {
     keywords: filters.title_or ?? [],
     country: oneCountry(filters),
     since: postedSinceMs(filters, asOf, postedSince),
+    listedSince,
     domain: domainList(filters),
     remote: remoteFilter(filters),
   };

@@ -49,6 +49,8 @@ export interface AddedJob {
   created: boolean;
   /** When a control call last changed it (epoch ms): the own crawler's change feed reports it from then. */
   changedAt: number;
+  /** When its providers started listing its current listing (epoch ms): created, re-listed or given new providers. */
+  listedAt: number;
 }
 
 /** The key of an organic opening (its slot and origin) in `ControlledJobs.pinned`. */
@@ -62,6 +64,8 @@ export interface ControlledJobsOptions {
   addedEpoch: number;
   /** The truth about an opening now (an organic one is pinned from it). */
   truth: (id: string) => WorldJob | null;
+  /** How late each source shows organic openings. */
+  lagMs: Readonly<Record<ProviderSlug, number>>;
 }
 
 /**
@@ -112,6 +116,7 @@ export class ControlledJobs {
       adminReposts: 0,
       created: true,
       changedAt: this.options.clock(),
+      listedAt: this.options.clock(),
     };
     this.byId.set(job.id, job);
     this.bySlot.set(slot, job);
@@ -139,7 +144,12 @@ export class ControlledJobs {
     if (patch.description !== undefined) f.description = patch.description;
     if (patch.applyUrl !== undefined) f.applyUrl = patch.applyUrl;
     if (patch.postedAt !== undefined) job.postedAt = patch.postedAt;
-    if (patch.providers !== undefined) job.providers = uniqueProviders(patch.providers);
+    if (patch.providers !== undefined) {
+      const added = uniqueProviders(patch.providers).some((p) => !job.providers.includes(p));
+      job.providers = uniqueProviders(patch.providers);
+      // a provider that starts listing it lists it now (the others show the same listing again)
+      if (added) job.listedAt = this.options.clock();
+    }
     job.changedAt = this.options.clock();
     this.version++;
     return job;
@@ -165,6 +175,7 @@ export class ControlledJobs {
     job.repostCount++;
     job.postedAt = quantizeSecond(this.options.clock());
     job.changedAt = this.options.clock();
+    job.listedAt = this.options.clock();
     this.version++;
     return job;
   }
@@ -205,6 +216,8 @@ export class ControlledJobs {
       adminReposts: 0,
       created: false,
       changedAt: this.options.clock(),
+      // pinned from the market: listed when its provider with the most lag showed it
+      listedAt: truth.postedAt + Math.max(...truth.providers.map((p) => this.options.lagMs[p])),
     };
     this.byId.set(id, job);
     this.pinned.set(PIN_KEY(ref.slot, ref.origin), job);

@@ -95,6 +95,11 @@ export interface SearchQuery {
   countryCode?: string;
   /** Epoch milliseconds: posted at or after. */
   postedSince?: number;
+  /**
+   * Epoch milliseconds: first listed by this provider at or after (an aggregator's own "added"
+   * date, which a posting the employer published days earlier can be much later than).
+   */
+  listedSince?: number;
   /** One company domain, or several as a comma-separated list (any of them). */
   companyDomain?: string;
   remote?: boolean;

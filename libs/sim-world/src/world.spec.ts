@@ -160,6 +160,42 @@ describe('World: control mutations', () => {
     expect(job.location).toEqual({ city: 'Leeds', region: null, countryCode: 'GB', remote: null });
   });
 
+  it('lists a posting the employer published days ago as listed now (a partner lists it late)', () => {
+    let now = T0;
+    const world = smallWorld(42, () => now);
+    const postedAt = T0 - 3 * DAY_MS;
+    const job = world.addJob({
+      companyDomain: 'late-lister.example',
+      title: 'Late Listed Cartographer 41c2',
+      providers: ['provider_c'],
+      postedAt,
+    });
+    const listedSince = (since: number) =>
+      world.search('provider_c', { listedSince: since }, 0, 5000).listings.map((l) => l.job.id);
+    // not posted in the last day, yet listed since a minute ago
+    expect(
+      world.search('provider_c', { postedSince: T0 - DAY_MS }, 0, 5000).listings.map((l) => l.job.id),
+    ).not.toContain(job.id);
+    expect(listedSince(T0 - 60_000)).toContain(job.id);
+    now = T0 + 10 * 60_000;
+    expect(listedSince(now - 60_000)).not.toContain(job.id);
+    // a re-listing is listed anew; so is a provider that starts listing it
+    world.repostJob(job.id);
+    expect(listedSince(now - 60_000)).toContain(job.id);
+    now += 10 * 60_000;
+    world.patchJob(job.id, { providers: ['provider_c', 'provider_e'] });
+    expect(world.search('provider_e', { listedSince: now - 60_000 }, 0, 5000).listings.map((l) => l.job.id)).toContain(
+      job.id,
+    );
+    // an organic posting is listed when its provider's lag has passed since its posting
+    const organic = world.search('provider_e', {}, 0, 10).listings.find((l) => !l.job.added)!;
+    const listedAt = organic.job.postedAt + world.lagMs.provider_e;
+    const ids = (since: number) =>
+      world.search('provider_e', { listedSince: since }, 0, 50_000).listings.map((l) => l.providerJobId);
+    expect(ids(listedAt)).toContain(organic.providerJobId);
+    expect(ids(listedAt + 1)).not.toContain(organic.providerJobId);
+  });
+
   it('gives control-created openings provider ids an earlier simulator process never gave', () => {
     const ids = (addedEpoch: number) => {
       const world = new World({ seed: 42, clock: () => T0, companies: 300, slots: 3000, addedEpoch });

@@ -95,6 +95,7 @@ export class World {
       clock: this.clock,
       addedEpoch,
       truth: (id) => this.job(id),
+      lagMs: this.lagMs,
     });
   }
 
@@ -244,7 +245,7 @@ export class World {
     at = this.now(),
   ): { total: number; listings: Listing[] } {
     const snapshot = this.snapshot(slug, at);
-    const match = compileQuery(query);
+    const match = compileQuery(query, this.lagMs[slug]);
     let total = 0;
     const page: Entry[] = [];
     // only the own crawler checks employers' pages, so only it knows closed openings and keeps a change feed

@@ -50,32 +50,29 @@ const asMessage = (sweep: PlannedSweep) => ({
   provider: sweep.provider,
   timeout_ms: 120_000,
   call_timeout_ms: 30_000,
-  ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
+  ...(sweep.listedSince !== undefined ? { listed_since: sweep.listedSince } : {}),
   ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
   ...(isWindowSweep(sweep.kind) ? {} : { due_at: roundDueAt(NOW, MIN) }),
 });
 
 describe('planPass', () => {
-  it(
-    "reads a partner's new listings since its lag and two " + "intervals back, the own crawler's change feed likewise",
-    () => {
-      expect(planPass(passInput())).toEqual({
-        kind: 'new_listings',
-        provider: 'provider_a',
-        scope: { key: 'new_listings', filters: {} },
-        postedSince: NOW - 7 * MIN,
-      });
-      expect(planPass(passInput({ provider: 'own_index', lagMs: 2 * MIN }))).toEqual({
-        kind: 'catalog_changes',
-        provider: 'own_index',
-        scope: { key: 'catalog_changes', filters: {} },
-        changedSince: NOW - 4 * MIN,
-      });
-    },
-  );
+  it("reads a partner's new listings since two intervals back, the own crawler's change feed its lag further", () => {
+    expect(planPass(passInput())).toEqual({
+      kind: 'new_listings',
+      provider: 'provider_a',
+      scope: { key: 'new_listings', filters: {} },
+      listedSince: NOW - 2 * MIN,
+    });
+    expect(planPass(passInput({ provider: 'own_index', lagMs: 2 * MIN }))).toEqual({
+      kind: 'catalog_changes',
+      provider: 'own_index',
+      scope: { key: 'catalog_changes', filters: {} },
+      changedSince: NOW - 4 * MIN,
+    });
+  });
 
   it("reads the same window in a provider's first pass", () => {
-    expect(planPass(passInput({ lastReadAt: null })).postedSince).toBe(NOW - 7 * MIN);
+    expect(planPass(passInput({ lastReadAt: null })).listedSince).toBe(NOW - 2 * MIN);
   });
 
   it(
@@ -86,7 +83,7 @@ describe('planPass', () => {
       const late = planPass(passInput({ provider: 'own_index', lagMs: 2 * MIN, lastReadAt: NOW - 30 * MIN }));
       // the last read covered up to its own start minus the lag; this window starts an interval before that
       expect(late.changedSince).toBe(NOW - 30 * MIN + MIN - 4 * MIN);
-      expect(planPass(passInput({ lastReadAt: NOW - 30 * MIN })).postedSince).toBe(NOW - 30 * MIN + MIN - 7 * MIN);
+      expect(planPass(passInput({ lastReadAt: NOW - 30 * MIN })).listedSince).toBe(NOW - 30 * MIN + MIN - 2 * MIN);
     },
   );
 });

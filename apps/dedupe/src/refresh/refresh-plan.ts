@@ -7,11 +7,13 @@
  * never the watches (watches are matched from the changes they make).
  *
  * A provider's **pass** reads what moved there:
- * - a partner's `new_listings`: its postings since its listing lag and two intervals before the
- *   last pass that read its window whole (or before now, if that was this interval), so a posting
- *   that became visible while passes failed is still read once the provider answers again;
+ * - a partner's `new_listings`: the postings it listed since two intervals before the last pass
+ *   that read its window whole (or before now, if that was this interval), whatever their posting
+ *   date, so a posting listed while passes failed is still read once the provider answers again,
+ *   and one that a partner lists days after the employer posted it is read when it lists it;
  * - the own crawler's `catalog_changes`: its openings that opened, changed or closed (with their
- *   reason) over the same window.
+ *   reason) over the same window, reaching back its lag too (its feed dates a change when it
+ *   happened, and shows it that late).
  *
  * A provider's **re-verification round** re-reads what the store holds of it, one bucket at a time.
  * The freshness bound is `buckets` intervals between two reads of a job; a job may be read at the
@@ -44,7 +46,7 @@ export interface PlannedSweep {
   kind: RefreshSweepKind;
   provider: ProviderSlug;
   scope: RefreshScope;
-  postedSince?: number;
+  listedSince?: number;
   changedSince?: number;
 }
 
@@ -52,7 +54,11 @@ export interface PassInput {
   provider: ProviderSlug;
   now: number;
   intervalMs: number;
-  /** how late this provider shows a new posting or change */
+  /**
+   * how late this provider shows a new posting or change: the own crawler's change feed dates a
+   * change when it happened, so its window reaches back this far; a partner's window is by when it
+   * listed a posting, which already includes its lag
+   */
   lagMs: number;
   /** when the provider's last pass that read its window whole started (epoch ms), or null */
   lastReadAt: number | null;
@@ -105,7 +111,7 @@ export interface RoundInput {
 
 /** A provider's pass: one sweep of what moved (a partner's new listings, the own crawler's change feed). */
 export function planPass(input: PassInput): PlannedSweep {
-  const window = input.lagMs + 2 * input.intervalMs;
+  const window = (input.provider === 'own_index' ? input.lagMs : 0) + 2 * input.intervalMs;
   // a pass late by more than an interval (or after failed ones) reaches back to the last one that read
   const since = Math.min(input.now, (input.lastReadAt ?? input.now) + input.intervalMs) - window;
   if (input.provider === 'own_index')
@@ -119,7 +125,7 @@ export function planPass(input: PassInput): PlannedSweep {
     kind: 'new_listings',
     provider: input.provider,
     scope: { key: 'new_listings', filters: {} },
-    postedSince: since,
+    listedSince: since,
   };
 }
 

@@ -125,7 +125,7 @@ describe('RefreshPlanner', () => {
       expect(of(late, 'pass', 'provider_a')).toEqual({ waiting: 'running' });
       // its last pass read nothing: this one reaches back to the last that did (none: the usual window)
       const [b] = await sweepsOf(idOf(late, 'pass', 'provider_b'));
-      expect(b!.value.posted_since).toBe(at.getTime() + 3 - (15 * MIN + 2 * MIN));
+      expect(b!.value.listed_since).toBe(at.getTime() + 3 - 2 * MIN);
     },
   );
 
@@ -140,7 +140,7 @@ describe('RefreshPlanner', () => {
     await finish(idOf(next, 'pass', 'provider_b'), false);
     const after = await planner.tryStart(new Date(b.startedAt.getTime() + 2 * MIN));
     const [sweep] = await sweepsOf(idOf(after, 'pass', 'provider_b'));
-    expect(sweep!.value.posted_since).toBe(b.startedAt.getTime() + MIN - (15 * MIN + 2 * MIN));
+    expect(sweep!.value.listed_since).toBe(b.startedAt.getTime() + MIN - 2 * MIN);
   });
 
   it('a run whose sweep never ended stops holding its sequence back after the stale bound', async () => {

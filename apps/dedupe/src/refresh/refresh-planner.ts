@@ -379,7 +379,7 @@ function sweepRequest(
     kind: sweep.kind,
     scope: sweep.scope,
     provider: sweep.provider,
-    ...(sweep.postedSince !== undefined ? { posted_since: sweep.postedSince } : {}),
+    ...(sweep.listedSince !== undefined ? { listed_since: sweep.listedSince } : {}),
     ...(sweep.changedSince !== undefined ? { changed_since: sweep.changedSince } : {}),
     timeout_ms: SWEEP_TIMEOUT_MS,
     call_timeout_ms: callTimeoutMs,

@@ -165,17 +165,17 @@ describe('FetchRefreshUseCase', () => {
     const adapter = paged('provider_c', 3);
     const parts = await run(
       adapter,
-      request('provider_c', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }),
+      request('provider_c', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, listed_since: 1_000 }),
     );
     expect(parts.at(-1)).toMatchObject({ final: true, complete: false, kind: 'new_listings' });
-    expect(adapter.queries[0]!.postedSince).toBe(1_000);
+    expect(adapter.queries[0]!.listedSince).toBe(1_000);
   });
 
   it("asks a window sweep's pages side by side, a re-verification sweep's one at a time", async () => {
     const window = paged('provider_d', 3);
     await run(
       window,
-      request('provider_d', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, posted_since: 1_000 }),
+      request('provider_d', { kind: 'new_listings', scope: { key: 'new_listings', filters: {} }, listed_since: 1_000 }),
     );
     expect(window.queries.map((q) => q.parallelPages)).toEqual([WINDOW_SWEEP_PARALLEL_PAGES]);
     const round = paged('provider_d', 3);
@@ -271,7 +271,7 @@ describe('FetchRefreshUseCase', () => {
             request(p.adapter.provider, {
               kind: 'new_listings',
               scope: { key: 'new_listings', filters: {} },
-              posted_since: 1_000,
+              listed_since: 1_000,
             }),
           ),
         );

@@ -117,7 +117,7 @@ export class FetchRefreshUseCase {
           want: message.scope.listing_ids?.length ?? SWEEP_PART_RECORDS,
           paging,
           listingIds: message.scope.listing_ids,
-          postedSince: message.posted_since,
+          listedSince: message.listed_since,
           changedSince: message.changed_since,
           parallelPages: windowSweep ? WINDOW_SWEEP_PARALLEL_PAGES : 1,
           deadlineIsCallTimeout: true,

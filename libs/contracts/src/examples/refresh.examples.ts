@@ -26,7 +26,7 @@ export function refreshPassFetchRequested(): RefreshFetchRequested.Value {
     kind: 'new_listings',
     scope: { key: 'new_listings', filters: {} },
     provider: 'provider_a',
-    posted_since: Date.parse(T0) - 420_000,
+    listed_since: Date.parse(T0) - 120_000,
     timeout_ms: 120_000,
     call_timeout_ms: 30_000,
   };

@@ -14,9 +14,10 @@
  * - `listings`: stored listings read one by one by the provider's own id (`scope.listing_ids`):
  *   re-verifies what a provider listed at a company the store knows no domain of, which no
  *   `companies` sweep can name. A listing the provider no longer shows is absent.
- * - `new_listings`: postings posted since `posted_since` (the provider's listing lag and the
- *   interval covered): new openings and re-listings anywhere in the market. Never complete for
- *   absences: a window is not a listing of every job.
+ * - `new_listings`: postings the partner first listed since `listed_since`, whatever their
+ *   posting date (a partner lists a posting days after the employer published it): new openings
+ *   and re-listings anywhere in the market. Never complete for absences: a window is not a
+ *   listing of every job.
  */
 import { z } from 'zod';
 import { FiltersSchema } from '../public/filters.schema.js';
@@ -53,8 +54,8 @@ export const RefreshSweepFields = {
 export const ValueSchema = z
   .strictObject({
     ...RefreshSweepFields,
-    /** new_listings only: postings posted at or after this moment */
-    posted_since: EpochMsSchema.optional(),
+    /** new_listings only: postings the partner first listed at or after this moment */
+    listed_since: EpochMsSchema.optional(),
     /** catalog_changes only: openings that opened, changed or closed at or after this moment */
     changed_since: EpochMsSchema.optional(),
     /** the sweep's budget, counted from when the fetcher takes it; a sweep cut short is incomplete */
@@ -72,11 +73,11 @@ export const ValueSchema = z
     due_at: EpochMsSchema.optional(),
   })
   .superRefine((value, ctx) => {
-    if ((value.kind === 'new_listings') !== (value.posted_since !== undefined)) {
+    if ((value.kind === 'new_listings') !== (value.listed_since !== undefined)) {
       ctx.addIssue({
         code: 'custom',
-        path: ['posted_since'],
-        message: 'posted_since is set exactly for new_listings sweeps',
+        path: ['listed_since'],
+        message: 'listed_since is set exactly for new_listings sweeps',
       });
     }
     if ((value.kind === 'catalog_changes') !== (value.changed_since !== undefined)) {

@@ -5,6 +5,7 @@ import {
   country,
   countryName,
   createView,
+  date,
   escapeHtml,
   int,
   isoDay,
@@ -27,7 +28,7 @@ const EMPLOYMENT = {
  * provider_b: flat snake_case, offset/limit, country as an English name, salary only as text,
  * HTML descriptions, " (m/w/d)" titles in German-speaking countries, no seniority at all.
  *
- * `GET /provider_b/api/search`, query `keywords=kw1|kw2`, `location=United+Kingdom`, `from_date=YYYY-MM-DD`,
+ * `GET /provider_b/api/search`, query `keywords=kw1|kw2`, `location=United+Kingdom`, `from_date=YYYY-MM-DD`, `indexed_from=ISO`,
  * `employer_domain=`, `work_mode=remote|onsite`, `offset=0`, `limit=25`
  */
 export function providerBView(world: World): ProviderView {
@@ -50,6 +51,7 @@ export function providerBView(world: World): ProviderView {
           titleAny: list(q, 'keywords', '|'),
           countryCode: country(str(q, 'location')),
           postedSince: from === undefined ? undefined : Date.parse(`${from}T00:00:00Z`),
+          listedSince: date(q, 'indexed_from'),
           companyDomain: str(q, 'employer_domain'),
           remote: mode === undefined ? undefined : mode === 'remote',
         },

@@ -48,7 +48,7 @@ const comp = (s: Salary, estimated: boolean): unknown => ({
  * dates, nested `comp` (with its own estimates where the posting declares none), no
  * descriptions, fastest refresh.
  *
- * `GET /provider_c/v1/search?query=kw1&query=kw2&countryCode=GBR&postedAfter=<epoch
+ * `GET /provider_c/v1/search?query=kw1&query=kw2&countryCode=GBR&listedAfter=<epoch s>&postedAfter=<epoch
  * s>&companyDomain=&remote=true&pageSize=20&pageToken=`
  */
 export function providerCView(world: World): ProviderView {
@@ -63,10 +63,14 @@ export function providerCView(world: World): ProviderView {
       const after = str(q, 'postedAfter');
       if (after !== undefined && !/^\d{1,11}$/.test(after))
         throw new BadParam('postedAfter', 'postedAfter must be epoch seconds');
+      const listed = str(q, 'listedAfter');
+      if (listed !== undefined && !/^\d{1,11}$/.test(listed))
+        throw new BadParam('listedAfter', 'listedAfter must be epoch seconds');
       const query = {
         titleAny: list(q, 'query', ','),
         countryCode: country(str(q, 'countryCode')),
         postedSince: after === undefined ? undefined : Number(after) * 1000,
+        listedSince: listed === undefined ? undefined : Number(listed) * 1000,
         companyDomain: str(q, 'companyDomain'),
         remote: bool(q, 'remote', ['true'], ['false']),
       };

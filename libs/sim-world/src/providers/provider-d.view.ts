@@ -6,6 +6,7 @@ import {
   country,
   countryName,
   createView,
+  date,
   int,
   isoDay,
   list,
@@ -44,7 +45,7 @@ function pay(s: Salary): string {
  * suffix, pay as a compact string, Markdown bodies, dates without time, 0-based pages of at
  * most 25, `www.` domains, and a 30-minute refresh lag.
  *
- * `GET /provider_d/api/v1/feed`, query `search=kw1;kw2`, `country=Germany`, `published_since=YYYY-MM-DD`,
+ * `GET /provider_d/api/v1/feed`, query `search=kw1;kw2`, `country=Germany`, `published_since=YYYY-MM-DD`, `indexed_since=ISO`,
  * `employer=domain`, `remote=yes`, `page=0`, `page_size=25`
  */
 export function providerDView(world: World): ProviderView {
@@ -66,6 +67,7 @@ export function providerDView(world: World): ProviderView {
           titleAny: list(q, 'search', ';'),
           countryCode: country(str(q, 'country')),
           postedSince: since === undefined ? undefined : Date.parse(`${since}T00:00:00Z`),
+          listedSince: date(q, 'indexed_since'),
           companyDomain: str(q, 'employer'),
           remote: bool(q, 'remote', ['yes'], ['no']),
         },

@@ -51,7 +51,7 @@ const isObject = (v: unknown): v is QueryParams => typeof v === 'object' && v !=
  * upper-case headlines, German country names for German-speaking countries, amounts as
  * decimal strings, HTML bodies, coarse levels, and `remote_ok` often unknown.
  *
- * `POST /provider_f/api/search {keywords?: string[], location?: {country?}, since?: epoch ms, domain?, remote?,
+ * `POST /provider_f/api/search {keywords?: string[], location?: {country?}, since?: epoch ms, listed_since?: epoch ms, domain?, remote?,
  * cursor?, limit?}`
  */
 export function providerFView(world: World): ProviderView {
@@ -74,6 +74,7 @@ export function providerFView(world: World): ProviderView {
         titleAny: field(b, 'keywords', isStrings, 'an array of strings') ?? [],
         countryCode: country(countryText),
         postedSince: field(b, 'since', isInt, 'epoch milliseconds'),
+        listedSince: field(b, 'listed_since', isInt, 'epoch milliseconds'),
         companyDomain: field(b, 'domain', isString, 'a string'),
         remote: field(b, 'remote', isBool, 'a boolean'),
       };
