@@ -22,6 +22,8 @@ export interface WatchesOptions {
   timelineFile: string | undefined;
   simUrl: string;
   pidsFile: string;
+  /** How long before the round each new opening was posted, in days, in turn (partners list late). */
+  postedAgoDays: number[];
 }
 
 function positive(flag: string | undefined, envName: string, fallback: number): number {
@@ -42,6 +44,7 @@ export function watchesOptions(): WatchesOptions {
       searches: { type: 'string' },
       'search-trials': { type: 'string' },
       'keep-watches': { type: 'boolean' },
+      'posted-ago-days': { type: 'string' },
     },
   });
   const watchCount = positive(flags.watches, 'BENCH_WATCHES', 1000);
@@ -61,5 +64,10 @@ export function watchesOptions(): WatchesOptions {
     timelineFile: process.env['BENCH_TIMELINE_FILE'],
     simUrl: process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090',
     pidsFile: resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json'),
+    postedAgoDays: (flags['posted-ago-days'] ?? process.env['BENCH_POSTED_AGO_DAYS'] ?? '0').split(',').map((d) => {
+      const days = Number(d);
+      if (!Number.isFinite(days) || days < 0) throw new Error(`BENCH_POSTED_AGO_DAYS: not a number of days: ${d}`);
+      return days;
+    }),
   };
 }

@@ -78,6 +78,15 @@ function summaryRows(run: WatchesRun): string[] {
       `(${arrived.length}/${of.length})`
     );
   });
+  const ages = [...new Set(latencySamples.map((s) => s.postedAgoDays))].map((days) => {
+    const of = latencySamples.filter((s) => s.postedAgoDays === days);
+    const arrived = of.flatMap((s) => (inTime(s) ? [s.arrivedMs!] : [])).sort((a, b) => a - b);
+    return (
+      `posted ${days} d before: ` +
+      `${arrived.length ? `p50 ${seconds(percentile(arrived, 50))}, p95 ${seconds(percentile(arrived, 95))}` : '-'} ` +
+      `(${arrived.length}/${of.length})`
+    );
+  });
   const p50 = (c: SearchColumn) => percentile(c.latencies, 50);
   const searchCell = (c: SearchColumn) =>
     `${Math.round(p50(c))} ms (p95 ` +
@@ -173,6 +182,7 @@ function summaryRows(run: WatchesRun): string[] {
         `${missed.length}${lateSummary}`,
     ]),
     row(['job.opened p50 by providers listing the opening', mixes.join('; ')]),
+    row(['job.opened by how long before its listing the opening was posted', ages.join('; ')]),
     row([
       'sync search p50, before the watches (cold store: the first searches of a fresh stack)',
       searchCell(beforeWatches),

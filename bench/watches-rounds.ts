@@ -21,6 +21,8 @@ export interface LatencySample {
   round: number;
   domain: string;
   providers: ProviderSlug[];
+  /** Days between its posting and its listing. */
+  postedAgoDays: number;
   keyword: string;
   watchId: string;
   refreshAt: number;
@@ -42,6 +44,8 @@ export interface LatencyRounds {
   eventTimeoutMs: number;
   events: EventLog;
   log: (message: string) => void;
+  /** Days before its listing each new opening was posted, in turn. */
+  postedAgoDays: readonly number[];
 }
 
 /** Runs the rounds one after the other: every opening's sample, matched with what arrived by the last round's end. */
@@ -51,6 +55,7 @@ export async function latencyRounds({
   eventTimeoutMs,
   events,
   log,
+  postedAgoDays,
 }: LatencyRounds): Promise<LatencySample[]> {
   const latencySamples: LatencySample[] = [];
   /** Openings whose job.opened has not arrived yet, any round: keyword -> sample. */
@@ -74,11 +79,14 @@ export async function latencyRounds({
         `watched companies, POST /admin/refresh, up to ` +
         `${eventTimeoutMs / 1000} s for their job.opened ...`,
     );
-    const jobs: Array<{ keyword: string; domain: string; watchId: string; providers: ProviderSlug[] }> = [];
+    const jobs: Array<Omit<LatencySample, 'round' | 'refreshAt'>> = [];
     await forEachConcurrently(sampled, 4, async ({ watch }, j) => {
-      const providers = PROVIDER_MIXES[((round - 1) * sampled.length + j) % PROVIDER_MIXES.length]!;
-      const job = await addWorldJob({ company_domain: watch.domain!, providers });
-      jobs[j] = { keyword: job.keyword, domain: watch.domain!, watchId: watch.id, providers };
+      const n = (round - 1) * sampled.length + j;
+      const providers = PROVIDER_MIXES[n % PROVIDER_MIXES.length]!;
+      const agoDays = postedAgoDays[n % postedAgoDays.length]!;
+      const posted_at = new Date(Date.now() - agoDays * 86_400_000).toISOString();
+      const job = await addWorldJob({ company_domain: watch.domain!, providers, posted_at });
+      jobs[j] = { keyword: job.keyword, domain: watch.domain!, watchId: watch.id, providers, postedAgoDays: agoDays };
     });
     const refreshAt = Date.now();
     const openings: LatencySample[] = jobs.map((job) => ({ round, refreshAt, ...job }));
