@@ -76,3 +76,27 @@ export function matchesFilters(job: Job, filters: Filters, now: number): boolean
   }
   return true;
 }
+
+/**
+ * The part of a filter every partner applies itself (the adapters send it as query parameters):
+ * title keywords, companies, remote, closed openings and one country. A partner's reported total
+ * counts the postings matching this part; the rest (several countries, seniority, salary,
+ * `posted_within_days`, excluded words...) is checked only once their records are fetched.
+ */
+export function partnerAppliedFilters(filters: Filters): Filters {
+  const applied: Filters = {};
+  if (filters.title_or) applied.title_or = filters.title_or;
+  if (filters.company_domain_or) applied.company_domain_or = filters.company_domain_or;
+  if (typeof filters.remote === 'boolean') applied.remote = filters.remote;
+  if (filters.include_closed !== undefined) applied.include_closed = filters.include_closed;
+  if (filters.country_code_or?.length === 1) applied.country_code_or = filters.country_code_or;
+  return applied;
+}
+
+/** Whether partners apply every filter that is set: their totals then count exactly what the filter keeps. */
+export function partnersApplyAll(filters: Filters): boolean {
+  const applied = partnerAppliedFilters(filters);
+  return Object.entries(filters).every(
+    ([name, value]) => value === undefined || value === null || (applied as Record<string, unknown>)[name] === value,
+  );
+}

@@ -5,6 +5,7 @@ import type {
   JobSearchResponseDraft,
   ProviderFailure,
   ProviderSlug,
+  SearchRecordsDeduplicated,
   WaterfallStrategy,
 } from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
@@ -35,7 +36,7 @@ export interface ProviderBatch {
   /** Partners: how many postings the provider said match the whole query, when it said. */
   total?: number;
   /** Own index, for a dry run: the store's count of matching jobs (`search-estimate.ts`). */
-  storeCount?: { matching: number; corroborated: number; paid: number };
+  storeCount?: SearchRecordsDeduplicated.StoreCount;
 }
 
 export interface AssembleInput {
@@ -71,7 +72,30 @@ export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft
 /** Every matching job of the search, in page order, and the search's metadata (for paging). */
 export interface SearchResult {
   matching: Job[];
+  /** `contributions` of the first page (`contributionsOf`: the jobs it shows). */
   metadata: JobSearchResponseDraft['metadata'];
+  /** Per matching job, the provider credited with it: the first in plan order whose answer held it. */
+  creditedTo: Record<string, ProviderSlug>;
+}
+
+/**
+ * `metadata.providers.contributions` of a page: how many of the jobs it shows each provider
+ * brought first (the first provider in the plan's order whose answer held the job; the own
+ * index's answer holds the store's jobs), every provider that answered listed, those with none at
+ * 0. It sums to the page's length, jobs a `max_credits` cap kept back not counted.
+ */
+export function contributionsOf(
+  jobs: readonly Pick<Job, 'id'>[],
+  creditedTo: Readonly<Record<string, ProviderSlug>>,
+  answered: readonly ProviderSlug[],
+): Partial<Record<ProviderSlug, number>> {
+  const contributions: Partial<Record<ProviderSlug, number>> = {};
+  for (const provider of answered) contributions[provider] = 0;
+  for (const job of jobs) {
+    const provider = creditedTo[job.id];
+    if (provider) contributions[provider] = (contributions[provider] ?? 0) + 1;
+  }
+  return contributions;
 }
 
 export function assembleSearchResult(input: AssembleInput): SearchResult {
@@ -105,20 +129,19 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
   const matching = [...seen.values()].filter(
     (job) => matchesFilters(job, input.filters, input.now) && sourceCount(job) >= minSources,
   );
-  const contributions: Partial<Record<ProviderSlug, number>> = {};
-  for (const provider of input.providers) if (byProvider.get(provider)?.outcome === 'ok') contributions[provider] = 0;
-  for (const job of matching) {
-    const provider = firstBy.get(job.id)!;
-    contributions[provider] = (contributions[provider] ?? 0) + 1;
-  }
+  const creditedTo: Record<string, ProviderSlug> = {};
+  for (const job of matching) creditedTo[job.id] = firstBy.get(job.id)!;
+  const answered = input.providers.filter((provider) => byProvider.get(provider)?.outcome === 'ok');
+  const data = matching.slice(0, input.limit);
+  const contributions = contributionsOf(data, creditedTo, answered);
   const matchingIds = new Set(matching.map((job) => job.id));
   const hit = input.providers.filter((provider) => {
     const batch = byProvider.get(provider);
     return batch?.outcome === 'ok' && batch.jobs.some((job) => matchingIds.has(job.id));
   });
-  const data = matching.slice(0, input.limit);
   return {
     matching,
+    creditedTo,
     metadata: {
       request_id: input.requestId,
       status: failed.length > 0 ? 'partial' : 'complete',

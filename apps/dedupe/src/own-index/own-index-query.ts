@@ -1,6 +1,6 @@
 import { PROVIDER_SLUGS, type Filters, type OwnIndexScope, type ProviderSlug } from '@jobs/contracts';
 import { Prisma } from '@jobs/db';
-import { PERIODS_PER_YEAR, titleWords } from '@jobs/job-filters';
+import { PERIODS_PER_YEAR, partnerAppliedFilters, titleWords } from '@jobs/job-filters';
 
 const DAY_MS = 86_400_000;
 
@@ -105,21 +105,58 @@ export function ownIndexPageQuery(
 /** How many providers saw a job: the bits set in `seen_by` (seven providers, one bit each). */
 const SOURCES_SEEN = Prisma.raw(PROVIDER_SLUGS.map((_, bit) => `((j.seen_by >> ${bit}) & 1)`).join(' + '));
 
+/** The partners a dry run counts the store's jobs of (`by_provider`). */
+const PARTNER_SLUGS = PROVIDER_SLUGS.filter((slug) => slug !== 'own_index');
+
 /**
  * A dry run's count of the store: every job matching the search's filters within the plan's
  * scope (the jobs the own index leg pages through), those seen by at least `minSources`
- * providers (what `consensus` keeps), and those the account already paid for (billing's
- * `paid_jobs`, read here, never written). One statement over the filter's index scan and the
- * account's paid jobs (their primary key), returning three integers: no row is loaded.
+ * providers (what `consensus` keeps), those the account already paid for (billing's `paid_jobs`,
+ * read here, never written), those matching the part of the filters partners apply themselves
+ * (what their totals count), and per partner how many of either it saw (`seen_by`): what their
+ * reported totals hold beyond the store is their total less that. One statement over the applied
+ * filters' index scan and the account's paid jobs (their primary key), returning integers: no row
+ * is loaded.
  */
 export function ownIndexCountQuery(
   query: Omit<OwnIndexQuery, 'want'> & { accountId: string; minSources: number },
 ): Prisma.Sql {
   const condition = ownIndexCondition(query);
-  return Prisma.sql`SELECT count(*)::int AS matching,
-      count(*) FILTER (WHERE ${SOURCES_SEEN} >= ${query.minSources})::int AS corroborated,
-      count(p.job_id)::int AS paid
+  const applied = ownIndexCondition({ ...query, filters: partnerAppliedFilters(query.filters) });
+  const full = Prisma.sql`(${condition})`;
+  const perPartner = PARTNER_SLUGS.map((slug) => {
+    const bit = Prisma.raw(`(j.seen_by & ${providerBit(slug)}) <> 0`);
+    return Prisma.sql`count(*) FILTER (WHERE ${full} AND ${bit})::int AS ${Prisma.raw(`"matching_${slug}"`)},
+      count(*) FILTER (WHERE ${bit})::int AS ${Prisma.raw(`"applied_${slug}"`)}`;
+  });
+  return Prisma.sql`SELECT count(*) FILTER (WHERE ${full})::int AS matching,
+      count(*) FILTER (WHERE ${full} AND ${SOURCES_SEEN} >= ${query.minSources})::int AS corroborated,
+      count(p.job_id) FILTER (WHERE ${full})::int AS paid,
+      count(*)::int AS applied,
+      ${Prisma.join(perPartner, ', ')}
     FROM canonical_jobs j
     LEFT JOIN paid_jobs p ON p.account_id = ${query.accountId} AND p.job_id = j.id
-    WHERE ${condition}`;
+    WHERE ${applied}`;
+}
+
+/** The row of `ownIndexCountQuery` as a dry run's store count. */
+export function storeCountOfRow(row: Record<string, number> | undefined): {
+  matching: number;
+  corroborated: number;
+  paid: number;
+  applied: number;
+  by_provider: { provider: ProviderSlug; matching: number; applied: number }[];
+} {
+  const at = (name: string) => row?.[name] ?? 0;
+  return {
+    matching: at('matching'),
+    corroborated: at('corroborated'),
+    paid: at('paid'),
+    applied: at('applied'),
+    by_provider: PARTNER_SLUGS.map((provider) => ({
+      provider,
+      matching: at(`matching_${provider}`),
+      applied: at(`applied_${provider}`),
+    })),
+  };
 }

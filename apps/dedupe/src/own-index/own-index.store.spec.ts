@@ -236,7 +236,24 @@ describe('the own index store', () => {
         minSources: 2,
         now: NOW,
       });
-      expect(count).toEqual({ matching: engineers.length, corroborated: 2, paid: 3 });
+      expect(count).toMatchObject({ matching: engineers.length, corroborated: 2, paid: 3, applied: engineers.length });
+      // per partner, the engineers it saw (its bit in seen_by)
+      const ids = engineers.map((row) => row.id);
+      for (const [bit, provider] of [
+        [2, 'provider_a'],
+        [4, 'provider_b'],
+        [64, 'provider_f'],
+      ] as const) {
+        const saw = (
+          await prisma.canonicalJob.findMany({ where: { id: { in: ids } }, select: { seenBy: true } })
+        ).filter((j) => (j.seenBy & bit) !== 0).length;
+        expect(count.by_provider.find((p) => p.provider === provider)).toEqual({
+          provider,
+          matching: saw,
+          applied: saw,
+        });
+      }
+      expect(count.by_provider.find((p) => p.provider === 'provider_b')!.matching).toBeGreaterThanOrEqual(2);
       expect(
         await store.count({
           filters: { title_or: ['engineer'] },
@@ -245,7 +262,17 @@ describe('the own index store', () => {
           minSources: 1,
           now: NOW,
         }),
-      ).toEqual({ matching: engineers.length, corroborated: engineers.length, paid: 0 });
+      ).toMatchObject({ matching: engineers.length, corroborated: engineers.length, paid: 0 });
+      // a filter partners do not apply (two countries): what their totals count is the wider part
+      const twoCountries = await store.count({
+        filters: { title_or: ['engineer'], country_code_or: ['GB', 'DE'] },
+        scope,
+        accountId: 'acc_nobody',
+        minSources: 1,
+        now: NOW,
+      });
+      expect(twoCountries.applied).toBe(engineers.length);
+      expect(twoCountries.matching).toBeLessThanOrEqual(engineers.length);
       // every filter and scope as the pages: the count is the pages' length
       for (const [filters, routable] of [
         [{}, ALL],

@@ -2,14 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import type { CanonicalJobRow } from '../canonical-jobs/job-view.js';
-import { ownIndexCountQuery, ownIndexPageQuery, type OwnIndexQuery, type StorePageKey } from './own-index-query.js';
+import {
+  ownIndexCountQuery,
+  ownIndexPageQuery,
+  storeCountOfRow,
+  type OwnIndexQuery,
+  type StorePageKey,
+} from './own-index-query.js';
 
 /** A dry run's count of the store (`ownIndexCountQuery`). */
-export interface StoreCount {
-  matching: number;
-  corroborated: number;
-  paid: number;
-}
+export type StoreCount = ReturnType<typeof storeCountOfRow>;
 
 /**
  * The own index's store side: canonical jobs in PostgreSQL (everything every provider and the
@@ -37,7 +39,7 @@ export class OwnIndexStore {
 
   /** The store's matching jobs for a dry run's estimate, counted in one statement. */
   async count(query: Omit<OwnIndexQuery, 'want'> & { accountId: string; minSources: number }): Promise<StoreCount> {
-    const [row] = await this.prisma.direct.$queryRaw<StoreCount[]>(ownIndexCountQuery(query));
-    return row ?? { matching: 0, corroborated: 0, paid: 0 };
+    const [row] = await this.prisma.direct.$queryRaw<Record<string, number>[]>(ownIndexCountQuery(query));
+    return storeCountOfRow(row);
   }
 }

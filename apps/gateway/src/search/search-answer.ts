@@ -30,6 +30,7 @@ export function joinSearchAnswer(
   const { data: gathered, metadata } = page.response;
   const whole = returned.size === gathered.length;
   const data = whole ? gathered : gathered.filter((job) => returned.has(job.id));
+  const contributions = whole ? metadata.providers.contributions : returnedContributions(page, returned);
   return {
     ...common,
     outcome: 'ok',
@@ -38,12 +39,26 @@ export function joinSearchAnswer(
       next_cursor: nextCursor,
       metadata: {
         ...metadata,
-        // the cap may have cut the page: coverage describes the jobs returned
+        // the cap may have cut the page: coverage and contributions describe the jobs returned
         field_coverage: whole ? metadata.field_coverage : fieldCoverage(data),
+        providers: { ...metadata.providers, contributions },
         credits_charged: charged.credits_charged,
         jobs_already_paid: alreadyPaid,
         credits_remaining: charged.credits_remaining,
       },
     },
   };
+}
+
+/** A cut page's contributions: the gathered page's, less the jobs it does not return. */
+function returnedContributions(
+  page: SearchPageGathered.Value,
+  returned: ReadonlySet<string>,
+): SearchPageGathered.Value['response']['metadata']['providers']['contributions'] {
+  const contributions = { ...page.response.metadata.providers.contributions };
+  page.response.data.forEach((job, i) => {
+    const provider = page.credited_to?.[i];
+    if (provider && !returned.has(job.id) && contributions[provider]) contributions[provider] -= 1;
+  });
+  return contributions;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Topics, type Job, type SearchContinuation } from '@jobs/contracts';
+import { Topics, type Job, type ProviderSlug, type SearchContinuation } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { fieldCoverage } from '@jobs/search-metadata';
 import {
@@ -7,7 +7,9 @@ import {
   estimateFromCounts,
   firstPageMayContinue,
   hasMore,
+  contributionsOf,
   nextPositions,
+  planWaterfall,
   providersWithMore,
   type ProviderBatch,
   type SearchResult,
@@ -81,7 +83,13 @@ export class CompleteSearchUseCase {
       await this.resultSets.keep(searchId, { ...result, fingerprint, positions }, gatheredMessagesKey(searchId));
       continuation = { set: searchId, fingerprint, page_start: 0, set_size: result.matching.length, more };
     }
-    await this.publishPage(state.request, result.matching.slice(0, request.limit), result.metadata, continuation);
+    await this.publishPage(
+      state.request,
+      result.matching.slice(0, request.limit),
+      result.metadata,
+      result.creditedTo,
+      continuation,
+    );
     this.metrics.searchAnswered(request.waterfall.strategy, result.metadata.status);
   }
 
@@ -106,6 +114,7 @@ export class CompleteSearchUseCase {
     const grown: ResultSet = {
       ...set,
       matching: [...set.matching, ...fresh],
+      creditedTo: { ...round.creditedTo, ...set.creditedTo },
       positions: {
         ...set.positions,
         ...nextPositions(state.plan.providers, state.plan.providers, batches, state.from ?? {}),
@@ -143,6 +152,7 @@ export class CompleteSearchUseCase {
       state.request,
       grown.matching.slice(extension.offset, extension.offset + request.limit),
       round.metadata,
+      grown.creditedTo,
       continuation,
     );
     this.metrics.searchAnswered(request.waterfall.strategy, round.metadata.status);
@@ -165,6 +175,8 @@ export class CompleteSearchUseCase {
     const { search_id: searchId, request } = state.request;
     const estimate = estimateFromCounts({
       providersPlanned: state.plan.providers,
+      // a dry run asks every planned provider at once; the search itself goes wave by wave
+      waves: planWaterfall(request, state.request.providers_enabled).waves,
       batches,
       filters: request.filters,
       strategy: request.waterfall.strategy,
@@ -192,15 +204,23 @@ export class CompleteSearchUseCase {
     search: SearchState['request'],
     data: Job[],
     metadata: SearchResult['metadata'],
+    creditedTo: SearchResult['creditedTo'],
     continuation: SearchContinuation | null,
   ): Promise<void> {
     const { search_id: searchId } = search;
+    const answered = Object.keys(metadata.providers.contributions) as ProviderSlug[];
+    const credited = data.map((job) => creditedTo[job.id] ?? null);
+    const providers = { ...metadata.providers, contributions: contributionsOf(data, creditedTo, answered) };
     await Promise.all([
       this.publisher.publish(Topics.SearchPageGathered, {
         v: 1,
         search_id: searchId,
         request_id: searchId,
-        response: { data, metadata: { ...metadata, request_id: searchId, field_coverage: fieldCoverage(data) } },
+        response: {
+          data,
+          metadata: { ...metadata, request_id: searchId, providers, field_coverage: fieldCoverage(data) },
+        },
+        credited_to: credited,
       }),
       this.publisher.publish(Topics.BillingPageChargeRequested, {
         v: 1,

@@ -76,6 +76,7 @@ export class NextPageUseCase {
       message,
       data,
       { ...set.metadata, latency_ms: Date.now() - started },
+      set.creditedTo,
       continuation,
     );
   }

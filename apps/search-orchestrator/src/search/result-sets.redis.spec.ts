@@ -18,6 +18,7 @@ const job = (jobId: string, title = 'Engineer'): Job => ({ ...examples.job(), id
 const metadata = examples.searchPageGathered().response.metadata;
 const set = (matching: Job[]): ResultSet => ({
   matching,
+  creditedTo: Object.fromEntries(matching.map((j) => [j.id, 'provider_a'])),
   metadata,
   fingerprint: 'fp',
   positions: { provider_a: null },

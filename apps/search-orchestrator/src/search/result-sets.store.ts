@@ -78,7 +78,7 @@ export class ResultSetStore {
     if (!raw) return null;
     const parsed = JSON.parse(raw) as StoredSet | ResultSet;
     // a set kept whole by a replica of the version before (until its hour is up)
-    if ('matching' in parsed) return parsed;
+    if ('matching' in parsed) return { ...parsed, creditedTo: parsed.creditedTo ?? {} };
     const { ids, ...set } = parsed;
     const jobs = new Map<string, Job>();
     for (const part of replies[1] as string[]) {
@@ -90,6 +90,6 @@ export class ResultSetStore {
       if (!job) return null;
       matching.push(job);
     }
-    return { ...set, matching };
+    return { ...set, creditedTo: set.creditedTo ?? {}, matching };
   }
 }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { JobSearchResponseDraftSchema } from '../public/job-search.schema.js';
 import { RequestIdSchema } from '../public/ids.schema.js';
+import { ProviderSlugSchema } from '../public/providers.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 
@@ -18,6 +19,11 @@ export const ValueSchema = z.strictObject({
   request_id: RequestIdSchema,
   /** The page; its `next_cursor` is billing's to mint. */
   response: JobSearchResponseDraftSchema.omit({ next_cursor: true }),
+  /**
+   * Per job of `response.data`, the provider its `contributions` credit (null: unknown): a page
+   * that `max_credits` cuts short counts only the jobs it returns.
+   */
+  credited_to: z.array(ProviderSlugSchema.nullable()).optional(),
 });
 export type Value = z.infer<typeof ValueSchema>;
 

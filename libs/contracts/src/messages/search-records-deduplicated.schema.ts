@@ -15,12 +15,30 @@ import { SearchCorrelationIdSchema } from './search-requested.schema.js';
 import { ChunkPositionSchema } from './async-chunk-requested.schema.js';
 
 /**
+ * Of the stored jobs one provider saw (within the plan's scope): those matching the filters
+ * (`matching`), and those matching the part partners apply themselves (`applied`), the part
+ * its reported total counts.
+ */
+export const ProviderStoreCountSchema = z.strictObject({
+  provider: ProviderSlugSchema,
+  matching: NonNegativeIntSchema,
+  applied: NonNegativeIntSchema,
+});
+
+/**
  * The store's count for a dry run: every stored job matching the filters within the plan's scope
- * (`matching`), those of them seen by at least `min_sources` providers (`corroborated`), and those
- * the account already paid for (`paid`).
+ * (`matching`), those of them seen by at least `min_sources` providers (`corroborated`), those
+ * the account already paid for (`paid`), those matching the part of the filters partners apply
+ * themselves (`applied`), and per partner the jobs it saw (`by_provider`).
  */
 export const StoreCountSchema = z
-  .strictObject({ matching: NonNegativeIntSchema, corroborated: NonNegativeIntSchema, paid: NonNegativeIntSchema })
+  .strictObject({
+    matching: NonNegativeIntSchema,
+    corroborated: NonNegativeIntSchema,
+    paid: NonNegativeIntSchema,
+    applied: NonNegativeIntSchema.optional(),
+    by_provider: z.array(ProviderStoreCountSchema).optional(),
+  })
   .refine((count) => count.corroborated <= count.matching && count.paid <= count.matching, {
     message: 'a part cannot exceed the count',
   });

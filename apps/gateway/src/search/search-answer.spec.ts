@@ -1,0 +1,50 @@
+import { examples, type SearchPageCharged, type SearchPageGathered } from '@jobs/contracts';
+import { joinSearchAnswer } from './search-answer.js';
+
+const job = (id: string) => ({ ...examples.job(), id });
+
+function halves(returnedIds: string[]): [SearchPageCharged.Value, SearchPageGathered.Value] {
+  const gathered = examples.searchPageGathered();
+  const data = ['job_a', 'job_b', 'job_c'].map(job);
+  const page: SearchPageGathered.Value = {
+    ...gathered,
+    response: {
+      data,
+      metadata: {
+        ...gathered.response.metadata,
+        providers: {
+          ...gathered.response.metadata.providers,
+          contributions: { own_index: 2, provider_a: 1 },
+        },
+      },
+    },
+    credited_to: ['own_index', 'provider_a', 'own_index'],
+  };
+  const charged: SearchPageCharged.Value = {
+    v: 1,
+    search_id: page.search_id,
+    request_id: page.request_id,
+    outcome: 'ok',
+    charge: { returned_job_ids: returnedIds, next_cursor: null, jobs_already_paid: 0 },
+    credits_charged: returnedIds.length,
+    credits_remaining: 10,
+  };
+  return [charged, page];
+}
+
+describe('joinSearchAnswer', () => {
+  it("contributions count the page's jobs: all of them when the whole page is returned", () => {
+    const answer = joinSearchAnswer(...halves(['job_a', 'job_b', 'job_c']));
+    expect(answer?.response?.metadata.providers.contributions).toEqual({ own_index: 2, provider_a: 1 });
+  });
+
+  it('a page max_credits cut short counts only the jobs it returns (providers that answered stay at 0)', () => {
+    expect(joinSearchAnswer(...halves(['job_a']))?.response?.metadata.providers.contributions).toEqual({
+      own_index: 1,
+      provider_a: 0,
+    });
+    const none = joinSearchAnswer(...halves([]));
+    expect(none?.response?.data).toEqual([]);
+    expect(none?.response?.metadata.providers.contributions).toEqual({ own_index: 0, provider_a: 0 });
+  });
+});
