@@ -5,6 +5,7 @@ import {
   accountLedgerTotals,
   addWorldJob,
   api,
+  crawled,
   createAccount,
   killService,
   servicePid,
@@ -79,16 +80,13 @@ describe('billing killed in the middle of charges', () => {
       }
     };
 
-    // Every fixture is visible before the crash (a free dry run: billing never sees it).
-    const estimate = await api('/v1/jobs/search', {
-      key,
-      body: { ...bodies[0], filters: { title_or: jobs.map((j) => j.keyword) }, dry_run: true },
-    });
-    expect(estimate.status).toBe(200);
-    expect(
-      (estimate.body as { estimate: { expected_unique_jobs_range: { min: number } } }).estimate
-        .expected_unique_jobs_range.min,
-    ).toBe(SEARCHES);
+    // Every fixture is in the store before the crash (read from the store: billing never sees it).
+    await crawled();
+    const stored = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM canonical_jobs WHERE status = 'open' AND title = ANY($1::text[])`,
+      [jobs.map((j) => j.title)],
+    );
+    expect(stored.rows[0]!.n).toBe(SEARCHES);
 
     const lock = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
     await lock.connect();

@@ -1,6 +1,7 @@
 // The dry-run estimate counts every page: the same whatever `limit`, from the store's count and
-// the planned partners' reported totals; walking every page afterwards lands in its range, and
-// its credits subtract the jobs the account already paid for.
+// what the planned partners list beyond the store; walking every page afterwards lands in its
+// range, its credits subtract the jobs the account already paid for, and a small count is not
+// told exactly.
 import { DryRunEstimateSchema, JobSearchResponseSchema, type DryRunEstimate } from '@jobs/contracts';
 import { addWorldCompany, addWorldJob, api, createAccount, uniqueWord, type ProviderSlug } from '@jobs/e2e-support';
 import { allPages } from './search-pages.js';
@@ -23,7 +24,7 @@ describe('the dry-run estimate', () => {
     async () => {
       const word = uniqueWord();
       const company = await addWorldCompany();
-      const OPENINGS = 7;
+      const OPENINGS = 12;
       for (let i = 0; i < OPENINGS; i++)
         await addWorldJob({ providers: ['own_index'], shared_word: word, company_domain: company });
       const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
@@ -45,8 +46,8 @@ describe('the dry-run estimate', () => {
           .credits_range,
       ).toEqual({ min: 3, max: 3 });
 
-      // every page, two at a time: the true number lies in the range made before (here, exactly it)
-      const pages = await allPages(key, { ...body, limit: 2 }, 20);
+      // every page, three at a time: the true number lies in the range made before (here, exactly it)
+      const pages = await allPages(key, { ...body, limit: 3 }, 20);
       const walked = uniqueIds(pages).size;
       expect(walked).toBe(OPENINGS);
       expect(range.min).toBeLessThanOrEqual(walked);
@@ -63,19 +64,19 @@ describe('the dry-run estimate', () => {
   it('subtracts only the jobs already paid for: the next page costs within the range it gave', async () => {
     const word = uniqueWord();
     const company = await addWorldCompany();
-    for (let i = 0; i < 7; i++)
+    for (let i = 0; i < 12; i++)
       await addWorldJob({ providers: ['own_index'], shared_word: word, company_domain: company });
     const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
     const body = { filters: { title_or: [word] }, waterfall: { strategy: 'own_only' } };
-    // pay for three of the seven
+    // pay for three of the twelve
     const first = JobSearchResponseSchema.parse(
       (await api('/v1/jobs/search', { key, body: { ...body, limit: 3 } })).body,
     );
     expect(first.metadata.credits_charged).toBe(3);
 
     const { credits_range: credits } = await estimate(key, { ...body, limit: 5 });
-    // a page of 5 over 7 matches, 3 of them paid: at least 2 new, at most 4
-    expect(credits).toEqual({ min: 2, max: 4 });
+    // a page of 5 over 12 matches, 3 of them paid: at least 2 new, at most 5
+    expect(credits).toEqual({ min: 2, max: 5 });
     const page = JobSearchResponseSchema.parse(
       (await api('/v1/jobs/search', { key, body: { ...body, limit: 5 } })).body,
     );
@@ -84,9 +85,7 @@ describe('the dry-run estimate', () => {
   });
 
   it(
-    'with partners: their reported totals count the postings the ' +
-      'store has not seen yet, and a walk of every page lands in ' +
-      'the range',
+    'with partners: what they list beyond the store widens the range, ' + 'and a walk of every page lands in it',
     async () => {
       const word = uniqueWord();
       const company = await addWorldCompany();
@@ -97,9 +96,15 @@ describe('the dry-run estimate', () => {
       };
       const body = { filters: { title_or: [word] }, waterfall };
       // the own crawler's openings are swept into the store (the refresh pass api() awaits) ...
-      for (const providers of [['own_index'], ['own_index'], ['own_index', 'provider_a']] as ProviderSlug[][])
-        await addWorldJob({ providers, shared_word: word, company_domain: company });
-      expect((await estimate(key, { ...body, limit: 1 })).expected_unique_jobs_range.min).toBe(3);
+      for (let i = 0; i < 10; i++)
+        await addWorldJob({
+          providers: i === 0 ? ['own_index', 'provider_a'] : ['own_index'],
+          shared_word: word,
+          company_domain: company,
+        });
+      const stored = (await estimate(key, { ...body, limit: 1 })).expected_unique_jobs_range;
+      // every posting is in the store: the range is the store's count
+      expect(stored).toEqual({ min: 10, max: 10 });
       // ... and partners' new ones are not, until a search (or the next refresh pass) reads them
       const partnersOnly: ProviderSlug[][] = [
         ['provider_a'],
@@ -110,19 +115,46 @@ describe('the dry-run estimate', () => {
       for (const providers of partnersOnly)
         await addWorldJob({ providers, shared_word: word, company_domain: company });
 
-      // (the limit makes no difference: the first test shows it on a store that stands still; here a
-      // periodic refresh pass may read the partners' openings into the store at any moment)
       const range = (await estimate(key, { ...body, limit: 1 })).expected_unique_jobs_range;
-      // the store's 3 (7 if a periodic refresh pass read the partners' meanwhile) plus provider_a's 3, provider_c's 2
-      // and
-      // provider_b's 1
-      expect(range.min).toBeGreaterThanOrEqual(3);
-      expect(range.max).toBe(range.min + 3 + 2 + 1);
+      // the store's 10 (14 if a periodic refresh pass read the partners' meanwhile), and at most what provider_a (2),
+      // provider_c (2) and provider_b (1) list beyond it, with a slack for jobs opening while the pages are walked
+      expect([10, 14]).toContain(range.min);
+      expect(range.max).toBeLessThanOrEqual(range.min + 5 + 4);
 
-      const walked = uniqueIds(await allPages(key, { ...body, limit: 2 }, 20)).size;
-      expect(walked).toBe(3 + partnersOnly.length);
+      const walked = uniqueIds(await allPages(key, { ...body, limit: 3 }, 20)).size;
+      expect(walked).toBe(10 + partnersOnly.length);
       expect(walked).toBeGreaterThanOrEqual(range.min);
       expect(walked).toBeLessThanOrEqual(range.max);
+      // now the store holds every posting: the range is the exact count
+      expect((await estimate(key, { ...body, limit: 1 })).expected_unique_jobs_range).toEqual({ min: 14, max: 14 });
     },
   );
+
+  it('does not tell a small count: one job or none matching a field filter both answer 0 to 10', async () => {
+    const word = uniqueWord();
+    const company = await addWorldCompany();
+    await addWorldJob({
+      providers: ['own_index'],
+      shared_word: word,
+      company_domain: company,
+      salary: { min: 80_000, max: 90_000, currency: 'GBP', period: 'year' },
+    });
+    const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
+    const ask = (salary: number) =>
+      estimate(key, {
+        filters: { title_or: [word], company_domain_or: [company], salary_min_gte: salary },
+        waterfall: { strategy: 'own_only' },
+        limit: 5,
+      });
+    for (const salary of [50_000, 85_000])
+      expect(await ask(salary)).toMatchObject({
+        expected_unique_jobs_range: { min: 0, max: 10 },
+        credits_range: { min: 0, max: 5 },
+      });
+    // nothing at all under a title and company alone: 0 to 0
+    expect(
+      (await estimate(key, { filters: { title_or: [uniqueWord()] }, waterfall: { strategy: 'own_only' } }))
+        .expected_unique_jobs_range,
+    ).toEqual({ min: 0, max: 0 });
+  });
 });
