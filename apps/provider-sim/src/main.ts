@@ -14,6 +14,8 @@ await runService({
     adminToken: env.ADMIN_TOKEN,
     slots: env.WORLD_SLOTS,
     companies: env.WORLD_COMPANIES,
+    messy: env.WORLD_MESSY,
+    clockSpeed: env.WORLD_CLOCK_SPEED,
   }),
   port: env.PROVIDER_SIM_PORT,
   host: env.PROVIDER_SIM_HOST,

@@ -8,3 +8,7 @@ export { WorldError } from './world-error.js';
 export type { JobPatch, NewJobInput } from './controlled-jobs.js';
 export { normalizeDomain } from './domains.js';
 export * from './providers/index.js';
+export { MarketClock } from './market-clock.js';
+export { BARE_SHARE, MULTI_CITY_SHARE } from './market-opening.js';
+export { LATE_LISTING_SHARE, LATE_LISTING_DAYS, RELISTING_FIELD_DROP_SHARE, TRACKED_URL_SHARE } from './messy.js';
+export { Messiness } from './messy.js';

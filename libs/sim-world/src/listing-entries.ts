@@ -7,6 +7,8 @@ import type { TitleIndex } from './title-index.js';
 export interface Entry {
   packed: number;
   postedAt: number;
+  /** When the provider first listed it (its "listed since" filter): posted, plus its lag and any delay. */
+  listedAt: number;
   titleNorm: string;
   countryCode: string | null;
   remote: boolean | null;
@@ -29,11 +31,15 @@ export interface Snapshot {
   titles?: TitleIndex;
 }
 
-/** The listing entry of an organic opening (`base`, its slot and origin) in period `period`, posted at `postedAt`. */
-export function organicEntry(base: OpeningBase, period: number, postedAt: number): Entry {
+/**
+ * The listing entry of an organic opening (`base`, its slot and origin) in period `period`, posted
+ * at `postedAt` and listed by the provider at `listedAt`.
+ */
+export function organicEntry(base: OpeningBase, period: number, postedAt: number, listedAt: number): Entry {
   return {
     packed: packListingKey(base.slot, period, 0),
     postedAt,
+    listedAt,
     titleNorm: base.titleNorm,
     countryCode: base.fields.location.countryCode,
     remote: base.fields.location.remote,
@@ -50,6 +56,7 @@ export function addedEntry(job: AddedJob): Entry {
   return {
     packed: packListingKey(job.slot, job.period, job.adminReposts),
     postedAt: job.postedAt,
+    listedAt: job.listedAt,
     titleNorm: job.titleNorm,
     countryCode: job.fields.location.countryCode,
     remote: job.fields.location.remote,

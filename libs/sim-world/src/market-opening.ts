@@ -1,4 +1,4 @@
-import { Rng, fnv1a, hash32 } from './prng.js';
+import { Rng, fnv1a, hash32, unit } from './prng.js';
 import {
   PROVIDER_SLUGS,
   SENIORITIES,
@@ -47,6 +47,8 @@ export interface OpeningBase {
   providerMask: number;
   descriptionSeed: number;
   teamIndex: number;
+  /** A bare posting (a messy market's): a title and a company, nothing else stated, no description. */
+  bare?: boolean;
 }
 
 /** Where an opening is drawn: its slot and origin period, its employer and the slot's country. */
@@ -59,17 +61,26 @@ export interface OpeningDraw {
   companyIndex: number;
   company: Company;
   country: CountryInfo;
+  /** A messy market (`WorldOptions.messy`): some openings bare, some one requisition in several cities. */
+  messy?: boolean;
 }
+
+/** In a messy market: the share of openings posted bare, and of those that are one of a company's multi-city requisitions. */
+export const BARE_SHARE = 0.06;
+export const MULTI_CITY_SHARE = 0.08;
+const BARE_TAG = fnv1a('bare');
+const MULTI_CITY_TAG = fnv1a('multi-city');
 
 /** The opening first posted in period `origin` of `slot`: a pure function of the draw. */
 export function generateOpening(draw: OpeningDraw): OpeningBase {
   const { seed, slot, origin, companyIndex, company, country } = draw;
   const rng = new Rng(hash32(seed, OPENING_TAG, slot, origin));
-  const family = FAMILIES[rng.weighted(INDUSTRY_FAMILY_WEIGHTS[company.industry] ?? INDUSTRY_FAMILY_WEIGHTS['tech']!)]!;
-  const seniority = SENIORITIES[rng.weighted(SENIORITY_WEIGHT_LIST)]!;
-  const role = rng.pick(family.roles);
-  const specialty = rng.chance(0.25) ? rng.pick(family.specialties) : null;
-  const title = buildTitle(family, role, seniority, specialty, rng.int(6));
+  const own = pickRole(rng, company);
+  // one of the company's requisitions posted in several cities: its title everywhere, its own city
+  const multiCity = draw.messy === true && unit(seed, MULTI_CITY_TAG, slot, origin) < MULTI_CITY_SHARE;
+  const { family, seniority, title } = multiCity
+    ? pickRole(new Rng(hash32(seed, MULTI_CITY_TAG, companyIndex)), company)
+    : own;
   const employmentType: EmploymentType =
     seniority === 'intern'
       ? 'internship'
@@ -102,6 +113,30 @@ export function generateOpening(draw: OpeningDraw): OpeningBase {
     if (rng.chance(Math.min(0.95, LISTING_SHARE[slug] * visibility))) providerMask |= 1 << i;
   });
   if (providerMask === 0) providerMask = 1 << rng.weighted(PROVIDER_SLUGS.map((s) => LISTING_SHARE[s]));
+  const descriptionSeed = rng.int(0x7fffffff);
+  const teamIndex = rng.int(family.teams.length);
+  if (draw.messy === true && unit(seed, BARE_TAG, slot, origin) < BARE_SHARE)
+    return {
+      id: draw.id,
+      slot,
+      origin,
+      companyIndex,
+      fields: {
+        title,
+        companyDomain: company.domain,
+        location: { city: null, region: null, countryCode: null, remote: null },
+        employmentType: null,
+        seniority: null,
+        jobFamily: null,
+        salary: null,
+        applyUrl: null,
+      },
+      titleNorm: normalizeText(title),
+      providerMask,
+      descriptionSeed,
+      teamIndex,
+      bare: true,
+    };
   return {
     id: draw.id,
     slot,
@@ -119,9 +154,18 @@ export function generateOpening(draw: OpeningDraw): OpeningBase {
     },
     titleNorm: normalizeText(title),
     providerMask,
-    descriptionSeed: rng.int(0x7fffffff),
-    teamIndex: rng.int(family.teams.length),
+    descriptionSeed,
+    teamIndex,
   };
+}
+
+/** A role of the company's industry: its family, seniority and title. */
+function pickRole(rng: Rng, company: Company) {
+  const family = FAMILIES[rng.weighted(INDUSTRY_FAMILY_WEIGHTS[company.industry] ?? INDUSTRY_FAMILY_WEIGHTS['tech']!)]!;
+  const seniority = SENIORITIES[rng.weighted(SENIORITY_WEIGHT_LIST)]!;
+  const role = rng.pick(family.roles);
+  const specialty = rng.chance(0.25) ? rng.pick(family.specialties) : null;
+  return { family, seniority, title: buildTitle(family, role, seniority, specialty, rng.int(6)) };
 }
 
 /** What an opening's pay depends on. */

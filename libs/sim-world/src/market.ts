@@ -40,6 +40,8 @@ export interface MarketOptions {
   seed: number;
   companies: number;
   slots: number;
+  /** Bare openings and multi-city requisitions among the openings (`generateOpening`). */
+  messy?: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export class Market {
   readonly seed: number;
   readonly companies: Company[];
   readonly slotCount: number;
+  private readonly messy: boolean;
   private readonly companyCumulative: Float64Array;
   private readonly offices: string[][];
   private readonly slotCompany: Uint32Array;
@@ -69,6 +72,7 @@ export class Market {
     if (options.slots > ADDED_SLOT_BASE) throw new Error(`at most ${ADDED_SLOT_BASE} slots`);
     this.seed = options.seed >>> 0;
     this.slotCount = options.slots;
+    this.messy = options.messy ?? false;
     const generated = generateCompanies({ seed: this.seed, count: options.companies });
     this.companies = generated.companies;
     this.companyCumulative = generated.cumulative;
@@ -122,12 +126,13 @@ export class Market {
       companyIndex,
       company: this.companies[companyIndex]!,
       country: COUNTRIES[this.slotCountry[slot]!]!,
+      messy: this.messy,
     });
   }
 
-  /** Plain-text description built from templates (computed on demand, never stored). */
-  description(base: OpeningBase): string {
-    return describeOpening(base, this.companies[base.companyIndex]!);
+  /** Plain-text description built from templates (computed on demand, never stored); none for a bare posting. */
+  description(base: OpeningBase): string | null {
+    return base.bare ? null : describeOpening(base, this.companies[base.companyIndex]!);
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -219,6 +224,8 @@ export class Market {
   }
 
   private applyChange(base: OpeningBase, k: number, v: number, fields: JobFields): JobFields {
+    // a bare posting states nothing that could change
+    if (base.bare) return fields;
     const h = hash32(this.seed, TAG.change, base.slot, k, 10 + v);
     if (fields.salary && (h & 1) === 0) {
       const factor = 1.05 + ((h >>> 1) % 8) / 100;

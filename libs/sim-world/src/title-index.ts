@@ -53,11 +53,8 @@ export class TitleIndex {
   }
 }
 
-/**
- * A provider search's filters as a test of one entry. `lagMs`: how late the provider shows an
- * organic posting, i.e. when it first listed it (`listedSince`).
- */
-export function compileQuery(q: SearchQuery, lagMs = 0): (e: Entry) => boolean {
+/** A provider search's filters as a test of one entry. */
+export function compileQuery(q: SearchQuery): (e: Entry) => boolean {
   const keywords = (q.titleAny ?? []).map(keywordWords).filter((w) => w.length > 0);
   const domains = q.companyDomain
     ? new Set(q.companyDomain.split(',').map(normalizeDomain).filter(Boolean))
@@ -67,7 +64,7 @@ export function compileQuery(q: SearchQuery, lagMs = 0): (e: Entry) => boolean {
     if (country !== undefined && e.countryCode !== country) return false;
     if (q.remote !== undefined && e.remote !== q.remote) return false;
     if (q.postedSince !== undefined && e.postedAt < q.postedSince) return false;
-    if (q.listedSince !== undefined && (e.added ? e.added.listedAt : e.postedAt + lagMs) < q.listedSince) return false;
+    if (q.listedSince !== undefined && e.listedAt < q.listedSince) return false;
     if (domains !== undefined && !domains.has(e.domain)) return false;
     if (keywords.length > 0 && !keywords.some((words) => words.every((w) => e.titleNorm.includes(` ${w}`))))
       return false;

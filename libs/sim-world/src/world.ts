@@ -22,6 +22,7 @@ import {
 } from './listing-entries.js';
 import { compileQuery, TitleIndex } from './title-index.js';
 import { WorldCompanies } from './world-companies.js';
+import { Messiness } from './messy.js';
 
 /** How late each source shows organic changes (its refresh lag). */
 export const DEFAULT_LAG_MS: Readonly<Record<ProviderSlug, number>> = {
@@ -53,6 +54,18 @@ export interface WorldOptions {
    * out an id that an earlier opening had. Default: from the clock at start (minutes).
    */
   addedEpoch?: number;
+  /**
+   * The market as real ones are (`messy.ts`): partners listing postings days late, bare openings,
+   * fields a partner drops on a re-listing, tracking parameters on apply URLs, one requisition
+   * posted in several cities. Default false: the tidy market the figures were first taken on.
+   */
+  messy?: boolean;
+  /**
+   * The world time of a time given in a request (a provider's `posted_after`, `listed_after`,
+   * `changed_since`), when the world's clock runs apart from the caller's (a faster market clock).
+   * Default: the same time.
+   */
+  timeOfRequest?: (t: number) => number;
 }
 
 export interface WorldStats {
@@ -73,6 +86,8 @@ export class World {
   readonly market: Market;
   readonly lagMs: Readonly<Record<ProviderSlug, number>>;
   private readonly clock: () => number;
+  private readonly mess: Messiness | null;
+  private readonly timeOfRequest: (t: number) => number;
   private readonly companyList: WorldCompanies;
   /** The control API's openings and the organic ones it changed. */
   private readonly controlled: ControlledJobs;
@@ -87,7 +102,14 @@ export class World {
     if (!Number.isInteger(addedEpoch) || addedEpoch < 1 || addedEpoch > 4095)
       throw new Error('addedEpoch must be 1..4095');
     this.lagMs = { ...DEFAULT_LAG_MS, ...options.lagMs };
-    this.market = new Market({ seed: this.seed, companies: options.companies ?? 3000, slots: options.slots ?? 36_000 });
+    this.mess = options.messy ? new Messiness(this.seed) : null;
+    this.timeOfRequest = options.timeOfRequest ?? ((t) => t);
+    this.market = new Market({
+      seed: this.seed,
+      companies: options.companies ?? 3000,
+      slots: options.slots ?? 36_000,
+      messy: options.messy ?? false,
+    });
     this.companyList = new WorldCompanies(this.market);
     this.controlled = new ControlledJobs({
       market: this.market,
@@ -184,6 +206,7 @@ export class World {
     const entries: Entry[] = [];
     const market = this.market;
     const checkPins = this.controlled.pinned.size > 0;
+    const lag = this.lagMs[slug];
     for (let slot = 0; slot < market.slotCount; slot++) {
       const origin = market.openOriginAt(slot, t);
       if (origin < 0) continue;
@@ -191,7 +214,11 @@ export class World {
       if ((base.providerMask & bit) === 0) continue;
       if (checkPins && this.controlled.pinned.has(PIN_KEY(slot, origin))) continue;
       const period = market.memoPeriodOf(slot);
-      entries.push(organicEntry(base, period, market.memoStartOf(slot)));
+      const start = market.memoStartOf(slot);
+      // a partner that lists the posting days after the employer posted it shows nothing before
+      const delay = this.mess?.listingDelay(slug, slot, period) ?? 0;
+      if (start + delay > t) continue;
+      entries.push(organicEntry(base, period, start, start + delay + lag));
     }
     entries.sort(byFreshness);
     const snapshot = { at: t, key, entries };
@@ -228,6 +255,7 @@ export class World {
         closedAt: entry.closedAt,
       };
     } else job = this.materializeOrganic(this.market.base(entry.slot, entry.origin), entry.period, t);
+    if (this.mess && !entry.added) job = this.mess.asListed(slug, entry, job);
     return { provider: slug, providerJobId: encodeProviderJobId(this.seed, slug, entry.packed), job };
   }
 
@@ -245,7 +273,8 @@ export class World {
     at = this.now(),
   ): { total: number; listings: Listing[] } {
     const snapshot = this.snapshot(slug, at);
-    const match = compileQuery(query, this.lagMs[slug]);
+    query = this.inWorldTime(query);
+    const match = compileQuery(query);
     let total = 0;
     const page: Entry[] = [];
     // only the own crawler checks employers' pages, so only it knows closed openings and keeps a change feed
@@ -273,6 +302,19 @@ export class World {
     return { total, listings: page.map((e) => this.toListing(slug, e, snapshot.at)) };
   }
 
+  /** A query's times in world time (the caller's clock may run apart from the world's). */
+  private inWorldTime(query: SearchQuery): SearchQuery {
+    const at = (t: number | undefined) => (t === undefined ? undefined : this.timeOfRequest(t));
+    if (query.postedSince === undefined && query.listedSince === undefined && query.changedSince === undefined)
+      return query;
+    return {
+      ...query,
+      postedSince: at(query.postedSince),
+      listedSince: at(query.listedSince),
+      changedSince: at(query.changedSince),
+    };
+  }
+
   /**
    * The own crawler's change feed at its view time: the openings it lists that opened (or were
    * re-listed) or changed at or after `since`, and those it listed that closed since then, as
@@ -292,7 +334,8 @@ export class World {
       if (this.controlled.pinned.has(PIN_KEY(slot, origin))) return;
       const base = market.base(slot, origin);
       if ((base.providerMask & bit) === 0) return;
-      const entry = organicEntry(base, k, market.period(slot, k).start);
+      const start = market.period(slot, k).start;
+      const entry = organicEntry(base, k, start, start + this.lagMs[slug]);
       out.push(closedAt === undefined ? entry : { ...entry, closedAt });
     };
     for (let slot = 0; slot < market.slotCount; slot++) {

@@ -16,6 +16,19 @@ export const ProviderSimEnvSchema = z.object({
    * many.
    */
   WORLD_COMPANIES: z.coerce.number().int().min(1).max(100_000).default(3_000),
+  /**
+   * The market as real ones are (late partner listings, bare openings, fields dropped on
+   * re-listing, tracked apply URLs, multi-city requisitions): `bench:store-truth` runs on it.
+   */
+  WORLD_MESSY: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+  /**
+   * How fast the market's clock runs (1: real time; 1440: a day a minute). The times partners'
+   * requests send are read on the caller's clock. `PUT /_control/world/clock` changes it.
+   */
+  WORLD_CLOCK_SPEED: z.coerce.number().min(0).max(100_000).default(1),
   /** How long `fail: "timeout"` holds an answer back (operator.md: 60 s). */
   PROVIDER_SIM_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(60000),
   /** The bearer token of the control routes: the gateway's admin token, which fronts them. */
@@ -35,6 +48,9 @@ export interface SimOptions {
   slots?: number;
   companies?: number;
   clock?: () => number;
+  messy?: boolean;
+  /** The market clock's speed (1 when absent); with `clock` set, the clock is that one. */
+  clockSpeed?: number;
 }
 
 export const SIM_OPTIONS = Symbol('SIM_OPTIONS');

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, UseGua
 import { apiError, parseInput } from '../common/api-error.js';
 import { ProviderBehaviourService, type ProviderSettings } from '../providers/provider-behaviour.service.js';
 import {
+  ClockBody,
   CloseJobBody,
   CompanyBody,
   GroundTruthQuery,
@@ -83,6 +84,17 @@ export class ControlController {
   @Get('world/stats')
   stats(): unknown {
     return this.control.stats();
+  }
+
+  /** The market's clock: world time now and its speed (a benchmark lets weeks pass in minutes). */
+  @Get('world/clock')
+  clock(): { now: string; speed: number } {
+    return this.control.clock();
+  }
+
+  @Put('world/clock')
+  setClock(@Body() body: unknown): { now: string; speed: number } {
+    return this.control.setClockSpeed(parseInput(ClockBody, body).speed);
   }
 
   /** Evaluation only. */

@@ -64,6 +64,9 @@ export const NewJobBody = z.strictObject(jobFields);
 export const PatchJobBody = z.strictObject(jobFields).partial();
 export const CloseJobBody = z.strictObject({ reason: z.enum(CLOSED_REASONS) });
 
+/** The market clock's new speed: 1 real time, 0 standing still. */
+export const ClockBody = z.strictObject({ speed: z.number().min(0).max(100_000) });
+
 export const GroundTruthQuery = z.strictObject({
   provider: ProviderSlugSchema.optional(),
   provider_job_id: z.string().min(1).optional(),

@@ -43,6 +43,16 @@ export class ControlService {
     return this.guard(() => this.worlds.world.repostJob(id));
   }
 
+  clock(): { now: string; speed: number } {
+    return { now: new Date(this.worlds.world.now()).toISOString(), speed: this.worlds.clock?.speed ?? 1 };
+  }
+
+  setClockSpeed(speed: number): { now: string; speed: number } {
+    if (!this.worlds.clock) throw apiError(409, 'conflict', 'this simulator runs on an injected clock', 'speed');
+    this.worlds.clock.setSpeed(speed);
+    return this.clock();
+  }
+
   stats(): unknown {
     return this.worlds.world.stats();
   }

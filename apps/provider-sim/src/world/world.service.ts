@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { World, createProviderViews, type ProviderSlug, type ProviderView } from '@jobs/sim-world';
+import { MarketClock, World, createProviderViews, type ProviderSlug, type ProviderView } from '@jobs/sim-world';
 import { SIM_OPTIONS, type SimOptions } from '../config/sim-options.js';
 
 /** Owns the one simulated world of this process and the providers' views of it. */
@@ -8,16 +8,23 @@ export class WorldService implements OnModuleInit {
   private readonly logger = new Logger(WorldService.name);
   private current: World | null = null;
   private views: Record<ProviderSlug, ProviderView> | null = null;
+  /** The market's clock, unless the options inject one (tests). */
+  readonly clock: MarketClock | null;
 
-  constructor(@Inject(SIM_OPTIONS) private readonly options: SimOptions) {}
+  constructor(@Inject(SIM_OPTIONS) private readonly options: SimOptions) {
+    this.clock = options.clock ? null : new MarketClock(options.clockSpeed ?? 1);
+  }
 
   onModuleInit(): void {
     const started = performance.now();
+    const clock = this.clock;
     const world = new World({
       seed: this.options.seed,
-      clock: this.options.clock,
+      clock: this.options.clock ?? (() => clock!.now()),
+      ...(clock ? { timeOfRequest: (t: number) => clock.worldTimeOf(t) } : {}),
       slots: this.options.slots,
       companies: this.options.companies,
+      messy: this.options.messy ?? false,
     });
     world.warm();
     const stats = world.stats();
