@@ -163,4 +163,16 @@ describe('provider-sim over HTTP', () => {
     });
     expect((await call('POST', '/_control/world/jobs/wj_nope/repost')).status).toBe(404);
   });
+
+  it("tells the market clock; an injected clock's speed cannot be changed", async () => {
+    expect(await call('GET', '/_control/world/clock')).toEqual({
+      status: 200,
+      body: { now: new Date(T0).toISOString(), speed: 1 },
+    });
+    expect((await call('PUT', '/_control/world/clock', { speed: 60 })).status).toBe(409);
+    expect(await call('PUT', '/_control/world/clock', { speed: -1 })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'speed' } },
+    });
+  });
 });
