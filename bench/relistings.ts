@@ -85,9 +85,11 @@ for (const shape of SHAPES) {
       return addWorldJob({ providers: shape.providers, company_domain: domain, ...shape.fields });
     }),
   );
-  const openedOf = (title: string) => eventsAt(url).find((e) => e.type === 'job.opened' && jobOf(e).title === title);
-  await refreshUntil(openings, (o) => openedOf(o.title) !== undefined);
-  const jobIds = new Map(openings.map((o) => [o.title, openedOf(o.title) && jobOf(openedOf(o.title)!).id]));
+  // a partner may show the title in its own casing: the opening's unique word finds it
+  const titled = (e: Event, keyword: string) => jobOf(e).title.toLowerCase().includes(keyword);
+  const openedOf = (keyword: string) => eventsAt(url).find((e) => e.type === 'job.opened' && titled(e, keyword));
+  await refreshUntil(openings, (o) => openedOf(o.keyword) !== undefined);
+  const jobIds = new Map(openings.map((o) => [o.keyword, openedOf(o.keyword) && jobOf(openedOf(o.keyword)!).id]));
   // every provider's listing merged before the re-listing
   await sleep(3_000);
   await admin('POST', '/refresh', undefined, 202);
@@ -95,23 +97,23 @@ for (const shape of SHAPES) {
   if (shape.closeFirst) {
     await Promise.all(openings.map((o) => admin('POST', `/world/jobs/${o.worldJobId}/close`, { reason: 'filled' })));
     await refreshUntil(openings, (o) =>
-      eventsAt(url).some((e) => e.type === 'job.closed' && jobOf(e).id === jobIds.get(o.title)),
+      eventsAt(url).some((e) => e.type === 'job.closed' && jobOf(e).id === jobIds.get(o.keyword)),
     );
   }
   await Promise.all(openings.map((o) => admin('POST', `/world/jobs/${o.worldJobId}/repost`)));
   const refreshAt = Date.now();
-  const repostOf = (title: string) =>
-    arrivalsAt(url).find((a) => a.event.type === 'job.reposted' && jobOf(a.event).title === title);
-  await refreshUntil(openings, (o) => repostOf(o.title) !== undefined);
+  const repostOf = (keyword: string) =>
+    arrivalsAt(url).find((a) => a.event.type === 'job.reposted' && titled(a.event, keyword));
+  await refreshUntil(openings, (o) => repostOf(o.keyword) !== undefined);
   // a late second job.opened would show within a few more passes
   await admin('POST', '/refresh', undefined, 202);
   await sleep(5_000);
-  const reposts = openings.map((o) => repostOf(o.title));
+  const reposts = openings.map((o) => repostOf(o.keyword));
   const charges = (await wholeLedger(key)).filter((l) => l.credits !== 0);
   rows.push({
     shape: shape.name,
     relisted: reposts.filter(Boolean).length,
-    keptId: openings.filter((o, i) => reposts[i] && jobOf(reposts[i]!.event).id === jobIds.get(o.title)).length,
+    keptId: openings.filter((o, i) => reposts[i] && jobOf(reposts[i]!.event).id === jobIds.get(o.keyword)).length,
     latencies: reposts.flatMap((r) => (r ? [r.at - refreshAt] : [])).sort((a, b) => a - b),
     extraOpened: eventsAt(url).filter((e) => e.type === 'job.opened').length - openings.length,
     extraCredits: charges.reduce((sum, l) => sum + l.credits, 0) - openings.length,

@@ -57,7 +57,8 @@ describe('a posting listed late', () => {
 
     const opened = (url: string) =>
       refreshUntil(
-        () => eventsAt(url).find((e) => e.type === 'job.opened' && jobOf(e).title === opening.title),
+        () =>
+          eventsAt(url).find((e) => e.type === 'job.opened' && jobOf(e).title.toLowerCase().includes(opening.keyword)),
         `job.opened at ${url}`,
         WAIT_MS,
       );
