@@ -34,4 +34,18 @@ describe('isDeterministicFailure', () => {
     expect(isDeterministicFailure(new NonRetriableError('unknown account'))).toBe(true);
     expect(isDeterministicFailure(new Error('connect ECONNREFUSED 127.0.0.1:5432'))).toBe(false);
   });
+
+  it('a message the broker refuses as too large would be refused again: dead letter, not redelivery', async () => {
+    const { isDeterministicFailure } = await import('./message-handling.js');
+    const refused = (type: string) =>
+      Object.assign(new Error('The request included a message larger than the max message size'), {
+        name: 'KafkaJSProtocolError',
+        type,
+        code: 10,
+        retriable: false,
+      });
+    expect(isDeterministicFailure(refused('MESSAGE_TOO_LARGE'))).toBe(true);
+    expect(isDeterministicFailure(refused('RECORD_LIST_TOO_LARGE'))).toBe(true);
+    expect(isDeterministicFailure(refused('NOT_LEADER_FOR_PARTITION'))).toBe(false);
+  });
 });

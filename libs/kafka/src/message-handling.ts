@@ -32,10 +32,25 @@ export class NonRetriableError extends Error {
 export function isDeterministicFailure(error: unknown): boolean {
   return (
     error instanceof NonRetriableError ||
+    refusedAsTooLarge(error) ||
     error instanceof TypeError ||
     error instanceof RangeError ||
     error instanceof SyntaxError ||
     (error instanceof Error && error.name === 'ZodError')
+  );
+}
+
+/**
+ * The broker refused what the handler published as too large (MESSAGE_TOO_LARGE,
+ * RECORD_LIST_TOO_LARGE): the same message would be refused again on every redelivery.
+ */
+function refusedAsTooLarge(error: unknown): boolean {
+  const e = error as { name?: unknown; type?: unknown; code?: unknown } | null;
+  return (
+    e !== null &&
+    typeof e === 'object' &&
+    e.name === 'KafkaJSProtocolError' &&
+    (e.type === 'MESSAGE_TOO_LARGE' || e.type === 'RECORD_LIST_TOO_LARGE' || e.code === 10 || e.code === 18)
   );
 }
 

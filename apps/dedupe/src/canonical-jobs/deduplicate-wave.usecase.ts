@@ -3,6 +3,7 @@ import { Topics, type ProviderRecordsFetched, type SearchRecordsDeduplicated } f
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { OwnIndexStore } from '../own-index/own-index.store.js';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
+import { deduplicatedParts } from './deduplicated-parts.js';
 import type { CanonicalJobRow } from './job-view.js';
 import { annotateStage, jobsMeter, secondsHistogram, secondsSince } from '@jobs/observability';
 
@@ -95,12 +96,13 @@ export class DeduplicateWaveUseCase {
       'batch.canonical_jobs': merge.rows.length,
       'batch.store_jobs': batches.reduce((sum, b) => sum + b.from_store, 0),
     });
-    await this.publisher.publish(Topics.SearchRecordsDeduplicated, {
-      v: 1,
-      search_id: message.search_id,
-      jobs: [...rowsById.values()].map((row) => this.jobs.toJob(row)),
-      batches,
-    });
+    const jobs = [...rowsById.values()].map((row) => this.jobs.toJob(row));
+    // a wave of several full batches (a deep page's extension round) may not fit one message
+    await Promise.all(
+      deduplicatedParts(jobs, batches).map((part) =>
+        this.publisher.publish(Topics.SearchRecordsDeduplicated, { v: 1, search_id: message.search_id, ...part }),
+      ),
+    );
     // after the answer: the search does not wait for this statement (its rows already show the sightings)
     await merge.writeSightings();
   }
