@@ -141,7 +141,9 @@ for (const set of FILTER_SETS) {
     paidCredits: paid.credits_range,
   });
   log(
-    `${set.name}: ${estimate.expected_unique_jobs_range.min}-${estimate.expected_unique_jobs_range.max}, walked ${jobs}`,
+    `${set.name}: ` +
+      `${estimate.expected_unique_jobs_range.min}-${estimate.expected_unique_jobs_range.max}, ` +
+      `walked ${jobs}`,
   );
 }
 
@@ -187,7 +189,8 @@ const cpu = SEARCH_PATH_COLUMNS.map(
 const total = cpu.reduce((sum, [, ms]) => sum + ms, 0);
 console.log(
   `\n${dryRuns} dry runs one at a time: p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
-    `p95 ${percentile(latencies, 95).toFixed(1)} ms; stack CPU per dry run, less the same time idle, ${total.toFixed(1)} ms ` +
+    `p95 ${percentile(latencies, 95).toFixed(1)} ms; stack CPU ` +
+    `per dry run, less the same time idle, ${total.toFixed(1)} ms ` +
     `(${cpu.map(([c, ms]) => `${SHORT_COLUMN_NAMES[c] ?? c} ${ms.toFixed(1)}`).join(', ')}; ` +
     `the simulated partners apart: ${(((usage.get('provider-sim')?.seconds ?? 0) * 1000) / dryRuns).toFixed(1)}).`,
 );

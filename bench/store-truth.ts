@@ -149,7 +149,9 @@ const realOf = (world: number) => run.real + (world - run.world) / speed;
 
 const settleMs = (settleRounds * buckets + 3) * intervalMs;
 log(
-  `market stopped at day ${((ended.now - run.world) / DAY_MS).toFixed(2)}; the stack catches up (${settleMs / 1000} s) ...`,
+  `market stopped at day ` +
+    `${((ended.now - run.world) / DAY_MS).toFixed(2)}; the stack ` +
+    `catches up (${settleMs / 1000} s) ...`,
 );
 const settleUntil = Date.now() + settleMs;
 while (Date.now() < settleUntil) {
@@ -400,9 +402,15 @@ await db.end();
 const pct = (x: number) => x.toFixed(4);
 console.log('\n## Store truth\n');
 console.log(
-  `Seed ${sim['WORLD_SEED'] ?? 42}, a messy market run ${((ended.now - run.world) / DAY_MS).toFixed(1)} simulated days at ${speed}x ` +
-    `(REFRESH_INTERVAL_MS ${intervalMs}, REFRESH_BUCKETS ${buckets}): ${currentOpenings.size.toLocaleString('en')} openings ` +
-    `listed at the end by ${keys.length.toLocaleString('en')} listings; ${jobsOfOpening.size.toLocaleString('en')} openings ` +
+  `Seed ${sim['WORLD_SEED'] ?? 42}, a messy market run ` +
+    `${((ended.now - run.world) / DAY_MS).toFixed(1)} simulated ` +
+    `days at ${speed}x ` +
+    `(REFRESH_INTERVAL_MS ${intervalMs}, REFRESH_BUCKETS ` +
+    `${buckets}): ${currentOpenings.size.toLocaleString('en')} ` +
+    `openings ` +
+    `listed at the end by ${keys.length.toLocaleString('en')} ` +
+    `listings; ${jobsOfOpening.size.toLocaleString('en')} ` +
+    `openings ` +
     `the store met over the run; ${watched.size} watched companies.\n`,
 );
 console.log('| measure | value | of |');

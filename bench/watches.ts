@@ -38,7 +38,8 @@
  * BENCH_CONCURRENCY (8 watch creations/deletions in flight), BENCH_EVENT_TIMEOUT_MS (60,000),
  * BENCH_WARMUP_MAX_MS (900,000), BENCH_SEED (1: which companies are watched and sampled),
  * BENCH_TIMELINE_FILE (writes every 5 s CPU sample as JSON lines), BENCH_FILL (1), --posted-ago-days
- * BENCH_POSTED_AGO_DAYS (0: each new opening's posting date, days before it is listed, in turn, e.g. 0,1,30), STACK_PIDS_FILE
+ * BENCH_POSTED_AGO_DAYS (0: each new opening's posting date, days before it is listed, in turn, e.g. 0,1,30),
+ * STACK_PIDS_FILE
  * (`.local/run/dev/pids.json` of the current directory), PROVIDER_SIM_URL, BASE_URL, ADMIN_URL,
  * ADMIN_TOKEN (the dev stack of `npm run up`).
  */

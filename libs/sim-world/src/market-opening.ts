@@ -65,7 +65,10 @@ export interface OpeningDraw {
   messy?: boolean;
 }
 
-/** In a messy market: the share of openings posted bare, and of those that are one of a company's multi-city requisitions. */
+/**
+ * In a messy market: the share of openings posted bare, and of those that are one of a company's multi-city
+ * requisitions.
+ */
 export const BARE_SHARE = 0.06;
 export const MULTI_CITY_SHARE = 0.08;
 const BARE_TAG = fnv1a('bare');

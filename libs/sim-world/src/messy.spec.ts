@@ -1,5 +1,5 @@
 import { DAY_MS } from './market.js';
-import { PARTNER_SLUGS, type Listing } from './types.js';
+import type { Listing, PARTNER_SLUGS } from './types.js';
 import { World } from './world.js';
 
 const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);

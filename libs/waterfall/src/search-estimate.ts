@@ -6,7 +6,9 @@ import type { ProviderBatch } from './search-page.js';
 export interface EstimateInput {
   /** Every provider the search would ask, in priority order. */
   providersPlanned: readonly ProviderSlug[];
-  /** The plan's waves (`WaterfallPlan.waves`): the first page asks the next only while it has fewer than `limit` jobs. */
+  /**
+   * The plan's waves (`WaterfallPlan.waves`): the first page asks the next only while it has fewer than `limit` jobs.
+   */
   waves?: readonly (readonly ProviderSlug[])[];
   /** The dry run's batches: the own index's with `storeCount`, the partners' with `total` when they said. */
   batches: readonly ProviderBatch[];

@@ -26,7 +26,8 @@ const PERIOD = { year: 'yearly', month: 'monthly', hour: 'hourly' } as const;
  * provider_a: nested JSON, page numbers, `UK` for GB, websites as full `https://www.` URLs,
  * company names often with their legal form.
  *
- * `GET /provider_a/v2/jobs?q=kw1,kw2&country=UK&posted_after=ISO&listed_after=ISO&company=domain&remote=true&page=1&per_page=20`
+ * `GET /provider_a/v2/jobs`, query `q=kw1,kw2`, `country=UK`, `posted_after=ISO`, `listed_after=ISO`,
+ * `company=domain`, `remote=true`, `page=1`, `per_page=20`
  */
 export function providerAView(world: World): ProviderView {
   return createView(world, {

@@ -28,7 +28,8 @@ const EMPLOYMENT = {
  * provider_b: flat snake_case, offset/limit, country as an English name, salary only as text,
  * HTML descriptions, " (m/w/d)" titles in German-speaking countries, no seniority at all.
  *
- * `GET /provider_b/api/search`, query `keywords=kw1|kw2`, `location=United+Kingdom`, `from_date=YYYY-MM-DD`, `indexed_from=ISO`,
+ * `GET /provider_b/api/search`, query `keywords=kw1|kw2`, `location=United+Kingdom`, `from_date=YYYY-MM-DD`,
+ * `indexed_from=ISO`,
  * `employer_domain=`, `work_mode=remote|onsite`, `offset=0`, `limit=25`
  */
 export function providerBView(world: World): ProviderView {

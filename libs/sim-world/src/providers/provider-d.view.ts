@@ -45,7 +45,8 @@ function pay(s: Salary): string {
  * suffix, pay as a compact string, Markdown bodies, dates without time, 0-based pages of at
  * most 25, `www.` domains, and a 30-minute refresh lag.
  *
- * `GET /provider_d/api/v1/feed`, query `search=kw1;kw2`, `country=Germany`, `published_since=YYYY-MM-DD`, `indexed_since=ISO`,
+ * `GET /provider_d/api/v1/feed`, query `search=kw1;kw2`, `country=Germany`, `published_since=YYYY-MM-DD`,
+ * `indexed_since=ISO`,
  * `employer=domain`, `remote=yes`, `page=0`, `page_size=25`
  */
 export function providerDView(world: World): ProviderView {

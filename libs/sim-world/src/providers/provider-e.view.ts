@@ -6,7 +6,8 @@ import { bool, country, createView, date, int, salaryShort, str, type ProviderVi
  * 150-character snippet instead of the description, salary shown for some postings only,
  * company names in several spellings, RFC 1123 dates, `UK` for GB, and a one-hour lag.
  *
- * `GET /provider_e/select?q=kw1 OR kw2&fq_country=UK&fq_since=ISO&fq_indexed=ISO&fq_domain=&fq_remote=true&start=0&rows=10`
+ * `GET /provider_e/select?q=kw1 OR
+ * kw2&fq_country=UK&fq_since=ISO&fq_indexed=ISO&fq_domain=&fq_remote=true&start=0&rows=10`
  */
 export function providerEView(world: World): ProviderView {
   return createView(world, {

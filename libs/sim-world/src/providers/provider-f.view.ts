@@ -51,7 +51,8 @@ const isObject = (v: unknown): v is QueryParams => typeof v === 'object' && v !=
  * upper-case headlines, German country names for German-speaking countries, amounts as
  * decimal strings, HTML bodies, coarse levels, and `remote_ok` often unknown.
  *
- * `POST /provider_f/api/search {keywords?: string[], location?: {country?}, since?: epoch ms, listed_since?: epoch ms, domain?, remote?,
+ * `POST /provider_f/api/search {keywords?: string[], location?: {country?}, since?: epoch ms, listed_since?: epoch ms,
+ * domain?, remote?,
  * cursor?, limit?}`
  */
 export function providerFView(world: World): ProviderView {
