@@ -74,6 +74,50 @@ describe('CanonicalJobRepository', () => {
     expect(job.sources).toHaveLength(4);
   });
 
+  it(
+    "a bare opening's new id at a provider re-lists it, counted once across providers and transactions, " +
+      'unless the same read shows the earlier id live',
+    async () => {
+      const bare = (o: Partial<NormalizedProviderRecord>) =>
+        record({
+          title: 'Bare Site Supervisor',
+          location: { city: null, region: null, country_code: null, remote: null },
+          employment_type: null,
+          seniority: null,
+          job_family: null,
+          salary: null,
+          description: null,
+          apply_url: null,
+          ...o,
+        });
+      const own = bare({ provider: 'own_index' });
+      const partner = bare({});
+      const [first] = await repository.mergeBatch([own, partner]);
+      // the own crawler shows it again under a new id, minutes later: a re-listing
+      const relistedAt = '2026-11-02T10:03:00.000Z';
+      const [again] = await repository
+        .mergeListings([bare({ provider: 'own_index', posted_at: relistedAt })])
+        .then((m) => m.outcomes);
+      expect(again!.jobId).toBe(first!.jobId);
+      // provider_a shows the same re-listing later, in a part of a read of its own: no second repost
+      await repository.mergeRefreshPart([bare({ posted_at: relistedAt })], {
+        provider: 'provider_a',
+        filters: {},
+        closed: [],
+        since: new Date('2026-11-20T12:00:00.000Z'),
+        judgeAbsences: false,
+        at: new Date('2026-11-20T12:00:05.000Z'),
+      });
+      const job = await jobOf(first!.jobId);
+      expect(job.repost_count).toBe(1);
+      expect(job.sources).toHaveLength(4);
+      // a new id shown beside the earlier one, live in the same read: another opening
+      const [beside] = await repository.mergeListings([bare({ provider: 'own_index' }), own]).then((m) => m.outcomes);
+      expect(beside!.jobId).not.toBe(first!.jobId);
+      expect((await jobOf(first!.jobId)).repost_count).toBe(1);
+    },
+  );
+
   it('makes one job when two replicas merge the same opening at the same moment', async () => {
     const opening = { title: 'Security Engineer', apply_url: 'https://northwind.example/careers/sec-3' };
     const other = new CanonicalJobRepository(new PrismaService(db.url, { poolSize: 2 }), outboxStub());

@@ -36,6 +36,11 @@ export interface MergeOptions {
   refresh?: RefreshListing;
   /** runs last in the transaction (a sweep's bookkeeping commits with its merge) */
   finished?: (tx: Prisma.TransactionClient) => Promise<void>;
+  /**
+   * The whole read the records came in (a sweep's part, a search's answer), known unchanged
+   * listings too: a listing it shows live beside a provider's new id is not that id's predecessor
+   */
+  read?: readonly NormalizedProviderRecord[];
 }
 
 /**
@@ -82,14 +87,14 @@ export class CanonicalJobRepository {
 
   private async mergeOutcomes(
     records: readonly NormalizedProviderRecord[],
-    { refresh, finished }: MergeOptions = {},
+    { refresh, finished, read }: MergeOptions = {},
   ): Promise<MergeOutcome[]> {
     if (records.length === 0 && !refresh) return [];
     let committed: Prisma.TransactionClient | undefined;
     const results = await this.prisma.$transaction(
       async (tx) => {
         committed = tx;
-        const merged = await mergeInTransaction({ tx, lifecycle: this.lifecycle, records, refresh });
+        const merged = await mergeInTransaction({ tx, lifecycle: this.lifecycle, records, refresh, read });
         await finished?.(tx);
         return merged;
       },
@@ -112,7 +117,7 @@ export class CanonicalJobRepository {
   ): Promise<{ sightings: number; merged: number }> {
     const { sightings, rest } = await this.sightKnown(records);
     const needsMerge = rest.length > 0 || refresh.closed.length > 0 || refresh.judgeAbsences || finished !== undefined;
-    if (needsMerge) await this.mergeBatch(rest, { refresh, finished });
+    if (needsMerge) await this.mergeBatch(rest, { refresh, finished, read: records });
     return { sightings: sightings.length, merged: rest.length };
   }
 
@@ -149,7 +154,7 @@ export class CanonicalJobRepository {
     const live = records.filter((r) => r.status !== 'closed');
     // a repeated search meets listings the store has, unchanged: sightings only, no merge transaction
     const { sightings, rest } = await findSightings(this.prisma.direct, live);
-    const results = rest.length > 0 ? await this.mergeOutcomes(rest) : [];
+    const results = rest.length > 0 ? await this.mergeOutcomes(rest, { read: live }) : [];
     const sighted = new Map(sightings.map((k) => [k.record, k.jobId]));
     const ids = new Set<string>();
     let next = 0;

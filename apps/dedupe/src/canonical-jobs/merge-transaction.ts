@@ -53,6 +53,8 @@ export interface MergeInput {
   records: readonly NormalizedProviderRecord[];
   /** a refresh part's listing: its absences are judged in the same transaction */
   refresh: RefreshListing | undefined;
+  /** the whole read `records` came in, known unchanged listings too (default: `records`) */
+  read?: readonly NormalizedProviderRecord[] | undefined;
 }
 
 /** What the batch's new listings did to one job: its latest sighting, its new sources, its re-listings. */
@@ -73,7 +75,13 @@ interface Loaded {
  * record; a refresh listing's absences, and the lifecycle changes the merge made, in the same
  * transaction.
  */
-export async function mergeInTransaction({ tx, lifecycle, records, refresh }: MergeInput): Promise<MergeOutcome[]> {
+export async function mergeInTransaction({
+  tx,
+  lifecycle,
+  records,
+  refresh,
+  read,
+}: MergeInput): Promise<MergeOutcome[]> {
   const inputs = records.map((r) => recordToMatch(r));
   const keys = [...new Set(inputs.flatMap((i) => i.keys))];
   // one statement, locks taken in ascending lock-id order: every transaction agrees on the order
@@ -113,8 +121,8 @@ export async function mergeInTransaction({ tx, lifecycle, records, refresh }: Me
       closed: row.status === 'closed',
     });
   }
-  // the batch is one read: its known listings are live beside any new id of the same provider
-  index.read(records);
+  // one read: its known listings are live beside any new id of the same provider
+  index.read(read ?? records);
 
   const results: MergeOutcome[] = [];
   const touched = new Map<string, Touched>();
