@@ -46,8 +46,9 @@ export const DedupeEnvSchema = SharedEnvSchema.extend({
   REFRESH_BUCKETS: z.coerce.number().int().min(1).max(1_000).default(10),
   /**
    * How late each provider shows a new posting or change (its listing lag, as measured of that
-   * provider): a pass reads its postings (the own crawler's changes) this much further back.
-   * `provider=ms` pairs; a provider not named takes REFRESH_LISTING_LAG_DEFAULT_MS.
+   * provider): the own crawler's change feed dates a change when it happened, so its pass reads
+   * this much further back (a partner's pass asks by the date it listed a posting, which holds its
+   * lag). `provider=ms` pairs; a provider not named takes REFRESH_LISTING_LAG_DEFAULT_MS.
    */
   REFRESH_LISTING_LAG_MS: ListingLagsSchema.default({}),
   /**
