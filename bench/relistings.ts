@@ -9,13 +9,15 @@
  *
  * Env: BENCH_PER_SHAPE (20), BENCH_EVENT_TIMEOUT_MS (60,000), BASE_URL, ADMIN_URL, ADMIN_TOKEN.
  */
-import { EventSchema, type Event, type Job } from '@jobs/contracts';
+import { EventSchema, type Event } from '@jobs/contracts';
 import {
   addWorldCompany,
   addWorldJob,
   admin,
   api,
   createAccount,
+  eventsAt as receivedEvents,
+  jobOf,
   Receiver,
   wholeLedger,
   type ProviderSlug,
@@ -46,10 +48,9 @@ const SHAPES: { name: string; providers: ProviderSlug[]; fields: Partial<WorldJo
 
 const receiver = new Receiver();
 await receiver.start();
-const eventsAt = (url: string): Event[] => receiver.at(url).map((a) => EventSchema.parse(JSON.parse(a.raw)));
+const eventsAt = (url: string): Event[] => receivedEvents(receiver, url);
 const arrivalsAt = (url: string) =>
   receiver.at(url).map((a) => ({ at: a.at, event: EventSchema.parse(JSON.parse(a.raw)) }));
-const jobOf = (event: Event): Job => (event.data as { job: Job }).job;
 
 /** Refresh calls every 5 s until `done` holds for every item, or the timeout. */
 async function refreshUntil<T>(items: T[], done: (item: T) => boolean): Promise<void> {

@@ -1,9 +1,11 @@
-import { EventSchema, JobSearchResponseSchema, type Event, type Job } from '@jobs/contracts';
+import { JobSearchResponseSchema, type Event } from '@jobs/contracts';
 import {
   addWorldCompany,
   addWorldJob,
   api,
   createAccount,
+  eventsAt as receivedEvents,
+  jobOf,
   Receiver,
   refreshUntil,
   uniqueWord,
@@ -30,8 +32,7 @@ afterAll(async () => {
   await receiver.stop();
 });
 
-const eventsAt = (url: string): Event[] => receiver.at(url).map((a) => EventSchema.parse(JSON.parse(a.raw)));
-const jobOf = (event: Event): Job => (event.data as { job: Job }).job;
+const eventsAt = (url: string): Event[] => receivedEvents(receiver, url);
 
 const ages: [string, number][] = [
   ['posted now', 0],

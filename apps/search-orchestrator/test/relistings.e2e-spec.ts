@@ -1,10 +1,12 @@
-import { EventSchema, JobSchema, WatchSchema, type Event, type Job } from '@jobs/contracts';
+import { JobSchema, WatchSchema, type Event } from '@jobs/contracts';
 import {
   addWorldCompany,
   addWorldJob,
   admin,
   api,
   createAccount,
+  eventsAt as receivedEvents,
+  jobOf,
   Receiver,
   refreshUntil,
   waitForStackReady,
@@ -40,8 +42,7 @@ afterAll(async () => {
   await receiver.stop();
 });
 
-const eventsAt = (url: string): Event[] => receiver.at(url).map((a) => EventSchema.parse(JSON.parse(a.raw)));
-const jobOf = (event: Event): Job => (event.data as { job: Job }).job;
+const eventsAt = (url: string): Event[] => receivedEvents(receiver, url);
 
 /** The first event at `url` matching `predicate`, refreshing until it arrives. */
 function delivered(url: string, predicate: (event: Event) => boolean): Promise<Event> {

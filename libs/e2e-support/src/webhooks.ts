@@ -5,6 +5,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EventSchema, type Event, type Job } from '@jobs/contracts';
 
 export interface Arrival {
   path: string;
@@ -113,3 +114,11 @@ export function signatureValid(header: string | string[] | undefined, raw: strin
   const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
   return given.some((v1) => expected.length === v1.length && timingSafeEqual(Buffer.from(expected), Buffer.from(v1)));
 }
+
+/** The events a receiver got at `url`, parsed, in arrival order. */
+export function eventsAt(receiver: Receiver, url: string): Event[] {
+  return receiver.at(url).map((a) => EventSchema.parse(JSON.parse(a.raw)));
+}
+
+/** The job an event carries (`job.*` events). */
+export const jobOf = (event: Event): Job => (event.data as { job: Job }).job;

@@ -118,47 +118,39 @@ export function generateOpening(draw: OpeningDraw): OpeningBase {
   if (providerMask === 0) providerMask = 1 << rng.weighted(PROVIDER_SLUGS.map((s) => LISTING_SHARE[s]));
   const descriptionSeed = rng.int(0x7fffffff);
   const teamIndex = rng.int(family.teams.length);
-  if (draw.messy === true && unit(seed, BARE_TAG, slot, origin) < BARE_SHARE)
-    return {
-      id: draw.id,
-      slot,
-      origin,
-      companyIndex,
-      fields: {
-        title,
-        companyDomain: company.domain,
-        location: { city: null, region: null, countryCode: null, remote: null },
-        employmentType: null,
-        seniority: null,
-        jobFamily: null,
-        salary: null,
-        applyUrl: null,
-      },
-      titleNorm: normalizeText(title),
-      providerMask,
-      descriptionSeed,
-      teamIndex,
-      bare: true,
-    };
+  // a bare posting states a title and a company, nothing else
+  const bare = draw.messy === true && unit(seed, BARE_TAG, slot, origin) < BARE_SHARE;
   return {
     id: draw.id,
     slot,
     origin,
     companyIndex,
-    fields: {
-      title,
-      companyDomain: company.domain,
-      location,
-      employmentType,
-      seniority,
-      jobFamily: family.family,
-      salary,
-      applyUrl,
-    },
+    fields: bare
+      ? {
+          title,
+          companyDomain: company.domain,
+          location: { city: null, region: null, countryCode: null, remote: null },
+          employmentType: null,
+          seniority: null,
+          jobFamily: null,
+          salary: null,
+          applyUrl: null,
+        }
+      : {
+          title,
+          companyDomain: company.domain,
+          location,
+          employmentType,
+          seniority,
+          jobFamily: family.family,
+          salary,
+          applyUrl,
+        },
     titleNorm: normalizeText(title),
     providerMask,
     descriptionSeed,
     teamIndex,
+    ...(bare ? { bare: true } : {}),
   };
 }
 
