@@ -78,7 +78,13 @@ const HOSTILE: Array<[name: string, contentType: string, body: string | Buffer]>
   ['a form', 'application/x-www-form-urlencoded', 'filters=1&limit=5'],
   ['XML', 'application/xml', '<filters/>'],
   ['no content type', '', '{"filters":{}}'],
+  ['null', 'application/json', 'null'],
+  ['a number', 'application/json', '42'],
+  ['UTF-16 declared', 'application/json; charset=utf-16', '{"filters":{}}'],
 ];
+/** A JSON list is a body no route takes, but a JSON-RPC batch on /mcp. */
+const A_LIST: [name: string, contentType: string, body: string] = ['a list', 'application/json', '[{"filters":{}}]'];
+const hostileFor = (path: string) => (path === '/mcp' ? HOSTILE : [...HOSTILE, A_LIST]);
 
 function expectRefused(res: Raw, label: string): void {
   expect({ label, status: res.status, ok: res.status >= 400 && res.status < 500 }).toEqual({
@@ -148,7 +154,7 @@ describe('hostile bodies on every route', () => {
   it.each(publicRoutes)(
     'public %s %s, with and without Idempotency-Key',
     async (method, path) => {
-      for (const [name, contentType, body] of HOSTILE) {
+      for (const [name, contentType, body] of hostileFor(path)) {
         for (const idempotencyKey of [undefined, `hostile-${Math.random()}`]) {
           const headers: Record<string, string> = {
             authorization: `Bearer ${liveKey}`,
@@ -169,7 +175,7 @@ describe('hostile bodies on every route', () => {
   it.each(adminRoutes)(
     'admin %s %s',
     async (method, path) => {
-      for (const [name, contentType, body] of HOSTILE) {
+      for (const [name, contentType, body] of hostileFor(path)) {
         const headers: Record<string, string> = {
           authorization: `Bearer ${stack.adminToken}`,
           ...(contentType ? { 'content-type': contentType } : {}),
@@ -183,7 +189,7 @@ describe('hostile bodies on every route', () => {
   it.each(dashboardRoutes)(
     'dashboard %s %s',
     async (method, path) => {
-      for (const [name, contentType, body] of HOSTILE) {
+      for (const [name, contentType, body] of hostileFor(path)) {
         const headers: Record<string, string> = {
           cookie: dashboard.cookie,
           'x-csrf-token': dashboard.csrf,

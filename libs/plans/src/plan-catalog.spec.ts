@@ -1,4 +1,4 @@
-import { cheapestPlanFor, planAtLeast, providersForPlan } from './plan-catalog.js';
+import { cheapestPlanFor, PLAN_CAPS, planAtLeast, planWithMore, providersForPlan } from './plan-catalog.js';
 
 describe('plan catalog', () => {
   it('routes free and starter to the own index only', () => {
@@ -26,5 +26,17 @@ describe('plan catalog', () => {
     expect(cheapestPlanFor(['own_index'])).toBe('free');
     expect(cheapestPlanFor(['provider_a'])).toBe('growth');
     expect(cheapestPlanFor(['provider_f'])).toBe('pro');
+  });
+
+  it('caps grow with the plan, and name the next plan that allows more', () => {
+    expect(planWithMore('pro', 'watches')).toBe('scale');
+    expect(planWithMore('growth', 'watches')).toBe('pro');
+    expect(planWithMore('enterprise', 'watches')).toBeUndefined();
+    expect(planWithMore('free', 'unfinishedAsyncSearches')).toBe('starter');
+    const order = ['free', 'starter', 'growth', 'pro', 'scale', 'enterprise'] as const;
+    for (let i = 1; i < order.length; i++)
+      expect(PLAN_CAPS[order[i]!].unfinishedAsyncSearches).toBeGreaterThan(
+        PLAN_CAPS[order[i - 1]!].unfinishedAsyncSearches,
+      );
   });
 });

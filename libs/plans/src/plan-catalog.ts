@@ -42,3 +42,25 @@ export const PLAN_DEFAULTS: Record<Plan, { rateLimit: { limit: number; windowSec
   scale: { rateLimit: { limit: 1200, windowSeconds: 60 } },
   enterprise: { rateLimit: { limit: 3000, windowSeconds: 60 } },
 };
+
+/**
+ * What one account may keep at once, per key mode (a test key's watches count apart from the live
+ * key's). Watches: every active watch is matched against each change the refresh passes see, so
+ * an account's count is bounded; plans below `pro` have none. Async searches: the unfinished ones
+ * (queued or running; one `on_hold` waits for credits and holds nothing), so one account cannot
+ * fill the async pool's queue with thousands of 10,000-job searches. Published in the docs'
+ * "Plans and what they allow" (docs/decisions/0041-account-caps.md).
+ */
+export const PLAN_CAPS: Record<Plan, { watches: number; unfinishedAsyncSearches: number }> = {
+  free: { watches: 0, unfinishedAsyncSearches: 2 },
+  starter: { watches: 0, unfinishedAsyncSearches: 5 },
+  growth: { watches: 0, unfinishedAsyncSearches: 10 },
+  pro: { watches: 1_000, unfinishedAsyncSearches: 20 },
+  scale: { watches: 5_000, unfinishedAsyncSearches: 50 },
+  enterprise: { watches: 20_000, unfinishedAsyncSearches: 100 },
+};
+
+/** The next plan up whose cap is larger than `plan`'s, or undefined at the top. */
+export function planWithMore(plan: Plan, cap: keyof (typeof PLAN_CAPS)[Plan]): Plan | undefined {
+  return PLAN_ORDER.slice(PLAN_ORDER.indexOf(plan) + 1).find((p) => PLAN_CAPS[p][cap] > PLAN_CAPS[plan][cap]);
+}

@@ -103,9 +103,9 @@ export function errorEnvelope(error: ApiError, requestId: string, links: ErrorLi
 function bodyErrorMessage(code: string): string {
   switch (code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Send the body as JSON with Content-Type: application/json.';
+      return 'Send the body as JSON, with the header `Content-Type: application/json`.';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'The request body is too large.';
+      return 'The request body is larger than 1 MiB.';
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'The JSON body is empty.';
     default:

@@ -3,13 +3,24 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { installJsonBodyParser } from './json-body.js';
 
-/** The public port's JSON body parser (json-body.ts): public API, MCP and dashboard API alike. */
+const FORM = 'application/x-www-form-urlencoded';
+/** A JSON-RPC batch is a JSON array. */
+const MCP_PATH = '/mcp';
+
+/**
+ * The public port's body parsers: JSON only (json-body.ts), for the public API, MCP and the
+ * dashboard API alike. The form parser Nest installs is removed: `curl -d` without a JSON content
+ * type is the commonest first mistake, and read as a form it would fail as an unknown field named
+ * after the whole body; refused as a media type, the answer says to send JSON.
+ */
 @Module({})
 export class JsonBodyModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   /** Runs after Nest registered its body parsers and before the server listens. */
   onModuleInit(): void {
-    installJsonBodyParser(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), { emptyIsNoBody: false });
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    if (fastify.hasContentTypeParser(FORM)) fastify.removeContentTypeParser(FORM);
+    installJsonBodyParser(fastify, { emptyIsNoBody: false, arrayBodyPaths: [MCP_PATH] });
   }
 }

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { installJsonBodyParser, jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-body.js';
+import { charsetOf, installJsonBodyParser, jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-body.js';
 
 const nested = (depth: number, open = '[', close = ']') => open.repeat(depth) + close.repeat(depth);
 
@@ -22,20 +22,30 @@ describe('jsonNestsDeeperThan', () => {
   });
 });
 
+describe('charsetOf', () => {
+  it('reads the charset parameter, quoted or not, in any case', () => {
+    expect(charsetOf('application/json')).toBeUndefined();
+    expect(charsetOf(undefined)).toBeUndefined();
+    expect(charsetOf('application/json; charset=UTF-8')).toBe('utf-8');
+    expect(charsetOf('application/json;Charset="utf-16"')).toBe('utf-16');
+    expect(charsetOf('application/json; profile=x; charset=latin1')).toBe('latin1');
+  });
+});
+
 describe('installJsonBodyParser', () => {
-  async function post(payload: string, emptyIsNoBody = false) {
+  async function post(
+    payload: string,
+    emptyIsNoBody = false,
+    { contentType = 'application/json', url = '/' }: { contentType?: string; url?: string } = {},
+  ) {
     const app = Fastify();
-    installJsonBodyParser(app, { emptyIsNoBody });
+    installJsonBodyParser(app, { emptyIsNoBody, arrayBodyPaths: ['/batch'] });
     app.setErrorHandler((error: Error & { param?: unknown; extras?: { param?: string } }, _req, reply) => {
       void reply.status(400).send({ message: error.message, param: error.extras?.param });
     });
     app.post('/', async (request) => ({ body: request.body ?? null }));
-    const res = await app.inject({
-      method: 'POST',
-      url: '/',
-      payload,
-      headers: { 'content-type': 'application/json' },
-    });
+    app.post('/batch', async (request) => ({ body: request.body ?? null }));
+    const res = await app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
     await app.close();
     return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   }
@@ -63,5 +73,26 @@ describe('installJsonBodyParser', () => {
   it('takes an empty body as none only where asked', async () => {
     expect(await post('', true)).toEqual({ status: 200, body: { body: null } });
     expect((await post('')).status).toBe(400);
+  });
+
+  it('takes an object; null, a number, a string or a list only where a route takes a list', async () => {
+    const notAnObject = { status: 400, body: { message: 'The request body must be a JSON object.', param: 'body' } };
+    for (const body of ['null', '3', '"x"', 'true', '[{"a":1}]']) expect(await post(body)).toEqual(notAnObject);
+    expect(await post('[{"a":1}]', false, { url: '/batch' })).toEqual({ status: 200, body: { body: [{ a: 1 }] } });
+    expect(await post('null', false, { url: '/batch?x=1' })).toEqual(notAnObject);
+  });
+
+  it('reads UTF-8 only: another charset is refused, not misread', async () => {
+    expect(await post('{"a":"é"}', false, { contentType: 'application/json; charset=utf-8' })).toEqual({
+      status: 200,
+      body: { body: { a: 'é' } },
+    });
+    expect(await post('{"a":1}', false, { contentType: 'application/json; charset=utf-16' })).toEqual({
+      status: 400,
+      body: {
+        message: 'Send JSON as UTF-8: `Content-Type: application/json` (this request said charset=utf-16).',
+        param: 'body',
+      },
+    });
   });
 });

@@ -31,39 +31,76 @@ export function jsonNestsDeeperThan(text: string, maxDepth: number): boolean {
   return false;
 }
 
+/**
+ * The charset a JSON content type names, lower-cased, or undefined when it names none
+ * (`application/json; charset="UTF-8"` -> `utf-8`). JSON on the web is UTF-8 (RFC 8259 §8.1).
+ */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  for (const parameter of (contentType ?? '').split(';').slice(1)) {
+    const [name, ...value] = parameter.split('=');
+    if (name?.trim().toLowerCase() === 'charset')
+      return value
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase();
+  }
+  return undefined;
+}
+
+const UTF8 = new Set(['utf-8', 'utf8']);
+
 export interface JsonBodyOptions {
   /** An empty body with a JSON content type counts as no body (the admin API's body-less POSTs). */
   emptyIsNoBody: boolean;
+  /**
+   * Paths whose body may be a JSON array as well as an object (a JSON-RPC batch). Every other
+   * body is an object: `null`, a number or a list is no request any route takes.
+   */
+  arrayBodyPaths?: readonly string[];
 }
+
+const bodyError = (message: string) => new ApiError('invalid_request', message, { param: 'body' });
 
 /**
  * Replaces the `application/json` parser: the depth bound first, then Fastify's own parser with
- * prototype poisoning refused (secure-json-parse). Its size bound is Fastify's `bodyLimit`, checked
- * while the body streams in. Every refusal is 400 `invalid_request` with `param: "body"`.
+ * prototype poisoning refused (secure-json-parse), then the shape: an object (or, where a route
+ * takes one, an array). A charset other than UTF-8 is refused, not read as UTF-8. Its size bound is
+ * Fastify's `bodyLimit`, checked while the body streams in. Every refusal is 400 `invalid_request`
+ * with `param: "body"`.
  */
 export function installJsonBodyParser(fastify: FastifyInstance, options: JsonBodyOptions): void {
   const strictJson = fastify.getDefaultJsonParser('error', 'error');
   if (fastify.hasContentTypeParser('application/json')) fastify.removeContentTypeParser('application/json');
+  const arrayBodyPaths = new Set(options.arrayBodyPaths ?? []);
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && !UTF8.has(charset)) {
+      done(
+        bodyError(
+          `Send JSON as UTF-8: \`Content-Type: application/json\` (this ` + `request said charset=${charset}).`,
+        ),
+        undefined,
+      );
+      return;
+    }
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (options.emptyIsNoBody && text.trim() === '') {
       done(null, undefined);
       return;
     }
     if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      done(
-        new ApiError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
-          param: 'body',
-        }),
-        undefined,
-      );
+      done(bodyError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
     }
-    strictJson(request, text, (error, parsed) => {
-      if (!error) done(null, parsed);
-      else if (text.trim() === '')
-        done(new ApiError('invalid_request', 'The JSON body is empty.', { param: 'body' }), undefined);
-      else done(new ApiError('invalid_request', 'The request body is not valid JSON.', { param: 'body' }), undefined);
+    strictJson(request, text, (error, parsed: unknown) => {
+      if (!error) {
+        const isObject = typeof parsed === 'object' && parsed !== null;
+        const path = request.url.split('?', 1)[0]!;
+        if (isObject && (!Array.isArray(parsed) || arrayBodyPaths.has(path))) done(null, parsed);
+        else done(bodyError('The request body must be a JSON object.'), undefined);
+      } else if (text.trim() === '') done(bodyError('The JSON body is empty.'), undefined);
+      else done(bodyError('The request body is not valid JSON.'), undefined);
     });
   });
 }

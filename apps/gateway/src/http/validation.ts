@@ -8,7 +8,8 @@ import { ApiError } from './api-error.js';
  * `param` is the path of the offending field.
  */
 export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
+  // no body at all is an empty request; a body is always an object (json-body.ts refuses the rest)
+  const result = schema.safeParse(input === undefined ? {} : input);
   if (result.success) return result.data;
   const problem = describeRequestError(result.error);
   throw new ApiError(problem.code, problem.message, { param: problem.param ?? 'body' });

@@ -81,12 +81,18 @@ export class QueryClient {
     if (reply.outcome === 'error' || !reply.result) {
       const failure = reply.error ?? { code: 'internal_error' as const, message: 'The request failed.' };
       const { code, message, ...extras } = failure;
-      throw new ApiError(code, message, extras);
+      // an owner refuses more work than an account may have at once (its unfinished async
+      // searches): a place frees up when one finishes, which no owner can time, so a short hint
+      const headers = code === 'rate_limited' ? { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } : undefined;
+      throw new ApiError(code, message, extras, headers);
     }
     if (reply.result.kind !== kind) throw new ApiError('internal_error', 'Unexpected answer.');
     return reply.result;
   }
 }
+
+/** `Retry-After` of a query refused as too much at once: about the time an async search's chunk takes. */
+export const BUSY_RETRY_AFTER_SECONDS = 10;
 
 /** Every answer to a query reaches this replica; the waiting request, if here, is settled. */
 @KafkaConsumer()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AsyncSearch, OrchestratorQueryRequested } from '@jobs/contracts';
 import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
-import { cheapestPlanFor } from '@jobs/plans';
+import { cheapestPlanFor, PLAN_CAPS } from '@jobs/plans';
 import { matchingSandboxJobs, plannedProviders } from '@jobs/sandbox';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
 import { QueryFailure } from '@jobs/nest-kafka';
@@ -18,6 +18,8 @@ type CreateQuery = Extract<Message['query'], { kind: 'async.create' }>;
  * waits for one (AsyncSearchPool); the answer is the search as accepted. The id comes
  * from the gateway, so a retry (same Idempotency-Key) finds the stored search and never starts a
  * second one. A provider off the plan is refused (plan_required) before anything is stored.
+ *
+ * Live searches are capped per account (assertUnderCap).
  *
  * Test keys: the search is stored already completed with the sandbox's jobs matching its
  * filters (up to `limit`), never charged, and `search.completed` is staged with it.
@@ -43,6 +45,7 @@ export class CreateAsyncSearchUseCase {
     }
     try {
       const row = await this.prisma.$transaction(async (tx) => {
+        if (message.mode === 'live') await this.assertUnderCap(tx, message);
         const created = await tx.asyncSearch.create({
           data: {
             id: query.search_id,
@@ -74,6 +77,26 @@ export class CreateAsyncSearchUseCase {
         message,
       );
     }
+  }
+
+  /**
+   * An account's unfinished searches are capped by plan (PLAN_CAPS): creates of one account take
+   * turns (an advisory lock), so concurrent ones never pass the cap together. Beyond it the
+   * answer is 429: a place frees up when one of its searches finishes.
+   */
+  private async assertUnderCap(tx: Tx, message: Message): Promise<void> {
+    const owner = `async-searches:${message.account_id}`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${owner}, 0))`;
+    const cap = PLAN_CAPS[message.plan].unfinishedAsyncSearches;
+    const unfinished = await tx.asyncSearch.count({
+      where: { accountId: message.account_id, mode: 'live', status: { in: ['queued', 'running'] } },
+    });
+    if (unfinished >= cap)
+      throw new QueryFailure(
+        'rate_limited',
+        `The ${message.plan} plan runs up to ${cap} async searches at once, and ${unfinished} of this account's are ` +
+          'queued or running: send this one when one of them finishes.',
+      );
   }
 
   private sameAccount(row: Prisma.AsyncSearchGetPayload<object>, message: Message): AsyncSearch {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrchestratorQueryRequested, Watch, WatchListResponse } from '@jobs/contracts';
 import { CursorCodec, nextCursorOf } from '@jobs/cursors';
-import { planAtLeast } from '@jobs/plans';
+import { PLAN_CAPS, planAtLeast, planWithMore } from '@jobs/plans';
 import { QueryFailure } from '@jobs/nest-kafka';
 import { toPublicWatch } from './watch.js';
 import { WatchIndex } from './watch-index.js';
@@ -38,18 +38,22 @@ export class ManageWatchesUseCase {
       });
     }
     const { request } = query;
-    const watch = await this.store.createOnce({
-      id: query.watch_id,
-      accountId: message.account_id,
-      type: request.type,
-      domain: request.type === 'company' ? (request.domain ?? null) : null,
-      filters: request.filters ?? null,
-      webhookUrl: request.webhook_url,
-      events: request.events,
-      status: 'active',
-      mode: message.mode,
-      providersEnabled: message.providers_enabled,
-    });
+    const watch = await this.store.createOnce(
+      {
+        id: query.watch_id,
+        accountId: message.account_id,
+        type: request.type,
+        domain: request.type === 'company' ? (request.domain ?? null) : null,
+        filters: request.filters ?? null,
+        webhookUrl: request.webhook_url,
+        events: request.events,
+        status: 'active',
+        mode: message.mode,
+        providersEnabled: message.providers_enabled,
+      },
+      PLAN_CAPS[message.plan].watches,
+    );
+    if (watch === 'over_cap') throw overCap(message.plan);
     // The id is derived from the account's and mode's own Idempotency-Key scope, so a clash is a fault, never a way in.
     if (watch.accountId !== message.account_id || watch.mode !== message.mode)
       throw new QueryFailure('internal_error', 'The watch could not be created. Retry the request.');
@@ -101,4 +105,18 @@ export class ManageWatchesUseCase {
       throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
     await this.index.changed();
   }
+}
+
+/** Beyond the plan's cap: a larger plan when one allows more, else the account's own limit. */
+function overCap(plan: Message['plan']): QueryFailure {
+  const cap = PLAN_CAPS[plan].watches.toLocaleString('en');
+  const more = planWithMore(plan, 'watches');
+  return more
+    ? new QueryFailure(
+        'plan_required',
+        `The ${plan} plan keeps up to ${cap} watches: delete one, or move to ${more} ` +
+          `(${PLAN_CAPS[more].watches.toLocaleString('en')}).`,
+        { required_plan: more },
+      )
+    : new QueryFailure('invalid_request', `An account keeps up to ${cap} watches: delete one to add another.`);
 }

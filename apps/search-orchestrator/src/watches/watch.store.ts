@@ -65,28 +65,42 @@ export class WatchStore {
   constructor(private readonly prisma: PrismaService) {}
 
   /**
-   * Inserts the watch unless its id exists (a redelivered or retried create), then reads it back; active since its
-   * creation.
+   * Inserts the watch unless its id exists (a redelivered or retried create: read back whatever
+   * the cap), then reads it back; active since its creation. A new watch beyond `cap` watches of
+   * its owner is not inserted: `over_cap`. Creates of one owner take turns (an advisory lock on
+   * the owner), so concurrent creates never pass the cap together.
    */
-  async createOnce(watch: Omit<WatchRecord, 'createdAt' | 'activeSince'>): Promise<WatchRecord> {
-    await this.prisma.watch.createMany({
-      data: [
-        {
-          id: watch.id,
-          accountId: watch.accountId,
-          type: watch.type,
-          domain: watch.domain,
-          filters: watch.filters ?? undefined,
-          webhookUrl: watch.webhookUrl,
-          events: [...watch.events],
-          status: watch.status,
-          mode: watch.mode,
-          providersEnabled: [...watch.providersEnabled],
-        },
-      ],
-      skipDuplicates: true,
+  async createOnce(
+    watch: Omit<WatchRecord, 'createdAt' | 'activeSince'>,
+    cap: number,
+  ): Promise<WatchRecord | 'over_cap'> {
+    const existing = await this.prisma.watch.findUnique({ where: { id: watch.id } });
+    if (existing) return toRecord(existing);
+    const created = await this.prisma.$transaction(async (tx) => {
+      const owner = `watches:${watch.accountId}:${watch.mode}`;
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${owner}, 0))`;
+      const held = await tx.watch.count({ where: { accountId: watch.accountId, mode: watch.mode } });
+      if (held >= cap) return (await tx.watch.findUnique({ where: { id: watch.id } })) ?? 'over_cap';
+      await tx.watch.createMany({
+        data: [
+          {
+            id: watch.id,
+            accountId: watch.accountId,
+            type: watch.type,
+            domain: watch.domain,
+            filters: watch.filters ?? undefined,
+            webhookUrl: watch.webhookUrl,
+            events: [...watch.events],
+            status: watch.status,
+            mode: watch.mode,
+            providersEnabled: [...watch.providersEnabled],
+          },
+        ],
+        skipDuplicates: true,
+      });
+      return tx.watch.findUniqueOrThrow({ where: { id: watch.id } });
     });
-    return toRecord(await this.prisma.watch.findUniqueOrThrow({ where: { id: watch.id } }));
+    return created === 'over_cap' ? created : toRecord(created);
   }
 
   /** One page of an owner's watches, newest first, and whether more follow. */

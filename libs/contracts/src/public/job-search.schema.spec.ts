@@ -33,7 +33,7 @@ describe('JobSearchRequestSchema', () => {
       filters: { title_or: ['x'] },
       limit: 10,
       cursor: 'cur_1',
-      dry_run: true,
+      dry_run: false,
     });
     expect(JobSearchRequestSchema.parse(parsed)).toEqual(parsed);
   });
@@ -52,6 +52,13 @@ describe('JobSearchRequestSchema', () => {
     expect(ok({ cursor: 'abc' })).toBe(false);
     expect(ok({ cursor: 'srch_abc' })).toBe(false);
     expect(ok({ dry_run: 'true' })).toBe(false);
+  });
+
+  it('refuses a dry run with a cursor, naming dry_run: a next page is never estimated for free', () => {
+    expect(ok({ cursor: 'cur_abc', dry_run: false })).toBe(true);
+    expect(JobSearchRequestSchema.safeParse({ cursor: 'cur_abc', dry_run: true }).error?.issues).toEqual([
+      expect.objectContaining({ code: 'custom', path: ['dry_run'] }),
+    ]);
   });
 
   it('reports an unknown filter at the filters path and an unknown field at the root', () => {

@@ -4,7 +4,8 @@
  * Choices where the spec is silent (the records in docs/decisions/):
  * - `filters` is optional on the sync search ("whether it is required: not shown") and
  *   defaults to `{}`; `waterfall` defaults to `{}` with its own defaults applied.
- * - `dry_run` defaults to false; `cursor` is a `cur_...` string.
+ * - `dry_run` defaults to false; `cursor` is a `cur_...` string; both at once is 400 naming
+ *   `dry_run` (0005).
  * - `metadata.status` must be `partial` whenever `providers.failed` is not empty.
  * - `metadata.request_id` is a `req_...` id; `field_coverage` keys are free strings.
  */
@@ -18,13 +19,24 @@ import { WaterfallSchema } from './waterfall.schema.js';
 
 export const SYNC_SEARCH_LIMITS = { min: 1, max: 100, default: 25 } as const;
 
-export const JobSearchRequestSchema = z.strictObject({
-  filters: FiltersSchema.prefault({}),
-  waterfall: WaterfallSchema.prefault({}),
-  limit: z.number().int().min(SYNC_SEARCH_LIMITS.min).max(SYNC_SEARCH_LIMITS.max).default(SYNC_SEARCH_LIMITS.default),
-  cursor: CursorSchema.optional(),
-  dry_run: z.boolean().default(false),
-});
+export const JobSearchRequestSchema = z
+  .strictObject({
+    filters: FiltersSchema.prefault({}),
+    waterfall: WaterfallSchema.prefault({}),
+    limit: z.number().int().min(SYNC_SEARCH_LIMITS.min).max(SYNC_SEARCH_LIMITS.max).default(SYNC_SEARCH_LIMITS.default),
+    cursor: CursorSchema.optional(),
+    dry_run: z.boolean().default(false),
+  })
+  .superRefine((request, ctx) => {
+    // A dry run estimates a whole search, free; a cursor asks for a page of one already run.
+    // Together they have no meaning that is both free and honest, so neither is guessed.
+    if (request.dry_run && request.cursor !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dry_run'],
+        message: 'A dry run estimates a whole search: send it without `cursor`, as the first page was sent.',
+      });
+  });
 /** The parsed request, defaults applied. */
 export type JobSearchRequest = z.infer<typeof JobSearchRequestSchema>;
 /** What a client may send. */

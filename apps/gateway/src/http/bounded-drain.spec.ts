@@ -1,0 +1,92 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { installBoundedDrain } from './bounded-drain.js';
+
+interface Answer {
+  status: number;
+  connection: string | undefined;
+  localPort: number | undefined;
+}
+
+/** POSTs `size` bytes in 64 KB writes, as a client streaming a large body does. */
+function post(url: string, size: number, agent: Agent | false = false, fill = 0x20): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': String(size) } },
+      (res) => {
+        res.resume();
+        const localPort = res.socket.localPort;
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, localPort }));
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? undefined : reject(error)));
+    const chunk = Buffer.alloc(Math.min(size, 64 * 1024), fill);
+    let sent = 0;
+    const writeMore = (): void => {
+      while (sent < size) {
+        const n = Math.min(chunk.length, size - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          req.once('drain', writeMore);
+          return;
+        }
+      }
+      req.end();
+    };
+    writeMore();
+  });
+}
+
+describe('installBoundedDrain', () => {
+  let app: FastifyInstance;
+  let url: string;
+
+  beforeAll(async () => {
+    app = Fastify({ bodyLimit: 1024 });
+    installBoundedDrain(app, 300);
+    app.post('/', async () => ({ ok: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => app.close());
+
+  it('answers every oversized body so the client reads it, never a reset', async () => {
+    const answers: Answer[] = [];
+    for (let i = 0; i < 40; i++) answers.push(await post(url, 2 * 1024 * 1024));
+    expect(answers.filter((a) => a.status === 413)).toHaveLength(40);
+    expect(answers.filter((a) => a.connection === 'close')).toHaveLength(0);
+  });
+
+  it('keeps the connection usable once the refused body has been read and dropped', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const refused = await post(url, 200_000, agent);
+    const next = await post(url, 1, agent, 0x30); // the body `0`: JSON, no object, but read whole
+    agent.destroy();
+    expect([refused.status, next.status]).toEqual([413, 200]);
+    expect(next.localPort).toBe(refused.localPort);
+  });
+
+  it('closes a connection whose body is still arriving after the bound', async () => {
+    const outcome = await new Promise<{ status: number; closed: boolean }>((resolve) => {
+      let status = 0;
+      const req = request(url, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        status = res.statusCode ?? 0;
+        res.resume();
+      });
+      const trickle = setInterval(() => req.write(Buffer.alloc(2048, 0x20)), 20);
+      req.on('error', () => undefined);
+      req.on('close', () => {
+        clearInterval(trickle);
+        resolve({ status, closed: true });
+      });
+    });
+    expect(outcome).toEqual({ status: 413, closed: true });
+  });
+});
