@@ -45,7 +45,9 @@ try {
   if (existsSync(join(packageDir, 'dist'))) throw new Error('the clean copy has a dist/');
 
   // --json prints the packed file list; prepack's own output goes to stderr (npm's banner) or is empty
+  const packStarted = performance.now();
   const packOutput = run(npm, ['pack', '--json', '--pack-destination', tmp], packageDir);
+  const packSeconds = ((performance.now() - packStarted) / 1000).toFixed(1);
   const [packed] = JSON.parse(packOutput.slice(packOutput.indexOf('[')));
   const files = packed.files.map((f) => f.path);
   const stray = files.filter(
@@ -65,7 +67,8 @@ try {
       );
   }
   console.log(
-    `packed ${packed.filename} from a clean copy (prepack built it): ${files.length} files, ${packed.size} bytes`,
+    `packed ${packed.filename} from a clean copy (prepack built it) in ${packSeconds} s: ` +
+      `${files.length} files, ${packed.size} bytes`,
   );
 
   const app = join(tmp, 'consumer');
@@ -86,6 +89,14 @@ try {
   if (missing.length) throw new Error(`the packed package.json has no ${missing.join(', ')}`);
   if (!/^\d+\.\d+\.\d+/.test(manifest.version)) throw new Error(`version ${manifest.version} is no semver`);
   if (!manifest.engines.node) throw new Error('engines names no node version');
+  const workspaceOnly = ['private', 'scripts', 'nx', 'devDependencies'].filter((field) => field in manifest);
+  if (workspaceOnly.length) throw new Error(`the packed package.json keeps ${workspaceOnly.join(', ')}`);
+  if (JSON.stringify(manifest.exports).includes('@jobs/source'))
+    throw new Error("the packed package.json's exports keep the workspace's @jobs/source condition");
+  if (existsSync(join(packageDir, 'package.json.workspace')))
+    throw new Error('postpack left the workspace manifest aside');
+  if (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).private !== true)
+    throw new Error("postpack did not put the workspace's package.json back");
   const targets = [manifest.types, ...exportTargets(manifest.exports)];
   const absent = targets.filter((target) => !existsSync(join(installedDir, target)));
   if (absent.length) throw new Error(`package.json points at files the tarball lacks: ${absent.join(', ')}`);
@@ -177,12 +188,9 @@ if (event.type === 'search.completed') {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-/**
- * Every file `exports` points at, for the conditions a customer's tools use: `@jobs/source` is
- * this workspace's own condition (its sources, for the monorepo's type checks), never set outside it.
- */
+/** Every file `exports` points at, whatever the condition. */
 function exportTargets(exports) {
   if (typeof exports === 'string') return [exports];
   if (exports === null || typeof exports !== 'object') return [];
-  return Object.entries(exports).flatMap(([key, value]) => (key === '@jobs/source' ? [] : exportTargets(value)));
+  return Object.values(exports).flatMap((value) => exportTargets(value));
 }
