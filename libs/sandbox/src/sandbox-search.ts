@@ -11,15 +11,14 @@
  *   Job is shown), newest first sighting first, `next_cursor: null`. `filters`, `waterfall`,
  *   `limit` and `cursor` do not change it; a `cursor` must still be a well-formed `cur_` string
  *   (schema), but is then ignored: the sandbox never issues one, so there is nothing to page to.
- * - Metadata: `status` complete, all seven providers tried, `credits_charged` and
- *   `jobs_already_paid` 0, `latency_ms` 0 (nothing was fetched), `duplicates_merged` as the live
- *   search counts it (provider records merged into a canonical job that existed before them) for
- *   a search that met the page's jobs for the first time: each job's first source made it, every
- *   further source was merged into it; `contributions` the provider that saw each job first,
- *   `field_coverage` over the page. Only `request_id` and `credits_remaining` (given by the
- *   caller: 0 without a key, the account's balance for a test key) vary.
- * - The estimate: `expected_unique_jobs_range` is the fixed page's size (min = max), all seven
- *   providers planned, `credits_range` 0 to 0 because the sandbox never charges.
+ * - Metadata says what happened: `status` complete, no provider tried, hit or failed (none is
+ *   called) and `contributions` empty, `duplicates_merged` 0 (nothing was merged: the jobs are
+ *   fixed), `credits_charged` and `jobs_already_paid` 0, `latency_ms` 0, `field_coverage` over the
+ *   page. Only `request_id` and `credits_remaining` (given by the caller: 0 without a key, the
+ *   account's balance for a test key) vary. The jobs' own `sources` still name fictional
+ *   providers' sightings, so a client sees the whole Job shape.
+ * - The estimate: `expected_unique_jobs_range` is the fixed page's size (min = max), no provider
+ *   planned (none would be called), `credits_range` 0 to 0 because the sandbox never charges.
  */
 import type {
   DryRunEstimate,
@@ -27,10 +26,9 @@ import type {
   JobSearchRequest,
   JobSearchResponse,
   JobSearchResult,
-  ProviderSlug,
   SearchMetadata,
 } from '@jobs/contracts';
-import { SANDBOX_JOBS, SANDBOX_PROVIDERS } from './sandbox-dataset.js';
+import { SANDBOX_JOBS } from './sandbox-dataset.js';
 
 export interface SandboxSearchContext {
   /** the request's `req_...` id, echoed in `metadata.request_id` */
@@ -57,14 +55,7 @@ export const SANDBOX_PAGE_JOBS: readonly Job[] = SANDBOX_JOBS;
 
 type FixedMetadata = Omit<SearchMetadata, 'request_id' | 'credits_remaining'>;
 
-function fixedMetadata(page: readonly Job[], tried: readonly ProviderSlug[]): FixedMetadata {
-  const contributions: Partial<Record<ProviderSlug, number>> = Object.fromEntries(tried.map((slug) => [slug, 0]));
-  const seen = new Set<ProviderSlug>();
-  for (const job of page) {
-    for (const source of job.sources) seen.add(source.provider);
-    const first = [...job.sources].sort((a, b) => a.first_seen_at.localeCompare(b.first_seen_at))[0];
-    if (first) contributions[first.provider] = (contributions[first.provider] ?? 0) + 1;
-  }
+function fixedMetadata(page: readonly Job[]): FixedMetadata {
   const field_coverage = Object.fromEntries(
     Object.entries(COVERAGE).map(([field, read]) => [
       field,
@@ -75,16 +66,15 @@ function fixedMetadata(page: readonly Job[], tried: readonly ProviderSlug[]): Fi
     status: 'complete',
     credits_charged: 0,
     jobs_already_paid: 0,
-    // every source after a job's first: a record merged into the job the first one made
-    duplicates_merged: page.reduce((sum, job) => sum + job.sources.length - 1, 0),
-    providers: { tried: [...tried], hit: tried.filter((slug) => seen.has(slug)), failed: [], contributions },
+    duplicates_merged: 0,
+    providers: { tried: [], hit: [], failed: [], contributions: {} },
     field_coverage,
     latency_ms: 0,
   };
 }
 
 /** Computed once: the answer never depends on the request. */
-const FIXED_METADATA = fixedMetadata(SANDBOX_PAGE_JOBS, SANDBOX_PROVIDERS);
+const FIXED_METADATA = fixedMetadata(SANDBOX_PAGE_JOBS);
 
 /**
  * Answers a parsed (so already validated) search request from the sandbox: the fixed estimate
@@ -99,7 +89,7 @@ export function searchSandbox(
       request_id: context.requestId,
       estimate: {
         expected_unique_jobs_range: { min: SANDBOX_PAGE_JOBS.length, max: SANDBOX_PAGE_JOBS.length },
-        providers_planned: [...SANDBOX_PROVIDERS],
+        providers_planned: [],
         credits_range: { min: 0, max: 0 },
       },
     };
