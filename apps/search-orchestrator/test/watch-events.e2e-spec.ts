@@ -48,7 +48,7 @@ describe('watch events', () => {
           credits: 1,
           reason: 'charged',
           request_id: event.id,
-          operation: `POST /v1/watches/${watch.id}`,
+          operation: 'POST /v1/watches',
         }),
       ]);
       expect(await creditsOf(key)).toBe(9);

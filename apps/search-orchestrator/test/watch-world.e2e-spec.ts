@@ -89,7 +89,7 @@ describe('a company watch over the simulated market', () => {
           credits: 1,
           reason: 'charged',
           request_id: opened.event.id,
-          operation: `POST /v1/watches/${watch.id}`,
+          operation: 'POST /v1/watches',
         }),
       ]);
       const started = await delivered(watch.id, (e) => e.type === 'company.hiring_started');

@@ -21,8 +21,12 @@ const handledKey = (eventId: string) => `watch-event:${eventId}`;
 /** The charge mark of a held event's release: written once, when the top-up finally charges it. */
 const releasedKey = (eventId: string) => `watch-event-release:${eventId}`;
 
-/** Ledger operation of a job delivered by a watch (OperationSchema: "<METHOD> <path>"). */
-export const watchEventOperation = (watchId: string) => `POST /v1/watches/${watchId}`;
+/**
+ * Ledger operation of a job delivered by a watch (OperationSchema: "<METHOD> <path>"): the route
+ * that made the watch, a real one a customer can look up; the line's request id is the event's
+ * id, whose `watch_id` names the watch (`GET /v1/events`).
+ */
+export const WATCH_EVENT_OPERATION = 'POST /v1/watches';
 
 /** Thrown inside a release transaction to undo it: the account still cannot pay. */
 class StillShort extends Error {}
@@ -32,7 +36,7 @@ const RELEASE_BATCH = 10_000;
 
 /**
  * `job.opened` watch events: 1 credit unless the account paid for the job before (ledger line
- * `POST /v1/watches/<watch_id>`, request id = the event id), charged with the one AccountCharges
+ * `POST /v1/watches`, request id = the event id), charged with the one AccountCharges
  * transaction, which stages the `event.emitted` too. An account without credits gets the event
  * held (in that transaction) until a top-up; held events are released oldest first, and while
  * an account has held events newer ones queue behind them, so its events go out in order.
@@ -103,7 +107,7 @@ export class WatchEventChargesUseCase {
       kind: 'event' as const,
       accountId: held.accountId,
       requestId: held.event.id,
-      operation: watchEventOperation(held.event.watch_id),
+      operation: WATCH_EVENT_OPERATION,
       jobIds: [held.event.data.job.id],
       maxCredits: null,
       mode: 'live' as const,

@@ -3,7 +3,7 @@
  * billing. The watch events that carry a full Job, which billing decides on because it owns
  * what each account paid for:
  * - `job.opened`: billing charges the job (1 credit unless the account paid for it before,
- *   ledger operation `POST /v1/watches/<watch_id>`, request id = the event id) and, in the same
+ *   ledger operation `POST /v1/watches`, request id = the event id) and, in the same
  *   transaction, stages the `event.emitted` for delivery. An account without credits gets its
  *   event held until a top-up (`account.credits.added`).
  * - `job.updated`: free, and emitted only to an account that has paid for the job; for an
