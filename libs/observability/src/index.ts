@@ -5,3 +5,4 @@ export * from './stage-span.js';
 export * from './metrics.js';
 export { distrustCallerTraceOn } from './trace-edge.js';
 export { activeTraceparent, traceparentOf } from './traceparent.js';
+export { decodeUrlPart, redactUrl } from './secret-redaction.js';

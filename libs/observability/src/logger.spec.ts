@@ -34,6 +34,26 @@ describe('createLogger', () => {
     expect(text).not.toContain('svc_live_x');
     expect(text).not.toContain('s3"');
   });
+
+  it('never writes secret headers, and writes URLs without their secrets', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger({ service: 'gateway' }, stream);
+    const key = `svc_live_${'c'.repeat(32)}`;
+    const headers = {
+      authorization: `Bearer ${key}`,
+      cookie: 'dashboard_session=cookie-value',
+      'idempotency-key': 'idempotency-value',
+      'service-signature': 't=1,v1=signature-value',
+      'x-csrf-token': 'csrf-value',
+    };
+    logger.info({ req: { url: `/v1/account?api_key=${key}&limit=5`, headers } }, 'request');
+    logger.info({ url: `http://127.0.0.1:8080/v1/jobs/${key}?token=t0k` }, 'request');
+    const text = JSON.stringify(lines);
+    for (const secret of [key, 'cookie-value', 'idempotency-value', 'signature-value', 'csrf-value', 't0k'])
+      expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ req: { url: '/v1/account?api_key=REDACTED&limit=5' } });
+    expect(lines[1]).toMatchObject({ url: 'http://127.0.0.1:8080/v1/jobs/REDACTED?token=REDACTED' });
+  });
 });
 
 describe('newId', () => {

@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { requestContext } from './request-context.js';
+import { redactUrl } from './secret-redaction.js';
 
 export type { Logger } from 'pino';
 
@@ -8,7 +9,15 @@ export type { Logger } from 'pino';
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["idempotency-key"]',
+  'req.headers.cookie',
+  'req.headers["service-signature"]',
+  'req.headers["x-csrf-token"]',
   'headers.authorization',
+  'headers["idempotency-key"]',
+  'headers.cookie',
+  'headers["service-signature"]',
+  'headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
   'authorization',
   '*.authorization',
   'apiKey',
@@ -22,6 +31,16 @@ export const REDACTED_PATHS = [
   'password',
   '*.password',
 ];
+
+/** Fields that hold a URL: logged with their secrets taken out (secret-redaction.ts), the rest kept. */
+const URL_PATHS = ['url', 'req.url', '*.url'];
+
+const CENSORED = '[redacted]';
+
+/** A URL keeps what is not secret in it; every other redacted field is blanked. */
+function censor(value: unknown, path: string[]): unknown {
+  return path.at(-1) === 'url' && typeof value === 'string' ? redactUrl(value) : CENSORED;
+}
 
 export interface LoggerSettings {
   service: string;
@@ -38,7 +57,7 @@ export function createLogger(settings: LoggerSettings, destination?: pino.Destin
     level: settings.level ?? 'info',
     base: { service: settings.service, ...(settings.instanceId ? { instance: settings.instanceId } : {}) },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    redact: { paths: [...REDACTED_PATHS, ...URL_PATHS], censor },
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
       const fields: Record<string, string> = {};

@@ -1,6 +1,7 @@
 import { metrics } from '@opentelemetry/api';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { jobsMeter, prometheusReader, scrapeMetrics, secondsHistogram } from './metrics.js';
+import { jobsMeter, prometheusReader, renderMetrics, scrapeMetrics, secondsHistogram } from './metrics.js';
 
 describe('metrics', () => {
   it('is empty before telemetry registered the reader', async () => {
@@ -30,5 +31,28 @@ describe('metrics', () => {
       expect(text).toMatch(/^demo_step_seconds_bucket\{topic="a",[^}]*le="0.1"\} 0$/m);
       expect(text).toMatch(/^demo_step_seconds_bucket\{topic="a",[^}]*le="0.25"\} 1$/m);
     });
+  });
+});
+
+describe('target_info', () => {
+  it('names the process and shows nothing of its command line, paths or user', () => {
+    const resource = resourceFromAttributes({
+      'service.name': 'gateway',
+      'service.instance.id': 'b5c7',
+      'host.name': 'node-1',
+      'process.pid': 42,
+      'process.runtime.version': '24.0.0',
+      'process.command_args': ['node', '--inspect-port=127.0.0.1:9229', 'main.mjs', '--token=s3cret'],
+      'process.command': 'main.mjs',
+      'process.executable.path': '/opt/node/bin/node',
+      'process.owner': 'root',
+      'os.version': '6.18.44',
+    });
+    const text = renderMetrics({ resource, scopeMetrics: [] });
+    expect(text).toMatch(/^target_info\{[^}]*service_name="gateway"[^}]*\} 1$/m);
+    expect(text).toContain('host_name="node-1"');
+    expect(text).toContain('process_pid="42"');
+    for (const hidden of ['inspect-port', 's3cret', 'main.mjs', '/opt/node', 'process_owner', 'root', '6.18.44'])
+      expect(text).not.toContain(hidden);
   });
 });

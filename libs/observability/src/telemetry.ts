@@ -28,6 +28,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { prometheusReader } from './metrics.js';
 import { redisStatement } from './redis-statement.js';
+import { SecretRedactingSpanProcessor } from './redacting-span-processor.js';
 import { CallerLinkSampler, CallerLinkSpanProcessor, EdgePropagator, markUntrustedTraceCarrier } from './trace-edge.js';
 import {
   AlwaysOffSampler,
@@ -114,7 +115,8 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
   );
   const tracerProvider = new TracerProvider({
     resource,
-    spanProcessors: [new CallerLinkSpanProcessor(), ...spanProcessors],
+    // Secrets are taken out of each span as it ends, before the exporting processors read it.
+    spanProcessors: [new CallerLinkSpanProcessor(), new SecretRedactingSpanProcessor(), ...spanProcessors],
     sampler: new CallerLinkSampler(samplerFromEnv(env, exporters.length > 0)),
   });
   trace.setGlobalTracerProvider(tracerProvider);
@@ -125,25 +127,36 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
     tracerProvider,
     meterProvider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => req.url === '/livez' || req.url === '/readyz',
-        // runs just before the caller's context is extracted (trace-edge.ts)
-        startIncomingSpanHook: (req) => {
-          markUntrustedTraceCarrier(req);
-          return {};
-        },
-      }),
+      ...httpInstrumentations(),
       // No kafkajs instrumentation: libs/kafka makes the producer and consumer spans itself. The
       // instrumentation would start each send's span from the sender's context and overwrite the
       // trace context an outbox row carries from the transaction that wrote it.
-      // fetch (undici) carries the provider adapters' and the webhook sender's calls.
-      new UndiciInstrumentation(),
       new IORedisInstrumentation({ dbStatementSerializer: redisStatement }),
       new PgInstrumentation(),
       new PrismaInstrumentation(),
     ],
   });
   telemetry = { tracerProvider, meterProvider, contextManager };
+}
+
+/**
+ * The HTTP server and client instrumentations (node:http, and fetch through undici: the provider
+ * adapters' and the webhook sender's calls). Neither captures a header
+ * (`headersToSpanAttributes`): keys, cookies, Idempotency-Keys and webhook signatures travel in
+ * headers, and telemetry-redaction.spec.ts fails if a span carries one.
+ */
+export function httpInstrumentations(): [HttpInstrumentation, UndiciInstrumentation] {
+  return [
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => req.url === '/livez' || req.url === '/readyz',
+      // runs just before the caller's context is extracted (trace-edge.ts)
+      startIncomingSpanHook: (req) => {
+        markUntrustedTraceCarrier(req);
+        return {};
+      },
+    }),
+    new UndiciInstrumentation(),
+  ];
 }
 
 /**
