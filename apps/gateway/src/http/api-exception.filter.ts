@@ -62,6 +62,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
             : status === 413 || (status >= 400 && status < 500)
               ? 'invalid_request'
               : 'internal_error';
+      // a body in another media type than JSON, or over the size bound, may arrive as Nest's
+      // own exception: said the same way as Fastify's (bodyErrorMessage)
+      if (status === 415 || status === 413)
+        return new ApiError(
+          'invalid_request',
+          bodyErrorMessage(status === 415 ? 'FST_ERR_CTP_INVALID_MEDIA_TYPE' : 'FST_ERR_CTP_BODY_TOO_LARGE'),
+          { param: 'body' },
+        );
       const message =
         status === 404
           ? 'No such endpoint.'

@@ -3,15 +3,17 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { installJsonBodyParser } from './json-body.js';
 
-const FORM = 'application/x-www-form-urlencoded';
+/** Fastify's and Nest's own parsers of other media types: no route of this port reads them. */
+const NOT_JSON = ['application/x-www-form-urlencoded', 'text/plain'];
 /** A JSON-RPC batch is a JSON array. */
 const MCP_PATH = '/mcp';
 
 /**
  * The public port's body parsers: JSON only (json-body.ts), for the public API, MCP and the
- * dashboard API alike. The form parser Nest installs is removed: `curl -d` without a JSON content
- * type is the commonest first mistake, and read as a form it would fail as an unknown field named
- * after the whole body; refused as a media type, the answer says to send JSON.
+ * dashboard API alike. The form and text parsers Fastify and Nest install are removed: `curl -d`
+ * without a JSON content type is the commonest first mistake, and read as a form (or a string) it
+ * would fail as an unknown field named after the whole body; refused as a media type, the answer
+ * says to send JSON.
  */
 @Module({})
 export class JsonBodyModule implements OnModuleInit {
@@ -20,7 +22,7 @@ export class JsonBodyModule implements OnModuleInit {
   /** Runs after Nest registered its body parsers and before the server listens. */
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    if (fastify.hasContentTypeParser(FORM)) fastify.removeContentTypeParser(FORM);
+    for (const type of NOT_JSON) if (fastify.hasContentTypeParser(type)) fastify.removeContentTypeParser(type);
     installJsonBodyParser(fastify, { emptyIsNoBody: false, arrayBodyPaths: [MCP_PATH] });
   }
 }
