@@ -7,11 +7,13 @@ import { distrustCallerTraceOn } from '@jobs/observability';
 import { DrainRegistry, installHttpRouteAttribute, PinoNestLogger, runService } from '@jobs/service-kit';
 import { hostname } from 'node:os';
 import { AdminModule } from './admin/admin.module.js';
+import { installApiKeyInUrlRefusal } from './auth/api-key-in-url.hook.js';
 import { GatewayEnvSchema } from './config/gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 import { ApiExceptionFilter, errorLinks } from './http/api-exception.filter.js';
 import { DoorInterceptor } from './http/door.interceptor.js';
-import { MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
+import { installBoundedDrain } from './http/bounded-drain.js';
+import { clientErrorHandler, MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
 import { installRequestContext } from './http/request-context.hook.js';
 import { installTraceLink } from './http/trace-link.hook.js';
 import { installIdempotencyRecorder } from './idempotency/idempotency.recorder.js';
@@ -43,15 +45,19 @@ const service = await runService({
     maxParamLength: MAX_PARAM_LENGTH,
     trustProxy: config.TRUST_PROXY,
     frameworkErrors: routerErrorHandler(errorLinks(config)) as never,
+    clientErrorHandler: clientErrorHandler(errorLinks(config)) as never,
   },
   configure: (app, logger) => {
     const fastify = app.getHttpAdapter().getInstance();
     installRequestContext(fastify);
+    installBoundedDrain(fastify);
     installTraceLink(fastify);
     installServiceVersionHeader(fastify);
+    installApiKeyInUrlRefusal(fastify, errorLinks(config));
     installIdempotencyRecorder(fastify, app.get(IdempotencyStore), app.get(ReplaySealer), logger);
     app.useGlobalFilters(new ApiExceptionFilter(logger, errorLinks(config)));
-    // The door: an unsupported version is refused before the key is checked; after
+    // The door: a URL carrying an API key is refused first (the hook above, before any guard
+    // reads a key); an unsupported version is refused before the key is checked; after
     // authentication DoorInterceptor runs the rate limit, the pinned version, admission and
     // Idempotency-Key, in that order.
     app.useGlobalGuards(app.get(ServiceVersionGuard));
@@ -61,10 +67,13 @@ const service = await runService({
 
 distrustCallerTraceOn(Number(new URL(service.url).port));
 
-const admin = await NestFactory.create<NestFastifyApplication>(AdminModule.sharing(service.app), new FastifyAdapter(), {
-  logger: new PinoNestLogger(service.logger.child({ component: 'admin' })),
-});
+const admin = await NestFactory.create<NestFastifyApplication>(
+  AdminModule.sharing(service.app),
+  new FastifyAdapter({ clientErrorHandler: clientErrorHandler(errorLinks(config)) as never }),
+  { logger: new PinoNestLogger(service.logger.child({ component: 'admin' })) },
+);
 installRequestContext(admin.getHttpAdapter().getInstance());
+installBoundedDrain(admin.getHttpAdapter().getInstance());
 installTraceLink(admin.getHttpAdapter().getInstance());
 installHttpRouteAttribute(admin.getHttpAdapter().getInstance());
 admin.useGlobalFilters(new ApiExceptionFilter(service.logger, errorLinks(config)));

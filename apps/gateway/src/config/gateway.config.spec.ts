@@ -74,9 +74,11 @@ describe('production secrets of the gateway', () => {
 
 describe('PUBLIC_PRICING_URL', () => {
   it('defaults to the billing guide on this gateway, which exists wherever it runs', () => {
-    expect(loadConfig(GatewayEnvSchema, {}).PUBLIC_PRICING_URL).toBe('http://127.0.0.1:8080/docs/billing#running-out');
+    expect(loadConfig(GatewayEnvSchema, {}).PUBLIC_PRICING_URL).toBe(
+      'http://127.0.0.1:8080/docs/billing#more-credits-or-a-higher-plan',
+    );
     expect(loadConfig(GatewayEnvSchema, { PUBLIC_BASE_URL: 'https://api.jobs-api.com/' }).PUBLIC_PRICING_URL).toBe(
-      'https://api.jobs-api.com/docs/billing#running-out',
+      'https://api.jobs-api.com/docs/billing#more-credits-or-a-higher-plan',
     );
   });
 

@@ -26,7 +26,7 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   /**
    * Where an account buys credits or a bigger plan: the `upgrade_url` of every
    * `insufficient_credits` and `plan_required` error. Default: the billing guide of this gateway's
-   * documentation (`<PUBLIC_BASE_URL>/docs/billing#running-out`), a page that exists wherever the
+   * documentation (`<PUBLIC_BASE_URL>/docs/billing#more-credits-or-a-higher-plan`), a page that exists wherever the
    * gateway runs; in production a set value must be a reachable https address (@jobs/config).
    */
   PUBLIC_PRICING_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -106,6 +106,20 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   SEARCH_QUEUE_MAX_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
   /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
   SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * JSON-RPC messages one account may have in work at once on a replica (MCP): a POST past it
+   * waits in the account's own line. One account's MCP burst then takes a bounded share of the
+   * event loop every other account's requests share (docs/decisions/0042-mcp-rate-limit.md).
+   */
+  MCP_ACCOUNT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(10),
+  /**
+   * JSON-RPC messages one account may start per second on a replica, on average (0: no pace): an
+   * account whose rate limit allows a large burst still spreads it over time, so that it never
+   * takes the event loop from the others for long.
+   */
+  MCP_ACCOUNT_MESSAGES_PER_SECOND: z.coerce.number().min(0).default(50),
+  /** The longest an MCP POST waits in its account's line before 429 with Retry-After. */
+  MCP_QUEUE_MAX_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
   /**
    * How long a replica answers a key (and its account's settings) from its own memory before it
@@ -177,7 +191,7 @@ export const GatewayEnvSchema = GatewayEnvObject.transform((config) => {
   return {
     ...config,
     PUBLIC_BASE_URL: publicBaseUrl,
-    PUBLIC_PRICING_URL: config.PUBLIC_PRICING_URL ?? `${publicBaseUrl}/docs/billing#running-out`,
+    PUBLIC_PRICING_URL: config.PUBLIC_PRICING_URL ?? `${publicBaseUrl}/docs/billing#more-credits-or-a-higher-plan`,
   };
 });
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
+import { isCountedAlready } from './counted-requests.js';
 import type { RateLimitBucket } from './rate-limited.decorator.js';
 import { RateLimiter } from './rate-limiter.js';
 import { rateLimitHeaders, type RateDecision } from './rate-window.js';
@@ -21,7 +23,8 @@ export class RateLimitGate {
   /**
    * Counts the request in its bucket (the route's, else its account's); throws 429 beyond the
    * limit. The dashboard API counts in its account's bucket like the public API (the session's
-   * key resolved to the account); its replay route also in a tighter bucket of its own.
+   * key resolved to the account); its replay route also in a tighter bucket of its own. An MCP
+   * tool call's API request was counted with its MCP POST (`countBatch`) and is not counted again.
    */
   async pass(request: FastifyRequest, reply: FastifyReply, bucket: RateLimitBucket | undefined): Promise<void> {
     if (bucket === 'client-address') {
@@ -42,12 +45,8 @@ export class RateLimitGate {
     }
     // The account's limit came with its key (ApiKeyService), read once per request at most.
     const account = request.principal ?? request.dashboard?.principal;
-    if (!account) return;
-    const accountWindow = await this.count(reply, {
-      key: `account:${account.accountId}`,
-      limit: account.rateLimit,
-      windowSeconds: account.rateLimitWindowSeconds,
-    });
+    if (!account || isCountedAlready()) return;
+    const accountDecision = await this.count(reply, accountWindow(account));
     if (bucket === 'dashboard-replay') {
       const limit = Math.min(this.config.DASHBOARD_REPLAY_RATE_LIMIT, account.rateLimit);
       await this.count(
@@ -57,34 +56,70 @@ export class RateLimitGate {
           limit,
           windowSeconds: this.config.DASHBOARD_REPLAY_RATE_LIMIT_WINDOW_SECONDS,
         },
-        accountWindow,
+        accountDecision,
       );
     }
   }
 
   /**
-   * One hit in one bucket. The RateLimit-* headers report the bucket with the fewest requests
-   * left (`before`: the decision of a wider bucket this request already counted in).
+   * Counts `requests` requests of `account` at once in its bucket, all or none: an MCP POST, one
+   * per JSON-RPC message it carries. Beyond what is left of the window the whole batch is
+   * refused with 429 and takes nothing. A batch larger than the whole limit could never pass:
+   * it is refused with 400, not with a 429 that waiting would not cure.
+   */
+  async countBatch(account: Principal, reply: FastifyReply, requests: number): Promise<void> {
+    const window = accountWindow(account);
+    if (requests > window.limit) {
+      throw new ApiError(
+        'invalid_request',
+        `This batch holds ${requests} JSON-RPC messages, more than your rate limit of ${window.limit} requests per ` +
+          `${window.windowSeconds} s allows at once: send at most ${window.limit} per POST.`,
+        { param: 'body' },
+      );
+    }
+    await this.count(reply, window, undefined, requests);
+  }
+
+  /**
+   * `weight` hits in one bucket, all or none. The RateLimit-* headers report the bucket with the
+   * fewest requests left (`before`: the decision of a wider bucket this request already counted in).
    */
   private async count(
     reply: FastifyReply,
-    window: { key: string; limit: number; windowSeconds: number },
+    window: RateWindow,
     before?: RateDecision | null,
+    weight = 1,
   ): Promise<RateDecision | null> {
-    const decision = await this.limiter.hit(window.key, window.limit, window.windowSeconds);
+    const decision = await this.limiter.hit(window.key, window.limit, window.windowSeconds, weight);
     if (!decision) return before ?? null;
     if (!before || decision.remaining <= before.remaining || !decision.allowed) {
       const headers = rateLimitHeaders(decision);
       for (const name in headers) void reply.header(name, headers[name]);
     }
     if (!decision.allowed) {
-      throw new ApiError(
-        'rate_limited',
-        `Rate limit of ${window.limit} requests per ` +
-          `${window.windowSeconds} s exceeded. Retry after ` +
-          `${decision.resetSeconds} s.`,
-      );
+      const rule = `Rate limit of ${window.limit} requests per ${window.windowSeconds} s`;
+      const outcome =
+        weight === 1
+          ? `${rule} exceeded.`
+          : `${rule}: ${decision.remaining} left in this window, fewer than the ${weight} messages of this batch ` +
+            '(a batch is counted whole or not at all; nothing was counted).';
+      throw new ApiError('rate_limited', `${outcome} Retry after ${decision.resetSeconds} s.`);
     }
     return decision;
   }
+}
+
+interface RateWindow {
+  key: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** The account's own bucket, shared by the public API, the dashboard API and MCP. */
+function accountWindow(account: Principal): RateWindow {
+  return {
+    key: `account:${account.accountId}`,
+    limit: account.rateLimit,
+    windowSeconds: account.rateLimitWindowSeconds,
+  };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { HEADERS } from '@jobs/contracts';
+import { sendCounted } from '../limits/counted-requests.js';
 import type { ApiAnswer, ApiCall } from './mcp-tools.js';
 
 /** Who is calling through MCP: what the MCP request carried that each API request must carry too. */
@@ -16,9 +17,11 @@ export interface McpCaller {
 
 /**
  * Runs an MCP tool's API request through this gateway's own HTTP pipeline (Fastify `inject`,
- * no socket): the router, the version guard, the API-key guard, the rate limit, admission,
- * Idempotency-Key, validation, the use case, billing and the error envelope are exactly those of
- * the public API, as if the caller had sent the request itself. Nothing here decides anything.
+ * no socket): the router, the version guard, the API-key guard, admission, Idempotency-Key,
+ * validation, the use case, billing and the error envelope are exactly those of the public API,
+ * as if the caller had sent the request itself. The rate limit counted the tool call as its
+ * JSON-RPC message when the MCP POST came in, so the request is sent as counted already
+ * (`sendCounted`): a tool call counts once. Nothing here decides anything.
  */
 @Injectable()
 export class ApiDispatcher {
@@ -30,13 +33,15 @@ export class ApiDispatcher {
     if (caller.serviceVersion !== undefined) headers[HEADERS.serviceVersion.toLowerCase()] = caller.serviceVersion;
     if (call.idempotencyKey !== undefined) headers[HEADERS.idempotencyKey.toLowerCase()] = call.idempotencyKey;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fastify.inject({
-      method: call.method,
-      url: call.url,
-      headers,
-      remoteAddress: caller.ip,
-      ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
-    });
+    const response = await sendCounted(() =>
+      fastify.inject({
+        method: call.method,
+        url: call.url,
+        headers,
+        remoteAddress: caller.ip,
+        ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
+      }),
+    );
     const answerHeaders: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined)

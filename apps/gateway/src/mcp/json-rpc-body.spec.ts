@@ -1,16 +1,27 @@
-import { ApiError } from '../http/api-error.js';
-import { checkJsonRpcBody, MAX_JSON_RPC_BATCH } from './json-rpc-body.js';
+import { readJsonRpcBody, MAX_JSON_RPC_BATCH } from './json-rpc-body.js';
 
-describe('checkJsonRpcBody', () => {
+describe('readJsonRpcBody', () => {
   const call = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
-  it('lets JSON-RPC messages and small batches through to the transport', () => {
-    expect(() => checkJsonRpcBody(call)).not.toThrow();
-    expect(() => checkJsonRpcBody({ jsonrpc: '2.0', method: 'notifications/initialized' })).not.toThrow();
-    expect(() => checkJsonRpcBody([call, { ...call, id: 2 }])).not.toThrow();
+  it('lets JSON-RPC messages and batches up to the bound through, counting each message', () => {
+    expect(readJsonRpcBody(call)).toEqual({ messages: 1 });
+    expect(readJsonRpcBody({ jsonrpc: '2.0', method: 'notifications/initialized' })).toEqual({ messages: 1 });
+    expect(readJsonRpcBody([call, { ...call, id: 2 }])).toEqual({ messages: 2 });
+    const full = Array.from({ length: MAX_JSON_RPC_BATCH }, (_, id) => ({ ...call, id }));
+    expect(readJsonRpcBody(full)).toEqual({ messages: MAX_JSON_RPC_BATCH });
   });
 
-  it('refuses anything else with invalid_request on the body', () => {
+  it('refuses a batch past the bound, saying the bound, as one request', () => {
+    const reading = readJsonRpcBody(Array.from({ length: MAX_JSON_RPC_BATCH + 1 }, () => call));
+    expect(reading.messages).toBe(1);
+    expect(reading.refusal).toMatchObject({ code: 'invalid_request', extras: { param: 'body' } });
+    expect(reading.refusal?.message).toBe(
+      `A batch holds at most ${MAX_JSON_RPC_BATCH} JSON-RPC messages; this one holds ${MAX_JSON_RPC_BATCH + 1}. ` +
+        'Send the others in further POSTs.',
+    );
+  });
+
+  it('refuses anything else with invalid_request on the body, as one request', () => {
     for (const body of [
       undefined,
       null,
@@ -20,10 +31,12 @@ describe('checkJsonRpcBody', () => {
       { jsonrpc: '1.0', method: 'x' },
       { filters: { title_or: ['a'] } },
       [],
-      Array.from({ length: MAX_JSON_RPC_BATCH + 1 }, () => call),
+      [call, 'text'],
       { jsonrpc: '2.0', method: 'm'.repeat(300) },
     ]) {
-      expect(() => checkJsonRpcBody(body)).toThrow(ApiError);
+      const reading = readJsonRpcBody(body);
+      expect(reading.messages).toBe(1);
+      expect(reading.refusal).toMatchObject({ code: 'invalid_request', extras: { param: 'body' } });
     }
   });
 });

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.js';
 
-/** Messages in one batch, at most: a client sends one at a time; more is no MCP client's doing. */
-export const MAX_JSON_RPC_BATCH = 32;
+/**
+ * Messages in one batch, at most. Each counts against the rate limit, and a batch's answers are
+ * built and sent as one: the bound keeps a POST's answer to ten answers (ten tool lists are
+ * about 230 KB). MCP clients send one message at a time (revision 2025-06-18 dropped batches).
+ */
+export const MAX_JSON_RPC_BATCH = 10;
 
 /** The envelope of a JSON-RPC 2.0 message; what is inside is the MCP transport's to check. */
 const JsonRpcMessage = z.looseObject({
@@ -12,17 +16,35 @@ const JsonRpcMessage = z.looseObject({
 });
 const JsonRpcBody = z.union([JsonRpcMessage, z.array(JsonRpcMessage).min(1).max(MAX_JSON_RPC_BATCH)]);
 
+/** What the rate limit counts for a POST (one per message), and why it is refused if it is. */
+export interface JsonRpcBodyReading {
+  messages: number;
+  refusal?: ApiError;
+}
+
 /**
- * A body that is not JSON-RPC at all is refused here with the API's error envelope (400
- * `invalid_request`, `param: "body"`), like every other route's; a well-formed JSON-RPC message
- * that MCP cannot serve gets the transport's JSON-RPC error, as MCP clients expect.
+ * A body that is not JSON-RPC at all, or a batch past the bound, is refused with the API's error
+ * envelope (400 `invalid_request`, `param: "body"`), like every other route's, and counts as one
+ * request, as a refused API request does; a well-formed JSON-RPC message that MCP cannot serve
+ * gets the transport's JSON-RPC error, as MCP clients expect.
  */
-export function checkJsonRpcBody(body: unknown): void {
+export function readJsonRpcBody(body: unknown): JsonRpcBodyReading {
+  if (Array.isArray(body) && body.length > MAX_JSON_RPC_BATCH) {
+    const refusal = new ApiError(
+      'invalid_request',
+      `A batch holds at most ${MAX_JSON_RPC_BATCH} JSON-RPC messages; this one holds ${body.length}. ` +
+        'Send the others in further POSTs.',
+      { param: 'body' },
+    );
+    return { messages: 1, refusal };
+  }
   if (!JsonRpcBody.safeParse(body).success) {
-    throw new ApiError(
+    const refusal = new ApiError(
       'invalid_request',
       `Send one JSON-RPC 2.0 message (or a batch of up to ${MAX_JSON_RPC_BATCH}) as the body.`,
       { param: 'body' },
     );
+    return { messages: 1, refusal };
   }
+  return { messages: Array.isArray(body) ? body.length : 1 };
 }

@@ -115,7 +115,7 @@ describe('the MCP server over the official SDK', () => {
     const result = await client.callTool({ name: 'search_jobs', arguments: { max_credits: 5, limit: 101 } });
     expect(result.isError).toBe(true);
     expect((result.content as { text: string }[])[0]!.text).toMatch(
-      /^invalid_request: limit: .* The call was not sent: nothing was counted or charged\. \[param: limit\]$/,
+      /^invalid_request: limit: .* The call was not sent: nothing was charged\. \[param: limit\]$/,
     );
     const missingCap = await client.callTool({ name: 'search_jobs', arguments: {} });
     expect(missingCap.isError).toBe(true);

@@ -6,6 +6,10 @@
  * `McpServer` would publish the full contract schemas and convert them again on every list; this
  * keeps the list small and made once. The SDK is loaded on the first MCP request, not at
  * start-up: a gateway restart does not pay for modules only MCP callers use.
+ *
+ * A server is built per request because the SDK's stateless transport serves one request only;
+ * what costs is shared: the JSON Schema validator (an Ajv instance, which each `Server` would
+ * otherwise compile its formats into, most of a server's construction) is made once.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -16,7 +20,9 @@ import type {
   McpError,
   ErrorCode,
   Tool,
+  isJSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { describeRequestError, SERVICE_VERSION } from '@jobs/contracts';
 import { MCP_TOOLS, PUBLISHED_OUTLINES, type ApiAnswer, type ApiCall, type McpTool } from './mcp-tools.js';
 import { publishedSchema } from './published-schema.js';
@@ -43,13 +49,18 @@ export const MCP_INSTRUCTIONS = [
     'rate_limited) and a request_id.',
 ].join(' ');
 
-interface Sdk {
+export interface Sdk {
   Server: typeof Server;
   Transport: typeof StreamableHttp.WebStandardStreamableHTTPServerTransport;
   ListTools: typeof ListToolsRequestSchema;
   CallTool: typeof CallToolRequestSchema;
   McpError: typeof McpError;
   ErrorCode: typeof ErrorCode;
+  isJsonRpcRequest: typeof isJSONRPCRequest;
+  /** The `MCP-Protocol-Version` values the transport accepts. */
+  protocolVersions: readonly string[];
+  /** One validator for every server of the process. */
+  validator: jsonSchemaValidator;
 }
 
 let sdk: Promise<Sdk> | undefined;
@@ -59,13 +70,17 @@ export function loadSdk(): Promise<Sdk> {
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([server, http, types]) => ({
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+  ]).then(([server, http, types, ajv]) => ({
     Server: server.Server,
     Transport: http.WebStandardStreamableHTTPServerTransport,
     ListTools: types.ListToolsRequestSchema,
     CallTool: types.CallToolRequestSchema,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
+    isJsonRpcRequest: types.isJSONRPCRequest,
+    protocolVersions: types.SUPPORTED_PROTOCOL_VERSIONS,
+    validator: new ajv.AjvJsonSchemaValidator(),
   }));
   return sdk;
 }
@@ -91,7 +106,7 @@ export type Dispatch = (call: ApiCall) => Promise<ApiAnswer>;
 export function buildMcpServer(sdk: Sdk, dispatch: Dispatch): Server {
   const server = new sdk.Server(
     { name: MCP_SERVER_NAME, title: 'Job data API', version: SERVICE_VERSION },
-    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS, jsonSchemaValidator: sdk.validator },
   );
   server.setRequestHandler(sdk.ListTools, () => ({ tools: publishedTools() }));
   server.setRequestHandler(sdk.CallTool, async (request) => {
@@ -108,8 +123,7 @@ async function callTool(tool: McpTool, rawArgs: Record<string, unknown>, dispatc
   if (!parsed.success) {
     const problem = describeRequestError(parsed.error);
     return toolError(
-      `invalid_request: ${problem.message} The call was not sent: ` +
-        `nothing was counted or ` +
+      `invalid_request: ${problem.message} The call was not sent: nothing was ` +
         `charged.${problem.param ? ` [param: ${problem.param}]` : ''}`,
     );
   }

@@ -8,7 +8,8 @@
  * keys here, so that a misspelt filter reaches the API and comes back as its
  * `400 unknown_filter` (with the name it probably meant and a request id) instead of an
  * anonymous schema error. Every other argument is checked by the SDK against the contracts'
- * bounds before any request is made (nothing is counted or charged for a malformed call).
+ * bounds before any request is made (nothing is charged for a malformed call; its JSON-RPC
+ * message was counted, as every message is).
  */
 import { JOB_TOOLS } from './job-tools.js';
 import type { McpTool } from './mcp-tool.js';

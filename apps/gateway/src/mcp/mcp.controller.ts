@@ -1,21 +1,27 @@
 import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HEADERS } from '@jobs/contracts';
+import type { Principal } from '../auth/api-key.js';
 import { ApiKeyService } from '../auth/api-key.service.js';
 import { ApiError } from '../http/api-error.js';
+import { RateLimitGate } from '../limits/rate-limit.gate.js';
 import { ApiDispatcher, type McpCaller } from './api-dispatcher.js';
-import { checkJsonRpcBody } from './json-rpc-body.js';
+import { readJsonRpcBody } from './json-rpc-body.js';
 import { buildMcpServer, loadSdk, MCP_SERVER_NAME } from './mcp-server.js';
+import { McpWorkGate } from './mcp-work.gate.js';
+import { toolListAnswer } from './tool-list-answer.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * The MCP server on the public port: Streamable HTTP, stateless (no session: any replica answers
  * any request, nothing is kept between requests), JSON responses. Each POST is authenticated
- * with the caller's API key (401 with `WWW-Authenticate: Bearer` otherwise), then handled by a
- * server built for that request, whose tools send their API requests through this gateway's
- * own pipeline with the caller's key (ApiDispatcher). The MCP request itself is not counted by
- * the rate limit (no principal is set on it): each tool call is, as the API request it makes.
+ * with the caller's API key (401 with `WWW-Authenticate: Bearer` otherwise), counted in the
+ * account's rate limit, one request per JSON-RPC message and a batch all or none (429 with
+ * `Retry-After` beyond it, as the API's), let in by its account's line (McpWorkGate), then
+ * answered: a POST of `tools/list` requests from the list serialized once (tool-list-answer.ts),
+ * anything else by a server built for that request, whose tools send their API requests through
+ * this gateway's own pipeline with the caller's key (ApiDispatcher), counted already.
  * GET (a server-initiated event stream) and DELETE (ending a session) have nothing to offer
  * without sessions: 405, as the transport specification allows.
  */
@@ -24,13 +30,31 @@ export class McpController {
   constructor(
     private readonly keys: ApiKeyService,
     private readonly dispatcher: ApiDispatcher,
+    private readonly rateLimit: RateLimitGate,
+    private readonly work: McpWorkGate,
   ) {}
 
   @Post()
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const caller = await this.authenticate(request);
-    checkJsonRpcBody(request.body);
+    const { caller, principal } = await this.authenticate(request);
+    const body = readJsonRpcBody(request.body);
+    await this.rateLimit.countBatch(principal, reply, body.messages);
+    if (body.refusal) throw body.refusal;
+    const release = await this.work.pass(principal, body.messages, reply);
+    try {
+      await this.answer(request, reply, caller);
+    } finally {
+      release();
+    }
+  }
+
+  private async answer(request: FastifyRequest, reply: FastifyReply, caller: McpCaller): Promise<void> {
     const sdk = await loadSdk();
+    const toolList = toolListAnswer(sdk, request.headers, request.body);
+    if (toolList !== undefined) {
+      await reply.status(200).header('content-type', 'application/json').send(toolList);
+      return;
+    }
     const server = buildMcpServer(sdk, (call) => this.dispatcher.send(caller, call));
     const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
@@ -55,7 +79,7 @@ export class McpController {
   }
 
   /** The same bearer key as the HTTP API; anything missing, malformed or revoked is 401. */
-  private async authenticate(request: FastifyRequest): Promise<McpCaller> {
+  private async authenticate(request: FastifyRequest): Promise<{ caller: McpCaller; principal: Principal }> {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) {
@@ -81,11 +105,12 @@ export class McpController {
       );
     }
     const version = request.headers[HEADERS.serviceVersion.toLowerCase()];
-    return {
+    const caller = {
       authorization: header as string,
       ip: request.ip,
       ...(typeof version === 'string' ? { serviceVersion: version } : {}),
     };
+    return { caller, principal };
   }
 }
 
@@ -102,8 +127,9 @@ function webRequest(request: FastifyRequest): Request {
 async function sendWebResponse(reply: FastifyReply, response: Response): Promise<void> {
   void reply.status(response.status);
   response.headers.forEach((value, name) => void reply.header(name, value));
-  const body = await response.text();
-  await reply.send(body === '' ? undefined : body);
+  // the bytes as the transport encoded them: no decoding to a string and encoding again
+  const body = Buffer.from(await response.arrayBuffer());
+  await reply.send(body.length === 0 ? undefined : body);
 }
 
 function methodNotAllowed(reply: FastifyReply, message: string): void {
