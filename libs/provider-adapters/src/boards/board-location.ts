@@ -1,4 +1,5 @@
 import type { NormalizedProviderRecord } from '@jobs/contracts';
+import { placesOfCity } from '../normalize/cities.js';
 import { toCountryCode } from '../normalize/country.js';
 
 export type BoardLocation = NormalizedProviderRecord['location'];
@@ -62,28 +63,36 @@ function parsePlace(place: string): Omit<BoardLocation, 'remote'> {
     .filter((p) => p !== '');
   if (parts.length === 1) {
     const only = parts[0]!;
-    const country = countryOf(only);
-    if (country) return { city: null, region: null, country_code: country };
+    // a state's code alone is the state ("TX"): nothing says it is a country
     if (US_STATES.has(only)) return { city: null, region: only, country_code: 'US' };
+    if (CA_PROVINCES.has(only)) return { city: only, region: null, country_code: null };
+    const country = toCountryCode(only);
+    if (country) return { city: null, region: null, country_code: country };
     return { city: only, region: null, country_code: null };
   }
   const last = parts[parts.length - 1]!;
-  const country = countryOf(last);
-  if (country) {
-    const rest = parts.slice(0, -1);
+  const rest = parts.slice(0, -1);
+  const state = stateAfter(rest[0]!, last);
+  if (state) return { city: rest[0]!, region: last, country_code: state };
+  const country = toCountryCode(last);
+  if (country)
     return { city: rest[0] ?? null, region: rest.length > 1 ? rest[rest.length - 1]! : null, country_code: country };
-  }
-  if (US_STATES.has(last)) return { city: parts[0]!, region: last, country_code: 'US' };
-  if (CA_PROVINCES.has(last)) return { city: parts[0]!, region: last, country_code: 'CA' };
   return { city: parts[0]!, region: last, country_code: null };
 }
 
 /**
- * A country name or code. After a city, a two-letter code that is also a US state or a Canadian
- * province reads as the state ("Austin, CA", "Dover, DE"): boards write states that way far more
- * often than countries; a country is named in full or as ISO3 where it matters ("Berlin, Germany").
+ * The country of the state or province that `code` names after `city` ("Austin, TX" is in the US),
+ * or null when the code names the country instead. A two-letter code is both for DE (Delaware,
+ * Germany), IN, CA, NL and a few more: the city decides where it is known ("Berlin, DE" is in
+ * Germany, "Dover, DE" in Delaware); a city known nowhere reads as in the state, as boards write
+ * states that way far more often than countries.
  */
-function countryOf(text: string): string | null {
-  if (/^[A-Z]{2}$/.test(text) && (US_STATES.has(text) || CA_PROVINCES.has(text))) return null;
-  return toCountryCode(text);
+function stateAfter(city: string, code: string): 'US' | 'CA' | null {
+  const stateCountry = US_STATES.has(code) ? 'US' : CA_PROVINCES.has(code) ? 'CA' : null;
+  if (!stateCountry) return null;
+  const places = placesOfCity(city);
+  if (places.some((p) => p.countryCode === stateCountry && p.region === code)) return stateCountry;
+  if (places.some((p) => p.countryCode === code)) return null;
+  if (places.length === 0 || places.some((p) => p.countryCode === stateCountry)) return stateCountry;
+  return null;
 }
