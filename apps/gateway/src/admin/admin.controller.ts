@@ -8,6 +8,8 @@ import {
   AdminProviderUpdateRequestSchema,
   AdminWebhookSecretQuerySchema,
   AdminWebhookSecretRotateRequestSchema,
+  AdminWorldBoardParamsSchema,
+  AdminWorldBoardPutRequestSchema,
   AdminWorldCompanySchema,
   AdminWorldJobCloseRequestSchema,
   AdminWorldJobCreateRequestSchema,
@@ -124,6 +126,24 @@ export class AdminController {
   repostJob(@Param('worldJobId') worldJobId: string, @Body() body: unknown) {
     parseRequest(AdminWorldJobRepostRequestSchema, body);
     return this.world.repostJob(worldJobIdOf(worldJobId));
+  }
+
+  /** The simulated company publishes its openings on this ATS board of the simulator. */
+  @Put('world/boards/:ats/:board')
+  putWorldBoard(@Param('ats') ats: string, @Param('board') board: string, @Body() body: unknown) {
+    const params = parseRequest(AdminWorldBoardParamsSchema, { ats, board });
+    return this.world.putBoard(params, parseRequest(AdminWorldBoardPutRequestSchema, body));
+  }
+
+  @Get('world/boards')
+  listWorldBoards() {
+    return this.world.listBoards();
+  }
+
+  @Delete('world/boards/:ats/:board')
+  @HttpCode(204)
+  async deleteWorldBoard(@Param('ats') ats: string, @Param('board') board: string): Promise<void> {
+    await this.world.removeBoard(parseRequest(AdminWorldBoardParamsSchema, { ats, board }));
   }
 
   @Post('refresh')
