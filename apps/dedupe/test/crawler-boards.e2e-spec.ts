@@ -211,7 +211,11 @@ describe('the own crawler reads ATS boards', () => {
     await admin('PUT', `/world/boards/ashby/${garbled.board}`, { company_domain: garbled.domain, fail: 'garbage' });
     const before = (await boardStatus(ok)).last_read_at!;
     await refreshPass();
-    const [okNow, erringNow, garbledNow] = await Promise.all([ok, erring, garbled].map(boardStatus));
+    const [okNow, erringNow, garbledNow] = [
+      await boardStatus(ok),
+      await boardStatus(erring),
+      await boardStatus(garbled),
+    ];
     expect(okNow.last_error).toBeNull();
     expect(Date.parse(okNow.last_read_at!)).toBeGreaterThan(Date.parse(before));
     expect(erringNow.last_error).toMatch(/503/);
@@ -234,8 +238,8 @@ describe('the own crawler reads ATS boards', () => {
     await admin('DELETE', `/crawler/boards/lever/${b.board}`, undefined, 204);
     await eventually(
       async () => ((await getJob(ownId)).status === 'closed' ? true : undefined),
-      'the removed board opening closed',
       WAIT_MS,
+      'the removed board opening closed',
       500,
     );
     expect((await getJob(sharedId)).status).toBe('open');
