@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Counter } from '@opentelemetry/api';
 import {
+  BoardAtsSchema,
   refreshTopicsOf,
   type BoardReadOutcome,
   type NormalizedProviderRecord,
@@ -38,6 +39,9 @@ export class ReadBoardUseCase {
     this.reads = meter.createCounter('crawler_board_reads_total', {
       description: "The own crawler's board reads, by ATS and outcome (changed, unchanged, error, breaker_open).",
     });
+    // every series from zero, so the first failed read of a process is an increase an alert sees
+    for (const ats of BoardAtsSchema.options)
+      for (const outcome of ['changed', 'unchanged', 'error', 'breaker_open']) this.reads.add(0, { ats, outcome });
     meter
       .createObservableGauge('crawler_boards_breaker_open', {
         description: 'Boards whose breaker is open on this fetcher replica (their reads fail at once).',
