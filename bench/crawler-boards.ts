@@ -1,6 +1,6 @@
 /**
  * bench:crawler-boards: the own crawler's boards at scale. The simulator publishes a board for
- * each of its first WORLD_BOARDS companies (decision 0043); this registers every one of them
+ * each of its first WORLD_BOARDS companies (decision 0044); this registers every one of them
  * (PUT /admin/crawler/boards, base_url at the simulator), stops the market's clock, then runs
  * refresh passes back to back: the first read (every board new), `--passes` passes where no board
  * changed (each read a conditional GET answered 304), and `--passes` passes after a market day

@@ -2,7 +2,7 @@
  * Admin API: the own crawler's job boards (operator.md, "The own crawler's job boards").
  *
  * A board is one employer's list on one applicant tracking system (ATS), read by the own crawler
- * on every refresh pass. Choices where the spec is silent (docs/decisions/0042):
+ * on every refresh pass. Choices where the spec is silent (docs/decisions/0043):
  * - a board name is what the ATS puts in its URL: letters, digits, `.`, `_`, `-`, at most 100;
  * - `company_name` defaults to the company domain's first label, capitalised (`acme.com` → `Acme`);
  * - `base_url` defaults to the ATS's public API host, and is kept without a trailing slash.

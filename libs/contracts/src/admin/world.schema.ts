@@ -68,7 +68,7 @@ export const AdminRefreshParamsSchema = z.strictObject({ refresh_id: RefreshIdSc
 
 /**
  * `PUT /admin/world/boards/{ats}/{board}`: the company publishes its openings on this ATS board of
- * the simulator (served at `{simulator}/{ats}/...`, decision 0043) and no longer in the own
+ * the simulator (served at `{simulator}/{ats}/...`, decision 0044) and no longer in the own
  * index's feed; `fail` makes the board answer a 503 (`error`), nothing until the simulator's
  * timeout (`timeout`), or an HTML page (`garbage`). `DELETE` takes the board down.
  */
