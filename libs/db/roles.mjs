@@ -37,12 +37,13 @@ export const SHARED_PRIVILEGES = Object.freeze({
  */
 export const TABLE_GRANTS = Object.freeze({
   gateway: {
-    owns: ['api_keys'],
+    owns: ['api_keys', 'crawler_boards'],
     shares: [],
     // the account a key belongs to (plan, rate limit, balance); the admin API's refresh status;
     // the dashboard's ledger, usage and webhook deliveries; the account's webhook endpoints
     reads: [
       'accounts',
+      'crawler_board_reads',
       'refresh_requests',
       'refresh_passes',
       'refresh_sweeps',
@@ -71,10 +72,11 @@ export const TABLE_GRANTS = Object.freeze({
       'refresh_sweeps',
       'refresh_requests',
       'store_verification',
+      'crawler_board_reads',
     ],
     shares: ['outbox_messages'],
-    // a dry run's estimate leaves out the jobs the account already paid for
-    reads: ['paid_jobs'],
+    // a dry run's estimate leaves out the jobs the account already paid for; the boards the own crawler reads
+    reads: ['paid_jobs', 'crawler_boards'],
   },
   billing: {
     owns: ['accounts', 'paid_jobs', 'ledger_entries', 'held_watch_events'],

@@ -19,6 +19,7 @@ import { LIVE_QUIET_MS } from './refresh/refresh-records.consumer.js';
 import { RefreshRecordsConsumer } from './refresh/refresh-records.consumer.js';
 import { RefreshRequestedConsumer } from './refresh/refresh-requested.consumer.js';
 import { REFRESH_SETTINGS, RefreshPlanner } from './refresh/refresh-planner.js';
+import { CloseRemovedBoardsUseCase } from './crawler-boards/close-removed-boards.usecase.js';
 import { StoreVerification } from './verification/store-verification.js';
 
 @Module({})
@@ -72,6 +73,7 @@ export class DedupeModule {
         GetCompanyProfileUseCase,
         // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
         RefreshPlanner,
+        CloseRemovedBoardsUseCase,
         MergeRefreshUseCase,
         // how fresh the store is per provider, and whether the rounds keep the freshness bound
         StoreVerification,

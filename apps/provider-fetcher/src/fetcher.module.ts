@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Topics, ALL_TOPICS } from '@jobs/contracts';
 import { KafkaModule } from '@jobs/nest-kafka';
-import { createProviderAdapters } from '@jobs/provider-adapters';
+import { BoardReader, createProviderAdapters } from '@jobs/provider-adapters';
 import { RedisModule } from '@jobs/redis';
 import { BreakerReportsPublisher } from './breakers/breaker-reports.publisher.js';
 import type { FetcherConfig } from './config.js';
@@ -9,6 +9,7 @@ import { FetchConsumer } from './fetch/fetch.consumer.js';
 import { PROVIDER_ADAPTERS, ProviderCalls } from './calls/provider-calls.js';
 import { FetchWaveUseCase } from './fetch/fetch-wave.usecase.js';
 import { FetchRefreshUseCase } from './refresh/fetch-refresh.usecase.js';
+import { BOARD_READER, ReadBoardUseCase } from './refresh/read-board.usecase.js';
 import { RefreshConsumer } from './refresh/refresh.consumer.js';
 import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
 import { FetchChunkUseCase } from './async-chunks/fetch-chunk.usecase.js';
@@ -67,6 +68,14 @@ export class FetcherModule {
         ProviderCalls,
         FetchWaveUseCase,
         FetchRefreshUseCase,
+        {
+          provide: BOARD_READER,
+          useValue: new BoardReader({
+            userAgent: config.CRAWLER_USER_AGENT,
+            perHostConcurrency: config.CRAWLER_HOST_CONCURRENCY,
+          }),
+        },
+        ReadBoardUseCase,
         FetchChunkUseCase,
         BreakerReportsPublisher,
       ],

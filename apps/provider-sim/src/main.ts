@@ -15,6 +15,7 @@ await runService({
     slots: env.WORLD_SLOTS,
     companies: env.WORLD_COMPANIES,
     messy: env.WORLD_MESSY,
+    boards: env.WORLD_BOARDS,
     clockSpeed: env.WORLD_CLOCK_SPEED,
   }),
   port: env.PROVIDER_SIM_PORT,

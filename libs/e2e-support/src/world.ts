@@ -63,6 +63,7 @@ export interface WorldJobInput {
   seniority?: string | null;
   salary?: { min: number | null; max: number | null; currency: string; period: 'year' | 'month' | 'hour' } | null;
   description?: string | null;
+  apply_url?: string | null;
   /** When the employer posted it (ISO); default now. */
   posted_at?: string;
 }

@@ -8,3 +8,4 @@ export * from './provider-d.adapter.js';
 export * from './provider-e.adapter.js';
 export * from './provider-f.adapter.js';
 export * from './resilient-adapter.js';
+export * from './boards/index.js';

@@ -12,3 +12,5 @@ export { MarketClock } from './market-clock.js';
 export { BARE_SHARE, MULTI_CITY_SHARE } from './market-opening.js';
 export { LATE_LISTING_SHARE, LATE_LISTING_DAYS, RELISTING_FIELD_DROP_SHARE, TRACKED_URL_SHARE } from './messy.js';
 export { Messiness } from './messy.js';
+export { BOARD_ATS_LIST, type WorldBoard, type WorldBoardAts } from './world-boards.js';
+export { BOARD_ROUTES, BOARD_VIEWS, type BoardPage } from './boards/index.js';

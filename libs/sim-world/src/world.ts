@@ -23,6 +23,7 @@ import {
 import { compileQuery, TitleIndex } from './title-index.js';
 import { WorldCompanies } from './world-companies.js';
 import { Messiness } from './messy.js';
+import { BOARD_ATS_LIST, WorldBoards, type WorldBoard, type WorldBoardAts } from './world-boards.js';
 
 /** How late each source shows organic changes (its refresh lag). */
 export const DEFAULT_LAG_MS: Readonly<Record<ProviderSlug, number>> = {
@@ -66,6 +67,20 @@ export interface WorldOptions {
    * Default: the same time.
    */
   timeOfRequest?: (t: number) => number;
+  /**
+   * How many companies publish an ATS board from the start: the first ones of the market (those
+   * that hire most), Greenhouse, Lever and Ashby in turn, each board named after its company's
+   * domain (`acme-com`). Default 0: the own crawler lists every opening in its feed.
+   */
+  boards?: number;
+}
+
+/** What one ATS board lists at one instant. */
+export interface BoardListings {
+  board: WorldBoard;
+  listings: Listing[];
+  /** The same for as long as the listings are (a cache key). */
+  version: string;
 }
 
 export interface WorldStats {
@@ -94,6 +109,9 @@ export class World {
   private readonly organicCache = new Map<ProviderSlug, Snapshot>();
   private readonly snapshotCache = new Map<ProviderSlug, Snapshot>();
   private readonly changesCache = new Map<ProviderSlug, Snapshot>();
+  /** Companies that publish an ATS board: the own crawler reads their openings there, not in its feed. */
+  private readonly boardList = new WorldBoards();
+  private boardsCache: { key: string; at: number; byDomain: Map<string, Entry[]> } | null = null;
 
   constructor(options: WorldOptions = {}) {
     this.seed = (options.seed ?? 42) >>> 0;
@@ -118,6 +136,10 @@ export class World {
       addedEpoch,
       truth: (id) => this.job(id),
       lagMs: this.lagMs,
+    });
+    this.market.companies.slice(0, options.boards ?? 0).forEach((company, i) => {
+      const ats = BOARD_ATS_LIST[i % BOARD_ATS_LIST.length]!;
+      this.boardList.set(ats, company.domain.replace(/\./g, '-'), company.domain);
     });
   }
 
@@ -199,7 +221,7 @@ export class World {
   // ---------------------------------------------------------------- provider views
 
   private organicSnapshot(slug: ProviderSlug, t: number): Snapshot {
-    const key = `${t}:${this.controlled.pinned.size}`;
+    const key = `${t}:${this.controlled.pinned.size}:${this.boardList.version}`;
     const cached = this.organicCache.get(slug);
     if (cached && cached.key === key) return cached;
     const bit = 1 << PROVIDER_SLUGS.indexOf(slug);
@@ -207,12 +229,14 @@ export class World {
     const market = this.market;
     const checkPins = this.controlled.pinned.size > 0;
     const lag = this.lagMs[slug];
+    const onBoard = this.onBoard(slug);
     for (let slot = 0; slot < market.slotCount; slot++) {
       const origin = market.openOriginAt(slot, t);
       if (origin < 0) continue;
       const base = market.base(slot, origin);
       if ((base.providerMask & bit) === 0) continue;
       if (checkPins && this.controlled.pinned.has(PIN_KEY(slot, origin))) continue;
+      if (onBoard && onBoard(base.fields.companyDomain)) continue;
       const period = market.memoPeriodOf(slot);
       const start = market.memoStartOf(slot);
       // a partner that lists the posting days after the employer posted it shows nothing before
@@ -228,13 +252,15 @@ export class World {
 
   private snapshot(slug: ProviderSlug, at: number): Snapshot {
     const t = this.viewTime(slug, at);
-    const key = `${t}:${this.controlled.pinned.size}:${this.controlled.version}`;
+    const key = `${t}:${this.controlled.pinned.size}:${this.controlled.version}:${this.boardList.version}`;
     const cached = this.snapshotCache.get(slug);
     if (cached && cached.key === key) return cached;
     const organic = this.organicSnapshot(slug, t).entries;
     const extra: Entry[] = [];
+    const onBoard = this.onBoard(slug);
     for (const job of this.controlled.byId.values()) {
       if (job.status !== 'open' || !job.providers.includes(slug)) continue;
+      if (onBoard && onBoard(job.fields.companyDomain)) continue;
       extra.push(addedEntry(job));
     }
     extra.sort(byFreshness);
@@ -323,17 +349,19 @@ export class World {
   private changes(slug: ProviderSlug, since: number, at: number): Entry[] {
     const t = this.viewTime(slug, at);
     const from = quantize(since);
-    const key = `${t}:${from}:${this.controlled.pinned.size}:${this.controlled.version}`;
+    const key = `${t}:${from}:${this.controlled.pinned.size}:${this.controlled.version}:${this.boardList.version}`;
     const cached = this.changesCache.get(slug);
     if (cached && cached.key === key) return cached.entries;
     const bit = 1 << PROVIDER_SLUGS.indexOf(slug);
     const market = this.market;
     const out: Entry[] = [];
+    const onBoard = this.onBoard(slug);
     const organic = (slot: number, k: number, closedAt?: number): void => {
       const origin = market.originOf(slot, k);
       if (this.controlled.pinned.has(PIN_KEY(slot, origin))) return;
       const base = market.base(slot, origin);
       if ((base.providerMask & bit) === 0) return;
+      if (onBoard && onBoard(base.fields.companyDomain)) return;
       const start = market.period(slot, k).start;
       const entry = organicEntry(base, k, start, start + this.lagMs[slug]);
       out.push(closedAt === undefined ? entry : { ...entry, closedAt });
@@ -352,6 +380,7 @@ export class World {
     }
     for (const job of this.controlled.byId.values()) {
       if (job.changedAt < from || !job.providers.includes(slug)) continue;
+      if (onBoard && onBoard(job.fields.companyDomain)) continue;
       if (job.status === 'closed' && (job.closedAt === null || at - job.closedAt > CLOSED_LISTED_MS)) continue;
       out.push(addedEntry(job));
     }
@@ -363,8 +392,10 @@ export class World {
   /** Control-closed openings a provider listed, closed within the last 30 days, freshest first. */
   private recentlyClosed(slug: ProviderSlug, at: number): Entry[] {
     const out: Entry[] = [];
+    const onBoard = this.onBoard(slug);
     for (const job of this.controlled.byId.values()) {
       if (
+        (onBoard && onBoard(job.fields.companyDomain)) ||
         job.status !== 'closed' ||
         job.closedAt === null ||
         at - job.closedAt > CLOSED_LISTED_MS ||
@@ -384,6 +415,82 @@ export class World {
     snapshot.byPacked ??= new Map(snapshot.entries.map((e) => [e.packed, e]));
     const entry = snapshot.byPacked.get(packed);
     return entry ? this.toListing(slug, entry, snapshot.at) : null;
+  }
+
+  // ---------------------------------------------------------------- ATS boards
+
+  /** For the own crawler's feed, whether a company's openings are on its board instead (null: none to check). */
+  private onBoard(slug: ProviderSlug): ((domain: string) => boolean) | null {
+    if (slug !== 'own_index' || this.boardList.size === 0) return null;
+    return (domain) => this.boardList.ofCompany(domain) !== undefined;
+  }
+
+  boards(): WorldBoard[] {
+    return this.boardList.list();
+  }
+
+  board(ats: WorldBoardAts, board: string): WorldBoard | undefined {
+    return this.boardList.get(ats, board);
+  }
+
+  /**
+   * The company publishes its openings on this ATS board from now on: every organic opening it
+   * has open, and those the control API created or changed that name `own_index`. The own
+   * crawler's feed no longer lists them (the own crawler reads them from the board).
+   */
+  setBoard(input: { ats: WorldBoardAts; board: string; companyDomain: string }): WorldBoard {
+    return this.boardList.set(input.ats, input.board, this.companyList.ensure(input.companyDomain));
+  }
+
+  removeBoard(ats: WorldBoardAts, board: string): boolean {
+    return this.boardList.remove(ats, board);
+  }
+
+  /**
+   * What a board lists now, freshest first, or null when no company publishes it. Ids are the
+   * own crawler's (a re-listing has a new one). A board is the employer's own page: no lag.
+   */
+  boardListings(ats: WorldBoardAts, name: string, at = this.now()): BoardListings | null {
+    const board = this.boardList.get(ats, name);
+    if (!board) return null;
+    const t = quantize(at);
+    const organic = this.boardEntries(t).get(board.companyDomain) ?? [];
+    const extra: Entry[] = [];
+    for (const job of this.controlled.byId.values()) {
+      if (job.status !== 'open' || job.fields.companyDomain !== board.companyDomain) continue;
+      if (job.created ? job.providers.includes('own_index') : true) extra.push(addedEntry(job));
+    }
+    extra.sort(byFreshness);
+    const entries = extra.length ? mergeSorted(organic, extra) : organic;
+    return {
+      board: { ...board },
+      listings: entries.map((e) => this.toListing('own_index', e, t)),
+      version: `${t}:${this.controlled.pinned.size}:${this.controlled.version}:${this.boardList.version}`,
+    };
+  }
+
+  /** The organic openings open at `t` of every company with a board, by domain (one pass over the market). */
+  private boardEntries(t: number): Map<string, Entry[]> {
+    const key = `${t}:${this.controlled.pinned.size}:${this.boardList.version}`;
+    if (this.boardsCache?.key === key) return this.boardsCache.byDomain;
+    const byDomain = new Map<string, Entry[]>();
+    const market = this.market;
+    if (this.boardList.size > 0)
+      for (let slot = 0; slot < market.slotCount; slot++) {
+        const origin = market.openOriginAt(slot, t);
+        if (origin < 0) continue;
+        const base = market.base(slot, origin);
+        const domain = base.fields.companyDomain;
+        if (!this.boardList.ofCompany(domain)) continue;
+        if (this.controlled.pinned.has(PIN_KEY(slot, origin))) continue;
+        const start = market.memoStartOf(slot);
+        const list = byDomain.get(domain) ?? [];
+        list.push(organicEntry(base, market.memoPeriodOf(slot), start, start));
+        byDomain.set(domain, list);
+      }
+    for (const list of byDomain.values()) list.sort(byFreshness);
+    this.boardsCache = { key, at: t, byDomain };
+    return byDomain;
   }
 
   // ---------------------------------------------------------------- ground truth (evaluation only)

@@ -8,6 +8,7 @@ import {
 } from '@jobs/contracts';
 import { Prisma } from '@jobs/db';
 import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorder.js';
+import { notBoardListing, ofBoard } from '../crawler-boards/board-listings.js';
 import { ownIndexCondition } from '../own-index/own-index-query.js';
 
 /**
@@ -22,6 +23,8 @@ export interface RefreshListing {
   filters: Filters;
   /** a `listings` sweep's: the listings it read by id (its scope instead of the filters) */
   listingIds?: readonly string[];
+  /** a `board` sweep's: the prefix of its board's listing ids (its scope instead of the filters) */
+  boardPrefix?: string;
   /** records the listing showed closed (own crawler), with their reasons */
   closed: readonly NormalizedProviderRecord[];
   /** when the sweep asked for its first page: sources seen before were not in its listing */
@@ -55,13 +58,16 @@ export async function applyAbsences(
     for (const row of shown) affected.add(row.canonical_job_id);
   }
   if (refresh.judgeAbsences) {
-    const scope = refresh.listingIds
-      ? Prisma.sql`j.status = 'open' AND s.provider_job_id = ANY(${[...refresh.listingIds]}::text[])`
-      : ownIndexCondition({
-          filters: { ...refresh.filters, include_closed: false },
-          scope: { providers_routable: [...PROVIDER_SLUGS] },
-          now: refresh.at,
-        });
+    const scope = refresh.boardPrefix
+      ? Prisma.sql`j.status = 'open' AND ${ofBoard(refresh.boardPrefix)}`
+      : refresh.listingIds
+        ? Prisma.sql`j.status = 'open' AND s.provider_job_id = ANY(${[...refresh.listingIds]}::text[]) AND
+            ${notBoardListing}`
+        : Prisma.sql`${ownIndexCondition({
+            filters: { ...refresh.filters, include_closed: false },
+            scope: { providers_routable: [...PROVIDER_SLUGS] },
+            now: refresh.at,
+          })} AND ${notBoardListing}`;
     const absent = await tx.$queryRaw<{ canonical_job_id: string }[]>`
       UPDATE job_sources AS s SET listed = false, unlisted_at = ${refresh.at}
       FROM canonical_jobs AS j

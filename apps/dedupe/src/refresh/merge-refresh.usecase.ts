@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isWindowSweep, type RefreshRecordsFetched } from '@jobs/contracts';
+import { boardListingPrefix, isWindowSweep, type RefreshRecordsFetched } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import { recordBoardRead, sightUnchangedBoard } from '../crawler-boards/board-listings.js';
 import { RefreshPlanner } from './refresh-planner.js';
 
 /**
@@ -27,9 +28,16 @@ export class MergeRefreshUseCase {
     const open = message.records.filter((r) => r.status !== 'closed');
     const closed = message.records.filter((r) => r.status === 'closed');
     const complete = message.outcome === 'ok' && message.final && message.complete;
+    const board = message.scope.board;
+    const boardPrefix = board ? boardListingPrefix(board.ats, board.board) : undefined;
+    const boardRead = message.board_read;
+    const at = new Date(message.fetched_at);
     const finished = message.final
-      ? (tx: Prisma.TransactionClient) =>
-          tx.refreshSweep
+      ? async (tx: Prisma.TransactionClient) => {
+          // an unchanged board: every listing it had is seen, none judged absent
+          if (boardPrefix && boardRead && !boardRead.changed && boardRead.error === null)
+            await sightUnchangedBoard(tx, boardPrefix, at);
+          await tx.refreshSweep
             .updateMany({
               where: {
                 passId: message.refresh_id,
@@ -44,7 +52,9 @@ export class MergeRefreshUseCase {
                 records: { increment: message.records.length },
               },
             })
-            .then(() => undefined)
+            .then(() => undefined);
+          if (board && boardRead) await recordBoardRead(tx, board, boardRead, at);
+        }
       : undefined;
     const { sightings, merged } = await this.jobs.mergeRefreshPart(
       open,
@@ -52,10 +62,11 @@ export class MergeRefreshUseCase {
         provider: message.provider,
         filters: message.scope.filters,
         ...(message.scope.listing_ids ? { listingIds: message.scope.listing_ids } : {}),
+        ...(boardPrefix ? { boardPrefix } : {}),
         closed,
         since: new Date(message.started_at),
-        judgeAbsences: complete && !isWindowSweep(message.kind),
-        at: new Date(message.fetched_at),
+        judgeAbsences: complete && !isWindowSweep(message.kind) && (boardRead?.changed ?? true),
+        at,
       },
       finished,
     );

@@ -253,3 +253,38 @@ export function decide(state: SequenceState, rules: DecisionRules): SequenceDeci
 export function refreshCallTimeoutMs(intervalMs: number): number {
   return Math.min(30_000, Math.max(5_000, intervalMs));
 }
+
+/** A registered board as the planner reads it (crawler_boards with its last good read's validators). */
+export interface RegisteredBoard {
+  ats: PlannedBoard['ats'];
+  board: string;
+  baseUrl: string;
+  companyDomain: string;
+  companyName: string;
+  validators: NonNullable<PlannedBoard['validators']>;
+}
+
+type PlannedBoard = NonNullable<RefreshScope['board']>;
+
+/**
+ * The own crawler's board sweeps of a pass: every registered board, read whole once a pass (one
+ * request each; an unchanged board answers 304 or the same body and costs next to nothing).
+ */
+export function planBoardSweeps(boards: readonly RegisteredBoard[]): PlannedSweep[] {
+  return boards.map((b) => ({
+    kind: 'board',
+    provider: 'own_index',
+    scope: {
+      key: `board:${b.ats}/${b.board}`,
+      filters: {},
+      board: {
+        ats: b.ats,
+        board: b.board,
+        base_url: b.baseUrl,
+        company_domain: b.companyDomain,
+        company_name: b.companyName,
+        ...(Object.keys(b.validators).length > 0 ? { validators: b.validators } : {}),
+      },
+    },
+  }));
+}

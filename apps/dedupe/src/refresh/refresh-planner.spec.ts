@@ -7,6 +7,7 @@ import type { DrainRegistry } from '@jobs/service-kit';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import type { CloseRemovedBoardsUseCase } from '../crawler-boards/close-removed-boards.usecase.js';
 import { RefreshPlanner, type RefreshSettings, type SequenceOutcome } from './refresh-planner.js';
 
 const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
@@ -29,12 +30,14 @@ const settings = (over: Partial<RefreshSettings> = {}): RefreshSettings => ({
   listingLagMs: LAGS,
   ...over,
 });
+/** The planner's board closing is the crawler-boards spec's; here no board was removed. */
+const noRemovedBoards = { execute: () => Promise.resolve() } as unknown as CloseRemovedBoardsUseCase;
 let db: ThrowawayDatabase;
 let planner: RefreshPlanner;
 
 beforeAll(async () => {
   db = await throwawayDatabase('planner');
-  planner = new RefreshPlanner(db.prisma, outboxStub(), settings(), logger, drains);
+  planner = new RefreshPlanner(db.prisma, outboxStub(), settings(), logger, drains, noRemovedBoards);
 }, 60_000);
 
 afterAll(async () => {
@@ -213,7 +216,14 @@ describe('RefreshPlanner rounds', () => {
       };
       await repository.mergeBatch([domainless, record('provider_e', 'd1.example', 'Canal Engineer')]);
       // one bucket (a bound of two rounds): every company is in each round; 40 listings of provider_a fit one sweep
-      const planner = new RefreshPlanner(store.prisma, outboxStub(), settings({ buckets: 2 }), logger, drains);
+      const planner = new RefreshPlanner(
+        store.prisma,
+        outboxStub(),
+        settings({ buckets: 2 }),
+        logger,
+        drains,
+        noRemovedBoards,
+      );
       const outcomes = await planner.tryStart(t);
       const a = await roundSweeps(outcomes, 'provider_a');
       expect(a.map((s) => s.scope.key)).toEqual(['companies:0/1:0']);
@@ -284,7 +294,7 @@ describe('RefreshPlanner rounds', () => {
       await seen('provider_a', t.getTime() - roundOf(bucketOf.get(missed!)!) + 60_000, [missed!]);
       // the own crawler no longer lists d0's Lock Keeper: provider_c decides its closure
       await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
-      const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains);
+      const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains, noRemovedBoards);
       const outcomes = await planner.tryStart(t);
       expect(
         await store.prisma.refreshPass.findUniqueOrThrow({ where: { id: idOf(outcomes, 'round', 'provider_a') } }),

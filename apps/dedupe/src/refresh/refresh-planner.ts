@@ -6,19 +6,23 @@ import {
   type RefreshFetchRequested,
   type RefreshSequenceKind,
 } from '@jobs/contracts';
-import { PrismaService, type Prisma } from '@jobs/db';
+import { Prisma, PrismaService } from '@jobs/db';
 import { newId, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
+import { notBoardListing } from '../crawler-boards/board-listings.js';
+import { CloseRemovedBoardsUseCase } from '../crawler-boards/close-removed-boards.usecase.js';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import {
   decide,
   nextBucket,
+  planBoardSweeps,
   planPass,
   planRound,
   refreshCallTimeoutMs,
   roundCycle,
   roundDueAt,
   type PlannedSweep,
+  type RegisteredBoard,
   type RoundDomain,
   type RoundListing,
   type SequenceDecision,
@@ -75,6 +79,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
     try {
       const now = Date.now();
+      await this.closeRemovedBoards.execute(new Date(now));
       const outcomes = await this.tryStart(new Date(now));
       let next = now + this.settings.intervalMs;
       for (const { outcome } of outcomes) {
@@ -96,6 +101,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     @Inject(REFRESH_SETTINGS) private readonly settings: RefreshSettings,
     @Inject(LOGGER) private readonly logger: Logger,
     drains: DrainRegistry,
+    private readonly closeRemovedBoards: CloseRemovedBoardsUseCase,
   ) {
     drains.register('refresh-planner', () => this.loop.stop());
   }
@@ -169,6 +175,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
     const scopes = await this.roundScopes(tx, now, cycle, rounds);
     const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
     const lastReads = await lastReadPasses(tx, passProviders);
+    const boards = passProviders.includes('own_index') ? await registeredBoards(tx) : [];
     const runs = due.map(({ state, decision }) => {
       const bucket = rounds.find((r) => state.kind === 'round' && r.provider === state.provider)?.bucket ?? null;
       const sweeps: PlannedSweep[] =
@@ -181,6 +188,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
                 lagMs: this.settings.listingLagMs[state.provider],
                 lastReadAt: lastReads.get(state.provider) ?? null,
               }),
+              ...(state.provider === 'own_index' ? planBoardSweeps(boards) : []),
             ]
           : planRound({
               provider: state.provider,
@@ -288,7 +296,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         JOIN companies c ON c.id = j.company_id
         LEFT JOIN (SELECT DISTINCT canonical_job_id FROM job_sources WHERE provider = 'own_index' AND NOT listed) o ON
           o.canonical_job_id = j.id
-        WHERE s.listed AND j.status = 'open'
+        WHERE s.listed AND j.status = 'open' AND ${notBoardListing}
       ), listed AS (
         SELECT provider, due_bucket, domain, listing_id, mod(abs(hashtext(COALESCE(domain, listing_id))), ${cycle}::int)
           AS bucket, count(*)::int AS listings, min(last_seen_at) AS oldest_seen_at, bool_or(closing) AS closing
@@ -360,10 +368,41 @@ async function lastReadPasses(
     FROM unnest(${[...providers]}::text[]) AS due(provider)
     JOIN LATERAL (
       SELECT p.started_at FROM refresh_passes p JOIN refresh_sweeps s ON s.pass_id = p.id
-      WHERE p.kind = 'pass' AND p.provider = due.provider::provider AND s.ok
+      WHERE p.kind = 'pass' AND p.provider = due.provider::provider AND s.ok AND s.kind <> 'board'
       ORDER BY p.started_at DESC LIMIT 1
     ) last ON true`;
   return new Map(rows.map((r) => [r.provider, r.started_at.getTime()]));
+}
+
+/** The boards the own crawler reads, with their last good read's validators. */
+async function registeredBoards(tx: Prisma.TransactionClient): Promise<RegisteredBoard[]> {
+  const rows = await tx.$queryRaw<
+    {
+      ats: RegisteredBoard['ats'];
+      board: string;
+      base_url: string;
+      company_domain: string;
+      company_name: string;
+      etag: string | null;
+      last_modified: string | null;
+      content_hash: string | null;
+    }[]
+  >`
+    SELECT b.ats, b.board, b.base_url, b.company_domain, b.company_name, r.etag, r.last_modified, r.content_hash
+    FROM crawler_boards b LEFT JOIN crawler_board_reads r ON r.ats = b.ats AND r.board = b.board
+    ORDER BY b.ats, b.board`;
+  return rows.map((r) => ({
+    ats: r.ats,
+    board: r.board,
+    baseUrl: r.base_url,
+    companyDomain: r.company_domain,
+    companyName: r.company_name,
+    validators: {
+      ...(r.etag ? { etag: r.etag } : {}),
+      ...(r.last_modified ? { last_modified: r.last_modified } : {}),
+      ...(r.content_hash ? { content_hash: r.content_hash } : {}),
+    },
+  }));
 }
 
 /** A sweep's message; a round's carries when the round is due (`dueAt`), which the fetcher paces it by. */

@@ -1,11 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import {
   AdminAccountCreateRequestSchema,
+  AdminCrawlerBoardParamsSchema,
+  AdminCrawlerBoardPutRequestSchema,
   AdminCreditsRequestSchema,
   AdminKeyCreateRequestSchema,
   AdminProviderUpdateRequestSchema,
   AdminWebhookSecretQuerySchema,
   AdminWebhookSecretRotateRequestSchema,
+  AdminWorldBoardParamsSchema,
+  AdminWorldBoardPutRequestSchema,
   AdminWorldCompanySchema,
   AdminWorldJobCloseRequestSchema,
   AdminWorldJobCreateRequestSchema,
@@ -16,6 +20,7 @@ import {
 } from '@jobs/contracts';
 import { parseRequest } from '../http/validation.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
+import { ManageCrawlerBoardsUseCase } from './crawler-boards/manage-crawler-boards.usecase.js';
 import { ManageAccountsUseCase } from './manage-accounts.usecase.js';
 import { ManageKeysUseCase } from './manage-keys.usecase.js';
 import { ProviderControlsUseCase } from './provider-controls.usecase.js';
@@ -36,6 +41,7 @@ export class AdminController {
     private readonly providers: ProviderControlsUseCase,
     private readonly world: WorldControlsUseCase,
     private readonly refresh: RequestRefreshUseCase,
+    private readonly crawlerBoards: ManageCrawlerBoardsUseCase,
   ) {}
 
   @Post('accounts')
@@ -122,10 +128,47 @@ export class AdminController {
     return this.world.repostJob(worldJobIdOf(worldJobId));
   }
 
+  /** The simulated company publishes its openings on this ATS board of the simulator. */
+  @Put('world/boards/:ats/:board')
+  putWorldBoard(@Param('ats') ats: string, @Param('board') board: string, @Body() body: unknown) {
+    const params = parseRequest(AdminWorldBoardParamsSchema, { ats, board });
+    return this.world.putBoard(params, parseRequest(AdminWorldBoardPutRequestSchema, body));
+  }
+
+  @Get('world/boards')
+  listWorldBoards() {
+    return this.world.listBoards();
+  }
+
+  @Delete('world/boards/:ats/:board')
+  @HttpCode(204)
+  async deleteWorldBoard(@Param('ats') ats: string, @Param('board') board: string): Promise<void> {
+    await this.world.removeBoard(parseRequest(AdminWorldBoardParamsSchema, { ats, board }));
+  }
+
   @Post('refresh')
   @HttpCode(202)
   requestRefresh() {
     return this.refresh.execute();
+  }
+
+  /** A job board the own crawler reads on every refresh pass from now on. */
+  @Put('crawler/boards/:ats/:board')
+  putCrawlerBoard(@Param('ats') ats: string, @Param('board') board: string, @Body() body: unknown) {
+    const params = parseRequest(AdminCrawlerBoardParamsSchema, { ats, board });
+    return this.crawlerBoards.put(params, parseRequest(AdminCrawlerBoardPutRequestSchema, body));
+  }
+
+  @Get('crawler/boards')
+  listCrawlerBoards() {
+    return this.crawlerBoards.list();
+  }
+
+  /** The board is no longer read; its openings close. */
+  @Delete('crawler/boards/:ats/:board')
+  @HttpCode(204)
+  async deleteCrawlerBoard(@Param('ats') ats: string, @Param('board') board: string): Promise<void> {
+    await this.crawlerBoards.remove(parseRequest(AdminCrawlerBoardParamsSchema, { ats, board }));
   }
 
   @Get('refresh/:refreshId')

@@ -15,6 +15,8 @@ import { ManageAccountsUseCase } from './manage-accounts.usecase.js';
 import { ManageKeysUseCase } from './manage-keys.usecase.js';
 import { ProviderControlsUseCase } from './provider-controls.usecase.js';
 import { RequestRefreshUseCase } from './request-refresh.usecase.js';
+import { CrawlerBoardsFileLoader } from './crawler-boards/crawler-boards-file.loader.js';
+import { ManageCrawlerBoardsUseCase } from './crawler-boards/manage-crawler-boards.usecase.js';
 import { WorldControlsUseCase } from './world-controls.usecase.js';
 
 const OWN_USE_CASES = [
@@ -23,6 +25,7 @@ const OWN_USE_CASES = [
   ProviderControlsUseCase,
   WorldControlsUseCase,
   RequestRefreshUseCase,
+  ManageCrawlerBoardsUseCase,
 ];
 /** What the admin controller calls: its own use cases and the webhook endpoints' (shared with the public API). */
 const ADMIN_USE_CASES = [...OWN_USE_CASES, WebhookSecretsUseCase, RotateWebhookSecretUseCase];
@@ -33,7 +36,7 @@ const ADMIN_USE_CASES = [...OWN_USE_CASES, WebhookSecretsUseCase, RotateWebhookS
  */
 @Module({
   imports: [ProvidersModule, WebhookEndpointsModule],
-  providers: OWN_USE_CASES,
+  providers: [...OWN_USE_CASES, CrawlerBoardsFileLoader],
   exports: [...OWN_USE_CASES, WebhookEndpointsModule],
 })
 export class AdminUseCasesModule {}

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type {
+  AdminWorldBoard,
+  AdminWorldBoardParams,
+  AdminWorldBoardPutRequest,
   AdminWorldCompany,
   AdminWorldJobCloseRequest,
   AdminWorldJobCreateRequest,
@@ -52,6 +55,23 @@ export class WorldControlsUseCase {
   async repostJob(worldJobId: string): Promise<unknown> {
     return expectSimAnswer(await this.sim.control('POST', `/world/jobs/${encodeURIComponent(worldJobId)}/repost`), 200);
   }
+
+  /** The company publishes on this ATS board of the simulator (and fails it as `fail` says). */
+  async putBoard(params: AdminWorldBoardParams, body: AdminWorldBoardPutRequest): Promise<AdminWorldBoard> {
+    return expectSimAnswer(await this.sim.control('PUT', boardPath(params), body), 200) as AdminWorldBoard;
+  }
+
+  async listBoards(): Promise<{ data: AdminWorldBoard[] }> {
+    return expectSimAnswer(await this.sim.control('GET', '/world/boards'), 200) as { data: AdminWorldBoard[] };
+  }
+
+  async removeBoard(params: AdminWorldBoardParams): Promise<void> {
+    expectSimAnswer(await this.sim.control('DELETE', boardPath(params)), 204);
+  }
+}
+
+function boardPath({ ats, board }: AdminWorldBoardParams): string {
+  return `/world/boards/${ats}/${encodeURIComponent(board)}`;
 }
 
 /**

@@ -54,6 +54,11 @@ const GatewayEnvObject = SharedEnvSchema.extend({
    */
   WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
   /**
+   * A JSON file of job boards for the own crawler (operator.md): an array of `{ats, board, company_domain,
+   * company_name?, base_url?}`, registered at start-up as `PUT /admin/crawler/boards/{ats}/{board}` would.
+   */
+  CRAWLER_BOARDS_FILE: z.string().min(1).optional(),
+  /**
    * Sync searches one gateway replica lets into the pipeline at once, at most; beyond its current
    * limit a search waits in the fair queue, or is refused with 503 and Retry-After before any
    * work (overload is refused, never a 500 after the wait). The limit adapts between SEARCH_MIN_IN_FLIGHT and this

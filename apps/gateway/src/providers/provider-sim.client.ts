@@ -27,7 +27,7 @@ export class ProviderSimClient {
   }
 
   /** One call to `/_control/...`; network failures throw. */
-  async control(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<SimAnswer> {
+  async control(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<SimAnswer> {
     const res = await fetch(`${this.baseUrl}/_control${path}`, {
       method,
       headers: {

@@ -15,7 +15,11 @@ import {
   SWEEP_PART_RECORDS,
   WINDOW_SWEEP_PARALLEL_PAGES,
 } from './fetch-refresh.usecase.js';
+import type { ReadBoardUseCase } from './read-board.usecase.js';
 import { ROUND_SWEEPS, ROUND_SWEEPS_PER_PROVIDER } from './sweep-pacer.js';
+
+/** Board sweeps are read-board.usecase.spec's; these sweeps are the providers'. */
+const noBoards = { execute: () => Promise.resolve() } as unknown as ReadBoardUseCase;
 
 const logger = { warn: () => undefined } as unknown as Logger;
 
@@ -39,7 +43,7 @@ async function run(adapter: ProviderAdapter, message: RefreshFetchRequested.Valu
   const publisher = {
     publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)),
   } as unknown as KafkaPublisher;
-  await new FetchRefreshUseCase(new ProviderCalls([adapter], logger), publisher).execute(message);
+  await new FetchRefreshUseCase(new ProviderCalls([adapter], logger), publisher, noBoards).execute(message);
   return published.map((p) => RefreshRecordsFetched.ValueSchema.parse(p));
 }
 
@@ -201,6 +205,7 @@ describe('FetchRefreshUseCase', () => {
     const useCase = new FetchRefreshUseCase(
       new ProviderCalls([slow('provider_a'), slow('provider_b')], logger),
       publisher,
+      noBoards,
     );
     const started = Date.now();
     await Promise.all(
@@ -252,6 +257,7 @@ describe('FetchRefreshUseCase', () => {
             logger,
           ),
           publisher,
+          noBoards,
         );
         const round = providers.flatMap((p, i) =>
           Array.from({ length: 3 }, (_, j) =>

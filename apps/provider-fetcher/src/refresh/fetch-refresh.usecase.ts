@@ -9,6 +9,7 @@ import {
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
+import { ReadBoardUseCase } from './read-board.usecase.js';
 import { SweepPacer } from './sweep-pacer.js';
 
 /** Records per `refresh.records.fetched` part: a few pages, a short merge for dedupe. */
@@ -46,9 +47,12 @@ export class FetchRefreshUseCase {
   constructor(
     private readonly calls: ProviderCalls,
     private readonly publisher: KafkaPublisher,
+    private readonly readBoard: ReadBoardUseCase,
   ) {}
 
   async execute(message: RefreshFetchRequested.Value): Promise<void> {
+    // a board is one request to its own host, paced by the board reader's per-host limit, not the provider's pacer
+    if (message.kind === 'board') return this.readBoard.execute(message);
     const urgent = isWindowSweep(message.kind);
     const release = await this.pacer.acquire(message.provider, { urgent, dueAt: message.due_at });
     try {

@@ -29,6 +29,11 @@ export const ProviderSimEnvSchema = z.object({
    * requests send are read on the caller's clock. `PUT /_control/world/clock` changes it.
    */
   WORLD_CLOCK_SPEED: z.coerce.number().min(0).max(100_000).default(1),
+  /**
+   * How many companies publish an ATS board from the start (those that hire most; Greenhouse,
+   * Lever and Ashby in turn): their openings are read from `/{ats}/...`, not the own-index feed.
+   */
+  WORLD_BOARDS: z.coerce.number().int().min(0).max(100_000).default(0),
   /** How long `fail: "timeout"` holds an answer back (operator.md: 60 s). */
   PROVIDER_SIM_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(60000),
   /** The bearer token of the control routes: the gateway's admin token, which fronts them. */
@@ -49,6 +54,8 @@ export interface SimOptions {
   companies?: number;
   clock?: () => number;
   messy?: boolean;
+  /** Companies publishing an ATS board from the start (none when absent). */
+  boards?: number;
   /** The market clock's speed (1 when absent); with `clock` set, the clock is that one. */
   clockSpeed?: number;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BOARD_ATS_LIST,
   CLOSED_REASONS,
   EMPLOYMENT_TYPES,
   PROVIDER_SLUGS,
@@ -8,6 +9,7 @@ import {
   type JobPatch,
   type NewJobInput,
 } from '@jobs/sim-world';
+import { BOARD_FAIL_MODES } from '../boards/board-behaviour.service.js';
 
 export const ProviderSlugSchema = z.enum(PROVIDER_SLUGS);
 
@@ -108,3 +110,11 @@ export function toJobPatch(body: JobBody): JobPatch {
 export function toNewJob(body: z.infer<typeof NewJobBody>): NewJobInput {
   return toJobPatch(body) as NewJobInput;
 }
+
+export const BoardAtsSchema = z.enum(BOARD_ATS_LIST);
+
+/** A company publishes on the board; `fail` makes the board answer a 503, nothing, or a page that is not its format. */
+export const BoardBody = z.strictObject({
+  company_domain: z.string().trim().min(1).max(253),
+  fail: z.enum(BOARD_FAIL_MODES).optional(),
+});

@@ -25,6 +25,7 @@ export class WorldService implements OnModuleInit {
       slots: this.options.slots,
       companies: this.options.companies,
       messy: this.options.messy ?? false,
+      boards: this.options.boards ?? 0,
     });
     world.warm();
     const stats = world.stats();

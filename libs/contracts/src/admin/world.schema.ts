@@ -14,6 +14,7 @@ import { DateTimeSchema, DomainSchema, UrlSchema } from '../public/common.schema
 import { EmploymentTypeSchema, LocationSchema, SalarySchema, SenioritySchema } from '../public/job.schema.js';
 import { PROVIDER_SLUGS, ProviderSlugSchema } from '../public/providers.schema.js';
 import { RefreshIdSchema } from '../messages/refresh-requested.schema.js';
+import { BoardAtsSchema, BoardNameSchema } from './crawler-boards.schema.js';
 
 export const AdminWorldCompanySchema = z.strictObject({ domain: DomainSchema, name: z.string().min(1) });
 export type AdminWorldCompany = z.infer<typeof AdminWorldCompanySchema>;
@@ -64,3 +65,28 @@ export type AdminWorldJobParams = z.infer<typeof AdminWorldJobParamsSchema>;
 
 /** GET /admin/refresh/{refresh_id}: the id POST /admin/refresh answered. */
 export const AdminRefreshParamsSchema = z.strictObject({ refresh_id: RefreshIdSchema });
+
+/**
+ * `PUT /admin/world/boards/{ats}/{board}`: the company publishes its openings on this ATS board of
+ * the simulator (served at `{simulator}/{ats}/...`, decision 0044) and no longer in the own
+ * index's feed; `fail` makes the board answer a 503 (`error`), nothing until the simulator's
+ * timeout (`timeout`), or an HTML page (`garbage`). `DELETE` takes the board down.
+ */
+export const AdminWorldBoardParamsSchema = z.strictObject({ ats: BoardAtsSchema, board: BoardNameSchema });
+export type AdminWorldBoardParams = z.infer<typeof AdminWorldBoardParamsSchema>;
+
+export const AdminWorldBoardFailSchema = z.enum(['none', 'error', 'timeout', 'garbage']);
+
+export const AdminWorldBoardPutRequestSchema = z.strictObject({
+  company_domain: DomainSchema,
+  fail: AdminWorldBoardFailSchema.optional(),
+});
+export type AdminWorldBoardPutRequest = z.infer<typeof AdminWorldBoardPutRequestSchema>;
+
+export const AdminWorldBoardSchema = z.strictObject({
+  ats: BoardAtsSchema,
+  board: BoardNameSchema,
+  company_domain: DomainSchema,
+  fail: AdminWorldBoardFailSchema,
+});
+export type AdminWorldBoard = z.infer<typeof AdminWorldBoardSchema>;

@@ -31,13 +31,16 @@ export * as AccountCreditsAdded from './account-credits-added.schema.js';
 export { ChangeIdSchema, JobChangeSchema, type JobChange } from './job-lifecycle-changed.schema.js';
 export { REFRESH_SEQUENCES, RefreshIdSchema, type RefreshSequenceKind } from './refresh-requested.schema.js';
 export {
+  isPassSweep,
   isWindowSweep,
   LISTINGS_SWEEP_MAX_IDS,
   RefreshScopeSchema,
   RefreshSweepKindSchema,
+  type RefreshBoard,
   type RefreshScope,
   type RefreshSweepKind,
 } from './refresh-fetch-requested.schema.js';
+export { type BoardReadOutcome } from './refresh-records-fetched.schema.js';
 export * as OrchestratorQueryRequested from './orchestrator-query-requested.schema.js';
 export * as DispatcherQueryRequested from './dispatcher-query-requested.schema.js';
 export * as AsyncChunkRequested from './async-chunk-requested.schema.js';

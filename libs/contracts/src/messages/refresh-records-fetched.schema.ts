@@ -11,7 +11,21 @@ import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { FetchOutcomeSchema, refineRecordsOfProvider } from './common.schema.js';
-import { isWindowSweep, RefreshSweepFields } from './refresh-fetch-requested.schema.js';
+import { BoardValidatorsSchema, isWindowSweep, RefreshSweepFields } from './refresh-fetch-requested.schema.js';
+
+/**
+ * How a board sweep's read went (its final part): `changed` false when the board answered 304 or
+ * the same body as last time (every listing it had is still listed; no records follow), the
+ * validators to keep, and why it failed (null when it answered).
+ */
+export const BoardReadOutcomeSchema = z.strictObject({
+  changed: z.boolean(),
+  validators: BoardValidatorsSchema,
+  error: z.string().max(500).nullable(),
+  /** items of the answer that could not be read as openings */
+  skipped: NonNegativeIntSchema,
+});
+export type BoardReadOutcome = z.infer<typeof BoardReadOutcomeSchema>;
 
 export const ValueSchema = z
   .strictObject({
@@ -28,6 +42,8 @@ export const ValueSchema = z
     latency_ms: NonNegativeIntSchema,
     fetched_at: DateTimeSchema,
     records: z.array(NormalizedProviderRecordSchema),
+    /** a board sweep's final part: how its read went */
+    board_read: BoardReadOutcomeSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.outcome !== 'ok' && (value.records.length > 0 || value.complete)) {
@@ -59,4 +75,4 @@ export const keyOf = (_value: Value): string => 'refresh:sweeps';
  * A pass's parts (`refresh.pass.records.fetched`) by provider: each sweep's parts in order, a pass's providers side by
  * side.
  */
-export const passKeyOf = (value: Value): string => value.provider;
+export const passKeyOf = (value: Value): string => (value.kind === 'board' ? value.scope.key : value.provider);

@@ -89,7 +89,7 @@ export const REFRESH_TOPICS = {
  * behind a round's slowest one.
  */
 export function refreshTopicsOf(kind: RefreshFetchRequested.Value['kind']) {
-  return RefreshFetchRequested.isWindowSweep(kind)
+  return RefreshFetchRequested.isPassSweep(kind)
     ? { fetch: REFRESH_TOPICS.RefreshPassFetchRequested, records: REFRESH_TOPICS.RefreshPassRecordsFetched }
     : { fetch: REFRESH_TOPICS.RefreshFetchRequested, records: REFRESH_TOPICS.RefreshRecordsFetched };
 }

@@ -1,13 +1,8 @@
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+import { decodeHTML } from 'entities';
 
+/** Every HTML 5 named and numeric entity (`&eacute;`, `&#8212;`, `&nbsp;`), by the parser's own library. */
 function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
+  return decodeHTML(text).replace(/\u00a0/g, ' ');
 }
 
 function tidy(text: string): string | null {

@@ -1,0 +1,67 @@
+// The own crawler's board listings in the store: own_index sources whose id starts with a board's prefix.
+import { BoardAtsSchema, boardListingPrefix, type BoardAts, type BoardReadOutcome } from '@jobs/contracts';
+import { Prisma } from '@jobs/db';
+
+/** A SQL pattern matching the ids of every board's listings (`greenhouse:…`, `lever:…`, `ashby:…`). */
+export const BOARD_LISTING_PATTERN = `^(${BoardAtsSchema.options.join('|')}):`;
+
+/**
+ * A condition on `job_sources s` that keeps the own crawler's other listings only: sweeps of the
+ * simulated own index (catalog, companies, its change feed) never judge a board's listings absent.
+ */
+export const notBoardListing = Prisma.sql`NOT (s.provider = 'own_index' AND s.provider_job_id ~ ${BOARD_LISTING_PATTERN})`;
+
+/** A condition on `job_sources s` that keeps one board's listings. */
+export function ofBoard(prefix: string): Prisma.Sql {
+  return Prisma.sql`s.provider = 'own_index' AND starts_with(s.provider_job_id, ${prefix})`;
+}
+
+/**
+ * A board that answered unchanged: every listing of it still listed is seen now (one statement
+ * each for the sources and their jobs), so none is judged absent and their ages stay fresh.
+ */
+export async function sightUnchangedBoard(tx: Prisma.TransactionClient, prefix: string, at: Date): Promise<number> {
+  return tx.$executeRaw`
+    WITH seen AS (
+      UPDATE job_sources AS s SET last_seen_at = GREATEST(s.last_seen_at, ${at})
+      WHERE ${ofBoard(prefix)} AND s.listed AND s.last_seen_at < ${at}
+      RETURNING s.canonical_job_id
+    )
+    UPDATE canonical_jobs AS j SET last_seen_at = GREATEST(j.last_seen_at, ${at}),
+      last_verified_at = GREATEST(COALESCE(j.last_verified_at, ${at}), ${at})
+    WHERE j.id IN (SELECT canonical_job_id FROM seen)`;
+}
+
+/** How a board's read went, for the admin API's list: when, how many open jobs it keeps, why it failed. */
+export async function recordBoardRead(
+  tx: Prisma.TransactionClient,
+  board: { ats: BoardAts; board: string },
+  read: BoardReadOutcome,
+  at: Date,
+): Promise<void> {
+  const prefix = boardListingPrefix(board.ats, board.board);
+  const [counted] = await tx.$queryRaw<{ open: number }[]>`
+    SELECT count(DISTINCT s.canonical_job_id)::int AS open FROM job_sources s
+    JOIN canonical_jobs j ON j.id = s.canonical_job_id
+    WHERE ${ofBoard(prefix)} AND s.listed AND j.status = 'open'`;
+  const ok = read.error === null;
+  const validators = ok
+    ? {
+        etag: read.validators.etag ?? null,
+        lastModified: read.validators.last_modified ?? null,
+        contentHash: read.validators.content_hash ?? null,
+      }
+    : {};
+  await tx.crawlerBoardRead.upsert({
+    where: { ats_board: { ats: board.ats, board: board.board } },
+    create: {
+      ats: board.ats,
+      board: board.board,
+      lastReadAt: ok ? at : null,
+      lastError: read.error,
+      openJobs: counted?.open ?? 0,
+      ...validators,
+    },
+    update: { ...(ok ? { lastReadAt: at } : {}), lastError: read.error, openJobs: counted?.open ?? 0, ...validators },
+  });
+}

@@ -1,0 +1,185 @@
+// Integration test against the real PostgreSQL: a board sweep's merge as dedupe writes it (a
+// changed board read whole, an unchanged one, a failed one), the board's read row the admin list
+// shows, and a removed board's openings closing through the outbox.
+import type { JobLifecycleChanged, NormalizedProviderRecord, RefreshRecordsFetched } from '@jobs/contracts';
+import type { Logger } from '@jobs/observability';
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import { outboxStub } from '@jobs/outbox/testing';
+import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import { MergeRefreshUseCase } from '../refresh/merge-refresh.usecase.js';
+import type { RefreshPlanner } from '../refresh/refresh-planner.js';
+import { CloseRemovedBoardsUseCase } from './close-removed-boards.usecase.js';
+
+const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
+let db: ThrowawayDatabase;
+let repository: CanonicalJobRepository;
+let merge: MergeRefreshUseCase;
+
+beforeAll(async () => {
+  db = await throwawayDatabase('boards');
+  repository = new CanonicalJobRepository(db.prisma, outboxStub());
+  merge = new MergeRefreshUseCase(repository, { kick: () => undefined } as unknown as RefreshPlanner, logger);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+let clock = Date.parse('2026-11-20T12:00:00.000Z');
+const tick = () => new Date((clock += 60_000)).toISOString();
+
+/** One board of its own per test: its company, its openings as the connector reads them, its sweeps. */
+function board(name: string) {
+  const ats = 'greenhouse' as const;
+  const domain = `${name}.example`;
+  const opening = (id: number, title: string): NormalizedProviderRecord => ({
+    provider: 'own_index',
+    provider_job_id: `${ats}:${name}:${id}`,
+    url: `https://${domain}/jobs/${id}`,
+    title,
+    company: { name: `Company ${name}`, domain },
+    location: { city: 'Berlin', region: null, country_code: 'DE', remote: false },
+    employment_type: null,
+    seniority: null,
+    job_family: null,
+    salary: null,
+    description: `The ${title} of ${domain}: build things that last, with a friendly team in Berlin.`,
+    apply_url: `https://${domain}/jobs/${id}`,
+    posted_at: '2026-11-19T09:00:00.000Z',
+    seen_at: tick(),
+  });
+  const sweep = (
+    records: NormalizedProviderRecord[],
+    read: { changed: boolean; error?: string; etag?: string },
+  ): RefreshRecordsFetched.Value => {
+    const at = tick();
+    const failed = read.error !== undefined;
+    return {
+      v: 1,
+      refresh_id: `rfr_${name}_${clock}`,
+      kind: 'board',
+      scope: {
+        key: `board:${ats}/${name}`,
+        filters: {},
+        board: {
+          ats,
+          board: name,
+          base_url: 'https://boards-api.greenhouse.io',
+          company_domain: domain,
+          company_name: `Company ${name}`,
+        },
+      },
+      provider: 'own_index',
+      part: 0,
+      final: true,
+      outcome: failed ? 'provider_error' : 'ok',
+      complete: !failed,
+      started_at: at,
+      latency_ms: 5,
+      fetched_at: at,
+      records: failed ? [] : records.map((r) => ({ ...r, seen_at: at })),
+      board_read: {
+        changed: read.changed,
+        validators: failed ? {} : { etag: read.etag ?? '"e1"', content_hash: `h-${clock}` },
+        error: read.error ?? null,
+        skipped: 0,
+      },
+    };
+  };
+  const read = () => db.prisma.crawlerBoardRead.findUnique({ where: { ats_board: { ats, board: name } } });
+  return { ats, name, domain, opening, sweep, read };
+}
+
+const jobIdOf = async (providerJobId: string) =>
+  (await db.prisma.jobSource.findFirst({ where: { provider: 'own_index', providerJobId } }))!.canonicalJobId;
+const statusOf = async (providerJobId: string) =>
+  (await db.prisma.canonicalJob.findUnique({ where: { id: await jobIdOf(providerJobId) } }))!.status;
+const changesOf = async (jobId: string) =>
+  (
+    await db.prisma.outboxMessage.findMany({
+      where: { topic: 'job.lifecycle.changed', key: jobId },
+      orderBy: { id: 'asc' },
+    })
+  ).map((r) => (JSON.parse(r.value) as JobLifecycleChanged.Value).change);
+
+describe('a board sweep merged', () => {
+  it('opens a changed board read whole and records the read: when, its validators, its open jobs', async () => {
+    const b = board('harbour');
+    const a = b.opening(1, 'Harbour Pilot');
+    const c = b.opening(2, 'Crane Operator');
+    await merge.execute(b.sweep([a, c], { changed: true, etag: '"v1"' }));
+    expect(await statusOf(a.provider_job_id)).toBe('open');
+    expect(await statusOf(c.provider_job_id)).toBe('open');
+    expect(await b.read()).toMatchObject({ lastError: null, openJobs: 2, etag: '"v1"', lastReadAt: expect.any(Date) });
+  });
+
+  it('sees every listing of an unchanged board in one statement: nothing closes, the read moves on', async () => {
+    const b = board('quay');
+    const a = b.opening(1, 'Quay Manager');
+    await merge.execute(b.sweep([a], { changed: true }));
+    const source = () => db.prisma.jobSource.findFirst({ where: { providerJobId: a.provider_job_id } });
+    const before = (await source())!.lastSeenAt;
+    const firstRead = (await b.read())!.lastReadAt!;
+    await merge.execute(b.sweep([], { changed: false }));
+    expect(await statusOf(a.provider_job_id)).toBe('open');
+    expect((await source())!.lastSeenAt.getTime()).toBeGreaterThan(before.getTime());
+    const row = (await b.read())!;
+    expect(row.lastReadAt!.getTime()).toBeGreaterThan(firstRead.getTime());
+    expect(row.openJobs).toBe(1);
+  });
+
+  it('closes an opening a changed board no longer lists, and only that one', async () => {
+    const b = board('dock');
+    const a = b.opening(1, 'Dock Worker');
+    const c = b.opening(2, 'Dock Planner');
+    await merge.execute(b.sweep([a, c], { changed: true }));
+    await merge.execute(b.sweep([a], { changed: true }));
+    expect(await statusOf(a.provider_job_id)).toBe('open');
+    expect(await statusOf(c.provider_job_id)).toBe('closed');
+    expect(await changesOf(await jobIdOf(c.provider_job_id))).toEqual(['opened', 'closed']);
+    expect((await b.read())!.openJobs).toBe(1);
+  });
+
+  it("keeps a failed board's openings open, its last good read and validators, and says why", async () => {
+    const b = board('pier');
+    const a = b.opening(1, 'Pier Guard');
+    await merge.execute(b.sweep([a], { changed: true, etag: '"good"' }));
+    const good = (await b.read())!;
+    await merge.execute(b.sweep([], { changed: true, error: 'answered 503' }));
+    expect(await statusOf(a.provider_job_id)).toBe('open');
+    expect(await b.read()).toMatchObject({
+      lastError: 'answered 503',
+      lastReadAt: good.lastReadAt,
+      etag: '"good"',
+      openJobs: 1,
+    });
+    await merge.execute(b.sweep([a], { changed: false }));
+    expect((await b.read())!.lastError).toBeNull();
+  });
+});
+
+describe('a removed board', () => {
+  it('closes its openings through the outbox and forgets its read; a registered board is left alone', async () => {
+    const gone = board('wharf');
+    const kept = board('jetty');
+    const a = gone.opening(1, 'Wharf Clerk');
+    const k = kept.opening(1, 'Jetty Clerk');
+    await merge.execute(gone.sweep([a], { changed: true }));
+    await merge.execute(kept.sweep([k], { changed: true }));
+    await db.prisma.crawlerBoard.create({
+      data: {
+        ats: kept.ats,
+        board: kept.name,
+        companyDomain: kept.domain,
+        companyName: 'Jetty',
+        baseUrl: 'https://x.example',
+      },
+    });
+    await new CloseRemovedBoardsUseCase(db.prisma, repository, logger).execute(new Date(tick()));
+    expect(await statusOf(a.provider_job_id)).toBe('closed');
+    expect(await changesOf(await jobIdOf(a.provider_job_id))).toEqual(['opened', 'closed']);
+    expect(await gone.read()).toBeNull();
+    expect(await statusOf(k.provider_job_id)).toBe('open');
+    expect(await kept.read()).not.toBeNull();
+  });
+});

@@ -1,0 +1,106 @@
+import { jest } from '@jest/globals';
+import { RefreshRecordsFetched, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
+import type { KafkaPublisher } from '@jobs/nest-kafka';
+import type { Logger } from '@jobs/observability';
+import { BoardReadError, type BoardReader, type BoardReadRequest } from '@jobs/provider-adapters';
+import { BOARD_PART_RECORDS, ReadBoardUseCase } from './read-board.usecase.js';
+
+const logger = { warn: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger;
+
+const sweep = (board: string): RefreshFetchRequested.Value => ({
+  v: 1,
+  refresh_id: 'rfr_1',
+  kind: 'board',
+  provider: 'own_index',
+  scope: {
+    key: `board:lever/${board}`,
+    filters: {},
+    board: {
+      ats: 'lever',
+      board,
+      base_url: 'http://ats.test',
+      company_domain: 'acme.com',
+      company_name: 'Acme',
+      validators: { etag: '"v1"' },
+    },
+  },
+  timeout_ms: 120_000,
+  call_timeout_ms: 30_000,
+});
+
+const record = (i: number): NormalizedProviderRecord => ({
+  provider: 'own_index',
+  provider_job_id: `lever:acme:${i}`,
+  url: null,
+  title: `Role ${i}`,
+  company: { name: 'Acme', domain: 'acme.com' },
+  location: { city: null, region: null, country_code: null, remote: null },
+  employment_type: null,
+  seniority: null,
+  job_family: null,
+  salary: null,
+  description: null,
+  apply_url: null,
+  posted_at: null,
+  seen_at: '2026-11-22T12:00:00.000Z',
+});
+
+function harness(read: (request: BoardReadRequest) => Promise<unknown>) {
+  const published: RefreshRecordsFetched.Value[] = [];
+  const publisher = {
+    publish: (_topic: unknown, value: unknown) => {
+      published.push(RefreshRecordsFetched.ValueSchema.parse(value));
+      return Promise.resolve();
+    },
+  } as unknown as KafkaPublisher;
+  const reader = { read } as unknown as BoardReader;
+  return { useCase: new ReadBoardUseCase(publisher, reader, logger), published };
+}
+
+describe('ReadBoardUseCase', () => {
+  it('hands a changed board to dedupe in parts, the last complete with how the read went', async () => {
+    const records = Array.from({ length: BOARD_PART_RECORDS + 5 }, (_, i) => record(i));
+    const { useCase, published } = harness((request) => {
+      expect(request.validators).toEqual({ etag: '"v1"' });
+      return Promise.resolve({
+        changed: true,
+        status: 200,
+        validators: { etag: '"v2"' },
+        jobs: { records, skipped: 1 },
+      });
+    });
+    await useCase.execute(sweep('acme'));
+    expect(published.map((p) => [p.part, p.final, p.records.length, p.complete])).toEqual([
+      [0, false, BOARD_PART_RECORDS, false],
+      [1, true, 5, true],
+    ]);
+    expect(published[1]!.board_read).toEqual({ changed: true, validators: { etag: '"v2"' }, error: null, skipped: 1 });
+  });
+
+  it('says an unchanged board is unchanged, with no records', async () => {
+    const { useCase, published } = harness(() =>
+      Promise.resolve({ changed: false, status: 304, validators: { etag: '"v1"' } }),
+    );
+    await useCase.execute(sweep('acme'));
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({ final: true, complete: true, outcome: 'ok', records: [] });
+    expect(published[0]!.board_read).toMatchObject({ changed: false, error: null });
+  });
+
+  it('fails a board that errors without closing anything, and opens only its breaker', async () => {
+    let calls = 0;
+    const { useCase, published } = harness((request) => {
+      calls += 1;
+      if (request.board === 'broken') return Promise.reject(new BoardReadError('status', 'answered 500', 500));
+      return Promise.resolve({ changed: false, status: 304, validators: {} });
+    });
+    for (let i = 0; i < 4; i++) await useCase.execute(sweep('broken'));
+    await useCase.execute(sweep('acme'));
+    expect(calls).toBe(4); // three failures open the breaker: the fourth sweep asks nobody; acme is asked
+    const broken = published.filter((p) => p.scope.key === 'board:lever/broken');
+    expect(broken.every((p) => p.outcome === 'provider_error' && !p.complete && p.records.length === 0)).toBe(true);
+    expect(broken[0]!.board_read?.error).toBe('answered 500');
+    expect(broken[3]!.board_read?.error).toMatch(/^breaker open until/);
+    expect(published.at(-1)).toMatchObject({ outcome: 'ok', complete: true });
+  });
+});

@@ -1,0 +1,114 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Counter } from '@opentelemetry/api';
+import {
+  BoardAtsSchema,
+  refreshTopicsOf,
+  type BoardReadOutcome,
+  type NormalizedProviderRecord,
+  type RefreshFetchRequested,
+} from '@jobs/contracts';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import { jobsMeter, type Logger } from '@jobs/observability';
+import { BoardBreakers, BoardReadError, BoardReader, type BoardReadResult } from '@jobs/provider-adapters';
+import { LOGGER } from '@jobs/service-kit';
+
+/** Records per part of a board's sweep, as any sweep's (a board of thousands is a few parts). */
+export const BOARD_PART_RECORDS = 200;
+
+export const BOARD_READER = Symbol('BOARD_READER');
+
+/**
+ * One board sweep of the own crawler's pass: one GET of the board (conditional on its last good
+ * read), its openings handed to dedupe as own_index records in parts, the last part saying how
+ * the read went. A board that answered unchanged sends no records: dedupe takes every listing it
+ * had as seen. A board that fails (error status, timeout, unreadable answer, 429) sends a failed
+ * part that closes nothing, and counts in that board's breaker only: while open, the board is
+ * not asked and its sweep fails at once, every other board and the own crawler's feed untouched.
+ */
+@Injectable()
+export class ReadBoardUseCase {
+  private readonly breakers = new BoardBreakers();
+  private readonly reads: Counter;
+
+  constructor(
+    private readonly publisher: KafkaPublisher,
+    @Inject(BOARD_READER) private readonly reader: BoardReader,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    const meter = jobsMeter();
+    this.reads = meter.createCounter('crawler_board_reads_total', {
+      description: "The own crawler's board reads, by ATS and outcome (changed, unchanged, error, breaker_open).",
+    });
+    // every series from zero, so the first failed read of a process is an increase an alert sees
+    for (const ats of BoardAtsSchema.options)
+      for (const outcome of ['changed', 'unchanged', 'error', 'breaker_open']) this.reads.add(0, { ats, outcome });
+    meter
+      .createObservableGauge('crawler_boards_breaker_open', {
+        description: 'Boards whose breaker is open on this fetcher replica (their reads fail at once).',
+      })
+      .addCallback((result) => result.observe(this.breakers.openCount()));
+  }
+
+  async execute(message: RefreshFetchRequested.Value): Promise<void> {
+    const board = message.scope.board!;
+    const key = message.scope.key;
+    const startedAt = new Date();
+    const callTimeoutMs = Math.min(message.timeout_ms, message.call_timeout_ms ?? message.timeout_ms);
+    const publish = (part: number, final: boolean, records: NormalizedProviderRecord[], read?: BoardReadOutcome) =>
+      this.publisher.publish(refreshTopicsOf(message.kind).records, {
+        v: 1,
+        refresh_id: message.refresh_id,
+        kind: message.kind,
+        scope: message.scope,
+        provider: message.provider,
+        part,
+        final,
+        outcome: read?.error ? (read.error.includes('deadline') ? 'provider_timeout' : 'provider_error') : 'ok',
+        complete: final && !read?.error,
+        started_at: startedAt.toISOString(),
+        latency_ms: Date.now() - startedAt.getTime(),
+        fetched_at: new Date().toISOString(),
+        records,
+        ...(read ? { board_read: read } : {}),
+      });
+    const failed = (error: string) =>
+      publish(0, true, [], { changed: false, validators: board.validators ?? {}, error, skipped: 0 });
+
+    const admitted = this.breakers.admit(key);
+    if (!admitted.ok) {
+      this.reads.add(1, { ats: board.ats, outcome: 'breaker_open' });
+      return failed(`breaker open until ${new Date(admitted.openUntil).toISOString()} after repeated failures`);
+    }
+    let result: BoardReadResult;
+    try {
+      result = await this.reader.read({
+        ats: board.ats,
+        board: board.board,
+        baseUrl: board.base_url,
+        company: { name: board.company_name, domain: board.company_domain },
+        validators: board.validators ?? null,
+        signal: AbortSignal.timeout(callTimeoutMs),
+      });
+    } catch (error) {
+      const reason = error instanceof BoardReadError ? error.message : 'could not be read';
+      const opened = this.breakers.failed(key);
+      this.reads.add(1, { ats: board.ats, outcome: 'error' });
+      this.logger.warn({ board: key, reason, breaker_opened: opened }, 'board read failed');
+      return failed(error instanceof BoardReadError && error.kind === 'timeout' ? `${reason} (deadline)` : reason);
+    }
+    this.breakers.succeeded(key);
+    this.reads.add(1, { ats: board.ats, outcome: result.changed ? 'changed' : 'unchanged' });
+    const read: BoardReadOutcome = {
+      changed: result.changed,
+      validators: result.validators,
+      error: null,
+      skipped: result.changed ? result.jobs.skipped : 0,
+    };
+    const records = result.changed ? result.jobs.records : [];
+    const parts = Math.max(1, Math.ceil(records.length / BOARD_PART_RECORDS));
+    for (let part = 0; part < parts; part++) {
+      const slice = records.slice(part * BOARD_PART_RECORDS, (part + 1) * BOARD_PART_RECORDS);
+      await publish(part, part === parts - 1, slice, part === parts - 1 ? read : undefined);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import type { NormalizedProviderRecord } from '@jobs/contracts';
+import { placesOfCity } from '../normalize/cities.js';
+import { toCountryCode } from '../normalize/country.js';
+
+export type BoardLocation = NormalizedProviderRecord['location'];
+
+/** US states and Canadian provinces as boards abbreviate them after a city ("Austin, TX"). */
+const US_STATES = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK ' +
+    'OR PA RI SC SD TN TX UT VT VA WA WV WI WY'
+  ).split(' '),
+);
+const CA_PROVINCES = new Set('AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' '));
+
+const REMOTE_WORD = /\b(remote|anywhere|distributed|work from home|wfh)\b/i;
+const HYBRID_WORD = /\bhybrid\b/i;
+const ON_SITE_WORD = /\b(on-?site|in[- ]office)\b/i;
+
+export const UNKNOWN_LOCATION: BoardLocation = { city: null, region: null, country_code: null, remote: null };
+
+/**
+ * Whether the place text says how the job is worked: remote (true), hybrid or on-site (false, as
+ * the spec's `remote` reads), or nothing (null).
+ */
+export function remoteFromText(text: string | null | undefined): boolean | null {
+  if (!text) return null;
+  if (HYBRID_WORD.test(text) || ON_SITE_WORD.test(text)) return false;
+  return REMOTE_WORD.test(text) ? true : null;
+}
+
+/**
+ * A board's free-text location as one place: the first of several ("London, UK; Berlin, Germany",
+ * "New York, NY or Remote", "Paris | Lyon"), split at commas into city, region and country
+ * ("Austin, TX" is in the US; "Toronto, ON" in Canada; "Berlin, Germany"; "Remote - US" is a
+ * country only). Unreadable parts stay null rather than guessed.
+ */
+export function parseLocationText(text: string | null | undefined): BoardLocation {
+  const whole = text?.trim();
+  if (!whole) return UNKNOWN_LOCATION;
+  const remote = remoteFromText(whole);
+  const places = whole
+    .split(/\s*(?:;|\||\/|\bor\b|\band\b|\n)\s*/i)
+    .map((p) => p.replace(/\(.*?\)/g, '').trim())
+    .filter((p) => p !== '');
+  for (const place of places) {
+    const parsed = parsePlace(place);
+    if (parsed.city !== null || parsed.country_code !== null) return { ...parsed, remote };
+  }
+  return { ...UNKNOWN_LOCATION, remote };
+}
+
+function parsePlace(place: string): Omit<BoardLocation, 'remote'> {
+  // "Remote - US", "Remote, Germany", "US-Remote": the place is the country the remote job is in
+  const bare = place
+    .replace(/\b(fully |100% )?(remote|hybrid|on-?site|anywhere)\b/gi, '')
+    .replace(/^[\s,:–—-]+|[\s,:–—-]+$/g, '')
+    .trim();
+  if (bare === '') return { city: null, region: null, country_code: null };
+  const parts = bare
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.length === 1) {
+    const only = parts[0]!;
+    // a state's code alone is the state ("TX"): nothing says it is a country
+    if (US_STATES.has(only)) return { city: null, region: only, country_code: 'US' };
+    if (CA_PROVINCES.has(only)) return { city: only, region: null, country_code: null };
+    const country = toCountryCode(only);
+    if (country) return { city: null, region: null, country_code: country };
+    return { city: only, region: null, country_code: null };
+  }
+  const last = parts[parts.length - 1]!;
+  const rest = parts.slice(0, -1);
+  const state = stateAfter(rest[0]!, last);
+  if (state) return { city: rest[0]!, region: last, country_code: state };
+  const country = toCountryCode(last);
+  if (country)
+    return { city: rest[0] ?? null, region: rest.length > 1 ? rest[rest.length - 1]! : null, country_code: country };
+  return { city: parts[0]!, region: last, country_code: null };
+}
+
+/**
+ * The country of the state or province that `code` names after `city` ("Austin, TX" is in the US),
+ * or null when the code names the country instead. A two-letter code is both for DE (Delaware,
+ * Germany), IN, CA, NL and a few more: the city decides where it is known ("Berlin, DE" is in
+ * Germany, "Dover, DE" in Delaware); a city known nowhere reads as in the state, as boards write
+ * states that way far more often than countries.
+ */
+function stateAfter(city: string, code: string): 'US' | 'CA' | null {
+  const stateCountry = US_STATES.has(code) ? 'US' : CA_PROVINCES.has(code) ? 'CA' : null;
+  if (!stateCountry) return null;
+  const places = placesOfCity(city);
+  if (places.some((p) => p.countryCode === stateCountry && p.region === code)) return stateCountry;
+  if (places.some((p) => p.countryCode === code)) return null;
+  if (places.length === 0 || places.some((p) => p.countryCode === stateCountry)) return stateCountry;
+  return null;
+}

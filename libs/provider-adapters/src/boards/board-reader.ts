@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import type { BoardAts } from '@jobs/contracts';
+import { BOARD_FORMATS } from './board-formats.js';
+import { BoardFormatError, type BoardJobs } from './board-format.js';
+
+/** What made the last good read of a board cheap to repeat: its answer's validators and hash. */
+export interface BoardValidators {
+  etag?: string;
+  last_modified?: string;
+  /** sha256 of the answer's body: an unchanged board that sends no validators is still not parsed again */
+  content_hash?: string;
+}
+
+export interface BoardReadRequest {
+  ats: BoardAts;
+  board: string;
+  baseUrl: string;
+  company: { name: string; domain: string };
+  /** the last good read's validators (null: read in full) */
+  validators: BoardValidators | null;
+  signal: AbortSignal;
+}
+
+export type BoardReadResult =
+  /** the board answered 304, or the same body as last time: every opening it listed is still listed */
+  | { changed: false; validators: BoardValidators; status: number }
+  | { changed: true; validators: BoardValidators; status: number; jobs: BoardJobs };
+
+export type BoardFailureKind = 'status' | 'rate_limited' | 'timeout' | 'network' | 'unreadable' | 'breaker_open';
+
+/** A read that failed: the board's openings stay as they were, and the board's breaker counts it. */
+export class BoardReadError extends Error {
+  constructor(
+    readonly kind: BoardFailureKind,
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+    this.name = 'BoardReadError';
+  }
+}
+
+export interface BoardReaderSettings {
+  /** names the service and where to reach its operator (ATS hosts ask crawlers for it) */
+  userAgent: string;
+  /** requests in flight to one host at once, per fetcher replica */
+  perHostConcurrency: number;
+  /** the largest answer read (bytes): a board of thousands of jobs with descriptions is a few MB */
+  maxBodyBytes: number;
+  /** how long a host that answered 429 without Retry-After is left alone */
+  defaultRetryAfterMs: number;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+export const DEFAULT_BOARD_READER_SETTINGS: BoardReaderSettings = {
+  userAgent: 'jobs-own-crawler/1.0 (+job-data aggregation API; own index board reader)',
+  perHostConcurrency: 4,
+  maxBodyBytes: 32 * 1024 * 1024,
+  defaultRetryAfterMs: 60_000,
+};
+
+/** The longest Retry-After honoured: a host asking for more is read again after this. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/**
+ * Reads one ATS board politely: one GET per read, with `If-None-Match` / `If-Modified-Since`
+ * from the last good read (a 304 costs the host nothing), a User-Agent naming the service, at
+ * most `perHostConcurrency` requests in flight per host, and a host that answered 429 left alone
+ * until its `Retry-After` has passed (reads meanwhile fail at once, without a request). An answer
+ * whose body hashes as the last one's is not parsed again. Redirects are not followed: a board
+ * moved elsewhere is an error the operator sees, never a read of an address nobody checked.
+ */
+export class BoardReader {
+  private readonly hosts = new Map<string, HostGate>();
+  private readonly settings: BoardReaderSettings;
+
+  constructor(settings: Partial<BoardReaderSettings> = {}) {
+    this.settings = { ...DEFAULT_BOARD_READER_SETTINGS, ...settings };
+  }
+
+  async read(request: BoardReadRequest): Promise<BoardReadResult> {
+    const format = BOARD_FORMATS[request.ats];
+    const url = format.url(request.baseUrl, request.board);
+    const gate = this.gate(url.host);
+    const now = this.settings.now ?? Date.now;
+    if (gate.notBefore > now())
+      throw new BoardReadError('rate_limited', `${url.host} asked to wait (429) until ${iso(gate.notBefore)}`, 429);
+    await gate.acquire(request.signal);
+    try {
+      const response = await this.get(url, request);
+      if (response.status === 304) {
+        await response.body?.cancel();
+        return { changed: false, validators: request.validators ?? {}, status: 304 };
+      }
+      if (response.status === 429) {
+        await response.body?.cancel();
+        const waitMs = retryAfterMs(response.headers.get('retry-after'), now()) ?? this.settings.defaultRetryAfterMs;
+        gate.notBefore = now() + Math.min(MAX_RETRY_AFTER_MS, waitMs);
+        throw new BoardReadError('rate_limited', `answered 429; waiting until ${iso(gate.notBefore)}`, 429);
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new BoardReadError('status', `answered ${response.status}`, response.status);
+      }
+      const body = await this.body(response);
+      const validators: BoardValidators = {
+        ...optional('etag', response.headers.get('etag')),
+        ...optional('last_modified', response.headers.get('last-modified')),
+        content_hash: createHash('sha256').update(body).digest('base64url'),
+      };
+      if (validators.content_hash === request.validators?.content_hash)
+        return { changed: false, validators, status: response.status };
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        throw new BoardReadError('unreadable', 'answered a body that is not JSON', response.status);
+      }
+      try {
+        const jobs = format.parse(json, {
+          ats: request.ats,
+          board: request.board,
+          company: request.company,
+          seenAt: new Date(now()).toISOString(),
+        });
+        return { changed: true, validators, status: response.status, jobs };
+      } catch (error) {
+        if (error instanceof BoardFormatError) throw new BoardReadError('unreadable', error.message, response.status);
+        throw error;
+      }
+    } finally {
+      gate.release();
+    }
+  }
+
+  private async get(url: URL, request: BoardReadRequest): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.settings.userAgent };
+    if (request.validators?.etag) headers['if-none-match'] = request.validators.etag;
+    if (request.validators?.last_modified) headers['if-modified-since'] = request.validators.last_modified;
+    try {
+      return await (this.settings.fetch ?? fetch)(url, { headers, signal: request.signal, redirect: 'manual' });
+    } catch (error) {
+      if (request.signal.aborted) throw new BoardReadError('timeout', 'did not answer within the call deadline');
+      throw new BoardReadError('network', `could not be reached (${(error as Error).message})`);
+    }
+  }
+
+  private async body(response: Response): Promise<string> {
+    const length = Number(response.headers.get('content-length') ?? '0');
+    if (length > this.settings.maxBodyBytes) {
+      await response.body?.cancel();
+      throw new BoardReadError('unreadable', `answered ${length} bytes, more than a board is read`, response.status);
+    }
+    try {
+      const text = await response.text();
+      if (text.length > this.settings.maxBodyBytes)
+        throw new BoardReadError('unreadable', 'answered more than a board is read', response.status);
+      return text;
+    } catch (error) {
+      if (error instanceof BoardReadError) throw error;
+      throw new BoardReadError('timeout', 'did not finish its answer within the call deadline');
+    }
+  }
+
+  private gate(host: string): HostGate {
+    let gate = this.hosts.get(host);
+    if (!gate) this.hosts.set(host, (gate = new HostGate(this.settings.perHostConcurrency)));
+    return gate;
+  }
+}
+
+/** One host's share of the crawler: requests in flight at most, and when it may be asked again after a 429. */
+class HostGate {
+  notBefore = 0;
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  acquire(signal: AbortSignal): Promise<void> {
+    if (this.active < this.limit) {
+      this.active += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort);
+        this.active += 1;
+        resolve();
+      };
+      const onAbort = () => {
+        const at = this.waiting.indexOf(grant);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(new BoardReadError('timeout', 'waited for its host past the call deadline'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(grant);
+    });
+  }
+
+  release(): void {
+    this.active -= 1;
+    this.waiting.shift()?.();
+  }
+}
+
+/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number): number | null {
+  if (!header) return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, at - now) : null;
+}
+
+function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
+  return value ? ({ [key]: value } as Record<K, string>) : {};
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

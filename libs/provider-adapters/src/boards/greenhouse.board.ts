@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { toIsoUtc, toUrl } from '../normalize/fields.js';
+import { validRecord } from '../paging.js';
+import { parseLocationText } from './board-location.js';
+import {
+  BoardFormatError,
+  boardHtmlToText,
+  boardJobId,
+  companyOf,
+  type BoardContext,
+  type BoardFormat,
+  type BoardJobs,
+} from './board-format.js';
+
+/**
+ * Greenhouse Job Board API, `GET /v1/boards/{board}/jobs?content=true`: `{jobs: [...], meta: {total}}`.
+ * Each job: `id`, `title`, `location.name` (free text), `offices[]` (`name`, `location`),
+ * `absolute_url`, `first_published`, `updated_at`, `content` (entity-escaped HTML), `departments[]`.
+ * No employment type or structured pay on the public board.
+ */
+const GreenhouseJob = z.object({
+  id: z.union([z.number().int(), z.string().min(1)]),
+  title: z.string().trim().min(1),
+  location: z.object({ name: z.string().nullish() }).nullish(),
+  offices: z.array(z.object({ name: z.string().nullish(), location: z.string().nullish() })).nullish(),
+  absolute_url: z.string().nullish(),
+  first_published: z.string().nullish(),
+  updated_at: z.string().nullish(),
+  content: z.string().nullish(),
+});
+const GreenhouseBoard = z.object({ jobs: z.array(z.unknown()) });
+
+export const GREENHOUSE_BOARD: BoardFormat = {
+  url(baseUrl, board) {
+    const url = new URL(`${baseUrl.replace(/\/+$/, '')}/v1/boards/${encodeURIComponent(board)}/jobs`);
+    url.searchParams.set('content', 'true');
+    return url;
+  },
+  parse(body, context): BoardJobs {
+    const board = GreenhouseBoard.safeParse(body);
+    if (!board.success) throw new BoardFormatError('greenhouse: the answer has no jobs list');
+    const records = [];
+    let skipped = 0;
+    for (const raw of board.data.jobs) {
+      const job = GreenhouseJob.safeParse(raw);
+      const record = job.success ? mapGreenhouseJob(job.data, context) : null;
+      if (record) records.push(record);
+      else skipped += 1;
+    }
+    return { records, skipped };
+  },
+};
+
+function mapGreenhouseJob(job: z.infer<typeof GreenhouseJob>, context: BoardContext) {
+  const text = job.location?.name ?? null;
+  let location = parseLocationText(text);
+  // "Remote" alone, or a name the parser cannot place: the first office with a location says where
+  const office = job.offices?.find((o) => o.location || o.name);
+  if (location.country_code === null && office) {
+    const fromOffice = parseLocationText(office.location ?? office.name);
+    location = { ...fromOffice, remote: location.remote ?? fromOffice.remote };
+  }
+  const applyUrl = toUrl(job.absolute_url);
+  return validRecord({
+    provider: 'own_index',
+    provider_job_id: boardJobId(context, job.id),
+    url: applyUrl,
+    title: job.title,
+    company: companyOf(context),
+    location,
+    employment_type: null,
+    seniority: null,
+    job_family: null,
+    salary: null,
+    description: boardHtmlToText(job.content),
+    apply_url: applyUrl,
+    posted_at: toIsoUtc(job.first_published) ?? toIsoUtc(job.updated_at),
+    seen_at: context.seenAt,
+  });
+}
