@@ -16,14 +16,16 @@
  *   - for comparison, beside the same closed loop of `GET /v1/account` (no MCP): what any API
  *     request sent as fast as it is answered does to the quiet account on this host.
  *
- * The phases alternate for BENCH_ROUNDS (3) rounds and each phase's rounds are pooled: this
+ * The phases alternate for BENCH_ROUNDS (6) rounds and each phase's rounds are pooled: this
  * host's speed drifts within a minute, and a quiet phase measured long before a loaded one would
  * carry that drift into their ratio. The busy account's clients run in a worker thread, so that
  * reading its answers does not delay the quiet account's in this process's event loop.
  *
  * Per phase: the quiet account's answers and latencies, its p95 over its quiet p95 (the target is
- * at most 2x); the busy account's POSTs by status, messages answered per second and the bytes
- * they carried; the gateway's CPU (from /proc).
+ * at most 2x), each round's p95 and the median round's over the quiet phase's (a round that
+ * another process on the host slowed moves the pooled p95, not the median); the busy account's
+ * POSTs by status, messages answered per second and the bytes they carried; the gateway's CPU
+ * (from /proc).
  *
  *   npm run up                     # in another shell (or any running stack: BASE_URL, ADMIN_URL, STACK_PIDS_FILE)
  *   npm run bench -- mcp-fairness
@@ -35,7 +37,7 @@ import { row } from './search-load.js';
 import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
-const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 3));
+const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 6));
 const quietEveryMs = Number(process.env['BENCH_QUIET_EVERY_MS'] ?? 25);
 const busyClients = Number(process.env['BENCH_BUSY_CLIENTS'] ?? 16);
 const batchSize = Number(process.env['BENCH_MCP_BATCH'] ?? 10);
@@ -193,6 +195,13 @@ async function main(): Promise<void> {
 
 function report(phases: Phase[], gatewayEnv: Record<string, string>): string {
   const quietP95 = percentile(sortedMs(phases[0]!.quiet), 95);
+  // The median round is robust to a round that another process on this host slowed as a whole.
+  const medianRound = (p: Phase) =>
+    percentile(
+      [...p.roundP95].sort((a, b) => a - b),
+      50,
+    );
+  const quietRound = medianRound(phases[0]!);
   const lines = [
     `quiet account: GET /v1/account every ${quietEveryMs} ms; busy account: POSTs to /mcp of a batch of ` +
       `${batchSize} tools/list, from a worker thread; ${rounds} rounds of ${seconds} s per phase, alternating, pooled`,
@@ -207,12 +216,13 @@ function report(phases: Phase[], gatewayEnv: Record<string, string>): string {
       'quiet p50 / p95 / p99 (ms)',
       'p95 / quiet p95',
       'p95 by round (ms)',
+      'median round p95 / alone’s',
       'busy POSTs by status',
       'busy messages (requests) answered/s',
       'busy MB/s',
       'gateway CPU %',
     ]),
-    '|---|---:|---:|---|---:|---|---|---:|---:|---:|',
+    '|---|---:|---:|---|---:|---|---:|---|---:|---:|---:|',
   ];
   for (const p of phases) {
     const quiet = sortedMs(p.quiet);
@@ -226,6 +236,7 @@ function report(phases: Phase[], gatewayEnv: Record<string, string>): string {
         [50, 95, 99].map((q) => percentile(quiet, q).toFixed(1)).join(' / '),
         (percentile(quiet, 95) / quietP95).toFixed(2),
         p.roundP95.map((ms) => ms.toFixed(0)).join(', '),
+        (medianRound(p) / quietRound).toFixed(2),
         byStatus(p.busy),
         p.busy.length ? ((answered.length * p.perAnswer) / p.seconds).toFixed(0) : '-',
         p.busy.length ? (megabytes / p.seconds).toFixed(1) : '-',
