@@ -1,5 +1,6 @@
 import type { CircuitState, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
 import { ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import { AbortableSlots } from './abortable-slots.js';
 
 export interface ResilienceSettings {
   /** Calls to this provider in flight at once, per fetcher replica; the rest queue. */
@@ -58,8 +59,7 @@ export function isTransient(error: unknown): boolean {
  */
 export class ResilientAdapter implements ProviderAdapter {
   readonly provider: ProviderSlug;
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
+  private readonly slots: AbortableSlots;
   private failures = 0;
   private openUntil = 0;
   private openedAt = 0;
@@ -71,6 +71,7 @@ export class ResilientAdapter implements ProviderAdapter {
     private readonly settings: ResilienceSettings = DEFAULT_RESILIENCE,
     private readonly now: () => number = Date.now,
   ) {
+    this.slots = new AbortableSlots(settings.maxConcurrent);
     this.provider = inner.provider;
     this.closedAt = now();
   }
@@ -149,29 +150,11 @@ export class ResilientAdapter implements ProviderAdapter {
   }
 
   private acquire(signal: AbortSignal): Promise<void> {
-    if (this.active < this.settings.maxConcurrent) {
-      this.active += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal.removeEventListener('abort', onAbort);
-        this.active += 1;
-        resolve();
-      };
-      const onAbort = () => {
-        const index = this.queue.indexOf(grant);
-        if (index >= 0) this.queue.splice(index, 1);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(grant);
-    });
+    return this.slots.acquire(signal, () => (signal.reason instanceof Error ? signal.reason : new Error('aborted')));
   }
 
   private release(): void {
-    this.active -= 1;
-    this.queue.shift()?.();
+    this.slots.release();
   }
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BoardAts } from '@jobs/contracts';
 import { BOARD_FORMATS } from './board-formats.js';
 import { BoardFormatError, type BoardJobs } from './board-format.js';
+import { AbortableSlots } from '../abortable-slots.js';
 
 /** What made the last good read of a board cheap to repeat: its answer's validators and hash. */
 export interface BoardValidators {
@@ -171,37 +172,11 @@ export class BoardReader {
 }
 
 /** One host's share of the crawler: requests in flight at most, and when it may be asked again after a 429. */
-class HostGate {
+class HostGate extends AbortableSlots {
   notBefore = 0;
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly limit: number) {}
-
-  acquire(signal: AbortSignal): Promise<void> {
-    if (this.active < this.limit) {
-      this.active += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal.removeEventListener('abort', onAbort);
-        this.active += 1;
-        resolve();
-      };
-      const onAbort = () => {
-        const at = this.waiting.indexOf(grant);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(new BoardReadError('timeout', 'waited for its host past the call deadline'));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(grant);
-    });
-  }
-
-  release(): void {
-    this.active -= 1;
-    this.waiting.shift()?.();
+  override acquire(signal: AbortSignal): Promise<void> {
+    return super.acquire(signal, () => new BoardReadError('timeout', 'waited for its host past the call deadline'));
   }
 }
 
