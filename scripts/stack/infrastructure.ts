@@ -1,8 +1,13 @@
 // The infrastructure under the services: PostgreSQL and Redis (the machine's own, started when
 // installed but stopped), the Kafka broker and the trace viewer (this stack's instances, stopped
 // again by the run that started them).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { portOpen, run, say, waitFor, which } from './process.ts';
-import { viewerWanted, type StackSettings } from './settings.ts';
+import { ROOT, viewerWanted, type StackSettings } from './settings.ts';
+
+/** How often the trace viewer this run started is checked, and restarted if it died. */
+const VIEWER_CHECK_MS = 2000;
 
 /** Where PostgreSQL, Redis and Kafka are for this run, and whether the trace viewer runs. */
 export interface InfraEndpoints {
@@ -80,6 +85,7 @@ export class LocalServers {
   private kafkaStarting: Promise<unknown> = Promise.resolve();
   /** A trace viewer start still under way when something else fails: stop waits for it. */
   private viewerStarting: Promise<unknown> = Promise.resolve();
+  private viewerWatch: NodeJS.Timeout | undefined;
 
   private readonly settings: StackSettings;
   private readonly env: NodeJS.ProcessEnv;
@@ -105,6 +111,7 @@ export class LocalServers {
 
   /** Stops what this run started, once any start still under way has ended. */
   async stop(): Promise<void> {
+    clearInterval(this.viewerWatch);
     await this.kafkaStarting;
     await this.stopKafka();
     await this.viewerStarting;
@@ -187,7 +194,27 @@ export class LocalServers {
       return false;
     }
     this.viewerStartedHere = !wasRunning;
+    if (this.viewerStartedHere) this.superviseViewer();
     return true;
+  }
+
+  /**
+   * The viewer is a process of this stack like the services: if it dies (out of memory, a stray
+   * kill), it is started again, and its spans are lost as a restarted viewer's always are. The
+   * services only export to it, so none of them waits on it.
+   */
+  private superviseViewer(): void {
+    const pidFile = join(ROOT, '.local', 'zipkin', this.viewerEnv().ZIPKIN_INSTANCE, 'zipkin.pid');
+    let restarting: Promise<unknown> | undefined;
+    this.viewerWatch = setInterval(() => {
+      if (restarting || processAlive(pidFile)) return;
+      say('the trace viewer died; starting it again');
+      restarting = run('bash', ['deploy/zipkin/zipkin.sh', 'start'], { env: this.viewerEnv() })
+        .catch((e: Error) => say(`the trace viewer did not start again: ${e.message.split('\n')[0]}`))
+        .finally(() => (restarting = undefined));
+      this.viewerStarting = restarting;
+    }, VIEWER_CHECK_MS);
+    this.viewerWatch.unref();
   }
 
   private async stopTraceViewer(): Promise<void> {
@@ -195,5 +222,15 @@ export class LocalServers {
     await run('bash', ['deploy/zipkin/zipkin.sh', 'stop'], { env: this.viewerEnv() }).catch((e: Error) =>
       say(`trace viewer stop: ${e.message}`),
     );
+  }
+}
+
+/** Whether the process named by a pid file is alive (signal 0 only asks). */
+function processAlive(pidFile: string): boolean {
+  try {
+    process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 0);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -14,7 +14,7 @@ import type { TableUpkeep } from '@jobs/db/upkeep';
 import { build, prepareDatabase, startTableUpkeep } from './database.ts';
 import { ensurePostgres, ensureRedis, flushRedis, LocalServers, type InfraEndpoints } from './infrastructure.ts';
 import { elapsedSeconds, say, StepError } from './process.ts';
-import { firstRefreshPass, seedDemoAccount, upBanner } from './seeding.ts';
+import { firstRefreshPass, seedDemoAccount, startFirstRefreshPass, upBanner } from './seeding.ts';
 import { isCommand, stackSettings, viewerWanted } from './settings.ts';
 import { Supervisor } from './supervisor.ts';
 import { checkNoOffContractMessages, checksPhase, e2ePhase, replicaPhase } from './test-phases.ts';
@@ -69,9 +69,14 @@ async function shutdown(code: number): Promise<void> {
 
 const forever = () => new Promise<never>(() => {}); // the signal handlers end the process
 
+/**
+ * The banner comes as soon as every service is ready: searches answer from the partners while the
+ * first refresh pass fills the own index behind it (a store kept from an earlier run answers at once).
+ */
 async function up(): Promise<void> {
   const infra = await setUp({ fresh: false });
-  await startStack(infra);
+  await supervisor.startAll(infra);
+  const firstPassDone = await startFirstRefreshPass(settings);
   const demo = await seedDemoAccount(settings);
   const viewer = infra.traceViewer
     ? `${settings.traceViewerUrl}/zipkin/   (every answer's traceparent header names its trace)`
@@ -79,6 +84,7 @@ async function up(): Promise<void> {
       ? 'did not start (see above)'
       : 'off (TRACE_VIEWER=0)';
   process.stdout.write(upBanner(settings, demo, viewer));
+  await firstPassDone().catch((error: Error) => say(`the first refresh pass did not complete: ${error.message}`));
   await forever();
 }
 

@@ -17,6 +17,14 @@ export interface DemoAccount {
  * as a store that has been running would hold them. Later passes only re-verify.
  */
 export async function firstRefreshPass(settings: StackSettings): Promise<void> {
+  await (await startFirstRefreshPass(settings))();
+}
+
+/**
+ * Asks for the first refresh pass (the own crawler's catalog and the partners' newest into the
+ * store); resolves once it is accepted, with a function that waits for it to complete.
+ */
+export async function startFirstRefreshPass(settings: StackSettings): Promise<() => Promise<void>> {
   const admin = `http://127.0.0.1:${settings.adminPort}/admin`;
   const headers = { authorization: `Bearer ${settings.adminToken}` };
   const started = Date.now();
@@ -24,18 +32,20 @@ export async function firstRefreshPass(settings: StackSettings): Promise<void> {
   if (answer.status !== 202) throw new Error(`POST /admin/refresh answered ${answer.status}`);
   const { refresh_id: refreshId } = (await answer.json()) as { refresh_id: string };
   say(`first refresh pass ${refreshId}: the own crawler's catalog into the store ...`);
-  await waitFor(
-    `refresh pass ${refreshId} to complete`,
-    async () => {
-      const res = await fetch(`${admin}/refresh/${refreshId}`, { headers, signal: AbortSignal.timeout(3000) }).catch(
-        () => null,
-      );
-      return res?.status === 200 && ((await res.json()) as { status: string }).status === 'completed';
-    },
-    10 * 60_000,
-    500,
-  );
-  say(`first refresh pass done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  return async () => {
+    await waitFor(
+      `refresh pass ${refreshId} to complete`,
+      async () => {
+        const res = await fetch(`${admin}/refresh/${refreshId}`, { headers, signal: AbortSignal.timeout(3000) }).catch(
+          () => null,
+        );
+        return res?.status === 200 && ((await res.json()) as { status: string }).status === 'completed';
+      },
+      10 * 60_000,
+      500,
+    );
+    say(`first refresh pass done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  };
 }
 
 async function adminPost<T>(settings: StackSettings, path: string, body: unknown): Promise<T> {
@@ -83,6 +93,7 @@ export function upBanner(settings: StackSettings, demo: DemoAccount, traceViewer
       -H 'Content-Type: application/json' \\
       -d '{"filters":{"title_or":["engineer"]},"limit":5}'
 
+  The own index fills behind this (a first refresh pass; searches answer from the partners meanwhile).
   Logs: ${settings.logDir.replace(ROOT + '/', '')}/<service>.log    Ctrl-C stops everything.
 `;
 }

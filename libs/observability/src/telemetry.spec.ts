@@ -6,6 +6,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { RequestsKeptSampler } from './requests-kept-sampler.js';
 import { samplerFromEnv, traceExporters } from './telemetry.js';
 
 // The sampler NodeSDK chose before the preload built the providers itself (docs/operations.md
@@ -45,11 +46,15 @@ describe('samplerFromEnv', () => {
     );
   });
 
-  it('unset (or unknown): parent-based, recording new traces only while exporting', () => {
-    const exporting = samplerFromEnv({}, true);
+  it('unset (or unknown) while exporting: every request, and TRACES_BACKGROUND_RATIO (1 %) of the rest', () => {
+    expect(samplerFromEnv({}, true)).toBeInstanceOf(RequestsKeptSampler);
+    expect(samplerFromEnv({}, true).toString()).toBe('RequestsKept{background=0.01}');
+    expect(samplerFromEnv({ TRACES_BACKGROUND_RATIO: '0.2' }, true).toString()).toBe('RequestsKept{background=0.2}');
+    expect(samplerFromEnv({ TRACES_BACKGROUND_RATIO: '2' }, true).toString()).toBe('RequestsKept{background=0.01}');
+  });
+
+  it('unset (or unknown) with nowhere to export: parent-based, recording no new trace', () => {
     const quiet = samplerFromEnv({ OTEL_TRACES_SAMPLER: 'no_such_sampler' }, false);
-    expect(exporting).toBeInstanceOf(ParentBasedSampler);
-    expect(exporting.toString()).toContain('root=AlwaysOnSampler');
     expect(quiet).toBeInstanceOf(ParentBasedSampler);
     expect(quiet.toString()).toContain('root=AlwaysOffSampler');
   });

@@ -29,6 +29,8 @@ import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { prometheusReader } from './metrics.js';
 import { redisStatement } from './redis-statement.js';
 import { SecretRedactingSpanProcessor } from './redacting-span-processor.js';
+import { RequestsKeptSampler } from './requests-kept-sampler.js';
+import { DRIVER_SCOPES, DriverFoldingSpanProcessor } from './driver-folding-span-processor.js';
 import { CallerLinkSampler, CallerLinkSpanProcessor, EdgePropagator, markUntrustedTraceCarrier } from './trace-edge.js';
 import {
   AlwaysOffSampler,
@@ -115,9 +117,8 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
   );
   const tracerProvider = new TracerProvider({
     resource,
-    // Secrets are taken out of each span as it ends, before the exporting processors read it.
-    spanProcessors: [new CallerLinkSpanProcessor(), new SecretRedactingSpanProcessor(), ...spanProcessors],
-    sampler: new CallerLinkSampler(samplerFromEnv(env, exporters.length > 0)),
+    spanProcessors: [new CallerLinkSpanProcessor(), exportedSpans(env, spanProcessors)],
+    sampler: edgeAwareSampler(samplerFromEnv(env, exporters.length > 0)),
   });
   trace.setGlobalTracerProvider(tracerProvider);
   // Metrics are pulled: each service serves them at GET /metrics (metrics.ts).
@@ -161,14 +162,15 @@ export function httpInstrumentations(): [HttpInstrumentation, UndiciInstrumentat
 
 /**
  * OTEL_TRACES_SAMPLER as the specification names its values (OTEL_TRACES_SAMPLER_ARG the ratio).
- * Unset: parent-based always-on while exporting; with nowhere to send spans, recording them
+ * Unset while exporting: every request's trace and TRACES_BACKGROUND_RATIO (0.01) of the
+ * background's (RequestsKeptSampler). Unset with nowhere to send spans, recording them
  * (attributes, events, timings) is work for nothing, so parent-based always-off: trace and span
  * ids still exist, and a caller's sampled trace is still recorded downstream.
  */
 export function samplerFromEnv(env: NodeJS.ProcessEnv, exporting: boolean): Sampler {
-  const ratio = (): number => {
-    const value = Number(env['OTEL_TRACES_SAMPLER_ARG']);
-    return env['OTEL_TRACES_SAMPLER_ARG']?.trim() && value >= 0 && value <= 1 ? value : 1;
+  const ratio = (name: string, unset: number): number => {
+    const value = Number(env[name]);
+    return env[name]?.trim() && value >= 0 && value <= 1 ? value : unset;
   };
   switch (env['OTEL_TRACES_SAMPLER']?.trim()) {
     case 'always_on':
@@ -180,12 +182,32 @@ export function samplerFromEnv(env: NodeJS.ProcessEnv, exporting: boolean): Samp
     case 'parentbased_always_off':
       return new ParentBasedSampler({ root: new AlwaysOffSampler() });
     case 'traceidratio':
-      return new TraceIdRatioBasedSampler(ratio());
+      return new TraceIdRatioBasedSampler(ratio('OTEL_TRACES_SAMPLER_ARG', 1));
     case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio()) });
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio('OTEL_TRACES_SAMPLER_ARG', 1)) });
     default:
-      return new ParentBasedSampler({ root: exporting ? new AlwaysOnSampler() : new AlwaysOffSampler() });
+      return exporting
+        ? new RequestsKeptSampler(ratio('TRACES_BACKGROUND_RATIO', 0.01))
+        : new ParentBasedSampler({ root: new AlwaysOffSampler() });
   }
+}
+
+/**
+ * The specification's samplers decide a public request (whose caller's context is only linked,
+ * trace-edge.ts) as a child of that caller, so a caller that asks for its request to be traced
+ * gets it traced. RequestsKeptSampler records every request whatever the caller asked.
+ */
+function edgeAwareSampler(sampler: Sampler): Sampler {
+  return sampler instanceof RequestsKeptSampler ? sampler : new CallerLinkSampler(sampler);
+}
+
+/**
+ * What reaches the exporters: secrets taken out of each span as it ends, before an exporting
+ * processor reads it; and, unless TRACES_DRIVER_SPANS=1, driver calls folded into their steps.
+ */
+function exportedSpans(env: NodeJS.ProcessEnv, exporting: SpanProcessor[]): SpanProcessor {
+  const redacted = [new SecretRedactingSpanProcessor(), ...exporting];
+  return new DriverFoldingSpanProcessor(redacted, env['TRACES_DRIVER_SPANS']?.trim() === '1' ? {} : DRIVER_SCOPES);
 }
 
 /**
