@@ -103,4 +103,17 @@ describe('ReadBoardUseCase', () => {
     expect(broken[3]!.board_read?.error).toMatch(/^breaker open until/);
     expect(published.at(-1)).toMatchObject({ outcome: 'ok', complete: true });
   });
+
+  it('tells a board that timed out from one that failed otherwise, by the kind of its failure', async () => {
+    const { useCase, published } = harness((request) =>
+      Promise.reject(
+        request.board === 'slow'
+          ? new BoardReadError('timeout', 'took longer than 30 s')
+          : new BoardReadError('unreadable', 'no deadline in sight: not JSON'),
+      ),
+    );
+    await useCase.execute(sweep('slow'));
+    await useCase.execute(sweep('garbled'));
+    expect(published.map((p) => p.outcome)).toEqual(['provider_timeout', 'provider_error']);
+  });
 });

@@ -17,6 +17,8 @@ export const BOARD_PART_RECORDS = 200;
 
 export const BOARD_READER = Symbol('BOARD_READER');
 
+type ReadFailure = 'provider_timeout' | 'provider_error';
+
 /**
  * One board sweep of the own crawler's pass: one GET of the board (conditional on its last good
  * read), its openings handed to dedupe as own_index records in parts, the last part saying how
@@ -54,7 +56,13 @@ export class ReadBoardUseCase {
     const key = message.scope.key;
     const startedAt = new Date();
     const callTimeoutMs = Math.min(message.timeout_ms, message.call_timeout_ms ?? message.timeout_ms);
-    const publish = (part: number, final: boolean, records: NormalizedProviderRecord[], read?: BoardReadOutcome) =>
+    const publish = (
+      part: number,
+      final: boolean,
+      records: NormalizedProviderRecord[],
+      read?: BoardReadOutcome,
+      outcome: ReadFailure | 'ok' = 'ok',
+    ) =>
       this.publisher.publish(refreshTopicsOf(message.kind).records, {
         v: 1,
         refresh_id: message.refresh_id,
@@ -63,21 +71,24 @@ export class ReadBoardUseCase {
         provider: message.provider,
         part,
         final,
-        outcome: read?.error ? (read.error.includes('deadline') ? 'provider_timeout' : 'provider_error') : 'ok',
-        complete: final && !read?.error,
+        outcome,
+        complete: final && outcome === 'ok',
         started_at: startedAt.toISOString(),
         latency_ms: Date.now() - startedAt.getTime(),
         fetched_at: new Date().toISOString(),
         records,
         ...(read ? { board_read: read } : {}),
       });
-    const failed = (error: string) =>
-      publish(0, true, [], { changed: false, validators: board.validators ?? {}, error, skipped: 0 });
+    const failed = (error: string, outcome: ReadFailure) =>
+      publish(0, true, [], { changed: false, validators: board.validators ?? {}, error, skipped: 0 }, outcome);
 
     const admitted = this.breakers.admit(key);
     if (!admitted.ok) {
       this.reads.add(1, { ats: board.ats, outcome: 'breaker_open' });
-      return failed(`breaker open until ${new Date(admitted.openUntil).toISOString()} after repeated failures`);
+      return failed(
+        `breaker open until ${new Date(admitted.openUntil).toISOString()} after repeated failures`,
+        'provider_error',
+      );
     }
     let result: BoardReadResult;
     try {
@@ -94,7 +105,8 @@ export class ReadBoardUseCase {
       const opened = this.breakers.failed(key);
       this.reads.add(1, { ats: board.ats, outcome: 'error' });
       this.logger.warn({ board: key, reason, breaker_opened: opened }, 'board read failed');
-      return failed(error instanceof BoardReadError && error.kind === 'timeout' ? `${reason} (deadline)` : reason);
+      const timedOut = error instanceof BoardReadError && error.kind === 'timeout';
+      return failed(timedOut ? `${reason} (deadline)` : reason, timedOut ? 'provider_timeout' : 'provider_error');
     }
     this.breakers.succeeded(key);
     this.reads.add(1, { ats: board.ats, outcome: result.changed ? 'changed' : 'unchanged' });
