@@ -308,4 +308,45 @@ describe('RefreshPlanner rounds', () => {
       ]);
     },
   );
+
+  it(
+    "adds a company for a closure only when the own crawler lists none of a job's listings: a re-listed " +
+      "opening's old listing, unlisted beside its new one, is no closure",
+    async () => {
+      await store.prisma.refreshPass.deleteMany({});
+      await store.prisma.outboxMessage.deleteMany({});
+      const [{ bucket: d0Bucket }] = await store.prisma.$queryRaw<
+        { bucket: number }[]
+      >`SELECT mod(abs(hashtext('d0.example')), 9) AS bucket`;
+      // provider_c's last round read d0's bucket a minute ago and saw d0: its next round is another bucket's
+      const at = new Date(t.getTime() + 10 * MIN);
+      await store.prisma.refreshPass.create({
+        data: {
+          id: 'rfr_c_last',
+          kind: 'round',
+          provider: 'provider_c',
+          trigger: 'schedule',
+          startedAt: new Date(at.getTime() - MIN),
+          bucket: d0Bucket!,
+        },
+      });
+      await seen('provider_c', t.getTime() - (at.getTime() - 30_000), ['d0.example']);
+      // the own crawler re-listed d0's Lock Keeper: its old listing unlisted, the new one listed
+      await store.prisma.$executeRaw`
+        INSERT INTO job_sources (id, canonical_job_id, provider, provider_job_id, first_seen_at, last_seen_at, listed)
+        SELECT id || '_relisted', canonical_job_id, provider, provider_job_id || '-relisted', ${at}, ${at}, true
+        FROM job_sources WHERE provider = 'own_index'`;
+      const roundOfC = async (when: Date) => {
+        await store.prisma.refreshSweep.updateMany({ data: { finishedAt: when, ok: true } });
+        const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains, noRemovedBoards);
+        return (await roundSweeps(await planner.tryStart(when), 'provider_c')).flatMap(
+          (s) => s.scope.filters.company_domain_or ?? [],
+        );
+      };
+      expect(await roundOfC(at)).not.toContain('d0.example');
+      // the new listing gone too: the own crawler saw the opening close, and provider_c decides
+      await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
+      expect(await roundOfC(new Date(at.getTime() + MIN))).toContain('d0.example');
+    },
+  );
 });

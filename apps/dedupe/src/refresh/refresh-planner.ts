@@ -253,7 +253,9 @@ export class RefreshPlanner implements OnApplicationBootstrap {
    * not seen since the last round of their own bucket began (that round did not read it: a job
    * that moved to a company of that bucket after it, a sweep that failed; waiting for the
    * bucket's next round would leave it older than the bound); and those of open jobs it lists
-   * that the own crawler saw close (their partners decide the closure). A listing at a company
+   * that the own crawler saw close (their partners decide the closure): jobs none of whose own
+   * crawler listings is listed any more; a re-listed opening's old listing, unlisted beside its
+   * new one, does not make its job closing. A listing at a company
    * without a domain is its own entry, bucketed by its id and read by id, by the same rules. One
    * statement over the due providers' listed sources of open jobs. The own crawler's first round
    * reads its whole catalog instead.
@@ -294,8 +296,10 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         JOIN job_sources s ON s.provider::text = due.provider
         JOIN canonical_jobs j ON j.id = s.canonical_job_id
         JOIN companies c ON c.id = j.company_id
-        LEFT JOIN (SELECT DISTINCT canonical_job_id FROM job_sources WHERE provider = 'own_index' AND NOT listed) o ON
-          o.canonical_job_id = j.id
+        LEFT JOIN (
+          SELECT canonical_job_id FROM job_sources WHERE provider = 'own_index'
+          GROUP BY canonical_job_id HAVING NOT bool_or(listed)
+        ) o ON o.canonical_job_id = j.id
         WHERE s.listed AND j.status = 'open' AND ${notBoardListing}
       ), listed AS (
         SELECT provider, due_bucket, domain, listing_id, mod(abs(hashtext(COALESCE(domain, listing_id))), ${cycle}::int)
