@@ -22,7 +22,8 @@
  *    - company watches: a `job.opened` for every opening first listed during the run, none
  *      missed, none for an opening that had one or that the store held before.
  *
- * Env: BENCH_DAYS (30), BENCH_WATCHES (200), BENCH_SEED (1), BENCH_SETTLE_ROUNDS (2), STACK_PIDS_FILE,
+ * Env: BENCH_DAYS (30), BENCH_WATCHES (200), BENCH_SEED (1), BENCH_SETTLE_ROUNDS (2), BENCH_DETAILS (1: the
+ * missed watch events and the late closures, on stderr), STACK_PIDS_FILE,
  * BASE_URL, ADMIN_URL, ADMIN_TOKEN.
  */
 import { resolve } from 'node:path';
@@ -41,6 +42,7 @@ const days = Number(process.env['BENCH_DAYS'] ?? 30);
 const watchCount = Number(process.env['BENCH_WATCHES'] ?? 200);
 const seed = Number(process.env['BENCH_SEED'] ?? 1);
 const settleRounds = Number(process.env['BENCH_SETTLE_ROUNDS'] ?? 2);
+const details = process.env['BENCH_DETAILS'] === '1';
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const log = (message: string) =>
   process.stderr.write(`[bench:store-truth ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -403,7 +405,39 @@ for (let slot = 0; slot < world.market.slotCount; slot++) {
     if (!shownAtStart.has(opening) && shownInRun(slot, k)) expected.add(opening);
   }
 }
-const missed = [...expected].filter((o) => !openedByOpening.has(o)).length;
+const missedOpenings = [...expected].filter((o) => !openedByOpening.has(o));
+const missed = missedOpenings.length;
+if (details) {
+  // what the store made of each missed opening: no job, a job another opening's (merged), one held before the run
+  const events = receiver.arrivals.map((a) => JSON.parse(a.raw) as Event);
+  for (const opening of missedOpenings.slice(0, 25)) {
+    const ids = [...(jobsOfOpening.get(opening) ?? [])];
+    const described = ids.map((id) => {
+      const job = jobs.get(id);
+      const types = events.filter((e) => (e.data as { job?: Job }).job?.id === id).map((e) => e.type);
+      return (
+        `${id} ${job?.status} reposts ${job?.repost_count} ${before.has(id) ? 'held before the run' : 'new in the run'}` +
+        ` openings [${[...(openingsOfJob.get(id) ?? [])].join(' ')}] events [${types.join(' ')}]`
+      );
+    });
+    log(`missed job.opened: ${opening}: ${described.length ? described.join('; ') : 'no job in the store'}`);
+  }
+  const late = closedInRun
+    .filter(({ job }) => job.status !== 'closed' || job.closed_at === null)
+    .concat(
+      closedInRun.filter(
+        ({ job, truth }) =>
+          job.status === 'closed' && job.closed_at !== null && job.closed_at.getTime() - realOf(truth.closedAt!) > boundMs,
+      ),
+    );
+  const lateness = late
+    .map(({ job, truth }) => (job.closed_at ? (job.closed_at.getTime() - realOf(truth.closedAt!)) / 1000 : Infinity))
+    .sort((a, b) => a - b);
+  log(
+    `closures past the bound: ${late.length}; seconds late p50 ${lateness[Math.floor(lateness.length / 2)]} ` +
+      `max ${lateness.at(-1)}`,
+  );
+}
 const duplicates = [...openedByOpening.values()].filter((n) => n > 1).length;
 const spurious = [...openedByOpening.keys()].filter((o) => shownAtStart.has(o)).length;
 const openedForOld = [...new Set(opened)].filter((id) => before.has(id)).length;
