@@ -42,7 +42,7 @@ const service = await runService({
   metrics: false,
   // Fastify types this hook over every server flavour (http, https, http2); ours is plain http.
   fastify: {
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     trustProxy: config.TRUST_PROXY,
     frameworkErrors: routerErrorHandler(errorLinks(config)) as never,
     clientErrorHandler: clientErrorHandler(errorLinks(config)) as never,

@@ -92,6 +92,19 @@ describe('odd bodies', () => {
     expect(error.code).toBe('invalid_request');
     expect(error.request_id).toBe(/^x-request-id: (\S+)$/im.exec(head)?.[1]);
   });
+
+  it('reads a path parameter up to 2,048 characters, and answers a longer one in the envelope', async () => {
+    // read, and refused as no job id can be that long
+    const long = await api(`/v1/jobs/job_${'x'.repeat(1_000)}`, { key });
+    expect(long.status).toBe(400);
+    expect(ErrorEnvelopeSchema.parse(long.body).error).toMatchObject({
+      param: 'id',
+      message: 'id: Expected an id: job_ then 1 to 128 letters, digits, _ or -',
+    });
+    const tooLong = await api(`/v1/jobs/job_${'x'.repeat(3_000)}`, { key });
+    expect(tooLong.status).toBe(400);
+    expect(ErrorEnvelopeSchema.parse(tooLong.body).error.message).toBe('A path parameter is too long.');
+  });
 });
 
 describe('a dry run with a cursor', () => {

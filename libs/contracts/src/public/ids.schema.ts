@@ -25,7 +25,12 @@ export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
 
 /** A string schema accepting `<prefix><1..128 of [A-Za-z0-9_-]>`. */
 export function prefixedId(prefix: IdPrefix) {
-  return z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]{1,128}$`), `Expected an id starting with ${prefix}`);
+  return z
+    .string()
+    .regex(
+      new RegExp(`^${prefix}[A-Za-z0-9_-]{1,128}$`),
+      `Expected an id: ${prefix} then 1 to 128 letters, digits, _ or -`,
+    );
 }
 
 export const JobIdSchema = prefixedId(ID_PREFIXES.job);
