@@ -15,11 +15,12 @@
  *   are checked, not published: a call past them is told so, with every other problem.
  * - A contract object another tool publishes in full (the Filters of `search_jobs`, the Job of
  *   `get_job`) is, where nested in another schema, an object described in words.
- * - Outputs are outlines: every field of the answer by name, the top-level ones with their type
- *   and enum, a nested object as its field names in its description (`{id, name, domain}`).
- *   The structured content itself is checked against the full contract before it is sent, and
- *   an outline leaves out `required` and `additionalProperties`, so a field added later breaks
- *   no client (interface.md, Versioning).
+ * - Outputs are outlines: an object whose description names every field of the answer, nested
+ *   ones in braces (`{id, company{id, name, domain}, sources[{provider, ...}]}`). What a model
+ *   plans with before a call is which fields come back; their types and values are in every
+ *   answer, which is checked against the full contract before it is sent. An outline holds no
+ *   `required` and no `additionalProperties`, so a field added later breaks no client
+ *   (interface.md, Versioning).
  * - Both directions drop zod's noise (the safe-integer bounds of `.int()`, the regular
  *   expression zod adds beside `format: "date-time"`) and the contracts' `examples`, which are
  *   for the documentation.
