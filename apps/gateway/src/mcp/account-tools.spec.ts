@@ -21,7 +21,7 @@ describe('ledgerSummary', () => {
         entry({ id: 'led_1', request_id: 'req_1', credits: 0, reason: 'already_paid' }),
       ]),
     ).toBe(
-      '3 ledger entries, newest first: 2 credits charged, 1 free re-reads. ' +
+      '3 ledger entries, newest first: 2 credits charged, 1 free re-read. ' +
         'By request: srch_9 (POST /v1/searches) 1 credit; req_1 (POST /v1/jobs/search) 1 credit.',
     );
   });

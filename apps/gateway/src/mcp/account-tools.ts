@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AccountSchema, JobIdSchema, LedgerListResponseSchema, type LedgerEntry } from '@jobs/contracts';
 import { queryString, tool, type McpTool } from './mcp-tool.js';
 import { cursorInput } from './tool-inputs.js';
-import { credits, pageEnd } from './tool-text.js';
+import { count, credits, pageEnd } from './tool-text.js';
 
 /** Requests listed by name in a ledger page's summary; the rest are counted. */
 const REQUESTS_NAMED = 5;
@@ -28,7 +28,8 @@ export function ledgerSummary(entries: readonly LedgerEntry[]): string {
     .map(([id, r]) => `${id} (${r.operation}) ${credits(r.credits)}`);
   const others = byRequest.size - named.length;
   return (
-    `${entries.length} ledger entries, newest first: ${credits(charged)} charged, ${free} free re-reads.` +
+    `${count(entries.length, 'ledger entry', 'ledger entries')}, newest first: ${credits(charged)} charged, ` +
+    `${count(free, 'free re-read')}.` +
     (named.length > 0 ? ` By request: ${named.join('; ')}${others > 0 ? `; and ${others} more` : ''}.` : '')
   );
 }

@@ -60,7 +60,7 @@ describe("an async search's text: what to do next", () => {
         metadata: { ...examples.metadata(), credits_charged: 12 },
       }),
     ).toBe(
-      'Async search srch_1 is partial, 40 jobs found; charged 12 credits in all. This page: 1 jobs. ' +
+      'Async search srch_1 is partial, 40 jobs found; charged 12 credits in all. This page: 1 job. ' +
         `More: pass cursor "cur_2".\nIds: ${job.id}.`,
     );
   });

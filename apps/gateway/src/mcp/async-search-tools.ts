@@ -22,7 +22,7 @@ import {
   metadataAsInSearch,
   waterfallAsInSearch,
 } from './tool-inputs.js';
-import { credits, idList, pageEnd } from './tool-text.js';
+import { count, credits, idList, pageEnd } from './tool-text.js';
 
 /**
  * Jobs per page when the call does not say. The API's default page is 100 full jobs; here a page
@@ -44,7 +44,7 @@ export function summarizeAsyncSearch(search: AsyncSearch): AsyncSearchSummary {
 
 /** What a model should do next with a search in this state. */
 function statusLine(search: AsyncSearchSummary): string {
-  const head = `Async search ${search.id} is ${search.status}, ${search.jobs_found} jobs found`;
+  const head = `Async search ${search.id} is ${search.status}, ${count(search.jobs_found, 'job')} found`;
   switch (search.status) {
     case 'queued':
     case 'running':
@@ -55,7 +55,7 @@ function statusLine(search: AsyncSearchSummary): string {
       return `${head}: every provider failed.`;
     default: {
       const charged = search.metadata ? `; charged ${credits(search.metadata.credits_charged)} in all` : '';
-      return `${head}${charged}. This page: ${search.data.length} jobs.${pageEnd(search.next_cursor)}`;
+      return `${head}${charged}. This page: ${count(search.data.length, 'job')}.${pageEnd(search.next_cursor)}`;
     }
   }
 }

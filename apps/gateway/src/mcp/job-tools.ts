@@ -20,7 +20,7 @@ import {
   waterfallInput,
   waterfallWithCap,
 } from './tool-inputs.js';
-import { chargeLine, credits, idList, pageEnd } from './tool-text.js';
+import { chargeLine, count, credits, idList, pageEnd } from './tool-text.js';
 
 const syncLimit = JobSearchRequestSchema.shape.limit.describe('Jobs per page.');
 
@@ -79,7 +79,7 @@ export const JOB_TOOLS: readonly McpTool[] = [
     }),
     result: (answer) => summarizePage(JobSearchResponseSchema.parse(answer.body)),
     summary: ({ data, next_cursor, metadata }) =>
-      `${data.length} jobs (${metadata.status}); charged ${credits(metadata.credits_charged)}, ` +
+      `${count(data.length, 'job')} (${metadata.status}); charged ${credits(metadata.credits_charged)}, ` +
       `${metadata.jobs_already_paid} already paid (free), ${metadata.credits_remaining} credits left.` +
       `${pageEnd(next_cursor)}${idList(data.map((job) => job.id))}`,
   }),

@@ -59,7 +59,7 @@ describe('the MCP server over the official SDK', () => {
       const blocks = result.content as { type: string; text: string }[];
       expect(blocks).toHaveLength(1);
       const [summary, ...lines] = blocks[0]!.text.split('\n');
-      expect(summary).toMatch(/^\d+ jobs \((complete|partial)\); charged \d+ credits?, /);
+      expect(summary).toMatch(/^1 job \(complete\); charged 1 credit, 0 already paid \(free\), 99 credits left\. /);
       // the ids to act on, not the jobs again
       expect(lines).toEqual([`Ids: ${job.id}.`]);
       expect(blocks[0]!.text).not.toContain(job.title);
@@ -148,7 +148,7 @@ describe('the MCP server over the official SDK', () => {
     expect(calls[1]).toEqual({ method: 'GET', url: '/v1/searches/srch_1?limit=25' });
     expect(polled.structuredContent).toMatchObject({ status: 'completed', data: [{ id: job.id, title: job.title }] });
     expect((polled.content as { text: string }[])[0]!.text).toBe(
-      `Async search srch_1 is completed, 1 jobs found; charged 1 credit in all. This page: 1 jobs. Last page.\n` +
+      `Async search srch_1 is completed, 1 job found; charged 1 credit in all. This page: 1 job. Last page.\n` +
         `Ids: ${job.id}.`,
     );
   });

@@ -1,8 +1,10 @@
-import { chargeLine, credits, idList, pageEnd } from './tool-text.js';
+import { chargeLine, count, credits, idList, pageEnd } from './tool-text.js';
 
 describe('the pieces of a tool text', () => {
   it('counts credits in words', () => {
     expect([0, 1, 2].map(credits)).toEqual(['0 credits', '1 credit', '2 credits']);
+    expect(count(2, 'ledger entry', 'ledger entries')).toBe('2 ledger entries');
+    expect(count(1, 'ledger entry', 'ledger entries')).toBe('1 ledger entry');
   });
 
   it('reads a charge from the billable headers, and nothing without them', () => {

@@ -5,7 +5,10 @@
  */
 import type { ApiAnswer } from './mcp-tool.js';
 
-export const credits = (n: number): string => `${n} credit${n === 1 ? '' : 's'}`;
+/** "1 job", "2 jobs": a count and its noun, plural but for one. */
+export const count = (n: number, noun: string, plural = `${noun}s`): string => `${n} ${n === 1 ? noun : plural}`;
+
+export const credits = (n: number): string => count(n, 'credit');
 
 /** "Charged 1 credit (99 left)." from a billable answer's headers; '' when it carries none. */
 export function chargeLine(answer: ApiAnswer): string {

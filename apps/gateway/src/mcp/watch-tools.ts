@@ -12,7 +12,7 @@ import {
 } from '@jobs/contracts';
 import { queryString, tool, type McpTool } from './mcp-tool.js';
 import { cursorInput, filtersAsInSearch, idempotencyKeyInput } from './tool-inputs.js';
-import { idList, pageEnd } from './tool-text.js';
+import { count, idList, pageEnd } from './tool-text.js';
 
 /**
  * list_events' published output: each event's envelope, its data in words. The union of the seven
@@ -96,7 +96,7 @@ export const WATCH_TOOLS: readonly McpTool[] = [
     hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     request: ({ cursor }) => ({ method: 'GET', url: `/v1/watches${queryString({ cursor })}` }),
     summary: ({ data, next_cursor }) =>
-      `${data.length} watches (${data.filter((watch) => watch.status === 'active').length} active).` +
+      `${count(data.length, 'watch', 'watches')} (${data.filter((watch) => watch.status === 'active').length} active).` +
       `${pageEnd(next_cursor)}${idList(data.map((watch) => watch.id))}`,
   }),
 
@@ -135,7 +135,7 @@ export const WATCH_TOOLS: readonly McpTool[] = [
     summary: ({ data, next_cursor }) =>
       data.length === 0
         ? 'No events (nothing new since the cursor sent).'
-        : `${data.length} events, oldest first (${eventCounts(data)}). Next time pass since "${next_cursor ?? '(the cursor you sent)'}".` +
+        : `${count(data.length, 'event')}, oldest first (${eventCounts(data)}). Next time pass since "${next_cursor ?? '(the cursor you sent)'}".` +
           idList(data.map((event) => event.id)),
   }),
 ];

@@ -20,7 +20,7 @@ import {
 import { secretHint } from '@jobs/webhook-targets';
 import { tool, queryString, type McpTool } from './mcp-tool.js';
 import { cursorInput, idempotencyKeyInput } from './tool-inputs.js';
-import { pageEnd } from './tool-text.js';
+import { count, pageEnd } from './tool-text.js';
 
 const endpointUrl = UrlSchema.describe('The webhook_url, exactly as watches and async searches name it.');
 
@@ -71,11 +71,12 @@ export const WEBHOOK_TOOLS: readonly McpTool[] = [
     request: ({ cursor }) => ({ method: 'GET', url: `/v1/webhook_endpoints${queryString({ cursor })}` }),
     summary: ({ data, next_cursor }) =>
       [
-        `${data.length} webhook endpoints.${pageEnd(next_cursor)}`,
+        `${count(data.length, 'webhook endpoint')}.${pageEnd(next_cursor)}`,
         ...data.map(
           (endpoint) =>
             `${endpoint.url}: secret ${endpoint.secret_hint ?? 'not made yet'}, ` +
-            `${endpoint.used_by.watches} watches, ${endpoint.used_by.async_searches} async searches`,
+            `${count(endpoint.used_by.watches, 'watch', 'watches')}, ` +
+            `${count(endpoint.used_by.async_searches, 'async search', 'async searches')}`,
         ),
       ].join('\n'),
   }),
