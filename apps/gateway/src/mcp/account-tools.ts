@@ -39,7 +39,7 @@ export const ACCOUNT_TOOLS: readonly McpTool[] = [
     name: 'get_account',
     endpoint: 'GET /v1/account',
     purpose: 'Plan, credits remaining, providers, rate limit',
-    title: 'Read the account and its credits (free)',
+    title: 'Read the account (free)',
     cost: 'free',
     description: 'FREE. Plan, credits_remaining, credits_reset_at, providers enabled, rate limit.',
     input: z.strictObject({}),

@@ -100,7 +100,7 @@ export const ASYNC_SEARCH_TOOLS: readonly McpTool[] = [
     name: 'get_async_search',
     endpoint: 'GET /v1/searches/{id}',
     purpose: "An async search's status and, once done, its jobs page by page",
-    title: 'Poll an async search, page its jobs (free)',
+    title: 'Poll an async search (free)',
     cost: 'free (its jobs were charged as collected)',
     description:
       "FREE. An async search's status and jobs_found; once completed or partial, a page of its jobs " +

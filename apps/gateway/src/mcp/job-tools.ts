@@ -116,7 +116,7 @@ export const JOB_TOOLS: readonly McpTool[] = [
     name: 'get_company_profile',
     endpoint: 'GET /v1/companies/{domain}',
     purpose: "A company's hiring profile",
-    title: 'Company hiring profile (1 credit a call)',
+    title: 'Company profile (1 credit a call)',
     cost: '1 credit per call, every time (no already-paid rule); free with a test key',
     description:
       "A company's open jobs, is_hiring (null: unknown, never false), hiring_pulse, top job families " +

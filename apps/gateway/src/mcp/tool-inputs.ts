@@ -54,7 +54,7 @@ export const PUBLISHED_OUTLINES = {
   ]),
 };
 
-export const cursorInput = CursorSchema.optional().describe('next_cursor of the previous page.');
+export const cursorInput = CursorSchema.optional().describe('The last next_cursor.');
 
 export const idempotencyKeyInput = IdempotencyKeySchema.optional().describe(
   'Idempotency-Key, made when omitted; after internal_error retry with the key it names.',
@@ -62,9 +62,5 @@ export const idempotencyKeyInput = IdempotencyKeySchema.optional().describe(
 
 /** The budget of a call that can charge: required, so a model always states it. */
 export function maxCreditsInput(scope: string) {
-  return z
-    .number()
-    .int()
-    .min(0)
-    .describe(`Required hard cap on the credits ${scope} may charge (waterfall.max_credits).`);
+  return z.number().int().min(0).describe(`Hard cap on the credits ${scope} may charge (waterfall.max_credits).`);
 }

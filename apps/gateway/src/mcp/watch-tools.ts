@@ -70,7 +70,7 @@ export const WATCH_TOOLS: readonly McpTool[] = [
       domain: WatchCreateRequestSchema.shape.domain.describe('For type company.'),
       filters: filtersAsInSearch.optional().describe('For type search.'),
       webhook_url: WatchCreateRequestSchema.shape.webhook_url,
-      events: WatchCreateRequestSchema.shape.events.describe('Default: every job and company event.'),
+      events: WatchCreateRequestSchema.shape.events,
       idempotency_key: idempotencyKeyInput,
     }),
     output: WatchSchema,

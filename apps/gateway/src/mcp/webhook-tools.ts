@@ -22,7 +22,7 @@ import { tool, queryString, type McpTool } from './mcp-tool.js';
 import { cursorInput, idempotencyKeyInput } from './tool-inputs.js';
 import { count, pageEnd } from './tool-text.js';
 
-const endpointUrl = UrlSchema.describe('The webhook_url, exactly as watches and async searches name it.');
+const endpointUrl = UrlSchema.describe('A webhook_url, as watches and async searches give it.');
 
 /** rotate_webhook_secret's result: the secret itself only when revealed, its hint always. */
 export const RotatedSecretSchema = z.strictObject({
@@ -85,7 +85,7 @@ export const WEBHOOK_TOOLS: readonly McpTool[] = [
     name: 'get_webhook_secret',
     endpoint: 'POST /v1/webhook_endpoints/secret',
     purpose: "Reveals a URL's signing secret (`reveal: true` required)",
-    title: "Reveal an endpoint's signing secret (free)",
+    title: 'Reveal a webhook secret (free)',
     cost: 'free',
     description:
       'FREE. The secret (whsec_...) signing deliveries to a URL, made on first use. Needs reveal: true, ' +
@@ -104,7 +104,7 @@ export const WEBHOOK_TOOLS: readonly McpTool[] = [
     name: 'rotate_webhook_secret',
     endpoint: 'POST /v1/webhook_endpoints/secret/rotate',
     purpose: "Replaces a URL's signing secret; the old one signs too for an overlap",
-    title: "Rotate an endpoint's signing secret (free)",
+    title: 'Rotate a webhook secret (free)',
     cost: 'free',
     description:
       'FREE. A new signing secret for a URL; the old one signs too for previous_expires_in_seconds (0 ' +
