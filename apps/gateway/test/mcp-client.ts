@@ -33,11 +33,18 @@ export const TOOLS = [
   'search_jobs',
   'get_job',
   'get_company_profile',
+  'start_async_search',
+  'get_async_search',
   'get_account',
+  'list_ledger_entries',
   'create_watch',
   'list_watches',
   'delete_watch',
   'list_events',
+  'replay_event',
+  'list_webhook_endpoints',
+  'get_webhook_secret',
+  'rotate_webhook_secret',
 ];
 
 export async function connect(key: string | undefined): Promise<Client> {

@@ -1,7 +1,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, connect, text } from './mcp-client.js';
-import { admin, createAccount, eventually, Receiver, stack, uniqueWord } from './stack.js';
+import { admin, api, createAccount, eventually, Receiver, stack, uniqueWord } from './stack.js';
 
 /** The MCP server's refusals: the API's errors as tool errors, its plan rules, rate limits and keys. */
 describe('the MCP server over Streamable HTTP: refusals', () => {
@@ -21,13 +21,28 @@ describe('the MCP server over Streamable HTTP: refusals', () => {
     await receiver.stop();
   });
 
-  it('answers an unknown filter with a tool error that names the API code, the field and the request id', async () => {
-    const result = await call(client, 'search_jobs', { filters: { titel_or: ['engineer'] }, max_credits: 5 });
+  it('answers a call with several wrong arguments with every problem at once, before any request', async () => {
+    const before = (await api('/v1/account', { key: account.live_key })).body!['credits_remaining'];
+    const result = await call(client, 'search_jobs', {
+      filters: { titel_or: ['engineer'], posted_within_days: 0 },
+      limit: 500,
+      max_credits: 5,
+    });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(text(result)).toMatch(
-      /^unknown_filter \(HTTP 400\): .*title_or.* \[param: filters\.titel_or\] \[request_id: req_\w+\]$/,
+    const [head, ...lines] = text(result).split('\n');
+    expect(head).toBe('invalid_request: 3 problems with the arguments. The call was not sent: nothing was charged.');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        '- unknown_filter: Unknown filter "titel_or". Did you mean "title_or"? [param: filters.titel_or]',
+        expect.stringMatching(
+          /^- invalid_request: filters\.posted_within_days: .* \[param: filters\.posted_within_days\]$/,
+        ),
+        expect.stringMatching(/^- invalid_request: limit: .* \[param: limit\]$/),
+      ]),
     );
+    expect(lines).toHaveLength(3);
+    expect((await api('/v1/account', { key: account.live_key })).body!['credits_remaining']).toBe(before);
   });
 
   it('keeps the plan rules: watches on a starter plan are plan_required', async () => {

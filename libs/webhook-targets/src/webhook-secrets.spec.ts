@@ -5,6 +5,7 @@ import {
   MAX_ROTATION_OVERLAP_SECONDS,
   rotateWebhookSecret,
   sealLegacySecrets,
+  secretHint,
   signingSecrets,
   webhookSecretFor,
   type WebhookSecretStore,
@@ -96,6 +97,13 @@ function memoryStore() {
 const box = new SecretBox('test-webhook-secrets-key-0123456789abcdef');
 const url = 'https://a.example/hook';
 const live = (accountId: string, at = url) => ({ accountId, mode: 'live' as const, url: at });
+
+describe('secretHint', () => {
+  it('tells two secrets apart by their last 4 characters and holds nothing to sign with', () => {
+    expect(secretHint('whsec_abcdefghijklmnopWXYZ')).toBe('whsec_…WXYZ');
+    expect(secretHint(generateWebhookSecret())).toMatch(/^whsec_…[A-Za-z0-9_-]{4}$/);
+  });
+});
 
 describe('webhookSecretFor', () => {
   it('creates once and returns the same secret ever after, per account and URL, stored sealed', async () => {

@@ -20,6 +20,11 @@ import { isSealed, SEALED_PREFIX, type SecretBox, type SecretOwner } from './sec
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
+/** `whsec_…` and the last 4 characters: enough to tell two secrets apart, nothing to sign with. */
+export function secretHint(secret: string): string {
+  return `${WEBHOOK_SECRET_PREFIX}…${secret.slice(-4)}`;
+}
+
 /** How long a replaced secret stays valid when the caller does not say: one day. */
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
 /** The longest overlap a rotation may ask for: a week. */

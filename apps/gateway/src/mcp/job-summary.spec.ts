@@ -1,5 +1,5 @@
 import { examples, type Job } from '@jobs/contracts';
-import { jobLine, JobSummarySchema, salaryText, summarizeJob } from './job-summary.js';
+import { JobSummarySchema, salaryText, summarizeJob } from './job-summary.js';
 
 const job = (patch: Partial<Job> = {}): Job => ({ ...examples.job(), ...patch });
 
@@ -56,26 +56,5 @@ describe('salaryText', () => {
     [null, null],
   ] as const)('%j reads %j', (input, text) => {
     expect(salaryText(input)).toBe(text);
-  });
-});
-
-describe('jobLine', () => {
-  it('puts the id first, then title, company and the known facts', () => {
-    expect(jobLine(summarizeJob(job()))).toMatch(
-      new RegExp(
-        String.raw`^job_\w+: Senior Backend Engineer, Acme Ltd \(acme\.example\); London, England, GB; not remote; ` +
-          String.raw`80,000-100,000 GBP per year; posted \d{4}-\d\d-\d\d; 2 sources$`,
-      ),
-    );
-    const closed = summarizeJob(
-      job({
-        status: 'closed',
-        closed_reason: 'filled',
-        location: { city: null, region: null, country_code: null, remote: true },
-        salary: null,
-        posted_at: null,
-      }),
-    );
-    expect(jobLine(closed)).toMatch(/; remote; 2 sources; closed$/);
   });
 });

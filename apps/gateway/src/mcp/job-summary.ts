@@ -88,20 +88,3 @@ export function summarizeJob(job: Job): JobSummary {
 export function summarizePage(page: JobSearchResponse): JobSummaryPage {
   return { data: page.data.map(summarizeJob), next_cursor: page.next_cursor, metadata: page.metadata };
 }
-
-/** One line per job for the text content: "job_1: Backend Engineer, Acme (acme.com); Berlin, DE; remote; ...". */
-export function jobLine(job: JobSummary): string {
-  const facts = [
-    job.location,
-    job.remote === true ? 'remote' : job.remote === false ? 'not remote' : null,
-    job.salary,
-    job.posted_on ? `posted ${job.posted_on}` : null,
-    `${job.providers} source${job.providers === 1 ? '' : 's'}`,
-    job.status === 'closed' ? 'closed' : null,
-  ].filter((fact): fact is string => fact !== null);
-  return (
-    `${job.id}: ${job.title}, ` +
-    `${job.company}${job.company_domain ? ` (${job.company_domain})` : ''}; ` +
-    `${facts.join('; ')}`
-  );
-}

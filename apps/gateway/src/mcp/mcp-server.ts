@@ -23,30 +23,26 @@ import type {
   isJSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
-import { describeRequestError, SERVICE_VERSION } from '@jobs/contracts';
+import { SERVICE_VERSION } from '@jobs/contracts';
+import { publishedHints } from './mcp-tool.js';
 import { MCP_TOOLS, PUBLISHED_OUTLINES, type ApiAnswer, type ApiCall, type McpTool } from './mcp-tools.js';
 import { publishedSchema } from './published-schema.js';
+import { argumentProblems, describeArgumentProblems } from './tool-arguments.js';
 import { toolError, toolResult, type ToolResult } from './tool-results.js';
 
 export const MCP_SERVER_NAME = 'job-data-api';
 
 /** What a model is told about the server as a whole (the `instructions` of `initialize`). */
 export const MCP_INSTRUCTIONS = [
-  'Job-data aggregation API: one search asks the own index and ' +
-    "the plan's partner providers and returns canonical, " +
-    'de-duplicated jobs.',
-  'Credits: search_jobs costs 1 credit per new unique job ' +
-    '(capped by its required max_credits), get_job 1 credit ' +
-    'unless already paid, get_company_profile 1 credit per call;',
-  'estimate_search, get_account, create_watch, list_watches, ' +
-    'delete_watch and list_events are free. A job is never ' +
-    'charged twice to an account, and a test key (svc_test_) is ' +
-    'never charged.',
-  'Before a search that may cost credits, call estimate_search (free) and get_account to check the balance.',
-  'search_jobs returns job summaries; get_job gives the full job, free for a job a search already returned.',
-  'Errors come back as tool errors naming the API error code ' +
-    '(e.g. unknown_filter, insufficient_credits, plan_required, ' +
-    'rate_limited) and a request_id.',
+  "Job-data aggregation API: one search asks the own index and the plan's partner providers and " +
+    'returns canonical, de-duplicated jobs.',
+  'Costs: search_jobs and start_async_search 1 credit per new unique job, capped by their required ' +
+    'max_credits; get_job 1 credit unless already paid; get_company_profile 1 credit per call; every ' +
+    'other tool is free. A job is never charged twice to an account; a test key (svc_test_) never.',
+  'Before spending, call estimate_search and get_account (free). search_jobs and get_async_search ' +
+    'return job summaries; get_job gives the full job, free for a job already returned.',
+  'Errors are tool errors naming the API error code (unknown_filter, insufficient_credits, ' +
+    'plan_required, rate_limited...) and a request_id; every problem of the arguments is listed at once.',
 ].join(' ');
 
 export interface Sdk {
@@ -95,7 +91,7 @@ export function publishedTools(): Tool[] {
     description: tool.description,
     inputSchema: publishedSchema(tool.input, 'input', PUBLISHED_OUTLINES.input) as Tool['inputSchema'],
     outputSchema: publishedSchema(tool.output, 'output', PUBLISHED_OUTLINES.output) as Tool['outputSchema'],
-    annotations: { title: tool.title, ...tool.hints },
+    annotations: publishedHints(tool.hints),
   }));
   return published;
 }
@@ -120,13 +116,7 @@ export function buildMcpServer(sdk: Sdk, dispatch: Dispatch): Server {
 
 async function callTool(tool: McpTool, rawArgs: Record<string, unknown>, dispatch: Dispatch): Promise<ToolResult> {
   const parsed = tool.input.safeParse(rawArgs);
-  if (!parsed.success) {
-    const problem = describeRequestError(parsed.error);
-    return toolError(
-      `invalid_request: ${problem.message} The call was not sent: nothing was ` +
-        `charged.${problem.param ? ` [param: ${problem.param}]` : ''}`,
-    );
-  }
+  if (!parsed.success) return toolError(describeArgumentProblems(argumentProblems(parsed.error)));
   const args = parsed.data as Record<string, unknown>;
   const call = tool.request(args, () => `mcp_${randomUUID()}`);
   let answer: ApiAnswer;

@@ -26,6 +26,22 @@ export interface ToolHints {
   openWorldHint?: boolean;
 }
 
+/**
+ * The hints as published: those that differ from the MCP defaults (not read-only, destructive,
+ * not idempotent, open world) and mean something (a read-only tool is neither destructive nor
+ * not), so a client reads the same as from all four.
+ */
+export function publishedHints(hints: ToolHints): ToolHints {
+  const published: ToolHints = {};
+  if (hints.readOnlyHint === true) published.readOnlyHint = true;
+  else {
+    if (hints.destructiveHint === false) published.destructiveHint = false;
+    if (hints.idempotentHint === true) published.idempotentHint = true;
+  }
+  if (hints.openWorldHint === false) published.openWorldHint = false;
+  return published;
+}
+
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 export interface McpTool<I extends AnyObject = AnyObject, O extends AnyObject = AnyObject> {

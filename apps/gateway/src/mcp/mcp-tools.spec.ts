@@ -1,4 +1,4 @@
-import { MCP_TOOLS, queryString, type McpTool } from './mcp-tools.js';
+import { argumentList, MCP_TOOLS, queryString, renderToolTable, type McpTool } from './mcp-tools.js';
 
 const byName = (name: string): McpTool => MCP_TOOLS.find((tool) => tool.name === name)!;
 const newKey = () => 'mcp_new';
@@ -38,7 +38,7 @@ describe('MCP_TOOLS', () => {
   it('search_jobs tells how to page within a total budget: the remainder as max_credits on each page', () => {
     const { description } = byName('search_jobs');
     expect(description).toMatch(/within a total budget/);
-    expect(description).toMatch(/what is left of it as `max_credits`/);
+    expect(description).toMatch(/what is left of it as max_credits/);
   });
 
   it(
@@ -66,15 +66,8 @@ describe('MCP_TOOLS', () => {
     },
   );
 
-  it('lets unknown filter names through to the API (which names them), and nothing else unknown', () => {
-    expect(byName('search_jobs').input.safeParse({ max_credits: 1, filters: { titel_or: ['x'] } }).success).toBe(true);
-    expect(
-      byName('create_watch').input.safeParse({
-        type: 'search',
-        webhook_url: 'https://example.com/h',
-        filters: { titel_or: ['x'] },
-      }).success,
-    ).toBe(true);
+  it('refuses unknown filter names and arguments before any request, as the API would', () => {
+    expect(byName('search_jobs').input.safeParse({ max_credits: 1, filters: { titel_or: ['x'] } }).success).toBe(false);
     expect(byName('search_jobs').input.safeParse({ max_credits: 1, max_credit: 1 }).success).toBe(false);
     expect(byName('get_account').input.safeParse({ extra: true }).success).toBe(false);
   });
@@ -117,11 +110,105 @@ describe('MCP_TOOLS', () => {
     });
   });
 
+  it('starts an async search with its budget as the waterfall cap and an Idempotency-Key, and pages it', () => {
+    const search = byName('start_async_search');
+    expect(search.input.safeParse({ max_credits: 5 }).success).toBe(false);
+    expect(search.input.safeParse({ filters: {} }).success).toBe(false);
+    expect(search.input.safeParse({ filters: {}, max_credits: 5, limit: 10_001 }).success).toBe(false);
+    expect(
+      requestOf('start_async_search', {
+        filters: { title_or: ['engineer'] },
+        waterfall: { providers: ['provider_a'] },
+        max_credits: 25,
+        limit: 200,
+        webhook_url: 'https://example.com/h',
+      }),
+    ).toEqual({
+      method: 'POST',
+      url: '/v1/searches',
+      body: {
+        filters: { title_or: ['engineer'] },
+        waterfall: {
+          strategy: 'cheapest_first',
+          providers: ['provider_a'],
+          timeout_ms: 10_000,
+          min_sources: 2,
+          max_credits: 25,
+        },
+        limit: 200,
+        webhook_url: 'https://example.com/h',
+      },
+      idempotencyKey: 'mcp_new',
+    });
+    // a page of summaries is smaller than the API's page of full jobs, so the tool's default is smaller too
+    expect(requestOf('get_async_search', { search_id: 'srch_1' })).toEqual({
+      method: 'GET',
+      url: '/v1/searches/srch_1?limit=25',
+    });
+    expect(requestOf('get_async_search', { search_id: 'srch_1', cursor: 'cur_x', limit: 100 })).toEqual({
+      method: 'GET',
+      url: '/v1/searches/srch_1?cursor=cur_x&limit=100',
+    });
+    expect(byName('get_async_search').input.safeParse({ search_id: 'job_1' }).success).toBe(false);
+  });
+
+  it('maps the ledger, replay and webhook endpoint calls onto their endpoints', () => {
+    expect(requestOf('list_ledger_entries', {})).toEqual({ method: 'GET', url: '/v1/billing/ledger' });
+    expect(requestOf('list_ledger_entries', { job_id: 'job_1', cursor: 'cur_x' })).toEqual({
+      method: 'GET',
+      url: '/v1/billing/ledger?job_id=job_1&cursor=cur_x',
+    });
+    expect(requestOf('replay_event', { event_id: 'evt_1' })).toEqual({
+      method: 'POST',
+      url: '/v1/webhooks/replay',
+      body: { event_id: 'evt_1' },
+    });
+    expect(requestOf('list_webhook_endpoints', { cursor: 'cur_x' })).toEqual({
+      method: 'GET',
+      url: '/v1/webhook_endpoints?cursor=cur_x',
+    });
+    expect(requestOf('get_webhook_secret', { url: 'https://example.com/h', reveal: true })).toEqual({
+      method: 'POST',
+      url: '/v1/webhook_endpoints/secret',
+      body: { url: 'https://example.com/h' },
+    });
+    expect(requestOf('rotate_webhook_secret', { url: 'https://example.com/h' })).toEqual({
+      method: 'POST',
+      url: '/v1/webhook_endpoints/secret/rotate',
+      body: { url: 'https://example.com/h', previous_expires_in_seconds: 86_400 },
+      idempotencyKey: 'mcp_new',
+    });
+  });
+
+  it('reveals a secret only when the call says so', () => {
+    const reveal = byName('get_webhook_secret').input;
+    expect(reveal.safeParse({ url: 'https://example.com/h' }).success).toBe(false);
+    expect(reveal.safeParse({ url: 'https://example.com/h', reveal: false }).success).toBe(false);
+    expect(reveal.safeParse({ url: 'https://example.com/h', reveal: true }).success).toBe(true);
+  });
+
   it("refuses ids and domains that are not the API's before any request", () => {
     expect(byName('get_job').input.safeParse({ job_id: '../account' }).success).toBe(false);
     expect(byName('delete_watch').input.safeParse({ watch_id: 'job_1' }).success).toBe(false);
     expect(byName('get_company_profile').input.safeParse({ domain: 'https://acme.com/x' }).success).toBe(false);
     expect(byName('list_events').input.safeParse({ limit: 101 }).success).toBe(false);
+    expect(byName('replay_event').input.safeParse({ event_id: 'wat_1' }).success).toBe(false);
+    expect(byName('list_ledger_entries').input.safeParse({ job_id: 'led_1' }).success).toBe(false);
+  });
+});
+
+describe('renderToolTable', () => {
+  it('names every argument of every tool, the required ones marked', () => {
+    const table = renderToolTable();
+    for (const tool of MCP_TOOLS) {
+      const row = table.split('\n').find((line) => line.startsWith(`| \`${tool.name}\` |`))!;
+      for (const name of Object.keys(tool.input.shape)) expect(row).toContain(`\`${name}\``);
+    }
+    expect(argumentList(byName('get_job'))).toBe('`job_id` (required)');
+    expect(argumentList(byName('get_account'))).toBe('none');
+    expect(argumentList(byName('search_jobs'))).toBe(
+      '`filters`, `waterfall`, `max_credits` (required), `limit`, `cursor`, `idempotency_key`',
+    );
   });
 });
 

@@ -10,13 +10,15 @@ import {
   examples,
   WatchSchema,
 } from '@jobs/contracts';
+import { summarizeAsyncSearch } from './async-search-tools.js';
 import { summarizePage } from './job-summary.js';
 import { publishedTools } from './mcp-server.js';
 import { MCP_TOOLS } from './mcp-tools.js';
-import { publishedSchema } from './published-schema.js';
+import { fieldList, publishedSchema } from './published-schema.js';
+import { rotatedSecret } from './webhook-tools.js';
 
 /** The budget of the whole `tools/list` answer: every client puts it into its model's context. */
-const TOOLS_LIST_BUDGET_BYTES = 25 * 1024;
+const TOOLS_LIST_BUDGET_BYTES = 16 * 1024;
 
 function validators() {
   const draft7 = new Ajv({ strict: false, allErrors: true });
@@ -104,6 +106,71 @@ const SAMPLES: Record<string, unknown> = {
   list_watches: { data: [watch], next_cursor: null },
   delete_watch: { id: 'wat_1', deleted: true },
   list_events: events,
+  start_async_search: summarizeAsyncSearch({
+    id: 'srch_1',
+    status: 'queued',
+    created_at: T,
+    updated_at: T,
+    completed_at: null,
+    webhook_url: null,
+    jobs_found: 0,
+    data: [],
+    next_cursor: null,
+    metadata: null,
+  }),
+  get_async_search: summarizeAsyncSearch({
+    id: 'srch_1',
+    status: 'completed',
+    created_at: T,
+    updated_at: T,
+    completed_at: T,
+    webhook_url: 'https://example.com/h',
+    jobs_found: 1,
+    data: [job],
+    next_cursor: 'cur_next',
+    metadata: examples.metadata(),
+  }),
+  list_ledger_entries: {
+    data: [
+      {
+        id: 'led_1',
+        job_id: job.id,
+        request_id: 'req_1',
+        operation: 'POST /v1/jobs/search',
+        credits: 1,
+        reason: 'charged',
+        created_at: T,
+      },
+      {
+        id: 'led_2',
+        job_id: null,
+        request_id: 'req_2',
+        operation: 'GET /v1/companies/acme.example',
+        credits: 1,
+        reason: 'charged',
+        created_at: T,
+      },
+    ],
+    next_cursor: null,
+  },
+  replay_event: { event_id: 'evt_1', status: 'queued' },
+  list_webhook_endpoints: {
+    data: [
+      {
+        url: 'https://example.com/h',
+        secret_hint: 'whsec_…abcd',
+        secret_created_at: T,
+        previous_secret_expires_at: null,
+        used_by: { watches: 1, watch_ids: ['wat_1'], async_searches: 0, async_search_ids: [] },
+      },
+    ],
+    next_cursor: null,
+  },
+  get_webhook_secret: { url: 'https://example.com/h', secret: 'whsec_0123456789abcdefABCD', created_at: T },
+  rotate_webhook_secret: rotatedSecret(
+    { url: 'https://example.com/h', secret: 'whsec_0123456789abcdefABCD', created_at: T, previous_expires_at: T },
+    false,
+  ),
 };
 
 describe('the published tool list', () => {
@@ -138,76 +205,113 @@ describe('the published tool list', () => {
   );
 
   it('keeps the bounds of arguments, which a model needs to call right', () => {
-    const search = tools.find((t) => t.name === 'search_jobs')!.inputSchema as {
+    const search = tools.find((t) => t.name === 'search_jobs')!.inputSchema as unknown as {
       properties: Record<string, Record<string, unknown>>;
       required: string[];
+      additionalProperties: boolean;
     };
     expect(search.required).toEqual(['max_credits']);
+    expect(search.additionalProperties).toBe(false);
     expect(search.properties['limit']).toMatchObject({ minimum: 1, maximum: 100, default: 25 });
     expect(search.properties['filters']).toMatchObject({
       type: 'object',
-      properties: { posted_within_days: { minimum: 1, maximum: 365 } },
+      additionalProperties: false,
+      properties: {
+        posted_within_days: { minimum: 1, maximum: 365 },
+        country_code_or: { items: { pattern: '^[A-Z]{2}$' } },
+        seniority_or: { items: { enum: expect.arrayContaining(['senior']) } },
+      },
     });
-    // estimate_search and create_watch point at search_jobs' filters instead of repeating them
-    expect(tools.find((t) => t.name === 'estimate_search')!.inputSchema.properties!['filters']).toEqual({
+    // estimate_search and start_async_search point at search_jobs' filters and waterfall instead of repeating them
+    for (const name of ['estimate_search', 'start_async_search']) {
+      const properties = tools.find((t) => t.name === name)!.inputSchema.properties!;
+      expect(properties['filters']).toEqual({ type: 'object', description: expect.stringContaining('search_jobs') });
+      expect(properties['waterfall']).toEqual({ type: 'object', description: expect.stringContaining('search_jobs') });
+    }
+  });
+
+  it('names every field of each answer, nested ones in braces', () => {
+    const outline = (name: string) => tools.find((t) => t.name === name)!.outputSchema!;
+    expect(outline('get_company_profile')).toEqual({
       type: 'object',
-      description: expect.stringContaining('search_jobs'),
+      description:
+        '{company{id, name, domain}, open_jobs_count, is_hiring{value, confidence, basis}, ' +
+        'hiring_pulse{direction, open_jobs_30d_change}, top_job_families[{job_family, open_jobs}], ' +
+        'sources[{provider, open_jobs, last_seen_at}]}',
     });
+    expect(outline('get_async_search')['description']).toContain('data[(job summary as in search_jobs)]');
+    expect(outline('list_events')['description']).toMatch(/watch_id, data\(job\.opened/);
+  });
+
+  it('publishes only the hints that differ from the MCP defaults', () => {
+    const hints = (name: string) => tools.find((t) => t.name === name)!.annotations;
+    expect(hints('get_job')).toEqual({ readOnlyHint: true });
+    expect(hints('get_account')).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(hints('search_jobs')).toEqual({ destructiveHint: false });
+    expect(hints('delete_watch')).toEqual({ idempotentHint: true, openWorldHint: false });
   });
 });
 
 describe('publishedSchema', () => {
-  it(
-    'drops the safe-integer bounds and the date-time regex, and ' + 'in outputs the checks that only the service needs',
-    () => {
-      const schema = z.strictObject({
-        n: z.number().int(),
-        at: z.iso.datetime(),
-        code: z
-          .string()
-          .regex(/^[A-Z]{2}$/)
-          .min(2),
-      });
-      expect(publishedSchema(schema, 'input')).toEqual({
-        type: 'object',
-        properties: {
-          n: { type: 'integer' },
-          at: { type: 'string', format: 'date-time' },
-          code: { type: 'string', pattern: '^[A-Z]{2}$', minLength: 2 },
-        },
-        required: ['n', 'at', 'code'],
-        additionalProperties: false,
-      });
-      expect(publishedSchema(schema, 'output')).toEqual({
-        type: 'object',
-        properties: { n: { type: 'integer' }, at: { type: 'string', format: 'date-time' }, code: { type: 'string' } },
-        required: ['n', 'at', 'code'],
-      });
-    },
-  );
+  it('drops the safe-integer bounds, the date-time regex and the checks a model need not read', () => {
+    const schema = z.strictObject({
+      n: z.number().int(),
+      at: z.iso.datetime(),
+      code: z
+        .string()
+        .regex(/^[A-Z]{2}$/)
+        .min(2),
+      id: z.string().regex(/^job_[A-Za-z0-9_-]{1,128}$/),
+      tags: z.array(z.string()).min(1).max(5),
+      level: z.enum(['a', 'b']).nullable(),
+    });
+    expect(publishedSchema(schema, 'input')).toEqual({
+      type: 'object',
+      properties: {
+        n: { type: 'integer' },
+        at: { type: 'string', format: 'date-time' },
+        code: { type: 'string', pattern: '^[A-Z]{2}$' },
+        id: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' } },
+        level: { type: ['string', 'null'], enum: ['a', 'b', null] },
+      },
+      required: ['n', 'at', 'code', 'id', 'tags', 'level'],
+      additionalProperties: false,
+    });
+  });
 
-  it('writes a repeated sub-schema once under $defs, named after what it describes', () => {
-    const company = z.object({
-      id: z.string(),
-      name: z.string(),
-      domain: z.string().nullable(),
-      note: z.string().describe('x'.repeat(60)),
+  it('publishes an output as the names of its fields', () => {
+    const company = z.object({ id: z.string(), name: z.string(), domain: z.string().nullable() });
+    const schema = z.object({ a: company, b: z.array(company), c: company.nullable(), n: z.number() });
+    expect(publishedSchema(schema, 'output')).toEqual({
+      type: 'object',
+      description: '{a{id, name, domain}, b[{id, name, domain}], c{id, name, domain}, n}',
     });
-    const json = publishedSchema(z.object({ a: company, b: z.array(company) }), 'output');
-    expect(json['properties']).toEqual({
-      a: { $ref: '#/$defs/CompanyRef' },
-      b: { type: 'array', items: { $ref: '#/$defs/CompanyRef' } },
-    });
-    expect(Object.keys(json['$defs'] as object)).toEqual(['CompanyRef']);
   });
 
   it('describes in words a contract schema nested below the root that another tool publishes', () => {
     const inner = z.object({ x: z.number() });
     const outlines = new Map([[inner as z.ZodType, 'See the other tool.']]);
-    expect(publishedSchema(z.object({ inner }), 'output', outlines)['properties']).toEqual({
+    expect(publishedSchema(z.object({ inner }), 'input', outlines)['properties']).toEqual({
       inner: { type: 'object', description: 'See the other tool.' },
     });
+    expect(publishedSchema(z.object({ inner }), 'output', outlines)).toEqual({
+      type: 'object',
+      description: '{inner(See the other tool.)}',
+    });
     // at the root it is published in full
-    expect(publishedSchema(inner, 'output', outlines)['properties']).toEqual({ x: { type: 'number' } });
+    expect(publishedSchema(inner, 'input', outlines)['properties']).toEqual({ x: { type: 'number' } });
+  });
+});
+
+describe('fieldList', () => {
+  it('reads unions branch by branch and leaves scalars unnamed', () => {
+    expect(fieldList({ type: 'string' })).toBe('');
+    expect(fieldList({ type: 'array', items: { type: 'string' } })).toBe('');
+    expect(
+      fieldList({
+        anyOf: [{ type: 'object', properties: { a: {} } }, { type: 'object', properties: { b: {} } }, { type: 'null' }],
+      }),
+    ).toBe('{a} | {b}');
   });
 });

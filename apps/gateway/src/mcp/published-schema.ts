@@ -1,21 +1,26 @@
 /**
  * The JSON Schemas the MCP server publishes in `tools/list`, made from the tools' zod schemas
  * once per process. Arguments and answers are still checked against the zod schemas themselves
- * (the contracts' full bounds); what is published is what a model and a client need to read, in
- * as few bytes as will do, because every client puts the whole `tools/list` into its model's
- * context.
+ * (the contracts' full bounds); what is published is what a model needs to call each tool right
+ * and to know what comes back, in as few bytes as will do, because every client puts the whole
+ * `tools/list` into its model's context.
  *
  * - Dialect: JSON Schema 2020-12, the default of the MCP revision the SDK implements (2025-11-25)
  *   when `$schema` is absent, so `$schema` is left out. Only keywords that mean the same in
- *   draft-07 are used (no `prefixItems`, no `unevaluated*`; `$defs` is understood by draft-07
- *   validators such as Ajv), so clients of older revisions that validate as draft-07 agree.
- * - A contract object another tool publishes in full (the Job of `get_job`, the Filters of
- *   `search_jobs`) is, where it is nested in another answer, an object described in words.
- * - A sub-schema used more than once (a Job inside two event types, a Company reference) is
- *   written once under `$defs` and referred to with `$ref`.
- * - Output schemas describe what the service sends, not what it checks: patterns, length and
- *   item bounds and `additionalProperties: false` are left out. Dropping the last also keeps the
- *   versioning rule that clients ignore fields added later (interface.md, Versioning).
+ *   draft-07 are used, so clients of older revisions that validate as draft-07 agree.
+ * - "A string or null" is `type: ["string", "null"]` (an enum gains `null`), not an `anyOf` of two.
+ * - Inputs keep what a call depends on: types, enums, numeric bounds, defaults, formats, short
+ *   patterns (`^[A-Z]{2}$`), required arguments and `additionalProperties: false`. Item counts,
+ *   string lengths and long patterns (ids, cursors, domains: their descriptions say the form)
+ *   are checked, not published: a call past them is told so, with every other problem.
+ * - A contract object another tool publishes in full (the Filters of `search_jobs`, the Job of
+ *   `get_job`) is, where nested in another schema, an object described in words.
+ * - Outputs are outlines: an object whose description names every field of the answer, nested
+ *   ones in braces (`{id, company{id, name, domain}, sources[{provider, ...}]}`). What a model
+ *   plans with before a call is which fields come back; their types and values are in every
+ *   answer, which is checked against the full contract before it is sent. An outline holds no
+ *   `required` and no `additionalProperties`, so a field added later breaks no client
+ *   (interface.md, Versioning).
  * - Both directions drop zod's noise (the safe-integer bounds of `.int()`, the regular
  *   expression zod adds beside `format: "date-time"`) and the contracts' `examples`, which are
  *   for the documentation.
@@ -24,18 +29,19 @@ import { z } from 'zod';
 
 export type JsonSchema = Record<string, unknown>;
 
-const OUTPUT_ONLY_DROPPED = ['pattern', 'minLength', 'maxLength', 'minItems', 'maxItems'] as const;
+/** Longest pattern published in an input; longer ones are the forms of ids, cursors and domains. */
+const LONGEST_PUBLISHED_PATTERN = 16;
 
-function trim(node: JsonSchema, io: 'input' | 'output'): void {
+const INPUT_UNPUBLISHED = ['minItems', 'maxItems', 'minLength', 'maxLength'] as const;
+
+function trim(node: JsonSchema): void {
   // the contracts' examples are for the docs; a model reads the descriptions
   delete node['examples'];
   if (node['maximum'] === Number.MAX_SAFE_INTEGER) delete node['maximum'];
   if (node['minimum'] === Number.MIN_SAFE_INTEGER) delete node['minimum'];
   if (node['format'] === 'date-time') delete node['pattern'];
-  if (io === 'output') {
-    for (const key of OUTPUT_ONLY_DROPPED) delete node[key];
-    if (node['additionalProperties'] === false) delete node['additionalProperties'];
-  }
+  for (const key of INPUT_UNPUBLISHED) delete node[key];
+  if (typeof node['pattern'] === 'string' && node['pattern'].length > LONGEST_PUBLISHED_PATTERN) delete node['pattern'];
 }
 
 /**
@@ -56,72 +62,74 @@ export function publishedSchema(
       const node = jsonSchema as JsonSchema;
       const zod = zodSchema as unknown as z.ZodType;
       const outline = zod === schema ? undefined : outlines.get(zod);
-      if (outline === undefined) return trim(node, io);
+      if (outline === undefined) return trim(node);
       for (const key of Object.keys(node)) delete node[key];
       Object.assign(node, { type: 'object', description: outline });
     },
   }) as JsonSchema;
   delete json['$schema'];
-  return shareRepeats(json);
+  const merged = mergeNullables(json) as JsonSchema;
+  return io === 'input' ? merged : outlineOf(merged);
 }
 
-/** A repeated sub-schema shorter than this stays inline: a `$ref` and its `$defs` entry would not save much. */
-const MIN_SHARED_BYTES = 100;
+const isNull = (node: unknown): boolean =>
+  typeof node === 'object' &&
+  node !== null &&
+  Object.keys(node).length === 1 &&
+  (node as JsonSchema)['type'] === 'null';
+
+/** `anyOf: [X, {type: null}]` as X with `null` added to its type (and enum), wherever X has one type. */
+function mergeNullables(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(mergeNullables);
+  if (node === null || typeof node !== 'object') return node;
+  const merged = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, mergeNullables(value)]));
+  const anyOf = merged['anyOf'];
+  if (!Array.isArray(anyOf) || anyOf.length !== 2 || !anyOf.some(isNull)) return merged;
+  const other = anyOf.find((branch) => !isNull(branch)) as JsonSchema;
+  if (typeof other['type'] !== 'string' || 'anyOf' in other) return merged;
+  const { anyOf: _union, ...siblings } = merged;
+  return {
+    ...other,
+    type: [other['type'], 'null'],
+    ...(Array.isArray(other['enum']) ? { enum: [...(other['enum'] as unknown[]), null] } : {}),
+    ...siblings,
+  };
+}
+
+const isObject = (node: JsonSchema): boolean =>
+  node['type'] === 'object' || (Array.isArray(node['type']) && node['type'].includes('object'));
 
 /**
- * Writes each sub-schema that occurs more than once (and is long enough to matter) once under
- * `$defs`, largest first, and refers to it with `$ref`.
+ * A schema's fields in words: `{id, name, domain}`, `[{provider, code}]`, an object described in
+ * words as `(its description)`; '' for a scalar.
  */
-function shareRepeats(root: JsonSchema): JsonSchema {
-  const defs: Record<string, JsonSchema> = {};
-  for (;;) {
-    const counts = new Map<string, number>();
-    const visit = (node: unknown, isRoot: boolean): void => {
-      if (Array.isArray(node)) return node.forEach((item) => visit(item, false));
-      if (node === null || typeof node !== 'object') return;
-      const text = JSON.stringify(node);
-      if (!isRoot && text.length >= MIN_SHARED_BYTES) counts.set(text, (counts.get(text) ?? 0) + 1);
-      for (const value of Object.values(node)) visit(value, false);
-    };
-    visit(root, true);
-    Object.values(defs).forEach((def) => visit(def, true));
-    const repeated = [...counts].filter(([, count]) => count > 1).sort(([a], [b]) => b.length - a.length)[0]?.[0];
-    if (!repeated) break;
-    const def = JSON.parse(repeated) as JsonSchema;
-    const base = nameOf(def);
-    let name = base;
-    for (let n = 2; name in defs; n++) name = `${base}${n}`;
-    const replace = (node: unknown): unknown => {
-      if (Array.isArray(node)) return node.map(replace);
-      if (node === null || typeof node !== 'object') return node;
-      if (JSON.stringify(node) === repeated) return { $ref: `#/$defs/${name}` };
-      return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replace(value)]));
-    };
-    root = replace(root) as JsonSchema;
-    for (const [id, existing] of Object.entries(defs))
-      defs[id] = Object.fromEntries(Object.entries(existing).map(([key, value]) => [key, replace(value)]));
-    defs[name] = def;
+export function fieldList(node: JsonSchema): string {
+  if (Array.isArray(node['anyOf'])) {
+    return (node['anyOf'] as JsonSchema[])
+      .filter((branch) => !isNull(branch))
+      .map(fieldList)
+      .filter(Boolean)
+      .join(' | ');
   }
-  return Object.keys(defs).length === 0 ? root : { ...root, $defs: defs };
+  const items = node['items'] as JsonSchema | undefined;
+  if (items !== undefined) {
+    const inner = fieldList(items);
+    return inner === '' ? '' : `[${inner}]`;
+  }
+  const properties = node['properties'] as Record<string, JsonSchema> | undefined;
+  if (properties === undefined || Object.keys(properties).length === 0) {
+    return isObject(node) && typeof node['description'] === 'string' ? `(${node['description']})` : '';
+  }
+  return `{${Object.entries(properties)
+    .map(([name, child]) => `${name}${fieldList(child)}`)
+    .join(', ')}}`;
 }
 
-const SHAPES: [name: string, has: string[]][] = [
-  ['Job', ['sources', 'license']],
-  ['JobData', ['job']],
-  ['Filters', ['title_or', 'include_closed']],
-  ['CompanyRef', ['id', 'name', 'domain']],
-  ['IsHiring', ['value', 'confidence', 'basis']],
-  ['Location', ['city', 'country_code']],
-  ['Salary', ['currency', 'period']],
-  ['Source', ['provider', 'provider_job_id']],
-  ['Watch', ['webhook_url', 'events']],
-];
-
-function nameOf(def: JsonSchema): string {
-  const properties = Object.keys((def['properties'] as object | undefined) ?? {});
-  const shape = SHAPES.find(([, has]) => has.every((key) => properties.includes(key)));
-  if (shape) return shape[0];
-  if (Array.isArray(def['enum'])) return 'Enum';
-  if (Array.isArray(def['anyOf'])) return 'Union';
-  return typeof def['type'] === 'string' ? def['type'].replace(/^./, (c) => c.toUpperCase()) : 'Schema';
+/**
+ * An output schema's outline: an object whose description names every field, nested ones in
+ * braces. Types, enums and nullability are left to the answers themselves and the contract they
+ * are checked against; what a model plans with before a call is which fields come back.
+ */
+function outlineOf(root: JsonSchema): JsonSchema {
+  return { type: 'object', description: fieldList(root) };
 }

@@ -11,7 +11,8 @@ import {
   WatchSchema,
 } from '@jobs/contracts';
 import { queryString, tool, type McpTool } from './mcp-tool.js';
-import { filtersAsInSearch, idempotencyKeyInput } from './tool-inputs.js';
+import { cursorInput, filtersAsInSearch, idempotencyKeyInput } from './tool-inputs.js';
+import { count, idList, pageEnd } from './tool-text.js';
 
 /**
  * list_events' published output: each event's envelope, its data in words. The union of the seven
@@ -27,12 +28,9 @@ const EventOutlineSchema = z.object({
     .object({})
     .loose()
     .describe(
-      'job.opened, job.updated: {job: a full Job}; job.reposted: ' +
-        '{job: id, title, company, status, repost_count}; job.closed: ' +
-        '{job: id, title, company, status, closed_reason}; ' +
-        'company.hiring_started, company.hiring_stopped: {company, ' +
-        'is_hiring}; search.completed: {search: id, status, ' +
-        'jobs_found}.',
+      'job.opened, job.updated: {job: full Job}; job.reposted, job.closed: {job: id, title, company, ' +
+        'status, repost_count or closed_reason}; company.*: {company, is_hiring}; search.completed: ' +
+        '{search: id, status, jobs_found}.',
     ),
 });
 const EventPageOutlineSchema = z.object({ data: z.array(EventOutlineSchema), next_cursor: z.string().nullable() });
@@ -43,25 +41,13 @@ const eventsLimit = z
   .min(PAGE_LIMITS.events.min)
   .max(PAGE_LIMITS.events.max)
   .optional()
-  .describe(
-    `Events per page, ${PAGE_LIMITS.events.min} to ${PAGE_LIMITS.events.max} (default ${PAGE_LIMITS.events.default}).`,
-  );
+  .describe(`Events per page (default ${PAGE_LIMITS.events.default}).`);
 
-/** "evt_1 job.opened job_1 Backend Engineer (Acme)" and the like: what the event is about. */
-function eventLine(event: z.output<typeof EventOutlineSchema>): string {
-  const data = event.data as {
-    job?: { id: string; title: string; company: { name: string } };
-    company?: { name: string };
-    search?: { id: string; status: string };
-  };
-  const about = data.job
-    ? `${data.job.id} ${data.job.title} (${data.job.company.name})`
-    : data.company
-      ? data.company.name
-      : data.search
-        ? `${data.search.id} ${data.search.status}`
-        : '';
-  return `${event.id} ${event.type} ${about}`.trim();
+/** "2 job.opened, 1 search.completed": what a page of events holds. */
+function eventCounts(events: readonly { type: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const event of events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+  return [...counts].map(([type, count]) => `${count} ${type}`).join(', ');
 }
 
 export const WatchDeletedSchema = z.strictObject({ id: WatchIdSchema, deleted: z.literal(true) });
@@ -73,28 +59,18 @@ export const WATCH_TOOLS: readonly McpTool[] = [
     purpose: 'A company or saved-search watch sending webhook events',
     title: 'Create a watch (free; job.opened events cost)',
     cost:
-      'free to create; each job.opened event it delivers costs 1 ' +
-      'credit unless the job was already paid for (other events ' +
-      'free)',
+      'free to create; each job.opened event it delivers costs 1 credit ' +
+      'unless the job was already paid (other events free)',
     description:
-      'Creates a watch that sends signed webhook events to ' +
-      '`webhook_url`: type "company" (needs `domain`) follows one ' +
-      'company, type "search" (needs `filters`) follows a saved ' +
-      'search. Creating it is FREE; afterwards each job.opened ' +
-      'event it delivers COSTS 1 CREDIT unless the job was already ' +
-      'paid for, and every other event type is free. Needs the pro ' +
-      'plan or above (plan_required otherwise). Events also appear ' +
-      'in list_events.',
+      'Sends signed events to webhook_url and list_events: type company (needs domain) or search ' +
+      '(needs filters). FREE to create; each job.opened delivered COSTS 1 CREDIT unless the job was ' +
+      'already paid, other events free. Pro plan and above.',
     input: z.strictObject({
       type: WatchCreateRequestSchema.shape.type,
-      domain: WatchCreateRequestSchema.shape.domain.describe('For type company: the company domain.'),
-      filters: filtersAsInSearch
-        .optional()
-        .describe('For type search (required): the Filters object to follow, the same as search_jobs takes.'),
-      webhook_url: WatchCreateRequestSchema.shape.webhook_url.describe('http(s) URL that receives the events.'),
-      events: WatchCreateRequestSchema.shape.events.describe(
-        'Event types to send; all job and company events when omitted.',
-      ),
+      domain: WatchCreateRequestSchema.shape.domain.describe('For type company.'),
+      filters: filtersAsInSearch.optional().describe('For type search.'),
+      webhook_url: WatchCreateRequestSchema.shape.webhook_url,
+      events: WatchCreateRequestSchema.shape.events,
       idempotency_key: idempotencyKeyInput,
     }),
     output: WatchSchema,
@@ -114,22 +90,14 @@ export const WATCH_TOOLS: readonly McpTool[] = [
     purpose: "The account's watches, paged",
     title: 'List watches (free)',
     cost: 'free',
-    description:
-      "Lists the account's watches, a server-sized page at a time (pass next_cursor as cursor for the next). FREE.",
-    input: z.strictObject({ cursor: CursorSchema.optional().describe('next_cursor of the previous page.') }),
+    description: "FREE. The account's watches, a server-sized page at a time.",
+    input: z.strictObject({ cursor: cursorInput }),
     output: WatchListResponseSchema,
     hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     request: ({ cursor }) => ({ method: 'GET', url: `/v1/watches${queryString({ cursor })}` }),
     summary: ({ data, next_cursor }) =>
-      [
-        `${data.length} watches.${next_cursor ? ` More pages: pass cursor "${next_cursor}".` : ''}`,
-        ...data.map(
-          (watch) =>
-            `${watch.id}: ${watch.type} ` +
-            `${watch.type === 'company' ? watch.domain : 'search'}, ` +
-            `${watch.status}, to ${watch.webhook_url}`,
-        ),
-      ].join('\n'),
+      `${count(data.length, 'watch', 'watches')} (${data.filter((watch) => watch.status === 'active').length} active).` +
+      `${pageEnd(next_cursor)}${idList(data.map((watch) => watch.id))}`,
   }),
 
   tool({
@@ -138,8 +106,8 @@ export const WATCH_TOOLS: readonly McpTool[] = [
     purpose: 'Deletes a watch',
     title: 'Delete a watch (free)',
     cost: 'free',
-    description: 'Deletes a watch by id (wat_...): it sends no more events. FREE. An unknown id is not_found.',
-    input: z.strictObject({ watch_id: WatchIdSchema.describe('The watch id, wat_...') }),
+    description: 'FREE. Deletes a watch: it sends no more events.',
+    input: z.strictObject({ watch_id: WatchIdSchema.describe('wat_...') }),
     output: WatchDeletedSchema,
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     request: ({ watch_id }) => ({ method: 'DELETE', url: `/v1/watches/${encodeURIComponent(watch_id)}` }),
@@ -154,18 +122,10 @@ export const WATCH_TOOLS: readonly McpTool[] = [
     title: 'Read the event feed (free)',
     cost: 'free',
     description:
-      "Reads the account's event feed, oldest first: job.opened, " +
-      'job.updated, job.closed, job.reposted, ' +
-      'company.hiring_started, company.hiring_stopped and ' +
-      'search.completed. FREE (a job.opened event was charged when ' +
-      'it was delivered, never when read). Omit `since` to start ' +
-      'from the oldest retained event. To read only what is new, ' +
-      'pass the last next_cursor you got as `since`: a page with ' +
-      'events always carries the cursor after its last event; an ' +
-      'empty page answers next_cursor null (nothing new: keep the ' +
-      'cursor you sent).',
+      "FREE. The account's events, oldest first. Omit since to start from the oldest; pass the last " +
+      'next_cursor as since for what is new (an empty page has next_cursor null: keep yours).',
     input: z.strictObject({
-      since: CursorSchema.optional().describe('next_cursor of a previous call; omit to start from the oldest event.'),
+      since: CursorSchema.optional().describe('A next_cursor of this feed.'),
       limit: eventsLimit,
     }),
     output: EventPageOutlineSchema,
@@ -175,9 +135,7 @@ export const WATCH_TOOLS: readonly McpTool[] = [
     summary: ({ data, next_cursor }) =>
       data.length === 0
         ? 'No events (nothing new since the cursor sent).'
-        : [
-            `${data.length} events, oldest first. Next time pass since "${next_cursor ?? '(the cursor you sent)'}".`,
-            ...data.map(eventLine),
-          ].join('\n'),
+        : `${count(data.length, 'event')}, oldest first (${eventCounts(data)}). Next time pass since "${next_cursor ?? '(the cursor you sent)'}".` +
+          idList(data.map((event) => event.id)),
   }),
 ];

@@ -9,7 +9,7 @@ import {
 } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
-import { SecretBox, WEBHOOK_SECRET_PREFIX } from '@jobs/webhook-targets';
+import { SecretBox, secretHint } from '@jobs/webhook-targets';
 import type { Principal } from '../auth/api-key.js';
 import { ApiError } from '../http/api-error.js';
 import { orchestratorQueryHeader } from '../messaging/orchestrator-query-header.js';
@@ -115,9 +115,4 @@ export class ListWebhookEndpointsUseCase {
       used_by: entry.usage?.used_by ?? NOT_USED,
     };
   }
-}
-
-/** `whsec_…` and the last 4 characters: enough to tell two secrets apart, nothing to sign with. */
-export function secretHint(secret: string): string {
-  return `${WEBHOOK_SECRET_PREFIX}…${secret.slice(-4)}`;
 }
