@@ -6,8 +6,10 @@ export function eventSummary(event: Event): string {
     case 'job.opened':
     case 'job.updated':
       return `${event.data.job.title} at ${event.data.job.company.name}`;
-    case 'job.reposted':
-      return `${event.data.job.title} at ${event.data.job.company.name}, reposted ${event.data.job.repost_count} times`;
+    case 'job.reposted': {
+      const count = event.data.job.repost_count;
+      return `${event.data.job.title} at ${event.data.job.company.name}, reposted ${count === 1 ? 'once' : `${count} times`}`;
+    }
     case 'job.closed':
       return (
         `${event.data.job.title} at ${event.data.job.company.name}, closed` +
@@ -17,7 +19,9 @@ export function eventSummary(event: Event): string {
       return `${event.data.company.name} is hiring`;
     case 'company.hiring_stopped':
       return `${event.data.company.name} stopped hiring`;
-    case 'search.completed':
-      return `search ${event.data.search.id} ${event.data.search.status}, ${event.data.search.jobs_found} jobs found`;
+    case 'search.completed': {
+      const { id, status, jobs_found: found } = event.data.search;
+      return `search ${id} ${status}, ${found} ${found === 1 ? 'job' : 'jobs'} found`;
+    }
   }
 }
