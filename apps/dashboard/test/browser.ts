@@ -89,9 +89,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  */
 export async function fitsTheViewport(
   page: Page,
+  /** The screen's width: a mobile browser widens its viewport to a page wider than the screen. */
+  screen?: number,
 ): Promise<{ viewport: number; page: number; beyond: string[]; cutOff: string[] }> {
-  return page.evaluate(() => {
+  return page.evaluate((screen) => {
     const viewport = window.innerWidth;
+    const edge = screen ?? viewport;
     const scrollsOnItsOwn = (element: Element | null): boolean => {
       for (let node = element?.parentElement ?? null; node && node !== document.body; node = node.parentElement) {
         const overflow = getComputedStyle(node).overflowX;
@@ -100,7 +103,7 @@ export async function fitsTheViewport(
       return false;
     };
     const beyond = [...document.body.querySelectorAll('*')]
-      .filter((element) => element.getBoundingClientRect().right > viewport + 0.5 && !scrollsOnItsOwn(element))
+      .filter((element) => element.getBoundingClientRect().right > edge + 0.5 && !scrollsOnItsOwn(element))
       .slice(0, 5)
       .map((element) => {
         const id = element.id ? `#${element.id}` : '';
@@ -117,7 +120,7 @@ export async function fitsTheViewport(
       .filter((box) => box.scrollWidth > box.clientWidth + 0.5)
       .map((box) => `${box.getAttribute('aria-label') ?? 'a table'} (${box.scrollWidth} px in ${box.clientWidth} px)`);
     return { viewport, page: document.documentElement.scrollWidth, beyond, cutOff };
-  });
+  }, screen);
 }
 
 /**

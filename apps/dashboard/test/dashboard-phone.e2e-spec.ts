@@ -35,10 +35,16 @@ describe('the customer dashboard on a 390 px phone screen', () => {
         })
       ).status,
     ).toBe(201);
-    // an async search that has finished: a row on the searches page, an event in the feed
+    // an async search that has finished: a row on the searches page, an event in the feed and its
+    // delivery (to an address that never answers: attempts with their error)
     const started = await api('/v1/searches', {
       key: account.live_key,
-      body: { filters: { title_or: [job.keyword] }, limit: 5, waterfall: { max_credits: 5 } },
+      body: {
+        filters: { title_or: [job.keyword] },
+        limit: 5,
+        waterfall: { max_credits: 5 },
+        webhook_url: 'https://hooks.example.com/a/long/path/for/the/search/webhook',
+      },
     });
     expect(started.status).toBe(202);
     searchId = String(started.body!['id']);
@@ -72,7 +78,7 @@ describe('the customer dashboard on a 390 px phone screen', () => {
       .first()
       .waitFor({ state: 'detached', timeout: 30_000 })
       .catch(() => undefined);
-    expect(await fitsTheViewport(page)).toEqual({ viewport: 390, page: 390, beyond: [], cutOff: [] });
+    expect(await fitsTheViewport(page, 390)).toEqual({ viewport: 390, page: 390, beyond: [], cutOff: [] });
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, `${name}-390`);
   }
@@ -93,7 +99,7 @@ describe('the customer dashboard on a 390 px phone screen', () => {
     ['searches', 'Async searches', 'tr[data-search-id]'],
     ['watches', 'Watches', 'td:has-text("a-rather-long-company-domain-name.example")'],
     ['events', 'Event feed', 'tr[data-event-id]'],
-    ['deliveries', 'Webhook deliveries', 'p'],
+    ['deliveries', 'Webhook deliveries', 'article[data-event-id] tr[data-delivery-kind]'],
     ['providers', 'Providers', 'td:has-text("own_index")'],
     ['sandbox', 'Sandbox explorer', 'form'],
   ])(
@@ -109,7 +115,7 @@ describe('the customer dashboard on a 390 px phone screen', () => {
       }
       if (hash === 'usage') {
         await page.locator('.chart canvas').first().waitFor();
-        await page.getByRole('button', { name: /^Show the 1 line of request / }).click();
+        await page.getByRole('button', { name: /^Show the 1 line of request req_/ }).click();
         await page.locator('[data-testid^="lines-of-"]').waitFor();
       }
       if (hash === 'searches') {

@@ -36,9 +36,9 @@ export function DeliveriesPage() {
         {(events) =>
           events.map((event) => (
             <article key={event.event_id} data-event-id={event.event_id} aria-labelledby={`evt-${event.event_id}`}>
-              <header class="row-actions">
+              <header>
                 <h2 id={`evt-${event.event_id}`}>
-                  <code class="event-type">{event.type}</code> <small class="muted">{event.event_id}</small>
+                  <code class="event-type">{event.type}</code> <small class="muted event-id">{event.event_id}</small>
                 </h2>
               </header>
               <p class="muted">

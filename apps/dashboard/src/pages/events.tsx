@@ -61,20 +61,19 @@ export function EventsPage() {
         pager="Event feed pages"
       >
         {(events) => (
-          <Table
-            region="Event feed"
-            testId="events"
-            columns={['When', 'Type', 'About', 'Event', 'Watch', { muted: 'Action' }]}
-          >
+          <Table region="Event feed" testId="events" columns={['When', 'Event', 'About', 'Watch', { muted: 'Action' }]}>
             {events.map((event) => (
               <Row
                 key={event.id}
                 data-event-id={event.id}
                 cells={[
                   <Time iso={event.created_at} />,
-                  <code class="event-type">{event.type}</code>,
+                  <>
+                    <code class="event-type">{event.type}</code>
+                    <br />
+                    <small class="muted">{event.id}</small>
+                  </>,
                   eventSummary(event),
-                  <code>{event.id}</code>,
                   event.watch_id ? <code>{event.watch_id}</code> : <span class="muted">none</span>,
                   <button
                     type="button"

@@ -122,7 +122,7 @@ export function WatchesPage() {
                   cells={[
                     <code>{w.id}</code>,
                     w.type === 'company' ? w.domain : describeFilters(w.filters),
-                    w.webhook_url,
+                    <span class="endpoint-url">{w.webhook_url}</span>,
                     <span class={`watch-${w.status}`}>{w.status}</span>,
                     <Time iso={w.created_at} />,
                     <div class="row-actions">
