@@ -40,7 +40,7 @@ export const TABLE_GRANTS = Object.freeze({
     owns: ['api_keys', 'crawler_boards'],
     shares: [],
     // the account a key belongs to (plan, rate limit, balance); the admin API's refresh status;
-    // the dashboard's ledger, usage and webhook deliveries; the account's webhook endpoints
+    // the dashboard's ledger, usage, webhook deliveries and async searches; the account's webhook endpoints
     reads: [
       'accounts',
       'crawler_board_reads',
@@ -53,6 +53,7 @@ export const TABLE_GRANTS = Object.freeze({
       'webhook_deliveries',
       'webhook_attempts',
       'webhook_endpoint_secrets',
+      'async_searches',
     ],
   },
   'search-orchestrator': {

@@ -10,4 +10,8 @@ describe('dashboard paging', () => {
     expect(pageAt('/watches', 'a+b/c')).toBe('/watches?cursor=a%2Bb%2Fc');
     expect(pageAt('/ledger?job_id=job_1', 'c2')).toBe('/ledger?job_id=job_1&cursor=c2');
   });
+
+  it('sends the cursor under the name the list reads it from', () => {
+    expect(pageAt('/events?limit=25', 'c3', 'since')).toBe('/events?limit=25&since=c3');
+  });
 });

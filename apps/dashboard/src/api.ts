@@ -9,13 +9,19 @@
 // objects, and the dashboard API's own views (type-only imports: nothing of zod reaches the bundle).
 import type {
   Account,
+  AsyncSearch,
+  AsyncSearchCreateRequestInput as AsyncSearchStart,
+  AsyncSearchView,
   DailyUsage,
   DashboardKey as ApiKey,
   DashboardPage as Page,
   DashboardSessionView as SessionView,
   DeliveryAttemptView as Attempt,
   DeliveryView as Delivery,
+  Event,
   EventDeliveriesView as EventDeliveries,
+  FiltersInput as Filters,
+  Job,
   Job as SandboxJob,
   JobSearchResponse as SandboxResult,
   LedgerEntry,
@@ -29,6 +35,12 @@ import type {
 export type {
   Account,
   ApiKey,
+  AsyncSearch,
+  AsyncSearchStart,
+  AsyncSearchView,
+  Event,
+  Filters,
+  Job,
   Attempt,
   Page,
   DailyUsage,
@@ -117,16 +129,11 @@ export async function signIn(key: string): Promise<SessionView> {
   return session;
 }
 
-/** The current session, if the cookie still holds one; null when signed out. */
+/** The current session, if the cookie still holds one; null when signed out (the server answers 204). */
 export async function resume(): Promise<SessionView | null> {
-  try {
-    const session = await call<SessionView>('GET', '/session');
-    csrfToken = session.csrf_token;
-    return session;
-  } catch (error) {
-    if (error instanceof ApiProblem && error.status === 401) return null;
-    throw error;
-  }
+  const session = await call<SessionView | undefined>('GET', '/session');
+  csrfToken = session?.csrf_token ?? null;
+  return session ?? null;
 }
 
 export async function signOut(): Promise<void> {
@@ -167,6 +174,9 @@ export async function sandboxSearch(body: unknown): Promise<SandboxResult> {
   return json;
 }
 
-/** `path` (which may carry a query of its own) asking the page at `cursor` (the first page without one). */
-export const pageAt = (path: string, cursor: string | undefined | null): string =>
-  cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path;
+/**
+ * `path` (which may carry a query of its own) asking the page at `cursor` (the first page without
+ * one), sent as the query parameter `param`.
+ */
+export const pageAt = (path: string, cursor: string | undefined | null, param = 'cursor'): string =>
+  cursor ? `${path}${path.includes('?') ? '&' : '?'}${param}=${encodeURIComponent(cursor)}` : path;

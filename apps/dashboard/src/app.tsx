@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { resume, signOut, whenSignedOut, type SessionView } from './api.js';
+import { AsyncSearchesPage } from './pages/async-searches.js';
 import { DeliveriesPage } from './pages/deliveries.js';
+import { EventsPage } from './pages/events.js';
 import { KeysPage } from './pages/keys.js';
 import { ProvidersPage } from './pages/providers.js';
 import { SandboxPage } from './pages/sandbox.js';
@@ -13,7 +15,9 @@ import { describe, ErrorNote, Loading } from './ui.js';
 const PAGES = [
   { path: 'keys', title: 'API keys', Page: KeysPage },
   { path: 'usage', title: 'Usage', Page: UsagePage },
+  { path: 'searches', title: 'Async searches', Page: AsyncSearchesPage },
   { path: 'watches', title: 'Watches', Page: WatchesPage },
+  { path: 'events', title: 'Event feed', Page: EventsPage },
   { path: 'deliveries', title: 'Webhook deliveries', Page: DeliveriesPage },
   { path: 'endpoints', title: 'Webhook endpoints', Page: WebhookEndpointsPage },
   { path: 'providers', title: 'Providers', Page: ProvidersPage },

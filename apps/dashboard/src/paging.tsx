@@ -6,6 +6,8 @@ import { Empty, Loaded, useLoad, type Load } from './ui.js';
 /** A list the server hands out a page at a time, each page with the cursor of the next. */
 export interface CursorPages<T> {
   page: Load<Page<T>>;
+  /** 1 on the first page. */
+  number: number;
   onFirstPage: boolean;
   back: () => void;
   forward: (next: string) => void;
@@ -14,15 +16,19 @@ export interface CursorPages<T> {
   toFirstPage: () => void;
 }
 
-/** The pages of the list at `path` (which may carry a query of its own), the first one shown first. */
-export function useCursorPages<T>(path: string): CursorPages<T> {
+/**
+ * The pages of the list at `path` (which may carry a query of its own), the first one shown first;
+ * `param` is the query parameter the list reads its cursor from (`since` for the event feed).
+ */
+export function useCursorPages<T>(path: string, param = 'cursor'): CursorPages<T> {
   // the trail of cursors that led to the page shown (empty on the first page, the last one the
   // page's own), so going back needs no cursor of its own
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const [page, reload] = useLoad(() => get<Page<T>>(pageAt(path, cursor)), [path, cursor]);
+  const [page, reload] = useLoad(() => get<Page<T>>(pageAt(path, cursor, param)), [path, cursor]);
   return {
     page,
+    number: cursors.length + 1,
     onFirstPage: cursors.length === 0,
     back: () => setCursors(cursors.slice(0, -1)),
     forward: (next) => setCursors([...cursors, next]),
@@ -31,16 +37,9 @@ export function useCursorPages<T>(path: string): CursorPages<T> {
   };
 }
 
-/** The pager's name for assistive technology and the words on its two buttons. */
-export interface PagerWords {
-  label: string;
-  back: string;
-  forward: string;
-}
-
 /**
  * The page shown of a cursor-paged list, through its loading and error states: `children(rows)`, or
- * `empty` in words when there are none; then the pager.
+ * `empty` in words when there are none; then the pager, named `pager` for assistive technology.
  */
 export function PagedList<T>({
   pages,
@@ -55,7 +54,7 @@ export function PagedList<T>({
   what: string;
   /** Said when the page has no rows; without it, `children` shows even an empty page. */
   empty?: ComponentChildren;
-  pager: PagerWords;
+  pager: string;
   /** No pager while the whole list fits on one page (a list nested in another's row). */
   pagerOnlyWhenPaged?: boolean;
   children: (rows: T[]) => ComponentChildren;
@@ -66,7 +65,7 @@ export function PagedList<T>({
         <>
           {empty !== undefined && data.length === 0 ? <Empty>{empty}</Empty> : children(data)}
           {(!pagerOnlyWhenPaged || !pages.onFirstPage || next_cursor) && (
-            <CursorPager pages={pages} next={next_cursor} words={pager} />
+            <CursorPager pages={pages} next={next_cursor} label={pager} />
           )}
         </>
       )}
@@ -74,14 +73,16 @@ export function PagedList<T>({
   );
 }
 
-function CursorPager<T>({ pages, next, words }: { pages: CursorPages<T>; next: string | null; words: PagerWords }) {
+/** Every list's pager says the same: which page this is, and the page before and after it. */
+function CursorPager<T>({ pages, next, label }: { pages: CursorPages<T>; next: string | null; label: string }) {
   return (
-    <nav aria-label={words.label} class="row-actions">
+    <nav aria-label={label} class="row-actions pager">
       <button type="button" class="secondary" disabled={pages.onFirstPage} onClick={pages.back}>
-        {words.back}
+        Previous page
       </button>
+      <span class="muted">Page {pages.number}</span>
       <button type="button" class="secondary" disabled={!next} onClick={() => next && pages.forward(next)}>
-        {words.forward}
+        Next page
       </button>
     </nav>
   );

@@ -81,60 +81,6 @@ export function MessageLine({ messages }: { messages: Messages }) {
   );
 }
 
-/** A table that scrolls sideways in its own box on a narrow screen instead of widening the page. */
-function TableScroll({ label, children }: { label?: string; children: ComponentChildren }) {
-  return (
-    // a scrollable region must be reachable by keyboard (axe: scrollable-region-focusable)
-    <div class="table-scroll" tabIndex={0} role={label ? 'region' : undefined} aria-label={label}>
-      {children}
-    </div>
-  );
-}
-
-/** A column's heading; `{ muted }` for a column of controls (a row's buttons, its toggle). */
-export type Column = string | { muted: string };
-
-/**
- * A table with a heading over each column and `children` as its rows. With `region` it scrolls
- * sideways in a box of that name (TableScroll).
- */
-export function Table({
-  region,
-  testId,
-  caption,
-  columns,
-  children,
-}: {
-  region?: string;
-  testId?: string;
-  caption?: ComponentChildren;
-  columns: Column[];
-  children: ComponentChildren;
-}) {
-  const table = (
-    <table data-testid={testId}>
-      {caption !== undefined && <caption class="muted">{caption}</caption>}
-      <thead>
-        <tr>
-          {columns.map((column) =>
-            typeof column === 'string' ? (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ) : (
-              <th key={column.muted} scope="col">
-                <span class="muted">{column.muted}</span>
-              </th>
-            ),
-          )}
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
-  );
-  return region === undefined ? table : <TableScroll label={region}>{table}</TableScroll>;
-}
-
 /**
  * Copies `text` to the clipboard. Where the page may not write it (a plain-http address other
  * than this machine), the text is selected instead and the button says to press Ctrl+C.

@@ -83,13 +83,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Whether the page is exactly as wide as the viewport: its scroll width, and the elements that
- * reach past the viewport's right edge outside a box that scrolls sideways on its own (a wide
- * table in .table-scroll is fine; a wide table that widens the page is not).
+ * Whether the page is exactly as wide as the viewport: its scroll width, the elements that reach
+ * past the viewport's right edge outside a box that scrolls sideways on its own, and the boxes that
+ * do scroll sideways (`cutOff`: a table in one shows only part of itself, its buttons maybe not).
  */
-export async function fitsTheViewport(page: Page): Promise<{ viewport: number; page: number; beyond: string[] }> {
-  return page.evaluate(() => {
+export async function fitsTheViewport(
+  page: Page,
+  /** The screen's width: a mobile browser widens its viewport to a page wider than the screen. */
+  screen?: number,
+): Promise<{ viewport: number; page: number; beyond: string[]; cutOff: string[] }> {
+  return page.evaluate((screen) => {
     const viewport = window.innerWidth;
+    const edge = screen ?? viewport;
     const scrollsOnItsOwn = (element: Element | null): boolean => {
       for (let node = element?.parentElement ?? null; node && node !== document.body; node = node.parentElement) {
         const overflow = getComputedStyle(node).overflowX;
@@ -98,7 +103,7 @@ export async function fitsTheViewport(page: Page): Promise<{ viewport: number; p
       return false;
     };
     const beyond = [...document.body.querySelectorAll('*')]
-      .filter((element) => element.getBoundingClientRect().right > viewport + 0.5 && !scrollsOnItsOwn(element))
+      .filter((element) => element.getBoundingClientRect().right > edge + 0.5 && !scrollsOnItsOwn(element))
       .slice(0, 5)
       .map((element) => {
         const id = element.id ? `#${element.id}` : '';
@@ -111,8 +116,43 @@ export async function fitsTheViewport(page: Page): Promise<{ viewport: number; p
           `(${Math.round(element.getBoundingClientRect().right)} px)`
         );
       });
-    return { viewport, page: document.documentElement.scrollWidth, beyond };
+    const cutOff = [...document.body.querySelectorAll('.table-scroll')]
+      .filter((box) => box.scrollWidth > box.clientWidth + 0.5)
+      .map((box) => `${box.getAttribute('aria-label') ?? 'a table'} (${box.scrollWidth} px in ${box.clientWidth} px)`);
+    return { viewport, page: document.documentElement.scrollWidth, beyond, cutOff };
+  }, screen);
+}
+
+/**
+ * The timestamps of the page that take more than two lines, and those shown in a table or a list
+ * outside a <time> element (which keeps its day and its time whole).
+ */
+export async function timestampsOverTwoLines(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const lines = (element: Element) => new Set([...element.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    const tall = [...document.querySelectorAll('main time')]
+      .filter((time) => lines(time) > 2)
+      .map((time) => `${time.textContent ?? ''} over ${lines(time)} lines`);
+    const stamp = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/;
+    const walker = document.createTreeWalker(document.querySelector('main') ?? document.body, NodeFilter.SHOW_TEXT);
+    const bare: string[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (stamp.test(node.textContent ?? '') && parent?.closest('td, li') && !parent.closest('time'))
+        bare.push(`${(node.textContent ?? '').trim()} outside <time>`);
+    }
+    return [...tall, ...bare];
   });
+}
+
+/** Collects the page's console errors (a failed request shows as one) from now on. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  return errors;
 }
 
 /**

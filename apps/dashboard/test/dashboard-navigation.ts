@@ -26,7 +26,7 @@ export function navigationTests(session: DashboardSession): void {
     // link.
     expect(await focusedText()).toBe('API keys');
     const seen: string[] = [];
-    for (let i = 0; i < 20 && seen[seen.length - 1] !== 'Skip to content'; i++) {
+    for (let i = 0; i < 24 && seen[seen.length - 1] !== 'Skip to content'; i++) {
       await page.keyboard.press('Shift+Tab');
       seen.push((await focusedText()) ?? '');
     }
@@ -37,7 +37,9 @@ export function navigationTests(session: DashboardSession): void {
       'Providers',
       'Webhook endpoints',
       'Webhook deliveries',
+      'Event feed',
       'Watches',
+      'Async searches',
       'Usage',
       'API keys',
       'Skip to content',

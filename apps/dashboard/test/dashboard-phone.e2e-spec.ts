@@ -1,12 +1,14 @@
-import { addWorldJob, api, createAccount, stack } from '@jobs/e2e-support';
+import { addWorldJob, api, createAccount, eventually, stack } from '@jobs/e2e-support';
 import type { Browser, Page } from 'playwright-core';
-import { fitsTheViewport, launch, screenshot, seriousViolations } from './browser.js';
+import { consoleErrors, fitsTheViewport, launch, screenshot, seriousViolations } from './browser.js';
 
 const DASHBOARD = `${stack.baseUrl}/dashboard`;
 
 describe('the customer dashboard on a 390 px phone screen', () => {
   let browser: Browser;
   let page: Page;
+  let errors: string[];
+  let searchId: string;
   let account: { account_id: string; live_key: string; test_key: string };
 
   beforeAll(async () => {
@@ -33,6 +35,28 @@ describe('the customer dashboard on a 390 px phone screen', () => {
         })
       ).status,
     ).toBe(201);
+    // an async search that has finished: a row on the searches page, an event in the feed and its
+    // delivery (to an address that never answers: attempts with their error)
+    const started = await api('/v1/searches', {
+      key: account.live_key,
+      body: {
+        filters: { title_or: [job.keyword] },
+        limit: 5,
+        waterfall: { max_credits: 5 },
+        webhook_url: 'https://hooks.example.com/a/long/path/for/the/search/webhook',
+      },
+    });
+    expect(started.status).toBe(202);
+    searchId = String(started.body!['id']);
+    await eventually(
+      async () => {
+        const read = await api(`/v1/searches/${searchId}`, { key: account.live_key });
+        return ['completed', 'partial', 'failed'].includes(String(read.body!['status'])) ? true : undefined;
+      },
+      120_000,
+      'the async search finished',
+      500,
+    );
     browser = await launch();
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
@@ -41,6 +65,7 @@ describe('the customer dashboard on a 390 px phone screen', () => {
       hasTouch: true,
     });
     page = await context.newPage();
+    errors = consoleErrors(page);
   });
 
   afterAll(async () => {
@@ -53,7 +78,7 @@ describe('the customer dashboard on a 390 px phone screen', () => {
       .first()
       .waitFor({ state: 'detached', timeout: 30_000 })
       .catch(() => undefined);
-    expect(await fitsTheViewport(page)).toEqual({ viewport: 390, page: 390, beyond: [] });
+    expect(await fitsTheViewport(page, 390)).toEqual({ viewport: 390, page: 390, beyond: [], cutOff: [] });
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, `${name}-390`);
   }
@@ -65,13 +90,16 @@ describe('the customer dashboard on a 390 px phone screen', () => {
     await page.getByLabel('Live API key').fill(account.live_key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    expect(errors).toEqual([]);
   });
 
   it.each([
     ['keys', 'API keys', 'table'],
     ['usage', 'Usage', '[data-testid="ledger"]'],
+    ['searches', 'Async searches', 'tr[data-search-id]'],
     ['watches', 'Watches', 'td:has-text("a-rather-long-company-domain-name.example")'],
-    ['deliveries', 'Webhook deliveries', 'p'],
+    ['events', 'Event feed', 'tr[data-event-id]'],
+    ['deliveries', 'Webhook deliveries', 'article[data-event-id] tr[data-delivery-kind]'],
     ['providers', 'Providers', 'td:has-text("own_index")'],
     ['sandbox', 'Sandbox explorer', 'form'],
   ])(
@@ -87,8 +115,17 @@ describe('the customer dashboard on a 390 px phone screen', () => {
       }
       if (hash === 'usage') {
         await page.locator('.chart canvas').first().waitFor();
-        await page.getByRole('button', { name: /^Show the 1 line of request / }).click();
+        await page.getByRole('button', { name: /^Show the 1 line of request req_/ }).click();
         await page.locator('[data-testid^="lines-of-"]').waitFor();
+      }
+      if (hash === 'searches') {
+        await page.getByText('More filters').click();
+        await page.getByRole('button', { name: `Show the jobs of ${searchId}` }).click();
+        await page.getByTestId('search-jobs').locator('tr[data-job-id]').first().waitFor();
+      }
+      if (hash === 'watches') {
+        await page.getByLabel('Type').selectOption('search');
+        await page.getByText('More filters').click();
       }
       if (hash === 'sandbox') {
         await page.getByRole('button', { name: 'Run sandbox search' }).click();

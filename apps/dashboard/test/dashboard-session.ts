@@ -2,7 +2,14 @@
 // through it: Chromium at 1280 x 900 signed in (by the sign-in test) to a Pro account of its own.
 import { createAccount, Receiver, stack } from '@jobs/e2e-support';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, screenshot, seriousViolations } from './browser.js';
+import {
+  consoleErrors,
+  fitsTheViewport,
+  launch,
+  screenshot,
+  seriousViolations,
+  timestampsOverTwoLines,
+} from './browser.js';
 
 /** The bound every gateway replica keeps for a revoked key (ApiKeyService). */
 export const REVOCATION_BOUND_MS = 1_000;
@@ -15,6 +22,8 @@ export class DashboardSession {
   browser!: Browser;
   context!: BrowserContext;
   page!: Page;
+  /** The page's console errors since the browser started (signed out at first). */
+  consoleErrors!: string[];
   account!: { account_id: string; live_key: string; test_key: string };
   readonly receiver = new Receiver();
 
@@ -27,6 +36,7 @@ export class DashboardSession {
       permissions: ['clipboard-read', 'clipboard-write'],
     });
     this.page = await this.context.newPage();
+    this.consoleErrors = consoleErrors(this.page);
   }
 
   async stop(): Promise<void> {
@@ -44,9 +54,12 @@ export class DashboardSession {
       .catch(() => undefined);
   };
 
+  /** No serious accessibility violation, no timestamp over two lines, nothing wider than the window; a screenshot. */
   readonly accessibleAndShot = async (name: string): Promise<void> => {
     expect(await seriousViolations(this.page)).toEqual([]);
-    await screenshot(this.page, name);
+    expect(await timestampsOverTwoLines(this.page)).toEqual([]);
+    expect(await fitsTheViewport(this.page)).toEqual({ viewport: 1280, page: 1280, beyond: [], cutOff: [] });
+    await screenshot(this.page, `${name}-1280`);
   };
 
   readonly focusedText = () => this.page.evaluate(() => document.activeElement?.textContent?.trim());

@@ -28,6 +28,8 @@ export function signInTests(session: DashboardSession): void {
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await page.getByLabel('Live API key').waitFor();
     expect(await page.getByText('The operator of the service issues your account and its first key').count()).toBe(1);
+    // a signed-out visitor is no error: the page's question for a session is answered, not refused
+    expect(session.consoleErrors).toEqual([]);
     const docs = page.getByRole('link', { name: 'documentation' });
     expect(await docs.getAttribute('href')).toBe('/docs');
     expect((await fetch(`${stack.baseUrl}/docs`)).status).toBe(200);

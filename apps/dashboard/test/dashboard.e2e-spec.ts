@@ -1,5 +1,6 @@
 import { accountPageTests } from './dashboard-account-pages.js';
 import { navigationTests } from './dashboard-navigation.js';
+import { searchPageTests } from './dashboard-search-pages.js';
 import { DashboardSession } from './dashboard-session.js';
 import { signInTests, signOutTests } from './dashboard-sign-in.js';
 import { webhookPageTests } from './dashboard-webhook-pages.js';
@@ -20,6 +21,7 @@ describe('the customer dashboard in a browser', () => {
   signInTests(session);
   accountPageTests(session);
   webhookPageTests(session);
+  searchPageTests(session);
   navigationTests(session);
   signOutTests(session);
 });

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { post, type EventDeliveries } from '../api.js';
-import { formatDate, formatDuration } from '../format.js';
+import { formatDuration } from '../format.js';
 import { PagedList, useCursorPages } from '../paging.js';
-import { Empty, MessageLine, Table, useMessages } from '../ui.js';
+import { Row, Table } from '../table.js';
+import { Time } from '../time.js';
+import { Empty, MessageLine, useMessages } from '../ui.js';
 
 export function DeliveriesPage() {
   const deliveries = useCursorPages<EventDeliveries>('/deliveries');
@@ -29,18 +31,18 @@ export function DeliveriesPage() {
         pages={deliveries}
         what="deliveries"
         empty="No events yet: watches and async searches with a webhook URL produce them."
-        pager={{ label: 'Delivery pages', back: 'Newer', forward: 'Older' }}
+        pager="Delivery pages"
       >
         {(events) =>
           events.map((event) => (
             <article key={event.event_id} data-event-id={event.event_id} aria-labelledby={`evt-${event.event_id}`}>
-              <header class="row-actions">
+              <header>
                 <h2 id={`evt-${event.event_id}`}>
-                  <code>{event.type}</code> <small class="muted">{event.event_id}</small>
+                  <code class="event-type">{event.type}</code> <small class="muted event-id">{event.event_id}</small>
                 </h2>
               </header>
               <p class="muted">
-                {formatDate(event.created_at)} · {event.webhook_url ?? 'feed only (no webhook URL)'}
+                <Time iso={event.created_at} /> · {event.webhook_url ?? 'feed only (no webhook URL)'}
                 {event.watch_id ? ` · watch ${event.watch_id}` : ''}
               </p>
               {event.deliveries.length === 0 ? (
@@ -48,16 +50,26 @@ export function DeliveriesPage() {
               ) : (
                 <Table region={`Deliveries of ${event.event_id}`} columns={['Delivery', 'Status', 'Attempts']}>
                   {event.deliveries.map((d) => (
-                    <tr key={d.id} data-delivery-kind={d.kind}>
-                      <td>
-                        {d.kind} <small class="muted">{formatDate(d.created_at)}</small>
-                      </td>
-                      <td>
-                        {d.status}
-                        {d.next_attempt_at ? ` (next ${formatDate(d.next_attempt_at)})` : ''}
-                      </td>
-                      <td>
-                        {d.attempts.length === 0 ? (
+                    <Row
+                      key={d.id}
+                      data-delivery-kind={d.kind}
+                      cells={[
+                        <>
+                          {d.kind}{' '}
+                          <small class="muted">
+                            <Time iso={d.created_at} />
+                          </small>
+                        </>,
+                        <>
+                          {d.status}
+                          {d.next_attempt_at ? (
+                            <>
+                              {' '}
+                              (next <Time iso={d.next_attempt_at} />)
+                            </>
+                          ) : null}
+                        </>,
+                        d.attempts.length === 0 ? (
                           <span class="muted">none yet</span>
                         ) : (
                           <ol class="attempts">
@@ -65,14 +77,14 @@ export function DeliveriesPage() {
                               <li key={a.number} data-attempt-outcome={a.outcome}>
                                 {a.outcome}
                                 {a.status_code !== null ? `, HTTP ${a.status_code}` : ''},{' '}
-                                {formatDuration(a.duration_ms)}, {formatDate(a.started_at)}
+                                {formatDuration(a.duration_ms)}, <Time iso={a.started_at} />
                                 {a.error ? ` (${a.error})` : ''}
                               </li>
                             ))}
                           </ol>
-                        )}
-                      </td>
-                    </tr>
+                        ),
+                      ]}
+                    />
                   ))}
                 </Table>
               )}

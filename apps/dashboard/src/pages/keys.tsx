@@ -1,9 +1,10 @@
 import { useRef, useState } from 'preact/hooks';
 import { del, get, post, type ApiKey } from '../api.js';
-import { formatDate } from '../format.js';
 import { InputField, SelectField, SubmitButton, useFormAction } from '../forms.js';
 import { ConfirmRemoval, RemoveButton, useRemoval } from '../removal.js';
-import { CopyButton, Empty, Loaded, MessageLine, Table, useLoad, useMessages, type FieldMap } from '../ui.js';
+import { Row, Table } from '../table.js';
+import { Time } from '../time.js';
+import { CopyButton, Empty, Loaded, MessageLine, useLoad, useMessages, type FieldMap } from '../ui.js';
 
 /** The longest label the server takes (apps/gateway dashboard.schema.ts). */
 const LABEL_MAX = 60;
@@ -92,22 +93,28 @@ export function KeysPage() {
               columns={['Label', 'Prefix', 'Mode', 'Created', 'Status', { muted: 'Action' }]}
             >
               {data.map((key) => (
-                <tr key={key.id} data-key-id={key.id}>
-                  <td>{key.label ?? <span class="muted">none</span>}</td>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{key.mode}</td>
-                  <td>{formatDate(key.created_at)}</td>
-                  <td>{key.revoked_at ? `revoked ${formatDate(key.revoked_at)}` : 'active'}</td>
-                  <td>
-                    {!key.revoked_at && (
+                <Row
+                  key={key.id}
+                  data-key-id={key.id}
+                  cells={[
+                    key.label ?? <span class="muted">none</span>,
+                    <code>{key.prefix}…</code>,
+                    key.mode,
+                    <Time iso={key.created_at} />,
+                    key.revoked_at ? (
+                      <>
+                        revoked <Time iso={key.revoked_at} />
+                      </>
+                    ) : (
+                      'active'
+                    ),
+                    key.revoked_at ? null : (
                       <RemoveButton removal={revocation} row={key} label={`Revoke key ${key.prefix}`}>
                         Revoke
                       </RemoveButton>
-                    )}
-                  </td>
-                </tr>
+                    ),
+                  ]}
+                />
               ))}
             </Table>
           )

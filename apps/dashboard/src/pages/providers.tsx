@@ -1,6 +1,7 @@
 import { get, type Provider } from '../api.js';
-import { formatDate } from '../format.js';
-import { Empty, Loaded, Table, useLoad } from '../ui.js';
+import { Row, Table } from '../table.js';
+import { Time } from '../time.js';
+import { Empty, Loaded, useLoad } from '../ui.js';
 
 export function ProvidersPage() {
   const [providers, reload] = useLoad(() => get<{ data: Provider[] }>('/providers'));
@@ -19,15 +20,16 @@ export function ProvidersPage() {
           ) : (
             <Table region="Providers" columns={['Provider', 'Slug', 'On your plan', 'Status', 'Last checked']}>
               {data.map((p) => (
-                <tr key={p.slug}>
-                  <td>{p.name}</td>
-                  <td>
-                    <code>{p.slug}</code>
-                  </td>
-                  <td>{p.enabled_on_your_plan ? 'yes' : 'no'}</td>
-                  <td class={`status-${p.status}`}>{p.status}</td>
-                  <td>{formatDate(p.last_checked_at)}</td>
-                </tr>
+                <Row
+                  key={p.slug}
+                  cells={[
+                    p.name,
+                    <code>{p.slug}</code>,
+                    p.enabled_on_your_plan ? 'yes' : 'no',
+                    <span class={`status-${p.status}`}>{p.status}</span>,
+                    <Time iso={p.last_checked_at} />,
+                  ]}
+                />
               ))}
             </Table>
           )

@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { sandboxSearch, type SandboxResult } from '../api.js';
 import { splitList } from '../format.js';
 import { InputField, SubmitButton, useFormAction } from '../forms.js';
-import { Empty, Loading, MessageLine, Table, useMessages, type FieldMap } from '../ui.js';
+import { JobRow, JOB_COLUMNS } from '../job-row.js';
+import { Table } from '../table.js';
+import { Empty, Loading, MessageLine, useMessages, type FieldMap } from '../ui.js';
 
 const FIELDS: FieldMap = {
   limit: { label: 'Limit', hint: 'a whole number from 1 to 100' },
@@ -70,19 +72,10 @@ export function SandboxPage() {
                 {result.metadata.credits_charged} credits charged
               </>
             }
-            columns={['Title', 'Company', 'Location', 'Sources']}
+            columns={JOB_COLUMNS}
           >
             {result.data.map((job) => (
-              <tr key={job.id}>
-                <td>{job.title}</td>
-                <td>{job.company.name}</td>
-                <td>
-                  {[job.location.city, job.location.country_code, job.location.remote ? 'remote' : null]
-                    .filter(Boolean)
-                    .join(', ') || '—'}
-                </td>
-                <td>{job.sources.map((s) => s.provider).join(', ')}</td>
-              </tr>
+              <JobRow key={job.id} job={job} />
             ))}
           </Table>
         ))}

@@ -1,14 +1,17 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { get, type Account, type DailyUsage, type LedgerEntry, type LedgerRequest } from '../api.js';
-import { formatDate, formatNumber } from '../format.js';
-import { PagedList, useCursorPages, type PagerWords } from '../paging.js';
-import { ErrorNote, Loaded, Table, useLoad } from '../ui.js';
+import { formatNumber } from '../format.js';
+import { PagedList, useCursorPages } from '../paging.js';
+import { FullRow, Row, Table } from '../table.js';
+import { Time } from '../time.js';
+import { ErrorNote, Loaded, useLoad } from '../ui.js';
 import { UsageChart } from './usage-chart.js';
 
 const JOB_ID = /^job_[A-Za-z0-9_-]+$/;
+const reasonWords = (line: LedgerEntry) => (line.reason === 'already_paid' ? 'already paid (free)' : 'charged');
 const total = (days: readonly DailyUsage[]) => days.reduce((sum, day) => sum + day.credits, 0);
-const LEDGER_PAGES: PagerWords = { label: 'Ledger pages', back: 'Newer', forward: 'Older' };
+const LEDGER_PAGES = 'Ledger pages';
 
 export function UsagePage() {
   const [account] = useLoad(() => get<Account>('/account'));
@@ -26,7 +29,9 @@ export function UsagePage() {
             </article>
             <article>
               <header>Credits reset</header>
-              <p>{formatDate(a.credits_reset_at)}</p>
+              <p>
+                <Time iso={a.credits_reset_at} />
+              </p>
             </article>
             <article>
               <header>Plan</header>
@@ -52,11 +57,7 @@ export function UsagePage() {
                 {data
                   .filter((d) => d.entries > 0)
                   .map((d) => (
-                    <tr key={d.day}>
-                      <td>{d.day}</td>
-                      <td>{d.credits}</td>
-                      <td>{d.entries}</td>
-                    </tr>
+                    <Row key={d.day} cells={[d.day, d.credits, d.entries]} />
                   ))}
               </Table>
             </details>
@@ -132,8 +133,9 @@ function RequestLedger() {
             const linesId = `lines-${request.request_id}`;
             return (
               <Fragment key={request.request_id}>
-                <tr data-request-id={request.request_id}>
-                  <td>
+                <Row
+                  data-request-id={request.request_id}
+                  cells={[
                     <button
                       type="button"
                       class="secondary outline expander"
@@ -147,27 +149,23 @@ function RequestLedger() {
                       onClick={() => setOpen((all) => ({ ...all, [request.request_id]: !expanded }))}
                     >
                       {expanded ? '−' : '+'}
-                    </button>
-                  </td>
-                  <td>{formatDate(request.last_at)}</td>
-                  <td>{request.operation}</td>
-                  <td>
-                    {request.entries}
-                    {request.already_paid > 0 ? (
-                      <span class="muted"> ({request.already_paid} already paid, free)</span>
-                    ) : null}
-                  </td>
-                  <td>{request.credits}</td>
-                  <td>
-                    <code>{request.request_id}</code>
-                  </td>
-                </tr>
+                    </button>,
+                    <Time iso={request.last_at} />,
+                    request.operation,
+                    <>
+                      {request.entries}
+                      {request.already_paid > 0 ? (
+                        <span class="muted"> ({request.already_paid} already paid, free)</span>
+                      ) : null}
+                    </>,
+                    request.credits,
+                    <code>{request.request_id}</code>,
+                  ]}
+                />
                 {expanded && (
-                  <tr class="lines" id={linesId}>
-                    <td colSpan={6}>
-                      <RequestLines requestId={request.request_id} />
-                    </td>
-                  </tr>
+                  <FullRow id={linesId}>
+                    <RequestLines requestId={request.request_id} />
+                  </FullRow>
                 )}
               </Fragment>
             );
@@ -182,12 +180,7 @@ function RequestLedger() {
 function RequestLines({ requestId }: { requestId: string }) {
   const lines = useCursorPages<LedgerEntry>(`/ledger/requests/${encodeURIComponent(requestId)}`);
   return (
-    <PagedList
-      pages={lines}
-      what="the lines of this request"
-      pager={{ label: `Lines of ${requestId}`, back: 'Newer lines', forward: 'Older lines' }}
-      pagerOnlyWhenPaged
-    >
+    <PagedList pages={lines} what="the lines of this request" pager={`Lines of ${requestId}`} pagerOnlyWhenPaged>
       {(entries) => (
         <Table
           testId={`lines-of-${requestId}`}
@@ -195,14 +188,15 @@ function RequestLines({ requestId }: { requestId: string }) {
           columns={['Job', 'Credits', 'Reason', 'When']}
         >
           {entries.map((line) => (
-            <tr key={line.id}>
-              <td>
-                <code>{line.job_id ?? '— (company profile)'}</code>
-              </td>
-              <td>{line.credits}</td>
-              <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
-              <td>{formatDate(line.created_at)}</td>
-            </tr>
+            <Row
+              key={line.id}
+              cells={[
+                <code>{line.job_id ?? '— (company profile)'}</code>,
+                line.credits,
+                reasonWords(line),
+                <Time iso={line.created_at} />,
+              ]}
+            />
           ))}
         </Table>
       )}
@@ -223,15 +217,16 @@ function JobLedger({ jobId }: { jobId: string }) {
           columns={['When', 'Operation', 'Credits', 'Reason', 'Request']}
         >
           {entries.map((line) => (
-            <tr key={line.id}>
-              <td>{formatDate(line.created_at)}</td>
-              <td>{line.operation}</td>
-              <td>{line.credits}</td>
-              <td>{line.reason === 'already_paid' ? 'already paid (free)' : 'charged'}</td>
-              <td>
-                <code>{line.request_id}</code>
-              </td>
-            </tr>
+            <Row
+              key={line.id}
+              cells={[
+                <Time iso={line.created_at} />,
+                line.operation,
+                line.credits,
+                reasonWords(line),
+                <code>{line.request_id}</code>,
+              ]}
+            />
           ))}
         </Table>
       )}

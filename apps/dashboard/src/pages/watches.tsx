@@ -1,27 +1,30 @@
 import { useState } from 'preact/hooks';
 import { del, patch, post, type Watch } from '../api.js';
-import { formatDate, splitList } from '../format.js';
+import { FiltersFields } from '../filters-form.js';
+import { describeFilters, FILTER_FIELDS, NO_FILTERS, toFilters } from '../filters.js';
 import { InputField, SelectField, SubmitButton, useFormAction, WebhookUrlField } from '../forms.js';
 import { PagedList, useCursorPages } from '../paging.js';
 import { ConfirmRemoval, RemoveButton, useRemoval } from '../removal.js';
-import { describe, MessageLine, Table, useMessages, type FieldMap } from '../ui.js';
+import { Row, Table } from '../table.js';
+import { Time } from '../time.js';
+import { describe, MessageLine, useMessages, type FieldMap } from '../ui.js';
 
 const FIELDS: FieldMap = {
+  ...FILTER_FIELDS,
   domain: { label: 'Company domain', hint: 'a domain such as acme.com, without https:// or a path' },
-  'filters.title_or': { label: 'Title keywords', hint: 'one or more words, separated by commas' },
   webhook_url: { label: 'Webhook URL' },
   type: { label: 'Type' },
 };
 const TYPES = [
   { value: 'company', words: 'company (a domain)' },
-  { value: 'search', words: 'search (saved title keywords)' },
+  { value: 'search', words: 'search (saved filters)' },
 ] as const;
 
 export function WatchesPage() {
   const watches = useCursorPages<Watch>('/watches');
   const [type, setType] = useState<'company' | 'search'>('company');
   const [domain, setDomain] = useState('');
-  const [titles, setTitles] = useState('');
+  const [filters, setFilters] = useState(NO_FILTERS);
   const [url, setUrl] = useState('');
   const messages = useMessages();
   const creation = useFormAction(messages, FIELDS);
@@ -74,7 +77,7 @@ export function WatchesPage() {
               '/watches',
               type === 'company'
                 ? { type, domain: domain.trim(), webhook_url: url.trim() }
-                : { type, filters: { title_or: splitList(titles) }, webhook_url: url.trim() },
+                : { type, filters: toFilters(filters), webhook_url: url.trim() },
             ),
           (watch) => {
             messages.succeed(`Watch ${watch.id} created.`);
@@ -94,16 +97,9 @@ export function WatchesPage() {
               value={domain}
               onValue={setDomain}
             />
-          ) : (
-            <InputField
-              id="watch-titles"
-              label="Title keywords (comma-separated)"
-              required
-              value={titles}
-              onValue={setTitles}
-            />
-          )}
+          ) : null}
         </div>
+        {type === 'search' && <FiltersFields id="watch" draft={filters} onDraft={setFilters} />}
         <WebhookUrlField id="watch-url" label="Webhook URL" value={url} onValue={setUrl} />
         <SubmitButton busy={creation.busy}>Create watch</SubmitButton>
       </form>
@@ -113,31 +109,22 @@ export function WatchesPage() {
         A paused watch sends no events (and costs nothing) for changes that happen while it is paused; resuming it does
         not send them later, only changes from then on.
       </p>
-      <PagedList
-        pages={watches}
-        what="watches"
-        empty="No watches yet."
-        pager={{ label: 'Watch pages', back: 'Previous', forward: 'Next' }}
-      >
+      <PagedList pages={watches} what="watches" empty="No watches yet." pager="Watch pages">
         {(rows) => (
           <Table region="Watches" columns={['Watch', 'What', 'Webhook', 'Status', 'Created', { muted: 'Action' }]}>
             {rows.map((row) => {
               const w = changed[row.id] ?? row;
               const busy = switching === w.id;
               return (
-                <tr key={w.id}>
-                  <td>
-                    <code>{w.id}</code>
-                  </td>
-                  <td>
-                    {w.type === 'company'
-                      ? w.domain
-                      : `titles: ${((w.filters?.['title_or'] as string[] | undefined) ?? []).join(', ') || 'any'}`}
-                  </td>
-                  <td>{w.webhook_url}</td>
-                  <td class={`watch-${w.status}`}>{w.status}</td>
-                  <td>{formatDate(w.created_at)}</td>
-                  <td>
+                <Row
+                  key={w.id}
+                  data-watch-id={w.id}
+                  cells={[
+                    <code>{w.id}</code>,
+                    w.type === 'company' ? w.domain : describeFilters(w.filters),
+                    <span class="endpoint-url">{w.webhook_url}</span>,
+                    <span class={`watch-${w.status}`}>{w.status}</span>,
+                    <Time iso={w.created_at} />,
                     <div class="row-actions">
                       {/* aria-disabled, not disabled, while it runs: a disabled button would drop the
                           keyboard focus */}
@@ -154,9 +141,9 @@ export function WatchesPage() {
                       <RemoveButton removal={deletion} row={w} label={`Delete watch ${w.id}`}>
                         Delete
                       </RemoveButton>
-                    </div>
-                  </td>
-                </tr>
+                    </div>,
+                  ]}
+                />
               );
             })}
           </Table>

@@ -3,7 +3,9 @@ import { post, type WebhookEndpoint, type WebhookEndpointRotated, type WebhookEn
 import { formatDate } from '../format.js';
 import { SelectField, SubmitButton, WebhookUrlField } from '../forms.js';
 import { PagedList, useCursorPages } from '../paging.js';
-import { Confirm, describe, ErrorNote, Table } from '../ui.js';
+import { Row, Table } from '../table.js';
+import { Time } from '../time.js';
+import { Confirm, describe, ErrorNote } from '../ui.js';
 
 /** How long the replaced secret keeps signing deliveries after a rotation (the API's default is a day). */
 const OVERLAPS = [
@@ -152,36 +154,38 @@ export function WebhookEndpointsPage() {
             above.
           </>
         }
-        pager={{ label: 'Endpoint pages', back: 'Previous', forward: 'Next' }}
+        pager="Endpoint pages"
       >
         {(rows) => (
           <Table testId="endpoints" columns={['URL', 'Used by', 'Secret', { muted: 'Action' }]}>
             {[...rows]
               .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
               .map((endpoint) => (
-                <tr key={endpoint.url} data-endpoint-url={endpoint.url}>
-                  <td class="endpoint-url">{endpoint.url}</td>
-                  <td>{usedBy(endpoint)}</td>
-                  <td>
-                    {endpoint.secret_hint ? (
+                <Row
+                  key={endpoint.url}
+                  data-endpoint-url={endpoint.url}
+                  cells={[
+                    <span class="endpoint-url">{endpoint.url}</span>,
+                    usedBy(endpoint),
+                    endpoint.secret_hint ? (
                       <>
                         <code>{endpoint.secret_hint}</code>
                         <br />
-                        <span class="muted">made {formatDate(endpoint.secret_created_at)}</span>
+                        <span class="muted">
+                          made <Time iso={endpoint.secret_created_at} />
+                        </span>
                         {endpoint.previous_secret_expires_at && (
                           <>
                             <br />
                             <span class="muted">
-                              previous one valid until {formatDate(endpoint.previous_secret_expires_at)}
+                              previous one valid until <Time iso={endpoint.previous_secret_expires_at} />
                             </span>
                           </>
                         )}
                       </>
                     ) : (
                       <span class="muted">made on first delivery</span>
-                    )}
-                  </td>
-                  <td>
+                    ),
                     <div class="row-actions">
                       <button
                         type="button"
@@ -199,9 +203,9 @@ export function WebhookEndpointsPage() {
                       >
                         Rotate
                       </button>
-                    </div>
-                  </td>
-                </tr>
+                    </div>,
+                  ]}
+                />
               ))}
           </Table>
         )}

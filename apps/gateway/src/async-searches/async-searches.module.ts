@@ -7,5 +7,6 @@ import { AsyncSearchesUseCase } from './async-searches.usecase.js';
   imports: [WebhookEndpointsModule],
   controllers: [AsyncSearchesController],
   providers: [AsyncSearchesUseCase],
+  exports: [AsyncSearchesUseCase],
 })
 export class AsyncSearchesModule {}

@@ -53,7 +53,12 @@ import { requestProtocol } from './dashboard-cookie.js';
 import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
 import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
 import { DashboardKeysUseCase } from './dashboard-keys.usecase.js';
-import { CurrentDashboard, DashboardSessionGuard, type DashboardCaller } from './dashboard-session.guard.js';
+import {
+  CurrentDashboard,
+  DashboardSessionGuard,
+  DashboardSessionIfAny,
+  type DashboardCaller,
+} from './dashboard-session.guard.js';
 import { sameOrigin, sessionCookie, type DashboardSession } from './dashboard-session.js';
 import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
 import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
@@ -126,10 +131,21 @@ export class DashboardApiController {
     return sessionView(session);
   }
 
+  /**
+   * The session the cookie opens, or 204 when there is none: the page asks this on every load, and
+   * a signed-out visitor is the usual case there, not a refusal (no 401 in the browser's console).
+   */
   @Get('session')
-  @UseGuards(DashboardSessionGuard)
-  current(@CurrentDashboard() caller: DashboardCaller): DashboardSessionView {
-    return sessionView(caller.session);
+  @UseGuards(DashboardSessionIfAny)
+  current(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): DashboardSessionView | undefined {
+    if (!request.dashboard) {
+      void reply.status(204);
+      return undefined;
+    }
+    return sessionView(request.dashboard.session);
   }
 
   @Delete('session')

@@ -4,7 +4,7 @@ import type { ApiKeyService } from '../auth/api-key.service.js';
 import type { GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
 import { newSession, type DashboardSession } from './dashboard-session.js';
-import { DashboardSessionGuard } from './dashboard-session.guard.js';
+import { DashboardSessionGuard, DashboardSessionIfAny } from './dashboard-session.guard.js';
 import type { DashboardSessionStore } from './dashboard-session.store.js';
 
 const PRINCIPAL: Principal = {
@@ -39,8 +39,9 @@ function world() {
       unknown
     >;
     const context = { switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
-    return { req, pass: () => guard.canActivate(context) };
+    return { req, pass: () => guard.canActivate(context), passIfAny: () => ifAny.canActivate(context) };
   };
+  const ifAny = new DashboardSessionIfAny(guard);
   return { sessionId, session, sessions, request, revokeKey: () => (keyValid = false) };
 }
 
@@ -106,5 +107,19 @@ describe('the dashboard session guard', () => {
       code: 'unauthorized',
     });
     expect(sessions.has(sessionId)).toBe(false);
+  });
+
+  it('lets a signed-out visitor ask for the session: no caller, no refusal', async () => {
+    const { sessionId, request, revokeKey } = world();
+    const signedIn = request('GET', { cookie: `dashboard_session=${sessionId}` });
+    expect(await signedIn.passIfAny()).toBe(true);
+    expect(signedIn.req['dashboard']).toMatchObject({ sessionId, principal: PRINCIPAL });
+    const none = request('GET', {});
+    expect(await none.passIfAny()).toBe(true);
+    expect(none.req['dashboard']).toBeUndefined();
+    revokeKey();
+    const revoked = request('GET', { cookie: `dashboard_session=${sessionId}` });
+    expect(await revoked.passIfAny()).toBe(true);
+    expect(revoked.req['dashboard']).toBeUndefined();
   });
 });

@@ -47,18 +47,8 @@ export class DashboardSessionGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
-    const session = isWellFormedToken(sessionId) ? await this.sessions.read(sessionId) : null;
-    if (!sessionId || !session)
-      throw new ApiError('unauthorized', 'Not signed in, or the session has expired: sign in again.');
-    const principal = await this.keys.resolveHash(session.keyHash);
-    if (!principal || principal.accountId !== session.accountId) {
-      await this.sessions.close(sessionId);
-      throw new ApiError(
-        'unauthorized',
-        'The API key this session was opened with has been revoked: sign in again with a valid key.',
-      );
-    }
+    const caller = await this.resolve(request);
+    if (!caller.signedIn) throw new ApiError('unauthorized', caller.reason);
     if (!isSafeMethod(request.method)) {
       const origin = {
         origin: header(request, 'origin'),
@@ -67,12 +57,55 @@ export class DashboardSessionGuard implements CanActivate {
       };
       if (!sameOrigin(origin, requestProtocol(request, this.config)))
         throw forbidden('This change did not come from the dashboard itself.');
-      if (!csrfTokenMatches(session, request.headers[CSRF_HEADER]))
+      if (!csrfTokenMatches(caller.session, request.headers[CSRF_HEADER]))
         throw forbidden(`Missing or wrong ${CSRF_HEADER} header: reload the dashboard.`);
     }
-    request.dashboard = { sessionId, session, principal };
+    request.dashboard = caller;
     return true;
   }
+
+  /**
+   * The request's session, if its cookie opens a live one whose key is still valid; a session
+   * whose key was revoked is closed here. Reads only: the CSRF and origin checks are the guard's.
+   */
+  async resolve(request: FastifyRequest): Promise<(DashboardCaller & { signedIn: true }) | NotSignedIn> {
+    const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
+    const session = isWellFormedToken(sessionId) ? await this.sessions.read(sessionId) : null;
+    if (!sessionId || !session)
+      return { signedIn: false, reason: 'Not signed in, or the session has expired: sign in again.' };
+    const principal = await this.keys.resolveHash(session.keyHash);
+    if (!principal || principal.accountId !== session.accountId) {
+      await this.sessions.close(sessionId);
+      return {
+        signedIn: false,
+        reason: 'The API key this session was opened with has been revoked: sign in again with a valid key.',
+      };
+    }
+    return { signedIn: true, sessionId, session, principal };
+  }
+}
+
+/**
+ * For a route that answers signed-out visitors too (GET /dashboard/api/session): the session, if
+ * any, goes on the request as DashboardSessionGuard puts it, so the account's rate limit applies;
+ * without one the request passes with no `request.dashboard`.
+ */
+@Injectable()
+export class DashboardSessionIfAny implements CanActivate {
+  constructor(private readonly sessions: DashboardSessionGuard) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const caller = await this.sessions.resolve(request);
+    if (caller.signedIn) request.dashboard = caller;
+    return true;
+  }
+}
+
+/** Why a request opens no session, in words. */
+export interface NotSignedIn {
+  signedIn: false;
+  reason: string;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { AccountModule } from '../account/account.module.js';
 import { AdminUseCasesModule } from '../admin/admin.module.js';
+import { AsyncSearchesModule } from '../async-searches/async-searches.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
 import { ProvidersModule } from '../providers/providers.module.js';
@@ -10,12 +11,14 @@ import { WatchesModule } from '../watches/watches.module.js';
 import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module.js';
 import { DashboardApiController } from './dashboard-api.controller.js';
 import { DashboardAssetsController, DashboardBuild } from './dashboard-assets.controller.js';
+import { DashboardAsyncSearchesUseCase } from './dashboard-async-searches.usecase.js';
 import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
+import { DashboardFeedsController } from './dashboard-feeds.controller.js';
 import { DashboardHeadersInterceptor } from './dashboard-headers.interceptor.js';
 import { DashboardKeysUseCase } from './dashboard-keys.usecase.js';
 import { DashboardLedgerController } from './dashboard-ledger.controller.js';
 import { DashboardLedgerUseCase } from './dashboard-ledger.usecase.js';
-import { DashboardSessionGuard } from './dashboard-session.guard.js';
+import { DashboardSessionGuard, DashboardSessionIfAny } from './dashboard-session.guard.js';
 import { DashboardSessionStore } from './dashboard-session.store.js';
 import { DashboardSignInUseCase } from './dashboard-sign-in.usecase.js';
 import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
@@ -29,20 +32,23 @@ import { DashboardUsageUseCase } from './dashboard-usage.usecase.js';
   imports: [
     AccountModule,
     AdminUseCasesModule,
+    AsyncSearchesModule,
     EventsModule,
     LedgerModule,
     ProvidersModule,
     WatchesModule,
     WebhookEndpointsModule,
   ],
-  controllers: [DashboardApiController, DashboardLedgerController, DashboardAssetsController],
+  controllers: [DashboardApiController, DashboardLedgerController, DashboardFeedsController, DashboardAssetsController],
   providers: [
     DashboardSessionStore,
     DashboardSessionGuard,
+    DashboardSessionIfAny,
     DashboardSignInUseCase,
     DashboardKeysUseCase,
     DashboardUsageUseCase,
     DashboardDeliveriesUseCase,
+    DashboardAsyncSearchesUseCase,
     DashboardHeadersInterceptor,
     DashboardLedgerUseCase,
     DashboardBuild,

@@ -22,3 +22,5 @@ export const WatchStatusRequestSchema = z.strictObject({ status: z.enum(['active
 /** The ledger by request: pages of requests, and of one request's lines. */
 export const LedgerPageQuerySchema = z.strictObject({ cursor: z.string().max(160).optional() });
 export const LedgerRequestParamsSchema = z.strictObject({ request_id: LedgerRequestIdSchema });
+/** The account's async searches: pages of the list. */
+export const SearchesQuerySchema = z.strictObject({ cursor: z.string().max(100).optional() });

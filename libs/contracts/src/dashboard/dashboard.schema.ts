@@ -4,6 +4,7 @@
  * both with these types, so the two sides cannot drift apart.
  */
 import { z } from 'zod';
+import { AsyncSearchStatusSchema } from '../public/async-search.schema.js';
 import { ApiKeyModeSchema } from '../public/headers.schema.js';
 
 /** A page of a dashboard listing, newest first: `next_cursor` (opaque) asks the next one, null on the last. */
@@ -92,3 +93,23 @@ export const EventDeliveriesViewSchema = z.strictObject({
   deliveries: z.array(DeliveryViewSchema),
 });
 export type EventDeliveriesView = z.infer<typeof EventDeliveriesViewSchema>;
+
+/**
+ * One async search of the account as the dashboard lists it: the public object's status and
+ * counts without its jobs, with what it has cost so far and the bounds it was started with.
+ */
+export const AsyncSearchViewSchema = z.strictObject({
+  id: z.string(),
+  status: AsyncSearchStatusSchema,
+  /** Unique jobs collected so far (the public object's `jobs_found`). */
+  jobs_found: z.number(),
+  /** Credits charged so far: jobs are charged as they are collected. */
+  credits_charged: z.number(),
+  limit: z.number(),
+  /** The request's `waterfall.max_credits`; null when it set none. */
+  max_credits: z.number().nullable(),
+  webhook_url: z.string().nullable(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type AsyncSearchView = z.infer<typeof AsyncSearchViewSchema>;
