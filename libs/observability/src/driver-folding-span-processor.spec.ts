@@ -64,6 +64,22 @@ describe('DriverFoldingSpanProcessor', () => {
     expect(spans[0]!.attributes['jobs.db.calls']).toBeUndefined();
   });
 
+  it("keeps a driver call a step's span started under, so no exported span loses its parent", async () => {
+    stages.startActiveSpan('merge', (step) => {
+      call(prisma, 'prisma:client:transaction', () => {
+        call(pg, 'pg.query:UPDATE');
+        stages.startActiveSpan('job.lifecycle.changed publish', (publish) => publish.end());
+      });
+      step.end();
+    });
+    const spans = await finished();
+    const byName = new Map(spans.map((s) => [s.name, s]));
+    expect([...byName.keys()].sort()).toEqual(['job.lifecycle.changed publish', 'merge', 'prisma:client:transaction']);
+    const ids = new Set(spans.map((s) => s.spanContext().spanId));
+    expect(spans.every((s) => s.parentSpanContext === undefined || ids.has(s.parentSpanContext.spanId))).toBe(true);
+    expect(byName.get('merge')!.attributes['jobs.db.calls']).toBe(1);
+  });
+
   it('exports every span when no scope is folded', async () => {
     const everything = new InMemorySpanExporter();
     const unfolded = new TracerProvider({

@@ -19,8 +19,13 @@ interface Live {
   readonly span: Span;
   readonly target: Span;
   readonly prefix: string | undefined;
-  /** Whether its own end is exported: only spans that are not driver calls. */
-  readonly exported: boolean;
+  readonly parent: Live | undefined;
+  /**
+   * Whether its own end is exported: a span that is not a driver call, and a driver call that a
+   * step's span started under (a Prisma transaction whose callback stages an outbox message), so
+   * that span keeps its parent.
+   */
+  exported: boolean;
 }
 
 /**
@@ -32,7 +37,8 @@ interface Live {
  * the exporters and the viewer handle a fraction of the spans.
  *
  * Wraps the exporting processors: a folded span never reaches them. A driver call whose target has
- * already ended (fire and forget) is dropped, as its count could no longer be added.
+ * already ended (fire and forget) is dropped, as its count could no longer be added. A driver call
+ * under which a step's span starts is kept, so no exported span names a parent that is not.
  */
 export class DriverFoldingSpanProcessor implements SpanProcessor {
   private readonly live = new Map<string, Live>();
@@ -48,7 +54,8 @@ export class DriverFoldingSpanProcessor implements SpanProcessor {
     const parentId = trace.getSpanContext(parentContext)?.spanId;
     const parent = parentId === undefined ? undefined : this.live.get(parentId);
     if (prefix === undefined) {
-      this.live.set(span.spanContext().spanId, { span, target: span, prefix, exported: true });
+      this.live.set(span.spanContext().spanId, { span, target: span, prefix, parent, exported: true });
+      for (let above = parent; above !== undefined && !above.exported; above = above.parent) above.exported = true;
       for (const processor of this.exporting) processor.onStart(span, parentContext);
       return;
     }
@@ -59,6 +66,7 @@ export class DriverFoldingSpanProcessor implements SpanProcessor {
       span,
       target,
       prefix: nested ? parent.prefix : prefix,
+      parent,
       exported: target === span,
     });
     if (target === span) for (const processor of this.exporting) processor.onStart(span, parentContext);
@@ -74,21 +82,17 @@ export class DriverFoldingSpanProcessor implements SpanProcessor {
     const spanId = span.spanContext().spanId;
     const entry = this.live.get(spanId);
     this.live.delete(spanId);
-    if (entry === undefined || entry.exported) {
-      for (const processor of this.exporting) processor.onEnd(span);
-      return;
-    }
-    const parentId = span.parentSpanContext?.spanId;
-    const parent = parentId === undefined ? undefined : this.live.get(parentId);
+    if (entry === undefined || entry.exported) for (const processor of this.exporting) processor.onEnd(span);
+    if (entry?.prefix === undefined) return;
     // Only the outermost driver call of a chain counts: its inner calls are within its duration.
+    const { parent, target, prefix } = entry;
     if (parent?.prefix !== undefined && parent.span !== parent.target) return;
-    if (!entry.target.isRecording()) return;
-    const prefix = entry.prefix!;
-    const attributes = entry.target.attributes;
+    if (target === entry.span || !target.isRecording()) return;
+    const attributes = target.attributes;
     const calls = Number(attributes[`${prefix}.calls`] ?? 0) + 1;
     const ms = Number(attributes[`${prefix}.ms`] ?? 0) + span.duration[0] * 1e3 + span.duration[1] / 1e6;
-    entry.target.setAttribute(`${prefix}.calls`, calls);
-    entry.target.setAttribute(`${prefix}.ms`, Math.round(ms * 1000) / 1000);
+    target.setAttribute(`${prefix}.calls`, calls);
+    target.setAttribute(`${prefix}.ms`, Math.round(ms * 1000) / 1000);
   }
 
   async forceFlush(): Promise<void> {
