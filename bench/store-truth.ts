@@ -427,7 +427,9 @@ if (details) {
     .concat(
       closedInRun.filter(
         ({ job, truth }) =>
-          job.status === 'closed' && job.closed_at !== null && job.closed_at.getTime() - realOf(truth.closedAt!) > boundMs,
+          job.status === 'closed' &&
+          job.closed_at !== null &&
+          job.closed_at.getTime() - realOf(truth.closedAt!) > boundMs,
       ),
     );
   const lateness = late

@@ -17,7 +17,9 @@ export interface DemoAccount {
  * as a store that has been running would hold them. Later passes only re-verify.
  */
 export async function firstRefreshPass(settings: StackSettings): Promise<void> {
-  await (await startFirstRefreshPass(settings))();
+  await (
+    await startFirstRefreshPass(settings)
+  )();
 }
 
 /**
