@@ -8,8 +8,8 @@
 #   deploy/zipkin/zipkin.sh restart | logs | url | version
 #
 # Env: ZIPKIN_PORT (9411), ZIPKIN_INSTANCE (dev: log and pid under .local/zipkin/<instance>),
-#      ZIPKIN_HEAP_OPTS (-Xms64m -Xmx256m), ZIPKIN_MAX_SPANS (25000: the oldest traces go first; our
-#      spans carry SQL statements: a full store of 25,000 held about 160 MB of its heap),
+#      ZIPKIN_HEAP_OPTS (-Xms64m -Xmx512m), ZIPKIN_MAX_SPANS (60000: the oldest traces go first;
+#      about 1,000 searches and an idle hour, docs/operations.md "Trace viewer"),
 #      ZIPKIN_JVM_OPTS (extra JVM flags), ZIPKIN_READY_TIMEOUT (60s), JAVA (java on PATH).
 # Nothing is kept on disk but the jar: spans live in the server's memory until it stops.
 set -euo pipefail
@@ -19,8 +19,8 @@ REPO_ROOT="$(cd -- "$SCRIPT_DIR/../.." && pwd -P)"
 POM="$SCRIPT_DIR/pom.xml"
 
 ZIPKIN_PORT="${ZIPKIN_PORT:-9411}"
-ZIPKIN_HEAP_OPTS="${ZIPKIN_HEAP_OPTS:--Xms64m -Xmx256m}"
-ZIPKIN_MAX_SPANS="${ZIPKIN_MAX_SPANS:-25000}"
+ZIPKIN_HEAP_OPTS="${ZIPKIN_HEAP_OPTS:--Xms64m -Xmx512m}"
+ZIPKIN_MAX_SPANS="${ZIPKIN_MAX_SPANS:-60000}"
 ZIPKIN_JVM_OPTS="${ZIPKIN_JVM_OPTS:-}"
 ZIPKIN_READY_TIMEOUT="${ZIPKIN_READY_TIMEOUT:-60}"
 JAVA="${JAVA:-java}"

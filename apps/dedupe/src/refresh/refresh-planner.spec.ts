@@ -315,7 +315,7 @@ describe('RefreshPlanner rounds', () => {
     async () => {
       await store.prisma.refreshPass.deleteMany({});
       await store.prisma.outboxMessage.deleteMany({});
-      const [{ bucket: d0Bucket }] = await store.prisma.$queryRaw<
+      const [d0] = await store.prisma.$queryRaw<
         { bucket: number }[]
       >`SELECT mod(abs(hashtext('d0.example')), 9) AS bucket`;
       // provider_c's last round read d0's bucket a minute ago and saw d0: its next round is another bucket's
@@ -327,7 +327,7 @@ describe('RefreshPlanner rounds', () => {
           provider: 'provider_c',
           trigger: 'schedule',
           startedAt: new Date(at.getTime() - MIN),
-          bucket: d0Bucket!,
+          bucket: d0!.bucket,
         },
       });
       await seen('provider_c', t.getTime() - (at.getTime() - 30_000), ['d0.example']);
