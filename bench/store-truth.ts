@@ -364,7 +364,8 @@ for (const { job, truth } of oneToOne) {
 }
 
 // company watches. The store held every opening shown at the start, so a job.opened is due for a
-// watched opening that no provider showed then and that some provider showed during the run for
+// watched opening that no provider showed then, whose job the store did not hold before the run,
+// and that some provider showed during the run for
 // at least two refresh intervals (real time; a listing shown for less may fall between passes),
 // whether first posted in the run or re-listed after closing before it; one for an opening shown
 // at the start is spurious (the store held it: a re-listing is job.reposted).
@@ -402,7 +403,10 @@ for (let slot = 0; slot < world.market.slotCount; slot++) {
   const firstPeriod = world.market.periodIndex(slot, run.world - Math.max(...Object.values(world.lagMs)));
   for (let k = Math.max(0, firstPeriod); k <= world.market.periodIndex(slot, ended.now); k++) {
     const opening = world.market.worldJobId(slot, world.market.originOf(slot, k));
-    if (!shownAtStart.has(opening) && shownInRun(slot, k)) expected.add(opening);
+    // a job the store held at the start (the own crawler lists openings closed in the last 30
+    // days too) comes back as job.reposted, not job.opened
+    const heldBefore = [...(jobsOfOpening.get(opening) ?? [])].some((id) => before.has(id));
+    if (!shownAtStart.has(opening) && !heldBefore && shownInRun(slot, k)) expected.add(opening);
   }
 }
 const missedOpenings = [...expected].filter((o) => !openedByOpening.has(o));
