@@ -403,9 +403,11 @@ for (let slot = 0; slot < world.market.slotCount; slot++) {
   const firstPeriod = world.market.periodIndex(slot, run.world - Math.max(...Object.values(world.lagMs)));
   for (let k = Math.max(0, firstPeriod); k <= world.market.periodIndex(slot, ended.now); k++) {
     const opening = world.market.worldJobId(slot, world.market.originOf(slot, k));
-    // a job the store held at the start (the own crawler lists openings closed in the last 30
-    // days too) comes back as job.reposted, not job.opened
-    const heldBefore = [...(jobsOfOpening.get(opening) ?? [])].some((id) => before.has(id));
+    // a job of this opening alone that the store held at the start (the own crawler lists
+    // openings closed in the last 30 days too) comes back as job.reposted, not job.opened
+    const heldBefore = [...(jobsOfOpening.get(opening) ?? [])].some(
+      (id) => before.has(id) && openingsOfJob.get(id)?.size === 1,
+    );
     if (!shownAtStart.has(opening) && !heldBefore && shownInRun(slot, k)) expected.add(opening);
   }
 }
