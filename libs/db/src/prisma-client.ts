@@ -36,8 +36,8 @@ export function createPrismaClient(databaseUrl: string, options: PrismaClientOpt
 /**
  * What every PrismaClient of the services is built with (createPrismaClient, PrismaService).
  * `errorFormat: 'minimal'`: with the default format the client captures a call site (`new
- * Error()`, a stack walk) on every query, only to print a code frame in the message of an error;
- * that was 1-2 % of billing's and dedupe's CPU under load. Errors keep their code and meta.
+ * Error()`, a stack walk) on every query, only to print a code frame in the message of an error,
+ * a cost every query pays. Errors keep their code and meta.
  */
 export function prismaClientSettings(
   databaseUrl: string,
@@ -138,7 +138,7 @@ export const PREPARED_STATEMENTS_MAX = 200;
  * PostgreSQL parses and plans it once (then reuses a generic plan where it costs no more than a
  * custom one): the services run the same few statements over and over, and for the small ones
  * (a batch's known listings, a charge's reads) parsing and planning cost the server more than
- * running them (0.67 against 0.33 ms of backend CPU for the known-listings read of 20 records).
+ * running them.
  * The name is a digest of the SQL text. A statement whose text varies with its input would make
  * ever more of them; past `max` distinct texts the rest run unnamed, as before.
  */

@@ -6,8 +6,8 @@ const SHOWN_ARGUMENTS = 3;
 /**
  * The `db.query.text` of a Redis command's span: its name and first few arguments, a long one
  * (a script, a JSON value) by its length only. The instrumentation's default joins every argument
- * of an EVAL, so a search's 75 KB message was copied into a string for each call, recorded or not
- * (1 % of the orchestrator's CPU), and would have put job data into exported traces.
+ * of an EVAL, which copies a search's whole message into a string for each call, recorded or
+ * not, and would put job data into exported traces.
  */
 export function redisStatement(command: string, args: ReadonlyArray<string | Buffer | number | unknown>): string {
   const shown = args.slice(0, SHOWN_ARGUMENTS).map((arg) => {
