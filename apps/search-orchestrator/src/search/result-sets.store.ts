@@ -46,8 +46,8 @@ const stored = ({ matching, ...set }: ResultSet): StoredSet => ({ ...set, ids: m
  *
  * The set's jobs are not written again: the search's gathered messages, already in Redis, become
  * the set's jobs hash (a RENAME), and the set itself is the ids in page order. A round that grows
- * the set adds only its new jobs. Before, each first page wrote its whole set (150 KB for a
- * `max_coverage` search of ~140 jobs) beside the gathered messages that held the same jobs.
+ * the set adds only its new jobs: a first page never writes again the jobs the gathered
+ * messages already hold.
  */
 @Injectable()
 export class ResultSetStore {
