@@ -211,7 +211,6 @@ describe('authorization matrix', () => {
 
   describe('the dashboard API', () => {
     const DASHBOARD_ROUTES: Array<[string, string]> = [
-      ['GET', '/session'],
       ['GET', '/account'],
       ['GET', '/keys'],
       ['GET', '/usage/daily'],
@@ -222,16 +221,26 @@ describe('authorization matrix', () => {
       ['GET', '/deliveries'],
       ['GET', '/providers'],
       ['GET', '/webhook_endpoints'],
+      ['GET', '/searches'],
+      ['GET', '/searches/srch_x'],
+      ['GET', '/events'],
     ];
+    const dashboardApi = (path: string, method: string) =>
+      fetch(`http://${new URL(process.env['BASE_URL'] ?? 'http://127.0.0.1:8080').host}/dashboard/api${path}`, {
+        method,
+      });
 
     it('every route without a session is 401', async () => {
       for (const [method, path] of DASHBOARD_ROUTES) {
-        const res = await fetch(
-          `http://${new URL(process.env['BASE_URL'] ?? 'http://127.0.0.1:8080').host}/dashboard/api${path}`,
-          { method },
-        );
+        const res = await dashboardApi(path, method);
         expect({ path, status: res.status }).toEqual({ path, status: 401 });
       }
+    });
+
+    it('asked whether there is a session, it answers 204 with nothing in it: signed out is an answer', async () => {
+      const res = await dashboardApi('/session', 'GET');
+      expect(res.status).toBe(204);
+      expect(await res.text()).toBe('');
     });
 
     it('sign-in refuses a test key and a revoked key', async () => {
