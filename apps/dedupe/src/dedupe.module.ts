@@ -12,6 +12,7 @@ import { DedupeQueriesConsumer } from './queries/dedupe-queries.consumer.js';
 import { GetJobUseCase } from './queries/get-job.usecase.js';
 import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
 import { DeduplicateChunkUseCase } from './async-chunks/deduplicate-chunk.usecase.js';
+import { CompanyNameKeys } from './companies/company-name-keys.js';
 import { GetCompanyProfileUseCase } from './companies/get-company-profile.usecase.js';
 import { MergeRefreshUseCase } from './refresh/merge-refresh.usecase.js';
 import { LiveWorkGate } from '@jobs/service-kit';
@@ -71,6 +72,7 @@ export class DedupeModule {
         GetJobUseCase,
         DeduplicateChunkUseCase,
         GetCompanyProfileUseCase,
+        CompanyNameKeys,
         // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
         RefreshPlanner,
         CloseRemovedBoardsUseCase,

@@ -1,11 +1,5 @@
 import type { NormalizedProviderRecord, Salary } from '@jobs/contracts';
-import {
-  canonicalApplyUrl,
-  normalizeCompanyName,
-  normalizeDomain,
-  normalizePlace,
-  normalizeTitle,
-} from './normalize.js';
+import { canonicalApplyUrl, companyNameKey, normalizeDomain, normalizePlace, normalizeTitle } from './normalize.js';
 import { sketchText, type TextSketch } from './text-sketch.js';
 
 /**
@@ -77,7 +71,7 @@ export function featuresOf(fields: MatchFields, description?: TextSketch | null)
   const posted = fields.postedAt ? Date.parse(fields.postedAt) : Number.NaN;
   return {
     domain: normalizeDomain(fields.companyDomain),
-    companyKey: normalizeCompanyName(fields.companyName) || fields.companyName.toLowerCase(),
+    companyKey: companyNameKey(fields.companyName),
     titleKey,
     titleTokens: new Set(titleKey.split(' ')),
     countryCode: fields.countryCode?.toUpperCase() ?? null,

@@ -89,6 +89,14 @@ export function normalizeCompanyName(name: string): string {
   return tokens.join(' ');
 }
 
+/**
+ * The key two spellings of one company's name share ("ACME GmbH", "Acme" → "acme"): its
+ * normalized name, or the lower-cased name where nothing is left of it.
+ */
+export function companyNameKey(name: string): string {
+  return normalizeCompanyName(name) || name.toLowerCase();
+}
+
 /** `https://www.Acme.com/jobs` → `acme.com`. */
 export function normalizeDomain(domain: string | null | undefined): string | null {
   if (!domain) return null;
