@@ -1,6 +1,9 @@
 import { jest } from '@jest/globals';
-import { batchPayload, message, settings, settle, stubKafka, topic } from './typed-consumer.spec-helper.js';
+import { batchPayload, message, settings, stubKafka, topic } from './typed-consumer.spec-helper.js';
 import { TopicConsumer } from './typed-consumer.js';
+
+/** Past a 1 ms commit linger, on the fake clock: what runs in between cannot reorder the timers. */
+const settle = () => jest.advanceTimersByTimeAsync(10);
 
 describe('TopicConsumer detached handling', () => {
   afterEach(() => jest.useRealTimers());
@@ -15,6 +18,7 @@ describe('TopicConsumer detached handling', () => {
     'takes a batch without waiting for its handlers, and commits ' +
       'each offset only once everything before it is done',
     async () => {
+      jest.useFakeTimers();
       const { kafka, seen, consumer: stub } = stubKafka();
       const finish = new Map<string, () => void>();
       const consumer = new TopicConsumer(kafka, { ...settings, detachedInFlight: 8, commitLingerMs: 1 }).on(
@@ -27,7 +31,7 @@ describe('TopicConsumer detached handling', () => {
       await seen.run!.eachBatch!(payload);
       // the fetch position moved past every message while all three handlers still run
       expect(resolved).toEqual(['10', '11', '12']);
-      await new Promise((resolve) => setImmediate(resolve));
+      await jest.advanceTimersByTimeAsync(0);
       expect(finish.size).toBe(3);
       finish.get('11')!();
       await settle();
@@ -82,6 +86,7 @@ describe('TopicConsumer detached handling', () => {
   });
 
   it('sends one commit at a time, the offsets that became committable meanwhile together in the next', async () => {
+    jest.useFakeTimers();
     const { kafka, seen, consumer: stub } = stubKafka();
     let answerCommit!: () => void;
     stub.commitOffsets.mockImplementationOnce(

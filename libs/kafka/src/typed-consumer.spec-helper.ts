@@ -102,6 +102,3 @@ export function message(): EachMessagePayload {
     pause: () => () => undefined,
   } as unknown as EachMessagePayload;
 }
-
-/** Past a 1 ms linger and the promise turns after it. */
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 10));

@@ -62,7 +62,8 @@ it('exports the HTTP spans of a call without its secrets and without any header'
     const url = `http://127.0.0.1:${port}/v1/jobs/${KEY}?api_key=${KEY}&token=plain-token-value&limit=5`;
     const res = await fetch(url, { headers: SECRETS });
     await res.text();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // the server's span ends as its answer is flushed, the client's as the body is read: wait for both
+    while (exporter.getFinishedSpans().length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
