@@ -1,6 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Tracer } from '@opentelemetry/api';
 import type { EachMessagePayload } from 'kafkajs';
 import { requestContext, type Logger } from '@jobs/observability';
+import type { BatchProcessSpans } from './batch-process-spans.js';
 import type { ConsumerMetrics } from './consumer-metrics.js';
 import { decodeHeaders, MessageHeader, parseStages, type DecodedHeaders } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
@@ -100,13 +101,15 @@ export interface MessageHandling {
 
 /**
  * One message through its subscription: passed over if unwanted, sent to the dead-letter topic
- * if off-contract or failing for good, else handled in its producer's trace and request context.
- * A transient failure throws, so the message comes again.
+ * if off-contract or failing for good, else handled in its producer's trace and request context:
+ * in the span its batch shares among the messages of one producer span (`spans`, which ends it),
+ * else in a span of its own. A transient failure throws, so the message comes again.
  */
 export async function handleMessage(
   subscription: Subscription,
   { topic, partition, message }: EachMessagePayload,
   on: MessageHandling,
+  spans?: BatchProcessSpans,
 ): Promise<void> {
   const startedAt = performance.now();
   const key = message.key?.toString('utf8') ?? null;
@@ -147,20 +150,18 @@ export async function handleMessage(
   }
 
   const parent = propagation.extract(ROOT_CONTEXT, headers);
-  const span = on.tracer.startSpan(
-    `${topic} process`,
-    {
-      kind: SpanKind.CONSUMER,
-      attributes: {
-        'messaging.system': 'kafka',
-        'messaging.destination.name': topic,
-        'messaging.kafka.partition': partition,
-        'messaging.consumer.group.name': on.groupId,
-        'service.stage': on.service,
-      },
+  const options = {
+    kind: SpanKind.CONSUMER,
+    attributes: {
+      'messaging.system': 'kafka',
+      'messaging.destination.name': topic,
+      'messaging.kafka.partition': partition,
+      'messaging.consumer.group.name': on.groupId,
+      'service.stage': on.service,
     },
-    parent,
-  );
+  };
+  const name = `${topic} process`;
+  const span = spans ? spans.spanFor(message, name, options, parent) : on.tracer.startSpan(name, options, parent);
   const work = { requestId: headers[MessageHeader.RequestId] ?? meta.messageId, stages: meta.stages };
   try {
     await context.with(trace.setSpan(parent, span), () =>
@@ -176,6 +177,6 @@ export async function handleMessage(
     on.logger.warn({ topic, partition, offset: message.offset, err: error }, 'handler failed; kafka will redeliver');
     throw error;
   } finally {
-    span.end();
+    if (!spans) span.end();
   }
 }

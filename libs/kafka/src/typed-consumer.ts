@@ -11,6 +11,7 @@ import {
   type Subscription,
   type SubscriptionOptions,
 } from './message-handling.js';
+import { BatchProcessSpans } from './batch-process-spans.js';
 import { COMMIT_LINGER_MS, OffsetCommits } from './offset-commits.js';
 import { PartitionProgress } from './partition-progress.js';
 
@@ -189,21 +190,20 @@ export class TopicConsumer {
     limit: number,
   ): Promise<void> {
     const messages = batch.messages;
+    const spans = new BatchProcessSpans(this.handling.tracer).hold(messages);
     try {
       for (let start = 0; start < messages.length; start += limit) {
         if (!isRunning() || isStale()) break;
         const slice = messages.slice(start, start + limit);
         await Promise.all(
           slice.map((message) =>
-            this.dispatch({
-              topic: batch.topic,
-              partition: batch.partition,
-              message,
-              heartbeat,
-              pause: () => () => undefined,
-            }),
+            this.dispatch(
+              { topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined },
+              spans,
+            ),
           ),
         );
+        spans.releaseAll(slice);
         const last = slice[slice.length - 1]!.offset;
         resolveOffset(last);
         void this.commits.queue({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) });
@@ -212,6 +212,8 @@ export class TopicConsumer {
     } catch (error) {
       await this.commits.flush();
       throw error;
+    } finally {
+      spans.releaseAll(messages);
     }
     if (!isRunning() || !this.running) await this.commits.flush();
   }
@@ -227,9 +229,10 @@ export class TopicConsumer {
     limit: number,
   ): Promise<void> {
     const key = `${batch.topic}|${batch.partition}`;
-    for (const message of batch.messages) {
+    const spans = new BatchProcessSpans(this.handling.tracer).hold(batch.messages);
+    for (const [i, message] of batch.messages.entries()) {
       while (this.detached.size >= limit) await Promise.race(this.detached);
-      if (!isRunning() || isStale() || !this.running) return;
+      if (!isRunning() || isStale() || !this.running) return spans.releaseAll(batch.messages.slice(i));
       let progress = this.progress.get(key);
       if (!progress) this.progress.set(key, (progress = new PartitionProgress()));
       progress.start(message.offset);
@@ -241,7 +244,8 @@ export class TopicConsumer {
         heartbeat,
         pause: () => () => undefined,
       };
-      const done: Promise<void> = this.handleDetached(payload, progress, isRunning).finally(() => {
+      const done: Promise<void> = this.handleDetached(payload, progress, isRunning, spans).finally(() => {
+        spans.release(message);
         this.detached.delete(done);
       });
       this.detached.add(done);
@@ -253,10 +257,11 @@ export class TopicConsumer {
     payload: EachMessagePayload,
     progress: PartitionProgress,
     isRunning: () => boolean,
+    spans: BatchProcessSpans,
   ): Promise<void> {
     for (let delay = DETACHED_RETRY_FIRST_MS; ; delay = Math.min(delay * 2, DETACHED_RETRY_MAX_MS)) {
       try {
-        await this.dispatch(payload);
+        await this.dispatch(payload, spans);
         break;
       } catch {
         // not committed: while the member still runs it tries again, else the partition's next owner (or this one after
@@ -298,18 +303,14 @@ export class TopicConsumer {
     if (this.inHandler > 0 && this.running) void this.heartbeat?.().catch(() => undefined);
   }
 
-  private async dispatch(payload: EachMessagePayload): Promise<void> {
+  private async dispatch(payload: EachMessagePayload, spans: BatchProcessSpans): Promise<void> {
     this.inHandler++;
     this.heartbeat = payload.heartbeat;
     try {
-      await this.handle(payload);
+      const subscription = this.subscriptions.get(payload.topic);
+      if (subscription) await handleMessage(subscription, payload, this.handling, spans);
     } finally {
       this.inHandler--;
     }
-  }
-
-  private async handle(payload: EachMessagePayload): Promise<void> {
-    const subscription = this.subscriptions.get(payload.topic);
-    if (subscription) await handleMessage(subscription, payload, this.handling);
   }
 }
