@@ -14,6 +14,7 @@ import {
   rootsOf,
   servicesAlong,
   stack,
+  uniqueWord,
   type ReceivedSpan,
 } from '@jobs/e2e-support';
 
@@ -78,9 +79,31 @@ async function linkedTrace(callerTraceId: string): Promise<string> {
 
 const consumerOf = (topic: string, service: string) => (s: ReceivedSpan) =>
   s.kind === CONSUMER && s.service === service && s.name === `${topic} process`;
-// The dispatcher also stores the free company.hiring_started event of the same trace.
-const jobOpenedStored = (s: ReceivedSpan) =>
-  consumerOf('event.emitted', 'webhook-dispatcher')(s) && s.attributes['jobs.event.type'] === 'job.opened';
+/** The messages a span stands for: a folded process or publish span says how many. */
+const handled = (spans: ReceivedSpan[]) =>
+  spans.reduce((sum, s) => sum + Number(s.attributes['messaging.batch.message_count'] ?? 1), 0);
+const published = (spans: ReceivedSpan[], topic: string, service: string) =>
+  handled(spans.filter((s) => s.kind === PRODUCER && s.service === service && s.name === `${topic} publish`));
+/**
+ * The dispatcher's span that stored billing's charged events: the child of billing's publish, or
+ * (the dispatcher folds the trace's events, the free company.hiring_started among them) linking it.
+ */
+function chargedEventsStored(spans: ReceivedSpan[]): ReceivedSpan | undefined {
+  const charged = spans.find(
+    (s) => s.kind === PRODUCER && s.service === 'billing' && s.name === 'event.emitted publish',
+  );
+  if (!charged) return undefined;
+  return spans.find(
+    (s) =>
+      consumerOf('event.emitted', 'webhook-dispatcher')(s) &&
+      (s.parentSpanId === charged.spanId || s.links.some((l) => l.spanId === charged.spanId)),
+  );
+}
+/** Every event the trace's stages emitted reached the dispatcher's spans. */
+const eventsStored = (all: ReceivedSpan[]) =>
+  published(all, 'event.emitted', 'billing') > 0 &&
+  handled(all.filter(consumerOf('event.emitted', 'webhook-dispatcher'))) >=
+    published(all, 'event.emitted', 'billing') + published(all, 'event.emitted', 'search-orchestrator');
 
 describe('tracing: one search, one trace across every service', () => {
   it(
@@ -128,7 +151,7 @@ describe('tracing: one search, one trace across every service', () => {
         // Parents end, and so are exported, after their children: wait for the tree to close.
         (all) =>
           rootsOf(all).length === 1 &&
-          all.some(jobOpenedStored) &&
+          eventsStored(all) &&
           all.some(consumerOf('search.page.charged', 'gateway')) &&
           all.some(consumerOf('search.page.gathered', 'gateway')) &&
           all.some((s) => s.service === 'provider-sim'),
@@ -199,8 +222,10 @@ describe('tracing: one search, one trace across every service', () => {
 
       // The new opening's event: dedupe's lifecycle change (through its outbox) → the watch matcher
       // → billing charges job.opened → the dispatcher stores it for the feed and delivery.
-      const dispatched = spans.find(jobOpenedStored)!;
-      expect(servicesAlong(ancestry(spans, dispatched))).toEqual([
+      const dispatched = chargedEventsStored(spans)!;
+      const charged = spans.find((s) => s.service === 'billing' && s.name === 'event.emitted publish')!;
+      const chain = [...ancestry(spans, charged), dispatched];
+      expect(servicesAlong(chain)).toEqual([
         'gateway',
         'search-orchestrator',
         'provider-fetcher',
@@ -209,11 +234,7 @@ describe('tracing: one search, one trace across every service', () => {
         'billing',
         'webhook-dispatcher',
       ]);
-      expect(
-        ancestry(spans, dispatched)
-          .filter((s) => s.kind === CONSUMER)
-          .map((s) => s.name),
-      ).toEqual([
+      expect(chain.filter((s) => s.kind === CONSUMER).map((s) => s.name)).toEqual([
         'search.requested process',
         'provider.fetch.requested process',
         'provider.records.fetched process',
@@ -221,7 +242,8 @@ describe('tracing: one search, one trace across every service', () => {
         'event.charge.requested process',
         'event.emitted process',
       ]);
-      expect(dispatched.attributes).toMatchObject({ 'jobs.event.type': 'job.opened', 'jobs.event.has_webhook': true });
+      expect(dispatched.attributes).toMatchObject({ 'jobs.event.has_webhook': true });
+      expect(['job.opened', 'company.hiring_started']).toContain(dispatched.attributes['jobs.event.type']);
 
       // The partner's call is a span of its own in the fetcher, and its HTTP server span (the
       // simulator) is its grandchild through the HTTP client span. The own index is not called: its
@@ -283,6 +305,63 @@ describe('tracing: one search, one trace across every service', () => {
       });
     },
   );
+
+  it('keeps a search that opens many watched jobs to a few spans a stage, however many jobs', async () => {
+    const openings = 30;
+    const { live_key: key } = await createAccount({ plan: 'pro', credits: 100 });
+    const domain = await addWorldCompany();
+    expect((await api('/v1/watches', { key, body: { type: 'company', domain, webhook_url: hookUrl } })).status).toBe(
+      201,
+    );
+    // as above: partner-only and posted long ago, so this search's merge opens them all
+    const word = uniqueWord();
+    const postedAt = new Date(Date.now() - 10 * 86_400_000).toISOString();
+    for (let i = 0; i < openings; i++)
+      await addWorldJob({ providers: ['provider_a'], company_domain: domain, shared_word: word, posted_at: postedAt });
+    const callerTraceId = randomBytes(16).toString('hex');
+    const res = await api('/v1/jobs/search', {
+      key,
+      headers: { traceparent: `00-${callerTraceId}-${randomBytes(8).toString('hex')}-01` },
+      body: {
+        filters: { title_or: [word] },
+        waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'] },
+        limit: 50,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(JobSearchResponseSchema.parse(res.body).data).toHaveLength(openings);
+    const traceId = await linkedTrace(callerTraceId);
+    const spans = await spansUntil(
+      traceId,
+      (all) =>
+        rootsOf(all).length === 1 &&
+        all.some(consumerOf('search.page.charged', 'gateway')) &&
+        published(all, 'event.emitted', 'billing') >= openings &&
+        eventsStored(all) &&
+        all.filter((s) => s.service === 'webhook-dispatcher' && s.name === 'webhook deliver').length >= openings,
+    );
+    // every change and event was handled, in far fewer spans than jobs: each stage's messages of
+    // the trace share a process span, and what they publish to a topic a publish span
+    const count = (name: string, service: string) => {
+      const stage = spans.filter((s) => s.service === service && s.name === name);
+      return { name, handled: handled(stage) >= openings, spans: stage.length < openings / 3 };
+    };
+    for (const [name, service] of [
+      ['job.lifecycle.changed process', 'search-orchestrator'],
+      ['event.charge.requested publish', 'search-orchestrator'],
+      ['event.charge.requested process', 'billing'],
+      ['event.emitted publish', 'billing'],
+      ['event.emitted process', 'webhook-dispatcher'],
+    ] as const)
+      expect(count(name, service)).toEqual({ name, handled: true, spans: true });
+    // each delivery to the customer is a span of its own (with its HTTP call); all else stays compact
+    const deliveries = spans.filter((s) => s.service === 'webhook-dispatcher' && s.name === 'webhook deliver');
+    expect(deliveries.length).toBeGreaterThanOrEqual(openings);
+    const delivering = new Set(deliveries.map((s) => s.spanId));
+    expect(spans.filter((s) => !delivering.has(s.spanId) && !delivering.has(s.parentSpanId ?? '')).length).toBeLessThan(
+      60,
+    );
+  });
 
   it("continues an operator's trace on the admin port", async () => {
     const callerTraceId = randomBytes(16).toString('hex');

@@ -1,7 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Tracer } from '@opentelemetry/api';
 import type { EachMessagePayload } from 'kafkajs';
 import { requestContext, type Logger } from '@jobs/observability';
-import type { BatchProcessSpans } from './batch-process-spans.js';
+import type { ProcessSpanFolds } from './process-span-folds.js';
 import type { ConsumerMetrics } from './consumer-metrics.js';
 import { decodeHeaders, MessageHeader, parseStages, type DecodedHeaders } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
@@ -102,14 +102,14 @@ export interface MessageHandling {
 /**
  * One message through its subscription: passed over if unwanted, sent to the dead-letter topic
  * if off-contract or failing for good, else handled in its producer's trace and request context:
- * in the span its batch shares among the messages of one producer span (`spans`, which ends it),
- * else in a span of its own. A transient failure throws, so the message comes again.
+ * in the span it shares with the messages of its trace in hand (`spans`, which ends it), else in
+ * a span of its own. A transient failure throws, so the message comes again.
  */
 export async function handleMessage(
   subscription: Subscription,
   { topic, partition, message }: EachMessagePayload,
   on: MessageHandling,
-  spans?: BatchProcessSpans,
+  spans?: ProcessSpanFolds,
 ): Promise<void> {
   const startedAt = performance.now();
   const key = message.key?.toString('utf8') ?? null;
@@ -161,10 +161,11 @@ export async function handleMessage(
     },
   };
   const name = `${topic} process`;
-  const span = spans ? spans.spanFor(message, name, options, parent) : on.tracer.startSpan(name, options, parent);
+  const folded = spans?.spanFor({ topic, partition, message }, name, options, parent);
+  const span = folded?.span ?? on.tracer.startSpan(name, options, parent);
   const work = { requestId: headers[MessageHeader.RequestId] ?? meta.messageId, stages: meta.stages };
   try {
-    await context.with(trace.setSpan(parent, span), () =>
+    await context.with(folded?.context ?? trace.setSpan(parent, span), () =>
       requestContext.run(work, () => subscription.handler(value as never, meta)),
     );
     on.metrics.handled(topic, 'ok', startedAt);
@@ -177,6 +178,6 @@ export async function handleMessage(
     on.logger.warn({ topic, partition, offset: message.offset, err: error }, 'handler failed; kafka will redeliver');
     throw error;
   } finally {
-    if (!spans) span.end();
+    if (!folded) span.end();
   }
 }

@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import type { Consumer, EachBatchPayload, EachMessagePayload, Kafka } from 'kafkajs';
+import type { Consumer, EachBatchPayload, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@jobs/observability';
 import type { TopicSpec } from './topic.js';
 import { ConsumerMetrics } from './consumer-metrics.js';
@@ -11,9 +11,9 @@ import {
   type Subscription,
   type SubscriptionOptions,
 } from './message-handling.js';
-import { BatchProcessSpans } from './batch-process-spans.js';
 import { COMMIT_LINGER_MS, OffsetCommits } from './offset-commits.js';
 import { PartitionProgress } from './partition-progress.js';
+import { ProcessSpanFolds, type HeldMessage } from './process-span-folds.js';
 
 export interface TopicConsumerSettings {
   groupId: string;
@@ -83,6 +83,8 @@ export class TopicConsumer {
   private readonly metrics: ConsumerMetrics;
   /** What handling a message needs of this member. */
   private readonly handling: MessageHandling;
+  /** The process spans of the messages in hand, one per trace and topic (ProcessSpanFolds). */
+  private readonly spans: ProcessSpanFolds;
   /** Handlers running now, and the heartbeat of the batch they came in: kept alive while > 0. */
   private inHandler = 0;
   private heartbeat: (() => Promise<void>) | undefined;
@@ -117,6 +119,7 @@ export class TopicConsumer {
       metrics: this.metrics,
       tracer: trace.getTracer('@jobs/kafka'),
     };
+    this.spans = new ProcessSpanFolds(this.handling.tracer);
     this.commits = new OffsetCommits(this.consumer, {
       lingerMs: settings.commitLingerMs ?? COMMIT_LINGER_MS,
       logger,
@@ -190,20 +193,24 @@ export class TopicConsumer {
     limit: number,
   ): Promise<void> {
     const messages = batch.messages;
-    const spans = new BatchProcessSpans(this.handling.tracer).hold(messages);
+    const held = heldOf(batch.topic, batch.partition, messages);
+    this.spans.hold(held);
     try {
       for (let start = 0; start < messages.length; start += limit) {
         if (!isRunning() || isStale()) break;
         const slice = messages.slice(start, start + limit);
         await Promise.all(
           slice.map((message) =>
-            this.dispatch(
-              { topic: batch.topic, partition: batch.partition, message, heartbeat, pause: () => () => undefined },
-              spans,
-            ),
+            this.dispatch({
+              topic: batch.topic,
+              partition: batch.partition,
+              message,
+              heartbeat,
+              pause: () => () => undefined,
+            }),
           ),
         );
-        spans.releaseAll(slice);
+        this.spans.release(held.slice(start, start + limit));
         const last = slice[slice.length - 1]!.offset;
         resolveOffset(last);
         void this.commits.queue({ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last) + 1n) });
@@ -213,7 +220,7 @@ export class TopicConsumer {
       await this.commits.flush();
       throw error;
     } finally {
-      spans.releaseAll(messages);
+      this.spans.release(held);
     }
     if (!isRunning() || !this.running) await this.commits.flush();
   }
@@ -229,10 +236,14 @@ export class TopicConsumer {
     limit: number,
   ): Promise<void> {
     const key = `${batch.topic}|${batch.partition}`;
-    const spans = new BatchProcessSpans(this.handling.tracer).hold(batch.messages);
+    const held = heldOf(batch.topic, batch.partition, batch.messages);
+    this.spans.hold(held);
     for (const [i, message] of batch.messages.entries()) {
       while (this.detached.size >= limit) await Promise.race(this.detached);
-      if (!isRunning() || isStale() || !this.running) return spans.releaseAll(batch.messages.slice(i));
+      if (!isRunning() || isStale() || !this.running) {
+        this.spans.release(held.slice(i));
+        return;
+      }
       let progress = this.progress.get(key);
       if (!progress) this.progress.set(key, (progress = new PartitionProgress()));
       progress.start(message.offset);
@@ -244,8 +255,8 @@ export class TopicConsumer {
         heartbeat,
         pause: () => () => undefined,
       };
-      const done: Promise<void> = this.handleDetached(payload, progress, isRunning, spans).finally(() => {
-        spans.release(message);
+      const done: Promise<void> = this.handleDetached(payload, progress, isRunning).finally(() => {
+        this.spans.release([held[i]!]);
         this.detached.delete(done);
       });
       this.detached.add(done);
@@ -257,11 +268,10 @@ export class TopicConsumer {
     payload: EachMessagePayload,
     progress: PartitionProgress,
     isRunning: () => boolean,
-    spans: BatchProcessSpans,
   ): Promise<void> {
     for (let delay = DETACHED_RETRY_FIRST_MS; ; delay = Math.min(delay * 2, DETACHED_RETRY_MAX_MS)) {
       try {
-        await this.dispatch(payload, spans);
+        await this.dispatch(payload);
         break;
       } catch {
         // not committed: while the member still runs it tries again, else the partition's next owner (or this one after
@@ -292,6 +302,7 @@ export class TopicConsumer {
     // in-order batches still running commit as they end (`OffsetCommits.queue` sends at once now), before kafkajs
     // leaves the group
     await this.consumer.disconnect();
+    this.spans.flush();
     this.metrics.unwatch();
   }
 
@@ -303,14 +314,17 @@ export class TopicConsumer {
     if (this.inHandler > 0 && this.running) void this.heartbeat?.().catch(() => undefined);
   }
 
-  private async dispatch(payload: EachMessagePayload, spans: BatchProcessSpans): Promise<void> {
+  private async dispatch(payload: EachMessagePayload): Promise<void> {
     this.inHandler++;
     this.heartbeat = payload.heartbeat;
     try {
       const subscription = this.subscriptions.get(payload.topic);
-      if (subscription) await handleMessage(subscription, payload, this.handling, spans);
+      if (subscription) await handleMessage(subscription, payload, this.handling, this.spans);
     } finally {
       this.inHandler--;
     }
   }
 }
+
+const heldOf = (topic: string, partition: number, messages: readonly KafkaMessage[]): HeldMessage[] =>
+  messages.map((message) => ({ topic, partition, message }));

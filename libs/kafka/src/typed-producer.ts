@@ -6,6 +6,7 @@ import { appendStage, MessageHeader } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
 import { countProduceRequest, countPublished } from './consumer-metrics.js';
 import { jsonBytes } from './json-bytes.js';
+import { PublishSpanScope } from './publish-span-scope.js';
 
 export interface PublishOptions {
   /** Overrides the request id of the current context (for work started outside a request). */
@@ -176,22 +177,22 @@ export class TypedProducer {
     work: () => Promise<R>,
     via: 'kafka' | 'outbox' = 'kafka',
   ): Promise<R> {
-    return inActiveSpan(
-      this.tracer,
-      `${topic} publish`,
-      {
-        kind: SpanKind.PRODUCER,
-        attributes: {
-          'messaging.system': 'kafka',
-          'messaging.operation.type': 'send',
-          'messaging.destination.name': topic,
-          'messaging.batch.message_count': count,
-          'jobs.publish.via': via,
-          'service.stage': this.service,
-        },
+    const name = `${topic} publish`;
+    const options = {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        'messaging.system': 'kafka',
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': topic,
+        'messaging.batch.message_count': count,
+        'jobs.publish.via': via,
+        'service.stage': this.service,
       },
-      work,
-    );
+    };
+    // a folded process span's handlers share one publish span per topic
+    const scope = PublishSpanScope.active();
+    if (scope) return scope.run(`${topic}|${via}`, count, () => this.tracer.startSpan(name, options), work);
+    return inActiveSpan(this.tracer, name, options, work);
   }
 
   /** Sends messages already built (and validated) elsewhere, e.g. by the outbox. */
