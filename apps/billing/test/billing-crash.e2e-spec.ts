@@ -54,7 +54,7 @@ describe('billing killed in the middle of charges', () => {
     for (let i = 0; i < SEARCHES; i++) jobs.push(await addWorldJob({ providers: ['own_index'] }));
     const bodies = jobs.map((job, i) => ({
       filters: { title_or: [job.keyword, jobs[(i + 1) % SEARCHES]!.keyword] },
-      waterfall: { strategy: 'own_only', timeout_ms: 2000 },
+      waterfall: { strategy: 'own_only', timeout_ms: 10_000 },
       limit: 10,
     }));
     const keyOf = (i: number) => (i % 3 === 2 ? undefined : `crash-${account.account_id}-${i}`);

@@ -128,15 +128,12 @@ describe('provider status from the circuit breaker', () => {
         // Repaired: a health check that started after the repair sees it answer...
         const repairedAt = Date.now();
         await resetProviders();
-        const check = await until(
-          healthCheckOfD,
-          (c) => c !== null && c.started_ms >= repairedAt && c.probe.kind === 'answered',
-          5_000,
-        );
-        expect(check?.probe.kind).toBe('answered');
-        expect(check!.started_ms).toBeGreaterThanOrEqual(repairedAt);
+        const sawRepair = (c: Awaited<ReturnType<typeof healthCheckOfD>>) =>
+          c !== null && c.started_ms >= repairedAt && c.probe.kind === 'answered';
+        const check = await until(healthCheckOfD, sawRepair, 15_000);
         const status = await statusOfD(key);
-        if (Date.now() >= coolDownEnds - 250) {
+        // a check that came too late (a loaded machine) is a try whose cool-down ran out first
+        if (!sawRepair(check) || Date.now() >= coolDownEnds - 250) {
           if (attempt < 3) continue;
           throw new Error(`the breaker's cool-down ran out before the health check saw the repair, ${attempt} times`);
         }

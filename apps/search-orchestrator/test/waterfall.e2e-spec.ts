@@ -90,7 +90,8 @@ describe('waterfall with failing providers', () => {
         expect([...sentAt.keys()].sort()).toEqual(['provider_a', 'provider_b', 'provider_d']);
         expect(sentAt.get('provider_a')).toBeLessThan(deadlineAt);
         expect(sentAt.get('provider_d')).toBeLessThan(deadlineAt);
-        expect(sentAt.get('provider_b')).toBeGreaterThanOrEqual(deadlineAt);
+        // the abort timer counts on a clock that may fire up to 1 ms early by Date.now()
+        expect(sentAt.get('provider_b')).toBeGreaterThanOrEqual(deadlineAt - 1);
       } finally {
         await tap.stop();
       }

@@ -222,7 +222,7 @@ describe('JobsClient against the running stack', () => {
     const { live_key } = await admin(
       'POST',
       '/accounts',
-      { plan: 'pro', credits: 10, rate_limit: { limit: 2, window_seconds: 2 } },
+      { plan: 'pro', credits: 10, rate_limit: { limit: 2, window_seconds: 10 } },
       201,
     ).then((b) => b as { live_key: string });
     const retries: RetryEvent[] = [];

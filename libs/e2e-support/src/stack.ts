@@ -135,8 +135,13 @@ export class TopicTap {
     }
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: this.topics, fromBeginning: true });
+    // the tap's own consumer may be handed a message again (a rebalance): each is kept once
+    const kept = new Set<string>();
     await this.consumer.run({
-      eachMessage: async ({ topic, message }) => {
+      eachMessage: async ({ topic, partition, message }) => {
+        const id = `${topic}/${partition}/${message.offset}`;
+        if (kept.has(id)) return;
+        kept.add(id);
         this.seen.push({
           topic,
           key: message.key?.toString() ?? null,

@@ -275,6 +275,8 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     // The endpoint may take its next attempt now; this one's record goes with the others ending together.
     release();
     const next = await this.finishes.submit({ claim, outcome, startedAt, finishedAt });
+    // the kick at release may have looked before this retry's time was written (it read the lease's)
+    if (next.dueAt) this.kick();
     this.metrics.record(next.status, (finishedAt.getTime() - startedAt.getTime()) / 1000);
     this.logger.info(
       {
