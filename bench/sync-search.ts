@@ -39,6 +39,7 @@ import { providersForPlan } from '@jobs/plans';
 import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
 import { FILTER_SETS } from './filter-sets.js';
+import { kafkaTraffic, trafficPer, type Traffic } from './kafka-traffic.js';
 import { GROUP, SEARCH_PATH_COLUMNS, SHORT_COLUMN_NAMES, snapshot, stackOf, usageBetween } from './proc-cpu.js';
 import { baseUrl, createBenchAccount, ownerDatabaseUrl, percentile, vacuumIfAutovacuumIsOff } from './stack.js';
 
@@ -70,6 +71,8 @@ interface LevelResult {
   refused: number;
   /** CPU-ms per search by process (stack) or of this process (in-process). */
   cpuMs: Map<string, number>;
+  /** Kafka messages and bytes per answered search, by topic (stack only). */
+  traffic: Array<[string, number, number]>;
 }
 
 /** `requests` calls of `one(i)`, `concurrency` at a time, each worker taking the next index. */
@@ -82,6 +85,7 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
   let errors = 0;
   const refusedBefore = refusals;
   const before = measure === 'stack' ? snapshot(location) : undefined;
+  const trafficBefore: Traffic | undefined = measure === 'stack' ? await kafkaTraffic(pidsFile) : undefined;
   const selfBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
@@ -105,7 +109,15 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
     const self = process.cpuUsage(selfBefore);
     cpuMs.set('self', (self.user + self.system) / 1000 / requestsPerLevel);
   }
-  return { latencies: latencies.sort((a, b) => a - b), seconds, errors, refused: refusals - refusedBefore, cpuMs };
+  const traffic = trafficBefore ? trafficPer(trafficBefore, await kafkaTraffic(pidsFile), answered) : [];
+  return {
+    latencies: latencies.sort((a, b) => a - b),
+    seconds,
+    errors,
+    refused: refusals - refusedBefore,
+    cpuMs,
+    traffic,
+  };
 }
 
 // ---- full stack ----
@@ -272,6 +284,7 @@ for (let round = 1; round <= warmupRounds; round++) {
 await runLevel(4, inProcess('max_coverage'), 'self');
 const rows: string[] = [];
 const cpuRows: string[] = [];
+const trafficRows: string[] = [];
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 const vacuums: string[] = [];
 for (const strategy of strategies) {
@@ -302,6 +315,18 @@ for (const strategy of strategies) {
     );
     // the processes' columns only: the broker's JIT threads are part of Kafka's already
     const stackCpu = CPU_COLUMNS.reduce((sum, c) => sum + (stack.cpuMs.get(c) ?? 0), 0);
+    const total = stack.traffic.reduce((t, [, messages, bytes]) => [t[0]! + messages, t[1]! + bytes], [0, 0]);
+    trafficRows.push(
+      row([
+        strategy,
+        concurrency,
+        `**${total[0]!.toFixed(1)}**`,
+        `**${(total[1]! / 1024).toFixed(1)}**`,
+        stack.traffic
+          .map(([topic, messages, bytes]) => `${topic} ${messages.toFixed(1)} / ${(bytes / 1024).toFixed(1)} KB`)
+          .join('; '),
+      ]),
+    );
     cpuRows.push(
       row([
         strategy,
@@ -369,6 +394,14 @@ process.stdout.write(
     ]),
     `|---|---:|${CPU_COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|`,
     ...cpuRows,
+    '',
+    `Kafka traffic per answered search: messages and KB (keys, values, headers) every service ` +
+      `produced around each stack level, by topic, most bytes first (a refresh pass running ` +
+      `meanwhile counts too: its topics are refresh.* and job.lifecycle.changed).`,
+    '',
+    row(['strategy', 'concurrency', 'messages', 'KB', 'by topic: messages / KB']),
+    '|---|---:|---:|---:|---|',
+    ...trafficRows,
   ].join('\n') + '\n',
 );
 process.stdout.write(

@@ -127,8 +127,11 @@ describe('GET /metrics of every service', () => {
   it(
     'counts what each stage did: published messages, the failed ' + 'provider, the charge, the search, the delivery',
     () => {
-      expect(total('gateway', 'kafka_producer_messages_total', { topic: Topics.SearchRequested.name })).toBeGreaterThan(
-        0,
+      const requested = total('gateway', 'kafka_producer_messages_total', { topic: Topics.SearchRequested.name });
+      expect(requested).toBeGreaterThan(0);
+      // and their bytes: a search request's body with its headers is some hundreds of bytes
+      expect(total('gateway', 'kafka_producer_bytes_total', { topic: Topics.SearchRequested.name })).toBeGreaterThan(
+        requested * 200,
       );
       expect(
         total('gateway', 'kafka_consumer_messages_total', { topic: Topics.SearchPageCharged.name, outcome: 'ok' }),

@@ -1,5 +1,5 @@
 import type { Counter, Histogram, ObservableGauge, ObservableResult } from '@opentelemetry/api';
-import type { Consumer } from 'kafkajs';
+import type { Consumer, Message } from 'kafkajs';
 import { jobsMeter, secondsHistogram, secondsSince } from '@jobs/observability';
 
 /** What became of one consumed message. */
@@ -10,6 +10,7 @@ interface KafkaInstruments {
   processSeconds: Histogram;
   lag: ObservableGauge;
   published: Counter;
+  publishedBytes: Counter;
   produceRequests: Counter;
 }
 
@@ -32,6 +33,9 @@ function kafkaInstruments(): KafkaInstruments {
       description: 'Messages behind the high watermark after the last batch, by topic, partition and consumer group.',
     }),
     published: meter.createCounter('kafka_producer_messages_total', { description: 'Messages sent, by topic.' }),
+    publishedBytes: meter.createCounter('kafka_producer_bytes_total', {
+      description: "Bytes of the messages sent (keys, values and headers, before the broker's framing), by topic.",
+    }),
     produceRequests: meter.createCounter('kafka_producer_requests_total', {
       description: "Produce requests sent (each may carry several topics' messages).",
     }),
@@ -102,10 +106,26 @@ export class ConsumerMetrics {
   }
 }
 
-/** Counts messages the broker acknowledged. */
-export function countPublished(topic: string, count: number): void {
-  kafkaInstruments().published.add(count, { topic });
+/** Counts messages the broker acknowledged, and their bytes. */
+export function countPublished(topic: string, messages: readonly Message[]): void {
+  const { published, publishedBytes } = kafkaInstruments();
+  published.add(messages.length, { topic });
+  publishedBytes.add(
+    messages.reduce((n, m) => n + messageBytes(m), 0),
+    { topic },
+  );
 }
+
+/** A message's bytes as sent: key, value and headers (text counted as UTF-8). */
+function messageBytes({ key, value, headers }: Message): number {
+  let bytes = sizeOf(key) + sizeOf(value);
+  for (const [name, header] of Object.entries(headers ?? {}))
+    bytes += name.length + (Array.isArray(header) ? header.reduce((n: number, h) => n + sizeOf(h), 0) : sizeOf(header));
+  return bytes;
+}
+
+const sizeOf = (part: Buffer | string | null | undefined): number =>
+  part === null || part === undefined ? 0 : typeof part === 'string' ? Buffer.byteLength(part) : part.length;
 
 /** Counts produce requests the broker acknowledged (messages per request: published / requests). */
 export function countProduceRequest(): void {

@@ -158,13 +158,12 @@ export class TypedProducer {
 
   async publishMany<T extends TopicSpec>(topic: T, messages: readonly OutgoingMessage<T>[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.inPublishSpan(topic.name, messages.length, () =>
-      this.sender.send(
-        topic.name,
-        messages.map((m) => this.toKafkaMessage(topic, m.value, m.options)),
-      ),
-    );
-    countPublished(topic.name, messages.length);
+    const built = await this.inPublishSpan(topic.name, messages.length, async () => {
+      const wire = messages.map((m) => this.toKafkaMessage(topic, m.value, m.options));
+      await this.sender.send(topic.name, wire);
+      return wire;
+    });
+    countPublished(topic.name, built);
   }
 
   /**
@@ -199,7 +198,7 @@ export class TypedProducer {
   async sendRaw(topic: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return;
     await this.sender.send(topic, messages);
-    countPublished(topic, messages.length);
+    countPublished(topic, messages);
   }
 
   /**
