@@ -11,9 +11,15 @@ export const BOARD_LISTING_PATTERN = `^(${BoardAtsSchema.options.join('|')}):`;
  */
 export const notBoardListing = Prisma.sql`NOT (s.provider = 'own_index' AND s.provider_job_id ~ ${BOARD_LISTING_PATTERN})`;
 
-/** A condition on `job_sources s` that keeps one board's listings. */
+/**
+ * A condition on `job_sources s` that keeps one board's listings: the ids from its prefix up to
+ * the next prefix, byte-wise, so the own crawler's listing index (`provider_job_id COLLATE "C"`,
+ * migration 20261202093000) reads just them; `starts_with` would scan every own-index listing.
+ */
 export function ofBoard(prefix: string): Prisma.Sql {
-  return Prisma.sql`s.provider = 'own_index' AND starts_with(s.provider_job_id, ${prefix})`;
+  const next = `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+  return Prisma.sql`s.provider = 'own_index' AND s.provider_job_id COLLATE "C" >= ${prefix} AND
+    s.provider_job_id COLLATE "C" < ${next}`;
 }
 
 /**
