@@ -84,8 +84,9 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
   let next = 0;
   let errors = 0;
   const refusedBefore = refusals;
-  const before = measure === 'stack' ? snapshot(location) : undefined;
+  // scraped outside the CPU window: rendering /metrics is not a search's work
   const trafficBefore: Traffic | undefined = measure === 'stack' ? await kafkaTraffic(pidsFile) : undefined;
+  const before = measure === 'stack' ? snapshot(location) : undefined;
   const selfBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
