@@ -124,6 +124,12 @@ describe('ProcessSpanFolds, in time', () => {
       ['event.charge.requested publish', 2, processSpan.spanContext().spanId],
       ['event.emitted publish', 4, processSpan.spanContext().spanId],
     ]);
+    // work a handler left running past the fold publishes under a span of its own, which ends
+    exporter.reset();
+    const { context: late } = folds.spanFor(sent('3', A), 'process', {}, contextOf(sent('3', A)));
+    folds.release([sent('3', A)]);
+    await context.with(late, () => producer.inPublishSpan('event.emitted', 1, async () => undefined));
+    expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['process', 'event.emitted publish']);
   });
 });
 

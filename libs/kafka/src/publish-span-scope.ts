@@ -10,10 +10,16 @@ const SCOPE = createContextKey('@jobs/kafka publish span scope');
  */
 export class PublishSpanScope {
   private readonly spans = new Map<string, { span: Span; messages: number }>();
+  private ended = false;
 
-  /** The scope of the active context, if its work runs in a folded process span. */
+  /**
+   * The scope of the active context, if its work runs in a folded process span that has not
+   * ended: work a handler left running past its fold publishes under a span of its own, not one
+   * nothing would end.
+   */
   static active(): PublishSpanScope | undefined {
-    return context.active().getValue(SCOPE) as PublishSpanScope | undefined;
+    const scope = context.active().getValue(SCOPE) as PublishSpanScope | undefined;
+    return scope?.ended ? undefined : scope;
   }
 
   /** `ctx` with this scope in it. */
@@ -38,6 +44,7 @@ export class PublishSpanScope {
 
   /** Ends the scope's spans (its fold ends). */
   end(): void {
+    this.ended = true;
     for (const { span, messages } of this.spans.values()) {
       span.setAttribute('messaging.batch.message_count', messages);
       span.end();
