@@ -111,13 +111,16 @@ export function countPublished(topic: string, messages: readonly Message[]): voi
   const { published, publishedBytes } = kafkaInstruments();
   published.add(messages.length, { topic });
   publishedBytes.add(
-    messages.reduce((n, m) => n + messageBytes(m), 0),
+    messages.reduce((n, m) => n + sentBytes(m), 0),
     { topic },
   );
 }
 
-/** A message's bytes as sent: key, value and headers (text counted as UTF-8). */
-function messageBytes({ key, value, headers }: Message): number {
+/**
+ * A message's bytes as sent: key, value and headers (text counted as UTF-8). Not the producer's
+ * `messageBytes`, the value alone, which bounds a coalesced request.
+ */
+function sentBytes({ key, value, headers }: Message): number {
   let bytes = sizeOf(key) + sizeOf(value);
   for (const [name, header] of Object.entries(headers ?? {}))
     bytes += name.length + (Array.isArray(header) ? header.reduce((n: number, h) => n + sizeOf(h), 0) : sizeOf(header));
