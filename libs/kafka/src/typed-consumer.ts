@@ -61,6 +61,16 @@ export interface TopicConsumerSettings {
 export const CONSUMER_SESSION_TIMEOUT_MS = 15_000;
 export const CONSUMER_HEARTBEAT_INTERVAL_MS = 3_000;
 
+/**
+ * How long the broker holds a fetch that finds no new message before answering it empty. A new
+ * message ends the wait at once, so this costs no latency; what it sets is how often an idle
+ * member asks (every group of every replica asks again as soon as it is answered, which kept an
+ * idle broker busy) and how long a graceful stop waits for the fetch in flight (kafkajs lets it
+ * end). Fetches have a connection of their own in kafkajs, so commits and heartbeats never queue
+ * behind one.
+ */
+export const CONSUMER_IDLE_FETCH_WAIT_MS = 5_000;
+
 /** Retries of a failed detached handler: 300 ms doubling to 10 s, while the member owns the partition. */
 const DETACHED_RETRY_FIRST_MS = 300;
 const DETACHED_RETRY_MAX_MS = 10_000;
@@ -104,8 +114,7 @@ export class TopicConsumer {
       sessionTimeout: CONSUMER_SESSION_TIMEOUT_MS,
       heartbeatInterval: CONSUMER_HEARTBEAT_INTERVAL_MS,
       ...(settings.groupInstanceId ? { groupInstanceId: groupInstanceIdOf(settings.groupInstanceId) } : {}),
-      // Bounds how long an idle fetch (and so a graceful stop) waits; new messages return at once.
-      maxWaitTimeInMs: 1000,
+      maxWaitTimeInMs: CONSUMER_IDLE_FETCH_WAIT_MS,
       retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10000 },
     });
     const { GROUP_JOIN, CRASH, STOP, DISCONNECT } = this.consumer.events;

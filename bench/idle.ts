@@ -1,0 +1,146 @@
+/**
+ * What a stack costs when nobody asks it anything: each process's share of one core with no
+ * request sent, read from /proc (`proc-cpu.ts`), over one whole re-verification cycle by default
+ * (`REFRESH_BUCKETS` x `REFRESH_INTERVAL_MS` of the stack's dedupe: 10 minutes at the defaults):
+ * each round re-verifies one bucket of the store, and buckets differ in size, so a shorter window
+ * measures the rounds it happens to hold.
+ *
+ *   npm run up                 # default REFRESH_INTERVAL_MS (60 s), the viewer on
+ *   npm run bench -- idle
+ *
+ * The whole is split into `BENCH_IDLE_WINDOWS` (5) equal parts so a one-off (a heavy round, a
+ * JIT burst) shows apart from the others; the table gives each part and the whole.
+ * `BENCH_IDLE_SECONDS` sets another length.
+ * The store's open jobs are counted first, in the stack's database. Options:
+ * STACK_PIDS_FILE (.local/run/dev/pids.json).
+ */
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { basename, dirname, join, resolve } from 'node:path';
+import {
+  GROUP,
+  machineBetween,
+  processCpuMs,
+  servicePids,
+  snapshot,
+  stackOf,
+  STACK_SERVICES,
+  usageBetween,
+  type Snapshot,
+} from './proc-cpu.js';
+import { ownerDatabaseUrl } from './stack.js';
+import { storeCounts } from './store-fill.js';
+
+const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
+const { env, location } = stackOf(pidsFile, 'gateway');
+const dedupeEnv = stackOf(pidsFile, 'dedupe').env;
+const refreshIntervalMs = Number(dedupeEnv['REFRESH_INTERVAL_MS'] ?? 60_000);
+const cycleSeconds = (Number(dedupeEnv['REFRESH_BUCKETS'] ?? 10) * refreshIntervalMs) / 1000;
+const seconds = Number(process.env['BENCH_IDLE_SECONDS'] ?? cycleSeconds);
+const windows = Math.max(1, Number(process.env['BENCH_IDLE_WINDOWS'] ?? 5));
+
+const log = (message: string) =>
+  process.stderr.write(`[bench:idle ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The trace viewer's JVM, when the stack runs one (deploy/zipkin/zipkin.sh writes its pid). */
+function viewerPid(): number | undefined {
+  const root = dirname(dirname(dirname(dirname(pidsFile))));
+  try {
+    const pid = Number(
+      readFileSync(join(root, '.local', 'zipkin', basename(dirname(pidsFile)), 'zipkin.pid'), 'utf8').trim(),
+    );
+    return Number.isInteger(pid) && processCpuMs(pid) !== undefined ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const VIEWER = 'trace viewer (java)';
+const viewer = viewerPid();
+
+interface Reading {
+  stack: Snapshot;
+  viewerMs: number;
+}
+const read = (): Reading => ({
+  stack: snapshot(location),
+  viewerMs: viewer === undefined ? 0 : (processCpuMs(viewer) ?? 0),
+});
+
+/** Share of one core per column between two readings, in percent. */
+function shares(a: Reading, b: Reading): Map<string, number> {
+  const wall = (b.stack.at - a.stack.at) / 1000;
+  const usage = usageBetween(a.stack, b.stack);
+  const out = new Map<string, number>();
+  const pct = (cpuSeconds: number) => (100 * cpuSeconds) / wall;
+  for (const name of [...STACK_SERVICES, 'provider-sim']) out.set(name, pct(usage.get(name)?.seconds ?? 0));
+  out.set(GROUP.kafka, pct(usage.get(GROUP.kafka)?.seconds ?? 0));
+  out.set(GROUP.kafkaJit, pct(usage.get(GROUP.kafkaJit)?.seconds ?? 0));
+  if (viewer !== undefined) out.set(VIEWER, pct((b.viewerMs - a.viewerMs) / 1000));
+  out.set(GROUP.pgBackends, pct(usage.get(GROUP.pgBackends)?.seconds ?? 0));
+  out.set(GROUP.pgServer, pct(usage.get(GROUP.pgServer)?.seconds ?? 0));
+  out.set(GROUP.redis, pct(usage.get(GROUP.redis)?.seconds ?? 0));
+  const stack = [...STACK_SERVICES, GROUP.kafka, GROUP.pgBackends, ...(viewer !== undefined ? [VIEWER] : [])]
+    .map((name) => out.get(name)!)
+    .reduce((x, y) => x + y, 0);
+  out.set('stack', stack);
+  const machine = machineBetween(a.stack, b.stack);
+  out.set('machine (all processes)', pct(machine.busySeconds));
+  return out;
+}
+
+/** Open jobs in the stack's store, counted in its database (DATABASE_URL of its gateway). */
+async function openJobs(): Promise<string> {
+  const db = new pg.Client({ connectionString: ownerDatabaseUrl(env['DATABASE_URL']) });
+  await db.connect();
+  try {
+    return (await storeCounts(db)).openJobs.toLocaleString('en-US');
+  } finally {
+    await db.end();
+  }
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const fmt = (v: number) => (v >= 10 ? v.toFixed(1) : v.toFixed(2));
+
+async function main(): Promise<void> {
+  servicePids(pidsFile); // fails early with a clear message when the stack is not running
+  const jobs = await openJobs();
+  log(
+    `idle for ${seconds} s in ${windows} windows (a re-verification cycle: ${cycleSeconds} s); ` +
+      `REFRESH_INTERVAL_MS ${refreshIntervalMs}; ` +
+      `trace viewer ${viewer === undefined ? 'off' : 'on'}; open jobs ${jobs}`,
+  );
+  const readings = [read()];
+  for (let w = 0; w < windows; w += 1) {
+    await sleep((seconds * 1000) / windows);
+    readings.push(read());
+    log(`window ${w + 1}/${windows}: stack ${fmt(shares(readings[w]!, readings[w + 1]!).get('stack')!)} % of a core`);
+  }
+  const parts = readings.slice(1).map((r, i) => shares(readings[i]!, r));
+  // The mean of the windows (equal lengths), not one reading from first to last: a pooled
+  // connection's backend that ends within the run takes its CPU with it from the later reading.
+  const whole = new Map([...parts[0]!.keys()].map((name) => [name, mean(parts.map((p) => p.get(name)!))]));
+  const heads = [...parts.map((_, i) => `window ${i + 1}`), `whole ${seconds} s`];
+  const out = [
+    `\nIdle stack, ${new Date().toISOString().slice(0, 16)} UTC: % of one core per process, nothing asked ` +
+      `(open jobs ${jobs}; REFRESH_INTERVAL_MS ${refreshIntervalMs}; the viewer ${viewer === undefined ? 'off' : 'on'})\n`,
+    `| process | ${heads.join(' | ')} |`,
+    `|---|${heads.map(() => '---:').join('|')}|`,
+    ...[...whole.keys()].map((name) => {
+      const bold = name === 'stack' ? (v: string) => `**${v}**` : (v: string) => v;
+      return `| ${name} | ${[...parts, whole].map((p) => bold(fmt(p.get(name)!))).join(' | ')} |`;
+    }),
+    '',
+    "stack = the six services, the Kafka broker, the stack database's PostgreSQL backends and the viewer; " +
+      'the simulated partners, the shared PostgreSQL server processes and Redis are listed apart. ' +
+      'The JIT line is part of Kafka.',
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
