@@ -4,7 +4,8 @@
  *   POST /searches, POST /watches answer 400 invalid_request, param webhook_url, when not ok).
  * - `safeLookup(allowPrivate, resolver)`: the same rule at connection time (webhook-dispatcher).
  * - `HostResolver`: bounded, cached host-name resolution off the thread pool (both).
- * - `SecretBox`: webhook signing secrets sealed at rest (AES-256-GCM under WEBHOOK_SECRETS_KEY).
+ * - `SecretBox`: webhook signing secrets sealed at rest (AES-256-GCM under WEBHOOK_SECRETS_KEY);
+ *   `OpenedSecrets` keeps opened ones for a bounded time (the dispatcher signs every delivery).
  * - `webhookSecretFor`, `rotateWebhookSecret`, `signingSecrets`: the one create-or-get of signing
  *   secrets, their rotation with an overlap window, and the secrets a delivery signs with.
  */
@@ -13,3 +14,4 @@ export * from './webhook-url.js';
 export * from './webhook-secrets.js';
 export * from './host-resolver.js';
 export * from './secret-box.js';
+export * from './opened-secrets.js';

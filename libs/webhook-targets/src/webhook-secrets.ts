@@ -16,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '@jobs/db';
+import type { SecretOpener } from './opened-secrets.js';
 import { isSealed, SEALED_PREFIX, type SecretBox, type SecretOwner } from './secret-box.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -90,7 +91,7 @@ export async function currentWebhookSecret(
  * The secrets a delivery at `now` is signed with: the current one first, then the previous one
  * while its overlap lasts.
  */
-export function signingSecrets(stored: StoredSecrets, box: SecretBox, owner: SecretOwner, now: Date): string[] {
+export function signingSecrets(stored: StoredSecrets, box: SecretOpener, owner: SecretOwner, now: Date): string[] {
   const secrets = [box.open(stored.secret, owner)];
   if (
     stored.previousSecret !== null &&

@@ -4,7 +4,7 @@ import { WEBHOOK_RESPONSE_DEADLINE_MS } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { requestContext, untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
-import { HostResolver, SecretBox, signingSecrets, webhookSecretFor } from '@jobs/webhook-targets';
+import { HostResolver, OpenedSecrets, SecretBox, signingSecrets, webhookSecretFor } from '@jobs/webhook-targets';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../config.js';
 import { DeliveryMetrics } from './delivery-metrics.js';
 import {
@@ -55,6 +55,8 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   private readonly slots: EndpointSlots;
   private readonly sender: WebhookSender;
   private readonly finishes: GroupCommit<FinishedAttempt, NextState>;
+  /** The endpoints' secrets as opened for signing, kept a minute (a rotation seals a new value, so it misses). */
+  private readonly secrets: OpenedSecrets;
   private readonly running = new Set<Promise<void>>();
   /** Claimed, waiting for a slot of their endpoint; endpoints in the order they take turns. */
   private readonly waiting = new Map<string, Array<{ claim: ClaimedAttempt; claimedAt: number }>>();
@@ -100,6 +102,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       (finished) => untraced(() => this.store.finishMany(finished, config.WEBHOOK_RETRY_SCALE)),
       FINISH_BATCH,
     );
+    this.secrets = new OpenedSecrets(box);
     drains.register('delivery-worker', () => this.stop());
     readiness.register('delivery-worker', () => !this.loop.isStopped && this.healthy);
   }
@@ -252,7 +255,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
         const owner = { accountId: claim.accountId, mode: claim.mode, url: claim.url };
         // The current secret of the event's mode, and the replaced one while a rotation's overlap lasts.
         const secrets = claim.secret
-          ? signingSecrets(claim.secret, this.box, owner, startedAt)
+          ? signingSecrets(claim.secret, this.secrets, owner, startedAt)
           : [await webhookSecretFor(this.prisma, this.box, owner)];
         const signature = signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), claim.body);
         return this.sender.post({ url: claim.url, body: claim.body, signature, eventId: claim.eventId });

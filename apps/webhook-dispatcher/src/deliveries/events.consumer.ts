@@ -44,7 +44,9 @@ export class EventsConsumer {
       traceParent: carrier['traceparent'] ?? null,
       requestId: requestContext.current()?.requestId ?? null,
     });
-    this.logger.info(
+    // The feed is the record of a stored event, and each delivery attempt logs its own line; a
+    // redelivered event (already stored) is the one worth an operator's eye.
+    this.logger[outcome.stored ? 'debug' : 'info'](
       { event_id: message.event.id, type: message.event.type, account_id: message.account_id, ...outcome },
       outcome.stored ? 'event stored' : 'event already stored',
     );
