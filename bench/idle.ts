@@ -91,11 +91,11 @@ function shares(a: Reading, b: Reading): Map<string, number> {
 }
 
 /** Open jobs in the stack's store, counted in its database (DATABASE_URL of its gateway). */
-async function openJobs(): Promise<string> {
+async function openJobs(): Promise<number> {
   const db = new pg.Client({ connectionString: ownerDatabaseUrl(env['DATABASE_URL']) });
   await db.connect();
   try {
-    return (await storeCounts(db)).openJobs.toLocaleString('en-US');
+    return (await storeCounts(db)).openJobs;
   } finally {
     await db.end();
   }
@@ -104,9 +104,27 @@ async function openJobs(): Promise<string> {
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const fmt = (v: number) => (v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
+/**
+ * Every open job is re-verified once a cycle, so the store's open jobs over the cycle are the jobs
+ * re-verified a second; the CPU of the processes that do it (fetcher, dedupe, their PostgreSQL
+ * backends, Kafka) per job re-verified is an upper bound: their idle floor is counted too.
+ */
+function reverification(whole: Map<string, number>, open: number): string {
+  const perSecond = open / cycleSeconds;
+  const busy = ['provider-fetcher', 'dedupe', GROUP.pgBackends, GROUP.kafka].map((name) => whole.get(name) ?? 0);
+  const cpuMsPerSecond = (busy.reduce((a, b) => a + b, 0) / 100) * 1000;
+  return (
+    `Re-verification: ${open.toLocaleString('en-US')} open jobs over a ${cycleSeconds} s cycle = ` +
+    `${perSecond.toFixed(1)} jobs re-verified a second; fetcher + dedupe + PostgreSQL backends + Kafka ` +
+    `${fmt(cpuMsPerSecond / 10)} % of a core: at most ${perSecond > 0 ? (cpuMsPerSecond / perSecond).toFixed(2) : '-'} ` +
+    'CPU-ms per job re-verified (their idle floor included).'
+  );
+}
+
 async function main(): Promise<void> {
   servicePids(pidsFile); // fails early with a clear message when the stack is not running
-  const jobs = await openJobs();
+  const openCount = await openJobs();
+  const jobs = openCount.toLocaleString('en-US');
   log(
     `idle for ${seconds} s in ${windows} windows (a re-verification cycle: ${cycleSeconds} s); ` +
       `REFRESH_INTERVAL_MS ${refreshIntervalMs}; ` +
@@ -136,6 +154,8 @@ async function main(): Promise<void> {
     "stack = the six services, the Kafka broker, the stack database's PostgreSQL backends and the viewer; " +
       'the simulated partners, the shared PostgreSQL server processes and Redis are listed apart. ' +
       'The JIT line is part of Kafka.',
+    '',
+    reverification(whole, openCount),
   ];
   process.stdout.write(out.join('\n') + '\n');
 }
