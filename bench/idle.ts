@@ -35,7 +35,10 @@ const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.
 const { env, location } = stackOf(pidsFile, 'gateway');
 const dedupeEnv = stackOf(pidsFile, 'dedupe').env;
 const refreshIntervalMs = Number(dedupeEnv['REFRESH_INTERVAL_MS'] ?? 60_000);
-const cycleSeconds = (Number(dedupeEnv['REFRESH_BUCKETS'] ?? 10) * refreshIntervalMs) / 1000;
+const buckets = Number(dedupeEnv['REFRESH_BUCKETS'] ?? 10);
+const cycleSeconds = (buckets * refreshIntervalMs) / 1000;
+/** A round re-reads one of `REFRESH_BUCKETS - 1` buckets (docs/store.md): each job once in this long. */
+const rereadSeconds = ((buckets - 1) * refreshIntervalMs) / 1000;
 const seconds = Number(process.env['BENCH_IDLE_SECONDS'] ?? cycleSeconds);
 const windows = Math.max(1, Number(process.env['BENCH_IDLE_WINDOWS'] ?? 5));
 
@@ -105,16 +108,16 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 const fmt = (v: number) => (v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 /**
- * Every open job is re-verified once a cycle, so the store's open jobs over the cycle are the jobs
- * re-verified a second; the CPU of the processes that do it (fetcher, dedupe, their PostgreSQL
+ * Every open job is re-read once every `REFRESH_BUCKETS - 1` rounds, so the store's open jobs over
+ * that time are the jobs re-verified a second; the CPU of the processes that do it (fetcher, dedupe, their PostgreSQL
  * backends, Kafka) per job re-verified is an upper bound: their idle floor is counted too.
  */
 function reverification(whole: Map<string, number>, open: number): string {
-  const perSecond = open / cycleSeconds;
+  const perSecond = open / rereadSeconds;
   const busy = ['provider-fetcher', 'dedupe', GROUP.pgBackends, GROUP.kafka].map((name) => whole.get(name) ?? 0);
   const cpuMsPerSecond = (busy.reduce((a, b) => a + b, 0) / 100) * 1000;
   return (
-    `Re-verification: ${open.toLocaleString('en-US')} open jobs over a ${cycleSeconds} s cycle = ` +
+    `Re-verification: ${open.toLocaleString('en-US')} open jobs, each re-read every ${rereadSeconds} s = ` +
     `${perSecond.toFixed(1)} jobs re-verified a second; fetcher + dedupe + PostgreSQL backends + Kafka ` +
     `${fmt(cpuMsPerSecond / 10)} % of a core: at most ${perSecond > 0 ? (cpuMsPerSecond / perSecond).toFixed(2) : '-'} ` +
     'CPU-ms per job re-verified (their idle floor included).'
