@@ -14,9 +14,8 @@
  * The store's open jobs are counted first, in the stack's database. Options:
  * STACK_PIDS_FILE (.local/run/dev/pids.json).
  */
-import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import pg from 'pg';
-import { basename, dirname, join, resolve } from 'node:path';
 import {
   GROUP,
   machineBetween,
@@ -27,6 +26,7 @@ import {
   STACK_SERVICES,
   usageBetween,
   type Snapshot,
+  viewerPidOf,
 } from './proc-cpu.js';
 import { ownerDatabaseUrl } from './stack.js';
 import { storeCounts } from './store-fill.js';
@@ -46,21 +46,8 @@ const log = (message: string) =>
   process.stderr.write(`[bench:idle ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The trace viewer's JVM, when the stack runs one (deploy/zipkin/zipkin.sh writes its pid). */
-function viewerPid(): number | undefined {
-  const root = dirname(dirname(dirname(dirname(pidsFile))));
-  try {
-    const pid = Number(
-      readFileSync(join(root, '.local', 'zipkin', basename(dirname(pidsFile)), 'zipkin.pid'), 'utf8').trim(),
-    );
-    return Number.isInteger(pid) && processCpuMs(pid) !== undefined ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const VIEWER = 'trace viewer (java)';
-const viewer = viewerPid();
+const viewer = viewerPidOf(pidsFile);
 
 interface Reading {
   stack: Snapshot;

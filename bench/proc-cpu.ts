@@ -67,6 +67,17 @@ export function processEnv(pid: number): Record<string, string> {
   );
 }
 
+/**
+ * The pid of the trace viewer (Zipkin's JVM) of the stack of a pids file, from the pid file
+ * deploy/zipkin/zipkin.sh writes for the stack's instance; undefined when it does not run.
+ */
+export function viewerPidOf(pidsFile: string): number | undefined {
+  const root = dirname(dirname(dirname(dirname(pidsFile))));
+  const text = readText(join(root, '.local', 'zipkin', basename(dirname(pidsFile)), 'zipkin.pid'));
+  const pid = Number(text?.trim());
+  return text !== undefined && Number.isInteger(pid) && processCpuMs(pid) !== undefined ? pid : undefined;
+}
+
 /** Where a stack keeps its process ids, and which PostgreSQL database and servers it uses. */
 export interface StackLocation {
   pidsFile: string;

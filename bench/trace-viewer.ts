@@ -21,7 +21,7 @@
  * (.local/run/dev/pids.json).
  */
 import { readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   GROUP,
   processCpuMs,
@@ -31,6 +31,7 @@ import {
   STACK_SERVICES,
   stackLocation,
   usageBetween,
+  viewerPidOf,
 } from './proc-cpu.js';
 import { baseUrl, createBenchAccount, percentile } from './stack.js';
 
@@ -56,17 +57,7 @@ const sampler =
     ? `requests kept, background ${gatewayEnv['TRACES_BACKGROUND_RATIO'] ?? '0.01'}`
     : 'parentbased_always_off');
 
-/** The viewer's JVM, by the pid file deploy/zipkin/zipkin.sh writes for the stack's instance. */
-function viewerPid(): number | undefined {
-  const root = dirname(dirname(dirname(dirname(pidsFile))));
-  try {
-    const file = join(root, '.local', 'zipkin', basename(dirname(pidsFile)), 'zipkin.pid');
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    return Number.isInteger(pid) && processCpuMs(pid) !== undefined ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const viewerPid = () => viewerPidOf(pidsFile);
 const rssMb = (pid: number | undefined) =>
   pid === undefined ? 0 : Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const viewerMs = () => {
