@@ -172,7 +172,6 @@ process.stderr.write(
   `[bench:crawler-boards] ${boards.length} boards, ${openings} openings registered in ${Date.now() - registeredAt} ms\n`,
 );
 
-const rows: PassRow[] = [];
 printHeader();
 const passesInOrder: Array<() => Promise<PassRow>> = [
   () => measuredPass('first read', FIRST_READ_TIMEOUT_MS),
@@ -183,9 +182,7 @@ const passesInOrder: Array<() => Promise<PassRow>> = [
   }),
 ];
 for (const pass of passesInOrder) {
-  const row = await pass();
-  rows.push(row);
-  if (row.unfinished) break;
+  if ((await pass()).unfinished) break;
 }
 const listed = (await admin('GET', '/crawler/boards'))!['data'] as { open_jobs: number; last_error: string | null }[];
 console.log(

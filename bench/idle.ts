@@ -20,7 +20,6 @@ import {
   GROUP,
   machineBetween,
   processCpuMs,
-  servicePids,
   snapshot,
   stackOf,
   STACK_SERVICES,
@@ -101,18 +100,20 @@ const fmt = (v: number) => (v >= 10 ? v.toFixed(1) : v.toFixed(2));
  */
 function reverification(whole: Map<string, number>, open: number): string {
   const perSecond = open / rereadSeconds;
-  const busy = ['provider-fetcher', 'dedupe', GROUP.pgBackends, GROUP.kafka].map((name) => whole.get(name) ?? 0);
-  const cpuMsPerSecond = (busy.reduce((a, b) => a + b, 0) / 100) * 1000;
+  const busyPercent = ['provider-fetcher', 'dedupe', GROUP.pgBackends, GROUP.kafka]
+    .map((name) => whole.get(name) ?? 0)
+    .reduce((a, b) => a + b, 0);
+  // 1 % of a core is 10 CPU-ms a second
+  const cpuMsPerJob = perSecond > 0 ? ((busyPercent * 10) / perSecond).toFixed(2) : '-';
   return (
     `Re-verification: ${open.toLocaleString('en-US')} open jobs, each re-read every ${rereadSeconds} s = ` +
     `${perSecond.toFixed(1)} jobs re-verified a second; fetcher + dedupe + PostgreSQL backends + Kafka ` +
-    `${fmt(cpuMsPerSecond / 10)} % of a core: at most ${perSecond > 0 ? (cpuMsPerSecond / perSecond).toFixed(2) : '-'} ` +
+    `${fmt(busyPercent)} % of a core: at most ${cpuMsPerJob} ` +
     'CPU-ms per job re-verified (their idle floor included).'
   );
 }
 
 async function main(): Promise<void> {
-  servicePids(pidsFile); // fails early with a clear message when the stack is not running
   const openCount = await openJobs();
   const jobs = openCount.toLocaleString('en-US');
   log(
