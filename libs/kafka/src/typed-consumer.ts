@@ -64,10 +64,10 @@ export const CONSUMER_HEARTBEAT_INTERVAL_MS = 3_000;
 /**
  * How long the broker holds a fetch that finds no new message before answering it empty. A new
  * message ends the wait at once, so this costs no latency; what it sets is how often an idle
- * member asks (every group of every replica asks again as soon as it is answered, which kept an
- * idle broker busy) and how long a graceful stop waits for the fetch in flight (kafkajs lets it
- * end). Fetches have a connection of their own in kafkajs, so commits and heartbeats never queue
- * behind one.
+ * member asks (every group of every replica asks again as soon as it is answered, so an idle
+ * stack sends groups x replicas / this wait fetches a second) and how long a graceful stop waits
+ * for the fetch in flight (kafkajs lets it end). Fetches have a connection of their own in
+ * kafkajs, so commits and heartbeats never queue behind one.
  */
 export const CONSUMER_IDLE_FETCH_WAIT_MS = 5_000;
 

@@ -15,8 +15,8 @@ export interface OpenedSecretsOptions {
 
 /**
  * Opened signing secrets, kept for a bounded time in front of a `SecretBox`: every delivery to an
- * endpoint signs with the same secret, and opening it (an AES-GCM decryption) per delivery is a
- * measurable share of a delivery's CPU. The key is the sealed value with its row, so a rotation
+ * endpoint signs with the same secret, and opening it (an AES-GCM decryption with its buffers) per
+ * delivery would repeat the same work for every one. The key is the sealed value with its row, so a rotation
  * (a new sealed value) or another row never gets a kept answer, and a value that does not open is
  * never kept. A secret stays in memory in the clear at most `ttlMs` after it was opened.
  */
