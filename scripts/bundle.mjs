@@ -40,9 +40,13 @@ const EXTERNAL = [
 const BUILTIN = new Set((await import('node:module')).builtinModules);
 
 const projectRoot = process.cwd();
+// The rolling-upgrade fault test builds a later version of a service from the same bundle: a
+// plugin of its own (BUNDLE_PLUGIN) changes a module, into another file beside it (BUNDLE_OUT).
+const plugins = process.env.BUNDLE_PLUGIN ? [(await import(resolve(process.env.BUNDLE_PLUGIN))).default] : [];
 const bundle = await rolldown({
   input: resolve(projectRoot, 'dist/main.js'),
   platform: 'node',
+  plugins,
   external: (id) => BUILTIN.has(id) || EXTERNAL.some((pattern) => pattern.test(id)),
   // An import that resolves nowhere and is not listed above fails the build, not the service's start.
   onLog(level, log, handler) {
@@ -51,7 +55,7 @@ const bundle = await rolldown({
   },
 });
 await bundle.write({
-  file: resolve(projectRoot, 'bundle/main.mjs'),
+  file: resolve(projectRoot, process.env.BUNDLE_OUT ?? 'bundle/main.mjs'),
   format: 'esm',
   sourcemap: true,
   codeSplitting: false,

@@ -266,6 +266,7 @@ function runSpecs() {
         REDIS_URL,
         KAFKA_BROKERS,
         STACK_PIDS_FILE: join(ROOT, '.local', 'run', `s${slot}`, 'pids.json'),
+        STACK_LOG_DIR: join(ROOT, '.local', 'logs', `s${slot}`),
         WEBHOOK_RETRY_SCALE: process.env.WEBHOOK_RETRY_SCALE ?? '0.001',
         FAULTS_SCRIPT: fileURLToPath(import.meta.url),
       },

@@ -1,5 +1,6 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Tracer } from '@opentelemetry/api';
 import type { EachMessagePayload } from 'kafkajs';
+import { tolerantReaderOf } from '@jobs/contracts';
 import { requestContext, type Logger } from '@jobs/observability';
 import type { ProcessSpanFolds } from './process-span-folds.js';
 import type { ConsumerMetrics } from './consumer-metrics.js';
@@ -143,7 +144,8 @@ export async function handleMessage(
 
   let value: unknown;
   try {
-    value = subscription.topic.value.parse(JSON.parse(raw));
+    // a tolerant reader: fields of a later version are accepted and kept (tolerantReaderOf)
+    value = tolerantReaderOf(subscription.topic.value).parse(JSON.parse(raw));
   } catch (error) {
     // the prefix marks a producer's bug apart from a handler's failure (`npm test` fails on any)
     return deadLetter(error, `${OFF_CONTRACT}: ${String(error)}`, 'off-contract message sent to dead letter');

@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import type { EachMessagePayload } from 'kafkajs';
+import { z } from 'zod';
+import type { TopicSpec } from './topic.js';
 import { eachMessage, message, settings, stubKafka, topic } from './typed-consumer.spec-helper.js';
 import {
   CONSUMER_HEARTBEAT_INTERVAL_MS,
@@ -136,6 +138,28 @@ describe('TopicConsumer subscriptions that want few messages', () => {
       await consumer.stop();
     },
   );
+
+  it('reads a later version tolerantly: unknown fields, nested too, are accepted and kept for handlers', async () => {
+    const { kafka, seen } = stubKafka();
+    const deadLetter = jest.fn(async () => undefined);
+    const handled: unknown[] = [];
+    const nested: TopicSpec = {
+      ...topic,
+      value: z.strictObject({ v: z.literal(1), filters: z.strictObject({ title_or: z.array(z.string()) }) }),
+    };
+    const consumer = new TopicConsumer(kafka, { ...settings, deadLetter }).on(
+      nested,
+      async (value) => void handled.push(value),
+    );
+    await consumer.start();
+    const later = { v: 1, added: 'root', filters: { title_or: ['engineer'], salary_currency: 'EUR' } };
+    await eachMessage(seen, keyed('k', JSON.stringify(later)));
+    // what it knows is still checked: a wrong type of a known field is off-contract
+    await eachMessage(seen, keyed('k', JSON.stringify({ ...later, filters: { title_or: 'engineer' } })));
+    expect(handled).toEqual([later]);
+    expect(deadLetter).toHaveBeenCalledTimes(1);
+    await consumer.stop();
+  });
 
   it('lets a failure to decide fail the message, so that it comes again', async () => {
     const { kafka, seen } = stubKafka();

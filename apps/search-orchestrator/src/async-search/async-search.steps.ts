@@ -4,6 +4,7 @@ import {
   ChunkPositionSchema,
   JobSchema,
   ProviderSlugSchema,
+  tolerantReaderOf,
   Topics,
   type AsyncSearchCreateRequest,
   type AsyncSearchFinalStatus,
@@ -48,7 +49,8 @@ export interface LoadedSearch {
 export function loadSearch(row: SearchRow): LoadedSearch {
   return {
     row,
-    request: AsyncSearchCreateRequestSchema.parse(row.request),
+    // read as a message is: fields a later version stored are kept (tolerantReaderOf)
+    request: tolerantReaderOf(AsyncSearchCreateRequestSchema).parse(row.request),
     waves: WavesSchema.parse(row.waves),
     status: row.status as AsyncSearchStatus,
   };

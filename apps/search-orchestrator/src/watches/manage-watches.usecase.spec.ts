@@ -204,3 +204,20 @@ describe('ManageWatchesUseCase: pause and resume', () => {
     expect(store.rows.get(watchId)!.status).toBe('active');
   });
 });
+
+describe('ManageWatchesUseCase passes on what a later version added', () => {
+  it('stores and answers filters it does not know, as the gateway sent them', async () => {
+    const store = new MemoryWatchStore();
+    const index = new WatchIndex(store as unknown as WatchStore, new MemoryRedis() as unknown as Redis);
+    const useCase = new ManageWatchesUseCase(store as unknown as WatchStore, index, cursors);
+    const filters = { title_or: ['engineer'], salary_currency: 'EUR' };
+    const msg = message({
+      kind: 'watch.create',
+      watch_id: 'wat_next',
+      request: { type: 'search', filters, webhook_url: 'https://hooks.example.com/jobs', events: ['job.opened'] },
+    } as OrchestratorQueryRequested.Value['query']);
+    const watch = await useCase.create(msg, msg.query as Extract<typeof msg.query, { kind: 'watch.create' }>);
+    expect(store.rows.get('wat_next')?.filters).toEqual(filters);
+    expect(watch.filters).toEqual(filters);
+  });
+});

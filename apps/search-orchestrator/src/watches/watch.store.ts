@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   FiltersSchema,
   ProviderSlugSchema,
+  tolerantReaderOf,
   WatchEventTypeSchema,
   WatchStatusSchema,
   WatchTypeSchema,
@@ -22,16 +23,20 @@ export interface WatchOwner {
 
 type WatchRow = Prisma.WatchGetPayload<object>;
 
-/** What is read back from the table is checked like any other boundary. */
+/**
+ * What is read back from the table is checked like any other boundary, and read as a message is:
+ * filters a later version stored are kept (a rollback still reads, lists and matches its watches).
+ */
 const StoredWatchSchema = z.object({
   type: WatchTypeSchema,
-  filters: FiltersSchema.nullable(),
+  filters: tolerantReaderOf(FiltersSchema).nullable(),
   events: z.array(WatchEventTypeSchema),
   status: WatchStatusSchema,
   providersEnabled: z.array(ProviderSlugSchema),
 });
 
-function toRecord(row: WatchRow): WatchRecord {
+/** A row of the table as the domain's watch. */
+export function toRecord(row: WatchRow): WatchRecord {
   const checked = StoredWatchSchema.parse({
     type: row.type,
     filters: row.filters,

@@ -1,0 +1,41 @@
+import { jest } from '@jest/globals';
+import { examples, tolerantReaderOf, Topics } from '@jobs/contracts';
+import type { KafkaPublisher } from '@jobs/nest-kafka';
+import { FanOutUseCase } from './fan-out.usecase.js';
+import type { SearchState, SearchStateStore } from './search-state.store.js';
+
+describe('FanOutUseCase passes on what a later version added', () => {
+  it('hands filters it does not know to the fetcher and to the own index, as it read them', async () => {
+    const sent = examples.searchRequested();
+    const later = {
+      ...sent,
+      request: { ...sent.request, filters: { ...sent.request.filters, salary_currency: 'EUR' } },
+    };
+    // read as the consumer reads it, then kept in Redis as JSON between waves
+    const read = tolerantReaderOf(Topics.SearchRequested.value).parse(later);
+    const state: SearchState = JSON.parse(
+      JSON.stringify({
+        request: read,
+        plan: { strategy: 'waterfall', providers: ['own_index', 'provider_a'], waves: [['own_index', 'provider_a']] },
+        wave: 0,
+        startedAt: 0,
+      }),
+    );
+    const published: { topic: string; value: unknown }[] = [];
+    const publisher = {
+      publish: jest.fn(
+        async (topic: { name: string }, value: unknown) => void published.push({ topic: topic.name, value }),
+      ),
+    };
+    const store = { open: jest.fn(async () => undefined), advance: jest.fn(async () => undefined) };
+    await new FanOutUseCase(store as unknown as SearchStateStore, publisher as unknown as KafkaPublisher).firstWave(
+      state,
+    );
+
+    const fetch = published.find((p) => p.topic === Topics.ProviderFetchRequested.name)!.value;
+    const ownIndex = published.find((p) => p.topic === Topics.ProviderRecordsFetched.name)!.value;
+    const filters = { title_or: ['backend'], salary_currency: 'EUR' };
+    expect(tolerantReaderOf(Topics.ProviderFetchRequested.value).parse(fetch).filters).toEqual(filters);
+    expect(tolerantReaderOf(Topics.ProviderRecordsFetched.value).parse(ownIndex).index_query?.filters).toEqual(filters);
+  });
+});
