@@ -1,5 +1,5 @@
 import { examples, type Job } from '@jobs/contracts';
-import { matchesFilters, titleMatches, titleSearchText, titleWords, yearlyMinimum } from './job-filters.js';
+import { matchesFilters, titleMatches, titleSearchText, titleWords, yearlyMinimum } from './index.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const job = (patch: Partial<Job> = {}): Job => ({ ...examples.job(), ...patch });

@@ -1,4 +1,5 @@
-import { ADDED_SLOT_BASE, MAX_SLOTS, normalizeText, type Market } from './market.js';
+import { titleSearchText } from '@jobs/job-filters';
+import { ADDED_SLOT_BASE, MAX_SLOTS, type Market } from './market.js';
 import {
   PROVIDER_SLUGS,
   type ClosedReason,
@@ -106,7 +107,7 @@ export class ControlledJobs {
       // the listing key's period bits carry the epoch: ids differ from an earlier process's
       period: this.options.addedEpoch,
       fields,
-      titleNorm: normalizeText(fields.title),
+      titleNorm: titleSearchText(fields.title),
       providers: uniqueProviders(input.providers),
       status: 'open',
       closedReason: null,
@@ -130,7 +131,7 @@ export class ControlledJobs {
     if (patch.companyDomain !== undefined) f.companyDomain = this.options.companies.ensure(patch.companyDomain);
     if (patch.title !== undefined) {
       f.title = patch.title;
-      job.titleNorm = normalizeText(patch.title);
+      job.titleNorm = titleSearchText(patch.title);
     }
     if (patch.location !== undefined)
       f.location =
@@ -206,7 +207,7 @@ export class ControlledJobs {
         description: truth.description,
         applyUrl: truth.applyUrl,
       },
-      titleNorm: normalizeText(truth.title),
+      titleNorm: titleSearchText(truth.title),
       providers: truth.providers,
       status: truth.status,
       closedReason: truth.closedReason,

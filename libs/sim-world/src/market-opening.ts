@@ -1,3 +1,4 @@
+import { titleSearchText } from '@jobs/job-filters';
 import { Rng, fnv1a, hash32, unit } from './prng.js';
 import {
   PROVIDER_SLUGS,
@@ -41,7 +42,7 @@ export interface OpeningBase {
   origin: number;
   companyIndex: number;
   fields: Omit<JobFields, 'description'>;
-  /** Lower-cased title with single spaces and a leading space, for keyword matching. */
+  /** The title's search text (`titleSearchText` of @jobs/job-filters), for keyword matching. */
   titleNorm: string;
   /** Bit i set: PROVIDER_SLUGS[i] lists the opening. */
   providerMask: number;
@@ -146,7 +147,7 @@ export function generateOpening(draw: OpeningDraw): OpeningBase {
           salary,
           applyUrl,
         },
-    titleNorm: normalizeText(title),
+    titleNorm: titleSearchText(title),
     providerMask,
     descriptionSeed,
     teamIndex,
@@ -191,12 +192,4 @@ function makeSalary(rng: Rng, { family, seniority, employmentType, country }: Sa
   if (shape < 0.08) max = null;
   else if (shape < 0.12) min = null;
   return { min, max, currency: country.currency, period };
-}
-
-/** Lower-cased words separated by single spaces, with a leading space (for prefix matching). */
-export function normalizeText(text: string): string {
-  return ` ${text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}+#]+/gu, ' ')
-    .trim()}`;
 }

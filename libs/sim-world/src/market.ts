@@ -7,7 +7,7 @@ import type { ClosedReason, Company, JobFields } from './types.js';
 import { COUNTRIES, countryByCode } from './vocab/countries.js';
 import { UPDATES } from './vocab/companies.js';
 
-export { LISTING_SHARE, normalizeText, type OpeningBase } from './market-opening.js';
+export { LISTING_SHARE, type OpeningBase } from './market-opening.js';
 
 export const DAY_MS = 86_400_000;
 /** Organic state is a function of time quantised to this bucket, so processes agree. */

@@ -1,19 +1,13 @@
+import { searchTextMatches, titleWords } from '@jobs/job-filters';
 import { normalizeDomain } from './domains.js';
-import { normalizeText } from './market.js';
 import type { Entry } from './listing-entries.js';
 import type { SearchQuery } from './types.js';
-
-/** A keyword as the words each of which must start a word of the title. */
-function keywordWords(keyword: string): string[] {
-  return normalizeText(keyword).trim().split(' ').filter(Boolean);
-}
 
 /**
  * The words of a snapshot's titles, each with the entries whose title has it, built once per
  * snapshot (a provider's snapshot lasts a time bucket). `candidates` answers a keyword filter
- * with a mask over the entries: exactly those `compileQuery`'s keyword test passes (a title word
- * starting with each word of a keyword is what ` ${w}` finds in the normalized title, whose
- * words are single-space separated).
+ * with a mask over the entries: exactly those `compileQuery`'s keyword test passes (the platform's
+ * word-prefix rule, `searchTextMatches` of @jobs/job-filters: each word of a keyword starts a title word).
  */
 export class TitleIndex {
   private readonly byWord = new Map<string, number[]>();
@@ -21,7 +15,7 @@ export class TitleIndex {
 
   constructor(private readonly entries: readonly Entry[]) {
     for (let i = 0; i < entries.length; i++) {
-      for (const word of new Set(entries[i]!.titleNorm.slice(1).split(' '))) {
+      for (const word of new Set(entries[i]!.titleNorm.split(' ').filter(Boolean))) {
         let at = this.byWord.get(word);
         if (!at) this.byWord.set(word, (at = []));
         at.push(i);
@@ -31,7 +25,7 @@ export class TitleIndex {
 
   /** 1 for each entry whose title matches any of the keywords; undefined when none has a word (no keyword filter). */
   candidates(keywords: readonly string[]): Uint8Array | undefined {
-    const wordsOf = keywords.map(keywordWords).filter((words) => words.length > 0);
+    const wordsOf = keywords.map(titleWords).filter((words) => words.length > 0);
     if (wordsOf.length === 0) return undefined;
     const mask = new Uint8Array(this.entries.length);
     for (const words of wordsOf) {
@@ -55,7 +49,7 @@ export class TitleIndex {
 
 /** A provider search's filters as a test of one entry. */
 export function compileQuery(q: SearchQuery): (e: Entry) => boolean {
-  const keywords = (q.titleAny ?? []).map(keywordWords).filter((w) => w.length > 0);
+  const keywords = (q.titleAny ?? []).filter((keyword) => titleWords(keyword).length > 0);
   const domains = q.companyDomain
     ? new Set(q.companyDomain.split(',').map(normalizeDomain).filter(Boolean))
     : undefined;
@@ -66,8 +60,7 @@ export function compileQuery(q: SearchQuery): (e: Entry) => boolean {
     if (q.postedSince !== undefined && e.postedAt < q.postedSince) return false;
     if (q.listedSince !== undefined && e.listedAt < q.listedSince) return false;
     if (domains !== undefined && !domains.has(e.domain)) return false;
-    if (keywords.length > 0 && !keywords.some((words) => words.every((w) => e.titleNorm.includes(` ${w}`))))
-      return false;
+    if (keywords.length > 0 && !keywords.some((keyword) => searchTextMatches(e.titleNorm, keyword))) return false;
     return true;
   };
 }

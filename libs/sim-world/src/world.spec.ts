@@ -1,3 +1,4 @@
+import { titleMatches } from '@jobs/job-filters';
 import { DAY_MS } from './market.js';
 import { PARTNER_SLUGS, PROVIDER_SLUGS, type ProviderSlug } from './types.js';
 import { World } from './world.js';
@@ -287,18 +288,7 @@ describe('World: search and ground truth', () => {
   });
 
   it('answers a keyword search from its title index exactly as a check of every title would', () => {
-    // every word of a keyword starts a word of the title: checked here on the whole listing
-    const matches = (title: string, keyword: string) => {
-      const titleWords = title
-        .toLowerCase()
-        .split(/[^\p{L}\p{N}+#]+/u)
-        .filter(Boolean);
-      const words = keyword
-        .toLowerCase()
-        .split(/[^\p{L}\p{N}+#]+/u)
-        .filter(Boolean);
-      return words.length > 0 && words.every((w) => titleWords.some((t) => t.startsWith(w)));
-    };
+    // the platform's word-prefix rule (@jobs/job-filters), checked here on the whole listing
     for (const slug of ['provider_a', 'provider_d', 'own_index'] as const) {
       const all = world.search(slug, {}, 0, 100_000).listings;
       for (const titleAny of [
@@ -310,7 +300,9 @@ describe('World: search and ground truth', () => {
         ['zzznothing'],
         ['engineer', '!!!'],
       ]) {
-        const expected = all.filter((l) => titleAny.some((k) => matches(l.job.title, k))).map((l) => l.providerJobId);
+        const expected = all
+          .filter((l) => titleAny.some((k) => titleMatches(l.job.title, k)))
+          .map((l) => l.providerJobId);
         const found = world.search(slug, { titleAny }, 0, 100_000);
         expect(found.listings.map((l) => l.providerJobId)).toEqual(expected);
         expect(found.total).toBe(expected.length);

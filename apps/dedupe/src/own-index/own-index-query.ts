@@ -1,8 +1,6 @@
 import { PROVIDER_SLUGS, type Filters, type OwnIndexScope, type ProviderSlug } from '@jobs/contracts';
 import { Prisma } from '@jobs/db';
-import { PERIODS_PER_YEAR, partnerAppliedFilters, titleWords } from '@jobs/job-filters';
-
-const DAY_MS = 86_400_000;
+import { filtersCondition, partnerAppliedFilters, SqlCondition } from '@jobs/job-filters';
 
 /**
  * A provider's bit in `canonical_jobs.seen_by` (own_index 1, provider_a 2, ... provider_f 64; the migration's order).
@@ -26,55 +24,24 @@ export interface OwnIndexQuery {
   now: Date;
 }
 
-/**
- * A keyword as SQL: each of its words starts a word of the title (`titleSearchText` keeps the
- * words between spaces, so that is `LIKE '% word%'`; words hold only [a-z0-9+#], nothing LIKE
- * would read as a wildcard). A keyword without words matches nothing, as in `titleMatches`.
- */
-function keywordSql(keyword: string): Prisma.Sql {
-  const words = titleWords(keyword);
-  if (words.length === 0) return Prisma.sql`FALSE`;
-  return Prisma.sql`(${Prisma.join(
-    words.map((w) => Prisma.sql`j.title_search LIKE ${`% ${w}%`}`),
-    ' AND ',
-  )})`;
+/** A condition of the filter registry as Prisma SQL (its values stay bound parameters). */
+function toPrismaSql(condition: SqlCondition): Prisma.Sql {
+  return Prisma.sql(
+    condition.strings,
+    ...condition.values.map((value) => (value instanceof SqlCondition ? toPrismaSql(value) : value)),
+  );
 }
-
-const anyOf = (keywords: readonly string[]) => Prisma.sql`(${Prisma.join(keywords.map(keywordSql), ' OR ')})`;
 
 /** Every filter of a search and the plan scope, as one SQL condition on `canonical_jobs j`. */
 export function ownIndexCondition({ filters, scope, now }: Omit<OwnIndexQuery, 'want'>): Prisma.Sql {
-  const where: Prisma.Sql[] = [];
-  if (filters.include_closed !== true) where.push(Prisma.sql`j.status = 'open'`);
-  if (filters.title_or) where.push(anyOf(filters.title_or));
-  if (filters.title_not && filters.title_not.length > 0) where.push(Prisma.sql`NOT ${anyOf(filters.title_not)}`);
-  if (filters.country_code_or) where.push(Prisma.sql`j.country_code = ANY(${filters.country_code_or}::text[])`);
-  if (filters.posted_within_days !== undefined)
-    where.push(Prisma.sql`j.first_seen_at >= ${new Date(now.getTime() - filters.posted_within_days * DAY_MS)}`);
-  if (filters.seniority_or) where.push(Prisma.sql`j.seniority = ANY(${filters.seniority_or}::text[])`);
-  if (filters.employment_type_or)
-    where.push(Prisma.sql`j.employment_type = ANY(${filters.employment_type_or}::text[])`);
-  if (typeof filters.remote === 'boolean') where.push(Prisma.sql`j.remote = ${filters.remote}`);
-  if (filters.salary_min_gte !== undefined) {
-    where.push(Prisma.sql`j.salary_currency IS NOT NULL AND j.salary_min IS NOT NULL AND j.salary_min * (CASE
-      j.salary_period
-      WHEN 'month' THEN ${PERIODS_PER_YEAR.month}::float8 WHEN 'hour' THEN ${PERIODS_PER_YEAR.hour}::float8 WHEN 'year'
-        THEN 1::float8 END) >= ${filters.salary_min_gte}`);
-  }
-  if (filters.company_domain_or)
-    where.push(
-      Prisma.sql`j.company_id IN (SELECT c.id FROM companies c WHERE c.domain =
-        ANY(${filters.company_domain_or}::text[]))`,
-    );
-  if (filters.job_family_or)
-    where.push(Prisma.sql`lower(j.job_family) = ANY(${filters.job_family_or.map((f) => f.toLowerCase())}::text[])`);
+  const where: Prisma.Sql[] = [toPrismaSql(filtersCondition(filters, now.getTime()))];
   // only jobs a provider routable on the plan has seen: a test on the row (every plan with all
   // seven providers routable may see every stored job)
   const routable = providerBits(scope.providers_routable);
   // The mask is a literal (an integer we computed), not a parameter: the partial indexes of the
   // narrow plans' scopes (migration 20261125030000) only serve a query whose predicate they can prove.
   if (routable !== ALL_PROVIDER_BITS) where.push(Prisma.sql`(j.seen_by & ${Prisma.raw(String(routable | 0))}) <> 0`);
-  return where.length > 0 ? Prisma.join(where, ' AND ') : Prisma.sql`TRUE`;
+  return Prisma.join(where, ' AND ');
 }
 
 /** Where a store page ended: the last job's first sighting and id (the page order). */

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { titleMatches } from '@jobs/job-filters';
 import type { WatchRecord } from './watch.js';
 import { WatchCandidates } from './watch-index.js';
 
@@ -55,5 +57,31 @@ describe('WatchCandidates', () => {
     const watches = Array.from({ length: 1_000 }, (_, i) => watch({ domain: `c${i % 500}.example` }));
     const index = new WatchCandidates(watches);
     expect(index.forJob('Welder', 'c7.example').map((w) => w.domain)).toEqual(['c7.example', 'c7.example']);
+  });
+
+  it('never misses a search watch whose keyword matches the title by the word-prefix rule', () => {
+    const pieces = ['Senior', 'Data', 'Engineer', 'Ingénieur', 'C++', 'Back-End', 'node.js', 'São', 'x86_64', '--'];
+    const text = fc
+      .array(fc.oneof(fc.constantFrom(...pieces), fc.string({ unit: 'grapheme-ascii', maxLength: 6 })), {
+        maxLength: 4,
+      })
+      .map((parts) => parts.join(' '));
+    const keyword = fc.oneof(
+      text,
+      fc.constantFrom(...pieces).map((piece) => piece.slice(0, 3)),
+    );
+    let matched = 0;
+    fc.assert(
+      fc.property(text, fc.array(keyword, { minLength: 1, maxLength: 3 }), (title, keywords) => {
+        const search = watch({ type: 'search', domain: null, filters: { title_or: keywords } });
+        const found = new WatchCandidates([search]).forJob(title, null);
+        if (keywords.some((k) => titleMatches(title, k))) {
+          matched += 1;
+          expect(found).toEqual([search]);
+        }
+      }),
+      { seed: 20_261_122, numRuns: 500 },
+    );
+    expect(matched).toBeGreaterThan(20);
   });
 });
