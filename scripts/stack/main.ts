@@ -8,16 +8,17 @@
 //   node scripts/stack.mjs down   stop a broker and trace viewer left running by an earlier `up`
 // TypeScript that Node runs as it is (type stripping: no build needed, it runs before anything
 // is built); `nx run stack:typecheck` checks it.
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { TableUpkeep } from '@jobs/db/upkeep';
 import { build, prepareDatabase, startTableUpkeep } from './database.ts';
 import { ensurePostgres, ensureRedis, flushRedis, LocalServers, type InfraEndpoints } from './infrastructure.ts';
 import { elapsedSeconds, say, StepError } from './process.ts';
 import { firstRefreshPass, seedDemoAccount, startFirstRefreshPass, upBanner } from './seeding.ts';
-import { isCommand, stackSettings, viewerWanted } from './settings.ts';
+import { SecondStack } from './second-stack.ts';
+import { isCommand, PROFILES, stackSettings, viewerWanted } from './settings.ts';
 import { Supervisor } from './supervisor.ts';
-import { checkNoOffContractMessages, checksPhase, e2ePhase, replicaPhase } from './test-phases.ts';
+import { checkNoOffContractMessages, checksPhase, e2eEnv, e2ePhase, replicaPhase } from './test-phases.ts';
 
 const env = process.env;
 const command = process.argv[2] ?? 'up';
@@ -29,6 +30,7 @@ const settings = stackSettings(command, env);
 const servers = new LocalServers(settings, env);
 const supervisor = new Supervisor(settings, env);
 let upkeep: TableUpkeep | undefined;
+let secondStack: SecondStack | undefined;
 let shuttingDown = false;
 
 /** Infrastructure, database and build; the broker and the trace viewer start while the rest is prepared. */
@@ -60,6 +62,8 @@ async function startStack(infra: InfraEndpoints): Promise<void> {
 async function shutdown(code: number): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
+  await secondStack?.stop();
+  rmSync(settings.e2eEnvFile, { force: true });
   await supervisor.stopAll();
   await upkeep?.stop();
   await servers.stop();
@@ -88,20 +92,43 @@ async function up(): Promise<void> {
   await forever();
 }
 
-/** A fresh test stack on the given infrastructure, up until a signal: scripts/faults.mjs drives it. */
+/**
+ * A fresh test stack on the given infrastructure, up until a signal: scripts/faults.mjs drives it,
+ * and `npm test` runs half its e2e projects on one. Once ready, it writes the environment its e2e
+ * tests need to `e2eEnvFile` (the same a test run gives them).
+ */
 async function serve(): Promise<void> {
-  await startStack(await setUp({ fresh: true }));
+  const infra = await setUp({ fresh: true });
+  await startStack(infra);
+  mkdirSync(dirname(settings.e2eEnvFile), { recursive: true });
+  writeFileSync(settings.e2eEnvFile, JSON.stringify(e2eEnv(settings, infra, env), null, 2));
   await forever();
 }
+
+/**
+ * `npm test`'s e2e projects run on two stacks side by side (E2E_STACKS=1: one); a STACK_SLOT run
+ * keeps to its one port block.
+ */
+const wantsSecondStack = (): boolean => settings.profile === PROFILES.test && env['E2E_STACKS'] !== '1';
 
 async function test({ e2eOnly }: { e2eOnly: boolean }): Promise<void> {
   if (!e2eOnly) await checksPhase();
   const infra = await setUp({ fresh: true });
+  // started once the build is done (its own `serve` then finds it cached)
+  const second = wantsSecondStack() ? new SecondStack(env) : undefined;
+  secondStack = second;
+  second?.start(env);
   await startStack(infra);
   rmSync(settings.replicaBaseline, { force: true }); // an earlier run's outcome proves nothing about this one
-  await e2ePhase(settings, infra, env);
+  const secondEnv = await second?.ready();
+  await e2ePhase(settings, infra, env, secondEnv);
+  if (second && secondEnv) {
+    await checkNoOffContractMessages(secondEnv['KAFKA_BROKERS']!);
+    say('second test stack: stopping it (the replica phase runs on the first)');
+    await second.stop();
+  }
   await replicaPhase(settings, supervisor, infra, env);
-  await checkNoOffContractMessages(infra);
+  await checkNoOffContractMessages(infra.kafkaBrokers);
   say(`all tests passed in ${elapsedSeconds().toFixed(0)}s`);
 }
 

@@ -1,6 +1,7 @@
 // Running commands and waiting for things: what every part of the stack script uses.
 import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { limitRunTime } from './time-limit.ts';
 import { ROOT } from './settings.ts';
@@ -22,6 +23,8 @@ export interface RunOptions {
   heartbeat?: string;
   /** Bounds a step that must finish (a test phase): past it, the command and everything it started are killed. */
   limitMs?: number;
+  /** Shows the output with this before each line: two commands side by side stay readable. */
+  prefix?: string;
 }
 
 /** A command that failed, with the exit code the stack passes on. */
@@ -39,7 +42,7 @@ export function run(cmd: string, args: string[], options: RunOptions = {}): Prom
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd: ROOT,
-      stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: options.quiet || options.prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       env: { ...process.env, ...options.env },
     });
     let output = '';
@@ -52,10 +55,16 @@ export function run(cmd: string, args: string[], options: RunOptions = {}): Prom
     const overLimit = limitRunTime(child, options.limitMs, () =>
       say(`${cmd} ${args.join(' ')} ran past its ${limitMinutes} min limit: stopping it and everything it started`),
     );
-    child.stdout?.on('data', (d) => (output += d));
-    child.stderr?.on('data', (d) => (output += d));
+    if (options.prefix) {
+      for (const stream of [child.stdout, child.stderr])
+        createInterface({ input: stream! }).on('line', (line) => process.stdout.write(`${options.prefix}${line}\n`));
+    } else {
+      child.stdout?.on('data', (d) => (output += d));
+      child.stderr?.on('data', (d) => (output += d));
+    }
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    // a prefixed command ends when its last line is shown
+    child.on(options.prefix ? 'close' : 'exit', (code: number | null, signal: NodeJS.Signals | null) => {
       if (code === 0) return resolve(output);
       const why = overLimit() ? `over its ${limitMinutes} min limit` : (signal ?? `exit ${code}`);
       reject(new StepError(`${cmd} ${args.join(' ')} failed (${why})${output ? `\n${output.trim()}` : ''}`, code ?? 1));

@@ -23,7 +23,10 @@ export interface Profile {
   viewerPort: number;
 }
 
-/** Two port blocks so that a running `npm run up` and `npm test` never meet. */
+/**
+ * Port blocks so that a running `npm run up` and `npm test` never meet; `npm test` runs its e2e
+ * projects on two stacks side by side, `test` and `test-b`.
+ */
 export const PROFILES = {
   dev: {
     port: 8080,
@@ -48,7 +51,23 @@ export const PROFILES = {
     otlpPort: 18095,
     viewerPort: 18094,
   },
+  'test-b': {
+    port: 17080,
+    adminPort: 17081,
+    simPort: 17090,
+    healthBase: 17100,
+    db: 'jobs_test_b',
+    redisDb: 11,
+    kafkaInstance: 'test-b',
+    kafkaPort: 17092,
+    otlpPort: 17095,
+    viewerPort: 17094,
+  },
 } as const satisfies Record<string, Profile>;
+type ProfileName = keyof typeof PROFILES;
+
+/** The second stack of `npm test`'s e2e phase (none for a STACK_SLOT run: a slot is one port block). */
+export const SECOND_TEST_PROFILE: ProfileName = 'test-b';
 
 /**
  * STACK_SLOT=1..9 gives a test run its own everything (ports 2N080.., database, Redis db,
@@ -131,6 +150,8 @@ export interface StackSettings {
   inspectFile: string;
   /** The one-replica e2e phase's replica scenario outcome, which the replica phase compares with. */
   replicaBaseline: string;
+  /** Written by `serve` once the stack is ready: the environment its e2e tests need (`e2eEnv`). */
+  e2eEnvFile: string;
   traceViewerUrl: string;
   /** A test stack's OTLP receiver port (the trace e2e test's), unless an endpoint is set or this is `up`. */
   otlpReceiverPort: number | undefined;
@@ -143,8 +164,18 @@ export function isCommand(text: string): text is Command {
 export function stackSettings(command: Command, env: NodeJS.ProcessEnv): StackSettings {
   const slot = Number(env['STACK_SLOT'] ?? 0);
   if (!Number.isInteger(slot) || slot < 0 || slot > 9) throw new Error('STACK_SLOT must be 1..9');
+  // STACK_PROFILE names a block outright: how `npm test` starts its second stack (`serve` on test-b).
+  const named = env['STACK_PROFILE'];
+  if (named !== undefined && !(named in PROFILES))
+    throw new Error(`STACK_PROFILE must be one of ${Object.keys(PROFILES)}`);
   const profile: Profile =
-    slot > 0 ? slotProfile(slot) : command === 'up' || command === 'down' ? PROFILES.dev : PROFILES.test;
+    slot > 0
+      ? slotProfile(slot)
+      : named
+        ? PROFILES[named as ProfileName]
+        : command === 'up' || command === 'down'
+          ? PROFILES.dev
+          : PROFILES.test;
   const port = Number(env['PORT'] ?? profile.port);
   const adminPort = Number(env['ADMIN_PORT'] ?? profile.adminPort);
   const simPort = Number(env['PROVIDER_SIM_PORT'] ?? profile.simPort);
@@ -182,6 +213,7 @@ export function stackSettings(command: Command, env: NodeJS.ProcessEnv): StackSe
     pidsFile: join(runDir, 'pids.json'),
     inspectFile: join(runDir, 'inspect.json'),
     replicaBaseline: join(runDir, 'replica-scenario.json'),
+    e2eEnvFile: join(runDir, 'e2e-env.json'),
     traceViewerUrl: `http://127.0.0.1:${profile.viewerPort}`,
     otlpReceiverPort: env['OTEL_EXPORTER_OTLP_ENDPOINT'] || command === 'up' ? undefined : profile.otlpPort,
   };
