@@ -6,16 +6,10 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema } from './common.schema.js';
+import { PROVIDER_SLUGS } from '../providers/provider-registry.js';
 
-export const PROVIDER_SLUGS = [
-  'own_index',
-  'provider_a',
-  'provider_b',
-  'provider_c',
-  'provider_d',
-  'provider_e',
-  'provider_f',
-] as const;
+/** The slugs are the provider registry's (libs/contracts/src/providers). */
+export { PROVIDER_SLUGS };
 export const ProviderSlugSchema = z.enum(PROVIDER_SLUGS);
 export type ProviderSlug = z.infer<typeof ProviderSlugSchema>;
 
