@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FRESHNESS_ORDER, PROVIDER_SLUGS, PROVIDERS, providerBit, providerBits } from './provider-registry.js';
+import { PROVIDER_SLUGS } from '../public/providers.schema.js';
+import { FRESHNESS_ORDER, PROVIDERS, providerBit, providerBits } from './provider-registry.js';
 
 const migrations = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'prisma', 'migrations');
 

@@ -4,25 +4,12 @@
  * `freshest_first`'s order, the part of a search each provider filters itself, the calls'
  * concurrency, retries and circuit breaker, and the provider's bit in `canonical_jobs.seen_by`.
  *
- * Adding a provider is an entry here, its adapter (libs/provider-adapters), its simulated API
- * (libs/sim-world's registry) and a migration adding its slug to the `provider` enum.
+ * Adding a provider is its slug in `PROVIDER_SLUGS` (the public contract), an entry here, its
+ * adapter (libs/provider-adapters), its simulated API (libs/sim-world's registry) and a migration
+ * adding its slug to the `provider` enum.
  */
 import type { Filters } from '../public/filters.schema.js';
-
-/**
- * The seven sources, in the order `GET /providers` lists them and a canonical job's equal-ranked
- * field sources are ordered by: a new provider goes last. Stored data never depends on it.
- */
-export const PROVIDER_SLUGS = [
-  'own_index',
-  'provider_a',
-  'provider_b',
-  'provider_c',
-  'provider_d',
-  'provider_e',
-  'provider_f',
-] as const;
-type Slug = (typeof PROVIDER_SLUGS)[number];
+import { PROVIDER_SLUGS, type ProviderSlug as Slug } from '../public/providers.schema.js';
 
 /** The cheapest real request a provider answers: its own search asking for one record. */
 export interface ProviderProbe {

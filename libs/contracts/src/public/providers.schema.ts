@@ -6,10 +6,21 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema } from './common.schema.js';
-import { PROVIDER_SLUGS } from '../providers/provider-registry.js';
 
-/** The slugs are the provider registry's (libs/contracts/src/providers). */
-export { PROVIDER_SLUGS };
+/**
+ * The seven sources, in the order `GET /providers` lists them and a canonical job's equal-ranked
+ * field sources are ordered by: a new provider goes last. Stored data never depends on it. What
+ * the services know of each is the provider registry's (`PROVIDERS`, libs/contracts/src/providers).
+ */
+export const PROVIDER_SLUGS = [
+  'own_index',
+  'provider_a',
+  'provider_b',
+  'provider_c',
+  'provider_d',
+  'provider_e',
+  'provider_f',
+] as const;
 export const ProviderSlugSchema = z.enum(PROVIDER_SLUGS);
 export type ProviderSlug = z.infer<typeof ProviderSlugSchema>;
 
