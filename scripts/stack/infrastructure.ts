@@ -16,12 +16,6 @@ export interface InfraEndpoints {
   redisUrl: string;
   kafkaBrokers: string;
   traceViewer: boolean;
-  /**
-   * dedupe's REFRESH_LISTING_LAG_MS: how late each partner shows a posting. This stack's partners
-   * are the simulator's, so it is the simulated market's own table (from its build, so the two
-   * never part); a deployment with real partners sets what it measured of each.
-   */
-  listingLags: string;
 }
 
 export async function ensurePostgres(settings: StackSettings, env: NodeJS.ProcessEnv): Promise<string> {

@@ -192,7 +192,6 @@ export class Supervisor {
       ...(env['WORLD_SLOTS'] ? { WORLD_SLOTS: env['WORLD_SLOTS'] } : {}),
       ...(env['WORLD_COMPANIES'] ? { WORLD_COMPANIES: env['WORLD_COMPANIES'] } : {}),
       REFRESH_INTERVAL_MS: env['REFRESH_INTERVAL_MS'] ?? '60000',
-      REFRESH_LISTING_LAG_MS: env['REFRESH_LISTING_LAG_MS'] ?? infra.listingLags,
       WEBHOOK_RETRY_SCALE: webhookRetryScale(settings, env),
       WEBHOOK_ALLOW_PRIVATE: env['WEBHOOK_ALLOW_PRIVATE'] ?? 'true',
       PROVIDER_SIM_URL: `http://127.0.0.1:${settings.simPort}`,

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { databaseUrlSetting, SharedEnvSchema } from '@jobs/config';
 import { SERVICE_ROLES } from '@jobs/db/roles';
-import { PROVIDER_SLUGS, ProviderSlugSchema, type ProviderSlug } from '@jobs/contracts';
-
-/** A listing lag: up to a day. */
-const LagMsSchema = z.coerce.number().int().min(0).max(86_400_000);
+import { PROVIDER_SLUGS, PROVIDERS, ProviderSlugSchema, type ProviderSlug } from '@jobs/contracts';
 
 /** One `provider=ms` pair. */
 const ListingLagSchema = z
@@ -17,8 +14,8 @@ const ListingLagSchema = z
   .pipe(z.object({ provider: z.string().pipe(ProviderSlugSchema), ms: z.number().int().min(0).max(86_400_000) }));
 
 /**
- * `provider=ms` pairs, comma-separated (`provider_a=300000,provider_d=1800000`): each provider's
- * listing lag. Every provider at most once; an empty value names none.
+ * `slug=ms` pairs, comma-separated: each named provider's listing lag in milliseconds. Every
+ * provider at most once; an empty value names none.
  */
 export const ListingLagsSchema = z
   .string()
@@ -45,29 +42,25 @@ export const DedupeEnvSchema = SharedEnvSchema.extend({
   /** Every stored job is re-verified with its partners within this many passes. */
   REFRESH_BUCKETS: z.coerce.number().int().min(1).max(1_000).default(10),
   /**
-   * How late each provider shows a new posting or change (its listing lag, as measured of that
-   * provider): the own crawler's change feed dates a change when it happened, so its pass reads
-   * this much further back (a partner's pass asks by the date it listed a posting, which holds its
-   * lag). `provider=ms` pairs; a provider not named takes REFRESH_LISTING_LAG_DEFAULT_MS.
+   * How late each provider shows a new posting or change: the own crawler's change feed dates a
+   * change when it happened, so its pass reads this much further back (a partner's pass asks by
+   * the date it listed a posting, which holds its lag). Each provider's measured lag is the
+   * provider registry's; these `provider=ms` pairs override it (a deployment measuring otherwise,
+   * a benchmark). Too long costs a larger window per pass; too short misses a late posting until
+   * its company's round.
    */
   REFRESH_LISTING_LAG_MS: ListingLagsSchema.default({}),
-  /**
-   * The listing lag of a provider REFRESH_LISTING_LAG_MS does not name: an hour, as late as any
-   * partner known shows a posting. Too long costs a larger window per pass; too short misses a
-   * late posting until its company's round.
-   */
-  REFRESH_LISTING_LAG_DEFAULT_MS: LagMsSchema.default(3_600_000),
 });
 export type DedupeConfig = z.infer<typeof DedupeEnvSchema>;
 
-/** Every provider's listing lag: the configured one, else the default. */
+/** Every provider's listing lag: the configured one, else the provider registry's. */
 export function listingLags(
-  config: Pick<DedupeConfig, 'REFRESH_LISTING_LAG_MS' | 'REFRESH_LISTING_LAG_DEFAULT_MS'>,
+  config: Pick<DedupeConfig, 'REFRESH_LISTING_LAG_MS'>,
 ): Readonly<Record<ProviderSlug, number>> {
   return Object.fromEntries(
     PROVIDER_SLUGS.map((provider) => [
       provider,
-      config.REFRESH_LISTING_LAG_MS[provider] ?? config.REFRESH_LISTING_LAG_DEFAULT_MS,
+      config.REFRESH_LISTING_LAG_MS[provider] ?? PROVIDERS[provider].listingLagMs,
     ]),
   ) as Record<ProviderSlug, number>;
 }

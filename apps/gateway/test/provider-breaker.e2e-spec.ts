@@ -112,7 +112,7 @@ describe('provider status from the circuit breaker', () => {
         // a try again starts from a breaker no longer open, so the failures below open it afresh
         if (attempt > 1)
           expect(await until(breakerStatesOfD, (states) => !states.includes('open'), 15_000)).not.toContain('open');
-        // Five consecutive failed searches (DEFAULT_RESILIENCE.breakerThreshold) open provider_d's breaker.
+        // Five consecutive failed searches (the provider registry's breakerThreshold) open provider_d's breaker.
         await setProvider('provider_d', { fail: 'error' });
         for (let i = 0; i < 5; i++) {
           const page = await searchD();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { PROVIDER_SLUGS } from '@jobs/sim-world';
+import { PROVIDER_SLUGS, SIM_PROVIDERS } from '@jobs/sim-world';
 import { AppModule } from './app.module.js';
 import { configureApp } from './configure-app.js';
 
@@ -72,6 +72,24 @@ describe('provider-sim over HTTP', () => {
     const own = await call('GET', '/own_index/v1/jobs?limit=2');
     const detail = await call('GET', `/own_index/v1/jobs/${own.body.data[0].id}`);
     expect(detail.body.id).toBe(own.body.data[0].id);
+  });
+
+  it("serves every route of the simulator's registry, and no other provider path", async () => {
+    for (const slug of PROVIDER_SLUGS) {
+      for (const route of SIM_PROVIDERS[slug].routes) {
+        const answer = await call(
+          route.method,
+          route.path.replace(':id', 'not-an-id'),
+          route.method === 'POST' ? {} : undefined,
+        );
+        expect([slug, route.operation, answer.status]).toEqual([
+          slug,
+          route.operation,
+          route.operation === 'search' ? 200 : 404,
+        ]);
+      }
+    }
+    expect((await call('GET', '/provider_a/v9/jobs')).status).toBe(404);
   });
 
   it('applies injected errors, timeouts and latency', async () => {

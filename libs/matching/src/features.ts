@@ -103,7 +103,7 @@ function isDayOnly(t: number): boolean {
  * - `u:` the canonical apply URL (title edits and company spellings cannot hide it);
  * - `d:` company domain + normalized title + country;
  * - `n:` normalized company name + normalized title + country, so records without a domain
- *   (provider_e) meet their domain-bearing twins, whose `n:` keys the canonical job also holds.
+ *   (Provider E) meet their domain-bearing twins, whose `n:` keys the canonical job also holds.
  */
 export function blockingKeys(f: MatchFeatures): string[] {
   const country = f.countryCode ?? '-';

@@ -15,9 +15,9 @@ import type { MatchFields } from './features.js';
  * 3. lossy: a value the adapter marked lossy (`record.lossy`: a level shared by two
  *    seniorities, a snippet, a day without a time, ...) or an estimated salary.
  *
- * Sources of one rank are ordered by provider (the slug order: own_index, provider_a, ...,
- * provider_f), then by the provider's job id, so ties never depend on arrival order. A record
- * without a value for a field is no source of it. Plain TypeScript, no I/O.
+ * Sources of one rank are ordered by provider (the provider registry's slug order), then by the
+ * provider's job id, so ties never depend on arrival order. A record without a value for a field
+ * is no source of it. Plain TypeScript, no I/O.
  */
 export const SOURCE_RANKS = { firstHand: 0, exact: 1, lossy: 2 } as const;
 export type SourceRank = (typeof SOURCE_RANKS)[keyof typeof SOURCE_RANKS];

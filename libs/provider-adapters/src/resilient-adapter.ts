@@ -1,32 +1,15 @@
-import type { CircuitState, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
+import {
+  providerProfile,
+  type CircuitState,
+  type NormalizedProviderRecord,
+  type ProviderCallSettings,
+  type ProviderSlug,
+} from '@jobs/contracts';
 import { ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
 import { AbortableSlots } from './abortable-slots.js';
 
-export interface ResilienceSettings {
-  /** Calls to this provider in flight at once, per fetcher replica; the rest queue. */
-  maxConcurrent: number;
-  /** Extra attempts after a transient failure, only while the deadline allows. */
-  retries: number;
-  /** Wait before a retry (doubled each time). */
-  retryDelayMs: number;
-  /** Consecutive failures that open the circuit. */
-  breakerThreshold: number;
-  /** How long an open circuit refuses calls before one trial call is let through. */
-  breakerCooldownMs: number;
-}
-
-/**
- * 32 calls in flight per provider and fetcher replica: a partner answering in half a second then
- * carries 60 searches a second per replica (at 8, fifteen searches a second at concurrency 16
- * queued behind the slowest partner's slots).
- */
-export const DEFAULT_RESILIENCE: ResilienceSettings = {
-  maxConcurrent: 32,
-  retries: 2,
-  retryDelayMs: 100,
-  breakerThreshold: 5,
-  breakerCooldownMs: 10_000,
-};
+/** How a provider is called: its entry's `calls` in the provider registry (@jobs/contracts). */
+export type ResilienceSettings = ProviderCallSettings;
 
 /** What a circuit breaker is doing now, and since when (epoch ms). */
 export interface CircuitSnapshot {
@@ -68,7 +51,7 @@ export class ResilientAdapter implements ProviderAdapter {
 
   constructor(
     private readonly inner: ProviderAdapter,
-    private readonly settings: ResilienceSettings = DEFAULT_RESILIENCE,
+    private readonly settings: ResilienceSettings = providerProfile(inner.provider).calls,
     private readonly now: () => number = Date.now,
   ) {
     this.slots = new AbortableSlots(settings.maxConcurrent);

@@ -10,15 +10,8 @@ export interface SandboxListing {
 
 const asOf = Date.parse(SANDBOX_AS_OF);
 
-const PROVIDER_HOSTS: Record<ProviderSlug, string> = {
-  own_index: 'crawl.jobdata.example',
-  provider_a: 'provider-a.example',
-  provider_b: 'provider-b.example',
-  provider_c: 'provider-c.example',
-  provider_d: 'provider-d.example',
-  provider_e: 'provider-e.example',
-  provider_f: 'provider-f.example',
-};
+/** A partner's made-up host in the sandbox (`provider-a.example`): its slug, hyphenated. */
+const partnerHost = (provider: ProviderSlug) => `${provider.replaceAll('_', '-')}.example`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const slugOf = (title: string) =>
@@ -49,7 +42,7 @@ export function buildSandboxJob({ company, opening }: SandboxListing, index: num
   const sources: Source[] = opening.via.map((provider, i) => ({
     provider,
     provider_job_id: `${provider.replace('_', '-')}-${1000 + index * 7 + i}`,
-    url: provider === 'own_index' ? applyUrl : `https://${PROVIDER_HOSTS[provider]}/jobs/${1000 + index * 7 + i}`,
+    url: provider === 'own_index' ? applyUrl : `https://${partnerHost(provider)}/jobs/${1000 + index * 7 + i}`,
     first_seen_at: iso(firstSeen + i * 3 * HOUR_MS),
     last_seen_at: iso(Math.max(firstSeen + i * 3 * HOUR_MS, lastSeen - i * HOUR_MS)),
     fields: contributedFields(opening, i),

@@ -4,6 +4,7 @@ import {
   PROVIDER_SLUGS,
   SENIORITIES,
   type Company,
+  type ProviderSlug,
   type EmploymentType,
   type JobFields,
   type Location,
@@ -11,6 +12,7 @@ import {
   type Seniority,
 } from './types.js';
 import type { CountryInfo } from './vocab/countries.js';
+import { SIM_PROVIDERS } from './providers/sim-providers.js';
 import {
   FAMILIES,
   INDUSTRY_FAMILY_WEIGHTS,
@@ -20,16 +22,10 @@ import {
   type FamilyInfo,
 } from './vocab/families.js';
 
-/** Share of openings each source lists, before the per-opening visibility factor. */
-export const LISTING_SHARE: Readonly<Record<(typeof PROVIDER_SLUGS)[number], number>> = {
-  own_index: 0.3,
-  provider_a: 0.55,
-  provider_b: 0.45,
-  provider_c: 0.36,
-  provider_d: 0.4,
-  provider_e: 0.3,
-  provider_f: 0.32,
-};
+/** Share of openings each source lists, before the per-opening visibility factor (the simulator's registry). */
+export const LISTING_SHARE: Readonly<Record<ProviderSlug, number>> = Object.fromEntries(
+  PROVIDER_SLUGS.map((slug) => [slug, SIM_PROVIDERS[slug].listingShare]),
+) as Record<ProviderSlug, number>;
 
 const OPENING_TAG = fnv1a('opening');
 const SENIORITY_WEIGHT_LIST = SENIORITIES.map((s) => SENIORITY_WEIGHTS[s]);

@@ -1,4 +1,5 @@
 import { fnv1a, hash32, mix32 } from './prng.js';
+import { SIM_PROVIDERS } from './providers/sim-providers.js';
 import type { ProviderSlug } from './types.js';
 
 /** Bits of a listing key: the slot (up to 262,144 requisitions), the period's low bits, admin re-listings. */
@@ -62,70 +63,19 @@ function roundFn(half: number, key: number, round: number): number {
   return mix32(half ^ key ^ Math.imul(round + 1, 0x9e3779b1)) & 0xffff;
 }
 
-const hex = (n: number, width: number): string =>
-  (n >>> 0)
-    .toString(16)
-    .padStart(8, '0')
-    .slice(8 - width);
-
-type Codec = { encode(x: number, key: number): string; decode(id: string, key: number): number | null };
-
-const CODECS: Record<ProviderSlug, Codec> = {
-  own_index: {
-    encode: (x) => `oi_${x.toString(36).padStart(7, '0')}`,
-    decode: (id) => (/^oi_[0-9a-z]{7}$/.test(id) ? parseInt(id.slice(3), 36) : null),
-  },
-  provider_a: {
-    encode: (x) => `A-${String(x).padStart(10, '0')}`,
-    decode: (id) => (/^A-\d{10}$/.test(id) ? Number(id.slice(2)) : null),
-  },
-  provider_b: {
-    encode: (x) => String(10_000_000_000 + x),
-    decode: (id) => (/^1\d{10}$/.test(id) ? Number(id) - 10_000_000_000 : null),
-  },
-  provider_c: {
-    // uuid-shaped: random-looking groups around the scrambled key in the last 8 hex digits.
-    encode: (x, key) => {
-      const a = hash32(x, key, 1);
-      const b = hash32(x, key, 2);
-      const variant = '89ab'[b >>> 30];
-      return (
-        `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b, 3)}-${variant}${hex(b >>> 4, 3)}-` +
-        `${hex(a >>> 8, 4)}${hex(x, 8)}`
-      );
-    },
-    decode: (id) =>
-      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)
-        ? parseInt(id.slice(-8), 16)
-        : null,
-  },
-  provider_d: {
-    encode: (x) => `d_${x.toString(36)}`,
-    decode: (id) => (/^d_[0-9a-z]{1,7}$/.test(id) ? parseInt(id.slice(2), 36) : null),
-  },
-  provider_e: {
-    encode: (x, key) => `${hex(hash32(x, key, 3), 8)}${hex((x ^ 0x5bd1e995) >>> 0, 8)}`,
-    decode: (id) => (/^[0-9a-f]{16}$/.test(id) ? (parseInt(id.slice(8), 16) ^ 0x5bd1e995) >>> 0 : null),
-  },
-  provider_f: {
-    encode: (x) => String(100_000_000 + x),
-    decode: (id) => (/^\d{9,10}$/.test(id) ? Number(id) - 100_000_000 : null),
-  },
-};
-
 export function providerKey(seed: number, slug: ProviderSlug): number {
   return hash32(seed, fnv1a(slug));
 }
 
 export function encodeProviderJobId(seed: number, slug: ProviderSlug, packed: number): string {
   const key = providerKey(seed, slug);
-  return CODECS[slug].encode(permute32(packed, key), key);
+  return SIM_PROVIDERS[slug].ids.encode(permute32(packed, key), key);
 }
 
 /** The listing key behind a provider job id, or null when the id is not one this provider issued. */
 export function decodeProviderJobId(seed: number, slug: ProviderSlug, id: string): number | null {
   const key = providerKey(seed, slug);
-  const scrambled = CODECS[slug].decode(id, key);
+  const scrambled = SIM_PROVIDERS[slug].ids.decode(id, key);
   if (scrambled === null || !Number.isInteger(scrambled) || scrambled < 0 || scrambled > 0xffffffff) return null;
   const packed = unpermute32(scrambled, key);
   return encodeProviderJobId(seed, slug, packed) === id ? packed : null;

@@ -1,3 +1,4 @@
+import { PROVIDERS } from '@jobs/contracts';
 import { ADDED_SLOT_BASE, Market, type OpeningBase } from './market.js';
 import { decodeProviderJobId, encodeProviderJobId, PERIOD_MODULUS, unpackListingKey } from './provider-ids.js';
 import {
@@ -25,16 +26,10 @@ import { WorldCompanies } from './world-companies.js';
 import { Messiness } from './messy.js';
 import { BOARD_ATS_LIST, WorldBoards, type WorldBoard, type WorldBoardAts } from './world-boards.js';
 
-/** How late each source shows organic changes (its refresh lag). */
-export const DEFAULT_LAG_MS: Readonly<Record<ProviderSlug, number>> = {
-  own_index: 2 * 60_000,
-  provider_a: 5 * 60_000,
-  provider_b: 15 * 60_000,
-  provider_c: 1 * 60_000,
-  provider_d: 30 * 60_000,
-  provider_e: 60 * 60_000,
-  provider_f: 10 * 60_000,
-};
+/** How late each source shows organic changes: its listing lag in the provider registry. */
+export const DEFAULT_LAG_MS: Readonly<Record<ProviderSlug, number>> = Object.fromEntries(
+  PROVIDER_SLUGS.map((slug) => [slug, PROVIDERS[slug].listingLagMs]),
+) as Record<ProviderSlug, number>;
 
 /** How long the own crawler keeps listing a closed opening (with `includeClosed`). */
 const CLOSED_LISTED_MS = 30 * 86_400_000;

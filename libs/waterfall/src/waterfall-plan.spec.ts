@@ -33,10 +33,18 @@ describe('planWaterfall', () => {
     );
   });
 
-  it('orders by refresh speed for freshest_first', () => {
+  it('orders freshest_first by listing lag, lowest first', () => {
     const plan = planWaterfall(waterfall({ strategy: 'freshest_first' }), ALL);
-    expect(plan.providers[0]).toBe('own_index');
-    expect(plan.providers.indexOf('provider_c')).toBeLessThan(plan.providers.indexOf('provider_d'));
+    expect(plan.providers).toEqual([
+      'provider_c',
+      'own_index',
+      'provider_a',
+      'provider_f',
+      'provider_b',
+      'provider_d',
+      'provider_e',
+    ]);
+    expect(plan.waves).toEqual([plan.providers]);
   });
 
   it('keeps only the listed providers, once each', () => {

@@ -1,4 +1,4 @@
-import type { JobSearchRequest, ProviderSlug, WaterfallStrategy } from '@jobs/contracts';
+import { FRESHNESS_ORDER, type JobSearchRequest, type ProviderSlug, type WaterfallStrategy } from '@jobs/contracts';
 
 /** Which providers one search asks, in which order, in which waves. */
 export interface WaterfallPlan {
@@ -16,20 +16,10 @@ export class ProviderNotOnPlanError extends Error {
   }
 }
 
-/** Partners ordered by how quickly they reflect changes (the simulated market's refresh lag). */
-export const FRESHNESS_ORDER: readonly ProviderSlug[] = [
-  'own_index',
-  'provider_c',
-  'provider_a',
-  'provider_e',
-  'provider_b',
-  'provider_f',
-  'provider_d',
-];
-
 /**
  * Plans a search: the providers asked for (or every provider of the plan), checked against
- * the plan, ordered for the strategy. Free and Starter plans and `own_only` search the own index only.
+ * the plan, ordered for the strategy (`freshest_first`: lowest listing lag first, from the provider
+ * registry). Free and Starter plans and `own_only` search the own index only.
  */
 export function planWaterfall(
   request: Pick<JobSearchRequest, 'waterfall'>,

@@ -1,12 +1,11 @@
 // One merge transaction: a batch of records matched against the stored jobs under advisory locks
 // on their blocking keys, and every change it makes written set-based.
-import type { NormalizedProviderRecord } from '@jobs/contracts';
+import { providerBits, type NormalizedProviderRecord } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import { CanonicalIndex, bestCompanyNames, recordToMatch, type FieldSources } from '@jobs/matching';
 import { newId } from '@jobs/observability';
 import { listingChangedFields } from '../lifecycle/job-lifecycle.js';
 import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorder.js';
-import { providerBits } from '../own-index/own-index-query.js';
 import { applyAbsences, type RefreshListing } from './absences.js';
 import { resolveCompanies } from './companies.js';
 import {

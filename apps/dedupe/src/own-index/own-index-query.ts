@@ -1,18 +1,14 @@
-import { PROVIDER_SLUGS, type Filters, type OwnIndexScope, type ProviderSlug } from '@jobs/contracts';
+import {
+  PARTNER_PROVIDER_SLUGS,
+  PROVIDER_SLUGS,
+  providerBit,
+  providerBits,
+  type Filters,
+  type OwnIndexScope,
+  type ProviderSlug,
+} from '@jobs/contracts';
 import { Prisma } from '@jobs/db';
 import { filtersCondition, partnerAppliedFilters, SqlCondition } from '@jobs/job-filters';
-
-/**
- * A provider's bit in `canonical_jobs.seen_by` (own_index 1, provider_a 2, ... provider_f 64; the migration's order).
- */
-export const providerBit = (slug: ProviderSlug): number => 1 << PROVIDER_SLUGS.indexOf(slug);
-
-/** The bits of several providers. */
-export const providerBits = (slugs: Iterable<ProviderSlug>): number => {
-  let bits = 0;
-  for (const slug of slugs) bits |= providerBit(slug);
-  return bits;
-};
 
 const ALL_PROVIDER_BITS = providerBits(PROVIDER_SLUGS);
 
@@ -69,11 +65,13 @@ export function ownIndexPageQuery(
     j.first_seen_at DESC, j.id DESC LIMIT ${query.want}`;
 }
 
-/** How many providers saw a job: the bits set in `seen_by` (seven providers, one bit each). */
-const SOURCES_SEEN = Prisma.raw(PROVIDER_SLUGS.map((_, bit) => `((j.seen_by >> ${bit}) & 1)`).join(' + '));
+/** How many providers saw a job: the bits set in `seen_by` (one bit each). */
+const SOURCES_SEEN = Prisma.raw(
+  PROVIDER_SLUGS.map((slug) => `((j.seen_by & ${providerBit(slug)}) <> 0)::int`).join(' + '),
+);
 
 /** The partners a dry run counts the store's jobs of (`by_provider`). */
-const PARTNER_SLUGS = PROVIDER_SLUGS.filter((slug) => slug !== 'own_index');
+const PARTNER_SLUGS = PARTNER_PROVIDER_SLUGS;
 
 /**
  * A dry run's count of the store: every job matching the search's filters within the plan's

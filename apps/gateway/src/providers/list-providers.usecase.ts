@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BREAKER_REPORT_MAX_AGE_MS, PROVIDER_SLUGS, type ProviderListResponse } from '@jobs/contracts';
+import { BREAKER_REPORT_MAX_AGE_MS, PROVIDER_SLUGS, PROVIDERS, type ProviderListResponse } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { providersForPlan } from '@jobs/plans';
 import type { Principal } from '../auth/api-key.js';
@@ -7,7 +7,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js'
 import { ApiError } from '../http/api-error.js';
 import { ProviderBreakersStore } from './provider-breakers.store.js';
 import { ProviderHealthMonitor } from './provider-health.monitor.js';
-import { deriveProviderStatus, PROVIDER_NAMES, worstCircuit } from './provider-status.js';
+import { deriveProviderStatus, worstCircuit } from './provider-status.js';
 
 /**
  * GET /v1/providers: the seven sources, which the caller's plan routes to, and their status
@@ -37,7 +37,7 @@ export class ListProvidersUseCase {
         const checked = health.get(slug);
         return {
           slug,
-          name: PROVIDER_NAMES[slug],
+          name: PROVIDERS[slug].name,
           enabled_on_your_plan: enabled.has(slug),
           // A provider no check reached yet (the simulator unreachable at start) is reported down.
           status: checked

@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AdminProviderSettings, AdminProviderSettingsSchema, type ProviderSlug } from '@jobs/contracts';
+import {
+  type AdminProviderSettings,
+  AdminProviderSettingsSchema,
+  PROVIDERS,
+  type ProviderProbe,
+  type ProviderSlug,
+} from '@jobs/contracts';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
-import { PROVIDER_PROBES, type ProbeOutcome } from './provider-status.js';
+import type { ProbeOutcome } from './provider-status.js';
 
 export interface SimAnswer {
   status: number;
@@ -51,7 +57,7 @@ export class ProviderSimClient {
 
   /** One real request to the provider's search endpoint; anything but a 2xx in time is a failure. */
   async probe(slug: ProviderSlug, timeoutMs: number): Promise<ProbeOutcome> {
-    const { method, path, body } = PROVIDER_PROBES[slug];
+    const { method, path, body }: ProviderProbe = PROVIDERS[slug].probe;
     const started = performance.now();
     try {
       const res = await fetch(`${this.baseUrl}${path}`, {

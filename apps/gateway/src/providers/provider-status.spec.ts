@@ -1,6 +1,5 @@
-import { PROVIDER_SLUGS } from '@jobs/contracts';
 import type { BreakerReport } from '@jobs/contracts';
-import { circuitAt, deriveProviderStatus, PROVIDER_NAMES, PROVIDER_PROBES, worstCircuit } from './provider-status.js';
+import { circuitAt, deriveProviderStatus, worstCircuit } from './provider-status.js';
 
 const fast = { kind: 'answered', latencyMs: 120 } as const;
 const slow = { kind: 'answered', latencyMs: 2500 } as const;
@@ -97,14 +96,5 @@ describe('worstCircuit over the fetcher replicas', () => {
     expect(worstCircuit([report('a', 'open', 3_000, now - 1), report('b', 'closed', 0)], now, 10_000)).toBe(
       'half_open',
     );
-  });
-});
-
-describe('provider catalogue', () => {
-  it('names and probes every one of the seven sources through its own path', () => {
-    for (const slug of PROVIDER_SLUGS) {
-      expect(PROVIDER_NAMES[slug]).toBeTruthy();
-      expect(PROVIDER_PROBES[slug].path.startsWith(`/${slug}/`)).toBe(true);
-    }
   });
 });

@@ -57,29 +57,3 @@ export function worstCircuit(reports: readonly BreakerReport[], nowMs: number, m
   }
   return worst;
 }
-
-/** The display names of the seven sources. */
-export const PROVIDER_NAMES: Readonly<Record<ProviderSlug, string>> = {
-  own_index: 'Own index',
-  provider_a: 'Provider A',
-  provider_b: 'Provider B',
-  provider_c: 'Provider C',
-  provider_d: 'Provider D',
-  provider_e: 'Provider E',
-  provider_f: 'Provider F',
-};
-
-/**
- * The cheapest real request each provider answers: its own search endpoint asking for one
- * record, so a check exercises the same path (latency, failures) a search does.
- */
-export const PROVIDER_PROBES: Readonly<Record<ProviderSlug, { method: 'GET' | 'POST'; path: string; body?: unknown }>> =
-  {
-    own_index: { method: 'GET', path: '/own_index/v1/jobs?limit=1' },
-    provider_a: { method: 'GET', path: '/provider_a/v2/jobs?per_page=1' },
-    provider_b: { method: 'GET', path: '/provider_b/api/search?limit=1' },
-    provider_c: { method: 'GET', path: '/provider_c/v1/search?pageSize=1' },
-    provider_d: { method: 'GET', path: '/provider_d/api/v1/feed?page_size=1' },
-    provider_e: { method: 'GET', path: '/provider_e/select?rows=1' },
-    provider_f: { method: 'POST', path: '/provider_f/api/search', body: { limit: 1 } },
-  };

@@ -19,7 +19,7 @@ export const SWEEP_MAX_RECORDS = 50_000;
 /**
  * Pages a window sweep (a pass: new listings, the crawler's change feed) asks side by side where
  * the provider addresses its pages. A requested pass is what a watch's `job.opened` waits for, and
- * provider_d's day-granular `published_since` gives ~250 postings at 25 a page: ten page
+ * Provider D's day-granular `published_since` gives ~250 postings at 25 a page: ten page
  * latencies (4 s) one by one, two side by side. A round's sweeps stay one page at a time: they are
  * background re-verification, paced so that live searches keep the provider's calls.
  */

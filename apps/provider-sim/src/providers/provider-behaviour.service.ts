@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { PROVIDER_SLUGS, fnv1a, unit, type ProviderSlug } from '@jobs/sim-world';
+import { PROVIDER_SLUGS, SIM_PROVIDERS, fnv1a, unit, type ProviderSlug } from '@jobs/sim-world';
 import { SIM_OPTIONS, type SimOptions } from '../config/sim-options.js';
 
 export type FailMode = 'none' | 'error' | 'timeout';
@@ -14,17 +14,6 @@ export interface ProviderSettings {
   latency_overridden: boolean;
   updated_at: string;
 }
-
-/** Seeded behaviour: typical response times of each source (jittered ±20% per request). */
-export const DEFAULT_LATENCY_MS: Readonly<Record<ProviderSlug, number>> = {
-  own_index: 40,
-  provider_a: 120,
-  provider_b: 250,
-  provider_c: 80,
-  provider_d: 400,
-  provider_e: 180,
-  provider_f: 300,
-};
 
 export type Outcome = 'answer' | 'error' | 'aborted';
 
@@ -71,7 +60,8 @@ export class ProviderBehaviourService implements OnModuleDestroy {
     for (const slug of PROVIDER_SLUGS) {
       this.settings.set(slug, {
         slug,
-        latency_ms: DEFAULT_LATENCY_MS[slug],
+        // the seeded behaviour: its typical response time (the simulator's registry), jittered ±20 % per request
+        latency_ms: SIM_PROVIDERS[slug].latencyMs,
         fail: 'none',
         status: 'operational',
         latency_overridden: false,

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { WorldModule } from '../world/world.module.js';
 import { ProviderBehaviourService } from './provider-behaviour.service.js';
-import { ProvidersController } from './providers.controller.js';
+import { ProviderRoutes } from './provider-routes.js';
 import { ProvidersService } from './providers.service.js';
 
 @Module({
   imports: [WorldModule],
-  controllers: [ProvidersController],
-  providers: [ProvidersService, ProviderBehaviourService],
+  providers: [ProvidersService, ProviderBehaviourService, ProviderRoutes],
   exports: [ProviderBehaviourService],
 })
 export class ProvidersModule {}

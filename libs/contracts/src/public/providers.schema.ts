@@ -7,6 +7,11 @@
 import { z } from 'zod';
 import { DateTimeSchema } from './common.schema.js';
 
+/**
+ * The seven sources, in the order `GET /providers` lists them and a canonical job's equal-ranked
+ * field sources are ordered by: a new provider goes last. Stored data never depends on it. What
+ * the services know of each is the provider registry's (`PROVIDERS`, libs/contracts/src/providers).
+ */
 export const PROVIDER_SLUGS = [
   'own_index',
   'provider_a',

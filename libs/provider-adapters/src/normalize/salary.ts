@@ -67,9 +67,9 @@ function money(token: string): Money | null {
 
 /**
  * A salary written as text, in the shapes partners use:
- * "£45,000 - £55,000 a year", "From $25 an hour", "Up to €60,000 a year" (provider_b),
- * "$100K - $120K", "€25 - €30/hr", "R$12K/mo", "$100K+", "up to $120K" (provider_e),
- * "45000-55000 EUR/year", "from 45000 EUR/year" (provider_d).
+ * "£45,000 - £55,000 a year", "From $25 an hour", "Up to €60,000 a year" (Provider B),
+ * "$100K - $120K", "€25 - €30/hr", "R$12K/mo", "$100K+", "up to $120K" (Provider E),
+ * "45000-55000 EUR/year", "from 45000 EUR/year" (Provider D).
  * `fallbackCurrency` is used when the text names none; with neither, null. A text without a
  * period means a yearly amount.
  */

@@ -1,5 +1,18 @@
 import type { World } from '../world.js';
-import { bool, country, createView, date, int, list, str, type ProviderView } from './common.js';
+import { bool, country, createView, date, int, list, str, type ProviderRoute, type ProviderView } from './common.js';
+import type { IdCodec } from './id-codec.js';
+
+/** Its HTTP API's routes. */
+export const OWN_INDEX_ROUTES: readonly ProviderRoute[] = [
+  { method: 'GET', path: '/own_index/v1/jobs', operation: 'search' },
+  { method: 'GET', path: '/own_index/v1/jobs/:id', operation: 'detail' },
+];
+
+/** How it writes its job ids (the listing key, scrambled per provider). */
+export const OWN_INDEX_IDS: IdCodec = {
+  encode: (x) => `oi_${x.toString(36).padStart(7, '0')}`,
+  decode: (id) => (/^oi_[0-9a-z]{7}$/.test(id) ? parseInt(id.slice(3), 36) : null),
+};
 
 /**
  * The service's own crawler: a clean format that mirrors the canonical job fields.
@@ -14,10 +27,7 @@ export function ownIndexView(world: World): ProviderView {
   return createView(world, {
     slug: 'own_index',
     name: 'Own index',
-    routes: [
-      { method: 'GET', path: '/own_index/v1/jobs', operation: 'search' },
-      { method: 'GET', path: '/own_index/v1/jobs/:id', operation: 'detail' },
-    ],
+    routes: OWN_INDEX_ROUTES,
     parse: ({ query: q }) => ({
       query: {
         titleAny: list(q, 'title', ','),

@@ -1,6 +1,18 @@
 import type { Seniority } from '../types.js';
 import type { World } from '../world.js';
-import { bool, country, createView, date, int, isoSeconds, list, str, type ProviderView } from './common.js';
+import {
+  bool,
+  country,
+  createView,
+  date,
+  int,
+  isoSeconds,
+  list,
+  str,
+  type ProviderRoute,
+  type ProviderView,
+} from './common.js';
+import type { IdCodec } from './id-codec.js';
 
 const EMPLOYMENT = {
   full_time: 'Full-time',
@@ -22,6 +34,18 @@ const LEVEL: Record<Seniority, string> = {
 };
 const PERIOD = { year: 'yearly', month: 'monthly', hour: 'hourly' } as const;
 
+/** Its HTTP API's routes. */
+export const PROVIDER_A_ROUTES: readonly ProviderRoute[] = [
+  { method: 'GET', path: '/provider_a/v2/jobs', operation: 'search' },
+  { method: 'GET', path: '/provider_a/v2/jobs/:id', operation: 'detail' },
+];
+
+/** How it writes its job ids (the listing key, scrambled per provider). */
+export const PROVIDER_A_IDS: IdCodec = {
+  encode: (x) => `A-${String(x).padStart(10, '0')}`,
+  decode: (id) => (/^A-\d{10}$/.test(id) ? Number(id.slice(2)) : null),
+};
+
 /**
  * provider_a: nested JSON, page numbers, `UK` for GB, websites as full `https://www.` URLs,
  * company names often with their legal form.
@@ -33,10 +57,7 @@ export function providerAView(world: World): ProviderView {
   return createView(world, {
     slug: 'provider_a',
     name: 'Provider A',
-    routes: [
-      { method: 'GET', path: '/provider_a/v2/jobs', operation: 'search' },
-      { method: 'GET', path: '/provider_a/v2/jobs/:id', operation: 'detail' },
-    ],
+    routes: PROVIDER_A_ROUTES,
     parse: ({ query: q }) => {
       const page = int(q, 'page', 1, 100_000, 1);
       const perPage = int(q, 'per_page', 1, 100, 20);

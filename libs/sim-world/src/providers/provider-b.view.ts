@@ -13,8 +13,10 @@ import {
   salaryText,
   sentences,
   str,
+  type ProviderRoute,
   type ProviderView,
 } from './common.js';
+import type { IdCodec } from './id-codec.js';
 
 const EMPLOYMENT = {
   full_time: 'Full Time',
@@ -23,6 +25,18 @@ const EMPLOYMENT = {
   internship: 'Internship',
   temporary: 'Temporary',
 } as const;
+
+/** Its HTTP API's routes. */
+export const PROVIDER_B_ROUTES: readonly ProviderRoute[] = [
+  { method: 'GET', path: '/provider_b/api/search', operation: 'search' },
+  { method: 'GET', path: '/provider_b/api/jobs/:id', operation: 'detail' },
+];
+
+/** How it writes its job ids (the listing key, scrambled per provider). */
+export const PROVIDER_B_IDS: IdCodec = {
+  encode: (x) => String(10_000_000_000 + x),
+  decode: (id) => (/^1\d{10}$/.test(id) ? Number(id) - 10_000_000_000 : null),
+};
 
 /**
  * provider_b: flat snake_case, offset/limit, country as an English name, salary only as text,
@@ -36,10 +50,7 @@ export function providerBView(world: World): ProviderView {
   return createView(world, {
     slug: 'provider_b',
     name: 'Provider B',
-    routes: [
-      { method: 'GET', path: '/provider_b/api/search', operation: 'search' },
-      { method: 'GET', path: '/provider_b/api/jobs/:id', operation: 'detail' },
-    ],
+    routes: PROVIDER_B_ROUTES,
     parse: ({ query: q }) => {
       const mode = str(q, 'work_mode');
       if (mode !== undefined && mode !== 'remote' && mode !== 'onsite')

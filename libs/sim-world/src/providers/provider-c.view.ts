@@ -1,5 +1,6 @@
 import { countryByCode } from '../vocab/countries.js';
 import type { Salary, Seniority } from '../types.js';
+import { hash32 } from '../prng.js';
 import type { World } from '../world.js';
 import {
   BadParam,
@@ -13,8 +14,10 @@ import {
   list,
   str,
   type ParsedSearch,
+  type ProviderRoute,
   type ProviderView,
 } from './common.js';
+import { hex, type IdCodec } from './id-codec.js';
 
 const EMPLOYMENT = {
   full_time: 'FULL_TIME',
@@ -43,6 +46,29 @@ const comp = (s: Salary, estimated: boolean): unknown => ({
   estimated,
 });
 
+/** Its HTTP API's routes. */
+export const PROVIDER_C_ROUTES: readonly ProviderRoute[] = [
+  { method: 'GET', path: '/provider_c/v1/search', operation: 'search' },
+  { method: 'GET', path: '/provider_c/v1/jobs/:id', operation: 'detail' },
+];
+
+/** How it writes its job ids (the listing key, scrambled per provider). */
+export const PROVIDER_C_IDS: IdCodec = {
+  // uuid-shaped: random-looking groups around the scrambled key in the last 8 hex digits.
+  encode: (x, key) => {
+    const a = hash32(x, key, 1);
+    const b = hash32(x, key, 2);
+    const variant = '89ab'[b >>> 30];
+    return (
+      `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b, 3)}-${variant}${hex(b >>> 4, 3)}-` + `${hex(a >>> 8, 4)}${hex(x, 8)}`
+    );
+  },
+  decode: (id) =>
+    /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)
+      ? parseInt(id.slice(-8), 16)
+      : null,
+};
+
 /**
  * provider_c: camelCase, opaque page tokens, uuid ids, ISO alpha-3 countries, epoch-second
  * dates, nested `comp` (with its own estimates where the posting declares none), no
@@ -55,10 +81,7 @@ export function providerCView(world: World): ProviderView {
   return createView<ParsedSearch & { pageSize: number }>(world, {
     slug: 'provider_c',
     name: 'Provider C',
-    routes: [
-      { method: 'GET', path: '/provider_c/v1/search', operation: 'search' },
-      { method: 'GET', path: '/provider_c/v1/jobs/:id', operation: 'detail' },
-    ],
+    routes: PROVIDER_C_ROUTES,
     parse: ({ query: q }) => {
       const after = str(q, 'postedAfter');
       if (after !== undefined && !/^\d{1,11}$/.test(after))

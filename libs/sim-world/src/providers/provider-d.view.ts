@@ -13,8 +13,10 @@ import {
   sentences,
   str,
   type ParsedSearch,
+  type ProviderRoute,
   type ProviderView,
 } from './common.js';
+import type { IdCodec } from './id-codec.js';
 
 const TYPE = {
   full_time: 'full-time',
@@ -40,6 +42,18 @@ function pay(s: Salary): string {
   return s.min !== null ? `from ${s.min} ${unit}` : `up to ${s.max ?? 0} ${unit}`;
 }
 
+/** Its HTTP API's routes. */
+export const PROVIDER_D_ROUTES: readonly ProviderRoute[] = [
+  { method: 'GET', path: '/provider_d/api/v1/feed', operation: 'search' },
+  { method: 'GET', path: '/provider_d/api/v1/feed/:id', operation: 'detail' },
+];
+
+/** How it writes its job ids (the listing key, scrambled per provider). */
+export const PROVIDER_D_IDS: IdCodec = {
+  encode: (x) => `d_${x.toString(36)}`,
+  decode: (id) => (/^d_[0-9a-z]{1,7}$/.test(id) ? parseInt(id.slice(2), 36) : null),
+};
+
 /**
  * provider_d: a slow feed. Location as one "City, Region, Country" string, " - Remote" title
  * suffix, pay as a compact string, Markdown bodies, dates without time, 0-based pages of at
@@ -53,10 +67,7 @@ export function providerDView(world: World): ProviderView {
   return createView<ParsedSearch & { page: number }>(world, {
     slug: 'provider_d',
     name: 'Provider D',
-    routes: [
-      { method: 'GET', path: '/provider_d/api/v1/feed', operation: 'search' },
-      { method: 'GET', path: '/provider_d/api/v1/feed/:id', operation: 'detail' },
-    ],
+    routes: PROVIDER_D_ROUTES,
     parse: ({ query: q }) => {
       const since = str(q, 'published_since');
       if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since))

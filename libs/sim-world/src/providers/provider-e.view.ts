@@ -1,5 +1,29 @@
+import { hash32 } from '../prng.js';
 import type { World } from '../world.js';
-import { bool, country, createView, date, int, salaryShort, str, type ProviderView } from './common.js';
+import {
+  bool,
+  country,
+  createView,
+  date,
+  int,
+  salaryShort,
+  str,
+  type ProviderRoute,
+  type ProviderView,
+} from './common.js';
+import { hex, type IdCodec } from './id-codec.js';
+
+/** Its HTTP API's routes. */
+export const PROVIDER_E_ROUTES: readonly ProviderRoute[] = [
+  { method: 'GET', path: '/provider_e/select', operation: 'search' },
+  { method: 'GET', path: '/provider_e/job/:id', operation: 'detail' },
+];
+
+/** How it writes its job ids (the listing key, scrambled per provider). */
+export const PROVIDER_E_IDS: IdCodec = {
+  encode: (x, key) => `${hex(hash32(x, key, 3), 8)}${hex((x ^ 0x5bd1e995) >>> 0, 8)}`,
+  decode: (id) => (/^[0-9a-f]{16}$/.test(id) ? (parseInt(id.slice(8), 16) ^ 0x5bd1e995) >>> 0 : null),
+};
 
 /**
  * provider_e: a Solr-style aggregator with thin records: no seniority, no employment type, a
@@ -13,10 +37,7 @@ export function providerEView(world: World): ProviderView {
   return createView(world, {
     slug: 'provider_e',
     name: 'Provider E',
-    routes: [
-      { method: 'GET', path: '/provider_e/select', operation: 'search' },
-      { method: 'GET', path: '/provider_e/job/:id', operation: 'detail' },
-    ],
+    routes: PROVIDER_E_ROUTES,
     parse: ({ query: q }) => ({
       query: {
         titleAny: (str(q, 'q') ?? '')

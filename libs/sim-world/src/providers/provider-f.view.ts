@@ -10,9 +10,11 @@ import {
   escapeHtml,
   sentences,
   type ParsedSearch,
+  type ProviderRoute,
   type ProviderView,
   type QueryParams,
 } from './common.js';
+import type { IdCodec } from './id-codec.js';
 
 const CONTRACT = {
   full_time: 'PERMANENT',
@@ -46,6 +48,18 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isObject = (v: unknown): v is QueryParams => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Its HTTP API's routes. */
+export const PROVIDER_F_ROUTES: readonly ProviderRoute[] = [
+  { method: 'POST', path: '/provider_f/api/search', operation: 'search' },
+  { method: 'GET', path: '/provider_f/api/postings/:id', operation: 'detail' },
+];
+
+/** How it writes its job ids (the listing key, scrambled per provider). */
+export const PROVIDER_F_IDS: IdCodec = {
+  encode: (x) => String(100_000_000 + x),
+  decode: (id) => (/^\d{9,10}$/.test(id) ? Number(id) - 100_000_000 : null),
+};
+
 /**
  * provider_f: searched by POST with a JSON body, cursor paging, numeric ids, "Sr."/"Jr." and
  * upper-case headlines, German country names for German-speaking countries, amounts as
@@ -59,10 +73,7 @@ export function providerFView(world: World): ProviderView {
   return createView<ParsedSearch & { cursor: boolean }>(world, {
     slug: 'provider_f',
     name: 'Provider F',
-    routes: [
-      { method: 'POST', path: '/provider_f/api/search', operation: 'search' },
-      { method: 'GET', path: '/provider_f/api/postings/:id', operation: 'detail' },
-    ],
+    routes: PROVIDER_F_ROUTES,
     parse: ({ body }) => {
       const b: QueryParams = body === undefined || body === null ? {} : isObject(body) ? body : {};
       if (body !== undefined && body !== null && !isObject(body))
