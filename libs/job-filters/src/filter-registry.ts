@@ -1,7 +1,8 @@
 /**
  * Every filter of the Filters object, declared once: the schema it is validated with (in
  * @jobs/contracts), its test of a job in memory, the same test as SQL on the own index's store,
- * what partners apply of it themselves, and its rule in the Filters guide. A filter added to
+ * and its rule in the Filters guide (which partners apply it themselves is the provider registry's
+ * `appliesItself`, in @jobs/contracts). A filter added to
  * FiltersSchema does not compile until it has all of them here.
  *
  * The in-memory test is the meaning: the live search re-checks every page with it, the sandbox
@@ -31,13 +32,6 @@ export interface FilterDefinition<V, S extends z.ZodType = z.ZodType> {
   matches(job: Job, value: V, context: FilterContext): boolean;
   /** The same test as a SQL condition on a row `j` of `canonical_jobs`. */
   sql(value: V, context: FilterContext): SqlCondition;
-  /**
-   * Whether a partner that takes this filter as a query parameter applies this value itself (its
-   * reported total then counts it); false: no partner applies the filter. Which partners take
-   * which filters belongs to the provider registry in libs/contracts; `partnerAppliedFilters`
-   * is where the two meet.
-   */
-  readonly appliedByPartners: false | ((value: V) => boolean);
   /** The filter's rule in the Filters guide ("Rules worth knowing"), Markdown; null: the table says it all. */
   readonly docsRule: string | null;
 }
@@ -86,7 +80,6 @@ export const FILTERS = {
     schema: FiltersSchema.shape.title_or,
     matches: (job, keywords) => keywords.some((keyword) => titleMatches(job.title, keyword)),
     sql: (keywords) => anyKeywordSql(keywords),
-    appliedByPartners: () => true,
     docsRule:
       'keywords match by word, ignoring case and accents: each word of a keyword must start a word of the ' +
       'title, so `engineer` finds "Senior Engineer" and "Engineering Manager", and `data eng` finds "Data Engineer".',
@@ -95,7 +88,6 @@ export const FILTERS = {
     schema: FiltersSchema.shape.title_not,
     matches: (job, keywords) => !keywords.some((keyword) => titleMatches(job.title, keyword)),
     sql: (keywords) => sql`NOT ${anyKeywordSql(keywords)}`,
-    appliedByPartners: false,
     docsRule:
       'keywords match by word, ignoring case and accents: each word of a keyword must start a word of the ' +
       'title, so `engineer` finds "Senior Engineer" and "Engineering Manager", and `data eng` finds "Data Engineer".',
@@ -104,15 +96,12 @@ export const FILTERS = {
     schema: FiltersSchema.shape.country_code_or,
     matches: (job, codes) => oneOf(job.location.country_code, codes),
     sql: (codes) => sql`j.country_code = ANY(${codes}::text[])`,
-    // partners take one country, not a list
-    appliedByPartners: (codes) => codes.length === 1,
     docsRule: UNKNOWN_LEFT_OUT,
   },
   posted_within_days: {
     schema: FiltersSchema.shape.posted_within_days,
     matches: (job, days, { now }) => Date.parse(job.first_seen_at) >= now - days * DAY_MS,
     sql: (days, { now }) => sql`j.first_seen_at >= ${new Date(now - days * DAY_MS)}`,
-    appliedByPartners: false,
     docsRule:
       "counts from when a source first saw the job (`first_seen_at`), not from the employer's `posted_at`, " +
       'which is often unknown.',
@@ -121,21 +110,18 @@ export const FILTERS = {
     schema: FiltersSchema.shape.seniority_or,
     matches: (job, seniorities) => oneOf(job.seniority, seniorities),
     sql: (seniorities) => sql`j.seniority = ANY(${seniorities}::text[])`,
-    appliedByPartners: false,
     docsRule: UNKNOWN_LEFT_OUT,
   },
   employment_type_or: {
     schema: FiltersSchema.shape.employment_type_or,
     matches: (job, types) => oneOf(job.employment_type, types),
     sql: (types) => sql`j.employment_type = ANY(${types}::text[])`,
-    appliedByPartners: false,
     docsRule: UNKNOWN_LEFT_OUT,
   },
   remote: {
     schema: FiltersSchema.shape.remote,
     matches: (job, remote) => job.location.remote === remote,
     sql: (remote) => sql`j.remote = ${remote}`,
-    appliedByPartners: () => true,
     docsRule:
       '`false` keeps on-site and hybrid jobs, and leaves out jobs whose remote status is unknown; `null` is ' +
       'the same as leaving it out.',
@@ -149,7 +135,6 @@ export const FILTERS = {
     sql: (least) =>
       sql`(j.salary_currency IS NOT NULL AND j.salary_min IS NOT NULL
         AND j.salary_min * ${PERIODS_PER_YEAR_SQL} >= ${least})`,
-    appliedByPartners: false,
     docsRule:
       `compares yearly amounts: a \`salary.min\` counts ${PERIODS_IN_WORDS}, ` +
       "in the job's own currency (no conversion between currencies); jobs without a salary, or without a " +
@@ -159,7 +144,6 @@ export const FILTERS = {
     schema: FiltersSchema.shape.company_domain_or,
     matches: (job, domains) => oneOf(job.company.domain, domains),
     sql: (domains) => sql`j.company_id IN (SELECT c.id FROM companies c WHERE c.domain = ANY(${domains}::text[]))`,
-    appliedByPartners: () => true,
     docsRule: UNKNOWN_LEFT_OUT,
   },
   job_family_or: {
@@ -167,7 +151,6 @@ export const FILTERS = {
     matches: (job, families) =>
       job.job_family !== null && families.map((family) => family.toLowerCase()).includes(job.job_family.toLowerCase()),
     sql: (families) => sql`lower(j.job_family) = ANY(${families.map((family) => family.toLowerCase())}::text[])`,
-    appliedByPartners: false,
     docsRule: 'compares case-insensitively (`Engineering` finds `engineering`); ' + UNKNOWN_LEFT_OUT,
   },
   include_closed: {
@@ -176,7 +159,6 @@ export const FILTERS = {
     matches: (job, includeClosed) => includeClosed || job.status !== 'closed',
     // a literal, not a parameter: the partial indexes over open jobs serve only a predicate they can prove
     sql: (includeClosed) => (includeClosed ? sql`TRUE` : sql`j.status = 'open'`),
-    appliedByPartners: () => true,
     docsRule: 'closed jobs are left out unless `include_closed` is `true`.',
   },
 } satisfies FilterDefinitions;

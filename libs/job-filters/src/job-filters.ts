@@ -4,7 +4,7 @@
  * (except `include_closed`, which leaves closed jobs out when omitted). A job whose filtered field
  * is null (unknown) never matches a filter on that field.
  */
-import type { Filters, Job } from '@jobs/contracts';
+import { PARTNER_PROVIDER_SLUGS, PROVIDERS, type FilterApplication, type Filters, type Job } from '@jobs/contracts';
 import { FILTERS, type FilterContext, type FilterDefinition, type FilterKey } from './filter-registry.js';
 import { joinSql, sql, type SqlCondition } from './sql-condition.js';
 
@@ -37,17 +37,23 @@ export function filtersCondition(filters: Filters, now: number): SqlCondition {
   return conditions.length > 0 ? joinSql(conditions, ' AND ') : sql`TRUE`;
 }
 
+/** Whether a provider applying a filter this way applies it set to `value` (the registry's `appliesItself`). */
+function appliesValue(application: FilterApplication | undefined, value: unknown): boolean {
+  return application === 'exact' || (application === 'single_value' && Array.isArray(value) && value.length === 1);
+}
+
 /**
- * The part of a filter every partner applies itself (the adapters send it as query parameters):
- * the filters whose `appliedByPartners` accepts their value. A partner's reported total counts
- * the postings matching this part; the rest is checked only once their records are fetched.
+ * The part of a filter every partner applies itself (its adapter sends it with the search), from
+ * the provider registry: a partner's reported total counts the postings matching this part; the
+ * rest is checked only once their records are fetched.
  */
 export function partnerAppliedFilters(filters: Filters): Filters {
   const applied: Record<string, unknown> = {};
-  for (const [key, definition] of DEFINITIONS) {
+  for (const [key] of DEFINITIONS) {
     const value = filters[key];
-    if (value === undefined || value === null || definition.appliedByPartners === false) continue;
-    if (definition.appliedByPartners(value)) applied[key] = value;
+    if (value === undefined || value === null) continue;
+    if (PARTNER_PROVIDER_SLUGS.every((slug) => appliesValue(PROVIDERS[slug].appliesItself[key], value)))
+      applied[key] = value;
   }
   return applied as Filters;
 }

@@ -88,6 +88,9 @@ const PARTNER_APPLIES: AppliedFilters = {
   company_domain_or: 'exact',
   remote: 'exact',
   posted_within_days: 'narrows',
+  // a partner lists open postings only and its total counts those: whatever `include_closed`
+  // says, its total counts exactly the postings of its listing that the filter keeps
+  include_closed: 'exact',
 };
 
 const MINUTE_MS = 60_000;
@@ -98,8 +101,7 @@ export const PROVIDERS = {
     seenByBit: 1,
     probe: { method: 'GET', path: '/own_index/v1/jobs?limit=1' },
     listingLagMs: 2 * MINUTE_MS,
-    // the crawler reads the employer's page, so it also lists the openings closed lately
-    appliesItself: { ...PARTNER_APPLIES, include_closed: 'exact' },
+    appliesItself: PARTNER_APPLIES,
     calls: STANDARD_CALLS,
   },
   provider_a: {
