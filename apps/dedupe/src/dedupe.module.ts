@@ -7,6 +7,8 @@ import { CanonicalJobRepository } from './canonical-jobs/canonical-job.repositor
 import { DeduplicateWaveUseCase } from './canonical-jobs/deduplicate-wave.usecase.js';
 import { RecordsConsumer } from './canonical-jobs/records.consumer.js';
 import { listingLags, type DedupeConfig } from './config.js';
+import { AnswerOwnIndexQueryUseCase } from './own-index/answer-own-index-query.usecase.js';
+import { OwnIndexQueryConsumer } from './own-index/own-index-query.consumer.js';
 import { OwnIndexStore } from './own-index/own-index.store.js';
 import { DedupeQueriesConsumer } from './queries/dedupe-queries.consumer.js';
 import { GetJobUseCase } from './queries/get-job.usecase.js';
@@ -60,6 +62,7 @@ export class DedupeModule {
       ],
       controllers: [
         RecordsConsumer,
+        OwnIndexQueryConsumer,
         DedupeQueriesConsumer,
         AsyncChunksConsumer,
         RefreshRecordsConsumer,
@@ -69,6 +72,7 @@ export class DedupeModule {
         CanonicalJobRepository,
         OwnIndexStore,
         DeduplicateWaveUseCase,
+        AnswerOwnIndexQueryUseCase,
         GetJobUseCase,
         DeduplicateChunkUseCase,
         GetCompanyProfileUseCase,
