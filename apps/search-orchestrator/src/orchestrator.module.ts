@@ -5,7 +5,12 @@ import { KafkaModule } from '@jobs/nest-kafka';
 import { RedisModule } from '@jobs/redis';
 import type { OrchestratorConfig } from './config.js';
 import { CollectBatchUseCase } from './search/collect-batch.usecase.js';
-import { CompleteSearchUseCase } from './search/complete-search.usecase.js';
+import { AnswerEstimateUseCase } from './search/answer-estimate.usecase.js';
+import { AnswerFirstPageUseCase } from './search/answer-first-page.usecase.js';
+import { ExtendResultSetUseCase } from './search/extend-result-set.usecase.js';
+import { GatheredResult } from './search/gathered-result.js';
+import { SearchAnswers } from './search/search-answers.js';
+import { SearchCompletion } from './search/search-completion.js';
 import { DeadlineSweeper } from './search/deadline-sweeper.js';
 import { FanOutUseCase } from './search/fan-out.usecase.js';
 import { CursorCodec } from '@jobs/cursors';
@@ -65,7 +70,12 @@ export class OrchestratorModule {
         SearchStateStore,
         StartSearchUseCase,
         CollectBatchUseCase,
-        CompleteSearchUseCase,
+        GatheredResult,
+        SearchAnswers,
+        SearchCompletion,
+        AnswerFirstPageUseCase,
+        ExtendResultSetUseCase,
+        AnswerEstimateUseCase,
         DeadlineSweeper,
         FanOutUseCase,
         NextPageUseCase,
