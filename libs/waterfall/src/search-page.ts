@@ -9,7 +9,6 @@ import type {
   WaterfallStrategy,
 } from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
-import { fieldCoverage } from '@jobs/search-metadata';
 import { sourceCount } from './source-count.js';
 
 /** What one provider's fetch, after de-duplication, brought to a search. */
@@ -147,7 +146,6 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
       status: failed.length > 0 ? 'partial' : 'complete',
       duplicates_merged: Math.min(duplicatesMerged, recordsIn),
       providers: { tried: [...input.providers], hit, failed, contributions },
-      field_coverage: fieldCoverage(data),
       latency_ms: Math.max(0, Math.round(input.now - input.startedAt)),
     },
   };

@@ -30,6 +30,7 @@ export function joinSearchAnswer(
   const { data: gathered, metadata } = page.response;
   const whole = returned.size === gathered.length;
   const data = whole ? gathered : gathered.filter((job) => returned.has(job.id));
+  // the cap may have cut the page: contributions count the jobs returned
   const contributions = whole ? metadata.providers.contributions : returnedContributions(page, returned);
   return {
     ...common,
@@ -39,8 +40,8 @@ export function joinSearchAnswer(
       next_cursor: nextCursor,
       metadata: {
         ...metadata,
-        // the cap may have cut the page: coverage and contributions describe the jobs returned
-        field_coverage: whole ? metadata.field_coverage : fieldCoverage(data),
+        // computed here only: it describes the jobs returned, known once billing's cap had its say
+        field_coverage: fieldCoverage(data),
         providers: { ...metadata.providers, contributions },
         credits_charged: charged.credits_charged,
         jobs_already_paid: alreadyPaid,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type Job, type ProviderSlug, type SearchContinuation } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { fieldCoverage } from '@jobs/search-metadata';
 import { contributionsOf, type SearchResult } from '@jobs/waterfall';
 import type { SearchState } from './search-state.store.js';
 
@@ -52,10 +51,7 @@ export class SearchAnswers {
         v: 1,
         search_id: searchId,
         request_id: searchId,
-        response: {
-          data,
-          metadata: { ...metadata, request_id: searchId, providers, field_coverage: fieldCoverage(data) },
-        },
+        response: { data, metadata: { ...metadata, request_id: searchId, providers } },
         credited_to: credited,
       }),
       this.publisher.publish(Topics.BillingPageChargeRequested, {

@@ -85,7 +85,13 @@ export function searchRecordsDeduplicated(): SearchRecordsDeduplicated.Value {
 }
 
 export function searchPageGathered(): SearchPageGathered.Value {
-  const { credits_charged: _charged, jobs_already_paid: _paid, credits_remaining: _remaining, ...draft } = metadata();
+  const {
+    credits_charged: _charged,
+    jobs_already_paid: _paid,
+    credits_remaining: _remaining,
+    field_coverage: _coverage,
+    ...draft
+  } = metadata();
   return { v: 1, search_id: 'req_123', request_id: 'req_123', response: { data: [job()], metadata: draft } };
 }
 
