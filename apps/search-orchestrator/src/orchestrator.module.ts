@@ -13,10 +13,9 @@ import { SearchAnswers } from './search/search-answers.js';
 import { SearchCompletion } from './search/search-completion.js';
 import { DeadlineSweeper } from './search/deadline-sweeper.js';
 import { FanOutUseCase } from './search/fan-out.usecase.js';
-import { CursorCodec } from '@jobs/cursors';
+import { CursorCodec, SearchCursorCodec } from '@jobs/cursors';
 import { NextPageUseCase } from './search/next-page.usecase.js';
 import { ResultSetStore } from './search/result-sets.store.js';
-import { SEARCH_CURSOR_CODEC } from './search/search-cursor.js';
 import { SearchConsumer } from './search/search.consumer.js';
 import { SearchStateStore } from './search/search-state.store.js';
 import { StartSearchUseCase } from './search/start-search.usecase.js';
@@ -80,7 +79,8 @@ export class OrchestratorModule {
         FanOutUseCase,
         NextPageUseCase,
         ResultSetStore,
-        { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+        // reads back the next_cursor billing mints (the same codec and CURSOR_SECRET)
+        { provide: SearchCursorCodec, useValue: new SearchCursorCodec(config.CURSOR_SECRET) },
         // Watches: store, CRUD, the in-memory index and the matcher.
         WatchStore,
         WatchIndex,

@@ -1,11 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { SearchCursorPositionSchema, searchCursorScope, type SearchRequested } from '@jobs/contracts';
-import type { CursorCodec } from '@jobs/cursors';
+import { Injectable } from '@nestjs/common';
+import type { SearchRequested } from '@jobs/contracts';
+import { SearchCursorCodec } from '@jobs/cursors';
 import { hasMore, planWaterfall, providersWithMore } from '@jobs/waterfall';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
 import { SearchAnswers } from './search-answers.js';
-import { SEARCH_CURSOR_CODEC } from './search-cursor.js';
 
 /**
  * A page after the first: served from the search's stored result set, from where the previous
@@ -21,12 +20,12 @@ export class NextPageUseCase {
     private readonly resultSets: ResultSetStore,
     private readonly answers: SearchAnswers,
     private readonly fanOut: FanOutUseCase,
-    @Inject(SEARCH_CURSOR_CODEC) private readonly cursors: CursorCodec,
+    private readonly cursors: SearchCursorCodec,
   ) {}
 
   async execute(message: SearchRequested.Value, rawCursor: string): Promise<void> {
     const started = Date.now();
-    const cursor = this.cursors.decode(searchCursorScope(message.account_id), rawCursor, SearchCursorPositionSchema);
+    const cursor = this.cursors.read(message.account_id, rawCursor);
     if (!cursor)
       return this.answers.refuse(
         message,
