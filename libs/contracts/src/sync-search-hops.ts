@@ -94,7 +94,8 @@ export const SYNC_SEARCH_HOPS: readonly SearchHop[] = [
     at: 'apps/gateway/src/search/search-replies.consumer.ts:SearchRepliesConsumer.onPageCharged',
     in: 'SearchPageCharged',
     out: [],
-    state: 'joins page and outcome (`joinSearchAnswer`: the jobs returned, `field_coverage`) and answers',
+    state:
+      'joins page and outcome (`joinSearchAnswer`: the jobs returned, their `field_coverage` and `contributions`) and answers',
   },
   {
     service: 'search-orchestrator',

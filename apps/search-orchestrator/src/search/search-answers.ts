@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Topics, type Job, type ProviderSlug, type SearchContinuation } from '@jobs/contracts';
+import { Topics, type Job, type SearchContinuation } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { contributionsOf, type SearchResult } from '@jobs/waterfall';
+import type { SearchResult } from '@jobs/waterfall';
 import type { SearchState } from './search-state.store.js';
 
 /**
@@ -43,15 +43,13 @@ export class SearchAnswers {
     continuation: SearchContinuation | null,
   ): Promise<void> {
     const { search_id: searchId } = search;
-    const answered = Object.keys(metadata.providers.contributions) as ProviderSlug[];
     const credited = data.map((job) => creditedTo[job.id] ?? null);
-    const providers = { ...metadata.providers, contributions: contributionsOf(data, creditedTo, answered) };
     await Promise.all([
       this.publisher.publish(Topics.SearchPageGathered, {
         v: 1,
         search_id: searchId,
         request_id: searchId,
-        response: { data, metadata: { ...metadata, request_id: searchId, providers } },
+        response: { data, metadata: { ...metadata, request_id: searchId } },
         credited_to: credited,
       }),
       this.publisher.publish(Topics.BillingPageChargeRequested, {

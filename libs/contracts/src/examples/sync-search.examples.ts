@@ -90,9 +90,16 @@ export function searchPageGathered(): SearchPageGathered.Value {
     jobs_already_paid: _paid,
     credits_remaining: _remaining,
     field_coverage: _coverage,
+    providers: { contributions: _contributions, ...providers },
     ...draft
   } = metadata();
-  return { v: 1, search_id: 'req_123', request_id: 'req_123', response: { data: [job()], metadata: draft } };
+  return {
+    v: 1,
+    search_id: 'req_123',
+    request_id: 'req_123',
+    response: { data: [job()], metadata: { ...draft, providers } },
+    credited_to: ['own_index'],
+  };
 }
 
 export function billingPageChargeRequested(): BillingPageChargeRequested.Value {

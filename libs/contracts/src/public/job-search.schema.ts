@@ -62,16 +62,17 @@ export const SearchProvidersReportSchema = z.strictObject({
 export type SearchProvidersReport = z.infer<typeof SearchProvidersReportSchema>;
 
 /**
- * Metadata fields known before billing; the draft the orchestrator gathers. `field_coverage` is
- * not one: it describes the jobs returned, which are known only once billing's cap has cut the
- * page (the gateway computes it).
+ * Metadata fields known before billing; the draft the orchestrator gathers. `field_coverage` and
+ * `providers.contributions` are not: they describe the jobs returned, which are known only once
+ * billing's cap has cut the page (the gateway computes them).
  */
 const metadataDraftShape = {
   request_id: RequestIdSchema,
   status: SearchStatusSchema,
   /** provider records merged into existing canonical jobs; free */
   duplicates_merged: NonNegativeIntSchema,
-  providers: SearchProvidersReportSchema,
+  /** without `contributions`, which count the jobs returned */
+  providers: SearchProvidersReportSchema.omit({ contributions: true }),
   latency_ms: NonNegativeIntSchema,
 };
 const { latency_ms: latencyMs, ...beforeLatency } = metadataDraftShape;
@@ -91,6 +92,7 @@ export type SearchMetadataDraft = z.infer<typeof SearchMetadataDraftSchema>;
 export const SearchMetadataSchema = z
   .strictObject({
     ...beforeLatency,
+    providers: SearchProvidersReportSchema,
     /** field name to fraction of returned jobs with a non-null value */
     field_coverage: z.record(z.string().min(1), ProbabilitySchema),
     latency_ms: latencyMs,
