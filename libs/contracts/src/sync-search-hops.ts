@@ -95,7 +95,8 @@ export const SYNC_SEARCH_HOPS: readonly SearchHop[] = [
     in: 'SearchPageCharged',
     out: [],
     state:
-      'joins page and outcome (`joinSearchAnswer`: the jobs returned, their `field_coverage` and `contributions`) and answers',
+      'joins page and outcome (`joinSearchAnswer`: the jobs returned, their `field_coverage` ' +
+      'and `contributions`) and answers',
   },
   {
     service: 'search-orchestrator',

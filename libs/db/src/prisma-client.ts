@@ -87,9 +87,10 @@ export interface SqlReader {
  * Raw statements sent by `pg` itself on the pool of a client's adapter (same connections, same
  * statement names), for the few hot statements where Prisma's raw query path costs more than the
  * statement (a search's load of its canonical jobs and its known-listings read). Called like
- * `$queryRaw`/`$executeRaw` (a tagged template or a `Prisma.Sql`); rows come as pg parses them (jsonb as objects, timestamps
- * as Dates, bigint and numeric as strings). Outside any transaction: each statement commits on
- * its own, so a statement that must share a transaction goes through that transaction's client.
+ * `$queryRaw`/`$executeRaw` (a tagged template or a `Prisma.Sql`); rows come as pg parses them
+ * (jsonb as objects, timestamps as Dates, bigint and numeric as strings). Outside any
+ * transaction: each statement commits on its own, so a statement that must share a transaction
+ * goes through that transaction's client.
  */
 export class PooledStatements implements SqlReader {
   constructor(
