@@ -1,7 +1,7 @@
 /**
  * The own index leg of a sync search on a full store, for the issue target "`own_index` leg p95
  * <= 50 ms at `limit` 100 on the full simulated market in the store". The leg is a store query
- * only: dedupe answers `provider.records.fetched` (no records, an `index_query`) from PostgreSQL
+ * only: dedupe answers `own-index.query.requested` from PostgreSQL
  * and records its duration in `own_index_query_seconds` (`want_band` 51-100 for limit > 50).
  *
  * 1. Fill (skipped with --skip-fill or BENCH_SKIP_FILL=1): the whole simulated market into the

@@ -15,7 +15,7 @@ export const UPKEEP_CHECK_MS = 60_000;
 /**
  * A table is vacuumed or analyzed at most this often: statistics of a job store move slowly, and
  * sightings change a tenth of `canonical_jobs` a minute, which by the thresholds alone would
- * re-analyze it (0.5 s of PostgreSQL CPU) every minute.
+ * re-analyze it, a full pass over a large table, every minute.
  */
 export const UPKEEP_MIN_GAP_MS = 10 * 60_000;
 

@@ -4,12 +4,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderArchitectureTopology, renderServiceLinks } from '@jobs/contracts';
+import { renderArchitectureTopology, renderServiceLinks, renderSyncSearchHops } from '@jobs/contracts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const blocks = [
   { file: 'docs/architecture.md', marker: 'topology', render: renderArchitectureTopology },
   { file: 'README.md', marker: 'service-links', render: renderServiceLinks },
+  { file: 'docs/search.md', marker: 'sync-search-hops', render: renderSyncSearchHops },
 ];
 for (const { file, marker, render } of blocks) {
   const path = join(root, file);

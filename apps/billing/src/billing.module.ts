@@ -6,7 +6,7 @@ import { OutboxModule } from '@jobs/outbox';
 import { ChargeSearchPageUseCase } from './charges/charge-search-page.usecase.js';
 import { AccountCharges } from './charges/account-charges.js';
 import { ChargesConsumer } from './charges/charges.consumer.js';
-import { CursorCodec } from '@jobs/cursors';
+import { CursorCodec, SearchCursorCodec } from '@jobs/cursors';
 import { BillingQueriesConsumer } from './queries/billing-queries.consumer.js';
 import { ChargeJobUseCase } from './queries/charge-job.usecase.js';
 import { ChargeCompanyUseCase } from './queries/charge-company.usecase.js';
@@ -48,6 +48,8 @@ export class BillingModule {
         OpenAccountUseCase,
         AddCreditsUseCase,
         { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+        // mints a sync search's next_cursor, which the orchestrator reads back (same codec and CURSOR_SECRET)
+        { provide: SearchCursorCodec, useValue: new SearchCursorCodec(config.CURSOR_SECRET) },
       ],
     };
   }

@@ -7,13 +7,15 @@ import { CanonicalJobRepository } from './canonical-jobs/canonical-job.repositor
 import { DeduplicateWaveUseCase } from './canonical-jobs/deduplicate-wave.usecase.js';
 import { RecordsConsumer } from './canonical-jobs/records.consumer.js';
 import { listingLags, type DedupeConfig } from './config.js';
+import { AnswerOwnIndexQueryUseCase } from './own-index/answer-own-index-query.usecase.js';
+import { OwnIndexQueryConsumer } from './own-index/own-index-query.consumer.js';
 import { OwnIndexStore } from './own-index/own-index.store.js';
 import { DedupeQueriesConsumer } from './queries/dedupe-queries.consumer.js';
-import { GetJobUseCase } from './queries/get-job.usecase.js';
+import { ReadStoredJobUseCase } from './queries/read-stored-job.usecase.js';
 import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
 import { DeduplicateChunkUseCase } from './async-chunks/deduplicate-chunk.usecase.js';
 import { CompanyNameKeys } from './companies/company-name-keys.js';
-import { GetCompanyProfileUseCase } from './companies/get-company-profile.usecase.js';
+import { BuildCompanyProfileUseCase } from './companies/build-company-profile.usecase.js';
 import { MergeRefreshUseCase } from './refresh/merge-refresh.usecase.js';
 import { LiveWorkGate } from '@jobs/service-kit';
 import { LIVE_QUIET_MS } from './refresh/refresh-records.consumer.js';
@@ -60,6 +62,7 @@ export class DedupeModule {
       ],
       controllers: [
         RecordsConsumer,
+        OwnIndexQueryConsumer,
         DedupeQueriesConsumer,
         AsyncChunksConsumer,
         RefreshRecordsConsumer,
@@ -69,9 +72,10 @@ export class DedupeModule {
         CanonicalJobRepository,
         OwnIndexStore,
         DeduplicateWaveUseCase,
-        GetJobUseCase,
+        AnswerOwnIndexQueryUseCase,
+        ReadStoredJobUseCase,
         DeduplicateChunkUseCase,
-        GetCompanyProfileUseCase,
+        BuildCompanyProfileUseCase,
         CompanyNameKeys,
         // The refresh pipeline: passes planned here (the store's owner), sweeps merged here.
         RefreshPlanner,

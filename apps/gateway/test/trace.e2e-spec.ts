@@ -205,8 +205,9 @@ describe('tracing: one search, one trace across every service', () => {
       ]).toContainEqual(path);
       const gather = [
         'search.requested process',
-        ...(path.includes('provider-fetcher') ? ['provider.fetch.requested process'] : []),
-        'provider.records.fetched process',
+        ...(path.includes('provider-fetcher')
+          ? ['provider.fetch.requested process', 'provider.records.fetched process']
+          : ['own-index.query.requested process']),
         'search.records.deduplicated process',
       ];
       expect(

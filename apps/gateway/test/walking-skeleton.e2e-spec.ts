@@ -9,6 +9,7 @@ describe('POST /v1/jobs/search through every service', () => {
   const tap = new TopicTap([
     'search.requested',
     'provider.fetch.requested',
+    'own-index.query.requested',
     'provider.records.fetched',
     'search.records.deduplicated',
     'search.page.gathered',
@@ -112,11 +113,15 @@ describe('POST /v1/jobs/search through every service', () => {
     );
     expect(reply.headers['x-stages']).toBe('gateway,search-orchestrator,dedupe,search-orchestrator,billing');
     const leg = await tap.waitFor(
-      (m) => m.topic === 'provider.records.fetched' && m.headers['x-request-id'] === requestId,
+      (m) => m.topic === 'own-index.query.requested' && m.headers['x-request-id'] === requestId,
     );
-    expect(leg.value).toMatchObject({ batches: [{ provider: 'own_index', records: [] }], index_query: { want: 5 } });
+    expect(leg.value).toMatchObject({ want: 5, scope: { providers_routable: expect.arrayContaining(['own_index']) } });
     expect(
-      tap.seen.some((m) => m.topic === 'provider.fetch.requested' && m.headers['x-request-id'] === requestId),
+      tap.seen.some(
+        (m) =>
+          ['provider.fetch.requested', 'provider.records.fetched'].includes(m.topic) &&
+          m.headers['x-request-id'] === requestId,
+      ),
     ).toBe(false);
   });
 
@@ -149,8 +154,8 @@ describe('POST /v1/jobs/search through every service', () => {
     const merged = body.data.find((job) => job.title === opening.title);
     expect(merged?.sources.map((source) => source.provider).sort()).toEqual(['provider_a', 'provider_b', 'provider_d']);
     expect(body.metadata.duplicates_merged).toBeGreaterThan(0);
-    // one wave: the six partners asked in one request, their records in one message beside the own
-    // index leg; lightly loaded, the last partner still out 20 ms after the others comes apart
+    // one wave: the six partners asked in one request, their records in one message, the own index
+    // leg beside them on its own topic; lightly loaded, the last partner still out 20 ms after the others comes apart
     // (FetchWaveUseCase), so at most two messages, the second holding that partner alone
     const requestId = res.headers.get('x-request-id');
     await tap.waitFor((m) => m.topic === 'search.page.charged' && m.headers['x-request-id'] === requestId);
@@ -158,11 +163,10 @@ describe('POST /v1/jobs/search through every service', () => {
       tap.seen.filter((m) => m.topic === topic && m.headers['x-request-id'] === requestId);
     expect(ofSearch('provider.fetch.requested')).toHaveLength(1);
     expect((ofSearch('provider.fetch.requested')[0]!.value as { providers: unknown[] }).providers).toHaveLength(6);
-    const legs = ofSearch('provider.records.fetched').map((m) =>
+    const partnerLegs = ofSearch('provider.records.fetched').map((m) =>
       (m.value as { batches: { provider: string }[] }).batches.map((b) => b.provider).sort(),
     );
-    const partnerLegs = legs.filter((providers) => !providers.includes('own_index'));
-    expect(legs.filter((providers) => providers.includes('own_index'))).toEqual([['own_index']]);
+    expect(ofSearch('own-index.query.requested')).toHaveLength(1);
     expect(partnerLegs.flat().sort()).toEqual([
       'provider_a',
       'provider_b',
@@ -172,7 +176,7 @@ describe('POST /v1/jobs/search through every service', () => {
       'provider_f',
     ]);
     expect(partnerLegs.map((providers) => providers.length).sort()).toEqual(partnerLegs.length === 1 ? [6] : [1, 5]);
-    expect(ofSearch('search.records.deduplicated')).toHaveLength(legs.length);
+    expect(ofSearch('search.records.deduplicated')).toHaveLength(partnerLegs.length + 1);
   });
 
   it('does not charge twice for the same jobs', async () => {

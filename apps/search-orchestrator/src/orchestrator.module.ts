@@ -5,13 +5,17 @@ import { KafkaModule } from '@jobs/nest-kafka';
 import { RedisModule } from '@jobs/redis';
 import type { OrchestratorConfig } from './config.js';
 import { CollectBatchUseCase } from './search/collect-batch.usecase.js';
-import { CompleteSearchUseCase } from './search/complete-search.usecase.js';
+import { AnswerEstimateUseCase } from './search/answer-estimate.usecase.js';
+import { AnswerFirstPageUseCase } from './search/answer-first-page.usecase.js';
+import { ExtendResultSetUseCase } from './search/extend-result-set.usecase.js';
+import { GatheredResult } from './search/gathered-result.js';
+import { SearchAnswers } from './search/search-answers.js';
+import { SearchCompletion } from './search/search-completion.js';
 import { DeadlineSweeper } from './search/deadline-sweeper.js';
 import { FanOutUseCase } from './search/fan-out.usecase.js';
-import { CursorCodec } from '@jobs/cursors';
+import { CursorCodec, SearchCursorCodec } from '@jobs/cursors';
 import { NextPageUseCase } from './search/next-page.usecase.js';
 import { ResultSetStore } from './search/result-sets.store.js';
-import { SEARCH_CURSOR_CODEC } from './search/search-cursor.js';
 import { SearchConsumer } from './search/search.consumer.js';
 import { SearchStateStore } from './search/search-state.store.js';
 import { StartSearchUseCase } from './search/start-search.usecase.js';
@@ -65,12 +69,18 @@ export class OrchestratorModule {
         SearchStateStore,
         StartSearchUseCase,
         CollectBatchUseCase,
-        CompleteSearchUseCase,
+        GatheredResult,
+        SearchAnswers,
+        SearchCompletion,
+        AnswerFirstPageUseCase,
+        ExtendResultSetUseCase,
+        AnswerEstimateUseCase,
         DeadlineSweeper,
         FanOutUseCase,
         NextPageUseCase,
         ResultSetStore,
-        { provide: SEARCH_CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
+        // reads back the next_cursor billing mints (the same codec and CURSOR_SECRET)
+        { provide: SearchCursorCodec, useValue: new SearchCursorCodec(config.CURSOR_SECRET) },
         // Watches: store, CRUD, the in-memory index and the matcher.
         WatchStore,
         WatchIndex,

@@ -13,8 +13,8 @@ export const DispatcherEnvSchema = SharedEnvSchema.extend({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /**
    * Webhook attempts running at once to one endpoint URL in this replica: enough to keep a busy
-   * endpoint's keep-alive connections full while claims make their round trip (250 deliveries/s
-   * to one endpoint answering in 20 ms needs 5 to 16 of them on a loaded machine).
+   * endpoint's keep-alive connections full while claims make their round trip, with room for the
+   * slower round trips of a loaded machine.
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   /** WEBHOOK_SECRETS_KEY and the bounds of webhook host resolution (@jobs/config). */

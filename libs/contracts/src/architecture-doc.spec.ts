@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renderSyncSearchHops } from './sync-search-hops.js';
 import { renderArchitectureTopology, renderServiceLinks } from './topology-docs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -18,5 +19,9 @@ describe('the generated topology of the docs (run `npm run docs:architecture` af
 
   it("the README's table of who sends what to whom is the declared topology", () => {
     expect(block('README.md', 'service-links')).toBe(renderServiceLinks());
+  });
+
+  it("docs/search.md's hop table is the declared hops of a sync search", () => {
+    expect(block('docs/search.md', 'sync-search-hops')).toBe(renderSyncSearchHops());
   });
 });

@@ -29,6 +29,7 @@ import {
 } from './examples/refresh.examples.js';
 import {
   billingPageChargeRequested,
+  ownIndexQueryRequested,
   providerFetchRequested,
   providerRecordsFetched,
   searchPageCharged,
@@ -66,6 +67,7 @@ export const examples = {
   normalizedRecord,
   searchRequested,
   providerFetchRequested,
+  ownIndexQueryRequested,
   providerRecordsFetched,
   searchRecordsDeduplicated,
   searchPageGathered,

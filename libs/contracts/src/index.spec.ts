@@ -23,6 +23,7 @@ describe('@jobs/contracts barrel', () => {
       contracts.SearchRequested,
       contracts.ProviderFetchRequested,
       contracts.ProviderRecordsFetched,
+      contracts.OwnIndexQueryRequested,
       contracts.SearchRecordsDeduplicated,
       contracts.SearchPageGathered,
       contracts.BillingPageChargeRequested,

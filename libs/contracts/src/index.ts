@@ -11,6 +11,7 @@ export * from './messages/index.js';
 export * from './state/index.js';
 export * from './topology.js';
 export * from './topology-docs.js';
+export * from './sync-search-hops.js';
 export * from './examples.js';
 export * from './openapi/index.js';
 export * from './dashboard/dashboard.schema.js';

@@ -14,6 +14,7 @@ import {
 const exampleOf: Record<TopicId, () => unknown> = {
   SearchRequested: examples.searchRequested,
   ProviderFetchRequested: examples.providerFetchRequested,
+  OwnIndexQueryRequested: examples.ownIndexQueryRequested,
   ProviderRecordsFetched: examples.providerRecordsFetched,
   SearchRecordsDeduplicated: examples.searchRecordsDeduplicated,
   SearchPageGathered: examples.searchPageGathered,
@@ -51,6 +52,7 @@ describe('topology', () => {
     expect(names).toEqual([
       'search.requested',
       'provider.fetch.requested',
+      'own-index.query.requested',
       'provider.records.fetched',
       'search.records.deduplicated',
       'search.page.gathered',
@@ -111,9 +113,9 @@ describe('topology', () => {
   });
 
   it(
-    "merges a search's partner wave, any later part of it and its " +
-      'own index leg side by side, and gathers its results on one ' +
-      'orchestrator partition',
+    "merges a search's partner wave and any later part of it side " +
+      'by side, its own index leg on a topic of its own, and gathers ' +
+      'its results on one orchestrator partition',
     () => {
       const wave = examples.providerRecordsFetched();
       expect(Topics.ProviderRecordsFetched.keyOf(wave)).toBe(`${wave.search_id}:provider_a`);
@@ -125,12 +127,9 @@ describe('topology', () => {
         batches: [{ ...batch, provider: 'provider_b' as const, outcome: 'provider_timeout' as const, records: [] }],
       };
       expect(Topics.ProviderRecordsFetched.keyOf(straggler)).not.toBe(Topics.ProviderRecordsFetched.keyOf(partners));
-      const ownIndex = {
-        ...wave,
-        batches: [{ ...wave.batches[0]!, provider: 'own_index' as const, records: [] }],
-        index_query: { filters: {}, want: 20, scope: { providers_routable: ['own_index' as const] } },
-      };
-      expect(Topics.ProviderRecordsFetched.keyOf(ownIndex)).toBe(`${wave.search_id}:own_index`);
+      const ownIndex = examples.ownIndexQueryRequested();
+      expect(Topics.OwnIndexQueryRequested.keyOf(ownIndex)).toBe(ownIndex.search_id);
+      expect(Topics.OwnIndexQueryRequested.consumers).toEqual(Topics.ProviderRecordsFetched.consumers);
       expect(Topics.SearchRecordsDeduplicated.keyOf(examples.searchRecordsDeduplicated())).toBe(
         examples.searchRecordsDeduplicated().search_id,
       );

@@ -64,8 +64,8 @@ export function createPgPool(databaseUrl: string, options: PrismaClientOptions =
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
     // No JIT: the services' statements run for milliseconds, and where the planner overestimates
-    // a statement's cost (a table without fresh statistics) JIT compiled it for 4-8 ms first
-    // (the own index leg's load of 100 jobs: 7.4 ms, of which JIT 4.1).
+    // a statement's cost (a table without fresh statistics) compiling it takes longer than
+    // running it.
     options: '-c jit=off',
     ...(options.statementTimeoutMillis !== undefined ? { statement_timeout: options.statementTimeoutMillis } : {}),
   });
@@ -86,11 +86,11 @@ export interface SqlReader {
 /**
  * Raw statements sent by `pg` itself on the pool of a client's adapter (same connections, same
  * statement names), for the few hot statements where Prisma's raw query path costs more than the
- * statement (about twice the CPU through `$queryRaw` for a search's load of its canonical jobs
- * and its known-listings read). Called like `$queryRaw`/`$executeRaw` (a
- * tagged template or a `Prisma.Sql`); rows come as pg parses them (jsonb as objects, timestamps
- * as Dates, bigint and numeric as strings). Outside any transaction: each statement commits on
- * its own, so a statement that must share a transaction goes through that transaction's client.
+ * statement (a search's load of its canonical jobs and its known-listings read). Called like
+ * `$queryRaw`/`$executeRaw` (a tagged template or a `Prisma.Sql`); rows come as pg parses them
+ * (jsonb as objects, timestamps as Dates, bigint and numeric as strings). Outside any
+ * transaction: each statement commits on its own, so a statement that must share a transaction
+ * goes through that transaction's client.
  */
 export class PooledStatements implements SqlReader {
   constructor(

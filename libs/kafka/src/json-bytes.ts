@@ -5,8 +5,8 @@
  *
  * Why: V8 13.6 (Node 24) serializes in a slow two-byte mode from the first string holding a
  * character above U+00FF (one typographic dash or quote in one job description) to the end of
- * the output, several times slower than in pieces (`npm run bench -- payloads`); only the pieces that hold
- * such a string pay the slow mode now. The bytes are exactly those of `JSON.stringify`: the same
+ * the output, much slower than in pieces (`npm run bench -- payloads` compares them); only the
+ * pieces that hold such a string pay the slow mode. The bytes are exactly those of `JSON.stringify`: the same
  * property order, `undefined`, functions and symbols left out of objects and `null` in arrays,
  * `toJSON` honoured (such a value is serialized whole).
  */

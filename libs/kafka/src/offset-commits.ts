@@ -5,8 +5,8 @@ import type { PartitionProgress } from './partition-progress.js';
 /**
  * How long a handled message's offset waits to go out with the offsets handled after it: one
  * OffsetCommit per member per linger, not one per message (kafkajs commits after every batch,
- * whatever autoCommitInterval says, and at a few messages a batch that was a commit per message:
- * a request and an append to __consumer_offsets each, about ten per sync search). The price is
+ * whatever autoCommitInterval says, and at a few messages a batch that is a commit per message:
+ * a request and an append to __consumer_offsets each, several per sync search). The price is
  * the at-least-once window: a member killed outright redelivers what it handled in its last
  * linger (handlers are idempotent for exactly that window already); a stop, a rebalance or a
  * failing handler sends what waits first.

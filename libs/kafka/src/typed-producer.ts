@@ -115,10 +115,9 @@ export class CoalescingSender {
  *
  * The contract is checked once, where a message enters a service: `TypedConsumer` parses every
  * value against its topic's schema and sends an off-contract one to the dead letter. The producer
- * only serializes (its value is typed by the schema at compile time). Checking on both sides cost
- * every message two parses of the same text's worth of objects, a measurable share of each
- * consumer's CPU under load; and a producer's check that failed
- * inside a handler made the handler fail and come again, where the consumer's dead letter moves on.
+ * only serializes (its value is typed by the schema at compile time). Checking on both sides
+ * would parse every message twice for one verdict; and a producer's check that failed inside a
+ * handler would make the handler fail and come again, where the consumer's dead letter moves on.
  */
 export class TypedProducer {
   private readonly producer: Producer;

@@ -4,7 +4,7 @@ const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 /**
  * Random bytes drawn from the CSPRNG 4 KiB at a time, each byte handed out once: a CSPRNG call
- * per id (every request gets one) is a visible share of the gateway's CPU on cheap requests.
+ * per id (every request gets one) would cost a cheap request more than the id is worth.
  */
 const pool = Buffer.allocUnsafe(4096);
 let offset = pool.length;

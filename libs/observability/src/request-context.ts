@@ -35,7 +35,7 @@ export function detached<T>(fn: () => T): T {
  * Runs `fn` with tracing suppressed (no spans from our code or the pg, Prisma, Redis and HTTP
  * instrumentations), outside any unit of work. For the probes of background loops ("is anything
  * due?"): a loop that finds nothing several times a second would otherwise fill the trace store
- * with empty root traces and spend most of an idle service's CPU making and exporting them. Work
+ * with empty root traces and spend an idle service's CPU making and exporting them. Work
  * a probe finds starts its own spans (from the trace context it stored) outside `fn`. `fn`'s
  * result is awaited inside, because some thenables (Prisma's queries) only start when awaited.
  */

@@ -65,7 +65,7 @@ let hooksAcknowledged: (() => Promise<void>) | undefined;
  *
  * The providers are put together here rather than by `@opentelemetry/sdk-node`'s NodeSDK, which
  * imports every exporter it could be configured with (gRPC, logs, Zipkin, YAML configuration):
- * about 0.2 s of CPU on every start for modules no service uses, and a start after a crash is
+ * CPU on every start for modules no service uses, and a start after a crash is
  * what a restarted service's recovery waits for (docs/operations.md, "Recovery after a crash"). Each trace
  * exporter is imported only when there is an endpoint to export to.
  */
@@ -74,12 +74,12 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
   // ES modules (pg, ioredis, node:http as imported by ES modules) are only patchable through the
   // loader hook. It wraps only the modules an instrumentation names (the channel tells the
   // loader): by default it wraps every module loaded, Nest's and ours too, for nothing, which
-  // is a large share of a service's start-up CPU, and a restart's delay.
+  // slows every start, and so a restart's recovery.
   const channel = createAddHookMessageChannel();
   hooksAcknowledged = channel.waitForAllMessagesAcknowledged;
   if (supportsSyncHooks()) {
     // In the service's own thread (module.registerHooks): the off-thread loader made the main
-    // thread wait on a worker for every import, a large share of the gateway's start-up CPU.
+    // thread wait on a worker for every import, which slows every start.
     // The same channel feeds the include list; in one thread
     // its messages arrive on the next turn of the event loop, before register.ts lets main load.
     // (The port is an option create-hook's applyOptions reads on both paths; the .d.mts omits it.)

@@ -1,1 +1,2 @@
 export * from './field-coverage.js';
+export * from './contributions.js';

@@ -1,5 +1,5 @@
 import { examples } from '@jobs/contracts';
-import { assembleSearchPage } from './search-page.js';
+import { assembleSearchPage, assembleSearchResult, type AssembleInput } from './search-page.js';
 
 const withSources = (j: ReturnType<typeof examples.job>, n: number) => ({
   ...j,
@@ -10,6 +10,13 @@ const withSources = (j: ReturnType<typeof examples.job>, n: number) => ({
   })),
 });
 const job = (id: string, salary = true) => ({ ...examples.job(), id, ...(salary ? {} : { salary: null }) });
+
+/** The page, and per job of it the provider credited with it (what the gateway counts contributions from). */
+function assemble(input: AssembleInput) {
+  const page = assembleSearchPage(input);
+  const { creditedTo } = assembleSearchResult(input);
+  return { ...page, credited: page.data.map((j) => creditedTo[j.id]) };
+}
 
 describe('assembleSearchPage', () => {
   const base = {
@@ -23,7 +30,7 @@ describe('assembleSearchPage', () => {
   };
 
   it('merges batches in plan order, each job once, crediting the first provider', () => {
-    const page = assembleSearchPage({
+    const page = assemble({
       ...base,
       providers: ['own_index', 'provider_a'],
       batches: [
@@ -39,7 +46,7 @@ describe('assembleSearchPage', () => {
       ],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_a', 'job_b', 'job_c']);
-    expect(page.metadata.providers.contributions).toEqual({ own_index: 2, provider_a: 1 });
+    expect(page.credited).toEqual(['own_index', 'own_index', 'provider_a']);
     // 5 records stood for 3 jobs: dedupe's counts of the answered batches.
     expect(page.metadata.duplicates_merged).toBe(2);
     // job_b's later snapshot lists both sources.
@@ -53,7 +60,7 @@ describe('assembleSearchPage', () => {
       'sightings of stored jobs but not store answers as merged ' +
       'records',
     () => {
-      const page = assembleSearchPage({
+      const page = assemble({
         ...base,
         providers: ['own_index', 'provider_a'],
         batches: [
@@ -77,7 +84,7 @@ describe('assembleSearchPage', () => {
         ],
       });
       expect(page.data.map((j) => j.id)).toEqual(['job_a', 'job_s1', 'job_s2', 'job_c']);
-      expect(page.metadata.providers.contributions).toEqual({ own_index: 3, provider_a: 1 });
+      expect(page.credited).toEqual(['own_index', 'own_index', 'own_index', 'provider_a']);
       // the partner's record of a stored job was merged into it; the store's answers are no records
       expect(page.metadata.duplicates_merged).toBe(1);
     },
@@ -143,7 +150,7 @@ describe('assembleSearchPage filters and consensus', () => {
   const base = { requestId: 'req_1', limit: 10, startedAt: 0, now: Date.parse('2026-11-22T12:00:00Z'), minSources: 2 };
 
   it('applies every filter to the merged jobs, whatever the providers sent', () => {
-    const page = assembleSearchPage({
+    const page = assemble({
       ...base,
       strategy: 'max_coverage',
       filters: { title_or: ['designer'] },
@@ -162,7 +169,7 @@ describe('assembleSearchPage filters and consensus', () => {
       ],
     });
     expect(page.data.map((j) => j.id)).toEqual(['job_a']);
-    expect(page.metadata.providers.contributions).toEqual({ own_index: 1 });
+    expect(page.credited).toEqual(['own_index']);
   });
 
   it('keeps only jobs seen by min_sources providers under consensus', () => {

@@ -9,7 +9,6 @@ import type {
   WaterfallStrategy,
 } from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
-import { fieldCoverage } from '@jobs/search-metadata';
 import { sourceCount } from './source-count.js';
 
 /** What one provider's fetch, after de-duplication, brought to a search. */
@@ -72,30 +71,12 @@ export function assembleSearchPage(input: AssembleInput): JobSearchResponseDraft
 /** Every matching job of the search, in page order, and the search's metadata (for paging). */
 export interface SearchResult {
   matching: Job[];
-  /** `contributions` of the first page (`contributionsOf`: the jobs it shows). */
   metadata: JobSearchResponseDraft['metadata'];
-  /** Per matching job, the provider credited with it: the first in plan order whose answer held it. */
+  /**
+   * Per matching job, the provider credited with it: the first in plan order whose answer held it
+   * (the gateway counts a page's `contributions` from it).
+   */
   creditedTo: Record<string, ProviderSlug>;
-}
-
-/**
- * `metadata.providers.contributions` of a page: how many of the jobs it shows each provider
- * brought first (the first provider in the plan's order whose answer held the job; the own
- * index's answer holds the store's jobs), every provider that answered listed, those with none at
- * 0. It sums to the page's length, jobs a `max_credits` cap kept back not counted.
- */
-export function contributionsOf(
-  jobs: readonly Pick<Job, 'id'>[],
-  creditedTo: Readonly<Record<string, ProviderSlug>>,
-  answered: readonly ProviderSlug[],
-): Partial<Record<ProviderSlug, number>> {
-  const contributions: Partial<Record<ProviderSlug, number>> = {};
-  for (const provider of answered) contributions[provider] = 0;
-  for (const job of jobs) {
-    const provider = creditedTo[job.id];
-    if (provider) contributions[provider] = (contributions[provider] ?? 0) + 1;
-  }
-  return contributions;
 }
 
 export function assembleSearchResult(input: AssembleInput): SearchResult {
@@ -131,9 +112,6 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
   );
   const creditedTo: Record<string, ProviderSlug> = {};
   for (const job of matching) creditedTo[job.id] = firstBy.get(job.id)!;
-  const answered = input.providers.filter((provider) => byProvider.get(provider)?.outcome === 'ok');
-  const data = matching.slice(0, input.limit);
-  const contributions = contributionsOf(data, creditedTo, answered);
   const matchingIds = new Set(matching.map((job) => job.id));
   const hit = input.providers.filter((provider) => {
     const batch = byProvider.get(provider);
@@ -146,8 +124,7 @@ export function assembleSearchResult(input: AssembleInput): SearchResult {
       request_id: input.requestId,
       status: failed.length > 0 ? 'partial' : 'complete',
       duplicates_merged: Math.min(duplicatesMerged, recordsIn),
-      providers: { tried: [...input.providers], hit, failed, contributions },
-      field_coverage: fieldCoverage(data),
+      providers: { tried: [...input.providers], hit, failed },
       latency_ms: Math.max(0, Math.round(input.now - input.startedAt)),
     },
   };

@@ -1,16 +1,10 @@
 import { planCharges, type ChargePlan } from '@jobs/billing-rules';
-import {
-  examples,
-  SearchCursorPositionSchema,
-  searchCursorScope,
-  type BillingPageChargeRequested,
-  type SearchPageCharged,
-} from '@jobs/contracts';
-import { CursorCodec } from '@jobs/cursors';
+import { examples, type BillingPageChargeRequested, type SearchPageCharged } from '@jobs/contracts';
+import { SearchCursorCodec } from '@jobs/cursors';
 import type { AccountCharges, ChargeRequest, StageAnswer, StagedAnswer } from './account-charges.js';
 import { ChargeSearchPageUseCase } from './charge-search-page.usecase.js';
 
-const codec = new CursorCodec('a-test-secret-of-length');
+const codec = new SearchCursorCodec('a-test-secret-of-length');
 const jobIds = ['job_a', 'job_b', 'job_c', 'job_d', 'job_e'];
 
 /** Billing with the real charge rules and cursor codec, the transaction and the answer's staging faked. */
@@ -44,8 +38,7 @@ function page(
   return { ...examples.billingPageChargeRequested(), max_credits: maxCredits, job_ids: jobIds, continuation };
 }
 
-const decode = (cursor: string | null) =>
-  cursor ? codec.decode(searchCursorScope('acc_demo'), cursor, SearchCursorPositionSchema) : null;
+const decode = (cursor: string | null) => (cursor ? codec.read('acc_demo', cursor) : null);
 
 describe('ChargeSearchPageUseCase', () => {
   it('cuts the page at max_credits and points the next cursor right after the last job returned', async () => {

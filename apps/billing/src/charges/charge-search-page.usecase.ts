@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { nextCursorPosition } from '@jobs/billing-rules';
-import { searchCursorScope, Topics, type BillingPageChargeRequested, type SearchPageCharged } from '@jobs/contracts';
-import { CursorCodec } from '@jobs/cursors';
-import { CURSOR_CODEC } from '../queries/list-ledger.usecase.js';
+import { Topics, type BillingPageChargeRequested, type SearchPageCharged } from '@jobs/contracts';
+import { SearchCursorCodec } from '@jobs/cursors';
 import { AccountCharges } from './account-charges.js';
 import { annotateStage, type StageAttributes } from '@jobs/observability';
 
@@ -11,14 +10,14 @@ import { annotateStage, type StageAttributes } from '@jobs/observability';
  * AccountCharges.chargeWithoutLock: the sync search waits for it). The page itself went to the
  * gateway beside this request: billing sees its job ids only, and answers which of them are
  * returned. `max_credits` may cut the page short, so the page's `next_cursor` is minted here,
- * right after the last job returned (`nextCursorPosition`), with the orchestrator's codec, secret
- * and scope.
+ * right after the last job returned (`nextCursorPosition`), with `SearchCursorCodec`, which the
+ * orchestrator reads it back with.
  */
 @Injectable()
 export class ChargeSearchPageUseCase {
   constructor(
     private readonly charges: AccountCharges,
-    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    private readonly cursors: SearchCursorCodec,
   ) {}
 
   async execute(message: BillingPageChargeRequested.Value): Promise<void> {
@@ -76,7 +75,7 @@ export class ChargeSearchPageUseCase {
           outcome: 'ok',
           charge: {
             returned_job_ids: jobIds.filter((id) => returned.has(id)),
-            next_cursor: next ? this.cursors.encode(searchCursorScope(message.account_id), next) : null,
+            next_cursor: next ? this.cursors.mint(message.account_id, next) : null,
             jobs_already_paid: plan.alreadyPaid,
           },
           credits_charged: plan.creditsCharged,

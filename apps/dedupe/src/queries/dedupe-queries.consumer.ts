@@ -2,14 +2,14 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer, LiveWorkGate } from '@jobs/service-kit';
 import { Topics, type DedupeQueryRequested } from '@jobs/contracts';
 import { QueryAnswers, QueryFailure } from '@jobs/nest-kafka';
-import { GetCompanyProfileUseCase } from '../companies/get-company-profile.usecase.js';
-import { GetJobUseCase } from './get-job.usecase.js';
+import { BuildCompanyProfileUseCase } from '../companies/build-company-profile.usecase.js';
+import { ReadStoredJobUseCase } from './read-stored-job.usecase.js';
 
 @KafkaConsumer()
 export class DedupeQueriesConsumer {
   constructor(
-    private readonly getJob: GetJobUseCase,
-    private readonly getCompanyProfile: GetCompanyProfileUseCase,
+    private readonly getJob: ReadStoredJobUseCase,
+    private readonly getCompanyProfile: BuildCompanyProfileUseCase,
     private readonly answers: QueryAnswers,
     private readonly gate: LiveWorkGate,
   ) {}

@@ -31,10 +31,9 @@ const BALANCES: pg.QueryConfig = {
  * asked for.
  *
  * The statement runs on a connection of its own (one statement in flight needs one) as a named
- * prepared statement through `pg`, not through Prisma: Prisma's `$queryRaw` costs about three
- * times its CPU per call (its call-site capture, request pipeline and result mapping; figures in
- * bench/README.md, `account`). The pg instrumentation
- * traces it like any other query.
+ * prepared statement through `pg`, not through Prisma: Prisma's `$queryRaw` adds more CPU per
+ * call than this small statement costs (its call-site capture, request pipeline and result
+ * mapping). The pg instrumentation traces it like any other query.
  */
 @Injectable()
 export class AccountBalances implements OnApplicationShutdown {

@@ -4,12 +4,12 @@ import { CompanyDomainParamsSchema, type CompanyProfile } from '@jobs/contracts'
 import { ApiKeyGuard, CurrentPrincipal, RequestId } from '../auth/api-key.guard.js';
 import type { Principal } from '../auth/api-key.js';
 import { parseRequest } from '../http/validation.js';
-import { GetCompanyProfileUseCase } from './get-company-profile.usecase.js';
+import { ReadCompanyProfileAndChargeUseCase } from './read-company-profile-and-charge.usecase.js';
 
 @Controller('v1/companies')
 @UseGuards(ApiKeyGuard)
 export class CompaniesController {
-  constructor(private readonly getProfile: GetCompanyProfileUseCase) {}
+  constructor(private readonly getProfile: ReadCompanyProfileAndChargeUseCase) {}
 
   @Get(':domain')
   async get(

@@ -47,7 +47,7 @@ import { parseRequest } from '../http/validation.js';
 import { ReadLedgerUseCase } from '../ledger/read-ledger.usecase.js';
 import { RateLimited } from '../limits/rate-limited.decorator.js';
 import { ListProvidersUseCase } from '../providers/list-providers.usecase.js';
-import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
+import { AskWatchesUseCase } from '../watches/ask-watches.usecase.js';
 import { WebhookEndpointsUseCase } from '../webhook-endpoints/webhook-endpoints.usecase.js';
 import { requestProtocol } from './dashboard-cookie.js';
 import { DashboardDeliveriesUseCase } from './dashboard-deliveries.usecase.js';
@@ -94,7 +94,7 @@ export class DashboardApiController {
     private readonly account: ReadAccountUseCase,
     private readonly usage: DashboardUsageUseCase,
     private readonly ledger: ReadLedgerUseCase,
-    private readonly watches: ManageWatchesUseCase,
+    private readonly watches: AskWatchesUseCase,
     private readonly deliveries: DashboardDeliveriesUseCase,
     private readonly providers: ListProvidersUseCase,
     private readonly webhookEndpoints: WebhookEndpointsUseCase,

@@ -4,8 +4,8 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js'
 import { OpenApiDocumentSource } from '../openapi/openapi-document.source.js';
 
 /**
- * The documentation site, built on the first `/docs` request (about 0.05 s of CPU) and then served
- * from memory: not at every gateway start, so a restart after a crash serves the API sooner.
+ * The documentation site, built on the first `/docs` request and then served from memory: not at
+ * every gateway start, so a restart after a crash serves the API sooner.
  */
 @Injectable()
 export class LazyDocsSite {

@@ -4,12 +4,12 @@ import { JobParamsSchema, type Job } from '@jobs/contracts';
 import { ApiKeyGuard, CurrentPrincipal, RequestId } from '../auth/api-key.guard.js';
 import type { Principal } from '../auth/api-key.js';
 import { parseRequest } from '../http/validation.js';
-import { GetJobUseCase } from './get-job.usecase.js';
+import { ReadJobAndChargeUseCase } from './read-job-and-charge.usecase.js';
 
 @Controller('v1/jobs')
 @UseGuards(ApiKeyGuard)
 export class JobsController {
-  constructor(private readonly getJob: GetJobUseCase) {}
+  constructor(private readonly getJob: ReadJobAndChargeUseCase) {}
 
   @Get(':id')
   async get(

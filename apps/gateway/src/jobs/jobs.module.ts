@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountModule } from '../account/account.module.js';
-import { GetJobUseCase } from './get-job.usecase.js';
+import { ReadJobAndChargeUseCase } from './read-job-and-charge.usecase.js';
 import { JobsController } from './jobs.controller.js';
 
-@Module({ imports: [AccountModule], controllers: [JobsController], providers: [GetJobUseCase] })
+@Module({ imports: [AccountModule], controllers: [JobsController], providers: [ReadJobAndChargeUseCase] })
 export class JobsModule {}

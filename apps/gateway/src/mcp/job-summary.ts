@@ -1,8 +1,8 @@
 /**
  * What `search_jobs` returns for each job: a summary a model can read, compare and act on, with
  * the full Job one `get_job` away (free for a job the search returned: the account paid for it,
- * or the key is a test key). A full Job is about 1.1 KB of JSON (description, every source, every
- * timestamp, license); a summary is about a quarter of that, so a page of ten stays a few KB.
+ * or the key is a test key). A full Job carries its description, every source, every timestamp
+ * and the license; a summary leaves those out, so a page of ten stays small in a model's context.
  *
  * The fields chosen, and why:
  * - `id`: the handle for `get_job`, the ledger and watches.

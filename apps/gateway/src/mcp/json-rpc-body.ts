@@ -3,8 +3,8 @@ import { ApiError } from '../http/api-error.js';
 
 /**
  * Messages in one batch, at most. Each counts against the rate limit, and a batch's answers are
- * built and sent as one: the bound keeps a POST's answer to ten answers (ten tool lists are
- * about 230 KB). MCP clients send one message at a time (revision 2025-06-18 dropped batches).
+ * built and sent as one: the bound keeps a POST's answer to ten answers (each may be a whole tool
+ * list). MCP clients send one message at a time (revision 2025-06-18 dropped batches).
  */
 export const MAX_JSON_RPC_BATCH = 10;
 

@@ -1,8 +1,8 @@
 /**
  * The answer to a POST whose every message is a plain `tools/list` request, from the tool list
- * serialized once per process. The list is the same for every caller (about 16 KB); answered
- * through the SDK it is serialized again for each message, the largest cost of a `tools/list`
- * and what made batches of them expensive. The answer is the one the SDK's transport gives, byte
+ * serialized once per process. The list is the same for every caller; answered through the SDK
+ * it is serialized again for each message, the largest cost of a `tools/list` and what makes a
+ * batch of them expensive. The answer is the one the SDK's transport gives, byte
  * for byte (tool-list-answer.spec.ts compares the two); any body or header not recognised here as
  * such a request (another method, other params, an unsupported protocol version, a client that
  * does not accept JSON and event streams) is the SDK's to answer, as before.

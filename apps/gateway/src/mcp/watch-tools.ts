@@ -16,7 +16,7 @@ import { count, idList, pageEnd } from './tool-text.js';
 
 /**
  * list_events' published output: each event's envelope, its data in words. The union of the seven
- * event types with their jobs would be 4 KB of the tool list; the answer itself is checked
+ * event types with their jobs would weigh on every tool list; the answer itself is checked
  * against the contract's EventListResponseSchema before it is returned.
  */
 const EventOutlineSchema = z.object({

@@ -1,4 +1,10 @@
-import { examples, type SearchPageCharged, type SearchPageGathered } from '@jobs/contracts';
+import {
+  examples,
+  type ProviderFailure,
+  type ProviderSlug,
+  type SearchPageCharged,
+  type SearchPageGathered,
+} from '@jobs/contracts';
 import { joinSearchAnswer } from './search-answer.js';
 
 const job = (id: string) => ({ ...examples.job(), id });
@@ -8,16 +14,7 @@ function halves(returnedIds: string[]): [SearchPageCharged.Value, SearchPageGath
   const data = ['job_a', 'job_b', 'job_c'].map(job);
   const page: SearchPageGathered.Value = {
     ...gathered,
-    response: {
-      data,
-      metadata: {
-        ...gathered.response.metadata,
-        providers: {
-          ...gathered.response.metadata.providers,
-          contributions: { own_index: 2, provider_a: 1 },
-        },
-      },
-    },
+    response: { data, metadata: gathered.response.metadata },
     credited_to: ['own_index', 'provider_a', 'own_index'],
   };
   const charged: SearchPageCharged.Value = {
@@ -46,5 +43,19 @@ describe('joinSearchAnswer', () => {
     const none = joinSearchAnswer(...halves([]));
     expect(none?.response?.data).toEqual([]);
     expect(none?.response?.metadata.providers.contributions).toEqual({ own_index: 0, provider_a: 0 });
+  });
+
+  it('lists the providers that answered, not those that failed', () => {
+    const [charged, page] = halves(['job_a', 'job_c']);
+    const providers = {
+      ...page.response.metadata.providers,
+      tried: ['own_index', 'provider_a', 'provider_b'] satisfies ProviderSlug[],
+      failed: [{ provider: 'provider_b', code: 'provider_timeout' }] satisfies ProviderFailure[],
+    };
+    const partial = { ...page, response: { ...page.response, metadata: { ...page.response.metadata, providers } } };
+    expect(joinSearchAnswer(charged, partial)?.response?.metadata.providers.contributions).toEqual({
+      own_index: 2,
+      provider_a: 0,
+    });
   });
 });

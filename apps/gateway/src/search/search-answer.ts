@@ -1,5 +1,7 @@
-import type { SearchPageCharged, SearchPageGathered, SearchResponded } from '@jobs/contracts';
-import { fieldCoverage } from '@jobs/search-metadata';
+import type { Job, ProviderSlug, SearchPageCharged, SearchPageGathered, SearchResponded } from '@jobs/contracts';
+import { contributionsOf, fieldCoverage } from '@jobs/search-metadata';
+
+type Contributions = ReturnType<typeof contributionsOf>;
 
 /**
  * A charged page's answer, joined from its two halves: the page as the orchestrator gathered it
@@ -28,9 +30,7 @@ export function joinSearchAnswer(
   const { returned_job_ids: returnedIds, next_cursor: nextCursor, jobs_already_paid: alreadyPaid } = charged.charge;
   const returned = new Set(returnedIds);
   const { data: gathered, metadata } = page.response;
-  const whole = returned.size === gathered.length;
-  const data = whole ? gathered : gathered.filter((job) => returned.has(job.id));
-  const contributions = whole ? metadata.providers.contributions : returnedContributions(page, returned);
+  const data = returned.size === gathered.length ? gathered : gathered.filter((job) => returned.has(job.id));
   return {
     ...common,
     outcome: 'ok',
@@ -38,10 +38,13 @@ export function joinSearchAnswer(
       data,
       next_cursor: nextCursor,
       metadata: {
-        ...metadata,
-        // the cap may have cut the page: coverage and contributions describe the jobs returned
-        field_coverage: whole ? metadata.field_coverage : fieldCoverage(data),
-        providers: { ...metadata.providers, contributions },
+        request_id: metadata.request_id,
+        status: metadata.status,
+        duplicates_merged: metadata.duplicates_merged,
+        // computed here only: they describe the jobs returned, known once billing's cap had its say
+        providers: { ...metadata.providers, contributions: returnedContributions(page, data) },
+        field_coverage: fieldCoverage(data),
+        latency_ms: metadata.latency_ms,
         credits_charged: charged.credits_charged,
         jobs_already_paid: alreadyPaid,
         credits_remaining: charged.credits_remaining,
@@ -50,15 +53,17 @@ export function joinSearchAnswer(
   };
 }
 
-/** A cut page's contributions: the gathered page's, less the jobs it does not return. */
-function returnedContributions(
-  page: SearchPageGathered.Value,
-  returned: ReadonlySet<string>,
-): SearchPageGathered.Value['response']['metadata']['providers']['contributions'] {
-  const contributions = { ...page.response.metadata.providers.contributions };
+/**
+ * The page's `contributions`: per provider that answered (tried and not failed), the returned jobs
+ * credited to it (`credited_to`, the gathered page's credit of each job).
+ */
+function returnedContributions(page: SearchPageGathered.Value, data: readonly Job[]): Contributions {
+  const { tried, failed } = page.response.metadata.providers;
+  const answered = tried.filter((provider) => !failed.some((failure) => failure.provider === provider));
+  const creditedTo: Record<string, ProviderSlug> = {};
   page.response.data.forEach((job, i) => {
-    const provider = page.credited_to?.[i];
-    if (provider && !returned.has(job.id) && contributions[provider]) contributions[provider] -= 1;
+    const provider = page.credited_to[i];
+    if (provider) creditedTo[job.id] = provider;
   });
-  return contributions;
+  return contributionsOf(data, creditedTo, answered);
 }

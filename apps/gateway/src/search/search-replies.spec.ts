@@ -6,7 +6,7 @@ const ids = ['job_a', 'job_b', 'job_c'];
 function page(): SearchPageGathered.Value {
   const base = examples.searchPageGathered();
   const data = ids.map((id, i) => ({ ...examples.job(), id, salary: i === 2 ? null : examples.job().salary }));
-  return { ...base, response: { data, metadata: { ...base.response.metadata, field_coverage: { salary: 2 / 3 } } } };
+  return { ...base, response: { data, metadata: base.response.metadata } };
 }
 function charged(returned = ids): SearchPageCharged.Value {
   return {
@@ -35,7 +35,7 @@ describe('joinSearchAnswer', () => {
       credits_charged: 2,
       jobs_already_paid: 1,
       credits_remaining: 40,
-      field_coverage: { salary: 2 / 3 },
+      field_coverage: expect.objectContaining({ salary: 0.667 }),
     });
     expect([answer.credits_charged, answer.credits_remaining]).toEqual([2, 40]);
   });

@@ -11,12 +11,12 @@ import { ApiKeyGuard, CurrentPrincipal, RequestId } from '../auth/api-key.guard.
 import type { Principal } from '../auth/api-key.js';
 import { ApiError } from '../http/api-error.js';
 import { parseRequest } from '../http/validation.js';
-import { ManageWatchesUseCase } from './manage-watches.usecase.js';
+import { AskWatchesUseCase } from './ask-watches.usecase.js';
 
 @Controller('v1/watches')
 @UseGuards(ApiKeyGuard)
 export class WatchesController {
-  constructor(private readonly watches: ManageWatchesUseCase) {}
+  constructor(private readonly watches: AskWatchesUseCase) {}
 
   @Post()
   @HttpCode(201)

@@ -6,7 +6,7 @@ import { ProviderCalls } from '../calls/provider-calls.js';
 
 /**
  * Pages of one chunk asked side by side where the provider's pages are addressed by number or
- * offset: a 200-record chunk of Provider D (25 per page, ~400 ms each) takes one page's time.
+ * offset: a chunk of a provider with small, slow pages takes about one page's time, not one per page.
  */
 export const CHUNK_PARALLEL_PAGES = 8;
 

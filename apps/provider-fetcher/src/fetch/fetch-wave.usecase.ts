@@ -30,10 +30,9 @@ const LAST_ONE_GRACE_MS = 20;
  * Lightly loaded (at most LIGHT_LOAD_WAVES waves in flight here), a wave of three or more whose
  * last partner is still out LAST_ONE_GRACE_MS after the others also goes without it: dedupe
  * merges the others while the slowest partner is still answering, and after it only that
- * partner's records, so a lone search is answered that much sooner after its slowest partner
- * (bench/README.md, `stages`, shows where a search spends its time). Under load the wave stays one message: a second
- * merge and answer per search
- * would cost CPU that concurrent searches are waiting for.
+ * partner's records, so a lone search is answered that much sooner after its slowest partner.
+ * Under load the wave stays one message: a second merge and answer per search would take CPU
+ * that concurrent searches are waiting for.
  */
 @Injectable()
 export class FetchWaveUseCase {

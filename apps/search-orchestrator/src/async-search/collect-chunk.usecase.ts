@@ -115,8 +115,8 @@ export class CollectChunkUseCase {
     onHold: boolean,
   ): Promise<void> {
     const batch = onHold ? null : search.row.chargeSeq + 1;
-    // One statement over the chunk's jobs as one JSON array: Prisma's createMany bound seven
-    // parameters per row and was the busiest part of the orchestrator's profile.
+    // One statement over the chunk's jobs as one JSON array: Prisma's createMany binds seven
+    // parameters per row, which costs the orchestrator more than the insert itself.
     await tx.$executeRaw`
       INSERT INTO async_search_results (search_id, job_id, seq, provider, state, charge_batch, job)
       SELECT ${search.row.id}, j.job->>'id', ${search.row.resultSeq}::int + j.n::int, ${provider}::provider,

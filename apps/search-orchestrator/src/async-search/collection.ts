@@ -18,9 +18,9 @@ import { COVERAGE_FIELDS, fieldCoverage } from '@jobs/search-metadata';
 import { sourceCount } from '@jobs/waterfall';
 
 /**
- * Records asked of a provider per chunk. 200 jobs (about 1.8 KB each, 3.9 KB at most) keep a
- * chunk's messages below Kafka's 1 MB, with as few round trips (fetch, merge, collect, charge)
- * a search as that allows; the fetcher asks a chunk's pages side by side.
+ * Records asked of a provider per chunk. 200 jobs, even of the largest, keep a chunk's messages
+ * below Kafka's 1 MB, with as few round trips (fetch, merge, collect, charge) a search as that
+ * allows; the fetcher asks a chunk's pages side by side.
  */
 export const CHUNK_SIZE = 200;
 /** Tries of one chunk (the first and two more) before its provider is given up: the search goes partial. */

@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { SearchRecordsDeduplicated } from '@jobs/contracts';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
-import { CompleteSearchUseCase } from './complete-search.usecase.js';
 import { FanOutUseCase } from './fan-out.usecase.js';
+import { GatheredResult } from './gathered-result.js';
+import { SearchCompletion } from './search-completion.js';
 import { SearchStateStore, STATE_TTL_SECONDS, type GatheredMessage } from './search-state.store.js';
 
 /**
@@ -15,7 +16,8 @@ import { SearchStateStore, STATE_TTL_SECONDS, type GatheredMessage } from './sea
 export class CollectBatchUseCase {
   constructor(
     private readonly store: SearchStateStore,
-    private readonly completeSearch: CompleteSearchUseCase,
+    private readonly gatheredResult: GatheredResult,
+    private readonly completion: SearchCompletion,
     private readonly fanOut: FanOutUseCase,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -41,7 +43,7 @@ export class CollectBatchUseCase {
       this.logger.warn({ search_id: message.search_id, providers }, 'batches for an unknown or expired search dropped');
       return;
     }
-    const { state, complete, batches } = recorded;
+    const { state, complete } = recorded;
     annotateStage({
       'search.id': message.search_id,
       providers,
@@ -51,11 +53,12 @@ export class CollectBatchUseCase {
     });
     if (!complete) return;
     // The wave is in. Enough unique matching jobs, or no wave left: answer. Otherwise ask the next wave.
-    const result = await this.completeSearch.result(state, batches);
+    const batches = await this.gatheredResult.batches(state, recorded.batches);
+    const result = this.gatheredResult.of(state, batches);
     const lastWave = state.wave >= state.plan.waves.length - 1;
     if (lastWave || result.matching.length >= state.request.request.limit) {
       if (!(await this.store.claimCompletion(message.search_id, STATE_TTL_SECONDS))) return;
-      await this.completeSearch.execute(state, result, batches);
+      await this.completion.answer(state, result, batches);
       return;
     }
     await this.fanOut.nextWave(state);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { CompleteSearchUseCase } from './complete-search.usecase.js';
+import { SearchCompletion } from './search-completion.js';
 import { SearchStateStore, STATE_TTL_SECONDS } from './search-state.store.js';
 
 /**
@@ -36,7 +36,7 @@ export class DeadlineSweeper implements OnApplicationBootstrap {
 
   constructor(
     private readonly store: SearchStateStore,
-    private readonly completeSearch: CompleteSearchUseCase,
+    private readonly completion: SearchCompletion,
     @Inject(LOGGER) private readonly logger: Logger,
     drains: DrainRegistry,
   ) {
@@ -57,7 +57,7 @@ export class DeadlineSweeper implements OnApplicationBootstrap {
       }
       if (!(await this.store.claimCompletion(searchId, STATE_TTL_SECONDS))) continue;
       this.logger.warn({ search_id: searchId }, 'search answered at its deadline without every provider');
-      await this.completeSearch.execute(state);
+      await this.completion.answer(state);
     }
   }
 }

@@ -50,27 +50,22 @@ export class FanOutUseCase {
     // sweeps): dedupe queries it at once, nothing waits for the crawler or the fetcher. Both
     // topics are published side by side, so the producer sends them in one request.
     const ownIndex = providers.includes('own_index')
-      ? this.publisher.publish(Topics.ProviderRecordsFetched, {
+      ? this.publisher.publish(Topics.OwnIndexQueryRequested, {
           v: 1,
           search_id: request.search_id,
-          batches: [
-            { provider: 'own_index', outcome: 'ok', latency_ms: 0, fetched_at: new Date().toISOString(), records: [] },
-          ],
-          index_query: {
-            filters: request.request.filters,
-            want,
-            scope: { providers_routable: request.providers_enabled },
-            after: storeAfter(state.from?.own_index),
-            ...(dryRun
-              ? {
-                  count: {
-                    account_id: request.account_id,
-                    min_sources:
-                      request.request.waterfall.strategy === 'consensus' ? request.request.waterfall.min_sources : 1,
-                  },
-                }
-              : {}),
-          },
+          filters: request.request.filters,
+          want,
+          scope: { providers_routable: request.providers_enabled },
+          after: storeAfter(state.from?.own_index),
+          ...(dryRun
+            ? {
+                count: {
+                  account_id: request.account_id,
+                  min_sources:
+                    request.request.waterfall.strategy === 'consensus' ? request.request.waterfall.min_sources : 1,
+                },
+              }
+            : {}),
         })
       : undefined;
     // the wave's partners in one request: one fetcher calls them side by side and answers once

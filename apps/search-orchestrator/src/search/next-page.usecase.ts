@@ -1,16 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { SearchCursorPositionSchema, searchCursorScope, type SearchRequested } from '@jobs/contracts';
-import type { CursorCodec } from '@jobs/cursors';
+import { Injectable } from '@nestjs/common';
+import type { SearchRequested } from '@jobs/contracts';
+import { SearchCursorCodec } from '@jobs/cursors';
 import { hasMore, planWaterfall, providersWithMore } from '@jobs/waterfall';
-import { CompleteSearchUseCase } from './complete-search.usecase.js';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
-import { SEARCH_CURSOR_CODEC } from './search-cursor.js';
+import { SearchAnswers } from './search-answers.js';
 
 /**
  * A page after the first: served from the search's stored result set, from where the previous
  * page really ended (billing minted the cursor after the last job it returned, see
- * CompleteSearchUseCase), so pages never overlap or skip, with or without `max_credits`; billed
+ * SearchAnswers), so pages never overlap or skip, with or without `max_credits`; billed
  * like any search (new unique jobs on this page only). A page that reaches past the set's end
  * while a provider has more reads further first (each provider from where it stopped: its page
  * cursor, the store's keyset), and the set grows: following `next_cursor` yields every match once.
@@ -19,32 +18,31 @@ import { SEARCH_CURSOR_CODEC } from './search-cursor.js';
 export class NextPageUseCase {
   constructor(
     private readonly resultSets: ResultSetStore,
-    private readonly completeSearch: CompleteSearchUseCase,
+    private readonly answers: SearchAnswers,
     private readonly fanOut: FanOutUseCase,
-    @Inject(SEARCH_CURSOR_CODEC) private readonly cursors: CursorCodec,
+    private readonly cursors: SearchCursorCodec,
   ) {}
 
   async execute(message: SearchRequested.Value, rawCursor: string): Promise<void> {
     const started = Date.now();
-    const cursor = this.cursors.decode(searchCursorScope(message.account_id), rawCursor, SearchCursorPositionSchema);
+    const cursor = this.cursors.read(message.account_id, rawCursor);
     if (!cursor)
-      return this.completeSearch.refuse(
+      return this.answers.refuse(
         message,
         'This cursor was not issued for this account. Send a next_cursor exactly as received.',
       );
     if (cursor.fingerprint !== requestFingerprint(message.account_id, message.request)) {
-      return this.completeSearch.refuse(
+      return this.answers.refuse(
         message,
         'Send the same filters, waterfall and limit on every page of a search (only waterfall.max_credits may change).',
       );
     }
     const set = await this.resultSets.load(cursor.set);
-    if (!set)
-      return this.completeSearch.refuse(message, 'This cursor has expired. Start the search again without a cursor.');
+    if (!set) return this.answers.refuse(message, 'This cursor has expired. Start the search again without a cursor.');
     // The set's own fingerprint names the account that ran it: a cursor pointing at another
     // account's set is refused even if it was signed (a leaked CURSOR_SECRET reads no one else's jobs).
     if (set.fingerprint !== cursor.fingerprint)
-      return this.completeSearch.refuse(
+      return this.answers.refuse(
         message,
         'This cursor was not issued for this account. Send a next_cursor exactly as received.',
       );
@@ -72,7 +70,7 @@ export class NextPageUseCase {
       set_size: set.matching.length,
       more: hasMore(positions),
     };
-    await this.completeSearch.publishPage(
+    await this.answers.publishPage(
       message,
       data,
       { ...set.metadata, latency_ms: Date.now() - started },

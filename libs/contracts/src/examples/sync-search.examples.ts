@@ -1,6 +1,7 @@
 /** A sync search, from its request through its waves and merge to its charged page and answer. */
 import type {
   BillingPageChargeRequested,
+  OwnIndexQueryRequested,
   ProviderFetchRequested,
   ProviderRecordsFetched,
   SearchPageCharged,
@@ -28,6 +29,17 @@ export function searchRequested(): SearchRequested.Value {
     },
     requested_at: T0,
     deadline_at: Date.parse(T0) + 10_000,
+  };
+}
+
+export function ownIndexQueryRequested(): OwnIndexQueryRequested.Value {
+  return {
+    v: 1,
+    search_id: 'req_123',
+    filters: { title_or: ['backend'] },
+    want: 25,
+    scope: { providers_routable: ['own_index', 'provider_a', 'provider_b'] },
+    after: null,
   };
 }
 
@@ -73,8 +85,21 @@ export function searchRecordsDeduplicated(): SearchRecordsDeduplicated.Value {
 }
 
 export function searchPageGathered(): SearchPageGathered.Value {
-  const { credits_charged: _charged, jobs_already_paid: _paid, credits_remaining: _remaining, ...draft } = metadata();
-  return { v: 1, search_id: 'req_123', request_id: 'req_123', response: { data: [job()], metadata: draft } };
+  const {
+    credits_charged: _charged,
+    jobs_already_paid: _paid,
+    credits_remaining: _remaining,
+    field_coverage: _coverage,
+    providers: { contributions: _contributions, ...providers },
+    ...draft
+  } = metadata();
+  return {
+    v: 1,
+    search_id: 'req_123',
+    request_id: 'req_123',
+    response: { data: [job()], metadata: { ...draft, providers } },
+    credited_to: ['own_index'],
+  };
 }
 
 export function billingPageChargeRequested(): BillingPageChargeRequested.Value {

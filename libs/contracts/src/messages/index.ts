@@ -10,6 +10,7 @@ export { tolerantReaderOf } from './tolerant-reader.js';
 export * as SearchRequested from './search-requested.schema.js';
 export * as ProviderFetchRequested from './provider-fetch-requested.schema.js';
 export * as ProviderRecordsFetched from './provider-records-fetched.schema.js';
+export * as OwnIndexQueryRequested from './own-index-query-requested.schema.js';
 export * as SearchRecordsDeduplicated from './search-records-deduplicated.schema.js';
 export * as SearchPageGathered from './search-page-gathered.schema.js';
 export * as BillingPageChargeRequested from './billing-page-charge-requested.schema.js';

@@ -1,8 +1,8 @@
 /**
  * `provider.fetch.requested` (key: search_id): search-orchestrator -> provider-fetcher, one per
  * wave of a search: every partner provider the wave asks, called side by side by one fetcher
- * (the own index answers from the store: `provider.records.fetched` with an `index_query`,
- * straight from the orchestrator).
+ * (the own index answers from the store: `own-index.query.requested`, straight from the
+ * orchestrator to dedupe).
  */
 import { z } from 'zod';
 import { FiltersSchema } from '../public/filters.schema.js';

@@ -51,23 +51,3 @@ describe('provider.records.fetched', () => {
     expect(ProviderRecordsFetched.ValueSchema.safeParse({ ...value(), batches: [] }).success).toBe(false);
   });
 });
-
-describe('provider.records.fetched index_query', () => {
-  it('is the own index only, alone', () => {
-    const query = {
-      filters: { title_or: ['engineer'] },
-      want: 25,
-      scope: { providers_routable: ['own_index' as const] },
-    };
-    const own = { ...examples.providerRecordsFetched().batches[0]!, provider: 'own_index' as const, records: [] };
-    const value = { ...examples.providerRecordsFetched(), batches: [own], index_query: query };
-    expect(ProviderRecordsFetched.ValueSchema.safeParse(value).success).toBe(true);
-    expect(
-      ProviderRecordsFetched.ValueSchema.safeParse({ ...value, batches: [{ ...own, provider: 'provider_a' }] }).success,
-    ).toBe(false);
-    expect(
-      ProviderRecordsFetched.ValueSchema.safeParse({ ...value, batches: [own, { ...own, provider: 'provider_a' }] })
-        .success,
-    ).toBe(false);
-  });
-});

@@ -2,8 +2,8 @@
  * A sync search's `next_cursor`: what it carries and who may read it. Shared by the two services
  * that handle it: billing mints it (it is the one that decides how long a page is, because
  * `waterfall.max_credits` may cut the page short) and search-orchestrator reads it back to serve
- * the next page from the stored result set. Both sign with the same `@jobs/cursors` codec
- * (`CURSOR_SECRET`) under `searchCursorScope(account_id)`.
+ * the next page from the stored result set. Both use `SearchCursorCodec` of `@jobs/cursors`
+ * (`CURSOR_SECRET`, the scope `searchCursorScope(account_id)`).
  */
 import { z } from 'zod';
 import { NonNegativeIntSchema } from '../public/common.schema.js';

@@ -20,10 +20,10 @@ export const ValueSchema = z.strictObject({
   /** The page; its `next_cursor` is billing's to mint. */
   response: JobSearchResponseDraftSchema.omit({ next_cursor: true }),
   /**
-   * Per job of `response.data`, the provider its `contributions` credit (null: unknown): a page
-   * that `max_credits` cuts short counts only the jobs it returns.
+   * Per job of `response.data`, the provider credited with it (null: unknown): the gateway counts
+   * `contributions` over the jobs billing returns.
    */
-  credited_to: z.array(ProviderSlugSchema.nullable()).optional(),
+  credited_to: z.array(ProviderSlugSchema.nullable()),
 });
 export type Value = z.infer<typeof ValueSchema>;
 

@@ -1,9 +1,9 @@
 /**
  * `search.records.deduplicated` (key: search_id): dedupe -> search-orchestrator, one per
- * `provider.records.fetched` (a wave of partners, or the own index's leg). `jobs` are the
- * canonical jobs the wave touched, each once; each batch lists its own as `job_ids`, in the
- * provider's rank order (for the own index followed by the `from_store` jobs its store answered
- * that the crawler did not).
+ * `provider.records.fetched` (a wave of partners) and one per `own-index.query.requested` (the
+ * own index's leg). `jobs` are the canonical jobs the wave touched, each once; each batch lists
+ * its own as `job_ids`, in the provider's rank order (the own index's are the `from_store` jobs
+ * its store answered).
  */
 import { z } from 'zod';
 import { NonNegativeIntSchema } from '../public/common.schema.js';

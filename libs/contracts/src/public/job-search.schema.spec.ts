@@ -121,10 +121,15 @@ describe('JobSearchResponseSchema', () => {
     expect(JobSearchResponseSchema.safeParse({ data: r.data, next_cursor: null }).success).toBe(false);
   });
 
-  it('draft metadata has no credit fields', () => {
+  it('draft metadata has no credit fields, no field_coverage and no contributions', () => {
     const r = examples.searchResponse();
     expect(JobSearchResponseDraftSchema.safeParse(r).success).toBe(false);
-    const { credits_charged: _c, jobs_already_paid: _p, credits_remaining: _r, ...draft } = r.metadata;
+    const { credits_charged: _c, jobs_already_paid: _p, credits_remaining: _r, ...withCoverage } = r.metadata;
+    expect(JobSearchResponseDraftSchema.safeParse({ ...r, metadata: withCoverage }).success).toBe(false);
+    const { field_coverage: _f, ...withContributions } = withCoverage;
+    expect(JobSearchResponseDraftSchema.safeParse({ ...r, metadata: withContributions }).success).toBe(false);
+    const { contributions: _n, ...providers } = withContributions.providers;
+    const draft = { ...withContributions, providers };
     expect(JobSearchResponseDraftSchema.safeParse({ ...r, metadata: draft }).success).toBe(true);
   });
 });

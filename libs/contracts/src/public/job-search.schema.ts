@@ -61,17 +61,21 @@ export const SearchProvidersReportSchema = z.strictObject({
 });
 export type SearchProvidersReport = z.infer<typeof SearchProvidersReportSchema>;
 
-/** Metadata fields known before billing; the draft that flows to the billing service. */
+/**
+ * Metadata fields known before billing; the draft the orchestrator gathers. `field_coverage` and
+ * `providers.contributions` are not: they describe the jobs returned, which are known only once
+ * billing's cap has cut the page (the gateway computes them).
+ */
 const metadataDraftShape = {
   request_id: RequestIdSchema,
   status: SearchStatusSchema,
   /** provider records merged into existing canonical jobs; free */
   duplicates_merged: NonNegativeIntSchema,
-  providers: SearchProvidersReportSchema,
-  /** field name to fraction of returned jobs with a non-null value */
-  field_coverage: z.record(z.string().min(1), ProbabilitySchema),
+  /** without `contributions`, which count the jobs returned */
+  providers: SearchProvidersReportSchema.omit({ contributions: true }),
   latency_ms: NonNegativeIntSchema,
 };
+const { latency_ms: latencyMs, ...beforeLatency } = metadataDraftShape;
 
 function partialWhenAProviderFailed(
   metadata: { status: SearchStatus; providers: { failed: unknown[] } },
@@ -87,7 +91,11 @@ export type SearchMetadataDraft = z.infer<typeof SearchMetadataDraftSchema>;
 
 export const SearchMetadataSchema = z
   .strictObject({
-    ...metadataDraftShape,
+    ...beforeLatency,
+    providers: SearchProvidersReportSchema,
+    /** field name to fraction of returned jobs with a non-null value */
+    field_coverage: z.record(z.string().min(1), ProbabilitySchema),
+    latency_ms: latencyMs,
     credits_charged: NonNegativeIntSchema,
     /** returned jobs paid for earlier; free */
     jobs_already_paid: NonNegativeIntSchema,

@@ -1,5 +1,6 @@
 import { defineTopic, SEARCH_PARTITIONS } from './topic-definition.js';
 import * as BillingPageChargeRequested from '../messages/billing-page-charge-requested.schema.js';
+import * as OwnIndexQueryRequested from '../messages/own-index-query-requested.schema.js';
 import * as ProviderFetchRequested from '../messages/provider-fetch-requested.schema.js';
 import * as ProviderRecordsFetched from '../messages/provider-records-fetched.schema.js';
 import * as SearchPageCharged from '../messages/search-page-charged.schema.js';
@@ -34,25 +35,38 @@ export const SYNC_SEARCH_TOPICS = {
       'its paging resumes), filters, how many records, deadline',
     keyReason: "A search's waves stay in order on one partition; searches spread over partitions",
   }),
+  OwnIndexQueryRequested: defineTopic({
+    name: 'own-index.query.requested',
+    value: OwnIndexQueryRequested.ValueSchema,
+    key: 'search_id',
+    keyOf: OwnIndexQueryRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['search-orchestrator'],
+    consumers: ['dedupe'],
+    purpose:
+      "The own index's leg of a wave: a query of dedupe's store of " +
+      'canonical jobs (filters, plan scope, how many, where the last ' +
+      "page ended; a dry run's count), sent beside the partners' fetch request",
+    keyReason:
+      'Searches spread over dedupe partitions; the leg merges beside its ' +
+      "search's partner wave, which comes on another topic",
+  }),
   ProviderRecordsFetched: defineTopic({
     name: 'provider.records.fetched',
     value: ProviderRecordsFetched.ValueSchema,
     key: 'search_id:providers',
     keyOf: ProviderRecordsFetched.keyOf,
     partitions: SEARCH_PARTITIONS,
-    producers: ['provider-fetcher', 'search-orchestrator'],
+    producers: ['provider-fetcher'],
     consumers: ['dedupe'],
     purpose:
       "One wave's normalized records, a batch per partner (or its " +
       'failure: error or timeout), sent once the wave is in (a wave ' +
       'not all in by half its budget: what is in then, each later ' +
-      "answer as it comes); or the own index's leg, a store query, " +
-      'straight from the orchestrator',
+      'answer as it comes)',
     keyReason:
-      "The providers the message carries (`own_index`, or a wave's " +
-      "partners joined by `+`): a search's own index leg, its " +
-      'partner wave and any later part of that wave merge side by ' +
-      'side on their own dedupe partitions (advisory locks on ' +
+      "The wave's partners joined by `+`: the parts of a wave merge " +
+      'side by side on their own dedupe partitions (advisory locks on ' +
       'blocking keys keep concurrent merges of one opening to one ' +
       'job); the orchestrator gathers them whatever their order',
   }),

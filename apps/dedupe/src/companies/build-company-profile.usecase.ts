@@ -10,7 +10,7 @@ type CompanyProfileQuery = Extract<DedupeQueryRequested.Value['query'], { kind: 
  * only those sources): a company no such provider saw a job of does not exist for the caller.
  */
 @Injectable()
-export class GetCompanyProfileUseCase {
+export class BuildCompanyProfileUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(query: CompanyProfileQuery, now = new Date()): Promise<CompanyProfile | null> {

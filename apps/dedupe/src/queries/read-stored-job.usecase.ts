@@ -10,7 +10,7 @@ type JobGetQuery = Extract<DedupeQueryRequested.Value['query'], { kind: 'job.get
  * (operator.md): otherwise it does not exist for that caller.
  */
 @Injectable()
-export class GetJobUseCase {
+export class ReadStoredJobUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(query: JobGetQuery): Promise<Job | null> {

@@ -18,7 +18,7 @@ export interface JobRead {
  * then billing charges 1 credit unless it was paid for before.
  */
 @Injectable()
-export class GetJobUseCase {
+export class ReadJobAndChargeUseCase {
   constructor(
     private readonly balances: AccountBalances,
     private readonly queries: QueryClient,

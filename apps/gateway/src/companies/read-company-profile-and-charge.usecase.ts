@@ -19,7 +19,7 @@ export interface CompanyProfileRead {
  * credits, and then nothing is returned). Test keys read the sandbox companies, never charged.
  */
 @Injectable()
-export class GetCompanyProfileUseCase {
+export class ReadCompanyProfileAndChargeUseCase {
   constructor(
     private readonly balances: AccountBalances,
     private readonly queries: QueryClient,

@@ -13,7 +13,7 @@ import { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js
  * watch.*); it also refuses plans below Pro.
  */
 @Injectable()
-export class ManageWatchesUseCase {
+export class AskWatchesUseCase {
   constructor(
     private readonly queries: QueryClient,
     private readonly webhookTargets: WebhookTargetCheck,

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/api-key.js';
 import { WatchStatusRequestSchema } from '../dashboard/dashboard.schema.js';
 import type { QueryClient } from '../messaging/query-client.js';
 import type { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js';
-import { ManageWatchesUseCase } from './manage-watches.usecase.js';
+import { AskWatchesUseCase } from './ask-watches.usecase.js';
 
 const principal: Principal = {
   accountId: 'acc_1',
@@ -25,7 +25,7 @@ const paused: Watch = {
   created_at: '2026-10-01T00:00:00.000Z',
 };
 
-describe('ManageWatchesUseCase.setStatus (gateway)', () => {
+describe('AskWatchesUseCase.setStatus (gateway)', () => {
   it('asks the orchestrator for watch.set_status under the account, its plan and mode, and answers', async () => {
     const asked: OrchestratorQueryRequested.Value[] = [];
     const queries = {
@@ -34,7 +34,7 @@ describe('ManageWatchesUseCase.setStatus (gateway)', () => {
         { kind: 'watch.set_status', watch: paused }
       ),
     } as unknown as QueryClient;
-    const useCase = new ManageWatchesUseCase(queries, {} as WebhookTargetCheck);
+    const useCase = new AskWatchesUseCase(queries, {} as WebhookTargetCheck);
 
     expect(await useCase.setStatus(principal, 'wat_1', 'paused', 'req_1')).toEqual(paused);
     expect(asked).toEqual([

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { Topics, type Job, type SearchContinuation } from '@jobs/contracts';
+import { KafkaPublisher } from '@jobs/nest-kafka';
+import type { SearchResult } from '@jobs/waterfall';
+import type { SearchState } from './search-state.store.js';
+
+/**
+ * What a sync search sends back: a page (to the gateway, and its job ids to billing) or a refusal.
+ * Every page, first or later, leaves through here.
+ *
+ * Billing, not this service, mints `next_cursor`: `waterfall.max_credits` may stop the results
+ * before the page ends, and only billing knows where (which jobs the account already paid for).
+ * The page therefore travels with its continuation (result set, fingerprint, page start, set
+ * size) and billing points the cursor right after the last job it returns, so a capped page is
+ * continued from the cut: no job skipped, none repeated.
+ */
+@Injectable()
+export class SearchAnswers {
+  constructor(private readonly publisher: KafkaPublisher) {}
+
+  async refuse(search: SearchState['request'], text: string): Promise<void> {
+    await this.publisher.publish(Topics.SearchResponded, {
+      v: 1,
+      search_id: search.search_id,
+      request_id: search.search_id,
+      outcome: 'error',
+      error: { code: 'invalid_request', message: text, param: 'cursor' },
+      credits_charged: 0,
+      credits_remaining: null,
+    });
+  }
+
+  /**
+   * Sends the page to the gateway and its job ids to billing, side by side (one produce): billing
+   * charges them, mints the next cursor and tells the gateway which jobs are returned; the page's
+   * weight crosses one hop, not two.
+   */
+  async publishPage(
+    search: SearchState['request'],
+    data: Job[],
+    metadata: SearchResult['metadata'],
+    creditedTo: SearchResult['creditedTo'],
+    continuation: SearchContinuation | null,
+  ): Promise<void> {
+    const { search_id: searchId } = search;
+    const credited = data.map((job) => creditedTo[job.id] ?? null);
+    await Promise.all([
+      this.publisher.publish(Topics.SearchPageGathered, {
+        v: 1,
+        search_id: searchId,
+        request_id: searchId,
+        response: { data, metadata: { ...metadata, request_id: searchId } },
+        credited_to: credited,
+      }),
+      this.publisher.publish(Topics.BillingPageChargeRequested, {
+        v: 1,
+        search_id: searchId,
+        request_id: searchId,
+        account_id: search.account_id,
+        mode: search.mode,
+        operation: 'POST /v1/jobs/search',
+        max_credits: search.request.waterfall.max_credits ?? null,
+        job_ids: data.map((job) => job.id),
+        continuation,
+      }),
+    ]);
+  }
+}
