@@ -33,9 +33,9 @@ describe('FanOutUseCase passes on what a later version added', () => {
     );
 
     const fetch = published.find((p) => p.topic === Topics.ProviderFetchRequested.name)!.value;
-    const ownIndex = published.find((p) => p.topic === Topics.ProviderRecordsFetched.name)!.value;
+    const ownIndex = published.find((p) => p.topic === Topics.OwnIndexQueryRequested.name)!.value;
     const filters = { title_or: ['backend'], salary_currency: 'EUR' };
     expect(tolerantReaderOf(Topics.ProviderFetchRequested.value).parse(fetch).filters).toEqual(filters);
-    expect(tolerantReaderOf(Topics.ProviderRecordsFetched.value).parse(ownIndex).index_query?.filters).toEqual(filters);
+    expect(tolerantReaderOf(Topics.OwnIndexQueryRequested.value).parse(ownIndex).filters).toEqual(filters);
   });
 });
