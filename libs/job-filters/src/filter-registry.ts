@@ -67,6 +67,12 @@ const anyKeywordSql = (keywords: readonly string[]) =>
 /** A value among `allowed`; an unknown (null) value never is. */
 const oneOf = <T>(value: T | null, allowed: readonly T[]) => value !== null && allowed.includes(value);
 
+/** Both title filters' rule: the word-prefix rule of `title-words.ts`. */
+const TITLE_KEYWORD_RULE =
+  'keywords match by word, ignoring case and accents (`ß` counts as `ss`, `ø` as `o`): each word of a keyword ' +
+  'must start a word of the ' +
+  'title, so `engineer` finds "Senior Engineer" and "Engineering Manager", and `data eng` finds "Data Engineer".';
+
 const UNKNOWN_LEFT_OUT = 'a job whose value is unknown (`null`) does not match.';
 
 /** "per month 12 times, per hour 2,080 times": PERIODS_PER_YEAR in words, for the guide. */
@@ -80,17 +86,13 @@ export const FILTERS = {
     schema: FiltersSchema.shape.title_or,
     matches: (job, keywords) => keywords.some((keyword) => titleMatches(job.title, keyword)),
     sql: (keywords) => anyKeywordSql(keywords),
-    docsRule:
-      'keywords match by word, ignoring case and accents: each word of a keyword must start a word of the ' +
-      'title, so `engineer` finds "Senior Engineer" and "Engineering Manager", and `data eng` finds "Data Engineer".',
+    docsRule: TITLE_KEYWORD_RULE,
   },
   title_not: {
     schema: FiltersSchema.shape.title_not,
     matches: (job, keywords) => !keywords.some((keyword) => titleMatches(job.title, keyword)),
     sql: (keywords) => sql`NOT ${anyKeywordSql(keywords)}`,
-    docsRule:
-      'keywords match by word, ignoring case and accents: each word of a keyword must start a word of the ' +
-      'title, so `engineer` finds "Senior Engineer" and "Engineering Manager", and `data eng` finds "Data Engineer".',
+    docsRule: TITLE_KEYWORD_RULE,
   },
   country_code_or: {
     schema: FiltersSchema.shape.country_code_or,

@@ -10,10 +10,32 @@
  */
 import { joinSql, sql, type SqlCondition } from './sql-condition.js';
 
+/**
+ * Letters that carry no combining mark to strip (NFKD leaves them whole), folded as PostgreSQL's
+ * `unaccent` folds them: "Straße" is found by `strasse`, "Łódź" by `lodz`, "Søren" by `soren`.
+ */
+const LETTER_FOLDS: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  ŀ: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ı: 'i',
+  ŋ: 'n',
+  ſ: 's',
+};
+const FOLDED_LETTER = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'g');
+
 /** The words of a title or keyword: lower case, accents removed, split on anything but letters, digits, + and #. */
 export function titleWords(text: string): string[] {
   return text
     .toLowerCase()
+    .replace(FOLDED_LETTER, (letter) => LETTER_FOLDS[letter] ?? letter)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .split(/[^a-z0-9+#]+/)
