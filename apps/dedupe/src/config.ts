@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { databaseUrlSetting, SharedEnvSchema } from '@jobs/config';
 import { SERVICE_ROLES } from '@jobs/db/roles';
-import { PROVIDER_SLUGS, PROVIDERS, ProviderSlugSchema, type ProviderSlug } from '@jobs/contracts';
+import { perProvider, PROVIDERS, ProviderSlugSchema, type ProviderSlug } from '@jobs/contracts';
 
 /** One `provider=ms` pair. */
 const ListingLagSchema = z
@@ -57,10 +57,5 @@ export type DedupeConfig = z.infer<typeof DedupeEnvSchema>;
 export function listingLags(
   config: Pick<DedupeConfig, 'REFRESH_LISTING_LAG_MS'>,
 ): Readonly<Record<ProviderSlug, number>> {
-  return Object.fromEntries(
-    PROVIDER_SLUGS.map((provider) => [
-      provider,
-      config.REFRESH_LISTING_LAG_MS[provider] ?? PROVIDERS[provider].listingLagMs,
-    ]),
-  ) as Record<ProviderSlug, number>;
+  return perProvider((provider) => config.REFRESH_LISTING_LAG_MS[provider] ?? PROVIDERS[provider].listingLagMs);
 }

@@ -1,3 +1,4 @@
+import { perProvider } from '@jobs/contracts';
 import { titleSearchText } from '@jobs/job-filters';
 import { Rng, fnv1a, hash32, unit } from './prng.js';
 import {
@@ -23,9 +24,9 @@ import {
 } from './vocab/families.js';
 
 /** Share of openings each source lists, before the per-opening visibility factor (the simulator's registry). */
-export const LISTING_SHARE: Readonly<Record<ProviderSlug, number>> = Object.fromEntries(
-  PROVIDER_SLUGS.map((slug) => [slug, SIM_PROVIDERS[slug].listingShare]),
-) as Record<ProviderSlug, number>;
+export const LISTING_SHARE: Readonly<Record<ProviderSlug, number>> = perProvider(
+  (slug) => SIM_PROVIDERS[slug].listingShare,
+);
 
 const OPENING_TAG = fnv1a('opening');
 const SENIORITY_WEIGHT_LIST = SENIORITIES.map((s) => SENIORITY_WEIGHTS[s]);

@@ -1,4 +1,4 @@
-import { PROVIDERS } from '@jobs/contracts';
+import { perProvider, PROVIDERS } from '@jobs/contracts';
 import { ADDED_SLOT_BASE, Market, type OpeningBase } from './market.js';
 import { decodeProviderJobId, encodeProviderJobId, PERIOD_MODULUS, unpackListingKey } from './provider-ids.js';
 import {
@@ -27,9 +27,9 @@ import { Messiness } from './messy.js';
 import { BOARD_ATS_LIST, WorldBoards, type WorldBoard, type WorldBoardAts } from './world-boards.js';
 
 /** How late each source shows organic changes: its listing lag in the provider registry. */
-export const DEFAULT_LAG_MS: Readonly<Record<ProviderSlug, number>> = Object.fromEntries(
-  PROVIDER_SLUGS.map((slug) => [slug, PROVIDERS[slug].listingLagMs]),
-) as Record<ProviderSlug, number>;
+export const DEFAULT_LAG_MS: Readonly<Record<ProviderSlug, number>> = perProvider(
+  (slug) => PROVIDERS[slug].listingLagMs,
+);
 
 /** How long the own crawler keeps listing a closed opening (with `includeClosed`). */
 const CLOSED_LISTED_MS = 30 * 86_400_000;
@@ -543,9 +543,7 @@ export class World {
       for (let m = mask; m; m &= m - 1) n++;
       histogram[n]!++;
     }
-    const listingsByProvider = Object.fromEntries(
-      PROVIDER_SLUGS.map((s) => [s, this.listingCount(s, at + this.lagMs[s])]),
-    ) as Record<ProviderSlug, number>;
+    const listingsByProvider = perProvider((s) => this.listingCount(s, at + this.lagMs[s]));
     return {
       companies: this.companyList.size,
       slots: this.market.slotCount,

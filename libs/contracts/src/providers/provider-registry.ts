@@ -154,6 +154,11 @@ export const PROVIDERS = {
   },
 } as const satisfies Record<Slug, ProviderProfile>;
 
+/** A value for every provider, from its slug: a per-provider map that cannot miss one. */
+export function perProvider<T>(valueOf: (slug: Slug) => T): Record<Slug, T> {
+  return Object.fromEntries(PROVIDER_SLUGS.map((slug) => [slug, valueOf(slug)])) as Record<Slug, T>;
+}
+
 /** One provider's profile. */
 export const providerProfile = (slug: Slug): ProviderProfile => PROVIDERS[slug];
 

@@ -1,4 +1,5 @@
-import { PROVIDER_SLUGS, type ProviderSlug } from '../types.js';
+import { perProvider } from '@jobs/contracts';
+import type { ProviderSlug } from '../types.js';
 import type { World } from '../world.js';
 import type { ProviderView } from './common.js';
 import { SIM_PROVIDERS } from './sim-providers.js';
@@ -9,8 +10,5 @@ export * from './sim-providers.js';
 
 /** Every source's HTTP API over one world. */
 export function createProviderViews(world: World): Record<ProviderSlug, ProviderView> {
-  return Object.fromEntries(PROVIDER_SLUGS.map((slug) => [slug, SIM_PROVIDERS[slug].view(world)])) as Record<
-    ProviderSlug,
-    ProviderView
-  >;
+  return perProvider((slug) => SIM_PROVIDERS[slug].view(world));
 }
