@@ -12,7 +12,7 @@
 import type { z } from 'zod';
 import { FiltersSchema, type Filters, type Job, type Salary } from '@jobs/contracts';
 import { joinSql, sql, type SqlCondition } from './sql-condition.js';
-import { titleKeywordSql, titleMatches } from './title-words.js';
+import { anyKeywordMatches, titleKeywordSql, titleSearchText } from './title-words.js';
 
 export type FilterKey = keyof Filters;
 /** A filter's value when it is set (null, like omitted, means "any"). */
@@ -84,13 +84,13 @@ const PERIODS_IN_WORDS = Object.entries(PERIODS_PER_YEAR)
 export const FILTERS = {
   title_or: {
     schema: FiltersSchema.shape.title_or,
-    matches: (job, keywords) => keywords.some((keyword) => titleMatches(job.title, keyword)),
+    matches: (job, keywords) => anyKeywordMatches(titleSearchText(job.title), keywords),
     sql: (keywords) => anyKeywordSql(keywords),
     docsRule: TITLE_KEYWORD_RULE,
   },
   title_not: {
     schema: FiltersSchema.shape.title_not,
-    matches: (job, keywords) => !keywords.some((keyword) => titleMatches(job.title, keyword)),
+    matches: (job, keywords) => !anyKeywordMatches(titleSearchText(job.title), keywords),
     sql: (keywords) => sql`NOT ${anyKeywordSql(keywords)}`,
     docsRule: TITLE_KEYWORD_RULE,
   },

@@ -1,5 +1,13 @@
 import { examples, type Job } from '@jobs/contracts';
-import { matchesFilters, titleMatches, titleSearchText, titleWords, yearlyMinimum } from './index.js';
+import {
+  anyKeywordMatches,
+  matchesFilters,
+  searchTextMatches,
+  titleMatches,
+  titleSearchText,
+  titleWords,
+  yearlyMinimum,
+} from './index.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const job = (patch: Partial<Job> = {}): Job => ({ ...examples.job(), ...patch });
@@ -15,6 +23,22 @@ describe('titleMatches', () => {
   ])('%s / %s → %s', (title, keyword, expected) => {
     expect(titleMatches(title, keyword)).toBe(expected);
   });
+});
+
+describe('anyKeywordMatches', () => {
+  const titles = ['Senior Software Engineer', 'Ingénieur logiciel', 'Data Analyst', 'Straßenbauer', 'C# Developer'];
+  it.each([[['engineer', 'analyst']], [['software eng', '   ']], [['strassen', 'c#']], [['---']], [[]]])(
+    '%j says what searchTextMatches of each keyword says',
+    (keywords) => {
+      for (const title of titles) {
+        const text = titleSearchText(title);
+        const each = keywords.some((keyword) => searchTextMatches(text, keyword));
+        // twice: the second answer comes from the needles kept for this keywords array
+        expect(anyKeywordMatches(text, keywords)).toBe(each);
+        expect(anyKeywordMatches(text, keywords)).toBe(each);
+      }
+    },
+  );
 });
 
 describe('matchesFilters', () => {

@@ -69,6 +69,23 @@ export function titleMatches(title: string, keyword: string): boolean {
   return searchTextMatches(titleSearchText(title), keyword);
 }
 
+/** `anyKeywordMatches`'s tests, one per keywords array: a filter's keywords are tested against many titles. */
+const keywordTests = new WeakMap<readonly string[], (searchText: string) => boolean>();
+
+/**
+ * Whether any of the keywords matches this search text (`titleSearchText`), as `searchTextMatches`
+ * of each would say; the keywords' needles are worked out once per array, not once per title.
+ */
+export function anyKeywordMatches(searchText: string, keywords: readonly string[]): boolean {
+  let test = keywordTests.get(keywords);
+  if (test === undefined) {
+    const needles = keywords.map(keywordNeedles).filter((words) => words.length > 0);
+    test = (text) => needles.some((words) => words.every((needle) => text.includes(needle)));
+    keywordTests.set(keywords, test);
+  }
+  return test(searchText);
+}
+
 /** `searchTextMatches` as SQL on the stored search text `column` (e.g. `j.title_search`). */
 export function titleKeywordSql(column: SqlCondition, keyword: string): SqlCondition {
   const needles = keywordNeedles(keyword);

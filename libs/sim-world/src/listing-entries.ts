@@ -29,6 +29,8 @@ export interface Snapshot {
   byPacked?: Map<number, Entry>;
   /** Built on the first keyword search of the snapshot: see `TitleIndex`. */
   titles?: TitleIndex;
+  /** Each recent query's matching entries, by the query's JSON: see `snapshotMatches`. */
+  matches?: Map<string, Entry[]>;
 }
 
 /**

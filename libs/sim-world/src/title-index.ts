@@ -1,6 +1,6 @@
-import { searchTextMatches, titleWords } from '@jobs/job-filters';
+import { anyKeywordMatches, titleWords } from '@jobs/job-filters';
 import { normalizeDomain } from './domains.js';
-import type { Entry } from './listing-entries.js';
+import type { Entry, Snapshot } from './listing-entries.js';
 import type { SearchQuery } from './types.js';
 
 /**
@@ -60,7 +60,32 @@ export function compileQuery(q: SearchQuery): (e: Entry) => boolean {
     if (q.postedSince !== undefined && e.postedAt < q.postedSince) return false;
     if (q.listedSince !== undefined && e.listedAt < q.listedSince) return false;
     if (domains !== undefined && !domains.has(e.domain)) return false;
-    if (keywords.length > 0 && !keywords.some((keyword) => searchTextMatches(e.titleNorm, keyword))) return false;
+    if (keywords.length > 0 && !anyKeywordMatches(e.titleNorm, keywords)) return false;
     return true;
   };
+}
+
+/** Queries whose matches a snapshot keeps (a snapshot lasts a time bucket; most reads ask a few). */
+const QUERIES_KEPT = 32;
+
+/**
+ * A snapshot's entries matching a query, freshest first, kept while the snapshot lasts: a
+ * partner's read asks for page after page of one query, and each page would otherwise test every
+ * listing again. A keyword query tests only the entries whose titles have its words (`TitleIndex`).
+ */
+export function snapshotMatches(snapshot: Snapshot, query: SearchQuery): Entry[] {
+  const kept = (snapshot.matches ??= new Map());
+  const key = JSON.stringify(query);
+  const known = kept.get(key);
+  if (known) return known;
+  const match = compileQuery(query);
+  const candidates = query.titleAny?.length
+    ? (snapshot.titles ??= new TitleIndex(snapshot.entries)).candidates(query.titleAny)
+    : undefined;
+  const found = snapshot.entries.filter(
+    (entry, i) => (candidates === undefined || candidates[i] === 1) && match(entry),
+  );
+  if (kept.size >= QUERIES_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, found);
+  return found;
 }

@@ -21,7 +21,7 @@ import {
   type Entry,
   type Snapshot,
 } from './listing-entries.js';
-import { compileQuery, TitleIndex } from './title-index.js';
+import { compileQuery, snapshotMatches } from './title-index.js';
 import { WorldCompanies } from './world-companies.js';
 import { Messiness } from './messy.js';
 import { BOARD_ATS_LIST, WorldBoards, type WorldBoard, type WorldBoardAts } from './world-boards.js';
@@ -295,9 +295,6 @@ export class World {
   ): { total: number; listings: Listing[] } {
     const snapshot = this.snapshot(slug, at);
     query = this.inWorldTime(query);
-    const match = compileQuery(query);
-    let total = 0;
-    const page: Entry[] = [];
     // only the own crawler checks employers' pages, so only it knows closed openings and keeps a change feed
     const entries =
       slug !== 'own_index'
@@ -307,20 +304,12 @@ export class World {
           : query.includeClosed
             ? [...snapshot.entries, ...this.recentlyClosed(slug, at)]
             : snapshot.entries;
-    // a keyword search looks only at the entries whose title has its words (the same answer,
-    // without testing every listing's title: a partner search scans 10-17k of them)
-    const candidates =
-      entries === snapshot.entries && query.titleAny?.length
-        ? (snapshot.titles ??= new TitleIndex(entries)).candidates(query.titleAny)
-        : undefined;
-    for (let i = 0; i < entries.length; i++) {
-      if (candidates && candidates[i] === 0) continue;
-      const entry = entries[i]!;
-      if (!match(entry)) continue;
-      if (total >= offset && page.length < limit) page.push(entry);
-      total++;
-    }
-    return { total, listings: page.map((e) => this.toListing(slug, e, snapshot.at)) };
+    const matching =
+      entries === snapshot.entries ? snapshotMatches(snapshot, query) : entries.filter(compileQuery(query));
+    return {
+      total: matching.length,
+      listings: matching.slice(offset, offset + limit).map((e) => this.toListing(slug, e, snapshot.at)),
+    };
   }
 
   /** A query's times in world time (the caller's clock may run apart from the world's). */
