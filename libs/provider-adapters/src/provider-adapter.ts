@@ -1,3 +1,4 @@
+import { Agent, type Dispatcher } from 'undici';
 import type { Filters, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
 
 export interface ProviderQuery {
@@ -105,41 +106,71 @@ export async function readListings<T>(ids: readonly string[], read: (id: string)
   return found.filter((f): f is T => f !== null);
 }
 
-/** GET a listing's JSON by id: null when the provider answers 404 (it no longer shows it). */
-export async function getListingJson(provider: ProviderSlug, url: URL, signal: AbortSignal): Promise<unknown> {
-  const res = await fetch(url, { signal, headers: { accept: 'application/json' } });
-  if (res.status === 404) {
-    await res.body?.cancel();
-    return null;
-  }
-  return readJson(provider, res);
+/**
+ * Partner APIs are called through undici's request API on keep-alive pools, one per origin: a
+ * call costs about half the CPU of the global `fetch` (no WHATWG Request, Headers, Response and
+ * body stream per call), and a search makes one per partner page. The global `fetch` is undici
+ * too, so the OpenTelemetry undici instrumentation traces both alike.
+ */
+const partners = new Agent({ keepAliveTimeout: 30_000 });
+
+interface PartnerCall {
+  method: 'GET' | 'POST';
+  url: URL;
+  signal: AbortSignal;
+  body?: unknown;
+  /** A 404 answers null (a listing the provider no longer shows) instead of failing. */
+  missingIsNull?: boolean;
 }
 
-export async function getJson(provider: ProviderSlug, url: URL, signal: AbortSignal): Promise<unknown> {
-  return readJson(provider, await fetch(url, { signal, headers: { accept: 'application/json' } }));
+/**
+ * One partner call's JSON answer. Fails with a ProviderResponseError: its status for an answer
+ * that is not a 2xx or not JSON, none when no whole answer came (a network failure, which may
+ * pass); the deadline's abort stays what it is (the caller tells a timeout by its signal).
+ */
+async function callPartner(provider: ProviderSlug, call: PartnerCall): Promise<unknown> {
+  let res: Dispatcher.ResponseData;
+  let text: string;
+  try {
+    res = await partners.request({
+      origin: call.url.origin,
+      path: `${call.url.pathname}${call.url.search}`,
+      method: call.method,
+      signal: call.signal,
+      headers:
+        call.body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
+      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+    });
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      await res.body.dump();
+      if (res.statusCode === 404 && call.missingIsNull) return null;
+      throw new ProviderResponseError(provider, res.statusCode, `${provider} answered ${res.statusCode}`);
+    }
+    text = await res.body.text();
+  } catch (error) {
+    if (error instanceof ProviderResponseError || call.signal.aborted) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ProviderResponseError(provider, null, `${provider} did not answer: ${reason}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProviderResponseError(provider, res.statusCode, `${provider} sent a body that is not JSON`);
+  }
+}
+
+/** GET a listing's JSON by id: null when the provider answers 404 (it no longer shows it). */
+export function getListingJson(provider: ProviderSlug, url: URL, signal: AbortSignal): Promise<unknown> {
+  return callPartner(provider, { method: 'GET', url, signal, missingIsNull: true });
+}
+
+export function getJson(provider: ProviderSlug, url: URL, signal: AbortSignal): Promise<unknown> {
+  return callPartner(provider, { method: 'GET', url, signal });
 }
 
 /** POST a JSON body and read the JSON answer (providers that search by POST). */
-export async function postJson(provider: ProviderSlug, url: URL, body: unknown, signal: AbortSignal): Promise<unknown> {
-  return readJson(
-    provider,
-    await fetch(url, {
-      method: 'POST',
-      signal,
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  );
-}
-
-async function readJson(provider: ProviderSlug, res: Response): Promise<unknown> {
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new ProviderResponseError(provider, res.status, `${provider} answered ${res.status}`);
-  }
-  try {
-    return await res.json();
-  } catch {
-    throw new ProviderResponseError(provider, res.status, `${provider} sent a body that is not JSON`);
-  }
+export function postJson(provider: ProviderSlug, url: URL, body: unknown, signal: AbortSignal): Promise<unknown> {
+  return callPartner(provider, { method: 'POST', url, signal, body });
 }

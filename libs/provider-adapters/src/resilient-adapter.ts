@@ -28,7 +28,7 @@ export class CircuitOpenError extends Error {
   }
 }
 
-/** 5xx, 429 and network failures may pass; 4xx and unreadable answers will not. */
+/** 5xx, 429 and network failures (no status) may pass; 4xx and unreadable answers will not. */
 export function isTransient(error: unknown): boolean {
   if (error instanceof ProviderResponseError)
     return error.status === null || error.status >= 500 || error.status === 429;
