@@ -10,6 +10,13 @@ import { mergeInTransaction, type MergeOutcome, type MergeResult } from './merge
 import { asSighted, findSightings, recordUnchangedSightings, type KnownSighting } from './sightings.js';
 
 export type { RefreshListing } from './absences.js';
+
+/**
+ * A search's sighting of a listing the store knows unchanged is written when it moves the
+ * listing's `last_seen_at` by at least this much: the default refresh interval, so a search shows
+ * a sighting at most a minute older than its own (docs/decisions/0049-search-sightings-by-the-minute.md).
+ */
+export const SEARCH_SIGHTING_STEP_MS = 60_000;
 export type { MergeResult } from './merge-transaction.js';
 
 /** A search's listings merged: the canonical jobs, and the sightings still to write (see `mergeListings`). */
@@ -148,14 +155,15 @@ export class CanonicalJobRepository {
    * The sightings are not written yet: `rows` show them already (their times moved forward as
    * the write will), and the caller writes them with `writeSightings` once it has answered, so
    * that statement is off the search's path. A caller that fails before writing them gets its
-   * message again (its offset is not committed) and sights them again.
+   * message again (its offset is not committed) and sights them again. A sighting within
+   * `SEARCH_SIGHTING_STEP_MS` of the listing's last written one is neither written nor shown.
    */
   async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<ListingsMerged> {
     const live = records.filter((r) => r.status !== 'closed');
     // a repeated search meets listings the store has, unchanged: sightings only, no merge transaction
-    const { sightings, rest } = await findSightings(this.prisma.direct, live);
+    const { sightings, recent, rest } = await findSightings(this.prisma.direct, live, SEARCH_SIGHTING_STEP_MS);
     const results = rest.length > 0 ? await this.mergeOutcomes(rest, { read: live }) : [];
-    const sighted = new Map(sightings.map((k) => [k.record, k.jobId]));
+    const sighted = new Map([...sightings, ...recent].map((k) => [k.record, k.jobId]));
     const ids = new Set<string>();
     let next = 0;
     const outcomes = records.map((record) => {

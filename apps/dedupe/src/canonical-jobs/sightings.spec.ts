@@ -106,6 +106,55 @@ describe('CanonicalJobRepository sightings of known listings', () => {
   );
 
   it(
+    "a search's sighting within a minute of the listing's last written one is neither written nor shown; " +
+      'a later one is, and a source no longer listed is listed again at once',
+    async () => {
+      const listings = [0, 1].map((i) =>
+        record({
+          provider: 'provider_a',
+          provider_job_id: `step-${i}`,
+          title: `Step Role ${i}`,
+          apply_url: `https://northwind.example/careers/step-${i}`,
+          seen_at: '2026-11-20T12:00:00.000Z',
+        }),
+      );
+      const ids = (await mergeAndSight(repository, listings)).rows.map((row) => row.id);
+      await db.prisma.jobSource.updateMany({
+        where: { providerJobId: 'step-1' },
+        data: { listed: false, unlistedAt: new Date('2026-11-20T12:00:10.000Z') },
+      });
+      const sent = jest.spyOn(db.prisma.direct, '$executeRaw');
+      // 59 s later: the listed one is recent (resolved, not written); the unlisted one is listed again
+      const soon = await mergeAndSight(
+        repository,
+        listings.map((l) => ({ ...l, seen_at: '2026-11-20T12:00:59.000Z' })),
+      );
+      expect(soon.outcomes.map((o) => o?.jobId)).toEqual(ids);
+      expect(soon.merged).toBe(2);
+      const [, sourceIds] = sent.mock.calls.at(-1)! as unknown as [unknown, string[]];
+      expect(sourceIds).toHaveLength(1);
+      expect(soon.rows.map(toJob).map((j) => j.last_seen_at)).toEqual([
+        '2026-11-20T12:00:00.000Z',
+        '2026-11-20T12:00:59.000Z',
+      ]);
+      expect((await jobOf(ids[0]!)).last_seen_at).toBe('2026-11-20T12:00:00.000Z');
+      expect(
+        await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: 'step-1' }, select: { listed: true } }),
+      ).toEqual({ listed: true });
+      // a minute after the last written sighting: written and shown
+      sent.mockClear();
+      const later = await mergeAndSight(
+        repository,
+        listings.map((l) => ({ ...l, seen_at: '2026-11-20T12:01:00.000Z' })),
+      );
+      expect(sent).toHaveBeenCalledTimes(1);
+      expect(later.rows.map(toJob)[0]!.last_seen_at).toBe('2026-11-20T12:01:00.000Z');
+      expect((await jobOf(ids[0]!)).last_seen_at).toBe('2026-11-20T12:01:00.000Z');
+      sent.mockRestore();
+    },
+  );
+
+  it(
     'two waves sighting the same known listings in opposite ' +
       'orders both succeed (sightings take their rows in id order)',
     async () => {

@@ -23,6 +23,8 @@ export interface KnownSource {
   provider_job_id: string;
   canonical_job_id: string;
   field_hashes: Record<string, unknown>;
+  last_seen_at: Date;
+  listed: boolean;
 }
 
 /** One key per listing: its provider and the provider's id of it. */
@@ -35,7 +37,8 @@ export const listingKey = (provider: string, providerJobId: string): string => `
 export function knownSources(db: SqlReader, records: readonly NormalizedProviderRecord[]): Promise<KnownSource[]> {
   if (records.length === 0) return Promise.resolve([]);
   return db.$queryRaw<KnownSource[]>`
-    SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes
+    SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes, s.last_seen_at,
+      s.listed
     FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[],
       ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
       ON s.provider = v.provider::provider AND s.provider_job_id = v.id`;
@@ -57,26 +60,48 @@ export function sightingOf(
   };
 }
 
+/** A batch's records sorted by what the store makes of them (`findSightings`). */
+export interface SortedRecords {
+  /** listings the store knows unchanged, whose sighting moves their times (to be written) */
+  sightings: KnownSighting[];
+  /** listings the store knows unchanged, seen again within `sightingStepMs` of their last written sighting */
+  recent: KnownSighting[];
+  /** new or changed listings: the merge transaction takes them */
+  rest: NormalizedProviderRecord[];
+}
+
 /**
  * Sorts a batch's records into sightings (listings the store knows, unchanged since their
  * provider last showed them: no lock, no merge, no lifecycle change can follow) and the rest,
  * which go to the merge transaction. One indexed read for the whole batch; nothing written.
+ *
+ * With `sightingStepMs`, a sighting that would move a listed source's `last_seen_at` by less is
+ * `recent`: it resolves to its job and is not written (searches meet the same listings many
+ * times a minute, and each write is a row version of the source and of its job). A refresh
+ * passes none: its absences count on every listing it showed being seen after it started.
  */
 export async function findSightings(
   db: SqlReader,
   records: readonly NormalizedProviderRecord[],
-): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
+  sightingStepMs = 0,
+): Promise<SortedRecords> {
   const known = await knownSources(db, records);
   const bySource = new Map(known.map((k) => [listingKey(k.provider, k.provider_job_id), k]));
-  const sightings: KnownSighting[] = [];
-  const rest: NormalizedProviderRecord[] = [];
+  const sorted: SortedRecords = { sightings: [], recent: [], rest: [] };
   for (const record of records) {
     const source = bySource.get(listingKey(record.provider, record.provider_job_id));
-    if (source && listingChangedFields(source.field_hashes, record).length === 0)
-      sightings.push(sightingOf(source, record, []));
-    else rest.push(record);
+    if (!source || listingChangedFields(source.field_hashes, record).length > 0) {
+      sorted.rest.push(record);
+      continue;
+    }
+    const sighting = sightingOf(source, record, []);
+    const recent =
+      source.listed &&
+      !sighting.verified &&
+      sighting.seenAt.getTime() - new Date(source.last_seen_at).getTime() < sightingStepMs;
+    (recent ? sorted.recent : sorted.sightings).push(sighting);
   }
-  return { sightings, rest };
+  return sorted;
 }
 
 /**
