@@ -9,7 +9,8 @@
 #   deploy/kafka/kafka.sh restart | logs | reset (stop + delete data)
 #
 # Env: KAFKA_PORT (19092), KAFKA_CONTROLLER_PORT (19093), KAFKA_HEAP_OPTS
-#      (-Xmx512m -Xms256m), KAFKA_JVM_OPTS (extra JVM flags), KAFKA_READY_TIMEOUT (60s),
+#      (-Xmx512m -Xms256m), KAFKA_GC_OPTS (the collector and its settings: G1, 20 ms pauses),
+#      KAFKA_JVM_OPTS (extra JVM flags), KAFKA_READY_TIMEOUT (60s),
 #      JAVA (java on PATH), KAFKA_INSTANCE (dev: data, logs and pid under .local/kafka/<instance>).
 # Runtime state lives in <repo>/.local/kafka (gitignored).
 set -euo pipefail
@@ -21,6 +22,7 @@ POM="$SCRIPT_DIR/pom.xml"
 KAFKA_PORT="${KAFKA_PORT:-19092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-19093}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xmx512m -Xms256m}"
+KAFKA_GC_OPTS="${KAFKA_GC_OPTS:--XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35}"
 KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:-}"
 KAFKA_READY_TIMEOUT="${KAFKA_READY_TIMEOUT:-60}"
 JAVA="${JAVA:-java}"
@@ -150,7 +152,7 @@ cmd_start() {
     log "starting Apache Kafka $KAFKA_VERSION (KRaft, 127.0.0.1:$KAFKA_PORT, logs in ${LOG_DIR#"$REPO_ROOT"/})"
     # shellcheck disable=SC2086  # heap/jvm opts are intentionally word-split
     setsid nohup "$JAVA" $KAFKA_HEAP_OPTS \
-      -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
+      -server $KAFKA_GC_OPTS \
       -XX:+ExplicitGCInvokesConcurrent -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
       -Dlog4j2.configurationFile="$SCRIPT_DIR/log4j2.xml" -Dkafka.logs.dir="$LOG_DIR" \
       $KAFKA_JVM_OPTS \
