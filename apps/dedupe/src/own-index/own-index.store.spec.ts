@@ -132,7 +132,8 @@ describe('the own index store', () => {
         expect(rows.map((r) => r.id).sort()).toEqual(expected.sort());
         if (expected.length > 0) answered += 1;
       }),
-      { numRuns: 150 },
+      // seeded: a run that fails is run again the same way, and the count below is the same every run
+      { seed: 20_261_203, numRuns: 150 },
     );
     // the property is not vacuous: many filter sets do keep jobs
     expect(answered).toBeGreaterThan(10);
