@@ -58,10 +58,13 @@ export function keywordNeedles(keyword: string): string[] {
   return titleWords(keyword).map((word) => ` ${word}`);
 }
 
+/** Whether a keyword's needles (`keywordNeedles`) are all in this search text; none never match. */
+const needlesMatch = (searchText: string, needles: readonly string[]): boolean =>
+  needles.length > 0 && needles.every((needle) => searchText.includes(needle));
+
 /** Whether a keyword matches the title of this search text (`titleSearchText`). */
 export function searchTextMatches(searchText: string, keyword: string): boolean {
-  const needles = keywordNeedles(keyword);
-  return needles.length > 0 && needles.every((needle) => searchText.includes(needle));
+  return needlesMatch(searchText, keywordNeedles(keyword));
 }
 
 /** Whether a keyword matches a title. */
@@ -79,8 +82,8 @@ const keywordTests = new WeakMap<readonly string[], (searchText: string) => bool
 export function anyKeywordMatches(searchText: string, keywords: readonly string[]): boolean {
   let test = keywordTests.get(keywords);
   if (test === undefined) {
-    const needles = keywords.map(keywordNeedles).filter((words) => words.length > 0);
-    test = (text) => needles.some((words) => words.every((needle) => text.includes(needle)));
+    const needles = keywords.map(keywordNeedles);
+    test = (text) => needles.some((words) => needlesMatch(text, words));
     keywordTests.set(keywords, test);
   }
   return test(searchText);

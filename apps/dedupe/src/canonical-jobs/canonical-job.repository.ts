@@ -10,6 +10,7 @@ import { mergeInTransaction, type MergeOutcome, type MergeResult } from './merge
 import { asSighted, findSightings, recordUnchangedSightings, type KnownSighting } from './sightings.js';
 
 export type { RefreshListing } from './absences.js';
+export type { MergeResult } from './merge-transaction.js';
 
 /**
  * A search's sighting of a listing the store knows unchanged is written when it moves the
@@ -17,7 +18,6 @@ export type { RefreshListing } from './absences.js';
  * a sighting at most a minute older than its own (docs/decisions/0049-search-sightings-by-the-minute.md).
  */
 export const SEARCH_SIGHTING_STEP_MS = 60_000;
-export type { MergeResult } from './merge-transaction.js';
 
 /** A search's listings merged: the canonical jobs, and the sightings still to write (see `mergeListings`). */
 export interface ListingsMerged {

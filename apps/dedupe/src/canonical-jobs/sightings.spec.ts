@@ -1,6 +1,7 @@
 // Integration test against the real PostgreSQL: sightings of listings dedupe already stores,
 // written in bulk by CanonicalJobRepository.
 import { jest } from '@jest/globals';
+import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
 import { outboxStub } from '@jobs/outbox/testing';
 import { CanonicalJobRepository } from './canonical-job.repository.js';
@@ -15,6 +16,24 @@ import {
 import { toJob } from './job-view.js';
 
 useThrowawayRepository();
+
+/** `count` listings of one provider at Northwind, each its own opening (`<name>-<i>`, "<Title> Role <i>"). */
+const listingsOf = (
+  provider: NormalizedProviderRecord['provider'],
+  name: string,
+  title: string,
+  count: number,
+  patch: Partial<NormalizedProviderRecord> = {},
+) =>
+  Array.from({ length: count }, (_, i) =>
+    record({
+      provider,
+      provider_job_id: `${name}-${i}`,
+      title: `${title} Role ${i}`,
+      apply_url: `https://northwind.example/careers/${name}-${i}`,
+      ...patch,
+    }),
+  );
 
 describe('CanonicalJobRepository sightings of known listings', () => {
   it(
@@ -58,15 +77,7 @@ describe('CanonicalJobRepository sightings of known listings', () => {
   it(
     "a search's rows show its sightings of known listings before " + 'they are written, as the write leaves them',
     async () => {
-      const listings = [0, 1, 2].map((i) =>
-        record({
-          provider: 'provider_c',
-          provider_job_id: `shown-${i}`,
-          title: `Shown Role ${i}`,
-          apply_url: `https://northwind.example/careers/shown-${i}`,
-          seen_at: '2026-11-20T12:00:00.000Z',
-        }),
-      );
+      const listings = listingsOf('provider_c', 'shown', 'Shown', 3, { seen_at: '2026-11-20T12:00:00.000Z' });
       const first = await mergeAndSight(repository, listings);
       const ids = first.rows.map((row) => row.id);
       // seen again, unchanged; the own crawler confirms the first one; one listing twice, its later sighting first
@@ -109,15 +120,7 @@ describe('CanonicalJobRepository sightings of known listings', () => {
     "a search's sighting within a minute of the listing's last written one is neither written nor shown; " +
       'a later one is, and a source no longer listed is listed again at once',
     async () => {
-      const listings = [0, 1].map((i) =>
-        record({
-          provider: 'provider_a',
-          provider_job_id: `step-${i}`,
-          title: `Step Role ${i}`,
-          apply_url: `https://northwind.example/careers/step-${i}`,
-          seen_at: '2026-11-20T12:00:00.000Z',
-        }),
-      );
+      const listings = listingsOf('provider_a', 'step', 'Step', 2, { seen_at: '2026-11-20T12:00:00.000Z' });
       const ids = (await mergeAndSight(repository, listings)).rows.map((row) => row.id);
       await db.prisma.jobSource.updateMany({
         where: { providerJobId: 'step-1' },
@@ -161,15 +164,7 @@ describe('CanonicalJobRepository sightings of known listings', () => {
       const otherPrisma = new PrismaService(db.url, { poolSize: 2 });
       await otherPrisma.$connect(); // as a service's module init does (and ends its pool on $disconnect)
       const other = new CanonicalJobRepository(otherPrisma, outboxStub());
-      const listings = Array.from({ length: 400 }, (_, i) =>
-        record({
-          provider: 'provider_e',
-          provider_job_id: `sighted-${i}`,
-          title: `Sighted Role ${i}`,
-          apply_url: `https://northwind.example/careers/sighted-${i}`,
-          description: null,
-        }),
-      );
+      const listings = listingsOf('provider_e', 'sighted', 'Sighted', 400, { description: null });
       await mergeAndSight(repository, listings);
       for (let round = 1; round <= 12; round++) {
         // the same listings unchanged, seen later: sightings only, written by both waves at once

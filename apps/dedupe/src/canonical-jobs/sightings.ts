@@ -96,9 +96,7 @@ export async function findSightings(
     }
     const sighting = sightingOf(source, record, []);
     const recent =
-      source.listed &&
-      !sighting.verified &&
-      sighting.seenAt.getTime() - new Date(source.last_seen_at).getTime() < sightingStepMs;
+      source.listed && !sighting.verified && sighting.seenAt.getTime() - source.last_seen_at.getTime() < sightingStepMs;
     (recent ? sorted.recent : sorted.sightings).push(sighting);
   }
   return sorted;
