@@ -68,9 +68,16 @@ function shares(a: Reading, b: Reading): Map<string, number> {
   out.set(GROUP.kafkaJit, pct(usage.get(GROUP.kafkaJit)?.seconds ?? 0));
   if (viewer !== undefined) out.set(VIEWER, pct((b.viewerMs - a.viewerMs) / 1000));
   out.set(GROUP.pgBackends, pct(usage.get(GROUP.pgBackends)?.seconds ?? 0));
+  out.set(GROUP.pgWorkers, pct(usage.get(GROUP.pgWorkers)?.seconds ?? 0));
   out.set(GROUP.pgServer, pct(usage.get(GROUP.pgServer)?.seconds ?? 0));
   out.set(GROUP.redis, pct(usage.get(GROUP.redis)?.seconds ?? 0));
-  const stack = [...STACK_SERVICES, GROUP.kafka, GROUP.pgBackends, ...(viewer !== undefined ? [VIEWER] : [])]
+  const stack = [
+    ...STACK_SERVICES,
+    GROUP.kafka,
+    GROUP.pgBackends,
+    GROUP.pgWorkers,
+    ...(viewer !== undefined ? [VIEWER] : []),
+  ]
     .map((name) => out.get(name)!)
     .reduce((x, y) => x + y, 0);
   out.set('stack', stack);
@@ -100,14 +107,14 @@ const fmt = (v: number) => (v >= 10 ? v.toFixed(1) : v.toFixed(2));
  */
 function reverification(whole: Map<string, number>, open: number): string {
   const perSecond = open / rereadSeconds;
-  const busyPercent = ['provider-fetcher', 'dedupe', GROUP.pgBackends, GROUP.kafka]
+  const busyPercent = ['provider-fetcher', 'dedupe', GROUP.pgBackends, GROUP.pgWorkers, GROUP.kafka]
     .map((name) => whole.get(name) ?? 0)
     .reduce((a, b) => a + b, 0);
   // 1 % of a core is 10 CPU-ms a second
   const cpuMsPerJob = perSecond > 0 ? ((busyPercent * 10) / perSecond).toFixed(2) : '-';
   return (
     `Re-verification: ${open.toLocaleString('en-US')} open jobs, each re-read every ${rereadSeconds} s = ` +
-    `${perSecond.toFixed(1)} jobs re-verified a second; fetcher + dedupe + PostgreSQL backends + Kafka ` +
+    `${perSecond.toFixed(1)} jobs re-verified a second; fetcher + dedupe + PostgreSQL backends and workers + Kafka ` +
     `${fmt(busyPercent)} % of a core: at most ${cpuMsPerJob} ` +
     'CPU-ms per job re-verified (their idle floor included).'
   );
@@ -142,7 +149,8 @@ async function main(): Promise<void> {
       return `| ${name} | ${[...parts, whole].map((p) => bold(fmt(p.get(name)!))).join(' | ')} |`;
     }),
     '',
-    "stack = the six services, the Kafka broker, the stack database's PostgreSQL backends and the viewer; " +
+    "stack = the six services, the Kafka broker, the stack database's PostgreSQL backends, the PostgreSQL " +
+      'workers that ended (parallel query, autovacuum) and the viewer; ' +
       'the simulated partners, the shared PostgreSQL server processes and Redis are listed apart. ' +
       'The JIT line is part of Kafka.',
     '',

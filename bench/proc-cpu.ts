@@ -2,8 +2,10 @@
  * CPU time of a running stack's processes, read from /proc (Linux): the services of the stack's
  * pids file (`.local/run/<instance>/pids.json`, written by scripts/stack.mjs), its Kafka broker
  * (`.local/kafka/<instance>/kafka.pid`), the PostgreSQL backends connected to its database, the
- * other processes of that PostgreSQL server and the Redis server it uses (both shared with
- * whatever else uses them), this process, and the whole machine (/proc/stat). A snapshot holds
+ * workers of that server that ended between two readings (parallel query workers, autovacuum:
+ * what its postmaster reaped), the other processes of that PostgreSQL server and the Redis server
+ * it uses (both shared with whatever else uses them), this process, and the whole machine
+ * (/proc/stat). A snapshot holds
  * utime + stime per pid in clock ticks; `usageBetween` turns two snapshots into CPU-seconds per
  * group.
  */
@@ -35,6 +37,8 @@ interface ProcStat {
   ppid: number;
   /** utime + stime of the process itself (not of its reaped children). */
   ticks: number;
+  /** cutime + cstime: what its children used, counted once they ended and it reaped them. */
+  childTicks: number;
   /** When it started, in ticks since boot. */
   start: number;
 }
@@ -47,7 +51,7 @@ function procStat(pid: number, path = `/proc/${pid}/stat`): ProcStat | undefined
   if (text === undefined) return undefined;
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const n = (i: number) => Number(fields[i - 3]);
-  return { ppid: n(4), ticks: n(14) + n(15), start: n(22) };
+  return { ppid: n(4), ticks: n(14) + n(15), childTicks: n(16) + n(17), start: n(22) };
 }
 
 /** CPU a live process has used so far (user + system), in milliseconds; undefined once it is gone. */
@@ -132,6 +136,12 @@ export const GROUP = {
   kafkaJit: 'Kafka broker: its JIT compiler threads',
   pgBackends: 'PostgreSQL backends of the stack database',
   pgServer: 'PostgreSQL server: postmaster, checkpointer, walwriter... (shared)',
+  /**
+   * Workers that started and ended between two readings (parallel query workers, autovacuum), which
+   * no reading of a live pid sees: what the postmaster reaped. The server's, whatever database they
+   * worked for; on a machine where only the stack uses the server, the stack's.
+   */
+  pgWorkers: 'PostgreSQL workers that ended (parallel query, autovacuum)',
   redis: 'redis-server (shared)',
   bench: 'this benchmark process',
 } as const;
@@ -147,7 +157,7 @@ export const STACK_SERVICES = [
 ] as const;
 
 /** The stack's processes a search runs through: its services, its Kafka broker, its database's backends. */
-export const SEARCH_PATH_COLUMNS = [...STACK_SERVICES, GROUP.kafka, GROUP.pgBackends] as const;
+export const SEARCH_PATH_COLUMNS = [...STACK_SERVICES, GROUP.kafka, GROUP.pgBackends, GROUP.pgWorkers] as const;
 
 /** The short names of processes and groups as a CPU table's column heads. */
 export const SHORT_COLUMN_NAMES: Record<string, string> = {
@@ -156,6 +166,7 @@ export const SHORT_COLUMN_NAMES: Record<string, string> = {
   'webhook-dispatcher': 'dispatcher',
   [GROUP.kafka]: 'Kafka',
   [GROUP.pgBackends]: 'PostgreSQL',
+  [GROUP.pgWorkers]: 'PG workers',
   'provider-sim': 'simulator',
 };
 
@@ -209,12 +220,14 @@ function postmasterPort(pid: number): number | undefined {
 function infrastructurePids(location: StackLocation): {
   pgBackends: Map<number, PidReading>;
   pgServer: Map<number, PidReading>;
+  pgWorkers: Map<number, PidReading>;
   redis: Map<number, PidReading>;
 } {
   const pgBackends = new Map<number, PidReading>();
   const pgServer = new Map<number, PidReading>();
+  const pgWorkers = new Map<number, PidReading>();
   const redis = new Map<number, PidReading>();
-  const postgres: Array<{ pid: number; ppid: number; reading: PidReading }> = [];
+  const postgres: Array<{ pid: number; ppid: number; reading: PidReading; reaped: PidReading }> = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
@@ -224,7 +237,13 @@ function infrastructurePids(location: StackLocation): {
         for (const [p, r] of reading(pid)) redis.set(p, r);
     } else if (comm === 'postgres' || comm === 'postmaster') {
       const stat = procStat(pid);
-      if (stat) postgres.push({ pid, ppid: stat.ppid, reading: { ticks: stat.ticks, start: stat.start } });
+      if (stat)
+        postgres.push({
+          pid,
+          ppid: stat.ppid,
+          reading: { ticks: stat.ticks, start: stat.start },
+          reaped: { ticks: stat.childTicks, start: stat.start },
+        });
     }
   }
   const postgresPids = new Set(postgres.map((p) => p.pid));
@@ -235,6 +254,7 @@ function infrastructurePids(location: StackLocation): {
   for (const p of postgres) {
     if (serverPids.has(p.pid)) {
       pgServer.set(p.pid, p.reading);
+      pgWorkers.set(p.pid, p.reaped);
       continue;
     }
     if (!serverPids.has(p.ppid)) continue; // another server's process
@@ -245,7 +265,7 @@ function infrastructurePids(location: StackLocation): {
     else if (backend[2] === location.database) pgBackends.set(p.pid, p.reading);
     // other databases' backends are someone else's work: the machine total shows them
   }
-  return { pgBackends, pgServer, redis };
+  return { pgBackends, pgServer, pgWorkers, redis };
 }
 
 function machineTicks(): { busy: number; total: number } {
@@ -267,6 +287,7 @@ export function snapshot(location: StackLocation): Snapshot {
   const infra = infrastructurePids(location);
   groups.set(GROUP.pgBackends, infra.pgBackends);
   groups.set(GROUP.pgServer, infra.pgServer);
+  groups.set(GROUP.pgWorkers, infra.pgWorkers);
   groups.set(GROUP.redis, infra.redis);
   groups.set(GROUP.bench, new Map(reading(process.pid)));
   return { at: Date.now(), uptime, groups, machine: machineTicks() };

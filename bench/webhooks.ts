@@ -150,7 +150,7 @@ const usage = usageBetween(before, after);
 const machine = machineBetween(before, after);
 const busyPercent = (100 * machine.busySeconds) / Math.max(1e-9, (machine.cores * (after.at - before.at)) / 1000);
 const cpuMs = (label: string) => ((usage.get(label)?.seconds ?? 0) * 1000) / Math.max(1, delivered);
-const CPU_ROWS = ['webhook-dispatcher', GROUP.kafka, GROUP.pgBackends, GROUP.bench] as const;
+const CPU_ROWS = ['webhook-dispatcher', GROUP.kafka, GROUP.pgBackends, GROUP.pgWorkers, GROUP.bench] as const;
 process.stdout.write(
   [
     row([
@@ -184,10 +184,10 @@ process.stdout.write(
     ),
     row([
       'stack (dispatcher + Kafka + PostgreSQL)',
-      CPU_ROWS.slice(0, 3)
+      CPU_ROWS.slice(0, 4)
         .reduce((sum, label) => sum + (usage.get(label)?.seconds ?? 0), 0)
         .toFixed(2),
-      CPU_ROWS.slice(0, 3)
+      CPU_ROWS.slice(0, 4)
         .reduce((sum, label) => sum + cpuMs(label), 0)
         .toFixed(3),
     ]),

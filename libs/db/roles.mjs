@@ -71,6 +71,7 @@ export const TABLE_GRANTS = Object.freeze({
       'company_hiring_states',
       'refresh_passes',
       'refresh_sweeps',
+      'refresh_owed_reads',
       'refresh_requests',
       'store_verification',
       'crawler_board_reads',

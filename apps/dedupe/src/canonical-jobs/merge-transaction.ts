@@ -6,6 +6,7 @@ import { CanonicalIndex, bestCompanyNames, recordToMatch, type FieldSources } fr
 import { newId } from '@jobs/observability';
 import { listingChangedFields } from '../lifecycle/job-lifecycle.js';
 import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorder.js';
+import { oweMovedJobReads } from '../refresh/owed-reads.js';
 import { applyAbsences, type RefreshListing } from './absences.js';
 import { resolveCompanies } from './companies.js';
 import {
@@ -251,5 +252,10 @@ export async function mergeInTransaction({
   if (newKeys.length > 0) await tx.canonicalJobKey.createMany({ data: newKeys, skipDuplicates: true });
   if (refresh) await applyAbsences(tx, lifecycle, track, refresh);
   await lifecycle.finish(tx, track);
+  // last: it takes no lock after its rows', so merges that owe the same reads never wait in a circle
+  await oweMovedJobReads(
+    tx,
+    [...fieldWrites, ...relists.map((r) => r.write)].filter((w) => w.companyId).map((w) => w.id),
+  );
   return results;
 }

@@ -5,6 +5,7 @@ import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import { recordBoardRead, sightUnchangedBoard } from '../crawler-boards/board-listings.js';
+import { owesReads, oweScopeReads } from './owed-reads.js';
 import { RefreshPlanner } from './refresh-planner.js';
 
 /**
@@ -13,8 +14,9 @@ import { RefreshPlanner } from './refresh-planner.js';
  * openings the own crawler showed closed are unlisted with their reason, and the final part of
  * a sweep read whole also unlists this provider's sources of the scope's open jobs not seen
  * since the sweep began. A job with no listed source left closes. A failed, timed-out or
- * truncated sweep closes nothing. Every change is staged in dedupe's outbox in the same
- * transaction, and the final part marks its sweep ended there too.
+ * truncated sweep closes nothing, and a round's such sweep owes the provider's next round its
+ * scope (owed-reads.ts). Every change is staged in dedupe's outbox in the same transaction, and
+ * the final part marks its sweep ended there too.
  */
 @Injectable()
 export class MergeRefreshUseCase {
@@ -54,6 +56,7 @@ export class MergeRefreshUseCase {
             })
             .then(() => undefined);
           if (board && boardRead) await recordBoardRead(tx, board, boardRead, at);
+          if (owesReads(message.kind, complete)) await oweScopeReads(tx, message.provider, message.scope);
         }
       : undefined;
     const { sightings, merged } = await this.jobs.mergeRefreshPart(

@@ -32,10 +32,10 @@
  *   call paging through them all), so a round at any store size is sweeps of one size, the
  *   companies whose listings it saw longest ago first (each job keeps its place in the round from
  *   one cycle to the next). Added to the round whatever their bucket: the companies of open jobs
- *   the own crawler saw close (their partners decide the closure), and those with a listing
- *   that the last round of their own bucket did not read (a job that moved to a company of
- *   another bucket after that bucket's round, a sweep that failed): waiting for their bucket's
- *   next round would leave it older than the bound. Listings at a company the store knows no
+ *   the own crawler saw close (their partners decide the closure), and those its rounds owe a
+ *   read (owed-reads.ts: a sweep that did not read its scope whole, a job that moved to another
+ *   company after that company's round): waiting for their bucket's next round would leave them
+ *   older than the bound. Listings at a company the store knows no
  *   domain of (a provider that sends none, and nobody else lists there) cannot be named by
  *   domain: they are bucketed by their own id and read by id (`listings` sweeps), by the same
  *   rules.

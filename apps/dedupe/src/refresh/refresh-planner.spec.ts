@@ -8,6 +8,7 @@ import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
 import type { CloseRemovedBoardsUseCase } from '../crawler-boards/close-removed-boards.usecase.js';
+import { MergeRefreshUseCase } from './merge-refresh.usecase.js';
 import { RefreshPlanner, type RefreshSettings, type SequenceOutcome } from './refresh-planner.js';
 
 const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
@@ -256,10 +257,9 @@ describe('RefreshPlanner rounds', () => {
   );
 
   it(
-    "takes a bucket's companies a round, and adds those with a " +
-      'listing the last round of their own bucket did not read (a ' +
-      'job that moved company, a failed sweep), and those of jobs ' +
-      'the own crawler saw close',
+    "takes a bucket's companies a round, and adds those a sweep of " +
+      'an earlier round failed to read whole (once: the round takes ' +
+      'them), and those of jobs the own crawler saw close',
     async () => {
       await store.prisma.refreshPass.deleteMany({});
       await store.prisma.outboxMessage.deleteMany({});
@@ -287,11 +287,32 @@ describe('RefreshPlanner rounds', () => {
       }
       await seen('provider_a', 30_000, domains);
       await seen('provider_c', 30_000, domains);
-      // the last round of `read`'s bucket read it; that of `missed`'s did not (its sweep failed, or the job moved there
-      // after it)
+      // the sweep of `missed`'s bucket that read it timed out; the one that read `read` ended whole
       const [missed, read] = elsewhere;
-      await seen('provider_a', t.getTime() - roundOf(bucketOf.get(read!)!) - 10_000, [read!]);
       await seen('provider_a', t.getTime() - roundOf(bucketOf.get(missed!)!) + 60_000, [missed!]);
+      const merge = new MergeRefreshUseCase(
+        new CanonicalJobRepository(store.prisma, outboxStub()),
+        { kick: () => undefined } as unknown as RefreshPlanner,
+        logger,
+      );
+      const sweepEnd = (domain: string, outcome: 'ok' | 'provider_timeout') =>
+        merge.execute({
+          v: 1,
+          refresh_id: `rfr_a${bucketOf.get(domain)}`,
+          kind: 'companies',
+          scope: { key: `companies:${bucketOf.get(domain)}/9:0`, filters: { company_domain_or: [domain] } },
+          provider: 'provider_a',
+          part: 0,
+          final: true,
+          outcome,
+          complete: outcome === 'ok',
+          started_at: new Date(roundOf(bucketOf.get(domain)!)).toISOString(),
+          latency_ms: 10,
+          fetched_at: new Date(roundOf(bucketOf.get(domain)!) + 1_000).toISOString(),
+          records: [],
+        });
+      await sweepEnd(missed!, 'provider_timeout');
+      await sweepEnd(read!, 'ok');
       // the own crawler no longer lists d0's Lock Keeper: provider_c decides its closure
       await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
       const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains, noRemovedBoards);
@@ -306,6 +327,82 @@ describe('RefreshPlanner rounds', () => {
       expect((await roundSweeps(outcomes, 'provider_c')).map((s) => s.scope.filters.company_domain_or)).toEqual([
         ['d0.example'],
       ]);
+      // the round took what it owed: the next reads its own bucket only
+      expect(await store.prisma.refreshOwedRead.count({ where: { provider: 'provider_a' } })).toBe(0);
+      await store.prisma.refreshSweep.updateMany({ data: { finishedAt: new Date(), ok: true, complete: true } });
+      const after = await planner.tryStart(new Date(t.getTime() + MIN));
+      const next = (await roundSweeps(after, 'provider_a')).flatMap((s) => s.scope.filters.company_domain_or ?? []);
+      expect(next.length).toBeGreaterThan(0);
+      expect(next.every((d) => bucketOf.get(d) === 1)).toBe(true);
+    },
+  );
+
+  it(
+    'adds the new company of a job that moved there (its listings were read with their old one), ' +
+      "and the whole last bucket's again when that round lost a sweep",
+    async () => {
+      await store.prisma.refreshPass.deleteMany({});
+      await store.prisma.outboxMessage.deleteMany({});
+      const repository = new CanonicalJobRepository(store.prisma, outboxStub());
+      // provider_c lists the same opening with its company's domain: the job moves to that company
+      const [ferry] = await store.prisma.jobSource.findMany({
+        where: { provider: 'provider_e', providerJobId: { contains: 'Ferry' } },
+        include: { canonicalJob: { include: { company: true } } },
+      });
+      expect(ferry!.canonicalJob.company.domain).toBeNull();
+      const [bucket] = await store.prisma.$queryRaw<
+        { bucket: number }[]
+      >`SELECT mod(abs(hashtext('nameonly.example')), 9) AS bucket`;
+      await repository.mergeBatch([
+        {
+          provider: 'provider_c',
+          provider_job_id: 'provider_c-nameonly-Ferry Planner',
+          url: null,
+          title: 'Ferry Planner',
+          company: { name: 'Nameonly', domain: 'nameonly.example' },
+          location: { city: 'Leeds', region: null, country_code: 'GB', remote: false },
+          employment_type: 'full_time',
+          seniority: 'mid',
+          job_family: 'engineering',
+          salary: null,
+          description: 'The Ferry Planner at nameonly.',
+          apply_url: null,
+          posted_at: '2026-11-19T09:00:00.000Z',
+          seen_at: t.toISOString(),
+        },
+      ]);
+      const moved = await store.prisma.canonicalJob.findUniqueOrThrow({
+        where: { id: ferry!.canonicalJobId },
+        include: { company: true },
+      });
+      expect(moved.company.domain).toBe('nameonly.example');
+      // provider_e's last round read the bucket of d1.example a minute ago, and lost a sweep
+      const [d1] = await store.prisma.$queryRaw<
+        { bucket: number }[]
+      >`SELECT mod(abs(hashtext('d1.example')), 9) AS bucket`;
+      const last = d1!.bucket;
+      // neither that round's bucket nor the next one's holds the company the job moved to: only the owed read adds it
+      expect([last, (last + 1) % 9]).not.toContain(bucket!.bucket);
+      await store.prisma.refreshPass.create({
+        data: {
+          id: 'rfr_e_last',
+          kind: 'round',
+          provider: 'provider_e',
+          trigger: 'schedule',
+          startedAt: new Date(t.getTime() - MIN),
+          bucket: last,
+        },
+      });
+      await store.prisma.refreshSweep.create({
+        data: { passId: 'rfr_e_last', provider: 'provider_e', key: `companies:${last}/9:0`, kind: 'companies' },
+      });
+      // after the stale bound the planner gives up on that round; the next reads the company the job moved to
+      const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains, noRemovedBoards);
+      const e = (await roundSweeps(await planner.tryStart(new Date(t.getTime() + 11 * MIN)), 'provider_e')).flatMap(
+        (s) => s.scope.filters.company_domain_or ?? [],
+      );
+      expect(e).toContain('nameonly.example');
+      expect(e).toContain('d1.example');
     },
   );
 

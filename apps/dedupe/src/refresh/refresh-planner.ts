@@ -171,8 +171,10 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         provider: d.state.provider,
         bucket: nextBucket(d.state.last?.bucket ?? null, cycle),
         first: d.state.last === null,
+        // a round given up with sweeps out (they were lost): its whole bucket is read again
+        lostBucket: d.state.last && d.state.last.openSweeps > 0 ? d.state.last.bucket : null,
       }));
-    const scopes = await this.roundScopes(tx, now, cycle, rounds);
+    const scopes = await this.roundScopes(tx, cycle, rounds);
     const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
     const lastReads = await lastReadPasses(tx, passProviders);
     const boards = passProviders.includes('own_index') ? await registeredBoards(tx) : [];
@@ -249,30 +251,25 @@ export class RefreshPlanner implements OnApplicationBootstrap {
 
   /**
    * Per provider with a round due, the companies of its round with how many open jobs it lists
-   * there and when it saw the oldest: those of the round's bucket; those with a listing it has
-   * not seen since the last round of their own bucket began (that round did not read it: a job
-   * that moved to a company of that bucket after it, a sweep that failed; waiting for the
-   * bucket's next round would leave it older than the bound); and those of open jobs it lists
-   * that the own crawler saw close (their partners decide the closure): jobs none of whose own
-   * crawler listings is listed any more; a re-listed opening's old listing, unlisted beside its
-   * new one, does not make its job closing. A listing at a company
-   * without a domain is its own entry, bucketed by its id and read by id, by the same rules. One
-   * statement over the due providers' listed sources of open jobs. The own crawler's first round
-   * reads its whole catalog instead.
+   * there and when it saw the oldest: those of the round's bucket (and of its last round's bucket
+   * when that round lost a sweep: no part of it may be taken as read); those its sweeps owe a read
+   * (`refresh_owed_reads`: a sweep that did not read its scope whole, a job that moved there
+   * after its bucket's round), taken and deleted here; and those of open jobs it lists that the
+   * own crawler saw close (their partners decide the closure): jobs none of whose own crawler
+   * listings is listed any more; a re-listed opening's old listing, unlisted beside its new one,
+   * does not make its job closing. A listing at a company without a domain is its own entry,
+   * bucketed by its id and read by id, by the same rules. Every part is reached by index from
+   * the round's companies, listings and jobs, so a round's planning reads its bucket, not the
+   * store. The own crawler's first round reads its whole catalog instead.
    */
   private async roundScopes(
     tx: Prisma.TransactionClient,
-    now: Date,
     cycle: number,
-    rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number; first: boolean }>,
+    rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number; first: boolean; lostBucket: number | null }>,
   ): Promise<Map<ProviderSlug, RoundScopes>> {
     const byCompany = rounds.filter((r) => !(r.first && r.provider === 'own_index'));
     const byProvider = new Map<ProviderSlug, RoundScopes>();
     if (byCompany.length === 0) return byProvider;
-    const providers = byCompany.map((r) => r.provider);
-    const buckets = byCompany.map((r) => r.bucket);
-    // a cycle and a half of rounds back: the last round of every bucket, not one of a cycle before
-    const since = new Date(now.getTime() - Math.ceil(1.5 * cycle + 1) * this.settings.intervalMs);
     const rows = await tx.$queryRaw<
       {
         provider: ProviderSlug;
@@ -282,34 +279,46 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         oldest_seen_at: Date;
       }[]
     >`
-      WITH last_round AS (
-        SELECT p.provider::text AS provider, p.bucket, max(p.started_at) AS started_at
-        FROM refresh_passes p
-        WHERE p.kind = 'round' AND p.bucket IS NOT NULL AND p.provider::text = ANY(${providers}::text[]) AND
-          p.started_at > ${since}
-        GROUP BY 1, 2
-      ), sources AS (
-        SELECT due.provider, due.bucket AS due_bucket, c.domain,
-          CASE WHEN c.domain IS NULL THEN s.provider_job_id END AS listing_id, s.last_seen_at,
-          o.canonical_job_id IS NOT NULL AS closing
-        FROM unnest(${providers}::text[], ${buckets}::int[]) AS due(provider, bucket)
-        JOIN job_sources s ON s.provider::text = due.provider
-        JOIN canonical_jobs j ON j.id = s.canonical_job_id
-        JOIN companies c ON c.id = j.company_id
-        LEFT JOIN (
-          SELECT canonical_job_id FROM job_sources WHERE provider = 'own_index'
-          GROUP BY canonical_job_id HAVING NOT bool_or(listed)
-        ) o ON o.canonical_job_id = j.id
-        WHERE s.listed AND j.status = 'open' AND ${notBoardListing}
-      ), listed AS (
-        SELECT provider, due_bucket, domain, listing_id, mod(abs(hashtext(COALESCE(domain, listing_id))), ${cycle}::int)
-          AS bucket, count(*)::int AS listings, min(last_seen_at) AS oldest_seen_at, bool_or(closing) AS closing
-        FROM sources
-        GROUP BY provider, due_bucket, domain, listing_id
+      WITH due AS MATERIALIZED (
+        SELECT d.provider::provider AS provider, d.bucket, d.lost_bucket
+        FROM unnest(${byCompany.map((r) => r.provider)}::text[], ${byCompany.map((r) => r.bucket)}::int[],
+          ${byCompany.map((r) => r.lostBucket ?? -1)}::int[]) AS d(provider, bucket, lost_bucket)
+      ), owed AS MATERIALIZED (
+        DELETE FROM refresh_owed_reads o USING due d WHERE o.provider = d.provider RETURNING o.provider, o.kind, o.value
+      ), closing AS MATERIALIZED (
+        SELECT DISTINCT u.canonical_job_id
+        FROM job_sources u JOIN canonical_jobs j ON j.id = u.canonical_job_id AND j.status = 'open'
+        WHERE u.provider = 'own_index' AND NOT u.listed AND NOT EXISTS (
+          SELECT 1 FROM job_sources l WHERE l.canonical_job_id = u.canonical_job_id AND l.provider = 'own_index' AND l.listed)
+      ), round_companies AS (
+        SELECT d.provider, c.id AS company_id
+        FROM due d JOIN companies c ON c.domain IS NOT NULL AND
+          mod(abs(hashtext(c.domain)), ${cycle}::int) IN (d.bucket, d.lost_bucket)
+        UNION
+        SELECT o.provider, c.id FROM owed o JOIN companies c ON o.kind = 'domain' AND c.domain = o.value
+        UNION
+        SELECT s.provider, j.company_id
+        FROM closing x JOIN canonical_jobs j ON j.id = x.canonical_job_id
+        JOIN job_sources s ON s.canonical_job_id = j.id AND s.listed
+        JOIN due d ON d.provider = s.provider AND d.provider <> 'own_index'
+      ), by_domain AS (
+        SELECT r.provider, c.domain, NULL::text AS listing_id, count(*)::int AS listings,
+          min(s.last_seen_at) AS oldest_seen_at
+        FROM round_companies r JOIN companies c ON c.id = r.company_id AND c.domain IS NOT NULL
+        JOIN canonical_jobs j ON j.company_id = r.company_id AND j.status = 'open'
+        JOIN job_sources s ON s.canonical_job_id = j.id AND s.provider = r.provider AND s.listed AND ${notBoardListing}
+        GROUP BY r.provider, c.domain
       )
-      SELECT l.provider, l.domain, l.listing_id, l.listings, l.oldest_seen_at
-      FROM listed l LEFT JOIN last_round r ON r.provider = l.provider AND r.bucket = l.bucket
-      WHERE l.bucket = l.due_bucket OR (l.closing AND l.provider <> 'own_index') OR l.oldest_seen_at < r.started_at`;
+      SELECT provider::text AS provider, domain, listing_id, listings, oldest_seen_at FROM by_domain
+      UNION ALL
+      SELECT s.provider::text, NULL, s.provider_job_id, 1, s.last_seen_at
+      FROM companies c JOIN canonical_jobs j ON j.company_id = c.id AND j.status = 'open'
+      JOIN job_sources s ON s.canonical_job_id = j.id AND s.listed
+      JOIN due d ON d.provider = s.provider
+      WHERE c.domain IS NULL AND (
+        mod(abs(hashtext(s.provider_job_id)), ${cycle}::int) IN (d.bucket, d.lost_bucket) OR
+        EXISTS (SELECT 1 FROM owed o WHERE o.provider = s.provider AND o.kind = 'listing' AND o.value = s.provider_job_id) OR
+        (d.provider <> 'own_index' AND j.id IN (SELECT canonical_job_id FROM closing)))`;
     for (const row of rows) {
       let scopes = byProvider.get(row.provider);
       if (!scopes) byProvider.set(row.provider, (scopes = { domains: [], listings: [] }));
