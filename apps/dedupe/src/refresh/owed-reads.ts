@@ -1,14 +1,13 @@
 // Owed reads: what a provider's next re-verification round reads whatever its bucket, so that a
 // listing its bucket's round did not read waits one round, not a cycle, and no round has to look
-// through the whole store for such listings (refresh-planner.ts takes and deletes them).
+// through the whole store for such listings (refresh-planner.ts takes and deletes them). Both
+// writers insert in key order: two merges owing the same reads in other orders would wait on each
+// other's rows.
 import type { ProviderSlug, RefreshScope, RefreshSweepKind } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import { notBoardListing } from '../crawler-boards/board-listings.js';
 
 type Writer = Pick<Prisma.TransactionClient, '$executeRaw'>;
-
-// Both writers insert in key order: two merges owing the same reads in other orders would wait on
-// each other's rows.
 
 /** A round's sweep that ends without reading its scope whole (failed, timed out, cut, or moved while read) owes one. */
 export const owesReads = (kind: RefreshSweepKind, complete: boolean): boolean =>

@@ -177,6 +177,26 @@ describe('RefreshPlanner rounds', () => {
     (await store.prisma.outboxMessage.findMany({ where: { topic: 'refresh.fetch.requested' } }))
       .map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value)
       .filter((v) => v.refresh_id === idOf(outcomes, 'round', provider));
+  /** A listing of `title` at the company of `domain` (named as its domain). */
+  const record = (provider: ProviderSlug, domain: string, title: string) => ({
+    provider,
+    provider_job_id: `${provider}-${domain}-${title}`,
+    url: null,
+    title,
+    company: { name: domain, domain },
+    location: { city: 'Leeds', region: null, country_code: 'GB', remote: false },
+    employment_type: 'full_time' as const,
+    seniority: 'mid' as const,
+    job_family: 'engineering' as const,
+    salary: null,
+    description: `The ${title} at ${domain}.`,
+    apply_url: null,
+    posted_at: '2026-11-19T09:00:00.000Z',
+    seen_at: '2026-11-20T09:00:00.000Z',
+  });
+  /** The round bucket of a company's domain at the default REFRESH_BUCKETS (a cycle of 9), as the planner hashes it. */
+  const bucketOfDomain = async (domain: string) =>
+    (await store.prisma.$queryRaw<{ bucket: number }[]>`SELECT mod(abs(hashtext(${domain})), 9) AS bucket`)[0]!.bucket;
   const seen = (provider: ProviderSlug, msAgo: number, domainsSeen: readonly string[]) => store.prisma.$executeRaw`
     UPDATE job_sources s SET last_seen_at = ${new Date(t.getTime() - msAgo)}
     FROM canonical_jobs j JOIN companies c ON c.id = j.company_id
@@ -188,22 +208,6 @@ describe('RefreshPlanner rounds', () => {
       'with a partner that lists none',
     async () => {
       const repository = new CanonicalJobRepository(store.prisma, outboxStub());
-      const record = (provider: ProviderSlug, domain: string, title: string) => ({
-        provider,
-        provider_job_id: `${provider}-${domain}-${title}`,
-        url: null,
-        title,
-        company: { name: domain, domain },
-        location: { city: 'Leeds', region: null, country_code: 'GB', remote: false },
-        employment_type: 'full_time' as const,
-        seniority: 'mid' as const,
-        job_family: 'engineering' as const,
-        salary: null,
-        description: `The ${title} at ${domain}.`,
-        apply_url: null,
-        posted_at: '2026-11-19T09:00:00.000Z',
-        seen_at: '2026-11-20T09:00:00.000Z',
-      });
       await repository.mergeBatch(domains.map((d) => record('provider_a', d, 'Canal Engineer')));
       await repository.mergeBatch(domains.slice(0, 10).map((d) => record('provider_a', d, 'Lock Engineer')));
       await repository.mergeBatch([
@@ -350,24 +354,11 @@ describe('RefreshPlanner rounds', () => {
         include: { canonicalJob: { include: { company: true } } },
       });
       expect(ferry!.canonicalJob.company.domain).toBeNull();
-      const [bucket] = await store.prisma.$queryRaw<
-        { bucket: number }[]
-      >`SELECT mod(abs(hashtext('nameonly.example')), 9) AS bucket`;
+      const movedTo = await bucketOfDomain('nameonly.example');
       await repository.mergeBatch([
         {
-          provider: 'provider_c',
-          provider_job_id: 'provider_c-nameonly-Ferry Planner',
-          url: null,
-          title: 'Ferry Planner',
+          ...record('provider_c', 'nameonly', 'Ferry Planner'),
           company: { name: 'Nameonly', domain: 'nameonly.example' },
-          location: { city: 'Leeds', region: null, country_code: 'GB', remote: false },
-          employment_type: 'full_time',
-          seniority: 'mid',
-          job_family: 'engineering',
-          salary: null,
-          description: 'The Ferry Planner at nameonly.',
-          apply_url: null,
-          posted_at: '2026-11-19T09:00:00.000Z',
           seen_at: t.toISOString(),
         },
       ]);
@@ -377,12 +368,9 @@ describe('RefreshPlanner rounds', () => {
       });
       expect(moved.company.domain).toBe('nameonly.example');
       // provider_e's last round read the bucket of d1.example a minute ago, and lost a sweep
-      const [d1] = await store.prisma.$queryRaw<
-        { bucket: number }[]
-      >`SELECT mod(abs(hashtext('d1.example')), 9) AS bucket`;
-      const last = d1!.bucket;
+      const last = await bucketOfDomain('d1.example');
       // neither that round's bucket nor the next one's holds the company the job moved to: only the owed read adds it
-      expect([last, (last + 1) % 9]).not.toContain(bucket!.bucket);
+      expect([last, (last + 1) % 9]).not.toContain(movedTo);
       await store.prisma.refreshPass.create({
         data: {
           id: 'rfr_e_last',
@@ -412,9 +400,7 @@ describe('RefreshPlanner rounds', () => {
     async () => {
       await store.prisma.refreshPass.deleteMany({});
       await store.prisma.outboxMessage.deleteMany({});
-      const [d0] = await store.prisma.$queryRaw<
-        { bucket: number }[]
-      >`SELECT mod(abs(hashtext('d0.example')), 9) AS bucket`;
+      const d0 = await bucketOfDomain('d0.example');
       // provider_c's last round read d0's bucket a minute ago and saw d0: its next round is another bucket's
       const at = new Date(t.getTime() + 10 * MIN);
       await store.prisma.refreshPass.create({
@@ -424,7 +410,7 @@ describe('RefreshPlanner rounds', () => {
           provider: 'provider_c',
           trigger: 'schedule',
           startedAt: new Date(at.getTime() - MIN),
-          bucket: d0!.bucket,
+          bucket: d0,
         },
       });
       await seen('provider_c', t.getTime() - (at.getTime() - 30_000), ['d0.example']);
