@@ -11,8 +11,12 @@
  * The whole is split into `BENCH_IDLE_WINDOWS` (5) equal parts so a one-off (a heavy round, a
  * JIT burst) shows apart from the others; the table gives each part and the whole.
  * `BENCH_IDLE_SECONDS` sets another length.
- * The store's open jobs are counted first, in the stack's database. Options:
- * STACK_PIDS_FILE (.local/run/dev/pids.json).
+ * The store's open jobs are counted first, in the stack's database. `BENCH_IDLE_FILL` (a comma-separated
+ * list of providers, or `all`) first puts those providers' whole listings into the store (`store-fill.ts`)
+ * and waits one re-verification cycle, so the measured rounds re-read a store of that size: `provider_a,provider_b`
+ * gives about 17,500 open jobs on a fresh `npm run up`, `all` about 30,000. Options:
+ * STACK_PIDS_FILE (.local/run/dev/pids.json), PROVIDER_SIM_URL (http://127.0.0.1:8090), KAFKA_BROKERS
+ * (the stack's).
  */
 import { resolve } from 'node:path';
 import pg from 'pg';
@@ -28,7 +32,8 @@ import {
   viewerPidOf,
 } from './proc-cpu.js';
 import { ownerDatabaseUrl } from './stack.js';
-import { storeCounts } from './store-fill.js';
+import { PROVIDER_SLUGS, ProviderSlugSchema, type ProviderSlug } from '@jobs/contracts';
+import { fillStore, storeCounts } from './store-fill.js';
 
 const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
 const { env, location } = stackOf(pidsFile, 'gateway');
@@ -86,15 +91,40 @@ function shares(a: Reading, b: Reading): Map<string, number> {
   return out;
 }
 
-/** Open jobs in the stack's store, counted in its database (DATABASE_URL of its gateway). */
-async function openJobs(): Promise<number> {
+/** The stack's database (DATABASE_URL of its gateway), as its owner, for the length of `use`. */
+async function withStore<T>(use: (db: pg.Client) => Promise<T>): Promise<T> {
   const db = new pg.Client({ connectionString: ownerDatabaseUrl(env['DATABASE_URL']) });
   await db.connect();
   try {
-    return (await storeCounts(db)).openJobs;
+    return await use(db);
   } finally {
     await db.end();
   }
+}
+
+const fillProviders = (): ProviderSlug[] | undefined => {
+  const list = process.env['BENCH_IDLE_FILL'];
+  if (!list) return undefined;
+  return list === 'all' ? [...PROVIDER_SLUGS] : list.split(',').map((p) => ProviderSlugSchema.parse(p.trim()));
+};
+
+/** Puts these providers' whole listings into the store, then lets one cycle of rounds pass over it. */
+async function fill(providers: ProviderSlug[]): Promise<void> {
+  await withStore((db) =>
+    fillStore({
+      simUrl: process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090',
+      brokers: (process.env['KAFKA_BROKERS'] ?? dedupeEnv['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','),
+      db,
+      dedupeMetricsUrl: `http://127.0.0.1:${dedupeEnv['HEALTH_PORT'] ?? 9103}/metrics`,
+      settleMs: 10_000,
+      timeoutMs: 1_800_000,
+      log,
+      topic: 'passes',
+      providers,
+    }),
+  );
+  log(`filled; letting one re-verification cycle (${cycleSeconds} s) pass before measuring`);
+  await sleep(cycleSeconds * 1000);
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -121,7 +151,9 @@ function reverification(whole: Map<string, number>, open: number): string {
 }
 
 async function main(): Promise<void> {
-  const openCount = await openJobs();
+  const providers = fillProviders();
+  if (providers) await fill(providers);
+  const openCount = await withStore(async (db) => (await storeCounts(db)).openJobs);
   const jobs = openCount.toLocaleString('en-US');
   log(
     `idle for ${seconds} s in ${windows} windows (a re-verification cycle: ${cycleSeconds} s); ` +

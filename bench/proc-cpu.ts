@@ -138,8 +138,10 @@ export const GROUP = {
   pgServer: 'PostgreSQL server: postmaster, checkpointer, walwriter... (shared)',
   /**
    * Workers that started and ended between two readings (parallel query workers, autovacuum), which
-   * no reading of a live pid sees: what the postmaster reaped. The server's, whatever database they
-   * worked for; on a machine where only the stack uses the server, the stack's.
+   * no reading of a live pid sees, and the last part of backends that ended (a pool's idle
+   * connection closed): what the postmaster reaped, less what earlier readings saw of them. The
+   * server's, whatever database they worked for; on a machine where only the stack uses the
+   * server, the stack's.
    */
   pgWorkers: 'PostgreSQL workers that ended (parallel query, autovacuum)',
   redis: 'redis-server (shared)',
@@ -182,6 +184,12 @@ export interface Snapshot {
   /** group label -> pid -> reading */
   groups: Map<string, Map<number, PidReading>>;
   machine: { busy: number; total: number };
+  /**
+   * Every child of the stack's PostgreSQL server (any database) -> its ticks: a child that ends
+   * brings its whole life's CPU to the postmaster's reaped ticks, and the part a reading saw
+   * while it ran is not counted again.
+   */
+  pgChildren: Map<number, number>;
 }
 
 /**
@@ -221,11 +229,13 @@ function infrastructurePids(location: StackLocation): {
   pgBackends: Map<number, PidReading>;
   pgServer: Map<number, PidReading>;
   pgWorkers: Map<number, PidReading>;
+  pgChildren: Map<number, number>;
   redis: Map<number, PidReading>;
 } {
   const pgBackends = new Map<number, PidReading>();
   const pgServer = new Map<number, PidReading>();
   const pgWorkers = new Map<number, PidReading>();
+  const pgChildren = new Map<number, number>();
   const redis = new Map<number, PidReading>();
   const postgres: Array<{ pid: number; ppid: number; reading: PidReading; reaped: PidReading }> = [];
   for (const entry of readdirSync('/proc')) {
@@ -258,6 +268,7 @@ function infrastructurePids(location: StackLocation): {
       continue;
     }
     if (!serverPids.has(p.ppid)) continue; // another server's process
+    pgChildren.set(p.pid, p.reading.ticks);
     // "postgres: [cluster: ]user database host(port) state" for a backend, "postgres: [cluster: ]checkpointer" etc.
     // otherwise
     const backend = /^postgres: (?:\S+: )?(\S+) (\S+) (\S+\(\d+\)|\[local\])/.exec(cmdlineOf(p.pid).join(' '));
@@ -265,7 +276,7 @@ function infrastructurePids(location: StackLocation): {
     else if (backend[2] === location.database) pgBackends.set(p.pid, p.reading);
     // other databases' backends are someone else's work: the machine total shows them
   }
-  return { pgBackends, pgServer, pgWorkers, redis };
+  return { pgBackends, pgServer, pgWorkers, pgChildren, redis };
 }
 
 function machineTicks(): { busy: number; total: number } {
@@ -290,7 +301,7 @@ export function snapshot(location: StackLocation): Snapshot {
   groups.set(GROUP.pgWorkers, infra.pgWorkers);
   groups.set(GROUP.redis, infra.redis);
   groups.set(GROUP.bench, new Map(reading(process.pid)));
-  return { at: Date.now(), uptime, groups, machine: machineTicks() };
+  return { at: Date.now(), uptime, groups, machine: machineTicks(), pgChildren: infra.pgChildren };
 }
 
 export interface GroupUsage {
@@ -316,8 +327,10 @@ export function usageBetween(a: Snapshot, b: Snapshot): Map<string, GroupUsage> 
       if (then) ticks += now.ticks - then.ticks;
       else if (now.start >= a.uptime) ticks += now.ticks;
     }
+    // what the postmaster reaped, less what earlier readings saw of the children that ended
+    if (label === GROUP.pgWorkers) for (const [pid, seen] of a.pgChildren) if (!b.pgChildren.has(pid)) ticks -= seen;
     const lost = [...before.keys()].some((pid) => !pids.has(pid));
-    usage.set(label, { seconds: ticks / TICKS_PER_SECOND, pids: [...pids.keys()], lost });
+    usage.set(label, { seconds: Math.max(0, ticks) / TICKS_PER_SECOND, pids: [...pids.keys()], lost });
   }
   return usage;
 }

@@ -61,6 +61,8 @@ export interface FillOptions {
   topic?: 'rounds' | 'passes';
   /** pages asked side by side where the provider addresses its pages (default 1) */
   parallelPages?: number;
+  /** read only these providers' listings (default every provider): a smaller store */
+  providers?: readonly ProviderSlug[];
 }
 
 export interface FillResult {
@@ -86,51 +88,53 @@ export async function fillStore(options: FillOptions): Promise<FillResult> {
   let parts = 0;
   try {
     await Promise.all(
-      createProviderAdapters(options.simUrl).map(async (adapter) => {
-        const provider = adapter.provider;
-        const startedAt = new Date().toISOString();
-        records[provider] = 0;
-        let position: PagePosition | null = null;
-        for (let part = 0; ; part++) {
-          const callStarted = Date.now();
-          const paging: ResumablePaging = { start: position };
-          const read = await adapter.search({
-            filters: {},
-            want: PART_RECORDS,
-            paging,
-            signal: AbortSignal.timeout(120_000),
-            parallelPages: options.parallelPages ?? 1,
-          });
-          position = paging.next ?? null;
-          const final = position === null;
-          const value = topic.value.parse({
-            v: 1,
-            refresh_id: refreshId,
-            kind: 'new_listings',
-            scope: { key: `bench:${provider}`, filters: {} },
-            provider,
-            part,
-            final,
-            outcome: 'ok',
-            complete: false,
-            started_at: startedAt,
-            latency_ms: Date.now() - callStarted,
-            fetched_at: new Date().toISOString(),
-            records: read,
-          });
-          await producer.send({
-            topic: topic.name,
-            messages: [{ key: topic.keyOf(value), value: JSON.stringify(value) }],
-          });
-          records[provider] += read.length;
-          parts += 1;
-          if (final) break;
-        }
-        log(
-          `${provider}: ${records[provider]} records read and published ` +
-            `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
-        );
-      }),
+      createProviderAdapters(options.simUrl)
+        .filter((adapter) => !options.providers || options.providers.includes(adapter.provider))
+        .map(async (adapter) => {
+          const provider = adapter.provider;
+          const startedAt = new Date().toISOString();
+          records[provider] = 0;
+          let position: PagePosition | null = null;
+          for (let part = 0; ; part++) {
+            const callStarted = Date.now();
+            const paging: ResumablePaging = { start: position };
+            const read = await adapter.search({
+              filters: {},
+              want: PART_RECORDS,
+              paging,
+              signal: AbortSignal.timeout(120_000),
+              parallelPages: options.parallelPages ?? 1,
+            });
+            position = paging.next ?? null;
+            const final = position === null;
+            const value = topic.value.parse({
+              v: 1,
+              refresh_id: refreshId,
+              kind: 'new_listings',
+              scope: { key: `bench:${provider}`, filters: {} },
+              provider,
+              part,
+              final,
+              outcome: 'ok',
+              complete: false,
+              started_at: startedAt,
+              latency_ms: Date.now() - callStarted,
+              fetched_at: new Date().toISOString(),
+              records: read,
+            });
+            await producer.send({
+              topic: topic.name,
+              messages: [{ key: topic.keyOf(value), value: JSON.stringify(value) }],
+            });
+            records[provider] += read.length;
+            parts += 1;
+            if (final) break;
+          }
+          log(
+            `${provider}: ${records[provider]} records read and published ` +
+              `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
+          );
+        }),
     );
   } finally {
     await producer.disconnect();

@@ -29,6 +29,13 @@ export interface RefreshListing {
   closed: readonly NormalizedProviderRecord[];
   /** when the sweep asked for its first page: sources seen before were not in its listing */
   since: Date;
+  /**
+   * this part is its sweep's only part (it holds every listing the sweep saw): its sightings of
+   * unchanged listings are written by the step (sightings.ts), and those not written are not absent
+   */
+  onlyPart?: boolean;
+  /** listings (provider ids) this part saw whose sighting was not written: not absent */
+  seenUnwritten?: readonly string[];
   /** the sweep was read whole and this is its last part: judge absences */
   judgeAbsences: boolean;
   at: Date;
@@ -72,7 +79,7 @@ export async function applyAbsences(
       UPDATE job_sources AS s SET listed = false, unlisted_at = ${refresh.at}
       FROM canonical_jobs AS j
       WHERE s.canonical_job_id = j.id AND s.provider = ${refresh.provider}::provider AND s.listed AND s.last_seen_at <
-        ${refresh.since} AND ${scope}
+        ${refresh.since} AND ${scope} AND NOT (s.provider_job_id = ANY(${[...(refresh.seenUnwritten ?? [])]}::text[]))
       RETURNING s.canonical_job_id`;
     for (const row of absent) affected.add(row.canonical_job_id);
   }

@@ -7,17 +7,10 @@ import type { RefreshListing } from './absences.js';
 import { loadJobRows } from './job-rows.js';
 import { toJob, type CanonicalJobRow } from './job-view.js';
 import { mergeInTransaction, type MergeOutcome, type MergeResult } from './merge-transaction.js';
-import { asSighted, findSightings, recordUnchangedSightings, type KnownSighting } from './sightings.js';
+import { asSighted, findSightings, recordUnchangedSightings, SIGHTING_STEP_MS } from './sightings.js';
 
 export type { RefreshListing } from './absences.js';
 export type { MergeResult } from './merge-transaction.js';
-
-/**
- * A search's sighting of a listing the store knows unchanged is written when it moves the
- * listing's `last_seen_at` by at least this much: the default refresh interval, so a search shows
- * a sighting at most a minute older than its own (docs/decisions/0049-search-sightings-by-the-minute.md).
- */
-export const SEARCH_SIGHTING_STEP_MS = 60_000;
 
 /** A search's listings merged: the canonical jobs, and the sightings still to write (see `mergeListings`). */
 export interface ListingsMerged {
@@ -115,26 +108,24 @@ export class CanonicalJobRepository {
    * A refresh part of one provider: its listings the store already has, unchanged since this
    * provider last showed them (nearly all of a sweep), are sightings only, written with two
    * statements and no locks (a sighting changes no lifecycle); the rest (new listings, changed
-   * ones) and the part's closures go through `mergeBatch`.
+   * ones) and the part's closures go through `mergeBatch`. A sweep's only part writes a
+   * sighting when it moves the listing's `last_seen_at` by `SIGHTING_STEP_MS`, as a search does,
+   * and tells its absences which listings it saw without writing (a round re-reads its
+   * bucket every few seconds at a short interval); a part of a longer sweep writes every one,
+   * since its sweep's last part judges absences by the sightings written since the sweep began.
    */
   async mergeRefreshPart(
     records: readonly NormalizedProviderRecord[],
     refresh: RefreshListing,
     finished?: (tx: Prisma.TransactionClient) => Promise<void>,
   ): Promise<{ sightings: number; merged: number }> {
-    const { sightings, rest } = await this.sightKnown(records);
+    const step = { ms: refresh.onlyPart ? SIGHTING_STEP_MS : 0, verified: true };
+    const { sightings, recent, rest } = await findSightings(this.prisma.direct, records, step);
+    await recordUnchangedSightings(this.prisma.direct, sightings);
     const needsMerge = rest.length > 0 || refresh.closed.length > 0 || refresh.judgeAbsences || finished !== undefined;
-    if (needsMerge) await this.mergeBatch(rest, { refresh, finished, read: records });
-    return { sightings: sightings.length, merged: rest.length };
-  }
-
-  /** `findSightings`, its sightings written at once. */
-  private async sightKnown(
-    records: readonly NormalizedProviderRecord[],
-  ): Promise<{ sightings: KnownSighting[]; rest: NormalizedProviderRecord[] }> {
-    const found = await findSightings(this.prisma.direct, records);
-    await recordUnchangedSightings(this.prisma.direct, found.sightings);
-    return found;
+    const seenUnwritten = recent.map((k) => k.record.provider_job_id);
+    if (needsMerge) await this.mergeBatch(rest, { refresh: { ...refresh, seenUnwritten }, finished, read: records });
+    return { sightings: sightings.length + recent.length, merged: rest.length };
   }
 
   load(ids: readonly string[]): Promise<CanonicalJobRow[]> {
@@ -156,12 +147,15 @@ export class CanonicalJobRepository {
    * the write will), and the caller writes them with `writeSightings` once it has answered, so
    * that statement is off the search's path. A caller that fails before writing them gets its
    * message again (its offset is not committed) and sights them again. A sighting within
-   * `SEARCH_SIGHTING_STEP_MS` of the listing's last written one is neither written nor shown.
+   * `SIGHTING_STEP_MS` of the listing's last written one is neither written nor shown.
    */
   async mergeListings(records: readonly NormalizedProviderRecord[]): Promise<ListingsMerged> {
     const live = records.filter((r) => r.status !== 'closed');
     // a repeated search meets listings the store has, unchanged: sightings only, no merge transaction
-    const { sightings, recent, rest } = await findSightings(this.prisma.direct, live, SEARCH_SIGHTING_STEP_MS);
+    const { sightings, recent, rest } = await findSightings(this.prisma.direct, live, {
+      ms: SIGHTING_STEP_MS,
+      verified: false,
+    });
     const results = rest.length > 0 ? await this.mergeOutcomes(rest, { read: live }) : [];
     const sighted = new Map([...sightings, ...recent].map((k) => [k.record, k.jobId]));
     const ids = new Set<string>();

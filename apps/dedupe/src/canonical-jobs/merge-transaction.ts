@@ -87,7 +87,7 @@ export async function mergeInTransaction({
   // one statement, locks taken in ascending lock-id order: every transaction agrees on the order
   await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM
     unnest(${keys}::text[]) AS x ORDER BY 1) AS locks`;
-  // read again under the locks: another replica may have stored some since sightKnown
+  // read again under the locks: another replica may have stored some since findSightings
   const known = await knownSources(tx, records);
   const knownBySource = new Map(known.map((s) => [listingKey(s.provider, s.provider_job_id), s]));
   const freshKeys = new Set<string>();

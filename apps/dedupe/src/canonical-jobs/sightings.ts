@@ -5,6 +5,14 @@ import { ascending, Prisma, type PooledStatements, type SqlReader } from '@jobs/
 import { listingChangedFields, recordFieldHashes, type UpdateField } from '../lifecycle/job-lifecycle.js';
 import type { CanonicalJobRow } from './job-view.js';
 
+/**
+ * A sighting of a listing the store knows unchanged is written when it moves the listing's
+ * `last_seen_at` by at least this much (or the listing is not listed): a listing's times are at
+ * most this far behind the latest search or refresh that saw it. The default refresh interval
+ * (docs/decisions/0049-search-sightings-by-the-minute.md, 0051-refresh-sightings-by-the-minute.md).
+ */
+export const SIGHTING_STEP_MS = 60_000;
+
 /** A record of a listing the store already has: a sighting of its source and job. */
 export interface KnownSighting {
   sourceId: string;
@@ -75,15 +83,17 @@ export interface SortedRecords {
  * provider last showed them: no lock, no merge, no lifecycle change can follow) and the rest,
  * which go to the merge transaction. One indexed read for the whole batch; nothing written.
  *
- * With `sightingStepMs`, a sighting that would move a listed source's `last_seen_at` by less is
- * `recent`: it resolves to its job and is not written (searches meet the same listings many
- * times a minute, and each write is a row version of the source and of its job). A refresh
- * passes none: its absences count on every listing it showed being seen after it started.
+ * With `step`, a sighting that would move a listed source's `last_seen_at` by less than `step.ms`
+ * is `recent`: it resolves to its job and is not written (searches meet the same listings many
+ * times a minute, a refresh at a short interval re-reads them every few seconds, and each write
+ * is a row version of the source and of its job). The own crawler's sightings are always
+ * written unless `step.verified` (a search's confirm the listing live at once; a refresh's may
+ * wait a step like the others).
  */
 export async function findSightings(
   db: SqlReader,
   records: readonly NormalizedProviderRecord[],
-  sightingStepMs = 0,
+  step: { ms: number; verified: boolean } = { ms: 0, verified: false },
 ): Promise<SortedRecords> {
   const known = await knownSources(db, records);
   const bySource = new Map(known.map((k) => [listingKey(k.provider, k.provider_job_id), k]));
@@ -96,7 +106,9 @@ export async function findSightings(
     }
     const sighting = sightingOf(source, record, []);
     const recent =
-      source.listed && !sighting.verified && sighting.seenAt.getTime() - source.last_seen_at.getTime() < sightingStepMs;
+      source.listed &&
+      (step.verified || !sighting.verified) &&
+      sighting.seenAt.getTime() - source.last_seen_at.getTime() < step.ms;
     (recent ? sorted.recent : sorted.sightings).push(sighting);
   }
   return sorted;

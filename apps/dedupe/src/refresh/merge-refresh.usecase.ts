@@ -68,6 +68,7 @@ export class MergeRefreshUseCase {
         ...(boardPrefix ? { boardPrefix } : {}),
         closed,
         since: new Date(message.started_at),
+        onlyPart: message.part === 0 && message.final,
         judgeAbsences: complete && !isWindowSweep(message.kind) && (boardRead?.changed ?? true),
         at,
       },

@@ -11,6 +11,7 @@ import type {
 } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import { SIGHTING_STEP_MS } from '../canonical-jobs/sightings.js';
 import { toJob } from '../canonical-jobs/job-view.js';
 import { outboxStub } from '@jobs/outbox/testing';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
@@ -156,6 +157,47 @@ describe('refresh listings and the job lifecycle', () => {
     );
     expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened']);
   });
+
+  it(
+    "a sweep's only part writes a sighting once it moves last_seen_at by the step, and judges only the listings " +
+      'it did not see absent; a part of a longer sweep writes every sighting',
+    async () => {
+      const c = company();
+      const kept = c.record('provider_a', 'Weir Surveyor');
+      const gone = c.record('provider_a', 'Sluice Fitter', { seen_at: kept.seen_at });
+      const [keptJob, goneJob] = await repository.mergeBatch([kept, gone]);
+      const written = Date.parse(kept.seen_at);
+      const at = (ms: number) => new Date(written + ms).toISOString();
+      const sweep = (ms: number, over: Partial<RefreshRecordsFetched.Value> = {}) => ({
+        ...c.listing('provider_a', [kept]),
+        started_at: at(ms),
+        fetched_at: at(ms),
+        records: [{ ...kept, seen_at: at(ms) }],
+        ...over,
+      });
+      const source = (r: NormalizedProviderRecord) =>
+        db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: r.provider_job_id } });
+
+      // re-read 20 s after its last written sighting: seen, not written, not absent
+      await refresh.execute(sweep(20_000));
+      expect((await source(kept)).lastSeenAt.toISOString()).toBe(kept.seen_at);
+      expect((await source(kept)).listed).toBe(true);
+      expect((await jobOf(keptJob!.jobId)).status).toBe('open');
+      expect((await source(gone)).listed).toBe(false);
+      expect((await jobOf(goneJob!.jobId)).status).toBe('closed');
+
+      // a step after it: written
+      await refresh.execute(sweep(SIGHTING_STEP_MS));
+      expect((await source(kept)).lastSeenAt.toISOString()).toBe(at(SIGHTING_STEP_MS));
+
+      // the first of two parts: written at once, within the step too (its last part judges absences)
+      await refresh.execute(sweep(SIGHTING_STEP_MS + 5_000, { final: false }));
+      await refresh.execute(sweep(SIGHTING_STEP_MS + 5_000, { part: 1, records: [] }));
+      expect((await source(kept)).lastSeenAt.toISOString()).toBe(at(SIGHTING_STEP_MS + 5_000));
+      expect((await source(kept)).listed).toBe(true);
+      expect((await jobOf(keptJob!.jobId)).status).toBe('open');
+    },
+  );
 
   it(
     'a listings sweep re-verifies the listings it read by id at a company without a domain, and unlists only ' +

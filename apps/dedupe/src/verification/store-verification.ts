@@ -4,6 +4,7 @@ import { PrismaService } from '@jobs/db';
 import { jobsMeter, untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { PASS_STALE_MS, REFRESH_SETTINGS, type RefreshSettings } from '../refresh/refresh-planner.js';
+import { SIGHTING_STEP_MS } from '../canonical-jobs/sightings.js';
 import { roundDurationMs, verificationBound } from './verification-bound.js';
 import { recentRounds, verificationAges } from './verification-queries.js';
 
@@ -131,6 +132,7 @@ export class StoreVerification implements OnApplicationBootstrap {
             buckets: this.settings.buckets,
             roundDurationsMs: durations,
             maxAgeSeconds: age?.maxAgeSeconds ?? null,
+            sightingStepMs: SIGHTING_STEP_MS,
           });
           return {
             provider,

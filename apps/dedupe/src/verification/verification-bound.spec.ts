@@ -60,6 +60,16 @@ describe('verificationBound', () => {
     ).toEqual({ promisedSeconds: 600, currentSeconds: 600, holds: false });
   });
 
+  it('allows an oldest listing the sighting step past the promise: its written time trails its last sighting', () => {
+    const at2s = { intervalMs: 2_000, buckets: 10, roundDurationsMs: [800], sightingStepMs: MIN };
+    expect(verificationBound({ ...at2s, maxAgeSeconds: 78 })).toEqual({
+      promisedSeconds: 20,
+      currentSeconds: 20,
+      holds: true,
+    });
+    expect(verificationBound({ ...at2s, maxAgeSeconds: 81 }).holds).toBe(false);
+  });
+
   it('does not hold before any round: nothing was re-verified yet', () => {
     expect(verificationBound({ intervalMs: MIN, buckets: 10, roundDurationsMs: [], maxAgeSeconds: null })).toEqual({
       promisedSeconds: 600,

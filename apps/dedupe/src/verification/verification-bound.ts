@@ -6,8 +6,9 @@
  * every round ends within its interval. A round starts once the last one ended and an interval
  * passed since that one started: a round that outlasts the interval delays the next one, and
  * rounds then run back to back, each as long as it takes. The promise holds when the recent
- * rounds fitted and the provider's oldest listing of an open job is within it (a job the rounds
- * do not reach, say one whose sweeps keep failing, breaks it too).
+ * rounds fitted and the provider's oldest listing of an open job is within it, give or take the
+ * sighting step by which its written time may trail its last sighting (a job the rounds do not
+ * reach, say one whose sweeps keep failing, breaks it too).
  */
 
 export interface RoundTimes {
@@ -27,6 +28,11 @@ export interface BoundInput {
   roundDurationsMs: readonly number[];
   /** seconds since the provider last saw the oldest of its listed sources of open jobs; null when it lists none */
   maxAgeSeconds: number | null;
+  /**
+   * How far a listing's written `last_seen_at` may trail its latest sighting (sightings.ts
+   * `SIGHTING_STEP_MS`): an age within the promise and this is a listing re-verified within the promise.
+   */
+  sightingStepMs?: number;
 }
 
 export interface VerificationBound {
@@ -46,7 +52,8 @@ export function verificationBound(input: BoundInput): VerificationBound {
   if (input.roundDurationsMs.length === 0) return { promisedSeconds, currentSeconds: promisedSeconds, holds: false };
   const longestMs = Math.max(...input.roundDurationsMs);
   const roundsFit = longestMs <= input.intervalMs;
-  const agesWithin = input.maxAgeSeconds === null || input.maxAgeSeconds <= promisedSeconds;
+  const agesWithin =
+    input.maxAgeSeconds === null || input.maxAgeSeconds <= promisedSeconds + (input.sightingStepMs ?? 0) / 1000;
   return {
     promisedSeconds,
     currentSeconds: (input.buckets * Math.max(input.intervalMs, longestMs)) / 1000,
