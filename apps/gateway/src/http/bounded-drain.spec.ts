@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Agent, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { installBoundedDrain } from './bounded-drain.js';
 
 interface Answer {
@@ -57,6 +57,43 @@ describe('installBoundedDrain', () => {
     for (let i = 0; i < 40; i++) answers.push(await post(url, 2 * 1024 * 1024));
     expect(answers.filter((a) => a.status === 413)).toHaveLength(40);
     expect(answers.filter((a) => a.connection === 'close')).toHaveLength(0);
+  });
+
+  it('answers a client that asked to close and reads only once its body is out, then closes cleanly', async () => {
+    const { port } = app.server.address() as AddressInfo;
+    const size = 2 * 1024 * 1024;
+    const answers = [];
+    for (let i = 0; i < 5; i++)
+      answers.push(
+        await new Promise<{ answer: string; reset: boolean }>((resolve) => {
+          const socket = connect(port, '127.0.0.1');
+          let answer = '';
+          let reset = false;
+          // the answer waits unread in the socket while the body goes out: a reset would discard it
+          socket.pause();
+          socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+          socket.on('error', () => (reset = true));
+          socket.on('close', () => resolve({ answer: answer.split('\r\n', 1)[0]!, reset }));
+          socket.write(
+            'POST / HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\nconnection: close\r\n' +
+              `content-length: ${size}\r\n\r\n`,
+          );
+          const chunk = Buffer.alloc(64 * 1024, 0x20);
+          let sent = 0;
+          const more = (): void => {
+            if (sent >= size) {
+              setTimeout(() => socket.resume(), 50);
+              return;
+            }
+            sent += chunk.length;
+            socket.write(chunk, () => setTimeout(more, 2));
+          };
+          more();
+        }),
+      );
+    expect(answers).toEqual(
+      Array.from({ length: 5 }, () => ({ answer: 'HTTP/1.1 413 Payload Too Large', reset: false })),
+    );
   });
 
   it('keeps the connection usable once the refused body has been read and dropped', async () => {
