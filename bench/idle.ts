@@ -13,7 +13,7 @@
  * `BENCH_IDLE_SECONDS` sets another length.
  * The store's open jobs are counted first, in the stack's database. `BENCH_IDLE_FILL` (a comma-separated
  * list of providers, or `all`) first puts those providers' whole listings into the store (`store-fill.ts`)
- * and waits one re-verification cycle, so the measured rounds re-read a store of that size: `provider_a,provider_b`
+ * and waits one re-verification cycle, so the measured rounds re-read a store of that size: `provider_b`
  * gives about 19,000 open jobs on a fresh `npm run up`, `all` about 30,000. Options:
  * STACK_PIDS_FILE (.local/run/dev/pids.json), PROVIDER_SIM_URL (http://127.0.0.1:8090), KAFKA_BROKERS
  * (the stack's).

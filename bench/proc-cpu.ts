@@ -328,11 +328,18 @@ export function usageBetween(a: Snapshot, b: Snapshot): Map<string, GroupUsage> 
       else if (now.start >= a.uptime) ticks += now.ticks;
     }
     // what the postmaster reaped, less what earlier readings saw of the children that ended
-    if (label === GROUP.pgWorkers) for (const [pid, seen] of a.pgChildren) if (!b.pgChildren.has(pid)) ticks -= seen;
+    if (label === GROUP.pgWorkers) ticks = Math.max(0, ticks - endedChildrenSeen(a, b));
     const lost = [...before.keys()].some((pid) => !pids.has(pid));
-    usage.set(label, { seconds: Math.max(0, ticks) / TICKS_PER_SECOND, pids: [...pids.keys()], lost });
+    usage.set(label, { seconds: ticks / TICKS_PER_SECOND, pids: [...pids.keys()], lost });
   }
   return usage;
+}
+
+/** Ticks the earlier snapshot saw of the PostgreSQL children gone by the later one (their reaped CPU repeats them). */
+function endedChildrenSeen(a: Snapshot, b: Snapshot): number {
+  let ticks = 0;
+  for (const [pid, seen] of a.pgChildren) if (!b.pgChildren.has(pid)) ticks += seen;
+  return ticks;
 }
 
 /** CPU-seconds the whole machine was busy (all cores) between two snapshots, and its core count in that time. */
