@@ -105,6 +105,26 @@ describe('installBoundedDrain', () => {
     expect(next.localPort).toBe(refused.localPort);
   });
 
+  it('leaves a request made in process alone: it has no connection to drain or close', async () => {
+    const inProcess = Fastify();
+    installBoundedDrain(inProcess, 20);
+    // refused before its body is read, as a rate-limited call is: the body never ends
+    inProcess.addHook('onRequest', async (_request, reply) => reply.code(429).send({ refused: true }));
+    inProcess.post('/', async () => ({ ok: true }));
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const answer = await inProcess.inject({ method: 'POST', url: '/', payload: { a: 1 } });
+      await new Promise((resolve) => setTimeout(resolve, 100)); // past the drain bound
+      expect(answer.statusCode).toBe(429);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await inProcess.close();
+    }
+  });
+
   it('closes a connection whose body is still arriving after the bound', async () => {
     const outcome = await new Promise<{ status: number; closed: boolean }>((resolve) => {
       let status = 0;

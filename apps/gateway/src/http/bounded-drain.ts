@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Socket } from 'node:net';
 
 /** How long the rest of a refused body may take to arrive before its connection is closed. */
 export const REFUSED_BODY_DRAIN_MS = 5_000;
@@ -15,11 +16,12 @@ const draining = new WeakMap<FastifyRequest, boolean>();
  * and drops it (`IncomingMessage._dump`), so the client reads the answer; a client that asked to
  * close has the connection ended once its body is in, one that did not may reuse it. The drain is
  * bounded in time: a body still arriving `drainMs` after the answer (an endless stream, a client
- * trickling bytes) loses its connection then.
+ * trickling bytes) loses its connection then. A request made in process (`fastify.inject`, as the
+ * MCP server's tool calls are) has no connection and no bytes on any wire: it is left alone.
  */
 export function installBoundedDrain(fastify: FastifyInstance, drainMs = REFUSED_BODY_DRAIN_MS): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (!request.raw.complete) {
+    if (!request.raw.complete && request.raw.socket instanceof Socket) {
       draining.set(request, !reply.raw.shouldKeepAlive);
       reply.removeHeader('connection');
       reply.raw.shouldKeepAlive = true;
