@@ -1,0 +1,1 @@
+module.exports = { ...require('../../jest.preset.cjs'), displayName: 'listing-hash', rootDir: __dirname };

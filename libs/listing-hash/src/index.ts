@@ -1,0 +1,2 @@
+export * from './title.js';
+export * from './listing-hash.js';
