@@ -3,9 +3,6 @@ import { blockingKeys, featuresOf, fieldsOfRecord, type MatchFields } from './fe
 import { rankedMerge, sourceOf, sourcesOfRecord, type FieldSources } from './field-rank.js';
 import { decide, type CandidateJob, type RecordToMatch } from './score.js';
 
-/** A listing by its provider's id, as a read names it (a record, or an id read unchanged). */
-export type ListingRef = Pick<NormalizedProviderRecord, 'provider' | 'provider_job_id'>;
-
 export interface IndexMergeResult {
   jobId: string;
   /** The record joined an existing canonical job (false when it created one or was known). */
@@ -116,7 +113,7 @@ export class CanonicalIndex {
    * known listings show them live now, so a new id of the same provider beside one of them is a
    * second listing, not a re-listing.
    */
-  read(records: readonly ListingRef[]): void {
+  read(records: readonly NormalizedProviderRecord[]): void {
     for (const job of this.inRead) job.readNow.clear();
     this.inRead.clear();
     for (const r of records) {

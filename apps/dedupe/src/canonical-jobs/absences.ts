@@ -34,7 +34,7 @@ export interface RefreshListing {
    * unchanged listings are written by the step (sightings.ts), and those not written are not absent
    */
   onlyPart?: boolean;
-  /** listings (provider ids) this part saw whose sighting may not have been written: not absent */
+  /** listings (provider ids) this part saw whose sighting was not written: not absent */
   seenUnwritten?: readonly string[];
   /** the sweep was read whole and this is its last part: judge absences */
   judgeAbsences: boolean;

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { ListingRef } from '@jobs/matching';
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { type Prisma, PrismaService } from '@jobs/db';
 import { OutboxRelay } from '@jobs/outbox';
@@ -8,13 +7,7 @@ import type { RefreshListing } from './absences.js';
 import { loadJobRows } from './job-rows.js';
 import { toJob, type CanonicalJobRow } from './job-view.js';
 import { mergeInTransaction, type MergeOutcome, type MergeResult } from './merge-transaction.js';
-import {
-  asSighted,
-  findSightings,
-  recordUnchangedListings,
-  recordUnchangedSightings,
-  SIGHTING_STEP_MS,
-} from './sightings.js';
+import { asSighted, findSightings, recordUnchangedSightings, SIGHTING_STEP_MS } from './sightings.js';
 
 export type { RefreshListing } from './absences.js';
 export type { MergeResult } from './merge-transaction.js';
@@ -47,7 +40,7 @@ export interface MergeOptions {
    * The whole read the records came in (a sweep's part, a search's answer), known unchanged
    * listings too: a listing it shows live beside a provider's new id is not that id's predecessor
    */
-  read?: readonly ListingRef[];
+  read?: readonly NormalizedProviderRecord[];
 }
 
 /**
@@ -125,18 +118,14 @@ export class CanonicalJobRepository {
     records: readonly NormalizedProviderRecord[],
     refresh: RefreshListing,
     finished?: (tx: Prisma.TransactionClient) => Promise<void>,
-    unchanged: readonly string[] = [],
   ): Promise<{ sightings: number; merged: number }> {
     const step = { ms: refresh.onlyPart ? SIGHTING_STEP_MS : 0, verified: true };
     const { sightings, recent, rest } = await findSightings(this.prisma.direct, records, step);
     await recordUnchangedSightings(this.prisma.direct, sightings);
-    await recordUnchangedListings(this.prisma.direct, refresh.provider, unchanged, refresh.at, step.ms);
     const needsMerge = rest.length > 0 || refresh.closed.length > 0 || refresh.judgeAbsences || finished !== undefined;
-    // unchanged listings are seen whether or not the step wrote their sighting
-    const seenUnwritten = [...recent.map((k) => k.record.provider_job_id), ...unchanged];
-    const read = [...records, ...unchanged.map((id) => ({ provider: refresh.provider, provider_job_id: id }))];
-    if (needsMerge) await this.mergeBatch(rest, { refresh: { ...refresh, seenUnwritten }, finished, read });
-    return { sightings: sightings.length + recent.length + unchanged.length, merged: rest.length };
+    const seenUnwritten = recent.map((k) => k.record.provider_job_id);
+    if (needsMerge) await this.mergeBatch(rest, { refresh: { ...refresh, seenUnwritten }, finished, read: records });
+    return { sightings: sightings.length + recent.length, merged: rest.length };
   }
 
   load(ids: readonly string[]): Promise<CanonicalJobRow[]> {

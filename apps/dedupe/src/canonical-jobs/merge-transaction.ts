@@ -2,7 +2,7 @@
 // on their blocking keys, and every change it makes written set-based.
 import { providerBits, type NormalizedProviderRecord } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
-import { CanonicalIndex, bestCompanyNames, recordToMatch, type FieldSources, type ListingRef } from '@jobs/matching';
+import { CanonicalIndex, bestCompanyNames, recordToMatch, type FieldSources } from '@jobs/matching';
 import { newId } from '@jobs/observability';
 import { listingChangedFields } from '../lifecycle/job-lifecycle.js';
 import type { JobTrack, LifecycleRecorder } from '../lifecycle/lifecycle-recorder.js';
@@ -54,7 +54,7 @@ export interface MergeInput {
   /** a refresh part's listing: its absences are judged in the same transaction */
   refresh: RefreshListing | undefined;
   /** the whole read `records` came in, known unchanged listings too (default: `records`) */
-  read?: readonly ListingRef[] | undefined;
+  read?: readonly NormalizedProviderRecord[] | undefined;
 }
 
 /** What the batch's new listings did to one job: its latest sighting, its new sources, its re-listings. */

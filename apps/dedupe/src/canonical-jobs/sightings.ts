@@ -158,44 +158,6 @@ export async function recordUnchangedSightings(
       ${jobSightingsUpdate(seen)}`;
 }
 
-/**
- * The sightings of listings a round's sweep read just as the store holds them (the fetcher
- * compared their record hashes and sent their ids only), in one statement that reads nothing
- * first: each listed source of `provider` among `ids` whose `last_seen_at` is before `seenAt` by
- * `stepMs` or more moves to it, and so do its job's times (the own crawler's also confirm the job
- * live). A source no longer listed is left alone: its re-listing is a merge, which the next read
- * of it (sent whole, since it is not listed) makes. Rows are locked in id order, as by every
- * writer of sightings.
- */
-export async function recordUnchangedListings(
-  db: Pick<PooledStatements, '$executeRaw'>,
-  provider: string,
-  ids: readonly string[],
-  seenAt: Date,
-  stepMs: number,
-): Promise<void> {
-  if (ids.length === 0) return;
-  const verifiedAt = provider === 'own_index' ? seenAt : null;
-  await db.$executeRaw`
-    WITH seen AS MATERIALIZED (
-      SELECT s.id, s.canonical_job_id FROM job_sources s
-      WHERE s.provider = ${provider}::provider AND s.provider_job_id = ANY(${[...ids]}::text[]) AND s.listed
-        AND s.last_seen_at < ${seenAt} AND s.last_seen_at <= ${new Date(seenAt.getTime() - stepMs)}
-      ORDER BY s.id FOR UPDATE
-    ), sources AS (
-      UPDATE job_sources AS s SET last_seen_at = ${seenAt} FROM seen WHERE s.id = seen.id RETURNING 1
-    ), jobs AS MATERIALIZED (
-      SELECT j.id FROM canonical_jobs j
-      WHERE j.id IN (SELECT canonical_job_id FROM seen) AND (j.last_seen_at < ${seenAt} OR
-        ${verifiedAt}::timestamptz > COALESCE(j.last_verified_at, '-infinity'))
-      ORDER BY j.id FOR UPDATE
-    )
-    UPDATE canonical_jobs AS j
-    SET last_seen_at = GREATEST(j.last_seen_at, ${seenAt}), last_verified_at = GREATEST(j.last_verified_at,
-      ${verifiedAt}::timestamptz)
-    FROM jobs WHERE j.id = jobs.id`;
-}
-
 /** A stored job that only met another listing: its sighting and p_real. */
 export interface JobSighting {
   id: string;

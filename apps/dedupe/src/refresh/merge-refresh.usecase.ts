@@ -9,10 +9,9 @@ import { owesReads, oweScopeReads } from './owed-reads.js';
 import { RefreshPlanner } from './refresh-planner.js';
 
 /**
- * One part of a refresh sweep: its open records are merged (unchanged known listings, and the
- * ids the fetcher found unchanged against their stored hash, are sightings only; new listings
- * open jobs, changed ones update them, re-listings repost), the openings the own crawler showed
- * closed are unlisted with their reason, and the final part of
+ * One part of a refresh sweep: its open records are merged (unchanged known listings are
+ * sightings only; new listings open jobs, changed ones update them, re-listings repost), the
+ * openings the own crawler showed closed are unlisted with their reason, and the final part of
  * a sweep read whole also unlists this provider's sources of the scope's open jobs not seen
  * since the sweep began. A job with no listed source left closes. A failed, timed-out or
  * truncated sweep closes nothing, and a round's such sweep owes the provider's next round its
@@ -30,8 +29,7 @@ export class MergeRefreshUseCase {
   async execute(message: RefreshRecordsFetched.Value): Promise<void> {
     const open = message.records.filter((r) => r.status !== 'closed');
     const closed = message.records.filter((r) => r.status === 'closed');
-    const complete =
-      message.outcome === 'ok' && message.final && (message.complete || message.complete_with_unchanged === true);
+    const complete = message.outcome === 'ok' && message.final && message.complete;
     const board = message.scope.board;
     const boardPrefix = board ? boardListingPrefix(board.ats, board.board) : undefined;
     const boardRead = message.board_read;
@@ -53,7 +51,7 @@ export class MergeRefreshUseCase {
                 finishedAt: new Date(),
                 complete,
                 ok: message.outcome === 'ok',
-                records: { increment: message.records.length + (message.unchanged?.length ?? 0) },
+                records: { increment: message.records.length },
               },
             })
             .then(() => undefined);
@@ -75,7 +73,6 @@ export class MergeRefreshUseCase {
         at,
       },
       finished,
-      message.unchanged,
     );
     annotateStage({
       'refresh.id': message.refresh_id,
@@ -83,7 +80,6 @@ export class MergeRefreshUseCase {
       'refresh.kind': message.kind,
       'refresh.part': message.part,
       'records.in': message.records.length,
-      'records.unchanged': message.unchanged?.length ?? 0,
       'records.merged': merged,
     });
     if (message.final) {

@@ -200,59 +200,6 @@ describe('refresh listings and the job lifecycle', () => {
   );
 
   it(
-    'a listing the fetcher found unchanged (its id only) is a sighting by the step, never absent; ' +
-      'its id never re-lists a source no longer listed',
-    async () => {
-      const c = company();
-      const kept = c.record('provider_a', 'Lighthouse Keeper');
-      const own = c.record('own_index', 'Lighthouse Keeper', { seen_at: kept.seen_at });
-      const gone = c.record('provider_a', 'Net Mender', { seen_at: kept.seen_at });
-      const [keptJob, , goneJob] = await repository.mergeBatch([kept, own, gone]);
-      const written = Date.parse(kept.seen_at);
-      const at = (ms: number) => new Date(written + ms).toISOString();
-      // read whole, as the fetcher says it when ids went unchanged
-      const sweep = (provider: ProviderSlug, ms: number, unchanged: string[], over = {}) => ({
-        ...c.listing(provider, []),
-        started_at: at(ms),
-        fetched_at: at(ms),
-        unchanged,
-        complete: false,
-        complete_with_unchanged: true,
-        ...over,
-      });
-      const source = (r: NormalizedProviderRecord) =>
-        db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: r.provider_job_id } });
-
-      // within the step: not written, yet seen, so not absent; the listing not named is
-      await refresh.execute(sweep('provider_a', 20_000, [kept.provider_job_id]));
-      expect((await source(kept)).lastSeenAt.toISOString()).toBe(kept.seen_at);
-      expect((await source(kept)).listed).toBe(true);
-      expect((await source(gone)).listed).toBe(false);
-      expect((await jobOf(goneJob!.jobId)).status).toBe('closed');
-
-      // a step later: its source and its job move to the part's time, nothing is staged
-      await refresh.execute(sweep('provider_a', SIGHTING_STEP_MS, [kept.provider_job_id]));
-      expect((await source(kept)).lastSeenAt.toISOString()).toBe(at(SIGHTING_STEP_MS));
-      const job = await jobOf(keptJob!.jobId);
-      expect(job.last_seen_at).toBe(at(SIGHTING_STEP_MS));
-      expect(job.last_verified_at).toBe(kept.seen_at);
-      expect((await changesOf(keptJob!.jobId)).map((ch) => ch.change)).toEqual(['opened']);
-
-      // the own crawler's unchanged listing confirms the job live; a part of a longer sweep writes within the step
-      const firstPart = { final: false, complete_with_unchanged: undefined };
-      await refresh.execute(sweep('own_index', SIGHTING_STEP_MS + 5_000, [own.provider_job_id], firstPart));
-      expect((await source(own)).lastSeenAt.toISOString()).toBe(at(SIGHTING_STEP_MS + 5_000));
-      expect((await jobOf(keptJob!.jobId)).last_verified_at).toBe(at(SIGHTING_STEP_MS + 5_000));
-
-      // an id of a source no longer listed: left unlisted, its job closed (its next read, whole, is a merge)
-      await refresh.execute(sweep('provider_a', 3 * SIGHTING_STEP_MS, [gone.provider_job_id]));
-      expect((await source(gone)).listed).toBe(false);
-      expect((await source(gone)).lastSeenAt.toISOString()).toBe(gone.seen_at);
-      expect((await jobOf(goneJob!.jobId)).status).toBe('closed');
-    },
-  );
-
-  it(
     'a listings sweep re-verifies the listings it read by id at a company without a domain, and unlists only ' +
       'those of them it did not see',
     async () => {

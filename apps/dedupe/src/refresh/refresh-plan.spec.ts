@@ -190,34 +190,6 @@ describe('planRound', () => {
     }
   });
 
-  it('gives each sweep the stored hashes of the listings it re-reads, and none to listings stored without', () => {
-    const sweeps = planRound(
-      roundInput({
-        provider: 'provider_e',
-        domains: [
-          {
-            ...at('a.example', 2),
-            known: [
-              ['a-1', 'h1'],
-              ['a-2', 'h2'],
-            ],
-          },
-          { ...at('b.example', 1), known: [['b-1', 'h3']] },
-        ],
-        listings: [
-          { providerJobId: 'e-1', seenAt: NOW, recordHash: 'h4' },
-          { providerJobId: 'e-2', seenAt: NOW - 1 },
-        ],
-        sweepListings: 2,
-      }),
-    );
-    expect(sweeps.map((s) => [s.scope.key, s.knownListings])).toEqual([
-      ['companies:3/9:0', { 'a-1': 'h1', 'a-2': 'h2' }],
-      ['companies:3/9:1', { 'b-1': 'h3' }],
-      ['listings:3/9:0', { 'e-1': 'h4' }],
-    ]);
-  });
-
   it('plans no company sweep for a partner without open listings in the round', () => {
     expect(planRound(roundInput({ domains: [] }))).toEqual([]);
   });

@@ -40,13 +40,7 @@
  *   domain: they are bucketed by their own id and read by id (`listings` sweeps), by the same
  *   rules.
  */
-import {
-  KNOWN_LISTINGS_MAX,
-  type ProviderSlug,
-  type RefreshScope,
-  type RefreshSequenceKind,
-  type RefreshSweepKind,
-} from '@jobs/contracts';
+import type { ProviderSlug, RefreshScope, RefreshSequenceKind, RefreshSweepKind } from '@jobs/contracts';
 
 export interface PlannedSweep {
   kind: RefreshSweepKind;
@@ -54,8 +48,6 @@ export interface PlannedSweep {
   scope: RefreshScope;
   listedSince?: number;
   changedSince?: number;
-  /** a round's sweep: the stored record hash of each listing it re-reads (provider id -> hash) */
-  knownListings?: Record<string, string>;
 }
 
 export interface PassInput {
@@ -91,8 +83,6 @@ export interface RoundDomain {
   listings: number;
   /** when the provider last saw the oldest of them (epoch ms) */
   oldestSeenAt: number;
-  /** the provider ids of those listings with their stored record hashes */
-  known?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** One listing of a partner's round read by its id (its company has no domain). */
@@ -100,8 +90,6 @@ export interface RoundListing {
   providerJobId: string;
   /** when the provider last saw it (epoch ms) */
   seenAt: number;
-  /** its stored record hash */
-  recordHash?: string | undefined;
 }
 
 export interface RoundInput {
@@ -169,8 +157,8 @@ export function planRound(input: RoundInput): PlannedSweep[] {
   const domains = [...byDomain.values()].sort(
     (a, b) => a.oldestSeenAt - b.oldestSeenAt || (a.domain < b.domain ? -1 : 1),
   );
-  const batches: RoundDomain[][] = [];
-  let batch: RoundDomain[] = [];
+  const batches: string[][] = [];
+  let batch: string[] = [];
   let listings = 0;
   for (const d of domains) {
     if (batch.length > 0 && (listings + d.listings > maxListings || batch.length >= maxDomains)) {
@@ -178,45 +166,29 @@ export function planRound(input: RoundInput): PlannedSweep[] {
       batch = [];
       listings = 0;
     }
-    batch.push(d);
+    batch.push(d.domain);
     listings += d.listings;
   }
   if (batch.length > 0) batches.push(batch);
-  const companies = batches.map((batch, i): PlannedSweep => ({
+  const companies = batches.map((domains, i): PlannedSweep => ({
     kind: 'companies',
     provider: input.provider,
-    scope: {
-      key: `companies:${input.bucket}/${input.cycle}:${i}`,
-      filters: { company_domain_or: batch.map((d) => d.domain) },
-    },
-    ...known(batch.flatMap((d) => d.known ?? [])),
+    scope: { key: `companies:${input.bucket}/${input.cycle}:${i}`, filters: { company_domain_or: domains } },
   }));
   return [...companies, ...listingSweeps(input)];
 }
 
 function listingSweeps(input: RoundInput): PlannedSweep[] {
-  const listings = [...new Map((input.listings ?? []).map((l) => [l.providerJobId, l])).values()].sort(
-    (a, b) => a.seenAt - b.seenAt || (a.providerJobId < b.providerJobId ? -1 : 1),
-  );
+  const ids = [...new Map((input.listings ?? []).map((l) => [l.providerJobId, l])).values()]
+    .sort((a, b) => a.seenAt - b.seenAt || (a.providerJobId < b.providerJobId ? -1 : 1))
+    .map((l) => l.providerJobId);
   const sweeps: PlannedSweep[] = [];
-  for (let i = 0; i * ROUND_SWEEP_LISTING_IDS < listings.length; i++) {
+  for (let i = 0; i * ROUND_SWEEP_LISTING_IDS < ids.length; i++) {
     const key = `listings:${input.bucket}/${input.cycle}:${i}`;
-    const batch = listings.slice(i * ROUND_SWEEP_LISTING_IDS, (i + 1) * ROUND_SWEEP_LISTING_IDS);
-    sweeps.push({
-      kind: 'listings',
-      provider: input.provider,
-      scope: { key, filters: {}, listing_ids: batch.map((l) => l.providerJobId) },
-      ...known(batch.flatMap((l) => (l.recordHash ? [[l.providerJobId, l.recordHash] as const] : []))),
-    });
+    const listingIds = ids.slice(i * ROUND_SWEEP_LISTING_IDS, (i + 1) * ROUND_SWEEP_LISTING_IDS);
+    sweeps.push({ kind: 'listings', provider: input.provider, scope: { key, filters: {}, listing_ids: listingIds } });
   }
   return sweeps;
-}
-
-/** A sweep's known listings, when it has any (past the bound, a rare giant company's are all sent whole). */
-function known(listings: ReadonlyArray<readonly [string, string]>): Pick<PlannedSweep, 'knownListings'> {
-  return listings.length > 0 && listings.length <= KNOWN_LISTINGS_MAX
-    ? { knownListings: Object.fromEntries(listings) }
-    : {};
 }
 
 /**

@@ -277,8 +277,6 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         listing_id: string | null;
         listings: number;
         oldest_seen_at: Date;
-        known_ids: string[];
-        known_hashes: (string | null)[];
       }[]
     >`
       WITH due AS MATERIALIZED (
@@ -305,18 +303,15 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         JOIN due d ON d.provider = s.provider AND d.provider <> 'own_index'
       ), by_domain AS (
         SELECT r.provider, c.domain, NULL::text AS listing_id, count(*)::int AS listings,
-          min(s.last_seen_at) AS oldest_seen_at, array_agg(s.provider_job_id) AS known_ids,
-          array_agg(s.field_hashes->>'_record') AS known_hashes
+          min(s.last_seen_at) AS oldest_seen_at
         FROM round_companies r JOIN companies c ON c.id = r.company_id AND c.domain IS NOT NULL
         JOIN canonical_jobs j ON j.company_id = r.company_id AND j.status = 'open'
         JOIN job_sources s ON s.canonical_job_id = j.id AND s.provider = r.provider AND s.listed AND ${notBoardListing}
         GROUP BY r.provider, c.domain
       )
-      SELECT provider::text AS provider, domain, listing_id, listings, oldest_seen_at, known_ids, known_hashes
-      FROM by_domain
+      SELECT provider::text AS provider, domain, listing_id, listings, oldest_seen_at FROM by_domain
       UNION ALL
-      SELECT s.provider::text, NULL, s.provider_job_id, 1, s.last_seen_at, ARRAY[s.provider_job_id],
-        ARRAY[s.field_hashes->>'_record']
+      SELECT s.provider::text, NULL, s.provider_job_id, 1, s.last_seen_at
       FROM companies c JOIN canonical_jobs j ON j.company_id = c.id AND j.status = 'open'
       JOIN job_sources s ON s.canonical_job_id = j.id AND s.listed
       JOIN due d ON d.provider = s.provider
@@ -328,19 +323,12 @@ export class RefreshPlanner implements OnApplicationBootstrap {
       let scopes = byProvider.get(row.provider);
       if (!scopes) byProvider.set(row.provider, (scopes = { domains: [], listings: [] }));
       const seenAt = row.oldest_seen_at.getTime();
-      const known = knownListings(row.known_ids, row.known_hashes);
       if (row.domain !== null)
-        scopes.domains.push({ domain: row.domain, listings: row.listings, oldestSeenAt: seenAt, known });
-      else if (row.listing_id !== null)
-        scopes.listings.push({ providerJobId: row.listing_id, seenAt, recordHash: known[0]?.[1] });
+        scopes.domains.push({ domain: row.domain, listings: row.listings, oldestSeenAt: seenAt });
+      else if (row.listing_id !== null) scopes.listings.push({ providerJobId: row.listing_id, seenAt });
     }
     return byProvider;
   }
-}
-
-/** Listings with their stored record hash (a source stored before hashes were kept has none: it is sent whole). */
-function knownListings(ids: readonly string[], hashes: readonly (string | null)[]): Array<[string, string]> {
-  return ids.flatMap((id, i) => (hashes[i] ? [[id, hashes[i]] as [string, string]] : []));
 }
 
 /** What one provider's round reads: companies by domain, and listings at companies without one by id. */
@@ -448,8 +436,5 @@ function sweepRequest(
     timeout_ms: SWEEP_TIMEOUT_MS,
     call_timeout_ms: callTimeoutMs,
     ...(dueAt !== undefined ? { due_at: dueAt } : {}),
-    ...(sweep.knownListings && Object.keys(sweep.knownListings).length > 0
-      ? { known_listings: sweep.knownListings }
-      : {}),
   };
 }

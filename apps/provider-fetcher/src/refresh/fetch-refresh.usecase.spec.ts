@@ -9,7 +9,6 @@ import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import type { ProviderAdapter, ProviderQuery } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
-import { recordHash } from '@jobs/listing-hash';
 import {
   FetchRefreshUseCase,
   readWhole,
@@ -74,42 +73,6 @@ function paged(
     },
   };
 }
-
-describe('a round sweep with the stored hashes of its listings', () => {
-  it('sends the listings read as stored by id only, and every other one whole', async () => {
-    const adapter = paged('provider_b', 5);
-    const stored = (id: string) => recordHash(record('provider_b', id));
-    const changed = { ...record('provider_b', '1'), title: 'Another title' };
-    const known = { '0': stored('0'), '1': recordHash(changed), '2': stored('2'), '9': stored('9') };
-    const [part] = await run(adapter, request('provider_b', { known_listings: known }));
-    // '1' changed since it was stored, '3' and '4' are unknown: sent whole
-    expect(part!.unchanged).toEqual(['0', '2']);
-    expect(part!.records.map((r) => r.provider_job_id)).toEqual(['1', '3', '4']);
-    // read whole: said so apart from `complete`, which a reader that ignores the ids must not act on
-    expect([part!.complete, part!.complete_with_unchanged]).toEqual([false, true]);
-  });
-
-  it('says a sweep read whole with ids in an earlier part only is complete with unchanged listings', async () => {
-    const adapter = paged('provider_b', SWEEP_PART_RECORDS + 1);
-    const parts = await run(
-      adapter,
-      request('provider_b', { known_listings: { '0': recordHash(record('provider_b', '0')) } }),
-    );
-    expect(parts.map((p) => [p.unchanged, p.records.length, p.complete, p.complete_with_unchanged])).toEqual([
-      [['0'], SWEEP_PART_RECORDS - 1, false, undefined],
-      [undefined, 1, false, true],
-    ]);
-  });
-
-  it('sends every record whole without hashes, and a closed listing whole whatever its hash', async () => {
-    expect((await run(paged('provider_b', 3), request('provider_b')))[0]!.unchanged).toBeUndefined();
-    const closed = { ...record('own_index', '0'), status: 'closed' as const, closed_reason: 'filled' as const };
-    const adapter: ProviderAdapter = { provider: 'own_index', search: async () => [closed] };
-    const [part] = await run(adapter, request('own_index', { known_listings: { '0': recordHash(closed) } }));
-    expect(part!.unchanged).toBeUndefined();
-    expect(part!.records).toEqual([closed]);
-  });
-});
 
 describe('readWhole', () => {
   it('holds while the total stays the same on every page', () => {

@@ -6,7 +6,6 @@ import {
   type NormalizedProviderRecord,
   type RefreshFetchRequested,
 } from '@jobs/contracts';
-import { recordHash } from '@jobs/listing-hash';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
@@ -75,8 +74,6 @@ export class FetchRefreshUseCase {
         ? { ...message.scope.filters, include_closed: true }
         : message.scope.filters;
     const context = { refresh_id: message.refresh_id, scope: message.scope.key };
-    /** Whether a part so far sent listings as ids: the final part's completeness says so then. */
-    let sentIds = false;
     /** One part of the sweep: `complete` when it is the last and the listing was read whole. */
     const publish = ({
       part,
@@ -92,12 +89,8 @@ export class FetchRefreshUseCase {
       complete: boolean;
       records: NormalizedProviderRecord[];
       callStarted: number;
-    }) => {
-      const sent = splitUnchanged(records, message.known_listings);
-      sentIds ||= sent.unchanged !== undefined;
-      // a reader that does not know `unchanged` must not take the ids it ignores as absent
-      const whole = complete && sentIds ? { complete: false, complete_with_unchanged: true } : { complete };
-      return this.publisher.publish(refreshTopicsOf(message.kind).records, {
+    }) =>
+      this.publisher.publish(refreshTopicsOf(message.kind).records, {
         v: 1,
         refresh_id: message.refresh_id,
         kind: message.kind,
@@ -106,13 +99,12 @@ export class FetchRefreshUseCase {
         part,
         final,
         outcome,
-        ...whole,
+        complete,
         started_at: startedAt.toISOString(),
         latency_ms: Date.now() - callStarted,
         fetched_at: new Date().toISOString(),
-        ...sent,
+        records,
       });
-    };
 
     const totals: number[] = [];
     let read = 0;
@@ -158,24 +150,4 @@ export class FetchRefreshUseCase {
  */
 export function readWhole(totals: readonly number[]): boolean {
   return totals.every((t) => t === totals[0]);
-}
-
-/**
- * A part's records apart from the listings read just as the store holds them (open, the stored
- * record hash): those go as ids only, and dedupe writes their sightings without reading them.
- */
-export function splitUnchanged(
-  records: readonly NormalizedProviderRecord[],
-  known: Readonly<Record<string, string>> | undefined,
-): { records: NormalizedProviderRecord[]; unchanged?: string[] } {
-  if (!known) return { records: [...records] };
-  const sent: NormalizedProviderRecord[] = [];
-  const unchanged: string[] = [];
-  for (const record of records) {
-    const stored = known[record.provider_job_id];
-    if (stored !== undefined && record.status !== 'closed' && stored === recordHash(record))
-      unchanged.push(record.provider_job_id);
-    else sent.push(record);
-  }
-  return unchanged.length > 0 ? { records: sent, unchanged } : { records: sent };
 }

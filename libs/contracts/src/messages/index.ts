@@ -35,7 +35,6 @@ export { REFRESH_SEQUENCES, RefreshIdSchema, type RefreshSequenceKind } from './
 export {
   isPassSweep,
   isWindowSweep,
-  KNOWN_LISTINGS_MAX,
   LISTINGS_SWEEP_MAX_IDS,
   RefreshScopeSchema,
   RefreshSweepKindSchema,

@@ -30,9 +30,6 @@ import { BoardAtsSchema, BoardNameSchema } from '../admin/crawler-boards.schema.
 import { EpochMsSchema, MessageVersionSchema } from './common.schema.js';
 import { RefreshIdSchema } from './refresh-requested.schema.js';
 
-/** Known listings one sweep's request names at most: a round's sweep re-reads a few hundred. */
-export const KNOWN_LISTINGS_MAX = 5_000;
-
 /** Listing ids one `listings` sweep reads at most: one short burst of reads by id. */
 export const LISTINGS_SWEEP_MAX_IDS = 100;
 
@@ -105,17 +102,6 @@ export const ValueSchema = z
      * it. Absent (a pass's sweep, or a message from before): one at a time.
      */
     due_at: EpochMsSchema.optional(),
-    /**
-     * a round's `companies` and `listings` sweeps: the hash of each listing the store holds of
-     * this provider in the scope (provider id -> `recordHash` of @jobs/listing-hash, as stored). A
-     * listing read with the same hash goes back as its id only (`unchanged` of the part).
-     */
-    known_listings: z
-      .record(z.string().min(1).max(200), z.string().min(1).max(64))
-      .refine((known) => Object.keys(known).length <= KNOWN_LISTINGS_MAX, {
-        message: `at most ${KNOWN_LISTINGS_MAX} known listings`,
-      })
-      .optional(),
   })
   .superRefine((value, ctx) => {
     if ((value.kind === 'new_listings') !== (value.listed_since !== undefined)) {
@@ -147,13 +133,6 @@ export const ValueSchema = z
         code: 'custom',
         path: ['scope', 'board'],
         message: 'scope.board is set exactly for board sweeps',
-      });
-    }
-    if (value.known_listings !== undefined && value.kind !== 'companies' && value.kind !== 'listings') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['known_listings'],
-        message: "known_listings are a round's companies or listings sweep's",
       });
     }
     if ((value.kind.startsWith('catalog') || value.kind === 'board') && value.provider !== 'own_index') {

@@ -27,9 +27,6 @@ export const BoardReadOutcomeSchema = z.strictObject({
 });
 export type BoardReadOutcome = z.infer<typeof BoardReadOutcomeSchema>;
 
-/** Unchanged listings one part names at most (the request's known listings bound them). */
-export const SWEEP_PART_UNCHANGED_MAX = 5_000;
-
 export const ValueSchema = z
   .strictObject({
     ...RefreshSweepFields,
@@ -38,31 +35,18 @@ export const ValueSchema = z
     /** the sweep's last part */
     final: z.boolean(),
     outcome: FetchOutcomeSchema,
-    /** final parts only: the listing was read whole, every listing of it sent as a record */
+    /** final parts only: the listing was read whole */
     complete: z.boolean(),
-    /**
-     * final parts only: the listing was read whole, some of its listings sent as ids (`unchanged`,
-     * in this part or an earlier one). `complete` is false then, so that a reader that does not
-     * read `unchanged` (an older dedupe, during a rollout) judges no listing absent; a reader that
-     * does takes the sweep as complete.
-     */
-    complete_with_unchanged: z.boolean().optional(),
     /** when the sweep asked for its first page: a source it listed was seen at or after this */
     started_at: DateTimeSchema,
     latency_ms: NonNegativeIntSchema,
     fetched_at: DateTimeSchema,
     records: z.array(NormalizedProviderRecordSchema),
-    /**
-     * provider ids of listings read in this part just as the request's `known_listings` had them
-     * (open, the same hash): seen at `fetched_at`, sent without their records
-     */
-    unchanged: z.array(z.string().min(1).max(200)).max(SWEEP_PART_UNCHANGED_MAX).optional(),
     /** a board sweep's final part: how its read went */
     board_read: BoardReadOutcomeSchema.optional(),
   })
   .superRefine((value, ctx) => {
-    const carries = value.records.length > 0 || (value.unchanged?.length ?? 0) > 0;
-    if (value.outcome !== 'ok' && (carries || value.complete || value.complete_with_unchanged)) {
+    if (value.outcome !== 'ok' && (value.records.length > 0 || value.complete)) {
       ctx.addIssue({
         code: 'custom',
         path: ['outcome'],
@@ -74,13 +58,6 @@ export const ValueSchema = z
         code: 'custom',
         path: ['complete'],
         message: 'only the final part of a catalog, companies or listings sweep may be complete',
-      });
-    }
-    if (value.complete_with_unchanged && (value.complete || !value.final || isWindowSweep(value.kind))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['complete_with_unchanged'],
-        message: 'only the final part of a catalog, companies or listings sweep that is not complete may say so',
       });
     }
     refineRecordsOfProvider(value, ctx);

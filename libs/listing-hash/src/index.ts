@@ -1,2 +1,0 @@
-export * from './title.js';
-export * from './listing-hash.js';
