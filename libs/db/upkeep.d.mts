@@ -1,6 +1,7 @@
 // Types of upkeep.mjs (plain ESM so the set-up runs it before any TypeScript build).
 export declare const UPKEEP_CHECK_MS: number;
 export declare const UPKEEP_MIN_GAP_MS: number;
+export declare const UPKEEP_GROWTH_FACTOR: number;
 
 export interface TableCounters {
   table: string;

@@ -82,6 +82,22 @@ describe('TableUpkeep on PostgreSQL', () => {
       });
       expect(await deadRows(400)).toBeGreaterThanOrEqual(400);
       expect(await upkeep.runOnce(true)).not.toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
+      // grown past twice its rows at its last upkeep (a store just filled): analyzed at once, gap or not
+      await db.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO refresh_passes (id, trigger, started_at, kind, provider) SELECT 'rfr_x' || n,
+        'schedule', now(), 'pass', 'own_index' FROM generate_series(1, 1000) AS n`;
+        await tx.$executeRaw`SELECT pg_stat_force_next_flush()`;
+      });
+      const liveRows = async () =>
+        Number(
+          (
+            await db.prisma.$queryRaw<Array<{ live: bigint }>>`
+              SELECT n_live_tup AS live FROM pg_stat_user_tables WHERE relname = 'refresh_passes'`
+          )[0]!.live,
+        );
+      for (const deadline = Date.now() + 10_000; (await liveRows()) < 1_400 && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await upkeep.runOnce(true)).toContainEqual(expect.objectContaining({ table: 'refresh_passes' }));
       await upkeep.stop();
     },
   );
