@@ -24,7 +24,7 @@ export const UPKEEP_MIN_GAP_MS = 10 * 60_000;
  * within the gap: its statistics describe another table. A store just filled (the first refresh
  * pass, `bench/store-fill.ts`) was otherwise planned for by its empty or small self for up to
  * UPKEEP_MIN_GAP_MS, and the absences' update then walked a provider's every source instead of
- * the scope's companies (60 ms a sweep against 2).
+ * the scope's companies.
  */
 export const UPKEEP_GROWTH_FACTOR = 2;
 
@@ -59,10 +59,8 @@ export class TableUpkeep {
     this.pool = new pg.Pool({ connectionString: databaseUrl, max: 1, idleTimeoutMillis: 10_000 });
     this.pool.on('error', () => {}); // an idle connection lost: the next check opens another
     this.log = log;
-    /** When each table was last vacuumed or analyzed here. */
+    /** When each table was last vacuumed or analyzed here, and its live rows then. */
     this.lastActed = new Map();
-    /** Each table's live rows when it was last vacuumed or analyzed here. */
-    this.liveWhenActed = new Map();
     this.serverVacuums = undefined;
     this.timer = undefined;
     this.running = undefined;
@@ -84,14 +82,17 @@ export class TableUpkeep {
       modifiedSinceAnalyze: Number(c.modified),
     }));
     const live = new Map(counters.map((c) => [c.table, c.live]));
-    const grown = (table) =>
-      live.get(table) > UPKEEP_GROWTH_FACTOR * (this.liveWhenActed.get(table) ?? 0) + ANALYZE_THRESHOLD;
-    const actions = upkeepFor(counters).filter(
-      (action) => now - (this.lastActed.get(action.table) ?? -Infinity) >= UPKEEP_MIN_GAP_MS || grown(action.table),
-    );
+    const due = (table) => {
+      const last = this.lastActed.get(table);
+      return (
+        !last ||
+        now - last.at >= UPKEEP_MIN_GAP_MS ||
+        live.get(table) > UPKEEP_GROWTH_FACTOR * last.live + ANALYZE_THRESHOLD
+      );
+    };
+    const actions = upkeepFor(counters).filter((action) => due(action.table));
     for (const action of actions) {
-      this.lastActed.set(action.table, now);
-      this.liveWhenActed.set(action.table, live.get(action.table));
+      this.lastActed.set(action.table, { at: now, live: live.get(action.table) });
       const startedAt = Date.now();
       // a name from the server's own catalog, quoted as an identifier
       const table = `"${action.table.replaceAll('"', '""')}"`;
