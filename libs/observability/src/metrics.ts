@@ -1,7 +1,7 @@
 import { metrics, ValueType, type Histogram, type Meter } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
-import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { shownResource } from './process-resource.js';
 
 /** Prometheus' text exposition format (0.0.4), what `GET /metrics` answers. */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -24,26 +24,6 @@ export function prometheusReader(): PrometheusExporter {
 const serializer = new PrometheusSerializer();
 
 /**
- * What `target_info` shows of the process's resource: what names it (the dashboards list services
- * by it), never its command line, executable path, user or kernel. `/metrics` needs no token
- * (docs/security.md, "The admin port"), so it holds nothing an outsider should read.
- */
-export const TARGET_INFO_ATTRIBUTES = [
-  'service.name',
-  'service.instance.id',
-  'service.version',
-  'host.name',
-  'host.arch',
-  'os.type',
-  'process.pid',
-  'process.runtime.name',
-  'process.runtime.version',
-  'telemetry.sdk.language',
-  'telemetry.sdk.name',
-  'telemetry.sdk.version',
-];
-
-/**
  * Collects every instrument now and renders the Prometheus text. Empty when telemetry was not
  * started (unit tests): there is no meter provider, so nothing was measured.
  */
@@ -53,15 +33,9 @@ export async function scrapeMetrics(): Promise<string> {
   return renderMetrics(resourceMetrics);
 }
 
-/** The Prometheus text of collected metrics, `target_info` limited to TARGET_INFO_ATTRIBUTES. */
+/** The Prometheus text of collected metrics, `target_info` limited to SHOWN_RESOURCE_ATTRIBUTES. */
 export function renderMetrics(resourceMetrics: ResourceMetrics): string {
-  const shown = Object.fromEntries(
-    TARGET_INFO_ATTRIBUTES.flatMap((name) => {
-      const value = resourceMetrics.resource.attributes[name];
-      return value === undefined ? [] : [[name, value]];
-    }),
-  );
-  return serializer.serialize({ ...resourceMetrics, resource: resourceFromAttributes(shown) });
+  return serializer.serialize({ ...resourceMetrics, resource: shownResource(resourceMetrics.resource) });
 }
 
 /**

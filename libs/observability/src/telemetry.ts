@@ -27,6 +27,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { prometheusReader } from './metrics.js';
+import { shownResource } from './process-resource.js';
 import { redisStatement } from './redis-statement.js';
 import { SecretRedactingSpanProcessor } from './redacting-span-processor.js';
 import { RequestsKeptSampler } from './requests-kept-sampler.js';
@@ -99,14 +100,17 @@ export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv
     ? exporters.map((exporter) => new BatchSpanProcessor({ exporter, scheduledDelayMillis: 500 }))
     : // Without an exporter spans still need ids (logs, Kafka headers, traceparent).
       [new NoopSpanProcessor()];
-  // The resource NodeSDK would detect: OTEL_RESOURCE_ATTRIBUTES, process, host, OS, instance id.
-  const resource = defaultResource()
+  // The resource NodeSDK would detect (OTEL_RESOURCE_ATTRIBUTES, process, host, OS, instance id),
+  // of which spans and metrics show what names the process.
+  const detected = defaultResource()
     .merge(
       detectResources({
         detectors: [serviceInstanceIdDetector, processDetector, hostDetector, osDetector, envDetector],
       }),
     )
     .merge(resourceFromAttributes({ 'service.name': serviceName }));
+  await detected.waitForAsyncAttributes?.();
+  const resource = shownResource(detected);
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   // A request on an untrusted port (trace-edge.ts) links the caller's trace instead of continuing it.
