@@ -100,7 +100,8 @@ describe('webhook deliveries', () => {
   );
 
   it(
-    "joins the event's trace: each attempt is a span under the " + 'consumer span that stored the event, a retry too',
+    "joins the event's trace: each attempt is a span under the " +
+      'consumer span that stored the event, a retry too; no trace context goes to the endpoint',
     async () => {
       const port = Number(process.env['OTLP_RECEIVER_PORT']);
       if (!Number.isInteger(port) || port <= 0)
@@ -115,7 +116,9 @@ describe('webhook deliveries', () => {
         await publisher.publish(account.account_id, [event], url, {
           traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
         });
-        await receiver.waitFor(url, 2);
+        const arrivals = await receiver.waitFor(url, 2);
+        // The customer's endpoint is outside the trust boundary: our trace context stays ours.
+        for (const arrival of arrivals) expect(arrival.headers['traceparent']).toBeUndefined();
         const spans = await eventually(
           async () => {
             const all = traces.trace(traceId);
@@ -139,6 +142,8 @@ describe('webhook deliveries', () => {
           ['webhook-dispatcher', event.id, 2, 'succeeded'],
         ]);
         for (const attempt of attempts) expect(ancestry(spans, attempt)).toContain(stored);
+        // The attempt's span is the POST's client span; the HTTP instrumentation adds none of its own.
+        expect(spans.filter((s) => attempts.some((attempt) => s.parentSpanId === attempt.spanId))).toEqual([]);
       } finally {
         await traces.close();
       }

@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import { context } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 import { Agent, errors } from 'undici';
 import { WEBHOOK_RESPONSE_DEADLINE_MS } from '@jobs/contracts';
 import {
@@ -38,6 +40,10 @@ export interface SenderOptions {
  * each new connection's own DNS lookup (`safeLookup`), so a pooled connection only ever goes to an
  * address that passed it; that lookup resolves through the bounded, cached `HostResolver`, so a
  * slow DNS answer costs one connection its resolver timeout and never holds the thread pool.
+ *
+ * The POST makes no span and sends no `traceparent` of its own: the attempt's `webhook deliver` span
+ * is its client span, and the customer's endpoint is outside the trust boundary, so our trace
+ * context stays ours, as a caller's does not become ours at the public port.
  */
 export class WebhookSender {
   private readonly agent: Agent;
@@ -74,19 +80,21 @@ export class WebhookSender {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.deadlineMs);
     try {
-      const res = await this.agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(payload.length),
-          'service-signature': post.signature,
-          'user-agent': 'jobdata-webhooks/1',
-        },
-        body: payload,
-        signal: deadline.signal,
-      });
+      const res = await context.with(suppressTracing(context.active()), () =>
+        this.agent.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(payload.length),
+            'service-signature': post.signature,
+            'user-agent': 'jobdata-webhooks/1',
+          },
+          body: payload,
+          signal: deadline.signal,
+        }),
+      );
       // The answer is decided by the status; the body is read and dropped (within the deadline) so the connection is
       // reused.
       await res.body.dump().catch(() => undefined);
