@@ -15,7 +15,8 @@
  *
  * CPU per search: around each stack level, the CPU time of every process of the stack is read
  * from /proc (its services from the pids file, its Kafka broker, the PostgreSQL backends of its
- * database; `bench/proc-cpu.ts`), and divided by the answered searches. A search the gateway's
+ * database; `bench/proc-cpu.ts`), and divided by the answered searches; the trace viewer's beside
+ * it, apart. A search the gateway's
  * admission refuses (503 with Retry-After) is counted apart and sent again after its Retry-After,
  * as a well-behaved client does, so every level answers all its searches and a latency is that of
  * the answered attempt; searches/s then include those waits. The in-process column's CPU is
@@ -40,7 +41,16 @@ import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
 import { FILTER_SETS } from './filter-sets.js';
 import { kafkaTraffic, trafficPer, type Traffic } from './kafka-traffic.js';
-import { GROUP, SEARCH_PATH_COLUMNS, SHORT_COLUMN_NAMES, snapshot, stackOf, usageBetween } from './proc-cpu.js';
+import {
+  GROUP,
+  processCpuMs,
+  SEARCH_PATH_COLUMNS,
+  SHORT_COLUMN_NAMES,
+  snapshot,
+  stackOf,
+  usageBetween,
+  viewerPidOf,
+} from './proc-cpu.js';
 import { baseUrl, createBenchAccount, ownerDatabaseUrl, percentile, vacuumIfAutovacuumIsOff } from './stack.js';
 
 const simUrl = process.env['PROVIDER_SIM_URL'] ?? 'http://127.0.0.1:8090';
@@ -53,6 +63,13 @@ const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.
 const { env: dedupeEnv, location } = stackOf(pidsFile, 'dedupe');
 /** The stack's processes in the CPU table (the simulated partners apart: they stand for the outside world). */
 const CPU_COLUMNS = SEARCH_PATH_COLUMNS;
+/**
+ * The trace viewer (`npm run up` starts it: every request's trace recorded), apart from the stack:
+ * it stands for wherever traces are sent, but it shares the machine's cores with the stack.
+ */
+const VIEWER = 'viewer';
+const viewerPid = viewerPidOf(pidsFile);
+const viewerMs = () => (viewerPid === undefined ? 0 : (processCpuMs(viewerPid) ?? 0));
 const SHORT = SHORT_COLUMN_NAMES;
 
 const bodyOf = (i: number, strategy: string) => ({
@@ -87,6 +104,7 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
   // scraped outside the CPU window: rendering /metrics is not a search's work
   const trafficBefore: Traffic | undefined = measure === 'stack' ? await kafkaTraffic(pidsFile) : undefined;
   const before = measure === 'stack' ? snapshot(location) : undefined;
+  const viewerBefore = viewerMs();
   const selfBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
@@ -106,6 +124,7 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
     const usage = usageBetween(before, snapshot(location));
     for (const column of [...CPU_COLUMNS, GROUP.kafkaJit])
       cpuMs.set(column, ((usage.get(column)?.seconds ?? 0) * 1000) / answered);
+    cpuMs.set(VIEWER, (viewerMs() - viewerBefore) / answered);
   } else {
     const self = process.cpuUsage(selfBefore);
     cpuMs.set('self', (self.user + self.system) / 1000 / requestsPerLevel);
@@ -335,6 +354,7 @@ for (const strategy of strategies) {
         ...CPU_COLUMNS.map((c) => ms(stack.cpuMs.get(c) ?? 0)),
         ms(stack.cpuMs.get(GROUP.kafkaJit) ?? 0),
         `**${ms(stackCpu)}**`,
+        viewerPid === undefined ? 'off' : ms(stack.cpuMs.get(VIEWER) ?? 0),
         ms(local.cpuMs.get('self') ?? 0),
       ]),
     );
@@ -391,9 +411,10 @@ process.stdout.write(
       ...CPU_COLUMNS.map((c) => SHORT[c] ?? c),
       'of which Kafka JIT',
       'stack',
+      'trace viewer (apart)',
       'in-process',
     ]),
-    `|---|---:|${CPU_COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|`,
+    `|---|---:|${CPU_COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
     ...cpuRows,
     '',
     `Kafka traffic per answered search: messages and KB (keys, values, headers) every service ` +
