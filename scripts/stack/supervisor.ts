@@ -35,11 +35,14 @@ export class Supervisor {
   constructor(settings: StackSettings, env: NodeJS.ProcessEnv) {
     this.settings = settings;
     this.env = env;
-    // Each service's old-space ceiling and semi-space size (MB; 0 leaves it to Node), see start().
+    // Each service's old-space ceiling, its initial size and its semi-space size (MB; 0 leaves it
+    // to Node), see start().
     const heapMb = Number(env['STACK_SERVICE_HEAP_MB'] ?? 1024);
+    const initialOldSpaceMb = Number(env['STACK_SERVICE_INITIAL_OLD_SPACE_MB'] ?? 256);
     const semiSpaceMb = Number(env['STACK_SERVICE_SEMI_SPACE_MB'] ?? 16);
     this.heapFlags = [
       ...(heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : []),
+      ...(initialOldSpaceMb > 0 ? [`--initial-old-space-size=${initialOldSpaceMb}`] : []),
       ...(semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : []),
     ];
   }
@@ -82,6 +85,10 @@ export class Supervisor {
       // floor. The young generation is capped at 16 MB a semi-space (as deploy/Dockerfile does):
       // V8 starts a full collection as soon as the old generation's headroom falls below the young
       // generation's size, which sized from a 1 GB heap put a mark-compact on a search's path.
+      // The old generation starts with room (256 MB, as deploy/Dockerfile does): V8 sets its next
+      // full collection a few MB above what the last one left live, and a service lives in 40-60
+      // MB, so the message objects each handler promotes reached that limit every few hundred
+      // milliseconds under load, a mark-compact each time.
       [
         '--disable-warning=TimeoutNegativeWarning',
         ...this.heapFlags,
