@@ -14,8 +14,8 @@
  * send 16 at a time, as a busy stack's overlapping searches do. Needs only a broker.
  *
  * Beside the times, the CPU of a hop: this process's (producer and consumer both run in it) and
- * the broker's (its pid from KAFKA_PID_FILE, the dev stack's .local/kafka/dev/kafka.pid by
- * default), read around the hops, over their count. What each spent over an equal idle stretch
+ * the broker's (that of the stack of STACK_PIDS_FILE, the dev stack's by default; n/a when none
+ * runs), read around the hops, over their count. What each spent over an equal idle stretch
  * right after, the row's clients still connected, is taken off (idle fetch loops, heartbeats, a
  * running stack's clients of the broker). Each row runs in a process of its own, started with this
  * one's Node flags: heap and compiled code left by one row do not weigh on the next.
@@ -35,7 +35,7 @@ import { z } from 'zod';
 import { examples, JobSchema, type Job } from '@jobs/contracts';
 import { createKafkaClient, TopicConsumer, TypedProducer, type TopicSpec } from '@jobs/kafka';
 import { createLogger } from '@jobs/observability';
-import { processCpuMs } from './proc-cpu.js';
+import { processCpuMs, stackLocation } from './proc-cpu.js';
 import { percentile } from './stack.js';
 
 const execFileAsync = promisify(execFile);
@@ -57,10 +57,11 @@ const HEADERS = {
 /** How long a fresh consumer group takes to join and be assigned its partition, before the first message. */
 const JOIN_WAIT_MS = 3000;
 
+/** The broker of the stack of STACK_PIDS_FILE (the dev stack's by default), where the other benchmarks find it. */
 const brokerPid = (() => {
+  const pidsFile = resolve(process.env['STACK_PIDS_FILE'] ?? '.local/run/dev/pids.json');
   try {
-    const file = process.env['KAFKA_PID_FILE'] ?? resolve('.local/kafka/dev/kafka.pid');
-    const pid = Number(readFileSync(file, 'utf8').trim());
+    const pid = Number(readFileSync(stackLocation(pidsFile, undefined, undefined).kafkaPidFile, 'utf8').trim());
     return processCpuMs(pid) === undefined ? undefined : pid;
   } catch {
     return undefined;
@@ -117,7 +118,7 @@ async function timeHops(
     }
     const [client1, broker1, elapsed] = [ownCpuMs(), brokerCpuMs(), performance.now() - t0];
     // what both spend idle over as long, the row's clients still connected: their fetch loops and
-    // heartbeats, the other clients of the broker (a running stack's), timers of earlier rows
+    // heartbeats, the other clients of the broker (a running stack's)
     const [clientIdle0, brokerIdle0] = [ownCpuMs(), brokerCpuMs()];
     await sleep(elapsed);
     const [clientIdle, brokerIdle] = [ownCpuMs() - clientIdle0, brokerCpuMs() - brokerIdle0];
