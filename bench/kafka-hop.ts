@@ -41,6 +41,11 @@ import { percentile } from './stack.js';
 const execFileAsync = promisify(execFile);
 const brokers = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(',');
 const count = Number(process.env['BENCH_MESSAGES'] ?? 100);
+/**
+ * Partitions of each row's scratch topic (the messages' keys spread them): a consumer's fetch
+ * names every partition it is assigned, as the services' do (their groups hold 12-36).
+ */
+const partitions = Number(process.env['BENCH_PARTITIONS'] ?? 1);
 const run = `${process.pid}-${Date.now()}`;
 /** A search page's worth of jobs (descriptions of 1,200 characters, as the simulated partners write them). */
 const PAGE: Job[] = Array.from({ length: Number(process.env['BENCH_PAGE_JOBS'] ?? 20) }, (_, i) => ({
@@ -81,7 +86,7 @@ interface Hops {
 }
 
 /**
- * Times `count` hops on a scratch topic of one partition, deleted afterwards: `start` connects a
+ * Times `count` hops on a scratch topic of `partitions` partitions, deleted afterwards: `start` connects a
  * producer and a consumer whose handler calls `arrived`, and returns how to send message `i` and
  * how to stop. Messages go `inFlight` at a time (1: one at a time, as a lone search's hops are;
  * 16: as a busy stack's searches overlap), a pause between those bursts; a hop's time runs from its
@@ -95,7 +100,7 @@ async function timeHops(
 ): Promise<Hops> {
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+  await admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true });
   let arrived: (() => void) | undefined;
   const { send, stop } = await start(() => arrived?.());
   try {
@@ -170,7 +175,7 @@ function ours(page: Job[] = [], inFlight = 1): Promise<Hops> {
   const topic: TopicSpec<typeof Hop> = {
     name: `bench.kafka-hop.ours.${page.length}.${inFlight}.${run}`,
     value: Hop,
-    partitions: 1,
+    partitions,
     keyOf: (value) => value.search_id,
   };
   return timeHops(
@@ -232,7 +237,8 @@ if (only !== undefined) {
   for (let i = 0; i < ROWS.length; i++) rows.push(await runRow(i));
   process.stdout.write(
     [
-      `One Kafka hop, publish call to handler start, one message (or burst) at a time (brokers ${brokers.join(',')}):`,
+      `One Kafka hop, publish call to handler start, one message (or burst) at a time (brokers ${brokers.join(',')}, ` +
+        `topics of ${partitions} partition${partitions === 1 ? '' : 's'}):`,
       '',
       '| path | messages | p50 (ms) | p90 | min | client CPU-ms a hop (both ends) | broker CPU-ms a hop |',
       '|---|---:|---:|---:|---:|---:|---:|',

@@ -12,6 +12,9 @@
  * `@jobs/job-filters` and assembles the page (`assembleSearchPage`). It leaves out provider HTTP
  * calls, the own index's PostgreSQL store, billing (credits, ledger, cursor signing), API keys,
  * validation, rate limits and every Kafka hop: everything the stack adds beyond that pure work.
+ * Beside it, for `max_coverage`, the partner calls alone (every partner of the plan asked at once
+ * through the same adapters, timed): part of what the stack must do and the in-process column
+ * leaves out.
  *
  * CPU per search: around each stack level, the CPU time of every process of the stack is read
  * from /proc (its services from the pids file, its Kafka broker, the PostgreSQL backends of its
@@ -200,6 +203,27 @@ for (const request of requests) {
   records.push(byProvider);
 }
 
+/**
+ * The partner calls of a search alone, in this process: every partner of the plan asked at once
+ * through `@jobs/provider-adapters` (HTTP, JSON and normalization), as the fetcher does for a
+ * `max_coverage` wave. A floor under the stack's cost that the in-process column leaves out.
+ */
+const partnerCalls: OneSearch = async (i) => {
+  const request = requests[i % requests.length]!;
+  const t = performance.now();
+  await Promise.all(
+    plan
+      .filter((provider) => adapters.has(provider))
+      .map((provider) =>
+        adapters
+          .get(provider)!
+          .search({ filters: request.filters, want: request.limit, signal: AbortSignal.timeout(30_000) })
+          .catch(() => []),
+      ),
+  );
+  return performance.now() - t;
+};
+
 function toJob(index: CanonicalIndex, id: string, sources: NormalizedProviderRecord[]): Job {
   const { fields } = index.job(id)!;
   const seen = sources.map((s) => s.seen_at).sort();
@@ -312,6 +336,7 @@ for (const strategy of strategies) {
     vacuums.push(await vacuumIfAutovacuumIsOff(ownerDatabaseUrl(dedupeEnv['DATABASE_URL'])));
     const stack = await runLevel(concurrency, overStack(strategy), 'stack');
     const local = await runLevel(concurrency, inProcess(strategy), 'self');
+    const partners = strategy === 'max_coverage' ? await runLevel(concurrency, partnerCalls, 'self') : undefined;
     /** Answered searches per second (a failed or timed-out request counts in the wall time, not as done). */
     const rps = (r: LevelResult) => (requestsPerLevel - r.errors) / r.seconds;
     rows.push(
@@ -356,6 +381,7 @@ for (const strategy of strategies) {
         `**${ms(stackCpu)}**`,
         viewerPid === undefined ? 'off' : ms(stack.cpuMs.get(VIEWER) ?? 0),
         ms(local.cpuMs.get('self') ?? 0),
+        partners ? ms(partners.cpuMs.get('self') ?? 0) : '-',
       ]),
     );
   }
@@ -397,7 +423,10 @@ process.stdout.write(
     `CPU per search (ms), by process: CPU time read from /proc ` +
       `around each stack level / answered searches (the simulated ` +
       `partners apart; refusals cost next to nothing); in-process: ` +
-      `this process's CPU / searches.`,
+      `this process's CPU / searches. Partner calls in process (max_coverage): every partner of ` +
+      `the plan asked at once for the same filters through the adapters (HTTP, JSON, ` +
+      `normalization), this process's CPU / searches: work the in-process column leaves out and ` +
+      `the stack cannot.`,
     '',
     `Kafka's share of a search includes its JIT compilers' (the ` +
       `next column), which is warm-up: the broker's share of a ` +
@@ -413,8 +442,9 @@ process.stdout.write(
       'stack',
       'trace viewer (apart)',
       'in-process',
+      'partner calls in process',
     ]),
-    `|---|---:|${CPU_COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
+    `|---|---:|${CPU_COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|`,
     ...cpuRows,
     '',
     `Kafka traffic per answered search: messages and KB (keys, values, headers) every service ` +
