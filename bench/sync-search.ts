@@ -43,7 +43,7 @@ import { providersForPlan } from '@jobs/plans';
 import { createProviderAdapters } from '@jobs/provider-adapters';
 import { assembleSearchPage, planWaterfall, type ProviderBatch } from '@jobs/waterfall';
 import { FILTER_SETS } from './filter-sets.js';
-import { kafkaTraffic, trafficPer, type Traffic } from './kafka-traffic.js';
+import { kafkaTraffic, requestsPer, trafficPer, type Traffic } from './kafka-traffic.js';
 import {
   GROUP,
   processCpuMs,
@@ -93,6 +93,8 @@ interface LevelResult {
   cpuMs: Map<string, number>;
   /** Kafka messages and bytes per answered search, by topic (stack only). */
   traffic: Array<[string, number, number]>;
+  /** Requests the services' Kafka clients sent per answered search, by API (stack only). */
+  requests: Array<[string, number]>;
 }
 
 /** `requests` calls of `one(i)`, `concurrency` at a time, each worker taking the next index. */
@@ -132,7 +134,9 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
     const self = process.cpuUsage(selfBefore);
     cpuMs.set('self', (self.user + self.system) / 1000 / requestsPerLevel);
   }
-  const traffic = trafficBefore ? trafficPer(trafficBefore, await kafkaTraffic(pidsFile), answered) : [];
+  const trafficAfter = trafficBefore ? await kafkaTraffic(pidsFile) : undefined;
+  const traffic = trafficBefore && trafficAfter ? trafficPer(trafficBefore, trafficAfter, answered) : [];
+  const requests = trafficBefore && trafficAfter ? requestsPer(trafficBefore, trafficAfter, answered) : [];
   return {
     latencies: latencies.sort((a, b) => a - b),
     seconds,
@@ -140,6 +144,7 @@ async function runLevel(concurrency: number, one: OneSearch, measure: 'stack' | 
     refused: refusals - refusedBefore,
     cpuMs,
     traffic,
+    requests,
   };
 }
 
@@ -361,12 +366,14 @@ for (const strategy of strategies) {
     // the processes' columns only: the broker's JIT threads are part of Kafka's already
     const stackCpu = CPU_COLUMNS.reduce((sum, c) => sum + (stack.cpuMs.get(c) ?? 0), 0);
     const total = stack.traffic.reduce((t, [, messages, bytes]) => [t[0]! + messages, t[1]! + bytes], [0, 0]);
+    const requestsTotal = stack.requests.reduce((n, [, count]) => n + count, 0);
     trafficRows.push(
       row([
         strategy,
         concurrency,
         `**${total[0]!.toFixed(1)}**`,
         `**${(total[1]! / 1024).toFixed(1)}**`,
+        `**${requestsTotal.toFixed(1)}**: ${stack.requests.map(([api, count]) => `${api} ${count.toFixed(1)}`).join(', ')}`,
         stack.traffic
           .map(([topic, messages, bytes]) => `${topic} ${messages.toFixed(1)} / ${(bytes / 1024).toFixed(1)} KB`)
           .join('; '),
@@ -449,10 +456,11 @@ process.stdout.write(
     '',
     `Kafka traffic per answered search: messages and KB (keys, values, headers) every service ` +
       `produced around each stack level, by topic, most bytes first (a refresh pass running ` +
-      `meanwhile counts too: its topics are refresh.* and job.lifecycle.changed).`,
+      `meanwhile counts too: its topics are refresh.* and job.lifecycle.changed); and the requests ` +
+      `the services' Kafka clients sent the broker, by API (idle groups' fetches included).`,
     '',
-    row(['strategy', 'concurrency', 'messages', 'KB', 'by topic: messages / KB']),
-    '|---|---:|---:|---:|---|',
+    row(['strategy', 'concurrency', 'messages', 'KB', 'requests to the broker, by API', 'by topic: messages / KB']),
+    '|---|---:|---:|---:|---|---|',
     ...trafficRows,
   ].join('\n') + '\n',
 );

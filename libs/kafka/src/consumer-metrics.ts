@@ -12,6 +12,7 @@ interface KafkaInstruments {
   published: Counter;
   publishedBytes: Counter;
   produceRequests: Counter;
+  clientRequests: Counter;
 }
 
 let instruments: KafkaInstruments | undefined;
@@ -38,6 +39,10 @@ function kafkaInstruments(): KafkaInstruments {
     }),
     produceRequests: meter.createCounter('kafka_producer_requests_total', {
       description: "Produce requests sent (each may carry several topics' messages).",
+    }),
+    clientRequests: meter.createCounter('kafka_client_requests_total', {
+      description:
+        'Requests the Kafka clients sent to the brokers, by API (Produce, Fetch, OffsetCommit, Heartbeat...).',
     }),
   };
   return instruments;
@@ -91,6 +96,7 @@ export class ConsumerMetrics {
       this.lag.record(payload.topic, payload.partition, payload.offsetLag),
     );
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.lag.retain(payload.memberAssignment));
+    consumer.on(consumer.events.REQUEST, ({ payload }) => countClientRequest(payload.apiName));
     kafkaInstruments().lag.addCallback(this.observeLag);
   }
 
@@ -133,4 +139,12 @@ const sizeOf = (part: Buffer | string | null | undefined): number =>
 /** Counts produce requests the broker acknowledged (messages per request: published / requests). */
 export function countProduceRequest(): void {
   kafkaInstruments().produceRequests.add(1);
+}
+
+/**
+ * Counts one request a Kafka client sent, by API: what the broker's CPU goes by (a request costs
+ * it about the same whatever it carries), so a benchmark can say how many an operation takes.
+ */
+export function countClientRequest(api: string): void {
+  kafkaInstruments().clientRequests.add(1, { api });
 }

@@ -101,7 +101,7 @@ describe('ProcessSpanFolds, in time', () => {
 
   it("gives a fold's handlers one publish span per topic, ended with the fold", async () => {
     const folds = new ProcessSpanFolds(tracer, 0);
-    const producer = new TypedProducer({ producer: () => ({}) } as never, 'spec');
+    const producer = new TypedProducer({ producer: () => ({ events: {}, on: () => undefined }) } as never, 'spec');
     const batch = [sent('1', A), sent('2', A2)];
     folds.hold(batch);
     for (const m of batch) {

@@ -1,3 +1,5 @@
+import { metrics } from '@opentelemetry/api';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { Kafka, TopicMessages } from 'kafkajs';
 import { z } from 'zod';
 import { requestContext } from '@jobs/observability';
@@ -11,8 +13,30 @@ const topic: TopicSpec<z.ZodObject<{ v: z.ZodLiteral<1>; id: z.ZodString }>> = {
   keyOf: (value) => value.id,
 };
 
+/** Reads what the process's instruments hold, on demand. */
+class ReaderOnDemand extends MetricReader {
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+// set before anything counts: the instruments are made once, from the meter provider of that moment
+const reader = new ReaderOnDemand();
+metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+
+/** The kafkajs producer's request listener, as the TypedProducer registered it. */
+let onRequest: ((event: { payload: { apiName: string } }) => void) | undefined;
 // Only the message building is exercised; no broker is involved.
-const fakeKafka = { producer: () => ({}) } as unknown as Kafka;
+const fakeKafka = {
+  producer: () => ({
+    events: { REQUEST: 'producer.network.request' },
+    on: (event: string, listener: typeof onRequest) => {
+      if (event === 'producer.network.request') onRequest = listener;
+    },
+  }),
+} as unknown as Kafka;
 
 describe('TypedProducer.toKafkaMessage', () => {
   const producer = new TypedProducer(fakeKafka, 'billing');
@@ -118,6 +142,23 @@ describe('CoalescingSender', () => {
     expect(requests.map((r) => r.flatMap((t) => t.messages.map((m) => String(m.value).length)))).toEqual([
       [big.length],
       [5, 4],
+    ]);
+  });
+});
+
+describe('TypedProducer requests', () => {
+  it('counts every request its kafkajs client sends, by API', async () => {
+    new TypedProducer(fakeKafka, 'billing');
+    onRequest!({ payload: { apiName: 'Produce' } });
+    onRequest!({ payload: { apiName: 'Produce' } });
+    onRequest!({ payload: { apiName: 'Metadata' } });
+    const { resourceMetrics } = await reader.collect();
+    const requests = resourceMetrics.scopeMetrics
+      .flatMap((scope) => scope.metrics)
+      .find((metric) => metric.descriptor.name === 'kafka_client_requests_total');
+    expect(requests?.dataPoints.map((point) => [point.attributes['api'], point.value])).toEqual([
+      ['Produce', 2],
+      ['Metadata', 1],
     ]);
   });
 });

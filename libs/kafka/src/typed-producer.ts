@@ -4,7 +4,7 @@ import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer
 import { inActiveSpan, requestContext } from '@jobs/observability';
 import { appendStage, MessageHeader } from './headers.js';
 import type { TopicSpec, ValueOf } from './topic.js';
-import { countProduceRequest, countPublished } from './consumer-metrics.js';
+import { countClientRequest, countProduceRequest, countPublished } from './consumer-metrics.js';
 import { jsonBytes } from './json-bytes.js';
 import { PublishSpanScope } from './publish-span-scope.js';
 
@@ -135,6 +135,7 @@ export class TypedProducer {
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
+    this.producer.on(this.producer.events.REQUEST, ({ payload }) => countClientRequest(payload.apiName));
     this.sender = new CoalescingSender((topicMessages) =>
       this.producer.sendBatch({ topicMessages, acks: -1, compression: CompressionTypes.None }),
     );
