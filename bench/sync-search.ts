@@ -37,7 +37,7 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, JobSearchRequest, NormalizedProviderRecord, ProviderSlug } from '@jobs/contracts';
-import { JobSearchRequestSchema } from '@jobs/contracts';
+import { JobSearchRequestSchema, PARTNER_PROVIDER_SLUGS } from '@jobs/contracts';
 import { CanonicalIndex } from '@jobs/matching';
 import { providersForPlan } from '@jobs/plans';
 import { createProviderAdapters } from '@jobs/provider-adapters';
@@ -192,18 +192,20 @@ const adapters = new Map(createProviderAdapters(simUrl).map((a) => [a.provider, 
 const requestsOf = (strategy: string): JobSearchRequest[] =>
   FILTER_SETS.map((_, i) => JobSearchRequestSchema.parse(bodyOf(i, strategy)));
 const requests = requestsOf('max_coverage');
+/** The plan's partners: the stack's fetcher calls these; the own index is its store, not a call. */
+const planPartners = PARTNER_PROVIDER_SLUGS.filter((provider) => plan.includes(provider));
+/** One provider's records for a request, through its adapter (none when the call fails). */
+const ask = (provider: ProviderSlug, request: JobSearchRequest): Promise<NormalizedProviderRecord[]> =>
+  adapters
+    .get(provider)!
+    .search({ filters: request.filters, want: request.limit, signal: AbortSignal.timeout(30_000) })
+    .catch(() => []);
 /** records[filter set][provider]: fetched once, before timing. */
 const records: Array<Map<ProviderSlug, NormalizedProviderRecord[]>> = [];
 for (const request of requests) {
   const byProvider = new Map<ProviderSlug, NormalizedProviderRecord[]>();
   for (const provider of plan) {
-    const adapter = adapters.get(provider)!;
-    byProvider.set(
-      provider,
-      await adapter
-        .search({ filters: request.filters, want: request.limit, signal: AbortSignal.timeout(30_000) })
-        .catch(() => []),
-    );
+    byProvider.set(provider, await ask(provider, request));
   }
   records.push(byProvider);
 }
@@ -216,16 +218,7 @@ for (const request of requests) {
 const partnerCalls: OneSearch = async (i) => {
   const request = requests[i % requests.length]!;
   const t = performance.now();
-  await Promise.all(
-    plan
-      .filter((provider) => adapters.has(provider))
-      .map((provider) =>
-        adapters
-          .get(provider)!
-          .search({ filters: request.filters, want: request.limit, signal: AbortSignal.timeout(30_000) })
-          .catch(() => []),
-      ),
-  );
+  await Promise.all(planPartners.map((provider) => ask(provider, request)));
   return performance.now() - t;
 };
 
