@@ -23,9 +23,15 @@
  *   npm run up                                   # or any broker; the dev stack's is 19092
  *   KAFKA_BROKERS=127.0.0.1:19092 BENCH_MESSAGES=200 npm run bench -- kafka-hop
  *   node --initial-old-space-size=256 bench/dist/kafka-hop.js      # the rows with the services' heap flags
+ *
+ * Then, in this process and without a broker, what kafkajs spends encoding one Fetch request (the
+ * version it speaks to Kafka 4) that names as many partitions as a service's groups do (12 a topic:
+ * a group of 1, 3 and 6 topics): every fetch of every member encodes all its partitions again,
+ * a few a search in each service.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -244,8 +250,54 @@ if (only !== undefined) {
       '|---|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
+      ...(await fetchEncodingRows()),
+      '',
     ].join('\n'),
   );
+}
+
+/** kafkajs's Fetch v11 request (what it sends Kafka 4), encoded as its consumer does it before each fetch. */
+type FetchRequest = (request: Record<string, unknown>) => { encode: () => Promise<Buffer> };
+
+async function fetchEncodingRows(): Promise<string[]> {
+  const fetchRequest = createRequire(import.meta.url)(
+    'kafkajs/src/protocol/requests/fetch/v11/request.js',
+  ) as FetchRequest;
+  const requestOf = (topics: number) =>
+    fetchRequest({
+      replicaId: -1,
+      isolationLevel: 1,
+      maxWaitTime: 5000,
+      minBytes: 1,
+      maxBytes: 10485760,
+      rackId: '',
+      topics: Array.from({ length: topics }, (_, t) => ({
+        topic: `search.topic.${t}`,
+        partitions: Array.from({ length: 12 }, (_, partition) => ({
+          partition,
+          currentLeaderEpoch: -1,
+          fetchOffset: String(1_000_000 + partition),
+          logStartOffset: -1,
+          maxBytes: 1048576,
+        })),
+      })),
+    });
+  const rows: string[] = [];
+  for (const topics of [1, 3, 6]) {
+    const encodings = 5000;
+    for (let i = 0; i < 500; i++) await requestOf(topics).encode();
+    const before = process.cpuUsage();
+    for (let i = 0; i < encodings; i++) await requestOf(topics).encode();
+    const spent = process.cpuUsage(before);
+    rows.push(`| ${topics * 12} | ${((spent.user + spent.system) / encodings).toFixed(1)} |`);
+  }
+  return [
+    'kafkajs encoding one Fetch request (v11), in this process:',
+    '',
+    '| partitions named | CPU µs a request |',
+    '|---:|---:|',
+    ...rows,
+  ];
 }
 
 /** Row `i` in a fresh process (this script again), its table line back. */
