@@ -211,6 +211,32 @@ console.log(
 // the run with apply URLs is exact on this world; the URL-blind run shows where similarity alone errs
 if (details) printDetails(urlBlindJobs, urlBlind);
 
+// What a record costs dedupe's change check before any statement: a listing the store knows is
+// checked against its stored hashes (every search and refresh re-sees most listings unchanged), a
+// new or changed one is hashed field by field (apps/dedupe, from its build).
+const lifecycle = (await import(
+  new URL('../../apps/dedupe/dist/lifecycle/job-lifecycle.js', import.meta.url).href
+)) as {
+  recordFieldHashes: (record: NormalizedProviderRecord) => Record<string, string>;
+  listingChangedFields: (stored: Record<string, string>, record: NormalizedProviderRecord) => string[];
+};
+const checked = records.slice(0, 20_000);
+const storedHashes = checked.map((record) => lifecycle.recordFieldHashes(record));
+const microsARecord = (work: () => void): string => {
+  work();
+  const before = process.cpuUsage();
+  for (let round = 0; round < 3; round++) work();
+  const spent = process.cpuUsage(before);
+  return ((spent.user + spent.system) / 3 / checked.length).toFixed(2);
+};
+const unchanged = microsARecord(() => checked.forEach((r, i) => lifecycle.listingChangedFields(storedHashes[i]!, r)));
+const hashed = microsARecord(() => checked.forEach((r) => lifecycle.recordFieldHashes(r)));
+console.log(
+  '\n| dedupe change check, CPU µs a record | unchanged listing (sighting) | new or changed (field hashes) |',
+);
+console.log('|---|---:|---:|');
+console.log(`| ${int(checked.length)} records of this world | ${unchanged} | ${hashed} |`);
+
 /** Wrong merges and missed pairs of a matcher run by provider pair, with a few explained examples. */
 function printDetails(jobs: readonly string[], records: readonly NormalizedProviderRecord[]): void {
   console.log('\nErrors of the URL-blind run:');

@@ -116,6 +116,25 @@ describe('listingChangedFields', () => {
   it('a source stored without hashes changes nothing', () => {
     expect(listingChangedFields({}, record({ title: 'Anything Else' }))).toEqual([]);
   });
+  it('hashes as the stored sources were hashed (a change here would make every listing look changed)', () => {
+    const accented = record({
+      title: 'Senior Ingénieur (m/w/d) - Remote',
+      description: 'Build \u201cthings\u201d \u2013 with \u00fcmlauts',
+      salary: { max: 90000, min: 70000, currency: 'EUR', period: 'year', origin: 'declared' },
+    });
+    expect(recordFieldHashes(accented)).toEqual({
+      title: 'cRqwl4iVCYTI',
+      location: '5m7b0Y7dKu3h',
+      employment_type: 'XPGrxis55uPm',
+      seniority: 'IFMCI5OIw6Lp',
+      job_family: 'dCNOmK_nSY-1',
+      salary: 'll08YDwNO5uJ',
+      description: 'yI6UgloGQwBR',
+      apply_url: 'dCNOmK_nSY-1',
+      _record: 'f4uzYNBdF-zx',
+    });
+    expect(recordFieldHashes(record())._record).toBe('LBFXJ1KSgG4Y');
+  });
 });
 
 describe('change ids', () => {

@@ -2,7 +2,7 @@
  * Lifecycle decisions of canonical jobs (plain TypeScript, no Nest or Prisma): which fields
  * fire `job.updated`, which changes one merge publishes, and the stable change ids.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Job, JobChange, NormalizedProviderRecord } from '@jobs/contracts';
 import { normalizeTitle } from '@jobs/matching';
 
@@ -39,14 +39,28 @@ function valuesOfJob(job: Pick<Job, UpdateField>): FieldValues {
   };
 }
 
-/** Canonical JSON (sorted keys) of a value, so equal values compare equal. */
+/**
+ * Canonical JSON (sorted keys) of a value, so equal values compare equal. Every record a search or
+ * a refresh sees goes through it (an unchanged listing costs this and one hash), so it builds the
+ * text in one pass, without arrays of entries. Stored hashes depend on its exact output.
+ */
 function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i > 0 ? ',' : '') + canonical(value[i]);
+    return `${text}]`;
+  }
+  const object = value as Record<string, unknown>;
+  let text = '{';
+  let first = true;
+  for (const key of Object.keys(object).sort()) {
+    const item = object[key];
+    if (item === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${canonical(item)}`;
+    first = false;
+  }
+  return `${text}}`;
 }
 
 /**
@@ -79,7 +93,7 @@ export function changedJobFields(
   return fields;
 }
 
-const short = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 12);
+const short = (text: string) => hash('sha256', text, 'base64url').slice(0, 12);
 
 /** Key of the whole record's hash among a source's field hashes: an unchanged listing costs one hash. */
 const RECORD_HASH = '_record';
