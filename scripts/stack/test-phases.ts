@@ -67,7 +67,7 @@ export async function checksPhase(): Promise<void> {
  * that each takes about half the phase (docs/testing.md). search-orchestrator's must be on the
  * first: the replica phase there compares with its replica scenario's outcome.
  */
-export const FIRST_STACK_E2E = ['@jobs/search-orchestrator', '@jobs/webhook-dispatcher', '@jobs/dashboard'];
+export const FIRST_STACK_E2E = ['@jobs/search-orchestrator', '@jobs/webhook-dispatcher'];
 
 /**
  * One e2e project at a time on each stack: projects on one stack share it, and some change provider
