@@ -83,12 +83,18 @@ export async function mergeInTransaction({
   read,
 }: MergeInput): Promise<MergeOutcome[]> {
   const inputs = records.map((r) => recordToMatch(r));
-  // Beside the blocking keys, the records' companies: a transaction may make a company or rename
-  // one (and then lock its open jobs) after it has locked jobs of its own, so two that meet one
-  // company would otherwise wait for each other in a cycle (one making it while holding a job
-  // the other's rename needs). Locked here, first, they take their turns.
+  // Beside the blocking keys:
+  // - the listings themselves: two batches may show one listing with no blocking key in common
+  //   (its title or company changed between their reads, no apply URL); each would find it
+  //   unknown and store it, and the second would fail on its source;
+  // - the records' companies: a transaction may make a company or rename one (and then lock its
+  //   open jobs) after it has locked jobs of its own, so two that meet one company would
+  //   otherwise wait for each other in a cycle (one making it while holding a job the other's
+  //   rename needs).
+  // Locked here, first, such batches take their turns.
+  const listings = records.map((r) => `s:${r.provider}|${r.provider_job_id}`);
   const companies = inputs.map(({ fields: f }) => (f.companyDomain ? `c:${f.companyDomain}` : `cn:${f.companyName}`));
-  const keys = [...new Set([...inputs.flatMap((i) => i.keys), ...companies])];
+  const keys = [...new Set([...inputs.flatMap((i) => i.keys), ...listings, ...companies])];
   // one statement, locks taken in ascending lock-id order: every transaction agrees on the order
   await tx.$executeRaw`SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM
     unnest(${keys}::text[]) AS x ORDER BY 1) AS locks`;
