@@ -46,10 +46,11 @@ export interface MergeOptions {
 /**
  * Canonical jobs in PostgreSQL, matched by `@jobs/matching`: a record is scored against the open
  * jobs sharing one of its blocking keys (`canonical_job_keys`) and joins the best one or
- * creates a job. A batch is one transaction holding advisory locks on every blocking key and
- * company of its records, taken in one sorted order (no deadlocks), so two replicas that see one
- * opening at once serialize on a shared key and still make one job, and two that meet one
- * company take turns making or renaming it. A known (provider,
+ * creates a job. A batch is one transaction holding advisory locks on every blocking key,
+ * listing and company of its records, taken in one sorted order (no deadlocks), so two replicas
+ * that see one opening at once serialize on a shared key and still make one job, two that show
+ * one listing store it once, and two that meet one company take turns making or renaming it. A
+ * known (provider,
  * provider_job_id) always keeps its job.
  *
  * The parts: `merge-transaction.ts` (matching and writing a batch), `sightings.ts` (listings

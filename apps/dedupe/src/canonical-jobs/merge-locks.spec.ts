@@ -88,27 +88,22 @@ it('a batch renaming a company and one holding its job, both making another comp
 });
 
 it('two batches showing one new listing under different titles and companies make one job of it', async () => {
-  // a sparse listing (no apply URL, no domain) the two batches read apart: its title and company
-  // name changed between their reads, so they share no blocking key
-  const sparse = (title: string, company: string) =>
+  // provider_e's listing as one read shows it: no apply URL, no domain
+  const listing = (id: string, title: string, company: string, more: Partial<NormalizedProviderRecord> = {}) =>
     record({
       provider: 'provider_e',
-      provider_job_id: 'lamp-1',
+      provider_job_id: id,
       title,
       company: { name: company, domain: null },
       apply_url: null,
-      description: null,
+      ...more,
     });
+  // a sparse new listing the two batches read apart: its title and company name changed between
+  // their reads, so they share no blocking key
+  const sparse = (title: string, company: string) => listing('lamp-1', title, company, { description: null });
   // each batch also shows a stored listing, which it locks before it stores the new one; it too
   // changed between the reads, so the batches share no lock on it either but its job's
-  const kiln = (title: string, company: string) =>
-    record({
-      provider: 'provider_e',
-      provider_job_id: 'kiln-1',
-      title,
-      company: { name: company, domain: null },
-      apply_url: null,
-    });
+  const kiln = (title: string, company: string) => listing('kiln-1', title, company);
   await repository.mergeBatch([kiln('Kiln Operator', 'Kiln Works')]);
 
   const [first, second] = await mergeCrossing(

@@ -91,7 +91,8 @@ export async function mergeInTransaction({
   //   open jobs) after it has locked jobs of its own, so two that meet one company would
   //   otherwise wait for each other in a cycle (one making it while holding a job the other's
   //   rename needs).
-  // Locked here, first, such batches take their turns.
+  // Locked here, first, such batches take their turns. (A listing's lock name is not `listingKey`:
+  // PostgreSQL text cannot hold its NUL separator.)
   const listings = records.map((r) => `s:${r.provider}|${r.provider_job_id}`);
   const companies = inputs.map(({ fields: f }) => (f.companyDomain ? `c:${f.companyDomain}` : `cn:${f.companyName}`));
   const keys = [...new Set([...inputs.flatMap((i) => i.keys), ...listings, ...companies])];
