@@ -3,7 +3,8 @@ import pg from 'pg';
 import type { EventEmitted } from '@jobs/contracts';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { StoreEventUseCase } from '../events/store-event.usecase.js';
-import { DeliveryStore, LEASE_MS } from './delivery-store.js';
+import { Prisma } from '@jobs/db';
+import { claimStatement, DeliveryStore, LEASE_MS } from './delivery-store.js';
 
 describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
   let db: ThrowawayDatabase;
@@ -321,4 +322,42 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
       }
     },
   );
+
+  it(
+    'reads the attempt a claim interrupts by key on tables never analyzed (a fresh ' +
+      "deployment's first minute), not by a pass over every attempt",
+    async () => {
+      // 20,000 delivered deliveries with their attempts, as a first burst of events leaves them
+      await db.prisma.$executeRawUnsafe(`
+        WITH events AS (
+          INSERT INTO webhook_events (account_id, event_id, type, body, created_at)
+          SELECT 'acc_a', 'evt_burst_' || i, 'search.completed', '{}', now() FROM generate_series(1, 20000) AS i
+          RETURNING position, event_id
+        ), deliveries AS (
+          INSERT INTO webhook_deliveries (id, event_position, account_id, url, kind, status, attempt_count, updated_at)
+          SELECT 'dlv_' || event_id, position, 'acc_a', 'http://burst.example/hook', 'original', 'succeeded', 1, now()
+          FROM events RETURNING id
+        )
+        INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome)
+        SELECT id, 1, now(), 'succeeded' FROM deliveries`);
+      // never analyzed nor vacuumed: the planner has no statistics of it
+      const never = await db.prisma.$queryRaw<Array<{ reltuples: number }>>`
+        SELECT reltuples FROM pg_class WHERE relname = 'webhook_attempts' AND relkind = 'r'`;
+      expect(never).toEqual([{ reltuples: -1 }]);
+      const [explained] = await db.prisma.$queryRaw<Array<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>>(
+        Prisma.sql`EXPLAIN (FORMAT JSON) ${claimStatement(new Date(), 16, new Map([['http://a.example', 1]]), 4)}`,
+      );
+      const attemptReads = nodesOf(explained!['QUERY PLAN'][0].Plan).filter(
+        (node) => node['Relation Name'] === 'webhook_attempts' && node['Node Type'] !== 'ModifyTable',
+      );
+      expect(attemptReads.map((node) => node['Node Type'])).toEqual(['Index Scan']);
+    },
+  );
 });
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];

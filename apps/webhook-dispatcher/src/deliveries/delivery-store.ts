@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@jobs/db';
+import { Prisma, PrismaService } from '@jobs/db';
 import type { StoredSecrets } from '@jobs/webhook-targets';
 import { afterFailure } from './retry-schedule.js';
 
@@ -73,6 +73,61 @@ export const LEASE_MS = 30_000;
 const CANDIDATES_PER_CLAIM = 4;
 
 /**
+ * The claim of `DeliveryStore.claimDue` as one statement. The attempt a claim interrupts is named by
+ * its whole primary key (it can only be the delivery's latest, `attempt_count`; a delivery never
+ * claimed has none), so the planner reads it by key whatever its statistics say. A fresh
+ * deployment's tables grow by tens of thousands of rows before their first analysis, and the plan
+ * chosen for the delivery id alone on a table never analyzed (a hash join over every attempt ever
+ * made) cost each claim a pass over `webhook_attempts`.
+ */
+export function claimStatement(
+  now: Date,
+  limit: number,
+  busy: ReadonlyMap<string, number>,
+  perEndpoint: number,
+): Prisma.Sql {
+  const busyUrls = [...busy.keys()];
+  const busyCounts = busyUrls.map((url) => busy.get(url)!);
+  const saturated = busyUrls.filter((url) => busy.get(url)! >= perEndpoint);
+  const leaseEnd = new Date(now.getTime() + LEASE_MS);
+  // Rows locked as candidates but not chosen are free again when the statement commits.
+  return Prisma.sql`
+    WITH candidates AS (
+      SELECT d.id, d.url, d.due_at, d.attempt_count FROM webhook_deliveries d
+      WHERE d.status = 'pending' AND d.due_at <= ${now} AND NOT (d.url = ANY(${saturated}::text[]))
+      ORDER BY d.due_at
+      LIMIT ${limit * CANDIDATES_PER_CLAIM}
+      FOR UPDATE SKIP LOCKED
+    ), ranked AS (
+      SELECT c.id, c.due_at, c.attempt_count, row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn,
+        coalesce(b.n, 0) AS busy
+      FROM candidates c LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[]) AS b(url, n) ON b.url = c.url
+    ), chosen AS (
+      SELECT id, attempt_count FROM ranked WHERE turn + busy <= ${perEndpoint} ORDER BY turn, due_at LIMIT ${limit}
+    ), interrupted AS (
+      UPDATE webhook_attempts a SET outcome = 'interrupted', finished_at = ${now}, error =
+        'the dispatcher stopped during this attempt'
+      FROM chosen
+      WHERE chosen.attempt_count > 0 AND a.delivery_id = chosen.id AND a.number = chosen.attempt_count
+        AND a.outcome = 'in_flight'
+    ), claimed AS (
+      UPDATE webhook_deliveries d SET due_at = ${leaseEnd}, attempt_count = d.attempt_count + 1, updated_at = ${now}
+      FROM chosen WHERE d.id = chosen.id
+      RETURNING d.id, d.account_id, d.url, d.kind, d.attempt_count, d.retry_slot, d.first_failed_at, d.trace_parent,
+        d.request_id, d.event_position
+    ), attempts AS (
+      INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome)
+      SELECT id, attempt_count, ${now}, 'in_flight' FROM claimed
+    )
+    SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent,
+      c.request_id, e.event_id, e.mode, e.created_at AS event_created_at, e.body, s.secret, s.previous_secret,
+      s.previous_expires_at
+    FROM claimed c
+    JOIN webhook_events e ON e.position = c.event_position
+    LEFT JOIN webhook_endpoint_secrets s ON s.account_id = c.account_id AND s.mode = e.mode AND s.url = c.url`;
+}
+
+/**
  * Deliveries held durably in PostgreSQL. A due delivery is claimed with FOR UPDATE SKIP LOCKED
  * (replicas never take the same one) and its due time moves to the end of a lease: if the worker
  * dies during the attempt, the delivery is due again when the lease ends and the unfinished
@@ -97,43 +152,7 @@ export class DeliveryStore {
     perEndpoint: number,
   ): Promise<ClaimedAttempt[]> {
     if (limit <= 0) return [];
-    const busyUrls = [...busy.keys()];
-    const busyCounts = busyUrls.map((url) => busy.get(url)!);
-    const saturated = busyUrls.filter((url) => busy.get(url)! >= perEndpoint);
-    const leaseEnd = new Date(now.getTime() + LEASE_MS);
-    // Rows locked as candidates but not chosen are free again when the statement commits.
-    const rows = await this.prisma.$queryRaw<ClaimRow[]>`
-      WITH candidates AS (
-        SELECT d.id, d.url, d.due_at FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND d.due_at <= ${now} AND NOT (d.url = ANY(${saturated}::text[]))
-        ORDER BY d.due_at
-        LIMIT ${limit * CANDIDATES_PER_CLAIM}
-        FOR UPDATE SKIP LOCKED
-      ), ranked AS (
-        SELECT c.id, c.due_at, row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn, coalesce(b.n, 0)
-          AS busy
-        FROM candidates c LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[]) AS b(url, n) ON b.url = c.url
-      ), chosen AS (
-        SELECT id FROM ranked WHERE turn + busy <= ${perEndpoint} ORDER BY turn, due_at LIMIT ${limit}
-      ), interrupted AS (
-        UPDATE webhook_attempts a SET outcome = 'interrupted', finished_at = ${now}, error =
-          'the dispatcher stopped during this attempt'
-        FROM chosen WHERE a.delivery_id = chosen.id AND a.outcome = 'in_flight'
-      ), claimed AS (
-        UPDATE webhook_deliveries d SET due_at = ${leaseEnd}, attempt_count = d.attempt_count + 1, updated_at = ${now}
-        FROM chosen WHERE d.id = chosen.id
-        RETURNING d.id, d.account_id, d.url, d.kind, d.attempt_count, d.retry_slot, d.first_failed_at, d.trace_parent,
-          d.request_id, d.event_position
-      ), attempts AS (
-        INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome)
-        SELECT id, attempt_count, ${now}, 'in_flight' FROM claimed
-      )
-      SELECT c.id, c.account_id, c.url, c.kind, c.attempt_count, c.retry_slot, c.first_failed_at, c.trace_parent,
-        c.request_id, e.event_id, e.mode, e.created_at AS event_created_at, e.body, s.secret, s.previous_secret,
-        s.previous_expires_at
-      FROM claimed c
-      JOIN webhook_events e ON e.position = c.event_position
-      LEFT JOIN webhook_endpoint_secrets s ON s.account_id = c.account_id AND s.mode = e.mode AND s.url = c.url`;
+    const rows = await this.prisma.$queryRaw<ClaimRow[]>(claimStatement(now, limit, busy, perEndpoint));
     return rows.map((row) => ({
       deliveryId: row.id,
       accountId: row.account_id,
