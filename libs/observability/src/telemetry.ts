@@ -2,7 +2,12 @@ import { register } from 'node:module';
 import type { MessagePort } from 'node:worker_threads';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  CompositePropagator,
+  isTracingSuppressed,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import {
   defaultResource,
@@ -160,7 +165,11 @@ export function httpInstrumentations(): [HttpInstrumentation, UndiciInstrumentat
         return {};
       },
     }),
-    new UndiciInstrumentation(),
+    // A call made where tracing is suppressed (the webhook sender's POSTs to customers' endpoints,
+    // untraced bookkeeping) makes no span, so the instrumentation does none of its work for it: no
+    // URL parse, no attributes, and no `http.client.request.duration` point, whose `server.address`
+    // would be a series per customer host.
+    new UndiciInstrumentation({ ignoreRequestHook: () => isTracingSuppressed(context.active()) }),
   ];
 }
 
