@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { context, SpanKind } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { suppressTracing } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { httpInstrumentations } from './telemetry.js';
+import { useInMemoryTracing } from './testing/in-memory-tracing.js';
 
 /**
  * The services' HTTP client instrumentation on real calls: a call made where tracing is suppressed
@@ -17,21 +16,15 @@ class CollectingReader extends MetricReader {
   protected async onShutdown(): Promise<void> {}
 }
 
-const exporter = new InMemorySpanExporter();
+const exporter = useInMemoryTracing();
 const reader = new CollectingReader();
-const contextManager = new AsyncLocalStorageContextManager();
 let unregister: () => void;
 
 beforeAll(() => {
-  context.setGlobalContextManager(contextManager.enable());
-  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   const meterProvider = new MeterProvider({ readers: [reader] });
-  unregister = registerInstrumentations({ tracerProvider, meterProvider, instrumentations: httpInstrumentations() });
+  unregister = registerInstrumentations({ meterProvider, instrumentations: httpInstrumentations() });
 });
-afterAll(() => {
-  unregister();
-  context.disable();
-});
+afterAll(() => unregister());
 
 /** Client calls the duration histogram counted so far. */
 async function clientCallsMeasured(): Promise<number> {
