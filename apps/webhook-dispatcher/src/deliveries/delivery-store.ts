@@ -75,10 +75,9 @@ const CANDIDATES_PER_CLAIM = 4;
 /**
  * The claim of `DeliveryStore.claimDue` as one statement. The attempt a claim interrupts is named by
  * its whole primary key (it can only be the delivery's latest, `attempt_count`; a delivery never
- * claimed has none), so the planner reads it by key whatever its statistics say. A fresh
- * deployment's tables grow by tens of thousands of rows before their first analysis, and the plan
- * chosen for the delivery id alone on a table never analyzed (a hash join over every attempt ever
- * made) cost each claim a pass over `webhook_attempts`.
+ * claimed has none), so the planner reads it by key whatever its statistics say: a fresh
+ * deployment's tables grow by tens of thousands of rows before their first analysis, and without
+ * statistics, by the delivery id alone, it joins every attempt ever made instead.
  */
 export function claimStatement(
   now: Date,
