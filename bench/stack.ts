@@ -57,8 +57,8 @@ export function ownerDatabaseUrl(serviceUrl: string | undefined): string | undef
  * prepared statements planned on them keep their plan (for an empty table) while the table grows,
  * until its next analysis. Autovacuum never analyzes a table nothing was written to; a whole
  * database's `VACUUM (ANALYZE)` would leave the webhook tables "empty" for a `webhooks` run after
- * this benchmark, whose claims would then read every delivery and attempt (0.4 s each) until the
- * table upkeep analyzed them.
+ * this benchmark, whose claims would then read every delivery and attempt until the table upkeep
+ * analyzed them.
  */
 export async function vacuumIfAutovacuumIsOff(databaseUrl: string | undefined): Promise<string> {
   if (!databaseUrl) return 'no DATABASE_URL: store not vacuumed';
