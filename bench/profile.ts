@@ -14,15 +14,18 @@
  * (sampling interval, 500), BENCH_PROFILE_TOP (frames listed per service, 12), STACK_PIDS_FILE.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { servicePids } from './proc-cpu.js';
 
 interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
+  columnNumber: number;
 }
 interface ProfileNode {
   id: number;
@@ -106,6 +109,28 @@ function origin(url: string): string {
   return repo.replace(/^file:\/\//, '');
 }
 
+/** Where a frame's code was written: its script and line (0-based), before any bundling. */
+export type FrameSource = (frame: CallFrame) => { url: string; lineNumber: number };
+
+/**
+ * Frames of a bundled service mapped back through the source map beside its bundle (`npm run up`
+ * runs each service from one `bundle/main.mjs`, so by its script alone every frame of kafkajs,
+ * zod or our libraries would be the bundle's). Scripts without a map are taken as they are.
+ */
+export function bundleSources(): FrameSource {
+  const maps = new Map<string, TraceMap | null>();
+  return (frame) => {
+    let map = maps.get(frame.url);
+    if (map === undefined) {
+      const file = frame.url.startsWith('file://') ? fileURLToPath(frame.url) : null;
+      map = file && existsSync(`${file}.map`) ? new TraceMap(readFileSync(`${file}.map`, 'utf8'), frame.url) : null;
+      maps.set(frame.url, map);
+    }
+    const at = map ? originalPositionFor(map, { line: frame.lineNumber + 1, column: frame.columnNumber }) : null;
+    return at?.source ? { url: at.source, lineNumber: at.line - 1 } : frame;
+  };
+}
+
 interface Summary {
   seconds: number;
   busyShare: number;
@@ -114,7 +139,7 @@ interface Summary {
 }
 
 /** Self time by frame and by origin, as shares of all samples (idle included, so shares add up to the busy share). */
-export function summarize(profile: CpuProfile, top: number): Summary {
+export function summarize(profile: CpuProfile, top: number, source: FrameSource = (frame) => frame): Summary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfTime = new Map<number, number>();
   profile.samples.forEach((id, i) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -123,17 +148,19 @@ export function summarize(profile: CpuProfile, top: number): Summary {
   const origins = new Map<string, number>();
   let idle = 0;
   for (const [id, time] of selfTime) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const frame = byId.get(id)!.callFrame;
+    const { functionName } = frame;
     if (functionName === '(idle)') {
       idle += time;
       continue;
     }
+    const { url, lineNumber } = source(frame);
     const where = origin(url);
-    const frame = where
+    const label = where
       ? `${functionName || '(anonymous)'} ` +
         `(${where}${where.startsWith('apps/') || where.startsWith('libs/') ? `:${lineNumber + 1}` : ''})`
       : functionName;
-    frames.set(frame, (frames.get(frame) ?? 0) + time);
+    frames.set(label, (frames.get(label) ?? 0) + time);
     // Frames without a script: V8's own, such as (garbage collector) and (program).
     const group = where ? (where.startsWith('node:') ? 'node internals' : where) : functionName;
     origins.set(group, (origins.get(group) ?? 0) + time);
@@ -159,6 +186,7 @@ async function main(): Promise<void> {
   const intervalUs = Number(process.env['BENCH_PROFILE_INTERVAL_US'] ?? 500);
   const top = Number(process.env['BENCH_PROFILE_TOP'] ?? 12);
   const outDir = resolve('.local/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
+  const sources = bundleSources();
   mkdirSync(outDir, { recursive: true });
 
   const sessions = new Map<string, InspectorSession>();
@@ -199,7 +227,7 @@ async function main(): Promise<void> {
       sleep(300),
     ]);
     session.close();
-    const summary = summarize(profile, top);
+    const summary = summarize(profile, top, sources);
     console.log(`#### ${id}: busy ${pct(summary.busyShare)} of ${summary.seconds.toFixed(1)} s\n`);
     console.log('| top self time | share | | by origin | share |');
     console.log('|---|---:|---|---|---:|');
