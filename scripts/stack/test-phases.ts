@@ -70,6 +70,13 @@ export async function checksPhase(): Promise<void> {
 export const FIRST_STACK_E2E = ['@jobs/search-orchestrator', '@jobs/webhook-dispatcher'];
 
 /**
+ * The second stack's projects that run before its others: dedupe's specs run whole refresh passes,
+ * each of which re-verifies every open job of the stack's store, and the other projects' searches
+ * fill that store, so they go first (`nx run-many` keeps no order among projects otherwise).
+ */
+export const SECOND_STACK_LEADS = ['@jobs/dedupe'];
+
+/**
  * One e2e project at a time on each stack: projects on one stack share it, and some change provider
  * behaviour. With a second stack (its e2e environment), its projects run there side by side.
  */
@@ -92,12 +99,17 @@ export async function e2ePhase(
     return;
   }
   const projects = FIRST_STACK_E2E.join(',');
-  say(`end-to-end tests on two stacks side by side: ${projects} on the first, the rest on the second ([b]) ...`);
+  const leads = SECOND_STACK_LEADS.join(',');
+  say(
+    `end-to-end tests on two stacks side by side: ${projects} on the first, ` +
+      `${leads} and then the rest on the second ([b]) ...`,
+  );
+  const secondHalf = async () => {
+    await e2e([`--projects=${leads}`], secondStack, '[b] ');
+    await e2e([`--exclude=${projects},${leads}`], secondStack, '[b] ');
+  };
   // Both to their end: a failure on one stack leaves the other's outcome to read too.
-  const outcomes = await Promise.allSettled([
-    e2e([`--projects=${projects}`], first),
-    e2e([`--exclude=${projects}`], secondStack, '[b] '),
-  ]);
+  const outcomes = await Promise.allSettled([e2e([`--projects=${projects}`], first), secondHalf()]);
   const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
   if (failed.length > 0) throw failed[0]!.reason;
 }
