@@ -67,7 +67,7 @@ export async function checksPhase(): Promise<void> {
  * that each takes about half the phase (docs/testing.md). search-orchestrator's must be on the
  * first: the replica phase there compares with its replica scenario's outcome.
  */
-export const FIRST_STACK_E2E = ['@jobs/search-orchestrator', '@jobs/webhook-dispatcher'];
+export const FIRST_STACK_E2E = ['@jobs/search-orchestrator'];
 
 /**
  * The second stack's projects that run before its others: dedupe's specs run whole refresh passes,
