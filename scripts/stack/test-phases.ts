@@ -105,8 +105,12 @@ export async function e2ePhase(
       `${leads} and then the rest on the second ([b]) ...`,
   );
   const secondHalf = async () => {
-    await e2e([`--projects=${leads}`], secondStack, '[b] ');
-    await e2e([`--exclude=${projects},${leads}`], secondStack, '[b] ');
+    // the rest runs whatever the leads' outcome, as one run-many over them all would
+    try {
+      await e2e([`--projects=${leads}`], secondStack, '[b] ');
+    } finally {
+      await e2e([`--exclude=${projects},${leads}`], secondStack, '[b] ');
+    }
   };
   // Both to their end: a failure on one stack leaves the other's outcome to read too.
   const outcomes = await Promise.allSettled([e2e([`--projects=${projects}`], first), secondHalf()]);
