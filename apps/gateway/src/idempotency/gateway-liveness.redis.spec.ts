@@ -15,7 +15,9 @@ import { IdempotencyStore } from './idempotency.store.js';
 import { ReplaySealer } from './replay-sealer.js';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const config = loadConfig(GatewayEnvSchema, { IDEMPOTENCY_OWNER_TTL_MS: '1000', IDEMPOTENCY_WAIT_MS: '400' });
+// A process renews its key every quarter of the TTL: this one leaves a loaded test machine 1.5 s of
+// stall before a living process reads as dead.
+const config = loadConfig(GatewayEnvSchema, { IDEMPOTENCY_OWNER_TTL_MS: '2000', IDEMPOTENCY_WAIT_MS: '400' });
 const quiet = { warn: () => undefined } as unknown as Logger;
 const connections: Redis[] = [];
 const started: GatewayLiveness[] = [];
@@ -51,7 +53,7 @@ describe('a gateway process’s liveness', () => {
     async () => {
       const owner = await gatewayProcess();
       const other = await gatewayProcess();
-      await new Promise((resolve) => setTimeout(resolve, 1500)); // past one TTL: renewed, not just set once
+      await new Promise((resolve) => setTimeout(resolve, config.IDEMPOTENCY_OWNER_TTL_MS + 100)); // renewed, not just set once
       expect(await other.liveness.isAlive(owner.liveness.incarnation)).toBe(true);
 
       owner.redis.disconnect(); // the process is gone: nothing renews its key any more
