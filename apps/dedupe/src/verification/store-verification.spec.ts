@@ -12,6 +12,14 @@ import { verificationAges } from './verification-queries.js';
 const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
 const drains = { register: () => undefined } as unknown as DrainRegistry;
 const MIN = 60_000;
+/**
+ * The moment every seeded sighting's age counts back from: one for all of them, so the spread of
+ * the measured ages is exactly the seeded one however slowly the inserts run, and each measured
+ * age is its seeded one plus the time since this moment.
+ */
+const SEEDED_AT = new Date();
+// Date.now() counts whole milliseconds, the database's clock microseconds: one more for that.
+const secondsSinceSeeded = () => (Date.now() + 1 - SEEDED_AT.getTime()) / 1000;
 let db: ThrowawayDatabase;
 let meterProvider: MeterProvider;
 
@@ -28,7 +36,7 @@ afterAll(async () => {
   await meterProvider?.shutdown();
 });
 
-/** A job of status `status` with one source per entry, last seen `age` seconds before now. */
+/** A job of status `status` with one source per entry, last seen `age` seconds before SEEDED_AT. */
 async function job(
   id: string,
   status: 'open' | 'closed',
@@ -40,8 +48,8 @@ async function job(
     VALUES (${id}, 'co_1', ${id}, ${id}, now(), now(), ${status}::job_status, 0.9, ${id}, now())`;
   await db.prisma.$executeRaw`
     INSERT INTO job_sources (id, canonical_job_id, provider, provider_job_id, first_seen_at, last_seen_at, listed)
-    SELECT ${id} || '_' || n, ${id}, v.provider::provider, ${id} || '_' || n, now(), now() - v.age * interval
-      '1 second', v.listed
+    SELECT ${id} || '_' || n, ${id}, v.provider::provider, ${id} || '_' || n, now(),
+      ${SEEDED_AT.toISOString()}::timestamptz - v.age * interval '1 second', v.listed
     FROM unnest(${sources.map((s) => s.provider)}::text[], ${sources.map((s) => s.age)}::int[],
       ${sources.map((s) => s.listed ?? true)}::bool[]) WITH ORDINALITY AS v(provider, age, listed, n)`;
 }
@@ -78,20 +86,19 @@ describe('verificationAges', () => {
       'sources left out',
     async () => {
       const ages = await verificationAges(db.prisma);
+      const elapsed = secondsSinceSeeded();
       expect(ages.map((a) => [a.provider, a.listedSources])).toEqual([
         ['provider_a', 101],
         ['provider_b', 1],
       ]);
       const [a, b] = ages;
-      // ages 1..100 and 50: the oldest is 100 s, the 99th percentile (the 100th of 101) 99 s; the statement ran a
-      // moment
-      // after the inserts
+      // ages 1..100 and 50: the oldest is 100 s, the 99th percentile (the 100th of 101) 99 s, each
+      // measured at the statement, `elapsed` or less after SEEDED_AT
       expect(a!.maxAgeSeconds).toBeGreaterThanOrEqual(100);
-      expect(a!.maxAgeSeconds).toBeLessThan(105);
-      expect(a!.p99AgeSeconds).toBeGreaterThanOrEqual(99);
-      expect(a!.p99AgeSeconds).toBeLessThan(100);
+      expect(a!.maxAgeSeconds).toBeLessThanOrEqual(100 + elapsed);
+      expect(a!.maxAgeSeconds - a!.p99AgeSeconds).toBeCloseTo(1, 3);
       expect(b!.maxAgeSeconds).toBeGreaterThanOrEqual(30);
-      expect(b!.maxAgeSeconds).toBeLessThan(35);
+      expect(b!.maxAgeSeconds).toBeLessThanOrEqual(30 + elapsed);
       expect(b!.p99AgeSeconds).toBe(b!.maxAgeSeconds);
     },
   );
@@ -240,7 +247,8 @@ describe('StoreVerification', () => {
       const check = new StoreVerification(db.prisma, { intervalMs: MIN, buckets: 10 }, logger, drains);
       await check.runOnce(new Date(), true);
       const text = await scrapeMetrics();
-      // The seeded ages grow while the test runs: their spread is what stays put.
+      // The seeded ages grow while the test runs: their spread is what stays put (to the
+      // microsecond, less the metric's float formatting).
       const age = (stat: string) =>
         Number(
           new RegExp(
@@ -249,8 +257,7 @@ describe('StoreVerification', () => {
           ).exec(text)?.[1],
         );
       expect(age('max')).toBeGreaterThanOrEqual(100);
-      expect(age('max') - age('p99')).toBeGreaterThan(0.5);
-      expect(age('max') - age('p99')).toBeLessThan(1.5);
+      expect(age('max') - age('p99')).toBeCloseTo(1, 3);
       expect(text).not.toMatch(/^store_verification_age_seconds\{provider="provider_c"/m);
       expect(text).toMatch(/^store_verification_bound_seconds\{provider="provider_c",[^}]*\} 600$/m);
       expect(text).toMatch(/^store_verification_bound_holds\{provider="provider_a",[^}]*\} 1$/m);
