@@ -53,7 +53,8 @@ describe('a gateway process’s liveness', () => {
     async () => {
       const owner = await gatewayProcess();
       const other = await gatewayProcess();
-      await new Promise((resolve) => setTimeout(resolve, config.IDEMPOTENCY_OWNER_TTL_MS + 100)); // renewed, not just set once
+      // past one TTL: renewed, not just set once
+      await new Promise((resolve) => setTimeout(resolve, config.IDEMPOTENCY_OWNER_TTL_MS + 100));
       expect(await other.liveness.isAlive(owner.liveness.incarnation)).toBe(true);
 
       owner.redis.disconnect(); // the process is gone: nothing renews its key any more
