@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { stripVTControlCharacters } from 'node:util';
 import { limitRunTime } from './time-limit.ts';
 import { ROOT } from './settings.ts';
 
@@ -25,7 +26,15 @@ export interface RunOptions {
   limitMs?: number;
   /** Shows the output with this before each line: two commands side by side stay readable. */
   prefix?: string;
+  /**
+   * The lines to say again in the error when the command fails (a failing spec's name, a lint or
+   * type error): at the end of a long log they are read where the log is cut.
+   */
+  digest?: RegExp;
 }
+
+/** At most this many digest lines: a phase where everything fails needs the first ones, not all. */
+const DIGEST_LINES = 40;
 
 /** A command that failed, with the exit code the stack passes on. */
 export class StepError extends Error {
@@ -40,12 +49,15 @@ export class StepError extends Error {
 /** Runs a command to its end; its captured output when quiet. */
 export function run(cmd: string, args: string[], options: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
+    // shown line by line when prefixed or digested, else straight through (or captured when quiet)
+    const shownAs = options.prefix ?? (options.digest && !options.quiet ? '' : undefined);
     const child = spawn(cmd, args, {
       cwd: ROOT,
-      stdio: options.quiet || options.prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: options.quiet || shownAs !== undefined ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       env: { ...process.env, ...options.env },
     });
     let output = '';
+    const digest: string[] = [];
     const since = Date.now();
     const heartbeat = options.heartbeat
       ? setInterval(() => say(`${options.heartbeat} (${Math.round((Date.now() - since) / 1000)}s) ...`), 15000)
@@ -55,19 +67,29 @@ export function run(cmd: string, args: string[], options: RunOptions = {}): Prom
     const overLimit = limitRunTime(child, options.limitMs, () =>
       say(`${cmd} ${args.join(' ')} ran past its ${limitMinutes} min limit: stopping it and everything it started`),
     );
-    if (options.prefix) {
+    if (shownAs !== undefined) {
       for (const stream of [child.stdout, child.stderr])
-        createInterface({ input: stream! }).on('line', (line) => process.stdout.write(`${options.prefix}${line}\n`));
+        createInterface({ input: stream! }).on('line', (line) => {
+          process.stdout.write(`${shownAs}${line}\n`);
+          const plain = stripVTControlCharacters(line);
+          if (options.digest?.test(plain) && digest.length < DIGEST_LINES) digest.push(`${shownAs}${plain.trim()}`);
+        });
     } else {
       child.stdout?.on('data', (d) => (output += d));
       child.stderr?.on('data', (d) => (output += d));
     }
     child.on('error', reject);
-    // a prefixed command ends when its last line is shown
-    child.on(options.prefix ? 'close' : 'exit', (code: number | null, signal: NodeJS.Signals | null) => {
+    // a command shown line by line ends when its last line is shown
+    child.on(shownAs !== undefined ? 'close' : 'exit', (code: number | null, signal: NodeJS.Signals | null) => {
       if (code === 0) return resolve(output);
       const why = overLimit() ? `over its ${limitMinutes} min limit` : (signal ?? `exit ${code}`);
-      reject(new StepError(`${cmd} ${args.join(' ')} failed (${why})${output ? `\n${output.trim()}` : ''}`, code ?? 1));
+      const digested = digest.length > 0 ? `\n${digest.join('\n')}` : '';
+      reject(
+        new StepError(
+          `${cmd} ${args.join(' ')} failed (${why})${digested}${output ? `\n${output.trim()}` : ''}`,
+          code ?? 1,
+        ),
+      );
     });
   });
 }

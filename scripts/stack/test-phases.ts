@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { Kafka, logLevel } from 'kafkajs';
 import { serviceDatabaseUrls } from './database.ts';
 import type { InfraEndpoints } from './infrastructure.ts';
-import { run, say } from './process.ts';
+import { run, say, StepError } from './process.ts';
 import { replicaOf, SCALABLE, webhookRetryScale, type StackSettings } from './settings.ts';
 import type { Supervisor } from './supervisor.ts';
 
@@ -46,6 +46,12 @@ export function e2eEnv(settings: StackSettings, infra: InfraEndpoints, env: Node
 }
 
 /**
+ * What a failed test phase says again at its end: jest's failing spec files and tests, ESLint's and
+ * tsc's errors, Nx's failed tasks.
+ */
+export const FAILURE_LINES = /^\s*(FAIL\s|●\s(?!Console)|\d+:\d+\s+error\s|.*error TS\d+:|- @?[\w/-]+:[\w-]+$)/;
+
+/**
  * The formatting check, then lint, typecheck, unit tests and package checks of every project. --skip-nx-cache: the test
  * command proves the code as it is, never from a cached result (Nx's cache can live outside the
  * clone and be shared between checkouts). pack-check: the client library packed and installed as
@@ -58,7 +64,7 @@ export async function checksPhase(): Promise<void> {
   await run(
     'nx',
     ['run-many', '-t', 'lint', 'typecheck', 'test', 'pack-check', '--output-style=static', '--skip-nx-cache'],
-    { limitMs: PHASE_LIMIT_MS.unit },
+    { limitMs: PHASE_LIMIT_MS.unit, digest: FAILURE_LINES },
   );
 }
 
@@ -90,6 +96,7 @@ export async function e2ePhase(
     run('nx', ['run-many', '-t', 'e2e', '--output-style=static', '--parallel=1', ...selection], {
       env: stackEnv,
       limitMs: PHASE_LIMIT_MS.e2e,
+      digest: FAILURE_LINES,
       ...(prefix ? { prefix } : {}),
     });
   const first = e2eEnv(settings, infra, env);
@@ -114,8 +121,13 @@ export async function e2ePhase(
   };
   // Both to their end: a failure on one stack leaves the other's outcome to read too.
   const outcomes = await Promise.allSettled([e2e([`--projects=${projects}`], first), secondHalf()]);
-  const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-  if (failed.length > 0) throw failed[0]!.reason;
+  const failed = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as Error] : []));
+  if (failed.length === 1) throw failed[0]!;
+  if (failed.length > 1)
+    throw new StepError(
+      failed.map((e) => e.message).join('\n'),
+      failed[0] instanceof StepError ? failed[0].exitCode : 1,
+    );
 }
 
 /**
@@ -165,6 +177,7 @@ export async function replicaPhase(
   await run('nx', ['run-many', '-t', 'e2e-replicas', '--output-style=static', '--parallel=1'], {
     env: e2eEnv(settings, infra, env),
     limitMs: PHASE_LIMIT_MS.replicas,
+    digest: FAILURE_LINES,
   });
 }
 
