@@ -113,14 +113,16 @@ export async function e2ePhase(
   );
   const secondHalf = async () => {
     // the rest runs whatever the leads' outcome, as one run-many over them all would
-    try {
-      await e2e([`--projects=${leads}`], secondStack, '[b] ');
-    } finally {
-      await e2e([`--exclude=${projects},${leads}`], secondStack, '[b] ');
-    }
+    const leadsRun = await Promise.allSettled([e2e([`--projects=${leads}`], secondStack, '[b] ')]);
+    const restRun = await Promise.allSettled([e2e([`--exclude=${projects},${leads}`], secondStack, '[b] ')]);
+    throwFailures([...leadsRun, ...restRun]);
   };
   // Both to their end: a failure on one stack leaves the other's outcome to read too.
-  const outcomes = await Promise.allSettled([e2e([`--projects=${projects}`], first), secondHalf()]);
+  throwFailures(await Promise.allSettled([e2e([`--projects=${projects}`], first), secondHalf()]));
+}
+
+/** Throws what failed among `outcomes`: its error, or one that says every failure's. */
+function throwFailures(outcomes: PromiseSettledResult<unknown>[]): void {
   const failed = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as Error] : []));
   if (failed.length === 1) throw failed[0]!;
   if (failed.length > 1)

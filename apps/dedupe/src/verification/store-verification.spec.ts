@@ -13,13 +13,13 @@ const logger = { info: () => undefined, warn: () => undefined, debug: () => unde
 const drains = { register: () => undefined } as unknown as DrainRegistry;
 const MIN = 60_000;
 /**
- * The moment every seeded sighting's age counts back from: one for all of them, so the spread of
- * the measured ages is exactly the seeded one however slowly the inserts run, and each measured
- * age is its seeded one plus the time since this moment.
+ * The moment every seeded sighting's age counts back from, taken once the database is there: one
+ * for all of them, so the spread of the measured ages is exactly the seeded one however slowly the
+ * inserts run, and each measured age is its seeded one plus the time since this moment.
  */
-const SEEDED_AT = new Date();
+let seededAt: Date;
 // Date.now() counts whole milliseconds, the database's clock microseconds: one more for that.
-const secondsSinceSeeded = () => (Date.now() + 1 - SEEDED_AT.getTime()) / 1000;
+const secondsSinceSeeded = () => (Date.now() + 1 - seededAt.getTime()) / 1000;
 let db: ThrowawayDatabase;
 let meterProvider: MeterProvider;
 
@@ -27,6 +27,7 @@ beforeAll(async () => {
   meterProvider = new MeterProvider({ readers: [prometheusReader()] });
   metrics.setGlobalMeterProvider(meterProvider);
   db = await throwawayDatabase('verification');
+  seededAt = new Date();
   await db.prisma.$executeRaw`INSERT INTO companies (id, domain, name) VALUES ('co_1', 'acme.example', 'Acme')`;
 }, 60_000);
 
@@ -36,7 +37,7 @@ afterAll(async () => {
   await meterProvider?.shutdown();
 });
 
-/** A job of status `status` with one source per entry, last seen `age` seconds before SEEDED_AT. */
+/** A job of status `status` with one source per entry, last seen `age` seconds before `seededAt`. */
 async function job(
   id: string,
   status: 'open' | 'closed',
@@ -49,7 +50,7 @@ async function job(
   await db.prisma.$executeRaw`
     INSERT INTO job_sources (id, canonical_job_id, provider, provider_job_id, first_seen_at, last_seen_at, listed)
     SELECT ${id} || '_' || n, ${id}, v.provider::provider, ${id} || '_' || n, now(),
-      ${SEEDED_AT.toISOString()}::timestamptz - v.age * interval '1 second', v.listed
+      ${seededAt.toISOString()}::timestamptz - v.age * interval '1 second', v.listed
     FROM unnest(${sources.map((s) => s.provider)}::text[], ${sources.map((s) => s.age)}::int[],
       ${sources.map((s) => s.listed ?? true)}::bool[]) WITH ORDINALITY AS v(provider, age, listed, n)`;
 }
@@ -93,7 +94,7 @@ describe('verificationAges', () => {
       ]);
       const [a, b] = ages;
       // ages 1..100 and 50: the oldest is 100 s, the 99th percentile (the 100th of 101) 99 s, each
-      // measured at the statement, `elapsed` or less after SEEDED_AT
+      // measured at the statement, `elapsed` or less after `seededAt`
       expect(a!.maxAgeSeconds).toBeGreaterThanOrEqual(100);
       expect(a!.maxAgeSeconds).toBeLessThanOrEqual(100 + elapsed);
       expect(a!.maxAgeSeconds - a!.p99AgeSeconds).toBeCloseTo(1, 3);
