@@ -1,5 +1,5 @@
 import type { Job } from '@jobs/contracts';
-import { admin, api, uniqueWord, wholeLedger } from '@jobs/e2e-support';
+import { admin, api, dashboardSignIn, uniqueWord, wholeLedger } from '@jobs/e2e-support';
 import {
   createWatch,
   creditsOf,
@@ -208,6 +208,48 @@ describe('watch events', () => {
       ].sort(),
     );
     expect((await db.query('SELECT 1 FROM held_watch_events WHERE account_id = $1', [accountId])).rowCount).toBe(0);
+  });
+
+  it('drops the held job.opened of a watch deleted or paused before the top-up: never charged or sent', async () => {
+    const { live_key: key, account_id: accountId } = await pro(0);
+    const [gone, paused, kept] = [newDomain(), newDomain(), newDomain()];
+    const deleted = await createWatch(key, { type: 'company', domain: gone, events: ['job.opened'] });
+    const pausedWatch = await createWatch(key, { type: 'company', domain: paused, events: ['job.opened'] });
+    const active = await createWatch(key, { type: 'company', domain: kept, events: ['job.opened'] });
+    const [ofDeleted, ofPaused, ofActive] = [jobAt(gone), jobAt(paused), jobAt(kept)];
+    // held oldest first: a release of the stopped watches' events would charge them before the kept one's
+    for (const job of [ofDeleted, ofPaused, ofActive]) await publishChange('opened', job);
+    const heldJobs = async () =>
+      (
+        await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1 ORDER BY seq', [
+          accountId,
+        ])
+      ).rows.map((r) => r.job_id);
+    const heldUntil = async (want: string[]) => {
+      const deadline = Date.now() + WAIT_MS;
+      while (JSON.stringify(await heldJobs()) !== JSON.stringify(want) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
+      expect(await heldJobs()).toEqual(want);
+    };
+    await heldUntil([ofDeleted.id, ofPaused.id, ofActive.id]);
+
+    expect((await api(`/v1/watches/${deleted.id}`, { key, method: 'DELETE' })).status).toBe(204);
+    const dashboard = await dashboardSignIn(key);
+    expect((await dashboard.call('PATCH', `/watches/${pausedWatch.id}`, { status: 'paused' })).status).toBe(200);
+    // billing drops them on the account's partition, behind the events held before
+    await heldUntil([ofActive.id]);
+
+    // a resume replays nothing of the pause
+    expect((await dashboard.call('PATCH', `/watches/${pausedWatch.id}`, { status: 'active' })).status).toBe(200);
+    await admin('POST', `/accounts/${accountId}/credits`, { amount: 5 });
+    const released = await eventOf(active.id, (e) => e.type === 'job.opened');
+    expect((released.event.data as { job: Job }).job.id).toBe(ofActive.id);
+    const ledger = await wholeLedger(key);
+    expect(ledger.map((l) => [l.job_id, l.credits, l.reason])).toEqual([[ofActive.id, 1, 'charged']]);
+    expect(await creditsOf(key)).toBe(4);
+    expect(eventsOf(deleted.id)).toEqual([]);
+    expect(eventsOf(pausedWatch.id)).toEqual([]);
+    await heldUntil([]);
   });
 
   it(

@@ -5,10 +5,10 @@ import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { AccountCharges, type StageAnswer } from '../charges/account-charges.js';
 
-type JobOpenedEvent = Extract<EventChargeRequested.Value['event'], { type: 'job.opened' }>;
+type JobOpenedEvent = Extract<EventChargeRequested.EventCharge['event'], { type: 'job.opened' }>;
 
 /** An `event.charge.requested` of a `job.opened` (the consumer sends `job.updated` elsewhere). */
-export type JobOpenedChargeRequest = EventChargeRequested.Value & { event: JobOpenedEvent };
+export type JobOpenedChargeRequest = EventChargeRequested.EventCharge & { event: JobOpenedEvent };
 
 interface HeldEvent {
   accountId: string;
@@ -30,6 +30,9 @@ export const WATCH_EVENT_OPERATION = 'POST /v1/watches';
 
 /** Thrown inside a release transaction to undo it: the account still cannot pay. */
 class StillShort extends Error {}
+
+/** Thrown inside a release transaction to undo it: the held event went meanwhile (its watch stopped). */
+class NoLongerHeld extends Error {}
 
 /** At most this many held events are released per top-up pass (the rest wait for the next one). */
 const RELEASE_BATCH = 10_000;
@@ -88,17 +91,33 @@ export class WatchEventChargesUseCase {
       try {
         await this.charges.charge(this.request(held, releasedKey(held.event.id)), async (tx, plan, _credits, stage) => {
           if (plan.kind === 'insufficient_credits') throw new StillShort();
-          await tx.heldWatchEvent.deleteMany({ where: { eventId: held.event.id } });
+          // the row, locked by this delete, is the event's right to go out: a stop of its watch
+          // that committed first took it away
+          const { count } = await tx.heldWatchEvent.deleteMany({ where: { eventId: held.event.id } });
+          if (count === 0) throw new NoLongerHeld();
           await this.emit(stage, held);
         });
       } catch (error) {
         if (error instanceof StillShort) break;
+        if (error instanceof NoLongerHeld) continue;
         throw error;
       }
       released += 1;
     }
     if (released > 0) this.logger.info({ account_id: accountId, released }, 'held job.opened events released');
     return released;
+  }
+
+  /**
+   * A paused or deleted watch: its `job.opened` events still held for credits are dropped, so a
+   * top-up never charges or sends them (a resumed watch replays nothing of its pause).
+   */
+  async dropStopped(accountId: string, watchId: string): Promise<number> {
+    const { count } = await this.prisma.heldWatchEvent.deleteMany({ where: { accountId, watchId } });
+    annotateStage({ 'account.id': accountId, 'watch.id': watchId, 'held.dropped': count });
+    if (count > 0)
+      this.logger.info({ account_id: accountId, watch_id: watchId, dropped: count }, 'held job.opened events dropped');
+    return count;
   }
 
   private request(held: HeldEvent, chargeKey: string) {

@@ -11,9 +11,16 @@ export class WatchEventsConsumer {
     private readonly updates: PaidJobUpdatesUseCase,
   ) {}
 
-  /** job.opened is charged (or held); job.updated goes out only to an account that paid for the job. */
+  /**
+   * job.opened is charged (or held); job.updated goes out only to an account that paid for the
+   * job; a stopped watch's held events are dropped.
+   */
   @EventPattern(Topics.EventChargeRequested.name)
   async onEventChargeRequested(@Payload() message: EventChargeRequested.Value): Promise<void> {
+    if ('watch_stopped' in message) {
+      await this.watchEvents.dropStopped(message.account_id, message.watch_stopped.watch_id);
+      return;
+    }
     const { event } = message;
     if (event.type === 'job.updated')
       await this.updates.forward({ accountId: message.account_id, event, webhookUrl: message.webhook_url });

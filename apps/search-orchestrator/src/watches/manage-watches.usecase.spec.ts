@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { examples, type JobLifecycleChanged, type OrchestratorQueryRequested, type WatchStatus } from '@jobs/contracts';
 import type { CursorCodec } from '@jobs/cursors';
-import { QueryFailure } from '@jobs/nest-kafka';
+import { QueryFailure, type KafkaPublisher } from '@jobs/nest-kafka';
 import { eventsForJobChange } from './watch-events.js';
 import { WatchIndex } from './watch-index.js';
 import { ManageWatchesUseCase } from './manage-watches.usecase.js';
@@ -40,6 +40,14 @@ class MemoryWatchStore {
 
   async allLive(): Promise<WatchRecord[]> {
     return [...this.rows.values()].filter((w) => w.status === 'active' && w.mode === 'live');
+  }
+}
+
+/** What the use case sends on Kafka (only the stop of a watch, to billing). */
+class RecordingPublisher {
+  readonly sent: Array<{ topic: string; value: unknown }> = [];
+  async publish(topic: { name: string }, value: unknown): Promise<void> {
+    this.sent.push({ topic: topic.name, value });
   }
 }
 
@@ -100,12 +108,19 @@ describe('ManageWatchesUseCase: pause and resume', () => {
   /** the matchers of two orchestrator replicas, each with its own in-memory index */
   let replicas: WatchIndex[];
   let watchId: string;
+  let publisher: RecordingPublisher;
 
   beforeEach(async () => {
     store = new MemoryWatchStore();
     redis = new MemoryRedis();
+    publisher = new RecordingPublisher();
     const index = () => new WatchIndex(store as unknown as WatchStore, redis as unknown as Redis);
-    useCase = new ManageWatchesUseCase(store as unknown as WatchStore, index(), cursors);
+    useCase = new ManageWatchesUseCase(
+      store as unknown as WatchStore,
+      index(),
+      publisher as unknown as KafkaPublisher,
+      cursors,
+    );
     replicas = [index(), index()];
     const domain = examples.jobLifecycleChanged().job.company.domain!;
     const msg = message({
@@ -195,6 +210,37 @@ describe('ManageWatchesUseCase: pause and resume', () => {
     expect(store.rows.get(watchId)!.status).toBe('active');
   });
 
+  const stops = () =>
+    publisher.sent.map(({ topic, value }) => [topic, (value as { watch_stopped: unknown }).watch_stopped]);
+  const remove = (id: string) => {
+    const del = message({ kind: 'watch.delete', watch_id: id });
+    return useCase.delete(del, del.query as Extract<typeof del.query, { kind: 'watch.delete' }>);
+  };
+
+  it("tells billing of a pause and a delete (the watch's held job.opened events go), not of a resume", async () => {
+    await setStatus(useCase, watchId, 'paused');
+    await setStatus(useCase, watchId, 'active');
+    await remove(watchId);
+    expect(stops()).toEqual([
+      ['event.charge.requested', { watch_id: watchId, status: 'paused' }],
+      ['event.charge.requested', { watch_id: watchId, status: 'deleted' }],
+    ]);
+    expect(publisher.sent[0]!.value).toMatchObject({ v: 1, account_id: 'acc_1' });
+  });
+
+  it(
+    'a delete redelivered after its first run deleted the watch and died still moves the version and tells ' +
+      'billing, then answers not found',
+    async () => {
+      await candidates();
+      await store.delete({ accountId: 'acc_1', mode: 'live' }, watchId);
+      expect(await candidates()).toEqual([[watchId], [watchId]]);
+      await expect(remove(watchId)).rejects.toMatchObject({ code: 'not_found' });
+      expect(await candidates()).toEqual([[], []]);
+      expect(stops()).toEqual([['event.charge.requested', { watch_id: watchId, status: 'deleted' }]]);
+    },
+  );
+
   it("refuses the account's live watch to its test key (pause and delete), changing nothing", async () => {
     await expect(setStatus(useCase, watchId, 'paused', 'acc_1', 'test')).rejects.toMatchObject({ code: 'not_found' });
     const del = message({ kind: 'watch.delete', watch_id: watchId }, 'acc_1', 'test');
@@ -209,7 +255,8 @@ describe('ManageWatchesUseCase passes on what a later version added', () => {
   it('stores and answers filters it does not know, as the gateway sent them', async () => {
     const store = new MemoryWatchStore();
     const index = new WatchIndex(store as unknown as WatchStore, new MemoryRedis() as unknown as Redis);
-    const useCase = new ManageWatchesUseCase(store as unknown as WatchStore, index, cursors);
+    const publisher = new RecordingPublisher() as unknown as KafkaPublisher;
+    const useCase = new ManageWatchesUseCase(store as unknown as WatchStore, index, publisher, cursors);
     const filters = { title_or: ['engineer'], salary_currency: 'EUR' };
     const msg = message({
       kind: 'watch.create',

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { OrchestratorQueryRequested, Watch, WatchListResponse } from '@jobs/contracts';
+import { Topics, type OrchestratorQueryRequested, type Watch, type WatchListResponse } from '@jobs/contracts';
 import { CursorCodec, nextCursorOf } from '@jobs/cursors';
 import { PLAN_CAPS, planAtLeast, planWithMore } from '@jobs/plans';
-import { QueryFailure } from '@jobs/nest-kafka';
+import { KafkaPublisher, QueryFailure } from '@jobs/nest-kafka';
 import { toPublicWatch } from './watch.js';
 import { WatchIndex } from './watch-index.js';
 import { WatchStore, WatchPositionSchema, type WatchOwner, type WatchPosition } from './watch.store.js';
@@ -27,6 +27,7 @@ export class ManageWatchesUseCase {
   constructor(
     private readonly store: WatchStore,
     private readonly index: WatchIndex,
+    private readonly publisher: KafkaPublisher,
     @Inject(WATCH_CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
@@ -94,16 +95,36 @@ export class ManageWatchesUseCase {
     const watch = await this.store.setStatus(ownerOf(message), query.watch_id, query.status);
     if (!watch) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
     // always, even when nothing changed: a redelivered query whose first run stored the status
-    // but died before the version moved must still reach the matchers
+    // but died before the version moved must still reach the matchers (and billing)
     await this.index.changed();
+    if (query.status === 'paused') await this.stopped(message, query.watch_id, 'paused');
     return toPublicWatch(watch);
   }
 
-  /** Deletes the account's watch; another account's, another mode's or an unknown id is not found. */
+  /**
+   * Deletes the account's watch; another account's, another mode's or an unknown id is not found.
+   * An id found nowhere still moves the version and tells billing: the query may be a
+   * redelivery whose first run deleted the watch and died before either.
+   */
   async delete(message: Message, query: QueryOf<'watch.delete'>): Promise<void> {
-    if (!(await this.store.delete(ownerOf(message), query.watch_id)))
-      throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
+    const deleted = await this.store.delete(ownerOf(message), query.watch_id);
     await this.index.changed();
+    await this.stopped(message, query.watch_id, 'deleted');
+    if (!deleted) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
+  }
+
+  /**
+   * Billing drops the watch's `job.opened` events held for credits: a top-up must not charge or
+   * send them. On the account's partition of `event.charge.requested`, behind every event the
+   * matchers sent of this watch before. Only live watches make charged events.
+   */
+  private async stopped(message: Message, watchId: string, status: 'paused' | 'deleted'): Promise<void> {
+    if (message.mode !== 'live') return;
+    await this.publisher.publish(Topics.EventChargeRequested, {
+      v: 1,
+      account_id: message.account_id,
+      watch_stopped: { watch_id: watchId, status },
+    });
   }
 }
 

@@ -39,7 +39,7 @@ export function companyHiringChanged(): CompanyHiringChanged.Value {
   };
 }
 
-export function eventChargeRequested(): EventChargeRequested.Value {
+export function eventChargeRequested(): EventChargeRequested.EventCharge {
   return {
     v: 1,
     account_id: 'acc_demo',

@@ -9,20 +9,34 @@
  * - `job.updated`: free, and emitted only to an account that has paid for the job; for an
  *   account that has not, it is dropped (a `job.opened` of that job held for credits takes the
  *   updated job instead, so it carries the newest copy when it is released).
- * Keyed by account, so an account's `job.updated` is decided after its earlier `job.opened`.
+ * - `watch_stopped` (no event): the watch was paused or deleted, so the account's `job.opened`
+ *   events of it still held for credits are dropped, never charged or sent (a paused watch
+ *   replays nothing on resume). Sent with every pause and delete, a repeated one included.
+ * Keyed by account, so an account's `job.updated` is decided after its earlier `job.opened`,
+ * and a watch's stop comes after the events the matcher sent before it.
  */
 import { z } from 'zod';
 import { UrlSchema } from '../public/common.schema.js';
 import { JobOpenedEventSchema, JobUpdatedEventSchema } from '../public/event.schema.js';
-import { AccountIdSchema } from '../public/ids.schema.js';
+import { AccountIdSchema, WatchIdSchema } from '../public/ids.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
-export const ValueSchema = z.strictObject({
+export const EventChargeSchema = z.strictObject({
   v: MessageVersionSchema,
   account_id: AccountIdSchema,
   event: z.discriminatedUnion('type', [JobOpenedEventSchema, JobUpdatedEventSchema]),
   webhook_url: UrlSchema,
 });
+export type EventCharge = z.infer<typeof EventChargeSchema>;
+
+export const WatchStoppedSchema = z.strictObject({
+  v: MessageVersionSchema,
+  account_id: AccountIdSchema,
+  watch_stopped: z.strictObject({ watch_id: WatchIdSchema, status: z.enum(['paused', 'deleted']) }),
+});
+export type WatchStopped = z.infer<typeof WatchStoppedSchema>;
+
+export const ValueSchema = z.union([EventChargeSchema, WatchStoppedSchema]);
 export type Value = z.infer<typeof ValueSchema>;
 
 export const keyOf = (value: Value): string => value.account_id;

@@ -63,7 +63,8 @@ export const WATCH_CHARGE_TOPICS = {
     purpose:
       'A watch event carrying a full Job: job.opened to charge (1 ' +
       'credit unless paid) and then emit; job.updated to emit only ' +
-      'if the account paid for the job',
+      'if the account paid for the job; or a watch paused or deleted, ' +
+      'whose job.opened events held for credits are dropped',
     keyReason:
       "Shares the account key of billing's other inputs: one " +
       "account's charges serialize, and a job.updated is decided " +

@@ -1,0 +1,33 @@
+import { examples } from '../examples.js';
+import * as EventChargeRequested from './event-charge-requested.schema.js';
+import { tolerantReaderOf } from './tolerant-reader.js';
+
+describe('event.charge.requested', () => {
+  const charge = examples.eventChargeRequested;
+  const stopped = (): EventChargeRequested.WatchStopped => ({
+    v: 1,
+    account_id: 'acc_demo',
+    watch_stopped: { watch_id: 'wat_1', status: 'deleted' },
+  });
+
+  it('carries a watch event to charge, or the stop of a watch', () => {
+    expect(EventChargeRequested.ValueSchema.parse(charge())).toEqual(charge());
+    expect(EventChargeRequested.ValueSchema.parse(stopped())).toEqual(stopped());
+    expect(EventChargeRequested.keyOf(stopped())).toBe('acc_demo');
+  });
+
+  it('is one or the other, never both or a half', () => {
+    const both = { ...charge(), watch_stopped: stopped().watch_stopped };
+    expect(EventChargeRequested.ValueSchema.safeParse(both).success).toBe(false);
+    const { webhook_url: _w, ...noUrl } = charge();
+    expect(EventChargeRequested.ValueSchema.safeParse(noUrl).success).toBe(false);
+    const resumed = { ...stopped(), watch_stopped: { watch_id: 'wat_1', status: 'active' } };
+    expect(EventChargeRequested.ValueSchema.safeParse(resumed).success).toBe(false);
+  });
+
+  it('reads each tolerantly, a field of a later version kept', () => {
+    const reader = tolerantReaderOf(EventChargeRequested.ValueSchema);
+    expect(reader.parse({ ...stopped(), reason: 'later' })).toEqual({ ...stopped(), reason: 'later' });
+    expect('watch_stopped' in reader.parse(charge())).toBe(false);
+  });
+});
