@@ -1,7 +1,10 @@
+import { Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type BillingQueryRequested } from '@jobs/contracts';
-import { QueryAnswers } from '@jobs/nest-kafka';
+import { QueryAnswers, QueryFailure } from '@jobs/nest-kafka';
+import type { Logger } from '@jobs/observability';
+import { LOGGER } from '@jobs/service-kit';
 import { AddCreditsUseCase } from '../accounts/add-credits.usecase.js';
 import { OpenAccountUseCase } from '../accounts/open-account.usecase.js';
 import { ChargeCompanyUseCase } from './charge-company.usecase.js';
@@ -17,11 +20,22 @@ export class BillingQueriesConsumer {
     private readonly openAccount: OpenAccountUseCase,
     private readonly addCredits: AddCreditsUseCase,
     private readonly answers: QueryAnswers,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @EventPattern(Topics.BillingQueryRequested.name)
   async onQuery(@Payload() message: BillingQueryRequested.Value): Promise<void> {
     const { query } = message;
+    if (query.kind !== 'ledger.list' && isPast(message.answer_by)) {
+      // the gateway told its caller to retry: a change made now would be paid for twice
+      this.logger.warn(
+        { account_id: message.account_id, query_id: message.query_id, kind: query.kind, answer_by: message.answer_by },
+        'billing query reached after its asker stopped waiting: nothing changed',
+      );
+      return this.answers.answer(message.query_id, async () => {
+        throw new QueryFailure('internal_error', 'The request expired before billing took it; nothing was charged.');
+      });
+    }
     // charges and top-ups answer from their own transaction (through the outbox), exactly once
     if (query.kind === 'job.charge') return this.chargeJob.execute(message, query);
     if (query.kind === 'company.charge') return this.chargeCompany.execute(message, query);
@@ -34,3 +48,5 @@ export class BillingQueriesConsumer {
     }));
   }
 }
+
+const isPast = (moment: string | undefined): boolean => moment !== undefined && Date.parse(moment) < Date.now();

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ApiKeyModeSchema } from '../public/headers.schema.js';
 import { RateLimitSchema } from '../public/account.schema.js';
-import { NonNegativeIntSchema } from '../public/common.schema.js';
+import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
 import { AccountIdSchema, CursorSchema, JobIdSchema, RequestIdSchema } from '../public/ids.schema.js';
 import { PlanSchema } from '../public/providers.schema.js';
 import { OperationSchema } from '../public/ledger.schema.js';
@@ -66,6 +66,12 @@ export const ValueSchema = z.strictObject({
   account_id: AccountIdSchema,
   mode: ApiKeyModeSchema,
   query: BillingQuerySchema,
+  /**
+   * The moment the asker stops waiting (it has answered its caller `internal_error` by then).
+   * Billing makes no change it would be asked to make later (no charge, no top-up, no account):
+   * the caller was told to retry, and a retry must not pay twice. Absent: no bound.
+   */
+  answer_by: DateTimeSchema.optional(),
 });
 export type Value = z.infer<typeof ValueSchema>;
 
