@@ -217,15 +217,16 @@ describe('watch events', () => {
     const pausedWatch = await createWatch(key, { type: 'company', domain: paused, events: ['job.opened'] });
     const active = await createWatch(key, { type: 'company', domain: kept, events: ['job.opened'] });
     const [ofDeleted, ofPaused, ofActive] = [jobAt(gone), jobAt(paused), jobAt(kept)];
-    // held oldest first: a release of the stopped watches' events would charge them before the kept one's
+    // three jobs of three companies: the matcher takes them in any order, so they are held in any order
     for (const job of [ofDeleted, ofPaused, ofActive]) await publishChange('opened', job);
     const heldJobs = async () =>
       (
-        await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1 ORDER BY seq', [
-          accountId,
-        ])
-      ).rows.map((r) => r.job_id);
-    const heldUntil = async (want: string[]) => {
+        await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1', [accountId])
+      ).rows
+        .map((r) => r.job_id)
+        .sort();
+    const heldUntil = async (jobIds: string[]) => {
+      const want = [...jobIds].sort();
       const deadline = Date.now() + WAIT_MS;
       while (JSON.stringify(await heldJobs()) !== JSON.stringify(want) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 200));
