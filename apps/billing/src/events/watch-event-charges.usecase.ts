@@ -112,12 +112,11 @@ export class WatchEventChargesUseCase {
    * A paused or deleted watch: its `job.opened` events still held for credits are dropped, so a
    * top-up never charges or sends them (a resumed watch replays nothing of its pause).
    */
-  async dropStopped(accountId: string, watchId: string): Promise<number> {
+  async dropStopped(accountId: string, watchId: string): Promise<void> {
     const { count } = await this.prisma.heldWatchEvent.deleteMany({ where: { accountId, watchId } });
     annotateStage({ 'account.id': accountId, 'watch.id': watchId, 'held.dropped': count });
     if (count > 0)
       this.logger.info({ account_id: accountId, watch_id: watchId, dropped: count }, 'held job.opened events dropped');
-    return count;
   }
 
   private request(held: HeldEvent, chargeKey: string) {

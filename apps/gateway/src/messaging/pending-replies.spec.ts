@@ -11,6 +11,15 @@ describe('PendingReplies', () => {
     expect(replies.pending).toBe(0);
   });
 
+  it('leaves the waiter waiting for a reply it does not accept', async () => {
+    const replies = new PendingReplies<string>();
+    const answer = replies.wait('req_1', 1000, (reply) => reply.startsWith('charge'));
+    expect(replies.settle('req_1', 'read')).toBe(false);
+    expect(replies.isWaiting('req_1')).toBe(true);
+    expect(replies.settle('req_1', 'charge')).toBe(true);
+    await expect(answer).resolves.toBe('charge');
+  });
+
   it('times out and forgets the waiter', async () => {
     const replies = new PendingReplies<string>();
     await expect(replies.wait('req_1', 10)).rejects.toBeInstanceOf(ReplyTimeout);

@@ -10,6 +10,7 @@ interface Waiter<T> {
   resolve: (reply: T) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  accepts?: (reply: T) => boolean;
 }
 
 /**
@@ -19,14 +20,15 @@ interface Waiter<T> {
 export class PendingReplies<T> {
   private readonly waiters = new Map<string, Waiter<T>>();
 
-  wait(id: string, timeoutMs: number): Promise<T> {
+  /** `accepts`: which replies under `id` answer this wait (a reply it refuses leaves it waiting). */
+  wait(id: string, timeoutMs: number, accepts?: (reply: T) => boolean): Promise<T> {
     const answer = new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(id);
         this.forget(id);
         reject(new ReplyTimeout(id));
       }, timeoutMs);
-      this.waiters.set(id, { resolve, reject, timer });
+      this.waiters.set(id, { resolve, reject, timer, accepts });
     });
     // The caller awaits this only after its publish: if the publish outlives the timeout (a
     // broker away, kafkajs retrying), the timeout must not be an unhandled rejection, which
@@ -45,7 +47,7 @@ export class PendingReplies<T> {
 
   settle(id: string, reply: T): boolean {
     const waiter = this.waiters.get(id);
-    if (!waiter) return false;
+    if (!waiter || waiter.accepts?.(reply) === false) return false;
     clearTimeout(waiter.timer);
     this.waiters.delete(id);
     this.forget(id);

@@ -29,9 +29,14 @@ describe('QueryClient', () => {
     });
     await new Promise((resolve) => setImmediate(resolve));
     // dedupe's answer to the job read that came first, sent again after a restart
-    queries.accept({ v: 1, query_id: 'req_1', outcome: 'ok', result: { kind: 'job.get', job: examples.job() } });
+    queries.replies.settle('req_1', {
+      v: 1,
+      query_id: 'req_1',
+      outcome: 'ok',
+      result: { kind: 'job.get', job: examples.job() },
+    });
     expect(queries.replies.isWaiting('req_1')).toBe(true);
-    queries.accept(charged);
+    queries.replies.settle('req_1', charged);
     await expect(asked).resolves.toMatchObject({ kind: 'job.charge', credits_charged: 1 });
     expect(queries.replies.isWaiting('req_1')).toBe(false);
   });
@@ -47,7 +52,7 @@ describe('QueryClient', () => {
     const answerBy = Date.parse(String(sent[0]!.value['answer_by']));
     expect(answerBy - before).toBeGreaterThanOrEqual(7_000);
     expect(answerBy - Date.now()).toBeLessThanOrEqual(8_000);
-    queries.accept(charged);
+    queries.replies.settle('req_1', charged);
     await asked;
   });
 });

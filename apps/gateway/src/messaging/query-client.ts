@@ -33,8 +33,6 @@ type ResultOf<K extends QueryResult['kind']> = Extract<QueryResult, { kind: K }>
 @Injectable()
 export class QueryClient {
   readonly replies = new PendingReplies<QueryResponded.Value>();
-  /** The kind of answer each waiting query id expects (a request asks its owners one after another under its id). */
-  private readonly awaiting = new Map<string, QueryResult['kind']>();
 
   constructor(private readonly publisher: KafkaPublisher) {}
 
@@ -71,36 +69,28 @@ export class QueryClient {
     ) as Promise<ResultOf<K>>;
   }
 
-  /**
-   * An answer heard on `query.responded`: it settles the query waiting under its id, unless it
-   * answers another kind of question. A request asks its owners one after another under its one
-   * id (a job read from dedupe, then its charge from billing), and an owner that answered, died
-   * before committing and answered again sends a late copy of its answer meanwhile.
-   */
-  accept(reply: QueryResponded.Value): void {
-    const awaited = this.awaiting.get(reply.query_id);
-    if (awaited !== undefined && reply.outcome === 'ok' && reply.result && reply.result.kind !== awaited) return;
-    this.replies.settle(reply.query_id, reply);
-  }
-
   private async ask(queryId: string, kind: QueryResult['kind'], publish: () => Promise<void>): Promise<QueryResult> {
-    const answer = this.replies.wait(queryId, QUERY_TIMEOUT_MS);
-    this.awaiting.set(queryId, kind);
+    // A request asks its owners one after another under its one id (a job read from dedupe, then
+    // its charge from billing), and an owner that answered, died before committing and answered
+    // again sends a late copy of its answer meanwhile: only this question's kind of answer counts.
+    const answer = this.replies.wait(
+      queryId,
+      QUERY_TIMEOUT_MS,
+      (reply) => reply.outcome !== 'ok' || !reply.result || reply.result.kind === kind,
+    );
+    try {
+      await publish();
+    } catch (error) {
+      this.replies.cancel(queryId);
+      throw error;
+    }
     let reply: QueryResponded.Value;
     try {
-      try {
-        await publish();
-      } catch (error) {
-        this.replies.cancel(queryId);
-        throw error;
-      }
       reply = await answer;
     } catch (error) {
       if (error instanceof ReplyTimeout)
         throw new ApiError('internal_error', 'The request did not complete in time. Retry it.');
       throw error;
-    } finally {
-      this.awaiting.delete(queryId);
     }
     if (reply.outcome === 'error' || !reply.result) {
       const failure = reply.error ?? { code: 'internal_error' as const, message: 'The request failed.' };
@@ -125,6 +115,6 @@ export class QueryRepliesConsumer {
 
   @EventPattern(Topics.QueryResponded.name)
   onQueryResponded(@Payload() reply: QueryResponded.Value): void {
-    this.client.accept(reply);
+    this.client.replies.settle(reply.query_id, reply);
   }
 }
