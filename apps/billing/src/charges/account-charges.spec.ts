@@ -4,7 +4,7 @@ import pg from 'pg';
 import { Topics } from '@jobs/contracts';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
-import { AccountCharges, type ChargeRequest, type StagedAnswer } from './account-charges.js';
+import { AccountCharges, ChargeExpired, type ChargeRequest, type StagedAnswer } from './account-charges.js';
 import { ChargeMetrics } from './charge-metrics.js';
 
 let db: ThrowawayDatabase;
@@ -43,8 +43,10 @@ function charge(
   jobIds: string[],
   unlocked = false,
   queryId = `req_charges_${sequence++}`,
+  answerBy?: Date,
 ): Promise<void> {
   const request: ChargeRequest = {
+    ...(answerBy ? { answerBy: answerBy.toISOString() } : {}),
     chargeKey: `charge:${queryId}`,
     kind: 'job',
     accountId,
@@ -123,6 +125,37 @@ async function chargeBesideAnother(unlocked: boolean): Promise<void> {
   await charging;
   expect(await ledgerOf(acct)).toEqual(['job_x:already_paid:0', 'job_y:charged:1']);
   expect(await creditsOf(acct)).toBe(8);
+}
+
+/** A lock on the account's row, as another charge holds it, that changes nothing. */
+async function heldLock(accountId: string): Promise<pg.Client> {
+  const other = new pg.Client({ connectionString: db.url });
+  await other.connect();
+  await other.query('BEGIN');
+  await other.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+  return other;
+}
+
+/**
+ * A charge whose asker stops waiting while it waits for the account's lock: once the lock is
+ * released, past `answerBy`, it writes nothing (no mark, no line, no answer) and expires.
+ */
+async function chargeExpiringBehindLock(unlocked: boolean): Promise<void> {
+  const acct = await account(10);
+  const queryId = `req_expiring_${sequence++}`;
+  const other = await heldLock(acct);
+  const charging = charge(acct, ['job_x'], unlocked, queryId, new Date(Date.now() + 300)).catch((error) => error);
+  expect(await untilWaitingForLock(other)).toBe(1);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  await other.query('ROLLBACK');
+  await other.end();
+  const outcome = await charging;
+  expect(outcome).toBeInstanceOf(ChargeExpired);
+  expect((outcome as ChargeExpired).creditsRemaining).toBe(10);
+  expect(await ledgerOf(acct)).toEqual([]);
+  expect(await creditsOf(acct)).toBe(10);
+  expect(await db.prisma.processedMessage.count({ where: { messageId: `charge:${queryId}` } })).toBe(0);
+  expect(await db.prisma.outboxMessage.count({ where: { value: { contains: `"query_id":"${queryId}"` } } })).toBe(0);
 }
 
 /** Eight overlapping requests of one account at once: each job charged exactly once, whichever request takes it. */
@@ -211,4 +244,22 @@ describe('AccountCharges', () => {
 
   it('charges concurrent requests of one account for the same jobs once, locked and unlocked side by side', () =>
     overlappingCharges('job_mixed', (i) => i % 2 === 0));
+
+  it('makes no charge once its asker stopped waiting; a redelivery of one made in time writes nothing', async () => {
+    const acct = await account(10);
+    const past = new Date(Date.now() - 1);
+    await expect(charge(acct, ['job_a'], true, 'req_late_unlocked', past)).rejects.toBeInstanceOf(ChargeExpired);
+    await expect(charge(acct, ['job_a'], false, 'req_late_locked', past)).rejects.toBeInstanceOf(ChargeExpired);
+    expect(await ledgerOf(acct)).toEqual([]);
+    await charge(acct, ['job_b'], true, 'req_in_time', new Date(Date.now() + 60_000));
+    await charge(acct, ['job_b'], true, 'req_in_time', past);
+    await charge(acct, ['job_b'], false, 'req_in_time', past);
+    expect(await ledgerOf(acct)).toEqual(['job_b:charged:1']);
+    expect(await creditsOf(acct)).toBe(9);
+  });
+
+  it('expires an unlocked charge whose write waited for the account past its asker', () =>
+    chargeExpiringBehindLock(true));
+
+  it('expires a locking charge that took the account past its asker', () => chargeExpiringBehindLock(false));
 });

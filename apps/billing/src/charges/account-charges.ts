@@ -4,6 +4,7 @@ import { isUniqueViolation, Prisma, PrismaService, type OutboxWriter } from '@jo
 import { NonRetriableError, type TopicSpec, type ValueOf } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
+import { askerGaveUp } from '../asker-gave-up.js';
 import { ChargeMetrics, type ChargeKind } from './charge-metrics.js';
 
 export interface ChargeRequest {
@@ -24,6 +25,18 @@ export interface ChargeRequest {
    * already charged under `requestId` are counted in the transaction and taken off the cap.
    */
   capAcrossParts?: boolean;
+  /**
+   * When the asker stops waiting (it has answered its caller `internal_error` by then): a charge
+   * not made by this moment is not made (`ChargeExpired`). Absent: no bound.
+   */
+  answerBy?: string;
+}
+
+/** The charge's asker stopped waiting before it was made: nothing was written. */
+export class ChargeExpired extends Error {
+  constructor(readonly creditsRemaining: number) {
+    super('the charge expired before it was made');
+  }
 }
 
 /**
@@ -94,6 +107,8 @@ export class AccountCharges {
         if (locked!.marked === 0) return; // already charged and answered: a redelivery
         const credits = locked!.credits_remaining;
         if (credits === null) throw new NonRetriableError(`unknown account ${request.accountId}`);
+        // the lock is held from here to the commit: decided in time, committed in time
+        if (askerGaveUp(request.answerBy)) throw this.expired(request, credits); // rolls the mark back
         const paid = locked!.current ? (locked!.paid ?? []) : await this.paidJobs(tx, request);
         const plan = (request.rules ?? planCharges)({
           jobIds: request.jobIds,
@@ -151,6 +166,7 @@ export class AccountCharges {
       if (seen!.done) return; // already charged and answered: a redelivery
       const credits = seen!.credits_remaining;
       if (credits === null) throw new NonRetriableError(`unknown account ${request.accountId}`);
+      if (askerGaveUp(request.answerBy)) throw this.expired(request, credits);
       const plan = (request.rules ?? planCharges)({
         jobIds: request.jobIds,
         alreadyPaid: new Set(seen!.paid ?? []),
@@ -163,7 +179,7 @@ export class AccountCharges {
         fresh AS (SELECT 1 FROM accounts WHERE id = ${request.accountId} AND xmin::text = ${seen!.version} FOR UPDATE),
         mark AS (
           INSERT INTO processed_messages (consumer_group, message_id) SELECT 'billing', ${request.chargeKey} FROM fresh
-            ON CONFLICT DO NOTHING RETURNING 1
+            WHERE ${inTime(request)} ON CONFLICT DO NOTHING RETURNING 1
         )`;
       const marked = Prisma.sql`EXISTS (SELECT 1 FROM mark)`;
       const writes = plan.kind === 'ok' ? chargeWrites(request, plan, marked) : null;
@@ -198,10 +214,16 @@ export class AccountCharges {
         this.outbox.kick(writer);
         return;
       }
-      // the account changed since the read (or a redelivery's mark met this one): read again
+      // the account changed since the read (or a redelivery's mark met this one, or the answer's
+      // moment passed while the row was locked): read again
       this.metrics.unlockedAttemptStale();
     }
     await this.charge(request, (_tx, plan, creditsRemaining, stage) => answer(plan, creditsRemaining, stage));
+  }
+
+  private expired(request: ChargeRequest, creditsRemaining: number): ChargeExpired {
+    this.metrics.recordExpired(request.kind);
+    return new ChargeExpired(creditsRemaining);
   }
 
   /** The request's jobs the account paid for, read in a statement of its own (after the account's lock). */
@@ -221,6 +243,13 @@ export class AccountCharges {
     return Math.max(0, request.maxCredits - (spent._sum.credits ?? 0));
   }
 }
+
+/**
+ * Still before `answerBy`, read after the account row's lock (a volatile function, evaluated
+ * as the row comes): a charge that waited for the lock past it writes nothing.
+ */
+const inTime = (request: ChargeRequest): Prisma.Sql =>
+  request.answerBy === undefined ? Prisma.sql`true` : Prisma.sql`clock_timestamp() < ${request.answerBy}::timestamptz`;
 
 /**
  * The request's jobs in the account's paid jobs, as a `FROM` item (read in the first statement, and again after a

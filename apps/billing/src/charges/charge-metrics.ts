@@ -21,7 +21,8 @@ export class ChargeMetrics {
     this.charges = meter.createCounter('billing_charges_total', {
       description:
         'Charges decided (once per charge, redeliveries excluded), by ' +
-        'kind and outcome (charged, insufficient_credits).',
+        'kind and outcome (charged, insufficient_credits, expired: ' +
+        'reached after its asker stopped waiting, nothing charged).',
     });
     this.credits = meter.createCounter('billing_credits_charged_total', {
       description: 'Credits taken from accounts, by kind.',
@@ -61,5 +62,10 @@ export class ChargeMetrics {
     this.charges.add(1, { kind, outcome: 'charged' });
     this.credits.add(plan.creditsCharged, { kind });
     this.alreadyPaid.add(plan.alreadyPaid, { kind });
+  }
+
+  /** A charge refused because its asker stopped waiting (nothing written). */
+  recordExpired(kind: ChargeKind): void {
+    this.charges.add(1, { kind, outcome: 'expired' });
   }
 }

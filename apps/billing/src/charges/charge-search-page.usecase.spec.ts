@@ -1,17 +1,31 @@
 import { planCharges, type ChargePlan } from '@jobs/billing-rules';
 import { examples, type BillingPageChargeRequested, type SearchPageCharged } from '@jobs/contracts';
 import { SearchCursorCodec } from '@jobs/cursors';
-import type { AccountCharges, ChargeRequest, StageAnswer, StagedAnswer } from './account-charges.js';
+import {
+  ChargeExpired,
+  type AccountCharges,
+  type ChargeRequest,
+  type StageAnswer,
+  type StagedAnswer,
+} from './account-charges.js';
 import { ChargeSearchPageUseCase } from './charge-search-page.usecase.js';
 
 const codec = new SearchCursorCodec('a-test-secret-of-length');
 const jobIds = ['job_a', 'job_b', 'job_c', 'job_d', 'job_e'];
 
-/** Billing with the real charge rules and cursor codec, the transaction and the answer's staging faked. */
-function billing(paidBefore: string[] = [], credits = 100) {
+/**
+ * Billing with the real charge rules and cursor codec, the transaction and the answer's staging
+ * faked; `chargedBefore`: the page's charge is marked done (a redelivery).
+ */
+function billing(paidBefore: string[] = [], credits = 100, { chargedBefore = false } = {}) {
   const staged: unknown[] = [];
+  const published: unknown[] = [];
+  const charged: ChargeRequest[] = [];
   const charges = {
     async chargeWithoutLock(request: ChargeRequest, answer: StagedAnswer) {
+      if (chargedBefore) return;
+      if (request.answerBy && Date.parse(request.answerBy) < Date.now()) throw new ChargeExpired(credits);
+      charged.push(request);
       const plan: ChargePlan = planCharges({
         jobIds: request.jobIds,
         alreadyPaid: new Set(paidBefore),
@@ -23,9 +37,14 @@ function billing(paidBefore: string[] = [], credits = 100) {
       await answer(plan, credits - (plan.kind === 'ok' ? plan.creditsCharged : 0), stage);
     },
   } as unknown as AccountCharges;
-  const useCase = new ChargeSearchPageUseCase(charges, codec);
+  const publisher = { publish: async (_topic: unknown, value: unknown) => void published.push(value) };
+  const logger = { warn: () => undefined };
+  const useCase = new ChargeSearchPageUseCase(charges, codec, publisher as never, logger as never);
   return {
     useCase,
+    charged,
+    staged,
+    published,
     answer: () => (staged[0] as SearchPageCharged.Value).charge!,
     reply: () => staged[0] as SearchPageCharged.Value,
   };
@@ -86,5 +105,36 @@ describe('ChargeSearchPageUseCase', () => {
       credits_remaining: 2,
     });
     expect(poor.reply().charge).toBeUndefined();
+  });
+
+  it('answers expired with the balance when the charge expired before it was made', async () => {
+    const late = billing([], 7);
+    await late.useCase.execute({ ...page(null, null), answer_by: new Date(Date.now() - 1).toISOString() });
+    expect(late.charged).toEqual([]);
+    expect(late.staged).toEqual([]);
+    expect(late.published).toEqual([
+      {
+        v: 1,
+        search_id: 'req_123',
+        request_id: 'req_123',
+        outcome: 'expired',
+        credits_charged: 0,
+        credits_remaining: 7,
+      },
+    ]);
+
+    const inTime = billing([], 7);
+    const answerBy = new Date(Date.now() + 60_000).toISOString();
+    await inTime.useCase.execute({ ...page(null, null), answer_by: answerBy });
+    expect(inTime.charged.map((request) => request.answerBy)).toEqual([answerBy]);
+    expect(inTime.reply()).toMatchObject({ outcome: 'ok', credits_charged: 5 });
+    expect(inTime.published).toEqual([]);
+  });
+
+  it('answers nothing more for a page charged in time and delivered again after answer_by', async () => {
+    const redelivered = billing([], 7, { chargedBefore: true });
+    await redelivered.useCase.execute({ ...page(null, null), answer_by: new Date(Date.now() - 1).toISOString() });
+    expect(redelivered.staged).toEqual([]);
+    expect(redelivered.published).toEqual([]);
   });
 });

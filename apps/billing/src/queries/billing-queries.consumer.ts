@@ -5,6 +5,7 @@ import { Topics, type BillingQueryRequested } from '@jobs/contracts';
 import { QueryAnswers, QueryFailure } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
+import { askerGaveUp } from '../asker-gave-up.js';
 import { AddCreditsUseCase } from '../accounts/add-credits.usecase.js';
 import { OpenAccountUseCase } from '../accounts/open-account.usecase.js';
 import { ChargeCompanyUseCase } from './charge-company.usecase.js';
@@ -26,7 +27,7 @@ export class BillingQueriesConsumer {
   @EventPattern(Topics.BillingQueryRequested.name)
   async onQuery(@Payload() message: BillingQueryRequested.Value): Promise<void> {
     const { query } = message;
-    if (query.kind !== 'ledger.list' && isPast(message.answer_by)) {
+    if (query.kind !== 'ledger.list' && askerGaveUp(message.answer_by)) {
       // the gateway told its caller to retry: a change made now would be paid for twice
       this.logger.warn(
         { account_id: message.account_id, query_id: message.query_id, kind: query.kind, answer_by: message.answer_by },
@@ -48,5 +49,3 @@ export class BillingQueriesConsumer {
     }));
   }
 }
-
-const isPast = (moment: string | undefined): boolean => moment !== undefined && Date.parse(moment) < Date.now();

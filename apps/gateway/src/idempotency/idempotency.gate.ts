@@ -13,7 +13,7 @@ import {
   type IdempotencyRecord,
   type StoredHttpResponse,
 } from './idempotency-record.js';
-import { ANSWER_JOINING, IdempotencyStore } from './idempotency.store.js';
+import { ANSWER_EXPIRED, ANSWER_JOINING, IdempotencyStore } from './idempotency.store.js';
 import { GatewayLiveness } from './gateway-liveness.js';
 import { ReplaySealer } from './replay-sealer.js';
 
@@ -123,6 +123,11 @@ export class IdempotencyGate {
           const answer = await this.store.answerOf(existing.request_id);
           // billing has charged the page, which is on its way: wait for it, never run afresh
           if (answer === ANSWER_JOINING) break;
+          // billing charged nothing and never will (it took the page too late): run afresh now
+          if (answer === ANSWER_EXPIRED) {
+            if (await this.store.replaceIfOwner(claim.key, existing.request_id, claim.record)) return;
+            break;
+          }
           if (answer) {
             const response = responseFromSearchAnswer(
               answer,

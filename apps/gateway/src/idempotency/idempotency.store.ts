@@ -31,6 +31,8 @@ const searchChargeKey = (searchId: string) => `gateway:idem:charged:${searchId}`
 
 /** Billing answered a charged page whose page (the other half of the answer) is not kept yet. */
 export const ANSWER_JOINING = 'joining';
+/** Billing took the page after the gateway stopped waiting and charged nothing: none will come. */
+export const ANSWER_EXPIRED = 'expired';
 
 /**
  * Idempotency records in Redis, kept IDEMPOTENCY_RETENTION_SECONDS (24 h by default) from the
@@ -115,20 +117,22 @@ export class IdempotencyStore {
   /**
    * The search's answer: a final one (estimate, failure) or a charged page joined from its two
    * halves; `ANSWER_JOINING` when billing has answered and the page is still on its way (the two
-   * topics are read side by side); null when there is no answer yet.
+   * topics are read side by side); `ANSWER_EXPIRED` when billing refused the page as too late;
+   * null when there is no answer yet.
    */
-  async answerOf(searchId: string): Promise<SearchResponded.Value | typeof ANSWER_JOINING | null> {
+  async answerOf(
+    searchId: string,
+  ): Promise<SearchResponded.Value | typeof ANSWER_JOINING | typeof ANSWER_EXPIRED | null> {
     const [answer, charged, page] = await this.bounded(
       (redis) => redis.mget(searchAnswerKey(searchId), searchChargeKey(searchId), searchPageKey(searchId)),
       'search answer',
     );
     if (answer) return JSON.parse(answer) as SearchResponded.Value;
     if (!charged) return null;
+    const outcome = JSON.parse(charged) as SearchPageCharged.Value;
+    if (outcome.outcome === 'expired') return ANSWER_EXPIRED;
     return (
-      joinSearchAnswer(
-        JSON.parse(charged) as SearchPageCharged.Value,
-        page ? (JSON.parse(page) as SearchPageGathered.Value) : undefined,
-      ) ?? ANSWER_JOINING
+      joinSearchAnswer(outcome, page ? (JSON.parse(page) as SearchPageGathered.Value) : undefined) ?? ANSWER_JOINING
     );
   }
 

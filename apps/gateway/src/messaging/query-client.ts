@@ -13,16 +13,11 @@ import {
 type QueryResult = QueryResponded.QueryResult;
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { ApiError } from '../http/api-error.js';
+import { billingAnswerBy } from './billing-answer-by.js';
 import { PendingReplies, ReplyTimeout } from './pending-replies.js';
 
 /** How long the gateway waits for an owning service to answer a query. */
 const QUERY_TIMEOUT_MS = 10_000;
-/**
- * Billing changes nothing this long before the gateway stops waiting (`answer_by`): a charge
- * made in time has that long to come back (the answer leaves billing through its outbox), so
- * a caller answered `internal_error` was not charged.
- */
-const BILLING_ANSWER_MARGIN_MS = 2_000;
 
 type ResultOf<K extends QueryResult['kind']> = Extract<QueryResult, { kind: K }>;
 
@@ -39,7 +34,7 @@ export class QueryClient {
   askBilling<K extends BillingQueryRequested.Value['query']['kind']>(
     value: BillingQueryRequested.Value & { query: { kind: K } },
   ): Promise<ResultOf<K>> {
-    const answerBy = new Date(Date.now() + QUERY_TIMEOUT_MS - BILLING_ANSWER_MARGIN_MS).toISOString();
+    const answerBy = billingAnswerBy(Date.now() + QUERY_TIMEOUT_MS);
     return this.ask(value.query_id, value.query.kind, () =>
       this.publisher.publish(Topics.BillingQueryRequested, { ...value, answer_by: answerBy }),
     ) as Promise<ResultOf<K>>;

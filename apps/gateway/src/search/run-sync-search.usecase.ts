@@ -7,6 +7,7 @@ import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
 import { RunSandboxSearchUseCase } from '../sandbox/run-sandbox-search.usecase.js';
+import { billingAnswerBy } from '../messaging/billing-answer-by.js';
 import { ReplyTimeout } from '../messaging/pending-replies.js';
 import { SearchReplies } from './search-replies.js';
 import { annotateStage } from '@jobs/observability';
@@ -60,7 +61,8 @@ export class RunSyncSearchUseCase {
       'search.dry_run': request.dry_run,
     });
     const now = Date.now();
-    const answer = this.replies.wait(requestId, timeoutMs + this.config.SEARCH_REPLY_GRACE_MS);
+    const waitMs = timeoutMs + this.config.SEARCH_REPLY_GRACE_MS;
+    const answer = this.replies.wait(requestId, waitMs);
     try {
       await this.publisher.publish(Topics.SearchRequested, {
         v: 1,
@@ -73,6 +75,8 @@ export class RunSyncSearchUseCase {
         request,
         requested_at: new Date(now).toISOString(),
         deadline_at: now + timeoutMs,
+        // past it billing charges no page: this caller has been answered internal_error and retries
+        answer_by: billingAnswerBy(now + waitMs),
       });
     } catch (error) {
       this.replies.cancel(requestId);

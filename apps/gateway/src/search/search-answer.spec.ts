@@ -58,4 +58,12 @@ describe('joinSearchAnswer', () => {
       provider_a: 0,
     });
   });
+
+  it('answers a page billing refused as expired internal_error, with nothing charged and no page needed', () => {
+    const [charged] = halves([]);
+    const { charge: _charge, ...refused } = charged;
+    const answer = joinSearchAnswer({ ...refused, outcome: 'expired', credits_charged: 0 }, undefined);
+    expect(answer).toMatchObject({ outcome: 'error', credits_charged: 0, error: { code: 'internal_error' } });
+    expect(answer?.error?.message).toContain('nothing was charged');
+  });
 });

@@ -3,10 +3,16 @@ import { contributionsOf, fieldCoverage } from '@jobs/search-metadata';
 
 type Contributions = ReturnType<typeof contributionsOf>;
 
+/** Billing took the page after the gateway's wait: the caller's retry runs the search again. */
+const EXPIRED = {
+  code: 'internal_error',
+  message: 'The search did not complete in time; nothing was charged. Retry with the same Idempotency-Key.',
+} as const;
+
 /**
  * A charged page's answer, joined from its two halves: the page as the orchestrator gathered it
- * (`search.page.gathered`) and billing's outcome for it (`search.page.charged`). Billing's error
- * needs no page. Null while an ok outcome still waits for its page.
+ * (`search.page.gathered`) and billing's outcome for it (`search.page.charged`). Billing's error or
+ * refusal (`expired`) needs no page. Null while an ok outcome still waits for its page.
  */
 export function joinSearchAnswer(
   charged: SearchPageCharged.Value,
@@ -19,6 +25,7 @@ export function joinSearchAnswer(
     credits_charged: charged.credits_charged,
     credits_remaining: charged.credits_remaining,
   };
+  if (charged.outcome === 'expired') return { ...common, outcome: 'error', error: EXPIRED };
   if (charged.outcome === 'error' || !charged.charge) {
     return {
       ...common,

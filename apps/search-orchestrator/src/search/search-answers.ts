@@ -62,6 +62,7 @@ export class SearchAnswers {
         max_credits: search.request.waterfall.max_credits ?? null,
         job_ids: data.map((job) => job.id),
         continuation,
+        ...(search.answer_by ? { answer_by: search.answer_by } : {}),
       }),
     ]);
   }

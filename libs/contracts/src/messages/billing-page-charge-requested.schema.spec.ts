@@ -33,6 +33,14 @@ describe('billing.page.charge.requested', () => {
     expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), job_ids: ids(100) }).success).toBe(true);
     expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), job_ids: ids(101) }).success).toBe(false);
   });
+  it('names the moment its asker stops waiting as a date-time, or nothing (no bound)', () => {
+    expect(BillingPageChargeRequested.ValueSchema.safeParse(value()).success).toBe(true);
+    const bounded = { ...value(), answer_by: '2026-12-06T10:00:13.000Z' };
+    expect(BillingPageChargeRequested.ValueSchema.parse(bounded)).toEqual(bounded);
+    expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), answer_by: 1_700_000_000 }).success).toBe(
+      false,
+    );
+  });
   it('takes an integer cap or null', () => {
     expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), max_credits: 0 }).success).toBe(true);
     expect(BillingPageChargeRequested.ValueSchema.safeParse({ ...value(), max_credits: -1 }).success).toBe(false);

@@ -7,6 +7,7 @@
  * (`search.page.gathered`): billing needs its ids, not its jobs.
  */
 import { z } from 'zod';
+import { DateTimeSchema } from '../public/common.schema.js';
 import { SYNC_SEARCH_LIMITS } from '../public/job-search.schema.js';
 import { ApiKeyModeSchema } from '../public/headers.schema.js';
 import { AccountIdSchema, JobIdSchema, RequestIdSchema } from '../public/ids.schema.js';
@@ -29,6 +30,11 @@ export const ValueSchema = z.strictObject({
   job_ids: z.array(JobIdSchema).max(SYNC_SEARCH_LIMITS.max),
   /** Where the page starts in its stored result set; null when no page can follow. */
   continuation: SearchContinuationSchema.nullable(),
+  /**
+   * The search's `answer_by`: past it, billing charges nothing and answers `internal_error` (the
+   * gateway has told its caller to retry). Absent: no bound.
+   */
+  answer_by: DateTimeSchema.optional(),
 });
 export type Value = z.infer<typeof ValueSchema>;
 

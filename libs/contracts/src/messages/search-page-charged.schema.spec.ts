@@ -40,6 +40,16 @@ describe('search.page.charged', () => {
       false,
     );
   });
+  it('is expired with nothing charged, and neither charge nor error', () => {
+    const { charge: _c, ...noCharge } = value();
+    const expired = { ...noCharge, outcome: 'expired', credits_charged: 0 };
+    expect(SearchPageCharged.ValueSchema.safeParse(expired).success).toBe(true);
+    expect(SearchPageCharged.ValueSchema.safeParse({ ...expired, credits_charged: 1 }).success).toBe(false);
+    expect(SearchPageCharged.ValueSchema.safeParse({ ...expired, error: insufficient }).success).toBe(false);
+    expect(
+      SearchPageCharged.ValueSchema.safeParse({ ...value(), outcome: 'expired', credits_charged: 0 }).success,
+    ).toBe(false);
+  });
   it('takes a cursor or null, and job ids', () => {
     expect(
       SearchPageCharged.ValueSchema.safeParse({ ...value(), charge: { ...value().charge!, next_cursor: null } })

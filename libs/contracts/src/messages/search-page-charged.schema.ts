@@ -2,8 +2,10 @@
  * `search.page.charged` (key: search_id): billing -> gateway.
  * Billing's outcome for one gathered page (`billing.page.charge.requested`): which of the page's
  * jobs are returned (all of them, or those before the `max_credits` cut, in page order), the
- * page's `next_cursor`, the credits; or the error (`insufficient_credits`). The gateway joins it
- * with the page (`search.page.gathered`) into the search's answer.
+ * page's `next_cursor`, the credits; or the error (`insufficient_credits`); or `expired`: the
+ * request reached billing after its `answer_by`, nothing was charged and the search may run
+ * again (a retry under the same Idempotency-Key does). The gateway joins it with the page
+ * (`search.page.gathered`) into the search's answer.
  */
 import { z } from 'zod';
 import { NonNegativeIntSchema } from '../public/common.schema.js';
@@ -25,7 +27,7 @@ export const ValueSchema = z
     v: MessageVersionSchema,
     search_id: SearchCorrelationIdSchema,
     request_id: RequestIdSchema,
-    outcome: z.enum(['ok', 'error']),
+    outcome: z.enum(['ok', 'error', 'expired']),
     charge: PageChargeSchema.optional(),
     error: SearchFailureSchema.optional(),
     credits_charged: NonNegativeIntSchema,
@@ -37,6 +39,13 @@ export const ValueSchema = z
     }
     if (value.outcome === 'error' && (!value.error || value.charge)) {
       ctx.addIssue({ code: 'custom', path: ['error'], message: 'an error outcome carries error and no charge' });
+    }
+    if (value.outcome === 'expired' && (value.error || value.charge || value.credits_charged !== 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['outcome'],
+        message: 'an expired outcome charges nothing and carries neither',
+      });
     }
   });
 export type Value = z.infer<typeof ValueSchema>;

@@ -33,6 +33,12 @@ export const ValueSchema = z
     request: JobSearchRequestSchema,
     requested_at: DateTimeSchema,
     deadline_at: EpochMsSchema,
+    /**
+     * A sync search: the moment the gateway stops waiting for its page's charge (it has answered
+     * its caller `internal_error` by then), copied into `billing.page.charge.requested`. Billing
+     * charges no page after it: the caller was told to retry. Absent (an async search): no bound.
+     */
+    answer_by: DateTimeSchema.optional(),
   })
   .superRefine((value, ctx) => {
     const prefix = value.kind === 'sync' ? 'req_' : 'srch_';

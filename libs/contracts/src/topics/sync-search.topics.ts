@@ -122,9 +122,10 @@ export const SYNC_SEARCH_TOPICS = {
     consumers: ['gateway'],
     purpose:
       "Billing's outcome for a sync search's page (the jobs " +
-      'returned, next cursor, credits; or insufficient_credits), ' +
+      'returned, next cursor, credits; or insufficient_credits; or ' +
+      'expired: reached billing after answer_by, nothing charged), ' +
       'joined by the gateway with the page',
-    keyReason: 'The outcome follows its search; at most one per search id',
+    keyReason: 'The outcome follows its search; at most one charge per search id',
   }),
   SearchResponded: defineTopic({
     name: 'search.responded',
