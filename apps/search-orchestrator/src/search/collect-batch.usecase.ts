@@ -57,8 +57,7 @@ export class CollectBatchUseCase {
     const result = this.gatheredResult.of(state, batches);
     const lastWave = state.wave >= state.plan.waves.length - 1;
     if (lastWave || result.matching.length >= state.request.request.limit) {
-      if (!(await this.store.claimCompletion(message.search_id, STATE_TTL_SECONDS))) return;
-      await this.completion.answer(state, result, batches);
+      await this.completion.claimAndAnswer(state, result, batches);
       return;
     }
     await this.fanOut.nextWave(state);

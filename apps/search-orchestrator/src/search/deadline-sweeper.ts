@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { SearchCompletion } from './search-completion.js';
-import { SearchStateStore, STATE_TTL_SECONDS } from './search-state.store.js';
+import { SearchStateStore } from './search-state.store.js';
 
 /**
  * The longest the sweeper sleeps: it wakes for each deadline this replica registers and for the
@@ -55,9 +55,17 @@ export class DeadlineSweeper implements OnApplicationBootstrap {
         await this.store.forgetDeadline(searchId);
         continue;
       }
-      if (!(await this.store.claimCompletion(searchId, STATE_TTL_SECONDS))) continue;
-      this.logger.warn({ search_id: searchId }, 'search answered at its deadline without every provider');
-      await this.completion.answer(state);
+      try {
+        if (await this.completion.claimAndAnswer(state)) {
+          this.logger.warn(
+            { search_id: searchId },
+            'search answered by the sweeper (its deadline passed, or an earlier answer failed)',
+          );
+        }
+      } catch (error) {
+        // released for the next sweep; the searches behind it are not held up
+        this.logger.warn({ err: error, search_id: searchId }, 'answering an overdue search failed');
+      }
     }
   }
 }

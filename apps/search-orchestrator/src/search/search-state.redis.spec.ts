@@ -15,6 +15,7 @@ afterAll(async () => {
     `orchestrator:search:${searchId}`,
     `orchestrator:search:${searchId}:pending`,
     `orchestrator:search:${searchId}:batches`,
+    `orchestrator:search:${searchId}:done`,
   );
   await redis.zrem('orchestrator:deadlines', searchId);
   redis.disconnect();
@@ -100,3 +101,16 @@ it(
     }
   },
 );
+
+it('opens a search to a claim again once its claim is released, due at the retry time', async () => {
+  expect(await store.claimCompletion(searchId, 60)).toBe(true);
+  expect(await store.claimCompletion(searchId, 60)).toBe(false);
+  expect(await redis.zscore('orchestrator:deadlines', searchId)).toBeNull();
+
+  const retryAt = Date.now() + 1_000;
+  await store.releaseCompletion(searchId, retryAt);
+  expect(Number(await redis.zscore('orchestrator:deadlines', searchId))).toBe(retryAt);
+  expect(await store.overdue(retryAt - 1, 1_000)).not.toContain(searchId);
+  expect(await store.overdue(retryAt, 1_000)).toContain(searchId);
+  expect(await store.claimCompletion(searchId, 60)).toBe(true);
+});

@@ -136,6 +136,19 @@ export class SearchStateStore {
     return claimed === 'OK';
   }
 
+  /**
+   * Undoes a claim whose answer failed: the search is open to a claim again and due at `retryAt`,
+   * so the deadline sweeper answers it then (a redelivered batch finds its provider recorded and
+   * completes nothing).
+   */
+  async releaseCompletion(searchId: string, retryAt: number): Promise<void> {
+    await execTransaction(
+      this.redis.multi().del(doneKey(searchId)).zadd(DEADLINES, retryAt, searchId),
+      'a completion claim released',
+    );
+    for (const listener of this.deadlineListeners) listener(retryAt);
+  }
+
   /** The earliest registered deadline (epoch ms), or null when no search is open. */
   async earliestDeadline(): Promise<number | null> {
     const [, score] = await this.redis.zrange(DEADLINES, '0', '0', 'WITHSCORES');
