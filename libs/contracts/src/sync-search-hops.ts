@@ -80,7 +80,8 @@ export const SYNC_SEARCH_HOPS: readonly SearchHop[] = [
     out: ['SearchPageCharged'],
     state:
       'charges in one transaction: `accounts`, `paid_jobs`, `ledger_entries`, `processed_messages`, ' +
-      'the answer in its outbox (PostgreSQL); mints `next_cursor`',
+      'the answer in its outbox (PostgreSQL); mints `next_cursor`; past `answer_by` charges nothing ' +
+      'and answers `expired` straight to Kafka',
   },
   {
     service: 'gateway',

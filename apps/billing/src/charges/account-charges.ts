@@ -90,7 +90,13 @@ export class AccountCharges {
         // a job also updates the account row in its transaction (chargeWrites), so an unchanged
         // row means no paid job the snapshot misses.
         const [locked] = await tx.$queryRaw<
-          Array<{ marked: number; credits_remaining: number | null; current: boolean; paid: string[] | null }>
+          Array<{
+            marked: number;
+            credits_remaining: number | null;
+            current: boolean;
+            paid: string[] | null;
+            in_time: boolean | null;
+          }>
         >`
           WITH mark AS (
             INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON
@@ -102,13 +108,15 @@ export class AccountCharges {
             (SELECT credits_remaining FROM locked) AS credits_remaining,
             (SELECT version FROM locked) IS NOT DISTINCT FROM (SELECT xmin::text FROM accounts WHERE id =
               ${request.accountId}) AS current,
-            (SELECT array_agg(job_id) FROM ${paidAmong(request)}) AS paid`;
+            (SELECT array_agg(job_id) FROM ${paidAmong(request)}) AS paid,
+            (SELECT ${inTime(request)} FROM locked) AS in_time`;
         // (a SELECT without FROM: always one row)
         if (locked!.marked === 0) return; // already charged and answered: a redelivery
         const credits = locked!.credits_remaining;
         if (credits === null) throw new NonRetriableError(`unknown account ${request.accountId}`);
-        // the lock is held from here to the commit: decided in time, committed in time
-        if (askerGaveUp(request.answerBy)) throw this.expired(request, credits); // rolls the mark back
+        // in_time is read once the row is locked, and the lock is held to the commit: decided in
+        // time, committed in time (the throw rolls the mark back)
+        if (locked!.in_time === false || askerGaveUp(request.answerBy)) throw this.expired(request, credits);
         const paid = locked!.current ? (locked!.paid ?? []) : await this.paidJobs(tx, request);
         const plan = (request.rules ?? planCharges)({
           jobIds: request.jobIds,

@@ -33,7 +33,8 @@ export class ChargeMetrics {
     this.stale = meter.createCounter('billing_unlocked_charge_stale_total', {
       description:
         "Unlocked charges (the sync search's page) whose write found " +
-        'the account changed since their read, and read again.',
+        'the account changed since their read (or their answer_by ' +
+        'passed while they waited for its lock), and read again.',
     });
     this.reread = meter.createCounter('billing_paid_jobs_reread_total', {
       description:

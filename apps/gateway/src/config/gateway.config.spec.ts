@@ -106,3 +106,22 @@ describe('PUBLIC_PRICING_URL', () => {
     ).toBe('https://jobs-api.com/pricing');
   });
 });
+
+describe('IDEMPOTENCY_LEASE_MS', () => {
+  it('is at least the longest sync search wait: a retry never runs beside a search still to be charged', () => {
+    expect(loadConfig(GatewayEnvSchema, {}).IDEMPOTENCY_LEASE_MS).toBe(60_000);
+    expect(loadConfig(GatewayEnvSchema, { IDEMPOTENCY_LEASE_MS: '35000' }).IDEMPOTENCY_LEASE_MS).toBe(35_000);
+    expect(() => loadConfig(GatewayEnvSchema, { IDEMPOTENCY_LEASE_MS: '34999' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig(GatewayEnvSchema, { IDEMPOTENCY_LEASE_MS: '40000', SEARCH_REPLY_GRACE_MS: '15000' }),
+    ).toThrow(/IDEMPOTENCY_LEASE_MS/);
+  });
+});
+
+describe('SEARCH_REPLY_GRACE_MS', () => {
+  it('leaves a search answered at its deadline time to be charged before billing refuses it', () => {
+    expect(loadConfig(GatewayEnvSchema, {}).SEARCH_REPLY_GRACE_MS).toBe(5_000);
+    expect(loadConfig(GatewayEnvSchema, { SEARCH_REPLY_GRACE_MS: '4000' }).SEARCH_REPLY_GRACE_MS).toBe(4_000);
+    expect(() => loadConfig(GatewayEnvSchema, { SEARCH_REPLY_GRACE_MS: '3999' })).toThrow(/SEARCH_REPLY_GRACE_MS/);
+  });
+});

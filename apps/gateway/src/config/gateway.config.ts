@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { databaseUrlSetting, DEV_ADMIN_TOKEN, envBoolean, SharedEnvSchema, WebhookEnvShape } from '@jobs/config';
+import { WATERFALL_LIMITS } from '@jobs/contracts';
 import { SERVICE_ROLES } from '@jobs/db/roles';
 import { TrustProxySchema } from './trust-proxy.js';
 
@@ -109,8 +110,12 @@ const GatewayEnvObject = SharedEnvSchema.extend({
    * also never waits longer than its own `waterfall.timeout_ms` leaves after a typical answer.
    */
   SEARCH_QUEUE_MAX_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Extra time the gateway waits for a search answer beyond the request's own timeout. */
-  SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * Extra time the gateway waits for a search answer beyond the request's own timeout. At least
+   * 4 s: a search the orchestrator's sweeper answers at its deadline (0.75 s after it) must reach
+   * billing before `answer_by`, 2 s before this wait ends, or its page is not charged (nor shown).
+   */
+  SEARCH_REPLY_GRACE_MS: z.coerce.number().int().min(4_000).default(5000),
   /**
    * JSON-RPC messages one account may have in work at once on a replica (MCP): a POST past it
    * waits in the account's own line. One account's MCP burst then takes a bounded share of the
@@ -175,8 +180,9 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   /** How long an Idempotency-Key and its response are kept, from the key's first use (>= 24 h). */
   IDEMPOTENCY_RETENTION_SECONDS: z.coerce.number().int().min(86_400).default(86_400),
   /**
-   * How long a request owns its key at most; longer than the slowest sync search (30 s + reply
-   * grace). An owner whose gateway process died loses it sooner (IDEMPOTENCY_OWNER_TTL_MS).
+   * How long a request owns its key at most; at least the slowest sync search's wait (30 s +
+   * SEARCH_REPLY_GRACE_MS), which the configuration enforces. An owner whose gateway process died
+   * loses it sooner (IDEMPOTENCY_OWNER_TTL_MS).
    */
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1_000).default(60_000),
   /**
@@ -191,7 +197,18 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   ...WebhookEnvShape,
 });
 
-export const GatewayEnvSchema = GatewayEnvObject.transform((config) => {
+export const GatewayEnvSchema = GatewayEnvObject.superRefine((config, ctx) => {
+  // a retry runs a keyed search afresh only after the lease: by then the first one's page can no
+  // longer be charged (billing refuses it after the search's wait), so the two are not both charged
+  const longestWaitMs = WATERFALL_LIMITS.timeoutMsMax + config.SEARCH_REPLY_GRACE_MS;
+  if (config.IDEMPOTENCY_LEASE_MS < longestWaitMs) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['IDEMPOTENCY_LEASE_MS'],
+      message: `must be at least the longest sync search wait (${longestWaitMs} ms: the longest timeout_ms + SEARCH_REPLY_GRACE_MS)`,
+    });
+  }
+}).transform((config) => {
   const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://${reachableHost(config.LISTEN_HOST)}:${config.PORT}`;
   return {
     ...config,

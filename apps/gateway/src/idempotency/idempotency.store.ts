@@ -105,9 +105,14 @@ export class IdempotencyStore {
     return this.keep(searchPageKey(page.search_id), page);
   }
 
-  /** Keeps billing's outcome for a watched search's page. */
-  keepCharge(charged: SearchPageCharged.Value): Promise<void> {
-    return this.keep(searchChargeKey(charged.search_id), charged);
+  /**
+   * Keeps billing's outcome for a watched search's page. A refusal (`expired`) never replaces an
+   * outcome kept before it: during a rebalance one replica may refuse a page another charged.
+   */
+  async keepCharge(charged: SearchPageCharged.Value): Promise<void> {
+    const key = searchChargeKey(charged.search_id);
+    if (charged.outcome !== 'expired') return this.keep(key, charged);
+    await this.redis.set(key, JSON.stringify(charged), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS, 'NX');
   }
 
   private async keep(key: string, value: unknown): Promise<void> {

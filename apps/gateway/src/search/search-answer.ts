@@ -37,7 +37,9 @@ export function joinSearchAnswer(
   const { returned_job_ids: returnedIds, next_cursor: nextCursor, jobs_already_paid: alreadyPaid } = charged.charge;
   const returned = new Set(returnedIds);
   const { data: gathered, metadata } = page.response;
-  const data = returned.size === gathered.length ? gathered : gathered.filter((job) => returned.has(job.id));
+  // only what billing charged for (or found paid): a page gathered again differs from the one charged
+  const whole = returned.size === gathered.length && gathered.every((job) => returned.has(job.id));
+  const data = whole ? gathered : gathered.filter((job) => returned.has(job.id));
   return {
     ...common,
     outcome: 'ok',

@@ -44,7 +44,7 @@ export class SearchAnswers {
   ): Promise<void> {
     const { search_id: searchId } = search;
     const credited = data.map((job) => creditedTo[job.id] ?? null);
-    await Promise.all([
+    const sent = await Promise.allSettled([
       this.publisher.publish(Topics.SearchPageGathered, {
         v: 1,
         search_id: searchId,
@@ -65,5 +65,19 @@ export class SearchAnswers {
         ...(search.answer_by ? { answer_by: search.answer_by } : {}),
       }),
     ]);
+    const failed = sent.filter((outcome) => outcome.status === 'rejected');
+    if (failed.length === sent.length) throw failed[0]!.reason;
+    if (failed.length > 0) throw new AnswerPartlySent(searchId, failed[0]!.reason);
+  }
+}
+
+/**
+ * One half of a page's answer left (the page, or its charge) and the other did not: answering
+ * the search again could pair that charge with another page, so it is not answered again.
+ */
+export class AnswerPartlySent extends Error {
+  constructor(searchId: string, cause: unknown) {
+    super(`half of the answer of ${searchId} was sent`, { cause });
+    this.name = 'AnswerPartlySent';
   }
 }

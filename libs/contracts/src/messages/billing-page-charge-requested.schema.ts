@@ -31,8 +31,8 @@ export const ValueSchema = z.strictObject({
   /** Where the page starts in its stored result set; null when no page can follow. */
   continuation: SearchContinuationSchema.nullable(),
   /**
-   * The search's `answer_by`: past it, billing charges nothing and answers `internal_error` (the
-   * gateway has told its caller to retry). Absent: no bound.
+   * The search's `answer_by`: past it, billing charges nothing and answers `expired` on
+   * `search.page.charged` (the gateway has told its caller to retry). Absent: no bound.
    */
   answer_by: DateTimeSchema.optional(),
 });

@@ -1,0 +1,47 @@
+import { examples, Topics } from '@jobs/contracts';
+import type { TopicSpec } from '@jobs/kafka';
+import type { KafkaPublisher } from '@jobs/nest-kafka';
+import { AnswerPartlySent, SearchAnswers } from './search-answers.js';
+
+/** Publishes as told per topic: refused topics reject. */
+function answers(refused: readonly TopicSpec[]) {
+  const sent: string[] = [];
+  const publisher = {
+    async publish(topic: TopicSpec) {
+      if (refused.includes(topic)) throw new Error(`${topic.name} refused`);
+      sent.push(topic.name);
+    },
+  } as unknown as KafkaPublisher;
+  return { answers: new SearchAnswers(publisher), sent };
+}
+
+const page = (answers: SearchAnswers) => {
+  const gathered = examples.searchPageGathered();
+  return answers.publishPage(examples.searchRequested(), gathered.response.data, gathered.response.metadata, {}, null);
+};
+
+describe('SearchAnswers.publishPage', () => {
+  it('sends the page and its charge, the charge with the search’s answer_by', async () => {
+    const sent: Array<[string, Record<string, unknown>]> = [];
+    const publisher = {
+      publish: async (topic: TopicSpec, value: Record<string, unknown>) => void sent.push([topic.name, value]),
+    } as unknown as KafkaPublisher;
+    await page(new SearchAnswers(publisher));
+    expect(sent.map(([topic]) => topic).sort()).toEqual(
+      [Topics.BillingPageChargeRequested.name, Topics.SearchPageGathered.name].sort(),
+    );
+    const charge = sent.find(([topic]) => topic === Topics.BillingPageChargeRequested.name)![1];
+    expect(charge['answer_by']).toBe(examples.searchRequested().answer_by);
+  });
+
+  it('says when half the answer left, and passes the error on as it is when none of it did', async () => {
+    const half = answers([Topics.SearchPageGathered]);
+    await expect(page(half.answers)).rejects.toBeInstanceOf(AnswerPartlySent);
+    expect(half.sent).toEqual([Topics.BillingPageChargeRequested.name]);
+
+    const none = answers([Topics.SearchPageGathered, Topics.BillingPageChargeRequested]);
+    const error = await page(none.answers).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(AnswerPartlySent);
+    expect(String(error)).toMatch(/refused/);
+  });
+});
