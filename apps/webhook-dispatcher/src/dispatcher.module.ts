@@ -9,6 +9,7 @@ import { DeliveryStore } from './deliveries/delivery-store.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { EventsConsumer } from './deliveries/events.consumer.js';
 import { LegacySecretsSealer } from './deliveries/legacy-secrets.sealer.js';
+import { SecretsKeyCheck } from './deliveries/secrets-key.check.js';
 import { StoreEventUseCase } from './events/store-event.usecase.js';
 import { DispatcherQueriesConsumer } from './queries/dispatcher-queries.consumer.js';
 import { EndpointSecretsUseCase } from './queries/endpoint-secrets.usecase.js';
@@ -53,6 +54,7 @@ export class DispatcherModule {
             servers: config.WEBHOOK_DNS_SERVERS,
           }),
         },
+        SecretsKeyCheck,
         LegacySecretsSealer,
         StoreEventUseCase,
         DeliveryStore,

@@ -1,5 +1,6 @@
 import { isSealed, SealedSecretError, SecretBox } from './secret-box.js';
 import {
+  checkSecretsKey,
   currentWebhookSecret,
   generateWebhookSecret,
   MAX_ROTATION_OVERLAP_SECONDS,
@@ -75,6 +76,8 @@ function memoryStore() {
         if (!row) throw new Error('missing');
         return { ...row };
       },
+      findFirst: async () =>
+        [...rows.values()].filter((row) => isSealed(row.secret)).sort((a, b) => +b.createdAt - +a.createdAt)[0] ?? null,
       findMany: async ({ take }: { take: number }) =>
         [...rows.values()].filter((row) => !isSealed(row.secret)).slice(0, take),
       updateMany: async ({
@@ -264,6 +267,23 @@ describe('rotateWebhookSecret and signingSecrets', () => {
     ).rejects.toThrow(RangeError);
     await expect(rotateWebhookSecret(store, box, { ...owner, previousExpiresInSeconds: 1.5 })).rejects.toThrow(
       RangeError,
+    );
+  });
+});
+
+describe('checkSecretsKey', () => {
+  it('passes the key the stored secrets were sealed with, and an empty table', async () => {
+    const { store } = memoryStore();
+    await expect(checkSecretsKey(store, box)).resolves.toBeUndefined();
+    await webhookSecretFor(store, box, live('acct_key'));
+    await expect(checkSecretsKey(store, box)).resolves.toBeUndefined();
+  });
+
+  it('refuses another key, naming the setting', async () => {
+    const { store } = memoryStore();
+    await webhookSecretFor(store, box, live('acct_key'));
+    await expect(checkSecretsKey(store, new SecretBox('another-key-0123456789abcdef-0123456'))).rejects.toThrow(
+      /WEBHOOK_SECRETS_KEY/,
     );
   });
 });

@@ -176,6 +176,30 @@ export async function rotateWebhookSecret(
 }
 
 /**
+ * Refuses a `box` that does not open the stored secrets: a replica with another
+ * WEBHOOK_SECRETS_KEY than the one they were sealed with would sign no delivery (each attempt
+ * failing and claimed again), so it stops at start instead. Tries the newest sealed row; with none
+ * stored there is nothing to check.
+ */
+export async function checkSecretsKey(store: WebhookSecretStore, box: SecretBox): Promise<void> {
+  const row = await store.webhookEndpointSecret.findFirst({
+    where: { secret: { startsWith: SEALED_PREFIX } },
+    orderBy: { createdAt: 'desc' },
+    select: { accountId: true, mode: true, url: true, secret: true },
+  });
+  if (!row) return;
+  try {
+    box.open(row.secret, row);
+  } catch (error) {
+    throw new Error(
+      'WEBHOOK_SECRETS_KEY does not open the stored webhook secrets: every replica of the gateway and ' +
+        'the webhook-dispatcher must have the key they were sealed with',
+      { cause: error },
+    );
+  }
+}
+
+/**
  * Seals every row still holding a plain secret, `batch` at a time, each with a compare-and-set
  * (a row rotated meanwhile is left as its rotation wrote it). Answers how many were sealed.
  */
