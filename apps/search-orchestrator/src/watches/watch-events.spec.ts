@@ -183,6 +183,31 @@ describe('eventsForJobChange', () => {
     expect(eventsForJobChange([w], old)).toEqual([]);
   });
 
+  it('applies posted_within_days to openings only: an older job still closes, is re-listed and changes', () => {
+    const firstSeenLongAgo = (c: JobLifecycleChanged.Value) => ({
+      ...c,
+      job: { ...c.job, first_seen_at: '2026-08-01T12:00:00.000Z' },
+    });
+    const company = watch({ filters: { posted_within_days: 7 } });
+    const search = watch({ id: 'wat_search', type: 'search', domain: null, filters: { posted_within_days: 7 } });
+    for (const kind of ['closed', 'reposted', 'updated'] as const) {
+      const made = eventsForJobChange([company, search], firstSeenLongAgo(change(kind)));
+      expect(made.map((m) => m.event.type)).toEqual([`job.${kind}`, `job.${kind}`]);
+    }
+    // an older job reaching a known company is an update for the company watch, never an opening
+    const reached = firstSeenLongAgo(change('updated', { changed_fields: ['company'] }));
+    expect(eventsForJobChange([company], reached)).toEqual([]);
+    const recent = { ...reached, job: { ...reached.job, first_seen_at: '2026-09-29T12:00:00.000Z' } };
+    expect(eventsForJobChange([company], recent).map((m) => m.event.type)).toEqual(['job.opened']);
+    const unfiltered = watch({
+      id: 'wat_search_all',
+      type: 'search',
+      domain: null,
+      filters: { title_or: ['engineer'] },
+    });
+    expect(eventsForJobChange([unfiltered], reached).map((m) => m.event.type)).toEqual(['job.updated']);
+  });
+
   it('skips watches not subscribed to the event type', () => {
     expect(eventsForJobChange([watch({ events: ['job.closed'] })], change('opened'))).toEqual([]);
     expect(eventsForJobChange([watch({ events: ['job.closed'] })], change('closed'))).toHaveLength(1);

@@ -6,8 +6,9 @@
  *   to the event type, and has been active since no later than the change occurred (created, or
  *   last resumed, by then: a resumed watch never gets events for what happened while paused).
  * - Company watch: the job's company domain is the watch's domain and the watch's filters (if
- *   any) match. Search watch: the watch's filters match (`matchesFilters` of @jobs/job-filters,
- *   `posted_within_days` counted back from the moment of the change). A `closed` change is
+ *   any) match. Search watch: the watch's filters match (`matchesFilters` of @jobs/job-filters).
+ *   `posted_within_days`, counted back from the moment of the change, applies to openings only:
+ *   a closing, re-listing or update of an older job still reaches the watch. A `closed` change is
  *   matched with closed jobs allowed (the job is closed by then).
  * - A job that reaches a known company (an update naming `company`: it was listed under a
  *   company without a domain until a provider naming the domain joined it) is a new opening for
@@ -52,12 +53,23 @@ function concerns(watch: WatchRecord, type: WatchEventType, occurredAt: string):
   return isLive(watch) && watch.events.includes(type) && watch.activeSince.getTime() <= Date.parse(occurredAt);
 }
 
-/** Whether the job (after the change) is in the watch's scope. */
-export function jobInScope(watch: WatchRecord, change: JobLifecycleChanged.Value): boolean {
+/**
+ * Whether the job (after the change) is in the watch's scope. `window: false` leaves out
+ * `posted_within_days`: it picks the openings a watch announces, and a job the watch may have
+ * announced stays its job when it closes, is re-listed or changes, however long ago it was first
+ * seen (the window counts from then).
+ */
+export function jobInScope(
+  watch: WatchRecord,
+  change: JobLifecycleChanged.Value,
+  { window = true }: { window?: boolean } = {},
+): boolean {
   const { job } = change;
   if (watch.type === 'company' && (job.company.domain === null || job.company.domain !== watch.domain)) return false;
+  const { posted_within_days: postedWithinDays, ...rest } = watch.filters ?? {};
   const filters: Filters = {
-    ...(watch.filters ?? {}),
+    ...rest,
+    ...(window && postedWithinDays != null ? { posted_within_days: postedWithinDays } : {}),
     ...(change.change === 'closed' ? { include_closed: true } : {}),
   };
   return matchesFilters(job, filters, Date.parse(change.occurred_at));
@@ -72,7 +84,7 @@ export function jobInScope(watch: WatchRecord, change: JobLifecycleChanged.Value
 export function enteredScope(watch: WatchRecord, change: JobLifecycleChanged.Value): boolean {
   if (change.change !== 'updated' || !change.changed_fields.includes('company')) return false;
   const before = { ...change, job: { ...change.job, company: { ...change.job.company, domain: null } } };
-  return !jobInScope(watch, before);
+  return !jobInScope(watch, before, { window: false });
 }
 
 /** The event type a change makes for a watch whose scope holds the job. */
@@ -133,8 +145,9 @@ export function eventsForJobChange(
 ): WatchEvent<JobWatchEvent>[] {
   const out: WatchEvent<JobWatchEvent>[] = [];
   for (const watch of watches) {
-    if (!jobInScope(watch, change)) continue;
+    if (!jobInScope(watch, change, { window: false })) continue;
     const type = eventTypeFor(watch, change);
+    if (type === 'job.opened' && !jobInScope(watch, change)) continue;
     if (!concerns(watch, type, change.occurred_at)) continue;
     const event = jobEventFor(watch, change, type);
     if (event) out.push({ watch, event });
