@@ -4,7 +4,7 @@ import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { STALL_MS, STUCK_MS } from './collection.js';
 import { AsyncPipelineProbe } from './async-pipeline.probe.js';
-import { accountCredits, AsyncSearchSteps, legAsk } from './async-search.steps.js';
+import { AsyncSearchSteps, legAsk } from './async-search.steps.js';
 import { ResumeSearchesUseCase } from './resume-searches.usecase.js';
 
 const SWEEP_EVERY_MS = 5_000;
@@ -55,27 +55,34 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
   /** One pass; returns how many searches it re-drove or resumed. */
   async sweep(now = Date.now()): Promise<number> {
     const before = new Date(now - STALL_MS);
+    for (const [id, at] of this.lookAgainAt) if (at <= now) this.lookAgainAt.delete(id);
     // The probes are untraced (an idle orchestrator makes them every few seconds); a re-drive traces itself.
-    // A search waiting for a place in the async pool is not stalled: it has asked for nothing yet.
+    // A search waiting for a place in the async pool is not stalled: it has asked for nothing yet. The
+    // longest idle first, and none the probe found on its way: a batch is never taken by the same few.
     const stalled = await untraced(() =>
       this.prisma.asyncSearch.findMany({
-        where: { status: { in: ['queued', 'running'] }, startedAt: { not: null }, progressAt: { lt: before } },
+        where: {
+          status: { in: ['queued', 'running'] },
+          startedAt: { not: null },
+          progressAt: { lt: before },
+          id: { notIn: [...this.lookAgainAt.keys()] },
+        },
+        orderBy: { progressAt: 'asc' },
         select: { id: true },
         take: BATCH,
       }),
     );
     let moved = 0;
-    for (const [id, at] of this.lookAgainAt) if (at <= now) this.lookAgainAt.delete(id);
     for (const { id } of stalled) if (await this.redrive(id, before, now)) moved += 1;
-    const held = await untraced(() =>
-      this.prisma.asyncSearch.findMany({
-        where: { status: 'on_hold', progressAt: { lt: before } },
-        select: { id: true, accountId: true },
-        take: BATCH,
-      }),
+    // Only those whose account has credits again: searches of accounts still without credits never
+    // move, and would otherwise fill every batch.
+    const held = await untraced(
+      () => this.prisma.$queryRaw<{ id: string }[]>`
+        SELECT s.id FROM async_searches s JOIN accounts a ON a.id = s.account_id
+        WHERE s.status = 'on_hold' AND s.progress_at < ${before} AND a.credits_remaining > 0
+        ORDER BY s.progress_at LIMIT ${BATCH}`,
     );
     for (const search of held) {
-      if ((await accountCredits(this.prisma, search.accountId)) <= 0) continue;
       await this.resume.resume(search.id);
       moved += 1;
     }

@@ -129,6 +129,13 @@ describe('nextStep (the async search state machine)', () => {
     expect(nextStep(progress({ legs, jobsFound: 6, held: 4, status: 'on_hold' }))).toEqual({ kind: 'wait' });
   });
 
+  it('finishes a search on hold that reached max_credits meanwhile, once billing answered the rest', () => {
+    const legs = [leg('provider_a', { state: 'paused' }), leg('provider_b', { state: 'exhausted' })];
+    const capped = { legs, jobsFound: 6, held: 4, capReached: true, status: 'on_hold' as const };
+    expect(nextStep(progress({ ...capped, pending: 2 }))).toEqual({ kind: 'wait' });
+    expect(nextStep(progress(capped))).toEqual({ kind: 'finish', status: 'completed' });
+  });
+
   it('does nothing more once final', () => {
     for (const status of ['completed', 'partial', 'failed'] as const)
       expect(nextStep(progress({ status, jobsFound: 10 }))).toEqual({ kind: 'wait' });

@@ -125,10 +125,13 @@ export type Step =
  * (after billing answered every batch in flight), or when its last wave's providers are all
  * exhausted or failed; `cheapest_first` asks its next wave (the partners) only while it has
  * fewer than `limit` jobs. Legs paused for lack of room are asked again when room comes back. An
- * on_hold search waits for credits.
+ * on_hold search waits for credits, unless it reached `max_credits`.
  */
 export function nextStep(p: Progress): Step {
-  if (isFinal(p.status) || p.status === 'on_hold') return { kind: 'wait' };
+  if (isFinal(p.status)) return { kind: 'wait' };
+  // on hold for credits, unless max_credits ended it meanwhile (a batch charged beside the one that
+  // ran out): nothing more may be charged, so it finishes once billing answered the rest
+  if (p.status === 'on_hold' && !p.capReached) return { kind: 'wait' };
   const done = p.capReached || p.jobsFound >= p.limit;
   if (done) return p.pending > 0 ? { kind: 'wait' } : { kind: 'finish', status: finalStatus(p.legs, p.jobsFound) };
   const room = p.limit - p.jobsFound - p.pending - p.held;
