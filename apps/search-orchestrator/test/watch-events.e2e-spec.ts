@@ -253,6 +253,42 @@ describe('watch events', () => {
     await heldUntil([]);
   });
 
+  it('drops the held job.opened of a job that closed before the top-up, and sends its job.closed', async () => {
+    const { live_key: key, account_id: accountId } = await pro(0);
+    const domain = newDomain();
+    const watch = await createWatch(key, { type: 'company', domain, events: ['job.opened', 'job.closed'] });
+    const [closing, staying] = [jobAt(domain), jobAt(domain)];
+    await publishChange('opened', closing);
+    await publishChange('opened', staying);
+    const heldJobs = async () =>
+      (
+        await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1', [accountId])
+      ).rows
+        .map((r) => r.job_id)
+        .sort();
+    const heldUntil = async (jobIds: string[]) => {
+      const want = [...jobIds].sort();
+      const deadline = Date.now() + WAIT_MS;
+      while (JSON.stringify(await heldJobs()) !== JSON.stringify(want) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
+      expect(await heldJobs()).toEqual(want);
+    };
+    await heldUntil([closing.id, staying.id]);
+
+    await publishChange('closed', { ...closing, status: 'closed', closed_reason: 'expired' });
+    const closed = await eventOf(watch.id, (e) => e.type === 'job.closed');
+    expect((closed.event.data as { job: { id: string } }).job.id).toBe(closing.id);
+    await heldUntil([staying.id]);
+
+    await admin('POST', `/accounts/${accountId}/credits`, { amount: 5 });
+    const released = await eventOf(watch.id, (e) => e.type === 'job.opened');
+    expect((released.event.data as { job: Job }).job.id).toBe(staying.id);
+    expect((await wholeLedger(key)).map((l) => [l.job_id, l.credits, l.reason])).toEqual([[staying.id, 1, 'charged']]);
+    expect(await creditsOf(key)).toBe(4);
+    expect(eventsOf(watch.id).filter((e) => e.type === 'job.opened')).toHaveLength(1);
+    await heldUntil([]);
+  });
+
   it(
     'job.updated goes only to accounts that paid for the job; a ' +
       'held job.opened still comes after a top-up, carrying the ' +

@@ -1,6 +1,7 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type AccountCreditsAdded, type EventChargeRequested } from '@jobs/contracts';
+import { ClosedJobEventsUseCase } from './closed-job-events.usecase.js';
 import { PaidJobUpdatesUseCase } from './paid-job-updates.usecase.js';
 import { WatchEventChargesUseCase } from './watch-event-charges.usecase.js';
 
@@ -9,11 +10,13 @@ export class WatchEventsConsumer {
   constructor(
     private readonly watchEvents: WatchEventChargesUseCase,
     private readonly updates: PaidJobUpdatesUseCase,
+    private readonly closed: ClosedJobEventsUseCase,
   ) {}
 
   /**
    * job.opened is charged (or held); job.updated goes out only to an account that paid for the
-   * job; a stopped watch's held events are dropped.
+   * job; job.closed drops the job's held job.opened, then goes out; a stopped watch's held events
+   * are dropped.
    */
   @EventPattern(Topics.EventChargeRequested.name)
   async onEventChargeRequested(@Payload() message: EventChargeRequested.Value): Promise<void> {
@@ -24,6 +27,7 @@ export class WatchEventsConsumer {
     const { event } = message;
     if (event.type === 'job.updated')
       await this.updates.forward({ accountId: message.account_id, event, webhookUrl: message.webhook_url });
+    else if (event.type === 'job.closed') await this.closed.forward({ ...message, event });
     else await this.watchEvents.charge({ ...message, event });
   }
 

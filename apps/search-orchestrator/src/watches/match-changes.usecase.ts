@@ -8,11 +8,12 @@ import { WatchIndex } from './watch-index.js';
 
 /**
  * The watch matcher: a job or company change becomes one event per concerned watch, found
- * through the in-memory watch index (no query per change). The events that carry a full Job go
- * to billing (`event.charge.requested`), which owns what each account paid for: a `job.opened`
- * costs a credit, and a `job.updated` goes only to an account that has paid for the job (the
- * full Job must never reach an account for free). Every other event is free and goes out at
- * once (`event.emitted`).
+ * through the in-memory watch index (no query per change). The events billing decides on go to
+ * billing (`event.charge.requested`), which owns what each account paid for and holds: a
+ * `job.opened` costs a credit, a `job.updated` goes only to an account that has paid for the job
+ * (the full Job must never reach an account for free), and a `job.closed` first drops a
+ * `job.opened` of the job held for credits. Every other event is free and goes out at once
+ * (`event.emitted`).
  *
  * Published directly, not through an outbox: nothing is written here, and a redelivered change
  * makes the same events with the same ids, which the feed stores once and billing charges once.
@@ -54,7 +55,7 @@ export class MatchChangesUseCase {
     const free = [];
     for (const { watch, event } of made) {
       // Only live watches are matched (`isLive`), so every event made here is live.
-      if (event.type === 'job.opened' || event.type === 'job.updated')
+      if (event.type === 'job.opened' || event.type === 'job.updated' || event.type === 'job.closed')
         charged.push({ value: { v: 1 as const, account_id: watch.accountId, event, webhook_url: watch.webhookUrl } });
       else
         free.push({

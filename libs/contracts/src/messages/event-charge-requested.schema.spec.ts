@@ -16,6 +16,32 @@ describe('event.charge.requested', () => {
     expect(EventChargeRequested.keyOf(stopped())).toBe('acc_demo');
   });
 
+  it('carries a job.closed to decide on, but no free event of another kind', () => {
+    const opened = charge().event;
+    const closedEvent = {
+      id: opened.id,
+      created_at: opened.created_at,
+      watch_id: opened.watch_id,
+      type: 'job.closed' as const,
+      data: {
+        job: {
+          id: opened.data.job.id,
+          title: opened.data.job.title,
+          company: opened.data.job.company,
+          status: 'closed' as const,
+          closed_reason: 'filled' as const,
+        },
+      },
+    };
+    const closed = { ...charge(), event: closedEvent };
+    expect(EventChargeRequested.ValueSchema.parse(closed)).toEqual(closed);
+    const reposted = {
+      ...charge(),
+      event: { ...closedEvent, type: 'job.reposted', data: { job: { ...closedEvent.data.job, status: 'open' } } },
+    };
+    expect(EventChargeRequested.ValueSchema.safeParse(reposted).success).toBe(false);
+  });
+
   it('is one or the other, never both or a half', () => {
     const both = { ...charge(), watch_stopped: stopped().watch_stopped };
     expect(EventChargeRequested.ValueSchema.safeParse(both).success).toBe(false);

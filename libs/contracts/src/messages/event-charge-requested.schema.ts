@@ -1,7 +1,7 @@
 /**
  * `event.charge.requested` (key: account_id): search-orchestrator (the watch matcher) ->
- * billing. The watch events that carry a full Job, which billing decides on because it owns
- * what each account paid for:
+ * billing. The watch events billing decides on, because it owns what each account paid for
+ * and what it holds for credits:
  * - `job.opened`: billing charges the job (1 credit unless the account paid for it before,
  *   ledger operation `POST /v1/watches`, request id = the event id) and, in the same
  *   transaction, stages the `event.emitted` for delivery. An account without credits gets its
@@ -9,6 +9,9 @@
  * - `job.updated`: free, and emitted only to an account that has paid for the job; for an
  *   account that has not, it is dropped (a `job.opened` of that job held for credits takes the
  *   updated job instead, so it carries the newest copy when it is released).
+ * - `job.closed`: free and sent to every watch it concerns, but through billing, behind the
+ *   account's earlier events: a `job.opened` of that job still held for credits is dropped first,
+ *   so a top-up never charges a job that closed nor sends its stale open copy after the close.
  * - `watch_stopped` (no event): the watch was paused or deleted, so the account's `job.opened`
  *   events of it still held for credits are dropped, never charged or sent (a paused watch
  *   replays nothing on resume). Sent with every pause and delete, a repeated one included.
@@ -17,14 +20,14 @@
  */
 import { z } from 'zod';
 import { UrlSchema } from '../public/common.schema.js';
-import { JobOpenedEventSchema, JobUpdatedEventSchema } from '../public/event.schema.js';
+import { JobClosedEventSchema, JobOpenedEventSchema, JobUpdatedEventSchema } from '../public/event.schema.js';
 import { AccountIdSchema, WatchIdSchema } from '../public/ids.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
 export const EventChargeSchema = z.strictObject({
   v: MessageVersionSchema,
   account_id: AccountIdSchema,
-  event: z.discriminatedUnion('type', [JobOpenedEventSchema, JobUpdatedEventSchema]),
+  event: z.discriminatedUnion('type', [JobOpenedEventSchema, JobUpdatedEventSchema, JobClosedEventSchema]),
   webhook_url: UrlSchema,
 });
 export type EventCharge = z.infer<typeof EventChargeSchema>;

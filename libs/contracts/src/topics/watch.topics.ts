@@ -61,10 +61,11 @@ export const WATCH_CHARGE_TOPICS = {
     producers: ['search-orchestrator'],
     consumers: ['billing'],
     purpose:
-      'A watch event carrying a full Job: job.opened to charge (1 ' +
+      'A watch event billing decides on: job.opened to charge (1 ' +
       'credit unless paid) and then emit; job.updated to emit only ' +
-      'if the account paid for the job; or a watch paused or deleted, ' +
-      'whose job.opened events held for credits are dropped',
+      'if the account paid for the job; job.closed to emit after ' +
+      "dropping the job's held job.opened; or a watch paused or " +
+      'deleted, whose job.opened events held for credits are dropped',
     keyReason:
       "Shares the account key of billing's other inputs: one " +
       "account's charges serialize, and a job.updated is decided " +
