@@ -45,7 +45,7 @@ export class CreateAsyncSearchUseCase {
     }
     try {
       const row = await this.prisma.$transaction(async (tx) => {
-        if (message.mode === 'live') await this.assertUnderCap(tx, message);
+        if (message.mode === 'live') await this.assertUnderCap(tx, message, query.search_id);
         const created = await tx.asyncSearch.create({
           data: {
             id: query.search_id,
@@ -84,12 +84,19 @@ export class CreateAsyncSearchUseCase {
    * turns (an advisory lock), so concurrent ones never pass the cap together. Beyond it the
    * answer is 429: a place frees up when one of its searches finishes.
    */
-  private async assertUnderCap(tx: Tx, message: Message): Promise<void> {
+  private async assertUnderCap(tx: Tx, message: Message, searchId: string): Promise<void> {
     const owner = `async-searches:${message.account_id}`;
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${owner}, 0))`;
     const cap = PLAN_CAPS[message.plan].unfinishedAsyncSearches;
+    // not this search itself: a redelivered create that waited for the lock behind its first run
+    // finds the search made, and answers it (the insert's unique violation) instead of 429
     const unfinished = await tx.asyncSearch.count({
-      where: { accountId: message.account_id, mode: 'live', status: { in: ['queued', 'running'] } },
+      where: {
+        accountId: message.account_id,
+        mode: 'live',
+        status: { in: ['queued', 'running'] },
+        id: { not: searchId },
+      },
     });
     if (unfinished >= cap)
       throw new QueryFailure(
