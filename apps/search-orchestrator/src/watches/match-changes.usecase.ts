@@ -28,7 +28,11 @@ export class MatchChangesUseCase {
 
   async onJobChange(change: JobLifecycleChanged.Value): Promise<void> {
     const made = eventsForJobChange(
-      (await this.watches.current()).forJob(change.job.title, change.job.company.domain),
+      (await this.watches.current()).forJob(
+        change.job.title,
+        change.job.company.domain,
+        change.job.location.country_code,
+      ),
       change,
     );
     annotateStage({ 'job.id': change.job.id, 'job.change': change.change, 'events.made': made.length });

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { titleMatches } from '@jobs/job-filters';
 import type { WatchRecord } from './watch.js';
-import { WatchCandidates } from './watch-index.js';
+import type { Redis } from 'ioredis';
+import { WatchCandidates, WatchIndex, WATCHES_VERSION_KEY } from './watch-index.js';
+import type { WatchStore } from './watch.store.js';
 
 let n = 0;
 function watch(overrides: Partial<WatchRecord> = {}): WatchRecord {
@@ -33,15 +35,17 @@ describe('WatchCandidates', () => {
     expect(index.forCompany('other.example')).toEqual([other]);
   });
 
-  it('finds search watches by a title word or its prefix, and those without keywords for every job', () => {
+  it('finds search watches by a title word or its prefix, domain or country, and the others for every job', () => {
     const eng = watch({ type: 'search', domain: null, filters: { title_or: ['eng manager', 'designer'] } });
     const data = watch({ type: 'search', domain: null, filters: { title_or: ['data'] } });
-    const country = watch({ type: 'search', domain: null, filters: { country_code_or: ['GB'] } });
+    const country = watch({ type: 'search', domain: null, filters: { country_code_or: ['GB', 'IE'] } });
     const domains = watch({ type: 'search', domain: null, filters: { company_domain_or: ['acme.example'] } });
-    const index = new WatchCandidates([eng, data, country, domains]);
-    expect(index.forJob('Engineering Manager', 'x.example')).toEqual([eng, country]);
-    expect(index.forJob('Senior Data Analyst', 'acme.example')).toEqual([data, country, domains]);
-    expect(index.forJob('Product Designer', null)).toEqual([eng, country]);
+    const remote = watch({ type: 'search', domain: null, filters: { remote: true } });
+    const index = new WatchCandidates([eng, data, country, domains, remote]);
+    expect(index.forJob('Engineering Manager', 'x.example', 'GB')).toEqual([eng, country, remote]);
+    expect(index.forJob('Engineering Manager', 'x.example', 'FR')).toEqual([eng, remote]);
+    expect(index.forJob('Senior Data Analyst', 'acme.example', 'IE')).toEqual([data, country, domains, remote]);
+    expect(index.forJob('Product Designer', null, null)).toEqual([eng, remote]);
     expect(index.forCompany('acme.example')).toEqual([]);
   });
 
@@ -51,6 +55,16 @@ describe('WatchCandidates', () => {
     const index = new WatchCandidates([newer, watch({ status: 'paused' }), watch({ mode: 'test' }), older]);
     expect(index.forJob('Data Scientist', 'acme.example')).toEqual([older, newer]);
     expect(index.size).toBe(2);
+  });
+
+  it('with 10,000 search watches limited to countries, a change of a job finds only its country’s', () => {
+    const countries = ['GB', 'FR', 'DE', 'US', 'ES'];
+    const watches = Array.from({ length: 10_000 }, (_, i) =>
+      watch({ type: 'search', domain: null, filters: { country_code_or: [countries[i % countries.length]!] } }),
+    );
+    const found = new WatchCandidates(watches).forJob('Welder', null, 'DE');
+    expect(found).toHaveLength(2_000);
+    expect(new Set(found.map((w) => w.filters?.country_code_or?.[0]))).toEqual(new Set(['DE']));
   });
 
   it('with 1,000 company watches, a change of one company finds only its watches', () => {
@@ -83,5 +97,30 @@ describe('WatchCandidates', () => {
       { seed: 20_261_122, numRuns: 500 },
     );
     expect(matched).toBeGreaterThan(20);
+  });
+});
+
+describe('WatchIndex', () => {
+  it('loads the watches once per version, however many changes ask for them meanwhile', async () => {
+    let version = 'v1';
+    let loads = 0;
+    const redis = { get: async (key: string) => (key === WATCHES_VERSION_KEY ? version : null) };
+    const store = {
+      allLive: async () => {
+        loads += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return [watch()];
+      },
+    };
+    const index = new WatchIndex(store as unknown as WatchStore, redis as unknown as Redis);
+    const side = await Promise.all(Array.from({ length: 8 }, () => index.current()));
+    expect(loads).toBe(1);
+    expect(new Set(side).size).toBe(1);
+    expect(await index.current()).toBe(side[0]);
+    version = 'v2';
+    const [a, b] = await Promise.all([index.current(), index.current()]);
+    expect(loads).toBe(2);
+    expect(a).toBe(b);
+    expect(a).not.toBe(side[0]);
   });
 });

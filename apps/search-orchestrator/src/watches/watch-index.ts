@@ -15,51 +15,65 @@ export const WATCHES_VERSION_KEY = 'orchestrator:watches:version';
  * The live watches, indexed for the matcher (pure): by company domain (company watches, and
  * search watches limited to companies), by the first word of each title keyword (search watches
  * with `title_or`: a keyword matches when each of its words starts a title word, so the job's
- * title words and their prefixes find every candidate), and the rest, which any change may
+ * title words and their prefixes find every candidate), by country (search watches limited to
+ * countries: a job of unknown country matches none of them), and the rest, which any change may
  * concern. Candidates are then checked with the watch rules (`watch-events.ts`), so the index
  * only has to never miss one.
  */
 export class WatchCandidates {
   private readonly byDomain = new Map<string, WatchRecord[]>();
   private readonly byTitleWord = new Map<string, WatchRecord[]>();
+  private readonly byCountry = new Map<string, WatchRecord[]>();
   private readonly unindexed: WatchRecord[] = [];
+  /** Each live watch's place, oldest first: candidates are ordered by it, not by comparing dates. */
+  private readonly rank = new Map<WatchRecord, number>();
 
   constructor(watches: readonly WatchRecord[]) {
-    const add = (map: Map<string, WatchRecord[]>, key: string, watch: WatchRecord) =>
-      map.set(key, [...(map.get(key) ?? []), watch]);
-    for (const watch of watches) {
-      if (!isLive(watch)) continue;
+    const add = (map: Map<string, WatchRecord[]>, key: string, watch: WatchRecord) => {
+      const list = map.get(key);
+      if (list) list.push(watch);
+      else map.set(key, [watch]);
+    };
+    for (const watch of byAge(watches.filter(isLive))) {
+      this.rank.set(watch, this.rank.size);
+      const filters = watch.filters;
       if (watch.type === 'company' && watch.domain !== null) add(this.byDomain, watch.domain, watch);
-      else if (watch.filters?.title_or?.length) {
+      else if (filters?.title_or?.length) {
         const firsts = new Set(
-          watch.filters.title_or.map((k) => titleWords(k)[0]).filter((w): w is string => w !== undefined),
+          filters.title_or.map((k) => titleWords(k)[0]).filter((w): w is string => w !== undefined),
         );
         for (const word of firsts) add(this.byTitleWord, word, watch);
-      } else if (watch.filters?.company_domain_or?.length)
-        for (const domain of new Set(watch.filters.company_domain_or)) add(this.byDomain, domain, watch);
+      } else if (filters?.company_domain_or?.length)
+        for (const domain of new Set(filters.company_domain_or)) add(this.byDomain, domain, watch);
+      else if (filters?.country_code_or?.length)
+        for (const country of new Set(filters.country_code_or)) add(this.byCountry, country, watch);
       else this.unindexed.push(watch);
     }
   }
 
   get size(): number {
-    const all = new Set([...this.byDomain.values(), ...this.byTitleWord.values(), this.unindexed].flat());
-    return all.size;
+    return this.rank.size;
   }
 
-  /** Watches a change of a job (title, company domain) may concern, each once, oldest first. */
-  forJob(title: string, domain: string | null): WatchRecord[] {
+  /** Watches a change of a job (title, company domain, country) may concern, each once, oldest first. */
+  forJob(title: string, domain: string | null, countryCode: string | null = null): WatchRecord[] {
     const found = new Set<WatchRecord>(this.unindexed);
     if (domain !== null) for (const watch of this.byDomain.get(domain) ?? []) found.add(watch);
+    if (countryCode !== null) for (const watch of this.byCountry.get(countryCode) ?? []) found.add(watch);
     for (const word of new Set(titleWords(title))) {
       for (let end = 1; end <= word.length; end++)
         for (const watch of this.byTitleWord.get(word.slice(0, end)) ?? []) found.add(watch);
     }
-    return byAge([...found]);
+    return this.oldestFirst(found);
   }
 
   /** Company watches of a domain (hiring changes concern only them). */
   forCompany(domain: string): WatchRecord[] {
-    return byAge((this.byDomain.get(domain) ?? []).filter((w) => w.type === 'company'));
+    return this.oldestFirst((this.byDomain.get(domain) ?? []).filter((w) => w.type === 'company'));
+  }
+
+  private oldestFirst(watches: Iterable<WatchRecord>): WatchRecord[] {
+    return [...watches].sort((a, b) => this.rank.get(a)! - this.rank.get(b)!);
   }
 }
 
@@ -79,6 +93,8 @@ function byAge(watches: WatchRecord[]): WatchRecord[] {
 @Injectable()
 export class WatchIndex {
   private loaded: { version: string; candidates: WatchCandidates } | null = null;
+  /** The reload under way, and the version it loads: changes handled side by side share it. */
+  private loading: { version: string; candidates: Promise<WatchCandidates> } | null = null;
 
   constructor(
     private readonly store: WatchStore,
@@ -88,9 +104,25 @@ export class WatchIndex {
   async current(): Promise<WatchCandidates> {
     const version = (await this.redis.get(WATCHES_VERSION_KEY)) ?? '0';
     if (this.loaded?.version === version) return this.loaded.candidates;
-    const candidates = new WatchCandidates(await this.store.allLive());
-    this.loaded = { version, candidates };
-    return candidates;
+    if (this.loading?.version !== version) {
+      const loading = {
+        version,
+        candidates: this.store.allLive().then((watches) => new WatchCandidates(watches)),
+      };
+      this.loading = loading;
+      void loading.candidates.then(
+        (candidates) => {
+          if (this.loading === loading) {
+            this.loaded = { version, candidates };
+            this.loading = null;
+          }
+        },
+        () => {
+          if (this.loading === loading) this.loading = null;
+        },
+      );
+    }
+    return this.loading!.candidates;
   }
 
   /**
