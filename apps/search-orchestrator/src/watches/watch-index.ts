@@ -92,9 +92,8 @@ function byAge(watches: WatchRecord[]): WatchRecord[] {
  */
 @Injectable()
 export class WatchIndex {
-  private loaded: { version: string; candidates: WatchCandidates } | null = null;
-  /** The reload under way, and the version it loads: changes handled side by side share it. */
-  private loading: { version: string; candidates: Promise<WatchCandidates> } | null = null;
+  /** The index of the newest version asked for, loaded or still loading: changes handled side by side share it. */
+  private latest: { version: string; candidates: Promise<WatchCandidates> } | null = null;
 
   constructor(
     private readonly store: WatchStore,
@@ -103,26 +102,16 @@ export class WatchIndex {
 
   async current(): Promise<WatchCandidates> {
     const version = (await this.redis.get(WATCHES_VERSION_KEY)) ?? '0';
-    if (this.loaded?.version === version) return this.loaded.candidates;
-    if (this.loading?.version !== version) {
-      const loading = {
-        version,
-        candidates: this.store.allLive().then((watches) => new WatchCandidates(watches)),
-      };
-      this.loading = loading;
-      void loading.candidates.then(
-        (candidates) => {
-          if (this.loading === loading) {
-            this.loaded = { version, candidates };
-            this.loading = null;
-          }
-        },
-        () => {
-          if (this.loading === loading) this.loading = null;
-        },
-      );
+    let latest = this.latest;
+    if (latest?.version !== version) {
+      const loading = { version, candidates: this.store.allLive().then((watches) => new WatchCandidates(watches)) };
+      // a load that failed is not kept: the next change loads again (its callers get the error)
+      loading.candidates.catch(() => {
+        if (this.latest === loading) this.latest = null;
+      });
+      this.latest = latest = loading;
     }
-    return this.loading!.candidates;
+    return latest.candidates;
   }
 
   /**
