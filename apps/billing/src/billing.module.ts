@@ -17,7 +17,6 @@ import { ChargeAsyncChunkUseCase } from './async-chunks/charge-async-chunk.useca
 import { WatchEventChargesUseCase } from './events/watch-event-charges.usecase.js';
 import { WatchEventsConsumer } from './events/watch-events.consumer.js';
 import { PaidJobUpdatesUseCase } from './events/paid-job-updates.usecase.js';
-import { ClosedJobEventsUseCase } from './events/closed-job-events.usecase.js';
 import { AddCreditsUseCase } from './accounts/add-credits.usecase.js';
 import { OpenAccountUseCase } from './accounts/open-account.usecase.js';
 
@@ -46,7 +45,6 @@ export class BillingModule {
         ListLedgerUseCase,
         WatchEventChargesUseCase,
         PaidJobUpdatesUseCase,
-        ClosedJobEventsUseCase,
         OpenAccountUseCase,
         AddCreditsUseCase,
         { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },

@@ -1,14 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JobOpenedEventSchema, Topics, type EventChargeRequested } from '@jobs/contracts';
 import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
+import { KafkaPublisher } from '@jobs/nest-kafka';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { AccountCharges, type StageAnswer } from '../charges/account-charges.js';
 
 type JobOpenedEvent = Extract<EventChargeRequested.EventCharge['event'], { type: 'job.opened' }>;
+type JobClosedEvent = Extract<EventChargeRequested.EventCharge['event'], { type: 'job.closed' }>;
 
 /** An `event.charge.requested` of a `job.opened` (the consumer sends `job.updated` elsewhere). */
 export type JobOpenedChargeRequest = EventChargeRequested.EventCharge & { event: JobOpenedEvent };
+
+/** An `event.charge.requested` of a `job.closed`. */
+export type JobClosedRequest = EventChargeRequested.EventCharge & { event: JobClosedEvent };
 
 interface HeldEvent {
   accountId: string;
@@ -42,13 +47,15 @@ const RELEASE_BATCH = 10_000;
  * `POST /v1/watches`, request id = the event id), charged with the one AccountCharges
  * transaction, which stages the `event.emitted` too. An account without credits gets the event
  * held (in that transaction) until a top-up; held events are released oldest first, and while
- * an account has held events newer ones queue behind them, so its events go out in order.
+ * an account has held events newer ones queue behind them, so its events go out in order. A held
+ * event is dropped, never charged or sent, when its watch stops or its job closes first.
  */
 @Injectable()
 export class WatchEventChargesUseCase {
   constructor(
     private readonly prisma: PrismaService,
     private readonly charges: AccountCharges,
+    private readonly publisher: KafkaPublisher,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -113,10 +120,36 @@ export class WatchEventChargesUseCase {
    * top-up never charges or sends them (a resumed watch replays nothing of its pause).
    */
   async dropStopped(accountId: string, watchId: string): Promise<void> {
-    const { count } = await this.prisma.heldWatchEvent.deleteMany({ where: { accountId, watchId } });
-    annotateStage({ 'account.id': accountId, 'watch.id': watchId, 'held.dropped': count });
+    await this.dropHeld({ accountId, watchId }, 'its watch stopped');
+  }
+
+  /**
+   * A `job.closed`: free, and sent to every watch it concerns, but decided here, on the account's
+   * partition behind its earlier events: the watch's `job.opened` of that job still held is
+   * dropped first, so a top-up never charges a job that closed nor sends its open copy after the
+   * close. Emitted directly (nothing is written for it: a redelivery drops nothing more and makes
+   * the same event id, which the feed stores once).
+   */
+  async forwardClosed(message: JobClosedRequest): Promise<void> {
+    const { account_id: accountId, event } = message;
+    await this.dropHeld({ accountId, watchId: event.watch_id, jobId: event.data.job.id }, 'its job closed');
+    annotateStage({ 'event.id': event.id, 'job.id': event.data.job.id });
+    await this.publisher.publishMany(Topics.EventEmitted, [
+      { value: { v: 1, account_id: accountId, event, webhook_url: message.webhook_url, mode: 'live' } },
+    ]);
+  }
+
+  private async dropHeld(
+    where: { accountId: string; watchId: string; jobId?: string },
+    because: string,
+  ): Promise<void> {
+    const { count } = await this.prisma.heldWatchEvent.deleteMany({ where });
+    annotateStage({ 'account.id': where.accountId, 'watch.id': where.watchId, 'held.dropped': count });
     if (count > 0)
-      this.logger.info({ account_id: accountId, watch_id: watchId, dropped: count }, 'held job.opened events dropped');
+      this.logger.info(
+        { account_id: where.accountId, watch_id: where.watchId, job_id: where.jobId, dropped: count },
+        `held job.opened events dropped: ${because}`,
+      );
   }
 
   private request(held: HeldEvent, chargeKey: string) {

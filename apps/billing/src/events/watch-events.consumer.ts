@@ -1,7 +1,6 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type AccountCreditsAdded, type EventChargeRequested } from '@jobs/contracts';
-import { ClosedJobEventsUseCase } from './closed-job-events.usecase.js';
 import { PaidJobUpdatesUseCase } from './paid-job-updates.usecase.js';
 import { WatchEventChargesUseCase } from './watch-event-charges.usecase.js';
 
@@ -10,7 +9,6 @@ export class WatchEventsConsumer {
   constructor(
     private readonly watchEvents: WatchEventChargesUseCase,
     private readonly updates: PaidJobUpdatesUseCase,
-    private readonly closed: ClosedJobEventsUseCase,
   ) {}
 
   /**
@@ -27,7 +25,7 @@ export class WatchEventsConsumer {
     const { event } = message;
     if (event.type === 'job.updated')
       await this.updates.forward({ accountId: message.account_id, event, webhookUrl: message.webhook_url });
-    else if (event.type === 'job.closed') await this.closed.forward({ ...message, event });
+    else if (event.type === 'job.closed') await this.watchEvents.forwardClosed({ ...message, event });
     else await this.watchEvents.charge({ ...message, event });
   }
 
