@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runServiceBundle } from './stack.js';
 
 /**
  * Every service's bundle, started as production with a development or missing secret, stops
@@ -28,30 +28,18 @@ const DEV_DEFAULTS: Record<string, string> = {
 };
 
 function start(service: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    // unreachable infrastructure: a service that got past its configuration would hang, not exit
-    const child = spawn(process.execPath, [join(ROOT, 'apps', service, 'bundle', 'main.mjs')], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
-        REDIS_URL: 'redis://127.0.0.1:1',
-        KAFKA_BROKERS: '127.0.0.1:1',
-        LOG_LEVEL: 'fatal',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+  // unreachable infrastructure: a service that got past its configuration would hang, not exit
+  return runServiceBundle(
+    service,
+    {
+      DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      KAFKA_BROKERS: '127.0.0.1:1',
+      LOG_LEVEL: 'fatal',
+      ...env,
+    },
+    20_000,
+  );
 }
 
 describe('production refuses weak secrets at start', () => {

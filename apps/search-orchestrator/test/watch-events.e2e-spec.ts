@@ -23,6 +23,23 @@ import {
  */
 useWatchFixture();
 
+/** The jobs of the account's held job.opened events, in any order (sorted). */
+async function heldJobs(accountId: string): Promise<string[]> {
+  const { rows } = await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1', [
+    accountId,
+  ]);
+  return rows.map((r) => r.job_id).sort();
+}
+
+/** Until the account's held job.opened events are of exactly these jobs (billing works on its own partition). */
+async function heldUntil(accountId: string, jobIds: string[]): Promise<void> {
+  const want = [...jobIds].sort();
+  const deadline = Date.now() + WAIT_MS;
+  while (JSON.stringify(await heldJobs(accountId)) !== JSON.stringify(want) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 200));
+  expect(await heldJobs(accountId)).toEqual(want);
+}
+
 describe('watch events', () => {
   it(
     'job.opened is charged 1 credit with a ledger line and ' + 'emitted once; updated, closed and reposted are free',
@@ -219,26 +236,13 @@ describe('watch events', () => {
     const [ofDeleted, ofPaused, ofActive] = [jobAt(gone), jobAt(paused), jobAt(kept)];
     // three jobs of three companies: the matcher takes them in any order, so they are held in any order
     for (const job of [ofDeleted, ofPaused, ofActive]) await publishChange('opened', job);
-    const heldJobs = async () =>
-      (
-        await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1', [accountId])
-      ).rows
-        .map((r) => r.job_id)
-        .sort();
-    const heldUntil = async (jobIds: string[]) => {
-      const want = [...jobIds].sort();
-      const deadline = Date.now() + WAIT_MS;
-      while (JSON.stringify(await heldJobs()) !== JSON.stringify(want) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 200));
-      expect(await heldJobs()).toEqual(want);
-    };
-    await heldUntil([ofDeleted.id, ofPaused.id, ofActive.id]);
+    await heldUntil(accountId, [ofDeleted.id, ofPaused.id, ofActive.id]);
 
     expect((await api(`/v1/watches/${deleted.id}`, { key, method: 'DELETE' })).status).toBe(204);
     const dashboard = await dashboardSignIn(key);
     expect((await dashboard.call('PATCH', `/watches/${pausedWatch.id}`, { status: 'paused' })).status).toBe(200);
     // billing drops them on the account's partition, behind the events held before
-    await heldUntil([ofActive.id]);
+    await heldUntil(accountId, [ofActive.id]);
 
     // a resume replays nothing of the pause
     expect((await dashboard.call('PATCH', `/watches/${pausedWatch.id}`, { status: 'active' })).status).toBe(200);
@@ -250,7 +254,7 @@ describe('watch events', () => {
     expect(await creditsOf(key)).toBe(4);
     expect(eventsOf(deleted.id)).toEqual([]);
     expect(eventsOf(pausedWatch.id)).toEqual([]);
-    await heldUntil([]);
+    await heldUntil(accountId, []);
   });
 
   it('drops the held job.opened of a job that closed before the top-up, and sends its job.closed', async () => {
@@ -260,25 +264,12 @@ describe('watch events', () => {
     const [closing, staying] = [jobAt(domain), jobAt(domain)];
     await publishChange('opened', closing);
     await publishChange('opened', staying);
-    const heldJobs = async () =>
-      (
-        await db.query<{ job_id: string }>('SELECT job_id FROM held_watch_events WHERE account_id = $1', [accountId])
-      ).rows
-        .map((r) => r.job_id)
-        .sort();
-    const heldUntil = async (jobIds: string[]) => {
-      const want = [...jobIds].sort();
-      const deadline = Date.now() + WAIT_MS;
-      while (JSON.stringify(await heldJobs()) !== JSON.stringify(want) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 200));
-      expect(await heldJobs()).toEqual(want);
-    };
-    await heldUntil([closing.id, staying.id]);
+    await heldUntil(accountId, [closing.id, staying.id]);
 
     await publishChange('closed', { ...closing, status: 'closed', closed_reason: 'expired' });
     const closed = await eventOf(watch.id, (e) => e.type === 'job.closed');
     expect((closed.event.data as { job: { id: string } }).job.id).toBe(closing.id);
-    await heldUntil([staying.id]);
+    await heldUntil(accountId, [staying.id]);
 
     await admin('POST', `/accounts/${accountId}/credits`, { amount: 5 });
     const released = await eventOf(watch.id, (e) => e.type === 'job.opened');
@@ -286,7 +277,7 @@ describe('watch events', () => {
     expect((await wholeLedger(key)).map((l) => [l.job_id, l.credits, l.reason])).toEqual([[staying.id, 1, 'charged']]);
     expect(await creditsOf(key)).toBe(4);
     expect(eventsOf(watch.id).filter((e) => e.type === 'job.opened')).toHaveLength(1);
-    await heldUntil([]);
+    await heldUntil(accountId, []);
   });
 
   it(

@@ -2,9 +2,42 @@
  * The stack's service processes, for fault tests: scripts/stack.mjs supervises them (a service
  * that dies is started again) and keeps their pids in the file named by STACK_PIDS_FILE.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stack } from './stack.js';
+
+/** The repository root (this file is in libs/e2e-support/src or dist). */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/**
+ * Starts a service's bundle (the one the test stack runs) as a process of its own, with `env` and
+ * PATH only, and answers its exit code and output once it ends. Killed (SIGKILL) after
+ * `killAfterMs`: a service that got past what the test expects it to stop at would run on.
+ */
+export function runServiceBundle(
+  service: string,
+  env: Record<string, string>,
+  killAfterMs: number,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'apps', service, 'bundle', 'main.mjs')], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
 
 /** The service name -> pid file of the running stack. */
 export function stackPidsFile(): string {
