@@ -1,5 +1,6 @@
 import type { Job } from '@jobs/contracts';
 import { admin, api, dashboardSignIn, uniqueWord, wholeLedger } from '@jobs/e2e-support';
+import { watchEventId } from '../src/watches/watch-events.js';
 import {
   createWatch,
   creditsOf,
@@ -10,6 +11,7 @@ import {
   newDomain,
   pro,
   publishChange,
+  publishEventCharge,
   publishHiring,
   useWatchFixture,
   WAIT_MS,
@@ -255,6 +257,57 @@ describe('watch events', () => {
     expect(eventsOf(deleted.id)).toEqual([]);
     expect(eventsOf(pausedWatch.id)).toEqual([]);
     await heldUntil(accountId, []);
+  });
+
+  it('drops a job.opened a matcher made before a pause and sent after it; a change after the resume goes', async () => {
+    const { live_key: key, account_id: accountId } = await pro(1);
+    const [pausing, other] = [newDomain(), newDomain()];
+    const paused = await createWatch(key, { type: 'company', domain: pausing, events: ['job.opened'] });
+    const active = await createWatch(key, { type: 'company', domain: other, events: ['job.opened'] });
+    const beforePause = new Date().toISOString();
+    // the job.opened a matcher that read the watch as active just before the pause publishes just after it
+    const madeBeforePause = () => {
+      const job = jobAt(pausing);
+      const event = {
+        id: watchEventId(paused.id, `chg_${uniqueWord()}`),
+        type: 'job.opened' as const,
+        created_at: beforePause,
+        watch_id: paused.id,
+        data: { job },
+      };
+      return { v: 1 as const, account_id: accountId, event, webhook_url: webhookUrl };
+    };
+    const dashboard = await dashboardSignIn(key);
+    expect((await dashboard.call('PATCH', `/watches/${paused.id}`, { status: 'paused' })).status).toBe(200);
+    const stopKept = async () =>
+      (await db.query('SELECT 1 FROM stopped_watches WHERE watch_id = $1', [paused.id])).rowCount === 1;
+    const deadline = Date.now() + WAIT_MS;
+    while (!(await stopKept()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await stopKept()).toBe(true);
+
+    // with a credit: not charged; the active watch's later opening (same partition, behind it) is
+    await publishEventCharge(madeBeforePause());
+    const charged = jobAt(other);
+    await publishChange('opened', charged);
+    await eventOf(active.id, (e) => e.type === 'job.opened');
+    expect((await wholeLedger(key)).map((l) => l.job_id)).toEqual([charged.id]);
+    // without credits: not held either
+    await publishEventCharge(madeBeforePause());
+    const held = jobAt(other);
+    await publishChange('opened', held);
+    await heldUntil(accountId, [held.id]);
+
+    // after the resume, the paused watch's next opening is held like any other, and released
+    expect((await dashboard.call('PATCH', `/watches/${paused.id}`, { status: 'active' })).status).toBe(200);
+    const afterResume = jobAt(pausing);
+    await publishChange('opened', afterResume);
+    await heldUntil(accountId, [held.id, afterResume.id]);
+    await admin('POST', `/accounts/${accountId}/credits`, { amount: 5 });
+    const released = await eventOf(paused.id, (e) => e.type === 'job.opened');
+    expect((released.event.data as { job: Job }).job.id).toBe(afterResume.id);
+    expect(eventsOf(paused.id)).toHaveLength(1);
+    expect((await wholeLedger(key)).map((l) => l.job_id).sort()).toEqual([charged.id, held.id, afterResume.id].sort());
+    expect(await creditsOf(key)).toBe(3);
   });
 
   it('drops the held job.opened of a job that closed before the top-up, and sends its job.closed', async () => {

@@ -12,6 +12,7 @@ import {
   WatchSchema,
   type CompanyHiringChanged,
   type Event,
+  type EventChargeRequested,
   type Job,
   type JobLifecycleChanged,
   type Watch,
@@ -145,6 +146,14 @@ export async function publishHiring(domain: string, value: boolean | null): Prom
   };
   await producer.send({ topic: 'company.hiring.changed', messages: [{ key: domain, value: JSON.stringify(change) }] });
   return change;
+}
+
+/** What a matcher sends billing, published as it would (keyed by account). */
+export async function publishEventCharge(value: EventChargeRequested.Value): Promise<void> {
+  await producer.send({
+    topic: 'event.charge.requested',
+    messages: [{ key: value.account_id, value: JSON.stringify(value) }],
+  });
 }
 
 /** The first `event.emitted` of a watch matching `predicate`, checked against the Event contract. */

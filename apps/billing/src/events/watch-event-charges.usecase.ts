@@ -15,6 +15,8 @@ export type JobOpenedChargeRequest = EventChargeRequested.EventCharge & { event:
 /** An `event.charge.requested` of a `job.closed`. */
 export type JobClosedRequest = EventChargeRequested.EventCharge & { event: JobClosedEvent };
 
+type WatchStopped = EventChargeRequested.WatchStopped;
+
 interface HeldEvent {
   accountId: string;
   event: JobOpenedEvent;
@@ -43,12 +45,19 @@ class NoLongerHeld extends Error {}
 const RELEASE_BATCH = 10_000;
 
 /**
+ * How long a watch's stop is kept: far beyond the moments between a matcher's read of the
+ * watches and its publish, which is all the stop has to outlast.
+ */
+const STOP_KEPT_DAYS = 7;
+
+/**
  * `job.opened` watch events: 1 credit unless the account paid for the job before (ledger line
  * `POST /v1/watches`, request id = the event id), charged with the one AccountCharges
  * transaction, which stages the `event.emitted` too. An account without credits gets the event
  * held (in that transaction) until a top-up; held events are released oldest first, and while
  * an account has held events newer ones queue behind them, so its events go out in order. A held
- * event is dropped, never charged or sent, when its watch stops or its job closes first.
+ * event is dropped, never charged or sent, when its watch stops or its job closes first; so is
+ * one made before its watch's stop that arrives after it.
  */
 @Injectable()
 export class WatchEventChargesUseCase {
@@ -68,6 +77,13 @@ export class WatchEventChargesUseCase {
       'job.id': message.event.data.job.id,
     });
     if (await this.marked(handledKey(message.event.id))) return; // a redelivery
+    if (await this.madeBeforeStop(message.event)) {
+      this.logger.info(
+        { account_id: held.accountId, event_id: held.event.id, watch_id: held.event.watch_id },
+        'job.opened dropped: made before its watch stopped',
+      );
+      return;
+    }
     if ((await this.prisma.heldWatchEvent.count({ where: { accountId: message.account_id } })) > 0) {
       await this.holdBehind(held);
       await this.release(message.account_id);
@@ -117,10 +133,13 @@ export class WatchEventChargesUseCase {
 
   /**
    * A paused or deleted watch: its `job.opened` events still held for credits are dropped, so a
-   * top-up never charges or sends them (a resumed watch replays nothing of its pause).
+   * top-up never charges or sends them (a resumed watch replays nothing of its pause), and the
+   * stop is kept, so those a matcher made before it and published after it are dropped too.
    */
-  async dropStopped(accountId: string, watchId: string): Promise<void> {
-    await this.dropHeld({ accountId, watchId }, 'its watch stopped');
+  async dropStopped(message: WatchStopped): Promise<void> {
+    const { account_id: accountId, watch_stopped: stop } = message;
+    if (stop.stopped_at) await this.keepStop(accountId, stop.watch_id, new Date(stop.stopped_at));
+    await this.dropHeld({ accountId, watchId: stop.watch_id }, 'its watch stopped');
   }
 
   /**
@@ -150,6 +169,32 @@ export class WatchEventChargesUseCase {
         { account_id: where.accountId, watch_id: where.watchId, job_id: where.jobId, dropped: count },
         `held job.opened events dropped: ${because}`,
       );
+  }
+
+  /**
+   * The watch's latest stop (a redelivered or overtaken older one never moves it back), and the
+   * stops older than STOP_KEPT_DAYS go.
+   */
+  private async keepStop(accountId: string, watchId: string, stoppedAt: Date): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.$executeRaw`
+        INSERT INTO "stopped_watches" ("watch_id", "account_id", "stopped_at")
+        VALUES (${watchId}, ${accountId}, ${stoppedAt})
+        ON CONFLICT ("watch_id") DO UPDATE
+          SET "stopped_at" = GREATEST("stopped_watches"."stopped_at", EXCLUDED."stopped_at")`,
+      this.prisma.$executeRaw`
+        DELETE FROM "stopped_watches"
+        WHERE "stopped_at" < ${stoppedAt}::timestamptz - make_interval(days => ${STOP_KEPT_DAYS})`,
+    ]);
+  }
+
+  /** Whether the event's change occurred before its watch's latest stop. */
+  private async madeBeforeStop(event: JobOpenedEvent): Promise<boolean> {
+    const stop = await this.prisma.stoppedWatch.findUnique({
+      where: { watchId: event.watch_id },
+      select: { stoppedAt: true },
+    });
+    return stop !== null && stop.stoppedAt.getTime() > Date.parse(event.created_at);
   }
 
   private request(held: HeldEvent, chargeKey: string) {

@@ -14,12 +14,12 @@ export class WatchEventsConsumer {
   /**
    * job.opened is charged (or held); job.updated goes out only to an account that paid for the
    * job; job.closed drops the job's held job.opened, then goes out; a stopped watch's held events
-   * are dropped.
+   * are dropped, and those made before the stop that arrive after it.
    */
   @EventPattern(Topics.EventChargeRequested.name)
   async onEventChargeRequested(@Payload() message: EventChargeRequested.Value): Promise<void> {
     if ('watch_stopped' in message) {
-      await this.watchEvents.dropStopped(message.account_id, message.watch_stopped.watch_id);
+      await this.watchEvents.dropStopped(message);
       return;
     }
     const { event } = message;

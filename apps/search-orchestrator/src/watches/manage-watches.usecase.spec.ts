@@ -217,14 +217,21 @@ describe('ManageWatchesUseCase: pause and resume', () => {
     return useCase.delete(del, del.query as Extract<typeof del.query, { kind: 'watch.delete' }>);
   };
 
-  it("tells billing of a pause and a delete (the watch's held job.opened events go), not of a resume", async () => {
+  it('tells billing of a pause and a delete (its uncharged job.opened events go), not of a resume', async () => {
+    const before = new Date().toISOString();
     await setStatus(useCase, watchId, 'paused');
     await setStatus(useCase, watchId, 'active');
     await remove(watchId);
+    const at = expect.any(String) as unknown as string;
     expect(stops()).toEqual([
-      ['event.charge.requested', { watch_id: watchId, status: 'paused' }],
-      ['event.charge.requested', { watch_id: watchId, status: 'deleted' }],
+      ['event.charge.requested', { watch_id: watchId, status: 'paused', stopped_at: at }],
+      ['event.charge.requested', { watch_id: watchId, status: 'deleted', stopped_at: at }],
     ]);
+    // the moment of the stop, taken within the call
+    for (const [, stop] of stops()) {
+      expect((stop as { stopped_at: string }).stopped_at >= before).toBe(true);
+      expect((stop as { stopped_at: string }).stopped_at <= new Date().toISOString()).toBe(true);
+    }
     expect(publisher.sent[0]!.value).toMatchObject({ v: 1, account_id: 'acc_1' });
   });
 
@@ -237,7 +244,9 @@ describe('ManageWatchesUseCase: pause and resume', () => {
       expect(await candidates()).toEqual([[watchId], [watchId]]);
       await expect(remove(watchId)).rejects.toMatchObject({ code: 'not_found' });
       expect(await candidates()).toEqual([[], []]);
-      expect(stops()).toEqual([['event.charge.requested', { watch_id: watchId, status: 'deleted' }]]);
+      expect(stops()).toEqual([
+        ['event.charge.requested', { watch_id: watchId, status: 'deleted', stopped_at: expect.any(String) }],
+      ]);
     },
   );
 

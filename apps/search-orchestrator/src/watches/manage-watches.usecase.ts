@@ -114,16 +114,19 @@ export class ManageWatchesUseCase {
   }
 
   /**
-   * Billing drops the watch's `job.opened` events held for credits: a top-up must not charge or
-   * send them. On the account's partition of `event.charge.requested`, behind every event the
-   * matchers sent of this watch before. Only live watches make charged events.
+   * Billing drops the watch's `job.opened` events not yet charged: a top-up must not charge or
+   * send those held for credits, nor may billing take one a matcher made just before the stop
+   * (from an index read before the version moved) and published after this. On the account's
+   * partition of `event.charge.requested`; `stopped_at` is read after the version moved, so
+   * every event made from the old index is older, and every change a resumed watch is matched
+   * to is newer. Only live watches make charged events.
    */
   private async stopped(message: Message, watchId: string, status: 'paused' | 'deleted'): Promise<void> {
     if (message.mode !== 'live') return;
     await this.publisher.publish(Topics.EventChargeRequested, {
       v: 1,
       account_id: message.account_id,
-      watch_stopped: { watch_id: watchId, status },
+      watch_stopped: { watch_id: watchId, status, stopped_at: new Date().toISOString() },
     });
   }
 }

@@ -7,13 +7,18 @@ describe('event.charge.requested', () => {
   const stopped = (): EventChargeRequested.WatchStopped => ({
     v: 1,
     account_id: 'acc_demo',
-    watch_stopped: { watch_id: 'wat_1', status: 'deleted' },
+    watch_stopped: { watch_id: 'wat_1', status: 'deleted', stopped_at: '2026-12-06T10:00:00.000Z' },
   });
 
   it('carries a watch event to charge, or the stop of a watch', () => {
     expect(EventChargeRequested.ValueSchema.parse(charge())).toEqual(charge());
     expect(EventChargeRequested.ValueSchema.parse(stopped())).toEqual(stopped());
     expect(EventChargeRequested.keyOf(stopped())).toBe('acc_demo');
+    const { stopped_at: _at, ...ofEarlierVersion } = stopped().watch_stopped;
+    const earlier = { ...stopped(), watch_stopped: ofEarlierVersion };
+    expect(EventChargeRequested.ValueSchema.parse(earlier)).toEqual(earlier);
+    const notATime = { ...stopped(), watch_stopped: { ...ofEarlierVersion, stopped_at: 'yesterday' } };
+    expect(EventChargeRequested.ValueSchema.safeParse(notATime).success).toBe(false);
   });
 
   it('carries a job.closed to decide on, but no free event of another kind', () => {

@@ -13,13 +13,15 @@
  *   account's earlier events: a `job.opened` of that job still held for credits is dropped first,
  *   so a top-up never charges a job that closed nor sends its stale open copy after the close.
  * - `watch_stopped` (no event): the watch was paused or deleted, so the account's `job.opened`
- *   events of it still held for credits are dropped, never charged or sent (a paused watch
- *   replays nothing on resume). Sent with every pause and delete, a repeated one included.
+ *   events of it not yet charged are dropped, never charged or sent (a paused watch replays
+ *   nothing on resume): those held for credits, and those made before `stopped_at` that reach
+ *   billing after the stop (a matcher that read the watch as active just before it stopped).
+ *   Sent with every pause and delete, a repeated one included.
  * Keyed by account, so an account's `job.updated` is decided after its earlier `job.opened`,
  * and a watch's stop comes after the events the matcher sent before it.
  */
 import { z } from 'zod';
-import { UrlSchema } from '../public/common.schema.js';
+import { DateTimeSchema, UrlSchema } from '../public/common.schema.js';
 import { JobClosedEventSchema, JobOpenedEventSchema, JobUpdatedEventSchema } from '../public/event.schema.js';
 import { AccountIdSchema, WatchIdSchema } from '../public/ids.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
@@ -35,7 +37,16 @@ export type EventCharge = z.infer<typeof EventChargeSchema>;
 export const WatchStoppedSchema = z.strictObject({
   v: MessageVersionSchema,
   account_id: AccountIdSchema,
-  watch_stopped: z.strictObject({ watch_id: WatchIdSchema, status: z.enum(['paused', 'deleted']) }),
+  watch_stopped: z.strictObject({
+    watch_id: WatchIdSchema,
+    status: z.enum(['paused', 'deleted']),
+    /**
+     * When the stop was stored (the orchestrator's clock, after the matchers' version moved): a
+     * `job.opened` whose `created_at` (its change's moment) is earlier was made before the stop.
+     * Absent from a message of an earlier version: then only held events are dropped.
+     */
+    stopped_at: DateTimeSchema.optional(),
+  }),
 });
 export type WatchStopped = z.infer<typeof WatchStoppedSchema>;
 

@@ -65,7 +65,8 @@ export const WATCH_CHARGE_TOPICS = {
       'credit unless paid) and then emit; job.updated to emit only ' +
       'if the account paid for the job; job.closed to emit after ' +
       "dropping the job's held job.opened; or a watch paused or " +
-      'deleted, whose job.opened events held for credits are dropped',
+      'deleted, whose job.opened events not yet charged are dropped (held ones, and those made ' +
+      'before the stop that arrive after it)',
     keyReason:
       "Shares the account key of billing's other inputs: one " +
       "account's charges serialize, and a job.updated is decided " +

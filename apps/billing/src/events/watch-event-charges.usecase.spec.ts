@@ -1,0 +1,133 @@
+// Integration test against the real PostgreSQL: a watch's stop and the job.opened events around it.
+import type { KafkaPublisher } from '@jobs/nest-kafka';
+import type { Logger } from '@jobs/observability';
+import { examples, type EventChargeRequested } from '@jobs/contracts';
+import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import { outboxStub } from '@jobs/outbox/testing';
+import { AccountCharges } from '../charges/account-charges.js';
+import { WatchEventChargesUseCase, type JobOpenedChargeRequest } from './watch-event-charges.usecase.js';
+
+let db: ThrowawayDatabase;
+let watchEvents: WatchEventChargesUseCase;
+let sequence = 0;
+const quiet = { info: () => undefined } as unknown as Logger;
+
+beforeAll(async () => {
+  db = await throwawayDatabase('billing');
+  const publisher = { publishMany: async () => undefined } as unknown as KafkaPublisher;
+  watchEvents = new WatchEventChargesUseCase(db.prisma, new AccountCharges(db.prisma, outboxStub()), publisher, quiet);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function account(credits: number): Promise<string> {
+  const id = `acc_watch_events_${sequence++}`;
+  await db.prisma.account.create({
+    data: {
+      id,
+      plan: 'pro',
+      creditsRemaining: credits,
+      creditsResetAt: new Date(),
+      rateLimitLimit: 100,
+      rateLimitWindowSeconds: 60,
+    },
+  });
+  return id;
+}
+
+/** A `job.opened` of a new job for `watchId`, its change at `at`. */
+function opened(accountId: string, watchId: string, at: Date): JobOpenedChargeRequest {
+  const example = examples.eventChargeRequested() as JobOpenedChargeRequest;
+  const n = sequence++;
+  return {
+    ...example,
+    account_id: accountId,
+    event: {
+      ...example.event,
+      id: `evt_stop_${n}`,
+      watch_id: watchId,
+      created_at: at.toISOString(),
+      data: { job: { ...example.event.data.job, id: `job_stop_${n}` } },
+    },
+  };
+}
+
+function stop(accountId: string, watchId: string, at?: Date): EventChargeRequested.WatchStopped {
+  return {
+    v: 1,
+    account_id: accountId,
+    watch_stopped: { watch_id: watchId, status: 'paused', ...(at ? { stopped_at: at.toISOString() } : {}) },
+  };
+}
+
+const ledgerJobs = async (accountId: string) =>
+  (await db.prisma.ledgerEntry.findMany({ where: { accountId }, orderBy: { id: 'asc' } })).map((l) => l.jobId);
+const heldJobs = async (accountId: string) =>
+  (await db.prisma.heldWatchEvent.findMany({ where: { accountId }, orderBy: { seq: 'asc' } })).map((h) => h.jobId);
+const creditsOf = async (accountId: string) =>
+  (await db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).creditsRemaining;
+
+const t = (seconds: number) => new Date(Date.UTC(2026, 11, 6, 12, 0, seconds));
+
+describe('WatchEventChargesUseCase: a stopped watch', () => {
+  it('drops a job.opened made before the stop that arrives after it, charged or held; takes later ones', async () => {
+    const rich = await account(5);
+    await watchEvents.dropStopped(stop(rich, 'wat_rich', t(10)));
+    const stale = opened(rich, 'wat_rich', t(9));
+    await watchEvents.charge(stale);
+    await watchEvents.charge(stale); // a redelivery drops it again
+    const afterResume = opened(rich, 'wat_rich', t(11));
+    await watchEvents.charge(afterResume);
+    expect(await ledgerJobs(rich)).toEqual([afterResume.event.data.job.id]);
+    expect(await creditsOf(rich)).toBe(4);
+
+    const broke = await account(0);
+    await watchEvents.dropStopped(stop(broke, 'wat_broke', t(10)));
+    await watchEvents.charge(opened(broke, 'wat_broke', t(9)));
+    const later = opened(broke, 'wat_broke', t(12));
+    await watchEvents.charge(later);
+    expect(await heldJobs(broke)).toEqual([later.event.data.job.id]);
+    await db.prisma.account.update({ where: { id: broke }, data: { creditsRemaining: 3 } });
+    expect(await watchEvents.release(broke)).toBe(1);
+    expect(await ledgerJobs(broke)).toEqual([later.event.data.job.id]);
+  });
+
+  it("drops the events held before the stop, and only that watch's", async () => {
+    const broke = await account(0);
+    const [ofStopped, ofOther] = [opened(broke, 'wat_held_a', t(1)), opened(broke, 'wat_held_b', t(2))];
+    await watchEvents.charge(ofStopped);
+    await watchEvents.charge(ofOther);
+    await watchEvents.dropStopped(stop(broke, 'wat_held_a', t(3)));
+    expect(await heldJobs(broke)).toEqual([ofOther.event.data.job.id]);
+  });
+
+  it('keeps the latest stop: a redelivered earlier one never lets older events through', async () => {
+    const rich = await account(5);
+    await watchEvents.dropStopped(stop(rich, 'wat_twice', t(20)));
+    await watchEvents.dropStopped(stop(rich, 'wat_twice', t(10)));
+    await watchEvents.charge(opened(rich, 'wat_twice', t(15)));
+    expect(await ledgerJobs(rich)).toEqual([]);
+    const { stoppedAt } = await db.prisma.stoppedWatch.findUniqueOrThrow({ where: { watchId: 'wat_twice' } });
+    expect(stoppedAt).toEqual(t(20));
+  });
+
+  it('a stop of an earlier version (no stopped_at) drops held events only', async () => {
+    const rich = await account(5);
+    await watchEvents.dropStopped(stop(rich, 'wat_unversioned'));
+    const event = opened(rich, 'wat_unversioned', t(0));
+    await watchEvents.charge(event);
+    expect(await ledgerJobs(rich)).toEqual([event.event.data.job.id]);
+  });
+
+  it('forgets stops older than a week when another watch stops', async () => {
+    const rich = await account(5);
+    await watchEvents.dropStopped(stop(rich, 'wat_long_ago', new Date(Date.UTC(2026, 10, 1))));
+    await watchEvents.dropStopped(stop(rich, 'wat_recent', new Date(Date.UTC(2026, 10, 7))));
+    expect(await db.prisma.stoppedWatch.count({ where: { watchId: 'wat_long_ago' } })).toBe(1);
+    await watchEvents.dropStopped(stop(rich, 'wat_now', new Date(Date.UTC(2026, 10, 9))));
+    const kept = await db.prisma.stoppedWatch.findMany({ where: { accountId: rich }, orderBy: { watchId: 'asc' } });
+    expect(kept.map((s) => s.watchId)).toEqual(['wat_now', 'wat_recent']);
+  });
+});
