@@ -43,6 +43,8 @@ interface Board {
   shared: WorldJob;
   /** listed by the board only */
   own: WorldJob;
+  /** listed by the board only, at the ATS's own posting URL (a re-listing gets a new one) */
+  posting: WorldJob;
   postedAt: string;
 }
 
@@ -87,7 +89,8 @@ beforeAll(async () => {
       providers: ['own_index', 'provider_a'],
     });
     const own = await addWorldJob({ ...fields, apply_url: `https://${domain}/careers/own`, providers: ['own_index'] });
-    boards[ats] = { ats, board, domain, shared, own, postedAt };
+    const posting = await addWorldJob({ ...fields, providers: ['own_index'] });
+    boards[ats] = { ats, board, domain, shared, own, posting, postedAt };
   }
   await refreshPass();
 }, 600_000);
@@ -163,7 +166,7 @@ describe('the own crawler reads ATS boards', () => {
     if (ats === 'lever') expect(own.location.region).toBe('ON');
 
     const status = await boardStatus(b);
-    expect(status).toMatchObject({ last_error: null, open_jobs: 2 });
+    expect(status).toMatchObject({ last_error: null, open_jobs: 3 });
     expect(status.last_read_at).not.toBeNull();
   });
 
@@ -188,33 +191,52 @@ describe('the own crawler reads ATS boards', () => {
   });
 
   it('closes an opening the board stops listing, and takes a re-listing as a repost of the same job', async () => {
-    const b = boards.greenhouse;
-    const jobId = (await searchOne(b.own)).id;
-    const firstSource = boardSource(await getJob(jobId), b)!.provider_job_id;
-    await admin('POST', `/world/jobs/${b.own.worldJobId}/close`, { reason: 'filled' });
+    // an employer's apply page, the same across the re-listing, and each ATS's own posting URL, which is not
+    const openings = [
+      { b: boards.greenhouse, opening: boards.greenhouse.own },
+      ...ATS_LIST.map((ats) => ({ b: boards[ats], opening: boards[ats].posting })),
+    ];
+    const followed = [];
+    for (const { b, opening } of openings) {
+      const jobId = (await searchOne(opening)).id;
+      const job = await getJob(jobId);
+      followed.push({ b, opening, jobId, applyUrl: job.apply_url, firstSource: boardSource(job, b)!.provider_job_id });
+      await admin('POST', `/world/jobs/${opening.worldJobId}/close`, { reason: 'filled' });
+    }
+    expect(followed.slice(1).every((f) => f.applyUrl?.includes(`/${f.b.board}/`))).toBe(true);
+    // four reads a look, a look a second at most: well inside the account's rate limit
+    const jobsNow = async () => {
+      await new Promise((r) => setTimeout(r, 800));
+      return Promise.all(followed.map((f) => getJob(f.jobId)));
+    };
     const closed = await refreshUntil(
-      async () => ((await getJob(jobId)).status === 'closed' ? true : undefined),
-      'the unlisted opening closed',
+      async () => ((await jobsNow()).every((j) => j.status === 'closed') ? true : undefined),
+      'the unlisted openings closed',
       WAIT_MS,
     );
     expect(closed).toBe(true);
 
-    await admin('POST', `/world/jobs/${b.own.worldJobId}/repost`);
+    for (const { opening } of followed) await admin('POST', `/world/jobs/${opening.worldJobId}/repost`);
     const reposted = await refreshUntil(
       async () => {
-        const job = await getJob(jobId);
-        return job.status === 'open' ? job : undefined;
+        const jobs = await jobsNow();
+        return jobs.every((j) => j.status === 'open') ? jobs : undefined;
       },
-      'the re-listed opening open again',
+      'the re-listed openings open again',
       WAIT_MS,
     );
-    expect(reposted).toMatchObject({ id: jobId, status: 'open', repost_count: 1 });
-    // the board's new id for it beside the old one
-    const boardIds = reposted.sources
-      .filter((s) => s.provider === 'own_index' && s.provider_job_id.startsWith(`${b.ats}:${b.board}:`))
-      .map((s) => s.provider_job_id);
-    expect(boardIds).toContain(firstSource);
-    expect(boardIds).toHaveLength(2);
+    for (const [i, { b, opening, jobId, applyUrl, firstSource }] of followed.entries()) {
+      expect(reposted[i]).toMatchObject({ id: jobId, status: 'open', repost_count: 1 });
+      // one job for the opening: its search finds the re-listed job, not a second one
+      expect((await searchOne(opening)).id).toBe(jobId);
+      // the board's new id for it beside the old one
+      const boardIds = reposted[i]!.sources.filter(
+        (s) => s.provider === 'own_index' && s.provider_job_id.startsWith(`${b.ats}:${b.board}:`),
+      ).map((s) => s.provider_job_id);
+      expect(boardIds).toContain(firstSource);
+      expect(boardIds).toHaveLength(2);
+      if (opening === b.posting) expect(reposted[i]!.apply_url).not.toBe(applyUrl);
+    }
   });
 
   it('keeps a failing board open and says why, while the other boards are still read', async () => {

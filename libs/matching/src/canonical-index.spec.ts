@@ -113,6 +113,56 @@ describe('CanonicalIndex', () => {
         expect(other.reposted).toBe(false);
       });
 
+      it("re-lists it when the board's new posting has its own URL, and keeps two live postings apart", () => {
+        const atBoard = (id: string) => `https://boards.greenhouse.io/acme/jobs/${id}`;
+        const stored = recordToMatch(record({ apply_url: atBoard('4012345678') }));
+        const load = () => {
+          const index = new CanonicalIndex();
+          index.load({
+            id: 'job_open',
+            fields: stored.fields,
+            keys: stored.keys,
+            sources: [{ provider: 'provider_a', providerJobId: 'A-1', listed: true }],
+          });
+          return index;
+        };
+        const relisting = record({ provider_job_id: 'A-2', apply_url: atBoard('4098765432'), posted_at: SAME_DAY });
+        const gone = load();
+        gone.read([]);
+        expect(gone.merge(relisting)).toMatchObject({ jobId: 'job_open', reposted: true, generation: 1 });
+        const live = load();
+        live.read([record({ provider_job_id: 'A-1', apply_url: atBoard('4012345678') })]);
+        expect(live.merge(relisting).jobId).not.toBe('job_open');
+        // an employer page of another opening is no posting of the board: still another opening
+        // the board stopped listing the first posting (the job closed with it) before the new one came
+        const closed = new CanonicalIndex();
+        const sparse = recordToMatch(record({ apply_url: atBoard('4012345678'), salary: null, employment_type: null }));
+        closed.load({
+          id: 'job_closed',
+          fields: sparse.fields,
+          keys: sparse.keys,
+          sources: [{ provider: 'provider_a', providerJobId: 'A-1', listed: false }],
+          closed: true,
+        });
+        closed.read([]);
+        const later = record({
+          provider_job_id: 'A-2',
+          apply_url: atBoard('4098765432'),
+          salary: null,
+          employment_type: null,
+          posted_at: LATER,
+        });
+        expect(closed.merge(later)).toMatchObject({ jobId: 'job_closed', reposted: true, generation: 1 });
+        const employerPage = load();
+        employerPage.read([]);
+        const other = record({
+          provider_job_id: 'A-2',
+          apply_url: 'https://acme.com/careers/ops',
+          posted_at: SAME_DAY,
+        });
+        expect(employerPage.merge(other).jobId).not.toBe('job_open');
+      });
+
       it('is another opening when a field both state disagrees (another city)', () => {
         const index = listedIndex();
         index.read([]);

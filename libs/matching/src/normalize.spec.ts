@@ -6,6 +6,7 @@ import {
   normalizeDomain,
   normalizePlace,
   normalizeTitle,
+  postingUrlPattern,
 } from './normalize.js';
 
 describe('normalizeTitle', () => {
@@ -103,6 +104,34 @@ describe('canonicalApplyUrl', () => {
     expect(canonicalApplyUrl('mailto:jobs@acme.com')).toBeNull();
     expect(canonicalApplyUrl('not a url')).toBeNull();
     expect(canonicalApplyUrl(null)).toBeNull();
+  });
+});
+
+describe('postingUrlPattern', () => {
+  const UUID = '3f2b8c1e-9a4d-4c2b-8e1f-0a9b8c7d6e5f';
+  const pattern = (url: string) => postingUrlPattern(canonicalApplyUrl(url)!);
+
+  it("sets aside an ATS posting's own id, numeric or a UUID, before its apply page", () => {
+    expect(pattern('https://boards.greenhouse.io/acme/jobs/4012345678')).toBe('boards.greenhouse.io/acme/jobs/{id}');
+    expect(pattern(`https://jobs.lever.co/acme/${UUID}/apply`)).toBe('jobs.lever.co/acme/{id}/apply');
+    expect(pattern(`https://jobs.ashbyhq.com/acme/${UUID}/application`)).toBe('jobs.ashbyhq.com/acme/{id}/application');
+    expect(pattern('https://acme.com/careers?gh_jid=4012345&team=eng')).toBe('acme.com/careers?gh_jid={id}&team=eng');
+  });
+
+  it("gives one board's postings one pattern, and other boards' another", () => {
+    expect(pattern('https://boards.greenhouse.io/acme/jobs/4012345678')).toBe(
+      pattern('https://boards.greenhouse.io/acme/jobs/4098765432'),
+    );
+    expect(pattern('https://boards.greenhouse.io/acme/jobs/4012345678')).not.toBe(
+      pattern('https://boards.greenhouse.io/other/jobs/4012345678'),
+    );
+  });
+
+  it('is null for a URL that names no posting id', () => {
+    expect(pattern('https://acme.com/careers/backend-engineer')).toBeNull();
+    expect(pattern('https://acme.com/jobs/42')).toBeNull();
+    expect(pattern('https://acme.com/apply')).toBeNull();
+    expect(pattern('https://acme.com/careers?team=eng')).toBeNull();
   });
 });
 

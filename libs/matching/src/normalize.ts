@@ -151,6 +151,38 @@ export function canonicalApplyUrl(url: string | null | undefined): string | null
   return `${host}${path}${query}`;
 }
 
+/** A posting's own id in a URL: a number of 3 digits or more, or a UUID. */
+const POSTING_ID = /^(?:\d{3,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+/** What may follow a posting's id in its URL: the posting's apply form. */
+const APPLY_PAGE = /^(?:apply|application)$/i;
+
+/**
+ * A canonical apply URL (`canonicalApplyUrl`) with the posting's own id set aside, when it has
+ * one: `boards.greenhouse.io/acme/jobs/4012345` → `boards.greenhouse.io/acme/jobs/{id}`,
+ * `jobs.lever.co/acme/<uuid>/apply` → `jobs.lever.co/acme/{id}/apply`, `acme.com/careers?gh_jid=123`
+ * → `acme.com/careers?gh_jid={id}`; null for a URL that names no posting id
+ * (`acme.com/careers/backend-engineer`). Two URLs with one pattern are two postings of one board:
+ * an ATS gives a re-listed opening a new id, so its URL differs by nature.
+ */
+export function postingUrlPattern(canonicalUrl: string): string | null {
+  const at = canonicalUrl.indexOf('?');
+  const path = at < 0 ? canonicalUrl : canonicalUrl.slice(0, at);
+  const query = at < 0 ? '' : canonicalUrl.slice(at);
+  const segments = path.split('/');
+  let last = segments.length - 1;
+  if (last > 1 && APPLY_PAGE.test(segments[last]!)) last -= 1;
+  if (last > 0 && POSTING_ID.test(segments[last]!)) {
+    segments[last] = '{id}';
+    return segments.join('/') + query;
+  }
+  if (!query) return null;
+  const params = query.slice(1).split('&');
+  const idAt = params.findIndex((p) => POSTING_ID.test(p.slice(p.indexOf('=') + 1)));
+  if (idAt < 0) return null;
+  params[idAt] = `${params[idAt]!.slice(0, params[idAt]!.indexOf('=') + 1)}{id}`;
+  return `${path}?${params.join('&')}`;
+}
+
 function decodeSafe(path: string): string {
   try {
     return decodeURIComponent(path);

@@ -1,4 +1,5 @@
 import type { MatchFeatures } from './features.js';
+import { postingUrlPattern } from './normalize.js';
 import { resemblance } from './text-sketch.js';
 
 /** A canonical job as the matcher sees it. */
@@ -92,8 +93,8 @@ export const MATCH_THRESHOLD = 2;
 /**
  * A re-listing: the record is posted more than `RELIST_MIN_GAP_MS` after the job it resembles.
  * Leaving out what a re-listing changes by nature (the posting time, a new id at a provider
- * that listed it before), the rest must be strong evidence: same title, place and description
- * at least (1.5 + 1 + 2 + 0.5 for an equal salary).
+ * that listed it before, the URL of the board's new posting), the rest must be strong evidence:
+ * same title, place and description at least (1.5 + 1 + 2 + 0.5 for an equal salary).
  */
 export const RELIST_THRESHOLD = 5;
 export const RELIST_MIN_GAP_MS = 86_400_000;
@@ -130,7 +131,11 @@ export function scoreCandidate(record: RecordToMatch, job: CandidateJob, explain
     if (job.keys.has(`u:${a.applyUrl}`)) {
       urlVouches = true;
       score += add('applyUrl', WEIGHTS.applyUrlSame);
-    } else if (b.applyUrl || hasUrlKey(job.keys)) score += add('applyUrl', WEIGHTS.applyUrlDifferent);
+    } else if (b.applyUrl || hasUrlKey(job.keys)) {
+      // another posting of the same board: a different listing, though perhaps the opening re-listed
+      const name = sharesPostingPattern(a.applyUrl, job) ? 'postingUrl' : 'applyUrl';
+      score += add(name, WEIGHTS.applyUrlDifferent);
+    }
   }
 
   const title = a.titleKey === b.titleKey ? 1 : jaccard(a.titleTokens, b.titleTokens);
@@ -207,16 +212,23 @@ function listsInThisRead(job: CandidateJob, provider: string): boolean {
 }
 
 /**
- * The record is the provider's new listing of an opening it listed under another id, which this
- * read does not show: the same company and title, and no field that both state disagrees. A
- * provider re-listing an opening replaces its listing; an employer's second opening that agrees
- * with the first on every stated field cannot be told from it, and is read as the same opening
- * (docs/decisions/0021).
+ * What a re-listing changes by nature, so never evidence against one: the posting time, and the
+ * URL of a posting at a board that numbers its postings (the ATS gives the re-listing a new id).
+ */
+const CHANGED_BY_RELISTING: ReadonlySet<string> = new Set(['posted', 'postingUrl']);
+
+/**
+ * The record is the provider's new listing of an opening it lists or listed under another id,
+ * which this read does not show: the same company and title, and no field that both state
+ * disagrees. A provider re-listing an opening replaces its listing, whether or not the earlier one
+ * is gone by now (the job closed with it); an employer's second opening that agrees with the first
+ * on every stated field cannot be told from it, and is read as the same opening (docs/decisions/0021).
  */
 function replacesOwnListing(record: RecordToMatch, job: CandidateJob, explain: Record<string, number>): boolean {
-  if (!job.providers.has(record.provider) || listsInThisRead(job, record.provider)) return false;
+  const listedIt = job.providers.has(record.provider) || (job.unlistedGeneration?.has(record.provider) ?? false);
+  if (!listedIt || listsInThisRead(job, record.provider)) return false;
   if (record.features.titleKey !== job.features.titleKey) return false;
-  return Object.entries(explain).every(([name, weight]) => name === 'posted' || weight >= 0);
+  return Object.entries(explain).every(([name, weight]) => CHANGED_BY_RELISTING.has(name) || weight >= 0);
 }
 
 export interface MatchDecision {
@@ -277,7 +289,7 @@ export function decide(record: RecordToMatch, candidates: Iterable<CandidateJob>
       chosenScore = s;
     }
     if (s < MATCH_THRESHOLD && s > -Infinity && isRelisting(record, job)) {
-      const withoutRelisting = s - (explain['posted'] ?? 0) - (explain['provider'] ?? 0);
+      const withoutRelisting = s - (explain['posted'] ?? 0) - (explain['postingUrl'] ?? 0) - (explain['provider'] ?? 0);
       if (withoutRelisting >= RELIST_THRESHOLD && withoutRelisting > relistScore) {
         relist = job;
         relistScore = withoutRelisting;
@@ -287,6 +299,15 @@ export function decide(record: RecordToMatch, candidates: Iterable<CandidateJob>
   if (chosen) return { jobId: chosen.id, score: chosenScore, relisted: relists(record, chosen) };
   if (relist) return { jobId: relist.id, score: bestScore, relisted: true };
   return { jobId: null, score: bestScore, relisted: false };
+}
+
+/** Whether the job holds another posting URL of the board `applyUrl` is a posting of. */
+function sharesPostingPattern(applyUrl: string, job: CandidateJob): boolean {
+  const pattern = postingUrlPattern(applyUrl);
+  if (pattern === null) return false;
+  if (job.features.applyUrl && postingUrlPattern(job.features.applyUrl) === pattern) return true;
+  for (const k of job.keys) if (k.startsWith('u:') && postingUrlPattern(k.slice(2)) === pattern) return true;
+  return false;
 }
 
 function hasUrlKey(keys: ReadonlySet<string>): boolean {
