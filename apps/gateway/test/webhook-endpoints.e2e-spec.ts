@@ -136,6 +136,37 @@ describe('/v1/webhook_endpoints', () => {
     },
   );
 
+  it('answers a keyed retry whose first answer was lost with the rotation made, not a second one', async () => {
+    const { account_id, live_key: key } = await createAccount({ plan: 'pro', credits: 10 });
+    const url = 'https://hooks.example.com/lost-answer';
+    await api('/v1/webhook_endpoints/secret', { key, body: { url } });
+    const headers = { 'Idempotency-Key': `rotate-${uniqueWord()}` };
+    const first = await api('/v1/webhook_endpoints/secret/rotate', { key, body: { url }, headers });
+    expect(first.status).toBe(200);
+    const rotated = WebhookEndpointRotatedSchema.parse(first.body);
+    // as after a 500: the dispatcher rotated, the gateway kept no answer, the retry runs again
+    const records = await redis.keys(`gateway:idem:${account_id}:*`);
+    expect(records).toHaveLength(1);
+    await redis.del(records[0]!);
+
+    const retry = await api('/v1/webhook_endpoints/secret/rotate', { key, body: { url }, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(WebhookEndpointRotatedSchema.parse(retry.body)).toEqual(rotated);
+    const current = WebhookEndpointSecretSchema.parse(
+      (await api('/v1/webhook_endpoints/secret', { key, body: { url } })).body,
+    );
+    expect(current.secret).toBe(rotated.secret);
+
+    // another key is another rotation
+    const other = await api('/v1/webhook_endpoints/secret/rotate', {
+      key,
+      body: { url },
+      headers: { 'Idempotency-Key': `rotate-${uniqueWord()}` },
+    });
+    expect(WebhookEndpointRotatedSchema.parse(other.body).secret).not.toBe(rotated.secret);
+  });
+
   it('counts against the rate limit like any route: 429 with Retry-After beyond it', async () => {
     const { live_key: key } = await createAccount({
       plan: 'pro',

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AsyncSearch, AsyncSearchCreateRequest, AsyncSearchReadQuery } from '@jobs/contracts';
-import { digestOf } from '@jobs/cursors';
-import { newId } from '@jobs/observability';
 import type { Principal } from '../auth/api-key.js';
+import { claimedId } from '../idempotency/claimed-id.js';
 import type { IdempotencyClaim } from '../idempotency/idempotency.gate.js';
 import { orchestratorQueryHeader } from '../messaging/orchestrator-query-header.js';
 import { QueryClient } from '../messaging/query-client.js';
@@ -32,7 +31,7 @@ export class AsyncSearchesUseCase {
     idempotency: IdempotencyClaim | undefined,
   ): Promise<AsyncSearch> {
     if (request.webhook_url !== undefined) await this.webhookTargets.assertAllowed(request.webhook_url);
-    const searchId = searchIdFor(idempotency);
+    const searchId = claimedId('srch', 'search', idempotency);
     const { search } = await this.queries.askOrchestrator({
       ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'async.create', search_id: searchId, request },
@@ -52,11 +51,4 @@ export class AsyncSearchesUseCase {
     });
     return search;
   }
-}
-
-/** `srch_` + 24 characters: from the idempotency claim (account, path, key, body) when there is one, else random. */
-export function searchIdFor(idempotency: Pick<IdempotencyClaim, 'key' | 'record'> | undefined): string {
-  if (!idempotency) return newId('srch');
-  const digest = digestOf({ search: idempotency.key, body: idempotency.record.fingerprint }, 'base64url');
-  return `srch_${digest.slice(0, 24)}`;
 }

@@ -32,6 +32,23 @@ function search() {
 }
 
 describe('IdempotencyStore', () => {
+  it('releases a key only for the request that owns it', async () => {
+    const key = `gateway:idem:acc_idemstore:${randomUUID()}`;
+    const record = {
+      fingerprint: 'fp',
+      state: 'running' as const,
+      request_id: 'req_owner',
+      lease_until: Date.now() + 60_000,
+      service_version: '2026-10-01',
+    };
+    expect(await store.claim(key, record)).toBeNull();
+    expect(await store.releaseIfOwner(key, 'req_other')).toBe(false);
+    expect(await store.get(key)).toEqual(record);
+    expect(await store.releaseIfOwner(key, 'req_owner')).toBe(true);
+    expect(await store.get(key)).toBeNull();
+    expect(await store.releaseIfOwner(key, 'req_owner')).toBe(false);
+  });
+
   it("answers a retry with billing's refusal when that is all billing said", async () => {
     const { searchId, expired } = search();
     await store.keepCharge(expired);

@@ -24,6 +24,15 @@ redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 return 1
 `;
 
+/** Deletes the record only while it still belongs to request ARGV[1]. */
+const RELEASE_IF_OWNER_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+if cjson.decode(current).request_id ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1
+`;
+
 const searchMarkerKey = (searchId: string) => `gateway:idem:search:${searchId}`;
 const searchAnswerKey = (searchId: string) => `gateway:idem:answer:${searchId}`;
 const searchPageKey = (searchId: string) => `gateway:idem:page:${searchId}`;
@@ -79,6 +88,13 @@ export class IdempotencyStore {
         (redis) => redis.eval(REPLACE_IF_OWNER_SCRIPT, 1, key, ownerRequestId, JSON.stringify(next)),
         'replace',
       )) === 1
+    );
+  }
+
+  /** Forgets the key if `ownerRequestId` still owns it: the next request with it runs afresh. */
+  async releaseIfOwner(key: string, ownerRequestId: string): Promise<boolean> {
+    return (
+      (await this.bounded((redis) => redis.eval(RELEASE_IF_OWNER_SCRIPT, 1, key, ownerRequestId), 'release')) === 1
     );
   }
 

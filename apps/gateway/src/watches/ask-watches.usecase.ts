@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Watch, WatchCreateRequest, WatchListResponse, WatchStatus } from '@jobs/contracts';
-import { digestOf } from '@jobs/cursors';
-import { newId } from '@jobs/observability';
 import type { Principal } from '../auth/api-key.js';
+import { claimedId } from '../idempotency/claimed-id.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.gate.js';
 import { orchestratorQueryHeader } from '../messaging/orchestrator-query-header.js';
 import { QueryClient } from '../messaging/query-client.js';
 import { WebhookTargetCheck } from '../webhook-endpoints/webhook-target.check.js';
@@ -20,19 +20,17 @@ export class AskWatchesUseCase {
   ) {}
 
   /**
-   * The watch id is minted here: from the Idempotency-Key when there is one, so a retry after
-   * a 5xx names the same watch and the orchestrator creates it once.
+   * The watch id is minted here: from the Idempotency-Key and the body when there is a key, so a
+   * retry after a 5xx names the same watch and the orchestrator creates it once.
    */
   async create(
     principal: Principal,
     request: WatchCreateRequest,
     requestId: string,
-    idempotencyKey: string | undefined,
+    idempotency: IdempotencyClaim | undefined,
   ): Promise<Watch> {
     await this.webhookTargets.assertAllowed(request.webhook_url);
-    const watchId = idempotencyKey
-      ? `wat_${digestOf({ watch: idempotencyKey }, 'base64url').slice(0, 24)}`
-      : newId('wat');
+    const watchId = claimedId('wat', 'watch', idempotency);
     const { watch } = await this.queries.askOrchestrator({
       ...orchestratorQueryHeader(principal, requestId),
       query: { kind: 'watch.create', watch_id: watchId, request },

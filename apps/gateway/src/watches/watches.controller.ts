@@ -26,12 +26,7 @@ export class WatchesController {
     @RequestId() requestId: string,
     @Req() request: FastifyRequest,
   ): Promise<Watch> {
-    return this.watches.create(
-      principal,
-      parseRequest(WatchCreateRequestSchema, body),
-      requestId,
-      request.idempotency?.key,
-    );
+    return this.watches.create(principal, parseRequest(WatchCreateRequestSchema, body), requestId, request.idempotency);
   }
 
   @Get()

@@ -3,6 +3,8 @@ import type { AdminWebhookSecretRotateResponse, WebhookEndpointRotated } from '@
 import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
 import { SecretBox } from '@jobs/webhook-targets';
+import { claimedId } from '../idempotency/claimed-id.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.gate.js';
 import { QueryClient } from '../messaging/query-client.js';
 import { assertEndpointOwner, type EndpointsOwner } from './webhook-secrets.usecase.js';
 
@@ -21,7 +23,10 @@ export interface RotateWebhookSecretCommand extends EndpointsOwner {
  * with the new secret first and, until the window ends, with the replaced one too (two `v1=` in
  * `Service-Signature`), so the receiver switches when it is ready. The webhook-dispatcher, which
  * owns the secrets, rotates once per request and answers the new secret sealed; it is answered
- * here once, and afterwards read like any secret.
+ * here once, and afterwards read like any secret. Under an Idempotency-Key the rotation is named
+ * by the key and body: a retry after a 500 (the dispatcher rotated, its answer came too late)
+ * answers that rotation's secret instead of rotating again, which would leave the receiver's
+ * secret neither current nor previous.
  */
 @Injectable()
 export class RotateWebhookSecretUseCase {
@@ -31,14 +36,23 @@ export class RotateWebhookSecretUseCase {
     private readonly box: SecretBox,
   ) {}
 
-  async execute(command: RotateWebhookSecretCommand, requestId: string): Promise<WebhookEndpointRotated> {
+  async execute(
+    command: RotateWebhookSecretCommand,
+    requestId: string,
+    idempotency?: IdempotencyClaim,
+  ): Promise<WebhookEndpointRotated> {
     const { accountId, mode, url } = command;
     const rotated = await this.queries.askDispatcher({
       v: 1,
       query_id: requestId,
       account_id: accountId,
       mode,
-      query: { kind: 'webhook_secret.rotate', url, previous_expires_in_seconds: command.previousExpiresInSeconds },
+      query: {
+        kind: 'webhook_secret.rotate',
+        url,
+        previous_expires_in_seconds: command.previousExpiresInSeconds,
+        ...(idempotency ? { rotation_id: claimedId('rot', 'rotation', idempotency) } : {}),
+      },
     });
     return {
       url,

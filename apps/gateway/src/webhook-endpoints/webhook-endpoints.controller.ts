@@ -55,6 +55,6 @@ export class WebhookEndpointsController {
   ): Promise<WebhookEndpointRotated> {
     keepAnswerSealed(request);
     const { url, previous_expires_in_seconds } = parseRequest(WebhookEndpointRotateRequestSchema, body);
-    return this.endpoints.rotate(principal, url, previous_expires_in_seconds, request.requestId);
+    return this.endpoints.rotate(principal, url, previous_expires_in_seconds, request.requestId, request.idempotency);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { WebhookEndpointListResponse, WebhookEndpointRotated, WebhookEndpointSecret } from '@jobs/contracts';
 import type { Principal } from '../auth/api-key.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.gate.js';
 import { ListWebhookEndpointsUseCase } from './list-webhook-endpoints.usecase.js';
 import { RotateWebhookSecretUseCase } from './rotate-webhook-secret.usecase.js';
 import { WebhookSecretsUseCase } from './webhook-secrets.usecase.js';
@@ -35,9 +36,10 @@ export class WebhookEndpointsUseCase {
     url: string,
     previousExpiresInSeconds: number,
     requestId: string,
+    idempotency?: IdempotencyClaim,
   ): Promise<WebhookEndpointRotated> {
     await this.targets.assertAllowed(url, 'url');
     const command = { accountId: principal.accountId, mode: principal.mode, url, previousExpiresInSeconds };
-    return this.rotation.execute(command, requestId);
+    return this.rotation.execute(command, requestId, idempotency);
   }
 }

@@ -38,7 +38,7 @@ export class DispatcherQueriesConsumer {
           return this.endpointSecrets.rotate(
             { ...owner, url: query.url },
             query.previous_expires_in_seconds,
-            message.query_id,
+            query.rotation_id ?? message.query_id,
           );
       }
     });

@@ -28,16 +28,19 @@ export class EndpointSecretsUseCase {
     };
   }
 
-  /** Rotates once per request: the same query delivered again answers the rotation it made. */
+  /**
+   * Rotates once per rotation id (the query's, or a keyed request's `rotation_id`): the same
+   * rotation asked again, while it is the latest, answers the secret it made.
+   */
   async rotate(
     owner: EndpointOwner,
     previousExpiresInSeconds: number,
-    queryId: string,
+    rotationId: string,
   ): Promise<Answer<'webhook_secret.rotate'>> {
     const rotated = await rotateWebhookSecret(this.prisma, this.box, {
       ...owner,
       previousExpiresInSeconds,
-      rotationId: queryId,
+      rotationId,
     }).catch((error: unknown) => {
       if (error instanceof RangeError)
         throw new QueryFailure('invalid_request', error.message, { param: 'previous_expires_in_seconds' });

@@ -4,7 +4,9 @@
  * an HTTP request waits for: `events.list` (GET /events), `webhook.replay` (POST /webhooks/replay),
  * `webhook_secret.current` (an endpoint's secret, made on first ask) and `webhook_secret.rotate`.
  * The answer comes back on `query.responded` under the same `query_id`; a redelivered replay or
- * rotation request makes no second one (the query id is its idempotency mark). A secret travels
+ * rotation request makes no second one (the query id is its idempotency mark; a rotation's
+ * `rotation_id`, when given, instead: a keyed retry of the HTTP request is a new query of the
+ * same rotation). A secret travels
  * sealed (`SecretBox` of @jobs/webhook-targets, bound to its account, mode and URL), never in clear.
  */
 import { z } from 'zod';
@@ -30,6 +32,11 @@ export const WebhookSecretRotateQuerySchema = z.strictObject({
   kind: z.literal('webhook_secret.rotate'),
   url: UrlSchema,
   previous_expires_in_seconds: z.number().int().min(0).max(WEBHOOK_ROTATION_MAX_OVERLAP_SECONDS),
+  /** `rot_…`: the same for every retry of one keyed request, so the secret rotates once. */
+  rotation_id: z
+    .string()
+    .regex(/^rot_[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
 });
 
 export const DispatcherQuerySchema = z.discriminatedUnion('kind', [

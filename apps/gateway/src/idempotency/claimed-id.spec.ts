@@ -1,4 +1,5 @@
-import { searchIdFor } from './async-searches.usecase.js';
+import { digestOf } from '@jobs/cursors';
+import { claimedId } from './claimed-id.js';
 
 const claim = (key: string, fingerprint: string) => ({
   key,
@@ -11,7 +12,9 @@ const claim = (key: string, fingerprint: string) => ({
   },
 });
 
-describe('searchIdFor', () => {
+const searchIdFor = (c: ReturnType<typeof claim> | undefined) => claimedId('srch', 'search', c);
+
+describe('claimedId', () => {
   it('names the same search for every retry of one keyed request', () => {
     const id = searchIdFor(claim('idem:acc_1:POST:/v1/searches:k1', 'fp1'));
     expect(id).toMatch(/^srch_[A-Za-z0-9_-]{24}$/);
@@ -25,5 +28,21 @@ describe('searchIdFor', () => {
     expect(searchIdFor(claim('idem:acc_1:POST:/v1/searches:k1', 'fp2'))).not.toBe(id);
     expect(searchIdFor(undefined)).not.toBe(searchIdFor(undefined));
     expect(searchIdFor(undefined)).toMatch(/^srch_/);
+  });
+
+  it('keeps the ids an earlier version derived for async searches', () => {
+    // a keyed retry that spans an upgrade must still name the search its first attempt made
+    expect(searchIdFor(claim('idem:acc_1:POST:/v1/searches:k1', 'fp1'))).toBe(
+      `srch_${digestOf({ search: 'idem:acc_1:POST:/v1/searches:k1', body: 'fp1' }, 'base64url').slice(0, 24)}`,
+    );
+  });
+
+  it("gives a watch or a rotation its own id, not a search's", () => {
+    const c = claim('idem:acc_1:POST:/v1/watches:k1', 'fp1');
+    expect(claimedId('wat', 'watch', c)).toMatch(/^wat_[A-Za-z0-9_-]{24}$/);
+    expect(claimedId('wat', 'watch', c).slice(4)).not.toBe(claimedId('srch', 'search', c).slice(5));
+    expect(claimedId('wat', 'watch', claim('idem:acc_1:POST:/v1/watches:k1', 'fp2'))).not.toBe(
+      claimedId('wat', 'watch', c),
+    );
   });
 });

@@ -1,0 +1,20 @@
+import { digestOf } from '@jobs/cursors';
+import { newId } from '@jobs/observability';
+import type { IdempotencyClaim } from './idempotency.gate.js';
+
+/**
+ * The id of what a request makes (`srch_`, `wat_`, `rot_`): under an Idempotency-Key it is derived
+ * from the claim (account, mode, route, key) and the request's body, so a retry after a 5xx names
+ * the same thing and the service that makes it makes it once, while the same key reused with
+ * another body after its record expired makes something new. Without a key, a fresh id.
+ * `kind` keeps each prefix's digests apart.
+ */
+export function claimedId(
+  prefix: 'srch' | 'wat' | 'rot',
+  kind: string,
+  claim: Pick<IdempotencyClaim, 'key' | 'record'> | undefined,
+): string {
+  if (!claim) return newId(prefix);
+  const digest = digestOf({ [kind]: claim.key, body: claim.record.fingerprint }, 'base64url');
+  return `${prefix}_${digest.slice(0, 24)}`;
+}
