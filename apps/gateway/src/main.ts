@@ -13,6 +13,7 @@ import { GatewayModule } from './gateway.module.js';
 import { ApiExceptionFilter, errorLinks } from './http/api-exception.filter.js';
 import { DoorInterceptor } from './http/door.interceptor.js';
 import { installBoundedDrain } from './http/bounded-drain.js';
+import { installApiHeadRefusal } from './http/head-refusal.hook.js';
 import { clientErrorHandler, MAX_PARAM_LENGTH, routerErrorHandler } from './http/router-errors.js';
 import { installRequestContext } from './http/request-context.hook.js';
 import { installTraceLink } from './http/trace-link.hook.js';
@@ -54,6 +55,7 @@ const service = await runService({
     installTraceLink(fastify);
     installServiceVersionHeader(fastify);
     installApiKeyInUrlRefusal(fastify, errorLinks(config));
+    installApiHeadRefusal(fastify);
     installIdempotencyRecorder(fastify, app.get(IdempotencyStore), app.get(ReplaySealer), logger);
     app.useGlobalFilters(new ApiExceptionFilter(logger, errorLinks(config)));
     // The door: a URL carrying an API key is refused first (the hook above, before any guard

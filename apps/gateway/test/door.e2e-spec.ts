@@ -182,6 +182,26 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('forgets a 402: after a top-up the same key and body run the search, charged once', async () => {
+    const account = await newAccount({ plan: 'pro', credits: 0 });
+    const headers = { 'idempotency-key': `top-up-${Date.now()}` };
+    const refused = await api('/v1/jobs/search', { key: account.live_key, body: search, headers });
+    expect(refused.status).toBe(402);
+    expect(ErrorEnvelopeSchema.parse(refused.body).error.code).toBe('insufficient_credits');
+    expect((await admin(`/accounts/${account.account_id}/credits`, { amount: 100 })).status).toBe(200);
+
+    const retried = await api('/v1/jobs/search', { key: account.live_key, body: search, headers });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    const charged = JobSearchResponseSchema.parse(retried.body).metadata.credits_charged;
+    expect(charged).toBeGreaterThan(0);
+    // from now on the 200 is the key's answer
+    const again = await api('/v1/jobs/search', { key: account.live_key, body: search, headers });
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(again.body).toEqual(retried.body);
+    expect((await api('/v1/account', { key: account.live_key })).body!['credits_remaining']).toBe(100 - charged);
+  });
+
   it('runs two concurrent requests with one key once: one search, charged once', async () => {
     const { live_key } = await newAccount({ plan: 'pro', credits: 1000 });
     const key = `concurrent-${Date.now()}`;
@@ -265,5 +285,34 @@ describe('Service-Version', () => {
       expect(res.status).toBe(Number(status));
       expect(res.headers.get('service-version')).toBe('2026-10-01');
     }
+  });
+});
+
+describe('HEAD on the API', () => {
+  it('is answered 405 with Allow: GET, charging and counting nothing; a GET of the same job charges', async () => {
+    const payer = await newAccount({ plan: 'pro', credits: 100 });
+    const found = await api('/v1/jobs/search', { key: payer.live_key, body: search });
+    expect(found.status).toBe(200);
+    const jobId = JobSearchResponseSchema.parse(found.body).data[0]!.id;
+
+    const prober = await newAccount({ plan: 'pro', credits: 10, rate_limit: { limit: 5, window_seconds: 60 } });
+    for (const path of [`/v1/jobs/${jobId}`, '/v1/companies/example.com', '/v1/account']) {
+      const head = await fetch(new URL(path, stack.baseUrl), {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${prober.live_key}` },
+      });
+      expect([path, head.status, head.headers.get('allow')]).toEqual([path, 405, 'GET']);
+      expect(head.headers.get('x-credits-charged')).toBeNull();
+    }
+    // a path with no route is a 404 as for any method
+    const nowhere = await fetch(new URL('/v1/no-such-endpoint', stack.baseUrl), { method: 'HEAD' });
+    expect(nowhere.status).toBe(404);
+
+    const account = await api('/v1/account', { key: prober.live_key });
+    expect(account.body!['credits_remaining']).toBe(10);
+    // the HEADs took none of the window's 5 requests: this read is the first
+    expect(intHeader(account.headers, 'ratelimit-remaining')).toBe(4);
+    const got = await api(`/v1/jobs/${jobId}`, { key: prober.live_key });
+    expect([got.status, got.headers.get('x-credits-charged')]).toEqual([200, '1']);
   });
 });
