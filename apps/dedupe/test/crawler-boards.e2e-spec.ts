@@ -196,7 +196,7 @@ describe('the own crawler reads ATS boards', () => {
       { b: boards.greenhouse, opening: boards.greenhouse.own },
       ...ATS_LIST.map((ats) => ({ b: boards[ats], opening: boards[ats].posting })),
     ];
-    const followed = [];
+    const followed: { b: Board; opening: WorldJob; jobId: string; applyUrl: string | null; firstSource: string }[] = [];
     for (const { b, opening } of openings) {
       const jobId = (await searchOne(opening)).id;
       const job = await getJob(jobId);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { boardListingPrefix, isWindowSweep, type RefreshRecordsFetched } from '@jobs/contracts';
+import { boardListingPrefix, isWindowSweep, type BoardReadOutcome, type RefreshRecordsFetched } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
@@ -15,8 +15,9 @@ import { RefreshPlanner } from './refresh-planner.js';
  * a sweep read whole also unlists this provider's sources of the scope's open jobs not seen
  * since the sweep began. A job with no listed source left closes. A failed, timed-out or
  * truncated sweep closes nothing, and a round's such sweep owes the provider's next round its
- * scope (owed-reads.ts). Every change is staged in dedupe's outbox in the same transaction, and
- * the final part marks its sweep ended there too.
+ * scope (owed-reads.ts). A board read that skipped items it could not read judges no absences: a
+ * listing missing from its records may be one of them. Every change is staged in dedupe's outbox
+ * in the same transaction, and the final part marks its sweep ended there too.
  */
 @Injectable()
 export class MergeRefreshUseCase {
@@ -69,7 +70,7 @@ export class MergeRefreshUseCase {
         closed,
         since: new Date(message.started_at),
         onlyPart: message.part === 0 && message.final,
-        judgeAbsences: complete && !isWindowSweep(message.kind) && (boardRead?.changed ?? true),
+        judgeAbsences: complete && !isWindowSweep(message.kind) && (boardRead ? readWhole(boardRead) : true),
         at,
       },
       finished,
@@ -110,4 +111,13 @@ export class MergeRefreshUseCase {
       );
     }
   }
+}
+
+/**
+ * A board read that judges absences: the board changed, and every item of its answer became a
+ * record. The fetcher already ends a sweep with skipped items incomplete; held here too, so that no
+ * producer's message closes listings its read skipped.
+ */
+function readWhole(read: BoardReadOutcome): boolean {
+  return read.changed && read.skipped === 0;
 }

@@ -66,7 +66,7 @@ describe('ReadBoardUseCase', () => {
         changed: true,
         status: 200,
         validators: { etag: '"v2"' },
-        jobs: { records, skipped: 1 },
+        jobs: { records, skipped: 0 },
       });
     });
     await useCase.execute(sweep('acme'));
@@ -74,7 +74,42 @@ describe('ReadBoardUseCase', () => {
       [0, false, BOARD_PART_RECORDS, false],
       [1, true, 5, true],
     ]);
-    expect(published[1]!.board_read).toEqual({ changed: true, validators: { etag: '"v2"' }, error: null, skipped: 1 });
+    expect(published[1]!.board_read).toEqual({ changed: true, validators: { etag: '"v2"' }, error: null, skipped: 0 });
+  });
+
+  it('ends a read that skipped items incomplete: no listing is judged absent for want of a record', async () => {
+    const { useCase, published } = harness(() =>
+      Promise.resolve({ changed: true, status: 200, validators: {}, jobs: { records: [record(1)], skipped: 2 } }),
+    );
+    await useCase.execute(sweep('acme'));
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({ final: true, outcome: 'ok', complete: false });
+    expect(published[0]!.records).toHaveLength(1);
+    expect(published[0]!.board_read).toMatchObject({ changed: true, error: null, skipped: 2 });
+  });
+
+  it("gives the read the sweep's budget to wait for its host's slot, then the call deadline", async () => {
+    const asked: BoardReadRequest[] = [];
+    const { useCase } = harness((request) => {
+      asked.push(request);
+      return Promise.resolve({ changed: false, status: 304, validators: {} });
+    });
+    await useCase.execute(sweep('acme'));
+    expect(asked[0]).toMatchObject({ maxWaitMs: 90_000, callTimeoutMs: 30_000 });
+  });
+
+  it("never counts a read that waited for the crawler's own slots in the board's breaker", async () => {
+    let calls = 0;
+    const { useCase, published } = harness(() => {
+      calls += 1;
+      return Promise.reject(new BoardReadError('queued', 'waited too long for a request slot to ats.test'));
+    });
+    for (let i = 0; i < 5; i++) await useCase.execute(sweep('queued'));
+    expect(calls).toBe(5);
+    expect(published.every((p) => p.outcome === 'provider_timeout' && !p.complete && p.records.length === 0)).toBe(
+      true,
+    );
+    expect(published[0]!.board_read?.error).toMatch(/sweep budget/);
   });
 
   it('says an unchanged board is unchanged, with no records', async () => {

@@ -23,9 +23,13 @@ type ReadFailure = 'provider_timeout' | 'provider_error';
  * One board sweep of the own crawler's pass: one GET of the board (conditional on its last good
  * read), its openings handed to dedupe as own_index records in parts, the last part saying how
  * the read went. A board that answered unchanged sends no records: dedupe takes every listing it
- * had as seen. A board that fails (error status, timeout, unreadable answer, 429) sends a failed
- * part that closes nothing, and counts in that board's breaker only: while open, the board is
- * not asked and its sweep fails at once, every other board and the own crawler's feed untouched.
+ * had as seen. A board whose answer had items that could not be read is not read whole: its sweep
+ * ends incomplete, so no listing is judged absent for lack of a record the reader skipped. A
+ * board that fails (error status, timeout, unreadable answer, 429) sends a failed part that
+ * closes nothing, and counts in that board's breaker only: while open, the board is not asked and
+ * its sweep fails at once, every other board and the own crawler's feed untouched. A read that
+ * spent the sweep's budget waiting for the crawler's own request slots to the host fails the
+ * sweep too, but the board was never asked: its breaker does not count it.
  */
 @Injectable()
 export class ReadBoardUseCase {
@@ -39,11 +43,14 @@ export class ReadBoardUseCase {
   ) {
     const meter = jobsMeter();
     this.reads = meter.createCounter('crawler_board_reads_total', {
-      description: "The own crawler's board reads, by ATS and outcome (changed, unchanged, error, breaker_open).",
+      description:
+        "The own crawler's board reads, by ATS and outcome (changed, unchanged, error, breaker_open, queued: " +
+        'waited past the sweep budget for a request slot to its host).',
     });
     // every series from zero, so the first failed read of a process is an increase an alert sees
     for (const ats of BoardAtsSchema.options)
-      for (const outcome of ['changed', 'unchanged', 'error', 'breaker_open']) this.reads.add(0, { ats, outcome });
+      for (const outcome of ['changed', 'unchanged', 'error', 'breaker_open', 'queued'])
+        this.reads.add(0, { ats, outcome });
     meter
       .createObservableGauge('crawler_boards_breaker_open', {
         description: 'Boards whose breaker is open on this fetcher replica (their reads fail at once).',
@@ -56,6 +63,8 @@ export class ReadBoardUseCase {
     const key = message.scope.key;
     const startedAt = new Date();
     const callTimeoutMs = Math.min(message.timeout_ms, message.call_timeout_ms ?? message.timeout_ms);
+    // the sweep's budget holds the wait for a request slot to the host, then the board's own deadline
+    const maxWaitMs = message.timeout_ms - callTimeoutMs;
     const publish = (
       part: number,
       final: boolean,
@@ -72,7 +81,7 @@ export class ReadBoardUseCase {
         part,
         final,
         outcome,
-        complete: final && outcome === 'ok',
+        complete: final && outcome === 'ok' && (read?.skipped ?? 0) === 0,
         started_at: startedAt.toISOString(),
         latency_ms: Date.now() - startedAt.getTime(),
         fetched_at: new Date().toISOString(),
@@ -98,14 +107,22 @@ export class ReadBoardUseCase {
         baseUrl: board.base_url,
         company: { name: board.company_name, domain: board.company_domain },
         validators: board.validators ?? null,
-        signal: AbortSignal.timeout(callTimeoutMs),
+        maxWaitMs,
+        callTimeoutMs,
       });
     } catch (error) {
       const reason = error instanceof BoardReadError ? error.message : 'could not be read';
+      const kind = error instanceof BoardReadError ? error.kind : null;
+      if (kind === 'queued') {
+        // the crawler's own limit kept the request from being sent: nothing the board did
+        this.reads.add(1, { ats: board.ats, outcome: 'queued' });
+        this.logger.warn({ board: key, reason }, 'board read waited past the sweep budget for its host');
+        return failed(`${reason} (sweep budget)`, 'provider_timeout');
+      }
       const opened = this.breakers.failed(key);
       this.reads.add(1, { ats: board.ats, outcome: 'error' });
       this.logger.warn({ board: key, reason, breaker_opened: opened }, 'board read failed');
-      const timedOut = error instanceof BoardReadError && error.kind === 'timeout';
+      const timedOut = kind === 'timeout';
       return failed(timedOut ? `${reason} (deadline)` : reason, timedOut ? 'provider_timeout' : 'provider_error');
     }
     this.breakers.succeeded(key);
@@ -116,6 +133,8 @@ export class ReadBoardUseCase {
       error: null,
       skipped: result.changed ? result.jobs.skipped : 0,
     };
+    if (read.skipped > 0)
+      this.logger.warn({ board: key, skipped: read.skipped }, 'board items skipped: the read judges no absences');
     const records = result.changed ? result.jobs.records : [];
     const parts = Math.max(1, Math.ceil(records.length / BOARD_PART_RECORDS));
     for (let part = 0; part < parts; part++) {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { EmploymentType, NormalizedProviderRecord } from '@jobs/contracts';
 import { toCountryCode } from '../normalize/country.js';
-import { lossyFields, toIsoUtc, toUrl } from '../normalize/fields.js';
+import { lossyFields, toUrl } from '../normalize/fields.js';
 import { validRecord } from '../paging.js';
 import { parseLocationText } from './board-location.js';
 import { declaredSalary, type StatedPeriod } from './board-salary.js';
 import {
+  boardDate,
   BoardFormatError,
   boardHtmlToText,
   boardJobId,
@@ -128,7 +129,7 @@ function mapAshbyJob(job: z.infer<typeof AshbyJob>, context: BoardContext): Norm
     salary: stated?.salary ?? null,
     description: job.descriptionPlain?.trim() || boardHtmlToText(job.descriptionHtml),
     apply_url: applyUrl,
-    posted_at: toIsoUtc(job.publishedAt),
+    posted_at: boardDate(job.publishedAt),
     seen_at: context.seenAt,
     ...lossyFields({ salary: stated?.converted }),
   });

@@ -1,5 +1,6 @@
 import { decodeHTML } from 'entities';
 import { boardListingPrefix, type BoardAts, type NormalizedProviderRecord } from '@jobs/contracts';
+import { toIsoUtc } from '../normalize/fields.js';
 import { htmlToText } from '../normalize/text.js';
 
 /** Who a board belongs to (its registration) and when it was read. */
@@ -45,6 +46,27 @@ export function boardJobId(context: BoardContext, id: string | number): string {
 export function boardHtmlToText(html: string | null | undefined): string | null {
   if (!html) return null;
   return htmlToText(/&lt;\/?[a-z]/i.test(html) ? decodeHTML(html) : html);
+}
+
+/**
+ * The dates a board's items may state. Anything outside is a wrong unit or garbage, not a date: epoch
+ * seconds read as milliseconds land in January 1970, microseconds tens of thousands of years ahead
+ * (past 8.64e15 ms a Date cannot even be written out).
+ */
+const EARLIEST_BOARD_DATE = Date.UTC(1990, 0, 1);
+const LATEST_BOARD_DATE = Date.UTC(2100, 0, 1);
+
+const plausibleDate = (ms: number) => ms >= EARLIEST_BOARD_DATE && ms < LATEST_BOARD_DATE;
+
+/**
+ * An item's date (ISO string or epoch ms) as ISO UTC, or null when it is not a plausible date: one
+ * bad date leaves its field unknown, never its item skipped nor its board unread.
+ */
+export function boardDate(input: string | number | null | undefined): string | null {
+  // checked before the number becomes a Date: one out of Date's range throws when written out
+  if (typeof input === 'number' && !plausibleDate(input)) return null;
+  const iso = toIsoUtc(input);
+  return iso !== null && plausibleDate(Date.parse(iso)) ? iso : null;
 }
 
 /** The company a registration names, as every record of its board carries it. */

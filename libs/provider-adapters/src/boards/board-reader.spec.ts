@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGzip } from 'node:zlib';
 import { BoardReadError, BoardReader, retryAfterMs, type BoardReadRequest } from './board-reader.js';
 import { boardFixture } from './board-fixture.spec-helper.js';
 
@@ -6,13 +9,14 @@ const lever = boardFixture<unknown[]>('lever.json');
 interface Asked {
   url: string;
   headers: Record<string, string>;
+  signal: AbortSignal;
 }
 
 /** A fetch that answers from `respond` and records what was asked. */
 function fakeFetch(respond: (asked: Asked) => Response | Promise<Response>) {
   const asked: Asked[] = [];
   const fn = (async (url: URL, init: RequestInit) => {
-    const a = { url: url.toString(), headers: init.headers as Record<string, string> };
+    const a = { url: url.toString(), headers: init.headers as Record<string, string>, signal: init.signal! };
     asked.push(a);
     return respond(a);
   }) as unknown as typeof fetch;
@@ -28,9 +32,35 @@ const request = (over: Partial<BoardReadRequest> = {}): BoardReadRequest => ({
   baseUrl: 'http://ats.test',
   company: { name: 'Acme', domain: 'acme.com' },
   validators: null,
-  signal: new AbortController().signal,
+  maxWaitMs: 60_000,
+  callTimeoutMs: 30_000,
   ...over,
 });
+
+/** Answers `response` after `ms`, or fails as fetch does when the request's signal aborts first. */
+const answerAfter = (ms: number, response: () => Response) => (a: Asked) =>
+  new Promise<Response>((resolve, reject) => {
+    const timer = setTimeout(() => resolve(response()), ms);
+    a.signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new DOMException('aborted', 'AbortError'));
+    });
+  });
+
+/** A body that never ends, in 64 KB chunks, and whether its reader cancelled it. */
+function endlessBody() {
+  const state = { cancelled: false, sent: 0 };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      state.sent += 65_536;
+      controller.enqueue(new Uint8Array(65_536).fill(0x20));
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return { stream, state };
+}
 
 describe('BoardReader', () => {
   it('reads a board in one GET that names the service, and keeps its validators', async () => {
@@ -97,14 +127,100 @@ describe('BoardReader', () => {
   it('tells a network failure from a call deadline', async () => {
     const down = fakeFetch(() => Promise.reject(new TypeError('fetch failed')));
     await expect(new BoardReader({ fetch: down.fn }).read(request())).rejects.toMatchObject({ kind: 'network' });
-    const controller = new AbortController();
-    const silent = fakeFetch(() => {
-      controller.abort();
-      return Promise.reject(new DOMException('aborted', 'AbortError'));
+    const silent = fakeFetch(answerAfter(60_000, () => json(lever)));
+    await expect(new BoardReader({ fetch: silent.fn }).read(request({ callTimeoutMs: 20 }))).rejects.toMatchObject({
+      kind: 'timeout',
     });
-    await expect(
-      new BoardReader({ fetch: silent.fn }).read(request({ signal: controller.signal })),
-    ).rejects.toMatchObject({ kind: 'timeout' });
+  });
+
+  it('fails an answer in the ATS format none of whose items reads as an opening (a renamed field)', async () => {
+    const renamed = { jobs: [1, 2, 3].map((id) => ({ id, name: `Role ${id}`, absolute_url: `https://x.test/${id}` })) };
+    const { fn } = fakeFetch(() => json(renamed));
+    const read = new BoardReader({ fetch: fn }).read(request({ ats: 'greenhouse' }));
+    await expect(read).rejects.toMatchObject({
+      kind: 'unreadable',
+      message: expect.stringMatching(/none of .* 3 items/),
+    });
+    // some items skipped beside readable ones: a changed board that says how many it skipped
+    const partly = fakeFetch(() => json(lever));
+    const result = await new BoardReader({ fetch: partly.fn }).read(request());
+    expect(result.changed && result.jobs.skipped).toBe(1);
+  });
+
+  it('drops a body past maxBodyBytes as it streams, without content-length, and cancels it', async () => {
+    const { stream, state } = endlessBody();
+    const { fn } = fakeFetch(() => new Response(stream, { status: 200 }));
+    const read = new BoardReader({ fetch: fn, maxBodyBytes: 1_000_000 }).read(request());
+    await expect(read).rejects.toMatchObject({ kind: 'too_large', message: expect.stringMatching(/too large/) });
+    expect(state.cancelled).toBe(true);
+    expect(state.sent).toBeLessThan(2_000_000);
+  });
+
+  it('counts the inflated bytes of a compressed chunked answer and aborts its request', async () => {
+    let closed!: () => void;
+    const requestClosed = new Promise<void>((resolve) => (closed = resolve));
+    // a gzip bomb: a few KB on the wire per MB of spaces, with no end and no content-length
+    const server: Server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      const gzip = createGzip();
+      gzip.pipe(res);
+      const spaces = Buffer.alloc(1_048_576, 0x20);
+      const push = () => {
+        while (!res.destroyed && gzip.write(spaces));
+        if (!res.destroyed) gzip.once('drain', push);
+      };
+      res.on('close', () => {
+        gzip.destroy();
+        closed();
+      });
+      push();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const reader = new BoardReader({ maxBodyBytes: 4_000_000 });
+      const read = reader.read(request({ baseUrl: `http://127.0.0.1:${port}`, callTimeoutMs: 10_000 }));
+      await expect(read).rejects.toMatchObject({ kind: 'too_large' });
+      await requestClosed;
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("starts a read's call deadline once it holds its host's slot, not while it waits for one", async () => {
+    // each answer takes 150 ms of a 250 ms deadline; the second read waits 150 ms for the first's slot
+    const { fn, asked } = fakeFetch(answerAfter(150, () => json(lever)));
+    const reader = new BoardReader({ fetch: fn, perHostConcurrency: 1 });
+    const reads = await Promise.allSettled([
+      reader.read(request({ board: 'a', callTimeoutMs: 250 })),
+      reader.read(request({ board: 'b', callTimeoutMs: 250 })),
+    ]);
+    expect(reads.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('fails a read that waited past maxWaitMs for its host as queued, without asking the board', async () => {
+    const { fn, asked } = fakeFetch(answerAfter(200, () => json(lever)));
+    const reader = new BoardReader({ fetch: fn, perHostConcurrency: 1 });
+    const first = reader.read(request({ board: 'a' }));
+    await expect(reader.read(request({ board: 'b', maxWaitMs: 20 }))).rejects.toMatchObject({ kind: 'queued' });
+    expect(asked.map((a) => a.url)).toEqual(['http://ats.test/v0/postings/a?mode=json']);
+    await first;
+  });
+
+  it('does not ask a host that answered 429 while the read waited for its slot', async () => {
+    const { fn, asked } = fakeFetch(answerAfter(20, () => new Response(null, { status: 429 })));
+    const reader = new BoardReader({ fetch: fn, perHostConcurrency: 1 });
+    const reads = await Promise.allSettled([
+      reader.read(request({ board: 'a' })),
+      reader.read(request({ board: 'b' })),
+    ]);
+    expect(reads.map((r) => r.status === 'rejected' && (r.reason as BoardReadError).kind)).toEqual([
+      'rate_limited',
+      'rate_limited',
+    ]);
+    expect(asked).toHaveLength(1);
   });
 
   it('keeps at most perHostConcurrency requests in flight to one host, other hosts apart', async () => {

@@ -19,7 +19,13 @@ export interface BoardReadRequest {
   company: { name: string; domain: string };
   /** the last good read's validators (null: read in full) */
   validators: BoardValidators | null;
-  signal: AbortSignal;
+  /**
+   * How long the read may wait for one of the crawler's own request slots to the board's host
+   * (ms). A wait past it fails the read as `queued`: the board was never asked.
+   */
+  maxWaitMs: number;
+  /** The request's deadline (ms), started once the read holds its host's slot: the board's own time to answer. */
+  callTimeoutMs: number;
 }
 
 export type BoardReadResult =
@@ -27,9 +33,13 @@ export type BoardReadResult =
   | { changed: false; validators: BoardValidators; status: number }
   | { changed: true; validators: BoardValidators; status: number; jobs: BoardJobs };
 
-export type BoardFailureKind = 'status' | 'rate_limited' | 'timeout' | 'network' | 'unreadable' | 'breaker_open';
+export type BoardFailureKind =
+  'status' | 'rate_limited' | 'timeout' | 'network' | 'unreadable' | 'too_large' | 'breaker_open' | 'queued';
 
-/** A read that failed: the board's openings stay as they were, and the board's breaker counts it. */
+/**
+ * A read that failed: the board's openings stay as they were. The board's breaker counts it,
+ * except `queued`: the read waited for the crawler's own request slots and never asked the board.
+ */
 export class BoardReadError extends Error {
   constructor(
     readonly kind: BoardFailureKind,
@@ -46,7 +56,10 @@ export interface BoardReaderSettings {
   userAgent: string;
   /** requests in flight to one host at once, per fetcher replica */
   perHostConcurrency: number;
-  /** the largest answer read (bytes): a board of thousands of jobs with descriptions is a few MB */
+  /**
+   * the largest answer read (bytes, after its content encoding is undone): a board of thousands of
+   * jobs with descriptions is a few MB
+   */
   maxBodyBytes: number;
   /** how long a host that answered 429 without Retry-After is left alone */
   defaultRetryAfterMs: number;
@@ -70,7 +83,10 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
  * most `perHostConcurrency` requests in flight per host, and a host that answered 429 left alone
  * until its `Retry-After` has passed (reads meanwhile fail at once, without a request). An answer
  * whose body hashes as the last one's is not parsed again. Redirects are not followed: a board
- * moved elsewhere is an error the operator sees, never a read of an address nobody checked.
+ * moved elsewhere is an error the operator sees, never a read of an address nobody checked. The
+ * body is read as a stream and dropped (its request aborted) once past `maxBodyBytes`, whatever
+ * its `content-length` says or its compression hides. An answer in the ATS's format none of whose
+ * items reads as an opening is unreadable, not an empty board.
  */
 export class BoardReader {
   private readonly hosts = new Map<string, HostGate>();
@@ -85,11 +101,18 @@ export class BoardReader {
     const url = format.url(request.baseUrl, request.board);
     const gate = this.gate(url.host);
     const now = this.settings.now ?? Date.now;
-    if (gate.notBefore > now())
-      throw new BoardReadError('rate_limited', `${url.host} asked to wait (429) until ${iso(gate.notBefore)}`, 429);
-    await gate.acquire(request.signal);
+    const backingOff = () => {
+      if (gate.notBefore > now())
+        throw new BoardReadError('rate_limited', `${url.host} asked to wait (429) until ${iso(gate.notBefore)}`, 429);
+    };
+    backingOff();
+    await gate.acquire(AbortSignal.timeout(request.maxWaitMs));
     try {
-      const response = await this.get(url, request);
+      // another read of the host may have been answered 429 while this one waited
+      backingOff();
+      // the board's time starts now: the wait for a slot above is the crawler's own
+      const deadline = AbortSignal.timeout(request.callTimeoutMs);
+      const response = await this.get(url, request, deadline);
       if (response.status === 304) {
         await response.body?.cancel();
         return { changed: false, validators: request.validators ?? {}, status: 304 };
@@ -104,7 +127,7 @@ export class BoardReader {
         await response.body?.cancel();
         throw new BoardReadError('status', `answered ${response.status}`, response.status);
       }
-      const body = await this.body(response);
+      const body = await this.body(response, deadline);
       const validators: BoardValidators = {
         ...optional('etag', response.headers.get('etag')),
         ...optional('last_modified', response.headers.get('last-modified')),
@@ -125,6 +148,8 @@ export class BoardReader {
           company: request.company,
           seenAt: new Date(now()).toISOString(),
         });
+        if (jobs.records.length === 0 && jobs.skipped > 0)
+          throw new BoardFormatError(`${request.ats}: none of the answer's ${jobs.skipped} items reads as an opening`);
         return { changed: true, validators, status: response.status, jobs };
       } catch (error) {
         if (error instanceof BoardFormatError) throw new BoardReadError('unreadable', error.message, response.status);
@@ -135,38 +160,60 @@ export class BoardReader {
     }
   }
 
-  private async get(url: URL, request: BoardReadRequest): Promise<Response> {
+  private async get(url: URL, request: BoardReadRequest, deadline: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.settings.userAgent };
     if (request.validators?.etag) headers['if-none-match'] = request.validators.etag;
     if (request.validators?.last_modified) headers['if-modified-since'] = request.validators.last_modified;
     try {
-      return await (this.settings.fetch ?? fetch)(url, { headers, signal: request.signal, redirect: 'manual' });
+      return await (this.settings.fetch ?? fetch)(url, { headers, signal: deadline, redirect: 'manual' });
     } catch (error) {
-      if (request.signal.aborted) throw new BoardReadError('timeout', 'did not answer within the call deadline');
+      if (deadline.aborted) throw new BoardReadError('timeout', 'did not answer within the call deadline');
       throw new BoardReadError('network', `could not be reached (${(error as Error).message})`);
     }
   }
 
-  private async body(response: Response): Promise<string> {
+  /**
+   * The answer's text, counted as it arrives: `content-length` may be absent (chunked) or count
+   * compressed bytes, so the decoded bytes are what is held to `maxBodyBytes`. Past it the body is
+   * cancelled, which aborts the request: the rest is neither downloaded nor inflated.
+   */
+  private async body(response: Response, deadline: AbortSignal): Promise<string> {
+    const max = this.settings.maxBodyBytes;
+    const tooLarge = (what: string) =>
+      new BoardReadError(
+        'too_large',
+        `answered ${what}: too large (a board is read up to ${max} bytes)`,
+        response.status,
+      );
     const length = Number(response.headers.get('content-length') ?? '0');
-    if (length > this.settings.maxBodyBytes) {
+    if (length > max) {
       await response.body?.cancel();
-      throw new BoardReadError('unreadable', `answered ${length} bytes, more than a board is read`, response.status);
+      throw tooLarge(`${length} bytes`);
     }
-    try {
-      const text = await response.text();
-      if (text.length > this.settings.maxBodyBytes)
-        throw new BoardReadError('unreadable', 'answered more than a board is read', response.status);
-      return text;
-    } catch (error) {
-      if (error instanceof BoardReadError) throw error;
-      throw new BoardReadError('timeout', 'did not finish its answer within the call deadline');
+    if (!response.body) return '';
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for (;;) {
+      const chunk = await reader.read().catch((error: unknown) => {
+        if (deadline.aborted) throw new BoardReadError('timeout', 'did not finish its answer within the call deadline');
+        throw new BoardReadError('network', `broke off its answer (${(error as Error).message})`, response.status);
+      });
+      if (chunk.done) break;
+      bytes += chunk.value.byteLength;
+      if (bytes > max) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(`more than ${max} bytes`);
+      }
+      chunks.push(chunk.value);
     }
+    // decoded as Response.text() does (UTF-8, a BOM dropped), so a stored body hash still matches
+    return new TextDecoder().decode(Buffer.concat(chunks, bytes));
   }
 
   private gate(host: string): HostGate {
     let gate = this.hosts.get(host);
-    if (!gate) this.hosts.set(host, (gate = new HostGate(this.settings.perHostConcurrency)));
+    if (!gate) this.hosts.set(host, (gate = new HostGate(this.settings.perHostConcurrency, host)));
     return gate;
   }
 }
@@ -175,8 +222,18 @@ export class BoardReader {
 class HostGate extends AbortableSlots {
   notBefore = 0;
 
+  constructor(
+    limit: number,
+    private readonly host: string,
+  ) {
+    super(limit);
+  }
+
   override acquire(signal: AbortSignal): Promise<void> {
-    return super.acquire(signal, () => new BoardReadError('timeout', 'waited for its host past the call deadline'));
+    return super.acquire(
+      signal,
+      () => new BoardReadError('queued', `waited too long for one of the crawler's request slots to ${this.host}`),
+    );
   }
 }
 

@@ -58,6 +58,13 @@ describe('Greenhouse Job Board API', () => {
     expect(r.location).toEqual({ city: null, region: null, country_code: null, remote: null });
   });
 
+  it('takes updated_at when first_published is no plausible date', () => {
+    const job = { ...board.jobs[0], first_published: 'Jan 1 10000', updated_at: '2026-11-20T10:15:02Z' };
+    const { records, skipped } = parse({ jobs: [job] });
+    expect(skipped).toBe(0);
+    expect(records[0]!.posted_at).toBe('2026-11-20T10:15:02.000Z');
+  });
+
   it('reads hundreds of jobs on one board', () => {
     const jobs = Array.from({ length: 600 }, (_, i) => ({ ...board.jobs[0], id: 5_000_000 + i, title: `Role ${i}` }));
     const { records, skipped } = parse({ jobs, meta: { total: jobs.length } });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { toIsoUtc, toUrl } from '../normalize/fields.js';
+import { toUrl } from '../normalize/fields.js';
 import { validRecord } from '../paging.js';
 import { parseLocationText } from './board-location.js';
 import {
+  boardDate,
   BoardFormatError,
   boardHtmlToText,
   boardJobId,
@@ -74,7 +75,7 @@ function mapGreenhouseJob(job: z.infer<typeof GreenhouseJob>, context: BoardCont
     salary: null,
     description: boardHtmlToText(job.content),
     apply_url: applyUrl,
-    posted_at: toIsoUtc(job.first_published) ?? toIsoUtc(job.updated_at),
+    posted_at: boardDate(job.first_published) ?? boardDate(job.updated_at),
     seen_at: context.seenAt,
   });
 }

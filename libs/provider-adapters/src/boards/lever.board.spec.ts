@@ -63,6 +63,15 @@ describe('Lever Postings API', () => {
     expect(r.apply_url).toBe('https://jobs.lever.co/leverdemo/d3a0c1de-0000-4000-8000-000000000004');
   });
 
+  it('keeps a posting whose createdAt is no plausible date, its posted_at unknown', () => {
+    // past Date's range; a year past 9999; seconds, not ms; microseconds
+    for (const createdAt of [9e15, 1e15, 1_795_327_350, 1_795_327_350_000_000]) {
+      const { records, skipped } = parse([{ ...(postings[0] as object), createdAt }]);
+      expect(skipped).toBe(0);
+      expect(records[0]!.posted_at).toBeNull();
+    }
+  });
+
   it('refuses an answer that is not a list of postings', () => {
     for (const body of [{ ok: false, error: 'Document not found' }, '<html>', null])
       expect(() => parse(body)).toThrow(BoardFormatError);

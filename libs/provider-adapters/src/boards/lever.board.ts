@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { toCountryCode } from '../normalize/country.js';
-import { EMPLOYMENT_WORDS, fromVocab, lossyFields, toIsoUtc, toUrl } from '../normalize/fields.js';
+import { EMPLOYMENT_WORDS, fromVocab, lossyFields, toUrl } from '../normalize/fields.js';
 import { validRecord } from '../paging.js';
 import { parseLocationText, remoteFromText } from './board-location.js';
 import { declaredSalary, type StatedPeriod } from './board-salary.js';
 import {
+  boardDate,
   BoardFormatError,
   boardHtmlToText,
   boardJobId,
@@ -125,7 +126,7 @@ function mapLeverPosting(p: z.infer<typeof LeverPosting>, context: BoardContext)
     salary: stated?.salary ?? null,
     description: leverDescription(p),
     apply_url: applyUrl,
-    posted_at: toIsoUtc(p.createdAt ?? null),
+    posted_at: boardDate(p.createdAt),
     seen_at: context.seenAt,
     ...lossyFields({ salary: stated?.converted }),
   });

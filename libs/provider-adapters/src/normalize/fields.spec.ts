@@ -46,6 +46,12 @@ describe('toIsoUtc', () => {
   it.each([[null], [undefined], [''], ['yesterday'], ['2026-13-45']])('%s → null', (input) =>
     expect(toIsoUtc(input)).toBeNull(),
   );
+
+  it('is null for a number beyond what a date can hold, instead of throwing', () => {
+    expect(toIsoUtc(9e15)).toBeNull();
+    expect(toIsoUtc(1e13, 's')).toBeNull();
+    expect(toIsoUtc(-9e15)).toBeNull();
+  });
 });
 
 describe('vocabulary helpers', () => {

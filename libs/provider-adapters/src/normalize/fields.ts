@@ -24,8 +24,11 @@ export function toUrl(input: string | null | undefined): string | null {
   }
 }
 
+/** The largest time a Date can write out (±100,000,000 days from 1970): beyond it toISOString throws. */
+const DATE_LIMIT_MS = 8.64e15;
+
 function iso(ms: number): string | null {
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+  return Number.isFinite(ms) && Math.abs(ms) <= DATE_LIMIT_MS ? new Date(ms).toISOString() : null;
 }
 
 /**
