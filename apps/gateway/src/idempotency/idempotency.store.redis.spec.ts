@@ -11,6 +11,9 @@ const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { 
 const store = new IdempotencyStore(redis, loadConfig(GatewayEnvSchema, {}));
 const searchIds: string[] = [];
 
+// the store's bounded calls refuse a client that is not connected yet (a lazy one connects on its first command)
+beforeAll(() => redis.connect());
+
 afterAll(async () => {
   for (const id of searchIds) await redis.del(`gateway:idem:charged:${id}`, `gateway:idem:page:${id}`);
   redis.disconnect();
