@@ -123,13 +123,14 @@ export class AdmissionGate {
   /**
    * Takes a slot of the route's pool for a live-key request, waiting for one if need be, or
    * throws 503 when the wait cannot be met. Returns the slot's release (the caller runs it once
-   * the response is decided), or nothing when the request is not counted.
+   * the response is decided, saying whether the request was turned away before its work ran), or
+   * nothing when the request is not counted.
    */
   async pass(
     request: FastifyRequest,
     reply: FastifyReply,
     pool: AdmissionPool | undefined,
-  ): Promise<(() => void) | undefined> {
+  ): Promise<((turnedAway: boolean) => void) | undefined> {
     const principal = request.principal;
     if (!pool || principal?.mode !== 'live') return undefined;
     const gone = new AbortController();
@@ -159,7 +160,7 @@ export class AdmissionGate {
     }
     this.waited.record(entered.waitedMs / 1000, labels);
     request.admissionWaitMs = entered.waitedMs;
-    return () => entered.release({ dependencyBound: request.answerWaitedOnPartner === true });
+    return (turnedAway) => entered.release({ dependencyBound: request.answerWaitedOnPartner === true, turnedAway });
   }
 }
 

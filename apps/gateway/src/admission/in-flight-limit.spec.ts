@@ -238,6 +238,23 @@ describe('admission by the work in flight', () => {
     expect(limit.unloadedP50Ms).toBe(400);
   });
 
+  it('neither shrinks nor learns from requests turned away before their work ran', () => {
+    const { limit, clock, fill } = limitOn({ min: 2, max: 8, window: 4 });
+    for (let i = 0; i < 6; i++) fill(1, 400);
+    // a quiet spell of bad bodies answered 400 in 2 ms, one at a time, then replays that waited 40 s
+    for (let i = 0; i < 50; i++) {
+      const slot = enter(limit);
+      clock.now += 2;
+      slot.release({ turnedAway: true });
+    }
+    const waited = enter(limit);
+    clock.now += 40_000;
+    waited.release({ turnedAway: true });
+    expect(limit.unloadedP50Ms).toBe(400);
+    expect(limit.targetMs(CEILING)).toBe(800);
+    expect(limit.limit).toBe(8);
+  });
+
   it('does not probe while work is light', () => {
     const { limit, clock, fill } = limitOn({ min: 2, max: 8, start: 4, window: 4 });
     for (let i = 0; i < 4; i++) fill(1, 500);

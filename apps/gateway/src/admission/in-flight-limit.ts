@@ -6,6 +6,14 @@ export interface SlotOutcome {
    * carries, so it neither moves the limit nor counts as unloaded.
    */
   dependencyBound?: boolean;
+  /**
+   * It was turned away before its work ran (a body that does not validate, an Idempotency-Key
+   * conflict or replay, a refusal): answered in a few milliseconds, or after waiting on another
+   * request, it says nothing of the pipeline either. Learnt from, a burst of bad requests in a
+   * quiet spell would set the unloaded latency, and with it every account's target, to a few
+   * milliseconds.
+   */
+  turnedAway?: boolean;
 }
 
 /** A held place among the work in flight; released once, when the work ends however it ends. */
@@ -218,7 +226,7 @@ export class InFlightLimit {
         if (released) return;
         released = true;
         this.inFlight--;
-        if (outcome?.dependencyBound) return;
+        if (outcome?.dependencyBound || outcome?.turnedAway) return;
         const unloaded = this.crowding === crowdingAtEntry;
         this.learn(this.now() - started, unloaded, generation, ceilingMs);
       },

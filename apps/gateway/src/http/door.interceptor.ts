@@ -1,7 +1,8 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { finalize, type Observable } from 'rxjs';
+import { finalize, tap, type Observable } from 'rxjs';
+import { ERROR_CATALOG } from '@jobs/contracts';
 import { AdmissionGate } from '../admission/admission.gate.js';
 import { ADMISSION_POOL, type AdmissionPool } from '../admission/admitted.decorator.js';
 import { IdempotencyGate } from '../idempotency/idempotency.gate.js';
@@ -9,6 +10,8 @@ import { REATTACHES_SEARCH } from '../idempotency/idempotent-search.decorator.js
 import { RATE_LIMIT_BUCKET, type RateLimitBucket } from '../limits/rate-limited.decorator.js';
 import { RateLimitGate } from '../limits/rate-limit.gate.js';
 import { ServiceVersionGate } from '../versioning/service-version.gate.js';
+import { ApiError } from './api-error.js';
+import { StoredResponse } from './stored-response.js';
 
 /** What the door reads from a route's decorators, once per route. */
 interface RouteDoor {
@@ -49,11 +52,17 @@ export class DoorInterceptor implements NestInterceptor {
     try {
       await this.idempotency.pass(request, reply, route.reattachesSearch);
     } catch (error) {
-      release?.();
+      release?.(true);
       throw error;
     }
-    // An admitted request holds its slot until the response is decided, whatever the outcome.
-    return release ? next.handle().pipe(finalize(release)) : next.handle();
+    if (!release) return next.handle();
+    // An admitted request holds its slot until the response is decided, whatever the outcome;
+    // only work that ran teaches the limit how long work takes.
+    let turnedAway = false;
+    return next.handle().pipe(
+      tap({ error: (error: unknown) => (turnedAway = isTurnedAway(error)) }),
+      finalize(() => release(turnedAway)),
+    );
   }
 
   private route(context: ExecutionContext): RouteDoor {
@@ -70,4 +79,11 @@ export class DoorInterceptor implements NestInterceptor {
     }
     return route;
   }
+}
+
+/** A refusal or a replay: the request's own work did not run (a 5xx did, or tried to). */
+function isTurnedAway(error: unknown): boolean {
+  if (error instanceof StoredResponse) return true;
+  if (error instanceof ApiError) return (error.status ?? ERROR_CATALOG[error.code].status) < 500;
+  return false;
 }
