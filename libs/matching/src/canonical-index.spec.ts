@@ -153,6 +153,8 @@ describe('CanonicalIndex', () => {
           posted_at: LATER,
         });
         expect(closed.merge(later)).toMatchObject({ jobId: 'job_closed', reposted: true, generation: 1 });
+        // the new posting's URL is where to apply now (the first one is taken down)
+        expect(closed.job('job_closed')!.fields.applyUrl).toBe(atBoard('4098765432'));
         const employerPage = load();
         employerPage.read([]);
         const other = record({

@@ -140,10 +140,15 @@ export class CanonicalIndex {
     if (jobId) {
       const job = this.jobs.get(jobId)!;
       const { changes, sources } = rankedMerge({ fields: job.fields, sources: job.fieldSources }, record, input.fields);
-      // a re-listing moves the posting time to the new listing's, whatever its rank
+      // a re-listing moves the posting time to the new listing's, whatever its rank, and the apply
+      // URL when it states one: the earlier listing's may lead to a posting taken down
       if (decision.relisted) {
         changes.postedAt = input.fields.postedAt;
         sources.posted_at = sourceOf(record, 'posted_at');
+        if (input.fields.applyUrl !== null && input.fields.applyUrl !== job.fields.applyUrl) {
+          changes.applyUrl = input.fields.applyUrl;
+          sources.apply_url = sourceOf(record, 'apply_url');
+        }
       }
       if (Object.keys(changes).length > 0) {
         job.fields = { ...job.fields, ...changes };
