@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
+import { clientAddressBucket } from './client-address.js';
 import { isCountedAlready } from './counted-requests.js';
 import type { RateLimitBucket } from './rate-limited.decorator.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -29,7 +30,7 @@ export class RateLimitGate {
   async pass(request: FastifyRequest, reply: FastifyReply, bucket: RateLimitBucket | undefined): Promise<void> {
     if (bucket === 'client-address') {
       await this.count(reply, {
-        key: `ip:${request.ip}`,
+        key: `ip:${clientAddressBucket(request.ip)}`,
         limit: this.config.SANDBOX_RATE_LIMIT,
         windowSeconds: this.config.SANDBOX_RATE_LIMIT_WINDOW_SECONDS,
       });
@@ -37,7 +38,7 @@ export class RateLimitGate {
     }
     if (bucket === 'dashboard-sign-in') {
       await this.count(reply, {
-        key: `dashboard-sign-in:${request.ip}`,
+        key: `dashboard-sign-in:${clientAddressBucket(request.ip)}`,
         limit: this.config.DASHBOARD_SIGN_IN_RATE_LIMIT,
         windowSeconds: 60,
       });
