@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SharedEnvSchema } from '@jobs/config';
+import { envBoolean, SharedEnvSchema } from '@jobs/config';
 
 export const FetcherEnvSchema = SharedEnvSchema.extend({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9102),
@@ -9,5 +9,10 @@ export const FetcherEnvSchema = SharedEnvSchema.extend({
   CRAWLER_USER_AGENT: z.string().min(1).default('jobs-own-crawler/1.0 (job-data aggregation API; board reader)'),
   /** Board reads in flight to one ATS host at once, per fetcher replica. */
   CRAWLER_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * Whether a board may be read at a loopback or private address (operator.md: the rule of a
+   * registration's `base_url`), checked again at every connection.
+   */
+  WEBHOOK_ALLOW_PRIVATE: envBoolean.default(false),
 });
 export type FetcherConfig = z.infer<typeof FetcherEnvSchema>;

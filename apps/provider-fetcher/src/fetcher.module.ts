@@ -8,6 +8,7 @@ import type { FetcherConfig } from './config.js';
 import { FetchConsumer } from './fetch/fetch.consumer.js';
 import { PROVIDER_ADAPTERS, ProviderCalls } from './calls/provider-calls.js';
 import { FetchWaveUseCase } from './fetch/fetch-wave.usecase.js';
+import { boardFetch } from './refresh/board-fetch.js';
 import { FetchRefreshUseCase } from './refresh/fetch-refresh.usecase.js';
 import { BOARD_READER, ReadBoardUseCase } from './refresh/read-board.usecase.js';
 import { RefreshConsumer } from './refresh/refresh.consumer.js';
@@ -73,6 +74,7 @@ export class FetcherModule {
           useValue: new BoardReader({
             userAgent: config.CRAWLER_USER_AGENT,
             perHostConcurrency: config.CRAWLER_HOST_CONCURRENCY,
+            fetch: boardFetch(config.WEBHOOK_ALLOW_PRIVATE),
           }),
         },
         ReadBoardUseCase,
