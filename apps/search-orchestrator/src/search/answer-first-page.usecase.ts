@@ -24,9 +24,22 @@ export class AnswerFirstPageUseCase {
 
   async execute(state: SearchState, result?: SearchResult, gathered?: ProviderBatch[]): Promise<void> {
     const { search_id: searchId, account_id: accountId, request } = state.request;
+    const fingerprint = requestFingerprint(accountId, request);
+    // Answered again after a publish was refused (the sweeper, with nothing in hand): if the set
+    // was kept, the gathered messages became its jobs, and the page is the set's first.
+    const kept = result === undefined && gathered === undefined ? await this.resultSets.load(searchId) : null;
+    if (kept?.fingerprint === fingerprint) {
+      const more = hasMore(kept.positions ?? {});
+      return this.publish(state, kept, {
+        set: searchId,
+        fingerprint,
+        page_start: 0,
+        set_size: kept.matching.length,
+        more,
+      });
+    }
     const batches = await this.gathered.batches(state, gathered);
     result ??= this.gathered.of(state, batches);
-    const fingerprint = requestFingerprint(accountId, request);
     // every provider of the plan: those not asked yet (a later wave) hold their first page
     const positions = nextPositions(state.plan.providers, triedProviders(state), batches, state.from ?? {});
     const more = hasMore(positions);
@@ -35,6 +48,11 @@ export class AnswerFirstPageUseCase {
       await this.resultSets.keep(searchId, { ...result, fingerprint, positions }, gatheredMessagesKey(searchId));
       continuation = { set: searchId, fingerprint, page_start: 0, set_size: result.matching.length, more };
     }
+    await this.publish(state, result, continuation);
+  }
+
+  private async publish(state: SearchState, result: SearchResult, continuation: SearchContinuation | null) {
+    const { request } = state.request;
     await this.answers.publishPage(
       state.request,
       result.matching.slice(0, request.limit),
