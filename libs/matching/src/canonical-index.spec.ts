@@ -260,6 +260,38 @@ describe('CanonicalIndex', () => {
       });
     });
 
+    it("a known listing re-lists its closed job once; the read's other listings of it join that re-listing", () => {
+      const own = record({ provider: 'own_index', provider_job_id: 'greenhouse:apexstack:1' });
+      const stored = recordToMatch(own);
+      const index = new CanonicalIndex();
+      index.load({
+        id: 'job_closed',
+        fields: stored.fields,
+        keys: stored.keys,
+        closed: true,
+        sources: [{ provider: 'own_index', providerJobId: own.provider_job_id, listed: false, generation: 0 }],
+      });
+      const again = { ...own, posted_at: LATER };
+      expect(index.relistKnown(again)).toEqual({
+        jobId: 'job_closed',
+        merged: false,
+        known: true,
+        reposted: true,
+        generation: 1,
+      });
+      expect(index.job('job_closed')!.fields.postedAt).toBe(LATER);
+      index.read([again]);
+      // the board's second posting of it beside the listing live again: no second re-listing
+      const beside = record({ provider: 'own_index', provider_job_id: 'greenhouse:apexstack:2', posted_at: LATER });
+      expect(index.merge(beside)).toMatchObject({ reposted: false });
+      // a partner's new id of it joins the re-listing
+      expect(index.merge(record({ provider: 'provider_b', posted_at: LATER }))).toMatchObject({
+        jobId: 'job_closed',
+        reposted: false,
+        generation: 1,
+      });
+    });
+
     it('is recognised without apply URLs on title, place, description and salary', () => {
       const index = new CanonicalIndex();
       const { jobId } = index.merge(record({ apply_url: null }));

@@ -187,6 +187,42 @@ export class CanonicalIndex {
     return { jobId, merged: decision.jobId !== null, known: false, reposted: decision.relisted, generation };
   }
 
+  /**
+   * A listing the index knows, live again and re-listing its job (the caller decides when: the
+   * own crawler, which reads the employer's board, showing a closed job's listing again). As for a
+   * new listing that re-lists: one more re-listing, open, and the posting time and apply URL the
+   * listing's where it states them. The listing belongs to the new re-listing and is live in this
+   * read, so a new id of its provider beside it is a second listing, not a replacement.
+   */
+  relistKnown(record: NormalizedProviderRecord): IndexMergeResult {
+    const jobId = this.bySource.get(`${record.provider}\u0000${record.provider_job_id}`);
+    if (!jobId) throw new Error(`relistKnown: ${record.provider} ${record.provider_job_id} is not in the index`);
+    const job = this.jobs.get(jobId)!;
+    const fields = fieldsOfRecord(record);
+    const changes: Partial<MatchFields> = {};
+    const sources: FieldSources = {};
+    const postedAt = (at: string | null) => (at === null ? null : Date.parse(at));
+    if (fields.postedAt !== null && postedAt(fields.postedAt) !== postedAt(job.fields.postedAt)) {
+      changes.postedAt = fields.postedAt;
+      sources.posted_at = sourceOf(record, 'posted_at');
+    }
+    if (fields.applyUrl !== null && fields.applyUrl !== job.fields.applyUrl) {
+      changes.applyUrl = fields.applyUrl;
+      sources.apply_url = sourceOf(record, 'apply_url');
+    }
+    if (Object.keys(changes).length > 0) {
+      job.fields = { ...job.fields, ...changes };
+      job.fieldSources = { ...job.fieldSources, ...sources };
+      job.features = featuresOf(job.fields, job.features.description);
+    }
+    job.generation += 1;
+    job.closed = false;
+    job.providers.add(record.provider);
+    job.listedGeneration.set(record.provider, job.generation);
+    this.markRead(job, record.provider);
+    return { jobId, merged: false, known: true, reposted: true, generation: job.generation };
+  }
+
   private markRead(job: IndexedJob, provider: string): void {
     job.readNow.add(provider);
     this.inRead.add(job);

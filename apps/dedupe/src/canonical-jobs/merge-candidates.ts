@@ -14,30 +14,37 @@ export interface ListedState {
 }
 
 /**
- * Open jobs sharing a blocking key, oldest first (ties in score go to the oldest). Jobs made
- * before blocking keys were stored are found by their legacy `blocking_key` column.
+ * Jobs sharing a blocking key, oldest first (ties in score go to the oldest), and the jobs `ids`
+ * (known listings' jobs the merge may re-list). Jobs made before blocking keys were stored are
+ * found by their legacy `blocking_key` column.
  */
 export async function candidates(
   tx: Prisma.TransactionClient,
   keys: string[],
   records: readonly NormalizedProviderRecord[],
+  ids: readonly string[] = [],
 ): Promise<StoredRow[]> {
   const legacy = [...new Set(records.flatMap((r) => legacyBlocks(r)))];
+  const where: Prisma.CanonicalJobWhereInput[] = [
+    { keys: { some: { key: { in: keys } } } },
+    { blockingKey: { in: legacy } },
+  ];
+  if (ids.length > 0) where.push({ id: { in: [...ids] } });
   const jobs = await tx.canonicalJob.findMany({
     // closed jobs too: a new listing of a closed opening re-lists it (same id, repost_count up)
-    where: { OR: [{ keys: { some: { key: { in: keys } } } }, { blockingKey: { in: legacy } }] },
+    where: { OR: where },
     include: { company: true },
     orderBy: [{ firstSeenAt: 'asc' }, { id: 'asc' }],
   });
   if (jobs.length === 0) return [];
   // one query after the other: nested includes would run side by side on the transaction's connection
-  const ids = jobs.map((j) => j.id);
+  const jobIds = jobs.map((j) => j.id);
   const sources = await tx.jobSource.findMany({
-    where: { canonicalJobId: { in: ids } },
+    where: { canonicalJobId: { in: jobIds } },
     select: { canonicalJobId: true, provider: true, providerJobId: true, listed: true, generation: true },
   });
   const jobKeys = await tx.canonicalJobKey.findMany({
-    where: { canonicalJobId: { in: ids } },
+    where: { canonicalJobId: { in: jobIds } },
     select: { canonicalJobId: true, key: true },
   });
   return jobs.map((job) => ({

@@ -1,7 +1,7 @@
 // One merge transaction: a batch of records matched against the stored jobs under advisory locks
 // on their blocking keys, and every change it makes written set-based.
 import { providerBits, type NormalizedProviderRecord } from '@jobs/contracts';
-import type { Prisma } from '@jobs/db';
+import { ascending, type Prisma } from '@jobs/db';
 import { CanonicalIndex, bestCompanyNames, recordToMatch, type FieldSources } from '@jobs/matching';
 import { newId } from '@jobs/observability';
 import { listingChangedFields } from '../lifecycle/job-lifecycle.js';
@@ -24,6 +24,7 @@ import {
   knownSources,
   listingKey,
   recordSightings,
+  relistsClosedJob,
   sightingOf,
   writeJobSightings,
   type JobSighting,
@@ -114,14 +115,24 @@ export async function mergeInTransaction({
     const source = knownBySource.get(listingKey(record.provider, record.provider_job_id));
     if (source) knownSeen.push(sightingOf(source, record, listingChangedFields(source.field_hashes, record)));
   }
+  // known listings that re-list their job when it is closed (`relistsClosedJob`): the jobs of those
+  // no longer listed (closed ones among them) are loaded with the candidates; a job closed while
+  // its listing was listed is loaded once it is found closed under its lock
+  const relisting = knownSeen.filter((k) => relistsClosedJob(k.record.provider));
+  const relistable = [
+    ...new Set(known.filter((s) => !s.listed && relistsClosedJob(s.provider)).map((s) => s.canonical_job_id)),
+  ];
   // jobs whose known listings changed at their provider, as they were and as those listings leave them
   const listed = await listingStates(tx, knownSeen);
-  const stored = fresh.length > 0 ? await candidates(tx, [...freshKeys], fresh) : [];
+  const stored =
+    fresh.length > 0 || relistable.length > 0 ? await candidates(tx, [...freshKeys], fresh, relistable) : [];
   // the state each stored job was loaded with: what its update compares against
-  const loaded = new Map<string, Loaded>(stored.map((row) => [row.id, { row, before: rankedStateOfRow(row) }]));
-
+  const loaded = new Map<string, Loaded>();
   const index = new CanonicalIndex(() => newId('job'));
-  for (const { row, before } of loaded.values()) {
+  const load = (row: StoredRow) => {
+    if (loaded.has(row.id)) return;
+    const before = rankedStateOfRow(row);
+    loaded.set(row.id, { row, before });
     const state = listed.get(row.id)?.after ?? before;
     index.load({
       id: row.id,
@@ -132,6 +143,15 @@ export async function mergeInTransaction({
       repostCount: row.repostCount,
       closed: row.status === 'closed',
     });
+  };
+  for (const row of stored) load(row);
+  // each closed job such a listing re-lists, and the generation of that re-listing: made before
+  // the new records meet the job, so they find it open and listed by that provider in this read
+  // (a new id beside it is no second re-listing)
+  const relisted = new Map<string, number>();
+  for (const k of relisting) {
+    if (relisted.has(k.jobId) || loaded.get(k.jobId)?.row.status !== 'closed') continue;
+    relisted.set(k.jobId, index.relistKnown(k.record).generation);
   }
   // one read: its known listings are live beside any new id of the same provider
   index.read(read ?? records);
@@ -161,6 +181,31 @@ export async function mergeInTransaction({
   const track: JobTrack = await lifecycle.begin(tx, [
     ...new Set([...knownSeen.map((k) => k.jobId), ...touched.keys()]),
   ]);
+  // the re-listings those known listings make, decided on the jobs as locked: a closed job is
+  // re-listed once (written as a new id's re-listing is), its listings join that re-listing; an
+  // open one (also one another transaction re-listed since it was loaded) is a sighting only; a
+  // redelivery finds its job open
+  const closed = (jobId: string) => track.before.get(jobId)?.status === 'closed';
+  const late = [...new Set(relisting.filter((k) => closed(k.jobId) && !loaded.has(k.jobId)).map((k) => k.jobId))];
+  if (late.length > 0) for (const row of await candidates(tx, [], [], late)) load(row);
+  const generations: { sourceId: string; generation: number }[] = [];
+  const relistedBy = new Map<string, NormalizedProviderRecord>();
+  for (const k of relisting) {
+    if (!closed(k.jobId)) continue;
+    const generation = relisted.get(k.jobId) ?? index.relistKnown(k.record).generation;
+    relisted.set(k.jobId, generation);
+    generations.push({ sourceId: k.sourceId, generation });
+    const entry = touched.get(k.jobId) ?? { seenAt: k.seenAt, sources: [], reposts: 0 };
+    if (k.seenAt > entry.seenAt) entry.seenAt = k.seenAt;
+    if (!relistedBy.has(k.jobId)) {
+      entry.reposts += 1;
+      relistedBy.set(k.jobId, k.record);
+    }
+    touched.set(k.jobId, entry);
+  }
+  records.forEach((r, i) => {
+    if (relistedBy.get(results[i]!.jobId) === r) results[i]!.reposted = true;
+  });
   for (const jobId of touched.keys()) if (!track.before.has(jobId)) track.created.add(jobId);
   for (const [jobId, entry] of touched) if (entry.reposts > 0 && !track.created.has(jobId)) track.reposted.add(jobId);
 
@@ -247,6 +292,15 @@ export async function mergeInTransaction({
     await tx.canonicalJob.update({ where: { id: write.id }, data });
   }
   if (newSources.length > 0) await tx.jobSource.createMany({ data: newSources });
+  // the known listings that re-listed their jobs belong to those re-listings now (in id order, as
+  // sightings take these rows)
+  if (generations.length > 0) {
+    const rows = [...generations].sort((a, b) => ascending(a.sourceId, b.sourceId));
+    await tx.$executeRaw`
+      UPDATE job_sources AS s SET generation = v.generation
+      FROM unnest(${rows.map((r) => r.sourceId)}::text[], ${rows.map((r) => r.generation)}::int[]) AS v(id, generation)
+      WHERE s.id = v.id`;
+  }
   // stored jobs that new providers saw: their bits, in one statement
   const grown = [...touched]
     .filter(([jobId]) => loaded.has(jobId))

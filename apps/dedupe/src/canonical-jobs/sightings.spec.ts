@@ -14,6 +14,7 @@ import {
   useThrowawayRepository,
 } from './canonical-job.repository.spec-helper.js';
 import { toJob } from './job-view.js';
+import { findSightings, recordUnchangedSightings } from './sightings.js';
 
 useThrowawayRepository();
 
@@ -154,6 +155,37 @@ describe('CanonicalJobRepository sightings of known listings', () => {
       expect(later.rows.map(toJob)[0]!.last_seen_at).toBe('2026-11-20T12:01:00.000Z');
       expect((await jobOf(ids[0]!)).last_seen_at).toBe('2026-11-20T12:01:00.000Z');
       sent.mockRestore();
+    },
+  );
+
+  it(
+    'an own-crawler listing no longer listed takes the merge, which re-lists its closed job; an unchanged sighting ' +
+      'of one unlisted since its read leaves it to that merge',
+    async () => {
+      const own = listingsOf('own_index', 'gone', 'Gone', 1, { seen_at: '2026-11-20T12:00:00.000Z' })[0]!;
+      const [made] = await repository.mergeBatch([own]);
+      const seen = { ...own, seen_at: '2026-11-20T12:05:00.000Z' };
+      const read = await findSightings(db.prisma.direct, [seen]);
+      expect(read.sightings).toHaveLength(1);
+      // closed between the read and its write
+      await db.prisma.jobSource.updateMany({
+        where: { providerJobId: own.provider_job_id },
+        data: { listed: false, unlistedAt: new Date('2026-11-20T12:04:00.000Z') },
+      });
+      await db.prisma.canonicalJob.update({
+        where: { id: made!.jobId },
+        data: { status: 'closed', closedReason: 'unknown', closedAt: new Date('2026-11-20T12:04:00.000Z') },
+      });
+      await recordUnchangedSightings(db.prisma.direct, read.sightings);
+      const source = () => db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: own.provider_job_id } });
+      expect(await source()).toMatchObject({ listed: false, lastSeenAt: new Date(own.seen_at) });
+      // the next read: no longer listed, so merged, and its job re-listed
+      const next = { ...own, seen_at: '2026-11-20T12:10:00.000Z' };
+      expect((await findSightings(db.prisma.direct, [next])).rest).toEqual([next]);
+      const merged = await mergeAndSight(repository, [next]);
+      expect(merged.outcomes).toEqual([{ jobId: made!.jobId, merged: true }]);
+      expect(await jobOf(made!.jobId)).toMatchObject({ status: 'open', closed_reason: null, repost_count: 1 });
+      expect(await source()).toMatchObject({ listed: true, generation: 1 });
     },
   );
 

@@ -35,6 +35,14 @@ export interface KnownSource {
   listed: boolean;
 }
 
+/**
+ * Whether a provider's listing of a closed job, seen again, re-lists the job. The own crawler
+ * reads the employer's live board, so a listing it shows is the opening live again (its job
+ * reopens as a re-listing); a partner may serve a stale copy of a listing gone at its origin, so
+ * its listing seen again only marks its source listed (docs/decisions/0021-re-listings.md).
+ */
+export const relistsClosedJob = (provider: string): boolean => provider === 'own_index';
+
 /** One key per listing: its provider and the provider's id of it. */
 export const listingKey = (provider: string, providerJobId: string): string => `${provider}\u0000${providerJobId}`;
 
@@ -81,7 +89,10 @@ export interface SortedRecords {
 /**
  * Sorts a batch's records into sightings (listings the store knows, unchanged since their
  * provider last showed them: no lock, no merge, no lifecycle change can follow) and the rest,
- * which go to the merge transaction. One indexed read for the whole batch; nothing written.
+ * which go to the merge transaction. An own-crawler listing no longer listed is among the rest:
+ * its job may have closed with it, and seeing it again re-lists that job (`relistsClosedJob`),
+ * which the merge decides under the job's lock. One indexed read for the whole batch; nothing
+ * written.
  *
  * With `step`, a sighting that would move a listed source's `last_seen_at` by less than `step.ms`
  * is `recent`: it resolves to its job and is not written (searches meet the same listings many
@@ -100,7 +111,11 @@ export async function findSightings(
   const sorted: SortedRecords = { sightings: [], recent: [], rest: [] };
   for (const record of records) {
     const source = bySource.get(listingKey(record.provider, record.provider_job_id));
-    if (!source || listingChangedFields(source.field_hashes, record).length > 0) {
+    if (
+      !source ||
+      (!source.listed && relistsClosedJob(record.provider)) ||
+      listingChangedFields(source.field_hashes, record).length > 0
+    ) {
       sorted.rest.push(record);
       continue;
     }
@@ -138,7 +153,10 @@ export async function recordSightings(tx: Prisma.TransactionClient, seen: readon
 /**
  * The sightings of unchanged listings in one statement (its sources' and its jobs' rows, no
  * transaction around it: one statement is atomic). Times only move forward (GREATEST), so
- * sightings written in any order leave the latest; a row already as new is not rewritten.
+ * sightings written in any order leave the latest; a row already as new is not rewritten. An
+ * own-crawler source unlisted since it was read (a closure in between) is left as it is: listing
+ * it here would leave its closed job closed, while the next read takes it to the merge, which
+ * re-lists the job (`findSightings`).
  */
 export async function recordUnchangedSightings(
   db: Pick<PooledStatements, '$executeRaw'>,
@@ -153,6 +171,7 @@ export async function recordUnchangedSightings(
         FROM unnest(${sources.map((k) => k.sourceId)}::text[],
           ${sources.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
         WHERE s.id = v.id AND (s.last_seen_at < v.seen_at OR NOT s.listed)
+          AND (s.listed OR s.provider <> 'own_index')
         RETURNING 1
       )
       ${jobSightingsUpdate(seen)}`;

@@ -1,11 +1,13 @@
 // Integration test against the real PostgreSQL: a board sweep's merge as dedupe writes it (a
 // changed board read whole, an unchanged one, a failed one), the board's read row the admin list
-// shows, and a removed board's openings closing through the outbox.
+// shows, a removed board's openings closing through the outbox, and a closed opening the board
+// lists again re-listed.
 import type { JobLifecycleChanged, NormalizedProviderRecord, RefreshRecordsFetched } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
+import { toJob } from '../canonical-jobs/job-view.js';
 import { MergeRefreshUseCase } from '../refresh/merge-refresh.usecase.js';
 import type { RefreshPlanner } from '../refresh/refresh-planner.js';
 import { CloseRemovedBoardsUseCase } from './close-removed-boards.usecase.js';
@@ -94,6 +96,7 @@ const jobIdOf = async (providerJobId: string) =>
   (await db.prisma.jobSource.findFirst({ where: { provider: 'own_index', providerJobId } }))!.canonicalJobId;
 const statusOf = async (providerJobId: string) =>
   (await db.prisma.canonicalJob.findUnique({ where: { id: await jobIdOf(providerJobId) } }))!.status;
+const jobOf = async (providerJobId: string) => toJob((await repository.load([await jobIdOf(providerJobId)]))[0]!);
 const changesOf = async (jobId: string) =>
   (
     await db.prisma.outboxMessage.findMany({
@@ -181,5 +184,52 @@ describe('a removed board', () => {
     expect(await gone.read()).toBeNull();
     expect(await statusOf(k.provider_job_id)).toBe('open');
     expect(await kept.read()).not.toBeNull();
+  });
+});
+
+describe('an opening the board lists again after it closed', () => {
+  it('re-lists its job once (open, repost_count 1, one job.reposted); a redelivered read changes nothing', async () => {
+    const b = board('slipway');
+    const kept = b.opening(1, 'Slipway Rigger');
+    const back = b.opening(2, 'Slipway Painter');
+    await merge.execute(b.sweep([kept, back], { changed: true }));
+    // unpublished for a while (on hold, unlisted, or a read that missed it): absent from a whole read
+    await merge.execute(b.sweep([kept], { changed: true }));
+    const jobId = await jobIdOf(back.provider_job_id);
+    expect(await jobOf(back.provider_job_id)).toMatchObject({ status: 'closed', repost_count: 0 });
+    expect((await b.read())!.openJobs).toBe(1);
+
+    const again = b.sweep([kept, back], { changed: true });
+    await merge.execute(again);
+    await merge.execute(again); // the same message redelivered
+    expect(await jobOf(back.provider_job_id)).toMatchObject({
+      id: jobId,
+      status: 'open',
+      closed_reason: null,
+      repost_count: 1,
+    });
+    expect((await db.prisma.canonicalJob.findUniqueOrThrow({ where: { id: jobId } })).closedAt).toBeNull();
+    expect(await changesOf(jobId)).toEqual(['opened', 'closed', 'reposted']);
+    const source = await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: back.provider_job_id } });
+    expect(source).toMatchObject({ listed: true, generation: 1 });
+    expect((await b.read())!.openJobs).toBe(2);
+    // the next read, a step later, is a sighting only
+    await merge.execute(b.sweep([kept, back], { changed: true }));
+    expect(await jobOf(back.provider_job_id)).toMatchObject({ status: 'open', repost_count: 1 });
+    expect(await changesOf(jobId)).toEqual(['opened', 'closed', 'reposted']);
+  });
+
+  it('a removed board registered again re-lists the openings its removal closed', async () => {
+    const b = board('mooring');
+    const a = b.opening(1, 'Mooring Hand');
+    await merge.execute(b.sweep([a], { changed: true }));
+    // removed (its registration gone, its read kept): every opening of it closes
+    await new CloseRemovedBoardsUseCase(db.prisma, repository, logger).execute(new Date(tick()));
+    expect(await jobOf(a.provider_job_id)).toMatchObject({ status: 'closed', repost_count: 0 });
+    // registered again: its first read finds every listing known
+    await merge.execute(b.sweep([a], { changed: true }));
+    expect(await jobOf(a.provider_job_id)).toMatchObject({ status: 'open', repost_count: 1 });
+    expect(await changesOf(await jobIdOf(a.provider_job_id))).toEqual(['opened', 'closed', 'reposted']);
+    expect((await b.read())!.openJobs).toBe(1);
   });
 });

@@ -293,6 +293,73 @@ describe('refresh listings and the job lifecycle', () => {
     },
   );
 
+  it("a partner's listing of a closed job seen again marks its source listed and leaves the job closed", async () => {
+    const c = company();
+    const a = c.record('provider_a', 'Lighthouse Keeper');
+    const [made] = await repository.mergeBatch([a]);
+    await refresh.execute(c.listing('provider_a', []));
+    expect((await jobOf(made!.jobId)).status).toBe('closed');
+    // its cache still serves the listing: no re-listing
+    await refresh.execute(c.listing('provider_a', [a]));
+    await repository.mergeBatch([{ ...a, seen_at: tick() }]);
+    expect(await jobOf(made!.jobId)).toMatchObject({ status: 'closed', closed_reason: 'unknown', repost_count: 0 });
+    expect((await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: a.provider_job_id } })).listed).toBe(
+      true,
+    );
+    expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened', 'closed']);
+  });
+
+  it(
+    "the own crawler's listing of a closed job seen again and a partner's new id of it in one batch " +
+      're-list it once',
+    async () => {
+      const c = company();
+      const own = c.record('own_index', 'Pontoon Welder');
+      const [made] = await repository.mergeBatch([own]);
+      await refresh.execute(c.listing('own_index', []));
+      expect((await jobOf(made!.jobId)).status).toBe('closed');
+      const partner = c.record('provider_b', 'Pontoon Welder');
+      const results = await repository.mergeBatch([partner, { ...own, seen_at: tick() }]);
+      expect(results).toEqual([
+        { jobId: made!.jobId, merged: true, reposted: false },
+        { jobId: made!.jobId, merged: false, reposted: true },
+      ]);
+      expect(await jobOf(made!.jobId)).toMatchObject({ status: 'open', closed_reason: null, repost_count: 1 });
+      expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened', 'closed', 'reposted']);
+      const sources = await db.prisma.jobSource.findMany({ where: { canonicalJobId: made!.jobId } });
+      expect(sources.map((s) => [s.provider, s.listed, s.generation]).sort()).toEqual([
+        ['own_index', true, 1],
+        ['provider_b', true, 1],
+      ]);
+    },
+  );
+
+  it(
+    'a closed job whose own-crawler listing is still marked listed (closed between its read and its write) ' +
+      're-lists when that listing comes to the merge',
+    async () => {
+      const c = company();
+      const own = c.record('own_index', 'Buoy Tender');
+      const [made] = await repository.mergeBatch([own]);
+      await refresh.execute(c.listing('own_index', []));
+      await db.prisma.jobSource.updateMany({
+        where: { providerJobId: own.provider_job_id },
+        data: { listed: true, unlistedAt: null },
+      });
+      // changed at the employer: the listing takes the merge, its job is closed as locked
+      const edited = { ...own, seniority: 'senior' as const, seen_at: tick() };
+      await repository.mergeBatch([edited]);
+      await repository.mergeBatch([edited]);
+      expect(await jobOf(made!.jobId)).toMatchObject({ status: 'open', seniority: 'senior', repost_count: 1 });
+      expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual([
+        'opened',
+        'closed',
+        'reposted',
+        'updated',
+      ]);
+    },
+  );
+
   it('concurrent batches over the same companies all commit (no deadlock) and open each job once', async () => {
     const companies = [company(), company(), company()];
     const batches = Array.from({ length: 8 }, (_, b) =>
