@@ -109,4 +109,24 @@ describe('the event feed', () => {
       expect(account.body!['credits_remaining']).toBe(1);
     },
   );
+
+  it('shows an event stored with a field a newer producer added, and the events after it', async () => {
+    const { account_id: accountId, live_key: key } = await createAccount({ plan: 'pro', credits: 1 });
+    const newer = { ...makeEvent('search.completed'), priority: 'high' };
+    const after = makeEvent('search.completed');
+    await publisher.publishFromNewer(accountId, newer);
+    await publisher.publish(accountId, [after], null);
+    const page = await eventually(
+      async () => {
+        const res = await feed(key);
+        return res.status === 200 && (res.body as { data: unknown[] }).data.length === 2 ? res : undefined;
+      },
+      20_000,
+      'both events in the feed',
+    );
+    const { data } = page.body as { data: Record<string, unknown>[] };
+    expect(data.map((e) => e['id'])).toEqual([newer.id, after.id]);
+    // passed on as delivered: the newer field too
+    expect(data[0]).toEqual(newer);
+  });
 });

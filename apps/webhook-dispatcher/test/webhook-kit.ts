@@ -81,6 +81,15 @@ export class EventPublisher {
     return values;
   }
 
+  /** Publishes one event as a newer producer would, with fields this version's schema does not know. */
+  async publishFromNewer(accountId: string, event: Record<string, unknown>): Promise<void> {
+    const value = { v: 1, account_id: accountId, event, webhook_url: null };
+    await this.producer.send({
+      topic: Topics.EventEmitted.name,
+      messages: [{ key: accountId, value: JSON.stringify(value) }],
+    });
+  }
+
   async stop(): Promise<void> {
     await this.producer.disconnect();
   }

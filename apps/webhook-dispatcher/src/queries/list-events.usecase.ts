@@ -1,11 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EventSchema, type DispatcherQueryRequested, type EventListResponse } from '@jobs/contracts';
+import { EventSchema, tolerantReaderOf, type DispatcherQueryRequested, type EventListResponse } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import { nextCursor, positionAfter } from '../events/feed-page.js';
 import { QueryFailure } from '@jobs/nest-kafka';
 
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
+
+/**
+ * A stored event as the feed reads it: the bytes every delivery sent, which may hold a field a
+ * newer producer added (stored as it came, by the tolerant reader of `event.emitted`). A strict
+ * parse would refuse that page for good, and every page after it behind the same cursor.
+ */
+const StoredEventSchema = tolerantReaderOf(EventSchema);
 
 type EventsListQuery = Extract<DispatcherQueryRequested.DispatcherQuery, { kind: 'events.list' }>;
 
@@ -39,7 +46,7 @@ export class ListEventsUseCase {
       select: { position: true, body: true },
     });
     return {
-      data: rows.map((row) => EventSchema.parse(JSON.parse(row.body))),
+      data: rows.map((row) => StoredEventSchema.parse(JSON.parse(row.body))),
       next_cursor: nextCursor(this.cursors, accountId, rows.at(-1)?.position ?? null),
     };
   }
