@@ -246,6 +246,29 @@ describe('webhook deliveries', () => {
     },
   );
 
+  it('dead endpoints with a backlog hold two slots each, not every slot: another is served meanwhile', async () => {
+    let dead = true;
+    const deadUrls = [1, 2, 3, 4, 5].map(() => receiver.endpoint(() => (dead ? 'hang' : 200)));
+    try {
+      // all at once: the fast endpoint must be served well within the first hangs' 10 s
+      await Promise.all(
+        deadUrls.map((url) => publisher.publish(account.account_id, [makeEvent(), makeEvent(), makeEvent()], url)),
+      );
+      await Promise.all(deadUrls.map((url) => receiver.waitFor(url, 1)));
+      const fast = receiver.endpoint();
+      await publisher.publish(account.account_id, [makeEvent()], fast);
+      await receiver.waitFor(fast, 1);
+      // served while every dead endpoint's first attempt still hangs, and none of them was sent more than its first two
+      for (const url of deadUrls) {
+        expect([url, receiver.isHanging(url)]).toEqual([url, true]);
+        expect(receiver.at(url).length).toBeLessThanOrEqual(2);
+      }
+    } finally {
+      // their retries are answered: nothing of this test hangs on beside the next ones
+      dead = false;
+    }
+  });
+
   it('gives up after the seventh retry, 24 h (scaled) after the first failure, each attempt on its slot', async () => {
     // at most 8 attempts: a slot already past when the attempt before it failed is skipped (on a
     // loaded machine at this scale, a few ms can pass one), never crowded in

@@ -75,6 +75,7 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     'http://batch.example/hook',
     'http://back.example/hook',
     'http://modes.example/hook',
+    'http://slowed.example/hook',
   ];
   const onlyTo = (url: string, perEndpoint = 1) =>
     new Map(ENDPOINTS.filter((u) => u !== url).map((u) => [u, perEndpoint]));
@@ -112,6 +113,19 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
       expect([...a, ...b].map((c) => c.url).sort()).toEqual(['http://busy.example/hook', 'http://one.example/hook']);
     },
   );
+
+  it('claims a slowed-down endpoint up to its own cap, and none while it holds that many', async () => {
+    const url = 'http://slowed.example/hook';
+    for (let i = 0; i < 5; i++) await events.execute(message(url));
+    const caps = new Map([[url, 2]]);
+    const first = await store.claimDue(far(), 10, onlyTo(url, 4), 4, caps);
+    expect(first.map((c) => c.url)).toEqual([url, url]);
+    const held = new Map([...onlyTo(url, 4), [url, 2]]);
+    expect(await store.claimDue(far(), 10, held, 4, caps)).toEqual([]);
+    // recovered (no cap of its own): the endpoint's full share again
+    const rest = await store.claimDue(far(), 10, held, 4);
+    expect(rest.map((c) => c.url)).toEqual([url, url]);
+  });
 
   it(
     'records a failure with the next retry, a success as final, ' +

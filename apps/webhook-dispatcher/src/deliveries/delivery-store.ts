@@ -84,10 +84,13 @@ export function claimStatement(
   limit: number,
   busy: ReadonlyMap<string, number>,
   perEndpoint: number,
+  caps: ReadonlyMap<string, number> = new Map(),
 ): Prisma.Sql {
-  const busyUrls = [...busy.keys()];
-  const busyCounts = busyUrls.map((url) => busy.get(url)!);
-  const saturated = busyUrls.filter((url) => busy.get(url)! >= perEndpoint);
+  const busyUrls = [...new Set([...busy.keys(), ...caps.keys()])];
+  const busyCounts = busyUrls.map((url) => busy.get(url) ?? 0);
+  const capOf = (url: string) => caps.get(url) ?? perEndpoint;
+  const busyCaps = busyUrls.map(capOf);
+  const saturated = busyUrls.filter((url) => (busy.get(url) ?? 0) >= capOf(url));
   const leaseEnd = new Date(now.getTime() + LEASE_MS);
   // Rows locked as candidates but not chosen are free again when the statement commits.
   return Prisma.sql`
@@ -99,10 +102,11 @@ export function claimStatement(
       FOR UPDATE SKIP LOCKED
     ), ranked AS (
       SELECT c.id, c.due_at, c.attempt_count, row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn,
-        coalesce(b.n, 0) AS busy
-      FROM candidates c LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[]) AS b(url, n) ON b.url = c.url
+        coalesce(b.n, 0) AS busy, coalesce(b.cap, ${perEndpoint}) AS cap
+      FROM candidates c
+      LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[], ${busyCaps}::int[]) AS b(url, n, cap) ON b.url = c.url
     ), chosen AS (
-      SELECT id, attempt_count FROM ranked WHERE turn + busy <= ${perEndpoint} ORDER BY turn, due_at LIMIT ${limit}
+      SELECT id, attempt_count FROM ranked WHERE turn + busy <= cap ORDER BY turn, due_at LIMIT ${limit}
     ), interrupted AS (
       UPDATE webhook_attempts a SET outcome = 'interrupted', finished_at = ${now}, error =
         'the dispatcher stopped during this attempt'
@@ -149,9 +153,10 @@ export class DeliveryStore {
     limit: number,
     busy: ReadonlyMap<string, number>,
     perEndpoint: number,
+    caps?: ReadonlyMap<string, number>,
   ): Promise<ClaimedAttempt[]> {
     if (limit <= 0) return [];
-    const rows = await this.prisma.$queryRaw<ClaimRow[]>(claimStatement(now, limit, busy, perEndpoint));
+    const rows = await this.prisma.$queryRaw<ClaimRow[]>(claimStatement(now, limit, busy, perEndpoint, caps));
     return rows.map((row) => ({
       deliveryId: row.id,
       accountId: row.account_id,

@@ -44,8 +44,9 @@ const FINISH_BATCH = 500;
 /**
  * Sends due deliveries. Each pass claims what is due (endpoints round robin, none beyond twice
  * its slots) and starts attempts without waiting for them, as slots allow: at most
- * WEBHOOK_ENDPOINT_CONCURRENCY to one endpoint, so a 10 s hang on one endpoint holds that
- * endpoint's slots only; claims waiting for a slot start, endpoints in turn, as attempts end. An
+ * WEBHOOK_ENDPOINT_CONCURRENCY to one endpoint, fewer until it has earned them and one after it
+ * hung (EndpointSlots), so a 10 s hang on one endpoint holds that endpoint's slots only and a few
+ * dead endpoints never hold them all; claims waiting for a slot start, endpoints in turn, as attempts end. An
  * attempt's slot is free as soon as its POST ends; the ends of attempts that finish together are
  * recorded in one statement. Every replica runs one; PostgreSQL (SKIP LOCKED claims, leases)
  * shares the work among them.
@@ -149,8 +150,11 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       const asked = Math.min(CLAIM_BATCH, room);
       // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt continues its
       // event's trace.
+      const held = this.held();
+      // as many claims per slot as the endpoint has earned (one not busy here: as a new one)
+      const caps = new Map([...held.keys()].map((url) => [url, this.slots.limitOf(url) * PREFETCH]));
       const claims = await untraced(() =>
-        this.store.claimDue(new Date(), asked, this.held(), this.config.WEBHOOK_ENDPOINT_CONCURRENCY * PREFETCH),
+        this.store.claimDue(new Date(), asked, held, this.slots.firstLimit * PREFETCH, caps),
       );
       const claimedAt = Date.now();
       for (const claim of claims) {
@@ -236,6 +240,12 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     this.running.add(work);
   }
 
+  private pace(url: string, outcome: AttemptOutcome, durationMs: number): void {
+    const pace = paceAfter(outcome, durationMs);
+    if (pace === 'succeeded') this.slots.succeeded(url);
+    else if (pace === 'hung') this.slots.hung(url);
+  }
+
   private async attempt(claim: ClaimedAttempt, release: () => void): Promise<void> {
     const span = this.tracer.startSpan('webhook deliver', {
       kind: SpanKind.CLIENT,
@@ -275,6 +285,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     });
     if (outcome.kind !== 'succeeded') span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
+    this.pace(claim.url, outcome, finishedAt.getTime() - startedAt.getTime());
     // The endpoint may take its next attempt now; this one's record goes with the others ending together.
     release();
     const next = await this.finishes.submit({ claim, outcome, startedAt, finishedAt });
@@ -298,6 +309,19 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       'webhook attempt',
     );
   }
+}
+
+/**
+ * How an attempt's end sets its endpoint's pace (EndpointSlots): a success earns it more slots; an
+ * attempt that hung (no answer, or a failure that took half the deadline or more) or could not
+ * connect leaves it one, so a dead endpoint's backlog waits on itself. A quick error answer
+ * changes nothing: it holds a slot for milliseconds.
+ */
+function paceAfter(outcome: AttemptOutcome, durationMs: number): 'succeeded' | 'hung' | 'unchanged' {
+  if (outcome.kind === 'succeeded') return 'succeeded';
+  if (outcome.kind === 'failed' && (outcome.statusCode === null || durationMs >= WEBHOOK_RESPONSE_DEADLINE_MS / 2))
+    return 'hung';
+  return 'unchanged';
 }
 
 function hostOf(url: string): string {

@@ -33,6 +33,37 @@ describe('EndpointSlots', () => {
     expect(() => slots.release('https://a.example/')).toThrow();
   });
 
+  it('gives an endpoint not heard from two slots, doubles them with each success, and one after a hang', () => {
+    const slots = new EndpointSlots(64, 16);
+    const url = 'https://hooks.example/a';
+    expect(slots.limitOf(url)).toBe(2);
+    for (const limit of [4, 8, 16, 16]) {
+      slots.succeeded(url);
+      expect(slots.limitOf(url)).toBe(limit);
+    }
+    slots.hung(url);
+    expect(slots.limitOf(url)).toBe(1);
+    expect(slots.tryTake(url)).toBe(true);
+    expect(slots.tryTake(url)).toBe(false);
+    expect(slots.saturated()).toEqual([url]);
+    slots.succeeded(url);
+    expect(slots.limitOf(url)).toBe(2);
+    expect(slots.limitOf('https://hooks.example/b')).toBe(2);
+  });
+
+  it('leaves four dead endpoints four slots, whatever their backlog', () => {
+    const slots = new EndpointSlots(64, 16);
+    const dead = [1, 2, 3, 4].map((n) => `https://dead${n}.example/hook`);
+    for (const url of dead) {
+      while (slots.tryTake(url));
+      for (let i = slots.inFlightTo(url); i > 0; i--) slots.release(url);
+      slots.hung(url);
+      expect(slots.tryTake(url)).toBe(true);
+      expect(slots.tryTake(url)).toBe(false);
+    }
+    expect(slots.free).toBe(60);
+  });
+
   it('refuses non-positive limits', () => {
     expect(() => new EndpointSlots(0, 1)).toThrow(RangeError);
     expect(() => new EndpointSlots(1, 0)).toThrow(RangeError);

@@ -1,10 +1,21 @@
+/** Endpoints whose pace is remembered at most (the least recently used forgotten first): a bound on memory. */
+const MAX_PACED = 10_000;
+/** Attempts at once to an endpoint this process has not heard answer yet. */
+const FIRST_LIMIT = 2;
+
 /**
  * Bounded concurrency of webhook attempts: at most `total` at once in this process and at most
  * `perEndpoint` to one endpoint URL, so a slow or dead endpoint holds only its own slots and
- * never the others'. Pure.
+ * never the others'. Within that, each endpoint earns its share: one not yet heard from gets
+ * FIRST_LIMIT attempts at once, each success doubles that up to `perEndpoint`, and an attempt
+ * that hung or could not connect cuts it to one. Otherwise a few dead endpoints with a backlog
+ * would take every slot (`total / perEndpoint` of them suffice) and every other account would
+ * wait behind their 10 s timeouts. Pure.
  */
 export class EndpointSlots {
   private readonly inFlight = new Map<string, number>();
+  /** Each endpoint's earned limit, least recently paced first. */
+  private readonly limits = new Map<string, number>();
   private running = 0;
 
   constructor(
@@ -24,9 +35,29 @@ export class EndpointSlots {
     return this.running;
   }
 
-  /** Endpoints with every slot taken: claims skip them. */
+  /** The limit of an endpoint this process has not heard answer yet. */
+  get firstLimit(): number {
+    return Math.min(FIRST_LIMIT, this.perEndpoint);
+  }
+
+  /** Endpoints with every slot they may use taken: claims skip them. */
   saturated(): string[] {
-    return [...this.inFlight].filter(([, count]) => count >= this.perEndpoint).map(([url]) => url);
+    return [...this.inFlight].filter(([url, count]) => count >= this.limitOf(url)).map(([url]) => url);
+  }
+
+  /** Attempts one endpoint may have under way at once now. */
+  limitOf(url: string): number {
+    return this.limits.get(url) ?? this.firstLimit;
+  }
+
+  /** An attempt to `url` succeeded: twice its limit, up to `perEndpoint`. */
+  succeeded(url: string): void {
+    this.pace(url, Math.min(this.perEndpoint, 2 * this.limitOf(url)));
+  }
+
+  /** An attempt to `url` hung or could not connect: one attempt at a time there until one succeeds. */
+  hung(url: string): void {
+    this.pace(url, 1);
   }
 
   /** Attempts under way per endpoint (endpoints with none are absent): a claim's per-endpoint room. */
@@ -41,7 +72,7 @@ export class EndpointSlots {
 
   tryTake(url: string): boolean {
     const count = this.inFlight.get(url) ?? 0;
-    if (this.running >= this.total || count >= this.perEndpoint) return false;
+    if (this.running >= this.total || count >= this.limitOf(url)) return false;
     this.inFlight.set(url, count + 1);
     this.running += 1;
     return true;
@@ -53,5 +84,11 @@ export class EndpointSlots {
     if (count === 1) this.inFlight.delete(url);
     else this.inFlight.set(url, count - 1);
     this.running -= 1;
+  }
+
+  private pace(url: string, limit: number): void {
+    this.limits.delete(url);
+    this.limits.set(url, limit);
+    if (this.limits.size > MAX_PACED) this.limits.delete(this.limits.keys().next().value!);
   }
 }
