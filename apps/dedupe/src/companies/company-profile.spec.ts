@@ -1,5 +1,5 @@
 import { CompanyProfileSchema } from '@jobs/contracts';
-import { companyProfile, hiringPulse, isHiring, type CompanyJobFacts } from './company-profile.js';
+import { companyProfile, hiringPulse, isHiring, isHiringFrom, type CompanyJobFacts } from './company-profile.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * 86_400_000);
@@ -47,6 +47,17 @@ describe('isHiring', () => {
     expect(stopped.basis).toContain('2026-11-17');
     expect(isHiring([closed(100)], NOW).value).toBeNull();
     expect(isHiring([closed(3), job()], NOW).value).toBe(true);
+  });
+
+  it('judges from the open jobs and a summary of the closed ones as from every job', () => {
+    const history = [closed(3), closed(10), closed(400), ...Array.from({ length: 50 }, () => closed(500))];
+    expect(isHiringFrom({ open: [], closedCount: history.length, lastClosedAt: daysAgo(3) }, NOW)).toEqual(
+      isHiring(history, NOW),
+    );
+    const open = [job(), job({ lastSeenAt: daysAgo(40) })];
+    expect(isHiringFrom({ open, closedCount: 53, lastClosedAt: daysAgo(3) }, NOW)).toEqual(
+      isHiring([...open, ...history], NOW),
+    );
   });
 });
 

@@ -41,8 +41,29 @@ export interface CompanyJobFacts {
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+/**
+ * What the hiring judgement reads of a company's jobs: its open ones, and of its closed ones only
+ * how many and the latest closing, so a judgement costs what is open, not the company's history.
+ */
+export interface HiringFacts {
+  open: readonly Pick<CompanyJobFacts, 'lastSeenAt' | 'pReal'>[];
+  closedCount: number;
+  lastClosedAt: Date | null;
+}
+
 export function isHiring(jobs: readonly CompanyJobFacts[], now: Date): IsHiring {
-  const open = jobs.filter((j) => j.status === 'open');
+  const closings = jobs.flatMap((j) => (j.status === 'closed' && j.closedAt ? [j.closedAt.getTime()] : []));
+  return isHiringFrom(
+    {
+      open: jobs.filter((j) => j.status === 'open'),
+      closedCount: jobs.filter((j) => j.status === 'closed').length,
+      lastClosedAt: closings.length > 0 ? new Date(Math.max(...closings)) : null,
+    },
+    now,
+  );
+}
+
+export function isHiringFrom({ open, closedCount, lastClosedAt }: HiringFacts, now: Date): IsHiring {
   const fresh = open.filter((j) => now.getTime() - j.lastSeenAt.getTime() <= HIRING_FRESH_DAYS * DAY_MS);
   if (fresh.length > 0) {
     const latest = new Date(Math.max(...fresh.map((j) => j.lastSeenAt.getTime())));
@@ -66,20 +87,18 @@ export function isHiring(jobs: readonly CompanyJobFacts[], now: Date): IsHiring 
         `over ${HIRING_FRESH_DAYS} days.`,
     };
   }
-  const closings = jobs.flatMap((j) => (j.closedAt ? [j.closedAt.getTime()] : []));
-  const lastClosed = closings.length > 0 ? Math.max(...closings) : null;
-  if (lastClosed !== null && now.getTime() - lastClosed <= CLOSED_RECENT_DAYS * DAY_MS) {
+  if (lastClosedAt !== null && now.getTime() - lastClosedAt.getTime() <= CLOSED_RECENT_DAYS * DAY_MS) {
     return {
       value: false,
       confidence: 0.8,
       basis:
-        `No open jobs: all ${jobs.length} known ` +
-        `job${jobs.length === 1 ? '' : 's'} closed (absent from ` +
+        `No open jobs: all ${closedCount} known ` +
+        `job${closedCount === 1 ? '' : 's'} closed (absent from ` +
         `complete refreshes), the last on ` +
-        `${day(new Date(lastClosed))}.`,
+        `${day(lastClosedAt)}.`,
     };
   }
-  if (jobs.length === 0) return { value: null, confidence: 0, basis: 'Unknown: no job of this company was ever seen.' };
+  if (closedCount === 0) return { value: null, confidence: 0, basis: 'Unknown: no job of this company was ever seen.' };
   return {
     value: null,
     confidence: 0,

@@ -1,7 +1,7 @@
 import { Topics, type Job } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import type { OutboxRelay } from '@jobs/outbox';
-import { isHiring, type CompanyJobFacts } from '../companies/company-profile.js';
+import { isHiringFrom } from '../companies/company-profile.js';
 import { loadJobRows } from '../canonical-jobs/job-rows.js';
 import { toJob } from '../canonical-jobs/job-view.js';
 import { changedJobFields, decideChanges, hiringChangeId, jobChangeId } from './job-lifecycle.js';
@@ -107,29 +107,35 @@ export class LifecycleRecorder {
       0) AS k FROM unnest(${ids}::text[]) AS x ORDER BY 1) AS locks`;
     const companies = await tx.company.findMany({ where: { id: { in: ids }, domain: { not: null } } });
     if (companies.length === 0) return;
-    const jobs = await tx.canonicalJob.findMany({
-      where: { companyId: { in: companies.map((c) => c.id) } },
-      select: {
-        companyId: true,
-        status: true,
-        firstSeenAt: true,
-        lastSeenAt: true,
-        closedAt: true,
-        pReal: true,
-        jobFamily: true,
-      },
+    const judgedIds = companies.map((c) => c.id);
+    // the open jobs, and of the closed ones only their count and latest closing: what the judgement
+    // reads, at the cost of what is open (the company and status index), not of the company's history
+    const open = await tx.canonicalJob.findMany({
+      where: { companyId: { in: judgedIds }, status: 'open' },
+      select: { companyId: true, lastSeenAt: true, pReal: true },
     });
+    const closed = new Map(
+      (
+        await tx.canonicalJob.groupBy({
+          by: ['companyId'],
+          where: { companyId: { in: judgedIds }, status: 'closed' },
+          _count: { _all: true },
+          _max: { closedAt: true },
+        })
+      ).map((g) => [g.companyId, { count: g._count._all, last: g._max.closedAt }]),
+    );
     const states = new Map(
-      (await tx.companyHiringState.findMany({ where: { companyId: { in: companies.map((c) => c.id) } } })).map((s) => [
-        s.companyId,
-        s,
-      ]),
+      (await tx.companyHiringState.findMany({ where: { companyId: { in: judgedIds } } })).map((s) => [s.companyId, s]),
     );
     for (const company of companies) {
-      const facts: CompanyJobFacts[] = jobs
-        .filter((j) => j.companyId === company.id)
-        .map((j) => ({ ...j, sources: [] }));
-      const judged = isHiring(facts, now);
+      const judged = isHiringFrom(
+        {
+          open: open.filter((j) => j.companyId === company.id),
+          closedCount: closed.get(company.id)?.count ?? 0,
+          lastClosedAt: closed.get(company.id)?.last ?? null,
+        },
+        now,
+      );
       const state = states.get(company.id);
       if (!state) {
         // first judgement: unknown is where every company starts, so only a known value is a change
@@ -163,7 +169,7 @@ export class LifecycleRecorder {
 
 /** A company's hiring judgement that changed: the new one, the one before, its version and when. */
 interface HiringChange {
-  judged: ReturnType<typeof isHiring>;
+  judged: ReturnType<typeof isHiringFrom>;
   previous: boolean | null;
   version: number;
   at: Date;
