@@ -118,6 +118,15 @@ describe('estimateFromCounts', () => {
     ).toEqual({ min: 12, max: 50 });
   });
 
+  it("promises no credits for consensus: its first page may hold none of the store's corroborated jobs", () => {
+    const result = estimate({
+      batches: [store(1000, { corroborated: 100, seen: { provider_a: [1000, 1000] } }), partner('provider_a', 1000)],
+      strategy: 'consensus',
+      limit: 25,
+    });
+    expect(result.credits_range).toEqual({ min: 0, max: 25 });
+  });
+
   it('adds nothing for a partner that failed or said no total', () => {
     expect(
       estimate({ batches: [store(50), partner('provider_a', 80, 'provider_timeout'), partner('provider_b')] })

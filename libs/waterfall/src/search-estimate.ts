@@ -64,7 +64,9 @@ const WALK_SLACK = (n: number) => Math.ceil(n * 0.05) + 2;
  * Credits, for the one page of `limit` jobs the same request would answer: at most a full page,
  * the jobs not yet paid for and `max_credits`; at least the page less every matching job the
  * account already paid for (when the store counted them: without the own index planned nothing
- * is known of what was paid, so the least is 0).
+ * is known of what was paid, so the least is 0). For `consensus` the least is 0: its first page
+ * keeps the corroborated jobs among what each source's first page holds, and is not filled
+ * further, so it may hold none of the store's corroborated jobs however many there are.
  */
 export function estimateFromCounts(input: EstimateInput): DryRunEstimate['estimate'] {
   const own = input.providersPlanned.includes('own_index')
@@ -107,7 +109,7 @@ export function estimateFromCounts(input: EstimateInput): DryRunEstimate['estima
   if (range.max !== max) return answer(range, { min: 0, max: Math.min(input.limit, range.max, cap) });
   const paid = own?.paid ?? 0;
   const creditsMax = Math.min(input.limit, Math.max(0, max - paid), cap);
-  const creditsMin = own ? Math.min(Math.max(0, Math.min(input.limit, min) - paid), creditsMax) : 0;
+  const creditsMin = own && !consensus ? Math.min(Math.max(0, Math.min(input.limit, min) - paid), creditsMax) : 0;
   return answer(range, { min: creditsMin, max: creditsMax });
 
   function answer(
