@@ -98,6 +98,31 @@ describe('HostResolver', () => {
     },
   );
 
+  it("keeps a name's IPv4 answer when its AAAA query never answers, asking again after the shortest TTL", async () => {
+    const calls: string[] = [];
+    const backend: DnsBackend = {
+      resolve4: async (hostname) => {
+        calls.push(`a ${hostname}`);
+        return [{ address: '93.184.216.34', ttl: 600 }];
+      },
+      resolve6: (hostname) => {
+        calls.push(`aaaa ${hostname}`);
+        return new Promise<never>(() => undefined);
+      },
+    };
+    const resolver = new HostResolver({ timeoutMs: 2_000, tries: 2, backend, now, minTtlSeconds: 5 });
+    const started = Date.now();
+    expect(await resolver.resolve('v6-drops.example')).toEqual(['93.184.216.34']);
+    // the grace after the IPv4 answer, not the 8 s deadline
+    expect(Date.now() - started).toBeLessThan(2_000);
+    clock += 4_000;
+    await resolver.resolve('v6-drops.example');
+    expect(calls).toHaveLength(2);
+    clock += 2_000;
+    await resolver.resolve('v6-drops.example');
+    expect(calls).toHaveLength(4);
+  });
+
   it('concurrent resolutions of one name make one query', async () => {
     const { backend, calls } = fakeDns({ 'busy.example': { a: [{ address: '93.184.216.34', ttl: 60 }] } });
     const resolver = new HostResolver({ timeoutMs: 100, tries: 1, backend, now });

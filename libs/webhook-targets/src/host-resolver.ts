@@ -58,6 +58,11 @@ type Entry = { addresses: string[]; expiresAt: number } | { error: HostResolutio
 
 const LOOPBACK = ['127.0.0.1', '::1'];
 
+/** How long one address family's answer waits for the other's once it has addresses. */
+const OTHER_FAMILY_GRACE_MS = 250;
+
+type Settled = { records: DnsRecord[] } | { error: unknown };
+
 export function isLocalhostName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
@@ -116,22 +121,21 @@ export class HostResolver {
   }
 
   private async query(host: string): Promise<string[]> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new HostResolutionError(host, 'ETIMEOUT')), this.deadlineMs);
-      timer.unref();
-    });
     try {
-      const [v4, v6] = await Promise.race([
-        Promise.allSettled([this.backend.resolve4(host, { ttl: true }), this.backend.resolve6(host, { ttl: true })]),
-        deadline,
-      ]);
-      const records = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
+      const [v4, v6] = await this.bothFamilies(host);
+      const records = [...(v4 && 'records' in v4 ? v4.records : []), ...(v6 && 'records' in v6 ? v6.records : [])];
       if (records.length === 0) {
-        const reason = v4.status === 'rejected' ? v4.reason : v6.status === 'rejected' ? v6.reason : undefined;
-        throw new HostResolutionError(host, codeOf(reason) ?? 'ENODATA');
+        const failed = [v4, v6].find((r): r is { error: unknown } => r !== undefined && 'error' in r);
+        const timedOut = v4 === undefined || v6 === undefined;
+        throw new HostResolutionError(
+          host,
+          failed ? (codeOf(failed.error) ?? 'ENODATA') : timedOut ? 'ETIMEOUT' : 'ENODATA',
+        );
       }
-      const ttlMs = Math.min(this.maxTtlMs, Math.max(this.minTtlMs, Math.min(...records.map((r) => r.ttl)) * 1000));
+      // a family that gave no answer in time may have addresses: asked again after the shortest TTL
+      const whole = v4 !== undefined && v6 !== undefined;
+      const ttl = Math.min(...records.map((r) => r.ttl)) * 1000;
+      const ttlMs = whole ? Math.min(this.maxTtlMs, Math.max(this.minTtlMs, ttl)) : this.minTtlMs;
       const addresses = records.map((r) => r.address);
       this.remember(host, { addresses, expiresAt: this.now() + ttlMs });
       return addresses;
@@ -140,9 +144,42 @@ export class HostResolver {
         error instanceof HostResolutionError ? error : new HostResolutionError(host, codeOf(error) ?? 'ESERVFAIL');
       this.remember(host, { error: failure, expiresAt: this.now() + this.negativeTtlMs });
       throw failure;
-    } finally {
-      clearTimeout(timer);
     }
+  }
+
+  /**
+   * The A and AAAA answers, each settled on its own (undefined: none within the deadline). Once one
+   * family has addresses the other gets OTHER_FAMILY_GRACE_MS more, not the whole deadline: a zone
+   * whose AAAA queries go unanswered must not cost every resolution its deadline, nor lose the IPv4
+   * answer that came at once.
+   */
+  private bothFamilies(host: string): Promise<[Settled | undefined, Settled | undefined]> {
+    const settled: [Settled | undefined, Settled | undefined] = [undefined, undefined];
+    return new Promise((resolve) => {
+      let grace: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(deadline);
+        clearTimeout(grace);
+        resolve(settled);
+      };
+      const deadline = setTimeout(done, this.deadlineMs);
+      deadline.unref();
+      [this.backend.resolve4(host, { ttl: true }), this.backend.resolve6(host, { ttl: true })].forEach((query, i) => {
+        void query
+          .then(
+            (records) => ({ records }),
+            (error: unknown) => ({ error }),
+          )
+          .then((result: Settled) => {
+            settled[i] = result;
+            if (settled[0] !== undefined && settled[1] !== undefined) return done();
+            if ('records' in result && result.records.length > 0 && grace === undefined) {
+              grace = setTimeout(done, OTHER_FAMILY_GRACE_MS);
+              grace.unref();
+            }
+          });
+      });
+    });
   }
 
   private remember(host: string, entry: Entry): void {
