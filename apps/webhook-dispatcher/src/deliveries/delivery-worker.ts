@@ -153,10 +153,12 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       const held = this.held();
       // as many claims per slot as the endpoint has earned (one not busy here: as a new one)
       const caps = new Map([...held.keys()].map((url) => [url, this.slots.limitOf(url) * PREFETCH]));
+      // the lease starts at this moment (the claim's `now`), not when the claim's answer arrives
+      const leaseStart = new Date();
       const claims = await untraced(() =>
-        this.store.claimDue(new Date(), asked, held, this.slots.firstLimit * PREFETCH, caps),
+        this.store.claimDue(leaseStart, asked, held, this.slots.firstLimit * PREFETCH, caps),
       );
-      const claimedAt = Date.now();
+      const claimedAt = leaseStart.getTime();
       for (const claim of claims) {
         const queue = this.waiting.get(claim.url);
         if (queue) queue.push({ claim, claimedAt });
