@@ -65,7 +65,14 @@ describe('paging a search to its end', () => {
         strategy === 'consensus' ? titles.filter((_, i) => LISTINGS[i % LISTINGS.length]!.length >= 2) : titles;
       expect(lower(seen.map((j) => j.title))).toEqual(lower(expected));
       expect(new Set(seen.map((j) => j.id)).size).toBe(seen.length);
-      for (const page of pages) expect(page.data.length).toBeLessThanOrEqual(limit);
+      for (const page of pages) {
+        expect(page.data.length).toBeLessThanOrEqual(limit);
+        // a page's metadata names every provider whose jobs it returns: the set's providers so far
+        const { tried, hit, contributions } = page.metadata.providers;
+        const credited = Object.entries(contributions).flatMap(([provider, n]) => (n > 0 ? [provider] : []));
+        expect(credited.filter((p) => !tried.includes(p as ProviderSlug))).toEqual([]);
+        expect(hit.filter((p) => !tried.includes(p))).toEqual([]);
+      }
       // more matches than one fetch of one provider brings: the search read further
       if (limit < 5) expect(pages.length).toBeGreaterThan(2);
       const charged = pages.reduce((sum, p) => sum + p.metadata.credits_charged, 0);

@@ -1,5 +1,13 @@
-import type { Job } from '@jobs/contracts';
-import { firstPageMayContinue, firstPosition, hasMore, nextPositions, providersWithMore } from './result-set-paging.js';
+import type { Job, ProviderSlug } from '@jobs/contracts';
+import {
+  firstPageMayContinue,
+  firstPosition,
+  grownSetMetadata,
+  hasMore,
+  nextPositions,
+  nextWaveWithMore,
+  providersWithMore,
+} from './result-set-paging.js';
 import type { ProviderBatch } from './search-page.js';
 
 describe('firstPageMayContinue', () => {
@@ -81,5 +89,69 @@ describe('nextPositions', () => {
       'provider_a',
       'provider_b',
     ]);
+  });
+});
+
+describe('nextWaveWithMore', () => {
+  const plan = {
+    strategy: 'cheapest_first' as const,
+    providers: ['own_index', 'provider_a', 'provider_b'] as ProviderSlug[],
+    waves: [['own_index'], ['provider_a', 'provider_b']] as ProviderSlug[][],
+  };
+  const more = { kind: 'store' as const, after: null };
+  const page = { kind: 'pages' as const, page: null };
+
+  it('reads the own index alone while it has more, the partners only once it has none', () => {
+    expect(nextWaveWithMore(plan, { own_index: more, provider_a: page, provider_b: page })).toEqual(['own_index']);
+    expect(nextWaveWithMore(plan, { own_index: null, provider_a: page, provider_b: page })).toEqual([
+      'provider_a',
+      'provider_b',
+    ]);
+    expect(nextWaveWithMore(plan, { own_index: null, provider_a: null, provider_b: page })).toEqual(['provider_b']);
+    expect(nextWaveWithMore(plan, { own_index: null, provider_a: null, provider_b: null })).toEqual([]);
+  });
+
+  it('reads every provider with more when the plan has one wave', () => {
+    const coverage = { ...plan, strategy: 'max_coverage' as const, waves: [plan.providers] };
+    expect(nextWaveWithMore(coverage, { own_index: more, provider_a: null, provider_b: page })).toEqual([
+      'own_index',
+      'provider_b',
+    ]);
+  });
+});
+
+describe('grownSetMetadata', () => {
+  const order: ProviderSlug[] = ['own_index', 'provider_a', 'provider_b'];
+  const metadata = (
+    tried: ProviderSlug[],
+    hit: ProviderSlug[],
+    failed: { provider: ProviderSlug; code: 'provider_timeout' | 'provider_error' }[] = [],
+  ) => ({
+    request_id: 'req_1',
+    status: failed.length > 0 ? ('partial' as const) : ('complete' as const),
+    duplicates_merged: 3,
+    providers: { tried, hit, failed },
+    latency_ms: 120,
+  });
+
+  it('names every provider asked for the set, those that brought a match, and those whose latest read failed', () => {
+    const first = metadata(['own_index'], ['own_index']);
+    const round = metadata(
+      ['provider_a', 'provider_b'],
+      ['provider_b'],
+      [{ provider: 'provider_a', code: 'provider_timeout' }],
+    );
+    const grown = grownSetMetadata(first, round, order);
+    expect(grown.providers).toEqual({
+      tried: ['own_index', 'provider_a', 'provider_b'],
+      hit: ['own_index', 'provider_b'],
+      failed: [{ provider: 'provider_a', code: 'provider_timeout' }],
+    });
+    expect(grown.status).toBe('partial');
+    // provider_a answers in a later round: no longer failed
+    const again = grownSetMetadata(grown, metadata(['provider_a'], ['provider_a']), order);
+    expect(again.providers.failed).toEqual([]);
+    expect(again.providers.hit).toEqual(['own_index', 'provider_a', 'provider_b']);
+    expect(again.status).toBe('complete');
   });
 });

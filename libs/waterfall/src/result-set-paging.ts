@@ -1,5 +1,6 @@
 import type { ChunkPosition, ProviderSlug } from '@jobs/contracts';
-import type { ProviderBatch } from './search-page.js';
+import type { ProviderBatch, SearchResult } from './search-page.js';
+import type { WaterfallPlan } from './waterfall-plan.js';
 
 /**
  * Whether the first page of a search can be followed by another one, so its whole result set
@@ -52,4 +53,46 @@ export function hasMore(positions: ProviderPositions): boolean {
 /** The providers to read again, in the plan's priority order. */
 export function providersWithMore(plan: readonly ProviderSlug[], positions: ProviderPositions): ProviderSlug[] {
   return plan.filter((p) => positions[p] !== null && positions[p] !== undefined);
+}
+
+/**
+ * The providers a later page reads further, as the plan's waves say: those of the earliest wave
+ * that still has more. A strategy that asks the own index first and the partners only when it
+ * falls short (`cheapest_first`) does so on every page, not only the first: its later waves'
+ * partners keep their first page until the waves before them run out.
+ */
+export function nextWaveWithMore(plan: WaterfallPlan, positions: ProviderPositions): ProviderSlug[] {
+  for (const wave of plan.waves) {
+    const more = providersWithMore(wave, positions);
+    if (more.length > 0) return more;
+  }
+  return [];
+}
+
+type Metadata = SearchResult['metadata'];
+
+/**
+ * A result set's metadata once a round of reads grew it: every provider asked for the set so far
+ * (in plan order), those that brought a match, and those whose latest read failed (a provider that
+ * failed once and answered since is not failed); `partial` while any is. The round's own latency
+ * and records merged, as the page it answers is this request's.
+ */
+export function grownSetMetadata(set: Metadata, round: Metadata, planOrder: readonly ProviderSlug[]): Metadata {
+  const inPlanOrder = (providers: Iterable<ProviderSlug>) => {
+    const wanted = new Set(providers);
+    return planOrder.filter((p) => wanted.has(p));
+  };
+  const askedNow = new Set(round.providers.tried);
+  const failed = [...set.providers.failed.filter((f) => !askedNow.has(f.provider)), ...round.providers.failed];
+  const order = new Map(planOrder.map((p, i) => [p, i]));
+  failed.sort((a, b) => (order.get(a.provider) ?? 0) - (order.get(b.provider) ?? 0));
+  return {
+    ...round,
+    status: failed.length > 0 ? 'partial' : 'complete',
+    providers: {
+      tried: inPlanOrder([...set.providers.tried, ...round.providers.tried]),
+      hit: inPlanOrder([...set.providers.hit, ...round.providers.hit]),
+      failed,
+    },
+  };
 }

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { hasMore, nextPositions, providersWithMore, type ProviderBatch } from '@jobs/waterfall';
+import {
+  grownSetMetadata,
+  hasMore,
+  nextPositions,
+  nextWaveWithMore,
+  planWaterfall,
+  type ProviderBatch,
+} from '@jobs/waterfall';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { GatheredResult } from './gathered-result.js';
 import { ResultSetStore, type ResultSet } from './result-sets.store.js';
@@ -15,9 +22,9 @@ const EXTENSION_MARGIN_MS = 1_000;
 /**
  * A round of reads beyond a stored result set is in (a later page reached past the set's end):
  * its new matching jobs are appended to the set (each job once), the providers' positions move
- * on, and the page is answered from its offset. A round that brought nothing for the page while
- * some provider still has more (its records were all jobs the set had) reads again, within the
- * request's deadline. Callers must have claimed the completion.
+ * on, its providers join the set's metadata, and the page is answered from its offset. A page not
+ * full yet while some provider still has more reads again (the earliest of the plan's waves that
+ * has more), within the request's deadline. Callers must have claimed the completion.
  */
 @Injectable()
 export class ExtendResultSetUseCase {
@@ -40,8 +47,10 @@ export class ExtendResultSetUseCase {
     const round = this.gathered.of(state, batches);
     const known = new Set(set.matching.map((job) => job.id));
     const fresh = round.matching.filter((job) => !known.has(job.id));
+    const plan = planWaterfall(request, state.request.providers_enabled);
     const grown: ResultSet = {
       ...set,
+      metadata: grownSetMetadata(set.metadata, round.metadata, plan.providers),
       matching: [...set.matching, ...fresh],
       creditedTo: { ...round.creditedTo, ...set.creditedTo },
       positions: {
@@ -51,7 +60,7 @@ export class ExtendResultSetUseCase {
     };
     await this.resultSets.grow(extension.set, grown, fresh, extension.round);
     const more = hasMore(grown.positions ?? {});
-    const askAgain = providersWithMore(state.plan.providers, grown.positions ?? {});
+    const askAgain = nextWaveWithMore(plan, grown.positions ?? {});
     if (
       grown.matching.length < extension.offset + request.limit &&
       askAgain.length > 0 &&
@@ -80,10 +89,10 @@ export class ExtendResultSetUseCase {
     await this.answers.publishPage(
       state.request,
       grown.matching.slice(extension.offset, extension.offset + request.limit),
-      round.metadata,
+      grown.metadata,
       grown.creditedTo,
       continuation,
     );
-    this.metrics.searchAnswered(request.waterfall.strategy, round.metadata.status);
+    this.metrics.searchAnswered(request.waterfall.strategy, grown.metadata.status);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SearchRequested } from '@jobs/contracts';
 import { SearchCursorCodec } from '@jobs/cursors';
-import { hasMore, planWaterfall, providersWithMore } from '@jobs/waterfall';
+import { hasMore, nextWaveWithMore, planWaterfall } from '@jobs/waterfall';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { requestFingerprint, ResultSetStore } from './result-sets.store.js';
 import { SearchAnswers } from './search-answers.js';
@@ -11,8 +11,10 @@ import { SearchAnswers } from './search-answers.js';
  * page really ended (billing minted the cursor after the last job it returned, see
  * SearchAnswers), so pages never overlap or skip, with or without `max_credits`; billed
  * like any search (new unique jobs on this page only). A page that reaches past the set's end
- * while a provider has more reads further first (each provider from where it stopped: its page
- * cursor, the store's keyset), and the set grows: following `next_cursor` yields every match once.
+ * while a provider has more reads further first (the earliest of the plan's waves that has more,
+ * each provider from where it stopped: its page cursor, the store's keyset), and the set grows:
+ * following `next_cursor` yields every match once. A page served from the set reports the set's
+ * providers (every one asked for it so far) and merged no records itself.
  */
 @Injectable()
 export class NextPageUseCase {
@@ -49,7 +51,7 @@ export class NextPageUseCase {
     const { limit } = message.request;
     const positions = set.positions ?? {};
     const plan = planWaterfall(message.request, message.providers_enabled);
-    const further = providersWithMore(plan.providers, positions);
+    const further = nextWaveWithMore(plan, positions);
     if (cursor.offset + limit > set.matching.length && further.length > 0) {
       // the page reaches past the set: read further from every provider that has more, then answer
       await this.fanOut.firstWave({
@@ -73,7 +75,7 @@ export class NextPageUseCase {
     await this.answers.publishPage(
       message,
       data,
-      { ...set.metadata, latency_ms: Date.now() - started },
+      { ...set.metadata, duplicates_merged: 0, latency_ms: Date.now() - started },
       set.creditedTo,
       continuation,
     );
