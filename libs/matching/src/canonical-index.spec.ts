@@ -113,7 +113,7 @@ describe('CanonicalIndex', () => {
         expect(other.reposted).toBe(false);
       });
 
-      it("re-lists it when the board's new posting has its own URL, and keeps two live postings apart", () => {
+      it('re-lists it at a new posting URL of the board once the earlier posting is gone, not before', () => {
         const atBoard = (id: string) => `https://boards.greenhouse.io/acme/jobs/${id}`;
         const stored = recordToMatch(record({ apply_url: atBoard('4012345678') }));
         const load = () => {
@@ -127,13 +127,20 @@ describe('CanonicalIndex', () => {
           return index;
         };
         const relisting = record({ provider_job_id: 'A-2', apply_url: atBoard('4098765432'), posted_at: SAME_DAY });
-        const gone = load();
-        gone.read([]);
-        expect(gone.merge(relisting)).toMatchObject({ jobId: 'job_open', reposted: true, generation: 1 });
+        // the earlier posting still listed (in another part of the sweep): a second opening
+        const stillListed = load();
+        stillListed.read([]);
+        expect(stillListed.merge(relisting).jobId).not.toBe('job_open');
         const live = load();
         live.read([record({ provider_job_id: 'A-1', apply_url: atBoard('4012345678') })]);
         expect(live.merge(relisting).jobId).not.toBe('job_open');
-        // an employer page of another opening is no posting of the board: still another opening
+        // posted days later, as alike as can be, both live in one read: two openings
+        const twin = load();
+        twin.read([record({ provider_job_id: 'A-1', apply_url: atBoard('4012345678') })]);
+        const second = twin.merge(
+          record({ provider_job_id: 'A-3', apply_url: atBoard('4055555555'), posted_at: LATER }),
+        );
+        expect([second.jobId === 'job_open', second.reposted]).toEqual([false, false]);
         // the board stopped listing the first posting (the job closed with it) before the new one came
         const closed = new CanonicalIndex();
         const sparse = recordToMatch(record({ apply_url: atBoard('4012345678'), salary: null, employment_type: null }));
@@ -155,6 +162,7 @@ describe('CanonicalIndex', () => {
         expect(closed.merge(later)).toMatchObject({ jobId: 'job_closed', reposted: true, generation: 1 });
         // the new posting's URL is where to apply now (the first one is taken down)
         expect(closed.job('job_closed')!.fields.applyUrl).toBe(atBoard('4098765432'));
+        // an employer page of another opening is no posting of the board: still another opening
         const employerPage = load();
         employerPage.read([]);
         const other = record({

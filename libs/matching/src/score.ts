@@ -212,10 +212,18 @@ function listsInThisRead(job: CandidateJob, provider: string): boolean {
 }
 
 /**
- * What a re-listing changes by nature, so never evidence against one: the posting time, and the
- * URL of a posting at a board that numbers its postings (the ATS gives the re-listing a new id).
+ * Whether the provider of `record` listed the job and lists it no more: only then may a new
+ * posting URL of the same board be its re-listing. While its earlier posting is still listed (in
+ * this read or another part of the same sweep), a second posting of the board is a second opening.
  */
-const CHANGED_BY_RELISTING: ReadonlySet<string> = new Set(['posted', 'postingUrl']);
+function earlierPostingGone(record: RecordToMatch, job: CandidateJob): boolean {
+  return !job.providers.has(record.provider) && (job.unlistedGeneration?.has(record.provider) ?? false);
+}
+
+/** What a re-listing changes by nature, so never evidence against one (see `earlierPostingGone`). */
+function changedByRelisting(name: string, record: RecordToMatch, job: CandidateJob): boolean {
+  return name === 'posted' || (name === 'postingUrl' && earlierPostingGone(record, job));
+}
 
 /**
  * The record is the provider's new listing of an opening it lists or listed under another id,
@@ -228,7 +236,7 @@ function replacesOwnListing(record: RecordToMatch, job: CandidateJob, explain: R
   const listedIt = job.providers.has(record.provider) || (job.unlistedGeneration?.has(record.provider) ?? false);
   if (!listedIt || listsInThisRead(job, record.provider)) return false;
   if (record.features.titleKey !== job.features.titleKey) return false;
-  return Object.entries(explain).every(([name, weight]) => CHANGED_BY_RELISTING.has(name) || weight >= 0);
+  return Object.entries(explain).every(([name, weight]) => changedByRelisting(name, record, job) || weight >= 0);
 }
 
 export interface MatchDecision {
@@ -289,7 +297,8 @@ export function decide(record: RecordToMatch, candidates: Iterable<CandidateJob>
       chosenScore = s;
     }
     if (s < MATCH_THRESHOLD && s > -Infinity && isRelisting(record, job)) {
-      const withoutRelisting = s - (explain['posted'] ?? 0) - (explain['postingUrl'] ?? 0) - (explain['provider'] ?? 0);
+      const postingUrl = earlierPostingGone(record, job) ? (explain['postingUrl'] ?? 0) : 0;
+      const withoutRelisting = s - (explain['posted'] ?? 0) - postingUrl - (explain['provider'] ?? 0);
       if (withoutRelisting >= RELIST_THRESHOLD && withoutRelisting > relistScore) {
         relist = job;
         relistScore = withoutRelisting;
