@@ -25,6 +25,7 @@ import {
   listingKey,
   recordSightings,
   relistsClosedJob,
+  seenSinceUnlisted,
   sightingOf,
   writeJobSightings,
   type JobSighting,
@@ -118,7 +119,11 @@ export async function mergeInTransaction({
   // known listings that re-list their job when it is closed (`relistsClosedJob`): the jobs of those
   // no longer listed (closed ones among them) are loaded with the candidates; a job closed while
   // its listing was listed is loaded once it is found closed under its lock
-  const relisting = knownSeen.filter((k) => relistsClosedJob(k.record.provider));
+  const relisting = knownSeen.filter(
+    (k) =>
+      relistsClosedJob(k.record.provider) &&
+      seenSinceUnlisted(knownBySource.get(listingKey(k.record.provider, k.record.provider_job_id))!, k.record),
+  );
   const relistable = [
     ...new Set(known.filter((s) => !s.listed && relistsClosedJob(s.provider)).map((s) => s.canonical_job_id)),
   ];

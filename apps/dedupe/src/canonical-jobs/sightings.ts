@@ -33,6 +33,8 @@ export interface KnownSource {
   field_hashes: Record<string, unknown>;
   last_seen_at: Date;
   listed: boolean;
+  /** When a read found the listing gone (null while listed). */
+  unlisted_at: Date | null;
 }
 
 /**
@@ -42,6 +44,15 @@ export interface KnownSource {
  * its listing seen again only marks its source listed (docs/decisions/0021-re-listings.md).
  */
 export const relistsClosedJob = (provider: string): boolean => provider === 'own_index';
+
+/**
+ * Whether a record of a listing was seen after the read that found the listing gone: an older
+ * record (a sweep's part merged late, a search's answer) tells nothing against that read, so it
+ * neither lists the source again nor re-lists its job.
+ */
+export function seenSinceUnlisted(source: Pick<KnownSource, 'unlisted_at'>, record: NormalizedProviderRecord): boolean {
+  return source.unlisted_at === null || Date.parse(record.seen_at) > source.unlisted_at.getTime();
+}
 
 /** One key per listing: its provider and the provider's id of it. */
 export const listingKey = (provider: string, providerJobId: string): string => `${provider}\u0000${providerJobId}`;
@@ -54,7 +65,7 @@ export function knownSources(db: SqlReader, records: readonly NormalizedProvider
   if (records.length === 0) return Promise.resolve([]);
   return db.$queryRaw<KnownSource[]>`
     SELECT s.id, s.provider::text AS provider, s.provider_job_id, s.canonical_job_id, s.field_hashes, s.last_seen_at,
-      s.listed
+      s.listed, s.unlisted_at
     FROM job_sources s JOIN unnest(${records.map((r) => r.provider)}::text[],
       ${records.map((r) => r.provider_job_id)}::text[]) AS v(provider, id)
       ON s.provider = v.provider::provider AND s.provider_job_id = v.id`;
@@ -113,7 +124,7 @@ export async function findSightings(
     const source = bySource.get(listingKey(record.provider, record.provider_job_id));
     if (
       !source ||
-      (!source.listed && relistsClosedJob(record.provider)) ||
+      (!source.listed && relistsClosedJob(record.provider) && seenSinceUnlisted(source, record)) ||
       listingChangedFields(source.field_hashes, record).length > 0
     ) {
       sorted.rest.push(record);
@@ -146,7 +157,7 @@ export async function recordSightings(tx: Prisma.TransactionClient, seen: readon
       ${bySource.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[],
       ${bySource.map((k) => JSON.stringify(recordFieldHashes(k.record)))}::text[]::jsonb[]
     ) AS v(id, seen_at, field_hashes)
-    WHERE s.id = v.id`;
+    WHERE s.id = v.id AND (s.unlisted_at IS NULL OR v.seen_at > s.unlisted_at)`;
   await tx.$executeRaw(jobSightingsUpdate(seen));
 }
 
@@ -172,6 +183,7 @@ export async function recordUnchangedSightings(
           ${sources.map((k) => k.seenAt.toISOString())}::text[]::timestamptz[]) AS v(id, seen_at)
         WHERE s.id = v.id AND (s.last_seen_at < v.seen_at OR NOT s.listed)
           AND (s.listed OR s.provider <> 'own_index')
+          AND (s.unlisted_at IS NULL OR v.seen_at > s.unlisted_at)
         RETURNING 1
       )
       ${jobSightingsUpdate(seen)}`;

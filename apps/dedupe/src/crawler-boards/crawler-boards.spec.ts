@@ -219,6 +219,24 @@ describe('an opening the board lists again after it closed', () => {
     expect(await changesOf(jobId)).toEqual(['opened', 'closed', 'reposted']);
   });
 
+  it('a read older than the one that found the opening gone, merged late, re-lists nothing', async () => {
+    const b = board('capstan');
+    const kept = b.opening(1, 'Capstan Rigger');
+    const back = b.opening(2, 'Capstan Painter');
+    await merge.execute(b.sweep([kept, back], { changed: true }));
+    const late = b.sweep([kept, back], { changed: true }); // read before the next one, merged after it
+    await merge.execute(b.sweep([kept], { changed: true }));
+    const jobId = await jobIdOf(back.provider_job_id);
+    await merge.execute(late);
+    expect(await jobOf(back.provider_job_id)).toMatchObject({ status: 'closed', repost_count: 0 });
+    expect(await changesOf(jobId)).toEqual(['opened', 'closed']);
+    const source = await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: back.provider_job_id } });
+    expect(source.listed).toBe(false);
+    // a read after it does
+    await merge.execute(b.sweep([kept, back], { changed: true }));
+    expect(await jobOf(back.provider_job_id)).toMatchObject({ status: 'open', repost_count: 1 });
+  });
+
   it('a removed board registered again re-lists the openings its removal closed', async () => {
     const b = board('mooring');
     const a = b.opening(1, 'Mooring Hand');
