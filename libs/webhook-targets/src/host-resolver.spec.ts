@@ -123,6 +123,15 @@ describe('HostResolver', () => {
     expect(calls).toHaveLength(4);
   });
 
+  it('waits for the A answer when the AAAA one comes first', async () => {
+    const backend: DnsBackend = {
+      resolve4: () => new Promise((resolve) => setTimeout(() => resolve([{ address: '93.184.216.34', ttl: 60 }]), 400)),
+      resolve6: async () => [{ address: '2606:2800:220:1::1', ttl: 60 }],
+    };
+    const resolver = new HostResolver({ timeoutMs: 2_000, tries: 2, backend, now });
+    expect(await resolver.resolve('slow-a.example')).toEqual(['93.184.216.34', '2606:2800:220:1::1']);
+  });
+
   it('concurrent resolutions of one name make one query', async () => {
     const { backend, calls } = fakeDns({ 'busy.example': { a: [{ address: '93.184.216.34', ttl: 60 }] } });
     const resolver = new HostResolver({ timeoutMs: 100, tries: 1, backend, now });

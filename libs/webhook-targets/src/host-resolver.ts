@@ -148,10 +148,11 @@ export class HostResolver {
   }
 
   /**
-   * The A and AAAA answers, each settled on its own (undefined: none within the deadline). Once one
-   * family has addresses the other gets OTHER_FAMILY_GRACE_MS more, not the whole deadline: a zone
-   * whose AAAA queries go unanswered must not cost every resolution its deadline, nor lose the IPv4
-   * answer that came at once.
+   * The A and AAAA answers, each settled on its own (undefined: none within the deadline). Once the
+   * A query has addresses the AAAA one gets OTHER_FAMILY_GRACE_MS more, not the whole deadline: a
+   * zone whose AAAA queries go unanswered must not cost every resolution its deadline, nor lose the
+   * IPv4 answer that came at once. An AAAA answer alone waits for the A one (within the deadline):
+   * kept alone, it would leave an IPv4-only network nothing to connect to.
    */
   private bothFamilies(host: string): Promise<[Settled | undefined, Settled | undefined]> {
     const settled: [Settled | undefined, Settled | undefined] = [undefined, undefined];
@@ -173,7 +174,7 @@ export class HostResolver {
           .then((result: Settled) => {
             settled[i] = result;
             if (settled[0] !== undefined && settled[1] !== undefined) return done();
-            if ('records' in result && result.records.length > 0 && grace === undefined) {
+            if (i === 0 && 'records' in result && result.records.length > 0 && grace === undefined) {
               grace = setTimeout(done, OTHER_FAMILY_GRACE_MS);
               grace.unref();
             }
