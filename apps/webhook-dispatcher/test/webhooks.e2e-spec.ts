@@ -250,9 +250,16 @@ describe('webhook deliveries', () => {
     let dead = true;
     const deadUrls = [1, 2, 3, 4, 5].map(() => receiver.endpoint(() => (dead ? 'hang' : 200)));
     try {
-      // all at once: the fast endpoint must be served well within the first hangs' 10 s
+      // all at once: the fast endpoint must be served well within the first hangs' 10 s; sixteen each,
+      // so that at sixteen slots an endpoint the five would hold every one of the 64
       await Promise.all(
-        deadUrls.map((url) => publisher.publish(account.account_id, [makeEvent(), makeEvent(), makeEvent()], url)),
+        deadUrls.map((url) =>
+          publisher.publish(
+            account.account_id,
+            Array.from({ length: 16 }, () => makeEvent()),
+            url,
+          ),
+        ),
       );
       await Promise.all(deadUrls.map((url) => receiver.waitFor(url, 1)));
       const fast = receiver.endpoint();
