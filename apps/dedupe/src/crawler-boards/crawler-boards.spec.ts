@@ -1,7 +1,7 @@
 // Integration test against the real PostgreSQL: a board sweep's merge as dedupe writes it (a
 // changed board read whole, an unchanged one, a failed one), the board's read row the admin list
-// shows, a removed board's openings closing through the outbox, and a closed opening the board
-// lists again re-listed.
+// shows, a removed board's openings closing through the outbox, a closed opening the board
+// lists again re-listed, and a read that skipped items judging no absences.
 import type { JobLifecycleChanged, NormalizedProviderRecord, RefreshRecordsFetched } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
@@ -52,7 +52,7 @@ function board(name: string) {
   });
   const sweep = (
     records: NormalizedProviderRecord[],
-    read: { changed: boolean; error?: string; etag?: string },
+    read: { changed: boolean; error?: string; etag?: string; skipped?: number },
   ): RefreshRecordsFetched.Value => {
     const at = tick();
     const failed = read.error !== undefined;
@@ -84,7 +84,7 @@ function board(name: string) {
         changed: read.changed,
         validators: failed ? {} : { etag: read.etag ?? '"e1"', content_hash: `h-${clock}` },
         error: read.error ?? null,
-        skipped: 0,
+        skipped: read.skipped ?? 0,
       },
     };
   };
@@ -249,5 +249,20 @@ describe('an opening the board lists again after it closed', () => {
     expect(await jobOf(a.provider_job_id)).toMatchObject({ status: 'open', repost_count: 1 });
     expect(await changesOf(await jobIdOf(a.provider_job_id))).toEqual(['opened', 'closed', 'reposted']);
     expect((await b.read())!.openJobs).toBe(1);
+  });
+});
+
+describe('a board read that skipped items', () => {
+  it('closes none of the listings missing from its records; the next read of every item does', async () => {
+    const b = board('wharf');
+    const pilot = b.opening(1, 'Wharf Pilot');
+    const crane = b.opening(2, 'Wharf Crane Operator');
+    await merge.execute(b.sweep([pilot, crane], { changed: true }));
+    // the crane operator's item could not be read this time: it may still be listed
+    await merge.execute(b.sweep([pilot], { changed: true, skipped: 1 }));
+    expect(await statusOf(crane.provider_job_id)).toBe('open');
+    await merge.execute(b.sweep([pilot], { changed: true }));
+    expect(await statusOf(crane.provider_job_id)).toBe('closed');
+    expect(await statusOf(pilot.provider_job_id)).toBe('open');
   });
 });
