@@ -6,6 +6,7 @@ import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
 import { AccountCharges, ChargeExpired, type ChargeRequest, type StagedAnswer } from './account-charges.js';
 import { ChargeMetrics } from './charge-metrics.js';
+import { createAccount } from './accounts.spec-helper.js';
 
 let db: ThrowawayDatabase;
 let charges: AccountCharges;
@@ -20,20 +21,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function account(credits: number): Promise<string> {
-  const id = `acct_charges_${sequence++}`;
-  await db.prisma.account.create({
-    data: {
-      id,
-      plan: 'pro',
-      creditsRemaining: credits,
-      creditsResetAt: new Date(),
-      rateLimitLimit: 100,
-      rateLimitWindowSeconds: 60,
-    },
-  });
-  return id;
-}
+const account = (credits: number) => createAccount(db.prisma, `acct_charges_${sequence++}`, credits);
 
 /**
  * Charges `jobIds` as GET /jobs would, answering on query.responded; `unlocked`: as a sync search's page is charged.

@@ -6,6 +6,7 @@ import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
 import { AccountCharges } from '../charges/account-charges.js';
 import { WatchEventChargesUseCase, type JobOpenedChargeRequest } from './watch-event-charges.usecase.js';
+import { createAccount } from '../charges/accounts.spec-helper.js';
 
 let db: ThrowawayDatabase;
 let watchEvents: WatchEventChargesUseCase;
@@ -22,20 +23,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function account(credits: number): Promise<string> {
-  const id = `acc_watch_events_${sequence++}`;
-  await db.prisma.account.create({
-    data: {
-      id,
-      plan: 'pro',
-      creditsRemaining: credits,
-      creditsResetAt: new Date(),
-      rateLimitLimit: 100,
-      rateLimitWindowSeconds: 60,
-    },
-  });
-  return id;
-}
+const account = (credits: number) => createAccount(db.prisma, `acc_watch_events_${sequence++}`, credits);
 
 /** A `job.opened` of a new job for `watchId`, its change at `at`. */
 function opened(accountId: string, watchId: string, at: Date): JobOpenedChargeRequest {
