@@ -82,8 +82,9 @@ describe('CanonicalIndex', () => {
 
     describe('a provider showing a job it lists under a new id', () => {
       const SAME_DAY = '2026-11-03T15:40:00.000Z';
-      const listedIndex = (): CanonicalIndex => {
-        const stored = recordToMatch(record({ apply_url: null }));
+      /** The job provider_a lists as A-1, at `applyUrl`. */
+      const listedIndex = (applyUrl: string | null = null): CanonicalIndex => {
+        const stored = recordToMatch(record({ apply_url: applyUrl }));
         const index = new CanonicalIndex();
         index.load({
           id: 'job_open',
@@ -115,17 +116,7 @@ describe('CanonicalIndex', () => {
 
       it('re-lists it at a new posting URL of the board once the earlier posting is gone, not before', () => {
         const atBoard = (id: string) => `https://boards.greenhouse.io/acme/jobs/${id}`;
-        const stored = recordToMatch(record({ apply_url: atBoard('4012345678') }));
-        const load = () => {
-          const index = new CanonicalIndex();
-          index.load({
-            id: 'job_open',
-            fields: stored.fields,
-            keys: stored.keys,
-            sources: [{ provider: 'provider_a', providerJobId: 'A-1', listed: true }],
-          });
-          return index;
-        };
+        const load = () => listedIndex(atBoard('4012345678'));
         const relisting = record({ provider_job_id: 'A-2', apply_url: atBoard('4098765432'), posted_at: SAME_DAY });
         // the earlier posting still listed (in another part of the sweep): a second opening
         const stillListed = load();
