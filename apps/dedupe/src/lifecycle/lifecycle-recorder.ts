@@ -108,21 +108,26 @@ export class LifecycleRecorder {
     const companies = await tx.company.findMany({ where: { id: { in: ids }, domain: { not: null } } });
     if (companies.length === 0) return;
     const judgedIds = companies.map((c) => c.id);
-    // the open jobs, and of the closed ones only their count and latest closing: what the judgement
-    // reads, at the cost of what is open (the company and status index), not of the company's history
+    // the open jobs, and of the closed ones only their count and latest closing, read only for a
+    // company with nothing open (the only judgement that uses them): a large employer's merges cost
+    // what is open (the company and status index), never its history of closed jobs
     const open = await tx.canonicalJob.findMany({
       where: { companyId: { in: judgedIds }, status: 'open' },
       select: { companyId: true, lastSeenAt: true, pReal: true },
     });
+    const withOpen = new Set(open.map((j) => j.companyId));
+    const nothingOpen = judgedIds.filter((id) => !withOpen.has(id));
     const closed = new Map(
-      (
-        await tx.canonicalJob.groupBy({
-          by: ['companyId'],
-          where: { companyId: { in: judgedIds }, status: 'closed' },
-          _count: { _all: true },
-          _max: { closedAt: true },
-        })
-      ).map((g) => [g.companyId, { count: g._count._all, last: g._max.closedAt }]),
+      nothingOpen.length === 0
+        ? []
+        : (
+            await tx.canonicalJob.groupBy({
+              by: ['companyId'],
+              where: { companyId: { in: nothingOpen }, status: 'closed' },
+              _count: { _all: true },
+              _max: { closedAt: true },
+            })
+          ).map((g) => [g.companyId, { count: g._count._all, last: g._max.closedAt }]),
     );
     const states = new Map(
       (await tx.companyHiringState.findMany({ where: { companyId: { in: judgedIds } } })).map((s) => [s.companyId, s]),

@@ -394,6 +394,7 @@ describe('refresh listings and the job lifecycle', () => {
       ]);
       expect(new Set(changes.map((h) => h.change_id)).size).toBe(2);
       expect(changes[1]!.company.domain).toBe(c.domain);
+      expect(changes[1]!.is_hiring.basis).toMatch(/^No open jobs: all 1 known job closed/);
     },
   );
 });
