@@ -97,8 +97,19 @@ describe('WatchEventChargesUseCase: a stopped watch', () => {
     await watchEvents.dropStopped(stop(rich, 'wat_twice', t(10)));
     await watchEvents.charge(opened(rich, 'wat_twice', t(15)));
     expect(await ledgerJobs(rich)).toEqual([]);
-    const { stoppedAt } = await db.prisma.stoppedWatch.findUniqueOrThrow({ where: { watchId: 'wat_twice' } });
+    const { stoppedAt } = await db.prisma.stoppedWatch.findUniqueOrThrow({
+      where: { accountId_watchId: { accountId: rich, watchId: 'wat_twice' } },
+    });
     expect(stoppedAt).toEqual(t(20));
+  });
+
+  it("a stop sent with another account's watch id never drops the owner's events", async () => {
+    const owner = await account(5);
+    const stranger = await account(5);
+    await watchEvents.dropStopped(stop(stranger, 'wat_owned', t(20)));
+    const event = opened(owner, 'wat_owned', t(15));
+    await watchEvents.charge(event);
+    expect(await ledgerJobs(owner)).toEqual([event.event.data.job.id]);
   });
 
   it('a stop of an earlier version (no stopped_at) drops held events only', async () => {

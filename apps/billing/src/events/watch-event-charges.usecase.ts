@@ -77,7 +77,7 @@ export class WatchEventChargesUseCase {
       'job.id': message.event.data.job.id,
     });
     if (await this.marked(handledKey(message.event.id))) return; // a redelivery
-    if (await this.madeBeforeStop(message.event)) {
+    if (await this.madeBeforeStop(message.account_id, message.event)) {
       this.logger.info(
         { account_id: held.accountId, event_id: held.event.id, watch_id: held.event.watch_id },
         'job.opened dropped: made before its watch stopped',
@@ -180,7 +180,7 @@ export class WatchEventChargesUseCase {
       this.prisma.$executeRaw`
         INSERT INTO "stopped_watches" ("watch_id", "account_id", "stopped_at")
         VALUES (${watchId}, ${accountId}, ${stoppedAt})
-        ON CONFLICT ("watch_id") DO UPDATE
+        ON CONFLICT ("account_id", "watch_id") DO UPDATE
           SET "stopped_at" = GREATEST("stopped_watches"."stopped_at", EXCLUDED."stopped_at")`,
       this.prisma.$executeRaw`
         DELETE FROM "stopped_watches"
@@ -188,10 +188,10 @@ export class WatchEventChargesUseCase {
     ]);
   }
 
-  /** Whether the event's change occurred before its watch's latest stop. */
-  private async madeBeforeStop(event: JobOpenedEvent): Promise<boolean> {
+  /** Whether the event's change occurred before its watch's latest stop (the account's own). */
+  private async madeBeforeStop(accountId: string, event: JobOpenedEvent): Promise<boolean> {
     const stop = await this.prisma.stoppedWatch.findUnique({
-      where: { watchId: event.watch_id },
+      where: { accountId_watchId: { accountId, watchId: event.watch_id } },
       select: { stoppedAt: true },
     });
     return stop !== null && stop.stoppedAt.getTime() > Date.parse(event.created_at);
