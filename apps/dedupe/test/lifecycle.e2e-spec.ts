@@ -205,6 +205,9 @@ describe('GET /v1/companies/{domain}', () => {
       const lines = (await wholeLedger(live)).filter((l) => l.operation === `GET /v1/companies/${domain}`);
       expect(lines).toHaveLength(2);
       expect(lines.every((l) => l.job_id === null && l.credits === 1 && l.reason === 'charged')).toBe(true);
+      // the store keeps domains without www.: a caller's www. names the same company
+      const viaWww = await api(`/v1/companies/WWW.${domain}`, { key: live });
+      expect(CompanyProfileSchema.parse(viaWww.body).company.domain).toBe(domain);
 
       const hiring = await tap.waitFor(
         (m) =>

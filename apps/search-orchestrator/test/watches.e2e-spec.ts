@@ -44,6 +44,11 @@ describe('watches over HTTP', () => {
       filters: { title_or: [word], country_code_or: ['GB'] },
       events: ['job.opened', 'job.closed'],
     });
+    // a Watch sent back as it reads (null where unused) is accepted; www. names the company's domain
+    const again = await createWatch(key, { type: 'company', domain: `www.${domain}`, filters: null });
+    expect(again).toMatchObject({ domain, filters: null });
+    const searchAgain = await createWatch(key, { type: 'search', domain: null, filters: { title_or: [word] } });
+    expect(searchAgain).toMatchObject({ domain: null, filters: { title_or: [word] } });
   });
 
   it('gives the same watch for a retried Idempotency-Key', async () => {

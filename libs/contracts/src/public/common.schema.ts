@@ -32,6 +32,9 @@ export const DomainSchema = z
   .string()
   .trim()
   .toLowerCase()
+  // the store keeps every company's domain without `www.` (libs/matching normalize): a caller's
+  // `www.acme.com` names the same company
+  .overwrite((domain) => domain.replace(/^www\./, ''))
   .max(253)
   .regex(
     /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,

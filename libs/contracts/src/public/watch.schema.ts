@@ -32,19 +32,20 @@ const watchEvents = z
 export const WatchCreateRequestSchema = z
   .strictObject({
     type: WatchTypeSchema,
-    domain: DomainSchema.optional(),
-    filters: FiltersSchema.optional(),
+    // null is accepted as absent: a Watch read back states both, null where unused
+    domain: DomainSchema.nullish(),
+    filters: FiltersSchema.nullish(),
     webhook_url: UrlSchema,
     events: watchEvents.default([...WATCH_EVENT_TYPES]),
   })
   .superRefine((watch, ctx) => {
-    if (watch.type === 'company' && watch.domain === undefined) {
+    if (watch.type === 'company' && watch.domain == null) {
       ctx.addIssue({ code: 'custom', path: ['domain'], message: 'domain is required when type is company' });
     }
-    if (watch.type === 'search' && watch.filters === undefined) {
+    if (watch.type === 'search' && watch.filters == null) {
       ctx.addIssue({ code: 'custom', path: ['filters'], message: 'filters is required when type is search' });
     }
-    if (watch.type === 'search' && watch.domain !== undefined) {
+    if (watch.type === 'search' && watch.domain != null) {
       ctx.addIssue({
         code: 'custom',
         path: ['domain'],
