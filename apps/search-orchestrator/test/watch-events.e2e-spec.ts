@@ -150,6 +150,62 @@ describe('watch events', () => {
     ).toEqual(['job.closed', 'job.opened']);
   });
 
+  it(
+    'an update that brings a job into a search watch is its job.opened (charged); one that takes it out is ' +
+      'its last job.updated, and drops a held job.opened of it',
+    async () => {
+      const { live_key: key } = await pro(10);
+      const word = uniqueWord();
+      const filters = { title_or: [word], seniority_or: ['senior' as const] };
+      const watch = await createWatch(key, { type: 'search', filters });
+      const sparse = jobAt(newDomain(), { title: `${word} Engineer`, seniority: null });
+      await publishChange('opened', sparse);
+      const filled = { ...sparse, seniority: 'senior' as const };
+      await publishChange('updated', filled, { changed_fields: ['seniority'], previous: { seniority: null } });
+      const opened = await eventOf(watch.id, (e) => e.type === 'job.opened');
+      expect((opened.event.data as { job: Job }).job.seniority).toBe('senior');
+      expect((await wholeLedger(key, sparse.id)).map((l) => [l.credits, l.reason])).toEqual([[1, 'charged']]);
+
+      const renamed = { ...filled, title: 'Quantity Surveyor' };
+      await publishChange('updated', renamed, { changed_fields: ['title'], previous: { title: filled.title } });
+      const left = await eventOf(watch.id, (e) => e.type === 'job.updated');
+      expect((left.event.data as { job: Job }).job.title).toBe('Quantity Surveyor');
+      await publishChange('closed', { ...renamed, status: 'closed', closed_reason: 'filled' });
+      // a later job of the watch, behind the closing on the same key: once it arrives, the closing was matched
+      const next = jobAt(newDomain(), { title: `${word} Lead`, seniority: 'senior' });
+      await publishChange('opened', next, {}, sparse.id);
+      await eventOf(watch.id, (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id === next.id);
+      expect(eventsOf(watch.id).map((e) => e.type)).toEqual(['job.opened', 'job.updated', 'job.opened']);
+
+      // without credits: the opening is held, and the update that takes the job out drops it
+      const holder = await pro(0);
+      const holding = await createWatch(holder.live_key, { type: 'search', filters });
+      const other = jobAt(newDomain(), { title: `${word} Engineer`, seniority: null });
+      await publishChange(
+        'updated',
+        { ...other, seniority: 'senior' },
+        {
+          changed_fields: ['seniority'],
+          previous: { seniority: null },
+        },
+      );
+      await heldUntil(holder.account_id, [other.id]);
+      await publishChange(
+        'updated',
+        { ...other, seniority: 'junior' },
+        {
+          changed_fields: ['seniority'],
+          previous: { seniority: 'senior' },
+        },
+      );
+      await heldUntil(holder.account_id, []);
+      await admin('POST', `/accounts/${holder.account_id}/credits`, { amount: 5 });
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(eventsOf(holding.id)).toEqual([]);
+      expect(await creditsOf(holder.live_key)).toBe(5);
+    },
+  );
+
   it('fires company.hiring_started and company.hiring_stopped, nothing on a change to null', async () => {
     const { live_key: key } = await pro();
     const domain = newDomain();

@@ -2,23 +2,33 @@ import { decideJobUpdate } from './paid-job-updates.usecase.js';
 
 describe('decideJobUpdate: job.updated carries the full Job, so only a paying account gets it', () => {
   it('goes to an account that has paid for the job', () => {
-    expect(decideJobUpdate({ paid: true, heldOpened: false })).toBe('emitted');
+    expect(decideJobUpdate({ paid: true, heldOpened: false, leftScope: false })).toEqual({ send: true, held: 'none' });
   });
 
   it('never goes to an account that has not paid for the job', () => {
-    expect(decideJobUpdate({ paid: false, heldOpened: false })).toBe('dropped');
+    expect(decideJobUpdate({ paid: false, heldOpened: false, leftScope: false })).toEqual({
+      send: false,
+      held: 'none',
+    });
   });
 
-  it(
-    "refreshes the account's held job.opened instead of sending " +
-      'it (the job.opened still comes after a top-up, with the ' +
-      'newest job)',
-    () => {
-      expect(decideJobUpdate({ paid: false, heldOpened: true })).toBe('refreshed_held_opened');
-    },
-  );
+  it("refreshes the watch's held job.opened, paid for or not (a top-up releases it with the newest job)", () => {
+    expect(decideJobUpdate({ paid: false, heldOpened: true, leftScope: false })).toEqual({
+      send: false,
+      held: 'refresh',
+    });
+    expect(decideJobUpdate({ paid: true, heldOpened: true, leftScope: false })).toEqual({
+      send: true,
+      held: 'refresh',
+    });
+  });
 
-  it('a paid job with a held job.opened of another watch still goes out', () => {
-    expect(decideJobUpdate({ paid: true, heldOpened: true })).toBe('emitted');
+  it('drops the held job.opened of a job the update took out of the watch (it no longer matches)', () => {
+    expect(decideJobUpdate({ paid: false, heldOpened: true, leftScope: true })).toEqual({ send: false, held: 'drop' });
+    expect(decideJobUpdate({ paid: true, heldOpened: true, leftScope: true })).toEqual({ send: true, held: 'drop' });
+    expect(decideJobUpdate({ paid: false, heldOpened: false, leftScope: true })).toEqual({
+      send: false,
+      held: 'none',
+    });
   });
 });

@@ -11,10 +11,15 @@ export interface JobUpdate {
   accountId: string;
   event: JobUpdatedEvent;
   webhookUrl: string;
+  /** The update took the job out of the watch's scope. */
+  leftScope: boolean;
 }
 
-/** What became of a `job.updated`. */
-export type JobUpdateOutcome = 'emitted' | 'refreshed_held_opened' | 'dropped';
+/** What becomes of a `job.updated`: whether it is sent, and what of the watch's held `job.opened` of the job. */
+export interface JobUpdateDecision {
+  send: boolean;
+  held: 'refresh' | 'drop' | 'none';
+}
 
 /** What the decision needs to know about the account and the job (read in one statement). */
 export interface JobUpdateFacts {
@@ -22,23 +27,29 @@ export interface JobUpdateFacts {
   paid: boolean;
   /** The account holds this watch's `job.opened` of the job, waiting for credits. */
   heldOpened: boolean;
+  /** The update took the job out of the watch's scope. */
+  leftScope: boolean;
 }
 
 /**
  * Who gets a `job.updated` (pure): it carries the full Job, which an account gets only by paying
- * for it, so it goes only to an account that has paid for the job. An account whose `job.opened`
- * of the job is held for credits gets no update now; its held event takes the updated job, so
- * the `job.opened` released by a top-up carries the newest copy. Anyone else gets nothing.
+ * for it, so it goes only to an account that has paid for the job. A `job.opened` of the job the
+ * watch holds for credits (queued behind others, paid for or not) takes the updated job, so the
+ * one a top-up releases carries the newest copy, unless the update took the job out of the
+ * watch's scope: then the held event is dropped, never sent or charged for a job that no longer
+ * matches.
  */
-export function decideJobUpdate(facts: JobUpdateFacts): JobUpdateOutcome {
-  if (facts.paid) return 'emitted';
-  return facts.heldOpened ? 'refreshed_held_opened' : 'dropped';
+export function decideJobUpdate(facts: JobUpdateFacts): JobUpdateDecision {
+  return {
+    send: facts.paid,
+    held: !facts.heldOpened ? 'none' : facts.leftScope ? 'drop' : 'refresh',
+  };
 }
 
 /**
  * `job.updated` watch events, decided by billing because billing owns the paid-jobs set. Free:
  * no ledger line. Emitted directly (nothing is written for it: a redelivery makes the same event
- * id, which the feed stores once); a held `job.opened` is refreshed with one UPDATE.
+ * id, which the feed stores once); a held `job.opened` is refreshed or dropped with one statement.
  */
 @Injectable()
 export class PaidJobUpdatesUseCase {
@@ -48,7 +59,7 @@ export class PaidJobUpdatesUseCase {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async forward(update: JobUpdate): Promise<JobUpdateOutcome> {
+  async forward(update: JobUpdate): Promise<JobUpdateDecision> {
     const { accountId, event } = update;
     const jobId = event.data.job.id;
     annotateStage({ 'account.id': accountId, 'event.id': event.id, 'event.type': event.type, 'job.id': jobId });
@@ -56,32 +67,29 @@ export class PaidJobUpdatesUseCase {
       SELECT EXISTS (SELECT 1 FROM paid_jobs WHERE account_id = ${accountId} AND job_id = ${jobId}) AS paid,
              EXISTS (SELECT 1 FROM held_watch_events WHERE account_id = ${accountId} AND watch_id = ${event.watch_id}
                AND job_id = ${jobId}) AS held_opened`;
-    const outcome = decideJobUpdate({ paid: facts?.paid ?? false, heldOpened: facts?.held_opened ?? false });
-    switch (outcome) {
-      case 'emitted':
-        await this.publisher.publishMany(Topics.EventEmitted, [
-          { value: { v: 1, account_id: accountId, event, webhook_url: update.webhookUrl, mode: 'live' } },
-        ]);
-        break;
-      case 'refreshed_held_opened':
-        // Only ever forward: an update older than the held copy (a redelivery) leaves it as it is.
-        await this.prisma.$executeRaw`
-          UPDATE held_watch_events SET event = jsonb_set(event, '{data,job}', ${JSON.stringify(event.data.job)}::jsonb)
-           WHERE account_id = ${accountId} AND watch_id = ${event.watch_id} AND job_id = ${jobId}
-             AND coalesce((event #>> '{data,job,last_seen_at}')::timestamptz <=
-               ${event.data.job.last_seen_at}::timestamptz, true)`;
-        this.logger.info(
-          { account_id: accountId, event_id: event.id, job_id: jobId },
-          'job.updated folded into a held job.opened',
-        );
-        break;
-      case 'dropped':
-        this.logger.debug(
-          { account_id: accountId, event_id: event.id, job_id: jobId },
-          'job.updated not sent: the account has not paid for the job',
-        );
-        break;
+    const decision = decideJobUpdate({
+      paid: facts?.paid ?? false,
+      heldOpened: facts?.held_opened ?? false,
+      leftScope: update.leftScope,
+    });
+    const log = { account_id: accountId, event_id: event.id, job_id: jobId };
+    if (decision.held === 'refresh') {
+      // Only ever forward: an update older than the held copy (a redelivery) leaves it as it is.
+      await this.prisma.$executeRaw`
+        UPDATE held_watch_events SET event = jsonb_set(event, '{data,job}', ${JSON.stringify(event.data.job)}::jsonb)
+         WHERE account_id = ${accountId} AND watch_id = ${event.watch_id} AND job_id = ${jobId}
+           AND coalesce((event #>> '{data,job,last_seen_at}')::timestamptz <=
+             ${event.data.job.last_seen_at}::timestamptz, true)`;
+      this.logger.info(log, 'job.updated folded into a held job.opened');
+    } else if (decision.held === 'drop') {
+      await this.prisma.heldWatchEvent.deleteMany({ where: { accountId, watchId: event.watch_id, jobId } });
+      this.logger.info(log, 'held job.opened dropped: an update took its job out of the watch');
     }
-    return outcome;
+    if (decision.send)
+      await this.publisher.publishMany(Topics.EventEmitted, [
+        { value: { v: 1, account_id: accountId, event, webhook_url: update.webhookUrl, mode: 'live' } },
+      ]);
+    else this.logger.debug(log, 'job.updated not sent: the account has not paid for the job');
+    return decision;
   }
 }

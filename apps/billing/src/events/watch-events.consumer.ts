@@ -24,7 +24,12 @@ export class WatchEventsConsumer {
     }
     const { event } = message;
     if (event.type === 'job.updated')
-      await this.updates.forward({ accountId: message.account_id, event, webhookUrl: message.webhook_url });
+      await this.updates.forward({
+        accountId: message.account_id,
+        event,
+        webhookUrl: message.webhook_url,
+        leftScope: message.left_scope === true,
+      });
     else if (event.type === 'job.closed') await this.watchEvents.forwardClosed({ ...message, event });
     else await this.watchEvents.charge({ ...message, event });
   }

@@ -1,6 +1,7 @@
 import { examples, JobLifecycleChanged, type NormalizedProviderRecord } from '@jobs/contracts';
 import {
   changedJobFields,
+  scopeFieldsBefore,
   decideChanges,
   hiringChangeId,
   jobChangeId,
@@ -152,5 +153,21 @@ describe('change ids', () => {
         occurred_at: '2026-10-01T12:00:00.000Z',
       }).success,
     ).toBe(true);
+  });
+});
+
+describe('scopeFieldsBefore', () => {
+  const job = examples.job();
+  it('keeps the values before the change of the changed fields that filters read, the company when it moved', () => {
+    const renamed = { ...job, company: { ...job.company, name: 'Acme Holdings' } };
+    expect(scopeFieldsBefore(job, ['title', 'description', 'apply_url', 'salary'])).toEqual({
+      title: job.title,
+      salary: job.salary,
+    });
+    expect(scopeFieldsBefore(renamed, ['company.name', 'seniority'])).toEqual({
+      company: renamed.company,
+      seniority: renamed.seniority,
+    });
+    expect(scopeFieldsBefore(job, [])).toEqual({});
   });
 });

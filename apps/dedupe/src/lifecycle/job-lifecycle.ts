@@ -3,7 +3,7 @@
  * fire `job.updated`, which changes one merge publishes, and the stable change ids.
  */
 import { hash } from 'node:crypto';
-import type { Job, JobChange, NormalizedProviderRecord } from '@jobs/contracts';
+import type { Job, JobChange, JobScopeFields, NormalizedProviderRecord } from '@jobs/contracts';
 import { normalizeTitle } from '@jobs/matching';
 
 /**
@@ -91,6 +91,21 @@ export function changedJobFields(
   )
     fields.push('company.name');
   return fields;
+}
+
+/** The values before a change of the changed fields that filters read (`previous` of an update). */
+export function scopeFieldsBefore(before: Job, changed: readonly ChangedField[]): JobScopeFields {
+  const previous: JobScopeFields = {};
+  for (const field of changed) {
+    if (field === 'company' || field === 'company.name') previous.company = before.company;
+    else if (field === 'title') previous.title = before.title;
+    else if (field === 'location') previous.location = before.location;
+    else if (field === 'employment_type') previous.employment_type = before.employment_type;
+    else if (field === 'seniority') previous.seniority = before.seniority;
+    else if (field === 'job_family') previous.job_family = before.job_family;
+    else if (field === 'salary') previous.salary = before.salary;
+  }
+  return previous;
 }
 
 const short = (text: string) => hash('sha256', text, 'base64url').slice(0, 12);

@@ -1,10 +1,10 @@
-import { Topics, type Job } from '@jobs/contracts';
+import { Topics, type Job, type JobScopeFields } from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import type { OutboxRelay } from '@jobs/outbox';
 import { isHiringFrom } from '../companies/company-profile.js';
 import { loadJobRows } from '../canonical-jobs/job-rows.js';
 import { toJob } from '../canonical-jobs/job-view.js';
-import { changedJobFields, decideChanges, hiringChangeId, jobChangeId } from './job-lifecycle.js';
+import { changedJobFields, decideChanges, hiringChangeId, jobChangeId, scopeFieldsBefore } from './job-lifecycle.js';
 
 /** The jobs one transaction may change: locked, as they were, and what happened to them. */
 export interface JobTrack {
@@ -53,6 +53,7 @@ export class LifecycleRecorder {
       id: string;
       after: Job;
       changedFields: ReturnType<typeof changedJobFields>;
+      previous: JobScopeFields | undefined;
       changes: ReturnType<typeof decideChanges>;
     }[] = [];
     for (const row of rows) {
@@ -67,7 +68,14 @@ export class LifecycleRecorder {
       });
       // opened, closed or reposted, or a job that reached this company: its hiring may have moved
       if (changes.some((c) => c !== 'updated') || changedFields.includes('company')) companies.add(row.companyId);
-      if (changes.length > 0) changed.push({ id: row.id, after, changedFields, changes });
+      if (changes.length > 0)
+        changed.push({
+          id: row.id,
+          after,
+          changedFields,
+          previous: before && scopeFieldsBefore(before, changedFields),
+          changes,
+        });
     }
     if (changed.length > 0) {
       // each job's changes numbered under its row lock, all jobs in one statement
@@ -80,13 +88,14 @@ export class LifecycleRecorder {
       await this.outbox.stageMany(
         tx,
         Topics.JobLifecycleChanged,
-        changed.flatMap(({ id, after, changedFields, changes }) => {
+        changed.flatMap(({ id, after, changedFields, previous, changes }) => {
           const first = versionOf.get(id)! - changes.length;
           return changes.map((change, i) => ({
             v: 1 as const,
             change_id: jobChangeId(id, first + i + 1),
             change,
             changed_fields: change === 'updated' ? changedFields : [],
+            ...(change === 'updated' && previous ? { previous } : {}),
             job: after,
             occurred_at: now.toISOString(),
           }));

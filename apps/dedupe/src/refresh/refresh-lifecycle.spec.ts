@@ -264,6 +264,7 @@ describe('refresh listings and the job lifecycle', () => {
     const changes = await changesOf(made!.jobId);
     expect(changes.map((ch) => ch.change)).toEqual(['opened', 'updated']);
     expect(changes[1]!.changed_fields).toEqual(['seniority', 'salary']);
+    expect(changes[1]!.previous).toEqual({ seniority: changes[0]!.job.seniority, salary: changes[0]!.job.salary });
     expect(changes[1]!.job.salary).toMatchObject({ min: 70_000, max: 80_000 });
     expect((await jobOf(made!.jobId)).seniority).toBe('senior');
   });

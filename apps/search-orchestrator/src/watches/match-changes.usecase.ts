@@ -3,7 +3,13 @@ import { Topics, type CompanyHiringChanged, type Event, type JobLifecycleChanged
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
-import { eventsForHiringChange, eventsForJobChange, type WatchEvent } from './watch-events.js';
+import {
+  eventsForHiringChange,
+  eventsForJobChange,
+  jobBefore,
+  type JobWatchEventFor,
+  type WatchEvent,
+} from './watch-events.js';
 import { WatchIndex } from './watch-index.js';
 
 /**
@@ -27,14 +33,8 @@ export class MatchChangesUseCase {
   ) {}
 
   async onJobChange(change: JobLifecycleChanged.Value): Promise<void> {
-    const made = eventsForJobChange(
-      (await this.watches.current()).forJob(
-        change.job.title,
-        change.job.company.domain,
-        change.job.location.country_code,
-      ),
-      change,
-    );
+    const views = [change.job, jobBefore(change)];
+    const made = eventsForJobChange((await this.watches.current()).forJobs(views), change);
     annotateStage({ 'job.id': change.job.id, 'job.change': change.change, 'events.made': made.length });
     await this.emit(made);
     if (made.length > 0)
@@ -54,13 +54,21 @@ export class MatchChangesUseCase {
       );
   }
 
-  private async emit(made: readonly WatchEvent[]): Promise<void> {
+  private async emit(made: readonly (WatchEvent & Partial<Pick<JobWatchEventFor, 'leftScope'>>)[]): Promise<void> {
     const charged = [];
     const free = [];
-    for (const { watch, event } of made) {
+    for (const { watch, event, leftScope } of made) {
       // Only live watches are matched (`isLive`), so every event made here is live.
       if (event.type === 'job.opened' || event.type === 'job.updated' || event.type === 'job.closed')
-        charged.push({ value: { v: 1 as const, account_id: watch.accountId, event, webhook_url: watch.webhookUrl } });
+        charged.push({
+          value: {
+            v: 1 as const,
+            account_id: watch.accountId,
+            event,
+            webhook_url: watch.webhookUrl,
+            ...(leftScope ? { left_scope: true as const } : {}),
+          },
+        });
       else
         free.push({
           value: {

@@ -148,6 +148,58 @@ describe('eventsForJobChange', () => {
     },
   );
 
+  it(
+    'sends job.opened to the watches an update brought the job into (a field filled in), ' +
+      'job.updated to those it stayed in, nothing to the others',
+    () => {
+      const filled = change('updated', {
+        change_id: 'chg_filled',
+        changed_fields: ['seniority', 'salary'],
+        previous: { seniority: null, salary: null },
+      });
+      const search = (id: string, filters: WatchRecord['filters']) =>
+        watch({ id, type: 'search', domain: null, filters });
+      const made = eventsForJobChange(
+        [
+          search('wat_senior', { seniority_or: ['senior'] }),
+          search('wat_paid', { salary_min_gte: 50_000 }),
+          search('wat_title', { title_or: ['engineer'] }),
+          search('wat_junior', { seniority_or: ['junior'] }),
+        ],
+        filled,
+      );
+      expect(made.map((m) => [m.watch.id, m.event.type, m.leftScope])).toEqual([
+        ['wat_senior', 'job.opened', false],
+        ['wat_paid', 'job.opened', false],
+        ['wat_title', 'job.updated', false],
+      ]);
+      for (const m of made) expect(EventSchema.parse(m.event)).toEqual(m.event);
+      // a job first seen before the watch's window is not a new opening for it
+      const windowed = search('wat_recent', { seniority_or: ['senior'], posted_within_days: 1 });
+      expect(eventsForJobChange([windowed], filled)).toEqual([]);
+    },
+  );
+
+  it('sends the update that took the job out of a watch, marked, and no later event of the job', () => {
+    const before = examples.job();
+    const renamed = { ...before, title: 'Senior Backend Developer' };
+    const byTitle = watch({ id: 'wat_title', type: 'search', domain: null, filters: { title_or: ['engineer'] } });
+    const left = change('updated', {
+      change_id: 'chg_renamed',
+      changed_fields: ['title'],
+      job: renamed,
+      previous: { title: before.title },
+    });
+    const made = eventsForJobChange([byTitle], left);
+    expect(made.map((m) => [m.event.type, m.leftScope, m.event.data.job.title])).toEqual([
+      ['job.updated', true, 'Senior Backend Developer'],
+    ]);
+    const closed = change('closed', { job: { ...renamed, status: 'closed', closed_reason: 'filled' } });
+    expect(eventsForJobChange([byTitle], closed)).toEqual([]);
+    // a producer without `previous`: judged on the job after the change alone
+    expect(eventsForJobChange([byTitle], { ...left, previous: undefined })).toEqual([]);
+  });
+
   it('narrows a company watch by its filters', () => {
     expect(eventsForJobChange([watch({ filters: { title_or: ['backend'] } })], change('opened'))).toHaveLength(1);
     expect(eventsForJobChange([watch({ filters: { title_or: ['designer'] } })], change('opened'))).toEqual([]);

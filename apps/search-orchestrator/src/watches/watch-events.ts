@@ -10,9 +10,10 @@
  *   `posted_within_days`, counted back from the moment of the change, applies to openings only:
  *   a closing, re-listing or update of an older job still reaches the watch. A `closed` change is
  *   matched with closed jobs allowed (the job is closed by then).
- * - A job that reaches a known company (an update naming `company`: it was listed under a
- *   company without a domain until a provider naming the domain joined it) is a new opening for
- *   the watches it enters: they get `job.opened`, the others `job.updated`.
+ * - An update is judged against the job before it (`previous`) and after it: a job it brought
+ *   into a watch's scope (a field filled in or changed, or the job reached a known company) is a
+ *   new opening for that watch, `job.opened`; one it took out gets that `job.updated`, and no
+ *   later event of the job (its closing included) reaches the watch while it stays out.
  * - The event id is derived from (watch id, change id): a redelivered or replayed change makes
  *   the same event, which the feed stores once and billing charges once. `created_at` is the
  *   moment of the change, so the rebuilt event is identical too.
@@ -23,6 +24,7 @@ import type {
   Event,
   EventOf,
   Filters,
+  Job,
   JobLifecycleChanged,
   WatchEventType,
 } from '@jobs/contracts';
@@ -76,27 +78,43 @@ export function jobInScope(
 }
 
 /**
- * Whether the change brought the job into the watch's scope: an update naming `company` (the job
- * reached a known company; its company had no domain before) for a watch the job did not match
- * under an unknown company (a company watch, or filters naming company domains). For that watch
- * the job is a new opening: it gets `job.opened`, never having heard of the job.
+ * The job as filters saw it before the change: an update's `previous` values over the job; an
+ * update naming `company` from a producer that sent no `previous` had a company without a domain;
+ * any other change leaves the fields filters read as they were.
  */
-export function enteredScope(watch: WatchRecord, change: JobLifecycleChanged.Value): boolean {
-  if (change.change !== 'updated' || !change.changed_fields.includes('company')) return false;
-  const before = { ...change, job: { ...change.job, company: { ...change.job.company, domain: null } } };
-  return !jobInScope(watch, before, { window: false });
+export function jobBefore(change: JobLifecycleChanged.Value): Job {
+  if (change.change !== 'updated') return change.job;
+  if (change.previous) return { ...change.job, ...change.previous };
+  if (change.changed_fields.includes('company'))
+    return { ...change.job, company: { ...change.job.company, domain: null } };
+  return change.job;
 }
 
-/** The event type a change makes for a watch whose scope holds the job. */
-export function eventTypeFor(watch: WatchRecord, change: JobLifecycleChanged.Value): JobWatchEvent['type'] {
-  return enteredScope(watch, change) ? 'job.opened' : EVENT_OF_CHANGE[change.change];
+/**
+ * How an update moved the job against the watch's scope (`window: false`): `entered` (it did not
+ * match before: a new opening for this watch, `job.opened`), `left` (it matched before and no
+ * longer does: the watch hears the change that took it out, `job.updated`, and nothing of the job
+ * after it), `within`, or `null` when it is in scope neither before nor after.
+ */
+export function scopeMove(watch: WatchRecord, change: JobLifecycleChanged.Value): ScopeMove | null {
+  const after = jobInScope(watch, change, { window: false });
+  const previous = jobBefore(change);
+  const before = previous === change.job ? after : jobInScope(watch, { ...change, job: previous }, { window: false });
+  if (after) return before ? 'within' : 'entered';
+  return before ? 'left' : null;
+}
+export type ScopeMove = 'entered' | 'left' | 'within';
+
+/** The event type a change makes for a watch it moved as `move`. */
+export function eventTypeFor(move: ScopeMove, change: JobLifecycleChanged.Value): JobWatchEvent['type'] {
+  return move === 'entered' ? 'job.opened' : EVENT_OF_CHANGE[change.change];
 }
 
 /** The event one job change makes for one watch (the watch is assumed concerned), of `type` (`eventTypeFor`). */
 export function jobEventFor(
   watch: WatchRecord,
   change: JobLifecycleChanged.Value,
-  type: JobWatchEvent['type'] = eventTypeFor(watch, change),
+  type: JobWatchEvent['type'],
 ): JobWatchEvent | null {
   const base = { id: watchEventId(watch.id, change.change_id), created_at: change.occurred_at, watch_id: watch.id };
   const { job } = change;
@@ -138,21 +156,29 @@ export function jobEventFor(
   }
 }
 
-/** Every watch event one job change makes, in the order of `watches`. */
+/**
+ * Every watch event one job change makes, in the order of `watches`; `leftScope` marks the update
+ * that took the job out of its watch.
+ */
 export function eventsForJobChange(
   watches: readonly WatchRecord[],
   change: JobLifecycleChanged.Value,
-): WatchEvent<JobWatchEvent>[] {
-  const out: WatchEvent<JobWatchEvent>[] = [];
+): JobWatchEventFor[] {
+  const out: JobWatchEventFor[] = [];
   for (const watch of watches) {
-    if (!jobInScope(watch, change, { window: false })) continue;
-    const type = eventTypeFor(watch, change);
+    const move = scopeMove(watch, change);
+    if (move === null) continue;
+    const type = eventTypeFor(move, change);
     if (type === 'job.opened' && !jobInScope(watch, change)) continue;
     if (!concerns(watch, type, change.occurred_at)) continue;
     const event = jobEventFor(watch, change, type);
-    if (event) out.push({ watch, event });
+    if (event) out.push({ watch, event, leftScope: move === 'left' });
   }
   return out;
+}
+
+export interface JobWatchEventFor extends WatchEvent<JobWatchEvent> {
+  leftScope: boolean;
 }
 
 /**

@@ -49,6 +49,23 @@ describe('WatchCandidates', () => {
     expect(index.forCompany('acme.example')).toEqual([]);
   });
 
+  it("finds through the job's views before and after a change the watches either matches, each once", () => {
+    const data = watch({ type: 'search', domain: null, filters: { title_or: ['data'] } });
+    const design = watch({ type: 'search', domain: null, filters: { title_or: ['designer'] } });
+    const acme = watch();
+    const index = new WatchCandidates([data, design, acme]);
+    const view = (title: string, domain: string | null) => ({
+      title,
+      company: { id: 'cmp_1', name: 'Acme', domain },
+      location: { city: null, region: null, country_code: null, remote: null },
+    });
+    expect(index.forJobs([view('Data Designer', 'acme.example'), view('Data Analyst', null)])).toEqual([
+      data,
+      design,
+      acme,
+    ]);
+  });
+
   it('leaves out paused and test-key watches, and lists each candidate once, oldest first', () => {
     const older = watch({ type: 'search', domain: null, filters: { title_or: ['data', 'data science'] } });
     const newer = watch();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import type { Job } from '@jobs/contracts';
 import { titleWords } from '@jobs/job-filters';
 import { isLive, type WatchRecord } from './watch.js';
 import { WatchStore } from './watch.store.js';
@@ -64,6 +65,14 @@ export class WatchCandidates {
       for (let end = 1; end <= word.length; end++)
         for (const watch of this.byTitleWord.get(word.slice(0, end)) ?? []) found.add(watch);
     }
+    return this.oldestFirst(found);
+  }
+
+  /** Watches a change may concern through any of the job's views (after it, before it), each once, oldest first. */
+  forJobs(jobs: readonly Pick<Job, 'title' | 'company' | 'location'>[]): WatchRecord[] {
+    const found = new Set<WatchRecord>();
+    for (const job of new Set(jobs))
+      for (const watch of this.forJob(job.title, job.company.domain, job.location.country_code)) found.add(watch);
     return this.oldestFirst(found);
   }
 

@@ -8,7 +8,9 @@
  *   event held until a top-up (`account.credits.added`).
  * - `job.updated`: free, and emitted only to an account that has paid for the job; for an
  *   account that has not, it is dropped (a `job.opened` of that job held for credits takes the
- *   updated job instead, so it carries the newest copy when it is released).
+ *   updated job instead, so it carries the newest copy when it is released; or, when the update
+ *   took the job out of the watch's scope, `left_scope`, the held `job.opened` is dropped: the
+ *   job no longer matches what the watch asked for).
  * - `job.closed`: free and sent to every watch it concerns, but through billing, behind the
  *   account's earlier events: a `job.opened` of that job still held for credits is dropped first,
  *   so a top-up never charges a job that closed nor sends its stale open copy after the close.
@@ -31,6 +33,8 @@ export const EventChargeSchema = z.strictObject({
   account_id: AccountIdSchema,
   event: z.discriminatedUnion('type', [JobOpenedEventSchema, JobUpdatedEventSchema, JobClosedEventSchema]),
   webhook_url: UrlSchema,
+  /** on a `job.updated`: the update took the job out of the watch's scope */
+  left_scope: z.literal(true).optional(),
 });
 export type EventCharge = z.infer<typeof EventChargeSchema>;
 

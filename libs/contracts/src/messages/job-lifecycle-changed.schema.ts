@@ -4,14 +4,15 @@
  * so each change is published once (at least once on the wire; `change_id` dedupes).
  *
  * - `opened`: a canonical job was created.
- * - `updated`: a field of an open job changed (`changed_fields` names them, public Job paths).
+ * - `updated`: a field of an open job changed (`changed_fields` names them, public Job paths;
+ *   `previous` holds the values before it of those that filters read).
  * - `closed`: every source stopped listing it in complete refreshes (never after a failed
  *   fetch); `job.closed_reason` is set.
  * - `reposted`: the job was re-listed (`repost_count` rose; same id; open again).
  */
 import { z } from 'zod';
 import { DateTimeSchema } from '../public/common.schema.js';
-import { JobSchema } from '../public/job.schema.js';
+import { JobSchema, JobScopeFieldsSchema } from '../public/job.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
 export const JobChangeSchema = z.enum(['opened', 'updated', 'closed', 'reposted']);
@@ -30,6 +31,12 @@ export const ValueSchema = z
      * a known company (its company had no domain before)
      */
     changed_fields: z.array(z.string().min(1)),
+    /**
+     * for `updated`: the values before the change of the changed fields that filters read (title,
+     * company, location, employment_type, seniority, job_family, salary), so a watch can tell a job
+     * that entered its scope (a new opening for it) or left it; absent from older producers
+     */
+    previous: JobScopeFieldsSchema.optional(),
     /** the full job after the change */
     job: JobSchema,
     occurred_at: DateTimeSchema,

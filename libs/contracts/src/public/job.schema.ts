@@ -117,6 +117,23 @@ export const JobSchema = z.strictObject(jobShape).superRefine((job, ctx) => {
 });
 export type Job = z.infer<typeof JobSchema>;
 
+/**
+ * The fields of a job that filters read and a change can move (not `first_seen_at`, `status`): a
+ * job change names their values before it, so a watch can tell a job that entered or left it.
+ */
+export const JobScopeFieldsSchema = z
+  .strictObject({
+    title: jobShape.title,
+    company: jobShape.company,
+    location: jobShape.location,
+    employment_type: jobShape.employment_type,
+    seniority: jobShape.seniority,
+    job_family: jobShape.job_family,
+    salary: jobShape.salary,
+  })
+  .partial();
+export type JobScopeFields = z.infer<typeof JobScopeFieldsSchema>;
+
 /** `data.job` of a `job.closed` event: id, title, company, status and closed_reason only. */
 export const JobClosedLifecycleSchema = z.strictObject({
   id: jobShape.id,
