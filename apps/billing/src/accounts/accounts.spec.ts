@@ -3,6 +3,8 @@
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import type { BillingQueryRequested } from '@jobs/contracts';
 import { outboxStub } from '@jobs/outbox/testing';
+import { ChargeExpired } from '../charges/account-charges.js';
+import { ChargeCompanyUseCase } from '../queries/charge-company.usecase.js';
 import { AddCreditsUseCase, MAX_STORED_INT } from './add-credits.usecase.js';
 import { OpenAccountUseCase } from './open-account.usecase.js';
 
@@ -21,9 +23,16 @@ afterAll(async () => {
 });
 
 /** A top-up message, applied by billing as its queries consumer does. */
-function topUp(accountId: string, amount: number, queryId: string): Promise<void> {
+function topUp(accountId: string, amount: number, queryId: string, answerBy?: string): Promise<void> {
   const query = { kind: 'credits.add', amount } as const;
-  const message: BillingQueryRequested.Value = { v: 1, query_id: queryId, account_id: accountId, mode: 'live', query };
+  const message: BillingQueryRequested.Value = {
+    v: 1,
+    query_id: queryId,
+    account_id: accountId,
+    mode: 'live',
+    query,
+    ...(answerBy ? { answer_by: answerBy } : {}),
+  };
   return addCredits.execute(message, query);
 }
 
@@ -94,5 +103,55 @@ describe('accounts in billing', () => {
     ]);
     expect((await db.prisma.account.findUniqueOrThrow({ where: { id: 'acc_topup' } })).creditsRemaining).toBe(25);
     expect(await staged('account.credits.added')).toHaveLength(1);
+  });
+
+  it('changes nothing when the account was locked past the moment its asker stopped waiting', async () => {
+    await open.execute('acc_late', {
+      kind: 'account.open',
+      plan: 'pro',
+      credits: 10,
+      rate_limit: { limit: 10, window_seconds: 1 },
+    });
+    const answerBy = new Date(Date.now() + 300).toISOString();
+    const company = new ChargeCompanyUseCase(db.prisma, outboxStub());
+    const query = {
+      kind: 'company.charge',
+      domain: 'acme.example',
+      operation: 'GET /v1/companies/acme.example',
+    } as const;
+    // another transaction holds the account's row past answer_by: both arrived in time, and wait for it
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM accounts WHERE id = 'acc_late' FOR UPDATE`;
+        locked();
+        await held;
+      },
+      { timeout: 10_000 },
+    );
+    await holding;
+    const late = [
+      topUp('acc_late', 5, 'req_late_topup', answerBy),
+      company.execute(
+        { v: 1, query_id: 'req_late_company', account_id: 'acc_late', mode: 'live', query, answer_by: answerBy },
+        query,
+      ),
+    ].map((p) =>
+      p.then(
+        () => 'done',
+        (error: unknown) => error,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 600));
+    release();
+    await holder;
+    for (const outcome of await Promise.all(late)) expect(outcome).toBeInstanceOf(ChargeExpired);
+    expect((await db.prisma.account.findUniqueOrThrow({ where: { id: 'acc_late' } })).creditsRemaining).toBe(10);
+    expect(await db.prisma.ledgerEntry.count({ where: { accountId: 'acc_late' } })).toBe(0);
+    // rolled back with its mark: a redelivery is refused at the door (answer_by has passed), not charged
+    expect(await db.prisma.processedMessage.count({ where: { messageId: { contains: 'req_late' } } })).toBe(0);
   });
 });

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Topics, type BillingQueryRequested, type QueryResponded } from '@jobs/contracts';
 import { isUniqueViolation, PrismaService } from '@jobs/db';
 import { OutboxRelay } from '@jobs/outbox';
+import { askerGaveUpByNow } from '../asker-gave-up.js';
+import { ChargeExpired } from '../charges/account-charges.js';
 
 type CreditsAddQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'credits.add' }>;
 
@@ -12,7 +14,8 @@ export const MAX_STORED_INT = 2_147_483_647;
  * Admin `POST /admin/accounts/{id}/credits`: adds credits in one statement (a top-up never loses
  * a charge made meanwhile) and stages `account.credits.added` (on_hold async searches resume,
  * held watch events are released) and the answer in the same transaction as the message's mark:
- * a top-up is applied and announced exactly once, however often its message is delivered.
+ * a top-up is applied and announced exactly once, however often its message is delivered, and
+ * never after the admin API stopped waiting (`ChargeExpired`, answered by the consumer).
  */
 @Injectable()
 export class AddCreditsUseCase {
@@ -49,6 +52,8 @@ export class AddCreditsUseCase {
           return;
         }
         const creditsRemaining = updated.credits_remaining;
+        // the admin API answered internal_error by now: a retried top-up would be applied twice
+        if (await askerGaveUpByNow(tx, message.answer_by)) throw new ChargeExpired(creditsRemaining);
         await this.outbox.stage(tx, Topics.AccountCreditsAdded, {
           v: 1,
           account_id: accountId,

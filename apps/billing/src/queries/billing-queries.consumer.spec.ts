@@ -8,12 +8,18 @@ import { BillingQueriesConsumer } from './billing-queries.consumer.js';
 import type { ChargeCompanyUseCase } from './charge-company.usecase.js';
 import type { ChargeJobUseCase } from './charge-job.usecase.js';
 import type { ListLedgerUseCase } from './list-ledger.usecase.js';
+import { ChargeExpired } from '../charges/account-charges.js';
 
 /** The consumer with every use case a stub: what it runs, and what it answers when it runs nothing. */
-function consumer() {
+function consumer({ expire = false } = {}) {
   const ran: string[] = [];
   const answered: Array<{ queryId: string; error?: { code: string } }> = [];
-  const stub = (name: string) => ({ execute: jest.fn(async () => void ran.push(name)) });
+  const stub = (name: string) => ({
+    execute: jest.fn(async () => {
+      ran.push(name);
+      if (expire) throw new ChargeExpired(0);
+    }),
+  });
   const answers = {
     answer: async (queryId: string, run: () => Promise<unknown>) => {
       try {
@@ -72,5 +78,13 @@ describe('billing queries and the moment their asker stops waiting', () => {
     const { it: c, answered } = consumer();
     await c.onQuery({ ...query(past), query: { kind: 'ledger.list', limit: 10 } });
     expect(answered).toEqual([{ queryId: 'req_1' }]);
+  });
+
+  it('answers internal_error for a change that waited past the moment inside its transaction', async () => {
+    const { it: c, ran, answered } = consumer({ expire: true });
+    await c.onQuery(query(future));
+    await c.onQuery({ ...query(future), query: { kind: 'credits.add', amount: 5 } });
+    expect(ran).toEqual(['company.charge', 'credits.add']);
+    expect(answered).toEqual(Array(2).fill({ queryId: 'req_1', error: { code: 'internal_error' } }));
   });
 });

@@ -4,6 +4,8 @@ import { isUniqueViolation, PrismaService } from '@jobs/db';
 import { NonRetriableError } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
+import { askerGaveUpByNow } from '../asker-gave-up.js';
+import { ChargeExpired } from '../charges/account-charges.js';
 
 type CompanyChargeQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'company.charge' }>;
 
@@ -14,7 +16,8 @@ export const COMPANY_PROFILE_CREDITS = 1;
  * GET /companies/{domain}: 1 credit per request (no already-paid rule), written once per request
  * in one transaction: the idempotency mark, the account row lock, the balance, a ledger line
  * (`job_id` null: no job is returned) and the answer staged in the outbox. A test key is never
- * charged. A redelivered request finds its mark and does nothing.
+ * charged. A redelivered request finds its mark and does nothing; one whose asker stopped waiting
+ * by the time the account is locked writes nothing (`ChargeExpired`, answered by the consumer).
  */
 @Injectable()
 export class ChargeCompanyUseCase {
@@ -32,6 +35,8 @@ export class ChargeCompanyUseCase {
         const [account] = await tx.$queryRaw<Array<{ credits_remaining: number }>>`
           SELECT credits_remaining FROM accounts WHERE id = ${message.account_id} FOR UPDATE`;
         if (!account) throw new NonRetriableError(`unknown account ${message.account_id}`);
+        // the gateway answered internal_error by now: its caller's retry is a new request, charged again
+        if (await askerGaveUpByNow(tx, message.answer_by)) throw new ChargeExpired(account.credits_remaining);
         const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) =>
           this.outbox.stage(tx, Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });
         if (message.mode === 'test') {

@@ -4,7 +4,10 @@ import { AccountCharges } from '../charges/account-charges.js';
 
 type JobChargeQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'job.charge' }>;
 
-/** GET /jobs/{id}: 1 credit unless the account paid for the job before, exactly once per request. */
+/**
+ * GET /jobs/{id}: 1 credit unless the account paid for the job before, exactly once per request;
+ * never after the gateway stopped waiting (`ChargeExpired`, answered by the consumer).
+ */
 @Injectable()
 export class ChargeJobUseCase {
   constructor(private readonly charges: AccountCharges) {}
@@ -20,6 +23,7 @@ export class ChargeJobUseCase {
         jobIds: [query.job_id],
         maxCredits: null,
         mode: message.mode,
+        answerBy: message.answer_by,
       },
       async (_tx, plan, creditsRemaining, stage) => {
         const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) =>
