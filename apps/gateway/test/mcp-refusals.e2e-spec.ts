@@ -141,4 +141,27 @@ describe('the MCP server over Streamable HTTP: refusals', () => {
     expect(stream.headers.get('allow')).toBe('POST');
     expect((await fetch(`${stack.baseUrl}/mcp`, { method: 'DELETE' })).status).toBe(401);
   });
+
+  it("refuses another origin's page with 403, and answers a batch of one with an array", async () => {
+    const post = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${stack.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${account.live_key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    const ping = { jsonrpc: '2.0', id: 7, method: 'ping' };
+    expect((await post({ origin: 'https://evil.example' }, ping)).status).toBe(403);
+    expect((await post({ origin: stack.baseUrl }, ping)).status).toBe(200);
+    for (const method of ['ping', 'tools/list']) {
+      const one = await post({}, [{ jsonrpc: '2.0', id: 7, method }]);
+      expect(one.status).toBe(200);
+      expect(await one.json()).toEqual([expect.objectContaining({ jsonrpc: '2.0', id: 7, result: expect.anything() })]);
+    }
+  });
 });

@@ -1,15 +1,18 @@
-import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HEADERS } from '@jobs/contracts';
 import type { Principal } from '../auth/api-key.js';
 import { ApiKeyService } from '../auth/api-key.service.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
+import { requestProtocol } from '../dashboard/dashboard-cookie.js';
+import { sameOrigin } from '../dashboard/dashboard-session.js';
 import { ApiError } from '../http/api-error.js';
 import { RateLimitGate } from '../limits/rate-limit.gate.js';
 import { ApiDispatcher, type McpCaller } from './api-dispatcher.js';
 import { readJsonRpcBody } from './json-rpc-body.js';
 import { buildMcpServer, loadSdk, MCP_SERVER_NAME } from './mcp-server.js';
 import { McpWorkGate } from './mcp-work.gate.js';
-import { toolListAnswer } from './tool-list-answer.js';
+import { batchShaped, toolListAnswer } from './tool-list-answer.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -32,6 +35,7 @@ export class McpController {
     private readonly dispatcher: ApiDispatcher,
     private readonly rateLimit: RateLimitGate,
     private readonly work: McpWorkGate,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Post()
@@ -60,7 +64,7 @@ export class McpController {
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
-      await sendWebResponse(reply, response);
+      await sendWebResponse(reply, response, request.body);
     } finally {
       await server.close();
     }
@@ -78,8 +82,16 @@ export class McpController {
     methodNotAllowed(reply, 'This MCP server is stateless: there is no session to end.');
   }
 
-  /** The same bearer key as the HTTP API; anything missing, malformed or revoked is 401. */
+  /**
+   * The same bearer key as the HTTP API; anything missing, malformed or revoked is 401. A request
+   * a browser sent from another origin is 403 first (the transport specification's guard against
+   * DNS rebinding); clients that send no `Origin` (every MCP client but a web page) pass.
+   */
   private async authenticate(request: FastifyRequest): Promise<{ caller: McpCaller; principal: Principal }> {
+    const origin = request.headers.origin;
+    const host = request.headers.host;
+    if (origin !== undefined && !sameOrigin({ origin, host }, requestProtocol(request, this.config)))
+      throw new ApiError('unauthorized', 'This MCP server does not answer pages of other origins.', {}, {}, 403);
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) {
@@ -124,11 +136,12 @@ function webRequest(request: FastifyRequest): Request {
   return new Request(new URL(request.url, 'http://localhost'), { method: request.method, headers });
 }
 
-async function sendWebResponse(reply: FastifyReply, response: Response): Promise<void> {
+async function sendWebResponse(reply: FastifyReply, response: Response, requestBody: unknown): Promise<void> {
   void reply.status(response.status);
-  response.headers.forEach((value, name) => void reply.header(name, value));
+  // the length is the body's own (a batch of one's answer is put in an array)
+  response.headers.forEach((value, name) => void (name === 'content-length' || reply.header(name, value)));
   // the bytes as the transport encoded them: no decoding to a string and encoding again
-  const body = Buffer.from(await response.arrayBuffer());
+  const body = batchShaped(requestBody, Buffer.from(await response.arrayBuffer()));
   await reply.send(body.length === 0 ? undefined : body);
 }
 

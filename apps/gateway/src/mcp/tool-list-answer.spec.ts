@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { buildMcpServer, loadSdk, type Sdk } from './mcp-server.js';
-import { toolListAnswer } from './tool-list-answer.js';
+import { batchShaped, toolListAnswer } from './tool-list-answer.js';
 
 const HEADERS: IncomingHttpHeaders = {
   accept: 'application/json, text/event-stream',
@@ -25,7 +25,8 @@ async function sdkAnswer(sdk: Sdk, headers: IncomingHttpHeaders, body: unknown) 
       headers: Object.entries(headers).map(([name, value]) => [name, String(value)]),
     });
     const response = await transport.handleRequest(request, { parsedBody: body });
-    return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+    const text = batchShaped(body, Buffer.from(await response.arrayBuffer())).toString('utf8');
+    return { status: response.status, contentType: response.headers.get('content-type'), text };
   } finally {
     await server.close();
   }
@@ -54,6 +55,13 @@ describe('the tool list answered from memory', () => {
     const answer = await sdkAnswer(sdk, defined, body);
     expect(answer).toMatchObject({ status: 200, contentType: 'application/json' });
     expect(fast?.toString('utf8')).toBe(answer.text);
+  });
+
+  it('answers a batch of one with an array, as JSON-RPC 2.0 asks', () => {
+    const answer = toolListAnswer(sdk, HEADERS, [list(1)])!.toString('utf8');
+    expect(JSON.parse(answer)).toEqual([expect.objectContaining({ id: 1, result: expect.anything() })]);
+    expect(batchShaped(list(1), Buffer.from('{"a":1}')).toString()).toBe('{"a":1}');
+    expect(batchShaped([list(1)], Buffer.from('[{"a":1}]')).toString()).toBe('[{"a":1}]');
   });
 
   it.each<[string, unknown, IncomingHttpHeaders]>([

@@ -28,13 +28,21 @@ export function toolListAnswer(sdk: Sdk, headers: IncomingHttpHeaders, body: unk
   serializedList ??= Buffer.from(JSON.stringify({ tools: publishedTools() }));
   const list = serializedList;
   const parts: Buffer[] = [];
-  // The transport answers a batch of one with the bare answer, as it does a single message.
-  const batch = ids.length > 1;
+  const batch = Array.isArray(body);
   ids.forEach((id, i) => {
     parts.push(Buffer.from(`${batch ? (i === 0 ? '[' : ',') : ''}{"result":`), list);
     parts.push(Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}${batch && i === ids.length - 1 ? ']' : ''}`));
   });
   return Buffer.concat(parts);
+}
+
+/**
+ * JSON-RPC 2.0 answers a batch with an array, a batch of one included; the SDK's transport
+ * answers a batch of one with the bare object, which a strict client fails to match.
+ */
+export function batchShaped(body: unknown, answer: Buffer): Buffer {
+  if (!Array.isArray(body) || answer[0] !== 0x7b /* { */) return answer;
+  return Buffer.concat([Buffer.from('['), answer, Buffer.from(']')]);
 }
 
 function acceptsJson(headers: IncomingHttpHeaders): boolean {
