@@ -136,12 +136,17 @@ export async function resume(): Promise<SessionView | null> {
   return session ?? null;
 }
 
+/**
+ * Ends the session; a session already gone (401) counts as signed out. Any other failure is
+ * thrown with the session and its token kept, so the page can say so and sign-out can be tried again.
+ */
 export async function signOut(): Promise<void> {
   try {
     await call<void>('DELETE', '/session');
-  } finally {
-    csrfToken = null;
+  } catch (error) {
+    if (!(error instanceof ApiProblem && error.status === 401)) throw error;
   }
+  csrfToken = null;
 }
 
 export const get = <T>(path: string) => call<T>('GET', path);

@@ -34,6 +34,7 @@ export function App() {
   const [problem, setProblem] = useState<string | null>(null);
   const [path, setPath] = useState(currentPath());
   const [notice, setNotice] = useState<string | null>(null);
+  const [signOutProblem, setSignOutProblem] = useState<string | null>(null);
 
   useEffect(() => {
     whenSignedOut(() => {
@@ -81,7 +82,15 @@ export function App() {
   const Page = page.Page;
   return (
     <>
-      <a class="skip-link" href="#main">
+      {/* focuses the content without touching the hash, which names the page */}
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="container app-header">
@@ -107,10 +116,14 @@ export function App() {
                 type="button"
                 class="outline secondary"
                 onClick={() => {
-                  void signOut().finally(() => {
-                    setNotice('You are signed out.');
-                    setSession(null);
-                  });
+                  setSignOutProblem(null);
+                  signOut().then(
+                    () => {
+                      setNotice('You are signed out.');
+                      setSession(null);
+                    },
+                    (error: unknown) => setSignOutProblem(`You are still signed in. ${describe(error)}`),
+                  );
                 }}
               >
                 Sign out
@@ -118,11 +131,12 @@ export function App() {
             </li>
           </ul>
         </nav>
+        {signOutProblem && <ErrorNote message={signOutProblem} />}
         <p class="muted">
           Signed in to account <code>{session.account_id}</code> with key <code>{session.key_prefix}…</code>
         </p>
       </header>
-      <main class="container" id="main">
+      <main class="container" id="main" tabIndex={-1}>
         <h1 id="page-title" tabIndex={-1}>
           {page.title}
         </h1>

@@ -55,5 +55,16 @@ export function navigationTests(session: DashboardSession): void {
       'focus on the Usage heading',
     );
     expect(await focusedText()).toBe('Usage');
+
+    // the skip link moves focus to the content and stays on the page (the hash names the page)
+    for (let i = 0; i < 24 && (await focusedText()) !== 'Skip to content'; i++) await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await eventually(
+      async () => ((await page.evaluate(() => document.activeElement?.id)) === 'main' ? true : undefined),
+      5_000,
+      'focus on the content',
+    );
+    expect(await page.evaluate(() => location.hash)).toBe('#/usage');
+    await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
   });
 }

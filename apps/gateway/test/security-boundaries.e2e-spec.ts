@@ -54,6 +54,13 @@ describe('the dashboard API is rate limited per account', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(ErrorEnvelopeSchema.parse(await refused.json()).error.code).toBe('rate_limited');
+    // signing out is never refused by the limit: a session left open on a shared machine is worse
+    const signOut = await fetch(`${stack.baseUrl}/dashboard/api/session`, {
+      method: 'DELETE',
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, origin: stack.baseUrl },
+    });
+    expect(signOut.status).toBe(204);
+    expect((await dashboard(session, '/account')).status).toBe(401);
   });
 
   it('gives replay a tighter limit of its own (10 a minute) inside a generous account limit', async () => {

@@ -93,9 +93,11 @@ export function DeliveriesPage() {
                   type="button"
                   class="secondary"
                   aria-busy={replaying === event.event_id ? 'true' : undefined}
-                  disabled={replaying !== null}
+                  // aria-disabled, not disabled, while one runs: a disabled button would drop the keyboard focus
+                  aria-disabled={replaying !== null ? 'true' : undefined}
                   aria-label={`Replay event ${event.event_id}`}
                   onClick={() => {
+                    if (replaying !== null) return;
                     setReplaying(event.event_id);
                     messages.begin();
                     post<{ event_id: string; status: string }>('/deliveries/replay', {

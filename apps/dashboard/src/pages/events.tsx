@@ -19,6 +19,7 @@ export function EventsPage() {
   const [replaying, setReplaying] = useState<string | null>(null);
 
   const replay = (event: Event) => {
+    if (replaying !== null) return;
     setReplaying(event.id);
     messages.begin();
     post<{ event_id: string; status: string }>('/deliveries/replay', { event_id: event.id }).then(
@@ -79,7 +80,8 @@ export function EventsPage() {
                     type="button"
                     class="secondary"
                     aria-busy={replaying === event.id ? 'true' : undefined}
-                    disabled={replaying !== null}
+                    // aria-disabled, not disabled, while one runs: a disabled button would drop the keyboard focus
+                    aria-disabled={replaying !== null ? 'true' : undefined}
                     aria-label={`Replay event ${event.id}`}
                     onClick={() => replay(event)}
                   >

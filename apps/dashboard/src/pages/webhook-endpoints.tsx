@@ -91,6 +91,11 @@ export function WebhookEndpointsPage() {
 
   const copy = (secret: Shown) => {
     setError(null);
+    // no clipboard outside a secure context (a plain-HTTP host other than localhost)
+    if (!navigator.clipboard || !window.isSecureContext) {
+      setError('This page cannot reach the clipboard here: select the secret and copy it yourself.');
+      return;
+    }
     navigator.clipboard.writeText(secret.secret).then(
       () => setStatus(`Secret of ${secret.url} copied to the clipboard.`),
       () => setError('The browser did not allow copying: select the secret and copy it yourself.'),

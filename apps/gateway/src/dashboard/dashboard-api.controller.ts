@@ -151,6 +151,7 @@ export class DashboardApiController {
   @Delete('session')
   @HttpCode(204)
   @UseGuards(DashboardSessionGuard)
+  @RateLimited('never')
   async close(
     @CurrentDashboard() caller: DashboardCaller,
     @Req() request: FastifyRequest,

@@ -28,6 +28,7 @@ export class RateLimitGate {
    * tool call's API request was counted with its MCP POST (`countBatch`) and is not counted again.
    */
   async pass(request: FastifyRequest, reply: FastifyReply, bucket: RateLimitBucket | undefined): Promise<void> {
+    if (bucket === 'never') return;
     if (bucket === 'client-address') {
       await this.count(reply, {
         key: `ip:${clientAddressBucket(request.ip)}`,

@@ -7,8 +7,10 @@ export const RATE_LIMIT_BUCKET = 'gateway:rate-limit-bucket';
  * `dashboard-sign-in`: the dashboard's sign-in, per caller IP address, in a bucket of its own.
  * `dashboard-replay`: the dashboard's webhook replay: the account's bucket and a tighter one of
  * its own (DASHBOARD_REPLAY_RATE_LIMIT), since each replay sends a request to the account's URL.
+ * `never`: not counted nor refused: the dashboard's sign-out, which an account that used up its
+ * window must still be able to make (a session left open on a shared machine is worse).
  */
-export type RateLimitBucket = 'client-address' | 'dashboard-sign-in' | 'dashboard-replay';
+export type RateLimitBucket = 'client-address' | 'dashboard-sign-in' | 'dashboard-replay' | 'never';
 
 /**
  * Puts a route or controller under a rate limit other than the account's. Authenticated
