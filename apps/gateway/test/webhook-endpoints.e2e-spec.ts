@@ -144,10 +144,12 @@ describe('/v1/webhook_endpoints', () => {
     const first = await api('/v1/webhook_endpoints/secret/rotate', { key, body: { url }, headers });
     expect(first.status).toBe(200);
     const rotated = WebhookEndpointRotatedSchema.parse(first.body);
-    // as after a 500: the dispatcher rotated, the gateway kept no answer, the retry runs again
+    // as after a 500: the dispatcher rotated, the gateway kept the key as failed, the retry runs again
     const records = await redis.keys(`gateway:idem:${account_id}:*`);
     expect(records).toHaveLength(1);
-    await redis.del(records[0]!);
+    const record = JSON.parse((await redis.get(records[0]!))!) as Record<string, unknown>;
+    delete record['response'];
+    await redis.set(records[0]!, JSON.stringify({ ...record, state: 'failed' }), 'KEEPTTL');
 
     const retry = await api('/v1/webhook_endpoints/secret/rotate', { key, body: { url }, headers });
     expect(retry.status).toBe(200);

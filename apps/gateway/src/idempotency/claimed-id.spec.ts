@@ -45,4 +45,14 @@ describe('claimedId', () => {
       claimedId('wat', 'watch', c),
     );
   });
+
+  it('names something new for the key reused after its record expired (another first claim)', () => {
+    const at = (claimedAt: number) => {
+      const c = claim('idem:acc_1:POST:/v1/searches:k1', 'fp1');
+      return { ...c, record: { ...c.record, claimed_at: claimedAt } };
+    };
+    expect(searchIdFor(at(1_000))).toBe(searchIdFor(at(1_000)));
+    expect(searchIdFor(at(1_000))).not.toBe(searchIdFor(at(2_000)));
+    expect(searchIdFor(at(1_000))).not.toBe(searchIdFor(claim('idem:acc_1:POST:/v1/searches:k1', 'fp1')));
+  });
 });

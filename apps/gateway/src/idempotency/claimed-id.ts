@@ -5,8 +5,8 @@ import type { IdempotencyClaim } from './idempotency.gate.js';
 /**
  * The id of what a request makes (`srch_`, `wat_`, `rot_`): under an Idempotency-Key it is derived
  * from the claim (account, mode, route, key) and the request's body, so a retry after a 5xx names
- * the same thing and the service that makes it makes it once, while the same key reused with
- * another body after its record expired makes something new. Without a key, a fresh id.
+ * the same thing and the service that makes it makes it once, while the key reused after its
+ * record expired (its first claim's moment is another) makes something new. Without a key, a fresh id.
  * `kind` keeps each prefix's digests apart.
  */
 export function claimedId(
@@ -15,6 +15,7 @@ export function claimedId(
   claim: Pick<IdempotencyClaim, 'key' | 'record'> | undefined,
 ): string {
   if (!claim) return newId(prefix);
-  const digest = digestOf({ [kind]: claim.key, body: claim.record.fingerprint }, 'base64url');
+  const { fingerprint, claimed_at: at } = claim.record;
+  const digest = digestOf({ [kind]: claim.key, body: fingerprint, ...(at === undefined ? {} : { at }) }, 'base64url');
   return `${prefix}_${digest.slice(0, 24)}`;
 }

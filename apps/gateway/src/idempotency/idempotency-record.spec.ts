@@ -1,5 +1,5 @@
 import { ErrorEnvelopeSchema, type SearchResponded } from '@jobs/contracts';
-import { nextStep, responseFromSearchAnswer, type IdempotencyRecord } from './idempotency-record.js';
+import { nextStep, responseFromSearchAnswer, takingOver, type IdempotencyRecord } from './idempotency-record.js';
 
 const NOW = 1_000_000;
 const BASE = 'http://127.0.0.1:8080';
@@ -125,5 +125,25 @@ describe('the response a re-attached search gives', () => {
     });
     expect(envelope.error.upgrade_url).toBe('https://pricing.test/plans');
     expect(response.headers['X-Credits-Charged']).toBeUndefined();
+  });
+});
+
+describe('a request taking a key over', () => {
+  const record = (fields: Partial<IdempotencyRecord>): IdempotencyRecord => ({
+    fingerprint: 'fp',
+    state: 'running',
+    request_id: 'req_new',
+    lease_until: 0,
+    service_version: '2026-10-01',
+    ...fields,
+  });
+
+  it("keeps the key's first claim, or none when the record that held it had none (an older version's)", () => {
+    const mine = record({ claimed_at: 2_000 });
+    expect(takingOver(mine, record({ request_id: 'req_old', state: 'failed', claimed_at: 1_000 }))).toEqual({
+      ...mine,
+      claimed_at: 1_000,
+    });
+    expect(takingOver(mine, record({ request_id: 'req_old', state: 'failed' }))).not.toHaveProperty('claimed_at');
   });
 });

@@ -28,6 +28,18 @@ export interface IdempotencyRecord {
   owner?: string;
   service_version: string;
   response?: StoredHttpResponse;
+  /**
+   * When the key was first claimed (ms), kept by every request that takes it over: what a request
+   * makes under the key is named by it too (`claimedId`), so the key reused after its record
+   * expired makes something new. Absent from records of older versions, whose ids did without it.
+   */
+  claimed_at?: number;
+}
+
+/** The record a request that takes the key over writes: its own, under the key's first claim. */
+export function takingOver(record: IdempotencyRecord, existing: IdempotencyRecord): IdempotencyRecord {
+  const { claimed_at: _own, ...rest } = record;
+  return existing.claimed_at === undefined ? rest : { ...rest, claimed_at: existing.claimed_at };
 }
 
 export type NextStep =

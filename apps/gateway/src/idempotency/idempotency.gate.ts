@@ -10,6 +10,7 @@ import { bodyFingerprint } from './canonical-json.js';
 import {
   nextStep,
   responseFromSearchAnswer,
+  takingOver,
   type IdempotencyRecord,
   type StoredHttpResponse,
 } from './idempotency-record.js';
@@ -76,6 +77,7 @@ export class IdempotencyGate {
         lease_until: Date.now() + this.config.IDEMPOTENCY_LEASE_MS,
         owner: this.liveness.incarnation,
         service_version: String(reply.getHeader(HEADERS.serviceVersion) ?? SERVICE_VERSION),
+        claimed_at: Date.now(),
       },
     };
     try {
@@ -95,6 +97,14 @@ export class IdempotencyGate {
       );
     }
     request.idempotency = claim;
+  }
+
+  /** This request owns the key from now on, under the key's first claim (what it makes keeps its id). */
+  private async takeOver(claim: IdempotencyClaim, existing: IdempotencyRecord): Promise<boolean> {
+    const record = takingOver(claim.record, existing);
+    if (!(await this.store.replaceIfOwner(claim.key, existing.request_id, record))) return false;
+    claim.record = record;
+    return true;
   }
 
   /** Returns once this request owns the key; otherwise throws the replay or the error to answer. */
@@ -125,7 +135,7 @@ export class IdempotencyGate {
           if (answer === ANSWER_JOINING) break;
           // billing charged nothing and never will (it took the page too late): run afresh now
           if (answer === ANSWER_EXPIRED) {
-            if (await this.store.replaceIfOwner(claim.key, existing.request_id, claim.record)) return;
+            if (await this.takeOver(claim, existing)) return;
             break;
           }
           if (answer) {
@@ -139,11 +149,11 @@ export class IdempotencyGate {
             throw replay(response);
           }
           // No answer and none can come any more (the search never ran, or was lost): run afresh.
-          if (step.expired && (await this.store.replaceIfOwner(claim.key, existing.request_id, claim.record))) return;
+          if (step.expired && (await this.takeOver(claim, existing))) return;
           break;
         }
         case 'take-over':
-          if (await this.store.replaceIfOwner(claim.key, existing.request_id, claim.record)) return;
+          if (await this.takeOver(claim, existing)) return;
           break;
         case 'wait':
           break;
