@@ -198,6 +198,24 @@ describe('async searches (POST/GET /v1/searches)', () => {
     expect(await allResults(account.live_key, accepted.id, 100)).toHaveLength(3);
   }, 120_000);
 
+  it("outlasts a partner's brief failure: its chunk is asked again after the breaker's cool-down", async () => {
+    const word = await openings(2, ['own_index', 'provider_b']);
+    const onlyB = await openings(2, ['provider_b']);
+    await setProvider('provider_b', { fail: 'error' });
+    const account = await createAccount({ plan: 'pro', credits: 50 });
+    const accepted = await start(account.live_key, {
+      filters: { title_or: [word, onlyB] },
+      waterfall: { strategy: 'max_coverage', timeout_ms: 3000 },
+    });
+    // the partner is back well before the chunk's next try
+    await new Promise((r) => setTimeout(r, 3_000));
+    await setProvider('provider_b', { fail: 'none' });
+    const done = await waitFor(account.live_key, accepted.id, finished, 90_000);
+    expect(done.status).toBe('completed');
+    expect(done.jobs_found).toBe(4);
+    expect(done.metadata!.providers.failed).toEqual([]);
+  }, 120_000);
+
   it('returns the same search for the same Idempotency-Key, a new one for another key', async () => {
     const word = await openings(1, ['own_index']);
     const account = await createAccount({ plan: 'pro', credits: 10 });

@@ -62,4 +62,80 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     expect(await sweeper.sweep()).toBe(2);
     expect(resumed).toEqual(['srch_topped_up_older', 'srch_topped_up_newer']);
   });
+
+  it('asks a failed chunk again once due, not before; a search whose re-drive fails holds up no other', async () => {
+    await account('acc_retry', 50);
+    const now = Date.now();
+    const running = async (id: string, progressAt: Date) => {
+      await db.prisma.asyncSearch.create({
+        data: {
+          id,
+          accountId: 'acc_retry',
+          mode: 'live',
+          providersEnabled: ['provider_b'],
+          request: {},
+          status: 'running',
+          waves: [['provider_b']],
+          requestId: `req_${id}`,
+          asOf: progressAt,
+          progressAt,
+          startedAt: progressAt,
+        },
+      });
+    };
+    const leg = (searchId: string, retryAt: Date | null) =>
+      db.prisma.asyncSearchLeg.create({
+        data: {
+          searchId,
+          provider: 'provider_b',
+          wave: 0,
+          state: 'fetching',
+          attempt: 1,
+          position: { kind: 'pages', page: null },
+          retryAt,
+        },
+      });
+    await running('srch_due', new Date(now - 5_000));
+    await leg('srch_due', new Date(now - 1_000));
+    await running('srch_later', new Date(now - 5_000));
+    await leg('srch_later', new Date(now + 10_000));
+    // stalled long ago: re-driven, the first one's re-drive throws
+    await running('srch_broken', new Date(now - 3_600_000));
+    await running('srch_stalled', new Date(now - 3_500_000));
+
+    const asked: string[] = [];
+    const loaded = (id: string) => ({ row: { id }, status: 'running' });
+    const steps = {
+      startWaiting: async () => undefined,
+      kick: () => undefined,
+      lock: async (_tx: unknown, id: string) => {
+        if (id === 'srch_broken') throw new Error('its stored request no longer reads');
+        return loaded(id);
+      },
+      askChunk: async (_tx: unknown, search: { row: { id: string } }, ask: { attempt: number }) =>
+        void asked.push(`${search.row.id}:${ask.attempt}`),
+      askCharge: async () => undefined,
+      advance: async () => undefined,
+    };
+    const logged: string[] = [];
+    const sweeper = new AsyncSearchSweeper(
+      db.prisma,
+      steps as unknown as AsyncSearchSteps,
+      { holds: async () => false } as unknown as AsyncPipelineProbe,
+      { resume: async () => undefined } as unknown as ResumeSearchesUseCase,
+      { warn: () => undefined, info: () => undefined, error: (_: unknown, m: string) => void logged.push(m) } as never,
+      { register: () => undefined } as unknown as DrainRegistry,
+    );
+    await sweeper.sweep(now);
+    expect(asked.sort()).toEqual(['srch_due:1']);
+    const legs = await db.prisma.asyncSearchLeg.findMany({ orderBy: { searchId: 'asc' } });
+    expect(legs.map((l) => [l.searchId, l.retryAt === null])).toEqual([
+      ['srch_due', true],
+      ['srch_later', false],
+    ]);
+    expect(logged).toEqual(['async search could not be re-driven; looked at again later']);
+    // the stalled search behind the broken one was re-driven: its progress moved
+    const stalled = await db.prisma.asyncSearch.findUniqueOrThrow({ where: { id: 'srch_stalled' } });
+    expect(stalled.progressAt.getTime()).toBeGreaterThan(now - 60_000);
+  });
 });

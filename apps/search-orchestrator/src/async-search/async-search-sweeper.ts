@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { PrismaService } from '@jobs/db';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { STALL_MS, STUCK_MS } from './collection.js';
+import { isFinal, STALL_MS, STUCK_MS } from './collection.js';
 import { AsyncPipelineProbe } from './async-pipeline.probe.js';
 import { AsyncSearchSteps, legAsk } from './async-search.steps.js';
 import { ResumeSearchesUseCase } from './resume-searches.usecase.js';
@@ -15,8 +15,9 @@ const BATCH = 20;
  * STALL_MS gets its in-flight chunks and unanswered charge batches asked again (same chunk, try
  * and batch numbers: the fetcher and dedupe redo harmless work, billing's mark refuses a second
  * charge, and the search ignores answers it is no longer waiting for), and an on_hold search
- * whose account has credits again is resumed (a top-up that raced its hold), and waiting
- * searches get the async pool's free places. Every replica sweeps; SKIP LOCKED keeps two from
+ * whose account has credits again is resumed (a top-up that raced its hold), a failed chunk is
+ * asked again once its next try is due (`retry_at`), and waiting searches get the async pool's
+ * free places. Every replica sweeps; SKIP LOCKED keeps two from
  * re-driving one search at once.
  *
  * A chunk still on its way is never asked twice: while its request waits in the outbox or a
@@ -72,8 +73,16 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
         take: BATCH,
       }),
     );
-    let moved = 0;
-    for (const { id } of stalled) if (await this.redrive(id, before, now)) moved += 1;
+    let moved = await this.askDueRetries(now);
+    for (const { id } of stalled) {
+      // one search that cannot be re-driven (a request that no longer reads) must not hold up the others
+      try {
+        if (await this.redrive(id, before, now)) moved += 1;
+      } catch (error) {
+        this.lookAgainAt.set(id, now + STALL_MS);
+        this.logger.error({ err: error, search_id: id }, 'async search could not be re-driven; looked at again later');
+      }
+    }
     // Only those whose account has credits again: searches of accounts still without credits never
     // move, and would otherwise fill every batch.
     const held = await untraced(
@@ -90,6 +99,44 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     await untraced(() => this.prisma.$transaction((tx) => this.steps.startWaiting(tx), { timeout: 60_000 }));
     this.steps.kick();
     return moved;
+  }
+
+  /**
+   * Asks again the failed chunks whose next try is due (`retry_at`, set by the chunk's failure),
+   * each in its search's locked transaction; one that fails is left for the next pass.
+   */
+  private async askDueRetries(now: number): Promise<number> {
+    const due = await untraced(() =>
+      this.prisma.asyncSearchLeg.findMany({
+        where: { state: 'fetching', retryAt: { lte: new Date(now) } },
+        orderBy: { retryAt: 'asc' },
+        select: { searchId: true, provider: true },
+        take: BATCH,
+      }),
+    );
+    let asked = 0;
+    for (const { searchId, provider } of due) {
+      try {
+        const moved = await this.prisma.$transaction(
+          async (tx) => {
+            const search = await this.steps.lock(tx, searchId);
+            if (!search || isFinal(search.status)) return false;
+            const where = { searchId_provider: { searchId, provider } };
+            const leg = await tx.asyncSearchLeg.findUnique({ where });
+            if (leg?.state !== 'fetching' || leg.retryAt === null || leg.retryAt.getTime() > now) return false;
+            await tx.asyncSearchLeg.update({ where, data: { retryAt: null } });
+            await this.steps.askChunk(tx, search, legAsk(leg));
+            await tx.asyncSearch.update({ where: { id: searchId }, data: { progressAt: new Date() } });
+            return true;
+          },
+          { timeout: 60_000 },
+        );
+        if (moved) asked += 1;
+      } catch (error) {
+        this.logger.error({ err: error, search_id: searchId, provider }, 'a chunk due again could not be asked');
+      }
+    }
+    return asked;
   }
 
   private async redrive(searchId: string, before: Date, now: number): Promise<boolean> {
@@ -110,8 +157,15 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
         if (locked.length === 0) return false;
         const search = await this.steps.lock(tx, searchId);
         if (!search) return false;
-        const legs = await tx.asyncSearchLeg.findMany({ where: { searchId, state: 'fetching' } });
+        // not the failed chunks waiting for their next try: askDueRetries asks them when due
+        const legs = await tx.asyncSearchLeg.findMany({
+          where: { searchId, state: 'fetching', OR: [{ retryAt: null }, { retryAt: { lte: new Date(now) } }] },
+        });
         for (const leg of legs) await this.steps.askChunk(tx, search, legAsk(leg));
+        await tx.asyncSearchLeg.updateMany({
+          where: { searchId, retryAt: { lte: new Date(now) } },
+          data: { retryAt: null },
+        });
         const pending = await tx.asyncSearchResult.findMany({
           where: { searchId, state: 'pending' },
           orderBy: { seq: 'asc' },
@@ -146,7 +200,7 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     });
     if (!search || search.progressAt.getTime() < now - STUCK_MS) return false;
     const legs = await this.prisma.asyncSearchLeg.findMany({
-      where: { searchId, state: 'fetching' },
+      where: { searchId, state: 'fetching', retryAt: null },
       select: { provider: true },
     });
     const charges = await this.prisma.asyncSearchResult.findMany({

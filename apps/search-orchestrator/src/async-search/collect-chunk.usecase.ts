@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { AsyncChunkDeduplicated, Job } from '@jobs/contracts';
 import { PrismaService, type Prisma } from '@jobs/db';
-import { afterFailedChunk, isFinal, legAfterChunk, matchingJobs, newCandidates } from './collection.js';
 import {
-  AsyncSearchSteps,
-  legAsk,
-  matchContext,
-  positionOf,
-  type LoadedSearch,
-  type Tx,
-} from './async-search.steps.js';
+  afterFailedChunk,
+  chunkRetryDelayMs,
+  isFinal,
+  legAfterChunk,
+  matchingJobs,
+  newCandidates,
+} from './collection.js';
+import { AsyncSearchSteps, matchContext, positionOf, type LoadedSearch, type Tx } from './async-search.steps.js';
 
 /**
  * One de-duplicated chunk reaches its search: in one transaction under the search's lock, its
@@ -38,8 +38,9 @@ export class CollectChunkUseCase {
         const where = { searchId_provider: { searchId: leg.searchId, provider: leg.provider } };
         if (message.outcome !== 'ok') {
           if (afterFailedChunk(message.attempt) === 'retry') {
-            await tx.asyncSearchLeg.update({ where, data: { attempt: message.attempt + 1 } });
-            await this.steps.askChunk(tx, search, { ...legAsk(leg), attempt: message.attempt + 1 });
+            // the sweeper asks it once it is due (AsyncSearchSweeper.askDueRetries)
+            const retryAt = new Date(Date.now() + chunkRetryDelayMs(leg.provider));
+            await tx.asyncSearchLeg.update({ where, data: { attempt: message.attempt + 1, retryAt } });
           } else {
             await tx.asyncSearchLeg.update({
               where,

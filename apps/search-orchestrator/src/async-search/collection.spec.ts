@@ -1,6 +1,8 @@
+import { providerProfile } from '@jobs/contracts';
 import { examples, type Job } from '@jobs/contracts';
 import {
   afterFailedChunk,
+  chunkRetryDelayMs,
   completionEventId,
   coverageCounts,
   finalStatus,
@@ -78,6 +80,11 @@ describe('chunk tries and legs', () => {
   it('tries a failed chunk again until its tries are used, then gives the provider up', () => {
     const outcomes = Array.from({ length: MAX_CHUNK_ATTEMPTS }, (_, attempt) => afterFailedChunk(attempt));
     expect(outcomes).toEqual([...Array(MAX_CHUNK_ATTEMPTS - 1).fill('retry'), 'give_up']);
+  });
+
+  it("asks a failed chunk again only after its provider's circuit breaker let calls through again", () => {
+    const cooldown = providerProfile('provider_b').calls.breakerCooldownMs;
+    expect(chunkRetryDelayMs('provider_b')).toBeGreaterThan(cooldown);
   });
 
   it(

@@ -13,6 +13,7 @@ import type {
   SearchMetadata,
   WaterfallStrategy,
 } from '@jobs/contracts';
+import { providerProfile } from '@jobs/contracts';
 import { matchesFilters } from '@jobs/job-filters';
 import { COVERAGE_FIELDS, fieldCoverage } from '@jobs/search-metadata';
 import { sourceCount } from '@jobs/waterfall';
@@ -85,6 +86,16 @@ export function newCandidates(matching: readonly Job[], known: ReadonlySet<strin
 /** A failed or timed-out chunk is asked again until its tries run out; then its provider failed. */
 export function afterFailedChunk(attempt: number): 'retry' | 'give_up' {
   return attempt + 1 < MAX_CHUNK_ATTEMPTS ? 'retry' : 'give_up';
+}
+
+/**
+ * How long after a failed try a chunk is asked again: a little more than the provider's circuit
+ * breaker stays open, so the next try meets a breaker that lets a call through. Asked at once,
+ * every try of a search running for minutes met the same open breaker within a second, and a
+ * partner's ten-second blip cost the search all of that partner's jobs.
+ */
+export function chunkRetryDelayMs(provider: ProviderSlug): number {
+  return Math.round(providerProfile(provider).calls.breakerCooldownMs * 1.2);
 }
 
 /** Where a leg goes after an ok chunk. */
