@@ -19,6 +19,7 @@ import { WatchEventsConsumer } from './events/watch-events.consumer.js';
 import { PaidJobUpdatesUseCase } from './events/paid-job-updates.usecase.js';
 import { AddCreditsUseCase } from './accounts/add-credits.usecase.js';
 import { OpenAccountUseCase } from './accounts/open-account.usecase.js';
+import { CreditResets } from './accounts/credit-resets.js';
 
 @Module({})
 export class BillingModule {
@@ -47,6 +48,7 @@ export class BillingModule {
         PaidJobUpdatesUseCase,
         OpenAccountUseCase,
         AddCreditsUseCase,
+        CreditResets,
         { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // mints a sync search's next_cursor, which the orchestrator reads back (same codec and CURSOR_SECRET)
         { provide: SearchCursorCodec, useValue: new SearchCursorCodec(config.CURSOR_SECRET) },

@@ -6,7 +6,8 @@ import { outboxStub } from '@jobs/outbox/testing';
 import { ChargeExpired } from '../charges/account-charges.js';
 import { ChargeCompanyUseCase } from '../queries/charge-company.usecase.js';
 import { AddCreditsUseCase, MAX_STORED_INT } from './add-credits.usecase.js';
-import { OpenAccountUseCase } from './open-account.usecase.js';
+import { CreditResets } from './credit-resets.js';
+import { CREDIT_PERIOD_DAYS, OpenAccountUseCase } from './open-account.usecase.js';
 
 let db: ThrowawayDatabase;
 let open: OpenAccountUseCase;
@@ -59,6 +60,7 @@ describe('accounts in billing', () => {
     expect(account).toMatchObject({
       plan: 'growth',
       creditsRemaining: 25,
+      monthlyCredits: 25,
       rateLimitLimit: 40,
       rateLimitWindowSeconds: 30,
     });
@@ -153,5 +155,53 @@ describe('accounts in billing', () => {
     expect(await db.prisma.ledgerEntry.count({ where: { accountId: 'acc_late' } })).toBe(0);
     // rolled back with its mark: a redelivery is refused at the door (answer_by has passed), not charged
     expect(await db.prisma.processedMessage.count({ where: { messageId: { contains: 'req_late' } } })).toBe(0);
+  });
+
+  it('resets credits when due: the allowance is back, top-ups kept, the next reset whole periods on', async () => {
+    const period = CREDIT_PERIOD_DAYS * 86_400_000;
+    const now = new Date();
+    const opened = (id: string) =>
+      open.execute(id, {
+        kind: 'account.open',
+        plan: 'pro',
+        credits: 10,
+        rate_limit: { limit: 10, window_seconds: 1 },
+      });
+    await opened('acc_reset_spent');
+    await opened('acc_reset_topped');
+    await opened('acc_reset_not_due');
+    const dueAt = new Date(now.getTime() - 2.5 * period);
+    await db.prisma.account.update({
+      where: { id: 'acc_reset_spent' },
+      data: { creditsRemaining: 2, creditsResetAt: dueAt },
+    });
+    await db.prisma.account.update({
+      where: { id: 'acc_reset_topped' },
+      data: { creditsRemaining: 50, creditsResetAt: dueAt },
+    });
+    await db.prisma.account.update({ where: { id: 'acc_reset_not_due' }, data: { creditsRemaining: 3 } });
+    const resets = new CreditResets(
+      db.prisma,
+      outboxStub(),
+      { info: () => undefined, warn: () => undefined } as never,
+      { register: () => undefined } as never,
+    );
+    const before = (await staged('account.credits.added')).length;
+    expect(await resets.resetDue(now)).toBe(2);
+    expect(await resets.resetDue(now)).toBe(0); // reset once
+    const accounts = await db.prisma.account.findMany({
+      where: { id: { startsWith: 'acc_reset_' } },
+      orderBy: { id: 'asc' },
+    });
+    expect(accounts.map((a) => [a.id, a.creditsRemaining])).toEqual([
+      ['acc_reset_not_due', 3],
+      ['acc_reset_spent', 10],
+      ['acc_reset_topped', 50],
+    ]);
+    for (const a of accounts.filter((a) => a.id !== 'acc_reset_not_due'))
+      expect(a.creditsResetAt.getTime()).toBe(dueAt.getTime() + 3 * period);
+    expect((await staged('account.credits.added')).slice(before)).toEqual([
+      expect.objectContaining({ account_id: 'acc_reset_spent', amount: 8, credits_remaining: 10 }),
+    ]);
   });
 });

@@ -26,6 +26,7 @@ export class OpenAccountUseCase {
           id: accountId,
           plan: query.plan,
           creditsRemaining: query.credits,
+          monthlyCredits: query.credits,
           creditsResetAt: new Date(Date.now() + CREDIT_PERIOD_DAYS * 86_400_000),
           rateLimitLimit: query.rate_limit.limit,
           rateLimitWindowSeconds: query.rate_limit.window_seconds,
