@@ -4,7 +4,7 @@ import type { DrainRegistry } from '@jobs/service-kit';
 import type { AsyncPipelineProbe } from './async-pipeline.probe.js';
 import { AsyncSearchSweeper } from './async-search-sweeper.js';
 import type { AsyncSearchSteps } from './async-search.steps.js';
-import type { ResumeSearchesUseCase } from './resume-searches.usecase.js';
+import { ResumeSearchesUseCase } from './resume-searches.usecase.js';
 
 describe('AsyncSearchSweeper on PostgreSQL', () => {
   let db: ThrowawayDatabase;
@@ -14,18 +14,18 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
   }, 60_000);
   afterAll(() => db?.drop());
 
-  const account = (id: string, credits: number) =>
+  const account = (id: string, credits: number, plan: 'pro' | 'free' = 'pro') =>
     db.prisma.account.create({
       data: {
         id,
-        plan: 'pro',
+        plan,
         creditsRemaining: credits,
         creditsResetAt: new Date(),
         rateLimitLimit: 10,
         rateLimitWindowSeconds: 60,
       },
     });
-  const onHold = (id: string, accountId: string, progressAt: Date) =>
+  const onHold = (id: string, accountId: string, progressAt: Date, status: 'on_hold' | 'running' = 'on_hold') =>
     db.prisma.asyncSearch.create({
       data: {
         id,
@@ -33,7 +33,7 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
         mode: 'live',
         providersEnabled: ['own_index'],
         request: {},
-        status: 'on_hold',
+        status,
         waves: [['own_index']],
         requestId: `req_${id}`,
         asOf: progressAt,
@@ -137,5 +137,52 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     // the stalled search behind the broken one was re-driven: its progress moved
     const stalled = await db.prisma.asyncSearch.findUniqueOrThrow({ where: { id: 'srch_stalled' } });
     expect(stalled.progressAt.getTime()).toBeGreaterThan(now - 60_000);
+  });
+
+  it("resumes no search past its account's cap of searches queued or running, by top-up or by sweep", async () => {
+    await account('acc_full', 10, 'free'); // free: 2 at once
+    await account('acc_room', 10, 'free');
+    const longAgo = new Date(Date.now() - 3_600_000);
+    await onHold('srch_full_a', 'acc_full', longAgo, 'running');
+    await onHold('srch_full_b', 'acc_full', longAgo, 'running');
+    await onHold('srch_full_held', 'acc_full', new Date(longAgo.getTime() - 60_000));
+    await onHold('srch_room_held', 'acc_room', longAgo);
+    await onHold('srch_room_held2', 'acc_room', new Date(longAgo.getTime() + 1_000));
+    await onHold('srch_room_held3', 'acc_room', new Date(longAgo.getTime() + 2_000));
+
+    const resumed: string[] = [];
+    const sweeper = new AsyncSearchSweeper(
+      db.prisma,
+      { startWaiting: async () => undefined, kick: () => undefined } as unknown as AsyncSearchSteps,
+      {} as AsyncPipelineProbe,
+      { resume: async (id: string) => void resumed.push(id) } as unknown as ResumeSearchesUseCase,
+      // its running searches look stalled to it: their re-drive (not stubbed here) fails and is logged
+      { warn: () => undefined, info: () => undefined, error: () => undefined } as never,
+      { register: () => undefined } as unknown as DrainRegistry,
+    );
+    await sweeper.sweep();
+    expect(resumed.filter((id) => id.startsWith('srch_full') || id.startsWith('srch_room'))).toEqual([
+      'srch_room_held',
+      'srch_room_held2',
+      'srch_room_held3',
+    ]);
+
+    // a top-up resumes the account's searches on hold while it is under its cap, the rest stay on hold
+    const steps = {
+      lock: async (tx: { asyncSearch: typeof db.prisma.asyncSearch }, id: string) => {
+        const row = await tx.asyncSearch.findUniqueOrThrow({ where: { id } });
+        return { row, status: row.status };
+      },
+      advance: async () => undefined,
+      askCharge: async () => undefined,
+      kick: () => undefined,
+    };
+    await new ResumeSearchesUseCase(db.prisma, steps as unknown as AsyncSearchSteps).forAccount('acc_room');
+    const rows = await db.prisma.asyncSearch.findMany({ where: { accountId: 'acc_room' }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => [r.id, r.status])).toEqual([
+      ['srch_room_held', 'running'],
+      ['srch_room_held2', 'running'],
+      ['srch_room_held3', 'on_hold'],
+    ]);
   });
 });

@@ -24,6 +24,9 @@ type CreateQuery = Extract<Message['query'], { kind: 'async.create' }>;
  * Test keys: the search is stored already completed with the sandbox's jobs matching its
  * filters (up to `limit`), never charged, and `search.completed` is staged with it.
  */
+/** The advisory lock an account's creates and resumes take turns on: together they never pass its cap. */
+export const unfinishedSearchesLock = (accountId: string): string => `async-searches:${accountId}`;
+
 @Injectable()
 export class CreateAsyncSearchUseCase {
   constructor(
@@ -85,8 +88,7 @@ export class CreateAsyncSearchUseCase {
    * answer is 429: a place frees up when one of its searches finishes.
    */
   private async assertUnderCap(tx: Tx, message: Message, searchId: string): Promise<void> {
-    const owner = `async-searches:${message.account_id}`;
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${owner}, 0))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${unfinishedSearchesLock(message.account_id)}, 0))`;
     const cap = PLAN_CAPS[message.plan].unfinishedAsyncSearches;
     // not this search itself: a redelivered create that waited for the lock behind its first run
     // finds the search made, and answers it (the insert's unique violation) instead of 429

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
+import { PLAN_CAPS } from '@jobs/plans';
 import { CHUNK_SIZE } from './collection.js';
+import { unfinishedSearchesLock } from './create-async-search.usecase.js';
 import { AsyncSearchSteps, type LoadedSearch, type Tx } from './async-search.steps.js';
 
 /**
@@ -8,6 +10,10 @@ import { AsyncSearchSteps, type LoadedSearch, type Tx } from './async-search.ste
  * running, its held jobs are sent to billing again (new batches, in collection order) and its
  * paused providers are asked for their next chunks. Each search in its own locked transaction;
  * a search that is no longer on_hold is left alone, so a redelivered top-up changes nothing.
+ * Only while the account is under its plan's cap of searches queued or running (0041), taking
+ * turns with its creates: an account that went on hold again and again, creating more each time,
+ * gets its cap back at a top-up, not all of them at once; the rest stay on_hold and the sweeper
+ * resumes them as places free up.
  */
 @Injectable()
 export class ResumeSearchesUseCase {
@@ -30,6 +36,7 @@ export class ResumeSearchesUseCase {
       async (tx) => {
         const search = await this.steps.lock(tx, searchId);
         if (!search || search.status !== 'on_hold') return;
+        if (!(await underCap(tx, search.row.accountId, search.row.mode))) return;
         search.row = await tx.asyncSearch.update({ where: { id: searchId }, data: { status: 'running' } });
         search.status = 'running';
         await this.releaseHeld(tx, search);
@@ -57,4 +64,13 @@ export class ResumeSearchesUseCase {
       await this.steps.askCharge(tx, search, batch, jobIds);
     }
   }
+}
+
+/** Whether the account runs fewer searches of this mode than its plan's cap, under the lock its creates take. */
+async function underCap(tx: Tx, accountId: string, mode: LoadedSearch['row']['mode']): Promise<boolean> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${unfinishedSearchesLock(accountId)}, 0))`;
+  const account = await tx.account.findUnique({ where: { id: accountId }, select: { plan: true } });
+  if (!account) return false;
+  const running = await tx.asyncSearch.count({ where: { accountId, mode, status: { in: ['queued', 'running'] } } });
+  return running < PLAN_CAPS[account.plan].unfinishedAsyncSearches;
 }
