@@ -55,4 +55,23 @@ describe('QueryClient', () => {
     queries.replies.settle('req_1', charged);
     await asked;
   });
+
+  it('tells the orchestrator when it stops waiting too (a create taken later makes nothing)', async () => {
+    const { queries, sent } = client();
+    const asked = queries.askOrchestrator({
+      ...charge,
+      plan: 'pro',
+      providers_enabled: ['own_index'],
+      query: { kind: 'watch.list' },
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(Date.parse(String(sent[0]!.value['answer_by']))).toBeGreaterThan(Date.now());
+    queries.replies.settle('req_1', {
+      v: 1,
+      query_id: 'req_1',
+      outcome: 'ok',
+      result: { kind: 'watch.list', page: { data: [], next_cursor: null } },
+    });
+    await asked;
+  });
 });

@@ -13,7 +13,7 @@ import {
 type QueryResult = QueryResponded.QueryResult;
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { ApiError } from '../http/api-error.js';
-import { billingAnswerBy } from './billing-answer-by.js';
+import { answerBy } from './answer-by.js';
 import { PendingReplies, ReplyTimeout } from './pending-replies.js';
 
 /** How long the gateway waits for an owning service to answer a query. */
@@ -34,9 +34,9 @@ export class QueryClient {
   askBilling<K extends BillingQueryRequested.Value['query']['kind']>(
     value: BillingQueryRequested.Value & { query: { kind: K } },
   ): Promise<ResultOf<K>> {
-    const answerBy = billingAnswerBy(Date.now() + QUERY_TIMEOUT_MS);
+    const by = answerBy(Date.now() + QUERY_TIMEOUT_MS);
     return this.ask(value.query_id, value.query.kind, () =>
-      this.publisher.publish(Topics.BillingQueryRequested, { ...value, answer_by: answerBy }),
+      this.publisher.publish(Topics.BillingQueryRequested, { ...value, answer_by: by }),
     ) as Promise<ResultOf<K>>;
   }
 
@@ -51,8 +51,9 @@ export class QueryClient {
   askOrchestrator<K extends OrchestratorQueryRequested.Value['query']['kind']>(
     value: OrchestratorQueryRequested.Value & { query: { kind: K } },
   ): Promise<ResultOf<K>> {
+    const by = answerBy(Date.now() + QUERY_TIMEOUT_MS);
     return this.ask(value.query_id, value.query.kind, () =>
-      this.publisher.publish(Topics.OrchestratorQueryRequested, value),
+      this.publisher.publish(Topics.OrchestratorQueryRequested, { ...value, answer_by: by }),
     ) as Promise<ResultOf<K>>;
   }
 

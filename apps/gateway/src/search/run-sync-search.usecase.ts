@@ -7,7 +7,7 @@ import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
 import { RunSandboxSearchUseCase } from '../sandbox/run-sandbox-search.usecase.js';
-import { billingAnswerBy } from '../messaging/billing-answer-by.js';
+import { answerBy } from '../messaging/answer-by.js';
 import { ReplyTimeout } from '../messaging/pending-replies.js';
 import { SearchReplies } from './search-replies.js';
 import { annotateStage } from '@jobs/observability';
@@ -76,7 +76,7 @@ export class RunSyncSearchUseCase {
         requested_at: new Date(now).toISOString(),
         deadline_at: now + timeoutMs,
         // past it billing charges no page: this caller has been answered internal_error and retries
-        answer_by: billingAnswerBy(now + waitMs),
+        answer_by: answerBy(now + waitMs),
       });
     } catch (error) {
       this.replies.cancel(requestId);

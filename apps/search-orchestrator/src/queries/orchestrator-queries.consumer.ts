@@ -1,13 +1,17 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type OrchestratorQueryRequested, type QueryResponded } from '@jobs/contracts';
-import { QueryAnswers } from '@jobs/nest-kafka';
+import { QueryAnswers, QueryFailure } from '@jobs/nest-kafka';
 import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
 import { CreateAsyncSearchUseCase } from '../async-search/create-async-search.usecase.js';
 import { ReadAsyncSearchUseCase } from '../async-search/read-async-search.usecase.js';
 import { WebhookUrlUsageUseCase } from '../webhook-urls/webhook-url-usage.usecase.js';
 
 type Message = OrchestratorQueryRequested.Value;
+
+/** Whether the asker's `answer_by` has passed (no `answer_by`: no bound). */
+const askerGaveUp = (answerBy: string | undefined, now = Date.now()): boolean =>
+  answerBy !== undefined && Date.parse(answerBy) < now;
 
 /**
  * Commands and reads of what the orchestrator owns (async searches, watches, and the webhook
@@ -32,6 +36,10 @@ export class OrchestratorQueriesConsumer {
 
   private async answer(message: Message): Promise<QueryResponded.QueryResult> {
     const { query } = message;
+    // the gateway answered its caller internal_error by now: a create made now would be made twice
+    // (the retry makes its own), or once for a caller who holds no id for it
+    if ((query.kind === 'async.create' || query.kind === 'watch.create') && askerGaveUp(message.answer_by))
+      throw new QueryFailure('internal_error', 'The request expired before it was taken; nothing was made.');
     switch (query.kind) {
       case 'watch.create':
         return { kind: 'watch.create', watch: await this.watches.create(message, query) };

@@ -15,7 +15,7 @@ import { ApiKeyModeSchema } from '../public/headers.schema.js';
 import { AccountIdSchema, CursorSchema, RequestIdSchema, SearchIdSchema, WatchIdSchema } from '../public/ids.schema.js';
 import { PlanSchema, ProviderSlugSchema } from '../public/providers.schema.js';
 import { WatchCreateRequestSchema, WatchStatusSchema } from '../public/watch.schema.js';
-import { UrlSchema } from '../public/common.schema.js';
+import { DateTimeSchema, UrlSchema } from '../public/common.schema.js';
 import { WEBHOOK_ENDPOINTS_PAGE_SIZE, WebhookEndpointUsersSchema } from '../public/webhook-endpoint.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
@@ -81,6 +81,11 @@ export const ValueSchema = z.strictObject({
   mode: ApiKeyModeSchema,
   providers_enabled: z.array(ProviderSlugSchema),
   query: OrchestratorQuerySchema,
+  /**
+   * When the gateway stops waiting (it answers `internal_error` and its caller retries): a create
+   * taken after it makes nothing. Absent from an earlier version's message: no bound.
+   */
+  answer_by: DateTimeSchema.optional(),
 });
 export type Value = z.infer<typeof ValueSchema>;
 
