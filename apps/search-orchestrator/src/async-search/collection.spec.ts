@@ -200,6 +200,25 @@ describe('metadata', () => {
     });
   });
 
+  it('counts the jobs a provider contributed before it failed: contributions add up to jobs_found', () => {
+    const metadata = searchMetadata({
+      requestId: 'req_1',
+      legs: [
+        leg('own_index', { state: 'exhausted', matched: 2 }),
+        leg('provider_b', { state: 'failed', failure: 'provider_error', matched: 3 }),
+      ],
+      contributions: { own_index: 2, provider_b: 3 },
+      coverage: {},
+      jobsFound: 5,
+      creditsCharged: 5,
+      jobsAlreadyPaid: 0,
+      creditsRemaining: 5,
+      latencyMs: 10,
+    });
+    expect(metadata.providers.contributions).toEqual({ own_index: 2, provider_b: 3 });
+    expect(metadata.providers.failed).toEqual([{ provider: 'provider_b', code: 'provider_error' }]);
+  });
+
   it('derives the completion event id from the search id', () => {
     expect(completionEventId('srch_abc')).toBe('evt_srch_abc');
   });

@@ -192,9 +192,13 @@ export function searchMetadata(input: MetadataInput): SearchMetadata {
   const failed = input.legs
     .filter((leg) => leg.failure !== null)
     .map((leg) => ({ provider: leg.provider, code: leg.failure! }));
+  // a provider that failed after some chunks still contributed the jobs collected from it first:
+  // the counts add up to jobs_found; one that failed before contributing is not listed
   const contributions: Partial<Record<ProviderSlug, number>> = {};
-  for (const leg of input.legs)
-    if (leg.failure === null) contributions[leg.provider] = input.contributions[leg.provider] ?? 0;
+  for (const leg of input.legs) {
+    const count = input.contributions[leg.provider] ?? 0;
+    if (leg.failure === null || count > 0) contributions[leg.provider] = count;
+  }
   const field_coverage: Record<string, number> = {};
   for (const field of COVERAGE_FIELDS)
     field_coverage[field] =
