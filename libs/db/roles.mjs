@@ -81,7 +81,7 @@ export const TABLE_GRANTS = Object.freeze({
     reads: ['paid_jobs', 'crawler_boards'],
   },
   billing: {
-    owns: ['accounts', 'paid_jobs', 'ledger_entries', 'held_watch_events', 'stopped_watches'],
+    owns: ['accounts', 'paid_jobs', 'ledger_entries', 'held_watch_events', 'stopped_watches', 'watch_stops'],
     shares: ['outbox_messages', 'processed_messages'],
     reads: [],
   },

@@ -177,9 +177,11 @@ describe('watch events', () => {
       await eventOf(watch.id, (e) => e.type === 'job.opened' && (e.data as { job: Job }).job.id === next.id);
       expect(eventsOf(watch.id).map((e) => e.type)).toEqual(['job.opened', 'job.updated', 'job.opened']);
 
-      // without credits: the opening is held, and the update that takes the job out drops it
+      // without credits: the opening is held, and the update that takes the job out drops it, also
+      // for a watch that hears of openings only (it gets no job.updated)
       const holder = await pro(0);
       const holding = await createWatch(holder.live_key, { type: 'search', filters });
+      const openingsOnly = await createWatch(holder.live_key, { type: 'search', filters, events: ['job.opened'] });
       const other = jobAt(newDomain(), { title: `${word} Engineer`, seniority: null });
       await publishChange(
         'updated',
@@ -189,7 +191,7 @@ describe('watch events', () => {
           previous: { seniority: null },
         },
       );
-      await heldUntil(holder.account_id, [other.id]);
+      await heldUntil(holder.account_id, [other.id, other.id]);
       await publishChange(
         'updated',
         { ...other, seniority: 'junior' },
@@ -202,6 +204,7 @@ describe('watch events', () => {
       await admin('POST', `/accounts/${holder.account_id}/credits`, { amount: 5 });
       await new Promise((r) => setTimeout(r, 1_000));
       expect(eventsOf(holding.id)).toEqual([]);
+      expect(eventsOf(openingsOnly.id)).toEqual([]);
       expect(await creditsOf(holder.live_key)).toBe(5);
     },
   );
@@ -336,7 +339,7 @@ describe('watch events', () => {
     const dashboard = await dashboardSignIn(key);
     expect((await dashboard.call('PATCH', `/watches/${paused.id}`, { status: 'paused' })).status).toBe(200);
     const stopKept = async () =>
-      (await db.query('SELECT 1 FROM stopped_watches WHERE watch_id = $1', [paused.id])).rowCount === 1;
+      (await db.query('SELECT 1 FROM watch_stops WHERE watch_id = $1', [paused.id])).rowCount === 1;
     const deadline = Date.now() + WAIT_MS;
     while (!(await stopKept()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await stopKept()).toBe(true);

@@ -4,6 +4,7 @@ import { PrismaService } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
+import { dropHeldOpenings } from './held-openings.js';
 
 type JobUpdatedEvent = EventOf<'job.updated'>;
 
@@ -82,7 +83,7 @@ export class PaidJobUpdatesUseCase {
              ${event.data.job.last_seen_at}::timestamptz, true)`;
       this.logger.info(log, 'job.updated folded into a held job.opened');
     } else if (decision.held === 'drop') {
-      await this.prisma.heldWatchEvent.deleteMany({ where: { accountId, watchId: event.watch_id, jobId } });
+      await dropHeldOpenings(this.prisma, { accountId, watchId: event.watch_id, jobId, madeBy: event.created_at });
       this.logger.info(log, 'held job.opened dropped: an update took its job out of the watch');
     }
     if (decision.send)

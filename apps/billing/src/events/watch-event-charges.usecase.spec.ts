@@ -97,7 +97,7 @@ describe('WatchEventChargesUseCase: a stopped watch', () => {
     await watchEvents.dropStopped(stop(rich, 'wat_twice', t(10)));
     await watchEvents.charge(opened(rich, 'wat_twice', t(15)));
     expect(await ledgerJobs(rich)).toEqual([]);
-    const { stoppedAt } = await db.prisma.stoppedWatch.findUniqueOrThrow({
+    const { stoppedAt } = await db.prisma.watchStop.findUniqueOrThrow({
       where: { accountId_watchId: { accountId: rich, watchId: 'wat_twice' } },
     });
     expect(stoppedAt).toEqual(t(20));
@@ -124,9 +124,32 @@ describe('WatchEventChargesUseCase: a stopped watch', () => {
     const rich = await account(5);
     await watchEvents.dropStopped(stop(rich, 'wat_long_ago', new Date(Date.UTC(2026, 10, 1))));
     await watchEvents.dropStopped(stop(rich, 'wat_recent', new Date(Date.UTC(2026, 10, 7))));
-    expect(await db.prisma.stoppedWatch.count({ where: { watchId: 'wat_long_ago' } })).toBe(1);
+    expect(await db.prisma.watchStop.count({ where: { watchId: 'wat_long_ago' } })).toBe(1);
     await watchEvents.dropStopped(stop(rich, 'wat_now', new Date(Date.UTC(2026, 10, 9))));
-    const kept = await db.prisma.stoppedWatch.findMany({ where: { accountId: rich }, orderBy: { watchId: 'asc' } });
+    const kept = await db.prisma.watchStop.findMany({ where: { accountId: rich }, orderBy: { watchId: 'asc' } });
     expect(kept.map((s) => s.watchId)).toEqual(['wat_now', 'wat_recent']);
+  });
+
+  it('drops the held job.opened a change ended, only those made no later than it (a redelivery)', async () => {
+    const broke = await account(0);
+    const first = opened(broke, 'wat_ended', t(10));
+    await watchEvents.charge(first);
+    const jobId = first.event.data.job.id;
+    const ended = (at: Date): EventChargeRequested.HeldOpeningEnded => ({
+      v: 1,
+      account_id: broke,
+      held_opening_ended: { watch_id: 'wat_ended', job_id: jobId, changed_at: at.toISOString(), because: 'left_scope' },
+    });
+    await watchEvents.dropEnded(ended(t(20)));
+    expect(await heldJobs(broke)).toEqual([]);
+    // the job came back into the watch: its new opening is held; the earlier change redelivered leaves it
+    const back = opened(broke, 'wat_ended', t(30));
+    const again = { ...back, event: { ...back.event, data: { job: { ...back.event.data.job, id: jobId } } } };
+    await watchEvents.charge(again);
+    await watchEvents.dropEnded(ended(t(20)));
+    expect(await heldJobs(broke)).toEqual([jobId]);
+    // a redelivered stop from before it leaves it too
+    await watchEvents.dropStopped(stop(broke, 'wat_ended', t(25)));
+    expect(await heldJobs(broke)).toEqual([jobId]);
   });
 });

@@ -5,6 +5,7 @@ import { KafkaPublisher } from '@jobs/nest-kafka';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { AccountCharges, type StageAnswer } from '../charges/account-charges.js';
+import { dropHeldOpenings, type HeldOpenings } from './held-openings.js';
 
 type JobOpenedEvent = Extract<EventChargeRequested.EventCharge['event'], { type: 'job.opened' }>;
 type JobClosedEvent = Extract<EventChargeRequested.EventCharge['event'], { type: 'job.closed' }>;
@@ -16,6 +17,7 @@ export type JobOpenedChargeRequest = EventChargeRequested.EventCharge & { event:
 export type JobClosedRequest = EventChargeRequested.EventCharge & { event: JobClosedEvent };
 
 type WatchStopped = EventChargeRequested.WatchStopped;
+type HeldOpeningEnded = EventChargeRequested.HeldOpeningEnded;
 
 interface HeldEvent {
   accountId: string;
@@ -139,7 +141,20 @@ export class WatchEventChargesUseCase {
   async dropStopped(message: WatchStopped): Promise<void> {
     const { account_id: accountId, watch_stopped: stop } = message;
     if (stop.stopped_at) await this.keepStop(accountId, stop.watch_id, new Date(stop.stopped_at));
-    await this.dropHeld({ accountId, watchId: stop.watch_id }, 'its watch stopped');
+    await this.dropHeld({ accountId, watchId: stop.watch_id, madeBy: stop.stopped_at }, 'its watch stopped');
+  }
+
+  /**
+   * A change that ends the watch's held `job.opened` of a job, for a watch that does not hear of
+   * it (subscribed to `job.opened`, not to the `job.closed` or `job.updated` it made): the held
+   * event is dropped all the same, never charged for a job closed or no longer matching.
+   */
+  async dropEnded(message: HeldOpeningEnded): Promise<void> {
+    const { account_id: accountId, held_opening_ended: ended } = message;
+    await this.dropHeld(
+      { accountId, watchId: ended.watch_id, jobId: ended.job_id, madeBy: ended.changed_at },
+      ended.because === 'closed' ? 'its job closed' : 'an update took its job out of the watch',
+    );
   }
 
   /**
@@ -151,18 +166,18 @@ export class WatchEventChargesUseCase {
    */
   async forwardClosed(message: JobClosedRequest): Promise<void> {
     const { account_id: accountId, event } = message;
-    await this.dropHeld({ accountId, watchId: event.watch_id, jobId: event.data.job.id }, 'its job closed');
+    await this.dropHeld(
+      { accountId, watchId: event.watch_id, jobId: event.data.job.id, madeBy: event.created_at },
+      'its job closed',
+    );
     annotateStage({ 'event.id': event.id, 'job.id': event.data.job.id });
     await this.publisher.publishMany(Topics.EventEmitted, [
       { value: { v: 1, account_id: accountId, event, webhook_url: message.webhook_url, mode: 'live' } },
     ]);
   }
 
-  private async dropHeld(
-    where: { accountId: string; watchId: string; jobId?: string },
-    because: string,
-  ): Promise<void> {
-    const { count } = await this.prisma.heldWatchEvent.deleteMany({ where });
+  private async dropHeld(where: HeldOpenings, because: string): Promise<void> {
+    const count = await dropHeldOpenings(this.prisma, where);
     annotateStage({ 'account.id': where.accountId, 'watch.id': where.watchId, 'held.dropped': count });
     if (count > 0)
       this.logger.info(
@@ -178,19 +193,19 @@ export class WatchEventChargesUseCase {
   private async keepStop(accountId: string, watchId: string, stoppedAt: Date): Promise<void> {
     await this.prisma.$transaction([
       this.prisma.$executeRaw`
-        INSERT INTO "stopped_watches" ("watch_id", "account_id", "stopped_at")
-        VALUES (${watchId}, ${accountId}, ${stoppedAt})
+        INSERT INTO "watch_stops" ("account_id", "watch_id", "stopped_at")
+        VALUES (${accountId}, ${watchId}, ${stoppedAt})
         ON CONFLICT ("account_id", "watch_id") DO UPDATE
-          SET "stopped_at" = GREATEST("stopped_watches"."stopped_at", EXCLUDED."stopped_at")`,
+          SET "stopped_at" = GREATEST("watch_stops"."stopped_at", EXCLUDED."stopped_at")`,
       this.prisma.$executeRaw`
-        DELETE FROM "stopped_watches"
+        DELETE FROM "watch_stops"
         WHERE "stopped_at" < ${stoppedAt}::timestamptz - make_interval(days => ${STOP_KEPT_DAYS})`,
     ]);
   }
 
   /** Whether the event's change occurred before its watch's latest stop (the account's own). */
   private async madeBeforeStop(accountId: string, event: JobOpenedEvent): Promise<boolean> {
-    const stop = await this.prisma.stoppedWatch.findUnique({
+    const stop = await this.prisma.watchStop.findUnique({
       where: { accountId_watchId: { accountId, watchId: event.watch_id } },
       select: { stoppedAt: true },
     });

@@ -22,6 +22,10 @@ export class WatchEventsConsumer {
       await this.watchEvents.dropStopped(message);
       return;
     }
+    if ('held_opening_ended' in message) {
+      await this.watchEvents.dropEnded(message);
+      return;
+    }
     const { event } = message;
     if (event.type === 'job.updated')
       await this.updates.forward({

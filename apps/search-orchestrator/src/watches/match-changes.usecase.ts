@@ -7,6 +7,7 @@ import {
   eventsForHiringChange,
   eventsForJobChange,
   jobBefore,
+  openingsEndedUnheard,
   type JobWatchEventFor,
   type WatchEvent,
 } from './watch-events.js';
@@ -34,9 +35,25 @@ export class MatchChangesUseCase {
 
   async onJobChange(change: JobLifecycleChanged.Value): Promise<void> {
     const views = [change.job, jobBefore(change)];
-    const made = eventsForJobChange((await this.watches.current()).forJobs(views), change);
+    const candidates = (await this.watches.current()).forJobs(views);
+    const made = eventsForJobChange(candidates, change);
     annotateStage({ 'job.id': change.job.id, 'job.change': change.change, 'events.made': made.length });
     await this.emit(made);
+    await this.publisher.publishMany(
+      Topics.EventChargeRequested,
+      openingsEndedUnheard(candidates, change).map((watch) => ({
+        value: {
+          v: 1 as const,
+          account_id: watch.accountId,
+          held_opening_ended: {
+            watch_id: watch.id,
+            job_id: change.job.id,
+            changed_at: change.occurred_at,
+            because: change.change === 'closed' ? ('closed' as const) : ('left_scope' as const),
+          },
+        },
+      })),
+    );
     if (made.length > 0)
       this.logger.info(
         { change_id: change.change_id, job_id: change.job.id, change: change.change, events: made.length },

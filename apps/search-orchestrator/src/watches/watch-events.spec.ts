@@ -1,5 +1,11 @@
 import { EventSchema, examples, type JobLifecycleChanged, type CompanyHiringChanged } from '@jobs/contracts';
-import { eventsForHiringChange, eventsForJobChange, jobInScope, watchEventId } from './watch-events.js';
+import {
+  eventsForHiringChange,
+  eventsForJobChange,
+  jobInScope,
+  openingsEndedUnheard,
+  watchEventId,
+} from './watch-events.js';
 import type { WatchRecord } from './watch.js';
 
 const CHANGE_AT = '2026-10-01T12:00:00.000Z';
@@ -179,6 +185,22 @@ describe('eventsForJobChange', () => {
       expect(eventsForJobChange([windowed], filled)).toEqual([]);
     },
   );
+
+  it('names the watches that hear of a job only by job.opened when a change ends the opening they may hold', () => {
+    const before = examples.job();
+    const renamed = { ...before, title: 'Senior Backend Developer' };
+    const search = (id: string, events: WatchRecord['events']) =>
+      watch({ id, type: 'search', domain: null, filters: { title_or: ['engineer'] }, events });
+    const openedOnly = search('wat_opened_only', ['job.opened']);
+    const hearsAll = search('wat_all', ['job.opened', 'job.updated', 'job.closed']);
+    const noOpenings = search('wat_closings', ['job.closed']);
+    const watches = [openedOnly, hearsAll, noOpenings];
+    const left = change('updated', { changed_fields: ['title'], job: renamed, previous: { title: before.title } });
+    expect(openingsEndedUnheard(watches, left).map((w) => w.id)).toEqual(['wat_opened_only']);
+    expect(openingsEndedUnheard(watches, change('closed')).map((w) => w.id)).toEqual(['wat_opened_only']);
+    expect(openingsEndedUnheard(watches, change('updated'))).toEqual([]);
+    expect(openingsEndedUnheard(watches, change('reposted'))).toEqual([]);
+  });
 
   it('sends the update that took the job out of a watch, marked, and no later event of the job', () => {
     const before = examples.job();

@@ -182,6 +182,23 @@ export interface JobWatchEventFor extends WatchEvent<JobWatchEvent> {
 }
 
 /**
+ * The watches whose `job.opened` of the job, if held for credits, this change ends though they do
+ * not hear of it: subscribed to `job.opened` but not to the `job.closed` of a closing or the
+ * `job.updated` of an update that took the job out of them. Billing drops the held event all the
+ * same, so a top-up never charges a job closed or no longer matching.
+ */
+export function openingsEndedUnheard(
+  watches: readonly WatchRecord[],
+  change: JobLifecycleChanged.Value,
+): WatchRecord[] {
+  return watches.filter((watch) => {
+    const move = scopeMove(watch, change);
+    if (move === null || (change.change !== 'closed' && move !== 'left')) return false;
+    return !watch.events.includes(eventTypeFor(move, change)) && concerns(watch, 'job.opened', change.occurred_at);
+  });
+}
+
+/**
  * Every watch event one hiring change makes: company watches of that domain get
  * `company.hiring_started` (true) or `company.hiring_stopped` (false); a change to null
  * (unknown) fires nothing.

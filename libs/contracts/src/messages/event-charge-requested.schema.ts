@@ -19,13 +19,17 @@
  *   nothing on resume): those held for credits, and those made before `stopped_at` that reach
  *   billing after the stop (a matcher that read the watch as active just before it stopped).
  *   Sent with every pause and delete, a repeated one included.
+ * - `held_opening_ended` (no event): a job closed or an update took it out of the watch, and the
+ *   watch does not hear of it (it subscribes to `job.opened`, not to that `job.closed` or
+ *   `job.updated`): the watch's `job.opened` of the job held for credits and made no later than
+ *   the change is dropped all the same.
  * Keyed by account, so an account's `job.updated` is decided after its earlier `job.opened`,
  * and a watch's stop comes after the events the matcher sent before it.
  */
 import { z } from 'zod';
 import { DateTimeSchema, UrlSchema } from '../public/common.schema.js';
 import { JobClosedEventSchema, JobOpenedEventSchema, JobUpdatedEventSchema } from '../public/event.schema.js';
-import { AccountIdSchema, WatchIdSchema } from '../public/ids.schema.js';
+import { AccountIdSchema, JobIdSchema, WatchIdSchema } from '../public/ids.schema.js';
 import { MessageVersionSchema } from './common.schema.js';
 
 export const EventChargeSchema = z.strictObject({
@@ -54,7 +58,20 @@ export const WatchStoppedSchema = z.strictObject({
 });
 export type WatchStopped = z.infer<typeof WatchStoppedSchema>;
 
-export const ValueSchema = z.union([EventChargeSchema, WatchStoppedSchema]);
+export const HeldOpeningEndedSchema = z.strictObject({
+  v: MessageVersionSchema,
+  account_id: AccountIdSchema,
+  held_opening_ended: z.strictObject({
+    watch_id: WatchIdSchema,
+    job_id: JobIdSchema,
+    /** the change's `occurred_at`: a held `job.opened` made after it (the job back in scope) stays */
+    changed_at: DateTimeSchema,
+    because: z.enum(['closed', 'left_scope']),
+  }),
+});
+export type HeldOpeningEnded = z.infer<typeof HeldOpeningEndedSchema>;
+
+export const ValueSchema = z.union([EventChargeSchema, WatchStoppedSchema, HeldOpeningEndedSchema]);
 export type Value = z.infer<typeof ValueSchema>;
 
 export const keyOf = (value: Value): string => value.account_id;
