@@ -33,7 +33,7 @@ export class AskWatchesUseCase {
     const watchId = claimedId('wat', 'watch', idempotency);
     const { watch } = await this.queries.askOrchestrator({
       ...orchestratorQueryHeader(principal, requestId),
-      query: { kind: 'watch.create', watch_id: watchId, request },
+      query: { kind: 'watch.create', watch_id: watchId, request: withoutNulls(request) },
     });
     return watch;
   }
@@ -61,4 +61,13 @@ export class AskWatchesUseCase {
     });
     return watch;
   }
+}
+
+/**
+ * The request as an orchestrator of the previous release reads it: a `domain` or `filters` sent
+ * as null (accepted as absent) is left out, not forwarded.
+ */
+function withoutNulls(request: WatchCreateRequest): WatchCreateRequest {
+  const { domain, filters, ...rest } = request;
+  return { ...rest, ...(domain != null ? { domain } : {}), ...(filters != null ? { filters } : {}) };
 }

@@ -89,6 +89,14 @@ export class CreateAsyncSearchUseCase {
    */
   private async assertUnderCap(tx: Tx, message: Message, searchId: string): Promise<void> {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${unfinishedSearchesLock(message.account_id)}, 0))`;
+    // the lock may be held by the account's other creates and resumes: one that waited past the
+    // gateway's answer_by makes nothing (the gateway answered internal_error; the caller retries)
+    if (message.answer_by !== undefined) {
+      const [clock] = await tx.$queryRaw<Array<{ late: boolean }>>`
+        SELECT clock_timestamp() >= ${message.answer_by}::timestamptz AS late`;
+      if (clock?.late)
+        throw new QueryFailure('internal_error', 'The request expired before it was taken; nothing was made.');
+    }
     const cap = PLAN_CAPS[message.plan].unfinishedAsyncSearches;
     // not this search itself: a redelivered create that waited for the lock behind its first run
     // finds the search made, and answers it (the insert's unique violation) instead of 429
