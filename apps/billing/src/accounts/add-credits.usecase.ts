@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type BillingQueryRequested, type QueryResponded } from '@jobs/contracts';
-import { isUniqueViolation, PrismaService } from '@jobs/db';
+import { askerGaveUpByNow, isUniqueViolation, PrismaService } from '@jobs/db';
 import { OutboxRelay } from '@jobs/outbox';
-import { askerGaveUpByNow } from '../asker-gave-up.js';
 import { ChargeExpired } from '../charges/account-charges.js';
 
 type CreditsAddQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'credits.add' }>;

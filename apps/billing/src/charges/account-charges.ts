@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { planCharges, type ChargeInput, type ChargePlan } from '@jobs/billing-rules';
-import { isUniqueViolation, Prisma, PrismaService, type OutboxWriter } from '@jobs/db';
+import { askerGaveUp, isUniqueViolation, Prisma, PrismaService, type OutboxWriter } from '@jobs/db';
 import { NonRetriableError, type TopicSpec, type ValueOf } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
-import { askerGaveUp } from '../asker-gave-up.js';
 import { ChargeMetrics, type ChargeKind } from './charge-metrics.js';
 
 export interface ChargeRequest {

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type BillingQueryRequested, type QueryResponded } from '@jobs/contracts';
-import { isUniqueViolation, PrismaService } from '@jobs/db';
+import { askerGaveUpByNow, isUniqueViolation, PrismaService } from '@jobs/db';
 import { NonRetriableError } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
-import { askerGaveUpByNow } from '../asker-gave-up.js';
 import { ChargeExpired } from '../charges/account-charges.js';
 
 type CompanyChargeQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'company.charge' }>;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AsyncSearch, OrchestratorQueryRequested } from '@jobs/contracts';
-import { isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
+import { askerGaveUpByNow, isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
 import { cheapestPlanFor, PLAN_CAPS } from '@jobs/plans';
 import { matchingSandboxJobs, plannedProviders } from '@jobs/sandbox';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
@@ -8,6 +8,7 @@ import { QueryFailure } from '@jobs/nest-kafka';
 import { coverageCounts } from './collection.js';
 import { acceptedView } from './async-search.view.js';
 import { AsyncSearchSteps, loadSearch, type Tx } from './async-search.steps.js';
+import { takeAccountSearchTurn, unfinishedSearches } from './unfinished-searches.js';
 
 type Message = OrchestratorQueryRequested.Value;
 type CreateQuery = Extract<Message['query'], { kind: 'async.create' }>;
@@ -24,9 +25,6 @@ type CreateQuery = Extract<Message['query'], { kind: 'async.create' }>;
  * Test keys: the search is stored already completed with the sandbox's jobs matching its
  * filters (up to `limit`), never charged, and `search.completed` is staged with it.
  */
-/** The advisory lock an account's creates and resumes take turns on: together they never pass its cap. */
-export const unfinishedSearchesLock = (accountId: string): string => `async-searches:${accountId}`;
-
 @Injectable()
 export class CreateAsyncSearchUseCase {
   constructor(
@@ -88,26 +86,15 @@ export class CreateAsyncSearchUseCase {
    * answer is 429: a place frees up when one of its searches finishes.
    */
   private async assertUnderCap(tx: Tx, message: Message, searchId: string): Promise<void> {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${unfinishedSearchesLock(message.account_id)}, 0))`;
+    await takeAccountSearchTurn(tx, message.account_id);
     // the lock may be held by the account's other creates and resumes: one that waited past the
     // gateway's answer_by makes nothing (the gateway answered internal_error; the caller retries)
-    if (message.answer_by !== undefined) {
-      const [clock] = await tx.$queryRaw<Array<{ late: boolean }>>`
-        SELECT clock_timestamp() >= ${message.answer_by}::timestamptz AS late`;
-      if (clock?.late)
-        throw new QueryFailure('internal_error', 'The request expired before it was taken; nothing was made.');
-    }
+    if (await askerGaveUpByNow(tx, message.answer_by))
+      throw new QueryFailure('internal_error', 'The request expired before it was taken; nothing was made.');
     const cap = PLAN_CAPS[message.plan].unfinishedAsyncSearches;
     // not this search itself: a redelivered create that waited for the lock behind its first run
     // finds the search made, and answers it (the insert's unique violation) instead of 429
-    const unfinished = await tx.asyncSearch.count({
-      where: {
-        accountId: message.account_id,
-        mode: 'live',
-        status: { in: ['queued', 'running'] },
-        id: { not: searchId },
-      },
-    });
+    const unfinished = await unfinishedSearches(tx, message.account_id, 'live', searchId);
     if (unfinished >= cap)
       throw new QueryFailure(
         'rate_limited',

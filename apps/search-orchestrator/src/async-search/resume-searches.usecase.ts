@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
 import { PLAN_CAPS } from '@jobs/plans';
 import { CHUNK_SIZE } from './collection.js';
-import { unfinishedSearchesLock } from './create-async-search.usecase.js';
+import { takeAccountSearchTurn, unfinishedSearches } from './unfinished-searches.js';
 import { AsyncSearchSteps, type LoadedSearch, type Tx } from './async-search.steps.js';
 
 /**
@@ -68,9 +68,8 @@ export class ResumeSearchesUseCase {
 
 /** Whether the account runs fewer searches of this mode than its plan's cap, under the lock its creates take. */
 async function underCap(tx: Tx, accountId: string, mode: LoadedSearch['row']['mode']): Promise<boolean> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${unfinishedSearchesLock(accountId)}, 0))`;
+  await takeAccountSearchTurn(tx, accountId);
   const account = await tx.account.findUnique({ where: { id: accountId }, select: { plan: true } });
   if (!account) return false;
-  const running = await tx.asyncSearch.count({ where: { accountId, mode, status: { in: ['queued', 'running'] } } });
-  return running < PLAN_CAPS[account.plan].unfinishedAsyncSearches;
+  return (await unfinishedSearches(tx, accountId, mode)) < PLAN_CAPS[account.plan].unfinishedAsyncSearches;
 }

@@ -1,6 +1,7 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type OrchestratorQueryRequested, type QueryResponded } from '@jobs/contracts';
+import { askerGaveUp } from '@jobs/db';
 import { QueryAnswers, QueryFailure } from '@jobs/nest-kafka';
 import { ManageWatchesUseCase } from '../watches/manage-watches.usecase.js';
 import { CreateAsyncSearchUseCase } from '../async-search/create-async-search.usecase.js';
@@ -8,10 +9,6 @@ import { ReadAsyncSearchUseCase } from '../async-search/read-async-search.usecas
 import { WebhookUrlUsageUseCase } from '../webhook-urls/webhook-url-usage.usecase.js';
 
 type Message = OrchestratorQueryRequested.Value;
-
-/** Whether the asker's `answer_by` has passed (no `answer_by`: no bound). */
-const askerGaveUp = (answerBy: string | undefined, now = Date.now()): boolean =>
-  answerBy !== undefined && Date.parse(answerBy) < now;
 
 /**
  * Commands and reads of what the orchestrator owns (async searches, watches, and the webhook
