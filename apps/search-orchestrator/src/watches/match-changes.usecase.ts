@@ -5,9 +5,8 @@ import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import {
   eventsForHiringChange,
-  eventsForJobChange,
   jobBefore,
-  openingsEndedUnheard,
+  matchJobChange,
   type JobWatchEventFor,
   type WatchEvent,
 } from './watch-events.js';
@@ -35,13 +34,12 @@ export class MatchChangesUseCase {
 
   async onJobChange(change: JobLifecycleChanged.Value): Promise<void> {
     const views = [change.job, jobBefore(change)];
-    const candidates = (await this.watches.current()).forJobs(views);
-    const made = eventsForJobChange(candidates, change);
+    const { events: made, openingsEnded } = matchJobChange((await this.watches.current()).forJobs(views), change);
     annotateStage({ 'job.id': change.job.id, 'job.change': change.change, 'events.made': made.length });
     await this.emit(made);
     await this.publisher.publishMany(
       Topics.EventChargeRequested,
-      openingsEndedUnheard(candidates, change).map((watch) => ({
+      openingsEnded.map((watch) => ({
         value: {
           v: 1 as const,
           account_id: watch.accountId,

@@ -1,11 +1,5 @@
 import { EventSchema, examples, type JobLifecycleChanged, type CompanyHiringChanged } from '@jobs/contracts';
-import {
-  eventsForHiringChange,
-  eventsForJobChange,
-  jobInScope,
-  openingsEndedUnheard,
-  watchEventId,
-} from './watch-events.js';
+import { eventsForHiringChange, eventsForJobChange, jobInScope, matchJobChange, watchEventId } from './watch-events.js';
 import type { WatchRecord } from './watch.js';
 
 const CHANGE_AT = '2026-10-01T12:00:00.000Z';
@@ -196,10 +190,10 @@ describe('eventsForJobChange', () => {
     const noOpenings = search('wat_closings', ['job.closed']);
     const watches = [openedOnly, hearsAll, noOpenings];
     const left = change('updated', { changed_fields: ['title'], job: renamed, previous: { title: before.title } });
-    expect(openingsEndedUnheard(watches, left).map((w) => w.id)).toEqual(['wat_opened_only']);
-    expect(openingsEndedUnheard(watches, change('closed')).map((w) => w.id)).toEqual(['wat_opened_only']);
-    expect(openingsEndedUnheard(watches, change('updated'))).toEqual([]);
-    expect(openingsEndedUnheard(watches, change('reposted'))).toEqual([]);
+    expect(matchJobChange(watches, left).openingsEnded.map((w) => w.id)).toEqual(['wat_opened_only']);
+    expect(matchJobChange(watches, change('closed')).openingsEnded.map((w) => w.id)).toEqual(['wat_opened_only']);
+    expect(matchJobChange(watches, change('updated')).openingsEnded).toEqual([]);
+    expect(matchJobChange(watches, change('reposted')).openingsEnded).toEqual([]);
   });
 
   it('sends the update that took the job out of a watch, marked, and no later event of the job', () => {

@@ -157,45 +157,46 @@ export function jobEventFor(
 }
 
 /**
- * Every watch event one job change makes, in the order of `watches`; `leftScope` marks the update
- * that took the job out of its watch.
+ * What one job change makes for the watches, each judged once (`scopeMove`), in the order of
+ * `watches`:
+ * - `events`: every watch event; `leftScope` marks the update that took the job out of its watch;
+ * - `openingsEnded`: the watches whose `job.opened` of the job, if held for credits, the change
+ *   ends though they do not hear of it (subscribed to `job.opened` but not to the `job.closed` of
+ *   a closing or the `job.updated` of an update that took the job out of them): billing drops the
+ *   held event all the same, so a top-up never charges a job closed or no longer matching.
  */
-export function eventsForJobChange(
-  watches: readonly WatchRecord[],
-  change: JobLifecycleChanged.Value,
-): JobWatchEventFor[] {
-  const out: JobWatchEventFor[] = [];
+export function matchJobChange(watches: readonly WatchRecord[], change: JobLifecycleChanged.Value): JobChangeMatch {
+  const match: JobChangeMatch = { events: [], openingsEnded: [] };
   for (const watch of watches) {
     const move = scopeMove(watch, change);
     if (move === null) continue;
     const type = eventTypeFor(move, change);
+    const ends = change.change === 'closed' || move === 'left';
+    if (ends && !watch.events.includes(type) && concerns(watch, 'job.opened', change.occurred_at))
+      match.openingsEnded.push(watch);
     if (type === 'job.opened' && !jobInScope(watch, change)) continue;
     if (!concerns(watch, type, change.occurred_at)) continue;
     const event = jobEventFor(watch, change, type);
-    if (event) out.push({ watch, event, leftScope: move === 'left' });
+    if (event) match.events.push({ watch, event, leftScope: move === 'left' });
   }
-  return out;
+  return match;
+}
+
+export interface JobChangeMatch {
+  events: JobWatchEventFor[];
+  openingsEnded: WatchRecord[];
 }
 
 export interface JobWatchEventFor extends WatchEvent<JobWatchEvent> {
   leftScope: boolean;
 }
 
-/**
- * The watches whose `job.opened` of the job, if held for credits, this change ends though they do
- * not hear of it: subscribed to `job.opened` but not to the `job.closed` of a closing or the
- * `job.updated` of an update that took the job out of them. Billing drops the held event all the
- * same, so a top-up never charges a job closed or no longer matching.
- */
-export function openingsEndedUnheard(
+/** Every watch event one job change makes, in the order of `watches` (`matchJobChange`'s events). */
+export function eventsForJobChange(
   watches: readonly WatchRecord[],
   change: JobLifecycleChanged.Value,
-): WatchRecord[] {
-  return watches.filter((watch) => {
-    const move = scopeMove(watch, change);
-    if (move === null || (change.change !== 'closed' && move !== 'left')) return false;
-    return !watch.events.includes(eventTypeFor(move, change)) && concerns(watch, 'job.opened', change.occurred_at);
-  });
+): JobWatchEventFor[] {
+  return matchJobChange(watches, change).events;
 }
 
 /**
