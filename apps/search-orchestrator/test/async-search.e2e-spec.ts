@@ -180,8 +180,12 @@ describe('async searches (POST/GET /v1/searches)', () => {
     expect(new Set(await allResults(account.live_key, accepted.id, 100))).toEqual(new Set(lines.map((l) => l.job_id)));
   }, 90_000);
 
-  it('ends partial when a provider fails, with what the others brought, and charges nothing for it', async () => {
-    const word = await openings(3, ['own_index', 'provider_b']);
+  /**
+   * A `max_coverage` search of a Pro account with 50 credits over `shared` openings of the own index
+   * and provider_b and 2 of provider_b alone, started once provider_b fails every call.
+   */
+  async function searchWithProviderBFailing(shared: number) {
+    const word = await openings(shared, ['own_index', 'provider_b']);
     const onlyB = await openings(2, ['provider_b']);
     await setProvider('provider_b', { fail: 'error' });
     const account = await createAccount({ plan: 'pro', credits: 50 });
@@ -189,6 +193,11 @@ describe('async searches (POST/GET /v1/searches)', () => {
       filters: { title_or: [word, onlyB] },
       waterfall: { strategy: 'max_coverage', timeout_ms: 3000 },
     });
+    return { account, accepted };
+  }
+
+  it('ends partial when a provider fails, with what the others brought, and charges nothing for it', async () => {
+    const { account, accepted } = await searchWithProviderBFailing(3);
     const done = await waitFor(account.live_key, accepted.id, finished, 90_000);
     expect(done.status).toBe('partial');
     expect(done.jobs_found).toBe(3);
@@ -199,14 +208,7 @@ describe('async searches (POST/GET /v1/searches)', () => {
   }, 120_000);
 
   it("outlasts a partner's brief failure: its chunk is asked again after the breaker's cool-down", async () => {
-    const word = await openings(2, ['own_index', 'provider_b']);
-    const onlyB = await openings(2, ['provider_b']);
-    await setProvider('provider_b', { fail: 'error' });
-    const account = await createAccount({ plan: 'pro', credits: 50 });
-    const accepted = await start(account.live_key, {
-      filters: { title_or: [word, onlyB] },
-      waterfall: { strategy: 'max_coverage', timeout_ms: 3000 },
-    });
+    const { account, accepted } = await searchWithProviderBFailing(2);
     // the partner is back well before the chunk's next try
     await new Promise((r) => setTimeout(r, 3_000));
     await setProvider('provider_b', { fail: 'none' });

@@ -37,6 +37,10 @@ function topUp(accountId: string, amount: number, queryId: string, answerBy?: st
   return addCredits.execute(message, query);
 }
 
+/** A Pro account opened by billing with 10 credits. */
+const proAccount = (id: string) =>
+  open.execute(id, { kind: 'account.open', plan: 'pro', credits: 10, rate_limit: { limit: 10, window_seconds: 1 } });
+
 /** The values staged in the outbox for `topic`, oldest first. */
 async function staged(topic: string): Promise<Array<Record<string, unknown>>> {
   const rows = await db.prisma.outboxMessage.findMany({ where: { topic }, orderBy: { id: 'asc' } });
@@ -68,12 +72,7 @@ describe('accounts in billing', () => {
   });
 
   it('adds credits once per message, announcing the top-up and answering in the same transaction', async () => {
-    await open.execute('acc_topup', {
-      kind: 'account.open',
-      plan: 'pro',
-      credits: 10,
-      rate_limit: { limit: 10, window_seconds: 1 },
-    });
+    await proAccount('acc_topup');
     await topUp('acc_topup', 15, 'req_topup_1');
     await topUp('acc_topup', 15, 'req_topup_1'); // the same message again
     expect((await db.prisma.account.findUniqueOrThrow({ where: { id: 'acc_topup' } })).creditsRemaining).toBe(25);
@@ -108,12 +107,7 @@ describe('accounts in billing', () => {
   });
 
   it('changes nothing when the account was locked past the moment its asker stopped waiting', async () => {
-    await open.execute('acc_late', {
-      kind: 'account.open',
-      plan: 'pro',
-      credits: 10,
-      rate_limit: { limit: 10, window_seconds: 1 },
-    });
+    await proAccount('acc_late');
     const answerBy = new Date(Date.now() + 300).toISOString();
     const company = new ChargeCompanyUseCase(db.prisma, outboxStub());
     const query = {
@@ -160,16 +154,9 @@ describe('accounts in billing', () => {
   it('resets credits when due: the allowance is back, top-ups kept, the next reset whole periods on', async () => {
     const period = CREDIT_PERIOD_DAYS * 86_400_000;
     const now = new Date();
-    const opened = (id: string) =>
-      open.execute(id, {
-        kind: 'account.open',
-        plan: 'pro',
-        credits: 10,
-        rate_limit: { limit: 10, window_seconds: 1 },
-      });
-    await opened('acc_reset_spent');
-    await opened('acc_reset_topped');
-    await opened('acc_reset_not_due');
+    await proAccount('acc_reset_spent');
+    await proAccount('acc_reset_topped');
+    await proAccount('acc_reset_not_due');
     const dueAt = new Date(now.getTime() - 2.5 * period);
     await db.prisma.account.update({
       where: { id: 'acc_reset_spent' },

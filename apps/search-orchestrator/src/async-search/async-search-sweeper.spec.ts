@@ -42,6 +42,27 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
       },
     });
 
+  /** A sweeper on the throwaway database with stubs: steps that start nothing, no probe, resume and error as given. */
+  const sweeperWith = ({
+    steps = { startWaiting: async () => undefined, kick: () => undefined },
+    probe = {},
+    resume = async () => undefined,
+    error = () => undefined,
+  }: {
+    steps?: object;
+    probe?: object;
+    resume?: (id: string) => Promise<void>;
+    error?: (context: unknown, message: string) => void;
+  }) =>
+    new AsyncSearchSweeper(
+      db.prisma,
+      steps as AsyncSearchSteps,
+      probe as AsyncPipelineProbe,
+      { resume } as unknown as ResumeSearchesUseCase,
+      { warn: () => undefined, info: () => undefined, error } as never,
+      { register: () => undefined } as unknown as DrainRegistry,
+    );
+
   it('resumes the searches on hold of accounts with credits again, oldest first, past any number without', async () => {
     await account('acc_broke', 0);
     await account('acc_topped_up', 50);
@@ -51,14 +72,7 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     await onHold('srch_topped_up_older', 'acc_topped_up', new Date(longAgo.getTime() - 60_000));
 
     const resumed: string[] = [];
-    const sweeper = new AsyncSearchSweeper(
-      db.prisma,
-      { startWaiting: async () => undefined, kick: () => undefined } as unknown as AsyncSearchSteps,
-      {} as AsyncPipelineProbe,
-      { resume: async (id: string) => void resumed.push(id) } as unknown as ResumeSearchesUseCase,
-      { warn: () => undefined, info: () => undefined } as never,
-      { register: () => undefined } as unknown as DrainRegistry,
-    );
+    const sweeper = sweeperWith({ resume: async (id: string) => void resumed.push(id) });
     expect(await sweeper.sweep()).toBe(2);
     expect(resumed).toEqual(['srch_topped_up_older', 'srch_topped_up_newer']);
   });
@@ -118,14 +132,11 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
       advance: async () => undefined,
     };
     const logged: string[] = [];
-    const sweeper = new AsyncSearchSweeper(
-      db.prisma,
-      steps as unknown as AsyncSearchSteps,
-      { holds: async () => false } as unknown as AsyncPipelineProbe,
-      { resume: async () => undefined } as unknown as ResumeSearchesUseCase,
-      { warn: () => undefined, info: () => undefined, error: (_: unknown, m: string) => void logged.push(m) } as never,
-      { register: () => undefined } as unknown as DrainRegistry,
-    );
+    const sweeper = sweeperWith({
+      steps,
+      probe: { holds: async () => false },
+      error: (_: unknown, m: string) => void logged.push(m),
+    });
     await sweeper.sweep(now);
     expect(asked.sort()).toEqual(['srch_due:1']);
     const legs = await db.prisma.asyncSearchLeg.findMany({ orderBy: { searchId: 'asc' } });
@@ -151,15 +162,8 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     await onHold('srch_room_held3', 'acc_room', new Date(longAgo.getTime() + 2_000));
 
     const resumed: string[] = [];
-    const sweeper = new AsyncSearchSweeper(
-      db.prisma,
-      { startWaiting: async () => undefined, kick: () => undefined } as unknown as AsyncSearchSteps,
-      {} as AsyncPipelineProbe,
-      { resume: async (id: string) => void resumed.push(id) } as unknown as ResumeSearchesUseCase,
-      // its running searches look stalled to it: their re-drive (not stubbed here) fails and is logged
-      { warn: () => undefined, info: () => undefined, error: () => undefined } as never,
-      { register: () => undefined } as unknown as DrainRegistry,
-    );
+    // its running searches look stalled to it: their re-drive (not stubbed here) fails and is logged
+    const sweeper = sweeperWith({ resume: async (id: string) => void resumed.push(id) });
     await sweeper.sweep();
     expect(resumed.filter((id) => id.startsWith('srch_full') || id.startsWith('srch_room'))).toEqual([
       'srch_room_held',
