@@ -91,8 +91,8 @@ export function afterFailedChunk(attempt: number): 'retry' | 'give_up' {
 /**
  * How long after a failed try a chunk is asked again: a little more than the provider's circuit
  * breaker stays open, so the next try meets a breaker that lets a call through. Asked at once,
- * every try of a search running for minutes met the same open breaker within a second, and a
- * partner's ten-second blip cost the search all of that partner's jobs.
+ * every try would meet the same open breaker within a second, and a partner's ten-second blip
+ * would cost a search running for minutes all of that partner's jobs.
  */
 export function chunkRetryDelayMs(provider: ProviderSlug): number {
   return Math.round(providerProfile(provider).calls.breakerCooldownMs * 1.2);
