@@ -219,7 +219,7 @@ export async function mergeInTransaction({
   const creates: Prisma.CanonicalJobCreateManyInput[] = [];
   const sightings: JobSighting[] = [];
   const fieldWrites: FieldWrite[] = [];
-  const relists: { write: FieldWrite; storedSources: FieldSources; reposts: number }[] = [];
+  const relists: { write: FieldWrite; storedSources: FieldSources; reposts: number; seenAt: Date }[] = [];
   const newSources: Prisma.JobSourceCreateManyInput[] = [];
   // companies of the jobs made here and of those that learnt their company's domain
   const learnt = (jobId: string) => {
@@ -269,7 +269,7 @@ export async function mergeInTransaction({
       sighting,
     };
     listed.delete(jobId);
-    if (reposts > 0) relists.push({ write, storedSources: stored.before.sources, reposts });
+    if (reposts > 0) relists.push({ write, storedSources: stored.before.sources, reposts, seenAt });
     else if (!isEmptyDiff(diff) || write.companyId) fieldWrites.push(write);
     else sightings.push({ id: jobId, ...sighting });
   }
@@ -285,6 +285,12 @@ export async function mergeInTransaction({
   if (creates.length > 0) await tx.canonicalJob.createMany({ data: creates });
   await writeJobSightings(tx, sightings);
   if (fieldWrites.length > 0) await tx.$executeRaw(fieldWritesStatement(fieldWrites));
+  // a closed job re-listed keeps the closing it ends, so a past day inside it does not count it open
+  if (relists.length > 0)
+    await tx.$executeRaw`
+      UPDATE canonical_jobs AS j SET reopened_from = j.closed_at, reopened_at = v.at
+      FROM unnest(${relists.map((r) => r.write.id)}::text[], ${relists.map((r) => r.seenAt)}::timestamptz[]) AS v(id, at)
+      WHERE j.id = v.id AND j.status = 'closed' AND j.closed_at IS NOT NULL`;
   for (const { write, storedSources, reposts } of relists) {
     // re-listed: same id, one more repost, open again
     const data = {

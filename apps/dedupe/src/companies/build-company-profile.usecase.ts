@@ -24,6 +24,8 @@ export class BuildCompanyProfileUseCase {
         firstSeenAt: true,
         lastSeenAt: true,
         closedAt: true,
+        reopenedFrom: true,
+        reopenedAt: true,
         pReal: true,
         jobFamily: true,
         sources: { where: { provider: { in: routable } }, select: { provider: true, lastSeenAt: true } },

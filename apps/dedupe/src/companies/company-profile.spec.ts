@@ -11,6 +11,8 @@ function job(overrides: Partial<CompanyJobFacts> = {}): CompanyJobFacts {
     firstSeenAt: daysAgo(5),
     lastSeenAt: daysAgo(1),
     closedAt: null,
+    reopenedFrom: null,
+    reopenedAt: null,
     pReal: 0.6,
     jobFamily: 'engineering',
     sources: [{ provider: 'provider_a', lastSeenAt: daysAgo(1) }],
@@ -77,6 +79,21 @@ describe('hiringPulse', () => {
       direction: 'flat',
       open_jobs_30d_change: 0,
     });
+  });
+
+  it('counts a re-listed job by the closing its re-listing ended', () => {
+    const relisted = (from: number, until: number) =>
+      job({ firstSeenAt: daysAgo(90), reopenedFrom: daysAgo(from), reopenedAt: daysAgo(until) });
+    // closed 40 days ago, re-listed 10 days ago: closed 30 days ago, open now
+    expect(hiringPulse([relisted(40, 10)], NOW)).toEqual({ direction: 'up', open_jobs_30d_change: 1 });
+    // its closing was over before the window began, or began after it: open then and now
+    expect(hiringPulse([relisted(60, 45), relisted(20, 5)], NOW)).toEqual({
+      direction: 'flat',
+      open_jobs_30d_change: 0,
+    });
+    // re-listed, then closed again: the second closing counts as any closing does
+    const closedAgain = closed(3, { firstSeenAt: daysAgo(90), reopenedFrom: daysAgo(40), reopenedAt: daysAgo(10) });
+    expect(hiringPulse([closedAgain], NOW)).toEqual({ direction: 'flat', open_jobs_30d_change: 0 });
   });
 });
 

@@ -8,7 +8,8 @@
  *   30 days, or nothing closed recently. Confidence: open jobs' corroboration combined
  *   (1 - Π(1 - p_real)), at most 0.99; 0.8 for false; 0 for null.
  * - `hiring_pulse.open_jobs_30d_change`: open jobs now minus open jobs 30 days ago (first seen
- *   by then and not closed by then); direction up, down or flat by its sign.
+ *   by then, not closed by then, and not inside the closing a re-listing ended); direction up,
+ *   down or flat by its sign.
  * - `top_job_families`: the five largest families of open jobs.
  * - `sources`: per provider that saw a job of the company, its open jobs and latest sighting.
  */
@@ -33,6 +34,9 @@ export interface CompanyJobFacts {
   firstSeenAt: Date;
   lastSeenAt: Date;
   closedAt: Date | null;
+  /** The last closing a re-listing ended (null when none did). */
+  reopenedFrom: Date | null;
+  reopenedAt: Date | null;
   pReal: number;
   jobFamily: string | null;
   sources: readonly { provider: ProviderSlug; lastSeenAt: Date }[];
@@ -109,10 +113,14 @@ export function isHiringFrom({ open, closedCount, lastClosedAt }: HiringFacts, n
 export function hiringPulse(jobs: readonly CompanyJobFacts[], now: Date): HiringPulse {
   const then = now.getTime() - PULSE_DAYS * DAY_MS;
   const openNow = jobs.filter((j) => j.status === 'open').length;
+  // a closing from `from` until `until` (null: still closed) covers the day of `then`
+  const closedThen = (from: Date | null, until: Date | null) =>
+    from !== null && from.getTime() <= then && (until === null || until.getTime() > then);
   const openThen = jobs.filter(
     (j) =>
       j.firstSeenAt.getTime() <= then &&
-      (j.status === 'open' ? true : j.closedAt === null || j.closedAt.getTime() > then),
+      !(j.status === 'closed' && closedThen(j.closedAt, null)) &&
+      !(j.reopenedAt !== null && closedThen(j.reopenedFrom, j.reopenedAt)),
   ).length;
   const change = openNow - openThen;
   return { direction: change > 0 ? 'up' : change < 0 ? 'down' : 'flat', open_jobs_30d_change: change };

@@ -277,6 +277,7 @@ describe('refresh listings and the job lifecycle', () => {
       const [made] = await repository.mergeBatch([a]);
       await refresh.execute(c.listing('provider_a', []));
       expect((await jobOf(made!.jobId)).status).toBe('closed');
+      const { closedAt } = await db.prisma.canonicalJob.findUniqueOrThrow({ where: { id: made!.jobId } });
       const again = c.record('provider_a', 'Ferry Captain', { posted_at: '2026-11-20T15:00:00.000Z' });
       const [relisted] = await repository.mergeBatch([again]);
       await repository.mergeBatch([again]);
@@ -291,6 +292,10 @@ describe('refresh listings and the job lifecycle', () => {
       expect((await changesOf(made!.jobId)).map((ch) => ch.change)).toEqual(['opened', 'closed', 'reposted']);
       const row = await db.prisma.canonicalJob.findUniqueOrThrow({ where: { id: made!.jobId } });
       expect(row.closedAt).toBeNull();
+      // the closing it ended, kept for the company's open jobs of a past day; the redelivery kept it
+      expect(closedAt).not.toBeNull();
+      expect(row.reopenedFrom).toEqual(closedAt);
+      expect(row.reopenedAt).toEqual(new Date(again.seen_at));
     },
   );
 
