@@ -95,6 +95,22 @@ describe('FetchRefreshUseCase', () => {
     expect(parts.flatMap((p) => p.records.map((r) => r.provider_job_id))).toHaveLength(SWEEP_PART_RECORDS * 2 + 1);
   });
 
+  it("cuts a call's records into parts the broker takes, numbered on; only the last is final", async () => {
+    const base = paged('provider_a', SWEEP_PART_RECORDS + 1);
+    const long: ProviderAdapter = {
+      provider: 'provider_a',
+      search: async (q) => (await base.search(q)).map((r) => ({ ...r, description: 'x'.repeat(8_000) })),
+    };
+    const parts = await run(long, request('provider_a'));
+    expect(parts.length).toBeGreaterThan(3);
+    expect(parts.map((p) => p.part)).toEqual(parts.map((_, i) => i));
+    expect(parts.map((p) => [p.final, p.complete])).toEqual(
+      parts.map((_, i) => [i === parts.length - 1, i === parts.length - 1]),
+    );
+    for (const part of parts) expect(Buffer.byteLength(JSON.stringify(part))).toBeLessThan(1024 * 1024);
+    expect(parts.flatMap((p) => p.records)).toHaveLength(SWEEP_PART_RECORDS + 1);
+  });
+
   it('a listing whose total moved while it was read is not complete', async () => {
     const parts = await run(
       paged('provider_a', SWEEP_PART_RECORDS + 5, (page) =>

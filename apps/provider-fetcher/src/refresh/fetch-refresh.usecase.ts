@@ -10,9 +10,10 @@ import { KafkaPublisher } from '@jobs/nest-kafka';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
 import { ProviderCalls } from '../calls/provider-calls.js';
 import { ReadBoardUseCase } from './read-board.usecase.js';
+import { recordParts } from './record-parts.js';
 import { SweepPacer } from './sweep-pacer.js';
 
-/** Records per `refresh.records.fetched` part: a few pages, a short merge for dedupe. */
+/** Records a call reads for one `refresh.records.fetched` part: a few pages, a short merge for dedupe. */
 export const SWEEP_PART_RECORDS = 200;
 /** A listing longer than this is cut (incomplete): a bound on one sweep, far above any scope here. */
 export const SWEEP_MAX_RECORDS = 50_000;
@@ -108,8 +109,10 @@ export class FetchRefreshUseCase {
 
     const totals: number[] = [];
     let read = 0;
+    let oversized = 0;
+    let part = 0;
     let position: PagePosition | null = null;
-    for (let part = 0; ; part++) {
+    for (;;) {
       const callStarted = Date.now();
       const paging: ResumablePaging = { start: position };
       const { outcome, records } = await this.calls.call(
@@ -137,8 +140,15 @@ export class FetchRefreshUseCase {
       const ended = position === null;
       const cut = !ended && read >= SWEEP_MAX_RECORDS;
       const final = ended || cut;
-      const complete = final && ended && !windowSweep && readWhole(totals);
-      await publish({ part, final, outcome: 'ok', complete, records, callStarted });
+      // a call's records in as many parts as the broker's message size needs
+      const split = recordParts(records, Number.POSITIVE_INFINITY);
+      oversized += split.oversized;
+      const complete = final && ended && !windowSweep && readWhole(totals) && oversized === 0;
+      for (const [i, slice] of split.parts.entries()) {
+        const last = final && i === split.parts.length - 1;
+        await publish({ part, final: last, outcome: 'ok', complete: last && complete, records: slice, callStarted });
+        part += 1;
+      }
       if (final) return;
     }
   }

@@ -4,6 +4,7 @@ import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import { BoardReadError, type BoardReader, type BoardReadRequest } from '@jobs/provider-adapters';
 import { BOARD_PART_RECORDS, ReadBoardUseCase } from './read-board.usecase.js';
+import { PART_MAX_BYTES } from './record-parts.js';
 
 const logger = { warn: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger;
 
@@ -75,6 +76,21 @@ describe('ReadBoardUseCase', () => {
       [1, true, 5, true],
     ]);
     expect(published[1]!.board_read).toEqual({ changed: true, validators: { etag: '"v2"' }, error: null, skipped: 0 });
+  });
+
+  it('cuts a board of long descriptions into parts the broker takes; an opening too large is skipped', async () => {
+    const long = (i: number, bytes: number) => ({ ...record(i), description: 'x'.repeat(bytes) });
+    const records = [...Array.from({ length: 150 }, (_, i) => long(i, 6_000)), long(150, PART_MAX_BYTES)];
+    const { useCase, published } = harness(() =>
+      Promise.resolve({ changed: true, status: 200, validators: {}, jobs: { records, skipped: 0 } }),
+    );
+    await useCase.execute(sweep('acme'));
+    expect(published.length).toBeGreaterThan(1);
+    for (const part of published) expect(Buffer.byteLength(JSON.stringify(part))).toBeLessThan(1024 * 1024);
+    expect(published.flatMap((p) => p.records)).toHaveLength(150);
+    expect(published.map((p) => p.final)).toEqual(published.map((_, i) => i === published.length - 1));
+    // the opening left out is an item not read: the read judges no absences
+    expect(published.at(-1)).toMatchObject({ complete: false, board_read: { skipped: 1 } });
   });
 
   it('ends a read that skipped items incomplete: no listing is judged absent for want of a record', async () => {

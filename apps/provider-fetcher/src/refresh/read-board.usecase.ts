@@ -11,8 +11,9 @@ import { KafkaPublisher } from '@jobs/nest-kafka';
 import { jobsMeter, type Logger } from '@jobs/observability';
 import { BoardBreakers, BoardReadError, BoardReader, type BoardReadResult } from '@jobs/provider-adapters';
 import { LOGGER } from '@jobs/service-kit';
+import { recordParts } from './record-parts.js';
 
-/** Records per part of a board's sweep, as any sweep's (a board of thousands is a few parts). */
+/** Records per part of a board's sweep at most, as any sweep's (a board of thousands is a few parts). */
 export const BOARD_PART_RECORDS = 200;
 
 export const BOARD_READER = Symbol('BOARD_READER');
@@ -127,19 +128,22 @@ export class ReadBoardUseCase {
     }
     this.breakers.succeeded(key);
     this.reads.add(1, { ats: board.ats, outcome: result.changed ? 'changed' : 'unchanged' });
+    const { parts, oversized } = recordParts(result.changed ? result.jobs.records : [], BOARD_PART_RECORDS);
     const read: BoardReadOutcome = {
       changed: result.changed,
       validators: result.validators,
       error: null,
-      skipped: result.changed ? result.jobs.skipped : 0,
+      // an opening too large to hand on is skipped as an unreadable one is
+      skipped: result.changed ? result.jobs.skipped + oversized : 0,
     };
     if (read.skipped > 0)
-      this.logger.warn({ board: key, skipped: read.skipped }, 'board items skipped: the read judges no absences');
-    const records = result.changed ? result.jobs.records : [];
-    const parts = Math.max(1, Math.ceil(records.length / BOARD_PART_RECORDS));
-    for (let part = 0; part < parts; part++) {
-      const slice = records.slice(part * BOARD_PART_RECORDS, (part + 1) * BOARD_PART_RECORDS);
-      await publish(part, part === parts - 1, slice, part === parts - 1 ? read : undefined);
+      this.logger.warn(
+        { board: key, skipped: read.skipped, oversized },
+        'board items skipped: the read judges no absences',
+      );
+    for (const [part, records] of parts.entries()) {
+      const final = part === parts.length - 1;
+      await publish(part, final, records, final ? read : undefined);
     }
   }
 }

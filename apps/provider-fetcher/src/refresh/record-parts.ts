@@ -1,0 +1,45 @@
+import type { NormalizedProviderRecord } from '@jobs/contracts';
+
+/**
+ * What one `refresh.records.fetched` part may carry: the broker refuses a message over 1 MiB
+ * (`message.max.bytes`), and a refused part would end its sweep without a final part, holding the
+ * pass. Real boards' descriptions run to kilobytes a job, so a count alone does not bound a part.
+ */
+export const PART_MAX_BYTES = 640 * 1024;
+
+export interface RecordParts {
+  parts: NormalizedProviderRecord[][];
+  /** Records left out: alone larger than a part (a listing the sweep could not hand on, so not read whole). */
+  oversized: number;
+}
+
+/**
+ * Records in order, in parts of at most `maxRecords` records and `maxBytes` of JSON each; at least
+ * one part (empty when there are no records).
+ */
+export function recordParts(
+  records: readonly NormalizedProviderRecord[],
+  maxRecords: number,
+  maxBytes = PART_MAX_BYTES,
+): RecordParts {
+  const parts: NormalizedProviderRecord[][] = [];
+  let current: NormalizedProviderRecord[] = [];
+  let bytes = 0;
+  let oversized = 0;
+  for (const record of records) {
+    const size = Buffer.byteLength(JSON.stringify(record));
+    if (size > maxBytes) {
+      oversized += 1;
+      continue;
+    }
+    if (current.length > 0 && (current.length >= maxRecords || bytes + size > maxBytes)) {
+      parts.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(record);
+    bytes += size;
+  }
+  if (current.length > 0 || parts.length === 0) parts.push(current);
+  return { parts, oversized };
+}
