@@ -17,6 +17,12 @@ export const DispatcherEnvSchema = SharedEnvSchema.extend({
    * slower round trips of a loaded machine.
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
+  /**
+   * Webhook attempts running at once to one account's endpoints together in this replica: the rest
+   * stay for other accounts however many slow endpoints one account has. Above
+   * WEBHOOK_CONCURRENCY it bounds nothing.
+   */
+  WEBHOOK_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** WEBHOOK_SECRETS_KEY and the bounds of webhook host resolution (@jobs/config). */
   ...WebhookEnvShape,
 });

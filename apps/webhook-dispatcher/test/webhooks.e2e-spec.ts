@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Event } from '@jobs/contracts';
-import { ancestry, killService, OtlpReceiver, servicePid, waitForStackReady } from '@jobs/e2e-support';
+import { ancestry, createAccount, killService, OtlpReceiver, servicePid, waitForStackReady } from '@jobs/e2e-support';
 import {
   EventPublisher,
   eventually,
@@ -272,6 +272,27 @@ describe('webhook deliveries', () => {
       }
     } finally {
       // their retries are answered: nothing of this test hangs on beside the next ones
+      dead = false;
+    }
+  });
+
+  it("one account's many hanging endpoints hold that account's share of slots: another account is served", async () => {
+    let dead = true;
+    // forty endpoints of one account, two deliveries each: at two first attempts an endpoint, more
+    // than a replica's 64 slots, were no account bounded
+    const busy = await createAccount({ plan: 'pro', credits: 10 });
+    const deadUrls = Array.from({ length: 40 }, () => receiver.endpoint(() => (dead ? 'hang' : 200)));
+    const sent = () => deadUrls.reduce((n, url) => n + receiver.at(url).length, 0);
+    try {
+      await Promise.all(deadUrls.map((url) => publisher.publish(busy.account_id, [makeEvent(), makeEvent()], url)));
+      await eventually(() => (sent() >= 32 ? true : undefined), 8_000, "32 of the busy account's attempts");
+      const fast = receiver.endpoint();
+      await publisher.publish(account.account_id, [makeEvent()], fast);
+      await receiver.waitFor(fast, 1);
+      // served while every attempt of the busy account still hangs (each for 10 s)
+      const hung = deadUrls.filter((url) => receiver.at(url).length > 0);
+      expect(hung.filter((url) => !receiver.isHanging(url))).toEqual([]);
+    } finally {
       dead = false;
     }
   });

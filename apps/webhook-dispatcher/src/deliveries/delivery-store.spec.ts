@@ -76,6 +76,10 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     'http://back.example/hook',
     'http://modes.example/hook',
     'http://slowed.example/hook',
+    'http://many1.example/hook',
+    'http://many2.example/hook',
+    'http://many3.example/hook',
+    'http://other.example/hook',
   ];
   const onlyTo = (url: string, perEndpoint = 1) =>
     new Map(ENDPOINTS.filter((u) => u !== url).map((u) => [u, perEndpoint]));
@@ -336,6 +340,39 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
       }
     },
   );
+
+  it("takes accounts in turn, and none of an account's deliveries while it holds its cap", async () => {
+    await db.prisma.account.create({
+      data: {
+        id: 'acc_b',
+        plan: 'pro',
+        creditsRemaining: 0,
+        creditsResetAt: new Date(),
+        rateLimitLimit: 10,
+        rateLimitWindowSeconds: 60,
+      },
+    });
+    const many = ['http://many1.example/hook', 'http://many2.example/hook', 'http://many3.example/hook'];
+    // one account's backlog over three endpoints, older than another account's one delivery
+    for (const url of many) for (let i = 0; i < 3; i++) await events.execute(message(url));
+    const others = () => events.execute({ ...message('http://other.example/hook'), account_id: 'acc_b' });
+    await others();
+    const idle = new Map(
+      ENDPOINTS.filter((u) => !many.includes(u) && u !== 'http://other.example/hook').map((u) => [u, 4]),
+    );
+    // acc_a holds as many claims as an account may: its endpoints have room, yet only acc_b's is taken
+    const capped = await store.claimDue(far(), 10, idle, 4, undefined, { held: new Map([['acc_a', 4]]), cap: 4 });
+    expect(capped.map((c) => [c.accountId, c.url])).toEqual([['acc_b', 'http://other.example/hook']]);
+    // with room for three and both accounts among the due rows looked at: acc_b's second, though
+    // acc_a's three endpoints are older (below its cap, an account whose backlog fills those rows
+    // is served until it reaches the cap, then the others)
+    await others();
+    const shared = await store.claimDue(far(), 3, idle, 4, undefined, { held: new Map([['acc_a', 1]]), cap: 4 });
+    expect(shared.map((c) => c.accountId).sort()).toEqual(['acc_a', 'acc_a', 'acc_b']);
+    // an account's claims stop at its room: three left under its cap of four
+    const rest = await store.claimDue(far(), 10, idle, 4, undefined, { held: new Map([['acc_a', 2]]), cap: 5 });
+    expect(rest.map((c) => c.accountId)).toEqual(['acc_a', 'acc_a', 'acc_a']);
+  });
 
   it(
     'reads the attempt a claim interrupts by key on tables never analyzed (a fresh ' +

@@ -72,6 +72,13 @@ export const LEASE_MS = 30_000;
 /** Due rows a claim looks at per delivery it may take: room to pick round robin over endpoints. */
 const CANDIDATES_PER_CLAIM = 4;
 
+/** Claims each account holds (under way or waiting) and how many one account may hold at most. */
+export interface AccountRoom {
+  held: ReadonlyMap<string, number>;
+  cap: number;
+}
+const NO_ACCOUNT_CAP: AccountRoom = { held: new Map(), cap: 2_147_483_647 };
+
 /**
  * The claim of `DeliveryStore.claimDue` as one statement. The attempt a claim interrupts is named by
  * its whole primary key (it can only be the delivery's latest, `attempt_count`; a delivery never
@@ -85,28 +92,42 @@ export function claimStatement(
   busy: ReadonlyMap<string, number>,
   perEndpoint: number,
   caps: ReadonlyMap<string, number> = new Map(),
+  accounts: AccountRoom = NO_ACCOUNT_CAP,
 ): Prisma.Sql {
   const busyUrls = [...new Set([...busy.keys(), ...caps.keys()])];
   const busyCounts = busyUrls.map((url) => busy.get(url) ?? 0);
   const capOf = (url: string) => caps.get(url) ?? perEndpoint;
   const busyCaps = busyUrls.map(capOf);
   const saturated = busyUrls.filter((url) => (busy.get(url) ?? 0) >= capOf(url));
+  const heldAccounts = [...accounts.held.keys()];
+  const heldCounts = heldAccounts.map((id) => accounts.held.get(id)!);
+  const fullAccounts = heldAccounts.filter((id) => accounts.held.get(id)! >= accounts.cap);
   const leaseEnd = new Date(now.getTime() + LEASE_MS);
-  // Rows locked as candidates but not chosen are free again when the statement commits.
+  // Rows locked as candidates but not chosen are free again when the statement commits. Accounts
+  // take turns before endpoints do: one account's many endpoints are one account's turn.
   return Prisma.sql`
     WITH candidates AS (
-      SELECT d.id, d.url, d.due_at, d.attempt_count FROM webhook_deliveries d
+      SELECT d.id, d.url, d.account_id, d.due_at, d.attempt_count FROM webhook_deliveries d
       WHERE d.status = 'pending' AND d.due_at <= ${now} AND NOT (d.url = ANY(${saturated}::text[]))
+        AND NOT (d.account_id = ANY(${fullAccounts}::text[]))
       ORDER BY d.due_at
       LIMIT ${limit * CANDIDATES_PER_CLAIM}
       FOR UPDATE SKIP LOCKED
     ), ranked AS (
-      SELECT c.id, c.due_at, c.attempt_count, row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn,
+      SELECT c.id, c.account_id, c.due_at, c.attempt_count,
+        row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn,
         coalesce(b.n, 0) AS busy, coalesce(b.cap, ${perEndpoint}) AS cap
       FROM candidates c
       LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[], ${busyCaps}::int[]) AS b(url, n, cap) ON b.url = c.url
+    ), eligible AS (
+      SELECT r.id, r.due_at, r.attempt_count, r.turn, coalesce(a.n, 0) AS account_busy,
+        row_number() OVER (PARTITION BY r.account_id ORDER BY r.turn, r.due_at, r.id) AS account_turn
+      FROM ranked r
+      LEFT JOIN unnest(${heldAccounts}::text[], ${heldCounts}::int[]) AS a(id, n) ON a.id = r.account_id
+      WHERE r.turn + r.busy <= r.cap
     ), chosen AS (
-      SELECT id, attempt_count FROM ranked WHERE turn + busy <= cap ORDER BY turn, due_at LIMIT ${limit}
+      SELECT id, attempt_count FROM eligible WHERE account_turn + account_busy <= ${accounts.cap}
+      ORDER BY account_turn, turn, due_at LIMIT ${limit}
     ), interrupted AS (
       UPDATE webhook_attempts a SET outcome = 'interrupted', finished_at = ${now}, error =
         'the dispatcher stopped during this attempt'
@@ -145,8 +166,9 @@ export class DeliveryStore {
   /**
    * Up to `limit` due deliveries, each with its attempt row (`in_flight`) written in the same
    * statement. An endpoint gets at most `perEndpoint` minus its attempts already under way
-   * (`busy`), and endpoints share the claim round robin: every endpoint's oldest due delivery
-   * before any endpoint's second, so a backlog on one endpoint never starves another.
+   * (`busy`), an account at most `accounts.cap` minus the claims it holds, and accounts, then
+   * endpoints, share the claim round robin: every account's oldest due delivery before any
+   * account's second, so a backlog on one endpoint or of one account never starves another.
    */
   async claimDue(
     now: Date,
@@ -154,9 +176,10 @@ export class DeliveryStore {
     busy: ReadonlyMap<string, number>,
     perEndpoint: number,
     caps?: ReadonlyMap<string, number>,
+    accounts?: AccountRoom,
   ): Promise<ClaimedAttempt[]> {
     if (limit <= 0) return [];
-    const rows = await this.prisma.$queryRaw<ClaimRow[]>(claimStatement(now, limit, busy, perEndpoint, caps));
+    const rows = await this.prisma.$queryRaw<ClaimRow[]>(claimStatement(now, limit, busy, perEndpoint, caps, accounts));
     return rows.map((row) => ({
       deliveryId: row.id,
       accountId: row.account_id,

@@ -42,11 +42,13 @@ const MAX_WAITING_MS = LEASE_MS - WEBHOOK_RESPONSE_DEADLINE_MS - 5_000;
 const FINISH_BATCH = 500;
 
 /**
- * Sends due deliveries. Each pass claims what is due (endpoints round robin, none beyond twice
- * its slots) and starts attempts without waiting for them, as slots allow: at most
+ * Sends due deliveries. Each pass claims what is due (accounts, then endpoints, round robin, none
+ * beyond twice its slots) and starts attempts without waiting for them, as slots allow: at most
  * WEBHOOK_ENDPOINT_CONCURRENCY to one endpoint, fewer until it has earned them and one after it
- * hung (EndpointSlots), so a 10 s hang on one endpoint holds that endpoint's slots only and a few
- * dead endpoints never hold them all; claims waiting for a slot start, endpoints in turn, as attempts end. An
+ * hung, and at most WEBHOOK_ACCOUNT_CONCURRENCY to one account's endpoints (EndpointSlots), so a
+ * 10 s hang on one endpoint holds that endpoint's slots only, and neither a few dead endpoints nor
+ * one account's many slow ones ever hold them all; claims waiting for a slot start, endpoints in
+ * turn, as attempts end. An
  * attempt's slot is free as soon as its POST ends; the ends of attempts that finish together are
  * recorded in one statement. Every replica runs one; PostgreSQL (SKIP LOCKED claims, leases)
  * shares the work among them.
@@ -92,7 +94,11 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     drains: DrainRegistry,
     readiness: ReadinessRegistry,
   ) {
-    this.slots = new EndpointSlots(config.WEBHOOK_CONCURRENCY, config.WEBHOOK_ENDPOINT_CONCURRENCY);
+    this.slots = new EndpointSlots(
+      config.WEBHOOK_CONCURRENCY,
+      config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      config.WEBHOOK_ACCOUNT_CONCURRENCY,
+    );
     this.sender = new WebhookSender({
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
       connectionsPerOrigin: config.WEBHOOK_CONCURRENCY,
@@ -150,13 +156,18 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       const asked = Math.min(CLAIM_BATCH, room);
       // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt continues its
       // event's trace.
-      const held = this.held();
+      const { byEndpoint: held, byAccount } = this.held();
       // as many claims per slot as the endpoint has earned (one not busy here: as a new one)
       const caps = new Map([...held.keys()].map((url) => [url, this.slots.limitOf(url) * PREFETCH]));
+      // an account may hold every claim but the room the other accounts need to fill their share of slots
+      const accounts = {
+        held: byAccount,
+        cap: this.slots.total * PREFETCH - (this.slots.total - this.slots.perAccount),
+      };
       // the lease starts at this moment (the claim's `now`), not when the claim's answer arrives
       const leaseStart = new Date();
       const claims = await untraced(() =>
-        this.store.claimDue(leaseStart, asked, held, this.slots.firstLimit * PREFETCH, caps),
+        this.store.claimDue(leaseStart, asked, held, this.slots.firstLimit * PREFETCH, caps, accounts),
       );
       const claimedAt = leaseStart.getTime();
       for (const claim of claims) {
@@ -177,11 +188,15 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     return wait > 0 ? Math.min(IDLE_POLL_MS, wait) : 50;
   }
 
-  /** Claims held per endpoint: attempts under way and claims waiting for a slot. */
-  private held(): Map<string, number> {
-    const held = new Map(this.slots.byEndpoint());
-    for (const [url, queue] of this.waiting) held.set(url, (held.get(url) ?? 0) + queue.length);
-    return held;
+  /** Claims held per endpoint and per account: attempts under way and claims waiting for a slot. */
+  private held(): { byEndpoint: Map<string, number>; byAccount: Map<string, number> } {
+    const byEndpoint = new Map(this.slots.byEndpoint());
+    const byAccount = new Map(this.slots.byAccount());
+    for (const [url, queue] of this.waiting) {
+      byEndpoint.set(url, (byEndpoint.get(url) ?? 0) + queue.length);
+      for (const { claim } of queue) byAccount.set(claim.accountId, (byAccount.get(claim.accountId) ?? 0) + 1);
+    }
+    return { byEndpoint, byAccount };
   }
 
   /** Starts waiting claims while slots allow, one per endpoint in turn (an endpoint served goes to the back). */
@@ -191,7 +206,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       started = false;
       for (const [url, queue] of this.waiting) {
         if (this.slots.free === 0) break;
-        if (!this.slots.tryTake(url)) continue;
+        if (!this.slots.tryTake(url, queue[0]!.claim.accountId)) continue;
         const next = queue.shift()!;
         this.waiting.delete(url);
         if (queue.length > 0) this.waiting.set(url, queue);
@@ -199,7 +214,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
         started = true;
         if (Date.now() - next.claimedAt > MAX_WAITING_MS) {
           // Too close to its lease's end to be sure to finish within it: claimed again later instead.
-          this.slots.release(url);
+          this.slots.release(url, next.claim.accountId);
           this.stale.push(next.claim);
           this.loop.kick();
           continue;
@@ -215,7 +230,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     const release = () => {
       if (released) return;
       released = true;
-      this.slots.release(claim.url);
+      this.slots.release(claim.url, claim.accountId);
       this.startWaiting();
       this.kick();
     };

@@ -4,16 +4,18 @@ const MAX_PACED = 10_000;
 const FIRST_LIMIT = 2;
 
 /**
- * Bounded concurrency of webhook attempts: at most `total` at once in this process and at most
- * `perEndpoint` to one endpoint URL, so a slow or dead endpoint holds only its own slots and
- * never the others'. Within that, each endpoint earns its share: one not yet heard from gets
- * FIRST_LIMIT attempts at once, each success doubles that up to `perEndpoint`, and an attempt
- * that hung or could not connect cuts it to one. Otherwise a few dead endpoints with a backlog
- * would take every slot (`total / perEndpoint` of them suffice) and every other account would
- * wait behind their 10 s timeouts. Pure.
+ * Bounded concurrency of webhook attempts: at most `total` at once in this process, at most
+ * `perAccount` for one account's endpoints together and at most `perEndpoint` to one endpoint
+ * URL, so a slow or dead endpoint holds only its own slots and never the others', and one account's
+ * many slow endpoints hold only that account's. Within that, each endpoint earns its share: one not
+ * yet heard from gets FIRST_LIMIT attempts at once, each success doubles that up to `perEndpoint`,
+ * and an attempt that hung or could not connect cuts it to one. Otherwise a few dead endpoints with
+ * a backlog would take every slot (`total / perEndpoint` of them suffice) and every other account
+ * would wait behind their 10 s timeouts. Pure.
  */
 export class EndpointSlots {
   private readonly inFlight = new Map<string, number>();
+  private readonly accountInFlight = new Map<string, number>();
   /** Each endpoint's earned limit, least recently paced first. */
   private readonly limits = new Map<string, number>();
   private running = 0;
@@ -21,8 +23,9 @@ export class EndpointSlots {
   constructor(
     readonly total: number,
     readonly perEndpoint: number,
+    readonly perAccount = total,
   ) {
-    if (!(Number.isInteger(total) && total > 0 && Number.isInteger(perEndpoint) && perEndpoint > 0))
+    if (![total, perEndpoint, perAccount].every((n) => Number.isInteger(n) && n > 0))
       throw new RangeError('slots must be positive integers');
   }
 
@@ -65,24 +68,32 @@ export class EndpointSlots {
     return this.inFlight;
   }
 
+  /** Attempts under way per account (accounts with none are absent): a claim's per-account room. */
+  byAccount(): ReadonlyMap<string, number> {
+    return this.accountInFlight;
+  }
+
   /** Attempts under way to one endpoint. */
   inFlightTo(url: string): number {
     return this.inFlight.get(url) ?? 0;
   }
 
-  tryTake(url: string): boolean {
+  tryTake(url: string, account: string): boolean {
     const count = this.inFlight.get(url) ?? 0;
-    if (this.running >= this.total || count >= this.limitOf(url)) return false;
+    const ofAccount = this.accountInFlight.get(account) ?? 0;
+    if (this.running >= this.total || count >= this.limitOf(url) || ofAccount >= this.perAccount) return false;
     this.inFlight.set(url, count + 1);
+    this.accountInFlight.set(account, ofAccount + 1);
     this.running += 1;
     return true;
   }
 
-  release(url: string): void {
+  release(url: string, account: string): void {
     const count = this.inFlight.get(url) ?? 0;
-    if (count === 0) throw new Error(`no slot taken for ${url}`);
-    if (count === 1) this.inFlight.delete(url);
-    else this.inFlight.set(url, count - 1);
+    const ofAccount = this.accountInFlight.get(account) ?? 0;
+    if (count === 0 || ofAccount === 0) throw new Error(`no slot taken for ${url}`);
+    decrement(this.inFlight, url, count);
+    decrement(this.accountInFlight, account, ofAccount);
     this.running -= 1;
   }
 
@@ -91,4 +102,9 @@ export class EndpointSlots {
     this.limits.set(url, limit);
     if (this.limits.size > MAX_PACED) this.limits.delete(this.limits.keys().next().value!);
   }
+}
+
+function decrement(counts: Map<string, number>, key: string, count: number): void {
+  if (count === 1) counts.delete(key);
+  else counts.set(key, count - 1);
 }
