@@ -1,5 +1,11 @@
 import { ErrorEnvelopeSchema, type SearchResponded } from '@jobs/contracts';
-import { nextStep, responseFromSearchAnswer, takingOver, type IdempotencyRecord } from './idempotency-record.js';
+import {
+  keepingOf,
+  nextStep,
+  responseFromSearchAnswer,
+  takingOver,
+  type IdempotencyRecord,
+} from './idempotency-record.js';
 
 const NOW = 1_000_000;
 const BASE = 'http://127.0.0.1:8080';
@@ -145,5 +151,14 @@ describe('a request taking a key over', () => {
       claimed_at: 1_000,
     });
     expect(takingOver(mine, record({ request_id: 'req_old', state: 'failed' }))).not.toHaveProperty('claimed_at');
+  });
+});
+
+describe('keepingOf', () => {
+  it('keeps final answers, forgets "not now" ones, and leaves a failure open to a retry', () => {
+    expect([200, 201, 400, 404, 409].map(keepingOf)).toEqual(['kept', 'kept', 'kept', 'kept', 'kept']);
+    // a 402 re-attached to after a 500 as well as one answered first: a retry after a top-up runs
+    expect([402, 429].map(keepingOf)).toEqual(['forgotten', 'forgotten']);
+    expect([500, 503].map(keepingOf)).toEqual(['failed', 'failed']);
   });
 });

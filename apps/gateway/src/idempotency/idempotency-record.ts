@@ -42,6 +42,18 @@ export function takingOver(record: IdempotencyRecord, existing: IdempotencyRecor
   return existing.claimed_at === undefined ? rest : { ...rest, claimed_at: existing.claimed_at };
 }
 
+/**
+ * How a key keeps an answer: 2xx and 4xx are final and replayed (`kept`), but for answers that
+ * say "not now" rather than "not this request", a 402 (top up) and a 429 (wait `Retry-After`):
+ * nothing was done or charged and the retry the spec advises must run, so the record is dropped
+ * (`forgotten`) and the same key and body run afresh. A 5xx is not final (`failed`): a retry
+ * re-attaches or runs again.
+ */
+export function keepingOf(status: number): 'kept' | 'forgotten' | 'failed' {
+  if (status >= 500) return 'failed';
+  return status === 402 || status === 429 ? 'forgotten' : 'kept';
+}
+
 export type NextStep =
   | { kind: 'conflict' }
   | { kind: 'replay'; response: StoredHttpResponse }

@@ -8,6 +8,7 @@ import { errorLinks } from '../http/api-exception.filter.js';
 import { StoredResponse } from '../http/stored-response.js';
 import { bodyFingerprint } from './canonical-json.js';
 import {
+  keepingOf,
   nextStep,
   responseFromSearchAnswer,
   takingOver,
@@ -145,7 +146,16 @@ export class IdempotencyGate {
               await this.balances.creditsRemaining(accountId),
               errorLinks(this.config),
             );
-            await this.store.replaceIfOwner(claim.key, existing.request_id, { ...existing, state: 'done', response });
+            // kept as the search's own response would have been: a failed search runs afresh, a
+            // 402 is answered once and forgotten (the retry after a top-up runs)
+            const keeping = keepingOf(response.status);
+            if (keeping === 'failed') {
+              if (await this.takeOver(claim, existing)) return;
+              break;
+            }
+            if (keeping === 'forgotten') await this.store.releaseIfOwner(claim.key, existing.request_id);
+            else
+              await this.store.replaceIfOwner(claim.key, existing.request_id, { ...existing, state: 'done', response });
             throw replay(response);
           }
           // No answer and none can come any more (the search never ran, or was lost): run afresh.

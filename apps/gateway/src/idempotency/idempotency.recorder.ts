@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { HEADERS } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import type { IdempotencyClaim } from './idempotency.gate.js';
-import type { StoredHttpResponse } from './idempotency-record.js';
+import { keepingOf, type StoredHttpResponse } from './idempotency-record.js';
 import type { IdempotencyStore } from './idempotency.store.js';
 import type { ReplaySealer } from './replay-sealer.js';
 
@@ -16,17 +16,9 @@ const KEPT_HEADERS = [
 ];
 
 /**
- * Answers that say "not now" rather than "not this request": a 429 (wait `Retry-After`) and a
- * 402 (top up). Nothing was done or charged, and the retry the spec advises must run: the record
- * is dropped instead of kept, so the same key and body run afresh.
- */
-const RETRYABLE_REFUSALS: ReadonlySet<number> = new Set([402, 429]);
-
-/**
  * Completes the record of a request that owns an Idempotency-Key as its response goes out,
- * whoever produced it (the handler or the exception filter). 2xx and 4xx are final and
- * replayed, but for a 402 or 429, which are forgotten; a 5xx is not final: the record turns
- * `failed` so a retry re-attaches or runs again. An answer that holds a secret is kept sealed.
+ * whoever produced it (the handler or the exception filter), as `keepingOf` says. An answer
+ * that holds a secret is kept sealed.
  */
 export function installIdempotencyRecorder(
   fastify: FastifyInstance,
@@ -59,11 +51,12 @@ async function complete(
 ): Promise<void> {
   const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
   const status = reply.statusCode;
-  if (status >= 500 || body === null) {
+  const keeping = keepingOf(status);
+  if (keeping === 'failed' || body === null) {
     await store.replaceIfOwner(claim.key, claim.record.request_id, { ...claim.record, state: 'failed' });
     return;
   }
-  if (RETRYABLE_REFUSALS.has(status)) {
+  if (keeping === 'forgotten') {
     await store.releaseIfOwner(claim.key, claim.record.request_id);
     return;
   }
