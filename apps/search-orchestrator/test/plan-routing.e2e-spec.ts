@@ -134,20 +134,23 @@ describe('plan routing', () => {
   it.each(refusals)(
     'refuses a %s account that lists %j with 403 plan_required, required_plan %s, and charges nothing',
     async (plan, providers, required) => {
-      const { live_key: key } = await createAccount({ plan, credits: 100 });
-      const res = await api('/v1/jobs/search', {
-        key,
-        body: { filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage', providers }, limit: 10 },
-      });
-      expect(res.status).toBe(403);
-      const { error } = ErrorEnvelopeSchema.parse(res.body);
-      expect(error).toMatchObject({
-        code: 'plan_required',
-        type: 'permission_error',
-        required_plan: required,
-        request_id: res.headers.get('x-request-id'),
-      });
-      expect(error.upgrade_url).toMatch(/^https?:\/\//);
+      const { live_key: key, test_key: testKey } = await createAccount({ plan, credits: 100 });
+      // the test key is refused as the live key is: going live is a key change only
+      for (const asker of [key, testKey]) {
+        const res = await api('/v1/jobs/search', {
+          key: asker,
+          body: { filters: { title_or: keywords }, waterfall: { strategy: 'max_coverage', providers }, limit: 10 },
+        });
+        expect(res.status).toBe(403);
+        const { error } = ErrorEnvelopeSchema.parse(res.body);
+        expect(error).toMatchObject({
+          code: 'plan_required',
+          type: 'permission_error',
+          required_plan: required,
+          request_id: res.headers.get('x-request-id'),
+        });
+        expect(error.upgrade_url).toMatch(/^https?:\/\//);
+      }
       expect((await accountOf(key)).credits_remaining).toBe(100);
     },
   );

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Topics, type JobSearchRequest, type JobSearchResult } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { providersForPlan } from '@jobs/plans';
+import { cheapestPlanFor, providersForPlan } from '@jobs/plans';
 import { AccountBalances } from '../account/account-balances.js';
 import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
@@ -44,7 +44,9 @@ export class RunSyncSearchUseCase {
     { admissionWaitMs = 0 }: { admissionWaitMs?: number } = {},
   ): Promise<SyncSearchResult> {
     if (principal.mode === 'test') {
-      // A test key gets the sandbox's fixed data in the live shape: no pipeline, never charged.
+      // A test key gets the sandbox's fixed data in the live shape: no pipeline, never charged;
+      // refused as its live key would be, so that going live is a key change only.
+      refuseProvidersNotOnPlan(request, principal.plan);
       const creditsRemaining = await this.balances.creditsRemaining(principal.accountId);
       return { body: this.sandbox.execute(request, requestId, creditsRemaining), creditsCharged: 0, creditsRemaining };
     }
@@ -117,4 +119,14 @@ export class RunSyncSearchUseCase {
       creditsRemaining: reply.credits_remaining ?? (await this.balances.creditsRemaining(accountId)),
     };
   }
+}
+
+/** A search that names a provider its plan does not route to: 403 `plan_required`, as the orchestrator answers it. */
+function refuseProvidersNotOnPlan(request: JobSearchRequest, plan: Principal['plan']): void {
+  const enabled = providersForPlan(plan);
+  const notOnPlan = (request.waterfall.providers ?? []).filter((p) => !enabled.includes(p));
+  if (notOnPlan.length === 0) return;
+  throw new ApiError('plan_required', `Your plan does not include ${notOnPlan.join(', ')}.`, {
+    required_plan: cheapestPlanFor(notOnPlan),
+  });
 }
