@@ -71,7 +71,11 @@ describe('checkWebhookUrl', () => {
       throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
     };
     const verdict = await checkWebhookUrl('https://nowhere.invalid/hook', { ...refuse, resolve: failing });
-    expect(verdict).toEqual({ ok: false, reason: 'webhook_url: the host nowhere.invalid does not resolve.' });
+    expect(verdict).toEqual({
+      ok: false,
+      reason: 'webhook_url: the host nowhere.invalid does not resolve.',
+      unresolved: true,
+    });
     expect((await checkWebhookUrl('https://empty.example/hook', { ...refuse, resolve: resolvingTo([]) })).ok).toBe(
       false,
     );

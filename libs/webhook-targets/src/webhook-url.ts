@@ -25,7 +25,8 @@ export interface WebhookUrlPolicy {
   resolve?: (hostname: string) => Promise<string[]>;
 }
 
-export type WebhookUrlVerdict = { ok: true } | { ok: false; reason: string };
+/** `unresolved`: refused only because the host did not resolve now (it may later; every connection checks again). */
+export type WebhookUrlVerdict = { ok: true } | { ok: false; reason: string; unresolved?: true };
 
 /** Longest webhook URL accepted (it is part of the signing secret's key). */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
@@ -60,9 +61,10 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Pr
   try {
     addresses = await (policy.resolve ?? ((name: string) => defaultHostResolver().resolve(name)))(host);
   } catch {
-    return { ok: false, reason: `webhook_url: the host ${host} does not resolve.` };
+    addresses = [];
   }
-  if (addresses.length === 0) return { ok: false, reason: `webhook_url: the host ${host} does not resolve.` };
+  if (addresses.length === 0)
+    return { ok: false, reason: `webhook_url: the host ${host} does not resolve.`, unresolved: true };
   return judge(host, addresses);
 }
 

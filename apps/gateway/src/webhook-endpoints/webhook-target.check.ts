@@ -19,13 +19,15 @@ export class WebhookTargetCheck {
 
   /**
    * `param`: the field the URL came in (`webhook_url`, or `url` on the webhook endpoint routes), named in the refusal.
+   * `unresolvedAllowed`: a host that does not resolve now passes (returned true); any other refusal stands.
    */
-  async assertAllowed(url: string, param = 'webhook_url'): Promise<void> {
+  async assertAllowed(url: string, param = 'webhook_url', { unresolvedAllowed = false } = {}): Promise<boolean> {
     const verdict = await checkWebhookUrl(url, {
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
       resolve: (host) => this.resolver.resolve(host),
     });
-    if (!verdict.ok)
-      throw new ApiError('invalid_request', verdict.reason.replace(/^webhook_url:/, `${param}:`), { param });
+    if (verdict.ok) return false;
+    if (verdict.unresolved && unresolvedAllowed) return true;
+    throw new ApiError('invalid_request', verdict.reason.replace(/^webhook_url:/, `${param}:`), { param });
   }
 }

@@ -13,8 +13,16 @@ import { CrawlerBoardsFileLoader } from './crawler-boards-file.loader.js';
 import { ManageCrawlerBoardsUseCase } from './manage-crawler-boards.usecase.js';
 
 const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
-/** Every public name resolves to a public address; private ones are written as IPs in the files. */
-const resolver = { resolve: () => Promise.resolve(['93.184.216.34']) } as unknown as HostResolver;
+/**
+ * Every public name resolves to a public address, but for names under `.down.example` (a DNS
+ * failure); private ones are written as IPs in the files.
+ */
+const resolver = {
+  resolve: (host: string) =>
+    host.endsWith('.down.example')
+      ? Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }))
+      : Promise.resolve(['93.184.216.34']),
+} as unknown as HostResolver;
 let db: ThrowawayDatabase;
 let dir: string;
 
@@ -110,13 +118,26 @@ describe('CRAWLER_BOARDS_FILE', () => {
     expect(await rows()).toEqual([]);
   });
 
-  it('holds base_url to the private-address rule', async () => {
+  it('holds base_url to the private-address rule, registering none of the file when one is refused', async () => {
     const file = JSON.stringify([
+      { ats: 'greenhouse', board: 'first', company_domain: 'first.com' },
       { ats: 'ashby', board: 'local', company_domain: 'local.com', base_url: 'http://127.0.0.1:9/ashby' },
     ]);
     await expect(start(file)).rejects.toMatchObject({ code: 'invalid_request', extras: { param: 'base_url' } });
     expect(await rows()).toEqual([]);
     await start(file, true);
-    expect((await rows()).map((r) => r.baseUrl)).toEqual(['http://127.0.0.1:9/ashby']);
+    expect((await rows()).map((r) => r.baseUrl)).toEqual([
+      'http://127.0.0.1:9/ashby',
+      'https://boards-api.greenhouse.io',
+    ]);
+  });
+
+  it('registers a board whose host does not resolve at the moment, and starts', async () => {
+    const file = JSON.stringify([
+      { ats: 'lever', board: 'lapsed', company_domain: 'lapsed.com', base_url: 'https://ats.down.example' },
+      { ats: 'greenhouse', board: 'acme', company_domain: 'acme.com' },
+    ]);
+    await start(file);
+    expect((await rows()).map((r) => r.board)).toEqual(['acme', 'lapsed']);
   });
 });

@@ -25,9 +25,13 @@ export class ManageCrawlerBoardsUseCase {
     private readonly targets: WebhookTargetCheck,
   ) {}
 
-  async put(params: AdminCrawlerBoardParams, body: AdminCrawlerBoardPutRequest): Promise<AdminCrawlerBoard> {
-    const baseUrl = (body.base_url ?? BOARD_ATS_DEFAULT_BASE_URL[params.ats]).replace(/\/+$/, '');
-    await this.targets.assertAllowed(baseUrl, 'base_url');
+  async put(
+    params: AdminCrawlerBoardParams,
+    body: AdminCrawlerBoardPutRequest,
+    { checked = false }: { checked?: boolean } = {},
+  ): Promise<AdminCrawlerBoard> {
+    const baseUrl = baseUrlOf(params, body);
+    if (!checked) await this.targets.assertAllowed(baseUrl, 'base_url');
     const fields = {
       companyDomain: body.company_domain,
       companyName: body.company_name ?? defaultCompanyName(body.company_domain),
@@ -60,10 +64,25 @@ export class ManageCrawlerBoardsUseCase {
     };
   }
 
+  /**
+   * The checks of `put`, writing nothing, for a list checked whole before any of it is written. A
+   * host that does not resolve now passes (true): the fetcher checks every connection again, and a
+   * DNS failure of one ATS host must not stop the start.
+   */
+  async check(params: AdminCrawlerBoardParams, body: AdminCrawlerBoardPutRequest): Promise<{ unresolved: boolean }> {
+    return {
+      unresolved: await this.targets.assertAllowed(baseUrlOf(params, body), 'base_url', { unresolvedAllowed: true }),
+    };
+  }
+
   /** Idempotent: removing a board that is not registered (any more) is done already. */
   async remove(params: AdminCrawlerBoardParams): Promise<void> {
     await this.prisma.crawlerBoard.deleteMany({ where: { ats: params.ats, board: params.board } });
   }
+}
+
+function baseUrlOf(params: AdminCrawlerBoardParams, body: AdminCrawlerBoardPutRequest): string {
+  return (body.base_url ?? BOARD_ATS_DEFAULT_BASE_URL[params.ats]).replace(/\/+$/, '');
 }
 
 function boardOf(row: {
