@@ -38,7 +38,9 @@ export class FetcherModule {
           // (`provider-fetcher.refresh`: rounds; `provider-fetcher.passes`: passes). Detached, so
           // a silent provider's sweep (up to its call deadline) or its rounds waiting for their
           // places never hold the sweeps of a provider behind them on the same partition: a
-          // round's sweeps wait in their provider's pacer, a few hundred bytes each.
+          // round's sweeps wait in their provider's pacer, a few hundred bytes each, and a pass's
+          // board sweeps for their host's request slots: as many places as the rounds', so that
+          // thousands of boards waiting on one ATS host never hold the partners' pass sweeps.
           backgroundGroups: [
             {
               suffix: 'refresh',
@@ -50,7 +52,7 @@ export class FetcherModule {
               suffix: 'passes',
               topics: [Topics.RefreshPassFetchRequested],
               partitionsConsumedConcurrently: 12,
-              detachedInFlight: 64,
+              detachedInFlight: 4_096,
             },
             // Async search chunks (a chunk's pages side by side, up to a second each): a sync fetch
             // never waits for a chunk's batch, and one search's providers read side by side.
