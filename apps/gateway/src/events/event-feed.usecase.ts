@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EventListQuery, EventListResponse, WebhookReplayResponse } from '@jobs/contracts';
 import type { Principal } from '../auth/api-key.js';
+import { claimedId } from '../idempotency/claimed-id.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency.gate.js';
 import { QueryClient } from '../messaging/query-client.js';
 
 /**
@@ -23,13 +25,23 @@ export class EventFeedUseCase {
     return page;
   }
 
-  async replay(principal: Principal, eventId: string, requestId: string): Promise<WebhookReplayResponse> {
+  /** Under an Idempotency-Key, a retry after a 500 names the same replay: the event is sent again once. */
+  async replay(
+    principal: Principal,
+    eventId: string,
+    requestId: string,
+    idempotency?: IdempotencyClaim,
+  ): Promise<WebhookReplayResponse> {
     const { replay } = await this.queries.askDispatcher({
       v: 1,
       query_id: requestId,
       account_id: principal.accountId,
       mode: principal.mode,
-      query: { kind: 'webhook.replay', event_id: eventId },
+      query: {
+        kind: 'webhook.replay',
+        event_id: eventId,
+        ...(idempotency ? { replay_id: claimedId('rpl', 'replay', idempotency) } : {}),
+      },
     });
     return replay;
   }

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import {
   EventListQuerySchema,
   WebhookReplayRequestSchema,
@@ -30,8 +31,9 @@ export class EventsController {
   replay(
     @Body() body: unknown,
     @CurrentPrincipal() principal: Principal,
-    @RequestId() requestId: string,
+    @Req() request: FastifyRequest,
   ): Promise<WebhookReplayResponse> {
-    return this.feed.replay(principal, parseRequest(WebhookReplayRequestSchema, body).event_id, requestId);
+    const { event_id } = parseRequest(WebhookReplayRequestSchema, body);
+    return this.feed.replay(principal, event_id, request.requestId, request.idempotency);
   }
 }

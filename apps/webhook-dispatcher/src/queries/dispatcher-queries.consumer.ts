@@ -28,7 +28,7 @@ export class DispatcherQueriesConsumer {
         case 'events.list':
           return { kind: 'events.list', page: await this.listEvents.execute(owner, query) };
         case 'webhook.replay': {
-          const replay = await this.replayEvent.execute(owner, message.query_id, query.event_id);
+          const replay = await this.replayEvent.execute(owner, query.replay_id ?? message.query_id, query.event_id);
           this.worker.kick();
           return { kind: 'webhook.replay', replay };
         }

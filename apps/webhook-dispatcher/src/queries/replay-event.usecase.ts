@@ -9,14 +9,15 @@ import type { FeedOwner } from './list-events.usecase.js';
 /**
  * POST /webhooks/replay: a new delivery of a stored event (same id, same body bytes, a fresh
  * signature at send time) to its original webhook_url, with its own attempts and retries; free.
- * The request's query id marks it, so a redelivered request makes no second replay. An event of
- * the other key mode is not found.
+ * Its replay id (a keyed request's, else the query id) marks it, so a redelivered request, or a
+ * keyed retry of the HTTP request, makes no second replay. An event of the other key mode is not
+ * found.
  */
 @Injectable()
 export class ReplayEventUseCase {
   constructor(private readonly prisma: PrismaService) {}
 
-  async execute({ accountId, mode }: FeedOwner, queryId: string, eventId: string): Promise<WebhookReplayResponse> {
+  async execute({ accountId, mode }: FeedOwner, replayId: string, eventId: string): Promise<WebhookReplayResponse> {
     const event = await this.prisma.webhookEvent.findUnique({
       where: { accountId_eventId: { accountId, eventId } },
       select: { position: true, webhookUrl: true, mode: true },
@@ -41,7 +42,7 @@ export class ReplayEventUseCase {
           accountId,
           url: event.webhookUrl,
           kind: 'replay',
-          replayQueryId: queryId,
+          replayQueryId: replayId,
           status: 'pending',
           dueAt: new Date(),
           traceParent: carrier['traceparent'] ?? null,

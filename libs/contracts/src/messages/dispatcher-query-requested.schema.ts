@@ -5,8 +5,8 @@
  * `webhook_secret.current` (an endpoint's secret, made on first ask) and `webhook_secret.rotate`.
  * The answer comes back on `query.responded` under the same `query_id`; a redelivered replay or
  * rotation request makes no second one (the query id is its idempotency mark; a rotation's
- * `rotation_id`, when given, instead: a keyed retry of the HTTP request is a new query of the
- * same rotation). A secret travels
+ * `rotation_id` or a replay's `replay_id`, when given, instead: a keyed retry of the HTTP request
+ * is a new query of the same rotation or replay). A secret travels
  * sealed (`SecretBox` of @jobs/webhook-targets, bound to its account, mode and URL), never in clear.
  */
 import { z } from 'zod';
@@ -22,7 +22,15 @@ export const EventsListQuerySchema = z.strictObject({
   since: CursorSchema.optional(),
   limit: z.number().int().min(PAGE_LIMITS.events.min).max(PAGE_LIMITS.events.max),
 });
-export const WebhookReplayQuerySchema = z.strictObject({ kind: z.literal('webhook.replay'), event_id: EventIdSchema });
+export const WebhookReplayQuerySchema = z.strictObject({
+  kind: z.literal('webhook.replay'),
+  event_id: EventIdSchema,
+  /** `rpl_…`: the same for every retry of one keyed request, so the event is sent again once. */
+  replay_id: z
+    .string()
+    .regex(/^rpl_[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
+});
 
 export const WebhookSecretCurrentQuerySchema = z.strictObject({
   kind: z.literal('webhook_secret.current'),
