@@ -19,6 +19,16 @@ describe('checkWebhookUrl', () => {
     expect((await checkWebhookUrl(`https://example.com/${'a'.repeat(2048)}`, { allowPrivate: true })).ok).toBe(false);
   });
 
+  it('refuses a URL with a user name or password: a delivery would drop them and be refused', async () => {
+    for (const url of ['https://user:pass@hooks.example.com/h', 'https://user@hooks.example.com/h']) {
+      const verdict = await checkWebhookUrl(url, { allowPrivate: true });
+      expect(verdict).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/^webhook_url: a user name or password/),
+      });
+    }
+  });
+
   it.each([
     'http://127.0.0.1/hook',
     'http://[::1]:8080/hook',

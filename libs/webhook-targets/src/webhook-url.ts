@@ -53,6 +53,12 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Pr
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return { ok: false, reason: 'webhook_url: only http and https URLs receive webhooks.' };
+  // a delivery goes to the origin and path: credentials would be dropped and every delivery refused
+  if (parsed.username !== '' || parsed.password !== '')
+    return {
+      ok: false,
+      reason: 'webhook_url: a user name or password in the URL is not sent; verify the Service-Signature instead.',
+    };
   if (policy.allowPrivate) return { ok: true };
   const host = hostOf(parsed);
   if (isIP(host)) return judge(host, [host]);
