@@ -128,6 +128,19 @@ describe('ReadBoardUseCase', () => {
     expect(published[0]!.board_read?.error).toMatch(/sweep budget/);
   });
 
+  it("never counts a read its host's back-off kept from being sent in the board's breaker", async () => {
+    let calls = 0;
+    const { useCase, published } = harness(() => {
+      calls += 1;
+      return Promise.reject(new BoardReadError('host_backoff', 'ats.test asked to wait (429) until then', 429));
+    });
+    for (let i = 0; i < 5; i++) await useCase.execute(sweep('waiting'));
+    // every sweep asked the reader: no breaker opened for a board that was never asked
+    expect(calls).toBe(5);
+    expect(published.every((p) => p.outcome === 'provider_error' && !p.complete)).toBe(true);
+    expect(published.at(-1)!.board_read?.error).toMatch(/asked to wait/);
+  });
+
   it('says an unchanged board is unchanged, with no records', async () => {
     const { useCase, published } = harness(() =>
       Promise.resolve({ changed: false, status: 304, validators: { etag: '"v1"' } }),

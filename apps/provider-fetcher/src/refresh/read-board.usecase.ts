@@ -46,11 +46,12 @@ export class ReadBoardUseCase {
     this.reads = meter.createCounter('crawler_board_reads_total', {
       description:
         "The own crawler's board reads, by ATS and outcome (changed, unchanged, error, breaker_open, queued: " +
-        'waited past the sweep budget for a request slot to its host).',
+        'waited past the sweep budget for a request slot to its host, host_backoff: not asked while its host ' +
+        'asked the crawler to wait).',
     });
     // every series from zero, so the first failed read of a process is an increase an alert sees
     for (const ats of BoardAtsSchema.options)
-      for (const outcome of ['changed', 'unchanged', 'error', 'breaker_open', 'queued'])
+      for (const outcome of ['changed', 'unchanged', 'error', 'breaker_open', 'queued', 'host_backoff'])
         this.reads.add(0, { ats, outcome });
     meter
       .createObservableGauge('crawler_boards_breaker_open', {
@@ -119,6 +120,11 @@ export class ReadBoardUseCase {
         this.reads.add(1, { ats: board.ats, outcome: 'queued' });
         this.logger.warn({ board: key, reason }, 'board read waited past the sweep budget for its host');
         return failed(`${reason} (sweep budget)`, 'provider_timeout');
+      }
+      if (kind === 'host_backoff') {
+        // another board of the host was answered 429: this one was not asked, its breaker not told
+        this.reads.add(1, { ats: board.ats, outcome: 'host_backoff' });
+        return failed(reason, 'provider_error');
       }
       const opened = this.breakers.failed(key);
       this.reads.add(1, { ats: board.ats, outcome: 'error' });

@@ -103,7 +103,8 @@ describe('BoardReader', () => {
     );
     const reader = new BoardReader({ fetch: fn, now: () => now });
     await expect(reader.read(request())).rejects.toMatchObject({ kind: 'rate_limited', status: 429 });
-    await expect(reader.read(request({ board: 'other' }))).rejects.toMatchObject({ kind: 'rate_limited' });
+    // the other board was not asked: its failure is the host's back-off, not its own answer
+    await expect(reader.read(request({ board: 'other' }))).rejects.toMatchObject({ kind: 'host_backoff' });
     expect(asked).toHaveLength(1);
     now += 121_000;
     await expect(reader.read(request())).rejects.toBeInstanceOf(BoardReadError);
@@ -218,7 +219,7 @@ describe('BoardReader', () => {
     ]);
     expect(reads.map((r) => r.status === 'rejected' && (r.reason as BoardReadError).kind)).toEqual([
       'rate_limited',
-      'rate_limited',
+      'host_backoff',
     ]);
     expect(asked).toHaveLength(1);
   });

@@ -34,7 +34,16 @@ export type BoardReadResult =
   | { changed: true; validators: BoardValidators; status: number; jobs: BoardJobs };
 
 export type BoardFailureKind =
-  'status' | 'rate_limited' | 'timeout' | 'network' | 'unreadable' | 'too_large' | 'breaker_open' | 'queued';
+  | 'status'
+  | 'rate_limited'
+  | 'timeout'
+  | 'network'
+  | 'unreadable'
+  | 'too_large'
+  | 'breaker_open'
+  | 'queued'
+  /** the host asked the crawler to wait (a 429 to another board of it): this board was not asked */
+  | 'host_backoff';
 
 /**
  * A read that failed: the board's openings stay as they were. The board's breaker counts it,
@@ -103,7 +112,7 @@ export class BoardReader {
     const now = this.settings.now ?? Date.now;
     const backingOff = () => {
       if (gate.notBefore > now())
-        throw new BoardReadError('rate_limited', `${url.host} asked to wait (429) until ${iso(gate.notBefore)}`, 429);
+        throw new BoardReadError('host_backoff', `${url.host} asked to wait (429) until ${iso(gate.notBefore)}`, 429);
     };
     backingOff();
     await gate.acquire(AbortSignal.timeout(request.maxWaitMs));
