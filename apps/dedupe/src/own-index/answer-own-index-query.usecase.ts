@@ -35,6 +35,7 @@ export class AnswerOwnIndexQueryUseCase {
       want,
       after: after ? { firstSeenAt: new Date(after.first_seen_at), id: after.id } : null,
       now: new Date(),
+      ...(message.min_sources ? { minSources: message.min_sources } : {}),
     });
     this.ownIndexSeconds.record(secondsSince(started), { want_band: want > 50 ? '51-100' : '1-50' });
     let storeCount: SearchRecordsDeduplicated.StoreCount | undefined;

@@ -16,6 +16,8 @@ export interface OwnIndexQuery {
   filters: Filters;
   scope: OwnIndexScope;
   want: number;
+  /** Only jobs that at least this many providers listed (`consensus`). */
+  minSources?: number;
   /** The moment `posted_within_days` counts back from. */
   now: Date;
 }
@@ -58,11 +60,15 @@ export function ownIndexPageQuery(
   query: Omit<OwnIndexQuery, 'want'> & { want: number; after: StorePageKey | null },
 ): Prisma.Sql {
   const condition = ownIndexCondition(query);
+  const corroborated =
+    query.minSources !== undefined && query.minSources > 1
+      ? Prisma.sql`AND ${SOURCES_SEEN} >= ${query.minSources}`
+      : Prisma.empty;
   const after = query.after
     ? Prisma.sql`AND (j.first_seen_at, j.id) < (${query.after.firstSeenAt}, ${query.after.id})`
     : Prisma.empty;
-  return Prisma.sql`SELECT j.id, j.first_seen_at FROM canonical_jobs j WHERE ${condition} ${after} ORDER BY
-    j.first_seen_at DESC, j.id DESC LIMIT ${query.want}`;
+  return Prisma.sql`SELECT j.id, j.first_seen_at FROM canonical_jobs j WHERE ${condition} ${corroborated} ${after}
+    ORDER BY j.first_seen_at DESC, j.id DESC LIMIT ${query.want}`;
 }
 
 /** How many providers saw a job: the bits set in `seen_by` (one bit each). */

@@ -301,6 +301,22 @@ describe('the own index store', () => {
     },
   );
 
+  it('answers consensus only jobs that at least min_sources providers listed, paged as any search', async () => {
+    // two openings listed again by a second provider: one job each, two sources
+    const again = records()
+      .filter((_, i) => i === 4 || i === 7)
+      .map((r) => ({ ...r, provider: 'provider_b' as const, provider_job_id: `B-${r.provider_job_id}` }));
+    const merged = await repository.mergeBatch(again);
+    const scope = { providers_routable: ALL };
+    const corroborated = await everything({ filters: {}, scope, want: 1000, now: NOW, minSources: 2 });
+    expect(corroborated.map((r) => r.id).sort()).toEqual(merged.map((m) => m.jobId).sort());
+    expect(corroborated.every((r) => new Set(r.sources.map((s) => s.provider)).size >= 2)).toBe(true);
+    const first = await store.page({ filters: {}, scope, want: 1, after: null, now: NOW, minSources: 2 });
+    const second = await store.page({ filters: {}, scope, want: 1, after: first.next, now: NOW, minSources: 2 });
+    expect([...first.rows, ...second.rows].map((r) => r.id)).toEqual(corroborated.map((r) => r.id));
+    expect(await everything({ filters: {}, scope, want: 1000, now: NOW, minSources: 3 })).toEqual([]);
+  });
+
   it('uses the trigram index for title keywords', async () => {
     await prisma.$executeRawUnsafe('SET enable_seqscan = off');
     const plan = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(

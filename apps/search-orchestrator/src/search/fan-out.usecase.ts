@@ -57,6 +57,10 @@ export class FanOutUseCase {
           want,
           scope: { providers_routable: request.providers_enabled },
           after: storeAfter(state.from?.own_index),
+          // consensus keeps only corroborated jobs: a page of the newest single-source ones would come back empty
+          ...(request.request.waterfall.strategy === 'consensus' && !dryRun
+            ? { min_sources: request.request.waterfall.min_sources }
+            : {}),
           ...(dryRun
             ? {
                 count: {

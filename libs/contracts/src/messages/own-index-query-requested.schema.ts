@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AccountIdSchema } from '../public/ids.schema.js';
 import { FiltersSchema } from '../public/filters.schema.js';
+import { WATERFALL_LIMITS } from '../public/waterfall.schema.js';
 import { MessageVersionSchema, OwnIndexScopeSchema } from './common.schema.js';
 import { StoreKeySchema } from './async-chunk-requested.schema.js';
 import { SearchCorrelationIdSchema } from './search-requested.schema.js';
@@ -18,6 +19,11 @@ export const ValueSchema = z.strictObject({
   want: z.number().int().min(1).max(10_000),
   scope: OwnIndexScopeSchema,
   after: StoreKeySchema.nullable().optional(),
+  /**
+   * `consensus`: only jobs that at least this many providers listed, so a page holds jobs the search
+   * keeps instead of the newest single-source ones it would drop.
+   */
+  min_sources: z.number().int().min(WATERFALL_LIMITS.minSourcesMin).max(WATERFALL_LIMITS.minSourcesMax).optional(),
   /**
    * A dry run's estimate: also count every job of the store that matches (one set-based count, no
    * rows loaded), those with at least `min_sources` sources, and those `account_id` already paid for.
