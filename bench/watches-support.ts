@@ -35,6 +35,7 @@ export async function forEachConcurrently<T>(
 /** The way from a refresh pass or round to a webhook: each topic with the group consuming it. */
 const REFRESH_CHAIN: Array<[group: string, topic: string]> = [
   ['provider-fetcher.passes', Topics.RefreshPassFetchRequested.name],
+  ['provider-fetcher.boards', Topics.RefreshBoardFetchRequested.name],
   ['dedupe.passes', Topics.RefreshPassRecordsFetched.name],
   ['provider-fetcher.refresh', Topics.RefreshFetchRequested.name],
   ['dedupe.refresh', Topics.RefreshRecordsFetched.name],

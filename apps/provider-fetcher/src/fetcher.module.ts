@@ -38,9 +38,10 @@ export class FetcherModule {
           // (`provider-fetcher.refresh`: rounds; `provider-fetcher.passes`: passes). Detached, so
           // a silent provider's sweep (up to its call deadline) or its rounds waiting for their
           // places never hold the sweeps of a provider behind them on the same partition: a
-          // round's sweeps wait in their provider's pacer, a few hundred bytes each, and a pass's
-          // board sweeps for their host's request slots: as many places as the rounds', so that
-          // thousands of boards waiting on one ATS host never hold the partners' pass sweeps.
+          // round's sweeps wait in their provider's pacer, a few hundred bytes each. The own
+          // crawler's board sweeps have a group of their own (`provider-fetcher.boards`): boards
+          // waiting for their ATS host's request slots never hold a partner's pass sweep, and at
+          // most 64 at once, so the rest wait in Kafka, where their sweep budget has not begun.
           backgroundGroups: [
             {
               suffix: 'refresh',
@@ -52,7 +53,13 @@ export class FetcherModule {
               suffix: 'passes',
               topics: [Topics.RefreshPassFetchRequested],
               partitionsConsumedConcurrently: 12,
-              detachedInFlight: 4_096,
+              detachedInFlight: 64,
+            },
+            {
+              suffix: 'boards',
+              topics: [Topics.RefreshBoardFetchRequested],
+              partitionsConsumedConcurrently: 12,
+              detachedInFlight: 64,
             },
             // Async search chunks (a chunk's pages side by side, up to a second each): a sync fetch
             // never waits for a chunk's batch, and one search's providers read side by side.

@@ -22,6 +22,7 @@ import {
 } from './examples/query.examples.js';
 import {
   refreshFetchRequested,
+  refreshBoardFetchRequested,
   refreshPassFetchRequested,
   refreshPassRecordsFetched,
   refreshRecordsFetched,
@@ -84,6 +85,7 @@ export const examples = {
   refreshRequested,
   refreshFetchRequested,
   refreshPassFetchRequested,
+  refreshBoardFetchRequested,
   refreshPassRecordsFetched,
   refreshRecordsFetched,
   eventChargeRequested,

@@ -30,6 +30,7 @@ const exampleOf: Record<TopicId, () => unknown> = {
   CompanyHiringChanged: examples.companyHiringChanged,
   RefreshRequested: examples.refreshRequested,
   RefreshPassFetchRequested: examples.refreshPassFetchRequested,
+  RefreshBoardFetchRequested: examples.refreshBoardFetchRequested,
   RefreshPassRecordsFetched: examples.refreshPassRecordsFetched,
   RefreshFetchRequested: examples.refreshFetchRequested,
   RefreshRecordsFetched: examples.refreshRecordsFetched,
@@ -69,6 +70,7 @@ describe('topology', () => {
       'company.hiring.changed',
       'refresh.requested',
       'refresh.pass.fetch.requested',
+      'refresh.board.fetch.requested',
       'refresh.pass.records.fetched',
       'refresh.fetch.requested',
       'refresh.records.fetched',
@@ -147,6 +149,11 @@ describe('topology', () => {
       });
       expect(refreshTopicsOf('catalog_changes')).toEqual({
         fetch: Topics.RefreshPassFetchRequested,
+        records: Topics.RefreshPassRecordsFetched,
+      });
+      // the own crawler's boards on a fetch topic of their own, their parts merged as a pass's
+      expect(refreshTopicsOf('board')).toEqual({
+        fetch: Topics.RefreshBoardFetchRequested,
         records: Topics.RefreshPassRecordsFetched,
       });
       expect(refreshTopicsOf('companies')).toEqual({

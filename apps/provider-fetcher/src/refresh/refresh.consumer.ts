@@ -18,4 +18,10 @@ export class RefreshConsumer {
   onPassSweep(@Payload() message: RefreshFetchRequested.Value): Promise<void> {
     return this.fetchRefresh.execute(message);
   }
+
+  /** A board sweep of the own crawler's pass, in a group of its own (see FetcherModule). */
+  @EventPattern(Topics.RefreshBoardFetchRequested.name)
+  onBoardSweep(@Payload() message: RefreshFetchRequested.Value): Promise<void> {
+    return this.fetchRefresh.execute(message);
+  }
 }

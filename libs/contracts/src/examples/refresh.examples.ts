@@ -32,6 +32,28 @@ export function refreshPassFetchRequested(): RefreshFetchRequested.Value {
   };
 }
 
+export function refreshBoardFetchRequested(): RefreshFetchRequested.Value {
+  return {
+    v: 1,
+    refresh_id: 'rfr_1',
+    kind: 'board',
+    scope: {
+      key: 'board:greenhouse/acme',
+      filters: {},
+      board: {
+        ats: 'greenhouse',
+        board: 'acme',
+        base_url: 'https://boards-api.greenhouse.io',
+        company_domain: 'acme.com',
+        company_name: 'Acme',
+      },
+    },
+    provider: 'own_index',
+    timeout_ms: 120_000,
+    call_timeout_ms: 30_000,
+  };
+}
+
 export function refreshPassRecordsFetched(): RefreshRecordsFetched.Value {
   return {
     ...refreshRecordsFetched(),

@@ -1,9 +1,11 @@
 /**
- * `refresh.fetch.requested` (a re-verification round's sweeps) and `refresh.pass.fetch.requested`
- * (a pass's sweeps), key: provider: dedupe (the refresh planner) -> provider-fetcher. One sweep:
- * read one provider's listing for one scope to its end, page by page. Keyed by provider, so one
- * provider's sweeps take a polite, bounded share of its concurrency next to live searches. The
- * two topics are consumed by two groups, so a pass's sweeps never wait behind a round's.
+ * `refresh.fetch.requested` (a re-verification round's sweeps), `refresh.pass.fetch.requested`
+ * (a pass's sweeps) and `refresh.board.fetch.requested` (the own crawler's board sweeps of a pass),
+ * key: provider (a board sweep: its board): dedupe (the refresh planner) -> provider-fetcher. One
+ * sweep: read one provider's listing for one scope to its end, page by page. Keyed by provider, so
+ * one provider's sweeps take a polite, bounded share of its concurrency next to live searches. The
+ * three topics are consumed by three groups, so a pass's sweeps never wait behind a round's, nor a
+ * partner's behind boards waiting for their ATS host.
  *
  * - `catalog`: the provider's whole listing (the own crawler's part of the market).
  * - `catalog_changes`: the own crawler's openings that opened, changed or closed since

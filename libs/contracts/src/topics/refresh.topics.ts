@@ -35,6 +35,22 @@ export const REFRESH_TOPICS = {
       "live searches; a topic apart from the rounds', so a pass " +
       'never waits behind a round at the fetcher',
   }),
+  RefreshBoardFetchRequested: defineTopic({
+    name: 'refresh.board.fetch.requested',
+    value: RefreshFetchRequested.ValueSchema,
+    key: 'scope.key',
+    keyOf: RefreshFetchRequested.keyOf,
+    partitions: SEARCH_PARTITIONS,
+    producers: ['dedupe'],
+    consumers: ['provider-fetcher'],
+    purpose:
+      "One board sweep of the own crawler's pass: one conditional GET of a registered ATS board " +
+      '(Greenhouse, Lever, Ashby), its openings read whole',
+    keyReason:
+      "Boards spread over the partitions; a topic apart from the partners' pass sweeps, so boards " +
+      "waiting for their ATS host's request slots never hold a partner's sweep, and wait in Kafka " +
+      'rather than spending their sweep budget in the fetcher',
+  }),
   RefreshPassRecordsFetched: defineTopic({
     name: 'refresh.pass.records.fetched',
     value: RefreshRecordsFetched.ValueSchema,
@@ -89,6 +105,8 @@ export const REFRESH_TOPICS = {
  * behind a round's slowest one.
  */
 export function refreshTopicsOf(kind: RefreshFetchRequested.Value['kind']) {
+  if (kind === 'board')
+    return { fetch: REFRESH_TOPICS.RefreshBoardFetchRequested, records: REFRESH_TOPICS.RefreshPassRecordsFetched };
   return RefreshFetchRequested.isPassSweep(kind)
     ? { fetch: REFRESH_TOPICS.RefreshPassFetchRequested, records: REFRESH_TOPICS.RefreshPassRecordsFetched }
     : { fetch: REFRESH_TOPICS.RefreshFetchRequested, records: REFRESH_TOPICS.RefreshRecordsFetched };
