@@ -80,7 +80,8 @@ describe('ReadBoardUseCase', () => {
 
   it('cuts a board of long descriptions into parts the broker takes; an opening too large is skipped', async () => {
     const long = (i: number, bytes: number) => ({ ...record(i), description: 'x'.repeat(bytes) });
-    const records = [...Array.from({ length: 150 }, (_, i) => long(i, 6_000)), long(150, PART_MAX_BYTES)];
+    const huge = { ...record(150), title: 'x'.repeat(PART_MAX_BYTES) };
+    const records = [...Array.from({ length: 150 }, (_, i) => long(i, 6_000)), huge];
     const { useCase, published } = harness(() =>
       Promise.resolve({ changed: true, status: 200, validators: {}, jobs: { records, skipped: 0 } }),
     );

@@ -1,5 +1,5 @@
 import { examples, type NormalizedProviderRecord } from '@jobs/contracts';
-import { PART_MAX_BYTES, recordParts } from './record-parts.js';
+import { DESCRIPTION_MAX_CHARS, PART_MAX_BYTES, recordParts } from './record-parts.js';
 
 const record = (id: number, descriptionBytes = 0): NormalizedProviderRecord => ({
   ...examples.normalizedRecord(),
@@ -28,10 +28,13 @@ describe('recordParts', () => {
     expect(parts.flat()).toEqual(records);
   });
 
-  it('leaves out a record larger than a part alone, and counts it', () => {
+  it('cuts a description too long for a part, keeping the record; leaves out a record still too large', () => {
     const { parts, oversized } = recordParts([record(1), record(2, PART_MAX_BYTES), record(3)], 10);
-    expect(ids(parts)).toEqual([['r1', 'r3']]);
-    expect(oversized).toBe(1);
+    expect(ids(parts)).toEqual([['r1', 'r2', 'r3']]);
+    expect(parts[0]![1]!.description).toHaveLength(DESCRIPTION_MAX_CHARS);
+    expect(oversized).toBe(0);
+    const huge = { ...record(4), title: 'x'.repeat(PART_MAX_BYTES) };
+    expect(recordParts([record(1), huge], 10)).toMatchObject({ oversized: 1 });
   });
 
   it('gives one empty part for no records', () => {

@@ -7,9 +7,15 @@ import type { NormalizedProviderRecord } from '@jobs/contracts';
  */
 export const PART_MAX_BYTES = 640 * 1024;
 
+/** A description longer than this is cut: a record must fit a part, and no real posting is longer. */
+export const DESCRIPTION_MAX_CHARS = 100_000;
+
 export interface RecordParts {
   parts: NormalizedProviderRecord[][];
-  /** Records left out: alone larger than a part (a listing the sweep could not hand on, so not read whole). */
+  /**
+   * Records left out: larger than a part alone even with their description cut (a listing the
+   * sweep could not hand on, so not read whole).
+   */
   oversized: number;
 }
 
@@ -26,8 +32,13 @@ export function recordParts(
   let current: NormalizedProviderRecord[] = [];
   let bytes = 0;
   let oversized = 0;
-  for (const record of records) {
-    const size = Buffer.byteLength(JSON.stringify(record));
+  for (const original of records) {
+    let record = original;
+    let size = Buffer.byteLength(JSON.stringify(record));
+    if (size > maxBytes && record.description !== null && record.description.length > DESCRIPTION_MAX_CHARS) {
+      record = { ...record, description: record.description.slice(0, DESCRIPTION_MAX_CHARS) };
+      size = Buffer.byteLength(JSON.stringify(record));
+    }
     if (size > maxBytes) {
       oversized += 1;
       continue;
