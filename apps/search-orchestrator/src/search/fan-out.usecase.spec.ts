@@ -39,3 +39,37 @@ describe('FanOutUseCase passes on what a later version added', () => {
     expect(tolerantReaderOf(Topics.OwnIndexQueryRequested.value).parse(ownIndex).filters).toEqual(filters);
   });
 });
+
+describe('FanOutUseCase and consensus', () => {
+  async function ownIndexAsk(strategy: 'consensus' | 'max_coverage', dryRun = false) {
+    const sent = examples.searchRequested();
+    const request = {
+      ...sent,
+      request: { ...sent.request, dry_run: dryRun, waterfall: { ...sent.request.waterfall, strategy, min_sources: 3 } },
+    };
+    const published: { topic: string; value: unknown }[] = [];
+    const publisher = {
+      publish: jest.fn(
+        async (topic: { name: string }, value: unknown) => void published.push({ topic: topic.name, value }),
+      ),
+    };
+    const store = { open: jest.fn(async () => undefined), advance: jest.fn(async () => undefined) };
+    await new FanOutUseCase(store as unknown as SearchStateStore, publisher as unknown as KafkaPublisher).firstWave({
+      request,
+      plan: { strategy, providers: ['own_index', 'provider_a'], waves: [['own_index', 'provider_a']] },
+      wave: 0,
+      startedAt: 0,
+    });
+    const value = published.find((p) => p.topic === Topics.OwnIndexQueryRequested.name)!.value;
+    return Topics.OwnIndexQueryRequested.value.parse(value);
+  }
+
+  it("asks the own index for corroborated jobs only on a consensus page, never on another strategy's", async () => {
+    expect((await ownIndexAsk('consensus')).min_sources).toBe(3);
+    expect((await ownIndexAsk('max_coverage')).min_sources).toBeUndefined();
+    // a dry run counts every match and the corroborated ones apart (count.min_sources)
+    const dry = await ownIndexAsk('consensus', true);
+    expect(dry.min_sources).toBeUndefined();
+    expect(dry.count).toMatchObject({ min_sources: 3 });
+  });
+});
