@@ -57,7 +57,7 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Pr
   if (parsed.username !== '' || parsed.password !== '')
     return {
       ok: false,
-      reason: 'webhook_url: a user name or password in the URL is not sent; verify the Service-Signature instead.',
+      reason: 'webhook_url: a user name or password in the URL is never sent; leave them out.',
     };
   if (policy.allowPrivate) return { ok: true };
   const host = hostOf(parsed);

@@ -289,7 +289,8 @@ export async function mergeInTransaction({
   if (relists.length > 0)
     await tx.$executeRaw`
       UPDATE canonical_jobs AS j SET reopened_from = j.closed_at, reopened_at = v.at
-      FROM unnest(${relists.map((r) => r.write.id)}::text[], ${relists.map((r) => r.seenAt)}::timestamptz[]) AS v(id, at)
+      FROM unnest(${relists.map((r) => r.write.id)}::text[],
+        ${relists.map((r) => r.seenAt)}::timestamptz[]) AS v(id, at)
       WHERE j.id = v.id AND j.status = 'closed' AND j.closed_at IS NOT NULL`;
   for (const { write, storedSources, reposts } of relists) {
     // re-listed: same id, one more repost, open again

@@ -47,7 +47,8 @@ export type BoardFailureKind =
 
 /**
  * A read that failed: the board's openings stay as they were. The board's breaker counts it,
- * except `queued`: the read waited for the crawler's own request slots and never asked the board.
+ * except `queued` (the read waited for the crawler's own request slots) and `host_backoff` (its
+ * host asked the crawler to wait): neither asked the board.
  */
 export class BoardReadError extends Error {
   constructor(
