@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { examples, type JobLifecycleChanged, type OrchestratorQueryRequested, type WatchStatus } from '@jobs/contracts';
 import type { CursorCodec } from '@jobs/cursors';
 import { QueryFailure, type KafkaPublisher } from '@jobs/nest-kafka';
-import { eventsForJobChange } from './watch-events.js';
+import { matchJobChange } from './watch-events.js';
 import { WatchIndex } from './watch-index.js';
 import { ManageWatchesUseCase } from './manage-watches.usecase.js';
 import type { WatchRecord } from './watch.js';
@@ -156,8 +156,8 @@ describe('ManageWatchesUseCase: pause and resume', () => {
       const watches = (await replica.current()).forJob('Engineer', examples.jobLifecycleChanged().job.company.domain);
       expect(watches.map((w) => w.id)).toEqual([watchId]);
       // a change made while the watch was paused, matched late (after the resume), is not replayed
-      expect(eventsForJobChange(watches, opened('2026-10-01T12:00:00.000Z'))).toEqual([]);
-      expect(eventsForJobChange(watches, opened('2026-10-02T00:00:01.000Z'))).toHaveLength(1);
+      expect(matchJobChange(watches, opened('2026-10-01T12:00:00.000Z')).events).toEqual([]);
+      expect(matchJobChange(watches, opened('2026-10-02T00:00:01.000Z')).events).toHaveLength(1);
     }
   });
 

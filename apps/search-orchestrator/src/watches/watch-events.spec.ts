@@ -1,6 +1,9 @@
 import { EventSchema, examples, type JobLifecycleChanged, type CompanyHiringChanged } from '@jobs/contracts';
-import { eventsForHiringChange, eventsForJobChange, jobInScope, matchJobChange, watchEventId } from './watch-events.js';
+import { eventsForHiringChange, jobInScope, matchJobChange, watchEventId } from './watch-events.js';
 import type { WatchRecord } from './watch.js';
+
+/** The watch events one job change makes (what `matchJobChange` ends aside). */
+const eventsForJobChange = (...args: Parameters<typeof matchJobChange>) => matchJobChange(...args).events;
 
 const CHANGE_AT = '2026-10-01T12:00:00.000Z';
 
@@ -79,7 +82,7 @@ describe('watchEventId', () => {
   });
 });
 
-describe('eventsForJobChange', () => {
+describe('matchJobChange: the events', () => {
   it.each([
     ['opened', 'job.opened'],
     ['updated', 'job.updated'],

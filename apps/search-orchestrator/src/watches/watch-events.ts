@@ -191,14 +191,6 @@ export interface JobWatchEventFor extends WatchEvent<JobWatchEvent> {
   leftScope: boolean;
 }
 
-/** Every watch event one job change makes, in the order of `watches` (`matchJobChange`'s events). */
-export function eventsForJobChange(
-  watches: readonly WatchRecord[],
-  change: JobLifecycleChanged.Value,
-): JobWatchEventFor[] {
-  return matchJobChange(watches, change).events;
-}
-
 /**
  * Every watch event one hiring change makes: company watches of that domain get
  * `company.hiring_started` (true) or `company.hiring_stopped` (false); a change to null
