@@ -1,4 +1,11 @@
-import { cheapestPlanFor, PLAN_CAPS, planAtLeast, planWithMore, providersForPlan } from './plan-catalog.js';
+import {
+  cheapestPlanFor,
+  PLAN_CAPS,
+  planAtLeast,
+  planRequiredRefusal,
+  planWithMore,
+  providersForPlan,
+} from './plan-catalog.js';
 
 describe('plan catalog', () => {
   it('routes free and starter to the own index only', () => {
@@ -26,6 +33,13 @@ describe('plan catalog', () => {
     expect(cheapestPlanFor(['own_index'])).toBe('free');
     expect(cheapestPlanFor(['provider_a'])).toBe('growth');
     expect(cheapestPlanFor(['provider_f'])).toBe('pro');
+  });
+
+  it('words a plan_required refusal the same wherever it is made', () => {
+    expect(planRequiredRefusal(['provider_a', 'provider_f'])).toEqual({
+      message: 'Your plan does not include provider_a, provider_f.',
+      required_plan: 'pro',
+    });
   });
 
   it('caps grow with the plan, and name the next plan that allows more', () => {

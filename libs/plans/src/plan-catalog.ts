@@ -33,6 +33,15 @@ export function cheapestPlanFor(providers: readonly ProviderSlug[]): Plan {
   return PLAN_ORDER.find((plan) => providers.every((p) => providersForPlan(plan).includes(p))) ?? 'pro';
 }
 
+/**
+ * What a `plan_required` refusal of a search naming `providers` off its plan says, wherever it is
+ * refused (the gateway for test keys, the orchestrator for live searches): the providers, and the
+ * cheapest plan that routes them all.
+ */
+export function planRequiredRefusal(providers: readonly ProviderSlug[]): { message: string; required_plan: Plan } {
+  return { message: `Your plan does not include ${providers.join(', ')}.`, required_plan: cheapestPlanFor(providers) };
+}
+
 /** Default credit allowance and rate limit per plan (the spec leaves both to us). */
 export const PLAN_DEFAULTS: Record<Plan, { rateLimit: { limit: number; windowSeconds: number } }> = {
   free: { rateLimit: { limit: 60, windowSeconds: 60 } },

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Topics, type JobSearchRequest, type JobSearchResult } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { cheapestPlanFor, providersForPlan } from '@jobs/plans';
+import { planRequiredRefusal, providersForPlan } from '@jobs/plans';
 import { AccountBalances } from '../account/account-balances.js';
 import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
@@ -126,7 +126,6 @@ function refuseProvidersNotOnPlan(request: JobSearchRequest, plan: Principal['pl
   const enabled = providersForPlan(plan);
   const notOnPlan = (request.waterfall.providers ?? []).filter((p) => !enabled.includes(p));
   if (notOnPlan.length === 0) return;
-  throw new ApiError('plan_required', `Your plan does not include ${notOnPlan.join(', ')}.`, {
-    required_plan: cheapestPlanFor(notOnPlan),
-  });
+  const { message, required_plan } = planRequiredRefusal(notOnPlan);
+  throw new ApiError('plan_required', message, { required_plan });
 }

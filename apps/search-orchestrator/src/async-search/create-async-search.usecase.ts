@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AsyncSearch, OrchestratorQueryRequested } from '@jobs/contracts';
 import { askerGaveUpByNow, isUniqueViolation, PrismaService, type Prisma } from '@jobs/db';
-import { cheapestPlanFor, PLAN_CAPS } from '@jobs/plans';
+import { PLAN_CAPS, planRequiredRefusal } from '@jobs/plans';
 import { matchingSandboxJobs, plannedProviders } from '@jobs/sandbox';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
 import { QueryFailure } from '@jobs/nest-kafka';
@@ -40,9 +40,8 @@ export class CreateAsyncSearchUseCase {
       waves = planWaterfall(query.request, message.providers_enabled).waves;
     } catch (error) {
       if (!(error instanceof ProviderNotOnPlanError)) throw error;
-      throw new QueryFailure('plan_required', `Your plan does not include ${error.providers.join(', ')}.`, {
-        required_plan: cheapestPlanFor(error.providers),
-      });
+      const { message: refusal, required_plan } = planRequiredRefusal(error.providers);
+      throw new QueryFailure('plan_required', refusal, { required_plan });
     }
     try {
       const row = await this.prisma.$transaction(async (tx) => {

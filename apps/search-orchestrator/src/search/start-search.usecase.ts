@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type SearchRequested } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
-import { cheapestPlanFor } from '@jobs/plans';
+import { planRequiredRefusal } from '@jobs/plans';
 import { planWaterfall, ProviderNotOnPlanError } from '@jobs/waterfall';
 import { FanOutUseCase } from './fan-out.usecase.js';
 import { NextPageUseCase } from './next-page.usecase.js';
@@ -31,11 +31,7 @@ export class StartSearchUseCase {
         search_id: message.search_id,
         request_id: message.search_id,
         outcome: 'error',
-        error: {
-          code: 'plan_required',
-          message: `Your plan does not include ${error.providers.join(', ')}.`,
-          required_plan: cheapestPlanFor(error.providers),
-        },
+        error: { code: 'plan_required', ...planRequiredRefusal(error.providers) },
         credits_charged: 0,
         credits_remaining: null,
       });
