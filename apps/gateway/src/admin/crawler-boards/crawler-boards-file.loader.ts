@@ -32,7 +32,9 @@ export class CrawlerBoardsFileLoader implements OnApplicationBootstrap {
       if (unresolved)
         this.logger.warn({ file: path, ats, board }, "crawler board's host does not resolve now; registered anyway");
     }
-    for (const { ats, board, ...body } of entries) await this.boards.put({ ats, board }, body, { checked: true });
+    // checked again as written (the resolver's cache answers): nothing is registered unchecked
+    for (const { ats, board, ...body } of entries)
+      await this.boards.put({ ats, board }, body, { unresolvedAllowed: true });
     this.logger.info({ file: path, boards: entries.length }, 'crawler boards registered from CRAWLER_BOARDS_FILE');
   }
 }

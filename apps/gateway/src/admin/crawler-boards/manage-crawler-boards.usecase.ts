@@ -25,13 +25,14 @@ export class ManageCrawlerBoardsUseCase {
     private readonly targets: WebhookTargetCheck,
   ) {}
 
+  /** `unresolvedAllowed`: a `base_url` whose host does not resolve now is registered (see `check`). */
   async put(
     params: AdminCrawlerBoardParams,
     body: AdminCrawlerBoardPutRequest,
-    { checked = false }: { checked?: boolean } = {},
+    { unresolvedAllowed = false }: { unresolvedAllowed?: boolean } = {},
   ): Promise<AdminCrawlerBoard> {
     const baseUrl = baseUrlOf(params, body);
-    if (!checked) await this.targets.assertAllowed(baseUrl, 'base_url');
+    await this.targets.assertAllowed(baseUrl, 'base_url', { unresolvedAllowed });
     const fields = {
       companyDomain: body.company_domain,
       companyName: body.company_name ?? defaultCompanyName(body.company_domain),
