@@ -191,6 +191,15 @@ describe('the own crawler reads ATS boards', () => {
   });
 
   it('closes an opening the board stops listing, and takes a re-listing as a repost of the same job', async () => {
+    // every board also shows an item it cannot read (its id and nothing else), as a half-written posting
+    // is: skipped under its id, it leaves the read standing for the board, whose gone openings still close
+    const unreadable = (fail: 'unreadable_item' | 'none') =>
+      Promise.all(
+        ATS_LIST.map((ats) =>
+          admin('PUT', `/world/boards/${ats}/${boards[ats].board}`, { company_domain: boards[ats].domain, fail }),
+        ),
+      );
+    await unreadable('unreadable_item');
     // an employer's apply page, the same across the re-listing, and each ATS's own posting URL, which is not
     const openings = [
       { b: boards.greenhouse, opening: boards.greenhouse.own },
@@ -237,6 +246,7 @@ describe('the own crawler reads ATS boards', () => {
       expect(boardIds).toHaveLength(2);
       if (opening === b.posting) expect(reposted[i]!.apply_url).not.toBe(applyUrl);
     }
+    await unreadable('none');
   });
 
   it('keeps a failing board open and says why, while the other boards are still read', async () => {

@@ -36,6 +36,8 @@ export interface RefreshListing {
   onlyPart?: boolean;
   /** listings (provider ids) this part saw whose sighting was not written: not absent */
   seenUnwritten?: readonly string[];
+  /** listings (provider ids) still listed whose items the read skipped: not absent */
+  listedUnread?: readonly string[];
   /** the sweep was read whole and this is its last part: judge absences */
   judgeAbsences: boolean;
   at: Date;
@@ -75,11 +77,12 @@ export async function applyAbsences(
             scope: { providers_routable: [...PROVIDER_SLUGS] },
             now: refresh.at,
           })} AND ${notBoardListing}`;
+    const notAbsent = [...(refresh.seenUnwritten ?? []), ...(refresh.listedUnread ?? [])];
     const absent = await tx.$queryRaw<{ canonical_job_id: string }[]>`
       UPDATE job_sources AS s SET listed = false, unlisted_at = ${refresh.at}
       FROM canonical_jobs AS j
       WHERE s.canonical_job_id = j.id AND s.provider = ${refresh.provider}::provider AND s.listed AND s.last_seen_at <
-        ${refresh.since} AND ${scope} AND NOT (s.provider_job_id = ANY(${[...(refresh.seenUnwritten ?? [])]}::text[]))
+        ${refresh.since} AND ${scope} AND NOT (s.provider_job_id = ANY(${notAbsent}::text[]))
       RETURNING s.canonical_job_id`;
     for (const row of absent) affected.add(row.canonical_job_id);
   }

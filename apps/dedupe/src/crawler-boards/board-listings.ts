@@ -1,5 +1,11 @@
 // The own crawler's board listings in the store: own_index sources whose id starts with a board's prefix.
-import { BoardAtsSchema, boardListingPrefix, type BoardAts, type BoardReadOutcome } from '@jobs/contracts';
+import {
+  BoardAtsSchema,
+  boardListingPrefix,
+  boardReadWhole,
+  type BoardAts,
+  type BoardReadOutcome,
+} from '@jobs/contracts';
 import { Prisma } from '@jobs/db';
 
 /** A SQL pattern matching the ids of every board's listings (`greenhouse:…`, `lever:…`, `ashby:…`). */
@@ -23,14 +29,21 @@ export function ofBoard(prefix: string): Prisma.Sql {
 }
 
 /**
- * A board that answered unchanged: every listing of it still listed is seen now (one statement
- * each for the sources and their jobs), so none is judged absent and their ages stay fresh.
+ * Listings a board still shows, seen now without a record: every listed one of a board that
+ * answered unchanged, or those of the given ids (items the read skipped under their ids). One
+ * statement for the sources and their jobs, so none is judged absent and their ages stay fresh.
  */
-export async function sightUnchangedBoard(tx: Prisma.TransactionClient, prefix: string, at: Date): Promise<number> {
+export async function sightBoardListings(
+  tx: Prisma.TransactionClient,
+  prefix: string,
+  at: Date,
+  ids?: readonly string[],
+): Promise<number> {
+  const only = ids ? Prisma.sql`AND s.provider_job_id = ANY(${[...ids]}::text[])` : Prisma.empty;
   return tx.$executeRaw`
     WITH seen AS (
       UPDATE job_sources AS s SET last_seen_at = GREATEST(s.last_seen_at, ${at})
-      WHERE ${ofBoard(prefix)} AND s.listed AND s.last_seen_at < ${at}
+      WHERE ${ofBoard(prefix)} ${only} AND s.listed AND s.last_seen_at < ${at}
       RETURNING s.canonical_job_id
     )
     UPDATE canonical_jobs AS j SET last_seen_at = GREATEST(j.last_seen_at, ${at}),
@@ -51,11 +64,14 @@ export async function recordBoardRead(
     JOIN canonical_jobs j ON j.id = s.canonical_job_id
     WHERE ${ofBoard(prefix)} AND s.listed AND j.status = 'open'`;
   const ok = read.error === null;
+  // a read that does not stand for the whole board keeps no validators: the next read is whole
+  // again, never an unchanged answer that would take the listings it could not judge as seen
+  const whole = boardReadWhole(read);
   const validators = ok
     ? {
-        etag: read.validators.etag ?? null,
-        lastModified: read.validators.last_modified ?? null,
-        contentHash: read.validators.content_hash ?? null,
+        etag: whole ? (read.validators.etag ?? null) : null,
+        lastModified: whole ? (read.validators.last_modified ?? null) : null,
+        contentHash: whole ? (read.validators.content_hash ?? null) : null,
       }
     : {};
   await tx.crawlerBoardRead.upsert({

@@ -1,7 +1,8 @@
 // Integration test against the real PostgreSQL: a board sweep's merge as dedupe writes it (a
 // changed board read whole, an unchanged one, a failed one), the board's read row the admin list
 // shows, a removed board's openings closing through the outbox, a closed opening the board
-// lists again re-listed, and a read that skipped items judging no absences.
+// lists again re-listed, and reads that skipped items: under their ids (absences judged, those
+// openings kept) or not (no absences, no validators kept).
 import type { JobLifecycleChanged, NormalizedProviderRecord, RefreshRecordsFetched } from '@jobs/contracts';
 import type { Logger } from '@jobs/observability';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
@@ -52,7 +53,7 @@ function board(name: string) {
   });
   const sweep = (
     records: NormalizedProviderRecord[],
-    read: { changed: boolean; error?: string; etag?: string; skipped?: number },
+    read: { changed: boolean; error?: string; etag?: string; skipped?: number; skippedIds?: string[] },
   ): RefreshRecordsFetched.Value => {
     const at = tick();
     const failed = read.error !== undefined;
@@ -75,7 +76,7 @@ function board(name: string) {
       part: 0,
       final: true,
       outcome: failed ? 'provider_error' : 'ok',
-      complete: !failed,
+      complete: !failed && (read.skipped ?? 0) === (read.skippedIds?.length ?? 0),
       started_at: at,
       latency_ms: 5,
       fetched_at: at,
@@ -85,6 +86,7 @@ function board(name: string) {
         validators: failed ? {} : { etag: read.etag ?? '"e1"', content_hash: `h-${clock}` },
         error: read.error ?? null,
         skipped: read.skipped ?? 0,
+        ...(read.skippedIds ? { skipped_ids: read.skippedIds } : {}),
       },
     };
   };
@@ -264,5 +266,49 @@ describe('a board read that skipped items', () => {
     await merge.execute(b.sweep([pilot], { changed: true }));
     expect(await statusOf(crane.provider_job_id)).toBe('closed');
     expect(await statusOf(pilot.provider_job_id)).toBe('open');
+  });
+
+  it('keeps no validators when an item named no id: no unchanged answer after it keeps a gone opening', async () => {
+    const b = board('slipway');
+    const rigger = b.opening(1, 'Slipway Rigger');
+    const welder = b.opening(2, 'Slipway Welder');
+    await merge.execute(b.sweep([rigger, welder], { changed: true, etag: '"s1"' }));
+    expect((await b.read())!.etag).toBe('"s1"');
+    // the welder left; one item could not be read and named no id: nothing is judged absent
+    await merge.execute(b.sweep([rigger], { changed: true, etag: '"s2"', skipped: 1 }));
+    expect(await statusOf(welder.provider_job_id)).toBe('open');
+    expect(await b.read()).toMatchObject({ etag: null, contentHash: null, lastError: null });
+    // so the next read asks for the whole board (nothing to answer 304 to), and its records judge the welder gone
+    await merge.execute(b.sweep([rigger], { changed: true, etag: '"s2"' }));
+    expect(await statusOf(welder.provider_job_id)).toBe('closed');
+    expect((await b.read())!.etag).toBe('"s2"');
+  });
+
+  it('judges absences when every skipped item named its id, keeping those openings listed and seen', async () => {
+    const b = board('drydock');
+    const [caulker, painter, fitter] = [
+      b.opening(1, 'Drydock Caulker'),
+      b.opening(2, 'Drydock Painter'),
+      b.opening(3, 'Drydock Fitter'),
+    ];
+    await merge.execute(b.sweep([caulker, painter, fitter], { changed: true }));
+    const sources = () =>
+      db.prisma.jobSource.findMany({
+        where: { providerJobId: { in: [caulker, painter, fitter].map((o) => o.provider_job_id) } },
+        orderBy: { providerJobId: 'asc' },
+      });
+    const [, paintedBefore] = await sources();
+    // the painter's item could not be read but named its id; the fitter left the board
+    const read = b.sweep([caulker], { changed: true, skipped: 1, skippedIds: [painter.provider_job_id] });
+    expect(read.complete).toBe(true);
+    await merge.execute(read);
+    expect(await statusOf(caulker.provider_job_id)).toBe('open');
+    expect(await statusOf(painter.provider_job_id)).toBe('open');
+    expect(await statusOf(fitter.provider_job_id)).toBe('closed');
+    const [, painted] = await sources();
+    expect(painted!.listed).toBe(true);
+    expect(painted!.lastSeenAt.getTime()).toBeGreaterThan(paintedBefore!.lastSeenAt.getTime());
+    // the read stands for the board: its validators are kept for the next conditional read
+    expect((await b.read())!.etag).toBe('"e1"');
   });
 });

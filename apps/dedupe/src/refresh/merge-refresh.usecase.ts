@@ -1,10 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { boardListingPrefix, isWindowSweep, type BoardReadOutcome, type RefreshRecordsFetched } from '@jobs/contracts';
+import {
+  boardListingPrefix,
+  boardReadWhole,
+  isWindowSweep,
+  type BoardReadOutcome,
+  type RefreshRecordsFetched,
+} from '@jobs/contracts';
 import type { Prisma } from '@jobs/db';
 import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.repository.js';
-import { recordBoardRead, sightUnchangedBoard } from '../crawler-boards/board-listings.js';
+import { recordBoardRead, sightBoardListings } from '../crawler-boards/board-listings.js';
 import { owesReads, oweScopeReads } from './owed-reads.js';
 import { RefreshPlanner } from './refresh-planner.js';
 
@@ -15,8 +21,9 @@ import { RefreshPlanner } from './refresh-planner.js';
  * a sweep read whole also unlists this provider's sources of the scope's open jobs not seen
  * since the sweep began. A job with no listed source left closes. A failed, timed-out or
  * truncated sweep closes nothing, and a round's such sweep owes the provider's next round its
- * scope (owed-reads.ts). A board read that skipped items it could not read judges no absences: a
- * listing missing from its records may be one of them. Every change is staged in dedupe's outbox
+ * scope (owed-reads.ts). A board read that skipped items it could not read keeps the listings of
+ * those that named their ids listed, and judges no absences when one named none: a listing missing
+ * from its records may be that one. Every change is staged in dedupe's outbox
  * in the same transaction, and the final part marks its sweep ended there too.
  */
 @Injectable()
@@ -35,11 +42,15 @@ export class MergeRefreshUseCase {
     const boardPrefix = board ? boardListingPrefix(board.ats, board.board) : undefined;
     const boardRead = message.board_read;
     const at = new Date(message.fetched_at);
+    const listedUnread = boardRead?.error === null ? (boardRead.skipped_ids ?? []) : [];
     const finished = message.final
       ? async (tx: Prisma.TransactionClient) => {
-          // an unchanged board: every listing it had is seen, none judged absent
+          // an unchanged board: every listing it had is seen, none judged absent; a changed one:
+          // the listings of the items it skipped under their ids are still on it
           if (boardPrefix && boardRead && !boardRead.changed && boardRead.error === null)
-            await sightUnchangedBoard(tx, boardPrefix, at);
+            await sightBoardListings(tx, boardPrefix, at);
+          if (boardPrefix && boardRead?.changed && listedUnread.length > 0)
+            await sightBoardListings(tx, boardPrefix, at, listedUnread);
           await tx.refreshSweep
             .updateMany({
               where: {
@@ -67,6 +78,7 @@ export class MergeRefreshUseCase {
         filters: message.scope.filters,
         ...(message.scope.listing_ids ? { listingIds: message.scope.listing_ids } : {}),
         ...(boardPrefix ? { boardPrefix } : {}),
+        ...(listedUnread.length > 0 ? { listedUnread } : {}),
         closed,
         since: new Date(message.started_at),
         onlyPart: message.part === 0 && message.final,
@@ -115,9 +127,10 @@ export class MergeRefreshUseCase {
 
 /**
  * A board read that judges absences: the board changed, and every item of its answer became a
- * record. The fetcher already ends a sweep with skipped items incomplete; held here too, so that no
- * producer's message closes listings its read skipped.
+ * record or was skipped under the id it named. The fetcher already ends a sweep that skipped an
+ * item without one incomplete; held here too, so that no producer's message closes listings its
+ * read skipped.
  */
 function readWhole(read: BoardReadOutcome): boolean {
-  return read.changed && read.skipped === 0;
+  return read.changed && boardReadWhole(read);
 }

@@ -142,7 +142,7 @@ export class FetchRefreshUseCase {
       const final = ended || cut;
       // a call's records in as many parts as the broker's message size needs
       const split = recordParts(records, Number.POSITIVE_INFINITY);
-      oversized += split.oversized;
+      oversized += split.oversized.length;
       const complete = final && ended && !windowSweep && readWhole(totals) && oversized === 0;
       for (const [i, slice] of split.parts.entries()) {
         const last = final && i === split.parts.length - 1;

@@ -1,5 +1,10 @@
 import { jest } from '@jest/globals';
-import { RefreshRecordsFetched, type NormalizedProviderRecord, type RefreshFetchRequested } from '@jobs/contracts';
+import {
+  BOARD_SKIPPED_IDS_MAX,
+  RefreshRecordsFetched,
+  type NormalizedProviderRecord,
+  type RefreshFetchRequested,
+} from '@jobs/contracts';
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import { BoardReadError, type BoardReader, type BoardReadRequest } from '@jobs/provider-adapters';
@@ -67,7 +72,7 @@ describe('ReadBoardUseCase', () => {
         changed: true,
         status: 200,
         validators: { etag: '"v2"' },
-        jobs: { records, skipped: 0 },
+        jobs: { records, skipped: 0, skippedIds: [] },
       });
     });
     await useCase.execute(sweep('acme'));
@@ -83,26 +88,53 @@ describe('ReadBoardUseCase', () => {
     const huge = { ...record(150), title: 'x'.repeat(PART_MAX_BYTES) };
     const records = [...Array.from({ length: 150 }, (_, i) => long(i, 6_000)), huge];
     const { useCase, published } = harness(() =>
-      Promise.resolve({ changed: true, status: 200, validators: {}, jobs: { records, skipped: 0 } }),
+      Promise.resolve({ changed: true, status: 200, validators: {}, jobs: { records, skipped: 0, skippedIds: [] } }),
     );
     await useCase.execute(sweep('acme'));
     expect(published.length).toBeGreaterThan(1);
     for (const part of published) expect(Buffer.byteLength(JSON.stringify(part))).toBeLessThan(1024 * 1024);
     expect(published.flatMap((p) => p.records)).toHaveLength(150);
     expect(published.map((p) => p.final)).toEqual(published.map((_, i) => i === published.length - 1));
-    // the opening left out is an item not read: the read judges no absences
-    expect(published.at(-1)).toMatchObject({ complete: false, board_read: { skipped: 1 } });
+    // the opening left out is an item not read, skipped under its id: its listing is not absent
+    expect(published.at(-1)).toMatchObject({
+      complete: true,
+      board_read: { skipped: 1, skipped_ids: [huge.provider_job_id] },
+    });
   });
 
-  it('ends a read that skipped items incomplete: no listing is judged absent for want of a record', async () => {
+  it('ends a read that skipped an item naming no id incomplete: no listing is judged absent', async () => {
     const { useCase, published } = harness(() =>
-      Promise.resolve({ changed: true, status: 200, validators: {}, jobs: { records: [record(1)], skipped: 2 } }),
+      Promise.resolve({
+        changed: true,
+        status: 200,
+        validators: {},
+        jobs: { records: [record(1)], skipped: 2, skippedIds: ['lever:acme:7'] },
+      }),
     );
     await useCase.execute(sweep('acme'));
     expect(published).toHaveLength(1);
     expect(published[0]).toMatchObject({ final: true, outcome: 'ok', complete: false });
     expect(published[0]!.records).toHaveLength(1);
-    expect(published[0]!.board_read).toMatchObject({ changed: true, error: null, skipped: 2 });
+    expect(published[0]!.board_read).toMatchObject({ changed: true, skipped: 2, skipped_ids: ['lever:acme:7'] });
+  });
+
+  it('ends a read complete when every skipped item named its id; names none past the bound', async () => {
+    const skippedIds = (n: number) => Array.from({ length: n }, (_, i) => `lever:acme:s${i}`);
+    const read = (n: number) => {
+      const { useCase, published } = harness(() =>
+        Promise.resolve({
+          changed: true,
+          status: 200,
+          validators: {},
+          jobs: { records: [record(1)], skipped: n, skippedIds: skippedIds(n) },
+        }),
+      );
+      return useCase.execute(sweep('acme')).then(() => published[0]!);
+    };
+    expect(await read(2)).toMatchObject({ complete: true, board_read: { skipped: 2, skipped_ids: skippedIds(2) } });
+    const past = await read(BOARD_SKIPPED_IDS_MAX + 1);
+    expect(past.complete).toBe(false);
+    expect(past.board_read).not.toHaveProperty('skipped_ids');
   });
 
   it("gives the read the sweep's budget to wait for its host's slot, then the call deadline", async () => {

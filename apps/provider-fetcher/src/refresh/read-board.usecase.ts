@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Counter } from '@opentelemetry/api';
 import {
+  BOARD_SKIPPED_IDS_MAX,
   BoardAtsSchema,
+  boardReadWhole,
   refreshTopicsOf,
   type BoardReadOutcome,
   type NormalizedProviderRecord,
@@ -24,8 +26,9 @@ type ReadFailure = 'provider_timeout' | 'provider_error';
  * One board sweep of the own crawler's pass: one GET of the board (conditional on its last good
  * read), its openings handed to dedupe as own_index records in parts, the last part saying how
  * the read went. A board that answered unchanged sends no records: dedupe takes every listing it
- * had as seen. A board whose answer had items that could not be read is not read whole: its sweep
- * ends incomplete, so no listing is judged absent for lack of a record the reader skipped. A
+ * had as seen. Items that could not be read are skipped under the ids they name (their openings
+ * are still on the board); one that names none leaves the read not whole: its sweep ends
+ * incomplete, so no listing is judged absent for lack of a record the reader skipped. A
  * board that fails (error status, timeout, unreadable answer, 429) sends a failed part that
  * closes nothing, and counts in that board's breaker only: while open, the board is not asked and
  * its sweep fails at once, every other board and the own crawler's feed untouched. A read that
@@ -83,7 +86,7 @@ export class ReadBoardUseCase {
         part,
         final,
         outcome,
-        complete: final && outcome === 'ok' && (read?.skipped ?? 0) === 0,
+        complete: final && outcome === 'ok' && read !== undefined && boardReadWhole(read),
         started_at: startedAt.toISOString(),
         latency_ms: Date.now() - startedAt.getTime(),
         fetched_at: new Date().toISOString(),
@@ -135,17 +138,21 @@ export class ReadBoardUseCase {
     this.breakers.succeeded(key);
     this.reads.add(1, { ats: board.ats, outcome: result.changed ? 'changed' : 'unchanged' });
     const { parts, oversized } = recordParts(result.changed ? result.jobs.records : [], BOARD_PART_RECORDS);
+    // an opening too large to hand on is skipped as an unreadable one is, under its id
+    const skippedIds = result.changed ? [...result.jobs.skippedIds, ...oversized] : [];
     const read: BoardReadOutcome = {
       changed: result.changed,
       validators: result.validators,
       error: null,
-      // an opening too large to hand on is skipped as an unreadable one is
-      skipped: result.changed ? result.jobs.skipped + oversized : 0,
+      skipped: result.changed ? result.jobs.skipped + oversized.length : 0,
+      ...(skippedIds.length > 0 && skippedIds.length <= BOARD_SKIPPED_IDS_MAX ? { skipped_ids: skippedIds } : {}),
     };
     if (read.skipped > 0)
       this.logger.warn(
-        { board: key, skipped: read.skipped, oversized },
-        'board items skipped: the read judges no absences',
+        { board: key, skipped: read.skipped, oversized: oversized.length, whole: boardReadWhole(read) },
+        boardReadWhole(read)
+          ? 'board items skipped under their ids: their openings stay listed'
+          : 'board items skipped without ids: the read judges no absences',
       );
     for (const [part, records] of parts.entries()) {
       const final = part === parts.length - 1;

@@ -15,7 +15,7 @@ describe('recordParts', () => {
       2,
     );
     expect(ids(parts)).toEqual([['r1', 'r2'], ['r3', 'r4'], ['r5']]);
-    expect(oversized).toBe(0);
+    expect(oversized).toEqual([]);
   });
 
   it('cuts by bytes: 200 openings of 5 KB are more than one message may carry', () => {
@@ -32,12 +32,12 @@ describe('recordParts', () => {
     const { parts, oversized } = recordParts([record(1), record(2, PART_MAX_BYTES), record(3)], 10);
     expect(ids(parts)).toEqual([['r1', 'r2', 'r3']]);
     expect(parts[0]![1]!.description).toHaveLength(DESCRIPTION_MAX_CHARS);
-    expect(oversized).toBe(0);
+    expect(oversized).toEqual([]);
     const huge = { ...record(4), title: 'x'.repeat(PART_MAX_BYTES) };
-    expect(recordParts([record(1), huge], 10)).toMatchObject({ oversized: 1 });
+    expect(recordParts([record(1), huge], 10)).toMatchObject({ oversized: [huge.provider_job_id] });
   });
 
   it('gives one empty part for no records', () => {
-    expect(recordParts([], 200)).toEqual({ parts: [[]], oversized: 0 });
+    expect(recordParts([], 200)).toEqual({ parts: [[]], oversized: [] });
   });
 });

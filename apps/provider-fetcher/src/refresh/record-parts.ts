@@ -13,10 +13,10 @@ export const DESCRIPTION_MAX_CHARS = 100_000;
 export interface RecordParts {
   parts: NormalizedProviderRecord[][];
   /**
-   * Records left out: larger than a part alone even with their description cut (a listing the
-   * sweep could not hand on, so not read whole).
+   * The ids of the records left out: larger than a part alone even with their description cut
+   * (listings the sweep could not hand on, so not read whole).
    */
-  oversized: number;
+  oversized: string[];
 }
 
 /**
@@ -31,7 +31,7 @@ export function recordParts(
   const parts: NormalizedProviderRecord[][] = [];
   let current: NormalizedProviderRecord[] = [];
   let bytes = 0;
-  let oversized = 0;
+  const oversized: string[] = [];
   for (const original of records) {
     let record = original;
     let size = Buffer.byteLength(JSON.stringify(record));
@@ -40,7 +40,7 @@ export function recordParts(
       size = Buffer.byteLength(JSON.stringify(record));
     }
     if (size > maxBytes) {
-      oversized += 1;
+      oversized.push(record.provider_job_id);
       continue;
     }
     if (current.length > 0 && (current.length >= maxRecords || bytes + size > maxBytes)) {

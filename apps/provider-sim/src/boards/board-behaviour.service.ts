@@ -2,8 +2,11 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { WorldBoardAts } from '@jobs/sim-world';
 import { SIM_OPTIONS, type SimOptions } from '../config/sim-options.js';
 
-/** How a board fails: a 503, no answer until the simulator's timeout, or a 200 that is not the ATS's format. */
-export const BOARD_FAIL_MODES = ['none', 'error', 'timeout', 'garbage'] as const;
+/**
+ * How a board fails: a 503, no answer until the simulator's timeout, a 200 that is not the ATS's
+ * format, or its answer with one item that names its id and nothing else (`unreadable_item`).
+ */
+export const BOARD_FAIL_MODES = ['none', 'error', 'timeout', 'garbage', 'unreadable_item'] as const;
 export type BoardFailMode = (typeof BOARD_FAIL_MODES)[number];
 
 /**

@@ -116,6 +116,31 @@ describe('provider-sim: ATS boards over HTTP', () => {
     expect((await fetch(`${base}/lever/v0/postings/flaky?mode=json`)).status).toBe(200);
   });
 
+  it('answers a board with one unreadable item first: its id and nothing else, a new body', async () => {
+    const { body } = await control('GET', '/world/boards');
+    const paths = { greenhouse: '/v1/boards/%/jobs', lever: '/v0/postings/%', ashby: '/posting-api/job-board/%' };
+    for (const { ats, board, company_domain } of body.data as {
+      ats: keyof typeof paths;
+      board: string;
+      company_domain: string;
+    }[]) {
+      const url = `${base}/${ats}${paths[ats].replace('%', board)}`;
+      const items = (answer: unknown): unknown[] =>
+        Array.isArray(answer) ? answer : (answer as { jobs: unknown[] }).jobs;
+      const plain = await fetch(url);
+      const readable = items(await plain.json());
+      await control('PUT', `/world/boards/${ats}/${board}`, { company_domain, fail: 'unreadable_item' });
+      const broken = await fetch(url);
+      expect(broken.status).toBe(200);
+      expect(broken.headers.get('etag')).not.toBe(plain.headers.get('etag'));
+      const [first, ...rest] = items(await broken.json());
+      expect(Object.keys(first as object)).toEqual(['id']);
+      expect(rest).toEqual(readable);
+      await control('PUT', `/world/boards/${ats}/${board}`, { company_domain });
+      expect((await fetch(url)).headers.get('etag')).toBe(plain.headers.get('etag'));
+    }
+  });
+
   it('refuses an unknown ATS, a bad board name and an unknown field', async () => {
     expect((await control('PUT', '/world/boards/workday/x', { company_domain: 'x.example' })).status).toBe(404);
     const badName = await control('PUT', '/world/boards/lever/no%20space', { company_domain: 'x.example' });

@@ -70,12 +70,13 @@ export const AdminRefreshParamsSchema = z.strictObject({ refresh_id: RefreshIdSc
  * `PUT /admin/world/boards/{ats}/{board}`: the company publishes its openings on this ATS board of
  * the simulator (served at `{simulator}/{ats}/...`, decision 0044) and no longer in the own
  * index's feed; `fail` makes the board answer a 503 (`error`), nothing until the simulator's
- * timeout (`timeout`), or an HTML page (`garbage`). `DELETE` takes the board down.
+ * timeout (`timeout`), an HTML page (`garbage`), or its openings and one item naming its id and
+ * nothing else (`unreadable_item`). `DELETE` takes the board down.
  */
 export const AdminWorldBoardParamsSchema = z.strictObject({ ats: BoardAtsSchema, board: BoardNameSchema });
 export type AdminWorldBoardParams = z.infer<typeof AdminWorldBoardParamsSchema>;
 
-export const AdminWorldBoardFailSchema = z.enum(['none', 'error', 'timeout', 'garbage']);
+export const AdminWorldBoardFailSchema = z.enum(['none', 'error', 'timeout', 'garbage', 'unreadable_item']);
 
 export const AdminWorldBoardPutRequestSchema = z.strictObject({
   company_domain: DomainSchema,

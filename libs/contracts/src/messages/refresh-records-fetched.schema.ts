@@ -13,6 +13,9 @@ import { NormalizedProviderRecordSchema } from '../records/normalized-provider-r
 import { FetchOutcomeSchema, refineRecordsOfProvider } from './common.schema.js';
 import { BoardValidatorsSchema, isWindowSweep, RefreshSweepFields } from './refresh-fetch-requested.schema.js';
 
+/** Skipped items' ids a board read names at most: more, and it names none (the read is not whole). */
+export const BOARD_SKIPPED_IDS_MAX = 500;
+
 /**
  * How a board sweep's read went (its final part): `changed` false when the board answered 304 or
  * the same body as last time (every listing it had is still listed; no records follow), the
@@ -24,8 +27,23 @@ export const BoardReadOutcomeSchema = z.strictObject({
   error: z.string().max(500).nullable(),
   /** items of the answer that could not be read as openings */
   skipped: NonNegativeIntSchema,
+  /**
+   * the listing ids of skipped items that named one (at most `BOARD_SKIPPED_IDS_MAX`): openings
+   * still on the board, neither read nor absent. A read whose every skipped item is here judges
+   * absences as a read of every item would; absent (older fetchers) means none is known.
+   */
+  skipped_ids: z.array(z.string().min(1).max(300)).max(BOARD_SKIPPED_IDS_MAX).optional(),
 });
 export type BoardReadOutcome = z.infer<typeof BoardReadOutcomeSchema>;
+
+/**
+ * The read stands for the whole board: it answered, and every item became a record or was skipped
+ * under an id it named (an unchanged answer stands for the read before it). Only a changed read
+ * that stands for the board judges its other listings absent.
+ */
+export function boardReadWhole(read: BoardReadOutcome): boolean {
+  return read.error === null && read.skipped === (read.skipped_ids?.length ?? 0);
+}
 
 export const ValueSchema = z
   .strictObject({

@@ -11,6 +11,7 @@ import {
   boardHtmlToText,
   boardJobId,
   companyOf,
+  readBoardItems,
   type BoardContext,
   type BoardFormat,
   type BoardJobs,
@@ -86,17 +87,12 @@ export const ASHBY_BOARD: BoardFormat = {
   parse(body, context): BoardJobs {
     const board = AshbyBoard.safeParse(body);
     if (!board.success) throw new BoardFormatError('ashby: the answer has no jobs list');
-    const records = [];
-    let skipped = 0;
-    for (const raw of board.data.jobs) {
-      const job = AshbyJob.safeParse(raw);
+    return readBoardItems(board.data.jobs, context, (raw) => {
       // an unlisted posting is reachable by link only: not an opening the board shows
-      if (job.success && job.data.isListed === false) continue;
-      const record = job.success ? mapAshbyJob(job.data, context) : null;
-      if (record) records.push(record);
-      else skipped += 1;
-    }
-    return { records, skipped };
+      if ((raw as { isListed?: unknown } | null)?.isListed === false) return 'not_listed';
+      const job = AshbyJob.safeParse(raw);
+      return job.success ? mapAshbyJob(job.data, context) : null;
+    });
   },
 };
 

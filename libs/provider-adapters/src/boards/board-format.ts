@@ -16,6 +16,40 @@ export interface BoardContext {
 export interface BoardJobs {
   records: NormalizedProviderRecord[];
   skipped: number;
+  /**
+   * the listing ids of the skipped items that carry an id of the ATS's own: openings the board
+   * still lists though their item could not be read, so none of them is absent
+   */
+  skippedIds: string[];
+}
+
+/** An ATS id as boards write them: a positive integer or a short token (no separators, no spaces). */
+const ATS_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/**
+ * A board's items read one by one: each becomes a record, is left out (`'not_listed'`: on the
+ * board's answer but not shown as an opening), or is skipped, its listing id kept when the item
+ * names one, so a read that skipped it still knows the opening is there.
+ */
+export function readBoardItems(
+  items: readonly unknown[],
+  context: BoardContext,
+  read: (item: unknown) => NormalizedProviderRecord | 'not_listed' | null,
+): BoardJobs {
+  const jobs: BoardJobs = { records: [], skipped: 0, skippedIds: [] };
+  for (const item of items) {
+    const record = read(item);
+    if (record === 'not_listed') continue;
+    if (record) {
+      jobs.records.push(record);
+      continue;
+    }
+    jobs.skipped += 1;
+    const id = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined;
+    if ((typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) && ATS_ID.test(String(id)))
+      jobs.skippedIds.push(boardJobId(context, id));
+  }
+  return jobs;
 }
 
 /** One ATS's public board API: where a board is, and how its answer becomes records. */

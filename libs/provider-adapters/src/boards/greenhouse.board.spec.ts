@@ -49,10 +49,11 @@ describe('Greenhouse Job Board API', () => {
     expect(r.description).toBe('Travail à distance, équipe à Zürich & München. Gehalt: 90.000 €');
   });
 
-  it('keeps a job with missing fields as unknowns, and skips one without a title', () => {
-    const { records, skipped } = parse(board);
+  it('keeps a job with missing fields as unknowns, and skips one without a title under its id', () => {
+    const { records, skipped, skippedIds } = parse(board);
     expect(records).toHaveLength(4);
     expect(skipped).toBe(1);
+    expect(skippedIds).toEqual(['greenhouse:acme:4012349']);
     const r = records[3]!;
     expect(r).toMatchObject({ url: null, apply_url: null, description: null, posted_at: null });
     expect(r.location).toEqual({ city: null, region: null, country_code: null, remote: null });

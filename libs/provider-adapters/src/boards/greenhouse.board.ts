@@ -8,6 +8,7 @@ import {
   boardHtmlToText,
   boardJobId,
   companyOf,
+  readBoardItems,
   type BoardContext,
   type BoardFormat,
   type BoardJobs,
@@ -40,15 +41,10 @@ export const GREENHOUSE_BOARD: BoardFormat = {
   parse(body, context): BoardJobs {
     const board = GreenhouseBoard.safeParse(body);
     if (!board.success) throw new BoardFormatError('greenhouse: the answer has no jobs list');
-    const records = [];
-    let skipped = 0;
-    for (const raw of board.data.jobs) {
+    return readBoardItems(board.data.jobs, context, (raw) => {
       const job = GreenhouseJob.safeParse(raw);
-      const record = job.success ? mapGreenhouseJob(job.data, context) : null;
-      if (record) records.push(record);
-      else skipped += 1;
-    }
-    return { records, skipped };
+      return job.success ? mapGreenhouseJob(job.data, context) : null;
+    });
   },
 };
 

@@ -55,9 +55,11 @@ describe('Lever Postings API', () => {
   });
 
   it('keeps missing fields unknown, drops a one-time amount, skips a posting without an id', () => {
-    const { records, skipped } = parse(postings);
+    const { records, skipped, skippedIds } = parse(postings);
     expect(records).toHaveLength(4);
     expect(skipped).toBe(1);
+    // a posting without an id names no listing: the read cannot stand for the whole board
+    expect(skippedIds).toEqual([]);
     const r = records[3]!;
     expect(r).toMatchObject({ employment_type: 'contract', salary: null, posted_at: null, description: null });
     expect(r.apply_url).toBe('https://jobs.lever.co/leverdemo/d3a0c1de-0000-4000-8000-000000000004');
@@ -70,6 +72,15 @@ describe('Lever Postings API', () => {
       expect(skipped).toBe(0);
       expect(records[0]!.posted_at).toBeNull();
     }
+  });
+
+  it('names a skipped posting by its id only when it is a plain token', () => {
+    const ids = (id: unknown) => parse([{ ...(postings[0] as object), id, text: '' }]).skippedIds;
+    const uuid = '9f1b2c3d-0000-4000-8000-00000000000a';
+    expect(ids(uuid)).toEqual([`lever:leverdemo:${uuid}`]);
+    expect(ids('a b')).toEqual([]);
+    expect(ids('../x')).toEqual([]);
+    expect(ids({ nested: 1 })).toEqual([]);
   });
 
   it('refuses an answer that is not a list of postings', () => {

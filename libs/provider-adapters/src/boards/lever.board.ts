@@ -11,6 +11,7 @@ import {
   boardHtmlToText,
   boardJobId,
   companyOf,
+  readBoardItems,
   type BoardContext,
   type BoardFormat,
   type BoardJobs,
@@ -83,15 +84,10 @@ export const LEVER_BOARD: BoardFormat = {
   },
   parse(body, context): BoardJobs {
     if (!Array.isArray(body)) throw new BoardFormatError('lever: the answer is not a list of postings');
-    const records = [];
-    let skipped = 0;
-    for (const raw of body) {
+    return readBoardItems(body, context, (raw) => {
       const posting = LeverPosting.safeParse(raw);
-      const record = posting.success ? mapLeverPosting(posting.data, context) : null;
-      if (record) records.push(record);
-      else skipped += 1;
-    }
-    return { records, skipped };
+      return posting.success ? mapLeverPosting(posting.data, context) : null;
+    });
   },
 };
 
