@@ -18,6 +18,7 @@ import {
 import { EndpointSlots } from './endpoint-slots.js';
 import { GroupCommit } from './group-commit.js';
 import { signatureHeader } from './signature.js';
+import { WaitingClaims } from './waiting-claims.js';
 import { WebhookSender } from './webhook-sender.js';
 
 /**
@@ -61,9 +62,8 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   /** The endpoints' secrets as opened for signing, kept a minute (a rotation seals a new value, so it misses). */
   private readonly secrets: OpenedSecrets;
   private readonly running = new Set<Promise<void>>();
-  /** Claimed, waiting for a slot of their endpoint; endpoints in the order they take turns. */
-  private readonly waiting = new Map<string, Array<{ claim: ClaimedAttempt; claimedAt: number }>>();
-  private waitingCount = 0;
+  /** Claimed, waiting for a slot of their endpoint. */
+  private readonly waiting = new WaitingClaims<ClaimedAttempt>();
   /** Claims that waited too long, to hand back at the next pass. */
   private stale: ClaimedAttempt[] = [];
   private healthy = true;
@@ -129,9 +129,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
    */
   async stop(): Promise<void> {
     await this.loop.stop();
-    const unstarted = [...this.stale, ...[...this.waiting.values()].flat().map((w) => w.claim)];
-    this.waiting.clear();
-    this.waitingCount = 0;
+    const unstarted = [...this.stale, ...this.waiting.drain()];
     this.stale = [];
     await this.store
       .giveBack(unstarted, new Date())
@@ -151,7 +149,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       await untraced(() => this.store.giveBack(stale, new Date()));
     }
     while (!this.loop.isStopped) {
-      const room = this.slots.total * PREFETCH - this.slots.size - this.waitingCount;
+      const room = this.slots.total * PREFETCH - this.slots.size - this.waiting.size;
       if (room <= 0) break;
       const asked = Math.min(CLAIM_BATCH, room);
       // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt continues its
@@ -169,18 +167,12 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       const claims = await untraced(() =>
         this.store.claimDue(leaseStart, asked, held, this.slots.firstLimit * PREFETCH, caps, accounts),
       );
-      const claimedAt = leaseStart.getTime();
-      for (const claim of claims) {
-        const queue = this.waiting.get(claim.url);
-        if (queue) queue.push({ claim, claimedAt });
-        else this.waiting.set(claim.url, [{ claim, claimedAt }]);
-      }
-      this.waitingCount += claims.length;
+      this.waiting.add(claims, leaseStart.getTime());
       this.startWaiting();
       if (claims.length < asked) break;
     }
     // Attempts under way kick a pass as each ends; meanwhile a retry falling due waits a second at most.
-    if (this.slots.size > 0 || this.waitingCount > 0) return SATURATED_POLL_MS;
+    if (this.slots.size > 0 || this.waiting.size > 0) return SATURATED_POLL_MS;
     const nextDue = await untraced(() => this.store.nextDueAt());
     if (!nextDue) return IDLE_POLL_MS;
     const wait = nextDue.getTime() - Date.now();
@@ -192,35 +184,21 @@ export class DeliveryWorker implements OnApplicationBootstrap {
   private held(): { byEndpoint: Map<string, number>; byAccount: Map<string, number> } {
     const byEndpoint = new Map(this.slots.byEndpoint());
     const byAccount = new Map(this.slots.byAccount());
-    for (const [url, queue] of this.waiting) {
-      byEndpoint.set(url, (byEndpoint.get(url) ?? 0) + queue.length);
-      for (const { claim } of queue) byAccount.set(claim.accountId, (byAccount.get(claim.accountId) ?? 0) + 1);
-    }
+    this.waiting.addHeld(byEndpoint, byAccount);
     return { byEndpoint, byAccount };
   }
 
-  /** Starts waiting claims while slots allow, one per endpoint in turn (an endpoint served goes to the back). */
+  /** Starts waiting claims while slots allow (WaitingClaims: endpoints in turn, accounts within each). */
   private startWaiting(): void {
-    let started = true;
-    while (started && this.slots.free > 0 && this.waitingCount > 0) {
-      started = false;
-      for (const [url, queue] of this.waiting) {
-        if (this.slots.free === 0) break;
-        if (!this.slots.tryTake(url, queue[0]!.claim.accountId)) continue;
-        const next = queue.shift()!;
-        this.waiting.delete(url);
-        if (queue.length > 0) this.waiting.set(url, queue);
-        this.waitingCount -= 1;
-        started = true;
-        if (Date.now() - next.claimedAt > MAX_WAITING_MS) {
-          // Too close to its lease's end to be sure to finish within it: claimed again later instead.
-          this.slots.release(url, next.claim.accountId);
-          this.stale.push(next.claim);
-          this.loop.kick();
-          continue;
-        }
-        this.start(next.claim);
+    for (const next of this.waiting.take(this.slots)) {
+      if (Date.now() - next.claimedAt > MAX_WAITING_MS) {
+        // Too close to its lease's end to be sure to finish within it: claimed again later instead.
+        this.slots.release(next.claim.url, next.claim.accountId);
+        this.stale.push(next.claim);
+        this.loop.kick();
+        continue;
       }
+      this.start(next.claim);
     }
   }
 
