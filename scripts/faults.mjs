@@ -8,9 +8,8 @@
 //   node scripts/faults.mjs kafka-stop | kafka-start | redis-stop | redis-start
 //   node scripts/faults.mjs infra-up | infra-down        only the infrastructure (to debug a spec)
 //
-// STACK_SLOT (default 8; slot 9's Kafka port is npm test's own, 29092) picks the ports: stack 2N080.. as in stack.mjs,
-// PostgreSQL 2N432,
-// Redis 2N379, Kafka 2N092 (controller 2N093). Plain Node: it runs before anything is built.
+// STACK_SLOT (default 8) picks the ports: stack 2N080.. as in stack.mjs, PostgreSQL 2N432, Redis 2N379, Kafka 2N092
+// (controller 2N093). Plain Node: it runs before anything is built.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, appendFileSync, chownSync, readdirSync } from 'node:fs';
 import { createConnection } from 'node:net';

@@ -1,15 +1,14 @@
-// Rewrites the generated topology blocks of docs/architecture.md and the README from the one
+// Rewrites the generated topology blocks of docs/architecture.md and docs/search.md from the one
 // declared topology (libs/contracts, built). Run: npm run docs:architecture.
 // The contracts spec `architecture-doc.spec.ts` fails when a block differs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderArchitectureTopology, renderServiceLinks, renderSyncSearchHops } from '@jobs/contracts';
+import { renderArchitectureTopology, renderSyncSearchHops } from '@jobs/contracts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const blocks = [
   { file: 'docs/architecture.md', marker: 'topology', render: renderArchitectureTopology },
-  { file: 'README.md', marker: 'service-links', render: renderServiceLinks },
   { file: 'docs/search.md', marker: 'sync-search-hops', render: renderSyncSearchHops },
 ];
 for (const { file, marker, render } of blocks) {

@@ -47,7 +47,7 @@ export const PROFILES = {
     db: 'jobs_test',
     redisDb: 1,
     kafkaInstance: 'test',
-    kafkaPort: 29092,
+    kafkaPort: 18092,
     otlpPort: 18095,
     viewerPort: 18094,
   },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderSyncSearchHops } from './sync-search-hops.js';
-import { renderArchitectureTopology, renderServiceLinks } from './topology-docs.js';
+import { renderArchitectureTopology } from './topology-docs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -15,10 +15,6 @@ function block(file: string, marker: string): string | undefined {
 describe('the generated topology of the docs (run `npm run docs:architecture` after changing a topic)', () => {
   it('docs/architecture.md shows the declared topology', () => {
     expect(block('docs/architecture.md', 'topology')).toBe(renderArchitectureTopology());
-  });
-
-  it("the README's table of who sends what to whom is the declared topology", () => {
-    expect(block('README.md', 'service-links')).toBe(renderServiceLinks());
   });
 
   it("docs/search.md's hop table is the declared hops of a sync search", () => {

@@ -48,7 +48,7 @@ function unconsumedNotes(): string[] {
   );
 }
 
-/** Table: which service sends which topics to which service (the README's picture of the flow). */
+/** Table: which service sends which topics to which service (the flow in plain text). */
 export function renderServiceLinks(): string {
   const rows = links().map(
     ({ from, to, topics }) => `| ${from} | ${to} | ${topics.map((t) => code(t.name)).join(', ')} |`,
@@ -76,9 +76,13 @@ export function renderTopicFlow(): string {
   return ['```mermaid', 'flowchart LR', ...nodes, ...edges, '```', '', ...unconsumedNotes()].join('\n');
 }
 
-/** The generated block of docs/architecture.md: the flow, each service's topics, every topic. */
+/** The generated block of docs/architecture.md: who sends what to whom, the flow, topics per service, every topic. */
 export function renderArchitectureTopology(): string {
   return [
+    '### Who sends what to whom',
+    '',
+    renderServiceLinks(),
+    '',
     '### Flow between services',
     '',
     renderTopicFlow(),
