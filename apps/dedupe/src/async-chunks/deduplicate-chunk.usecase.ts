@@ -29,11 +29,12 @@ export class DeduplicateChunkUseCase {
     let next: ChunkPosition | null = message.next;
     let writeSightings = async (): Promise<void> => undefined;
     if (message.outcome === 'ok' && message.index_query) {
-      const { filters, scope, want, after, as_of } = message.index_query;
+      const { filters, scope, want, after, as_of, min_sources: minSources } = message.index_query;
       const page = await this.ownIndex.page({
         filters,
         scope,
         want,
+        ...(minSources !== undefined ? { minSources } : {}),
         now: new Date(as_of),
         after: after ? { firstSeenAt: new Date(after.first_seen_at), id: after.id } : null,
       });

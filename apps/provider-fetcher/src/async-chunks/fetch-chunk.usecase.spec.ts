@@ -108,6 +108,21 @@ describe('FetchChunkUseCase', () => {
     );
     expect(search).not.toHaveBeenCalled();
     expect(out.index_query).toMatchObject({ want: 200, after: null, scope: { providers_routable: ['own_index'] } });
+    expect(out.index_query).not.toHaveProperty('min_sources');
+  });
+
+  it("passes a consensus search's min_sources on to the store query", async () => {
+    const search = jest.fn(async () => [] as NormalizedProviderRecord[]);
+    const out = await run(
+      { provider: 'own_index', search },
+      request({
+        provider: 'own_index',
+        from: { kind: 'store', after: null },
+        index_scope: { providers_routable: ['own_index', 'provider_a'] },
+        min_sources: 2,
+      }),
+    );
+    expect(out.index_query).toMatchObject({ min_sources: 2 });
   });
 });
 

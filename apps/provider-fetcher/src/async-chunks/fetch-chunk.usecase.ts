@@ -52,6 +52,7 @@ export class FetchChunkUseCase {
           want: message.want,
           after: message.from.after,
           as_of: message.as_of,
+          ...(message.min_sources !== undefined ? { min_sources: message.min_sources } : {}),
         },
       });
     }

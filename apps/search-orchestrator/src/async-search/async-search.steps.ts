@@ -140,6 +140,10 @@ export class AsyncSearchSteps {
       ...(provider === 'own_index'
         ? { index_scope: { providers_routable: row.providersEnabled.map((p) => ProviderSlugSchema.parse(p)) } }
         : {}),
+      // the store keeps to what the search keeps (collection.ts checks it again for every leg)
+      ...(provider === 'own_index' && request.waterfall.strategy === 'consensus'
+        ? { min_sources: request.waterfall.min_sources }
+        : {}),
     });
   }
 

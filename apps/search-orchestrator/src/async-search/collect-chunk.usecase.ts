@@ -79,7 +79,8 @@ export class CollectChunkUseCase {
     );
     const { pending, held } = await this.steps.inFlight(tx, searchId);
     const room = search.request.limit - search.row.jobsFound - pending - held;
-    const candidates = newCandidates(matching, known, room);
+    // once billing has stopped the search at its max_credits, a chunk still on its way collects nothing
+    const candidates = search.row.capReached ? [] : newCandidates(matching, known, room);
     const onHold = search.status === 'on_hold';
     if (candidates.length > 0) await this.addResults(tx, search, message.provider, candidates, onHold);
     const done = search.row.capReached || search.row.jobsFound >= search.request.limit;

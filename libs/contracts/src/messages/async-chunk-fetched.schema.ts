@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';
 import { FiltersSchema } from '../public/filters.schema.js';
+import { WATERFALL_LIMITS } from '../public/waterfall.schema.js';
 import { NormalizedProviderRecordSchema } from '../records/normalized-provider-record.schema.js';
 import { ASYNC_CHUNK_MAX, ChunkPositionSchema, ChunkRefShape, StoreKeySchema } from './async-chunk-requested.schema.js';
 import {
@@ -34,6 +35,13 @@ export const ValueSchema = z
         want: z.number().int().min(1).max(ASYNC_CHUNK_MAX),
         after: StoreKeySchema.nullable(),
         as_of: EpochMsSchema,
+        /** a `consensus` search's: only jobs that at least this many providers listed */
+        min_sources: z
+          .number()
+          .int()
+          .min(WATERFALL_LIMITS.minSourcesMin)
+          .max(WATERFALL_LIMITS.minSourcesMax)
+          .optional(),
       })
       .optional(),
   })

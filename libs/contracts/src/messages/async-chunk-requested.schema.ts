@@ -63,10 +63,18 @@ export const ValueSchema = z
     timeout_ms: z.number().int().min(WATERFALL_LIMITS.timeoutMsMin).max(WATERFALL_LIMITS.timeoutMsMax),
     /** own_index only: the scope its store answers within */
     index_scope: OwnIndexScopeSchema.optional(),
+    /**
+     * own_index only, a `consensus` search's: its store pages hold only jobs that at least this many
+     * providers listed, the ones the search keeps, instead of every matching job to be dropped
+     */
+    min_sources: z.number().int().min(WATERFALL_LIMITS.minSourcesMin).max(WATERFALL_LIMITS.minSourcesMax).optional(),
   })
   .superRefine((value, ctx) => {
     if (value.provider !== 'own_index' && (value.index_scope || value.from.kind === 'store')) {
       ctx.addIssue({ code: 'custom', path: ['from'], message: 'only the own index answers from the store' });
+    }
+    if (value.provider !== 'own_index' && value.min_sources !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['min_sources'], message: 'only the own index filters by sources' });
     }
     if (value.provider === 'own_index' && !value.index_scope) {
       ctx.addIssue({ code: 'custom', path: ['index_scope'], message: 'the own index needs its store scope' });
