@@ -150,6 +150,69 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     expect(stalled.progressAt.getTime()).toBeGreaterThan(now - 60_000);
   });
 
+  it('asks a lost chunk again as its next try, and ends its leg once every try was lost', async () => {
+    await account('acc_lost', 50);
+    const now = Date.now();
+    const stalledAt = new Date(now - 3_600_000);
+    for (const [id, attempt] of [
+      ['srch_lost_once', 0],
+      ['srch_lost_always', 2],
+    ] as const) {
+      await db.prisma.asyncSearch.create({
+        data: {
+          id,
+          accountId: 'acc_lost',
+          mode: 'live',
+          providersEnabled: ['provider_c'],
+          request: {},
+          status: 'running',
+          waves: [['provider_c']],
+          requestId: `req_${id}`,
+          asOf: stalledAt,
+          progressAt: stalledAt,
+          startedAt: stalledAt,
+        },
+      });
+      await db.prisma.asyncSearchLeg.create({
+        data: {
+          searchId: id,
+          provider: 'provider_c',
+          wave: 0,
+          state: 'fetching',
+          chunk: 4,
+          attempt,
+          position: { kind: 'pages', page: null },
+        },
+      });
+    }
+    const asked: string[] = [];
+    const advanced: string[] = [];
+    const steps = {
+      startWaiting: async () => undefined,
+      kick: () => undefined,
+      lock: async (_tx: unknown, id: string) => ({ row: { id }, status: 'running' }),
+      askChunk: async (_tx: unknown, search: { row: { id: string } }, ask: { chunk: number; attempt: number }) =>
+        void asked.push(`${search.row.id}:${ask.chunk}:${ask.attempt}`),
+      askCharge: async () => undefined,
+      advance: async (_tx: unknown, search: { row: { id: string } }) => void advanced.push(search.row.id),
+    };
+    const errors: string[] = [];
+    await sweeperWith({ steps, probe: { holds: async () => false }, error: (_, m) => void errors.push(m) }).sweep(now);
+    expect(errors).toEqual([]);
+    // the same chunk, its next try
+    expect(asked).toEqual(['srch_lost_once:4:1']);
+    const legs = await db.prisma.asyncSearchLeg.findMany({
+      where: { searchId: { in: ['srch_lost_once', 'srch_lost_always'] } },
+      orderBy: { searchId: 'asc' },
+    });
+    expect(legs.map((l) => [l.searchId, l.state, l.attempt, l.failure])).toEqual([
+      ['srch_lost_always', 'failed', 2, 'provider_error'],
+      ['srch_lost_once', 'fetching', 1, null],
+    ]);
+    // each search then takes its next step: the one whose only leg failed finishes
+    expect(advanced).toEqual(expect.arrayContaining(['srch_lost_always', 'srch_lost_once']));
+  });
+
   it("resumes no search past its account's cap of searches queued or running, by top-up or by sweep", async () => {
     await account('acc_full', 10, 'free'); // free: 2 at once
     await account('acc_room', 10, 'free');

@@ -3,7 +3,7 @@ import { PrismaService } from '@jobs/db';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
 import { PLAN_CAPS } from '@jobs/plans';
-import { isFinal, STALL_MS, STUCK_MS } from './collection.js';
+import { afterFailedChunk, isFinal, STALL_MS, STUCK_MS } from './collection.js';
 import { AsyncPipelineProbe } from './async-pipeline.probe.js';
 import { AsyncSearchSteps, legAsk } from './async-search.steps.js';
 import { ResumeSearchesUseCase } from './resume-searches.usecase.js';
@@ -13,8 +13,9 @@ const BATCH = 20;
 
 /**
  * Re-drives async searches that stopped moving: a queued or running search with no step for
- * STALL_MS gets its in-flight chunks and unanswered charge batches asked again (same chunk, try
- * and batch numbers: the fetcher and dedupe redo harmless work, billing's mark refuses a second
+ * STALL_MS gets its in-flight chunks asked again as their next try (a chunk lost on every try ends
+ * its leg as failed, as a failing provider's would, so the search ends partial instead of never)
+ * and its unanswered charge batches asked again (same batch numbers: billing's mark refuses a second
  * charge, and the search ignores answers it is no longer waiting for), and an on_hold search
  * whose account has credits again is resumed (a top-up that raced its hold), a failed chunk is
  * asked again once its next try is due (`retry_at`), and waiting searches get the async pool's
@@ -168,11 +169,26 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
         const legs = await tx.asyncSearchLeg.findMany({
           where: { searchId, state: 'fetching', OR: [{ retryAt: null }, { retryAt: { lte: new Date(now) } }] },
         });
-        for (const leg of legs) await this.steps.askChunk(tx, search, legAsk(leg));
-        await tx.asyncSearchLeg.updateMany({
-          where: { searchId, retryAt: { lte: new Date(now) } },
-          data: { retryAt: null },
-        });
+        let givenUp = 0;
+        for (const leg of legs) {
+          const where = { searchId_provider: { searchId, provider: leg.provider } };
+          if (leg.retryAt !== null) {
+            // a failed try now due: its try number moved on when it failed
+            await tx.asyncSearchLeg.update({ where, data: { retryAt: null } });
+            await this.steps.askChunk(tx, search, legAsk(leg));
+          } else if (afterFailedChunk(leg.attempt) === 'give_up') {
+            // neither answered nor on its way: lost at some hop (a dead-lettered message) on every
+            // try, so no further try would fare better; the search goes on without this provider
+            await tx.asyncSearchLeg.update({ where, data: { state: 'failed', failure: 'provider_error' } });
+            givenUp += 1;
+          } else {
+            // a lost chunk counts as a failed try, so a message lost the same way every time ends its
+            // leg instead of holding the search forever; an answer to the lost try is then ignored
+            const next = { ...leg, attempt: leg.attempt + 1 };
+            await tx.asyncSearchLeg.update({ where, data: { attempt: next.attempt } });
+            await this.steps.askChunk(tx, search, legAsk(next));
+          }
+        }
         const pending = await tx.asyncSearchResult.findMany({
           where: { searchId, state: 'pending' },
           orderBy: { seq: 'asc' },
@@ -183,7 +199,7 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
         for (const [batch, jobIds] of batches) await this.steps.askCharge(tx, search, batch, jobIds);
         await tx.asyncSearch.update({ where: { id: searchId }, data: { progressAt: new Date() } });
         this.logger.warn(
-          { search_id: searchId, chunks: legs.length, charge_batches: batches.size },
+          { search_id: searchId, chunks: legs.length - givenUp, legs_given_up: givenUp, charge_batches: batches.size },
           'async search stalled; chunks and charges asked again',
         );
         // a search with nothing in flight takes its next step (e.g. a wave that never opened)
