@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { BillingQueryRequested } from '@jobs/contracts';
 import type { QueryAnswers } from '@jobs/nest-kafka';
+import type { PrismaService } from '@jobs/db';
 import type { Logger } from '@jobs/observability';
 import type { AddCreditsUseCase } from '../accounts/add-credits.usecase.js';
 import type { OpenAccountUseCase } from '../accounts/open-account.usecase.js';
@@ -11,7 +12,7 @@ import type { ListLedgerUseCase } from './list-ledger.usecase.js';
 import { ChargeExpired } from '../charges/account-charges.js';
 
 /** The consumer with every use case a stub: what it runs, and what it answers when it runs nothing. */
-function consumer({ expire = false } = {}) {
+function consumer({ expire = false, marked = [] as string[] } = {}) {
   const ran: string[] = [];
   const answered: Array<{ queryId: string; error?: { code: string } }> = [];
   const stub = (name: string) => ({
@@ -38,6 +39,12 @@ function consumer({ expire = false } = {}) {
     stub('account.open') as unknown as OpenAccountUseCase,
     stub('credits.add') as unknown as AddCreditsUseCase,
     answers as unknown as QueryAnswers,
+    {
+      processedMessage: {
+        findUnique: async ({ where }: { where: { consumerGroup_messageId: { messageId: string } } }) =>
+          marked.includes(where.consumerGroup_messageId.messageId) ? { messageId: 'x' } : null,
+      },
+    } as unknown as PrismaService,
     logger as unknown as Logger,
   );
   return { it, ran, answered, logger };
@@ -72,6 +79,17 @@ describe('billing queries and the moment their asker stops waiting', () => {
     expect(ran).toEqual([]);
     expect(answered).toEqual(Array(3).fill({ queryId: 'req_1', error: { code: 'internal_error' } }));
     expect(logger.warn).toHaveBeenCalledTimes(3);
+  });
+
+  it('stays silent when the late query was made already: its own answer is in the outbox', async () => {
+    const { it: c, ran, answered } = consumer({ marked: ['charge:req_1', 'credits:req_2'] });
+    await c.onQuery(query(past));
+    await c.onQuery({ ...query(past), query_id: 'req_2', query: { kind: 'credits.add', amount: 5 } });
+    expect(ran).toEqual([]);
+    expect(answered).toEqual([]);
+    // another query of the same kind, never made: told nothing was charged
+    await c.onQuery({ ...query(past), query_id: 'req_3' });
+    expect(answered).toEqual([{ queryId: 'req_3', error: { code: 'internal_error' } }]);
   });
 
   it('still reads the ledger late: a read changes nothing', async () => {

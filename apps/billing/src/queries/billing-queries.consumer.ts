@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
 import { Topics, type BillingQueryRequested } from '@jobs/contracts';
-import { askerGaveUp } from '@jobs/db';
+import { askerGaveUp, PrismaService } from '@jobs/db';
 import { QueryAnswers, QueryFailure } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
@@ -22,6 +22,7 @@ export class BillingQueriesConsumer {
     private readonly openAccount: OpenAccountUseCase,
     private readonly addCredits: AddCreditsUseCase,
     private readonly answers: QueryAnswers,
+    private readonly prisma: PrismaService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -29,7 +30,12 @@ export class BillingQueriesConsumer {
   async onQuery(@Payload() message: BillingQueryRequested.Value): Promise<void> {
     const { query } = message;
     // the gateway told its caller to retry: a change made now would be paid for twice
-    if (query.kind !== 'ledger.list' && askerGaveUp(message.answer_by)) return this.answerLate(message);
+    if (query.kind !== 'ledger.list' && askerGaveUp(message.answer_by)) {
+      // made already (a replica that committed it stopped before publishing): its answer is in
+      // the outbox, which another replica sends; "nothing was charged" would not be true
+      if (await this.alreadyMade(message)) return;
+      return this.answerLate(message);
+    }
     try {
       // charges and top-ups answer from their own transaction (through the outbox), exactly once
       if (query.kind === 'job.charge') return await this.chargeJob.execute(message, query);
@@ -46,6 +52,18 @@ export class BillingQueriesConsumer {
       kind: 'ledger.list',
       page: await this.listLedger.execute(message.account_id, query),
     }));
+  }
+
+  /** Whether this query's charge or top-up was committed (its mark: `charge:` or `credits:` and the query id). */
+  private async alreadyMade(message: BillingQueryRequested.Value): Promise<boolean> {
+    const kind = message.query.kind;
+    if (kind !== 'job.charge' && kind !== 'company.charge' && kind !== 'credits.add') return false;
+    const messageId = `${kind === 'credits.add' ? 'credits' : 'charge'}:${message.query_id}`;
+    const mark = await this.prisma.processedMessage.findUnique({
+      where: { consumerGroup_messageId: { consumerGroup: 'billing', messageId } },
+      select: { messageId: true },
+    });
+    return mark !== null;
   }
 
   private answerLate(message: BillingQueryRequested.Value): Promise<void> {
