@@ -268,7 +268,7 @@ describe('a board read that skipped items', () => {
     expect(await statusOf(pilot.provider_job_id)).toBe('open');
   });
 
-  it('keeps no validators when an item named no id: no unchanged answer after it keeps a gone opening', async () => {
+  it('keeps no validators when an item named no id, so the next read asks for the whole board', async () => {
     const b = board('slipway');
     const rigger = b.opening(1, 'Slipway Rigger');
     const welder = b.opening(2, 'Slipway Welder');

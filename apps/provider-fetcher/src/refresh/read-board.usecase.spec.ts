@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import {
+  BOARD_SKIPPED_ID_MAX_CHARS,
   BOARD_SKIPPED_IDS_MAX,
   RefreshRecordsFetched,
   type NormalizedProviderRecord,
@@ -100,6 +101,29 @@ describe('ReadBoardUseCase', () => {
       complete: true,
       board_read: { skipped: 1, skipped_ids: [huge.provider_job_id] },
     });
+  });
+
+  it('names an opening too large to hand on when its id fits the contract; else the read is not whole', async () => {
+    const huge = (id: string) => ({ ...record(1), provider_job_id: id, title: 'x'.repeat(PART_MAX_BYTES) });
+    const read = async (id: string) => {
+      const { useCase, published } = harness(() =>
+        Promise.resolve({
+          changed: true,
+          status: 200,
+          validators: {},
+          jobs: { records: [record(2), huge(id)], skipped: 0, skippedIds: [] },
+        }),
+      );
+      await useCase.execute(sweep('acme'));
+      return published.at(-1)!;
+    };
+    expect(await read('lever:acme:short')).toMatchObject({
+      complete: true,
+      board_read: { skipped: 1, skipped_ids: ['lever:acme:short'] },
+    });
+    const long = await read(`lever:acme:${'y'.repeat(BOARD_SKIPPED_ID_MAX_CHARS)}`);
+    expect(long).toMatchObject({ complete: false, board_read: { skipped: 1 } });
+    expect(long.board_read).not.toHaveProperty('skipped_ids');
   });
 
   it('ends a read that skipped an item naming no id incomplete: no listing is judged absent', async () => {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Counter } from '@opentelemetry/api';
 import {
+  BOARD_SKIPPED_ID_MAX_CHARS,
   BOARD_SKIPPED_IDS_MAX,
   BoardAtsSchema,
   boardReadWhole,
@@ -138,8 +139,10 @@ export class ReadBoardUseCase {
     this.breakers.succeeded(key);
     this.reads.add(1, { ats: board.ats, outcome: result.changed ? 'changed' : 'unchanged' });
     const { parts, oversized } = recordParts(result.changed ? result.jobs.records : [], BOARD_PART_RECORDS);
-    // an opening too large to hand on is skipped as an unreadable one is, under its id
-    const skippedIds = result.changed ? [...result.jobs.skippedIds, ...oversized] : [];
+    // an opening too large to hand on is skipped as an unreadable one is, under its id (one too
+    // long to name is counted only: the read is then not whole)
+    const named = oversized.filter((id) => id.length <= BOARD_SKIPPED_ID_MAX_CHARS);
+    const skippedIds = result.changed ? [...result.jobs.skippedIds, ...named] : [];
     const read: BoardReadOutcome = {
       changed: result.changed,
       validators: result.validators,

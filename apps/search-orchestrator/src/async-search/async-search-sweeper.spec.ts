@@ -150,13 +150,16 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     expect(stalled.progressAt.getTime()).toBeGreaterThan(now - 60_000);
   });
 
-  it('asks a lost chunk again as its next try, and ends its leg once every try was lost', async () => {
+  it('asks a lost chunk as its next try, ending its leg if its last try was lost; a stuck one the same', async () => {
     await account('acc_lost', 50);
     const now = Date.now();
-    const stalledAt = new Date(now - 3_600_000);
-    for (const [id, attempt] of [
-      ['srch_lost_once', 0],
-      ['srch_lost_always', 2],
+    // idle past STALL_MS (the probe is asked), or past STUCK_MS (asked again whatever a hop holds)
+    const idle = new Date(now - 60_000);
+    const stuck = new Date(now - 3_600_000);
+    for (const [id, attempt, progressAt] of [
+      ['srch_lost_once', 0, idle],
+      ['srch_lost_last', 2, idle],
+      ['srch_stuck', 0, stuck],
     ] as const) {
       await db.prisma.asyncSearch.create({
         data: {
@@ -168,9 +171,9 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
           status: 'running',
           waves: [['provider_c']],
           requestId: `req_${id}`,
-          asOf: stalledAt,
-          progressAt: stalledAt,
-          startedAt: stalledAt,
+          asOf: progressAt,
+          progressAt,
+          startedAt: progressAt,
         },
       });
       await db.prisma.asyncSearchLeg.create({
@@ -196,21 +199,33 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
       askCharge: async () => undefined,
       advance: async (_tx: unknown, search: { row: { id: string } }) => void advanced.push(search.row.id),
     };
+    const probed: string[] = [];
+    const probe = {
+      holds: async (_db: unknown, { searchId }: { searchId: string }) => {
+        probed.push(searchId);
+        return false;
+      },
+    };
     const errors: string[] = [];
-    await sweeperWith({ steps, probe: { holds: async () => false }, error: (_, m) => void errors.push(m) }).sweep(now);
+    await sweeperWith({ steps, probe, error: (_, m) => void errors.push(m) }).sweep(now);
     expect(errors).toEqual([]);
-    // the same chunk, its next try
-    expect(asked).toEqual(['srch_lost_once:4:1']);
+    expect(probed.sort()).toEqual(['srch_lost_last', 'srch_lost_once']);
+    // a lost chunk: its next try; a stuck one: the same try, whichever answer comes first counts
+    expect(asked.filter((a) => a.startsWith('srch_lost') || a.startsWith('srch_stuck')).sort()).toEqual([
+      'srch_lost_once:4:1',
+      'srch_stuck:4:0',
+    ]);
     const legs = await db.prisma.asyncSearchLeg.findMany({
-      where: { searchId: { in: ['srch_lost_once', 'srch_lost_always'] } },
+      where: { searchId: { in: ['srch_lost_once', 'srch_lost_last', 'srch_stuck'] } },
       orderBy: { searchId: 'asc' },
     });
     expect(legs.map((l) => [l.searchId, l.state, l.attempt, l.failure])).toEqual([
-      ['srch_lost_always', 'failed', 2, 'provider_error'],
+      ['srch_lost_last', 'failed', 2, 'provider_error'],
       ['srch_lost_once', 'fetching', 1, null],
+      ['srch_stuck', 'fetching', 0, null],
     ]);
     // each search then takes its next step: the one whose only leg failed finishes
-    expect(advanced).toEqual(expect.arrayContaining(['srch_lost_always', 'srch_lost_once']));
+    expect(advanced).toEqual(expect.arrayContaining(['srch_lost_last', 'srch_lost_once', 'srch_stuck']));
   });
 
   it("resumes no search past its account's cap of searches queued or running, by top-up or by sweep", async () => {

@@ -13,14 +13,15 @@ const BATCH = 20;
 
 /**
  * Re-drives async searches that stopped moving: a queued or running search with no step for
- * STALL_MS gets its in-flight chunks asked again as their next try (a chunk lost on every try ends
- * its leg as failed, as a failing provider's would, so the search ends partial instead of never)
- * and its unanswered charge batches asked again (same batch numbers: billing's mark refuses a second
- * charge, and the search ignores answers it is no longer waiting for), and an on_hold search
- * whose account has credits again is resumed (a top-up that raced its hold), a failed chunk is
- * asked again once its next try is due (`retry_at`), and waiting searches get the async pool's
- * free places. Every replica sweeps; SKIP LOCKED keeps two from
- * re-driving one search at once.
+ * STALL_MS gets its in-flight chunks asked again: a chunk the probe found nowhere (lost) as its
+ * next try, a lost try counting as a failed one (a chunk whose last try is lost ends its leg as
+ * failed, as a failing provider's would, so the search ends partial instead of never); one of a
+ * search stuck for STUCK_MS, not looked for, as the same try. Its unanswered charge batches are
+ * asked again (same batch numbers: billing's mark refuses a second charge, and the search ignores
+ * answers it is no longer waiting for). An on_hold search whose account has credits again is
+ * resumed (a top-up that raced its hold), a failed chunk is asked again once its next try is due
+ * (`retry_at`), and waiting searches get the async pool's free places. Every replica sweeps; SKIP
+ * LOCKED keeps two from re-driving one search at once.
  *
  * A chunk still on its way is never asked twice: while its request waits in the outbox or a
  * message of the search waits (or is being handled) on its partition at any hop
@@ -149,7 +150,8 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
 
   private async redrive(searchId: string, before: Date, now: number): Promise<boolean> {
     if (this.lookAgainAt.has(searchId)) return false;
-    if (await this.onItsWay(searchId, now)) {
+    const whereabouts = await this.whereabouts(searchId, now);
+    if (whereabouts === 'on_its_way') {
       this.lookAgainAt.set(searchId, now + STALL_MS);
       this.logger.info(
         { search_id: searchId },
@@ -175,6 +177,9 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
           if (leg.retryAt !== null) {
             // a failed try now due: its try number moved on when it failed
             await tx.asyncSearchLeg.update({ where, data: { retryAt: null } });
+            await this.steps.askChunk(tx, search, legAsk(leg));
+          } else if (whereabouts === 'stuck') {
+            // asked again whatever a hop still holds: the same try, so whichever answer comes first counts
             await this.steps.askChunk(tx, search, legAsk(leg));
           } else if (afterFailedChunk(leg.attempt) === 'give_up') {
             // neither answered nor on its way: lost at some hop (a dead-lettered message) on every
@@ -213,15 +218,16 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
   }
 
   /**
-   * Whether the search's unanswered work may still arrive (read without the lock: the re-drive checks progress again
-   * under it).
+   * Where the search's unanswered work is (read without the lock: the re-drive checks progress again under it): still
+   * on its way at some hop, lost (the probe found it nowhere), or not looked for (`stuck`: no step for STUCK_MS, so it
+   * is asked again whatever a hop holds).
    */
-  private async onItsWay(searchId: string, now: number): Promise<boolean> {
+  private async whereabouts(searchId: string, now: number): Promise<'on_its_way' | 'lost' | 'stuck'> {
     const search = await this.prisma.asyncSearch.findUnique({
       where: { id: searchId },
       select: { accountId: true, progressAt: true },
     });
-    if (!search || search.progressAt.getTime() < now - STUCK_MS) return false;
+    if (!search || search.progressAt.getTime() < now - STUCK_MS) return 'stuck';
     const legs = await this.prisma.asyncSearchLeg.findMany({
       where: { searchId, state: 'fetching', retryAt: null },
       select: { provider: true },
@@ -232,19 +238,20 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
       select: { chargeBatch: true },
     });
     try {
-      return await this.pipeline.holds(this.prisma, {
+      const holds = await this.pipeline.holds(this.prisma, {
         searchId,
         accountId: search.accountId,
         providers: legs.map((l) => l.provider),
         charges: charges.length,
       });
+      return holds ? 'on_its_way' : 'lost';
     } catch (error) {
       // the broker cannot say: wait for the next look rather than risk asking twice
       this.logger.warn(
         { err: error, search_id: searchId },
         'could not read the async pipeline backlog; the search is looked at again later',
       );
-      return true;
+      return 'on_its_way';
     }
   }
 }

@@ -42,7 +42,12 @@ export {
   type RefreshScope,
   type RefreshSweepKind,
 } from './refresh-fetch-requested.schema.js';
-export { BOARD_SKIPPED_IDS_MAX, boardReadWhole, type BoardReadOutcome } from './refresh-records-fetched.schema.js';
+export {
+  BOARD_SKIPPED_ID_MAX_CHARS,
+  BOARD_SKIPPED_IDS_MAX,
+  boardReadWhole,
+  type BoardReadOutcome,
+} from './refresh-records-fetched.schema.js';
 export * as OrchestratorQueryRequested from './orchestrator-query-requested.schema.js';
 export * as DispatcherQueryRequested from './dispatcher-query-requested.schema.js';
 export * as AsyncChunkRequested from './async-chunk-requested.schema.js';

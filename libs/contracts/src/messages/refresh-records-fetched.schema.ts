@@ -15,6 +15,8 @@ import { BoardValidatorsSchema, isWindowSweep, RefreshSweepFields } from './refr
 
 /** Skipped items' ids a board read names at most: more, and it names none (the read is not whole). */
 export const BOARD_SKIPPED_IDS_MAX = 500;
+/** A skipped item's listing id is named only up to this length: a longer one leaves the read not whole. */
+export const BOARD_SKIPPED_ID_MAX_CHARS = 300;
 
 /**
  * How a board sweep's read went (its final part): `changed` false when the board answered 304 or
@@ -32,7 +34,7 @@ export const BoardReadOutcomeSchema = z.strictObject({
    * still on the board, neither read nor absent. A read whose every skipped item is here judges
    * absences as a read of every item would; absent (older fetchers) means none is known.
    */
-  skipped_ids: z.array(z.string().min(1).max(300)).max(BOARD_SKIPPED_IDS_MAX).optional(),
+  skipped_ids: z.array(z.string().min(1).max(BOARD_SKIPPED_ID_MAX_CHARS)).max(BOARD_SKIPPED_IDS_MAX).optional(),
 });
 export type BoardReadOutcome = z.infer<typeof BoardReadOutcomeSchema>;
 
