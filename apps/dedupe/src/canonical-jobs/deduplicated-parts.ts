@@ -1,10 +1,7 @@
-import type { Job, SearchRecordsDeduplicated } from '@jobs/contracts';
+import { MESSAGE_PART_MAX_BYTES, type Job, type SearchRecordsDeduplicated } from '@jobs/contracts';
 
-/**
- * What one `search.records.deduplicated` message may carry: the broker refuses a message over 1 MiB
- * (`message.max.bytes`), and a refused answer would come back to the same wave for ever.
- */
-export const PART_MAX_BYTES = 640 * 1024;
+/** What one `search.records.deduplicated` message may carry: a refused answer would come back for ever. */
+export const PART_MAX_BYTES = MESSAGE_PART_MAX_BYTES;
 /** Below this many jobs a wave's answer is one message without measuring it (100 jobs are about 300 KB). */
 const MEASURE_FROM_JOBS = 150;
 

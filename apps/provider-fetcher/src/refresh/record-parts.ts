@@ -1,11 +1,11 @@
-import type { NormalizedProviderRecord } from '@jobs/contracts';
+import { MESSAGE_PART_MAX_BYTES, type NormalizedProviderRecord } from '@jobs/contracts';
 
 /**
- * What one `refresh.records.fetched` part may carry: the broker refuses a message over 1 MiB
- * (`message.max.bytes`), and a refused part would end its sweep without a final part, holding the
- * pass. Real boards' descriptions run to kilobytes a job, so a count alone does not bound a part.
+ * What one `refresh.records.fetched` part may carry: a refused part would end its sweep without a
+ * final part, holding the pass. Real boards' descriptions run to kilobytes a job, so a count alone
+ * does not bound a part.
  */
-export const PART_MAX_BYTES = 640 * 1024;
+export const PART_MAX_BYTES = MESSAGE_PART_MAX_BYTES;
 
 /** A description longer than this is cut: a record must fit a part, and no real posting is longer. */
 export const DESCRIPTION_MAX_CHARS = 100_000;

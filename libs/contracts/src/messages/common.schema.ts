@@ -35,3 +35,10 @@ export function refineRecordsOfProvider(
       ctx.addIssue({ code: 'custom', path: ['records', index, 'provider'], message: 'record from another provider' });
   });
 }
+
+/**
+ * What one part of a message split by size carries at most (a board's or a sweep's records, a
+ * wave's de-duplicated jobs): the broker refuses a message over 1 MiB (`message.max.bytes`,
+ * deploy/kafka), and a part's envelope and headers need room beside its items.
+ */
+export const MESSAGE_PART_MAX_BYTES = 640 * 1024;
