@@ -3,6 +3,7 @@ import { Topics, type BillingQueryRequested, type QueryResponded } from '@jobs/c
 import { askerGaveUpByNow, isUniqueViolation, PrismaService } from '@jobs/db';
 import { OutboxRelay } from '@jobs/outbox';
 import { ChargeExpired } from '../charges/account-charges.js';
+import { BILLING_MARKS, topUpMark } from '../charges/billing-marks.js';
 
 type CreditsAddQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'credits.add' }>;
 
@@ -28,7 +29,7 @@ export class AddCreditsUseCase {
     try {
       await this.prisma.$transaction(async (tx) => {
         await tx.processedMessage.create({
-          data: { consumerGroup: 'billing', messageId: `credits:${message.query_id}` },
+          data: { consumerGroup: BILLING_MARKS, messageId: topUpMark(message.query_id) },
         });
         const answer = (value: Omit<QueryResponded.Value, 'v' | 'query_id'>) =>
           this.outbox.stage(tx, Topics.QueryResponded, { v: 1, query_id: message.query_id, ...value });

@@ -6,6 +6,7 @@ import { annotateStage, type Logger } from '@jobs/observability';
 import { LOGGER } from '@jobs/service-kit';
 import { AccountCharges, type StageAnswer } from '../charges/account-charges.js';
 import { dropHeldOpenings, type HeldOpenings } from './held-openings.js';
+import { BILLING_MARKS, isMarked } from '../charges/billing-marks.js';
 
 type JobOpenedEvent = Extract<EventChargeRequested.EventCharge['event'], { type: 'job.opened' }>;
 type JobClosedEvent = Extract<EventChargeRequested.EventCharge['event'], { type: 'job.closed' }>;
@@ -229,7 +230,9 @@ export class WatchEventChargesUseCase {
   private async holdBehind(held: HeldEvent): Promise<void> {
     try {
       await this.prisma.$transaction(async (tx) => {
-        await tx.processedMessage.create({ data: { consumerGroup: 'billing', messageId: handledKey(held.event.id) } });
+        await tx.processedMessage.create({
+          data: { consumerGroup: BILLING_MARKS, messageId: handledKey(held.event.id) },
+        });
         await this.hold(tx, held);
       });
     } catch (error) {
@@ -260,7 +263,7 @@ export class WatchEventChargesUseCase {
     });
   }
 
-  private async marked(key: string): Promise<boolean> {
-    return (await this.prisma.processedMessage.count({ where: { consumerGroup: 'billing', messageId: key } })) > 0;
+  private marked(key: string): Promise<boolean> {
+    return isMarked(this.prisma, key);
   }
 }

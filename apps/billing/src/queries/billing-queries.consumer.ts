@@ -12,6 +12,7 @@ import { OpenAccountUseCase } from '../accounts/open-account.usecase.js';
 import { ChargeCompanyUseCase } from './charge-company.usecase.js';
 import { ChargeJobUseCase } from './charge-job.usecase.js';
 import { ListLedgerUseCase } from './list-ledger.usecase.js';
+import { isMarked, queryChargeMark, topUpMark } from '../charges/billing-marks.js';
 
 @KafkaConsumer()
 export class BillingQueriesConsumer {
@@ -54,16 +55,13 @@ export class BillingQueriesConsumer {
     }));
   }
 
-  /** Whether this query's charge or top-up was committed (its mark: `charge:` or `credits:` and the query id). */
-  private async alreadyMade(message: BillingQueryRequested.Value): Promise<boolean> {
-    const kind = message.query.kind;
-    if (kind !== 'job.charge' && kind !== 'company.charge' && kind !== 'credits.add') return false;
-    const messageId = `${kind === 'credits.add' ? 'credits' : 'charge'}:${message.query_id}`;
-    const mark = await this.prisma.processedMessage.findUnique({
-      where: { consumerGroup_messageId: { consumerGroup: 'billing', messageId } },
-      select: { messageId: true },
-    });
-    return mark !== null;
+  /** Whether this query's charge or top-up was committed (its mark is written with it). */
+  private alreadyMade(message: BillingQueryRequested.Value): Promise<boolean> {
+    const { kind } = message.query;
+    if (kind === 'credits.add') return isMarked(this.prisma, topUpMark(message.query_id));
+    if (kind === 'job.charge' || kind === 'company.charge')
+      return isMarked(this.prisma, queryChargeMark(message.query_id));
+    return Promise.resolve(false);
   }
 
   private answerLate(message: BillingQueryRequested.Value): Promise<void> {

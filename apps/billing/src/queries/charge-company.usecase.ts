@@ -5,6 +5,7 @@ import { NonRetriableError } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { ChargeExpired } from '../charges/account-charges.js';
+import { BILLING_MARKS, queryChargeMark } from '../charges/billing-marks.js';
 
 type CompanyChargeQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'company.charge' }>;
 
@@ -29,7 +30,7 @@ export class ChargeCompanyUseCase {
     try {
       await this.prisma.$transaction(async (tx) => {
         await tx.processedMessage.create({
-          data: { consumerGroup: 'billing', messageId: `charge:${message.query_id}` },
+          data: { consumerGroup: BILLING_MARKS, messageId: queryChargeMark(message.query_id) },
         });
         const [account] = await tx.$queryRaw<Array<{ credits_remaining: number }>>`
           SELECT credits_remaining FROM accounts WHERE id = ${message.account_id} FOR UPDATE`;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, type BillingQueryRequested, type QueryResponded } from '@jobs/contracts';
 import { AccountCharges } from '../charges/account-charges.js';
+import { queryChargeMark } from '../charges/billing-marks.js';
 
 type JobChargeQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'job.charge' }>;
 
@@ -15,7 +16,7 @@ export class ChargeJobUseCase {
   async execute(message: BillingQueryRequested.Value, query: JobChargeQuery): Promise<void> {
     await this.charges.charge(
       {
-        chargeKey: `charge:${message.query_id}`,
+        chargeKey: queryChargeMark(message.query_id),
         kind: 'job',
         accountId: message.account_id,
         requestId: message.query_id,

@@ -66,12 +66,12 @@ export async function recordBoardRead(
   const ok = read.error === null;
   // a read that does not stand for the whole board keeps no validators: the next read is whole
   // again, never an unchanged answer that would take the listings it could not judge as seen
-  const whole = boardReadWhole(read);
+  const kept = boardReadWhole(read) ? read.validators : {};
   const validators = ok
     ? {
-        etag: whole ? (read.validators.etag ?? null) : null,
-        lastModified: whole ? (read.validators.last_modified ?? null) : null,
-        contentHash: whole ? (read.validators.content_hash ?? null) : null,
+        etag: kept.etag ?? null,
+        lastModified: kept.last_modified ?? null,
+        contentHash: kept.content_hash ?? null,
       }
     : {};
   await tx.crawlerBoardRead.upsert({

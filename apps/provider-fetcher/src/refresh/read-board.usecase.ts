@@ -150,13 +150,15 @@ export class ReadBoardUseCase {
       skipped: result.changed ? result.jobs.skipped + oversized.length : 0,
       ...(skippedIds.length > 0 && skippedIds.length <= BOARD_SKIPPED_IDS_MAX ? { skipped_ids: skippedIds } : {}),
     };
-    if (read.skipped > 0)
+    if (read.skipped > 0) {
+      const whole = boardReadWhole(read);
       this.logger.warn(
-        { board: key, skipped: read.skipped, oversized: oversized.length, whole: boardReadWhole(read) },
-        boardReadWhole(read)
+        { board: key, skipped: read.skipped, oversized: oversized.length, whole },
+        whole
           ? 'board items skipped under their ids: their openings stay listed'
           : 'board items skipped without ids: the read judges no absences',
       );
+    }
     for (const [part, records] of parts.entries()) {
       const final = part === parts.length - 1;
       await publish(part, final, records, final ? read : undefined);
