@@ -96,7 +96,8 @@ describe('FetchChunkUseCase', () => {
     expect(await run(slow, request({ timeout_ms: 1_000 }))).toMatchObject({ outcome: 'provider_timeout', records: [] });
   });
 
-  it('an own index store page is not fetched here: dedupe gets the store query', async () => {
+  /** The own index's store phase, asked with `extra`; the adapter's search is never called. */
+  const storeChunk = async (extra: Partial<AsyncChunkRequested.Value>) => {
     const search = jest.fn(async () => [] as NormalizedProviderRecord[]);
     const out = await run(
       { provider: 'own_index', search },
@@ -104,24 +105,21 @@ describe('FetchChunkUseCase', () => {
         provider: 'own_index',
         from: { kind: 'store', after: null },
         index_scope: { providers_routable: ['own_index'] },
+        ...extra,
       }),
     );
     expect(search).not.toHaveBeenCalled();
+    return out;
+  };
+
+  it('an own index store page is not fetched here: dedupe gets the store query', async () => {
+    const out = await storeChunk({});
     expect(out.index_query).toMatchObject({ want: 200, after: null, scope: { providers_routable: ['own_index'] } });
     expect(out.index_query).not.toHaveProperty('min_sources');
   });
 
   it("passes a consensus search's min_sources on to the store query", async () => {
-    const search = jest.fn(async () => [] as NormalizedProviderRecord[]);
-    const out = await run(
-      { provider: 'own_index', search },
-      request({
-        provider: 'own_index',
-        from: { kind: 'store', after: null },
-        index_scope: { providers_routable: ['own_index', 'provider_a'] },
-        min_sources: 2,
-      }),
-    );
+    const out = await storeChunk({ index_scope: { providers_routable: ['own_index', 'provider_a'] }, min_sources: 2 });
     expect(out.index_query).toMatchObject({ min_sources: 2 });
   });
 });

@@ -1,4 +1,5 @@
 // Integration spec on a throwaway PostgreSQL database: which searches a sweep takes up.
+import type { ProviderSlug } from '@jobs/contracts';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import type { DrainRegistry } from '@jobs/service-kit';
 import type { AsyncPipelineProbe } from './async-pipeline.probe.js';
@@ -25,20 +26,46 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
         rateLimitWindowSeconds: 60,
       },
     });
-  const onHold = (id: string, accountId: string, progressAt: Date, status: 'on_hold' | 'running' = 'on_hold') =>
+  /** A started search of one provider, last moved at `progressAt`. */
+  const search = (
+    id: string,
+    accountId: string,
+    progressAt: Date,
+    { status = 'on_hold', provider = 'own_index' }: { status?: 'on_hold' | 'running'; provider?: ProviderSlug } = {},
+  ) =>
     db.prisma.asyncSearch.create({
       data: {
         id,
         accountId,
         mode: 'live',
-        providersEnabled: ['own_index'],
+        providersEnabled: [provider],
         request: {},
         status,
-        waves: [['own_index']],
+        waves: [[provider]],
         requestId: `req_${id}`,
         asOf: progressAt,
         progressAt,
         startedAt: progressAt,
+      },
+    });
+  const onHold = (id: string, accountId: string, progressAt: Date, status: 'on_hold' | 'running' = 'on_hold') =>
+    search(id, accountId, progressAt, { status });
+  /** A leg fetching its chunk (0 unless given) at try `attempt`, waiting for `retryAt` when set. */
+  const fetchingLeg = (
+    searchId: string,
+    provider: ProviderSlug,
+    { attempt, chunk = 0, retryAt = null }: { attempt: number; chunk?: number; retryAt?: Date | null },
+  ) =>
+    db.prisma.asyncSearchLeg.create({
+      data: {
+        searchId,
+        provider,
+        wave: 0,
+        state: 'fetching',
+        chunk,
+        attempt,
+        position: { kind: 'pages', page: null },
+        retryAt,
       },
     });
 
@@ -80,35 +107,10 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
   it('asks a failed chunk again once due, not before; a search whose re-drive fails holds up no other', async () => {
     await account('acc_retry', 50);
     const now = Date.now();
-    const running = async (id: string, progressAt: Date) => {
-      await db.prisma.asyncSearch.create({
-        data: {
-          id,
-          accountId: 'acc_retry',
-          mode: 'live',
-          providersEnabled: ['provider_b'],
-          request: {},
-          status: 'running',
-          waves: [['provider_b']],
-          requestId: `req_${id}`,
-          asOf: progressAt,
-          progressAt,
-          startedAt: progressAt,
-        },
-      });
-    };
+    const running = (id: string, progressAt: Date) =>
+      search(id, 'acc_retry', progressAt, { status: 'running', provider: 'provider_b' });
     const leg = (searchId: string, retryAt: Date | null) =>
-      db.prisma.asyncSearchLeg.create({
-        data: {
-          searchId,
-          provider: 'provider_b',
-          wave: 0,
-          state: 'fetching',
-          attempt: 1,
-          position: { kind: 'pages', page: null },
-          retryAt,
-        },
-      });
+      fetchingLeg(searchId, 'provider_b', { attempt: 1, retryAt });
     await running('srch_due', new Date(now - 5_000));
     await leg('srch_due', new Date(now - 1_000));
     await running('srch_later', new Date(now - 5_000));
@@ -161,32 +163,8 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
       ['srch_lost_last', 2, idle],
       ['srch_stuck', 0, stuck],
     ] as const) {
-      await db.prisma.asyncSearch.create({
-        data: {
-          id,
-          accountId: 'acc_lost',
-          mode: 'live',
-          providersEnabled: ['provider_c'],
-          request: {},
-          status: 'running',
-          waves: [['provider_c']],
-          requestId: `req_${id}`,
-          asOf: progressAt,
-          progressAt,
-          startedAt: progressAt,
-        },
-      });
-      await db.prisma.asyncSearchLeg.create({
-        data: {
-          searchId: id,
-          provider: 'provider_c',
-          wave: 0,
-          state: 'fetching',
-          chunk: 4,
-          attempt,
-          position: { kind: 'pages', page: null },
-        },
-      });
+      await search(id, 'acc_lost', progressAt, { status: 'running', provider: 'provider_c' });
+      await fetchingLeg(id, 'provider_c', { attempt, chunk: 4 });
     }
     const asked: string[] = [];
     const advanced: string[] = [];
