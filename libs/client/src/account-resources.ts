@@ -41,10 +41,17 @@ export interface LedgerListOptions extends RequestOptions {
   cursor?: string;
 }
 
-/** `GET /companies/{domain}`: the hiring profile, 1 credit per request. */
+/**
+ * `GET /companies/{domain}`: the hiring profile, 1 credit per request. Retried only after answers
+ * that say nothing was charged (429, 503, 500); after no answer the error is the caller's to
+ * judge, since the lost answer may have been charged.
+ */
 export class CompaniesResource extends Resource {
   get(domain: string, options?: RequestOptions): Promise<Billed<CompanyProfile>> {
-    return this.callBilled({ method: 'GET', path: `/companies/${encodeURIComponent(domain)}`, auth: true }, options);
+    return this.callBilled(
+      { method: 'GET', path: `/companies/${encodeURIComponent(domain)}`, auth: true, chargedEachCall: true },
+      options,
+    );
   }
 }
 

@@ -116,6 +116,17 @@ export class ApiConnectionError extends Error {
   }
 }
 
+/**
+ * An async search that ended `failed` (every source failed): it has no jobs to page, which an
+ * empty walk would not tell apart from a search that found none. `search` is its last read.
+ */
+export class AsyncSearchFailedError extends Error {
+  constructor(readonly search: { id: string; status: string }) {
+    super(`async search ${search.id} failed: no source answered`);
+    this.name = 'AsyncSearchFailedError';
+  }
+}
+
 /** A webhook delivery that must be refused (answer it with a 4xx). */
 export type WebhookVerificationFailure =
   'missing_header' | 'malformed_header' | 'timestamp_out_of_tolerance' | 'signature_mismatch' | 'invalid_payload';

@@ -42,6 +42,7 @@ export {
   RateLimitError,
   InternalServerError,
   ApiConnectionError,
+  AsyncSearchFailedError,
   WebhookVerificationError,
   type ApiErrorInit,
   type WebhookVerificationFailure,

@@ -1,4 +1,5 @@
 import { JobsClient } from './client.js';
+import { AsyncSearchFailedError } from './errors.js';
 import { answer, FakeFetch, recordingSleep, type Sent } from './fake-fetch.spec-helper.js';
 import { walkPages } from './paging.js';
 
@@ -260,9 +261,12 @@ describe('async search results', () => {
     ]);
   });
 
-  it('ends empty on a failed search, and reads what is there now with wait: false', async () => {
+  it('throws on a failed search (not an empty walk), and reads what is there now with wait: false', async () => {
     const { client } = clientOn(() => answer(200, { id: 'srch_1', status: 'failed', data: [], next_cursor: null }));
-    expect(await collect(client.searches.results('srch_1'))).toEqual([]);
+    const failed = await collect(client.searches.results('srch_1')).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(AsyncSearchFailedError);
+    expect(failed).toMatchObject({ search: { id: 'srch_1', status: 'failed' } });
+    expect((await collect(client.searches.resultPages('srch_1'))).map((page) => page.status)).toEqual(['failed']);
     const { client: other, fake } = clientOn(() =>
       answer(200, { id: 'srch_2', status: 'running', data: [], next_cursor: null }),
     );

@@ -10,6 +10,11 @@
  *   answer is honoured.
  * - Everything else (400, 401, 402, 403, 404, 409, ...) fails the same way until the request
  *   changes: never retried.
+ * - A GET charged on every call (`GET /companies/{domain}`: no already-paid rule, no
+ *   `Idempotency-Key` to replay its answer) is retried only after an answer that says nothing was
+ *   charged: 429, 503, and the service's own 500 (billing makes no charge once the service has
+ *   stopped waiting for it). After no answer, a 502 or a 504 the first call may have been charged,
+ *   so the error goes to the caller, who decides whether to pay again.
  * - A DELETE carries no `Idempotency-Key`, so a retry after an attempt that may have run
  *   (`mayHaveRun`) can find the resource already gone: its 404 means the delete worked
  *   (`Transport` returns it as success). A 404 with no such attempt before it stays an error.
@@ -70,8 +75,10 @@ export function retryDecision(
   attemptsMade: number,
   policy: RetryPolicy,
   random: () => number,
+  chargedEachCall = false,
 ): RetryDecision {
   if (attemptsMade > policy.maxRetries) return NO;
+  if (chargedEachCall && mayHaveCharged(outcome)) return NO;
   const retry = attemptsMade;
   if (outcome.kind === 'network')
     return { retry: true, delayMs: backoffDelayMs(retry, policy, random), reason: 'network_error' };
@@ -95,4 +102,13 @@ export function retryDecision(
  */
 export function mayHaveRun(outcome: AttemptOutcome): boolean {
   return outcome.kind === 'network' || outcome.status >= 500;
+}
+
+/**
+ * Whether a call charged each time may have been charged though its answer says otherwise: no
+ * answer, or a proxy's 502/504 (which can come after the service answered). The service's own
+ * 500 comes with nothing charged.
+ */
+export function mayHaveCharged(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'network' || outcome.status === 502 || outcome.status === 504;
 }

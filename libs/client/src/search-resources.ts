@@ -10,6 +10,7 @@ import type {
 } from '@jobs/contracts';
 import { CreditBudget, itemsOf, walkPages } from './paging.js';
 import { Resource } from './resource.js';
+import { AsyncSearchFailedError } from './errors.js';
 import type { Billed, WithResponse } from './response-info.js';
 import type { AbortSignalLike, RequestOptions } from './transport.js';
 
@@ -176,9 +177,12 @@ export class SearchesResource extends Resource {
     });
   }
 
-  /** Every job a finished search collected. */
-  results(id: string, options?: AsyncSearchResultOptions): AsyncGenerator<Job, void, undefined> {
-    return itemsOf(this.resultPages(id, options));
+  /** Every job a finished search collected; `AsyncSearchFailedError` when it ended `failed`. */
+  async *results(id: string, options?: AsyncSearchResultOptions): AsyncGenerator<Job, void, undefined> {
+    for await (const page of this.resultPages(id, options)) {
+      if (page.status === 'failed') throw new AsyncSearchFailedError(page);
+      yield* page.data;
+    }
   }
 }
 

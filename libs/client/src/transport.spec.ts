@@ -206,6 +206,33 @@ describe('retries', () => {
   });
 
   it.each([
+    ['no answer', { fail: new TypeError('socket hang up') }, ApiConnectionError],
+    ['a 502', envelope(502, 'internal_error', 'api_error'), ApiError],
+    ['a 504', envelope(504, 'internal_error', 'api_error'), ApiError],
+  ] as const)(
+    'never sends a company read again after %s: the lost answer may have been charged',
+    async (_, first, Class) => {
+      const fake = new FakeFetch([first, answer(200, { company: {} }, billingHeaders)]);
+      const { client } = clientWith(fake);
+      expect(await caught(client.companies.get('acme.example'))).toBeInstanceOf(Class);
+      expect(fake.sent).toHaveLength(1);
+    },
+  );
+
+  it('sends a company read again after answers that charged nothing: 429, 503, 500', async () => {
+    const fake = new FakeFetch([
+      envelope(429, 'rate_limited', 'rate_limit_error', {}, { 'retry-after': '1' }),
+      envelope(503, 'internal_error', 'api_error', {}, { 'retry-after': '1' }),
+      envelope(500, 'internal_error', 'api_error'),
+      answer(200, { company: {} }, billingHeaders),
+    ]);
+    const { client } = clientWith(fake);
+    const result = await client.companies.get('acme.example');
+    expect(fake.sent).toHaveLength(4);
+    expect(result.$response.attempts).toBe(4);
+  });
+
+  it.each([
     [400, 'invalid_request', 'invalid_request_error', InvalidRequestError, { param: 'limit' }],
     [400, 'unknown_filter', 'invalid_request_error', InvalidRequestError, { param: 'filters.titel_or' }],
     [401, 'unauthorized', 'authentication_error', AuthenticationError, {}],

@@ -99,6 +99,8 @@ export interface RequestSpec {
   body?: unknown;
   /** False for the keyless sandbox: no `Authorization` header is sent. */
   auth: boolean;
+  /** A GET charged on every call: retried only after answers that say nothing was charged (`retryDecision`). */
+  chargedEachCall?: boolean;
 }
 
 export interface TransportResult<T> {
@@ -254,7 +256,7 @@ export class Transport {
         text = await response.text();
       } catch (cause) {
         if (options.signal?.aborted) throw abortReason(options.signal);
-        const decision = retryDecision({ kind: 'network' }, attempt, policy, config.random);
+        const decision = retryDecision({ kind: 'network' }, attempt, policy, config.random, spec.chargedEachCall);
         if (!decision.retry) {
           const what = cause instanceof Error ? cause.message : String(cause);
           throw new ApiConnectionError(`${spec.method} ${spec.path}: no answer after ${attempt} attempt(s): ${what}`, {
@@ -293,6 +295,7 @@ export class Transport {
         attempt,
         policy,
         config.random,
+        spec.chargedEachCall,
       );
       if (!decision.retry) throw error;
       if (mayHaveRun({ kind: 'response', status, retryAfterSeconds: retryAfter })) earlierMayHaveRun = true;

@@ -152,13 +152,23 @@ describe('verifyWebhook', () => {
     ).toBe('signature_mismatch');
   });
 
-  it('refuses a signed body that is not an event of this version, unless validate is false', () => {
-    const body = JSON.stringify({ ...completed, surprise: true });
+  it('keeps fields a newer service added, at any depth, without refusing the event', () => {
+    const body = JSON.stringify({ ...completed, surprise: true, data: { ...completed.data, extra: 1 } });
+    const signature = `t=${T},v1=${v1(T, body)}`;
+    expect(verifyWebhook({ payload: body, signature, secret, now })).toMatchObject({
+      id: 'evt_done1',
+      surprise: true,
+      data: { extra: 1 },
+    });
+  });
+
+  it('refuses a signed body that breaks a known field, unless validate is false', () => {
+    const body = JSON.stringify({ ...completed, type: 'job.vanished' });
     const signature = `t=${T},v1=${v1(T, body)}`;
     expect(failure(() => verifyWebhook({ payload: body, signature, secret, now })).reason).toBe('invalid_payload');
     expect(verifyWebhook({ payload: body, signature, secret, now, validate: false })).toMatchObject({
       id: 'evt_done1',
-      surprise: true,
+      type: 'job.vanished',
     });
     const notJson = 'not json';
     expect(

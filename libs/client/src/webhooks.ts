@@ -12,7 +12,7 @@
  * Then the body is parsed with the contracts' event schema into a typed `Event`.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { EventSchema, type Event } from '@jobs/contracts';
+import { EventSchema, tolerantReaderOf, type Event } from '@jobs/contracts';
 import { WebhookVerificationError } from './errors.js';
 
 /** The suggested tolerance between the signature's `t` and the receiver's clock. */
@@ -33,9 +33,10 @@ export interface VerifyWebhookSignatureInput {
 
 export interface VerifyWebhookInput extends VerifyWebhookSignatureInput {
   /**
-   * Parse the body with the event schema of this client's contracts (default true). A body that
-   * does not fit (for example a field added by a newer API version) is refused with
-   * `invalid_payload`; with false, the signed JSON is returned as it is, typed but unchecked.
+   * Parse the body with the event schema of this client's contracts (default true). Fields the
+   * schema does not know (added since this client was built: additions need no new version) are
+   * kept and not checked; a body that breaks a known field is refused with `invalid_payload`.
+   * With false, the signed JSON is returned as it is, typed but unchecked.
    */
   validate?: boolean;
 }
@@ -137,7 +138,7 @@ export function verifyWebhook(input: VerifyWebhookInput): Event {
     throw new WebhookVerificationError('invalid_payload', 'The signed body is not JSON', { cause });
   }
   if (input.validate === false) return json as Event;
-  const parsed = EventSchema.safeParse(json);
+  const parsed = tolerantReaderOf(EventSchema).safeParse(json);
   if (!parsed.success) {
     throw new WebhookVerificationError(
       'invalid_payload',
