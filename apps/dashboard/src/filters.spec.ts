@@ -1,5 +1,13 @@
 import { EmploymentTypeSchema, FILTER_KEYS, FiltersSchema, SenioritySchema } from '@jobs/contracts';
-import { describeFilters, EMPLOYMENT_TYPES, FILTER_FIELDS, NO_FILTERS, SENIORITIES, toFilters } from './filters.js';
+import {
+  describeFilters,
+  EMPLOYMENT_TYPES,
+  FILTER_FIELDS,
+  narrowsJobs,
+  NO_FILTERS,
+  SENIORITIES,
+  toFilters,
+} from './filters.js';
 
 describe('the filters form', () => {
   it('has a field for every filter of the API, with its choices', () => {
@@ -51,5 +59,17 @@ describe('the filters form', () => {
     expect(describeFilters({ title_or: ['engineer'], country_code_or: ['GB'], remote: true })).toBe(
       'titles: engineer; countries: GB; remote only',
     );
+  });
+});
+
+describe('whether filters narrow the jobs', () => {
+  it('is false for none, and for closed jobs included alone: every job in the market', () => {
+    expect(narrowsJobs(toFilters(NO_FILTERS))).toBe(false);
+    expect(narrowsJobs(toFilters({ ...NO_FILTERS, include_closed: true }))).toBe(false);
+  });
+
+  it('is true once any filter that selects jobs is set', () => {
+    expect(narrowsJobs(toFilters({ ...NO_FILTERS, title_or: 'engineer' }))).toBe(true);
+    expect(narrowsJobs(toFilters({ ...NO_FILTERS, remote: 'remote', include_closed: true }))).toBe(true);
   });
 });

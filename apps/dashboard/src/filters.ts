@@ -85,6 +85,14 @@ export function toFilters(draft: FiltersDraft): Filters {
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as Filters;
 }
 
+/**
+ * Whether filters narrow the jobs at all: without one (closed jobs included or not), a search
+ * watch would send every new job in the market, each `job.opened` a credit.
+ */
+export function narrowsJobs(filters: Filters): boolean {
+  return Object.keys(filters).some((name) => name !== 'include_closed');
+}
+
 const words = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
 
 /** A Filters object in a line of words ("titles: engineer; countries: GB; remote only"); "any job" when empty. */

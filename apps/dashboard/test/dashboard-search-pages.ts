@@ -70,6 +70,13 @@ export function searchPageTests(session: DashboardSession): void {
     const { page, account, receiver } = session;
     await open('watches', 'Watches');
     await page.getByLabel('Type').selectOption('search');
+    // with no filter it would watch every new job in the market: refused before anything is sent
+    const watchesNow = async () => (await api('/v1/watches', { key: account.live_key })).body!['data'];
+    const before = await watchesNow();
+    await page.getByLabel('Webhook URL').fill(receiver.endpoint());
+    await page.getByRole('button', { name: 'Create watch' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Add at least one filter' }).waitFor();
+    expect(await watchesNow()).toEqual(before);
     await page.getByLabel('Title keywords (comma-separated)').fill('platform, data');
     await page.getByLabel('Countries (comma-separated codes)').fill('GB');
     await page.getByText('More filters').click();

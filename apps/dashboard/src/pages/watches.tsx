@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, patch, post, type Watch } from '../api.js';
 import { FiltersFields } from '../filters-form.js';
-import { describeFilters, FILTER_FIELDS, NO_FILTERS, toFilters } from '../filters.js';
+import { describeFilters, FILTER_FIELDS, narrowsJobs, NO_FILTERS, toFilters } from '../filters.js';
 import { InputField, SelectField, SubmitButton, useFormAction, WebhookUrlField } from '../forms.js';
 import { PagedList, useCursorPages } from '../paging.js';
 import { ConfirmRemoval, RemoveButton, useRemoval } from '../removal.js';
@@ -15,6 +15,8 @@ const FIELDS: FieldMap = {
   webhook_url: { label: 'Webhook URL' },
   type: { label: 'Type' },
 };
+const EVERY_JOB =
+  'Add at least one filter: a search watch without filters sends every new job in the market, each one a credit.';
 const TYPES = [
   { value: 'company', words: 'company (a domain)' },
   { value: 'search', words: 'search (saved filters)' },
@@ -72,13 +74,14 @@ export function WatchesPage() {
       <h2>New watch</h2>
       <form
         onSubmit={creation.onSubmit(
-          () =>
-            post<Watch>(
-              '/watches',
-              type === 'company'
-                ? { type, domain: domain.trim(), webhook_url: url.trim() }
-                : { type, filters: toFilters(filters), webhook_url: url.trim() },
-            ),
+          () => {
+            if (type === 'company')
+              return post<Watch>('/watches', { type, domain: domain.trim(), webhook_url: url.trim() });
+            const chosen = toFilters(filters);
+            // The API takes a watch on every job; from a form, that is nearly always a filter forgotten.
+            if (!narrowsJobs(chosen)) return Promise.reject(new Error(EVERY_JOB));
+            return post<Watch>('/watches', { type, filters: chosen, webhook_url: url.trim() });
+          },
           (watch) => {
             messages.succeed(`Watch ${watch.id} created.`);
             watches.toFirstPage();

@@ -9,6 +9,16 @@ import { ApiError } from '../http/api-error.js';
 /** Events per page, newest first. */
 export const DELIVERIES_PAGE_SIZE = 20;
 const CURSOR = /^[0-9]{1,19}$/;
+/** The largest feed position (a PostgreSQL bigint). */
+const POSITION_MAX = 2n ** 63n - 1n;
+
+/** The feed position a deliveries cursor names; `invalid_request` for any text this endpoint never gave. */
+export function positionOfCursor(cursor: string): bigint {
+  const position = CURSOR.test(cursor) ? BigInt(cursor) : undefined;
+  if (position === undefined || position > POSITION_MAX)
+    throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+  return position;
+}
 
 /**
  * Webhook deliveries in the dashboard: each event of the account's feed with its deliveries (the
@@ -30,13 +40,12 @@ export class DashboardDeliveriesUseCase {
     principal: Pick<Principal, 'accountId' | 'mode'>,
     cursor: string | undefined,
   ): Promise<DashboardPage<EventDeliveriesView>> {
-    if (cursor !== undefined && !CURSOR.test(cursor))
-      throw new ApiError('invalid_request', 'cursor is not one this endpoint gave.', { param: 'cursor' });
+    const below = cursor === undefined ? undefined : positionOfCursor(cursor);
     const events = await this.prisma.webhookEvent.findMany({
       where: {
         accountId: principal.accountId,
         mode: principal.mode,
-        ...(cursor ? { position: { lt: BigInt(cursor) } } : {}),
+        ...(below !== undefined ? { position: { lt: below } } : {}),
       },
       orderBy: { position: 'desc' },
       take: DELIVERIES_PAGE_SIZE + 1,
