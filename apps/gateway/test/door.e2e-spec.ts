@@ -296,7 +296,13 @@ describe('HEAD on the API', () => {
     const jobId = JobSearchResponseSchema.parse(found.body).data[0]!.id;
 
     const prober = await newAccount({ plan: 'pro', credits: 10, rate_limit: { limit: 5, window_seconds: 60 } });
-    for (const path of [`/v1/jobs/${jobId}`, '/v1/companies/example.com', '/v1/account']) {
+    // an encoded path reaches the same route: refused the same way
+    for (const path of [
+      `/v1/jobs/${jobId}`,
+      '/v1/companies/example.com',
+      '/%761/companies/example.com',
+      '/v1/account',
+    ]) {
       const head = await fetch(new URL(path, stack.baseUrl), {
         method: 'HEAD',
         headers: { authorization: `Bearer ${prober.live_key}` },

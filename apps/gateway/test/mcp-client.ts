@@ -36,6 +36,7 @@ export const TOOLS = [
   'start_async_search',
   'get_async_search',
   'get_account',
+  'list_providers',
   'list_ledger_entries',
   'create_watch',
   'list_watches',

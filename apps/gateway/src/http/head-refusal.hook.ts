@@ -12,9 +12,11 @@ const API_PREFIX = '/v1/';
  */
 export function installApiHeadRefusal(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'HEAD' || !request.url.startsWith(API_PREFIX)) return done();
-    // a route matched (Fastify exposes HEAD only for GET routes); no route: the 404 as for any path
-    if (request.routeOptions.url === undefined) return done();
+    if (request.method !== 'HEAD') return done();
+    // The route that matched, not the URL as sent: the router decodes the path first, so
+    // `/%761/jobs/...` reaches the same GET. No route: the 404 as for any path.
+    const route = request.routeOptions.url;
+    if (route === undefined || !route.startsWith(API_PREFIX)) return done();
     void reply.code(405).header('Allow', 'GET').send();
   });
 }

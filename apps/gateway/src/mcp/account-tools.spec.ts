@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '@jobs/contracts';
-import { ledgerSummary } from './account-tools.js';
+import { ledgerSummary, providersSummary } from './account-tools.js';
 
 const entry = (patch: Partial<LedgerEntry>): LedgerEntry => ({
   id: 'led_1',
@@ -33,5 +33,28 @@ describe('ledgerSummary', () => {
 
   it('says an empty page plainly', () => {
     expect(ledgerSummary([])).toBe('0 ledger entries, newest first: 0 credits charged, 0 free re-reads.');
+  });
+});
+
+describe('providersSummary', () => {
+  const provider = (slug: string, enabled: boolean, status: 'operational' | 'degraded' | 'down') => ({
+    slug: slug as 'own_index',
+    name: slug,
+    enabled_on_your_plan: enabled,
+    status,
+    last_checked_at: '2026-10-01T12:00:00.000Z',
+  });
+
+  it('counts the providers on the plan and names those not operational', () => {
+    expect(
+      providersSummary([
+        provider('own_index', true, 'operational'),
+        provider('provider_a', true, 'degraded'),
+        provider('provider_b', false, 'down'),
+      ]),
+    ).toBe('3 providers, 2 on your plan. Not operational: provider_a degraded, provider_b down.');
+    expect(providersSummary([provider('own_index', true, 'operational')])).toBe(
+      '1 provider, 1 on your plan. All operational.',
+    );
   });
 });

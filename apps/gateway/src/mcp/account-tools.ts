@@ -1,6 +1,13 @@
-/** The tools on the account: its balance and the ledger of what was charged. Both free. */
+/** The tools on the account: its balance, the providers it may use and the ledger of what was charged. All free. */
 import { z } from 'zod';
-import { AccountSchema, JobIdSchema, LedgerListResponseSchema, type LedgerEntry } from '@jobs/contracts';
+import {
+  AccountSchema,
+  JobIdSchema,
+  LedgerListResponseSchema,
+  ProviderListResponseSchema,
+  type LedgerEntry,
+  type Provider,
+} from '@jobs/contracts';
 import { queryString, tool, type McpTool } from './mcp-tool.js';
 import { cursorInput } from './tool-inputs.js';
 import { count, credits, pageEnd } from './tool-text.js';
@@ -34,6 +41,18 @@ export function ledgerSummary(entries: readonly LedgerEntry[]): string {
   );
 }
 
+/** "7 providers, 4 on your plan. Not operational: provider_d degraded." */
+export function providersSummary(providers: readonly Provider[]): string {
+  const enabled = providers.filter((provider) => provider.enabled_on_your_plan).length;
+  const troubled = providers
+    .filter((provider) => provider.status !== 'operational')
+    .map((provider) => `${provider.slug} ${provider.status}`);
+  return (
+    `${count(providers.length, 'provider')}, ${enabled} on your plan. ` +
+    (troubled.length > 0 ? `Not operational: ${troubled.join(', ')}.` : 'All operational.')
+  );
+}
+
 export const ACCOUNT_TOOLS: readonly McpTool[] = [
   tool({
     name: 'get_account',
@@ -48,6 +67,22 @@ export const ACCOUNT_TOOLS: readonly McpTool[] = [
     request: () => ({ method: 'GET', url: '/v1/account' }),
     summary: (account) =>
       `Plan ${account.plan}, ${credits(account.credits_remaining)} remaining (reset at ${account.credits_reset_at}).`,
+  }),
+
+  tool({
+    name: 'list_providers',
+    endpoint: 'GET /v1/providers',
+    purpose: 'The seven sources: enabled on the plan, operational, degraded or down',
+    title: 'List providers and their status (free)',
+    cost: 'free',
+    description:
+      'FREE. Every source (own_index and six partners): enabled_on_your_plan, status (operational, ' +
+      'degraded, down) and last_checked_at; leave a down partner out of waterfall.providers.',
+    input: z.strictObject({}),
+    output: ProviderListResponseSchema,
+    hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    request: () => ({ method: 'GET', url: '/v1/providers' }),
+    summary: ({ data }) => providersSummary(data),
   }),
 
   tool({

@@ -95,7 +95,8 @@ export const JOB_TOOLS: readonly McpTool[] = [
       'account already paid for it (any search that returned it did).',
     input: z.strictObject({ job_id: JobIdSchema.describe('job_...') }),
     output: JobSchema,
-    hints: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    // Not read-only: it spends a credit, and clients auto-approve read-only tools.
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     request: ({ job_id }) => ({ method: 'GET', url: `/v1/jobs/${encodeURIComponent(job_id)}` }),
     summary: (job, answer) => {
       const place = [job.location.city, job.location.country_code].filter(Boolean).join(', ');
@@ -123,7 +124,8 @@ export const JOB_TOOLS: readonly McpTool[] = [
       'and counts per source. COSTS 1 CREDIT PER CALL, every time.',
     input: z.strictObject({ domain: DomainSchema.describe('Web domain, e.g. example.com (no scheme or path).') }),
     output: CompanyProfileSchema,
-    hints: { readOnlyHint: true, idempotentHint: false, openWorldHint: true },
+    // Not read-only: every call spends a credit, and clients auto-approve read-only tools.
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     request: ({ domain }) => ({ method: 'GET', url: `/v1/companies/${encodeURIComponent(domain)}` }),
     summary: (profile, answer) =>
       `${profile.company.name}: ${profile.open_jobs_count} open jobs, is_hiring ` +

@@ -21,6 +21,15 @@ describe('readJsonRpcBody', () => {
     );
   });
 
+  it('refuses a batch whose requests share an id (one would answer for the other), as one request', () => {
+    const reading = readJsonRpcBody([call, { ...call, method: 'tools/call' }]);
+    expect(reading.messages).toBe(1);
+    expect(reading.refusal).toMatchObject({ code: 'invalid_request', extras: { param: 'body' } });
+    // notifications carry no id; 1 and "1" are two ids
+    const notification = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    expect(readJsonRpcBody([notification, notification, call, { ...call, id: '1' }])).toEqual({ messages: 4 });
+  });
+
   it('refuses anything else with invalid_request on the body, as one request', () => {
     for (const body of [
       undefined,

@@ -46,5 +46,23 @@ export function readJsonRpcBody(body: unknown): JsonRpcBodyReading {
     );
     return { messages: 1, refusal };
   }
+  if (Array.isArray(body) && hasRepeatedIds(body as { id?: unknown }[])) {
+    const refusal = new ApiError(
+      'invalid_request',
+      'Each request of a batch needs an id of its own: two of this batch share one.',
+      { param: 'body' },
+    );
+    return { messages: 1, refusal };
+  }
   return { messages: Array.isArray(body) ? body.length : 1 };
+}
+
+/**
+ * Whether two requests of a batch share an id. The transport keys its answers by id, so the
+ * second would be answered by the first, its work running on unseen (and charged) after the POST
+ * was answered and its place among the account's MCP work let go.
+ */
+function hasRepeatedIds(batch: readonly { id?: unknown }[]): boolean {
+  const ids = batch.filter((message) => message.id !== undefined && message.id !== null).map(({ id }) => id);
+  return new Set(ids).size < ids.length;
 }

@@ -153,6 +153,7 @@ describe('MCP_TOOLS', () => {
   });
 
   it('maps the ledger, replay and webhook endpoint calls onto their endpoints', () => {
+    expect(requestOf('list_providers', {})).toEqual({ method: 'GET', url: '/v1/providers' });
     expect(requestOf('list_ledger_entries', {})).toEqual({ method: 'GET', url: '/v1/billing/ledger' });
     expect(requestOf('list_ledger_entries', { job_id: 'job_1', cursor: 'cur_x' })).toEqual({
       method: 'GET',

@@ -7,6 +7,7 @@ import {
   CompanyProfileSchema,
   DryRunEstimateSchema,
   EventListResponseSchema,
+  ProviderListResponseSchema,
   examples,
   WatchSchema,
 } from '@jobs/contracts';
@@ -101,6 +102,11 @@ const SAMPLES: Record<string, unknown> = {
     credits_reset_at: T,
     providers_enabled: ['own_index'],
     rate_limit: { limit: 10, window_seconds: 60 },
+  }),
+  list_providers: ProviderListResponseSchema.parse({
+    data: [
+      { slug: 'own_index', name: 'Own index', enabled_on_your_plan: true, status: 'operational', last_checked_at: T },
+    ],
   }),
   create_watch: watch,
   list_watches: { data: [watch], next_cursor: null },
@@ -243,9 +249,19 @@ describe('the published tool list', () => {
     expect(outline('list_events')['description']).toMatch(/watch_id, data\(job\.opened/);
   });
 
+  it('never calls a tool that may spend credits read-only', () => {
+    const spending = MCP_TOOLS.filter((tool) => !tool.cost.startsWith('free'));
+    expect(spending.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['search_jobs', 'get_job', 'get_company_profile', 'start_async_search']),
+    );
+    for (const tool of spending) expect([tool.name, tool.hints.readOnlyHint]).toEqual([tool.name, false]);
+  });
+
   it('publishes only the hints that differ from the MCP defaults', () => {
     const hints = (name: string) => tools.find((t) => t.name === name)!.annotations;
-    expect(hints('get_job')).toEqual({ readOnlyHint: true });
+    // the tools that spend credits never say read-only (clients auto-approve those)
+    expect(hints('get_job')).toEqual({ destructiveHint: false, idempotentHint: true });
+    expect(hints('get_company_profile')).toEqual({ destructiveHint: false });
     expect(hints('get_account')).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(hints('search_jobs')).toEqual({ destructiveHint: false });
     expect(hints('delete_watch')).toEqual({ idempotentHint: true, openWorldHint: false });
