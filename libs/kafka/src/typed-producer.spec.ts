@@ -144,6 +144,64 @@ describe('CoalescingSender', () => {
       [5, 4],
     ]);
   });
+
+  it('splits one publish larger than the bound over requests, in order, answering once all are sent', async () => {
+    const requests: TopicMessages[][] = [];
+    const answers: Array<ReturnType<typeof deferred>> = [];
+    const sender = new CoalescingSender((topicMessages) => {
+      requests.push(topicMessages);
+      const answer = deferred();
+      answers.push(answer);
+      return answer.promise;
+    });
+    // ten messages of one key, each a third of the bound: one request holds three
+    const third = (i: number) => message(`${i}`.padEnd(COALESCE_MAX_BYTES / 3, '.'));
+    let done = false;
+    const many = sender
+      .send(
+        'a',
+        Array.from({ length: 10 }, (_, i) => third(i)),
+      )
+      .then(() => (done = true));
+    const after = sender.send('b', [message('after')]);
+    const sentSoFar = () => requests.flatMap((r) => r.flatMap((t) => t.messages.map((m) => String(m.value)[0])));
+    for (let part = 0; part < 4; part++) {
+      await new Promise((r) => setImmediate(r));
+      expect(done).toBe(false);
+      answers[part]!.resolve();
+      await new Promise((r) => setImmediate(r));
+    }
+    await many;
+    await after;
+    expect(requests.map((r) => r.map((t) => [t.topic, t.messages.length]))).toEqual([
+      [['a', 3]],
+      [['a', 3]],
+      [['a', 3]],
+      [
+        ['a', 1],
+        ['b', 1],
+      ],
+    ]);
+    expect(sentSoFar()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a']);
+  });
+
+  it('fails a split publish at its first failed part and sends nothing more of it', async () => {
+    const requests: TopicMessages[][] = [];
+    const sender = new CoalescingSender(async (topicMessages) => {
+      requests.push(topicMessages);
+      if (requests.length === 2) throw new Error('broker down');
+    });
+    const third = message('x'.repeat(COALESCE_MAX_BYTES / 3));
+    await expect(
+      sender.send(
+        'a',
+        Array.from({ length: 10 }, () => third),
+      ),
+    ).rejects.toThrow('broker down');
+    expect(requests).toHaveLength(2);
+    await expect(sender.send('a', [message('next')])).resolves.toBeUndefined();
+    expect(requests).toHaveLength(3);
+  });
 });
 
 describe('TypedProducer requests', () => {

@@ -32,10 +32,12 @@ const messageBytes = (m: Message): number => {
   return v === null || v === undefined ? 0 : v.length;
 };
 
-/** Messages waiting for the producer's next request, with the callers waiting on them. */
+/** One publish waiting for the producer's requests, with its caller waiting on it. */
 interface Waiting {
   topic: string;
   messages: Message[];
+  /** Its messages before this one are in a request already sent or out. */
+  next: number;
   settle: (error?: unknown) => void;
 }
 
@@ -45,6 +47,12 @@ interface Waiting {
  * `sendBatch` (kafkajs has no linger). An idle producer sends at once (one event-loop turn
  * gathers what was published side by side), a busy one sends larger and fewer requests. The
  * order of what was published is the order sent, so one key's messages keep their order.
+ *
+ * A request carries at most COALESCE_MAX_BYTES (a message larger than that goes alone): the
+ * broker refuses a partition's record batch over its message.max.bytes, and kafkajs puts all of
+ * a request's messages for one partition in one batch, so a publish of many messages with one key
+ * (a change matching hundreds of one account's watches) is split over several requests, in
+ * order. Its caller is answered once every part is sent, or with the first part's failure.
  */
 export class CoalescingSender {
   private waiting: Waiting[] = [];
@@ -58,7 +66,12 @@ export class CoalescingSender {
   send(topic: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ topic, messages, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      this.waiting.push({
+        topic,
+        messages,
+        next: 0,
+        settle: (error) => (error === undefined ? resolve() : reject(error)),
+      });
       this.schedule();
     });
   }
@@ -74,26 +87,34 @@ export class CoalescingSender {
 
   private async flush(): Promise<void> {
     if (this.inFlight || this.waiting.length === 0) return;
-    // what fits under the request's size bound (one partition's record batch must stay under the
-    // broker's message.max.bytes); a single larger publish goes alone, as it always did
-    let bytes = 0;
-    let take = 0;
-    while (take < this.waiting.length) {
-      const size = this.waiting[take]!.messages.reduce((n, m) => n + messageBytes(m), 0);
-      if (take > 0 && bytes + size > COALESCE_MAX_BYTES) break;
-      bytes += size;
-      take += 1;
-    }
-    const batch = this.waiting.slice(0, take);
-    this.waiting = this.waiting.slice(take);
-    this.inFlight = true;
     // one entry per topic, in the order first published; each topic's messages in publish order
     const byTopic = new Map<string, Message[]>();
-    for (const { topic, messages } of batch) {
-      const list = byTopic.get(topic);
-      if (list) list.push(...messages);
-      else byTopic.set(topic, [...messages]);
+    /** Publishes with messages in this request: their callers hear of its failure. */
+    const inRequest: Waiting[] = [];
+    let bytes = 0;
+    let full = false;
+    for (const w of this.waiting) {
+      const from = w.next;
+      while (w.next < w.messages.length) {
+        const size = messageBytes(w.messages[w.next]!);
+        if (bytes > 0 && bytes + size > COALESCE_MAX_BYTES) {
+          full = true;
+          break;
+        }
+        bytes += size;
+        w.next += 1;
+      }
+      if (w.next > from) {
+        inRequest.push(w);
+        const part = w.messages.slice(from, w.next);
+        const list = byTopic.get(w.topic);
+        if (list) list.push(...part);
+        else byTopic.set(w.topic, part);
+      }
+      if (full) break;
     }
+    this.waiting = this.waiting.filter((w) => w.next < w.messages.length);
+    this.inFlight = true;
     let failure: unknown;
     try {
       await this.sendBatch([...byTopic].map(([topic, messages]) => ({ topic, messages })));
@@ -104,7 +125,13 @@ export class CoalescingSender {
       failure = error ?? new Error('produce request failed');
     }
     this.inFlight = false;
-    for (const w of batch) w.settle(failure);
+    for (const w of inRequest) {
+      if (failure !== undefined) {
+        // the rest of a publish split over requests is not sent after a part failed
+        this.waiting = this.waiting.filter((other) => other !== w);
+        w.settle(failure);
+      } else if (w.next === w.messages.length) w.settle();
+    }
     this.schedule();
   }
 }

@@ -1,6 +1,6 @@
 import { examples } from '../examples.js';
 import * as EventChargeRequested from './event-charge-requested.schema.js';
-import { tolerantReaderOf } from './tolerant-reader.js';
+import { tolerantReaderOf } from '../public/tolerant-reader.js';
 
 describe('event.charge.requested', () => {
   const charge = examples.eventChargeRequested;

@@ -6,7 +6,6 @@
  */
 export * from './common.schema.js';
 export * from './search-cursor.schema.js';
-export { tolerantReaderOf } from './tolerant-reader.js';
 export * as SearchRequested from './search-requested.schema.js';
 export * as ProviderFetchRequested from './provider-fetch-requested.schema.js';
 export * as ProviderRecordsFetched from './provider-records-fetched.schema.js';

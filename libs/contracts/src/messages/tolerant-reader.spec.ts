@@ -4,7 +4,7 @@ import { FiltersSchema } from '../public/filters.schema.js';
 import { JobSearchRequestSchema } from '../public/job-search.schema.js';
 import { WatchCreateRequestSchema } from '../public/watch.schema.js';
 import { ALL_TOPICS, Topics } from '../topology.js';
-import { tolerantReaderOf } from './tolerant-reader.js';
+import { tolerantReaderOf } from '../public/tolerant-reader.js';
 
 /** A field a later version might add. */
 const NEXT = 'next_version_field';

@@ -17,3 +17,4 @@ export * from './webhook-endpoint.schema.js';
 export * from './headers.schema.js';
 export * from './errors.schema.js';
 export * from './request-issues.js';
+export { tolerantReaderOf } from './tolerant-reader.js';
