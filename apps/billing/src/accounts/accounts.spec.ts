@@ -79,6 +79,10 @@ describe('accounts in billing', () => {
     expect(await staged('account.credits.added')).toEqual([
       expect.objectContaining({ account_id: 'acc_topup', amount: 15, credits_remaining: 25 }),
     ]);
+    // the held watch events' release rides the account's event.charge.requested partition
+    expect(await staged('event.charge.requested')).toEqual([
+      { v: 1, account_id: 'acc_topup', release_held: { because: 'credits_added' } },
+    ]);
     expect((await staged('query.responded')).filter((answer) => answer['query_id'] === 'req_topup_1')).toEqual([
       expect.objectContaining({ outcome: 'ok', result: { kind: 'credits.add', credits_remaining: 25 } }),
     ]);
@@ -174,6 +178,7 @@ describe('accounts in billing', () => {
       { register: () => undefined } as never,
     );
     const before = (await staged('account.credits.added')).length;
+    const releasesBefore = (await staged('event.charge.requested')).length;
     expect(await resets.resetDue(now)).toBe(2);
     expect(await resets.resetDue(now)).toBe(0); // reset once
     const accounts = await db.prisma.account.findMany({
@@ -189,6 +194,9 @@ describe('accounts in billing', () => {
       expect(a.creditsResetAt.getTime()).toBe(dueAt.getTime() + 3 * period);
     expect((await staged('account.credits.added')).slice(before)).toEqual([
       expect.objectContaining({ account_id: 'acc_reset_spent', amount: 8, credits_remaining: 10 }),
+    ]);
+    expect((await staged('event.charge.requested')).slice(releasesBefore)).toEqual([
+      { v: 1, account_id: 'acc_reset_spent', release_held: { because: 'credits_reset' } },
     ]);
   });
 });

@@ -12,9 +12,9 @@ export const MAX_STORED_INT = 2_147_483_647;
 
 /**
  * Admin `POST /admin/accounts/{id}/credits`: adds credits in one statement (a top-up never loses
- * a charge made meanwhile) and stages `account.credits.added` (on_hold async searches resume,
- * held watch events are released) and the answer in the same transaction as the message's mark:
- * a top-up is applied and announced exactly once, however often its message is delivered, and
+ * a charge made meanwhile) and stages `account.credits.added` (on_hold async searches resume),
+ * a `release_held` for the account's held watch events and the answer in the same transaction as
+ * the message's mark: a top-up is applied and announced exactly once, however often its message is delivered, and
  * never after the admin API stopped waiting (`ChargeExpired`, answered by the consumer).
  */
 @Injectable()
@@ -60,6 +60,11 @@ export class AddCreditsUseCase {
           amount: query.amount,
           credits_remaining: creditsRemaining,
           added_at: new Date().toISOString(),
+        });
+        await this.outbox.stage(tx, Topics.EventChargeRequested, {
+          v: 1,
+          account_id: accountId,
+          release_held: { because: 'credits_added' },
         });
         await answer({ outcome: 'ok', result: { kind: 'credits.add', credits_remaining: creditsRemaining } });
       });

@@ -17,8 +17,9 @@ const BATCH = 1_000;
  * past the moment of the reset, so an account whose resets were missed (billing down) is reset
  * once, not once per missed period. Set-based: one statement for the accounts due, every minute,
  * on every replica (a row is reset once: SKIP LOCKED, and a row reset meanwhile is no longer
- * due). An account whose balance rose gets `account.credits.added` in the same transaction, so
- * its held watch events are released and its on_hold async searches resume, as after a top-up.
+ * due). An account whose balance rose gets `account.credits.added` and a `release_held` in the
+ * same transaction, so its on_hold async searches resume and its held watch events are released,
+ * as after a top-up.
  * No ledger line: the ledger lists charges of jobs.
  */
 @Injectable()
@@ -81,6 +82,16 @@ export class CreditResets implements OnApplicationBootstrap {
             amount: row.added,
             credits_remaining: row.credits_remaining,
             added_at: now.toISOString(),
+          })),
+        );
+      if (raised.length > 0)
+        await this.outbox.stageMany(
+          tx,
+          Topics.EventChargeRequested,
+          raised.map((row) => ({
+            v: 1 as const,
+            account_id: row.id,
+            release_held: { because: 'credits_reset' as const },
           })),
         );
       return rows;

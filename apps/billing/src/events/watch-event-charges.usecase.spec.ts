@@ -11,11 +11,16 @@ import { createAccount } from '../charges/accounts.spec-helper.js';
 let db: ThrowawayDatabase;
 let watchEvents: WatchEventChargesUseCase;
 let sequence = 0;
+/** What the use case published straight to Kafka (its release continuations). */
+const published: { topic: string; value: unknown }[] = [];
 const quiet = { info: () => undefined } as unknown as Logger;
 
 beforeAll(async () => {
   db = await throwawayDatabase('billing');
-  const publisher = { publishMany: async () => undefined } as unknown as KafkaPublisher;
+  const publisher = {
+    publishMany: async () => undefined,
+    publish: async (topic: { name: string }, value: unknown) => void published.push({ topic: topic.name, value }),
+  } as unknown as KafkaPublisher;
   watchEvents = new WatchEventChargesUseCase(db.prisma, new AccountCharges(db.prisma, outboxStub()), publisher, quiet);
 }, 60_000);
 
@@ -151,5 +156,39 @@ describe('WatchEventChargesUseCase: a stopped watch', () => {
     // a redelivered stop from before it leaves it too
     await watchEvents.dropStopped(stop(broke, 'wat_ended', t(25)));
     expect(await heldJobs(broke)).toEqual([jobId]);
+  });
+});
+
+describe('WatchEventChargesUseCase: releasing held events', () => {
+  it('releases over several bounded passes, each asking for the next, until none is held', async () => {
+    const broke = await account(0);
+    const held = [1, 2, 3, 4, 5].map((s) => opened(broke, 'wat_backlog', t(s)));
+    for (const event of held) await watchEvents.charge(event);
+    expect(await heldJobs(broke)).toHaveLength(5);
+    await db.prisma.account.update({ where: { id: broke }, data: { creditsRemaining: 10 } });
+    published.length = 0;
+
+    // a pass of 2: two released, and a continuation behind the account's queued messages
+    expect(await watchEvents.releaseAll(broke, 2)).toBe(2);
+    expect(published).toEqual([
+      { topic: 'event.charge.requested', value: { v: 1, account_id: broke, release_held: { because: 'more_held' } } },
+    ]);
+    expect(await watchEvents.releaseAll(broke, 2)).toBe(2);
+    expect(published).toHaveLength(2);
+    // the last one, then nothing left: no further continuation
+    expect(await watchEvents.releaseAll(broke, 2)).toBe(1);
+    expect(published).toHaveLength(2);
+    expect(await heldJobs(broke)).toEqual([]);
+    expect((await ledgerJobs(broke)).sort()).toEqual(held.map((event) => event.event.data.job.id).sort());
+  });
+
+  it('asks for no further pass when credits run out before the bound', async () => {
+    const broke = await account(0);
+    for (const s of [1, 2, 3]) await watchEvents.charge(opened(broke, 'wat_short', t(s)));
+    await db.prisma.account.update({ where: { id: broke }, data: { creditsRemaining: 1 } });
+    published.length = 0;
+    expect(await watchEvents.releaseAll(broke, 2)).toBe(1);
+    expect(published).toEqual([]);
+    expect(await heldJobs(broke)).toHaveLength(2);
   });
 });

@@ -44,8 +44,12 @@ class StillShort extends Error {}
 /** Thrown inside a release transaction to undo it: the held event went meanwhile (its watch stopped). */
 class NoLongerHeld extends Error {}
 
-/** At most this many held events are released per top-up pass (the rest wait for the next one). */
-const RELEASE_BATCH = 10_000;
+/**
+ * At most this many held events are looked at in one release pass: a pass runs inside one
+ * message's handling, so a backlog of held events is released over several messages
+ * (`releaseAll`), each bounded, instead of one handling that outlives its consumer's session.
+ */
+export const RELEASE_BATCH = 10_000;
 
 /**
  * How long a watch's stop is kept: far beyond the moments between a matcher's read of the
@@ -102,12 +106,34 @@ export class WatchEventChargesUseCase {
     });
   }
 
-  /** After a top-up: charges and emits the account's held events, oldest first, while credits last. */
+  /**
+   * The account's credits rose (`release_held`): its held events are released while credits
+   * last; a pass that stopped at its bound with events still held asks for the next one (a
+   * message of its own, behind what the account's partition holds by now; a crash before it is
+   * sent redelivers this one, which releases again).
+   */
+  async releaseAll(accountId: string, batch = RELEASE_BATCH): Promise<number> {
+    const { released, bounded } = await this.releasePass(accountId, batch);
+    if (bounded)
+      await this.publisher.publish(Topics.EventChargeRequested, {
+        v: 1,
+        account_id: accountId,
+        release_held: { because: 'more_held' },
+      });
+    return released;
+  }
+
+  /** Charges and emits the account's held events, oldest first, while credits last. */
   async release(accountId: string): Promise<number> {
+    return (await this.releasePass(accountId, RELEASE_BATCH)).released;
+  }
+
+  /** One bounded pass; `bounded`: it stopped at its bound, not for want of credits or held events. */
+  private async releasePass(accountId: string, batch: number): Promise<{ released: number; bounded: boolean }> {
     let released = 0;
-    for (let i = 0; i < RELEASE_BATCH; i++) {
+    for (let i = 0; i < batch; i++) {
       const row = await this.prisma.heldWatchEvent.findFirst({ where: { accountId }, orderBy: { seq: 'asc' } });
-      if (!row) break;
+      if (!row) return { released, bounded: false };
       const held: HeldEvent = { accountId, event: JobOpenedEventSchema.parse(row.event), webhookUrl: row.webhookUrl };
       if (await this.marked(releasedKey(held.event.id))) {
         // released by a concurrent pass that committed: its row is gone or going
@@ -124,14 +150,18 @@ export class WatchEventChargesUseCase {
           await this.emit(stage, held);
         });
       } catch (error) {
-        if (error instanceof StillShort) break;
+        if (error instanceof StillShort) return this.released(accountId, released, false);
         if (error instanceof NoLongerHeld) continue;
         throw error;
       }
       released += 1;
     }
+    return this.released(accountId, released, true);
+  }
+
+  private released(accountId: string, released: number, bounded: boolean): { released: number; bounded: boolean } {
     if (released > 0) this.logger.info({ account_id: accountId, released }, 'held job.opened events released');
-    return released;
+    return { released, bounded };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { KafkaConsumer } from '@jobs/service-kit';
-import { Topics, type AccountCreditsAdded, type EventChargeRequested } from '@jobs/contracts';
+import { Topics, type EventChargeRequested } from '@jobs/contracts';
 import { PaidJobUpdatesUseCase } from './paid-job-updates.usecase.js';
 import { WatchEventChargesUseCase } from './watch-event-charges.usecase.js';
 
@@ -14,7 +14,8 @@ export class WatchEventsConsumer {
   /**
    * job.opened is charged (or held); job.updated goes out only to an account that paid for the
    * job; job.closed drops the job's held job.opened, then goes out; a stopped watch's held events
-   * are dropped, and those made before the stop that arrive after it.
+   * are dropped, and those made before the stop that arrive after it; credits that rose release
+   * the held events, behind the stops and closings queued before them.
    */
   @EventPattern(Topics.EventChargeRequested.name)
   async onEventChargeRequested(@Payload() message: EventChargeRequested.Value): Promise<void> {
@@ -24,6 +25,10 @@ export class WatchEventsConsumer {
     }
     if ('held_opening_ended' in message) {
       await this.watchEvents.dropEnded(message);
+      return;
+    }
+    if ('release_held' in message) {
+      await this.watchEvents.releaseAll(message.account_id);
       return;
     }
     const { event } = message;
@@ -36,11 +41,5 @@ export class WatchEventsConsumer {
       });
     else if (event.type === 'job.closed') await this.watchEvents.forwardClosed({ ...message, event });
     else await this.watchEvents.charge({ ...message, event });
-  }
-
-  /** A top-up releases the account's held job.opened events. */
-  @EventPattern(Topics.AccountCreditsAdded.name)
-  async onCreditsAdded(@Payload() message: AccountCreditsAdded.Value): Promise<void> {
-    await this.watchEvents.release(message.account_id);
   }
 }

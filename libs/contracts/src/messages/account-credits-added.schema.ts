@@ -1,7 +1,8 @@
 /**
  * `account.credits.added` (key: account_id): billing (the admin `POST
- * /admin/accounts/{id}/credits` it applies, through its outbox) -> search-orchestrator (resumes
- * the account's `on_hold` async searches) and billing (releases held `job.opened` events).
+ * /admin/accounts/{id}/credits` it applies, or a credit reset, through its outbox) ->
+ * search-orchestrator (resumes the account's `on_hold` async searches). Billing releases held
+ * `job.opened` events from its own `event.charge.requested` message staged beside this one.
  */
 import { z } from 'zod';
 import { DateTimeSchema, NonNegativeIntSchema } from '../public/common.schema.js';

@@ -23,6 +23,11 @@
  *   watch does not hear of it (it subscribes to `job.opened`, not to that `job.closed` or
  *   `job.updated`): the watch's `job.opened` of the job held for credits and made no later than
  *   the change is dropped all the same.
+ * - `release_held` (no event; from billing itself): the account's credits rose (a top-up, a
+ *   reset) or a release pass left events held: its held `job.opened` events are charged and sent
+ *   while credits last. On this topic, not on `account.credits.added`, so the release is decided
+ *   behind every stop and closing the account's partition held before the credits came: a top-up
+ *   never charges an event whose watch had already stopped.
  * Keyed by account, so an account's `job.updated` is decided after its earlier `job.opened`,
  * and a watch's stop comes after the events the matcher sent before it.
  */
@@ -71,7 +76,17 @@ export const HeldOpeningEndedSchema = z.strictObject({
 });
 export type HeldOpeningEnded = z.infer<typeof HeldOpeningEndedSchema>;
 
-export const ValueSchema = z.union([EventChargeSchema, WatchStoppedSchema, HeldOpeningEndedSchema]);
+export const ReleaseHeldSchema = z.strictObject({
+  v: MessageVersionSchema,
+  account_id: AccountIdSchema,
+  release_held: z.strictObject({
+    /** credits were added or reset, or the last pass stopped at its bound with events still held */
+    because: z.enum(['credits_added', 'credits_reset', 'more_held']),
+  }),
+});
+export type ReleaseHeld = z.infer<typeof ReleaseHeldSchema>;
+
+export const ValueSchema = z.union([EventChargeSchema, WatchStoppedSchema, HeldOpeningEndedSchema, ReleaseHeldSchema]);
 export type Value = z.infer<typeof ValueSchema>;
 
 export const keyOf = (value: Value): string => value.account_id;

@@ -58,7 +58,7 @@ export const WATCH_CHARGE_TOPICS = {
     key: 'account_id',
     keyOf: EventChargeRequested.keyOf,
     partitions: SEARCH_PARTITIONS,
-    producers: ['search-orchestrator'],
+    producers: ['search-orchestrator', 'billing'],
     consumers: ['billing'],
     purpose:
       'A watch event billing decides on: job.opened to charge (1 ' +
@@ -66,7 +66,8 @@ export const WATCH_CHARGE_TOPICS = {
       'if the account paid for the job; job.closed to emit after ' +
       "dropping the job's held job.opened; or a watch paused or " +
       'deleted, whose job.opened events not yet charged are dropped (held ones, and those made ' +
-      'before the stop that arrive after it)',
+      "before the stop that arrive after it); or, from billing, the account's credits rose: its " +
+      'held job.opened events are released behind the stops queued before',
     keyReason:
       "Shares the account key of billing's other inputs: one " +
       "account's charges serialize, and a job.updated is decided " +
@@ -79,8 +80,8 @@ export const WATCH_CHARGE_TOPICS = {
     keyOf: AccountCreditsAdded.keyOf,
     partitions: SEARCH_PARTITIONS,
     producers: ['billing'],
-    consumers: ['search-orchestrator', 'billing'],
-    purpose: 'Credits were added to an account: on_hold searches resume, held job.opened events are released',
+    consumers: ['search-orchestrator'],
+    purpose: 'Credits were added to an account: on_hold searches resume',
     keyReason: "One account's top-ups stay in order",
   }),
 } as const;
