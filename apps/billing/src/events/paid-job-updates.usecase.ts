@@ -14,6 +14,8 @@ export interface JobUpdate {
   webhookUrl: string;
   /** The update took the job out of the watch's scope. */
   leftScope: boolean;
+  /** The watch does not hear of updates: the update only refreshes its held `job.opened` of the job. */
+  heldOnly: boolean;
 }
 
 /** What becomes of a `job.updated`: whether it is sent, and what of the watch's held `job.opened` of the job. */
@@ -30,6 +32,8 @@ export interface JobUpdateFacts {
   heldOpened: boolean;
   /** The update took the job out of the watch's scope. */
   leftScope: boolean;
+  /** The watch does not subscribe to `job.updated` (`held_only`). */
+  heldOnly: boolean;
 }
 
 /**
@@ -38,11 +42,12 @@ export interface JobUpdateFacts {
  * watch holds for credits (queued behind others, paid for or not) takes the updated job, so the
  * one a top-up releases carries the newest copy, unless the update took the job out of the
  * watch's scope: then the held event is dropped, never sent or charged for a job that no longer
- * matches.
+ * matches. A watch that does not subscribe to `job.updated` is sent none, but its held
+ * `job.opened` takes the new copy all the same.
  */
 export function decideJobUpdate(facts: JobUpdateFacts): JobUpdateDecision {
   return {
-    send: facts.paid,
+    send: facts.paid && !facts.heldOnly,
     held: !facts.heldOpened ? 'none' : facts.leftScope ? 'drop' : 'refresh',
   };
 }
@@ -72,6 +77,7 @@ export class PaidJobUpdatesUseCase {
       paid: facts?.paid ?? false,
       heldOpened: facts?.held_opened ?? false,
       leftScope: update.leftScope,
+      heldOnly: update.heldOnly,
     });
     const log = { account_id: accountId, event_id: event.id, job_id: jobId };
     if (decision.held === 'refresh') {

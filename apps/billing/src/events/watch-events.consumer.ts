@@ -38,6 +38,7 @@ export class WatchEventsConsumer {
         event,
         webhookUrl: message.webhook_url,
         leftScope: message.left_scope === true,
+        heldOnly: message.held_only === true,
       });
     else if (event.type === 'job.closed') await this.watchEvents.forwardClosed({ ...message, event });
     else await this.watchEvents.charge({ ...message, event });

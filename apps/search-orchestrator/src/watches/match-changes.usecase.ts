@@ -69,10 +69,12 @@ export class MatchChangesUseCase {
       );
   }
 
-  private async emit(made: readonly (WatchEvent & Partial<Pick<JobWatchEventFor, 'leftScope'>>)[]): Promise<void> {
+  private async emit(
+    made: readonly (WatchEvent & Partial<Pick<JobWatchEventFor, 'leftScope' | 'heldOnly'>>)[],
+  ): Promise<void> {
     const charged = [];
     const free = [];
-    for (const { watch, event, leftScope } of made) {
+    for (const { watch, event, leftScope, heldOnly } of made) {
       // Only live watches are matched (`isLive`), so every event made here is live.
       if (event.type === 'job.opened' || event.type === 'job.updated' || event.type === 'job.closed')
         charged.push({
@@ -82,6 +84,7 @@ export class MatchChangesUseCase {
             event,
             webhook_url: watch.webhookUrl,
             ...(leftScope ? { left_scope: true as const } : {}),
+            ...(heldOnly ? { held_only: true as const } : {}),
           },
         });
       else

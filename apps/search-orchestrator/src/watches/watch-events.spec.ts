@@ -199,6 +199,29 @@ describe('matchJobChange: the events', () => {
     expect(matchJobChange(watches, change('reposted')).openingsEnded).toEqual([]);
   });
 
+  it('makes a held-only update for a watch that hears only of openings, so its held copy stays current', () => {
+    const search = (id: string, events: WatchRecord['events']) =>
+      watch({ id, type: 'search', domain: null, filters: { title_or: ['engineer'] }, events });
+    const watches = [search('wat_opened_only', ['job.opened']), search('wat_closings', ['job.closed'])];
+    const salary = change('updated', { changed_fields: ['salary'], previous: { salary: null } });
+    expect(matchJobChange(watches, salary).events.map((m) => [m.watch.id, m.event.type, m.heldOnly])).toEqual([
+      ['wat_opened_only', 'job.updated', true],
+    ]);
+    // out of scope: the held opening is ended instead, no update made
+    const before = examples.job();
+    const left = change('updated', {
+      changed_fields: ['title'],
+      job: { ...before, title: 'Senior Backend Developer' },
+      previous: { title: before.title },
+    });
+    expect(matchJobChange(watches, left).events).toEqual([]);
+    // a watch that hears of updates gets the real one
+    const hearsAll = search('wat_all', ['job.opened', 'job.updated']);
+    expect(matchJobChange([hearsAll], salary).events.map((m) => [m.event.type, m.heldOnly])).toEqual([
+      ['job.updated', false],
+    ]);
+  });
+
   it('sends the update that took the job out of a watch, marked, and no later event of the job', () => {
     const before = examples.job();
     const renamed = { ...before, title: 'Senior Backend Developer' };

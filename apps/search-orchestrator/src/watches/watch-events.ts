@@ -160,6 +160,8 @@ export function jobEventFor(
  * What one job change makes for the watches, each judged once (`scopeMove`), in the order of
  * `watches`:
  * - `events`: every watch event; `leftScope` marks the update that took the job out of its watch;
+ *   `heldOnly` an update of a watch that does not hear of updates, made only so that billing
+ *   refreshes its `job.opened` of the job if held for credits (never sent);
  * - `openingsEnded`: the watches whose `job.opened` of the job, if held for credits, the change
  *   ends though they do not hear of it (subscribed to `job.opened` but not to the `job.closed` of
  *   a closing or the `job.updated` of an update that took the job out of them): billing drops the
@@ -175,9 +177,14 @@ export function matchJobChange(watches: readonly WatchRecord[], change: JobLifec
     if (ends && !watch.events.includes(type) && concerns(watch, 'job.opened', change.occurred_at))
       match.openingsEnded.push(watch);
     if (type === 'job.opened' && !jobInScope(watch, change)) continue;
-    if (!concerns(watch, type, change.occurred_at)) continue;
+    const heldOnly =
+      type === 'job.updated' &&
+      move !== 'left' &&
+      !watch.events.includes(type) &&
+      concerns(watch, 'job.opened', change.occurred_at);
+    if (!heldOnly && !concerns(watch, type, change.occurred_at)) continue;
     const event = jobEventFor(watch, change, type);
-    if (event) match.events.push({ watch, event, leftScope: move === 'left' });
+    if (event) match.events.push({ watch, event, leftScope: move === 'left', heldOnly });
   }
   return match;
 }
@@ -189,6 +196,7 @@ export interface JobChangeMatch {
 
 export interface JobWatchEventFor extends WatchEvent<JobWatchEvent> {
   leftScope: boolean;
+  heldOnly: boolean;
 }
 
 /**

@@ -44,6 +44,12 @@ export const EventChargeSchema = z.strictObject({
   webhook_url: UrlSchema,
   /** on a `job.updated`: the update took the job out of the watch's scope */
   left_scope: z.literal(true).optional(),
+  /**
+   * on a `job.updated`: the watch does not subscribe to `job.updated`, so nothing is sent; a
+   * `job.opened` of the job it holds for credits takes the updated job (released, it carries the
+   * newest copy)
+   */
+  held_only: z.literal(true).optional(),
 });
 export type EventCharge = z.infer<typeof EventChargeSchema>;
 
