@@ -258,6 +258,33 @@ it('runs statements without JIT compilation (milliseconds-long statements would 
   expect(setting?.jit).toBe('off');
 });
 
+it('keeps moments exact on a server whose time zone is not UTC (its sessions run in UTC)', async () => {
+  await prisma.$executeRawUnsafe(`ALTER DATABASE "${dbName}" SET timezone = 'America/New_York'`);
+  const client = createPrismaClient(url, { poolSize: 1 });
+  try {
+    const moment = new Date('2026-12-07T10:15:30.123Z');
+    await client.account.create({
+      data: {
+        id: 'acc_timezone',
+        plan: Plan.pro,
+        creditsRemaining: 1,
+        creditsResetAt: moment,
+        rateLimitLimit: 1,
+        rateLimitWindowSeconds: 60,
+      },
+    });
+    const read = await client.account.findUniqueOrThrow({ where: { id: 'acc_timezone' } });
+    expect(read.creditsResetAt.toISOString()).toBe(moment.toISOString());
+    const [stored] = await client.$queryRaw<Array<{ utc: string }>>`
+      SELECT to_char(credits_reset_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS utc
+      FROM accounts WHERE id = 'acc_timezone'`;
+    expect(stored?.utc).toBe('2026-12-07T10:15:30.123');
+  } finally {
+    await client.$disconnect();
+    await prisma.$executeRawUnsafe(`ALTER DATABASE "${dbName}" RESET timezone`);
+  }
+});
+
 it(
   'PrismaService.direct runs raw statements with pg on the ' + "client's own pool, prepared under the client's names",
   async () => {

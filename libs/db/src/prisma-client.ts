@@ -65,8 +65,10 @@ export function createPgPool(databaseUrl: string, options: PrismaClientOptions =
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
     // No JIT: the services' statements run for milliseconds, and where the planner overestimates
     // a statement's cost (a table without fresh statistics) compiling it takes longer than
-    // running it.
-    options: '-c jit=off',
+    // running it. Sessions in UTC: Prisma's pg adapter sends a Date as a timestamp without zone
+    // and reads a timestamptz's text as UTC whatever offset it carries, so on a server whose
+    // time zone is not UTC every stored and read moment would be off by that offset.
+    options: '-c jit=off -c TimeZone=UTC',
     ...(options.statementTimeoutMillis !== undefined ? { statement_timeout: options.statementTimeoutMillis } : {}),
   });
 }
