@@ -91,7 +91,11 @@ export class WatchEventChargesUseCase {
       );
       return;
     }
-    if ((await this.prisma.heldWatchEvent.count({ where: { accountId: message.account_id } })) > 0) {
+    const holdsAny = await this.prisma.heldWatchEvent.findFirst({
+      where: { accountId: message.account_id },
+      select: { seq: true },
+    });
+    if (holdsAny) {
       await this.holdBehind(held);
       await this.release(message.account_id);
       return;

@@ -102,18 +102,23 @@ export async function applyAbsences(
   });
   // the latest reason a source gave wins
   const reasonByJob = new Map(reasons.map((s) => [s.canonicalJobId, s.closedReason as ClosedReason]));
-  for (const jobId of jobIds) {
-    if (
-      listed.has(jobId) ||
-      track.before.get(jobId)?.status !== 'open' ||
-      track.reposted.has(jobId) ||
-      track.created.has(jobId)
-    )
-      continue;
-    await tx.canonicalJob.update({
-      where: { id: jobId },
-      data: { status: 'closed', closedReason: reasonByJob.get(jobId) ?? 'unknown', closedAt: refresh.at },
-    });
-    track.closed.add(jobId);
+  const closing = jobIds.filter(
+    (jobId) =>
+      !listed.has(jobId) &&
+      track.before.get(jobId)?.status === 'open' &&
+      !track.reposted.has(jobId) &&
+      !track.created.has(jobId),
+  );
+  // one statement per reason (a handful), not per job: a removed board closes thousands at once
+  const byReason = new Map<ClosedReason, string[]>();
+  for (const jobId of closing) {
+    const reason = reasonByJob.get(jobId) ?? 'unknown';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), jobId]);
   }
+  for (const [closedReason, ids] of byReason)
+    await tx.canonicalJob.updateMany({
+      where: { id: { in: ids } },
+      data: { status: 'closed', closedReason, closedAt: refresh.at },
+    });
+  for (const jobId of closing) track.closed.add(jobId);
 }
