@@ -43,4 +43,25 @@ describe('isDeterministicFailure', () => {
     expect(isDeterministicFailure(refused('RECORD_LIST_TOO_LARGE', 18))).toBe(true);
     expect(isDeterministicFailure(refused('NOT_LEADER_FOR_PARTITION', 6))).toBe(false);
   });
+
+  it('data PostgreSQL refuses (SQLSTATE class 22) would be refused again; its other failures are retried', async () => {
+    const { isDeterministicFailure } = await import('./message-handling.js');
+    // as Prisma's driver adapter reports it (a NUL in text)
+    const prisma = (code: string) =>
+      Object.assign(new Error('Raw query failed'), {
+        name: 'PrismaClientKnownRequestError',
+        code: 'P2010',
+        meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: code, kind: 'postgres' } } },
+      });
+    expect(isDeterministicFailure(prisma('22021'))).toBe(true);
+    expect(isDeterministicFailure(prisma('22P02'))).toBe(true);
+    expect(isDeterministicFailure(prisma('40001'))).toBe(false); // a serialization failure: try again
+    expect(isDeterministicFailure(prisma('57P01'))).toBe(false); // the server shutting down
+    // as pg reports it, wrapped once
+    const pg = (code: string) => Object.assign(new Error('pg'), { code, severity: 'ERROR' });
+    expect(isDeterministicFailure(new Error('wrapped', { cause: pg('22003') }))).toBe(true);
+    expect(isDeterministicFailure(pg('53300'))).toBe(false);
+    // a Node error code that merely starts with 22 is no SQLSTATE
+    expect(isDeterministicFailure(Object.assign(new Error('x'), { code: '22000' }))).toBe(false);
+  });
 });

@@ -35,6 +35,7 @@ export function isDeterministicFailure(error: unknown): boolean {
   return (
     error instanceof NonRetriableError ||
     refusedAsTooLarge(error) ||
+    refusedAsData(error) ||
     error instanceof TypeError ||
     error instanceof RangeError ||
     error instanceof SyntaxError ||
@@ -54,6 +55,28 @@ function refusedAsTooLarge(error: unknown): boolean {
     e.name === 'KafkaJSProtocolError' &&
     (e.type === 'MESSAGE_TOO_LARGE' || e.type === 'RECORD_LIST_TOO_LARGE' || e.code === 10 || e.code === 18)
   );
+}
+
+/**
+ * PostgreSQL refused the data itself (SQLSTATE class 22, data exception: a NUL in text, a number
+ * out of range, a malformed value): the same message's data is refused on every redelivery. Read
+ * from a pg error (`code`) or from Prisma's driver-adapter error (`meta.driverAdapterError.cause`),
+ * however it was wrapped.
+ */
+function refusedAsData(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const e = queue.shift();
+    if (e === null || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const { code, originalCode, severity, meta, cause } = e as Record<string, unknown>;
+    const sqlState = typeof originalCode === 'string' ? originalCode : severity !== undefined ? code : undefined;
+    if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) return true;
+    const adapter = (meta as { driverAdapterError?: { cause?: unknown } } | undefined)?.driverAdapterError;
+    queue.push(adapter?.cause, cause);
+  }
+  return false;
 }
 
 export type MessageHandler<T extends TopicSpec = TopicSpec> = (value: ValueOf<T>, meta: MessageMeta) => Promise<void>;

@@ -1,4 +1,5 @@
-import { byOffset, byPage, collectPages } from './paging.js';
+import { examples } from '@jobs/contracts';
+import { byOffset, byPage, collectPages, validRecord, withoutNul } from './paging.js';
 import type { PagePosition, ResumablePaging } from './provider-adapter.js';
 import { mapProviderA } from './provider-a.adapter.js';
 import { fixture } from './testing/fixture-server.js';
@@ -208,5 +209,30 @@ describe('collectPages, pages side by side (addressable paging)', () => {
     );
     expect(records).toHaveLength(12);
     expect(most).toBe(1);
+  });
+});
+
+describe('validRecord', () => {
+  it('takes the NUL character out of every text (PostgreSQL cannot store it), keeping the record', () => {
+    const record = examples.normalizedRecord();
+    const dirty = {
+      ...record,
+      title: 'Backend\u0000 Engineer',
+      description: '\u0000line one\u0000',
+      company: { ...record.company, name: 'Acme\u0000' },
+    };
+    expect(validRecord(dirty)).toEqual({
+      ...record,
+      title: 'Backend Engineer',
+      description: 'line one',
+      company: { ...record.company, name: 'Acme' },
+    });
+    // a title of NUL alone is no title: the record is skipped
+    expect(validRecord({ ...record, title: '\u0000' })).toBeNull();
+  });
+
+  it('leaves a record without NUL as it is, not a copy', () => {
+    const record = examples.normalizedRecord();
+    expect(withoutNul(record)).toBe(record);
   });
 });

@@ -86,10 +86,31 @@ export function parsePage<S extends z.ZodType>(provider: ProviderSlug, schema: S
   return page.data;
 }
 
-/** The record when it satisfies the contract (enums, ISO codes, URLs, dates), else null. */
+/**
+ * The record when it satisfies the contract (enums, ISO codes, URLs, dates), else null. The NUL
+ * character is taken out of its text first: a provider may send it (`\u0000` in JSON), and
+ * PostgreSQL's text cannot hold it, so a record carrying one could never be stored.
+ */
 export function validRecord(record: NormalizedProviderRecord): NormalizedProviderRecord | null {
-  const parsed = NormalizedProviderRecordSchema.safeParse(record);
+  const parsed = NormalizedProviderRecordSchema.safeParse(withoutNul(record));
   return parsed.success ? parsed.data : null;
+}
+
+/** `value` with every NUL character taken out of its strings; the same value when it holds none. */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '') : value) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => withoutNul(item));
+    return (items.some((item, i) => item !== value[i]) ? items : value) as T;
+  }
+  let changed = false;
+  const entries = Object.entries(value).map(([key, item]) => {
+    const clean = withoutNul(item);
+    if (clean !== item) changed = true;
+    return [key, clean] as const;
+  });
+  return (changed ? Object.fromEntries(entries) : value) as T;
 }
 
 /** `seek` of a provider paged by page number: the page `pages` after `page`. */

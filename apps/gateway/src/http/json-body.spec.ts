@@ -82,6 +82,21 @@ describe('installJsonBodyParser', () => {
     expect(await post('null', false, { url: '/batch?x=1' })).toEqual(notAnObject);
   });
 
+  it('refuses the NUL character anywhere in the body, naming where; a backslash text is not one', async () => {
+    const refused = (param: string) => ({
+      status: 400,
+      body: { message: 'Text may not contain the NUL character (\\u0000).', param },
+    });
+    expect(await post('{"filters":{"job_family_or":["eng","x\\u0000"]}}')).toEqual(refused('filters.job_family_or[1]'));
+    expect(await post('{"label":"\\u0000"}')).toEqual(refused('label'));
+    expect(await post('{"a\\u0000":1}')).toEqual(refused('body'));
+    expect(await post('[{"id":1,"params":{"q":"\\u0000"}}]', false, { url: '/batch' })).toEqual(
+      refused('[0].params.q'),
+    );
+    // an escaped backslash followed by the letters u0000 is six characters of text, no NUL
+    expect(await post('{"label":"\\\\u0000"}')).toEqual({ status: 200, body: { body: { label: '\\u0000' } } });
+  });
+
   it('reads UTF-8 only: another charset is refused, not misread', async () => {
     expect(await post('{"a":"é"}', false, { contentType: 'application/json; charset=utf-8' })).toEqual({
       status: 200,

@@ -63,6 +63,31 @@ export interface JsonBodyOptions {
 const bodyError = (message: string) => new ApiError('invalid_request', message, { param: 'body' });
 
 /**
+ * Where a parsed body holds the NUL character (`\u0000`), in a value or a key, as the error's
+ * `param` (`filters.job_family_or[0]`, or `body` for a key of the top level); undefined when
+ * nowhere. No stored or searched text may hold it (PostgreSQL's text cannot), so it is refused
+ * at the door, for every route at once, rather than failing deep inside a service.
+ */
+export function nulCharacterAt(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulCharacterAt(value[i], `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return path || 'body';
+    const found = nulCharacterAt(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
  * Replaces the `application/json` parser: the depth bound first, then Fastify's own parser with
  * prototype poisoning refused (secure-json-parse), then the shape: an object (or, where a route
  * takes one, an array). A charset other than UTF-8 is refused, not read as UTF-8. Its size bound is
@@ -97,8 +122,18 @@ export function installJsonBodyParser(fastify: FastifyInstance, options: JsonBod
       if (!error) {
         const isObject = typeof parsed === 'object' && parsed !== null;
         const path = request.url.split('?', 1)[0]!;
-        if (isObject && (!Array.isArray(parsed) || arrayBodyPaths.has(path))) done(null, parsed);
-        else done(bodyError('The request body must be a JSON object.'), undefined);
+        if (!isObject || (Array.isArray(parsed) && !arrayBodyPaths.has(path))) {
+          done(bodyError('The request body must be a JSON object.'), undefined);
+          return;
+        }
+        // JSON can carry NUL only escaped, so a text without the escape holds none
+        const nul = text.includes('\\u0000') ? nulCharacterAt(parsed) : undefined;
+        if (nul !== undefined)
+          done(
+            new ApiError('invalid_request', 'Text may not contain the NUL character (\\u0000).', { param: nul }),
+            undefined,
+          );
+        else done(null, parsed);
       } else if (text.trim() === '') done(bodyError('The JSON body is empty.'), undefined);
       else done(bodyError('The request body is not valid JSON.'), undefined);
     });
