@@ -36,10 +36,11 @@ describe('Greenhouse Job Board API', () => {
     });
   });
 
-  it('takes the first place of a multi-location job, and updated_at when it was never published', () => {
+  it('takes the first place of a multi-location job, and no posting date when it was never published', () => {
     const r = parse(board).records[1]!;
     expect(r.location).toEqual({ city: 'London', region: null, country_code: 'GB', remote: null });
-    expect(r.posted_at).toBe('2026-11-21T08:00:00.000Z');
+    // updated_at is an edit, not a posting
+    expect(r.posted_at).toBeNull();
   });
 
   it('places a remote job at its office, keeps non-ASCII text and decodes &nbsp;', () => {
@@ -59,11 +60,11 @@ describe('Greenhouse Job Board API', () => {
     expect(r.location).toEqual({ city: null, region: null, country_code: null, remote: null });
   });
 
-  it('takes updated_at when first_published is no plausible date', () => {
+  it('has no posting date when first_published is no plausible date, whatever updated_at says', () => {
     const job = { ...board.jobs[0], first_published: 'Jan 1 10000', updated_at: '2026-11-20T10:15:02Z' };
     const { records, skipped } = parse({ jobs: [job] });
     expect(skipped).toBe(0);
-    expect(records[0]!.posted_at).toBe('2026-11-20T10:15:02.000Z');
+    expect(records[0]!.posted_at).toBeNull();
   });
 
   it('reads hundreds of jobs on one board', () => {

@@ -18,7 +18,8 @@ import {
  * Greenhouse Job Board API, `GET /v1/boards/{board}/jobs?content=true`: `{jobs: [...], meta: {total}}`.
  * Each job: `id`, `title`, `location.name` (free text), `offices[]` (`name`, `location`),
  * `absolute_url`, `first_published`, `updated_at`, `content` (entity-escaped HTML), `departments[]`.
- * No employment type or structured pay on the public board.
+ * No employment type or structured pay on the public board. `updated_at` is not read: an edit is
+ * no posting, and a job stored with an older posting date would read as re-listed at the edit.
  */
 const GreenhouseJob = z.object({
   id: z.union([z.number().int(), z.string().min(1)]),
@@ -27,7 +28,6 @@ const GreenhouseJob = z.object({
   offices: z.array(z.object({ name: z.string().nullish(), location: z.string().nullish() })).nullish(),
   absolute_url: z.string().nullish(),
   first_published: z.string().nullish(),
-  updated_at: z.string().nullish(),
   content: z.string().nullish(),
 });
 const GreenhouseBoard = z.object({ jobs: z.array(z.unknown()) });
@@ -71,7 +71,7 @@ function mapGreenhouseJob(job: z.infer<typeof GreenhouseJob>, context: BoardCont
     salary: null,
     description: boardHtmlToText(job.content),
     apply_url: applyUrl,
-    posted_at: boardDate(job.first_published) ?? boardDate(job.updated_at),
+    posted_at: boardDate(job.first_published),
     seen_at: context.seenAt,
   });
 }

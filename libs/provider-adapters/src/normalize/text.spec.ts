@@ -20,6 +20,14 @@ describe('htmlToText', () => {
     expect(htmlToText('&unknown;')).toBe('&unknown;');
   });
 
+  it('reads stray and unclosed markup as a browser would, in one pass', () => {
+    expect(htmlToText('5 < 6 and 7 > 3')).toBe('5 < 6 and 7 > 3');
+    expect(htmlToText('<<<')).toBe('<<<');
+    expect(htmlToText('<p>kept<style>hidden to the end')).toBe('kept');
+    expect(htmlToText('<LI>Upper<BR>case</LI>')).toBe('- Upper\ncase');
+    expect(htmlToText('<li'.repeat(10_000))).toBeNull();
+  });
+
   it('is null for empty input', () => {
     expect(htmlToText(null)).toBeNull();
     expect(htmlToText(undefined)).toBeNull();

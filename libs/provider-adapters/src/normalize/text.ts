@@ -1,9 +1,9 @@
-import { decodeHTML } from 'entities';
+import { Parser } from 'htmlparser2';
 
-/** Every HTML 5 named and numeric entity (`&eacute;`, `&#8212;`, `&nbsp;`), by the parser's own library. */
-function decodeEntities(text: string): string {
-  return decodeHTML(text).replace(/\u00a0/g, ' ');
-}
+/** Elements whose start and end are line breaks in the text. */
+const BLOCKS = new Set(['p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'tr', 'section', 'article']);
+/** Elements whose content is no text at all. */
+const HIDDEN = new Set(['script', 'style']);
 
 function tidy(text: string): string | null {
   const out = text
@@ -15,18 +15,37 @@ function tidy(text: string): string | null {
   return out === '' ? null : out;
 }
 
-/** HTML to plain text: block elements become line breaks, list items "- ", entities decoded. */
+/**
+ * HTML to plain text: block elements become line breaks, list items "- ", scripts and styles
+ * dropped, every HTML 5 entity decoded. Read by htmlparser2's tokenizer, in one pass whatever the
+ * markup: a description is a stranger's text (a real board's), and the regular expressions this
+ * replaced took seconds on a few hundred kilobytes of unclosed tags.
+ */
 export function htmlToText(html: string | null | undefined): string | null {
   if (!html) return null;
-  const text = html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<li[^>]*>/gi, '\n- ')
-    .replace(/<\/li>/gi, '')
-    .replace(/<\/(p|div|h[1-6]|ul|ol|tr|section|article)>/gi, '\n')
-    .replace(/<(p|div|h[1-6]|ul|ol|tr|section|article)(\s[^>]*)?>/gi, '\n')
-    .replace(/<[^>]+>/g, '');
-  return tidy(decodeEntities(text));
+  const parts: string[] = [];
+  let hidden = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (HIDDEN.has(name)) hidden += 1;
+        else if (name === 'br') parts.push('\n');
+        else if (name === 'li') parts.push('\n- ');
+        else if (BLOCKS.has(name)) parts.push('\n');
+      },
+      ontext(text) {
+        if (hidden === 0) parts.push(text);
+      },
+      onclosetag(name) {
+        if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (BLOCKS.has(name)) parts.push('\n');
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.write(html);
+  parser.end();
+  return tidy(parts.join('').replace(/\u00a0/g, ' '));
 }
 
 /** Markdown to plain text: emphasis, headings, links and code marks removed; list items kept as "- ". */
