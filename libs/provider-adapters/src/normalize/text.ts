@@ -53,10 +53,13 @@ export function markdownToText(markdown: string | null | undefined): string | nu
   if (!markdown) return null;
   const text = markdown
     .replace(/```[^\n]*\n([\s\S]*?)```/g, '$1')
-    .replace(/^#{1,6}\s+/gm, '')
-    .replace(/^\s*[*+]\s+/gm, '- ')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    // within a line: a \s that crossed lines would scan every blank line below each one
+    .replace(/^#{1,6}[ \t]+/gm, '')
+    .replace(/^[ \t]*[*+][ \t]+/gm, '- ')
+    // bounded and within a line: unbounded, every "[" or "(" without its closing would scan to
+    // the end of the text, and a text of many took seconds
+    .replace(/!\[([^\]\n]{0,1000})\]\([^)\n]{0,2048}\)/g, '$1')
+    .replace(/\[([^\]\n]{1,1000})\]\([^)\n]{0,2048}\)/g, '$1')
     .replace(/(\*\*|__)(.+?)\1/g, '$2')
     .replace(/(^|[^*\w])[*_](\S(?:[^*_\n]*\S)?)[*_](?=[^*\w]|$)/g, '$1$2')
     .replace(/`([^`]+)`/g, '$1');
