@@ -73,6 +73,7 @@ const HOSTILE: Array<[name: string, contentType: string, body: string | Buffer]>
   ],
   ['a huge string everywhere', 'application/json', JSON.stringify({ filters: { title_or: ['y'.repeat(900_000)] } })],
   ['prototype poisoning', 'application/json', '{"__proto__":{"polluted":true},"filters":{}}'],
+  ['a NUL character in a string', 'application/json', '{"filters":{"job_family_or":["eng\\u0000"]},"label":"\\u0000"}'],
   ['not JSON', 'application/json', '{"filters": {'],
   ['text/plain', 'text/plain', '{"filters":{}}'],
   ['a form', 'application/x-www-form-urlencoded', 'filters=1&limit=5'],

@@ -78,7 +78,7 @@ describe('CoalescingSender', () => {
   it('sends what is published in one turn in one request, and what comes while it is out in the next', async () => {
     const requests: TopicMessages[][] = [];
     const answers: Array<ReturnType<typeof deferred>> = [];
-    const sender = new CoalescingSender((topicMessages) => {
+    const sender = new CoalescingSender(({ topicMessages }) => {
       requests.push(topicMessages);
       const answer = deferred();
       answers.push(answer);
@@ -132,7 +132,7 @@ describe('CoalescingSender', () => {
 
   it('keeps a request under its size bound: a large publish goes on its own', async () => {
     const requests: TopicMessages[][] = [];
-    const sender = new CoalescingSender(async (topicMessages) => void requests.push(topicMessages));
+    const sender = new CoalescingSender(async ({ topicMessages }) => void requests.push(topicMessages));
     const big = 'x'.repeat(COALESCE_MAX_BYTES - 2);
     await Promise.all([
       sender.send('a', [message(big)]),
@@ -145,10 +145,19 @@ describe('CoalescingSender', () => {
     ]);
   });
 
+  it('compresses only a request that carries a message larger than the bound', async () => {
+    const compressed: boolean[] = [];
+    const sender = new CoalescingSender(async ({ compress }) => void compressed.push(compress));
+    await sender.send('a', [message('small')]);
+    await sender.send('a', [message('x'.repeat(COALESCE_MAX_BYTES + 1))]);
+    await sender.send('a', [message('x'.repeat(COALESCE_MAX_BYTES / 2)), message('y'.repeat(COALESCE_MAX_BYTES / 2))]);
+    expect(compressed).toEqual([false, true, false]);
+  });
+
   it('splits one publish larger than the bound over requests, in order, answering once all are sent', async () => {
     const requests: TopicMessages[][] = [];
     const answers: Array<ReturnType<typeof deferred>> = [];
-    const sender = new CoalescingSender((topicMessages) => {
+    const sender = new CoalescingSender(({ topicMessages }) => {
       requests.push(topicMessages);
       const answer = deferred();
       answers.push(answer);
@@ -187,7 +196,7 @@ describe('CoalescingSender', () => {
 
   it('fails a split publish at its first failed part and sends nothing more of it', async () => {
     const requests: TopicMessages[][] = [];
-    const sender = new CoalescingSender(async (topicMessages) => {
+    const sender = new CoalescingSender(async ({ topicMessages }) => {
       requests.push(topicMessages);
       if (requests.length === 2) throw new Error('broker down');
     });

@@ -22,6 +22,17 @@ export interface OutgoingMessage<T extends TopicSpec> {
 /** What one coalesced produce request carries at most (the broker's message.max.bytes is 1 MiB). */
 export const COALESCE_MAX_BYTES = 256 * 1024;
 
+/** A produce request: its messages by topic, and whether to compress them. */
+export interface ProduceRequest {
+  topicMessages: TopicMessages[];
+  /**
+   * Compressed (gzip) when it carries a message larger than COALESCE_MAX_BYTES, alone: the broker
+   * bounds a partition's batch as sent, and a page of long descriptions (a job's text has no
+   * bound) shrinks several times; small requests, nearly all, are sent as they are.
+   */
+  compress: boolean;
+}
+
 /**
  * A message's size for the coalescing limit. `publish` sends Buffers: their length is the bytes.
  * The outbox relay sends its rows' text (`sendRaw`): a string's UTF-16 length. Its UTF-8 bytes are
@@ -61,7 +72,7 @@ export class CoalescingSender {
   /** Produce requests sent and messages in them (for the specs and the benchmarks' reading). */
   readonly sent = { requests: 0, messages: 0 };
 
-  constructor(private readonly sendBatch: (topicMessages: TopicMessages[]) => Promise<unknown>) {}
+  constructor(private readonly sendBatch: (request: ProduceRequest) => Promise<unknown>) {}
 
   send(topic: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return Promise.resolve();
@@ -117,7 +128,10 @@ export class CoalescingSender {
     this.inFlight = true;
     let failure: unknown;
     try {
-      await this.sendBatch([...byTopic].map(([topic, messages]) => ({ topic, messages })));
+      await this.sendBatch({
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+        compress: bytes > COALESCE_MAX_BYTES,
+      });
       this.sent.requests += 1;
       countProduceRequest();
       for (const messages of byTopic.values()) this.sent.messages += messages.length;
@@ -163,8 +177,12 @@ export class TypedProducer {
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     this.producer.on(this.producer.events.REQUEST, ({ payload }) => countClientRequest(payload.apiName));
-    this.sender = new CoalescingSender((topicMessages) =>
-      this.producer.sendBatch({ topicMessages, acks: -1, compression: CompressionTypes.None }),
+    this.sender = new CoalescingSender(({ topicMessages, compress }) =>
+      this.producer.sendBatch({
+        topicMessages,
+        acks: -1,
+        compression: compress ? CompressionTypes.GZIP : CompressionTypes.None,
+      }),
     );
   }
 

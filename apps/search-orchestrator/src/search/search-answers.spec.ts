@@ -44,4 +44,24 @@ describe('SearchAnswers.publishPage', () => {
     expect(error).not.toBeInstanceOf(AnswerPartlySent);
     expect(String(error)).toMatch(/refused/);
   });
+
+  it('sends a page of long descriptions first and alone, and its charge only once it left', async () => {
+    const gathered = examples.searchPageGathered();
+    const long = gathered.response.data.map((job) => ({ ...job, description: 'x'.repeat(200 * 1024) }));
+    const publishLong = (publisher: ReturnType<typeof answers>) =>
+      publisher.answers.publishPage(examples.searchRequested(), long, gathered.response.metadata, {}, null);
+
+    const refusedPage = answers([Topics.SearchPageGathered]);
+    const error = await publishLong(refusedPage).catch((e: unknown) => e);
+    // nothing left: no charge for a page nobody got, and the search may be answered again
+    expect(refusedPage.sent).toEqual([]);
+    expect(error).not.toBeInstanceOf(AnswerPartlySent);
+
+    const fine = answers([]);
+    await publishLong(fine);
+    expect(fine.sent).toEqual([Topics.SearchPageGathered.name, Topics.BillingPageChargeRequested.name]);
+
+    const refusedCharge = answers([Topics.BillingPageChargeRequested]);
+    await expect(publishLong(refusedCharge)).rejects.toBeInstanceOf(AnswerPartlySent);
+  });
 });

@@ -5,6 +5,18 @@ import type { SearchResult } from '@jobs/waterfall';
 import type { SearchState } from './search-state.store.js';
 
 /**
+ * Description text beyond which a page is sent before its charge: a page of this much is no
+ * longer sure to fit one produce request (COALESCE_MAX_BYTES, then compressed).
+ */
+const LARGE_PAGE_CHARS = 128 * 1024;
+
+function descriptionChars(jobs: readonly Job[]): number {
+  let chars = 0;
+  for (const job of jobs) chars += job.description?.length ?? 0;
+  return chars;
+}
+
+/**
  * What a sync search sends back: a page (to the gateway, and its job ids to billing) or a refusal.
  * Every page, first or later, leaves through here.
  *
@@ -33,7 +45,9 @@ export class SearchAnswers {
   /**
    * Sends the page to the gateway and its job ids to billing, side by side (one produce): billing
    * charges them, mints the next cursor and tells the gateway which jobs are returned; the page's
-   * weight crosses one hop, not two.
+   * weight crosses one hop, not two. A page of long descriptions goes first and alone, and its
+   * charge only once it is sent: a page the broker refuses (too large even compressed) must not
+   * leave a charge for jobs nobody got.
    */
   async publishPage(
     search: SearchState['request'],
@@ -44,14 +58,15 @@ export class SearchAnswers {
   ): Promise<void> {
     const { search_id: searchId } = search;
     const credited = data.map((job) => creditedTo[job.id] ?? null);
-    const sent = await Promise.allSettled([
+    const page = () =>
       this.publisher.publish(Topics.SearchPageGathered, {
         v: 1,
         search_id: searchId,
         request_id: searchId,
         response: { data, metadata: { ...metadata, request_id: searchId } },
         credited_to: credited,
-      }),
+      });
+    const charge = () =>
       this.publisher.publish(Topics.BillingPageChargeRequested, {
         v: 1,
         search_id: searchId,
@@ -63,8 +78,17 @@ export class SearchAnswers {
         job_ids: data.map((job) => job.id),
         continuation,
         ...(search.answer_by ? { answer_by: search.answer_by } : {}),
-      }),
-    ]);
+      });
+    if (descriptionChars(data) > LARGE_PAGE_CHARS) {
+      await page(); // failing, nothing was sent: the search may be answered again
+      try {
+        await charge();
+      } catch (error) {
+        throw new AnswerPartlySent(searchId, error);
+      }
+      return;
+    }
+    const sent = await Promise.allSettled([page(), charge()]);
     const failed = sent.filter((outcome) => outcome.status === 'rejected');
     if (failed.length === sent.length) throw failed[0]!.reason;
     if (failed.length > 0) throw new AnswerPartlySent(searchId, failed[0]!.reason);
