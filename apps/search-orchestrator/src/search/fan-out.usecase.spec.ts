@@ -27,7 +27,7 @@ describe('FanOutUseCase passes on what a later version added', () => {
         async (topic: { name: string }, value: unknown) => void published.push({ topic: topic.name, value }),
       ),
     };
-    const store = { open: jest.fn(async () => undefined), advance: jest.fn(async () => undefined) };
+    const store = { open: jest.fn(async () => true), advance: jest.fn(async () => undefined) };
     await new FanOutUseCase(store as unknown as SearchStateStore, publisher as unknown as KafkaPublisher).firstWave(
       state,
     );
@@ -53,7 +53,7 @@ describe('FanOutUseCase and consensus', () => {
         async (topic: { name: string }, value: unknown) => void published.push({ topic: topic.name, value }),
       ),
     };
-    const store = { open: jest.fn(async () => undefined), advance: jest.fn(async () => undefined) };
+    const store = { open: jest.fn(async () => true), advance: jest.fn(async () => undefined) };
     await new FanOutUseCase(store as unknown as SearchStateStore, publisher as unknown as KafkaPublisher).firstWave({
       request,
       plan: { strategy, providers: ['own_index', 'provider_a'], waves: [['own_index', 'provider_a']] },
@@ -71,5 +71,34 @@ describe('FanOutUseCase and consensus', () => {
     const dry = await ownIndexAsk('consensus', true);
     expect(dry.min_sources).toBeUndefined();
     expect(dry.count).toMatchObject({ min_sources: 3 });
+  });
+});
+
+describe('FanOutUseCase and a redelivered first page', () => {
+  async function redelivered(completed: boolean) {
+    const published: string[] = [];
+    const publisher = { publish: jest.fn(async (topic: { name: string }) => void published.push(topic.name)) };
+    const store = { open: jest.fn(async () => false), isCompleted: jest.fn(async () => completed) };
+    const opened = await new FanOutUseCase(
+      store as unknown as SearchStateStore,
+      publisher as unknown as KafkaPublisher,
+    ).firstWave(
+      {
+        request: examples.searchRequested(),
+        plan: { strategy: 'max_coverage', providers: ['provider_a'], waves: [['provider_a']] },
+        wave: 0,
+        startedAt: 0,
+      },
+      { onlyIfNew: true },
+    );
+    return { opened, published };
+  }
+
+  it('asks the first wave again when the search was opened but not answered (its first handling stopped)', async () => {
+    expect(await redelivered(false)).toEqual({ opened: false, published: [Topics.ProviderFetchRequested.name] });
+  });
+
+  it('asks nothing of a search already answered', async () => {
+    expect(await redelivered(true)).toEqual({ opened: false, published: [] });
   });
 });

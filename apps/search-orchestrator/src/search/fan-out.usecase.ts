@@ -20,9 +20,16 @@ export class FanOutUseCase {
     private readonly publisher: KafkaPublisher,
   ) {}
 
-  async firstWave(state: SearchState): Promise<void> {
-    await this.store.open(state.request.search_id, state, STATE_TTL_SECONDS);
-    await this.askWave(state);
+  /**
+   * `onlyIfNew`: a search's first page, whose request a redelivery may bring again: a search
+   * already opened is not reset (its first handling may have answered it, and its cursor points
+   * into the result set); one not yet answered has its first wave asked again, in case the first
+   * handling stopped before asking (answers that come twice are taken once). Whether it opened.
+   */
+  async firstWave(state: SearchState, { onlyIfNew = false }: { onlyIfNew?: boolean } = {}): Promise<boolean> {
+    const opened = await this.store.open(state.request.search_id, state, STATE_TTL_SECONDS, onlyIfNew);
+    if (opened || !(await this.store.isCompleted(state.request.search_id))) await this.askWave(state);
+    return opened;
   }
 
   async nextWave(state: SearchState): Promise<void> {

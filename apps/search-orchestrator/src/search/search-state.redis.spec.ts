@@ -102,6 +102,22 @@ it(
   },
 );
 
+it('opens a first page once: a redelivered request neither resets nor reopens it', async () => {
+  const id = `srch_test_${randomUUID()}`;
+  const request = { ...examples.searchRequested(), search_id: id };
+  const plan: SearchState['plan'] = { strategy: 'max_coverage', providers: ['provider_a'], waves: [['provider_a']] };
+  const state = { request, plan, wave: 0, startedAt: Date.now() };
+  expect(await store.open(id, state, 60, true)).toBe(true);
+  expect(await store.isCompleted(id)).toBe(false);
+  expect(await store.claimCompletion(id, 60)).toBe(true);
+  // the request again: nothing reopened, the completion stands
+  expect(await store.open(id, state, 60, true)).toBe(false);
+  expect(await store.isCompleted(id)).toBe(true);
+  // a result set's next round reopens on purpose
+  expect(await store.open(id, state, 60)).toBe(true);
+  expect(await store.isCompleted(id)).toBe(false);
+});
+
 it('opens a search to a claim again once its claim is released, due at the retry time', async () => {
   expect(await store.claimCompletion(searchId, 60)).toBe(true);
   expect(await store.claimCompletion(searchId, 60)).toBe(false);

@@ -44,6 +44,23 @@ const doneKey = (id: string) => `orchestrator:search:${id}:done`;
 const DEADLINES = 'orchestrator:deadlines';
 
 /**
+ * Opens a search's deadline, its pending wave and its state in one step; with ARGV[5] = '1' only
+ * when it has no state yet (a redelivered request finds the search it already started). The
+ * state is written last: a script stopped by an error keeps what it did before it, and a state
+ * must never stand without its deadline (nobody would complete it).
+ * KEYS: state, pending, gathered, done, deadlines. ARGV: state, ttl, deadline, search id, only
+ * if new, the wave's providers. Returns 1 when opened, 0 when the state was there.
+ */
+const OPEN_SEARCH = `
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('SADD', KEYS[2], unpack(ARGV, 6))
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1`;
+
+/**
  * Records one de-duplicated message of a search (a wave of partners, or the own index leg: its
  * jobs once, its batches by job id) and tells whether its providers were the last ones awaited,
  * atomically, so exactly one orchestrator replica completes a search however the messages are
@@ -107,20 +124,37 @@ export class SearchStateStore {
     this.deadlineListeners.push(listener);
   }
 
-  /** Throws when any of its commands failed (the message that opens the search comes again). */
-  async open(searchId: string, state: SearchState, ttlSeconds: number): Promise<void> {
-    await execTransaction(
-      this.redis
-        .multi()
-        .set(stateKey(searchId), JSON.stringify(state), 'EX', ttlSeconds)
-        // a result set grown in several rounds reopens its request's state: nothing of the last round stays
-        .del(pendingKey(searchId), gatheredMessagesKey(searchId), doneKey(searchId))
-        .sadd(pendingKey(searchId), ...state.plan.waves[state.wave]!)
-        .expire(pendingKey(searchId), ttlSeconds)
-        .zadd(DEADLINES, state.request.deadline_at, searchId),
-      "a search's opening",
+  /**
+   * Opens the search: its state, its first wave pending, its deadline. A result set grown in
+   * several rounds reopens its request's state, nothing of the last round kept; `onlyIfNew` opens
+   * only a search not opened before, so a redelivered request, whose first handling may have
+   * answered it, neither starts it again nor resets it. Whether it opened; throws when Redis
+   * failed (the message that opens the search comes again).
+   */
+  async open(searchId: string, state: SearchState, ttlSeconds: number, onlyIfNew = false): Promise<boolean> {
+    const opened = await this.redis.eval(
+      OPEN_SEARCH,
+      5,
+      stateKey(searchId),
+      pendingKey(searchId),
+      gatheredMessagesKey(searchId),
+      doneKey(searchId),
+      DEADLINES,
+      JSON.stringify(state),
+      ttlSeconds,
+      state.request.deadline_at,
+      searchId,
+      onlyIfNew ? '1' : '0',
+      ...state.plan.waves[state.wave]!,
     );
+    if (opened !== 1) return false;
     for (const listener of this.deadlineListeners) listener(state.request.deadline_at);
+    return true;
+  }
+
+  /** Whether the search was completed (its completion claimed). */
+  async isCompleted(searchId: string): Promise<boolean> {
+    return (await this.redis.exists(doneKey(searchId))) === 1;
   }
 
   /**

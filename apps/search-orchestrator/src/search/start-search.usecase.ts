@@ -41,7 +41,10 @@ export class StartSearchUseCase {
     // counts every page (the store's count, each partner's total), so it must not depend on
     // whether a first wave happened to fill `limit`.
     if (message.request.dry_run) plan = { ...plan, waves: [plan.providers] };
-    await this.fanOut.firstWave({ request: message, plan, wave: 0, startedAt: Date.now() });
-    this.metrics.searchStarted(message.request.waterfall.strategy);
+    const started = await this.fanOut.firstWave(
+      { request: message, plan, wave: 0, startedAt: Date.now() },
+      { onlyIfNew: true },
+    );
+    if (started) this.metrics.searchStarted(message.request.waterfall.strategy);
   }
 }
