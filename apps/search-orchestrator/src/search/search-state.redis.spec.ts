@@ -1,23 +1,29 @@
 // Against the real Redis of REDIS_URL (default redis://127.0.0.1:6379): a search of its own,
-// under a random id, removed afterwards.
+// under a random id, removed afterwards, in a database no stack uses (a running stack's deadline
+// sweeper would otherwise answer the searches opened here).
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { examples } from '@jobs/contracts';
 import { SearchStateStore, type GatheredMessage, type SearchState } from './search-state.store.js';
 
-const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { lazyConnect: true, db: 14 });
 const store = new SearchStateStore(redis);
 const searchId = `srch_test_${randomUUID()}`;
 const job = (id: string) => ({ ...examples.job(), id });
 
+/** Searches a test opened besides `searchId`, removed afterwards as it is. */
+const opened: string[] = [];
+
 afterAll(async () => {
-  await redis.del(
-    `orchestrator:search:${searchId}`,
-    `orchestrator:search:${searchId}:pending`,
-    `orchestrator:search:${searchId}:batches`,
-    `orchestrator:search:${searchId}:done`,
-  );
-  await redis.zrem('orchestrator:deadlines', searchId);
+  for (const id of [searchId, ...opened]) {
+    await redis.del(
+      `orchestrator:search:${id}`,
+      `orchestrator:search:${id}:pending`,
+      `orchestrator:search:${id}:batches`,
+      `orchestrator:search:${id}:done`,
+    );
+    await redis.zrem('orchestrator:deadlines', id);
+  }
   redis.disconnect();
 });
 
@@ -104,6 +110,7 @@ it(
 
 it('opens a first page once: a redelivered request neither resets nor reopens it', async () => {
   const id = `srch_test_${randomUUID()}`;
+  opened.push(id);
   const request = { ...examples.searchRequested(), search_id: id };
   const plan: SearchState['plan'] = { strategy: 'max_coverage', providers: ['provider_a'], waves: [['provider_a']] };
   const state = { request, plan, wave: 0, startedAt: Date.now() };
