@@ -236,3 +236,20 @@ describe('validRecord', () => {
     expect(withoutNul(record)).toBe(record);
   });
 });
+
+describe('collectPages and items that do not map', () => {
+  it('counts them in a resumed read, so a sweep knows its listing was not read whole', async () => {
+    const paging: ResumablePaging = { start: null };
+    const records = await collectPages(
+      { want: 10, paging },
+      {
+        first: 0,
+        maxPageSize: 10,
+        fetchPage: async () => ({ items: ['a', 'bad', 'c', 'bad'], next: null }),
+        map: (raw) => (raw === 'bad' ? null : { ...examples.normalizedRecord(), provider_job_id: String(raw) }),
+      },
+    );
+    expect(records.map((r) => r.provider_job_id)).toEqual(['a', 'c']);
+    expect(paging.skipped).toBe(2);
+  });
+});

@@ -29,7 +29,7 @@ export type ListingRead = Pick<ProviderQuery, 'want' | 'paging' | 'parallelPages
 /**
  * Pages through a provider until `want` records are collected or it has no more pages. The
  * page size stays the same for the whole search (page-number paging depends on it). Items the
- * mapper rejects are skipped.
+ * mapper rejects are skipped (counted in `paging.skipped` of a resumed read).
  *
  * With `paging` (a resumed read), it starts at `paging.start` with that page size, keeps every
  * record of the pages it read (the next read starts after them, so none is lost) and leaves the
@@ -65,6 +65,7 @@ export async function collectPages<C>(
       for (const raw of page.items) {
         const record = map(raw, seenAt);
         if (record) records.push(record);
+        else if (paging) paging.skipped = (paging.skipped ?? 0) + 1;
       }
       cursor = page.items.length === 0 ? null : page.next;
       // the next page asked side by side is only taken when it is where this page says the listing goes on

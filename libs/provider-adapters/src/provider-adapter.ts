@@ -63,6 +63,11 @@ export interface ResumablePaging {
    * reader (a posting skipped), so a refresh sweep does not judge absences from it.
    */
   totals?: number[];
+  /**
+   * Items of the pages read that did not map to a record (a field off the contract): the
+   * listing still lists them, so a refresh sweep that met one does not judge absences from it.
+   */
+  skipped?: number;
 }
 
 /**

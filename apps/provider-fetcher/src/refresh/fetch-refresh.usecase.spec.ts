@@ -121,6 +121,21 @@ describe('FetchRefreshUseCase', () => {
     expect(parts.at(-1)).toMatchObject({ final: true, complete: false });
   });
 
+  it('a listing with an item that did not map is not complete: that listing is still there', async () => {
+    const base = paged('provider_a', SWEEP_PART_RECORDS + 5);
+    const oneOff: ProviderAdapter = {
+      provider: 'provider_a',
+      search: async (q) => {
+        const records = await base.search(q);
+        // the adapter skipped one item of this call (its currency read "US$")
+        if (Number(q.paging?.start?.cursor ?? 0) === 0) q.paging!.skipped = 1;
+        return records;
+      },
+    };
+    const parts = await run(oneOff, request('provider_a'));
+    expect(parts.at(-1)).toMatchObject({ final: true, complete: false });
+  });
+
   it('a failure ends the sweep: a final part without records, never complete', async () => {
     let calls = 0;
     const adapter: ProviderAdapter = {

@@ -110,6 +110,7 @@ export class FetchRefreshUseCase {
     const totals: number[] = [];
     let read = 0;
     let oversized = 0;
+    let skipped = 0;
     let part = 0;
     let position: PagePosition | null = null;
     for (;;) {
@@ -135,6 +136,7 @@ export class FetchRefreshUseCase {
       if (outcome !== 'ok')
         return void (await publish({ part, final: true, outcome, complete: false, records: [], callStarted }));
       totals.push(...(paging.totals ?? []));
+      skipped += paging.skipped ?? 0;
       read += records.length;
       position = paging.next ?? null;
       const ended = position === null;
@@ -143,7 +145,8 @@ export class FetchRefreshUseCase {
       // a call's records in as many parts as the broker's message size needs
       const split = recordParts(records, Number.POSITIVE_INFINITY);
       oversized += split.oversized.length;
-      const complete = final && ended && !windowSweep && readWhole(totals) && oversized === 0;
+      // an item that did not map is a listing the provider still shows: judged absent, its job would close
+      const complete = final && ended && !windowSweep && readWhole(totals) && oversized === 0 && skipped === 0;
       for (const [i, slice] of split.parts.entries()) {
         const last = final && i === split.parts.length - 1;
         await publish({ part, final: last, outcome: 'ok', complete: last && complete, records: slice, callStarted });
