@@ -26,6 +26,10 @@ describe('parseLocationText', () => {
     ['Texas', at('Texas', null, null, null)],
     ['TX', at(null, 'TX', 'US', null)],
     ['Austin, TX (On-site)', at('Austin', 'TX', 'US', false)],
+    // any country by its name, and no country from two letters that name none
+    ['Tel Aviv, Israel', at('Tel Aviv', null, 'IL', null)],
+    ['Prague, Czech Republic', at('Prague', null, 'CZ', null)],
+    ['Remote, EU', at('EU', null, null, true)],
   ])('%s', (text, expected) => expect(parseLocationText(text)).toEqual(expected));
 
   describe('a two-letter code after a city, a state or a country', () => {

@@ -34,11 +34,37 @@ describe('toCountryCode', () => {
     ['Holland', 'NL'],
     ['  France  ', 'FR'],
     ['lu', 'LU'],
+    // every country, not only the partners': English (long or short) and German names
+    ['Israel', 'IL'],
+    ['Czechia', 'CZ'],
+    ['Czech Republic', 'CZ'],
+    ['Tschechien', 'CZ'],
+    ['Luxembourg', 'LU'],
+    ['Türkiye', 'TR'],
+    ['Turkey', 'TR'],
+    ['South Korea', 'KR'],
+    ['Hong Kong', 'HK'],
+    ['Hong Kong SAR China', 'HK'],
+    ['Côte d’Ivoire', 'CI'],
+    ['Kosovo', 'XK'],
+    ['vn', 'VN'],
   ])('%s → %s', (input, code) => expect(toCountryCode(input)).toBe(code));
 
-  it.each([[null], [undefined], [''], ['   '], ['Atlantis'], ['XYZ'], ['U.K.']])('%s → null', (input) =>
-    expect(toCountryCode(input)).toBeNull(),
-  );
+  // two letters that name no country (a grouping, a US state, a retired code) are no country
+  it.each([
+    [null],
+    [undefined],
+    [''],
+    ['   '],
+    ['Atlantis'],
+    ['XYZ'],
+    ['U.K.'],
+    ['EU'],
+    ['TX'],
+    ['SU'],
+    ['ZZ'],
+    ['UN'],
+  ])('%s → null', (input) => expect(toCountryCode(input)).toBeNull());
 });
 
 describe('country lookups', () => {
@@ -48,7 +74,9 @@ describe('country lookups', () => {
     expect(iso3Of('LU')).toBeNull();
     expect(countryNameOf('GB')).toBe('United Kingdom');
     expect(countryNameOf('US')).toBe('United States');
-    expect(countryNameOf('LU')).toBeNull();
+    expect(countryNameOf('LU')).toBe('Luxembourg');
+    expect(countryNameOf('IL')).toBe('Israel');
+    expect(countryNameOf('EU')).toBeNull();
   });
 
   it('writes GB as UK for partners that want it', () => {
