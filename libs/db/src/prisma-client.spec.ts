@@ -280,6 +280,7 @@ it('keeps moments exact on a server whose time zone is not UTC (its sessions run
       FROM accounts WHERE id = 'acc_timezone'`;
     expect(stored?.utc).toBe('2026-12-07T10:15:30.123');
   } finally {
+    await client.account.deleteMany({ where: { id: 'acc_timezone' } });
     await client.$disconnect();
     await prisma.$executeRawUnsafe(`ALTER DATABASE "${dbName}" RESET timezone`);
   }
