@@ -13,8 +13,9 @@
  * - A GET charged on every call (`GET /companies/{domain}`: no already-paid rule, no
  *   `Idempotency-Key` to replay its answer) is retried only after an answer that says nothing was
  *   charged: 429, 503, and the service's own 500 (billing makes no charge once the service has
- *   stopped waiting for it). After no answer, a 502 or a 504 the first call may have been charged,
- *   so the error goes to the caller, who decides whether to pay again.
+ *   stopped waiting for it; a billing replica stopping between a charge and its answer is the one
+ *   exception, docs/limitations.md). After no answer, a 502 or a 504 the first call may have been
+ *   charged, so the error goes to the caller, who decides whether to pay again.
  * - A DELETE carries no `Idempotency-Key`, so a retry after an attempt that may have run
  *   (`mayHaveRun`) can find the resource already gone: its 404 means the delete worked
  *   (`Transport` returns it as success). A 404 with no such attempt before it stays an error.

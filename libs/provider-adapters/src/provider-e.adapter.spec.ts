@@ -1,5 +1,6 @@
 import { NormalizedProviderRecordSchema } from '@jobs/contracts';
 import { mapProviderE, ProviderEAdapter } from './provider-e.adapter.js';
+import type { ResumablePaging } from './provider-adapter.js';
 import { fixture, serveJson, WithStatus, type FixtureServer } from './testing/fixture-server.js';
 import { ALL_FILTERS, daysAgo, SEEN_AT, signal, UNPUSHABLE_FILTERS } from './testing/filters.js';
 
@@ -121,6 +122,25 @@ describe('ProviderEAdapter', () => {
     expect(records.map((r) => r.provider_job_id).sort()).toEqual([uk.jobkey, boston.jobkey].sort());
     expect(server.requests.every((r) => r.url.pathname.startsWith('/provider_e/job/'))).toBe(true);
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('counts a listing shown but unreadable as skipped, not as gone', async () => {
+    server = await serveJson((req) => {
+      const jobkey = decodeURIComponent(req.url.pathname.replace('/provider_e/job/', ''));
+      if (jobkey === 'gone-1') return new WithStatus(404, { error: { msg: 'not found', code: 404 } });
+      const doc = jobkey === uk.jobkey ? uk : { ...boston, title: '   ' };
+      return { responseHeader: { status: 0 }, response: { numFound: 1, start: 0, docs: [doc] } };
+    });
+    const paging: ResumablePaging = { start: null };
+    const records = await new ProviderEAdapter(server.baseUrl).search({
+      filters: ALL_FILTERS,
+      want: 3,
+      signal: signal(),
+      paging,
+      listingIds: [uk.jobkey, 'gone-1', boston.jobkey],
+    });
+    expect(records.map((r) => r.provider_job_id)).toEqual([uk.jobkey]);
+    expect(paging.skipped).toBe(1);
   });
 
   it('fails a read by id on any answer but the listing or a 404', async () => {

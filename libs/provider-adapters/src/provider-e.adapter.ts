@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { ProviderSlugSchema, type NormalizedProviderRecord } from '@jobs/contracts';
-import { getJson, getListingJson, readListings, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
+import {
+  getJson,
+  getListingJson,
+  readListings,
+  type ProviderAdapter,
+  type ProviderQuery,
+  type ResumablePaging,
+} from './provider-adapter.js';
 import { ifSet, partnerFilters, withParams } from './query.js';
 import { byOffset, collectPages, parsePage, validRecord } from './paging.js';
 import { toCountryCode, ukForGb } from './normalize/country.js';
@@ -84,7 +91,7 @@ export class ProviderEAdapter implements ProviderAdapter {
   constructor(private readonly baseUrl: string) {}
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    if (query.listingIds) return readListings(query.listingIds, (id) => this.listing(id, query.signal));
+    if (query.listingIds) return readListings(query.listingIds, (id) => this.listing(id, query.signal, query.paging));
     const { keywords, country, since, listedSince, domain, remote } = partnerFilters(query);
     return collectPages(query, {
       first: 0,
@@ -110,13 +117,25 @@ export class ProviderEAdapter implements ProviderAdapter {
     });
   }
 
-  private async listing(jobkey: string, signal: AbortSignal): Promise<NormalizedProviderRecord | null> {
+  /**
+   * One listing by id: null when the provider no longer shows it (404, or an empty envelope); one
+   * it shows that does not read as a record is null too, counted in `paging.skipped`, so the sweep
+   * does not take it for gone.
+   */
+  private async listing(
+    jobkey: string,
+    signal: AbortSignal,
+    paging: ResumablePaging | undefined,
+  ): Promise<NormalizedProviderRecord | null> {
     const url = new URL(`/provider_e/job/${encodeURIComponent(jobkey)}`, this.baseUrl);
     const seenAt = new Date().toISOString();
     const body = await getListingJson(this.provider, url, signal);
     if (body === null) return null;
     // a listing comes in the search's envelope, one doc long
     const doc = parsePage(this.provider, ProviderEPage, body).response.docs[0];
-    return doc === undefined ? null : mapProviderE(doc, seenAt);
+    if (doc === undefined) return null;
+    const record = mapProviderE(doc, seenAt);
+    if (record === null && paging) paging.skipped = (paging.skipped ?? 0) + 1;
+    return record;
   }
 }

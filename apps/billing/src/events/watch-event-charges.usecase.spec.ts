@@ -83,7 +83,7 @@ describe('WatchEventChargesUseCase: a stopped watch', () => {
     await watchEvents.charge(later);
     expect(await heldJobs(broke)).toEqual([later.event.data.job.id]);
     await db.prisma.account.update({ where: { id: broke }, data: { creditsRemaining: 3 } });
-    expect(await watchEvents.release(broke)).toBe(1);
+    expect(await watchEvents.releaseAll(broke)).toBe(1);
     expect(await ledgerJobs(broke)).toEqual([later.event.data.job.id]);
   });
 

@@ -45,11 +45,12 @@ class StillShort extends Error {}
 class NoLongerHeld extends Error {}
 
 /**
- * At most this many held events are looked at in one release pass: a pass runs inside one
- * message's handling, so a backlog of held events is released over several messages
- * (`releaseAll`), each bounded, instead of one handling that outlives its consumer's session.
+ * At most this many held events are looked at in one release pass. A pass runs inside one
+ * message's handling, on a partition other accounts' watch events share, so a backlog is released
+ * over several messages (`releaseAll` asks for the next), each a few seconds at most, with those
+ * accounts' events handled between them.
  */
-export const RELEASE_BATCH = 10_000;
+export const RELEASE_BATCH = 500;
 
 /**
  * How long a watch's stop is kept: far beyond the moments between a matcher's read of the
@@ -97,7 +98,7 @@ export class WatchEventChargesUseCase {
     });
     if (holdsAny) {
       await this.holdBehind(held);
-      await this.release(message.account_id);
+      await this.releaseAll(message.account_id);
       return;
     }
     await this.charges.charge(this.request(held, handledKey(message.event.id)), async (tx, plan, _credits, stage) => {
@@ -125,11 +126,6 @@ export class WatchEventChargesUseCase {
         release_held: { because: 'more_held' },
       });
     return released;
-  }
-
-  /** Charges and emits the account's held events, oldest first, while credits last. */
-  async release(accountId: string): Promise<number> {
-    return (await this.releasePass(accountId, RELEASE_BATCH)).released;
   }
 
   /** One bounded pass; `bounded`: it stopped at its bound, not for want of credits or held events. */

@@ -113,7 +113,9 @@ export async function applyAbsences(
   const byReason = new Map<ClosedReason, string[]>();
   for (const jobId of closing) {
     const reason = reasonByJob.get(jobId) ?? 'unknown';
-    byReason.set(reason, [...(byReason.get(reason) ?? []), jobId]);
+    const ids = byReason.get(reason);
+    if (ids) ids.push(jobId);
+    else byReason.set(reason, [jobId]);
   }
   for (const [closedReason, ids] of byReason)
     await tx.canonicalJob.updateMany({

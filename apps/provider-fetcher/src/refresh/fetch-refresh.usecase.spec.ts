@@ -43,7 +43,7 @@ async function run(adapter: ProviderAdapter, message: RefreshFetchRequested.Valu
   const publisher = {
     publish: jest.fn(async (_topic: unknown, value: unknown) => void published.push(value)),
   } as unknown as KafkaPublisher;
-  await new FetchRefreshUseCase(new ProviderCalls([adapter], logger), publisher, noBoards).execute(message);
+  await new FetchRefreshUseCase(new ProviderCalls([adapter], logger), publisher, noBoards, logger).execute(message);
   return published.map((p) => RefreshRecordsFetched.ValueSchema.parse(p));
 }
 
@@ -237,6 +237,7 @@ describe('FetchRefreshUseCase', () => {
       new ProviderCalls([slow('provider_a'), slow('provider_b')], logger),
       publisher,
       noBoards,
+      logger,
     );
     const started = Date.now();
     await Promise.all(
@@ -289,6 +290,7 @@ describe('FetchRefreshUseCase', () => {
           ),
           publisher,
           noBoards,
+          logger,
         );
         const round = providers.flatMap((p, i) =>
           Array.from({ length: 3 }, (_, j) =>

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   isWindowSweep,
   refreshTopicsOf,
@@ -7,7 +7,9 @@ import {
   type RefreshFetchRequested,
 } from '@jobs/contracts';
 import { KafkaPublisher } from '@jobs/nest-kafka';
+import type { Logger } from '@jobs/observability';
 import type { PagePosition, ResumablePaging } from '@jobs/provider-adapters';
+import { LOGGER } from '@jobs/service-kit';
 import { ProviderCalls } from '../calls/provider-calls.js';
 import { ReadBoardUseCase } from './read-board.usecase.js';
 import { recordParts } from './record-parts.js';
@@ -49,6 +51,7 @@ export class FetchRefreshUseCase {
     private readonly calls: ProviderCalls,
     private readonly publisher: KafkaPublisher,
     private readonly readBoard: ReadBoardUseCase,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async execute(message: RefreshFetchRequested.Value): Promise<void> {
@@ -147,6 +150,11 @@ export class FetchRefreshUseCase {
       oversized += split.oversized.length;
       // an item that did not map is a listing the provider still shows: judged absent, its job would close
       const complete = final && ended && !windowSweep && readWhole(totals) && oversized === 0 && skipped === 0;
+      if (final && skipped > 0)
+        this.logger.warn(
+          { provider: message.provider, ...context, skipped },
+          'sweep met listings it could not read as records: no absences judged from it',
+        );
       for (const [i, slice] of split.parts.entries()) {
         const last = final && i === split.parts.length - 1;
         await publish({ part, final: last, outcome: 'ok', complete: last && complete, records: slice, callStarted });

@@ -30,6 +30,11 @@ describe('parseLocationText', () => {
     ['Tel Aviv, Israel', at('Tel Aviv', null, 'IL', null)],
     ['Prague, Czech Republic', at('Prague', null, 'CZ', null)],
     ['Remote, EU', at('EU', null, null, true)],
+    // a US state by its name is the state, also where a country has the same name
+    ['Atlanta, Georgia', at('Atlanta', 'GA', 'US', null)],
+    ['Savannah, Georgia', at('Savannah', 'GA', 'US', null)],
+    ['Tbilisi, Georgia', at('Tbilisi', null, 'GE', null)],
+    ['Denver, Colorado', at('Denver', 'CO', 'US', null)],
   ])('%s', (text, expected) => expect(parseLocationText(text)).toEqual(expected));
 
   describe('a two-letter code after a city, a state or a country', () => {

@@ -12,6 +12,23 @@ const US_STATES = new Set(
   ).split(' '),
 );
 const CA_PROVINCES = new Set('AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' '));
+/** US states by their names, as boards also write them ("Atlanta, Georgia"), to their codes. */
+const US_STATE_NAMES = new Map(
+  (
+    'Alabama:AL Alaska:AK Arizona:AZ Arkansas:AR California:CA Colorado:CO Connecticut:CT Delaware:DE ' +
+    'Florida:FL Georgia:GA Hawaii:HI Idaho:ID Illinois:IL Indiana:IN Iowa:IA Kansas:KS Kentucky:KY ' +
+    'Louisiana:LA Maine:ME Maryland:MD Massachusetts:MA Michigan:MI Minnesota:MN Mississippi:MS ' +
+    'Missouri:MO Montana:MT Nebraska:NE Nevada:NV New_Hampshire:NH New_Jersey:NJ New_Mexico:NM ' +
+    'New_York:NY North_Carolina:NC North_Dakota:ND Ohio:OH Oklahoma:OK Oregon:OR Pennsylvania:PA ' +
+    'Rhode_Island:RI South_Carolina:SC South_Dakota:SD Tennessee:TN Texas:TX Utah:UT Vermont:VT ' +
+    'Virginia:VA Washington:WA West_Virginia:WV Wisconsin:WI Wyoming:WY District_of_Columbia:DC'
+  )
+    .split(' ')
+    .map((entry) => {
+      const [name, code] = entry.split(':') as [string, string];
+      return [name.replace(/_/g, ' ').toLowerCase(), code] as const;
+    }),
+);
 
 const REMOTE_WORD = /\b(remote|anywhere|distributed|work from home|wfh)\b/i;
 const HYBRID_WORD = /\bhybrid\b/i;
@@ -74,10 +91,25 @@ function parsePlace(place: string): Omit<BoardLocation, 'remote'> {
   const rest = parts.slice(0, -1);
   const state = stateAfter(rest[0]!, last);
   if (state) return { city: rest[0]!, region: last, country_code: state };
+  const namedState = stateNamedAfter(rest[0]!, last);
+  if (namedState) return { city: rest[0]!, region: namedState, country_code: 'US' };
   const country = toCountryCode(last);
   if (country)
     return { city: rest[0] ?? null, region: rest.length > 1 ? rest[rest.length - 1]! : null, country_code: country };
   return { city: parts[0]!, region: last, country_code: null };
+}
+
+/**
+ * The code of the US state that `name` names after `city` ("Atlanta, Georgia" is GA), or null when
+ * it names no state, or names the country of the same name where the city is known to be
+ * ("Tbilisi, Georgia"); a city known nowhere reads as in the state, as for state codes.
+ */
+function stateNamedAfter(city: string, name: string): string | null {
+  const code = US_STATE_NAMES.get(name.toLowerCase());
+  if (!code) return null;
+  const places = placesOfCity(city);
+  if (places.length === 0 || places.some((p) => p.countryCode === 'US')) return code;
+  return null;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Cities job boards name, by the country (ISO 3166-1 alpha-2) they are in, US and Canadian ones
  * with their state or province code: the simulated market's cities and the large cities of the
  * countries whose ISO code is also a US state's or a Canadian province's code (DE, IN, IL, CO,
- * AR, PE, NL, ...), where a board's "City, XX" is otherwise ambiguous.
+ * AR, PE, NL, ...), or whose name is a state's (Georgia), where a board's "City, XX" is otherwise
+ * ambiguous.
  */
 const CITIES: ReadonlyArray<readonly [country: string, region: string | null, names: string]> = [
   ['US', 'NY', 'New York, Brooklyn, Buffalo'],
@@ -55,6 +56,7 @@ const CITIES: ReadonlyArray<readonly [country: string, region: string | null, na
   ['ID', null, 'Jakarta'],
   ['MA', null, 'Casablanca, Rabat'],
   ['MT', null, 'Valletta'],
+  ['GE', null, 'Tbilisi, Batumi'],
 ];
 
 export interface KnownCity {
