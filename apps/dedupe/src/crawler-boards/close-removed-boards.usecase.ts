@@ -11,6 +11,9 @@ import { CanonicalJobRepository } from '../canonical-jobs/canonical-job.reposito
  * lists closes, through the same merge as any absence (its events staged in dedupe's outbox in
  * the same transaction), and the board's read is forgotten with it.
  */
+/** The latest moment a Date holds: every sighting is before it. */
+const LATEST_MOMENT = new Date(8_640_000_000_000_000);
+
 @Injectable()
 export class CloseRemovedBoardsUseCase {
   constructor(
@@ -31,8 +34,9 @@ export class CloseRemovedBoardsUseCase {
           filters: {},
           boardPrefix: boardListingPrefix(board.ats, board.board),
           closed: [],
-          // every listing of the board seen before now is absent: all of them
-          since: new Date(now.getTime() + 1),
+          // every listing of the board is absent, whenever it was seen: a sighting written by a
+          // fetcher whose clock runs ahead of this one is no reason to keep it open
+          since: LATEST_MOMENT,
           judgeAbsences: true,
           at: now,
         },

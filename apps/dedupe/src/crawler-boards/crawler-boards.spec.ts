@@ -189,6 +189,19 @@ describe('a removed board', () => {
   });
 });
 
+describe('a removed board, its listing seen by a fetcher whose clock runs ahead', () => {
+  it('closes that listing all the same: every listing of the board is absent', async () => {
+    const b = board('quay');
+    const a = b.opening(1, 'Quay Porter');
+    await merge.execute(b.sweep([a], { changed: true }));
+    // this dedupe's clock a minute behind the sighting's
+    const behind = new Date(Date.parse(a.seen_at) - 60_000);
+    await new CloseRemovedBoardsUseCase(db.prisma, repository, logger).execute(behind);
+    expect(await statusOf(a.provider_job_id)).toBe('closed');
+    expect(await b.read()).toBeNull();
+  });
+});
+
 describe('an opening the board lists again after it closed', () => {
   it('re-lists its job once (open, repost_count 1, one job.reposted); a redelivered read changes nothing', async () => {
     const b = board('slipway');
