@@ -4,6 +4,7 @@ import { askerGaveUpByNow, isUniqueViolation, PrismaService } from '@jobs/db';
 import { OutboxRelay } from '@jobs/outbox';
 import { ChargeExpired } from '../charges/account-charges.js';
 import { BILLING_MARKS, topUpMark } from '../charges/billing-marks.js';
+import { stageCreditsRaised } from './credits-raised.js';
 
 type CreditsAddQuery = Extract<BillingQueryRequested.Value['query'], { kind: 'credits.add' }>;
 
@@ -54,18 +55,13 @@ export class AddCreditsUseCase {
         const creditsRemaining = updated.credits_remaining;
         // the admin API answered internal_error by now: a retried top-up would be applied twice
         if (await askerGaveUpByNow(tx, message.answer_by)) throw new ChargeExpired(creditsRemaining);
-        await this.outbox.stage(tx, Topics.AccountCreditsAdded, {
-          v: 1,
-          account_id: accountId,
-          amount: query.amount,
-          credits_remaining: creditsRemaining,
-          added_at: new Date().toISOString(),
-        });
-        await this.outbox.stage(tx, Topics.EventChargeRequested, {
-          v: 1,
-          account_id: accountId,
-          release_held: { because: 'credits_added' },
-        });
+        await stageCreditsRaised(
+          this.outbox,
+          tx,
+          [{ accountId, amount: query.amount, creditsRemaining }],
+          new Date(),
+          'credits_added',
+        );
         await answer({ outcome: 'ok', result: { kind: 'credits.add', credits_remaining: creditsRemaining } });
       });
     } catch (error) {

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { Topics } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { untraced, type Logger } from '@jobs/observability';
 import { OutboxRelay } from '@jobs/outbox';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
+import { stageCreditsRaised } from './credits-raised.js';
 import { CREDIT_PERIOD_DAYS } from './open-account.usecase.js';
 
 const RESET_EVERY_MS = 60_000;
@@ -71,29 +71,10 @@ export class CreditResets implements OnApplicationBootstrap {
           updated_at = ${now}
         FROM due WHERE a.id = due.id
         RETURNING a.id, a.credits_remaining, a.credits_remaining - due.before AS added`;
-      const raised = rows.filter((row) => row.added > 0);
-      if (raised.length > 0)
-        await this.outbox.stageMany(
-          tx,
-          Topics.AccountCreditsAdded,
-          raised.map((row) => ({
-            v: 1 as const,
-            account_id: row.id,
-            amount: row.added,
-            credits_remaining: row.credits_remaining,
-            added_at: now.toISOString(),
-          })),
-        );
-      if (raised.length > 0)
-        await this.outbox.stageMany(
-          tx,
-          Topics.EventChargeRequested,
-          raised.map((row) => ({
-            v: 1 as const,
-            account_id: row.id,
-            release_held: { because: 'credits_reset' as const },
-          })),
-        );
+      const raised = rows
+        .filter((row) => row.added > 0)
+        .map((row) => ({ accountId: row.id, amount: row.added, creditsRemaining: row.credits_remaining }));
+      await stageCreditsRaised(this.outbox, tx, raised, now, 'credits_reset');
       return rows;
     });
     if (rows.some((row) => row.added > 0)) this.outbox.kick();
