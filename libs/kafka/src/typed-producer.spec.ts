@@ -74,8 +74,8 @@ describe('CoalescingSender', () => {
     const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
     return { promise, resolve, reject };
   };
-
-  it('sends what is published in one turn in one request, and what comes while it is out in the next', async () => {
+  /** A sender whose requests are recorded and answered when the test says (`answers[i].resolve()`). */
+  const answeredByHand = () => {
     const requests: TopicMessages[][] = [];
     const answers: Array<ReturnType<typeof deferred>> = [];
     const sender = new CoalescingSender(({ topicMessages }) => {
@@ -84,6 +84,11 @@ describe('CoalescingSender', () => {
       answers.push(answer);
       return answer.promise;
     });
+    return { sender, requests, answers };
+  };
+
+  it('sends what is published in one turn in one request, and what comes while it is out in the next', async () => {
+    const { sender, requests, answers } = answeredByHand();
     const first = [
       sender.send('a', [message('1')]),
       sender.send('b', [message('2')]),
@@ -155,14 +160,7 @@ describe('CoalescingSender', () => {
   });
 
   it('splits one publish larger than the bound over requests, in order, answering once all are sent', async () => {
-    const requests: TopicMessages[][] = [];
-    const answers: Array<ReturnType<typeof deferred>> = [];
-    const sender = new CoalescingSender(({ topicMessages }) => {
-      requests.push(topicMessages);
-      const answer = deferred();
-      answers.push(answer);
-      return answer.promise;
-    });
+    const { sender, requests, answers } = answeredByHand();
     // ten messages of one key, each a third of the bound: one request holds three
     const third = (i: number) => message(`${i}`.padEnd(COALESCE_MAX_BYTES / 3, '.'));
     let done = false;
