@@ -108,7 +108,7 @@ export function mayHaveRun(outcome: AttemptOutcome): boolean {
 /**
  * Whether a call charged each time may have been charged though its answer says otherwise: no
  * answer, or a proxy's 502/504 (which can come after the service answered). The service's own
- * 500 comes with nothing charged.
+ * 500 comes with nothing charged, but for the rare exception the policy above names.
  */
 export function mayHaveCharged(outcome: AttemptOutcome): boolean {
   return outcome.kind === 'network' || outcome.status === 502 || outcome.status === 504;

@@ -139,13 +139,12 @@ export class CoalescingSender {
       failure = error ?? new Error('produce request failed');
     }
     this.inFlight = false;
-    for (const w of inRequest) {
-      if (failure !== undefined) {
-        // the rest of a publish split over requests is not sent after a part failed
-        this.waiting = this.waiting.filter((other) => other !== w);
-        w.settle(failure);
-      } else if (w.next === w.messages.length) w.settle();
-    }
+    if (failure !== undefined) {
+      // the rest of a publish split over requests is not sent after a part failed
+      const failed = new Set(inRequest);
+      this.waiting = this.waiting.filter((w) => !failed.has(w));
+      for (const w of inRequest) w.settle(failure);
+    } else for (const w of inRequest) if (w.next === w.messages.length) w.settle();
     this.schedule();
   }
 }
