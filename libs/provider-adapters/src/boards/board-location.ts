@@ -4,14 +4,6 @@ import { toCountryCode } from '../normalize/country.js';
 
 export type BoardLocation = NormalizedProviderRecord['location'];
 
-/** US states and Canadian provinces as boards abbreviate them after a city ("Austin, TX"). */
-const US_STATES = new Set(
-  (
-    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK ' +
-    'OR PA RI SC SD TN TX UT VT VA WA WV WI WY'
-  ).split(' '),
-);
-const CA_PROVINCES = new Set('AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' '));
 /** US states by their names, as boards also write them ("Atlanta, Georgia"), to their codes. */
 const US_STATE_NAMES = new Map(
   (
@@ -29,6 +21,9 @@ const US_STATE_NAMES = new Map(
       return [name.replace(/_/g, ' ').toLowerCase(), code] as const;
     }),
 );
+/** US states and Canadian provinces as boards abbreviate them after a city ("Austin, TX"). */
+const US_STATES = new Set(US_STATE_NAMES.values());
+const CA_PROVINCES = new Set('AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' '));
 
 const REMOTE_WORD = /\b(remote|anywhere|distributed|work from home|wfh)\b/i;
 const HYBRID_WORD = /\bhybrid\b/i;
