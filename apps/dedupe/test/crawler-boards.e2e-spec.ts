@@ -190,7 +190,7 @@ describe('the own crawler reads ATS boards', () => {
     await api(`/v1/watches/${watch.id}`, { key, method: 'DELETE' });
   });
 
-  it('closes an opening the board stops listing, and takes a re-listing as a repost of the same job', async () => {
+  it('takes a re-listing as a repost of the same job, in one read or after the opening closed', async () => {
     // every board also shows an item it cannot read (its id and nothing else), as a half-written posting
     // is: skipped under its id, it leaves the read standing for the board, whose gone openings still close
     const unreadable = (fail: 'unreadable_item' | 'none') =>
@@ -207,45 +207,89 @@ describe('the own crawler reads ATS boards', () => {
     ];
     const followed: { b: Board; opening: WorldJob; jobId: string; applyUrl: string | null; firstSource: string }[] = [];
     for (const { b, opening } of openings) {
-      const jobId = (await searchOne(opening)).id;
-      const job = await getJob(jobId);
-      followed.push({ b, opening, jobId, applyUrl: job.apply_url, firstSource: boardSource(job, b)!.provider_job_id });
-      await admin('POST', `/world/jobs/${opening.worldJobId}/close`, { reason: 'filled' });
+      const job = await getJob((await searchOne(opening)).id);
+      followed.push({
+        b,
+        opening,
+        jobId: job.id,
+        applyUrl: job.apply_url,
+        firstSource: boardSource(job, b)!.provider_job_id,
+      });
     }
     expect(followed.slice(1).every((f) => f.applyUrl?.includes(`/${f.b.board}/`))).toBe(true);
+    const boardIdsOf = (job: Job, b: Board) =>
+      job.sources
+        .filter((s) => s.provider === 'own_index' && s.provider_job_id.startsWith(`${b.ats}:${b.board}:`))
+        .map((s) => s.provider_job_id);
     // four reads a look, a look a second at most: well inside the account's rate limit
     const jobsNow = async () => {
       await new Promise((r) => setTimeout(r, 800));
       return Promise.all(followed.map((f) => getJob(f.jobId)));
     };
+    const relistedAs = async (repostCount: number, what: string) => {
+      const jobs = await refreshUntil(
+        async () => {
+          const now = await jobsNow();
+          return now.every((j) => j.status === 'open' && j.repost_count === repostCount) ? now : undefined;
+        },
+        what,
+        WAIT_MS,
+      );
+      for (const [i, { b, opening, jobId, applyUrl, firstSource }] of followed.entries()) {
+        expect(jobs[i]).toMatchObject({ id: jobId, status: 'open', repost_count: repostCount });
+        // one job for the opening: its search finds the re-listed job, not a second one
+        expect((await searchOne(opening)).id).toBe(jobId);
+        // the board's new id for it beside the earlier ones
+        const boardIds = boardIdsOf(jobs[i]!, b);
+        expect(boardIds).toContain(firstSource);
+        expect(boardIds).toHaveLength(repostCount + 1);
+        if (opening === b.posting) expect(jobs[i]!.apply_url).not.toBe(applyUrl);
+      }
+    };
+
+    // re-listed a day after its posting while open: one read shows the new posting where the old one was
+    const watches = await Promise.all(
+      ATS_LIST.map(async (ats) => {
+        const res = await api('/v1/watches', {
+          key,
+          body: {
+            type: 'company',
+            domain: boards[ats].domain,
+            webhook_url: hookUrl,
+            events: ['job.opened', 'job.closed', 'job.reposted'],
+          },
+        });
+        expect(res.status).toBe(201);
+        return WatchSchema.parse(res.body).id;
+      }),
+    );
+    for (const { opening } of followed) await admin('POST', `/world/jobs/${opening.worldJobId}/repost`);
+    await relistedAs(1, 'the openings re-listed while open reposted');
+    // each watch heard its openings' re-listings, and no opening or closing
+    const heard = await eventually(
+      async () => {
+        const mine = events.filter((e) => watches.includes(e.watch_id ?? ''));
+        return mine.filter((e) => e.type === 'job.reposted').length >= followed.length ? mine : undefined;
+      },
+      30_000,
+      'job.reposted for each re-listed opening',
+      200,
+    );
+    expect(heard.map((e) => e.type)).toEqual(followed.map(() => 'job.reposted'));
+    expect(heard.map((e) => (e.data as { job: Job }).job.id).sort()).toEqual(followed.map((f) => f.jobId).sort());
+    for (const id of watches) await api(`/v1/watches/${id}`, { key, method: 'DELETE' });
+
+    // closed, then listed again
+    for (const { opening } of followed)
+      await admin('POST', `/world/jobs/${opening.worldJobId}/close`, { reason: 'filled' });
     const closed = await refreshUntil(
       async () => ((await jobsNow()).every((j) => j.status === 'closed') ? true : undefined),
       'the unlisted openings closed',
       WAIT_MS,
     );
     expect(closed).toBe(true);
-
     for (const { opening } of followed) await admin('POST', `/world/jobs/${opening.worldJobId}/repost`);
-    const reposted = await refreshUntil(
-      async () => {
-        const jobs = await jobsNow();
-        return jobs.every((j) => j.status === 'open') ? jobs : undefined;
-      },
-      'the re-listed openings open again',
-      WAIT_MS,
-    );
-    for (const [i, { b, opening, jobId, applyUrl, firstSource }] of followed.entries()) {
-      expect(reposted[i]).toMatchObject({ id: jobId, status: 'open', repost_count: 1 });
-      // one job for the opening: its search finds the re-listed job, not a second one
-      expect((await searchOne(opening)).id).toBe(jobId);
-      // the board's new id for it beside the old one
-      const boardIds = reposted[i]!.sources.filter(
-        (s) => s.provider === 'own_index' && s.provider_job_id.startsWith(`${b.ats}:${b.board}:`),
-      ).map((s) => s.provider_job_id);
-      expect(boardIds).toContain(firstSource);
-      expect(boardIds).toHaveLength(2);
-      if (opening === b.posting) expect(reposted[i]!.apply_url).not.toBe(applyUrl);
-    }
+    await relistedAs(2, 'the re-listed openings open again');
     await unreadable('none');
   });
 

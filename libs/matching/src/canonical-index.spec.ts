@@ -114,6 +114,13 @@ describe('CanonicalIndex', () => {
         expect(other.reposted).toBe(false);
       });
 
+      it('is another opening when another part of the read shows the earlier listing', () => {
+        const index = listedIndex();
+        index.read([], [{ provider: 'provider_a', provider_job_id: 'A-1' }]);
+        const other = index.merge(record({ provider_job_id: 'A-2', apply_url: null, posted_at: SAME_DAY }));
+        expect([other.jobId === 'job_open', other.reposted]).toEqual([false, false]);
+      });
+
       it('re-lists it at a new posting URL of the board once the earlier posting is gone, not before', () => {
         const atBoard = (id: string) => `https://boards.greenhouse.io/acme/jobs/${id}`;
         const load = () => listedIndex(atBoard('4012345678'));

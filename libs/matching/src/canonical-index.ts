@@ -15,6 +15,9 @@ export interface IndexMergeResult {
   generation: number;
 }
 
+/** A provider's listing, by its id. */
+export type ListingRef = Pick<NormalizedProviderRecord, 'provider' | 'provider_job_id'>;
+
 /** A canonical job as stored elsewhere (the database), loaded into an index as a candidate. */
 export interface StoredJob {
   id: string;
@@ -111,12 +114,12 @@ export class CanonicalIndex {
   /**
    * Starts a read: one answer of the providers (a search's page, a sweep's part). Its records of
    * known listings show them live now, so a new id of the same provider beside one of them is a
-   * second listing, not a re-listing.
+   * second listing, not a re-listing; so do the listings `alsoShown` names (the read's other parts).
    */
-  read(records: readonly NormalizedProviderRecord[]): void {
+  read(records: readonly NormalizedProviderRecord[], alsoShown: readonly ListingRef[] = []): void {
     for (const job of this.inRead) job.readNow.clear();
     this.inRead.clear();
-    for (const r of records) {
+    for (const r of [...records, ...alsoShown]) {
       const jobId = this.bySource.get(`${r.provider}\u0000${r.provider_job_id}`);
       if (jobId) this.markRead(this.jobs.get(jobId)!, r.provider);
     }

@@ -134,6 +134,7 @@ export async function mergeInTransaction({
   // the state each stored job was loaded with: what its update compares against
   const loaded = new Map<string, Loaded>();
   const index = new CanonicalIndex(() => newId('job'));
+  const goneFromBoard = boardListingsGone(refresh);
   const load = (row: StoredRow) => {
     if (loaded.has(row.id)) return;
     const before = rankedStateOfRow(row);
@@ -144,7 +145,7 @@ export async function mergeInTransaction({
       fields: state.fields,
       fieldSources: state.sources,
       keys: row.keys.map((k) => k.key),
-      sources: row.sources,
+      sources: goneFromBoard ? row.sources.map((s) => (goneFromBoard(s) ? { ...s, listed: false } : s)) : row.sources,
       repostCount: row.repostCount,
       closed: row.status === 'closed',
     });
@@ -158,8 +159,13 @@ export async function mergeInTransaction({
     if (relisted.has(k.jobId) || loaded.get(k.jobId)?.row.status !== 'closed') continue;
     relisted.set(k.jobId, index.relistKnown(k.record).generation);
   }
-  // one read: its known listings are live beside any new id of the same provider
-  index.read(read ?? records);
+  // one read: its known listings are live beside any new id of the same provider (a board's, in
+  // any part of its read)
+  const boardListed = [...(refresh?.boardListed ?? [])].map((id) => ({
+    provider: refresh!.provider,
+    provider_job_id: id,
+  }));
+  index.read(read ?? records, boardListed);
 
   const results: MergeOutcome[] = [];
   const touched = new Map<string, Touched>();
@@ -336,4 +342,20 @@ export async function mergeInTransaction({
     [...fieldWrites, ...relists.map((r) => r.write)].filter((w) => w.companyId).map((w) => w.id),
   );
   return results;
+}
+
+/**
+ * For a board read standing for the board: whether a stored source is one of that board's
+ * listings the read does not show (gone from the board, though the final part unlists it).
+ */
+function boardListingsGone(
+  refresh: RefreshListing | undefined,
+): ((source: { provider: string; providerJobId: string; listed: boolean }) => boolean) | undefined {
+  const { boardPrefix, boardListed } = refresh ?? {};
+  if (!refresh || !boardPrefix || !boardListed) return undefined;
+  return (s) =>
+    s.listed &&
+    s.provider === refresh.provider &&
+    s.providerJobId.startsWith(boardPrefix) &&
+    !boardListed.has(s.providerJobId);
 }

@@ -325,3 +325,69 @@ describe('a board read that skipped items', () => {
     expect((await b.read())!.etag).toBe('"e1"');
   });
 });
+
+/** The fetcher's parts of one read standing for the board: each names every listing the read shows. */
+function inParts(
+  read: RefreshRecordsFetched.Value,
+  ...groups: NormalizedProviderRecord[][]
+): RefreshRecordsFetched.Value[] {
+  const { board_read: boardRead, ...rest } = read;
+  const ids = [...groups.flat().map((r) => r.provider_job_id), ...(boardRead?.skipped_ids ?? [])];
+  return groups.map((records, part) => {
+    const final = part === groups.length - 1;
+    return {
+      ...rest,
+      part,
+      final,
+      complete: final && read.complete,
+      records: records.map((r) => ({ ...r, seen_at: read.fetched_at })),
+      read_listing_ids: ids,
+      ...(final && boardRead ? { board_read: boardRead } : {}),
+    };
+  });
+}
+
+describe('a board read that shows a new posting of an opening in place of its old one', () => {
+  // the board's new posting, a day later, at a new posting URL
+  const relisting = (b: ReturnType<typeof board>, id: number, title: string) => ({
+    ...b.opening(id, title),
+    posted_at: '2026-11-20T10:00:00.000Z',
+  });
+
+  it.each([
+    ['its only part', 1],
+    ['the first of its two parts', 2],
+  ])('re-lists the job from %s: one job.reposted, no second job', async (_, parts) => {
+    const b = board(`beacon${parts}`);
+    const kept = b.opening(4001, 'Beacon Keeper');
+    const old = b.opening(4002, 'Lamp Technician');
+    await merge.execute(b.sweep([kept, old], { changed: true }));
+    const jobId = await jobIdOf(old.provider_job_id);
+    const fresh = relisting(b, 4003, 'Lamp Technician');
+    const read = b.sweep([fresh, kept], { changed: true });
+    for (const part of parts === 1 ? inParts(read, [fresh, kept]) : inParts(read, [fresh], [kept]))
+      await merge.execute(part);
+    expect(await jobIdOf(fresh.provider_job_id)).toBe(jobId);
+    const job = await jobOf(fresh.provider_job_id);
+    expect(job).toMatchObject({ status: 'open', repost_count: 1, apply_url: fresh.apply_url });
+    expect(new Date(job.posted_at!).toISOString()).toBe(fresh.posted_at);
+    // the apply URL moved to the new posting's: an update beside the re-listing
+    expect(await changesOf(jobId)).toEqual(['opened', 'reposted', 'updated']);
+    const gone = await db.prisma.jobSource.findFirstOrThrow({ where: { providerJobId: old.provider_job_id } });
+    expect(gone.listed).toBe(false);
+    expect((await b.read())!.openJobs).toBe(2);
+  });
+
+  it('keeps the new posting a second opening while a later part of the read still shows the old one', async () => {
+    const b = board('beacon3');
+    const kept = b.opening(4001, 'Beacon Keeper');
+    const old = b.opening(4002, 'Lamp Technician');
+    await merge.execute(b.sweep([kept, old], { changed: true }));
+    const second = relisting(b, 4003, 'Lamp Technician');
+    const read = b.sweep([second, kept, old], { changed: true });
+    for (const part of inParts(read, [second], [kept, old])) await merge.execute(part);
+    expect(await jobIdOf(second.provider_job_id)).not.toBe(await jobIdOf(old.provider_job_id));
+    expect(await statusOf(old.provider_job_id)).toBe('open');
+    expect((await b.read())!.openJobs).toBe(3);
+  });
+});

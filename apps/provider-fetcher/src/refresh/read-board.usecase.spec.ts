@@ -82,6 +82,56 @@ describe('ReadBoardUseCase', () => {
       [1, true, 5, true],
     ]);
     expect(published[1]!.board_read).toEqual({ changed: true, validators: { etag: '"v2"' }, error: null, skipped: 0 });
+    // each part names the whole read's listings: one gone from the board is gone while any part merges
+    for (const part of published) expect(part.read_listing_ids).toEqual(records.map((r) => r.provider_job_id));
+  });
+
+  it("names the read's listings beside the skipped items' ids, and none for a board too large to name", async () => {
+    const read = async (records: NormalizedProviderRecord[], skippedIds: string[] = []) => {
+      const { useCase, published } = harness(() =>
+        Promise.resolve({
+          changed: true,
+          status: 200,
+          validators: {},
+          jobs: { records, skipped: skippedIds.length, skippedIds },
+        }),
+      );
+      await useCase.execute(sweep('acme'));
+      return published;
+    };
+    const [whole] = await read([record(1), record(2)], ['lever:acme:9']);
+    expect(whole!.read_listing_ids).toEqual(['lever:acme:1', 'lever:acme:2', 'lever:acme:9']);
+    // 3,000 uuid-long ids: more than a part's share, so the parts carry none (and their records still fit)
+    const many = Array.from({ length: 3_000 }, (_, i) => ({
+      ...record(i),
+      provider_job_id: `lever:acme:${String(i).padStart(36, '0')}`,
+      description: 'x'.repeat(2_000),
+    }));
+    const parts = await read(many);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(part).not.toHaveProperty('read_listing_ids');
+    expect(parts.at(-1)!.complete).toBe(true);
+  });
+
+  it('keeps every part of a board it names the listings of within the part bound', async () => {
+    // 1,000 openings of 6 KB under uuid-long ids: the ids take 50 KB of each part beside its records
+    const records = Array.from({ length: 1_000 }, (_, i) => ({
+      ...record(i),
+      provider_job_id: `lever:acme:${String(i).padStart(36, '0')}`,
+      description: 'x'.repeat(6_000),
+    }));
+    const { useCase, published } = harness(() =>
+      Promise.resolve({ changed: true, status: 200, validators: {}, jobs: { records, skipped: 0, skippedIds: [] } }),
+    );
+    await useCase.execute(sweep('acme'));
+    expect(published.length).toBeGreaterThan(1);
+    for (const part of published) {
+      expect(part.read_listing_ids).toHaveLength(1_000);
+      const bytes =
+        Buffer.byteLength(JSON.stringify(part.records)) + Buffer.byteLength(JSON.stringify(part.read_listing_ids));
+      expect(bytes).toBeLessThanOrEqual(PART_MAX_BYTES);
+    }
+    expect(published.flatMap((p) => p.records)).toHaveLength(1_000);
   });
 
   it('cuts a board of long descriptions into parts the broker takes; an opening too large is skipped', async () => {
@@ -140,6 +190,7 @@ describe('ReadBoardUseCase', () => {
     expect(published[0]).toMatchObject({ final: true, outcome: 'ok', complete: false });
     expect(published[0]!.records).toHaveLength(1);
     expect(published[0]!.board_read).toMatchObject({ changed: true, skipped: 2, skipped_ids: ['lever:acme:7'] });
+    expect(published[0]).not.toHaveProperty('read_listing_ids');
   });
 
   it('ends a read complete when every skipped item named its id; names none past the bound', async () => {

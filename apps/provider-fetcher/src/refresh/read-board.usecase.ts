@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Counter } from '@opentelemetry/api';
 import {
+  BOARD_READ_IDS_MAX,
+  BOARD_READ_IDS_MAX_BYTES,
   BOARD_SKIPPED_ID_MAX_CHARS,
   BOARD_SKIPPED_IDS_MAX,
   BoardAtsSchema,
@@ -14,7 +16,7 @@ import { KafkaPublisher } from '@jobs/nest-kafka';
 import { jobsMeter, type Logger } from '@jobs/observability';
 import { BoardBreakers, BoardReadError, BoardReader, type BoardReadResult } from '@jobs/provider-adapters';
 import { LOGGER } from '@jobs/service-kit';
-import { recordParts } from './record-parts.js';
+import { PART_MAX_BYTES, recordParts } from './record-parts.js';
 
 /** Records per part of a board's sweep at most, as any sweep's (a board of thousands is a few parts). */
 export const BOARD_PART_RECORDS = 200;
@@ -77,6 +79,7 @@ export class ReadBoardUseCase {
       records: NormalizedProviderRecord[],
       read?: BoardReadOutcome,
       outcome: ReadFailure | 'ok' = 'ok',
+      readListingIds?: string[],
     ) =>
       this.publisher.publish(refreshTopicsOf(message.kind).records, {
         v: 1,
@@ -93,6 +96,7 @@ export class ReadBoardUseCase {
         fetched_at: new Date().toISOString(),
         records,
         ...(read ? { board_read: read } : {}),
+        ...(readListingIds ? { read_listing_ids: readListingIds } : {}),
       });
     const failed = (error: string, outcome: ReadFailure) =>
       publish(0, true, [], { changed: false, validators: board.validators ?? {}, error, skipped: 0 }, outcome);
@@ -138,7 +142,12 @@ export class ReadBoardUseCase {
     }
     this.breakers.succeeded(key);
     this.reads.add(1, { ats: board.ats, outcome: result.changed ? 'changed' : 'unchanged' });
-    const { parts, oversized } = recordParts(result.changed ? result.jobs.records : [], BOARD_PART_RECORDS);
+    const listed = result.changed ? readListingIds(result.jobs.records, result.jobs.skippedIds) : undefined;
+    const { parts, oversized } = recordParts(
+      result.changed ? result.jobs.records : [],
+      BOARD_PART_RECORDS,
+      PART_MAX_BYTES - (listed?.bytes ?? 0),
+    );
     // an opening too large to hand on is skipped as an unreadable one is, under its id (one too
     // long to name is counted only: the read is then not whole)
     const named = oversized.filter((id) => id.length <= BOARD_SKIPPED_ID_MAX_CHARS);
@@ -159,9 +168,26 @@ export class ReadBoardUseCase {
           : 'board items skipped without ids: the read judges no absences',
       );
     }
+    // every part names the whole read's listings only when the read stands for the board
+    const ids = listed && boardReadWhole(read) ? listed.ids : undefined;
     for (const [part, records] of parts.entries()) {
       const final = part === parts.length - 1;
-      await publish(part, final, records, final ? read : undefined);
+      await publish(part, final, records, final ? read : undefined, 'ok', ids);
     }
   }
+}
+
+/**
+ * The listing ids a changed read shows (its records' and its skipped items'), and the bytes they
+ * take in each part; undefined when they are too many or too long to name, or take more than
+ * `BOARD_READ_IDS_MAX_BYTES`.
+ */
+export function readListingIds(
+  records: readonly NormalizedProviderRecord[],
+  skippedIds: readonly string[],
+): { ids: string[]; bytes: number } | undefined {
+  const ids = [...new Set([...records.map((r) => r.provider_job_id), ...skippedIds])];
+  if (ids.length > BOARD_READ_IDS_MAX || ids.some((id) => id.length > BOARD_SKIPPED_ID_MAX_CHARS)) return undefined;
+  const bytes = Buffer.byteLength(JSON.stringify(ids));
+  return bytes <= BOARD_READ_IDS_MAX_BYTES ? { ids, bytes } : undefined;
 }

@@ -42,6 +42,8 @@ export {
   type RefreshSweepKind,
 } from './refresh-fetch-requested.schema.js';
 export {
+  BOARD_READ_IDS_MAX,
+  BOARD_READ_IDS_MAX_BYTES,
   BOARD_SKIPPED_ID_MAX_CHARS,
   BOARD_SKIPPED_IDS_MAX,
   boardReadWhole,

@@ -19,6 +19,14 @@ export const BOARD_SKIPPED_IDS_MAX = 500;
 export const BOARD_SKIPPED_ID_MAX_CHARS = 300;
 
 /**
+ * The bytes (as JSON) a board read's listing ids may take on each of its parts: a board listing
+ * more (thousands of postings) sends none, and its re-listings within one read are not told apart.
+ */
+export const BOARD_READ_IDS_MAX_BYTES = 64 * 1024;
+/** Listing ids a board read names at most (`read_listing_ids`). */
+export const BOARD_READ_IDS_MAX = 10_000;
+
+/**
  * How a board sweep's read went (its final part): `changed` false when the board answered 304 or
  * the same body as last time (every listing it had is still listed; no records follow), the
  * validators to keep, and why it failed (null when it answered).
@@ -64,6 +72,14 @@ export const ValueSchema = z
     records: z.array(NormalizedProviderRecordSchema),
     /** a board sweep's final part: how its read went */
     board_read: BoardReadOutcomeSchema.optional(),
+    /**
+     * Each part of a changed board read that stands for the whole board: every listing id the read
+     * shows (its parts' records and the ids of the items it skipped). A listing of the board missing
+     * here is gone from it while any part is merged, before the final part judges it absent, so a
+     * new posting that replaces it is its re-listing. Absent on other reads, and when the ids would
+     * take more than `BOARD_READ_IDS_MAX_BYTES`.
+     */
+    read_listing_ids: z.array(z.string().min(1).max(BOARD_SKIPPED_ID_MAX_CHARS)).max(BOARD_READ_IDS_MAX).optional(),
   })
   .superRefine((value, ctx) => {
     if (value.outcome !== 'ok' && (value.records.length > 0 || value.complete)) {
@@ -78,6 +94,13 @@ export const ValueSchema = z
         code: 'custom',
         path: ['complete'],
         message: 'only the final part of a catalog, companies or listings sweep may be complete',
+      });
+    }
+    if (value.read_listing_ids !== undefined && value.kind !== 'board') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['read_listing_ids'],
+        message: 'only a board sweep names the listing ids of its read',
       });
     }
     refineRecordsOfProvider(value, ctx);

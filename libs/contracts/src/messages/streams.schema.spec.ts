@@ -48,6 +48,14 @@ describe('refresh.records.fetched', () => {
         .success,
     ).toBe(true);
   });
+
+  it("names its read's listing ids only on a board sweep", () => {
+    const value = examples.refreshRecordsFetched();
+    const ids = { read_listing_ids: ['greenhouse:acme:1', 'greenhouse:acme:2'] };
+    expect(value.kind).not.toBe('board');
+    expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, ...ids }).success).toBe(false);
+    expect(RefreshRecordsFetched.ValueSchema.safeParse({ ...value, kind: 'board', ...ids }).success).toBe(true);
+  });
 });
 
 describe('refresh.fetch.requested', () => {
