@@ -318,7 +318,10 @@ describe('RefreshPlanner rounds', () => {
       await sweepEnd(missed!, 'provider_timeout');
       await sweepEnd(read!, 'ok');
       // the own crawler no longer lists d0's Lock Keeper: provider_c decides its closure
-      await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
+      await store.prisma.jobSource.updateMany({
+        where: { provider: 'own_index' },
+        data: { listed: false, unlistedAt: new Date(t.getTime() - 30_000) },
+      });
       const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains, noRemovedBoards);
       const outcomes = await planner.tryStart(t);
       expect(
@@ -428,8 +431,41 @@ describe('RefreshPlanner rounds', () => {
       };
       expect(await roundOfC(at)).not.toContain('d0.example');
       // the new listing gone too: the own crawler saw the opening close, and provider_c decides
-      await store.prisma.jobSource.updateMany({ where: { provider: 'own_index' }, data: { listed: false } });
+      await store.prisma.jobSource.updateMany({
+        where: { provider: 'own_index', listed: true },
+        data: { listed: false, unlistedAt: new Date(at.getTime() + 30_000) },
+      });
       expect(await roundOfC(new Date(at.getTime() + MIN))).toContain('d0.example');
+    },
+  );
+
+  it(
+    'adds a closure to the rounds that began after it (and an interval before, for clocks that disagree), ' +
+      'then leaves the job to its bucket',
+    async () => {
+      // the last test left d0's Lock Keeper closing since `at + 30 s`, its round at `at + 1 min` took it
+      const at = new Date(t.getTime() + 10 * MIN);
+      const roundOfC = async (when: Date) => {
+        await store.prisma.refreshSweep.updateMany({ data: { finishedAt: when, ok: true } });
+        const planner = new RefreshPlanner(store.prisma, outboxStub(), settings(), logger, drains, noRemovedBoards);
+        return (await roundSweeps(await planner.tryStart(when), 'provider_c')).flatMap(
+          (s) => s.scope.filters.company_domain_or ?? [],
+        );
+      };
+      const d0 = await bucketOfDomain('d0.example');
+      const buckets = await store.prisma.refreshPass.findMany({
+        where: { provider: 'provider_c', kind: 'round', startedAt: { gte: at } },
+        orderBy: { startedAt: 'asc' },
+      });
+      expect(buckets.map((r) => r.bucket)).toEqual([(d0 + 1) % 9, (d0 + 2) % 9]);
+      // the round a minute later: the last began less than an interval after the closing
+      expect(await roundOfC(new Date(at.getTime() + 2 * MIN))).toContain('d0.example');
+      // the one after: taken by a round that began after it, the closing is its bucket's now
+      expect(await roundOfC(new Date(at.getTime() + 3 * MIN))).not.toContain('d0.example');
+      const job = await store.prisma.canonicalJob.findFirstOrThrow({
+        where: { sources: { some: { provider: 'own_index' } } },
+      });
+      expect(job.status).toBe('open');
     },
   );
 });

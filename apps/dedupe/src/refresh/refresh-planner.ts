@@ -173,6 +173,9 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         first: d.state.last === null,
         // a round given up with sweeps out (they were lost): its whole bucket is read again
         lostBucket: d.state.last && d.state.last.openSweeps > 0 ? d.state.last.bucket : null,
+        // closings the provider's last round has not taken yet; an interval earlier still, for a
+        // fetcher whose clock (which dates an absence) runs behind the planner's
+        closingsSince: d.state.last ? new Date(d.state.last.startedAt - this.settings.intervalMs) : null,
       }));
     const scopes = await this.roundScopes(tx, cycle, rounds);
     const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
@@ -255,7 +258,8 @@ export class RefreshPlanner implements OnApplicationBootstrap {
    * when that round lost a sweep: no part of it may be taken as read); those its sweeps owe a read
    * (`refresh_owed_reads`: a sweep that did not read its scope whole, a job that moved there
    * after its bucket's round), taken and deleted here; and those of open jobs it lists that the
-   * own crawler saw close (their partners decide the closure): jobs none of whose own crawler
+   * own crawler saw close since the provider's last round began (their partners decide the
+   * closure; one the round missed is re-verified with its bucket): jobs none of whose own crawler
    * listings is listed any more; a re-listed opening's old listing, unlisted beside its new one,
    * does not make its job closing. A listing at a company without a domain is its own entry,
    * bucketed by its id and read by id, by the same rules. Every part is reached by index from
@@ -265,11 +269,19 @@ export class RefreshPlanner implements OnApplicationBootstrap {
   private async roundScopes(
     tx: Prisma.TransactionClient,
     cycle: number,
-    rounds: ReadonlyArray<{ provider: ProviderSlug; bucket: number; first: boolean; lostBucket: number | null }>,
+    rounds: ReadonlyArray<{
+      provider: ProviderSlug;
+      bucket: number;
+      first: boolean;
+      lostBucket: number | null;
+      closingsSince: Date | null;
+    }>,
   ): Promise<Map<ProviderSlug, RoundScopes>> {
     const byCompany = rounds.filter((r) => !(r.first && r.provider === 'own_index'));
     const byProvider = new Map<ProviderSlug, RoundScopes>();
     if (byCompany.length === 0) return byProvider;
+    const since = byCompany.map((r) => (r.closingsSince ?? new Date(0)).toISOString());
+    const earliest = since.reduce((a, b) => (a < b ? a : b));
     const rows = await tx.$queryRaw<
       {
         provider: ProviderSlug;
@@ -280,16 +292,18 @@ export class RefreshPlanner implements OnApplicationBootstrap {
       }[]
     >`
       WITH due AS MATERIALIZED (
-        SELECT d.provider::provider AS provider, d.bucket, d.lost_bucket
+        SELECT d.provider::provider AS provider, d.bucket, d.lost_bucket, d.closings_since
         FROM unnest(${byCompany.map((r) => r.provider)}::text[], ${byCompany.map((r) => r.bucket)}::int[],
-          ${byCompany.map((r) => r.lostBucket ?? -1)}::int[]) AS d(provider, bucket, lost_bucket)
+          ${byCompany.map((r) => r.lostBucket ?? -1)}::int[], ${since}::timestamptz[])
+          AS d(provider, bucket, lost_bucket, closings_since)
       ), owed AS MATERIALIZED (
         DELETE FROM refresh_owed_reads o USING due d WHERE o.provider = d.provider RETURNING o.provider, o.kind, o.value
       ), closing AS MATERIALIZED (
-        SELECT DISTINCT u.canonical_job_id
+        SELECT u.canonical_job_id, max(u.unlisted_at) AS unlisted_at
         FROM job_sources u JOIN canonical_jobs j ON j.id = u.canonical_job_id AND j.status = 'open'
-        WHERE u.provider = 'own_index' AND NOT u.listed AND NOT EXISTS (
+        WHERE u.provider = 'own_index' AND NOT u.listed AND u.unlisted_at >= ${earliest}::timestamptz AND NOT EXISTS (
           SELECT 1 FROM job_sources l WHERE l.canonical_job_id = u.canonical_job_id AND l.provider = 'own_index' AND l.listed)
+        GROUP BY u.canonical_job_id
       ), round_companies AS (
         SELECT d.provider, c.id AS company_id
         FROM due d JOIN companies c ON c.domain IS NOT NULL AND
@@ -300,7 +314,7 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         SELECT s.provider, j.company_id
         FROM closing x JOIN canonical_jobs j ON j.id = x.canonical_job_id
         JOIN job_sources s ON s.canonical_job_id = j.id AND s.listed
-        JOIN due d ON d.provider = s.provider AND d.provider <> 'own_index'
+        JOIN due d ON d.provider = s.provider AND d.provider <> 'own_index' AND x.unlisted_at >= d.closings_since
       ), by_domain AS (
         SELECT r.provider, c.domain, NULL::text AS listing_id, count(*)::int AS listings,
           min(s.last_seen_at) AS oldest_seen_at
@@ -318,7 +332,8 @@ export class RefreshPlanner implements OnApplicationBootstrap {
       WHERE c.domain IS NULL AND (
         mod(abs(hashtext(s.provider_job_id)), ${cycle}::int) IN (d.bucket, d.lost_bucket) OR
         EXISTS (SELECT 1 FROM owed o WHERE o.provider = s.provider AND o.kind = 'listing' AND o.value = s.provider_job_id) OR
-        (d.provider <> 'own_index' AND j.id IN (SELECT canonical_job_id FROM closing)))`;
+        (d.provider <> 'own_index' AND
+          j.id IN (SELECT canonical_job_id FROM closing x WHERE x.unlisted_at >= d.closings_since)))`;
     for (const row of rows) {
       let scopes = byProvider.get(row.provider);
       if (!scopes) byProvider.set(row.provider, (scopes = { domains: [], listings: [] }));
