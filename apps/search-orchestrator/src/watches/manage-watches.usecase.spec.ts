@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { examples, type JobLifecycleChanged, type OrchestratorQueryRequested, type WatchStatus } from '@jobs/contracts';
 import type { CursorCodec } from '@jobs/cursors';
 import { QueryFailure, type KafkaPublisher } from '@jobs/nest-kafka';
@@ -9,8 +9,8 @@ import type { WatchRecord } from './watch.js';
 import type { WatchOwner, WatchStore } from './watch.store.js';
 
 /**
- * The watches table as the use case relies on it (createOnce, setStatus, delete, allLive), in memory; `now` is the
- * database clock.
+ * The watches table as the use case relies on it (createOnce, setStatus, delete, allLive, byIds), in memory;
+ * `now` is the database clock.
  */
 class MemoryWatchStore {
   readonly rows = new Map<string, WatchRecord>();
@@ -41,6 +41,10 @@ class MemoryWatchStore {
   async allLive(): Promise<WatchRecord[]> {
     return [...this.rows.values()].filter((w) => w.status === 'active' && w.mode === 'live');
   }
+
+  async byIds(ids: readonly string[]): Promise<WatchRecord[]> {
+    return ids.flatMap((id) => (this.rows.has(id) ? [this.rows.get(id)!] : []));
+  }
 }
 
 /** What the use case sends on Kafka (only the stop of a watch, to billing). */
@@ -51,20 +55,10 @@ class RecordingPublisher {
   }
 }
 
-/** The one Redis every replica shares: get and set of the watches' version, and whether it was lost. */
-class MemoryRedis {
-  private readonly values = new Map<string, string>();
-  async get(key: string): Promise<string | null> {
-    return this.values.get(key) ?? null;
-  }
-  async set(key: string, value: string): Promise<'OK'> {
-    this.values.set(key, value);
-    return 'OK';
-  }
-  flushall(): void {
-    this.values.clear();
-  }
-}
+/** The one Redis every replica shares: its own database (the dev stack's 0 and the tests' stack's 1 are left alone). */
+const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { lazyConnect: true, db: 12 });
+beforeAll(() => redis.connect());
+afterAll(() => redis.quit());
 
 const cursors = {} as CursorCodec;
 
@@ -102,7 +96,6 @@ function opened(occurredAt: string): JobLifecycleChanged.Value {
 
 describe('ManageWatchesUseCase: pause and resume', () => {
   let store: MemoryWatchStore;
-  let redis: MemoryRedis;
   /** what the gateway's query reaches (one orchestrator replica) */
   let useCase: ManageWatchesUseCase;
   /** the matchers of two orchestrator replicas, each with its own in-memory index */
@@ -112,9 +105,9 @@ describe('ManageWatchesUseCase: pause and resume', () => {
 
   beforeEach(async () => {
     store = new MemoryWatchStore();
-    redis = new MemoryRedis();
+    await redis.flushdb();
     publisher = new RecordingPublisher();
-    const index = () => new WatchIndex(store as unknown as WatchStore, redis as unknown as Redis);
+    const index = () => new WatchIndex(store as unknown as WatchStore, redis);
     useCase = new ManageWatchesUseCase(
       store as unknown as WatchStore,
       index(),
@@ -188,19 +181,16 @@ describe('ManageWatchesUseCase: pause and resume', () => {
     },
   );
 
-  it(
-    'a Redis that lost the version still makes every replica ' + 'reload: each move is a value never used before',
-    async () => {
-      await candidates();
-      redis.flushall();
-      await candidates();
-      await setStatus(useCase, watchId, 'paused');
-      expect(await candidates()).toEqual([[], []]);
-      redis.flushall();
-      await setStatus(useCase, watchId, 'active');
-      expect(await candidates()).toEqual([[watchId], [watchId]]);
-    },
-  );
+  it('a Redis that lost the version and the changes still makes every replica reload', async () => {
+    await candidates();
+    await redis.flushdb();
+    await candidates();
+    await setStatus(useCase, watchId, 'paused');
+    expect(await candidates()).toEqual([[], []]);
+    await redis.flushdb();
+    await setStatus(useCase, watchId, 'active');
+    expect(await candidates()).toEqual([[watchId], [watchId]]);
+  });
 
   it("refuses an unknown watch and another account's watch as not found, changing nothing", async () => {
     await expect(setStatus(useCase, 'wat_unknown', 'paused')).rejects.toMatchObject(
@@ -263,7 +253,7 @@ describe('ManageWatchesUseCase: pause and resume', () => {
 describe('ManageWatchesUseCase passes on what a later version added', () => {
   it('stores and answers filters it does not know, as the gateway sent them', async () => {
     const store = new MemoryWatchStore();
-    const index = new WatchIndex(store as unknown as WatchStore, new MemoryRedis() as unknown as Redis);
+    const index = new WatchIndex(store as unknown as WatchStore, redis);
     const publisher = new RecordingPublisher() as unknown as KafkaPublisher;
     const useCase = new ManageWatchesUseCase(store as unknown as WatchStore, index, publisher, cursors);
     const filters = { title_or: ['engineer'], salary_currency: 'EUR' };

@@ -58,8 +58,8 @@ export class ManageWatchesUseCase {
     // The id is derived from the account's and mode's own Idempotency-Key scope, so a clash is a fault, never a way in.
     if (watch.accountId !== message.account_id || watch.mode !== message.mode)
       throw new QueryFailure('internal_error', 'The watch could not be created. Retry the request.');
-    // the matchers reload their index before the next change they match
-    await this.index.changed();
+    // the matchers apply it before the next change they match
+    await this.index.changed(watch.id);
     return toPublicWatch(watch);
   }
 
@@ -96,7 +96,7 @@ export class ManageWatchesUseCase {
     if (!watch) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
     // always, even when nothing changed: a redelivered query whose first run stored the status
     // but died before the version moved must still reach the matchers (and billing)
-    await this.index.changed();
+    await this.index.changed(query.watch_id);
     if (query.status === 'paused') await this.stopped(message, query.watch_id, 'paused');
     return toPublicWatch(watch);
   }
@@ -108,7 +108,7 @@ export class ManageWatchesUseCase {
    */
   async delete(message: Message, query: QueryOf<'watch.delete'>): Promise<void> {
     const deleted = await this.store.delete(ownerOf(message), query.watch_id);
-    await this.index.changed();
+    await this.index.changed(query.watch_id);
     await this.stopped(message, query.watch_id, 'deleted');
     if (!deleted) throw new QueryFailure('not_found', `No watch ${query.watch_id}.`);
   }

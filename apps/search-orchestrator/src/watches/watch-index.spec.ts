@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { titleMatches } from '@jobs/job-filters';
 import type { WatchRecord } from './watch.js';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { WatchCandidates, WatchIndex, WATCHES_VERSION_KEY } from './watch-index.js';
 import type { WatchStore } from './watch.store.js';
 
@@ -117,27 +117,134 @@ describe('WatchCandidates', () => {
   });
 });
 
+describe('WatchCandidates kept by id', () => {
+  it('puts a watch in place of its earlier self, and removes one that is no longer live from every key', () => {
+    const search = watch({ type: 'search', domain: null, filters: { title_or: ['rust engineer', 'go developer'] } });
+    const index = new WatchCandidates([search]);
+    expect(index.forJob('Rust Engineer', null)).toEqual([search]);
+    const changed = { ...search, filters: { country_code_or: ['DE'] } };
+    index.put(changed);
+    expect(index.forJob('Rust Engineer', null)).toEqual([]);
+    expect(index.forJob('Go Developer', null)).toEqual([]);
+    expect(index.forJob('Baker', null, 'DE')).toEqual([changed]);
+    index.put({ ...changed, status: 'paused' });
+    expect(index.forJob('Baker', null, 'DE')).toEqual([]);
+    expect(index.size).toBe(0);
+  });
+
+  it('keeps the oldest first whatever order watches were put in', () => {
+    const [older, newer] = [watch(), watch()];
+    const index = new WatchCandidates([newer]);
+    index.put(older);
+    expect(index.forCompany('acme.example')).toEqual([older, newer]);
+    index.remove(newer.id);
+    index.remove('wat_unknown');
+    expect(index.forCompany('acme.example')).toEqual([older]);
+  });
+});
+
 describe('WatchIndex', () => {
-  it('loads the watches once per version, however many changes ask for them meanwhile', async () => {
-    let version = 'v1';
-    let loads = 0;
-    const redis = { get: async (key: string) => (key === WATCHES_VERSION_KEY ? version : null) };
+  // its own Redis database: the dev stack's (0) and the tests' stack (1) are left alone
+  const redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379', { lazyConnect: true, db: 13 });
+  beforeAll(() => redis.connect());
+  beforeEach(() => redis.flushdb());
+  afterAll(() => redis.quit());
+
+  /** The table as the store reads it, counting full reads and reads by id. */
+  function table(watches: WatchRecord[]) {
+    const rows = new Map(watches.map((w) => [w.id, w]));
+    const reads = { all: 0, byIds: [] as string[][] };
     const store = {
       allLive: async () => {
-        loads += 1;
+        reads.all += 1;
         await new Promise((resolve) => setTimeout(resolve, 20));
-        return [watch()];
+        return [...rows.values()].filter((w) => w.status === 'active' && w.mode === 'live');
+      },
+      byIds: async (ids: string[]) => {
+        reads.byIds.push(ids);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : []));
       },
     };
-    const index = new WatchIndex(store as unknown as WatchStore, redis as unknown as Redis);
+    return { rows, reads, index: new WatchIndex(store as unknown as WatchStore, redis) };
+  }
+
+  it('loads every watch once, however many changes ask for them meanwhile', async () => {
+    const { reads, index } = table([watch()]);
     const side = await Promise.all(Array.from({ length: 8 }, () => index.current()));
-    expect(loads).toBe(1);
+    expect(reads.all).toBe(1);
     expect(new Set(side).size).toBe(1);
     expect(await index.current()).toBe(side[0]);
-    version = 'v2';
-    const [a, b] = await Promise.all([index.current(), index.current()]);
-    expect(loads).toBe(2);
-    expect(a).toBe(b);
-    expect(a).not.toBe(side[0]);
+    expect(reads.all).toBe(1);
+  });
+
+  it('applies a changed watch by its id, not by reading every watch again', async () => {
+    const first = watch();
+    const { rows, reads, index } = table([first]);
+    await index.current();
+    const added = watch({ domain: 'globex.example' });
+    rows.set(added.id, added);
+    await index.changed(added.id);
+    expect((await index.current()).forCompany('globex.example')).toEqual([added]);
+    rows.set(first.id, { ...first, status: 'paused' });
+    await index.changed(first.id);
+    rows.delete(added.id);
+    await index.changed(added.id);
+    const now = await index.current();
+    expect(now.size).toBe(0);
+    expect(reads.all).toBe(1);
+    expect(reads.byIds).toEqual([[added.id], [first.id, added.id]]);
+  });
+
+  it('reads every watch again when the version moved without an entry, or its entries are gone', async () => {
+    const { rows, reads, index } = table([watch()]);
+    await index.current();
+    // a replica of an earlier version moves the version only
+    const added = watch({ domain: 'initech.example' });
+    rows.set(added.id, added);
+    await redis.set(WATCHES_VERSION_KEY, 'an-earlier-version-uuid');
+    expect((await index.current()).forCompany('initech.example')).toEqual([added]);
+    expect(reads.all).toBe(2);
+    // then a change of this version: its entry chains from that version
+    const later = watch({ domain: 'hooli.example' });
+    rows.set(later.id, later);
+    await index.changed(later.id);
+    expect((await index.current()).forCompany('hooli.example')).toEqual([later]);
+    expect(reads.all).toBe(2);
+    // an earlier version's change between two of this one's: the chain breaks
+    const third = watch({ domain: 'umbrella.example' });
+    rows.set(third.id, third);
+    await redis.set(WATCHES_VERSION_KEY, 'another-earlier-version-uuid');
+    const fourth = watch({ domain: 'vandelay.example' });
+    rows.set(fourth.id, fourth);
+    await index.changed(fourth.id);
+    expect((await index.current()).forCompany('umbrella.example')).toEqual([third]);
+    expect(reads.all).toBe(3);
+    // Redis lost everything, then a change: its entry chains from no version at all
+    await redis.flushdb();
+    const fifth = watch({ domain: 'stark.example' });
+    rows.set(fifth.id, fifth);
+    await index.changed(fifth.id);
+    expect((await index.current()).forCompany('stark.example')).toEqual([fifth]);
+    expect(reads.all).toBe(4);
+  });
+
+  it('serves a caller that came during a sync from a sync that read Redis after it asked', async () => {
+    const { rows, index } = table([watch()]);
+    await index.current();
+    const slow = watch({ domain: 'slow.example' });
+    rows.set(slow.id, slow);
+    await index.changed(slow.id);
+    const during = index.current();
+    let duringDone = false;
+    void during.then(() => (duringDone = true));
+    // made while that sync runs (it reads by id for 20 ms), before the second caller asks: that caller sees it
+    const made = watch({ domain: 'made.example' });
+    rows.set(made.id, made);
+    await index.changed(made.id);
+    expect(duringDone).toBe(false);
+    const after = await index.current();
+    expect((await during).forCompany('slow.example')).toEqual([slow]);
+    expect(after.forCompany('made.example')).toEqual([made]);
   });
 });

@@ -149,6 +149,13 @@ export class WatchStore {
   }
 
   /** Every live watch (the matcher's index). */
+  /** The watches of these ids, whatever their status or mode (an id of no watch has none). */
+  async byIds(ids: readonly string[]): Promise<WatchRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.prisma.watch.findMany({ where: { id: { in: [...ids] } } });
+    return rows.map(toRecord);
+  }
+
   async allLive(): Promise<WatchRecord[]> {
     const rows = await this.prisma.watch.findMany({
       where: { status: 'active', mode: 'live' },
