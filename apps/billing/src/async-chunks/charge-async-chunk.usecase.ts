@@ -9,7 +9,8 @@ import { AccountCharges } from '../charges/account-charges.js';
  * AccountCharges' one transaction with the idempotency mark `async:<search>:<batch>`: the
  * longest prefix the balance and the search's remaining `max_credits` allow (counted over the
  * search's own ledger lines, request id = search id), already-paid jobs free, and stages the
- * answer (`async.chunk.charged`) in the same transaction. A redelivery charges nothing again.
+ * answer (`async.chunk.charged`) in the same transaction. A redelivery charges nothing again and
+ * is answered again with what was charged (the search asks again when an answer never came).
  */
 @Injectable()
 export class ChargeAsyncChunkUseCase {
@@ -31,6 +32,7 @@ export class ChargeAsyncChunkUseCase {
         mode: message.mode,
         rules: planPartialCharges,
         capAcrossParts: true,
+        answerAgain: true,
       },
       async (_tx, plan, creditsRemaining, stage) => {
         const partial = plan as PartialChargePlan;

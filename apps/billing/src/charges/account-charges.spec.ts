@@ -1,10 +1,11 @@
 // Integration test against the real PostgreSQL: the one transaction every charge goes through.
 import { jest } from '@jest/globals';
 import pg from 'pg';
-import { Topics } from '@jobs/contracts';
+import { AsyncChunkCharged, examples, Topics, type AsyncChunkChargeRequested } from '@jobs/contracts';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { outboxStub } from '@jobs/outbox/testing';
 import { AccountCharges, ChargeExpired, type ChargeRequest, type StagedAnswer } from './account-charges.js';
+import { ChargeAsyncChunkUseCase } from '../async-chunks/charge-async-chunk.usecase.js';
 import { ChargeMetrics } from './charge-metrics.js';
 import { createAccount } from './accounts.spec-helper.js';
 
@@ -250,4 +251,53 @@ describe('AccountCharges', () => {
     chargeExpiringBehindLock(true));
 
   it('expires a locking charge that took the account past its asker', () => chargeExpiringBehindLock(false));
+});
+
+describe('a part of a request charged in parts, asked again after its charge (its answer lost)', () => {
+  const answers = async (searchId: string) =>
+    (
+      await db.prisma.outboxMessage.findMany({
+        where: { topic: Topics.AsyncChunkCharged.name, key: searchId },
+        orderBy: { id: 'asc' },
+      })
+    ).map((row) => AsyncChunkCharged.ValueSchema.parse(JSON.parse(row.value)));
+
+  it.each([
+    ['the balance', 2, null, 'credits'],
+    ['the cap', 5, 2, 'max_credits'],
+  ] as const)(
+    'is answered again as it was charged, stopped by %s, and charges nothing twice',
+    async (_, credits, cap, stop) => {
+      const acct = await createAccount(db.prisma, `acc_async_${sequence++}`, credits);
+      const searchId = `srch_again_${sequence++}`;
+      await db.prisma.paidJob.create({ data: { accountId: acct, jobId: 'job_r1' } });
+      const useCase = new ChargeAsyncChunkUseCase(charges);
+      const batch: AsyncChunkChargeRequested.Value = {
+        ...(examples.asyncChunkChargeRequested() as AsyncChunkChargeRequested.Value),
+        account_id: acct,
+        search_id: searchId,
+        batch: 3,
+        max_credits: cap,
+        job_ids: ['job_r1', 'job_r2', 'job_r3', 'job_r4'],
+      };
+      await useCase.execute(batch);
+      await useCase.execute(batch);
+      const [first, again, ...more] = await answers(searchId);
+      expect(first).toMatchObject({
+        batch: 3,
+        collected: [
+          { job_id: 'job_r1', reason: 'already_paid' },
+          { job_id: 'job_r2', reason: 'charged' },
+          { job_id: 'job_r3', reason: 'charged' },
+        ],
+        stopped: stop,
+        credits_charged: 2,
+        credits_remaining: credits - 2,
+      });
+      expect(again).toEqual(first);
+      expect(more).toEqual([]);
+      expect(await creditsOf(acct)).toBe(credits - 2);
+      expect((await ledgerOf(acct)).sort()).toEqual(['job_r1:already_paid:0', 'job_r2:charged:1', 'job_r3:charged:1']);
+    },
+  );
 });

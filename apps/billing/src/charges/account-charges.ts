@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { planCharges, type ChargeInput, type ChargePlan } from '@jobs/billing-rules';
+import {
+  planCharges,
+  type ChargeInput,
+  type ChargeLine,
+  type ChargePlan,
+  type PartialChargePlan,
+} from '@jobs/billing-rules';
 import { askerGaveUp, isUniqueViolation, Prisma, PrismaService, type OutboxWriter } from '@jobs/db';
 import { NonRetriableError, type TopicSpec, type ValueOf } from '@jobs/kafka';
 import { newId } from '@jobs/observability';
@@ -29,6 +35,12 @@ export interface ChargeRequest {
    * not made by this moment is not made (`ChargeExpired`). Absent: no bound.
    */
   answerBy?: string;
+  /**
+   * A request asked again after its charge was made (its mark found) is answered again, with the
+   * plan its ledger lines show (a part of a request charged in parts, `capAcrossParts`): the
+   * first answer may have been lost after the commit, and its asker waits for one.
+   */
+  answerAgain?: boolean;
 }
 
 /** The charge's asker stopped waiting before it was made: nothing was written. */
@@ -110,7 +122,14 @@ export class AccountCharges {
             (SELECT array_agg(job_id) FROM ${paidAmong(request)}) AS paid,
             (SELECT ${inTime(request)} FROM locked) AS in_time`;
         // (a SELECT without FROM: always one row)
-        if (locked!.marked === 0) return; // already charged and answered: a redelivery
+        if (locked!.marked === 0) {
+          // already charged: a redelivery, or an asker whose answer was lost asking again
+          if (request.answerAgain && locked!.credits_remaining !== null)
+            await answer(tx, await this.madePlan(tx, request), locked!.credits_remaining, (topic, value) =>
+              this.outbox.stageMany(tx, topic, [value]).then(() => undefined),
+            );
+          return;
+        }
         const credits = locked!.credits_remaining;
         if (credits === null) throw new NonRetriableError(`unknown account ${request.accountId}`);
         // in_time is read once the row is locked, and the lock is held to the commit: decided in
@@ -238,6 +257,39 @@ export class AccountCharges {
     this.metrics.paidReadAgain();
     const rows = await tx.$queryRaw<Array<{ job_id: string }>>`SELECT job_id FROM ${paidAmong(request)}`;
     return rows.map((row) => row.job_id);
+  }
+
+  /**
+   * The plan a part of a request charged in parts was made with, as its ledger lines show: the
+   * prefix of its jobs with a line under the request (charged or already paid, in the part's
+   * order), stopped by the cap when none is left, else by the balance, when jobs follow.
+   */
+  private async madePlan(tx: Prisma.TransactionClient, request: ChargeRequest): Promise<PartialChargePlan> {
+    const jobIds = [...new Set(request.jobIds)];
+    const rows = await tx.ledgerEntry.findMany({
+      where: {
+        accountId: request.accountId,
+        requestId: request.requestId,
+        jobId: { in: jobIds },
+        reason: { in: ['charged', 'already_paid'] },
+      },
+      select: { jobId: true, reason: true },
+    });
+    const reasonOf = new Map(rows.map((row) => [row.jobId, row.reason]));
+    const lines = jobIds.flatMap((jobId): ChargeLine[] => {
+      const reason = reasonOf.get(jobId);
+      if (reason === 'charged') return [{ jobId, reason, credits: 1 }];
+      return reason === 'already_paid' ? [{ jobId, reason, credits: 0 }] : [];
+    });
+    const stopped =
+      lines.length === jobIds.length ? null : (await this.capLeft(tx, request)) === 0 ? 'max_credits' : 'credits';
+    return {
+      kind: 'ok',
+      lines,
+      creditsCharged: lines.reduce((sum, line) => sum + line.credits, 0),
+      alreadyPaid: lines.filter((line) => line.reason === 'already_paid').length,
+      stopped,
+    };
   }
 
   /** What a request charged in parts may still charge: its cap less the credits its ledger lines hold. */
