@@ -24,7 +24,8 @@ const waits = () =>
 
 /**
  * Gives free places of the async pool to waiting searches and marks them started; returns them
- * for their first wave. The account with the fewest searches collecting goes first, then each
+ * for their first wave, or to collect again (a search resumed after a hold waits its turn here
+ * too). The account with the fewest searches collecting goes first, then each
  * account's oldest (round robin by account): one customer's hundred searches queue behind their
  * own, not in front of another customer's one. One transaction decides at a time (an advisory
  * lock held to its commit), so two replicas never hand one place out twice.
@@ -51,7 +52,11 @@ export async function takeWaitingSearches(
   const now = new Date();
   const ids = picked.map((row) => row.id);
   await tx.asyncSearch.updateMany({ where: { id: { in: ids } }, data: { startedAt: now, progressAt: now } });
-  const rows = await tx.asyncSearch.findMany({ where: { id: { in: ids } } });
-  for (const row of rows) waits().record((now.getTime() - row.createdAt.getTime()) / 1000, { pool: 'async-search' });
-  return rows;
+  return tx.asyncSearch.findMany({ where: { id: { in: ids } } });
+}
+
+/** How long a new search waited for its first place in the pool. */
+export function recordAdmissionWait(row: { createdAt: Date; startedAt: Date | null }): void {
+  if (row.startedAt)
+    waits().record((row.startedAt.getTime() - row.createdAt.getTime()) / 1000, { pool: 'async-search' });
 }

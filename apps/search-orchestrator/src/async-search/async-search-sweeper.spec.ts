@@ -227,21 +227,21 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
       'srch_room_held3',
     ]);
 
-    // a top-up resumes the account's searches on hold while it is under its cap, the rest stay on hold
+    // a top-up resumes the account's searches on hold while it is under its cap (back in the pool's queue), the rest
+    // stay on hold
     const steps = {
       lock: async (tx: { asyncSearch: typeof db.prisma.asyncSearch }, id: string) => {
         const row = await tx.asyncSearch.findUniqueOrThrow({ where: { id } });
         return { row, status: row.status };
       },
-      advance: async () => undefined,
-      askCharge: async () => undefined,
+      startWaiting: async () => undefined,
       kick: () => undefined,
     };
     await new ResumeSearchesUseCase(db.prisma, steps as unknown as AsyncSearchSteps).forAccount('acc_room');
     const rows = await db.prisma.asyncSearch.findMany({ where: { accountId: 'acc_room' }, orderBy: { id: 'asc' } });
     expect(rows.map((r) => [r.id, r.status])).toEqual([
-      ['srch_room_held', 'running'],
-      ['srch_room_held2', 'running'],
+      ['srch_room_held', 'queued'],
+      ['srch_room_held2', 'queued'],
       ['srch_room_held3', 'on_hold'],
     ]);
   });

@@ -16,7 +16,12 @@ import {
 import type { Prisma } from '@jobs/db';
 import { OutboxRelay } from '@jobs/outbox';
 import { SearchMetrics } from '../search/search-metrics.js';
-import { ASYNC_SEARCH_POOL, type AsyncSearchPoolConfig, takeWaitingSearches } from './async-search-pool.js';
+import {
+  ASYNC_SEARCH_POOL,
+  recordAdmissionWait,
+  takeWaitingSearches,
+  type AsyncSearchPoolConfig,
+} from './async-search-pool.js';
 import { z } from 'zod';
 import {
   CHUNK_SIZE,
@@ -107,11 +112,44 @@ export class AsyncSearchSteps {
   ) {}
 
   /**
-   * Starts waiting live searches on the async pool's free places (their first wave): after a
-   * search is stored, after one finishes, and on every sweep.
+   * Starts waiting live searches on the async pool's free places (a new one's first wave, a
+   * resumed one's collection again): after a search is stored, after one finishes or is resumed,
+   * and on every sweep.
    */
   async startWaiting(tx: Tx): Promise<void> {
-    for (const row of await takeWaitingSearches(tx, this.pool)) await this.startWave(tx, loadSearch(row), 0);
+    for (const row of await takeWaitingSearches(tx, this.pool)) {
+      const search = loadSearch(row);
+      if ((await tx.asyncSearchLeg.count({ where: { searchId: row.id } })) > 0) await this.collectAgain(tx, search);
+      else {
+        recordAdmissionWait(row);
+        await this.startWave(tx, search, 0);
+      }
+    }
+  }
+
+  /**
+   * A search resumed after a hold, given its place again: running, its held jobs sent to billing
+   * again (new batches, in collection order), its paused providers asked for their next chunks.
+   */
+  private async collectAgain(tx: Tx, search: LoadedSearch): Promise<void> {
+    search.row = await tx.asyncSearch.update({ where: { id: search.row.id }, data: { status: 'running' } });
+    search.status = 'running';
+    const rows = await tx.asyncSearchResult.findMany({
+      where: { searchId: search.row.id, state: 'held' },
+      orderBy: { seq: 'asc' },
+      select: { jobId: true },
+    });
+    for (let start = 0; start < rows.length; start += CHUNK_SIZE) {
+      const jobIds = rows.slice(start, start + CHUNK_SIZE).map((r) => r.jobId);
+      const batch = search.row.chargeSeq + 1;
+      await tx.asyncSearchResult.updateMany({
+        where: { searchId: search.row.id, jobId: { in: jobIds } },
+        data: { state: 'pending', chargeBatch: batch },
+      });
+      search.row = await tx.asyncSearch.update({ where: { id: search.row.id }, data: { chargeSeq: batch } });
+      await this.askCharge(tx, search, batch, jobIds);
+    }
+    await this.advance(tx, search);
   }
 
   /** Locks the search row for this transaction; null when it does not exist. */

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@jobs/db';
 import { PLAN_CAPS } from '@jobs/plans';
-import { CHUNK_SIZE } from './collection.js';
 import { takeAccountSearchTurn, unfinishedSearches } from './unfinished-searches.js';
 import { AsyncSearchSteps, type LoadedSearch, type Tx } from './async-search.steps.js';
 
 /**
  * A top-up (`account.credits.added`) resumes the account's on_hold searches: each goes back to
- * running, its held jobs are sent to billing again (new batches, in collection order) and its
- * paused providers are asked for their next chunks. Each search in its own locked transaction;
+ * the async pool's queue (`queued`), and takes its turn there as a new search does, so a hundred
+ * searches resumed at once never crowd out another account's; given a place, its held jobs are
+ * sent to billing again and its paused providers asked for their next chunks
+ * (`AsyncSearchSteps.startWaiting`). Each search in its own locked transaction;
  * a search that is no longer on_hold is left alone, so a redelivered top-up changes nothing.
  * Only while the account is under its plan's cap of searches queued or running (0041), taking
  * turns with its creates: an account that went on hold again and again, creating more each time,
@@ -37,32 +38,12 @@ export class ResumeSearchesUseCase {
         const search = await this.steps.lock(tx, searchId);
         if (!search || search.status !== 'on_hold') return;
         if (!(await underCap(tx, search.row.accountId, search.row.mode))) return;
-        search.row = await tx.asyncSearch.update({ where: { id: searchId }, data: { status: 'running' } });
-        search.status = 'running';
-        await this.releaseHeld(tx, search);
-        await this.steps.advance(tx, search);
+        await tx.asyncSearch.update({ where: { id: searchId }, data: { status: 'queued', startedAt: null } });
+        await this.steps.startWaiting(tx);
       },
       { timeout: 60_000 },
     );
     this.steps.kick();
-  }
-
-  private async releaseHeld(tx: Tx, search: LoadedSearch): Promise<void> {
-    const rows = await tx.asyncSearchResult.findMany({
-      where: { searchId: search.row.id, state: 'held' },
-      orderBy: { seq: 'asc' },
-      select: { jobId: true },
-    });
-    for (let start = 0; start < rows.length; start += CHUNK_SIZE) {
-      const jobIds = rows.slice(start, start + CHUNK_SIZE).map((r) => r.jobId);
-      const batch = search.row.chargeSeq + 1;
-      await tx.asyncSearchResult.updateMany({
-        where: { searchId: search.row.id, jobId: { in: jobIds } },
-        data: { state: 'pending', chargeBatch: batch },
-      });
-      search.row = await tx.asyncSearch.update({ where: { id: search.row.id }, data: { chargeSeq: batch } });
-      await this.steps.askCharge(tx, search, batch, jobIds);
-    }
   }
 }
 
