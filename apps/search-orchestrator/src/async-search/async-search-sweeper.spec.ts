@@ -152,7 +152,7 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     expect(stalled.progressAt.getTime()).toBeGreaterThan(now - 60_000);
   });
 
-  it('asks a lost chunk as its next try, ending its leg if its last try was lost; a stuck one the same', async () => {
+  it('asks a lost or stuck chunk as its next try, ending its leg if its last try was lost or stuck', async () => {
     await account('acc_lost', 50);
     const now = Date.now();
     // idle past STALL_MS (the probe is asked), or past STUCK_MS (asked again whatever a hop holds)
@@ -162,6 +162,7 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
       ['srch_lost_once', 0, idle],
       ['srch_lost_last', 2, idle],
       ['srch_stuck', 0, stuck],
+      ['srch_stuck_last', 2, stuck],
     ] as const) {
       await search(id, 'acc_lost', progressAt, { status: 'running', provider: 'provider_c' });
       await fetchingLeg(id, 'provider_c', { attempt, chunk: 4 });
@@ -188,22 +189,25 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     await sweeperWith({ steps, probe, error: (_, m) => void errors.push(m) }).sweep(now);
     expect(errors).toEqual([]);
     expect(probed.sort()).toEqual(['srch_lost_last', 'srch_lost_once']);
-    // a lost chunk: its next try; a stuck one: the same try, whichever answer comes first counts
+    // a lost chunk, and one held past STUCK_MS (a hop that never drains), not looked for: its next try
     expect(asked.filter((a) => a.startsWith('srch_lost') || a.startsWith('srch_stuck')).sort()).toEqual([
       'srch_lost_once:4:1',
-      'srch_stuck:4:0',
+      'srch_stuck:4:1',
     ]);
     const legs = await db.prisma.asyncSearchLeg.findMany({
-      where: { searchId: { in: ['srch_lost_once', 'srch_lost_last', 'srch_stuck'] } },
+      where: { searchId: { in: ['srch_lost_once', 'srch_lost_last', 'srch_stuck', 'srch_stuck_last'] } },
       orderBy: { searchId: 'asc' },
     });
     expect(legs.map((l) => [l.searchId, l.state, l.attempt, l.failure])).toEqual([
       ['srch_lost_last', 'failed', 2, 'provider_error'],
       ['srch_lost_once', 'fetching', 1, null],
-      ['srch_stuck', 'fetching', 0, null],
+      ['srch_stuck', 'fetching', 1, null],
+      ['srch_stuck_last', 'failed', 2, 'provider_error'],
     ]);
-    // each search then takes its next step: the one whose only leg failed finishes
-    expect(advanced).toEqual(expect.arrayContaining(['srch_lost_last', 'srch_lost_once', 'srch_stuck']));
+    // each search then takes its next step: the ones whose only leg failed finish
+    expect(advanced).toEqual(
+      expect.arrayContaining(['srch_lost_last', 'srch_lost_once', 'srch_stuck', 'srch_stuck_last']),
+    );
   });
 
   it("resumes no search past its account's cap of searches queued or running, by top-up or by sweep", async () => {

@@ -13,10 +13,11 @@ const BATCH = 20;
 
 /**
  * Re-drives async searches that stopped moving: a queued or running search with no step for
- * STALL_MS gets its in-flight chunks asked again: a chunk the probe found nowhere (lost) as its
- * next try, a lost try counting as a failed one (a chunk whose last try is lost ends its leg as
- * failed, as a failing provider's would, so the search ends partial instead of never); one of a
- * search stuck for STUCK_MS, not looked for, as the same try. Its unanswered charge batches are
+ * STALL_MS gets its in-flight chunks asked again as their next try when the probe found them
+ * nowhere (lost), or whatever it found when the search has not moved for STUCK_MS (a hop that
+ * never drains); such a try counts as a failed one (a chunk whose last try is lost or stuck ends
+ * its leg as failed, as a failing provider's would, so the search ends partial instead of never).
+ * Its unanswered charge batches are
  * asked again (same batch numbers: billing's mark refuses a second charge, and the search ignores
  * answers it is no longer waiting for). An on_hold search whose account has credits again is
  * resumed (a top-up that raced its hold), a failed chunk is asked again once its next try is due
@@ -27,7 +28,7 @@ const BATCH = 20;
  * message of the search waits (or is being handled) on its partition at any hop
  * (AsyncPipelineProbe), the search is left alone and looked at again STALL_MS later. Every hop
  * delivers at least once, so a chunk is lost only when its message was dead-lettered; a search
- * that has not moved for STUCK_MS is re-driven whatever the probe says (a hop that never drains).
+ * that has not moved for STUCK_MS is re-driven whatever the probe says.
  */
 @Injectable()
 export class AsyncSearchSweeper implements OnApplicationBootstrap {
@@ -178,17 +179,16 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
             // a failed try now due: its try number moved on when it failed
             await tx.asyncSearchLeg.update({ where, data: { retryAt: null } });
             await this.steps.askChunk(tx, search, legAsk(leg));
-          } else if (whereabouts === 'stuck') {
-            // asked again whatever a hop still holds: the same try, so whichever answer comes first counts
-            await this.steps.askChunk(tx, search, legAsk(leg));
           } else if (afterFailedChunk(leg.attempt) === 'give_up') {
-            // neither answered nor on its way: lost at some hop (a dead-lettered message) on every
-            // try, so no further try would fare better; the search goes on without this provider
+            // neither answered nor on its way (lost at some hop: a dead-lettered message), or held by
+            // a hop that never drains, on every try: no further try would fare better; the search
+            // goes on without this provider
             await tx.asyncSearchLeg.update({ where, data: { state: 'failed', failure: 'provider_error' } });
             givenUp += 1;
           } else {
-            // a lost chunk counts as a failed try, so a message lost the same way every time ends its
-            // leg instead of holding the search forever; an answer to the lost try is then ignored
+            // a lost chunk, or one a hop has held for STUCK_MS, counts as a failed try, so a message
+            // lost or held the same way every time ends its leg instead of holding the search
+            // forever; an answer to the earlier try is then ignored
             const next = { ...leg, attempt: leg.attempt + 1 };
             await tx.asyncSearchLeg.update({ where, data: { attempt: next.attempt } });
             await this.steps.askChunk(tx, search, legAsk(next));
