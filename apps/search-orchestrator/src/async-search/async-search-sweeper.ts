@@ -2,7 +2,6 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { PrismaService } from '@jobs/db';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER } from '@jobs/service-kit';
-import { PLAN_CAPS } from '@jobs/plans';
 import { afterFailedChunk, isFinal, STALL_MS, STUCK_MS } from './collection.js';
 import { AsyncPipelineProbe } from './async-pipeline.probe.js';
 import { AsyncSearchSteps, legAsk } from './async-search.steps.js';
@@ -87,18 +86,11 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
         this.logger.error({ err: error, search_id: id }, 'async search could not be re-driven; looked at again later');
       }
     }
-    // Only those whose account has credits again and is under its cap of searches queued or
-    // running (a resume takes a place: ResumeSearchesUseCase): searches that cannot move would
-    // otherwise fill every batch.
-    const plans = Object.keys(PLAN_CAPS) as (keyof typeof PLAN_CAPS)[];
-    const caps = plans.map((plan) => PLAN_CAPS[plan].unfinishedAsyncSearches);
+    // Only those whose account has credits again: searches that cannot move would otherwise fill every batch.
     const held = await untraced(
       () => this.prisma.$queryRaw<{ id: string }[]>`
         SELECT s.id FROM async_searches s JOIN accounts a ON a.id = s.account_id
-        JOIN unnest(${plans}::text[], ${caps}::int[]) AS c(plan, cap) ON c.plan = a.plan::text
         WHERE s.status = 'on_hold' AND s.progress_at < ${before} AND a.credits_remaining > 0
-          AND (SELECT count(*) FROM async_searches r WHERE r.account_id = s.account_id AND r.mode = s.mode
-            AND r.status IN ('queued', 'running')) < c.cap
         ORDER BY s.progress_at LIMIT ${BATCH}`,
     );
     for (const search of held) {

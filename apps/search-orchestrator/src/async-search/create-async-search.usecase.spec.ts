@@ -64,4 +64,12 @@ describe('CreateAsyncSearchUseCase on PostgreSQL', () => {
     ]);
     await expect(create('srch_one_too_many')).rejects.toMatchObject({ code: 'rate_limited' });
   });
+
+  it('counts a search on hold in the cap: out of credits, an account still runs no more than its cap', async () => {
+    // every one of the account's searches went on hold: none may be added until one finishes
+    await db.prisma.asyncSearch.updateMany({ where: { accountId: 'acc_cap' }, data: { status: 'on_hold' } });
+    await expect(create('srch_past_held')).rejects.toMatchObject({ code: 'rate_limited' });
+    await db.prisma.asyncSearch.update({ where: { id: 'srch_twice' }, data: { status: 'completed' } });
+    expect(await create('srch_after_one_finished')).toMatchObject({ id: 'srch_after_one_finished' });
+  });
 });
