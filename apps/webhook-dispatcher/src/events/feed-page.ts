@@ -15,18 +15,33 @@ import { z } from 'zod';
 const FeedPositionSchema = z.strictObject({ p: z.string().regex(/^\d{1,19}$/) });
 export type FeedPosition = z.infer<typeof FeedPositionSchema>;
 
-export const feedScope = (accountId: string): string => `events:${accountId}`;
+/** Whose feed: an account's events of one key mode. */
+export interface FeedOwner {
+  accountId: string;
+  mode: 'live' | 'test';
+}
 
-/** The position after which a page starts: 0 without `since`, null when `since` is not ours. */
-export function positionAfter(codec: CursorCodec, accountId: string, since: string | undefined): bigint | null {
+/**
+ * A feed's cursor scope: the account and the key mode, so a cursor of the test feed never reads
+ * the live one (positions are shared by both modes: a test cursor would skip the live events
+ * before it). The live feed keeps the scope its cursors always had.
+ */
+export const feedScope = ({ accountId, mode }: FeedOwner): string =>
+  mode === 'live' ? `events:${accountId}` : `events:${accountId}:test`;
+
+/** The position after which a page starts: 0 without `since`, null when `since` is not this feed's. */
+export function positionAfter(codec: CursorCodec, owner: FeedOwner, since: string | undefined): bigint | null {
   if (since === undefined) return 0n;
-  const decoded = codec.decode(feedScope(accountId), since, FeedPositionSchema);
+  const decoded =
+    codec.decode(feedScope(owner), since, FeedPositionSchema) ??
+    // the test feed's cursors issued before its scope was its own
+    (owner.mode === 'test' ? codec.decode(feedScope({ ...owner, mode: 'live' }), since, FeedPositionSchema) : null);
   return decoded ? BigInt(decoded.p) : null;
 }
 
 /** The cursor to continue after a page whose last event is at `lastPosition` (null: empty page). */
-export function nextCursor(codec: CursorCodec, accountId: string, lastPosition: bigint | null): string | null {
+export function nextCursor(codec: CursorCodec, owner: FeedOwner, lastPosition: bigint | null): string | null {
   return lastPosition === null
     ? null
-    : codec.encode(feedScope(accountId), { p: lastPosition.toString() } satisfies FeedPosition);
+    : codec.encode(feedScope(owner), { p: lastPosition.toString() } satisfies FeedPosition);
 }

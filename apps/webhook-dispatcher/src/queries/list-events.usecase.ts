@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventSchema, tolerantReaderOf, type DispatcherQueryRequested, type EventListResponse } from '@jobs/contracts';
 import { CursorCodec } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
-import { nextCursor, positionAfter } from '../events/feed-page.js';
+import { nextCursor, positionAfter, type FeedOwner } from '../events/feed-page.js';
 import { QueryFailure } from '@jobs/nest-kafka';
 
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
@@ -16,15 +16,9 @@ const StoredEventSchema = tolerantReaderOf(EventSchema);
 
 type EventsListQuery = Extract<DispatcherQueryRequested.DispatcherQuery, { kind: 'events.list' }>;
 
-/** Whose feed: an account's events of one key mode. */
-export interface FeedOwner {
-  accountId: string;
-  mode: 'live' | 'test';
-}
-
 /**
  * GET /events: the account's feed of the key's mode, oldest first (feed position), `limit` per
- * page after `since`. Positions are shared by both modes, so a cursor stays a plain position.
+ * page after `since`, a cursor of another mode's feed refused (`feedScope`).
  */
 @Injectable()
 export class ListEventsUseCase {
@@ -33,12 +27,15 @@ export class ListEventsUseCase {
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
   ) {}
 
-  async execute({ accountId, mode }: FeedOwner, query: EventsListQuery): Promise<EventListResponse> {
-    const after = positionAfter(this.cursors, accountId, query.since);
+  async execute(owner: FeedOwner, query: EventsListQuery): Promise<EventListResponse> {
+    const { accountId, mode } = owner;
+    const after = positionAfter(this.cursors, owner, query.since);
     if (after === null)
-      throw new QueryFailure('invalid_request', 'since: this cursor was not issued by GET /events for this account.', {
-        param: 'since',
-      });
+      throw new QueryFailure(
+        'invalid_request',
+        `since: this cursor was not issued by GET /events for this account and a ${mode} key.`,
+        { param: 'since' },
+      );
     const rows = await this.prisma.webhookEvent.findMany({
       where: { accountId, mode, position: { gt: after } },
       orderBy: { position: 'asc' },
@@ -47,7 +44,7 @@ export class ListEventsUseCase {
     });
     return {
       data: rows.map((row) => StoredEventSchema.parse(JSON.parse(row.body))),
-      next_cursor: nextCursor(this.cursors, accountId, rows.at(-1)?.position ?? null),
+      next_cursor: nextCursor(this.cursors, owner, rows.at(-1)?.position ?? null),
     };
   }
 }

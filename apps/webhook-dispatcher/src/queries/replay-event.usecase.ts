@@ -4,7 +4,7 @@ import { PrismaService } from '@jobs/db';
 import { context, propagation } from '@opentelemetry/api';
 import { newId, requestContext } from '@jobs/observability';
 import { QueryFailure } from '@jobs/nest-kafka';
-import type { FeedOwner } from './list-events.usecase.js';
+import type { FeedOwner } from '../events/feed-page.js';
 
 /**
  * POST /webhooks/replay: a new delivery of a stored event (same id, same body bytes, a fresh
