@@ -1,6 +1,6 @@
 // The infrastructure under the services: PostgreSQL and Redis (the machine's own, started when
-// installed but stopped), the Kafka broker and the trace viewer (this stack's instances, stopped
-// again by the run that started them).
+// installed but stopped), the Kafka broker and the trace viewer (this stack's instances); each
+// stopped again by the run that started it, and only by that run.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { portOpen, run, say, waitFor, which } from './process.ts';
@@ -8,6 +8,17 @@ import { ROOT, viewerWanted, type StackSettings } from './settings.ts';
 
 /** How often the trace viewer this run started is checked, and restarted if it died. */
 const VIEWER_CHECK_MS = 2000;
+
+/** How to stop the machine's PostgreSQL or Redis, for each that this run found stopped and started. */
+const startedHere: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+
+/** Stops the machine's servers this run started (Ctrl-C stops everything the run started), none other. */
+export async function stopServersStartedHere(): Promise<void> {
+  for (const server of startedHere.splice(0).reverse()) {
+    await server.stop().catch(() => say(`${server.name} could not be stopped; it is still running`));
+    say(`${server.name} stopped (this run had started it)`);
+  }
+}
 
 /** Where PostgreSQL, Redis and Kafka are for this run, and whether the trace viewer runs. */
 export interface InfraEndpoints {
@@ -18,19 +29,35 @@ export interface InfraEndpoints {
   traceViewer: boolean;
 }
 
-export async function ensurePostgres(settings: StackSettings, env: NodeJS.ProcessEnv): Promise<string> {
+/**
+ * PostgreSQL at DATABASE_URL when set, else the local server. A fresh run (a test run, which
+ * drops and makes its database again) keeps to a database of its own profile's name on the given
+ * server, never the one DATABASE_URL names: that may be the one `npm run up` keeps.
+ */
+export async function ensurePostgres(
+  settings: StackSettings,
+  env: NodeJS.ProcessEnv,
+  { fresh }: { fresh: boolean },
+): Promise<string> {
   const given = env['DATABASE_URL'];
   if (given) {
     const url = new URL(given);
-    say(`PostgreSQL from DATABASE_URL (${url.hostname}:${url.port || 5432})`);
-    return given;
+    if (fresh) url.pathname = `/${settings.profile.db}`;
+    say(
+      `PostgreSQL from DATABASE_URL (${url.hostname}:${url.port || 5432}` +
+        `${fresh ? `, database ${settings.profile.db} of this test run` : ''})`,
+    );
+    return url.toString();
   }
   if (!(await portOpen('127.0.0.1', 5432))) {
     if (await which('pg_ctlcluster')) {
       say('local PostgreSQL is installed but stopped; starting it ...');
-      await run('bash', ['-c', 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | tail -n1) main start'], {
-        quiet: true,
-      });
+      const cluster = (action: 'start' | 'stop') =>
+        run('bash', ['-c', `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | tail -n1) main ${action}`], {
+          quiet: true,
+        });
+      await cluster('start');
+      startedHere.push({ name: 'PostgreSQL', stop: () => cluster('stop') });
       await waitFor('PostgreSQL on 127.0.0.1:5432', () => portOpen('127.0.0.1', 5432), 30000);
     } else {
       throw new Error('no PostgreSQL: set DATABASE_URL or install the postgresql server package');
@@ -40,11 +67,18 @@ export async function ensurePostgres(settings: StackSettings, env: NodeJS.Proces
   return `postgresql://postgres@127.0.0.1:5432/${settings.profile.db}`;
 }
 
-export async function ensureRedis(settings: StackSettings, env: NodeJS.ProcessEnv): Promise<string> {
+/** Redis at REDIS_URL when set, else the local server; a fresh run (emptied) on its own profile's database there. */
+export async function ensureRedis(
+  settings: StackSettings,
+  env: NodeJS.ProcessEnv,
+  { fresh }: { fresh: boolean },
+): Promise<string> {
   const given = env['REDIS_URL'];
   if (given) {
-    say('Redis from REDIS_URL');
-    return given;
+    const url = new URL(given);
+    if (fresh) url.pathname = `/${settings.profile.redisDb}`;
+    say(`Redis from REDIS_URL${fresh ? ` (database ${settings.profile.redisDb} of this test run)` : ''}`);
+    return url.toString();
   }
   if (!(await portOpen('127.0.0.1', 6379))) {
     if (await which('redis-server')) {
@@ -54,6 +88,10 @@ export async function ensureRedis(settings: StackSettings, env: NodeJS.ProcessEn
         ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'],
         { quiet: true },
       );
+      startedHere.push({
+        name: 'Redis',
+        stop: () => run('redis-cli', ['-h', '127.0.0.1', '-p', '6379', 'shutdown', 'nosave'], { quiet: true }),
+      });
       await waitFor('Redis on 127.0.0.1:6379', () => portOpen('127.0.0.1', 6379), 15000);
     } else {
       throw new Error('no Redis: set REDIS_URL or install the redis-server package');

@@ -12,7 +12,14 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TableUpkeep } from '@jobs/db/upkeep';
 import { build, prepareDatabase, startTableUpkeep } from './database.ts';
-import { ensurePostgres, ensureRedis, flushRedis, LocalServers, type InfraEndpoints } from './infrastructure.ts';
+import {
+  ensurePostgres,
+  ensureRedis,
+  flushRedis,
+  LocalServers,
+  stopServersStartedHere,
+  type InfraEndpoints,
+} from './infrastructure.ts';
 import { elapsedSeconds, say, StepError } from './process.ts';
 import { firstRefreshPass, seedDemoAccount, startFirstRefreshPass, upBanner } from './seeding.ts';
 import { SecondStack } from './second-stack.ts';
@@ -37,8 +44,8 @@ let shuttingDown = false;
 async function setUp({ fresh }: { fresh: boolean }): Promise<InfraEndpoints> {
   const kafka = servers.startKafka({ fresh });
   const viewer = servers.startTraceViewer();
-  const databaseUrl = await ensurePostgres(settings, env);
-  const redisUrl = await ensureRedis(settings, env);
+  const databaseUrl = await ensurePostgres(settings, env, { fresh });
+  const redisUrl = await ensureRedis(settings, env, { fresh });
   if (fresh) await flushRedis(redisUrl);
   await prepareDatabase(databaseUrl, fresh);
   upkeep = startTableUpkeep(settings, databaseUrl);
@@ -60,6 +67,7 @@ async function shutdown(code: number): Promise<void> {
   await supervisor.stopAll();
   await upkeep?.stop();
   await servers.stop();
+  await stopServersStartedHere();
   say(code === 0 ? 'stopped; nothing of ours is left running' : `stopped (exit ${code})`);
   process.exit(code);
 }
@@ -100,9 +108,11 @@ async function serve(): Promise<void> {
 
 /**
  * `npm test`'s e2e projects run on two stacks side by side (E2E_STACKS=1: one); a STACK_SLOT run
- * keeps to its one port block.
+ * keeps to its one port block, and a run on a broker KAFKA_BROKERS names to one stack (two would
+ * share its topics and consumer groups).
  */
-const wantsSecondStack = (): boolean => settings.profile === PROFILES.test && env['E2E_STACKS'] !== '1';
+const wantsSecondStack = (): boolean =>
+  settings.profile === PROFILES.test && env['E2E_STACKS'] !== '1' && !env['KAFKA_BROKERS'];
 
 async function test({ e2eOnly }: { e2eOnly: boolean }): Promise<void> {
   if (!e2eOnly) await checksPhase();

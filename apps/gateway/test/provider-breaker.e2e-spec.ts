@@ -138,9 +138,8 @@ describe('provider status from the circuit breaker', () => {
           throw new Error(`the breaker's cool-down ran out before the health check saw the repair, ${attempt} times`);
         }
         // A refresh sweep's call made before the breaker opened may end after the repair: its
-        // success closes the breaker (the provider answered), and then operational is right (CI run
-        // of db52fd2: opened 22:45:44.685, closed by such a call 331 ms later). The proof needs the
-        // breaker still open, so that try is made again too.
+        // success closes the breaker (the provider answered), and then operational is right. The
+        // proof needs the breaker still open, so that try is made again too.
         if (status !== 'down' && !(await breakerStatesOfD()).includes('open')) {
           if (attempt < 3) continue;
           throw new Error(`a call that began before the breaker opened closed it after the repair, ${attempt} times`);
@@ -154,8 +153,8 @@ describe('provider status from the circuit breaker', () => {
 
       // After the cool-down the breaker is half-open, degraded, until a trial call closes it. The
       // refresh pipeline's calls share the breaker, so one of its rounds may be that trial before
-      // this poll sees the half-open state (CI run of a17cc3f): then the status is operational
-      // because the breaker reports closed, never because the health check alone says so.
+      // this poll sees the half-open state: then the status is operational because the breaker
+      // reports closed, never because the health check alone says so.
       const cooled = await until(
         () => statusOfD(key),
         (s) => s !== 'down',

@@ -236,9 +236,10 @@ function jobSightingsUpdate(seen: readonly KnownSighting[]): Prisma.Sql {
 
 /**
  * Each sighted source's latest sighting, in source id order. Statements that update many rows
- * lock them in the order they meet them (here the array's), so two waves sighting the same
- * listings in different orders deadlocked (PostgreSQL broke it after `deadlock_timeout`, 1 s, and
- * the message came again): every sightings statement now takes its rows in id order.
+ * lock them in the order they meet them (here the array's): every sightings statement takes its
+ * rows in id order, so two waves sighting the same listings in different orders lock them in one
+ * order and never wait for each other in a cycle (a deadlock PostgreSQL breaks only after
+ * `deadlock_timeout`, redelivering the message).
  */
 function latestSightingPerSource(seen: readonly KnownSighting[]): KnownSighting[] {
   const bySource = new Map<string, KnownSighting>();
