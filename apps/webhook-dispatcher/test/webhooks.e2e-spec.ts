@@ -185,6 +185,51 @@ describe('webhook deliveries', () => {
     },
   );
 
+  it('records a delivery it cannot sign as a failed attempt, retried on schedule, never sent unsigned', async () => {
+    const url = receiver.endpoint();
+    const other = receiver.endpoint();
+    const secret = await secretOf(account.account_id, url);
+    await secretOf(account.account_id, other);
+    const sealedOf = async (endpoint: string) =>
+      (
+        await db.query<{ secret: string }>(
+          `SELECT secret FROM webhook_endpoint_secrets WHERE account_id = $1 AND url = $2 AND mode = 'live'`,
+          [account.account_id, endpoint],
+        )
+      ).rows[0]!.secret;
+    const seal = (endpoint: string, sealed: string) =>
+      db.query(`UPDATE webhook_endpoint_secrets SET secret = $3 WHERE account_id = $1 AND url = $2 AND mode = 'live'`, [
+        account.account_id,
+        endpoint,
+        sealed,
+      ]);
+    const own = await sealedOf(url);
+    // another endpoint's sealed secret does not open on this row (as one sealed under a key since replaced)
+    await seal(url, await sealedOf(other));
+    const event = makeEvent();
+    await publisher.publish(account.account_id, [event], url);
+    const failed = await eventually(
+      async () => {
+        const attempts = await attemptsOf(event.id);
+        return attempts.length >= 2 ? attempts : undefined;
+      },
+      30_000,
+      'two failed attempts',
+    );
+    const unsigned = { outcome: 'failed', status_code: null, error: 'not sent: the delivery could not be signed' };
+    expect(failed.slice(0, 2)).toEqual([
+      expect.objectContaining({ number: 1, ...unsigned }),
+      expect.objectContaining({ number: 2, ...unsigned }),
+    ]);
+    expect(failed[0]!.status).toBe('pending');
+    expect(receiver.at(url)).toEqual([]);
+    // the secret opens again: the next retry of the schedule sends it, signed
+    await seal(url, own);
+    const [arrival] = await receiver.waitFor(url, 1);
+    expect(receiverVerifies(arrival!.headers['service-signature'], secret, arrival!.raw).ok).toBe(true);
+    expect((await attemptsOf(event.id)).at(-1)).toMatchObject({ outcome: 'succeeded', status: 'succeeded' });
+  });
+
   it('a retry survives a SIGKILL of the dispatcher: the restarted process sends it', async () => {
     const url = receiver.endpoint((n) => (n <= 3 ? 500 : 200));
     const event = makeEvent();

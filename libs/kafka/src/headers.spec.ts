@@ -44,7 +44,7 @@ describe('isDeterministicFailure', () => {
     expect(isDeterministicFailure(refused('NOT_LEADER_FOR_PARTITION', 6))).toBe(false);
   });
 
-  it('data PostgreSQL refuses (SQLSTATE class 22) would be refused again; its other failures are retried', async () => {
+  it('data PostgreSQL refuses (SQLSTATE classes 22, 54) is refused again; its other failures are retried', async () => {
     const { isDeterministicFailure } = await import('./message-handling.js');
     // as Prisma's driver adapter reports it (a NUL in text)
     const prisma = (code: string) =>
@@ -55,6 +55,8 @@ describe('isDeterministicFailure', () => {
       });
     expect(isDeterministicFailure(prisma('22021'))).toBe(true);
     expect(isDeterministicFailure(prisma('22P02'))).toBe(true);
+    // a value too large for its index
+    expect(isDeterministicFailure(prisma('54000'))).toBe(true);
     expect(isDeterministicFailure(prisma('40001'))).toBe(false); // a serialization failure: try again
     expect(isDeterministicFailure(prisma('57P01'))).toBe(false); // the server shutting down
     // as pg reports it, wrapped once

@@ -59,7 +59,8 @@ function refusedAsTooLarge(error: unknown): boolean {
 
 /**
  * PostgreSQL refused the data itself (SQLSTATE class 22, data exception: a NUL in text, a number
- * out of range, a malformed value): the same message's data is refused on every redelivery. Read
+ * out of range, a malformed value; class 54, a limit exceeded: a value too large for its index):
+ * the same message's data is refused on every redelivery. Read
  * from a pg error (`code`) or from Prisma's driver-adapter error (`meta.driverAdapterError.cause`),
  * however it was wrapped.
  */
@@ -72,7 +73,7 @@ function refusedAsData(error: unknown): boolean {
     seen.add(e);
     const { code, originalCode, severity, meta, cause } = e as Record<string, unknown>;
     const sqlState = typeof originalCode === 'string' ? originalCode : severity !== undefined ? code : undefined;
-    if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) return true;
+    if (typeof sqlState === 'string' && /^(?:22|54)[0-9A-Z]{3}$/.test(sqlState)) return true;
     const adapter = (meta as { driverAdapterError?: { cause?: unknown } } | undefined)?.driverAdapterError;
     queue.push(adapter?.cause, cause);
   }

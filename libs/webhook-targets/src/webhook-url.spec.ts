@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HostResolver, type DnsBackend } from './host-resolver.js';
-import { checkWebhookUrl, safeLookup, UnsafeWebhookTargetError } from './webhook-url.js';
+import {
+  checkWebhookUrl,
+  safeLookup,
+  UnsafeWebhookTargetError,
+  WEBHOOK_URL_MAX_LENGTH,
+  webhookUrlTooLong,
+} from './webhook-url.js';
 
 const resolvingTo = (addresses: string[]) => async () => addresses;
 const refuse = { allowPrivate: false };
@@ -17,6 +23,20 @@ describe('checkWebhookUrl', () => {
     expect((await checkWebhookUrl('ftp://example.com/x', { allowPrivate: true })).ok).toBe(false);
     expect((await checkWebhookUrl('/relative', { allowPrivate: true })).ok).toBe(false);
     expect((await checkWebhookUrl(`https://example.com/${'a'.repeat(2048)}`, { allowPrivate: true })).ok).toBe(false);
+  });
+
+  it('bounds a URL by its UTF-8 bytes, the size its signing secret is keyed by', async () => {
+    const base = 'https://example.com/';
+    const ascii = `${base}${'a'.repeat(WEBHOOK_URL_MAX_LENGTH - base.length)}`;
+    expect(await checkWebhookUrl(ascii, { allowPrivate: true })).toEqual({ ok: true });
+    // 700 characters, 2,100 bytes
+    const cjk = `${base}${'求'.repeat(700)}`;
+    expect(cjk.length).toBeLessThan(WEBHOOK_URL_MAX_LENGTH);
+    expect(webhookUrlTooLong(cjk)).toBe(true);
+    expect(await checkWebhookUrl(cjk, { allowPrivate: true })).toEqual({
+      ok: false,
+      reason: 'webhook_url: at most 2048 bytes (UTF-8).',
+    });
   });
 
   it('refuses a URL with a user name or password: a delivery would drop them and be refused', async () => {

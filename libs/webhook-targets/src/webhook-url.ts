@@ -28,8 +28,16 @@ export interface WebhookUrlPolicy {
 /** `unresolved`: refused only because the host did not resolve now (it may later; every connection checks again). */
 export type WebhookUrlVerdict = { ok: true } | { ok: false; reason: string; unresolved?: true };
 
-/** Longest webhook URL accepted (it is part of the signing secret's key). */
+/**
+ * Longest webhook URL accepted, in UTF-8 bytes: it is part of the signing secret's key, whose index
+ * takes at most 2,704 bytes a row (2,048 characters of CJK text are 6,000 bytes).
+ */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
+/** Whether the URL is longer than a webhook URL may be (`WEBHOOK_URL_MAX_LENGTH` bytes). */
+export function webhookUrlTooLong(url: string): boolean {
+  return Buffer.byteLength(url, 'utf8') > WEBHOOK_URL_MAX_LENGTH;
+}
 
 /** Default bounds of a resolution: 2 s a query, 2 tries (a service passes its own from its configuration). */
 export const DEFAULT_RESOLVER_OPTIONS = { timeoutMs: 2000, tries: 2 } as const;
@@ -43,8 +51,8 @@ export function defaultHostResolver(): HostResolver {
 
 /** Whether a webhook may be sent to `url` under `policy`; the reason is safe to show the caller. */
 export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<WebhookUrlVerdict> {
-  if (url.length > WEBHOOK_URL_MAX_LENGTH)
-    return { ok: false, reason: `webhook_url: at most ${WEBHOOK_URL_MAX_LENGTH} characters.` };
+  if (webhookUrlTooLong(url))
+    return { ok: false, reason: `webhook_url: at most ${WEBHOOK_URL_MAX_LENGTH} bytes (UTF-8).` };
   let parsed: URL;
   try {
     parsed = new URL(url);

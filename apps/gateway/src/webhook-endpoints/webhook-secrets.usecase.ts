@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AdminWebhookSecretResponse, WebhookEndpointSecret } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { newId } from '@jobs/observability';
-import { SecretBox, WEBHOOK_URL_MAX_LENGTH, type EndpointOwner } from '@jobs/webhook-targets';
+import { SecretBox, WEBHOOK_URL_MAX_LENGTH, webhookUrlTooLong, type EndpointOwner } from '@jobs/webhook-targets';
 import { ApiError } from '../http/api-error.js';
 import { QueryClient } from '../messaging/query-client.js';
 
@@ -48,8 +48,8 @@ export class WebhookSecretsUseCase {
  * The account exists and the URL could be one of its endpoints (400 for an overlong URL, 404 for an unknown account).
  */
 export async function assertEndpointOwner(prisma: PrismaService, accountId: string, url: string): Promise<void> {
-  if (url.length > WEBHOOK_URL_MAX_LENGTH)
-    throw new ApiError('invalid_request', `url: at most ${WEBHOOK_URL_MAX_LENGTH} characters.`, { param: 'url' });
+  if (webhookUrlTooLong(url))
+    throw new ApiError('invalid_request', `url: at most ${WEBHOOK_URL_MAX_LENGTH} bytes (UTF-8).`, { param: 'url' });
   if (!(await prisma.account.count({ where: { id: accountId } })))
     throw new ApiError('not_found', `No account ${accountId}.`);
 }

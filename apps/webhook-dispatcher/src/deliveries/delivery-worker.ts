@@ -241,6 +241,15 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     else if (pace === 'hung') this.slots.hung(url);
   }
 
+  /** The signature header: the current secret of the event's mode, and the replaced one while an overlap lasts. */
+  private async sign(claim: ClaimedAttempt, at: Date): Promise<string> {
+    const owner = { accountId: claim.accountId, mode: claim.mode, url: claim.url };
+    const secrets = claim.secret
+      ? signingSecrets(claim.secret, this.secrets, owner, at)
+      : [await webhookSecretFor(this.prisma, this.box, owner)];
+    return signatureHeader(secrets, Math.floor(at.getTime() / 1000), claim.body);
+  }
+
   private async attempt(claim: ClaimedAttempt, release: () => void): Promise<void> {
     const span = this.tracer.startSpan('webhook deliver', {
       kind: SpanKind.CLIENT,
@@ -257,12 +266,14 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     let outcome: AttemptOutcome;
     try {
       outcome = await context.with(trace.setSpan(context.active(), span), async () => {
-        const owner = { accountId: claim.accountId, mode: claim.mode, url: claim.url };
-        // The current secret of the event's mode, and the replaced one while a rotation's overlap lasts.
-        const secrets = claim.secret
-          ? signingSecrets(claim.secret, this.secrets, owner, startedAt)
-          : [await webhookSecretFor(this.prisma, this.box, owner)];
-        const signature = signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), claim.body);
+        const signature = await this.sign(claim, startedAt).catch((error: unknown) => {
+          // recorded as a failed attempt, so it is retried on schedule and given up on like any
+          // other, never claimed again and again as an attempt that could not be recorded
+          this.logger.error({ err: error, delivery_id: claim.deliveryId }, 'webhook delivery could not be signed');
+          return null;
+        });
+        if (signature === null)
+          return { kind: 'failed', statusCode: null, error: 'not sent: the delivery could not be signed' } as const;
         return this.sender.post({ url: claim.url, body: claim.body, signature, eventId: claim.eventId });
       });
     } catch (error) {

@@ -9,7 +9,7 @@
  * - `POST /webhook_endpoints/secret` answers 200 (not 201) whether the secret was made by this
  *   call or earlier: it reads the secret deliveries to that URL are signed with, creating it on
  *   first use exactly as the first delivery would.
- * - `url` follows the rules of `webhook_url` (http or https, at most 2048 characters, and a
+ * - `url` follows the rules of `webhook_url` (http or https, at most 2048 bytes in UTF-8, and a
  *   public address unless WEBHOOK_ALLOW_PRIVATE), refused with `400 invalid_request`,
  *   `param: "url"`.
  * - `previous_expires_in_seconds` is 0 to 604800 (a week), default 86400: the replaced secret
