@@ -92,24 +92,25 @@ describe('the async pool on PostgreSQL', () => {
       Object.fromEntries(
         (await db.prisma.asyncSearch.findMany({ orderBy: { id: 'asc' } })).map((s) => [
           s.id,
-          [s.status, s.startedAt !== null],
+          [s.status, s.resumeWantedAt !== null],
         ]),
       );
-    // the one free place goes to the account with none collecting: the resumed wait their turn
+    // the one free place goes to the account with none collecting: the resumed wait their turn, on hold
     expect(await status()).toEqual({
-      srch_collecting: ['running', true],
-      srch_held_a: ['queued', false],
-      srch_held_b: ['queued', false],
-      srch_waiting: ['queued', true],
+      srch_collecting: ['running', false],
+      srch_held_a: ['on_hold', true],
+      srch_held_b: ['on_hold', true],
+      srch_waiting: ['queued', false],
     });
+    expect((await db.prisma.asyncSearch.findUniqueOrThrow({ where: { id: 'srch_waiting' } })).startedAt).not.toBeNull();
     expect(await staged(Topics.AsyncChunkRequested, 'srch_waiting')).toHaveLength(1);
     expect(await staged(Topics.AsyncChunkChargeRequested, 'srch_held')).toEqual([]);
 
     // a place frees: the oldest resumed search collects again from where it stood
     await db.prisma.asyncSearch.update({ where: { id: 'srch_collecting' }, data: { status: 'completed' } });
     await db.prisma.$transaction((tx) => steps.startWaiting(tx));
-    expect((await status())['srch_held_a']).toEqual(['running', true]);
-    expect((await status())['srch_held_b']).toEqual(['queued', false]);
+    expect((await status())['srch_held_a']).toEqual(['running', false]);
+    expect((await status())['srch_held_b']).toEqual(['on_hold', true]);
     expect(await staged(Topics.AsyncChunkChargeRequested, 'srch_held_a')).toEqual([
       expect.objectContaining({ batch: 2, job_ids: ['job_srch_held_a_1', 'job_srch_held_a_2'] }),
     ]);

@@ -24,8 +24,8 @@ const waits = () =>
 
 /**
  * Gives free places of the async pool to waiting searches and marks them started; returns them
- * for their first wave, or to collect again (a search resumed after a hold waits its turn here
- * too). The account with the fewest searches collecting goes first, then each
+ * for their first wave, or to collect again (a search on hold that wants to resume waits its turn
+ * here too, still on hold). The account with the fewest searches collecting goes first, then each
  * account's oldest (round robin by account): one customer's hundred searches queue behind their
  * own, not in front of another customer's one. One transaction decides at a time (an advisory
  * lock held to its commit), so two replicas never hand one place out twice.
@@ -43,7 +43,7 @@ export async function takeWaitingSearches(
       SELECT s.id, s.created_at,
              coalesce(r.n, 0) + row_number() OVER (PARTITION BY s.account_id ORDER BY s.created_at, s.id) AS turn
       FROM async_searches s LEFT JOIN running r USING (account_id)
-      WHERE s.started_at IS NULL AND s.status = 'queued'
+      WHERE (s.started_at IS NULL AND s.status = 'queued') OR (s.status = 'on_hold' AND s.resume_wanted_at IS NOT NULL)
     )
     SELECT id FROM waiting
     ORDER BY turn, created_at, id

@@ -221,7 +221,7 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     await sweeper.sweep();
     expect(resumed.filter((id) => id.startsWith('srch_room'))).toEqual(['srch_room_held', 'srch_room_held2']);
 
-    // a top-up puts them back in the pool's queue
+    // a top-up puts them in the pool's queue, on hold until they have a place
     const steps = {
       lock: async (tx: { asyncSearch: typeof db.prisma.asyncSearch }, id: string) => {
         const row = await tx.asyncSearch.findUniqueOrThrow({ where: { id } });
@@ -232,9 +232,13 @@ describe('AsyncSearchSweeper on PostgreSQL', () => {
     };
     await new ResumeSearchesUseCase(db.prisma, steps as unknown as AsyncSearchSteps).forAccount('acc_room');
     const rows = await db.prisma.asyncSearch.findMany({ where: { accountId: 'acc_room' }, orderBy: { id: 'asc' } });
-    expect(rows.map((r) => [r.id, r.status, r.startedAt])).toEqual([
-      ['srch_room_held', 'queued', null],
-      ['srch_room_held2', 'queued', null],
+    expect(rows.map((r) => [r.id, r.status, r.resumeWantedAt !== null])).toEqual([
+      ['srch_room_held', 'on_hold', true],
+      ['srch_room_held2', 'on_hold', true],
     ]);
+    // waiting for a place, they are not resumed again
+    resumed.length = 0;
+    await sweeper.sweep();
+    expect(resumed.filter((id) => id.startsWith('srch_room'))).toEqual([]);
   });
 });

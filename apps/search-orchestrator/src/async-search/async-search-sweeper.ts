@@ -90,7 +90,8 @@ export class AsyncSearchSweeper implements OnApplicationBootstrap {
     const held = await untraced(
       () => this.prisma.$queryRaw<{ id: string }[]>`
         SELECT s.id FROM async_searches s JOIN accounts a ON a.id = s.account_id
-        WHERE s.status = 'on_hold' AND s.progress_at < ${before} AND a.credits_remaining > 0
+        WHERE s.status = 'on_hold' AND s.resume_wanted_at IS NULL AND s.progress_at < ${before}
+          AND a.credits_remaining > 0
         ORDER BY s.progress_at LIMIT ${BATCH}`,
     );
     for (const search of held) {

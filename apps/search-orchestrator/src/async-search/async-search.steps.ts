@@ -119,7 +119,7 @@ export class AsyncSearchSteps {
   async startWaiting(tx: Tx): Promise<void> {
     for (const row of await takeWaitingSearches(tx, this.pool)) {
       const search = loadSearch(row);
-      if ((await tx.asyncSearchLeg.count({ where: { searchId: row.id } })) > 0) await this.collectAgain(tx, search);
+      if (row.status === 'on_hold') await this.collectAgain(tx, search);
       else {
         recordAdmissionWait(row);
         await this.startWave(tx, search, 0);
@@ -128,11 +128,14 @@ export class AsyncSearchSteps {
   }
 
   /**
-   * A search resumed after a hold, given its place again: running, its held jobs sent to billing
+   * A search on hold that wants to resume, given a place: running, its held jobs sent to billing
    * again (new batches, in collection order), its paused providers asked for their next chunks.
    */
   private async collectAgain(tx: Tx, search: LoadedSearch): Promise<void> {
-    search.row = await tx.asyncSearch.update({ where: { id: search.row.id }, data: { status: 'running' } });
+    search.row = await tx.asyncSearch.update({
+      where: { id: search.row.id },
+      data: { status: 'running', resumeWantedAt: null },
+    });
     search.status = 'running';
     const rows = await tx.asyncSearchResult.findMany({
       where: { searchId: search.row.id, state: 'held' },

@@ -97,8 +97,8 @@ export class CreateAsyncSearchUseCase {
     if (unfinished >= cap)
       throw new QueryFailure(
         'rate_limited',
-        `The ${message.plan} plan runs up to ${cap} async searches at once, and ${unfinished} of this account's are ` +
-          'queued or running: send this one when one of them finishes.',
+        `The ${message.plan} plan keeps up to ${cap} async searches unfinished at once, and ${unfinished} of this ` +
+          "account's are queued, running or on hold: send this one when one of them finishes.",
       );
   }
 
