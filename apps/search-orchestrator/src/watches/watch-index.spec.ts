@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { titleMatches } from '@jobs/job-filters';
 import type { WatchRecord } from './watch.js';
 import { Redis } from 'ioredis';
-import { WatchCandidates, WatchIndex, WATCHES_VERSION_KEY } from './watch-index.js';
+import { WatchCandidates, WatchIndex, WATCHES_RELOAD_EVERY_MS, WATCHES_VERSION_KEY } from './watch-index.js';
 import type { WatchStore } from './watch.store.js';
 
 let n = 0;
@@ -227,6 +227,24 @@ describe('WatchIndex', () => {
     await index.changed(fifth.id);
     expect((await index.current()).forCompany('stark.example')).toEqual([fifth]);
     expect(reads.all).toBe(4);
+  });
+
+  it('reads every watch again once the last full read is older than the bound, whatever the chain says', async () => {
+    const { rows, reads, index } = table([watch()]);
+    let clock = 1_000_000;
+    index.now = () => clock;
+    await index.current();
+    // a change Redis lost in a failover: the entry after it chains from the version before it
+    const lost = watch({ domain: 'lost.example' });
+    rows.set(lost.id, lost);
+    const kept = watch({ domain: 'kept.example' });
+    rows.set(kept.id, kept);
+    await index.changed(kept.id);
+    expect((await index.current()).forCompany('lost.example')).toEqual([]);
+    expect(reads.all).toBe(1);
+    clock += WATCHES_RELOAD_EVERY_MS;
+    expect((await index.current()).forCompany('lost.example')).toEqual([lost]);
+    expect(reads.all).toBe(2);
   });
 
   it('serves a caller that came during a sync from a sync that read Redis after it asked', async () => {

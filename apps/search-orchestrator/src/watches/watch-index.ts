@@ -19,6 +19,11 @@ export const WATCH_CHANGES_KEY = 'orchestrator:watches:changes';
 const CHANGES_KEPT = 10_000;
 /** Changed watches a replica applies one by one at most; past that it reloads them all. */
 const CHANGES_APPLIED_MAX = 1_000;
+/**
+ * How long an index built from change entries serves before every watch is read again: a Redis that
+ * fails over to a copy without the last acknowledged entries hands out a chain that looks whole.
+ */
+export const WATCHES_RELOAD_EVERY_MS = 10 * 60_000;
 
 /** KEYS: changes, version; ARGV: entries kept, watch id. Returns the new version. */
 const RECORD_CHANGE = `
@@ -137,6 +142,8 @@ interface Synced {
   version: string;
   lastEntry: string;
   candidates: WatchCandidates;
+  /** when every watch was last read (epoch ms) */
+  loadedAt: number;
 }
 
 /**
@@ -144,7 +151,8 @@ interface Synced {
  * replica reads the watches' version and the change entries after the last it applied (one Redis
  * transaction): the same version, nothing to do; new entries, the watches they name are read by id
  * and put or removed; a version moved without entries, or more entries than `CHANGES_APPLIED_MAX`,
- * every live watch is read again. A watch is written (created, paused, resumed, deleted), then the
+ * every live watch is read again, as it is every `WATCHES_RELOAD_EVERY_MS` whatever the chain says.
+ * A watch is written (created, paused, resumed, deleted), then the
  * version and its entry, before the change is answered: a change the matcher takes after the
  * answer is matched against an index that has it. Reads of the watches follow the Redis read they
  * answer, so an index is never labelled newer than it is; one sync runs at a time, and callers that
@@ -155,6 +163,9 @@ export class WatchIndex {
   private synced: Synced | null = null;
   private running: Promise<WatchCandidates> | null = null;
   private next: Promise<WatchCandidates> | null = null;
+
+  /** The clock the periodic full read goes by (a test moves it). */
+  now: () => number = Date.now;
 
   constructor(
     private readonly store: WatchStore,
@@ -187,7 +198,7 @@ export class WatchIndex {
 
   private async sync(): Promise<WatchCandidates> {
     const synced = this.synced;
-    if (!synced) return this.reload();
+    if (!synced || this.now() - synced.loadedAt >= WATCHES_RELOAD_EVERY_MS) return this.reload();
     const [version, entries] = (await this.redis
       .multi()
       .get(WATCHES_VERSION_KEY)
@@ -211,7 +222,7 @@ export class WatchIndex {
       if (watch) synced.candidates.put(watch);
       else synced.candidates.remove(id);
     }
-    this.synced = { version: now, lastEntry: changes.at(-1)!.id, candidates: synced.candidates };
+    this.synced = { ...synced, version: now, lastEntry: changes.at(-1)!.id };
     return synced.candidates;
   }
 
@@ -223,8 +234,9 @@ export class WatchIndex {
       .xrevrange(WATCH_CHANGES_KEY, '+', '-', 'COUNT', 1)
       .exec()
       .then(failedIn)) as [string | null, [string, string[]][]];
+    const loadedAt = this.now();
     const candidates = new WatchCandidates(await this.store.allLive());
-    this.synced = { version: version ?? '0', lastEntry: last[0]?.[0] ?? '0-0', candidates };
+    this.synced = { version: version ?? '0', lastEntry: last[0]?.[0] ?? '0-0', candidates, loadedAt };
     return candidates;
   }
 }
