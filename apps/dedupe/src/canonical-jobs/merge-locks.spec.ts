@@ -1,7 +1,7 @@
 // Two merge transactions at once, against the real PostgreSQL, each case held at the point where
-// the two would collide without their locks' order: the first batch is stopped after it has locked a job (where it writes
-// that job's listing's sighting, on a row the spec holds), the second runs until it waits on a
-// lock, then the first goes on.
+// the two would collide without their locks' order: the first batch is stopped after it has locked
+// a job (where it writes that job's listing's sighting, on a row the spec holds), the second runs
+// until it waits on a lock, then the first goes on.
 import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
 import { outboxStub } from '@jobs/outbox/testing';

@@ -173,9 +173,10 @@ export class RefreshPlanner implements OnApplicationBootstrap {
         first: d.state.last === null,
         // a round given up with sweeps out (they were lost): its whole bucket is read again
         lostBucket: d.state.last && d.state.last.openSweeps > 0 ? d.state.last.bucket : null,
-        // closings the provider's last round has not taken yet; an interval earlier still, for a
-        // fetcher whose clock (which dates an absence) runs behind the planner's
-        closingsSince: d.state.last ? new Date(d.state.last.startedAt - this.settings.intervalMs) : null,
+        // closings the provider's last round may not have taken yet: an absence is dated by the
+        // fetcher's read, and merged after it (a part waits behind its provider's others), so a
+        // whole cycle of rounds before the last round began; older ones are read with their bucket
+        closingsSince: d.state.last ? new Date(d.state.last.startedAt - cycle * this.settings.intervalMs) : null,
       }));
     const scopes = await this.roundScopes(tx, cycle, rounds);
     const passProviders = due.filter((d) => d.state.kind === 'pass').map((d) => d.state.provider);
@@ -258,8 +259,8 @@ export class RefreshPlanner implements OnApplicationBootstrap {
    * when that round lost a sweep: no part of it may be taken as read); those its sweeps owe a read
    * (`refresh_owed_reads`: a sweep that did not read its scope whole, a job that moved there
    * after its bucket's round), taken and deleted here; and those of open jobs it lists that the
-   * own crawler saw close since the provider's last round began (their partners decide the
-   * closure; one the round missed is re-verified with its bucket): jobs none of whose own crawler
+   * own crawler saw close in the cycle before the provider's last round began (their partners
+   * decide the closure; an older one is re-verified with its bucket): jobs none of whose own crawler
    * listings is listed any more; a re-listed opening's old listing, unlisted beside its new one,
    * does not make its job closing. A listing at a company without a domain is its own entry,
    * bucketed by its id and read by id, by the same rules. Every part is reached by index from
