@@ -1,7 +1,7 @@
 // The infrastructure under the services: PostgreSQL and Redis (the machine's own, started when
 // installed but stopped), the Kafka broker and the trace viewer (this stack's instances); each
 // stopped again by the run that started it, and only by that run.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { portOpen, run, say, waitFor, which } from './process.ts';
 import { ROOT, viewerWanted, type StackSettings } from './settings.ts';
@@ -12,12 +12,46 @@ const VIEWER_CHECK_MS = 2000;
 /** How to stop the machine's PostgreSQL or Redis, for each that this run found stopped and started. */
 const startedHere: Array<{ name: string; stop: () => Promise<unknown> }> = [];
 
-/** Stops the machine's servers this run started (Ctrl-C stops everything the run started), none other. */
-export async function stopServersStartedHere(): Promise<void> {
-  for (const server of startedHere.splice(0).reverse()) {
+/**
+ * Stops the machine's servers this run started (Ctrl-C stops everything the run started), none
+ * other; left running while another stack of this checkout still has services up on them
+ * (`ownPidsFile`: this run's, already removed or about to be).
+ */
+export async function stopServersStartedHere(ownPidsFile: string): Promise<void> {
+  const servers = startedHere.splice(0).reverse();
+  if (servers.length === 0) return;
+  const others = otherStacksRunning(ownPidsFile);
+  for (const server of servers) {
+    if (others.length > 0) {
+      say(`${server.name} left running: this run started it, and ${others.join(', ')} still use it`);
+      continue;
+    }
     await server.stop().catch(() => say(`${server.name} could not be stopped; it is still running`));
     say(`${server.name} stopped (this run had started it)`);
   }
+}
+
+/** The other stacks of this checkout with a service still alive (their `pids.json` under `.local/run`). */
+function otherStacksRunning(ownPidsFile: string): string[] {
+  const runDir = join(ROOT, '.local', 'run');
+  const stacks = existsSync(runDir) ? readdirSync(runDir) : [];
+  return stacks.filter((stack) => {
+    const file = join(runDir, stack, 'pids.json');
+    if (file === ownPidsFile || !existsSync(file)) return false;
+    try {
+      const pids = Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>);
+      return pids.some((pid) => {
+        try {
+          process.kill(pid, 0); // signal 0: whether it lives, nothing is sent
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Where PostgreSQL, Redis and Kafka are for this run, and whether the trace viewer runs. */

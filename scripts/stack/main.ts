@@ -67,7 +67,7 @@ async function shutdown(code: number): Promise<void> {
   await supervisor.stopAll();
   await upkeep?.stop();
   await servers.stop();
-  await stopServersStartedHere();
+  await stopServersStartedHere(settings.pidsFile);
   say(code === 0 ? 'stopped; nothing of ours is left running' : `stopped (exit ${code})`);
   process.exit(code);
 }
