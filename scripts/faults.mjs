@@ -31,8 +31,10 @@ const KAFKA_ENV = {
   KAFKA_PORT: String(PORTS.kafka),
   KAFKA_CONTROLLER_PORT: String(PORTS.kafka + 1),
 };
-const DATABASE_URL = `postgresql://postgres@127.0.0.1:${PORTS.pg}/jobs_faults`;
-const REDIS_URL = `redis://127.0.0.1:${PORTS.redis}/0`;
+// The database and Redis db a fresh stack of slot N keeps to on given servers (scripts/stack/infrastructure.ts):
+// the specs read the same ones.
+const DATABASE_URL = `postgresql://postgres@127.0.0.1:${PORTS.pg}/jobs_test_s${slot}`;
+const REDIS_URL = `redis://127.0.0.1:${PORTS.redis}/${1 + slot}`;
 const KAFKA_BROKERS = `127.0.0.1:${PORTS.kafka}`;
 const started = Date.now();
 
