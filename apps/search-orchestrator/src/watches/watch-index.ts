@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { Job } from '@jobs/contracts';
 import { titleWords } from '@jobs/job-filters';
+import { execTransaction } from '@jobs/redis';
 import { isLive, type WatchRecord } from './watch.js';
 import { WatchStore } from './watch.store.js';
 
@@ -199,12 +200,13 @@ export class WatchIndex {
   private async sync(): Promise<WatchCandidates> {
     const synced = this.synced;
     if (!synced || this.now() - synced.loadedAt >= WATCHES_RELOAD_EVERY_MS) return this.reload();
-    const [version, entries] = (await this.redis
-      .multi()
-      .get(WATCHES_VERSION_KEY)
-      .xrange(WATCH_CHANGES_KEY, `(${synced.lastEntry}`, '+', 'COUNT', CHANGES_APPLIED_MAX + 1)
-      .exec()
-      .then(failedIn)) as [string | null, [string, string[]][]];
+    const [version, entries] = (await execTransaction(
+      this.redis
+        .multi()
+        .get(WATCHES_VERSION_KEY)
+        .xrange(WATCH_CHANGES_KEY, `(${synced.lastEntry}`, '+', 'COUNT', CHANGES_APPLIED_MAX + 1),
+      "the watches' changes read",
+    )) as [string | null, [string, string[]][]];
     const now = version ?? '0';
     if (now === synced.version) return synced.candidates;
     const changes = entries.map(([id, fields]) => ({ id, ...fieldsOf(fields) }));
@@ -228,25 +230,15 @@ export class WatchIndex {
 
   /** Every live watch, read after the version and the last entry it stands for. */
   private async reload(): Promise<WatchCandidates> {
-    const [version, last] = (await this.redis
-      .multi()
-      .get(WATCHES_VERSION_KEY)
-      .xrevrange(WATCH_CHANGES_KEY, '+', '-', 'COUNT', 1)
-      .exec()
-      .then(failedIn)) as [string | null, [string, string[]][]];
+    const [version, last] = (await execTransaction(
+      this.redis.multi().get(WATCHES_VERSION_KEY).xrevrange(WATCH_CHANGES_KEY, '+', '-', 'COUNT', 1),
+      "the watches' version read",
+    )) as [string | null, [string, string[]][]];
     const loadedAt = this.now();
     const candidates = new WatchCandidates(await this.store.allLive());
     this.synced = { version: version ?? '0', lastEntry: last[0]?.[0] ?? '0-0', candidates, loadedAt };
     return candidates;
   }
-}
-
-/** The results of a Redis transaction, or its first error thrown. */
-function failedIn(results: [Error | null, unknown][] | null): unknown[] {
-  if (!results) throw new Error('the watches transaction was discarded');
-  const failed = results.find(([error]) => error !== null);
-  if (failed) throw failed[0];
-  return results.map(([, value]) => value);
 }
 
 /** A change entry's fields (`watch`, id, `prev`, version). */
