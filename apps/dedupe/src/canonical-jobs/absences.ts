@@ -39,9 +39,9 @@ export interface RefreshListing {
   /** listings (provider ids) still listed whose items the read skipped: not absent */
   listedUnread?: readonly string[];
   /**
-   * a board read standing for the board: every listing id it shows, in any of its parts. The
-   * board's other listings are gone from it while this part is matched (a new posting may re-list
-   * one), though only the final part unlists them.
+   * a board read standing for the board: every listing id of that board it shows, in any of its
+   * parts. The board's other listings are gone from it while this part is matched (a new posting
+   * may re-list one), though only the final part unlists them.
    */
   boardListed?: ReadonlySet<string>;
   /** the sweep was read whole and this is its last part: judge absences */

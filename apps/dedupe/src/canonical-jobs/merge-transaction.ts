@@ -160,11 +160,11 @@ export async function mergeInTransaction({
     relisted.set(k.jobId, index.relistKnown(k.record).generation);
   }
   // one read: its known listings are live beside any new id of the same provider (a board's, in
-  // any part of its read: the listings of that board only)
-  const prefix = refresh?.boardPrefix;
-  const boardListed = [...(refresh?.boardListed ?? [])]
-    .filter((id) => prefix !== undefined && id.startsWith(prefix))
-    .map((id) => ({ provider: refresh!.provider, provider_job_id: id }));
+  // any part of its read)
+  const boardListed = [...(refresh?.boardListed ?? [])].map((id) => ({
+    provider: refresh!.provider,
+    provider_job_id: id,
+  }));
   index.read(read ?? records, boardListed);
 
   const results: MergeOutcome[] = [];

@@ -79,7 +79,9 @@ export class MergeRefreshUseCase {
         ...(message.scope.listing_ids ? { listingIds: message.scope.listing_ids } : {}),
         ...(boardPrefix ? { boardPrefix } : {}),
         ...(listedUnread.length > 0 ? { listedUnread } : {}),
-        ...(boardPrefix && message.read_listing_ids ? { boardListed: new Set(message.read_listing_ids) } : {}),
+        ...(boardPrefix && message.read_listing_ids
+          ? { boardListed: new Set(message.read_listing_ids.filter((id) => id.startsWith(boardPrefix))) }
+          : {}),
         closed,
         since: new Date(message.started_at),
         onlyPart: message.part === 0 && message.final,
