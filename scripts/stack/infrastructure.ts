@@ -17,7 +17,7 @@ const startedHere: Array<{ name: string; stop: () => Promise<unknown> }> = [];
  * other; left running while another stack of this checkout still has services up on them
  * (`ownPidsFile`: this run's, already removed or about to be).
  */
-export async function stopServersStartedHere(ownPidsFile: string): Promise<void> {
+async function stopServersStartedHere(ownPidsFile: string): Promise<void> {
   const servers = startedHere.splice(0).reverse();
   if (servers.length === 0) return;
   const others = otherStacksRunning(ownPidsFile);
@@ -175,13 +175,17 @@ export class LocalServers {
     return started;
   }
 
-  /** Stops what this run started, once any start still under way has ended. */
+  /**
+   * Stops what this run started, once any start still under way has ended: the broker, the trace
+   * viewer, and the machine's PostgreSQL or Redis if this run started them.
+   */
   async stop(): Promise<void> {
     clearInterval(this.viewerWatch);
     await this.kafkaStarting;
     await this.stopKafka();
     await this.viewerStarting;
     await this.stopTraceViewer();
+    await stopServersStartedHere(this.settings.pidsFile);
   }
 
   /** `down`: a broker and viewer left running by an earlier `up`. */

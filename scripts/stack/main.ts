@@ -12,14 +12,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TableUpkeep } from '@jobs/db/upkeep';
 import { build, prepareDatabase, startTableUpkeep } from './database.ts';
-import {
-  ensurePostgres,
-  ensureRedis,
-  flushRedis,
-  LocalServers,
-  stopServersStartedHere,
-  type InfraEndpoints,
-} from './infrastructure.ts';
+import { ensurePostgres, ensureRedis, flushRedis, LocalServers, type InfraEndpoints } from './infrastructure.ts';
 import { elapsedSeconds, say, StepError } from './process.ts';
 import { firstRefreshPass, seedDemoAccount, startFirstRefreshPass, upBanner } from './seeding.ts';
 import { SecondStack } from './second-stack.ts';
@@ -67,7 +60,6 @@ async function shutdown(code: number): Promise<void> {
   await supervisor.stopAll();
   await upkeep?.stop();
   await servers.stop();
-  await stopServersStartedHere(settings.pidsFile);
   say(code === 0 ? 'stopped; nothing of ours is left running' : `stopped (exit ${code})`);
   process.exit(code);
 }
