@@ -20,6 +20,15 @@ export interface SerializedOutboxMessage {
  */
 export type AroundOutboxInsert = (insert: Prisma.Sql) => Prisma.Sql;
 
+export interface OutboxInsertOptions {
+  /** Puts the insert inside a statement of the caller's (see AroundOutboxInsert). */
+  around?: AroundOutboxInsert;
+  /** A condition over that statement's CTEs: the messages are inserted only when it holds. */
+  onlyIf?: Prisma.Sql;
+  /** The staging relay's key (`staged_by`): its rows are anyone's to send once it is gone. */
+  stagedBy?: number;
+}
+
 /**
  * Transactional outbox: inserts the messages in the caller's transaction, so they are published
  * (by the outbox relay, in id order) if and only if the business change commits.
@@ -34,21 +43,19 @@ export type AroundOutboxInsert = (insert: Prisma.Sql) => Prisma.Sql;
  * Raw SQL on purpose: through the model API Prisma walked every value object to serialize it
  * again (the answer of a search is a page of 20 jobs), and the caller had to parse its own JSON
  * text back into objects first; here the text goes as one `text[]` parameter and is stored as it
- * is (the column is text, uncompressed: the row lives until its send). `around` puts the insert
- * inside a statement of the caller's (see AroundOutboxInsert). `onlyIf`, a condition over that
- * statement's CTEs, inserts the messages only when it holds: all of them or none (no ids).
+ * is (the column is text, uncompressed: the row lives until its send). With `onlyIf`, all of the
+ * messages or none (no ids).
  */
 export async function enqueueSerializedOutbox(
   tx: OutboxWriter,
   messages: readonly SerializedOutboxMessage[],
-  around?: AroundOutboxInsert,
-  onlyIf?: Prisma.Sql,
+  { around, onlyIf, stagedBy }: OutboxInsertOptions = {},
 ): Promise<bigint[]> {
   if (messages.length === 0) return [];
   for (const message of messages) if (!message.topic) throw new Error('enqueueSerializedOutbox: topic is required');
   const insert = Prisma.sql`
-    INSERT INTO outbox_messages (topic, key, value, headers)
-    SELECT m.topic, m.key, m.value, m.headers::jsonb
+    INSERT INTO outbox_messages (topic, key, value, headers, staged_by)
+    SELECT m.topic, m.key, m.value, m.headers::jsonb, ${stagedBy ?? null}::int
     FROM unnest(
       ${messages.map((m) => m.topic)}::text[],
       ${messages.map((m) => m.key)}::text[],

@@ -1,24 +1,30 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { jsonText, type TopicSpec, type ValueOf } from '@jobs/kafka';
 import {
   ascending,
+  DATABASE_URL_TOKEN,
   enqueueSerializedOutbox,
   PrismaService,
   type AroundOutboxInsert,
   type OutboxWriter,
-  type Prisma,
+  Prisma,
 } from '@jobs/db';
 import { KafkaPublisher } from '@jobs/nest-kafka';
 import { untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
+import { RELAY_LOCK_NAMESPACE, RelayLifeLock } from './relay-life-lock.js';
 
 const BATCH = 200;
 /**
- * The safety net's period: rows nobody published (a replica that crashed between its commit and
- * its publish, a publish that failed). One cheap untraced statement when there are none.
+ * The safety net's period: rows nobody published (a replica that died between its commit and its
+ * publish, a publish that failed). One cheap untraced statement when there are none. A sync
+ * search's charge is waited for 2 s past the moment billing may still make it: its answer, left
+ * by a billing replica that died, must be sent within that.
  */
-const SAFETY_POLL_MS = 5_000;
-/** The safety net takes rows this old: younger ones are their own replica's to publish. */
+const SAFETY_POLL_MS = 500;
+/** Rows of a relay whose life lock is gone are taken this old (a commit seen a moment before the lock). */
+const ORPHAN_OF_DEAD_AFTER_MS = 500;
+/** Rows of a live relay (or staged without a key) are taken this old: a publish that failed. */
 const ORPHAN_AFTER_MS = 5_000;
 /**
  * While rows staged here are not yet seen committed, the relay looks again this soon (a caller that never kicks, a
@@ -56,13 +62,13 @@ interface StagedMessage {
  * publishes it itself, from memory: `kick()` after the commit (or its own check soon after)
  * finds which of its staged rows are committed (one indexed read), sends them in id order and
  * deletes them (one statement): no transaction, no row lock, nothing parsed back. A safety net
- * polls for rows older than a few seconds (a replica that crashed between its commit and its
- * publish, a failed send), claims them with SKIP LOCKED in a transaction and publishes them;
- * after a restart the first pass takes every row. A crash after a send and before the delete
+ * polls for rows nobody sent, claims them with SKIP LOCKED in a transaction and publishes them:
+ * those of a replica that died (its life lock, RelayLifeLock, is gone) after half a second, any
+ * row (a failed send) after a few seconds. A crash after a send and before the delete
  * re-publishes, which consumers tolerate (at least once).
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap {
+export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap {
   private readonly loop = new KickableLoop(async () => {
     await this.publishStaged();
     if (Date.now() >= this.nextSafetyPollAt) {
@@ -76,16 +82,17 @@ export class OutboxRelay implements OnApplicationBootstrap {
   /** The rows each transaction staged, until its caller says it committed (`kick(tx)`). */
   private readonly stagedBy = new WeakMap<object, bigint[]>();
   private nextSafetyPollAt = 0;
-  /** The first safety pass after a start takes rows of any age: this replica's own, left by its crash. */
-  private restarted = true;
+  private readonly life: RelayLifeLock;
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly publisher: KafkaPublisher,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(DATABASE_URL_TOKEN) databaseUrl: string,
     drains: DrainRegistry,
     readiness: ReadinessRegistry,
   ) {
+    this.life = new RelayLifeLock(databaseUrl, logger);
     drains.register('outbox-relay', () => this.stop());
     readiness.register('outbox-relay', () => !this.loop.isStopped);
   }
@@ -127,7 +134,7 @@ export class OutboxRelay implements OnApplicationBootstrap {
           value: jsonText(value),
           headers: this.publisher.typed.headersFor(),
         }));
-        const ids = await enqueueSerializedOutbox(tx, messages, around, onlyIf);
+        const ids = await enqueueSerializedOutbox(tx, messages, { around, onlyIf, stagedBy: this.life.key });
         if (ids.length === 0) return;
         staged = true;
         const stagedAt = Date.now();
@@ -141,6 +148,11 @@ export class OutboxRelay implements OnApplicationBootstrap {
     // in case the caller never kicks after its commit
     if (staged) this.loop.wakeWithin(PENDING_CHECK_MS);
     return staged;
+  }
+
+  /** Before anything is staged: rows name the key of a lock that is held. */
+  async onModuleInit(): Promise<void> {
+    await this.life.start();
   }
 
   onApplicationBootstrap(): void {
@@ -168,6 +180,8 @@ export class OutboxRelay implements OnApplicationBootstrap {
     await this.loop.stop();
     // Publish what is already committed before the producer disconnects.
     await this.publishStaged().catch(() => undefined);
+    // What is left (a failed send) is anyone's to send from now.
+    await this.life.stop();
   }
 
   /** This replica's staged rows that are committed by now: sent in id order, then deleted. */
@@ -204,31 +218,30 @@ export class OutboxRelay implements OnApplicationBootstrap {
     }
   }
 
-  /** Rows nobody published (their replica crashed, or its send failed), claimed so that one replica sends them. */
+  /** Rows nobody published (their replica died, or its send failed), claimed so that one replica sends them. */
   private async drainOrphans(): Promise<void> {
     try {
-      // One cheap statement when there are none (nearly always): the oldest row by the primary
+      // One cheap statement when there are none (nearly always): the oldest rows by the primary
       // key, not a scan for any old row, which reads every page the table ever had where the
-      // server does not vacuum. A row created earlier under a larger id (a long transaction) is
-      // found once the rows before it are sent.
+      // server does not vacuum; the locks are read only when one of them is old enough. A row
+      // created earlier under a larger id (a long transaction) is found once the rows before it
+      // are sent.
       const orphans = await untraced(
         () => this.prisma.$queryRaw<{ n: number }[]>`
-          SELECT 1 AS n FROM (SELECT created_at FROM outbox_messages ORDER BY id LIMIT 1) AS oldest
-          WHERE ${this.restarted} OR oldest.created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000})`,
+          SELECT 1 AS n FROM (SELECT created_at, staged_by FROM outbox_messages ORDER BY id LIMIT ${BATCH}) AS oldest
+          WHERE ${orphaned(Prisma.sql`oldest`)} LIMIT 1`,
       );
-      if (orphans.length > 0)
-        while (!this.loop.isStopped && (await untraced(() => this.publishOrphans(this.restarted))) === BATCH);
-      this.restarted = false;
+      if (orphans.length > 0) while (!this.loop.isStopped && (await untraced(() => this.publishOrphans())) === BATCH);
     } catch (error) {
       this.logger.warn({ err: error }, 'outbox relay pass failed; will retry');
     }
   }
 
-  private async publishOrphans(anyAge: boolean): Promise<number> {
+  private async publishOrphans(): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<OutboxRow[]>`
-        SELECT id, topic, key, value, headers FROM outbox_messages
-        WHERE ${anyAge} OR created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000})
+        SELECT id, topic, key, value, headers FROM outbox_messages o
+        WHERE ${orphaned(Prisma.sql`o`)}
         ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
       if (rows.length === 0) return 0;
       await this.send(rows);
@@ -252,4 +265,21 @@ export class OutboxRelay implements OnApplicationBootstrap {
     }
     await Promise.all([...byTopic].map(([topic, group]) => this.publisher.typed.sendRaw(topic, group)));
   }
+}
+
+/**
+ * Whether the outbox row `row` is nobody's to send: older than a failed send takes, or staged by a
+ * relay whose life lock no session of this database holds (its replica is gone) and not brand new.
+ * The locks are read once a statement, and only for a row that is old enough.
+ */
+function orphaned(row: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+    ${row}.created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000})
+    OR (${row}.created_at < now() - make_interval(secs => ${ORPHAN_OF_DEAD_AFTER_MS / 1000})
+      AND ${row}.staged_by IS NOT NULL
+      AND ${row}.staged_by::oid NOT IN (
+        SELECT l.objid FROM pg_locks l
+        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND l.classid = ${RELAY_LOCK_NAMESPACE}::int::oid)))`;
 }

@@ -23,8 +23,7 @@ export function outboxStub(): OutboxRelay {
         value: JSON.stringify(value),
         headers: {},
       })),
-      around,
-      onlyIf,
+      { around, onlyIf },
     );
     return ids.length > 0;
   };
