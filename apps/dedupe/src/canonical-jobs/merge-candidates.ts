@@ -1,7 +1,7 @@
 // What a merge reads under its locks: the stored jobs its new records may join, and the jobs its
 // known listings changed.
 import type { NormalizedProviderRecord, RankedField } from '@jobs/contracts';
-import type { Prisma } from '@jobs/db';
+import { Prisma } from '@jobs/db';
 import { blockingKey, fieldsOfRecord, listingChanges, normalizeCompanyName } from '@jobs/matching';
 import type { RankedState } from './job-field-writes.js';
 import { rankedStateOfRow, type StoredRow } from './job-row-mapping.js';
@@ -25,18 +25,14 @@ export async function candidates(
   ids: readonly string[] = [],
 ): Promise<StoredRow[]> {
   const legacy = [...new Set(records.flatMap((r) => legacyBlocks(r)))];
-  const where: Prisma.CanonicalJobWhereInput[] = [
-    { keys: { some: { key: { in: keys } } } },
-    { blockingKey: { in: legacy } },
-  ];
-  if (ids.length > 0) where.push({ id: { in: [...ids] } });
+  const found = await tx.$queryRaw<Array<{ id: string }>>(candidateIds(keys, legacy, ids));
+  if (found.length === 0) return [];
   const jobs = await tx.canonicalJob.findMany({
     // closed jobs too: a new listing of a closed opening re-lists it (same id, repost_count up)
-    where: { OR: where },
+    where: { id: { in: found.map((row) => row.id) } },
     include: { company: true },
     orderBy: [{ firstSeenAt: 'asc' }, { id: 'asc' }],
   });
-  if (jobs.length === 0) return [];
   // one query after the other: nested includes would run side by side on the transaction's connection
   const jobIds = jobs.map((j) => j.id);
   const sources = await tx.jobSource.findMany({
@@ -52,6 +48,19 @@ export async function candidates(
     sources: sources.filter((s) => s.canonicalJobId === job.id),
     keys: jobKeys.filter((k) => k.canonicalJobId === job.id),
   }));
+}
+
+/**
+ * The ids of the jobs under `keys`, under the legacy blocking keys `legacy`, and `ids`: each by its
+ * own index. As one filter of `canonical_jobs` (a key's job `IN` a sub-select, OR a legacy key),
+ * PostgreSQL can use no index for the OR and reads the whole store for every merge with a new
+ * listing.
+ */
+export function candidateIds(keys: readonly string[], legacy: readonly string[], ids: readonly string[]): Prisma.Sql {
+  return Prisma.sql`
+    SELECT k.canonical_job_id AS id FROM canonical_job_keys k WHERE k.key = ANY(${[...keys]}::text[])
+    UNION SELECT j.id FROM canonical_jobs j WHERE j.blocking_key = ANY(${legacy}::text[])
+    UNION SELECT unnest(${[...ids]}::text[])`;
 }
 
 /** The single exact key jobs were stored under before multi-key blocking (still read, never written). */
