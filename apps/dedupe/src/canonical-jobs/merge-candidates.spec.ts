@@ -16,8 +16,13 @@ const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).fla
 
 describe('merge candidates', () => {
   it('finds the jobs under a key, under a legacy blocking key and by id, oldest first', async () => {
+    // first seen a minute apart: the order is theirs, not their ids'
     const opening = (title: string, n: number) =>
-      record({ title, apply_url: `https://northwind.example/careers/${n}` });
+      record({
+        title,
+        apply_url: `https://northwind.example/careers/${n}`,
+        seen_at: new Date(Date.UTC(2026, 10, 20, 12, n)).toISOString(),
+      });
     const byKey = await repository.mergeListings([opening('Data Engineer', 1)]);
     const legacyOne = await repository.mergeListings([opening('Payroll Clerk', 2)]);
     const byId = await repository.mergeListings([opening('Site Reliability Engineer', 3)]);
