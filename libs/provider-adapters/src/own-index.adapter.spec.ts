@@ -49,4 +49,18 @@ describe('OwnIndexAdapter', () => {
     expect(server.requests.map((r) => r.url.searchParams.get('include_closed'))).toEqual([null, 'true']);
     expect(server.requests[1]!.url.searchParams.get('company_domain')).toBe('closing.example');
   });
+
+  it('counts an item it cannot read as skipped, so a sweep that met it judges no absences', async () => {
+    const unreadable = { ...item, id: 'oi_bad0001', title: '' };
+    server = await serveJson(() => ({ data: [item, unreadable], next_offset: null, total: 2 }));
+    const paging: { start: null; skipped?: number; totals?: number[] } = { start: null };
+    const records = await new OwnIndexAdapter(server.baseUrl).search({
+      filters: { company_domain_or: ['closing.example'] },
+      want: 10,
+      signal: signal(),
+      paging,
+    });
+    expect(records.map((r) => r.provider_job_id)).toEqual(['oi_abc1234']);
+    expect(paging.skipped).toBe(1);
+  });
 });

@@ -72,6 +72,8 @@ export class OwnIndexAdapter implements ProviderAdapter {
       for (const raw of page.data) {
         const record = mapOwnIndex(raw, seenAt);
         if (record) records.push(record);
+        // a posting the index still lists: a refresh sweep that met it judges no absences
+        else if (paging) paging.skipped = (paging.skipped ?? 0) + 1;
       }
       offset = page.next_offset;
     }

@@ -76,9 +76,11 @@ function paged(
 
 describe('readWhole', () => {
   it('holds while the total stays the same on every page', () => {
-    expect(readWhole([])).toBe(true);
-    expect(readWhole([5, 5, 5])).toBe(true);
-    expect(readWhole([5, 4])).toBe(false);
+    expect(readWhole([], 0)).toBe(true);
+    expect(readWhole([5, 5, 5], 5)).toBe(true);
+    expect(readWhole([5, 4], 4)).toBe(false);
+    // the listing ended before the postings its provider counts
+    expect(readWhole([5, 5], 3)).toBe(false);
   });
 });
 
@@ -119,6 +121,23 @@ describe('FetchRefreshUseCase', () => {
       request('provider_a'),
     );
     expect(parts.at(-1)).toMatchObject({ final: true, complete: false });
+  });
+
+  it('a listing that ends before the postings its provider counts is not complete (an empty page)', async () => {
+    const count = SWEEP_PART_RECORDS + 5;
+    const shortOfTotal: ProviderAdapter = {
+      provider: 'provider_c',
+      search: async (q) => {
+        // the first page, then an empty page that ends the read while the provider counts more
+        const start = Number(q.paging?.start?.cursor ?? 0);
+        q.paging!.totals = [count];
+        q.paging!.next = start === 0 ? { cursor: SWEEP_PART_RECORDS, page_size: q.want } : null;
+        return start === 0 ? Array.from({ length: SWEEP_PART_RECORDS }, (_, i) => record('provider_c', `${i}`)) : [];
+      },
+    };
+    const parts = await run(shortOfTotal, request('provider_c'));
+    expect(parts.at(-1)).toMatchObject({ final: true, complete: false });
+    expect(parts.flatMap((p) => p.records)).toHaveLength(SWEEP_PART_RECORDS);
   });
 
   it('a listing with an item that did not map is not complete: that listing is still there', async () => {

@@ -149,7 +149,8 @@ export class FetchRefreshUseCase {
       const split = recordParts(records, Number.POSITIVE_INFINITY);
       oversized += split.oversized.length;
       // an item that did not map is a listing the provider still shows: judged absent, its job would close
-      const complete = final && ended && !windowSweep && readWhole(totals) && oversized === 0 && skipped === 0;
+      const complete =
+        final && ended && !windowSweep && readWhole(totals, read + skipped) && oversized === 0 && skipped === 0;
       if (final && skipped > 0)
         this.logger.warn(
           { provider: message.provider, ...context, skipped },
@@ -167,8 +168,10 @@ export class FetchRefreshUseCase {
 
 /**
  * The provider's total did not move while the listing was read (page positions did not shift
- * under the reader). A provider that reports no total is taken as read whole.
+ * under the reader), and the reader met as many postings as it says (`met`, records and items that
+ * did not map): a listing that ended early (an empty page before its end, a page the provider
+ * would not serve) left postings unread. A provider that reports no total is taken as read whole.
  */
-export function readWhole(totals: readonly number[]): boolean {
-  return totals.every((t) => t === totals[0]);
+export function readWhole(totals: readonly number[], met: number): boolean {
+  return totals.every((t) => t === totals[0]) && (totals.length === 0 || met >= totals.at(-1)!);
 }
