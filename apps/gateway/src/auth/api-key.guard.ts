@@ -1,6 +1,7 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error.js';
+import { RateLimitGate } from '../limits/rate-limit.gate.js';
 import type { Principal } from './api-key.js';
 import { ApiKeyService } from './api-key.service.js';
 
@@ -13,13 +14,19 @@ declare module 'fastify' {
 /** Bearer API key in `Authorization`, nowhere else; anything missing, malformed or revoked is 401. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly keys: ApiKeyService) {}
+  constructor(
+    private readonly keys: ApiKeyService,
+    private readonly limits: RateLimitGate,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    const principal = match ? await this.keys.resolve(match[1]!) : null;
+    const principal = match
+      ? await this.keys.resolve(match[1]!, this.limits.keyLookups(request, http.getResponse<FastifyReply>()))
+      : null;
     if (!principal) throw new ApiError('unauthorized', 'Send a valid API key as "Authorization: Bearer <key>".');
     request.principal = principal;
     return true;

@@ -13,11 +13,12 @@ function world() {
   const row = { accountId: 'acct_1', mode: 'live', revokedAt: null as Date | null, account: ACCOUNT };
   const entries = new Map<string, string>();
   const reads = { database: 0, redis: 0 };
+  const known = { key: true };
   const prisma = {
     apiKey: {
       findUnique: async () => {
         reads.database++;
-        return { ...row };
+        return known.key ? { ...row } : null;
       },
       updateMany: async () => {
         const count = row.revokedAt ? 0 : 1;
@@ -45,7 +46,7 @@ function world() {
     REDIS_TIMEOUT_MS: 1000,
   } as GatewayConfig;
   const replica = () => new ApiKeyService(prisma, redis, config);
-  return { replica, reads, entries };
+  return { replica, reads, entries, known };
 }
 
 describe('API keys resolved through the replica cache and Redis', () => {
@@ -115,5 +116,32 @@ describe('API keys resolved through the replica cache and Redis', () => {
     expect(reads.database).toBe(1);
     expect(await replica().resolve('not-a-key')).toBeNull();
     expect(reads.redis).toBe(1);
+  });
+});
+
+describe('API keys looked up for an address that sends unknown ones', () => {
+  it('tells the address guard of each unknown key, and looks up nothing it refuses', async () => {
+    const { replica, reads, known } = world();
+    const gateway = replica();
+    const guard = { refuse: false, unknown: 0 };
+    const lookups = {
+      before: () => {
+        if (guard.refuse) throw new Error('refused');
+      },
+      unknown: async () => void guard.unknown++,
+    };
+    known.key = false;
+    expect(await gateway.resolve('svc_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', lookups)).toBeNull();
+    expect(guard.unknown).toBe(1);
+    guard.refuse = true;
+    await expect(gateway.resolve('svc_live_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', lookups)).rejects.toThrow('refused');
+    expect(reads.database).toBe(1);
+    // a known key in the cache is never refused: the guard runs only before a lookup
+    known.key = true;
+    guard.refuse = false;
+    expect(await gateway.resolve(KEY, lookups)).not.toBeNull();
+    guard.refuse = true;
+    expect(await replica().resolve(KEY, lookups)).not.toBeNull();
+    expect(guard.unknown).toBe(1);
   });
 });

@@ -8,6 +8,14 @@ import { hashApiKey, parseApiKey, PrincipalSchema, type Principal } from './api-
 const cacheKey = (hash: string) => `gateway:apikey:${hash}`;
 const REVOKED = 'revoked';
 
+/** What a key's lookup in PostgreSQL (neither cache knew it) owes the client address that sent it. */
+export interface KeyLookupGuard {
+  /** Before the lookup: throws to refuse the request (an address that sent too many unknown keys). */
+  before(): void;
+  /** The lookup found no live key. */
+  unknown(): Promise<void>;
+}
+
 interface LocalEntry {
   /** null: unknown or revoked. */
   principal: Principal | null;
@@ -41,9 +49,9 @@ export class ApiKeyService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async resolve(key: string): Promise<Principal | null> {
+  async resolve(key: string, lookups?: KeyLookupGuard): Promise<Principal | null> {
     if (!parseApiKey(key)) return null;
-    return this.resolveHash(hashApiKey(key));
+    return this.resolveHash(hashApiKey(key), lookups);
   }
 
   /**
@@ -51,14 +59,14 @@ export class ApiKeyService {
    * keep only the hash of the key they were opened with, so a session ends within the same
    * bound as the key (at most API_KEY_LOCAL_CACHE_MS after its revocation, on every replica).
    */
-  async resolveHash(keyHash: string): Promise<Principal | null> {
+  async resolveHash(keyHash: string, lookups?: KeyLookupGuard): Promise<Principal | null> {
     const now = Date.now();
     const hit = this.local.get(keyHash);
     if (hit && hit.expiresAt > now) return hit.principal;
     let resolving = this.resolving.get(keyHash);
     if (!resolving) {
       const revocationsBefore = this.revocations;
-      resolving = this.resolveShared(keyHash)
+      resolving = this.resolveShared(keyHash, lookups)
         .then((principal) => {
           if (this.revocations === revocationsBefore) this.remember(keyHash, principal);
           return principal;
@@ -70,7 +78,7 @@ export class ApiKeyService {
   }
 
   /** The Redis entry, else the key's row with its account's (one query), which then fills the Redis entry. */
-  private async resolveShared(keyHash: string): Promise<Principal | null> {
+  private async resolveShared(keyHash: string, lookups?: KeyLookupGuard): Promise<Principal | null> {
     const cached = await this.cache((redis) => redis.get(cacheKey(keyHash)));
     if (cached === REVOKED) return null;
     if (cached) {
@@ -78,6 +86,7 @@ export class ApiKeyService {
       const parsed = PrincipalSchema.safeParse(safeJson(cached));
       if (parsed.success) return parsed.data;
     }
+    lookups?.before();
     const row = await this.prisma.apiKey.findUnique({
       where: { keyHash },
       select: {
@@ -88,8 +97,9 @@ export class ApiKeyService {
       },
     });
     if (!row || row.revokedAt) {
-      // Unknown keys are cached briefly too, so guessing keys cannot hammer the database.
+      // Unknown keys are cached briefly too: a key guessed again is not looked up again.
       await this.cache((redis) => redis.set(cacheKey(keyHash), REVOKED, 'EX', 30));
+      if (!row) await lookups?.unknown();
       return null;
     }
     const principal: Principal = {

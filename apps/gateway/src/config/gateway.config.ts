@@ -161,6 +161,8 @@ const GatewayEnvObject = SharedEnvSchema.extend({
   DASHBOARD_COOKIE_SECURE: z.enum(['auto', 'true']).default('auto'),
   /** Sign-in attempts allowed per client address per minute. */
   DASHBOARD_SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  /** API keys this service does not know a client address may send a minute before its next are refused unread. */
+  API_KEY_LOOKUP_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
   /**
    * Dashboard replays allowed per account per window, beside the account's own rate limit (never
    * above it): each replay is an outgoing request to a URL the account registered.

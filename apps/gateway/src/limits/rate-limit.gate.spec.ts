@@ -81,3 +81,38 @@ describe('RateLimitGate', () => {
     expect(calls).toEqual([{ bucket: 'account:acc_1', limit: 5, weight: 1 }]);
   });
 });
+
+describe('RateLimitGate.keyLookups', () => {
+  const request = (ip: string) => ({ ip }) as FastifyRequest;
+
+  it("counts an address's unknown keys; past its limit refuses its next lookups 429 to the window end", async () => {
+    let allowed = true;
+    const calls: string[] = [];
+    const limiter = {
+      hit: async (bucket: string, limit: number) => {
+        calls.push(`${bucket}/${limit}`);
+        return { allowed, limit, remaining: allowed ? 1 : 0, resetSeconds: 30 };
+      },
+    } as unknown as RateLimiter;
+    const headers: Record<string, string> = {};
+    const reply = {
+      header: (name: string, value: string) => void (headers[name] = value),
+    } as unknown as FastifyReply;
+    const rateLimit = new RateLimitGate(limiter, { API_KEY_LOOKUP_RATE_LIMIT: 2 } as GatewayConfig);
+
+    const guesser = rateLimit.keyLookups(request('203.0.113.9'), reply);
+    guesser.before();
+    await guesser.unknown();
+    allowed = false;
+    await guesser.unknown();
+    expect(calls).toEqual(['unknown-keys:203.0.113.9/2', 'unknown-keys:203.0.113.9/2']);
+
+    const next = rateLimit.keyLookups(request('203.0.113.9'), reply);
+    expect(() => next.before()).toThrow(ApiError);
+    expect(() => next.before()).toThrow(/More than 2 API keys .* Retry after 30 s/);
+    expect(headers).toMatchObject({ 'Retry-After': '30', 'RateLimit-Remaining': '0' });
+    // another address is not refused, and nothing is counted for a key it has not looked up yet
+    expect(() => rateLimit.keyLookups(request('203.0.113.10'), reply).before()).not.toThrow();
+    expect(calls).toHaveLength(2);
+  });
+});

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/api-key.js';
+import type { KeyLookupGuard } from '../auth/api-key.service.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
 import { clientAddressBucket } from './client-address.js';
@@ -14,8 +15,14 @@ import { rateLimitHeaders, type RateDecision } from './rate-window.js';
  * returns no jobs and charges nothing. The RateLimit-* headers are set on the reply here, so
  * they accompany every later outcome of the request, errors included.
  */
+/** Client addresses refused unknown keys on this replica at most (see `keyLookups`). */
+const GUESSERS_KEPT = 10_000;
+
 @Injectable()
 export class RateLimitGate {
+  /** Addresses past their unknown keys, until their window ends. */
+  private readonly guessers = new Map<string, { until: number; limit: number }>();
+
   constructor(
     private readonly limiter: RateLimiter,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -61,6 +68,45 @@ export class RateLimitGate {
         accountDecision,
       );
     }
+  }
+
+  /**
+   * The lookups of one request's API key, for a client address that sends keys this service does
+   * not know (guessing): each key neither cache knew and PostgreSQL did not have is counted per
+   * address (API_KEY_LOOKUP_RATE_LIMIT a minute, shared by the replicas); past it, this replica
+   * refuses the address's next unknown keys 429 before looking them up, until the window ends, so
+   * the guesses take no more of the database connections every account's requests need. Real keys
+   * cost nothing here.
+   */
+  keyLookups(request: FastifyRequest, reply: FastifyReply): KeyLookupGuard {
+    const address = clientAddressBucket(request.ip);
+    return {
+      before: () => {
+        const refused = this.guessers.get(address);
+        if (!refused) return;
+        const resetSeconds = Math.ceil((refused.until - Date.now()) / 1000);
+        if (resetSeconds <= 0) {
+          this.guessers.delete(address);
+          return;
+        }
+        const decision = { allowed: false, limit: refused.limit, remaining: 0, resetSeconds };
+        const headers = rateLimitHeaders(decision);
+        for (const name in headers) void reply.header(name, headers[name]);
+        throw new ApiError(
+          'rate_limited',
+          `More than ${refused.limit} API keys this service does not know were sent from your address within a ` +
+            `minute. Retry after ${resetSeconds} s.`,
+        );
+      },
+      unknown: async () => {
+        const limit = this.config.API_KEY_LOOKUP_RATE_LIMIT;
+        const decision = await this.limiter.hit(`unknown-keys:${address}`, limit, 60);
+        if (!decision || decision.allowed) return;
+        // bounded: a flood from ever new addresses starts the map over rather than grow it
+        if (this.guessers.size >= GUESSERS_KEPT) this.guessers.clear();
+        this.guessers.set(address, { until: Date.now() + decision.resetSeconds * 1000, limit });
+      },
+    };
   }
 
   /**

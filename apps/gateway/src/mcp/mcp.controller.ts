@@ -40,7 +40,7 @@ export class McpController {
 
   @Post()
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const { caller, principal } = await this.authenticate(request);
+    const { caller, principal } = await this.authenticate(request, reply);
     const body = readJsonRpcBody(request.body);
     await this.rateLimit.countBatch(principal, reply, body.messages);
     if (body.refusal) throw body.refusal;
@@ -72,13 +72,13 @@ export class McpController {
 
   @Get()
   async openStream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.authenticate(request);
+    await this.authenticate(request, reply);
     methodNotAllowed(reply, 'This MCP server is stateless and sends no server-initiated stream: POST requests only.');
   }
 
   @Delete()
   async endSession(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.authenticate(request);
+    await this.authenticate(request, reply);
     methodNotAllowed(reply, 'This MCP server is stateless: there is no session to end.');
   }
 
@@ -87,7 +87,10 @@ export class McpController {
    * a browser sent from another origin is 403 first (the transport specification's guard against
    * DNS rebinding); clients that send no `Origin` (every MCP client but a web page) pass.
    */
-  private async authenticate(request: FastifyRequest): Promise<{ caller: McpCaller; principal: Principal }> {
+  private async authenticate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ caller: McpCaller; principal: Principal }> {
     const origin = request.headers.origin;
     const host = request.headers.host;
     if (origin !== undefined && !sameOrigin({ origin, host }, requestProtocol(request, this.config)))
@@ -102,7 +105,7 @@ export class McpController {
         { 'WWW-Authenticate': `Bearer realm="${MCP_SERVER_NAME}"` },
       );
     }
-    const principal = await this.keys.resolve(match[1]!);
+    const principal = await this.keys.resolve(match[1]!, this.rateLimit.keyLookups(request, reply));
     if (!principal) {
       throw new ApiError(
         'unauthorized',
