@@ -27,6 +27,7 @@ function world() {
       },
     },
   } as unknown as PrismaService;
+  const redisDown = { sets: 0 };
   const redis = {
     status: 'ready',
     get: async (key: string) => {
@@ -34,6 +35,10 @@ function world() {
       return entries.get(key) ?? null;
     },
     set: async (key: string, value: string, ...args: unknown[]) => {
+      if (redisDown.sets > 0) {
+        redisDown.sets--;
+        throw new Error('Connection is closed.');
+      }
       if (args.includes('NX') && entries.has(key)) return null;
       entries.set(key, value);
       return 'OK';
@@ -46,7 +51,7 @@ function world() {
     REDIS_TIMEOUT_MS: 1000,
   } as GatewayConfig;
   const replica = () => new ApiKeyService(prisma, redis, config);
-  return { replica, reads, entries, known };
+  return { replica, reads, entries, known, redisDown };
 }
 
 describe('API keys resolved through the replica cache and Redis', () => {
@@ -143,5 +148,33 @@ describe('API keys looked up for an address that sends unknown ones', () => {
     guard.refuse = true;
     expect(await replica().resolve(KEY, lookups)).not.toBeNull();
     expect(guard.unknown).toBe(1);
+  });
+});
+
+describe('a revocation while Redis does not take its marker', () => {
+  beforeEach(() =>
+    jest.useFakeTimers({
+      now: new Date('2026-11-01T00:00:00Z'),
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'],
+    }),
+  );
+  afterEach(() => jest.useRealTimers());
+
+  it('answers its failure, forgets the key here at once and writes the marker once Redis is back', async () => {
+    const { replica, entries, redisDown } = world();
+    const [a, b] = [replica(), replica()];
+    expect(await a.resolve(KEY)).not.toBeNull();
+    expect(await b.resolve(KEY)).not.toBeNull();
+
+    redisDown.sets = 2;
+    await expect(a.revoke(KEY)).rejects.toThrow();
+    // the revoking replica refuses it at once (the database says revoked)
+    expect(await a.resolve(KEY)).toBeNull();
+    // Redis back after two failed writes: the marker is in within the retries
+    await jest.advanceTimersByTimeAsync(2_500);
+    expect(entries.get(`gateway:apikey:${hashApiKey(KEY)}`)).toBe('revoked');
+    // another replica, its memory lapsed, reads the marker, not the principal Redis held
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(await b.resolve(KEY)).toBeNull();
   });
 });

@@ -135,22 +135,57 @@ export class ApiKeyService {
     }
   }
 
-  /** Revokes a key at once: database first, then the cache entry every replica reads, then this replica's own. */
+  /** Revokes a key at once: the database, the cache entry every replica reads and this replica's own. */
   async revoke(key: string): Promise<boolean> {
     return this.revokeHash(hashApiKey(key));
   }
 
-  /** The same revocation by the key's hash (the dashboard revokes keys it lists, never shown in full again). */
+  /**
+   * The same revocation by the key's hash (the dashboard revokes keys it lists, never shown in full
+   * again). The database first (the truth), then the marker every replica reads: when Redis does
+   * not take the marker (a blip) the revocation answers 500 and the marker is written again in the
+   * background until Redis takes it, since a principal Redis still holds would otherwise be
+   * served for the rest of its lifetime. This replica refuses the key from now either way.
+   */
   async revokeHash(keyHash: string): Promise<boolean> {
-    const { count } = await this.prisma.apiKey.updateMany({
-      where: { keyHash, revokedAt: null },
-      data: { revokedAt: new Date() },
-    });
-    await this.redis.set(cacheKey(keyHash), REVOKED, 'EX', this.config.API_KEY_CACHE_TTL_SECONDS);
-    this.revocations++;
-    this.local.delete(keyHash);
-    this.resolving.delete(keyHash);
-    return count > 0;
+    try {
+      const { count } = await this.prisma.apiKey.updateMany({
+        where: { keyHash, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
+      try {
+        await this.markRevoked(keyHash);
+      } catch (error) {
+        this.markRevokedLater(keyHash);
+        throw error;
+      }
+      return count > 0;
+    } finally {
+      this.revocations++;
+      // refused here without asking Redis, which may still hold the principal
+      this.local.set(keyHash, {
+        principal: null,
+        expiresAt: Date.now() + this.config.API_KEY_CACHE_TTL_SECONDS * 1000,
+      });
+      this.resolving.delete(keyHash);
+    }
+  }
+
+  private markRevoked(keyHash: string): Promise<unknown> {
+    return callRedis(
+      this.redis,
+      (redis) => redis.set(cacheKey(keyHash), REVOKED, 'EX', this.config.API_KEY_CACHE_TTL_SECONDS),
+      this.config.REDIS_TIMEOUT_MS,
+      'API-key revocation',
+    );
+  }
+
+  /** Tries the marker again every second for as long as Redis may hold the key's principal. */
+  private markRevokedLater(keyHash: string, triesLeft = this.config.API_KEY_CACHE_TTL_SECONDS): void {
+    if (triesLeft <= 0) return;
+    setTimeout(() => {
+      this.markRevoked(keyHash).catch(() => this.markRevokedLater(keyHash, triesLeft - 1));
+    }, 1_000).unref();
   }
 }
 
