@@ -8,6 +8,12 @@ export interface ReadinessReport {
 }
 
 /**
+ * A report this recent answers again: the probe is unauthenticated (the gateway's runs a database
+ * query and asks every service), so a flood of probes runs the checks at most twice a second.
+ */
+const REPORT_REUSE_MS = 500;
+
+/**
  * Components register what "ready" means for them (consumer joined, database reachable...).
  * The service is ready when every check passes and it is not draining.
  */
@@ -15,6 +21,8 @@ export interface ReadinessReport {
 export class ReadinessRegistry {
   private readonly checks = new Map<string, ReadinessCheck>();
   private draining = false;
+  /** The checks under way (probes that come meanwhile share them) or last run, with when they ended. */
+  private last?: { checks: Promise<Record<string, boolean>>; endedAt?: number };
 
   register(name: string, check: ReadinessCheck): void {
     this.checks.set(name, check);
@@ -29,6 +37,20 @@ export class ReadinessRegistry {
   }
 
   async report(): Promise<ReadinessReport> {
+    const last = this.last;
+    const reusable = last && (last.endedAt === undefined || Date.now() - last.endedAt < REPORT_REUSE_MS);
+    let run = reusable ? last : undefined;
+    if (!run) {
+      const started: { checks: Promise<Record<string, boolean>>; endedAt?: number } = { checks: this.runChecks() };
+      void started.checks.then(() => (started.endedAt = Date.now()));
+      this.last = run = started;
+    }
+    const checks = await run.checks;
+    // draining is read now, never from a reused report
+    return { ready: !this.draining && Object.values(checks).every(Boolean), checks: { ...checks } };
+  }
+
+  private async runChecks(): Promise<Record<string, boolean>> {
     const entries = await Promise.all(
       [...this.checks].map(async ([name, check]) => {
         try {
@@ -38,8 +60,7 @@ export class ReadinessRegistry {
         }
       }),
     );
-    const checks = Object.fromEntries(entries);
-    return { ready: !this.draining && entries.every(([, ok]) => ok), checks };
+    return Object.fromEntries(entries);
   }
 }
 
