@@ -101,13 +101,15 @@ export async function applyAbsences(
     distinct: ['canonicalJobId'],
   });
   const listed = new Set(stillListed.map((s) => s.canonicalJobId));
-  const reasons = await tx.jobSource.findMany({
-    where: { canonicalJobId: { in: jobIds }, listed: false, closedReason: { not: null } },
-    select: { canonicalJobId: true, closedReason: true },
-    orderBy: { unlistedAt: 'asc' },
-  });
-  // the latest reason a source gave wins
-  const reasonByJob = new Map(reasons.map((s) => [s.canonicalJobId, s.closedReason as ClosedReason]));
+  // The latest reason a source gave since the job last came back wins: a reason its earlier life
+  // ended with (a source unlisted before the re-listing) is not this closing's.
+  const reasons = await tx.$queryRaw<Array<{ canonical_job_id: string; closed_reason: ClosedReason }>>`
+    SELECT DISTINCT ON (s.canonical_job_id) s.canonical_job_id, s.closed_reason
+    FROM job_sources s JOIN canonical_jobs j ON j.id = s.canonical_job_id
+    WHERE s.canonical_job_id = ANY(${jobIds}::text[]) AND NOT s.listed AND s.closed_reason IS NOT NULL
+      AND (j.reopened_at IS NULL OR s.unlisted_at > j.reopened_at)
+    ORDER BY s.canonical_job_id, s.unlisted_at DESC`;
+  const reasonByJob = new Map(reasons.map((s) => [s.canonical_job_id, s.closed_reason]));
   const closing = jobIds.filter(
     (jobId) =>
       !listed.has(jobId) &&

@@ -299,6 +299,23 @@ describe('refresh listings and the job lifecycle', () => {
     },
   );
 
+  it('a re-listed job that closes again takes no reason from its earlier life', async () => {
+    const c = company();
+    const own = c.record('own_index', 'Lock Keeper');
+    const partner = c.record('provider_a', 'Lock Keeper');
+    const [made] = await repository.mergeBatch([own, partner]);
+    await refresh.execute(c.listing('own_index', [{ ...own, status: 'closed', closed_reason: 'filled' }]));
+    await refresh.execute(c.listing('provider_a', []));
+    expect(await jobOf(made!.jobId)).toMatchObject({ status: 'closed', closed_reason: 'filled' });
+
+    // the partner publishes the opening again under a new id: the job lives again
+    const again = c.record('provider_a', 'Lock Keeper');
+    expect(await repository.mergeBatch([again])).toMatchObject([{ jobId: made!.jobId, reposted: true }]);
+    expect(await jobOf(made!.jobId)).toMatchObject({ status: 'open', repost_count: 1 });
+    await refresh.execute(c.listing('provider_a', []));
+    expect(await jobOf(made!.jobId)).toMatchObject({ status: 'closed', closed_reason: 'unknown' });
+  });
+
   it("a partner's listing of a closed job seen again marks its source listed and leaves the job closed", async () => {
     const c = company();
     const a = c.record('provider_a', 'Lighthouse Keeper');
