@@ -468,3 +468,40 @@ describe('RefreshPlanner rounds', () => {
     },
   );
 });
+
+describe('a pass after a day of failed ones', () => {
+  let own: ThrowawayDatabase;
+  beforeAll(async () => {
+    own = await throwawayDatabase('planner_day');
+  }, 60_000);
+  afterAll(async () => {
+    await own?.drop();
+  });
+
+  it('reaches back to the last pass that read its window, though the day of history it keeps is past', async () => {
+    const planner = new RefreshPlanner(own.prisma, outboxStub(), settings(), logger, drains, noRemovedBoards);
+    const failOpen = (at: Date) =>
+      own.prisma.refreshSweep.updateMany({ where: { finishedAt: null }, data: { finishedAt: at, ok: false } });
+    const t = new Date('2026-11-24T10:00:00.000Z');
+    const good = idOf(await planner.tryStart(t), 'pass', 'provider_b');
+    await own.prisma.refreshSweep.updateMany({ where: { passId: good }, data: { finishedAt: t, ok: true } });
+    // the partner fails every pass for 25 hours
+    for (let hour = 1; hour <= 25; hour++) {
+      const at = new Date(t.getTime() + hour * 60 * MIN);
+      await failOpen(at);
+      await planner.tryStart(at);
+    }
+    const back = new Date(t.getTime() + 25 * 60 * MIN + MIN);
+    await failOpen(back);
+    const pass = idOf(await planner.tryStart(back), 'pass', 'provider_b');
+    const [sweep] = (await own.prisma.outboxMessage.findMany({ where: { topic: 'refresh.pass.fetch.requested' } }))
+      .map((m) => JSON.parse(m.value) as RefreshFetchRequested.Value)
+      .filter((v) => v.refresh_id === pass);
+    // from the good pass (an interval after it, less the two-interval window), not from two intervals ago
+    expect(sweep!.listed_since).toBe(t.getTime() + MIN - 2 * MIN);
+    // the rest of the day before is gone as before
+    expect(
+      await own.prisma.refreshPass.count({ where: { startedAt: { lt: new Date(back.getTime() - 1_440 * MIN) } } }),
+    ).toBe(1);
+  }, 60_000);
+});

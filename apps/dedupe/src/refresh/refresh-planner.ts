@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import {
+  PROVIDER_SLUGS,
   REFRESH_SEQUENCES,
   refreshTopicsOf,
   type ProviderSlug,
@@ -206,9 +207,19 @@ export class RefreshPlanner implements OnApplicationBootstrap {
             });
       return { id: newId('rfr'), kind: state.kind, provider: state.provider, trigger: decision.start, bucket, sweeps };
     });
-    // a day of passes and rounds is kept for GET /admin/refresh/{id}; older ones (and their sweeps) go
+    // A day of passes and rounds is kept for GET /admin/refresh/{id}; older ones (and their sweeps)
+    // go, but for each provider's last pass that read its window, however old: after a longer
+    // outage the next pass reaches back to it (lastReadPasses), or the postings listed meanwhile
+    // at companies the store does not know would never be read.
     const kept = new Date(now.getTime() - PASS_HISTORY_MS);
-    await tx.refreshPass.deleteMany({ where: { startedAt: { lt: kept } } });
+    await tx.$executeRaw`
+      DELETE FROM refresh_passes p WHERE p.started_at < ${kept} AND p.id <> ALL (ARRAY(
+        SELECT last.id FROM unnest(${[...PROVIDER_SLUGS]}::text[]) AS due(provider)
+        JOIN LATERAL (
+          SELECT q.id FROM refresh_passes q JOIN refresh_sweeps s ON s.pass_id = q.id
+          WHERE q.kind = 'pass' AND q.provider = due.provider::provider AND s.ok AND s.kind <> 'board'
+          ORDER BY q.started_at DESC LIMIT 1
+        ) last ON true))`;
     await tx.refreshRequest.deleteMany({ where: { requestedAt: { lt: kept } } });
     await tx.refreshPass.createMany({
       data: runs.map((r) => ({
