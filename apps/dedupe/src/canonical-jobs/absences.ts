@@ -69,6 +69,7 @@ export async function applyAbsences(
       FROM unnest(${refresh.closed.map((r) => r.provider_job_id)}::text[],
         ${refresh.closed.map((r) => r.closed_reason ?? null)}::text[]) AS v(id, reason)
       WHERE s.provider = ${refresh.provider}::provider AND s.provider_job_id = v.id
+        AND (s.listed OR s.closed_reason IS DISTINCT FROM v.reason)
       RETURNING s.canonical_job_id`;
     for (const row of shown) affected.add(row.canonical_job_id);
   }

@@ -226,7 +226,7 @@ describe('refresh listings and the job lifecycle', () => {
     },
   );
 
-  it('a closure the own crawler shows carries its reason', async () => {
+  it('a closure the own crawler shows carries its reason; shown again, it rewrites nothing', async () => {
     const c = company();
     const own = c.record('own_index', 'Dock Master');
     const [made] = await repository.mergeBatch([own]);
@@ -234,6 +234,14 @@ describe('refresh listings and the job lifecycle', () => {
     expect(await jobOf(made!.jobId)).toMatchObject({ status: 'closed', closed_reason: 'filled' });
     const closed = (await changesOf(made!.jobId)).at(-1)!;
     expect(closed).toMatchObject({ change: 'closed', job: { closed_reason: 'filled' } });
+    // every later round of the crawler shows the closed posting again: its row is left as it is
+    const version = () =>
+      db.prisma.$queryRaw<Array<{ xmin: string }>>`
+        SELECT xmin::text FROM job_sources WHERE provider = 'own_index' AND provider_job_id = ${own.provider_job_id}`;
+    const before = await version();
+    await refresh.execute(c.listing('own_index', [{ ...own, status: 'closed', closed_reason: 'filled' }]));
+    expect(await version()).toEqual(before);
+    expect((await changesOf(made!.jobId)).at(-1)).toEqual(closed);
   });
 
   it(
