@@ -15,7 +15,8 @@ const searchIds: string[] = [];
 beforeAll(() => redis.connect());
 
 afterAll(async () => {
-  for (const id of searchIds) await redis.del(`gateway:idem:charged:${id}`, `gateway:idem:page:${id}`);
+  for (const id of searchIds)
+    await redis.del(`gateway:idem:charged:${id}`, `gateway:idem:page:${id}`, `gateway:idem:search:${id}`);
   redis.disconnect();
 });
 
@@ -56,6 +57,21 @@ describe('IdempotencyStore', () => {
     const { searchId, expired } = search();
     await store.keepCharge(expired);
     expect(await store.answerOf(searchId)).toBe(ANSWER_EXPIRED);
+  });
+
+  it('answers a retry of a keyed search that never reached the pipeline as refused, so it runs afresh', async () => {
+    const keyed = search();
+    await store.watchSearch(keyed.searchId);
+    await store.keepNeverSent(keyed.searchId);
+    expect(await store.answerOf(keyed.searchId)).toBe(ANSWER_EXPIRED);
+    // a publish whose acknowledgement was lost may still be charged: billing's outcome wins
+    await store.keepPage(keyed.page);
+    await store.keepCharge(keyed.charged);
+    expect(await store.answerOf(keyed.searchId)).toMatchObject({ outcome: 'ok', credits_charged: 1 });
+
+    const unkeyed = search();
+    await store.keepNeverSent(unkeyed.searchId);
+    expect(await store.answerOf(unkeyed.searchId)).toBeNull();
   });
 
   it('never lets a refusal replace a charge kept before it, and lets a charge replace a refusal', async () => {

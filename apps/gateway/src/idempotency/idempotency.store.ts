@@ -131,6 +131,22 @@ export class IdempotencyStore {
     await this.redis.set(key, JSON.stringify(charged), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS, 'NX');
   }
 
+  /**
+   * A watched search whose request ended before the pipeline had it (its publish failed): nothing
+   * runs under its id, so a retry under the same key runs afresh at once, as after billing's
+   * `expired`, instead of waiting out the key's lease for an answer that cannot come. Kept where
+   * billing said nothing yet (a publish whose acknowledgement was lost may still be charged; its
+   * outcome then replaces this, and a job is charged once either way).
+   */
+  async keepNeverSent(searchId: string): Promise<void> {
+    if (!(await this.bounded((redis) => redis.exists(searchMarkerKey(searchId)), 'search marker'))) return;
+    const refusal = JSON.stringify({ search_id: searchId, outcome: 'expired' });
+    await this.bounded(
+      (redis) => redis.set(searchChargeKey(searchId), refusal, 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS, 'NX'),
+      'never sent',
+    );
+  }
+
   private async keep(key: string, value: unknown): Promise<void> {
     await this.redis.set(key, JSON.stringify(value), 'EX', this.config.IDEMPOTENCY_RETENTION_SECONDS);
   }

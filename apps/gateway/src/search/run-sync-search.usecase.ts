@@ -6,6 +6,7 @@ import { AccountBalances } from '../account/account-balances.js';
 import type { Principal } from '../auth/api-key.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway.config.js';
 import { ApiError } from '../http/api-error.js';
+import { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import { RunSandboxSearchUseCase } from '../sandbox/run-sandbox-search.usecase.js';
 import { answerBy } from '../messaging/answer-by.js';
 import { ReplyTimeout } from '../messaging/pending-replies.js';
@@ -29,6 +30,7 @@ export class RunSyncSearchUseCase {
     private readonly publisher: KafkaPublisher,
     private readonly replies: SearchReplies,
     private readonly sandbox: RunSandboxSearchUseCase,
+    private readonly idempotency: IdempotencyStore,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -47,8 +49,18 @@ export class RunSyncSearchUseCase {
       // A test key gets the sandbox's fixed data in the live shape: no pipeline, never charged;
       // refused as its live key would be, so that going live is a key change only.
       refuseProvidersNotOnPlan(request, principal.plan);
-      const creditsRemaining = await this.balances.creditsRemaining(principal.accountId);
-      return { body: this.sandbox.execute(request, requestId, creditsRemaining), creditsCharged: 0, creditsRemaining };
+      try {
+        const creditsRemaining = await this.balances.creditsRemaining(principal.accountId);
+        return {
+          body: this.sandbox.execute(request, requestId, creditsRemaining),
+          creditsCharged: 0,
+          creditsRemaining,
+        };
+      } catch (error) {
+        // answered here, never by the pipeline: a retry under the same key runs afresh at once
+        await this.idempotency.keepNeverSent(requestId).catch(() => undefined);
+        throw error;
+      }
     }
     const { accountId, plan } = principal;
     // `timeout_ms` is the caller's budget from its request's arrival: a wait for admission comes
@@ -82,6 +94,7 @@ export class RunSyncSearchUseCase {
       });
     } catch (error) {
       this.replies.cancel(requestId);
+      await this.idempotency.keepNeverSent(requestId).catch(() => undefined);
       throw error;
     }
     let reply;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountModule } from '../account/account.module.js';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { SandboxModule } from '../sandbox/sandbox.module.js';
 import { RunSyncSearchUseCase } from './run-sync-search.usecase.js';
 import { SearchReplies } from './search-replies.js';
@@ -7,7 +8,7 @@ import { SearchRepliesConsumer } from './search-replies.consumer.js';
 import { SearchController } from './search.controller.js';
 
 @Module({
-  imports: [AccountModule, SandboxModule],
+  imports: [AccountModule, IdempotencyModule, SandboxModule],
   controllers: [SearchController, SearchRepliesConsumer],
   providers: [SearchReplies, RunSyncSearchUseCase],
 })
