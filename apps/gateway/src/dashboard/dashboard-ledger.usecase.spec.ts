@@ -1,5 +1,6 @@
 // The dashboard's ledger by request against the real PostgreSQL: billing's lines grouped, paged
 // newest first, and the lines of one request behind it.
+import { Prisma, type PrismaService } from '@jobs/db';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import {
   DashboardLedgerUseCase,
@@ -111,6 +112,79 @@ describe('DashboardLedgerUseCase.requests', () => {
 
   it('refuses a cursor it did not give', async () => {
     await expect(ledger.requests('acc_a', 'not-a-cursor')).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+});
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+const ledgerRowsOf = (node: PlanNode): number =>
+  (node['Relation Name'] === 'ledger_entries' ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) : 0) +
+  (node.Plans ?? []).reduce((sum, child) => sum + ledgerRowsOf(child), 0);
+
+/** The ledger lines PostgreSQL read for `run`: each of its reads explained (ANALYZE) as it is made. */
+async function ledgerLinesRead(run: (use: DashboardLedgerUseCase) => Promise<unknown>): Promise<number> {
+  let read = 0;
+  const counting = new Proxy(db.prisma, {
+    get(target, property, receiver) {
+      if (property !== '$queryRaw') return Reflect.get(target, property, receiver) as unknown;
+      return async (strings: TemplateStringsArray, ...values: unknown[]) => {
+        const sql = Prisma.sql(strings, ...(values as Prisma.Sql['values']));
+        const [explained] = await target.$queryRaw<Array<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>>(
+          Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+        );
+        read += ledgerRowsOf(explained!['QUERY PLAN'][0].Plan);
+        return target.$queryRaw(sql);
+      };
+    },
+  }) as PrismaService;
+  await run(new DashboardLedgerUseCase(counting));
+  return read;
+}
+
+describe('DashboardLedgerUseCase.requests of an account with a long history', () => {
+  it("reads its page's requests, not the account's history", async () => {
+    await db.prisma.account.create({
+      data: {
+        id: 'acc_big',
+        plan: 'pro',
+        creditsRemaining: 100,
+        creditsResetAt: at(86_400),
+        rateLimitLimit: 60,
+        rateLimitWindowSeconds: 60,
+      },
+    });
+    // 4,000 searches of two jobs each an hour before, then 30 recent ones
+    const lines = (request: number, seconds: number) =>
+      [0, 1].map((n) => ({
+        id: `led_big_${request}_${n}`,
+        accountId: 'acc_big',
+        jobId: `job_big_${request}_${n}`,
+        requestId: `req_big${String(request).padStart(5, '0')}`,
+        operation: 'POST /v1/jobs/search',
+        credits: 1,
+        reason: 'charged' as const,
+        createdAt: at(seconds),
+      }));
+    await db.prisma.ledgerEntry.createMany({
+      data: Array.from({ length: 4_030 }, (_, i) => lines(i, i < 4_000 ? -3_600 + i * 0.1 : 100 + i)).flat(),
+    });
+    await db.prisma.$executeRaw`ANALYZE ledger_entries`;
+
+    let page: Awaited<ReturnType<DashboardLedgerUseCase['requests']>> | undefined;
+    const read = await ledgerLinesRead(async (use) => (page = await use.requests('acc_big', undefined)));
+    expect(page!.data.map((row) => row.request_id)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `req_big${String(4_029 - i).padStart(5, '0')}`),
+    );
+    expect(page!.data[0]).toMatchObject({ entries: 2, credits: 2 });
+    // one walk of the newest lines and the page's own lines; the whole history is 8,060
+    expect(read).toBeLessThan(1_000);
+
+    const second = await ledgerLinesRead((use) => use.requests('acc_big', page!.next_cursor!));
+    expect(second).toBeLessThan(1_500);
   });
 });
 
