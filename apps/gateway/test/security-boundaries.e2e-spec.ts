@@ -54,6 +54,10 @@ describe('the dashboard API is rate limited per account', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(ErrorEnvelopeSchema.parse(await refused.json()).error.code).toBe('rate_limited');
+    // the page still loads its session (and the token its Sign out needs), counted nowhere
+    const current = await dashboard(session, '/session');
+    expect(current.status).toBe(200);
+    expect(((await current.json()) as { csrf_token?: string }).csrf_token).toBe(session.csrf);
     // signing out is never refused by the limit: a session left open on a shared machine is worse
     const signOut = await fetch(`${stack.baseUrl}/dashboard/api/session`, {
       method: 'DELETE',

@@ -134,8 +134,11 @@ export class DashboardApiController {
   /**
    * The session the cookie opens, or 204 when there is none: the page asks this on every load, and
    * a signed-out visitor is the usual case there, not a refusal (no 401 in the browser's console).
+   * Not counted nor refused, like sign-out: an account whose window an integration used up must
+   * still get its page and its Sign out (it reads nothing but the session).
    */
   @Get('session')
+  @RateLimited('never')
   @UseGuards(DashboardSessionIfAny)
   current(
     @Req() request: FastifyRequest,
