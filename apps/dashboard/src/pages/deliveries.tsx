@@ -88,6 +88,12 @@ export function DeliveriesPage() {
                   ))}
                 </Table>
               )}
+              {event.deliveries_total > event.deliveries.length ? (
+                <p class="muted">
+                  The latest {event.deliveries.length} of {event.deliveries_total} deliveries; the earlier ones are not
+                  shown.
+                </p>
+              ) : null}
               {event.webhook_url && (
                 <button
                   type="button"

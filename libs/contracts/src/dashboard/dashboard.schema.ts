@@ -83,7 +83,10 @@ export const DeliveryViewSchema = z.strictObject({
 });
 export type DeliveryView = z.infer<typeof DeliveryViewSchema>;
 
-/** One event of the feed with its deliveries (the original and any replays) and their attempts. */
+/**
+ * One event of the feed with its latest deliveries (the original and any replays, oldest of them
+ * first) and their attempts; `deliveries_total` counts them all.
+ */
 export const EventDeliveriesViewSchema = z.strictObject({
   event_id: z.string(),
   type: z.string(),
@@ -91,6 +94,7 @@ export const EventDeliveriesViewSchema = z.strictObject({
   webhook_url: z.string().nullable(),
   created_at: z.string(),
   deliveries: z.array(DeliveryViewSchema),
+  deliveries_total: z.number().int(),
 });
 export type EventDeliveriesView = z.infer<typeof EventDeliveriesViewSchema>;
 
