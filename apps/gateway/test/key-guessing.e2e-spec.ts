@@ -15,8 +15,10 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 describe('guessing API keys', () => {
   it('refuses an address its unknown keys past the limit with 429 and Retry-After, and only that address', async () => {
-    const guesser = fromAddress('127.0.0.71');
-    const neighbour = fromAddress('127.0.0.72');
+    // addresses of this run's own (all of 127/8 is loopback): a run again within the minute starts afresh
+    const net = `127.${71 + Math.floor(Math.random() * 100)}.${Math.floor(Math.random() * 250)}`;
+    const guesser = fromAddress(`${net}.1`);
+    const neighbour = fromAddress(`${net}.2`);
     const account = await createAccount({ plan: 'pro', credits: 10 });
     // the guesser's own real key, known to the caches before it starts guessing
     expect((await guesser('/v1/account', { headers: bearer(account.live_key) })).status).toBe(200);

@@ -64,8 +64,9 @@ export async function applyAbsences(
   const affected = new Set<string>();
   if (refresh.closed.length > 0) {
     const shown = await tx.$queryRaw<{ canonical_job_id: string }[]>`
-      UPDATE job_sources AS s SET listed = false, unlisted_at = COALESCE(s.unlisted_at, ${refresh.at}), closed_reason =
-        v.reason
+      UPDATE job_sources AS s SET listed = false,
+        unlisted_at = CASE WHEN s.listed THEN COALESCE(s.unlisted_at, ${refresh.at}) ELSE ${refresh.at} END,
+        closed_reason = v.reason
       FROM unnest(${refresh.closed.map((r) => r.provider_job_id)}::text[],
         ${refresh.closed.map((r) => r.closed_reason ?? null)}::text[]) AS v(id, reason)
       WHERE s.provider = ${refresh.provider}::provider AND s.provider_job_id = v.id

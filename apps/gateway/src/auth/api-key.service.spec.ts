@@ -14,6 +14,7 @@ function world() {
   const entries = new Map<string, string>();
   const reads = { database: 0, redis: 0 };
   const known = { key: true };
+  const databaseDown = { updates: 0 };
   const prisma = {
     apiKey: {
       findUnique: async () => {
@@ -21,6 +22,10 @@ function world() {
         return known.key ? { ...row } : null;
       },
       updateMany: async () => {
+        if (databaseDown.updates > 0) {
+          databaseDown.updates--;
+          throw new Error('Connection terminated unexpectedly');
+        }
         const count = row.revokedAt ? 0 : 1;
         row.revokedAt = new Date();
         return { count };
@@ -51,7 +56,7 @@ function world() {
     REDIS_TIMEOUT_MS: 1000,
   } as GatewayConfig;
   const replica = () => new ApiKeyService(prisma, redis, config);
-  return { replica, reads, entries, known, redisDown };
+  return { replica, reads, entries, known, redisDown, databaseDown };
 }
 
 describe('API keys resolved through the replica cache and Redis', () => {
@@ -176,5 +181,35 @@ describe('a revocation while Redis does not take its marker', () => {
     // another replica, its memory lapsed, reads the marker, not the principal Redis held
     await jest.advanceTimersByTimeAsync(1_000);
     expect(await b.resolve(KEY)).toBeNull();
+  });
+});
+
+describe('what one request does not do to another', () => {
+  it("refuses a guessing address's request only, not another's for the same key at the same moment", async () => {
+    const { replica, known } = world();
+    known.key = false;
+    const gateway = replica();
+    const refused = {
+      before: () => {
+        throw new Error('refused');
+      },
+      unknown: async () => undefined,
+    };
+    const allowed = { before: () => undefined, unknown: async () => undefined };
+    const [guesser, other] = await Promise.allSettled([
+      gateway.resolve('svc_live_cccccccccccccccccccccccccccccccc', refused),
+      gateway.resolve('svc_live_cccccccccccccccccccccccccccccccc', allowed),
+    ]);
+    expect(guesser).toMatchObject({ status: 'rejected' });
+    expect(other).toEqual({ status: 'fulfilled', value: null });
+  });
+
+  it('keeps a key a revocation failed to revoke (the database refused it) valid on the revoking replica', async () => {
+    const { replica, databaseDown } = world();
+    const gateway = replica();
+    expect(await gateway.resolve(KEY)).not.toBeNull();
+    databaseDown.updates = 1;
+    await expect(gateway.revoke(KEY)).rejects.toThrow();
+    expect(await gateway.resolve(KEY)).not.toBeNull();
   });
 });

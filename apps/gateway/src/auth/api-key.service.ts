@@ -22,12 +22,18 @@ interface LocalEntry {
   expiresAt: number;
 }
 
+/** A key's row read: its principal, and whether no key has that hash at all (a guess, not a revoked key). */
+interface LookedUp {
+  principal: Principal | null;
+  unknown: boolean;
+}
+
 /**
  * Resolves API keys, with their account's settings, through two caches in front of PostgreSQL:
  * a per-replica map that answers without any I/O for API_KEY_LOCAL_CACHE_MS (at most 1 s), and
  * the Redis entry every replica shares. Revocation writes `revoked` into the Redis entry and
- * drops the revoking replica's own map entry, so the revoking replica refuses the key on its
- * very next request and every other replica once its local entry lapses (within 1 s); each
+ * keeps a refusal in the revoking replica's own map, so the revoking replica refuses the key on
+ * its very next request and every other replica once its local entry lapses (within 1 s); each
  * replica reads Redis at most once per key per local lifetime.
  * The caches are only caches: while Redis is away keys resolve from PostgreSQL alone, so the API
  * stays up (rate limits fail open, keyed POSTs are refused by the idempotency gate).
@@ -35,8 +41,12 @@ interface LocalEntry {
 @Injectable()
 export class ApiKeyService {
   private readonly local = new Map<string, LocalEntry>();
-  /** Resolutions under way, so a burst on a cold key reads Redis or PostgreSQL once, not once per request. */
-  private readonly resolving = new Map<string, Promise<Principal | null>>();
+  /**
+   * Reads under way, so a burst on a cold key reads Redis, then PostgreSQL, once, not once per
+   * request; a request's own address is judged apart (`KeyLookupGuard`), never through another's.
+   */
+  private readonly cacheReads = new Map<string, Promise<Principal | null | undefined>>();
+  private readonly rowReads = new Map<string, Promise<LookedUp>>();
   /**
    * Counts this replica's revocations: a resolution that began before one is not remembered (it may have read the key
    * as valid).
@@ -60,33 +70,32 @@ export class ApiKeyService {
    * bound as the key (at most API_KEY_LOCAL_CACHE_MS after its revocation, on every replica).
    */
   async resolveHash(keyHash: string, lookups?: KeyLookupGuard): Promise<Principal | null> {
-    const now = Date.now();
     const hit = this.local.get(keyHash);
-    if (hit && hit.expiresAt > now) return hit.principal;
-    let resolving = this.resolving.get(keyHash);
-    if (!resolving) {
-      const revocationsBefore = this.revocations;
-      resolving = this.resolveShared(keyHash, lookups)
-        .then((principal) => {
-          if (this.revocations === revocationsBefore) this.remember(keyHash, principal);
-          return principal;
-        })
-        .finally(() => this.resolving.delete(keyHash));
-      this.resolving.set(keyHash, resolving);
+    if (hit && hit.expiresAt > Date.now()) return hit.principal;
+    const revocationsBefore = this.revocations;
+    let principal = await once(this.cacheReads, keyHash, () => this.cached(keyHash));
+    if (principal === undefined) {
+      lookups?.before();
+      const row = await once(this.rowReads, keyHash, () => this.lookUp(keyHash));
+      if (row.unknown) await lookups?.unknown();
+      principal = row.principal;
     }
-    return resolving;
+    if (this.revocations === revocationsBefore) this.remember(keyHash, principal);
+    return principal;
   }
 
-  /** The Redis entry, else the key's row with its account's (one query), which then fills the Redis entry. */
-  private async resolveShared(keyHash: string, lookups?: KeyLookupGuard): Promise<Principal | null> {
+  /** The Redis entry: the principal, null for a key known revoked or unknown, undefined when there is none. */
+  private async cached(keyHash: string): Promise<Principal | null | undefined> {
     const cached = await this.cache((redis) => redis.get(cacheKey(keyHash)));
     if (cached === REVOKED) return null;
-    if (cached) {
-      // An entry in another shape (written by an older gateway) is read again from the database.
-      const parsed = PrincipalSchema.safeParse(safeJson(cached));
-      if (parsed.success) return parsed.data;
-    }
-    lookups?.before();
+    if (!cached) return undefined;
+    // An entry in another shape (written by an older gateway) is read again from the database.
+    const parsed = PrincipalSchema.safeParse(safeJson(cached));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /** The key's row with its account's (one query), which then fills the Redis entry. */
+  private async lookUp(keyHash: string): Promise<LookedUp> {
     const row = await this.prisma.apiKey.findUnique({
       where: { keyHash },
       select: {
@@ -99,8 +108,7 @@ export class ApiKeyService {
     if (!row || row.revokedAt) {
       // Unknown keys are cached briefly too: a key guessed again is not looked up again.
       await this.cache((redis) => redis.set(cacheKey(keyHash), REVOKED, 'EX', 30));
-      if (!row) await lookups?.unknown();
-      return null;
+      return { principal: null, unknown: !row };
     }
     const principal: Principal = {
       accountId: row.accountId,
@@ -115,7 +123,7 @@ export class ApiKeyService {
     await this.cache((redis) =>
       redis.set(cacheKey(keyHash), JSON.stringify(principal), 'EX', this.config.API_KEY_CACHE_TTL_SECONDS, 'NX'),
     );
-    return principal;
+    return { principal, unknown: false };
   }
 
   private remember(keyHash: string, principal: Principal | null): void {
@@ -145,21 +153,19 @@ export class ApiKeyService {
    * again). The database first (the truth), then the marker every replica reads: when Redis does
    * not take the marker (a blip) the revocation answers 500 and the marker is written again in the
    * background until Redis takes it, since a principal Redis still holds would otherwise be
-   * served for the rest of its lifetime. This replica refuses the key from now either way.
+   * served for the rest of its lifetime. Once the database has it, this replica refuses the key.
    */
   async revokeHash(keyHash: string): Promise<boolean> {
+    // a failure here revoked nothing: the key stays valid everywhere, this replica included
+    const { count } = await this.prisma.apiKey.updateMany({
+      where: { keyHash, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
     try {
-      const { count } = await this.prisma.apiKey.updateMany({
-        where: { keyHash, revokedAt: null },
-        data: { revokedAt: new Date() },
-      });
-      try {
-        await this.markRevoked(keyHash);
-      } catch (error) {
-        this.markRevokedLater(keyHash);
-        throw error;
-      }
-      return count > 0;
+      await this.markRevoked(keyHash);
+    } catch (error) {
+      this.markRevokedLater(keyHash);
+      throw error;
     } finally {
       this.revocations++;
       // refused here without asking Redis, which may still hold the principal
@@ -167,8 +173,10 @@ export class ApiKeyService {
         principal: null,
         expiresAt: Date.now() + this.config.API_KEY_CACHE_TTL_SECONDS * 1000,
       });
-      this.resolving.delete(keyHash);
+      this.cacheReads.delete(keyHash);
+      this.rowReads.delete(keyHash);
     }
+    return count > 0;
   }
 
   private markRevoked(keyHash: string): Promise<unknown> {
@@ -195,4 +203,15 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The read of `key` under way in `reads`, or `read` started as it (gone from the map once settled). */
+function once<T>(reads: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  const running = reads.get(key);
+  if (running) return running;
+  const started: Promise<T> = read().finally(() => {
+    if (reads.get(key) === started) reads.delete(key);
+  });
+  reads.set(key, started);
+  return started;
 }

@@ -10,13 +10,14 @@ import type { RateLimitBucket } from './rate-limited.decorator.js';
 import { RateLimiter } from './rate-limiter.js';
 import { rateLimitHeaders, type RateDecision } from './rate-window.js';
 
+/** Client addresses refused unknown keys on this replica at most (see `keyLookups`). */
+const GUESSERS_KEPT = 10_000;
+
 /**
  * The first gate after authentication (DoorInterceptor): a refused request does no work,
  * returns no jobs and charges nothing. The RateLimit-* headers are set on the reply here, so
  * they accompany every later outcome of the request, errors included.
  */
-/** Client addresses refused unknown keys on this replica at most (see `keyLookups`). */
-const GUESSERS_KEPT = 10_000;
 
 @Injectable()
 export class RateLimitGate {
