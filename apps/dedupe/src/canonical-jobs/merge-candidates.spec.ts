@@ -1,18 +1,11 @@
 // The lookup of a merge's candidate jobs against the real PostgreSQL: which jobs it finds, and
 // that it reads them by index, not by a read of the whole store.
-import { Prisma } from '@jobs/db';
+import { planNodes } from '@jobs/db/testing';
 import { blockingKey, normalizeCompanyName } from '@jobs/matching';
 import { db, record, repository, useThrowawayRepository } from './canonical-job.repository.spec-helper.js';
 import { candidateIds, candidates } from './merge-candidates.js';
 
 useThrowawayRepository();
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 describe('merge candidates', () => {
   it('finds the jobs under a key, under a legacy blocking key and by id, oldest first', async () => {
@@ -58,10 +51,11 @@ describe('merge candidates', () => {
     await db.prisma.$executeRaw`ANALYZE canonical_jobs`;
     await db.prisma.$executeRaw`ANALYZE canonical_job_keys`;
 
-    const [explained] = await db.prisma.$queryRaw<Array<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>>(
-      Prisma.sql`EXPLAIN (FORMAT JSON) ${candidateIds(['n:bulk|7|GB', 'n:bulk|8|GB'], ['bulk|9|GB'], ['job_bulk_10'])}`,
+    const plan = await planNodes(
+      db.prisma,
+      candidateIds(['n:bulk|7|GB', 'n:bulk|8|GB'], ['bulk|9|GB'], ['job_bulk_10']),
     );
-    const storeReads = nodesOf(explained!['QUERY PLAN'][0].Plan).filter(
+    const storeReads = plan.filter(
       (node) => node['Relation Name'] === 'canonical_jobs' || node['Relation Name'] === 'canonical_job_keys',
     );
     expect(storeReads.length).toBeGreaterThan(0);

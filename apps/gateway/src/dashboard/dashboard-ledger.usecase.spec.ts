@@ -1,7 +1,7 @@
 // The dashboard's ledger by request against the real PostgreSQL: billing's lines grouped, paged
 // newest first, and the lines of one request behind it.
 import { Prisma, type PrismaService } from '@jobs/db';
-import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import { planNodes, throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import {
   DashboardLedgerUseCase,
   LEDGER_LINES_PAGE_SIZE,
@@ -115,16 +115,6 @@ describe('DashboardLedgerUseCase.requests', () => {
   });
 });
 
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  Plans?: PlanNode[];
-}
-const ledgerRowsOf = (node: PlanNode): number =>
-  (node['Relation Name'] === 'ledger_entries' ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) : 0) +
-  (node.Plans ?? []).reduce((sum, child) => sum + ledgerRowsOf(child), 0);
-
 /** The ledger lines PostgreSQL read for `run`: each of its reads explained (ANALYZE) as it is made. */
 async function ledgerLinesRead(run: (use: DashboardLedgerUseCase) => Promise<unknown>): Promise<number> {
   let read = 0;
@@ -133,10 +123,9 @@ async function ledgerLinesRead(run: (use: DashboardLedgerUseCase) => Promise<unk
       if (property !== '$queryRaw') return Reflect.get(target, property, receiver) as unknown;
       return async (strings: TemplateStringsArray, ...values: unknown[]) => {
         const sql = Prisma.sql(strings, ...(values as Prisma.Sql['values']));
-        const [explained] = await target.$queryRaw<Array<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>>(
-          Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-        );
-        read += ledgerRowsOf(explained!['QUERY PLAN'][0].Plan);
+        for (const node of await planNodes(target, sql, { analyze: true }))
+          if (node['Relation Name'] === 'ledger_entries')
+            read += (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1);
         return target.$queryRaw(sql);
       };
     },

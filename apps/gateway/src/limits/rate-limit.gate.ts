@@ -18,7 +18,6 @@ const GUESSERS_KEPT = 10_000;
  * returns no jobs and charges nothing. The RateLimit-* headers are set on the reply here, so
  * they accompany every later outcome of the request, errors included.
  */
-
 @Injectable()
 export class RateLimitGate {
   /** Addresses past their unknown keys, until their window ends. */

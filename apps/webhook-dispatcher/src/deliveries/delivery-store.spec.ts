@@ -1,9 +1,8 @@
 // Integration spec on a throwaway PostgreSQL database: the event store and the delivery claims.
 import pg from 'pg';
 import type { EventEmitted } from '@jobs/contracts';
-import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import { planNodes, throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
 import { StoreEventUseCase } from '../events/store-event.usecase.js';
-import { Prisma } from '@jobs/db';
 import { claimStatement, DeliveryStore, LEASE_MS } from './delivery-store.js';
 
 describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
@@ -395,20 +394,11 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
       const never = await db.prisma.$queryRaw<Array<{ reltuples: number }>>`
         SELECT reltuples FROM pg_class WHERE relname = 'webhook_attempts' AND relkind = 'r'`;
       expect(never).toEqual([{ reltuples: -1 }]);
-      const [explained] = await db.prisma.$queryRaw<Array<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>>(
-        Prisma.sql`EXPLAIN (FORMAT JSON) ${claimStatement(new Date(), 16, new Map([['http://a.example', 1]]), 4)}`,
-      );
-      const attemptReads = nodesOf(explained!['QUERY PLAN'][0].Plan).filter(
+      const plan = await planNodes(db.prisma, claimStatement(new Date(), 16, new Map([['http://a.example', 1]]), 4));
+      const attemptReads = plan.filter(
         (node) => node['Relation Name'] === 'webhook_attempts' && node['Node Type'] !== 'ModifyTable',
       );
       expect(attemptReads.map((node) => node['Node Type'])).toEqual(['Index Scan']);
     },
   );
 });
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
