@@ -1,5 +1,6 @@
 import { ErrorEnvelopeSchema, JobSearchResponseSchema } from '@jobs/contracts';
 import { fromAddress } from './client-address.js';
+import { dashboard, signIn } from './dashboard-session.js';
 import { api, createAccount, stack } from './stack.js';
 
 /**
@@ -8,32 +9,6 @@ import { api, createAccount, stack } from './stack.js';
  * client address is the TCP peer's unless TRUST_PROXY names the proxy (the test stack names none);
  * the simulator's control routes need the admin token; a cursor works only for its own account.
  */
-async function signIn(key: string): Promise<{ cookie: string; csrf: string }> {
-  const res = await fetch(`${stack.baseUrl}/dashboard/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: stack.baseUrl },
-    body: JSON.stringify({ key }),
-  });
-  expect(res.status).toBe(201);
-  return {
-    cookie: res.headers.get('set-cookie')!.split(';')[0]!,
-    csrf: ((await res.json()) as { csrf_token: string }).csrf_token,
-  };
-}
-
-function dashboard(session: { cookie: string; csrf: string }, path: string, body?: unknown) {
-  return fetch(`${stack.baseUrl}/dashboard/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      cookie: session.cookie,
-      ...(body === undefined
-        ? {}
-        : { 'content-type': 'application/json', 'x-csrf-token': session.csrf, origin: stack.baseUrl }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
 describe('the dashboard API is rate limited per account', () => {
   it('counts its reads against the account limit, with RateLimit-* headers, shared with the public API', async () => {
     const account = await createAccount({ plan: 'pro', credits: 100, rate_limit: { limit: 6, window_seconds: 60 } });

@@ -33,7 +33,8 @@ export function KeysPage() {
     <section aria-labelledby="page-title">
       <p>
         A new key works beside the old ones until you revoke the old one; a revoked key is refused by the API within a
-        second. Name each key after where it is used, so you know which one to revoke.
+        second. Name each key after where it is used, so you know which one to revoke. An account keeps at most 25
+        active keys; the list shows them and the 20 revoked last.
       </p>
       <form
         onSubmit={creation.onSubmit(

@@ -6,6 +6,15 @@ import { generateApiKey, hashApiKey, type KeyMode } from '../auth/api-key.js';
 import { ApiKeyService } from '../auth/api-key.service.js';
 import { ApiError } from '../http/api-error.js';
 
+/** A new key and its row: the key itself is never stored, only its hash and its first 12 characters. */
+export function newKeyRow(accountId: string, mode: KeyMode, label: string | null) {
+  const key = generateApiKey(mode);
+  return {
+    key,
+    data: { id: newId('key'), accountId, mode, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 12), label },
+  };
+}
+
 /** API keys, as the admin API of operator.md issues and revokes them. */
 @Injectable()
 export class ManageKeysUseCase {
@@ -18,10 +27,8 @@ export class ManageKeysUseCase {
   async createKey(accountId: string, mode: KeyMode, label: string | null = null): Promise<AdminKeyCreateResponse> {
     if (!(await this.prisma.account.count({ where: { id: accountId } })))
       throw new ApiError('not_found', `No account ${accountId}.`);
-    const key = generateApiKey(mode);
-    await this.prisma.apiKey.create({
-      data: { id: newId('key'), accountId, mode, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 12), label },
-    });
+    const { key, data } = newKeyRow(accountId, mode, label);
+    await this.prisma.apiKey.create({ data });
     return { key };
   }
 
