@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { ErrorEnvelopeSchema } from '@jobs/contracts';
+import { signIn, type DashboardSession } from './dashboard-session.js';
 import { createAccount, stack } from './stack.js';
 
 /**
@@ -72,6 +73,7 @@ const HOSTILE: Array<[name: string, contentType: string, body: string | Buffer]>
     }),
   ],
   ['a huge string everywhere', 'application/json', JSON.stringify({ filters: { title_or: ['y'.repeat(900_000)] } })],
+  ['a name of almost the whole body', 'application/json', JSON.stringify({ filters: { ['q'.repeat(1_000_000)]: 1 } })],
   ['prototype poisoning', 'application/json', '{"__proto__":{"polluted":true},"filters":{}}'],
   ['a NUL character in a string', 'application/json', '{"filters":{"job_family_or":["eng\\u0000"]},"label":"\\u0000"}'],
   ['not JSON', 'application/json', '{"filters": {'],
@@ -97,11 +99,13 @@ function expectRefused(res: Raw, label: string): void {
   const envelope = ErrorEnvelopeSchema.safeParse(JSON.parse(res.text || 'null'));
   expect({ label, envelope: envelope.success }).toEqual({ label, envelope: true });
   expect(envelope.data?.error.request_id).toBe(requestId);
+  // a refusal never echoes what it refuses at length: its answer costs little whatever was sent
+  expect({ label, bytes: res.text.length < 4096 }).toEqual({ label, bytes: true });
 }
 
 describe('hostile bodies on every route', () => {
   let liveKey: string;
-  let dashboard: { cookie: string; csrf: string };
+  let dashboard: DashboardSession;
 
   beforeAll(async () => {
     const account = await createAccount({
@@ -110,16 +114,7 @@ describe('hostile bodies on every route', () => {
       rate_limit: { limit: 100_000, window_seconds: 60 },
     });
     liveKey = account.live_key;
-    const signIn = await fetch(`${stack.baseUrl}/dashboard/api/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: stack.baseUrl },
-      body: JSON.stringify({ key: liveKey }),
-    });
-    expect(signIn.status).toBe(201);
-    dashboard = {
-      cookie: signIn.headers.get('set-cookie')!.split(';')[0]!,
-      csrf: ((await signIn.json()) as { csrf_token: string }).csrf_token,
-    };
+    dashboard = await signIn(liveKey);
   });
 
   const publicRoutes: Array<[string, string]> = [

@@ -200,4 +200,26 @@ describe('MCP messages in the account’s rate limit', () => {
     }
     process.stdout.write(`mcp-rate-limit: a burst of 48 batches of 10: ${JSON.stringify(counts)}\n`);
   });
+
+  it('refuses a batch that cancels its own request at once, and the account’s line stays free', async () => {
+    const { live_key } = await createAccount({
+      plan: 'pro',
+      credits: 10,
+      rate_limit: { limit: 1_000_000, window_seconds: 60 },
+    });
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
+    // more than the line holds: a POST left waiting on a cancelled answer would keep its place for good
+    const refused = await Promise.all(
+      Array.from({ length: 12 }, () => mcp(live_key, [{ jsonrpc: '2.0', id: 1, method: 'ping' }, cancel])),
+    );
+    for (const answer of refused) {
+      expect(answer.status).toBe(400);
+      expect(ErrorEnvelopeSchema.parse(answer.body).error.message).toMatch(/^A batch cannot cancel its own requests/);
+    }
+    const after = await mcp(live_key, batchOf(10));
+    expect(after.status).toBe(200);
+    expect(after.body).toHaveLength(10);
+    // alone, a cancellation is acknowledged and names nothing
+    expect((await mcp(live_key, cancel)).status).toBe(202);
+  });
 });

@@ -1,5 +1,6 @@
 import { ErrorEnvelopeSchema, type SearchResponded } from '@jobs/contracts';
 import {
+  KEPT_REFUSAL_BYTES_MAX,
   keepingOf,
   nextStep,
   responseFromSearchAnswer,
@@ -156,9 +157,21 @@ describe('a request taking a key over', () => {
 
 describe('keepingOf', () => {
   it('keeps final answers, forgets "not now" ones, and leaves a failure open to a retry', () => {
-    expect([200, 201, 400, 404, 409].map(keepingOf)).toEqual(['kept', 'kept', 'kept', 'kept', 'kept']);
+    expect([200, 201, 400, 404, 409].map((status) => keepingOf(status))).toEqual([
+      'kept',
+      'kept',
+      'kept',
+      'kept',
+      'kept',
+    ]);
     // a 402 re-attached to after a 500 as well as one answered first: a retry after a top-up runs
-    expect([402, 429].map(keepingOf)).toEqual(['forgotten', 'forgotten']);
-    expect([500, 503].map(keepingOf)).toEqual(['failed', 'failed']);
+    expect([402, 429].map((status) => keepingOf(status))).toEqual(['forgotten', 'forgotten']);
+    expect([500, 503].map((status) => keepingOf(status))).toEqual(['failed', 'failed']);
+  });
+
+  it('forgets a refusal larger than any error the service writes, never a success', () => {
+    expect(keepingOf(400, KEPT_REFUSAL_BYTES_MAX)).toBe('kept');
+    expect(keepingOf(400, KEPT_REFUSAL_BYTES_MAX + 1)).toBe('forgotten');
+    expect(keepingOf(200, 500_000)).toBe('kept');
   });
 });

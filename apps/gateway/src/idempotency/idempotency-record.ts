@@ -43,16 +43,24 @@ export function takingOver(record: IdempotencyRecord, existing: IdempotencyRecor
 }
 
 /**
- * How a key keeps an answer: 2xx and 4xx are final and replayed (`kept`), but for answers that
- * say "not now" rather than "not this request", a 402 (top up) and a 429 (wait `Retry-After`):
+ * How a key keeps an answer: 2xx and 4xx (up to `KEPT_REFUSAL_BYTES_MAX`) are final and replayed
+ * (`kept`), but for answers that say "not now" rather than "not this request", a 402 (top up) and a
+ * 429 (wait `Retry-After`):
  * nothing was done or charged and the retry the spec advises must run, so the record is dropped
  * (`forgotten`) and the same key and body run afresh. A 5xx is not final (`failed`): a retry
  * re-attaches or runs again.
  */
-export function keepingOf(status: number): 'kept' | 'forgotten' | 'failed' {
+export function keepingOf(status: number, bodyBytes = 0): 'kept' | 'forgotten' | 'failed' {
   if (status >= 500) return 'failed';
-  return status === 402 || status === 429 ? 'forgotten' : 'kept';
+  if (status === 402 || status === 429) return 'forgotten';
+  // A refusal larger than any error the service writes is not kept for a day: a refusal is the
+  // same for the same request, so its retry is refused again at once, and a client cannot fill
+  // the shared Redis with answers that cost it one request each.
+  return status >= 400 && bodyBytes > KEPT_REFUSAL_BYTES_MAX ? 'forgotten' : 'kept';
 }
+
+/** The largest refusal (4xx) a key keeps; the error envelope with its longest message is far below it. */
+export const KEPT_REFUSAL_BYTES_MAX = 8 * 1024;
 
 export type NextStep =
   | { kind: 'conflict' }

@@ -51,7 +51,7 @@ async function complete(
 ): Promise<void> {
   const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
   const status = reply.statusCode;
-  const keeping = keepingOf(status);
+  const keeping = keepingOf(status, body === null ? 0 : Buffer.byteLength(body));
   if (keeping === 'failed' || body === null) {
     await store.replaceIfOwner(claim.key, claim.record.request_id, { ...claim.record, state: 'failed' });
     return;

@@ -30,6 +30,16 @@ describe('readJsonRpcBody', () => {
     expect(readJsonRpcBody([notification, notification, call, { ...call, id: '1' }])).toEqual({ messages: 4 });
   });
 
+  it('refuses a batch that cancels a request (the POST would never be answered), as one request', () => {
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
+    const reading = readJsonRpcBody([call, cancel]);
+    expect(reading.messages).toBe(1);
+    expect(reading.refusal).toMatchObject({ code: 'invalid_request', extras: { param: 'body' } });
+    expect(reading.refusal?.message).toMatch(/^A batch cannot cancel its own requests/);
+    // alone, a cancellation names nothing this stateless server runs: the transport acknowledges it
+    expect(readJsonRpcBody(cancel)).toEqual({ messages: 1 });
+  });
+
   it('refuses anything else with invalid_request on the body, as one request', () => {
     for (const body of [
       undefined,

@@ -54,7 +54,24 @@ export function readJsonRpcBody(body: unknown): JsonRpcBodyReading {
     );
     return { messages: 1, refusal };
   }
+  if (Array.isArray(body) && body.length > 1 && body.some(isCancellation)) {
+    const refusal = new ApiError(
+      'invalid_request',
+      'A batch cannot cancel its own requests: this server keeps no sessions, so a cancellation can only ' +
+        'name a request of the same POST, whose answer the POST would then never carry. Send it alone.',
+      { param: 'body' },
+    );
+    return { messages: 1, refusal };
+  }
   return { messages: Array.isArray(body) ? body.length : 1 };
+}
+
+/**
+ * A cancellation. Sent beside the request it names, the transport drops that request's answer
+ * and waits for it without end: the POST would hold the account's place among its MCP work for good.
+ */
+function isCancellation(message: { method?: unknown }): boolean {
+  return message.method === 'notifications/cancelled';
 }
 
 /**

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { FiltersSchema } from '@jobs/contracts';
-import { argumentProblems, describeArgumentProblems, type ArgumentProblem } from './tool-arguments.js';
+import {
+  ARGUMENT_PROBLEMS_SHOWN,
+  argumentProblems,
+  describeArgumentProblems,
+  type ArgumentProblem,
+} from './tool-arguments.js';
 
 const input = z.strictObject({
   filters: FiltersSchema.optional(),
@@ -11,8 +16,9 @@ const input = z.strictObject({
 const problemsOf = (args: unknown): ArgumentProblem[] => {
   const parsed = input.safeParse(args);
   if (parsed.success) throw new Error('expected a refusal');
-  return argumentProblems(parsed.error);
+  return argumentProblems(parsed.error).shown;
 };
+const all = (shown: ArgumentProblem[]) => ({ shown, total: shown.length });
 
 describe('argumentProblems', () => {
   it('lists every problem of a call, not the first', () => {
@@ -35,6 +41,29 @@ describe('argumentProblems', () => {
     ]);
   });
 
+  it(`describes the first ${ARGUMENT_PROBLEMS_SHOWN} of thousands of unknown names, counts them all, and cuts long names`, () => {
+    const filters = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`f${i}`, 1]));
+    const parsed = input.safeParse({ max_credits: 1, filters: { ...filters, ['q'.repeat(100_000)]: 1 }, limt: 1 });
+    if (parsed.success) throw new Error('expected a refusal');
+    const problems = argumentProblems(parsed.error);
+    expect(problems.total).toBe(5002);
+    expect(problems.shown).toHaveLength(ARGUMENT_PROBLEMS_SHOWN);
+    const text = describeArgumentProblems(problems);
+    expect(text.split('\n')[0]).toBe(
+      `unknown_filter: 5002 problems with the arguments, the first ${ARGUMENT_PROBLEMS_SHOWN} below. ` +
+        'The call was not sent: nothing was charged.',
+    );
+    expect(text.length).toBeLessThan(4000);
+    const long = input.safeParse({ max_credits: 1, filters: { ['q'.repeat(100_000)]: 1 } });
+    if (long.success) throw new Error('expected a refusal');
+    const [problem] = argumentProblems(long.error).shown;
+    expect(problem).toEqual({
+      code: 'unknown_filter',
+      param: `filters.${'q'.repeat(64)}…`,
+      message: `Unknown filter "${'q'.repeat(64)}…".`,
+    });
+  });
+
   it('writes paths inside arrays as the API does', () => {
     expect(problemsOf({ max_credits: 1, filters: { country_code_or: ['GB', 'uk'] } })).toEqual([
       expect.objectContaining({ param: 'filters.country_code_or[1]' }),
@@ -47,27 +76,27 @@ describe('describeArgumentProblems', () => {
   const filter: ArgumentProblem = { code: 'unknown_filter', param: 'filters.x', message: 'Unknown filter "x".' };
 
   it('keeps the one-line form of the API error for a single problem', () => {
-    expect(describeArgumentProblems([limit])).toBe(
+    expect(describeArgumentProblems(all([limit]))).toBe(
       'invalid_request: limit: Too big. The call was not sent: nothing was charged. [param: limit]',
     );
   });
 
   it('heads several problems with their number, then a line each', () => {
-    expect(describeArgumentProblems([filter, limit])).toBe(
+    expect(describeArgumentProblems(all([filter, limit]))).toBe(
       [
         'invalid_request: 2 problems with the arguments. The call was not sent: nothing was charged.',
         '- unknown_filter: Unknown filter "x". [param: filters.x]',
         '- invalid_request: limit: Too big. [param: limit]',
       ].join('\n'),
     );
-    expect(describeArgumentProblems([filter, { ...filter, param: 'filters.y' }]).split('\n')[0]).toMatch(
+    expect(describeArgumentProblems(all([filter, { ...filter, param: 'filters.y' }])).split('\n')[0]).toMatch(
       /^unknown_filter: 2 problems/,
     );
   });
 
   it('leaves out the param of a problem with the call as a whole', () => {
-    expect(describeArgumentProblems([{ code: 'invalid_request', param: undefined, message: 'Expected object' }])).toBe(
-      'invalid_request: Expected object. The call was not sent: nothing was charged.',
-    );
+    expect(
+      describeArgumentProblems(all([{ code: 'invalid_request', param: undefined, message: 'Expected object' }])),
+    ).toBe('invalid_request: Expected object. The call was not sent: nothing was charged.');
   });
 });

@@ -61,6 +61,14 @@ describe('helpers', () => {
     expect(issue && issuePath(issue)).toEqual(['a']);
   });
 
+  it('cuts a long unknown name where an error repeats it', () => {
+    expect(problem(JobSearchRequestSchema, { filters: { ['q'.repeat(1_000_000)]: 1 } })).toEqual({
+      code: 'unknown_filter',
+      param: `filters.${'q'.repeat(64)}…`,
+      message: `Unknown filter "${'q'.repeat(64)}…".`,
+    });
+  });
+
   it('suggestFilterName finds near misses only', () => {
     expect(suggestFilterName('country_code')).toBe('country_code_or');
     expect(suggestFilterName('REMOTE')).toBe('remote');

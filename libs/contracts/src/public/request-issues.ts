@@ -30,12 +30,23 @@ export function issuePath(issue: Issue): PropertyKey[] {
   return [...issue.path];
 }
 
-/** `['filters', 'title_or', 2]` -> `filters.title_or[2]`; `[]` -> undefined. */
+/**
+ * The longest part of a name an error repeats: a request may name a key of almost its whole body
+ * (1 MiB), and an answer that echoes it twice costs what the request did, again.
+ */
+export const SHOWN_NAME_MAX = 64;
+
+/** A name as an error shows it: cut at `SHOWN_NAME_MAX` characters, with an ellipsis. */
+export function shownName(name: string): string {
+  return name.length > SHOWN_NAME_MAX ? `${name.slice(0, SHOWN_NAME_MAX)}…` : name;
+}
+
+/** `['filters', 'title_or', 2]` -> `filters.title_or[2]`; `[]` -> undefined. Each name as `shownName` cuts it. */
 export function formatParam(path: readonly PropertyKey[]): string | undefined {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? String(segment) : `.${String(segment)}`;
+    else out += out === '' ? shownName(String(segment)) : `.${shownName(String(segment))}`;
   }
   return out === '' ? undefined : out;
 }
@@ -57,25 +68,37 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** The known filter name closest to `key`, if it is within 3 edits. */
+const SUGGESTION_EDITS_MAX = 3;
+const LONGEST_FILTER_NAME = Math.max(...FILTER_KEYS.map((name) => name.length));
+
+/**
+ * The known filter name closest to `key`, if it is within 3 edits. A key longer than every name by
+ * more than that is none of them (the edits are at least the difference in length): it is not
+ * compared, so the work stays bounded whatever the key's length.
+ */
 export function suggestFilterName(key: string): string | undefined {
+  if (key.length > LONGEST_FILTER_NAME + SUGGESTION_EDITS_MAX) return undefined;
   let best: { name: string; distance: number } | undefined;
   for (const name of FILTER_KEYS) {
     const distance = editDistance(key.toLowerCase(), name);
-    if (distance <= 3 && (best === undefined || distance < best.distance)) best = { name, distance };
+    if (distance <= SUGGESTION_EDITS_MAX && (best === undefined || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
+}
+
+/** The message of an unknown filter: its name as shown, and the closest known name when one is close. */
+export function unknownFilterMessage(key: string): string {
+  const suggestion = suggestFilterName(key);
+  return `Unknown filter "${shownName(key)}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}`;
 }
 
 export function describeRequestError(error: z.ZodError): RequestProblem {
   const unknownFilter = error.issues.find(isUnknownFilter);
   if (unknownFilter) {
-    const key = unknownFilter.keys[0] ?? '';
-    const suggestion = suggestFilterName(key);
     return {
       code: 'unknown_filter',
       param: formatParam(issuePath(unknownFilter)),
-      message: `Unknown filter "${key}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
+      message: unknownFilterMessage(unknownFilter.keys[0] ?? ''),
     };
   }
   const first = error.issues[0];
