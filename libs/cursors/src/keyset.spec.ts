@@ -17,6 +17,8 @@ describe('keyset paging', () => {
   it('continues a newest-first listing after a position: older rows, or as old with a lower id', () => {
     const at = new Date('2026-11-22T08:00:00.000Z');
     expect(newestFirstAfter({ at, id: 'led_5' })).toEqual({
+      // the bound an index range starts at, beside the exact condition
+      createdAt: { lte: at },
       OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: 'led_5' } }],
     });
     expect(newestFirstAfter(null)).toEqual({});

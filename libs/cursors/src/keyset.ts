@@ -31,9 +31,19 @@ export interface NewestFirstPosition {
 /** Newest first, ties by id: the order `newestFirstAfter` continues (a Prisma `orderBy`). */
 export const NEWEST_FIRST: [{ createdAt: 'desc' }, { id: 'desc' }] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
-/** The rows after `after` in `NEWEST_FIRST` order, as a Prisma `where` fragment; every row without a position. */
+/**
+ * The rows after `after` in `NEWEST_FIRST` order, as a Prisma `where` fragment; every row without a position.
+ * The `createdAt <= at` beside the OR says nothing new, but it is what PostgreSQL starts an index range
+ * at: without it, a deep page reads every newer row of the listing again and filters it out.
+ */
 export function newestFirstAfter(after: NewestFirstPosition | null | undefined): {
+  createdAt?: { lte: Date };
   OR?: [{ createdAt: { lt: Date } }, { createdAt: Date; id: { lt: string } }];
 } {
-  return after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {};
+  return after
+    ? {
+        createdAt: { lte: after.at },
+        OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }],
+      }
+    : {};
 }

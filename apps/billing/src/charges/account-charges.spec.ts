@@ -76,8 +76,8 @@ async function uncommittedCharge(accountId: string): Promise<pg.Client> {
   return other;
 }
 
-/** Until one statement waits for a lock (the charge under test, for the account's row). */
-async function untilWaitingForLock(other: pg.Client): Promise<number> {
+/** Until `count` statements wait for a lock (the charges under test, for the account's row). */
+async function untilWaitingForLock(other: pg.Client, count = 1): Promise<number> {
   const waiting = async () =>
     (
       await other.query(
@@ -85,7 +85,7 @@ async function untilWaitingForLock(other: pg.Client): Promise<number> {
           "datname = current_database() AND wait_event_type = 'Lock'",
       )
     ).rows[0].n as number;
-  for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 200 && (await waiting()) < count; i++) await new Promise((r) => setTimeout(r, 25));
   return waiting();
 }
 
@@ -229,6 +229,23 @@ describe('AccountCharges', () => {
     await chargeBesideAnother(true);
     expect(stale).toHaveBeenCalledTimes(1);
     stale.mockRestore();
+  });
+
+  it('takes the account before the mark on both paths: two deliveries of one charge at once charge once', async () => {
+    const acct = await account(10);
+    const queryId = `req_twice_${sequence++}`;
+    const other = await heldLock(acct);
+    // the unlocked delivery waits for the account first, then the locking one: the first to get
+    // the account marks the charge, and the other must wait for the account, never for the mark
+    const unlocked = charge(acct, ['job_x'], true, queryId);
+    expect(await untilWaitingForLock(other)).toBe(1);
+    const locking = charge(acct, ['job_x'], false, queryId);
+    expect(await untilWaitingForLock(other, 2)).toBe(2);
+    await other.query('ROLLBACK');
+    await other.end();
+    await Promise.all([unlocked, locking]);
+    expect(await ledgerOf(acct)).toEqual(['job_x:charged:1']);
+    expect(await creditsOf(acct)).toBe(9);
   });
 
   it('charges concurrent requests of one account for the same jobs once, locked and unlocked side by side', () =>

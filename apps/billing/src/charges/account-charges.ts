@@ -92,10 +92,11 @@ export class AccountCharges {
     try {
       await this.prisma.$transaction(async (tx) => {
         committed = tx;
-        // The mark, the account's lock and the paid jobs in one statement. A second delivery
-        // waits for the first one's commit in whichever it meets first (the mark's insert or the
-        // row lock), then finds the mark; the lock's read gives the balance as the last charge
-        // left it. The paid jobs are read in the statement's snapshot, taken before the lock: if
+        // The account's lock, the mark and the paid jobs in one statement, the lock first (the mark is
+        // inserted from it), as `chargeWithoutLock` takes them: two deliveries of one charge on two
+        // paths never hold one each and wait for the other. A second delivery waits for the first
+        // one's commit at the row lock, then finds the mark; the lock's read gives the balance as the
+        // last charge left it. The paid jobs are read in the statement's snapshot, taken before the lock: if
         // a charge committed in between (the locked row is a newer version than the snapshot's,
         // `xmin`), they are read again in a statement of their own. Every charge that pays for
         // a job also updates the account row in its transaction (chargeWrites), so an unchanged
@@ -109,11 +110,11 @@ export class AccountCharges {
             in_time: boolean | null;
           }>
         >`
-          WITH mark AS (
-            INSERT INTO processed_messages (consumer_group, message_id) VALUES ('billing', ${request.chargeKey}) ON
-              CONFLICT DO NOTHING RETURNING 1
-          ), locked AS (
+          WITH locked AS (
             SELECT credits_remaining, xmin::text AS version FROM accounts WHERE id = ${request.accountId} FOR UPDATE
+          ), mark AS (
+            INSERT INTO processed_messages (consumer_group, message_id) SELECT 'billing', ${request.chargeKey}
+              FROM locked ON CONFLICT DO NOTHING RETURNING 1
           )
           SELECT (SELECT count(*) FROM mark)::int AS marked,
             (SELECT credits_remaining FROM locked) AS credits_remaining,
@@ -121,8 +122,8 @@ export class AccountCharges {
               ${request.accountId}) AS current,
             (SELECT array_agg(job_id) FROM ${paidAmong(request)}) AS paid,
             (SELECT ${inTime(request)} FROM locked) AS in_time`;
-        // (a SELECT without FROM: always one row)
-        if (locked!.marked === 0) {
+        // (a SELECT without FROM: always one row; an unknown account has no lock and so no mark)
+        if (locked!.marked === 0 && locked!.credits_remaining !== null) {
           // already charged: a redelivery, or an asker whose answer was lost asking again
           if (request.answerAgain && locked!.credits_remaining !== null)
             await answer(tx, await this.madePlan(tx, request), locked!.credits_remaining, (topic, value) =>

@@ -3,12 +3,17 @@ import type { TopicSpec } from '@jobs/kafka';
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import { AnswerPartlySent, SearchAnswers } from './search-answers.js';
 
-/** Publishes as told per topic: refused topics reject. */
-function answers(refused: readonly TopicSpec[]) {
+/** Publishes as told per topic: refused topics reject (the first `times` publishes of each, or all). */
+function answers(refused: readonly TopicSpec[], times = Infinity) {
   const sent: string[] = [];
+  const refusals = new Map<string, number>();
   const publisher = {
     async publish(topic: TopicSpec) {
-      if (refused.includes(topic)) throw new Error(`${topic.name} refused`);
+      const count = refusals.get(topic.name) ?? 0;
+      if (refused.includes(topic) && count < times) {
+        refusals.set(topic.name, count + 1);
+        throw new Error(`${topic.name} refused`);
+      }
       sent.push(topic.name);
     },
   } as unknown as KafkaPublisher;
@@ -32,6 +37,14 @@ describe('SearchAnswers.publishPage', () => {
     );
     const charge = sent.find(([topic]) => topic === Topics.BillingPageChargeRequested.name)![1];
     expect(charge['answer_by']).toBe(examples.searchRequested().answer_by);
+  });
+
+  it('sends the half that failed again once the other left: a charge never goes without its page', async () => {
+    for (const topic of [Topics.SearchPageGathered, Topics.BillingPageChargeRequested]) {
+      const once = answers([topic], 1);
+      await page(once.answers);
+      expect(once.sent.sort()).toEqual([Topics.BillingPageChargeRequested.name, Topics.SearchPageGathered.name].sort());
+    }
   });
 
   it('says when half the answer left, and passes the error on as it is when none of it did', async () => {
