@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { enqueueSerializedOutbox, type PrismaService } from '@jobs/db';
 import { throwawayDatabase, type ThrowawayDatabase } from '@jobs/db/testing';
+import type { TopicSpec } from '@jobs/kafka';
 import type { KafkaPublisher } from '@jobs/nest-kafka';
 import type { Logger } from '@jobs/observability';
 import type { DrainRegistry, ReadinessRegistry } from '@jobs/service-kit';
@@ -14,7 +15,7 @@ const registry = { register: () => undefined } as unknown as DrainRegistry & Rea
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A relay whose sends are recorded (topic and key), started as Nest starts it. */
-async function startRelay(db: ThrowawayDatabase, sent: string[]): Promise<OutboxRelay> {
+async function startRelay(db: ThrowawayDatabase, sent: string[], prisma = db.prisma): Promise<OutboxRelay> {
   const publisher = {
     typed: {
       inPublishSpan: async (_topic: string, _n: number, run: () => Promise<void>) => run(),
@@ -24,7 +25,7 @@ async function startRelay(db: ThrowawayDatabase, sent: string[]): Promise<Outbox
       },
     },
   } as unknown as KafkaPublisher;
-  const relay = new OutboxRelay(db.prisma, publisher, logger, db.url, registry, registry);
+  const relay = new OutboxRelay(prisma, publisher, logger, db.url, registry, registry);
   await relay.onModuleInit();
   relay.onApplicationBootstrap();
   return relay;
@@ -119,6 +120,41 @@ describe('OutboxRelay on PostgreSQL', () => {
     } finally {
       await live.stop();
     }
+  }, 15_000);
+
+  it('sends a committed row once while its delete fails, and deletes it once the database answers', async () => {
+    let deletesFail = true;
+    // the relay's statements outside transactions, its deletes among them, fail while the flag is up
+    const flaky = new Proxy(db.prisma, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property);
+        if (property === '$executeRaw')
+          return (...args: unknown[]) =>
+            deletesFail
+              ? Promise.reject(new Error('the database is away'))
+              : (value as (...a: unknown[]) => Promise<number>).apply(target, args);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    relay = await startRelay(db, sent, flaky);
+    const topic = { name: 'search.page.charged', keyOf: () => 'once' } as unknown as TopicSpec;
+    let committed: object | undefined;
+    await db.prisma.$transaction(async (tx) => {
+      committed = tx;
+      await relay!.stage(tx, topic, {} as never);
+    });
+    relay.kick(committed);
+
+    expect(await until(() => sent.length > 0, 2_000)).toBe(true);
+    await sleep(600); // six passes of the relay while the delete fails
+    expect(sent).toEqual(['search.page.charged:once']);
+    expect(await db.prisma.outboxMessage.count()).toBe(1);
+
+    deletesFail = false;
+    const deleted = async () => (await db.prisma.outboxMessage.count()) === 0;
+    for (let i = 0; i < 40 && !(await deleted()); i++) await sleep(50);
+    expect(await deleted()).toBe(true);
+    expect(sent).toEqual(['search.page.charged:once']);
   }, 15_000);
 
   it('draws another key when a live session holds its own', async () => {

@@ -35,6 +35,12 @@ const PENDING_CHECK_MS = 100;
  * A staged row not seen committed for this long was rolled back (or sent by another replica's safety net): forgotten.
  */
 const PENDING_MAX_AGE_MS = 60_000;
+/**
+ * How long the claim of orphans may stay open around their send: past the producer's own bound on a
+ * send, so that a slow broker fails the send, not the transaction after it (rows sent and then not
+ * deleted, sent again by the next pass).
+ */
+const ORPHAN_CLAIM_TIMEOUT_MS = 60_000;
 
 interface OutboxRow {
   id: bigint;
@@ -75,10 +81,17 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap {
       await this.drainOrphans();
       this.nextSafetyPollAt = Date.now() + SAFETY_POLL_MS;
     }
-    return this.staged.size > 0 ? PENDING_CHECK_MS : Math.max(0, this.nextSafetyPollAt - Date.now());
+    return this.staged.size > 0 || this.sentNotDeleted.size > 0
+      ? PENDING_CHECK_MS
+      : Math.max(0, this.nextSafetyPollAt - Date.now());
   });
   /** Rows staged by this replica and not yet published, by id. */
   private readonly staged = new Map<bigint, StagedMessage>();
+  /**
+   * Rows this replica sent whose delete failed (the database was away): deleted again on each pass,
+   * never sent again from here (the safety net sends them once more only if this replica dies first).
+   */
+  private readonly sentNotDeleted = new Set<bigint>();
   /** The rows each transaction staged, until its caller says it committed (`kick(tx)`). */
   private readonly stagedBy = new WeakMap<object, bigint[]>();
   private nextSafetyPollAt = 0;
@@ -186,7 +199,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap {
 
   /** This replica's staged rows that are committed by now: sent in id order, then deleted. */
   private async publishStaged(): Promise<void> {
-    if (this.staged.size === 0) return;
+    if (this.staged.size === 0 && this.sentNotDeleted.size === 0) return;
     try {
       await untraced(async () => {
         const unknown = [...this.staged].filter(([, message]) => !message.committed).map(([id]) => id);
@@ -206,8 +219,15 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap {
           .sort(ascending);
         if (committed.length > 0) {
           await this.send(committed.map((id) => ({ id, ...this.staged.get(id)! })));
-          await this.prisma.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${committed}::bigint[])`;
-          for (const id of committed) this.staged.delete(id);
+          for (const id of committed) {
+            this.staged.delete(id);
+            this.sentNotDeleted.add(id);
+          }
+        }
+        if (this.sentNotDeleted.size > 0) {
+          const sent = [...this.sentNotDeleted];
+          await this.prisma.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${sent}::bigint[])`;
+          for (const id of sent) this.sentNotDeleted.delete(id);
         }
         const now = Date.now();
         for (const [id, message] of this.staged)
@@ -238,18 +258,21 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private async publishOrphans(): Promise<number> {
-    return this.prisma.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<OutboxRow[]>`
+    return this.prisma.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRaw<OutboxRow[]>`
         SELECT id, topic, key, value, headers FROM outbox_messages o
         WHERE ${orphaned(Prisma.sql`o`)}
         ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
-      if (rows.length === 0) return 0;
-      await this.send(rows);
-      // sent: gone with the commit (a crash before it sends them again: at least once)
-      await tx.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
-      for (const row of rows) this.staged.delete(row.id);
-      return rows.length;
-    });
+        if (rows.length === 0) return 0;
+        await this.send(rows);
+        // sent: gone with the commit (a crash before it sends them again: at least once)
+        await tx.$executeRaw`DELETE FROM outbox_messages WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+        for (const row of rows) this.staged.delete(row.id);
+        return rows.length;
+      },
+      { timeout: ORPHAN_CLAIM_TIMEOUT_MS },
+    );
   }
 
   /** Every topic at once (the producer sends them in one request), each topic's messages in id order. */
