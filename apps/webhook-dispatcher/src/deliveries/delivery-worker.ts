@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { WEBHOOK_RESPONSE_DEADLINE_MS } from '@jobs/contracts';
 import { PrismaService } from '@jobs/db';
+import { isDeterministicFailure } from '@jobs/kafka';
 import { requestContext, untraced, type Logger } from '@jobs/observability';
 import { DrainRegistry, KickableLoop, LOGGER, ReadinessRegistry } from '@jobs/service-kit';
 import { HostResolver, OpenedSecrets, SecretBox, signingSecrets, webhookSecretFor } from '@jobs/webhook-targets';
@@ -108,6 +109,7 @@ export class DeliveryWorker implements OnApplicationBootstrap {
     this.finishes = new GroupCommit(
       (finished) => untraced(() => this.store.finishMany(finished, config.WEBHOOK_RETRY_SCALE)),
       FINISH_BATCH,
+      isDeterministicFailure,
     );
     this.secrets = new OpenedSecrets(box);
     drains.register('delivery-worker', () => this.stop());
@@ -155,12 +157,19 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       // The probe is untraced (an idle worker would otherwise make a trace per look); each attempt continues its
       // event's trace.
       const { byEndpoint: held, byAccount } = this.held();
-      // as many claims per slot as the endpoint has earned (one not busy here: as a new one)
-      const caps = new Map([...held.keys()].map((url) => [url, this.slots.limitOf(url) * PREFETCH]));
-      // an account may hold every claim but the room the other accounts need to fill their share of slots
+      // as many claims per slot as the endpoint has earned: those busy here, and those slowed (a hung
+      // endpoint not busy here at the moment is not claimed as a new one); any other as a new one
+      const caps = new Map<string, number>();
+      for (const [url, limit] of this.slots.slowed()) caps.set(url, limit * PREFETCH);
+      for (const url of held.keys()) caps.set(url, this.slots.limitOf(url) * PREFETCH);
+      // An account holds claims for its own slots (no more than it could start before they go
+      // stale), and never the room the other accounts need to fill their share of slots.
       const accounts = {
         held: byAccount,
-        cap: this.slots.total * PREFETCH - (this.slots.total - this.slots.perAccount),
+        cap: Math.min(
+          this.slots.perAccount * PREFETCH,
+          this.slots.total * PREFETCH - (this.slots.total - this.slots.perAccount),
+        ),
       };
       // the lease starts at this moment (the claim's `now`), not when the claim's answer arrives
       const leaseStart = new Date();

@@ -76,6 +76,15 @@ describe('EndpointSlots', () => {
     expect(() => slots.release('https://hooks.acme.example/1', 'acc_nobody')).toThrow();
   });
 
+  it('names the endpoints paced below a new one, busy or not', () => {
+    const slots = new EndpointSlots(8, 4);
+    slots.hung('https://dead.example/hook');
+    slots.succeeded('https://fast.example/hook');
+    expect(slots.slowed()).toEqual([['https://dead.example/hook', 1]]);
+    slots.succeeded('https://dead.example/hook');
+    expect(slots.slowed()).toEqual([]);
+  });
+
   it('refuses non-positive limits', () => {
     expect(() => new EndpointSlots(0, 1)).toThrow(RangeError);
     expect(() => new EndpointSlots(1, 0)).toThrow(RangeError);

@@ -48,6 +48,11 @@ export class EndpointSlots {
     return [...this.inFlight].filter(([url, count]) => count >= this.limitOf(url)).map(([url]) => url);
   }
 
+  /** Endpoints paced below what a new one gets (one hung), with their limits: claims for them stay as few. */
+  slowed(): Array<[url: string, limit: number]> {
+    return [...this.limits].filter(([, limit]) => limit < this.firstLimit);
+  }
+
   /** Attempts one endpoint may have under way at once now. */
   limitOf(url: string): number {
     return this.limits.get(url) ?? this.firstLimit;

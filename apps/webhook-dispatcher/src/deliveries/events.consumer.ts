@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { context, propagation } from '@opentelemetry/api';
 import { Topics, type EventEmitted } from '@jobs/contracts';
+import { isDeterministicFailure } from '@jobs/kafka';
 import { annotateStage, requestContext, type Logger } from '@jobs/observability';
 import { KafkaConsumer, LOGGER } from '@jobs/service-kit';
 import { StoreEventUseCase, type IncomingEvent, type StoredEvent } from '../events/store-event.usecase.js';
@@ -25,7 +26,8 @@ export class EventsConsumer {
     private readonly worker: DeliveryWorker,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.intake = new GroupCommit((events) => storeEvent.storeMany(events), STORE_BATCH);
+    // one event the database refuses (bad data) is that event's dead letter alone, not its batch's
+    this.intake = new GroupCommit((events) => storeEvent.storeMany(events), STORE_BATCH, isDeterministicFailure);
   }
 
   @EventPattern(Topics.EventEmitted.name)

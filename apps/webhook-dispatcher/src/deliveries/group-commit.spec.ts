@@ -52,4 +52,36 @@ describe('GroupCommit', () => {
       await commit.flushed();
     },
   );
+
+  it('writes a batch one item refuses again in halves: that item gets the error, the rest are written', async () => {
+    const writes: number[][] = [];
+    const commit = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        if (items.includes(5)) throw new RangeError('a date out of range');
+        if (items.includes(99)) throw new Error('database down');
+        return items;
+      },
+      10,
+      (error) => error instanceof RangeError,
+    );
+    const outcomes = await Promise.allSettled([1, 2, 3, 4, 5, 6, 7, 8].map((n) => commit.submit(n)));
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    // halves down to the item: 8, then 4 + 4, then 2 + 2 of the bad half, then 1 + 1
+    expect(writes).toHaveLength(7);
+    // a failure that is no one item's fails its batch at once, without halves
+    writes.length = 0;
+    const down = await Promise.allSettled([98, 99].map((n) => commit.submit(n)));
+    expect(down.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(writes).toEqual([[98, 99]]);
+  });
 });

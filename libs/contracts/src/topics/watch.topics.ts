@@ -19,7 +19,7 @@ export const EVENT_FEED_TOPICS = {
       'Every event for the feed and webhook delivery: free watch ' +
       'events and search.completed (orchestrator), charged ' +
       'job.opened (billing)',
-    keyReason: "One account's events are stored and delivered in the order they happened",
+    keyReason: "One account's events enter its feed in the order they happened (deliveries may overtake)",
   }),
 } as const;
 
