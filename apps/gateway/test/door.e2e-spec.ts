@@ -146,6 +146,17 @@ describe('Idempotency-Key', () => {
     expect(account.body!['credits_remaining']).toBe(1000 - charged);
   });
 
+  it('scopes a key by the endpoint, however its path is encoded: a retry to /v1/jobs/%73earch replays', async () => {
+    const { live_key } = await newAccount({ plan: 'pro', credits: 1000 });
+    const key = `encoded-${Date.now()}`;
+    const first = await api('/v1/jobs/search', { key: live_key, body: search, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(200);
+    const again = await api('/v1/jobs/%73earch', { key: live_key, body: search, headers: { 'idempotency-key': key } });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
   it('answers 409 idempotency_conflict for the same key with a different body', async () => {
     const { test_key } = await newAccount({ plan: 'pro', credits: 10 });
     const key = `conflict-${Date.now()}`;

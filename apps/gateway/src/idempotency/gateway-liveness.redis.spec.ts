@@ -91,6 +91,7 @@ describe('a keyed POST whose owner runs on another gateway process', () => {
     ({
       method: 'POST',
       url: '/v1/searches',
+      routeOptions: { url: '/v1/searches' },
       headers: { 'idempotency-key': idempotencyKey },
       principal: { accountId },
       body,

@@ -6,13 +6,13 @@ import { StoredResponse } from '../http/stored-response.js';
 import type { GatewayLiveness } from './gateway-liveness.js';
 import type { IdempotencyRecord } from './idempotency-record.js';
 import { IdempotencyGate } from './idempotency.gate.js';
-import type { IdempotencyStore } from './idempotency.store.js';
+import { ANSWER_JOINING, type IdempotencyStore } from './idempotency.store.js';
 import type { ReplaySealer } from './replay-sealer.js';
 
 const body = { filters: {}, limit: 3 };
 
 /** A retry of a sync search whose first attempt answered 500 and whose search has since answered `answer`. */
-async function retryAfter(answer: SearchResponded.Value) {
+async function retryAfter(answer: SearchResponded.Value | typeof ANSWER_JOINING, { leaseEnded = false } = {}) {
   let record: IdempotencyRecord | null = null;
   const writes: string[] = [];
   const store = {
@@ -53,6 +53,7 @@ async function retryAfter(answer: SearchResponded.Value) {
     ({
       method: 'POST',
       url: '/v1/jobs/search',
+      routeOptions: { url: '/v1/jobs/search' },
       headers: { 'idempotency-key': 'k1' },
       body,
       requestId: id,
@@ -61,7 +62,7 @@ async function retryAfter(answer: SearchResponded.Value) {
   const reply = { getHeader: () => undefined } as unknown as FastifyReply;
   // the first attempt owned the key and failed (the recorder marks a 5xx `failed`)
   await gate.pass(request('srch_first'), reply, true);
-  record = { ...record!, state: 'failed' };
+  record = { ...record!, state: 'failed', ...(leaseEnded ? { lease_until: 0 } : {}) };
   const retry = request('srch_retry');
   const outcome = await gate.pass(retry, reply, true).then(
     () => 'ran' as const,
@@ -100,5 +101,15 @@ describe('IdempotencyGate, a retry that re-attaches to its search', () => {
     expect(outcome).toBe('ran');
     expect(writes).toEqual(['running:srch_retry']);
     expect(retry.idempotency?.record.request_id).toBe('srch_retry');
+  });
+
+  it('waits for a page billing charged while the lease runs, and runs afresh once it ended', async () => {
+    const waiting = await retryAfter(ANSWER_JOINING);
+    expect(waiting.outcome).not.toBe('ran');
+    expect(waiting.writes).toEqual([]);
+    // past the lease the page is not coming: the search runs again (the jobs paid for come free)
+    const after = await retryAfter(ANSWER_JOINING, { leaseEnded: true });
+    expect(after.outcome).toBe('ran');
+    expect(after.writes).toEqual(['running:srch_retry']);
   });
 });

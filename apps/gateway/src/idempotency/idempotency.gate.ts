@@ -68,9 +68,14 @@ export class IdempotencyGate {
         { param: HEADERS.idempotencyKey },
       );
     }
-    const path = request.url.split('?')[0] ?? request.url;
     const claim: IdempotencyClaim = {
-      key: this.store.keyFor(request.principal.accountId, request.principal.mode, request.method, path, parsed.data),
+      key: this.store.keyFor(
+        request.principal.accountId,
+        request.principal.mode,
+        request.method,
+        scopePath(request),
+        parsed.data,
+      ),
       record: {
         fingerprint: bodyFingerprint(request.body),
         state: 'running',
@@ -194,4 +199,16 @@ export class IdempotencyGate {
 
 function replay(response: StoredHttpResponse): StoredResponse {
   return new StoredResponse(response.status, { ...response.headers, [REPLAYED_HEADER]: 'true' }, response.body);
+}
+
+/**
+ * The path a key is scoped by: the route the router matched, with its parameters as it decoded them,
+ * so `/v1/%77atches` and `/v1/watches` are one scope (the router runs them as one endpoint). A
+ * path written as usual scopes as it is sent.
+ */
+export function scopePath(request: Pick<FastifyRequest, 'url' | 'routeOptions' | 'params'>): string {
+  const route = request.routeOptions.url;
+  if (!route) return request.url.split('?')[0] ?? request.url;
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  return route.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
 }
