@@ -401,4 +401,54 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
       expect(attemptReads.map((node) => node['Node Type'])).toEqual(['Index Scan']);
     },
   );
+
+  it('claims past an endpoint whose slots are full without reading its backlog', async () => {
+    await db.prisma.account.create({
+      data: {
+        id: 'acc_q',
+        plan: 'pro',
+        creditsRemaining: 0,
+        creditsResetAt: new Date(),
+        rateLimitLimit: 10,
+        rateLimitWindowSeconds: 60,
+      },
+    });
+    // 20,000 deliveries due a minute ago to one endpoint, then one due a second ago to another
+    const due = (url: string, count: number, ago: string) =>
+      db.prisma.$executeRawUnsafe(`
+        WITH events AS (
+          INSERT INTO webhook_events (account_id, event_id, type, body, created_at)
+          SELECT 'acc_q', 'evt_q_' || md5(random()::text), 'search.completed', '{}', now()
+          FROM generate_series(1, ${count})
+          RETURNING position, event_id
+        )
+        INSERT INTO webhook_deliveries (id, event_position, account_id, url, kind, status, due_at, updated_at)
+        SELECT 'dlv_' || event_id, position, 'acc_q', '${url}', 'original', 'pending', now() - interval '${ago}', now()
+        FROM events`);
+    await due('http://backlog.example/hook', 20_000, '1 minute');
+    await due('http://quiet.example/hook', 1, '1 second');
+    await db.prisma.$executeRaw`ANALYZE webhook_deliveries`;
+
+    // the backlog's endpoint has its four slots busy here
+    const busy = new Map([['http://backlog.example/hook', 4]]);
+    const plan = await planNodes(db.prisma, claimStatement(new Date(), 16, busy, 4), { analyze: true });
+    const read = plan
+      .filter((node) => node['Relation Name'] === 'webhook_deliveries' && node['Node Type'] !== 'ModifyTable')
+      .reduce(
+        (sum, node) =>
+          sum + ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1),
+        0,
+      );
+    expect(read).toBeLessThan(100);
+    const claimed = await db.prisma.webhookDelivery.findMany({ where: { accountId: 'acc_q', attemptCount: 1 } });
+    expect(claimed.map((delivery) => delivery.url)).toEqual(['http://quiet.example/hook']);
+    // the endpoints' heads follow: the quiet one's is its lease's end now, the backlog's a minute ago
+    const heads = await db.prisma.webhookEndpointQueue.findMany({
+      where: { accountId: 'acc_q' },
+      orderBy: { url: 'asc' },
+    });
+    expect(heads.map((head) => head.url)).toEqual(['http://backlog.example/hook', 'http://quiet.example/hook']);
+    expect(heads[0]!.nextDueAt!.getTime()).toBeLessThan(Date.now() - 30_000);
+    expect(heads[1]!.nextDueAt!.getTime()).toBeGreaterThan(Date.now() + LEASE_MS / 2);
+  }, 60_000);
 });

@@ -7,6 +7,8 @@ export interface PlanNode {
   /** With `analyze`: the rows the node gave, per loop, and its loops. */
   'Actual Rows'?: number;
   'Actual Loops'?: number;
+  /** With `analyze`: the rows the node read and dropped by its filter, per loop. */
+  'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 }
 
