@@ -24,11 +24,11 @@ export const PRIVILEGES = Object.freeze({
 /**
  * The shared messaging tables and what their writers may do: the outbox's relay claims rows
  * (`FOR UPDATE`) and deletes them once sent; a processed-message mark is inserted and read, never
- * changed.
+ * changed, and deleted once no message can come again (`ProcessedMarksPruner` of billing).
  */
 export const SHARED_PRIVILEGES = Object.freeze({
   outbox_messages: Object.freeze(['SELECT', 'INSERT', 'UPDATE', 'DELETE']),
-  processed_messages: Object.freeze(['SELECT', 'INSERT']),
+  processed_messages: Object.freeze(['SELECT', 'INSERT', 'DELETE']),
 });
 
 /**
@@ -86,7 +86,13 @@ export const TABLE_GRANTS = Object.freeze({
     reads: [],
   },
   'webhook-dispatcher': {
-    owns: ['webhook_events', 'webhook_deliveries', 'webhook_attempts', 'webhook_endpoint_secrets'],
+    owns: [
+      'webhook_events',
+      'webhook_deliveries',
+      'webhook_attempts',
+      'webhook_endpoint_secrets',
+      'webhook_endpoint_queues',
+    ],
     shares: [],
     // an event of an account that no longer exists is not stored
     reads: ['accounts'],

@@ -11,7 +11,8 @@ import { BillingQueriesConsumer } from './queries/billing-queries.consumer.js';
 import { ChargeJobUseCase } from './queries/charge-job.usecase.js';
 import { ChargeCompanyUseCase } from './queries/charge-company.usecase.js';
 import { CURSOR_CODEC, ListLedgerUseCase } from './queries/list-ledger.usecase.js';
-import type { BillingConfig } from './config.js';
+import { BILLING_CONFIG, type BillingConfig } from './config.js';
+import { ProcessedMarksPruner } from './charges/processed-marks-pruner.js';
 import { AsyncChunksConsumer } from './async-chunks/async-chunks.consumer.js';
 import { ChargeAsyncChunkUseCase } from './async-chunks/charge-async-chunk.usecase.js';
 import { WatchEventChargesUseCase } from './events/watch-event-charges.usecase.js';
@@ -49,6 +50,8 @@ export class BillingModule {
         OpenAccountUseCase,
         AddCreditsUseCase,
         CreditResets,
+        ProcessedMarksPruner,
+        { provide: BILLING_CONFIG, useValue: config },
         { provide: CURSOR_CODEC, useValue: new CursorCodec(config.CURSOR_SECRET) },
         // mints a sync search's next_cursor, which the orchestrator reads back (same codec and CURSOR_SECRET)
         { provide: SearchCursorCodec, useValue: new SearchCursorCodec(config.CURSOR_SECRET) },
