@@ -340,9 +340,12 @@ function chargeWrites(
       UPDATE accounts SET credits_remaining = credits_remaining - ${plan.creditsCharged}::int, updated_at = now()
       WHERE id = ${request.accountId} AND ${charged.length}::int > 0 AND ${onlyIf}
     ), ledger AS (
-      INSERT INTO ledger_entries (id, account_id, job_id, request_id, operation, credits, reason)
+      -- dated when written, under the account's lock (not when the transaction began, which may be
+      -- before another charge of the account committed): an account's lines are dated in the order
+      -- they commit, so a reader paging newest first never finds an older line appear later
+      INSERT INTO ledger_entries (id, account_id, job_id, request_id, operation, credits, reason, created_at)
       SELECT v.id, ${request.accountId}, v.job_id, ${request.requestId}, ${request.operation}, v.credits,
-        v.reason::ledger_reason
+        v.reason::ledger_reason, clock_timestamp()
       FROM unnest(
         ${plan.lines.map(() => newId('led'))}::text[],
         ${plan.lines.map((l) => l.jobId)}::text[],
