@@ -7,9 +7,9 @@ export const BillingEnvSchema = SharedEnvSchema.extend({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9104),
   /**
    * How long billing keeps the mark that finds a message come again: longer than the broker keeps
-   * messages (24 hours unless its operator set more), so no message outlives its mark.
+   * messages (Kafka's default is 7 days, whole segments past it), so no message outlives its mark.
    */
-  PROCESSED_MARKS_RETENTION_HOURS: z.coerce.number().int().min(25).default(72),
+  PROCESSED_MARKS_RETENTION_HOURS: z.coerce.number().int().min(25).default(192),
 });
 export type BillingConfig = z.infer<typeof BillingEnvSchema>;
 export const BILLING_CONFIG = Symbol('BILLING_CONFIG');

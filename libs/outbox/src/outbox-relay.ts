@@ -260,9 +260,11 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap {
   private async publishOrphans(): Promise<number> {
     return this.prisma.$transaction(
       async (tx) => {
+        // not the rows this replica sent and could not delete yet: its own passes delete them
+        const sent = [...this.sentNotDeleted];
         const rows = await tx.$queryRaw<OutboxRow[]>`
         SELECT id, topic, key, value, headers FROM outbox_messages o
-        WHERE ${orphaned(Prisma.sql`o`)}
+        WHERE ${orphaned(Prisma.sql`o`)} AND NOT (o.id = ANY(${sent}::bigint[]))
         ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
         if (rows.length === 0) return 0;
         await this.send(rows);

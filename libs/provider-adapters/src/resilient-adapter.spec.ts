@@ -2,11 +2,18 @@ import type { NormalizedProviderRecord } from '@jobs/contracts';
 import { ProviderResponseError, type ProviderAdapter, type ProviderQuery } from './provider-adapter.js';
 import { CircuitOpenError, isTransient, ResilientAdapter } from './resilient-adapter.js';
 
-const settings = { maxConcurrent: 2, retries: 2, retryDelayMs: 1, breakerThreshold: 3, breakerCooldownMs: 1000 };
+const settings = {
+  maxConcurrent: 2,
+  retries: 2,
+  retryDelayMs: 1,
+  breakerThreshold: 3,
+  breakerCooldownMs: 1000,
+  stalledAfterMs: 5000,
+};
 const query = (signal = new AbortController().signal): ProviderQuery => ({ filters: {}, want: 5, signal });
 
 /** A fake partner whose answers the test scripts. */
-function fakeProvider(script: Array<'ok' | 500 | 400 | 'network'>) {
+function fakeProvider(script: Array<'ok' | 500 | 400 | 401 | 422 | 'network'>) {
   let calls = 0;
   let inFlight = 0;
   let maxInFlight = 0;
@@ -124,6 +131,66 @@ describe('ResilientAdapter', () => {
     const callTimeouts = new ResilientAdapter(silent, { ...settings, retries: 0 });
     for (let i = 0; i < 3; i++) await timedOut(callTimeouts, true);
     expect(callTimeouts.circuit).toBe('open');
+  });
+
+  it("counts a caller's deadline against the breaker once the provider had long enough to answer", async () => {
+    let now = 0;
+    const silent: ProviderAdapter = {
+      provider: 'provider_b',
+      search: (q) =>
+        new Promise((_, reject) => q.signal.addEventListener('abort', () => reject(q.signal.reason as Error))),
+    };
+    const adapter = new ResilientAdapter(silent, { ...settings, retries: 0 }, () => now);
+    const cutAfter = async (ms: number) => {
+      const controller = new AbortController();
+      const pending = adapter.search(query(controller.signal));
+      await new Promise((r) => setImmediate(r));
+      now += ms;
+      controller.abort(new Error('deadline'));
+      await expect(pending).rejects.toThrow('deadline');
+    };
+    for (let i = 0; i < 5; i++) await cutAfter(settings.stalledAfterMs - 1);
+    expect(adapter.circuit).toBe('closed');
+    for (let i = 0; i < 3; i++) await cutAfter(settings.stalledAfterMs);
+    expect(adapter.circuit).toBe('open');
+  });
+
+  it('lets one trial call through a half-open circuit at a time', async () => {
+    let now = 0;
+    let answer: (() => void) | undefined;
+    let calls = 0;
+    const adapter = new ResilientAdapter(
+      {
+        provider: 'provider_a',
+        search: () => {
+          calls += 1;
+          if (calls <= 3) return Promise.reject(new ProviderResponseError('provider_a', 503, 'down'));
+          return new Promise((resolve) => (answer = () => resolve([])));
+        },
+      },
+      { ...settings, retries: 0 },
+      () => now,
+    );
+    for (let i = 0; i < 3; i++) await expect(adapter.search(query())).rejects.toBeInstanceOf(ProviderResponseError);
+    now = 1001;
+    const trial = adapter.search(query());
+    await expect(adapter.search(query())).rejects.toBeInstanceOf(CircuitOpenError);
+    await new Promise((r) => setImmediate(r));
+    answer!();
+    await expect(trial).resolves.toEqual([]);
+    expect(adapter.circuit).toBe('closed');
+    expect(calls).toBe(4);
+  });
+
+  it('never counts a query the provider refuses as malformed; counts a refused caller', async () => {
+    const refused = fakeProvider([400, 422, 400, 422, 400]);
+    const queries = new ResilientAdapter(refused.adapter, { ...settings, retries: 0 });
+    for (let i = 0; i < 5; i++) await expect(queries.search(query())).rejects.toBeInstanceOf(ProviderResponseError);
+    expect(queries.circuit).toBe('closed');
+    const credentials = fakeProvider([401]);
+    const caller = new ResilientAdapter(credentials.adapter, { ...settings, retries: 0 });
+    for (let i = 0; i < 3; i++) await expect(caller.search(query())).rejects.toBeInstanceOf(ProviderResponseError);
+    expect(caller.circuit).toBe('open');
   });
 
   it('classifies failures', () => {

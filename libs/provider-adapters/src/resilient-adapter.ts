@@ -29,6 +29,10 @@ export class CircuitOpenError extends Error {
 }
 
 /** 5xx, 429 and network failures (no status) may pass; 4xx and unreadable answers will not. */
+/** Statuses that refuse the query itself (its filters, its size), not the caller or the service. */
+const QUERY_REFUSALS = new Set([400, 409, 413, 414, 422]);
+const refusesTheQuery = (status: number | null): boolean => status !== null && QUERY_REFUSALS.has(status);
+
 export function isTransient(error: unknown): boolean {
   if (error instanceof ProviderResponseError)
     return error.status === null || error.status >= 500 || error.status === 429;
@@ -45,6 +49,8 @@ export class ResilientAdapter implements ProviderAdapter {
   private readonly slots: AbortableSlots;
   private failures = 0;
   private openUntil = 0;
+  /** A half-open circuit's trial call is under way: other calls are refused until it ends. */
+  private trialInFlight = false;
   private openedAt = 0;
   private closedAt: number;
   private readonly listeners: Array<(snapshot: CircuitSnapshot) => void> = [];
@@ -86,30 +92,52 @@ export class ResilientAdapter implements ProviderAdapter {
   }
 
   async search(query: ProviderQuery): Promise<NormalizedProviderRecord[]> {
-    if (this.circuit === 'open') throw new CircuitOpenError(this.provider);
-    await this.acquire(query.signal);
+    const circuit = this.circuit;
+    if (circuit === 'open') throw new CircuitOpenError(this.provider);
+    // Half-open lets one trial call through at a time: a provider that still hangs holds one call
+    // for its timeout, not every search that arrives meanwhile.
+    if (circuit === 'half_open') {
+      if (this.trialInFlight) throw new CircuitOpenError(this.provider);
+      this.trialInFlight = true;
+    }
     try {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const records = await this.inner.search(query);
-          this.recordSuccess();
-          return records;
-        } catch (error) {
-          if (query.signal.aborted || !isTransient(error) || attempt >= this.settings.retries) {
-            this.recordFailure(error, query);
-            throw error;
+      await this.acquire(query.signal);
+      const startedAt = this.now();
+      try {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const records = await this.inner.search(query);
+            this.recordSuccess();
+            return records;
+          } catch (error) {
+            if (query.signal.aborted || !isTransient(error) || attempt >= this.settings.retries) {
+              this.recordFailure(error, query, startedAt);
+              throw error;
+            }
+            await delay(this.settings.retryDelayMs * 2 ** attempt, query.signal);
           }
-          await delay(this.settings.retryDelayMs * 2 ** attempt, query.signal);
         }
+      } finally {
+        this.release();
       }
     } finally {
-      this.release();
+      if (circuit === 'half_open') this.trialInFlight = false;
     }
   }
 
-  private recordFailure(error: unknown, query: ProviderQuery): void {
-    // A search's own deadline passing says nothing about the provider's health; a call timeout does.
-    if (query.signal.aborted && !(error instanceof ProviderResponseError) && !query.deadlineIsCallTimeout) return;
+  private recordFailure(error: unknown, query: ProviderQuery, startedAt: number): void {
+    // A search's own deadline passing says nothing about the provider's health, unless the
+    // provider had long enough that its silence does; a call timeout always does.
+    if (
+      query.signal.aborted &&
+      !(error instanceof ProviderResponseError) &&
+      !query.deadlineIsCallTimeout &&
+      this.now() - startedAt < this.settings.stalledAfterMs
+    )
+      return;
+    // A query the provider refuses as malformed says nothing about its health either: counted, one
+    // account's odd filters would open the circuit for every account's searches.
+    if (error instanceof ProviderResponseError && refusesTheQuery(error.status)) return;
     const wasOpen = this.circuit === 'open';
     this.failures += 1;
     if (this.failures < this.settings.breakerThreshold) return;

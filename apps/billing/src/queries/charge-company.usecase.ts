@@ -61,17 +61,12 @@ export class ChargeCompanyUseCase {
           where: { id: message.account_id },
           data: { creditsRemaining: { decrement: COMPANY_PROFILE_CREDITS } },
         });
-        await tx.ledgerEntry.create({
-          data: {
-            id: newId('led'),
-            accountId: message.account_id,
-            jobId: null,
-            requestId: message.query_id,
-            operation: query.operation,
-            credits: COMPANY_PROFILE_CREDITS,
-            reason: 'charged',
-          },
-        });
+        // dated by the database when written under the account's lock, as every charge's lines are:
+        // an account's lines are dated in the order they commit
+        await tx.$executeRaw`
+          INSERT INTO ledger_entries (id, account_id, job_id, request_id, operation, credits, reason, created_at)
+          VALUES (${newId('led')}, ${message.account_id}, NULL, ${message.query_id}, ${query.operation},
+            ${COMPANY_PROFILE_CREDITS}, 'charged'::ledger_reason, clock_timestamp())`;
         await answer({
           outcome: 'ok',
           result: {

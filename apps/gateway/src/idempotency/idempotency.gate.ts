@@ -137,13 +137,10 @@ export class IdempotencyGate {
           throw replay(this.sealer.open(claim.key, step.response));
         case 'reattach': {
           const answer = await this.store.answerOf(existing.request_id);
-          // Billing has charged the page, which is on its way: wait for it, never run afresh. Past the
-          // lease it is not coming (the orchestrator could not send it): the search runs afresh, and
-          // the jobs already paid for come again without a charge.
-          if (answer === ANSWER_JOINING) {
-            if (step.expired && (await this.takeOver(claim, existing))) return;
-            break;
-          }
+          // Billing has charged the page, which is on its way: wait for it, never run afresh. Not even
+          // past the lease: a search run afresh has an id of its own, and billing would charge it
+          // again up to its max_credits (the jobs already paid for come free, but not the others).
+          if (answer === ANSWER_JOINING) break;
           // billing charged nothing and never will (it took the page too late): run afresh now
           if (answer === ANSWER_EXPIRED) {
             if (await this.takeOver(claim, existing)) return;

@@ -451,4 +451,80 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
     expect(heads[0]!.nextDueAt!.getTime()).toBeLessThan(Date.now() - 30_000);
     expect(heads[1]!.nextDueAt!.getTime()).toBeGreaterThan(Date.now() + LEASE_MS / 2);
   }, 60_000);
+
+  describe('beside other writers', () => {
+    const account = async (id: string) =>
+      db.prisma.account.create({
+        data: {
+          id,
+          plan: 'pro',
+          creditsRemaining: 0,
+          creditsResetAt: new Date(),
+          rateLimitLimit: 10,
+          rateLimitWindowSeconds: 60,
+        },
+      });
+    /** One event per endpoint of `urls`, each with a delivery due a second ago. */
+    const dueAt = (accountId: string, urls: string[]) =>
+      db.prisma.$executeRaw`
+        WITH input AS (SELECT u, 'evt_' || md5(random()::text) AS event_id FROM unnest(${urls}::text[]) AS u),
+        events AS (
+          INSERT INTO webhook_events (account_id, event_id, type, body, created_at)
+          SELECT ${accountId}, event_id, 'search.completed', '{}', now() FROM input RETURNING position, event_id
+        )
+        INSERT INTO webhook_deliveries (id, event_position, account_id, url, kind, status, due_at, updated_at)
+        SELECT 'dlv_' || e.event_id, e.position, ${accountId}, i.u, 'original', 'pending',
+          now() - interval '1 second', now()
+        FROM events e JOIN input i ON i.event_id = e.event_id`;
+    const headOf = async (accountId: string, url: string) =>
+      (await db.prisma.webhookEndpointQueue.findUnique({ where: { accountId_url: { accountId, url } } }))?.nextDueAt;
+
+    it("keeps each endpoint's head as its deliveries move to another endpoint or are deleted", async () => {
+      await account('acc_h');
+      await dueAt('acc_h', ['http://h1.example/hook']);
+      expect(await headOf('acc_h', 'http://h1.example/hook')).not.toBeNull();
+      await db.prisma.webhookDelivery.updateMany({
+        where: { accountId: 'acc_h' },
+        data: { url: 'http://h2.example/hook' },
+      });
+      expect(await headOf('acc_h', 'http://h1.example/hook')).toBeNull();
+      expect(await headOf('acc_h', 'http://h2.example/hook')).not.toBeNull();
+      // the event goes, and its delivery with it (ON DELETE CASCADE): nothing is due there any more
+      await db.prisma.webhookEvent.deleteMany({ where: { accountId: 'acc_h' } });
+      expect(await headOf('acc_h', 'http://h2.example/hook')).toBeNull();
+    });
+
+    it("claims beside another replica's claim in flight: the endpoints that one holds cost nothing", async () => {
+      await account('acc_r');
+      await dueAt(
+        'acc_r',
+        Array.from({ length: 200 }, (_, i) => `http://r${i}.example/hook`),
+      );
+      await db.prisma.$executeRaw`ANALYZE webhook_endpoint_queues`;
+      const other = new pg.Client({ connectionString: db.url });
+      await other.connect();
+      try {
+        // only this account's deliveries: the earlier tests' accounts hold all the claims they may
+        const room = {
+          held: new Map([
+            ['acc_a', 1_000],
+            ['acc_b', 1_000],
+            ['acc_q', 1_000],
+            ['acc_h', 1_000],
+          ]),
+          cap: 1_000,
+        };
+        await other.query('BEGIN');
+        const first = claimStatement(new Date(), 10, new Map(), 4, undefined, room);
+        const held = await other.query(first.text, first.values as unknown[]);
+        expect(held.rowCount).toBe(10);
+        // the other replica's claim holds its candidates (four per delivery) until it commits
+        const mine = await store.claimDue(new Date(), 10, new Map(), 4, undefined, room);
+        expect(mine.map((claim) => claim.accountId)).toEqual(Array(10).fill('acc_r'));
+      } finally {
+        await other.query('ROLLBACK');
+        await other.end();
+      }
+    });
+  });
 });

@@ -103,10 +103,11 @@ export function claimStatement(
   const heldCounts = heldAccounts.map((id) => accounts.held.get(id)!);
   const fullAccounts = heldAccounts.filter((id) => accounts.held.get(id)! >= accounts.cap);
   const leaseEnd = new Date(now.getTime() + LEASE_MS);
-  // The due endpoints come from their queues' heads (webhook_endpoint_queues, kept by a trigger),
+  // The due endpoints come from their queues' heads (webhook_endpoint_queues, kept by triggers),
   // oldest first, those it must skip left out there; each endpoint's due rows are then read by index,
-  // as many as it has room for, until the candidates reach CANDIDATES_PER_CLAIM per delivery asked.
-  // A skipped endpoint's backlog is never read. Rows locked as candidates but not chosen are free
+  // as many as it has room for, until CANDIDATES_PER_CLAIM per delivery asked are in: the nested loop
+  // stops there, and an endpoint whose rows another replica holds (SKIP LOCKED) costs one probe. A
+  // skipped endpoint's backlog is never read. Rows locked as candidates but not chosen are free
   // again when the statement commits. Accounts take turns before endpoints do: one account's many
   // endpoints are one account's turn.
   const candidatesMax = limit * CANDIDATES_PER_CLAIM;
@@ -119,13 +120,11 @@ export function claimStatement(
       WHERE q.next_due_at <= ${now} AND NOT (q.url = ANY(${saturated}::text[]))
         AND NOT (q.account_id = ANY(${fullAccounts}::text[]))
       ORDER BY q.next_due_at
-      LIMIT ${candidatesMax}
-    ), bounded AS (
-      SELECT h.*, sum(h.room) OVER (ORDER BY h.next_due_at, h.account_id, h.url) - h.room AS before FROM heads h
-      WHERE h.room > 0
+      -- room to pass the endpoints whose candidates another replica's claim holds right now
+      LIMIT ${candidatesMax * 4}
     ), candidates AS (
       SELECT d.id, d.url, d.account_id, d.due_at, d.attempt_count
-      FROM bounded h
+      FROM (SELECT * FROM heads WHERE room > 0 ORDER BY next_due_at) h
       CROSS JOIN LATERAL (
         SELECT d.id, d.url, d.account_id, d.due_at, d.attempt_count FROM webhook_deliveries d
         WHERE d.account_id = h.account_id AND d.url = h.url AND d.status = 'pending' AND d.due_at <= ${now}
@@ -133,7 +132,7 @@ export function claimStatement(
         LIMIT h.room
         FOR UPDATE SKIP LOCKED
       ) d
-      WHERE h.before < ${candidatesMax}
+      LIMIT ${candidatesMax}
     ), ranked AS (
       SELECT c.id, c.account_id, c.due_at, c.attempt_count,
         row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn,

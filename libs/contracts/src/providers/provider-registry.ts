@@ -44,6 +44,12 @@ export interface ProviderCallSettings {
   breakerThreshold: number;
   /** How long an open circuit refuses calls before one trial call is let through. */
   breakerCooldownMs: number;
+  /**
+   * A call still unanswered this long counts against the breaker even when the caller's own
+   * deadline ends it: a search's deadline may be tight, but one of several seconds that a partner
+   * did not answer within says the partner hangs (it answers in well under a second when well).
+   */
+  stalledAfterMs: number;
 }
 
 /** What the services know of one provider. */
@@ -79,6 +85,7 @@ export const STANDARD_CALLS: ProviderCallSettings = {
   retryDelayMs: 100,
   breakerThreshold: 5,
   breakerCooldownMs: 10_000,
+  stalledAfterMs: 5_000,
 };
 
 /** What every partner's search takes (`partnerFilters` in libs/provider-adapters). */
