@@ -63,11 +63,14 @@ export class FetcherModule {
             },
             // Async search chunks (a chunk's pages side by side, up to a second each): a sync fetch
             // never waits for a chunk's batch, and one search's providers read side by side.
+            // Detached: a chunk of a partner that hangs holds its own place up to its timeout_ms
+            // (30 s at most), never the fetch of every other account's chunks behind it. A leg has
+            // one chunk out at a time, so a partition's chunks need no order among themselves.
             {
               suffix: 'async',
               topics: [Topics.AsyncChunkRequested],
               partitionsConsumedConcurrently: 12,
-              concurrencyWithinPartition: 8,
+              detachedInFlight: 64,
             },
           ],
         }),

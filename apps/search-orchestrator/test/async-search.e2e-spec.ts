@@ -218,6 +218,34 @@ describe('async searches (POST/GET /v1/searches)', () => {
     expect(done.metadata!.providers.failed).toEqual([]);
   }, 120_000);
 
+  it("finishes another account's search while a partner hangs on this one's chunk", async () => {
+    const hangingWord = await openings(2, ['provider_b']);
+    const otherWord = await openings(2, ['own_index', 'provider_a']);
+    // the openings in the store first: the refresh pass the first search would wait for waits on provider_b
+    await crawled();
+    await setProvider('provider_b', { fail: 'timeout' });
+    const hanging = await createAccount({ plan: 'pro', credits: 50 });
+    const held = await start(hanging.live_key, {
+      filters: { title_or: [hangingWord] },
+      waterfall: { strategy: 'max_coverage', providers: ['provider_b'], timeout_ms: 30_000 },
+    });
+    // its chunk is at the fetcher by then, waiting on provider_b (the search shows queued until a chunk is in)
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await read(hanging.live_key, held.id)).status).toBe('queued');
+    const other = await createAccount({ plan: 'pro', credits: 50 });
+    const quick = await start(other.live_key, {
+      filters: { title_or: [otherWord] },
+      waterfall: { strategy: 'max_coverage', providers: ['own_index', 'provider_a'], timeout_ms: 5_000 },
+    });
+    const done = await waitFor(other.live_key, quick.id, finished, 60_000);
+    expect(done.status).toBe('completed');
+    expect(done.jobs_found).toBe(2);
+    // before the hanging chunk's deadline (the service's own clock): its place held only itself, not
+    // the fetch of the other accounts' chunks behind it
+    expect(Date.parse(done.completed_at!) - Date.parse(held.created_at)).toBeLessThan(30_000);
+    expect((await read(hanging.live_key, held.id)).status).toBe('queued');
+  }, 120_000);
+
   it('returns the same search for the same Idempotency-Key, a new one for another key', async () => {
     const word = await openings(1, ['own_index']);
     const account = await createAccount({ plan: 'pro', credits: 10 });
