@@ -1,4 +1,4 @@
-import { parseLocationText, remoteFromText } from './board-location.js';
+import { namesWorldRegion, parseLocationText, remoteFromText } from './board-location.js';
 
 const at = (city: string | null, region: string | null, country_code: string | null, remote: boolean | null) => ({
   city,
@@ -29,7 +29,17 @@ describe('parseLocationText', () => {
     // any country by its name, and no country from two letters that name none
     ['Tel Aviv, Israel', at('Tel Aviv', null, 'IL', null)],
     ['Prague, Czech Republic', at('Prague', null, 'CZ', null)],
-    ['Remote, EU', at('EU', null, null, true)],
+    // a part of the world is no city and no country
+    ['Remote, EU', at(null, null, null, true)],
+    ['Remote - EMEA', at(null, null, null, true)],
+    ['Remote, Americas', at(null, null, null, true)],
+    ['Europe', at(null, null, null, null)],
+    ['Remote, EMEA, Germany', at(null, null, 'DE', true)],
+    // a country in brackets places a place that names none; other brackets say nothing of where
+    ['Remote (US)', at(null, null, 'US', true)],
+    ['Remote (Canada)', at(null, null, 'CA', true)],
+    ['San Francisco (HQ)', at('San Francisco', null, null, null)],
+    ['Toronto, ON (Remote)', at('Toronto', 'ON', 'CA', true)],
     // a US state by its name is the state, also where a country has the same name
     ['Atlanta, Georgia', at('Atlanta', 'GA', 'US', null)],
     ['Savannah, Georgia', at('Savannah', 'GA', 'US', null)],
@@ -78,4 +88,15 @@ describe('remoteFromText', () => {
     expect(remoteFromText('On-site')).toBe(false);
     expect(remoteFromText('Dublin')).toBeNull();
   });
+});
+
+describe('namesWorldRegion', () => {
+  it.each([
+    ['Remote - EMEA', true],
+    ['Remote (Europe)', true],
+    ['Remote, Americas', true],
+    ['Remote (US)', false],
+    ['San Francisco, CA', false],
+    [null, false],
+  ])('%s', (text, expected) => expect(namesWorldRegion(text)).toBe(expected));
 });

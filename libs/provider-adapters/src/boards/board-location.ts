@@ -32,6 +32,59 @@ const ON_SITE_WORD = /\b(on-?site|in[- ]office)\b/i;
 export const UNKNOWN_LOCATION: BoardLocation = { city: null, region: null, country_code: null, remote: null };
 
 /**
+ * Parts of the world boards name where a job may be worked from several countries ("Remote -
+ * EMEA", "Remote, Americas"): no city and no one country.
+ */
+const WORLD_REGIONS = new Set(
+  [
+    'emea',
+    'eu',
+    'europe',
+    'apac',
+    'asia',
+    'asia pacific',
+    'asia-pacific',
+    'anz',
+    'latam',
+    'latin america',
+    'americas',
+    'north america',
+    'south america',
+    'africa',
+    'middle east',
+    'mena',
+    'nordics',
+    'dach',
+    'benelux',
+    'worldwide',
+    'global',
+    'international',
+    'anywhere in the world',
+  ].map((name) => name.toLowerCase()),
+);
+const isWorldRegion = (text: string): boolean => WORLD_REGIONS.has(text.trim().toLowerCase());
+
+/** What is left of a place once its remote, hybrid and on-site words are taken out. */
+function withoutWorkWords(place: string): string {
+  return place
+    .replace(/\b(fully |100% )?(remote|hybrid|on-?site|anywhere)\b/gi, '')
+    .replace(/^[\s,:–—-]+|[\s,:–—-]+$/g, '')
+    .trim();
+}
+
+/**
+ * Whether the place text names only a part of the world ("Remote - EMEA", "Europe"): the job is
+ * in no one country, so no office of the employer says where it is.
+ */
+export function namesWorldRegion(text: string | null | undefined): boolean {
+  if (!text) return false;
+  return text
+    .split(/\s*(?:;|\||\/|\bor\b|\n)\s*/i)
+    .map((place) => withoutWorkWords(place.replace(/[()]/g, ' ')))
+    .some((place) => place.split(',').some((part) => isWorldRegion(part)));
+}
+
+/**
  * Whether the place text says how the job is worked: remote (true), hybrid or on-site (false, as
  * the spec's `remote` reads), or nothing (null).
  */
@@ -51,12 +104,17 @@ export function parseLocationText(text: string | null | undefined): BoardLocatio
   const whole = text?.trim();
   if (!whole) return UNKNOWN_LOCATION;
   const remote = remoteFromText(whole);
-  const places = whole
-    .split(/\s*(?:;|\||\/|\bor\b|\band\b|\n)\s*/i)
-    .map((p) => p.replace(/\(.*?\)/g, '').trim())
-    .filter((p) => p !== '');
-  for (const place of places) {
-    const parsed = parsePlace(place);
+  const places = whole.split(/\s*(?:;|\||\/|\bor\b|\band\b|\n)\s*/i).filter((p) => p.trim() !== '');
+  for (const written of places) {
+    // what brackets hold is read apart: a country there places a place that names none ("Remote
+    // (US)", "Remote (Canada)"); anything else there ("(HQ)", "(On-site)") says nothing of where
+    const bracketed = [...written.matchAll(/\(([^)]*)\)/g)].map((match) => match[1]!.trim());
+    const place = written.replace(/\(.*?\)/g, '').trim();
+    let parsed = place === '' ? { city: null, region: null, country_code: null } : parsePlace(place);
+    if (parsed.country_code === null) {
+      const country = bracketed.map((inner) => toCountryCode(withoutWorkWords(inner))).find((code) => code);
+      if (country) parsed = { ...parsed, country_code: country };
+    }
     if (parsed.city !== null || parsed.country_code !== null) return { ...parsed, remote };
   }
   return { ...UNKNOWN_LOCATION, remote };
@@ -64,15 +122,16 @@ export function parseLocationText(text: string | null | undefined): BoardLocatio
 
 function parsePlace(place: string): Omit<BoardLocation, 'remote'> {
   // "Remote - US", "Remote, Germany", "US-Remote": the place is the country the remote job is in
-  const bare = place
-    .replace(/\b(fully |100% )?(remote|hybrid|on-?site|anywhere)\b/gi, '')
-    .replace(/^[\s,:–—-]+|[\s,:–—-]+$/g, '')
-    .trim();
-  if (bare === '') return { city: null, region: null, country_code: null };
+  const bare = withoutWorkWords(place);
+  if (bare === '' || isWorldRegion(bare)) return { city: null, region: null, country_code: null };
   const parts = bare
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
+  // "Remote, EU, Germany" names its country; a part that is a region of the world is no city
+  const named = parts.filter((part) => !isWorldRegion(part));
+  if (named.length === 0) return { city: null, region: null, country_code: null };
+  if (named.length < parts.length) return parsePlace(named.join(', '));
   if (parts.length === 1) {
     const only = parts[0]!;
     // a state's code alone is the state ("TX"): nothing says it is a country

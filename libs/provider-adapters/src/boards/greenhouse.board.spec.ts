@@ -50,6 +50,18 @@ describe('Greenhouse Job Board API', () => {
     expect(r.description).toBe('Travail à distance, équipe à Zürich & München. Gehalt: 90.000 €');
   });
 
+  it('places a job in a part of the world nowhere, not at its first office; one in a country there', () => {
+    const job = (location: string) => ({
+      id: 4019999,
+      title: 'Support Engineer',
+      location: { name: location },
+      offices: [{ id: 1, name: 'San Francisco', location: 'San Francisco, CA' }],
+    });
+    const [emea, canada] = parse({ jobs: [job('Remote - EMEA'), job('Remote (Canada)')] }).records;
+    expect(emea!.location).toEqual({ city: null, region: null, country_code: null, remote: true });
+    expect(canada!.location).toEqual({ city: null, region: null, country_code: 'CA', remote: true });
+  });
+
   it('keeps a job with missing fields as unknowns, and skips one without a title under its id', () => {
     const { records, skipped, skippedIds } = parse(board);
     expect(records).toHaveLength(4);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toUrl } from '../normalize/fields.js';
 import { validRecord } from '../paging.js';
-import { parseLocationText } from './board-location.js';
+import { namesWorldRegion, parseLocationText } from './board-location.js';
 import {
   boardDate,
   BoardFormatError,
@@ -51,9 +51,10 @@ export const GREENHOUSE_BOARD: BoardFormat = {
 function mapGreenhouseJob(job: z.infer<typeof GreenhouseJob>, context: BoardContext) {
   const text = job.location?.name ?? null;
   let location = parseLocationText(text);
-  // "Remote" alone, or a name the parser cannot place: the first office with a location says where
+  // "Remote" alone, or a name the parser cannot place: the first office with a location says where;
+  // not for a job in a part of the world ("Remote - EMEA"), which no one office places
   const office = job.offices?.find((o) => o.location || o.name);
-  if (location.country_code === null && office) {
+  if (location.country_code === null && office && !namesWorldRegion(text)) {
     const fromOffice = parseLocationText(office.location ?? office.name);
     location = { ...fromOffice, remote: location.remote ?? fromOffice.remote };
   }
