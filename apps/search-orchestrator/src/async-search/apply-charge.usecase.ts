@@ -45,6 +45,12 @@ export class ApplyChargeUseCase {
           await tx.asyncSearchResult.deleteMany({ where: { searchId, jobId: { in: rest } } });
         }
         const onHold = message.stopped === 'credits' && rest.length > 0;
+        // the cap is reached when billing stopped a job at it, and also when this batch's last charge
+        // took its last credit: collecting on would ask the partners for jobs none may be charged for
+        const cap = search.request.waterfall.max_credits ?? null;
+        const capReached =
+          message.stopped === 'max_credits' ||
+          (cap !== null && search.row.creditsCharged + message.credits_charged >= cap);
         search.row = await tx.asyncSearch.update({
           where: { id: searchId },
           data: {
@@ -54,7 +60,7 @@ export class ApplyChargeUseCase {
               increment: message.collected.filter((c) => c.reason === 'already_paid' && collected.has(c.job_id)).length,
             },
             creditsRemaining: message.credits_remaining,
-            ...(message.stopped === 'max_credits' ? { capReached: true } : {}),
+            ...(capReached ? { capReached: true } : {}),
             ...(onHold ? { status: 'on_hold' } : {}),
             // snapshots checked against the Job contract when collected: counted as stored
             ...this.steps.collectedCounters(
