@@ -31,6 +31,7 @@ export class ApplyChargeUseCase {
         if (rows.length === 0) return;
         const collected = new Set(message.collected.map((c) => c.job_id));
         const collectedRows = rows.filter((row) => collected.has(row.jobId));
+        const collectedIds = new Set(collectedRows.map((row) => row.jobId));
         const rest = rows.filter((row) => !collected.has(row.jobId)).map((row) => row.jobId);
         await tx.asyncSearchResult.updateMany({
           where: { searchId, jobId: { in: collectedRows.map((r) => r.jobId) } },
@@ -56,8 +57,10 @@ export class ApplyChargeUseCase {
           data: {
             jobsFound: { increment: collectedRows.length },
             creditsCharged: { increment: message.credits_charged },
+            // of the rows this answer collected: an answer naming a job no longer pending counts nothing
             jobsAlreadyPaid: {
-              increment: message.collected.filter((c) => c.reason === 'already_paid' && collected.has(c.job_id)).length,
+              increment: message.collected.filter((c) => c.reason === 'already_paid' && collectedIds.has(c.job_id))
+                .length,
             },
             creditsRemaining: message.credits_remaining,
             ...(capReached ? { capReached: true } : {}),
