@@ -1,5 +1,5 @@
 import { ErrorEnvelopeSchema } from '@jobs/contracts';
-import { dashboard, signIn } from './dashboard-session.js';
+import { dashboard, signIn, type DashboardSession } from './dashboard-session.js';
 import { api, createAccount, stack } from './stack.js';
 
 /** The dashboard's cap on active keys (docs/decisions/0057) and its bounded key list. */
@@ -13,11 +13,11 @@ interface Key {
   revoked_at: string | null;
 }
 
-async function createKey(session: Awaited<ReturnType<typeof signIn>>, label: string): Promise<Response> {
+async function createKey(session: DashboardSession, label: string): Promise<Response> {
   return dashboard(session, '/keys', { mode: 'test', label });
 }
 
-async function listKeys(session: Awaited<ReturnType<typeof signIn>>): Promise<Key[]> {
+async function listKeys(session: DashboardSession): Promise<Key[]> {
   const res = await dashboard(session, '/keys');
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: Key[] }).data;

@@ -125,7 +125,7 @@ export class AccountCharges {
         // (a SELECT without FROM: always one row; an unknown account has no lock and so no mark)
         if (locked!.marked === 0 && locked!.credits_remaining !== null) {
           // already charged: a redelivery, or an asker whose answer was lost asking again
-          if (request.answerAgain && locked!.credits_remaining !== null)
+          if (request.answerAgain)
             await answer(tx, await this.madePlan(tx, request), locked!.credits_remaining, (topic, value) =>
               this.outbox.stageMany(tx, topic, [value]).then(() => undefined),
             );

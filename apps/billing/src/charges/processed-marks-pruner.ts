@@ -13,8 +13,9 @@ const BATCH = 5_000;
  * Billing's marks (`processed_messages`) are there to find a message that comes again. None comes
  * again once Kafka no longer holds it (7 days by Kafka's default, 24 hours on the local broker), so
  * a mark older than `PROCESSED_MARKS_RETENTION_HOURS` (8 days by default) is deleted: the table
- * holds the last days' charges, not every charge ever made. Set-based, in batches, oldest first by the `processed_at`
- * index, every ten minutes on every replica (SKIP LOCKED: replicas never wait for each other).
+ * holds the last days' charges, not every charge ever made. Set-based, in batches, oldest first by
+ * the `processed_at` index, every ten minutes on every replica (SKIP LOCKED: replicas never wait
+ * for each other).
  */
 @Injectable()
 export class ProcessedMarksPruner implements OnApplicationBootstrap {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DashboardKey } from '@jobs/contracts';
+import { NEWEST_FIRST } from '@jobs/cursors';
 import { PrismaService } from '@jobs/db';
 import type { KeyMode } from '../auth/api-key.js';
 import { ApiKeyService } from '../auth/api-key.service.js';
@@ -54,7 +55,7 @@ export class DashboardKeysUseCase {
     const [active, revoked] = await Promise.all([
       this.prisma.apiKey.findMany({
         where: { accountId, revokedAt: null },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        orderBy: NEWEST_FIRST,
         take: ACTIVE_KEYS_SHOWN,
       }),
       this.prisma.apiKey.findMany({

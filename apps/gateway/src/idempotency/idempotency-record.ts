@@ -45,10 +45,9 @@ export function takingOver(record: IdempotencyRecord, existing: IdempotencyRecor
 /**
  * How a key keeps an answer: 2xx and 4xx (up to `KEPT_REFUSAL_BYTES_MAX`) are final and replayed
  * (`kept`), but for answers that say "not now" rather than "not this request", a 402 (top up) and a
- * 429 (wait `Retry-After`):
- * nothing was done or charged and the retry the spec advises must run, so the record is dropped
- * (`forgotten`) and the same key and body run afresh. A 5xx is not final (`failed`): a retry
- * re-attaches or runs again.
+ * 429 (wait `Retry-After`): nothing was done or charged and the retry the spec advises must run, so
+ * the record is dropped (`forgotten`) and the same key and body run afresh. A 5xx is not final
+ * (`failed`): a retry re-attaches or runs again.
  */
 export function keepingOf(status: number, bodyBytes = 0): 'kept' | 'forgotten' | 'failed' {
   if (status >= 500) return 'failed';

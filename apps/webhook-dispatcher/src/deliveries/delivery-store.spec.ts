@@ -11,21 +11,24 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
   let store: DeliveryStore;
   let n = 0;
 
-  beforeAll(async () => {
-    db = await throwawayDatabase('dispatcher');
-    events = new StoreEventUseCase(db.prisma);
-    store = new DeliveryStore(db.prisma);
-    const now = new Date();
-    await db.prisma.account.create({
+  /** An account of the Pro plan (its events are stored; an unknown account's are refused). */
+  const account = (id: string) =>
+    db.prisma.account.create({
       data: {
-        id: 'acc_a',
+        id,
         plan: 'pro',
         creditsRemaining: 0,
-        creditsResetAt: now,
+        creditsResetAt: new Date(),
         rateLimitLimit: 10,
         rateLimitWindowSeconds: 60,
       },
     });
+
+  beforeAll(async () => {
+    db = await throwawayDatabase('dispatcher');
+    events = new StoreEventUseCase(db.prisma);
+    store = new DeliveryStore(db.prisma);
+    await account('acc_a');
   }, 60_000);
   afterAll(() => db?.drop());
 
@@ -341,16 +344,7 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
   );
 
   it("takes accounts in turn, and none of an account's deliveries while it holds its cap", async () => {
-    await db.prisma.account.create({
-      data: {
-        id: 'acc_b',
-        plan: 'pro',
-        creditsRemaining: 0,
-        creditsResetAt: new Date(),
-        rateLimitLimit: 10,
-        rateLimitWindowSeconds: 60,
-      },
-    });
+    await account('acc_b');
     const many = ['http://many1.example/hook', 'http://many2.example/hook', 'http://many3.example/hook'];
     // one account's backlog over three endpoints, older than another account's one delivery
     for (const url of many) for (let i = 0; i < 3; i++) await events.execute(message(url));
@@ -403,16 +397,7 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
   );
 
   it('claims past an endpoint whose slots are full without reading its backlog', async () => {
-    await db.prisma.account.create({
-      data: {
-        id: 'acc_q',
-        plan: 'pro',
-        creditsRemaining: 0,
-        creditsResetAt: new Date(),
-        rateLimitLimit: 10,
-        rateLimitWindowSeconds: 60,
-      },
-    });
+    await account('acc_q');
     // 20,000 deliveries due a minute ago to one endpoint, then one due a second ago to another
     const due = (url: string, count: number, ago: string) =>
       db.prisma.$executeRawUnsafe(`
@@ -453,17 +438,6 @@ describe('DeliveryStore and StoreEventUseCase on PostgreSQL', () => {
   }, 60_000);
 
   describe('beside other writers', () => {
-    const account = async (id: string) =>
-      db.prisma.account.create({
-        data: {
-          id,
-          plan: 'pro',
-          creditsRemaining: 0,
-          creditsResetAt: new Date(),
-          rateLimitLimit: 10,
-          rateLimitWindowSeconds: 60,
-        },
-      });
     /** One event per endpoint of `urls`, each with a delivery due a second ago. */
     const dueAt = (accountId: string, urls: string[]) =>
       db.prisma.$executeRaw`

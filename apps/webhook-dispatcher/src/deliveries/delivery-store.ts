@@ -113,8 +113,7 @@ export function claimStatement(
   const candidatesMax = limit * CANDIDATES_PER_CLAIM;
   return Prisma.sql`
     WITH heads AS (
-      SELECT q.account_id, q.url, q.next_due_at,
-        least(coalesce(b.cap, ${perEndpoint}) - coalesce(b.n, 0), ${limit}) AS room
+      SELECT q.account_id, q.url, q.next_due_at, coalesce(b.n, 0) AS busy, coalesce(b.cap, ${perEndpoint}) AS cap
       FROM webhook_endpoint_queues q
       LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[], ${busyCaps}::int[]) AS b(url, n, cap) ON b.url = q.url
       WHERE q.next_due_at <= ${now} AND NOT (q.url = ANY(${saturated}::text[]))
@@ -123,8 +122,8 @@ export function claimStatement(
       -- room to pass the endpoints whose candidates another replica's claim holds right now
       LIMIT ${candidatesMax * 4}
     ), candidates AS (
-      SELECT d.id, d.url, d.account_id, d.due_at, d.attempt_count
-      FROM (SELECT * FROM heads WHERE room > 0 ORDER BY next_due_at) h
+      SELECT d.id, d.url, d.account_id, d.due_at, d.attempt_count, h.busy, h.cap
+      FROM (SELECT *, least(cap - busy, ${limit}) AS room FROM heads WHERE busy < cap ORDER BY next_due_at) h
       CROSS JOIN LATERAL (
         SELECT d.id, d.url, d.account_id, d.due_at, d.attempt_count FROM webhook_deliveries d
         WHERE d.account_id = h.account_id AND d.url = h.url AND d.status = 'pending' AND d.due_at <= ${now}
@@ -135,10 +134,8 @@ export function claimStatement(
       LIMIT ${candidatesMax}
     ), ranked AS (
       SELECT c.id, c.account_id, c.due_at, c.attempt_count,
-        row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn,
-        coalesce(b.n, 0) AS busy, coalesce(b.cap, ${perEndpoint}) AS cap
+        row_number() OVER (PARTITION BY c.url ORDER BY c.due_at, c.id) AS turn, c.busy, c.cap
       FROM candidates c
-      LEFT JOIN unnest(${busyUrls}::text[], ${busyCounts}::int[], ${busyCaps}::int[]) AS b(url, n, cap) ON b.url = c.url
     ), eligible AS (
       SELECT r.id, r.due_at, r.attempt_count, r.turn, coalesce(a.n, 0) AS account_busy,
         row_number() OVER (PARTITION BY r.account_id ORDER BY r.turn, r.due_at, r.id) AS account_turn

@@ -163,8 +163,8 @@ export class DeliveryWorker implements OnApplicationBootstrap {
       for (const [url, limit] of this.slots.slowed()) caps.set(url, limit * PREFETCH);
       for (const url of held.keys()) caps.set(url, this.slots.limitOf(url) * PREFETCH);
       // An account may hold every claim but the room the other accounts need to fill their share of
-      // slots (one account's claims past twice its slots wait longer, docs/limitations.md; held to
-      // twice its slots, one busy account delivered a fifth less, bench/README.md).
+      // slots: more than twice its own slots, so a busy account's next wave is claimed while the one
+      // before is sent (its claims past its slots may wait; docs/limitations.md).
       const accounts = {
         held: byAccount,
         cap: this.slots.total * PREFETCH - (this.slots.total - this.slots.perAccount),

@@ -95,6 +95,8 @@ describe('namesWorldRegion', () => {
     ['Remote - EMEA', true],
     ['Remote (Europe)', true],
     ['Remote, Americas', true],
+    // places split as parseLocationText splits them
+    ['EMEA and APAC', true],
     ['Remote (US)', false],
     ['San Francisco, CA', false],
     [null, false],

@@ -29,39 +29,40 @@ const REMOTE_WORD = /\b(remote|anywhere|distributed|work from home|wfh)\b/i;
 const HYBRID_WORD = /\bhybrid\b/i;
 const ON_SITE_WORD = /\b(on-?site|in[- ]office)\b/i;
 
+/** What separates the places of a text that names several ("London; Berlin", "New York or Remote"). */
+const PLACE_SEPARATORS = /\s*(?:;|\||\/|\bor\b|\band\b|\n)\s*/i;
+
 export const UNKNOWN_LOCATION: BoardLocation = { city: null, region: null, country_code: null, remote: null };
 
 /**
  * Parts of the world boards name where a job may be worked from several countries ("Remote -
  * EMEA", "Remote, Americas"): no city and no one country.
  */
-const WORLD_REGIONS = new Set(
-  [
-    'emea',
-    'eu',
-    'europe',
-    'apac',
-    'asia',
-    'asia pacific',
-    'asia-pacific',
-    'anz',
-    'latam',
-    'latin america',
-    'americas',
-    'north america',
-    'south america',
-    'africa',
-    'middle east',
-    'mena',
-    'nordics',
-    'dach',
-    'benelux',
-    'worldwide',
-    'global',
-    'international',
-    'anywhere in the world',
-  ].map((name) => name.toLowerCase()),
-);
+const WORLD_REGIONS = new Set([
+  'emea',
+  'eu',
+  'europe',
+  'apac',
+  'asia',
+  'asia pacific',
+  'asia-pacific',
+  'anz',
+  'latam',
+  'latin america',
+  'americas',
+  'north america',
+  'south america',
+  'africa',
+  'middle east',
+  'mena',
+  'nordics',
+  'dach',
+  'benelux',
+  'worldwide',
+  'global',
+  'international',
+  'anywhere in the world',
+]);
 const isWorldRegion = (text: string): boolean => WORLD_REGIONS.has(text.trim().toLowerCase());
 
 /** What is left of a place once its remote, hybrid and on-site words are taken out. */
@@ -79,7 +80,7 @@ function withoutWorkWords(place: string): string {
 export function namesWorldRegion(text: string | null | undefined): boolean {
   if (!text) return false;
   return text
-    .split(/\s*(?:;|\||\/|\bor\b|\n)\s*/i)
+    .split(PLACE_SEPARATORS)
     .map((place) => withoutWorkWords(place.replace(/[()]/g, ' ')))
     .some((place) => place.split(',').some((part) => isWorldRegion(part)));
 }
@@ -104,7 +105,7 @@ export function parseLocationText(text: string | null | undefined): BoardLocatio
   const whole = text?.trim();
   if (!whole) return UNKNOWN_LOCATION;
   const remote = remoteFromText(whole);
-  const places = whole.split(/\s*(?:;|\||\/|\bor\b|\band\b|\n)\s*/i).filter((p) => p.trim() !== '');
+  const places = whole.split(PLACE_SEPARATORS).filter((p) => p.trim() !== '');
   for (const written of places) {
     // what brackets hold is read apart: a country there places a place that names none ("Remote
     // (US)", "Remote (Canada)"); anything else there ("(HQ)", "(On-site)") says nothing of where
